@@ -1,0 +1,52 @@
+/**
+ * What a console cell means once parsed: the contract between the parser (console/) and the
+ * executor (execute/). Nothing here knows about engines.
+ */
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** A JSON value as the console produced it (after `${...}` substitution and triple quotes). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export type RequestBody =
+  | { kind: 'json'; value: JsonValue }
+  /** `_bulk`, `_msearch`, Typesense `documents/import`: one JSON value per line. */
+  | { kind: 'ndjson'; values: JsonValue[] };
+
+/** One HTTP request of a cell, ready to send: path and query already substituted and checked. */
+export interface ConsoleRequest {
+  kind: 'request';
+  method: HttpMethod;
+  /** Always starts with `/`, never contains a scheme, host, whitespace or control character. */
+  path: string;
+  /** Raw query string without the leading `?` ('' when none). */
+  query: string;
+  body?: RequestBody;
+  /** 1-based line of the `METHOD path` line within the cell, for messages. */
+  line: number;
+}
+
+/** A `%name args` line. Unknown names are refused by the parser, so `name` is always known. */
+export interface ConsoleMagic {
+  kind: 'magic';
+  name: string;
+  /** Text after the magic name, trimmed. */
+  args: string;
+  line: number;
+}
+
+export type CellItem = ConsoleRequest | ConsoleMagic;
+
+/** Why a cell was refused: nothing of it is sent. `hint` says what to write instead. */
+export interface Refusal {
+  /** Short error name shown as the `ename` of the error output, e.g. `SQLRefused`. */
+  ename: string;
+  message: string;
+  hint: string;
+  /** 1-based line and column within the cell, when the problem has a place. */
+  line?: number;
+  column?: number;
+}
+
+export type ParseResult = { ok: true; items: CellItem[] } | { ok: false; refusal: Refusal };

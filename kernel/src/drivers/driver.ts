@@ -1,0 +1,79 @@
+/**
+ * The Driver interface: the only engine surface the rest of the kernel sees. Each engine's
+ * folder (elasticsearch/, typesense/) implements it; nothing outside those folders knows
+ * an engine's paths, headers or response shapes.
+ */
+import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
+
+export type EngineName = 'elasticsearch' | 'typesense';
+
+/** The engine's answer, as read off the socket. */
+export interface EngineResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the body was JSON, the JSONL values for JSONL, else the text. */
+  body: { kind: 'json'; value: JsonValue } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
+  elapsedMs: number;
+}
+
+/** A column of a document grid: a dotted path into the document. */
+export interface GridColumn {
+  name: string;
+  /** The engine's type name for the header (`keyword`, `int32`, `nested`, ...). */
+  type: string;
+  readOnly: boolean;
+  /** The cell holds JSON (arrays, objects, nested parents). */
+  json: boolean;
+}
+
+/** How a console response should be shown; render/ turns it into a MIME bundle. */
+export type ConsoleResult =
+  | {
+      kind: 'hits';
+      columns: GridColumn[];
+      rows: Record<string, JsonValue>[];
+      /** Total matches, and whether it is a lower bound (`≥`). */
+      total?: { value: number; relation: 'eq' | 'gte' };
+      aggregations?: { name: string; rows: Record<string, JsonValue>[] }[];
+    }
+  | { kind: 'table'; rows: Record<string, JsonValue>[] }
+  | { kind: 'json'; value: JsonValue }
+  | { kind: 'text'; text: string };
+
+/** An endpoint for completion and inspection: method list, path template, one-line doc. */
+export interface EndpointInfo {
+  methods: HttpMethod[];
+  /** Path template as the engine documents it, e.g. `/{index}/_search`. */
+  path: string;
+  description: string;
+  docUrl?: string;
+}
+
+/** A failed request, engine-neutral: what the user sees, with the engine's own reason. */
+export class EngineError extends Error {
+  constructor(
+    /** `Authentication failed`, `Connection failed`, `Request failed`, `Interrupted`, ... */
+    readonly ename: string,
+    message: string,
+    readonly status?: number,
+    readonly body?: JsonValue,
+  ) {
+    super(message);
+    this.name = ename;
+  }
+}
+
+export interface Driver {
+  readonly engine: EngineName;
+  /** Sends one console request; rejects with EngineError (never with a raw socket error). */
+  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse>;
+  /** Decides how a response is shown (hits grid, table, JSON). */
+  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult;
+  /** Endpoints of this engine, loaded lazily on first use. */
+  endpoints(): Promise<EndpointInfo[]>;
+  /** Index or collection names for completion (cached by the driver; may be empty). */
+  targetNames(signal: AbortSignal): Promise<string[]>;
+  /** Field names of one index or collection for completion. */
+  fieldNames(target: string, signal: AbortSignal): Promise<string[]>;
+  close(): Promise<void>;
+}
