@@ -34,6 +34,8 @@ export interface ConsoleMagic {
   /** Text after the magic name, trimmed. */
   args: string;
   line: number;
+  /** For `%set`: the variable and its value, already validated and substituted by the parser. */
+  set?: { name: string; value: JsonValue };
 }
 
 export type CellItem = ConsoleRequest | ConsoleMagic;

@@ -1,0 +1,131 @@
+/** `%name args` lines: the known magics, their one-line help, and `%set` validation. */
+import { scanBlock } from './block-scan';
+import type { JsonValue } from './cell';
+import { parseBody } from './json-body';
+import { refuse } from './refusal';
+import { isVariableName, type VariableScope } from './variables';
+
+export interface MagicInfo {
+  name: string;
+  usage: string;
+  description: string;
+  /** Whether arguments are required, forbidden or free-form. */
+  args: 'none' | 'required' | 'optional';
+}
+
+export const MAGICS: readonly MagicInfo[] = [
+  {
+    name: 'set',
+    usage: '%set name = <JSON value>',
+    description: 'Sets a variable for `${name}` in later request paths and bodies. The value is JSON: quote strings.',
+    args: 'required',
+  },
+  { name: 'vars', usage: '%vars', description: 'Lists the variables set with %set and their values.', args: 'none' },
+  {
+    name: 'connect',
+    usage: '%connect <profile or URL>',
+    description: 'Connects to an Elasticsearch or Typesense server and makes it the active connection.',
+    args: 'optional',
+  },
+  { name: 'connections', usage: '%connections', description: 'Lists the saved and open connections.', args: 'none' },
+  { name: 'use', usage: '%use <connection name>', description: 'Makes another open connection the active one.', args: 'required' },
+];
+
+export const MAGIC_NAMES: readonly string[] = MAGICS.map((m) => m.name);
+
+export function magicInfo(name: string): MagicInfo | undefined {
+  return MAGICS.find((m) => m.name === name);
+}
+
+function knownMagicsText(): string {
+  return MAGICS.map((m) => `\`${m.usage}\``).join(', ');
+}
+
+export interface MagicHead {
+  name: string;
+  /** Offset of the first character after the name. */
+  argsStart: number;
+}
+
+/** Reads `%name` at `at` (the `%`), refusing unknown names and argument misuse (not `%set` values). */
+export function readMagicHead(cell: string, at: number, lineEnd: number, lineNo: number, column: number): MagicHead {
+  const match = /^%([A-Za-z_][\w-]*)?/.exec(cell.slice(at, lineEnd));
+  const typed = match?.[1] ?? '';
+  const name = typed.toLowerCase();
+  const info = magicInfo(name);
+  if (!info) {
+    const shown = cell.slice(at, Math.min(lineEnd, at + 40)).split(/\s/)[0] ?? '%';
+    refuse(
+      'UnknownMagic',
+      `Unknown magic \`${shown}\` on line ${lineNo}.`,
+      `The magics are ${knownMagicsText()}. Requests are written \`METHOD /path\`, for example \`GET /my-index/_search\`.`,
+      { line: lineNo, column },
+    );
+  }
+  const argsStart = at + 1 + typed.length;
+  const args = cell.slice(argsStart, lineEnd).trim();
+  if (info.args === 'none' && args !== '') {
+    refuse('InvalidMagic', `%${name} takes no arguments (line ${lineNo}).`, `Write \`${info.usage}\` on a line of its own.`, { line: lineNo, column });
+  }
+  if (info.args === 'required' && args === '') {
+    refuse('InvalidMagic', `%${name} needs an argument (line ${lineNo}).`, `Write \`${info.usage}\`.`, { line: lineNo, column });
+  }
+  return { name, argsStart };
+}
+
+export interface SetHead {
+  variable: string;
+  /** Offset of the first character of the JSON value. */
+  valueStart: number;
+}
+
+export const SET_USAGE = 'Write `%set name = <JSON value>` (JSON: quote strings), for example `%set index = "products"` or `%set size = 10`.';
+
+/** Splits `%set name = value` at the `=`; the value itself is parsed as a body. */
+export function readSetHead(cell: string, argsStart: number, lineEnd: number, lineNo: number): SetHead {
+  const match = /^([ \t]*)([^\s=]*)[ \t]*(=)?[ \t]*/.exec(cell.slice(argsStart, lineEnd));
+  const lead = match?.[1] ?? '';
+  const variable = match?.[2] ?? '';
+  const column = (at: number): number => at - (cell.lastIndexOf('\n', at - 1) + 1) + 1;
+  const nameAt = argsStart + lead.length;
+  if (!isVariableName(variable)) {
+    refuse(
+      'InvalidMagic',
+      `\`${variable.slice(0, 40)}\` on line ${lineNo} is not a variable name: use letters, digits and _, not starting with a digit.`,
+      SET_USAGE,
+      { line: lineNo, column: column(nameAt) },
+    );
+  }
+  const valueStart = argsStart + (match?.[0].length ?? 0);
+  if (!match?.[3]) {
+    refuse('InvalidMagic', `%set on line ${lineNo} needs \`=\` after the name.`, SET_USAGE, { line: lineNo, column: column(nameAt + variable.length) });
+  }
+  if (valueStart >= lineEnd || /^\s*$/.test(cell.slice(valueStart, lineEnd))) {
+    refuse('InvalidMagic', `%set on line ${lineNo} needs a JSON value after \`=\`.`, SET_USAGE, { line: lineNo, column: column(valueStart) });
+  }
+  return { variable, valueStart };
+}
+
+/**
+ * `%set` arguments (the text after `%set`) → variable and value, for the executor; refuses with
+ * RefusalError like the parser. Positions in refusals are relative to `args` as its own text.
+ * The parser already did this during its dry run and put the result in ConsoleMagic.set.
+ */
+export function parseSetArgs(args: string, scope: VariableScope): { name: string; value: JsonValue } {
+  const text = args.trim();
+  const lineEnd = text.indexOf('\n') === -1 ? text.length : text.indexOf('\n');
+  const { variable, valueStart } = readSetHead(text, 0, lineEnd, 1);
+  const scan = scanBlock(text, valueStart, false);
+  const values = parseBody(text, valueStart, scan, scope, {
+    multi: false,
+    allowEnv: false,
+    startsAtLineStart: false,
+    singleValueAdvice: SET_USAGE,
+    errorAdvice: SET_USAGE,
+  });
+  const value = values[0];
+  if (value === undefined || scan.end < text.length) {
+    refuse('InvalidMagic', `%set needs one JSON value after \`=\``, SET_USAGE);
+  }
+  return { name: variable, value };
+}

@@ -1,0 +1,35 @@
+/**
+ * The console sends HTTP requests; text that reads as SQL is refused, never guessed at.
+ * `DELETE FROM books WHERE id = 1` starts with an HTTP method, so the decision cannot rest on
+ * the first word alone: a request line is `METHOD path` with no whitespace in the path.
+ */
+import { refuse, withForm } from './refusal';
+
+const SQL_STATEMENT_START = new Set([
+  'SELECT', 'INSERT', 'UPDATE', 'DELETE', 'WITH', 'CREATE', 'DROP', 'ALTER', 'TRUNCATE', 'SHOW',
+  'DESCRIBE', 'DESC', 'EXPLAIN', 'MERGE', 'UPSERT', 'REPLACE', 'GRANT', 'REVOKE', 'VALUES', 'UNION',
+]);
+const SQL_WORDS = /(?:^|[\s(])(?:FROM|WHERE|INTO|SET|VALUES|JOIN|LIMIT|ORDER\s+BY|GROUP\s+BY|HAVING|TABLE|\*)(?=$|[\s(;])/i;
+
+export function looksLikeSql(line: string): boolean {
+  const first = /^[A-Za-z]+/.exec(line)?.[0]?.toUpperCase();
+  return (first !== undefined && SQL_STATEMENT_START.has(first)) || SQL_WORDS.test(line) || /;\s*$/.test(line);
+}
+
+export function refuseSql(line: number, column: number): never {
+  refuse(
+    'SQLRefused',
+    `Line ${line} reads as SQL. The console sends HTTP requests to the search engine, not SQL.`,
+    withForm('Rewrite it as a request, for example a search with a `query` in the JSON body.'),
+    { line, column },
+  );
+}
+
+export function refuseSqlEndpoint(line: number, column: number): never {
+  refuse(
+    'SQLEndpointRefused',
+    `The _sql endpoint is not reachable from the console (line ${line}).`,
+    withForm('Use the search API with a JSON query instead.'),
+    { line, column },
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * Variables of a console session: `%set name = <JSON>` values and `${env:NAME}` lookups.
+ * The parser works on a clone, so a dry run never changes the kernel's real scope.
+ */
+import type { JsonValue } from './cell';
+
+export type EnvLookup = (name: string) => string | undefined;
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** True for names that `%set` accepts and `${name}` can reference. */
+export function isVariableName(name: string): boolean {
+  return IDENTIFIER.test(name);
+}
+
+export class VariableScope {
+  private readonly values: Map<string, JsonValue>;
+
+  constructor(
+    /** Injectable so tests never depend on (or leak) the real environment. */
+    private readonly envLookup: EnvLookup = (name) => process.env[name],
+    initial?: Iterable<readonly [string, JsonValue]>,
+  ) {
+    this.values = new Map(initial);
+  }
+
+  get(name: string): JsonValue | undefined {
+    return this.values.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name);
+  }
+
+  set(name: string, value: JsonValue): void {
+    if (!isVariableName(name)) throw new Error(`Not a variable name: ${name}`);
+    this.values.set(name, value);
+  }
+
+  delete(name: string): boolean {
+    return this.values.delete(name);
+  }
+
+  names(): string[] {
+    return [...this.values.keys()].sort();
+  }
+
+  entries(): [string, JsonValue][] {
+    return this.names().map((name) => [name, this.values.get(name) as JsonValue]);
+  }
+
+  /** The environment variable's value; callers must never echo it in messages. */
+  env(name: string): string | undefined {
+    return this.envLookup(name);
+  }
+
+  /** A copy sharing the env lookup; values are shared too, which is safe because nothing mutates them. */
+  clone(): VariableScope {
+    return new VariableScope(this.envLookup, this.values);
+  }
+}
