@@ -1,0 +1,161 @@
+/**
+ * Text matching: tokenising, the all-tokens-with-last-as-prefix rule, the 64-bit
+ * text_match score layout and `<mark>` highlights.
+ */
+import { RawNumber, type JsonObject } from './json';
+import { valueAt } from './paths';
+
+const TOKEN = /[\p{L}\p{N}]+/gu;
+
+export function tokenize(s: string): string[] {
+  return s.toLowerCase().match(TOKEN) ?? [];
+}
+
+export interface QueryField {
+  name: string;
+  /** 15 for the first query_by field, one less for each following, as the engine weighs them. */
+  weight: number;
+}
+
+export interface TextMatch {
+  tokensMatched: number;
+  fieldsMatched: number;
+  bestFieldScore: number;
+  bestFieldWeight: number;
+  tokensDropped: number;
+  /** The score as the engine packs it: [tokens_matched:4 | field_score:48 | weight:8 | fields:3]. */
+  score: bigint;
+  /** Per field: which query tokens hit which tokens of the value. */
+  fieldHits: Map<string, Set<string>>;
+}
+
+function tokenHits(valueTokens: string[], q: string, prefix: boolean): string[] {
+  const hits: string[] = [];
+  for (const t of valueTokens) if (t === q || (prefix && t.startsWith(q))) hits.push(t);
+  return hits;
+}
+
+/** Matches `qTokens` against the document, or null when some token is found in no field. */
+export function matchDocument(doc: JsonObject, qTokens: string[], fields: QueryField[], prefix: boolean): TextMatch | null {
+  const found = new Array<boolean>(qTokens.length).fill(false);
+  const fieldHits = new Map<string, Set<string>>();
+  let bestFieldScore = 0;
+  let bestFieldWeight = 0;
+  for (const f of fields) {
+    const raw = valueAt(doc, f.name);
+    const values = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+    let fieldScore = 0;
+    const hitSet = new Set<string>();
+    for (const v of values) {
+      if (typeof v !== 'string') continue;
+      const vt = tokenize(v);
+      qTokens.forEach((q, i) => {
+        const isLast = i === qTokens.length - 1;
+        const hits = tokenHits(vt, q, prefix && isLast);
+        if (hits.length === 0) return;
+        found[i] = true;
+        for (const h of hits) hitSet.add(h);
+        fieldScore += hits.includes(q) ? 2 : 1;
+      });
+    }
+    if (hitSet.size > 0) {
+      fieldHits.set(f.name, hitSet);
+      if (fieldScore > bestFieldScore || (fieldScore === bestFieldScore && f.weight > bestFieldWeight)) {
+        bestFieldScore = fieldScore;
+        bestFieldWeight = f.weight;
+      }
+    }
+  }
+  if (!found.every(Boolean)) return null;
+  const tokensMatched = qTokens.length;
+  const fieldsMatched = Math.min(fieldHits.size, 7);
+  const fieldScore = BigInt(bestFieldScore) << 40n;
+  const score =
+    (BigInt(tokensMatched) << 59n) | (fieldScore << 11n) | (BigInt(bestFieldWeight) << 3n) | BigInt(fieldsMatched);
+  return {
+    tokensMatched,
+    fieldsMatched,
+    bestFieldScore: Number(fieldScore),
+    bestFieldWeight,
+    tokensDropped: 0,
+    score,
+    fieldHits,
+  };
+}
+
+export function textMatchInfo(m: TextMatch): Record<string, unknown> {
+  return {
+    best_field_score: String(m.bestFieldScore),
+    best_field_weight: m.bestFieldWeight,
+    fields_matched: m.fieldsMatched,
+    num_tokens_dropped: m.tokensDropped,
+    score: m.score.toString(),
+    tokens_matched: m.tokensMatched,
+    typo_prefix_score: 0,
+  };
+}
+
+/** Wildcard hits carry a constant score of 100. */
+export const WILDCARD_MATCH_INFO = {
+  best_field_score: '0',
+  best_field_weight: 12,
+  fields_matched: 4,
+  num_tokens_dropped: 0,
+  score: '100',
+  tokens_matched: 0,
+  typo_prefix_score: 255,
+};
+
+export function textMatchValue(m: TextMatch): RawNumber {
+  return new RawNumber(m.score.toString());
+}
+
+function markText(text: string, hits: Set<string>): { snippet: string; matched: string[] } {
+  const matched: string[] = [];
+  const snippet = text.replace(TOKEN, (word) => {
+    if (!hits.has(word.toLowerCase())) return word;
+    matched.push(word);
+    return `<mark>${word}</mark>`;
+  });
+  return { snippet, matched };
+}
+
+/** `highlight` (nested object, v2) and `highlights` (flat list, v1) for one hit. */
+export function highlightHit(doc: JsonObject, m: TextMatch): { highlight: JsonObject; highlights: JsonObject[] } {
+  const highlight: JsonObject = {};
+  const highlights: JsonObject[] = [];
+  for (const [field, hits] of m.fieldHits) {
+    const raw = valueAt(doc, field);
+    let entry: unknown;
+    if (Array.isArray(raw)) {
+      const perElement = raw.map((v) => markText(typeof v === 'string' ? v : String(v), hits));
+      entry = perElement.map((e) => ({ matched_tokens: e.matched, snippet: e.snippet }));
+      const indices = perElement.flatMap((e, i) => (e.matched.length > 0 ? [i] : []));
+      highlights.push({
+        field,
+        indices,
+        matched_tokens: indices.map((i) => perElement[i]?.matched ?? []),
+        snippets: indices.map((i) => perElement[i]?.snippet ?? ''),
+      });
+    } else if (typeof raw === 'string') {
+      const e = markText(raw, hits);
+      entry = { matched_tokens: e.matched, snippet: e.snippet };
+      highlights.push({ field, matched_tokens: e.matched, snippet: e.snippet });
+    } else {
+      continue;
+    }
+    setPath(highlight, field.split('.'), entry);
+  }
+  return { highlight, highlights };
+}
+
+function setPath(obj: JsonObject, parts: string[], value: unknown): void {
+  let cur = obj;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const p = parts[i] as string;
+    const next = cur[p];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[p] = {};
+    cur = cur[p] as JsonObject;
+  }
+  cur[parts[parts.length - 1] as string] = value;
+}
