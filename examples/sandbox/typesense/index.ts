@@ -50,13 +50,14 @@ export interface TypesenseSandbox {
 export function createTypesenseSandbox(opts: TypesenseSandboxOptions): TypesenseSandbox {
   const version = parseVersion(opts.version);
   const feat = features(version);
+  const stats = new Stats();
   const engine: Engine = {
     version,
     feat,
     keys: new KeyStore(opts.apiKey),
     collections: new Map<string, Collection>(),
-    stats: new Stats(),
-    cache: new ResultCache(),
+    stats,
+    cache: new ResultCache(16, (hit) => (hit ? stats.cacheHits++ : stats.cacheMisses++)),
     maxPerPage: version.major >= 27 ? (opts.maxPerPage ?? 250) : 250,
     ready: true,
   };

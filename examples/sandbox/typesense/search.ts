@@ -42,10 +42,14 @@ export interface SearchEnv {
 /** A few recent ordered result lists, keyed by collection generation and the query's shape. */
 export class ResultCache {
   private readonly entries = new Map<string, Ranked[]>();
-  constructor(private readonly capacity = 16) {}
+  constructor(
+    private readonly capacity = 16,
+    private readonly onLookup: (hit: boolean) => void = () => undefined,
+  ) {}
 
   get(key: string): Ranked[] | undefined {
     const hit = this.entries.get(key);
+    this.onLookup(hit !== undefined);
     if (hit) {
       this.entries.delete(key);
       this.entries.set(key, hit);
