@@ -75,7 +75,16 @@ export function parseRequestLine(
   const raw = cell.slice(lineStart, lineEnd).replace(/\r$/, '');
   const lead = raw.length - raw.trimStart().length;
   const line = raw.trim();
-  const startColumn = lead + 1;
+  const indent = lineStart - (cell.lastIndexOf('\n', lineStart - 1) + 1);
+  const startColumn = indent + lead + 1;
+  if (LINE_CONTROL.test(raw)) {
+    refuse(
+      'ControlCharacterRefused',
+      `Line ${lineNo} holds a control character.`,
+      withForm('Remove it. Control characters cannot be part of a request line.'),
+      { line: lineNo, column: startColumn },
+    );
+  }
   const word = /^\S+/.exec(line)?.[0] ?? '';
   const method = word.toUpperCase();
   if (!isHttpMethod(method)) {
@@ -107,14 +116,6 @@ export function parseRequestLine(
       `The path on line ${lineNo} holds whitespace: a request line is \`METHOD path\` and nothing else.`,
       withForm('Percent-encode spaces in the path as %20.'),
       { line: lineNo, column: targetColumn },
-    );
-  }
-  if (LINE_CONTROL.test(raw)) {
-    refuse(
-      'ControlCharacterRefused',
-      `Line ${lineNo} holds a control character.`,
-      withForm('Remove it. Control characters cannot be part of a request line.'),
-      { line: lineNo, column: startColumn },
     );
   }
   if (target.includes('#')) {

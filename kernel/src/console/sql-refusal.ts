@@ -19,7 +19,7 @@ export function looksLikeSql(line: string): boolean {
 export function refuseSql(line: number, column: number): never {
   refuse(
     'SQLRefused',
-    `Line ${line} reads as SQL. The console sends HTTP requests to the search engine, not SQL.`,
+    `The console sends HTTP requests, not SQL: line ${line} reads as SQL.`,
     withForm('Rewrite it as a request, for example a search with a `query` in the JSON body.'),
     { line, column },
   );
