@@ -187,7 +187,8 @@ export async function complete(text: string, cursorPos: number, ctx: CompletionC
   const word = /^\s*([A-Za-z]*)$/.exec(before);
   if (word) {
     const partial = word[1] ?? '';
-    const inBody = segments.some((s) => s.kind !== 'magic' && s.at < lineStart && cursor <= s.end && s.kind === 'stray');
+    // Inside stray body text (no request line above it) a word is not a method.
+    const inBody = segments.some((s) => s.kind === 'stray' && s.at < lineStart && cursor <= s.end);
     if (inBody) return empty(cursor);
     let end = cursor;
     while (end < text.length && /[A-Za-z]/.test(text[end] as string)) end++;
