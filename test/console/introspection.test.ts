@@ -55,10 +55,10 @@ describe('completion', () => {
     expect([r.cursorStart, r.cursorEnd]).toEqual([4, 6]);
   });
 
-  test('magic names after %', async () => {
+  test('magic names after %, with the % in the match as IPython does', async () => {
     const r = await at('%co|', esContext());
-    expect(r.matches).toEqual(['connect', 'connections']);
-    expect(r.cursorStart).toBe(1);
+    expect(r.matches).toEqual(['%connect', '%connections']);
+    expect(r.cursorStart).toBe(0);
   });
 
   test('index names in the path position', async () => {

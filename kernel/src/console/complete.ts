@@ -175,7 +175,8 @@ export async function complete(text: string, cursorPos: number, ctx: CompletionC
   if (magic) {
     const partial = magic[1] ?? '';
     const names = MAGICS.filter((m) => m.name.startsWith(partial.toLowerCase()));
-    return result(names.map((m) => ({ text: m.name, type: 'magic', signature: m.usage })), cursor - partial.length, cursor);
+    // The `%` is part of the match, as in IPython, so frontends show `%connect`, not `connect`.
+    return result(names.map((m) => ({ text: `%${m.name}`, type: 'magic', signature: m.usage })), cursor - partial.length - 1, cursor);
   }
 
   const segments = splitCell(text);

@@ -63,10 +63,21 @@ export class EngineError extends Error {
   }
 }
 
+/** What a connection learned about its engine when it connected. */
+export interface EngineIdentity {
+  version: string;
+  /** Things the user should know but that do not stop the connection (an unsupported major). */
+  warnings: string[];
+}
+
 export interface Driver {
   readonly engine: EngineName;
+  /** Checks what answers at the address and that the credentials work. */
+  probe(signal: AbortSignal): Promise<EngineIdentity>;
   /** Sends one console request; rejects with EngineError (never with a raw socket error). */
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse>;
+  /** The error a failed response means (status and the engine's own reason), or undefined. */
+  failure(request: ConsoleRequest, response: EngineResponse): EngineError | undefined;
   /** Decides how a response is shown (hits grid, table, JSON). */
   present(request: ConsoleRequest, response: EngineResponse): ConsoleResult;
   /** Endpoints of this engine, loaded lazily on first use. */

@@ -1,0 +1,77 @@
+import type { InstallScope } from './install/jupyter-paths';
+
+const USAGE = `searchbook: Elasticsearch and Typesense in Jupyter
+
+Usage:
+  searchbook kernel <connection-file>     run the Jupyter kernel (Jupyter starts this)
+  searchbook install [--user | --sys-prefix | --prefix DIR]
+                                          install the kernelspec into Jupyter's data directory
+  searchbook uninstall [--user | --sys-prefix | --prefix DIR]
+  searchbook sandbox [--es-port 9200] [--ts-port 8108] [--tls] [--data DIR]
+                     [--es-version 8.15.0|7.17.0] [--ts-version 29.0]
+                     [--es-password PW] [--ts-api-key KEY] [--no-security]
+                                          local Elasticsearch and Typesense stand-ins with sample data
+  searchbook --version
+`;
+
+class UsageError extends Error {}
+
+function parseScope(args: string[]): InstallScope | undefined {
+  const [flag, value, ...rest] = args;
+  if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (flag === undefined) return undefined;
+  if (flag === '--user' && value === undefined) return { kind: 'user' };
+  if (flag === '--sys-prefix' && value === undefined) return { kind: 'sys-prefix' };
+  if (flag === '--prefix' && value) return { kind: 'prefix', dir: value };
+  throw new UsageError(`use one of --user, --sys-prefix, --prefix DIR (got "${args.join(' ')}")`);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'kernel': {
+        if (args.length !== 1) throw new UsageError('kernel takes the connection file Jupyter passes');
+        // Loaded here, not at the top, so other commands don't pay for the kernel's modules.
+        const { runKernel } = await import('./kernel');
+        await runKernel(args[0] as string);
+        return -1; // keeps running
+      }
+      case 'install':
+      case 'uninstall': {
+        const { dataDirFor } = await import('./install/jupyter-paths');
+        const { installKernelspec, uninstallKernelspec } = await import('./install/kernelspec');
+        const dataDir = dataDirFor(parseScope(args));
+        const dir = command === 'install' ? await installKernelspec(dataDir) : await uninstallKernelspec(dataDir);
+        process.stdout.write(`${command === 'install' ? 'Installed the searchbook kernelspec in' : 'Removed'} ${dir}\n`);
+        return 0;
+      }
+      case 'sandbox': {
+        const { sandboxMain } = await import('../../examples/sandbox/main');
+        await sandboxMain(args);
+        return -1;
+      }
+      case '--version':
+      case '-V': {
+        const { PACKAGE_VERSION } = await import('./package-info');
+        process.stdout.write(`${PACKAGE_VERSION}\n`);
+        return 0;
+      }
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(USAGE);
+        return 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`searchbook: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    process.stderr.write(`searchbook: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

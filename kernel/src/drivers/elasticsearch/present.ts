@@ -1,0 +1,62 @@
+import type { ConsoleRequest, JsonValue } from '../../console/cell';
+import { asObject, columnsFromRows, flattenDocument } from '../document-columns';
+import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
+
+const LEADING: GridColumn[] = [
+  { name: '_id', type: 'keyword', readOnly: true, json: false },
+  { name: '_index', type: 'keyword', readOnly: true, json: false },
+  { name: '_score', type: 'float', readOnly: true, json: false },
+];
+
+/** Search responses → hits grid; arrays (`_cat/...?format=json`) → table; the rest → JSON. */
+export function presentElasticsearch(_request: ConsoleRequest, response: EngineResponse): ConsoleResult {
+  if (response.body.kind === 'text') return { kind: 'text', text: response.body.text };
+  if (response.body.kind === 'empty') return { kind: 'json', value: { status: response.status } };
+  if (response.body.kind === 'jsonl') return { kind: 'table', rows: response.body.values.map(rowOf) };
+  const body = response.body.value;
+  if (Array.isArray(body)) return { kind: 'table', rows: body.map(rowOf) };
+  const hits = asObject(asObject(body)?.hits);
+  if (response.status < 300 && hits && Array.isArray(hits.hits)) {
+    const rows = hits.hits.map((hit) => {
+      const h = asObject(hit) ?? {};
+      return { _id: h._id ?? null, _index: h._index ?? null, _score: h._score ?? null, ...flattenDocument(asObject(h._source) ?? {}) };
+    });
+    const total = asObject(hits.total);
+    const aggregations = aggregationTables(asObject(asObject(body)?.aggregations));
+    return {
+      kind: 'hits',
+      columns: columnsFromRows(rows, LEADING),
+      rows,
+      ...(total && typeof total.value === 'number' ? { total: { value: total.value, relation: total.relation === 'gte' ? 'gte' : 'eq' } } : {}),
+      ...(typeof hits.total === 'number' ? { total: { value: hits.total, relation: 'eq' as const } } : {}),
+      ...(aggregations.length ? { aggregations } : {}),
+    };
+  }
+  return { kind: 'json', value: body };
+}
+
+function rowOf(value: JsonValue): Record<string, JsonValue> {
+  const object = asObject(value);
+  return object ? flattenDocument(object) : { value };
+}
+
+/** One table per bucket aggregation (key, doc_count, sub-metrics); metrics get a one-row table. */
+function aggregationTables(aggs: Record<string, JsonValue> | undefined): { name: string; rows: Record<string, JsonValue>[] }[] {
+  if (!aggs) return [];
+  return Object.entries(aggs).flatMap(([name, value]) => {
+    const agg = asObject(value);
+    if (!agg) return [];
+    const buckets = Array.isArray(agg.buckets) ? agg.buckets : asObject(agg.buckets) ? Object.entries(asObject(agg.buckets) ?? {}).map(([key, b]) => ({ key, ...asObject(b) })) : undefined;
+    if (!buckets) return [{ name, rows: [flattenDocument(agg)] }];
+    const rows = buckets.map((bucket) => {
+      const b = asObject(bucket) ?? {};
+      const row: Record<string, JsonValue> = { key: b.key_as_string ?? b.key ?? null, doc_count: b.doc_count ?? null };
+      for (const [sub, metric] of Object.entries(b)) {
+        const m = asObject(metric);
+        if (m && 'value' in m) row[sub] = m.value ?? null;
+      }
+      return row;
+    });
+    return [{ name, rows }];
+  });
+}

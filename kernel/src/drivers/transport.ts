@@ -1,0 +1,109 @@
+import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
+import type { ConsoleRequest, JsonValue, RequestBody } from '../console/cell';
+import { EngineError, type EngineResponse } from './driver';
+
+export interface TransportOptions {
+  /** `http://host:port` or `https://host:port`, no path. */
+  baseUrl: string;
+  /** Headers on every request (auth); their values are secrets and never appear in errors. */
+  headers?: Record<string, string>;
+  tls?: { rejectUnauthorized: boolean; ca?: string; checkServerIdentity?: boolean };
+  timeoutMs?: number;
+  /** Which connection this is, for messages. */
+  label: string;
+}
+
+/** One keep-alive connection pool per searchbook connection. */
+export class Transport {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: TransportOptions) {
+    const tls = options.tls;
+    this.agent = new Agent({
+      keepAliveTimeout: 30_000,
+      connections: 8,
+      connect: tls
+        ? {
+            rejectUnauthorized: tls.rejectUnauthorized,
+            ...(tls.ca ? { ca: tls.ca } : {}),
+            // Verify CA checks the chain but not the name on it.
+            ...(tls.checkServerIdentity === false ? { checkServerIdentity: () => undefined } : {}),
+          }
+        : {},
+    });
+  }
+
+  async send(request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>, signal: AbortSignal): Promise<EngineResponse> {
+    const started = performance.now();
+    const { body, contentType } = encodeBody(request.body);
+    const timeoutMs = this.options.timeoutMs ?? 60_000;
+    try {
+      const response = await this.agent.request({
+        origin: this.options.baseUrl,
+        method: request.method,
+        path: request.query ? `${request.path}?${request.query}` : request.path,
+        headers: { ...this.options.headers, ...(contentType ? { 'content-type': contentType } : {}), accept: 'application/json' },
+        body,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const text = await response.body.text();
+      return {
+        status: response.statusCode,
+        headers: flattenHeaders(response.headers),
+        body: decodeBody(text, String(response.headers['content-type'] ?? '')),
+        elapsedMs: performance.now() - started,
+      };
+    } catch (err) {
+      throw this.mapError(err, signal, timeoutMs);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  private mapError(err: unknown, signal: AbortSignal, timeoutMs: number): EngineError {
+    if (signal.aborted) return new EngineError('Interrupted', 'The request was interrupted; nothing more will be read from it.');
+    if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+      return new EngineError('Timeout', `${this.options.label} did not answer within ${timeoutMs / 1000} s.`);
+    }
+    const code = (err as { code?: unknown }).code ?? (err as { cause?: { code?: unknown } }).cause?.code;
+    const reason = typeof code === 'string' ? code : (err as Error).message;
+    return new EngineError('Connection failed', `Connection failed: ${this.options.label} (${this.options.baseUrl}) could not be reached: ${reason}.`);
+  }
+}
+
+function encodeBody(body: RequestBody | undefined): { body?: string; contentType?: string } {
+  if (!body) return {};
+  if (body.kind === 'json') return { body: JSON.stringify(body.value), contentType: 'application/json' };
+  // NDJSON must end with a newline or Elasticsearch's _bulk refuses the last line.
+  return { body: `${body.values.map((v) => JSON.stringify(v)).join('\n')}\n`, contentType: 'application/x-ndjson' };
+}
+
+function decodeBody(text: string, contentType: string): EngineResponse['body'] {
+  if (text.length === 0) return { kind: 'empty' };
+  try {
+    return { kind: 'json', value: JSON.parse(text) as JsonValue };
+  } catch {
+    // JSONL (Typesense export and import): one JSON value per line.
+    const lines = text.split('\n').filter((l) => l.trim().length > 0);
+    if (lines.length > 1 || /jsonl|ndjson|octet-stream/.test(contentType)) {
+      try {
+        return { kind: 'jsonl', values: lines.map((l) => JSON.parse(l) as JsonValue) };
+      } catch {
+        // Not JSONL either: fall through to text.
+      }
+    }
+    return { kind: 'text', text };
+  }
+}
+
+function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}

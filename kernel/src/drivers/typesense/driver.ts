@@ -1,0 +1,65 @@
+import type { ConsoleRequest } from '../../console/cell';
+import { asObject } from '../document-columns';
+import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import type { Transport } from '../transport';
+import { loadEndpoints } from './endpoints';
+import { typesenseFailure } from './failure';
+import { presentTypesense } from './present';
+
+export class TypesenseDriver implements Driver {
+  readonly engine = 'typesense' as const;
+
+  constructor(private readonly transport: Transport) {}
+
+  async probe(signal: AbortSignal): Promise<EngineIdentity> {
+    const debug = await this.transport.send({ method: 'GET', path: '/debug', query: '' }, signal);
+    const version = debug.body.kind === 'json' ? asObject(debug.body.value)?.version : undefined;
+    if (debug.status === 401) throw unauthorized();
+    if (typeof version !== 'string') {
+      throw new EngineError('Connection failed', `Connection failed: GET /debug answered ${debug.status} without a Typesense version; is this a Typesense address?`, debug.status);
+    }
+    // /health answers without a key, so the key is proven on a listing.
+    const collections = await this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal);
+    if (collections.status === 401 || collections.status === 403) throw unauthorized();
+    const major = Number.parseFloat(version.replace(/^v/, ''));
+    const warnings = Number.isFinite(major) && major < 26 ? [`Typesense ${version} is older than 26.0, the oldest version searchbook supports.`] : [];
+    return { version, warnings };
+  }
+
+  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
+    return this.transport.send(request, signal);
+  }
+
+  failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
+    return typesenseFailure(response);
+  }
+
+  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
+    return presentTypesense(request, response);
+  }
+
+  endpoints(): Promise<EndpointInfo[]> {
+    return loadEndpoints();
+  }
+
+  async targetNames(signal: AbortSignal): Promise<string[]> {
+    const response = await this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal);
+    if (response.body.kind !== 'json' || !Array.isArray(response.body.value)) return [];
+    return response.body.value.map((c) => asObject(c)?.name).filter((n): n is string => typeof n === 'string');
+  }
+
+  async fieldNames(target: string, signal: AbortSignal): Promise<string[]> {
+    const response = await this.transport.send({ method: 'GET', path: `/collections/${encodeURIComponent(target)}`, query: '' }, signal);
+    const fields = response.body.kind === 'json' ? asObject(response.body.value)?.fields : undefined;
+    if (!Array.isArray(fields)) return [];
+    return fields.map((f) => asObject(f)?.name).filter((n): n is string => typeof n === 'string' && n !== '.*');
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+function unauthorized(): EngineError {
+  return new EngineError('Authentication failed', 'Forbidden - a valid API key header must be sent. Check the API key of this connection.', 401);
+}

@@ -1,0 +1,80 @@
+import type { ConsoleRequest, Refusal } from '../console/cell';
+import { parseCell } from '../console/parse';
+import type { VariableScope } from '../console/variables';
+import type { ConnectionRegistry } from '../connections/registry';
+import { EngineError } from '../drivers/driver';
+import { toBundle } from '../render/bundle';
+import { CellFailure, INTERRUPTED } from './cell-failure';
+import { runMagic } from './magics';
+import type { OutputSink } from './output-sink';
+
+const NO_CONNECTION_HINT = [
+  'Connect first, for example:',
+  '%connect elasticsearch http://localhost:9200',
+  '%connect typesense http://localhost:8108 key=${env:TYPESENSE_API_KEY}',
+].join('\n');
+
+/**
+ * Runs cells: the whole cell is parsed (a dry run that also checks every variable) before
+ * anything is sent, then its items run in order and the cell stops at the first failure.
+ */
+export class CellRunner {
+  private current: AbortController | undefined;
+
+  constructor(
+    private readonly scope: VariableScope,
+    private readonly connections: ConnectionRegistry,
+  ) {}
+
+  /** Aborts the cell in flight, if any; its HTTP request is cancelled at once. */
+  interrupt(): boolean {
+    if (!this.current) return false;
+    this.current.abort();
+    return true;
+  }
+
+  async run(code: string, sink: OutputSink): Promise<void> {
+    const parsed = parseCell(code, this.scope);
+    if (!parsed.ok) throw refusalFailure(parsed.refusal);
+    const controller = new AbortController();
+    this.current = controller;
+    try {
+      for (const item of parsed.items) {
+        if (controller.signal.aborted) throw INTERRUPTED();
+        if (item.kind === 'magic') await runMagic(item, { scope: this.scope, connections: this.connections, sink, signal: controller.signal });
+        else await this.send(item, sink, controller.signal);
+      }
+      if (controller.signal.aborted) throw INTERRUPTED();
+    } catch (err) {
+      if (controller.signal.aborted) throw INTERRUPTED();
+      if (err instanceof EngineError) throw new CellFailure(err.ename, err.message);
+      throw err;
+    } finally {
+      if (this.current === controller) this.current = undefined;
+    }
+  }
+
+  private async send(request: ConsoleRequest, sink: OutputSink, signal: AbortSignal): Promise<void> {
+    const connection = this.connections.active;
+    if (!connection) throw new CellFailure('NoConnection', `No connection is open, so ${request.method} ${request.path} was not sent.`, NO_CONNECTION_HINT);
+    const { driver } = connection;
+    const response = await driver.send(request, signal);
+    const info = {
+      connection: connection.name,
+      engine: driver.engine,
+      method: request.method,
+      path: request.query ? `${request.path}?${request.query}` : request.path,
+      status: response.status,
+      elapsedMs: response.elapsedMs,
+    };
+    const raw = response.body.kind === 'json' ? response.body.value : response.body.kind === 'jsonl' ? response.body.values : undefined;
+    await sink.display(toBundle(driver.present(request, response), info, raw));
+    const failure = driver.failure(request, response);
+    if (failure) throw new CellFailure(failure.ename, failure.message);
+  }
+}
+
+function refusalFailure(refusal: Refusal): CellFailure {
+  // The refusal's message already names its line and column.
+  return new CellFailure(refusal.ename, `${refusal.message.replace(/\.?$/, '.')} Nothing was sent.`, refusal.hint);
+}

@@ -1,0 +1,20 @@
+import type { CellRunner } from '../execute/cell-runner';
+import type { Handler } from '../protocol/kernel-server';
+import { ShutdownRequest } from '../protocol/requests';
+
+export function interruptHandler(runner: CellRunner, cancelInput: () => void): Handler {
+  return async (ctx) => {
+    runner.interrupt();
+    cancelInput();
+    await ctx.reply({});
+  };
+}
+
+/** Replies, then lets the process end; on restart Jupyter starts a new process itself. */
+export function shutdownHandler(shutdown: () => Promise<void>): Handler {
+  return async (ctx) => {
+    const { restart } = ShutdownRequest.parse(ctx.message.content);
+    await ctx.reply({ restart });
+    setImmediate(() => void shutdown());
+  };
+}

@@ -1,0 +1,36 @@
+import { CellFailure } from '../execute/cell-failure';
+import type { CellRunner } from '../execute/cell-runner';
+import type { Handler } from '../protocol/kernel-server';
+import { ExecuteRequest } from '../protocol/requests';
+
+export interface ExecutionState {
+  count: number;
+}
+
+/**
+ * execute_request: execute_input, the outputs as display_data, then the reply. A failure
+ * is an `error` output and an error reply; `onFailure` lets the server abort queued cells.
+ */
+export function executeHandler(runner: CellRunner, state: ExecutionState, onFailure: () => Promise<void>): Handler {
+  return async (ctx) => {
+    const request = ExecuteRequest.parse(ctx.message.content);
+    const counts = !request.silent && request.store_history;
+    if (counts) state.count += 1;
+    const executionCount = state.count;
+    if (!request.silent) await ctx.publish('execute_input', { code: request.code, execution_count: executionCount });
+    const sink = {
+      display: (bundle: Record<string, unknown>) => (request.silent ? Promise.resolve() : ctx.publish('display_data', { data: bundle, metadata: {}, transient: {} })),
+      input: (prompt: string, password: boolean) => ctx.input(prompt, password),
+    };
+    try {
+      await runner.run(request.code, sink);
+      await ctx.reply({ status: 'ok', execution_count: executionCount, user_expressions: {}, payload: [] });
+    } catch (err) {
+      const failure = err instanceof CellFailure ? err : new CellFailure('InternalError', `searchbook failed: ${(err as Error).message}`);
+      const error = { ename: failure.ename, evalue: failure.evalue, traceback: failure.traceback() };
+      if (!request.silent) await ctx.publish('error', error);
+      await ctx.reply({ status: 'error', execution_count: executionCount, ...error });
+      if (request.stop_on_error) await onFailure();
+    }
+  };
+}

@@ -1,0 +1,53 @@
+import { type CompletionContext, complete } from '../console/complete';
+import { inspect } from '../console/inspect';
+import { isComplete } from '../console/is-complete';
+import type { ConnectionRegistry } from '../connections/registry';
+import type { VariableScope } from '../console/variables';
+import { codePointToIndex, indexToCodePoint } from '../protocol/cursor';
+import type { Handler } from '../protocol/kernel-server';
+import { CodeAtCursor, IsCompleteRequest } from '../protocol/requests';
+
+/** Completion must never hang a notebook: engine look-ups get this long. */
+const LOOKUP_TIMEOUT_MS = 2000;
+
+export function completionContext(connections: ConnectionRegistry, scope: VariableScope): CompletionContext {
+  const connection = connections.active;
+  const variableNames = () => scope.names();
+  if (!connection) return { endpoints: async () => [], targetNames: async () => [], fieldNames: async () => [], variableNames };
+  const { driver } = connection;
+  return {
+    engine: driver.engine,
+    variableNames,
+    endpoints: () => driver.endpoints(),
+    targetNames: () => driver.targetNames(AbortSignal.timeout(LOOKUP_TIMEOUT_MS)).catch(() => []),
+    fieldNames: (target) => driver.fieldNames(target, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)).catch(() => []),
+  };
+}
+
+export function completeHandler(connections: ConnectionRegistry, scope: VariableScope): Handler {
+  return async (ctx) => {
+    const { code, cursor_pos } = CodeAtCursor.parse(ctx.message.content);
+    const cursor = codePointToIndex(code, cursor_pos);
+    const result = await complete(code, cursor, completionContext(connections, scope));
+    await ctx.reply({
+      matches: result.matches,
+      cursor_start: indexToCodePoint(code, result.cursorStart),
+      cursor_end: indexToCodePoint(code, result.cursorEnd),
+      metadata: result.metadata ?? {},
+    });
+  };
+}
+
+export function inspectHandler(connections: ConnectionRegistry, scope: VariableScope): Handler {
+  return async (ctx) => {
+    const { code, cursor_pos } = CodeAtCursor.parse(ctx.message.content);
+    const text = await inspect(code, codePointToIndex(code, cursor_pos), completionContext(connections, scope));
+    await ctx.reply(text ? { found: true, data: { 'text/plain': text }, metadata: {} } : { found: false, data: {}, metadata: {} });
+  };
+}
+
+export const isCompleteHandler: Handler = async (ctx) => {
+  const { code } = IsCompleteRequest.parse(ctx.message.content);
+  const result = isComplete(code);
+  await ctx.reply(result.status === 'incomplete' ? { status: 'incomplete', indent: result.indent ?? '' } : { status: result.status });
+};

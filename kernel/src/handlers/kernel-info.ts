@@ -1,0 +1,25 @@
+import { PROTOCOL_VERSION } from '../protocol/message';
+import { PACKAGE_VERSION } from '../package-info';
+
+/** The console language's name, which the extension registers its highlighting for. */
+export const LANGUAGE = { name: 'searchbook', mimetype: 'text/x-searchbook', fileExtension: '.searchbook' } as const;
+
+export function kernelInfo(): Record<string, unknown> {
+  return {
+    protocol_version: PROTOCOL_VERSION,
+    implementation: 'searchbook',
+    implementation_version: PACKAGE_VERSION,
+    language_info: {
+      name: LANGUAGE.name,
+      version: PACKAGE_VERSION,
+      mimetype: LANGUAGE.mimetype,
+      file_extension: LANGUAGE.fileExtension,
+      codemirror_mode: LANGUAGE.name,
+    },
+    banner: `searchbook ${PACKAGE_VERSION}: Elasticsearch and Typesense request consoles.\nConnect with %connect, then write requests such as GET /my-index/_search.`,
+    help_links: [
+      { text: 'Elasticsearch REST APIs', url: 'https://www.elastic.co/docs/api/doc/elasticsearch/' },
+      { text: 'Typesense API reference', url: 'https://typesense.org/docs/latest/api/' },
+    ],
+  };
+}

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import type { ConnectionInfo } from './connection-file';
+import { type IncomingMessage, MessageError, type OutgoingMessage, decode, encode } from './message';
+import { Signer } from './signer';
+import { KernelSockets } from './sockets';
+
+export type RequestChannel = 'shell' | 'control';
+
+/** How long the shell socket is drained after a failed cell before queued cells are aborted. */
+const DRAIN_MS = 10;
+
+/** What a handler gets for one request: its message and the ways to answer it. */
+export interface RequestContext {
+  readonly message: IncomingMessage;
+  readonly channel: RequestChannel;
+  /** Sends the `<type>_reply` on the request's channel; `status` is added when missing. */
+  reply(content: Record<string, unknown>, msgType?: string): Promise<void>;
+  /** Publishes on iopub with this request as parent. */
+  publish(msgType: string, content: Record<string, unknown>, metadata?: Record<string, unknown>): Promise<void>;
+  /** Asks the frontend for text on stdin; rejects when the frontend does not allow stdin. */
+  input(prompt: string, password: boolean): Promise<string>;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<void>;
+
+export interface ServerEvents {
+  /** Every request type the kernel answers, by msg_type. */
+  handlers: Record<string, Handler>;
+  /** The kernel's diagnostic log (stderr); never given secrets. */
+  log(line: string): void;
+}
+
+/**
+ * Jupyter's five channels: shell requests run one at a time in arrival order, control
+ * requests run at once beside them (so interrupt and shutdown work during a long cell).
+ */
+export class KernelServer {
+  readonly session = randomUUID();
+  private readonly signer: Signer;
+  private readonly sockets: KernelSockets;
+  private readonly shellQueue: IncomingMessage[] = [];
+  private wakeShell: (() => void) | undefined;
+  private pendingInput: { resolve(v: string): void; reject(e: Error): void } | undefined;
+  private closed = false;
+
+  constructor(
+    info: ConnectionInfo,
+    private readonly events: ServerEvents,
+  ) {
+    this.signer = new Signer(info.key, info.signature_scheme);
+    this.sockets = new KernelSockets(info);
+  }
+
+  async start(): Promise<void> {
+    await this.sockets.bind();
+    void this.readShell();
+    void this.processShell();
+    void this.readControl();
+    void this.readStdin();
+    await this.publishStatus('starting');
+  }
+
+  async stop(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.wakeShell?.();
+    await this.sockets.close();
+  }
+
+  /**
+   * Answers every queued execute request with `aborted`, as ipykernel does after an error, so
+   * Run All stops at the failing cell. Frames already on the socket are read first.
+   */
+  async abortQueuedExecutions(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+    const aborted = this.shellQueue.filter((m) => m.header.msg_type === 'execute_request');
+    for (const message of aborted) {
+      this.shellQueue.splice(this.shellQueue.indexOf(message), 1);
+      await this.handle(message, 'shell', async (ctx) => ctx.reply({ status: 'aborted' }));
+    }
+  }
+
+  private async readShell(): Promise<void> {
+    for await (const frames of this.iterate(this.sockets.shell)) {
+      const message = this.decodeOrLog(frames, 'shell');
+      if (!message) continue;
+      this.shellQueue.push(message);
+      this.wakeShell?.();
+    }
+  }
+
+  private async processShell(): Promise<void> {
+    while (!this.closed) {
+      const message = this.shellQueue.shift();
+      if (!message) {
+        await new Promise<void>((resolve) => (this.wakeShell = resolve));
+        this.wakeShell = undefined;
+        continue;
+      }
+      await this.dispatch(message, 'shell');
+    }
+  }
+
+  private async readControl(): Promise<void> {
+    for await (const frames of this.iterate(this.sockets.control)) {
+      const message = this.decodeOrLog(frames, 'control');
+      // Not awaited in sequence with shell: control must answer while a cell runs.
+      if (message) await this.dispatch(message, 'control');
+    }
+  }
+
+  private async readStdin(): Promise<void> {
+    for await (const frames of this.iterate(this.sockets.stdin)) {
+      const message = this.decodeOrLog(frames, 'stdin');
+      if (message?.header.msg_type !== 'input_reply' || !this.pendingInput) continue;
+      const value = (message.content as { value?: unknown }).value;
+      const pending = this.pendingInput;
+      this.pendingInput = undefined;
+      pending.resolve(typeof value === 'string' ? value : '');
+    }
+  }
+
+  private async *iterate(socket: AsyncIterable<Buffer[]>): AsyncGenerator<Buffer[]> {
+    try {
+      for await (const frames of socket) {
+        if (this.closed) return;
+        yield frames;
+      }
+    } catch (err) {
+      if (!this.closed) this.events.log(`socket loop ended: ${(err as Error).message}`);
+    }
+  }
+
+  private decodeOrLog(frames: Buffer[], channel: string): IncomingMessage | undefined {
+    try {
+      return decode(frames, this.signer);
+    } catch (err) {
+      // A message we cannot verify is dropped without an answer, as jupyter_client does.
+      const reason = err instanceof MessageError ? err.message : `unreadable frames (${(err as Error).message})`;
+      this.events.log(`dropped a ${channel} message: ${reason}`);
+      return undefined;
+    }
+  }
+
+  private async dispatch(message: IncomingMessage, channel: RequestChannel): Promise<void> {
+    const handler = this.events.handlers[message.header.msg_type];
+    if (!handler) {
+      this.events.log(`no handler for ${message.header.msg_type} on ${channel}`);
+      return;
+    }
+    await this.handle(message, channel, handler);
+  }
+
+  private async handle(message: IncomingMessage, channel: RequestChannel, handler: Handler): Promise<void> {
+    const ctx = this.context(message, channel);
+    await ctx.publish('status', { execution_state: 'busy' });
+    try {
+      await handler(ctx);
+    } catch (err) {
+      // A bug in a handler must still answer the request, or the frontend waits forever.
+      this.events.log(`handler ${message.header.msg_type} failed: ${(err as Error).stack ?? String(err)}`);
+      const error = { status: 'error', ename: 'InternalError', evalue: (err as Error).message, traceback: [] };
+      await ctx.reply(error).catch(() => undefined);
+    } finally {
+      await ctx.publish('status', { execution_state: 'idle' });
+    }
+  }
+
+  private context(message: IncomingMessage, channel: RequestChannel): RequestContext {
+    let replied = false;
+    const replyType = message.header.msg_type.replace(/_request$/, '_reply');
+    return {
+      message,
+      channel,
+      reply: async (content, msgType = replyType) => {
+        if (replied) return;
+        replied = true;
+        await this.send(channel, { msgType, content: { status: 'ok', ...content }, parent: message, identities: message.identities });
+      },
+      publish: (msgType, content, metadata) => this.send('iopub', this.topic({ msgType, content, parent: message, metadata })),
+      input: (prompt, password) => this.requestInput(message, prompt, password),
+    };
+  }
+
+  private topic(message: OutgoingMessage): OutgoingMessage {
+    return { ...message, identities: [Buffer.from(message.msgType)] };
+  }
+
+  private publishStatus(state: string): Promise<void> {
+    return this.send('iopub', this.topic({ msgType: 'status', content: { execution_state: state } }));
+  }
+
+  private async requestInput(parent: IncomingMessage, prompt: string, password: boolean): Promise<string> {
+    const allowed = (parent.content as { allow_stdin?: unknown }).allow_stdin === true;
+    if (!allowed) throw new Error('This frontend does not accept input requests (allow_stdin is false).');
+    const answer = new Promise<string>((resolve, reject) => (this.pendingInput = { resolve, reject }));
+    await this.send('stdin', { msgType: 'input_request', content: { prompt, password }, parent, identities: parent.identities });
+    return answer;
+  }
+
+  /** Abandons an input request (the cell was interrupted). */
+  cancelInput(reason: Error): void {
+    this.pendingInput?.reject(reason);
+    this.pendingInput = undefined;
+  }
+
+  private async send(channel: 'shell' | 'control' | 'stdin' | 'iopub', message: OutgoingMessage): Promise<void> {
+    if (this.closed && channel !== 'control' && channel !== 'iopub') return;
+    await this.sockets.send(channel, encode(message, this.session, this.signer));
+  }
+}

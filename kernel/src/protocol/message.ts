@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Signer } from './signer';
+
+export const PROTOCOL_VERSION = '5.3';
+const DELIMITER = Buffer.from('<IDS|MSG>');
+
+export const HeaderSchema = z.object({
+  msg_id: z.string(),
+  username: z.string().default(''),
+  session: z.string(),
+  date: z.string().optional(),
+  msg_type: z.string(),
+  version: z.string().default(PROTOCOL_VERSION),
+});
+export type Header = z.infer<typeof HeaderSchema>;
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+/** A message as received: header validated, content still `unknown` for the handler's schema. */
+export interface IncomingMessage {
+  identities: Buffer[];
+  header: Header;
+  parentHeader: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  content: unknown;
+  buffers: Buffer[];
+}
+
+export interface OutgoingMessage {
+  msgType: string;
+  content: Record<string, unknown>;
+  /** The request this answers or was caused by; `undefined` for unprompted messages. */
+  parent?: IncomingMessage;
+  metadata?: Record<string, unknown>;
+  /** Routing frames (ROUTER identities, or the iopub topic). */
+  identities?: Buffer[];
+}
+
+export class MessageError extends Error {}
+
+/** Parses raw frames; throws MessageError for anything that is not a valid, signed message. */
+export function decode(frames: Buffer[], signer: Signer): IncomingMessage {
+  const split = frames.findIndex((f) => f.equals(DELIMITER));
+  if (split < 0 || frames.length < split + 6) throw new MessageError('malformed message: no delimiter or missing frames');
+  const signature = frames[split + 1] as Buffer;
+  const body = frames.slice(split + 2, split + 6);
+  if (!signer.verify(signature, body)) throw new MessageError('invalid signature');
+  const [header, parentHeader, metadata, content] = body.map((b) => JSON.parse(b.toString('utf8')) as unknown);
+  return {
+    identities: frames.slice(0, split),
+    header: HeaderSchema.parse(header),
+    parentHeader: JsonObject.parse(parentHeader),
+    metadata: JsonObject.parse(metadata),
+    content,
+    buffers: frames.slice(split + 6),
+  };
+}
+
+export function encode(message: OutgoingMessage, session: string, signer: Signer): Buffer[] {
+  const header: Header = {
+    msg_id: randomUUID(),
+    username: 'searchbook',
+    session,
+    date: new Date().toISOString(),
+    msg_type: message.msgType,
+    version: PROTOCOL_VERSION,
+  };
+  const body = [header, message.parent?.header ?? {}, message.metadata ?? {}, message.content].map((part) =>
+    Buffer.from(JSON.stringify(part), 'utf8'),
+  );
+  return [...(message.identities ?? []), DELIMITER, Buffer.from(signer.sign(body), 'ascii'), ...body];
+}

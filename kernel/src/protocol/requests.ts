@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Content schemas of the requests the kernel answers; unknown keys are tolerated, as Jupyter adds them over time. */
+export const ExecuteRequest = z.object({
+  code: z.string(),
+  silent: z.boolean().default(false),
+  store_history: z.boolean().default(true),
+  user_expressions: z.record(z.string(), z.unknown()).default({}),
+  allow_stdin: z.boolean().default(true),
+  stop_on_error: z.boolean().default(true),
+});
+
+export const CodeAtCursor = z.object({
+  code: z.string(),
+  cursor_pos: z.number().int().nonnegative(),
+  detail_level: z.number().int().default(0),
+});
+
+export const IsCompleteRequest = z.object({ code: z.string() });
+
+export const CommInfoRequest = z.object({ target_name: z.string().optional() });
+
+export const CommOpen = z.object({
+  comm_id: z.string().min(1),
+  target_name: z.string(),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const CommMsg = z.object({
+  comm_id: z.string().min(1),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const ShutdownRequest = z.object({ restart: z.boolean().default(false) });

@@ -1,0 +1,57 @@
+import * as zmq from 'zeromq';
+import { type Channel, type ConnectionInfo, endpoint } from './connection-file';
+import { SerialSender } from './serial-sender';
+
+type RequestChannel = 'shell' | 'control' | 'stdin';
+
+/** The kernel's five bound sockets, each with its own serialised sender. */
+export class KernelSockets {
+  readonly shell = new zmq.Router();
+  readonly control = new zmq.Router();
+  readonly stdin = new zmq.Router();
+  readonly iopub = new zmq.Publisher();
+  private readonly hb = new zmq.Reply();
+  private readonly senders: Record<Exclude<Channel, 'hb'>, SerialSender>;
+
+  constructor(private readonly info: ConnectionInfo) {
+    this.senders = {
+      shell: new SerialSender((f) => this.shell.send(f)),
+      control: new SerialSender((f) => this.control.send(f)),
+      stdin: new SerialSender((f) => this.stdin.send(f)),
+      iopub: new SerialSender((f) => this.iopub.send(f)),
+    };
+    for (const socket of [this.shell, this.control, this.stdin, this.iopub, this.hb]) socket.linger = 1000;
+  }
+
+  async bind(): Promise<void> {
+    await Promise.all([
+      this.shell.bind(endpoint(this.info, 'shell')),
+      this.control.bind(endpoint(this.info, 'control')),
+      this.stdin.bind(endpoint(this.info, 'stdin')),
+      this.iopub.bind(endpoint(this.info, 'iopub')),
+      this.hb.bind(endpoint(this.info, 'hb')),
+    ]);
+    void this.echoHeartbeats();
+  }
+
+  send(channel: Exclude<Channel, 'hb'>, frames: Buffer[]): Promise<void> {
+    return this.senders[channel].send(frames);
+  }
+
+  socket(channel: RequestChannel): zmq.Router {
+    return this[channel];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.senders).map((s) => s.flush()));
+    for (const socket of [this.shell, this.control, this.stdin, this.iopub, this.hb]) socket.close();
+  }
+
+  private async echoHeartbeats(): Promise<void> {
+    try {
+      for await (const frames of this.hb) await this.hb.send(frames);
+    } catch {
+      // The socket was closed at shutdown.
+    }
+  }
+}

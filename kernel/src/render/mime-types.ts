@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * The MIME payloads the kernel emits and the extension renders: defined once, here, and
+ * imported by both halves.
+ */
+export const HITS_MIME = 'application/vnd.searchbook.hits+json';
+export const TABLE_MIME = 'application/vnd.searchbook.table+json';
+
+const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
+);
+
+export const ColumnSchema = z.object({
+  name: z.string(),
+  type: z.string(),
+  readOnly: z.boolean(),
+  json: z.boolean(),
+});
+
+/** Who answered and how, shown on the grid's status line. */
+export const ResponseInfoSchema = z.object({
+  connection: z.string(),
+  engine: z.enum(['elasticsearch', 'typesense']),
+  method: z.string(),
+  path: z.string(),
+  status: z.number().int(),
+  elapsedMs: z.number(),
+});
+
+export const HitsPayloadSchema = z.object({
+  info: ResponseInfoSchema,
+  columns: z.array(ColumnSchema),
+  rows: z.array(z.record(z.string(), JsonValueSchema)),
+  total: z.object({ value: z.number(), relation: z.enum(['eq', 'gte']) }).optional(),
+  /** Rows left out of the bundle to keep the notebook small. */
+  omittedRows: z.number().int().nonnegative(),
+  aggregations: z.array(z.object({ name: z.string(), rows: z.array(z.record(z.string(), JsonValueSchema)) })).default([]),
+});
+export type HitsPayload = z.infer<typeof HitsPayloadSchema>;
+
+export const TablePayloadSchema = z.object({
+  info: ResponseInfoSchema,
+  columns: z.array(z.string()),
+  rows: z.array(z.record(z.string(), JsonValueSchema)),
+  omittedRows: z.number().int().nonnegative(),
+});
+export type TablePayload = z.infer<typeof TablePayloadSchema>;
+export type ResponseInfo = z.infer<typeof ResponseInfoSchema>;

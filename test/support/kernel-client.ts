@@ -1,0 +1,217 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as zmq from 'zeromq';
+import { freePort } from './free-port';
+
+export const REPO = join(__dirname, '..', '..');
+
+export interface WireMessage {
+  header: { msg_id: string; msg_type: string; session: string; version: string; date?: string; username: string };
+  parent_header: { msg_id?: string; msg_type?: string };
+  metadata: Record<string, unknown>;
+  content: Record<string, unknown>;
+}
+
+type Channel = 'shell' | 'control' | 'stdin';
+
+/**
+ * A minimal Jupyter frontend over real ZeroMQ sockets, independent of the kernel's own code,
+ * so the wire tests check the protocol and not the kernel against itself.
+ */
+export class KernelClient {
+  readonly key = randomUUID();
+  readonly session = randomUUID();
+  private readonly sockets: Record<Channel, zmq.Dealer> = { shell: new zmq.Dealer(), control: new zmq.Dealer(), stdin: new zmq.Dealer() };
+  private readonly iopub = new zmq.Subscriber();
+  private readonly iopubLog: WireMessage[] = [];
+  private readonly replies = new Map<string, (m: WireMessage) => void>();
+  private readonly inputRequests: WireMessage[] = [];
+  private waiters: (() => void)[] = [];
+  process!: ChildProcess;
+  stderr = '';
+  connectionFile = '';
+
+  static async start(env: Record<string, string> = {}): Promise<KernelClient> {
+    const client = new KernelClient();
+    await client.launch(env);
+    return client;
+  }
+
+  /** Writes a connection file on free ports (the benchmark launches the process itself). */
+  async prepare(): Promise<{ connectionFile: string; ports: Record<'shell_port' | 'control_port' | 'stdin_port' | 'iopub_port' | 'hb_port', number>; frames: KernelClient['frames'] }> {
+    const ports = { shell_port: await freePort(), control_port: await freePort(), stdin_port: await freePort(), iopub_port: await freePort(), hb_port: await freePort() };
+    const dir = mkdtempSync(join(tmpdir(), 'searchbook-test-'));
+    this.connectionFile = join(dir, 'kernel.json');
+    writeFileSync(this.connectionFile, JSON.stringify({ ...ports, ip: '127.0.0.1', transport: 'tcp', key: this.key, signature_scheme: 'hmac-sha256', kernel_name: 'searchbook' }));
+    return { connectionFile: this.connectionFile, ports, frames: this.frames.bind(this) };
+  }
+
+  private async launch(env: Record<string, string>): Promise<void> {
+    const { ports } = await this.prepare();
+    this.process = spawn(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'kernel', this.connectionFile], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    this.process.stderr?.on('data', (d: Buffer) => (this.stderr += d.toString()));
+    for (const channel of ['shell', 'control', 'stdin'] as const) {
+      this.sockets[channel].connect(`tcp://127.0.0.1:${ports[`${channel}_port`]}`);
+      void this.readReplies(channel);
+    }
+    this.iopub.connect(`tcp://127.0.0.1:${ports.iopub_port}`);
+    this.iopub.subscribe();
+    void this.readIopub();
+    await this.waitForIopub();
+  }
+
+  /** Nudges with kernel_info until iopub shows traffic, as Jupyter Server does (slow joiner). */
+  private async waitForIopub(): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while (this.iopubLog.length === 0) {
+      if (Date.now() > deadline) throw new Error(`kernel did not start: ${this.stderr}`);
+      void this.request('shell', 'kernel_info_request', {}).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  sign(frames: Buffer[]): string {
+    const hmac = createHmac('sha256', this.key);
+    for (const f of frames) hmac.update(f);
+    return hmac.digest('hex');
+  }
+
+  frames(msgType: string, content: Record<string, unknown>, parent: Record<string, unknown> = {}): { id: string; frames: Buffer[] } {
+    const id = randomUUID();
+    const header = { msg_id: id, msg_type: msgType, session: this.session, username: 'test', date: new Date().toISOString(), version: '5.3' };
+    const body = [header, parent, {}, content].map((p) => Buffer.from(JSON.stringify(p)));
+    return { id, frames: [Buffer.from('<IDS|MSG>'), Buffer.from(this.sign(body)), ...body] };
+  }
+
+  /** Sends a request and resolves with its reply. */
+  async request(channel: Channel, msgType: string, content: Record<string, unknown>, timeoutMs = 10_000): Promise<WireMessage> {
+    const { id, frames } = this.frames(msgType, content);
+    const reply = new Promise<WireMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.replies.delete(id);
+        reject(new Error(`no reply to ${msgType} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.replies.set(id, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+    });
+    await this.sockets[channel].send(frames);
+    return reply;
+  }
+
+  async sendRaw(channel: Channel, frames: Buffer[]): Promise<void> {
+    await this.sockets[channel].send(frames);
+  }
+
+  /** Sends without waiting, returning the msg_id (to run several cells at once). */
+  async submit(channel: Channel, msgType: string, content: Record<string, unknown>): Promise<{ id: string; reply: Promise<WireMessage> }> {
+    const { id, frames } = this.frames(msgType, content);
+    const reply = new Promise<WireMessage>((resolve) => this.replies.set(id, resolve));
+    await this.sockets[channel].send(frames);
+    return { id, reply };
+  }
+
+  async execute(code: string, extra: Record<string, unknown> = {}): Promise<{ reply: WireMessage; iopub: WireMessage[] }> {
+    const { id, reply } = await this.submit('shell', 'execute_request', { code, silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true, ...extra });
+    const answer = await reply;
+    return { reply: answer, iopub: await this.iopubFor(id) };
+  }
+
+  /** The iopub messages caused by one request, up to and including its final `idle`. */
+  async iopubFor(msgId: string, timeoutMs = 10_000): Promise<WireMessage[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const mine = this.iopubLog.filter((m) => m.parent_header.msg_id === msgId);
+      if (mine.some((m) => m.header.msg_type === 'status' && m.content.execution_state === 'idle')) return mine;
+      if (Date.now() > deadline) throw new Error(`no idle for ${msgId}; got ${mine.map((m) => m.header.msg_type).join(',')}`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 100);
+      });
+    }
+  }
+
+  iopubMessages(): WireMessage[] {
+    return [...this.iopubLog];
+  }
+
+  async nextInputRequest(timeoutMs = 5000): Promise<WireMessage> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.inputRequests.length === 0) {
+      if (Date.now() > deadline) throw new Error('no input_request');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return this.inputRequests.shift() as WireMessage;
+  }
+
+  async heartbeat(timeoutMs = 2000): Promise<boolean> {
+    const req = new zmq.Request({ receiveTimeout: timeoutMs });
+    const port = (JSON.parse(require('node:fs').readFileSync(this.connectionFile, 'utf8')) as { hb_port: number }).hb_port;
+    req.connect(`tcp://127.0.0.1:${port}`);
+    try {
+      await req.send('ping');
+      const [echo] = await req.receive();
+      return echo?.toString() === 'ping';
+    } catch {
+      return false;
+    } finally {
+      req.close();
+    }
+  }
+
+  exited(): Promise<number | null> {
+    if (this.process.exitCode !== null) return Promise.resolve(this.process.exitCode);
+    return new Promise((resolve) => this.process.once('exit', (code) => resolve(code)));
+  }
+
+  async close(): Promise<void> {
+    for (const s of Object.values(this.sockets)) s.close();
+    this.iopub.close();
+    if (this.process.exitCode === null) {
+      this.process.kill('SIGKILL');
+      await this.exited();
+    }
+  }
+
+  private parse(frames: Buffer[]): WireMessage {
+    const split = frames.findIndex((f) => f.toString() === '<IDS|MSG>');
+    const body = frames.slice(split + 2, split + 6);
+    if (frames[split + 1]?.toString() !== this.sign(body)) throw new Error('bad signature from kernel');
+    const [header, parent_header, metadata, content] = body.map((b) => JSON.parse(b.toString()));
+    return { header, parent_header, metadata, content };
+  }
+
+  private async readReplies(channel: Channel): Promise<void> {
+    try {
+      for await (const frames of this.sockets[channel]) {
+        const message = this.parse(frames);
+        if (message.header.msg_type === 'input_request') this.inputRequests.push(message);
+        const id = message.parent_header.msg_id;
+        const resolve = id ? this.replies.get(id) : undefined;
+        if (resolve && id && message.header.msg_type !== 'input_request') {
+          this.replies.delete(id);
+          resolve(message);
+        }
+      }
+    } catch {
+      // closed
+    }
+  }
+
+  private async readIopub(): Promise<void> {
+    try {
+      for await (const frames of this.iopub) {
+        this.iopubLog.push(this.parse(frames));
+        const waiters = this.waiters;
+        this.waiters = [];
+        for (const w of waiters) w();
+      }
+    } catch {
+      // closed
+    }
+  }
+}
