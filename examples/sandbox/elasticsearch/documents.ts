@@ -1,0 +1,134 @@
+/** Single-document endpoints: index, create, get, exists, _source, delete, update, mget. */
+import { authorizeExplicit } from './auth';
+import type { Context } from './context';
+import { esError, illegalArgument, indexNotFound } from './errors';
+import { isObject, type Exchange, type JsonObject } from './exchange';
+import type { IndexData } from './index-data';
+import { writeTarget } from './resolve';
+import { makeSourceFilter, parseSourceFilter } from './source-filter';
+import { applyRefresh, deleteDoc, indexDoc, targetForWrite, updateDoc, type Concurrency } from './writes';
+
+function concurrency(ex: Exchange): Concurrency {
+  const cc: Concurrency = {};
+  const s = ex.int('if_seq_no');
+  const t = ex.int('if_primary_term');
+  if (s !== undefined) cc.ifSeqNo = s;
+  if (t !== undefined) cc.ifPrimaryTerm = t;
+  return cc;
+}
+
+function docBody(ex: Exchange): JsonObject {
+  const body = ex.json();
+  if (!body) throw esError(400, { type: 'action_request_validation_exception', reason: 'Validation Failed: 1: source is missing;2: content type is missing;' });
+  return body;
+}
+
+export function putDoc(ex: Exchange, ctx: Context): void {
+  const name = ex.params['index'] as string;
+  authorizeExplicit(ex, ctx.state, 'index', name);
+  const source = docBody(ex);
+  const index = targetForWrite(ctx, name);
+  const opType = ex.query.get('op_type');
+  if (opType !== null && opType !== 'index' && opType !== 'create') {
+    throw illegalArgument(`opType must be 'create' or 'index', found: [${opType}]`);
+  }
+  const create = ex.path.includes('/_create/') || opType === 'create';
+  const { body, status } = indexDoc(ctx, index, ex.params['id'], source, { create, ...concurrency(ex) });
+  applyRefresh(ex.query.get('refresh'), [index], body);
+  ex.send(status, body, status === 201 ? { Location: `/${index.name}/_doc/${encodeURIComponent(body['_id'] as string)}` } : {});
+}
+
+function readTarget(ex: Exchange, ctx: Context): IndexData {
+  const name = ex.params['index'] as string;
+  authorizeExplicit(ex, ctx.state, 'get', name);
+  const index = writeTarget(ctx.state, name);
+  if (!index) throw indexNotFound(name);
+  return index;
+}
+
+export function getDoc(ex: Exchange, ctx: Context): void {
+  const index = readTarget(ex, ctx);
+  const id = ex.params['id'] as string;
+  const doc = index.get(id);
+  const head: JsonObject = { _index: index.name };
+  if (ctx.version.major === 7) head['_type'] = '_doc';
+  head['_id'] = id;
+  if (!doc) {
+    ex.send(404, { ...head, found: false });
+    return;
+  }
+  const filter = parseSourceFilter(undefined, ex.query);
+  const out: JsonObject = { ...head, _version: doc.version, _seq_no: doc.seqNo, _primary_term: 1, found: true };
+  if (filter.enabled) out['_source'] = makeSourceFilter(filter)?.(doc.source) ?? doc.source;
+  ex.send(200, out);
+}
+
+export function getSource(ex: Exchange, ctx: Context): void {
+  const index = readTarget(ex, ctx);
+  const id = ex.params['id'] as string;
+  const doc = index.get(id);
+  if (!doc) {
+    throw esError(404, {
+      type: 'resource_not_found_exception',
+      reason: `Document not found [${index.name}]/[${id}]`,
+    });
+  }
+  const filter = parseSourceFilter(undefined, ex.query);
+  ex.send(200, makeSourceFilter(filter)?.(doc.source) ?? doc.source);
+}
+
+export function removeDoc(ex: Exchange, ctx: Context): void {
+  const name = ex.params['index'] as string;
+  authorizeExplicit(ex, ctx.state, 'delete', name);
+  const index = writeTarget(ctx.state, name);
+  if (!index) throw indexNotFound(name);
+  const { body, status } = deleteDoc(ctx, index, ex.params['id'] as string, concurrency(ex));
+  applyRefresh(ex.query.get('refresh'), [index], body);
+  ex.send(status, body);
+}
+
+export function update(ex: Exchange, ctx: Context): void {
+  const name = ex.params['index'] as string;
+  authorizeExplicit(ex, ctx.state, 'update', name);
+  const index = writeTarget(ctx.state, name);
+  const request = docBody(ex);
+  if (!index) {
+    if (request['upsert'] === undefined && request['doc_as_upsert'] !== true) throw indexNotFound(name);
+  }
+  const target = index ?? targetForWrite(ctx, name);
+  const { body, status } = updateDoc(ctx, target, ex.params['id'] as string, request, concurrency(ex));
+  applyRefresh(ex.query.get('refresh'), [target], body);
+  ex.send(status, body);
+}
+
+export function mget(ex: Exchange, ctx: Context): void {
+  const body = ex.json() ?? {};
+  const defaultIndex = ex.params['index'];
+  const specs: { index?: string; id: string }[] = [];
+  if (Array.isArray(body['docs'])) {
+    for (const d of body['docs']) {
+      if (!isObject(d) || typeof d['_id'] !== 'string') throw illegalArgument('[mget] unknown field in docs');
+      const idx = typeof d['_index'] === 'string' ? d['_index'] : defaultIndex;
+      specs.push({ ...(idx !== undefined ? { index: idx } : {}), id: d['_id'] });
+    }
+  } else if (Array.isArray(body['ids'])) {
+    for (const id of body['ids']) if (typeof id === 'string') specs.push({ ...(defaultIndex !== undefined ? { index: defaultIndex } : {}), id });
+  } else {
+    throw esError(400, { type: 'action_request_validation_exception', reason: 'Validation Failed: 1: no documents to get;' });
+  }
+  const filter = parseSourceFilter(undefined, ex.query);
+  const project = makeSourceFilter(filter);
+  const docs = specs.map((s) => {
+    if (!s.index) return { _index: null, _id: s.id, error: { root_cause: [], type: 'action_request_validation_exception', reason: 'index is missing' } };
+    const idx = writeTarget(ctx.state, s.index);
+    if (!idx) {
+      return { _index: s.index, _id: s.id, error: { root_cause: [{ type: 'index_not_found_exception', reason: `no such index [${s.index}]` }], type: 'index_not_found_exception', reason: `no such index [${s.index}]`, 'resource.type': 'index_expression', 'resource.id': s.index, index_uuid: '_na_', index: s.index } };
+    }
+    const doc = idx.get(s.id);
+    if (!doc) return { _index: idx.name, _id: s.id, found: false };
+    const out: JsonObject = { _index: idx.name, _id: s.id, _version: doc.version, _seq_no: doc.seqNo, _primary_term: 1, found: true };
+    if (filter.enabled) out['_source'] = project?.(doc.source) ?? doc.source;
+    return out;
+  });
+  ex.send(200, { docs });
+}

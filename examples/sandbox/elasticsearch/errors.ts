@@ -1,0 +1,98 @@
+/**
+ * Elasticsearch's error envelope: {"error":{"root_cause":[...],"type","reason",...},"status"}.
+ * Handlers throw EsError; the router turns it into the response.
+ */
+export type ErrorCause = { type: string; reason: string } & Record<string, unknown>;
+
+export class EsError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string | string[]> = {},
+  ) {
+    super(typeof body === 'object' && body !== null ? JSON.stringify(body) : String(body));
+  }
+}
+
+/** Builds the usual envelope; `rootCauses` defaults to the outer cause itself. */
+export function esError(
+  status: number,
+  cause: ErrorCause,
+  opts: { rootCauses?: ErrorCause[]; outerExtra?: Record<string, unknown>; headers?: Record<string, string | string[]> } = {},
+): EsError {
+  const rootCauses = opts.rootCauses ?? [cause];
+  return new EsError(
+    status,
+    { error: { root_cause: rootCauses, ...cause, ...(opts.outerExtra ?? {}) }, status },
+    opts.headers,
+  );
+}
+
+export function illegalArgument(reason: string): EsError {
+  return esError(400, { type: 'illegal_argument_exception', reason });
+}
+
+export function validationFailed(messages: string[]): EsError {
+  const reason = `Validation Failed: ${messages.map((m, i) => `${i + 1}: ${m};`).join('')}`;
+  return esError(400, { type: 'action_request_validation_exception', reason });
+}
+
+export function parsingError(reason: string, line = 1, col = 1): EsError {
+  return esError(400, { type: 'parsing_exception', reason, line, col });
+}
+
+export function indexNotFound(name: string): EsError {
+  return esError(404, {
+    type: 'index_not_found_exception',
+    reason: `no such index [${name}]`,
+    'resource.type': 'index_or_alias',
+    'resource.id': name,
+    index_uuid: '_na_',
+    index: name,
+  });
+}
+
+export function resourceAlreadyExists(name: string, uuid: string): EsError {
+  return esError(400, {
+    type: 'resource_already_exists_exception',
+    reason: `index [${name}/${uuid}] already exists`,
+    index_uuid: uuid,
+    index: name,
+  });
+}
+
+export function invalidIndexName(name: string, why: string): EsError {
+  return esError(400, {
+    type: 'invalid_index_name_exception',
+    reason: `Invalid index name [${name}], ${why}`,
+    index_uuid: '_na_',
+    index: name,
+  });
+}
+
+/**
+ * A failure raised while a shard executes a search: ES wraps it in
+ * search_phase_execution_exception "all shards failed", with the shard's cause as root cause.
+ */
+export function shardFailure(
+  status: number,
+  cause: ErrorCause,
+  index: { name: string; uuid: string },
+  phase = 'query',
+): EsError {
+  const rootCause: ErrorCause = { ...cause };
+  return esError(status, { type: 'search_phase_execution_exception', reason: 'all shards failed' }, {
+    rootCauses: [rootCause],
+    outerExtra: {
+      phase,
+      grouped: true,
+      failed_shards: [{ shard: 0, index: index.name, node: 'sandbox-node-0000000000', reason: cause }],
+      caused_by: cause,
+    },
+  });
+}
+
+/** Request bodies that are not JSON: ES answers x_content_parse_exception / json_parse_exception. */
+export function badJson(detail: string): EsError {
+  return esError(400, { type: 'x_content_parse_exception', reason: `[1:1] ${detail}` });
+}

@@ -1,0 +1,147 @@
+/**
+ * One index: its documents (real-time for GET), the searchable view (refreshed like ES:
+ * on request, or once the refresh interval has passed), mapping, settings and aliases.
+ */
+import { randomBytes } from 'node:crypto';
+import type { JsonObject } from './exchange';
+import { Mapping } from './mapping';
+
+export interface StoredDoc {
+  readonly id: string;
+  readonly source: JsonObject;
+  readonly version: number;
+  readonly seqNo: number;
+  /** Approximate stored size in bytes, for _cat/indices. */
+  readonly size: number;
+}
+
+export interface AliasProps {
+  is_write_index?: boolean;
+  is_hidden?: boolean;
+  filter?: JsonObject;
+}
+
+export function newUuid(): string {
+  return randomBytes(16).toString('base64url').slice(0, 22);
+}
+
+export class IndexData {
+  readonly uuid = newUuid();
+  readonly creationDate = Date.now();
+  readonly docs = new Map<string, StoredDoc>();
+  readonly aliases = new Map<string, AliasProps>();
+  /** Settings under `index.` other than the fixed ones, as ES prints them (strings). */
+  readonly settings: Record<string, string> = {};
+  deletedDocs = 0;
+  storeBytes = 0;
+  private nextSeqNo = 0;
+  private view: StoredDoc[] = [];
+  private dirty = false;
+  private dirtySince = 0;
+
+  constructor(
+    readonly name: string,
+    readonly mapping: Mapping,
+    settings: Record<string, string>,
+  ) {
+    Object.assign(this.settings, settings);
+  }
+
+  get hidden(): boolean {
+    return this.name.startsWith('.') || this.settings['hidden'] === 'true';
+  }
+
+  get maxResultWindow(): number {
+    const v = Number(this.settings['max_result_window'] ?? 10000);
+    return Number.isFinite(v) ? v : 10000;
+  }
+
+  private get refreshIntervalMs(): number {
+    const raw = this.settings['refresh_interval'] ?? '1s';
+    if (raw === '-1') return Infinity;
+    const m = /^(\d+)(ms|s|m)?$/.exec(raw);
+    if (!m) return 1000;
+    const n = Number(m[1]);
+    return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
+  }
+
+  /** Documents visible to search, in index order. Never mutated in place: PITs keep it. */
+  searchable(now = Date.now()): StoredDoc[] {
+    if (this.dirty && now - this.dirtySince >= this.refreshIntervalMs) this.refresh();
+    return this.view;
+  }
+
+  refresh(): void {
+    if (!this.dirty) return;
+    this.view = Array.from(this.docs.values());
+    this.dirty = false;
+  }
+
+  private touch(): void {
+    if (!this.dirty) {
+      this.dirty = true;
+      this.dirtySince = Date.now();
+    }
+  }
+
+  get(id: string): StoredDoc | undefined {
+    return this.docs.get(id);
+  }
+
+  /** Stores a document (mapping must already have accepted it). */
+  put(id: string, source: JsonObject, size?: number): { doc: StoredDoc; created: boolean } {
+    const old = this.docs.get(id);
+    const bytes = size ?? JSON.stringify(source).length;
+    const doc: StoredDoc = { id, source, version: (old?.version ?? 0) + 1, seqNo: this.nextSeqNo++, size: bytes };
+    this.storeBytes += bytes;
+    if (old) {
+      // ES appends the new copy and marks the old one deleted: the doc moves to the end.
+      this.docs.delete(id);
+      this.deletedDocs++;
+      this.storeBytes -= old.size;
+    }
+    this.docs.set(id, doc);
+    this.touch();
+    return { doc, created: !old };
+  }
+
+  remove(id: string): { version: number; seqNo: number } | undefined {
+    const old = this.docs.get(id);
+    if (!old) return undefined;
+    this.docs.delete(id);
+    this.storeBytes -= old.size;
+    this.deletedDocs++;
+    this.touch();
+    return { version: old.version + 1, seqNo: this.nextSeqNo++ };
+  }
+
+  /** ES also consumes a sequence number for a delete of a missing document. */
+  takeSeqNo(): number {
+    return this.nextSeqNo++;
+  }
+
+  settingsJson(createdVersion: string): JsonObject {
+    const index: JsonObject = {
+      routing: { allocation: { include: { _tier_preference: 'data_content' } } },
+      number_of_shards: '1',
+      provided_name: this.name,
+      creation_date: String(this.creationDate),
+      number_of_replicas: '1',
+      uuid: this.uuid,
+      version: { created: createdVersion },
+    };
+    for (const [k, v] of Object.entries(this.settings)) setDotted(index, k, v);
+    return { index };
+  }
+}
+
+function setDotted(target: JsonObject, dotted: string, value: string): void {
+  const parts = dotted.split('.');
+  let cur = target;
+  for (const p of parts.slice(0, -1)) {
+    const next = cur[p];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) cur[p] = {};
+    cur = cur[p] as JsonObject;
+  }
+  cur[parts[parts.length - 1] as string] = value;
+}

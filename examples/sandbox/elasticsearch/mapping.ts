@@ -1,0 +1,327 @@
+/**
+ * Index mappings: explicit definitions, dynamic mapping of new fields the way ES infers them,
+ * value checks at index time, and field-name resolution for queries (including multi-fields
+ * such as `name.keyword` and fields inside `nested` objects).
+ */
+import { esError, EsError, illegalArgument } from './errors';
+import { isObject, type Json, type JsonObject } from './exchange';
+
+export interface FieldDef {
+  type?: string;
+  properties?: Record<string, FieldDef>;
+  fields?: Record<string, FieldDef>;
+  ignore_above?: number;
+  [extra: string]: unknown;
+}
+
+export interface ResolvedField {
+  /** The name as written in the query, e.g. `name.keyword`. */
+  name: string;
+  type: string;
+  /** Where the value sits in _source: multi-fields read their parent's value. */
+  sourcePath: string[];
+  /** Deepest enclosing `nested` object path, if any. */
+  nestedPath?: string;
+  ignoreAbove?: number;
+}
+
+const NUMERIC = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long']);
+const INTEGRAL = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
+export const isNumericType = (t: string): boolean => NUMERIC.has(t);
+export const isIntegralType = (t: string): boolean => INTEGRAL.has(t);
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}(?::\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const SLASH_DATE_RE = /^(\d{4})\/(\d{2})\/(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?(?: ?(Z|[+-]\d{2}:?\d{2}))?$/;
+
+/** Parses the date forms the sandbox accepts (ISO-8601 and epoch millis) to epoch millis. */
+export function parseDate(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value !== 'string') return undefined;
+  if (/^-?\d+$/.test(value) && !/^\d{4}$/.test(value)) return Number(value);
+  if (DATE_RE.test(value)) {
+    const iso = value.length === 10 ? `${value}T00:00:00Z` : /Z|[+-]\d{2}:?\d{2}$/.test(value.slice(10)) ? value : `${value}Z`;
+    const t = Date.parse(iso);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  const m = SLASH_DATE_RE.exec(value);
+  if (m) {
+    const t = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}${m[7] ?? 'Z'}`);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  return undefined;
+}
+
+function looksLikeDate(s: string): boolean {
+  return (DATE_RE.test(s) && s.length >= 10) || SLASH_DATE_RE.test(s);
+}
+
+function clone<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+/** ES omits "type":"object" when printing mappings; keep stored definitions the same way. */
+function normalise(def: FieldDef): FieldDef {
+  const out: FieldDef = { ...def };
+  if (out.type === 'object' && out.properties) delete out.type;
+  if (out.type === undefined && !out.properties) out.properties = {};
+  if (out.properties) {
+    const props: Record<string, FieldDef> = {};
+    for (const [k, v] of Object.entries(out.properties)) props[k] = normalise(v);
+    out.properties = props;
+  }
+  return out;
+}
+
+const KNOWN_TYPES = new Set([
+  ...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'object', 'nested', 'ip', 'geo_point', 'binary',
+  'match_only_text', 'wildcard', 'constant_keyword', 'flattened', 'date_nanos', 'dense_vector', 'search_as_you_type',
+]);
+
+export class Mapping {
+  private root: { dynamic?: Json; properties: Record<string, FieldDef>; [k: string]: unknown } = { properties: {} };
+  private cache = new Map<string, ResolvedField | null>();
+  private leaves: ResolvedField[] | null = null;
+
+  /** 7.x and early 8.x say mapper_parsing_exception without the [line:col] prefix. */
+  constructor(initial?: JsonObject, private readonly legacyErrors = false) {
+    if (initial) this.merge(initial);
+  }
+
+  private parseError(reason: string, extra: Record<string, unknown> = {}): EsError {
+    const type = this.legacyErrors ? 'mapper_parsing_exception' : 'document_parsing_exception';
+    const text = this.legacyErrors ? reason : `[1:1] ${reason}`;
+    return esError(400, { type, reason: text, ...extra }, { rootCauses: [{ type, reason: text }] });
+  }
+
+  toJSON(): JsonObject {
+    if (Object.keys(this.root.properties).length === 0 && this.root.dynamic === undefined) return {};
+    return clone(this.root) as unknown as JsonObject;
+  }
+
+  get dynamic(): string {
+    const d = this.root.dynamic;
+    return d === undefined ? 'true' : String(d);
+  }
+
+  /** Adds fields from a mapping body ({properties:{...}}); a type change is refused as in ES. */
+  merge(body: JsonObject): void {
+    for (const [k, v] of Object.entries(body)) {
+      if (k === 'properties') continue;
+      if (k === '_doc' && isObject(v)) {
+        throw esError(400, {
+          type: 'mapper_parsing_exception',
+          reason: 'Root mapping definition has unsupported parameters:  [_doc : ' + JSON.stringify(v) + ']',
+        });
+      }
+      this.root[k] = v;
+    }
+    const props = body['properties'];
+    if (props !== undefined) {
+      if (!isObject(props)) throw esError(400, { type: 'mapper_parsing_exception', reason: 'properties must be a map type' });
+      this.mergeProps(this.root.properties, props as unknown as Record<string, FieldDef>, '');
+    }
+    this.invalidate();
+  }
+
+  private mergeProps(into: Record<string, FieldDef>, from: Record<string, FieldDef>, prefix: string): void {
+    for (const [name, rawDef] of Object.entries(from)) {
+      if (!isObject(rawDef as unknown as Json)) {
+        throw esError(400, { type: 'mapper_parsing_exception', reason: `Expected map for property [fields] on field [${prefix}${name}] but got a class java.lang.String` });
+      }
+      const def = normalise(rawDef);
+      const type = def.type ?? 'object';
+      if (!KNOWN_TYPES.has(type)) {
+        throw esError(400, { type: 'mapper_parsing_exception', reason: `No handler for type [${type}] declared on field [${prefix}${name}]` });
+      }
+      const existing = into[name];
+      if (!existing) {
+        into[name] = def;
+        continue;
+      }
+      const oldType = existing.type ?? 'object';
+      if (oldType !== type) {
+        throw illegalArgument(`mapper [${prefix}${name}] cannot be changed from type [${oldType}] to [${type}]`);
+      }
+      if (def.properties) {
+        existing.properties ??= {};
+        this.mergeProps(existing.properties, def.properties, `${prefix}${name}.`);
+      }
+      if (def.fields) existing.fields = { ...(existing.fields ?? {}), ...def.fields };
+      for (const [k, v] of Object.entries(def)) if (k !== 'properties' && k !== 'fields') existing[k] = v;
+    }
+  }
+
+  private invalidate(): void {
+    this.cache.clear();
+    this.leaves = null;
+  }
+
+  /** Object or nested definition at a dotted path, for `nested` queries and `exists`. */
+  definitionAt(path: string): FieldDef | undefined {
+    let props: Record<string, FieldDef> | undefined = this.root.properties;
+    let def: FieldDef | undefined;
+    for (const seg of path.split('.')) {
+      def = props?.[seg];
+      if (!def) return undefined;
+      props = def.properties;
+    }
+    return def;
+  }
+
+  resolve(name: string): ResolvedField | null {
+    const hit = this.cache.get(name);
+    if (hit !== undefined) return hit;
+    const found = this.lookup(name);
+    this.cache.set(name, found);
+    return found;
+  }
+
+  private lookup(name: string): ResolvedField | null {
+    const segs = name.split('.');
+    let props: Record<string, FieldDef> | undefined = this.root.properties;
+    let nestedPath: string | undefined;
+    for (let i = 0; i < segs.length; i++) {
+      const seg = segs[i] as string;
+      const def: FieldDef | undefined = props?.[seg];
+      if (!def) return null;
+      const path = segs.slice(0, i + 1);
+      if (def.type === 'nested') nestedPath = path.join('.');
+      if (i === segs.length - 1) {
+        if (!def.type || def.type === 'object' || def.type === 'nested') return null;
+        return this.leaf(name, def, path, nestedPath);
+      }
+      if (def.fields && i === segs.length - 2) {
+        const sub = def.fields[segs[i + 1] as string];
+        if (sub) return this.leaf(name, sub, path, nestedPath);
+      }
+      props = def.properties;
+    }
+    return null;
+  }
+
+  private leaf(name: string, def: FieldDef, sourcePath: string[], nestedPath: string | undefined): ResolvedField {
+    const r: ResolvedField = { name, type: def.type ?? 'object', sourcePath };
+    if (nestedPath !== undefined) r.nestedPath = nestedPath;
+    if (typeof def.ignore_above === 'number') r.ignoreAbove = def.ignore_above;
+    return r;
+  }
+
+  /** Every leaf field, multi-fields included: the expansion of `*` in query_string and multi_match. */
+  leafFields(): ResolvedField[] {
+    if (this.leaves) return this.leaves;
+    const out: ResolvedField[] = [];
+    const walk = (props: Record<string, FieldDef>, prefix: string[]): void => {
+      for (const [k, def] of Object.entries(props)) {
+        const path = [...prefix, k];
+        if (def.properties) walk(def.properties, path);
+        if (def.type && def.type !== 'object' && def.type !== 'nested') {
+          const full = path.join('.');
+          const r = this.resolve(full);
+          if (r) out.push(r);
+          for (const sub of Object.keys(def.fields ?? {})) {
+            const rs = this.resolve(`${full}.${sub}`);
+            if (rs) out.push(rs);
+          }
+        }
+      }
+    };
+    walk(this.root.properties, []);
+    this.leaves = out;
+    return out;
+  }
+
+  /**
+   * Checks a document against the mapping and adds unseen fields (dynamic mapping).
+   * Throws the mapper_parsing_exception ES gives for values that do not fit.
+   */
+  index(source: JsonObject, docId: string): void {
+    const added = this.walkDoc(source, this.root.properties, '', docId, this.dynamic);
+    if (added) this.invalidate();
+  }
+
+  private walkDoc(obj: JsonObject, props: Record<string, FieldDef>, prefix: string, docId: string, dynamic: string): boolean {
+    let added = false;
+    for (const [key, value] of Object.entries(obj)) {
+      if (value === null) continue;
+      const full = prefix + key;
+      let def = props[key];
+      if (!def) {
+        if (dynamic === 'false' || dynamic === 'runtime') continue;
+        if (dynamic === 'strict') {
+          throw esError(400, {
+            type: 'strict_dynamic_mapping_exception',
+            reason: `[_doc] mapping set to strict, dynamic introduction of [${key}] within [${prefix ? prefix.slice(0, -1) : '_doc'}] is not allowed`,
+          });
+        }
+        const inferred = inferDef(value);
+        if (!inferred) continue;
+        props[key] = inferred;
+        def = inferred;
+        added = true;
+      }
+      added = this.checkValue(value, def, full, docId, dynamic) || added;
+    }
+    return added;
+  }
+
+  private checkValue(value: Json, def: FieldDef, full: string, docId: string, dynamic: string): boolean {
+    if (Array.isArray(value)) {
+      let added = false;
+      for (const v of value) if (v !== null) added = this.checkValue(v, def, full, docId, dynamic) || added;
+      return added;
+    }
+    const type = def.type ?? 'object';
+    if (type === 'object' || type === 'nested') {
+      if (!isObject(value)) {
+        throw this.parseError(`object mapping for [${full}] tried to parse field [${full.split('.').pop()}] as object, but found a concrete value`);
+      }
+      def.properties ??= {};
+      const childDynamic = def['dynamic'] !== undefined ? String(def['dynamic']) : dynamic;
+      return this.walkDoc(value, def.properties, full + '.', docId, childDynamic);
+    }
+    const bad = (causedBy: { type: string; reason: string }): EsError =>
+      this.parseError(
+        `failed to parse field [${full}] of type [${type}] in document with id '${docId}'. Preview of field's value: '${preview(value)}'`,
+        { caused_by: causedBy },
+      );
+    if (isNumericType(type)) {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n)) throw bad({ type: 'number_format_exception', reason: `For input string: "${preview(value)}"` });
+    } else if (type === 'boolean') {
+      if (!(typeof value === 'boolean' || value === 'true' || value === 'false' || value === '')) {
+        throw bad({ type: 'illegal_argument_exception', reason: `Failed to parse value [${preview(value)}] as only [true] or [false] are allowed.` });
+      }
+    } else if (type === 'date') {
+      if (parseDate(value) === undefined) {
+        throw bad({ type: 'illegal_argument_exception', reason: `failed to parse date field [${preview(value)}] with format [strict_date_optional_time||epoch_millis]` });
+      }
+    } else if (isObject(value)) {
+      throw bad({ type: 'illegal_state_exception', reason: `Can't get text on a START_OBJECT at 1:1` });
+    }
+    return false;
+  }
+}
+
+function preview(v: Json): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** What ES's dynamic mapping makes of a value it has not seen before. */
+function inferDef(value: Json): FieldDef | undefined {
+  if (Array.isArray(value)) {
+    const first = value.find((v) => v !== null);
+    return first === undefined ? undefined : inferDef(first);
+  }
+  if (value === null) return undefined;
+  switch (typeof value) {
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'number':
+      return { type: Number.isInteger(value) ? 'long' : 'float' };
+    case 'string':
+      if (looksLikeDate(value)) return { type: 'date' };
+      return { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } };
+    default:
+      return { properties: {} };
+  }
+}

@@ -1,0 +1,555 @@
+/**
+ * The query DSL compiled to per-document scorers. A scorer returns the document's score,
+ * or NO_MATCH. Compiled once per index, because field types come from that index's mapping.
+ */
+import { esError, EsError, parsingError, shardFailure } from '../errors';
+import { isObject, type Json, type JsonObject } from '../exchange';
+import type { IndexData } from '../index-data';
+import { isNumericType, type ResolvedField } from '../mapping';
+import { tokenize, termScore } from './analyze';
+import { resolveDate } from './date-math';
+import { parseQueryString } from './query-string';
+import { docValues, pathValues, rawValues, type DocView } from './values';
+
+export const NO_MATCH = -1;
+export type Scorer = (view: DocView) => number;
+
+export interface Query {
+  /** True when every document matches with the same score: lets paging skip evaluation. */
+  matchAll: boolean;
+  run: Scorer;
+}
+
+export interface QueryEnv {
+  index: IndexData;
+  major: number;
+}
+
+const none: Scorer = () => NO_MATCH;
+
+export function queryShardError(env: QueryEnv, reason: string): EsError {
+  return shardFailure(400, { type: 'query_shard_exception', reason, index_uuid: env.index.uuid, index: env.index.name }, { name: env.index.name, uuid: env.index.uuid });
+}
+
+function single(kind: string, body: Json | undefined): [string, Json] {
+  if (!isObject(body)) throw parsingError(`[${kind}] query malformed, no start_object after query name`);
+  const entries = Object.entries(body).filter(([k]) => k !== 'boost' && k !== '_name');
+  if (entries.length > 1) throw parsingError(`[${kind}] query doesn't support multiple fields, found [${entries[0]?.[0]}] and [${entries[1]?.[0]}]`);
+  const first = entries[0];
+  if (!first) throw parsingError(`[${kind}] query malformed, no field`);
+  return first;
+}
+
+function boostOf(v: Json | undefined): number {
+  return isObject(v) && typeof v['boost'] === 'number' ? v['boost'] : 1;
+}
+
+function asText(v: Json | undefined): string {
+  if (v === null || v === undefined) return '';
+  return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field-level building blocks, shared with query_string.
+
+function numberOrThrow(env: QueryEnv, field: ResolvedField, value: Json | undefined): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(n)) throw queryShardError(env, `failed to create query: For input string: "${asText(value)}"`);
+  return field.type === 'long' || field.type === 'integer' || field.type === 'short' || field.type === 'byte' ? n : n;
+}
+
+/** Normalises a query value to the field's doc-value form; undefined when it cannot match. */
+function normalise(env: QueryEnv, field: ResolvedField, value: Json | undefined, lenient: boolean): string | number | undefined {
+  if (isNumericType(field.type)) {
+    if (lenient) {
+      const n = Number(value);
+      return typeof value !== 'boolean' && value !== '' && Number.isFinite(n) ? n : undefined;
+    }
+    return numberOrThrow(env, field, value);
+  }
+  if (field.type === 'date') {
+    const d = resolveDate(value);
+    if (d === undefined && !lenient) throw queryShardError(env, `failed to parse date field [${asText(value)}] with format [strict_date_optional_time||epoch_millis]`);
+    return d;
+  }
+  if (field.type === 'boolean') {
+    if (value === true || value === 'true') return 1;
+    if (value === false || value === 'false' || value === '') return 0;
+    if (lenient) return undefined;
+    throw queryShardError(env, `Can't parse boolean value [${asText(value)}], expected [true] or [false]`);
+  }
+  return asText(value);
+}
+
+function isTextType(t: string): boolean {
+  return t === 'text' || t === 'match_only_text' || t === 'search_as_you_type';
+}
+
+/** term semantics: the exact indexed term (a token for text fields, the value otherwise). */
+export function termScorer(env: QueryEnv, field: ResolvedField, value: Json | undefined, opts: { caseInsensitive?: boolean; boost?: number; lenient?: boolean } = {}): Scorer {
+  const boost = opts.boost ?? 1;
+  if (isTextType(field.type)) {
+    const want = opts.caseInsensitive ? asText(value).toLowerCase() : asText(value);
+    return (view) => {
+      for (const v of rawValues(view, field)) {
+        const tokens = tokenize(asText(v));
+        const tf = tokens.filter((t) => t === want || (opts.caseInsensitive && t.toLowerCase() === want)).length;
+        if (tf > 0) return termScore(tf, tokens.length, boost);
+      }
+      return NO_MATCH;
+    };
+  }
+  const want = normalise(env, field, value, opts.lenient ?? false);
+  if (want === undefined) return none;
+  const ci = opts.caseInsensitive && typeof want === 'string';
+  const wantLower = typeof want === 'string' ? want.toLowerCase() : want;
+  const score = Math.fround(boost);
+  return (view) => {
+    for (const v of docValues(view, field)) {
+      if (v === want || (ci && typeof v === 'string' && v.toLowerCase() === wantLower)) return score;
+    }
+    return NO_MATCH;
+  };
+}
+
+export interface MatchOptions {
+  operator?: 'or' | 'and';
+  minimumShouldMatch?: Json;
+  boost?: number;
+  lenient?: boolean;
+}
+
+/** match semantics: analysed for text fields, exact for the others. */
+export function matchScorer(env: QueryEnv, field: ResolvedField, text: Json | undefined, opts: MatchOptions = {}): Scorer {
+  if (!isTextType(field.type)) return termScorer(env, field, text, { boost: opts.boost ?? 1, lenient: opts.lenient ?? false });
+  const terms = [...new Set(tokenize(asText(text)))];
+  if (terms.length === 0) return none;
+  const required = opts.operator === 'and' ? terms.length : minimumShouldMatch(opts.minimumShouldMatch, terms.length, 1);
+  const boost = opts.boost ?? 1;
+  return (view) => {
+    let best = NO_MATCH;
+    const counts = new Map<string, number>();
+    let length = 0;
+    for (const v of rawValues(view, field)) {
+      const tokens = tokenize(asText(v));
+      length += tokens.length;
+      for (const t of tokens) if (terms.includes(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    }
+    if (counts.size < required || counts.size === 0) return best;
+    best = 0;
+    for (const tf of counts.values()) best += termScore(tf, length, boost);
+    return Math.fround(best);
+  };
+}
+
+/** Phrase (and phrase-prefix): consecutive tokens within one value. */
+export function phraseScorer(field: ResolvedField, text: Json | undefined, prefix: boolean, boost = 1): Scorer {
+  const terms = tokenize(asText(text));
+  if (terms.length === 0) return none;
+  const exactKeyword = !isTextType(field.type);
+  const whole = asText(text);
+  return (view) => {
+    let tf = 0;
+    let length = 0;
+    for (const v of rawValues(view, field)) {
+      if (exactKeyword) {
+        const s = asText(v);
+        if (prefix ? s.startsWith(whole) : s === whole) tf++;
+        continue;
+      }
+      const tokens = tokenize(asText(v));
+      length += tokens.length;
+      for (let i = 0; i + terms.length <= tokens.length; i++) {
+        let ok = true;
+        for (let j = 0; j < terms.length && ok; j++) {
+          const t = tokens[i + j] as string;
+          const want = terms[j] as string;
+          ok = prefix && j === terms.length - 1 ? t.startsWith(want) : t === want;
+        }
+        if (ok) tf++;
+      }
+    }
+    return tf > 0 ? termScore(tf, Math.max(length, 1), boost * terms.length) : NO_MATCH;
+  };
+}
+
+export interface Bounds {
+  gt?: Json;
+  gte?: Json;
+  lt?: Json;
+  lte?: Json;
+}
+
+export function rangeScorer(env: QueryEnv, field: ResolvedField, bounds: Bounds, boost = 1): Scorer {
+  const conv = (v: Json | undefined, roundUp: boolean): string | number | undefined => {
+    if (v === undefined || v === null) return undefined;
+    if (field.type === 'date') {
+      const d = resolveDate(v, roundUp);
+      if (d === undefined) throw queryShardError(env, `failed to parse date field [${asText(v)}] with format [strict_date_optional_time||epoch_millis]`);
+      return d;
+    }
+    if (isNumericType(field.type)) return numberOrThrow(env, field, v);
+    if (field.type === 'boolean') return v === true || v === 'true' ? 1 : 0;
+    return asText(v);
+  };
+  const gt = conv(bounds.gt, true);
+  const gte = conv(bounds.gte, false);
+  const lt = conv(bounds.lt, false);
+  const lte = conv(bounds.lte, true);
+  const score = Math.fround(boost);
+  const text = isTextType(field.type);
+  return (view) => {
+    const values: (string | number)[] = text ? rawValues(view, field).flatMap((v) => tokenize(asText(v))) : docValues(view, field);
+    for (const v of values) {
+      if (gt !== undefined && !(v > gt)) continue;
+      if (gte !== undefined && !(v >= gte)) continue;
+      if (lt !== undefined && !(v < lt)) continue;
+      if (lte !== undefined && !(v <= lte)) continue;
+      return score;
+    }
+    return NO_MATCH;
+  };
+}
+
+/** prefix / wildcard / regexp: per token on text fields (lowercased pattern), per value otherwise. */
+export function patternScorer(field: ResolvedField, regex: RegExp, boost = 1): Scorer {
+  const score = Math.fround(boost);
+  if (isTextType(field.type)) {
+    return (view) => {
+      for (const v of rawValues(view, field)) for (const t of tokenize(asText(v))) if (regex.test(t)) return score;
+      return NO_MATCH;
+    };
+  }
+  if (isNumericType(field.type) || field.type === 'date' || field.type === 'boolean') return none;
+  return (view) => {
+    for (const v of docValues(view, field)) if (typeof v === 'string' && regex.test(v)) return score;
+    return NO_MATCH;
+  };
+}
+
+const escapeRe = (s: string): string => s.replace(/[.+?^${}()|[\]\\*]/g, '\\$&');
+
+export function wildcardRegex(pattern: string, caseInsensitive: boolean): RegExp {
+  let body = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i] as string;
+    if (ch === '\\' && i + 1 < pattern.length) body += escapeRe(pattern[++i] as string);
+    else if (ch === '*') body += '.*';
+    else if (ch === '?') body += '.';
+    else body += escapeRe(ch);
+  }
+  return new RegExp(`^${body}$`, caseInsensitive ? 'is' : 's');
+}
+
+export function prefixRegex(prefix: string, caseInsensitive: boolean): RegExp {
+  return new RegExp(`^${escapeRe(prefix)}`, caseInsensitive ? 'is' : 's');
+}
+
+export function luceneRegex(env: QueryEnv, pattern: string, caseInsensitive: boolean): RegExp {
+  // Lucene regexps are anchored and have no ^/$; the common subset is JavaScript-compatible.
+  try {
+    return new RegExp(`^(?:${pattern.replace(/\\\//g, '/')})$`, caseInsensitive ? 'is' : 's');
+  } catch (err) {
+    throw queryShardError(env, `failed to create query: ${(err as Error).message}`);
+  }
+}
+
+export function existsScorer(env: QueryEnv, name: string): Scorer {
+  const field = env.index.mapping.resolve(name);
+  if (field) return (view) => (docValues(view, field).length > 0 || (isTextType(field.type) && rawValues(view, field).some((v) => v !== '')) ? 1 : NO_MATCH);
+  const def = env.index.mapping.definitionAt(name);
+  if (def && (def.properties || def.type === 'nested')) {
+    const path = name.split('.');
+    return (view) => (pathValues(view.source, path).some((v) => isObject(v) && Object.keys(v).length > 0) ? 1 : NO_MATCH);
+  }
+  return none;
+}
+
+export function minimumShouldMatch(spec: Json | undefined, optional: number, fallback: number): number {
+  if (spec === undefined || spec === null) return Math.min(fallback, optional);
+  const text = String(spec).trim();
+  let n: number;
+  if (text.endsWith('%')) {
+    const pct = Number(text.slice(0, -1));
+    n = pct < 0 ? optional + Math.trunc((optional * pct) / 100) : Math.trunc((optional * pct) / 100);
+  } else {
+    const k = Number(text);
+    n = k < 0 ? optional + k : k;
+  }
+  return Math.max(0, Math.min(optional, n));
+}
+
+export function boolScorer(must: Scorer[], filter: Scorer[], should: Scorer[], mustNot: Scorer[], msm: number, boost = 1): Scorer {
+  return (view) => {
+    let score = 0;
+    for (const q of must) {
+      const s = q(view);
+      if (s === NO_MATCH) return NO_MATCH;
+      score += s;
+    }
+    for (const q of filter) if (q(view) === NO_MATCH) return NO_MATCH;
+    for (const q of mustNot) if (q(view) !== NO_MATCH) return NO_MATCH;
+    let matched = 0;
+    for (const q of should) {
+      const s = q(view);
+      if (s !== NO_MATCH) {
+        matched++;
+        score += s;
+      }
+    }
+    if (matched < msm) return NO_MATCH;
+    return Math.fround(score * boost);
+  };
+}
+
+/** Field names from `fields` lists: `name^2`, wildcards, or every leaf when empty or `*`. */
+export function expandFields(env: QueryEnv, specs: string[]): { field: ResolvedField; boost: number; lenient: boolean }[] {
+  const list = specs.length === 0 ? ['*'] : specs;
+  const out: { field: ResolvedField; boost: number; lenient: boolean }[] = [];
+  for (const spec of list) {
+    const [name, boostText] = spec.split('^') as [string, string?];
+    const boost = boostText ? Number(boostText) : 1;
+    if (name.includes('*')) {
+      const re = wildcardRegex(name, false);
+      for (const f of env.index.mapping.leafFields()) {
+        if (re.test(f.name) && (name !== '*' || isSearchableByDefault(f))) out.push({ field: f, boost, lenient: true });
+      }
+    } else {
+      const f = env.index.mapping.resolve(name);
+      if (f) out.push({ field: f, boost, lenient: false });
+    }
+  }
+  return out;
+}
+
+function isSearchableByDefault(f: ResolvedField): boolean {
+  return f.nestedPath === undefined && ['text', 'match_only_text', 'keyword', 'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'boolean', 'date'].includes(f.type);
+}
+
+function list(v: Json | undefined): Json[] {
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export function compileQuery(q: Json | undefined, env: QueryEnv): Query {
+  if (q === undefined || q === null) return { matchAll: true, run: () => 1 };
+  if (!isObject(q)) throw parsingError('query malformed, must start with start_object');
+  const keys = Object.keys(q);
+  if (keys.length !== 1) {
+    if (keys.length === 0) return { matchAll: true, run: () => 1 };
+    throw parsingError(`[${keys[0]}] malformed query, expected [END_OBJECT] but found [FIELD_NAME]`);
+  }
+  const kind = keys[0] as string;
+  const body = q[kind];
+  if (kind === 'match_all') {
+    const b = boostOf(body);
+    return { matchAll: true, run: () => Math.fround(b) };
+  }
+  return { matchAll: false, run: compileScorer(kind, body, env) };
+}
+
+function field(env: QueryEnv, name: string): ResolvedField | null {
+  return env.index.mapping.resolve(name);
+}
+
+function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Scorer {
+  switch (kind) {
+    case 'match_none':
+      return none;
+    case 'match_all': {
+      const b = Math.fround(boostOf(body));
+      return () => b;
+    }
+    case 'match':
+    case 'match_phrase':
+    case 'match_phrase_prefix':
+    case 'match_bool_prefix': {
+      const [name, spec] = single(kind, body);
+      const f = field(env, name);
+      if (!f) return none;
+      const text = isObject(spec) ? spec['query'] : spec;
+      const boost = boostOf(spec);
+      if (kind === 'match_phrase') return phraseScorer(f, text, false, boost);
+      if (kind === 'match_phrase_prefix' || kind === 'match_bool_prefix') return phraseScorer(f, text, true, boost);
+      const opts: MatchOptions = { boost };
+      if (isObject(spec)) {
+        if (String(spec['operator'] ?? 'or').toLowerCase() === 'and') opts.operator = 'and';
+        if (spec['minimum_should_match'] !== undefined) opts.minimumShouldMatch = spec['minimum_should_match'];
+        if (spec['lenient'] === true) opts.lenient = true;
+      }
+      return matchScorer(env, f, text, opts);
+    }
+    case 'multi_match':
+    case 'combined_fields': {
+      if (!isObject(body)) throw parsingError(`[${kind}] query malformed`);
+      const fields = expandFields(env, list(body['fields']).map(asText));
+      const type = kind === 'combined_fields' ? 'most_fields' : String(body['type'] ?? 'best_fields');
+      const operator = String(body['operator'] ?? 'or').toLowerCase() === 'and' ? 'and' : 'or';
+      const boost = boostOf(body);
+      const scorers = fields.map(({ field: f, boost: b, lenient }) => {
+        if (type === 'phrase') return phraseScorer(f, body['query'], false, b * boost);
+        if (type === 'phrase_prefix' || type === 'bool_prefix') return phraseScorer(f, body['query'], true, b * boost);
+        const opts: MatchOptions = { operator, boost: b * boost, lenient: lenient || body['lenient'] === true };
+        if (body['minimum_should_match'] !== undefined) opts.minimumShouldMatch = body['minimum_should_match'];
+        return matchScorer(env, f, body['query'], opts);
+      });
+      const sum = type === 'most_fields' || type === 'cross_fields';
+      return (view) => {
+        let best = NO_MATCH;
+        let total = 0;
+        for (const s of scorers) {
+          const v = s(view);
+          if (v === NO_MATCH) continue;
+          total += v;
+          if (v > best) best = v;
+        }
+        return best === NO_MATCH ? NO_MATCH : Math.fround(sum ? total : best);
+      };
+    }
+    case 'term': {
+      const [name, spec] = single(kind, body);
+      const f = field(env, name);
+      if (!f) return none;
+      const value = isObject(spec) ? spec['value'] : spec;
+      return termScorer(env, f, value, { caseInsensitive: isObject(spec) && spec['case_insensitive'] === true, boost: boostOf(spec) });
+    }
+    case 'terms': {
+      if (!isObject(body)) throw parsingError('[terms] query malformed');
+      const entry = Object.entries(body).find(([k]) => k !== 'boost' && k !== '_name');
+      if (!entry) throw parsingError('[terms] query malformed, no field');
+      const [name, values] = entry;
+      if (!Array.isArray(values)) throw parsingError(`[terms] query does not support [${name}]`);
+      const f = field(env, name);
+      if (!f) return none;
+      const scorers = values.map((v) => termScorer(env, f, v));
+      const b = Math.fround(boostOf(body));
+      return (view) => (scorers.some((s) => s(view) !== NO_MATCH) ? b : NO_MATCH);
+    }
+    case 'ids': {
+      const values = new Set(list(isObject(body) ? body['values'] : undefined).map(asText));
+      return (view) => (values.has(view.id ?? '') ? 1 : NO_MATCH);
+    }
+    case 'range': {
+      const [name, spec] = single(kind, body);
+      if (!isObject(spec)) throw parsingError('[range] query malformed, no start_object after query name');
+      const f = field(env, name);
+      if (!f) return none;
+      const bounds: Bounds = {};
+      for (const k of ['gt', 'gte', 'lt', 'lte'] as const) if (spec[k] !== undefined) bounds[k] = spec[k];
+      if (spec['from'] !== undefined && spec['from'] !== null) bounds[spec['include_lower'] === false ? 'gt' : 'gte'] = spec['from'];
+      if (spec['to'] !== undefined && spec['to'] !== null) bounds[spec['include_upper'] === false ? 'lt' : 'lte'] = spec['to'];
+      return rangeScorer(env, f, bounds, boostOf(spec));
+    }
+    case 'prefix':
+    case 'wildcard':
+    case 'regexp': {
+      const [name, spec] = single(kind, body);
+      const f = field(env, name);
+      if (!f) return none;
+      const raw = asText(isObject(spec) ? (spec['value'] ?? spec[kind] ?? spec['wildcard']) : spec);
+      const ci = isObject(spec) && spec['case_insensitive'] === true;
+      const text = isTextType(f.type) ? raw.toLowerCase() : raw;
+      const re = kind === 'prefix' ? prefixRegex(text, ci) : kind === 'wildcard' ? wildcardRegex(text, ci) : luceneRegex(env, text, ci);
+      return patternScorer(f, re, boostOf(spec));
+    }
+    case 'fuzzy': {
+      const [name, spec] = single(kind, body);
+      const f = field(env, name);
+      return f ? termScorer(env, f, isObject(spec) ? spec['value'] : spec, { lenient: true }) : none;
+    }
+    case 'exists': {
+      if (!isObject(body) || typeof body['field'] !== 'string') throw parsingError('[exists] must be provided with a [field]');
+      return existsScorer(env, body['field']);
+    }
+    case 'bool':
+      return compileBool(body, env);
+    case 'constant_score': {
+      if (!isObject(body) || body['filter'] === undefined) throw parsingError('[constant_score] requires a \'filter\' element');
+      const inner = compileQuery(body['filter'], env).run;
+      const b = Math.fround(boostOf(body));
+      return (view) => (inner(view) === NO_MATCH ? NO_MATCH : b);
+    }
+    case 'dis_max': {
+      const qs = list(isObject(body) ? body['queries'] : undefined).map((q) => compileQuery(q, env).run);
+      return (view) => qs.reduce((best, q) => Math.max(best, q(view)), NO_MATCH);
+    }
+    case 'function_score':
+    case 'script_score':
+      return compileQuery(isObject(body) ? body['query'] : undefined, env).run;
+    case 'boosting':
+      return compileQuery(isObject(body) ? body['positive'] : undefined, env).run;
+    case 'nested':
+      return compileNested(body, env);
+    case 'query_string':
+    case 'simple_query_string': {
+      if (!isObject(body) || typeof body['query'] !== 'string') throw parsingError(`[${kind}] must be provided with a [query]`);
+      return parseQueryString(body['query'], env, {
+        defaultFields: list(body['fields'] ?? (body['default_field'] !== undefined ? [body['default_field']] : [])).map(asText),
+        defaultOperator: String(body['default_operator'] ?? 'or').toLowerCase() === 'and' ? 'and' : 'or',
+        simple: kind === 'simple_query_string',
+        lenient: body['lenient'] === true,
+      });
+    }
+    default:
+      throw esError(400, {
+        type: 'parsing_exception',
+        reason: env.major >= 8 ? `unknown query [${kind}]` : `no [query] registered for [${kind}]`,
+        line: 1,
+        col: 1,
+      }, {
+        outerExtra: { caused_by: { type: 'named_object_not_found_exception', reason: `[1:1] unknown field [${kind}]` } },
+      });
+  }
+}
+
+function compileBool(body: Json | undefined, env: QueryEnv): Scorer {
+  if (!isObject(body)) throw parsingError('[bool] query malformed, no start_object after query name');
+  const known = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost', '_name', 'adjust_pure_negative']);
+  for (const k of Object.keys(body)) if (!known.has(k)) throw parsingError(`[bool] query does not support [${k}]`);
+  const c = (k: string): Scorer[] => list(body[k]).map((q) => compileQuery(q, env).run);
+  const must = c('must');
+  const filter = c('filter');
+  const should = c('should');
+  const mustNot = c('must_not');
+  const fallback = must.length === 0 && filter.length === 0 ? 1 : 0;
+  const msm = should.length === 0 ? 0 : minimumShouldMatch(body['minimum_should_match'], should.length, fallback);
+  return boolScorer(must, filter, should, mustNot, msm, boostOf(body));
+}
+
+function compileNested(body: Json | undefined, env: QueryEnv): Scorer {
+  if (!isObject(body) || typeof body['path'] !== 'string') throw parsingError('[nested] requires \'path\' field');
+  const path = body['path'];
+  const def = env.index.mapping.definitionAt(path);
+  if (!def || def.type !== 'nested') {
+    if (body['ignore_unmapped'] === true) return none;
+    throw queryShardError(env, !def ? `[nested] failed to find nested object under path [${path}]` : `[nested] nested object under path [${path}] is not of nested type`);
+  }
+  if (body['query'] === undefined) throw parsingError('[nested] requires \'query\' field');
+  const inner = compileQuery(body['query'], env).run;
+  const mode = String(body['score_mode'] ?? 'avg');
+  const segments = path.split('.');
+  return (view) => {
+    const scores: number[] = [];
+    for (const obj of pathValues(view.source, segments)) {
+      if (!isObject(obj)) continue;
+      // One nested object must satisfy the whole inner query on its own.
+      const s = inner({ source: view.source, ...(view.id !== undefined ? { id: view.id } : {}), nestedPath: path, nested: obj });
+      if (s !== NO_MATCH) scores.push(s);
+    }
+    if (scores.length === 0) return NO_MATCH;
+    switch (mode) {
+      case 'max':
+        return Math.max(...scores);
+      case 'min':
+        return Math.min(...scores);
+      case 'sum':
+        return Math.fround(scores.reduce((a, b) => a + b, 0));
+      case 'none':
+        return 0;
+      default:
+        return Math.fround(scores.reduce((a, b) => a + b, 0) / scores.length);
+    }
+  };
+}

@@ -1,0 +1,117 @@
+/** A search request as read from the body and the query string, validated like ES does. */
+import { z } from 'zod';
+import { parsingError, validationFailed } from '../errors';
+import { isObject, type Exchange, type Json, type JsonObject } from '../exchange';
+import { parseSourceFilter, type SourceFilter } from '../source-filter';
+import { parseSort, parseSortParam, type SortSpec } from './sort';
+
+export interface SearchRequest {
+  query: Json | undefined;
+  postFilter: Json | undefined;
+  from: number;
+  size: number;
+  sort: SortSpec[];
+  searchAfter?: Json[];
+  /** true = exact, false = none, number = count up to it. */
+  trackTotalHits: number | boolean;
+  totalAsInt: boolean;
+  source: SourceFilter;
+  aggs?: JsonObject;
+  version: boolean;
+  seqNoPrimaryTerm: boolean;
+  minScore?: number;
+  pit?: { id: string; keepAlive?: string };
+}
+
+const KNOWN = new Set([
+  'query', 'post_filter', 'from', 'size', 'sort', 'search_after', 'track_total_hits', '_source', 'aggs', 'aggregations',
+  'version', 'seq_no_primary_term', 'min_score', 'pit', 'timeout', 'track_scores', 'highlight', 'fields', 'stored_fields',
+  'docvalue_fields', 'explain', 'profile', 'terminate_after', 'runtime_mappings', 'collapse', 'indices_boost', 'ext', 'stats',
+]);
+
+const pitSchema = z.object({ id: z.string().min(1), keep_alive: z.string().optional() });
+
+function tokenKind(v: Json): string {
+  if (Array.isArray(v)) return 'START_ARRAY';
+  if (isObject(v)) return 'START_OBJECT';
+  if (typeof v === 'number') return 'VALUE_NUMBER';
+  if (typeof v === 'boolean') return 'VALUE_BOOLEAN';
+  if (v === null) return 'VALUE_NULL';
+  return 'VALUE_STRING';
+}
+
+function intField(body: JsonObject, key: string): number | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isInteger(n)) throw parsingError(`[${key}] failed to parse field, expected an integer`);
+  return n;
+}
+
+export function readSearchRequest(ex: Exchange, body: JsonObject): SearchRequest {
+  for (const [k, v] of Object.entries(body)) {
+    if (!KNOWN.has(k)) throw parsingError(`Unknown key for a ${tokenKind(v)} in [${k}].`);
+  }
+  const q = ex.query;
+  const from = ex.int('from') ?? intField(body, 'from') ?? 0;
+  const size = ex.int('size') ?? intField(body, 'size') ?? 10;
+  const sortParam = q.get('sort');
+  const sort = sortParam ? parseSortParam(sortParam) : parseSort(body['sort']);
+  let query = body['query'];
+  const qParam = q.get('q');
+  if (qParam !== null) {
+    const qs: JsonObject = { query: qParam };
+    if (q.get('df')) qs['default_field'] = q.get('df');
+    if (q.get('default_operator')) qs['default_operator'] = q.get('default_operator');
+    if (q.get('lenient')) qs['lenient'] = q.get('lenient') === 'true';
+    query = { query_string: qs };
+  }
+  const totalAsInt = ex.flag('rest_total_hits_as_int');
+  let trackTotalHits: number | boolean = 10_000;
+  const tth = q.get('track_total_hits') ?? (body['track_total_hits'] !== undefined ? String(body['track_total_hits']) : null);
+  if (tth !== null) {
+    if (tth === 'true') trackTotalHits = true;
+    else if (tth === 'false') trackTotalHits = false;
+    else if (/^-?\d+$/.test(tth)) trackTotalHits = Number(tth);
+    else throw parsingError(`[track_total_hits] failed to parse, expected a boolean or an integer but got [${tth}]`);
+  }
+  if (totalAsInt && trackTotalHits !== false) trackTotalHits = true;
+
+  const errors: string[] = [];
+  if (from < 0) errors.push('[from] parameter cannot be negative');
+  if (size < 0) errors.push(`[size] parameter cannot be negative, found [${size}]`);
+  const req: SearchRequest = {
+    query,
+    postFilter: body['post_filter'],
+    from,
+    size,
+    sort,
+    trackTotalHits,
+    totalAsInt,
+    source: parseSourceFilter(body['_source'], q),
+    version: body['version'] === true || ex.flag('version'),
+    seqNoPrimaryTerm: body['seq_no_primary_term'] === true || ex.flag('seq_no_primary_term'),
+  };
+  const aggs = body['aggs'] ?? body['aggregations'];
+  if (aggs !== undefined) {
+    if (!isObject(aggs)) throw parsingError('Expected [START_OBJECT] under [aggs], but got a [VALUE_STRING]');
+    req.aggs = aggs;
+  }
+  if (typeof body['min_score'] === 'number') req.minScore = body['min_score'];
+  const after = body['search_after'];
+  if (after !== undefined) {
+    if (!Array.isArray(after)) throw parsingError('[search_after] failed to parse field, expected an array');
+    req.searchAfter = after;
+    if (from > 0) errors.push('[from] parameter must be set to 0 when [search_after] is used');
+  }
+  if (body['pit'] !== undefined) {
+    const parsed = pitSchema.safeParse(body['pit']);
+    if (!parsed.success) throw parsingError('[pit] failed to parse field [id]');
+    req.pit = { id: parsed.data.id, ...(parsed.data.keep_alive !== undefined ? { keepAlive: parsed.data.keep_alive } : {}) };
+    if (ex.params['index'] !== undefined) errors.push('[indices] cannot be used with point in time. Do not specify any index with point in time.');
+  } else if (sort.some((s) => s.name === '_shard_doc')) {
+    errors.push('[_shard_doc] sort field cannot be used without [point in time]');
+  }
+  if (errors.length > 0) throw validationFailed(errors);
+  return req;
+}

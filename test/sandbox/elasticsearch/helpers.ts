@@ -1,0 +1,69 @@
+import { Agent, request } from 'undici';
+import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../../examples/sandbox/elasticsearch';
+import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
+import { generateCertificates } from '../../../examples/sandbox/tls';
+
+export interface Running {
+  url: string;
+  sandbox: ElasticsearchSandbox;
+  server: ListeningServer;
+  dispatcher: Agent;
+  close(): Promise<void>;
+}
+
+export const PASSWORD = 'changeme-sandbox';
+export const BASIC = 'Basic ' + Buffer.from(`elastic:${PASSWORD}`).toString('base64');
+
+export async function start(opts: { version?: string; security?: boolean; tls?: boolean } = {}): Promise<Running> {
+  const sandbox = createElasticsearchSandbox({ version: opts.version ?? '8.15.0', security: opts.security ?? true, password: PASSWORD });
+  const certs = opts.tls ? await generateCertificates() : undefined;
+  const server = await listen(sandbox.handler, { port: 0, ...(certs ? { tls: { cert: certs.cert, key: certs.key } } : {}) });
+  const dispatcher = new Agent(certs ? { connect: { ca: certs.ca } } : {});
+  return {
+    url: server.url,
+    sandbox,
+    server,
+    dispatcher,
+    close: async () => {
+      await dispatcher.close();
+      await server.close();
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: any;
+  text: string;
+}
+
+export async function call(
+  es: Running,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  const auth = 'authorization' in headers || headers['x-no-auth'] ? {} : { authorization: BASIC };
+  const h: Record<string, string> = { ...auth, ...headers };
+  delete h['x-no-auth'];
+  let payload: string | undefined;
+  if (body !== undefined) {
+    payload = typeof body === 'string' ? body : JSON.stringify(body);
+    h['content-type'] ??= typeof body === 'string' ? 'application/x-ndjson' : 'application/json';
+  }
+  const res = await request(es.url + path, { method: method as 'GET', headers: h, body: payload, dispatcher: es.dispatcher });
+  const text = await res.body.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, body: parsed, text };
+}
+
+export function ndjson(lines: unknown[]): string {
+  return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+}
