@@ -45,8 +45,7 @@ export async function call(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<Reply> {
-  const auth = 'authorization' in headers || headers['x-no-auth'] ? {} : { authorization: BASIC };
-  const h: Record<string, string> = { ...auth, ...headers };
+  const h: Record<string, string> = 'authorization' in headers || headers['x-no-auth'] ? { ...headers } : { authorization: BASIC, ...headers };
   delete h['x-no-auth'];
   let payload: string | undefined;
   if (body !== undefined) {
