@@ -1,7 +1,5 @@
 import type { Driver, EngineIdentity } from '../drivers/driver';
-import { ElasticsearchDriver } from '../drivers/elasticsearch/driver';
-import { Transport } from '../drivers/transport';
-import { TypesenseDriver } from '../drivers/typesense/driver';
+import type { Transport } from '../drivers/transport';
 import type { ConnectArgs } from './connect-args';
 
 /** An open connection as the rest of the kernel sees it: no secret is reachable from here. */
@@ -18,8 +16,10 @@ export async function openConnection(args: ConnectArgs, signal: AbortSignal): Pr
   const url = new URL(args.url);
   const address = `${url.protocol}//${url.host}`;
   const name = args.name ?? `${args.engine === 'elasticsearch' ? 'es' : 'ts'}-${url.hostname}-${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+  // The HTTP client and each driver load on first use, which keeps kernel start fast.
+  const { Transport } = await import('../drivers/transport');
   const transport = new Transport({ baseUrl: address, headers: authHeaders(args), label: name, ...(args.timeout ? { timeoutMs: args.timeout * 1000 } : {}) });
-  const driver = args.engine === 'elasticsearch' ? new ElasticsearchDriver(transport) : new TypesenseDriver(transport);
+  const driver = await loadDriver(args.engine, transport);
   try {
     const identity = await driver.probe(signal);
     return { name, engine: args.engine, address, identity, driver };
@@ -27,6 +27,11 @@ export async function openConnection(args: ConnectArgs, signal: AbortSignal): Pr
     await driver.close();
     throw err;
   }
+}
+
+async function loadDriver(engine: ConnectArgs['engine'], transport: Transport): Promise<Driver> {
+  if (engine === 'elasticsearch') return new (await import('../drivers/elasticsearch/driver')).ElasticsearchDriver(transport);
+  return new (await import('../drivers/typesense/driver')).TypesenseDriver(transport);
 }
 
 function authHeaders(args: ConnectArgs): Record<string, string> {

@@ -3,7 +3,7 @@ import type { Handler, RequestContext } from '../protocol/kernel-server';
 import { CommInfoRequest, CommMsg, CommOpen } from '../protocol/requests';
 
 /** comm_open, comm_msg and comm_close from the frontend, and comm_info_request. */
-export function commHandlers(registry: CommRegistry, log: (line: string) => void): Record<string, Handler> {
+export function commHandlers(registry: CommRegistry, log: (line: string) => void): Record<'comm_info_request' | 'comm_open' | 'comm_msg' | 'comm_close', Handler> {
   const commFor = (ctx: RequestContext, id: string, targetName: string) => ({
     id,
     targetName,

@@ -9,9 +9,10 @@ export interface ExecutionState {
 
 /**
  * execute_request: execute_input, the outputs as display_data, then the reply. A failure
- * is an `error` output and an error reply; `onFailure` lets the server abort queued cells.
+ * is an `error` output and an error reply, and with stop_on_error the cells queued behind
+ * it are aborted.
  */
-export function executeHandler(runner: CellRunner, state: ExecutionState, onFailure: () => Promise<void>): Handler {
+export function executeHandler(runner: CellRunner, state: ExecutionState, takeQueued: () => Promise<() => Promise<void>>): Handler {
   return async (ctx) => {
     const request = ExecuteRequest.parse(ctx.message.content);
     const counts = !request.silent && request.store_history;
@@ -28,9 +29,10 @@ export function executeHandler(runner: CellRunner, state: ExecutionState, onFail
     } catch (err) {
       const failure = err instanceof CellFailure ? err : new CellFailure('InternalError', `searchbook failed: ${(err as Error).message}`);
       const error = { ename: failure.ename, evalue: failure.evalue, traceback: failure.traceback() };
+      const abortQueued = request.stop_on_error ? await takeQueued() : undefined;
       if (!request.silent) await ctx.publish('error', error);
       await ctx.reply({ status: 'error', execution_count: executionCount, ...error });
-      if (request.stop_on_error) await onFailure();
+      await abortQueued?.();
     }
   };
 }

@@ -68,16 +68,18 @@ export class KernelServer {
   }
 
   /**
-   * Answers every queued execute request with `aborted`, as ipykernel does after an error, so
-   * Run All stops at the failing cell. Frames already on the socket are read first.
+   * Takes the execute requests already queued behind a failed cell (frames on the socket are
+   * read first) and returns what answers them `aborted`, as ipykernel does, so Run All stops
+   * there. Called before the failed cell's reply goes out, so a cell sent after that reply
+   * is never aborted.
    */
-  async abortQueuedExecutions(): Promise<void> {
+  async takeQueuedExecutions(): Promise<() => Promise<void>> {
     await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
-    const aborted = this.shellQueue.filter((m) => m.header.msg_type === 'execute_request');
-    for (const message of aborted) {
-      this.shellQueue.splice(this.shellQueue.indexOf(message), 1);
-      await this.handle(message, 'shell', async (ctx) => ctx.reply({ status: 'aborted' }));
-    }
+    const taken = this.shellQueue.filter((m) => m.header.msg_type === 'execute_request');
+    for (const message of taken) this.shellQueue.splice(this.shellQueue.indexOf(message), 1);
+    return async () => {
+      for (const message of taken) await this.handle(message, 'shell', async (ctx) => ctx.reply({ status: 'aborted' }));
+    };
   }
 
   private async readShell(): Promise<void> {

@@ -1,0 +1,38 @@
+import { VariableScope } from './console/variables';
+import { ConnectionRegistry } from './connections/registry';
+import { CellRunner } from './execute/cell-runner';
+import { GRID_COMM_TARGET, gridTarget } from './grid/grid-target';
+import { commHandlers } from './handlers/comms';
+import { interruptHandler } from './handlers/control';
+import { type ExecutionState, executeHandler } from './handlers/execute';
+import { completeHandler, inspectHandler, isCompleteHandler } from './handlers/introspection';
+import { CommRegistry } from './protocol/comms';
+import type { Handler } from './protocol/kernel-server';
+import type { SESSION_REQUESTS } from './session-requests';
+
+export interface SessionHooks {
+  takeQueuedExecutions(): Promise<() => Promise<void>>;
+  cancelInput(): void;
+  log(line: string): void;
+}
+
+/** The console's state (variables, connections, comms) and the handlers that use it. */
+export function createSession(hooks: SessionHooks): { handlers: Record<(typeof SESSION_REQUESTS)[number], Handler>; close(): Promise<void> } {
+  const scope = new VariableScope();
+  const connections = new ConnectionRegistry();
+  const runner = new CellRunner(scope, connections);
+  const comms = new CommRegistry();
+  comms.register(GRID_COMM_TARGET, gridTarget(connections));
+  const state: ExecutionState = { count: 0 };
+  return {
+    handlers: {
+      execute_request: executeHandler(runner, state, () => hooks.takeQueuedExecutions()),
+      complete_request: completeHandler(connections, scope),
+      inspect_request: inspectHandler(connections, scope),
+      is_complete_request: isCompleteHandler,
+      interrupt_request: interruptHandler(runner, () => hooks.cancelInput()),
+      ...commHandlers(comms, hooks.log),
+    },
+    close: () => connections.closeAll(),
+  };
+}
