@@ -49,10 +49,8 @@ class ParseError extends Error {}
 function lex(input: string): Token[] {
   const out: Token[] = [];
   let i = 0;
-  const atTermStart = (): boolean => {
-    const prev = out[out.length - 1];
-    return !prev || prev.t !== 'term';
-  };
+  // +, - and ! are operators only where a new clause starts, not inside a term like `foo-bar`.
+  const atTermStart = (): boolean => i === 0 || /[\s(]/.test(input[i - 1] as string);
   while (i < input.length) {
     const ch = input[i] as string;
     if (/\s/.test(ch)) {
