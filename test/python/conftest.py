@@ -22,3 +22,41 @@ os.environ["JUPYTER_PATH"] = str(PREFIX / "share" / "jupyter")
 @pytest.fixture(scope="session")
 def kernelspec_dir() -> Path:
     return PREFIX / "share" / "jupyter" / "kernels" / "searchbook"
+
+
+ES_PASSWORD = "nb-test-es-secret-7f3a"
+TS_API_KEY = "nb-test-ts-secret-91bc"
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    """Both sandbox engines on free loopback ports, with known secrets to scan outputs for."""
+    import re
+    import time
+
+    proc = subprocess.Popen(
+        ["node", str(REPO / "bin" / "searchbook.js"), "sandbox", "--es-port", "0", "--ts-port", "0",
+         "--es-password", ES_PASSWORD, "--ts-api-key", TS_API_KEY],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines = []
+    deadline = time.monotonic() + 60
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "Press Ctrl-C" in line:
+            break
+    text = "".join(lines)
+    es = re.search(r"Elasticsearch\s+(http\S+)", text)
+    ts = re.search(r"Typesense\s+(http\S+)", text)
+    if not (es and ts):
+        proc.kill()
+        raise RuntimeError(f"the sandbox did not start:\n{text}")
+    yield {"es": es.group(1), "ts": ts.group(1), "es_password": ES_PASSWORD, "ts_api_key": TS_API_KEY}
+    proc.terminate()
+    proc.wait(timeout=10)
