@@ -1,0 +1,98 @@
+/**
+ * Benchmark of the Elasticsearch stand-in over a real socket: bulk-load 1,000,000 small
+ * documents, then read pages (from/size within the window), a filtered sorted page, and a
+ * full point-in-time export with search_after. Prints documents per second; asserts nothing.
+ *
+ *   npx tsc -p tsconfig.json && node dist/bench/sandbox-elasticsearch.js [docs]
+ */
+import { Agent, request } from 'undici';
+import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
+import { listen } from '../examples/sandbox/serve';
+
+const TOTAL = Number(process.argv[2] ?? 1_000_000);
+const BATCH = 10_000;
+const PAGE = 10_000;
+
+function rate(docs: number, ms: number): string {
+  return `${docs.toLocaleString('en-US')} docs in ${ms.toFixed(0)} ms = ${Math.round((docs / ms) * 1000).toLocaleString('en-US')} docs/s`;
+}
+
+async function main(): Promise<void> {
+  const sandbox = createElasticsearchSandbox({ version: '8.15.0', security: true, password: 'bench' });
+  const server = await listen(sandbox.handler, { port: 0 });
+  const dispatcher = new Agent({ connections: 4 });
+  const headers = { authorization: 'Basic ' + Buffer.from('elastic:bench').toString('base64'), 'content-type': 'application/json' };
+  const send = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: string): Promise<any> => {
+    const res = await request(server.url + path, { method, headers, dispatcher, ...(body !== undefined ? { body } : {}) });
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
+    return JSON.parse(text);
+  };
+
+  await send('PUT', '/bench', JSON.stringify({ settings: { refresh_interval: '-1' }, mappings: { properties: { n: { type: 'long' }, title: { type: 'text' }, tag: { type: 'keyword' } } } }));
+  const tags = ['alpha', 'beta', 'gamma', 'delta'];
+  let t0 = performance.now();
+  for (let start = 0; start < TOTAL; start += BATCH) {
+    const lines: string[] = [];
+    for (let i = start; i < Math.min(start + BATCH, TOTAL); i++) {
+      lines.push(`{"index":{"_id":"${i}"}}`, `{"n":${i},"title":"document number ${i}","tag":"${tags[i % 4]}"}`);
+    }
+    const res = await send('POST', '/bench/_bulk', lines.join('\n') + '\n');
+    if (res.errors) throw new Error('bulk reported errors');
+  }
+  await send('POST', '/bench/_refresh');
+  const loadMs = performance.now() - t0;
+  console.log(`bulk load (HTTP, ${BATCH}/request):      ${rate(TOTAL, loadMs)}`);
+  console.log(`heap used after load:                ${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(0)} MB`);
+
+  t0 = performance.now();
+  let read = 0;
+  for (let from = 0; from + 1000 <= 10_000; from += 1000) {
+    const res = await send('POST', '/bench/_search', JSON.stringify({ from, size: 1000 }));
+    read += res.hits.hits.length;
+  }
+  console.log(`pages from/size 1,000 (match_all):   ${rate(read, performance.now() - t0)}`);
+
+  t0 = performance.now();
+  const filtered = await send('POST', '/bench/_search', JSON.stringify({ size: 1000, query: { term: { tag: 'beta' } }, sort: [{ n: 'desc' }] }));
+  console.log(`filtered + sorted page over ${TOTAL.toLocaleString('en-US')}: ${filtered.hits.hits.length} hits in ${(performance.now() - t0).toFixed(0)} ms`);
+
+  t0 = performance.now();
+  const pit = await send('POST', '/bench/_pit?keep_alive=1m');
+  let pitId = pit.id as string;
+  let after: unknown[] | undefined;
+  let exported = 0;
+  for (let guard = 0; guard < TOTAL / PAGE + 2; guard++) {
+    const res = await send('POST', '/_search', JSON.stringify({
+      size: PAGE, track_total_hits: false, pit: { id: pitId, keep_alive: '1m' }, sort: [{ _shard_doc: 'asc' }], ...(after ? { search_after: after } : {}),
+    }));
+    pitId = res.pit_id;
+    const hits = res.hits.hits as { sort: unknown[] }[];
+    if (hits.length === 0) break;
+    exported += hits.length;
+    after = hits[hits.length - 1]?.sort;
+  }
+  console.log(`PIT export (${PAGE}/page, _shard_doc):  ${rate(exported, performance.now() - t0)}`);
+
+  t0 = performance.now();
+  exported = 0;
+  after = undefined;
+  for (let guard = 0; guard < 30; guard++) {
+    const res = await send('POST', '/_search', JSON.stringify({
+      size: PAGE, track_total_hits: false, pit: { id: pitId }, query: { term: { tag: 'gamma' } }, sort: [{ _shard_doc: 'asc' }], ...(after ? { search_after: after } : {}),
+    }));
+    const hits = res.hits.hits as { sort: unknown[] }[];
+    if (hits.length === 0) break;
+    exported += hits.length;
+    after = hits[hits.length - 1]?.sort;
+  }
+  console.log(`PIT filtered export (first 30 pages): ${rate(exported, performance.now() - t0)}`);
+
+  await dispatcher.close();
+  await server.close();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
