@@ -8,7 +8,9 @@ stamp() { [ -f "$1" ] && [ "$1" -nt "$2" ]; }
 
 if ! stamp node_modules/.package-lock.json package-lock.json; then
   echo "searchbook setup: installing npm packages" >&2
-  npm ci --no-audit --no-fund --loglevel=error
+  # `npm install`, not `npm ci`: npm omits optional platform packages (swc's, for one) from
+  # the lock under some configurations, and `npm ci` then refuses the lock as out of sync.
+  npm install --no-audit --no-fund --loglevel=error
 fi
 
 echo "searchbook setup: building" >&2
