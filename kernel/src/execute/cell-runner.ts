@@ -4,6 +4,7 @@ import type { VariableScope } from '../console/variables';
 import type { ConnectionRegistry } from '../connections/registry';
 import { EngineError } from '../drivers/driver';
 import { toBundle } from '../render/bundle';
+import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED } from './cell-failure';
 import { runMagic } from './magics';
 import type { OutputSink } from './output-sink';
@@ -24,6 +25,7 @@ export class CellRunner {
   constructor(
     private readonly scope: VariableScope,
     private readonly connections: ConnectionRegistry,
+    private readonly limits: OutputLimits = limitsFromEnv(),
   ) {}
 
   /** Aborts the cell in flight, if any; its HTTP request is cancelled at once. */
@@ -68,7 +70,7 @@ export class CellRunner {
       elapsedMs: response.elapsedMs,
     };
     const raw = response.body.kind === 'json' ? response.body.value : response.body.kind === 'jsonl' ? response.body.values : undefined;
-    await sink.display(toBundle(driver.present(request, response), info, raw));
+    await sink.display(toBundle(driver.present(request, response), info, raw, this.limits));
     const failure = driver.failure(request, response);
     if (failure) throw new CellFailure(failure.ename, failure.message);
   }

@@ -1,54 +1,54 @@
 import type { JsonValue } from '../console/cell';
 import type { ConsoleResult } from '../drivers/driver';
+import { cutLongCells } from './cell-cut';
 import { HITS_MIME, type HitsPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
+import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
 export type MimeBundle = Record<string, unknown>;
 
-/** Limits that keep notebooks small: the grid gets this many rows, the fallbacks fewer. */
-export const LIMITS = { gridRows: 10_000, fallbackRows: 50, rawJsonChars: 1_000_000 };
+/** The status line every output starts with: who answered what, how, and how fast. */
+export function statusLine(info: ResponseInfo): string {
+  return `${info.connection}: ${info.method} ${info.path} → ${info.status} in ${Math.round(info.elapsedMs)} ms`;
+}
 
 /** Turns a console result into the MIME bundle of one display_data output. */
-export function toBundle(result: ConsoleResult, info: ResponseInfo, raw: JsonValue | undefined): MimeBundle {
-  const caption = `${info.connection}: ${info.method} ${info.path} → ${info.status} in ${Math.round(info.elapsedMs)} ms`;
-  const rawJson = raw === undefined ? {} : { 'application/json': capJson(raw) };
+export function toBundle(result: ConsoleResult, info: ResponseInfo, raw: JsonValue | undefined, limits: OutputLimits = DEFAULT_LIMITS): MimeBundle {
+  const caption = statusLine(info);
+  const rawJson = raw === undefined ? {} : { 'application/json': capJson(raw, limits) };
   switch (result.kind) {
     case 'hits': {
-      const rows = result.rows.slice(0, LIMITS.gridRows);
+      const { rows, cut } = cutLongCells(result.rows.slice(0, limits.gridRows));
+      const omitted = result.rows.length - rows.length;
       const payload: HitsPayload = {
         info,
         columns: result.columns,
         rows,
         ...(result.total ? { total: result.total } : {}),
-        omittedRows: result.rows.length - rows.length,
+        omittedRows: omitted,
+        cut,
         aggregations: result.aggregations ?? [],
       };
-      const names = result.columns.map((c) => c.name);
       const total = result.total ? `${result.total.relation === 'gte' ? '≥' : ''}${result.total.value} total, ` : '';
-      const summary = `${caption} (${total}${result.rows.length} shown)`;
+      const summary = `${caption} (${total}${rows.length} shown${leftOut(omitted)})`;
       return {
         [HITS_MIME]: payload,
-        'text/html': htmlTable(summary, names, rows.slice(0, LIMITS.fallbackRows)),
-        'text/plain': `${summary}\n${plainTable(names, rows.slice(0, LIMITS.fallbackRows))}`,
+        ...fallbacks(summary, result.columns.map((c) => c.name), rows, limits, result.aggregations ?? []),
         ...rawJson,
       };
     }
     case 'table': {
-      const rows = result.rows.slice(0, LIMITS.gridRows);
+      const { rows, cut } = cutLongCells(result.rows.slice(0, limits.gridRows));
+      const omitted = result.rows.length - rows.length;
       const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      const payload: TablePayload = { info, columns, rows, omittedRows: result.rows.length - rows.length };
-      const summary = `${caption} (${result.rows.length} rows)`;
-      return {
-        [TABLE_MIME]: payload,
-        'text/html': htmlTable(summary, columns, rows.slice(0, LIMITS.fallbackRows)),
-        'text/plain': `${summary}\n${plainTable(columns, rows.slice(0, LIMITS.fallbackRows))}`,
-        ...rawJson,
-      };
+      const payload: TablePayload = { info, columns, rows, omittedRows: omitted, cut };
+      const summary = `${caption} (${result.rows.length} rows${leftOut(omitted)})`;
+      return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, rows, limits, []), ...rawJson };
     }
     case 'json': {
       const pretty = JSON.stringify(result.value, null, 2);
       return {
-        'application/json': capJson(result.value),
+        'application/json': capJson(result.value, limits),
         'text/html': `<div class="searchbook-json"><div>${escapeHtml(caption)}</div><pre>${escapeHtml(pretty)}</pre></div>`,
         'text/plain': `${caption}\n${pretty}`,
       };
@@ -56,6 +56,26 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, raw: JsonVal
     case 'text':
       return { 'text/plain': `${caption}\n${result.text}` };
   }
+}
+
+/** text/plain and escaped text/html, so the notebook reads well without the extension. */
+function fallbacks(
+  summary: string,
+  columns: string[],
+  rows: Record<string, JsonValue>[],
+  limits: OutputLimits,
+  aggregations: { name: string; rows: Record<string, JsonValue>[] }[],
+): MimeBundle {
+  const shown = rows.slice(0, limits.fallbackRows);
+  const more = rows.length > shown.length ? `${rows.length - shown.length} more rows in the grid` : '';
+  const aggColumns = (aggRows: Record<string, JsonValue>[]) => [...new Set(aggRows.flatMap((r) => Object.keys(r)))];
+  const plain = [summary, plainTable(columns, shown), more, ...aggregations.map((a) => `\nAggregation ${a.name}\n${plainTable(aggColumns(a.rows), a.rows)}`)];
+  const html = [htmlTable(summary, columns, shown), more ? `<p>${escapeHtml(more)}</p>` : '', ...aggregations.map((a) => htmlTable(`Aggregation ${a.name}`, aggColumns(a.rows), a.rows))];
+  return { 'text/html': html.filter(Boolean).join('\n'), 'text/plain': plain.filter(Boolean).join('\n') };
+}
+
+function leftOut(omitted: number): string {
+  return omitted > 0 ? `; ${omitted} rows left out of the notebook, set SEARCHBOOK_MAX_ROWS to keep more` : '';
 }
 
 /** A plain message bundle (magics' answers). */
@@ -69,7 +89,7 @@ export function messageBundle(text: string, rows?: Record<string, JsonValue>[]):
 }
 
 /** `application/json` must stay JSON; an oversized body is replaced by a note saying so. */
-function capJson(value: JsonValue): JsonValue {
+function capJson(value: JsonValue, limits: OutputLimits): JsonValue {
   const size = JSON.stringify(value)?.length ?? 0;
-  return size <= LIMITS.rawJsonChars ? value : { searchbook: `raw response of ${size} characters left out of the notebook` };
+  return size <= limits.rawJsonChars ? value : { searchbook: `raw response of ${size} characters left out of the notebook` };
 }

@@ -35,6 +35,8 @@ export const HitsPayloadSchema = z.object({
   total: z.object({ value: z.number(), relation: z.enum(['eq', 'gte']) }).optional(),
   /** Rows left out of the bundle to keep the notebook small. */
   omittedRows: z.number().int().nonnegative(),
+  /** Cells holding a fragment of a longer array or object (see render/cell-cut.ts). */
+  cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })).default([]),
   aggregations: z.array(z.object({ name: z.string(), rows: z.array(z.record(z.string(), JsonValueSchema)) })).default([]),
 });
 export type HitsPayload = z.infer<typeof HitsPayloadSchema>;
@@ -44,6 +46,7 @@ export const TablePayloadSchema = z.object({
   columns: z.array(z.string()),
   rows: z.array(z.record(z.string(), JsonValueSchema)),
   omittedRows: z.number().int().nonnegative(),
+  cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })).default([]),
 });
 export type TablePayload = z.infer<typeof TablePayloadSchema>;
 export type ResponseInfo = z.infer<typeof ResponseInfoSchema>;

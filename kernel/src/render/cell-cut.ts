@@ -1,0 +1,31 @@
+import type { JsonValue } from '../console/cell';
+
+/** Array and object cells longer than this (as JSON text) are cut, as the grid spec says. */
+export const CELL_CHARS = 10_000;
+
+export interface CutRows {
+  rows: Record<string, JsonValue>[];
+  /** Which cells hold a fragment: nothing may save such a cell back to the engine. */
+  cut: { row: number; column: string }[];
+}
+
+/**
+ * Replaces each oversized array or object cell by the first CELL_CHARS characters of its
+ * JSON followed by `...`, and records where, so the grid can mark the cell and refuse edits.
+ */
+export function cutLongCells(rows: Record<string, JsonValue>[]): CutRows {
+  const cut: CutRows['cut'] = [];
+  const out = rows.map((row, index) => {
+    let copy: Record<string, JsonValue> | undefined;
+    for (const [column, value] of Object.entries(row)) {
+      if (typeof value !== 'object' || value === null) continue;
+      const text = JSON.stringify(value);
+      if (text.length <= CELL_CHARS) continue;
+      copy ??= { ...row };
+      copy[column] = `${text.slice(0, CELL_CHARS)}...`;
+      cut.push({ row: index, column });
+    }
+    return copy ?? row;
+  });
+  return { rows: out, cut };
+}
