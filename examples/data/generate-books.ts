@@ -6,6 +6,9 @@
  */
 import { request } from 'undici';
 import type { TypesenseSandbox } from '../sandbox/typesense';
+import { seededRandom } from './seeded-random';
+
+export { seededRandom };
 
 export const BOOKS_SCHEMA = {
   name: 'books',
@@ -42,18 +45,6 @@ export type Book = {
   meta: { pages: number; publisher: string };
   variants: { sku: string; format: string }[];
 };
-
-/** mulberry32: tiny, fast and the same on every platform. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ADJECTIVES = ['Silent', 'Hidden', 'Last', 'Burning', 'Glass', 'Iron', 'Distant', 'Winter', 'Broken', 'Golden', 'Secret', 'Quiet'];
 const NOUNS = ['Harbour', 'Empire', 'Garden', 'Machine', 'River', 'Signal', 'Library', 'Orchard', 'Station', 'Crown', 'Archive', 'Tide'];

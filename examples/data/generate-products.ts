@@ -5,6 +5,7 @@
  * omit fields so that missing values show up in grids, sorts and `exists` queries.
  */
 import type { JsonObject } from '../sandbox/elasticsearch/exchange';
+import { seededRandom } from './seeded-random';
 
 export const PRODUCTS_INDEX = 'products';
 export const PRODUCTS_ALIAS = 'catalog';
@@ -41,18 +42,6 @@ export const PRODUCTS_MAPPING: JsonObject = {
   },
 };
 
-/** mulberry32: small, fast and the same on every platform. */
-export function productRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ADJECTIVES = ['Classic', 'Compact', 'Deluxe', 'Eco', 'Ultra', 'Smart', 'Rugged', 'Vintage', 'Portable', 'Pro', 'Mini', 'Wireless'];
 const NOUNS = ['Widget', 'Gadget', 'Lamp', 'Kettle', 'Backpack', 'Speaker', 'Headphones', 'Blender', 'Chair', 'Notebook', 'Bottle', 'Camera', 'Drill', 'Jacket'];
 const BRANDS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Stark Industries', 'Wayne Tech', 'Hooli', 'Vandelay', 'Soylent', 'Wonka'];
@@ -78,7 +67,7 @@ export interface ProductDoc {
 
 /** Yields `count` products; the same seed always gives the same documents. */
 export function* generateProducts(count = PRODUCTS_COUNT, seed = 20240501): Generator<ProductDoc> {
-  const rand = productRandom(seed);
+  const rand = seededRandom(seed);
   const epoch = Date.UTC(2021, 0, 1);
   const span = Date.UTC(2025, 0, 1) - epoch;
   for (let i = 1; i <= count; i++) {
