@@ -8,8 +8,6 @@ import { request } from 'undici';
 import type { TypesenseSandbox } from '../sandbox/typesense';
 import { seededRandom } from './seeded-random';
 
-export { seededRandom };
-
 export const BOOKS_SCHEMA = {
   name: 'books',
   enable_nested_fields: true,
