@@ -3,6 +3,7 @@
  * insertion order so that wildcard searches and exports need no sorting.
  */
 import { ApiError } from './errors';
+import { FieldTokenIndex } from './field-token-index';
 import { canonical, isPlainObject, type JsonObject } from './json';
 import { valueAt } from './paths';
 import { baseType, detectType, fieldSummary, makeField, type FieldDef } from './schema';
@@ -48,6 +49,11 @@ export class Collection {
   private readonly byId = new Map<string, DocRecord>();
   private nextSeq = 0;
   private dead = 0;
+  /**
+   * Token indexes of string fields, kept in step with every write. Fields declared before
+   * any document get one up front; others are built on their first keyword search.
+   */
+  private readonly tokenIndexes = new Map<string, FieldTokenIndex>();
 
   constructor(opts: CollectionOptions) {
     this.name = opts.name;
@@ -118,6 +124,7 @@ export class Collection {
     stored.id = finalId;
     stored = canonical(stored);
 
+    for (const index of this.tokenIndexes.values()) index.update(seq, existing?.doc, stored);
     if (existing) {
       existing.doc = stored;
     } else {
@@ -157,6 +164,7 @@ export class Collection {
     this.records = [];
     this.byId.clear();
     this.dead = 0;
+    for (const field of this.tokenIndexes.keys()) this.tokenIndexes.set(field, new FieldTokenIndex(field));
     this.generation++;
     return n;
   }
@@ -180,7 +188,33 @@ export class Collection {
     return out;
   }
 
+  /** The token index of a string field, built from the live documents on first use. */
+  tokenIndex(field: string): FieldTokenIndex {
+    let index = this.tokenIndexes.get(field);
+    if (!index) {
+      index = new FieldTokenIndex(field);
+      for (const rec of this.records) if (rec.alive) index.update(rec.seq, undefined, rec.doc);
+      this.tokenIndexes.set(field, index);
+    }
+    return index;
+  }
+
+  /** The live record with sequence number `seq`; records are kept in sequence order. */
+  recordAt(seq: number, from = 0): { rec: DocRecord; position: number } | undefined {
+    let lo = from;
+    let hi = this.records.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const rec = this.records[mid] as DocRecord;
+      if (rec.seq < seq) lo = mid + 1;
+      else if (rec.seq > seq) hi = mid - 1;
+      else return rec.alive ? { rec, position: mid } : undefined;
+    }
+    return undefined;
+  }
+
   private kill(rec: DocRecord): void {
+    for (const index of this.tokenIndexes.values()) index.update(rec.seq, rec.doc, undefined);
     rec.alive = false;
     this.byId.delete(rec.id);
     this.dead++;
@@ -195,6 +229,10 @@ export class Collection {
 
   private addField(f: FieldDef): void {
     this.fieldList.push(f);
+    // With no documents yet, an empty index is complete and writes keep it so.
+    if (!f.dynamic && f.index && baseType(f.type) === 'string' && this.byId.size === 0) {
+      this.tokenIndexes.set(f.name, new FieldTokenIndex(f.name));
+    }
     if (f.dynamic) {
       const source = f.name === '*' ? '.*' : f.name;
       this.patterns.push({ re: new RegExp(`^(?:${source})$`), field: f });

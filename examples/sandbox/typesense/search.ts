@@ -6,10 +6,11 @@
 import type { Collection, DocRecord } from './collection';
 import { ApiError } from './errors';
 import { parseFilter, type Predicate } from './filter/parse';
+import { indexedMatches } from './indexed-match';
 import { RawNumber, type JsonObject } from './json';
 import { pruneDocument, scalarsAt } from './paths';
 import { baseType } from './schema';
-import { comparator, effectiveSort, parseSortBy, type Ranked } from './sort';
+import { effectiveSort, parseSortBy, sortRanked, type Ranked } from './sort';
 import { highlightHit, matchDocument, textMatchInfo, tokenize, WILDCARD_MATCH_INFO, type QueryField } from './text';
 import type { Features } from './version';
 
@@ -152,7 +153,8 @@ export function runSearch(coll: Collection, params: SearchParams, env: SearchEnv
 
   const include = params.has('include_fields') ? listParam(params, 'include_fields') : null;
   const exclude = params.has('exclude_fields') ? listParam(params, 'exclude_fields') : null;
-  const hits = window.map((r) => hitFor(r, include, exclude));
+  const text: HighlightQuery = { tokens: qTokens, fields: queryFields, prefix };
+  const hits = window.map((r) => hitFor(r, text, include, exclude));
 
   const body: JsonObject = {
     facet_counts: facetBy.map((f) => facetCounts(ranked, f, maxFacetValues, coll)),
@@ -167,6 +169,12 @@ export function runSearch(coll: Collection, params: SearchParams, env: SearchEnv
   else body.offset = offset;
   if (exclude?.includes('out_of')) delete body.out_of;
   return { body, ranked };
+}
+
+interface HighlightQuery {
+  tokens: string[];
+  fields: QueryField[];
+  prefix: boolean;
 }
 
 function newestSlice(records: readonly DocRecord[], live: number, offset: number, count: number): Ranked[] {
@@ -195,38 +203,28 @@ function rank(
   filter: Predicate | null,
   sortClauses: ReturnType<typeof effectiveSort>,
 ): Ranked[] {
-  const candidates: DocRecord[] = [];
-  for (const rec of coll.snapshot()) if (rec.alive && (!filter || filter(rec.doc))) candidates.push(rec);
-
-  let ranked: Ranked[];
+  let ranked: Ranked[] = [];
   if (qTokens.length === 0) {
-    ranked = candidates.map((rec) => ({ rec, match: null }));
+    for (const rec of coll.snapshot()) if (rec.alive && (!filter || filter(rec.doc))) ranked.push({ rec, match: null });
   } else {
-    ranked = [];
     // drop_tokens_threshold=1: with nothing found, drop tokens from the right until something is.
     for (let keep = qTokens.length; keep >= 1 && ranked.length === 0; keep--) {
-      const tokens = qTokens.slice(0, keep);
-      for (const rec of candidates) {
-        const match = matchDocument(rec.doc, tokens, fields, prefix);
-        if (match) {
-          match.tokensDropped = qTokens.length - keep;
-          ranked.push({ rec, match });
-        }
-      }
+      ranked = indexedMatches(coll, qTokens.slice(0, keep), fields, prefix, filter);
+      for (const r of ranked) if (r.match) r.match.tokensDropped = qTokens.length - keep;
     }
   }
-  const isNewestFirst = sortClauses.length === 1;
-  if (isNewestFirst) ranked.reverse();
-  else ranked.sort(comparator(sortClauses));
-  return ranked;
+  return sortRanked(ranked, sortClauses);
 }
 
-function hitFor(r: Ranked, include: string[] | null, exclude: string[] | null): JsonObject {
+function hitFor(r: Ranked, text: HighlightQuery, include: string[] | null, exclude: string[] | null): JsonObject {
   const document = pruneDocument(r.rec.doc, include, exclude);
   if (!r.match) {
     return { document, highlight: {}, highlights: [], text_match: 100, text_match_info: WILDCARD_MATCH_INFO };
   }
-  const { highlight, highlights } = highlightHit(r.rec.doc, r.match);
+  // Ranking keeps scores only; the tokens hit are found again for the hits on this page.
+  const kept = text.tokens.slice(0, text.tokens.length - r.match.tokensDropped);
+  const hits = matchDocument(r.rec.doc, kept, text.fields, text.prefix);
+  const { highlight, highlights } = hits ? highlightHit(r.rec.doc, hits) : { highlight: {}, highlights: [] };
   return {
     document,
     highlight,

@@ -5,11 +5,11 @@
 import type { Collection, DocRecord } from './collection';
 import { ApiError } from './errors';
 import { valueAt } from './paths';
-import type { TextMatch } from './text';
+import type { TextScore } from './text';
 
 export interface Ranked {
   rec: DocRecord;
-  match: TextMatch | null;
+  match: TextScore | null;
 }
 
 type Key = (r: Ranked) => number | string | bigint | undefined;
@@ -102,19 +102,57 @@ export function effectiveSort(explicit: SortClause[], coll: Collection, wildcard
   return clauses;
 }
 
+/** A missing value sorts as the smallest, as the engine's INT64_MIN sentinel does. */
+function compareKeys(x: ReturnType<Key>, y: ReturnType<Key>, desc: boolean): number {
+  if (x === y) return 0;
+  const cmp = x === undefined ? -1 : y === undefined ? 1 : x < y ? -1 : x > y ? 1 : 0;
+  return desc ? -cmp : cmp;
+}
+
 export function comparator(clauses: SortClause[]): (a: Ranked, b: Ranked) => number {
   return (a, b) => {
     for (const c of clauses) {
-      const x = c.key(a);
-      const y = c.key(b);
-      if (x === y) continue;
-      // A missing value sorts as the smallest, as the engine's INT64_MIN sentinel does.
-      let cmp: number;
-      if (x === undefined) cmp = -1;
-      else if (y === undefined) cmp = 1;
-      else cmp = x < y ? -1 : x > y ? 1 : 0;
-      if (cmp !== 0) return c.desc ? -cmp : cmp;
+      const cmp = compareKeys(c.key(a), c.key(b), c.desc);
+      if (cmp !== 0) return cmp;
     }
     return 0;
   };
+}
+
+/**
+ * Orders matches given in ascending sequence order (as ranking produces them). The clause
+ * list always ends in `_seq_id`, so the order is total and any correct sort gives the same
+ * answer; the common shapes skip the comparator, which is slow on large match lists.
+ */
+export function sortRanked(ranked: Ranked[], clauses: SortClause[]): Ranked[] {
+  const [first, second] = clauses;
+  if (clauses.length === 1 && first?.name === '_seq_id' && first.desc) return ranked.reverse();
+  if (clauses.length === 2 && first?.name === '_text_match' && first.desc && second?.name === '_seq_id' && second.desc) {
+    return byScoreThenNewest(ranked);
+  }
+  const keys = clauses.map((c) => ranked.map((r) => c.key(r)));
+  const order = ranked.map((_, i) => i);
+  order.sort((a, b) => {
+    for (let c = 0; c < clauses.length; c++) {
+      const column = keys[c] as ReturnType<Key>[];
+      const cmp = compareKeys(column[a], column[b], (clauses[c] as SortClause).desc);
+      if (cmp !== 0) return cmp;
+    }
+    return 0;
+  });
+  return order.map((i) => ranked[i] as Ranked);
+}
+
+/** Buckets by text match score (few distinct values), newest first within each. */
+function byScoreThenNewest(ranked: Ranked[]): Ranked[] {
+  const buckets = new Map<bigint, Ranked[]>();
+  for (let i = ranked.length - 1; i >= 0; i--) {
+    const r = ranked[i] as Ranked;
+    const score = r.match?.score ?? 100n;
+    let bucket = buckets.get(score);
+    if (!bucket) buckets.set(score, (bucket = []));
+    bucket.push(r);
+  }
+  const scores = [...buckets.keys()].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
+  return scores.flatMap((s) => buckets.get(s) as Ranked[]);
 }

@@ -17,7 +17,8 @@ export interface QueryField {
   weight: number;
 }
 
-export interface TextMatch {
+/** What ranking needs of a text match; highlights are worked out again for the page shown. */
+export interface TextScore {
   tokensMatched: number;
   fieldsMatched: number;
   bestFieldScore: number;
@@ -25,8 +26,20 @@ export interface TextMatch {
   tokensDropped: number;
   /** The score as the engine packs it: [tokens_matched:4 | field_score:48 | weight:8 | fields:3]. */
   score: bigint;
+}
+
+export interface TextMatch extends TextScore {
   /** Per field: which query tokens hit which tokens of the value. */
   fieldHits: Map<string, Set<string>>;
+}
+
+/** The score of a match from its parts; shared by the document scan and the token index. */
+export function packScore(tokensMatched: number, bestFieldScore: number, bestFieldWeight: number, fieldsWithHits: number): TextScore {
+  const fieldsMatched = Math.min(fieldsWithHits, 7);
+  const fieldScore = BigInt(bestFieldScore) << 40n;
+  const score =
+    (BigInt(tokensMatched) << 59n) | (fieldScore << 11n) | (BigInt(bestFieldWeight) << 3n) | BigInt(fieldsMatched);
+  return { tokensMatched, fieldsMatched, bestFieldScore: Number(fieldScore), bestFieldWeight, tokensDropped: 0, score };
 }
 
 function tokenHits(valueTokens: string[], q: string, prefix: boolean): string[] {
@@ -67,23 +80,10 @@ export function matchDocument(doc: JsonObject, qTokens: string[], fields: QueryF
     }
   }
   if (!found.every(Boolean)) return null;
-  const tokensMatched = qTokens.length;
-  const fieldsMatched = Math.min(fieldHits.size, 7);
-  const fieldScore = BigInt(bestFieldScore) << 40n;
-  const score =
-    (BigInt(tokensMatched) << 59n) | (fieldScore << 11n) | (BigInt(bestFieldWeight) << 3n) | BigInt(fieldsMatched);
-  return {
-    tokensMatched,
-    fieldsMatched,
-    bestFieldScore: Number(fieldScore),
-    bestFieldWeight,
-    tokensDropped: 0,
-    score,
-    fieldHits,
-  };
+  return { ...packScore(qTokens.length, bestFieldScore, bestFieldWeight, fieldHits.size), fieldHits };
 }
 
-export function textMatchInfo(m: TextMatch): Record<string, unknown> {
+export function textMatchInfo(m: TextScore): Record<string, unknown> {
   return {
     best_field_score: String(m.bestFieldScore),
     best_field_weight: m.bestFieldWeight,
@@ -106,7 +106,7 @@ export const WILDCARD_MATCH_INFO = {
   typo_prefix_score: 255,
 };
 
-export function textMatchValue(m: TextMatch): RawNumber {
+export function textMatchValue(m: TextScore): RawNumber {
   return new RawNumber(m.score.toString());
 }
 
