@@ -16,7 +16,16 @@ export interface SandboxCertificates {
   key: string;
 }
 
-export async function generateCertificates(): Promise<SandboxCertificates> {
+/** subjectAltName entries: DNS names and IP addresses the server certificate is valid for. */
+export interface CertificateNames {
+  dns: string[];
+  ips: string[];
+}
+
+const LOOPBACK_NAMES: CertificateNames = { dns: ['localhost'], ips: ['127.0.0.1', '::1'] };
+
+/** `names` lets tests make a certificate that does not name the host they connect to. */
+export async function generateCertificates(names: CertificateNames = LOOPBACK_NAMES): Promise<SandboxCertificates> {
   const notBeforeDate = new Date(Date.now() - 60_000);
   const notAfterDate = new Date(Date.now() + 365 * 24 * 3600 * 1000);
   const ca = await generate([{ name: 'commonName', value: 'searchbook sandbox CA' }], {
@@ -29,7 +38,7 @@ export async function generateCertificates(): Promise<SandboxCertificates> {
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     ],
   });
-  const server = await generate([{ name: 'commonName', value: 'localhost' }], {
+  const server = await generate([{ name: 'commonName', value: names.dns[0] ?? names.ips[0] ?? 'localhost' }], {
     keySize: 2048,
     algorithm: 'sha256',
     notBeforeDate,
@@ -41,11 +50,7 @@ export async function generateCertificates(): Promise<SandboxCertificates> {
       { name: 'extKeyUsage', serverAuth: true },
       {
         name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-        ],
+        altNames: [...names.dns.map((value) => ({ type: 2 as const, value })), ...names.ips.map((ip) => ({ type: 7 as const, ip }))],
       },
     ],
   });

@@ -1,52 +1,95 @@
 import { z } from 'zod';
+import { reconcileSslMode, type Scheme, schemeOf, type SslMode, SslModeSchema } from './ssl-mode';
 
 /**
- * `%connect <engine> <address> [key=value ...]`. Secrets may only be given as `${env:NAME}`
- * references, so a notebook never holds one. (Saved profiles come with the connections work.)
+ * `%connect <engine> <address> [key=value ...] [skip_verify]`. Secrets may only be given as
+ * `${env:NAME}` references, so a notebook never holds one. (Saved profiles come with the
+ * connections work.)
  */
-export const ConnectArgsSchema = z.object({
+const ConnectOptionsSchema = z.strictObject({
   engine: z.enum(['elasticsearch', 'typesense']),
-  url: z.url({ protocol: /^https?$/ }),
   name: z.string().regex(/^[\w.-]+$/).optional(),
   auth: z.enum(['basic', 'apikey', 'none']).optional(),
   user: z.string().optional(),
   password: z.string().optional(),
   key: z.string().optional(),
   timeout: z.coerce.number().positive().optional(),
+  ssl: SslModeSchema.optional(),
+  /** A PEM file of the CA to trust instead of the system roots (verify-ca, verify-identity). */
+  ca: z.string().min(1).optional(),
+  skip_verify: z.stringbool().default(false),
 });
-export type ConnectArgs = z.infer<typeof ConnectArgsSchema>;
+type ConnectOptions = z.infer<typeof ConnectOptionsSchema>;
+
+export interface ConnectArgs extends Omit<ConnectOptions, 'ssl'> {
+  /** Scheme, host, port (and any path prefix); the scheme always agrees with `ssl`. */
+  url: string;
+  ssl: SslMode;
+  /** The address was a bare host without a port: the engine's default port applies. */
+  enginePort: boolean;
+}
 
 export const CONNECT_USAGE = [
   '%connect elasticsearch http://localhost:9200 [auth=basic user=elastic password=${env:ES_PASSWORD}]',
-  '%connect elasticsearch https://localhost:9200 auth=apikey key=${env:ES_API_KEY}',
+  '%connect elasticsearch https://localhost:9200 auth=apikey key=${env:ES_API_KEY} [ssl=verify-identity ca=/path/ca.pem]',
   '%connect typesense http://localhost:8108 key=${env:TYPESENSE_API_KEY}',
+  'ssl=disabled|preferred|required|verify-ca|verify-identity, ca=<PEM file>, skip_verify (trust any certificate)',
 ].join('\n');
 
 const SECRET_KEYS = new Set(['password', 'key']);
+/** Options that may be written alone, meaning `=true`. */
+const FLAGS = new Set(['skip_verify']);
 const ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+const SCHEME = /^(https?):\/\//i;
 
 export class ConnectArgsError extends Error {}
 
 export function parseConnectArgs(text: string, env: (name: string) => string | undefined): ConnectArgs {
   const [engine, address, ...options] = text.trim().split(/\s+/);
   if (!engine || !address) throw new ConnectArgsError(`%connect needs an engine and an address, for example:\n${CONNECT_USAGE}`);
-  const fields: Record<string, string> = { engine: engine.toLowerCase(), url: /^https?:\/\//i.test(address) ? address : `http://${address}` };
+  const fields: Record<string, string> = { engine: engine.toLowerCase() };
   for (const option of options) {
     const eq = option.indexOf('=');
+    if (eq < 0 && FLAGS.has(option)) {
+      fields[option] = 'true';
+      continue;
+    }
     if (eq <= 0) throw new ConnectArgsError(`"${option.split('=')[0]}" is not an option of %connect; write options as name=value, for example:\n${CONNECT_USAGE}`);
     const key = option.slice(0, eq);
     const value = option.slice(eq + 1);
     fields[key] = SECRET_KEYS.has(key) ? resolveSecret(key, value, env) : value;
   }
-  const url = new URL(fields.url as string);
-  if (url.password) throw new ConnectArgsError(`Put no password in the address; write password=\${env:NAME} so it stays out of the notebook.`);
-  if (url.username) fields.user ??= decodeURIComponent(url.username);
-  const parsed = ConnectArgsSchema.safeParse(fields);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConnectArgsError(`%connect: ${issue?.path.join('.') || 'arguments'}: ${issue?.message ?? 'invalid'}. For example:\n${CONNECT_USAGE}`);
+  const parsed = ConnectOptionsSchema.safeParse(fields);
+  if (!parsed.success) throw new ConnectArgsError(`%connect: ${describeIssue(parsed.error.issues[0])}. For example:\n${CONNECT_USAGE}`);
+  const { ssl: sslOption, ...rest } = parsed.data;
+
+  const written = SCHEME.exec(address)?.[1]?.toLowerCase() as Scheme | undefined;
+  const ssl = reconcileSslMode(written, sslOption);
+  if (!ssl) {
+    const fix = written === 'https' ? 'write an http:// address for ssl=disabled, or choose an HTTPS mode' : 'write an https:// address (or leave the scheme out) for an HTTPS mode, or ssl=disabled';
+    throw new ConnectArgsError(`%connect: the address says ${written}:// but ssl=${sslOption} says ${sslOption === 'disabled' ? 'plain HTTP' : 'HTTPS'}; ${fix}.`);
   }
-  return parsed.data;
+  const url = urlOf(written ? address : `${schemeOf(ssl)}://${address}`);
+  if (url.password) throw new ConnectArgsError(`Put no password in the address; write password=\${env:NAME} so it stays out of the notebook.`);
+  const user = rest.user ?? (url.username ? decodeURIComponent(url.username) : undefined);
+  url.username = '';
+  const enginePort = !written && !/:\d+(\/|$)/.test(address);
+  return { ...rest, ...(user !== undefined ? { user } : {}), url: url.href.replace(/\/$/, ''), ssl, enginePort };
+}
+
+function urlOf(text: string): URL {
+  const checked = z.url({ protocol: /^https?$/ }).safeParse(text);
+  if (!checked.success) throw new ConnectArgsError(`%connect: "${text}" is not an http:// or https:// address. For example:\n${CONNECT_USAGE}`);
+  return new URL(checked.data);
+}
+
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'invalid arguments';
+  if (issue.code === 'unrecognized_keys') {
+    const known = Object.keys(ConnectOptionsSchema.shape).filter((k) => k !== 'engine');
+    return `${issue.keys.map((k) => `"${k}"`).join(', ')} is not an option of %connect (options: ${known.join(', ')})`;
+  }
+  return `${issue.path.join('.') || 'arguments'}: ${issue.message}`;
 }
 
 function resolveSecret(key: string, value: string, env: (name: string) => string | undefined): string {

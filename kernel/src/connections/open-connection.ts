@@ -1,43 +1,65 @@
-import type { Driver, EngineIdentity } from '../drivers/driver';
-import type { Transport } from '../drivers/transport';
-import type { ConnectArgs } from './connect-args';
+import { readFile } from 'node:fs/promises';
+import type { Driver, EngineIdentity, EngineModule, EngineName } from '../drivers/driver';
+import type { TransportOptions } from '../drivers/transport';
+import { type ConnectArgs, ConnectArgsError } from './connect-args';
 
 /** An open connection as the rest of the kernel sees it: no secret is reachable from here. */
 export interface Connection {
   name: string;
   engine: Driver['engine'];
+  /** `Elasticsearch`, `Typesense`: for messages. */
+  engineLabel: string;
   /** Scheme, host and port only; never credentials. */
   address: string;
   identity: EngineIdentity;
   driver: Driver;
 }
 
+/** Each engine's folder loads on its first use, which keeps kernel start fast. */
+const ENGINE_MODULES: Record<EngineName, () => Promise<EngineModule>> = {
+  elasticsearch: async () => (await import('../drivers/elasticsearch/engine-module')).elasticsearchModule,
+  typesense: async () => (await import('../drivers/typesense/engine-module')).typesenseModule,
+};
+
 export async function openConnection(args: ConnectArgs, signal: AbortSignal): Promise<Connection> {
+  const engine = await ENGINE_MODULES[args.engine]();
+  const settings = engine.connectionSettings(args);
   const url = new URL(args.url);
+  if (args.enginePort) url.port = String(settings.defaultPort);
   const address = `${url.protocol}//${url.host}`;
-  const name = args.name ?? `${args.engine === 'elasticsearch' ? 'es' : 'ts'}-${url.hostname}-${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
-  // The HTTP client and each driver load on first use, which keeps kernel start fast.
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const name = args.name ?? `${settings.namePrefix}-${url.hostname.replace(/[[\]]/g, '')}-${port}`;
+  const tls = settings.verification && {
+    // Skip TLS Verification overrides every mode (drivers.md 2.1, 2.2).
+    verification: args.skip_verify ? ('none' as const) : settings.verification,
+    ...(args.ca ? { ca: await readCaFile(args.ca) } : {}),
+  };
+  const options: TransportOptions = {
+    baseUrl: address,
+    headers: settings.headers,
+    label: name,
+    untrustedCertificateAdvice: engine.untrustedCertificateAdvice,
+    ...(tls ? { tls } : {}),
+    ...(args.timeout ? { timeoutMs: args.timeout * 1000 } : {}),
+  };
   const { Transport } = await import('../drivers/transport');
-  const transport = new Transport({ baseUrl: address, headers: authHeaders(args), label: name, ...(args.timeout ? { timeoutMs: args.timeout * 1000 } : {}) });
-  const driver = await loadDriver(args.engine, transport);
+  const driver = engine.createDriver(new Transport(options));
   try {
     const identity = await driver.probe(signal);
-    return { name, engine: args.engine, address, identity, driver };
+    return { name, engine: args.engine, engineLabel: engine.displayName, address, identity, driver };
   } catch (err) {
     await driver.close();
     throw err;
   }
 }
 
-async function loadDriver(engine: ConnectArgs['engine'], transport: Transport): Promise<Driver> {
-  if (engine === 'elasticsearch') return new (await import('../drivers/elasticsearch/driver')).ElasticsearchDriver(transport);
-  return new (await import('../drivers/typesense/driver')).TypesenseDriver(transport);
-}
-
-function authHeaders(args: ConnectArgs): Record<string, string> {
-  if (args.engine === 'typesense') return args.key ? { 'x-typesense-api-key': args.key } : {};
-  const auth = args.auth ?? (args.key ? 'apikey' : args.user ? 'basic' : 'none');
-  if (auth === 'apikey' && args.key) return { authorization: `ApiKey ${args.key}` };
-  if (auth === 'basic' && args.user) return { authorization: `Basic ${Buffer.from(`${args.user}:${args.password ?? ''}`).toString('base64')}` };
-  return {};
+async function readCaFile(file: string): Promise<string> {
+  let pem: string;
+  try {
+    pem = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ConnectArgsError(`%connect: cannot read the CA file ca=${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the path of a PEM file the kernel can read.`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConnectArgsError(`%connect: ca=${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  return pem;
 }

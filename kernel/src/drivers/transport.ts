@@ -1,13 +1,23 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { ConsoleRequest, JsonValue, RequestBody } from '../console/cell';
+import { connectionFailureMessage } from './connection-failure';
 import { EngineError, type EngineResponse } from './driver';
+
+/**
+ * What an HTTPS connection checks: `none` trusts any certificate, `chain` that a trusted CA
+ * signed it (any host name), `identity` also that it names the host connected to.
+ */
+export type TlsVerification = 'none' | 'chain' | 'identity';
 
 export interface TransportOptions {
   /** `http://host:port` or `https://host:port`, no path. */
   baseUrl: string;
   /** Headers on every request (auth); their values are secrets and never appear in errors. */
   headers?: Record<string, string>;
-  tls?: { rejectUnauthorized: boolean; ca?: string; checkServerIdentity?: boolean };
+  /** For https:// base URLs. `ca` (PEM) replaces the system roots when given. */
+  tls?: { verification: TlsVerification; ca?: string };
+  /** The sentence that fixes a certificate from an unknown CA under this engine's SSL modes. */
+  untrustedCertificateAdvice?: string;
   timeoutMs?: number;
   /** Which connection this is, for messages. */
   label: string;
@@ -24,13 +34,18 @@ export class Transport {
       connections: 8,
       connect: tls
         ? {
-            rejectUnauthorized: tls.rejectUnauthorized,
+            rejectUnauthorized: tls.verification !== 'none',
             ...(tls.ca ? { ca: tls.ca } : {}),
             // Verify CA checks the chain but not the name on it.
-            ...(tls.checkServerIdentity === false ? { checkServerIdentity: () => undefined } : {}),
+            ...(tls.verification === 'chain' ? { checkServerIdentity: () => undefined } : {}),
           }
         : {},
     });
+  }
+
+  /** Whether requests go over TLS (some engines' advice depends on it). */
+  get secure(): boolean {
+    return this.options.baseUrl.startsWith('https:');
   }
 
   async send(request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>, signal: AbortSignal): Promise<EngineResponse> {
@@ -69,9 +84,9 @@ export class Transport {
     if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
       return new EngineError('Timeout', `${this.options.label} did not answer within ${timeoutMs / 1000} s.`);
     }
-    const code = (err as { code?: unknown }).code ?? (err as { cause?: { code?: unknown } }).cause?.code;
-    const reason = typeof code === 'string' ? code : (err as Error).message;
-    return new EngineError('Connection failed', `Connection failed: ${this.options.label} (${this.options.baseUrl}) could not be reached: ${reason}.`);
+    const { label, baseUrl } = this.options;
+    const untrustedCertificateAdvice = this.options.untrustedCertificateAdvice ?? 'Add skip_verify to trust it anyway, or ca=<PEM file> with the CA that signed it.';
+    return new EngineError('Connection failed', connectionFailureMessage(err, { label, baseUrl, untrustedCertificateAdvice }));
   }
 }
 

@@ -38,11 +38,11 @@ const RUNNERS: Record<string, MagicRunner> = {
     try {
       const connection = await openConnection(connectArgs, signal);
       connections.add(connection);
-      const engine = connection.engine === 'elasticsearch' ? 'Elasticsearch' : 'Typesense';
-      const lines = [`Connected to ${engine} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`];
+      const lines = [`Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`];
       await sink.display(messageBundle([...lines, ...connection.identity.warnings.map((w) => `Warning: ${w}`)].join('\n')));
     } catch (err) {
       if (err instanceof EngineError) throw new CellFailure(err.ename, err.message);
+      if (err instanceof ConnectArgsError) throw new CellFailure('ConnectUsage', err.message);
       throw err;
     }
   },

@@ -13,9 +13,8 @@ export class ElasticsearchDriver implements Driver {
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
     const response = await this.transport.send({ method: 'GET', path: '/', query: '' }, signal);
-    if (response.status === 401 || response.status === 403) {
-      throw new EngineError('Authentication failed', `Authentication failed: the cluster answered ${response.status}. Check the user and password or the API key.`, response.status);
-    }
+    const failure = elasticsearchFailure(response, { secure: this.transport.secure });
+    if (failure?.ename === 'Authentication failed') throw failure;
     const body = response.body.kind === 'json' ? asObject(response.body.value) : undefined;
     const version = asObject(body?.version)?.number;
     if (response.status !== 200 || typeof version !== 'string') {
@@ -35,7 +34,7 @@ export class ElasticsearchDriver implements Driver {
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
-    return elasticsearchFailure(response);
+    return elasticsearchFailure(response, { secure: this.transport.secure });
   }
 
   present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {

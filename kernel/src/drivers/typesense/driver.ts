@@ -14,13 +14,14 @@ export class TypesenseDriver implements Driver {
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
     const debug = await this.transport.send({ method: 'GET', path: '/debug', query: '' }, signal);
     const version = debug.body.kind === 'json' ? asObject(debug.body.value)?.version : undefined;
-    if (debug.status === 401) throw unauthorized();
+    if (debug.status === 401) throw typesenseFailure(debug) ?? new EngineError('Authentication failed', 'Forbidden - a valid API key header must be sent.', 401);
     if (typeof version !== 'string') {
       throw new EngineError('Connection failed', `Connection failed: GET /debug answered ${debug.status} without a Typesense version; is this a Typesense address?`, debug.status);
     }
     // /health answers without a key, so the key is proven on a listing.
     const collections = await this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal);
-    if (collections.status === 401 || collections.status === 403) throw unauthorized();
+    const refused = typesenseFailure(collections);
+    if (refused?.ename === 'Authentication failed') throw refused;
     const major = Number.parseFloat(version.replace(/^v/, ''));
     const warnings = Number.isFinite(major) && major < 26 ? [`Typesense ${version} is older than 26.0, the oldest version searchbook supports.`] : [];
     return { version, warnings };
@@ -58,8 +59,4 @@ export class TypesenseDriver implements Driver {
   close(): Promise<void> {
     return this.transport.close();
   }
-}
-
-function unauthorized(): EngineError {
-  return new EngineError('Authentication failed', 'Forbidden - a valid API key header must be sent. Check the API key of this connection.', 401);
 }

@@ -1,0 +1,141 @@
+/**
+ * Every auth method against the sandbox engines over real sockets, and each drivers.md 7 error
+ * with the engine's own reason and the spec's advice. No message may hold a secret.
+ */
+import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
+import type { Connection } from '../../kernel/src/connections/open-connection';
+import { connect, connectError, expectNoSecret, failureOf, request, SECRETS } from './helpers';
+
+const base = { esPort: 0, tsPort: 0, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, products: 20 };
+
+describe.each([
+  ['8.15.0', true],
+  ['7.17.0', false],
+] as const)('Elasticsearch %s (tls %s): auth methods', (esVersion, tls) => {
+  let sandbox: RunningSandbox;
+  let open: RunningSandbox;
+  const skip = tls ? 'skip_verify' : '';
+  beforeAll(async () => {
+    [sandbox, open] = await Promise.all([startSandbox({ ...base, esVersion, tls, security: true }), startSandbox({ ...base, esVersion, tls, security: false })]);
+  });
+  afterAll(() => Promise.all([sandbox?.close(), open?.close()]));
+
+  it('basic: user and password', async () => {
+    const c = await connect(`elasticsearch ${sandbox.esUrl} ${skip} auth=basic user=elastic password=\${env:ES_PASSWORD}`);
+    expect(c.identity.version).toBe(esVersion);
+    await c.driver.close();
+  });
+
+  it('apikey: a key created on the sandbox, sent verbatim', async () => {
+    const admin = await connect(`elasticsearch ${sandbox.esUrl} ${skip} user=elastic password=\${env:ES_PASSWORD}`);
+    const created = await admin.driver.send(request('POST', '/_security/api_key', '', { name: 'searchbook-test' }), new AbortController().signal);
+    await admin.driver.close();
+    const body = created.body.kind === 'json' ? (created.body.value as { id: string; api_key: string; encoded?: string }) : undefined;
+    expect(body?.id).toBeDefined();
+    const encoded = body?.encoded ?? Buffer.from(`${body?.id}:${body?.api_key}`).toString('base64');
+    const c = await connect(`elasticsearch ${sandbox.esUrl} ${skip} auth=apikey key=\${env:ES_KEY}`, { ES_KEY: encoded });
+    expect(c.identity.version).toBe(esVersion);
+    await c.driver.close();
+    const err = await connectError(`elasticsearch ${sandbox.esUrl} ${skip} auth=apikey key=\${env:WRONG}`);
+    expect(err.message).toMatch(/^Authentication failed: unable to authenticate with provided credentials/);
+    expectNoSecret(err.message, [encoded]);
+  });
+
+  it('none: against a cluster with security off', async () => {
+    const c = await connect(`elasticsearch ${open.esUrl} ${skip} auth=none`);
+    expect(c.identity.version).toBe(esVersion);
+    await c.driver.close();
+  });
+
+  it('a wrong password: Authentication failed with the engine reason and advice, no secret', async () => {
+    const err = await connectError(`elasticsearch ${sandbox.esUrl} ${skip} user=elastic password=\${env:WRONG}`);
+    expect(err.ename).toBe('Authentication failed');
+    expect(err.message).toMatch(/^Authentication failed: unable to authenticate user \[elastic\] for REST request \[\/\]\. Check the user and password/);
+    expectNoSecret(err.message);
+  });
+
+  it('no credentials against a secured cluster: says which options to add', async () => {
+    const err = await connectError(`elasticsearch ${sandbox.esUrl} ${skip}`);
+    expect(err.message).toMatch(/^Authentication failed: missing authentication credentials.*auth=basic/);
+  });
+
+  it(`suggests HTTPS on 8.x only when the connection is plain HTTP (here: ${tls ? 'HTTPS' : 'HTTP'})`, async () => {
+    const err = await connectError(`elasticsearch ${sandbox.esUrl} ${skip} user=elastic password=\${env:WRONG}`);
+    expect(err.message.includes('uses HTTPS')).toBe(false);
+  });
+});
+
+describe('Elasticsearch 8.x over plain HTTP: a rejected password suggests HTTPS', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ ...base, tls: false, security: true });
+  });
+  afterAll(() => sandbox?.close());
+
+  it('Authentication failed ... check that the connection uses HTTPS', async () => {
+    const err = await connectError(`elasticsearch ${sandbox.esUrl} user=elastic password=\${env:WRONG}`);
+    expect(err.message).toMatch(/^Authentication failed: .*On Elasticsearch 8\.x, check that the connection uses HTTPS/);
+    expectNoSecret(err.message);
+  });
+
+  it('a request failing later is mapped the same way, a 404 is not an auth error', async () => {
+    const c = await connect(`elasticsearch ${sandbox.esUrl} user=elastic password=\${env:ES_PASSWORD}`);
+    const missing = await failureOf(c, request('GET', '/nope/_search'));
+    expect(missing?.message).toMatch(/^Elasticsearch answered 404: index_not_found_exception: no such index \[nope\]/);
+    await c.driver.close();
+  });
+});
+
+describe('Typesense errors (drivers.md 7)', () => {
+  let sandbox: RunningSandbox;
+  let ts: Connection;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ ...base, tls: false, security: true });
+    ts = await connect(`typesense ${sandbox.tsUrl} key=\${env:TS_API_KEY}`);
+  });
+  afterAll(async () => {
+    await ts?.driver.close();
+    await sandbox?.close();
+  });
+
+  it('a wrong key: Forbidden - a valid API key header must be sent.', async () => {
+    const err = await connectError(`typesense ${sandbox.tsUrl} key=\${env:WRONG}`);
+    expect(err.ename).toBe('Authentication failed');
+    expect(err.message.startsWith('Forbidden - a valid API key header must be sent.')).toBe(true);
+    expect(err.message).toContain('x-typesense-api-key');
+    expectNoSecret(err.message);
+  });
+
+  it('no key at all: the same message', async () => {
+    const err = await connectError(`typesense ${sandbox.tsUrl}`);
+    expect(err.message.startsWith('Forbidden - a valid API key header must be sent.')).toBe(true);
+  });
+
+  const search = (query: string) => request('GET', '/collections/books/documents/search', `q=*&${query}`);
+
+  it('sort on a field that is not sortable', async () => {
+    const err = await failureOf(ts, search('sort_by=author:asc'));
+    expect(err?.message).toMatch(/^Could not find a field named `author` in the schema for sorting\. .*"sort": true/);
+    expect(err?.status).toBe(404);
+  });
+
+  it('more than 250 hits per page: advises offset and limit or multi_search', async () => {
+    const err = await failureOf(ts, search('per_page=251'));
+    expect(err?.message).toMatch(/^Only upto 250 hits can be fetched per page\. .*offset and limit.*multi_search/);
+  });
+
+  it('filter on an undeclared field', async () => {
+    const err = await failureOf(ts, search('filter_by=nope:=1'));
+    expect(err?.message).toMatch(/^Could not find a filter field named `nope` in the schema\. .*auto-schema/);
+  });
+
+  it('a decimal where an int32 wants a whole number', async () => {
+    const err = await failureOf(ts, search('filter_by=year:=1.5'));
+    expect(err?.message).toMatch(/Not an int32\. An int32 field takes a whole number/);
+  });
+
+  it('other errors keep the engine message and status', async () => {
+    const err = await failureOf(ts, request('GET', '/collections/none/documents/search', 'q=*'));
+    expect(err?.message).toMatch(/^Typesense answered 404: /);
+  });
+});

@@ -1,0 +1,56 @@
+/** End to end through the kernel process: %connect with SSL modes and failures, scanned for secrets. */
+import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
+import { KernelClient } from '../support/kernel-client';
+import { SECRETS } from './helpers';
+
+let kernel: KernelClient;
+let sandbox: RunningSandbox;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  [kernel, sandbox] = await Promise.all([
+    KernelClient.start({ ...SECRETS }),
+    startSandbox({ esPort: 0, tsPort: 0, tls: true, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, security: true, products: 20 }),
+  ]);
+});
+afterAll(async () => {
+  await kernel?.close();
+  await sandbox?.close();
+});
+
+async function run(code: string): Promise<{ status: unknown; text: string }> {
+  const { reply, iopub } = await kernel.execute(code);
+  const text = JSON.stringify([reply.content, ...iopub.map((m) => m.content)]);
+  seen.push(text);
+  return { status: reply.content.status, text };
+}
+
+it('connects under verify-identity with the sandbox CA, and runs a request', async () => {
+  const ok = await run(`%connect elasticsearch ${sandbox.esUrl} ssl=verify-identity ca=${sandbox.caFile} user=elastic password=\${env:ES_PASSWORD}`);
+  expect(ok.status).toBe('ok');
+  expect(ok.text).toContain('Connected to Elasticsearch 8.15.0');
+  expect((await run('GET /_cat/indices')).status).toBe('ok');
+});
+
+it('refuses the unknown CA under verify-ca with advice', async () => {
+  const failed = await run(`%connect elasticsearch ${sandbox.esUrl} ssl=verify-ca user=elastic password=\${env:ES_PASSWORD}`);
+  expect(failed.status).toBe('error');
+  expect(failed.text).toContain('Connection failed: the certificate');
+  expect(failed.text).toContain('ssl=required');
+});
+
+it('reports a wrong password and a wrong Typesense key without the secrets', async () => {
+  expect((await run(`%connect elasticsearch ${sandbox.esUrl} skip_verify user=elastic password=\${env:WRONG}`)).text).toContain('Authentication failed: unable to authenticate user [elastic]');
+  expect((await run(`%connect typesense ${sandbox.tsUrl} skip_verify key=\${env:WRONG}`)).text).toContain('Forbidden - a valid API key header must be sent.');
+  const ts = await run(`%connect typesense ${sandbox.tsUrl} ssl=verify-ca ca=${sandbox.caFile} key=\${env:TS_API_KEY}`);
+  expect(ts.text).toContain('Connected to Typesense');
+  expect((await run('GET /collections/books/documents/search?q=*&per_page=300')).text).toContain('Only upto 250 hits can be fetched per page.');
+});
+
+it('no output held a secret, nor did the kernel log', () => {
+  const basic = Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64');
+  for (const text of [...seen, kernel.stderr]) {
+    for (const secret of [...Object.values(SECRETS), basic]) expect(text).not.toContain(secret);
+  }
+  expect(seen.length).toBeGreaterThan(5);
+});

@@ -1,0 +1,148 @@
+/**
+ * SSL modes (drivers.md 5.3) over real sockets: the sandbox engines on loopback HTTPS with
+ * their own CA, a server whose certificate names another host, and plain HTTP.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
+import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
+import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { generateCertificates, writeCaFile } from '../../examples/sandbox/tls';
+import { connect, connectError, expectNoSecret, SECRETS } from './helpers';
+
+const ES_AUTH = 'auth=basic user=elastic password=${env:ES_PASSWORD}';
+const TS_AUTH = 'key=${env:TS_API_KEY}';
+
+let tls: RunningSandbox;
+let plain: RunningSandbox;
+/** An Elasticsearch whose certificate is signed by a known CA but names only db.searchbook.test. */
+let otherName: ListeningServer;
+let otherNameCa: string;
+let tmp: string;
+
+beforeAll(async () => {
+  const base = { esPort: 0, tsPort: 0, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, security: true, products: 20 };
+  [tls, plain] = await Promise.all([startSandbox({ ...base, tls: true }), startSandbox({ ...base, tls: false })]);
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'searchbook-ssl-'));
+  const certs = await generateCertificates({ dns: ['db.searchbook.test'], ips: [] });
+  otherNameCa = await writeCaFile(certs, path.join(tmp, 'other-ca.pem'));
+  const es = createElasticsearchSandbox({ version: '8.15.0', security: true, password: SECRETS.ES_PASSWORD });
+  otherName = await listen(es.handler, { port: 0, tls: { cert: certs.cert, key: certs.key } });
+});
+
+afterAll(async () => {
+  await Promise.all([tls?.close(), plain?.close(), otherName?.close()]);
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+async function connectsAs(line: string): Promise<string> {
+  const connection = await connect(line);
+  try {
+    return connection.address;
+  } finally {
+    await connection.driver.close();
+  }
+}
+
+describe('Elasticsearch over HTTPS with a certificate from an unknown CA (the sandbox CA, not given)', () => {
+  it.each(['', 'ssl=preferred', 'ssl=required'])('accepts it under %s (https:// means required)', async (mode) => {
+    expect(await connectsAs(`elasticsearch ${tls.esUrl} ${mode} ${ES_AUTH}`)).toBe(tls.esUrl);
+  });
+
+  it.each(['verify-ca', 'verify-identity'])('refuses it under ssl=%s with advice', async (mode) => {
+    const err = await connectError(`elasticsearch ${tls.esUrl} ssl=${mode} ${ES_AUTH}`);
+    expect(err.ename).toBe('Connection failed');
+    expect(err.message).toMatch(/^Connection failed: the certificate of .* is not signed by a trusted CA/);
+    expect(err.message).toContain('ssl=required');
+    expect(err.message).toContain('skip_verify');
+    expectNoSecret(err.message);
+  });
+
+  it.each(['verify-ca', 'verify-identity'])('accepts it under ssl=%s with skip_verify', async (mode) => {
+    expect(await connectsAs(`elasticsearch ${tls.esUrl} ssl=${mode} skip_verify ${ES_AUTH}`)).toBe(tls.esUrl);
+  });
+
+  it.each(['verify-ca', 'verify-identity'])('accepts it under ssl=%s with the right ca= file', async (mode) => {
+    expect(await connectsAs(`elasticsearch ${tls.esUrl} ssl=${mode} ca=${tls.caFile} ${ES_AUTH}`)).toBe(tls.esUrl);
+  });
+
+  it('uses https for a bare host with an HTTPS mode', async () => {
+    const hostPort = tls.esUrl.replace('https://', '');
+    expect(await connectsAs(`elasticsearch ${hostPort} ssl=verify-identity ca=${tls.caFile} ${ES_AUTH}`)).toBe(tls.esUrl);
+  });
+});
+
+describe('a certificate that does not name the host connected to', () => {
+  const url = (): string => otherName.url; // https://127.0.0.1:<port>; the certificate names db.searchbook.test only
+
+  it('verify-identity refuses it and suggests verify-ca or the right host', async () => {
+    const err = await connectError(`elasticsearch ${url()} ssl=verify-identity ca=${otherNameCa} ${ES_AUTH}`);
+    expect(err.message).toMatch(/^Connection failed: the certificate of .* does not name this host/);
+    expect(err.message).toContain('ssl=verify-ca');
+    expectNoSecret(err.message);
+  });
+
+  it('verify-ca accepts it: the chain is checked, the name is not', async () => {
+    expect(await connectsAs(`elasticsearch ${url()} ssl=verify-ca ca=${otherNameCa} ${ES_AUTH}`)).toBe(url());
+  });
+
+  it('verify-ca still checks the chain: the wrong CA file is refused', async () => {
+    const err = await connectError(`elasticsearch ${url()} ssl=verify-ca ca=${tls.caFile} ${ES_AUTH}`);
+    expect(err.message).toMatch(/not signed by a trusted CA/);
+  });
+
+  it('skip_verify trusts it under verify-identity', async () => {
+    expect(await connectsAs(`elasticsearch ${url()} ssl=verify-identity skip_verify ${ES_AUTH}`)).toBe(url());
+  });
+});
+
+describe('plain HTTP', () => {
+  it('ssl=disabled (and the default for http://) connects to a plain server', async () => {
+    expect(await connectsAs(`elasticsearch ${plain.esUrl} ${ES_AUTH}`)).toBe(plain.esUrl);
+    expect(await connectsAs(`elasticsearch ${plain.esUrl} ssl=disabled ${ES_AUTH}`)).toBe(plain.esUrl);
+  });
+
+  it('plain HTTP to the TLS sandbox fails as Connection failed, with no fallback, suggesting HTTPS', async () => {
+    const err = await connectError(`elasticsearch ${tls.esUrl.replace('https:', 'http:')} ${ES_AUTH}`);
+    expect(err.ename).toBe('Connection failed');
+    expect(err.message).toMatch(/^Connection failed: .*https:\/\//);
+    expectNoSecret(err.message);
+  });
+
+  it('HTTPS to a plain server fails as Connection failed, suggesting http://', async () => {
+    const err = await connectError(`elasticsearch ${plain.esUrl.replace('http:', 'https:')} ${ES_AUTH}`);
+    expect(err.message).toMatch(/^Connection failed: .* does not answer HTTPS.*http:\/\//);
+  });
+
+  it('nothing listening: Connection failed naming the address', async () => {
+    const closed = await listen((_q, s) => s.end(), { port: 0 });
+    await closed.close();
+    const err = await connectError(`elasticsearch ${closed.url} ${ES_AUTH}`);
+    expect(err.message).toMatch(/^Connection failed: nothing accepts connections at .*ECONNREFUSED/);
+  });
+});
+
+describe('Typesense: disabled is HTTP, every other mode HTTPS', () => {
+  it('connects over HTTP by default and with ssl=disabled', async () => {
+    expect(await connectsAs(`typesense ${plain.tsUrl} ${TS_AUTH}`)).toBe(plain.tsUrl);
+    expect(await connectsAs(`typesense ${plain.tsUrl} ssl=disabled ${TS_AUTH}`)).toBe(plain.tsUrl);
+  });
+
+  it.each(['preferred', 'required', 'verify-ca', 'verify-identity'])('ssl=%s uses HTTPS: trusted with ca=, refused without, accepted with skip_verify', async (mode) => {
+    const hostPort = tls.tsUrl.replace('https://', '');
+    expect(await connectsAs(`typesense ${hostPort} ssl=${mode} ca=${tls.caFile} ${TS_AUTH}`)).toBe(tls.tsUrl);
+    const err = await connectError(`typesense ${hostPort} ssl=${mode} ${TS_AUTH}`);
+    expect(err.message).toMatch(/^Connection failed: the certificate .* not signed by a trusted CA.*skip_verify/);
+    expectNoSecret(err.message);
+    expect(await connectsAs(`typesense ${hostPort} ssl=${mode} skip_verify ${TS_AUTH}`)).toBe(tls.tsUrl);
+  });
+
+  it('a hosted-style bare host with an HTTPS mode defaults to port 443', async () => {
+    const { parseConnectArgs } = await import('../../kernel/src/connections/connect-args');
+    const { typesenseConnectionSettings } = await import('../../kernel/src/drivers/typesense/connection-settings');
+    const args = parseConnectArgs('typesense xyz.a1.typesense.net ssl=required key=${env:TS_API_KEY}', (n) => (n === 'TS_API_KEY' ? 'k' : undefined));
+    expect(args.url).toBe('https://xyz.a1.typesense.net');
+    expect(typesenseConnectionSettings(args).defaultPort).toBe(443);
+  });
+});
