@@ -194,19 +194,7 @@ class BodyParser {
       this.i++;
       this.skipSpace();
       setKey(result, key, this.value());
-      this.skipSpace();
-      const code = this.i < this.end ? this.text.charCodeAt(this.i) : -1;
-      if (code === 44) {
-        this.i++;
-        this.skipSpace();
-        continue;
-      }
-      if (code === 125) {
-        this.i++;
-        this.depth--;
-        return result;
-      }
-      this.failUnexpected("',' or '}'");
+      if (this.closesAfterItem(125, "',' or '}'")) return result;
     }
   }
 
@@ -222,20 +210,25 @@ class BodyParser {
     }
     for (;;) {
       result.push(this.value());
-      this.skipSpace();
-      const code = this.i < this.end ? this.text.charCodeAt(this.i) : -1;
-      if (code === 44) {
-        this.i++;
-        this.skipSpace();
-        continue;
-      }
-      if (code === 93) {
-        this.i++;
-        this.depth--;
-        return result;
-      }
-      this.failUnexpected("',' or ']'");
+      if (this.closesAfterItem(93, "',' or ']'")) return result;
     }
+  }
+
+  /** After a member or element: a comma continues (false), the closing bracket ends (true). */
+  private closesAfterItem(close: number, expected: string): boolean {
+    this.skipSpace();
+    const code = this.i < this.end ? this.text.charCodeAt(this.i) : -1;
+    if (code === 44) {
+      this.i++;
+      this.skipSpace();
+      return false;
+    }
+    if (code === close) {
+      this.i++;
+      this.depth--;
+      return true;
+    }
+    return this.failUnexpected(expected);
   }
 
   private literal(word: string, value: boolean | null): JsonValue {
