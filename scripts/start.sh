@@ -17,4 +17,10 @@ fi
 
 # JUPYTER_PATH makes the kernelspec in .venv visible even to a Jupyter started elsewhere.
 export JUPYTER_PATH="$PWD/.venv/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"
-.venv/bin/jupyter lab --notebook-dir=examples "$@"
+lab_args=(--notebook-dir=examples)
+if [ "$(id -u)" = 0 ]; then
+  # Containers and CI machines often run as root, where JupyterLab refuses to start without this.
+  echo "searchbook: running as root, so JupyterLab is started with --allow-root" >&2
+  lab_args+=(--allow-root)
+fi
+.venv/bin/jupyter lab "${lab_args[@]}" "$@"
