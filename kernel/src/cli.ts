@@ -5,7 +5,8 @@ const USAGE = `searchbook: Elasticsearch and Typesense in Jupyter
 Usage:
   searchbook kernel <connection-file>     run the Jupyter kernel (Jupyter starts this)
   searchbook install [--user | --sys-prefix | --prefix DIR]
-                                          install the kernelspec into Jupyter's data directory
+                                          install the kernelspec and the JupyterLab extension
+                                          into Jupyter's data directory
   searchbook uninstall [--user | --sys-prefix | --prefix DIR]
   searchbook sandbox [--es-port 9200] [--ts-port 8108] [--tls] [--data DIR]
                      [--es-version 8.15.0|7.17.0] [--ts-version 29.0]
@@ -41,9 +42,15 @@ export async function main(argv: string[]): Promise<number> {
       case 'uninstall': {
         const { dataDirFor } = await import('./install/jupyter-paths');
         const { installKernelspec, uninstallKernelspec } = await import('./install/kernelspec');
+        const { installLabextension, uninstallLabextension } = await import('./install/labextension');
         const dataDir = dataDirFor(parseScope(args));
-        const dir = command === 'install' ? await installKernelspec(dataDir) : await uninstallKernelspec(dataDir);
-        process.stdout.write(`${command === 'install' ? 'Installed the searchbook kernelspec in' : 'Removed'} ${dir}\n`);
+        if (command === 'install') {
+          process.stdout.write(`Installed the searchbook kernelspec in ${await installKernelspec(dataDir)}\n`);
+          process.stdout.write(`Installed the searchbook JupyterLab extension in ${await installLabextension(dataDir)}\n`);
+        } else {
+          process.stdout.write(`Removed ${await uninstallKernelspec(dataDir)}\n`);
+          process.stdout.write(`Removed ${await uninstallLabextension(dataDir)}\n`);
+        }
         return 0;
       }
       case 'sandbox': {

@@ -1,0 +1,68 @@
+import type { DataGrid } from '@lumino/datagrid';
+
+/**
+ * The datagrid paints on a canvas, where CSS cannot reach, so its colours and fonts are read
+ * from JupyterLab's theme variables and read again whenever the theme changes.
+ */
+export interface GridTheme {
+  style: DataGrid.Style;
+  font: string;
+  headerFont: string;
+  textColor: string;
+  mutedColor: string;
+  cutBackground: string;
+  rowHeight: number;
+}
+
+function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): string {
+  const value = style.getPropertyValue(name).trim();
+  return value === '' ? fallback : value;
+}
+
+export function readGridTheme(node: HTMLElement): GridTheme {
+  const css = getComputedStyle(node);
+  const fontSize = cssVar(css, '--jp-ui-font-size1', '13px');
+  const fontFamily = cssVar(css, '--jp-ui-font-family', 'sans-serif');
+  const codeFamily = cssVar(css, '--jp-code-font-family', 'monospace');
+  const border = cssVar(css, '--jp-border-color2', '#e0e0e0');
+  const brand = cssVar(css, '--jp-brand-color1', '#1976d2');
+  const px = Number.parseFloat(fontSize) || 13;
+  return {
+    style: {
+      voidColor: cssVar(css, '--jp-layout-color0', '#ffffff'),
+      backgroundColor: cssVar(css, '--jp-layout-color0', '#ffffff'),
+      rowBackgroundColor: (i: number) => (i % 2 === 0 ? cssVar(css, '--jp-layout-color0', '#ffffff') : cssVar(css, '--jp-layout-color1', '#fafafa')),
+      gridLineColor: border,
+      headerBackgroundColor: cssVar(css, '--jp-layout-color2', '#eeeeee'),
+      headerGridLineColor: cssVar(css, '--jp-border-color1', '#bdbdbd'),
+      selectionFillColor: withAlpha(brand, 0.2),
+      selectionBorderColor: brand,
+      cursorBorderColor: brand,
+      headerSelectionFillColor: withAlpha(brand, 0.25),
+      headerSelectionBorderColor: brand,
+    },
+    font: `${px}px ${codeFamily}`,
+    headerFont: `bold ${px}px ${fontFamily}`,
+    textColor: cssVar(css, '--jp-ui-font-color1', '#212121'),
+    mutedColor: cssVar(css, '--jp-ui-font-color2', '#616161'),
+    cutBackground: cssVar(css, '--jp-warn-color3', '#ffe0b2'),
+    rowHeight: Math.round(px * 1.9),
+  };
+}
+
+/** A translucent version of a theme colour, for selection fills that keep text readable. */
+function withAlpha(color: string, alpha: number): string {
+  const hex = /^#([0-9a-f]{6})$/i.exec(color);
+  if (!hex?.[1]) {
+    return color;
+  }
+  const n = Number.parseInt(hex[1], 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}
+
+/** Calls back when JupyterLab switches theme (it marks the body) so canvases can repaint. */
+export function onThemeChange(callback: () => void): () => void {
+  const observer = new MutationObserver(callback);
+  observer.observe(document.body, { attributes: true, attributeFilter: ['data-jp-theme-name', 'data-jp-theme-light'] });
+  return () => observer.disconnect();
+}

@@ -1,0 +1,152 @@
+import { DataGrid, BasicSelectionModel, TextRenderer } from '@lumino/datagrid';
+import { MessageLoop } from '@lumino/messaging';
+import { Panel, Widget } from '@lumino/widgets';
+import { copyText } from './clipboard';
+import { fitColumnWidths } from './column-widths';
+import { GridKeyHandler } from './grid-key-handler';
+import { type GridTheme, onThemeChange, readGridTheme } from './grid-theme';
+import { HeaderMouseHandler } from './header-mouse-handler';
+import { type ColumnView, type CutCell, RowsModel } from './rows-model';
+import { rangeAsJson, rangeAsTsv, selectedRange } from './selection-copy';
+import { nextSort, type SortState } from './sort-order';
+import { ValueView } from './value-view';
+
+/** Rows visible before the grid scrolls inside the output instead of growing it. */
+const VISIBLE_ROWS = 15;
+
+export type CopyFormat = 'tsv' | 'json';
+
+/**
+ * A virtualised, read-only grid of rows (Lumino's DataGrid, as JupyterLab's CSV viewer) with
+ * sorting on header click, resizable columns, copy, and a view of a cell's whole value.
+ */
+export class GridView extends Panel {
+  readonly model: RowsModel;
+  private readonly grid: DataGrid;
+  private readonly valueView = new ValueView();
+  private readonly resizeObserver: ResizeObserver;
+  private readonly stopWatchingTheme: () => void;
+  private sized = false;
+
+  constructor(columns: readonly ColumnView[], rows: readonly Record<string, unknown>[], cut: readonly CutCell[], label: string) {
+    super();
+    this.addClass('searchbook-GridView');
+    this.model = new RowsModel(columns, rows, cut);
+    this.grid = new DataGrid({ headerVisibility: 'all', stretchLastColumn: true });
+    this.grid.addClass('searchbook-Grid');
+    this.grid.dataModel = this.model;
+    this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model, selectionMode: 'cell' });
+    this.grid.mouseHandler = new HeaderMouseHandler({
+      headerClicked: (column) => this.sortByColumn(column),
+      cellOpened: (row, column) => this.openCell(row, column),
+    });
+    this.grid.keyHandler = new GridKeyHandler({
+      copy: () => void this.copy('tsv'),
+      openCursorCell: () => this.openCell(this.grid.selectionModel?.cursorRow ?? -1, this.grid.selectionModel?.cursorColumn ?? -1),
+      closeDetail: () => this.valueView.hide(),
+    });
+    const node = this.grid.node;
+    node.setAttribute('role', 'grid');
+    node.setAttribute('aria-label', label);
+    node.setAttribute('aria-rowcount', String(rows.length));
+    node.setAttribute('aria-colcount', String(columns.length));
+    node.dataset.columns = JSON.stringify(columns.map((c) => c.name));
+    this.addWidget(this.grid);
+    this.addWidget(this.valueView);
+    this.resizeObserver = new ResizeObserver(() => MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize));
+    this.stopWatchingTheme = onThemeChange(() => this.applyTheme());
+  }
+
+  /** Sorts the rows shown by one column (null: back to the engine's order). */
+  setSort(sort: SortState | null): void {
+    this.model.sort = sort;
+    this.grid.selectionModel?.clear();
+    this.grid.node.dataset.sort = sort ? `${sort.column} ${sort.direction}` : '';
+  }
+
+  async copy(format: CopyFormat): Promise<string> {
+    const range = selectedRange(this.model, this.grid.selectionModel);
+    const text = format === 'tsv' ? rangeAsTsv(this.model, range) : rangeAsJson(this.model, range);
+    await copyText(text);
+    return text;
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) {
+      return;
+    }
+    this.resizeObserver.disconnect();
+    this.stopWatchingTheme();
+    super.dispose();
+  }
+
+  protected override onAfterAttach(msg: Parameters<Panel['processMessage']>[0]): void {
+    super.onAfterAttach(msg);
+    this.resizeObserver.observe(this.node);
+    this.applyTheme();
+  }
+
+  protected override onBeforeDetach(msg: Parameters<Panel['processMessage']>[0]): void {
+    this.resizeObserver.unobserve(this.node);
+    super.onBeforeDetach(msg);
+  }
+
+  private sortByColumn(column: number): void {
+    const name = this.model.columns[column]?.name;
+    if (name !== undefined) {
+      this.setSort(nextSort(this.model.sort, name));
+    }
+  }
+
+  private openCell(row: number, column: number): void {
+    const col = this.model.columns[column];
+    if (!col || row < 0 || row >= this.model.rows.length) {
+      return;
+    }
+    this.valueView.open({
+      column: col.name,
+      row: this.model.responseIndex(row) + 1,
+      value: this.model.value(row, column),
+      cut: this.model.isCut(row, column),
+    });
+  }
+
+  private applyTheme(): void {
+    const theme = readGridTheme(this.node);
+    this.grid.style = theme.style;
+    this.grid.defaultSizes = {
+      rowHeight: theme.rowHeight,
+      columnWidth: 120,
+      rowHeaderWidth: Math.max(40, String(this.model.rows.length).length * 9 + 20),
+      columnHeaderHeight: theme.rowHeight,
+    };
+    this.grid.cellRenderers.update({
+      body: this.bodyRenderer(theme),
+      'column-header': new TextRenderer({
+        font: ({ row }) => (row === 0 ? theme.headerFont : theme.font),
+        textColor: ({ row }) => (row === 0 ? theme.textColor : theme.mutedColor),
+      }),
+      'row-header': new TextRenderer({ font: theme.font, textColor: theme.mutedColor, horizontalAlignment: 'right' }),
+      'corner-header': new TextRenderer({ font: theme.headerFont, textColor: theme.mutedColor }),
+    });
+    if (!this.sized) {
+      this.sized = true;
+      fitColumnWidths(this.model, theme.font, theme.headerFont).forEach((width, column) =>
+        this.grid.resizeColumn('body', column, width),
+      );
+    }
+    const headerRows = this.model.rowCount('column-header');
+    const bodyRows = Math.min(this.model.rows.length, VISIBLE_ROWS);
+    // Room for the horizontal scrollbar keeps the last row from hiding under it.
+    this.grid.node.style.height = `${(headerRows + Math.max(bodyRows, 1)) * theme.rowHeight + 18}px`;
+  }
+
+  private bodyRenderer(theme: GridTheme): TextRenderer {
+    return new TextRenderer({
+      font: theme.font,
+      textColor: theme.textColor,
+      backgroundColor: ({ row, column }) => (this.model.isCut(row, column) ? theme.cutBackground : ''),
+      elideDirection: 'right',
+    });
+  }
+}

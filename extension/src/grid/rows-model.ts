@@ -1,0 +1,102 @@
+import { DataModel } from '@lumino/datagrid';
+import { cellText } from './cell-text';
+import { type SortState, sortedRowOrder } from './sort-order';
+
+/** A grid column as the renderers know it: the kernel's column, or a bare name for tables. */
+export interface ColumnView {
+  name: string;
+  /** The engine's field type; empty when the response says nothing about types. */
+  type: string;
+  readOnly: boolean;
+  json: boolean;
+}
+
+export interface CutCell {
+  row: number;
+  column: string;
+}
+
+const SORT_MARKS = { ascending: ' ▲', descending: ' ▼' } as const;
+
+/**
+ * The rows of one response as a read-only datagrid model. Rows keep their response positions
+ * (shown in the row header) while the display order follows the header the user clicked.
+ */
+export class RowsModel extends DataModel {
+  private order: number[];
+  private sortState: SortState | null = null;
+  private readonly cutCells: Set<string>;
+  private readonly typed: boolean;
+
+  constructor(
+    readonly columns: readonly ColumnView[],
+    readonly rows: readonly Record<string, unknown>[],
+    cut: readonly CutCell[] = [],
+  ) {
+    super();
+    this.order = rows.map((_, index) => index);
+    this.cutCells = new Set(cut.map((c) => cutKey(c.row, c.column)));
+    this.typed = columns.some((c) => c.type !== '' || c.readOnly);
+  }
+
+  get sort(): SortState | null {
+    return this.sortState;
+  }
+
+  set sort(value: SortState | null) {
+    this.sortState = value;
+    this.order = sortedRowOrder(this.rows, value);
+    this.emitChanged({ type: 'model-reset' });
+  }
+
+  rowCount(region: DataModel.RowRegion): number {
+    return region === 'body' ? this.rows.length : this.typed ? 2 : 1;
+  }
+
+  columnCount(region: DataModel.ColumnRegion): number {
+    return region === 'body' ? this.columns.length : 1;
+  }
+
+  data(region: DataModel.CellRegion, row: number, column: number): string {
+    switch (region) {
+      case 'body':
+        return cellText(this.value(row, column));
+      case 'column-header':
+        return this.headerText(row, column);
+      case 'row-header':
+        return String(this.responseIndex(row) + 1);
+      case 'corner-header':
+        return row === 0 ? '#' : '';
+    }
+  }
+
+  /** The raw value under a display position (what copy and the detail view use). */
+  value(row: number, column: number): unknown {
+    const name = this.columns[column]?.name;
+    return name === undefined ? undefined : this.rows[this.responseIndex(row)]?.[name];
+  }
+
+  /** Where a displayed row sits in the response. */
+  responseIndex(row: number): number {
+    return this.order[row] ?? row;
+  }
+
+  isCut(row: number, column: number): boolean {
+    const name = this.columns[column]?.name;
+    return name !== undefined && this.cutCells.has(cutKey(this.responseIndex(row), name));
+  }
+
+  private headerText(row: number, column: number): string {
+    const col = this.columns[column];
+    if (!col) {
+      return '';
+    }
+    if (row === 0) {
+      const mark = this.sortState?.column === col.name ? SORT_MARKS[this.sortState.direction] : '';
+      return col.name + mark;
+    }
+    return [col.type, col.readOnly ? 'read-only' : ''].filter(Boolean).join(' · ');
+  }
+}
+
+const cutKey = (row: number, column: string): string => `${row}\u0000${column}`;

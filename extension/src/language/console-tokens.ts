@@ -1,0 +1,152 @@
+import type { StreamParser, StringStream } from '@codemirror/language';
+
+/**
+ * Highlighting for searchbook console cells: `METHOD /path?query` lines, JSON bodies
+ * (NDJSON and `"""` strings included), `#` and `//` comment lines, `${variables}` and magics.
+ * It mirrors the kernel's cell grammar (kernel/src/console) closely enough to colour it; the
+ * kernel stays the judge of what a cell means.
+ */
+type Phase = 'line' | 'path' | 'query' | 'magic' | 'body';
+
+export interface ConsoleState {
+  phase: Phase;
+  /** Inside a `"""` string, which may span lines. */
+  triple: boolean;
+  /** Inside a JSON string that a `${...}` interrupted. */
+  string: boolean;
+}
+
+const METHOD = /^(?:GET|POST|PUT|PATCH|DELETE|HEAD)(?=\s|$)/i;
+const VARIABLE = /^\$\{[^}\s]*\}?/;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/;
+
+/** The rest of a JSON string, stopping before a `${` so the variable gets its own colour. */
+function stringRest(stream: StringStream, state: ConsoleState): string {
+  while (!stream.eol()) {
+    if (stream.match('${', false)) {
+      state.string = true;
+      return 'string';
+    }
+    const ch = stream.next();
+    if (ch === '\\') {
+      stream.next();
+    } else if (ch === '"') {
+      state.string = false;
+      return stream.match(/^\s*:/, false) ? 'propertyName' : 'string';
+    }
+  }
+  state.string = false;
+  return 'string';
+}
+
+function bodyToken(stream: StringStream, state: ConsoleState): string | null {
+  if (stream.match('"""')) {
+    state.triple = true;
+    return tripleRest(stream, state);
+  }
+  if (stream.eat('"')) {
+    return stringRest(stream, state);
+  }
+  if (stream.match(NUMBER)) {
+    return 'number';
+  }
+  if (stream.match(/^(?:true|false|null)\b/)) {
+    return 'atom';
+  }
+  const ch = stream.next();
+  if (ch !== undefined && '{}[]'.includes(ch)) {
+    return 'bracket';
+  }
+  return ch === ':' || ch === ',' ? 'punctuation' : null;
+}
+
+function tripleRest(stream: StringStream, state: ConsoleState): string {
+  if (stream.skipTo('"""')) {
+    stream.match('"""');
+    state.triple = false;
+  } else {
+    stream.skipToEnd();
+  }
+  return 'string';
+}
+
+/** The first token of a line decides what the line is. */
+function lineStart(stream: StringStream, state: ConsoleState): string | null {
+  if (stream.match(/^(?:#|\/\/).*/)) {
+    return 'comment';
+  }
+  if (stream.match(METHOD)) {
+    state.phase = 'path';
+    return 'keyword';
+  }
+  if (stream.match(/^%%?[A-Za-z_][\w-]*/)) {
+    state.phase = 'magic';
+    return 'meta';
+  }
+  state.phase = 'body';
+  return bodyToken(stream, state);
+}
+
+export const consoleTokens: StreamParser<ConsoleState> = {
+  name: 'searchbook',
+  startState: () => ({ phase: 'line', triple: false, string: false }),
+  copyState: (state) => ({ ...state }),
+  token(stream, state) {
+    if (state.triple) {
+      return tripleRest(stream, state);
+    }
+    if (stream.match(VARIABLE)) {
+      return 'variableName.special';
+    }
+    if (state.string) {
+      return stringRest(stream, state);
+    }
+    if (stream.sol() && state.phase !== 'body') {
+      state.phase = 'line';
+    }
+    if (stream.eatSpace()) {
+      return null;
+    }
+    if (stream.sol() || state.phase === 'line' || (state.phase === 'body' && stream.column() === stream.indentation())) {
+      const isLineStart = stream.column() === stream.indentation();
+      if (isLineStart) {
+        return lineStart(stream, state);
+      }
+    }
+    switch (state.phase) {
+      case 'path':
+        if (stream.eat('?')) {
+          state.phase = 'query';
+          return 'operator';
+        }
+        stream.match(/^[^\s?$]+/) || stream.next();
+        return 'url';
+      case 'query':
+        if (stream.eat('=') || stream.eat('&')) {
+          return 'operator';
+        }
+        if (stream.match(/^[^\s=&$]+(?==)/)) {
+          return 'attributeName';
+        }
+        stream.match(/^[^\s=&$]+/) || stream.next();
+        return 'string';
+      case 'magic':
+        if (stream.match(/^[\w-]+(?==)/)) {
+          return 'attributeName';
+        }
+        if (stream.eat('=')) {
+          return 'operator';
+        }
+        stream.match(/^[^\s=$]+/) || stream.next();
+        return null;
+      default:
+        return bodyToken(stream, state);
+    }
+  },
+  blankLine(state) {
+    if (state.phase !== 'body') {
+      state.phase = 'line';
+    }
+  },
+  languageData: { commentTokens: { line: '#' } },
+};

@@ -1,0 +1,135 @@
+import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
+import { Panel, Widget } from '@lumino/widgets';
+import type { z } from 'zod';
+import { HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
+import { GridView } from '../grid/grid-view';
+import type { ColumnView } from '../grid/rows-model';
+import { barChart, bucketsOf } from './bar-chart';
+import { omittedText, statusText } from './status-line';
+import { toolbar } from './toolbar';
+
+/** Both payloads, brought to the one shape the grid shows. */
+interface Results {
+  info: z.infer<typeof HitsPayloadSchema>['info'];
+  columns: ColumnView[];
+  rows: Record<string, unknown>[];
+  cut: { row: number; column: string }[];
+  total?: { value: number; relation: 'eq' | 'gte' };
+  omittedRows: number;
+  aggregations: { name: string; rows: Record<string, unknown>[] }[];
+}
+
+function readResults(mimeType: string, data: unknown): Results {
+  if (mimeType === HITS_MIME) {
+    return HitsPayloadSchema.parse(data) as Results;
+  }
+  const table = TablePayloadSchema.parse(data);
+  return {
+    ...table,
+    columns: table.columns.map((name) => ({ name, type: '', readOnly: false, json: false })),
+    aggregations: [],
+  };
+}
+
+function block(className: string, text = ''): HTMLElement {
+  const node = document.createElement('div');
+  node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+/**
+ * One console response: status line, toolbar, the grid, the rows-left-out notice, the raw
+ * response on demand, and a chart and table per aggregation.
+ */
+export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
+  constructor(private readonly mimeType: string) {
+    super();
+    this.addClass('searchbook-Results');
+  }
+
+  async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    for (const child of [...this.widgets]) {
+      child.dispose();
+    }
+    let results: Results;
+    try {
+      results = readResults(this.mimeType, model.data[this.mimeType]);
+    } catch (error) {
+      this.addWidget(new Widget({ node: this.unreadable(error, model) }));
+      return;
+    }
+    this.showResults(results, model.data['application/json']);
+  }
+
+  private showResults(results: Results, raw: unknown): void {
+    const label = `${results.rows.length} rows from ${results.info.connection}, columns ${results.columns.map((c) => c.name).join(', ')}`;
+    const grid = new GridView(results.columns, results.rows, results.cut, label);
+    const rawView = block('searchbook-RawJson');
+    rawView.hidden = true;
+    const extras: Widget[] = [];
+    const counts = { total: results.total, shown: results.rows.length, omitted: results.omittedRows };
+    this.addWidget(new Widget({ node: block('searchbook-Status', statusText(results.info, counts)) }));
+    this.addWidget(
+      new Widget({
+        node: toolbar({
+          copy: (format) => grid.copy(format),
+          toggleRaw: () => {
+            if (rawView.childElementCount === 0) {
+              rawView.append(rawJsonNode(raw));
+            }
+            rawView.hidden = !rawView.hidden;
+            for (const widget of [grid, ...extras]) {
+              widget.setHidden(!rawView.hidden);
+            }
+            return !rawView.hidden;
+          },
+        }),
+      }),
+    );
+    this.addWidget(grid);
+    const omitted = omittedText(results.omittedRows);
+    if (omitted) {
+      extras.push(new Widget({ node: block('searchbook-Omitted', omitted) }));
+    }
+    for (const aggregation of results.aggregations) {
+      extras.push(...aggregationWidgets(aggregation, results.info.connection));
+    }
+    for (const widget of extras) {
+      this.addWidget(widget);
+    }
+    this.addWidget(new Widget({ node: rawView }));
+  }
+
+  private unreadable(error: unknown, model: IRenderMime.IMimeModel): HTMLElement {
+    const node = block('searchbook-Unreadable');
+    const reason = error instanceof Error ? error.message : String(error);
+    node.append(
+      block('searchbook-Unreadable-reason', `searchbook cannot show this output as a grid (${this.mimeType} did not match its schema: ${reason.slice(0, 300)}). The plain text follows.`),
+    );
+    const text = document.createElement('pre');
+    text.textContent = typeof model.data['text/plain'] === 'string' ? model.data['text/plain'] : '';
+    node.append(text);
+    return node;
+  }
+}
+
+function rawJsonNode(raw: unknown): HTMLElement {
+  const pre = document.createElement('pre');
+  pre.textContent = raw === undefined ? 'This output does not hold the raw response.' : JSON.stringify(raw, null, 2);
+  return pre;
+}
+
+function aggregationWidgets(aggregation: { name: string; rows: Record<string, unknown>[] }, connection: string): Widget[] {
+  const section = block('searchbook-Aggregation');
+  const title = block('searchbook-Aggregation-title', `Aggregation ${aggregation.name}`);
+  section.append(title);
+  const buckets = bucketsOf(aggregation.rows);
+  if (buckets.length > 0) {
+    section.append(barChart(buckets, aggregation.name));
+  }
+  const names = [...new Set(aggregation.rows.flatMap((row) => Object.keys(row)))];
+  const columns = names.map((name) => ({ name, type: '', readOnly: false, json: false }));
+  const label = `Aggregation ${aggregation.name} from ${connection}: ${aggregation.rows.length} rows, columns ${names.join(', ')}`;
+  return [new Widget({ node: section }), new GridView(columns, aggregation.rows, [], label)];
+}

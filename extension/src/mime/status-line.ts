@@ -1,0 +1,26 @@
+import type { ResponseInfo } from '../../../kernel/src/render/mime-types';
+
+export interface Counts {
+  total?: { value: number; relation: 'eq' | 'gte' };
+  shown: number;
+  omitted: number;
+}
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/** Who answered what and how: `es · GET /products/_search · 200 · 12 ms · ≥10,000 total · 20 shown`. */
+export function statusText(info: ResponseInfo, counts: Counts): string {
+  const parts = [info.connection, `${info.method} ${info.path}`, String(info.status), `${Math.round(info.elapsedMs)} ms`];
+  if (counts.total) {
+    parts.push(`${counts.total.relation === 'gte' ? '≥' : ''}${numberFormat.format(counts.total.value)} total`);
+  }
+  parts.push(`${numberFormat.format(counts.shown)} shown`);
+  return parts.join(' · ');
+}
+
+/** The notice under a grid whose rows did not all go into the notebook. */
+export function omittedText(omitted: number): string {
+  return omitted > 0
+    ? `${numberFormat.format(omitted)} more rows were left out of the notebook to keep it small; set SEARCHBOOK_MAX_ROWS before starting the kernel to keep more, or page with from/size or search_after.`
+    : '';
+}

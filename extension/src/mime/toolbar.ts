@@ -1,0 +1,40 @@
+export interface ToolbarActions {
+  copy(format: 'tsv' | 'json'): Promise<unknown>;
+  /** Shows or hides the raw response; returns whether it is now shown. */
+  toggleRaw(): boolean;
+}
+
+function button(label: string, title: string, onClick: (button: HTMLButtonElement) => void): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'jp-Button searchbook-Toolbar-button';
+  b.textContent = label;
+  b.title = title;
+  b.addEventListener('click', () => onClick(b));
+  return b;
+}
+
+/** Copy and raw-JSON buttons above a grid. */
+export function toolbar(actions: ToolbarActions): HTMLElement {
+  const bar = document.createElement('div');
+  bar.className = 'searchbook-Toolbar';
+  const flash = (b: HTMLButtonElement, text: string): void => {
+    const label = b.textContent;
+    b.textContent = text;
+    setTimeout(() => (b.textContent = label), 1200);
+  };
+  bar.append(
+    button('Copy TSV', 'Copy the selected cells (or every row) as tab-separated values', (b) =>
+      void actions.copy('tsv').then(() => flash(b, 'Copied')),
+    ),
+    button('Copy JSON', 'Copy the selected cells (or every row) as a JSON array of objects', (b) =>
+      void actions.copy('json').then(() => flash(b, 'Copied')),
+    ),
+    button('Raw JSON', 'Show the response as the engine sent it', (b) => {
+      const shown = actions.toggleRaw();
+      b.setAttribute('aria-pressed', String(shown));
+      b.classList.toggle('searchbook-mod-pressed', shown);
+    }),
+  );
+  return bar;
+}
