@@ -26,6 +26,12 @@ export interface GridColumn {
   readOnly: boolean;
   /** The cell holds JSON (arrays, objects, nested parents). */
   json: boolean;
+  /** Where the column comes from: engine metadata (`_id`, `_index`, `_score`, `id`), the index mapping or collection schema, or only the documents (a field the mapping lacks, or no mapping could be read). */
+  origin?: 'meta' | 'mapping' | 'documents';
+  /** The document identifier (`_id`, `id`): the primary key of the grid. */
+  primaryKey?: boolean;
+  /** For a leaf of an array of objects (`nested`, `object[]`): the name of that array's JSON column. The cell lists one entry per element, `null` where an element omits the leaf. */
+  arrayParent?: string;
 }
 
 /** How a console response should be shown; render/ turns it into a MIME bundle. */

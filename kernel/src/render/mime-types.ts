@@ -11,12 +11,25 @@ const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
 );
 
+/**
+ * A grid column: a dotted path into the document. The optional fields were added with columns
+ * from mappings and schemas; payloads without them (older notebooks) still parse.
+ */
 export const ColumnSchema = z.object({
   name: z.string(),
+  /** The engine's type for the header: mapping/schema types (`text`, `nested`, `int32`, `object[]`; `long | keyword` when the indices of an alias disagree), or the JSON type (`string`, `number`, `array`, ...) of a column known only from the documents. */
   type: z.string(),
   readOnly: z.boolean(),
+  /** The cell holds JSON (arrays, objects, nested parents). */
   json: z.boolean(),
+  /** `meta`: `_id`, `_index`, `_score`, Typesense `id`; `mapping`: the index mapping or collection schema; `documents`: a field only the documents hold (or the mapping could not be read). */
+  origin: z.enum(['meta', 'mapping', 'documents']).optional(),
+  /** The document identifier (`_id`, `id`). */
+  primaryKey: z.boolean().optional(),
+  /** For a leaf of a `nested` / `object[]` field: that field's column name. The cell is an array with one entry per element, `null` where an element omits the leaf; edit it through the parent column. */
+  arrayParent: z.string().optional(),
 });
+export type Column = z.infer<typeof ColumnSchema>;
 
 /** Who answered and how, shown on the grid's status line. */
 export const ResponseInfoSchema = z.object({

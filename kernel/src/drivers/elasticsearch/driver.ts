@@ -5,11 +5,16 @@ import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { elasticsearchFailure } from './failure';
 import { presentElasticsearch } from './present';
+import { ElasticsearchStructure } from './structure';
 
 export class ElasticsearchDriver implements Driver {
   readonly engine = 'elasticsearch' as const;
 
-  constructor(private readonly transport: Transport) {}
+  private readonly structure: ElasticsearchStructure;
+
+  constructor(private readonly transport: Transport) {
+    this.structure = new ElasticsearchStructure(transport);
+  }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
     const response = await this.transport.send({ method: 'GET', path: '/', query: '' }, signal);
@@ -29,8 +34,20 @@ export class ElasticsearchDriver implements Driver {
     return { version, warnings };
   }
 
-  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
-    return this.transport.send(request, signal);
+  /**
+   * Sends the request, then reads the mapping a search answer's grid needs (cached per
+   * connection), so present() stays synchronous. A request that changes mappings drops them.
+   */
+  async send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
+    let response: EngineResponse;
+    try {
+      response = await this.transport.send(request, signal);
+    } finally {
+      // Also after a failure: a write may have reached the engine before the connection broke.
+      this.structure.noteRequest(request);
+    }
+    await this.structure.prepare(request, response, signal);
+    return response;
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
@@ -38,40 +55,22 @@ export class ElasticsearchDriver implements Driver {
   }
 
   present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
-    return presentElasticsearch(request, response);
+    return presentElasticsearch(request, response, this.structure.treeFor(request, response));
   }
 
   endpoints(): Promise<EndpointInfo[]> {
     return loadEndpoints();
   }
 
-  async targetNames(signal: AbortSignal): Promise<string[]> {
-    const response = await this.transport.send({ method: 'GET', path: '/_cat/indices', query: 'format=json&h=index' }, signal);
-    if (response.body.kind !== 'json' || !Array.isArray(response.body.value)) return [];
-    return response.body.value.map((row) => asObject(row)?.index).filter((n): n is string => typeof n === 'string' && !n.startsWith('.'));
+  targetNames(signal: AbortSignal): Promise<string[]> {
+    return this.structure.targetNames(signal);
   }
 
-  async fieldNames(target: string, signal: AbortSignal): Promise<string[]> {
-    const response = await this.transport.send({ method: 'GET', path: `/${encodeURIComponent(target)}/_mapping`, query: '' }, signal);
-    if (response.body.kind !== 'json') return [];
-    const names = new Set<string>();
-    for (const index of Object.values(asObject(response.body.value) ?? {})) {
-      collectFields(asObject(asObject(asObject(index)?.mappings)?.properties), '', names);
-    }
-    return [...names];
+  fieldNames(target: string, signal: AbortSignal): Promise<string[]> {
+    return this.structure.fieldNames(target, signal);
   }
 
   close(): Promise<void> {
     return this.transport.close();
-  }
-}
-
-function collectFields(properties: Record<string, unknown> | undefined, prefix: string, into: Set<string>): void {
-  for (const [name, definition] of Object.entries(properties ?? {})) {
-    const path = prefix + name;
-    into.add(path);
-    const def = definition as { properties?: Record<string, unknown>; fields?: Record<string, unknown> };
-    if (def.properties) collectFields(def.properties, `${path}.`, into);
-    for (const sub of Object.keys(def.fields ?? {})) into.add(`${path}.${sub}`);
   }
 }

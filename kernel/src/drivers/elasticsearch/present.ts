@@ -1,15 +1,22 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
-import { asObject, columnsFromRows, flattenDocument } from '../document-columns';
+import { asObject, flattenDocument } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
+import type { FieldTree } from '../field-tree';
+import { documentGrid } from '../grid-columns';
+import { filtersFields } from './targets';
 
+/** Every Elasticsearch grid starts with these, read-only (drivers.md 2.3). */
 const LEADING: GridColumn[] = [
-  { name: '_id', type: 'keyword', readOnly: true, json: false },
-  { name: '_index', type: 'keyword', readOnly: true, json: false },
-  { name: '_score', type: 'float', readOnly: true, json: false },
+  { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },
+  { name: '_index', type: 'keyword', readOnly: true, json: false, origin: 'meta' },
+  { name: '_score', type: 'float', readOnly: true, json: false, origin: 'meta' },
 ];
 
-/** Search responses → hits grid; arrays (`_cat/...?format=json`) → table; the rest → JSON. */
-export function presentElasticsearch(_request: ConsoleRequest, response: EngineResponse): ConsoleResult {
+/**
+ * Search responses → hits grid, with columns from the mapping when `tree` is known; arrays
+ * (`_cat/...?format=json`) → table; the rest → JSON.
+ */
+export function presentElasticsearch(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): ConsoleResult {
   if (response.body.kind === 'text') return { kind: 'text', text: response.body.text };
   if (response.body.kind === 'empty') return { kind: 'json', value: { status: response.status } };
   if (response.body.kind === 'jsonl') return { kind: 'table', rows: response.body.values.map(rowOf) };
@@ -17,15 +24,16 @@ export function presentElasticsearch(_request: ConsoleRequest, response: EngineR
   if (Array.isArray(body)) return { kind: 'table', rows: body.map(rowOf) };
   const hits = asObject(asObject(body)?.hits);
   if (response.status < 300 && hits && Array.isArray(hits.hits)) {
-    const rows = hits.hits.map((hit) => {
+    const documents = hits.hits.map((hit) => {
       const h = asObject(hit) ?? {};
-      return { _id: h._id ?? null, _index: h._index ?? null, _score: h._score ?? null, ...flattenDocument(asObject(h._source) ?? {}) };
+      return { meta: { _id: h._id ?? null, _index: h._index ?? null, _score: h._score ?? null }, source: h._source ?? {} };
     });
+    const { columns, rows } = documentGrid({ tree, leading: LEADING, documents, onlyPresent: filtersFields(request) });
     const total = asObject(hits.total);
     const aggregations = aggregationTables(asObject(asObject(body)?.aggregations));
     return {
       kind: 'hits',
-      columns: columnsFromRows(rows, LEADING),
+      columns,
       rows,
       ...(total && typeof total.value === 'number' ? { total: { value: total.value, relation: total.relation === 'gte' ? 'gte' : 'eq' } } : {}),
       ...(typeof hits.total === 'number' ? { total: { value: hits.total, relation: 'eq' as const } } : {}),

@@ -5,11 +5,16 @@ import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
+import { TypesenseStructure } from './structure';
 
 export class TypesenseDriver implements Driver {
   readonly engine = 'typesense' as const;
 
-  constructor(private readonly transport: Transport) {}
+  private readonly structure: TypesenseStructure;
+
+  constructor(private readonly transport: Transport) {
+    this.structure = new TypesenseStructure(transport);
+  }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
     const debug = await this.transport.send({ method: 'GET', path: '/debug', query: '' }, signal);
@@ -27,8 +32,20 @@ export class TypesenseDriver implements Driver {
     return { version, warnings };
   }
 
-  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
-    return this.transport.send(request, signal);
+  /**
+   * Sends the request, then reads the schema a documents answer's grid needs (cached per
+   * connection), so present() stays synchronous. A request that changes schemas drops them.
+   */
+  async send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
+    let response: EngineResponse;
+    try {
+      response = await this.transport.send(request, signal);
+    } finally {
+      // Also after a failure: a write may have reached the engine before the connection broke.
+      this.structure.noteRequest(request);
+    }
+    await this.structure.prepare(request, response.status, signal);
+    return response;
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
@@ -36,24 +53,19 @@ export class TypesenseDriver implements Driver {
   }
 
   present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
-    return presentTypesense(request, response);
+    return presentTypesense(request, response, this.structure.treeFor(request));
   }
 
   endpoints(): Promise<EndpointInfo[]> {
     return loadEndpoints();
   }
 
-  async targetNames(signal: AbortSignal): Promise<string[]> {
-    const response = await this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal);
-    if (response.body.kind !== 'json' || !Array.isArray(response.body.value)) return [];
-    return response.body.value.map((c) => asObject(c)?.name).filter((n): n is string => typeof n === 'string');
+  targetNames(signal: AbortSignal): Promise<string[]> {
+    return this.structure.targetNames(signal);
   }
 
-  async fieldNames(target: string, signal: AbortSignal): Promise<string[]> {
-    const response = await this.transport.send({ method: 'GET', path: `/collections/${encodeURIComponent(target)}`, query: '' }, signal);
-    const fields = response.body.kind === 'json' ? asObject(response.body.value)?.fields : undefined;
-    if (!Array.isArray(fields)) return [];
-    return fields.map((f) => asObject(f)?.name).filter((n): n is string => typeof n === 'string' && n !== '.*');
+  fieldNames(target: string, signal: AbortSignal): Promise<string[]> {
+    return this.structure.fieldNames(target, signal);
   }
 
   close(): Promise<void> {

@@ -1,31 +1,50 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
-import { asObject, columnsFromRows, flattenDocument } from '../document-columns';
+import { asObject } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
+import type { FieldTree } from '../field-tree';
+import { documentGrid, type GridDocument } from '../grid-columns';
+import { documentsEndpoint, filtersFields } from './targets';
 
-const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false }];
+/** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
+const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
 
-/** `hits` → grid, a multi_search of one search → grid, arrays and export JSONL → grid, else JSON. */
-export function presentTypesense(_request: ConsoleRequest, response: EngineResponse): ConsoleResult {
+/**
+ * drivers.md 4.2 rule 4: `hits` → grid, a multi_search of one search → grid, arrays and the
+ * export's JSONL → grid, anything else → JSON. Document answers take their columns from the
+ * collection schema when `tree` is known.
+ */
+export function presentTypesense(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): ConsoleResult {
+  const endpoint = documentsEndpoint(request);
+  const grid = (values: JsonValue[], structure?: FieldTree) => documentsGrid(values, structure, filtersFields(request));
+  if (endpoint?.kind === 'export' && response.status < 300) {
+    // JSONL of one line parses as one JSON value, and an empty collection exports nothing.
+    const body = response.body;
+    if (body.kind === 'jsonl') return grid(body.values, tree);
+    if (body.kind === 'empty') return grid([], tree);
+    if (body.kind === 'json' && asObject(body.value)) return grid([body.value], tree);
+  }
   if (response.body.kind === 'text') return { kind: 'text', text: response.body.text };
   if (response.body.kind === 'empty') return { kind: 'json', value: { status: response.status } };
-  if (response.body.kind === 'jsonl') return documentGrid(response.body.values);
+  if (response.body.kind === 'jsonl') return grid(response.body.values);
   const body = response.body.value;
-  if (Array.isArray(body)) return documentGrid(body);
+  if (Array.isArray(body)) return grid(body);
   const object = asObject(body);
   const results = object?.results;
   const single = Array.isArray(results) && results.length === 1 ? asObject(results[0]) : object;
   if (response.status < 300 && single && Array.isArray(single.hits)) {
     const docs = single.hits.map((hit) => asObject(hit)?.document ?? null);
-    const grid = documentGrid(docs);
-    return typeof single.found === 'number' ? { ...grid, total: { value: single.found, relation: 'eq' } } : grid;
+    const hits = grid(docs, endpoint ? tree : undefined);
+    return typeof single.found === 'number' ? { ...hits, total: { value: single.found, relation: 'eq' } } : hits;
   }
   return { kind: 'json', value: body };
 }
 
-function documentGrid(values: JsonValue[]): Extract<ConsoleResult, { kind: 'hits' }> {
-  const rows = values.map((v) => {
-    const doc = asObject(v);
-    return doc ? flattenDocument(doc) : { value: v };
+function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): Extract<ConsoleResult, { kind: 'hits' }> {
+  const documents = values.map((value): GridDocument => {
+    const id = asObject(value)?.id;
+    return { meta: id === undefined ? {} : { id }, source: value };
   });
-  return { kind: 'hits', columns: columnsFromRows(rows, rows.some((r) => 'id' in r) ? LEADING : []), rows };
+  // Arrays that are not documents (the collection listing) have no `id` to lead with.
+  const leading = tree || documents.some((d) => 'id' in d.meta) ? LEADING : [];
+  return { kind: 'hits', ...documentGrid({ tree, leading, documents, onlyPresent }) };
 }
