@@ -187,6 +187,32 @@ def test_example_runs_top_to_bottom_and_shows_what_it_says(path, sandbox, tmp_pa
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_run_all_as_jupyterlab_sends_it_goes_past_tagged_cells(path, sandbox):
+    """JupyterLab's Run All queues every cell at once and sends a cell tagged raises-exception
+    with stop_on_error false; the kernel must then not abort the cells queued behind it."""
+    from jupyter_client.manager import start_new_kernel
+
+    nb = pointed_at(nbformat.read(path, as_version=4), sandbox)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    env = {**os.environ, "ES_PASSWORD": sandbox["es_password"], "TYPESENSE_API_KEY": sandbox["ts_api_key"]}
+    km, kc = start_new_kernel(kernel_name="searchbook", env=env)
+    try:
+        sent = [
+            kc.execute(c.source, stop_on_error="raises-exception" not in c.metadata.get("tags", []))
+            for c in code
+        ]
+        replies = {}
+        while len(replies) < len(sent):
+            reply = kc.get_shell_msg(timeout=60)
+            replies[reply["parent_header"]["msg_id"]] = reply["content"]["status"]
+        expected = ["error" if "raises-exception" in c.metadata.get("tags", []) else "ok" for c in code]
+        assert [replies[m] for m in sent] == expected
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_example_is_committed_clean(path):
     """No outputs or execution counts (so the notebook diffs well) and the searchbook kernel."""
     nb = nbformat.read(path, as_version=4)
