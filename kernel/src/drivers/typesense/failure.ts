@@ -2,7 +2,7 @@ import { asObject } from '../document-columns';
 import { EngineError, type EngineResponse } from '../driver';
 
 /** Engine messages that need the user to change the request, with what to change (drivers.md 7). */
-const ADVICE: { status: number; pattern: RegExp; advice: string }[] = [
+const ADVICE: { status: number; pattern: RegExp; advice: string; lead?: string }[] = [
   {
     status: 404,
     pattern: /^Could not find a field named `.*` in the schema for sorting\./,
@@ -21,6 +21,8 @@ const ADVICE: { status: number; pattern: RegExp; advice: string }[] = [
   {
     status: 400,
     pattern: /Not an int32|must be an (array of )?int32|exceeds the range of an int32|exceeds maximum value of int32/,
+    // drivers.md 7 names this error `Not an int32`; a write says `Field X must be an int32.` instead, so the message starts with the spec's words.
+    lead: 'Not an int32',
     advice: 'An int32 field takes a whole number written without quotes, in -2147483648..2147483647; a decimal with a fraction part is not an int32 (declare the field float, or int64 for larger numbers).',
   },
 ];
@@ -41,6 +43,6 @@ export function typesenseFailure(response: EngineResponse): EngineError | undefi
     );
   }
   const known = ADVICE.find((a) => a.status === response.status && a.pattern.test(reason));
-  if (known) return new EngineError('RequestFailed', `${reason} ${known.advice}`, response.status, body);
+  if (known) return new EngineError('RequestFailed', `${known.lead && !reason.includes(known.lead) ? `${known.lead}: ` : ''}${reason} ${known.advice}`, response.status, body);
   return new EngineError('RequestFailed', `Typesense answered ${response.status}: ${reason}`, response.status, body);
 }
