@@ -13,21 +13,21 @@ export interface Structure {
   members: string[];
 }
 
-/** The engine answered, but not with a structure (403 for a key limited to search, 404). */
+/** The engine answered, but not with a structure (403 for a key limited to search, 404, another shape). */
 export class StructureUnavailable extends Error {}
 
 interface Entry {
   /** Undefined while the fetch runs or when it failed. */
   structure?: Structure;
   pending?: Promise<Structure | undefined>;
-  /** When a refused fetch may be tried again. */
+  /** When a failed fetch may be tried again. */
   retryAt?: number;
 }
 
 /** How long a fetch may take before the grid falls back to columns from the documents. */
 export const STRUCTURE_TIMEOUT_MS = 5_000;
-/** A refused fetch (403, 404) is not repeated on every search, but is tried again after this. */
-const REFUSED_RETRY_MS = 30_000;
+/** A failed fetch is not repeated on every search, but is tried again after this (or after a change). */
+const FAILED_RETRY_MS = 30_000;
 
 export class StructureCache {
   private readonly entries = new Map<string, Entry>();
@@ -59,12 +59,10 @@ export class StructureCache {
       // An invalidation while the fetch ran replaced the entry: keep the answer out of the cache.
       if (this.entries.get(target) === entry) entry.structure = structure;
       return structure;
-    } catch (err) {
-      if (this.entries.get(target) === entry) {
-        if (err instanceof StructureUnavailable) entry.retryAt = Date.now() + REFUSED_RETRY_MS;
-        // A timeout or network failure is not remembered: the next search tries again.
-        else this.entries.delete(target);
-      }
+    } catch {
+      // Refused (403, 404), unreadable, or too slow: searches show document columns for a while
+      // instead of paying for the same failure each time.
+      if (this.entries.get(target) === entry) entry.retryAt = Date.now() + FAILED_RETRY_MS;
       return undefined;
     } finally {
       delete entry.pending;

@@ -41,7 +41,6 @@ export class ElasticsearchStructure {
    * unreadable mapping (403 for a key limited to search) leaves the columns to the documents.
    */
   async prepare(request: ConsoleRequest, response: EngineResponse, signal: AbortSignal): Promise<void> {
-    if (response.status >= 300) return;
     const target = searchTarget(request, response);
     if (target) await this.mappings.get(target, signal);
   }

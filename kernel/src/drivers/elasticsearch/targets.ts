@@ -16,10 +16,11 @@ function segments(path: string): string[] {
  * hits came from.
  */
 export function searchTarget(request: ConsoleRequest, response: EngineResponse): string | undefined {
+  // Only search answers render as grids; any other answer needs no mapping.
+  const hits = asObject(asObject(response.body.kind === 'json' ? response.body.value : undefined)?.hits)?.hits;
+  if (response.status >= 300 || !Array.isArray(hits)) return undefined;
   const first = segments(request.path)[0];
   if (first && !first.startsWith('_')) return first;
-  const hits = asObject(asObject(response.body.kind === 'json' ? response.body.value : undefined)?.hits)?.hits;
-  if (!Array.isArray(hits)) return undefined;
   const indices = new Set<string>();
   for (const hit of hits) {
     const index = asObject(hit)?._index;
