@@ -131,14 +131,28 @@ export class GridView extends Panel {
     });
     if (!this.sized) {
       this.sized = true;
-      fitColumnWidths(this.model, theme.font, theme.headerFont).forEach((width, column) =>
-        this.grid.resizeColumn('body', column, width),
-      );
+      const widths = fitColumnWidths(this.model, theme.font, theme.headerFont);
+      widths.forEach((width, column) => this.grid.resizeColumn('body', column, width));
+      this.publishColumnEdges(widths);
     }
     const headerRows = this.model.rowCount('column-header');
     const bodyRows = Math.min(this.model.rows.length, VISIBLE_ROWS);
     // Room for the horizontal scrollbar keeps the last row from hiding under it.
     this.grid.node.style.height = `${(headerRows + Math.max(bodyRows, 1)) * theme.rowHeight + 18}px`;
+  }
+
+  /**
+   * Where each column starts, in CSS pixels from the grid's left edge, as first laid out: the
+   * canvas has no per-column elements, so UI automation and tests find headers through this.
+   */
+  private publishColumnEdges(widths: readonly number[]): void {
+    let x = this.grid.headerWidth;
+    const edges = widths.map((width) => {
+      const start = x;
+      x += width;
+      return start;
+    });
+    this.grid.node.dataset.columnEdges = JSON.stringify([...edges, x]);
   }
 
   private bodyRenderer(theme: GridTheme): TextRenderer {

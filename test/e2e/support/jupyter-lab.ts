@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../support/free-port';
+
+export const REPO = resolve(__dirname, '../../..');
+
+export interface RunningLab {
+  /** Base URL, no trailing slash. */
+  url: string;
+  token: string;
+  /** Where JupyterLab serves files from. */
+  root: string;
+  /** URL that opens a file in JupyterLab, logged in. */
+  open(path: string): string;
+  log(): string;
+  close(): Promise<void>;
+}
+
+export interface LabOptions {
+  root: string;
+  /** Jupyter data dir holding the searchbook kernelspec and labextension. */
+  dataDir: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * A real JupyterLab from the test environment (.venv), isolated from the user's settings and
+ * workspaces, with the app object exposed so tests can run commands as the menus do.
+ */
+export async function startJupyterLab(options: LabOptions): Promise<RunningLab> {
+  const port = await freePort();
+  const token = randomBytes(16).toString('hex');
+  const home = await mkdtemp(join(tmpdir(), 'searchbook-lab-'));
+  for (const dir of ['config', 'settings', 'workspaces', 'runtime']) {
+    await mkdir(join(home, dir), { recursive: true });
+  }
+  // No "get notified about Jupyter news?" toast over the notebook in screenshots.
+  const notificationSettings = join(home, 'settings', '@jupyterlab', 'apputils-extension');
+  await mkdir(notificationSettings, { recursive: true });
+  await writeFile(join(notificationSettings, 'notification.jupyterlab-settings'), JSON.stringify({ fetchNews: 'false' }));
+  const args = [
+    'lab',
+    '--no-browser',
+    `--ServerApp.port=${port}`,
+    '--ServerApp.port_retries=0',
+    '--ServerApp.ip=127.0.0.1',
+    `--IdentityProvider.token=${token}`,
+    `--ServerApp.root_dir=${options.root}`,
+    '--LabApp.expose_app_in_browser=True',
+    '--LabApp.news_url=',
+    '--LabServerApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate',
+  ];
+  if (process.getuid?.() === 0) {
+    args.push('--allow-root');
+  }
+  const output: string[] = [];
+  const child: ChildProcess = spawn(join(REPO, '.venv', 'bin', 'jupyter'), args, {
+    cwd: options.root,
+    env: {
+      ...process.env,
+      JUPYTER_PATH: options.dataDir,
+      JUPYTER_CONFIG_DIR: join(home, 'config'),
+      JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
+      JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces'),
+      JUPYTER_RUNTIME_DIR: join(home, 'runtime'),
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  await waitForServer(url, token, child, () => output.join(''));
+  return {
+    url,
+    token,
+    root: options.root,
+    open: (path) => `${url}/lab/tree/${path.split('/').map(encodeURIComponent).join('/')}?token=${token}&reset`,
+    log: () => output.join(''),
+    close: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) {
+          done();
+          return;
+        }
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          done();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Polls /api/status until the server answers; bounded, and fails early if the server dies. */
+async function waitForServer(url: string, token: string, child: ChildProcess, log: () => string): Promise<void> {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    if (child.exitCode !== null) {
+      throw new Error(`JupyterLab exited with ${child.exitCode}:\n${log()}`);
+    }
+    try {
+      const response = await fetch(`${url}/api/status`, { headers: { Authorization: `token ${token}` } });
+      if (response.ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`JupyterLab did not answer within 60 s:\n${log()}`);
+}
