@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonObject } from './exchange';
 import { Mapping } from './mapping';
+import { TextIndex } from './search/text-index';
 
 export interface StoredDoc {
   readonly id: string;
@@ -32,6 +33,8 @@ export class IndexData {
   readonly aliases = new Map<string, AliasProps>();
   /** Settings under `index.` other than the fixed ones, as ES prints them (strings). */
   readonly settings: Record<string, string> = {};
+  /** Token indexes of the text fields, brought up to date by each refresh. */
+  readonly textIndex = new TextIndex();
   deletedDocs = 0;
   storeBytes = 0;
   private nextSeqNo = 0;
@@ -65,7 +68,10 @@ export class IndexData {
     return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
   }
 
-  /** Documents visible to search, in index order. Never mutated in place: PITs keep it. */
+  /**
+   * Documents visible to search, in index order (which is sequence-number order: a write
+   * appends). Never mutated in place: PITs keep it, and caches key on it.
+   */
   searchable(now = Date.now()): StoredDoc[] {
     if (this.dirty && now - this.dirtySince >= this.refreshIntervalMs) this.refresh();
     return this.view;
@@ -75,6 +81,7 @@ export class IndexData {
     if (!this.dirty) return;
     this.view = Array.from(this.docs.values());
     this.dirty = false;
+    this.textIndex.refreshed(this.view, this.mapping);
   }
 
   private touch(): void {

@@ -81,6 +81,7 @@ export class Mapping {
   private root: { dynamic?: Json; properties: Record<string, FieldDef>; [k: string]: unknown } = { properties: {} };
   private cache = new Map<string, ResolvedField | null>();
   private leaves: ResolvedField[] | null = null;
+  private changes = 0;
 
   /** 7.x and early 8.x say mapper_parsing_exception without the [line:col] prefix. */
   constructor(initial?: JsonObject, private readonly legacyErrors = false) {
@@ -151,7 +152,13 @@ export class Mapping {
     }
   }
 
+  /** Counts changes, so that results computed under an older mapping are not reused. */
+  get revision(): number {
+    return this.changes;
+  }
+
   private invalidate(): void {
+    this.changes++;
     this.cache.clear();
     this.leaves = null;
   }

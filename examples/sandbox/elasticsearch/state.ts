@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { JsonObject } from './exchange';
 import { IndexData, newUuid, type StoredDoc } from './index-data';
 import { Mapping } from './mapping';
+import { RankedCache } from './search/ranked-cache';
 import type { EsVersion } from './version';
 
 export interface ApiKeyRecord {
@@ -50,6 +51,8 @@ export class ClusterState {
   readonly apiKeys = new Map<string, ApiKeyRecord>();
   readonly pits = new Map<string, PitRecord>();
   readonly tasks = new Map<string, TaskRecord>();
+  /** Ranked hits of recent searches, so that paging through one does not rank it again per page. */
+  readonly rankedCache = new RankedCache();
   readonly clusterUuid = newUuid();
   readonly nodeId = randomBytes(16).toString('base64url').slice(0, 22);
   private nextContextId = 1;

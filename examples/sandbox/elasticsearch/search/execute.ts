@@ -1,7 +1,8 @@
 /**
  * Runs a search over shards (one per index, or a PIT's snapshots): counts, pages, sorts,
  * search_after, aggregations. Index-order requests (match_all by score, `_doc`, `_shard_doc`)
- * jump straight to their page, so deep PIT exports stay cheap on large indices.
+ * jump straight to their page, so deep PIT exports stay cheap on large indices. Other
+ * requests rank all their hits once per snapshot (kept in the ranked cache) and slice pages.
  */
 import { shardFailure } from '../errors';
 import type { Json, JsonObject } from '../exchange';
@@ -10,8 +11,13 @@ import { makeSourceFilter } from '../source-filter';
 import type { EsVersion } from '../version';
 import { runAggregations, validateAggs, type AggDoc } from './aggregations';
 import { compileQuery, NO_MATCH, type Query, type QueryEnv } from './query';
+import { pageOf, rankHits, shardOf, tupleAt, type CollectedHits, type RankedHits } from './rank';
+import type { RankedCache } from './ranked-cache';
+import { MatchesBuilder, type DocMatches } from './scorer';
 import type { SearchRequest } from './request';
-import { bindSort, checkSearchAfter, compareTuples, type BoundSort, type SortSpec, type SortValue } from './sort';
+import { bindSort, checkSearchAfter, type BoundSort, type SortSpec, type SortValue } from './sort';
+import { indexedViewOf, type IndexedView } from './text-index';
+import type { DocView } from './values';
 
 export interface Shard {
   index: IndexData;
@@ -19,6 +25,7 @@ export interface Shard {
 }
 
 interface Bound extends Shard {
+  indexed: IndexedView | undefined;
   query: Query;
   post: Query | null;
   sort: BoundSort[];
@@ -45,7 +52,12 @@ export interface SearchOutcome {
   warnings: string[];
 }
 
-export function executeSearch(shards: Shard[], req: SearchRequest, version: EsVersion, extra: { pitId?: string; tookFrom: number }): SearchOutcome {
+export function executeSearch(
+  shards: Shard[],
+  req: SearchRequest,
+  version: EsVersion,
+  extra: { pitId?: string; tookFrom: number; cache?: RankedCache },
+): SearchOutcome {
   const warnings: string[] = [];
   const window = Math.min(...shards.map((s) => s.index.maxResultWindow), 10_000_000);
   if (shards.length > 0 && req.from + req.size > window) {
@@ -58,13 +70,15 @@ export function executeSearch(shards: Shard[], req: SearchRequest, version: EsVe
   validateAggs(req.aggs);
   const specs: SortSpec[] = req.sort.length > 0 ? req.sort : [{ name: '_score', order: -1, missing: '_last' }];
   const bound: Bound[] = shards.map((s, i) => {
-    const env: QueryEnv = { index: s.index, major: version.major };
+    const indexed = indexedViewOf(s.index, s.docs);
+    const env: QueryEnv = { index: s.index, major: version.major, ...(indexed ? { indexed } : {}) };
     const b: Bound = {
       ...s,
       query: compileQuery(req.query, env),
       post: req.postFilter !== undefined ? compileQuery(req.postFilter, env) : null,
       sort: bindSort(specs, s.index, version, env, (w) => warnings.push(w)),
       base: i * SHARD_SPAN,
+      indexed,
     };
     if (req.searchAfter) checkSearchAfter(req.searchAfter, specs, s.index);
     return b;
@@ -72,9 +86,10 @@ export function executeSearch(shards: Shard[], req: SearchRequest, version: EsVe
 
   const explicitSort = req.sort.length > 0;
   const allMatchAll = bound.every((b) => b.query.matchAll && !b.post) && req.minScore === undefined;
+  // search_after names an ordinal only under a _doc sort; under match_all's score it is a score.
   const indexOrder =
     (specs.length === 1 && (specs[0]?.name === '_doc' || specs[0]?.name === '_shard_doc') && specs[0].order === 1) ||
-    (!explicitSort && allMatchAll);
+    (!explicitSort && allMatchAll && !req.searchAfter);
 
   const limit = req.trackTotalHits === true ? Infinity : req.trackTotalHits === false ? 0 : req.trackTotalHits;
   let total = 0;
@@ -82,7 +97,7 @@ export function executeSearch(shards: Shard[], req: SearchRequest, version: EsVe
   let maxScore: number | null = null;
 
   const scoreOf = (b: Bound, doc: StoredDoc): number => {
-    const view = { source: doc.source, id: doc.id };
+    const view = viewOf(doc);
     const s = b.query.run(view);
     if (s === NO_MATCH) return NO_MATCH;
     if (b.post && b.post.run(view) === NO_MATCH) return NO_MATCH;
@@ -121,27 +136,22 @@ export function executeSearch(shards: Shard[], req: SearchRequest, version: EsVe
       }
     }
   } else {
-    const matches: Hit[] = [];
-    for (const b of bound) {
-      for (let pos = 0; pos < b.docs.length; pos++) {
-        const doc = b.docs[pos] as StoredDoc;
-        const score = scoreOf(b, doc);
-        if (score === NO_MATCH) continue;
-        const view = { source: doc.source, id: doc.id };
-        const sort = b.sort.map((k) => (k.kind === 'score' ? score : k.kind === 'doc' ? b.base + pos : (k.value as (v: typeof view) => SortValue)(view)));
-        matches.push({ shard: b, pos, score, sort });
-        if (maxScore === null || score > maxScore) maxScore = score;
-      }
+    const key = extra.cache?.keyOf(shards, { query: req.query, postFilter: req.postFilter, ...(req.minScore !== undefined ? { minScore: req.minScore } : {}), sort: specs });
+    let ranked = key !== undefined ? extra.cache?.get(key) : undefined;
+    if (!ranked) {
+      ranked = rankBound(bound, specs, req.minScore);
+      if (key !== undefined) extra.cache?.set(key, ranked);
     }
-    total = matches.length;
-    const ordered = matches.sort((x, y) => compareTuples(specs, x.sort as SortValue[], y.sort as SortValue[]) || x.shard.base + x.pos - (y.shard.base + y.pos));
-    let page = ordered;
-    if (req.searchAfter) {
-      const after = req.searchAfter.map((v) => (v === null || typeof v === 'number' || typeof v === 'string' ? v : String(v)));
-      page = ordered.filter((h) => compareTuples(specs, h.sort as SortValue[], after) > 0);
-    }
-    hits = page.slice(req.from, req.from + req.size);
-    if (!explicitSort) for (const h of hits) delete h.sort;
+    total = ranked.length;
+    maxScore = ranked.maxScore;
+    const after = req.searchAfter?.map((v) => (v === null || typeof v === 'number' || typeof v === 'string' ? v : String(v)));
+    const r = ranked;
+    hits = pageOf(r, specs, after, req.from, req.size).map((i) => ({
+      shard: bound[shardOf(r, i)] as Bound,
+      pos: r.pos[i] as number,
+      score: r.score[i] as number,
+      ...(explicitSort ? { sort: tupleAt(r, i) } : {}),
+    }));
   }
   const scoresShown = !explicitSort || specs.some((s) => s.name === '_score');
   if (explicitSort && !specs.some((s) => s.name === '_score')) maxScore = null;
@@ -179,19 +189,87 @@ export function executeSearch(shards: Shard[], req: SearchRequest, version: EsVe
   if (req.aggs) {
     const docs: AggDoc[] = [];
     for (const b of bound) {
-      for (const doc of b.docs) {
-        const view = { source: doc.source, id: doc.id };
-        if (b.query.matchAll || b.query.run(view) !== NO_MATCH) docs.push({ view, index: b.index });
+      // Aggregations see every document the query matches (match_all whatever its boost).
+      if (b.query.matchAll) {
+        for (const doc of b.docs) docs.push({ view: viewOf(doc), index: b.index });
+        continue;
       }
+      const m = queryMatches(b);
+      for (let i = 0; i < m.positions.length; i++) docs.push({ view: viewOf(b.docs[m.positions[i] as number] as StoredDoc), index: b.index });
     }
     body['aggregations'] = runAggregations(req.aggs, docs, version);
   }
   return { body, warnings };
 }
 
-/** Counts matches for `_count` and delete_by_query. */
+function viewOf(doc: StoredDoc): DocView {
+  return { source: doc.source, id: doc.id, seq: doc.seqNo };
+}
+
+/** Every document of the shard the query matches, ascending, with its score. */
+function queryMatches(b: { docs: StoredDoc[]; query: Query; indexed: IndexedView | undefined }): DocMatches {
+  if (b.query.matchAll) {
+    const out = new MatchesBuilder(b.docs.length);
+    const score = b.query.run({ source: {} });
+    for (let pos = 0; pos < b.docs.length; pos++) out.push(pos, score);
+    return out.build();
+  }
+  const fromIndex = b.indexed && b.query.run.matches;
+  if (fromIndex) return fromIndex(b.indexed as IndexedView);
+  const out = new MatchesBuilder();
+  for (let pos = 0; pos < b.docs.length; pos++) out.push(pos, b.query.run(viewOf(b.docs[pos] as StoredDoc)));
+  return out.build();
+}
+
+/** All hits of the search (post_filter and min_score applied), in sort order. */
+function rankBound(bound: Bound[], specs: SortSpec[], minScore: number | undefined): RankedHits {
+  const perShard = bound.map((b) => keptHits(b, queryMatches(b), minScore));
+  const length = perShard.reduce((n, m) => n + m.positions.length, 0);
+  let hits: CollectedHits;
+  if (perShard.length === 1) {
+    // One shard: its matches are the hits as they are (no copy of arrays that can be millions long).
+    const only = perShard[0] as DocMatches;
+    hits = { shard: null, pos: only.positions, score: only.scores, length };
+  } else {
+    const shard = new Uint16Array(length);
+    const pos = new Int32Array(length);
+    const score = new Float64Array(length);
+    let at = 0;
+    perShard.forEach((m, shardNo) => {
+      shard.fill(shardNo, at, at + m.positions.length);
+      pos.set(m.positions, at);
+      score.set(m.scores, at);
+      at += m.positions.length;
+    });
+    hits = { shard, pos, score, length };
+  }
+  const kinds = (bound[0]?.sort ?? []).map((k) => k.kind);
+  return rankHits(hits, specs, kinds, bound.map((b) => b.base), (k, i) => {
+    const b = bound[shardOf(hits, i)] as Bound;
+    const read = (b.sort[k] as BoundSort).value as (view: DocView) => SortValue;
+    return read(viewOf(b.docs[hits.pos[i] as number] as StoredDoc));
+  });
+}
+
+/** The query's matches that pass post_filter and min_score. */
+function keptHits(b: Bound, m: DocMatches, minScore: number | undefined): DocMatches {
+  if (!b.post && minScore === undefined) return m;
+  const out = new MatchesBuilder(m.positions.length);
+  for (let i = 0; i < m.positions.length; i++) {
+    const p = m.positions[i] as number;
+    const s = m.scores[i] as number;
+    if (b.post && b.post.run(viewOf(b.docs[p] as StoredDoc)) === NO_MATCH) continue;
+    if (minScore !== undefined && s < minScore) continue;
+    out.push(p, s);
+  }
+  return out.build();
+}
+
+/** Matching documents for `_count` and delete_by_query. */
 export function matchingDocs(shard: Shard, query: Json | undefined, version: EsVersion): StoredDoc[] {
-  const q = compileQuery(query, { index: shard.index, major: version.major });
+  const indexed = indexedViewOf(shard.index, shard.docs);
+  const q = compileQuery(query, { index: shard.index, major: version.major, ...(indexed ? { indexed } : {}) });
   if (q.matchAll) return shard.docs;
-  return shard.docs.filter((d) => q.run({ source: d.source, id: d.id }) !== NO_MATCH);
+  const m = queryMatches({ docs: shard.docs, query: q, indexed });
+  return Array.from(m.positions, (p) => shard.docs[p] as StoredDoc);
 }

@@ -28,7 +28,7 @@ export function search(ex: Exchange, ctx: Context): void {
   } else {
     shards = shardsFor(ex, ctx);
   }
-  const { body, warnings } = executeSearch(shards, req, ctx.version, { tookFrom: ex.started, ...(pitId ? { pitId } : {}) });
+  const { body, warnings } = executeSearch(shards, req, ctx.version, { tookFrom: ex.started, cache: ctx.state.rankedCache, ...(pitId ? { pitId } : {}) });
   ex.send(200, body, warnings.length > 0 ? { Warning: warnings } : {});
 }
 

@@ -11,6 +11,7 @@ import {
   expandFields,
   luceneRegex,
   matchScorer,
+  maxScorer,
   NO_MATCH,
   patternScorer,
   phraseScorer,
@@ -21,6 +22,7 @@ import {
   type QueryEnv,
   type Scorer,
 } from './query';
+import { EMPTY_MATCHES, MatchesBuilder, withMatches } from './scorer';
 
 export interface QueryStringOptions {
   defaultFields: string[];
@@ -178,7 +180,7 @@ class Parser {
       items.push({ op: items.length === 0 ? 'implicit' : pendingOp, occur, scorer });
       pendingOp = 'implicit';
     }
-    if (items.length === 0) return () => NO_MATCH;
+    if (items.length === 0) return withMatches(() => NO_MATCH, () => EMPTY_MATCHES);
     return this.combine(items);
   }
 
@@ -232,10 +234,20 @@ class Parser {
     if (this.peek()?.t === 'boost') {
       const b = (this.tokens[this.pos++] as { value: number }).value;
       const inner = scorer;
-      scorer = (v) => {
-        const s = inner(v);
-        return s === NO_MATCH ? NO_MATCH : Math.fround(s * b);
-      };
+      const innerMatches = inner.matches;
+      scorer = withMatches(
+        (v) => {
+          const s = inner(v);
+          return s === NO_MATCH ? NO_MATCH : Math.fround(s * b);
+        },
+        innerMatches &&
+          ((snapshot) => {
+            const m = innerMatches(snapshot);
+            const out = new MatchesBuilder(m.positions.length);
+            for (let i = 0; i < m.positions.length; i++) out.push(m.positions[i] as number, Math.fround((m.scores[i] as number) * b));
+            return out.build();
+          }),
+      );
     }
     return scorer;
   }
@@ -258,11 +270,11 @@ class Parser {
           if (!t.lenient) throw err;
         }
       }
-      return (view) => scorers.reduce((best, s) => Math.max(best, s(view)), NO_MATCH);
+      return maxScorer(scorers);
     };
     switch (tok.t) {
       case 'phrase':
-        return per((f, _l, b) => phraseScorer(f, tok.text, false, b));
+        return per((f, _l, b) => phraseScorer(this.env, f, tok.text, false, b));
       case 'regex':
         return per((f, _l, b) => patternScorer(f, luceneRegex(this.env, tok.text, false), b));
       case 'range': {

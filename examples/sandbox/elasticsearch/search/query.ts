@@ -1,18 +1,21 @@
 /**
  * The query DSL compiled to per-document scorers. A scorer returns the document's score,
- * or NO_MATCH. Compiled once per index, because field types come from that index's mapping.
+ * or NO_MATCH. Compiled once per index, because field types come from that index's mapping,
+ * and per snapshot, because text scorers read that snapshot's token index when it has one.
  */
 import { esError, EsError, parsingError, shardFailure } from '../errors';
 import { isObject, type Json, type JsonObject } from '../exchange';
 import type { IndexData } from '../index-data';
 import { isNumericType, type ResolvedField } from '../mapping';
-import { tokenize, termScore } from './analyze';
+import { asText, tokenize, termScore } from './analyze';
 import { resolveDate } from './date-math';
 import { parseQueryString } from './query-string';
+import { indexedMatch, indexedPhrase, indexedTerm } from './indexed-text';
+import { EMPTY_MATCHES, mergeMatches, NO_MATCH, scoreCandidates, intersectPositions, unionPositions, withMatches, type DocMatches, type Scorer } from './scorer';
+import type { IndexedView } from './text-index';
 import { docValues, pathValues, rawValues, type DocView } from './values';
 
-export const NO_MATCH = -1;
-export type Scorer = (view: DocView) => number;
+export { NO_MATCH, type Scorer } from './scorer';
 
 export interface Query {
   /** True when every document matches with the same score: lets paging skip evaluation. */
@@ -23,9 +26,11 @@ export interface Query {
 export interface QueryEnv {
   index: IndexData;
   major: number;
+  /** The snapshot being searched, when it has token indexes; views then carry `seq`. */
+  indexed?: IndexedView;
 }
 
-const none: Scorer = () => NO_MATCH;
+const none: Scorer = withMatches(() => NO_MATCH, () => EMPTY_MATCHES);
 
 export function queryShardError(env: QueryEnv, reason: string): EsError {
   return shardFailure(400, { type: 'query_shard_exception', reason, index_uuid: env.index.uuid, index: env.index.name }, { name: env.index.name, uuid: env.index.uuid });
@@ -42,11 +47,6 @@ function single(kind: string, body: Json | undefined): [string, Json] {
 
 function boostOf(v: Json | undefined): number {
   return isObject(v) && typeof v['boost'] === 'number' ? v['boost'] : 1;
-}
-
-function asText(v: Json | undefined): string {
-  if (v === null || v === undefined) return '';
-  return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -90,7 +90,7 @@ export function termScorer(env: QueryEnv, field: ResolvedField, value: Json | un
   const boost = opts.boost ?? 1;
   if (isTextType(field.type)) {
     const want = opts.caseInsensitive ? asText(value).toLowerCase() : asText(value);
-    return (view) => {
+    const fromSource: Scorer = (view) => {
       for (const v of rawValues(view, field)) {
         const tokens = tokenize(asText(v));
         const tf = tokens.filter((t) => t === want || (opts.caseInsensitive && t.toLowerCase() === want)).length;
@@ -98,6 +98,9 @@ export function termScorer(env: QueryEnv, field: ResolvedField, value: Json | un
       }
       return NO_MATCH;
     };
+    // Tokens are lowercase already (and lowercasing is idempotent), so case_insensitive is the lowercased lookup.
+    const fx = env.indexed?.field(field);
+    return fx ? indexedTerm(fx, want, boost, fromSource) : fromSource;
   }
   const want = normalise(env, field, value, opts.lenient ?? false);
   if (want === undefined) return none;
@@ -126,7 +129,7 @@ export function matchScorer(env: QueryEnv, field: ResolvedField, text: Json | un
   if (terms.length === 0) return none;
   const required = opts.operator === 'and' ? terms.length : minimumShouldMatch(opts.minimumShouldMatch, terms.length, 1);
   const boost = opts.boost ?? 1;
-  return (view) => {
+  const fromSource: Scorer = (view) => {
     let best = NO_MATCH;
     const counts = new Map<string, number>();
     let length = 0;
@@ -140,15 +143,17 @@ export function matchScorer(env: QueryEnv, field: ResolvedField, text: Json | un
     for (const tf of counts.values()) best += termScore(tf, length, boost);
     return Math.fround(best);
   };
+  const fx = env.indexed?.field(field);
+  return fx ? indexedMatch(fx, terms, required, boost, fromSource) : fromSource;
 }
 
 /** Phrase (and phrase-prefix): consecutive tokens within one value. */
-export function phraseScorer(field: ResolvedField, text: Json | undefined, prefix: boolean, boost = 1): Scorer {
+export function phraseScorer(env: QueryEnv, field: ResolvedField, text: Json | undefined, prefix: boolean, boost = 1): Scorer {
   const terms = tokenize(asText(text));
   if (terms.length === 0) return none;
   const exactKeyword = !isTextType(field.type);
   const whole = asText(text);
-  return (view) => {
+  const fromSource: Scorer = (view) => {
     let tf = 0;
     let length = 0;
     for (const v of rawValues(view, field)) {
@@ -171,6 +176,8 @@ export function phraseScorer(field: ResolvedField, text: Json | undefined, prefi
     }
     return tf > 0 ? termScore(tf, Math.max(length, 1), boost * terms.length) : NO_MATCH;
   };
+  const fx = exactKeyword ? undefined : env.indexed?.field(field);
+  return fx ? indexedPhrase(fx, terms, prefix, fromSource) : fromSource;
 }
 
 export interface Bounds {
@@ -280,7 +287,7 @@ export function minimumShouldMatch(spec: Json | undefined, optional: number, fal
 }
 
 export function boolScorer(must: Scorer[], filter: Scorer[], should: Scorer[], mustNot: Scorer[], msm: number, boost = 1): Scorer {
-  return (view) => {
+  const run = (view: DocView): number => {
     let score = 0;
     for (const q of must) {
       const s = q(view);
@@ -299,6 +306,46 @@ export function boolScorer(must: Scorer[], filter: Scorer[], should: Scorer[], m
     }
     if (matched < msm) return NO_MATCH;
     return Math.fround(score * boost);
+  };
+  return withMatches(run, boolCandidates(must, filter, should, msm, run));
+}
+
+/**
+ * Where a bool's matches can only be: among the matches of every indexed must/filter clause,
+ * and, when some should clause is required, among the union of the should clauses' matches
+ * (if all are indexed). The bool scorer then decides on those documents alone.
+ */
+function boolCandidates(must: Scorer[], filter: Scorer[], should: Scorer[], msm: number, run: (view: DocView) => number): Scorer['matches'] {
+  const required = [...must, ...filter].filter((s) => s.matches);
+  const shouldNarrows = msm >= 1 && should.length > 0 && should.every((s) => s.matches);
+  if (required.length === 0 && !shouldNarrows) return undefined;
+  return (snapshot) => {
+    const lists = required.map((s) => (s.matches as NonNullable<Scorer['matches']>)(snapshot).positions);
+    if (shouldNarrows) lists.push(unionPositions(should.map((s) => (s.matches as NonNullable<Scorer['matches']>)(snapshot).positions), snapshot.docs.length));
+    return scoreCandidates(snapshot, intersectPositions(lists), run);
+  };
+}
+
+/** The matches of all scorers, when each can list its own. */
+export function allMatches(scorers: Scorer[], snapshot: IndexedView): DocMatches[] | undefined {
+  if (!scorers.every((s) => s.matches)) return undefined;
+  return scorers.map((s) => (s.matches as NonNullable<Scorer['matches']>)(snapshot));
+}
+
+/** Highest score among the scorers (NO_MATCH when none matches), as dis_max and query_string fields combine. */
+export function maxScorer(scorers: Scorer[]): Scorer {
+  const run = (view: DocView): number => scorers.reduce((best, s) => Math.max(best, s(view)), NO_MATCH);
+  if (!scorers.every((s) => s.matches)) return run;
+  return withMatches(run, (snapshot) => mergeMatches(snapshot, allMatches(scorers, snapshot) as DocMatches[], (best, score) => Math.max(best, score), (best) => best));
+}
+
+/** The same matches with one constant score. */
+function constantMatches(inner: Scorer, score: number): Scorer['matches'] {
+  const matches = inner.matches;
+  if (!matches) return undefined;
+  return (snapshot) => {
+    const m = matches(snapshot);
+    return m.positions.length === 0 || score === NO_MATCH ? EMPTY_MATCHES : { positions: m.positions, scores: new Float64Array(m.positions.length).fill(score) };
   };
 }
 
@@ -371,8 +418,8 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
       if (!f) return none;
       const text = isObject(spec) ? spec['query'] : spec;
       const boost = boostOf(spec);
-      if (kind === 'match_phrase') return phraseScorer(f, text, false, boost);
-      if (kind === 'match_phrase_prefix' || kind === 'match_bool_prefix') return phraseScorer(f, text, true, boost);
+      if (kind === 'match_phrase') return phraseScorer(env, f, text, false, boost);
+      if (kind === 'match_phrase_prefix' || kind === 'match_bool_prefix') return phraseScorer(env, f, text, true, boost);
       const opts: MatchOptions = { boost };
       if (isObject(spec)) {
         if (String(spec['operator'] ?? 'or').toLowerCase() === 'and') opts.operator = 'and';
@@ -389,14 +436,14 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
       const operator = String(body['operator'] ?? 'or').toLowerCase() === 'and' ? 'and' : 'or';
       const boost = boostOf(body);
       const scorers = fields.map(({ field: f, boost: b, lenient }) => {
-        if (type === 'phrase') return phraseScorer(f, body['query'], false, b * boost);
-        if (type === 'phrase_prefix' || type === 'bool_prefix') return phraseScorer(f, body['query'], true, b * boost);
+        if (type === 'phrase') return phraseScorer(env, f, body['query'], false, b * boost);
+        if (type === 'phrase_prefix' || type === 'bool_prefix') return phraseScorer(env, f, body['query'], true, b * boost);
         const opts: MatchOptions = { operator, boost: b * boost, lenient: lenient || body['lenient'] === true };
         if (body['minimum_should_match'] !== undefined) opts.minimumShouldMatch = body['minimum_should_match'];
         return matchScorer(env, f, body['query'], opts);
       });
       const sum = type === 'most_fields' || type === 'cross_fields';
-      return (view) => {
+      const run = (view: DocView): number => {
         let best = NO_MATCH;
         let total = 0;
         for (const s of scorers) {
@@ -407,6 +454,18 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
         }
         return best === NO_MATCH ? NO_MATCH : Math.fround(sum ? total : best);
       };
+      if (!scorers.every((s) => s.matches)) return run;
+      return withMatches(run, (snapshot) =>
+        mergeMatches(
+          snapshot,
+          allMatches(scorers, snapshot) as DocMatches[],
+          (best, v, total, pos) => {
+            total[pos] = (total[pos] as number) + v;
+            return v > best ? v : best;
+          },
+          (best, total, pos) => (best === NO_MATCH ? NO_MATCH : Math.fround(sum ? (total[pos] as number) : best)),
+        ),
+      );
     }
     case 'term': {
       const [name, spec] = single(kind, body);
@@ -425,7 +484,12 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
       if (!f) return none;
       const scorers = values.map((v) => termScorer(env, f, v));
       const b = Math.fround(boostOf(body));
-      return (view) => (scorers.some((s) => s(view) !== NO_MATCH) ? b : NO_MATCH);
+      const run = (view: DocView): number => (scorers.some((s) => s(view) !== NO_MATCH) ? b : NO_MATCH);
+      if (!scorers.every((s) => s.matches)) return run;
+      return withMatches(run, (snapshot) => {
+        const positions = unionPositions((allMatches(scorers, snapshot) as DocMatches[]).map((m) => m.positions), snapshot.docs.length);
+        return b === NO_MATCH ? EMPTY_MATCHES : { positions, scores: new Float64Array(positions.length).fill(b) };
+      });
     }
     case 'ids': {
       const values = new Set(list(isObject(body) ? body['values'] : undefined).map(asText));
@@ -469,11 +533,10 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
       if (!isObject(body) || body['filter'] === undefined) throw parsingError('[constant_score] requires a \'filter\' element');
       const inner = compileQuery(body['filter'], env).run;
       const b = Math.fround(boostOf(body));
-      return (view) => (inner(view) === NO_MATCH ? NO_MATCH : b);
+      return withMatches((view) => (inner(view) === NO_MATCH ? NO_MATCH : b), constantMatches(inner, b));
     }
     case 'dis_max': {
-      const qs = list(isObject(body) ? body['queries'] : undefined).map((q) => compileQuery(q, env).run);
-      return (view) => qs.reduce((best, q) => Math.max(best, q(view)), NO_MATCH);
+      return maxScorer(list(isObject(body) ? body['queries'] : undefined).map((q) => compileQuery(q, env).run));
     }
     case 'function_score':
     case 'script_score':

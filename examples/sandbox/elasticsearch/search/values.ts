@@ -8,6 +8,8 @@ import { isNumericType, parseDate, type ResolvedField } from '../mapping';
 export interface DocView {
   source: JsonObject;
   id?: string;
+  /** The document's sequence number, when read from an indexed snapshot: the key of its token-index entries. */
+  seq?: number;
   /** Set while evaluating inside a `nested` query: the one nested object under test. */
   nestedPath?: string;
   nested?: JsonObject;

@@ -1,0 +1,134 @@
+/**
+ * match, term and phrase scorers on a text field that has a token index in the snapshot
+ * being searched. Each wraps the _source-reading scorer (`fromSource`) and gives the same
+ * answers: it reads term frequencies and field lengths from the index where those determine
+ * the score, and falls back to `fromSource` where they do not (views inside nested objects,
+ * documents with several values for the one-value-at-a-time semantics of term and phrase).
+ */
+import { termScore } from './analyze';
+import { MatchesBuilder, NO_MATCH, scoreCandidates, withMatches, type DocMatches, type Scorer } from './scorer';
+import type { TextFieldIndex } from './text-field-index';
+import type { IndexedView } from './text-index';
+import type { DocView } from './values';
+
+/** True when the view is a whole document of the indexed snapshot (not a nested object). */
+function indexedSeq(view: DocView): number | undefined {
+  return view.nestedPath === undefined ? view.seq : undefined;
+}
+
+/**
+ * match: distinct query terms found, each adding termScore(tf, field length). The sum of a
+ * few float32 values is exact in a double, so adding in query order (here) rather than in
+ * order of first appearance in the document (the _source scorer) gives the same score.
+ */
+export function indexedMatch(fx: TextFieldIndex, terms: string[], required: number, boost: number, fromSource: Scorer): Scorer {
+  const needed = Math.max(required, 1);
+  const run = (view: DocView): number => {
+    const seq = indexedSeq(view);
+    if (seq === undefined) return fromSource(view);
+    const length = fx.length(seq);
+    let found = 0;
+    let score = 0;
+    for (const term of terms) {
+      const tf = fx.tf(term, seq);
+      if (tf === 0) continue;
+      found++;
+      score += termScore(tf, length, boost);
+    }
+    return found < needed ? NO_MATCH : Math.fround(score);
+  };
+  const matches = (snapshot: IndexedView): DocMatches => {
+    const size = snapshot.docs.length;
+    if (terms.length === 1) {
+      const out = new MatchesBuilder(Math.min(size, fx.documentFrequency(terms[0] as string)));
+      fx.forEach(terms[0] as string, (seq, tf) => {
+        const pos = snapshot.positionOf(seq);
+        if (pos >= 0) out.push(pos, termScore(tf, fx.length(seq), boost));
+      });
+      return out.build();
+    }
+    const sums = new Float64Array(size);
+    const found = new Int32Array(size);
+    let most = 0;
+    for (const term of terms) {
+      most += fx.documentFrequency(term);
+      fx.forEach(term, (seq, tf) => {
+        const pos = snapshot.positionOf(seq);
+        if (pos < 0) return;
+        found[pos] = (found[pos] as number) + 1;
+        sums[pos] = (sums[pos] as number) + termScore(tf, fx.length(seq), boost);
+      });
+    }
+    const out = new MatchesBuilder(Math.min(size, most));
+    for (let pos = 0; pos < size; pos++) if ((found[pos] as number) >= needed) out.push(pos, Math.fround(sums[pos] as number));
+    return out.build();
+  };
+  return withMatches(run, matches);
+}
+
+/** term on a text field: the exact token, scored within the first value holding it. */
+export function indexedTerm(fx: TextFieldIndex, token: string, boost: number, fromSource: Scorer): Scorer {
+  const run = (view: DocView): number => {
+    const seq = indexedSeq(view);
+    if (seq === undefined) return fromSource(view);
+    const tf = fx.tf(token, seq);
+    if (tf === 0) return NO_MATCH;
+    return fx.isMultiValued(seq) ? fromSource(view) : termScore(tf, fx.length(seq), boost);
+  };
+  const matches = (snapshot: IndexedView): DocMatches => {
+    const out = new MatchesBuilder(Math.min(snapshot.docs.length, fx.documentFrequency(token)));
+    fx.forEach(token, (seq, tf) => {
+      const pos = snapshot.positionOf(seq);
+      if (pos < 0) return;
+      const score = fx.isMultiValued(seq) ? fromSource(snapshot.viewAt(pos)) : termScore(tf, fx.length(seq), boost);
+      if (score !== NO_MATCH) out.push(pos, score);
+    });
+    return out.build();
+  };
+  return withMatches(run, matches);
+}
+
+/**
+ * Phrases need token positions, which the index does not keep: it only rules documents out
+ * (one of the phrase's whole terms missing) and `fromSource` scores the rest.
+ */
+export function indexedPhrase(fx: TextFieldIndex, terms: string[], prefix: boolean, fromSource: Scorer): Scorer {
+  const whole = prefix ? terms.slice(0, -1) : terms;
+  const run = (view: DocView): number => {
+    const seq = indexedSeq(view);
+    if (seq !== undefined && whole.some((t) => fx.tf(t, seq) === 0)) return NO_MATCH;
+    return fromSource(view);
+  };
+  const matches = (snapshot: IndexedView): DocMatches => {
+    const seqs = whole.length > 0 ? seqsWithAll(fx, whole) : seqsWithPrefix(fx, terms[terms.length - 1] as string);
+    const candidates = new Int32Array(seqs.length);
+    let n = 0;
+    for (const seq of seqs) {
+      const pos = snapshot.positionOf(seq);
+      if (pos >= 0) candidates[n++] = pos;
+    }
+    return scoreCandidates(snapshot, candidates.subarray(0, n), fromSource);
+  };
+  return withMatches(run, matches);
+}
+
+/** Ascending sequence numbers of the documents holding every term. */
+function seqsWithAll(fx: TextFieldIndex, terms: string[]): number[] {
+  const byRarity = [...new Set(terms)].sort((a, b) => fx.documentFrequency(a) - fx.documentFrequency(b));
+  const [rarest, ...others] = byRarity as [string, ...string[]];
+  const out: number[] = [];
+  fx.forEach(rarest, (seq) => {
+    if (others.every((t) => fx.tf(t, seq) > 0)) out.push(seq);
+  });
+  return out;
+}
+
+/** Ascending, distinct sequence numbers of the documents holding a term that starts with `prefix`. */
+function seqsWithPrefix(fx: TextFieldIndex, prefix: string): Int32Array {
+  const all: number[] = [];
+  for (const term of fx.termsWithPrefix(prefix)) fx.forEach(term, (seq) => all.push(seq));
+  const sorted = Int32Array.from(all).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[n++] = sorted[i] as number;
+  return sorted.subarray(0, n);
+}

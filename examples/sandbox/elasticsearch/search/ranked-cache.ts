@@ -1,0 +1,60 @@
+/**
+ * Ranked hit lists of recent searches, per (snapshots searched, mapping revisions, query,
+ * post_filter, min_score, sort). A snapshot never changes (a refresh makes a new one, a PIT
+ * keeps its own), so a repeated search, such as the next page, reuses the ranking instead of
+ * scoring and sorting every match again. Least recently used entries go first.
+ */
+import type { Json } from '../exchange';
+import type { IndexData, StoredDoc } from '../index-data';
+import type { RankedHits } from './rank';
+import type { SortSpec } from './sort';
+
+export interface RankedSearch {
+  query: Json | undefined;
+  postFilter: Json | undefined;
+  minScore?: number;
+  sort: SortSpec[];
+}
+
+export class RankedCache {
+  private readonly entries = new Map<string, RankedHits>();
+  private readonly snapshotIds = new WeakMap<StoredDoc[], number>();
+  private nextSnapshotId = 1;
+
+  constructor(private readonly capacity = 8) {}
+
+  /** The key of a search, or undefined when it must not be reused (date math on `now` moves with the clock). */
+  keyOf(shards: { index: IndexData; docs: StoredDoc[] }[], search: RankedSearch): string | undefined {
+    const request = JSON.stringify([search.query ?? null, search.postFilter ?? null, search.minScore ?? null, search.sort]);
+    if (request.includes('now')) return undefined;
+    const snapshots = shards.map((s) => `${s.index.uuid}@${this.snapshotId(s.docs)}r${s.index.mapping.revision}`);
+    return `${snapshots.join(',')}|${request}`;
+  }
+
+  get(key: string): RankedHits | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, ranked: RankedHits): void {
+    this.entries.delete(key);
+    this.entries.set(key, ranked);
+    while (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+  }
+
+  private snapshotId(docs: StoredDoc[]): number {
+    let id = this.snapshotIds.get(docs);
+    if (id === undefined) {
+      id = this.nextSnapshotId++;
+      this.snapshotIds.set(docs, id);
+    }
+    return id;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The token indexes of one Elasticsearch index: one TextFieldIndex per top-level text field,
+ * kept up to date at refresh time (like Lucene, which makes writes searchable on refresh),
+ * and, per refreshed snapshot, the view that searches of that snapshot read them through.
+ *
+ * Field indexes only grow: a refresh appends the documents written since the previous one.
+ * Replaced and deleted documents leave dead entries that each snapshot skips; once the dead
+ * outnumber the live, the next refresh starts over from the live documents.
+ */
+import type { IndexData, StoredDoc } from '../index-data';
+import type { Mapping, ResolvedField } from '../mapping';
+import type { DocView } from './values';
+import { TextFieldIndex } from './text-field-index';
+
+interface FieldEntry {
+  index: TextFieldIndex;
+  /** Refresh generation whose snapshot it was built from: older snapshots hold documents it lacks. */
+  since: number;
+}
+
+function isIndexedText(f: ResolvedField): boolean {
+  return f.nestedPath === undefined && (f.type === 'text' || f.type === 'match_only_text' || f.type === 'search_as_you_type');
+}
+
+export class TextIndex {
+  private fields = new Map<string, FieldEntry>();
+  private generation = 0;
+  /** Highest sequence number already in the field indexes. */
+  private indexedThrough = -1;
+  /** Documents added since the last start-over, dead ones included. */
+  private indexedDocs = 0;
+  private readonly views = new WeakMap<StoredDoc[], IndexedView>();
+
+  /** Called with each new searchable view, which is sorted by sequence number. */
+  refreshed(view: StoredDoc[], mapping: Mapping): void {
+    this.generation++;
+    if (this.indexedDocs > 2 * view.length + 10_000) {
+      // Older snapshots keep the old map; they stop growing, which they never needed.
+      this.fields = new Map();
+      this.indexedThrough = -1;
+      this.indexedDocs = 0;
+    }
+    let firstNew = view.length;
+    while (firstNew > 0 && (view[firstNew - 1] as StoredDoc).seqNo > this.indexedThrough) firstNew--;
+    for (const [name, entry] of this.fields) {
+      if (mapping.resolve(name) === null) this.fields.delete(name);
+      else for (let i = firstNew; i < view.length; i++) entry.index.add((view[i] as StoredDoc).seqNo, (view[i] as StoredDoc).source);
+    }
+    for (const field of mapping.leafFields()) {
+      if (!isIndexedText(field) || this.fields.has(field.name)) continue;
+      const index = new TextFieldIndex(field);
+      for (const doc of view) index.add(doc.seqNo, doc.source);
+      this.fields.set(field.name, { index, since: this.generation });
+    }
+    this.indexedDocs += view.length - firstNew;
+    if (view.length > 0) this.indexedThrough = Math.max(this.indexedThrough, (view[view.length - 1] as StoredDoc).seqNo);
+    this.views.set(view, new IndexedView(view, this.generation, this.fields));
+  }
+
+  /** The indexed view of a snapshot this index produced, if it is one. */
+  viewOf(docs: StoredDoc[]): IndexedView | undefined {
+    return this.views.get(docs);
+  }
+}
+
+/** One refreshed snapshot as the scorers see it: its documents and the field indexes that cover them. */
+export class IndexedView {
+  private positions: Int32Array | null = null;
+
+  constructor(
+    readonly docs: StoredDoc[],
+    private readonly generation: number,
+    private readonly fields: Map<string, FieldEntry>,
+  ) {}
+
+  /** The token index of a text field if it holds every document of this snapshot. */
+  field(f: ResolvedField): TextFieldIndex | undefined {
+    if (!isIndexedText(f)) return undefined;
+    const entry = this.fields.get(f.name);
+    return entry && entry.since <= this.generation ? entry.index : undefined;
+  }
+
+  /** Position in `docs` of the document with this sequence number, or -1 when the snapshot lacks it. */
+  positionOf(seq: number): number {
+    const positions = this.positions ?? this.buildPositions();
+    return seq < positions.length ? (positions[seq] as number) : -1;
+  }
+
+  viewAt(pos: number): DocView {
+    const doc = this.docs[pos] as StoredDoc;
+    return { source: doc.source, id: doc.id, seq: doc.seqNo };
+  }
+
+  private buildPositions(): Int32Array {
+    const last = this.docs[this.docs.length - 1];
+    const positions = new Int32Array(last ? last.seqNo + 1 : 0).fill(-1);
+    this.docs.forEach((d, i) => (positions[d.seqNo] = i));
+    this.positions = positions;
+    return positions;
+  }
+}
+
+/** The indexed view of a shard's snapshot, when its index produced one. */
+export function indexedViewOf(index: IndexData, docs: StoredDoc[]): IndexedView | undefined {
+  return index.textIndex.viewOf(docs);
+}

@@ -1,0 +1,155 @@
+/**
+ * The text-field token index and the ranked cache follow every write the way search
+ * visibility does: nothing before a refresh, everything after it; points in time keep
+ * their old view; mapping changes and the index's start-over are seen.
+ */
+import { executeSearch } from '../../../examples/sandbox/elasticsearch/search/execute';
+import { RankedCache } from '../../../examples/sandbox/elasticsearch/search/ranked-cache';
+import { FULL_SOURCE } from '../../../examples/sandbox/elasticsearch/source-filter';
+import { ClusterState } from '../../../examples/sandbox/elasticsearch/state';
+import { parseVersion } from '../../../examples/sandbox/elasticsearch/version';
+import { call, ndjson, start, type Running } from './helpers';
+
+let es: Running;
+beforeAll(async () => {
+  es = await start();
+});
+afterAll(async () => es.close());
+
+const ids = (res: { body: { hits: { hits: { _id: string }[] } } }): string[] => res.body.hits.hits.map((h) => h._id);
+const find = (index: string, query: unknown, extra: object = {}): Promise<any> => call(es, 'POST', `/${index}/_search`, { query, ...extra });
+
+it('index, update and delete reach match queries at refresh, not before', async () => {
+  await call(es, 'PUT', '/vis-text', { settings: { refresh_interval: '-1' }, mappings: { properties: { title: { type: 'text' } } } });
+  await call(es, 'PUT', '/vis-text/_doc/1', { title: 'red widget' });
+  expect(ids(await find('vis-text', { match: { title: 'red' } }))).toEqual([]);
+  await call(es, 'POST', '/vis-text/_refresh');
+  expect(ids(await find('vis-text', { match: { title: 'red' } }))).toEqual(['1']);
+
+  await call(es, 'POST', '/vis-text/_update/1', { doc: { title: 'blue gadget' } });
+  // Until the refresh, search sees the old version (and the ranked cache must not hide the change after).
+  expect(ids(await find('vis-text', { match: { title: 'red' } }))).toEqual(['1']);
+  expect(ids(await find('vis-text', { match: { title: 'blue' } }))).toEqual([]);
+  await call(es, 'POST', '/vis-text/_refresh');
+  expect(ids(await find('vis-text', { match: { title: 'red' } }))).toEqual([]);
+  expect(ids(await find('vis-text', { match: { title: 'blue' } }))).toEqual(['1']);
+
+  await call(es, 'DELETE', '/vis-text/_doc/1?refresh=false');
+  expect(ids(await find('vis-text', { match_phrase: { title: 'blue gadget' } }))).toEqual(['1']);
+  await call(es, 'DELETE', '/vis-text/_doc/missing?refresh=true');
+  expect(ids(await find('vis-text', { match_phrase: { title: 'blue gadget' } }))).toEqual([]);
+});
+
+it('bulk index/update/delete with refresh=true and refresh=false', async () => {
+  await call(es, 'PUT', '/bulk-text', { settings: { refresh_interval: '-1' } });
+  await call(es, 'POST', '/bulk-text/_bulk?refresh=true', ndjson([
+    { index: { _id: 'a' } }, { title: 'widget one' },
+    { index: { _id: 'b' } }, { title: 'widget widget two' },
+    { index: { _id: 'c' } }, { title: ['gadget', 'widget three'] },
+  ]));
+  const before = await find('bulk-text', { match: { title: 'widget' } });
+  expect(ids(before)).toEqual(['b', 'a', 'c']);
+  await call(es, 'POST', '/bulk-text/_bulk', ndjson([
+    { delete: { _id: 'b' } },
+    { update: { _id: 'a' } }, { doc: { title: 'gadget one' } },
+    { index: { _id: 'd' } }, { title: 'a widget' },
+  ]));
+  expect(ids(await find('bulk-text', { match: { title: 'widget' } }))).toEqual(['b', 'a', 'c']);
+  await call(es, 'POST', '/bulk-text/_bulk?refresh=true', ndjson([{ index: { _id: 'e' } }, { title: 'no match here' }]));
+  const after = await find('bulk-text', { match: { title: 'widget' } });
+  expect(ids(after).sort()).toEqual(['c', 'd']);
+  expect(ids(await find('bulk-text', { match: { title: { query: 'gadget one', operator: 'and' } } }))).toEqual(['a']);
+  // The dynamic text field's keyword subfield and term-on-text read the same index.
+  expect(ids(await find('bulk-text', { term: { title: 'gadget' } })).sort()).toEqual(['a', 'c']);
+  expect((await call(es, 'POST', '/bulk-text/_count', { query: { match: { title: 'widget' } } })).body.count).toBe(2);
+});
+
+it('a point in time keeps scoring its own snapshot after updates and refreshes', async () => {
+  await call(es, 'PUT', '/pit-text', { settings: { refresh_interval: '-1' } });
+  await call(es, 'POST', '/pit-text/_bulk?refresh=true', ndjson([
+    { index: { _id: '1' } }, { title: 'red red widget' },
+    { index: { _id: '2' } }, { title: 'red gadget' },
+  ]));
+  const pit = (await call(es, 'POST', '/pit-text/_pit?keep_alive=1m')).body.id as string;
+  const pitSearch = (query: unknown): Promise<any> => call(es, 'POST', '/_search', { pit: { id: pit }, query });
+  const first = await pitSearch({ match: { title: 'red' } });
+  await call(es, 'POST', '/pit-text/_bulk?refresh=true', ndjson([
+    { index: { _id: '1' } }, { title: 'blue' },
+    { delete: { _id: '2' } },
+    { index: { _id: '3' } }, { title: 'red' },
+  ]));
+  const again = await pitSearch({ match: { title: 'red' } });
+  expect(again.body.hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score])).toEqual(
+    first.body.hits.hits.map((h: { _id: string; _score: number }) => [h._id, h._score]),
+  );
+  expect(ids(again)).toEqual(['1', '2']);
+  expect(ids(await find('pit-text', { match: { title: 'red' } }))).toEqual(['3']);
+  await call(es, 'DELETE', '/_pit', { id: pit });
+});
+
+it('pages with from/size and search_after are slices of the one ranking, and a refresh re-ranks', async () => {
+  await call(es, 'PUT', '/pages-text', { settings: { refresh_interval: '-1' } });
+  const lines: unknown[] = [];
+  for (let i = 0; i < 60; i++) lines.push({ index: { _id: String(i) } }, { title: `item ${'word '.repeat(i % 7)}${i % 3 === 0 ? 'word' : ''}` });
+  await call(es, 'POST', '/pages-text/_bulk?refresh=true', ndjson(lines));
+  const q = { match: { title: 'word' } };
+  const all = await find('pages-text', q, { size: 100 });
+  const allIds = ids(all);
+  expect(allIds.length).toBeGreaterThan(40);
+  const paged: string[] = [];
+  for (let from = 0; from < allIds.length; from += 7) paged.push(...ids(await find('pages-text', q, { from, size: 7 })));
+  expect(paged).toEqual(allIds);
+  const afterPaged: string[] = [];
+  let after: unknown[] | undefined;
+  for (let guard = 0; guard < 20; guard++) {
+    const res = await find('pages-text', q, { size: 9, sort: [{ _score: 'desc' }, { _doc: 'asc' }], ...(after ? { search_after: after } : {}) });
+    const hits = res.body.hits.hits as { _id: string; sort: unknown[] }[];
+    if (hits.length === 0) break;
+    afterPaged.push(...hits.map((h) => h._id));
+    after = hits[hits.length - 1]?.sort;
+  }
+  expect(afterPaged).toEqual(allIds);
+
+  await call(es, 'PUT', '/pages-text/_doc/top?refresh=true', { title: 'word word word word word word word word' });
+  expect(ids(await find('pages-text', q, { size: 1 }))).toEqual(['top']);
+});
+
+it('a mapping change is seen by the next search even without a refresh', async () => {
+  await call(es, 'PUT', '/map-text', { settings: { refresh_interval: '-1' }, mappings: { dynamic: false, properties: { title: { type: 'text' } } } });
+  await call(es, 'PUT', '/map-text/_doc/1?refresh=true', { title: 'red', note: 'hidden words' });
+  expect(ids(await find('map-text', { match: { note: 'hidden' } }))).toEqual([]);
+  await call(es, 'PUT', '/map-text/_mapping', { properties: { note: { type: 'text' } } });
+  // The sandbox reads _source, so the newly mapped field answers at once (from _source, unindexed until a refresh).
+  expect(ids(await find('map-text', { match: { note: 'hidden' } }))).toEqual(['1']);
+  await call(es, 'POST', '/map-text/_refresh');
+  await call(es, 'PUT', '/map-text/_doc/2?refresh=true', { title: 'blue', note: 'more hidden' });
+  expect(ids(await find('map-text', { match: { note: 'hidden' } }))).toEqual(['1', '2']);
+});
+
+it('after many deleted documents the index starts over, and older snapshots still answer', () => {
+  const version = parseVersion('8.15.0');
+  const state = new ClusterState(version);
+  const index = state.createIndex('churn', { properties: { title: { type: 'text' } } }, { refresh_interval: '-1' });
+  for (let i = 0; i < 20_000; i++) index.put(String(i), { title: `red ${i}` });
+  index.refresh();
+  const old = index.searchable();
+  // 16,000 dead entries against 4,000 live ones: past the start-over threshold.
+  for (let i = 0; i < 16_000; i++) index.remove(String(i));
+  index.put('19999', { title: 'blue' });
+  index.refresh();
+  const search = (docs: typeof old, text: string): string[] => {
+    const req = { query: { match: { title: text } }, postFilter: undefined, from: 0, size: 5, sort: [], trackTotalHits: true, totalAsInt: false, source: FULL_SOURCE, version: false, seqNoPrimaryTerm: false };
+    const { body } = executeSearch([{ index, docs }], req, version, { tookFrom: Date.now(), cache: new RankedCache() });
+    return (body['hits'] as { hits: { _id: string }[] }).hits.map((h) => h._id);
+  };
+  expect(search(index.searchable(), '5')).toEqual([]);
+  expect(search(index.searchable(), '16000')).toEqual(['16000']);
+  expect(search(index.searchable(), 'red')).toEqual(['16000', '16001', '16002', '16003', '16004']);
+  expect(search(index.searchable(), 'blue')).toEqual(['19999']);
+  expect(search(old, '5')).toEqual(['5']);
+  expect(search(old, '19999')).toEqual(['19999']);
+  expect(search(old, 'blue')).toEqual([]);
+  index.put('late', { title: 'red late' });
+  index.refresh();
+  expect(search(index.searchable(), 'late')).toEqual(['late']);
+});
