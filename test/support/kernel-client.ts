@@ -24,7 +24,13 @@ type Channel = 'shell' | 'control' | 'stdin';
 export class KernelClient {
   readonly key = randomUUID();
   readonly session = randomUUID();
-  private readonly sockets: Record<Channel, zmq.Dealer> = { shell: new zmq.Dealer(), control: new zmq.Dealer(), stdin: new zmq.Dealer() };
+  // shell and stdin share one identity, as in jupyter_client: the kernel sends input_request
+  // on stdin to the identity the execute_request came from on shell.
+  private readonly sockets: Record<Channel, zmq.Dealer> = {
+    shell: new zmq.Dealer({ routingId: this.session }),
+    control: new zmq.Dealer(),
+    stdin: new zmq.Dealer({ routingId: this.session }),
+  };
   private readonly iopub = new zmq.Subscriber();
   private readonly iopubLog: WireMessage[] = [];
   private readonly replies = new Map<string, (m: WireMessage) => void>();
@@ -146,6 +152,12 @@ export class KernelClient {
       await new Promise((r) => setTimeout(r, 20));
     }
     return this.inputRequests.shift() as WireMessage;
+  }
+
+  /** Answers an input_request on stdin, as a frontend does when the user presses Enter. */
+  async inputReply(request: WireMessage, value: string): Promise<void> {
+    const { frames } = this.frames('input_reply', { value }, request.header);
+    await this.sockets.stdin.send(frames);
   }
 
   async heartbeat(timeoutMs = 2000): Promise<boolean> {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { ENV_REFERENCE } from './profile-schema';
 import { reconcileSslMode, type Scheme, schemeOf, type SslMode, SslModeSchema } from './ssl-mode';
 
 /**
  * `%connect <engine> <address> [key=value ...] [skip_verify]`. Secrets may only be given as
- * `${env:NAME}` references, so a notebook never holds one. (Saved profiles come with the
- * connections work.)
+ * `${env:NAME}` references, so a notebook never holds one. `%connect <profile>` and `--save`
+ * are read by connect-command.ts around this.
  */
 const ConnectOptionsSchema = z.strictObject({
   engine: z.enum(['elasticsearch', 'typesense']),
@@ -39,12 +40,26 @@ export const CONNECT_USAGE = [
 const SECRET_KEYS = new Set(['password', 'key']);
 /** Options that may be written alone, meaning `=true`. */
 const FLAGS = new Set(['skip_verify']);
-const ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 const SCHEME = /^(https?):\/\//i;
+/** Any `scheme://`, to refuse the ones that are not http(s) instead of reading them as a host. */
+const ANY_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+
+/** Typesense has no URL scheme of its own (drivers.md 2.2), so its connections are not URLs. */
+export const TYPESENSE_ADDRESS_ADVICE =
+  'Typesense has no URL scheme of its own, so a Typesense connection is not written as a URL with credentials: write %connect typesense <host>[:port] [ssl=<mode>] key=${env:NAME}, for example %connect typesense localhost:8108 key=${env:TYPESENSE_API_KEY}.';
+
+/** The `${env:NAME}` names the secrets were read from, for `--save`. */
+export type SecretEnvNames = Partial<Record<'password' | 'key', string>>;
 
 export class ConnectArgsError extends Error {}
 
 export function parseConnectArgs(text: string, env: (name: string) => string | undefined): ConnectArgs {
+  return parseConnectAddress(text, env).args;
+}
+
+/** parseConnectArgs, also telling which environment variables the secrets came from. */
+export function parseConnectAddress(text: string, env: (name: string) => string | undefined): { args: ConnectArgs; envNames: SecretEnvNames } {
+  const envNames: SecretEnvNames = {};
   const [engine, address, ...options] = text.trim().split(/\s+/);
   if (!engine || !address) throw new ConnectArgsError(`%connect needs an engine and an address, for example:\n${CONNECT_USAGE}`);
   const fields: Record<string, string> = { engine: engine.toLowerCase() };
@@ -57,12 +72,20 @@ export function parseConnectArgs(text: string, env: (name: string) => string | u
     if (eq <= 0) throw new ConnectArgsError(`"${option.split('=')[0]}" is not an option of %connect; write options as name=value, for example:\n${CONNECT_USAGE}`);
     const key = option.slice(0, eq);
     const value = option.slice(eq + 1);
-    fields[key] = SECRET_KEYS.has(key) ? resolveSecret(key, value, env) : value;
+    if (SECRET_KEYS.has(key)) {
+      const { name, secret } = resolveSecret(key, value, env);
+      envNames[key as keyof SecretEnvNames] = name;
+      fields[key] = secret;
+    } else fields[key] = value;
   }
   const parsed = ConnectOptionsSchema.safeParse(fields);
   if (!parsed.success) throw new ConnectArgsError(`%connect: ${describeIssue(parsed.error.issues[0])}. For example:\n${CONNECT_USAGE}`);
   const { ssl: sslOption, ...rest } = parsed.data;
 
+  refuseForeignAddress(parsed.data.engine, address);
+  if (rest.engine === 'typesense' && (rest.user !== undefined || rest.password !== undefined || rest.auth !== undefined)) {
+    throw new ConnectArgsError(`%connect: Typesense has no users, so user=, password= and auth= do not apply; its API key is the whole credential: key=\${env:NAME}.`);
+  }
   const written = SCHEME.exec(address)?.[1]?.toLowerCase() as Scheme | undefined;
   const ssl = reconcileSslMode(written, sslOption);
   if (!ssl) {
@@ -74,12 +97,25 @@ export function parseConnectArgs(text: string, env: (name: string) => string | u
   const user = rest.user ?? (url.username ? decodeURIComponent(url.username) : undefined);
   url.username = '';
   const enginePort = !written && !/:\d+(\/|$)/.test(address);
-  return { ...rest, ...(user !== undefined ? { user } : {}), url: url.href.replace(/\/$/, ''), ssl, enginePort };
+  return { args: { ...rest, ...(user !== undefined ? { user } : {}), url: url.href.replace(/\/$/, ''), ssl, enginePort }, envNames };
+}
+
+/** Refuses a scheme other than http(s), and any URL form for Typesense, before reading the address. */
+function refuseForeignAddress(engine: ConnectArgs['engine'], address: string): void {
+  const scheme = ANY_SCHEME.exec(address)?.[1]?.toLowerCase();
+  const userInfo = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#]*@/.test(address);
+  if (engine === 'typesense' && ((scheme && scheme !== 'http' && scheme !== 'https') || userInfo)) {
+    throw new ConnectArgsError(`%connect: "${scheme && scheme !== 'http' && scheme !== 'https' ? `${scheme}://` : 'user@'}..." is not a Typesense address. ${TYPESENSE_ADDRESS_ADVICE}`);
+  }
+  if (scheme && scheme !== 'http' && scheme !== 'https') {
+    throw new ConnectArgsError(`%connect: ${scheme}:// is not a scheme searchbook connects with; write an http:// or https:// address (or a bare host with ssl=<mode>). For example:\n${CONNECT_USAGE}`);
+  }
 }
 
 function urlOf(text: string): URL {
   const checked = z.url({ protocol: /^https?$/ }).safeParse(text);
-  if (!checked.success) throw new ConnectArgsError(`%connect: "${text}" is not an http:// or https:// address. For example:\n${CONNECT_USAGE}`);
+  // A password typed into the address is not repeated in the message.
+  if (!checked.success) throw new ConnectArgsError(`%connect: "${text.replace(/(\/\/[^/:@]*):[^/@]*@/, '$1:***@')}" is not an http:// or https:// address. For example:\n${CONNECT_USAGE}`);
   return new URL(checked.data);
 }
 
@@ -92,12 +128,12 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   return `${issue.path.join('.') || 'arguments'}: ${issue.message}`;
 }
 
-function resolveSecret(key: string, value: string, env: (name: string) => string | undefined): string {
+function resolveSecret(key: string, value: string, env: (name: string) => string | undefined): { name: string; secret: string } {
   const match = ENV_REFERENCE.exec(value);
   if (!match?.[1]) {
     throw new ConnectArgsError(`Write ${key}=\${env:NAME} and set NAME in the kernel's environment: a ${key} typed into a cell would be saved in the notebook.`);
   }
   const secret = env(match[1]);
   if (secret === undefined) throw new ConnectArgsError(`The environment variable ${match[1]} is not set in the kernel's environment; export it before starting Jupyter.`);
-  return secret;
+  return { name: match[1], secret };
 }

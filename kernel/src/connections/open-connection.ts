@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Driver, EngineIdentity, EngineModule, EngineName } from '../drivers/driver';
 import type { TransportOptions } from '../drivers/transport';
 import { type ConnectArgs, ConnectArgsError } from './connect-args';
+import type { SslMode } from './ssl-mode';
 
 /** An open connection as the rest of the kernel sees it: no secret is reachable from here. */
 export interface Connection {
@@ -11,6 +12,9 @@ export interface Connection {
   engineLabel: string;
   /** Scheme, host and port only; never credentials. */
   address: string;
+  ssl: SslMode;
+  /** The Elasticsearch user (not a secret), for showing the connection as a URL. */
+  user?: string;
   identity: EngineIdentity;
   driver: Driver;
 }
@@ -46,7 +50,8 @@ export async function openConnection(args: ConnectArgs, signal: AbortSignal): Pr
   const driver = engine.createDriver(new Transport(options));
   try {
     const identity = await driver.probe(signal);
-    return { name, engine: args.engine, engineLabel: engine.displayName, address, identity, driver };
+    const user = args.engine === 'elasticsearch' && args.user !== undefined ? { user: args.user } : {};
+    return { name, engine: args.engine, engineLabel: engine.displayName, address, ssl: args.ssl, ...user, identity, driver };
   } catch (err) {
     await driver.close();
     throw err;

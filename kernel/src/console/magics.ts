@@ -23,11 +23,13 @@ export const MAGICS: readonly MagicInfo[] = [
   { name: 'vars', usage: '%vars', description: 'Lists the variables set with %set and their values.', args: 'none' },
   {
     name: 'connect',
-    usage: '%connect <profile or URL>',
-    description: 'Connects to an Elasticsearch or Typesense server and makes it the active connection.',
+    usage: '%connect <profile> | %connect elasticsearch|typesense <address> [options] [--save <profile>]',
+    description:
+      'Connects to an Elasticsearch or Typesense server and makes it the active connection: a saved profile by name, or an engine and an address (Elasticsearch: a URL such as https://elastic@localhost:9200). --save keeps it as a profile.',
     args: 'optional',
   },
-  { name: 'connections', usage: '%connections', description: 'Lists the saved and open connections.', args: 'none' },
+  { name: 'connections', usage: '%connections', description: 'Lists the open connections and the saved profiles (never their secrets).', args: 'none' },
+  { name: 'profiles', usage: '%profiles [delete <name>]', description: 'Lists the saved connection profiles, or deletes one (and its OS keyring entry).', args: 'optional' },
   { name: 'use', usage: '%use <connection name>', description: 'Makes another open connection the active one.', args: 'required' },
 ];
 

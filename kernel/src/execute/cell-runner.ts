@@ -1,6 +1,7 @@
 import type { ConsoleRequest, Refusal } from '../console/cell';
 import { parseCell } from '../console/parse';
 import type { VariableScope } from '../console/variables';
+import { defaultProfileServices, type ProfileServices } from '../connections/profile-services';
 import type { ConnectionRegistry } from '../connections/registry';
 import { EngineError } from '../drivers/driver';
 import { toBundle } from '../render/bundle';
@@ -11,6 +12,7 @@ import type { OutputSink } from './output-sink';
 
 const NO_CONNECTION_HINT = [
   'Connect first, for example:',
+  '%connect <profile>   (%connections lists the saved ones)',
   '%connect elasticsearch http://localhost:9200',
   '%connect typesense http://localhost:8108 key=${env:TYPESENSE_API_KEY}',
 ].join('\n');
@@ -26,6 +28,7 @@ export class CellRunner {
     private readonly scope: VariableScope,
     private readonly connections: ConnectionRegistry,
     private readonly limits: OutputLimits = limitsFromEnv(),
+    private readonly profiles: ProfileServices = defaultProfileServices(),
   ) {}
 
   /** Aborts the cell in flight, if any; its HTTP request is cancelled at once. */
@@ -43,7 +46,7 @@ export class CellRunner {
     try {
       for (const item of parsed.items) {
         if (controller.signal.aborted) throw INTERRUPTED();
-        if (item.kind === 'magic') await runMagic(item, { scope: this.scope, connections: this.connections, sink, signal: controller.signal });
+        if (item.kind === 'magic') await runMagic(item, { scope: this.scope, connections: this.connections, sink, signal: controller.signal, profiles: this.profiles });
         else await this.send(item, sink, controller.signal);
       }
       if (controller.signal.aborted) throw INTERRUPTED();

@@ -5,4 +5,6 @@ export interface OutputSink {
   display(bundle: MimeBundle): Promise<void>;
   /** Asks the user for a secret or a value (stdin input_request). */
   input(prompt: string, password: boolean): Promise<string>;
+  /** Whether the request allows input (execute_request's allow_stdin); input() rejects otherwise. */
+  readonly canAsk: boolean;
 }

@@ -22,6 +22,7 @@ export function executeHandler(runner: CellRunner, state: ExecutionState, takeQu
     const sink = {
       display: (bundle: Record<string, unknown>) => (request.silent ? Promise.resolve() : ctx.publish('display_data', { data: bundle, metadata: {}, transient: {} })),
       input: (prompt: string, password: boolean) => ctx.input(prompt, password),
+      canAsk: request.allow_stdin,
     };
     try {
       await runner.run(request.code, sink);

@@ -196,7 +196,15 @@ export class KernelServer {
     const allowed = (parent.content as { allow_stdin?: unknown }).allow_stdin === true;
     if (!allowed) throw new Error('This frontend does not accept input requests (allow_stdin is false).');
     const answer = new Promise<string>((resolve, reject) => (this.pendingInput = { resolve, reject }));
-    await this.send('stdin', { msgType: 'input_request', content: { prompt, password }, parent, identities: parent.identities });
+    // An interrupt may reject it before the caller awaits it; that must not count as unhandled.
+    answer.catch(() => undefined);
+    try {
+      await this.send('stdin', { msgType: 'input_request', content: { prompt, password }, parent, identities: parent.identities });
+    } catch (err) {
+      this.pendingInput = undefined;
+      this.events.log(`input_request not delivered: ${(err as Error).message}`);
+      throw new Error('The frontend is not connected on stdin, so it cannot be asked for input.');
+    }
     return answer;
   }
 

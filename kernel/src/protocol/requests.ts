@@ -6,7 +6,8 @@ export const ExecuteRequest = z.object({
   silent: z.boolean().default(false),
   store_history: z.boolean().default(true),
   user_expressions: z.record(z.string(), z.unknown()).default({}),
-  allow_stdin: z.boolean().default(true),
+  // As ipykernel: a frontend that does not say it can answer input_request is never asked.
+  allow_stdin: z.boolean().default(false),
   stop_on_error: z.boolean().default(true),
 });
 

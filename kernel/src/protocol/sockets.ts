@@ -8,7 +8,9 @@ type RequestChannel = 'shell' | 'control' | 'stdin';
 export class KernelSockets {
   readonly shell = new zmq.Router();
   readonly control = new zmq.Router();
-  readonly stdin = new zmq.Router();
+  // Mandatory: an input_request to a frontend that has no stdin socket fails instead of
+  // vanishing, so a prompt never waits forever for an answer that cannot come.
+  readonly stdin = new zmq.Router({ mandatory: true });
   readonly iopub = new zmq.Publisher();
   private readonly hb = new zmq.Reply();
   private readonly senders: Record<Exclude<Channel, 'hb'>, SerialSender>;

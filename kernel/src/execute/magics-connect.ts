@@ -1,0 +1,128 @@
+/** `%connect`, `%connections` and `%profiles`: opening connections, from the cell or from saved profiles. */
+import type { ConsoleMagic, JsonValue } from '../console/cell';
+import { ConnectArgsError } from '../connections/connect-args';
+import { CONNECT_COMMAND_USAGE, parseConnectCommand } from '../connections/connect-command';
+import { openConnection } from '../connections/open-connection';
+import type { ProfileServices } from '../connections/profile-services';
+import { authOf, type Profile } from '../connections/profile-schema';
+import { ProfileFileError } from '../connections/profile-store';
+import { displayAddress, endpointOf, profileAddress } from '../connections/profile-url';
+import { deleteProfile, profileConnectArgs, saveProfile } from '../connections/profiles';
+import { fillSecrets, missingSecrets, SecretUnavailable } from '../connections/secrets';
+import { EngineError } from '../drivers/driver';
+import { messageBundle } from '../render/bundle';
+import { CellFailure } from './cell-failure';
+import type { MagicContext } from './magics';
+
+export const PROFILES_USAGE = '%profiles (lists them), %profiles delete <name>';
+
+export async function connectMagic({ args }: ConsoleMagic, ctx: MagicContext): Promise<void> {
+  const { scope, connections, sink, signal, profiles } = ctx;
+  const command = usage(() => parseConnectCommand(args, (name) => scope.env(name)));
+  let plan: ReturnType<typeof profileConnectArgs>;
+  let from: { name: string; file: string } | undefined;
+  if (command.kind === 'profile') {
+    const profile = await fileStep(() => profiles.store.get(command.name));
+    if (!profile) throw await unknownProfile(command.name, profiles);
+    plan = profileConnectArgs(profile);
+    from = { name: profile.name, file: profiles.store.path };
+  } else {
+    plan = { args: command.args, needs: missingSecrets(command.args) };
+  }
+
+  let connection;
+  let filled;
+  try {
+    // The prompt is Jupyter's password field: the typed secret is not echoed or kept.
+    const prompt = sink.canAsk ? (text: string) => sink.input(text, true) : undefined;
+    filled = await fillSecrets(plan.args, plan.needs, { env: (name) => scope.env(name), keyring: profiles.keyring, prompt }, from);
+    connection = await openConnection(filled, signal);
+  } catch (err) {
+    if (err instanceof SecretUnavailable) throw new CellFailure('SecretUnavailable', err.message, err.hint);
+    if (err instanceof EngineError) throw new CellFailure(err.ename, err.message);
+    if (err instanceof ConnectArgsError) throw new CellFailure('ConnectUsage', err.message);
+    throw err;
+  }
+  connections.add(connection);
+  const lines = [`Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`];
+  await sink.display(messageBundle([...lines, ...connection.identity.warnings.map((w) => `Warning: ${w}`)].join('\n')));
+  if (command.kind === 'address' && command.save !== undefined) {
+    const name = command.save;
+    const saved = await fileStep(() => saveProfile(profiles.store, profiles.keyring, name, filled, command.envNames, connection.address));
+    const how = `%connect ${name} opens it again.`;
+    await sink.display(messageBundle([`Saved profile "${name}" (${profileAddress(saved.profile)}) in ${profiles.store.path}; ${how}`, ...saved.notes].join('\n')));
+  }
+}
+
+export async function connectionsMagic(_magic: ConsoleMagic, { connections, sink, profiles }: MagicContext): Promise<void> {
+  const active = connections.active;
+  const open: Record<string, JsonValue>[] = connections.list().map((c) => ({
+    name: c.name,
+    engine: c.engine,
+    // Elasticsearch as a URL with the user (never a password); Typesense as host:port.
+    address: displayAddress(endpointOf(c.engine, c.ssl, c.address, c.user)),
+    ssl: c.ssl,
+    version: c.identity.version,
+    active: c === active,
+  }));
+  await sink.display(messageBundle(open.length ? 'Open connections (active: the one cells use; %use <name> picks another)' : 'No connection is open: connect with %connect.', open));
+  await showProfiles({ connections, sink, profiles });
+}
+
+export async function profilesMagic({ args }: ConsoleMagic, { connections, sink, profiles }: MagicContext): Promise<void> {
+  const [verb, name, ...rest] = args.trim().split(/\s+/).filter(Boolean);
+  if (verb === undefined) return showProfiles({ connections, sink, profiles });
+  if (verb !== 'delete' || !name || rest.length > 0) throw new CellFailure('ProfilesUsage', `%profiles ${args.trim()} is not understood.`, `Write ${PROFILES_USAGE}.`);
+  const deleted = await fileStep(() => deleteProfile(profiles.store, profiles.keyring, name));
+  if (!deleted) throw await unknownProfile(name, profiles);
+  const open = connections.list().some((c) => c.name === name) ? ` The open connection "${name}" stays open until the kernel restarts.` : '';
+  await sink.display(messageBundle([`Deleted profile "${name}" from ${profiles.store.path}.${open}`, ...deleted.notes].join('\n')));
+}
+
+async function showProfiles({ connections, sink, profiles }: Pick<MagicContext, 'connections' | 'sink' | 'profiles'>): Promise<void> {
+  const file = await fileStep(() => profiles.store.load());
+  const openNames = new Set(connections.list().map((c) => c.name));
+  const rows: Record<string, JsonValue>[] = file.profiles.map((p) => ({
+    name: p.name,
+    engine: p.engine,
+    address: profileAddress(p),
+    ssl: p.ssl,
+    auth: p.engine === 'elasticsearch' ? authOf(p) : 'apikey',
+    secret: secretSource(p),
+    open: openNames.has(p.name),
+  }));
+  const title = rows.length ? `Profiles in ${profiles.store.path} (%connect <name> opens one)` : `No profiles in ${profiles.store.path}: add --save <name> to a %connect line to keep one.`;
+  await sink.display(messageBundle(title, rows));
+}
+
+/** Where a profile's secret is, never the secret. */
+function secretSource(p: Profile): string {
+  const ref = p.engine === 'elasticsearch' ? (authOf(p) === 'basic' ? p.password : authOf(p) === 'apikey' ? p.api_key : null) : p.api_key;
+  if (ref === null) return '';
+  if (ref === undefined) return 'asked at connect';
+  return typeof ref === 'string' ? ref : 'OS keyring';
+}
+
+async function unknownProfile(name: string, profiles: ProfileServices): Promise<CellFailure> {
+  const names = (await fileStep(() => profiles.store.load())).profiles.map((p) => p.name);
+  const known = names.length ? `Profiles: ${names.join(', ')}.` : `There are no profiles in ${profiles.store.path} yet.`;
+  return new CellFailure('UnknownProfile', `No profile is named "${name}". ${known}`, CONNECT_COMMAND_USAGE);
+}
+
+function usage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof ConnectArgsError) throw new CellFailure('ConnectUsage', err.message);
+    throw err;
+  }
+}
+
+async function fileStep<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof ProfileFileError) throw new CellFailure('ProfileFileError', err.message, 'Fix or remove the file; %connect ... --save <name> writes a new one.');
+    throw err;
+  }
+}
