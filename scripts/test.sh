@@ -10,6 +10,7 @@ bash scripts/setup-browser.sh || exit 1
 mkdir -p test-results
 status=0
 npx tsc -p tsconfig.json --noEmit || status=1
+npx tsc -p tsconfig.browser.json --noEmit || status=1
 npx tsc -p extension/tsconfig.test.json || status=1
 npx jest --ci --json --outputFile=test-results/jest.json "$@" || status=1
 .venv/bin/python -m pytest test/python -q --junitxml=test-results/pytest.xml || status=1

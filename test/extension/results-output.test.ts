@@ -90,6 +90,13 @@ describe('the hits output', () => {
     expect(output.node.querySelector('pre')?.textContent).toBe('the plain table');
   });
 
+  it('shows a short line instead of an empty grid when only aggregations came back', async () => {
+    const output = await render(HITS_MIME, { [HITS_MIME]: { ...payload, rows: [], total: { value: 25000, relation: 'eq' } } });
+    expect(output.node.querySelector('.searchbook-Empty')?.textContent).toBe('No documents in this response.');
+    expect(output.node.querySelector('.searchbook-GridView .searchbook-Grid[aria-label^="0 rows"]')).toBeNull();
+    expect(output.node.querySelectorAll('.searchbook-BarChart')).toHaveLength(1);
+  });
+
   it('renders tables (such as _cat/indices) in the same grid, without type headers', async () => {
     const table = { info: { ...info, path: '/_cat/indices' }, columns: ['index', 'docs.count'], rows: [{ index: 'products', 'docs.count': '25000' }], omittedRows: 0, cut: [] };
     const output = await render(TABLE_MIME, { [TABLE_MIME]: table });

@@ -65,6 +65,9 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
   private showResults(results: Results, raw: unknown): void {
     const label = `${results.rows.length} rows from ${results.info.connection}, columns ${results.columns.map((c) => c.name).join(', ')}`;
     const grid = new GridView(results.columns, results.rows, results.cut, label);
+    // A search with `size: 0` is asked for its aggregations: an empty grid of every mapped
+    // column would only push them down.
+    const main: Widget = results.rows.length > 0 ? grid : new Widget({ node: block('searchbook-Empty', 'No documents in this response.') });
     const rawView = block('searchbook-RawJson');
     rawView.hidden = true;
     const extras: Widget[] = [];
@@ -79,7 +82,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
               rawView.append(rawJsonNode(raw));
             }
             rawView.hidden = !rawView.hidden;
-            for (const widget of [grid, ...extras]) {
+            for (const widget of [main, ...extras]) {
               widget.setHidden(!rawView.hidden);
             }
             return !rawView.hidden;
@@ -87,7 +90,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
         }),
       }),
     );
-    this.addWidget(grid);
+    this.addWidget(main);
     const omitted = omittedText(results.omittedRows);
     if (omitted) {
       extras.push(new Widget({ node: block('searchbook-Omitted', omitted) }));

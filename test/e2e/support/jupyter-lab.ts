@@ -2,10 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../../kernel/src/package-info';
 import { freePort } from '../../support/free-port';
 
-export const REPO = resolve(__dirname, '../../..');
+/** The checkout, whether this runs from source (jest) or from dist/ (benchmarks). */
+export const REPO = PACKAGE_ROOT;
 
 export interface RunningLab {
   /** Base URL, no trailing slash. */
