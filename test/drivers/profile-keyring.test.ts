@@ -78,10 +78,14 @@ describe('with a keyring (in-memory implementation of the keyring interface)', (
     expect(listing.plain[1]).toMatch(new RegExp(`es-kr\\s.*http://elastic@${esHost().replace('.', '\\.')}`));
   });
 
-  it('--save over an existing profile keeps one entry; %profiles delete removes the profile and its keyring entry', async () => {
-    const k = kernel({ ES_PASSWORD: SECRETS.ES_PASSWORD }, store, keyring);
-    expect((await k.run(`%connect elasticsearch http://${esHost()} auth=none --save es-kr`)).status).toBe('error'); // secured: the save never happens
+  it('a --save whose connection fails saves nothing; one that replaces a profile drops the keyring entries it no longer uses', async () => {
+    const k = kernel({ ES_PASSWORD: SECRETS.ES_PASSWORD, TS_API_KEY: SECRETS.TS_API_KEY }, store, keyring);
+    expect((await k.run(`%connect elasticsearch http://${esHost()} auth=none --save es-kr`)).status).toBe('error'); // secured: no connection, no save
     expect(keyring.entries.has('es-kr/password')).toBe(true);
+    const replaced = await k.run(`%connect typesense ${tsHost()} key=\${env:TS_API_KEY} --save es-kr`);
+    expect(replaced.plain[1]).toContain('Removed "es-kr/password" from the test keyring.');
+    expect([...keyring.entries.keys()].sort()).toEqual(['es-kr/api_key', 'ts-kr/api_key']);
+    expect((await k.run('%profiles')).plain[0]).toMatch(/es-kr\s+typesense/);
     const deleted = await k.run('%profiles delete ts-kr');
     expect(deleted.plain[0]).toContain('Deleted profile "ts-kr"');
     expect(deleted.plain[0]).toContain('Removed "ts-kr/api_key" from the test keyring.');

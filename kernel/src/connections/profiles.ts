@@ -103,7 +103,7 @@ export async function saveProfile(
   }
 
   const previous = await store.put(profile);
-  await forgetUnused(keyring, previous, profile);
+  notes.push(...(await forgetUnused(keyring, previous, profile)));
   return { profile, notes };
 }
 

@@ -1,8 +1,8 @@
 /** `%connect`, `%connections` and `%profiles`: opening connections, from the cell or from saved profiles. */
 import type { ConsoleMagic, JsonValue } from '../console/cell';
-import { ConnectArgsError } from '../connections/connect-args';
+import { type ConnectArgs, ConnectArgsError } from '../connections/connect-args';
 import { CONNECT_COMMAND_USAGE, parseConnectCommand } from '../connections/connect-command';
-import { openConnection } from '../connections/open-connection';
+import { type Connection, openConnection } from '../connections/open-connection';
 import type { ProfileServices } from '../connections/profile-services';
 import { authOf, type Profile } from '../connections/profile-schema';
 import { ProfileFileError } from '../connections/profile-store';
@@ -30,8 +30,8 @@ export async function connectMagic({ args }: ConsoleMagic, ctx: MagicContext): P
     plan = { args: command.args, needs: missingSecrets(command.args) };
   }
 
-  let connection;
-  let filled;
+  let connection: Connection;
+  let filled: ConnectArgs;
   try {
     // The prompt is Jupyter's password field: the typed secret is not echoed or kept.
     const prompt = sink.canAsk ? (text: string) => sink.input(text, true) : undefined;
