@@ -179,4 +179,33 @@ describe('searchbook in JupyterLab', () => {
     const plain = await editor.evaluate((node) => getComputedStyle(node).color);
     expect(color).not.toBe(plain);
   });
+
+  it('completes with Tab and shows help with Shift-Tab, both answered by the kernel', async () => {
+    await runCommand(page, 'notebook:insert-cell-below');
+    await runCommand(page, 'notebook:enter-edit-mode');
+    await page.keyboard.type('GET /_cat/indi');
+    await page.keyboard.press('Tab');
+    const editor = page.locator('.jp-Notebook .jp-CodeCell.jp-mod-active .cm-content');
+    const completer = page.locator('.jp-Completer');
+    // One match is inserted at once; several open the completer's list.
+    await page.waitForFunction(
+      () => /_cat\/indices/.test(document.querySelector('.jp-CodeCell.jp-mod-active .cm-content')?.textContent ?? '') ||
+        document.querySelector('.jp-Completer .jp-Completer-item') !== null,
+      undefined,
+      { timeout: 15_000 },
+    );
+    const offered = (await completer.isVisible()) ? await completer.textContent() : await editor.textContent();
+    expect(offered).toContain('indices');
+    if (await completer.isVisible()) {
+      await page.keyboard.press('Escape');
+    }
+    await runCommand(page, 'notebook:enter-edit-mode');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('GET /_cat/indices');
+    await page.keyboard.press('Shift+Tab');
+    const tooltip = page.locator('.jp-Tooltip');
+    await tooltip.waitFor({ timeout: 15_000 });
+    expect(await tooltip.textContent()).toMatch(/cat/i);
+    await screenshot(page, 'inspect-tooltip');
+  });
 });
