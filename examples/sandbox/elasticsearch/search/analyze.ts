@@ -10,9 +10,7 @@ export function asText(v: Json | undefined): string {
 const TOKEN = /[\p{L}\p{N}_]+(?:['’][\p{L}\p{N}]+)*/gu;
 
 export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(TOKEN)) out.push(m[0]);
-  return out;
+  return text.toLowerCase().match(TOKEN) ?? [];
 }
 
 /** BM25-shaped term weight without corpus statistics: enough to rank, and never zero. */

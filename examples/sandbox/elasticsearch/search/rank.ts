@@ -16,13 +16,14 @@ export interface CollectedHits {
 }
 
 type KeyKind = 'score' | 'doc' | 'field';
+type KeyType = 'number' | 'string' | 'none' | 'mixed';
 
 export interface RankedHits extends CollectedHits {
   kinds: KeyKind[];
   /** Per sort key read from a field, each hit's value in rank order. */
   columns: (SortValue[] | null)[];
-  /** Per sort key, the one type its values compare as, or 'mixed' (no binary search then). */
-  types: ('number' | 'string' | 'none' | 'mixed')[];
+  /** Per sort key, the one type its values compare as, or 'mixed' (no binary search then); worked out at the first search_after. */
+  types: KeyType[] | null;
   /** Global ordinal of shard i's first document. */
   bases: number[];
   maxScore: number | null;
@@ -37,8 +38,8 @@ function effective(spec: SortSpec, v: SortValue): SortValue {
   return v;
 }
 
-function typeOf(values: Iterable<SortValue>, spec: SortSpec): RankedHits['types'][number] {
-  let type: RankedHits['types'][number] = 'none';
+function typeOf(values: SortValue[], spec: SortSpec): KeyType {
+  let type: KeyType = 'none';
   for (const raw of values) {
     const v = effective(spec, raw);
     if (v === null) continue;
@@ -91,7 +92,7 @@ export function rankHits(
     order = idx;
     columns = kinds.map((kind, k) => (kind === 'field' ? idx.map((i) => (tuples[i] as SortValue[])[k] ?? null) : null));
   }
-  if (order === IN_COLLECTED_ORDER) return { ...hits, kinds, columns, types: typesOf(specs, kinds, hits.score, columns), bases, maxScore };
+  if (order === IN_COLLECTED_ORDER) return { ...hits, kinds, columns, types: null, bases, maxScore };
   const shard = hits.shard ? new Uint16Array(n) : null;
   const pos = new Int32Array(n);
   const score = new Float64Array(n);
@@ -101,23 +102,30 @@ export function rankHits(
     pos[r] = hits.pos[i] as number;
     score[r] = hits.score[i] as number;
   }
-  return { shard, pos, score, length: n, kinds, columns, types: typesOf(specs, kinds, score, columns), bases, maxScore };
+  return { shard, pos, score, length: n, kinds, columns, types: null, bases, maxScore };
 }
 
-function typesOf(specs: SortSpec[], kinds: KeyKind[], score: Float64Array, columns: (SortValue[] | null)[]): RankedHits['types'] {
-  return specs.map((spec, k) => (kinds[k] === 'score' ? typeOf(score, spec) : kinds[k] === 'doc' ? 'number' : typeOf(columns[k] as SortValue[], spec)));
+function typesOf(r: RankedHits, specs: SortSpec[]): KeyType[] {
+  r.types ??= specs.map((spec, k) => {
+    if (r.kinds[k] === 'doc') return 'number';
+    if (r.kinds[k] === 'field') return typeOf(r.columns[k] as SortValue[], spec);
+    for (let i = 0; i < r.length; i++) if (!Number.isFinite(r.score[i] as number)) return 'mixed';
+    return r.length > 0 ? 'number' : 'none';
+  });
+  return r.types;
 }
 
 /** Rank order by score alone, ties by collection (= ordinal) order. */
 function scoreOrder(scores: Float64Array, n: number, direction: 1 | -1): ArrayLike<number> {
+  const first = scores[0] as number;
   let allEqual = true;
-  let packable = n <= ORDINAL_BITS;
-  for (let i = 0; i < n; i++) {
-    const s = scores[i] as number;
-    if (s !== scores[0]) allEqual = false;
-    if (!(s >= 0) || Object.is(s, -0) || Math.fround(s) !== s) packable = false;
-  }
+  for (let i = 1; i < n && allEqual; i++) allEqual = scores[i] === first;
   if (allEqual) return IN_COLLECTED_ORDER;
+  let packable = n <= ORDINAL_BITS;
+  for (let i = 0; i < n && packable; i++) {
+    const s = scores[i] as number;
+    packable = s >= 0 && !Object.is(s, -0) && Math.fround(s) === s;
+  }
   if (packable) {
     // Non-negative float32 bit patterns order like the numbers; with the ordinal in the low bits
     // one native numeric sort of doubles does it (exact: at most 32 + 21 bits).
@@ -150,9 +158,10 @@ const IN_COLLECTED_ORDER: ArrayLike<number> = { length: -1 };
 export function pageOf(r: RankedHits, specs: SortSpec[], after: SortValue[] | undefined, from: number, size: number): number[] {
   let start = 0;
   if (after) {
+    const types = typesOf(r, specs);
     const fits = specs.every((spec, k) => {
       const v = effective(spec, after[k] ?? null);
-      const t = r.types[k];
+      const t = types[k];
       if (v === null || t === 'none') return true;
       return t === (typeof v === 'number' ? (Number.isFinite(v) ? 'number' : 'mixed') : 'string');
     });

@@ -26,15 +26,28 @@ export class TextFieldIndex {
     const values = rawValues({ source }, this.field);
     if (values.length === 0) return;
     if (values.length > 1) this.multiValued.add(seq);
-    const counts = new Map<string, number>();
-    let length = 0;
-    for (const v of values) {
-      const tokens = tokenize(asText(v));
-      length += tokens.length;
+    const tokens = values.length === 1 ? tokenize(asText(values[0])) : values.flatMap((v) => tokenize(asText(v)));
+    this.setLength(seq, tokens.length);
+    if (tokens.length > 16) {
+      const counts = new Map<string, number>();
       for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
+      for (const [term, tf] of counts) this.append(term, seq, tf);
+      return;
     }
-    this.setLength(seq, length);
-    for (const [term, tf] of counts) this.terms.set(term, appendPosting(this.terms.get(term), seq, tf));
+    // Short values (most of them): counting by scanning beats allocating a Map per document.
+    for (let i = 0; i < tokens.length; i++) {
+      const term = tokens[i] as string;
+      if (tokens.indexOf(term) < i) continue;
+      let tf = 1;
+      for (let j = i + 1; j < tokens.length; j++) if (tokens[j] === term) tf++;
+      this.append(term, seq, tf);
+    }
+  }
+
+  private append(term: string, seq: number, tf: number): void {
+    const p = this.terms.get(term);
+    if (typeof p === 'object') p.add(seq, tf);
+    else this.terms.set(term, appendPosting(p, seq, tf));
   }
 
   /** Tokens of the field in document `seq`, all values together (0 when it has none). */
