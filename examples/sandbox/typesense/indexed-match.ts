@@ -35,21 +35,37 @@ function union(a: Int32Array, b: Int32Array): Int32Array {
   return out.subarray(0, n);
 }
 
+/**
+ * First index at or after `from` whose value is >= `value` (sorted list): gallops then
+ * bisects, so a short list walks a long one in steps of its own length, not the long one's.
+ */
+function seek(list: Int32Array, value: number, from: number): number {
+  let step = 1;
+  let lo = from;
+  let hi = from;
+  while (hi < list.length && (list[hi] as number) < value) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  hi = Math.min(hi, list.length);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function intersect(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(a.length, b.length));
-  let i = 0;
-  let j = 0;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  const out = new Int32Array(short.length);
   let n = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i] as number;
-    const y = b[j] as number;
-    if (x < y) i++;
-    else if (y < x) j++;
-    else {
-      out[n++] = x;
-      i++;
-      j++;
-    }
+  let j = 0;
+  for (let i = 0; i < short.length && j < long.length; i++) {
+    const x = short[i] as number;
+    j = seek(long, x, j);
+    if (long[j] === x) out[n++] = x;
   }
   return out.subarray(0, n);
 }
@@ -59,7 +75,7 @@ function countListed(candidates: Int32Array, list: Int32Array, scores: Int32Arra
   let j = 0;
   for (let k = 0; k < candidates.length && j < list.length; k++) {
     const c = candidates[k] as number;
-    while (j < list.length && (list[j] as number) < c) j++;
+    j = seek(list, c, j);
     if (list[j] === c) scores[k] = (scores[k] as number) + 1;
   }
 }
