@@ -153,3 +153,17 @@ it('after many deleted documents the index starts over, and older snapshots stil
   index.refresh();
   expect(search(index.searchable(), 'late')).toEqual(['late']);
 });
+
+it('the ranked cache keeps at most its number of searches and of hits, least recently used out first', () => {
+  const cache = new RankedCache(2, 10);
+  const ranked = (length: number) => ({ shard: null, pos: new Int32Array(length), score: new Float64Array(length), length, kinds: [], columns: [], types: null, bases: [0], maxScore: null });
+  cache.set('a', ranked(4));
+  cache.set('b', ranked(4));
+  expect(cache.get('a')).toBeDefined();
+  cache.set('c', ranked(4));
+  expect([cache.get('a'), cache.get('b'), cache.get('c')].map(Boolean)).toEqual([true, false, true]);
+  cache.set('d', ranked(7));
+  expect([cache.get('a'), cache.get('c'), cache.get('d')].map(Boolean)).toEqual([false, false, true]);
+  cache.set('huge', ranked(11));
+  expect(cache.get('huge')).toBeUndefined();
+});

@@ -20,8 +20,13 @@ export class RankedCache {
   private readonly entries = new Map<string, RankedHits>();
   private readonly snapshotIds = new WeakMap<StoredDoc[], number>();
   private nextSnapshotId = 1;
+  private heldHits = 0;
 
-  constructor(private readonly capacity = 8) {}
+  /** At most `capacity` searches and `maxHits` hits in all (a hit costs 12 to 30 bytes). */
+  constructor(
+    private readonly capacity = 8,
+    private readonly maxHits = 4_000_000,
+  ) {}
 
   /** The key of a search, or undefined when it must not be reused (date math on `now` moves with the clock). */
   keyOf(shards: { index: IndexData; docs: StoredDoc[] }[], search: RankedSearch): string | undefined {
@@ -41,12 +46,18 @@ export class RankedCache {
   }
 
   set(key: string, ranked: RankedHits): void {
-    this.entries.delete(key);
+    if (ranked.length > this.maxHits) return;
+    this.drop(key);
     this.entries.set(key, ranked);
-    while (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
+    this.heldHits += ranked.length;
+    while (this.entries.size > this.capacity || this.heldHits > this.maxHits) this.drop(this.entries.keys().next().value as string);
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.heldHits -= entry.length;
   }
 
   private snapshotId(docs: StoredDoc[]): number {

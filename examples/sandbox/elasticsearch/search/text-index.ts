@@ -83,7 +83,18 @@ export class IndexedView {
   /** Position in `docs` of the document with this sequence number, or -1 when the snapshot lacks it. */
   positionOf(seq: number): number {
     const positions = this.positions ?? this.buildPositions();
-    return seq < positions.length ? (positions[seq] as number) : -1;
+    if (positions.length > 0 || this.docs.length === 0) return seq < positions.length ? (positions[seq] as number) : -1;
+    // Sparse sequence numbers (many updates): bisect the snapshot, which is in sequence order.
+    let lo = 0;
+    let hi = this.docs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const s = (this.docs[mid] as StoredDoc).seqNo;
+      if (s === seq) return mid;
+      if (s < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   viewAt(pos: number): DocView {
@@ -91,9 +102,12 @@ export class IndexedView {
     return { source: doc.source, id: doc.id, seq: doc.seqNo };
   }
 
+  /** A table by sequence number, unless it would be far larger than the snapshot (then empty: bisect). */
   private buildPositions(): Int32Array {
     const last = this.docs[this.docs.length - 1];
-    const positions = new Int32Array(last ? last.seqNo + 1 : 0).fill(-1);
+    const size = last ? last.seqNo + 1 : 0;
+    if (size > 4 * this.docs.length + 1024) return (this.positions = new Int32Array(0));
+    const positions = new Int32Array(size).fill(-1);
     this.docs.forEach((d, i) => (positions[d.seqNo] = i));
     this.positions = positions;
     return positions;
