@@ -24,6 +24,11 @@ describe('the grid model', () => {
     expect([0, 1, 2].map((c) => model.data('column-header', 1, c))).toEqual(['keyword · read-only', 'float', 'keyword']);
   });
 
+  it('says which columns come from the documents rather than the mapping', () => {
+    const model = new RowsModel([{ name: 'extra', type: 'string', readOnly: false, json: false, origin: 'documents' }], [{ extra: 'x' }]);
+    expect(model.data('column-header', 1, 0)).toBe('string · not mapped');
+  });
+
   it('has one header row when the response says nothing about types', () => {
     const model = new RowsModel([{ name: 'index', type: '', readOnly: false, json: false }], [{ index: 'products' }]);
     expect(model.rowCount('column-header')).toBe(1);

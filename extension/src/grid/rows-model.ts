@@ -9,6 +9,8 @@ export interface ColumnView {
   type: string;
   readOnly: boolean;
   json: boolean;
+  /** `documents`: the documents hold the field but the mapping or schema does not. */
+  origin?: 'meta' | 'mapping' | 'documents';
 }
 
 export interface CutCell {
@@ -95,7 +97,7 @@ export class RowsModel extends DataModel {
       const mark = this.sortState?.column === col.name ? SORT_MARKS[this.sortState.direction] : '';
       return col.name + mark;
     }
-    return [col.type, col.readOnly ? 'read-only' : ''].filter(Boolean).join(' · ');
+    return [col.type, col.readOnly ? 'read-only' : '', col.origin === 'documents' ? 'not mapped' : ''].filter(Boolean).join(' · ');
   }
 }
 
