@@ -3,6 +3,7 @@ import { asObject } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
 import type { FieldTree } from '../field-tree';
 import { documentGrid, type GridDocument } from '../grid-columns';
+import { facetTables } from './facets';
 import { documentsEndpoint, filtersFields } from './targets';
 
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
@@ -34,7 +35,12 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
   if (response.status < 300 && single && Array.isArray(single.hits)) {
     const docs = single.hits.map((hit) => asObject(hit)?.document ?? null);
     const hits = grid(docs, endpoint ? tree : undefined);
-    return typeof single.found === 'number' ? { ...hits, total: { value: single.found, relation: 'eq' } } : hits;
+    const facets = facetTables(single.facet_counts);
+    return {
+      ...hits,
+      ...(typeof single.found === 'number' ? { total: { value: single.found, relation: 'eq' as const } } : {}),
+      ...(facets.length > 0 ? { aggregations: facets } : {}),
+    };
   }
   return { kind: 'json', value: body };
 }
