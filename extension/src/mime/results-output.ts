@@ -21,7 +21,7 @@ interface Results {
 
 function readResults(mimeType: string, data: unknown): Results {
   if (mimeType === HITS_MIME) {
-    return HitsPayloadSchema.parse(data) as Results;
+    return HitsPayloadSchema.parse(data);
   }
   const table = TablePayloadSchema.parse(data);
   return {
