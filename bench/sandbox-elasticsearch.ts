@@ -40,9 +40,11 @@ async function main(): Promise<void> {
     const res = await send('POST', '/bench/_bulk', lines.join('\n') + '\n');
     if (res.errors) throw new Error('bulk reported errors');
   }
+  const refreshStarted = performance.now();
   await send('POST', '/bench/_refresh');
   const loadMs = performance.now() - t0;
   console.log(`bulk load (HTTP, ${BATCH}/request):      ${rate(TOTAL, loadMs)}`);
+  console.log(`  of which the refresh (token index):  ${(performance.now() - refreshStarted).toFixed(0)} ms`);
   console.log(`heap used after load:                ${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(0)} MB`);
 
   t0 = performance.now();
@@ -63,6 +65,23 @@ async function main(): Promise<void> {
   }
   const matchMs = performance.now() - t0;
   console.log(`pages from/size 1,000 (match title): ${rate(matched, matchMs)} (${((matched / matchMs) / (read / matchAllMs)).toFixed(3)} x match_all pages)`);
+
+  // Other text queries over the whole index, 5 pages each: two terms, a phrase, query_string.
+  const textQueries: [string, unknown][] = [
+    ['match "document number", 2 terms', { match: { title: 'document number' } }],
+    ['match_phrase "number 1"', { match_phrase: { title: 'number 1' } }],
+    ['query_string "title:document AND n:>10"', { query_string: { query: 'title:document AND n:>10' } }],
+  ];
+  for (const [label, query] of textQueries) {
+    t0 = performance.now();
+    let served = 0;
+    for (let from = 0; from + 1000 <= 5_000; from += 1000) {
+      const res = await send('POST', '/bench/_search', JSON.stringify({ from, size: 1000, query }));
+      served += res.hits.hits.length;
+    }
+    const ms = performance.now() - t0;
+    console.log(`pages 1,000 (${label}): ${rate(served, ms)} (${((served / ms) / (read / matchAllMs)).toFixed(3)} x match_all pages)`);
+  }
 
   t0 = performance.now();
   const filtered = await send('POST', '/bench/_search', JSON.stringify({ size: 1000, query: { term: { tag: 'beta' } }, sort: [{ n: 'desc' }] }));

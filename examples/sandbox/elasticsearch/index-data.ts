@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonObject } from './exchange';
 import { Mapping } from './mapping';
-import { TextIndex } from './search/text-index';
+import { FieldIndexes } from './search/field-indexes';
 
 export interface StoredDoc {
   readonly id: string;
@@ -33,8 +33,8 @@ export class IndexData {
   readonly aliases = new Map<string, AliasProps>();
   /** Settings under `index.` other than the fixed ones, as ES prints them (strings). */
   readonly settings: Record<string, string> = {};
-  /** Token indexes of the text fields, brought up to date by each refresh. */
-  readonly textIndex = new TextIndex();
+  /** Token indexes of the text fields and doc-values columns, brought up to date by each refresh. */
+  readonly fieldIndexes = new FieldIndexes();
   deletedDocs = 0;
   storeBytes = 0;
   private nextSeqNo = 0;
@@ -81,7 +81,7 @@ export class IndexData {
     if (!this.dirty) return;
     this.view = Array.from(this.docs.values());
     this.dirty = false;
-    this.textIndex.refreshed(this.view, this.mapping);
+    this.fieldIndexes.refreshed(this.view, this.mapping);
   }
 
   private touch(): void {

@@ -11,6 +11,7 @@ import type { IndexData, StoredDoc } from '../../../examples/sandbox/elasticsear
 import { executeSearch } from '../../../examples/sandbox/elasticsearch/search/execute';
 import { compileQuery, NO_MATCH } from '../../../examples/sandbox/elasticsearch/search/query';
 import { RankedCache } from '../../../examples/sandbox/elasticsearch/search/ranked-cache';
+import { parseSort } from '../../../examples/sandbox/elasticsearch/search/sort';
 import type { SearchRequest } from '../../../examples/sandbox/elasticsearch/search/request';
 import { FULL_SOURCE } from '../../../examples/sandbox/elasticsearch/source-filter';
 import { ClusterState } from '../../../examples/sandbox/elasticsearch/state';
@@ -25,6 +26,9 @@ const MAPPING: JsonObject = {
     body: { type: 'text' },
     tag: { type: 'keyword', fields: { text: { type: 'text' } } },
     n: { type: 'long' },
+    price: { type: 'float' },
+    when: { type: 'date' },
+    flag: { type: 'boolean' },
     meta: { properties: { note: { type: 'text' } } },
     variants: { type: 'nested', properties: { name: { type: 'text' } } },
   },
@@ -46,6 +50,9 @@ const doc: fc.Arbitrary<JsonObject> = fc.record(
     body: textValue,
     tag: fc.constantFrom('sale', 'new', 'Red widget'),
     n: fc.integer({ min: 0, max: 5 }),
+    price: fc.oneof(fc.constantFrom(0.5, 1, 2.25, -1), fc.array(fc.constantFrom(0.5, 1, 3), { maxLength: 3 })),
+    when: fc.constantFrom('2024-01-01', '2024-06-30T12:00:00Z', 1700000000000, ['2023-01-01', '2025-01-01']),
+    flag: fc.constantFrom(true, false, 'true', [true, false]),
     meta: fc.record({ note: textValue }),
     variants: fc.array(fc.record({ name: phrase }), { maxLength: 2 }),
     extra: phrase,
@@ -55,12 +62,15 @@ const doc: fc.Arbitrary<JsonObject> = fc.record(
 
 type Op = { kind: 'put'; id: string; doc: JsonObject } | { kind: 'remove'; id: string } | { kind: 'refresh' } | { kind: 'keep' };
 
-const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('put' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), doc }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g') }) },
-  { weight: 2, arbitrary: fc.constant({ kind: 'refresh' as const }) },
-  { weight: 1, arbitrary: fc.constant({ kind: 'keep' as const }) },
-);
+/** Writes over `ids`: a few ids give many overwrites, many ids larger snapshots. */
+function opOver(ids: fc.Arbitrary<string>, puts: number): fc.Arbitrary<Op> {
+  return fc.oneof(
+    { weight: puts, arbitrary: fc.record({ kind: fc.constant('put' as const), id: ids, doc }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), id: ids }) },
+    { weight: 2, arbitrary: fc.constant({ kind: 'refresh' as const }) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'keep' as const }) },
+  );
+}
 
 // ---- queries --------------------------------------------------------------------------------
 
@@ -97,6 +107,9 @@ const leafQuery: fc.Arbitrary<Json> = fc.oneof<fc.Arbitrary<Json>[]>(
     '+widget -blue',
   ).chain((qs) => fc.constantFrom(undefined, 'title,body', 'title^3').map((fields): Json => ({ query_string: { query: qs, ...(fields ? { fields: fields.split(',') } : {}) } }))),
   fc.constant({ match_all: {} }),
+  fc.tuple(fc.constantFrom('n', 'price', 'when', 'flag'), fc.constantFrom(0, 1, 2.25, 3, '2024-03-01', true)).chain(([f, v]) =>
+    fc.constantFrom<Json>({ range: { [f]: { gte: v } } }, { range: { [f]: { gt: v, lte: 4 } } }, { term: { [f]: v } }, { terms: { [f]: [v, 1] } }),
+  ),
   fc.tuple(queryText).map(([q]) => ({ nested: { path: 'variants', query: { match: { 'variants.name': q } } } })),
 );
 
@@ -144,7 +157,7 @@ function compileError(index: IndexData, q: Json): boolean {
 
 function checkScorers(index: IndexData, docs: StoredDoc[], q: Json): void {
   const expected = bruteForce(index, docs, q);
-  const indexed = index.textIndex.viewOf(docs);
+  const indexed = index.fieldIndexes.viewOf(docs);
   if (!indexed) return;
   const compiled = compileQuery(q, { index, major: 8, indexed }).run;
   const perDoc: { pos: number; score: number }[] = [];
@@ -186,7 +199,8 @@ function checkPages(index: IndexData, docs: StoredDoc[], q: Json, cache: RankedC
     const hits = (body['hits'] as { hits: JsonObject[]; total: { value: number } });
     return { ids: hits.hits.map((h) => h['_id']), scores: hits.hits.map((h) => h['_score']), total: hits.total.value };
   };
-  const all = search(0, 100);
+  const everything = expected.length + 1;
+  const all = search(0, everything);
   expect(all.ids).toEqual(ids);
   expect(all.scores).toEqual(expected.map((h) => asFloat(h.score)));
   expect(all.total).toBe(expected.length);
@@ -194,35 +208,66 @@ function checkPages(index: IndexData, docs: StoredDoc[], q: Json, cache: RankedC
   expect(search(2, 3).ids).toEqual(ids.slice(2, 5));
   if (expected.length > 1) {
     const cut = expected[1] as { score: number };
-    const afterScore = search(0, 100, [cut.score]);
+    const afterScore = search(0, everything, [cut.score]);
     expect(afterScore.ids).toEqual(expected.filter((h) => h.score < cut.score).map((h) => docs[h.pos]?.id));
+  }
+}
+
+/** Explicit sorts read doc-values columns: the same hits, scores and sort values as an unindexed copy of the snapshot. */
+const SORTS: Json[] = [
+  [{ n: 'desc' }],
+  [{ n: { order: 'asc', missing: '_first' } }, { _score: 'desc' }],
+  [{ price: { order: 'desc', mode: 'avg' } }],
+  [{ price: { order: 'asc', mode: 'sum', missing: 0 } }, { when: 'desc' }],
+  [{ flag: 'asc' }, { 'title.keyword': 'desc' }, { _doc: 'asc' }],
+];
+
+function checkSorted(index: IndexData, docs: StoredDoc[], q: Json, cache: RankedCache): void {
+  for (const sortJson of SORTS) {
+    const sort = parseSort(sortJson);
+    const run = (snapshot: StoredDoc[], withCache: boolean, after?: Json[]): { id: unknown; score: unknown; sort: unknown }[] => {
+      const req = { ...request(q, 0, docs.length + 1, after), sort };
+      const { body } = executeSearch([{ index, docs: snapshot }], req, VERSION, { tookFrom: Date.now(), ...(withCache ? { cache } : {}) });
+      return (body['hits'] as { hits: JsonObject[] }).hits.map((h) => ({ id: h['_id'], score: h['_score'], sort: h['sort'] }));
+    };
+    const indexed = run(docs, true);
+    // A copy of the array is a snapshot no index knows: every scorer and sort reads _source.
+    expect(indexed).toEqual(run(docs.slice(), false));
+    const second = indexed[1];
+    if (second) expect(run(docs, true, second.sort as Json[])).toEqual(run(docs.slice(), false, second.sort as Json[]));
   }
 }
 
 // ---- the property ---------------------------------------------------------------------------
 
+function checkAll(ops: Op[], queries: Json[]): void {
+  const state = new ClusterState(VERSION);
+  const index = state.createIndex('t', MAPPING, { refresh_interval: '-1' });
+  const kept: StoredDoc[][] = [];
+  for (const o of ops) {
+    if (o.kind === 'put') {
+      index.mapping.index(o.doc, o.id);
+      index.put(o.id, o.doc);
+    } else if (o.kind === 'remove') index.remove(o.id);
+    else if (o.kind === 'refresh') index.refresh();
+    else kept.push(index.searchable());
+  }
+  index.refresh();
+  const snapshots = [index.searchable(), ...kept];
+  for (const q of queries) {
+    if (compileError(index, q)) continue;
+    for (const docs of snapshots) checkScorers(index, docs, q);
+    checkPages(index, index.searchable(), q, state.rankedCache);
+    checkSorted(index, index.searchable(), q, state.rankedCache);
+  }
+}
+
 it('indexed text scoring equals scoring from _source, across writes, refreshes and old snapshots', () => {
-  fc.assert(
-    fc.property(fc.array(op, { minLength: 4, maxLength: 40 }), fc.array(query, { minLength: 1, maxLength: 6 }), (ops, queries) => {
-      const state = new ClusterState(VERSION);
-      const index = state.createIndex('t', MAPPING, { refresh_interval: '-1' });
-      const kept: StoredDoc[][] = [];
-      for (const o of ops) {
-        if (o.kind === 'put') {
-          index.mapping.index(o.doc, o.id);
-          index.put(o.id, o.doc);
-        } else if (o.kind === 'remove') index.remove(o.id);
-        else if (o.kind === 'refresh') index.refresh();
-        else kept.push(index.searchable());
-      }
-      index.refresh();
-      const snapshots = [index.searchable(), ...kept];
-      for (const q of queries) {
-        if (compileError(index, q)) continue;
-        for (const docs of snapshots) checkScorers(index, docs, q);
-        checkPages(index, index.searchable(), q, state.rankedCache);
-      }
-    }),
-    { numRuns: 400 },
-  );
+  const ops = fc.array(opOver(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), 6), { minLength: 4, maxLength: 40 });
+  fc.assert(fc.property(ops, fc.array(query, { minLength: 1, maxLength: 6 }), checkAll), { numRuns: 400 });
+});
+
+it('the same on larger snapshots, where a bool evaluates few candidates per document', () => {
+  const ops = fc.array(opOver(fc.integer({ min: 0, max: 299 }).map(String), 40), { minLength: 100, maxLength: 250 });
+  fc.assert(fc.property(ops, fc.array(query, { minLength: 1, maxLength: 6 }), checkAll), { numRuns: 40 });
 });

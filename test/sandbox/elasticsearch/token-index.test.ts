@@ -5,6 +5,7 @@
  */
 import { executeSearch } from '../../../examples/sandbox/elasticsearch/search/execute';
 import { RankedCache } from '../../../examples/sandbox/elasticsearch/search/ranked-cache';
+import { MatchesBuilder, NO_MATCH } from '../../../examples/sandbox/elasticsearch/search/scorer';
 import { FULL_SOURCE } from '../../../examples/sandbox/elasticsearch/source-filter';
 import { ClusterState } from '../../../examples/sandbox/elasticsearch/state';
 import { parseVersion } from '../../../examples/sandbox/elasticsearch/version';
@@ -166,4 +167,18 @@ it('the ranked cache keeps at most its number of searches and of hits, least rec
   expect([cache.get('a'), cache.get('c'), cache.get('d')].map(Boolean)).toEqual([false, false, true]);
   cache.set('huge', ranked(11));
   expect(cache.get('huge')).toBeUndefined();
+});
+
+it('match lists keep scores in 32 bits until one needs 64, and then lose none', () => {
+  const out = new MatchesBuilder(1);
+  out.push(0, 1.5);
+  out.push(1, NO_MATCH);
+  out.push(2, 0.1);
+  out.push(3, Math.fround(0.1));
+  const m = out.build();
+  expect(Array.from(m.positions)).toEqual([0, 2, 3]);
+  expect(Array.from(m.scores)).toEqual([1.5, 0.1, Math.fround(0.1)]);
+  const narrow = new MatchesBuilder(2);
+  narrow.push(5, Math.fround(2.2));
+  expect(narrow.build().scores).toBeInstanceOf(Float32Array);
 });

@@ -16,7 +16,7 @@ import type { RankedCache } from './ranked-cache';
 import { MatchesBuilder, type DocMatches } from './scorer';
 import type { SearchRequest } from './request';
 import { bindSort, checkSearchAfter, type BoundSort, type SortSpec, type SortValue } from './sort';
-import { indexedViewOf, type IndexedView } from './text-index';
+import { indexedViewOf, type IndexedView } from './field-indexes';
 import type { DocView } from './values';
 
 export interface Shard {

@@ -8,7 +8,7 @@
 import { termScore } from './analyze';
 import { MatchesBuilder, NO_MATCH, scoreCandidates, withMatches, type DocMatches, type Scorer } from './scorer';
 import type { TextFieldIndex } from './text-field-index';
-import type { IndexedView } from './text-index';
+import type { IndexedView } from './field-indexes';
 import type { DocView } from './values';
 
 /** True when the view is a whole document of the indexed snapshot (not a nested object). */

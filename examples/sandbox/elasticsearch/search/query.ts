@@ -10,12 +10,15 @@ import { isNumericType, type ResolvedField } from '../mapping';
 import { asText, tokenize, termScore } from './analyze';
 import { resolveDate } from './date-math';
 import { parseQueryString } from './query-string';
+import { boolScorer } from './bool-scorer';
+import { columnFilter } from './indexed-column';
 import { indexedMatch, indexedPhrase, indexedTerm } from './indexed-text';
-import { EMPTY_MATCHES, mergeMatches, NO_MATCH, scoreCandidates, intersectPositions, unionPositions, withMatches, type DocMatches, type Scorer } from './scorer';
-import type { IndexedView } from './text-index';
+import { constantScores, EMPTY_MATCHES, MatchesBuilder, mergeMatches, NO_MATCH, unionPositions, withMatches, type DocMatches, type Scorer } from './scorer';
+import type { IndexedView } from './field-indexes';
 import { docValues, pathValues, rawValues, type DocView } from './values';
 
 export { NO_MATCH, type Scorer } from './scorer';
+export { boolScorer } from './bool-scorer';
 
 export interface Query {
   /** True when every document matches with the same score: lets paging skip evaluation. */
@@ -107,12 +110,14 @@ export function termScorer(env: QueryEnv, field: ResolvedField, value: Json | un
   const ci = opts.caseInsensitive && typeof want === 'string';
   const wantLower = typeof want === 'string' ? want.toLowerCase() : want;
   const score = Math.fround(boost);
-  return (view) => {
+  const fromSource: Scorer = (view) => {
     for (const v of docValues(view, field)) {
       if (v === want || (ci && typeof v === 'string' && v.toLowerCase() === wantLower)) return score;
     }
     return NO_MATCH;
   };
+  const column = typeof want === 'number' ? env.indexed?.column(field) : undefined;
+  return column ? columnFilter(column, (v) => v === want, score, fromSource) : fromSource;
 }
 
 export interface MatchOptions {
@@ -205,17 +210,15 @@ export function rangeScorer(env: QueryEnv, field: ResolvedField, bounds: Bounds,
   const lte = conv(bounds.lte, true);
   const score = Math.fround(boost);
   const text = isTextType(field.type);
-  return (view) => {
+  const within = (v: string | number): boolean =>
+    !(gt !== undefined && !(v > gt)) && !(gte !== undefined && !(v >= gte)) && !(lt !== undefined && !(v < lt)) && !(lte !== undefined && !(v <= lte));
+  const fromSource: Scorer = (view) => {
     const values: (string | number)[] = text ? rawValues(view, field).flatMap((v) => tokenize(asText(v))) : docValues(view, field);
-    for (const v of values) {
-      if (gt !== undefined && !(v > gt)) continue;
-      if (gte !== undefined && !(v >= gte)) continue;
-      if (lt !== undefined && !(v < lt)) continue;
-      if (lte !== undefined && !(v <= lte)) continue;
-      return score;
-    }
+    for (const v of values) if (within(v)) return score;
     return NO_MATCH;
   };
+  const column = text ? undefined : env.indexed?.column(field);
+  return column ? columnFilter(column, within, score, fromSource) : fromSource;
 }
 
 /** prefix / wildcard / regexp: per token on text fields (lowercased pattern), per value otherwise. */
@@ -286,46 +289,6 @@ export function minimumShouldMatch(spec: Json | undefined, optional: number, fal
   return Math.max(0, Math.min(optional, n));
 }
 
-export function boolScorer(must: Scorer[], filter: Scorer[], should: Scorer[], mustNot: Scorer[], msm: number, boost = 1): Scorer {
-  const run = (view: DocView): number => {
-    let score = 0;
-    for (const q of must) {
-      const s = q(view);
-      if (s === NO_MATCH) return NO_MATCH;
-      score += s;
-    }
-    for (const q of filter) if (q(view) === NO_MATCH) return NO_MATCH;
-    for (const q of mustNot) if (q(view) !== NO_MATCH) return NO_MATCH;
-    let matched = 0;
-    for (const q of should) {
-      const s = q(view);
-      if (s !== NO_MATCH) {
-        matched++;
-        score += s;
-      }
-    }
-    if (matched < msm) return NO_MATCH;
-    return Math.fround(score * boost);
-  };
-  return withMatches(run, boolCandidates(must, filter, should, msm, run));
-}
-
-/**
- * Where a bool's matches can only be: among the matches of every indexed must/filter clause,
- * and, when some should clause is required, among the union of the should clauses' matches
- * (if all are indexed). The bool scorer then decides on those documents alone.
- */
-function boolCandidates(must: Scorer[], filter: Scorer[], should: Scorer[], msm: number, run: (view: DocView) => number): Scorer['matches'] {
-  const required = [...must, ...filter].filter((s) => s.matches);
-  const shouldNarrows = msm >= 1 && should.length > 0 && should.every((s) => s.matches);
-  if (required.length === 0 && !shouldNarrows) return undefined;
-  return (snapshot) => {
-    const lists = required.map((s) => (s.matches as NonNullable<Scorer['matches']>)(snapshot).positions);
-    if (shouldNarrows) lists.push(unionPositions(should.map((s) => (s.matches as NonNullable<Scorer['matches']>)(snapshot).positions), snapshot.docs.length));
-    return scoreCandidates(snapshot, intersectPositions(lists), run);
-  };
-}
-
 /** The matches of all scorers, when each can list its own. */
 export function allMatches(scorers: Scorer[], snapshot: IndexedView): DocMatches[] | undefined {
   if (!scorers.every((s) => s.matches)) return undefined;
@@ -336,6 +299,17 @@ export function allMatches(scorers: Scorer[], snapshot: IndexedView): DocMatches
 export function maxScorer(scorers: Scorer[]): Scorer {
   const run = (view: DocView): number => scorers.reduce((best, s) => Math.max(best, s(view)), NO_MATCH);
   if (!scorers.every((s) => s.matches)) return run;
+  const only = scorers.length === 1 ? scorers[0] : undefined;
+  if (only) {
+    // One scorer: its own list, with scores below NO_MATCH raised to it (and so dropped) as the max does.
+    return withMatches(run, (snapshot) => {
+      const m = (only.matches as NonNullable<Scorer['matches']>)(snapshot);
+      if (m.scores.every((s) => s >= NO_MATCH)) return m;
+      const out = new MatchesBuilder(m.positions.length);
+      for (let i = 0; i < m.positions.length; i++) out.push(m.positions[i] as number, Math.max(NO_MATCH, m.scores[i] as number));
+      return out.build();
+    });
+  }
   return withMatches(run, (snapshot) => mergeMatches(snapshot, allMatches(scorers, snapshot) as DocMatches[], (best, score) => Math.max(best, score), (best) => best));
 }
 
@@ -345,7 +319,7 @@ function constantMatches(inner: Scorer, score: number): Scorer['matches'] {
   if (!matches) return undefined;
   return (snapshot) => {
     const m = matches(snapshot);
-    return m.positions.length === 0 || score === NO_MATCH ? EMPTY_MATCHES : { positions: m.positions, scores: new Float64Array(m.positions.length).fill(score) };
+    return m.positions.length === 0 || score === NO_MATCH ? EMPTY_MATCHES : { positions: m.positions, scores: constantScores(m.positions.length, score) };
   };
 }
 
@@ -488,7 +462,7 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
       if (!scorers.every((s) => s.matches)) return run;
       return withMatches(run, (snapshot) => {
         const positions = unionPositions((allMatches(scorers, snapshot) as DocMatches[]).map((m) => m.positions), snapshot.docs.length);
-        return b === NO_MATCH ? EMPTY_MATCHES : { positions, scores: new Float64Array(positions.length).fill(b) };
+        return b === NO_MATCH ? EMPTY_MATCHES : { positions, scores: constantScores(positions.length, b) };
       });
     }
     case 'ids': {

@@ -4,6 +4,7 @@
  * slice: from/size is an offset, and search_after a binary search when the sort values of a
  * key are all of one type (otherwise a scan, keeping exactly the hits that compare after).
  */
+import type { Scores } from './scorer';
 import { compareTuples, type SortSpec, type SortValue } from './sort';
 
 /** Hits in global ordinal order (shard by shard, positions ascending), with their scores. */
@@ -11,7 +12,7 @@ export interface CollectedHits {
   /** null when all come from shard 0. */
   shard: Uint16Array | null;
   pos: Int32Array;
-  score: Float64Array;
+  score: Scores;
   length: number;
 }
 
@@ -95,7 +96,7 @@ export function rankHits(
   if (order === IN_COLLECTED_ORDER) return { ...hits, kinds, columns, types: null, bases, maxScore };
   const shard = hits.shard ? new Uint16Array(n) : null;
   const pos = new Int32Array(n);
-  const score = new Float64Array(n);
+  const score = hits.score instanceof Float32Array ? new Float32Array(n) : new Float64Array(n);
   for (let r = 0; r < n; r++) {
     const i = order[r] as number;
     if (shard) shard[r] = shardOf(hits, i);
@@ -116,7 +117,7 @@ function typesOf(r: RankedHits, specs: SortSpec[]): KeyType[] {
 }
 
 /** Rank order by score alone, ties by collection (= ordinal) order. */
-function scoreOrder(scores: Float64Array, n: number, direction: 1 | -1): ArrayLike<number> {
+function scoreOrder(scores: Scores, n: number, direction: 1 | -1): ArrayLike<number> {
   const first = scores[0] as number;
   let allEqual = true;
   for (let i = 1; i < n && allEqual; i++) allEqual = scores[i] === first;

@@ -4,15 +4,18 @@
  * not call it on every document. Both must agree exactly: `matches` lists the positions
  * where the scorer does not return NO_MATCH, with the scores it returns there.
  */
-import type { IndexedView } from './text-index';
+import type { IndexedView } from './field-indexes';
 import type { DocView } from './values';
 
 export const NO_MATCH = -1;
 
+/** Scores as stored: 32-bit while every score is a float32 value (they all are in practice), else 64-bit. */
+export type Scores = Float32Array | Float64Array;
+
 /** Matching documents of one snapshot: ascending positions in its `docs`, and their scores. */
 export interface DocMatches {
   positions: Int32Array;
-  scores: Float64Array;
+  scores: Scores;
 }
 
 export interface Scorer {
@@ -21,7 +24,12 @@ export interface Scorer {
   matches?: (snapshot: IndexedView) => DocMatches;
 }
 
-export const EMPTY_MATCHES: DocMatches = { positions: new Int32Array(0), scores: new Float64Array(0) };
+export const EMPTY_MATCHES: DocMatches = { positions: new Int32Array(0), scores: new Float32Array(0) };
+
+/** `n` copies of one score, in the narrowest array that holds it exactly. */
+export function constantScores(n: number, score: number): Scores {
+  return (Math.fround(score) === score ? new Float32Array(n) : new Float64Array(n)).fill(score);
+}
 
 export function withMatches(run: (view: DocView) => number, matches: ((snapshot: IndexedView) => DocMatches) | undefined): Scorer {
   const scorer: Scorer = (view) => run(view);
@@ -31,17 +39,18 @@ export function withMatches(run: (view: DocView) => number, matches: ((snapshot:
 
 /**
  * Growable (position, score) output in ascending position order. Give it the most it can
- * hold when known: large arrays count as external memory, and allocating them freely on
- * every search makes V8 run full collections of a heap holding a million documents.
+ * hold when known: large arrays count as external memory, and allocating some 64 MB of them
+ * makes V8 run a full collection of a heap that holds a million documents (~200 ms). For
+ * the same reason scores are kept in 32 bits until one needs more.
  */
 export class MatchesBuilder {
   private positions: Int32Array;
-  private scores: Float64Array;
+  private scores: Scores;
   private n = 0;
 
   constructor(capacity = 64) {
     this.positions = new Int32Array(Math.max(capacity, 1));
-    this.scores = new Float64Array(Math.max(capacity, 1));
+    this.scores = new Float32Array(Math.max(capacity, 1));
   }
 
   /** A score of NO_MATCH is no match, whatever arithmetic produced it: skipped, as searches skip it. */
@@ -51,10 +60,9 @@ export class MatchesBuilder {
       const positions = new Int32Array(this.n * 2);
       positions.set(this.positions);
       this.positions = positions;
-      const scores = new Float64Array(this.n * 2);
-      scores.set(this.scores);
-      this.scores = scores;
+      this.scores = this.widened(this.scores instanceof Float64Array, this.n * 2);
     }
+    if (this.scores instanceof Float32Array && Math.fround(score) !== score) this.scores = this.widened(true, this.scores.length);
     this.positions[this.n] = pos;
     this.scores[this.n] = score;
     this.n++;
@@ -62,6 +70,12 @@ export class MatchesBuilder {
 
   build(): DocMatches {
     return { positions: this.positions.subarray(0, this.n), scores: this.scores.subarray(0, this.n) };
+  }
+
+  private widened(wide: boolean, capacity: number): Scores {
+    const scores = wide ? new Float64Array(capacity) : new Float32Array(capacity);
+    scores.set(this.scores.subarray(0, this.n));
+    return scores;
   }
 }
 

@@ -7,6 +7,7 @@ import { isObject, type Json } from '../exchange';
 import type { IndexData } from '../index-data';
 import type { ResolvedField } from '../mapping';
 import { atLeast, type EsVersion } from '../version';
+import { NO_VALUE, SEVERAL_VALUES } from './numeric-column';
 import { compileQuery, NO_MATCH, type QueryEnv, type Scorer } from './query';
 import { docValues, pathValues, type DocView } from './values';
 
@@ -126,7 +127,15 @@ function fieldValue(spec: SortSpec, field: ResolvedField, env: QueryEnv): (view:
       return pick(values);
     };
   }
-  return (view) => pick(docValues(view, field));
+  const fromSource = (view: DocView): SortValue => pick(docValues(view, field));
+  const column = env.indexed?.column(field);
+  if (!column) return fromSource;
+  return (view) => {
+    if (view.seq === undefined || view.nestedPath !== undefined) return fromSource(view);
+    const value = column.valueOf(view.seq);
+    if (value === NO_VALUE) return null;
+    return value === SEVERAL_VALUES ? fromSource(view) : pick([value]);
+  };
 }
 
 function compareValues(a: SortValue, b: SortValue): number {

@@ -1,19 +1,21 @@
 /**
- * The token indexes of one Elasticsearch index: one TextFieldIndex per top-level text field,
- * kept up to date at refresh time (like Lucene, which makes writes searchable on refresh),
- * and, per refreshed snapshot, the view that searches of that snapshot read them through.
+ * The per-field indexes of one Elasticsearch index, kept up to date at refresh time (like
+ * Lucene, which makes writes searchable on refresh): a token index per top-level text
+ * field, a doc-values column per top-level numeric, date and boolean field. And, per
+ * refreshed snapshot, the view that searches of that snapshot read them through.
  *
  * Field indexes only grow: a refresh appends the documents written since the previous one.
  * Replaced and deleted documents leave dead entries that each snapshot skips; once the dead
  * outnumber the live, the next refresh starts over from the live documents.
  */
 import type { IndexData, StoredDoc } from '../index-data';
-import type { Mapping, ResolvedField } from '../mapping';
-import type { DocView } from './values';
+import { isNumericType, type Mapping, type ResolvedField } from '../mapping';
+import { NumericColumn } from './numeric-column';
 import { TextFieldIndex } from './text-field-index';
+import type { DocView } from './values';
 
 interface FieldEntry {
-  index: TextFieldIndex;
+  index: TextFieldIndex | NumericColumn;
   /** Refresh generation whose snapshot it was built from: older snapshots hold documents it lacks. */
   since: number;
 }
@@ -22,7 +24,11 @@ function isIndexedText(f: ResolvedField): boolean {
   return f.nestedPath === undefined && (f.type === 'text' || f.type === 'match_only_text' || f.type === 'search_as_you_type');
 }
 
-export class TextIndex {
+function isColumnar(f: ResolvedField): boolean {
+  return f.nestedPath === undefined && (isNumericType(f.type) || f.type === 'date' || f.type === 'date_nanos' || f.type === 'boolean');
+}
+
+export class FieldIndexes {
   private fields = new Map<string, FieldEntry>();
   private generation = 0;
   /** Highest sequence number already in the field indexes. */
@@ -47,8 +53,8 @@ export class TextIndex {
       else for (let i = firstNew; i < view.length; i++) entry.index.add((view[i] as StoredDoc).seqNo, (view[i] as StoredDoc).source);
     }
     for (const field of mapping.leafFields()) {
-      if (!isIndexedText(field) || this.fields.has(field.name)) continue;
-      const index = new TextFieldIndex(field);
+      if ((!isIndexedText(field) && !isColumnar(field)) || this.fields.has(field.name)) continue;
+      const index = isIndexedText(field) ? new TextFieldIndex(field) : new NumericColumn(field);
       for (const doc of view) index.add(doc.seqNo, doc.source);
       this.fields.set(field.name, { index, since: this.generation });
     }
@@ -66,6 +72,7 @@ export class TextIndex {
 /** One refreshed snapshot as the scorers see it: its documents and the field indexes that cover them. */
 export class IndexedView {
   private positions: Int32Array | null = null;
+  private seqsByPosition: Int32Array | null = null;
 
   constructor(
     readonly docs: StoredDoc[],
@@ -75,7 +82,17 @@ export class IndexedView {
 
   /** The token index of a text field if it holds every document of this snapshot. */
   field(f: ResolvedField): TextFieldIndex | undefined {
-    if (!isIndexedText(f)) return undefined;
+    const index = isIndexedText(f) ? this.covering(f) : undefined;
+    return index instanceof TextFieldIndex ? index : undefined;
+  }
+
+  /** The doc-values column of a numeric, date or boolean field if it holds every document of this snapshot. */
+  column(f: ResolvedField): NumericColumn | undefined {
+    const index = isColumnar(f) ? this.covering(f) : undefined;
+    return index instanceof NumericColumn ? index : undefined;
+  }
+
+  private covering(f: ResolvedField): TextFieldIndex | NumericColumn | undefined {
     const entry = this.fields.get(f.name);
     return entry && entry.since <= this.generation ? entry.index : undefined;
   }
@@ -97,6 +114,12 @@ export class IndexedView {
     return -1;
   }
 
+  /** Sequence number of each document by position: read in order, it spares chasing a million document objects. */
+  seqs(): Int32Array {
+    if (!this.seqsByPosition) this.seqsByPosition = Int32Array.from(this.docs, (d) => d.seqNo);
+    return this.seqsByPosition;
+  }
+
   viewAt(pos: number): DocView {
     const doc = this.docs[pos] as StoredDoc;
     return { source: doc.source, id: doc.id, seq: doc.seqNo };
@@ -116,5 +139,5 @@ export class IndexedView {
 
 /** The indexed view of a shard's snapshot, when its index produced one. */
 export function indexedViewOf(index: IndexData, docs: StoredDoc[]): IndexedView | undefined {
-  return index.textIndex.viewOf(docs);
+  return index.fieldIndexes.viewOf(docs);
 }
