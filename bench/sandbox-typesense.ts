@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { listen } from '../examples/sandbox/serve';
+import { settleHeap } from './sandbox-settle';
 import { createTypesenseSandbox } from '../examples/sandbox/typesense';
 
 const COUNT = Number(process.argv[2] ?? 1_000_000);
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
 
     await post('/collections', JSON.stringify({ name: 'imported', fields }));
     const importCount = Math.min(COUNT, 200_000);
+    settleHeap();
     t0 = performance.now();
     for (let from = 0; from < importCount; from += 10_000) {
       const lines: string[] = [];
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
     report('import over HTTP (10,000-line bodies)', importCount, performance.now() - t0);
 
     const pages = 200;
+    settleHeap();
     t0 = performance.now();
     let served = 0;
     for (let p = 1; p <= pages; p++) {
@@ -74,6 +77,7 @@ async function main(): Promise<void> {
     const wildcardRate = served / (performance.now() - t0);
     report('search pages q=* (250 per page)', served, performance.now() - t0);
 
+    settleHeap();
     t0 = performance.now();
     served = 0;
     const filter = encodeURIComponent('b:true && n:>=1000');
@@ -85,6 +89,7 @@ async function main(): Promise<void> {
     }
     report('search pages filtered+sorted (first scans)', served, performance.now() - t0);
 
+    settleHeap();
     t0 = performance.now();
     served = 0;
     const batches = 10;
@@ -95,6 +100,7 @@ async function main(): Promise<void> {
     }
     report('multi_search (50 x 250 per request)', served, performance.now() - t0);
 
+    settleHeap();
     t0 = performance.now();
     served = 0;
     const q = encodeURIComponent('name 12');
@@ -107,6 +113,7 @@ async function main(): Promise<void> {
     const keywordMs = performance.now() - t0;
     report('keyword search pages (token index)', served, keywordMs, `(${(served / keywordMs / wildcardRate).toFixed(2)} x q=* pages)`);
 
+    settleHeap();
     t0 = performance.now();
     const res = await pool.request({ method: 'GET', path: '/collections/bench/documents/export', headers });
     let lines = 0;

@@ -65,6 +65,19 @@ it('bulk index/update/delete with refresh=true and refresh=false', async () => {
   expect((await call(es, 'POST', '/bulk-text/_count', { query: { match: { title: 'widget' } } })).body.count).toBe(2);
 });
 
+it('a phrase counts within one value of a multi-valued field, never across two', async () => {
+  await call(es, 'PUT', '/phrase-text', { mappings: { properties: { title: { type: 'text' } } } });
+  await call(es, 'POST', '/phrase-text/_bulk?refresh=true', ndjson([
+    { index: { _id: 'split' } }, { title: ['red', 'widget'] },
+    { index: { _id: 'whole' } }, { title: ['blue', 'red widget red widget'] },
+    { index: { _id: 'one' } }, { title: 'red widget' },
+  ]));
+  const res = await find('phrase-text', { match_phrase: { title: 'red widget' } });
+  // Two occurrences (in a 5-token field: values count together) outscore one in a 2-token field.
+  expect(ids(res)).toEqual(['whole', 'one']);
+  expect(res.body.hits.hits[0]._score).toBeGreaterThan(res.body.hits.hits[1]._score);
+});
+
 it('a point in time keeps scoring its own snapshot after updates and refreshes', async () => {
   await call(es, 'PUT', '/pit-text', { settings: { refresh_interval: '-1' } });
   await call(es, 'POST', '/pit-text/_bulk?refresh=true', ndjson([

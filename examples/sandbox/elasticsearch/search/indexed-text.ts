@@ -6,7 +6,7 @@
  * documents with several values for the one-value-at-a-time semantics of term and phrase).
  */
 import { termScore } from './analyze';
-import { MatchesBuilder, NO_MATCH, scoreCandidates, withMatches, type DocMatches, type Scorer } from './scorer';
+import { MatchesBuilder, NO_MATCH, withMatches, type DocMatches, type Scorer } from './scorer';
 import type { TextFieldIndex } from './text-field-index';
 import type { IndexedView } from './field-indexes';
 import type { DocView } from './values';
@@ -89,27 +89,80 @@ export function indexedTerm(fx: TextFieldIndex, token: string, boost: number, fr
 }
 
 /**
- * Phrases need token positions, which the index does not keep: it only rules documents out
- * (one of the phrase's whole terms missing) and `fromSource` scores the rest.
+ * Phrases: an exact phrase is counted from the index's token positions (values sit one
+ * position apart, so no occurrence spans two). A phrase-prefix's last word may be any term
+ * with that prefix, which positions by term cannot answer: the index only rules documents
+ * out and `fromSource` scores the rest.
  */
-export function indexedPhrase(fx: TextFieldIndex, terms: string[], prefix: boolean, fromSource: Scorer): Scorer {
+export function indexedPhrase(fx: TextFieldIndex, terms: string[], prefix: boolean, boost: number, fromSource: Scorer): Scorer {
   const whole = prefix ? terms.slice(0, -1) : terms;
+  const exactScore = (seq: number): number => {
+    const tf = phraseFrequency(fx, terms, seq);
+    return tf > 0 ? termScore(tf, Math.max(fx.length(seq), 1), boost * terms.length) : NO_MATCH;
+  };
   const run = (view: DocView): number => {
     const seq = indexedSeq(view);
-    if (seq !== undefined && whole.some((t) => fx.tf(t, seq) === 0)) return NO_MATCH;
-    return fromSource(view);
+    if (seq === undefined) return fromSource(view);
+    if (whole.some((t) => fx.tf(t, seq) === 0)) return NO_MATCH;
+    return prefix ? fromSource(view) : exactScore(seq);
   };
   const matches = (snapshot: IndexedView): DocMatches => {
+    if (!prefix) return exactPhraseMatches(snapshot, fx, terms, boost);
     const seqs = whole.length > 0 ? seqsWithAll(fx, whole) : seqsWithPrefix(fx, terms[terms.length - 1] as string);
-    const candidates = new Int32Array(seqs.length);
-    let n = 0;
+    const out = new MatchesBuilder(seqs.length);
     for (const seq of seqs) {
       const pos = snapshot.positionOf(seq);
-      if (pos >= 0) candidates[n++] = pos;
+      if (pos >= 0) out.push(pos, fromSource(snapshot.viewAt(pos)));
     }
-    return scoreCandidates(snapshot, candidates.subarray(0, n), fromSource);
+    return out.build();
   };
   return withMatches(run, matches);
+}
+
+/** Every document holding the exact phrase: one forward walk over each term's postings. */
+function exactPhraseMatches(snapshot: IndexedView, fx: TextFieldIndex, terms: string[], boost: number): DocMatches {
+  const rarest = [...terms].sort((a, b) => fx.documentFrequency(a) - fx.documentFrequency(b))[0] as string;
+  const cursors = terms.map((t) => fx.cursor(t));
+  const out = new MatchesBuilder(Math.min(snapshot.docs.length, fx.documentFrequency(rarest)));
+  fx.forEach(rarest, (seq) => {
+    const pos = snapshot.positionOf(seq);
+    if (pos < 0) return;
+    for (const c of cursors) if (!c.seek(seq)) return;
+    const tf = countPhrase(cursors.map((c) => c.positions()));
+    if (tf > 0) out.push(pos, termScore(tf, Math.max(fx.length(seq), 1), boost * terms.length));
+  });
+  return out.build();
+}
+
+/** Occurrences of the phrase in document `seq`: starts p with term j at p + j for every j. */
+function phraseFrequency(fx: TextFieldIndex, terms: string[], seq: number): number {
+  return countPhrase(terms.map((t) => fx.positions(t, seq)));
+}
+
+/** Given each phrase word's positions in one document, the starts p with word j at p + j for every j. */
+function countPhrase(lists: ArrayLike<number>[]): number {
+  const first = lists[0] as ArrayLike<number>;
+  let tf = 0;
+  for (let i = 0; i < first.length; i++) {
+    const start = first[i] as number;
+    let found = true;
+    for (let j = 1; j < lists.length && found; j++) found = holds(lists[j] as ArrayLike<number>, start + j);
+    if (found) tf++;
+  }
+  return tf;
+}
+
+function holds(sorted: ArrayLike<number>, value: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid] as number;
+    if (v === value) return true;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 /** Ascending sequence numbers of the documents holding every term. */

@@ -182,7 +182,7 @@ export function phraseScorer(env: QueryEnv, field: ResolvedField, text: Json | u
     return tf > 0 ? termScore(tf, Math.max(length, 1), boost * terms.length) : NO_MATCH;
   };
   const fx = exactKeyword ? undefined : env.indexed?.field(field);
-  return fx ? indexedPhrase(fx, terms, prefix, fromSource) : fromSource;
+  return fx ? indexedPhrase(fx, terms, prefix, boost, fromSource) : fromSource;
 }
 
 export interface Bounds {

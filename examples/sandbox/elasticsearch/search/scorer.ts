@@ -79,17 +79,6 @@ export class MatchesBuilder {
   }
 }
 
-/** Runs the scorer on candidate positions (a superset of its matches) and keeps the matching ones. */
-export function scoreCandidates(snapshot: IndexedView, candidates: Int32Array, run: (view: DocView) => number): DocMatches {
-  const out = new MatchesBuilder(candidates.length);
-  for (let i = 0; i < candidates.length; i++) {
-    const pos = candidates[i] as number;
-    const s = run(snapshot.viewAt(pos));
-    if (s !== NO_MATCH) out.push(pos, s);
-  }
-  return out.build();
-}
-
 /** Ascending positions held by every list. */
 export function intersectPositions(lists: Int32Array[]): Int32Array {
   const sorted = [...lists].sort((a, b) => a.length - b.length);
