@@ -1,7 +1,9 @@
 /**
  * Benchmark of the Elasticsearch stand-in over a real socket: bulk-load 1,000,000 small
- * documents, then read pages (from/size within the window), a filtered sorted page, and a
- * full point-in-time export with search_after. Prints documents per second; asserts nothing.
+ * documents, then read pages (from/size within the window; match_all, then text queries that
+ * match (nearly) every document, each against the match_all rate), a filtered sorted page, and a
+ * full point-in-time export with search_after. Garbage is collected between phases. Prints
+ * documents per second; asserts nothing.
  *
  *   npx tsc -p tsconfig.json && node dist/bench/sandbox-elasticsearch.js [docs]
  */

@@ -1,7 +1,8 @@
 /**
  * Typesense sandbox throughput, so that benchmarks of the client measure the client:
  * loading, import over HTTP, search pages (plain, filtered, multi_search) and the streamed
- * export, each in documents per second. Prints figures; asserts nothing.
+ * export, each in documents per second (garbage collected between phases). Prints figures;
+ * asserts nothing.
  *   node dist/bench/sandbox-typesense.js [documents=1000000] [version=29.0]
  */
 import { performance } from 'node:perf_hooks';
