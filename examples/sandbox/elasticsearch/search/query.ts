@@ -1,10 +1,11 @@
 /**
  * The query DSL compiled to per-document scorers. A scorer returns the document's score,
  * or NO_MATCH. Compiled once per index, because field types come from that index's mapping,
- * and per snapshot, because text scorers read that snapshot's token index when it has one.
+ * and per snapshot, because text, range and term scorers read that snapshot's field indexes
+ * when it has them.
  */
 import { esError, EsError, parsingError, shardFailure } from '../errors';
-import { isObject, type Json, type JsonObject } from '../exchange';
+import { isObject, type Json } from '../exchange';
 import type { IndexData } from '../index-data';
 import { isNumericType, type ResolvedField } from '../mapping';
 import { asText, tokenize, termScore } from './analyze';
@@ -29,7 +30,7 @@ export interface Query {
 export interface QueryEnv {
   index: IndexData;
   major: number;
-  /** The snapshot being searched, when it has token indexes; views then carry `seq`. */
+  /** The snapshot being searched, when it has field indexes (token indexes, doc-values columns); views then carry `seq`. */
   indexed?: IndexedView;
 }
 
