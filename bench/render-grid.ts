@@ -6,14 +6,12 @@
  *
  *   npm run bench:render [-- --runs 5]
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { startSandbox } from '../examples/sandbox/sandbox';
 import { launchChromium } from '../test/e2e/support/browser';
-import { REPO, startJupyterLab } from '../test/e2e/support/jupyter-lab';
+import { startJupyterLab } from '../test/e2e/support/jupyter-lab';
 import { openNotebook, runAllCells, writeNotebook } from '../test/e2e/support/notebook-page';
 
 interface BenchWindow {
@@ -39,8 +37,6 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const prefix = await mkdtemp(join(tmpdir(), 'searchbook-bench-prefix-'));
-  await promisify(execFile)(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'install', '--prefix', prefix]);
   const sandbox = await startSandbox({
     esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0',
     esPassword: 'bench-es', tsApiKey: 'bench-ts', security: true,
@@ -52,7 +48,6 @@ async function main(): Promise<void> {
   ]);
   const lab = await startJupyterLab({
     root,
-    dataDir: join(prefix, 'share', 'jupyter'),
     env: { ES_PASSWORD: 'bench-es', SEARCHBOOK_MAX_ROWS: String(Math.max(...SIZES)) },
   });
   const browser = await launchChromium();

@@ -2,11 +2,9 @@
  * The example notebooks users open first, run in a real JupyterLab in Chromium against the
  * sandbox engines: every cell runs, grids and charts appear where the notebooks promise them.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import { launchChromium } from './support/browser';
@@ -26,8 +24,6 @@ let page: Page;
 const codeCells = new Map<string, string[]>();
 
 beforeAll(async () => {
-  const prefix = await mkdtemp(join(tmpdir(), 'searchbook-e2e-prefix-'));
-  await promisify(execFile)(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'install', '--prefix', prefix]);
   sandbox = await startSandbox({
     esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0',
     esPassword: ES_PASSWORD, tsApiKey: TS_API_KEY, security: true,
@@ -41,7 +37,7 @@ beforeAll(async () => {
     const cells = (JSON.parse(text) as { cells: { cell_type: string; id: string }[] }).cells;
     codeCells.set(name, cells.filter((c) => c.cell_type === 'code').map((c) => c.id));
   }
-  lab = await startJupyterLab({ root, dataDir: join(prefix, 'share', 'jupyter'), env: { ES_PASSWORD, TYPESENSE_API_KEY: TS_API_KEY } });
+  lab = await startJupyterLab({ root, env: { ES_PASSWORD, TYPESENSE_API_KEY: TS_API_KEY } });
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
 });

@@ -2,15 +2,13 @@
  * The extension in a real JupyterLab (from .venv) in Debian's Chromium: a notebook on the
  * searchbook kernel against the sandbox engines, checked the way a user would look at it.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import { launchChromium } from './support/browser';
-import { REPO, type RunningLab, startJupyterLab } from './support/jupyter-lab';
+import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
 import { cellOutput, openNotebook, runAllCells, runCommand, screenshot, writeNotebook } from './support/notebook-page';
 
 jest.setTimeout(180_000);
@@ -26,8 +24,6 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  const prefix = await mkdtemp(join(tmpdir(), 'searchbook-e2e-prefix-'));
-  await promisify(execFile)(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'install', '--prefix', prefix]);
   sandbox = await startSandbox({
     esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0',
     esPassword: ES_PASSWORD, tsApiKey: 'e2e-ts-secret', security: true, products: 500,
@@ -46,7 +42,7 @@ beforeAll(async () => {
     'GET /e2e-payload/_search\n{"query": {"match_all": {}}, "sort": [{"_doc": "asc"}]}',
     'GET /_cat/indices?format=json',
   ]);
-  lab = await startJupyterLab({ root, dataDir: join(prefix, 'share', 'jupyter'), env: { ES_PASSWORD } });
+  lab = await startJupyterLab({ root, env: { ES_PASSWORD } });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: lab.url });

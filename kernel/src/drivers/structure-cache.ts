@@ -4,7 +4,10 @@
  * callers wait; it has its own time limit, so a caller that gives up (a completion's short
  * timeout, an interrupt) stops waiting without failing the fetch for the others.
  */
+import type { ConsoleRequest } from '../console/cell';
+import type { EngineResponse } from './driver';
 import type { FieldTree } from './field-tree';
+import type { Transport } from './transport';
 
 /** What one fetch learned: the structure, and the concrete indices or collections behind the target. */
 export interface Structure {
@@ -91,4 +94,28 @@ function untilAborted<T>(promise: Promise<T | undefined>, signal: AbortSignal): 
       resolve(value);
     });
   });
+}
+
+/** What a driver keeps about its engine's mappings or schemas, around each request it sends. */
+export interface RequestStructure {
+  /** Drops what the request may change. */
+  noteRequest(request: ConsoleRequest): void;
+  /** Reads what the answer's grid needs; never fails. */
+  prepare(request: ConsoleRequest, response: EngineResponse, signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * Sends a request, then reads the structure its grid needs, so present() stays synchronous.
+ * The request is noted even when sending fails: a write may have reached the engine before
+ * the connection broke.
+ */
+export async function sendWithStructure(transport: Transport, structure: RequestStructure, request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
+  let response: EngineResponse;
+  try {
+    response = await transport.send(request, signal);
+  } finally {
+    structure.noteRequest(request);
+  }
+  await structure.prepare(request, response, signal);
+  return response;
 }

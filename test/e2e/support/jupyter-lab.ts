@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../../kernel/src/package-info';
 import { freePort } from '../../support/free-port';
 
@@ -23,8 +24,8 @@ export interface RunningLab {
 
 export interface LabOptions {
   root: string;
-  /** Jupyter data dir holding the searchbook kernelspec and labextension. */
-  dataDir: string;
+  /** Jupyter data dir holding the searchbook kernelspec and labextension; by default a throwaway prefix gets `searchbook install`. */
+  dataDir?: string;
   env?: Record<string, string>;
 }
 
@@ -33,6 +34,7 @@ export interface LabOptions {
  * workspaces, with the app object exposed so tests can run commands as the menus do.
  */
 export async function startJupyterLab(options: LabOptions): Promise<RunningLab> {
+  const dataDir = options.dataDir ?? (await installSearchbook());
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   const home = await mkdtemp(join(tmpdir(), 'searchbook-lab-'));
@@ -63,7 +65,7 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
     cwd: options.root,
     env: {
       ...process.env,
-      JUPYTER_PATH: options.dataDir,
+      JUPYTER_PATH: dataDir,
       JUPYTER_CONFIG_DIR: join(home, 'config'),
       JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
       JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces'),
@@ -96,6 +98,13 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** Installs the kernelspec and labextension as users do, into a throwaway prefix; returns its data dir. */
+export async function installSearchbook(): Promise<string> {
+  const prefix = await mkdtemp(join(tmpdir(), 'searchbook-prefix-'));
+  await promisify(execFile)(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'install', '--prefix', prefix]);
+  return join(prefix, 'share', 'jupyter');
 }
 
 /** Polls /api/status until the server answers; bounded, and fails early if the server dies. */

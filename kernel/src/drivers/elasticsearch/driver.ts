@@ -1,6 +1,7 @@
 import type { ConsoleRequest } from '../../console/cell';
 import { asObject } from '../document-columns';
 import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { elasticsearchFailure } from './failure';
@@ -34,20 +35,8 @@ export class ElasticsearchDriver implements Driver {
     return { version, warnings };
   }
 
-  /**
-   * Sends the request, then reads the mapping a search answer's grid needs (cached per
-   * connection), so present() stays synchronous. A request that changes mappings drops them.
-   */
-  async send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
-    let response: EngineResponse;
-    try {
-      response = await this.transport.send(request, signal);
-    } finally {
-      // Also after a failure: a write may have reached the engine before the connection broke.
-      this.structure.noteRequest(request);
-    }
-    await this.structure.prepare(request, response, signal);
-    return response;
+  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
+    return sendWithStructure(this.transport, this.structure, request, signal);
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {

@@ -1,6 +1,7 @@
 import type { ConsoleRequest } from '../../console/cell';
 import { asObject } from '../document-columns';
 import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { typesenseFailure } from './failure';
@@ -32,20 +33,8 @@ export class TypesenseDriver implements Driver {
     return { version, warnings };
   }
 
-  /**
-   * Sends the request, then reads the schema a documents answer's grid needs (cached per
-   * connection), so present() stays synchronous. A request that changes schemas drops them.
-   */
-  async send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
-    let response: EngineResponse;
-    try {
-      response = await this.transport.send(request, signal);
-    } finally {
-      // Also after a failure: a write may have reached the engine before the connection broke.
-      this.structure.noteRequest(request);
-    }
-    await this.structure.prepare(request, response.status, signal);
-    return response;
+  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
+    return sendWithStructure(this.transport, this.structure, request, signal);
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { ConsoleRequest } from '../../console/cell';
+import type { EngineResponse } from '../driver';
 import { fieldNamesOf, type FieldTree } from '../field-tree';
 import { NameCache } from '../name-cache';
 import { StructureCache, StructureUnavailable } from '../structure-cache';
@@ -42,9 +43,9 @@ export class TypesenseStructure {
   }
 
   /** Makes sure the schema of a documents answer is cached; never fails (a scoped key may not read it). */
-  async prepare(request: ConsoleRequest, status: number, signal: AbortSignal): Promise<void> {
+  async prepare(request: ConsoleRequest, response: EngineResponse, signal: AbortSignal): Promise<void> {
     const endpoint = documentsEndpoint(request);
-    if (endpoint && status < 300) await this.schemas.get(endpoint.collection, signal);
+    if (endpoint && response.status < 300) await this.schemas.get(endpoint.collection, signal);
   }
 
   treeFor(request: ConsoleRequest): FieldTree | undefined {
