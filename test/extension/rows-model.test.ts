@@ -25,8 +25,13 @@ describe('the grid model', () => {
   });
 
   it('says which columns come from the documents rather than the mapping', () => {
-    const model = new RowsModel([{ name: 'extra', type: 'string', readOnly: false, json: false, origin: 'documents' }], [{ extra: 'x' }]);
-    expect(model.data('column-header', 1, 0)).toBe('string · not mapped');
+    const mappedAndExtra = [
+      { name: 'title', type: 'text', readOnly: false, json: false, origin: 'mapping' as const },
+      { name: 'extra', type: 'string', readOnly: false, json: false, origin: 'documents' as const },
+    ];
+    expect(new RowsModel(mappedAndExtra, [{ extra: 'x' }]).data('column-header', 1, 1)).toBe('string · not mapped');
+    // A listing with no mapping at all (GET /collections) has nothing to be unmapped from.
+    expect(new RowsModel(mappedAndExtra.slice(1), [{ extra: 'x' }]).data('column-header', 1, 0)).toBe('string');
   });
 
   it('has one header row when the response says nothing about types', () => {

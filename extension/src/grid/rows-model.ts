@@ -29,6 +29,8 @@ export class RowsModel extends DataModel {
   private sortState: SortState | null = null;
   private readonly cutCells: Set<string>;
   private readonly typed: boolean;
+  /** "not mapped" only means something when the other columns came from a mapping. */
+  private readonly mapped: boolean;
 
   constructor(
     readonly columns: readonly ColumnView[],
@@ -39,6 +41,7 @@ export class RowsModel extends DataModel {
     this.order = rows.map((_, index) => index);
     this.cutCells = new Set(cut.map((c) => cutKey(c.row, c.column)));
     this.typed = columns.some((c) => c.type !== '' || c.readOnly);
+    this.mapped = columns.some((c) => c.origin === 'mapping');
   }
 
   get sort(): SortState | null {
@@ -97,7 +100,7 @@ export class RowsModel extends DataModel {
       const mark = this.sortState?.column === col.name ? SORT_MARKS[this.sortState.direction] : '';
       return col.name + mark;
     }
-    return [col.type, col.readOnly ? 'read-only' : '', col.origin === 'documents' ? 'not mapped' : ''].filter(Boolean).join(' · ');
+    return [col.type, col.readOnly ? 'read-only' : '', this.mapped && col.origin === 'documents' ? 'not mapped' : ''].filter(Boolean).join(' · ');
   }
 }
 
