@@ -45,7 +45,7 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
   return { kind: 'json', value: body };
 }
 
-function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): Extract<ConsoleResult, { kind: 'hits' }> {
+export function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): Extract<ConsoleResult, { kind: 'hits' }> {
   const documents = values.map((value): GridDocument => {
     const id = asObject(value)?.id;
     return { meta: id === undefined ? {} : { id }, source: value };
