@@ -9,6 +9,8 @@
 import { z } from 'zod';
 import { ColumnSchema, JsonValueSchema } from '../render/mime-types';
 
+export type { Column } from '../render/mime-types';
+
 export const GRID_COMM_TARGET = 'searchbook.grid';
 export const GRID_PROTOCOL_VERSION = 1;
 
