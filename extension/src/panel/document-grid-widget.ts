@@ -114,6 +114,12 @@ export class DocumentGridWidget extends Panel {
     super.dispose();
   }
 
+  /** A closed tab is done with: dispose it, which closes the grid in the kernel. */
+  protected override onCloseRequest(msg: Parameters<Panel['processMessage']>[0]): void {
+    super.onCloseRequest(msg);
+    this.dispose();
+  }
+
   protected override onAfterAttach(msg: Parameters<Panel['processMessage']>[0]): void {
     super.onAfterAttach(msg);
     this.resizeObserver.observe(this.node);
