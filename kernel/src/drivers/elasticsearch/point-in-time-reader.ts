@@ -28,8 +28,9 @@ const Hit = z.object({ _id: z.string().optional(), _index: z.string().optional()
 const SearchAnswer = z
   .object({
     pit_id: z.string().optional(),
-    // A walk's filter_path leaves out `hits` when none matched.
-    hits: z.object({ total: z.union([z.number(), z.object({ value: z.number(), relation: z.string() })]).optional(), hits: z.array(Hit).default([]) }).default({ hits: [] }),
+    // A walk's filter_path leaves out `hits` when none matched. Hits are checked one by one
+    // where they are used: a walk reads only a few of its ten thousand.
+    hits: z.object({ total: z.union([z.number(), z.object({ value: z.number(), relation: z.string() })]).optional(), hits: z.array(z.unknown()).default([]) }).default({ hits: [] }),
   })
   .loose();
 type HitT = z.infer<typeof Hit>;
@@ -120,7 +121,7 @@ class PointInTimeReader implements DocumentReader {
       const fromSize = position < this.window;
       const size = fromSize ? Math.min(wanted, this.window - position) : Math.min(wanted, this.window);
       if (!fromSize) after ??= await this.searchAfterFor(position, sent, signal);
-      const hits = await this.search({ size, ...(fromSize ? { from: position } : { search_after: after }) }, { ...options, countTotal: options.countTotal && rows.length === 0 }, position, sent, signal);
+      const hits = (await this.search({ size, ...(fromSize ? { from: position } : { search_after: after }) }, { ...options, countTotal: options.countTotal && rows.length === 0 }, position, sent, signal)).map((hit) => Hit.parse(hit));
       rows.push(...hits);
       position += hits.length;
       after = hits[hits.length - 1]?.sort;
@@ -139,24 +140,26 @@ class PointInTimeReader implements DocumentReader {
     let after = this.checkpoints.get(start);
     if (!after) {
       const [last] = await this.search({ from: start - 1, size: 1 }, { source: false, countTotal: false }, start - 1, sent, signal);
-      if (!last?.sort) return undefined;
-      after = last.sort;
+      const sort = last === undefined ? undefined : Hit.parse(last).sort;
+      if (!sort) return undefined;
+      after = sort;
     }
     // Walk forward, sort values only, recording every block boundary on the way.
     let at = start;
     while (at < position) {
       const size = Math.min(position - at, this.window, ENGINE_DEFAULT_WINDOW);
       const hits = await this.search({ size, search_after: after }, { source: false, countTotal: false }, at, sent, signal);
-      const last = hits[hits.length - 1];
-      if (!last?.sort) return after;
-      after = last.sort;
+      const last = hits.length > 0 ? Hit.parse(hits[hits.length - 1]).sort : undefined;
+      if (!last) return after;
+      after = last;
       at += hits.length;
       if (hits.length < size) break;
     }
     return after;
   }
 
-  private async search(page: { from?: number; size: number; search_after?: unknown[] | undefined }, options: { source: boolean; countTotal: boolean }, firstRow: number, sent: SentRequest[], signal: AbortSignal): Promise<HitT[]> {
+  /** One search on the point in time; the hits come back unchecked (see SearchAnswer). */
+  private async search(page: { from?: number; size: number; search_after?: unknown[] | undefined }, options: { source: boolean; countTotal: boolean }, firstRow: number, sent: SentRequest[], signal: AbortSignal): Promise<unknown[]> {
     const body: Record<string, JsonValue> = {
       size: page.size,
       ...(page.from !== undefined && page.from > 0 ? { from: page.from } : {}),
@@ -175,12 +178,13 @@ class PointInTimeReader implements DocumentReader {
   }
 
   /** Checkpoints at every block boundary these hits (starting at row `firstRow`) pass. */
-  private remember(firstRow: number, hits: HitT[]): void {
+  private remember(firstRow: number, hits: unknown[]): void {
     const block = this.setup.blockSize;
-    hits.forEach((hit, i) => {
-      const next = firstRow + i + 1;
-      if (next % block === 0 && hit.sort) this.checkpoints.set(next, hit.sort);
-    });
+    // The first hit that ends a block, then every block size on.
+    for (let i = (block - (firstRow % block) - 1 + block) % block; i < hits.length; i += block) {
+      const sort = Hit.parse(hits[i]).sort;
+      if (sort) this.checkpoints.set(firstRow + i + 1, sort);
+    }
   }
 
   private failure(response: EngineResponse): EngineError | undefined {
