@@ -259,11 +259,6 @@ describe('malformed messages', () => {
     expect(reply.message).toContain('reload the page');
   });
 
-  it('filters and sorting are refused until the kernel can send them', async () => {
-    const reply = expectType(await call({ type: 'open', connection: 'es', target: 'small', view: { sort: [{ column: 'n', direction: 'desc' }] } }), 'error');
-    expect(reply.message).toContain('cannot filter or sort');
-  });
-
   it('garbage without a request id gets an error reply with a null request id, and the kernel keeps serving', async () => {
     await kernel.submit('shell', 'comm_msg', { comm_id: commId, data: { nonsense: [1, 2, 3] } });
     const reply = expectType(await waitForReply(null), 'error');

@@ -5,7 +5,7 @@
  */
 import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
-import type { SentRequest, TargetInfo } from '../grid/grid-protocol';
+import type { GridView, SentRequest, TargetInfo, ViewRequest } from '../grid/grid-protocol';
 import type { Transport, TlsVerification } from './transport';
 
 export type EngineName = 'elasticsearch' | 'typesense';
@@ -127,10 +127,25 @@ export interface DocumentReader {
   close(): Promise<void>;
 }
 
+/** A grid opened on a view: its reader, its first block, and what became of the view. */
+export interface OpenedGrid {
+  reader: DocumentReader;
+  first: DocumentBlock;
+  /** Parts of the view the engine cannot do, left out (a dropped sort). */
+  notes: string[];
+  /** The search the grid sends, as a console cell and a curl command. */
+  request: ViewRequest;
+}
+
 export interface DocumentSide {
   listTargets(signal: AbortSignal): Promise<TargetListing>;
-  /** Opens a reader and reads block 0 (which gives the exact total). */
-  open(target: string, blockSize: number, signal: AbortSignal): Promise<{ reader: DocumentReader; first: DocumentBlock }>;
+  /**
+   * Opens a reader filtered and sorted by the view and reads block 0 (which gives the exact
+   * total). A filter the engine cannot take rejects with ViewRefusal before anything is sent.
+   */
+  open(target: string, blockSize: number, view: GridView, signal: AbortSignal): Promise<OpenedGrid>;
+  /** Whether string filters can match case exactly (the filter bar's case control). */
+  readonly matchCaseSupported: boolean;
 }
 
 /** What an engine makes of `%connect` options: the only place its auth and defaults live. */

@@ -17,6 +17,10 @@ export type FieldNode =
       json?: boolean;
       /** Names queries may use that are not document fields (`name.keyword`); completion only. */
       subfields?: string[];
+      /** A `keyword` subfield of a text field (`keyword` in `name.keyword`): exact filters and sorts use it. */
+      exactSubfield?: string;
+      /** The engine can sort on this field (Typesense: numeric, or declared `sort: true`). */
+      sortable?: boolean;
     }
   /** An object that flattens into dotted columns and has none of its own (`address.city`). */
   | { kind: 'object'; type: string; children: FieldTree }
@@ -43,7 +47,9 @@ function mergeNodes(a: FieldNode, b: FieldNode): FieldNode {
   const type = a.type === b.type ? a.type : `${a.type} | ${b.type}`;
   if (a.kind === 'leaf' && b.kind === 'leaf') {
     const subfields = [...new Set([...(a.subfields ?? []), ...(b.subfields ?? [])])];
-    return { kind: 'leaf', type, ...(a.json || b.json ? { json: true } : {}), ...(subfields.length ? { subfields } : {}) };
+    const exactSubfield = a.exactSubfield !== undefined && a.exactSubfield === b.exactSubfield ? a.exactSubfield : undefined;
+    const sortable = a.sortable === true && b.sortable === true;
+    return { kind: 'leaf', type, ...(a.json || b.json ? { json: true } : {}), ...(subfields.length ? { subfields } : {}), ...(exactSubfield ? { exactSubfield } : {}), ...(sortable ? { sortable } : {}) };
   }
   if (a.kind !== 'leaf' && b.kind !== 'leaf') {
     // Nested in one index and a plain object in another: the array form shows both kinds of document.

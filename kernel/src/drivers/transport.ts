@@ -48,6 +48,23 @@ export class Transport {
     return this.options.baseUrl.startsWith('https:');
   }
 
+  /** The engine's address (scheme, host, port): no credential lives in it. */
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  /** Whether certificates go unchecked (curl then needs `-k` to reach the same engine). */
+  get skipsVerification(): boolean {
+    return this.secure && this.options.tls?.verification === 'none';
+  }
+
+  /** The scheme word of a credential header (`ApiKey`, `Basic`), never the credential itself. */
+  headerScheme(name: string): string | undefined {
+    const value = Object.entries(this.options.headers ?? {}).find(([h]) => h.toLowerCase() === name.toLowerCase())?.[1];
+    const scheme = value?.match(/^([A-Za-z][\w-]*) /)?.[1];
+    return scheme;
+  }
+
   /** Whether every request carries this header (a credential), without revealing its value. */
   sendsHeader(name: string): boolean {
     return Object.keys(this.options.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase());

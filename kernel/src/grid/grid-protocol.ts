@@ -3,8 +3,8 @@
  * here, and imported by both halves. Every request carries the protocol version and a request
  * id; the kernel answers each request exactly once, with its reply or with an `error`.
  *
- * The view (filters, sort) is part of `open` so that the filter bar and engine sorting can
- * arrive without a new message: today only the empty view is accepted.
+ * The view (filter bar and engine sort) is part of `open`: a new view opens the grid afresh,
+ * so every cursor the kernel keeps belongs to exactly one filter and sort.
  */
 import { z } from 'zod';
 import { ColumnSchema, JsonValueSchema } from '../render/mime-types';
@@ -20,18 +20,61 @@ export const MAX_BLOCK_SIZE = 10_000;
 
 const Base = { v: z.literal(GRID_PROTOCOL_VERSION), requestId: z.string().min(1) };
 
-/** One filter-bar row (issue 11); sent empty until then. */
-export const FilterRowSchema = z.object({ column: z.string(), operator: z.string(), value: JsonValueSchema.optional() });
-export const SortKeySchema = z.object({ column: z.string(), direction: z.enum(['asc', 'desc']) });
+/** The filter bar's operators, in the order its menu lists them. */
+export const FILTER_OPERATORS = [
+  'equals',
+  'not equals',
+  'greater than',
+  'greater or equal',
+  'less than',
+  'less or equal',
+  'between',
+  'in list',
+  'not in list',
+  'contains',
+  'not contains',
+  'starts with',
+  'ends with',
+  'is null',
+  'is not null',
+  'is empty',
+  'is not empty',
+  'matches regex',
+] as const;
+export const FilterOperatorSchema = z.enum(FILTER_OPERATORS);
+export type FilterOperator = z.infer<typeof FilterOperatorSchema>;
 
-/** What the grid shows of its target: today always the whole target in the engine's order. */
+/**
+ * One filter-bar row, its value as the user typed it (the kernel types it by the column's
+ * mapping or schema): a list for `in list` / `not in list`, two ends for `between`, nothing
+ * for the null and empty tests.
+ */
+export const FilterRowSchema = z.object({
+  column: z.string().min(1),
+  operator: FilterOperatorSchema,
+  value: z.union([z.string(), z.array(z.string())]).default(''),
+  /** Rows on leaves of one nested array with the same element label match the same element. */
+  element: z.string().optional(),
+});
+export type FilterRow = z.infer<typeof FilterRowSchema>;
+export const SortKeySchema = z.object({ column: z.string().min(1), direction: z.enum(['asc', 'desc']) });
+export type SortKey = z.infer<typeof SortKeySchema>;
+
+/** What the grid shows of its target: the filter rows joined by All or Any, the raw row, the sort in click order. */
 export const GridViewSchema = z.object({
   filters: z.array(FilterRowSchema).default([]),
   join: z.enum(['all', 'any']).default('all'),
   raw: z.string().default(''),
   sort: z.array(SortKeySchema).default([]),
+  /** String operators match case exactly (Elasticsearch only: Typesense always ignores case). */
+  matchCase: z.boolean().default(true),
 });
 export type GridView = z.infer<typeof GridViewSchema>;
+export const EMPTY_VIEW: GridView = { filters: [], join: 'all', raw: '', sort: [], matchCase: true };
+
+/** The request a grid sends for its view, as a console cell and as a curl command line (credential as an environment variable). */
+export const ViewRequestSchema = z.object({ cell: z.string(), curl: z.string() });
+export type ViewRequest = z.infer<typeof ViewRequestSchema>;
 
 export const GridRequestSchema = z.discriminatedUnion('type', [
   /** The kernel's open connections. */
@@ -47,7 +90,7 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
     connection: z.string().min(1),
     target: z.string().min(1),
     blockSize: z.number().int().min(1).max(MAX_BLOCK_SIZE).default(DEFAULT_BLOCK_SIZE),
-    view: GridViewSchema.default({ filters: [], join: 'all', raw: '', sort: [] }),
+    view: GridViewSchema.default(EMPTY_VIEW),
   }),
   /** One block of rows: rows [block × blockSize, (block + 1) × blockSize). */
   z.object({ ...Base, type: z.literal('read'), gridId: z.string().min(1), block: z.number().int().nonnegative() }),
@@ -124,6 +167,11 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     total: z.number().int().nonnegative(),
     columns: z.array(ColumnSchema),
     first: BlockSchema,
+    /** What of the view the engine could not do and was left out (a sort dropped), for the user to see. */
+    notes: z.array(z.string()).default([]),
+    request: ViewRequestSchema,
+    /** Case control: false where the engine always ignores case (Typesense). */
+    matchCaseSupported: z.boolean(),
   }),
   z.object({ ...ReplyBase, type: z.literal('block'), gridId: z.string(), total: z.number().int().nonnegative(), block: BlockSchema }),
   z.object({ ...ReplyBase, type: z.literal('closed'), gridId: z.string() }),
@@ -135,6 +183,8 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     /** What went wrong, with the engine's own reason; never a secret. */
     message: z.string(),
     status: z.number().int().optional(),
+    /** A refused filter: the filter row (its index, or `raw`) the message belongs under. Nothing was sent. */
+    filterRow: z.union([z.number().int().nonnegative(), z.literal('raw')]).optional(),
   }),
 ]);
 export type GridReply = z.infer<typeof GridReplySchema>;

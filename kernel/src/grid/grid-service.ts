@@ -8,10 +8,11 @@ import { profileAddress } from '../connections/profile-url';
 import type { ProfileStore } from '../connections/profile-store';
 import type { ConnectionRegistry } from '../connections/registry';
 import type { Connection } from '../connections/open-connection';
-import { type DocumentBlock, EngineError } from '../drivers/driver';
+import { type DocumentBlock, EngineError, type OpenedGrid } from '../drivers/driver';
+import { ViewRefusal } from '../drivers/grid-view';
 import type { Comm, CommTarget } from '../protocol/comms';
 import { cutLongCells } from '../render/cell-cut';
-import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema, type GridView } from './grid-protocol';
+import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema } from './grid-protocol';
 import { type GridSession, GridSessions } from './grid-sessions';
 
 /** How long one grid request may take before it is answered with an error. */
@@ -54,7 +55,8 @@ export class GridService {
       await send(await this.handle(parsed.data, comm, AbortSignal.timeout(REQUEST_TIMEOUT_MS)));
     } catch (err) {
       const status = err instanceof EngineError ? err.status : undefined;
-      await send({ type: 'error', message: (err as Error).message, ...(status !== undefined ? { status } : {}) });
+      const filterRow = err instanceof ViewRefusal ? err.row : undefined;
+      await send({ type: 'error', message: (err as Error).message, ...(status !== undefined ? { status } : {}), ...(filterRow !== undefined ? { filterRow } : {}) });
     }
   }
 
@@ -80,11 +82,10 @@ export class GridService {
         return { type: 'targets', connection: request.connection, targets: listing.targets, ...(listing.note ? { note: listing.note } : {}) };
       }
       case 'open': {
-        refuseView(request.view);
         const connection = this.connection(request.connection);
-        const { reader, first } = await connection.driver.documents.open(request.target, request.blockSize, signal);
-        const session = this.sessions.add({ commId: comm.id, connection: connection.name, target: request.target, blockSize: request.blockSize, reader });
-        return opened(session, first);
+        const grid = await connection.driver.documents.open(request.target, request.blockSize, request.view, signal);
+        const session = this.sessions.add({ commId: comm.id, connection: connection.name, target: request.target, blockSize: request.blockSize, view: request.view, reader: grid.reader });
+        return opened(session, grid, connection.driver.documents.matchCaseSupported);
       }
       case 'read': {
         const session = this.session(request.gridId);
@@ -93,9 +94,10 @@ export class GridService {
       }
       case 'refresh': {
         const session = this.session(request.gridId);
-        const { reader, first } = await this.connection(session.connection).driver.documents.open(session.target, session.blockSize, signal);
-        await this.sessions.replaceReader(session, reader);
-        return opened(session, first);
+        const documents = this.connection(session.connection).driver.documents;
+        const grid = await documents.open(session.target, session.blockSize, session.view, signal);
+        await this.sessions.replaceReader(session, grid.reader);
+        return opened(session, grid, documents.matchCaseSupported);
       }
       case 'close': {
         if (!(await this.sessions.close(request.gridId))) throw new Error(`No grid ${request.gridId} is open in this kernel (it was closed, or the kernel restarted).`);
@@ -117,7 +119,7 @@ export class GridService {
   }
 }
 
-function opened(session: GridSession, first: DocumentBlock): ReplyBody {
+function opened(session: GridSession, { first, notes, request }: OpenedGrid, matchCaseSupported: boolean): ReplyBody {
   return {
     type: 'opened',
     gridId: session.id,
@@ -127,17 +129,13 @@ function opened(session: GridSession, first: DocumentBlock): ReplyBody {
     total: session.reader.total,
     columns: first.columns,
     first: blockOf(0, session.blockSize, first),
+    notes,
+    request,
+    matchCaseSupported,
   };
 }
 
 function blockOf(index: number, blockSize: number, block: DocumentBlock): Block {
   const { rows, cut } = cutLongCells(block.rows as Record<string, JsonValue>[]);
   return { block: index, offset: index * blockSize, rows, cut, columns: block.columns, requests: block.requests };
-}
-
-/** Filters and engine sorting arrive with their own issue; until then only the whole target in engine order. */
-function refuseView(view: GridView): void {
-  if (view.filters.length > 0 || view.raw !== '' || view.sort.length > 0) {
-    throw new Error('This kernel cannot filter or sort the document grid yet: open the grid without filters or sort, or write the search as a console cell.');
-  }
 }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DocumentReader } from '../drivers/driver';
+import type { GridView } from './grid-protocol';
 
 export interface GridSession {
   id: string;
@@ -13,6 +14,8 @@ export interface GridSession {
   connection: string;
   target: string;
   blockSize: number;
+  /** Filters and sort: refresh reads the target again through the same view. */
+  view: GridView;
   reader: DocumentReader;
 }
 

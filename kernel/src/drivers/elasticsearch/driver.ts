@@ -7,6 +7,8 @@ import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { elasticsearchFailure } from './failure';
 import { listIndices } from './index-listing';
+import { searchRequest } from './grid-cell';
+import { searchOfView } from './grid-query';
 import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
 import { ElasticsearchStructure } from './structure';
@@ -21,10 +23,14 @@ export class ElasticsearchDriver implements Driver {
     this.structure = new ElasticsearchStructure(transport);
     this.documents = {
       listTargets: (signal) => listIndices(transport, signal),
-      open: async (target, blockSize, signal) => {
+      open: async (target, blockSize, view, signal) => {
         const tree = await this.structure.tree(targetSegment(target), signal);
-        return openPointInTimeReader({ transport, target, blockSize, tree }, signal);
+        // Translated before the point in time opens: a refused filter sends nothing.
+        const { query, sort, notes } = searchOfView(view, tree);
+        const opened = await openPointInTimeReader({ transport, target, blockSize, tree, query, sort }, signal);
+        return { ...opened, notes, request: searchRequest(transport, target, blockSize, query, sort) };
       },
+      matchCaseSupported: true,
     };
   }
 

@@ -35,7 +35,16 @@ function nodeOf(def: PropertyDef): FieldNode | undefined {
   // An object prints without a type; `enabled: false` objects keep `type: object` and no properties.
   if (def.properties || def.type === undefined || def.type === 'object') return { kind: 'object', type: 'object', children: treeOf(def.properties) };
   const subfields = Object.keys(def.fields ?? {});
-  return { kind: 'leaf', type: def.type, ...(subfields.length ? { subfields } : {}) };
+  const exactSubfield = keywordSubfield(def.fields);
+  return { kind: 'leaf', type: def.type, ...(subfields.length ? { subfields } : {}), ...(exactSubfield ? { exactSubfield } : {}) };
+}
+
+/** The `keyword` subfield exact filters and sorts of a text field use (`keyword` first, else any). */
+function keywordSubfield(fields: Record<string, unknown> | undefined): string | undefined {
+  const keywords = Object.entries(fields ?? {})
+    .filter(([, def]) => z.object({ type: z.literal('keyword') }).loose().safeParse(def).success)
+    .map(([name]) => name);
+  return keywords.includes('keyword') ? 'keyword' : keywords[0];
 }
 
 function treeOf(properties: Record<string, PropertyDef> | undefined): FieldTree {

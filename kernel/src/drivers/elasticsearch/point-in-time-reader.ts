@@ -22,7 +22,8 @@ const KEEP_ALIVE = '5m';
 const RENEW_EVERY_MS = 4 * 60_000;
 /** Elasticsearch's default `index.max_result_window`, when neither the settings nor the defaults name one. */
 const ENGINE_DEFAULT_WINDOW = 10_000;
-const SORT = [{ _shard_doc: 'asc' }];
+/** The point in time's tie-breaker, after the view's own sort: every row gets a distinct place. */
+const TIE_BREAKER = { _shard_doc: 'asc' };
 
 const Hit = z.object({ _id: z.string().optional(), _index: z.string().optional(), _score: z.number().nullish(), _source: z.unknown().optional(), sort: z.array(z.unknown()).optional() }).loose();
 const SearchAnswer = z
@@ -40,6 +41,9 @@ interface ReaderSetup {
   target: string;
   blockSize: number;
   tree: FieldTree | undefined;
+  /** The view's filter (none: every document) and sort (before the tie-breaker). */
+  query: JsonValue | undefined;
+  sort: JsonValue[];
 }
 
 export async function openPointInTimeReader(setup: ReaderSetup, signal: AbortSignal): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
@@ -165,7 +169,8 @@ class PointInTimeReader implements DocumentReader {
       ...(page.from !== undefined && page.from > 0 ? { from: page.from } : {}),
       ...(page.search_after ? { search_after: page.search_after as JsonValue[] } : {}),
       pit: { id: this.pitId, keep_alive: KEEP_ALIVE },
-      sort: SORT,
+      ...(this.setup.query !== undefined ? { query: this.setup.query } : {}),
+      sort: [...this.setup.sort, TIE_BREAKER],
       track_total_hits: options.countTotal,
       ...(options.source ? {} : { _source: false }),
     };

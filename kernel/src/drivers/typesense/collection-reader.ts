@@ -12,6 +12,7 @@ import type { FieldTree } from '../field-tree';
 import { sendGridRequest } from '../grid-request';
 import type { Transport } from '../transport';
 import { typesenseFailure } from './failure';
+import type { SearchParameters } from './grid-filter';
 import { documentsGrid } from './present';
 
 export const DOCUMENTS_PER_SEARCH = 250;
@@ -26,12 +27,21 @@ interface ReaderSetup {
   collection: string;
   blockSize: number;
   tree: FieldTree | undefined;
+  /** The view's `filter_by` and `sort_by`, on every search. */
+  parameters: SearchParameters;
 }
 
 export async function openCollectionReader(setup: ReaderSetup, signal: AbortSignal): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
   const reader = new CollectionReader(setup);
   const first = await reader.readBlock(0, signal);
   return { reader, first };
+}
+
+type GridSearch = Record<string, JsonValue>;
+
+/** One search of a grid read; the view's cell shows the first. */
+export function gridSearch(collection: string, parameters: SearchParameters, offset: number, limit: number): GridSearch {
+  return { collection, q: '*', ...parameters, offset, limit };
 }
 
 class CollectionReader implements DocumentReader {
@@ -42,9 +52,9 @@ class CollectionReader implements DocumentReader {
   async readBlock(block: number, signal: AbortSignal): Promise<DocumentBlock> {
     const sent: SentRequest[] = [];
     const start = block * this.setup.blockSize;
-    const searches: { collection: string; q: string; offset: number; limit: number }[] = [];
+    const searches: GridSearch[] = [];
     for (let offset = start; offset < start + this.setup.blockSize; offset += DOCUMENTS_PER_SEARCH) {
-      searches.push({ collection: this.setup.collection, q: '*', offset, limit: Math.min(DOCUMENTS_PER_SEARCH, start + this.setup.blockSize - offset) });
+      searches.push(gridSearch(this.setup.collection, this.setup.parameters, offset, Math.min(DOCUMENTS_PER_SEARCH, start + this.setup.blockSize - offset)));
     }
     const batches: (typeof searches)[] = [];
     for (let i = 0; i < searches.length; i += SEARCHES_PER_BATCH) batches.push(searches.slice(i, i + SEARCHES_PER_BATCH));

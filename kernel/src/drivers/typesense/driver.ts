@@ -7,6 +7,8 @@ import { loadEndpoints } from './endpoints';
 import { CANNOT_LIST_NOTE, listCollections } from './collection-listing';
 import { KEY_HEADER } from './connection-settings';
 import { openCollectionReader } from './collection-reader';
+import { searchRequest } from './grid-cell';
+import { searchOfView } from './grid-filter';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
 import { TypesenseStructure } from './structure';
@@ -21,10 +23,14 @@ export class TypesenseDriver implements Driver {
     this.structure = new TypesenseStructure(transport);
     this.documents = {
       listTargets: (signal) => listCollections(transport, signal),
-      open: async (collection, blockSize, signal) => {
+      open: async (collection, blockSize, view, signal) => {
         const tree = await this.structure.tree(collection, signal);
-        return openCollectionReader({ transport, collection, blockSize, tree }, signal);
+        // Translated before any search: a refused filter sends nothing.
+        const { parameters, notes } = searchOfView(view, tree);
+        const opened = await openCollectionReader({ transport, collection, blockSize, tree, parameters }, signal);
+        return { ...opened, notes, request: searchRequest(transport, collection, parameters) };
       },
+      matchCaseSupported: false,
     };
   }
 

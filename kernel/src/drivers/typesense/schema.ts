@@ -12,18 +12,25 @@ export const CollectionSummary = z
   .object({
     name: z.string(),
     enable_nested_fields: z.boolean().optional(),
-    fields: z.array(z.object({ name: z.string(), type: z.string() }).loose()),
+    fields: z.array(z.object({ name: z.string(), type: z.string(), sort: z.boolean().optional() }).loose()),
   })
   .loose();
 
-function nodeOf(type: string, children: FieldTree): FieldNode {
+const NUMERIC = new Set(['int32', 'int64', 'float']);
+
+/** Whether the engine sorts on a field: as the schema says, else numbers do (the engine's default). */
+function sortableField(field: { type: string; sort?: boolean | undefined }): boolean {
+  return field.sort ?? NUMERIC.has(field.type);
+}
+
+function nodeOf(type: string, children: FieldTree, sortable: boolean): FieldNode {
   if (type === 'object') return { kind: 'object', type, children };
   if (type === 'object[]') return { kind: 'array', type, children };
   // Array types and geopoints ([lat, lng]) hold JSON.
-  return { kind: 'leaf', type, ...(type.endsWith('[]') || type === 'geopoint' ? { json: true } : {}) };
+  return { kind: 'leaf', type, ...(type.endsWith('[]') || type === 'geopoint' ? { json: true } : {}), ...(sortable ? { sortable } : {}) };
 }
 
-export function treeOfSchema(fields: { name: string; type: string }[], nested: boolean): FieldTree {
+export function treeOfSchema(fields: { name: string; type: string; sort?: boolean | undefined }[], nested: boolean): FieldTree {
   const root: FieldTree = new Map();
   for (const field of fields) {
     // `.*` and other regex names say which fields to learn; they are not fields. `id` always leads.
@@ -38,7 +45,7 @@ export function treeOfSchema(fields: { name: string; type: string }[], nested: b
     }
     const existing = tree.get(last);
     // Map.set keeps an existing key's place, so a parent declared after its leaves stays put.
-    tree.set(last, nodeOf(field.type, existing && existing.kind !== 'leaf' ? existing.children : new Map()));
+    tree.set(last, nodeOf(field.type, existing && existing.kind !== 'leaf' ? existing.children : new Map(), sortableField(field)));
   }
   return root;
 }

@@ -1,0 +1,29 @@
+/**
+ * The search a grid sends for its view, as a console cell and a curl command: the grid's own
+ * query and sort on the target, without its point in time (a cursor that dies with the grid).
+ * The credential stays an environment variable reference.
+ */
+import type { JsonValue } from '../../console/cell';
+import type { ViewRequest } from '../../grid/grid-protocol';
+import { targetSegment } from '../grid-request';
+import { viewRequest } from '../grid-view';
+import type { Transport } from '../transport';
+
+/** curl arguments naming the credential the connection uses, by environment variable. */
+function credential(transport: Transport): string[] {
+  switch (transport.headerScheme('authorization')?.toLowerCase()) {
+    case 'apikey':
+      return ['-H', '"Authorization: ApiKey $ES_API_KEY"'];
+    case 'basic':
+      return ['-u', '"$ES_USER:$ES_PASSWORD"'];
+    case 'bearer':
+      return ['-H', '"Authorization: Bearer $ES_TOKEN"'];
+    default:
+      return [];
+  }
+}
+
+export function searchRequest(transport: Transport, target: string, blockSize: number, query: JsonValue | undefined, sort: JsonValue[]): ViewRequest {
+  const body: Record<string, JsonValue> = { ...(query !== undefined ? { query } : {}), ...(sort.length ? { sort } : {}), size: blockSize, track_total_hits: true };
+  return viewRequest('POST', `/${targetSegment(target)}/_search`, body, { baseUrl: transport.baseUrl, credential: credential(transport), insecure: transport.skipsVerification });
+}

@@ -1,0 +1,17 @@
+/**
+ * The search a grid sends for its view, as a console cell and a curl command: its first
+ * search as a one-search POST /multi_search (which the console renders as a grid of hits).
+ * The API key stays an environment variable reference.
+ */
+import type { ViewRequest } from '../../grid/grid-protocol';
+import { viewRequest } from '../grid-view';
+import type { Transport } from '../transport';
+import { DOCUMENTS_PER_SEARCH, gridSearch } from './collection-reader';
+import { KEY_HEADER } from './connection-settings';
+import type { SearchParameters } from './grid-filter';
+
+export function searchRequest(transport: Transport, collection: string, parameters: SearchParameters): ViewRequest {
+  const credential = transport.sendsHeader(KEY_HEADER) ? ['-H', '"X-TYPESENSE-API-KEY: $TYPESENSE_API_KEY"'] : [];
+  const body = { searches: [gridSearch(collection, parameters, 0, DOCUMENTS_PER_SEARCH)] };
+  return viewRequest('POST', '/multi_search', body, { baseUrl: transport.baseUrl, credential, insecure: transport.skipsVerification });
+}

@@ -1,0 +1,117 @@
+/**
+ * The filter bar and header sorts as Typesense `filter_by` and `sort_by` (drivers.md 4.2 rule 3,
+ * 4.3, 7): the table's form for every operator, values typed by the schema, the raw row
+ * verbatim, and every refusal (the six inexpressible operators, backticks, bad values).
+ */
+import { ViewRefusal } from '../../kernel/src/drivers/grid-view';
+import { searchOfView } from '../../kernel/src/drivers/typesense/grid-filter';
+import { treeOfSchema } from '../../kernel/src/drivers/typesense/schema';
+import { type FilterRow, type GridView, GridViewSchema } from '../../kernel/src/grid/grid-protocol';
+
+const tree = treeOfSchema(
+  [
+    { name: 'title', type: 'string', sort: true },
+    { name: 'genre', type: 'string' },
+    { name: 'tags', type: 'string[]' },
+    { name: 'pages', type: 'int32' },
+    { name: 'rating', type: 'float' },
+    { name: 'year', type: 'int64', sort: true },
+    { name: 'in_print', type: 'bool' },
+    { name: 'counts', type: 'int32[]' },
+    { name: 'variants', type: 'object[]' },
+    { name: 'variants.sku', type: 'string[]' },
+  ],
+  true,
+);
+
+const view = (filters: Partial<FilterRow>[], more: Partial<GridView> = {}): GridView => GridViewSchema.parse({ ...more, filters });
+const filterOf = (row: Partial<FilterRow>) => searchOfView(view([row]), tree).parameters.filter_by;
+const refusal = (v: GridView): ViewRefusal => {
+  try {
+    searchOfView(v, tree);
+  } catch (err) {
+    if (err instanceof ViewRefusal) return err;
+    throw err;
+  }
+  throw new Error('not refused');
+};
+
+describe('the table of drivers.md 4.3', () => {
+  it.each([
+    ['equals, a string in backticks', { column: 'genre', operator: 'equals', value: 'sci fi' }, 'genre:=`sci fi`'],
+    ['equals, a number unquoted', { column: 'pages', operator: 'equals', value: '120' }, 'pages:=120'],
+    ['equals, a boolean unquoted', { column: 'in_print', operator: 'equals', value: 'False' }, 'in_print:=false'],
+    ['not equals', { column: 'genre', operator: 'not equals', value: 'poetry' }, 'genre:!=`poetry`'],
+    ['greater than', { column: 'rating', operator: 'greater than', value: '4.5' }, 'rating:>4.5'],
+    ['greater or equal', { column: 'pages', operator: 'greater or equal', value: '10' }, 'pages:>=10'],
+    ['less than', { column: 'year', operator: 'less than', value: '2000' }, 'year:<2000'],
+    ['less or equal', { column: 'counts', operator: 'less or equal', value: '3' }, 'counts:<=3'],
+    ['between, inclusive', { column: 'year', operator: 'between', value: ['1990', '1999'] }, 'year:[1990..1999]'],
+    ['in list', { column: 'tags', operator: 'in list', value: ['a', 'b'] }, 'tags:=[`a`,`b`]'],
+    ['in list of numbers', { column: 'pages', operator: 'in list', value: ['1', '2'] }, 'pages:=[1,2]'],
+    ['not in list', { column: 'genre', operator: 'not in list', value: ['a', 'b'] }, 'genre:!=[`a`,`b`]'],
+    ['contains (whole word)', { column: 'title', operator: 'contains', value: 'dune' }, 'title:`dune`'],
+    ['not contains', { column: 'title', operator: 'not contains', value: 'dune' }, 'title:!`dune`'],
+    ['starts with', { column: 'title', operator: 'starts with', value: 'Du' }, 'title:`Du`*'],
+    ['id', { column: 'id', operator: 'in list', value: ['7', '9'] }, 'id:=[`7`,`9`]'],
+    ['a leaf of an object array', { column: 'variants.sku', operator: 'equals', value: 'A1' }, 'variants.sku:=`A1`'],
+  ] as const)('%s', (_name, row, expression) => {
+    expect(filterOf(row as Partial<FilterRow>)).toBe(expression);
+  });
+
+  it('rows joined with && for All and || for Any; the raw row verbatim', () => {
+    const rows: Partial<FilterRow>[] = [
+      { column: 'genre', operator: 'equals', value: 'sf' },
+      { column: 'pages', operator: 'greater than', value: '100' },
+    ];
+    expect(searchOfView(view(rows), tree).parameters.filter_by).toBe('genre:=`sf` && pages:>100');
+    expect(searchOfView(view(rows, { join: 'any' }), tree).parameters.filter_by).toBe('genre:=`sf` || pages:>100');
+    expect(searchOfView(view([], { raw: 'pages:>10 && genre:=[sf]' }), tree).parameters.filter_by).toBe('pages:>10 && genre:=[sf]');
+    expect(searchOfView(view(rows.slice(0, 1), { raw: 'pages:>10 || year:<1990', join: 'all' }), tree).parameters.filter_by).toBe('genre:=`sf` && (pages:>10 || year:<1990)');
+    expect(searchOfView(view([]), tree).parameters).toEqual({});
+  });
+});
+
+describe('refused before anything is sent (drivers.md 4.3 rules 3–4, 7)', () => {
+  const six = ['is null', 'is not null', 'is empty', 'is not empty', 'matches regex', 'ends with'] as const;
+  it.each(six)('%s: the engine cannot express it', (operator) => {
+    const refused = refusal(view([{ column: 'genre', operator: 'equals', value: 'x' }, { column: 'genre', operator, value: 'x' }]));
+    expect(refused.message).toBe(`Typesense cannot filter with "${operator}": the engine has no such filter. Use contains or a raw filter instead.`);
+    expect(refused.row).toBe(1);
+  });
+
+  it.each([
+    [{ column: 'genre', operator: 'equals', value: 'a`b' }, 'cannot hold a backtick'],
+    [{ column: 'tags', operator: 'in list', value: ['ok', 'x`'] }, 'cannot hold a backtick'],
+    [{ column: 'pages', operator: 'equals', value: 'ten' }, 'pages (int32): "ten" is not a number'],
+    [{ column: 'pages', operator: 'equals', value: '1.5' }, 'not a whole number'],
+    [{ column: 'in_print', operator: 'equals', value: 'maybe' }, 'write true or false'],
+    [{ column: 'genre', operator: 'greater than', value: 'm' }, 'works on numeric columns only'],
+    [{ column: 'genre', operator: 'between', value: ['a', 'm'] }, 'works on numeric columns only'],
+    [{ column: 'pages', operator: 'contains', value: '1' }, 'works on string columns'],
+    [{ column: 'variants', operator: 'equals', value: 'x' }, 'JSON column'],
+  ] as const)('%o', (row, message) => {
+    const refused = refusal(view([row as Partial<FilterRow>]));
+    expect(refused.message).toContain(message);
+    expect(refused.row).toBe(0);
+  });
+});
+
+describe('sorting (drivers.md 4.2 rule 3)', () => {
+  const sortOf = (columns: string[]) => searchOfView(view([], { sort: columns.map((column, i) => ({ column, direction: i % 2 ? 'desc' : 'asc' })) }), tree);
+  it('sort: true and numeric fields, in click order', () => {
+    expect(sortOf(['title', 'pages', 'rating'])).toEqual({ parameters: { sort_by: 'title:asc,pages:desc,rating:asc' }, notes: [] });
+  });
+
+  it('a fourth sorted column is dropped with a note', () => {
+    const { parameters, notes } = sortOf(['title', 'pages', 'rating', 'year']);
+    expect(parameters.sort_by).toBe('title:asc,pages:desc,rating:asc');
+    expect(notes).toEqual([expect.stringContaining('Not sorted by year: Typesense sorts on at most 3 fields')]);
+  });
+
+  it('id and fields without sort: true are dropped with a note, never sent', () => {
+    const { parameters, notes } = sortOf(['id', 'genre', 'tags', 'year']);
+    expect(parameters.sort_by).toBe('year:desc');
+    expect(notes).toEqual([expect.stringContaining('Not sorted by id'), expect.stringContaining('Not sorted by genre'), expect.stringContaining('Not sorted by tags')]);
+  });
+});
