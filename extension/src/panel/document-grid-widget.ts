@@ -158,7 +158,7 @@ export class DocumentGridWidget extends Panel {
   private openCell(row: number, column: number): void {
     const col = this.model.columns[column];
     if (!col || row < 0 || !this.model.isLoaded(row)) return;
-    this.valueView.open({ column: col.name, row: row + 1, value: this.model.value(row, column), cut: false });
+    this.valueView.open({ column: col.name, row: row + 1, value: this.model.value(row, column), cut: this.model.isCut(row, column) });
   }
 
   private applyTheme(): void {
@@ -171,7 +171,12 @@ export class DocumentGridWidget extends Panel {
       columnHeaderHeight: theme.rowHeight,
     };
     this.grid.cellRenderers.update({
-      body: new TextRenderer({ font: theme.font, textColor: theme.textColor, elideDirection: 'right' }),
+      body: new TextRenderer({
+        font: theme.font,
+        textColor: theme.textColor,
+        backgroundColor: ({ row, column }) => (this.model.isCut(row, column) ? theme.cutBackground : ''),
+        elideDirection: 'right',
+      }),
       'column-header': new TextRenderer({ font: ({ row }) => (row === 0 ? theme.headerFont : theme.font), textColor: ({ row }) => (row === 0 ? theme.textColor : theme.mutedColor) }),
       'row-header': new TextRenderer({ font: theme.font, textColor: theme.mutedColor, horizontalAlignment: 'right' }),
       'corner-header': new TextRenderer({ font: theme.headerFont, textColor: theme.mutedColor }),

@@ -93,6 +93,13 @@ export class PagedRowsModel extends DataModel {
     return name === undefined ? undefined : (block.rows[row - block.offset]?.[name] ?? null);
   }
 
+  /** The cell holds a fragment of a longer array or object (cut by the kernel, drivers.md 2.3). */
+  isCut(row: number, column: number): boolean {
+    const block = this.blocks.get(Math.floor(row / this.blockSize));
+    const name = this.columnList[column]?.name;
+    return block !== undefined && block.cut.some((c) => c.row === row - block.offset && c.column === name);
+  }
+
   isLoaded(row: number): boolean {
     return this.blocks.has(Math.floor(row / this.blockSize));
   }
