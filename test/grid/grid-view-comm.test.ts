@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema, type GridView } from '../../kernel/src/grid/grid-protocol';
+import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type FilterRow, type GridReply, GridReplySchema, type GridView } from '../../kernel/src/grid/grid-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient } from '../support/kernel-client';
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
       id: `p${n}`,
       source: {
         title: `Product ${String(n).padStart(3, '0')}`,
-        tag: TAGS[n % 3],
+        tag: TAGS[n % 3] ?? 'red',
         // Distinct prices, not in id order, so a sort is visible and has no ties.
         price: ((n * 37) % DOCS) + 0.5,
         rank: n,
@@ -66,7 +66,7 @@ beforeAll(async () => {
   });
   ts.loadDocuments(
     'items',
-    Array.from({ length: 700 }, (_, n) => ({ id: `i${n}`, title: `Item ${String(n).padStart(4, '0')}`, tag: TAGS[n % 3], price: ((n * 37) % 700) + 0.5, rank: n })),
+    Array.from({ length: 700 }, (_, n) => ({ id: `i${n}`, title: `Item ${String(n).padStart(4, '0')}`, tag: TAGS[n % 3] ?? 'red', price: ((n * 37) % 700) + 0.5, rank: n })),
   );
   servers = [await listen(es.handler, { port: 0 }), await listen(ts.handler, { port: 0 })];
   kernel = await KernelClient.start({ ...SECRETS });
@@ -153,7 +153,7 @@ describe('Elasticsearch', () => {
   });
 
   it('nested rows on different elements match more documents than the same rows grouped on one element', async () => {
-    const rows = (element?: string) => [
+    const rows = (element?: string): FilterRow[] => [
       { column: 'variants.sku', operator: 'equals', value: 'S0', ...(element ? { element } : {}) },
       { column: 'variants.stock', operator: 'equals', value: '1', ...(element ? { element } : {}) },
     ];

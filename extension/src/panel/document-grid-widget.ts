@@ -1,26 +1,32 @@
 import { BasicSelectionModel, DataGrid, TextRenderer } from '@lumino/datagrid';
 import { MessageLoop } from '@lumino/messaging';
 import { Panel, Widget } from '@lumino/widgets';
-import type { Block, Column } from '../../../kernel/src/grid/grid-protocol';
+import type { Block, GridReply, GridView, SortKey } from '../../../kernel/src/grid/grid-protocol';
+import { copyText } from '../grid/clipboard';
 import { fitColumnWidths } from '../grid/column-widths';
 import { GridKeyHandler } from '../grid/grid-key-handler';
 import { onThemeChange, readGridTheme } from '../grid/grid-theme';
 import { HeaderMouseHandler } from '../grid/header-mouse-handler';
 import { ValueView } from '../grid/value-view';
-import type { GridClient } from './grid-client';
+import { FilterBar } from './filter-bar';
+import { type GridClient, GridRequestError } from './grid-client';
+import { toolbarButton } from './toolbar-button';
 import { PagedRowsModel, type PagedStatus } from './paged-rows-model';
 
-export interface OpenedGrid {
-  gridId: string;
-  connection: string;
-  target: string;
-  total: number;
-  blockSize: number;
-  columns: Column[];
-  first: Block;
+export type OpenedGrid = Omit<Extract<GridReply, { type: 'opened' }>, 'v' | 'requestId' | 'type'>;
+
+/** What the grid tab needs from the application beyond its kernel. */
+export interface GridHost {
+  /** Adds a cell with this text below the active cell of the notebook the user works in. */
+  insertCell(text: string): Promise<void>;
 }
 
+const SORT_ARROWS = { asc: '▲', desc: '▼' } as const;
+/** Placeholders of the raw row: the engine's own filter syntax. */
+const RAW_PLACEHOLDER = { true: 'query string, e.g. name:Widget AND price:>10', false: 'filter_by, e.g. price:>10 && tag:=[a]' } as const;
+
 const numberFormat = new Intl.NumberFormat('en-US');
+
 
 /**
  * A main-area tab browsing one index or collection: a lazily filled grid of all its documents,
@@ -31,6 +37,10 @@ export class DocumentGridWidget extends Panel {
   readonly model: PagedRowsModel;
   private readonly grid: DataGrid;
   private readonly status = document.createElement('div');
+  private readonly notes = document.createElement('div');
+  private readonly filterBar: FilterBar;
+  private filterView: Omit<GridView, 'sort'> = { filters: [], join: 'all', raw: '', matchCase: true };
+  private sort: SortKey[] = [];
   private readonly valueView = new ValueView();
   private readonly resizeObserver: ResizeObserver;
   private readonly stopWatchingTheme: () => void;
@@ -39,6 +49,7 @@ export class DocumentGridWidget extends Panel {
   constructor(
     private readonly client: GridClient,
     private opened: OpenedGrid,
+    private readonly host: GridHost,
   ) {
     super();
     this.id = `searchbook-grid-${opened.gridId}`;
@@ -57,13 +68,24 @@ export class DocumentGridWidget extends Panel {
     refresh.addEventListener('click', () => void this.refresh());
     this.status.className = 'searchbook-Status searchbook-DocumentGrid-status';
     this.status.setAttribute('role', 'status');
-    bar.node.append(refresh, this.status);
+    const copyCell = toolbarButton('Copy as cell', 'Copy the request this grid sends, as a console cell', () => void this.copy(this.cellText(), 'Copied the request as a console cell.'));
+    const insert = toolbarButton('Insert into notebook', 'Add the request this grid sends as a cell below the active cell of the notebook', () => void this.insert());
+    const copyCurl = toolbarButton('Copy as curl', 'Copy the request as a curl command; the credential stays an environment variable', () => void this.copy(this.opened.request.curl, 'Copied the request as a curl command.'));
+    bar.node.append(refresh, copyCell, insert, copyCurl, this.status);
+    this.notes.className = 'searchbook-DocumentGrid-notes';
+    this.notes.setAttribute('role', 'note');
+    this.notes.hidden = true;
+    this.filterBar = new FilterBar(opened.columns, { matchCaseSupported: opened.matchCaseSupported, rawPlaceholder: RAW_PLACEHOLDER[String(opened.matchCaseSupported) as 'true' | 'false'] });
+    this.filterBar.applied.connect((_, view) => {
+      this.filterView = view;
+      void this.applyView();
+    });
 
     this.grid = new DataGrid({ headerVisibility: 'all', stretchLastColumn: true });
     this.grid.addClass('searchbook-DocumentGrid-grid');
     this.grid.dataModel = this.model;
     this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model, selectionMode: 'cell' });
-    this.grid.mouseHandler = new HeaderMouseHandler({ headerClicked: () => undefined, cellOpened: (row, column) => this.openCell(row, column) });
+    this.grid.mouseHandler = new HeaderMouseHandler({ headerClicked: (column) => this.sortBy(column), cellOpened: (row, column) => this.openCell(row, column) });
     this.grid.keyHandler = new GridKeyHandler({
       copy: () => undefined,
       openCursorCell: () => this.openCell(this.grid.selectionModel?.cursorRow ?? -1, this.grid.selectionModel?.cursorColumn ?? -1),
@@ -77,7 +99,12 @@ export class DocumentGridWidget extends Panel {
     this.model.statusChanged.connect((_, status) => this.showStatus(status));
     this.showStatus(this.model.currentStatus);
 
+    this.showNotes(opened.notes);
+    this.model.changed.connect(() => this.filterBar.setColumns(this.model.columns));
     this.addWidget(bar);
+    this.addWidget(this.filterBar);
+    const notes = new Widget({ node: this.notes });
+    this.addWidget(notes);
     this.addWidget(this.grid);
     this.addWidget(this.valueView);
     this.resizeObserver = new ResizeObserver(() => MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize));
@@ -93,12 +120,43 @@ export class DocumentGridWidget extends Panel {
     return this.grid;
   }
 
+  /** The grid's view: filter rows and the engine sort in click order. */
+  get view(): GridView {
+    return { ...this.filterView, sort: this.sort };
+  }
+
+  /** Reopens the grid through the engine with the current view; a refused filter leaves the grid as it was. */
+  async applyView(): Promise<void> {
+    this.status.textContent = 'Filtering…';
+    try {
+      const reply = await this.client.request({ type: 'open', connection: this.opened.connection, target: this.opened.target, blockSize: this.opened.blockSize, view: this.view }, 'opened');
+      const old = this.opened.gridId;
+      this.opened = reply;
+      void this.client.request({ type: 'close', gridId: old }, 'closed').catch(() => undefined);
+      this.model.reset(reply.columns, reply.total, reply.first);
+      this.showNotes(reply.notes);
+      this.markSort();
+      this.describeGrid();
+    } catch (err) {
+      if (err instanceof GridRequestError && err.filterRow !== undefined) {
+        this.filterBar.showRefusal(err.filterRow, err.message);
+        this.showStatus(this.model.currentStatus);
+      } else this.showStatus({ ...this.model.currentStatus, error: (err as Error).message });
+    }
+  }
+
+  /** The request as a console cell, on the grid's connection. */
+  cellText(): string {
+    return `%use ${this.opened.connection}\n${this.opened.request.cell}`;
+  }
+
   async refresh(): Promise<void> {
     this.status.textContent = 'Refreshing…';
     try {
       const reply = await this.client.request({ type: 'refresh', gridId: this.opened.gridId }, 'opened');
       this.opened = reply;
       this.model.reset(reply.columns, reply.total, reply.first);
+      this.showNotes(reply.notes);
       this.sized = false;
       this.applyTheme();
     } catch (err) {
@@ -134,6 +192,43 @@ export class DocumentGridWidget extends Panel {
   private async read(block: number): Promise<{ block: Block; total: number }> {
     const reply = await this.client.request({ type: 'read', gridId: this.opened.gridId, block }, 'block');
     return { block: reply.block, total: reply.total };
+  }
+
+  /** Header click: ascending, then descending, then off; a new column sorts after the others. */
+  private sortBy(column: number): void {
+    const name = this.model.columns[column]?.name;
+    if (name === undefined) return;
+    const at = this.sort.findIndex((k) => k.column === name);
+    const key = this.sort[at];
+    if (!key) this.sort = [...this.sort, { column: name, direction: 'asc' }];
+    else if (key.direction === 'asc') this.sort = this.sort.map((k, i) => (i === at ? { column: name, direction: 'desc' } : k));
+    else this.sort = this.sort.filter((_, i) => i !== at);
+    this.markSort();
+    void this.applyView();
+  }
+
+  private markSort(): void {
+    const many = this.sort.length > 1;
+    this.model.setSortMarks(new Map(this.sort.map((k, i) => [k.column, ` ${SORT_ARROWS[k.direction]}${many ? i + 1 : ''}`])));
+    this.grid.node.dataset.sort = JSON.stringify(this.sort);
+  }
+
+  private showNotes(notes: readonly string[]): void {
+    this.notes.textContent = notes.join(' ');
+    this.notes.hidden = notes.length === 0;
+  }
+
+  private async copy(text: string, done: string): Promise<void> {
+    await copyText(text);
+    this.status.textContent = done;
+  }
+
+  private async insert(): Promise<void> {
+    try {
+      await this.host.insertCell(this.cellText());
+    } catch (err) {
+      this.showStatus({ ...this.model.currentStatus, error: (err as Error).message });
+    }
   }
 
   private describeGrid(): void {

@@ -15,6 +15,8 @@ export class GridRequestError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** A refused filter: the row the message belongs under (nothing was sent). */
+    readonly filterRow?: number | 'raw',
   ) {
     super(message);
   }
@@ -48,7 +50,7 @@ export class GridClient {
     const reply = new Promise<GridReply>((resolve, reject) => this.waiting.set(requestId, { resolve, reject }));
     this.comm.send({ ...body, v: GRID_PROTOCOL_VERSION, requestId } as unknown as Parameters<Kernel.IComm['send']>[0]);
     const answer = await reply;
-    if (answer.type === 'error') throw new GridRequestError(answer.message, answer.status);
+    if (answer.type === 'error') throw new GridRequestError(answer.message, answer.status, answer.filterRow);
     if (answer.type !== expected) throw new GridRequestError(`The kernel answered ${answer.type} where ${expected} was expected.`);
     return answer as Reply<T>;
   }

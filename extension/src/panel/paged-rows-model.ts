@@ -31,6 +31,8 @@ export class PagedRowsModel extends DataModel {
   private readonly failed = new Set<number>();
   private status: PagedStatus;
   private generation = 0;
+  /** Header marks of the engine sort: column name → ` ▲1`. */
+  private sortMarks = new Map<string, string>();
 
   constructor(
     columns: readonly Column[],
@@ -69,7 +71,7 @@ export class PagedRowsModel extends DataModel {
       }
       case 'column-header': {
         const col = this.columnList[column];
-        return col ? columnHeaderText(col, row, this.columnList.some((c) => c.origin === 'mapping')) : '';
+        return col ? columnHeaderText(col, row, this.columnList.some((c) => c.origin === 'mapping'), this.sortMarks.get(col.name) ?? '') : '';
       }
       case 'row-header':
         return String(row + 1);
@@ -102,6 +104,12 @@ export class PagedRowsModel extends DataModel {
 
   isLoaded(row: number): boolean {
     return this.blocks.has(Math.floor(row / this.blockSize));
+  }
+
+  /** Marks the headers of the columns the engine sorts by. */
+  setSortMarks(marks: Map<string, string>): void {
+    this.sortMarks = marks;
+    if (this.columnList.length > 0) this.emitChanged({ type: 'cells-changed', region: 'column-header', row: 0, column: 0, rowSpan: 1, columnSpan: this.columnList.length });
   }
 
   /** Starts over after a refresh: new columns, total and first block. */

@@ -4,7 +4,7 @@ import type { Kernel, Session } from '@jupyterlab/services';
 import { LabIcon } from '@jupyterlab/ui-components';
 import type { ISignal } from '@lumino/signaling';
 import type { Widget } from '@lumino/widgets';
-import { DocumentGridWidget } from './document-grid-widget';
+import { DocumentGridWidget, type GridHost } from './document-grid-widget';
 import { SearchbookSidebar } from './sidebar';
 
 const ICON_SVG =
@@ -18,6 +18,16 @@ const OWN_SESSION_PATH = 'searchbook-panel';
 function sessionContextOf(widget: Widget | null): ISessionContext | undefined {
   const candidate = widget as (Widget & { sessionContext?: ISessionContext }) | null;
   return candidate?.sessionContext;
+}
+
+/** The part of a notebook panel "Insert into notebook" uses (structural: no notebook package import). */
+interface NotebookLike extends Widget {
+  content: { activeCell: { model: { sharedModel: { setSource(source: string): void } } } | null };
+}
+
+function isNotebook(widget: Widget | null): widget is NotebookLike {
+  const content = (widget as (Widget & { content?: unknown }) | null)?.content;
+  return typeof content === 'object' && content !== null && 'activeCell' in content && widget?.hasClass('jp-NotebookPanel') === true;
 }
 
 /**
@@ -42,10 +52,24 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       return session.kernel;
     };
 
+    // The notebook "Insert into notebook" adds to: the last one the user worked in.
+    let lastNotebook: NotebookLike | undefined;
+    const host: GridHost = {
+      insertCell: async (text) => {
+        const notebook = lastNotebook;
+        if (!notebook || notebook.isDisposed) throw new Error('No notebook to insert into: open or click into a notebook, then use "Insert into notebook" again.');
+        app.shell.activateById(notebook.id);
+        await app.commands.execute('notebook:insert-cell-below');
+        const cell = notebook.content.activeCell;
+        if (!cell) throw new Error('The notebook has no active cell to insert below.');
+        cell.model.sharedModel.setSource(text);
+      },
+    };
+
     const sidebar = new SearchbookSidebar({
       ownKernel,
       showGrid: (client, opened) => {
-        const grid = new DocumentGridWidget(client, opened);
+        const grid = new DocumentGridWidget(client, opened, host);
         const current = app.shell.currentWidget;
         // Beside the notebook the user works in; a tab like any other, so it can move anywhere.
         app.shell.add(grid, 'main', current && sessionContextOf(current) ? { mode: 'split-right', ref: current.id } : { mode: 'tab-after' });
@@ -60,6 +84,7 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       const widget = app.shell.currentWidget;
       const context = sessionContextOf(widget);
       if (context === undefined && widget instanceof DocumentGridWidget) return;
+      if (isNotebook(widget)) lastNotebook = widget;
       if (watched !== context) {
         watched?.kernelChanged.disconnect(followCurrent);
         watched = context;

@@ -1,0 +1,233 @@
+import { Signal } from '@lumino/signaling';
+import { Widget } from '@lumino/widgets';
+import { toolbarButton } from './toolbar-button';
+import { type Column, FILTER_OPERATORS, type FilterOperator, type FilterRow, type GridView } from '../../../kernel/src/grid/grid-protocol';
+
+/** Operators that take no value, and those that take a list or two ends. */
+const NO_VALUE = new Set<FilterOperator>(['is null', 'is not null', 'is empty', 'is not empty']);
+const LIST = new Set<FilterOperator>(['in list', 'not in list']);
+const BETWEEN = 'between';
+export const CASE_NOT_SUPPORTED = 'Not supported by this database';
+
+interface RowControls {
+  node: HTMLElement;
+  column: HTMLSelectElement;
+  operator: HTMLSelectElement;
+  value: HTMLInputElement;
+  element: HTMLInputElement;
+  error: HTMLElement;
+}
+
+let counter = 0;
+
+/** Every column but the JSON column of an array of objects (its leaf columns filter instead). */
+function filterable(columns: readonly Column[]): string[] {
+  const parents = new Set(columns.map((c) => c.arrayParent).filter((p) => p !== undefined));
+  return columns.filter((c) => !parents.has(c.name)).map((c) => c.name);
+}
+
+function nestedLeaves(columns: readonly Column[]): Set<string> {
+  return new Set(columns.filter((c) => c.arrayParent !== undefined).map((c) => c.name));
+}
+
+function labelled<T extends HTMLElement>(control: T, text: string, id: string): { label: HTMLLabelElement; control: T } {
+  const label = document.createElement('label');
+  control.id = id;
+  label.htmlFor = id;
+  label.textContent = text;
+  label.className = 'searchbook-FilterBar-label';
+  return { label, control };
+}
+
+
+/**
+ * The document grid's filter bar: rows of (column, operator, value) joined by All or Any,
+ * one raw row in the engine's own syntax, and the case control. Apply asks the grid to open
+ * the view; a refused row shows the kernel's message under it. Every control has a label.
+ */
+export class FilterBar extends Widget {
+  readonly applied = new Signal<this, Omit<GridView, 'sort'>>(this);
+  private readonly rows: RowControls[] = [];
+  private readonly rowsNode = document.createElement('div');
+  private readonly join = document.createElement('select');
+  private readonly raw = document.createElement('input');
+  private readonly rawError = document.createElement('div');
+  private readonly matchCase = document.createElement('input');
+  private readonly prefix = `searchbook-filter-${++counter}`;
+  private columnNames: string[];
+  private nestedColumns: Set<string>;
+
+  constructor(
+    columns: readonly Column[],
+    options: { matchCaseSupported: boolean; rawPlaceholder: string },
+  ) {
+    super();
+    this.addClass('searchbook-FilterBar');
+    this.node.setAttribute('role', 'search');
+    this.node.setAttribute('aria-label', 'Filter documents');
+    this.columnNames = filterable(columns);
+    this.nestedColumns = nestedLeaves(columns);
+
+    const head = document.createElement('div');
+    head.className = 'searchbook-FilterBar-head';
+    for (const [value, text] of [
+      ['all', 'All'],
+      ['any', 'Any'],
+    ] as const) {
+      const option = document.createElement('option');
+      option.value = value;
+      option.textContent = text;
+      this.join.append(option);
+    }
+    const join = labelled(this.join, 'Match', `${this.prefix}-join`);
+    this.matchCase.type = 'checkbox';
+    this.matchCase.checked = options.matchCaseSupported;
+    const matchCase = labelled(this.matchCase, 'Match case', `${this.prefix}-case`);
+    if (!options.matchCaseSupported) {
+      this.matchCase.disabled = true;
+      this.matchCase.checked = false;
+      this.matchCase.title = CASE_NOT_SUPPORTED;
+      matchCase.label.title = CASE_NOT_SUPPORTED;
+      this.matchCase.setAttribute('aria-description', CASE_NOT_SUPPORTED);
+    }
+    const caseNote = document.createElement('span');
+    caseNote.className = 'searchbook-FilterBar-note';
+    caseNote.textContent = options.matchCaseSupported ? '' : CASE_NOT_SUPPORTED;
+    head.append(
+      join.label,
+      join.control,
+      matchCase.control,
+      matchCase.label,
+      caseNote,
+      toolbarButton('Add filter', 'Add a filter row', () => this.addRow()),
+      toolbarButton('Apply', 'Filter the grid through the engine', () => this.apply()),
+      toolbarButton('Clear', 'Remove every filter', () => this.clear()),
+    );
+
+    this.rowsNode.className = 'searchbook-FilterBar-rows';
+    const rawRow = document.createElement('div');
+    rawRow.className = 'searchbook-FilterBar-row';
+    this.raw.type = 'text';
+    this.raw.placeholder = options.rawPlaceholder;
+    this.raw.addEventListener('keydown', (e) => e.key === 'Enter' && this.apply());
+    const raw = labelled(this.raw, 'Raw filter', `${this.prefix}-raw`);
+    this.rawError.className = 'searchbook-FilterBar-error';
+    this.rawError.setAttribute('role', 'alert');
+    this.rawError.hidden = true;
+    rawRow.append(raw.label, raw.control, this.rawError);
+    this.node.append(head, this.rowsNode, rawRow);
+  }
+
+  /** New columns arrived with a block: offer them too. */
+  setColumns(columns: readonly Column[]): void {
+    this.columnNames = filterable(columns);
+    this.nestedColumns = nestedLeaves(columns);
+    for (const row of this.rows) {
+      const chosen = row.column.value;
+      this.fillColumns(row.column);
+      row.column.value = chosen;
+    }
+  }
+
+  addRow(preset?: Partial<FilterRow>): void {
+    const n = this.rows.length + 1;
+    const id = `${this.prefix}-row${counter}-${n}-${Math.random().toString(36).slice(2, 6)}`;
+    const node = document.createElement('div');
+    node.className = 'searchbook-FilterBar-row';
+    node.setAttribute('role', 'group');
+    node.setAttribute('aria-label', `Filter row ${n}`);
+    const column = labelled(document.createElement('select'), 'Column', `${id}-column`);
+    this.fillColumns(column.control);
+    const operator = labelled(document.createElement('select'), 'Operator', `${id}-operator`);
+    for (const op of FILTER_OPERATORS) {
+      const option = document.createElement('option');
+      option.value = op;
+      option.textContent = op;
+      operator.control.append(option);
+    }
+    const value = labelled(document.createElement('input'), 'Value', `${id}-value`);
+    value.control.type = 'text';
+    value.control.addEventListener('keydown', (e) => e.key === 'Enter' && this.apply());
+    const element = labelled(document.createElement('input'), 'Element', `${id}-element`);
+    element.control.type = 'text';
+    element.control.size = 3;
+    element.control.title = 'Rows on one nested array with the same element label must match the same element';
+    const error = document.createElement('div');
+    error.className = 'searchbook-FilterBar-error';
+    error.setAttribute('role', 'alert');
+    error.hidden = true;
+    const controls: RowControls = { node, column: column.control, operator: operator.control, value: value.control, element: element.control, error };
+    const remove = toolbarButton('Remove', `Remove filter row ${n}`, () => {
+      this.rows.splice(this.rows.indexOf(controls), 1);
+      node.remove();
+    });
+    remove.setAttribute('aria-label', `Remove filter row ${n}`);
+    const update = () => {
+      const op = operator.control.value as FilterOperator;
+      value.control.disabled = NO_VALUE.has(op);
+      value.control.placeholder = LIST.has(op) ? 'a, b, c' : op === BETWEEN ? 'low..high' : '';
+      const nested = this.nestedColumns.has(column.control.value);
+      element.label.hidden = !nested;
+      element.control.hidden = !nested;
+    };
+    column.control.addEventListener('change', update);
+    operator.control.addEventListener('change', update);
+    if (preset?.column !== undefined) column.control.value = preset.column;
+    if (preset?.operator !== undefined) operator.control.value = preset.operator;
+    if (preset?.value !== undefined) value.control.value = Array.isArray(preset.value) ? preset.value.join(', ') : preset.value;
+    update();
+    node.append(column.label, column.control, operator.label, operator.control, value.label, value.control, element.label, element.control, remove, error);
+    this.rowsNode.append(node);
+    this.rows.push(controls);
+  }
+
+  /** The kernel refused a row: its message under that row (or the raw row); nothing was sent. */
+  showRefusal(row: number | 'raw', message: string): void {
+    const target = row === 'raw' ? this.rawError : this.rows[row]?.error;
+    if (!target) return;
+    target.textContent = message;
+    target.hidden = false;
+  }
+
+  clearRefusals(): void {
+    for (const el of [this.rawError, ...this.rows.map((r) => r.error)]) {
+      el.textContent = '';
+      el.hidden = true;
+    }
+  }
+
+  /** The filter part of the view as the controls hold it. */
+  view(): Omit<GridView, 'sort'> {
+    const filters = this.rows.map((r): FilterRow => {
+      const operator = r.operator.value as FilterOperator;
+      const text = r.value.value;
+      const value = NO_VALUE.has(operator) ? '' : LIST.has(operator) ? text.split(',').map((v) => v.trim()).filter((v) => v !== '') : operator === BETWEEN ? text.split('..').map((v) => v.trim()) : text;
+      const element = r.element.hidden ? '' : r.element.value.trim();
+      return { column: r.column.value, operator, value, ...(element ? { element } : {}) };
+    });
+    return { filters, join: this.join.value === 'any' ? 'any' : 'all', raw: this.raw.value, matchCase: !this.matchCase.disabled && this.matchCase.checked };
+  }
+
+  private apply(): void {
+    this.clearRefusals();
+    this.applied.emit(this.view());
+  }
+
+  private clear(): void {
+    for (const row of this.rows) row.node.remove();
+    this.rows.length = 0;
+    this.raw.value = '';
+    this.apply();
+  }
+
+  private fillColumns(select: HTMLSelectElement): void {
+    select.replaceChildren(
+      ...this.columnNames.map((name) => {
+        const option = document.createElement('option');
+        option.value = name;
+        option.textContent = name;
+        return option;
+      }),
+    );
+  }
+}
