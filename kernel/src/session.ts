@@ -24,7 +24,7 @@ export function createSession(hooks: SessionHooks): { handlers: Record<(typeof S
   const connections = new ConnectionRegistry();
   const runner = new CellRunner(scope, connections);
   const comms = new CommRegistry();
-  const grids = new GridService(connections, () => new ProfileStore());
+  const grids = new GridService(connections, () => new ProfileStore(), scope);
   comms.register(GRID_COMM_TARGET, grids.target());
   const state: ExecutionState = { count: 0 };
   return {

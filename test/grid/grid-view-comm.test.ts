@@ -231,3 +231,21 @@ describe('Typesense', () => {
     expect(reply.message).toBe('Typesense cannot filter with "ends with": the engine has no such filter. Use contains or a raw filter instead.');
   });
 });
+
+describe("the cells' Copy as curl", () => {
+  it("each request of a cell on the connection it would use; the engine answers the command as it answers the cell", async () => {
+    const reply = expectType(await call({ type: 'curl', cell: '%use es\nPOST /shop/_search\n{"query": {"term": {"tag": "red"}}, "size": 0}\n%use ts\nGET /collections/items/documents/search?q=*&filter_by=rank:<3' }), 'curl');
+    expect(reply.commands).toHaveLength(2);
+    const [es, ts] = (await Promise.all(reply.commands.map(curl))) as [{ hits: { total: { value: number } } }, { found: number }];
+    expect(es.hits.total.value).toBe(DOCS / 3);
+    expect(ts.found).toBe(3);
+    expect(reply.commands[1]).toContain('$TYPESENSE_API_KEY');
+    expect(reply.commands.join('\n')).not.toContain(SECRETS.TS_API_KEY);
+  });
+
+  it('an environment variable the cell reads stays a reference, never its value', async () => {
+    const reply = expectType(await call({ type: 'curl', cell: '%use ts\nPOST /multi_search\n{"searches": [{"collection": "items", "q": "${env:TS_API_KEY}"}]}' }), 'curl');
+    expect(reply.commands[0]).toContain('"q":"$TS_API_KEY"');
+    expect(reply.commands[0]).not.toContain(SECRETS.TS_API_KEY);
+  });
+});

@@ -41,6 +41,8 @@ export class DocumentGridWidget extends Panel {
   private readonly filterBar: FilterBar;
   private filterView: Omit<GridView, 'sort'> = { filters: [], join: 'all', raw: '', matchCase: true };
   private sort: SortKey[] = [];
+  /** Views asked for so far: only the newest one's answer is shown. */
+  private viewRequests = 0;
   private readonly valueView = new ValueView();
   private readonly resizeObserver: ResizeObserver;
   private readonly stopWatchingTheme: () => void;
@@ -128,8 +130,14 @@ export class DocumentGridWidget extends Panel {
   /** Reopens the grid through the engine with the current view; a refused filter leaves the grid as it was. */
   async applyView(): Promise<void> {
     this.status.textContent = 'Filtering…';
+    const asked = ++this.viewRequests;
     try {
       const reply = await this.client.request({ type: 'open', connection: this.opened.connection, target: this.opened.target, blockSize: this.opened.blockSize, view: this.view }, 'opened');
+      if (asked !== this.viewRequests) {
+        // A newer view (a second header click) was asked for meanwhile: this one is already stale.
+        void this.client.request({ type: 'close', gridId: reply.gridId }, 'closed').catch(() => undefined);
+        return;
+      }
       const old = this.opened.gridId;
       this.opened = reply;
       void this.client.request({ type: 'close', gridId: old }, 'closed').catch(() => undefined);
@@ -138,6 +146,7 @@ export class DocumentGridWidget extends Panel {
       this.markSort();
       this.describeGrid();
     } catch (err) {
+      if (asked !== this.viewRequests) return;
       if (err instanceof GridRequestError && err.filterRow !== undefined) {
         this.filterBar.showRefusal(err.filterRow, err.message);
         this.showStatus(this.model.currentStatus);

@@ -4,6 +4,7 @@ import type { Kernel, Session } from '@jupyterlab/services';
 import { LabIcon } from '@jupyterlab/ui-components';
 import type { ISignal } from '@lumino/signaling';
 import type { Widget } from '@lumino/widgets';
+import { addCopyCellAsCurl } from './copy-cell-as-curl';
 import { DocumentGridWidget, type GridHost } from './document-grid-widget';
 import { SearchbookSidebar } from './sidebar';
 
@@ -76,6 +77,7 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
         app.shell.activateById(grid.id);
       },
     });
+    addCopyCellAsCurl(app);
     sidebar.title.icon = searchbookIcon;
     app.shell.add(sidebar, 'left', { rank: 700 });
 

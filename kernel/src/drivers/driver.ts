@@ -85,6 +85,8 @@ export interface Driver {
   probe(signal: AbortSignal): Promise<EngineIdentity>;
   /** Sends one console request; rejects with EngineError (never with a raw socket error). */
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse>;
+  /** The request as a curl command line; the credential stays an environment variable reference. */
+  curl(request: ConsoleRequest): string;
   /** The error a failed response means (status and the engine's own reason), or undefined. */
   failure(request: ConsoleRequest, response: EngineResponse): EngineError | undefined;
   /** Decides how a response is shown (hits grid, table, JSON). */

@@ -3,7 +3,7 @@
  * the structure, reading typed values, the refusal that names its filter row, and the view's
  * request as a console cell and a curl command. Each driver translates the view itself.
  */
-import type { HttpMethod, JsonValue } from '../console/cell';
+import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
 import type { FilterRow, ViewRequest } from '../grid/grid-protocol';
 import type { FieldNode, FieldTree } from './field-tree';
 
@@ -98,10 +98,23 @@ function shellQuote(text: string): string {
  * The view's request as a curl command line. `credential` is curl arguments naming environment
  * variables (`-H "Authorization: ApiKey $ES_API_KEY"`): the value itself is never written.
  */
-export function curlCommand(spec: { method: HttpMethod; url: string; body?: JsonValue; credential: string[]; insecure: boolean }): string {
+export function curlCommand(spec: { method: HttpMethod; url: string; body?: JsonValue | { ndjson: string }; credential: string[]; insecure: boolean }): string {
   const parts = ['curl', '-sS', ...(spec.insecure ? ['-k'] : []), '-X', spec.method, shellQuote(spec.url), ...spec.credential];
-  if (spec.body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(spec.body)));
+  const body = spec.body;
+  if (body !== undefined && isNdjson(body)) parts.push('-H', shellQuote('Content-Type: application/x-ndjson'), '--data-binary', shellQuote(body.ndjson));
+  else if (body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(body)));
   return parts.join(' ');
+}
+
+function isNdjson(body: JsonValue | { ndjson: string }): body is { ndjson: string } {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && typeof (body as { ndjson?: unknown }).ndjson === 'string';
+}
+
+/** A console request as curl, against the connection's address with its credential as an environment variable. */
+export function curlOfRequest(request: ConsoleRequest, curl: { baseUrl: string; credential: string[]; insecure: boolean }): string {
+  const url = curl.baseUrl.replace(/\/$/, '') + request.path + (request.query ? `?${request.query}` : '');
+  const body = request.body === undefined ? undefined : request.body.kind === 'json' ? request.body.value : { ndjson: request.body.values.map((v) => JSON.stringify(v) + '\n').join('') };
+  return curlCommand({ method: request.method, url, ...(body !== undefined ? { body } : {}), credential: curl.credential, insecure: curl.insecure });
 }
 
 export function viewRequest(method: HttpMethod, pathAndQuery: string, body: JsonValue | undefined, curl: { baseUrl: string; credential: string[]; insecure: boolean }): ViewRequest {

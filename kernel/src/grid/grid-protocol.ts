@@ -96,6 +96,12 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
   z.object({ ...Base, type: z.literal('read'), gridId: z.string().min(1), block: z.number().int().nonnegative() }),
   /** Reads the target again from the start (new total, new columns, cursors reset). */
   z.object({ ...Base, type: z.literal('refresh'), gridId: z.string().min(1) }),
+  /**
+   * A console cell's requests as curl command lines (the cells' context menu), on the
+   * connection the cell would use; credentials and `${env:NAME}` values stay environment
+   * variable references.
+   */
+  z.object({ ...Base, type: z.literal('curl'), cell: z.string() }),
   /** Releases the grid's cursors (an Elasticsearch point in time). */
   z.object({ ...Base, type: z.literal('close'), gridId: z.string().min(1) }),
 ]);
@@ -175,6 +181,7 @@ export const GridReplySchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...ReplyBase, type: z.literal('block'), gridId: z.string(), total: z.number().int().nonnegative(), block: BlockSchema }),
   z.object({ ...ReplyBase, type: z.literal('closed'), gridId: z.string() }),
+  z.object({ ...ReplyBase, type: z.literal('curl'), commands: z.array(z.string()) }),
   z.object({
     ...ReplyBase,
     /** The request id is null when the message was too broken to carry one. */

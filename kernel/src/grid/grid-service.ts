@@ -10,7 +10,9 @@ import type { ConnectionRegistry } from '../connections/registry';
 import type { Connection } from '../connections/open-connection';
 import { type DocumentBlock, EngineError, type OpenedGrid } from '../drivers/driver';
 import { ViewRefusal } from '../drivers/grid-view';
+import { VariableScope } from '../console/variables';
 import type { Comm, CommTarget } from '../protocol/comms';
+import { curlOfCell } from './cell-curl';
 import { cutLongCells } from '../render/cell-cut';
 import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema } from './grid-protocol';
 import { type GridSession, GridSessions } from './grid-sessions';
@@ -26,6 +28,8 @@ export class GridService {
   constructor(
     private readonly connections: ConnectionRegistry,
     private readonly profiles: () => ProfileStore,
+    /** The console's variables, for a cell's curl commands. */
+    private readonly scope: VariableScope = new VariableScope(),
   ) {}
 
   target(): CommTarget {
@@ -99,6 +103,8 @@ export class GridService {
         await this.sessions.replaceReader(session, grid.reader);
         return opened(session, grid, documents.matchCaseSupported);
       }
+      case 'curl':
+        return { type: 'curl', commands: curlOfCell(request.cell, this.connections, this.scope) };
       case 'close': {
         if (!(await this.sessions.close(request.gridId))) throw new Error(`No grid ${request.gridId} is open in this kernel (it was closed, or the kernel restarted).`);
         return { type: 'closed', gridId: request.gridId };

@@ -3,11 +3,12 @@ import { asObject } from '../document-columns';
 import { type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
 import { targetSegment } from '../grid-request';
 import { sendWithStructure } from '../structure-cache';
+import { curlOfRequest } from '../grid-view';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { elasticsearchFailure } from './failure';
 import { listIndices } from './index-listing';
-import { searchRequest } from './grid-cell';
+import { curlTarget, searchRequest } from './grid-cell';
 import { searchOfView } from './grid-query';
 import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
@@ -54,6 +55,10 @@ export class ElasticsearchDriver implements Driver {
 
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
     return sendWithStructure(this.transport, this.structure, request, signal);
+  }
+
+  curl(request: ConsoleRequest): string {
+    return curlOfRequest(request, curlTarget(this.transport));
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {

@@ -10,7 +10,7 @@ import { viewRequest } from '../grid-view';
 import type { Transport } from '../transport';
 
 /** curl arguments naming the credential the connection uses, by environment variable. */
-function credential(transport: Transport): string[] {
+export function credential(transport: Transport): string[] {
   switch (transport.headerScheme('authorization')?.toLowerCase()) {
     case 'apikey':
       return ['-H', '"Authorization: ApiKey $ES_API_KEY"'];
@@ -23,7 +23,12 @@ function credential(transport: Transport): string[] {
   }
 }
 
+/** Where curl reaches this connection, and how it authenticates (by environment variable). */
+export function curlTarget(transport: Transport): { baseUrl: string; credential: string[]; insecure: boolean } {
+  return { baseUrl: transport.baseUrl, credential: credential(transport), insecure: transport.skipsVerification };
+}
+
 export function searchRequest(transport: Transport, target: string, blockSize: number, query: JsonValue | undefined, sort: JsonValue[]): ViewRequest {
   const body: Record<string, JsonValue> = { ...(query !== undefined ? { query } : {}), ...(sort.length ? { sort } : {}), size: blockSize, track_total_hits: true };
-  return viewRequest('POST', `/${targetSegment(target)}/_search`, body, { baseUrl: transport.baseUrl, credential: credential(transport), insecure: transport.skipsVerification });
+  return viewRequest('POST', `/${targetSegment(target)}/_search`, body, curlTarget(transport));
 }

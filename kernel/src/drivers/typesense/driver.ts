@@ -2,12 +2,13 @@ import type { ConsoleRequest } from '../../console/cell';
 import { asObject } from '../document-columns';
 import { type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
 import { sendWithStructure } from '../structure-cache';
+import { curlOfRequest } from '../grid-view';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { CANNOT_LIST_NOTE, listCollections } from './collection-listing';
 import { KEY_HEADER } from './connection-settings';
 import { openCollectionReader } from './collection-reader';
-import { searchRequest } from './grid-cell';
+import { curlTarget, searchRequest } from './grid-cell';
 import { searchOfView } from './grid-filter';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
@@ -71,6 +72,10 @@ export class TypesenseDriver implements Driver {
 
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
     return sendWithStructure(this.transport, this.structure, request, signal);
+  }
+
+  curl(request: ConsoleRequest): string {
+    return curlOfRequest(request, curlTarget(this.transport));
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
