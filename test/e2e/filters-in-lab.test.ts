@@ -5,9 +5,11 @@
  * order), refused values show under their row with nothing sent, Typesense's case control is
  * disabled, and "Insert into notebook" adds the grid's request below the active cell.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
@@ -17,6 +19,8 @@ import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
 import { openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
 
 jest.setTimeout(180_000);
+
+const run = promisify(execFile);
 
 const TS_KEY = 'e2e-filters-ts-secret';
 const DOCS = 30;
@@ -148,10 +152,16 @@ describe('Elasticsearch grid', () => {
     await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('27');
     await expect(grid().getAttribute('aria-rowcount')).resolves.toBe('10');
     await screenshot(page, 'filters-sorted');
+    await clickHeader(label, 'n');
+    await page.waitForFunction((l) => (document.querySelector(`[role="grid"][aria-label="${l}"]`) as HTMLElement | null)?.dataset.sort === '[]', label);
+    await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('0');
   });
 
-  it('sorting on _id is dropped with a visible note', async () => {
+  it('sorting on _id is dropped with a visible note; the other sorted column still sorts', async () => {
+    await clickHeader(label, 'n');
+    await clickHeader(label, 'n');
     await clickHeader(label, '_id');
+    await page.waitForFunction((l) => (document.querySelector(`[role="grid"][aria-label="${l}"]`) as HTMLElement | null)?.dataset.sort?.includes('_id') === true, label);
     await tab(grid()).getByRole('note').filter({ hasText: 'Not sorted by _id' }).waitFor({ timeout: 30_000 });
     await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('27');
   });
@@ -181,6 +191,21 @@ describe('Elasticsearch grid', () => {
     expect(text).toContain('%use es');
     expect(text).toContain('"order": "desc"');
     expect(text).toContain('"gt": 20');
+  });
+
+  it('"Copy as curl" in the cell\'s context menu gives a command the engine answers like the cell', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+    const inserted = page.locator('.jp-NotebookPanel .jp-Cell').filter({ hasText: 'POST /shop/_search' }).first();
+    await inserted.click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Copy as curl' }).click();
+    let command = '';
+    for (let i = 0; i < 100 && !command.startsWith('curl '); i++) {
+      await page.waitForTimeout(100);
+      command = await page.evaluate(() => navigator.clipboard.readText());
+    }
+    expect(command).toContain('/shop/_search');
+    const { stdout } = await run('bash', ['-c', command]);
+    expect((JSON.parse(stdout) as { hits: { total: { value: number } } }).hits.total.value).toBe(3);
   });
 });
 
