@@ -154,6 +154,29 @@ describe('the searchbook panel beside a notebook', () => {
   });
 });
 
+describe('in Notebook 7', () => {
+  it('the panel follows the notebook’s kernel and opens a grid in the area below the notebook', async () => {
+    const notebook7 = await page.context().newPage();
+    try {
+      await notebook7.goto(`${lab.url}/notebooks/panel.ipynb?token=${lab.token}`);
+      await notebook7.waitForSelector('.jp-Notebook', { timeout: 60_000 });
+      await notebook7.locator('.lm-MenuBar-item', { hasText: 'View' }).click();
+      await notebook7.locator('.lm-Menu-item', { hasText: 'Left Sidebar' }).hover();
+      await notebook7.locator('.lm-Menu-item', { hasText: 'searchbook' }).click();
+      const big = notebook7.getByRole('tree', { name: 'searchbook connections' }).locator('[aria-level="2"][aria-label^="big · "]');
+      await big.waitFor({ timeout: 30_000 });
+      await big.dblclick();
+      const grid = notebook7.getByRole('grid', { name: 'big · es' });
+      await grid.waitFor({ timeout: 30_000 });
+      await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(String(DOCS));
+      expect((await grid.boundingBox())?.height).toBeGreaterThan(200);
+      await screenshot(notebook7, 'panel-notebook7');
+    } finally {
+      await notebook7.close();
+    }
+  });
+});
+
 describe('with no searchbook notebook current', () => {
   it('the panel starts its own kernel, lists saved profiles and opens one', async () => {
     // A launcher tab has no kernel: the panel falls back to its own.
