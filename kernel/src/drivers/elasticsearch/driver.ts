@@ -21,10 +21,8 @@ export class ElasticsearchDriver implements Driver {
     this.structure = new ElasticsearchStructure(transport);
     this.documents = {
       listTargets: (signal) => listIndices(transport, signal),
-      open: async (target, blockSize, signal) => {
-        const tree = await this.structure.tree(targetSegment(target), signal);
-        return openPointInTimeReader({ transport, target, blockSize, tree }, signal);
-      },
+      open: (target, blockSize, signal) =>
+        openPointInTimeReader({ transport, target, blockSize, tree: this.structure.tree(targetSegment(target), signal) }, signal),
     };
   }
 
