@@ -123,10 +123,10 @@ describe('the searchbook panel beside a notebook', () => {
     const grid = page.getByRole('grid', { name: 'big · es' });
     await wheelRows(grid, 1_500);
     await page.waitForFunction(() => Number(document.querySelector('[aria-label="big · es"]')?.getAttribute('data-loaded-rows')) >= 2_000, undefined, { timeout: 30_000 });
-    // A far jump (Ctrl+Down to the last row): walks forward from the window with sort values only, then reads the block.
+    // A far jump (Ctrl-End): walks forward from the window with sort values only, then reads the block.
     const box = await grid.boundingBox();
     await page.mouse.click((box?.x ?? 0) + 150, (box?.y ?? 0) + 120);
-    await page.keyboard.press('Control+ArrowDown');
+    await page.keyboard.press('Control+End');
     await page.waitForFunction(() => /requests\)/.test(document.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? ''), undefined, { timeout: 30_000 });
     await expect(status(grid).textContent()).resolves.toMatch(/rows loaded · last: POST \/_search 200 · \d+ ms \(\d+ requests\)/);
     await expect(status(grid).textContent()).resolves.not.toContain('error');
@@ -151,6 +151,29 @@ describe('the searchbook panel beside a notebook', () => {
     const pattern = page.getByRole('grid', { name: 'b* · es' });
     await pattern.waitFor({ timeout: 30_000 });
     await expect(pattern.getAttribute('aria-rowcount')).resolves.toBe(String(DOCS));
+  });
+});
+
+describe('in Notebook 7', () => {
+  it('the panel follows the notebook’s kernel and opens a grid in the area below the notebook', async () => {
+    const notebook7 = await page.context().newPage();
+    try {
+      await notebook7.goto(`${lab.url}/notebooks/panel.ipynb?token=${lab.token}`);
+      await notebook7.waitForSelector('.jp-Notebook', { timeout: 60_000 });
+      await notebook7.locator('.lm-MenuBar-item', { hasText: 'View' }).click();
+      await notebook7.locator('.lm-Menu-item', { hasText: 'Left Sidebar' }).hover();
+      await notebook7.locator('.lm-Menu-item', { hasText: 'searchbook' }).click();
+      const big = notebook7.getByRole('tree', { name: 'searchbook connections' }).locator('[aria-level="2"][aria-label^="big · "]');
+      await big.waitFor({ timeout: 30_000 });
+      await big.dblclick();
+      const grid = notebook7.getByRole('grid', { name: 'big · es' });
+      await grid.waitFor({ timeout: 30_000 });
+      await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(String(DOCS));
+      expect((await grid.boundingBox())?.height).toBeGreaterThan(200);
+      await screenshot(notebook7, 'panel-notebook7');
+    } finally {
+      await notebook7.close();
+    }
   });
 });
 

@@ -74,6 +74,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
         const current = app.shell.currentWidget;
         // Beside the notebook the user works in; a tab like any other, so it can move anywhere.
         app.shell.add(grid, 'main', current && sessionContextOf(current) ? { mode: 'split-right', ref: current.id } : { mode: 'tab-after' });
+        // Notebook 7 keeps one document in its main area: the grid goes to the area below it.
+        if (!grid.isAttached) app.shell.add(grid, 'down');
         app.shell.activateById(grid.id);
       },
     });

@@ -43,6 +43,7 @@ export class SearchbookSidebar extends Widget {
     this.id = 'searchbook-sidebar';
     this.addClass('searchbook-Sidebar');
     this.title.caption = 'searchbook';
+    this.title.label = 'searchbook';
 
     this.heading.className = 'searchbook-Sidebar-heading';
     const tools = document.createElement('div');

@@ -4,7 +4,7 @@
  * request as a console cell and a curl command. Each driver translates the view itself.
  */
 import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
-import type { FilterRow, ViewRequest } from '../grid/grid-protocol';
+import type { FilterRow, GridView, ViewRequest } from '../grid/grid-protocol';
 import type { FieldNode, FieldTree } from './field-tree';
 
 /** A filter the engine cannot take: nothing is sent, the message shows under its row. */
@@ -45,6 +45,11 @@ export function resolveColumn(tree: FieldTree | undefined, path: string): Resolv
     level = node.children;
   }
   return { kind: 'unknown', path };
+}
+
+/** No filter and no sort: the whole target in the engine's order. */
+export function isEmptyView(view: GridView): boolean {
+  return view.filters.length === 0 && view.raw.trim() === '' && view.sort.length === 0;
 }
 
 /** The row's single value; a list or pair where one value belongs is refused. */

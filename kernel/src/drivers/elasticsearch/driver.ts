@@ -3,7 +3,7 @@ import { asObject } from '../document-columns';
 import { type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
 import { targetSegment } from '../grid-request';
 import { sendWithStructure } from '../structure-cache';
-import { curlOfRequest } from '../grid-view';
+import { curlOfRequest, isEmptyView } from '../grid-view';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { elasticsearchFailure } from './failure';
@@ -25,9 +25,10 @@ export class ElasticsearchDriver implements Driver {
     this.documents = {
       listTargets: (signal) => listIndices(transport, signal),
       open: async (target, blockSize, view, signal) => {
-        const tree = await this.structure.tree(targetSegment(target), signal);
-        // Translated before the point in time opens: a refused filter sends nothing.
-        const { query, sort, notes } = searchOfView(view, tree);
+        const tree = this.structure.tree(targetSegment(target), signal);
+        // A view is translated before the point in time opens, so a refused filter sends nothing;
+        // the whole target in engine order needs no mapping first, and reads it meanwhile.
+        const { query, sort, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
         const opened = await openPointInTimeReader({ transport, target, blockSize, tree, query, sort }, signal);
         return { ...opened, notes, request: searchRequest(transport, target, blockSize, query, sort) };
       },

@@ -2,7 +2,7 @@ import type { ConsoleRequest } from '../../console/cell';
 import { asObject } from '../document-columns';
 import { type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
 import { sendWithStructure } from '../structure-cache';
-import { curlOfRequest } from '../grid-view';
+import { curlOfRequest, isEmptyView } from '../grid-view';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { CANNOT_LIST_NOTE, listCollections } from './collection-listing';
@@ -25,9 +25,10 @@ export class TypesenseDriver implements Driver {
     this.documents = {
       listTargets: (signal) => listCollections(transport, signal),
       open: async (collection, blockSize, view, signal) => {
-        const tree = await this.structure.tree(collection, signal);
-        // Translated before any search: a refused filter sends nothing.
-        const { parameters, notes } = searchOfView(view, tree);
+        const tree = this.structure.tree(collection, signal);
+        // A view is translated before any search, so a refused filter sends nothing; the whole
+        // collection in engine order needs no schema first, and reads it meanwhile.
+        const { parameters, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
         const opened = await openCollectionReader({ transport, collection, blockSize, tree, parameters }, signal);
         return { ...opened, notes, request: searchRequest(transport, collection, parameters) };
       },
@@ -62,7 +63,8 @@ export class TypesenseDriver implements Driver {
     const ok = health.body.kind === 'json' ? asObject(health.body.value)?.ok : undefined;
     if (typeof ok !== 'boolean') throw refused;
     return {
-      version: 'unknown',
+      // Shown as "Connected to Typesense (version not readable with this key) at ...".
+      version: '(version not readable with this key)',
       warnings: [
         'Typesense refused this key GET /debug (401): it is either wrong or scoped to some actions (a search-only key). The connection is open; if the key is wrong, every request will answer 401 Forbidden.',
         CANNOT_LIST_NOTE,
