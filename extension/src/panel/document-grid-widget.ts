@@ -102,7 +102,13 @@ export class DocumentGridWidget extends Panel {
     this.showStatus(this.model.currentStatus);
 
     this.showNotes(opened.notes);
-    this.model.changed.connect(() => this.filterBar.setColumns(this.model.columns));
+    // New columns come with blocks now and then; cell repaints must not rebuild the menus.
+    let offered = opened.columns.length;
+    this.model.changed.connect(() => {
+      if (this.model.columns.length === offered) return;
+      offered = this.model.columns.length;
+      this.filterBar.setColumns(this.model.columns);
+    });
     this.addWidget(bar);
     this.addWidget(this.filterBar);
     const notes = new Widget({ node: this.notes });
@@ -142,6 +148,7 @@ export class DocumentGridWidget extends Panel {
       this.opened = reply;
       void this.client.request({ type: 'close', gridId: old }, 'closed').catch(() => undefined);
       this.model.reset(reply.columns, reply.total, reply.first);
+      this.filterBar.setColumns(this.model.columns);
       this.showNotes(reply.notes);
       this.markSort();
       this.describeGrid();
