@@ -96,6 +96,7 @@ describe('text fields', () => {
       bool: { should: [{ term: { tag: { value: 'A', case_insensitive: true } } }, { term: { tag: { value: 'b', case_insensitive: true } } }], minimum_should_match: 1 },
     });
     expect(query({ column: 'pages', operator: 'equals', value: '3' }, { matchCase: false })).toEqual({ term: { pages: { value: 3 } } });
+    expect(query({ column: '_id', operator: 'equals', value: 'A1' }, { matchCase: false })).toEqual({ term: { _id: { value: 'A1' } } });
   });
 });
 

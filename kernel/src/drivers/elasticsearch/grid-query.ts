@@ -148,8 +148,9 @@ function wildcardLiteral(text: string): string {
   return text.replace(/[\\*?]/g, (c) => `\\${c}`);
 }
 
+/** `case_insensitive` where the field takes it: strings, but not the `_id` and `_index` metadata fields. */
 function caseOption(target: Target, matchCase: boolean): { case_insensitive?: true } {
-  return !matchCase && target.kind === 'string' ? { case_insensitive: true } : {};
+  return !matchCase && target.kind === 'string' && target.type !== '_id' && target.type !== '_index' ? { case_insensitive: true } : {};
 }
 
 function rowClause(row: FilterRow, index: number, target: Target, matchCase: boolean): JsonValue {
