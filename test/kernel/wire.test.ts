@@ -1,3 +1,4 @@
+import { GRID_PROTOCOL_VERSION } from '../../kernel/src/grid/grid-protocol';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 
@@ -106,9 +107,9 @@ describe('the kernel over ZeroMQ', () => {
       }
       throw new Error(`no grid reply to ${requestId}`);
     };
-    await kernel.submit('shell', 'comm_msg', { comm_id: 'c1', data: { v: 1, type: 'connections', requestId: 'r1' } });
-    expect(await replyTo('r1')).toEqual({ comm_id: 'c1', data: { v: 1, type: 'connections', requestId: 'r1', connections: [] } });
-    await kernel.submit('shell', 'comm_msg', { comm_id: 'c1', data: { v: 1, type: 'drop-tables' } });
+    await kernel.submit('shell', 'comm_msg', { comm_id: 'c1', data: { v: GRID_PROTOCOL_VERSION, type: 'connections', requestId: 'r1' } });
+    expect(await replyTo('r1')).toEqual({ comm_id: 'c1', data: { v: GRID_PROTOCOL_VERSION, type: 'connections', requestId: 'r1', connections: [] } });
+    await kernel.submit('shell', 'comm_msg', { comm_id: 'c1', data: { v: GRID_PROTOCOL_VERSION, type: 'drop-tables' } });
     expect((await replyTo(null)).data).toMatchObject({ type: 'error', requestId: null });
     const unknown = await kernel.submit('shell', 'comm_open', { comm_id: 'c2', target_name: 'nobody', data: {} });
     const closed = (await kernel.iopubFor(unknown.id)).find((m) => m.header.msg_type === 'comm_close');

@@ -12,7 +12,8 @@ import { ColumnSchema, JsonValueSchema } from '../render/mime-types';
 export type { Column } from '../render/mime-types';
 
 export const GRID_COMM_TARGET = 'searchbook.grid';
-export const GRID_PROTOCOL_VERSION = 1;
+/** 2: views (filters, sort) on `open`, the view's request and notes on `opened`, `curl` for cells. */
+export const GRID_PROTOCOL_VERSION = 2;
 
 /** Rows per block when the panel does not ask for another size (drivers.md 8: the default page). */
 export const DEFAULT_BLOCK_SIZE = 1000;
