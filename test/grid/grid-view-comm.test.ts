@@ -129,6 +129,8 @@ describe('Elasticsearch', () => {
   it("a filtered, sorted grid pages past max_result_window through exactly the engine's answer to its cell", async () => {
     const grid = await open('es', 'shop', view);
     expect(grid.request.cell.split('\n')[0]).toBe('POST /shop/_search');
+    expect(grid.matchCaseSupported).toBe(true);
+    expect(grid.rawFilterHint).toContain('query string');
     // The same request, straight to the engine, asking for everything at once (the window does not bind a fresh search of this size).
     const body = JSON.parse(grid.request.cell.split('\n').slice(1).join('\n')) as Record<string, unknown>;
     const answer = (await (await fetch(`${servers[0]?.url}/shop/_search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, size: WINDOW }) })).json()) as {

@@ -22,8 +22,6 @@ export interface GridHost {
 }
 
 const SORT_ARROWS = { asc: '▲', desc: '▼' } as const;
-/** Placeholders of the raw row: the engine's own filter syntax. */
-const RAW_PLACEHOLDER = { true: 'query string, e.g. name:Widget AND price:>10', false: 'filter_by, e.g. price:>10 && tag:=[a]' } as const;
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
@@ -77,7 +75,7 @@ export class DocumentGridWidget extends Panel {
     this.notes.className = 'searchbook-DocumentGrid-notes';
     this.notes.setAttribute('role', 'note');
     this.notes.hidden = true;
-    this.filterBar = new FilterBar(opened.columns, { matchCaseSupported: opened.matchCaseSupported, rawPlaceholder: RAW_PLACEHOLDER[String(opened.matchCaseSupported) as 'true' | 'false'] });
+    this.filterBar = new FilterBar(opened.columns, { matchCaseSupported: opened.matchCaseSupported, rawPlaceholder: opened.rawFilterHint });
     this.filterBar.applied.connect((_, view) => {
       this.filterView = view;
       void this.applyView();

@@ -148,6 +148,8 @@ export interface DocumentSide {
   open(target: string, blockSize: number, view: GridView, signal: AbortSignal): Promise<OpenedGrid>;
   /** Whether string filters can match case exactly (the filter bar's case control). */
   readonly matchCaseSupported: boolean;
+  /** The raw filter row's syntax, as an example (`name:Widget AND price:>10`). */
+  readonly rawFilterHint: string;
 }
 
 /** What an engine makes of `%connect` options: the only place its auth and defaults live. */

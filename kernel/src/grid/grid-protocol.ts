@@ -179,6 +179,8 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     request: ViewRequestSchema,
     /** Case control: false where the engine always ignores case (Typesense). */
     matchCaseSupported: z.boolean(),
+    /** The raw filter row's syntax, as an example for its placeholder. */
+    rawFilterHint: z.string(),
   }),
   z.object({ ...ReplyBase, type: z.literal('block'), gridId: z.string(), total: z.number().int().nonnegative(), block: BlockSchema }),
   z.object({ ...ReplyBase, type: z.literal('closed'), gridId: z.string() }),

@@ -8,7 +8,7 @@ import { profileAddress } from '../connections/profile-url';
 import type { ProfileStore } from '../connections/profile-store';
 import type { ConnectionRegistry } from '../connections/registry';
 import type { Connection } from '../connections/open-connection';
-import { type DocumentBlock, EngineError, type OpenedGrid } from '../drivers/driver';
+import { type DocumentBlock, type DocumentSide, EngineError, type OpenedGrid } from '../drivers/driver';
 import { ViewRefusal } from '../drivers/grid-view';
 import { VariableScope } from '../console/variables';
 import type { Comm, CommTarget } from '../protocol/comms';
@@ -89,7 +89,7 @@ export class GridService {
         const connection = this.connection(request.connection);
         const grid = await connection.driver.documents.open(request.target, request.blockSize, request.view, signal);
         const session = this.sessions.add({ commId: comm.id, connection: connection.name, target: request.target, blockSize: request.blockSize, view: request.view, reader: grid.reader });
-        return opened(session, grid, connection.driver.documents.matchCaseSupported);
+        return opened(session, grid, connection.driver.documents);
       }
       case 'read': {
         const session = this.session(request.gridId);
@@ -101,7 +101,7 @@ export class GridService {
         const documents = this.connection(session.connection).driver.documents;
         const grid = await documents.open(session.target, session.blockSize, session.view, signal);
         await this.sessions.replaceReader(session, grid.reader);
-        return opened(session, grid, documents.matchCaseSupported);
+        return opened(session, grid, documents);
       }
       case 'curl':
         return { type: 'curl', commands: curlOfCell(request.cell, this.connections, this.scope) };
@@ -125,7 +125,7 @@ export class GridService {
   }
 }
 
-function opened(session: GridSession, { first, notes, request }: OpenedGrid, matchCaseSupported: boolean): ReplyBody {
+function opened(session: GridSession, { first, notes, request }: OpenedGrid, { matchCaseSupported, rawFilterHint }: DocumentSide): ReplyBody {
   return {
     type: 'opened',
     gridId: session.id,
@@ -138,6 +138,7 @@ function opened(session: GridSession, { first, notes, request }: OpenedGrid, mat
     notes,
     request,
     matchCaseSupported,
+    rawFilterHint,
   };
 }
 

@@ -33,6 +33,7 @@ export class ElasticsearchDriver implements Driver {
         return { ...opened, notes, request: searchRequest(transport, target, blockSize, query, sort) };
       },
       matchCaseSupported: true,
+      rawFilterHint: 'query string, e.g. name:Widget AND price:>10',
     };
   }
 

@@ -33,6 +33,7 @@ export class TypesenseDriver implements Driver {
         return { ...opened, notes, request: searchRequest(transport, collection, parameters) };
       },
       matchCaseSupported: false,
+      rawFilterHint: 'filter_by, e.g. price:>10 && tag:=[a]',
     };
   }
 
