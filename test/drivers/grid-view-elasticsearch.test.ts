@@ -117,7 +117,7 @@ describe('joining rows', () => {
   });
 
   it('no rows: no query (every document)', () => {
-    expect(searchOfView(EMPTY_VIEW, tree)).toEqual({ query: undefined, sort: [], notes: [] });
+    expect(searchOfView(EMPTY_VIEW, tree)).toEqual({ query: undefined, sort: [], sortedBy: [], notes: [] });
   });
 });
 
@@ -186,17 +186,19 @@ describe('sorting', () => {
     ).toEqual({
       query: undefined,
       sort: [{ price: { order: 'desc' } }, { 'title.keyword': { order: 'asc' } }, { 'variants.stock': { order: 'asc', nested: { path: 'variants' } } }, { _score: { order: 'desc' } }],
+      sortedBy: ['price', 'title', 'variants.stock', '_score'],
       notes: [],
     });
   });
 
   it('_id and text without a keyword subfield are dropped with a note; the others still sort', () => {
-    const { sort, notes } = sortOf([
+    const { sort, sortedBy, notes } = sortOf([
       { column: '_id', direction: 'asc' },
       { column: 'blurb', direction: 'asc' },
       { column: 'pages', direction: 'asc' },
     ]);
     expect(sort).toEqual([{ pages: { order: 'asc' } }]);
+    expect(sortedBy).toEqual(['pages']);
     expect(notes).toEqual([expect.stringContaining('Not sorted by _id'), expect.stringContaining('Not sorted by blurb: a text field sorts only through a keyword subfield')]);
   });
 });

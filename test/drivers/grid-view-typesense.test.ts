@@ -100,7 +100,7 @@ describe('refused before anything is sent (drivers.md 4.3 rules 3–4, 7)', () =
 describe('sorting (drivers.md 4.2 rule 3)', () => {
   const sortOf = (columns: string[]) => searchOfView(view([], { sort: columns.map((column, i) => ({ column, direction: i % 2 ? 'desc' : 'asc' })) }), tree);
   it('sort: true and numeric fields, in click order', () => {
-    expect(sortOf(['title', 'pages', 'rating'])).toEqual({ parameters: { sort_by: 'title:asc,pages:desc,rating:asc' }, notes: [] });
+    expect(sortOf(['title', 'pages', 'rating'])).toEqual({ parameters: { sort_by: 'title:asc,pages:desc,rating:asc' }, sortedBy: ['title', 'pages', 'rating'], notes: [] });
   });
 
   it('a fourth sorted column is dropped with a note', () => {
@@ -110,8 +110,9 @@ describe('sorting (drivers.md 4.2 rule 3)', () => {
   });
 
   it('id and fields without sort: true are dropped with a note, never sent', () => {
-    const { parameters, notes } = sortOf(['id', 'genre', 'tags', 'year']);
+    const { parameters, sortedBy, notes } = sortOf(['id', 'genre', 'tags', 'year']);
     expect(parameters.sort_by).toBe('year:desc');
+    expect(sortedBy).toEqual(['year']);
     expect(notes).toEqual([expect.stringContaining('Not sorted by id'), expect.stringContaining('Not sorted by genre'), expect.stringContaining('Not sorted by tags')]);
   });
 });

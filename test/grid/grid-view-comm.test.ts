@@ -150,6 +150,7 @@ describe('Elasticsearch', () => {
   it('a text column sorts on its keyword subfield; _id is dropped with a note and the rows keep their order for it', async () => {
     const grid = await open('es', 'shop', { sort: [{ column: '_id', direction: 'asc' }, { column: 'title', direction: 'desc' }], filters: [{ column: 'rank', operator: 'less than', value: '30' }] });
     expect(grid.notes).toEqual([expect.stringContaining('Not sorted by _id')]);
+    expect(grid.sortedBy).toEqual(['title']);
     const rows = await allRows(grid);
     expect(rows.map((r) => r.rank)).toEqual(Array.from({ length: 30 }, (_, n) => 29 - n));
   });

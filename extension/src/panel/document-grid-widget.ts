@@ -221,9 +221,11 @@ export class DocumentGridWidget extends Panel {
     void this.applyView();
   }
 
+  /** Header marks for the columns the engine sorts by; a column left out (see the note) gets none. */
   private markSort(): void {
-    const many = this.sort.length > 1;
-    this.model.setSortMarks(new Map(this.sort.map((k, i) => [k.column, ` ${SORT_ARROWS[k.direction]}${many ? i + 1 : ''}`])));
+    const applied = this.sort.filter((k) => this.opened.sortedBy.includes(k.column));
+    const many = applied.length > 1;
+    this.model.setSortMarks(new Map(applied.map((k, i) => [k.column, ` ${SORT_ARROWS[k.direction]}${many ? i + 1 : ''}`])));
     this.grid.node.dataset.sort = JSON.stringify(this.sort);
   }
 

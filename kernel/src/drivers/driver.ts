@@ -135,6 +135,8 @@ export interface OpenedGrid {
   first: DocumentBlock;
   /** Parts of the view the engine cannot do, left out (a dropped sort). */
   notes: string[];
+  /** The columns the engine sorts by, in order (the view's sort without those left out). */
+  sortedBy: string[];
   /** The search the grid sends, as a console cell and a curl command. */
   request: ViewRequest;
 }

@@ -176,6 +176,8 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     first: BlockSchema,
     /** What of the view the engine could not do and was left out (a sort dropped), for the user to see. */
     notes: z.array(z.string()).default([]),
+    /** The columns the engine sorts by, in order: the view's sort without those left out. */
+    sortedBy: z.array(z.string()).default([]),
     request: ViewRequestSchema,
     /** Case control: false where the engine always ignores case (Typesense). */
     matchCaseSupported: z.boolean(),

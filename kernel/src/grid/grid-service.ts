@@ -125,7 +125,7 @@ export class GridService {
   }
 }
 
-function opened(session: GridSession, { first, notes, request }: OpenedGrid, { matchCaseSupported, rawFilterHint }: DocumentSide): ReplyBody {
+function opened(session: GridSession, { first, notes, sortedBy, request }: OpenedGrid, { matchCaseSupported, rawFilterHint }: DocumentSide): ReplyBody {
   return {
     type: 'opened',
     gridId: session.id,
@@ -136,6 +136,7 @@ function opened(session: GridSession, { first, notes, request }: OpenedGrid, { m
     columns: first.columns,
     first: blockOf(0, session.blockSize, first),
     notes,
+    sortedBy,
     request,
     matchCaseSupported,
     rawFilterHint,

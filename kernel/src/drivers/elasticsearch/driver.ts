@@ -28,9 +28,9 @@ export class ElasticsearchDriver implements Driver {
         const tree = this.structure.tree(targetSegment(target), signal);
         // A view is translated before the point in time opens, so a refused filter sends nothing;
         // the whole target in engine order needs no mapping first, and reads it meanwhile.
-        const { query, sort, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
+        const { query, sort, sortedBy, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
         const opened = await openPointInTimeReader({ transport, target, blockSize, tree, query, sort }, signal);
-        return { ...opened, notes, request: searchRequest(transport, target, blockSize, query, sort) };
+        return { ...opened, notes, sortedBy, request: searchRequest(transport, target, blockSize, query, sort) };
       },
       matchCaseSupported: true,
       rawFilterHint: 'query string, e.g. name:Widget AND price:>10',

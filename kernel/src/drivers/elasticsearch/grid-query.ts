@@ -18,12 +18,14 @@ export interface SearchView {
   query: JsonValue | undefined;
   /** The sort the view asks for, without the point in time's tie-breaker. */
   sort: JsonValue[];
+  /** The columns the sort holds, in order (the view's sort without those left out). */
+  sortedBy: string[];
   notes: string[];
 }
 
 export function searchOfView(view: GridView, tree: FieldTree | undefined): SearchView {
-  const { sort, notes } = sortOfView(view.sort, tree);
-  return { query: queryOfView(view, tree), sort, notes };
+  const { sort, sortedBy, notes } = sortOfView(view.sort, tree);
+  return { query: queryOfView(view, tree), sort, sortedBy, notes };
 }
 
 /** A filter column: the field exact clauses use, how values are typed, and its nested array. */
@@ -221,8 +223,9 @@ function rowClause(row: FilterRow, index: number, target: Target, matchCase: boo
 }
 
 /** Header sorts in click order; those the engine cannot do are left out with a note (drivers.md 7). */
-export function sortOfView(keys: SortKey[], tree: FieldTree | undefined): { sort: JsonValue[]; notes: string[] } {
+export function sortOfView(keys: SortKey[], tree: FieldTree | undefined): { sort: JsonValue[]; sortedBy: string[]; notes: string[] } {
   const sort: JsonValue[] = [];
+  const sortedBy: string[] = [];
   const notes: string[] = [];
   const dropped = (column: string, why: string) => notes.push(`Not sorted by ${column}: ${why}; the rows keep their order for it.`);
   for (const key of keys) {
@@ -232,6 +235,7 @@ export function sortOfView(keys: SortKey[], tree: FieldTree | undefined): { sort
     }
     if (key.column === '_score' || key.column === '_index') {
       sort.push({ [key.column]: { order: key.direction } });
+      sortedBy.push(key.column);
       continue;
     }
     const column = resolveColumn(tree, key.column);
@@ -245,8 +249,9 @@ export function sortOfView(keys: SortKey[], tree: FieldTree | undefined): { sort
         const order: Record<string, JsonValue> = { order: key.direction };
         if (column.array?.type === 'nested') order.nested = { path: column.array.path };
         sort.push({ [field]: order });
+        sortedBy.push(key.column);
       }
     }
   }
-  return { sort, notes };
+  return { sort, sortedBy, notes };
 }

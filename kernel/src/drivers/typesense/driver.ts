@@ -28,9 +28,9 @@ export class TypesenseDriver implements Driver {
         const tree = this.structure.tree(collection, signal);
         // A view is translated before any search, so a refused filter sends nothing; the whole
         // collection in engine order needs no schema first, and reads it meanwhile.
-        const { parameters, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
+        const { parameters, sortedBy, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
         const opened = await openCollectionReader({ transport, collection, blockSize, tree, parameters }, signal);
-        return { ...opened, notes, request: searchRequest(transport, collection, parameters) };
+        return { ...opened, notes, sortedBy, request: searchRequest(transport, collection, parameters) };
       },
       matchCaseSupported: false,
       rawFilterHint: 'filter_by, e.g. price:>10 && tag:=[a]',

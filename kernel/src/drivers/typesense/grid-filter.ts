@@ -21,10 +21,10 @@ export interface SearchParameters {
   sort_by?: string;
 }
 
-export function searchOfView(view: GridView, tree: FieldTree | undefined): { parameters: SearchParameters; notes: string[] } {
+export function searchOfView(view: GridView, tree: FieldTree | undefined): { parameters: SearchParameters; sortedBy: string[]; notes: string[] } {
   const filter = filterOfView(view, tree);
-  const { sortBy, notes } = sortOfView(view.sort, tree);
-  return { parameters: { ...(filter ? { filter_by: filter } : {}), ...(sortBy ? { sort_by: sortBy } : {}) }, notes };
+  const { sortBy, sortedBy, notes } = sortOfView(view.sort, tree);
+  return { parameters: { ...(filter ? { filter_by: filter } : {}), ...(sortBy ? { sort_by: sortBy } : {}) }, sortedBy, notes };
 }
 
 interface Target {
@@ -127,8 +127,9 @@ function rowFilter(row: FilterRow, index: number, target: Target): string {
 }
 
 /** `sort_by` in click order: `sort: true` and numeric fields only, at most three; the rest dropped with a note. */
-export function sortOfView(keys: SortKey[], tree: FieldTree | undefined): { sortBy: string | undefined; notes: string[] } {
+export function sortOfView(keys: SortKey[], tree: FieldTree | undefined): { sortBy: string | undefined; sortedBy: string[]; notes: string[] } {
   const fields: string[] = [];
+  const sortedBy: string[] = [];
   const notes: string[] = [];
   const dropped = (column: string, why: string) => notes.push(`Not sorted by ${column}: ${why}; the rows keep their order for it.`);
   for (const key of keys) {
@@ -136,7 +137,10 @@ export function sortOfView(keys: SortKey[], tree: FieldTree | undefined): { sort
     if (key.column === 'id') dropped('id', 'Typesense does not sort on id');
     else if (column.kind !== 'leaf' || column.node.sortable !== true) dropped(key.column, 'the schema does not declare it sort: true, and only those and numeric fields sort');
     else if (fields.length === MAX_SORT_FIELDS) dropped(key.column, `Typesense sorts on at most ${MAX_SORT_FIELDS} fields`);
-    else fields.push(`${key.column}:${key.direction}`);
+    else {
+      fields.push(`${key.column}:${key.direction}`);
+      sortedBy.push(key.column);
+    }
   }
-  return { sortBy: fields.length ? fields.join(',') : undefined, notes };
+  return { sortBy: fields.length ? fields.join(',') : undefined, sortedBy, notes };
 }
