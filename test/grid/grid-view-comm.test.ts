@@ -147,6 +147,16 @@ describe('Elasticsearch', () => {
     expect(rows.every((r) => r.tag !== 'green' && Number(r.price) > 15)).toBe(true);
   });
 
+  it('a far jump in a filtered, sorted grid walks the sorted order: the block equals the scrolled rows', async () => {
+    const sortedView: Partial<GridView> = { filters: [{ column: 'tag', operator: 'not equals', value: 'green' }], sort: [{ column: 'price', direction: 'asc' }] };
+    const scrolled = await allRows(await open('es', 'shop', sortedView));
+    const jumped = await open('es', 'shop', sortedView);
+    const far = expectType(await call({ type: 'read', gridId: jumped.gridId, block: 9 }), 'block').block;
+    expect(far.requests.some((r) => r.path.includes('filter_path=pit_id,hits.hits.sort'))).toBe(true);
+    expect(far.rows.map((r) => r._id)).toEqual(scrolled.slice(72, 80).map((r) => r._id));
+    await call({ type: 'close', gridId: jumped.gridId });
+  });
+
   it('a text column sorts on its keyword subfield; _id is dropped with a note and the rows keep their order for it', async () => {
     const grid = await open('es', 'shop', { sort: [{ column: '_id', direction: 'asc' }, { column: 'title', direction: 'desc' }], filters: [{ column: 'rank', operator: 'less than', value: '30' }] });
     expect(grid.notes).toEqual([expect.stringContaining('Not sorted by _id')]);
