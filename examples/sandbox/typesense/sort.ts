@@ -10,6 +10,10 @@ import type { TextScore } from './text';
 export interface Ranked {
   rec: DocRecord;
   match: TextScore | null;
+  /** The query tokens this document matched when it was found through a synonym. */
+  tokens?: string[];
+  /** Placed by a curation rule or `pinned_hits`. */
+  curated?: boolean;
 }
 
 type Key = (r: Ranked) => number | string | bigint | undefined;

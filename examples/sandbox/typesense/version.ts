@@ -39,6 +39,9 @@ export function features(v: EngineVersion) {
     statsPercentiles: v.major >= 29,
     /** 30 lists global synonym and curation sets on each collection. */
     globalSets: v.major >= 30,
+    /** 30 field summaries carry `truncate_len` (default 100). */
+    fieldTruncateLen: v.major >= 30,
+
   };
 }
 
