@@ -5,7 +5,7 @@ import { isPlainObject, sortedJson, type JsonObject } from '../json';
 import type { RequestContext, Router } from '../router';
 import { runSearch, type SearchEnv, type SearchOutcome, type SearchParams } from '../search';
 import { paramText } from '../search-rules';
-import { comparator } from '../sort';
+import { compareKeys } from '../sort';
 import { parseJsonBody } from './body';
 
 export const MAX_QUERY_STRING = 4000;
@@ -118,9 +118,19 @@ function unionResult(engine: Engine, env: SearchEnv, searches: SearchParams[], b
   }
   const perPage = Number(paramText(body.per_page) ?? searches[0]?.get('per_page') ?? 10);
   const page = Math.max(1, Number(paramText(body.page) ?? searches[0]?.get('page') ?? 1));
-  const merged = ok.flatMap((o, searchIndex) => o.outcome.ranked.map((r) => ({ r, searchIndex, o })));
-  const order = comparator(ok[0]?.outcome.sortClauses.filter((c) => c.name !== '_seq_id') ?? []);
-  merged.sort((a, b) => order(a.r, b.r) || a.searchIndex - b.searchIndex);
+  // Each search sorts by its own fields; the union compares their values position by position.
+  const merged = ok.flatMap((o, searchIndex) => {
+    const clauses = o.outcome.sortClauses.filter((c) => c.name !== '_seq_id');
+    return o.outcome.ranked.map((r) => ({ r, searchIndex, o, keys: clauses.map((c) => c.key(r)) }));
+  });
+  const desc = (ok[0]?.outcome.sortClauses ?? []).filter((c) => c.name !== '_seq_id').map((c) => c.desc);
+  merged.sort((a, b) => {
+    for (let i = 0; i < desc.length; i++) {
+      const cmp = compareKeys(a.keys[i], b.keys[i], desc[i] ?? false);
+      if (cmp !== 0) return cmp;
+    }
+    return a.searchIndex - b.searchIndex;
+  });
   const window = merged.slice((page - 1) * perPage, page * perPage);
   return {
     found: merged.length,
