@@ -1,7 +1,7 @@
 /**
  * Completion of live names over the wire: the kernel process, real ZeroMQ sockets, and the
  * sandbox engines over HTTP. After `%connect`, Tab offers the cluster's index and alias names,
- * Typesense collection names, and field names from the cached mapping or schema inside a
+ * Typesense collection and alias names, and field names from the cached mapping or schema inside a
  * JSON body; an engine that does not answer never hangs completion.
  */
 import { createServer, type Server } from 'node:http';
@@ -68,6 +68,12 @@ describe('Typesense', () => {
   it('field names from the schema inside a multi_search body', async () => {
     expect(await complete('POST /multi_search\n{"searches": [{"collection": "books", "q": "x", "query_by": "title,au')).toEqual(['author']);
     expect(await complete('POST /multi_search\n{"searches": [{"collection": "books", "sort_by": "me')).toEqual(['meta', 'meta.pages', 'meta.publisher']);
+  });
+
+  it('an alias a cell creates is offered with the collections, and completes its collection\'s fields', async () => {
+    await run('PUT /aliases/library\n{"collection_name": "books"}');
+    expect(await complete('GET /collections/li')).toEqual(['/collections/library']);
+    expect(await complete('POST /multi_search\n{"searches": [{"collection": "library", "q": "x", "query_by": "title,au')).toEqual(['author']);
   });
 });
 
