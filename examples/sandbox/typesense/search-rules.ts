@@ -59,12 +59,12 @@ export function stopwordFilter(params: Params, settings: SearchSettings): ((toke
 /** The synonyms a search of `coll` uses: its own up to 29; in 30 its sets plus the request's `synonym_sets`. */
 export function synonymsFor(coll: Collection, params: Params, settings: SearchSettings, feat: Features): SynonymDef[] {
   if (params.get('enable_synonyms') === 'false') return [];
-  if (!feat.globalSets) return [...coll.synonyms.items.values()];
+  if (!feat.globalSets) return coll.synonyms.list();
   const names = [...coll.synonymSets, ...(params.get('synonym_sets') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')];
   const defs: SynonymDef[] = [];
   for (const name of new Set(names)) {
     const set = settings.synonymSets.get(name);
-    if (set) defs.push(...set.items.values());
+    if (set) defs.push(...set.list());
   }
   return defs;
 }

@@ -82,16 +82,34 @@ export function checkSynonymBody(json: unknown): JsonObject {
 
 /** Synonym definitions by id, kept in the order they were first written. */
 export class SynonymSet {
-  readonly items = new Map<string, SynonymDef>();
+  private readonly items = new Map<string, SynonymDef>();
   constructor(readonly name: string) {}
 
   upsert(def: SynonymDef): void {
     this.items.set(def.id, def);
   }
 
-  view(): JsonObject {
-    return { items: [...this.items.values()].map(synonymView), name: this.name };
+  get(id: string): SynonymDef | undefined {
+    return this.items.get(id);
   }
+
+  remove(id: string): boolean {
+    return this.items.delete(id);
+  }
+
+  list(): SynonymDef[] {
+    return [...this.items.values()];
+  }
+
+  view(): JsonObject {
+    return { items: this.list().map(synonymView), name: this.name };
+  }
+}
+
+/** A set item as the 30 set endpoints take it: an object carrying its `id`. */
+export function parseSynonymItem(json: unknown): SynonymDef {
+  if (!isPlainObject(json)) throw new ApiError(400, 'Missing `id` field.');
+  return parseSynonym(json);
 }
 
 /** `offset`/`limit` listing parameters of the synonym and override listings. */

@@ -6,10 +6,11 @@ import { CurationSet, overrideView, parseOverride } from '../curation';
 import { documentsCollection, type Engine } from '../engine';
 import { ApiError } from '../errors';
 import { json } from '../http-io';
-import { isPlainObject, sortedJson } from '../json';
+import { sortedJson } from '../json';
 import type { Router } from '../router';
 import { pageOf } from '../synonyms';
 import { parseJsonBody } from './body';
+import { registerGlobalSets } from './global-sets';
 
 export function registerCuration(router: Router, engine: Engine): void {
   if (engine.feat.globalSets) registerCurationSets(router, engine);
@@ -46,52 +47,12 @@ function registerOverrides(router: Router, engine: Engine): void {
 }
 
 function registerCurationSets(router: Router, engine: Engine): void {
-  const set = (name: string | undefined): CurationSet => {
-    const s = engine.curationSets.get(name ?? '');
-    if (!s) throw new ApiError(404, 'Curation index not found');
-    return s;
-  };
-  router
-    .add('GET', '/curation_sets', () => json(200, sortedJson([...engine.curationSets.values()].map((s) => s.view()))))
-    .add('GET', '/curation_sets/:name', (ctx) => json(200, sortedJson(set(ctx.params.name).view())))
-    .add('PUT', '/curation_sets/:name', (ctx) => {
-      const body = parseJsonBody(ctx.body);
-      if (!isPlainObject(body)) throw new ApiError(400, 'Bad JSON.');
-      const name = ctx.params.name ?? '';
-      if (!Array.isArray(body.items)) throw new ApiError(400, "Missing or invalid 'items' field");
-      const fresh = new CurationSet(name);
-      for (const item of body.items) fresh.upsert(parseOverride(item, null, 'Curation'));
-      engine.curationSets.set(name, fresh);
-      engine.cache.clear();
-      return json(200, sortedJson(fresh.view()));
-    })
-    .add('DELETE', '/curation_sets/:name', (ctx) => {
-      const s = set(ctx.params.name);
-      engine.curationSets.delete(s.name);
-      engine.cache.clear();
-      return json(200, sortedJson({ name: s.name }));
-    })
-    .add('GET', '/curation_sets/:name/items', (ctx) =>
-      json(200, sortedJson(pageOf(set(ctx.params.name).list(), ctx.query).map(overrideView))),
-    )
-    .add('GET', '/curation_sets/:name/items/:id', (ctx) => {
-      const o = set(ctx.params.name).get(ctx.params.id ?? '');
-      if (!o) throw new ApiError(404, 'Not Found');
-      return json(200, sortedJson(overrideView(o)));
-    })
-    .add('PUT', '/curation_sets/:name/items/:id', (ctx) => {
-      const body = parseJsonBody(ctx.body);
-      if (!isPlainObject(body)) throw new ApiError(400, 'Bad JSON.');
-      const echoed = { ...body, id: ctx.params.id ?? '' };
-      const target = set(ctx.params.name);
-      target.upsert(parseOverride(echoed, null, 'Curation'));
-      engine.cache.clear();
-      return json(200, sortedJson(echoed));
-    })
-    .add('DELETE', '/curation_sets/:name/items/:id', (ctx) => {
-      const id = ctx.params.id ?? '';
-      if (!set(ctx.params.name).remove(id)) throw new ApiError(404, 'Could not find that `id`.');
-      engine.cache.clear();
-      return json(200, sortedJson({ id }));
-    });
+  registerGlobalSets(router, engine, {
+    base: '/curation_sets',
+    sets: engine.curationSets,
+    create: (name) => new CurationSet(name),
+    parseItem: (item) => parseOverride(item, null, 'Curation'),
+    itemView: overrideView,
+    missingSet: 'Curation index not found',
+  });
 }
