@@ -5,6 +5,7 @@ import { json } from '../http-io';
 import { isPlainObject, sortedJson, type JsonObject } from '../json';
 import type { Router } from '../router';
 import { collectionInput, parseFields } from '../schema';
+import { pageOf } from '../synonyms';
 import { parseJsonBody } from './body';
 
 function setNames(raw: unknown, key: string): string[] {
@@ -70,6 +71,9 @@ function existing(engine: Engine, name: string): Collection {
 /** `PATCH /collections/:c`: drop and add fields (drops first, as the engine reorders them), metadata, 30's sets. */
 function alterCollection(engine: Engine, coll: Collection, body: unknown): JsonObject {
   if (!isPlainObject(body)) throw new ApiError(400, 'Bad JSON.');
+  if (!engine.feat.alterMetadata && (Object.keys(body).length !== 1 || body.fields === undefined)) {
+    throw new ApiError(400, 'Only `fields` can be updated at the moment.');
+  }
   if (Object.keys(body).length === 0) throw new ApiError(400, 'Alter payload is empty.');
   const allowed = engine.feat.globalSets ? ['metadata', 'fields', 'synonym_sets', 'curation_sets'] : ['metadata', 'fields'];
   if (Object.keys(body).some((k) => !allowed.includes(k))) {
@@ -133,8 +137,9 @@ function alterFields(coll: Collection, raw: unknown): unknown[] {
 export function registerCollections(router: Router, engine: Engine): void {
   router
     .add('GET', '/collections', (ctx) => {
-      const exclude = (ctx.query.get('exclude_fields') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-      const list = [...engine.collections.values()].reverse().map((c) => {
+      const excludeParam = engine.feat.collectionListExclude ? (ctx.query.get('exclude_fields') ?? '') : '';
+      const exclude = excludeParam.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      const list = pageOf([...engine.collections.values()].reverse(), ctx.query).map((c) => {
         const summary = c.summary(engine.feat);
         for (const key of exclude) delete summary[key];
         return summary;
