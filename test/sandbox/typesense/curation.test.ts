@@ -90,14 +90,16 @@ describe('Typesense sandbox 30.0: curation sets', () => {
   let t: Running;
   beforeAll(async () => {
     t = await start({ version: '30.0' });
-    await t.call('POST', '/collections', { body: { ...SCHEMA, curation_sets: ['merch'] } });
-    t.sandbox.loadDocuments('shop', DOCS);
   });
   afterAll(() => t.close());
 
-  test('PUT a set answers its view; list and get', async () => {
+  test('PUT a set answers its view; a collection may name it once it exists; list and get', async () => {
+    const early = await t.call('POST', '/collections', { body: { ...SCHEMA, curation_sets: ['merch'] } });
+    expect([early.status, early.json()]).toEqual([404, { message: 'Curation set `merch` not found.' }]);
     const put = await t.call('PUT', '/curation_sets/merch', { body: { items: [{ ...PIN_LAMP, id: 'pin-lamp' }] } });
     expect([put.status, put.json()]).toEqual([200, { items: [PIN_VIEW], name: 'merch' }]);
+    expect((await t.call('POST', '/collections', { body: { ...SCHEMA, curation_sets: ['merch'] } })).status).toBe(201);
+    t.sandbox.loadDocuments('shop', DOCS);
     expect((await t.call('GET', '/curation_sets')).json()).toEqual([{ items: [PIN_VIEW], name: 'merch' }]);
     expect((await t.call('GET', '/collections/shop')).json()).toMatchObject({ curation_sets: ['merch'] });
   });

@@ -102,6 +102,8 @@ describe('Typesense sandbox 30.0: synonym sets', () => {
   test('a set applies once the collection names it (PATCH synonym_sets) or the search does', async () => {
     expect(await ids(t, 'jumper')).toEqual([]);
     expect(await ids(t, 'jumper', '&synonym_sets=wardrobe')).toEqual(['3', '4']);
+    const unknown = await t.call('PATCH', '/collections/clothes', { body: { synonym_sets: ['ghost'] } });
+    expect([unknown.status, unknown.json()]).toEqual([404, { message: 'Synonym set `ghost` not found.' }]);
     const patch = await t.call('PATCH', '/collections/clothes', { body: { synonym_sets: ['wardrobe'] } });
     expect([patch.status, patch.text]).toEqual([200, '{"synonym_sets":["wardrobe"]}']);
     expect((await t.call('GET', '/collections/clothes')).json()).toMatchObject({ synonym_sets: ['wardrobe'], curation_sets: [] });

@@ -8,11 +8,15 @@ import { collectionInput, parseFields } from '../schema';
 import { pageOf } from '../synonyms';
 import { parseJsonBody } from './body';
 
-function setNames(raw: unknown, key: string): string[] {
+/** 30: the synonym or curation sets a collection names; each must exist. */
+function setNames(engine: Engine, raw: unknown, key: 'synonym_sets' | 'curation_sets'): string[] {
   if (raw === undefined) return [];
-  if (!Array.isArray(raw)) throw new ApiError(400, `\`${key}\` should be an array of ${key === 'synonym_sets' ? 'synonym' : 'curation'} sets.`);
-  if (raw.some((n) => typeof n !== 'string' || n === '')) {
-    throw new ApiError(400, `\`${key}\` should be an array of non-empty strings.`);
+  const noun = key === 'synonym_sets' ? 'synonym' : 'curation';
+  if (!Array.isArray(raw)) throw new ApiError(400, `\`${key}\` should be an array of ${noun} sets.`);
+  const sets: Map<string, unknown> = key === 'synonym_sets' ? engine.synonymSets : engine.curationSets;
+  for (const n of raw) {
+    if (typeof n !== 'string' || n === '') throw new ApiError(400, `\`${key}\` should be an array of non-empty strings.`);
+    if (!sets.has(n)) throw new ApiError(404, `${noun === 'synonym' ? 'Synonym' : 'Curation'} set \`${n}\` not found.`);
   }
   return raw as string[];
 }
@@ -40,8 +44,8 @@ export function createCollection(engine: Engine, body: unknown): Collection {
     symbolsToIndex: input.symbols_to_index ?? [],
     metadata: input.metadata,
     createdAt: Math.floor(Date.now() / 1000),
-    synonymSets: sets ? setNames(input.synonym_sets, 'synonym_sets') : [],
-    curationSets: sets ? setNames(input.curation_sets, 'curation_sets') : [],
+    synonymSets: sets ? setNames(engine, input.synonym_sets, 'synonym_sets') : [],
+    curationSets: sets ? setNames(engine, input.curation_sets, 'curation_sets') : [],
   });
   engine.collections.set(coll.name, coll);
   return coll;
@@ -88,11 +92,12 @@ function alterCollection(engine: Engine, coll: Collection, body: unknown): JsonO
   for (const key of ['synonym_sets', 'curation_sets']) {
     if (body[key] !== undefined && !Array.isArray(body[key])) throw new ApiError(400, `The \`${key}\` value should be an array.`);
   }
+  // The engine's order; a refusal part-way leaves the earlier parts applied, as there.
   const out: JsonObject = { ...body };
-  if (body.fields !== undefined) out.fields = alterFields(coll, body.fields);
   if (isPlainObject(body.metadata)) coll.metadata = body.metadata;
-  if (body.synonym_sets !== undefined) coll.synonymSets = setNames(body.synonym_sets, 'synonym_sets');
-  if (body.curation_sets !== undefined) coll.curationSets = setNames(body.curation_sets, 'curation_sets');
+  if (body.synonym_sets !== undefined) coll.synonymSets = setNames(engine, body.synonym_sets, 'synonym_sets');
+  if (body.curation_sets !== undefined) coll.curationSets = setNames(engine, body.curation_sets, 'curation_sets');
+  if (body.fields !== undefined) out.fields = alterFields(coll, body.fields);
   return out;
 }
 
