@@ -173,7 +173,8 @@ export function runSearch(coll: Collection, rawParams: SearchParams, env: Search
     found = coll.numDocuments;
     window = newestSlice(coll.snapshot(), found, offset, perPage);
   } else {
-    const key = [coll.name, coll.generation, qTokens.join(' '), queryBy.join(','), filterText, sortText, prefix, validateFieldNames, synonyms.length].join('\u0000');
+    const synonymKey = synonyms.map((d) => `${d.rawRoot}>${d.rawSynonyms.join('|')}`).join(',');
+    const key = [coll.name, coll.generation, qTokens.join(' '), queryBy.join(','), filterText, sortText, prefix, validateFieldNames, synonymKey].join('\u0000');
     const cached = env.cache.get(key);
     ranked = cached ?? rank(coll, qTokens, queryFields, prefix, filter, sortClauses, synonyms);
     if (!cached) env.cache.set(key, ranked);

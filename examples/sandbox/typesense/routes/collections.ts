@@ -98,6 +98,7 @@ function alterCollection(engine: Engine, coll: Collection, body: unknown): JsonO
   if (body.synonym_sets !== undefined) coll.synonymSets = setNames(engine, body.synonym_sets, 'synonym_sets');
   if (body.curation_sets !== undefined) coll.curationSets = setNames(engine, body.curation_sets, 'curation_sets');
   if (body.fields !== undefined) out.fields = alterFields(coll, body.fields);
+  coll.generation++;
   return out;
 }
 
