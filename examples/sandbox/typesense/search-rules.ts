@@ -56,8 +56,15 @@ export function stopwordFilter(params: Params, settings: SearchSettings): ((toke
   return (tokens) => tokens.filter((t) => !words.has(t));
 }
 
-/** The synonyms a search of `coll` uses: its own up to 29; in 30 its sets plus the request's `synonym_sets`. */
-export function synonymsFor(coll: Collection, params: Params, settings: SearchSettings, feat: Features): SynonymDef[] {
+/**
+ * The synonyms a search of `coll` uses: its own up to 29; in 30 its sets plus the request's
+ * `synonym_sets`. Only definitions of the queried field's locale apply, as in the engine.
+ */
+export function synonymsFor(coll: Collection, params: Params, settings: SearchSettings, feat: Features, locale: string): SynonymDef[] {
+  return allSynonyms(coll, params, settings, feat).filter((d) => d.locale === locale);
+}
+
+function allSynonyms(coll: Collection, params: Params, settings: SearchSettings, feat: Features): SynonymDef[] {
   if (params.get('enable_synonyms') === 'false') return [];
   if (!feat.globalSets) return coll.synonyms.list();
   const names = [...coll.synonymSets, ...(params.get('synonym_sets') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')];

@@ -161,7 +161,8 @@ export function runSearch(coll: Collection, rawParams: SearchParams, env: Search
   const dropStopwords = stopwordFilter(params, env.settings);
   let qTokens = wildcard ? [] : tokenize(q);
   if (dropStopwords) qTokens = dropStopwords(qTokens);
-  const synonyms = qTokens.length === 0 ? [] : synonymsFor(coll, params, env.settings, env.feat);
+  const locale = coll.field(queryBy[0] ?? '')?.locale ?? '';
+  const synonyms = qTokens.length === 0 ? [] : synonymsFor(coll, params, env.settings, env.feat, locale);
   const curated = curation.pinned.length > 0 || curation.hidden.size > 0;
 
   let found: number;

@@ -47,6 +47,10 @@ describe.each(['26.0', '29.0'])('Typesense sandbox %s: per-collection synonyms',
     expect(await ids(t, 'blazer')).toEqual(['1', '2']);
     expect(await ids(t, 'coat')).toEqual(['2']);
     expect(await ids(t, 'jumper', '&enable_synonyms=false')).toEqual([]);
+    // A definition for another locale than the field's does not apply.
+    await t.call('PUT', '/collections/clothes/synonyms/fr', { body: { synonyms: ['lamp', 'sweater'], locale: 'fr' } });
+    expect(await ids(t, 'lamp')).toEqual([]);
+    await t.call('DELETE', '/collections/clothes/synonyms/fr');
   });
 
   test('a hit found through a synonym highlights the synonym it matched', async () => {
