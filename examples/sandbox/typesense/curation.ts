@@ -169,8 +169,11 @@ export interface CurationRequest {
 export function ruleMatches(o: Override, req: CurationRequest): boolean {
   if (o.effectiveFrom !== -1 && req.nowSeconds < o.effectiveFrom) return false;
   if (o.effectiveTo !== -1 && req.nowSeconds > o.effectiveTo) return false;
-  if (o.rule.tags.length > 0 && !o.rule.tags.every((t) => req.tags.includes(t))) return false;
-  if (o.rule.tags.length === 0 && req.tags.length > 0) return false;
+  // Sent tags select the rules sharing one of them; without tags only untagged rules (and `*`) apply.
+  const wildcardTag = o.rule.tags.length === 1 && o.rule.tags[0] === '*';
+  const tagged = req.tags.length > 0;
+  if (tagged ? !o.rule.tags.some((t) => req.tags.includes(t)) : o.rule.tags.length > 0 && !wildcardTag) return false;
+  if (o.rule.tags.length > 0 && o.rule.query === '' && o.rule.filterBy === '') return true;
   if (o.rule.filterBy !== '' && o.rule.filterBy.trim() !== req.filterBy.trim()) return false;
   if (o.rule.query !== '' && o.rule.match !== '') {
     const q = tokenize(req.q).join(' ');

@@ -136,7 +136,8 @@ export function planCuration(coll: Collection, params: Params, settings: SearchS
     if (o.sortBy !== '') plan.sortBy = o.sortBy;
     if (o.replaceQuery !== '') plan.q = o.replaceQuery;
     else if (o.removeMatchedTokens && o.rule.query !== '') plan.q = removeSpan(plan.q, o.rule.query);
-    if (o.metadata) plan.metadata = { ...(plan.metadata ?? {}), ...o.metadata };
+    // The first matching rule's metadata is the one returned.
+    if (o.metadata && !plan.metadata) plan.metadata = o.metadata;
     if (o.filterCuratedHits) plan.filterCurated = true;
     if (o.stopProcessing) break;
   }

@@ -113,6 +113,7 @@ describe('Typesense sandbox 30.0: curation sets', () => {
     const put = await t.call('PUT', '/curation_sets/merch/items/promo', { body: { rule: { tags: ['promo'] }, includes: [{ id: 'c', position: 1 }] } });
     expect([put.status, put.json()]).toEqual([200, { id: 'promo', includes: [{ id: 'c', position: 1 }], rule: { tags: ['promo'] } }]);
     expect(idsOf(await search(t, 'q=lamp&override_tags=promo'))).toEqual(['c', 'd']);
+    expect(idsOf(await search(t, 'q=lamp&override_tags=other,promo'))).toEqual(['c', 'd']);
     expect(idsOf(await search(t, 'q=lamp'))).toEqual(['d']);
     expect((await t.call('GET', '/curation_sets/merch/items/promo')).json()).toMatchObject({ id: 'promo', rule: { tags: ['promo'] } });
     const del = await t.call('DELETE', '/curation_sets/merch/items/promo');
