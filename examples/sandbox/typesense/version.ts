@@ -41,6 +41,8 @@ export function features(v: EngineVersion) {
     globalSets: v.major >= 30,
     /** Schema alters take `metadata` too, and refuse an empty body by name (27). */
     alterMetadata: v.major >= 27,
+    /** `GET /operations/schema_changes` (28). */
+    schemaChanges: v.major >= 28,
     /** `GET /collections?exclude_fields=` (27). */
     collectionListExclude: v.major >= 27,
     /** 30 field summaries carry `truncate_len` (default 100). */

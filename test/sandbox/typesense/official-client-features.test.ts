@@ -120,4 +120,8 @@ describe('official typesense client against the 30.0 sandbox', () => {
     expect(ids(r)).toEqual(['3', '1']);
     expect(await client.curationSets('promos').delete()).toEqual({ name: 'promos' });
   });
+
+  test('schema changes in progress: none', async () => {
+    expect(await client.operations.getSchemaChanges()).toEqual([]);
+  });
 });

@@ -22,6 +22,11 @@ describe('Typesense sandbox: /config, vote, features not imitated', () => {
     expect(noKey.status).toBe(401);
   });
 
+  test('GET /operations/schema_changes (28+): no alter in progress', async () => {
+    const r = await t.call('GET', '/operations/schema_changes');
+    expect([r.status, r.text]).toEqual([200, '[]']);
+  });
+
   test('POST /operations/vote: 200 {"success":true}', async () => {
     const r = await t.call('POST', '/operations/vote');
     expect([r.status, r.text]).toEqual([200, '{"success":true}']);
