@@ -60,5 +60,7 @@ describe.each(['26.0', '29.0', '30.0'])('Typesense sandbox %s: aliases', (versio
     const s = await t.call('GET', '/collections/products/documents/search?q=*');
     expect(s.status).toBe(404);
     expect((await t.call('GET', '/aliases')).json()).toEqual({ aliases: [] });
+    const summary = await t.call('GET', '/collections/products');
+    expect([summary.status, summary.json()]).toEqual([404, { message: notFound }]);
   });
 });

@@ -158,8 +158,9 @@ export function registerCollections(router: Router, engine: Engine): void {
       const coll = source === undefined ? createCollection(engine, body) : cloneCollection(engine, source, body);
       return json(201, sortedJson(coll.summary(engine.feat)));
     })
+    // The summary handler writes the documents endpoints' text; only DELETE names the collection.
     .add('GET', '/collections/:collection', (ctx) =>
-      json(200, sortedJson(existing(engine, ctx.params.collection ?? '').summary(engine.feat))),
+      json(200, sortedJson(documentsCollection(engine, ctx.params.collection ?? '').summary(engine.feat))),
     )
     .add('PATCH', '/collections/:collection', (ctx) => {
       let body: unknown;
