@@ -1,6 +1,7 @@
 /**
- * One search against one collection: parameter checks with the engine's texts, text match,
- * filter, sort, facets and paging. Ordered match lists are cached per collection
+ * One search against one collection: the preset, parameter checks with the engine's texts,
+ * curation rules, stopwords, text match widened by synonyms, filter, sort, grouping, facets
+ * and paging. Ordered match lists are cached per collection
  * generation so that paging through a large result costs a slice, not a scan.
  */
 import type { Collection, DocRecord } from './collection';
