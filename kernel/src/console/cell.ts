@@ -2,6 +2,7 @@
  * What a console cell means once parsed: the contract between the parser (console/) and the
  * executor (execute/). Nothing here knows about engines.
  */
+import type { ExportArgs } from './export-args';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -36,6 +37,8 @@ export interface ConsoleMagic {
   line: number;
   /** For `%set`: the variable and its value, already validated and substituted by the parser. */
   set?: { name: string; value: JsonValue };
+  /** For `%export`: its words and the optional body on the next lines, checked by the parser. */
+  export?: ExportArgs & { body?: JsonValue };
 }
 
 export type CellItem = ConsoleRequest | ConsoleMagic;

@@ -5,6 +5,7 @@
  */
 import type { CellItem, ConsoleMagic, ConsoleRequest, ParseResult, RequestBody } from './cell';
 import { splitCell, type MagicSegment, type RequestSegment } from './cell-structure';
+import { parseExportArgs } from './export-args';
 import { parseBody } from './json-body';
 import { readMagicHead, readSetHead, SET_USAGE } from './magics';
 import { refuse, RefusalError, withForm } from './refusal';
@@ -73,6 +74,12 @@ function parseMagic(text: string, segment: MagicSegment, scope: VariableScope): 
     }
     magic.set = { name: variable, value: parsed };
     scope.set(variable, parsed);
+  }
+  if (head.name === 'export') {
+    const args = parseExportArgs(text.slice(head.argsStart, segment.lineEnd), segment.line);
+    const body = segment.body ? parseBody(text, segment.body.start, segment.body.scan, scope, { multi: false, allowEnv: true, startsAtLineStart: true })[0] : undefined;
+    magic.args = text.slice(head.argsStart, segment.lineEnd).trim();
+    magic.export = { ...args, ...(body !== undefined ? { body } : {}) };
   }
   return magic;
 }

@@ -5,6 +5,7 @@
  */
 import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
+import type { ExportRequest, ExportStream } from './export-stream';
 import type { Transport, TlsVerification } from './transport';
 
 export type EngineName = 'elasticsearch' | 'typesense';
@@ -95,6 +96,8 @@ export interface Driver {
   /** Field names of one index or collection for completion. */
   fieldNames(target: string, signal: AbortSignal): Promise<string[]>;
   close(): Promise<void>;
+  /** Opens a whole-index or whole-collection export (issue 13); rejects with EngineError, before sending anything when the request is invalid. */
+  exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream>;
 }
 
 /** What an engine makes of `%connect` options: the only place its auth and defaults live. */

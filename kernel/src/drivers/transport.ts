@@ -75,6 +75,29 @@ export class Transport {
     }
   }
 
+  /**
+   * Sends a request and hands back the body as it arrives (exports): nothing is buffered
+   * beyond what the caller has not yet read, so a slow reader slows the socket, not memory.
+   */
+  async stream(request: Pick<ConsoleRequest, 'method' | 'path' | 'query'>, signal: AbortSignal): Promise<StreamedResponse> {
+    const timeoutMs = this.options.timeoutMs ?? 60_000;
+    try {
+      const response = await this.agent.request({
+        origin: this.options.baseUrl,
+        method: request.method,
+        path: request.query ? `${request.path}?${request.query}` : request.path,
+        headers: { ...this.options.headers },
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const mapError = (err: unknown) => this.mapError(err, signal, timeoutMs);
+      return { status: response.statusCode, headers: flattenHeaders(response.headers), body: mappedChunks(response.body, mapError) };
+    } catch (err) {
+      throw this.mapError(err, signal, timeoutMs);
+    }
+  }
+
   close(): Promise<void> {
     return this.agent.close();
   }
@@ -87,6 +110,22 @@ export class Transport {
     const { label, baseUrl } = this.options;
     const untrustedCertificateAdvice = this.options.untrustedCertificateAdvice ?? 'Add skip_verify to trust it anyway, or ca=<PEM file> with the CA that signed it.';
     return new EngineError('Connection failed', connectionFailureMessage(err, { label, baseUrl, untrustedCertificateAdvice }));
+  }
+}
+
+/** A response whose body is read as it arrives; read it to the end or the socket stays busy. */
+export interface StreamedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Rejects with EngineError when the connection breaks mid-body. */
+  body: AsyncIterable<Buffer>;
+}
+
+async function* mappedChunks(body: AsyncIterable<Buffer>, mapError: (err: unknown) => EngineError): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of body) yield chunk;
+  } catch (err) {
+    throw mapError(err);
   }
 }
 

@@ -51,7 +51,8 @@ export class CellRunner {
       }
       if (controller.signal.aborted) throw INTERRUPTED();
     } catch (err) {
-      if (controller.signal.aborted) throw INTERRUPTED();
+      // A magic that says itself what the interrupt stopped (an export: how far it got) keeps its words.
+      if (controller.signal.aborted) throw err instanceof CellFailure && err.ename === 'Interrupted' ? err : INTERRUPTED();
       if (err instanceof EngineError) throw new CellFailure(err.ename, err.message);
       throw err;
     } finally {

@@ -7,6 +7,7 @@ import { optionsFromQuery, resolveIndices } from '../resolve';
 import { lookupPit } from '../pit';
 import { executeSearch, matchingDocs, type Shard } from './execute';
 import { readSearchRequest } from './request';
+import { sliceShards } from './slice';
 
 function shardsFor(ex: Exchange, ctx: Context): Shard[] {
   const expr = ex.params['index'];
@@ -28,6 +29,7 @@ export function search(ex: Exchange, ctx: Context): void {
   } else {
     shards = shardsFor(ex, ctx);
   }
+  if (req.slice) shards = sliceShards(shards, req.slice);
   const { body, warnings } = executeSearch(shards, req, ctx.version, { tookFrom: ex.started, cache: ctx.state.rankedCache, ...(pitId ? { pitId } : {}) });
   ex.send(200, body, warnings.length > 0 ? { Warning: warnings } : {});
 }

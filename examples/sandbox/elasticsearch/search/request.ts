@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parsingError, validationFailed } from '../errors';
 import { isObject, type Exchange, type Json, type JsonObject } from '../exchange';
 import { parseSourceFilter, type SourceFilter } from '../source-filter';
+import { parseSlice, type Slice } from './slice';
 import { parseSort, parseSortParam, type SortSpec } from './sort';
 
 export interface SearchRequest {
@@ -21,12 +22,13 @@ export interface SearchRequest {
   seqNoPrimaryTerm: boolean;
   minScore?: number;
   pit?: { id: string; keepAlive?: string };
+  slice?: Slice;
 }
 
 const KNOWN = new Set([
   'query', 'post_filter', 'from', 'size', 'sort', 'search_after', 'track_total_hits', '_source', 'aggs', 'aggregations',
   'version', 'seq_no_primary_term', 'min_score', 'pit', 'timeout', 'track_scores', 'highlight', 'fields', 'stored_fields',
-  'docvalue_fields', 'explain', 'profile', 'terminate_after', 'runtime_mappings', 'collapse', 'indices_boost', 'ext', 'stats',
+  'docvalue_fields', 'explain', 'profile', 'terminate_after', 'runtime_mappings', 'collapse', 'indices_boost', 'ext', 'stats', 'slice',
 ]);
 
 const pitSchema = z.object({ id: z.string().min(1), keep_alive: z.string().optional() });
@@ -112,6 +114,7 @@ export function readSearchRequest(ex: Exchange, body: JsonObject): SearchRequest
   } else if (sort.some((s) => s.name === '_shard_doc')) {
     errors.push('[_shard_doc] sort field cannot be used without [point in time]');
   }
+  if (body['slice'] !== undefined) req.slice = parseSlice(body['slice']);
   if (errors.length > 0) throw validationFailed(errors);
   return req;
 }

@@ -1,9 +1,11 @@
 import type { ConsoleRequest } from '../../console/cell';
 import { asObject } from '../document-columns';
+import type { ExportRequest, ExportStream } from '../export-stream';
 import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
+import { openElasticsearchExport } from './export';
 import { elasticsearchFailure } from './failure';
 import { presentElasticsearch } from './present';
 import { ElasticsearchStructure } from './structure';
@@ -61,5 +63,9 @@ export class ElasticsearchDriver implements Driver {
 
   close(): Promise<void> {
     return this.transport.close();
+  }
+
+  exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream> {
+    return openElasticsearchExport(this.transport, request, (target) => this.structure.treeOf(target, signal), signal);
   }
 }

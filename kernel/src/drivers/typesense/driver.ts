@@ -1,9 +1,11 @@
 import type { ConsoleRequest } from '../../console/cell';
 import { asObject } from '../document-columns';
+import type { ExportRequest, ExportStream } from '../export-stream';
 import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
+import { openTypesenseExport } from './export';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
 import { TypesenseStructure } from './structure';
@@ -59,5 +61,9 @@ export class TypesenseDriver implements Driver {
 
   close(): Promise<void> {
     return this.transport.close();
+  }
+
+  exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream> {
+    return openTypesenseExport(this.transport, request, (target) => this.structure.treeOf(target, signal), signal);
   }
 }

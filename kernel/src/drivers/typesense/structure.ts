@@ -53,6 +53,11 @@ export class TypesenseStructure {
     return endpoint ? this.schemas.peek(endpoint.collection)?.tree : undefined;
   }
 
+  /** The collection's schema (undefined when the key may not read it), for export headers. */
+  async treeOf(collection: string, signal: AbortSignal): Promise<FieldTree | undefined> {
+    return (await this.schemas.get(asSegment(collection), signal))?.tree;
+  }
+
   /** `collection` as a path segment, or as a body names it (completion inside multi_search). */
   async fieldNames(collection: string, signal: AbortSignal): Promise<string[]> {
     const structure = await this.schemas.get(asSegment(collection), signal);

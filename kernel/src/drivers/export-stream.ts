@@ -1,0 +1,47 @@
+/**
+ * What a driver hands the engine-neutral export (kernel/src/export/): the documents of a
+ * whole index or collection, a page at a time, in the engine's own re-importable line shape.
+ * Each engine builds it in its folder (elasticsearch/export.ts, typesense/export.ts).
+ */
+import type { JsonValue } from '../console/cell';
+import type { GridColumn } from './driver';
+import type { FieldTree } from './field-tree';
+import type { GridDocument } from './grid-columns';
+
+export interface ExportRequest {
+  /** The index, alias, pattern or collection, as the user wrote it. */
+  target: string;
+  /** What narrows the export: an Elasticsearch query object, or Typesense `filter_by` / `include_fields` / `exclude_fields`. */
+  body?: JsonValue;
+  /** Only these document fields (dotted names); undefined for whole documents. */
+  fields?: string[];
+  /** Parallel sliced cursors (Elasticsearch); 1 or undefined reads one cursor. */
+  slices?: number;
+}
+
+/** One exported document: its JSONL line as the engine re-imports it, and its grid form for CSV. */
+export interface ExportDocument {
+  line: string;
+  grid(): GridDocument;
+}
+
+export interface ExportStream {
+  /** Documents the export will hold, when the engine said (for progress); may be undefined. */
+  readonly total: number | undefined;
+  /** The grid's leading columns (`_id`, `_index`; Typesense `id`) and the mapping or schema, for CSV headers. */
+  readonly leading: GridColumn[];
+  readonly tree: FieldTree | undefined;
+  /**
+   * Pages in the order they are read. A page is read only when the previous one was taken
+   * (sliced cursors read one page each ahead). Rejects with EngineError on an engine failure.
+   */
+  pages(): AsyncIterable<ExportDocument[]>;
+  /** Frees what the engine holds for the export (a point in time); safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Parses one JSONL line lazily: JSONL and JSON exports never need the document parsed. */
+export function parsedOnce<T>(parse: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= parse());
+}
