@@ -87,7 +87,8 @@ function exportParams(request: ExportRequest): Record<string, string> {
   const params: Record<string, string> = { ...parsed.data };
   if (request.fields) {
     if (params.include_fields !== undefined) throw new EngineError('InvalidExport', `fields= and "include_fields" both pick fields. Nothing was sent. Keep one of them.`);
-    params.include_fields = request.fields.join(',');
+    // The id keeps the lines re-importable and leads the CSV; include_fields alone would drop it.
+    params.include_fields = [...new Set(['id', ...request.fields])].join(',');
   }
   return params;
 }
