@@ -95,7 +95,7 @@ it('a body key the export does not take, and slices=, are refused before anythin
 
 it('a stream cut mid-way stops the export: nothing complete-looking is left, the lines read are in .partial', async () => {
   const file = join(dir, 'cut.jsonl');
-  proxy.rules.push({ matches: (_m, url) => isExport(url), breakAfterBytes: 200_000 });
+  proxy.rules.push({ matches: (_m, url) => isExport(url), breakAfterBytes: 600_000 });
   const stopped = await stoppedBy(run(ts.driver, { target: 'books', file }));
   expect(stopped.stop).toBe('engine');
   expect(stopped.progress.documents).toBeGreaterThan(0);

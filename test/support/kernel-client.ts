@@ -2,11 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as zmq from 'zeromq';
 import { freePort } from './free-port';
 
-export const REPO = join(__dirname, '..', '..');
+/** The repository root, from the sources (jest) or from their build in dist/ (benchmarks). */
+export const REPO = join(__dirname, ...(basename(join(__dirname, '..', '..')) === 'dist' ? ['..', '..', '..'] : ['..', '..']));
 
 export interface WireMessage {
   header: { msg_id: string; msg_type: string; session: string; version: string; date?: string; username: string };

@@ -19,10 +19,13 @@ export interface ExportRequest {
   slices?: number;
 }
 
-/** One exported document: its JSONL line as the engine re-imports it, and its grid form for CSV. */
-export interface ExportDocument {
-  line: string;
-  grid(): GridDocument;
+/**
+ * One page of exported documents: their JSONL lines as the engine re-imports them, and their
+ * grid form for CSV, built only when asked (JSONL and JSON never parse or rebuild a document).
+ */
+export interface ExportPage {
+  readonly lines: string[];
+  documents(): GridDocument[];
 }
 
 export interface ExportStream {
@@ -35,13 +38,7 @@ export interface ExportStream {
    * Pages in the order they are read. A page is read only when the previous one was taken
    * (sliced cursors read one page each ahead). Rejects with EngineError on an engine failure.
    */
-  pages(): AsyncIterable<ExportDocument[]>;
+  pages(): AsyncIterable<ExportPage>;
   /** Frees what the engine holds for the export (a point in time); safe to call twice. */
   close(): Promise<void>;
-}
-
-/** Parses one JSONL line lazily: JSONL and JSON exports never need the document parsed. */
-export function parsedOnce<T>(parse: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= parse());
 }

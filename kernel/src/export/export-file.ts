@@ -104,7 +104,7 @@ export async function exportToFile(driver: Driver, options: ExportOptions, hooks
     hooks.onProgress?.({ ...progress });
     for await (const page of stream.pages()) {
       await out.write(writer.page(page));
-      progress.documents += page.length;
+      progress.documents += page.lines.length;
       progress.bytes = out.bytes;
       progress.elapsedMs = performance.now() - started;
       hooks.onProgress?.({ ...progress });
@@ -149,9 +149,8 @@ class FileOut {
   async write(text: string): Promise<void> {
     if (this.failure) throw this.failure;
     if (text === '') return;
-    const chunk = Buffer.from(text, 'utf8');
-    this.bytes += chunk.length;
-    if (!this.stream.write(chunk)) await once(this.stream, 'drain');
+    this.bytes += Buffer.byteLength(text, 'utf8');
+    if (!this.stream.write(text, 'utf8')) await once(this.stream, 'drain');
     if (this.failure) throw this.failure;
   }
 

@@ -3,7 +3,7 @@
  * array of the same objects, or CSV with the grid's columns and a header line.
  */
 import type { JsonValue } from '../console/cell';
-import type { ExportDocument, ExportStream } from '../drivers/export-stream';
+import type { ExportPage, ExportStream } from '../drivers/export-stream';
 import { documentGrid } from '../drivers/grid-columns';
 import type { ExportFormatName } from '../console/export-args';
 import { csvRecord } from './csv';
@@ -12,7 +12,7 @@ export type ExportFormat = ExportFormatName;
 
 export interface PageWriter {
   /** The bytes of one page (the header or the array's opening included on the first). */
-  page(documents: ExportDocument[]): string;
+  page(page: ExportPage): string;
   /** What ends the file (the array's closing bracket); '' for line formats. */
   end(): string;
   /** Document fields the CSV header lacked (they appeared after the first page). */
@@ -22,13 +22,13 @@ export interface PageWriter {
 const NONE: ReadonlySet<string> = new Set();
 
 export function pageWriter(format: ExportFormat, stream: ExportStream, fields: string[] | undefined): PageWriter {
-  if (format === 'jsonl') return { page: (docs) => (docs.length ? `${docs.map((d) => d.line).join('\n')}\n` : ''), end: () => '', leftOut: NONE };
+  if (format === 'jsonl') return { page: ({ lines }) => (lines.length ? `${lines.join('\n')}\n` : ''), end: () => '', leftOut: NONE };
   if (format === 'json') {
     let first = true;
     return {
-      page: (docs) => {
-        if (docs.length === 0) return '';
-        const text = `${first ? '[\n' : ',\n'}${docs.map((d) => d.line).join(',\n')}`;
+      page: ({ lines }) => {
+        if (lines.length === 0) return '';
+        const text = `${first ? '[\n' : ',\n'}${lines.join(',\n')}`;
         first = false;
         return text;
       },
@@ -50,8 +50,8 @@ class CsvWriter implements PageWriter {
     private readonly fields: string[] | undefined,
   ) {}
 
-  page(docs: ExportDocument[]): string {
-    const documents = docs.map((d) => d.grid());
+  page(page: ExportPage): string {
+    const documents = page.documents();
     const grid = documentGrid({ tree: this.stream.tree, leading: this.stream.leading, documents, ...(this.fields ? { onlyPresent: true } : {}) });
     let text = '';
     if (!this.header) {

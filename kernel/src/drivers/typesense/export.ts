@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import { asObject } from '../document-columns';
 import { EngineError, type EngineResponse, type GridColumn } from '../driver';
-import { type ExportDocument, type ExportRequest, type ExportStream, parsedOnce } from '../export-stream';
+import type { ExportPage, ExportRequest, ExportStream } from '../export-stream';
 import type { FieldTree } from '../field-tree';
 import type { GridDocument } from '../grid-columns';
 import type { StreamedResponse, Transport } from '../transport';
@@ -48,30 +48,29 @@ export async function openTypesenseExport(
   };
 }
 
-/** One page per chunk read off the socket: its complete lines (the last line's end carries over). */
-async function* linePages(body: AsyncIterator<Buffer>): AsyncGenerator<ExportDocument[]> {
+/** Pages of at least this much text: fewer, larger writes than one per socket read. */
+const PAGE_CHARS = 1 << 18;
+
+/** Pages of complete lines read off the socket (a line cut by a chunk's end carries over). */
+async function* linePages(body: AsyncIterator<Buffer>): AsyncGenerator<ExportPage> {
   const decoder = new StringDecoder('utf8');
-  let rest = '';
+  let text = '';
   for (;;) {
     const next = await body.next();
-    const text = next.done ? rest + decoder.end() : rest + decoder.write(next.value);
+    text += next.done ? decoder.end() : decoder.write(next.value);
+    if (!next.done && text.length < PAGE_CHARS) continue;
     const lines = text.split('\n');
-    rest = next.done ? '' : (lines.pop() ?? '');
-    const page = lines.filter((line) => line.trim() !== '').map(toDocument);
-    if (page.length > 0) yield page;
+    text = next.done ? '' : (lines.pop() ?? '');
+    const page = lines.filter((line) => line.length > 0);
+    if (page.length > 0) yield { lines: page, documents: () => page.map(toDocument) };
     if (next.done) return;
   }
 }
 
-function toDocument(line: string): ExportDocument {
-  return {
-    line,
-    grid: parsedOnce((): GridDocument => {
-      const source = JSON.parse(line) as JsonValue;
-      const id = asObject(source)?.id;
-      return { meta: id === undefined ? {} : { id }, source };
-    }),
-  };
+function toDocument(line: string): GridDocument {
+  const source = JSON.parse(line) as JsonValue;
+  const id = asObject(source)?.id;
+  return { meta: id === undefined ? {} : { id }, source };
 }
 
 function exportParams(request: ExportRequest): Record<string, string> {
