@@ -113,6 +113,15 @@ it('a body with search options is refused before anything is sent, saying what t
   expect(proxy.seen).toHaveLength(0);
 });
 
+it('a missing index or a query the engine refuses fails before any file is opened, with the engine reason', async () => {
+  const missing = join(dir, 'missing.jsonl');
+  await expect(run(es.driver, { target: 'no-such-index', file: missing })).rejects.toThrow(/Elasticsearch answered 404: index_not_found_exception: no such index \[no-such-index\]/);
+  const bad = join(dir, 'bad.jsonl');
+  await expect(run(es.driver, { target: 'products', file: bad, body: { no_such_query: {} } })).rejects.toThrow(/Elasticsearch answered 400/);
+  for (const file of [missing, bad]) expect([existsSync(file), existsSync(`${file}.partial`)]).toEqual([false, false]);
+  expect(proxy.seen.some((r) => r.url.includes('_pit'))).toBe(false);
+});
+
 it('an existing file is not replaced without overwrite, and is with it', async () => {
   const file = join(dir, 'kept.jsonl');
   writeFileSync(file, 'mine\n');

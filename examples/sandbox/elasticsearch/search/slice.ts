@@ -5,6 +5,7 @@
  */
 import { illegalArgument, parsingError } from '../errors';
 import { isObject, type Json } from '../exchange';
+import type { StoredDoc } from '../index-data';
 import type { Shard } from './execute';
 
 export interface Slice {
@@ -25,9 +26,20 @@ export function parseSlice(value: Json): Slice {
   return { id, max };
 }
 
+/** A point in time's snapshot keeps its array, so each slice of it is cut once, not per page. */
+const cut = new WeakMap<StoredDoc[], Map<string, StoredDoc[]>>();
+
 export function sliceShards(shards: Shard[], slice: Slice): Shard[] {
   return shards.map((shard) => {
-    const n = shard.docs.length;
-    return { index: shard.index, docs: shard.docs.slice(Math.floor((n * slice.id) / slice.max), Math.floor((n * (slice.id + 1)) / slice.max)) };
+    let slices = cut.get(shard.docs);
+    if (!slices) cut.set(shard.docs, (slices = new Map()));
+    const key = `${slice.id}/${slice.max}`;
+    let docs = slices.get(key);
+    if (!docs) {
+      const n = shard.docs.length;
+      docs = shard.docs.slice(Math.floor((n * slice.id) / slice.max), Math.floor((n * (slice.id + 1)) / slice.max));
+      slices.set(key, docs);
+    }
+    return { index: shard.index, docs };
   });
 }

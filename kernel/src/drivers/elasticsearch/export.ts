@@ -127,7 +127,10 @@ function exportQuery(body: JsonValue | undefined): JsonValue | undefined {
 
 /** The smallest `index.max_result_window` of the target's indices (the engine's default when none sets it). */
 async function resultWindow(ctx: Ctx, target: string): Promise<number> {
-  const response = await send(ctx, 'GET', `/${target}/_settings`, 'flat_settings=true');
+  // A user allowed to read but not to see index settings gets the engine's default window.
+  const response = await ctx.transport.send({ method: 'GET', path: `/${target}/_settings`, query: 'flat_settings=true' }, ctx.signal);
+  if (response.status === 403) return DEFAULT_WINDOW;
+  throwOnFailure(ctx, response);
   let window = Number.POSITIVE_INFINITY;
   for (const index of Object.values(asObject(json(response)) ?? {})) {
     const settings = asObject(asObject(index)?.settings);
@@ -138,16 +141,24 @@ async function resultWindow(ctx: Ctx, target: string): Promise<number> {
 }
 
 async function countOf(ctx: Ctx, target: string, query: JsonValue | undefined): Promise<number | undefined> {
-  const response = await send(ctx, 'POST', `/${target}/_count`, '', query ? { query } : undefined);
+  // The total only feeds the progress line: a user who may not count still exports. A bad
+  // query or a missing index fails here, before a file is opened.
+  const response = await ctx.transport.send({ method: 'POST', path: `/${target}/_count`, query: '', ...(query ? { body: { kind: 'json', value: { query } } } : {}) }, ctx.signal);
+  if (response.status === 403) return undefined;
+  throwOnFailure(ctx, response);
   const count = Count.safeParse(json(response));
   return count.success ? count.data.count : undefined;
 }
 
 async function send(ctx: Ctx, method: 'GET' | 'POST' | 'DELETE', path: string, query: string, body?: JsonValue): Promise<EngineResponse> {
   const response = await ctx.transport.send({ method, path, query, ...(body !== undefined ? { body: { kind: 'json', value: body } } : {}) }, ctx.signal);
+  throwOnFailure(ctx, response);
+  return response;
+}
+
+function throwOnFailure(ctx: Ctx, response: EngineResponse): void {
   const failure = elasticsearchFailure(response, { secure: ctx.secure });
   if (failure) throw failure;
-  return response;
 }
 
 function json(response: EngineResponse): JsonValue | undefined {
