@@ -20,11 +20,15 @@ export interface ExportRequest {
 }
 
 /**
- * One page of exported documents: their JSONL lines as the engine re-imports them, and their
- * grid form for CSV, built only when asked (JSONL and JSON never parse or rebuild a document).
+ * One page of exported documents: their JSONL as the engine re-imports it, line by line, and
+ * their grid form for CSV. Only what the file's format needs is built (a Typesense JSONL
+ * export passes the engine's bytes through without decoding them).
  */
 export interface ExportPage {
-  readonly lines: string[];
+  readonly count: number;
+  /** The page's lines, each ending in a newline. */
+  jsonl(): string | Buffer;
+  lines(): string[];
   documents(): GridDocument[];
 }
 

@@ -104,7 +104,7 @@ export async function exportToFile(driver: Driver, options: ExportOptions, hooks
     hooks.onProgress?.({ ...progress });
     for await (const page of stream.pages()) {
       await out.write(writer.page(page));
-      progress.documents += page.lines.length;
+      progress.documents += page.count;
       progress.bytes = out.bytes;
       progress.elapsedMs = performance.now() - started;
       hooks.onProgress?.({ ...progress });
@@ -146,11 +146,11 @@ class FileOut {
     });
   }
 
-  async write(text: string): Promise<void> {
+  async write(data: string | Buffer): Promise<void> {
     if (this.failure) throw this.failure;
-    if (text === '') return;
-    this.bytes += Buffer.byteLength(text, 'utf8');
-    if (!this.stream.write(text, 'utf8')) await once(this.stream, 'drain');
+    if (data.length === 0) return;
+    this.bytes += typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
+    if (!this.stream.write(data)) await once(this.stream, 'drain');
     if (this.failure) throw this.failure;
   }
 

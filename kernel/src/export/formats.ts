@@ -12,7 +12,7 @@ export type ExportFormat = ExportFormatName;
 
 export interface PageWriter {
   /** The bytes of one page (the header or the array's opening included on the first). */
-  page(page: ExportPage): string;
+  page(page: ExportPage): string | Buffer;
   /** What ends the file (the array's closing bracket); '' for line formats. */
   end(): string;
   /** Document fields the CSV header lacked (they appeared after the first page). */
@@ -22,13 +22,13 @@ export interface PageWriter {
 const NONE: ReadonlySet<string> = new Set();
 
 export function pageWriter(format: ExportFormat, stream: ExportStream, fields: string[] | undefined): PageWriter {
-  if (format === 'jsonl') return { page: ({ lines }) => (lines.length ? `${lines.join('\n')}\n` : ''), end: () => '', leftOut: NONE };
+  if (format === 'jsonl') return { page: (page) => (page.count > 0 ? page.jsonl() : ''), end: () => '', leftOut: NONE };
   if (format === 'json') {
     let first = true;
     return {
-      page: ({ lines }) => {
-        if (lines.length === 0) return '';
-        const text = `${first ? '[\n' : ',\n'}${lines.join(',\n')}`;
+      page: (page) => {
+        if (page.count === 0) return '';
+        const text = `${first ? '[\n' : ',\n'}${page.lines().join(',\n')}`;
         first = false;
         return text;
       },

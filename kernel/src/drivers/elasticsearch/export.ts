@@ -108,8 +108,11 @@ export async function openElasticsearchExport(
 }
 
 function pageOf(hits: Hit[]): ExportPage {
+  const lines = hits.map((hit) => JSON.stringify({ _index: hit._index, _id: hit._id, _source: hit._source ?? {} }));
   return {
-    lines: hits.map((hit) => JSON.stringify({ _index: hit._index, _id: hit._id, _source: hit._source ?? {} })),
+    count: lines.length,
+    jsonl: () => `${lines.join('\n')}\n`,
+    lines: () => lines,
     documents: () => hits.map((hit) => ({ meta: { _id: hit._id, _index: hit._index }, source: hit._source ?? {} })),
   };
 }

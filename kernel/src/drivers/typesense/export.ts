@@ -3,7 +3,6 @@
  * streamed and read line by line, not subject to the 250-hit ceiling. Lines are passed on as
  * the engine wrote them, so a file goes back with `documents/import` unchanged.
  */
-import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import { asObject } from '../document-columns';
@@ -48,23 +47,48 @@ export async function openTypesenseExport(
   };
 }
 
-/** Pages of at least this much text: fewer, larger writes than one per socket read. */
-const PAGE_CHARS = 1 << 18;
+/** Pages of at least this many bytes: fewer, larger writes than one per socket read. */
+const PAGE_BYTES = 1 << 18;
+const NEWLINE = 0x0a;
 
-/** Pages of complete lines read off the socket (a line cut by a chunk's end carries over). */
+/**
+ * Pages of whole lines as the socket delivers them, passed on as bytes: a line cut by a read
+ * waits for the rest, so a stopped export never writes half a document.
+ */
 async function* linePages(body: AsyncIterator<Buffer>): AsyncGenerator<ExportPage> {
-  const decoder = new StringDecoder('utf8');
-  let text = '';
+  let chunks: Buffer[] = [];
+  let size = 0;
   for (;;) {
     const next = await body.next();
-    text += next.done ? decoder.end() : decoder.write(next.value);
-    if (!next.done && text.length < PAGE_CHARS) continue;
-    const lines = text.split('\n');
-    text = next.done ? '' : (lines.pop() ?? '');
-    const page = lines.filter((line) => line.length > 0);
-    if (page.length > 0) yield { lines: page, documents: () => page.map(toDocument) };
+    if (!next.done) {
+      chunks.push(next.value);
+      size += next.value.length;
+      if (size < PAGE_BYTES) continue;
+    }
+    const bytes = Buffer.concat(chunks, size);
+    // The export ends without a newline (engine-facts A.5): the last line is whole at the end.
+    const cut = next.done ? bytes.length : bytes.lastIndexOf(NEWLINE) + 1;
+    const rest = bytes.subarray(cut);
+    chunks = rest.length > 0 ? [rest] : [];
+    size = rest.length;
+    const page = linesPage(bytes.subarray(0, cut));
+    if (page.count > 0) yield page;
     if (next.done) return;
   }
+}
+
+function linesPage(bytes: Buffer): ExportPage {
+  let count = 0;
+  for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) count++;
+  const unterminated = bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE;
+  if (unterminated) count++;
+  const lines = () => bytes.toString('utf8').split('\n').filter((line) => line.length > 0);
+  return {
+    count,
+    jsonl: () => (unterminated ? Buffer.concat([bytes, Buffer.from('\n')]) : bytes),
+    lines,
+    documents: () => lines().map(toDocument),
+  };
 }
 
 function toDocument(line: string): GridDocument {
