@@ -8,6 +8,7 @@ import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
 import type { JsonObject } from '../examples/sandbox/elasticsearch/exchange';
 import { listen } from '../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../examples/sandbox/typesense';
+import { settleHeap } from './sandbox-settle';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
 const SMALL = 100_000;
@@ -35,6 +36,12 @@ async function main(): Promise<void> {
   })();
   ts.loadDocuments('bench', docs);
   const [esServer, tsServer] = await Promise.all([listen(es.handler, { port: 0 }), listen(ts.handler, { port: 0 })]);
+  // SIGUSR2 from the benchmark: collect the engines' large heap between timed runs, so that no
+  // contender pays for a full collection the previous one left due.
+  process.on('SIGUSR2', () => {
+    settleHeap();
+    process.stdout.write('settled\n');
+  });
   process.stdout.write(`${JSON.stringify({ es: esServer.url, ts: tsServer.url })}\n`);
 }
 

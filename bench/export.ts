@@ -27,6 +27,13 @@ const rate = (docs: number, ms: number) => Math.round((docs / ms) * 1000);
 const fmt = (n: number) => n.toLocaleString('en-US');
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
 
+/** Asks the engines' process to collect its heap, and waits until it has. */
+async function settle(child: ChildProcess): Promise<void> {
+  const done = once(child.stdout as NodeJS.ReadableStream, 'data');
+  child.kill('SIGUSR2');
+  await done;
+}
+
 async function startEngines(): Promise<{ es: string; ts: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--max-old-space-size=8192', join(REPO, 'dist', 'bench', 'export-sandbox.js'), String(TOTAL)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
@@ -121,11 +128,18 @@ async function main(): Promise<void> {
     // A first pass warms the engines (snapshots, JIT) so that no contender pays for it alone.
     await bareLoop(engines.es, join(scratch, 'bare.jsonl'));
     await bareTypesense(engines.ts, join(scratch, 'ts-bare.jsonl'));
+    const settled = () => settle(engines.child);
+    await settled();
     const small = await kernelExport(esConnect, 'bench_small', join(scratch, 'small.jsonl'));
+    await settled();
     const bareMs = await bareLoop(engines.es, join(scratch, 'bare.jsonl'));
+    await settled();
     const big = await kernelExport(esConnect, 'bench', join(scratch, 'kernel.jsonl'));
+    await settled();
     const sliced = await kernelExport(esConnect, 'bench', `${join(scratch, 'sliced.jsonl')} slices=2`);
+    await settled();
     const dumpMs = await elasticdump(dump, engines.es, join(scratch, 'elasticdump.json'));
+    await settled();
     for (const name of ['kernel.jsonl', 'sliced.jsonl', 'bare.jsonl', 'elasticdump.json']) {
       const n = lines(join(scratch, name));
       if (n !== TOTAL) throw new Error(`${name} holds ${n} lines, not ${TOTAL}`);
@@ -141,6 +155,7 @@ async function main(): Promise<void> {
 
     const tsConnect = `%connect typesense ${engines.ts} key=\${env:TS_KEY}`;
     const tsBareMs = await bareTypesense(engines.ts, join(scratch, 'ts-bare.jsonl'));
+    await settled();
     const tsKernel = await kernelExport(tsConnect, 'bench', join(scratch, 'ts-kernel.jsonl'));
     if (lines(join(scratch, 'ts-kernel.jsonl')) !== TOTAL) throw new Error('the Typesense export is incomplete');
     console.log(`\nTypesense, ${fmt(TOTAL)} documents:`);

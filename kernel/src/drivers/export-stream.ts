@@ -39,8 +39,9 @@ export interface ExportStream {
   readonly leading: GridColumn[];
   readonly tree: FieldTree | undefined;
   /**
-   * Pages in the order they are read. A page is read only when the previous one was taken
-   * (sliced cursors read one page each ahead). Rejects with EngineError on an engine failure.
+   * Pages in the order they are read. A cursor reads its next page only once the caller asks
+   * for it, after writing the previous one (with slices, the other cursors' pages may be in
+   * flight meanwhile: one each). Rejects with EngineError on an engine failure.
    */
   pages(): AsyncIterable<ExportPage>;
   /** Frees what the engine holds for the export (a point in time); safe to call twice. */
