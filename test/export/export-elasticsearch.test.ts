@@ -130,6 +130,9 @@ it('an existing file is not replaced without overwrite, and is with it', async (
   expect(proxy.seen).toHaveLength(0);
   await run(es.driver, { target: 'products', file, overwrite: true });
   expect(lines(file)).toHaveLength(COUNT);
+  proxy.seen.length = 0;
+  await expect(run(es.driver, { target: 'products', file: join(dir, 'no-such-folder', 'x.jsonl') })).rejects.toThrow(/no-such-folder does not exist, so nothing was exported/);
+  expect(proxy.seen).toHaveLength(0);
 });
 
 it('an interrupt stops the export, says how far it got and leaves only the .partial file', async () => {

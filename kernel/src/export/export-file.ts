@@ -7,6 +7,7 @@
 import { once } from 'node:events';
 import { constants, createWriteStream } from 'node:fs';
 import { access, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { JsonValue } from '../console/cell';
@@ -90,6 +91,10 @@ export async function exportToFile(driver: Driver, options: ExportOptions, hooks
   const files = hooks.files ?? nodeFiles;
   if (!options.overwrite && (await files.exists(options.file))) {
     throw new ExportRefused('FileExists', `${options.file} exists, so nothing was exported.`, 'Add overwrite to the %export line to replace it, or name another file.');
+  }
+  const folder = dirname(options.file);
+  if (!(await files.exists(folder))) {
+    throw new ExportRefused('NoSuchDirectory', `The folder ${folder} does not exist, so nothing was exported.`, 'Create it first, or name a file in a folder that exists (a relative name is written next to the notebook).');
   }
   const started = performance.now();
   const stream = await driver.exportStream(
