@@ -9,7 +9,7 @@ import { parseExportArgs } from './export-args';
 import { parseBody } from './json-body';
 import { readMagicHead, readSetHead, SET_USAGE } from './magics';
 import { refuse, RefusalError, withForm } from './refusal';
-import { parseRequestLine } from './request-line';
+import { parseRequestLine, substitute } from './request-line';
 import { positionAt } from './text-position';
 import type { VariableScope } from './variables';
 
@@ -76,7 +76,7 @@ function parseMagic(text: string, segment: MagicSegment, scope: VariableScope): 
     scope.set(variable, parsed);
   }
   if (head.name === 'export') {
-    const args = parseExportArgs(text.slice(head.argsStart, segment.lineEnd), segment.line);
+    const args = parseExportArgs(substitute(text, head.argsStart, segment.lineEnd, scope, (value) => value), segment.line);
     const body = segment.body ? parseBody(text, segment.body.start, segment.body.scan, scope, { multi: false, allowEnv: true, startsAtLineStart: true })[0] : undefined;
     magic.args = text.slice(head.argsStart, segment.lineEnd).trim();
     magic.export = { ...args, ...(body !== undefined ? { body } : {}) };

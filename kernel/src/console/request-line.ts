@@ -41,7 +41,8 @@ function encodeRawUnsafe(text: string): string {
   return wellFormed(text).replace(/[<>{}|^"`\[\]]|[^\x00-\x7f]/gu, (ch) => encodeURIComponent(ch));
 }
 
-function substitute(
+/** Replaces `${name}` and `${env:NAME}` in [from, to) of the cell, each value passed through `encode`. */
+export function substitute(
   cell: string,
   from: number,
   to: number,
