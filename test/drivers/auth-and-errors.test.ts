@@ -59,22 +59,23 @@ describe.each([
     expect(err.message).toMatch(/^Authentication failed: missing authentication credentials.*auth=basic/);
   });
 
-  it(`suggests HTTPS on 8.x only when the connection is plain HTTP (here: ${tls ? 'HTTPS' : 'HTTP'})`, async () => {
+  it(`a rejected password over ${tls ? 'HTTPS' : 'HTTP'} gives no HTTPS advice`, async () => {
     const err = await connectError(`elasticsearch ${sandbox.esUrl} ${skip} user=elastic password=\${env:WRONG}`);
     expect(err.message.includes('uses HTTPS')).toBe(false);
   });
 });
 
-describe('Elasticsearch 8.x over plain HTTP: a rejected password suggests HTTPS', () => {
+describe('Elasticsearch 8.x over plain HTTP: a rejected password does not suggest HTTPS (the server answered over HTTP)', () => {
   let sandbox: RunningSandbox;
   beforeAll(async () => {
     sandbox = await startSandbox({ ...base, tls: false, security: true });
   });
   afterAll(() => sandbox?.close());
 
-  it('Authentication failed ... check that the connection uses HTTPS', async () => {
+  it('Authentication failed: the reason and a check of the credentials, no word of HTTPS', async () => {
     const err = await connectError(`elasticsearch ${sandbox.esUrl} user=elastic password=\${env:WRONG}`);
-    expect(err.message).toMatch(/^Authentication failed: .*On Elasticsearch 8\.x, check that the connection uses HTTPS/);
+    expect(err.message).toMatch(/^Authentication failed: unable to authenticate user \[elastic\].*Check the user and password/);
+    expect(err.message).not.toMatch(/HTTPS|https:/);
     expectNoSecret(err.message);
   });
 
@@ -82,6 +83,19 @@ describe('Elasticsearch 8.x over plain HTTP: a rejected password suggests HTTPS'
     const c = await connect(`elasticsearch ${sandbox.esUrl} user=elastic password=\${env:ES_PASSWORD}`);
     const missing = await failureOf(c, request('GET', '/nope/_search'));
     expect(missing?.message).toMatch(/^Elasticsearch answered 404: index_not_found_exception: no such index \[nope\]/);
+    await c.driver.close();
+  });
+
+  it.each([
+    ['a terms aggregation', { size: 0, aggs: { names: { terms: { field: 'name' } } } }],
+    ['a sort', { sort: [{ name: 'asc' }] }],
+  ])('%s on a text field leads with the shard\'s reason, not "all shards failed", and names the keyword subfield', async (_label, body) => {
+    const c = await connect(`elasticsearch ${sandbox.esUrl} user=elastic password=\${env:ES_PASSWORD}`);
+    const err = await failureOf(c, request('POST', '/products/_search', '', body));
+    expect(err?.message).toMatch(/^Elasticsearch answered 400: illegal_argument_exception: Fielddata is disabled on \[name\] in \[products\]\. Text fields are not optimised/);
+    expect(err?.message).toMatch(/\(reported as search_phase_execution_exception: all shards failed\)\. Aggregate or sort on a keyword field: name\.keyword/);
+    // The cause is said once, however many places of the body repeat it.
+    expect(err?.message.match(/Fielddata is disabled/g)).toHaveLength(1);
     await c.driver.close();
   });
 });

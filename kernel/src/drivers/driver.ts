@@ -3,7 +3,7 @@
  * folder (elasticsearch/, typesense/) implements it; nothing outside those folders knows
  * an engine's paths, headers or response shapes.
  */
-import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
+import type { ConsoleRequest, HttpMethod, JsonValue, Refusal } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
 import type { Transport, TlsVerification } from './transport';
 
@@ -45,7 +45,8 @@ export type ConsoleResult =
       aggregations?: { name: string; rows: Record<string, JsonValue>[] }[];
     }
   | { kind: 'table'; rows: Record<string, JsonValue>[] }
-  | { kind: 'json'; value: JsonValue }
+  /** `fields`: the answer is a mapping or collection schema, listed field by field (dotted names). */
+  | { kind: 'json'; value: JsonValue; fields?: { field: string; type: string }[] }
   | { kind: 'text'; text: string };
 
 /** An endpoint for completion and inspection: method list, path template, one-line doc. */
@@ -82,6 +83,8 @@ export interface Driver {
   readonly engine: EngineName;
   /** Checks what answers at the address and that the credentials work. */
   probe(signal: AbortSignal): Promise<EngineIdentity>;
+  /** Why this engine would misread a request as written (checked before anything is sent), or undefined. */
+  refusal(request: ConsoleRequest): Refusal | undefined;
   /** Sends one console request; rejects with EngineError (never with a raw socket error). */
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse>;
   /** The error a failed response means (status and the engine's own reason), or undefined. */

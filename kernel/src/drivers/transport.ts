@@ -43,11 +43,6 @@ export class Transport {
     });
   }
 
-  /** Whether requests go over TLS (some engines' advice depends on it). */
-  get secure(): boolean {
-    return this.options.baseUrl.startsWith('https:');
-  }
-
   async send(request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>, signal: AbortSignal): Promise<EngineResponse> {
     const started = performance.now();
     const { body, contentType } = encodeBody(request.body);

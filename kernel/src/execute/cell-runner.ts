@@ -41,6 +41,14 @@ export class CellRunner {
   async run(code: string, sink: OutputSink): Promise<void> {
     const parsed = parseCell(code, this.scope);
     if (!parsed.ok) throw refusalFailure(parsed.refusal);
+    // A cell that keeps its connection is checked whole against it, so a refusal sends nothing at all.
+    const driver = this.connections.active?.driver;
+    if (driver && parsed.items.every((item) => item.kind === 'request')) {
+      for (const item of parsed.items) {
+        const refusal = item.kind === 'request' ? driver.refusal(item) : undefined;
+        if (refusal) throw refusalFailure(refusal);
+      }
+    }
     const controller = new AbortController();
     this.current = controller;
     try {
@@ -52,7 +60,7 @@ export class CellRunner {
       if (controller.signal.aborted) throw INTERRUPTED();
     } catch (err) {
       if (controller.signal.aborted) throw INTERRUPTED();
-      if (err instanceof EngineError) throw new CellFailure(err.ename, err.message);
+      if (err instanceof EngineError) throw CellFailure.fromEngine(err);
       throw err;
     } finally {
       if (this.current === controller) this.current = undefined;
@@ -63,6 +71,8 @@ export class CellRunner {
     const connection = this.connections.active;
     if (!connection) throw new CellFailure('NoConnection', `No connection is open, so ${request.method} ${request.path} was not sent.`, NO_CONNECTION_HINT);
     const { driver } = connection;
+    const refusal = driver.refusal(request);
+    if (refusal) throw refusalFailure(refusal);
     const response = await driver.send(request, signal);
     const info = {
       connection: connection.name,
@@ -75,7 +85,7 @@ export class CellRunner {
     const raw = response.body.kind === 'json' ? response.body.value : response.body.kind === 'jsonl' ? response.body.values : undefined;
     await sink.display(toBundle(driver.present(request, response), info, raw, this.limits));
     const failure = driver.failure(request, response);
-    if (failure) throw new CellFailure(failure.ename, failure.message);
+    if (failure) throw CellFailure.fromEngine(failure);
   }
 }
 

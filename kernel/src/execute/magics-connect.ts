@@ -39,7 +39,7 @@ export async function connectMagic({ args }: ConsoleMagic, ctx: MagicContext): P
     connection = await openConnection(filled, signal);
   } catch (err) {
     if (err instanceof SecretUnavailable) throw new CellFailure('SecretUnavailable', err.message, err.hint);
-    if (err instanceof EngineError) throw new CellFailure(err.ename, err.message);
+    if (err instanceof EngineError) throw CellFailure.fromEngine(err);
     if (err instanceof ConnectArgsError) throw new CellFailure('ConnectUsage', err.message);
     throw err;
   }

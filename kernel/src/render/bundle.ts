@@ -1,7 +1,7 @@
 import type { JsonValue } from '../console/cell';
 import type { ConsoleResult } from '../drivers/driver';
 import { cutLongCells } from './cell-cut';
-import { HITS_MIME, type HitsPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
+import { HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
@@ -47,7 +47,9 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, raw: JsonVal
     }
     case 'json': {
       const pretty = JSON.stringify(result.value, null, 2);
+      const payload: JsonPayload = { info, ...(result.fields ? { fields: result.fields } : {}) };
       return {
+        [JSON_MIME]: payload,
         'application/json': capJson(result.value, limits),
         'text/html': `<div class="searchbook-json"><div>${escapeHtml(caption)}</div><pre>${escapeHtml(pretty)}</pre></div>`,
         'text/plain': `${caption}\n${pretty}`,

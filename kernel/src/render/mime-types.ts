@@ -6,6 +6,8 @@ import { z } from 'zod';
  */
 export const HITS_MIME = 'application/vnd.searchbook.hits+json';
 export const TABLE_MIME = 'application/vnd.searchbook.table+json';
+/** A JSON answer: who answered, plus the fields of a mapping or schema; the value itself is the bundle's `application/json`. */
+export const JSON_MIME = 'application/vnd.searchbook.json+json';
 
 const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
@@ -63,3 +65,14 @@ export const TablePayloadSchema = z.object({
 });
 export type TablePayload = z.infer<typeof TablePayloadSchema>;
 export type ResponseInfo = z.infer<typeof ResponseInfoSchema>;
+
+/** One field of a mapping or collection schema, as the field / type table lists it. */
+export const FieldTypeSchema = z.object({ field: z.string(), type: z.string() });
+export type FieldType = z.infer<typeof FieldTypeSchema>;
+
+export const JsonPayloadSchema = z.object({
+  info: ResponseInfoSchema,
+  /** Set when the answer is a mapping or collection schema: every field with its type, dotted. */
+  fields: z.array(FieldTypeSchema).optional(),
+});
+export type JsonPayload = z.infer<typeof JsonPayloadSchema>;

@@ -1,4 +1,4 @@
-import type { ConsoleRequest } from '../../console/cell';
+import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
 import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
 import { sendWithStructure } from '../structure-cache';
@@ -19,7 +19,7 @@ export class ElasticsearchDriver implements Driver {
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
     const response = await this.transport.send({ method: 'GET', path: '/', query: '' }, signal);
-    const failure = elasticsearchFailure(response, { secure: this.transport.secure });
+    const failure = elasticsearchFailure(response);
     if (failure?.ename === 'Authentication failed') throw failure;
     const body = response.body.kind === 'json' ? asObject(response.body.value) : undefined;
     const version = asObject(body?.version)?.number;
@@ -35,12 +35,17 @@ export class ElasticsearchDriver implements Driver {
     return { version, warnings };
   }
 
+  /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
+  refusal(): Refusal | undefined {
+    return undefined;
+  }
+
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
     return sendWithStructure(this.transport, this.structure, request, signal);
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
-    return elasticsearchFailure(response, { secure: this.transport.secure });
+    return elasticsearchFailure(response);
   }
 
   present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {

@@ -1,8 +1,9 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import { asObject, flattenDocument } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
-import type { FieldTree } from '../field-tree';
+import { type FieldTree, fieldTypesOf } from '../field-tree';
 import { documentGrid } from '../grid-columns';
+import { structureOfMapping } from './mapping';
 import { filtersFields } from './targets';
 
 /** Every Elasticsearch grid starts with these, read-only (drivers.md 2.3). */
@@ -40,7 +41,18 @@ export function presentElasticsearch(request: ConsoleRequest, response: EngineRe
       ...(aggregations.length ? { aggregations } : {}),
     };
   }
-  return { kind: 'json', value: body };
+  return { kind: 'json', value: body, ...mappingFields(request, response) };
+}
+
+/** `GET /products/_mapping` (or `GET /products`, which holds the mapping too) also as a field / type list. */
+function mappingFields(request: ConsoleRequest, response: EngineResponse): { fields?: { field: string; type: string }[] } {
+  if (request.method !== 'GET' || response.status >= 300) return {};
+  try {
+    const fields = fieldTypesOf(structureOfMapping(response).tree);
+    return fields.length > 0 ? { fields } : {};
+  } catch {
+    return {};
+  }
 }
 
 function rowOf(value: JsonValue): Record<string, JsonValue> {

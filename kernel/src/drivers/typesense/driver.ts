@@ -1,4 +1,4 @@
-import type { ConsoleRequest } from '../../console/cell';
+import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
 import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
 import { sendWithStructure } from '../structure-cache';
@@ -6,6 +6,7 @@ import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
+import { queryStringRefusal } from './query-check';
 import { TypesenseStructure } from './structure';
 
 export class TypesenseDriver implements Driver {
@@ -31,6 +32,10 @@ export class TypesenseDriver implements Driver {
     const major = Number.parseFloat(version.replace(/^v/, ''));
     const warnings = Number.isFinite(major) && major < 26 ? [`Typesense ${version} is older than 26.0, the oldest version searchbook supports.`] : [];
     return { version, warnings };
+  }
+
+  refusal(request: ConsoleRequest): Refusal | undefined {
+    return queryStringRefusal(request);
   }
 
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {

@@ -1,9 +1,10 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import { asObject } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
-import type { FieldTree } from '../field-tree';
+import { type FieldTree, fieldTypesOf } from '../field-tree';
 import { documentGrid, type GridDocument } from '../grid-columns';
 import { facetTables } from './facets';
+import { structureOfCollection } from './schema';
 import { documentsEndpoint, filtersFields } from './targets';
 
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
@@ -42,7 +43,18 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
       ...(facets.length > 0 ? { aggregations: facets } : {}),
     };
   }
-  return { kind: 'json', value: body };
+  return { kind: 'json', value: body, ...schemaFields(request, response) };
+}
+
+/** `GET /collections/books` also as a field / type list. */
+function schemaFields(request: ConsoleRequest, response: EngineResponse): { fields?: { field: string; type: string }[] } {
+  if (request.method !== 'GET' || response.status >= 300) return {};
+  try {
+    const fields = fieldTypesOf(structureOfCollection(response).tree);
+    return fields.length > 0 ? { fields } : {};
+  } catch {
+    return {};
+  }
 }
 
 function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): Extract<ConsoleResult, { kind: 'hits' }> {

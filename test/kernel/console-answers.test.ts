@@ -1,0 +1,153 @@
+/**
+ * What the kernel sends for the console's everyday answers, over ZeroMQ against the sandbox
+ * engines over HTTP: JSON answers carry their status line for the searchbook renderer (and a
+ * field / type list for mappings), errors lead with the engine's root cause and say their
+ * prefix once, Typesense query strings that would be cut at `&` are refused before sending, and
+ * kernel_info's language_info is what the example notebooks store.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
+import { JSON_MIME, JsonPayloadSchema } from '../../kernel/src/render/mime-types';
+import { SECRETS } from '../drivers/helpers';
+import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
+
+let kernel: KernelClient;
+let sandbox: RunningSandbox;
+
+const displays = (iopub: WireMessage[]) => iopub.filter((m) => m.header.msg_type === 'display_data').map((m) => m.content.data as Record<string, unknown>);
+const errorOf = (iopub: WireMessage[]) => iopub.find((m) => m.header.msg_type === 'error')?.content as { ename: string; evalue: string; traceback: string[] } | undefined;
+// The traceback's first line without its colour codes.
+const firstLine = (iopub: WireMessage[]) => (errorOf(iopub)?.traceback[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+
+async function ok(code: string): Promise<WireMessage[]> {
+  const { reply, iopub } = await kernel.execute(code);
+  expect(reply.content).toMatchObject({ status: 'ok' });
+  return iopub;
+}
+
+beforeAll(async () => {
+  [kernel, sandbox] = await Promise.all([
+    KernelClient.start({ ...SECRETS }),
+    startSandbox({ esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, security: true, products: 20 }),
+  ]);
+  await ok(`%connect typesense ${sandbox.tsUrl} key=\${env:TS_API_KEY} name=ts`);
+  await ok(`%connect elasticsearch ${sandbox.esUrl} user=elastic password=\${env:ES_PASSWORD} name=es`);
+});
+afterAll(async () => {
+  await kernel?.close();
+  await sandbox?.close();
+});
+
+describe('JSON answers carry their status line for the searchbook renderer', () => {
+  it('a write: who answered, method, path, status and time, with the raw answer and the plain-text line kept', async () => {
+    const [bundle] = displays(await ok('PUT /daily/_doc/1?refresh=true\n{"name": "lamp"}'));
+    const payload = JsonPayloadSchema.parse(bundle?.[JSON_MIME]);
+    expect(payload).toEqual({ info: { connection: 'es', engine: 'elasticsearch', method: 'PUT', path: '/daily/_doc/1?refresh=true', status: 201, elapsedMs: expect.any(Number) } });
+    expect(bundle?.['application/json']).toMatchObject({ _index: 'daily', _id: '1', result: 'created' });
+    expect(String(bundle?.['text/plain'])).toMatch(/^es: PUT \/daily\/_doc\/1\?refresh=true → 201 in \d+ ms\n/);
+  });
+
+  it('an Elasticsearch mapping also lists every field with its type, dotted', async () => {
+    await ok('PUT /daily/_mapping\n{"properties": {"address": {"properties": {"city": {"type": "keyword"}}}}}');
+    const [bundle] = displays(await ok('GET /daily/_mapping'));
+    const payload = JsonPayloadSchema.parse(bundle?.[JSON_MIME]);
+    expect(payload.fields).toEqual([
+      { field: 'name', type: 'text' },
+      { field: 'address', type: 'object' },
+      { field: 'address.city', type: 'keyword' },
+    ]);
+  });
+
+  it('a Typesense collection also lists its schema fields', async () => {
+    await ok('%use ts');
+    try {
+      const [bundle] = displays(await ok('GET /collections/books'));
+      const payload = JsonPayloadSchema.parse(bundle?.[JSON_MIME]);
+      expect(payload.info).toMatchObject({ connection: 'ts', engine: 'typesense', status: 200 });
+      expect(payload.fields).toEqual(expect.arrayContaining([{ field: 'title', type: 'string' }, { field: 'year', type: 'int32' }]));
+    } finally {
+      await ok('%use es');
+    }
+  });
+});
+
+describe('errors lead with the cause and say their name once', () => {
+  it('a terms aggregation on a text field: the fielddata reason first, all shards failed after it', async () => {
+    await ok('%use es');
+    const { reply, iopub } = await kernel.execute('POST /products/_search\n{"size": 0, "aggs": {"names": {"terms": {"field": "name"}}}}');
+    expect(reply.content).toMatchObject({ status: 'error', ename: 'RequestFailed' });
+    expect(errorOf(iopub)?.evalue).toMatch(/^Elasticsearch answered 400: illegal_argument_exception: Fielddata is disabled on \[name\] in \[products\]/);
+    expect(errorOf(iopub)?.evalue).toContain('(reported as search_phase_execution_exception: all shards failed)');
+    expect(errorOf(iopub)?.evalue).toContain('name.keyword');
+  });
+
+  it('a refused password: "Authentication failed:" once, and no HTTPS advice from a server that answered over HTTP', async () => {
+    const { iopub } = await kernel.execute(`%connect elasticsearch ${sandbox.esUrl} user=elastic password=\${env:WRONG} name=wrong`);
+    expect(firstLine(iopub)).toMatch(/^Authentication failed: unable to authenticate user \[elastic\]/);
+    expect(firstLine(iopub)).not.toMatch(/Authentication failed:.*Authentication failed:|HTTPS/);
+  });
+
+  it('nothing listening: "Connection failed:" once', async () => {
+    const { iopub } = await kernel.execute('%connect elasticsearch http://127.0.0.1:1 auth=none name=nowhere');
+    expect(firstLine(iopub)).toMatch(/^Connection failed: nothing accepts connections at /);
+    expect(firstLine(iopub).match(/Connection failed/g)).toHaveLength(1);
+  });
+
+  it('a trailing comma: its place and the one fix, without the general request form', async () => {
+    const { iopub } = await kernel.execute('POST /products/_search\n{"size": 1,}');
+    expect(errorOf(iopub)?.evalue).toBe("Invalid JSON at line 2, column 11: a trailing comma before '}'. Nothing was sent.");
+    const traceback = errorOf(iopub)?.traceback.join('\n') ?? '';
+    expect(traceback).toContain('Remove the comma after the last member');
+    expect(traceback).not.toContain('Write an HTTP request');
+  });
+});
+
+describe('Typesense query strings that would be cut at "&"', () => {
+  beforeAll(() => ok('%use ts'));
+  afterAll(() => ok('%use es'));
+  const search = 'GET /collections/books/documents/search?q=*&query_by=title&per_page=1';
+  const found = (iopub: WireMessage[]) => (displays(iopub)[0]?.['application/json'] as { found: number }).found;
+
+  it('&& inside filter_by is refused before sending, with the encoded form and the %set form', async () => {
+    const { reply, iopub } = await kernel.execute(`${search}&filter_by=year:>=1990 && rating:>4.5`);
+    expect(reply.content).toMatchObject({ status: 'error', ename: 'QueryStringRefused' });
+    expect(displays(iopub)).toEqual([]);
+    const error = errorOf(iopub);
+    expect(error?.evalue).toContain('Typesense reads `filter_by=year:>=1990 ` as the whole filter_by');
+    expect(error?.evalue).toMatch(/Nothing was sent\.$/);
+    const hint = error?.traceback.join('\n') ?? '';
+    expect(hint).toContain('filter_by=year:>=1990 %26%26 rating:>4.5');
+    expect(hint).toContain('%set filter_by = "year:>=1990 && rating:>4.5"');
+  });
+
+  it('the encoded and the %set forms both apply the whole filter: fewer books than the year alone', async () => {
+    const year = found(await ok(`${search}&filter_by=year:>=1990`));
+    const encoded = found(await ok(`${search}&filter_by=year:>=1990 %26%26 rating:>4.5`));
+    const viaSet = found(await ok(`%set filter_by = "year:>=1990 && rating:>4.5"\n${search}&filter_by=\${filter_by}`));
+    expect(encoded).toBeLessThan(year);
+    expect(viaSet).toBe(encoded);
+  });
+
+  it('a bare word is refused; || needs no escaping', async () => {
+    const { reply } = await kernel.execute(`${search}&exhaustive_search`);
+    expect(reply.content).toMatchObject({ status: 'error', ename: 'QueryStringRefused' });
+    await ok(`${search}&filter_by=year:<1950 || year:>2020`);
+  });
+
+  it('a cell is checked whole: a refused second request means the first is not sent either', async () => {
+    const { reply, iopub } = await kernel.execute(`POST /collections/books/documents\n{"id": "never-written", "title": "T", "author": "A", "genre": "G", "year": 2000, "ratings_count": 1, "rating": 1, "in_print": true, "meta": {"pages": 1, "publisher": "P"}}\n${search}&filter_by=year:>1 && year:<3`);
+    expect(reply.content).toMatchObject({ status: 'error', ename: 'QueryStringRefused' });
+    expect(displays(iopub)).toEqual([]);
+    const { reply: read } = await kernel.execute('GET /collections/books/documents/never-written');
+    expect(read.content.status).toBe('error');
+  });
+});
+
+it('kernel_info language_info is what the example notebooks store, so opening one changes nothing', async () => {
+  const reply = await kernel.request('shell', 'kernel_info_request', {});
+  for (const name of ['elasticsearch.ipynb', 'typesense.ipynb']) {
+    const notebook = JSON.parse(await readFile(join(REPO, 'examples', name), 'utf8')) as { metadata: { language_info: unknown } };
+    expect(reply.content.language_info).toEqual(notebook.metadata.language_info);
+  }
+});
