@@ -3,12 +3,13 @@ import { parseCell } from '../console/parse';
 import type { VariableScope } from '../console/variables';
 import { defaultProfileServices, type ProfileServices } from '../connections/profile-services';
 import type { ConnectionRegistry } from '../connections/registry';
-import { EngineError } from '../drivers/driver';
+import { EngineError, type EngineResponse } from '../drivers/driver';
 import { toBundle } from '../render/bundle';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED } from './cell-failure';
 import { runMagic } from './magics';
 import type { OutputSink } from './output-sink';
+import { Progress } from './progress';
 
 const NO_CONNECTION_HINT = [
   'Connect first, for example:',
@@ -73,17 +74,18 @@ export class CellRunner {
     const { driver } = connection;
     const refusal = driver.refusal(request);
     if (refusal) throw refusalFailure(refusal);
-    const response = await driver.send(request, signal);
-    const info = {
-      connection: connection.name,
-      engine: driver.engine,
-      method: request.method,
-      path: request.query ? `${request.path}?${request.query}` : request.path,
-      status: response.status,
-      elapsedMs: response.elapsedMs,
-    };
+    const path = request.query ? `${request.path}?${request.query}` : request.path;
+    const progress = new Progress(sink, { waitingFor: `${connection.name}: ${request.method} ${path}`, stoppable: true });
+    let response: EngineResponse;
+    try {
+      response = await driver.send(request, signal);
+    } catch (err) {
+      await progress.fail(signal.aborted ? 'interrupted' : 'failed');
+      throw err;
+    }
+    const info = { connection: connection.name, engine: driver.engine, method: request.method, path, status: response.status, elapsedMs: response.elapsedMs };
     const raw = response.body.kind === 'json' ? response.body.value : response.body.kind === 'jsonl' ? response.body.values : undefined;
-    await sink.display(toBundle(driver.present(request, response), info, raw, this.limits));
+    await progress.finish(toBundle(driver.present(request, response), info, raw, this.limits));
     const failure = driver.failure(request, response);
     if (failure) throw CellFailure.fromEngine(failure);
   }

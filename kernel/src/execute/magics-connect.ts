@@ -13,6 +13,7 @@ import { EngineError } from '../drivers/driver';
 import { messageBundle } from '../render/bundle';
 import { CellFailure } from './cell-failure';
 import type { MagicContext } from './magics';
+import { Progress } from './progress';
 
 export const PROFILES_USAGE = '%profiles (lists them), %profiles delete <name>';
 
@@ -32,12 +33,14 @@ export async function connectMagic({ args }: ConsoleMagic, ctx: MagicContext): P
 
   let connection: Connection;
   let filled: ConnectArgs;
+  let progress: Progress | undefined;
   try {
     // The prompt is Jupyter's password field: the typed secret is not echoed or kept.
     const prompt = sink.canAsk ? (text: string) => sink.input(text, true) : undefined;
     filled = await fillSecrets(plan.args, plan.needs, { env: (name) => scope.env(name), keyring: profiles.keyring, prompt }, from);
-    connection = await openConnection(filled, signal);
+    connection = await openConnection(filled, signal, (waitingFor) => (progress = new Progress(sink, { waitingFor, stoppable: true })));
   } catch (err) {
+    await progress?.fail(signal.aborted ? 'interrupted' : 'failed');
     if (err instanceof SecretUnavailable) throw new CellFailure('SecretUnavailable', err.message, err.hint);
     if (err instanceof EngineError) throw CellFailure.fromEngine(err);
     if (err instanceof ConnectArgsError) throw new CellFailure('ConnectUsage', err.message);
@@ -45,7 +48,8 @@ export async function connectMagic({ args }: ConsoleMagic, ctx: MagicContext): P
   }
   connections.add(connection);
   const lines = [`Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`];
-  await sink.display(messageBundle([...lines, ...connection.identity.warnings.map((w) => `Warning: ${w}`)].join('\n')));
+  const connected = messageBundle([...lines, ...connection.identity.warnings.map((w) => `Warning: ${w}`)].join('\n'));
+  await (progress ? progress.finish(connected) : sink.display(connected));
   if (command.kind === 'address' && command.save !== undefined) {
     const name = command.save;
     const saved = await fileStep(() => saveProfile(profiles.store, profiles.keyring, name, filled, command.envNames, connection.address));

@@ -20,7 +20,10 @@ export function executeHandler(runner: CellRunner, state: ExecutionState, takeQu
     const executionCount = state.count;
     if (!request.silent) await ctx.publish('execute_input', { code: request.code, execution_count: executionCount });
     const sink = {
-      display: (bundle: Record<string, unknown>) => (request.silent ? Promise.resolve() : ctx.publish('display_data', { data: bundle, metadata: {}, transient: {} })),
+      display: (bundle: Record<string, unknown>, displayId?: string) =>
+        request.silent ? Promise.resolve() : ctx.publish('display_data', { data: bundle, metadata: {}, transient: displayId ? { display_id: displayId } : {} }),
+      update: (displayId: string, bundle: Record<string, unknown>) =>
+        request.silent ? Promise.resolve() : ctx.publish('update_display_data', { data: bundle, metadata: {}, transient: { display_id: displayId } }),
       input: (prompt: string, password: boolean) => ctx.input(prompt, password),
       canAsk: request.allow_stdin,
     };

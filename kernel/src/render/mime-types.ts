@@ -6,6 +6,8 @@ import { z } from 'zod';
  */
 export const HITS_MIME = 'application/vnd.searchbook.hits+json';
 export const TABLE_MIME = 'application/vnd.searchbook.table+json';
+/** A request still waiting for its answer: what it waits for and for how long; replaced by the answer. */
+export const PROGRESS_MIME = 'application/vnd.searchbook.progress+json';
 /** A JSON answer: who answered, plus the fields of a mapping or schema; the value itself is the bundle's `application/json`. */
 export const JSON_MIME = 'application/vnd.searchbook.json+json';
 
@@ -76,3 +78,12 @@ export const JsonPayloadSchema = z.object({
   fields: z.array(FieldTypeSchema).optional(),
 });
 export type JsonPayload = z.infer<typeof JsonPayloadSchema>;
+
+export const ProgressPayloadSchema = z.object({
+  /** `es: GET /products/_search`, `Connecting to Elasticsearch at http://host:9200 (at most 10 s)`. */
+  waitingFor: z.string(),
+  elapsedMs: z.number().nonnegative(),
+  /** Interrupting the kernel stops it (a request); the renderer offers a stop control. */
+  stoppable: z.boolean(),
+});
+export type ProgressPayload = z.infer<typeof ProgressPayloadSchema>;
