@@ -32,7 +32,6 @@ export async function runKernel(connectionFile: string): Promise<void> {
 
   const handlers: Record<string, Handler> = {
     kernel_info_request: async (ctx) => ctx.reply(kernelInfo()),
-    history_request: async (ctx) => ctx.reply({ history: [] }),
     shutdown_request: shutdownHandler(shutdown),
   };
   for (const type of SESSION_REQUESTS) handlers[type] = async (ctx) => ((await session()).handlers[type] as Handler)(ctx);

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import './support/dom';
 import { Widget } from '@lumino/widgets';
-import { HITS_MIME, JSON_MIME, TABLE_MIME } from '../../kernel/src/render/mime-types';
+import { HITS_MIME, JSON_MIME, PROGRESS_MIME, TABLE_MIME, TYPED_SECRET_MIME } from '../../kernel/src/render/mime-types';
 import { ValueView } from '../../extension/src/grid/value-view';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
 import extensions from '../../extension/src/mime-extension';
@@ -44,7 +44,7 @@ describe('the hits output', () => {
       expect(extension.rendererFactory.safe).toBe(true);
       expect(extension.rank).toBeLessThan(0);
     }
-    expect(extensions.flatMap((e) => e.rendererFactory.mimeTypes)).toEqual([HITS_MIME, JSON_MIME, TABLE_MIME]);
+    expect(extensions.flatMap((e) => e.rendererFactory.mimeTypes)).toEqual([HITS_MIME, JSON_MIME, PROGRESS_MIME, TYPED_SECRET_MIME, TABLE_MIME]);
   });
 
   it('shows who answered, the lower-bound total, and how many rows were left out', async () => {

@@ -3,12 +3,14 @@
  * engines over HTTP: JSON answers carry their status line for the searchbook renderer (and a
  * field / type list for mappings), errors lead with the engine's root cause and say their
  * prefix once, Typesense query strings that would be cut at `&` are refused before sending, and
- * kernel_info's language_info is what the example notebooks store.
+ * kernel_info's language_info is what the example notebooks store. A %connect refused for a
+ * typed secret says it is still in the cell and offers its removal; history_request answers
+ * with the session's cells, typed secrets removed.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { JSON_MIME, JsonPayloadSchema } from '../../kernel/src/render/mime-types';
+import { JSON_MIME, JsonPayloadSchema, TYPED_SECRET_MIME } from '../../kernel/src/render/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
 
@@ -150,4 +152,46 @@ it('kernel_info language_info is what the example notebooks store, so opening on
     const notebook = JSON.parse(await readFile(join(REPO, 'examples', name), 'utf8')) as { metadata: { language_info: unknown } };
     expect(reply.content.language_info).toEqual(notebook.metadata.language_info);
   }
+});
+
+describe('a password typed into %connect', () => {
+  it.each([
+    ['password=hunter2', 'password'],
+    ['http://elastic:hunter2@127.0.0.1:9 user=elastic', 'address'],
+  ])('%s: refused, the message says it is still in the cell, and the extension is asked to offer its removal', async (typed, option) => {
+    const line = typed.startsWith('http') ? `%connect elasticsearch ${typed}` : `%connect elasticsearch ${sandbox.esUrl} user=elastic ${typed}`;
+    const { reply, iopub } = await kernel.execute(line);
+    expect(reply.content).toMatchObject({ status: 'error', ename: 'SecretInCell' });
+    expect(String(reply.content.evalue)).toMatch(/is still in this cell, and is saved with the notebook, until you remove it\.$/);
+    const [offer] = displays(iopub);
+    expect(offer?.[TYPED_SECRET_MIME]).toEqual({ option });
+    expect(String(offer?.['text/plain'])).toContain('Remove typed secrets from the cell');
+    // Only execute_input echoes the cell; nothing the kernel wrote repeats the password.
+    const written = iopub.filter((m) => m.header.msg_type !== 'execute_input');
+    expect(JSON.stringify([reply.content, ...written.map((m) => m.content)])).not.toContain('hunter2');
+  });
+});
+
+describe('history_request', () => {
+  it('tail: the last cells run, in order, with their execution counts; typed secrets removed', async () => {
+    await ok('%set marker = 1');
+    await kernel.execute(`%connect elasticsearch ${sandbox.esUrl} user=elastic password=hunter2`);
+    await ok('GET /daily/_doc/1');
+    const reply = await kernel.request('shell', 'history_request', { hist_access_type: 'tail', n: 3, output: false, raw: true });
+    const history = reply.content.history as [number, number, string][];
+    expect(history.map(([, , input]) => input)).toEqual(['%set marker = 1', `%connect elasticsearch ${sandbox.esUrl} user=elastic`, 'GET /daily/_doc/1']);
+    const lines = history.map(([, line]) => line);
+    expect(lines).toEqual([lines[0], (lines[0] as number) + 1, (lines[0] as number) + 2]);
+    expect(JSON.stringify(reply.content)).not.toContain('hunter2');
+  });
+
+  it('search by glob, unique; range by execution count', async () => {
+    await ok('GET /daily/_doc/1');
+    const search = await kernel.request('shell', 'history_request', { hist_access_type: 'search', pattern: 'GET /daily/_doc/?', unique: true, n: 10 });
+    expect((search.content.history as [number, number, string][]).map(([, , input]) => input)).toEqual(['GET /daily/_doc/1']);
+    const tail = (await kernel.request('shell', 'history_request', { hist_access_type: 'tail', n: 1 })).content.history as [number, number, string][];
+    const [session, line] = tail[0] ?? [0, 0];
+    const range = await kernel.request('shell', 'history_request', { hist_access_type: 'range', session: 0, start: line - 1, stop: line + 1 });
+    expect(range.content.history).toEqual([[session, line - 1, 'GET /daily/_doc/1'], [session, line, 'GET /daily/_doc/1']]);
+  });
 });

@@ -1,6 +1,6 @@
 /** `%connect`, `%connections` and `%profiles`: opening connections, from the cell or from saved profiles. */
 import type { ConsoleMagic, JsonValue } from '../console/cell';
-import { type ConnectArgs, ConnectArgsError } from '../connections/connect-args';
+import { type ConnectArgs, ConnectArgsError, TypedSecretError } from '../connections/connect-args';
 import { CONNECT_COMMAND_USAGE, parseConnectCommand } from '../connections/connect-command';
 import { type Connection, openConnection } from '../connections/open-connection';
 import type { ProfileServices } from '../connections/profile-services';
@@ -11,6 +11,7 @@ import { deleteProfile, profileConnectArgs, saveProfile } from '../connections/p
 import { fillSecrets, missingSecrets, SecretUnavailable } from '../connections/secrets';
 import { EngineError } from '../drivers/driver';
 import { messageBundle } from '../render/bundle';
+import { TYPED_SECRET_MIME, type TypedSecretPayload } from '../render/mime-types';
 import { CellFailure } from './cell-failure';
 import type { MagicContext } from './magics';
 import { Progress } from './progress';
@@ -19,7 +20,7 @@ export const PROFILES_USAGE = '%profiles (lists them), %profiles delete <name>';
 
 export async function connectMagic({ args }: ConsoleMagic, ctx: MagicContext): Promise<void> {
   const { scope, connections, sink, signal, profiles } = ctx;
-  const command = usage(() => parseConnectCommand(args, (name) => scope.env(name)));
+  const command = await refusingTypedSecrets(sink, () => usage(() => parseConnectCommand(args, (name) => scope.env(name))));
   let plan: ReturnType<typeof profileConnectArgs>;
   let from: { name: string; file: string } | undefined;
   if (command.kind === 'profile') {
@@ -117,8 +118,27 @@ function usage<T>(parse: () => T): T {
   try {
     return parse();
   } catch (err) {
-    if (err instanceof ConnectArgsError) throw new CellFailure('ConnectUsage', err.message);
+    if (err instanceof ConnectArgsError && !(err instanceof TypedSecretError)) throw new CellFailure('ConnectUsage', err.message);
     throw err;
+  }
+}
+
+const SECRET_WORDS: Record<TypedSecretError['option'], string> = { password: 'password', key: 'key', address: 'password in the address' };
+
+/** A typed secret stays in the cell after the refusal: say so, and offer (in JupyterLab) to remove it. */
+async function refusingTypedSecrets<T>(sink: MagicContext['sink'], parse: () => T): Promise<T> {
+  try {
+    return parse();
+  } catch (err) {
+    if (!(err instanceof TypedSecretError)) throw err;
+    const what = SECRET_WORDS[err.option];
+    const still = `The ${what} is still in this cell, and is saved with the notebook, until you remove it.`;
+    const offer: TypedSecretPayload = { option: err.option };
+    await sink.display({
+      [TYPED_SECRET_MIME]: offer,
+      'text/plain': `${still} In JupyterLab: the button below, or the command "searchbook: Remove typed secrets from the cell".`,
+    });
+    throw new CellFailure('SecretInCell', `${err.message} ${still}`, 'Remove it (JupyterLab: "Remove it from the cell" above), then run the cell again: searchbook asks for the secret, or reads ${env:NAME}.');
   }
 }
 

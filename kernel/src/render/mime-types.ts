@@ -8,6 +8,8 @@ export const HITS_MIME = 'application/vnd.searchbook.hits+json';
 export const TABLE_MIME = 'application/vnd.searchbook.table+json';
 /** A request still waiting for its answer: what it waits for and for how long; replaced by the answer. */
 export const PROGRESS_MIME = 'application/vnd.searchbook.progress+json';
+/** A `%connect` refused for a secret typed into it: the extension offers to remove it from the cell. */
+export const TYPED_SECRET_MIME = 'application/vnd.searchbook.typed-secret+json';
 /** A JSON answer: who answered, plus the fields of a mapping or schema; the value itself is the bundle's `application/json`. */
 export const JSON_MIME = 'application/vnd.searchbook.json+json';
 
@@ -87,3 +89,6 @@ export const ProgressPayloadSchema = z.object({
   stoppable: z.boolean(),
 });
 export type ProgressPayload = z.infer<typeof ProgressPayloadSchema>;
+
+export const TypedSecretPayloadSchema = z.object({ option: z.enum(['password', 'key', 'address']) });
+export type TypedSecretPayload = z.infer<typeof TypedSecretPayloadSchema>;
