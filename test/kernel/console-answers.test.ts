@@ -24,7 +24,7 @@ const firstLine = (iopub: WireMessage[]) => (errorOf(iopub)?.traceback[0] ?? '')
 
 async function ok(code: string): Promise<WireMessage[]> {
   const { reply, iopub } = await kernel.execute(code);
-  expect(reply.content).toMatchObject({ status: 'ok' });
+  if (reply.content.status !== 'ok') throw new Error(`${code}\nfailed: ${reply.content.ename}: ${reply.content.evalue}`);
   return iopub;
 }
 
@@ -193,5 +193,46 @@ describe('history_request', () => {
     const [session, line] = tail[0] ?? [0, 0];
     const range = await kernel.request('shell', 'history_request', { hist_access_type: 'range', session: 0, start: line - 1, stop: line + 1 });
     expect(range.content.history).toEqual([[session, line - 1, 'GET /daily/_doc/1'], [session, line, 'GET /daily/_doc/1']]);
+  });
+});
+
+describe('several searches in one request: one output per search, titled', () => {
+  const titles = (iopub: WireMessage[]) =>
+    displays(iopub).map((b) => {
+      const payload = (b['application/vnd.searchbook.hits+json'] ?? b[JSON_MIME]) as { info: { title?: string; status: number }; total?: { value: number } };
+      return [payload.info.title, payload.info.status, payload.total?.value];
+    });
+
+  it('_msearch: a grid per search with its index, status and total; a failed search shows its error', async () => {
+    await ok('%use es');
+    const iopub = await ok([
+      'POST /products/_msearch',
+      '{}',
+      '{"query": {"match_all": {}}, "size": 2}',
+      '{"index": "daily"}',
+      '{"query": {"match_all": {}}}',
+      '{"index": "nope"}',
+      '{"query": {"match_all": {}}}',
+    ].join('\n'));
+    expect(titles(iopub)).toEqual([
+      ['Search 1 of 3: products', 200, 20],
+      ['Search 2 of 3: daily', 200, 1],
+      ['Search 3 of 3: nope', 404, undefined],
+    ]);
+    const [first, , failed] = displays(iopub);
+    expect(String(first?.['text/plain'])).toMatch(/^Search 1 of 3: products · es: POST \/products\/_msearch → 200 in \d+ ms/);
+    expect(failed?.['application/json']).toMatchObject({ error: { type: 'index_not_found_exception' }, status: 404 });
+  });
+
+  it('multi_search: a grid per search with its collection and found', async () => {
+    await ok('%use ts');
+    try {
+      const iopub = await ok('POST /multi_search\n{"searches": [{"collection": "books", "q": "*", "filter_by": "year:<1950", "per_page": 3}, {"collection": "books", "q": "*", "per_page": 1}]}');
+      const [first, second] = titles(iopub);
+      expect([first?.[0], first?.[1], second?.[0]]).toEqual(['Search 1 of 2: books', 200, 'Search 2 of 2: books']);
+      expect(first?.[2]).toBeLessThan(second?.[2] as number);
+    } finally {
+      await ok('%use es');
+    }
   });
 });

@@ -8,7 +8,7 @@ import { getDoc, getSource, mget, putDoc, removeDoc, update } from './documents'
 import { closePit, openPit } from './pit';
 import { clusterHealth, rootInfo } from './root';
 import { Router } from './router';
-import { count, scrollUnsupported, search } from './search/handlers';
+import { count, msearch, scrollUnsupported, search } from './search/handlers';
 import { authenticateInfo, createApiKey, invalidateApiKey } from './security';
 import { getTask, listTasks } from './tasks';
 
@@ -26,6 +26,8 @@ export function buildRouter(): Router {
 
   r.add(GET_POST, '/_search', search);
   r.add(GET_POST, '/{index}/_search', search);
+  r.add(GET_POST, '/_msearch', msearch);
+  r.add(GET_POST, '/{index}/_msearch', msearch);
   r.add(GET_POST, '/_count', count);
   r.add(GET_POST, '/{index}/_count', count);
   r.add(GET_POST, '/_search/scroll', scrollUnsupported);

@@ -31,6 +31,7 @@ export class JsonOutput extends Panel implements IRenderMime.IRenderer {
       const reason = parsed.error.issues[0]?.message ?? '';
       this.addWidget(new Widget({ node: block('searchbook-Unreadable-reason', `searchbook cannot read this output's status (${JSON_MIME} did not match its schema: ${reason}).`) }));
     } else {
+      if (parsed.data.info.title) this.addWidget(new Widget({ node: block('searchbook-SearchTitle', parsed.data.info.title) }));
       this.addWidget(new Widget({ node: block('searchbook-Status', statusText(parsed.data.info)) }));
       if (parsed.data.fields) this.addFieldTable(parsed.data);
     }

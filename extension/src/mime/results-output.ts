@@ -72,6 +72,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     rawView.hidden = true;
     const extras: Widget[] = [];
     const counts = { total: results.total, shown: results.rows.length, omitted: results.omittedRows };
+    if (results.info.title) this.addWidget(new Widget({ node: block('searchbook-SearchTitle', results.info.title) }));
     this.addWidget(new Widget({ node: block('searchbook-Status', statusText(results.info, counts)) }));
     this.addWidget(
       new Widget({

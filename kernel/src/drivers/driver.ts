@@ -49,6 +49,18 @@ export type ConsoleResult =
   | { kind: 'json'; value: JsonValue; fields?: { field: string; type: string }[] }
   | { kind: 'text'; text: string };
 
+/** A response as shown: one result, or one per search of a several-search request (`_msearch`, `multi_search`), in order. */
+export type PresentedResult = ConsoleResult | { kind: 'searches'; searches: SearchPart[] };
+
+/** One search of several: what it searched (index or collection), its own status and answer. */
+export interface SearchPart {
+  target: string;
+  status: number;
+  result: ConsoleResult;
+  /** This search's part of the engine's answer. */
+  raw: JsonValue;
+}
+
 /** An endpoint for completion and inspection: method list, path template, one-line doc. */
 export interface EndpointInfo {
   methods: HttpMethod[];
@@ -89,8 +101,8 @@ export interface Driver {
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse>;
   /** The error a failed response means (status and the engine's own reason), or undefined. */
   failure(request: ConsoleRequest, response: EngineResponse): EngineError | undefined;
-  /** Decides how a response is shown (hits grid, table, JSON). */
-  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult;
+  /** Decides how a response is shown (hits grid, table, JSON; one per search of several). */
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult;
   /** Endpoints of this engine, loaded lazily on first use. */
   endpoints(): Promise<EndpointInfo[]>;
   /** Index or collection names for completion (cached by the driver; may be empty). */

@@ -4,7 +4,7 @@ import type { VariableScope } from '../console/variables';
 import { defaultProfileServices, type ProfileServices } from '../connections/profile-services';
 import type { ConnectionRegistry } from '../connections/registry';
 import { EngineError, type EngineResponse } from '../drivers/driver';
-import { toBundle } from '../render/bundle';
+import { toBundles } from '../render/bundle';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED } from './cell-failure';
 import { runMagic } from './magics';
@@ -85,7 +85,9 @@ export class CellRunner {
     }
     const info = { connection: connection.name, engine: driver.engine, method: request.method, path, status: response.status, elapsedMs: response.elapsedMs };
     const raw = response.body.kind === 'json' ? response.body.value : response.body.kind === 'jsonl' ? response.body.values : undefined;
-    await progress.finish(toBundle(driver.present(request, response), info, raw, this.limits));
+    const [first, ...more] = toBundles(driver.present(request, response), info, raw, this.limits);
+    if (first) await progress.finish(first);
+    for (const bundle of more) await sink.display(bundle);
     const failure = driver.failure(request, response);
     if (failure) throw CellFailure.fromEngine(failure);
   }

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../console/cell';
-import type { ConsoleResult } from '../drivers/driver';
+import type { ConsoleResult, PresentedResult } from '../drivers/driver';
 import { cutLongCells } from './cell-cut';
 import { HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
@@ -9,7 +9,17 @@ export type MimeBundle = Record<string, unknown>;
 
 /** The status line every output starts with: who answered what, how, and how fast. */
 export function statusLine(info: ResponseInfo): string {
-  return `${info.connection}: ${info.method} ${info.path} → ${info.status} in ${Math.round(info.elapsedMs)} ms`;
+  const line = `${info.connection}: ${info.method} ${info.path} → ${info.status} in ${Math.round(info.elapsedMs)} ms`;
+  return info.title ? `${info.title} · ${line}` : line;
+}
+
+/** A console result as display_data bundles: one, or one per search of a several-search request. */
+export function toBundles(result: PresentedResult, info: ResponseInfo, raw: JsonValue | undefined, limits: OutputLimits = DEFAULT_LIMITS): MimeBundle[] {
+  if (result.kind !== 'searches') return [toBundle(result, info, raw, limits)];
+  const count = result.searches.length;
+  return result.searches.map((search, i) =>
+    toBundle(search.result, { ...info, status: search.status, title: `Search ${i + 1} of ${count}: ${search.target || '(no index named)'}` }, search.raw, limits),
+  );
 }
 
 /** Turns a console result into the MIME bundle of one display_data output. */

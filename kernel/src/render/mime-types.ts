@@ -45,6 +45,8 @@ export const ResponseInfoSchema = z.object({
   path: z.string(),
   status: z.number().int(),
   elapsedMs: z.number(),
+  /** One search of several in one request: `Search 2 of 3: books`. */
+  title: z.string().optional(),
 });
 
 export const HitsPayloadSchema = z.object({

@@ -1,6 +1,6 @@
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
-import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import { type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
@@ -48,7 +48,7 @@ export class ElasticsearchDriver implements Driver {
     return elasticsearchFailure(response);
   }
 
-  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
     return presentElasticsearch(request, response, this.structure.treeFor(request, response));
   }
 

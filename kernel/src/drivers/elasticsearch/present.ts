@@ -1,6 +1,6 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import { asObject, flattenDocument } from '../document-columns';
-import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
+import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult, SearchPart } from '../driver';
 import { type FieldTree, fieldTypesOf } from '../field-tree';
 import { documentGrid } from '../grid-columns';
 import { structureOfMapping } from './mapping';
@@ -17,12 +17,14 @@ const LEADING: GridColumn[] = [
  * Search responses → hits grid, with columns from the mapping when `tree` is known; arrays
  * (`_cat/...?format=json`) → table; the rest → JSON.
  */
-export function presentElasticsearch(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): ConsoleResult {
+export function presentElasticsearch(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): PresentedResult {
   if (response.body.kind === 'text') return { kind: 'text', text: response.body.text };
   if (response.body.kind === 'empty') return { kind: 'json', value: { status: response.status } };
   if (response.body.kind === 'jsonl') return { kind: 'table', rows: response.body.values.map(rowOf) };
   const body = response.body.value;
   if (Array.isArray(body)) return { kind: 'table', rows: body.map(rowOf) };
+  const searches = msearchParts(request, response, body);
+  if (searches) return { kind: 'searches', searches };
   const hits = asObject(asObject(body)?.hits);
   if (response.status < 300 && hits && Array.isArray(hits.hits)) {
     const documents = hits.hits.map((hit) => {
@@ -53,6 +55,24 @@ function mappingFields(request: ConsoleRequest, response: EngineResponse): { fie
   } catch {
     return {};
   }
+}
+
+/** An `_msearch` of several searches: each answer shown as its own search, titled with its index. */
+function msearchParts(request: ConsoleRequest, response: EngineResponse, body: JsonValue): SearchPart[] | undefined {
+  const responses = asObject(body)?.responses;
+  if (response.status >= 300 || !Array.isArray(responses) || responses.length < 2 || !request.path.endsWith('/_msearch')) return undefined;
+  const pathTarget = request.path.split('/').filter(Boolean)[0] ?? '';
+  const defaultTarget = pathTarget.startsWith('_') ? '' : decodeURIComponent(pathTarget);
+  // The NDJSON body alternates header and search lines; a header may name its own index.
+  const lines = request.body?.kind === 'ndjson' ? request.body.values : [];
+  return responses.map((answer, i) => {
+    const index = asObject(lines[i * 2])?.index;
+    const target = typeof index === 'string' ? index : Array.isArray(index) ? index.join(',') : defaultTarget;
+    const status = asObject(answer)?.status;
+    const partStatus = typeof status === 'number' ? status : response.status;
+    const part = presentElasticsearch(request, { ...response, status: partStatus, body: { kind: 'json', value: answer } });
+    return { target, status: partStatus, result: part.kind === 'searches' ? { kind: 'json', value: answer } : part, raw: answer };
+  });
 }
 
 function rowOf(value: JsonValue): Record<string, JsonValue> {

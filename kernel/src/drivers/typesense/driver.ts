@@ -1,6 +1,6 @@
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
-import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import { type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
@@ -46,7 +46,7 @@ export class TypesenseDriver implements Driver {
     return typesenseFailure(response);
   }
 
-  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
     return presentTypesense(request, response, this.structure.treeFor(request));
   }
 

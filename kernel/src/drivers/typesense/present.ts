@@ -1,6 +1,6 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import { asObject } from '../document-columns';
-import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
+import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult, SearchPart } from '../driver';
 import { type FieldTree, fieldTypesOf } from '../field-tree';
 import { documentGrid, type GridDocument } from '../grid-columns';
 import { facetTables } from './facets';
@@ -15,7 +15,7 @@ const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, jso
  * export's JSONL → grid, anything else → JSON. Document answers take their columns from the
  * collection schema when `tree` is known.
  */
-export function presentTypesense(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): ConsoleResult {
+export function presentTypesense(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): PresentedResult {
   const endpoint = documentsEndpoint(request);
   const grid = (values: JsonValue[], structure?: FieldTree) => documentsGrid(values, structure, filtersFields(request));
   if (endpoint?.kind === 'export' && response.status < 300) {
@@ -32,6 +32,7 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
   if (Array.isArray(body)) return grid(body);
   const object = asObject(body);
   const results = object?.results;
+  if (response.status < 300 && Array.isArray(results) && results.length > 1) return { kind: 'searches', searches: multiSearchParts(request, response, results) };
   const single = Array.isArray(results) && results.length === 1 ? asObject(results[0]) : object;
   if (response.status < 300 && single && Array.isArray(single.hits)) {
     const docs = single.hits.map((hit) => asObject(hit)?.document ?? null);
@@ -55,6 +56,21 @@ function schemaFields(request: ConsoleRequest, response: EngineResponse): { fiel
   } catch {
     return {};
   }
+}
+
+/** A multi_search of several searches: each result shown as its own search, titled with its collection. */
+function multiSearchParts(request: ConsoleRequest, response: EngineResponse, results: JsonValue[]): SearchPart[] {
+  const searches = asObject(request.body?.kind === 'json' ? request.body.value : undefined)?.searches;
+  const common = new URLSearchParams(request.query).get('collection') ?? '';
+  return results.map((answer, i) => {
+    const collection = asObject(Array.isArray(searches) ? searches[i] : undefined)?.collection;
+    // A failed search is `{"code": 404, "error": "..."}` inside a 200 answer.
+    const code = asObject(answer)?.code;
+    const status = typeof code === 'number' ? code : response.status;
+    const single = { ...request, body: { kind: 'json' as const, value: { searches: [Array.isArray(searches) ? (searches[i] ?? {}) : {}] } } };
+    const part = presentTypesense(single, { ...response, status, body: { kind: 'json', value: { results: [answer] } } });
+    return { target: typeof collection === 'string' ? collection : common, status, result: part.kind === 'hits' ? part : { kind: 'json', value: answer }, raw: answer };
+  });
 }
 
 function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): Extract<ConsoleResult, { kind: 'hits' }> {
