@@ -1,7 +1,7 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
-import { HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
+import { aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
 import { GridView } from '../grid/grid-view';
 import type { ColumnView } from '../grid/rows-model';
 import { barChart, bucketsOf } from './bar-chart';
@@ -16,7 +16,7 @@ interface Results {
   cut: { row: number; column: string }[];
   total?: { value: number; relation: 'eq' | 'gte' };
   omittedRows: number;
-  aggregations: { name: string; rows: Record<string, unknown>[] }[];
+  aggregations: { name: string; kind?: 'aggregation' | 'facet' | undefined; rows: Record<string, unknown>[] }[];
 }
 
 function readResults(mimeType: string, data: unknown): Results {
@@ -124,16 +124,17 @@ function rawJsonNode(raw: unknown): HTMLElement {
   return pre;
 }
 
-function aggregationWidgets(aggregation: { name: string; rows: Record<string, unknown>[] }, connection: string): Widget[] {
+function aggregationWidgets(aggregation: Results['aggregations'][number], connection: string): Widget[] {
   const section = block('searchbook-Aggregation');
-  const title = block('searchbook-Aggregation-title', `Aggregation ${aggregation.name}`);
+  const title = block('searchbook-Aggregation-title', aggregationTitle(aggregation));
   section.append(title);
   const buckets = bucketsOf(aggregation.rows);
   if (buckets.length > 0) {
     section.append(barChart(buckets, aggregation.name));
   }
   const names = [...new Set(aggregation.rows.flatMap((row) => Object.keys(row)))];
-  const columns = names.map((name) => ({ name, type: '', readOnly: false, json: false }));
-  const label = `Aggregation ${aggregation.name} from ${connection}: ${aggregation.rows.length} rows, columns ${names.join(', ')}`;
+  // Bucket keys (years, prices) read best as written; counts and metrics are rounded and grouped.
+  const columns = names.map((name) => ({ name, type: '', readOnly: false, json: false, statistic: name !== 'key' }));
+  const label = `${aggregationTitle(aggregation)} from ${connection}: ${aggregation.rows.length} rows, columns ${names.join(', ')}`;
   return [new Widget({ node: section }), new GridView(columns, aggregation.rows, [], label)];
 }

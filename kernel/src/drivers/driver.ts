@@ -42,7 +42,7 @@ export type ConsoleResult =
       rows: Record<string, JsonValue>[];
       /** Total matches, and whether it is a lower bound (`≥`). */
       total?: { value: number; relation: 'eq' | 'gte' };
-      aggregations?: { name: string; rows: Record<string, JsonValue>[] }[];
+      aggregations?: { name: string; kind?: 'aggregation' | 'facet'; rows: Record<string, JsonValue>[] }[];
     }
   | { kind: 'table'; rows: Record<string, JsonValue>[] }
   /** `fields`: the answer is a mapping or collection schema, listed field by field (dotted names). */

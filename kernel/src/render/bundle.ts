@@ -1,7 +1,7 @@
 import type { JsonValue } from '../console/cell';
 import type { ConsoleResult, PresentedResult } from '../drivers/driver';
 import { cutLongCells } from './cell-cut';
-import { HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
+import { aggregationTitle, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
@@ -76,13 +76,13 @@ function fallbacks(
   columns: string[],
   rows: Record<string, JsonValue>[],
   limits: OutputLimits,
-  aggregations: { name: string; rows: Record<string, JsonValue>[] }[],
+  aggregations: { name: string; kind?: 'aggregation' | 'facet'; rows: Record<string, JsonValue>[] }[],
 ): MimeBundle {
   const shown = rows.slice(0, limits.fallbackRows);
   const more = rows.length > shown.length ? `${rows.length - shown.length} more rows in the grid` : '';
   const aggColumns = (aggRows: Record<string, JsonValue>[]) => [...new Set(aggRows.flatMap((r) => Object.keys(r)))];
-  const plain = [summary, plainTable(columns, shown), more, ...aggregations.map((a) => `\nAggregation ${a.name}\n${plainTable(aggColumns(a.rows), a.rows)}`)];
-  const html = [htmlTable(summary, columns, shown), more ? `<p>${escapeHtml(more)}</p>` : '', ...aggregations.map((a) => htmlTable(`Aggregation ${a.name}`, aggColumns(a.rows), a.rows))];
+  const plain = [summary, plainTable(columns, shown), more, ...aggregations.map((a) => `\n${aggregationTitle(a)}\n${plainTable(aggColumns(a.rows), a.rows)}`)];
+  const html = [htmlTable(summary, columns, shown), more ? `<p>${escapeHtml(more)}</p>` : '', ...aggregations.map((a) => htmlTable(aggregationTitle(a), aggColumns(a.rows), a.rows))];
   return { 'text/html': html.filter(Boolean).join('\n'), 'text/plain': plain.filter(Boolean).join('\n') };
 }
 

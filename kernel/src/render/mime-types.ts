@@ -58,7 +58,16 @@ export const HitsPayloadSchema = z.object({
   omittedRows: z.number().int().nonnegative(),
   /** Cells holding a fragment of a longer array or object (see render/cell-cut.ts). */
   cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })).default([]),
-  aggregations: z.array(z.object({ name: z.string(), rows: z.array(z.record(z.string(), JsonValueSchema)) })).default([]),
+  aggregations: z
+    .array(
+      z.object({
+        name: z.string(),
+        /** `facet`: a Typesense facet (facet_by); older notebooks have none, meaning an aggregation. */
+        kind: z.enum(['aggregation', 'facet']).optional(),
+        rows: z.array(z.record(z.string(), JsonValueSchema)),
+      }),
+    )
+    .default([]),
 });
 export type HitsPayload = z.infer<typeof HitsPayloadSchema>;
 
@@ -94,3 +103,8 @@ export type ProgressPayload = z.infer<typeof ProgressPayloadSchema>;
 
 export const TypedSecretPayloadSchema = z.object({ option: z.enum(['password', 'key', 'address']) });
 export type TypedSecretPayload = z.infer<typeof TypedSecretPayloadSchema>;
+
+/** The heading of an aggregation or facet table: `Aggregation brands`, `Facet genre`. */
+export function aggregationTitle(table: { name: string; kind?: 'aggregation' | 'facet' | undefined }): string {
+  return `${table.kind === 'facet' ? 'Facet' : 'Aggregation'} ${table.name}`;
+}
