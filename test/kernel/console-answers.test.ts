@@ -236,3 +236,31 @@ describe('several searches in one request: one output per search, titled', () =>
     }
   });
 });
+
+describe('Typesense query-string parameters complete field names from the schema', () => {
+  beforeAll(() => ok('%use ts'));
+  afterAll(() => ok('%use es'));
+  const complete = async (line: string) => {
+    const reply = await kernel.request('shell', 'complete_request', { code: line, cursor_pos: [...line].length });
+    return reply.content as { matches: string[]; cursor_start: number; cursor_end: number };
+  };
+  const search = 'GET /collections/books/documents/search?q=*';
+
+  it.each([
+    [`${search}&query_by=ti`, ['title']],
+    [`${search}&query_by=title,au`, ['author']],
+    [`${search}&sort_by=rating:desc,ye`, ['year']],
+    [`${search}&filter_by=genre:Fiction && ye`, ['year']],
+    [`${search}&facet_by=`, expect.arrayContaining(['genre', 'year', 'title'])],
+  ])('%s', async (line, matches) => {
+    const reply = await complete(line);
+    expect(reply.matches).toEqual(matches);
+    const partial = /[\w.@-]*$/.exec(line)?.[0] ?? '';
+    expect([reply.cursor_start, reply.cursor_end]).toEqual([[...line].length - partial.length, [...line].length]);
+  });
+
+  it('not in a value after ":" nor in a parameter that takes no fields', async () => {
+    expect((await complete(`${search}&filter_by=genre:Fi`)).matches).toEqual([]);
+    expect((await complete(`${search}&per_page=1`)).matches).toEqual([]);
+  });
+});
