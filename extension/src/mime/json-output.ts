@@ -43,8 +43,8 @@ export class JsonOutput extends Panel implements IRenderMime.IRenderer {
     const title = block('searchbook-Aggregation-title', `Fields (${fields.length})`);
     this.addWidget(new Widget({ node: title }));
     const columns = [
-      { name: 'field', type: '', readOnly: true, json: false },
-      { name: 'type', type: '', readOnly: true, json: false },
+      { name: 'field', type: '', readOnly: false, json: false },
+      { name: 'type', type: '', readOnly: false, json: false },
     ];
     this.addWidget(new GridView(columns, fields, [], `Fields of ${payload.info.path} from ${payload.info.connection}: ${fields.length} rows, columns field, type`));
   }

@@ -49,7 +49,7 @@ function node(key: string | undefined, value: unknown, depth: number): HTMLEleme
   details.open = depth < OPEN_DEPTH && entries.length <= OPEN_ENTRIES;
   const summary = document.createElement('summary');
   if (key !== undefined) summary.append(span('searchbook-Json-key', `${key}: `));
-  summary.append(span('searchbook-Json-punct', open), span('searchbook-Json-count', ` ${entries.length} ${Array.isArray(value) ? 'items' : 'keys'} `), span('searchbook-Json-punct', close));
+  summary.append(span('searchbook-Json-punct', open), span('searchbook-Json-count', ` ${entries.length} ${Array.isArray(value) ? 'item' : 'key'}${entries.length === 1 ? '' : 's'} `), span('searchbook-Json-punct', close));
   details.append(summary);
   const body = document.createElement('div');
   body.className = 'searchbook-Json-children';
