@@ -47,7 +47,7 @@ export class TypesenseDriver implements Driver {
   }
 
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
-    return presentTypesense(request, response, this.structure.treeFor(request));
+    return presentTypesense(request, response, (search) => this.structure.treeFor(search));
   }
 
   endpoints(): Promise<EndpointInfo[]> {

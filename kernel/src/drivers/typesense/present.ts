@@ -5,7 +5,7 @@ import { type FieldTree, fieldTypesOf } from '../field-tree';
 import { documentGrid, type GridDocument } from '../grid-columns';
 import { facetTables } from './facets';
 import { structureOfCollection } from './schema';
-import { documentsEndpoint, filtersFields } from './targets';
+import { documentsEndpoint, eachSearch, filtersFields } from './targets';
 
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
 const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
@@ -15,8 +15,9 @@ const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, jso
  * export's JSONL → grid, anything else → JSON. Document answers take their columns from the
  * collection schema when `tree` is known.
  */
-export function presentTypesense(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): PresentedResult {
+export function presentTypesense(request: ConsoleRequest, response: EngineResponse, treeFor: (request: ConsoleRequest) => FieldTree | undefined = () => undefined): PresentedResult {
   const endpoint = documentsEndpoint(request);
+  const tree = treeFor(request);
   const grid = (values: JsonValue[], structure?: FieldTree) => documentsGrid(values, structure, filtersFields(request));
   if (endpoint?.kind === 'export' && response.status < 300) {
     // JSONL of one line parses as one JSON value, and an empty collection exports nothing.
@@ -32,7 +33,7 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
   if (Array.isArray(body)) return grid(body);
   const object = asObject(body);
   const results = object?.results;
-  if (response.status < 300 && Array.isArray(results) && results.length > 1) return { kind: 'searches', searches: multiSearchParts(request, response, results) };
+  if (response.status < 300 && Array.isArray(results) && results.length > 1) return { kind: 'searches', searches: multiSearchParts(request, response, results, treeFor) };
   const single = Array.isArray(results) && results.length === 1 ? asObject(results[0]) : object;
   if (response.status < 300 && single && Array.isArray(single.hits)) {
     const docs = single.hits.map((hit) => asObject(hit)?.document ?? null);
@@ -59,17 +60,16 @@ function schemaFields(request: ConsoleRequest, response: EngineResponse): { fiel
 }
 
 /** A multi_search of several searches: each result shown as its own search, titled with its collection. */
-function multiSearchParts(request: ConsoleRequest, response: EngineResponse, results: JsonValue[]): SearchPart[] {
-  const searches = asObject(request.body?.kind === 'json' ? request.body.value : undefined)?.searches;
-  const common = new URLSearchParams(request.query).get('collection') ?? '';
+function multiSearchParts(request: ConsoleRequest, response: EngineResponse, results: JsonValue[], treeFor: (request: ConsoleRequest) => FieldTree | undefined): SearchPart[] {
+  const singles = eachSearch(request);
   return results.map((answer, i) => {
-    const collection = asObject(Array.isArray(searches) ? searches[i] : undefined)?.collection;
+    const single = singles[i] ?? request;
+    const collection = documentsEndpoint(single)?.collection;
     // A failed search is `{"code": 404, "error": "..."}` inside a 200 answer.
     const code = asObject(answer)?.code;
     const status = typeof code === 'number' ? code : response.status;
-    const single = { ...request, body: { kind: 'json' as const, value: { searches: [Array.isArray(searches) ? (searches[i] ?? {}) : {}] } } };
-    const part = presentTypesense(single, { ...response, status, body: { kind: 'json', value: { results: [answer] } } });
-    return { target: typeof collection === 'string' ? collection : common, status, result: part.kind === 'hits' ? part : { kind: 'json', value: answer }, raw: answer };
+    const part = presentTypesense(single, { ...response, status, body: { kind: 'json', value: { results: [answer] } } }, treeFor);
+    return { target: collection ? decodeURIComponent(collection) : '', status, result: part.kind === 'hits' ? part : { kind: 'json', value: answer }, raw: answer };
   });
 }
 
