@@ -2,15 +2,9 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import { JSON_MIME, type JsonPayload, JsonPayloadSchema } from '../../../kernel/src/render/mime-types';
 import { GridView } from '../grid/grid-view';
+import { block } from './block';
 import { jsonView } from './json-tree';
 import { statusText } from './status-line';
-
-function block(className: string, text = ''): HTMLElement {
-  const node = document.createElement('div');
-  node.className = className;
-  node.textContent = text;
-  return node;
-}
 
 /**
  * A JSON answer (a mapping, a write's result, an error body): the status line, a field / type
@@ -20,6 +14,8 @@ function block(className: string, text = ''): HTMLElement {
 export class JsonOutput extends Panel implements IRenderMime.IRenderer {
   constructor() {
     super();
+    // The same frame as the grids' outputs (style/base.css).
+    this.addClass('searchbook-Results');
     this.addClass('searchbook-JsonOutput');
   }
 

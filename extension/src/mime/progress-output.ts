@@ -1,6 +1,7 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { PROGRESS_MIME, ProgressPayloadSchema } from '../../../kernel/src/render/mime-types';
+import { button } from './toolbar';
 
 /** Bubbles from the stop control to the plugin that owns the kernel (see ../kernel-actions.ts). */
 export const STOP_EVENT = 'searchbook-stop';
@@ -35,16 +36,12 @@ export class ProgressOutput extends Widget implements IRenderMime.IRenderer {
   }
 
   private stopButton(): HTMLButtonElement {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'jp-Button searchbook-Toolbar-button searchbook-Progress-stop';
-    button.textContent = 'Stop';
-    button.title = 'Interrupt the kernel: the request in flight is aborted';
-    button.addEventListener('click', () => {
-      button.disabled = true;
-      button.textContent = 'Stopping…';
-      button.dispatchEvent(new CustomEvent(STOP_EVENT, { bubbles: true }));
+    const stop = button('Stop', 'Interrupt the kernel: the request in flight is aborted', (b) => {
+      b.disabled = true;
+      b.textContent = 'Stopping…';
+      b.dispatchEvent(new CustomEvent(STOP_EVENT, { bubbles: true }));
     });
-    return button;
+    stop.classList.add('searchbook-Progress-stop');
+    return stop;
   }
 }

@@ -5,6 +5,7 @@ import { aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } fr
 import { GridView } from '../grid/grid-view';
 import type { ColumnView } from '../grid/rows-model';
 import { barChart, bucketsOf } from './bar-chart';
+import { block } from './block';
 import { omittedText, statusText } from './status-line';
 import { toolbar } from './toolbar';
 
@@ -29,13 +30,6 @@ function readResults(mimeType: string, data: unknown): Results {
     columns: table.columns.map((name) => ({ name, type: '', readOnly: false, json: false })),
     aggregations: [],
   };
-}
-
-function block(className: string, text = ''): HTMLElement {
-  const node = document.createElement('div');
-  node.className = className;
-  node.textContent = text;
-  return node;
 }
 
 /**

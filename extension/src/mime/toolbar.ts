@@ -4,7 +4,8 @@ export interface ToolbarActions {
   toggleRaw(): boolean;
 }
 
-function button(label: string, title: string, onClick: (button: HTMLButtonElement) => void): HTMLButtonElement {
+/** A small JupyterLab-styled button of the outputs. */
+export function button(label: string, title: string, onClick: (button: HTMLButtonElement) => void): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
   b.className = 'jp-Button searchbook-Toolbar-button';

@@ -11,7 +11,7 @@ import { deleteProfile, profileConnectArgs, saveProfile } from '../connections/p
 import { fillSecrets, missingSecrets, SecretUnavailable } from '../connections/secrets';
 import { EngineError } from '../drivers/driver';
 import { messageBundle } from '../render/bundle';
-import { TYPED_SECRET_MIME, type TypedSecretPayload } from '../render/mime-types';
+import { TYPED_SECRET_MIME, TYPED_SECRET_WORDS, type TypedSecretPayload } from '../render/mime-types';
 import { CellFailure } from './cell-failure';
 import type { MagicContext } from './magics';
 import { Progress } from './progress';
@@ -123,15 +123,13 @@ function usage<T>(parse: () => T): T {
   }
 }
 
-const SECRET_WORDS: Record<TypedSecretError['option'], string> = { password: 'password', key: 'key', address: 'password in the address' };
-
 /** A typed secret stays in the cell after the refusal: say so, and offer (in JupyterLab) to remove it. */
 async function refusingTypedSecrets<T>(sink: MagicContext['sink'], parse: () => T): Promise<T> {
   try {
     return parse();
   } catch (err) {
     if (!(err instanceof TypedSecretError)) throw err;
-    const what = SECRET_WORDS[err.option];
+    const what = TYPED_SECRET_WORDS[err.option];
     const still = `The ${what} is still in this cell, and is saved with the notebook, until you remove it.`;
     const offer: TypedSecretPayload = { option: err.option };
     await sink.display({

@@ -103,6 +103,8 @@ export type ProgressPayload = z.infer<typeof ProgressPayloadSchema>;
 
 export const TypedSecretPayloadSchema = z.object({ option: z.enum(['password', 'key', 'address']) });
 export type TypedSecretPayload = z.infer<typeof TypedSecretPayloadSchema>;
+/** How messages name each kind of typed secret. */
+export const TYPED_SECRET_WORDS: Record<TypedSecretPayload['option'], string> = { password: 'password', key: 'key', address: 'password in the address' };
 
 /** The heading of an aggregation or facet table: `Aggregation brands`, `Facet genre`. */
 export function aggregationTitle(table: { name: string; kind?: 'aggregation' | 'facet' | undefined }): string {

@@ -1,7 +1,8 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import { asObject, flattenDocument } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult, SearchPart } from '../driver';
-import { type FieldTree, fieldTypesOf } from '../field-tree';
+import type { FieldTree } from '../field-tree';
+import { structureFields } from '../structure-cache';
 import { documentGrid } from '../grid-columns';
 import { structureOfMapping } from './mapping';
 import { filtersFields } from './targets';
@@ -43,19 +44,9 @@ export function presentElasticsearch(request: ConsoleRequest, response: EngineRe
       ...(aggregations.length ? { aggregations } : {}),
     };
   }
-  return { kind: 'json', value: body, ...mappingFields(request, response) };
+  return { kind: 'json', value: body, ...structureFields(request, response, structureOfMapping) };
 }
 
-/** `GET /products/_mapping` (or `GET /products`, which holds the mapping too) also as a field / type list. */
-function mappingFields(request: ConsoleRequest, response: EngineResponse): { fields?: { field: string; type: string }[] } {
-  if (request.method !== 'GET' || response.status >= 300) return {};
-  try {
-    const fields = fieldTypesOf(structureOfMapping(response).tree);
-    return fields.length > 0 ? { fields } : {};
-  } catch {
-    return {};
-  }
-}
 
 /** An `_msearch` of several searches: each answer shown as its own search, titled with its index. */
 function msearchParts(request: ConsoleRequest, response: EngineResponse, body: JsonValue): SearchPart[] | undefined {

@@ -1,7 +1,8 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import { asObject } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult, SearchPart } from '../driver';
-import { type FieldTree, fieldTypesOf } from '../field-tree';
+import type { FieldTree } from '../field-tree';
+import { structureFields } from '../structure-cache';
 import { documentGrid, type GridDocument } from '../grid-columns';
 import { facetTables } from './facets';
 import { structureOfCollection } from './schema';
@@ -45,19 +46,9 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
       ...(facets.length > 0 ? { aggregations: facets } : {}),
     };
   }
-  return { kind: 'json', value: body, ...schemaFields(request, response) };
+  return { kind: 'json', value: body, ...structureFields(request, response, structureOfCollection) };
 }
 
-/** `GET /collections/books` also as a field / type list. */
-function schemaFields(request: ConsoleRequest, response: EngineResponse): { fields?: { field: string; type: string }[] } {
-  if (request.method !== 'GET' || response.status >= 300) return {};
-  try {
-    const fields = fieldTypesOf(structureOfCollection(response).tree);
-    return fields.length > 0 ? { fields } : {};
-  } catch {
-    return {};
-  }
-}
 
 /** A multi_search of several searches: each result shown as its own search, titled with its collection. */
 function multiSearchParts(request: ConsoleRequest, response: EngineResponse, results: JsonValue[], treeFor: (request: ConsoleRequest) => FieldTree | undefined): SearchPart[] {
