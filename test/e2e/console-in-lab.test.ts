@@ -1,9 +1,9 @@
 /**
  * The console as a daily tool, in a real JupyterLab in Chromium: JSON answers with their status
- * line, open tree and field table; errors that lead with the cause; a grid per search of a
- * several-search request; facets titled as facets; a request in flight with its clock and a
- * Stop control; a typed password removed from the cell on request; an example notebook that
- * opening leaves unchanged.
+ * line, open tree and field table (and a scrollbar corner that follows the dark theme); errors
+ * that lead with the cause; a grid per search of a several-search request; facets titled as
+ * facets; a request in flight with its clock and a Stop control; a typed password removed from
+ * the cell on request; an example notebook that opening leaves unchanged.
  */
 import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -112,6 +112,22 @@ describe('JSON answers', () => {
     expect(await mapping.locator('details[open] > summary .searchbook-Json-key').allTextContents()).toEqual(['products: ', 'mappings: ', 'properties: ']);
     await mapping.scrollIntoViewIfNeeded();
     await screenshot(page, 'json-mapping');
+  });
+
+  it('the grid\'s scrollbar corner follows a dark theme instead of staying a light square', async () => {
+    const cornerBrightness = () =>
+      page.locator('.searchbook-Grid .lm-DataGrid-scrollCorner').first().evaluate((node) => {
+        const [r, g, b] = (getComputedStyle(node).backgroundColor.match(/\d+/g) ?? ['255', '255', '255']).map(Number);
+        return ((r ?? 255) + (g ?? 255) + (b ?? 255)) / 3;
+      });
+    await page.evaluate(() => (window as LabWindow).jupyterapp?.commands.execute('apputils:change-theme', { theme: 'JupyterLab Dark' }));
+    await page.waitForFunction(() => document.body.dataset.jpThemeLight === 'false', undefined, { timeout: 30_000 });
+    try {
+      expect(await cornerBrightness()).toBeLessThan(100);
+    } finally {
+      await page.evaluate(() => (window as LabWindow).jupyterapp?.commands.execute('apputils:change-theme', { theme: 'JupyterLab Light' }));
+      await page.waitForFunction(() => document.body.dataset.jpThemeLight === 'true', undefined, { timeout: 30_000 });
+    }
   });
 });
 
