@@ -35,17 +35,18 @@ function deepest(value: JsonValue | undefined): Cause | undefined {
 export const describeCause = (cause: Cause): string => [cause.type, cause.reason].filter(Boolean).join(': ');
 
 /**
- * The root causes, most specific first and without repeats, then the outer error when it says
+ * The causes, most specific first and without repeats, and the outer error when it says
  * something else: `{ causes: [fielddata...], outer: search_phase_execution_exception... }`.
  */
 export function errorCauses(error: Record<string, JsonValue> | undefined): { causes: Cause[]; outer?: Cause } {
   if (!error) return { causes: [] };
   const outer = causeOf(error);
   const candidates: (Cause | undefined)[] = [];
-  // A root cause may itself carry caused_by (a parse error over the value's own error).
-  for (const root of Array.isArray(error.root_cause) ? error.root_cause : []) candidates.push(deepest(root));
-  for (const shard of Array.isArray(error.failed_shards) ? error.failed_shards : []) candidates.push(deepest(asObject(shard)?.reason));
+  // Most specific first: the end of the caused_by chain (`unknown query [matc]` under
+  // `[1:30] failed to parse`), each failed shard's own cause, then the root causes as listed.
   if (error.caused_by !== undefined) candidates.push(deepest(error.caused_by));
+  for (const shard of Array.isArray(error.failed_shards) ? error.failed_shards : []) candidates.push(deepest(asObject(shard)?.reason));
+  for (const root of Array.isArray(error.root_cause) ? error.root_cause : []) candidates.push(deepest(root));
   const seen = new Set<string>();
   const causes: Cause[] = [];
   for (const cause of candidates) {
