@@ -3,7 +3,8 @@
  * line, open tree and field table (and a scrollbar corner that follows the dark theme); errors
  * that lead with the cause; a grid per search of a several-search request; facets titled as
  * facets; a request in flight with its clock and a Stop control; a typed password removed from
- * the cell on request; an example notebook that opening leaves unchanged.
+ * the cell on request; a JSON body indented as it is typed; an example notebook that opening
+ * leaves unchanged.
  */
 import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbo
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 import { launchChromium } from './support/browser';
 import { REPO, type RunningLab, startJupyterLab } from './support/jupyter-lab';
-import { cellOutput, openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
+import { cellOutput, openNotebook, runAllCells, runCommand, screenshot, writeNotebook } from './support/notebook-page';
 
 jest.setTimeout(180_000);
 
@@ -180,6 +181,24 @@ it('a refused %connect with a typed password offers to remove it, and removes it
     { timeout: 10_000 },
   );
   expect(await sourceOf('typed-password')).toBe(`%connect elasticsearch ${sandbox.esUrl} user=elastic`);
+});
+
+it('Enter in a JSON body indents the next line, and a typed closing bracket moves back', async () => {
+  await runCommand(page, 'notebook:insert-cell-below');
+  await runCommand(page, 'notebook:enter-edit-mode');
+  for (const line of ['GET /products/_search', '{', '"query": {', '"match_all": {}']) {
+    await page.keyboard.type(line);
+    await page.keyboard.press('Enter');
+  }
+  await page.keyboard.type('}');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('}');
+  const source = await page.evaluate(() => {
+    const content = (window as LabWindow).jupyterapp?.shell.currentWidget?.content;
+    return content?.widgets[content.activeCellIndex]?.model.sharedModel.getSource() ?? '';
+  });
+  // JupyterLab's indent unit is four spaces.
+  expect(source).toBe('GET /products/_search\n{\n    "query": {\n        "match_all": {}\n    }\n}');
 });
 
 it('opening an example notebook changes nothing: not marked modified, and saving writes the same metadata', async () => {
