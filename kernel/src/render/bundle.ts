@@ -1,7 +1,9 @@
 import type { JsonValue } from '../console/cell';
 import type { ConsoleResult } from '../drivers/driver';
 import { cutLongCells } from './cell-cut';
-import { HITS_MIME, type HitsPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
+import { columnsNestOddly } from './answer-rows';
+import { fallbacks, type KeptRows } from './fallbacks';
+import { type DocumentLayout, HITS_MIME, type HitsPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
@@ -12,18 +14,26 @@ export function statusLine(info: ResponseInfo): string {
   return `${info.connection}: ${info.method} ${info.path} → ${info.status} in ${Math.round(info.elapsedMs)} ms`;
 }
 
+/** The engine's answer as the kernel read it: its JSON text and the parsed value. */
+export interface Answer {
+  text: string;
+  value: JsonValue;
+}
+
 /** Turns a console result into the MIME bundle of one display_data output. */
-export function toBundle(result: ConsoleResult, info: ResponseInfo, raw: JsonValue | undefined, limits: OutputLimits = DEFAULT_LIMITS): MimeBundle {
+export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answer | undefined, limits: OutputLimits = DEFAULT_LIMITS): MimeBundle {
   const caption = statusLine(info);
-  const rawJson = raw === undefined ? {} : { 'application/json': capJson(raw, limits) };
   switch (result.kind) {
     case 'hits': {
-      const { rows, cut } = cutLongCells(result.rows.slice(0, limits.gridRows));
-      const omitted = result.rows.length - rows.length;
+      const shownRows = result.rows.slice(0, limits.gridRows);
+      const omitted = result.rows.length - shownRows.length;
+      const documents = result.documents && !columnsNestOddly(result.columns) ? result.documents : undefined;
+      const text = documents && answer ? keptAnswer(answer, documents.at, shownRows.length, omitted, limits) : undefined;
+      const { rows, cut } = text === undefined ? cutLongCells(shownRows) : { rows: shownRows, cut: [] };
       const payload: HitsPayload = {
         info,
         columns: result.columns,
-        rows,
+        ...(text !== undefined && documents ? { answer: text, documents } : { rows }),
         ...(result.total ? { total: result.total } : {}),
         omittedRows: omitted,
         cut,
@@ -31,19 +41,22 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, raw: JsonVal
       };
       const total = result.total ? `${result.total.relation === 'gte' ? '≥' : ''}${result.total.value} total, ` : '';
       const summary = `${caption} (${total}${rows.length} shown${leftOut(omitted)})`;
+      const kept: KeptRows = { rows, store: text === undefined ? 'rows' : 'answer', mimeType: HITS_MIME, omittedRows: omitted };
       return {
         [HITS_MIME]: payload,
-        ...fallbacks(summary, result.columns.map((c) => c.name), rows, limits, result.aggregations ?? []),
-        ...rawJson,
+        ...fallbacks(summary, result.columns.map((c) => c.name), kept, fallbackBudget(text, limits), result.aggregations ?? []),
       };
     }
     case 'table': {
-      const { rows, cut } = cutLongCells(result.rows.slice(0, limits.gridRows));
-      const omitted = result.rows.length - rows.length;
+      const shownRows = result.rows.slice(0, limits.gridRows);
+      const omitted = result.rows.length - shownRows.length;
+      const text = answer && Array.isArray(answer.value) ? keptAnswer(answer, [], shownRows.length, omitted, limits) : undefined;
+      const { rows, cut } = text === undefined ? cutLongCells(shownRows) : { rows: shownRows, cut: [] };
       const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      const payload: TablePayload = { info, columns, rows, omittedRows: omitted, cut };
+      const payload: TablePayload = { info, columns, ...(text === undefined ? { rows } : { answer: text }), omittedRows: omitted, cut };
       const summary = `${caption} (${result.rows.length} rows${leftOut(omitted)})`;
-      return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, rows, limits, []), ...rawJson };
+      const kept: KeptRows = { rows, store: text === undefined ? 'rows' : 'answer', mimeType: TABLE_MIME, omittedRows: omitted };
+      return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, kept, fallbackBudget(text, limits), []) };
     }
     case 'json': {
       const pretty = JSON.stringify(result.value, null, 2);
@@ -58,20 +71,29 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, raw: JsonVal
   }
 }
 
-/** text/plain and escaped text/html, so the notebook reads well without the extension. */
-function fallbacks(
-  summary: string,
-  columns: string[],
-  rows: Record<string, JsonValue>[],
-  limits: OutputLimits,
-  aggregations: { name: string; rows: Record<string, JsonValue>[] }[],
-): MimeBundle {
-  const shown = rows.slice(0, limits.fallbackRows);
-  const more = rows.length > shown.length ? `${rows.length - shown.length} more rows in the grid` : '';
-  const aggColumns = (aggRows: Record<string, JsonValue>[]) => [...new Set(aggRows.flatMap((r) => Object.keys(r)))];
-  const plain = [summary, plainTable(columns, shown), more, ...aggregations.map((a) => `\nAggregation ${a.name}\n${plainTable(aggColumns(a.rows), a.rows)}`)];
-  const html = [htmlTable(summary, columns, shown), more ? `<p>${escapeHtml(more)}</p>` : '', ...aggregations.map((a) => htmlTable(`Aggregation ${a.name}`, aggColumns(a.rows), a.rows))];
-  return { 'text/html': html.filter(Boolean).join('\n'), 'text/plain': plain.filter(Boolean).join('\n') };
+/**
+ * The answer's JSON text as the notebook keeps it: the engine's own bytes, or, past the row
+ * cap, the answer without the documents left out. Undefined when it is too large to keep.
+ */
+function keptAnswer(answer: Answer, at: DocumentLayout['at'], keep: number, omitted: number, limits: OutputLimits): string | undefined {
+  const text = omitted === 0 ? answer.text : JSON.stringify(withFirstDocuments(answer.value, at, keep));
+  return text.length <= limits.answerChars ? text : undefined;
+}
+
+/** A copy of `value` whose array at `at` keeps its first `keep` elements; the rest is shared. */
+function withFirstDocuments(value: JsonValue, at: DocumentLayout['at'], keep: number): JsonValue {
+  const [head, ...rest] = at;
+  if (head === undefined) return Array.isArray(value) ? value.slice(0, keep) : value;
+  if (Array.isArray(value) && typeof head === 'number') return value.map((v, i) => (i === head ? withFirstDocuments(v, rest, keep) : v));
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof head === 'string' && head in value) {
+    return { ...value, [head]: withFirstDocuments(value[head] as JsonValue, rest, keep) };
+  }
+  return value;
+}
+
+/** The fallbacks' share of the notebook: a tenth of the answer kept, never less than a screenful. */
+function fallbackBudget(answerText: string | undefined, limits: OutputLimits): number {
+  return Math.max(limits.fallbackChars, Math.floor((answerText?.length ?? 0) * limits.fallbackShare));
 }
 
 function leftOut(omitted: number): string {

@@ -1,4 +1,5 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
+import type { DocumentLayout } from '../../render/mime-types';
 import { asObject } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
 import type { FieldTree } from '../field-tree';
@@ -9,6 +10,9 @@ import { documentsEndpoint, filtersFields } from './targets';
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
 const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
 
+/** An array answer, or the export's lines: each element is a document, `id` among its fields. */
+const LISTED: DocumentLayout = { at: [], source: [], meta: {} };
+
 /**
  * drivers.md 4.2 rule 4: `hits` → grid, a multi_search of one search → grid, arrays and the
  * export's JSONL → grid, anything else → JSON. Document answers take their columns from the
@@ -16,7 +20,7 @@ const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, jso
  */
 export function presentTypesense(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): ConsoleResult {
   const endpoint = documentsEndpoint(request);
-  const grid = (values: JsonValue[], structure?: FieldTree) => documentsGrid(values, structure, filtersFields(request));
+  const grid = (values: JsonValue[], structure?: FieldTree, documents: DocumentLayout = LISTED) => ({ ...documentsGrid(values, structure, filtersFields(request)), documents });
   if (endpoint?.kind === 'export' && response.status < 300) {
     // JSONL of one line parses as one JSON value, and an empty collection exports nothing.
     const body = response.body;
@@ -33,8 +37,8 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
   const results = object?.results;
   const single = Array.isArray(results) && results.length === 1 ? asObject(results[0]) : object;
   if (response.status < 300 && single && Array.isArray(single.hits)) {
-    const docs = single.hits.map((hit) => asObject(hit)?.document ?? null);
-    const hits = grid(docs, endpoint ? tree : undefined);
+    const docs = single.hits.map((hit) => asObject(hit)?.document ?? {});
+    const hits = grid(docs, endpoint ? tree : undefined, { at: single === object ? ['hits'] : ['results', 0, 'hits'], source: ['document'], meta: {} });
     const facets = facetTables(single.facet_counts);
     return {
       ...hits,
