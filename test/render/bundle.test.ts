@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../kernel/src/console/cell';
 import type { ConsoleResult, GridColumn } from '../../kernel/src/drivers/driver';
-import { hitsPayloadRows, tablePayloadRows } from '../../kernel/src/render/answer-rows';
+import { answerValue, hitsPayloadRows, swapQuotes, tablePayloadRows } from '../../kernel/src/render/answer-rows';
 import { type Answer, toBundle } from '../../kernel/src/render/bundle';
 import { HITS_MIME, HitsPayloadSchema, TABLE_MIME, TablePayloadSchema } from '../../kernel/src/render/mime-types';
 import { DEFAULT_LIMITS, limitsFromEnv } from '../../kernel/src/render/output-limits';
@@ -28,15 +28,23 @@ describe('console output bundles', () => {
     expect(bundle['application/json']).toBeUndefined();
     const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
     expect(payload.rows).toBeUndefined();
-    expect(payload.answer).toBe(answer.text);
+    expect(answerValue(payload)).toEqual(answer.value);
+    expect(swapQuotes(payload.answer as string)).toBe(answer.text);
     expect(hitsPayloadRows(payload)).toEqual((result as { rows: unknown }).rows);
+  });
+
+  test("quotes, apostrophes, backslashes and any Unicode in documents survive the stored answer's quote swap", () => {
+    const { answer, value, result } = search(2, (i) => ({ name: i ? 'He said "it\'s" \\ \u2603 ☃ 😀 \n\t' : "'\"'", tags: ["'", '"'] }));
+    const payload = HitsPayloadSchema.parse(toBundle(result, info, answer)[HITS_MIME]);
+    expect(answerValue(payload)).toEqual(value);
+    expect(JSON.stringify(payload).length).toBeLessThan(answer.text.length + 800);
   });
 
   test('past the row cap, the answer kept holds the first rows and the notice says how to keep more', () => {
     const { answer, value, result } = search(1500);
     const bundle = toBundle(result, info, answer);
     const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
-    const kept = JSON.parse(payload.answer as string) as typeof value;
+    const kept = answerValue(payload) as unknown as typeof value;
     expect(kept.hits.hits).toEqual(value.hits.hits.slice(0, 1000));
     expect({ ...kept, hits: { ...kept.hits, hits: [] } }).toEqual({ ...value, hits: { ...value.hits, hits: [] } });
     expect(payload.omittedRows).toBe(500);

@@ -1,7 +1,7 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
-import { hitsPayloadRows, tablePayloadRows } from '../../../kernel/src/render/answer-rows';
+import { answerValue, hitsPayloadRows, tablePayloadRows } from '../../../kernel/src/render/answer-rows';
 import { HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
 import { GridView } from '../grid/grid-view';
 import type { ColumnView } from '../grid/rows-model';
@@ -18,8 +18,9 @@ interface Results {
   total?: { value: number; relation: 'eq' | 'gte' };
   omittedRows: number;
   aggregations: { name: string; rows: Record<string, unknown>[] }[];
-  /** The engine's answer as the notebook keeps it (JSON text), for the raw view. */
+  /** The engine's answer as the notebook keeps it, for the raw view. */
   answer?: string;
+  answerFormat?: string;
 }
 
 function readResults(mimeType: string, data: unknown): Results {
@@ -65,7 +66,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
       return;
     }
     // Notebooks saved before the answer moved into the payload kept it as application/json.
-    this.showResults(results, results.answer !== undefined ? () => JSON.parse(results.answer as string) as unknown : () => model.data['application/json']);
+    this.showResults(results, results.answer !== undefined ? () => answerValue(results) : () => model.data['application/json']);
   }
 
   private showResults(results: Results, raw: () => unknown): void {

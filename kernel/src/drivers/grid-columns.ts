@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from '../console/cell';
 import { asObject } from './document-columns';
-import type { GridColumn } from './driver';
+import type { ConsoleResult, GridColumn } from './driver';
 import type { FieldNode, FieldTree } from './field-tree';
 
 type JsonObject = { [key: string]: JsonValue };
@@ -42,15 +42,19 @@ class GridBuilder {
   private readonly holdsJson = new Set<string>();
   private readonly leavesCache = new Map<FieldNode, ArrayLeaf[]>();
 
-  constructor(private readonly input: GridInput) {}
+  /** `keepRows` false: only the columns are wanted, and no row object is built. */
+  constructor(
+    private readonly input: GridInput,
+    private readonly keepRows: boolean,
+  ) {}
 
   build(): { columns: GridColumn[]; rows: Row[] } {
     for (const doc of this.input.documents) {
-      const row: Row = { ...doc.meta };
+      const row: Row = this.keepRows ? { ...doc.meta } : NO_ROW;
       const source = asObject(doc.source);
       if (source) this.walkObject(this.input.tree, source, '', row);
       else this.addExtra('', 'value', doc.source, row);
-      this.rows.push(row);
+      if (this.keepRows) this.rows.push(row);
     }
     const columns = new Map(this.input.leading.map((c) => [c.name, c]));
     this.emit(this.input.tree ?? new Map(), '', columns);
@@ -59,8 +63,8 @@ class GridBuilder {
 
   /** `holds` false: the cell exists but says nothing (a leaf no element of its array has). */
   private set(row: Row, name: string, value: JsonValue, holds = true): void {
-    row[name] = value;
-    if (holds) this.present.add(name);
+    if (this.keepRows) row[name] = value;
+    if (holds && this.input.onlyPresent) this.present.add(name);
     if (typeof value === 'object' && value !== null) this.holdsJson.add(name);
   }
 
@@ -170,6 +174,28 @@ function jsonType(value: JsonValue | undefined): string {
   return typeof value;
 }
 
-export function documentGrid(input: GridInput): { columns: GridColumn[]; rows: Row[] } {
-  return new GridBuilder(input).build();
+/** Shared by column-only walks, which write nothing to it. */
+const NO_ROW: Row = Object.freeze({}) as Row;
+
+/**
+ * The grid of some documents. Its rows are built on first read: a notebook output that keeps
+ * the engine's answer rebuilds them from it (render/answer-rows.ts) and only needs the columns.
+ */
+export function documentGrid(input: GridInput): { readonly columns: GridColumn[]; readonly rows: Row[] } {
+  const { columns } = new GridBuilder(input, false).build();
+  let rows: Row[] | undefined;
+  return {
+    columns,
+    get rows() {
+      rows ??= new GridBuilder(input, true).build().rows;
+      return rows;
+    },
+  };
+}
+
+type HitsResult = Extract<ConsoleResult, { kind: 'hits' }>;
+
+/** A hits result around a grid, its rows still built only when read. */
+export function hitsResult(grid: { readonly columns: GridColumn[]; readonly rows: Row[] }, extra: Omit<HitsResult, 'kind' | 'columns' | 'rows'>): HitsResult {
+  return Object.defineProperty({ kind: 'hits' as const, columns: grid.columns, ...extra }, 'rows', { enumerable: true, get: () => grid.rows }) as HitsResult;
 }

@@ -1,9 +1,9 @@
 import type { JsonValue } from '../console/cell';
 import type { ConsoleResult } from '../drivers/driver';
 import { cutLongCells } from './cell-cut';
-import { columnsNestOddly } from './answer-rows';
+import { columnsNestOddly, documentRow, documentsOf, swapQuotes } from './answer-rows';
 import { fallbacks, type KeptRows } from './fallbacks';
-import { type DocumentLayout, HITS_MIME, type HitsPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
+import { ANSWER_FORMAT, type Column, type DocumentLayout, HITS_MIME, type HitsPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
@@ -25,23 +25,24 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
   const caption = statusLine(info);
   switch (result.kind) {
     case 'hits': {
-      const shownRows = result.rows.slice(0, limits.gridRows);
-      const omitted = result.rows.length - shownRows.length;
-      const documents = result.documents && !columnsNestOddly(result.columns) ? result.documents : undefined;
-      const text = documents && answer ? keptAnswer(answer, documents.at, shownRows.length, omitted, limits) : undefined;
-      const { rows, cut } = text === undefined ? cutLongCells(shownRows) : { rows: shownRows, cut: [] };
+      const layout = result.documents && answer && !columnsNestOddly(result.columns) ? result.documents : undefined;
+      const count = layout && answer ? documentsOf(answer.value, layout).length : result.rows.length;
+      const held = Math.min(count, limits.gridRows);
+      const omitted = count - held;
+      const text = layout && answer ? keptAnswer(answer, layout.at, held, omitted, limits) : undefined;
+      const stored = text === undefined ? cutLongCells(result.rows.slice(0, limits.gridRows)) : undefined;
       const payload: HitsPayload = {
         info,
         columns: result.columns,
-        ...(text !== undefined && documents ? { answer: text, documents } : { rows }),
+        ...(text !== undefined && layout ? { answer: text, answerFormat: ANSWER_FORMAT, documents: layout } : { rows: stored?.rows ?? [] }),
         ...(result.total ? { total: result.total } : {}),
         omittedRows: omitted,
-        cut,
+        cut: stored?.cut ?? [],
         aggregations: result.aggregations ?? [],
       };
       const total = result.total ? `${result.total.relation === 'gte' ? '≥' : ''}${result.total.value} total, ` : '';
-      const summary = `${caption} (${total}${rows.length} shown${leftOut(omitted)})`;
-      const kept: KeptRows = { rows, store: text === undefined ? 'rows' : 'answer', mimeType: HITS_MIME, omittedRows: omitted };
+      const summary = `${caption} (${total}${held} shown${leftOut(omitted)})`;
+      const kept: KeptRows = { held, row: rowReader(stored?.rows, answer, layout, result.columns), store: stored ? 'rows' : 'answer', mimeType: HITS_MIME, omittedRows: omitted };
       return {
         [HITS_MIME]: payload,
         ...fallbacks(summary, result.columns.map((c) => c.name), kept, fallbackBudget(text, limits), result.aggregations ?? []),
@@ -53,9 +54,9 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
       const text = answer && Array.isArray(answer.value) ? keptAnswer(answer, [], shownRows.length, omitted, limits) : undefined;
       const { rows, cut } = text === undefined ? cutLongCells(shownRows) : { rows: shownRows, cut: [] };
       const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      const payload: TablePayload = { info, columns, ...(text === undefined ? { rows } : { answer: text }), omittedRows: omitted, cut };
+      const payload: TablePayload = { info, columns, ...(text === undefined ? { rows } : { answer: text, answerFormat: ANSWER_FORMAT }), omittedRows: omitted, cut };
       const summary = `${caption} (${result.rows.length} rows${leftOut(omitted)})`;
-      const kept: KeptRows = { rows, store: text === undefined ? 'rows' : 'answer', mimeType: TABLE_MIME, omittedRows: omitted };
+      const kept: KeptRows = { held: rows.length, row: (i) => rows[i] ?? {}, store: text === undefined ? 'rows' : 'answer', mimeType: TABLE_MIME, omittedRows: omitted };
       return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, kept, fallbackBudget(text, limits), []) };
     }
     case 'json': {
@@ -71,13 +72,21 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
   }
 }
 
+/** Row `i` of the grid: from the rows kept, or rebuilt from the answer's documents. */
+function rowReader(rows: Record<string, JsonValue>[] | undefined, answer: Answer | undefined, layout: DocumentLayout | undefined, columns: readonly Column[]): KeptRows['row'] {
+  if (rows || !answer || !layout) return (i) => rows?.[i] ?? {};
+  const documents = documentsOf(answer.value, layout);
+  const build = documentRow(layout, columns);
+  return (i) => build(documents[i] ?? null);
+}
+
 /**
  * The answer's JSON text as the notebook keeps it: the engine's own bytes, or, past the row
  * cap, the answer without the documents left out. Undefined when it is too large to keep.
  */
 function keptAnswer(answer: Answer, at: DocumentLayout['at'], keep: number, omitted: number, limits: OutputLimits): string | undefined {
   const text = omitted === 0 ? answer.text : JSON.stringify(withFirstDocuments(answer.value, at, keep));
-  return text.length <= limits.answerChars ? text : undefined;
+  return text.length <= limits.answerChars ? swapQuotes(text) : undefined;
 }
 
 /** A copy of `value` whose array at `at` keeps its first `keep` elements; the rest is shared. */

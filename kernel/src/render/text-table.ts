@@ -12,10 +12,10 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
 }
 
-/** An escaped HTML table, so GitHub and nbconvert show rows without the extension. */
-export function htmlTable(caption: string, columns: string[], rows: Record<string, JsonValue>[]): string {
+/** An escaped HTML table, so GitHub and nbconvert show rows without the extension; rows may come as htmlRow lines. */
+export function htmlTable(caption: string, columns: string[], rows: Record<string, JsonValue>[] | string[]): string {
   const head = columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('');
-  const body = rows.map((row) => htmlRow(columns, row)).join('\n');
+  const body = rows.map((row) => (typeof row === 'string' ? row : htmlRow(columns, row))).join('\n');
   return `<table class="searchbook-table">\n<caption>${escapeHtml(caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 

@@ -4,7 +4,7 @@ import type { DocumentLayout } from '../../render/mime-types';
 import { asObject } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
 import type { FieldTree } from '../field-tree';
-import { documentGrid } from '../grid-columns';
+import { documentGrid, hitsResult } from '../grid-columns';
 import { filtersFields } from './targets';
 
 /** Every Elasticsearch grid starts with these, read-only (drivers.md 2.3). */
@@ -33,18 +33,15 @@ export function presentElasticsearch(request: ConsoleRequest, response: EngineRe
       const h = asObject(hit) ?? {};
       return { meta: { _id: h._id ?? null, _index: h._index ?? null, _score: h._score ?? null }, source: h._source ?? {} };
     });
-    const { columns, rows } = documentGrid({ tree, leading: LEADING, documents, onlyPresent: filtersFields(request) });
+    const grid = documentGrid({ tree, leading: LEADING, documents, onlyPresent: filtersFields(request) });
     const total = asObject(hits.total);
     const aggregations = aggregationTables(asObject(asObject(body)?.aggregations));
-    return {
-      kind: 'hits',
-      columns,
-      rows,
+    return hitsResult(grid, {
       documents: HITS_LAYOUT,
       ...(total && typeof total.value === 'number' ? { total: { value: total.value, relation: total.relation === 'gte' ? 'gte' : 'eq' } } : {}),
       ...(typeof hits.total === 'number' ? { total: { value: hits.total, relation: 'eq' as const } } : {}),
       ...(aggregations.length ? { aggregations } : {}),
-    };
+    });
   }
   return { kind: 'json', value: body };
 }
