@@ -10,6 +10,7 @@
  *   npm run bench:cell [-- --runs 15] [--sizes 5,1000,10000]
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,72 +24,107 @@ const SIZES = sizesArg > 0 ? String(process.argv[sizesArg + 1]).split(',').map(N
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 15;
 const QUERY = { match: { description: 'durable lightweight stylish powerful quiet handy' } };
 
-type Timings = Record<string, { ms: number[]; weight: number }>;
-
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-/** Runs cells in one kernel through jupyter_client; resolves with each cell's times and weight. */
-function timeCells(kernel: string, env: NodeJS.ProcessEnv, setup: string[], cells: Record<string, string>): Promise<Timings> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, [join(REPO, 'bench', 'cell_timing.py')], { env, stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Timings) : reject(new Error(`${kernel}: cell_timing.py exited with ${code}`))));
-    child.stdin.end(JSON.stringify({ kernel, setup, cells, runs }));
-  });
+/** bench/cell_timing.py, driven one command at a time. */
+class CellTimer {
+  private readonly child;
+  private readonly lines: AsyncIterator<string>;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.child = spawn(PYTHON, [join(REPO, 'bench', 'cell_timing.py')], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
+  }
+
+  private async ask<T>(command: object): Promise<T> {
+    this.child.stdin.write(`${JSON.stringify(command)}\n`);
+    const line = await this.lines.next();
+    if (line.done) throw new Error('bench/cell_timing.py stopped');
+    return JSON.parse(line.value) as T;
+  }
+
+  start(name: string, kernel: string, setup: string[]): Promise<unknown> {
+    return this.ask({ start: name, kernel, setup });
+  }
+
+  run(name: string, code: string, weigh = false): Promise<{ ms: number; weight: number | null }> {
+    return this.ask({ run: name, code, weigh });
+  }
+
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    await new Promise((resolve) => this.child.on('close', resolve));
+  }
 }
 
 async function main(): Promise<void> {
   const sandbox = await startSandbox({ esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0', esPassword: 'bench-es', tsApiKey: 'bench-ts', security: false });
   const agent = new Agent({ connections: 1 });
   const body = (size: number) => JSON.stringify({ size, query: QUERY });
-  const raw = new Map<number, { ms: number; bytes: number }>();
-  for (const size of SIZES) {
-    const times: number[] = [];
-    let bytes = 0;
-    for (let i = 0; i <= runs; i++) {
-      const started = performance.now();
-      const response = await agent.request({ origin: sandbox.esUrl, method: 'POST', path: '/products/_search', headers: { 'content-type': 'application/json' }, body: body(size) });
-      const text = await response.body.text();
-      if (i > 0) times.push(performance.now() - started);
-      bytes = Buffer.byteLength(text);
-    }
-    raw.set(size, { ms: median(times), bytes });
-  }
-  await agent.close();
+  const rawRequest = async (size: number): Promise<{ ms: number; bytes: number }> => {
+    const started = performance.now();
+    const response = await agent.request({ origin: sandbox.esUrl, method: 'POST', path: '/products/_search', headers: { 'content-type': 'application/json' }, body: body(size) });
+    const text = await response.body.text();
+    return { ms: performance.now() - started, bytes: Buffer.byteLength(text) };
+  };
 
   const prefix = mkdtempSync(join(tmpdir(), 'searchbook-bench-'));
-  spawnSync(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'install', '--prefix', prefix], { stdio: 'inherit' });
-  const env = { ...process.env, JUPYTER_PATH: join(prefix, 'share', 'jupyter'), SEARCHBOOK_MAX_ROWS: '10000' };
-  const searchbookCells: Record<string, string> = { noop: '%set bench_noop = 1' };
-  const pythonCells: Record<string, string> = { noop: 'pass' };
-  for (const size of SIZES) {
-    searchbookCells[`hits-${size}`] = `GET /products/_search\n${body(size)}`;
-    pythonCells[`hits-${size}`] = `display(JSON(es.search(index="products", size=${size}, query=${JSON.stringify(QUERY)}).body))`;
-  }
-  const searchbook = await timeCells('searchbook', env, [`%connect elasticsearch ${sandbox.esUrl}`], searchbookCells);
-  const python = await timeCells('python3', env, ['from elasticsearch import Elasticsearch\nfrom IPython.display import JSON, display', `es = Elasticsearch(${JSON.stringify(sandbox.esUrl)})`], pythonCells);
-  await sandbox.close();
+  spawnSync(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'install', '--prefix', prefix], { stdio: 'ignore' });
+  const timer = new CellTimer({ ...process.env, JUPYTER_PATH: join(prefix, 'share', 'jupyter'), SEARCHBOOK_MAX_ROWS: '10000' });
+  await timer.start('searchbook', 'searchbook', [`%connect elasticsearch ${sandbox.esUrl}`]);
+  await timer.start('python', 'python3', ['from elasticsearch import Elasticsearch\nfrom IPython.display import JSON, display', `es = Elasticsearch(${JSON.stringify(sandbox.esUrl)})`]);
+  const cells = (size: number) => ({
+    searchbook: `GET /products/_search\n${body(size)}`,
+    python: `display(JSON(es.search(index="products", size=${size}, query=${JSON.stringify(QUERY)}).body))`,
+  });
 
-  const noop = median(searchbook.noop?.ms ?? []);
-  const f = (n: number) => n.toFixed(2).padStart(8);
-  console.log(`medians of ${runs} runs (ms); searchbook no-request cell ${noop.toFixed(2)} ms, ipykernel no-request cell ${median(python.noop?.ms ?? []).toFixed(2)} ms`);
-  console.log('   hits       raw  searchbook   own work  ipykernel+es-py   cell/ipy  own/raw   nb bytes/engine bytes (ipy)');
+  // Every measurement of a size is interleaved with the others, so load from elsewhere on the
+  // machine falls on all of them alike.
+  const rows: string[] = [];
+  const noops: number[] = [];
+  const pythonNoops: number[] = [];
   for (const size of SIZES) {
-    const r = raw.get(size) as { ms: number; bytes: number };
-    const cell = searchbook[`hits-${size}`] as { ms: number[]; weight: number };
-    const py = python[`hits-${size}`] as { ms: number[]; weight: number };
-    const cellMs = median(cell.ms);
-    const own = cellMs - noop - r.ms;
-    const pyMs = median(py.ms);
-    console.log(
-      `${String(size).padStart(7)}  ${f(r.ms)}  ${f(cellMs)}   ${f(own)}  ${f(pyMs)}         ${(cellMs / pyMs).toFixed(2).padStart(5)}  ${(own / r.ms).toFixed(2).padStart(7)}   ${(cell.weight / r.bytes).toFixed(3)} (${(py.weight / r.bytes).toFixed(3)}) of ${r.bytes} bytes`,
+    const t = { raw: [] as number[], cell: [] as number[], noop: [] as number[], python: [] as number[] };
+    let bytes = 0;
+    let weight = { searchbook: 0, python: 0 };
+    for (let i = 0; i <= runs; i++) {
+      const first = i === 0;
+      const raw = await rawRequest(size);
+      const cell = await timer.run('searchbook', cells(size).searchbook, first);
+      const noop = await timer.run('searchbook', '%set bench_noop = 1');
+      const python = await timer.run('python', cells(size).python, first);
+      const pythonNoop = await timer.run('python', 'pass');
+      if (first) {
+        // The first round warms connections and caches, and weighs the outputs.
+        bytes = raw.bytes;
+        weight = { searchbook: cell.weight ?? 0, python: python.weight ?? 0 };
+        continue;
+      }
+      t.raw.push(raw.ms);
+      t.cell.push(cell.ms);
+      t.noop.push(noop.ms);
+      t.python.push(python.ms);
+      noops.push(noop.ms);
+      pythonNoops.push(pythonNoop.ms);
+    }
+    const [raw, cell, noop, python] = [median(t.raw), median(t.cell), median(t.noop), median(t.python)];
+    const own = cell - noop - raw;
+    const f = (n: number) => n.toFixed(2).padStart(8);
+    rows.push(
+      `${String(size).padStart(7)}  ${f(raw)}  ${f(cell)}   ${f(own)}  ${f(python)}         ${(cell / python).toFixed(2).padStart(5)}  ${(own / raw).toFixed(2).padStart(7)}   ${(weight.searchbook / bytes).toFixed(3)} (${(weight.python / bytes).toFixed(3)}) of ${bytes} bytes`,
     );
   }
+  await timer.close();
+  await agent.close();
+  await sandbox.close();
+
+  console.log(`medians of ${runs} interleaved runs (ms); no-request cells: searchbook ${median(noops).toFixed(2)}, ipykernel ${median(pythonNoops).toFixed(2)}`);
+  console.log('   hits       raw  searchbook   own work  ipykernel+es-py   cell/ipy  own/raw   nb bytes/engine bytes (ipy)');
+  for (const row of rows) console.log(row);
+  console.log('own work = searchbook cell - no-request cell - raw request');
   console.log('goals: 1,000 hits cell/ipy <= 0.5 and own/raw <= 2; 5 hits own/raw <= 1; 10,000 hits cell/ipy <= 0.5; nb bytes <= 1.15x at 1,000 and 10,000');
 }
 

@@ -2,8 +2,10 @@
 execute_request to the kernel going idle with every output received, through jupyter_client.
 Also weighs each answer as a saved notebook holds it (nbformat, as JupyterLab saves).
 
-Input (stdin, JSON): {"kernel": name, "setup": [cells], "cells": {label: code}, "runs": n}.
-Output (stdout, JSON): {label: {"ms": [per run], "weight": bytes in the saved notebook}}.
+A line server, so the benchmark can interleave its own raw requests with the cells: each
+stdin line is a JSON command, each answer one JSON line on stdout.
+  {"start": name, "kernel": kernelspec, "setup": [cells]}  -> {"ok": true}
+  {"run": name, "code": cell, "weigh": bool}               -> {"ms": elapsed, "weight": bytes or null}
 """
 import json
 import sys
@@ -43,23 +45,25 @@ def saved_weight(outputs):
 
 
 def main():
-    job = json.load(sys.stdin)
-    km, kc = start_new_kernel(kernel_name=job["kernel"])
+    kernels = {}
     try:
-        for code in job["setup"]:
-            run_cell(kc, code)
-        results = {}
-        for label, code in job["cells"].items():
-            run_cell(kc, code)  # warm: connections, caches, JIT
-            times, outputs = [], []
-            for _ in range(job["runs"]):
-                ms, outputs = run_cell(kc, code)
-                times.append(ms)
-            results[label] = {"ms": times, "weight": saved_weight(outputs)}
-        json.dump(results, sys.stdout)
+        for line in sys.stdin:
+            command = json.loads(line)
+            if "start" in command:
+                km, kc = start_new_kernel(kernel_name=command["kernel"])
+                kernels[command["start"]] = (km, kc)
+                for code in command["setup"]:
+                    run_cell(kc, code)
+                answer = {"ok": True}
+            else:
+                ms, outputs = run_cell(kernels[command["run"]][1], command["code"])
+                answer = {"ms": ms, "weight": saved_weight(outputs) if command.get("weigh") else None}
+            sys.stdout.write(json.dumps(answer) + "\n")
+            sys.stdout.flush()
     finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
+        for km, kc in kernels.values():
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
 
 
 if __name__ == "__main__":
