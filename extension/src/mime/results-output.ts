@@ -83,7 +83,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     this.addWidget(
       new Widget({
         node: toolbar({
-          copy: (format) => grid.copy(format),
+          ...(results.rows.length > 0 ? { copy: (format: 'tsv' | 'json') => grid.copy(format) } : {}),
           toggleRaw: () => {
             if (rawView.childElementCount === 0) {
               rawView.append(rawJsonNode(raw()));
