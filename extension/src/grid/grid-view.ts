@@ -164,6 +164,8 @@ export class GridView extends Panel {
     if (this.grid.node.style.height !== height) {
       this.grid.node.style.height = height;
     }
+    // For UI automation, as the column edges: the canvas has no row elements to measure.
+    this.grid.node.dataset.rowHeight = String(this.rowHeight);
   }
 
   /**
