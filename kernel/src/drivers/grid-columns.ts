@@ -31,6 +31,8 @@ export interface GridInput {
 /** A leaf under an array of objects, relative to one element. */
 interface ArrayLeaf {
   path: string[];
+  /** `path` joined with dots. */
+  name: string;
   type: string;
 }
 
@@ -41,6 +43,7 @@ class GridBuilder {
   private readonly present = new Set<string>();
   private readonly holdsJson = new Set<string>();
   private readonly leavesCache = new Map<FieldNode, ArrayLeaf[]>();
+  private readonly paths = new Map<string, Map<string, string>>();
 
   /** `keepRows` false: only the columns are wanted, and no row object is built. */
   constructor(
@@ -68,9 +71,21 @@ class GridBuilder {
     if (typeof value === 'object' && value !== null) this.holdsJson.add(name);
   }
 
+  /** `prefix.key`, made once per answer: thousands of documents repeat the same paths. */
+  private joined(prefix: string, key: string): string {
+    if (!prefix) return key;
+    let paths = this.paths.get(prefix);
+    if (!paths) this.paths.set(prefix, (paths = new Map()));
+    let path = paths.get(key);
+    if (path === undefined) paths.set(key, (path = `${prefix}.${key}`));
+    return path;
+  }
+
   private walkObject(tree: FieldTree | undefined, value: JsonObject, prefix: string, row: Row): void {
-    for (const [key, child] of Object.entries(value)) {
-      const path = prefix ? `${prefix}.${key}` : key;
+    // for-in, not Object.entries: no pair arrays to collect for every field of every document.
+    for (const key in value) {
+      const child = value[key] as JsonValue;
+      const path = this.joined(prefix, key);
       const node = tree?.get(key);
       if (node) this.place(node, child, path, prefix, row);
       else this.addExtra(prefix, path, child, row);
@@ -86,7 +101,7 @@ class GridBuilder {
     // whole array in its own column, and the leaves listed per element as for `nested`.
     if (Array.isArray(value) && value.some((v) => asObject(v))) {
       this.addExtra(parent, path, value, row);
-      for (const leaf of this.arrayLeaves(node)) this.setEntries(row, `${path}.${leaf.path.join('.')}`, value, leaf.path);
+      for (const leaf of this.arrayLeaves(node)) this.setEntries(row, this.joined(path, leaf.name), value, leaf.path);
       return;
     }
     this.addExtra(parent, path, value, row);
@@ -97,11 +112,13 @@ class GridBuilder {
     if (!Array.isArray(value) && !asObject(value)) return;
     // A single object where an array is mapped is an array of one, as the engines read it.
     const elements = Array.isArray(value) ? value : [value];
-    for (const leaf of this.arrayLeaves(node)) this.setEntries(row, `${path}.${leaf.path.join('.')}`, elements, leaf.path);
+    for (const leaf of this.arrayLeaves(node)) this.setEntries(row, this.joined(path, leaf.name), elements, leaf.path);
   }
 
   /** One entry per element: the value at `path` inside it, `null` where the element omits it. */
   private setEntries(row: Row, name: string, elements: JsonValue[], path: string[]): void {
+    // Without rows or a present-only grid, all that matters is that the column holds JSON.
+    if (!this.keepRows && !this.input.onlyPresent) return void this.holdsJson.add(name);
     const values = elements.map((element) => valueAt(element, path) ?? null);
     this.set(row, name, values, values.some((v) => v !== null));
   }
@@ -110,7 +127,7 @@ class GridBuilder {
   private addExtra(owner: string, path: string, value: JsonValue, row: Row): void {
     const object = asObject(value);
     if (object && Object.keys(object).length > 0) {
-      for (const [key, child] of Object.entries(object)) this.addExtra(owner, `${path}.${key}`, child, row);
+      for (const key in object) this.addExtra(owner, this.joined(path, key), object[key] as JsonValue, row);
       return;
     }
     let columns = this.extras.get(owner);
@@ -142,7 +159,7 @@ class GridBuilder {
         push({ name: path, type: node.type, readOnly: false, json: true, origin: 'mapping' });
         // Leaf edits are not sent: an array of objects is edited through its JSON column (drivers.md 4.1 rule 5).
         for (const leaf of this.arrayLeaves(node)) {
-          push({ name: `${path}.${leaf.path.join('.')}`, type: leaf.type, readOnly: true, json: true, origin: 'mapping', arrayParent: path });
+          push({ name: `${path}.${leaf.name}`, type: leaf.type, readOnly: true, json: true, origin: 'mapping', arrayParent: path });
         }
       }
     }
@@ -156,7 +173,7 @@ class GridBuilder {
 function collectLeaves(tree: FieldTree, prefix: string[]): ArrayLeaf[] {
   return [...tree].flatMap(([key, node]): ArrayLeaf[] => {
     const path = [...prefix, key];
-    return node.kind === 'object' ? collectLeaves(node.children, path) : [{ path, type: node.type }];
+    return node.kind === 'object' ? collectLeaves(node.children, path) : [{ path, name: path.join('.'), type: node.type }];
   });
 }
 
