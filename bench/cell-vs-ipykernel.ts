@@ -1,6 +1,6 @@
 /**
  * A searchbook cell against a Python notebook with the official client, in one run on one
- * sandbox: the raw HTTP request (undici, body read), a searchbook cell, a searchbook cell that
+ * sandbox (its own process, 25,000 products): the raw HTTP request (undici, body read), a searchbook cell, a searchbook cell that
  * sends nothing, and ipykernel running `display(JSON(es.search(...).body))` with
  * elasticsearch-py, each timed from execute_request to idle with every output received through
  * jupyter_client (bench/cell_timing.py), for 5, 1,000 and 10,000 hits of a `match` search.
@@ -15,7 +15,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
-import { startSandbox } from '../examples/sandbox/sandbox';
 
 const REPO = join(__dirname, '..', '..');
 const PYTHON = join(REPO, '.venv', 'bin', 'python');
@@ -60,8 +59,23 @@ class CellTimer {
   }
 }
 
+/**
+ * The sandbox in a process of its own, as a real engine is: every client (this one's raw
+ * requests, both kernels) crosses a process boundary alike.
+ */
+async function startSandboxProcess(): Promise<{ esUrl: string; close: () => void }> {
+  const child = spawn(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'sandbox', '--es-port', '0', '--ts-port', '0', '--no-security'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let seen = '';
+  for await (const line of createInterface({ input: child.stdout })) {
+    seen += `${line}\n`;
+    const es = /Elasticsearch\s+(http\S+)/.exec(seen);
+    if (es && line.includes('Press Ctrl-C')) return { esUrl: es[1] as string, close: () => child.kill('SIGTERM') };
+  }
+  throw new Error(`the sandbox did not start:\n${seen}`);
+}
+
 async function main(): Promise<void> {
-  const sandbox = await startSandbox({ esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0', esPassword: 'bench-es', tsApiKey: 'bench-ts', security: false });
+  const sandbox = await startSandboxProcess();
   const agent = new Agent({ connections: 1 });
   const body = (size: number) => JSON.stringify({ size, query: QUERY });
   const rawRequest = async (size: number): Promise<{ ms: number; bytes: number }> => {
@@ -119,7 +133,7 @@ async function main(): Promise<void> {
   }
   await timer.close();
   await agent.close();
-  await sandbox.close();
+  sandbox.close();
 
   console.log(`medians of ${runs} interleaved runs (ms); no-request cells: searchbook ${median(noops).toFixed(2)}, ipykernel ${median(pythonNoops).toFixed(2)}`);
   console.log('   hits       raw  searchbook   own work  ipykernel+es-py   cell/ipy  own/raw   nb bytes/engine bytes (ipy)');
