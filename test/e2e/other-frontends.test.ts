@@ -6,11 +6,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import { launchChromium } from './support/browser';
 import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
-import { cellOutput, openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
+import { bandUnder, cellOutput, openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
 
 jest.setTimeout(240_000);
 
@@ -52,18 +52,6 @@ async function withFrontend(options: Partial<Parameters<typeof startJupyterLab>[
     await context.close();
     await lab.close();
   }
-}
-
-/** Grid height minus what its header and rows need, with the horizontal scroll bar's state. */
-async function bandUnder(grid: Locator): Promise<{ band: number; scrollsSideways: boolean }> {
-  return grid.evaluate((node: HTMLElement) => {
-    const rowHeight = Number(node.dataset.rowHeight);
-    const rows = Math.min(Number(node.getAttribute('aria-rowcount')), 15);
-    const bar = node.querySelector<HTMLElement>('.lm-ScrollBar[data-orientation="horizontal"]');
-    const scrollsSideways = bar !== null && !bar.classList.contains('lm-mod-hidden') && bar.offsetHeight > 0;
-    // Two header rows (name, type), the body rows, and the top and bottom border.
-    return { band: node.getBoundingClientRect().height - (2 + rows) * rowHeight - 2 - (scrollsSideways ? bar.offsetHeight : 0), scrollsSideways };
-  });
 }
 
 it('Notebook 7 shows grids with no empty band under them, and no copy buttons on an answer without rows', async () => {
