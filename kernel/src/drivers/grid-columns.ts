@@ -96,7 +96,8 @@ class GridBuilder {
     if (node.kind === 'leaf') return this.set(row, path, value);
     if (node.kind === 'array') return this.placeArray(node, value, path, row);
     const object = asObject(value);
-    if (object) return this.walkObject(node.children, object, path, row);
+    // An empty object shows as `{}`, as it does where nothing is mapped.
+    if (object && Object.keys(object).length > 0) return this.walkObject(node.children, object, path, row);
     // An array of objects under a plain `object` mapping (Elasticsearch allows it): the
     // whole array in its own column, and the leaves listed per element as for `nested`.
     if (Array.isArray(value) && value.some((v) => asObject(v))) {

@@ -100,9 +100,10 @@ function withFirstDocuments(value: JsonValue, at: DocumentLayout['at'], keep: nu
   return value;
 }
 
-/** The fallbacks' share of the notebook: a tenth of the answer kept, never less than a screenful. */
+/** Each fallback's share of the notebook: a part of the answer kept, never less than a screenful nor more than a long page. */
 function fallbackBudget(answerText: string | undefined, limits: OutputLimits): number {
-  return Math.max(limits.fallbackChars, Math.floor((answerText?.length ?? 0) * limits.fallbackShare));
+  const share = Math.floor((answerText?.length ?? 0) * limits.fallbackShare);
+  return Math.min(limits.fallbackMaxChars, Math.max(limits.fallbackChars, share));
 }
 
 function leftOut(omitted: number): string {
