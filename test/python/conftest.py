@@ -60,3 +60,24 @@ def sandbox():
     yield {"es": es.group(1), "ts": ts.group(1), "es_password": ES_PASSWORD, "ts_api_key": TS_API_KEY}
     proc.terminate()
     proc.wait(timeout=10)
+
+
+_ROWS_OF = """
+const { hitsPayloadRows, tablePayloadRows } = require(process.argv[1]);
+let text = '';
+process.stdin.on('data', (d) => (text += d)).on('end', () => {
+  const payload = JSON.parse(text);
+  const hits = payload.columns.some((c) => typeof c === 'object');
+  process.stdout.write(JSON.stringify(hits ? hitsPayloadRows(payload) : tablePayloadRows(payload)));
+});
+"""
+
+
+def with_rows(payload):
+    """A hits or table payload with the rows its grid shows, rebuilt from the answer it keeps
+    by searchbook's own code (render/answer-rows.ts), as the extension rebuilds them."""
+    import json
+
+    module = str(REPO / "dist" / "kernel" / "src" / "render" / "answer-rows.js")
+    done = subprocess.run(["node", "-e", _ROWS_OF, module], input=json.dumps(payload), capture_output=True, text=True, check=True)
+    return {**payload, "rows": json.loads(done.stdout)}

@@ -13,6 +13,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from conftest import with_rows
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").glob("*.ipynb"))
 
@@ -77,7 +79,7 @@ def check_elasticsearch(nb):
     assert "Connected to Elasticsearch" in displayed(cell(nb, "connect"), "text/plain")["text/plain"]
 
     search = displayed(cell(nb, "search"), HITS)
-    hits = search[HITS]
+    hits = with_rows(search[HITS])
     assert column_names(hits) == ["_id", "_index", "_score", "name", "brand", "category", "price", "rating", "address.city"]
     assert 0 < len(hits["rows"]) <= 10 and hits["total"]["value"] >= len(hits["rows"])
     for row in hits["rows"]:
@@ -86,7 +88,7 @@ def check_elasticsearch(nb):
         assert row["price"] <= 100
     assert "<table" in search["text/html"] and "GET /products/_search → 200" in search["text/plain"]
 
-    aggs = displayed(cell(nb, "aggs"), HITS)[HITS]
+    aggs = with_rows(displayed(cell(nb, "aggs"), HITS)[HITS])
     assert aggs["rows"] == [] and aggs["total"] == {"value": 25000, "relation": "eq"}
     tables = {a["name"]: a["rows"] for a in aggs["aggregations"]}
     assert set(tables) == {"categories", "price_histogram", "ratings"}
@@ -102,7 +104,7 @@ def check_elasticsearch(nb):
     assert read["application/json"]["_source"] == {"name": "Demo desk lamp", "brand": "Acme", "price": 24.5, "tags": ["demo", "lighting"]}
     assert "Demo desk lamp" in read["text/plain"]
 
-    cat = displayed(cell(nb, "cat"), TABLE)[TABLE]
+    cat = with_rows(displayed(cell(nb, "cat"), TABLE)[TABLE])
     assert column_names(cat) == ["index", "health", "status", "docs.count", "store.size"]
     by_index = {r["index"]: r for r in cat["rows"]}
     assert by_index["products"]["docs.count"] == "25000"
@@ -115,18 +117,18 @@ def check_elasticsearch(nb):
     assert any("Rewrite it as a request" in line for line in sql.traceback)
     assert [o for o in cell(nb, "sql").outputs if o.output_type != "error"] == []
 
-    cheap = displayed(cell(nb, "sql-as-request"), HITS)[HITS]
+    cheap = with_rows(displayed(cell(nb, "sql-as-request"), HITS)[HITS])
     assert column_names(cheap)[3:] == ["name", "price"] and all(r["price"] < 10 for r in cheap["rows"])
 
 
 def check_typesense(nb):
     assert "Connected to Typesense" in displayed(cell(nb, "connect"), "text/plain")["text/plain"]
 
-    collections = displayed(cell(nb, "collections"), HITS)[HITS]
+    collections = with_rows(displayed(cell(nb, "collections"), HITS)[HITS])
     assert {r["name"] for r in collections["rows"]} >= {"books", "notes"}
 
     search = displayed(cell(nb, "search"), HITS)
-    hits = search[HITS]
+    hits = with_rows(search[HITS])
     names = column_names(hits)
     assert names[0] == "id"
     assert {"title", "author", "genre", "year", "rating", "ratings_count", "meta.pages", "meta.publisher"} <= set(names)
@@ -136,7 +138,7 @@ def check_typesense(nb):
     assert counts == sorted(counts, reverse=True)
     assert "<table" in search["text/html"]
 
-    multi = displayed(cell(nb, "multi-search"), HITS)[HITS]
+    multi = with_rows(displayed(cell(nb, "multi-search"), HITS)[HITS])
     assert column_names(multi) == ["id", "title", "author", "year"]
     assert 0 < len(multi["rows"]) <= 5 and all(r["year"] >= 2000 and "harbour" in r["title"].lower() for r in multi["rows"])
 
@@ -144,7 +146,7 @@ def check_typesense(nb):
     assert len(several["results"]) == 2 and all(len(r["hits"]) == 2 for r in several["results"])
 
     export = displayed(cell(nb, "export"), HITS)
-    rows = export[HITS]["rows"]
+    rows = with_rows(export[HITS])["rows"]
     assert column_names(export[HITS]) == ["id", "title", "author", "year"]
     assert len(rows) > 10 and all(r["year"] < 1960 for r in rows)
     assert "<table" in export["text/html"]

@@ -5,6 +5,7 @@
  */
 import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
+import type { DocumentLayout } from '../render/mime-types';
 import type { Transport, TlsVerification } from './transport';
 
 export type EngineName = 'elasticsearch' | 'typesense';
@@ -14,7 +15,7 @@ export interface EngineResponse {
   status: number;
   headers: Record<string, string>;
   /** Parsed JSON when the body was JSON, the JSONL values for JSONL, else the text. */
-  body: { kind: 'json'; value: JsonValue } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
+  body: { kind: 'json'; value: JsonValue; /** The body as sent, kept so the notebook can store the engine's exact answer. */ text?: string } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
   elapsedMs: number;
 }
 
@@ -43,6 +44,8 @@ export type ConsoleResult =
       /** Total matches, and whether it is a lower bound (`≥`). */
       total?: { value: number; relation: 'eq' | 'gte' };
       aggregations?: { name: string; rows: Record<string, JsonValue>[] }[];
+      /** Where the documents sit in the answer, so the notebook can keep the answer alone and rebuild these rows from it. */
+      documents?: DocumentLayout;
     }
   | { kind: 'table'; rows: Record<string, JsonValue>[] }
   | { kind: 'json'; value: JsonValue }

@@ -100,7 +100,7 @@ function encodeBody(body: RequestBody | undefined): { body?: string; contentType
 function decodeBody(text: string, contentType: string): EngineResponse['body'] {
   if (text.length === 0) return { kind: 'empty' };
   try {
-    return { kind: 'json', value: JSON.parse(text) as JsonValue };
+    return { kind: 'json', value: JSON.parse(text) as JsonValue, text };
   } catch {
     // JSONL (Typesense export and import): one JSON value per line.
     const lines = text.split('\n').filter((l) => l.trim().length > 0);

@@ -3,8 +3,8 @@ import { parseCell } from '../console/parse';
 import type { VariableScope } from '../console/variables';
 import { defaultProfileServices, type ProfileServices } from '../connections/profile-services';
 import type { ConnectionRegistry } from '../connections/registry';
-import { EngineError } from '../drivers/driver';
-import { toBundle } from '../render/bundle';
+import { EngineError, type EngineResponse } from '../drivers/driver';
+import { type Answer, toBundle } from '../render/bundle';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED } from './cell-failure';
 import { runMagic } from './magics';
@@ -72,11 +72,18 @@ export class CellRunner {
       status: response.status,
       elapsedMs: response.elapsedMs,
     };
-    const raw = response.body.kind === 'json' ? response.body.value : response.body.kind === 'jsonl' ? response.body.values : undefined;
-    await sink.display(toBundle(driver.present(request, response), info, raw, this.limits));
+    await sink.display(toBundle(driver.present(request, response), info, answerOf(response), this.limits));
     const failure = driver.failure(request, response);
     if (failure) throw new CellFailure(failure.ename, failure.message);
   }
+}
+
+/** The answer as the notebook may keep it: JSON as the engine sent it, JSONL lines as one array. */
+function answerOf(response: EngineResponse): Answer | undefined {
+  const body = response.body;
+  if (body.kind === 'json') return { text: body.text ?? JSON.stringify(body.value), value: body.value };
+  if (body.kind === 'jsonl') return { text: JSON.stringify(body.values), value: body.values };
+  return undefined;
 }
 
 function refusalFailure(refusal: Refusal): CellFailure {

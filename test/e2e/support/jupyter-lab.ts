@@ -27,6 +27,10 @@ export interface LabOptions {
   /** Jupyter data dir holding the searchbook kernelspec and labextension; by default a throwaway prefix gets `searchbook install`. */
   dataDir?: string;
   env?: Record<string, string>;
+  /** `notebook`: Notebook 7 instead of JupyterLab, on the same server set-up. */
+  app?: 'lab' | 'notebook';
+  /** Frontend extensions to disable (labconfig/page_config.json), by package name. */
+  disabledExtensions?: string[];
 }
 
 /**
@@ -45,15 +49,21 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
   const notificationSettings = join(home, 'settings', '@jupyterlab', 'apputils-extension');
   await mkdir(notificationSettings, { recursive: true });
   await writeFile(join(notificationSettings, 'notification.jupyterlab-settings'), JSON.stringify({ fetchNews: 'false' }));
+  const app = options.app ?? 'lab';
+  if (options.disabledExtensions?.length) {
+    await mkdir(join(home, 'config', 'labconfig'), { recursive: true });
+    const disabled = Object.fromEntries(options.disabledExtensions.map((name) => [name, true]));
+    await writeFile(join(home, 'config', 'labconfig', 'page_config.json'), JSON.stringify({ disabledExtensions: disabled }));
+  }
   const args = [
-    'lab',
+    app,
     '--no-browser',
     `--ServerApp.port=${port}`,
     '--ServerApp.port_retries=0',
     '--ServerApp.ip=127.0.0.1',
     `--IdentityProvider.token=${token}`,
     `--ServerApp.root_dir=${options.root}`,
-    '--LabApp.expose_app_in_browser=True',
+    app === 'lab' ? '--LabApp.expose_app_in_browser=True' : '--JupyterNotebookApp.expose_app_in_browser=True',
     '--LabApp.news_url=',
     '--LabServerApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate',
   ];
@@ -82,7 +92,10 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
     url,
     token,
     root: options.root,
-    open: (path) => `${url}/lab/tree/${path.split('/').map(encodeURIComponent).join('/')}?token=${token}&reset`,
+    open: (path) => {
+      const file = path.split('/').map(encodeURIComponent).join('/');
+      return app === 'lab' ? `${url}/lab/tree/${file}?token=${token}&reset` : `${url}/notebooks/${file}?token=${token}`;
+    },
     log: () => output.join(''),
     close: () =>
       new Promise<void>((done) => {

@@ -1,13 +1,17 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
+import type { DocumentLayout } from '../../render/mime-types';
 import { asObject } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
 import type { FieldTree } from '../field-tree';
-import { documentGrid, type GridDocument } from '../grid-columns';
+import { documentGrid, type GridDocument, hitsResult } from '../grid-columns';
 import { facetTables } from './facets';
 import { documentsEndpoint, filtersFields } from './targets';
 
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
 const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
+
+/** An array answer, or the export's lines: each element is a document, `id` among its fields. */
+const LISTED: DocumentLayout = { at: [], source: [], meta: {} };
 
 /**
  * drivers.md 4.2 rule 4: `hits` → grid, a multi_search of one search → grid, arrays and the
@@ -16,7 +20,8 @@ const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, jso
  */
 export function presentTypesense(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): ConsoleResult {
   const endpoint = documentsEndpoint(request);
-  const grid = (values: JsonValue[], structure?: FieldTree) => documentsGrid(values, structure, filtersFields(request));
+  const grid = (values: JsonValue[], structure?: FieldTree, documents: DocumentLayout = LISTED, extra: Partial<HitsResult> = {}) =>
+    hitsResult(documentsGrid(values, structure, filtersFields(request)), { documents, ...extra });
   if (endpoint?.kind === 'export' && response.status < 300) {
     // JSONL of one line parses as one JSON value, and an empty collection exports nothing.
     const body = response.body;
@@ -33,24 +38,24 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
   const results = object?.results;
   const single = Array.isArray(results) && results.length === 1 ? asObject(results[0]) : object;
   if (response.status < 300 && single && Array.isArray(single.hits)) {
-    const docs = single.hits.map((hit) => asObject(hit)?.document ?? null);
-    const hits = grid(docs, endpoint ? tree : undefined);
+    const docs = single.hits.map((hit) => asObject(hit)?.document ?? {});
     const facets = facetTables(single.facet_counts);
-    return {
-      ...hits,
+    return grid(docs, endpoint ? tree : undefined, { at: single === object ? ['hits'] : ['results', 0, 'hits'], source: ['document'], meta: {} }, {
       ...(typeof single.found === 'number' ? { total: { value: single.found, relation: 'eq' as const } } : {}),
       ...(facets.length > 0 ? { aggregations: facets } : {}),
-    };
+    });
   }
   return { kind: 'json', value: body };
 }
 
-function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): Extract<ConsoleResult, { kind: 'hits' }> {
+type HitsResult = Extract<ConsoleResult, { kind: 'hits' }>;
+
+function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): ReturnType<typeof documentGrid> {
   const documents = values.map((value): GridDocument => {
     const id = asObject(value)?.id;
     return { meta: id === undefined ? {} : { id }, source: value };
   });
   // Arrays that are not documents (the collection listing) have no `id` to lead with.
   const leading = tree || documents.some((d) => 'id' in d.meta) ? LEADING : [];
-  return { kind: 'hits', ...documentGrid({ tree, leading, documents, onlyPresent }) };
+  return documentGrid({ tree, leading, documents, onlyPresent });
 }
