@@ -27,6 +27,13 @@ export interface LabOptions {
   /** Jupyter data dir holding the searchbook kernelspec and labextension; by default a throwaway prefix gets `searchbook install`. */
   dataDir?: string;
   env?: Record<string, string>;
+  /**
+   * The `jupyter` of an environment searchbook is installed into (by pip), which finds the
+   * kernelspec and labextension on its own; by default the test environment's (.venv).
+   */
+  jupyter?: string;
+  /** Notebook 7 instead of JupyterLab (same server flags; `open` still gives a /lab URL). */
+  app?: 'lab' | 'notebook';
 }
 
 /**
@@ -34,7 +41,7 @@ export interface LabOptions {
  * workspaces, with the app object exposed so tests can run commands as the menus do.
  */
 export async function startJupyterLab(options: LabOptions): Promise<RunningLab> {
-  const dataDir = options.dataDir ?? (await installSearchbook());
+  const dataDir = options.dataDir ?? (options.jupyter ? undefined : await installSearchbook());
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   const home = await mkdtemp(join(tmpdir(), 'searchbook-lab-'));
@@ -46,7 +53,7 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
   await mkdir(notificationSettings, { recursive: true });
   await writeFile(join(notificationSettings, 'notification.jupyterlab-settings'), JSON.stringify({ fetchNews: 'false' }));
   const args = [
-    'lab',
+    options.app ?? 'lab',
     '--no-browser',
     `--ServerApp.port=${port}`,
     '--ServerApp.port_retries=0',
@@ -61,11 +68,13 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
     args.push('--allow-root');
   }
   const output: string[] = [];
-  const child: ChildProcess = spawn(join(REPO, '.venv', 'bin', 'jupyter'), args, {
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env.JUPYTER_PATH;
+  const child: ChildProcess = spawn(options.jupyter ?? join(REPO, '.venv', 'bin', 'jupyter'), args, {
     cwd: options.root,
     env: {
-      ...process.env,
-      JUPYTER_PATH: dataDir,
+      ...env,
+      ...(dataDir ? { JUPYTER_PATH: dataDir } : {}),
       JUPYTER_CONFIG_DIR: join(home, 'config'),
       JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
       JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces'),
