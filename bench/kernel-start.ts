@@ -78,6 +78,7 @@ async function wheelStarts(venv: string): Promise<Started[]> {
     { label: `wheel, as Jupyter starts it (python -m searchbook, PyPI's node ${pypiVersion})`, command: join(venv, 'bin', 'python'), args: ['-m', 'searchbook', 'kernel'] },
     { label: `wheel's bundle on PyPI's node ${pypiVersion}`, command: pypiNode, args: [bundle, 'kernel'] },
     { label: `wheel's bundle on this node (${process.version})`, command: process.execPath, args: [bundle, 'kernel'] },
+    { label: `clone on PyPI's node ${pypiVersion}`, command: pypiNode, args: [join(REPO, 'bin', 'searchbook.js'), 'kernel'] },
   ];
 }
 

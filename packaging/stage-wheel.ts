@@ -1,11 +1,12 @@
 /**
  * The build step behind `npm run build:wheel` (after `npm run build`): lays out under python/
  * what the Python package ships, for hatchling (python/pyproject.toml) to zip:
- *   searchbook/node/   the kernel and the sandbox as one bundled file, with a package.json, the
- *                      Elasticsearch endpoint catalog, and the native addons for this platform
+ *   searchbook/node/   the kernel and the sandbox bundled (lib/), the entry script (bin/), a
+ *                      package.json, the Elasticsearch endpoint catalog, and the native addons
+ *                      for this platform
  *   share/jupyter/     the kernelspec (started through `python -m searchbook`) and the labextension
  */
-import { build } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { compactCatalogPath } from '../kernel/src/drivers/elasticsearch/endpoints';
@@ -13,6 +14,7 @@ import { KERNEL_NAME, writeKernelspec } from '../kernel/src/install/kernelspec';
 import { installLabextension, LABEXTENSION_NAME } from '../kernel/src/install/labextension';
 import { PACKAGE_ROOT, PACKAGE_VERSION } from '../kernel/src/package-info';
 import { copyNativeAddons, NATIVE_PACKAGES } from './native-addons';
+import { thirdPartyLicenses } from './third-party-licenses';
 
 const PYTHON = join(PACKAGE_ROOT, 'python');
 /** The bundle's package root: package-info and the endpoint catalog are found from it as in a checkout. */
@@ -31,24 +33,31 @@ const FROM_PIP = {
   uninstallInstructions: 'Use your Python package manager (pip, conda, etc.) to uninstall the package searchbook',
 };
 
-async function bundle(): Promise<void> {
-  await build({
-    // The same entry as a checkout's `searchbook` command, built by tsc beforehand.
-    entryPoints: [join(PACKAGE_ROOT, 'bin', 'searchbook.js')],
-    outfile: join(NODE_ROOT, 'bin', 'searchbook.js'),
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: [...NATIVE_PACKAGES],
-    logLevel: 'error',
-  });
+const BUNDLE_OPTIONS = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: [...NATIVE_PACKAGES], logLevel: 'error', metafile: true } satisfies BuildOptions;
+
+/**
+ * Two bundles, from the files tsc built: the command line with the kernel, and the sandbox
+ * (a megabyte of engines and certificate code the kernel never runs, so every kernel start
+ * would compile it for nothing), which the command line loads from beside itself.
+ */
+async function bundle(): Promise<Metafile[]> {
+  const sandbox: Plugin = {
+    name: 'sandbox-beside',
+    setup(on) {
+      on.onResolve({ filter: /examples\/sandbox\/main$/ }, () => ({ path: './sandbox.js', external: true }));
+    },
+  };
+  // The same entry as a checkout's `searchbook` command.
+  const cli = await build({ ...BUNDLE_OPTIONS, entryPoints: [join(PACKAGE_ROOT, 'bin', 'searchbook.js')], outfile: join(NODE_ROOT, 'lib', 'searchbook.js'), plugins: [sandbox] });
+  const sandboxBundle = await build({ ...BUNDLE_OPTIONS, entryPoints: [join(PACKAGE_ROOT, 'dist', 'examples', 'sandbox', 'main.js')], outfile: join(NODE_ROOT, 'lib', 'sandbox.js') });
+  return [cli.metafile, sandboxBundle.metafile];
 }
 
 async function main(): Promise<void> {
   await rm(NODE_ROOT, { recursive: true, force: true });
   await rm(join(PYTHON, 'share'), { recursive: true, force: true });
-  await bundle();
+  await writeFile(join(NODE_ROOT, 'lib', 'THIRD-PARTY-LICENSES.txt'), await thirdPartyLicenses(await bundle()));
+  await cp(join(PACKAGE_ROOT, 'packaging', 'wheel-entry.js'), join(NODE_ROOT, 'bin', 'searchbook.js'));
   await writeFile(join(NODE_ROOT, 'package.json'), `${JSON.stringify({ name: 'searchbook', version: PACKAGE_VERSION, private: true, license: 'BSD-3-Clause' }, null, 2)}\n`);
   const catalog = join(NODE_ROOT, 'dist', 'catalog', 'elasticsearch-endpoints.json');
   await mkdir(dirname(catalog), { recursive: true });

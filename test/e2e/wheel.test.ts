@@ -117,6 +117,9 @@ describe('the wheel', () => {
       expect.arrayContaining([
         'searchbook/launcher.py',
         'searchbook/node/bin/searchbook.js',
+        'searchbook/node/lib/searchbook.js',
+        'searchbook/node/lib/sandbox.js',
+        'searchbook/node/lib/THIRD-PARTY-LICENSES.txt',
         'searchbook/node/package.json',
         'searchbook/node/dist/catalog/elasticsearch-endpoints.json',
         `${data}/kernels/searchbook/kernel.json`,
