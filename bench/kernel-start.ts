@@ -30,21 +30,28 @@ async function nodeBaseline(): Promise<number> {
 }
 
 /** Times `command ...args <connection file>` from spawn to its first kernel_info_reply. */
-async function kernelStart(command: string, args: string[]): Promise<number> {
+async function kernelStart(command: string, args: string[], attempts = 2): Promise<number> {
   // The client's own helpers make the connection file and sign messages; launch is timed here.
   const client = new KernelClient();
   const { frames, connectionFile, ports } = await client.prepare();
-  const shell = new zmq.Dealer({ reconnectInterval: 2 });
+  // Bounded: a kernel that dies (say, a port taken between choosing and binding it) fails the wait.
+  const shell = new zmq.Dealer({ reconnectInterval: 2, receiveTimeout: 30_000 });
   shell.connect(`tcp://127.0.0.1:${ports.shell_port}`);
   const started = performance.now();
   const child = spawn(command, [...args, connectionFile], { stdio: 'ignore' });
-  await shell.send(frames('kernel_info_request', {}).frames);
-  await shell.receive();
-  const elapsed = performance.now() - started;
-  shell.close();
-  child.kill('SIGKILL');
-  await new Promise((r) => child.once('exit', r));
-  return elapsed;
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    await shell.send(frames('kernel_info_request', {}).frames);
+    await shell.receive();
+    return performance.now() - started;
+  } catch (error) {
+    if (attempts <= 1) throw new Error(`${command} ${args.join(' ')} gave no kernel_info_reply within 30 s: ${String(error)}`);
+    return await kernelStart(command, args, attempts - 1);
+  } finally {
+    shell.close();
+    child.kill('SIGKILL');
+    await exited;
+  }
 }
 
 function stats(values: number[]): { median: number; p90: number; min: number } {

@@ -248,6 +248,16 @@ describe('pip install searchbook', () => {
     expect(calls.filter((call) => call.includes('searchbook.js'))).toEqual([]);
   });
 
+  it('runs on a Node.js from PATH only when SEARCHBOOK_NODE asks for one, and says what to write when it names none', async () => {
+    await expect(run(bin('searchbook'), ['--version'], { SEARCHBOOK_NODE: 'node' })).rejects.toMatchObject({ code: 97 });
+    const used = (await pathNodeCalls()).filter((call) => call.includes('searchbook.js'));
+    expect(used).toHaveLength(1);
+    expect(used[0]).toMatch(/site-packages\/searchbook\/node\/bin\/searchbook\.js --version$/);
+    await expect(run(bin('searchbook'), ['--version'], { SEARCHBOOK_NODE: 'no-such-node' })).rejects.toMatchObject({
+      stderr: expect.stringContaining("SEARCHBOOK_NODE='no-such-node' is not a Node.js executable; write its path"),
+    });
+  });
+
   it('is removed, kernel and extension included, by `pip uninstall searchbook`', async () => {
     sandbox.process.kill('SIGTERM');
     await run(bin('python'), ['-m', 'pip', 'uninstall', '--yes', '--quiet', 'searchbook']);
