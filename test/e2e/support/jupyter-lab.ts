@@ -31,6 +31,11 @@ export interface LabOptions {
   app?: 'lab' | 'notebook';
   /** Frontend extensions to disable (labconfig/page_config.json), by package name. */
   disabledExtensions?: string[];
+  /**
+   * The `jupyter` of an environment searchbook is installed into (by pip), which finds the
+   * kernelspec and labextension on its own; by default the test environment's (.venv).
+   */
+  jupyter?: string;
 }
 
 /**
@@ -38,7 +43,7 @@ export interface LabOptions {
  * workspaces, with the app object exposed so tests can run commands as the menus do.
  */
 export async function startJupyterLab(options: LabOptions): Promise<RunningLab> {
-  const dataDir = options.dataDir ?? (await installSearchbook());
+  const dataDir = options.dataDir ?? (options.jupyter ? undefined : await installSearchbook());
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   const home = await mkdtemp(join(tmpdir(), 'searchbook-lab-'));
@@ -71,11 +76,13 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
     args.push('--allow-root');
   }
   const output: string[] = [];
-  const child: ChildProcess = spawn(join(REPO, '.venv', 'bin', 'jupyter'), args, {
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env.JUPYTER_PATH;
+  const child: ChildProcess = spawn(options.jupyter ?? join(REPO, '.venv', 'bin', 'jupyter'), args, {
     cwd: options.root,
     env: {
-      ...process.env,
-      JUPYTER_PATH: dataDir,
+      ...env,
+      ...(dataDir ? { JUPYTER_PATH: dataDir } : {}),
       JUPYTER_CONFIG_DIR: join(home, 'config'),
       JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
       JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces'),
