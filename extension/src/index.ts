@@ -2,6 +2,7 @@ import { LanguageSupport, StreamLanguage } from '@codemirror/language';
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
 import { consoleTokens } from './language/console-tokens';
+import { panelPlugin } from './panel/plugin';
 
 /**
  * The console language, registered under the name and MIME type the kernel announces in
@@ -23,4 +24,4 @@ const languagePlugin: JupyterFrontEndPlugin<void> = {
   },
 };
 
-export default [languagePlugin];
+export default [languagePlugin, panelPlugin];

@@ -98,12 +98,19 @@ describe('Typesense errors (drivers.md 7)', () => {
     await sandbox?.close();
   });
 
-  it('a wrong key: Forbidden - a valid API key header must be sent.', async () => {
-    const err = await connectError(`typesense ${sandbox.tsUrl} key=\${env:WRONG}`);
-    expect(err.ename).toBe('Authentication failed');
-    expect(err.message.startsWith('Forbidden - a valid API key header must be sent.')).toBe(true);
-    expect(err.message).toContain('x-typesense-api-key');
-    expectNoSecret(err.message);
+  it('a wrong key is not refused at connect (Typesense answers a scoped key the same 401), but warned of, and its first request fails: Forbidden - a valid API key header must be sent.', async () => {
+    const wrong = await connect(`typesense ${sandbox.tsUrl} key=\${env:WRONG}`);
+    try {
+      expect(wrong.identity.warnings.join('\n')).toMatch(/either wrong or scoped.*401 Forbidden/);
+      const err = await failureOf(wrong, request('GET', '/collections/books/documents/search', 'q=*'));
+      expect(err?.ename).toBe('Authentication failed');
+      expect(err?.message.startsWith('Forbidden - a valid API key header must be sent.')).toBe(true);
+      expect(err?.message).toContain('x-typesense-api-key');
+      expectNoSecret(err?.message ?? '');
+      expectNoSecret(wrong.identity.warnings.join('\n'));
+    } finally {
+      await wrong.driver.close();
+    }
   });
 
   it('no key at all: the same message', async () => {

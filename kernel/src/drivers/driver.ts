@@ -6,6 +6,7 @@
 import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
 import type { DocumentLayout } from '../render/mime-types';
+import type { SentRequest, TargetInfo } from '../grid/grid-protocol';
 import type { Transport, TlsVerification } from './transport';
 
 export type EngineName = 'elasticsearch' | 'typesense';
@@ -97,7 +98,42 @@ export interface Driver {
   targetNames(signal: AbortSignal): Promise<string[]>;
   /** Field names of one index or collection for completion. */
   fieldNames(target: string, signal: AbortSignal): Promise<string[]>;
+  /** The document grid's side of the driver: listing targets and reading them block by block. */
+  readonly documents: DocumentSide;
   close(): Promise<void>;
+}
+
+/** The side panel's list of a connection's indices or collections. */
+export interface TargetListing {
+  targets: TargetInfo[];
+  /** Why the list is empty or partial (a key that may not list collections, spec 5.2). */
+  note?: string;
+}
+
+/** One block of a document grid, with the columns its documents need. */
+export interface DocumentBlock {
+  columns: GridColumn[];
+  rows: Record<string, JsonValue>[];
+  /** The requests the block cost, in order (a far jump costs several). */
+  requests: SentRequest[];
+  /** Exact total when this read learned it. */
+  total?: number;
+}
+
+/**
+ * A grid's cursor over one target: reads any block, owns the engine-side resources (an
+ * Elasticsearch point in time) until closed.
+ */
+export interface DocumentReader {
+  readonly total: number;
+  readBlock(block: number, signal: AbortSignal): Promise<DocumentBlock>;
+  close(): Promise<void>;
+}
+
+export interface DocumentSide {
+  listTargets(signal: AbortSignal): Promise<TargetListing>;
+  /** Opens a reader and reads block 0 (which gives the exact total). */
+  open(target: string, blockSize: number, signal: AbortSignal): Promise<{ reader: DocumentReader; first: DocumentBlock }>;
 }
 
 /** What an engine makes of `%connect` options: the only place its auth and defaults live. */

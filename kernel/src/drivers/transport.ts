@@ -48,6 +48,11 @@ export class Transport {
     return this.options.baseUrl.startsWith('https:');
   }
 
+  /** Whether every request carries this header (a credential), without revealing its value. */
+  sendsHeader(name: string): boolean {
+    return Object.keys(this.options.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase());
+  }
+
   async send(request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>, signal: AbortSignal): Promise<EngineResponse> {
     const started = performance.now();
     const { body, contentType } = encodeBody(request.body);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 export const HITS_MIME = 'application/vnd.searchbook.hits+json';
 export const TABLE_MIME = 'application/vnd.searchbook.table+json';
 
-const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
+export const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
 );
 

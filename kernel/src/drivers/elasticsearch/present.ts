@@ -8,7 +8,7 @@ import { documentGrid, hitsResult } from '../grid-columns';
 import { filtersFields } from './targets';
 
 /** Every Elasticsearch grid starts with these, read-only (drivers.md 2.3). */
-const LEADING: GridColumn[] = [
+export const LEADING: GridColumn[] = [
   { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },
   { name: '_index', type: 'keyword', readOnly: true, json: false, origin: 'meta' },
   { name: '_score', type: 'float', readOnly: true, json: false, origin: 'meta' },

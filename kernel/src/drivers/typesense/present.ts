@@ -50,7 +50,7 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
 
 type HitsResult = Extract<ConsoleResult, { kind: 'hits' }>;
 
-function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): ReturnType<typeof documentGrid> {
+export function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): ReturnType<typeof documentGrid> {
   const documents = values.map((value): GridDocument => {
     const id = asObject(value)?.id;
     return { meta: id === undefined ? {} : { id }, source: value };
