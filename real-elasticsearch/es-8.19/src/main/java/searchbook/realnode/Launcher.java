@@ -16,10 +16,9 @@ import java.util.Map;
 
 /**
  * Starts one real Elasticsearch 8.x node in this JVM from Maven Central's jars.
- * Arguments are key=value: home (scratch folder), http.port, transport.port, and for the
- * secured node security=true plus password (the elastic user's, set as bootstrap.password
- * sets it). The node stops when the process named by parent.pid ends, and with
- * stop.on.stdin.eof=true also when stdin closes, so a killed test run leaves no JVM behind.
+ * Arguments are key=value: home (scratch folder), http.port, transport.port, parent.pid,
+ * and security=true for the secured node (see SecuredNode; the elastic user's password comes
+ * from the environment). See LaunchOptions for when the node stops.
  */
 public final class Launcher {
     public static void main(String[] args) throws Exception {
@@ -49,11 +48,10 @@ public final class Launcher {
         List<Class<? extends Plugin>> plugins = new ArrayList<>();
         plugins.add(org.elasticsearch.transport.netty4.Netty4Plugin.class);
         plugins.add(RootInfoPlugin.class);
-        if (security) SecuredNode.configure(settings, options, plugins);
+        if (security) SecuredNode.configure(settings, plugins);
 
         Environment environment = InternalSettingsPreparer.prepareEnvironment(settings.build(), Map.of(), config, () -> "searchbook-real-node");
         LogConfigurator.configure(environment, true);
-        if (security) SecuredNode.prepare(environment, options);
 
         Node node = new ClasspathPluginsNode(environment, plugins);
         Runnable stop = () -> {
