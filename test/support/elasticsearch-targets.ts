@@ -29,6 +29,13 @@ export interface RunningEsTarget {
   close(): Promise<void>;
 }
 
+/**
+ * The parameterised suites share their own real nodes (not the differential suite's, which
+ * drops and reloads indices). They treat `products` and `catalog` as read-only and remove what
+ * else they create.
+ */
+const SUITES_INSTANCE = 'suites';
+
 /** Starting a real node may include the first Maven build of the launchers. */
 export const REAL_START_TIMEOUT_MS = 10 * 60_000;
 
@@ -64,7 +71,7 @@ const realTarget = (open: RealFlavourId, secured: RealFlavourId | undefined): Es
     if (tls) throw new Error('the real nodes serve plain HTTP; TLS is covered by the sandbox');
     const flavour = security ? secured : open;
     if (!flavour) throw new Error(`no secured ${REAL_FLAVOURS[open].version} node (x-pack-security is on Central for 8.19 only)`);
-    const outcome = await realNode(flavour);
+    const outcome = await realNode(flavour, SUITES_INSTANCE);
     if ('skipped' in outcome) throw new Error(outcome.skipped);
     await ensureProducts(outcome.node);
     // Shared by the whole run; global-teardown.ts stops it.
@@ -72,8 +79,9 @@ const realTarget = (open: RealFlavourId, secured: RealFlavourId | undefined): Es
   },
 });
 
-export function elasticsearchTargets(): EsTarget[] {
-  return [sandboxTarget('8.15.0'), sandboxTarget('7.17.0'), realTarget('es-8.19', 'es-8.19-security'), realTarget('es-7.17', undefined)];
+/** The sandbox at the versions a suite covered before (8.15.0 unless it says), then both real nodes. */
+export function elasticsearchTargets(sandboxVersions: string[] = ['8.15.0']): EsTarget[] {
+  return [...sandboxVersions.map(sandboxTarget), realTarget('es-8.19', 'es-8.19-security'), realTarget('es-7.17', undefined)];
 }
 
 /** `describe` once per target; a target that cannot run here is reported as skipped, with why. */

@@ -11,7 +11,7 @@ export const REAL_NODE_PRODUCTS = 20;
  * per run whichever test file asks first. Suites treat it as read-only: writes go elsewhere.
  */
 export function ensureProducts(node: RealNodeAddress): Promise<number> {
-  return oncePerRun(`products-${node.flavour}`, z.number(), async () => {
+  return oncePerRun(`products-${node.url.replace(/\W/g, '-')}`, z.number(), async () => {
     const headers = { ...authHeaders(node), 'content-type': 'application/json' };
     const created = await fetch(`${node.url}/${PRODUCTS_INDEX}`, {
       method: 'PUT',

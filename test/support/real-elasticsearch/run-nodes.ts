@@ -28,16 +28,22 @@ const buildState = z.union([z.object({ built: z.literal(true) }), z.object({ bui
 export type RealNodeOutcome = { node: RealNodeAddress } | { skipped: string };
 
 const WAIT_LIMIT_MS = 15 * 60_000;
-const inProcess = new Map<RealFlavourId, Promise<RealNodeOutcome>>();
+const inProcess = new Map<string, Promise<RealNodeOutcome>>();
 
-/** The run's node of this flavour, starting it when no worker has; or why the tier is skipped. */
-export function realNode(flavour: RealFlavourId): Promise<RealNodeOutcome> {
-  let pending = inProcess.get(flavour);
+/**
+ * The run's node of this flavour, starting it when no worker has; or why the tier is skipped.
+ * `instance` names a separate node of the same flavour, for suites whose set-up would disturb
+ * others (the parameterised suites use 'suites'; a suite that drops and reloads indices such
+ * as `products` keeps the default one).
+ */
+export function realNode(flavour: RealFlavourId, instance = 'shared'): Promise<RealNodeOutcome> {
+  const key = `node-${flavour}-${instance}`;
+  let pending = inProcess.get(key);
   if (!pending) {
-    pending = oncePerRun(`node-${flavour}`, z.union([nodeState, skipState]), () => startNode(flavour)).then((state) =>
+    pending = oncePerRun(key, z.union([nodeState, skipState]), () => startNode(flavour, instance)).then((state) =>
       'skipped' in state ? state : { node: state },
     );
-    inProcess.set(flavour, pending);
+    inProcess.set(key, pending);
   }
   return pending;
 }
@@ -83,11 +89,11 @@ export async function oncePerRun<T>(name: string, schema: z.ZodType<T>, work: ()
   return state.ok as T;
 }
 
-async function startNode(flavour: RealFlavourId): Promise<RealNodeAddress | { skipped: string }> {
+async function startNode(flavour: RealFlavourId, instance: string): Promise<RealNodeAddress | { skipped: string }> {
   const build = await oncePerRun('build', buildState, buildLaunchers);
   if (!build.built) return { skipped: build.reason };
   const parentPid = Number(process.env[PARENT_PID_ENV] ?? process.pid);
-  const { stop: _stop, ...address } = await launchRealNode(flavour, { home: join(runDir(), 'homes'), parentPid });
+  const { stop: _stop, ...address } = await launchRealNode(flavour, { home: join(runDir(), 'homes', instance), parentPid });
   return address;
 }
 
