@@ -1,15 +1,15 @@
-/**
- * Where the sandbox knowingly answers unlike a real Elasticsearch node, in one place. Each
- * entry says what differs; suites that run against both pick their expectation through
- * `expectFor`, so a difference is never silently accepted. When the sandbox is fixed, delete
- * the entry and the sandbox-side expectations with it.
- */
-export const SANDBOX_DIFFERENCES = {
-  'mapping-property-order':
-    "GET /<index>/_mapping lists an object's properties in the order they were added; Elasticsearch lists them sorted by name, so grid columns taken from a mapping come in name order on a real node.",
-} as const;
+import differences from './sandbox-differences.json';
 
-export type SandboxDifference = keyof typeof SANDBOX_DIFFERENCES;
+/**
+ * Where the sandbox knowingly answers unlike a real Elasticsearch node: listed in one place,
+ * sandbox-differences.json (the Python suites read it too), each entry saying what differs.
+ * Suites that run against both pick their expectation through `expectFor`, so a difference is
+ * never silently accepted. When the sandbox is fixed, delete the entry and the sandbox-side
+ * expectations with it.
+ */
+export const SANDBOX_DIFFERENCES: Readonly<Record<string, string>> = differences;
+
+export type SandboxDifference = keyof typeof differences;
 
 /** The expectation for this engine, naming the known difference that makes them differ. */
 export function expectFor<T>(target: { engine: 'sandbox' | 'real' }, difference: SandboxDifference, answers: { sandbox: T; elasticsearch: T }): T {
