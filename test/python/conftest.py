@@ -77,6 +77,8 @@ def real_elasticsearch():
     started = {}
 
     def start(version):
+        if os.environ.get("SEARCHBOOK_REAL_ES") == "0":
+            pytest.skip("SEARCHBOOK_REAL_ES=0: the tests against real Elasticsearch nodes are skipped")
         if shutil.which("java") is None:
             pytest.skip("no java on PATH: the tests against real Elasticsearch nodes are skipped")
         if version in started:

@@ -6,7 +6,7 @@
 import { REAL_FLAVOURS, REAL_FLAVOUR_IDS } from '../support/real-elasticsearch/flavours';
 import { authHeaders, type RealNodeAddress } from '../support/real-elasticsearch/launch';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
-import { elasticsearchTargets, REAL_START_TIMEOUT_MS } from '../support/elasticsearch-targets';
+import { elasticsearchTargets, REAL_START_TIMEOUT_MS, SUITES_INSTANCE } from '../support/elasticsearch-targets';
 
 const skipped = elasticsearchTargets().find((t) => t.engine === 'real')?.skipped;
 const describeReal = skipped ? describe.skip : describe;
@@ -15,7 +15,8 @@ describeReal.each(REAL_FLAVOUR_IDS)('real node %s', (flavour) => {
   let node: RealNodeAddress;
   let headers: Record<string, string>;
   beforeAll(async () => {
-    const outcome = await realNode(flavour);
+    // The parameterised suites' nodes: this file only adds and removes an index of its own.
+    const outcome = await realNode(flavour, SUITES_INSTANCE);
     if ('skipped' in outcome) throw new Error(outcome.skipped);
     node = outcome.node;
     headers = { ...authHeaders(node), 'content-type': 'application/json' };

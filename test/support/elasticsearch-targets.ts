@@ -34,7 +34,7 @@ export interface RunningEsTarget {
  * drops and reloads indices). They treat `products` and `catalog` as read-only and remove what
  * else they create.
  */
-const SUITES_INSTANCE = 'suites';
+export const SUITES_INSTANCE = 'suites';
 
 /** Starting a real node may include the first Maven build of the launchers. */
 export const REAL_START_TIMEOUT_MS = 10 * 60_000;
@@ -66,7 +66,7 @@ const realTarget = (open: RealFlavourId, secured: RealFlavourId | undefined): Es
   engine: 'real',
   version: REAL_FLAVOURS[open].version,
   canSecure: secured !== undefined,
-  skipped: javaOnPath() ? undefined : 'no java on PATH',
+  skipped: realNodesUnavailable(),
   start: async ({ security, tls = false }) => {
     if (tls) throw new Error('the real nodes serve plain HTTP; TLS is covered by the sandbox');
     const flavour = security ? secured : open;
@@ -90,6 +90,12 @@ export function describeEachTarget(targets: EsTarget[], title: string, body: (ta
     if (target.skipped) describe.skip(`${target.name} (skipped: ${target.skipped}): ${title}`, () => body(target));
     else describe(`${target.name}: ${title}`, () => body(target));
   }
+}
+
+/** Why real nodes cannot run here: opted out, or no Java (checked without starting a JVM). */
+function realNodesUnavailable(): string | undefined {
+  if (process.env['SEARCHBOOK_REAL_ES'] === '0') return 'SEARCHBOOK_REAL_ES=0';
+  return javaOnPath() ? undefined : 'no java on PATH';
 }
 
 function javaOnPath(): boolean {
