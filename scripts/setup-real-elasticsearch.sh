@@ -13,19 +13,7 @@ if ! command -v java >/dev/null; then
 fi
 
 if ! command -v mvn >/dev/null; then
-  if [ "$(id -u)" = 0 ]; then
-    as_root=()
-  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-    as_root=(sudo)
-  else
-    echo "searchbook setup: mvn is missing; install it with 'sudo apt-get install -y maven'" >&2
-    echo "  to build the real Elasticsearch nodes the tests start" >&2
-    exit 1
-  fi
-  echo "searchbook setup: installing Maven for the real Elasticsearch nodes" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  "${as_root[@]}" apt-get install -y -qq maven >/dev/null 2>&1 ||
-    { "${as_root[@]}" apt-get update -qq && "${as_root[@]}" apt-get install -y -qq maven >/dev/null; }
+  bash ../scripts/install-debian-package.sh maven "to build the real Elasticsearch nodes the tests start"
 fi
 
 # Rebuilt only when a pom or a launcher source is newer than the last build.

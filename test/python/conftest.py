@@ -28,30 +28,35 @@ ES_PASSWORD = "nb-test-es-secret-7f3a"
 TS_API_KEY = "nb-test-ts-secret-91bc"
 
 
-@pytest.fixture(scope="session")
-def sandbox():
-    """Both sandbox engines on free loopback ports, with known secrets to scan outputs for."""
-    import re
+def start_until(args, last_line, seconds, **popen):
+    """Starts a long-running command and returns it with what it printed up to `last_line`."""
     import time
 
-    proc = subprocess.Popen(
-        ["node", str(REPO / "bin" / "searchbook.js"), "sandbox", "--es-port", "0", "--ts-port", "0",
-         "--es-password", ES_PASSWORD, "--ts-api-key", TS_API_KEY],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen)
     lines = []
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + seconds
     assert proc.stdout is not None
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
         if not line:
             break
         lines.append(line)
-        if "Press Ctrl-C" in line:
+        if last_line in line:
             break
-    text = "".join(lines)
+    return proc, "".join(lines)
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    """Both sandbox engines on free loopback ports, with known secrets to scan outputs for."""
+    import re
+
+    proc, text = start_until(
+        ["node", str(REPO / "bin" / "searchbook.js"), "sandbox", "--es-port", "0", "--ts-port", "0",
+         "--es-password", ES_PASSWORD, "--ts-api-key", TS_API_KEY],
+        "Press Ctrl-C",
+        60,
+    )
     es = re.search(r"Elasticsearch\s+(http\S+)", text)
     ts = re.search(r"Typesense\s+(http\S+)", text)
     if not (es and ts):
@@ -72,7 +77,6 @@ REAL_SAMPLE_PRODUCTS = 25000
 def real_elasticsearch():
     import re
     import shutil
-    import time
 
     started = {}
 
@@ -83,24 +87,15 @@ def real_elasticsearch():
             pytest.skip("no java on PATH: the tests against real Elasticsearch nodes are skipped")
         if version in started:
             return started[version]["info"]
-        proc = subprocess.Popen(
+        # Up to 15 minutes: the first start may build the launchers from Maven Central. The
+        # node also stops when this process ends without tearing down (its stdin closes).
+        proc, text = start_until(
             ["node", str(REPO / "dist" / "test" / "support" / "real-elasticsearch" / "start-by-hand.js"), version,
-             "--products", str(REAL_SAMPLE_PRODUCTS)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
+             "--products", str(REAL_SAMPLE_PRODUCTS), "--stop-when-stdin-closes"],
+            "Ctrl-C stops",
+            900,
+            stdin=subprocess.PIPE,
         )
-        lines = []
-        deadline = time.monotonic() + 900
-        assert proc.stdout is not None
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
-                break
-            lines.append(line)
-            if "Ctrl-C stops" in line:
-                break
-        text = "".join(lines)
         url = re.search(r"is up after \S+ s at (http\S+)", text)
         password = re.search(r"password (\S+)", text)
         if not url:

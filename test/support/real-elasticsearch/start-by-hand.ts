@@ -14,6 +14,9 @@ import { loadProducts } from './products';
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  // For a parent that starts this script (the Python suites): its end closes our stdin.
+  const stdinAt = args.indexOf('--stop-when-stdin-closes');
+  if (stdinAt >= 0) args.splice(stdinAt, 1);
   const productsAt = args.indexOf('--products');
   const products = productsAt >= 0 ? Number(args[productsAt + 1]) : 0;
   if (productsAt >= 0) args.splice(productsAt, 2);
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  if (stdinAt >= 0) process.stdin.once('end', stop).resume();
 }
 
 main().catch((err: unknown) => {

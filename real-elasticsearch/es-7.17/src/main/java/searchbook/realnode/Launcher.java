@@ -7,8 +7,6 @@ import org.elasticsearch.node.InternalSettingsPreparer;
 import org.elasticsearch.node.Node;
 import org.elasticsearch.plugins.Plugin;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -31,25 +29,7 @@ public final class Launcher {
         java.io.PrintStream stdout = System.out;
         LaunchOptions options = new LaunchOptions(args);
         options.exitWhenParentEnds();
-        Path home = Path.of(options.required("home")).toAbsolutePath();
-        Path config = home.resolve("config");
-        Files.createDirectories(config);
-        Files.createDirectories(home.resolve("plugins"));
-        Files.createDirectories(home.resolve("modules"));
-        Files.writeString(config.resolve("log4j2.properties"), LaunchOptions.LOG4J_CONFIG);
-
-        Settings settings = Settings.builder()
-            .put("path.home", home.toString())
-            .put("path.data", home.resolve("data").toString())
-            .put("path.logs", home.resolve("logs").toString())
-            .put("cluster.name", options.get("cluster.name", "searchbook-test"))
-            .put("node.name", options.get("node.name", "searchbook-real-node"))
-            .put("discovery.type", "single-node")
-            .put("network.host", "127.0.0.1")
-            .put("http.port", options.required("http.port"))
-            .put("transport.port", options.required("transport.port"))
-            // The disk threshold would turn indices read-only on a nearly full scratch disk.
-            .put("cluster.routing.allocation.disk.threshold_enabled", false)
+        Settings settings = options.singleNodeSettings()
             // As a 7.17 distribution without security configured, minus the warning header
             // that x-pack-security (absent here) would add to every answer.
             .put("xpack.security.enabled", false)
@@ -67,22 +47,10 @@ public final class Launcher {
             org.elasticsearch.xpack.core.XPackPlugin.class
         );
 
-        Environment environment = InternalSettingsPreparer.prepareEnvironment(settings, Map.of(), config, () -> "searchbook-real-node");
+        Environment environment = InternalSettingsPreparer.prepareEnvironment(settings, Map.of(), options.configDir(), () -> "searchbook-real-node");
         LogConfigurator.configure(environment);
         Node node = new ClasspathPluginsNode(environment, plugins);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                node.close();
-            } catch (Exception e) {
-                // Stopping anyway: the process exits next.
-            }
-        }, "searchbook-real-node-stop"));
-        node.start();
-        stdout.println(LaunchOptions.READY_LINE);
-        stdout.flush();
-        // Elasticsearch's own threads are daemons (its bootstrap keeps a thread alive for this
-        // reason): block until the watch above or a signal ends the JVM.
-        Thread.currentThread().join();
+        LaunchOptions.run(node, stdout);
     }
 
     private Launcher() {}

@@ -8,8 +8,6 @@ import org.elasticsearch.node.InternalSettingsPreparer;
 import org.elasticsearch.node.Node;
 import org.elasticsearch.plugins.Plugin;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,49 +24,18 @@ public final class Launcher {
         java.io.PrintStream stdout = System.out;
         LaunchOptions options = new LaunchOptions(args);
         options.exitWhenParentEnds();
-        Path home = Path.of(options.required("home")).toAbsolutePath();
         boolean security = options.flag("security");
-        Path config = home.resolve("config");
-        Files.createDirectories(config);
-        Files.createDirectories(home.resolve("plugins"));
-        Files.createDirectories(home.resolve("modules"));
-        Files.writeString(config.resolve("log4j2.properties"), LaunchOptions.LOG4J_CONFIG);
-
-        Settings.Builder settings = Settings.builder()
-            .put("path.home", home.toString())
-            .put("path.data", home.resolve("data").toString())
-            .put("path.logs", home.resolve("logs").toString())
-            .put("cluster.name", options.get("cluster.name", "searchbook-test"))
-            .put("node.name", options.get("node.name", "searchbook-real-node"))
-            .put("discovery.type", "single-node")
-            .put("network.host", "127.0.0.1")
-            .put("http.port", options.required("http.port"))
-            .put("transport.port", options.required("transport.port"))
-            // The disk threshold would turn indices read-only on a nearly full scratch disk.
-            .put("cluster.routing.allocation.disk.threshold_enabled", false);
+        Settings.Builder settings = options.singleNodeSettings();
         List<Class<? extends Plugin>> plugins = new ArrayList<>();
         plugins.add(org.elasticsearch.transport.netty4.Netty4Plugin.class);
         plugins.add(RootInfoPlugin.class);
         if (security) SecuredNode.configure(settings, plugins);
 
-        Environment environment = InternalSettingsPreparer.prepareEnvironment(settings.build(), Map.of(), config, () -> "searchbook-real-node");
+        Environment environment = InternalSettingsPreparer.prepareEnvironment(settings.build(), Map.of(), options.configDir(), () -> "searchbook-real-node");
         LogConfigurator.configure(environment, true);
 
         Node node = new ClasspathPluginsNode(environment, plugins);
-        Runnable stop = () -> {
-            try {
-                node.close();
-            } catch (Exception e) {
-                // Stopping anyway: the process exits next.
-            }
-        };
-        Runtime.getRuntime().addShutdownHook(new Thread(stop, "searchbook-real-node-stop"));
-        node.start();
-        stdout.println(LaunchOptions.READY_LINE);
-        stdout.flush();
-        // Elasticsearch's own threads are daemons (its bootstrap keeps a thread alive for this
-        // reason): block until the watch above or a signal ends the JVM.
-        Thread.currentThread().join();
+        LaunchOptions.run(node, stdout);
     }
 
     private Launcher() {}
