@@ -16,7 +16,10 @@ if ! command -v mvn >/dev/null; then
   bash ../scripts/install-debian-package.sh maven "to build the real Elasticsearch nodes the tests start"
 fi
 
-# Rebuilt only when a pom or a launcher source is newer than the last build.
+# One build at a time (a test run and a hand-started node may both ask), and only when a pom
+# or a launcher source is newer than the last build.
+exec 9>.build.lock
+flock 9
 stamp=.built
 if [ -f "$stamp" ] && [ -z "$(find . -path '*/target' -prune -o \( -name '*.xml' -o -name '*.java' \) -newer "$stamp" -print -quit)" ]; then
   exit 0
