@@ -13,6 +13,17 @@ from nbclient import NotebookClient
 HITS = "application/vnd.searchbook.hits+json"
 
 
+def row_count(hits):
+    """Rows of a hits payload: stored, or the documents of the answer it keeps (JSON text with
+    `"` and `'` swapped, the documents at the `documents.at` path), read as a script would."""
+    if "rows" in hits:
+        return len(hits["rows"])
+    value = json.loads(hits["answer"].translate(str.maketrans({'"': "'", "'": '"'})))
+    for step in hits["documents"]["at"]:
+        value = value[step]
+    return len(value) if isinstance(value, list) else 1
+
+
 def shown(output):
     data = output.get("data", {})
     hits = data.get(HITS)
@@ -21,7 +32,7 @@ def shown(output):
         "mimes": sorted(data),
         "ename": output.get("ename"),
         "columns": [c["name"] if isinstance(c, dict) else c for c in hits["columns"]] if hits else None,
-        "rows": len(hits["rows"]) if hits else None,
+        "rows": row_count(hits) if hits else None,
     }
 
 
