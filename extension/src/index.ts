@@ -6,6 +6,7 @@ import { interruptKernelOf, rewriteCell } from './kernel-actions';
 import { consoleTokens } from './language/console-tokens';
 import { STOP_EVENT } from './mime/progress-output';
 import { REMOVE_SECRET_COMMAND, REMOVE_SECRET_EVENT } from './mime/typed-secret-output';
+import { panelPlugin } from './panel/plugin';
 
 /**
  * The console language, registered under the name and MIME type the kernel announces in
@@ -56,4 +57,4 @@ const typedSecretPlugin: JupyterFrontEndPlugin<void> = {
   },
 };
 
-export default [languagePlugin, stopPlugin, typedSecretPlugin];
+export default [languagePlugin, stopPlugin, typedSecretPlugin, panelPlugin];

@@ -1,7 +1,9 @@
 import { VariableScope } from './console/variables';
 import { ConnectionRegistry } from './connections/registry';
 import { CellRunner } from './execute/cell-runner';
-import { GRID_COMM_TARGET, gridTarget } from './grid/grid-target';
+import { GRID_COMM_TARGET } from './grid/grid-protocol';
+import { GridService } from './grid/grid-service';
+import { ProfileStore } from './connections/profile-store';
 import { commHandlers } from './handlers/comms';
 import { interruptHandler } from './handlers/control';
 import { type ExecutionState, executeHandler } from './handlers/execute';
@@ -23,7 +25,8 @@ export function createSession(hooks: SessionHooks): { handlers: Record<(typeof S
   const connections = new ConnectionRegistry();
   const runner = new CellRunner(scope, connections);
   const comms = new CommRegistry();
-  comms.register(GRID_COMM_TARGET, gridTarget(connections));
+  const grids = new GridService(connections, () => new ProfileStore());
+  comms.register(GRID_COMM_TARGET, grids.target());
   const history = new SessionHistory();
   const state: ExecutionState = { count: 0, history };
   return {
@@ -36,6 +39,10 @@ export function createSession(hooks: SessionHooks): { handlers: Record<(typeof S
       interrupt_request: interruptHandler(runner, () => hooks.cancelInput()),
       ...commHandlers(comms, hooks.log),
     },
-    close: () => connections.closeAll(),
+    close: async () => {
+      // Points in time are released while their connections can still send.
+      await grids.sessions.closeAll();
+      await connections.closeAll();
+    },
   };
 }

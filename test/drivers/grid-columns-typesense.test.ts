@@ -69,6 +69,18 @@ describe('books: a schema with object and object[] fields', () => {
   });
 });
 
+describe('an alias', () => {
+  it('opens like its collection, and follows the alias when it is pointed elsewhere', async () => {
+    await ts.driver.send(request('PUT', '/aliases/library', '', { collection_name: 'books' }), new AbortController().signal);
+    const viaAlias = await hitsOf(ts, request('GET', '/collections/library/documents/search', 'q=*&filter_by=id:=[0,2]'));
+    expect(columnSummary(viaAlias.columns)).toEqual(BOOK_COLUMNS);
+    expect(rowById(viaAlias.rows, 'id', '2')).toMatchObject({ 'meta.publisher': 'Penguin' });
+    await ts.driver.send(request('PUT', '/aliases/library', '', { collection_name: 'notes' }), new AbortController().signal);
+    const moved = await hitsOf(ts, request('GET', '/collections/library/documents/export'));
+    expect(columnSummary(moved.columns).slice(0, 3)).toEqual(['id:string', 'text:string', 'priority:int64']);
+  });
+});
+
 describe('object[] elements that omit a leaf', () => {
   beforeAll(async () => {
     await send('POST', '/collections', { name: 'shelf', enable_nested_fields: true, fields: [{ name: 'name', type: 'string' }, { name: 'items', type: 'object[]', optional: true }] });

@@ -100,12 +100,20 @@ export class RowsModel extends DataModel {
     if (!col) {
       return '';
     }
-    if (row === 0) {
-      const mark = this.sortState?.column === col.name ? SORT_MARKS[this.sortState.direction] : '';
-      return col.name + mark;
-    }
-    return [col.type, col.readOnly ? 'read-only' : '', this.mapped && col.origin === 'documents' ? 'not mapped' : ''].filter(Boolean).join(' · ');
+    const mark = this.sortState?.column === col.name ? SORT_MARKS[this.sortState.direction] : '';
+    return columnHeaderText(col, row, this.mapped, mark);
   }
+}
+
+/**
+ * The two header rows of a column: its name (and sort mark), then type · read-only · not
+ * mapped (`mapped`: the other columns came from a mapping, so "not mapped" means something).
+ */
+export function columnHeaderText(col: ColumnView, row: number, mapped: boolean, mark = ''): string {
+  if (row === 0) {
+    return col.name + mark;
+  }
+  return [col.type, col.readOnly ? 'read-only' : '', mapped && col.origin === 'documents' ? 'not mapped' : ''].filter(Boolean).join(' · ');
 }
 
 const cutKey = (row: number, column: string): string => `${row}\u0000${column}`;

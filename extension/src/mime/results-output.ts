@@ -1,6 +1,7 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
+import { answerValue, hitsPayloadRows, tablePayloadRows } from '../../../kernel/src/render/answer-rows';
 import { aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
 import { GridView } from '../grid/grid-view';
 import type { ColumnView } from '../grid/rows-model';
@@ -18,15 +19,20 @@ interface Results {
   total?: { value: number; relation: 'eq' | 'gte' };
   omittedRows: number;
   aggregations: { name: string; kind?: 'aggregation' | 'facet' | undefined; rows: Record<string, unknown>[] }[];
+  /** The engine's answer as the notebook keeps it, for the raw view. */
+  answer?: string;
+  answerFormat?: string;
 }
 
 function readResults(mimeType: string, data: unknown): Results {
   if (mimeType === HITS_MIME) {
-    return HitsPayloadSchema.parse(data);
+    const hits = HitsPayloadSchema.parse(data);
+    return { ...hits, rows: hitsPayloadRows(hits) };
   }
   const table = TablePayloadSchema.parse(data);
   return {
     ...table,
+    rows: tablePayloadRows(table),
     columns: table.columns.map((name) => ({ name, type: '', readOnly: false, json: false })),
     aggregations: [],
   };
@@ -53,10 +59,11 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
       this.addWidget(new Widget({ node: this.unreadable(error, model) }));
       return;
     }
-    this.showResults(results, model.data['application/json']);
+    // Notebooks saved before the answer moved into the payload kept it as application/json.
+    this.showResults(results, results.answer !== undefined ? () => answerValue(results) : () => model.data['application/json']);
   }
 
-  private showResults(results: Results, raw: unknown): void {
+  private showResults(results: Results, raw: () => unknown): void {
     const label = `${results.rows.length} rows from ${results.info.connection}, columns ${results.columns.map((c) => c.name).join(', ')}`;
     const grid = new GridView(results.columns, results.rows, results.cut, label);
     // A search with `size: 0` is asked for its aggregations: an empty grid of every mapped
@@ -71,10 +78,10 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     this.addWidget(
       new Widget({
         node: toolbar({
-          copy: (format) => grid.copy(format),
+          ...(results.rows.length > 0 ? { copy: (format: 'tsv' | 'json') => grid.copy(format) } : {}),
           toggleRaw: () => {
             if (rawView.childElementCount === 0) {
-              rawView.append(rawJsonNode(raw));
+              rawView.append(rawJsonNode(raw()));
             }
             rawView.hidden = !rawView.hidden;
             for (const widget of [main, ...extras]) {

@@ -5,6 +5,8 @@
  */
 import type { ConsoleRequest, HttpMethod, JsonValue, Refusal } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
+import type { DocumentLayout } from '../render/mime-types';
+import type { SentRequest, TargetInfo } from '../grid/grid-protocol';
 import type { Transport, TlsVerification } from './transport';
 
 export type EngineName = 'elasticsearch' | 'typesense';
@@ -14,7 +16,7 @@ export interface EngineResponse {
   status: number;
   headers: Record<string, string>;
   /** Parsed JSON when the body was JSON, the JSONL values for JSONL, else the text. */
-  body: { kind: 'json'; value: JsonValue } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
+  body: { kind: 'json'; value: JsonValue; /** The body as sent, kept so the notebook can store the engine's exact answer. */ text?: string } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
   elapsedMs: number;
 }
 
@@ -43,6 +45,8 @@ export type ConsoleResult =
       /** Total matches, and whether it is a lower bound (`≥`). */
       total?: { value: number; relation: 'eq' | 'gte' };
       aggregations?: { name: string; kind?: 'aggregation' | 'facet'; rows: Record<string, JsonValue>[] }[];
+      /** Where the documents sit in the answer, so the notebook can keep the answer alone and rebuild these rows from it. */
+      documents?: DocumentLayout;
     }
   | { kind: 'table'; rows: Record<string, JsonValue>[] }
   /** `fields`: the answer is a mapping or collection schema, listed field by field (dotted names). */
@@ -109,7 +113,42 @@ export interface Driver {
   targetNames(signal: AbortSignal): Promise<string[]>;
   /** Field names of one index or collection for completion. */
   fieldNames(target: string, signal: AbortSignal): Promise<string[]>;
+  /** The document grid's side of the driver: listing targets and reading them block by block. */
+  readonly documents: DocumentSide;
   close(): Promise<void>;
+}
+
+/** The side panel's list of a connection's indices or collections. */
+export interface TargetListing {
+  targets: TargetInfo[];
+  /** Why the list is empty or partial (a key that may not list collections, spec 5.2). */
+  note?: string;
+}
+
+/** One block of a document grid, with the columns its documents need. */
+export interface DocumentBlock {
+  columns: GridColumn[];
+  rows: Record<string, JsonValue>[];
+  /** The requests the block cost, in order (a far jump costs several). */
+  requests: SentRequest[];
+  /** Exact total when this read learned it. */
+  total?: number;
+}
+
+/**
+ * A grid's cursor over one target: reads any block, owns the engine-side resources (an
+ * Elasticsearch point in time) until closed.
+ */
+export interface DocumentReader {
+  readonly total: number;
+  readBlock(block: number, signal: AbortSignal): Promise<DocumentBlock>;
+  close(): Promise<void>;
+}
+
+export interface DocumentSide {
+  listTargets(signal: AbortSignal): Promise<TargetListing>;
+  /** Opens a reader and reads block 0 (which gives the exact total). */
+  open(target: string, blockSize: number, signal: AbortSignal): Promise<{ reader: DocumentReader; first: DocumentBlock }>;
 }
 
 /** What an engine makes of `%connect` options: the only place its auth and defaults live. */

@@ -4,7 +4,7 @@ import type { VariableScope } from '../console/variables';
 import { defaultProfileServices, type ProfileServices } from '../connections/profile-services';
 import type { ConnectionRegistry } from '../connections/registry';
 import { EngineError, type EngineResponse } from '../drivers/driver';
-import { toBundles } from '../render/bundle';
+import { type Answer, toBundles } from '../render/bundle';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED } from './cell-failure';
 import { runMagic } from './magics';
@@ -84,13 +84,20 @@ export class CellRunner {
       throw err;
     }
     const info = { connection: connection.name, engine: driver.engine, method: request.method, path, status: response.status, elapsedMs: response.elapsedMs };
-    const raw = response.body.kind === 'json' ? response.body.value : response.body.kind === 'jsonl' ? response.body.values : undefined;
-    const [first, ...more] = toBundles(driver.present(request, response), info, raw, this.limits);
+        const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
     if (first) await progress.finish(first);
     for (const bundle of more) await sink.display(bundle);
     const failure = driver.failure(request, response);
     if (failure) throw CellFailure.fromEngine(failure);
   }
+}
+
+/** The answer as the notebook may keep it: JSON as the engine sent it, JSONL lines as one array. */
+function answerOf(response: EngineResponse): Answer | undefined {
+  const body = response.body;
+  if (body.kind === 'json') return { text: body.text ?? JSON.stringify(body.value), value: body.value };
+  if (body.kind === 'jsonl') return { text: JSON.stringify(body.values), value: body.values };
+  return undefined;
 }
 
 function refusalFailure(refusal: Refusal): CellFailure {

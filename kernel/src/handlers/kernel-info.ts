@@ -19,6 +19,10 @@ export function kernelInfo(): Record<string, unknown> {
       mimetype: LANGUAGE.mimetype,
       file_extension: LANGUAGE.fileExtension,
       codemirror_mode: LANGUAGE.name,
+      // Pygments has no searchbook lexer; its Bash lexer reads every cell form without an
+      // error token (`#` comments, JSON strings, `${name}` variables, `%magic` lines), where
+      // `http` needs an `HTTP/1.1` request line and `json` or `javascript` flag `#` comments.
+      pygments_lexer: 'bash',
     },
     banner: `searchbook ${PACKAGE_VERSION}: Elasticsearch and Typesense request consoles.\nConnect with %connect, then write requests such as GET /my-index/_search.`,
     help_links: [

@@ -13,7 +13,7 @@ export const TYPED_SECRET_MIME = 'application/vnd.searchbook.typed-secret+json';
 /** A JSON answer: who answered, plus the fields of a mapping or schema; the value itself is the bundle's `application/json`. */
 export const JSON_MIME = 'application/vnd.searchbook.json+json';
 
-const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
+export const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
 );
 
@@ -49,10 +49,40 @@ export const ResponseInfoSchema = z.object({
   title: z.string().optional(),
 });
 
+const RowsSchema = z.array(z.record(z.string(), JsonValueSchema));
+
+/**
+ * Where the documents sit in the engine's answer, so the grid's rows are rebuilt from the
+ * answer itself (render/answer-rows.ts) instead of being stored in the notebook a second time.
+ */
+export const DocumentLayoutSchema = z.object({
+  /** Keys and indexes from the answer to its array of documents; `[]`: the answer is that array (an object there is one document). */
+  at: z.array(z.union([z.string(), z.number().int().nonnegative()])),
+  /** From one element of that array to the document (`['_source']`, `['document']`, or `[]` for the element itself). */
+  source: z.array(z.string()),
+  /** Leading columns read from the element (`_id` → `['_id']`), `null` where the element lacks them. */
+  meta: z.record(z.string(), z.array(z.string())),
+});
+export type DocumentLayout = z.infer<typeof DocumentLayoutSchema>;
+
+/**
+ * The engine's answer as the JSON text it sent (hits beyond the row cap left out), with every
+ * `"` and `'` swapped (`answerFormat` says so; render/answer-rows.ts reads it back). A string,
+ * not a parsed value, so a saved notebook holds it on one line, and swapped, so that line
+ * needs almost no escapes: a notebook holds about 1.0× the engine's bytes instead of 1.15×.
+ */
+const AnswerSchema = z.string();
+export const ANSWER_FORMAT = 'json, quotes swapped';
+const AnswerFormatSchema = z.literal(ANSWER_FORMAT);
+
 export const HitsPayloadSchema = z.object({
   info: ResponseInfoSchema,
   columns: z.array(ColumnSchema),
-  rows: z.array(z.record(z.string(), JsonValueSchema)),
+  /** Rows as the grid shows them: only when the answer could not be kept (too large, cells cut), and in notebooks saved before `answer`. */
+  rows: RowsSchema.optional(),
+  answer: AnswerSchema.optional(),
+  answerFormat: AnswerFormatSchema.optional(),
+  documents: DocumentLayoutSchema.optional(),
   total: z.object({ value: z.number(), relation: z.enum(['eq', 'gte']) }).optional(),
   /** Rows left out of the bundle to keep the notebook small. */
   omittedRows: z.number().int().nonnegative(),
@@ -64,20 +94,26 @@ export const HitsPayloadSchema = z.object({
         name: z.string(),
         /** `facet`: a Typesense facet (facet_by); older notebooks have none, meaning an aggregation. */
         kind: z.enum(['aggregation', 'facet']).optional(),
-        rows: z.array(z.record(z.string(), JsonValueSchema)),
+        rows: RowsSchema,
       }),
     )
     .default([]),
+}).refine((p) => p.rows !== undefined || (p.answer !== undefined && p.documents !== undefined), {
+  message: 'a hits payload holds either rows or an answer with its document layout',
 });
 export type HitsPayload = z.infer<typeof HitsPayloadSchema>;
 
 export const TablePayloadSchema = z.object({
   info: ResponseInfoSchema,
   columns: z.array(z.string()),
-  rows: z.array(z.record(z.string(), JsonValueSchema)),
+  /** As for hits: only when the answer could not be kept, and in older notebooks. */
+  rows: RowsSchema.optional(),
+  /** The engine's array (or JSONL lines, as one array) as JSON text; each element is one row. */
+  answer: AnswerSchema.optional(),
+  answerFormat: AnswerFormatSchema.optional(),
   omittedRows: z.number().int().nonnegative(),
   cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })).default([]),
-});
+}).refine((p) => p.rows !== undefined || p.answer !== undefined, { message: 'a table payload holds either rows or an answer' });
 export type TablePayload = z.infer<typeof TablePayloadSchema>;
 export type ResponseInfo = z.infer<typeof ResponseInfoSchema>;
 

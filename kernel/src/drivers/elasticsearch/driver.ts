@@ -1,10 +1,13 @@
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
-import { type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
+import { type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
+import { targetSegment } from '../grid-request';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { elasticsearchFailure } from './failure';
+import { listIndices } from './index-listing';
+import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
 import { ElasticsearchStructure } from './structure';
 
@@ -12,9 +15,15 @@ export class ElasticsearchDriver implements Driver {
   readonly engine = 'elasticsearch' as const;
 
   private readonly structure: ElasticsearchStructure;
+  readonly documents: DocumentSide;
 
   constructor(private readonly transport: Transport) {
     this.structure = new ElasticsearchStructure(transport);
+    this.documents = {
+      listTargets: (signal) => listIndices(transport, signal),
+      open: (target, blockSize, signal) =>
+        openPointInTimeReader({ transport, target, blockSize, tree: this.structure.tree(targetSegment(target), signal) }, signal),
+    };
   }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {

@@ -51,6 +51,11 @@ export class ElasticsearchStructure {
     return target ? this.mappings.peek(target)?.tree : undefined;
   }
 
+  /** The mapping of a target as a path segment names it (the union for an alias or pattern); undefined when unreadable. */
+  async tree(target: string, signal: AbortSignal): Promise<FieldTree | undefined> {
+    return (await this.mappings.get(target, signal))?.tree;
+  }
+
   async fieldNames(target: string, signal: AbortSignal): Promise<string[]> {
     const structure = await this.mappings.get(target, signal);
     return structure ? fieldNamesOf(structure.tree) : [];

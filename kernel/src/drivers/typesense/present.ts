@@ -1,15 +1,19 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
+import type { DocumentLayout } from '../../render/mime-types';
 import { asObject } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult, SearchPart } from '../driver';
 import type { FieldTree } from '../field-tree';
 import { structureFields } from '../structure-cache';
-import { documentGrid, type GridDocument } from '../grid-columns';
+import { documentGrid, type GridDocument, hitsResult } from '../grid-columns';
 import { facetTables } from './facets';
 import { structureOfCollection } from './schema';
 import { documentsEndpoint, eachSearch, filtersFields } from './targets';
 
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
 const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
+
+/** An array answer, or the export's lines: each element is a document, `id` among its fields. */
+const LISTED: DocumentLayout = { at: [], source: [], meta: {} };
 
 /**
  * drivers.md 4.2 rule 4: `hits` → grid, a multi_search of one search → grid, arrays and the
@@ -19,7 +23,8 @@ const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, jso
 export function presentTypesense(request: ConsoleRequest, response: EngineResponse, treeFor: (request: ConsoleRequest) => FieldTree | undefined = () => undefined): PresentedResult {
   const endpoint = documentsEndpoint(request);
   const tree = treeFor(request);
-  const grid = (values: JsonValue[], structure?: FieldTree) => documentsGrid(values, structure, filtersFields(request));
+  const grid = (values: JsonValue[], structure?: FieldTree, documents: DocumentLayout = LISTED, extra: Partial<HitsResult> = {}) =>
+    hitsResult(documentsGrid(values, structure, filtersFields(request)), { documents, ...extra });
   if (endpoint?.kind === 'export' && response.status < 300) {
     // JSONL of one line parses as one JSON value, and an empty collection exports nothing.
     const body = response.body;
@@ -37,14 +42,12 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
   if (response.status < 300 && Array.isArray(results) && results.length > 1) return { kind: 'searches', searches: multiSearchParts(request, response, results, treeFor) };
   const single = Array.isArray(results) && results.length === 1 ? asObject(results[0]) : object;
   if (response.status < 300 && single && Array.isArray(single.hits)) {
-    const docs = single.hits.map((hit) => asObject(hit)?.document ?? null);
-    const hits = grid(docs, endpoint ? tree : undefined);
+    const docs = single.hits.map((hit) => asObject(hit)?.document ?? {});
     const facets = facetTables(single.facet_counts);
-    return {
-      ...hits,
+    return grid(docs, endpoint ? tree : undefined, { at: single === object ? ['hits'] : ['results', 0, 'hits'], source: ['document'], meta: {} }, {
       ...(typeof single.found === 'number' ? { total: { value: single.found, relation: 'eq' as const } } : {}),
       ...(facets.length > 0 ? { aggregations: facets } : {}),
-    };
+    });
   }
   return { kind: 'json', value: body, ...structureFields(request, response, structureOfCollection) };
 }
@@ -59,17 +62,19 @@ function multiSearchParts(request: ConsoleRequest, response: EngineResponse, res
     // A failed search is `{"code": 404, "error": "..."}` inside a 200 answer.
     const code = asObject(answer)?.code;
     const status = typeof code === 'number' ? code : response.status;
-    const part = presentTypesense(single, { ...response, status, body: { kind: 'json', value: { results: [answer] } } }, treeFor);
+    const part = presentTypesense(single, { ...response, status, body: { kind: 'json', value: answer } }, treeFor);
     return { target: collection ? decodeURIComponent(collection) : '', status, result: part.kind === 'hits' ? part : { kind: 'json', value: answer }, raw: answer };
   });
 }
 
-function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): Extract<ConsoleResult, { kind: 'hits' }> {
+type HitsResult = Extract<ConsoleResult, { kind: 'hits' }>;
+
+export function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): ReturnType<typeof documentGrid> {
   const documents = values.map((value): GridDocument => {
     const id = asObject(value)?.id;
     return { meta: id === undefined ? {} : { id }, source: value };
   });
   // Arrays that are not documents (the collection listing) have no `id` to lead with.
   const leading = tree || documents.some((d) => 'id' in d.meta) ? LEADING : [];
-  return { kind: 'hits', ...documentGrid({ tree, leading, documents, onlyPresent }) };
+  return documentGrid({ tree, leading, documents, onlyPresent });
 }

@@ -55,6 +55,11 @@ export class TypesenseStructure {
     return endpoint ? this.schemas.peek(endpoint.collection)?.tree : undefined;
   }
 
+  /** The schema of a collection (or alias) by name; undefined when the key may not read it. */
+  async tree(collection: string, signal: AbortSignal): Promise<FieldTree | undefined> {
+    return (await this.schemas.get(asSegment(collection), signal))?.tree;
+  }
+
   /** `collection` as a path segment, or as a body names it (completion inside multi_search). */
   async fieldNames(collection: string, signal: AbortSignal): Promise<string[]> {
     const structure = await this.schemas.get(asSegment(collection), signal);
