@@ -76,7 +76,7 @@ describeEachTarget(elasticsearchTargets(), '%connect through the kernel', (targe
     it('a wrong password: Authentication failed, with the engine reason', async () => {
       const failed = await run(`%connect elasticsearch ${engine.url} user=elastic password=\${env:WRONG}`);
       expect(failed.status).toBe('error');
-      expect(failed.text).toContain('Authentication failed: unable to authenticate user [elastic]');
+      expect(failed.text).toContain('"ename":"Authentication failed","evalue":"unable to authenticate user [elastic]');
     });
   }
 });

@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { JSON_MIME, JsonPayloadSchema, TYPED_SECRET_MIME } from '../../kernel/src/render/mime-types';
+import { HITS_MIME, JSON_MIME, JsonPayloadSchema, TYPED_SECRET_MIME } from '../../kernel/src/render/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
 
@@ -109,7 +109,7 @@ describe('Typesense query strings that would be cut at "&"', () => {
   beforeAll(() => ok('%use ts'));
   afterAll(() => ok('%use es'));
   const search = 'GET /collections/books/documents/search?q=*&query_by=title&per_page=1';
-  const found = (iopub: WireMessage[]) => (displays(iopub)[0]?.['application/json'] as { found: number }).found;
+  const found = (iopub: WireMessage[]) => (displays(iopub)[0]?.[HITS_MIME] as { total: { value: number } }).total.value;
 
   it('&& inside filter_by is refused before sending, with the encoded form and the %set form', async () => {
     const { reply, iopub } = await kernel.execute(`${search}&filter_by=year:>=1990 && rating:>4.5`);

@@ -43,11 +43,6 @@ export class Transport {
     });
   }
 
-  /** Whether requests go over TLS (some engines' advice depends on it). */
-  get secure(): boolean {
-    return this.options.baseUrl.startsWith('https:');
-  }
-
   /** Whether every request carries this header (a credential), without revealing its value. */
   sendsHeader(name: string): boolean {
     return Object.keys(this.options.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase());
