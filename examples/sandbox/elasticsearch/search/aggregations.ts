@@ -237,7 +237,7 @@ function filterFor(spec: Json, doc: AggDoc, env: AggEnv, key: string): Scorer {
   const cacheKey = `${key}@${doc.index.uuid}`;
   let s = env.cache.get(cacheKey);
   if (!s) {
-    s = compileQuery(spec, { index: doc.index, major: env.version.major }).run;
+    s = compileQuery(spec, { index: doc.index, major: env.version.major, scores: false }).run;
     env.cache.set(cacheKey, s);
   }
   return s;

@@ -69,13 +69,14 @@ export function executeSearch(
   }
   validateAggs(req.aggs);
   const specs: SortSpec[] = req.sort.length > 0 ? req.sort : [{ name: '_score', order: -1, missing: '_last' }];
+  const scoresRead = req.sort.length === 0 || specs.some((s) => s.name === '_score') || req.minScore !== undefined;
   const bound: Bound[] = shards.map((s, i) => {
     const indexed = indexedViewOf(s.index, s.docs);
-    const env: QueryEnv = { index: s.index, major: version.major, ...(indexed ? { indexed } : {}) };
+    const env: QueryEnv = { index: s.index, major: version.major, docs: s.docs, scores: scoresRead, ...(indexed ? { indexed } : {}) };
     const b: Bound = {
       ...s,
       query: compileQuery(req.query, env),
-      post: req.postFilter !== undefined ? compileQuery(req.postFilter, env) : null,
+      post: req.postFilter !== undefined ? compileQuery(req.postFilter, { ...env, scores: false }) : null,
       sort: bindSort(specs, s.index, version, env, (w) => warnings.push(w)),
       base: i * SHARD_SPAN,
       indexed,
@@ -154,7 +155,8 @@ export function executeSearch(
     }));
   }
   const scoresShown = !explicitSort || specs.some((s) => s.name === '_score');
-  if (explicitSort && !specs.some((s) => s.name === '_score')) maxScore = null;
+  // No page collected (size 0), or sorted without the score: ES has no max_score to give.
+  if ((explicitSort && !specs.some((s) => s.name === '_score')) || req.size === 0 || total === 0) maxScore = null;
 
   const project = req.source.enabled ? makeSourceFilter(req.source) : null;
   const hitsJson = hits.map((h) => {
@@ -268,7 +270,7 @@ function keptHits(b: Bound, m: DocMatches, minScore: number | undefined): DocMat
 /** Matching documents for `_count` and delete_by_query. */
 export function matchingDocs(shard: Shard, query: Json | undefined, version: EsVersion): StoredDoc[] {
   const indexed = indexedViewOf(shard.index, shard.docs);
-  const q = compileQuery(query, { index: shard.index, major: version.major, ...(indexed ? { indexed } : {}) });
+  const q = compileQuery(query, { index: shard.index, major: version.major, docs: shard.docs, scores: false, ...(indexed ? { indexed } : {}) });
   if (q.matchAll) return shard.docs;
   const m = queryMatches({ docs: shard.docs, query: q, indexed });
   return Array.from(m.positions, (p) => shard.docs[p] as StoredDoc);

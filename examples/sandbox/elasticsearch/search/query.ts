@@ -6,14 +6,17 @@
  */
 import { esError, EsError, parsingError, shardFailure } from '../errors';
 import { isObject, type Json } from '../exchange';
-import type { IndexData } from '../index-data';
+import type { IndexData, StoredDoc } from '../index-data';
 import { isNumericType, type ResolvedField } from '../mapping';
-import { asText, tokenize, termScore } from './analyze';
+import { asText, tokenize } from './analyze';
+import { Bm25, idf } from './bm25';
+import { fieldStats, isTextType, lazy, type FieldTerms } from './field-stats';
+import { editsFor, fuzzyExpansions } from './fuzzy';
 import { resolveDate } from './date-math';
 import { parseQueryString } from './query-string';
 import { boolScorer } from './bool-scorer';
 import { columnFilter } from './indexed-column';
-import { indexedMatch, indexedPhrase, indexedTerm } from './indexed-text';
+import { indexedMatch, indexedPhrase } from './indexed-text';
 import { constantScores, EMPTY_MATCHES, MatchesBuilder, mergeMatches, NO_MATCH, unionPositions, withMatches, type DocMatches, type Scorer } from './scorer';
 import type { IndexedView } from './field-indexes';
 import { docValues, pathValues, rawValues, type DocView } from './values';
@@ -32,6 +35,10 @@ export interface QueryEnv {
   major: number;
   /** The snapshot being searched, when it has field indexes (token indexes, doc-values columns); views then carry `seq`. */
   indexed?: IndexedView;
+  /** The documents searched (BM25 statistics of fields without a token index are counted over them); else the index's searchable view. */
+  docs?: StoredDoc[];
+  /** False when no score will be read (filters, field sorts): term queries then skip gathering statistics. */
+  scores?: boolean;
 }
 
 const none: Scorer = withMatches(() => NO_MATCH, () => EMPTY_MATCHES);
@@ -85,40 +92,59 @@ function normalise(env: QueryEnv, field: ResolvedField, value: Json | undefined,
   return asText(value);
 }
 
-function isTextType(t: string): boolean {
-  return t === 'text' || t === 'match_only_text' || t === 'search_as_you_type';
+
+/** A field's BM25 statistics in the snapshot being searched. */
+export function statsFor(env: QueryEnv, field: ResolvedField): FieldTerms {
+  return fieldStats(field, env.docs ?? env.indexed?.docs ?? env.index.searchable(), env.indexed);
+}
+
+/** Fields whose term queries Lucene scores (postings without norms: dl = 1); other non-text term queries are constant. */
+function scoresTerms(type: string): boolean {
+  return type === 'keyword' || type === 'boolean' || type === 'constant_keyword' || type === 'wildcard';
 }
 
 /** term semantics: the exact indexed term (a token for text fields, the value otherwise). */
 export function termScorer(env: QueryEnv, field: ResolvedField, value: Json | undefined, opts: { caseInsensitive?: boolean; boost?: number; lenient?: boolean } = {}): Scorer {
   const boost = opts.boost ?? 1;
   if (isTextType(field.type)) {
-    const want = opts.caseInsensitive ? asText(value).toLowerCase() : asText(value);
-    const fromSource: Scorer = (view) => {
-      for (const v of rawValues(view, field)) {
-        const tokens = tokenize(asText(v));
-        const tf = tokens.filter((t) => t === want || (opts.caseInsensitive && t.toLowerCase() === want)).length;
-        if (tf > 0) return termScore(tf, tokens.length, boost);
-      }
-      return NO_MATCH;
-    };
     // Tokens are lowercase already (and lowercasing is idempotent), so case_insensitive is the lowercased lookup.
+    const want = opts.caseInsensitive ? asText(value).toLowerCase() : asText(value);
+    // A case-insensitive term is an automaton query in Lucene: constant score.
+    if (opts.caseInsensitive) return constantTextTerm(field, want, boost);
+    const weight = lazy(() => Bm25.forTerms(statsFor(env, field), [want], boost));
+    const fromSource: Scorer = (view) => {
+      let tf = 0;
+      let length = 0;
+      for (const v of rawValues(view, field)) {
+        for (const t of tokenize(asText(v))) {
+          length++;
+          if (t === want) tf++;
+        }
+      }
+      return tf > 0 ? weight().score(tf, length) : NO_MATCH;
+    };
     const fx = env.indexed?.field(field);
-    return fx ? indexedTerm(fx, want, boost, fromSource) : fromSource;
+    return fx ? indexedMatch(fx, [want], [weight()], 1, fromSource) : fromSource;
   }
   const want = normalise(env, field, value, opts.lenient ?? false);
   if (want === undefined) return none;
   const ci = opts.caseInsensitive && typeof want === 'string';
   const wantLower = typeof want === 'string' ? want.toLowerCase() : want;
-  const score = Math.fround(boost);
+  const scored = scoresTerms(field.type) && !ci && env.scores !== false;
+  const scoreOf = scored ? lazy(() => Bm25.forTerms(statsFor(env, field), [String(want)], boost).score(1, 1)) : () => Math.fround(boost);
   const fromSource: Scorer = (view) => {
     for (const v of docValues(view, field)) {
-      if (v === want || (ci && typeof v === 'string' && v.toLowerCase() === wantLower)) return score;
+      if (v === want || (ci && typeof v === 'string' && v.toLowerCase() === wantLower)) return scoreOf();
     }
     return NO_MATCH;
   };
   const column = typeof want === 'number' ? env.indexed?.column(field) : undefined;
-  return column ? columnFilter(column, (v) => v === want, score, fromSource) : fromSource;
+  return column ? columnFilter(column, (v) => v === want, scoreOf(), fromSource) : fromSource;
+}
+
+function constantTextTerm(field: ResolvedField, want: string, boost: number): Scorer {
+  const score = Math.fround(boost);
+  return (view) => (rawValues(view, field).some((v) => tokenize(asText(v)).includes(want)) ? score : NO_MATCH);
 }
 
 export interface MatchOptions {
@@ -126,17 +152,22 @@ export interface MatchOptions {
   minimumShouldMatch?: Json;
   boost?: number;
   lenient?: boolean;
+  fuzziness?: Json;
 }
 
 /** match semantics: analysed for text fields, exact for the others. */
 export function matchScorer(env: QueryEnv, field: ResolvedField, text: Json | undefined, opts: MatchOptions = {}): Scorer {
-  if (!isTextType(field.type)) return termScorer(env, field, text, { boost: opts.boost ?? 1, lenient: opts.lenient ?? false });
+  const boost = opts.boost ?? 1;
+  if (opts.fuzziness !== undefined && opts.fuzziness !== null) return fuzzyMatch(env, field, text, opts);
+  if (!isTextType(field.type)) return termScorer(env, field, text, { boost, lenient: opts.lenient ?? false });
   const terms = [...new Set(tokenize(asText(text)))];
   if (terms.length === 0) return none;
   const required = opts.operator === 'and' ? terms.length : minimumShouldMatch(opts.minimumShouldMatch, terms.length, 1);
-  const boost = opts.boost ?? 1;
+  const weights = lazy(() => {
+    const stats = statsFor(env, field);
+    return terms.map((t) => Bm25.forTerms(stats, [t], boost));
+  });
   const fromSource: Scorer = (view) => {
-    let best = NO_MATCH;
     const counts = new Map<string, number>();
     let length = 0;
     for (const v of rawValues(view, field)) {
@@ -144,46 +175,94 @@ export function matchScorer(env: QueryEnv, field: ResolvedField, text: Json | un
       length += tokens.length;
       for (const t of tokens) if (terms.includes(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
     }
-    if (counts.size < required || counts.size === 0) return best;
-    best = 0;
-    for (const tf of counts.values()) best += termScore(tf, length, boost);
-    return Math.fround(best);
+    if (counts.size < required || counts.size === 0) return NO_MATCH;
+    let score = 0;
+    terms.forEach((t, i) => {
+      const tf = counts.get(t);
+      if (tf !== undefined) score += (weights()[i] as Bm25).score(tf, length);
+    });
+    return Math.fround(score);
   };
   const fx = env.indexed?.field(field);
-  return fx ? indexedMatch(fx, terms, required, boost, fromSource) : fromSource;
+  return fx ? indexedMatch(fx, terms, weights(), required, fromSource) : fromSource;
+}
+
+/** match (and `fuzzy`) with fuzziness: each term stands for the indexed terms within its edit distance. */
+function fuzzyMatch(env: QueryEnv, field: ResolvedField, text: Json | undefined, opts: MatchOptions): Scorer {
+  const terms = isTextType(field.type) ? [...new Set(tokenize(asText(text)))] : [asText(text)];
+  if (terms.length === 0) return none;
+  const scorers = terms.map((t) => fuzzyTermScorer(env, field, t, opts.fuzziness, opts.boost ?? 1));
+  if (scorers.length === 1) return scorers[0] as Scorer;
+  const required = opts.operator === 'and' ? terms.length : minimumShouldMatch(opts.minimumShouldMatch, terms.length, 1);
+  return opts.operator === 'and' ? boolScorer(scorers, [], [], [], 0) : boolScorer([], [], scorers, [], required);
+}
+
+export function fuzzyTermScorer(env: QueryEnv, field: ResolvedField, term: string, fuzziness: Json | undefined, boost: number): Scorer {
+  if (isNumericType(field.type) || field.type === 'date' || field.type === 'boolean') return termScorer(env, field, term, { boost, lenient: true });
+  const stats = statsFor(env, field);
+  const expanded = fuzzyExpansions(term, editsFor(fuzziness, term), stats.allTerms());
+  if (expanded.length === 0) return none;
+  // Lucene blends the expansions' statistics: every one is scored with the highest docFreq among them.
+  const maxDf = Math.max(...expanded.map((e) => stats.docFreq(e.term)));
+  const termIdf = idf(maxDf, stats.docCount);
+  const weights = new Map(expanded.map((e) => [e.term, new Bm25(termIdf, stats, Math.fround(boost * e.boost))]));
+  const text = isTextType(field.type);
+  return (view) => {
+    const counts = new Map<string, number>();
+    let length = 0;
+    if (text) {
+      for (const v of rawValues(view, field)) {
+        for (const t of tokenize(asText(v))) {
+          length++;
+          if (weights.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+        }
+      }
+    } else {
+      length = 1;
+      for (const v of docValues(view, field)) if (weights.has(String(v))) counts.set(String(v), 1);
+    }
+    if (counts.size === 0) return NO_MATCH;
+    let score = 0;
+    for (const e of expanded) {
+      const tf = counts.get(e.term);
+      if (tf !== undefined) score += (weights.get(e.term) as Bm25).score(tf, length);
+    }
+    return Math.fround(score);
+  };
 }
 
 /** Phrase (and phrase-prefix): consecutive tokens within one value. */
 export function phraseScorer(env: QueryEnv, field: ResolvedField, text: Json | undefined, prefix: boolean, boost = 1): Scorer {
   const terms = tokenize(asText(text));
   if (terms.length === 0) return none;
-  const exactKeyword = !isTextType(field.type);
-  const whole = asText(text);
+  if (!isTextType(field.type)) {
+    return prefix ? patternScorer(field, prefixRegex(asText(text), false), boost) : termScorer(env, field, text, { boost, lenient: true });
+  }
+  const last = terms[terms.length - 1] as string;
+  // A prefix phrase's last word stands for up to 50 indexed terms (in term order); all of their idfs count.
+  const expansions = lazy(() => (prefix ? [...statsFor(env, field).allTerms()].filter((t) => t.startsWith(last)).sort().slice(0, 50) : []));
+  const weight = lazy(() => Bm25.forTerms(statsFor(env, field), prefix ? [...terms.slice(0, -1), ...expansions()] : terms, boost));
   const fromSource: Scorer = (view) => {
     let tf = 0;
     let length = 0;
+    const lastOk = (t: string): boolean => (prefix ? expansions().includes(t) : t === last);
     for (const v of rawValues(view, field)) {
-      if (exactKeyword) {
-        const s = asText(v);
-        if (prefix ? s.startsWith(whole) : s === whole) tf++;
-        continue;
-      }
       const tokens = tokenize(asText(v));
       length += tokens.length;
       for (let i = 0; i + terms.length <= tokens.length; i++) {
         let ok = true;
         for (let j = 0; j < terms.length && ok; j++) {
           const t = tokens[i + j] as string;
-          const want = terms[j] as string;
-          ok = prefix && j === terms.length - 1 ? t.startsWith(want) : t === want;
+          ok = j === terms.length - 1 ? lastOk(t) : t === terms[j];
         }
         if (ok) tf++;
       }
     }
-    return tf > 0 ? termScore(tf, Math.max(length, 1), boost * terms.length) : NO_MATCH;
+    return tf > 0 ? weight().score(tf, length) : NO_MATCH;
   };
-  const fx = exactKeyword ? undefined : env.indexed?.field(field);
-  return fx ? indexedPhrase(fx, terms, prefix, boost, fromSource) : fromSource;
+  if (terms.length === 1 && !prefix) return termScorer(env, field, last, { boost });
+  const fx = env.indexed?.field(field);
+  return fx ? indexedPhrase(fx, terms, prefix, weight, fromSource) : fromSource;
 }
 
 export interface Bounds {
@@ -400,6 +479,7 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
         if (String(spec['operator'] ?? 'or').toLowerCase() === 'and') opts.operator = 'and';
         if (spec['minimum_should_match'] !== undefined) opts.minimumShouldMatch = spec['minimum_should_match'];
         if (spec['lenient'] === true) opts.lenient = true;
+        if (spec['fuzziness'] !== undefined) opts.fuzziness = spec['fuzziness'];
       }
       return matchScorer(env, f, text, opts);
     }
@@ -496,7 +576,10 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
     case 'fuzzy': {
       const [name, spec] = single(kind, body);
       const f = field(env, name);
-      return f ? termScorer(env, f, isObject(spec) ? spec['value'] : spec, { lenient: true }) : none;
+      if (!f) return none;
+      const value = asText(isObject(spec) ? spec['value'] : spec);
+      // A term-level query: the value is not analysed (so not lowercased).
+      return fuzzyTermScorer(env, f, value, isObject(spec) ? (spec['fuzziness'] ?? 'AUTO') : 'AUTO', boostOf(spec));
     }
     case 'exists': {
       if (!isObject(body) || typeof body['field'] !== 'string') throw parsingError('[exists] must be provided with a [field]');
@@ -506,7 +589,7 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
       return compileBool(body, env);
     case 'constant_score': {
       if (!isObject(body) || body['filter'] === undefined) throw parsingError('[constant_score] requires a \'filter\' element');
-      const inner = compileQuery(body['filter'], env).run;
+      const inner = compileQuery(body['filter'], { ...env, scores: false }).run;
       const b = Math.fround(boostOf(body));
       return withMatches((view) => (inner(view) === NO_MATCH ? NO_MATCH : b), constantMatches(inner, b));
     }
@@ -546,11 +629,12 @@ function compileBool(body: Json | undefined, env: QueryEnv): Scorer {
   if (!isObject(body)) throw parsingError('[bool] query malformed, no start_object after query name');
   const known = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost', '_name', 'adjust_pure_negative']);
   for (const k of Object.keys(body)) if (!known.has(k)) throw parsingError(`[bool] query does not support [${k}]`);
-  const c = (k: string): Scorer[] => list(body[k]).map((q) => compileQuery(q, env).run);
-  const must = c('must');
-  const filter = c('filter');
-  const should = c('should');
-  const mustNot = c('must_not');
+  const c = (k: string, e: QueryEnv): Scorer[] => list(body[k]).map((q) => compileQuery(q, e).run);
+  const unscored: QueryEnv = { ...env, scores: false };
+  const must = c('must', env);
+  const filter = c('filter', unscored);
+  const should = c('should', env);
+  const mustNot = c('must_not', unscored);
   const fallback = must.length === 0 && filter.length === 0 ? 1 : 0;
   const msm = should.length === 0 ? 0 : minimumShouldMatch(body['minimum_should_match'], should.length, fallback);
   return boolScorer(must, filter, should, mustNot, msm, boostOf(body));
