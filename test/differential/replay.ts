@@ -54,3 +54,14 @@ export async function setUpIndices(base: string, specs: IndexSpec[]): Promise<vo
 export async function dropIndices(base: string, names: string[]): Promise<void> {
   for (const name of names) await send(base, 'DELETE', `/${name}`);
 }
+
+/**
+ * The test launcher gives every new index one shard and no replicas (an index template on
+ * `*`); the corpus creates one index by writing a document, to see Elasticsearch's own
+ * defaults (one replica, so yellow health). A more specific template gives that index back
+ * the default replica count on the real node.
+ */
+export async function restoreDefaultReplicas(base: string, index: string): Promise<void> {
+  const res = await send(base, 'PUT', `/_index_template/differential-${index}`, JSON.stringify({ index_patterns: [index], priority: 10, template: { settings: { number_of_replicas: 1 } } }));
+  if (res.status !== 200) throw new Error(`template for ${index} refused: ${res.status} ${res.text}`);
+}

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { JsonObject } from './exchange';
 import { Mapping } from './mapping';
 import { FieldIndexes } from './search/field-indexes';
+import { pathValues } from './search/values';
 
 export interface StoredDoc {
   readonly id: string;
@@ -52,6 +53,26 @@ export class IndexData {
 
   get hidden(): boolean {
     return this.name.startsWith('.') || this.settings['hidden'] === 'true';
+  }
+
+  /** Replica copies asked for: never assigned on a one-node cluster, so any makes the index yellow. */
+  get replicas(): number {
+    const v = Number(this.settings['number_of_replicas'] ?? 1);
+    return Number.isInteger(v) && v >= 0 ? v : 1;
+  }
+
+  get health(): 'green' | 'yellow' {
+    return this.replicas > 0 ? 'yellow' : 'green';
+  }
+
+  /** Lucene documents: each document plus one per object of its nested fields, as _cat/indices counts them. */
+  luceneDocCount(): number {
+    const view = this.searchable();
+    const paths = this.mapping.nestedPaths();
+    if (paths.length === 0) return view.length;
+    let n = view.length;
+    for (const doc of view) for (const path of paths) n += pathValues(doc.source, path.split('.')).filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v)).length;
+    return n;
   }
 
   get maxResultWindow(): number {

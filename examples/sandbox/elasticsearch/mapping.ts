@@ -213,6 +213,19 @@ export class Mapping {
     return r;
   }
 
+  /** Dotted paths of every `nested` field, outer ones first. */
+  nestedPaths(): string[] {
+    const out: string[] = [];
+    const walk = (props: Record<string, FieldDef>, prefix: string): void => {
+      for (const [k, def] of Object.entries(props)) {
+        if (def.type === 'nested') out.push(prefix + k);
+        if (def.properties) walk(def.properties, `${prefix}${k}.`);
+      }
+    };
+    walk(this.root.properties, '');
+    return out;
+  }
+
   /** Every leaf field, multi-fields included: the expansion of `*` in query_string and multi_match. */
   leafFields(): ResolvedField[] {
     if (this.leaves) return this.leaves;

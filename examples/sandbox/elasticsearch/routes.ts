@@ -8,7 +8,7 @@ import { getDoc, getSource, mget, putDoc, removeDoc, update } from './documents'
 import { closePit, openPit } from './pit';
 import { clusterHealth, rootInfo } from './root';
 import { Router } from './router';
-import { count, scrollUnsupported, search } from './search/handlers';
+import { clearScroll, count, msearch, scroll, search } from './search/handlers';
 import { authenticateInfo, createApiKey, invalidateApiKey } from './security';
 import { getTask, listTasks } from './tasks';
 
@@ -26,9 +26,14 @@ export function buildRouter(): Router {
 
   r.add(GET_POST, '/_search', search);
   r.add(GET_POST, '/{index}/_search', search);
+  r.add(GET_POST, '/_msearch', msearch);
+  r.add(GET_POST, '/{index}/_msearch', msearch);
   r.add(GET_POST, '/_count', count);
   r.add(GET_POST, '/{index}/_count', count);
-  r.add(GET_POST, '/_search/scroll', scrollUnsupported);
+  r.add(GET_POST, '/_search/scroll', scroll);
+  r.add(GET_POST, '/_search/scroll/{scroll_id}', scroll);
+  r.add(['DELETE'], '/_search/scroll', clearScroll);
+  r.add(['DELETE'], '/_search/scroll/{scroll_id}', clearScroll);
   r.add(['POST'], '/{index}/_pit', openPit);
   r.add(['DELETE'], '/_pit', closePit);
   r.add(['POST'], '/{index}/_delete_by_query', deleteByQuery);

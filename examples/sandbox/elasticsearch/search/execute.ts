@@ -56,11 +56,12 @@ export function executeSearch(
   shards: Shard[],
   req: SearchRequest,
   version: EsVersion,
-  extra: { pitId?: string; tookFrom: number; cache?: RankedCache },
+  extra: { pitId?: string; tookFrom: number; cache?: RankedCache; scroll?: boolean },
 ): SearchOutcome {
   const warnings: string[] = [];
   const window = Math.min(...shards.map((s) => s.index.maxResultWindow), 10_000_000);
-  if (shards.length > 0 && req.from + req.size > window) {
+  // A scroll's later pages lie past the window: only its first page is held to it.
+  if (shards.length > 0 && req.from + req.size > window && !(extra.scroll && req.from > 0)) {
     const first = shards.find((s) => s.index.maxResultWindow === window) as Shard;
     throw shardFailure(400, {
       type: 'illegal_argument_exception',
