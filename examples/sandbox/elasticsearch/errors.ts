@@ -70,9 +70,14 @@ export function invalidIndexName(name: string, why: string): EsError {
   });
 }
 
+/** Exceptions of Java itself (not Elasticsearch's): ES prints them with one more level of caused_by. */
+const JAVA_EXCEPTIONS = new Set(['illegal_argument_exception', 'illegal_state_exception', 'number_format_exception', 'null_pointer_exception', 'unsupported_operation_exception', 'arithmetic_exception']);
+
 /**
  * A failure raised while a shard executes a search: ES wraps it in
  * search_phase_execution_exception "all shards failed", with the shard's cause as root cause.
+ * When that cause is a Java exception (not one of Elasticsearch's), the outer error also
+ * carries it as caused_by, wrapping itself once more, as ES renders the shard failure's cause.
  */
 export function shardFailure(
   status: number,
@@ -80,16 +85,14 @@ export function shardFailure(
   index: { name: string; uuid: string },
   phase = 'query',
 ): EsError {
-  const rootCause: ErrorCause = { ...cause };
-  return esError(status, { type: 'search_phase_execution_exception', reason: 'all shards failed' }, {
-    rootCauses: [rootCause],
-    outerExtra: {
-      phase,
-      grouped: true,
-      failed_shards: [{ shard: 0, index: index.name, node: 'sandbox-node-0000000000', reason: cause }],
-      caused_by: cause,
-    },
-  });
+  const { caused_by: _inner, ...rootCause } = cause;
+  const outerExtra: Record<string, unknown> = {
+    phase,
+    grouped: true,
+    failed_shards: [{ shard: 0, index: index.name, node: 'sandbox-node-0000000000', reason: cause }],
+  };
+  if (JAVA_EXCEPTIONS.has(cause.type)) outerExtra['caused_by'] = { ...cause, caused_by: cause['caused_by'] ?? rootCause };
+  return esError(status, { type: 'search_phase_execution_exception', reason: 'all shards failed' }, { rootCauses: [rootCause], outerExtra });
 }
 
 /** Request bodies that are not JSON: ES answers x_content_parse_exception / json_parse_exception. */

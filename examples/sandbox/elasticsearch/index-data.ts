@@ -36,6 +36,8 @@ export class IndexData {
   readonly settings: Record<string, string> = {};
   /** Token indexes of the text fields and doc-values columns, brought up to date by each refresh. */
   readonly fieldIndexes = new FieldIndexes();
+  /** Versions of deleted ids: ES keeps them a while (index.gc_deletes), so a later write or delete of the id counts on from them. */
+  private readonly tombstones = new Map<string, number>();
   deletedDocs = 0;
   storeBytes = 0;
   private nextSeqNo = 0;
@@ -120,7 +122,8 @@ export class IndexData {
   put(id: string, source: JsonObject, size?: number): { doc: StoredDoc; created: boolean } {
     const old = this.docs.get(id);
     const bytes = size ?? JSON.stringify(source).length;
-    const doc: StoredDoc = { id, source, version: (old?.version ?? 0) + 1, seqNo: this.nextSeqNo++, size: bytes };
+    const doc: StoredDoc = { id, source, version: (old?.version ?? this.tombstones.get(id) ?? 0) + 1, seqNo: this.nextSeqNo++, size: bytes };
+    this.tombstones.delete(id);
     this.storeBytes += bytes;
     if (old) {
       // ES appends the new copy and marks the old one deleted: the doc moves to the end.
@@ -140,7 +143,15 @@ export class IndexData {
     this.storeBytes -= old.size;
     this.deletedDocs++;
     this.touch();
+    this.tombstones.set(id, old.version + 1);
     return { version: old.version + 1, seqNo: this.nextSeqNo++ };
+  }
+
+  /** Version a delete of a missing id reports (and keeps): one past its tombstone's. */
+  deleteMissing(id: string): number {
+    const version = (this.tombstones.get(id) ?? 0) + 1;
+    this.tombstones.set(id, version);
+    return version;
   }
 
   /** ES also consumes a sequence number for a delete of a missing document. */

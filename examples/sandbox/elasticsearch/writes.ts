@@ -94,7 +94,7 @@ export function indexDoc(
 export function deleteDoc(ctx: Context, index: IndexData, id: string, cc: Concurrency = {}): { body: JsonObject; status: number } {
   checkConcurrency(index, id, index.get(id), cc);
   const removed = index.remove(id);
-  if (!removed) return { body: writeResult(ctx, index, id, 1, index.takeSeqNo(), 'not_found'), status: 404 };
+  if (!removed) return { body: writeResult(ctx, index, id, index.deleteMissing(id), index.takeSeqNo(), 'not_found'), status: 404 };
   return { body: writeResult(ctx, index, id, removed.version, removed.seqNo, 'deleted'), status: 200 };
 }
 

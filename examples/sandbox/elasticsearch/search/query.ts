@@ -43,8 +43,9 @@ export interface QueryEnv {
 
 const none: Scorer = withMatches(() => NO_MATCH, () => EMPTY_MATCHES);
 
-export function queryShardError(env: QueryEnv, reason: string): EsError {
-  return shardFailure(400, { type: 'query_shard_exception', reason, index_uuid: env.index.uuid, index: env.index.name }, { name: env.index.name, uuid: env.index.uuid });
+export function queryShardError(env: QueryEnv, reason: string, causedBy?: { type: string; reason: string }): EsError {
+  const cause = { type: 'query_shard_exception', reason, index_uuid: env.index.uuid, index: env.index.name, ...(causedBy ? { caused_by: causedBy } : {}) };
+  return shardFailure(400, cause, { name: env.index.name, uuid: env.index.uuid });
 }
 
 function single(kind: string, body: Json | undefined): [string, Json] {
@@ -65,7 +66,7 @@ function boostOf(v: Json | undefined): number {
 
 function numberOrThrow(env: QueryEnv, field: ResolvedField, value: Json | undefined): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  if (!Number.isFinite(n)) throw queryShardError(env, `failed to create query: For input string: "${asText(value)}"`);
+  if (!Number.isFinite(n)) throw queryShardError(env, `failed to create query: For input string: "${asText(value)}"`, { type: 'number_format_exception', reason: `For input string: "${asText(value)}"` });
   return field.type === 'long' || field.type === 'integer' || field.type === 'short' || field.type === 'byte' ? n : n;
 }
 
