@@ -5,6 +5,12 @@
 export type ErrorCause = { type: string; reason: string } & Record<string, unknown>;
 
 export class EsError extends Error {
+  /**
+   * Where in the request body the error points: the JSON key named here (its name token, or
+   * the value after it). The router fills in `line` / `col` and `[line:col]` prefixes from it.
+   */
+  locate?: { key: string; at: 'key' | 'value' };
+
   constructor(
     readonly status: number,
     readonly body: unknown,

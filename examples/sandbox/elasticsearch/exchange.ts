@@ -3,7 +3,8 @@
  * parameters, the body (JSON or NDJSON) and JSON answers carrying the product header.
  */
 import type http from 'node:http';
-import { badJson } from './errors';
+import { badJson, esError } from './errors';
+import { applyFilterPath } from './filter-path';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -68,7 +69,7 @@ export class Exchange {
     if (v === null || v === '') return undefined;
     const n = Number(v);
     if (!Number.isInteger(n)) {
-      throw badJson(`Failed to parse int parameter [${name}] with value [${v}]`);
+      throw esError(400, { type: 'illegal_argument_exception', reason: `Failed to parse int parameter [${name}] with value [${v}]`, caused_by: { type: 'number_format_exception', reason: `For input string: "${v}"` } }, { rootCauses: [{ type: 'illegal_argument_exception', reason: `Failed to parse int parameter [${name}] with value [${v}]` }] });
     }
     return n;
   }
@@ -78,6 +79,8 @@ export class Exchange {
   }
 
   send(status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+    const filterPath = this.query.get('filter_path');
+    if (filterPath !== null && typeof body === 'object' && body !== null) body = applyFilterPath(body as Json, filterPath);
     const text = typeof body === 'string' ? body : this.flag('pretty') ? JSON.stringify(body, null, 2) + '\n' : JSON.stringify(body);
     this.sendRaw(status, text, this.contentType(), headers);
   }

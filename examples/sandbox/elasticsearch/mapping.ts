@@ -5,6 +5,7 @@
  */
 import { esError, EsError, illegalArgument } from './errors';
 import { isObject, type Json, type JsonObject } from './exchange';
+import { DEFAULT_DATE_FORMAT, parseWithFormat } from './search/date-format';
 
 export interface FieldDef {
   type?: string;
@@ -23,6 +24,8 @@ export interface ResolvedField {
   /** Deepest enclosing `nested` object path, if any. */
   nestedPath?: string;
   ignoreAbove?: number;
+  /** Date formats (`||` list) of a date field, when the mapping names them. */
+  format?: string;
 }
 
 const NUMERIC = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long']);
@@ -210,6 +213,7 @@ export class Mapping {
     const r: ResolvedField = { name, type: def.type ?? 'object', sourcePath };
     if (nestedPath !== undefined) r.nestedPath = nestedPath;
     if (typeof def.ignore_above === 'number') r.ignoreAbove = def.ignore_above;
+    if (typeof def['format'] === 'string') r.format = def['format'];
     return r;
   }
 
@@ -299,21 +303,26 @@ export class Mapping {
       const childDynamic = def['dynamic'] !== undefined ? String(def['dynamic']) : dynamic;
       return this.walkDoc(value, def.properties, full + '.', docId, childDynamic);
     }
-    const bad = (causedBy: { type: string; reason: string }): EsError =>
+    const bad = (causedBy: { type: string; reason: string; caused_by?: { type: string; reason: string } }): EsError =>
       this.parseError(
         `failed to parse field [${full}] of type [${type}] in document with id '${docId}'. Preview of field's value: '${preview(value)}'`,
         { caused_by: causedBy },
       );
     if (isNumericType(type)) {
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      if (!Number.isFinite(n)) throw bad({ type: 'number_format_exception', reason: `For input string: "${preview(value)}"` });
+      // ES reads long values through its own parser (IllegalArgumentException), the others through Java's (NumberFormatException).
+      if (!Number.isFinite(n)) throw bad({ type: type === 'long' ? 'illegal_argument_exception' : 'number_format_exception', reason: `For input string: "${preview(value)}"` });
     } else if (type === 'boolean') {
       if (!(typeof value === 'boolean' || value === 'true' || value === 'false' || value === '')) {
         throw bad({ type: 'illegal_argument_exception', reason: `Failed to parse value [${preview(value)}] as only [true] or [false] are allowed.` });
       }
     } else if (type === 'date') {
-      if (parseDate(value) === undefined) {
-        throw bad({ type: 'illegal_argument_exception', reason: `failed to parse date field [${preview(value)}] with format [strict_date_optional_time||epoch_millis]` });
+      const format = typeof def['format'] === 'string' ? def['format'] : DEFAULT_DATE_FORMAT;
+      if (parseWithFormat(value, format) === undefined) {
+        const causedBy = format.includes('||')
+          ? { type: 'date_time_parse_exception', reason: 'Failed to parse with all enclosed parsers' }
+          : { type: 'date_time_parse_exception', reason: `Text '${preview(value)}' could not be parsed at index 0` };
+        throw bad({ type: 'illegal_argument_exception', reason: `failed to parse date field [${preview(value)}] with format [${format}]`, caused_by: causedBy });
       }
     } else if (isObject(value)) {
       throw bad({ type: 'illegal_state_exception', reason: `Can't get text on a START_OBJECT at 1:1` });

@@ -200,7 +200,7 @@ export function executeSearch(
       const m = queryMatches(b);
       for (let i = 0; i < m.positions.length; i++) docs.push({ view: viewOf(b.docs[m.positions[i] as number] as StoredDoc), index: b.index });
     }
-    body['aggregations'] = runAggregations(req.aggs, docs, version);
+    body['aggregations'] = runAggregations(req.aggs, docs, version, bound.map((b) => b.index));
   }
   return { body, warnings };
 }

@@ -5,6 +5,7 @@
  * when it has them.
  */
 import { esError, EsError, parsingError, shardFailure } from '../errors';
+import { didYouMean } from '../locate';
 import { isObject, type Json } from '../exchange';
 import type { IndexData, StoredDoc } from '../index-data';
 import { isNumericType, type ResolvedField } from '../mapping';
@@ -13,6 +14,7 @@ import { Bm25, idf } from './bm25';
 import { fieldStats, isTextType, lazy, type FieldTerms } from './field-stats';
 import { editsFor, fuzzyExpansions } from './fuzzy';
 import { resolveDate } from './date-math';
+import { DEFAULT_DATE_FORMAT } from './date-format';
 import { parseQueryString } from './query-string';
 import { boolScorer } from './bool-scorer';
 import { columnFilter } from './indexed-column';
@@ -43,6 +45,14 @@ export interface QueryEnv {
 
 const none: Scorer = withMatches(() => NO_MATCH, () => EMPTY_MATCHES);
 
+/** A query value a date field cannot read: ES fails the shard with a parse_exception (its cause nested twice). */
+function dateParseError(env: QueryEnv, field: ResolvedField, value: Json | undefined): EsError {
+  const format = field.format ?? DEFAULT_DATE_FORMAT;
+  const inner = `failed to parse date field [${asText(value)}] with format [${format}]`;
+  const causedBy = { type: 'illegal_argument_exception', reason: inner, caused_by: { type: 'date_time_parse_exception', reason: format.includes('||') ? 'Failed to parse with all enclosed parsers' : `Text '${asText(value)}' could not be parsed at index 0` } };
+  return shardFailure(400, { type: 'parse_exception', reason: `${inner}: [${inner}]`, caused_by: causedBy }, { name: env.index.name, uuid: env.index.uuid });
+}
+
 export function queryShardError(env: QueryEnv, reason: string, causedBy?: { type: string; reason: string }): EsError {
   const cause = { type: 'query_shard_exception', reason, index_uuid: env.index.uuid, index: env.index.name, ...(causedBy ? { caused_by: causedBy } : {}) };
   return shardFailure(400, cause, { name: env.index.name, uuid: env.index.uuid });
@@ -51,7 +61,11 @@ export function queryShardError(env: QueryEnv, reason: string, causedBy?: { type
 function single(kind: string, body: Json | undefined): [string, Json] {
   if (!isObject(body)) throw parsingError(`[${kind}] query malformed, no start_object after query name`);
   const entries = Object.entries(body).filter(([k]) => k !== 'boost' && k !== '_name');
-  if (entries.length > 1) throw parsingError(`[${kind}] query doesn't support multiple fields, found [${entries[0]?.[0]}] and [${entries[1]?.[0]}]`);
+  if (entries.length > 1) {
+    const err = parsingError(`[${kind}] query doesn't support multiple fields, found [${entries[0]?.[0]}] and [${entries[1]?.[0]}]`);
+    err.locate = { key: entries[1]?.[0] as string, at: 'value' };
+    throw err;
+  }
   const first = entries[0];
   if (!first) throw parsingError(`[${kind}] query malformed, no field`);
   return first;
@@ -80,8 +94,8 @@ function normalise(env: QueryEnv, field: ResolvedField, value: Json | undefined,
     return numberOrThrow(env, field, value);
   }
   if (field.type === 'date') {
-    const d = resolveDate(value);
-    if (d === undefined && !lenient) throw queryShardError(env, `failed to parse date field [${asText(value)}] with format [strict_date_optional_time||epoch_millis]`);
+    const d = resolveDate(value, false, Date.now(), field.format);
+    if (d === undefined && !lenient) throw dateParseError(env, field, value);
     return d;
   }
   if (field.type === 'boolean') {
@@ -277,8 +291,8 @@ export function rangeScorer(env: QueryEnv, field: ResolvedField, bounds: Bounds,
   const conv = (v: Json | undefined, roundUp: boolean): string | number | undefined => {
     if (v === undefined || v === null) return undefined;
     if (field.type === 'date') {
-      const d = resolveDate(v, roundUp);
-      if (d === undefined) throw queryShardError(env, `failed to parse date field [${asText(v)}] with format [strict_date_optional_time||epoch_millis]`);
+      const d = resolveDate(v, roundUp, Date.now(), field.format);
+      if (d === undefined) throw dateParseError(env, field, v);
       return d;
     }
     if (isNumericType(field.type)) return numberOrThrow(env, field, v);
@@ -614,22 +628,38 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
         lenient: body['lenient'] === true,
       });
     }
-    default:
-      throw esError(400, {
-        type: 'parsing_exception',
-        reason: env.major >= 8 ? `unknown query [${kind}]` : `no [query] registered for [${kind}]`,
-        line: 1,
-        col: 1,
-      }, {
+    default: {
+      const reason = `unknown query [${kind}]${didYouMean(kind, QUERY_NAMES)}`;
+      const err = esError(400, { type: 'parsing_exception', reason, line: 1, col: 1 }, {
         outerExtra: { caused_by: { type: 'named_object_not_found_exception', reason: `[1:1] unknown field [${kind}]` } },
       });
+      err.locate = { key: kind, at: 'value' };
+      throw err;
+    }
   }
 }
+
+/** Queries a node registers (the server's own and its bundled modules'), for "did you mean" suggestions. */
+const QUERY_NAMES = [
+  'bool', 'boosting', 'combined_fields', 'common', 'constant_score', 'dis_max', 'distance_feature', 'exists', 'function_score', 'fuzzy',
+  'geo_bounding_box', 'geo_distance', 'geo_polygon', 'geo_shape', 'ids', 'intervals', 'match', 'match_all', 'match_bool_prefix', 'match_none',
+  'match_phrase', 'match_phrase_prefix', 'more_like_this', 'multi_match', 'nested', 'prefix', 'query_string', 'range', 'regexp', 'script',
+  'script_score', 'simple_query_string', 'span_containing', 'span_field_masking', 'span_first', 'span_multi', 'span_near', 'span_not', 'span_or',
+  'span_term', 'span_within', 'term', 'terms', 'terms_set', 'wildcard', 'wrapper', 'pinned', 'shape',
+];
+
+/** The bool parser's fields, deprecated camelCase spellings included (ES suggests them too). */
+const BOOL_FIELDS = ['must', 'filter', 'should', 'must_not', 'mustNot', 'minimum_should_match', 'minimumShouldMatch', 'boost', '_name', 'adjust_pure_negative'];
 
 function compileBool(body: Json | undefined, env: QueryEnv): Scorer {
   if (!isObject(body)) throw parsingError('[bool] query malformed, no start_object after query name');
   const known = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost', '_name', 'adjust_pure_negative']);
-  for (const k of Object.keys(body)) if (!known.has(k)) throw parsingError(`[bool] query does not support [${k}]`);
+  for (const k of Object.keys(body)) {
+    if (known.has(k)) continue;
+    const err = esError(400, { type: 'x_content_parse_exception', reason: `[1:1] [bool] unknown field [${k}]${didYouMean(k, BOOL_FIELDS)}` });
+    err.locate = { key: k, at: 'key' };
+    throw err;
+  }
   const c = (k: string, e: QueryEnv): Scorer[] => list(body[k]).map((q) => compileQuery(q, e).run);
   const unscored: QueryEnv = { ...env, scores: false };
   const must = c('must', env);

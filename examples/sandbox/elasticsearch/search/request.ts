@@ -50,7 +50,11 @@ function intField(body: JsonObject, key: string): number | undefined {
 
 export function readSearchRequest(ex: Exchange, body: JsonObject): SearchRequest {
   for (const [k, v] of Object.entries(body)) {
-    if (!KNOWN.has(k)) throw parsingError(`Unknown key for a ${tokenKind(v)} in [${k}].`);
+    if (!KNOWN.has(k)) {
+      const err = parsingError(`Unknown key for a ${tokenKind(v)} in [${k}].`);
+      err.locate = { key: k, at: 'value' };
+      throw err;
+    }
   }
   const q = ex.query;
   const from = ex.int('from') ?? intField(body, 'from') ?? 0;

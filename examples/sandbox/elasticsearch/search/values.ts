@@ -3,7 +3,8 @@
  * the "inside one nested object" view used by `nested` queries.
  */
 import type { Json, JsonObject } from '../exchange';
-import { isNumericType, parseDate, type ResolvedField } from '../mapping';
+import { isNumericType, type ResolvedField } from '../mapping';
+import { parseWithFormat } from './date-format';
 
 export interface DocView {
   source: JsonObject;
@@ -62,7 +63,7 @@ export function docValues(view: DocView, field: ResolvedField): (string | number
       const n = typeof v === 'number' ? v : Number(v);
       if (Number.isFinite(n)) out.push(t === 'long' || t === 'integer' || t === 'short' || t === 'byte' ? Math.trunc(n) : n);
     } else if (t === 'date' || t === 'date_nanos') {
-      const d = parseDate(v);
+      const d = parseWithFormat(v, field.format);
       if (d !== undefined) out.push(d);
     } else if (t === 'boolean') {
       out.push(v === true || v === 'true' ? 1 : 0);
