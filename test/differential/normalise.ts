@@ -7,7 +7,10 @@
  *   uuids (`uuid`, `index_uuid`, `cluster_uuid`), `creation_date`, `_scroll_id`, `pit_id`,
  *   the node that served a failed shard (`node`), and the byte sizes in `_cat/indices`
  *   (`store.size`, `pri.store.size`, `dataset.size`), which depend on Lucene's segment files.
- * - Keys an entry lists under `# mask:` get the same treatment (ids the engine generates).
+ * - Keys an entry lists under `# mask:` get the same treatment (ids the engine generates, such
+ *   as a point in time's `id`).
+ * - Inside texts: the search context number in "No search context found for id [N]" (a node-wide
+ *   counter of every search run so far) and the uuid in "index [name/uuid] already exists".
  * - Numbers are not rounded here: `compare.ts` accepts a relative difference below 1e-5,
  *   because scores and averages are float32 sums whose last bits depend on addition order.
  * - Object keys are compared regardless of their order; array order counts.
@@ -16,7 +19,13 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 const VARIES = new Set(['uuid', 'index_uuid', 'cluster_uuid', 'creation_date', '_scroll_id', 'pit_id', 'node', 'store.size', 'pri.store.size', 'dataset.size']);
 
+const IN_TEXT: [RegExp, string][] = [
+  [/No search context found for id \[\d+\]/g, 'No search context found for id [<n>]'],
+  [/(index \[[^/\]]+\/)[A-Za-z0-9_-]{22}(\] already exists)/g, '$1<uuid>$2'],
+];
+
 export function normalise(value: Json, mask: readonly string[] = []): Json {
+  if (typeof value === 'string') return IN_TEXT.reduce((text, [re, by]) => text.replace(re, by), value);
   if (Array.isArray(value)) return value.map((v) => normalise(v, mask));
   if (value === null || typeof value !== 'object') return value;
   const out: { [key: string]: Json } = {};

@@ -102,7 +102,9 @@ export function bulk(ex: Exchange, ctx: Context): void {
           result = indexDoc(ctx, index, id, source, { create: kind === 'create', size: (sourceLine as string).length });
         }
       }
-      items.push({ [kind]: { ...result.body, status: result.status } });
+      // ?refresh=true: every item that was carried out reports the refresh it forced.
+      const forced: JsonObject = ex.query.get('refresh') === '' || ex.query.get('refresh') === 'true' ? { forced_refresh: true } : {};
+      items.push({ [kind]: { ...result.body, ...forced, status: result.status } });
     } catch (err) {
       const { status, error } = itemError(err);
       errors = true;

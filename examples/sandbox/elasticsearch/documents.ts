@@ -42,7 +42,8 @@ function readTarget(ex: Exchange, ctx: Context): IndexData {
   const name = ex.params['index'] as string;
   authorizeExplicit(ex, ctx.state, 'get', name);
   const index = writeTarget(ctx.state, name);
-  if (!index) throw indexNotFound(name);
+  // 7.x names the missing target an index expression here; 8.x an index or alias.
+  if (!index) throw indexNotFound(name, ctx.version.major === 7 ? 'index_expression' : 'index_or_alias');
   return index;
 }
 

@@ -47,11 +47,11 @@ export function parsingError(reason: string, line = 1, col = 1): EsError {
   return esError(400, { type: 'parsing_exception', reason, line, col });
 }
 
-export function indexNotFound(name: string): EsError {
+export function indexNotFound(name: string, resourceType = 'index_or_alias'): EsError {
   return esError(404, {
     type: 'index_not_found_exception',
     reason: `no such index [${name}]`,
-    'resource.type': 'index_or_alias',
+    'resource.type': resourceType,
     'resource.id': name,
     index_uuid: '_na_',
     index: name,
@@ -104,4 +104,42 @@ export function shardFailure(
 /** Request bodies that are not JSON: ES answers x_content_parse_exception / json_parse_exception. */
 export function badJson(detail: string): EsError {
   return esError(400, { type: 'x_content_parse_exception', reason: `[1:1] ${detail}` });
+}
+
+/**
+ * A body that ends inside an object or array: Jackson's end-of-input error, as 7.x prints it
+ * (json_e_o_f_exception) or as 8.x wraps it (x_content_e_o_f_exception). Undefined for other
+ * syntax errors. Columns are 1-based; the start marker is the innermost unclosed bracket.
+ */
+export function truncatedJson(text: string, major: number): EsError | undefined {
+  const open: { ch: string; line: number; col: number }[] = [];
+  let line = 1;
+  let col = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (ch === '\n') {
+      line++;
+      col = 0;
+      continue;
+    }
+    col++;
+    if (inString) {
+      if (ch === '\\') {
+        i++;
+        col++;
+      } else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') open.push({ ch, line, col });
+    else if (ch === '}' || ch === ']') open.pop();
+  }
+  const marker = open[open.length - 1];
+  if (!marker || inString) return undefined;
+  const endCol = col + 1;
+  const kind = marker.ch === '{' ? 'Object' : 'Array';
+  const source = major === 7 ? '(org.elasticsearch.common.io.stream.ByteBufferStreamInput)' : `(byte[])${JSON.stringify(text)}`;
+  const jackson = `Unexpected end-of-input: expected close marker for ${kind} (start marker at [Source: ${source}; line: ${marker.line}, column: ${marker.col}])\n at [Source: ${source}; line: ${line}, column: ${endCol}]`;
+  if (major === 7) return esError(400, { type: 'json_e_o_f_exception', reason: jackson });
+  const cause = { type: 'x_content_e_o_f_exception', reason: `[${line}:${endCol}] Unexpected end of file` };
+  return esError(400, { ...cause, caused_by: { type: 'json_e_o_f_exception', reason: jackson } }, { rootCauses: [cause] });
 }

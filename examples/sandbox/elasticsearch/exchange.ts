@@ -3,7 +3,7 @@
  * parameters, the body (JSON or NDJSON) and JSON answers carrying the product header.
  */
 import type http from 'node:http';
-import { badJson, esError } from './errors';
+import { badJson, esError, truncatedJson } from './errors';
 import { applyFilterPath } from './filter-path';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -16,6 +16,8 @@ export class Exchange {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly started = Date.now();
+  /** The major version the node answers as (error texts of the JSON parser differ). */
+  major = 8;
   params: Record<string, string> = {};
   /** Set by authentication; null when security is off. */
   principal: import('./auth').Principal | null = null;
@@ -47,10 +49,11 @@ export class Exchange {
   json(): JsonObject | undefined {
     if (!this.hasBody()) return undefined;
     let parsed: unknown;
+    const text = this.body.toString('utf8');
     try {
-      parsed = JSON.parse(this.body.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch (err) {
-      throw badJson((err as Error).message);
+      throw truncatedJson(text, this.major) ?? badJson((err as Error).message);
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badJson('request body must be a JSON object');

@@ -55,6 +55,7 @@ export function createElasticsearchSandbox(opts: ElasticsearchSandboxOptions): E
       if (found.kind === 'none') return noHandler(ex);
       if (found.kind === 'method') return wrongMethod(ex, found.allowed);
       ex.params = found.match.params;
+      ex.major = version.major;
       if (found.match.route.auth !== false) ex.principal = authenticate(ex, state, ctx.security);
       await found.match.route.handler(ex, ctx);
     } catch (err) {

@@ -91,10 +91,13 @@ export class Mapping {
     if (initial) this.merge(initial);
   }
 
-  private parseError(reason: string, extra: Record<string, unknown> = {}): EsError {
+  /** `key`: the document field the error is about; newer versions print the position of its value. */
+  private parseError(reason: string, extra: Record<string, unknown> = {}, key?: string): EsError {
     const type = this.legacyErrors ? 'mapper_parsing_exception' : 'document_parsing_exception';
     const text = this.legacyErrors ? reason : `[1:1] ${reason}`;
-    return esError(400, { type, reason: text, ...extra }, { rootCauses: [{ type, reason: text }] });
+    const err = esError(400, { type, reason: text, ...extra }, { rootCauses: [{ type, reason: text }] });
+    if (key !== undefined && !this.legacyErrors) err.locate = { key, at: 'value' };
+    return err;
   }
 
   toJSON(): JsonObject {
@@ -135,7 +138,11 @@ export class Mapping {
       const def = normalise(rawDef);
       const type = def.type ?? 'object';
       if (!KNOWN_TYPES.has(type)) {
-        throw esError(400, { type: 'mapper_parsing_exception', reason: `No handler for type [${type}] declared on field [${prefix}${name}]` });
+        const reason = this.legacyErrors
+          ? `No handler for type [${type}] declared on field [${prefix}${name}]`
+          : `The mapper type [${type}] declared on field [${prefix}${name}] does not exist. It might have been created within a future version or requires a plugin to be installed. Check the documentation.`;
+        const cause = { type: 'mapper_parsing_exception', reason };
+        throw esError(400, { type: 'mapper_parsing_exception', reason: `Failed to parse mapping${this.legacyErrors ? ' [_doc]' : ''}: ${reason}`, caused_by: cause }, { rootCauses: [cause] });
       }
       const existing = into[name];
       if (!existing) {
@@ -307,6 +314,7 @@ export class Mapping {
       this.parseError(
         `failed to parse field [${full}] of type [${type}] in document with id '${docId}'. Preview of field's value: '${preview(value)}'`,
         { caused_by: causedBy },
+        full.split('.').pop(),
       );
     if (isNumericType(type)) {
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;

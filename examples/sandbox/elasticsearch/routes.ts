@@ -7,7 +7,7 @@ import { deleteByQuery } from './delete-by-query';
 import { getDoc, getSource, mget, putDoc, removeDoc, update } from './documents';
 import { closePit, openPit } from './pit';
 import { clusterHealth, rootInfo } from './root';
-import { Router } from './router';
+import { Router, typedIndexRoute } from './router';
 import { clearScroll, count, msearch, scroll, search } from './search/handlers';
 import { authenticateInfo, createApiKey, invalidateApiKey } from './security';
 import { getTask, listTasks } from './tasks';
@@ -49,6 +49,8 @@ export function buildRouter(): Router {
   r.add(['GET', 'HEAD'], '/{index}/_doc/{id}', getDoc);
   r.add(['DELETE'], '/{index}/_doc/{id}', removeDoc);
   r.add(['POST'], '/{index}/_doc', putDoc);
+  // The typed-index route of 7.x (kept for REST compatibility in 8.x): it makes other methods on /{index}/{x} a 405.
+  r.add(['POST'], '/{index}/{type}', typedIndexRoute);
   r.add(['PUT', 'POST'], '/{index}/_create/{id}', putDoc);
   r.add(['POST'], '/{index}/_update/{id}', update);
   r.add(['GET', 'HEAD'], '/{index}/_source/{id}', getSource);

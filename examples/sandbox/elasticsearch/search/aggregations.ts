@@ -67,7 +67,9 @@ function countBuckets(env: AggEnv, n: number): void {
     reason: `Trying to create too many buckets. Must be less than or equal to: [${MAX_BUCKETS}] but this number of buckets was exceeded. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
     max_buckets: MAX_BUCKETS,
   };
-  throw esError(503, { type: 'search_phase_execution_exception', reason: '' }, { rootCauses: [], outerExtra: { phase: 'fetch', grouped: true, failed_shards: [], caused_by: cause } });
+  // 7.x answers 503 (the shard's failure status), 8.x 400.
+  const status = env.version.major === 7 ? 503 : 400;
+  throw esError(status, { type: 'search_phase_execution_exception', reason: '' }, { rootCauses: [], outerExtra: { phase: 'fetch', grouped: true, failed_shards: [], caused_by: cause } });
 }
 
 /** Numeric metrics refuse fields without numeric doc values, before any document is read. */
@@ -142,7 +144,7 @@ function fieldFor(doc: AggDoc, name: string, env: AggEnv): ResolvedField | null 
 
 function valuesOf(doc: AggDoc, spec: JsonObject, env: AggEnv): { field: ResolvedField | null; values: (string | number)[] } {
   const name = spec['field'];
-  if (typeof name !== 'string') throw illegalArgument('Required one of fields [field, script], but none were specified. ');
+  if (typeof name !== 'string') throw illegalArgument(`Required one of fields [field, script], but none were specified.${env.version.major === 7 ? ' ' : ''}`);
   const field = fieldFor(doc, name, env);
   const values = field ? docValues(doc.view, field) : [];
   if (values.length === 0 && spec['missing'] !== undefined && spec['missing'] !== null) {

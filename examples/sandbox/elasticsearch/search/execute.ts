@@ -69,7 +69,10 @@ export function executeSearch(
     }, first.index);
   }
   validateAggs(req.aggs);
-  const specs: SortSpec[] = req.sort.length > 0 ? req.sort : [{ name: '_score', order: -1, missing: '_last' }];
+  // Under a point in time ES appends the implicit `_shard_doc` tie-breaker to an explicit sort (its value shows in each hit's sort).
+  const pitTieBreaker = extra.pitId !== undefined && req.sort.length > 0 && !req.sort.some((s) => s.name === '_shard_doc' || s.name === '_doc');
+  const specs: SortSpec[] =
+    req.sort.length > 0 ? (pitTieBreaker ? [...req.sort, { name: '_shard_doc', order: 1, missing: '_last' }] : req.sort) : [{ name: '_score', order: -1, missing: '_last' }];
   const scoresRead = req.sort.length === 0 || specs.some((s) => s.name === '_score') || req.minScore !== undefined;
   const bound: Bound[] = shards.map((s, i) => {
     const indexed = indexedViewOf(s.index, s.docs);
@@ -156,8 +159,11 @@ export function executeSearch(
     }));
   }
   const scoresShown = !explicitSort || specs.some((s) => s.name === '_score');
-  // No page collected (size 0), or sorted without the score: ES has no max_score to give.
-  if ((explicitSort && !specs.some((s) => s.name === '_score')) || req.size === 0 || total === 0) maxScore = null;
+  // No page collected (size 0), or any explicit sort (ES tracks max_score only for its default score order): no max_score.
+  const scoreOrder = specs.length === 1 && specs[0]?.name === '_score' && specs[0].order === -1;
+  if ((explicitSort && !scoreOrder && !req.trackScores) || req.size === 0 || total === 0) maxScore = null;
+  // No shard searched at all (every index unavailable and ignored): ES reports 0.
+  if (shards.length === 0 && !explicitSort) maxScore = 0;
 
   const project = req.source.enabled ? makeSourceFilter(req.source) : null;
   const hitsJson = hits.map((h) => {
@@ -172,7 +178,7 @@ export function executeSearch(
     }
     out['_score'] = scoresShown ? asFloat(h.score) : null;
     if (req.source.enabled) out['_source'] = project ? project(doc.source) : doc.source;
-    if (h.sort) out['sort'] = h.sort as Json[];
+    if (h.sort) out['sort'] = h.sort.map((v, k) => (v === null ? (h.shard.sort[k]?.missingShown ?? null) : v)) as Json[];
     return out;
   });
 

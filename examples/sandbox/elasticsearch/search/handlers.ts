@@ -16,7 +16,7 @@ function shardsFor(ex: Exchange, ctx: Context, expr = ex.params['index']): Shard
 }
 
 export function search(ex: Exchange, ctx: Context): void {
-  const req = readSearchRequest(ex, ex.json() ?? {});
+  const req = readSearchRequest(ex, ex.json() ?? {}, ctx.version);
   const scroll = ex.query.get('scroll');
   if (scroll !== null) {
     startScroll(ex, ctx, req, shardsFor(ex, ctx), scroll);
@@ -118,7 +118,7 @@ export function msearch(ex: Exchange, ctx: Context): void {
       if (!isObject(header) || !isObject(body)) throw parsingError('msearch request must be an object');
       const rawIndex = header['index'];
       const expr = Array.isArray(rawIndex) ? rawIndex.map(String).join(',') : typeof rawIndex === 'string' ? rawIndex : ex.params['index'];
-      const req = readSearchRequest(ex, body);
+      const req = readSearchRequest(ex, body, ctx.version);
       const { body: answer } = executeSearch(shardsFor(ex, ctx, expr), req, ctx.version, { tookFrom: Date.now(), cache: ctx.state.rankedCache });
       responses.push({ ...answer, status: 200 });
     } catch (err) {

@@ -677,7 +677,8 @@ function compileNested(body: Json | undefined, env: QueryEnv): Scorer {
   const def = env.index.mapping.definitionAt(path);
   if (!def || def.type !== 'nested') {
     if (body['ignore_unmapped'] === true) return none;
-    throw queryShardError(env, !def ? `[nested] failed to find nested object under path [${path}]` : `[nested] nested object under path [${path}] is not of nested type`);
+    const reason = `[nested] failed to find nested object under path [${path}]`;
+    throw queryShardError(env, `failed to create query: ${reason}`, { type: 'illegal_state_exception', reason });
   }
   if (body['query'] === undefined) throw parsingError('[nested] requires \'query\' field');
   const inner = compileQuery(body['query'], env).run;

@@ -1,8 +1,9 @@
 /** A search request as read from the body and the query string, validated like ES does. */
 import { z } from 'zod';
-import { parsingError, validationFailed } from '../errors';
+import { illegalArgument, parsingError, validationFailed } from '../errors';
 import { isObject, type Exchange, type Json, type JsonObject } from '../exchange';
 import { parseSourceFilter, type SourceFilter } from '../source-filter';
+import { atLeast, type EsVersion } from '../version';
 import { parseSort, parseSortParam, type SortSpec } from './sort';
 
 export interface SearchRequest {
@@ -21,6 +22,8 @@ export interface SearchRequest {
   seqNoPrimaryTerm: boolean;
   minScore?: number;
   pit?: { id: string; keepAlive?: string };
+  /** Scores (and max_score) even under a field sort. */
+  trackScores?: boolean;
 }
 
 const KNOWN = new Set([
@@ -48,7 +51,8 @@ function intField(body: JsonObject, key: string): number | undefined {
   return n;
 }
 
-export function readSearchRequest(ex: Exchange, body: JsonObject): SearchRequest {
+export function readSearchRequest(ex: Exchange, body: JsonObject, version: EsVersion): SearchRequest {
+  const major = version.major;
   for (const [k, v] of Object.entries(body)) {
     if (!KNOWN.has(k)) {
       const err = parsingError(`Unknown key for a ${tokenKind(v)} in [${k}].`);
@@ -82,12 +86,14 @@ export function readSearchRequest(ex: Exchange, body: JsonObject): SearchRequest
   if (totalAsInt && trackTotalHits !== false) trackTotalHits = true;
 
   const errors: string[] = [];
-  if (from < 0) errors.push('[from] parameter cannot be negative');
+  // 7.x reads -1 as "not set"; 8.x refuses any negative from.
+  if (from < 0 && major >= 8) throw illegalArgument(`[from] parameter cannot be negative but was [${from}]`);
+  if (from < -1) errors.push('[from] parameter cannot be negative');
   if (size < 0) errors.push(`[size] parameter cannot be negative, found [${size}]`);
   const req: SearchRequest = {
     query,
     postFilter: body['post_filter'],
-    from,
+    from: Math.max(from, 0),
     size,
     sort,
     trackTotalHits,
@@ -95,6 +101,7 @@ export function readSearchRequest(ex: Exchange, body: JsonObject): SearchRequest
     source: parseSourceFilter(body['_source'], q),
     version: body['version'] === true || ex.flag('version'),
     seqNoPrimaryTerm: body['seq_no_primary_term'] === true || ex.flag('seq_no_primary_term'),
+    trackScores: body['track_scores'] === true,
   };
   const aggs = body['aggs'] ?? body['aggregations'];
   if (aggs !== undefined) {
@@ -113,7 +120,8 @@ export function readSearchRequest(ex: Exchange, body: JsonObject): SearchRequest
     if (!parsed.success) throw parsingError('[pit] failed to parse field [id]');
     req.pit = { id: parsed.data.id, ...(parsed.data.keep_alive !== undefined ? { keepAlive: parsed.data.keep_alive } : {}) };
     if (ex.params['index'] !== undefined) errors.push('[indices] cannot be used with point in time. Do not specify any index with point in time.');
-  } else if (sort.some((s) => s.name === '_shard_doc')) {
+  } else if (sort.some((s) => s.name === '_shard_doc') && !atLeast(version, 8, 19)) {
+    // A real 8.19 node sorts by _shard_doc without a point in time; earlier versions refuse it.
     errors.push('[_shard_doc] sort field cannot be used without [point in time]');
   }
   if (errors.length > 0) throw validationFailed(errors);

@@ -66,6 +66,21 @@ export interface BoundSort {
   spec: SortSpec;
   kind: 'score' | 'doc' | 'field';
   value?: (view: DocView) => SortValue;
+  /**
+   * What ES prints in a hit's `sort` for a document without a value, when it is not null:
+   * 64-bit integer sorts (long, integer, date...) substitute Long.MAX_VALUE or Long.MIN_VALUE.
+   */
+  missingShown?: number;
+}
+
+const LONG_MAX = 9223372036854775807;
+const LONG_MIN = -9223372036854775808;
+
+function missingShown(spec: SortSpec, type: string): number | undefined {
+  if (!['long', 'integer', 'short', 'byte', 'date', 'boolean'].includes(type)) return undefined;
+  if (spec.missing === '_last') return spec.order === 1 ? LONG_MAX : LONG_MIN;
+  if (spec.missing === '_first') return spec.order === 1 ? LONG_MIN : LONG_MAX;
+  return undefined;
 }
 
 export const ID_FIELDDATA_WARNING =
@@ -90,11 +105,15 @@ export function bindSort(specs: SortSpec[], index: IndexData, version: EsVersion
     }
     const field = index.mapping.resolve(spec.name);
     if (!field) {
-      if (spec.unmappedType) return { spec, kind: 'field', value: () => null };
+      if (spec.unmappedType) {
+        const shown = missingShown(spec, spec.unmappedType);
+        return { spec, kind: 'field', value: () => null, ...(shown !== undefined ? { missingShown: shown } : {}) };
+      }
       throw shardFailure(400, { type: 'query_shard_exception', reason: `No mapping found for [${spec.name}] in order to sort on`, index_uuid: index.uuid, index: index.name }, index);
     }
     if (field.type === 'text' || field.type === 'match_only_text') throw fielddataError(version, index, spec.name);
-    return { spec, kind: 'field', value: fieldValue(spec, field, env) };
+    const shown = missingShown(spec, field.type);
+    return { spec, kind: 'field', value: fieldValue(spec, field, env), ...(shown !== undefined ? { missingShown: shown } : {}) };
   });
 }
 
