@@ -7,13 +7,15 @@ import type { Context } from './context';
 import { EsError, esError, illegalArgument } from './errors';
 import { isObject, type Exchange, type JsonObject } from './exchange';
 import type { IndexData } from './index-data';
+import { locateInBody } from './locate';
 import { applyRefresh, deleteDoc, indexDoc, targetForWrite, updateDoc } from './writes';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
 
-function itemError(err: unknown): { status: number; error: JsonObject } {
+/** An item's error; positions in it point into the item's source line. */
+function itemError(err: unknown, sourceLine: string | undefined): { status: number; error: JsonObject } {
   if (err instanceof EsError) {
-    const body = err.body as { error?: JsonObject };
+    const body = (err.locate && sourceLine !== undefined ? locateInBody(err.body, sourceLine, err.locate) : err.body) as { error?: JsonObject };
     const e = { ...(body.error ?? {}) };
     delete e['root_cause'];
     return { status: err.status, error: e };
@@ -106,7 +108,7 @@ export function bulk(ex: Exchange, ctx: Context): void {
       const forced: JsonObject = ex.query.get('refresh') === '' || ex.query.get('refresh') === 'true' ? { forced_refresh: true } : {};
       items.push({ [kind]: { ...result.body, ...forced, status: result.status } });
     } catch (err) {
-      const { status, error } = itemError(err);
+      const { status, error } = itemError(err, sourceLine);
       errors = true;
       const item: JsonObject = { _index: indexName };
       if (ctx.version.major === 7) item['_type'] = '_doc';

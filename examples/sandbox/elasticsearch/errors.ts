@@ -137,7 +137,7 @@ export function truncatedJson(text: string, major: number): EsError | undefined 
   if (!marker || inString) return undefined;
   const endCol = col + 1;
   const kind = marker.ch === '{' ? 'Object' : 'Array';
-  const source = major === 7 ? '(org.elasticsearch.common.io.stream.ByteBufferStreamInput)' : `(byte[])${JSON.stringify(text)}`;
+  const source = major === 7 ? '(org.elasticsearch.common.io.stream.ByteBufferStreamInput)' : `(byte[])"${text}"`;
   const jackson = `Unexpected end-of-input: expected close marker for ${kind} (start marker at [Source: ${source}; line: ${marker.line}, column: ${marker.col}])\n at [Source: ${source}; line: ${line}, column: ${endCol}]`;
   if (major === 7) return esError(400, { type: 'json_e_o_f_exception', reason: jackson });
   const cause = { type: 'x_content_e_o_f_exception', reason: `[${line}:${endCol}] Unexpected end of file` };

@@ -5,7 +5,7 @@
  */
 import { esError, EsError, illegalArgument } from './errors';
 import { isObject, type Json, type JsonObject } from './exchange';
-import { DEFAULT_DATE_FORMAT, parseWithFormat } from './search/date-format';
+import { DEFAULT_DATE_FORMAT, parseWithFormat, patternFailure } from './search/date-format';
 
 export interface FieldDef {
   type?: string;
@@ -329,7 +329,7 @@ export class Mapping {
       if (parseWithFormat(value, format) === undefined) {
         const causedBy = format.includes('||')
           ? { type: 'date_time_parse_exception', reason: 'Failed to parse with all enclosed parsers' }
-          : { type: 'date_time_parse_exception', reason: `Text '${preview(value)}' could not be parsed at index 0` };
+          : { type: 'date_time_parse_exception', reason: patternFailure(preview(value), format) };
         throw bad({ type: 'illegal_argument_exception', reason: `failed to parse date field [${preview(value)}] with format [${format}]`, caused_by: causedBy });
       }
     } else if (isObject(value)) {

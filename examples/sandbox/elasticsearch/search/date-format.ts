@@ -87,18 +87,19 @@ function printPattern(ms: number, pattern: string, offsetMinutes: number): strin
     .join('');
 }
 
-function parsePattern(text: string, pattern: string): number | undefined {
+/** Epoch millis, or the index where the text stops fitting the pattern (as Java's DateTimeParseException reports it). */
+function parsePattern(text: string, pattern: string): number | { failedAt: number } {
   let at = 0;
   const v = { y: 1970, M: 1, d: 1, H: 0, m: 0, s: 0, S: 0, offset: 0 };
   for (const t of tokens(pattern)) {
     if ('literal' in t) {
-      if (!text.startsWith(t.literal, at)) return undefined;
+      if (!text.startsWith(t.literal, at)) return { failedAt: at };
       at += t.literal.length;
       continue;
     }
     if (t.field === 'X' || t.field === 'Z' || t.field === 'x') {
       const m = /^(Z|[+-]\d{2}:?\d{2})/.exec(text.slice(at));
-      if (!m) return undefined;
+      if (!m) return { failedAt: at };
       const z = m[1] as string;
       v.offset = z === 'Z' ? 0 : (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(-2)));
       at += z.length;
@@ -106,14 +107,15 @@ function parsePattern(text: string, pattern: string): number | undefined {
     }
     const width = t.width >= 2 || t.field === 'y' ? t.width : 1;
     const m = (t.width >= 2 ? new RegExp(`^\\d{${width}}`) : /^\d{1,2}/).exec(text.slice(at));
-    if (!m) return undefined;
+    if (!m) return { failedAt: at };
     at += m[0].length;
     const n = Number(m[0]);
     if (t.field === 'y' || t.field === 'u') v.y = t.width === 2 ? 2000 + n : n;
     else if (t.field === 'S') v.S = Number(m[0].padEnd(3, '0').slice(0, 3));
     else if (t.field in v) (v as Record<string, number>)[t.field] = n;
   }
-  if (at !== text.length || v.M < 1 || v.M > 12 || v.d < 1 || v.d > 31 || v.H > 23 || v.m > 59 || v.s > 59) return undefined;
+  if (at !== text.length) return { failedAt: at };
+  if (v.M < 1 || v.M > 12 || v.d < 1 || v.d > 31 || v.H > 23 || v.m > 59 || v.s > 59) return { failedAt: 0 };
   return Date.UTC(v.y, v.M - 1, v.d, v.H, v.m, v.s, v.S) - v.offset * 60_000;
 }
 
@@ -128,7 +130,14 @@ function parseOne(value: unknown, format: string): number | undefined {
   }
   if (typeof value !== 'string') return undefined;
   if (ISO_NAMES.has(format)) return /^\d{4}/.test(value) && !/^\d+$/.test(value) ? parseDate(value) : /^\d{4}$/.test(value) ? Date.UTC(Number(value), 0, 1) : undefined;
-  return parsePattern(value, NAMED_PATTERNS[format] ?? format);
+  const parsed = parsePattern(value, NAMED_PATTERNS[format] ?? format);
+  return typeof parsed === 'number' ? parsed : undefined;
+}
+
+/** Java's message for a text one pattern cannot read: "Text '...' could not be parsed at index N". */
+export function patternFailure(value: string, format: string): string {
+  const parsed = parsePattern(value, NAMED_PATTERNS[format] ?? format);
+  return `Text '${value}' could not be parsed at index ${typeof parsed === 'number' ? 0 : parsed.failedAt}`;
 }
 
 /** Epoch millis of a value under a `||` list of formats, or undefined when none reads it. */

@@ -13,7 +13,8 @@ import { runAggregations, validateAggs, type AggDoc } from './aggregations';
 import { compileQuery, NO_MATCH, type Query, type QueryEnv } from './query';
 import { pageOf, rankHits, shardOf, tupleAt, type CollectedHits, type RankedHits } from './rank';
 import type { RankedCache } from './ranked-cache';
-import { MatchesBuilder, type DocMatches } from './scorer';
+import { MatchesBuilder, withMatches, type DocMatches } from './scorer';
+import { docvalueFields, highlightHit } from './hit-extras';
 import type { SearchRequest } from './request';
 import { bindSort, checkSearchAfter, type BoundSort, type SortSpec, type SortValue } from './sort';
 import { indexedViewOf, type IndexedView } from './field-indexes';
@@ -77,9 +78,11 @@ export function executeSearch(
   const bound: Bound[] = shards.map((s, i) => {
     const indexed = indexedViewOf(s.index, s.docs);
     const env: QueryEnv = { index: s.index, major: version.major, docs: s.docs, scores: scoresRead, ...(indexed ? { indexed } : {}) };
+    const boost = req.indicesBoost?.get(s.index.name) ?? [...s.index.aliases.keys()].map((a) => req.indicesBoost?.get(a)).find((v) => v !== undefined) ?? 1;
+    const compiled = compileQuery(req.query, env);
     const b: Bound = {
       ...s,
-      query: compileQuery(req.query, env),
+      query: boost === 1 ? compiled : boosted(compiled, boost),
       post: req.postFilter !== undefined ? compileQuery(req.postFilter, { ...env, scores: false }) : null,
       sort: bindSort(specs, s.index, version, env, (w) => warnings.push(w)),
       base: i * SHARD_SPAN,
@@ -178,6 +181,10 @@ export function executeSearch(
     }
     out['_score'] = scoresShown ? asFloat(h.score) : null;
     if (req.source.enabled) out['_source'] = project ? project(doc.source) : doc.source;
+    const fields = req.docvalueFields ? docvalueFields(req.docvalueFields, h.shard.index, viewOf(doc)) : undefined;
+    if (fields) out['fields'] = fields;
+    const highlight = req.highlight ? highlightHit(req.highlight, req.query, h.shard.index, viewOf(doc)) : undefined;
+    if (highlight) out['highlight'] = highlight;
     if (h.sort) out['sort'] = h.sort.map((v, k) => (v === null ? (h.shard.sort[k]?.missingShown ?? null) : v)) as Json[];
     return out;
   });
@@ -209,6 +216,21 @@ export function executeSearch(
     body['aggregations'] = runAggregations(req.aggs, docs, version, bound.map((b) => b.index));
   }
   return { body, warnings };
+}
+
+/** indices_boost: the index's scores times its factor (as a float, like every score). */
+function boosted(query: Query, boost: number): Query {
+  const run = query.run;
+  const times = (s: number): number => (s === NO_MATCH ? NO_MATCH : Math.fround(s * boost));
+  const matches = run.matches;
+  // Not matchAll any more: index-order paging would give every index the first one's score.
+  return {
+    matchAll: false,
+    run: withMatches((view) => times(run(view)), matches ? (snapshot) => {
+      const m = matches(snapshot);
+      return { positions: m.positions, scores: Float64Array.from(m.scores, times) };
+    } : undefined),
+  };
 }
 
 function viewOf(doc: StoredDoc): DocView {

@@ -14,7 +14,7 @@ import { Bm25, idf } from './bm25';
 import { fieldStats, isTextType, lazy, type FieldTerms } from './field-stats';
 import { editsFor, fuzzyExpansions } from './fuzzy';
 import { resolveDate } from './date-math';
-import { DEFAULT_DATE_FORMAT } from './date-format';
+import { DEFAULT_DATE_FORMAT, patternFailure } from './date-format';
 import { parseQueryString } from './query-string';
 import { boolScorer } from './bool-scorer';
 import { columnFilter } from './indexed-column';
@@ -49,7 +49,7 @@ const none: Scorer = withMatches(() => NO_MATCH, () => EMPTY_MATCHES);
 function dateParseError(env: QueryEnv, field: ResolvedField, value: Json | undefined): EsError {
   const format = field.format ?? DEFAULT_DATE_FORMAT;
   const inner = `failed to parse date field [${asText(value)}] with format [${format}]`;
-  const causedBy = { type: 'illegal_argument_exception', reason: inner, caused_by: { type: 'date_time_parse_exception', reason: format.includes('||') ? 'Failed to parse with all enclosed parsers' : `Text '${asText(value)}' could not be parsed at index 0` } };
+  const causedBy = { type: 'illegal_argument_exception', reason: inner, caused_by: { type: 'date_time_parse_exception', reason: format.includes('||') ? 'Failed to parse with all enclosed parsers' : patternFailure(asText(value), format) } };
   return shardFailure(400, { type: 'parse_exception', reason: `${inner}: [${inner}]`, caused_by: causedBy }, { name: env.index.name, uuid: env.index.uuid });
 }
 

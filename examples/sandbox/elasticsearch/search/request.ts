@@ -1,10 +1,11 @@
 /** A search request as read from the body and the query string, validated like ES does. */
 import { z } from 'zod';
-import { illegalArgument, parsingError, validationFailed } from '../errors';
+import { esError, illegalArgument, parsingError, validationFailed } from '../errors';
 import { isObject, type Exchange, type Json, type JsonObject } from '../exchange';
 import { parseSourceFilter, type SourceFilter } from '../source-filter';
 import { atLeast, type EsVersion } from '../version';
 import { parseSort, parseSortParam, type SortSpec } from './sort';
+import { readDocvalueFields, readHighlight, type DocvalueSpec, type HighlightSpec } from './hit-extras';
 
 export interface SearchRequest {
   query: Json | undefined;
@@ -22,6 +23,10 @@ export interface SearchRequest {
   seqNoPrimaryTerm: boolean;
   minScore?: number;
   pit?: { id: string; keepAlive?: string };
+  docvalueFields?: DocvalueSpec[];
+  highlight?: HighlightSpec;
+  /** indices_boost: index name -> factor. */
+  indicesBoost?: Map<string, number>;
   /** Scores (and max_score) even under a field sort. */
   trackScores?: boolean;
 }
@@ -47,6 +52,8 @@ function intField(body: JsonObject, key: string): number | undefined {
   const v = body[key];
   if (v === undefined || v === null) return undefined;
   const n = typeof v === 'number' ? v : Number(v);
+  // A string is read as Java reads an int: its failure is a bare NumberFormatException.
+  if (typeof v === 'string' && !Number.isInteger(n)) throw esError(400, { type: 'number_format_exception', reason: `For input string: "${v}"` });
   if (!Number.isInteger(n)) throw parsingError(`[${key}] failed to parse field, expected an integer`);
   return n;
 }
@@ -103,6 +110,15 @@ export function readSearchRequest(ex: Exchange, body: JsonObject, version: EsVer
     seqNoPrimaryTerm: body['seq_no_primary_term'] === true || ex.flag('seq_no_primary_term'),
     trackScores: body['track_scores'] === true,
   };
+  const docvalues = readDocvalueFields(body['docvalue_fields']);
+  if (docvalues.length > 0) req.docvalueFields = docvalues;
+  const highlight = readHighlight(body['highlight']);
+  if (highlight) req.highlight = highlight;
+  const boosts = body['indices_boost'];
+  if (boosts !== undefined) {
+    const pairs = Array.isArray(boosts) ? boosts.filter(isObject).flatMap((o) => Object.entries(o)) : isObject(boosts) ? Object.entries(boosts) : [];
+    req.indicesBoost = new Map(pairs.map(([k, v]) => [k, Number(v)]));
+  }
   const aggs = body['aggs'] ?? body['aggregations'];
   if (aggs !== undefined) {
     if (!isObject(aggs)) throw parsingError('Expected [START_OBJECT] under [aggs], but got a [VALUE_STRING]');
