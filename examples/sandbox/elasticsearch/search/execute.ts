@@ -15,6 +15,7 @@ import { pageOf, rankHits, shardOf, tupleAt, type CollectedHits, type RankedHits
 import type { RankedCache } from './ranked-cache';
 import { MatchesBuilder, withMatches, type DocMatches } from './scorer';
 import { docvalueFields, highlightHit } from './hit-extras';
+import { luceneDocIds, type DocIds } from './lucene-doc-ids';
 import type { SearchRequest } from './request';
 import { bindSort, checkSearchAfter, type BoundSort, type SortSpec, type SortValue } from './sort';
 import { indexedViewOf, type IndexedView } from './field-indexes';
@@ -92,6 +93,17 @@ export function executeSearch(
     return b;
   });
 
+  // `_doc` / `_shard_doc` values are Lucene document ids on the wire, ordinals (shard base + position) inside.
+  const docKeys = specs.map((s, k) => (s.name === '_doc' || s.name === '_shard_doc' ? k : -1)).filter((k) => k >= 0);
+  const idsOf = bound.map((b) => luceneDocIds(b.index, b.docs));
+  if (req.searchAfter && docKeys.length > 0) {
+    req = { ...req, searchAfter: req.searchAfter.map((v, k) => {
+      if (!docKeys.includes(k) || typeof v !== 'number') return v;
+      const shardNo = Math.floor(v / SHARD_SPAN);
+      const ids = idsOf[shardNo];
+      return ids ? shardNo * SHARD_SPAN + ids.posAtOrBefore(v - shardNo * SHARD_SPAN) : v;
+    }) };
+  }
   const explicitSort = req.sort.length > 0;
   const allMatchAll = bound.every((b) => b.query.matchAll && !b.post) && req.minScore === undefined;
   // search_after names an ordinal only under a _doc sort; under match_all's score it is a score.
@@ -185,7 +197,12 @@ export function executeSearch(
     if (fields) out['fields'] = fields;
     const highlight = req.highlight ? highlightHit(req.highlight, req.query, h.shard.index, viewOf(doc)) : undefined;
     if (highlight) out['highlight'] = highlight;
-    if (h.sort) out['sort'] = h.sort.map((v, k) => (v === null ? (h.shard.sort[k]?.missingShown ?? null) : v)) as Json[];
+    if (h.sort) {
+      out['sort'] = h.sort.map((v, k) => {
+        if (v === null) return h.shard.sort[k]?.missingShown ?? null;
+        return docKeys.includes(k) && typeof v === 'number' ? h.shard.base + (idsOf[bound.indexOf(h.shard)] as DocIds).idOf(v - h.shard.base) : v;
+      }) as Json[];
+    }
     return out;
   });
 
