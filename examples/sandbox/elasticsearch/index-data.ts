@@ -122,8 +122,9 @@ export class IndexData {
   put(id: string, source: JsonObject, size?: number): { doc: StoredDoc; created: boolean } {
     const old = this.docs.get(id);
     const bytes = size ?? JSON.stringify(source).length;
-    const doc: StoredDoc = { id, source, version: (old?.version ?? this.tombstones.get(id) ?? 0) + 1, seqNo: this.nextSeqNo++, size: bytes };
-    this.tombstones.delete(id);
+    const tombstone = this.tombstones.size > 0 ? this.tombstones.get(id) : undefined;
+    const doc: StoredDoc = { id, source, version: (old?.version ?? tombstone ?? 0) + 1, seqNo: this.nextSeqNo++, size: bytes };
+    if (tombstone !== undefined) this.tombstones.delete(id);
     this.storeBytes += bytes;
     if (old) {
       // ES appends the new copy and marks the old one deleted: the doc moves to the end.

@@ -54,7 +54,8 @@ export function idf(docFreq: number, docCount: number): number {
 export class Bm25 {
   private readonly weight: number;
   private readonly avgdl: number;
-  private readonly cache = new Map<number, number>();
+  /** 1 / (k1 * (1 - b + b * dl / avgdl)) by field length, for the lengths below 256 (nearly all); NaN until computed. */
+  private readonly byLength = new Float64Array(256).fill(NaN);
 
   /** `idfSum` is the term's idf, or the sum of a phrase's idfs. */
   constructor(idfSum: number, stats: FieldStats, boost: number) {
@@ -70,11 +71,10 @@ export class Bm25 {
 
   /** Score of a document holding the term `freq` times in a field of `length` terms (1 for fields without norms). */
   score(freq: number, length: number): number {
-    const dl = storedLength(length);
-    let normInverse = this.cache.get(dl);
-    if (normInverse === undefined) {
-      normInverse = f(1 / f(K1 * f(f(1 - B) + f(f(B * dl) / this.avgdl))));
-      this.cache.set(dl, normInverse);
+    let normInverse = length < 256 ? (this.byLength[length] as number) : NaN;
+    if (normInverse !== normInverse) {
+      normInverse = f(1 / f(K1 * f(f(1 - B) + f(f(B * storedLength(length)) / this.avgdl))));
+      if (length < 256) this.byLength[length] = normInverse;
     }
     return f(this.weight - f(this.weight / f(1 + f(freq * normInverse))));
   }
