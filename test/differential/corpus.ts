@@ -34,12 +34,15 @@ const CORPUS_DIR = path.join(__dirname, 'corpus');
 function bodyOf(text: string): { body?: string; ndjson: boolean } {
   const trimmed = text.trim();
   if (trimmed === '') return { ndjson: false };
+  // Bodies are sent as written (only checked here): re-serialising would round 64-bit integers.
   try {
-    return { body: JSON.stringify(JSON.parse(trimmed)), ndjson: false };
+    JSON.parse(trimmed);
+    return { body: trimmed, ndjson: false };
   } catch {
     const lines = trimmed.split('\n').map((l) => l.trim()).filter((l) => l !== '');
     try {
-      return { body: lines.map((l) => JSON.stringify(JSON.parse(l))).join('\n') + '\n', ndjson: true };
+      for (const l of lines) JSON.parse(l);
+      return { body: lines.join('\n') + '\n', ndjson: true };
     } catch {
       return { body: trimmed, ndjson: false };
     }

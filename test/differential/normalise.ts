@@ -11,6 +11,8 @@
  *   as a point in time's `id`).
  * - Inside texts: the search context number in "No search context found for id [N]" (a node-wide
  *   counter of every search run so far) and the uuid in "index [name/uuid] already exists".
+ * - Integer literals of 16 digits or more are read as text ("<long>N", in replay.ts), so that
+ *   64-bit values (ids, sort values such as Long.MAX_VALUE) must match digit for digit.
  * - Numbers are not rounded here: `compare.ts` accepts a relative difference below 1e-5,
  *   because scores and averages are float32 sums whose last bits depend on addition order.
  * - Object keys are compared regardless of their order; array order counts.

@@ -20,6 +20,14 @@ async function send(base: string, method: string, path: string, body?: string, n
 }
 
 /**
+ * Integer literals too long for a double to hold exactly (16 digits and more) become strings
+ * such as "<long>9007199254740993", so that an engine printing a rounded 64-bit value differs.
+ */
+function keepLongs(text: string): string {
+  return text.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,\]}])/g, '$1"<long>$2"');
+}
+
+/**
  * Sends one entry (with the values captured from this engine's earlier answers put in) and
  * returns its normalised answer; keeps the values the entry captures in `vars`.
  */
@@ -30,7 +38,7 @@ export async function replay(base: string, entry: CorpusEntry, vars: Record<stri
   if (res.type.startsWith('text/plain')) return { status: res.status, body: normalise(normaliseTable(res.text), entry.mask) };
   let parsed: Json;
   try {
-    parsed = JSON.parse(res.text) as Json;
+    parsed = JSON.parse(keepLongs(res.text)) as Json;
   } catch {
     return { status: res.status, body: res.text };
   }

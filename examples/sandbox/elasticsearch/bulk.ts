@@ -8,6 +8,7 @@ import { EsError, esError, illegalArgument } from './errors';
 import { isObject, type Exchange, type JsonObject } from './exchange';
 import type { IndexData } from './index-data';
 import { locateInBody } from './locate';
+import { parseJson } from './long-json';
 import { applyRefresh, deleteDoc, indexDoc, targetForWrite, updateDoc } from './writes';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
@@ -88,7 +89,7 @@ export function bulk(ex: Exchange, ctx: Context): void {
       } else {
         let source: unknown;
         try {
-          source = JSON.parse(sourceLine as string);
+          source = parseJson(sourceLine as string) as JsonObject;
         } catch (err) {
           throw esError(400, {
             type: ctx.version.major >= 8 ? 'document_parsing_exception' : 'mapper_parsing_exception',

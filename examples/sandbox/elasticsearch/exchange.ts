@@ -5,6 +5,7 @@
 import type http from 'node:http';
 import { badJson, esError, truncatedJson } from './errors';
 import { applyFilterPath } from './filter-path';
+import { parseJson, stringifyJson } from './long-json';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -51,7 +52,7 @@ export class Exchange {
     let parsed: unknown;
     const text = this.body.toString('utf8');
     try {
-      parsed = JSON.parse(text);
+      parsed = parseJson(text);
     } catch (err) {
       throw truncatedJson(text, this.major) ?? badJson((err as Error).message);
     }
@@ -84,7 +85,7 @@ export class Exchange {
   send(status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
     const filterPath = this.query.get('filter_path');
     if (filterPath !== null && typeof body === 'object' && body !== null) body = applyFilterPath(body as Json, filterPath);
-    const text = typeof body === 'string' ? body : this.flag('pretty') ? JSON.stringify(body, null, 2) + '\n' : JSON.stringify(body);
+    const text = typeof body === 'string' ? body : this.flag('pretty') ? stringifyJson(body, 2) + '\n' : stringifyJson(body);
     this.sendRaw(status, text, this.contentType(), headers);
   }
 

@@ -5,6 +5,7 @@
  */
 import { esError, EsError, illegalArgument } from './errors';
 import { isObject, type Json, type JsonObject } from './exchange';
+import { isLongMarker, numberOf } from './long-json';
 import { DEFAULT_DATE_FORMAT, parseWithFormat, patternFailure } from './search/date-format';
 
 export interface FieldDef {
@@ -317,7 +318,7 @@ export class Mapping {
         full.split('.').pop(),
       );
     if (isNumericType(type)) {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      const n = numberOf(value);
       // ES reads long values through its own parser (IllegalArgumentException), the others through Java's (NumberFormatException).
       if (!Number.isFinite(n)) throw bad({ type: type === 'long' ? 'illegal_argument_exception' : 'number_format_exception', reason: `For input string: "${preview(value)}"` });
     } else if (type === 'boolean') {
@@ -356,6 +357,7 @@ function inferDef(value: Json): FieldDef | undefined {
     case 'number':
       return { type: Number.isInteger(value) ? 'long' : 'float' };
     case 'string':
+      if (isLongMarker(value)) return { type: 'long' };
       if (looksLikeDate(value)) return { type: 'date' };
       return { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } };
     default:

@@ -7,6 +7,7 @@ import { isObject, type Json } from '../exchange';
 import type { IndexData } from '../index-data';
 import type { ResolvedField } from '../mapping';
 import { atLeast, type EsVersion } from '../version';
+import { longMarker } from '../long-json';
 import { NO_VALUE, SEVERAL_VALUES } from './numeric-column';
 import { compileQuery, NO_MATCH, type QueryEnv, type Scorer } from './query';
 import { docValues, pathValues, type DocView } from './values';
@@ -70,13 +71,13 @@ export interface BoundSort {
    * What ES prints in a hit's `sort` for a document without a value, when it is not null:
    * 64-bit integer sorts (long, integer, date...) substitute Long.MAX_VALUE or Long.MIN_VALUE.
    */
-  missingShown?: number;
+  missingShown?: string;
 }
 
-const LONG_MAX = 9223372036854775807;
-const LONG_MIN = -9223372036854775808;
+const LONG_MAX = longMarker('9223372036854775807');
+const LONG_MIN = longMarker('-9223372036854775808');
 
-function missingShown(spec: SortSpec, type: string): number | undefined {
+function missingShown(spec: SortSpec, type: string): string | undefined {
   if (!['long', 'integer', 'short', 'byte', 'date', 'boolean'].includes(type)) return undefined;
   if (spec.missing === '_last') return spec.order === 1 ? LONG_MAX : LONG_MIN;
   if (spec.missing === '_first') return spec.order === 1 ? LONG_MIN : LONG_MAX;

@@ -5,6 +5,7 @@
 import type { Json, JsonObject } from '../exchange';
 import { isNumericType, type ResolvedField } from '../mapping';
 import { parseWithFormat } from './date-format';
+import { numberOf } from '../long-json';
 
 export interface DocView {
   source: JsonObject;
@@ -60,7 +61,7 @@ export function docValues(view: DocView, field: ResolvedField): (string | number
   for (const v of raw) {
     if (isObject(v)) continue;
     if (isNumericType(t)) {
-      const n = typeof v === 'number' ? v : Number(v);
+      const n = numberOf(v);
       if (Number.isFinite(n)) out.push(t === 'long' || t === 'integer' || t === 'short' || t === 'byte' ? Math.trunc(n) : n);
     } else if (t === 'date' || t === 'date_nanos') {
       const d = parseWithFormat(v, field.format);
