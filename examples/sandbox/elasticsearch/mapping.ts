@@ -101,9 +101,10 @@ export class Mapping {
     return err;
   }
 
+  /** As ES prints a mapping: properties (and multi-fields) sorted by name at every level. */
   toJSON(): JsonObject {
     if (Object.keys(this.root.properties).length === 0 && this.root.dynamic === undefined) return {};
-    return clone(this.root) as unknown as JsonObject;
+    return sortedByName(clone(this.root) as unknown as JsonObject);
   }
 
   get dynamic(): string {
@@ -338,6 +339,21 @@ export class Mapping {
     }
     return false;
   }
+}
+
+function sortedByName(def: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(def)) {
+    if ((k === 'properties' || k === 'fields') && isObject(v)) {
+      const sorted: JsonObject = {};
+      for (const name of Object.keys(v).sort()) {
+        const child = v[name];
+        sorted[name] = isObject(child) ? sortedByName(child) : (child as Json);
+      }
+      out[k] = sorted;
+    } else out[k] = v as Json;
+  }
+  return out;
 }
 
 function preview(v: Json): string {

@@ -11,8 +11,11 @@ export const REAL_FLAVOURS = {
 export type RealFlavourId = keyof typeof REAL_FLAVOURS;
 export const REAL_FLAVOUR_IDS = Object.keys(REAL_FLAVOURS) as RealFlavourId[];
 
-/** The elastic user's password on the secured node (a test value, never a real secret). */
-export const REAL_ES_PASSWORD = 'real-es-Pa55-test';
+/**
+ * The elastic user's password on secured test engines, sandbox and real node alike (a test
+ * value; the tests check that it never shows in a message).
+ */
+export const ES_TEST_PASSWORD = 'es-Pa55-secret-9f3b';
 
 /** The checkout's root, found upwards (these files run from test/ under jest and from dist/ by hand). */
 export const REPO_ROOT = ((): string => {

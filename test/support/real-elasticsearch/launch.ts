@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { openSync, readFileSync, readdirSync, mkdirSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../free-port';
-import { LAUNCHERS_DIR, REAL_ES_PASSWORD, REAL_FLAVOURS, type RealFlavourId } from './flavours';
+import { LAUNCHERS_DIR, ES_TEST_PASSWORD, REAL_FLAVOURS, type RealFlavourId } from './flavours';
 
 /** What a started node is reachable as; also the shape of a run's state file (see run-nodes). */
 export interface RealNodeAddress {
@@ -94,7 +94,7 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
     `stop.on.stdin.eof=${opts.stopOnStdinEnd === true}`,
   ];
   // The password travels in the environment, not the command line `ps` shows.
-  const env = spec.security ? { ...process.env, SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: REAL_ES_PASSWORD } : process.env;
+  const env = spec.security ? { ...process.env, SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD } : process.env;
   const child = spawn('java', args, {
     env,
     detached: opts.foreground !== true,
@@ -128,7 +128,7 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
   }
 
   const url = `http://127.0.0.1:${httpPort}`;
-  const password = spec.security ? REAL_ES_PASSWORD : undefined;
+  const password = spec.security ? ES_TEST_PASSWORD : undefined;
   const address: RealNodeAddress = { flavour, version: spec.version, url, pid, log, ...(password ? { password } : {}) };
   await prepareForTests(address);
   return { ...address, stop: () => stopRealNode(pid) };

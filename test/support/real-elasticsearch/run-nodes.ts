@@ -22,21 +22,28 @@ const nodeState = z.object({
   password: z.string().optional(),
   log: z.string(),
 });
-const failureState = z.object({ failed: z.string() });
 const skipState = z.object({ skipped: z.string() });
 const buildState = z.union([z.object({ built: z.literal(true) }), z.object({ built: z.literal(false), reason: z.string() })]);
 
 export type RealNodeOutcome = { node: RealNodeAddress } | { skipped: string };
 
 const WAIT_LIMIT_MS = 15 * 60_000;
-const inProcess = new Map<RealFlavourId, Promise<RealNodeOutcome>>();
+const inProcess = new Map<string, Promise<RealNodeOutcome>>();
 
-/** The run's node of this flavour, starting it when no worker has; or why the tier is skipped. */
-export function realNode(flavour: RealFlavourId): Promise<RealNodeOutcome> {
-  let pending = inProcess.get(flavour);
+/**
+ * The run's node of this flavour, starting it when no worker has; or why the tier is skipped.
+ * `instance` names a separate node of the same flavour, for suites whose set-up would disturb
+ * others (the parameterised suites use 'suites'; a suite that drops and reloads indices such
+ * as `products` keeps the default one).
+ */
+export function realNode(flavour: RealFlavourId, instance = 'shared'): Promise<RealNodeOutcome> {
+  const key = `node-${flavour}-${instance}`;
+  let pending = inProcess.get(key);
   if (!pending) {
-    pending = startOrAttach(flavour);
-    inProcess.set(flavour, pending);
+    pending = oncePerRun(key, z.union([nodeState, skipState]), () => startNode(flavour, instance)).then((state) =>
+      'skipped' in state ? state : { node: state },
+    );
+    inProcess.set(key, pending);
   }
   return pending;
 }
@@ -52,47 +59,42 @@ export function runDir(): string {
   return dir;
 }
 
-export function readNodeStates(dir: string, files: string[]): RealNodeAddress[] {
+/** The nodes started in a run's folder (for the teardown). */
+export function startedNodes(dir: string, files: string[]): RealNodeAddress[] {
+  const started = z.object({ ok: nodeState });
   const nodes: RealNodeAddress[] = [];
-  for (const file of files) {
-    const parsed = nodeState.safeParse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
-    if (parsed.success) nodes.push(parsed.data);
+  for (const file of files.filter((name) => name.startsWith('node-') && name.endsWith('.json'))) {
+    const parsed = started.safeParse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+    if (parsed.success) nodes.push(parsed.data.ok);
   }
   return nodes;
 }
 
-async function startOrAttach(flavour: RealFlavourId): Promise<RealNodeOutcome> {
+/**
+ * Runs `work` in exactly one process of this test run (whichever asks first) and gives every
+ * asker its result, through `<name>.json` in the run's folder. A failure is shared the same way.
+ */
+export async function oncePerRun<T>(name: string, schema: z.ZodType<T>, work: () => Promise<T>): Promise<T> {
   const dir = runDir();
-  const stateFile = join(dir, `${flavour}.json`);
-  if (claim(join(dir, `${flavour}.lock`))) {
-    const outcome = await startNode(flavour, dir).catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }));
-    writeAtomically(stateFile, 'node' in outcome ? outcome.node : outcome);
-  }
-  const state = await waitForFile(stateFile, z.union([nodeState, failureState, skipState]));
-  if ('failed' in state) throw new Error(state.failed);
-  if ('skipped' in state) return state;
-  return { node: state };
-}
-
-async function startNode(flavour: RealFlavourId, dir: string): Promise<RealNodeOutcome> {
-  const build = await launchersBuilt(dir);
-  if (!build.built) return { skipped: build.reason };
-  const parentPid = Number(process.env[PARENT_PID_ENV] ?? process.pid);
-  const node = await launchRealNode(flavour, { home: join(dir, 'homes'), parentPid });
-  const { stop: _stop, ...address } = node;
-  return { node: address };
-}
-
-/** One Maven build per run, whichever worker needs a node first. */
-async function launchersBuilt(dir: string): Promise<z.infer<typeof buildState>> {
-  const stateFile = join(dir, 'build.json');
-  if (claim(join(dir, 'build.lock'))) {
-    const outcome = await buildLaunchers().catch((err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }));
+  const stateFile = join(dir, `${name}.json`);
+  if (claim(join(dir, `${name}.lock`))) {
+    const outcome = await work().then(
+      (ok) => ({ ok }),
+      (err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }),
+    );
     writeAtomically(stateFile, outcome);
   }
-  const state = await waitForFile(stateFile, z.union([buildState, failureState]));
+  const state = await waitForFile(stateFile, z.union([z.object({ ok: schema }), z.object({ failed: z.string() })]));
   if ('failed' in state) throw new Error(state.failed);
-  return state;
+  return state.ok as T;
+}
+
+async function startNode(flavour: RealFlavourId, instance: string): Promise<RealNodeAddress | { skipped: string }> {
+  const build = await oncePerRun('build', buildState, buildLaunchers);
+  if (!build.built) return { skipped: build.reason };
+  const parentPid = Number(process.env[PARENT_PID_ENV] ?? process.pid);
+  const { stop: _stop, ...address } = await launchRealNode(flavour, { home: join(runDir(), 'homes', instance), parentPid });
+  return address;
 }
 
 /** mkdir is atomic: exactly one process succeeds. */

@@ -29,9 +29,9 @@ final class LaunchOptions {
         return Boolean.parseBoolean(values.getOrDefault(key, "false"));
     }
 
-    /** Blocks until the process that started the node (or, when asked, stdin) is gone. */
-    void waitForParent() throws InterruptedException {
-        StopWatch.whenParentEnds(values.get("parent.pid"), flag("stop.on.stdin.eof"));
+    /** Ends this JVM when the process it serves (or, when asked, stdin) is gone. */
+    void exitWhenParentEnds() {
+        StopWatch.exitWhenParentEnds(values.get("parent.pid"), flag("stop.on.stdin.eof"));
     }
 
     /** Console logging at warn, to stderr: the launcher's stdout carries only the ready line. */

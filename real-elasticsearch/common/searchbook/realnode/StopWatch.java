@@ -6,7 +6,8 @@ package searchbook.realnode;
  * of stdin (the parent's end of the pipe closes also when the parent is killed).
  */
 final class StopWatch {
-    static void whenParentEnds(String parentPid, boolean watchStdin) throws InterruptedException {
+    /** Starts watching; called before the node is built, so a run killed during start-up also ends it. */
+    static void exitWhenParentEnds(String parentPid, boolean watchStdin) {
         if (watchStdin) watchStdin();
         if (parentPid != null && !parentPid.isEmpty()) {
             ProcessHandle.of(Long.parseLong(parentPid)).ifPresentOrElse(
@@ -14,7 +15,6 @@ final class StopWatch {
                 () -> System.exit(0)
             );
         }
-        Thread.currentThread().join();
     }
 
     private static void watchStdin() {

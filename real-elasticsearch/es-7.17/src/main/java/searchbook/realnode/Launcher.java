@@ -30,6 +30,7 @@ public final class Launcher {
         // Elasticsearch's logging takes over System.out; the ready line goes to the real stdout.
         java.io.PrintStream stdout = System.out;
         LaunchOptions options = new LaunchOptions(args);
+        options.exitWhenParentEnds();
         Path home = Path.of(options.required("home")).toAbsolutePath();
         Path config = home.resolve("config");
         Files.createDirectories(config);
@@ -79,7 +80,9 @@ public final class Launcher {
         node.start();
         stdout.println(LaunchOptions.READY_LINE);
         stdout.flush();
-        options.waitForParent();
+        // Elasticsearch's own threads are daemons (its bootstrap keeps a thread alive for this
+        // reason): block until the watch above or a signal ends the JVM.
+        Thread.currentThread().join();
     }
 
     private Launcher() {}

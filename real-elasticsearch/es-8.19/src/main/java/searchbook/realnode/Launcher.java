@@ -16,16 +16,16 @@ import java.util.Map;
 
 /**
  * Starts one real Elasticsearch 8.x node in this JVM from Maven Central's jars.
- * Arguments are key=value: home (scratch folder), http.port, transport.port, and for the
- * secured node security=true plus password (the elastic user's, set as bootstrap.password
- * sets it). The node stops when the process named by parent.pid ends, and with
- * stop.on.stdin.eof=true also when stdin closes, so a killed test run leaves no JVM behind.
+ * Arguments are key=value: home (scratch folder), http.port, transport.port, parent.pid,
+ * and security=true for the secured node (see SecuredNode; the elastic user's password comes
+ * from the environment). See LaunchOptions for when the node stops.
  */
 public final class Launcher {
     public static void main(String[] args) throws Exception {
         // Elasticsearch's logging takes over System.out; the ready line goes to the real stdout.
         java.io.PrintStream stdout = System.out;
         LaunchOptions options = new LaunchOptions(args);
+        options.exitWhenParentEnds();
         Path home = Path.of(options.required("home")).toAbsolutePath();
         boolean security = options.flag("security");
         Path config = home.resolve("config");
@@ -49,11 +49,10 @@ public final class Launcher {
         List<Class<? extends Plugin>> plugins = new ArrayList<>();
         plugins.add(org.elasticsearch.transport.netty4.Netty4Plugin.class);
         plugins.add(RootInfoPlugin.class);
-        if (security) SecuredNode.configure(settings, options, plugins);
+        if (security) SecuredNode.configure(settings, plugins);
 
         Environment environment = InternalSettingsPreparer.prepareEnvironment(settings.build(), Map.of(), config, () -> "searchbook-real-node");
         LogConfigurator.configure(environment, true);
-        if (security) SecuredNode.prepare(environment, options);
 
         Node node = new ClasspathPluginsNode(environment, plugins);
         Runnable stop = () -> {
@@ -67,7 +66,9 @@ public final class Launcher {
         node.start();
         stdout.println(LaunchOptions.READY_LINE);
         stdout.flush();
-        options.waitForParent();
+        // Elasticsearch's own threads are daemons (its bootstrap keeps a thread alive for this
+        // reason): block until the watch above or a signal ends the JVM.
+        Thread.currentThread().join();
     }
 
     private Launcher() {}

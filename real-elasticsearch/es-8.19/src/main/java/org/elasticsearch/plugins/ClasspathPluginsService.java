@@ -4,9 +4,11 @@ import org.elasticsearch.action.admin.cluster.node.info.PluginsAndModules;
 import org.elasticsearch.common.settings.Settings;
 import org.elasticsearch.env.Environment;
 
+import java.lang.reflect.Constructor;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.ServiceLoader;
 
 /**
  * Serves plugin classes found on the classpath instead of plugin folders on disk: Maven Central
@@ -51,6 +53,34 @@ public class ClasspathPluginsService extends PluginsService {
     public PluginsAndModules info() {
         // Listed as modules, as a distribution lists netty4 and x-pack: `_cat/plugins` stays empty.
         return new PluginsAndModules(List.of(), classpathPlugins.stream().map(LoadedPlugin::descriptor).toList());
+    }
+
+    /**
+     * Every plugin shares one class loader here, so each service provider is created once,
+     * handed the plugin its constructor asks for (as a distribution does per plugin layer).
+     */
+    @Override
+    public <T> List<? extends T> loadServiceProviders(Class<T> service) {
+        List<T> providers = new ArrayList<>();
+        for (ServiceLoader.Provider<T> provider : ServiceLoader.load(service, getClass().getClassLoader()).stream().toList()) {
+            providers.add(create(provider));
+        }
+        return providers;
+    }
+
+    private <T> T create(ServiceLoader.Provider<T> provider) {
+        for (Constructor<?> constructor : provider.type().getConstructors()) {
+            if (constructor.getParameterCount() != 1) continue;
+            for (LoadedPlugin plugin : classpathPlugins) {
+                if (!constructor.getParameterTypes()[0].isInstance(plugin.instance())) continue;
+                try {
+                    return provider.type().cast(constructor.newInstance(plugin.instance()));
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("cannot create " + provider.type().getName(), e);
+                }
+            }
+        }
+        return provider.get();
     }
 
     /** A loader with no bundles: every plugin comes from the classpath. */
