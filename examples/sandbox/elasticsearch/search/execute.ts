@@ -95,7 +95,7 @@ export function executeSearch(
 
   // `_doc` / `_shard_doc` values are Lucene document ids on the wire, ordinals (shard base + position) inside.
   const docKeys = specs.map((s, k) => (s.name === '_doc' || s.name === '_shard_doc' ? k : -1)).filter((k) => k >= 0);
-  const idsOf = bound.map((b) => luceneDocIds(b.index, b.docs));
+  const idsOf = docKeys.length > 0 ? bound.map((b) => luceneDocIds(b.index, b.docs)) : [];
   if (req.searchAfter && docKeys.length > 0) {
     req = { ...req, searchAfter: req.searchAfter.map((v, k) => {
       if (!docKeys.includes(k) || typeof v !== 'number') return v;
