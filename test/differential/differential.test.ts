@@ -13,7 +13,7 @@ import { realNode, type RealNode, type RealNodeOrWhy } from './real-node';
 import { dropIndices, replay, restoreDefaultReplicas, setUpIndices } from './replay';
 
 const corpus = readCorpus();
-const SCRATCH = ['scratch', 'made_by_write', 'mapped', 'indé'];
+const SCRATCH = ['scratch', 'made_by_write', 'mapped', 'ranged', 'indé'];
 
 async function startSandbox(version: string): Promise<ListeningServer> {
   const sandbox = createElasticsearchSandbox({ version, security: false, password: 'unused' });

@@ -79,6 +79,7 @@ function normalise(def: FieldDef): FieldDef {
 const KNOWN_TYPES = new Set([
   ...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'object', 'nested', 'ip', 'geo_point', 'binary',
   'match_only_text', 'wildcard', 'constant_keyword', 'flattened', 'date_nanos', 'dense_vector', 'search_as_you_type',
+  'integer_range', 'long_range', 'float_range', 'double_range', 'date_range',
 ]);
 
 export class Mapping {
@@ -334,6 +335,8 @@ export class Mapping {
           : { type: 'date_time_parse_exception', reason: patternFailure(preview(value), format) };
         throw bad({ type: 'illegal_argument_exception', reason: `failed to parse date field [${preview(value)}] with format [${format}]`, caused_by: causedBy });
       }
+    } else if (type.endsWith('_range')) {
+      // An interval object; its bounds are checked when queries read them.
     } else if (isObject(value)) {
       throw bad({ type: 'illegal_state_exception', reason: `Can't get text on a START_OBJECT at 1:1` });
     }

@@ -185,7 +185,7 @@ export function executeSearch(
     const doc = h.shard.docs[h.pos] as StoredDoc;
     const out: JsonObject = { _index: h.shard.index.name };
     if (version.major === 7) out['_type'] = '_doc';
-    out['_id'] = doc.id;
+    if (!req.noStoredFields) out['_id'] = doc.id;
     if (req.version) out['_version'] = doc.version;
     if (req.seqNoPrimaryTerm) {
       out['_seq_no'] = doc.seqNo;

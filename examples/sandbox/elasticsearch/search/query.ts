@@ -13,6 +13,7 @@ import { asText, tokenize } from './analyze';
 import { Bm25, idf } from './bm25';
 import { fieldStats, isTextType, lazy, type FieldTerms } from './field-stats';
 import { editsFor, fuzzyExpansions } from './fuzzy';
+import { isRangeType, rangeFieldQuery, rangeFieldTerm } from './range-fields';
 import { resolveDate } from './date-math';
 import { DEFAULT_DATE_FORMAT, patternFailure } from './date-format';
 import { parseQueryString } from './query-string';
@@ -121,6 +122,7 @@ function scoresTerms(type: string): boolean {
 /** term semantics: the exact indexed term (a token for text fields, the value otherwise). */
 export function termScorer(env: QueryEnv, field: ResolvedField, value: Json | undefined, opts: { caseInsensitive?: boolean; boost?: number; lenient?: boolean } = {}): Scorer {
   const boost = opts.boost ?? 1;
+  if (isRangeType(field.type)) return rangeFieldTerm(field, value, boost);
   if (isTextType(field.type)) {
     // Tokens are lowercase already (and lowercasing is idempotent), so case_insensitive is the lowercased lookup.
     const want = opts.caseInsensitive ? asText(value).toLowerCase() : asText(value);
@@ -288,6 +290,7 @@ export interface Bounds {
 }
 
 export function rangeScorer(env: QueryEnv, field: ResolvedField, bounds: Bounds, boost = 1): Scorer {
+  if (isRangeType(field.type)) return rangeFieldQuery(field, bounds, boost);
   const conv = (v: Json | undefined, roundUp: boolean): string | number | undefined => {
     if (v === undefined || v === null) return undefined;
     if (field.type === 'date') {

@@ -27,6 +27,8 @@ export interface SearchRequest {
   highlight?: HighlightSpec;
   /** indices_boost: index name -> factor. */
   indicesBoost?: Map<string, number>;
+  /** stored_fields `_none_`: hits without _id and _source. */
+  noStoredFields?: boolean;
   /** Scores (and max_score) even under a field sort. */
   trackScores?: boolean;
 }
@@ -110,6 +112,12 @@ export function readSearchRequest(ex: Exchange, body: JsonObject, version: EsVer
     seqNoPrimaryTerm: body['seq_no_primary_term'] === true || ex.flag('seq_no_primary_term'),
     trackScores: body['track_scores'] === true,
   };
+  // stored_fields: no field is stored, so none comes back; _source only when asked for as well.
+  const stored = body['stored_fields'] ?? q.get('stored_fields');
+  if (stored !== undefined && stored !== null) {
+    if (stored === '_none_') req.noStoredFields = true;
+    if (body['_source'] === undefined && q.get('_source') === null) req.source = { ...req.source, enabled: false };
+  }
   const docvalues = readDocvalueFields(body['docvalue_fields']);
   if (docvalues.length > 0) req.docvalueFields = docvalues;
   const highlight = readHighlight(body['highlight']);
