@@ -5,6 +5,7 @@
  */
 import { esError, illegalArgument, parsingError, shardFailure } from '../errors';
 import { formatWith, parseWithFormat, zoneOffset } from './date-format';
+import { resolveDate } from './date-math';
 import { compositeAgg } from './composite';
 import { isObject, type Json, type JsonObject } from '../exchange';
 import type { IndexData } from '../index-data';
@@ -247,14 +248,23 @@ function one(kind: string, spec: JsonObject, docs: AggDoc[], sub: (d: AggDoc[]) 
     case 'range': {
       const ranges = Array.isArray(spec['ranges']) ? spec['ranges'].filter(isObject) : [];
       if (ranges.length === 0) throw esError(400, { type: 'illegal_argument_exception', reason: `No [ranges] specified for the [${aggName}] aggregation` });
+      const dateField = fieldDef(spec['field'], env);
+      const isDate = dateField?.type === 'date';
+      const format = typeof spec['format'] === 'string' ? spec['format'] : dateField?.format;
+      // On a date field the bounds are dates (or date math) and the keys print them in the field's format.
+      const edge = (v: Json | undefined): number | undefined =>
+        v === undefined || v === null ? undefined : typeof v === 'number' ? v : isDate ? resolveDate(v, false, Date.now(), format) : Number(v);
+      const shown = (n: number): string => (isDate ? formatWith(n, format) : fmtDouble(n));
       const buckets = ranges.map((r) => {
-        const from = typeof r['from'] === 'number' ? r['from'] : r['from'] != null ? Number(r['from']) : undefined;
-        const to = typeof r['to'] === 'number' ? r['to'] : r['to'] != null ? Number(r['to']) : undefined;
+        const from = edge(r['from']);
+        const to = edge(r['to']);
         const inBucket = docs.filter((d) => valuesOf(d, spec, env).values.some((v) => typeof v === 'number' && (from === undefined || v >= from) && (to === undefined || v < to)));
-        const key = typeof r['key'] === 'string' ? r['key'] : `${from === undefined ? '*' : fmtDouble(from)}-${to === undefined ? '*' : fmtDouble(to)}`;
+        const key = typeof r['key'] === 'string' ? r['key'] : `${from === undefined ? '*' : shown(from)}-${to === undefined ? '*' : shown(to)}`;
         const b: JsonObject = { key };
         if (from !== undefined) b['from'] = from;
+        if (from !== undefined && isDate) b['from_as_string'] = shown(from);
         if (to !== undefined) b['to'] = to;
+        if (to !== undefined && isDate) b['to_as_string'] = shown(to);
         b['doc_count'] = inBucket.length;
         return { ...b, ...sub(inBucket) };
       });

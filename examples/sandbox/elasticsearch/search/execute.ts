@@ -14,7 +14,7 @@ import { compileQuery, NO_MATCH, type Query, type QueryEnv } from './query';
 import { pageOf, rankHits, shardOf, tupleAt, type CollectedHits, type RankedHits } from './rank';
 import type { RankedCache } from './ranked-cache';
 import { MatchesBuilder, withMatches, type DocMatches } from './scorer';
-import { docvalueFields, highlightHit } from './hit-extras';
+import { collapseKey, collapseValue, docvalueFields, fieldsOption, highlightHit } from './hit-extras';
 import { luceneDocIds, type DocIds } from './lucene-doc-ids';
 import type { SearchRequest } from './request';
 import { bindSort, checkSearchAfter, type BoundSort, type SortSpec, type SortValue } from './sort';
@@ -109,7 +109,7 @@ export function executeSearch(
   // search_after names an ordinal only under a _doc sort; under match_all's score it is a score.
   const indexOrder =
     (specs.length === 1 && (specs[0]?.name === '_doc' || specs[0]?.name === '_shard_doc') && specs[0].order === 1) ||
-    (!explicitSort && allMatchAll && !req.searchAfter);
+    (!explicitSort && allMatchAll && !req.searchAfter && !req.collapse);
 
   const limit = req.trackTotalHits === true ? Infinity : req.trackTotalHits === false ? 0 : req.trackTotalHits;
   let total = 0;
@@ -166,7 +166,8 @@ export function executeSearch(
     maxScore = ranked.maxScore;
     const after = req.searchAfter?.map((v) => (v === null || typeof v === 'number' || typeof v === 'string' ? v : String(v)));
     const r = ranked;
-    hits = pageOf(r, specs, after, req.from, req.size).map((i) => ({
+    const page = req.collapse ? collapsedPage(r, bound, req.collapse, req.from, req.size) : pageOf(r, specs, after, req.from, req.size);
+    hits = page.map((i) => ({
       shard: bound[shardOf(r, i)] as Bound,
       pos: r.pos[i] as number,
       score: r.score[i] as number,
@@ -176,7 +177,8 @@ export function executeSearch(
   const scoresShown = !explicitSort || specs.some((s) => s.name === '_score');
   // No page collected (size 0), or any explicit sort (ES tracks max_score only for its default score order): no max_score.
   const scoreOrder = specs.length === 1 && specs[0]?.name === '_score' && specs[0].order === -1;
-  if ((explicitSort && !scoreOrder && !req.trackScores) || req.size === 0 || total === 0) maxScore = null;
+  // 7.x reports no max_score for a collapsed search (7.17.29 gives null, 8.19.21 the score).
+  if ((explicitSort && !scoreOrder && !req.trackScores) || req.size === 0 || total === 0 || (req.collapse && version.major === 7)) maxScore = null;
   // No shard searched at all (every index unavailable and ignored): ES reports 0.
   if (shards.length === 0 && !explicitSort) maxScore = 0;
 
@@ -193,8 +195,12 @@ export function executeSearch(
     }
     out['_score'] = scoresShown ? asFloat(h.score) : null;
     if (req.source.enabled) out['_source'] = project ? project(doc.source) : doc.source;
-    const fields = req.docvalueFields ? docvalueFields(req.docvalueFields, h.shard.index, viewOf(doc)) : undefined;
-    if (fields) out['fields'] = fields;
+    const fields: JsonObject = {
+      ...(req.fields ? fieldsOption(req.fields, h.shard.index, viewOf(doc)) : {}),
+      ...(req.docvalueFields ? docvalueFields(req.docvalueFields, h.shard.index, viewOf(doc)) : {}),
+      ...(req.collapse ? collapseValue(req.collapse, h.shard.index, viewOf(doc)) : {}),
+    };
+    if (Object.keys(fields).length > 0) out['fields'] = fields;
     const highlight = req.highlight ? highlightHit(req.highlight, req.query, h.shard.index, viewOf(doc)) : undefined;
     if (highlight) out['highlight'] = highlight;
     if (h.sort) {
@@ -233,6 +239,20 @@ export function executeSearch(
     body['aggregations'] = runAggregations(req.aggs, docs, version, bound.map((b) => b.index));
   }
   return { body, warnings };
+}
+
+/** collapse: the first hit (in rank order) of each value of the field, then from/size over those. */
+function collapsedPage(r: RankedHits, bound: Bound[], field: string, from: number, size: number): number[] {
+  const seen = new Set<string>();
+  const kept: number[] = [];
+  for (let i = 0; i < r.length && kept.length < from + size; i++) {
+    const b = bound[shardOf(r, i)] as Bound;
+    const key = collapseKey(field, b.index, viewOf(b.docs[r.pos[i] as number] as StoredDoc));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(i);
+  }
+  return kept.slice(from, from + size);
 }
 
 /** indices_boost: the index's scores times its factor (as a float, like every score). */

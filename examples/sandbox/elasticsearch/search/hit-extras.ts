@@ -137,3 +137,75 @@ export function highlightHit(spec: HighlightSpec, query: Json | undefined, index
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
+
+// ---------------------------------------------------------------------------------------------
+
+/** The `fields` option: values of mapped fields read from _source (dates in their format); nested fields grouped per nested object. */
+export function fieldsOption(specs: DocvalueSpec[], index: IndexData, view: DocView): JsonObject | undefined {
+  const out: JsonObject = {};
+  const leaves = index.mapping.leafFields();
+  const nestedGroups = new Map<string, { field: ResolvedField; format: string | undefined }[]>();
+  for (const spec of specs) {
+    const re = new RegExp(`^${spec.field.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    for (const field of leaves.filter((f) => re.test(f.name))) {
+      if (field.nestedPath !== undefined) {
+        const group = nestedGroups.get(field.nestedPath) ?? [];
+        group.push({ field, format: spec.format });
+        nestedGroups.set(field.nestedPath, group);
+        continue;
+      }
+      const values = sourceValues(field, view, spec.format);
+      if (values.length > 0) out[field.name] = values;
+    }
+  }
+  for (const [path, group] of nestedGroups) {
+    const objects: Json[] = [];
+    for (const obj of pathValuesOf(view, path)) {
+      const nestedView: DocView = { source: view.source, nestedPath: path, nested: obj };
+      const entry: JsonObject = {};
+      for (const { field, format } of group) {
+        const values = sourceValues(field, nestedView, format);
+        if (values.length > 0) entry[field.name.slice(path.length + 1)] = values;
+      }
+      if (Object.keys(entry).length > 0) objects.push(entry);
+    }
+    if (objects.length > 0) out[path] = objects;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function pathValuesOf(view: DocView, path: string): JsonObject[] {
+  const out: JsonObject[] = [];
+  const walk = (node: Json | undefined, parts: string[]): void => {
+    if (Array.isArray(node)) return node.forEach((n) => walk(n, parts));
+    if (!isObject(node)) return;
+    if (parts.length === 0) {
+      out.push(node);
+      return;
+    }
+    walk(node[parts[0] as string], parts.slice(1));
+  };
+  walk(view.source, path.split('.'));
+  return out;
+}
+
+function sourceValues(field: ResolvedField, view: DocView, format: string | undefined): Json[] {
+  if (field.type === 'date' || field.type === 'date_nanos' || field.type === 'boolean' || field.type === 'keyword' || field.type === 'float') {
+    return docValues(view, field).map((v) => docValueOut(field, v, format));
+  }
+  return rawValues(view, field).filter((v) => v !== null && !isObject(v));
+}
+
+/** The collapse field's value, as a collapsed hit shows it under `fields`. */
+export function collapseValue(name: string, index: IndexData, view: DocView): JsonObject {
+  const field = index.mapping.resolve(name);
+  const first = field ? docValues(view, field)[0] : undefined;
+  return { [name]: [first === undefined ? null : docValueOut(field as ResolvedField, first, undefined)] };
+}
+
+/** The key a hit collapses on: its first doc value of the field (missing values collapse together). */
+export function collapseKey(name: string, index: IndexData, view: DocView): string {
+  const field = index.mapping.resolve(name);
+  const first = field ? docValues(view, field)[0] : undefined;
+  return first === undefined ? '\u0000none' : String(first);
+}

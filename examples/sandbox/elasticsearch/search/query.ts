@@ -481,17 +481,28 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
       const b = Math.fround(boostOf(body));
       return () => b;
     }
+    case 'match_bool_prefix': {
+      // A bool of should clauses: a term query per word but the last, a prefix query (constant score) for the last.
+      const [name, spec] = single(kind, body);
+      const f = field(env, name);
+      if (!f) return none;
+      const words = tokenize(asText(isObject(spec) ? spec['query'] : spec));
+      const last = words[words.length - 1];
+      if (last === undefined) return none;
+      const boost = boostOf(spec);
+      const should = [...words.slice(0, -1).map((w) => termScorer(env, f, w, { boost })), patternScorer(f, prefixRegex(last, false), boost)];
+      return boolScorer([], [], should, [], 1);
+    }
     case 'match':
     case 'match_phrase':
-    case 'match_phrase_prefix':
-    case 'match_bool_prefix': {
+    case 'match_phrase_prefix': {
       const [name, spec] = single(kind, body);
       const f = field(env, name);
       if (!f) return none;
       const text = isObject(spec) ? spec['query'] : spec;
       const boost = boostOf(spec);
       if (kind === 'match_phrase') return phraseScorer(env, f, text, false, boost);
-      if (kind === 'match_phrase_prefix' || kind === 'match_bool_prefix') return phraseScorer(env, f, text, true, boost);
+      if (kind === 'match_phrase_prefix') return phraseScorer(env, f, text, true, boost);
       const opts: MatchOptions = { boost };
       if (isObject(spec)) {
         if (String(spec['operator'] ?? 'or').toLowerCase() === 'and') opts.operator = 'and';

@@ -24,6 +24,10 @@ export interface SearchRequest {
   minScore?: number;
   pit?: { id: string; keepAlive?: string };
   docvalueFields?: DocvalueSpec[];
+  /** The `fields` option (values from _source). */
+  fields?: DocvalueSpec[];
+  /** collapse: one hit per value of this field. */
+  collapse?: string;
   highlight?: HighlightSpec;
   /** indices_boost: index name -> factor. */
   indicesBoost?: Map<string, number>;
@@ -118,6 +122,10 @@ export function readSearchRequest(ex: Exchange, body: JsonObject, version: EsVer
     if (stored === '_none_') req.noStoredFields = true;
     if (body['_source'] === undefined && q.get('_source') === null) req.source = { ...req.source, enabled: false };
   }
+  const fieldsOpt = readDocvalueFields(body['fields']);
+  if (fieldsOpt.length > 0) req.fields = fieldsOpt;
+  const collapse = body['collapse'];
+  if (isObject(collapse) && typeof collapse['field'] === 'string') req.collapse = collapse['field'];
   const docvalues = readDocvalueFields(body['docvalue_fields']);
   if (docvalues.length > 0) req.docvalueFields = docvalues;
   const highlight = readHighlight(body['highlight']);
