@@ -1,5 +1,6 @@
 /**
- * The differential suite's data: three small indices, generated from a fixed seed so that
+ * The differential suite's data: two small indices (named diff_*, because real nodes are shared
+ * with other suites that keep their own `products`), generated from a fixed seed so that
  * every run (and both engines) holds byte-identical documents. Indices are created with one
  * shard and no replicas, because scores depend on the shard layout.
  */
@@ -71,7 +72,7 @@ function products(): IndexSpec {
     return { id, source };
   });
   return {
-    name: 'products',
+    name: 'diff_products',
     body: {
       settings: { number_of_shards: 1, number_of_replicas: 0 },
       mappings: {
@@ -112,7 +113,7 @@ function orders(): IndexSpec {
     };
   });
   return {
-    name: 'orders',
+    name: 'diff_orders',
     body: {
       settings: { number_of_shards: 1, number_of_replicas: 0 },
       mappings: {

@@ -13,7 +13,8 @@ import { realNode, type RealNode, type RealNodeOrWhy } from './real-node';
 import { dropIndices, replay, restoreDefaultReplicas, setUpIndices } from './replay';
 
 const corpus = readCorpus();
-const SCRATCH = ['scratch', 'made_by_write', 'mapped', 'ranged', 'indé'];
+// Indices the corpus writes; all named diff_*, apart from the indices other suites keep on the shared real nodes.
+const SCRATCH = ['diff_scratch', 'diff_made_by_write', 'diff_mapped', 'diff_ranged', 'diff_indé'];
 
 async function startSandbox(version: string): Promise<ListeningServer> {
   const sandbox = createElasticsearchSandbox({ version, security: false, password: 'unused' });
@@ -56,7 +57,7 @@ async function compareAgainst(real: RealNode): Promise<Outcome[]> {
   try {
     const specs = corpusIndices();
     await dropIndices(real.url, SCRATCH);
-    await restoreDefaultReplicas(real.url, 'made_by_write');
+    await restoreDefaultReplicas(real.url, 'diff_made_by_write');
     await setUpIndices(real.url, specs);
     await setUpIndices(sandbox.url, specs);
     const outcomes: Outcome[] = [];
