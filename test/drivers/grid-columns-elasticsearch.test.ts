@@ -9,25 +9,17 @@
 import type { JsonValue } from '../../kernel/src/console/cell';
 import type { Connection } from '../../kernel/src/connections/open-connection';
 import { describeEachTarget, elasticsearchTargets, type EsTarget, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
-import { expectFor } from '../support/sandbox-differences';
 import { connect, request } from './helpers';
 import { columnSummary, hitsOf, rowById } from './grid-helpers';
 
 const META = ['_id:keyword', '_index:keyword', '_score:float'];
 const productColumns = (target: EsTarget): string[] => [
   ...META,
-  ...expectFor(target, 'mapping-property-order', {
-    sandbox: [
-      'name:text', 'brand:text', 'category:keyword', 'description:text', 'price:float', 'stock:long', 'in_stock:boolean',
-      'rating:float', 'tags:keyword', 'created_at:date', 'address.city:text', 'address.country:keyword',
-      'variants:nested', 'variants.sku:keyword', 'variants.color:keyword', 'variants.price:float',
-    ],
-    elasticsearch: [
+  ...[
       'address.city:text', 'address.country:keyword', 'brand:text', 'category:keyword', 'created_at:date', 'description:text', 'in_stock:boolean',
       'name:text', 'price:float', 'rating:float', 'stock:long', 'tags:keyword',
       'variants:nested', 'variants.color:keyword', 'variants.price:float', 'variants.sku:keyword',
     ],
-  }),
 ];
 
 const signal = () => new AbortController().signal;
@@ -121,18 +113,11 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
 
     const UNION = [
       ...META,
-      ...expectFor(target, 'mapping-property-order', {
-        sandbox: [
-          'name:text', 'brand:text', 'category:keyword', 'description:text', 'price:float | long', 'stock:long', 'in_stock:boolean',
-          'rating:float', 'tags:keyword', 'created_at:date', 'address.city:text', 'address.country:keyword', 'address.zip:keyword',
-          'variants:nested', 'variants.sku:keyword', 'variants.color:keyword', 'variants.price:float', 'variants.size:keyword',
-        ],
-        elasticsearch: [
+      ...[
           'address.city:text', 'address.country:keyword', 'address.zip:keyword', 'brand:text', 'category:keyword', 'created_at:date', 'description:text',
           'in_stock:boolean', 'name:text', 'price:float | long', 'rating:float', 'stock:long', 'tags:keyword',
           'variants:nested', 'variants.color:keyword', 'variants.price:float', 'variants.sku:keyword', 'variants.size:keyword',
         ],
-      }),
       'discontinued:date',
     ];
 
@@ -153,7 +138,7 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
 
     it('still get columns, typed from their values, after the mapped fields of the object holding them', async () => {
       const hits = await hitsOf(es, request('GET', '/loose/_search'));
-      const mapped = expectFor(target, 'mapping-property-order', { sandbox: ['title:text', 'meta.a:keyword', 'meta.b:string'], elasticsearch: ['meta.a:keyword', 'meta.b:string', 'title:text'] });
+      const mapped = ['meta.a:keyword', 'meta.b:string', 'title:text'];
       expect(columnSummary(hits.columns)).toEqual([...META, ...mapped, 'extra:number', 'blob.deep.k:boolean']);
       expect(hits.columns.find((c) => c.name === 'extra')?.origin).toBe('documents');
       expect(hits.rows[0]).toMatchObject({ title: 'T', 'meta.a': 'x', 'meta.b': 'y', extra: 1, 'blob.deep.k': true });
@@ -170,10 +155,7 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
         const fresh = await hitsOf(es, request('GET', '/loose/_search'));
         expect(columnSummary(fresh.columns)).toEqual([
           ...META,
-          ...expectFor(target, 'mapping-property-order', {
-            sandbox: ['title:text', 'meta.a:keyword', 'meta.b:string', 'extra:long', 'added:keyword'],
-            elasticsearch: ['added:keyword', 'extra:long', 'meta.a:keyword', 'meta.b:string', 'title:text'],
-          }),
+          ...['added:keyword', 'extra:long', 'meta.a:keyword', 'meta.b:string', 'title:text'],
           'blob.deep.k:boolean',
         ]);
       } finally {

@@ -109,11 +109,8 @@ def check_elasticsearch(nb, engine):
 
     search = displayed(cell(nb, "search"), HITS)
     hits = with_rows(search[HITS])
-    assert column_names(hits) == ["_id", "_index", "_score", *expect_for(
-        engine, "mapping-property-order",
-        sandbox=["name", "brand", "category", "price", "rating", "address.city"],
-        elasticsearch=["address.city", "brand", "category", "name", "price", "rating"],
-    )]
+    # Mapping properties come sorted by name from the sandbox as from Elasticsearch.
+    assert column_names(hits) == ["_id", "_index", "_score", "address.city", "brand", "category", "name", "price", "rating"]
     assert 0 < len(hits["rows"]) <= 10 and hits["total"]["value"] >= len(hits["rows"])
     for row in hits["rows"]:
         assert row["_index"] == "products"
@@ -140,7 +137,8 @@ def check_elasticsearch(nb, engine):
     cat = with_rows(displayed(cell(nb, "cat"), TABLE)[TABLE])
     assert column_names(cat) == ["index", "health", "status", "docs.count", "store.size"]
     by_index = {r["index"]: r for r in cat["rows"]}
-    assert by_index["products"]["docs.count"] == expect_for(engine, "cat-indices-nested-documents", sandbox="25000", elasticsearch="62527")
+    # Every Lucene document counts, each nested variant included (the sandbox counts them too).
+    assert by_index["products"]["docs.count"] == "62527"
     assert by_index["searchbook-demo"]["docs.count"] == "1"  # a re-run rewrites the same document
 
     sql = error_of(cell(nb, "sql"))
