@@ -1,10 +1,13 @@
 import { VariableScope } from './console/variables';
 import { ConnectionRegistry } from './connections/registry';
 import { CellRunner } from './execute/cell-runner';
-import { GRID_COMM_TARGET, gridTarget } from './grid/grid-target';
+import { GRID_COMM_TARGET } from './grid/grid-protocol';
+import { GridService } from './grid/grid-service';
+import { ProfileStore } from './connections/profile-store';
 import { commHandlers } from './handlers/comms';
 import { interruptHandler } from './handlers/control';
 import { type ExecutionState, executeHandler } from './handlers/execute';
+import { historyHandler, SessionHistory } from './handlers/history';
 import { completeHandler, inspectHandler, isCompleteHandler } from './handlers/introspection';
 import { CommRegistry } from './protocol/comms';
 import type { Handler } from './protocol/kernel-server';
@@ -22,17 +25,24 @@ export function createSession(hooks: SessionHooks): { handlers: Record<(typeof S
   const connections = new ConnectionRegistry();
   const runner = new CellRunner(scope, connections);
   const comms = new CommRegistry();
-  comms.register(GRID_COMM_TARGET, gridTarget(connections));
-  const state: ExecutionState = { count: 0 };
+  const grids = new GridService(connections, () => new ProfileStore());
+  comms.register(GRID_COMM_TARGET, grids.target());
+  const history = new SessionHistory();
+  const state: ExecutionState = { count: 0, history };
   return {
     handlers: {
       execute_request: executeHandler(runner, state, () => hooks.takeQueuedExecutions()),
       complete_request: completeHandler(connections, scope),
       inspect_request: inspectHandler(connections, scope),
       is_complete_request: isCompleteHandler,
+      history_request: historyHandler(history),
       interrupt_request: interruptHandler(runner, () => hooks.cancelInput()),
       ...commHandlers(comms, hooks.log),
     },
-    close: () => connections.closeAll(),
+    close: async () => {
+      // Points in time are released while their connections can still send.
+      await grids.sessions.closeAll();
+      await connections.closeAll();
+    },
   };
 }

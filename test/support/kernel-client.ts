@@ -2,12 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import * as zmq from 'zeromq';
 import { freePort } from './free-port';
 
-/** The repository root, from the sources (jest) or from their build in dist/ (benchmarks). */
-export const REPO = join(__dirname, ...(basename(join(__dirname, '..', '..')) === 'dist' ? ['..', '..', '..'] : ['..', '..']));
+const HERE = join(__dirname, '..', '..');
+/** The package root, whether this file runs from test/ (jest) or compiled into dist/ (benches). */
+export const REPO = basename(HERE) === 'dist' ? dirname(HERE) : HERE;
 
 export interface WireMessage {
   header: { msg_id: string; msg_type: string; session: string; version: string; date?: string; username: string };

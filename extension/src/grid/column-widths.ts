@@ -1,4 +1,7 @@
-import type { RowsModel } from './rows-model';
+import type { DataModel } from '@lumino/datagrid';
+
+/** A grid model whose columns are listed (the output grid's and the panel's). */
+type ColumnsModel = DataModel & { readonly columns: readonly unknown[] };
 
 const MIN_WIDTH = 48;
 const MAX_WIDTH = 360;
@@ -7,7 +10,7 @@ const PADDING = 20;
 const SAMPLE_ROWS = 200;
 
 /** Column widths that fit the header and the first rows' text, within sensible bounds. */
-export function fitColumnWidths(model: RowsModel, font: string, headerFont: string): number[] {
+export function fitColumnWidths(model: ColumnsModel, font: string, headerFont: string): number[] {
   const context = document.createElement('canvas').getContext('2d');
   const measure = (text: string, f: string): number => {
     if (!context) {

@@ -28,7 +28,7 @@ export async function exportMagic(magic: ConsoleMagic, { connections, sink, sign
     // A sink that cannot update in place (a test, a silent run) gets only the final line.
     if (!sink.update) return;
     const bundle = progressBundle(text, progress);
-    if (shown) await sink.update(bundle, displayId);
+    if (shown) await sink.update(displayId, bundle);
     else await sink.display(bundle, displayId);
     shown = true;
   };

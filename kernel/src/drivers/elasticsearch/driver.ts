@@ -1,12 +1,15 @@
-import type { ConsoleRequest } from '../../console/cell';
+import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
 import type { ExportRequest, ExportStream } from '../export-stream';
-import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import { type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
+import { targetSegment } from '../grid-request';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { openElasticsearchExport } from './export';
 import { elasticsearchFailure } from './failure';
+import { listIndices } from './index-listing';
+import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
 import { ElasticsearchStructure } from './structure';
 
@@ -14,14 +17,20 @@ export class ElasticsearchDriver implements Driver {
   readonly engine = 'elasticsearch' as const;
 
   private readonly structure: ElasticsearchStructure;
+  readonly documents: DocumentSide;
 
   constructor(private readonly transport: Transport) {
     this.structure = new ElasticsearchStructure(transport);
+    this.documents = {
+      listTargets: (signal) => listIndices(transport, signal),
+      open: (target, blockSize, signal) =>
+        openPointInTimeReader({ transport, target, blockSize, tree: this.structure.tree(targetSegment(target), signal) }, signal),
+    };
   }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
     const response = await this.transport.send({ method: 'GET', path: '/', query: '' }, signal);
-    const failure = elasticsearchFailure(response, { secure: this.transport.secure });
+    const failure = elasticsearchFailure(response);
     if (failure?.ename === 'Authentication failed') throw failure;
     const body = response.body.kind === 'json' ? asObject(response.body.value) : undefined;
     const version = asObject(body?.version)?.number;
@@ -37,15 +46,20 @@ export class ElasticsearchDriver implements Driver {
     return { version, warnings };
   }
 
+  /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
+  refusal(): Refusal | undefined {
+    return undefined;
+  }
+
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
     return sendWithStructure(this.transport, this.structure, request, signal);
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
-    return elasticsearchFailure(response, { secure: this.transport.secure });
+    return elasticsearchFailure(response);
   }
 
-  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
     return presentElasticsearch(request, response, this.structure.treeFor(request, response));
   }
 
@@ -66,6 +80,6 @@ export class ElasticsearchDriver implements Driver {
   }
 
   exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream> {
-    return openElasticsearchExport(this.transport, request, (target) => this.structure.treeOf(target, signal), signal);
+    return openElasticsearchExport(this.transport, request, (target) => this.structure.tree(target, signal), signal);
   }
 }

@@ -51,8 +51,8 @@ export class ElasticsearchStructure {
     return target ? this.mappings.peek(target)?.tree : undefined;
   }
 
-  /** The target's mapping (undefined when it cannot be read), for export headers. */
-  async treeOf(target: string, signal: AbortSignal): Promise<FieldTree | undefined> {
+  /** The mapping of a target as a path segment names it (the union for an alias or pattern); undefined when unreadable. */
+  async tree(target: string, signal: AbortSignal): Promise<FieldTree | undefined> {
     return (await this.mappings.get(target, signal))?.tree;
   }
 

@@ -16,6 +16,8 @@ const VERIFICATION: Record<Exclude<SslMode, 'disabled'>, TlsVerification> = {
   'verify-identity': 'identity',
 };
 
+export const KEY_HEADER = 'x-typesense-api-key';
+
 export const UNTRUSTED_CERTIFICATE_ADVICE =
   'For a self-signed certificate add skip_verify, or give the CA that signed it with ca=<PEM file>.';
 
@@ -25,7 +27,7 @@ export function typesenseConnectionSettings(args: ConnectArgs): EngineConnection
     // A local node listens on 8108; a hosted cluster answers HTTPS on 443.
     defaultPort: args.ssl === 'disabled' ? 8108 : 443,
     // The key is the whole credential (drivers.md 5.2); Typesense has no users.
-    headers: args.key ? { 'x-typesense-api-key': args.key } : {},
+    headers: args.key ? { [KEY_HEADER]: args.key } : {},
     verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl],
   };
 }

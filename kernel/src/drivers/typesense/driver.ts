@@ -1,38 +1,71 @@
-import type { ConsoleRequest } from '../../console/cell';
+import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
 import type { ExportRequest, ExportStream } from '../export-stream';
-import { type ConsoleResult, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import { type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
+import { CANNOT_LIST_NOTE, listCollections } from './collection-listing';
+import { KEY_HEADER } from './connection-settings';
+import { openCollectionReader } from './collection-reader';
 import { openTypesenseExport } from './export';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
+import { queryStringRefusal } from './query-check';
 import { TypesenseStructure } from './structure';
 
 export class TypesenseDriver implements Driver {
   readonly engine = 'typesense' as const;
 
   private readonly structure: TypesenseStructure;
+  readonly documents: DocumentSide;
 
   constructor(private readonly transport: Transport) {
     this.structure = new TypesenseStructure(transport);
+    this.documents = {
+      listTargets: (signal) => listCollections(transport, signal),
+      open: (collection, blockSize, signal) => openCollectionReader({ transport, collection, blockSize, tree: this.structure.tree(collection, signal) }, signal),
+    };
   }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
     const debug = await this.transport.send({ method: 'GET', path: '/debug', query: '' }, signal);
     const version = debug.body.kind === 'json' ? asObject(debug.body.value)?.version : undefined;
-    if (debug.status === 401) throw typesenseFailure(debug) ?? new EngineError('Authentication failed', 'Forbidden - a valid API key header must be sent.', 401);
+    if (debug.status === 401) return this.probeScopedKey(debug, signal);
     if (typeof version !== 'string') {
       throw new EngineError('Connection failed', `Connection failed: GET /debug answered ${debug.status} without a Typesense version; is this a Typesense address?`, debug.status);
     }
-    // /health answers without a key, so the key is proven on a listing.
-    const collections = await this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal);
-    const refused = typesenseFailure(collections);
-    if (refused?.ename === 'Authentication failed') throw refused;
     const major = Number.parseFloat(version.replace(/^v/, ''));
     const warnings = Number.isFinite(major) && major < 26 ? [`Typesense ${version} is older than 26.0, the oldest version searchbook supports.`] : [];
+    // A key without collections:list still opens the connection (drivers.md 5.2); the side panel says why it lists nothing.
+    const collections = await this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal);
+    if (collections.status === 401) warnings.push(CANNOT_LIST_NOTE);
     return { version, warnings };
+  }
+
+  refusal(request: ConsoleRequest): Refusal | undefined {
+    return queryStringRefusal(request);
+  }
+
+  /**
+   * Typesense answers 401 alike to a wrong key and to a key scoped to searches (engine-facts
+   * A.2), so a key that may not read /debug is not refused: /health (which needs no key) shows
+   * that Typesense answers, and the connection opens with a warning. Only a missing key is refused.
+   */
+  private async probeScopedKey(debug: EngineResponse, signal: AbortSignal): Promise<EngineIdentity> {
+    const refused = typesenseFailure(debug) ?? new EngineError('Authentication failed', 'Forbidden - a valid API key header must be sent.', 401);
+    if (!this.transport.sendsHeader(KEY_HEADER)) throw refused;
+    const health = await this.transport.send({ method: 'GET', path: '/health', query: '' }, signal);
+    const ok = health.body.kind === 'json' ? asObject(health.body.value)?.ok : undefined;
+    if (typeof ok !== 'boolean') throw refused;
+    return {
+      // Shown as "Connected to Typesense (version not readable with this key) at ...".
+      version: '(version not readable with this key)',
+      warnings: [
+        'Typesense refused this key GET /debug (401): it is either wrong or scoped to some actions (a search-only key). The connection is open; if the key is wrong, every request will answer 401 Forbidden.',
+        CANNOT_LIST_NOTE,
+      ],
+    };
   }
 
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
@@ -43,8 +76,8 @@ export class TypesenseDriver implements Driver {
     return typesenseFailure(response);
   }
 
-  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
-    return presentTypesense(request, response, this.structure.treeFor(request));
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
+    return presentTypesense(request, response, (search) => this.structure.treeFor(search));
   }
 
   endpoints(): Promise<EndpointInfo[]> {
@@ -64,6 +97,6 @@ export class TypesenseDriver implements Driver {
   }
 
   exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream> {
-    return openTypesenseExport(this.transport, request, (target) => this.structure.treeOf(target, signal), signal);
+    return openTypesenseExport(this.transport, request, (target) => this.structure.tree(target, signal), signal);
   }
 }

@@ -1,0 +1,182 @@
+import { DataModel } from '@lumino/datagrid';
+import { Signal } from '@lumino/signaling';
+import type { Block, Column, SentRequest } from '../../../kernel/src/grid/grid-protocol';
+import { cellText } from '../grid/cell-text';
+import { columnHeaderText } from '../grid/rows-model';
+
+/** Blocks fetched at once: more would only fetch rows the user already scrolled past. */
+const IN_FLIGHT = 2;
+/** Blocks kept in memory; the least recently painted are dropped (and fetched again if needed). */
+const KEPT_BLOCKS = 200;
+
+export interface PagedStatus {
+  loadedRows: number;
+  total: number;
+  last?: SentRequest & { requests: number };
+  error?: string;
+}
+
+/**
+ * A document grid's rows, fetched block by block as the viewport needs them, the way
+ * JupyterLab's CSV viewer model fills itself: `data()` answers what is loaded, asks for the
+ * block it lacks, and `changed` repaints the cells when the block arrives. The newest request
+ * goes first, so a scrollbar drag fetches where it stops, not every block on the way.
+ */
+export class PagedRowsModel extends DataModel {
+  readonly statusChanged = new Signal<this, PagedStatus>(this);
+  private columnList: Column[];
+  private readonly blocks = new Map<number, Block>();
+  private readonly queued: number[] = [];
+  private readonly inFlight = new Set<number>();
+  private readonly failed = new Set<number>();
+  private status: PagedStatus;
+  private generation = 0;
+
+  constructor(
+    columns: readonly Column[],
+    private total: number,
+    readonly blockSize: number,
+    first: Block,
+    private readonly fetchBlock: (block: number) => Promise<{ block: Block; total: number }>,
+  ) {
+    super();
+    this.columnList = [...columns];
+    this.status = { loadedRows: 0, total };
+    this.store(first);
+  }
+
+  get columns(): readonly Column[] {
+    return this.columnList;
+  }
+
+  get currentStatus(): PagedStatus {
+    return this.status;
+  }
+
+  rowCount(region: DataModel.RowRegion): number {
+    return region === 'body' ? this.total : 2;
+  }
+
+  columnCount(region: DataModel.ColumnRegion): number {
+    return region === 'body' ? this.columnList.length : 1;
+  }
+
+  data(region: DataModel.CellRegion, row: number, column: number): string {
+    switch (region) {
+      case 'body': {
+        const value = this.value(row, column);
+        return value === undefined ? '' : cellText(value);
+      }
+      case 'column-header': {
+        const col = this.columnList[column];
+        return col ? columnHeaderText(col, row, this.columnList.some((c) => c.origin === 'mapping')) : '';
+      }
+      case 'row-header':
+        return String(row + 1);
+      case 'corner-header':
+        return row === 0 ? '#' : '';
+    }
+  }
+
+  /** The value of a cell, or undefined while its block is not loaded (its fetch is then asked for). */
+  value(row: number, column: number): unknown {
+    const index = Math.floor(row / this.blockSize);
+    const block = this.blocks.get(index);
+    if (!block) {
+      this.want(index);
+      return undefined;
+    }
+    // Painted: keep it among the most recently used.
+    this.blocks.delete(index);
+    this.blocks.set(index, block);
+    const name = this.columnList[column]?.name;
+    return name === undefined ? undefined : (block.rows[row - block.offset]?.[name] ?? null);
+  }
+
+  /** The cell holds a fragment of a longer array or object (cut by the kernel, drivers.md 2.3). */
+  isCut(row: number, column: number): boolean {
+    const block = this.blocks.get(Math.floor(row / this.blockSize));
+    const name = this.columnList[column]?.name;
+    return block !== undefined && block.cut.some((c) => c.row === row - block.offset && c.column === name);
+  }
+
+  isLoaded(row: number): boolean {
+    return this.blocks.has(Math.floor(row / this.blockSize));
+  }
+
+  /** Starts over after a refresh: new columns, total and first block. */
+  reset(columns: readonly Column[], total: number, first: Block): void {
+    this.generation++;
+    this.blocks.clear();
+    this.queued.length = 0;
+    this.inFlight.clear();
+    this.failed.clear();
+    this.columnList = [...columns];
+    this.total = total;
+    this.status = { loadedRows: 0, total };
+    this.store(first);
+    this.emitChanged({ type: 'model-reset' });
+  }
+
+  private want(index: number): void {
+    if (this.inFlight.has(index) || this.failed.has(index)) return;
+    const at = this.queued.indexOf(index);
+    if (at >= 0) this.queued.splice(at, 1);
+    this.queued.push(index);
+    // Out of the paint: fetching may emit changes, which a paint must not see.
+    queueMicrotask(() => this.pump());
+  }
+
+  private pump(): void {
+    while (this.inFlight.size < IN_FLIGHT && this.queued.length > 0) {
+      const index = this.queued.pop() as number;
+      if (this.blocks.has(index)) continue;
+      this.inFlight.add(index);
+      const generation = this.generation;
+      this.fetchBlock(index).then(
+        ({ block, total }) => {
+          if (generation !== this.generation) return;
+          this.inFlight.delete(index);
+          this.total = total;
+          this.store(block);
+          this.emitChanged({ type: 'cells-changed', region: 'body', row: block.offset, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: this.columnList.length });
+          this.emitChanged({ type: 'cells-changed', region: 'row-header', row: block.offset, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: 1 });
+          this.pump();
+        },
+        (err: Error) => {
+          if (generation !== this.generation) return;
+          this.inFlight.delete(index);
+          // Not asked again by every repaint; refresh clears it.
+          this.failed.add(index);
+          this.setStatus({ ...this.status, error: `Rows ${index * this.blockSize + 1}–${(index + 1) * this.blockSize}: ${err.message}` });
+          this.pump();
+        },
+      );
+    }
+  }
+
+  private store(block: Block): void {
+    this.blocks.set(block.block, block);
+    while (this.blocks.size > KEPT_BLOCKS) {
+      const oldest = this.blocks.keys().next().value as number;
+      this.blocks.delete(oldest);
+    }
+    const added = block.columns.filter((c) => !this.columnList.some((k) => k.name === c.name));
+    if (added.length > 0) {
+      const index = this.columnList.length;
+      this.columnList.push(...added);
+      this.emitChanged({ type: 'columns-inserted', region: 'body', index, span: added.length });
+    }
+    const loadedRows = [...this.blocks.values()].reduce((n, b) => n + b.rows.length, 0);
+    const sent = block.requests;
+    const last = sent[sent.length - 1];
+    const elapsed = sent.reduce((ms, r) => ms + r.elapsedMs, 0);
+    const { error: _error, ...rest } = this.status;
+    this.setStatus({ ...rest, loadedRows, total: this.total, ...(last ? { last: { ...last, elapsedMs: elapsed, requests: sent.length } } : {}) });
+  }
+
+  private setStatus(status: PagedStatus): void {
+    this.status = status;
+    this.statusChanged.emit(status);
+  }
+}

@@ -1,0 +1,77 @@
+import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import type { ISessionContext } from '@jupyterlab/apputils';
+import type { Kernel, Session } from '@jupyterlab/services';
+import { LabIcon } from '@jupyterlab/ui-components';
+import type { ISignal } from '@lumino/signaling';
+import type { Widget } from '@lumino/widgets';
+import { DocumentGridWidget } from './document-grid-widget';
+import { SearchbookSidebar } from './sidebar';
+
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><g class="jp-icon3" fill="#616161"><path d="M4 4h12v2H4zm0 4h12v2H4zm0 4h7v2H4zm0 4h5v2H4z"/><path d="M16.5 11a4.5 4.5 0 0 1 3.6 7.2l2.6 2.6-1.4 1.4-2.6-2.6A4.5 4.5 0 1 1 16.5 11zm0 2a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z"/></g></svg>';
+const searchbookIcon = new LabIcon({ name: 'searchbook:panel', svgstr: ICON_SVG });
+
+/** Where the panel's own kernel lives when no searchbook notebook or console is current. */
+const OWN_SESSION_PATH = 'searchbook-panel';
+
+/** A notebook panel or console panel: anything current with a session context. */
+function sessionContextOf(widget: Widget | null): ISessionContext | undefined {
+  const candidate = widget as (Widget & { sessionContext?: ISessionContext }) | null;
+  return candidate?.sessionContext;
+}
+
+/**
+ * The `searchbook` left sidebar, following the current notebook's or console's kernel the way
+ * the debugger's sidebar does, and the document grid tabs it opens.
+ */
+export const panelPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'searchbook:panel',
+  description: 'The searchbook side panel: connections, indices and collections, and document grids',
+  autoStart: true,
+  activate: (app: JupyterFrontEnd) => {
+    let ownSession: Promise<Session.ISessionConnection> | undefined;
+    const ownKernel = async (): Promise<Kernel.IKernelConnection> => {
+      ownSession ??= (async () => {
+        const sessions = app.serviceManager.sessions;
+        const existing = await sessions.findByPath(OWN_SESSION_PATH);
+        if (existing?.kernel?.name === 'searchbook') return sessions.connectTo({ model: existing });
+        return sessions.startNew({ path: OWN_SESSION_PATH, type: 'searchbook', name: 'searchbook panel', kernel: { name: 'searchbook' } });
+      })();
+      const session = await ownSession;
+      if (!session.kernel) throw new Error('the session has no kernel');
+      return session.kernel;
+    };
+
+    const sidebar = new SearchbookSidebar({
+      ownKernel,
+      showGrid: (client, opened) => {
+        const grid = new DocumentGridWidget(client, opened);
+        const current = app.shell.currentWidget;
+        // Beside the notebook the user works in; a tab like any other, so it can move anywhere.
+        app.shell.add(grid, 'main', current && sessionContextOf(current) ? { mode: 'split-right', ref: current.id } : { mode: 'tab-after' });
+        // Notebook 7 keeps one document in its main area: the grid goes to the area below it.
+        if (!grid.isAttached) app.shell.add(grid, 'down');
+        app.shell.activateById(grid.id);
+      },
+    });
+    sidebar.title.icon = searchbookIcon;
+    app.shell.add(sidebar, 'left', { rank: 700 });
+
+    let watched: ISessionContext | undefined;
+    const followCurrent = () => {
+      const widget = app.shell.currentWidget;
+      const context = sessionContextOf(widget);
+      if (context === undefined && widget instanceof DocumentGridWidget) return;
+      if (watched !== context) {
+        watched?.kernelChanged.disconnect(followCurrent);
+        watched = context;
+        context?.kernelChanged.connect(followCurrent);
+      }
+      const kernel = context?.session?.kernel ?? null;
+      sidebar.follow(kernel, widget?.title.label ?? 'the current document');
+    };
+    const shell = app.shell as JupyterFrontEnd.IShell & { currentChanged?: ISignal<unknown, unknown> };
+    shell.currentChanged?.connect(followCurrent);
+    void app.restored.then(followCurrent);
+  },
+};

@@ -1,0 +1,143 @@
+/**
+ * The side panel's service on the `searchbook.grid` comm. Each request is validated against
+ * the shared protocol and answered exactly once, with its reply or an `error` reply; work runs
+ * beside the shell loop, so a slow engine never holds up cells or other grids.
+ */
+import type { JsonValue } from '../console/cell';
+import { profileAddress } from '../connections/profile-url';
+import type { ProfileStore } from '../connections/profile-store';
+import type { ConnectionRegistry } from '../connections/registry';
+import type { Connection } from '../connections/open-connection';
+import { type DocumentBlock, EngineError } from '../drivers/driver';
+import type { Comm, CommTarget } from '../protocol/comms';
+import { cutLongCells } from '../render/cell-cut';
+import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema, type GridView } from './grid-protocol';
+import { type GridSession, GridSessions } from './grid-sessions';
+
+/** How long one grid request may take before it is answered with an error. */
+const REQUEST_TIMEOUT_MS = 120_000;
+
+type ReplyBody = GridReply extends infer R ? (R extends GridReply ? Omit<R, 'v' | 'requestId'> : never) : never;
+
+export class GridService {
+  readonly sessions = new GridSessions();
+
+  constructor(
+    private readonly connections: ConnectionRegistry,
+    private readonly profiles: () => ProfileStore,
+  ) {}
+
+  target(): CommTarget {
+    return (comm) => ({
+      onMessage: async (data, replyComm) => {
+        void this.answer(data, replyComm);
+      },
+      onClose: () => void this.sessions.closeComm(comm.id),
+    });
+  }
+
+  private async answer(data: Record<string, unknown>, comm: Comm): Promise<void> {
+    const requestId = typeof data.requestId === 'string' ? data.requestId : null;
+    const send = (body: ReplyBody, id: string | null = requestId) => comm.send({ v: GRID_PROTOCOL_VERSION, requestId: id, ...body }).catch(() => undefined);
+    if (data.v !== GRID_PROTOCOL_VERSION) {
+      await send({ type: 'error', message: `searchbook.grid speaks protocol version ${GRID_PROTOCOL_VERSION}, this message has ${JSON.stringify(data.v ?? null)}: reload the page so the panel and the kernel match.` });
+      return;
+    }
+    const parsed = GridRequestSchema.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+      await send({ type: 'error', message: `searchbook.grid cannot read this message${where}: ${issue?.message ?? 'invalid'}.` });
+      return;
+    }
+    try {
+      await send(await this.handle(parsed.data, comm, AbortSignal.timeout(REQUEST_TIMEOUT_MS)));
+    } catch (err) {
+      const status = err instanceof EngineError ? err.status : undefined;
+      await send({ type: 'error', message: (err as Error).message, ...(status !== undefined ? { status } : {}) });
+    }
+  }
+
+  private async handle(request: GridRequest, comm: Comm, signal: AbortSignal): Promise<ReplyBody> {
+    switch (request.type) {
+      case 'connections': {
+        const active = this.connections.active;
+        return {
+          type: 'connections',
+          connections: this.connections.list().map((c) => ({ name: c.name, engine: c.engine, address: c.address, version: c.identity.version, active: c === active })),
+        };
+      }
+      case 'profiles': {
+        try {
+          const file = await this.profiles().load();
+          return { type: 'profiles', profiles: file.profiles.map((p) => ({ name: p.name, engine: p.engine, address: profileAddress(p) })) };
+        } catch (err) {
+          return { type: 'profiles', profiles: [], problem: (err as Error).message };
+        }
+      }
+      case 'targets': {
+        const listing = await this.connection(request.connection).driver.documents.listTargets(signal);
+        return { type: 'targets', connection: request.connection, targets: listing.targets, ...(listing.note ? { note: listing.note } : {}) };
+      }
+      case 'open': {
+        refuseView(request.view);
+        const connection = this.connection(request.connection);
+        const { reader, first } = await connection.driver.documents.open(request.target, request.blockSize, signal);
+        const session = this.sessions.add({ commId: comm.id, connection: connection.name, target: request.target, blockSize: request.blockSize, reader });
+        return opened(session, first);
+      }
+      case 'read': {
+        const session = this.session(request.gridId);
+        const block = await session.reader.readBlock(request.block, signal);
+        return { type: 'block', gridId: session.id, total: session.reader.total, block: blockOf(request.block, session.blockSize, block) };
+      }
+      case 'refresh': {
+        const session = this.session(request.gridId);
+        const { reader, first } = await this.connection(session.connection).driver.documents.open(session.target, session.blockSize, signal);
+        await this.sessions.replaceReader(session, reader);
+        return opened(session, first);
+      }
+      case 'close': {
+        if (!(await this.sessions.close(request.gridId))) throw new Error(`No grid ${request.gridId} is open in this kernel (it was closed, or the kernel restarted).`);
+        return { type: 'closed', gridId: request.gridId };
+      }
+    }
+  }
+
+  private connection(name: string): Connection {
+    const found = this.connections.list().find((c) => c.name === name);
+    if (!found) throw new Error(`No open connection is named "${name}" in this kernel; open it with %connect ${name}.`);
+    return found;
+  }
+
+  private session(id: string): GridSession {
+    const session = this.sessions.get(id);
+    if (!session) throw new Error(`No grid ${id} is open in this kernel (it was closed, or the kernel restarted); open it again from the panel.`);
+    return session;
+  }
+}
+
+function opened(session: GridSession, first: DocumentBlock): ReplyBody {
+  return {
+    type: 'opened',
+    gridId: session.id,
+    connection: session.connection,
+    target: session.target,
+    blockSize: session.blockSize,
+    total: session.reader.total,
+    columns: first.columns,
+    first: blockOf(0, session.blockSize, first),
+  };
+}
+
+function blockOf(index: number, blockSize: number, block: DocumentBlock): Block {
+  const { rows, cut } = cutLongCells(block.rows as Record<string, JsonValue>[]);
+  return { block: index, offset: index * blockSize, rows, cut, columns: block.columns, requests: block.requests };
+}
+
+/** Filters and engine sorting arrive with their own issue; until then only the whole target in engine order. */
+function refuseView(view: GridView): void {
+  if (view.filters.length > 0 || view.raw !== '' || view.sort.length > 0) {
+    throw new Error('This kernel cannot filter or sort the document grid yet: open the grid without filters or sort, or write the search as a console cell.');
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The open document grids of one kernel: one session per grid, owning its reader (and so its
+ * engine-side cursor). Sessions end when the panel closes the grid, when the comm that opened
+ * them closes, and when the kernel stops.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DocumentReader } from '../drivers/driver';
+
+export interface GridSession {
+  id: string;
+  /** The comm that opened it: closing that comm ends the session. */
+  commId: string;
+  connection: string;
+  target: string;
+  blockSize: number;
+  reader: DocumentReader;
+}
+
+export class GridSessions {
+  private readonly sessions = new Map<string, GridSession>();
+
+  add(session: Omit<GridSession, 'id'>): GridSession {
+    const full = { ...session, id: randomUUID() };
+    this.sessions.set(full.id, full);
+    return full;
+  }
+
+  get(id: string): GridSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Replaces a session's reader (refresh), closing the old one. */
+  async replaceReader(session: GridSession, reader: DocumentReader): Promise<void> {
+    const old = session.reader;
+    session.reader = reader;
+    await old.close();
+  }
+
+  async close(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    await session.reader.close();
+    return true;
+  }
+
+  async closeComm(commId: string): Promise<void> {
+    await Promise.all([...this.sessions.values()].filter((s) => s.commId === commId).map((s) => this.close(s.id)));
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
+  }
+}
