@@ -83,7 +83,8 @@ it('CSV follows the grid columns with a header line; arrays and objects as JSON,
   const file = join(dir, 'all.csv');
   await run(es.driver, { target: 'products', file, format: 'csv' });
   const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
-  expect(header?.slice(0, 3)).toEqual(['_id', '_index', 'name']);
+  // Mapping properties come sorted by name, from the sandbox as from Elasticsearch.
+  expect(header?.slice(0, 3)).toEqual(['_id', '_index', 'address.city']);
   expect(header).toEqual(expect.arrayContaining(['address.city', 'variants', 'variants.sku', 'tags', 'price']));
   expect(rows).toHaveLength(COUNT);
   const col = (name: string) => (header as string[]).indexOf(name);

@@ -47,7 +47,7 @@ const Count = z.object({ count: z.number() }).loose();
 const BODY_ADVICE =
   'Write an Elasticsearch query on the lines after %export, either a query object such as {"term": {"brand.keyword": "Acme"}} or {"query": {...}}; the export reads every matching document, so size, sort, from and aggs are left out, and fields=a,b picks the fields.';
 
-type Ctx = { transport: Transport; signal: AbortSignal; secure: boolean };
+type Ctx = { transport: Transport; signal: AbortSignal };
 
 export async function openElasticsearchExport(
   transport: Transport,
@@ -56,7 +56,7 @@ export async function openElasticsearchExport(
   signal: AbortSignal,
 ): Promise<ExportStream> {
   const query = exportQuery(request.body);
-  const ctx: Ctx = { transport, signal, secure: transport.secure };
+  const ctx: Ctx = { transport, signal };
   const target = encodeURIComponent(request.target).replace(/%2C/gi, ',');
   const size = await resultWindow(ctx, target);
   const total = await countOf(ctx, target, query);
@@ -160,7 +160,7 @@ async function send(ctx: Ctx, method: 'GET' | 'POST' | 'DELETE', path: string, q
 }
 
 function throwOnFailure(ctx: Ctx, response: EngineResponse): void {
-  const failure = elasticsearchFailure(response, { secure: ctx.secure });
+  const failure = elasticsearchFailure(response);
   if (failure) throw failure;
 }
 
