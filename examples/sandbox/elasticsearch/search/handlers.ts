@@ -17,6 +17,7 @@ function shardsFor(ex: Exchange, ctx: Context): Shard[] {
 }
 
 export function search(ex: Exchange, ctx: Context): void {
+  ctx.state.queryTotal++;
   const req = readSearchRequest(ex, ex.json() ?? {});
   let shards: Shard[];
   let pitId: string | undefined;

@@ -1,6 +1,6 @@
 import type { ConsoleRequest } from '../../console/cell';
 import { asObject } from '../document-columns';
-import { type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import { type AdminSide, type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
 import { targetSegment } from '../grid-request';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
@@ -9,6 +9,7 @@ import { elasticsearchFailure } from './failure';
 import { listIndices } from './index-listing';
 import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
+import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
 import { ElasticsearchStructure } from './structure';
 
 export class ElasticsearchDriver implements Driver {
@@ -16,9 +17,12 @@ export class ElasticsearchDriver implements Driver {
 
   private readonly structure: ElasticsearchStructure;
   readonly documents: DocumentSide;
+  readonly admin: AdminSide;
 
   constructor(private readonly transport: Transport) {
     this.structure = new ElasticsearchStructure(transport);
+    const overview = new ClusterOverview(transport);
+    this.admin = { offers: { metrics: { title: OVERVIEW_TITLE, refreshMs: 2000 } }, metrics: (signal) => overview.read(signal) };
     this.documents = {
       listTargets: (signal) => listIndices(transport, signal),
       open: async (target, blockSize, signal) => {

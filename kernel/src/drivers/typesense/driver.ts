@@ -1,6 +1,6 @@
 import type { ConsoleRequest } from '../../console/cell';
 import { asObject } from '../document-columns';
-import { type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import { type AdminSide, type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
@@ -9,6 +9,8 @@ import { KEY_HEADER } from './connection-settings';
 import { openCollectionReader } from './collection-reader';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
+import { DASHBOARD_TITLE, typesenseDashboard } from './server-dashboard';
+import { IMMUTABLE_NOTE, KEY_CHOICES, typesenseKeys } from './key-admin';
 import { TypesenseStructure } from './structure';
 
 export class TypesenseDriver implements Driver {
@@ -16,9 +18,15 @@ export class TypesenseDriver implements Driver {
 
   private readonly structure: TypesenseStructure;
   readonly documents: DocumentSide;
+  readonly admin: AdminSide;
 
   constructor(private readonly transport: Transport) {
     this.structure = new TypesenseStructure(transport);
+    this.admin = {
+      offers: { keys: { title: 'Keys', immutableNote: IMMUTABLE_NOTE, actionChoices: KEY_CHOICES }, metrics: { title: DASHBOARD_TITLE, refreshMs: 2000 } },
+      keys: typesenseKeys(transport),
+      metrics: (signal) => typesenseDashboard(transport, signal),
+    };
     this.documents = {
       listTargets: (signal) => listCollections(transport, signal),
       open: async (collection, blockSize, signal) => {
