@@ -63,7 +63,8 @@ export class TypesenseDriver implements Driver {
     const ok = health.body.kind === 'json' ? asObject(health.body.value)?.ok : undefined;
     if (typeof ok !== 'boolean') throw refused;
     return {
-      version: 'unknown',
+      // Shown as "Connected to Typesense (version not readable with this key) at ...".
+      version: '(version not readable with this key)',
       warnings: [
         'Typesense refused this key GET /debug (401): it is either wrong or scoped to some actions (a search-only key). The connection is open; if the key is wrong, every request will answer 401 Forbidden.',
         CANNOT_LIST_NOTE,
