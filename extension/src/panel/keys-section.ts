@@ -1,6 +1,7 @@
 import { type AdminOffers, type KeyInfo, NewKeySchema } from '../../../kernel/src/grid/admin-protocol';
 import type { GridClient } from './grid-client';
 import { confirmKeyDeletion, showNewKeyValue } from './key-dialogs';
+import { expiryText, scopeText } from './scope-text';
 
 type KeysOffer = NonNullable<AdminOffers['keys']>;
 
@@ -11,6 +12,8 @@ function field(labelText: string, control: HTMLElement): HTMLLabelElement {
   label.className = 'searchbook-Form-field';
   const span = document.createElement('span');
   span.textContent = labelText;
+  // Named by the label's words alone (a wrapping label would add a select's current choice).
+  control.setAttribute('aria-label', labelText);
   label.append(span, control);
   return label;
 }
@@ -20,17 +23,6 @@ const commaList = (text: string): string[] =>
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-
-/** `*` reaches every collection: the engine's server-wide scope. */
-export function scopeText(collections: string[]): string {
-  return collections.includes('*') ? 'server-wide' : collections.join(', ');
-}
-
-export function expiryText(expiresAt: number | null, now = Date.now()): string {
-  if (expiresAt === null) return 'never expires';
-  const when = new Date(expiresAt * 1000).toLocaleString();
-  return expiresAt * 1000 < now ? `expired ${when}` : `expires ${when}`;
-}
 
 /**
  * A connection's API keys: the list (description, actions, scope, value prefix, expiry) with

@@ -17,6 +17,8 @@ export class MetricsSection {
   private readonly body = document.createElement('div');
   private readonly status = document.createElement('div');
   private readonly history = new Map<string, (number | null)[]>();
+  private readonly rows = new Map<string, { value: HTMLElement; chart: Sparkline | undefined }>();
+  private layout = '';
   private readonly capacity: number;
   private timer: number | undefined;
   private polling = false;
@@ -79,6 +81,15 @@ export class MetricsSection {
     this.status.classList.remove('searchbook-mod-error');
     const requests = snapshot.requests.map((r) => `${r.method} ${r.path} ${r.status} ${Math.round(r.elapsedMs)} ms`).join(', ');
     this.status.textContent = `Updated ${new Date(snapshot.at).toLocaleTimeString()} · ${requests}`;
+    const layout = JSON.stringify([snapshot.groups.map((g) => [g.id, g.title, g.metrics.map((m) => m.id)]), snapshot.notOffered]);
+    // Same figures as last time: update them in place, so focus and reading position stay.
+    if (layout !== this.layout) this.build(snapshot, layout);
+    for (const metric of snapshot.groups.flatMap((g) => g.metrics)) this.update(metric);
+  }
+
+  private build(snapshot: MetricsSnapshot, layout: string): void {
+    this.layout = layout;
+    this.rows.clear();
     const sections = snapshot.groups.map((group) => {
       const section = document.createElement('section');
       section.className = 'searchbook-Metrics-group';
@@ -110,19 +121,25 @@ export class MetricsSection {
     label.textContent = metric.label;
     const value = document.createElement('span');
     value.className = 'searchbook-Metric-value';
-    value.textContent = formatMetric(metric);
-    if (metric.value === null && metric.unit !== 'text') value.classList.add('searchbook-mod-missing');
-    if (metric.tone) value.classList.add(`searchbook-mod-${metric.tone}`);
     item.append(label, value);
-    if (metric.unit !== 'text') {
-      const values = this.history.get(metric.id) ?? [];
-      values.push(metric.value);
-      if (values.length > this.capacity) values.splice(0, values.length - this.capacity);
-      this.history.set(metric.id, values);
-      const chart = new Sparkline(metric.label);
-      chart.draw(values, this.capacity, metric.total);
-      item.append(chart.node);
-    }
+    const chart = metric.unit === 'text' ? undefined : new Sparkline(metric.label);
+    if (chart) item.append(chart.node);
+    this.rows.set(metric.id, { value, chart });
     return item;
+  }
+
+  private update(metric: Metric): void {
+    const row = this.rows.get(metric.id);
+    if (!row) return;
+    row.value.textContent = formatMetric(metric);
+    row.value.className = 'searchbook-Metric-value';
+    if (metric.value === null && metric.unit !== 'text') row.value.classList.add('searchbook-mod-missing');
+    if (metric.tone) row.value.classList.add(`searchbook-mod-${metric.tone}`);
+    if (!row.chart) return;
+    const values = this.history.get(metric.id) ?? [];
+    values.push(metric.value);
+    if (values.length > this.capacity) values.splice(0, values.length - this.capacity);
+    this.history.set(metric.id, values);
+    row.chart.draw(values, this.capacity, metric.total);
   }
 }
