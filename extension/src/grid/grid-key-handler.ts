@@ -6,7 +6,7 @@ export interface GridKeyCallbacks {
   closeDetail(): void;
 }
 
-/** Lumino's keyboard navigation, with copy as TSV and Enter/Escape for the value view. */
+/** Lumino's keyboard navigation, with copy as TSV, Enter/Escape for the value view, and Ctrl-Home/End. */
 export class GridKeyHandler extends BasicKeyHandler {
   constructor(private readonly callbacks: GridKeyCallbacks) {
     super();
@@ -24,6 +24,13 @@ export class GridKeyHandler extends BasicKeyHandler {
       event.preventDefault();
       event.stopPropagation();
       this.callbacks.openCursorCell();
+      return;
+    }
+    // Ctrl-Home / Ctrl-End: to the first or last row (in the panel's grid, a far jump).
+    if (accel && (event.key === 'Home' || event.key === 'End')) {
+      event.preventDefault();
+      event.stopPropagation();
+      grid.scrollTo(grid.scrollX, event.key === 'Home' ? 0 : grid.maxScrollY);
       return;
     }
     if (event.key === 'Escape') {

@@ -25,10 +25,8 @@ export class ElasticsearchDriver implements Driver {
     this.admin = { offers: { metrics: { title: OVERVIEW_TITLE, refreshMs: 2000 } }, metrics: (signal) => overview.read(signal) };
     this.documents = {
       listTargets: (signal) => listIndices(transport, signal),
-      open: async (target, blockSize, signal) => {
-        const tree = await this.structure.tree(targetSegment(target), signal);
-        return openPointInTimeReader({ transport, target, blockSize, tree }, signal);
-      },
+      open: (target, blockSize, signal) =>
+        openPointInTimeReader({ transport, target, blockSize, tree: this.structure.tree(targetSegment(target), signal) }, signal),
     };
   }
 

@@ -42,16 +42,21 @@ interface ReaderSetup {
   tree: FieldTree | undefined;
 }
 
-export async function openPointInTimeReader(setup: ReaderSetup, signal: AbortSignal): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
+/** `tree` (the mapping) is read while the settings and the point in time are asked for. */
+export async function openPointInTimeReader(
+  opening: Omit<ReaderSetup, 'tree'> & { tree: Promise<FieldTree | undefined> },
+  signal: AbortSignal,
+): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
   const sent: SentRequest[] = [];
-  const failure = (response: EngineResponse) => elasticsearchFailure(response, { secure: setup.transport.secure });
-  const segment = targetSegment(setup.target);
-  const [settings, opened] = await Promise.all([
-    sendGridRequest(setup.transport, { method: 'GET', path: `/${segment}/_settings`, query: 'include_defaults=true' }, failure, sent, signal),
-    sendGridRequest(setup.transport, { method: 'POST', path: `/${segment}/_pit`, query: `keep_alive=${KEEP_ALIVE}` }, failure, sent, signal),
+  const failure = (response: EngineResponse) => elasticsearchFailure(response, { secure: opening.transport.secure });
+  const segment = targetSegment(opening.target);
+  const [settings, opened, tree] = await Promise.all([
+    sendGridRequest(opening.transport, { method: 'GET', path: `/${segment}/_settings`, query: 'include_defaults=true' }, failure, sent, signal),
+    sendGridRequest(opening.transport, { method: 'POST', path: `/${segment}/_pit`, query: `keep_alive=${KEEP_ALIVE}` }, failure, sent, signal),
+    opening.tree,
   ]);
   const pitId = z.object({ id: z.string() }).loose().parse(opened).id;
-  const reader = new PointInTimeReader(setup, pitId, resultWindow(settings));
+  const reader = new PointInTimeReader({ ...opening, tree }, pitId, resultWindow(settings));
   try {
     const first = await reader.readBlock(0, signal, true);
     return { reader, first: { ...first, requests: [...sent, ...first.requests] } };

@@ -28,18 +28,36 @@ interface ReaderSetup {
   tree: FieldTree | undefined;
 }
 
-export async function openCollectionReader(setup: ReaderSetup, signal: AbortSignal): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
-  const reader = new CollectionReader(setup);
-  const first = await reader.readBlock(0, signal);
-  return { reader, first };
+/** `tree` (the schema) is read while the first block is fetched. */
+export async function openCollectionReader(
+  opening: Omit<ReaderSetup, 'tree'> & { tree: Promise<FieldTree | undefined> },
+  signal: AbortSignal,
+): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
+  const reader = new CollectionReader({ ...opening, tree: undefined });
+  const [documents, tree] = await Promise.all([reader.readDocuments(0, signal), opening.tree]);
+  reader.tree = tree;
+  return { reader, first: reader.present(documents) };
 }
 
 class CollectionReader implements DocumentReader {
   total = 0;
+  tree: FieldTree | undefined;
 
-  constructor(private readonly setup: ReaderSetup) {}
+  constructor(private readonly setup: ReaderSetup) {
+    this.tree = setup.tree;
+  }
 
   async readBlock(block: number, signal: AbortSignal): Promise<DocumentBlock> {
+    return this.present(await this.readDocuments(block, signal));
+  }
+
+  /** The block's documents as grid rows, columns from the schema. */
+  present({ documents, sent }: { documents: JsonValue[]; sent: SentRequest[] }): DocumentBlock {
+    const { columns, rows } = documentsGrid(documents, this.tree, false);
+    return { columns, rows, requests: sent, total: this.total };
+  }
+
+  async readDocuments(block: number, signal: AbortSignal): Promise<{ documents: JsonValue[]; sent: SentRequest[] }> {
     const sent: SentRequest[] = [];
     const start = block * this.setup.blockSize;
     const searches: { collection: string; q: string; offset: number; limit: number }[] = [];
@@ -59,8 +77,7 @@ class CollectionReader implements DocumentReader {
       this.total = found.found;
       documents.push(...found.hits.map((hit) => (hit.document ?? null) as JsonValue));
     }
-    const { columns, rows } = documentsGrid(documents, this.setup.tree, false);
-    return { columns, rows, requests: sent, total: this.total };
+    return { documents, sent };
   }
 
   async close(): Promise<void> {

@@ -29,10 +29,7 @@ export class TypesenseDriver implements Driver {
     };
     this.documents = {
       listTargets: (signal) => listCollections(transport, signal),
-      open: async (collection, blockSize, signal) => {
-        const tree = await this.structure.tree(collection, signal);
-        return openCollectionReader({ transport, collection, blockSize, tree }, signal);
-      },
+      open: (collection, blockSize, signal) => openCollectionReader({ transport, collection, blockSize, tree: this.structure.tree(collection, signal) }, signal),
     };
   }
 
