@@ -28,6 +28,7 @@ let lab: RunningLab;
 let browser: Browser;
 let page: Page;
 let tsUrl = '';
+const received: string[] = [];
 
 beforeAll(async () => {
   const es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
@@ -53,6 +54,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   page = await context.newPage();
+  // Every kernel message the browser receives (iopub included), to check that no key value crosses in clear.
+  page.on('websocket', (socket) => socket.on('framereceived', (frame) => received.push(typeof frame.payload === 'string' ? frame.payload : frame.payload.toString('utf8'))));
   await openNotebook(page, lab.open('admin.ipynb'));
   await runAllCells(page);
   await page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]').click();
@@ -115,7 +118,7 @@ describe('Typesense keys', () => {
     expect(await page.evaluate((v) => document.documentElement.outerHTML.includes(v), value)).toBe(false);
   });
 
-  it('writes the value into neither the saved notebook nor the server log (kernel stderr)', async () => {
+  it('writes the value into neither the saved notebook, the server log (kernel stderr) nor any kernel message', async () => {
     expect(value).not.toBe('');
     await runCommand(page, 'docmanager:save');
     await page.waitForTimeout(1000);
@@ -123,6 +126,9 @@ describe('Typesense keys', () => {
     expect(notebook).toContain('%connect typesense');
     expect(notebook).not.toContain(value);
     expect(lab.log()).not.toContain(value);
+    // The value came sealed for this page (Web Crypto on localhost): no kernel message carried it in clear.
+    expect(received.some((frame) => frame.includes('"keyAdded"') && frame.includes('"sealed"'))).toBe(true);
+    expect(received.some((frame) => frame.includes(value))).toBe(false);
   });
 
   it('deletes a key after a confirmation that names it', async () => {

@@ -4,6 +4,7 @@
  * found in no other message, output or log line), deleted and refused, the Typesense dashboard
  * with figures an older server does not send, and the Elasticsearch cluster overview.
  */
+import { constants, generateKeyPairSync, privateDecrypt } from 'node:crypto';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
@@ -82,10 +83,29 @@ describe('Typesense keys', () => {
     expect(JSON.stringify(keys)).not.toContain(SEARCH_ONLY_KEY);
   });
 
-  it('adds a key whose value is given once, works against the engine, and appears in no other message or log line', async () => {
+  it('adds a key sealed for the panel: the value crosses no message in clear, and opens with the panel’s private key', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const sealWith = publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+    const added = await comm.expect({ type: 'addKey', connection: 'ts', key: { description: 'sealed reader', actions: ['documents:search'], collections: ['*'] }, sealWith }, 'keyAdded');
+    expect(added.value).toBeUndefined();
+    const value = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(added.sealed ?? '', 'base64')).toString('utf8');
+    expect(added.key.valuePrefix).toBe(value.slice(0, 4));
+    expect((await fetch(`${tsUrl}/collections/books/documents/search?q=*`, { headers: { 'x-typesense-api-key': value } })).status).not.toBe(401);
+    expect(kernel.iopubMessages().filter((m) => JSON.stringify(m).includes(value))).toEqual([]);
+    expect(kernel.stderr).not.toContain(value);
+  });
+
+  it('refuses a seal that is not an RSA public key before creating the key', async () => {
+    const before = (await comm.expect({ type: 'keys', connection: 'ts' }, 'keys')).keys.length;
+    const reply = await comm.call({ type: 'addKey', connection: 'ts', key: { description: 'unsealable', actions: ['*'], collections: ['*'] }, sealWith: 'bm90IGEga2V5' });
+    expect(reply).toMatchObject({ type: 'error', message: expect.stringContaining('No key was created') });
+    expect((await comm.expect({ type: 'keys', connection: 'ts' }, 'keys')).keys.length).toBe(before);
+  });
+
+  it('without a seal (a panel without Web Crypto), gives the value in the one reply and in no other message or log line', async () => {
     const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
     const added = await comm.expect({ type: 'addKey', connection: 'ts', key: { description: 'reader for books', actions: ['documents:search', 'documents:get'], collections: ['books'], expiresAt } }, 'keyAdded');
-    const value = added.value;
+    const value = added.value ?? '';
     expect(value.length).toBeGreaterThanOrEqual(16);
     expect(added.key).toMatchObject({ description: 'reader for books', collections: ['books'], valuePrefix: value.slice(0, 4), expiresAt });
     // The value is a real key: the engine takes it for what it allows and refuses the rest.
@@ -116,9 +136,10 @@ describe('Typesense keys', () => {
   it('deletes a key, and says the engine no longer knows it when deleted twice', async () => {
     const added = await comm.expect({ type: 'addKey', connection: 'ts', key: { description: 'short-lived', actions: ['*'], collections: ['*'] } }, 'keyAdded');
     await comm.expect({ type: 'deleteKey', connection: 'ts', id: added.key.id }, 'keyDeleted');
+    expect(added.value).toBeDefined();
     const { keys } = await comm.expect({ type: 'keys', connection: 'ts' }, 'keys');
     expect(keys.map((k) => k.id)).not.toContain(added.key.id);
-    expect((await fetch(`${tsUrl}/collections`, { headers: { 'x-typesense-api-key': added.value } })).status).toBe(401);
+    expect((await fetch(`${tsUrl}/collections`, { headers: { 'x-typesense-api-key': added.value ?? '' } })).status).toBe(401);
     const again = await comm.call({ type: 'deleteKey', connection: 'ts', id: added.key.id });
     expect(again).toMatchObject({ type: 'error', status: 404, message: expect.stringContaining('Not found.') });
   });

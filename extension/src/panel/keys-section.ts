@@ -2,6 +2,7 @@ import { type AdminOffers, type KeyInfo, NewKeySchema } from '../../../kernel/sr
 import type { GridClient } from './grid-client';
 import { confirmKeyDeletion, showNewKeyValue } from './key-dialogs';
 import { expiryText, scopeText } from './scope-text';
+import { createValueSeal } from './value-seal';
 
 type KeysOffer = NonNullable<AdminOffers['keys']>;
 
@@ -178,11 +179,14 @@ export class KeysSection {
     }
     this.formStatus.textContent = 'Adding…';
     try {
-      const added = await this.client.request({ type: 'addKey', connection: this.connection, key: parsed.data }, 'keyAdded');
+      const seal = await createValueSeal();
+      const added = await this.client.request({ type: 'addKey', connection: this.connection, key: parsed.data, ...(seal ? { sealWith: seal.publicKey } : {}) }, 'keyAdded');
+      const value = added.sealed !== undefined && seal ? await seal.open(added.sealed) : added.value;
       this.formStatus.textContent = '';
       this.form.reset();
       this.collections.value = '*';
-      await showNewKeyValue(added.key, added.value);
+      if (value === undefined) throw new Error('The key was created, but its value did not arrive; delete it and add another.');
+      await showNewKeyValue(added.key, value);
       await this.load();
     } catch (err) {
       // The form keeps what was typed, so nothing is lost.

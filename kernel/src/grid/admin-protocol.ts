@@ -81,7 +81,14 @@ export type AdminOffers = z.infer<typeof AdminOffersSchema>;
 export const AdminRequestSchemas = [
   z.object({ ...Base, type: z.literal('offers'), connection: Connection }),
   z.object({ ...Base, type: z.literal('keys'), connection: Connection }),
-  z.object({ ...Base, type: z.literal('addKey'), connection: Connection, key: NewKeySchema }),
+  z.object({
+    ...Base,
+    type: z.literal('addKey'),
+    connection: Connection,
+    key: NewKeySchema,
+    /** An RSA-OAEP (SHA-256) public key, SPKI DER in base64, made by the panel for this one request: the value comes back sealed with it, so no other listener of the kernel's messages can read it. */
+    sealWith: z.string().min(1).optional(),
+  }),
   z.object({ ...Base, type: z.literal('deleteKey'), connection: Connection, id: z.string().min(1) }),
   z.object({ ...Base, type: z.literal('metrics'), connection: Connection }),
 ] as const;
@@ -89,8 +96,12 @@ export const AdminRequestSchemas = [
 export const AdminReplySchemas = [
   z.object({ ...ReplyBase, type: z.literal('offers'), connection: z.string(), offers: AdminOffersSchema }),
   z.object({ ...ReplyBase, type: z.literal('keys'), connection: z.string(), keys: z.array(KeyInfoSchema) }),
-  /** The one message that carries a new key's full value: the panel shows it once and forgets it. */
-  z.object({ ...ReplyBase, type: z.literal('keyAdded'), connection: z.string(), key: KeyInfoSchema, value: z.string() }),
+  /**
+   * The one message that carries a new key's full value: `sealed` (base64 RSA-OAEP ciphertext)
+   * when the request gave `sealWith`, else `value` (a panel without Web Crypto, served over
+   * plain HTTP from another host). The panel shows it once and forgets it.
+   */
+  z.object({ ...ReplyBase, type: z.literal('keyAdded'), connection: z.string(), key: KeyInfoSchema, value: z.string().optional(), sealed: z.string().optional() }),
   z.object({ ...ReplyBase, type: z.literal('keyDeleted'), connection: z.string(), id: z.string() }),
   z.object({ ...ReplyBase, type: z.literal('metrics'), connection: z.string(), snapshot: MetricsSnapshotSchema }),
 ] as const;
