@@ -35,8 +35,9 @@ beforeAll(async () => {
   es.loadIndex('products', { properties: { name: { type: 'keyword' } } }, [{ id: '1', source: { name: 'lamp' } }]);
   const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
   generateBooksSample(ts);
-  servers = [await listen(es.handler, { port: 0 }), await listen(ts.handler, { port: 0 })];
-  const [esServer, tsServer] = servers as [ListeningServer, ListeningServer];
+  const ts26 = createTypesenseSandbox({ version: '26.0', apiKey: TS_KEY });
+  servers = [await listen(es.handler, { port: 0 }), await listen(ts.handler, { port: 0 }), await listen(ts26.handler, { port: 0 })];
+  const [esServer, tsServer, ts26Server] = servers as [ListeningServer, ListeningServer, ListeningServer];
   tsUrl = tsServer.url;
   const created = await fetch(`${tsUrl}/keys`, {
     method: 'POST',
@@ -49,6 +50,7 @@ beforeAll(async () => {
     `%connect elasticsearch ${esServer.url} name=es`,
     `%connect typesense ${tsServer.url} key=\${env:TS_KEY} name=ts`,
     `%connect typesense ${tsServer.url} key=\${env:SEARCH_KEY} name=searcher`,
+    `%connect typesense ${ts26Server.url} key=\${env:TS_KEY} name=older`,
   ]);
   lab = await startJupyterLab({ root, env: { TS_KEY, SEARCH_KEY } });
   browser = await launchChromium();
@@ -59,7 +61,7 @@ beforeAll(async () => {
   await openNotebook(page, lab.open('admin.ipynb'));
   await runAllCells(page);
   await page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]').click();
-  await connection('searcher').waitFor({ timeout: 30_000 });
+  await connection('older').waitFor({ timeout: 30_000 });
 });
 
 afterAll(async () => {
@@ -185,6 +187,17 @@ describe('Typesense server dashboard', () => {
     // Shown again, it reads again.
     const shown = await points();
     await page.waitForFunction(([selector, last]) => Number(document.querySelector(selector as string)?.getAttribute('data-points')) > (last as number), [REQUESTS_CHART, shown], { timeout: 10_000 });
+    await dashboard.locator('summary').first().click();
+  });
+});
+
+describe('a Typesense server before 29', () => {
+  it('reads "not reported" for the cache hit ratio it does not send, never 0', async () => {
+    const dashboard = await openSection('older', 'Server dashboard');
+    await metricValue(dashboard, 'Cache hit ratio').waitFor({ timeout: 20_000 });
+    await expect(metricValue(dashboard, 'Cache hit ratio').textContent()).resolves.toBe('not reported');
+    await expect(metricValue(dashboard, 'Requests per second').textContent()).resolves.toMatch(/^[\d.,]+\/s$/);
+    await screenshot(page, 'admin-dashboard-not-reported');
     await dashboard.locator('summary').first().click();
   });
 });
