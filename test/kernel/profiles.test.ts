@@ -129,11 +129,15 @@ describe("Jupyter's password prompt", () => {
     expect(readFileSync(profilesFile, 'utf8')).not.toContain('"password": {'); // nothing was saved
   });
 
-  it('an unset ${env:NAME} falls back to the prompt; a wrong answer is an authentication failure without the secret', async () => {
+  it('an unset ${env:NAME} falls back to the prompt; a wrong answer connects with the warning, and its first request fails without the secret', async () => {
+    // Typesense answers a wrong key and a search-only key alike (401), so the connection opens with a warning.
     const asked = await runAnswering('%connect ts-unset', SECRETS.WRONG);
     expect(asked.request.content.prompt).toBe(`The Typesense API key for 127.0.0.1:${tsPort()} (profile "ts-unset"): `);
-    expect(asked.status).toBe('error');
-    expect(asked.reply.content.evalue).toContain('Forbidden - a valid API key header must be sent.');
+    expect(asked.status).toBe('ok');
+    expect(asked.plain).toContain('either wrong or scoped');
+    const refused = await run('GET /collections', false);
+    expect(refused.status).toBe('error');
+    expect(refused.reply.content.evalue).toContain('Forbidden - a valid API key header must be sent.');
   });
 
   it('is not used when the frontend allows no input: the error says how to provide the secret', async () => {

@@ -43,11 +43,6 @@ export class Transport {
     });
   }
 
-  /** Whether requests go over TLS (some engines' advice depends on it). */
-  get secure(): boolean {
-    return this.options.baseUrl.startsWith('https:');
-  }
-
   /** Whether every request carries this header (a credential), without revealing its value. */
   sendsHeader(name: string): boolean {
     return Object.keys(this.options.headers ?? {}).some((h) => h.toLowerCase() === name.toLowerCase());
@@ -105,7 +100,7 @@ function encodeBody(body: RequestBody | undefined): { body?: string; contentType
 function decodeBody(text: string, contentType: string): EngineResponse['body'] {
   if (text.length === 0) return { kind: 'empty' };
   try {
-    return { kind: 'json', value: JSON.parse(text) as JsonValue };
+    return { kind: 'json', value: JSON.parse(text) as JsonValue, text };
   } catch {
     // JSONL (Typesense export and import): one JSON value per line.
     const lines = text.split('\n').filter((l) => l.trim().length > 0);

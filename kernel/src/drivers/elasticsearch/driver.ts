@@ -1,6 +1,6 @@
-import type { ConsoleRequest } from '../../console/cell';
+import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
-import { type AdminSide, type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import { type AdminSide, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
 import { targetSegment } from '../grid-request';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
@@ -32,7 +32,7 @@ export class ElasticsearchDriver implements Driver {
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
     const response = await this.transport.send({ method: 'GET', path: '/', query: '' }, signal);
-    const failure = elasticsearchFailure(response, { secure: this.transport.secure });
+    const failure = elasticsearchFailure(response);
     if (failure?.ename === 'Authentication failed') throw failure;
     const body = response.body.kind === 'json' ? asObject(response.body.value) : undefined;
     const version = asObject(body?.version)?.number;
@@ -48,15 +48,20 @@ export class ElasticsearchDriver implements Driver {
     return { version, warnings };
   }
 
+  /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
+  refusal(): Refusal | undefined {
+    return undefined;
+  }
+
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
     return sendWithStructure(this.transport, this.structure, request, signal);
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
-    return elasticsearchFailure(response, { secure: this.transport.secure });
+    return elasticsearchFailure(response);
   }
 
-  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
     return presentElasticsearch(request, response, this.structure.treeFor(request, response));
   }
 

@@ -1,6 +1,6 @@
-import type { ConsoleRequest } from '../../console/cell';
+import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
-import { type AdminSide, type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import { type AdminSide, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
@@ -11,6 +11,7 @@ import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
 import { DASHBOARD_TITLE, typesenseDashboard } from './server-dashboard';
 import { IMMUTABLE_NOTE, KEY_CHOICES, typesenseKeys } from './key-admin';
+import { queryStringRefusal } from './query-check';
 import { TypesenseStructure } from './structure';
 
 export class TypesenseDriver implements Driver {
@@ -48,6 +49,10 @@ export class TypesenseDriver implements Driver {
     return { version, warnings };
   }
 
+  refusal(request: ConsoleRequest): Refusal | undefined {
+    return queryStringRefusal(request);
+  }
+
   /**
    * Typesense answers 401 alike to a wrong key and to a key scoped to searches (engine-facts
    * A.2), so a key that may not read /debug is not refused: /health (which needs no key) shows
@@ -77,8 +82,8 @@ export class TypesenseDriver implements Driver {
     return typesenseFailure(response);
   }
 
-  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
-    return presentTypesense(request, response, this.structure.treeFor(request));
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
+    return presentTypesense(request, response, (search) => this.structure.treeFor(search));
   }
 
   endpoints(): Promise<EndpointInfo[]> {
