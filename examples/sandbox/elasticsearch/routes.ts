@@ -6,6 +6,7 @@ import { catAliases, catCount, catIndices } from './cat';
 import { deleteByQuery } from './delete-by-query';
 import { getDoc, getSource, mget, putDoc, removeDoc, update } from './documents';
 import { closePit, openPit } from './pit';
+import { nodesStats } from './nodes-stats';
 import { clusterHealth, rootInfo } from './root';
 import { Router, typedIndexRoute } from './router';
 import { clearScroll, count, msearch, scroll, search } from './search/handlers';
@@ -19,6 +20,8 @@ export function buildRouter(): Router {
   r.add(['GET', 'HEAD'], '/', rootInfo);
   r.add(['GET'], '/_cluster/health', clusterHealth);
   r.add(['GET'], '/_cluster/health/{index}', clusterHealth);
+  r.add(['GET'], '/_nodes/stats', nodesStats);
+  r.add(['GET'], '/_nodes/stats/{metric}', nodesStats);
 
   r.add(['POST', 'PUT'], '/_security/api_key', createApiKey);
   r.add(['DELETE'], '/_security/api_key', invalidateApiKey);

@@ -58,6 +58,9 @@ export class ClusterState {
   readonly rankedCache = new RankedCache();
   readonly clusterUuid = newUuid();
   readonly nodeId = randomBytes(16).toString('base64url').slice(0, 22);
+  /** Counters behind `_nodes/stats` (indices.search.query_total, indices.indexing.index_total). */
+  queryTotal = 0;
+  indexTotal = 0;
   private nextContextId = 1;
   private nextTaskId = 1000;
 

@@ -77,6 +77,7 @@ export function indexDoc(
   source: JsonObject,
   opts: { create?: boolean; size?: number } & Concurrency = {},
 ): { body: JsonObject; status: number } {
+  ctx.state.indexTotal++;
   const docId = id ?? autoId();
   if (Buffer.byteLength(docId) > 512) {
     throw illegalArgument(`id [${docId}] is too long, must be no longer than 512 bytes but was: ${Buffer.byteLength(docId)}`);

@@ -6,6 +6,7 @@
 import type { ConsoleRequest, HttpMethod, JsonValue, Refusal } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
 import type { ExportRequest, ExportStream } from './export-stream';
+import type { AdminOffers, KeyInfo, MetricsSnapshot, NewKey } from '../grid/admin-protocol';
 import type { DocumentLayout } from '../render/mime-types';
 import type { SentRequest, TargetInfo } from '../grid/grid-protocol';
 import type { Transport, TlsVerification } from './transport';
@@ -116,6 +117,8 @@ export interface Driver {
   fieldNames(target: string, signal: AbortSignal): Promise<string[]>;
   /** The document grid's side of the driver: listing targets and reading them block by block. */
   readonly documents: DocumentSide;
+  /** The side panel's administration of the connection: API keys, server metrics. */
+  readonly admin: AdminSide;
   close(): Promise<void>;
   /** Opens a whole-index or whole-collection export (issue 13); rejects with EngineError, before sending anything when the request is invalid. */
   exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream>;
@@ -152,6 +155,22 @@ export interface DocumentSide {
   listTargets(signal: AbortSignal): Promise<TargetListing>;
   /** Opens a reader and reads block 0 (which gives the exact total). */
   open(target: string, blockSize: number, signal: AbortSignal): Promise<{ reader: DocumentReader; first: DocumentBlock }>;
+}
+
+/** API keys of an engine that has them (Typesense): immutable, the value given once at creation. */
+export interface KeyAdmin {
+  list(signal: AbortSignal): Promise<KeyInfo[]>;
+  /** The listed key and its full value, which the caller must show once and never log. */
+  add(key: NewKey, signal: AbortSignal): Promise<{ key: KeyInfo; value: string }>;
+  remove(id: string, signal: AbortSignal): Promise<void>;
+}
+
+/** What the side panel shows under a connection besides its indices or collections. */
+export interface AdminSide {
+  readonly offers: AdminOffers;
+  readonly keys?: KeyAdmin;
+  /** One snapshot of the server's figures (dashboard, cluster overview); rates need two. */
+  metrics?(signal: AbortSignal): Promise<MetricsSnapshot>;
 }
 
 /** What an engine makes of `%connect` options: the only place its auth and defaults live. */

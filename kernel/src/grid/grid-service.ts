@@ -11,6 +11,8 @@ import type { Connection } from '../connections/open-connection';
 import { type DocumentBlock, EngineError } from '../drivers/driver';
 import type { Comm, CommTarget } from '../protocol/comms';
 import { cutLongCells } from '../render/cell-cut';
+import { isAdminRequest } from './admin-protocol';
+import { answerAdmin } from './admin-service';
 import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema, type GridView } from './grid-protocol';
 import { type GridSession, GridSessions } from './grid-sessions';
 
@@ -59,6 +61,7 @@ export class GridService {
   }
 
   private async handle(request: GridRequest, comm: Comm, signal: AbortSignal): Promise<ReplyBody> {
+    if (isAdminRequest(request)) return answerAdmin(request, this.connection(request.connection).driver, signal);
     switch (request.type) {
       case 'connections': {
         const active = this.connections.active;

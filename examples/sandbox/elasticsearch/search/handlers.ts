@@ -17,6 +17,7 @@ function shardsFor(ex: Exchange, ctx: Context, expr = ex.params['index']): Shard
 }
 
 export function search(ex: Exchange, ctx: Context): void {
+  ctx.state.queryTotal++;
   const req = readSearchRequest(ex, ex.json() ?? {}, ctx.version);
   const scroll = ex.query.get('scroll');
   if (scroll !== null) {

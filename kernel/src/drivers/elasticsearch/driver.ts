@@ -1,7 +1,7 @@
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
 import type { ExportRequest, ExportStream } from '../export-stream';
-import { type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
+import { type AdminSide, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
 import { targetSegment } from '../grid-request';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
@@ -11,6 +11,7 @@ import { elasticsearchFailure } from './failure';
 import { listIndices } from './index-listing';
 import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
+import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
 import { ElasticsearchStructure } from './structure';
 
 export class ElasticsearchDriver implements Driver {
@@ -18,9 +19,12 @@ export class ElasticsearchDriver implements Driver {
 
   private readonly structure: ElasticsearchStructure;
   readonly documents: DocumentSide;
+  readonly admin: AdminSide;
 
   constructor(private readonly transport: Transport) {
     this.structure = new ElasticsearchStructure(transport);
+    const overview = new ClusterOverview(transport);
+    this.admin = { offers: { metrics: { title: OVERVIEW_TITLE, refreshMs: 2000 } }, metrics: (signal) => overview.read(signal) };
     this.documents = {
       listTargets: (signal) => listIndices(transport, signal),
       open: (target, blockSize, signal) =>

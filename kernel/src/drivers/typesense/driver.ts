@@ -1,7 +1,7 @@
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
 import type { ExportRequest, ExportStream } from '../export-stream';
-import { type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
+import { type AdminSide, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
 import { sendWithStructure } from '../structure-cache';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
@@ -11,6 +11,8 @@ import { openCollectionReader } from './collection-reader';
 import { openTypesenseExport } from './export';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
+import { DASHBOARD_TITLE, typesenseDashboard } from './server-dashboard';
+import { IMMUTABLE_NOTE, KEY_CHOICES, typesenseKeys } from './key-admin';
 import { queryStringRefusal } from './query-check';
 import { TypesenseStructure } from './structure';
 
@@ -19,9 +21,15 @@ export class TypesenseDriver implements Driver {
 
   private readonly structure: TypesenseStructure;
   readonly documents: DocumentSide;
+  readonly admin: AdminSide;
 
   constructor(private readonly transport: Transport) {
     this.structure = new TypesenseStructure(transport);
+    this.admin = {
+      offers: { keys: { title: 'Keys', immutableNote: IMMUTABLE_NOTE, actionChoices: KEY_CHOICES }, metrics: { title: DASHBOARD_TITLE, refreshMs: 2000 } },
+      keys: typesenseKeys(transport),
+      metrics: (signal) => typesenseDashboard(transport, signal),
+    };
     this.documents = {
       listTargets: (signal) => listCollections(transport, signal),
       open: (collection, blockSize, signal) => openCollectionReader({ transport, collection, blockSize, tree: this.structure.tree(collection, signal) }, signal),
