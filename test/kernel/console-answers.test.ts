@@ -54,10 +54,11 @@ describe('JSON answers carry their status line for the searchbook renderer', () 
     await ok('PUT /daily/_mapping\n{"properties": {"address": {"properties": {"city": {"type": "keyword"}}}}}');
     const [bundle] = displays(await ok('GET /daily/_mapping'));
     const payload = JsonPayloadSchema.parse(bundle?.[JSON_MIME]);
+    // Properties in name order, as Elasticsearch (and the sandbox) print a mapping.
     expect(payload.fields).toEqual([
-      { field: 'name', type: 'text' },
       { field: 'address', type: 'object' },
       { field: 'address.city', type: 'keyword' },
+      { field: 'name', type: 'text' },
     ]);
   });
 
@@ -262,5 +263,18 @@ describe('Typesense query-string parameters complete field names from the schema
   it('not in a value after ":" nor in a parameter that takes no fields', async () => {
     expect((await complete(`${search}&filter_by=genre:Fi`)).matches).toEqual([]);
     expect((await complete(`${search}&per_page=1`)).matches).toEqual([]);
+  });
+});
+
+describe('an environment value in a request line never reaches an output', () => {
+  beforeAll(() => ok('%use ts'));
+  afterAll(() => ok('%use es'));
+
+  it('a key passed in the query string shows as its ${env:NAME} reference in the status line, the grid and the fallbacks', async () => {
+    const iopub = await ok('GET /collections/books/documents/search?q=*&query_by=title&per_page=1&x-typesense-api-key=${env:TS_API_KEY}');
+    const shown = JSON.stringify(displays(iopub));
+    expect(shown).toContain('x-typesense-api-key=${env:TS_API_KEY}');
+    expect(shown).not.toContain(SECRETS.TS_API_KEY);
+    expect(JSON.stringify(iopub)).not.toContain(SECRETS.TS_API_KEY);
   });
 });

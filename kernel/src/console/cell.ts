@@ -23,6 +23,8 @@ export interface ConsoleRequest {
   path: string;
   /** Raw query string without the leading `?` ('' when none). */
   query: string;
+  /** Path and query as outputs name them when they read `${env:NAME}`: the reference, never its value. */
+  shown?: string;
   body?: RequestBody;
   /** 1-based line of the `METHOD path` line within the cell, for messages. */
   line: number;

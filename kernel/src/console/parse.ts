@@ -27,8 +27,8 @@ export function takesNdjson(path: string): boolean {
 }
 
 function parseRequest(text: string, segment: RequestSegment, scope: VariableScope): ConsoleRequest {
-  const { method, path, query } = parseRequestLine(text, segment.at, segment.lineEnd, segment.line, scope);
-  const request: ConsoleRequest = { kind: 'request', method, path, query, line: segment.line };
+  const { method, path, query, shown } = parseRequestLine(text, segment.at, segment.lineEnd, segment.line, scope);
+  const request: ConsoleRequest = { kind: 'request', method, path, query, line: segment.line, ...(shown ? { shown } : {}) };
   const ndjson = takesNdjson(path);
   const values = parseBody(text, segment.bodyStart, segment.body, scope, {
     multi: ndjson,

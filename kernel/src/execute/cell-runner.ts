@@ -75,7 +75,7 @@ export class CellRunner {
     const { driver } = connection;
     const refusal = driver.refusal(request);
     if (refusal) throw refusalFailure(refusal);
-    const path = request.query ? `${request.path}?${request.query}` : request.path;
+    const path = request.shown ?? (request.query ? `${request.path}?${request.query}` : request.path);
     const progress = new Progress(sink, { waitingFor: `${connection.name}: ${request.method} ${path}`, stoppable: true });
     let response: EngineResponse;
     try {
