@@ -195,7 +195,7 @@ describe('pip install searchbook', () => {
     ) as { cells: { id: string; outputs: { type: string; mimes: string[]; ename: string | null; columns: string[] | null; rows: number | null }[] }[] };
     const outputs = (id: string) => ran.cells.find((c) => c.id === id)?.outputs ?? [];
     const search = outputs('search').find((o) => o.mimes.includes(HITS));
-    expect(search?.columns).toEqual(['_id', '_index', '_score', 'name', 'brand', 'category', 'price', 'rating', 'address.city']);
+    expect(search?.columns).toEqual(['_id', '_index', '_score', 'address.city', 'brand', 'category', 'name', 'price', 'rating']);
     expect(search?.rows).toBeGreaterThan(0);
     expect(outputs('cat')[0]?.mimes).toContain('application/vnd.searchbook.table+json');
     expect(outputs('sql').map((o) => o.ename)).toEqual(['SQLRefused']);
