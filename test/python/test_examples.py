@@ -173,7 +173,7 @@ def check_typesense(nb, engine):
     assert column_names(multi) == ["id", "title", "author", "year"]
     assert 0 < len(multi["rows"]) <= 5 and all(r["year"] >= 2000 and "harbour" in r["title"].lower() for r in multi["rows"])
 
-    several = [o.data[HITS] for o in cell(nb, "multi-search-2").outputs if o.output_type == "display_data" and HITS in o.data]
+    several = [with_rows(o.data[HITS]) for o in cell(nb, "multi-search-2").outputs if o.output_type == "display_data" and HITS in o.data]
     assert [s["info"]["title"] for s in several] == ["Search 1 of 2: books", "Search 2 of 2: books"]
     assert [(len(s["rows"]), column_names(s)) for s in several] == [(2, ["id", "title", "author", "year"])] * 2
 
