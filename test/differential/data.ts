@@ -5,17 +5,7 @@
  * shard and no replicas, because scores depend on the shard layout.
  */
 
-/** Mulberry32: a tiny seeded generator, so the data never depends on Math.random. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as seeded } from '../../examples/data/seeded-random';
 
 const ADJECTIVES = ['red', 'blue', 'green', 'black', 'silver', 'small', 'large', 'classic', 'modern', 'quiet', 'rugged', 'smart'];
 const NOUNS = ['widget', 'lamp', 'kettle', 'chair', 'desk', 'speaker', 'backpack', 'jacket', 'blender', 'monitor', 'keyboard', 'mug'];
