@@ -6,6 +6,7 @@ import { catAliases, catCount, catIndices } from './cat';
 import { deleteByQuery } from './delete-by-query';
 import { getDoc, getSource, mget, putDoc, removeDoc, update } from './documents';
 import { closePit, openPit } from './pit';
+import { indexStats } from './index-stats';
 import { nodesStats } from './nodes-stats';
 import { clusterHealth, rootInfo } from './root';
 import { Router, typedIndexRoute } from './router';
@@ -69,6 +70,8 @@ export function buildRouter(): Router {
   r.add(['GET'], '/{index}/_settings', getSettings);
   r.add(['PUT'], '/_settings', putSettings);
   r.add(['PUT'], '/{index}/_settings', putSettings);
+  r.add(['GET'], '/{index}/_stats', indexStats);
+  r.add(['GET'], '/{index}/_stats/{metric}', indexStats);
   r.add(GET_POST, '/_refresh', refresh);
   r.add(GET_POST, '/{index}/_refresh', refresh);
 
