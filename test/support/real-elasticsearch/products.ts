@@ -16,25 +16,33 @@ export function ensureProducts(node: RealNodeAddress): Promise<number> {
   return oncePerRun(`products-${node.url.replace(/\W/g, '-')}`, z.number(), () => loadProducts(node, REAL_NODE_PRODUCTS));
 }
 
-/** Creates `products` (alias `catalog`) as the sandbox has it and loads the first `count` sample documents. */
-export async function loadProducts(node: Pick<RealNodeAddress, 'url' | 'password'>, count: number): Promise<number> {
+/**
+ * Creates `products` (alias `catalog`) as the sandbox has it and loads the first `count` sample
+ * documents; or the same into another index (`into`), with extra index settings and no alias.
+ */
+export async function loadProducts(
+  node: Pick<RealNodeAddress, 'url' | 'password'>,
+  count: number,
+  into: { index: string; alias?: string; settings?: Record<string, unknown> } = { index: PRODUCTS_INDEX, alias: PRODUCTS_ALIAS },
+): Promise<number> {
+  const index = into.index;
   const headers = { ...authHeaders(node), 'content-type': 'application/json' };
-  const created = await fetch(`${node.url}/${PRODUCTS_INDEX}`, {
+  const created = await fetch(`${node.url}/${index}`, {
     method: 'PUT',
     headers,
-    body: JSON.stringify({ mappings: PRODUCTS_MAPPING, aliases: { [PRODUCTS_ALIAS]: {} } }),
+    body: JSON.stringify({ mappings: PRODUCTS_MAPPING, ...(into.alias ? { aliases: { [into.alias]: {} } } : {}), ...(into.settings ? { settings: into.settings } : {}) }),
   });
-  if (!created.ok) throw new Error(`creating ${PRODUCTS_INDEX} on ${node.url} answered ${created.status}: ${await created.text()}`);
+  if (!created.ok) throw new Error(`creating ${index} on ${node.url} answered ${created.status}: ${await created.text()}`);
   let loaded = 0;
   let lines: string[] = [];
   const flush = async (): Promise<void> => {
-    const bulk = await fetch(`${node.url}/${PRODUCTS_INDEX}/_bulk`, {
+    const bulk = await fetch(`${node.url}/${index}/_bulk`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/x-ndjson' },
       body: `${lines.join('\n')}\n`,
     });
     const answer = z.object({ errors: z.boolean(), items: z.array(z.unknown()) }).parse(await bulk.json());
-    if (!bulk.ok || answer.errors) throw new Error(`loading ${PRODUCTS_INDEX} on ${node.url} failed (${bulk.status})`);
+    if (!bulk.ok || answer.errors) throw new Error(`loading ${index} on ${node.url} failed (${bulk.status})`);
     loaded += answer.items.length;
     lines = [];
   };
@@ -43,7 +51,7 @@ export async function loadProducts(node: Pick<RealNodeAddress, 'url' | 'password
     if (lines.length >= 2 * BULK_DOCUMENTS) await flush();
   }
   if (lines.length > 0) await flush();
-  const refreshed = await fetch(`${node.url}/${PRODUCTS_INDEX}/_refresh`, { method: 'POST', headers });
-  if (!refreshed.ok) throw new Error(`refreshing ${PRODUCTS_INDEX} on ${node.url} answered ${refreshed.status}`);
+  const refreshed = await fetch(`${node.url}/${index}/_refresh`, { method: 'POST', headers });
+  if (!refreshed.ok) throw new Error(`refreshing ${index} on ${node.url} answered ${refreshed.status}`);
   return loaded;
 }
