@@ -1,7 +1,8 @@
 /**
- * `GET /{index}/_stats[/{metric}]`, the `docs` and `search` metrics only: per index, and summed
- * under `_all`. A point in time holds one search context on each shard it covers (the sandbox's
- * indices have one shard), so `search.open_contexts` tells whether a client released its PITs.
+ * `GET /{index}/_stats[/{metric}]`: per index, and summed under `_all`. Every metric name ES
+ * 8.19 takes is accepted, but only `docs` and `search` are answered (the others are left out).
+ * A point in time holds one search context on each shard it covers (the sandbox's indices have
+ * one shard), so `search.open_contexts` tells whether a client released its points in time.
  */
 import { authorizeExplicit, narrow } from './auth';
 import type { Context } from './context';
@@ -10,7 +11,10 @@ import type { Exchange } from './exchange';
 import type { IndexData } from './index-data';
 import { optionsFromQuery, resolveIndices } from './resolve';
 
-const METRICS = ['_all', 'docs', 'search'];
+const METRICS = [
+  '_all', 'docs', 'store', 'indexing', 'get', 'search', 'merge', 'refresh', 'flush', 'warmer', 'query_cache', 'fielddata', 'completion',
+  'segments', 'translog', 'request_cache', 'recovery', 'bulk', 'shard_stats', 'mappings', 'dense_vector', 'sparse_vector',
+];
 
 export function indexStats(ex: Exchange, ctx: Context): void {
   const asked = ex.params['metric'] ? ex.params['metric'].split(',') : ['_all'];
@@ -34,6 +38,6 @@ export function indexStats(ex: Exchange, ctx: Context): void {
   ex.send(200, {
     _shards: { total: indices.length, successful: indices.length, failed: 0 },
     _all: statsOf(indices),
-    indices: Object.fromEntries(indices.map((index) => [index.name, { uuid: index.uuid, ...statsOf([index]) }])),
+    indices: Object.fromEntries(indices.map((index) => [index.name, { uuid: index.uuid, health: index.health, status: 'open', ...statsOf([index]) }])),
   });
 }
