@@ -1,6 +1,6 @@
 import { generateProducts, PRODUCTS_ALIAS, PRODUCTS_INDEX, PRODUCTS_MAPPING } from '../../../examples/data/generate-products';
 import { z } from 'zod';
-import { authHeaders, type RealNodeAddress } from './launch';
+import { authHeaders, fetchFromNode, type RealNodeAddress } from './launch';
 import { oncePerRun } from './run-nodes';
 
 /** How many sample products a real node holds: the count the parameterised suites give the sandbox. */
@@ -17,9 +17,9 @@ export function ensureProducts(node: RealNodeAddress): Promise<number> {
 }
 
 /** Creates `products` (alias `catalog`) as the sandbox has it and loads the first `count` sample documents. */
-export async function loadProducts(node: Pick<RealNodeAddress, 'url' | 'password'>, count: number): Promise<number> {
+export async function loadProducts(node: Pick<RealNodeAddress, 'url' | 'password' | 'caFile'>, count: number): Promise<number> {
   const headers = { ...authHeaders(node), 'content-type': 'application/json' };
-  const created = await fetch(`${node.url}/${PRODUCTS_INDEX}`, {
+  const created = await fetchFromNode(node, `/${PRODUCTS_INDEX}`, {
     method: 'PUT',
     headers,
     body: JSON.stringify({ mappings: PRODUCTS_MAPPING, aliases: { [PRODUCTS_ALIAS]: {} } }),
@@ -28,7 +28,7 @@ export async function loadProducts(node: Pick<RealNodeAddress, 'url' | 'password
   let loaded = 0;
   let lines: string[] = [];
   const flush = async (): Promise<void> => {
-    const bulk = await fetch(`${node.url}/${PRODUCTS_INDEX}/_bulk`, {
+    const bulk = await fetchFromNode(node, `/${PRODUCTS_INDEX}/_bulk`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/x-ndjson' },
       body: `${lines.join('\n')}\n`,
@@ -43,7 +43,7 @@ export async function loadProducts(node: Pick<RealNodeAddress, 'url' | 'password
     if (lines.length >= 2 * BULK_DOCUMENTS) await flush();
   }
   if (lines.length > 0) await flush();
-  const refreshed = await fetch(`${node.url}/${PRODUCTS_INDEX}/_refresh`, { method: 'POST', headers });
+  const refreshed = await fetchFromNode(node, `/${PRODUCTS_INDEX}/_refresh`, { method: 'POST', headers });
   if (!refreshed.ok) throw new Error(`refreshing ${PRODUCTS_INDEX} on ${node.url} answered ${refreshed.status}`);
   return loaded;
 }
