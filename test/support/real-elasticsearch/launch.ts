@@ -137,7 +137,13 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
   const password = spec.security ? ES_TEST_PASSWORD : undefined;
   const caFile = tlsDir ? join(tlsDir, 'ca.pem') : undefined;
   const address: RealNodeAddress = { flavour, version: spec.version, url, pid, log, ...(password ? { password } : {}), ...(caFile ? { caFile } : {}) };
-  await prepareForTests(address);
+  try {
+    await prepareForTests(address);
+  } catch (err) {
+    // A node that failed its set-up is in no state file, so the run's teardown would not stop it.
+    await stopRealNode(pid);
+    throw err;
+  }
   return { ...address, stop: () => stopRealNode(pid) };
 }
 
