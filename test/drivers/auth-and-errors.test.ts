@@ -11,7 +11,7 @@ import { connect, connectError, expectNoSecret, failureOf, request, SECRETS } fr
 const base = { esPort: 0, tsPort: 0, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, products: 20 };
 
 describeEachTarget(elasticsearchTargets(['8.15.0', '7.17.0']), 'auth methods', (target) => {
-  // The sandbox 8.x also runs over HTTPS here; the real nodes serve plain HTTP.
+  // The sandbox 8.x also runs over HTTPS here; the real nodes here serve plain HTTP (ssl-modes covers the real HTTPS node).
   const tls = target.engine === 'sandbox' && target.version.startsWith('8.');
   const skip = tls ? 'skip_verify' : '';
   const is8 = target.version.startsWith('8.');

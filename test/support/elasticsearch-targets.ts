@@ -17,6 +17,8 @@ export interface EsTarget {
   version: string;
   /** Whether a secured engine (Basic, API keys, 401s) can be had. */
   canSecure: boolean;
+  /** Whether a secured engine over HTTPS, with a CA file of its own, can be had. */
+  canTls: boolean;
   /** Why this target does not run here (a machine without Java), or undefined. */
   skipped: string | undefined;
   /** An engine with the sample `products` index (alias `catalog`); real nodes are shared per run. */
@@ -44,6 +46,7 @@ const sandboxTarget = (version: string): EsTarget => ({
   engine: 'sandbox',
   version,
   canSecure: true,
+  canTls: true,
   skipped: undefined,
   start: async ({ security, tls = false }) => {
     const sandbox: RunningSandbox = await startSandbox({
@@ -61,27 +64,46 @@ const sandboxTarget = (version: string): EsTarget => ({
   },
 });
 
-const realTarget = (open: RealFlavourId, secured: RealFlavourId | undefined): EsTarget => ({
+interface RealFlavours {
+  open: RealFlavourId;
+  secured?: RealFlavourId;
+  /** Secured and over HTTPS (started only when a TLS suite asks). */
+  tls?: RealFlavourId;
+}
+
+const realTarget = ({ open, secured, tls: overHttps }: RealFlavours): EsTarget => ({
   name: `real Elasticsearch ${REAL_FLAVOURS[open].version}`,
   engine: 'real',
   version: REAL_FLAVOURS[open].version,
   canSecure: secured !== undefined,
+  canTls: overHttps !== undefined,
   skipped: realNodesUnavailable(),
   start: async ({ security, tls = false }) => {
-    if (tls) throw new Error('the real nodes serve plain HTTP; TLS is covered by the sandbox');
-    const flavour = security ? secured : open;
-    if (!flavour) throw new Error(`no secured ${REAL_FLAVOURS[open].version} node (x-pack-security is on Central for 8.19 only)`);
+    const version = REAL_FLAVOURS[open].version;
+    if (tls && !security) throw new Error('the real HTTPS node is secured (HTTPS comes with x-pack security): ask for security too');
+    const flavour = tls ? overHttps : security ? secured : open;
+    if (!flavour) throw new Error(`no ${tls ? 'HTTPS' : 'secured'} ${version} node (x-pack-security is on Central for 8.19 only)`);
     const outcome = await realNode(flavour, SUITES_INSTANCE);
     if ('skipped' in outcome) throw new Error(outcome.skipped);
     await ensureProducts(outcome.node);
     // Shared by the whole run; global-teardown.ts stops it.
-    return { url: outcome.node.url, close: async () => undefined };
+    const { url, caFile } = outcome.node;
+    return { url, ...(caFile ? { caFile } : {}), close: async () => undefined };
   },
 });
 
 /** The sandbox at the versions a suite covered before (8.15.0 unless it says), then both real nodes. */
 export function elasticsearchTargets(sandboxVersions: string[] = ['8.15.0']): EsTarget[] {
-  return [...sandboxVersions.map(sandboxTarget), realTarget('es-8.19', 'es-8.19-security'), realTarget('es-7.17', undefined)];
+  return [
+    ...sandboxVersions.map(sandboxTarget),
+    realTarget({ open: 'es-8.19', secured: 'es-8.19-security', tls: 'es-8.19-tls' }),
+    realTarget({ open: 'es-7.17' }),
+  ];
+}
+
+/** The targets that can serve HTTPS (secured, with their own CA file): the sandbox and real 8.19. */
+export function elasticsearchTlsTargets(sandboxVersions: string[] = ['8.15.0']): EsTarget[] {
+  return elasticsearchTargets(sandboxVersions).filter((target) => target.canTls);
 }
 
 /** `describe` once per target; a target that cannot run here is reported as skipped, with why. */

@@ -3,9 +3,11 @@ import { dirname, join } from 'node:path';
 
 /** The real Elasticsearch nodes the tests can start (real-elasticsearch/ builds each one). */
 export const REAL_FLAVOURS = {
-  'es-7.17': { module: 'es-7.17', version: '7.17.29', security: false, classpaths: ['classpath'] },
-  'es-8.19': { module: 'es-8.19', version: '8.19.21', security: false, classpaths: ['classpath'] },
-  'es-8.19-security': { module: 'es-8.19', version: '8.19.21', security: true, classpaths: ['classpath', 'classpath-security'] },
+  'es-7.17': { module: 'es-7.17', version: '7.17.29', security: false, tls: false, classpaths: ['classpath'] },
+  'es-8.19': { module: 'es-8.19', version: '8.19.21', security: false, tls: false, classpaths: ['classpath'] },
+  'es-8.19-security': { module: 'es-8.19', version: '8.19.21', security: true, tls: false, classpaths: ['classpath', 'classpath-security'] },
+  // HTTPS (xpack.security.http.ssl) with a CA and certificate the launcher generates per node.
+  'es-8.19-tls': { module: 'es-8.19', version: '8.19.21', security: true, tls: true, classpaths: ['classpath', 'classpath-security'] },
 } as const;
 
 export type RealFlavourId = keyof typeof REAL_FLAVOURS;

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { openSync, readFileSync, readdirSync, mkdirSync, closeSync } from 'node:fs';
+import { openSync, readFileSync, readdirSync, mkdirSync, closeSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import { generateCertificates } from '../../../examples/sandbox/tls';
 import { freePort } from '../free-port';
 import { LAUNCHERS_DIR, ES_TEST_PASSWORD, REAL_FLAVOURS, type RealFlavourId } from './flavours';
 
@@ -12,6 +14,8 @@ export interface RealNodeAddress {
   pid: number;
   /** The elastic user's password when security is on. */
   password?: string;
+  /** The PEM file of the CA that signed the node's certificate, when it serves HTTPS. */
+  caFile?: string;
   log: string;
 }
 
@@ -79,6 +83,7 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
   mkdirSync(home, { recursive: true });
   const [httpPort, transportPort] = [await freePort(), await freePort()];
   const log = join(home, 'node.log');
+  const tlsDir = spec.tls ? await writeNodeCertificates(join(home, 'tls')) : undefined;
   const logFd = openSync(log, 'a');
   const args = [
     ...JVM_OPTIONS,
@@ -92,6 +97,7 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
     `parent.pid=${opts.parentPid}`,
     `security=${spec.security}`,
     `stop.on.stdin.eof=${opts.stopOnStdinEnd === true}`,
+    ...(tlsDir ? [`tls.dir=${tlsDir}`] : []),
   ];
   // The password travels in the environment, not the command line `ps` shows.
   const env = spec.security ? { ...process.env, SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD } : process.env;
@@ -127,11 +133,44 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
     child.unref();
   }
 
-  const url = `http://127.0.0.1:${httpPort}`;
+  const url = `${tlsDir ? 'https' : 'http'}://127.0.0.1:${httpPort}`;
   const password = spec.security ? ES_TEST_PASSWORD : undefined;
-  const address: RealNodeAddress = { flavour, version: spec.version, url, pid, log, ...(password ? { password } : {}) };
-  await prepareForTests(address);
+  const caFile = tlsDir ? join(tlsDir, 'ca.pem') : undefined;
+  const address: RealNodeAddress = { flavour, version: spec.version, url, pid, log, ...(password ? { password } : {}), ...(caFile ? { caFile } : {}) };
+  try {
+    await prepareForTests(address);
+  } catch (err) {
+    // A node that failed its set-up is in no state file, so the run's teardown would not stop it.
+    await stopRealNode(pid);
+    throw err;
+  }
   return { ...address, stop: () => stopRealNode(pid) };
+}
+
+/**
+ * The sandbox's throwaway CA and a loopback server certificate it signs, as the PEM files the
+ * launcher's tls.dir names (ca.pem, node.pem, node-key.pem); returns the folder.
+ */
+async function writeNodeCertificates(dir: string): Promise<string> {
+  const certs = await generateCertificates();
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'ca.pem'), certs.ca);
+  writeFileSync(join(dir, 'node.pem'), certs.cert);
+  writeFileSync(join(dir, 'node-key.pem'), certs.key, { mode: 0o600 });
+  return dir;
+}
+
+const trustingAgents = new Map<string, Agent>();
+
+/** fetch to a node, trusting its own CA when it serves HTTPS (set-up requests, not the code under test). */
+export function fetchFromNode(node: Pick<RealNodeAddress, 'url' | 'caFile'>, path: string, init: RequestInit = {}): Promise<Response> {
+  if (!node.caFile) return undiciFetch(`${node.url}${path}`, init);
+  let agent = trustingAgents.get(node.caFile);
+  if (!agent) {
+    agent = new Agent({ connect: { ca: readFileSync(node.caFile, 'utf8') } });
+    trustingAgents.set(node.caFile, agent);
+  }
+  return undiciFetch(`${node.url}${path}`, { ...init, dispatcher: agent });
 }
 
 export function authHeaders(node: Pick<RealNodeAddress, 'password'>): Record<string, string> {
@@ -141,9 +180,9 @@ export function authHeaders(node: Pick<RealNodeAddress, 'password'>): Record<str
 /** Green cluster, then defaults for test indices: one shard (stable scores), no replicas (green). */
 async function prepareForTests(node: RealNodeAddress): Promise<void> {
   const headers = { ...authHeaders(node), 'content-type': 'application/json' };
-  const health = await fetch(`${node.url}/_cluster/health?wait_for_status=green&timeout=60s`, { headers });
+  const health = await fetchFromNode(node, '/_cluster/health?wait_for_status=green&timeout=60s', { headers });
   if (!health.ok) throw new Error(`${node.flavour}: cluster health answered ${health.status}: ${await health.text()}`);
-  const template = await fetch(`${node.url}/_index_template/searchbook-test-defaults`, {
+  const template = await fetchFromNode(node, '/_index_template/searchbook-test-defaults', {
     method: 'PUT',
     headers,
     body: JSON.stringify({ index_patterns: ['*'], priority: 0, template: { settings: { number_of_shards: 1, number_of_replicas: 0 } } }),

@@ -1,6 +1,6 @@
 import { generateProducts, PRODUCTS_ALIAS, PRODUCTS_INDEX, PRODUCTS_MAPPING } from '../../../examples/data/generate-products';
 import { z } from 'zod';
-import { authHeaders, type RealNodeAddress } from './launch';
+import { authHeaders, fetchFromNode, type RealNodeAddress } from './launch';
 import { oncePerRun } from './run-nodes';
 
 /** How many sample products a real node holds: the count the parameterised suites give the sandbox. */
@@ -21,13 +21,13 @@ export function ensureProducts(node: RealNodeAddress): Promise<number> {
  * documents; or the same into another index (`into`), with extra index settings and no alias.
  */
 export async function loadProducts(
-  node: Pick<RealNodeAddress, 'url' | 'password'>,
+  node: Pick<RealNodeAddress, 'url' | 'password' | 'caFile'>,
   count: number,
   into: { index: string; alias?: string; settings?: Record<string, unknown> } = { index: PRODUCTS_INDEX, alias: PRODUCTS_ALIAS },
 ): Promise<number> {
   const index = into.index;
   const headers = { ...authHeaders(node), 'content-type': 'application/json' };
-  const created = await fetch(`${node.url}/${index}`, {
+  const created = await fetchFromNode(node, `/${index}`, {
     method: 'PUT',
     headers,
     body: JSON.stringify({ mappings: PRODUCTS_MAPPING, ...(into.alias ? { aliases: { [into.alias]: {} } } : {}), ...(into.settings ? { settings: into.settings } : {}) }),
@@ -36,7 +36,7 @@ export async function loadProducts(
   let loaded = 0;
   let lines: string[] = [];
   const flush = async (): Promise<void> => {
-    const bulk = await fetch(`${node.url}/${index}/_bulk`, {
+    const bulk = await fetchFromNode(node, `/${index}/_bulk`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/x-ndjson' },
       body: `${lines.join('\n')}\n`,
@@ -51,7 +51,7 @@ export async function loadProducts(
     if (lines.length >= 2 * BULK_DOCUMENTS) await flush();
   }
   if (lines.length > 0) await flush();
-  const refreshed = await fetch(`${node.url}/${index}/_refresh`, { method: 'POST', headers });
+  const refreshed = await fetchFromNode(node, `/${index}/_refresh`, { method: 'POST', headers });
   if (!refreshed.ok) throw new Error(`refreshing ${index} on ${node.url} answered ${refreshed.status}`);
   return loaded;
 }

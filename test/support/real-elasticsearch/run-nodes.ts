@@ -20,6 +20,7 @@ const nodeState = z.object({
   url: z.string(),
   pid: z.number().int(),
   password: z.string().optional(),
+  caFile: z.string().optional(),
   log: z.string(),
 });
 const skipState = z.object({ skipped: z.string() });

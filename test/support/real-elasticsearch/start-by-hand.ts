@@ -7,7 +7,7 @@ import { launchRealNode } from './launch';
 import { loadProducts } from './products';
 
 /**
- * `npm run real-es -- <7.17|8.19|8.19-security> [--products N]`: one real Elasticsearch node
+ * `npm run real-es -- <7.17|8.19|8.19-security|8.19-tls> [--products N]`: one real Elasticsearch node
  * in the foreground for your own experiments, on a free loopback port, optionally with the
  * sandbox's sample index (`products`, alias `catalog`, the first N documents); Ctrl-C stops it
  * and deletes its data.
@@ -40,13 +40,16 @@ async function main(): Promise<void> {
   const node = await launchRealNode(wanted, { home, parentPid: process.pid, foreground: true });
   const spec = REAL_FLAVOURS[wanted];
   const seconds = (since: number): string => ((Date.now() - since) / 1000).toFixed(1);
-  console.log(`Elasticsearch ${spec.version}${spec.security ? ' (security on)' : ''} is up after ${seconds(started)} s at ${node.url}`);
+  const secured = spec.tls ? ' (security on, HTTPS)' : spec.security ? ' (security on)' : '';
+  console.log(`Elasticsearch ${spec.version}${secured} is up after ${seconds(started)} s at ${node.url}`);
   if (products > 0) {
     const loading = Date.now();
     console.log(`  loaded ${await loadProducts(node, products)} sample documents into products (alias catalog) in ${seconds(loading)} s`);
   }
   if (node.password) console.log(`  user elastic, password ${node.password} (a fixed test password)`);
-  console.log(`  in a notebook: %connect elasticsearch ${node.url}${node.password ? ' user=elastic password=...' : ''}`);
+  if (node.caFile) console.log(`  its CA certificate (generated for this node): ${node.caFile}`);
+  const caArg = node.caFile ? ` ssl=verify-identity ca=${node.caFile}` : '';
+  console.log(`  in a notebook: %connect elasticsearch ${node.url}${caArg}${node.password ? ' user=elastic password=...' : ''}`);
   console.log(`  log: ${node.log}; Ctrl-C stops the node and deletes its data`);
   const stop = (): void => {
     void node.stop().then(() => {

@@ -15,8 +15,8 @@ import java.util.Map;
 /**
  * Starts one real Elasticsearch 8.x node in this JVM from Maven Central's jars.
  * Arguments are key=value: home (scratch folder), http.port, transport.port, parent.pid,
- * and security=true for the secured node (see SecuredNode; the elastic user's password comes
- * from the environment). See LaunchOptions for when the node stops.
+ * security=true for the secured node (see SecuredNode; the elastic user's password comes
+ * from the environment), and tls.dir=<folder of PEM files> for a secured node over HTTPS. See LaunchOptions for when the node stops.
  */
 public final class Launcher {
     public static void main(String[] args) throws Exception {
@@ -29,7 +29,9 @@ public final class Launcher {
         List<Class<? extends Plugin>> plugins = new ArrayList<>();
         plugins.add(org.elasticsearch.transport.netty4.Netty4Plugin.class);
         plugins.add(RootInfoPlugin.class);
-        if (security) SecuredNode.configure(settings, plugins);
+        String tlsDir = options.get("tls.dir", "");
+        if (!tlsDir.isEmpty() && !security) throw new IllegalArgumentException("tls.dir needs security=true (HTTPS comes with x-pack security)");
+        if (security) SecuredNode.configure(settings, plugins, tlsDir.isEmpty() ? null : java.nio.file.Path.of(tlsDir));
 
         Environment environment = InternalSettingsPreparer.prepareEnvironment(settings.build(), Map.of(), options.configDir(), () -> "searchbook-real-node");
         LogConfigurator.configure(environment, true);
