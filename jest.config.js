@@ -5,4 +5,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testTimeout: 30000,
+  // Real Elasticsearch nodes start on first use, not here (test/support/real-elasticsearch/).
+  globalSetup: '<rootDir>/test/support/real-elasticsearch/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/real-elasticsearch/global-teardown.ts',
 };

@@ -1,7 +1,11 @@
 import { LanguageSupport, StreamLanguage } from '@codemirror/language';
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
+import { withoutTypedSecrets } from '../../kernel/src/connections/typed-secrets';
+import { interruptKernelOf, rewriteCell } from './kernel-actions';
 import { consoleTokens } from './language/console-tokens';
+import { STOP_EVENT } from './mime/progress-output';
+import { REMOVE_SECRET_COMMAND, REMOVE_SECRET_EVENT } from './mime/typed-secret-output';
 import { panelPlugin } from './panel/plugin';
 
 /**
@@ -24,4 +28,33 @@ const languagePlugin: JupyterFrontEndPlugin<void> = {
   },
 };
 
-export default [languagePlugin, panelPlugin];
+/** The stop control of a waiting request (a MIME renderer, which has no kernel of its own) interrupts its notebook's kernel. */
+const stopPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'searchbook:stop',
+  description: 'Stop controls on requests in flight',
+  autoStart: true,
+  activate: (app: JupyterFrontEnd) => {
+    document.addEventListener(STOP_EVENT, (event) => {
+      if (event.target instanceof Node) void interruptKernelOf(app, event.target);
+    });
+  },
+};
+
+/** Removes passwords and keys typed into %connect lines: from the refusal's button, or as a command on the active cell. */
+const typedSecretPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'searchbook:typed-secrets',
+  description: 'Removes secrets typed into %connect lines from the cell',
+  autoStart: true,
+  activate: (app: JupyterFrontEnd) => {
+    app.commands.addCommand(REMOVE_SECRET_COMMAND, {
+      label: 'searchbook: Remove typed secrets from the cell',
+      caption: 'Deletes passwords and keys typed into the active cell\'s %connect lines (searchbook then asks for them when the cell runs)',
+      execute: () => rewriteCell(app, withoutTypedSecrets),
+    });
+    document.addEventListener(REMOVE_SECRET_EVENT, (event) => {
+      if (event.target instanceof Node) rewriteCell(app, withoutTypedSecrets, event.target);
+    });
+  },
+};
+
+export default [languagePlugin, stopPlugin, typedSecretPlugin, panelPlugin];

@@ -32,13 +32,20 @@ export async function runKernel(connectionFile: string): Promise<void> {
 
   const handlers: Record<string, Handler> = {
     kernel_info_request: async (ctx) => ctx.reply(kernelInfo()),
-    history_request: async (ctx) => ctx.reply({ history: [] }),
     shutdown_request: shutdownHandler(shutdown),
   };
   for (const type of SESSION_REQUESTS) handlers[type] = async (ctx) => ((await session()).handlers[type] as Handler)(ctx);
 
   server = new KernelServer(info, { handlers, log });
   process.on('SIGTERM', () => void shutdown());
+  // A Jupyter server that dies without shutting its kernels down (killed, or stopped by a
+  // signal it does not handle) leaves this process to init: then nobody can reach it, so it stops.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid === parent) return;
+    log(`the process that started this kernel (${parent}) has exited; stopping`);
+    void shutdown();
+  }, 1_000).unref();
   // Interrupts arrive as messages (interrupt_mode "message"); a stray SIGINT must not kill the kernel.
   process.on('SIGINT', () => undefined);
   await server.start();

@@ -7,6 +7,7 @@ import { ProfileStore } from './connections/profile-store';
 import { commHandlers } from './handlers/comms';
 import { interruptHandler } from './handlers/control';
 import { type ExecutionState, executeHandler } from './handlers/execute';
+import { historyHandler, SessionHistory } from './handlers/history';
 import { completeHandler, inspectHandler, isCompleteHandler } from './handlers/introspection';
 import { CommRegistry } from './protocol/comms';
 import type { Handler } from './protocol/kernel-server';
@@ -26,13 +27,15 @@ export function createSession(hooks: SessionHooks): { handlers: Record<(typeof S
   const comms = new CommRegistry();
   const grids = new GridService(connections, () => new ProfileStore(), scope);
   comms.register(GRID_COMM_TARGET, grids.target());
-  const state: ExecutionState = { count: 0 };
+  const history = new SessionHistory();
+  const state: ExecutionState = { count: 0, history };
   return {
     handlers: {
       execute_request: executeHandler(runner, state, () => hooks.takeQueuedExecutions()),
       complete_request: completeHandler(connections, scope),
       inspect_request: inspectHandler(connections, scope),
       is_complete_request: isCompleteHandler,
+      history_request: historyHandler(history),
       interrupt_request: interruptHandler(runner, () => hooks.cancelInput()),
       ...commHandlers(comms, hooks.log),
     },

@@ -188,7 +188,6 @@ describe('JSON errors give the line and column within the cell', () => {
     ['GET /x\n{"a": "unterminated\n}', 2, 7, 'unterminated string'],
     ['GET /x\n{"a": tru}', 2, 7, 'expected a JSON value'],
     ['GET /x\n["a",, 1]', 2, 6, 'expected a JSON value'],
-    ['POST /_bulk\n{"index": {}}\n{"a": 1,}', 3, 9, 'expected a string key'],
   ])('%j', (cell, line, column, problem) => {
     const r = refusal(cell);
     expect(r.ename).toBe('InvalidJSON');
@@ -196,6 +195,16 @@ describe('JSON errors give the line and column within the cell', () => {
     expect(r.message).toMatch(new RegExp(`^Invalid JSON at line ${line}, column ${column}: `));
     expect(r.message).toContain(problem);
     expect(r.hint).toContain('GET /my-index/_search');
+  });
+
+  test.each([
+    ['POST /_bulk\n{"index": {}}\n{"a": 1,}', 3, 8, "a trailing comma before '}'", 'member'],
+    ['GET /x\n{\n  "sort": ["a", "b",\n  ]\n}', 3, 20, "a trailing comma before ']'", 'element'],
+  ])('a trailing comma is pointed at, with only the advice that fixes it: %j', (cell, line, column, problem, item) => {
+    const r = refusal(cell);
+    expect(r).toMatchObject({ ename: 'InvalidJSON', line, column });
+    expect(r.message).toBe(`Invalid JSON at line ${line}, column ${column}: ${problem}`);
+    expect(r.hint).toBe(`Remove the comma after the last ${item}: JSON allows no comma before '${problem.slice(-2, -1)}'.`);
   });
 
   test('a body that forgets its closing brace does not swallow the next request', () => {

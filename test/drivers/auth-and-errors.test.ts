@@ -1,87 +1,112 @@
 /**
- * Every auth method against the sandbox engines over real sockets, and each drivers.md 7 error
- * with the engine's own reason and the spec's advice. No message may hold a secret.
+ * Every auth method against the sandbox engines and real Elasticsearch nodes over real sockets,
+ * and each drivers.md 7 error with the engine's own reason and the spec's advice. No message
+ * may hold a secret.
  */
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import type { Connection } from '../../kernel/src/connections/open-connection';
+import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { connect, connectError, expectNoSecret, failureOf, request, SECRETS } from './helpers';
 
 const base = { esPort: 0, tsPort: 0, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, products: 20 };
 
-describe.each([
-  ['8.15.0', true],
-  ['7.17.0', false],
-] as const)('Elasticsearch %s (tls %s): auth methods', (esVersion, tls) => {
-  let sandbox: RunningSandbox;
-  let open: RunningSandbox;
+describeEachTarget(elasticsearchTargets(['8.15.0', '7.17.0']), 'auth methods', (target) => {
+  // The sandbox 8.x also runs over HTTPS here; the real nodes here serve plain HTTP (ssl-modes covers the real HTTPS node).
+  const tls = target.engine === 'sandbox' && target.version.startsWith('8.');
   const skip = tls ? 'skip_verify' : '';
+  const is8 = target.version.startsWith('8.');
+  let secured: RunningEsTarget | undefined;
+  let open: RunningEsTarget;
   beforeAll(async () => {
-    [sandbox, open] = await Promise.all([startSandbox({ ...base, esVersion, tls, security: true }), startSandbox({ ...base, esVersion, tls, security: false })]);
-  });
-  afterAll(() => Promise.all([sandbox?.close(), open?.close()]));
+    [secured, open] = await Promise.all([target.canSecure ? target.start({ security: true, tls }) : undefined, target.start({ security: false, tls })]);
+  }, REAL_START_TIMEOUT_MS);
+  afterAll(() => Promise.all([secured?.close(), open?.close()]));
+  const securedUrl = (): string => {
+    if (!secured) throw new Error('no secured engine');
+    return secured.url;
+  };
+  // 7.17's x-pack-security is not on Maven Central: the real 7.17 node runs open only.
+  const itSecured = (name: string, fn: () => Promise<void>): void => {
+    if (target.canSecure) it(name, fn);
+  };
 
-  it('basic: user and password', async () => {
-    const c = await connect(`elasticsearch ${sandbox.esUrl} ${skip} auth=basic user=elastic password=\${env:ES_PASSWORD}`);
-    expect(c.identity.version).toBe(esVersion);
+  itSecured('basic: user and password', async () => {
+    const c = await connect(`elasticsearch ${securedUrl()} ${skip} auth=basic user=elastic password=\${env:ES_PASSWORD}`);
+    expect(c.identity.version).toBe(target.version);
     await c.driver.close();
   });
 
-  it('apikey: a key created on the sandbox, sent verbatim', async () => {
-    const admin = await connect(`elasticsearch ${sandbox.esUrl} ${skip} user=elastic password=\${env:ES_PASSWORD}`);
+  itSecured('apikey: a key created on the engine, sent verbatim', async () => {
+    const admin = await connect(`elasticsearch ${securedUrl()} ${skip} user=elastic password=\${env:ES_PASSWORD}`);
     const created = await admin.driver.send(request('POST', '/_security/api_key', '', { name: 'searchbook-test' }), new AbortController().signal);
     await admin.driver.close();
     const body = created.body.kind === 'json' ? (created.body.value as { id: string; api_key: string; encoded?: string }) : undefined;
     expect(body?.id).toBeDefined();
     const encoded = body?.encoded ?? Buffer.from(`${body?.id}:${body?.api_key}`).toString('base64');
-    const c = await connect(`elasticsearch ${sandbox.esUrl} ${skip} auth=apikey key=\${env:ES_KEY}`, { ES_KEY: encoded });
-    expect(c.identity.version).toBe(esVersion);
+    const c = await connect(`elasticsearch ${securedUrl()} ${skip} auth=apikey key=\${env:ES_KEY}`, { ES_KEY: encoded });
+    expect(c.identity.version).toBe(target.version);
     await c.driver.close();
-    const err = await connectError(`elasticsearch ${sandbox.esUrl} ${skip} auth=apikey key=\${env:WRONG}`);
+    const err = await connectError(`elasticsearch ${securedUrl()} ${skip} auth=apikey key=\${env:WRONG}`);
     expect(err.message).toMatch(/^Authentication failed: unable to authenticate with provided credentials/);
     expectNoSecret(err.message, [encoded]);
   });
 
   it('none: against a cluster with security off', async () => {
-    const c = await connect(`elasticsearch ${open.esUrl} ${skip} auth=none`);
-    expect(c.identity.version).toBe(esVersion);
+    const c = await connect(`elasticsearch ${open.url} ${skip} auth=none`);
+    expect(c.identity.version).toBe(target.version);
     await c.driver.close();
   });
 
-  it('a wrong password: Authentication failed with the engine reason and advice, no secret', async () => {
-    const err = await connectError(`elasticsearch ${sandbox.esUrl} ${skip} user=elastic password=\${env:WRONG}`);
+  itSecured('a wrong password: Authentication failed with the engine reason and advice, no secret', async () => {
+    const err = await connectError(`elasticsearch ${securedUrl()} ${skip} user=elastic password=\${env:WRONG}`);
     expect(err.ename).toBe('Authentication failed');
     expect(err.message).toMatch(/^Authentication failed: unable to authenticate user \[elastic\] for REST request \[\/\]\. Check the user and password/);
     expectNoSecret(err.message);
   });
 
-  it('no credentials against a secured cluster: says which options to add', async () => {
-    const err = await connectError(`elasticsearch ${sandbox.esUrl} ${skip}`);
+  itSecured('no credentials against a secured cluster: says which options to add', async () => {
+    const err = await connectError(`elasticsearch ${securedUrl()} ${skip}`);
     expect(err.message).toMatch(/^Authentication failed: missing authentication credentials.*auth=basic/);
   });
 
-  it(`suggests HTTPS on 8.x only when the connection is plain HTTP (here: ${tls ? 'HTTPS' : 'HTTP'})`, async () => {
-    const err = await connectError(`elasticsearch ${sandbox.esUrl} ${skip} user=elastic password=\${env:WRONG}`);
+  itSecured(`a rejected password gives no HTTPS advice (here: ${is8 ? '8.x' : '7.x'}, ${tls ? 'HTTPS' : 'HTTP'})`, async () => {
+    const err = await connectError(`elasticsearch ${securedUrl()} ${skip} user=elastic password=\${env:WRONG}`);
     expect(err.message.includes('uses HTTPS')).toBe(false);
+    expectNoSecret(err.message);
+  });
+
+  it('a request failing later keeps the engine reason; a 404 is not an auth error', async () => {
+    const c = await connect(`elasticsearch ${open.url} ${skip}`);
+    const missing = await failureOf(c, request('GET', '/nope/_search'));
+    expect(missing?.message).toMatch(/^Elasticsearch answered 404: index_not_found_exception: no such index \[nope\]/);
+    await c.driver.close();
   });
 });
 
-describe('Elasticsearch 8.x over plain HTTP: a rejected password suggests HTTPS', () => {
+describe('Elasticsearch 8.x over plain HTTP on the sandbox: a rejected password does not suggest HTTPS (the server answered over HTTP)', () => {
   let sandbox: RunningSandbox;
   beforeAll(async () => {
     sandbox = await startSandbox({ ...base, tls: false, security: true });
   });
   afterAll(() => sandbox?.close());
 
-  it('Authentication failed ... check that the connection uses HTTPS', async () => {
+  it('Authentication failed: the reason and a check of the credentials, no word of HTTPS', async () => {
     const err = await connectError(`elasticsearch ${sandbox.esUrl} user=elastic password=\${env:WRONG}`);
-    expect(err.message).toMatch(/^Authentication failed: .*On Elasticsearch 8\.x, check that the connection uses HTTPS/);
+    expect(err.message).toMatch(/^Authentication failed: unable to authenticate user \[elastic\].*Check the user and password/);
+    expect(err.message).not.toMatch(/HTTPS|https:/);
     expectNoSecret(err.message);
   });
 
-  it('a request failing later is mapped the same way, a 404 is not an auth error', async () => {
+  it.each([
+    ['a terms aggregation', { size: 0, aggs: { names: { terms: { field: 'name' } } } }],
+    ['a sort', { sort: [{ name: 'asc' }] }],
+  ])('%s on a text field leads with the shard\'s reason, not "all shards failed", and names the keyword subfield', async (_label, body) => {
     const c = await connect(`elasticsearch ${sandbox.esUrl} user=elastic password=\${env:ES_PASSWORD}`);
-    const missing = await failureOf(c, request('GET', '/nope/_search'));
-    expect(missing?.message).toMatch(/^Elasticsearch answered 404: index_not_found_exception: no such index \[nope\]/);
+    const err = await failureOf(c, request('POST', '/products/_search', '', body));
+    expect(err?.message).toMatch(/^Elasticsearch answered 400: illegal_argument_exception: Fielddata is disabled on \[name\] in \[products\]\. Text fields are not optimised/);
+    expect(err?.message).toMatch(/\(reported as search_phase_execution_exception: all shards failed\)\. Aggregate or sort on a keyword field: name\.keyword/);
+    // The cause is said once, however many places of the body repeat it.
+    expect(err?.message.match(/Fielddata is disabled/g)).toHaveLength(1);
     await c.driver.close();
   });
 });

@@ -57,11 +57,27 @@ describe('books: a schema with object and object[] fields', () => {
     expect(columnSummary(hits.columns)).toEqual(['id:string', 'title:string', 'year:int32']);
   });
 
-  it('a multi_search of one search takes the schema too; several searches stay JSON', async () => {
+  it('a multi_search of one search takes the schema too; several searches give one result each', async () => {
     const one = await hitsOf(ts, request('POST', '/multi_search', '', { searches: [{ collection: 'books', q: '*', per_page: 2 }] }));
     expect(columnSummary(one.columns)).toEqual(BOOK_COLUMNS);
     const two = request('POST', '/multi_search', '', { searches: [{ collection: 'books', q: '*' }, { collection: 'notes', q: '*' }] });
-    expect(ts.driver.present(two, await ts.driver.send(two, new AbortController().signal)).kind).toBe('json');
+    const presented = ts.driver.present(two, await ts.driver.send(two, new AbortController().signal));
+    expect(presented.kind === 'searches' ? presented.searches.map((s) => [s.target, s.result.kind]) : presented.kind).toEqual([
+      ['books', 'hits'],
+      ['notes', 'hits'],
+    ]);
+  });
+});
+
+describe('an alias', () => {
+  it('opens like its collection, and follows the alias when it is pointed elsewhere', async () => {
+    await ts.driver.send(request('PUT', '/aliases/library', '', { collection_name: 'books' }), new AbortController().signal);
+    const viaAlias = await hitsOf(ts, request('GET', '/collections/library/documents/search', 'q=*&filter_by=id:=[0,2]'));
+    expect(columnSummary(viaAlias.columns)).toEqual(BOOK_COLUMNS);
+    expect(rowById(viaAlias.rows, 'id', '2')).toMatchObject({ 'meta.publisher': 'Penguin' });
+    await ts.driver.send(request('PUT', '/aliases/library', '', { collection_name: 'notes' }), new AbortController().signal);
+    const moved = await hitsOf(ts, request('GET', '/collections/library/documents/export'));
+    expect(columnSummary(moved.columns).slice(0, 3)).toEqual(['id:string', 'text:string', 'priority:int64']);
   });
 });
 

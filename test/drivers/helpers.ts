@@ -2,10 +2,11 @@ import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
 import { parseConnectArgs } from '../../kernel/src/connections/connect-args';
 import { type Connection, openConnection } from '../../kernel/src/connections/open-connection';
 import { EngineError } from '../../kernel/src/drivers/driver';
+import { ES_TEST_PASSWORD } from '../support/real-elasticsearch/flavours';
 
 /** Known secrets: every test asserts that no message it sees contains one of them. */
 export const SECRETS = {
-  ES_PASSWORD: 'es-Pa55-secret-9f3b',
+  ES_PASSWORD: ES_TEST_PASSWORD,
   TS_API_KEY: 'ts-admin-secret-71c2',
   WRONG: 'wrong-secret-0d1e',
 } as const;

@@ -73,6 +73,7 @@ export class InProcessKernel {
     const bundles: MimeBundle[] = [];
     const sink = {
       display: async (bundle: MimeBundle) => void bundles.push(bundle),
+      update: async (_id: string, bundle: MimeBundle) => void bundles.push(bundle),
       input: async (prompt: string) => {
         this.prompts.push(prompt);
         if (!this.answer) throw new Error('no input expected');

@@ -1,6 +1,7 @@
 /**
- * SSL modes (drivers.md 5.3) over real sockets: the sandbox engines on loopback HTTPS with
- * their own CA, a server whose certificate names another host, and plain HTTP.
+ * SSL modes (drivers.md 5.3) over real sockets: every Elasticsearch target that serves HTTPS
+ * (the sandbox and the real 8.19.21 node, each with a CA of its own), a server whose
+ * certificate names another host, plain HTTP, and the Typesense sandbox.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,6 +10,7 @@ import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { generateCertificates, writeCaFile } from '../../examples/sandbox/tls';
+import { describeEachTarget, elasticsearchTlsTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { connect, connectError, expectNoSecret, SECRETS } from './helpers';
 
 const ES_AUTH = 'auth=basic user=elastic password=${env:ES_PASSWORD}';
@@ -45,13 +47,23 @@ async function connectsAs(line: string): Promise<string> {
   }
 }
 
-describe('Elasticsearch over HTTPS with a certificate from an unknown CA (the sandbox CA, not given)', () => {
+describeEachTarget(elasticsearchTlsTargets(), 'HTTPS with a certificate from an unknown CA (its own CA, not given)', (target) => {
+  let engine: RunningEsTarget;
+  beforeAll(async () => {
+    engine = await target.start({ security: true, tls: true });
+  }, REAL_START_TIMEOUT_MS);
+  afterAll(() => engine?.close());
+  const caFile = (): string => {
+    if (!engine.caFile) throw new Error(`${target.name} over HTTPS gave no CA file`);
+    return engine.caFile;
+  };
+
   it.each(['', 'ssl=preferred', 'ssl=required'])('accepts it under %s (https:// means required)', async (mode) => {
-    expect(await connectsAs(`elasticsearch ${tls.esUrl} ${mode} ${ES_AUTH}`)).toBe(tls.esUrl);
+    expect(await connectsAs(`elasticsearch ${engine.url} ${mode} ${ES_AUTH}`)).toBe(engine.url);
   });
 
   it.each(['verify-ca', 'verify-identity'])('refuses it under ssl=%s with advice', async (mode) => {
-    const err = await connectError(`elasticsearch ${tls.esUrl} ssl=${mode} ${ES_AUTH}`);
+    const err = await connectError(`elasticsearch ${engine.url} ssl=${mode} ${ES_AUTH}`);
     expect(err.ename).toBe('Connection failed');
     expect(err.message).toMatch(/^Connection failed: the certificate of .* is not signed by a trusted CA/);
     expect(err.message).toContain('ssl=required');
@@ -60,16 +72,42 @@ describe('Elasticsearch over HTTPS with a certificate from an unknown CA (the sa
   });
 
   it.each(['verify-ca', 'verify-identity'])('accepts it under ssl=%s with skip_verify', async (mode) => {
-    expect(await connectsAs(`elasticsearch ${tls.esUrl} ssl=${mode} skip_verify ${ES_AUTH}`)).toBe(tls.esUrl);
+    expect(await connectsAs(`elasticsearch ${engine.url} ssl=${mode} skip_verify ${ES_AUTH}`)).toBe(engine.url);
   });
 
   it.each(['verify-ca', 'verify-identity'])('accepts it under ssl=%s with the right ca= file', async (mode) => {
-    expect(await connectsAs(`elasticsearch ${tls.esUrl} ssl=${mode} ca=${tls.caFile} ${ES_AUTH}`)).toBe(tls.esUrl);
+    expect(await connectsAs(`elasticsearch ${engine.url} ssl=${mode} ca=${caFile()} ${ES_AUTH}`)).toBe(engine.url);
+  });
+
+  it('refuses another CA file under verify-ca', async () => {
+    const err = await connectError(`elasticsearch ${engine.url} ssl=verify-ca ca=${otherNameCa} ${ES_AUTH}`);
+    expect(err.message).toMatch(/^Connection failed: the certificate of .* is not signed by a trusted CA/);
+    expectNoSecret(err.message);
   });
 
   it('uses https for a bare host with an HTTPS mode', async () => {
-    const hostPort = tls.esUrl.replace('https://', '');
-    expect(await connectsAs(`elasticsearch ${hostPort} ssl=verify-identity ca=${tls.caFile} ${ES_AUTH}`)).toBe(tls.esUrl);
+    const hostPort = engine.url.replace('https://', '');
+    expect(await connectsAs(`elasticsearch ${hostPort} ssl=verify-identity ca=${caFile()} ${ES_AUTH}`)).toBe(engine.url);
+  });
+
+  it('a wrong password over HTTPS: Authentication failed, without the secret', async () => {
+    const err = await connectError(`elasticsearch ${engine.url} ssl=verify-identity ca=${caFile()} auth=basic user=elastic password=\${env:WRONG}`);
+    expect(err.ename).toBe('Authentication failed');
+    expectNoSecret(err.message);
+  });
+
+  it('plain HTTP to it fails as Connection failed, with no fallback, suggesting HTTPS', async () => {
+    const err = await connectError(`elasticsearch ${engine.url.replace('https:', 'http:')} ${ES_AUTH}`);
+    expect(err.ename).toBe('Connection failed');
+    // A real node closes a plain-HTTP connection on its HTTPS port without a word, as the sandbox does.
+    expect(err.message).toMatch(/^Connection failed: .* closed the connection or did not answer HTTP .*write an https:\/\/ address/);
+    expectNoSecret(err.message);
+  });
+
+  it('ssl=disabled with a bare host speaks plain HTTP to it and fails the same way', async () => {
+    const hostPort = engine.url.replace('https://', '');
+    const err = await connectError(`elasticsearch ${hostPort} ssl=disabled ${ES_AUTH}`);
+    expect(err.message).toMatch(/^Connection failed: .*https:\/\//);
   });
 });
 
@@ -101,13 +139,6 @@ describe('plain HTTP', () => {
   it('ssl=disabled (and the default for http://) connects to a plain server', async () => {
     expect(await connectsAs(`elasticsearch ${plain.esUrl} ${ES_AUTH}`)).toBe(plain.esUrl);
     expect(await connectsAs(`elasticsearch ${plain.esUrl} ssl=disabled ${ES_AUTH}`)).toBe(plain.esUrl);
-  });
-
-  it('plain HTTP to the TLS sandbox fails as Connection failed, with no fallback, suggesting HTTPS', async () => {
-    const err = await connectError(`elasticsearch ${tls.esUrl.replace('https:', 'http:')} ${ES_AUTH}`);
-    expect(err.ename).toBe('Connection failed');
-    expect(err.message).toMatch(/^Connection failed: .*https:\/\//);
-    expectNoSecret(err.message);
   });
 
   it('HTTPS to a plain server fails as Connection failed, suggesting http://', async () => {

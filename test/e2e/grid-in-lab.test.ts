@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import { launchChromium } from './support/browser';
 import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
-import { cellOutput, openNotebook, runAllCells, runCommand, screenshot, writeNotebook } from './support/notebook-page';
+import { bandUnder, cellOutput, openNotebook, runAllCells, runCommand, screenshot, writeNotebook } from './support/notebook-page';
 
 jest.setTimeout(180_000);
 
@@ -85,6 +85,12 @@ describe('searchbook in JupyterLab', () => {
     const status = await cellOutput(page, 2).locator('.searchbook-Status').textContent();
     expect(status).toMatch(/^sandbox-es · GET \/e2e-payload\/_search · 200 · \d+ ms · 3 total · 3 shown$/);
     await screenshot(page, 'hits-grid-light');
+  });
+
+  it('leaves no empty band under a grid whose columns fit', async () => {
+    const { band, scrollsSideways } = await bandUnder(searchGrid());
+    expect(scrollsSideways).toBe(false);
+    expect(Math.abs(band)).toBeLessThanOrEqual(1);
   });
 
   it('sorts the rows shown when a header is clicked, and back on the third click', async () => {

@@ -1,4 +1,5 @@
-import { StringStream } from '@codemirror/language';
+import { getIndentation, indentUnit, StreamLanguage, StringStream } from '@codemirror/language';
+import { EditorState } from '@codemirror/state';
 import { consoleTokens, type ConsoleState } from '../../extension/src/language/console-tokens';
 
 /** Runs the highlighter over a cell the way CodeMirror does, line by line. */
@@ -88,5 +89,21 @@ describe('console highlighting', () => {
       ['GET', 'keyword'],
       ['/_cat/indices', 'url'],
     ]);
+  });
+});
+
+describe('auto-indent of a JSON body', () => {
+  // The language as the editor loads it, asked where each line of a cell should start.
+  const indentsOf = (cell: string): (number | null)[] => {
+    const state = EditorState.create({ doc: cell, extensions: [StreamLanguage.define(consoleTokens), indentUnit.of('  ')] });
+    return Array.from({ length: state.doc.lines }, (_, i) => getIndentation(state, state.doc.line(i + 1).from));
+  };
+
+  it('indents one level per open bracket and puts a closing bracket back under its opener', () => {
+    expect(indentsOf('GET /products/_search\n{\n"query": {\n"match": {"name": "lamp"}\n}\n}')).toEqual([0, 0, 2, 4, 2, 0]);
+  });
+
+  it('starts again at the margin after each request line', () => {
+    expect(indentsOf('GET /a\n{"size": 1}\nGET /b\n{\n"size": [\n1\n]\n}')).toEqual([0, 0, 0, 0, 2, 4, 2, 0]);
   });
 });

@@ -1,7 +1,8 @@
 /** @jest-environment jsdom */
 import './support/dom';
 import { Widget } from '@lumino/widgets';
-import { HITS_MIME, TABLE_MIME } from '../../kernel/src/render/mime-types';
+import { swapQuotes } from '../../kernel/src/render/answer-rows';
+import { ANSWER_FORMAT, HITS_MIME, JSON_MIME, PROGRESS_MIME, TABLE_MIME, TYPED_SECRET_MIME } from '../../kernel/src/render/mime-types';
 import { ValueView } from '../../extension/src/grid/value-view';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
 import extensions from '../../extension/src/mime-extension';
@@ -44,7 +45,7 @@ describe('the hits output', () => {
       expect(extension.rendererFactory.safe).toBe(true);
       expect(extension.rank).toBeLessThan(0);
     }
-    expect(extensions.flatMap((e) => e.rendererFactory.mimeTypes)).toEqual([HITS_MIME, TABLE_MIME]);
+    expect(extensions.flatMap((e) => e.rendererFactory.mimeTypes)).toEqual([HITS_MIME, JSON_MIME, PROGRESS_MIME, TYPED_SECRET_MIME, TABLE_MIME]);
   });
 
   it('shows who answered, the lower-bound total, and how many rows were left out', async () => {
@@ -90,9 +91,28 @@ describe('the hits output', () => {
     expect(output.node.querySelector('pre')?.textContent).toBe('the plain table');
   });
 
-  it('shows a short line instead of an empty grid when only aggregations came back', async () => {
+  it('rebuilds the grid from the engine answer the notebook keeps, and shows that answer as the raw response', async () => {
+    const engine = { took: 2, hits: { total: { value: 2, relation: 'eq' }, hits: [{ _id: 'a', _index: 'p', _score: 1, _source: { name: "it's \"quoted\"", address: { city: 'Zürich' } } }, { _id: 'b', _index: 'p', _score: 0.5, _source: { name: 'plain' } }] } };
+    const kept = {
+      info,
+      columns: [{ name: '_id', type: 'keyword', readOnly: true, json: false }, { name: 'name', type: 'text', readOnly: false, json: false }, { name: 'address.city', type: 'keyword', readOnly: false, json: false }],
+      answer: swapQuotes(JSON.stringify(engine)),
+      answerFormat: ANSWER_FORMAT,
+      documents: { at: ['hits', 'hits'], source: ['_source'], meta: { _id: ['_id'], _index: ['_index'], _score: ['_score'] } },
+      omittedRows: 0,
+    };
+    const output = await render(HITS_MIME, { [HITS_MIME]: kept });
+    const grid = output.node.querySelector('.searchbook-Grid');
+    expect(grid?.getAttribute('aria-rowcount')).toBe('2');
+    expect(output.node.querySelector('.searchbook-Status')?.textContent).toContain('2 shown');
+    [...output.node.querySelectorAll('button')].find((b) => b.textContent === 'Raw JSON')?.click();
+    expect(JSON.parse(output.node.querySelector('.searchbook-RawJson')?.textContent ?? '')).toEqual(engine);
+  });
+
+  it('shows a short line instead of an empty grid when only aggregations came back, and offers nothing to copy', async () => {
     const output = await render(HITS_MIME, { [HITS_MIME]: { ...payload, rows: [], total: { value: 25000, relation: 'eq' } } });
     expect(output.node.querySelector('.searchbook-Empty')?.textContent).toBe('No documents in this response.');
+    expect([...output.node.querySelectorAll('.searchbook-Toolbar button')].map((b) => b.textContent)).toEqual(['Raw JSON']);
     expect(output.node.querySelector('.searchbook-GridView .searchbook-Grid[aria-label^="0 rows"]')).toBeNull();
     expect(output.node.querySelectorAll('.searchbook-BarChart')).toHaveLength(1);
   });

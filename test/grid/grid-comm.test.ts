@@ -1,39 +1,198 @@
 /**
- * The side panel's `searchbook.grid` comm over the wire (kernel process, ZeroMQ, sandbox
- * engines over HTTP): listing, opening, reading blocks across Elasticsearch's from/size → point
- * in time boundary, far jumps, revisits, refresh, releasing the point in time, Typesense
- * batching and scoped keys, and malformed messages.
+ * The side panel's `searchbook.grid` comm over the wire (kernel process, ZeroMQ, engines over
+ * HTTP): listing, opening, reading blocks across Elasticsearch's from/size → point in time
+ * boundary, far jumps, revisits, refresh, releasing the point in time (checked with the
+ * engine's own index stats), against the Elasticsearch sandbox and the real nodes alike; then
+ * Typesense batching and scoped keys, and malformed messages.
  */
 import { randomUUID } from 'node:crypto';
-import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
+import { z } from 'zod';
 import { generateBooksSample } from '../../examples/sandbox/sample-typesense';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../kernel/src/grid/grid-protocol';
 import { SECRETS } from '../drivers/helpers';
+import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
+import { GridCommClient } from './grid-comm-client';
 
 const SMALL_WINDOW = 25;
 const DOCS = 95;
 const BLOCK = 10;
 
+function expectType<T extends GridReply['type']>(reply: GridReply, type: T): Extract<GridReply, { type: T }> {
+  if (reply.type !== type) throw new Error(`expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`);
+  return reply as Extract<GridReply, { type: T }>;
+}
+
+const IndexStats = z.object({ _all: z.object({ total: z.object({ search: z.object({ open_contexts: z.number() }) }) }) });
+
+describeEachTarget(elasticsearchTargets(), 'the grid comm on an index with a small max_result_window', (target) => {
+  // Names of this run's own: a real node is shared by the run's suites.
+  const suffix = randomUUID().slice(0, 8);
+  const SMALL = `grid-small-${suffix}`;
+  const HIDDEN = `.grid-hidden-${suffix}`;
+  let engine: RunningEsTarget;
+  let kernel: KernelClient;
+  let comm: GridCommClient;
+
+  const engineCall = async (method: string, path: string, body?: string, contentType = 'application/json') => {
+    const answer = await fetch(`${engine.url}${path}`, { method, ...(body === undefined ? {} : { body, headers: { 'content-type': contentType } }) });
+    const text = await answer.text();
+    if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
+    return JSON.parse(text) as unknown;
+  };
+  /** Search contexts open on the small index, by the engine's own stats: one per point in time. */
+  const openContexts = async () => IndexStats.parse(await engineCall('GET', `/${SMALL}/_stats/search`))._all.total.search.open_contexts;
+  const call = (data: Record<string, unknown>, on = comm) => on.call(data);
+  const open = async (index: string, blockSize = BLOCK) => expectType(await call({ type: 'open', connection: 'es', target: index, blockSize }), 'opened');
+  const read = async (gridId: string, block: number) => expectType(await call({ type: 'read', gridId, block }), 'block').block;
+  const close = (gridId: string) => call({ type: 'close', gridId });
+
+  beforeAll(async () => {
+    engine = await target.start({ security: false });
+    const mappings = { properties: { n: { type: 'long' }, name: { type: 'keyword' } } };
+    await engineCall('PUT', `/${SMALL}`, JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0, max_result_window: SMALL_WINDOW }, mappings }));
+    const lines = Array.from({ length: DOCS }, (_, n) => `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc <b>${n}</b>` })}\n`);
+    await engineCall('POST', `/${SMALL}/_bulk?refresh=true`, lines.join(''), 'application/x-ndjson');
+    await engineCall('PUT', `/${HIDDEN}/_doc/1?refresh=true`, JSON.stringify({ a: 1 }));
+    kernel = await KernelClient.start({ ...SECRETS });
+    const { reply } = await kernel.execute(`%connect elasticsearch ${engine.url} name=es`);
+    expect(reply.content.status).toBe('ok');
+    comm = await GridCommClient.open(kernel);
+  }, REAL_START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await kernel?.close();
+    if (engine) for (const index of [SMALL, HIDDEN]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
+    await engine?.close();
+  });
+
+  it('lists the open connection', async () => {
+    const reply = expectType(await call({ type: 'connections' }), 'connections');
+    expect(reply.connections.map((c) => [c.name, c.engine])).toEqual([['es', 'elasticsearch']]);
+  });
+
+  it('lists concrete indices with count, health and size; dot names hidden', async () => {
+    const reply = expectType(await call({ type: 'targets', connection: 'es' }), 'targets');
+    expect(reply.targets.map((t) => t.name)).toContain(SMALL);
+    expect(reply.targets.filter((t) => t.name.startsWith('.'))).toEqual([]);
+    expect(reply.targets.find((t) => t.name === SMALL)).toMatchObject({ count: DOCS, health: expect.any(String), size: expect.any(String) });
+  });
+
+  it('opens with the exact total, mapped columns and the first block; values stay text', async () => {
+    const grid = await open(SMALL);
+    expect(grid.total).toBe(DOCS);
+    expect(grid.columns.map((c) => c.name)).toEqual(['_id', '_index', '_score', 'n', 'name']);
+    expect(grid.first.rows).toHaveLength(BLOCK);
+    expect(grid.first.rows[0]?.name).toMatch(/^doc <b>\d+<\/b>$/);
+    await close(grid.gridId);
+  });
+
+  it('reads every row exactly once across the from/size → search_after boundary, one request a block when scrolled', async () => {
+    const grid = await open(SMALL);
+    const seen: number[] = grid.first.rows.map((r) => r.n as number);
+    for (let block = 1; block * BLOCK < DOCS; block++) {
+      const b = await read(grid.gridId, block);
+      expect(b.offset).toBe(block * BLOCK);
+      seen.push(...b.rows.map((r) => r.n as number));
+      // Scrolling forward: the previous block left a checkpoint, so one search (two where the window ends mid-block).
+      const expected = block * BLOCK < SMALL_WINDOW && (block + 1) * BLOCK > SMALL_WINDOW ? 2 : 1;
+      expect(b.requests).toHaveLength(expected);
+    }
+    expect(seen).toHaveLength(DOCS);
+    expect(new Set(seen).size).toBe(DOCS);
+    // Revisiting a passed block past the window is one request, and the same rows.
+    const again = await read(grid.gridId, 7);
+    expect(again.requests).toHaveLength(1);
+    expect(again.rows.map((r) => r.n)).toEqual(seen.slice(70, 80));
+    await close(grid.gridId);
+  });
+
+  it('a far jump walks forward with sort values only, then reads the block; the rows match a scrolled read', async () => {
+    const scrolled = await open(SMALL);
+    const order: number[] = scrolled.first.rows.map((r) => r.n as number);
+    for (let block = 1; block * BLOCK < DOCS; block++) order.push(...(await read(scrolled.gridId, block)).rows.map((r) => r.n as number));
+    const jumped = await open(SMALL);
+    const far = await read(jumped.gridId, 9);
+    expect(far.rows.map((r) => r.n)).toEqual(order.slice(90));
+    const walks = far.requests.filter((r) => r.path.includes('filter_path=pit_id,hits.hits.sort'));
+    // From the window's last row to row 90 in steps of at most the window, then one read.
+    expect(walks.length).toBeGreaterThanOrEqual(Math.ceil((90 - SMALL_WINDOW) / SMALL_WINDOW));
+    expect(far.requests[far.requests.length - 1]?.path).toBe('/_search');
+    // The jump left checkpoints on its way: block 5 is now one request.
+    const passed = await read(jumped.gridId, 5);
+    expect(passed.requests).toHaveLength(1);
+    expect(passed.rows.map((r) => r.n)).toEqual(order.slice(50, 60));
+    await close(scrolled.gridId);
+    await close(jumped.gridId);
+  });
+
+  it('a block past the end is empty', async () => {
+    const grid = await open(SMALL);
+    expect((await read(grid.gridId, 50)).rows).toEqual([]);
+    await close(grid.gridId);
+  });
+
+  it('closing a grid releases its point in time; refresh opens a new one and closes the old', async () => {
+    const before = await openContexts();
+    const grid = await open(SMALL);
+    expect(await openContexts()).toBe(before + 1);
+    const added = await kernel.execute(`%use es\nPUT /${SMALL}/_doc/extra?refresh=true\n{"n": 1000, "name": "late"}`);
+    expect(added.reply.content).toMatchObject({ status: 'ok' });
+    const refreshed = expectType(await call({ type: 'refresh', gridId: grid.gridId }), 'opened');
+    expect(refreshed.total).toBe(DOCS + 1);
+    expect(await openContexts()).toBe(before + 1);
+    expect(expectType(await close(grid.gridId), 'closed').gridId).toBe(grid.gridId);
+    expect(await openContexts()).toBe(before);
+    const gone = expectType(await call({ type: 'read', gridId: grid.gridId, block: 0 }), 'error');
+    expect(gone.message).toContain('open it again from the panel');
+    await kernel.execute(`%use es\nDELETE /${SMALL}/_doc/extra?refresh=true`);
+  });
+
+  it('closing the comm releases the grids it opened', async () => {
+    const other = await GridCommClient.open(kernel);
+    const before = await openContexts();
+    expectType(await call({ type: 'open', connection: 'es', target: SMALL, blockSize: BLOCK }, other), 'opened');
+    expect(await openContexts()).toBe(before + 1);
+    await kernel.submit('shell', 'comm_close', { comm_id: other.commId, data: {} });
+    const deadline = Date.now() + 5000;
+    while ((await openContexts()) > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await openContexts()).toBe(before);
+  });
+
+  it('an engine error is an error reply with the engine reason', async () => {
+    const reply = expectType(await call({ type: 'open', connection: 'es', target: `missing-${suffix}` }), 'error');
+    expect(reply.message).toMatch(/index_not_found_exception|no such index/);
+    expect(reply.status).toBe(404);
+  });
+
+  it('filters and sorting are refused until the kernel can send them', async () => {
+    const reply = expectType(await call({ type: 'open', connection: 'es', target: SMALL, view: { sort: [{ column: 'n', direction: 'desc' }] } }), 'error');
+    expect(reply.message).toContain('cannot filter or sort');
+  });
+
+  it('stopping the kernel releases the points in time of open grids', async () => {
+    const before = await openContexts();
+    await open(SMALL);
+    expect(await openContexts()).toBe(before + 1);
+    await kernel.request('control', 'shutdown_request', { restart: false });
+    await kernel.exited();
+    expect(await openContexts()).toBe(before);
+  });
+});
+
 let kernel: KernelClient;
-let es: ElasticsearchSandbox;
 let servers: ListeningServer[] = [];
 let commId: string;
 
 beforeAll(async () => {
-  es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
-  es.loadIndex('small', { properties: { n: { type: 'long' }, name: { type: 'keyword' } } }, Array.from({ length: DOCS }, (_, n) => ({ id: `d${n}`, source: { n, name: `doc <b>${n}</b>` } })), { max_result_window: String(SMALL_WINDOW) });
-  es.loadIndex('.hidden-system', undefined, [{ id: '1', source: { a: 1 } }]);
   const ts = createTypesenseSandbox({ version: '29.0', apiKey: SECRETS.TS_API_KEY });
   generateBooksSample(ts);
-  servers = [await listen(es.handler, { port: 0 }), await listen(ts.handler, { port: 0 })];
+  servers = [await listen(ts.handler, { port: 0 })];
   kernel = await KernelClient.start({ ...SECRETS });
-  for (const line of [`%connect elasticsearch ${servers[0]?.url} name=es`, `%connect typesense ${servers[1]?.url} key=\${env:TS_API_KEY} name=ts`]) {
-    const { reply } = await kernel.execute(line);
-    expect(reply.content.status).toBe('ok');
-  }
+  const { reply } = await kernel.execute(`%connect typesense ${servers[0]?.url} key=\${env:TS_API_KEY} name=ts`);
+  expect(reply.content.status).toBe('ok');
   commId = await openComm();
 }, 60_000);
 
@@ -66,24 +225,13 @@ async function waitForReply(requestId: string | null, timeoutMs = 20_000): Promi
   }
 }
 
-function expectType<T extends GridReply['type']>(reply: GridReply, type: T): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) throw new Error(`expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`);
-  return reply as Extract<GridReply, { type: T }>;
-}
-
 const open = async (connection: string, target: string, blockSize = BLOCK) => expectType(await call({ type: 'open', connection, target, blockSize }), 'opened');
 const read = async (gridId: string, block: number) => expectType(await call({ type: 'read', gridId, block }), 'block').block;
 
 describe('listing', () => {
   it('lists the open connections', async () => {
     const reply = expectType(await call({ type: 'connections' }), 'connections');
-    expect(reply.connections.map((c) => [c.name, c.engine])).toEqual([['es', 'elasticsearch'], ['ts', 'typesense']]);
-  });
-
-  it('Elasticsearch: concrete indices with count, health and size; dot names hidden', async () => {
-    const reply = expectType(await call({ type: 'targets', connection: 'es' }), 'targets');
-    expect(reply.targets.map((t) => t.name)).toEqual(['small']);
-    expect(reply.targets[0]).toMatchObject({ name: 'small', count: DOCS, health: expect.any(String), size: expect.any(String) });
+    expect(reply.connections.map((c) => [c.name, c.engine])).toEqual([['ts', 'typesense']]);
   });
 
   it('Typesense: collections with their document counts', async () => {
@@ -96,95 +244,6 @@ describe('listing', () => {
   it('an unknown connection is an error reply naming it', async () => {
     const reply = expectType(await call({ type: 'targets', connection: 'nope' }), 'error');
     expect(reply.message).toContain('No open connection is named "nope"');
-  });
-});
-
-describe('Elasticsearch grid over a small max_result_window', () => {
-  it('opens with the exact total, mapped columns and the first block; values stay text', async () => {
-    const grid = await open('es', 'small');
-    expect(grid.total).toBe(DOCS);
-    expect(grid.columns.map((c) => c.name)).toEqual(['_id', '_index', '_score', 'n', 'name']);
-    expect(grid.first.rows).toHaveLength(BLOCK);
-    expect(grid.first.rows[0]?.name).toMatch(/^doc <b>\d+<\/b>$/);
-    await call({ type: 'close', gridId: grid.gridId });
-  });
-
-  it('reads every row exactly once across the from/size → search_after boundary, one request a block when scrolled', async () => {
-    const grid = await open('es', 'small');
-    const seen: number[] = grid.first.rows.map((r) => r.n as number);
-    for (let block = 1; block * BLOCK < DOCS; block++) {
-      const b = await read(grid.gridId, block);
-      expect(b.offset).toBe(block * BLOCK);
-      seen.push(...b.rows.map((r) => r.n as number));
-      // Scrolling forward: the previous block left a checkpoint, so one search (two where the window ends mid-block).
-      const expected = block * BLOCK < SMALL_WINDOW && (block + 1) * BLOCK > SMALL_WINDOW ? 2 : 1;
-      expect(b.requests).toHaveLength(expected);
-    }
-    expect(seen).toHaveLength(DOCS);
-    expect(new Set(seen).size).toBe(DOCS);
-    // Revisiting a passed block past the window is one request, and the same rows.
-    const again = await read(grid.gridId, 7);
-    expect(again.requests).toHaveLength(1);
-    expect(again.rows.map((r) => r.n)).toEqual(seen.slice(70, 80));
-    await call({ type: 'close', gridId: grid.gridId });
-  });
-
-  it('a far jump walks forward with sort values only, then reads the block; the rows match a scrolled read', async () => {
-    const scrolled = await open('es', 'small');
-    const order: number[] = scrolled.first.rows.map((r) => r.n as number);
-    for (let block = 1; block * BLOCK < DOCS; block++) order.push(...(await read(scrolled.gridId, block)).rows.map((r) => r.n as number));
-    const jumped = await open('es', 'small');
-    const far = await read(jumped.gridId, 9);
-    expect(far.rows.map((r) => r.n)).toEqual(order.slice(90));
-    const walks = far.requests.filter((r) => r.path.includes('filter_path=pit_id,hits.hits.sort'));
-    // From the window's last row to row 90 in steps of at most the window, then one read.
-    expect(walks.length).toBeGreaterThanOrEqual(Math.ceil((90 - SMALL_WINDOW) / SMALL_WINDOW));
-    expect(far.requests[far.requests.length - 1]?.path).toBe('/_search');
-    // The jump left checkpoints on its way: block 5 is now one request.
-    const passed = await read(jumped.gridId, 5);
-    expect(passed.requests).toHaveLength(1);
-    expect(passed.rows.map((r) => r.n)).toEqual(order.slice(50, 60));
-    await call({ type: 'close', gridId: scrolled.gridId });
-    await call({ type: 'close', gridId: jumped.gridId });
-  });
-
-  it('a block past the end is empty', async () => {
-    const grid = await open('es', 'small');
-    expect((await read(grid.gridId, 50)).rows).toEqual([]);
-    await call({ type: 'close', gridId: grid.gridId });
-  });
-
-  it('closing a grid releases its point in time; refresh opens a new one and closes the old', async () => {
-    const before = es.state.pits.size;
-    const grid = await open('es', 'small');
-    expect(es.state.pits.size).toBe(before + 1);
-    const added = await kernel.execute('%use es\nPUT /small/_doc/extra?refresh=true\n{"n": 1000, "name": "late"}');
-    expect(added.reply.content).toMatchObject({ status: 'ok' });
-    const refreshed = expectType(await call({ type: 'refresh', gridId: grid.gridId }), 'opened');
-    expect(refreshed.total).toBe(DOCS + 1);
-    expect(es.state.pits.size).toBe(before + 1);
-    expect(expectType(await call({ type: 'close', gridId: grid.gridId }), 'closed').gridId).toBe(grid.gridId);
-    expect(es.state.pits.size).toBe(before);
-    const gone = expectType(await call({ type: 'read', gridId: grid.gridId, block: 0 }), 'error');
-    expect(gone.message).toContain('open it again from the panel');
-    await kernel.execute('%use es\nDELETE /small/_doc/extra?refresh=true');
-  });
-
-  it('closing the comm releases the grids it opened', async () => {
-    const comm = await openComm();
-    const before = es.state.pits.size;
-    expectType(await call({ type: 'open', connection: 'es', target: 'small', blockSize: BLOCK }, comm), 'opened');
-    expect(es.state.pits.size).toBe(before + 1);
-    await kernel.submit('shell', 'comm_close', { comm_id: comm, data: {} });
-    const deadline = Date.now() + 5000;
-    while (es.state.pits.size > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(es.state.pits.size).toBe(before);
-  });
-
-  it('an engine error is an error reply with the engine reason, and the grid stays usable', async () => {
-    const reply = expectType(await call({ type: 'open', connection: 'es', target: 'missing-index' }), 'error');
-    expect(reply.message).toMatch(/index_not_found_exception|no such index/);
-    expect(reply.status).toBe(404);
   });
 });
 
@@ -220,7 +279,7 @@ describe('Typesense grid', () => {
     expect(typeof value).toBe('string');
     const scoped = await KernelClient.start({ ...SECRETS, SCOPED_KEY: String(value) });
     try {
-      const { reply, iopub } = await scoped.execute(`%connect typesense ${servers[1]?.url} key=\${env:SCOPED_KEY} name=scoped`);
+      const { reply, iopub } = await scoped.execute(`%connect typesense ${servers[0]?.url} key=\${env:SCOPED_KEY} name=scoped`);
       expect(reply.content.status).toBe('ok');
       expect(JSON.stringify(iopub.map((m) => m.content))).toContain('may not list collections');
       const previous = kernel;
@@ -263,17 +322,6 @@ describe('malformed messages', () => {
     await kernel.submit('shell', 'comm_msg', { comm_id: commId, data: { nonsense: [1, 2, 3] } });
     const reply = expectType(await waitForReply(null), 'error');
     expect(reply.requestId).toBeNull();
-    expect(expectType(await call({ type: 'connections' }), 'connections').connections).toHaveLength(2);
-  });
-});
-
-describe('kernel stop', () => {
-  it('releases the points in time of open grids', async () => {
-    const before = es.state.pits.size;
-    await open('es', 'small');
-    expect(es.state.pits.size).toBe(before + 1);
-    await kernel.request('control', 'shutdown_request', { restart: false });
-    await kernel.exited();
-    expect(es.state.pits.size).toBe(before);
+    expect(expectType(await call({ type: 'connections' }), 'connections').connections).toHaveLength(1);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * Completion of live names over the wire: the kernel process, real ZeroMQ sockets, and the
- * sandbox engines over HTTP. After `%connect`, Tab offers the cluster's index and alias names,
- * Typesense collection names, and field names from the cached mapping or schema inside a
+ * sandbox engines and real Elasticsearch nodes over HTTP. After `%connect`, Tab offers the cluster's index and alias names,
+ * Typesense collection and alias names, and field names from the cached mapping or schema inside a
  * JSON body; an engine that does not answer never hangs completion.
  */
 import { createServer, type Server } from 'node:http';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
+import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
 
 let kernel: KernelClient;
@@ -35,8 +36,17 @@ async function complete(code: string): Promise<string[]> {
   return reply.content.matches as string[];
 }
 
-describe('Elasticsearch', () => {
-  beforeAll(() => run(`%connect elasticsearch ${sandbox.esUrl} user=elastic password=\${env:ES_PASSWORD}`));
+describeEachTarget(elasticsearchTargets(), 'completion', (target) => {
+  let engine: RunningEsTarget;
+  beforeAll(async () => {
+    engine = await target.start({ security: target.canSecure });
+    await run(`%connect elasticsearch ${engine.url} ${target.canSecure ? 'user=elastic password=${env:ES_PASSWORD}' : 'auth=none'}`);
+  }, REAL_START_TIMEOUT_MS);
+  afterAll(async () => {
+    // A real node is shared by the run: remove what this suite created.
+    await kernel.execute('DELETE /fresh');
+    await engine?.close();
+  });
 
   it('index and alias names in the path', async () => {
     expect(await complete('GET /')).toEqual(expect.arrayContaining(['/products', '/catalog']));
@@ -68,6 +78,12 @@ describe('Typesense', () => {
   it('field names from the schema inside a multi_search body', async () => {
     expect(await complete('POST /multi_search\n{"searches": [{"collection": "books", "q": "x", "query_by": "title,au')).toEqual(['author']);
     expect(await complete('POST /multi_search\n{"searches": [{"collection": "books", "sort_by": "me')).toEqual(['meta', 'meta.pages', 'meta.publisher']);
+  });
+
+  it('an alias a cell creates is offered with the collections, and completes its collection\'s fields', async () => {
+    await run('PUT /aliases/library\n{"collection_name": "books"}');
+    expect(await complete('GET /collections/li')).toEqual(['/collections/library']);
+    expect(await complete('POST /multi_search\n{"searches": [{"collection": "library", "q": "x", "query_by": "title,au')).toEqual(['author']);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Connection profiles through a real kernel process over ZeroMQ, against the sandbox engines
- * over HTTPS: --save, %connect <profile> with an ${env:NAME} secret and with Jupyter's password
+ * over HTTPS (and, for a verify-identity profile with its CA file, every Elasticsearch target
+ * that serves HTTPS: the sandbox and the real 8.19.21 node): --save, %connect <profile> with an ${env:NAME} secret and with Jupyter's password
  * prompt answered on the stdin channel, the refusal when the frontend allows no input,
  * %connections, URL export, Typesense URL refusal, a bad profiles file. Every output, input
  * request, the kernel's stderr and the profiles file are scanned for the known secrets.
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import { expectNoSecret, SECRETS } from '../drivers/helpers';
+import { describeEachTarget, elasticsearchTlsTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 
 let kernel: KernelClient;
@@ -129,11 +131,15 @@ describe("Jupyter's password prompt", () => {
     expect(readFileSync(profilesFile, 'utf8')).not.toContain('"password": {'); // nothing was saved
   });
 
-  it('an unset ${env:NAME} falls back to the prompt; a wrong answer is an authentication failure without the secret', async () => {
+  it('an unset ${env:NAME} falls back to the prompt; a wrong answer connects with the warning, and its first request fails without the secret', async () => {
+    // Typesense answers a wrong key and a search-only key alike (401), so the connection opens with a warning.
     const asked = await runAnswering('%connect ts-unset', SECRETS.WRONG);
     expect(asked.request.content.prompt).toBe(`The Typesense API key for 127.0.0.1:${tsPort()} (profile "ts-unset"): `);
-    expect(asked.status).toBe('error');
-    expect(asked.reply.content.evalue).toContain('Forbidden - a valid API key header must be sent.');
+    expect(asked.status).toBe('ok');
+    expect(asked.plain).toContain('either wrong or scoped');
+    const refused = await run('GET /collections', false);
+    expect(refused.status).toBe('error');
+    expect(refused.reply.content.evalue).toContain('Forbidden - a valid API key header must be sent.');
   });
 
   it('is not used when the frontend allows no input: the error says how to provide the secret', async () => {
@@ -194,6 +200,28 @@ describe('refusals', () => {
     expect((await run('%profiles delete es-ask')).plain).toContain('Deleted profile "es-ask"');
     expect(JSON.parse(readFileSync(profilesFile, 'utf8')).profiles.map((p: { name: string }) => p.name)).toEqual(['es', 'ts', 'ts-unset']);
     expect(statSync(profilesFile).mode & 0o777).toBe(0o600);
+  });
+});
+
+describeEachTarget(elasticsearchTlsTargets(), 'a verify-identity profile with its CA file', (target) => {
+  let engine: RunningEsTarget;
+  beforeAll(async () => {
+    engine = await target.start({ security: true, tls: true });
+  }, REAL_START_TIMEOUT_MS);
+  afterAll(() => engine?.close());
+  const name = `es-verified-${target.engine}`;
+
+  it('--save keeps ssl, the absolute CA path and the ${env:NAME} reference; %connect <profile> verifies against it', async () => {
+    const port = Number(new URL(engine.url).port);
+    const saved = await run(`%connect elasticsearch https://elastic@127.0.0.1:${port} ssl=verify-identity ca=${engine.caFile} password=\${env:ES_PASSWORD} --save ${name}`);
+    expect(saved.status).toBe('ok');
+    const profile = (JSON.parse(readFileSync(profilesFile, 'utf8')).profiles as { name: string }[]).find((p) => p.name === name);
+    expect(profile).toEqual({ engine: 'elasticsearch', name, host: '127.0.0.1', port, ssl: 'verify-identity', skip_verify: false, ca: engine.caFile, auth: 'basic', username: 'elastic', password: '${env:ES_PASSWORD}' });
+    const connected = await run(`%connect ${name}\nGET /products/_search\n{"size": 1}`);
+    expect(connected.status).toBe('ok');
+    expect(connected.plain).toContain(`Connected to Elasticsearch ${target.version} at https://127.0.0.1:${port} as "${name}"`);
+    expect(connected.plain).toContain(`${name}: GET /products/_search → 200`);
+    expect((await run(`%profiles delete ${name}`)).plain).toContain(`Deleted profile "${name}"`);
   });
 });
 

@@ -28,30 +28,35 @@ ES_PASSWORD = "nb-test-es-secret-7f3a"
 TS_API_KEY = "nb-test-ts-secret-91bc"
 
 
-@pytest.fixture(scope="session")
-def sandbox():
-    """Both sandbox engines on free loopback ports, with known secrets to scan outputs for."""
-    import re
+def start_until(args, last_line, seconds, **popen):
+    """Starts a long-running command and returns it with what it printed up to `last_line`."""
     import time
 
-    proc = subprocess.Popen(
-        ["node", str(REPO / "bin" / "searchbook.js"), "sandbox", "--es-port", "0", "--ts-port", "0",
-         "--es-password", ES_PASSWORD, "--ts-api-key", TS_API_KEY],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **popen)
     lines = []
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + seconds
     assert proc.stdout is not None
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
         if not line:
             break
         lines.append(line)
-        if "Press Ctrl-C" in line:
+        if last_line in line:
             break
-    text = "".join(lines)
+    return proc, "".join(lines)
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    """Both sandbox engines on free loopback ports, with known secrets to scan outputs for."""
+    import re
+
+    proc, text = start_until(
+        ["node", str(REPO / "bin" / "searchbook.js"), "sandbox", "--es-port", "0", "--ts-port", "0",
+         "--es-password", ES_PASSWORD, "--ts-api-key", TS_API_KEY],
+        "Press Ctrl-C",
+        60,
+    )
     es = re.search(r"Elasticsearch\s+(http\S+)", text)
     ts = re.search(r"Typesense\s+(http\S+)", text)
     if not (es and ts):
@@ -60,3 +65,69 @@ def sandbox():
     yield {"es": es.group(1), "ts": ts.group(1), "es_password": ES_PASSWORD, "ts_api_key": TS_API_KEY}
     proc.terminate()
     proc.wait(timeout=10)
+
+
+_ROWS_OF = """
+const { hitsPayloadRows, tablePayloadRows } = require(process.argv[1]);
+let text = '';
+process.stdin.on('data', (d) => (text += d)).on('end', () => {
+  const payload = JSON.parse(text);
+  const hits = payload.columns.some((c) => typeof c === 'object');
+  process.stdout.write(JSON.stringify(hits ? hitsPayloadRows(payload) : tablePayloadRows(payload)));
+});
+"""
+
+
+def with_rows(payload):
+    """A hits or table payload with the rows its grid shows, rebuilt from the answer it keeps
+    by searchbook's own code (render/answer-rows.ts), as the extension rebuilds them."""
+    import json
+
+    module = str(REPO / "dist" / "kernel" / "src" / "render" / "answer-rows.js")
+    done = subprocess.run(["node", "-e", _ROWS_OF, module], input=json.dumps(payload), capture_output=True, text=True, check=True)
+    return {**payload, "rows": json.loads(done.stdout)}
+
+
+# Real Elasticsearch nodes (test/support/real-elasticsearch), for the examples that talk to
+# Elasticsearch. Each is started on first use with the sandbox's full sample index, and
+# stopped at the end of the session; without Java only this tier is skipped.
+REAL_SAMPLE_PRODUCTS = 25000
+
+
+@pytest.fixture(scope="session")
+def real_elasticsearch():
+    import re
+    import shutil
+
+    started = {}
+
+    def start(version):
+        if os.environ.get("SEARCHBOOK_REAL_ES") == "0":
+            pytest.skip("SEARCHBOOK_REAL_ES=0: the tests against real Elasticsearch nodes are skipped")
+        if shutil.which("java") is None:
+            pytest.skip("no java on PATH: the tests against real Elasticsearch nodes are skipped")
+        if version in started:
+            return started[version]["info"]
+        # Up to 15 minutes: the first start may build the launchers from Maven Central. The
+        # node also stops when this process ends without tearing down (its stdin closes).
+        proc, text = start_until(
+            ["node", str(REPO / "dist" / "test" / "support" / "real-elasticsearch" / "start-by-hand.js"), version,
+             "--products", str(REAL_SAMPLE_PRODUCTS), "--stop-when-stdin-closes"],
+            "Ctrl-C stops",
+            900,
+            stdin=subprocess.PIPE,
+        )
+        url = re.search(r"is up after \S+ s at (http\S+)", text)
+        password = re.search(r"password (\S+)", text)
+        if not url:
+            proc.kill()
+            raise RuntimeError(f"the real Elasticsearch {version} node did not start:\n{text}")
+        info = {"es": url.group(1), "es_password": password.group(1) if password else "unused-on-an-open-node"}
+        started[version] = {"proc": proc, "info": info}
+        return info
+
+    yield start
+    for entry in started.values():
+        entry["proc"].terminate()
+    for entry in started.values():
+        entry["proc"].wait(timeout=30)

@@ -1,25 +1,75 @@
 import type { JsonValue } from '../../kernel/src/console/cell';
 import type { ConsoleResult, GridColumn } from '../../kernel/src/drivers/driver';
-import { toBundle } from '../../kernel/src/render/bundle';
-import { HITS_MIME, HitsPayloadSchema, TABLE_MIME } from '../../kernel/src/render/mime-types';
+import { answerValue, hitsPayloadRows, swapQuotes, tablePayloadRows } from '../../kernel/src/render/answer-rows';
+import { type Answer, toBundle } from '../../kernel/src/render/bundle';
+import { HITS_MIME, HitsPayloadSchema, TABLE_MIME, TablePayloadSchema } from '../../kernel/src/render/mime-types';
 import { DEFAULT_LIMITS, limitsFromEnv } from '../../kernel/src/render/output-limits';
 
 const info = { connection: 'es-local', engine: 'elasticsearch' as const, method: 'GET', path: '/products/_search', status: 200, elapsedMs: 12.4 };
 const column = (name: string, json = false): GridColumn => ({ name, type: json ? 'nested' : 'keyword', readOnly: false, json });
+const LAYOUT = { at: ['hits', 'hits'], source: ['_source'], meta: { _id: ['_id'] } };
 
 function hits(rows: Record<string, JsonValue>[], extra: Partial<Extract<ConsoleResult, { kind: 'hits' }>> = {}): ConsoleResult {
   return { kind: 'hits', columns: [column('_id'), column('name'), column('tags', true)], rows, ...extra };
 }
 
+/** A search answer of `n` documents, as an engine sends it, and the rows a driver makes of it. */
+function search(n: number, source: (i: number) => Record<string, JsonValue> = (i) => ({ name: `n${i}`, tags: ['a', `t${i}`] })) {
+  const value = { took: 3, hits: { total: { value: n, relation: 'eq' }, hits: Array.from({ length: n }, (_, i) => ({ _index: 'p', _id: String(i), _source: source(i) })) } };
+  const answer: Answer = { text: JSON.stringify(value), value };
+  const rows = value.hits.hits.map((h) => ({ _id: h._id, ...h._source }));
+  return { answer, value, result: hits(rows, { documents: LAYOUT }) };
+}
+
 describe('console output bundles', () => {
-  test('keep at most 1,000 rows in the notebook and say how many were left out', () => {
-    const rows = Array.from({ length: 1500 }, (_, i) => ({ _id: String(i), name: `n${i}` }));
-    const bundle = toBundle(hits(rows), info, undefined);
+  test('hold the answer once: no application/json, no rows, and the rows rebuilt from the answer are the grid', () => {
+    const { answer, result } = search(3);
+    const bundle = toBundle(result, info, answer);
+    expect(bundle['application/json']).toBeUndefined();
     const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
-    expect(payload.rows).toHaveLength(1000);
+    expect(payload.rows).toBeUndefined();
+    expect(answerValue(payload)).toEqual(answer.value);
+    expect(swapQuotes(payload.answer as string)).toBe(answer.text);
+    expect(hitsPayloadRows(payload)).toEqual((result as { rows: unknown }).rows);
+  });
+
+  test("quotes, apostrophes, backslashes and any Unicode in documents survive the stored answer's quote swap", () => {
+    const { answer, value, result } = search(2, (i) => ({ name: i ? 'He said "it\'s" \\ \u2603 ☃ 😀 \n\t' : "'\"'", tags: ["'", '"'] }));
+    const payload = HitsPayloadSchema.parse(toBundle(result, info, answer)[HITS_MIME]);
+    expect(answerValue(payload)).toEqual(value);
+    expect(JSON.stringify(payload).length).toBeLessThan(answer.text.length + 800);
+  });
+
+  test('past the row cap, the answer kept holds the first rows and the notice says how to keep more', () => {
+    const { answer, value, result } = search(1500);
+    const bundle = toBundle(result, info, answer);
+    const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
+    const kept = answerValue(payload) as unknown as typeof value;
+    expect(kept.hits.hits).toEqual(value.hits.hits.slice(0, 1000));
+    expect({ ...kept, hits: { ...kept.hits, hits: [] } }).toEqual({ ...value, hits: { ...value.hits, hits: [] } });
     expect(payload.omittedRows).toBe(500);
     expect(bundle['text/plain']).toContain('1000 shown; 500 rows left out of the notebook');
-    expect(bundle['text/plain']).toContain('950 more rows in the grid');
+    expect(bundle['text/plain']).toContain('500 more rows of the answer are not in the notebook: set SEARCHBOOK_MAX_ROWS');
+  });
+
+  test('the fallbacks keep the rows their budget allows and say where the rest is, never "in the grid"', () => {
+    const { answer, result } = search(1000, (i) => ({ name: `n${i}`, tags: ['a', `t${i}`], about: `A product of about 250 bytes, number ${i}. `.repeat(5) }));
+    const bundle = toBundle(result, info, answer);
+    const html = String(bundle['text/html']);
+    const shown = html.match(/<tr><td>/g)?.length ?? 0;
+    expect(shown).toBeGreaterThan(10);
+    expect(shown).toBeLessThan(1000);
+    expect(html).toContain(`This table shows the first ${shown} of the 1000 rows this notebook holds (the engine&#39;s answer, in the output&#39;s ${HITS_MIME} data)`);
+    expect(html.length + String(bundle['text/plain']).length).toBeLessThan(answer.text.length * 0.15);
+    expect(`${html}${String(bundle['text/plain'])}`).not.toContain('in the grid');
+  });
+
+  test('an aggregation-only answer has no empty hits table in its fallbacks', () => {
+    const bundle = toBundle(hits([], { aggregations: [{ name: 'brands', rows: [{ key: 'Acme', doc_count: 3 }] }] }), info, undefined);
+    expect(bundle['text/plain']).toMatch(/Aggregation brands\nkey\s+doc_count/);
+    expect(String(bundle['text/plain'])).not.toMatch(/_id\s+name/);
+    expect(String(bundle['text/html']).match(/<table/g)).toHaveLength(1);
+    expect(bundle['text/html']).toContain('<caption>Aggregation brands</caption>');
   });
 
   test('SEARCHBOOK_MAX_ROWS changes the cap; nonsense keeps the default', () => {
@@ -27,21 +77,24 @@ describe('console output bundles', () => {
     expect(limitsFromEnv({ SEARCHBOOK_MAX_ROWS: 'lots' }).gridRows).toBe(DEFAULT_LIMITS.gridRows);
   });
 
-  test('cut array and object cells at 10,000 characters ending in ... and mark them', () => {
+  test('an answer too large to keep keeps its rows, long array and object cells cut at 10,000 characters and marked', () => {
     const long = Array.from({ length: 3000 }, (_, i) => `tag-${i}`);
-    const bundle = toBundle(hits([{ _id: '1', name: 'short', tags: long }, { _id: '2', tags: ['a'] }]), info, undefined);
+    const { answer, result } = search(2, (i): Record<string, JsonValue> => (i === 0 ? { name: 'short', tags: long } : { tags: ['a'] }));
+    const bundle = toBundle(result, info, answer, { ...DEFAULT_LIMITS, answerChars: 1000 });
     const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
-    const cell = payload.rows[0]?.tags as string;
+    expect(payload.answer).toBeUndefined();
+    const cell = payload.rows?.[0]?.tags as string;
     expect(cell).toHaveLength(10_003);
     expect(cell.endsWith('...')).toBe(true);
     expect(cell.startsWith('["tag-0","tag-1"')).toBe(true);
     expect(payload.cut).toEqual([{ row: 0, column: 'tags' }]);
-    expect(payload.rows[1]?.tags).toEqual(['a']);
+    expect(payload.rows?.[1]?.tags).toEqual(['a']);
   });
 
   test('show document values as text in every fallback, never as markup', () => {
     const payloadText = '<img src=x onerror=alert(1)><script>alert(2)</script>';
-    const bundle = toBundle(hits([{ _id: 'x', name: payloadText }]), info, { hits: { hits: [] } });
+    const { answer, result } = search(1, () => ({ name: payloadText }));
+    const bundle = toBundle(result, info, answer);
     expect(bundle['text/html']).not.toMatch(/<img|<script/);
     expect(bundle['text/html']).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(bundle['text/plain']).toContain('<img src=x onerror=alert(1)>');
@@ -52,16 +105,18 @@ describe('console output bundles', () => {
     expect(bundle['text/plain']).toMatch(/^es-local: GET \/products\/_search → 200 in 12 ms \(≥10000 total, 1 shown\)/);
   });
 
-  test('aggregation tables appear in the fallbacks too', () => {
-    const bundle = toBundle(hits([], { aggregations: [{ name: 'brands', rows: [{ key: 'Acme', doc_count: 3 }] }] }), info, undefined);
-    expect(bundle['text/plain']).toMatch(/Aggregation brands\nkey\s+doc_count/);
-    expect(bundle['text/html']).toContain('<caption>Aggregation brands</caption>');
+  test('arrays become tables that keep the engine array once; rows rebuilt from it match', () => {
+    const value = [{ index: 'products', health: 'green', docs: { count: 3 } }];
+    const bundle = toBundle({ kind: 'table', rows: [{ index: 'products', health: 'green', 'docs.count': 3 }] }, info, { text: JSON.stringify(value), value });
+    const payload = TablePayloadSchema.parse(bundle[TABLE_MIME]);
+    expect(payload.columns).toEqual(['index', 'health', 'docs.count']);
+    expect(bundle['application/json']).toBeUndefined();
+    expect(tablePayloadRows(payload)).toEqual([{ index: 'products', health: 'green', 'docs.count': 3 }]);
   });
 
-  test('arrays become tables; a raw body too large for the notebook is replaced by a note', () => {
+  test('any other answer too large for the notebook is replaced by a note', () => {
     const big = 'x'.repeat(DEFAULT_LIMITS.rawJsonChars + 10);
-    const bundle = toBundle({ kind: 'table', rows: [{ index: 'products', health: 'green' }] }, info, [{ blob: big }]);
-    expect((bundle[TABLE_MIME] as { columns: string[] }).columns).toEqual(['index', 'health']);
+    const bundle = toBundle({ kind: 'json', value: { blob: big } }, info, undefined);
     expect(bundle['application/json']).toEqual({ searchbook: expect.stringMatching(/left out of the notebook/) });
   });
 });

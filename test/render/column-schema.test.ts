@@ -22,7 +22,7 @@ test('origin, primaryKey and arrayParent reach the payload as the driver set the
   };
   const payload = HitsPayloadSchema.parse(toBundle(result, info, undefined)[HITS_MIME]);
   expect(payload.columns).toEqual(result.columns);
-  expect(payload.rows[0]?.['variants.sku']).toEqual(['a', null]);
+  expect(payload.rows?.[0]?.['variants.sku']).toEqual(['a', null]);
 });
 
 test('a payload without the optional column fields still parses', () => {

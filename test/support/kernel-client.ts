@@ -42,9 +42,10 @@ export class KernelClient {
   stderr = '';
   connectionFile = '';
 
-  static async start(env: Record<string, string> = {}): Promise<KernelClient> {
+  /** `cwd` is where the kernel process starts (Jupyter starts it in the notebook's directory). */
+  static async start(env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<KernelClient> {
     const client = new KernelClient();
-    await client.launch(env);
+    await client.launch(env, options.cwd);
     return client;
   }
 
@@ -57,9 +58,9 @@ export class KernelClient {
     return { connectionFile: this.connectionFile, ports, frames: this.frames.bind(this) };
   }
 
-  private async launch(env: Record<string, string>): Promise<void> {
+  private async launch(env: Record<string, string>, cwd?: string): Promise<void> {
     const { ports } = await this.prepare();
-    this.process = spawn(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'kernel', this.connectionFile], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    this.process = spawn(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'kernel', this.connectionFile], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], ...(cwd ? { cwd } : {}) });
     this.process.stderr?.on('data', (d: Buffer) => (this.stderr += d.toString()));
     for (const channel of ['shell', 'control', 'stdin'] as const) {
       this.sockets[channel].connect(`tcp://127.0.0.1:${ports[`${channel}_port`]}`);

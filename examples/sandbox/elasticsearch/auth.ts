@@ -101,6 +101,7 @@ export const CLUSTER_ACTIONS = {
   main: { action: 'cluster:monitor/main', grantedBy: ['monitor', 'manage', 'all'] },
   health: { action: 'cluster:monitor/health', grantedBy: ['monitor', 'manage', 'all'] },
   tasks: { action: 'cluster:monitor/task/get', grantedBy: ['monitor', 'manage', 'all'] },
+  nodesStats: { action: 'cluster:monitor/nodes/stats', grantedBy: ['monitor', 'manage', 'all'] },
   closePit: { action: 'indices:data/read/close_point_in_time', grantedBy: ['read', 'all'] },
   createApiKey: { action: 'cluster:admin/xpack/security/api_key/create', grantedBy: ['manage_own_api_key', 'manage_api_key', 'manage_security', 'all'] },
   authenticate: { action: 'cluster:admin/xpack/security/user/authenticate', grantedBy: [] as string[] },

@@ -7,13 +7,16 @@ import type { Context } from './context';
 import { EsError, esError, illegalArgument } from './errors';
 import { isObject, type Exchange, type JsonObject } from './exchange';
 import type { IndexData } from './index-data';
+import { locateInBody } from './locate';
+import { parseJson } from './long-json';
 import { applyRefresh, deleteDoc, indexDoc, targetForWrite, updateDoc } from './writes';
 
 const ACTIONS = new Set(['index', 'create', 'update', 'delete']);
 
-function itemError(err: unknown): { status: number; error: JsonObject } {
+/** An item's error; positions in it point into the item's source line. */
+function itemError(err: unknown, sourceLine: string | undefined): { status: number; error: JsonObject } {
   if (err instanceof EsError) {
-    const body = err.body as { error?: JsonObject };
+    const body = (err.locate && sourceLine !== undefined ? locateInBody(err.body, sourceLine, err.locate) : err.body) as { error?: JsonObject };
     const e = { ...(body.error ?? {}) };
     delete e['root_cause'];
     return { status: err.status, error: e };
@@ -86,7 +89,7 @@ export function bulk(ex: Exchange, ctx: Context): void {
       } else {
         let source: unknown;
         try {
-          source = JSON.parse(sourceLine as string);
+          source = parseJson(sourceLine as string) as JsonObject;
         } catch (err) {
           throw esError(400, {
             type: ctx.version.major >= 8 ? 'document_parsing_exception' : 'mapper_parsing_exception',
@@ -102,9 +105,11 @@ export function bulk(ex: Exchange, ctx: Context): void {
           result = indexDoc(ctx, index, id, source, { create: kind === 'create', size: (sourceLine as string).length });
         }
       }
-      items.push({ [kind]: { ...result.body, status: result.status } });
+      // ?refresh=true: every item that was carried out reports the refresh it forced.
+      const forced: JsonObject = ex.query.get('refresh') === '' || ex.query.get('refresh') === 'true' ? { forced_refresh: true } : {};
+      items.push({ [kind]: { ...result.body, ...forced, status: result.status } });
     } catch (err) {
-      const { status, error } = itemError(err);
+      const { status, error } = itemError(err, sourceLine);
       errors = true;
       const item: JsonObject = { _index: indexName };
       if (ctx.version.major === 7) item['_type'] = '_doc';

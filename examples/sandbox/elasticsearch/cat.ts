@@ -59,13 +59,13 @@ export function catIndices(ex: Exchange, ctx: Context): void {
   const rows = targets.map((idx) => {
     const size = raw ? String(idx.storeBytes) : formatBytes(idx.storeBytes);
     const row: Row = {
-      health: 'yellow',
+      health: idx.health,
       status: 'open',
       index: idx.name,
       uuid: idx.uuid,
       pri: '1',
-      rep: '1',
-      'docs.count': String(idx.searchable().length),
+      rep: String(idx.replicas),
+      'docs.count': String(idx.luceneDocCount()),
       'docs.deleted': String(idx.deletedDocs),
       'store.size': size,
       'pri.store.size': size,

@@ -2,7 +2,7 @@
 import { authorizeExplicit } from './auth';
 import type { Context } from './context';
 import { esError, illegalArgument, indexNotFound } from './errors';
-import { isObject, type Exchange, type JsonObject } from './exchange';
+import { isObject, type Exchange, type Json, type JsonObject } from './exchange';
 import type { IndexData } from './index-data';
 import { writeTarget } from './resolve';
 import { makeSourceFilter, parseSourceFilter } from './source-filter';
@@ -42,7 +42,8 @@ function readTarget(ex: Exchange, ctx: Context): IndexData {
   const name = ex.params['index'] as string;
   authorizeExplicit(ex, ctx.state, 'get', name);
   const index = writeTarget(ctx.state, name);
-  if (!index) throw indexNotFound(name);
+  // 7.x names the missing target an index expression here; 8.x an index or alias.
+  if (!index) throw indexNotFound(name, ctx.version.major === 7 ? 'index_expression' : 'index_or_alias');
   return index;
 }
 
@@ -104,15 +105,21 @@ export function update(ex: Exchange, ctx: Context): void {
 export function mget(ex: Exchange, ctx: Context): void {
   const body = ex.json() ?? {};
   const defaultIndex = ex.params['index'];
-  const specs: { index?: string; id: string }[] = [];
+  const specs: { index?: string; id: string; source?: Json }[] = [];
+  // Ids may be written as numbers: ES reads any scalar as the id's text.
+  const idText = (v: Json | undefined): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
   if (Array.isArray(body['docs'])) {
     for (const d of body['docs']) {
-      if (!isObject(d) || typeof d['_id'] !== 'string') throw illegalArgument('[mget] unknown field in docs');
+      const id = isObject(d) ? idText(d['_id']) : undefined;
+      if (!isObject(d) || id === undefined) throw illegalArgument('[mget] unknown field in docs');
       const idx = typeof d['_index'] === 'string' ? d['_index'] : defaultIndex;
-      specs.push({ ...(idx !== undefined ? { index: idx } : {}), id: d['_id'] });
+      specs.push({ ...(idx !== undefined ? { index: idx } : {}), id, ...(d['_source'] !== undefined ? { source: d['_source'] } : {}) });
     }
   } else if (Array.isArray(body['ids'])) {
-    for (const id of body['ids']) if (typeof id === 'string') specs.push({ ...(defaultIndex !== undefined ? { index: defaultIndex } : {}), id });
+    for (const raw of body['ids']) {
+      const id = idText(raw);
+      if (id !== undefined) specs.push({ ...(defaultIndex !== undefined ? { index: defaultIndex } : {}), id });
+    }
   } else {
     throw esError(400, { type: 'action_request_validation_exception', reason: 'Validation Failed: 1: no documents to get;' });
   }
@@ -125,9 +132,14 @@ export function mget(ex: Exchange, ctx: Context): void {
       return { _index: s.index, _id: s.id, error: { root_cause: [{ type: 'index_not_found_exception', reason: `no such index [${s.index}]` }], type: 'index_not_found_exception', reason: `no such index [${s.index}]`, 'resource.type': 'index_expression', 'resource.id': s.index, index_uuid: '_na_', index: s.index } };
     }
     const doc = idx.get(s.id);
-    if (!doc) return { _index: idx.name, _id: s.id, found: false };
-    const out: JsonObject = { _index: idx.name, _id: s.id, _version: doc.version, _seq_no: doc.seqNo, _primary_term: 1, found: true };
-    if (filter.enabled) out['_source'] = project?.(doc.source) ?? doc.source;
+    const head: JsonObject = { _index: idx.name };
+    if (ctx.version.major === 7) head['_type'] = '_doc';
+    head['_id'] = s.id;
+    if (!doc) return { ...head, found: false };
+    const out: JsonObject = { ...head, _version: doc.version, _seq_no: doc.seqNo, _primary_term: 1, found: true };
+    // A per-document _source wins over the URL's.
+    const own = s.source !== undefined ? parseSourceFilter(s.source, new URLSearchParams()) : filter;
+    if (own.enabled) out['_source'] = (s.source !== undefined ? makeSourceFilter(own) : project)?.(doc.source) ?? doc.source;
     return out;
   });
   ex.send(200, { docs });

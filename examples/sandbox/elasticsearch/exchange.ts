@@ -3,7 +3,9 @@
  * parameters, the body (JSON or NDJSON) and JSON answers carrying the product header.
  */
 import type http from 'node:http';
-import { badJson } from './errors';
+import { badJson, esError, truncatedJson } from './errors';
+import { applyFilterPath } from './filter-path';
+import { parseJson, stringifyJson } from './long-json';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -15,6 +17,8 @@ export class Exchange {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly started = Date.now();
+  /** The major version the node answers as (error texts of the JSON parser differ). */
+  major = 8;
   params: Record<string, string> = {};
   /** Set by authentication; null when security is off. */
   principal: import('./auth').Principal | null = null;
@@ -46,10 +50,11 @@ export class Exchange {
   json(): JsonObject | undefined {
     if (!this.hasBody()) return undefined;
     let parsed: unknown;
+    const text = this.body.toString('utf8');
     try {
-      parsed = JSON.parse(this.body.toString('utf8'));
+      parsed = parseJson(text);
     } catch (err) {
-      throw badJson((err as Error).message);
+      throw truncatedJson(text, this.major) ?? badJson((err as Error).message);
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badJson('request body must be a JSON object');
@@ -68,7 +73,7 @@ export class Exchange {
     if (v === null || v === '') return undefined;
     const n = Number(v);
     if (!Number.isInteger(n)) {
-      throw badJson(`Failed to parse int parameter [${name}] with value [${v}]`);
+      throw esError(400, { type: 'illegal_argument_exception', reason: `Failed to parse int parameter [${name}] with value [${v}]`, caused_by: { type: 'number_format_exception', reason: `For input string: "${v}"` } }, { rootCauses: [{ type: 'illegal_argument_exception', reason: `Failed to parse int parameter [${name}] with value [${v}]` }] });
     }
     return n;
   }
@@ -78,7 +83,9 @@ export class Exchange {
   }
 
   send(status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
-    const text = typeof body === 'string' ? body : this.flag('pretty') ? JSON.stringify(body, null, 2) + '\n' : JSON.stringify(body);
+    const filterPath = this.query.get('filter_path');
+    if (filterPath !== null && typeof body === 'object' && body !== null) body = applyFilterPath(body as Json, filterPath);
+    const text = typeof body === 'string' ? body : this.flag('pretty') ? stringifyJson(body, 2) + '\n' : stringifyJson(body);
     this.sendRaw(status, text, this.contentType(), headers);
   }
 

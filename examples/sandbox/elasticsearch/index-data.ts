@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { JsonObject } from './exchange';
 import { Mapping } from './mapping';
 import { FieldIndexes } from './search/field-indexes';
+import { pathValues } from './search/values';
 
 export interface StoredDoc {
   readonly id: string;
@@ -35,6 +36,8 @@ export class IndexData {
   readonly settings: Record<string, string> = {};
   /** Token indexes of the text fields and doc-values columns, brought up to date by each refresh. */
   readonly fieldIndexes = new FieldIndexes();
+  /** Versions of deleted ids: ES keeps them a while (index.gc_deletes), so a later write or delete of the id counts on from them. */
+  private readonly tombstones = new Map<string, number>();
   deletedDocs = 0;
   storeBytes = 0;
   private nextSeqNo = 0;
@@ -52,6 +55,26 @@ export class IndexData {
 
   get hidden(): boolean {
     return this.name.startsWith('.') || this.settings['hidden'] === 'true';
+  }
+
+  /** Replica copies asked for: never assigned on a one-node cluster, so any makes the index yellow. */
+  get replicas(): number {
+    const v = Number(this.settings['number_of_replicas'] ?? 1);
+    return Number.isInteger(v) && v >= 0 ? v : 1;
+  }
+
+  get health(): 'green' | 'yellow' {
+    return this.replicas > 0 ? 'yellow' : 'green';
+  }
+
+  /** Lucene documents: each document plus one per object of its nested fields, as _cat/indices counts them. */
+  luceneDocCount(): number {
+    const view = this.searchable();
+    const paths = this.mapping.nestedPaths();
+    if (paths.length === 0) return view.length;
+    let n = view.length;
+    for (const doc of view) for (const path of paths) n += pathValues(doc.source, path.split('.')).filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v)).length;
+    return n;
   }
 
   get maxResultWindow(): number {
@@ -99,7 +122,9 @@ export class IndexData {
   put(id: string, source: JsonObject, size?: number): { doc: StoredDoc; created: boolean } {
     const old = this.docs.get(id);
     const bytes = size ?? JSON.stringify(source).length;
-    const doc: StoredDoc = { id, source, version: (old?.version ?? 0) + 1, seqNo: this.nextSeqNo++, size: bytes };
+    const tombstone = this.tombstones.size > 0 ? this.tombstones.get(id) : undefined;
+    const doc: StoredDoc = { id, source, version: (old?.version ?? tombstone ?? 0) + 1, seqNo: this.nextSeqNo++, size: bytes };
+    if (tombstone !== undefined) this.tombstones.delete(id);
     this.storeBytes += bytes;
     if (old) {
       // ES appends the new copy and marks the old one deleted: the doc moves to the end.
@@ -119,7 +144,15 @@ export class IndexData {
     this.storeBytes -= old.size;
     this.deletedDocs++;
     this.touch();
+    this.tombstones.set(id, old.version + 1);
     return { version: old.version + 1, seqNo: this.nextSeqNo++ };
+  }
+
+  /** Version a delete of a missing id reports (and keeps): one past its tombstone's. */
+  deleteMissing(id: string): number {
+    const version = (this.tombstones.get(id) ?? 0) + 1;
+    this.tombstones.set(id, version);
+    return version;
   }
 
   /** ES also consumes a sequence number for a delete of a missing document. */

@@ -6,6 +6,7 @@ import type http from 'node:http';
 import { authenticate } from './auth';
 import type { Context } from './context';
 import { EsError } from './errors';
+import { locateInBody } from './locate';
 import { Exchange, type JsonObject } from './exchange';
 import { noHandler, wrongMethod } from './router';
 import { buildRouter } from './routes';
@@ -54,11 +55,12 @@ export function createElasticsearchSandbox(opts: ElasticsearchSandboxOptions): E
       if (found.kind === 'none') return noHandler(ex);
       if (found.kind === 'method') return wrongMethod(ex, found.allowed);
       ex.params = found.match.params;
+      ex.major = version.major;
       if (found.match.route.auth !== false) ex.principal = authenticate(ex, state, ctx.security);
       await found.match.route.handler(ex, ctx);
     } catch (err) {
       if (err instanceof EsError) {
-        ex.send(err.status, err.body, err.headers);
+        ex.send(err.status, err.locate ? locateInBody(err.body, ex.body.toString('utf8'), err.locate) : err.body, err.headers);
         return;
       }
       const reason = err instanceof Error ? err.message : String(err);

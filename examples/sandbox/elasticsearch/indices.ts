@@ -21,8 +21,8 @@ export function createIndex(ex: Exchange, ctx: Context): void {
   const settingsBody = body['settings'];
   const settings = isObject(settingsBody) ? flattenSettings(settingsBody) : {};
   checkSettings(settings, false);
+  // One shard always; replicas are kept (they decide health and the write's _shards.total).
   delete settings['number_of_shards'];
-  delete settings['number_of_replicas'];
   const mappings = body['mappings'];
   if (mappings !== undefined && !isObject(mappings)) {
     throw esError(400, { type: 'mapper_parsing_exception', reason: 'Failed to parse mapping: mappings must be an object' });
@@ -117,5 +117,5 @@ export function putSettings(ex: Exchange, ctx: Context): void {
 export function refresh(ex: Exchange, ctx: Context): void {
   const targets = targetsFor(ex, ctx, 'refresh');
   for (const idx of targets) idx.refresh();
-  ex.send(200, { _shards: { total: targets.length * 2, successful: targets.length, failed: 0 } });
+  ex.send(200, { _shards: { total: targets.reduce((n, idx) => n + 1 + idx.replicas, 0), successful: targets.length, failed: 0 } });
 }

@@ -5,6 +5,8 @@
  */
 import { esError, EsError, illegalArgument } from './errors';
 import { isObject, type Json, type JsonObject } from './exchange';
+import { isLongMarker, numberOf } from './long-json';
+import { DEFAULT_DATE_FORMAT, parseWithFormat, patternFailure } from './search/date-format';
 
 export interface FieldDef {
   type?: string;
@@ -23,6 +25,8 @@ export interface ResolvedField {
   /** Deepest enclosing `nested` object path, if any. */
   nestedPath?: string;
   ignoreAbove?: number;
+  /** Date formats (`||` list) of a date field, when the mapping names them. */
+  format?: string;
 }
 
 const NUMERIC = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'unsigned_long']);
@@ -75,6 +79,7 @@ function normalise(def: FieldDef): FieldDef {
 const KNOWN_TYPES = new Set([
   ...NUMERIC, 'text', 'keyword', 'boolean', 'date', 'object', 'nested', 'ip', 'geo_point', 'binary',
   'match_only_text', 'wildcard', 'constant_keyword', 'flattened', 'date_nanos', 'dense_vector', 'search_as_you_type',
+  'integer_range', 'long_range', 'float_range', 'double_range', 'date_range',
 ]);
 
 export class Mapping {
@@ -88,15 +93,19 @@ export class Mapping {
     if (initial) this.merge(initial);
   }
 
-  private parseError(reason: string, extra: Record<string, unknown> = {}): EsError {
+  /** `key`: the document field the error is about; newer versions print the position of its value. */
+  private parseError(reason: string, extra: Record<string, unknown> = {}, key?: string): EsError {
     const type = this.legacyErrors ? 'mapper_parsing_exception' : 'document_parsing_exception';
     const text = this.legacyErrors ? reason : `[1:1] ${reason}`;
-    return esError(400, { type, reason: text, ...extra }, { rootCauses: [{ type, reason: text }] });
+    const err = esError(400, { type, reason: text, ...extra }, { rootCauses: [{ type, reason: text }] });
+    if (key !== undefined && !this.legacyErrors) err.locate = { key, at: 'value' };
+    return err;
   }
 
+  /** As ES prints a mapping: properties (and multi-fields) sorted by name at every level. */
   toJSON(): JsonObject {
     if (Object.keys(this.root.properties).length === 0 && this.root.dynamic === undefined) return {};
-    return clone(this.root) as unknown as JsonObject;
+    return sortedByName(clone(this.root) as unknown as JsonObject);
   }
 
   get dynamic(): string {
@@ -132,7 +141,11 @@ export class Mapping {
       const def = normalise(rawDef);
       const type = def.type ?? 'object';
       if (!KNOWN_TYPES.has(type)) {
-        throw esError(400, { type: 'mapper_parsing_exception', reason: `No handler for type [${type}] declared on field [${prefix}${name}]` });
+        const reason = this.legacyErrors
+          ? `No handler for type [${type}] declared on field [${prefix}${name}]`
+          : `The mapper type [${type}] declared on field [${prefix}${name}] does not exist. It might have been created within a future version or requires a plugin to be installed. Check the documentation.`;
+        const cause = { type: 'mapper_parsing_exception', reason };
+        throw esError(400, { type: 'mapper_parsing_exception', reason: `Failed to parse mapping${this.legacyErrors ? ' [_doc]' : ''}: ${reason}`, caused_by: cause }, { rootCauses: [cause] });
       }
       const existing = into[name];
       if (!existing) {
@@ -210,7 +223,21 @@ export class Mapping {
     const r: ResolvedField = { name, type: def.type ?? 'object', sourcePath };
     if (nestedPath !== undefined) r.nestedPath = nestedPath;
     if (typeof def.ignore_above === 'number') r.ignoreAbove = def.ignore_above;
+    if (typeof def['format'] === 'string') r.format = def['format'];
     return r;
+  }
+
+  /** Dotted paths of every `nested` field, outer ones first. */
+  nestedPaths(): string[] {
+    const out: string[] = [];
+    const walk = (props: Record<string, FieldDef>, prefix: string): void => {
+      for (const [k, def] of Object.entries(props)) {
+        if (def.type === 'nested') out.push(prefix + k);
+        if (def.properties) walk(def.properties, `${prefix}${k}.`);
+      }
+    };
+    walk(this.root.properties, '');
+    return out;
   }
 
   /** Every leaf field, multi-fields included: the expansion of `*` in query_string and multi_match. */
@@ -286,27 +313,50 @@ export class Mapping {
       const childDynamic = def['dynamic'] !== undefined ? String(def['dynamic']) : dynamic;
       return this.walkDoc(value, def.properties, full + '.', docId, childDynamic);
     }
-    const bad = (causedBy: { type: string; reason: string }): EsError =>
+    const bad = (causedBy: { type: string; reason: string; caused_by?: { type: string; reason: string } }): EsError =>
       this.parseError(
         `failed to parse field [${full}] of type [${type}] in document with id '${docId}'. Preview of field's value: '${preview(value)}'`,
         { caused_by: causedBy },
+        full.split('.').pop(),
       );
     if (isNumericType(type)) {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      if (!Number.isFinite(n)) throw bad({ type: 'number_format_exception', reason: `For input string: "${preview(value)}"` });
+      const n = numberOf(value);
+      // ES reads long values through its own parser (IllegalArgumentException), the others through Java's (NumberFormatException).
+      if (!Number.isFinite(n)) throw bad({ type: type === 'long' ? 'illegal_argument_exception' : 'number_format_exception', reason: `For input string: "${preview(value)}"` });
     } else if (type === 'boolean') {
       if (!(typeof value === 'boolean' || value === 'true' || value === 'false' || value === '')) {
         throw bad({ type: 'illegal_argument_exception', reason: `Failed to parse value [${preview(value)}] as only [true] or [false] are allowed.` });
       }
     } else if (type === 'date') {
-      if (parseDate(value) === undefined) {
-        throw bad({ type: 'illegal_argument_exception', reason: `failed to parse date field [${preview(value)}] with format [strict_date_optional_time||epoch_millis]` });
+      const format = typeof def['format'] === 'string' ? def['format'] : DEFAULT_DATE_FORMAT;
+      if (parseWithFormat(value, format) === undefined) {
+        const causedBy = format.includes('||')
+          ? { type: 'date_time_parse_exception', reason: 'Failed to parse with all enclosed parsers' }
+          : { type: 'date_time_parse_exception', reason: patternFailure(preview(value), format) };
+        throw bad({ type: 'illegal_argument_exception', reason: `failed to parse date field [${preview(value)}] with format [${format}]`, caused_by: causedBy });
       }
+    } else if (type.endsWith('_range')) {
+      // An interval object; its bounds are checked when queries read them.
     } else if (isObject(value)) {
       throw bad({ type: 'illegal_state_exception', reason: `Can't get text on a START_OBJECT at 1:1` });
     }
     return false;
   }
+}
+
+function sortedByName(def: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(def)) {
+    if ((k === 'properties' || k === 'fields') && isObject(v)) {
+      const sorted: JsonObject = {};
+      for (const name of Object.keys(v).sort()) {
+        const child = v[name];
+        sorted[name] = isObject(child) ? sortedByName(child) : (child as Json);
+      }
+      out[k] = sorted;
+    } else out[k] = v as Json;
+  }
+  return out;
 }
 
 function preview(v: Json): string {
@@ -326,6 +376,7 @@ function inferDef(value: Json): FieldDef | undefined {
     case 'number':
       return { type: Number.isInteger(value) ? 'long' : 'float' };
     case 'string':
+      if (isLongMarker(value)) return { type: 'long' };
       if (looksLikeDate(value)) return { type: 'date' };
       return { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } };
     default:

@@ -17,7 +17,7 @@ export function parseKeepAlive(text: string, name = 'keep_alive'): number {
   return Number(m[1]) * unit;
 }
 
-function encodeId(contextId: number): string {
+export function encodeId(contextId: number): string {
   // Opaque to clients, like ES's; the context number lets an expired id be reported by number.
   const buf = Buffer.concat([randomBytes(12), Buffer.from(`:${contextId}`)]);
   return buf.toString('base64');

@@ -1,5 +1,6 @@
 /** `GET /` and the cluster-level status endpoints. */
 import { requireCluster } from './auth';
+import { optionsFromQuery, resolveIndices } from './resolve';
 import type { Context } from './context';
 import type { Exchange } from './exchange';
 import { createdVersionId, luceneVersion } from './version';
@@ -28,11 +29,12 @@ export function rootInfo(ex: Exchange, ctx: Context): void {
 
 export function clusterHealth(ex: Exchange, ctx: Context): void {
   requireCluster(ex, ctx.version, 'health');
-  const indices = [...ctx.state.indices.values()];
-  const hasReplicas = indices.length > 0;
+  const expr = ex.params['index'];
+  const indices = expr === undefined ? [...ctx.state.indices.values()] : resolveIndices(ctx.state, expr, optionsFromQuery(ex.query));
+  const unassigned = indices.reduce((n, idx) => n + idx.replicas, 0);
   ex.send(200, {
     cluster_name: ctx.clusterName,
-    status: hasReplicas ? 'yellow' : 'green',
+    status: unassigned > 0 ? 'yellow' : 'green',
     timed_out: false,
     number_of_nodes: 1,
     number_of_data_nodes: 1,
@@ -40,11 +42,11 @@ export function clusterHealth(ex: Exchange, ctx: Context): void {
     active_shards: indices.length,
     relocating_shards: 0,
     initializing_shards: 0,
-    unassigned_shards: indices.length,
+    unassigned_shards: unassigned,
     delayed_unassigned_shards: 0,
     number_of_pending_tasks: 0,
     number_of_in_flight_fetch: 0,
     task_max_waiting_in_queue_millis: 0,
-    active_shards_percent_as_number: indices.length === 0 ? 100.0 : 50.0,
+    active_shards_percent_as_number: indices.length === 0 ? 100.0 : (100 * indices.length) / (indices.length + unassigned),
   });
 }

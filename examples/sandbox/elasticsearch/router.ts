@@ -92,3 +92,13 @@ export function wrongMethod(ex: Exchange, allowed: string[]): void {
 }
 
 export type { Context };
+
+/** `POST /{index}/{type}`: 7.x refuses any type but _doc; 8.x has no handler for it outside compatibility mode. */
+export function typedIndexRoute(ex: Exchange, ctx: Context): void {
+  if (ctx.version.major === 7) {
+    const reason = `Invalid type: expecting [_doc] but got [${ex.params['type'] ?? ''}]`;
+    ex.send(400, { error: { root_cause: [{ type: 'illegal_argument_exception', reason }], type: 'illegal_argument_exception', reason }, status: 400 });
+    return;
+  }
+  ex.send(400, { error: `no handler found for uri [${ex.uri}] and method [${ex.method}]` });
+}

@@ -6,9 +6,11 @@ import { catAliases, catCount, catIndices } from './cat';
 import { deleteByQuery } from './delete-by-query';
 import { getDoc, getSource, mget, putDoc, removeDoc, update } from './documents';
 import { closePit, openPit } from './pit';
+import { indexStats } from './index-stats';
+import { nodesStats } from './nodes-stats';
 import { clusterHealth, rootInfo } from './root';
-import { Router } from './router';
-import { count, scrollUnsupported, search } from './search/handlers';
+import { Router, typedIndexRoute } from './router';
+import { clearScroll, count, msearch, scroll, search } from './search/handlers';
 import { authenticateInfo, createApiKey, invalidateApiKey } from './security';
 import { getTask, listTasks } from './tasks';
 
@@ -19,6 +21,8 @@ export function buildRouter(): Router {
   r.add(['GET', 'HEAD'], '/', rootInfo);
   r.add(['GET'], '/_cluster/health', clusterHealth);
   r.add(['GET'], '/_cluster/health/{index}', clusterHealth);
+  r.add(['GET'], '/_nodes/stats', nodesStats);
+  r.add(['GET'], '/_nodes/stats/{metric}', nodesStats);
 
   r.add(['POST', 'PUT'], '/_security/api_key', createApiKey);
   r.add(['DELETE'], '/_security/api_key', invalidateApiKey);
@@ -26,9 +30,14 @@ export function buildRouter(): Router {
 
   r.add(GET_POST, '/_search', search);
   r.add(GET_POST, '/{index}/_search', search);
+  r.add(GET_POST, '/_msearch', msearch);
+  r.add(GET_POST, '/{index}/_msearch', msearch);
   r.add(GET_POST, '/_count', count);
   r.add(GET_POST, '/{index}/_count', count);
-  r.add(GET_POST, '/_search/scroll', scrollUnsupported);
+  r.add(GET_POST, '/_search/scroll', scroll);
+  r.add(GET_POST, '/_search/scroll/{scroll_id}', scroll);
+  r.add(['DELETE'], '/_search/scroll', clearScroll);
+  r.add(['DELETE'], '/_search/scroll/{scroll_id}', clearScroll);
   r.add(['POST'], '/{index}/_pit', openPit);
   r.add(['DELETE'], '/_pit', closePit);
   r.add(['POST'], '/{index}/_delete_by_query', deleteByQuery);
@@ -44,6 +53,8 @@ export function buildRouter(): Router {
   r.add(['GET', 'HEAD'], '/{index}/_doc/{id}', getDoc);
   r.add(['DELETE'], '/{index}/_doc/{id}', removeDoc);
   r.add(['POST'], '/{index}/_doc', putDoc);
+  // The typed-index route of 7.x (kept for REST compatibility in 8.x): it makes other methods on /{index}/{x} a 405.
+  r.add(['POST'], '/{index}/{type}', typedIndexRoute);
   r.add(['PUT', 'POST'], '/{index}/_create/{id}', putDoc);
   r.add(['POST'], '/{index}/_update/{id}', update);
   r.add(['GET', 'HEAD'], '/{index}/_source/{id}', getSource);
@@ -59,6 +70,8 @@ export function buildRouter(): Router {
   r.add(['GET'], '/{index}/_settings', getSettings);
   r.add(['PUT'], '/_settings', putSettings);
   r.add(['PUT'], '/{index}/_settings', putSettings);
+  r.add(['GET'], '/{index}/_stats', indexStats);
+  r.add(['GET'], '/{index}/_stats/{metric}', indexStats);
   r.add(GET_POST, '/_refresh', refresh);
   r.add(GET_POST, '/{index}/_refresh', refresh);
 

@@ -8,6 +8,7 @@ import { IndexData, newUuid, type StoredDoc } from './index-data';
 import { Mapping } from './mapping';
 import { RankedCache } from './search/ranked-cache';
 import type { EsVersion } from './version';
+import type { SearchRequest } from './search/request';
 
 export interface ApiKeyRecord {
   id: string;
@@ -32,6 +33,8 @@ export interface PitRecord {
   /** Snapshots of each index's searchable view at open time. */
   shards: { index: IndexData; docs: StoredDoc[] }[];
   expiresAt: number;
+  /** Set for a scroll: the search it pages through and the offset of its next page. */
+  scroll?: { request: SearchRequest; next: number };
 }
 
 export interface TaskRecord {
@@ -55,6 +58,9 @@ export class ClusterState {
   readonly rankedCache = new RankedCache();
   readonly clusterUuid = newUuid();
   readonly nodeId = randomBytes(16).toString('base64url').slice(0, 22);
+  /** Counters behind `_nodes/stats` (indices.search.query_total, indices.indexing.index_total). */
+  queryTotal = 0;
+  indexTotal = 0;
   private nextContextId = 1;
   private nextTaskId = 1000;
 

@@ -30,5 +30,7 @@ export function luceneVersion(v: EsVersion): string {
 
 /** The numeric form ES stores as index.version.created, e.g. 8150099. */
 export function createdVersionId(v: EsVersion): string {
+  // From 8.12 index versions are numbered on their own; 8.19's (read from a real 8.19.21 node):
+  if (v.major === 8 && v.minor === 19) return '8537000';
   return String(v.major * 1_000_000 + v.minor * 10_000 + v.patch * 100 + 99);
 }

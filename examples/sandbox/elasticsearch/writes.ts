@@ -21,8 +21,9 @@ export function targetForWrite(ctx: Context, name: string): IndexData {
   return ctx.state.createIndex(name);
 }
 
-export function shardsInfo(): JsonObject {
-  return { total: 2, successful: 1, failed: 0 };
+/** A write reaches the primary; each replica counts in `total` (unassigned on one node, so not successful). */
+export function shardsInfo(index: IndexData): JsonObject {
+  return { total: 1 + index.replicas, successful: 1, failed: 0 };
 }
 
 export function writeResult(ctx: Context, index: IndexData, id: string, version: number, seqNo: number, result: string): JsonObject {
@@ -31,7 +32,7 @@ export function writeResult(ctx: Context, index: IndexData, id: string, version:
   out['_id'] = id;
   out['_version'] = version;
   out['result'] = result;
-  out['_shards'] = result === 'noop' ? { total: 0, successful: 0, failed: 0 } : shardsInfo();
+  out['_shards'] = result === 'noop' ? { total: 0, successful: 0, failed: 0 } : shardsInfo(index);
   out['_seq_no'] = seqNo;
   out['_primary_term'] = 1;
   return out;
@@ -76,6 +77,7 @@ export function indexDoc(
   source: JsonObject,
   opts: { create?: boolean; size?: number } & Concurrency = {},
 ): { body: JsonObject; status: number } {
+  ctx.state.indexTotal++;
   const docId = id ?? autoId();
   if (Buffer.byteLength(docId) > 512) {
     throw illegalArgument(`id [${docId}] is too long, must be no longer than 512 bytes but was: ${Buffer.byteLength(docId)}`);
@@ -93,7 +95,7 @@ export function indexDoc(
 export function deleteDoc(ctx: Context, index: IndexData, id: string, cc: Concurrency = {}): { body: JsonObject; status: number } {
   checkConcurrency(index, id, index.get(id), cc);
   const removed = index.remove(id);
-  if (!removed) return { body: writeResult(ctx, index, id, 1, index.takeSeqNo(), 'not_found'), status: 404 };
+  if (!removed) return { body: writeResult(ctx, index, id, index.deleteMissing(id), index.takeSeqNo(), 'not_found'), status: 404 };
   return { body: writeResult(ctx, index, id, removed.version, removed.seqNo, 'deleted'), status: 200 };
 }
 

@@ -2,11 +2,13 @@
  * One collection: its schema (declared and learned fields) and its documents, kept in
  * insertion order so that wildcard searches and exports need no sorting.
  */
+import { CurationSet } from './curation';
 import { ApiError } from './errors';
 import { FieldTokenIndex } from './field-token-index';
 import { canonical, isPlainObject, type JsonObject } from './json';
 import { valueAt } from './paths';
 import { baseType, detectType, fieldSummary, makeField, type FieldDef } from './schema';
+import { SynonymSet } from './synonyms';
 import { validateDocument, type DirtyValues } from './validate';
 import type { Features } from './version';
 
@@ -29,6 +31,9 @@ export interface CollectionOptions {
   symbolsToIndex: string[];
   metadata?: Record<string, unknown>;
   createdAt: number;
+  /** 30: names of the global synonym and curation sets searches of this collection use. */
+  synonymSets?: string[];
+  curationSets?: string[];
 }
 
 export class Collection {
@@ -38,7 +43,13 @@ export class Collection {
   readonly enableNestedFields: boolean;
   readonly tokenSeparators: string[];
   readonly symbolsToIndex: string[];
-  readonly metadata: Record<string, unknown> | undefined;
+  metadata: Record<string, unknown> | undefined;
+  /** Up to 29: the collection's own synonyms and overrides. */
+  readonly synonyms = new SynonymSet('');
+  readonly overrides = new CurationSet('');
+  /** 30: the global sets attached to this collection. */
+  synonymSets: string[];
+  curationSets: string[];
   /** Bumped on every write; search caches key on it. */
   generation = 0;
 
@@ -63,6 +74,8 @@ export class Collection {
     this.tokenSeparators = opts.tokenSeparators;
     this.symbolsToIndex = opts.symbolsToIndex;
     this.metadata = opts.metadata;
+    this.synonymSets = opts.synonymSets ?? [];
+    this.curationSets = opts.curationSets ?? [];
     this.fieldList = [];
     for (const f of opts.fields) this.addField(f);
   }
@@ -182,8 +195,8 @@ export class Collection {
     };
     if (this.metadata && Object.keys(this.metadata).length > 0) out.metadata = this.metadata;
     if (feat.globalSets) {
-      out.synonym_sets = [];
-      out.curation_sets = [];
+      out.synonym_sets = this.synonymSets;
+      out.curation_sets = this.curationSets;
     }
     return out;
   }
@@ -211,6 +224,25 @@ export class Collection {
       else return rec.alive ? { rec, position: mid } : undefined;
     }
     return undefined;
+  }
+
+  /** Adds a field after creation (schema alter); documents already stored are indexed for it on first search. */
+  addDeclaredField(f: FieldDef): void {
+    this.addField(f);
+    this.generation++;
+  }
+
+  /** Drops a field or pattern from the schema; stored documents keep their values, as in the engine. */
+  dropField(name: string): boolean {
+    const i = this.fieldList.findIndex((f) => f.name === name);
+    if (i < 0) return false;
+    this.fieldList.splice(i, 1);
+    this.fieldsByName.delete(name);
+    this.tokenIndexes.delete(name);
+    const p = this.patterns.findIndex((x) => x.field.name === name);
+    if (p >= 0) this.patterns.splice(p, 1);
+    this.generation++;
+    return true;
   }
 
   private kill(rec: DocRecord): void {

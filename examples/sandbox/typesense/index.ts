@@ -17,6 +17,11 @@ import { registerImportExport } from './routes/import-export';
 import { registerKeys } from './routes/keys';
 import { registerOperations } from './routes/operations';
 import { registerSearch } from './routes/search';
+import { registerAliases } from './routes/aliases';
+import { registerCuration } from './routes/curation';
+import { registerPresets } from './routes/presets';
+import { registerSynonyms } from './routes/synonyms';
+import { registerUnavailable } from './routes/unavailable';
 import { ResultCache } from './search';
 import { features, parseVersion, type EngineVersion } from './version';
 
@@ -56,6 +61,11 @@ export function createTypesenseSandbox(opts: TypesenseSandboxOptions): Typesense
     feat,
     keys: new KeyStore(opts.apiKey),
     collections: new Map<string, Collection>(),
+    aliases: new Map(),
+    presets: new Map(),
+    stopwords: new Map(),
+    synonymSets: new Map(),
+    curationSets: new Map(),
     stats,
     cache: new ResultCache(16, (hit) => (hit ? stats.cacheHits++ : stats.cacheMisses++)),
     maxPerPage: version.major >= 27 ? (opts.maxPerPage ?? 250) : 250,
@@ -68,6 +78,11 @@ export function createTypesenseSandbox(opts: TypesenseSandboxOptions): Typesense
   registerImportExport(router, engine);
   registerDocuments(router, engine);
   registerCollections(router, engine);
+  registerAliases(router, engine);
+  registerSynonyms(router, engine);
+  registerCuration(router, engine);
+  registerPresets(router, engine);
+  registerUnavailable(router);
 
   return {
     handler: createHandler(engine, router),

@@ -28,6 +28,7 @@ export interface FieldDef {
   store: boolean;
   stemDictionary: string;
   rangeIndex: boolean;
+  truncateLen: number;
   /** A leaf found inside an `object`/`object[]` field rather than declared. */
   nested: boolean;
   /** Name is a pattern (`.*`, `.*_facet`) that types fields learned from documents. */
@@ -47,6 +48,7 @@ const fieldInput = z.looseObject({
   store: z.boolean().optional(),
   stem_dictionary: z.string().optional(),
   range_index: z.boolean().optional(),
+  truncate_len: z.number().int().positive().optional(),
 });
 export type FieldInput = z.infer<typeof fieldInput>;
 
@@ -96,6 +98,7 @@ export function makeField(input: FieldInput, nested = false): FieldDef {
     store: input.store ?? true,
     stemDictionary: input.stem_dictionary ?? '',
     rangeIndex: input.range_index ?? false,
+    truncateLen: input.truncate_len ?? 100,
     nested,
     dynamic,
   };
@@ -167,6 +170,7 @@ export function fieldSummary(f: FieldDef, feat: Features): Record<string, unknow
   if (feat.fieldStore) out.store = f.store;
   if (feat.fieldStemDictionary) out.stem_dictionary = f.stemDictionary;
   if (f.rangeIndex) out.range_index = true;
+  if (feat.fieldTruncateLen) out.truncate_len = f.truncateLen;
   return out;
 }
 

@@ -1,6 +1,7 @@
 /**
- * One search against one collection: parameter checks with the engine's texts, text match,
- * filter, sort, facets and paging. Ordered match lists are cached per collection
+ * One search against one collection: the preset, parameter checks with the engine's texts,
+ * curation rules, stopwords, text match widened by synonyms, filter, sort, grouping, facets
+ * and paging. Ordered match lists are cached per collection
  * generation so that paging through a large result costs a slice, not a scan.
  */
 import type { Collection, DocRecord } from './collection';
@@ -10,7 +11,11 @@ import { indexedMatches } from './indexed-match';
 import { RawNumber, type JsonObject } from './json';
 import { pruneDocument, scalarsAt } from './paths';
 import { baseType } from './schema';
-import { effectiveSort, parseSortBy, sortRanked, type Ranked } from './sort';
+import { groupHits, parseGrouping } from './grouping';
+import { UNAVAILABLE, unavailable } from './routes/unavailable';
+import { applyPreset, planCuration, stopwordFilter, synonymsFor, type CurationPlan, type SearchSettings } from './search-rules';
+import { effectiveSort, parseSortBy, sortRanked, type Ranked, type SortClause } from './sort';
+import { expandQuery, type SynonymDef } from './synonyms';
 import { highlightHit, matchDocument, textMatchInfo, tokenize, WILDCARD_MATCH_INFO, type QueryField } from './text';
 import type { Features } from './version';
 
@@ -38,13 +43,14 @@ export interface SearchEnv {
   feat: Features;
   maxPerPage: number;
   cache: ResultCache;
+  settings: SearchSettings;
 }
 
 /** A few recent ordered result lists, keyed by collection generation and the query's shape. */
 export class ResultCache {
   private readonly entries = new Map<string, Ranked[]>();
   constructor(
-    private readonly capacity = 16,
+    private capacity = 16,
     private readonly onLookup: (hit: boolean) => void = () => undefined,
   ) {}
 
@@ -56,6 +62,17 @@ export class ResultCache {
       this.entries.set(key, hit);
     }
     return hit;
+  }
+
+  /** Search settings outside any collection changed (synonym or curation sets): every answer may differ. */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  resize(capacity: number): void {
+    this.capacity = capacity;
+    this.set('', []);
+    this.entries.delete('');
   }
 
   set(key: string, value: Ranked[]): void {
@@ -91,12 +108,19 @@ export interface SearchOutcome {
   body: JsonObject;
   /** The full ordered match list (union search merges these). */
   ranked: Ranked[];
+  /** The order the list is in, so a union can merge lists by it. */
+  sortClauses: SortClause[];
+  /** A hit as this search writes it (document pruned, highlights, text match). */
+  hit(r: Ranked): JsonObject;
 }
 
-export function runSearch(coll: Collection, params: SearchParams, env: SearchEnv, fullRanking = false): SearchOutcome {
+export function runSearch(coll: Collection, rawParams: SearchParams, env: SearchEnv, fullRanking = false): SearchOutcome {
   const started = process.hrtime.bigint();
-  const q = params.get('q');
-  if (q === undefined) throw new ApiError(400, 'Parameter `q` is required.');
+  const params = applyPreset(rawParams, env.settings);
+  const originalQ = params.get('q');
+  if (originalQ === undefined) throw new ApiError(400, 'Parameter `q` is required.');
+  if (params.get('conversation') === 'true') throw unavailable(UNAVAILABLE.conversations);
+  if (params.get('nl_query') === 'true') throw unavailable(UNAVAILABLE.nlSearch);
   for (const name of UNSIGNED_PARAMS) uintParam(params, name);
 
   const pageParam = uintParam(params, 'page');
@@ -105,8 +129,9 @@ export function runSearch(coll: Collection, params: SearchParams, env: SearchEnv
   const maxFacetValues = uintParam(params, 'max_facet_values') ?? 10;
   const prefix = (params.get('prefix') ?? 'true').split(',')[0]?.trim() !== 'false';
   const validateFieldNames = !(env.feat.validateFieldNames && params.get('validate_field_names') === 'false');
+  const curation = planCuration(coll, params, env.settings, env.feat);
+  const q = curation.q;
 
-  const wildcard = q.trim() === '*' || q.trim() === '';
   const queryBy = listParam(params, 'query_by');
   const queryFields: QueryField[] = queryBy.map((name, i) => ({ name, weight: Math.max(15 - i, 0) }));
   for (const f of queryBy) {
@@ -116,12 +141,14 @@ export function runSearch(coll: Collection, params: SearchParams, env: SearchEnv
       throw new ApiError(400, `Field \`${f}\` should be a string or a string array.`);
     }
   }
+  const wildcard = q.trim() === '*' || q.trim() === '';
   if (!wildcard && queryBy.length === 0) throw new ApiError(400, 'No search fields specified for the query.');
 
-  const filterText = params.get('filter_by') ?? '';
+  const filterText = curation.filterBy;
   const filter = parseFilter(filterText, { field: (n) => coll.field(n), validateFieldNames });
-  const sortText = params.get('sort_by') ?? '';
+  const sortText = curation.sortBy ?? '';
   const sortClauses = effectiveSort(sortText.trim() === '' ? [] : parseSortBy(sortText, coll), coll, wildcard);
+  const grouping = parseGrouping(params, coll);
 
   const facetBy = listParam(params, 'facet_by');
   for (const f of facetBy) {
@@ -132,21 +159,28 @@ export function runSearch(coll: Collection, params: SearchParams, env: SearchEnv
 
   const page = pageParam === undefined || pageParam === 0 ? (offsetParam !== undefined ? 0 : 1) : pageParam;
   const offset = page > 0 ? (page - 1) * perPage : (offsetParam ?? 0);
-  const qTokens = wildcard ? [] : tokenize(q);
+  const dropStopwords = stopwordFilter(params, env.settings);
+  let qTokens = wildcard ? [] : tokenize(q);
+  if (dropStopwords) qTokens = dropStopwords(qTokens);
+  const locale = coll.field(queryBy[0] ?? '')?.locale ?? '';
+  const synonyms = qTokens.length === 0 ? [] : synonymsFor(coll, params, env.settings, env.feat, locale);
+  const curated = curation.pinned.length > 0 || curation.hidden.size > 0;
 
   let found: number;
   let window: Ranked[];
   let ranked: Ranked[] = [];
-  const newestFirstOnly = sortClauses.length === 1 && !filter && wildcard;
-  if (newestFirstOnly && facetBy.length === 0 && !fullRanking) {
+  const newestFirstOnly = sortClauses.length === 1 && !filter && qTokens.length === 0;
+  if (newestFirstOnly && facetBy.length === 0 && !fullRanking && !curated && !grouping) {
     // Wildcard without filter or sort: the insertion list already is the answer.
     found = coll.numDocuments;
     window = newestSlice(coll.snapshot(), found, offset, perPage);
   } else {
-    const key = [coll.name, coll.generation, q, queryBy.join(','), filterText, sortText, prefix, validateFieldNames].join('\u0000');
+    const synonymKey = synonyms.map((d) => `${d.rawRoot}>${d.rawSynonyms.join('|')}`).join(',');
+    const key = [coll.name, coll.generation, qTokens.join(' '), queryBy.join(','), filterText, sortText, prefix, validateFieldNames, synonymKey].join('\u0000');
     const cached = env.cache.get(key);
-    ranked = cached ?? rank(coll, qTokens, queryFields, prefix, filter, sortClauses);
+    ranked = cached ?? rank(coll, qTokens, queryFields, prefix, filter, sortClauses, synonyms);
     if (!cached) env.cache.set(key, ranked);
+    if (curated) ranked = applyCuration(coll, ranked, curation, filter);
     found = ranked.length;
     window = ranked.slice(offset, offset + perPage);
   }
@@ -154,27 +188,49 @@ export function runSearch(coll: Collection, params: SearchParams, env: SearchEnv
   const include = params.has('include_fields') ? listParam(params, 'include_fields') : null;
   const exclude = params.has('exclude_fields') ? listParam(params, 'exclude_fields') : null;
   const text: HighlightQuery = { tokens: qTokens, fields: queryFields, prefix };
-  const hits = window.map((r) => hitFor(r, text, include, exclude));
+  const hit = (r: Ranked): JsonObject => hitFor(r, text, include, exclude);
 
   const body: JsonObject = {
     facet_counts: facetBy.map((f) => facetCounts(ranked, f, maxFacetValues, coll)),
     found,
-    hits,
     out_of: coll.numDocuments,
-    request_params: { collection_name: coll.name, first_q: q, per_page: perPage, q },
+    request_params: { collection_name: coll.name, first_q: originalQ, per_page: perPage, q: originalQ },
     search_cutoff: false,
-    search_time_ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
   };
+  if (grouping) {
+    const groups = groupHits(ranked, grouping, offset, perPage, hit);
+    Object.assign(body, { found: groups.found, found_docs: ranked.length, grouped_hits: groups.page });
+  } else {
+    body.hits = window.map(hit);
+  }
+  if (curation.metadata) body.metadata = curation.metadata;
   if (page > 0) body.page = page;
   else body.offset = offset;
   if (exclude?.includes('out_of')) delete body.out_of;
-  return { body, ranked };
+  body.search_time_ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
+  return { body, ranked, sortClauses, hit };
 }
 
 interface HighlightQuery {
   tokens: string[];
   fields: QueryField[];
   prefix: boolean;
+}
+
+/** Hidden hits leave the list; pinned ones (that exist, and pass the filter when asked) go to their 1-based places. */
+function applyCuration(coll: Collection, ranked: Ranked[], plan: CurationPlan, filter: Predicate | null): Ranked[] {
+  const pinnedIds = new Set(plan.pinned.map((p) => p.id));
+  const rest = ranked.filter((r) => !plan.hidden.has(r.rec.id) && !pinnedIds.has(r.rec.id));
+  const placed = new Set<string>();
+  const pins = [...plan.pinned].sort((a, b) => a.position - b.position);
+  for (const pin of pins) {
+    if (placed.has(pin.id) || plan.hidden.has(pin.id)) continue;
+    const rec = coll.get(pin.id);
+    if (!rec || (plan.filterCurated && filter && !filter(rec.doc))) continue;
+    placed.add(pin.id);
+    rest.splice(Math.min(Math.max(pin.position - 1, 0), rest.length), 0, { rec, match: null, curated: true });
+  }
+  return rest;
 }
 
 function newestSlice(records: readonly DocRecord[], live: number, offset: number, count: number): Ranked[] {
@@ -202,13 +258,15 @@ function rank(
   prefix: boolean,
   filter: Predicate | null,
   sortClauses: ReturnType<typeof effectiveSort>,
+  synonyms: SynonymDef[],
 ): Ranked[] {
   let ranked: Ranked[] = [];
   if (qTokens.length === 0) {
     for (const rec of coll.snapshot()) if (rec.alive && (!filter || filter(rec.doc))) ranked.push({ rec, match: null });
   } else {
+    ranked = withSynonyms(coll, qTokens, fields, prefix, filter, synonyms);
     // drop_tokens_threshold=1: with nothing found, drop tokens from the right until something is.
-    for (let keep = qTokens.length; keep >= 1 && ranked.length === 0; keep--) {
+    for (let keep = qTokens.length - 1; keep >= 1 && ranked.length === 0; keep--) {
       ranked = indexedMatches(coll, qTokens.slice(0, keep), fields, prefix, filter);
       for (const r of ranked) if (r.match) r.match.tokensDropped = qTokens.length - keep;
     }
@@ -216,13 +274,36 @@ function rank(
   return sortRanked(ranked, sortClauses);
 }
 
+/**
+ * The query's matches plus those of each synonym rewriting. A document found by the query
+ * itself keeps that match; one found only through a synonym carries the tokens it matched,
+ * for its highlights.
+ */
+function withSynonyms(coll: Collection, qTokens: string[], fields: QueryField[], prefix: boolean, filter: Predicate | null, synonyms: SynonymDef[]): Ranked[] {
+  const direct = indexedMatches(coll, qTokens, fields, prefix, filter);
+  const alternatives = expandQuery(qTokens, synonyms);
+  if (alternatives.length === 0) return direct;
+  const bySeq = new Map<number, Ranked>();
+  for (const r of direct) bySeq.set(r.rec.seq, r);
+  for (const tokens of alternatives) {
+    for (const r of indexedMatches(coll, tokens, fields, prefix, filter)) {
+      const seen = bySeq.get(r.rec.seq);
+      const better = seen?.tokens !== undefined && r.match !== null && seen.match !== null && r.match.score > seen.match.score;
+      if (!seen || better) bySeq.set(r.rec.seq, { ...r, tokens });
+    }
+  }
+  return [...bySeq.values()].sort((a, b) => a.rec.seq - b.rec.seq);
+}
+
 function hitFor(r: Ranked, text: HighlightQuery, include: string[] | null, exclude: string[] | null): JsonObject {
   const document = pruneDocument(r.rec.doc, include, exclude);
   if (!r.match) {
-    return { document, highlight: {}, highlights: [], text_match: 100, text_match_info: WILDCARD_MATCH_INFO };
+    const out: JsonObject = { document, highlight: {}, highlights: [], text_match: 100, text_match_info: WILDCARD_MATCH_INFO };
+    if (r.curated) out.curated = true;
+    return out;
   }
   // Ranking keeps scores only; the tokens hit are found again for the hits on this page.
-  const kept = text.tokens.slice(0, text.tokens.length - r.match.tokensDropped);
+  const kept = r.tokens ?? text.tokens.slice(0, text.tokens.length - r.match.tokensDropped);
   const hits = matchDocument(r.rec.doc, kept, text.fields, text.prefix);
   const { highlight, highlights } = hits ? highlightHit(r.rec.doc, hits) : { highlight: {}, highlights: [] };
   return {

@@ -10,6 +10,10 @@ import type { TextScore } from './text';
 export interface Ranked {
   rec: DocRecord;
   match: TextScore | null;
+  /** The query tokens this document matched when it was found through a synonym. */
+  tokens?: string[];
+  /** Placed by a curation rule or `pinned_hits`. */
+  curated?: boolean;
 }
 
 type Key = (r: Ranked) => number | string | bigint | undefined;
@@ -103,7 +107,7 @@ export function effectiveSort(explicit: SortClause[], coll: Collection, wildcard
 }
 
 /** A missing value sorts as the smallest, as the engine's INT64_MIN sentinel does. */
-function compareKeys(x: ReturnType<Key>, y: ReturnType<Key>, desc: boolean): number {
+export function compareKeys(x: ReturnType<Key>, y: ReturnType<Key>, desc: boolean): number {
   if (x === y) return 0;
   const cmp = x === undefined ? -1 : y === undefined ? 1 : x < y ? -1 : x > y ? 1 : 0;
   return desc ? -cmp : cmp;

@@ -39,6 +39,15 @@ export function features(v: EngineVersion) {
     statsPercentiles: v.major >= 29,
     /** 30 lists global synonym and curation sets on each collection. */
     globalSets: v.major >= 30,
+    /** Schema alters take `metadata` too, and refuse an empty body by name (27). */
+    alterMetadata: v.major >= 27,
+    /** `GET /operations/schema_changes` (28). */
+    schemaChanges: v.major >= 28,
+    /** `GET /collections?exclude_fields=` (27). */
+    collectionListExclude: v.major >= 27,
+    /** 30 field summaries carry `truncate_len` (default 100). */
+    fieldTruncateLen: v.major >= 30,
+
   };
 }
 

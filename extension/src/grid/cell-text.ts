@@ -30,3 +30,18 @@ export function detailText(value: unknown): string {
 export function tsvField(value: unknown): string {
   return cellText(value).replace(/\t/g, '\\t').replace(/ ⏎ /g, '\\n');
 }
+
+const wholeNumber = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const fraction = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+const small = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 3 });
+
+/**
+ * A statistic as people read one, in the browser's locale: `252.25223404255382` as `252.25`,
+ * `1234567` as `1,234,567`, `0.000123456` as `0.000123`. The grid paints this; copies and the
+ * value view keep the exact value.
+ */
+export function numberText(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (Number.isInteger(value)) return wholeNumber.format(value);
+  return Math.abs(value) >= 1 ? fraction.format(value) : small.format(value);
+}

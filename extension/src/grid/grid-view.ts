@@ -13,6 +13,10 @@ import { ValueView } from './value-view';
 
 /** Rows visible before the grid scrolls inside the output instead of growing it. */
 const VISIBLE_ROWS = 15;
+/** Lumino's data grid scroll bars (JupyterLab's and Notebook 7's themes alike). */
+const SCROLLBAR_PX = 15;
+/** The grid's top and bottom border. */
+const BORDERS_PX = 2;
 
 export type CopyFormat = 'tsv' | 'json';
 
@@ -27,6 +31,7 @@ export class GridView extends Panel {
   private readonly resizeObserver: ResizeObserver;
   private readonly stopWatchingTheme: () => void;
   private sized = false;
+  private rowHeight = 0;
 
   constructor(columns: readonly ColumnView[], rows: readonly Record<string, unknown>[], cut: readonly CutCell[], label: string) {
     super();
@@ -53,7 +58,10 @@ export class GridView extends Panel {
     node.dataset.columns = JSON.stringify(columns.map((c) => c.name));
     this.addWidget(this.grid);
     this.addWidget(this.valueView);
-    this.resizeObserver = new ResizeObserver(() => MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize));
+    this.resizeObserver = new ResizeObserver(() => {
+      MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize);
+      this.fitHeight();
+    });
     this.stopWatchingTheme = onThemeChange(() => this.applyTheme());
   }
 
@@ -135,10 +143,29 @@ export class GridView extends Panel {
       widths.forEach((width, column) => this.grid.resizeColumn('body', column, width));
       this.publishColumnEdges(widths);
     }
+    this.rowHeight = theme.rowHeight;
+    this.fitHeight();
+  }
+
+  /**
+   * As tall as its rows (up to VISIBLE_ROWS), plus a horizontal scroll bar only when the
+   * columns are wider than the output: room kept for one that is not there is an empty band.
+   */
+  private fitHeight(): void {
+    if (this.rowHeight === 0) {
+      return;
+    }
     const headerRows = this.model.rowCount('column-header');
-    const bodyRows = Math.min(this.model.rows.length, VISIBLE_ROWS);
-    // Room for the horizontal scrollbar keeps the last row from hiding under it.
-    this.grid.node.style.height = `${(headerRows + Math.max(bodyRows, 1)) * theme.rowHeight + 18}px`;
+    const bodyRows = Math.max(Math.min(this.model.rows.length, VISIBLE_ROWS), 1);
+    const scrollsDown = this.model.rows.length > VISIBLE_ROWS;
+    const room = this.grid.node.clientWidth - (scrollsDown ? SCROLLBAR_PX : 0);
+    const scrollsSideways = room <= 0 || this.grid.headerWidth + this.grid.bodyWidth > room;
+    const height = `${(headerRows + bodyRows) * this.rowHeight + (scrollsSideways ? SCROLLBAR_PX : 0) + BORDERS_PX}px`;
+    if (this.grid.node.style.height !== height) {
+      this.grid.node.style.height = height;
+    }
+    // For UI automation, as the column edges: the canvas has no row elements to measure.
+    this.grid.node.dataset.rowHeight = String(this.rowHeight);
   }
 
   /**

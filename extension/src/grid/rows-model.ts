@@ -1,5 +1,5 @@
 import { DataModel } from '@lumino/datagrid';
-import { cellText } from './cell-text';
+import { cellText, numberText } from './cell-text';
 import { type SortState, sortedRowOrder } from './sort-order';
 
 /** A grid column as the renderers know it: the kernel's column, or a bare name for tables. */
@@ -11,6 +11,8 @@ export interface ColumnView {
   json: boolean;
   /** `documents`: the documents hold the field but the mapping or schema does not. */
   origin?: 'meta' | 'mapping' | 'documents';
+  /** Numbers are statistics (aggregation values): painted rounded and grouped, copied exact. */
+  statistic?: boolean;
 }
 
 export interface CutCell {
@@ -64,8 +66,10 @@ export class RowsModel extends DataModel {
 
   data(region: DataModel.CellRegion, row: number, column: number): string {
     switch (region) {
-      case 'body':
-        return cellText(this.value(row, column));
+      case 'body': {
+        const value = this.value(row, column);
+        return typeof value === 'number' && this.columns[column]?.statistic ? numberText(value) : cellText(value);
+      }
       case 'column-header':
         return this.headerText(row, column);
       case 'row-header':

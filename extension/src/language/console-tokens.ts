@@ -14,6 +14,8 @@ export interface ConsoleState {
   triple: boolean;
   /** Inside a JSON string that a `${...}` interrupted. */
   string: boolean;
+  /** Open `{` and `[` of the body so far: how deep the next line is indented. */
+  depth: number;
 }
 
 const METHOD = /^(?:GET|POST|PUT|PATCH|DELETE|HEAD)(?=\s|$)/i;
@@ -55,6 +57,7 @@ function bodyToken(stream: StringStream, state: ConsoleState): string | null {
   }
   const ch = stream.next();
   if (ch !== undefined && '{}[]'.includes(ch)) {
+    state.depth = Math.max(0, state.depth + (ch === '{' || ch === '[' ? 1 : -1));
     return 'bracket';
   }
   return ch === ':' || ch === ',' ? 'punctuation' : null;
@@ -77,6 +80,7 @@ function lineStart(stream: StringStream, state: ConsoleState): string | null {
   }
   if (stream.match(METHOD)) {
     state.phase = 'path';
+    state.depth = 0;
     return 'keyword';
   }
   if (stream.match(/^%%?[A-Za-z_][\w-]*/)) {
@@ -89,7 +93,7 @@ function lineStart(stream: StringStream, state: ConsoleState): string | null {
 
 export const consoleTokens: StreamParser<ConsoleState> = {
   name: 'searchbook',
-  startState: () => ({ phase: 'line', triple: false, string: false }),
+  startState: () => ({ phase: 'line', triple: false, string: false, depth: 0 }),
   copyState: (state) => ({ ...state }),
   token(stream, state) {
     if (state.triple) {
@@ -143,10 +147,17 @@ export const consoleTokens: StreamParser<ConsoleState> = {
         return bodyToken(stream, state);
     }
   },
+  /** Auto-indent of a JSON body: one unit per open bracket, one less on a line that closes one. */
+  indent(state, textAfter, context) {
+    if (state.triple) return null;
+    const closing = /^\s*[}\]]/.test(textAfter) ? 1 : 0;
+    return Math.max(0, state.depth - closing) * context.unit;
+  },
   blankLine(state) {
     if (state.phase !== 'body') {
       state.phase = 'line';
     }
   },
-  languageData: { commentTokens: { line: '#' } },
+  // A typed `}` or `]` at a line's start moves it back to its bracket's indentation.
+  languageData: { commentTokens: { line: '#' }, indentOnInput: /^\s*[}\]]$/ },
 };

@@ -1,10 +1,12 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
-import { HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
+import { answerValue, hitsPayloadRows, tablePayloadRows } from '../../../kernel/src/render/answer-rows';
+import { aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
 import { GridView } from '../grid/grid-view';
 import type { ColumnView } from '../grid/rows-model';
 import { barChart, bucketsOf } from './bar-chart';
+import { block } from './block';
 import { omittedText, statusText } from './status-line';
 import { toolbar } from './toolbar';
 
@@ -16,26 +18,24 @@ interface Results {
   cut: { row: number; column: string }[];
   total?: { value: number; relation: 'eq' | 'gte' };
   omittedRows: number;
-  aggregations: { name: string; rows: Record<string, unknown>[] }[];
+  aggregations: { name: string; kind?: 'aggregation' | 'facet' | undefined; rows: Record<string, unknown>[] }[];
+  /** The engine's answer as the notebook keeps it, for the raw view. */
+  answer?: string;
+  answerFormat?: string;
 }
 
 function readResults(mimeType: string, data: unknown): Results {
   if (mimeType === HITS_MIME) {
-    return HitsPayloadSchema.parse(data);
+    const hits = HitsPayloadSchema.parse(data);
+    return { ...hits, rows: hitsPayloadRows(hits) };
   }
   const table = TablePayloadSchema.parse(data);
   return {
     ...table,
+    rows: tablePayloadRows(table),
     columns: table.columns.map((name) => ({ name, type: '', readOnly: false, json: false })),
     aggregations: [],
   };
-}
-
-function block(className: string, text = ''): HTMLElement {
-  const node = document.createElement('div');
-  node.className = className;
-  node.textContent = text;
-  return node;
 }
 
 /**
@@ -59,10 +59,11 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
       this.addWidget(new Widget({ node: this.unreadable(error, model) }));
       return;
     }
-    this.showResults(results, model.data['application/json']);
+    // Notebooks saved before the answer moved into the payload kept it as application/json.
+    this.showResults(results, results.answer !== undefined ? () => answerValue(results) : () => model.data['application/json']);
   }
 
-  private showResults(results: Results, raw: unknown): void {
+  private showResults(results: Results, raw: () => unknown): void {
     const label = `${results.rows.length} rows from ${results.info.connection}, columns ${results.columns.map((c) => c.name).join(', ')}`;
     const grid = new GridView(results.columns, results.rows, results.cut, label);
     // A search with `size: 0` is asked for its aggregations: an empty grid of every mapped
@@ -72,14 +73,15 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     rawView.hidden = true;
     const extras: Widget[] = [];
     const counts = { total: results.total, shown: results.rows.length, omitted: results.omittedRows };
+    if (results.info.title) this.addWidget(new Widget({ node: block('searchbook-SearchTitle', results.info.title) }));
     this.addWidget(new Widget({ node: block('searchbook-Status', statusText(results.info, counts)) }));
     this.addWidget(
       new Widget({
         node: toolbar({
-          copy: (format) => grid.copy(format),
+          ...(results.rows.length > 0 ? { copy: (format: 'tsv' | 'json') => grid.copy(format) } : {}),
           toggleRaw: () => {
             if (rawView.childElementCount === 0) {
-              rawView.append(rawJsonNode(raw));
+              rawView.append(rawJsonNode(raw()));
             }
             rawView.hidden = !rawView.hidden;
             for (const widget of [main, ...extras]) {
@@ -123,16 +125,17 @@ function rawJsonNode(raw: unknown): HTMLElement {
   return pre;
 }
 
-function aggregationWidgets(aggregation: { name: string; rows: Record<string, unknown>[] }, connection: string): Widget[] {
+function aggregationWidgets(aggregation: Results['aggregations'][number], connection: string): Widget[] {
   const section = block('searchbook-Aggregation');
-  const title = block('searchbook-Aggregation-title', `Aggregation ${aggregation.name}`);
+  const title = block('searchbook-Aggregation-title', aggregationTitle(aggregation));
   section.append(title);
   const buckets = bucketsOf(aggregation.rows);
   if (buckets.length > 0) {
     section.append(barChart(buckets, aggregation.name));
   }
   const names = [...new Set(aggregation.rows.flatMap((row) => Object.keys(row)))];
-  const columns = names.map((name) => ({ name, type: '', readOnly: false, json: false }));
-  const label = `Aggregation ${aggregation.name} from ${connection}: ${aggregation.rows.length} rows, columns ${names.join(', ')}`;
+  // Bucket keys (years, prices) read best as written; counts and metrics are rounded and grouped.
+  const columns = names.map((name) => ({ name, type: '', readOnly: false, json: false, statistic: name !== 'key' }));
+  const label = `${aggregationTitle(aggregation)} from ${connection}: ${aggregation.rows.length} rows, columns ${names.join(', ')}`;
   return [new Widget({ node: section }), new GridView(columns, aggregation.rows, [], label)];
 }

@@ -8,9 +8,10 @@ export interface Counts {
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
-/** Who answered what and how: `es · GET /products/_search · 200 · 12 ms · ≥10,000 total · 20 shown`. */
-export function statusText(info: ResponseInfo, counts: Counts): string {
+/** Who answered what and how: `es · GET /products/_search · 200 · 12 ms · ≥10,000 total · 20 shown` (no counts for a JSON answer). */
+export function statusText(info: ResponseInfo, counts?: Counts): string {
   const parts = [info.connection, `${info.method} ${info.path}`, String(info.status), `${Math.round(info.elapsedMs)} ms`];
+  if (!counts) return parts.join(' · ');
   if (counts.total) {
     parts.push(`${counts.total.relation === 'gte' ? '≥' : ''}${numberFormat.format(counts.total.value)} total`);
   }

@@ -1,10 +1,12 @@
 export interface ToolbarActions {
-  copy(format: 'tsv' | 'json'): Promise<unknown>;
+  /** Absent when there are no rows to copy. */
+  copy?(format: 'tsv' | 'json'): Promise<unknown>;
   /** Shows or hides the raw response; returns whether it is now shown. */
   toggleRaw(): boolean;
 }
 
-function button(label: string, title: string, onClick: (button: HTMLButtonElement) => void): HTMLButtonElement {
+/** A small JupyterLab-styled button of the outputs. */
+export function button(label: string, title: string, onClick: (button: HTMLButtonElement) => void): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
   b.className = 'jp-Button searchbook-Toolbar-button';
@@ -23,13 +25,14 @@ export function toolbar(actions: ToolbarActions): HTMLElement {
     b.textContent = text;
     setTimeout(() => (b.textContent = label), 1200);
   };
+  const copy = actions.copy?.bind(actions);
+  if (copy) {
+    bar.append(
+      button('Copy TSV', 'Copy the selected cells (or every row) as tab-separated values', (b) => void copy('tsv').then(() => flash(b, 'Copied'))),
+      button('Copy JSON', 'Copy the selected cells (or every row) as a JSON array of objects', (b) => void copy('json').then(() => flash(b, 'Copied'))),
+    );
+  }
   bar.append(
-    button('Copy TSV', 'Copy the selected cells (or every row) as tab-separated values', (b) =>
-      void actions.copy('tsv').then(() => flash(b, 'Copied')),
-    ),
-    button('Copy JSON', 'Copy the selected cells (or every row) as a JSON array of objects', (b) =>
-      void actions.copy('json').then(() => flash(b, 'Copied')),
-    ),
     button('Raw JSON', 'Show the response as the engine sent it', (b) => {
       const shown = actions.toggleRaw();
       b.setAttribute('aria-pressed', String(shown));

@@ -10,6 +10,8 @@ export interface ConnectionNode {
 
 export interface TreeCallbacks {
   open(connection: string, target: string): void;
+  /** What to show under a connection after its indices or collections (keys, metrics). */
+  sections?(connection: string): HTMLElement | undefined;
 }
 
 const numberFormat = new Intl.NumberFormat('en-US');
@@ -44,7 +46,8 @@ export class ConnectionsTree {
   }
 
   private render(): void {
-    const focused = (document.activeElement as HTMLElement | null)?.dataset?.key;
+    const active = document.activeElement as HTMLElement | null;
+    const focused = active?.dataset?.key;
     this.node.replaceChildren();
     for (const entry of this.nodes) {
       const { connection } = entry;
@@ -81,11 +84,15 @@ export class ConnectionsTree {
           note.textContent = line;
           item.append(note);
         }
+        const sections = this.callbacks.sections?.(connection.name);
+        if (sections) item.append(sections);
       }
       this.node.append(item);
     }
     const first = this.items()[0];
     if (first) first.tabIndex = 0;
+    // A control inside a connection's sections keeps focus across re-renders (moving a node drops it).
+    if (!focused && active && active !== document.body && this.node.contains(active) && document.activeElement !== active) active.focus();
     if (focused) {
       const again = this.items().find((i) => i.dataset.key === focused);
       if (again) {

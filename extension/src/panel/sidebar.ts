@@ -1,6 +1,7 @@
 import type { Kernel } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
 import type { ConnectionInfo, ProfileInfo } from '../../../kernel/src/grid/grid-protocol';
+import { AdminSections } from './admin-sections';
 import { ConnectionsTree, type ConnectionNode } from './connections-tree';
 import { GridClient } from './grid-client';
 import type { OpenedGrid } from './document-grid-widget';
@@ -27,7 +28,9 @@ export class SearchbookSidebar extends Widget {
   private kernel: Kernel.IKernelConnection | null = null;
   private own = false;
   private followed: Kernel.IKernelConnection | null = null;
-  private readonly tree = new ConnectionsTree({ open: (connection, target) => void this.openGrid(connection, target) });
+  private readonly tree = new ConnectionsTree({ open: (connection, target) => void this.openGrid(connection, target), sections: (connection) => this.sectionsOf(connection) });
+  /** Keys and metrics sections per connection of the followed kernel. */
+  private readonly admin = new Map<string, AdminSections>();
   private readonly heading = document.createElement('div');
   private readonly message = document.createElement('div');
   private readonly connectionChoice = document.createElement('select');
@@ -146,6 +149,7 @@ export class SearchbookSidebar extends Widget {
       const { connections } = await client.request({ type: 'connections' }, 'connections');
       if (generation !== this.generation) return;
       this.connections = connections;
+      this.dropSections((name, sections) => sections.client !== client || !connections.some((c) => c.name === name));
       this.fillConnectionChoice();
       const nodes: ConnectionNode[] = connections.map((connection) => ({ connection, targets: [], loading: true }));
       this.tree.setNodes(nodes);
@@ -165,6 +169,26 @@ export class SearchbookSidebar extends Widget {
       if (this.own) await this.listProfiles(client);
     } catch (err) {
       if (generation === this.generation) this.say((err as Error).message);
+    }
+  }
+
+  private sectionsOf(connection: string): HTMLElement | undefined {
+    const client = this.client;
+    if (!client) return undefined;
+    let sections = this.admin.get(connection);
+    if (!sections || sections.client !== client) {
+      sections?.dispose();
+      sections = new AdminSections(client, connection);
+      this.admin.set(connection, sections);
+    }
+    return sections.node;
+  }
+
+  private dropSections(drop: (name: string, sections: AdminSections) => boolean): void {
+    for (const [name, sections] of this.admin) {
+      if (!drop(name, sections)) continue;
+      sections.dispose();
+      this.admin.delete(name);
     }
   }
 

@@ -53,6 +53,16 @@ export type SecretEnvNames = Partial<Record<'password' | 'key', string>>;
 
 export class ConnectArgsError extends Error {}
 
+/** A password or key typed into the `%connect` line itself: it is in the cell, and the notebook, until removed. */
+export class TypedSecretError extends ConnectArgsError {
+  constructor(
+    message: string,
+    readonly option: 'password' | 'key' | 'address',
+  ) {
+    super(message);
+  }
+}
+
 export function parseConnectArgs(text: string, env: (name: string) => string | undefined): ConnectArgs {
   return parseConnectAddress(text, env).args;
 }
@@ -93,7 +103,7 @@ export function parseConnectAddress(text: string, env: (name: string) => string 
     throw new ConnectArgsError(`%connect: the address says ${written}:// but ssl=${sslOption} says ${sslOption === 'disabled' ? 'plain HTTP' : 'HTTPS'}; ${fix}.`);
   }
   const url = urlOf(written ? address : `${schemeOf(ssl)}://${address}`);
-  if (url.password) throw new ConnectArgsError(`Put no password in the address; write password=\${env:NAME} so it stays out of the notebook.`);
+  if (url.password) throw new TypedSecretError(`Put no password in the address; write password=\${env:NAME} so it stays out of the notebook.`, 'address');
   const user = rest.user ?? (url.username ? decodeURIComponent(url.username) : undefined);
   url.username = '';
   const enginePort = !written && !/:\d+(\/|$)/.test(address);
@@ -131,7 +141,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 function resolveSecret(key: string, value: string, env: (name: string) => string | undefined): { name: string; secret: string } {
   const match = ENV_REFERENCE.exec(value);
   if (!match?.[1]) {
-    throw new ConnectArgsError(`Write ${key}=\${env:NAME} and set NAME in the kernel's environment: a ${key} typed into a cell would be saved in the notebook.`);
+    throw new TypedSecretError(`Write ${key}=\${env:NAME} and set NAME in the kernel's environment: a ${key} typed into a cell would be saved in the notebook.`, key === 'key' ? 'key' : 'password');
   }
   const secret = env(match[1]);
   if (secret === undefined) throw new ConnectArgsError(`The environment variable ${match[1]} is not set in the kernel's environment; export it before starting Jupyter.`);

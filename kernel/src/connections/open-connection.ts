@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Driver, EngineIdentity, EngineModule, EngineName } from '../drivers/driver';
+import { type Driver, type EngineIdentity, EngineError, type EngineModule, type EngineName } from '../drivers/driver';
 import type { TransportOptions } from '../drivers/transport';
 import { type ConnectArgs, ConnectArgsError } from './connect-args';
 import type { SslMode } from './ssl-mode';
@@ -25,7 +25,14 @@ const ENGINE_MODULES: Record<EngineName, () => Promise<EngineModule>> = {
   typesense: async () => (await import('../drivers/typesense/engine-module')).typesenseModule,
 };
 
-export async function openConnection(args: ConnectArgs, signal: AbortSignal): Promise<Connection> {
+/** How long `%connect` waits for the engine's first answer when no `timeout=` is given. */
+export const CONNECT_WAIT_MS = 10_000;
+
+/**
+ * Opens a connection and checks what answers. `waiting` hears, before the check, what the
+ * connection waits for, so a server that accepts and never answers is not a silent wait.
+ */
+export async function openConnection(args: ConnectArgs, signal: AbortSignal, waiting?: (what: string) => void): Promise<Connection> {
   const engine = await ENGINE_MODULES[args.engine]();
   const settings = engine.connectionSettings(args);
   const url = new URL(args.url);
@@ -48,13 +55,28 @@ export async function openConnection(args: ConnectArgs, signal: AbortSignal): Pr
   };
   const { Transport } = await import('../drivers/transport');
   const driver = engine.createDriver(new Transport(options));
+  const waitMs = args.timeout ? args.timeout * 1000 : CONNECT_WAIT_MS;
+  waiting?.(`Connecting to ${engine.displayName} at ${address}: waiting for its answer (at most ${waitMs / 1000} s)`);
+  const bound = AbortSignal.timeout(waitMs);
   try {
-    const identity = await driver.probe(signal);
+    const identity = await probe(driver, AbortSignal.any([signal, bound]), () => bound.aborted && !signal.aborted, address, waitMs);
     const user = args.engine === 'elasticsearch' && args.user !== undefined ? { user: args.user } : {};
     return { name, engine: args.engine, engineLabel: engine.displayName, address, ssl: args.ssl, ...user, identity, driver };
   } catch (err) {
     await driver.close();
     throw err;
+  }
+}
+
+async function probe(driver: Driver, signal: AbortSignal, timedOut: () => boolean, address: string, waitMs: number): Promise<EngineIdentity> {
+  try {
+    return await driver.probe(signal);
+  } catch (err) {
+    if (!timedOut()) throw err;
+    throw new EngineError(
+      'Connection failed',
+      `Connection failed: ${address} accepted the connection but did not answer within ${waitMs / 1000} s. Check that this is the engine's HTTP address and port (another service may accept connections without answering), or wait longer with timeout=<seconds>.`,
+    );
   }
 }
 

@@ -24,6 +24,8 @@ export interface MagicSegment extends SegmentBase {
   kind: 'magic';
   /** `%set`: the scan of the value after `=` (possibly over several lines). */
   value?: { start: number; scan: BlockScan };
+  /** `%export`: the optional body on the following lines, scanned like a request's. */
+  body?: { start: number; scan: BlockScan };
 }
 
 /** Body-like text with no request line before it. */
@@ -69,6 +71,11 @@ export function splitCell(text: string): Segment[] {
         const start = first + head[0].length;
         const scan = scanBlock(text, start, false, true);
         segment.value = { start, scan };
+        segment.end = scan.end;
+      } else if (/^%export\b/i.test(text.slice(first, lineEnd))) {
+        const start = Math.min(lineEnd + 1, text.length);
+        const scan = scanBlock(text, start, true);
+        segment.body = { start, scan };
         segment.end = scan.end;
       }
       end = segment.end;

@@ -2,6 +2,7 @@
  * What a console cell means once parsed: the contract between the parser (console/) and the
  * executor (execute/). Nothing here knows about engines.
  */
+import type { ExportArgs } from './export-args';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -22,6 +23,8 @@ export interface ConsoleRequest {
   path: string;
   /** Raw query string without the leading `?` ('' when none). */
   query: string;
+  /** Path and query as outputs name them when they read `${env:NAME}`: the reference, never its value. */
+  shown?: string;
   body?: RequestBody;
   /** 1-based line of the `METHOD path` line within the cell, for messages. */
   line: number;
@@ -36,6 +39,8 @@ export interface ConsoleMagic {
   line: number;
   /** For `%set`: the variable and its value, already validated and substituted by the parser. */
   set?: { name: string; value: JsonValue };
+  /** For `%export`: its words and the optional body on the next lines, checked by the parser. */
+  export?: ExportArgs & { body?: JsonValue };
 }
 
 export type CellItem = ConsoleRequest | ConsoleMagic;

@@ -1,6 +1,7 @@
 /**
  * Completion for console cells: methods at a line start, magic names after `%`, endpoint paths
- * (templates filled with index or collection names), and field names inside JSON bodies.
+ * (templates filled with index or collection names), and field names inside JSON bodies and
+ * in Typesense query-string parameters that name fields.
  */
 import type { EndpointInfo, EngineName } from '../drivers/driver';
 import { bodyContextAt } from './body-context';
@@ -154,6 +155,29 @@ async function completeBody(
   );
 }
 
+/**
+ * Field names in a Typesense query string: `query_by=ti`, `sort_by=rating:desc,ye`,
+ * `filter_by=genre:Fiction && ye`. Only where a field name goes, never in a value after `:`.
+ */
+async function completeQueryField(text: string, request: RequestSegment, cursor: number, query: string, ctx: CompletionContext): Promise<CompletionResult> {
+  // The parameter the cursor is in: pieces without `name=` belong to the one before (`&&` in filter_by).
+  const pieces = query.split('&');
+  let owner = pieces.length - 1;
+  while (owner >= 0 && !/^[\w.]+=/.test(pieces[owner] as string)) owner--;
+  const param = /^([\w.]+)=([\s\S]*)$/.exec(pieces.slice(Math.max(owner, 0)).join('&'));
+  if (owner < 0 || !param || !FIELD_LISTS.has(param[1] ?? '')) return empty(cursor);
+  const value = param[2] ?? '';
+  const partial = /[\w.@-]*$/.exec(value)?.[0] ?? '';
+  const before = value.slice(0, value.length - partial.length).trimEnd();
+  if (!(before === '' || /[,(|&!]$/.test(before))) return empty(cursor);
+  const target = requestTarget(text, request, ctx.engine);
+  if (!target) return empty(cursor);
+  const fields = await ctx.fieldNames(target);
+  let end = cursor;
+  while (end < text.length && /[\w.@-]/.test(text[end] as string)) end++;
+  return result(fields.filter((f) => startsWithFold(f, partial)).map((f) => ({ text: f, type: 'field' })), cursor - partial.length, end);
+}
+
 function completeVariable(text: string, cursor: number, ctx: CompletionContext): CompletionResult | undefined {
   const match = /\$\{(env:)?([A-Za-z0-9_]*)$/.exec(text.slice(Math.max(0, cursor - 200), cursor));
   if (!match) return undefined;
@@ -196,6 +220,9 @@ export async function complete(text: string, cursorPos: number, ctx: CompletionC
     const methods = HTTP_METHODS.filter((m) => startsWithFold(m, partial));
     return result(methods.map((m) => ({ text: m, type: 'method' })), cursor - partial.length, end);
   }
+
+  const query = /^\s*[A-Za-z]+[ \t]+\S*\?(.*)$/.exec(before);
+  if (query && onRequestLine && request) return completeQueryField(text, request, cursor, query[1] ?? '', ctx);
 
   const path = /^\s*([A-Za-z]+)[ \t]+(\S*)$/.exec(before);
   if (path && onRequestLine) {

@@ -19,7 +19,7 @@ export interface IsCompleteResult {
 export function isComplete(text: string, scope?: VariableScope): IsCompleteResult {
   const segments = splitCell(text);
   const last = segments[segments.length - 1];
-  const open = last?.kind === 'request' ? last.body : last?.kind === 'magic' ? last.value?.scan : undefined;
+  const open = last?.kind === 'request' ? last.body : last?.kind === 'magic' ? (last.value ?? last.body)?.scan : undefined;
   if (open && (open.openTriple || open.depth > 0)) {
     return { status: 'incomplete', indent: open.openTriple ? '' : '  '.repeat(open.depth) };
   }

@@ -219,8 +219,14 @@ class BodyParser {
     this.skipSpace();
     const code = this.i < this.end ? this.text.charCodeAt(this.i) : -1;
     if (code === 44) {
+      const comma = this.i;
       this.i++;
       this.skipSpace();
+      if (this.i < this.end && this.text.charCodeAt(this.i) === close) {
+        const bracket = String.fromCharCode(close);
+        // The fix is plain, so the general request form would only bury it.
+        this.fail(`a trailing comma before '${bracket}'`, `Remove the comma after the last ${close === 125 ? 'member' : 'element'}: JSON allows no comma before '${bracket}'.`, comma);
+      }
       return false;
     }
     if (code === close) {

@@ -1,6 +1,7 @@
 /** `%name args` lines: the known magics, their one-line help, and `%set` validation. */
 import { scanBlock } from './block-scan';
 import type { JsonValue } from './cell';
+import { EXPORT_USAGE } from './export-args';
 import { parseBody } from './json-body';
 import { refuse } from './refusal';
 import { isVariableName, type VariableScope } from './variables';
@@ -31,6 +32,13 @@ export const MAGICS: readonly MagicInfo[] = [
   { name: 'connections', usage: '%connections', description: 'Lists the open connections and the saved profiles (never their secrets).', args: 'none' },
   { name: 'profiles', usage: '%profiles [delete <name>]', description: 'Lists the saved connection profiles, or deletes one (and its OS keyring entry).', args: 'optional' },
   { name: 'use', usage: '%use <connection name>', description: 'Makes another open connection the active one.', args: 'required' },
+  {
+    name: 'export',
+    usage: EXPORT_USAGE,
+    description:
+      'Writes every document of an index or collection to a file (relative to the notebook), with progress. An optional body on the next lines narrows it: an Elasticsearch query, or Typesense {"filter_by": ..., "include_fields": ...}. overwrite replaces an existing file; slices=N reads Elasticsearch in N parallel cursors.',
+    args: 'required',
+  },
 ];
 
 export const MAGIC_NAMES: readonly string[] = MAGICS.map((m) => m.name);

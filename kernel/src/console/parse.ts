@@ -5,10 +5,11 @@
  */
 import type { CellItem, ConsoleMagic, ConsoleRequest, ParseResult, RequestBody } from './cell';
 import { splitCell, type MagicSegment, type RequestSegment } from './cell-structure';
+import { parseExportArgs } from './export-args';
 import { parseBody } from './json-body';
 import { readMagicHead, readSetHead, SET_USAGE } from './magics';
 import { refuse, RefusalError, withForm } from './refusal';
-import { parseRequestLine } from './request-line';
+import { parseRequestLine, substitute } from './request-line';
 import { positionAt } from './text-position';
 import type { VariableScope } from './variables';
 
@@ -26,8 +27,8 @@ export function takesNdjson(path: string): boolean {
 }
 
 function parseRequest(text: string, segment: RequestSegment, scope: VariableScope): ConsoleRequest {
-  const { method, path, query } = parseRequestLine(text, segment.at, segment.lineEnd, segment.line, scope);
-  const request: ConsoleRequest = { kind: 'request', method, path, query, line: segment.line };
+  const { method, path, query, shown } = parseRequestLine(text, segment.at, segment.lineEnd, segment.line, scope);
+  const request: ConsoleRequest = { kind: 'request', method, path, query, line: segment.line, ...(shown ? { shown } : {}) };
   const ndjson = takesNdjson(path);
   const values = parseBody(text, segment.bodyStart, segment.body, scope, {
     multi: ndjson,
@@ -73,6 +74,12 @@ function parseMagic(text: string, segment: MagicSegment, scope: VariableScope): 
     }
     magic.set = { name: variable, value: parsed };
     scope.set(variable, parsed);
+  }
+  if (head.name === 'export') {
+    const args = parseExportArgs(substitute(text, head.argsStart, segment.lineEnd, scope, (value) => value), segment.line);
+    const body = segment.body ? parseBody(text, segment.body.start, segment.body.scan, scope, { multi: false, allowEnv: true, startsAtLineStart: true })[0] : undefined;
+    magic.args = text.slice(head.argsStart, segment.lineEnd).trim();
+    magic.export = { ...args, ...(body !== undefined ? { body } : {}) };
   }
   return magic;
 }

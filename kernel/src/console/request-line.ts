@@ -10,6 +10,8 @@ export interface RequestLine {
   method: HttpMethod;
   path: string;
   query: string;
+  /** Path and query as outputs show them, when they read the environment (see ConsoleRequest.shown). */
+  shown?: string;
 }
 
 const METHODS = new Set<string>(HTTP_METHODS);
@@ -41,12 +43,17 @@ function encodeRawUnsafe(text: string): string {
   return wellFormed(text).replace(/[<>{}|^"`\[\]]|[^\x00-\x7f]/gu, (ch) => encodeURIComponent(ch));
 }
 
-function substitute(
+/**
+ * Replaces `${name}` and `${env:NAME}` in [from, to) of the cell, each value passed through
+ * `encode`; with `keepEnv`, `${env:NAME}` stays as written (for text that outputs show).
+ */
+export function substitute(
   cell: string,
   from: number,
   to: number,
   scope: VariableScope,
   encode: (text: string) => string,
+  keepEnv = false,
 ): string {
   let out = '';
   let at = from;
@@ -55,7 +62,7 @@ function substitute(
     if (next === -1 || next >= to) break;
     out += cell.slice(at, next);
     const ref = readVarRef(cell, next, to);
-    out += encode(valueText(resolveVarRef(cell, ref, scope, { allowEnv: true })));
+    out += keepEnv && ref.kind === 'env' ? cell.slice(next, ref.end) : encode(valueText(resolveVarRef(cell, ref, scope, { allowEnv: true })));
     at = ref.end;
   }
   return out + cell.slice(at, to);
@@ -137,5 +144,10 @@ export function parseRequestLine(
     query = encodeRawUnsafe(substitute(cell, pathTo + 1, pathFrom + target.length, scope, encodeQueryValue)).replace(/[ \t]/g, '%20');
     checkQuery(query, place);
   }
-  return { method, path, query };
+  // Outputs name the request as the cell does where it reads the environment: a key passed
+  // in a query string (`x-typesense-api-key=${env:KEY}`) never reaches a status line.
+  if (!target.includes('${env:')) return { method, path, query };
+  const shownPath = substitute(cell, pathFrom, pathTo, scope, encodePathValue, true);
+  const shownQuery = question === -1 ? '' : substitute(cell, pathTo + 1, pathFrom + target.length, scope, encodeQueryValue, true);
+  return { method, path, query, shown: `${shownPath.startsWith('/') ? '' : '/'}${shownPath}${shownQuery ? `?${shownQuery}` : ''}` };
 }

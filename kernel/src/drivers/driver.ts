@@ -3,9 +3,12 @@
  * folder (elasticsearch/, typesense/) implements it; nothing outside those folders knows
  * an engine's paths, headers or response shapes.
  */
-import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
+import type { ConsoleRequest, HttpMethod, JsonValue, Refusal } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
 import type { GridView, SentRequest, TargetInfo, ViewRequest } from '../grid/grid-protocol';
+import type { ExportRequest, ExportStream } from './export-stream';
+import type { AdminOffers, KeyInfo, MetricsSnapshot, NewKey } from '../grid/admin-protocol';
+import type { DocumentLayout } from '../render/mime-types';
 import type { Transport, TlsVerification } from './transport';
 
 export type EngineName = 'elasticsearch' | 'typesense';
@@ -15,7 +18,7 @@ export interface EngineResponse {
   status: number;
   headers: Record<string, string>;
   /** Parsed JSON when the body was JSON, the JSONL values for JSONL, else the text. */
-  body: { kind: 'json'; value: JsonValue } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
+  body: { kind: 'json'; value: JsonValue; /** The body as sent, kept so the notebook can store the engine's exact answer. */ text?: string } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
   elapsedMs: number;
 }
 
@@ -43,11 +46,26 @@ export type ConsoleResult =
       rows: Record<string, JsonValue>[];
       /** Total matches, and whether it is a lower bound (`≥`). */
       total?: { value: number; relation: 'eq' | 'gte' };
-      aggregations?: { name: string; rows: Record<string, JsonValue>[] }[];
+      aggregations?: { name: string; kind?: 'aggregation' | 'facet'; rows: Record<string, JsonValue>[] }[];
+      /** Where the documents sit in the answer, so the notebook can keep the answer alone and rebuild these rows from it. */
+      documents?: DocumentLayout;
     }
   | { kind: 'table'; rows: Record<string, JsonValue>[] }
-  | { kind: 'json'; value: JsonValue }
+  /** `fields`: the answer is a mapping or collection schema, listed field by field (dotted names). */
+  | { kind: 'json'; value: JsonValue; fields?: { field: string; type: string }[] }
   | { kind: 'text'; text: string };
+
+/** A response as shown: one result, or one per search of a several-search request (`_msearch`, `multi_search`), in order. */
+export type PresentedResult = ConsoleResult | { kind: 'searches'; searches: SearchPart[] };
+
+/** One search of several: what it searched (index or collection), its own status and answer. */
+export interface SearchPart {
+  target: string;
+  status: number;
+  result: ConsoleResult;
+  /** This search's part of the engine's answer. */
+  raw: JsonValue;
+}
 
 /** An endpoint for completion and inspection: method list, path template, one-line doc. */
 export interface EndpointInfo {
@@ -83,14 +101,16 @@ export interface Driver {
   readonly engine: EngineName;
   /** Checks what answers at the address and that the credentials work. */
   probe(signal: AbortSignal): Promise<EngineIdentity>;
+  /** Why this engine would misread a request as written (checked before anything is sent), or undefined. */
+  refusal(request: ConsoleRequest): Refusal | undefined;
   /** Sends one console request; rejects with EngineError (never with a raw socket error). */
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse>;
   /** The request as a curl command line; the credential stays an environment variable reference. */
   curl(request: ConsoleRequest): string;
   /** The error a failed response means (status and the engine's own reason), or undefined. */
   failure(request: ConsoleRequest, response: EngineResponse): EngineError | undefined;
-  /** Decides how a response is shown (hits grid, table, JSON). */
-  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult;
+  /** Decides how a response is shown (hits grid, table, JSON; one per search of several). */
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult;
   /** Endpoints of this engine, loaded lazily on first use. */
   endpoints(): Promise<EndpointInfo[]>;
   /** Index or collection names for completion (cached by the driver; may be empty). */
@@ -99,7 +119,11 @@ export interface Driver {
   fieldNames(target: string, signal: AbortSignal): Promise<string[]>;
   /** The document grid's side of the driver: listing targets and reading them block by block. */
   readonly documents: DocumentSide;
+  /** The side panel's administration of the connection: API keys, server metrics. */
+  readonly admin: AdminSide;
   close(): Promise<void>;
+  /** Opens a whole-index or whole-collection export (issue 13); rejects with EngineError, before sending anything when the request is invalid. */
+  exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream>;
 }
 
 /** The side panel's list of a connection's indices or collections. */
@@ -152,6 +176,22 @@ export interface DocumentSide {
   readonly matchCaseSupported: boolean;
   /** The raw filter row's syntax, as an example (`name:Widget AND price:>10`). */
   readonly rawFilterHint: string;
+}
+
+/** API keys of an engine that has them (Typesense): immutable, the value given once at creation. */
+export interface KeyAdmin {
+  list(signal: AbortSignal): Promise<KeyInfo[]>;
+  /** The listed key and its full value, which the caller must show once and never log. */
+  add(key: NewKey, signal: AbortSignal): Promise<{ key: KeyInfo; value: string }>;
+  remove(id: string, signal: AbortSignal): Promise<void>;
+}
+
+/** What the side panel shows under a connection besides its indices or collections. */
+export interface AdminSide {
+  readonly offers: AdminOffers;
+  readonly keys?: KeyAdmin;
+  /** One snapshot of the server's figures (dashboard, cluster overview); rates need two. */
+  metrics?(signal: AbortSignal): Promise<MetricsSnapshot>;
 }
 
 /** What an engine makes of `%connect` options: the only place its auth and defaults live. */

@@ -70,3 +70,11 @@ export function fieldNamesOf(tree: FieldTree, prefix = ''): string[] {
   }
   return names;
 }
+
+/** Every field with its type, dotted, parents before their children: a mapping as a table. */
+export function fieldTypesOf(tree: FieldTree, prefix = ''): { field: string; type: string }[] {
+  return [...tree].flatMap(([name, node]) => [
+    { field: prefix + name, type: node.type },
+    ...(node.kind === 'leaf' ? [] : fieldTypesOf(node.children, `${prefix}${name}.`)),
+  ]);
+}

@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from '../console/cell';
 import { asObject } from './document-columns';
-import type { GridColumn } from './driver';
+import type { ConsoleResult, GridColumn } from './driver';
 import type { FieldNode, FieldTree } from './field-tree';
 
 type JsonObject = { [key: string]: JsonValue };
@@ -31,6 +31,8 @@ export interface GridInput {
 /** A leaf under an array of objects, relative to one element. */
 interface ArrayLeaf {
   path: string[];
+  /** `path` joined with dots. */
+  name: string;
   type: string;
 }
 
@@ -41,16 +43,21 @@ class GridBuilder {
   private readonly present = new Set<string>();
   private readonly holdsJson = new Set<string>();
   private readonly leavesCache = new Map<FieldNode, ArrayLeaf[]>();
+  private readonly paths = new Map<string, Map<string, string>>();
 
-  constructor(private readonly input: GridInput) {}
+  /** `keepRows` false: only the columns are wanted, and no row object is built. */
+  constructor(
+    private readonly input: GridInput,
+    private readonly keepRows: boolean,
+  ) {}
 
   build(): { columns: GridColumn[]; rows: Row[] } {
     for (const doc of this.input.documents) {
-      const row: Row = { ...doc.meta };
+      const row: Row = this.keepRows ? { ...doc.meta } : NO_ROW;
       const source = asObject(doc.source);
       if (source) this.walkObject(this.input.tree, source, '', row);
       else this.addExtra('', 'value', doc.source, row);
-      this.rows.push(row);
+      if (this.keepRows) this.rows.push(row);
     }
     const columns = new Map(this.input.leading.map((c) => [c.name, c]));
     this.emit(this.input.tree ?? new Map(), '', columns);
@@ -59,14 +66,26 @@ class GridBuilder {
 
   /** `holds` false: the cell exists but says nothing (a leaf no element of its array has). */
   private set(row: Row, name: string, value: JsonValue, holds = true): void {
-    row[name] = value;
-    if (holds) this.present.add(name);
+    if (this.keepRows) row[name] = value;
+    if (holds && this.input.onlyPresent) this.present.add(name);
     if (typeof value === 'object' && value !== null) this.holdsJson.add(name);
   }
 
+  /** `prefix.key`, made once per answer: thousands of documents repeat the same paths. */
+  private joined(prefix: string, key: string): string {
+    if (!prefix) return key;
+    let paths = this.paths.get(prefix);
+    if (!paths) this.paths.set(prefix, (paths = new Map()));
+    let path = paths.get(key);
+    if (path === undefined) paths.set(key, (path = `${prefix}.${key}`));
+    return path;
+  }
+
   private walkObject(tree: FieldTree | undefined, value: JsonObject, prefix: string, row: Row): void {
-    for (const [key, child] of Object.entries(value)) {
-      const path = prefix ? `${prefix}.${key}` : key;
+    // for-in, not Object.entries: no pair arrays to collect for every field of every document.
+    for (const key in value) {
+      const child = value[key] as JsonValue;
+      const path = this.joined(prefix, key);
       const node = tree?.get(key);
       if (node) this.place(node, child, path, prefix, row);
       else this.addExtra(prefix, path, child, row);
@@ -77,12 +96,13 @@ class GridBuilder {
     if (node.kind === 'leaf') return this.set(row, path, value);
     if (node.kind === 'array') return this.placeArray(node, value, path, row);
     const object = asObject(value);
-    if (object) return this.walkObject(node.children, object, path, row);
+    // An empty object shows as `{}`, as it does where nothing is mapped.
+    if (object && Object.keys(object).length > 0) return this.walkObject(node.children, object, path, row);
     // An array of objects under a plain `object` mapping (Elasticsearch allows it): the
     // whole array in its own column, and the leaves listed per element as for `nested`.
     if (Array.isArray(value) && value.some((v) => asObject(v))) {
       this.addExtra(parent, path, value, row);
-      for (const leaf of this.arrayLeaves(node)) this.setEntries(row, `${path}.${leaf.path.join('.')}`, value, leaf.path);
+      for (const leaf of this.arrayLeaves(node)) this.setEntries(row, this.joined(path, leaf.name), value, leaf.path);
       return;
     }
     this.addExtra(parent, path, value, row);
@@ -93,11 +113,13 @@ class GridBuilder {
     if (!Array.isArray(value) && !asObject(value)) return;
     // A single object where an array is mapped is an array of one, as the engines read it.
     const elements = Array.isArray(value) ? value : [value];
-    for (const leaf of this.arrayLeaves(node)) this.setEntries(row, `${path}.${leaf.path.join('.')}`, elements, leaf.path);
+    for (const leaf of this.arrayLeaves(node)) this.setEntries(row, this.joined(path, leaf.name), elements, leaf.path);
   }
 
   /** One entry per element: the value at `path` inside it, `null` where the element omits it. */
   private setEntries(row: Row, name: string, elements: JsonValue[], path: string[]): void {
+    // Without rows or a present-only grid, all that matters is that the column holds JSON.
+    if (!this.keepRows && !this.input.onlyPresent) return void this.holdsJson.add(name);
     const values = elements.map((element) => valueAt(element, path) ?? null);
     this.set(row, name, values, values.some((v) => v !== null));
   }
@@ -106,7 +128,7 @@ class GridBuilder {
   private addExtra(owner: string, path: string, value: JsonValue, row: Row): void {
     const object = asObject(value);
     if (object && Object.keys(object).length > 0) {
-      for (const [key, child] of Object.entries(object)) this.addExtra(owner, `${path}.${key}`, child, row);
+      for (const key in object) this.addExtra(owner, this.joined(path, key), object[key] as JsonValue, row);
       return;
     }
     let columns = this.extras.get(owner);
@@ -138,7 +160,7 @@ class GridBuilder {
         push({ name: path, type: node.type, readOnly: false, json: true, origin: 'mapping' });
         // Leaf edits are not sent: an array of objects is edited through its JSON column (drivers.md 4.1 rule 5).
         for (const leaf of this.arrayLeaves(node)) {
-          push({ name: `${path}.${leaf.path.join('.')}`, type: leaf.type, readOnly: true, json: true, origin: 'mapping', arrayParent: path });
+          push({ name: `${path}.${leaf.name}`, type: leaf.type, readOnly: true, json: true, origin: 'mapping', arrayParent: path });
         }
       }
     }
@@ -152,7 +174,7 @@ class GridBuilder {
 function collectLeaves(tree: FieldTree, prefix: string[]): ArrayLeaf[] {
   return [...tree].flatMap(([key, node]): ArrayLeaf[] => {
     const path = [...prefix, key];
-    return node.kind === 'object' ? collectLeaves(node.children, path) : [{ path, type: node.type }];
+    return node.kind === 'object' ? collectLeaves(node.children, path) : [{ path, name: path.join('.'), type: node.type }];
   });
 }
 
@@ -170,6 +192,28 @@ function jsonType(value: JsonValue | undefined): string {
   return typeof value;
 }
 
-export function documentGrid(input: GridInput): { columns: GridColumn[]; rows: Row[] } {
-  return new GridBuilder(input).build();
+/** Shared by column-only walks, which write nothing to it. */
+const NO_ROW: Row = Object.freeze({}) as Row;
+
+/**
+ * The grid of some documents. Its rows are built on first read: a notebook output that keeps
+ * the engine's answer rebuilds them from it (render/answer-rows.ts) and only needs the columns.
+ */
+export function documentGrid(input: GridInput): { readonly columns: GridColumn[]; readonly rows: Row[] } {
+  const { columns } = new GridBuilder(input, false).build();
+  let rows: Row[] | undefined;
+  return {
+    columns,
+    get rows() {
+      rows ??= new GridBuilder(input, true).build().rows;
+      return rows;
+    },
+  };
+}
+
+type HitsResult = Extract<ConsoleResult, { kind: 'hits' }>;
+
+/** A hits result around a grid, its rows still built only when read. */
+export function hitsResult(grid: { readonly columns: GridColumn[]; readonly rows: Row[] }, extra: Omit<HitsResult, 'kind' | 'columns' | 'rows'>): HitsResult {
+  return Object.defineProperty({ kind: 'hits' as const, columns: grid.columns, ...extra }, 'rows', { enumerable: true, get: () => grid.rows }) as HitsResult;
 }

@@ -6,7 +6,7 @@
  */
 import type { ConsoleRequest } from '../console/cell';
 import type { EngineResponse } from './driver';
-import type { FieldTree } from './field-tree';
+import { type FieldTree, fieldTypesOf } from './field-tree';
 import type { Transport } from './transport';
 
 /** What one fetch learned: the structure, and the concrete indices or collections behind the target. */
@@ -118,4 +118,15 @@ export async function sendWithStructure(transport: Transport, structure: Request
   }
   await structure.prepare(request, response, signal);
   return response;
+}
+
+/** A mapping or schema answer (a GET of one) also as a field / type list; nothing for any other answer. */
+export function structureFields(request: ConsoleRequest, response: EngineResponse, read: (response: EngineResponse) => Structure): { fields?: { field: string; type: string }[] } {
+  if (request.method !== 'GET' || response.status >= 300) return {};
+  try {
+    const fields = fieldTypesOf(read(response).tree);
+    return fields.length > 0 ? { fields } : {};
+  } catch {
+    return {};
+  }
 }

@@ -97,6 +97,29 @@ export class Transport {
     }
   }
 
+  /**
+   * Sends a request and hands back the body as it arrives (exports): nothing is buffered
+   * beyond what the caller has not yet read, so a slow reader slows the socket, not memory.
+   */
+  async stream(request: Pick<ConsoleRequest, 'method' | 'path' | 'query'>, signal: AbortSignal): Promise<StreamedResponse> {
+    const timeoutMs = this.options.timeoutMs ?? 60_000;
+    try {
+      const response = await this.agent.request({
+        origin: this.options.baseUrl,
+        method: request.method,
+        path: request.query ? `${request.path}?${request.query}` : request.path,
+        headers: { ...this.options.headers },
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const mapError = (err: unknown) => this.mapError(err, signal, timeoutMs);
+      return { status: response.statusCode, headers: flattenHeaders(response.headers), body: mappedChunks(response.body, mapError) };
+    } catch (err) {
+      throw this.mapError(err, signal, timeoutMs);
+    }
+  }
+
   close(): Promise<void> {
     return this.agent.close();
   }
@@ -112,6 +135,22 @@ export class Transport {
   }
 }
 
+/** A response whose body is read as it arrives; read it to the end or the socket stays busy. */
+export interface StreamedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Rejects with EngineError when the connection breaks mid-body. */
+  body: AsyncIterable<Buffer>;
+}
+
+async function* mappedChunks(body: AsyncIterable<Buffer>, mapError: (err: unknown) => EngineError): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of body) yield chunk;
+  } catch (err) {
+    throw mapError(err);
+  }
+}
+
 function encodeBody(body: RequestBody | undefined): { body?: string; contentType?: string } {
   if (!body) return {};
   if (body.kind === 'json') return { body: JSON.stringify(body.value), contentType: 'application/json' };
@@ -122,7 +161,7 @@ function encodeBody(body: RequestBody | undefined): { body?: string; contentType
 function decodeBody(text: string, contentType: string): EngineResponse['body'] {
   if (text.length === 0) return { kind: 'empty' };
   try {
-    return { kind: 'json', value: JSON.parse(text) as JsonValue };
+    return { kind: 'json', value: JSON.parse(text) as JsonValue, text };
   } catch {
     // JSONL (Typesense export and import): one JSON value per line.
     const lines = text.split('\n').filter((l) => l.trim().length > 0);

@@ -9,6 +9,12 @@ export class CellFailure extends Error {
     super(evalue);
   }
 
+  /** An engine's error, its name said once (`Connection failed: ...`, not `Connection failed: Connection failed: ...`). */
+  static fromEngine(err: { ename: string; message: string }): CellFailure {
+    const prefix = `${err.ename}: `;
+    return new CellFailure(err.ename, err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message);
+  }
+
   /** A short readable traceback: the user's problem, never the kernel's stack. */
   traceback(): string[] {
     const lines = [`\u001b[0;31m${this.ename}\u001b[0m: ${this.evalue}`];

@@ -3,12 +3,13 @@ import { parseCell } from '../console/parse';
 import type { VariableScope } from '../console/variables';
 import { defaultProfileServices, type ProfileServices } from '../connections/profile-services';
 import type { ConnectionRegistry } from '../connections/registry';
-import { EngineError } from '../drivers/driver';
-import { toBundle } from '../render/bundle';
+import { EngineError, type EngineResponse } from '../drivers/driver';
+import { type Answer, toBundles } from '../render/bundle';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED } from './cell-failure';
 import { runMagic } from './magics';
 import type { OutputSink } from './output-sink';
+import { Progress } from './progress';
 
 const NO_CONNECTION_HINT = [
   'Connect first, for example:',
@@ -41,6 +42,14 @@ export class CellRunner {
   async run(code: string, sink: OutputSink): Promise<void> {
     const parsed = parseCell(code, this.scope);
     if (!parsed.ok) throw refusalFailure(parsed.refusal);
+    // A cell that keeps its connection is checked whole against it, so a refusal sends nothing at all.
+    const driver = this.connections.active?.driver;
+    if (driver && parsed.items.every((item) => item.kind === 'request')) {
+      for (const item of parsed.items) {
+        const refusal = item.kind === 'request' ? driver.refusal(item) : undefined;
+        if (refusal) throw refusalFailure(refusal);
+      }
+    }
     const controller = new AbortController();
     this.current = controller;
     try {
@@ -51,8 +60,9 @@ export class CellRunner {
       }
       if (controller.signal.aborted) throw INTERRUPTED();
     } catch (err) {
-      if (controller.signal.aborted) throw INTERRUPTED();
-      if (err instanceof EngineError) throw new CellFailure(err.ename, err.message);
+      // A magic that says itself what the interrupt stopped (an export: how far it got) keeps its words.
+      if (controller.signal.aborted) throw err instanceof CellFailure && err.ename === 'Interrupted' ? err : INTERRUPTED();
+      if (err instanceof EngineError) throw CellFailure.fromEngine(err);
       throw err;
     } finally {
       if (this.current === controller) this.current = undefined;
@@ -63,20 +73,32 @@ export class CellRunner {
     const connection = this.connections.active;
     if (!connection) throw new CellFailure('NoConnection', `No connection is open, so ${request.method} ${request.path} was not sent.`, NO_CONNECTION_HINT);
     const { driver } = connection;
-    const response = await driver.send(request, signal);
-    const info = {
-      connection: connection.name,
-      engine: driver.engine,
-      method: request.method,
-      path: request.query ? `${request.path}?${request.query}` : request.path,
-      status: response.status,
-      elapsedMs: response.elapsedMs,
-    };
-    const raw = response.body.kind === 'json' ? response.body.value : response.body.kind === 'jsonl' ? response.body.values : undefined;
-    await sink.display(toBundle(driver.present(request, response), info, raw, this.limits));
+    const refusal = driver.refusal(request);
+    if (refusal) throw refusalFailure(refusal);
+    const path = request.shown ?? (request.query ? `${request.path}?${request.query}` : request.path);
+    const progress = new Progress(sink, { waitingFor: `${connection.name}: ${request.method} ${path}`, stoppable: true });
+    let response: EngineResponse;
+    try {
+      response = await driver.send(request, signal);
+    } catch (err) {
+      await progress.fail(signal.aborted ? 'interrupted' : 'failed');
+      throw err;
+    }
+    const info = { connection: connection.name, engine: driver.engine, method: request.method, path, status: response.status, elapsedMs: response.elapsedMs };
+        const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
+    if (first) await progress.finish(first);
+    for (const bundle of more) await sink.display(bundle);
     const failure = driver.failure(request, response);
-    if (failure) throw new CellFailure(failure.ename, failure.message);
+    if (failure) throw CellFailure.fromEngine(failure);
   }
+}
+
+/** The answer as the notebook may keep it: JSON as the engine sent it, JSONL lines as one array. */
+function answerOf(response: EngineResponse): Answer | undefined {
+  const body = response.body;
+  if (body.kind === 'json') return { text: body.text ?? JSON.stringify(body.value), value: body.value };
+  if (body.kind === 'jsonl') return { text: JSON.stringify(body.values), value: body.values };
+  return undefined;
 }
 
 function refusalFailure(refusal: Refusal): CellFailure {

@@ -1,6 +1,6 @@
 /** `%connect`, `%connections` and `%profiles`: opening connections, from the cell or from saved profiles. */
 import type { ConsoleMagic, JsonValue } from '../console/cell';
-import { type ConnectArgs, ConnectArgsError } from '../connections/connect-args';
+import { type ConnectArgs, ConnectArgsError, TypedSecretError } from '../connections/connect-args';
 import { CONNECT_COMMAND_USAGE, parseConnectCommand } from '../connections/connect-command';
 import { type Connection, openConnection } from '../connections/open-connection';
 import type { ProfileServices } from '../connections/profile-services';
@@ -11,14 +11,16 @@ import { deleteProfile, profileConnectArgs, saveProfile } from '../connections/p
 import { fillSecrets, missingSecrets, SecretUnavailable } from '../connections/secrets';
 import { EngineError } from '../drivers/driver';
 import { messageBundle } from '../render/bundle';
+import { TYPED_SECRET_MIME, TYPED_SECRET_WORDS, type TypedSecretPayload } from '../render/mime-types';
 import { CellFailure } from './cell-failure';
 import type { MagicContext } from './magics';
+import { Progress } from './progress';
 
 export const PROFILES_USAGE = '%profiles (lists them), %profiles delete <name>';
 
 export async function connectMagic({ args }: ConsoleMagic, ctx: MagicContext): Promise<void> {
   const { scope, connections, sink, signal, profiles } = ctx;
-  const command = usage(() => parseConnectCommand(args, (name) => scope.env(name)));
+  const command = await refusingTypedSecrets(sink, () => usage(() => parseConnectCommand(args, (name) => scope.env(name))));
   let plan: ReturnType<typeof profileConnectArgs>;
   let from: { name: string; file: string } | undefined;
   if (command.kind === 'profile') {
@@ -32,20 +34,23 @@ export async function connectMagic({ args }: ConsoleMagic, ctx: MagicContext): P
 
   let connection: Connection;
   let filled: ConnectArgs;
+  let progress: Progress | undefined;
   try {
     // The prompt is Jupyter's password field: the typed secret is not echoed or kept.
     const prompt = sink.canAsk ? (text: string) => sink.input(text, true) : undefined;
     filled = await fillSecrets(plan.args, plan.needs, { env: (name) => scope.env(name), keyring: profiles.keyring, prompt }, from);
-    connection = await openConnection(filled, signal);
+    connection = await openConnection(filled, signal, (waitingFor) => (progress = new Progress(sink, { waitingFor, stoppable: true })));
   } catch (err) {
+    await progress?.fail(signal.aborted ? 'interrupted' : 'failed');
     if (err instanceof SecretUnavailable) throw new CellFailure('SecretUnavailable', err.message, err.hint);
-    if (err instanceof EngineError) throw new CellFailure(err.ename, err.message);
+    if (err instanceof EngineError) throw CellFailure.fromEngine(err);
     if (err instanceof ConnectArgsError) throw new CellFailure('ConnectUsage', err.message);
     throw err;
   }
   connections.add(connection);
   const lines = [`Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`];
-  await sink.display(messageBundle([...lines, ...connection.identity.warnings.map((w) => `Warning: ${w}`)].join('\n')));
+  const connected = messageBundle([...lines, ...connection.identity.warnings.map((w) => `Warning: ${w}`)].join('\n'));
+  await (progress ? progress.finish(connected) : sink.display(connected));
   if (command.kind === 'address' && command.save !== undefined) {
     const name = command.save;
     const saved = await fileStep(() => saveProfile(profiles.store, profiles.keyring, name, filled, command.envNames, connection.address));
@@ -113,8 +118,25 @@ function usage<T>(parse: () => T): T {
   try {
     return parse();
   } catch (err) {
-    if (err instanceof ConnectArgsError) throw new CellFailure('ConnectUsage', err.message);
+    if (err instanceof ConnectArgsError && !(err instanceof TypedSecretError)) throw new CellFailure('ConnectUsage', err.message);
     throw err;
+  }
+}
+
+/** A typed secret stays in the cell after the refusal: say so, and offer (in JupyterLab) to remove it. */
+async function refusingTypedSecrets<T>(sink: MagicContext['sink'], parse: () => T): Promise<T> {
+  try {
+    return parse();
+  } catch (err) {
+    if (!(err instanceof TypedSecretError)) throw err;
+    const what = TYPED_SECRET_WORDS[err.option];
+    const still = `The ${what} is still in this cell, and is saved with the notebook, until you remove it.`;
+    const offer: TypedSecretPayload = { option: err.option };
+    await sink.display({
+      [TYPED_SECRET_MIME]: offer,
+      'text/plain': `${still} In JupyterLab: the button below, or the command "searchbook: Remove typed secrets from the cell".`,
+    });
+    throw new CellFailure('SecretInCell', `${err.message} ${still}`, 'Remove it (JupyterLab: "Remove it from the cell" above), then run the cell again: searchbook asks for the secret, or reads ${env:NAME}.');
   }
 }
 

@@ -4,6 +4,7 @@ import type { ProfileServices } from '../connections/profile-services';
 import type { ConnectionRegistry } from '../connections/registry';
 import { messageBundle } from '../render/bundle';
 import { CellFailure } from './cell-failure';
+import { exportMagic } from './magic-export';
 import { connectionsMagic, connectMagic, profilesMagic } from './magics-connect';
 import type { OutputSink } from './output-sink';
 
@@ -30,6 +31,7 @@ const RUNNERS: Record<string, MagicRunner> = {
   connect: connectMagic,
   connections: connectionsMagic,
   profiles: profilesMagic,
+  export: exportMagic,
   use: async ({ args }, { connections, sink }) => {
     const name = args.trim();
     if (!name) throw new CellFailure('UseUsage', 'Name the connection to use: %use <name>. %connections lists them.');

@@ -2,7 +2,10 @@ import type { MimeBundle } from '../render/bundle';
 
 /** Where a running cell puts its outputs (display_data messages, in order). */
 export interface OutputSink {
-  display(bundle: MimeBundle): Promise<void>;
+  /** A new output; with `displayId`, one that `update` can later replace in place. */
+  display(bundle: MimeBundle, displayId?: string): Promise<void>;
+  /** Replaces the output shown under `displayId` (update_display_data). */
+  update(displayId: string, bundle: MimeBundle): Promise<void>;
   /** Asks the user for a secret or a value (stdin input_request). */
   input(prompt: string, password: boolean): Promise<string>;
   /** Whether the request allows input (execute_request's allow_stdin); input() rejects otherwise. */

@@ -8,12 +8,13 @@
  */
 import { z } from 'zod';
 import { ColumnSchema, JsonValueSchema } from '../render/mime-types';
+import { AdminReplySchemas, AdminRequestSchemas } from './admin-protocol';
+import { GRID_PROTOCOL_VERSION } from './protocol-version';
 
 export type { Column } from '../render/mime-types';
 
 export const GRID_COMM_TARGET = 'searchbook.grid';
-/** 2: views (filters, sort) on `open`, the view's request and notes on `opened`, `curl` for cells. */
-export const GRID_PROTOCOL_VERSION = 2;
+export { GRID_PROTOCOL_VERSION };
 
 /** Rows per block when the panel does not ask for another size (drivers.md 8: the default page). */
 export const DEFAULT_BLOCK_SIZE = 1000;
@@ -105,6 +106,8 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
   z.object({ ...Base, type: z.literal('curl'), cell: z.string() }),
   /** Releases the grid's cursors (an Elasticsearch point in time). */
   z.object({ ...Base, type: z.literal('close'), gridId: z.string().min(1) }),
+  /** API keys and metrics of a connection (admin-protocol.ts). */
+  ...AdminRequestSchemas,
 ]);
 export type GridRequest = z.infer<typeof GridRequestSchema>;
 export type GridRequestInput = z.input<typeof GridRequestSchema>;
@@ -198,5 +201,6 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     /** A refused filter: the filter row (its index, or `raw`) the message belongs under. Nothing was sent. */
     filterRow: z.union([z.number().int().nonnegative(), z.literal('raw')]).optional(),
   }),
+  ...AdminReplySchemas,
 ]);
 export type GridReply = z.infer<typeof GridReplySchema>;

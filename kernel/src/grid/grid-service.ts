@@ -14,7 +14,9 @@ import { VariableScope } from '../console/variables';
 import type { Comm, CommTarget } from '../protocol/comms';
 import { curlOfCell } from './cell-curl';
 import { cutLongCells } from '../render/cell-cut';
-import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema } from './grid-protocol';
+import { isAdminRequest } from './admin-protocol';
+import { answerAdmin } from './admin-service';
+import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema, type GridView } from './grid-protocol';
 import { type GridSession, GridSessions } from './grid-sessions';
 
 /** How long one grid request may take before it is answered with an error. */
@@ -65,6 +67,7 @@ export class GridService {
   }
 
   private async handle(request: GridRequest, comm: Comm, signal: AbortSignal): Promise<ReplyBody> {
+    if (isAdminRequest(request)) return answerAdmin(request, this.connection(request.connection).driver, signal);
     switch (request.type) {
       case 'connections': {
         const active = this.connections.active;

@@ -2,9 +2,12 @@ import { CellFailure } from '../execute/cell-failure';
 import type { CellRunner } from '../execute/cell-runner';
 import type { Handler } from '../protocol/kernel-server';
 import { ExecuteRequest } from '../protocol/requests';
+import type { SessionHistory } from './history';
 
 export interface ExecutionState {
   count: number;
+  /** Cells run with store_history, for history_request. */
+  history: SessionHistory;
 }
 
 /**
@@ -16,11 +19,17 @@ export function executeHandler(runner: CellRunner, state: ExecutionState, takeQu
   return async (ctx) => {
     const request = ExecuteRequest.parse(ctx.message.content);
     const counts = !request.silent && request.store_history;
-    if (counts) state.count += 1;
+    if (counts) {
+      state.count += 1;
+      state.history.add(state.count, request.code);
+    }
     const executionCount = state.count;
     if (!request.silent) await ctx.publish('execute_input', { code: request.code, execution_count: executionCount });
     const sink = {
-      display: (bundle: Record<string, unknown>) => (request.silent ? Promise.resolve() : ctx.publish('display_data', { data: bundle, metadata: {}, transient: {} })),
+      display: (bundle: Record<string, unknown>, displayId?: string) =>
+        request.silent ? Promise.resolve() : ctx.publish('display_data', { data: bundle, metadata: {}, transient: displayId ? { display_id: displayId } : {} }),
+      update: (displayId: string, bundle: Record<string, unknown>) =>
+        request.silent ? Promise.resolve() : ctx.publish('update_display_data', { data: bundle, metadata: {}, transient: { display_id: displayId } }),
       input: (prompt: string, password: boolean) => ctx.input(prompt, password),
       canAsk: request.allow_stdin,
     };

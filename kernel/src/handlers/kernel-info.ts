@@ -1,8 +1,12 @@
 import { PROTOCOL_VERSION } from '../protocol/message';
 import { PACKAGE_VERSION } from '../package-info';
 
-/** The console language's name, which the extension registers its highlighting for. */
-export const LANGUAGE = { name: 'searchbook', mimetype: 'text/x-searchbook', fileExtension: '.searchbook' } as const;
+/**
+ * The console language's name, which the extension registers its highlighting for. JupyterLab
+ * copies language_info into every notebook it opens, so the examples store exactly this: its
+ * `version` is the cell language's, not the package's, so a release changes no notebook.
+ */
+export const LANGUAGE = { name: 'searchbook', version: '1.0', mimetype: 'text/x-searchbook', fileExtension: '.searchbook' } as const;
 
 export function kernelInfo(): Record<string, unknown> {
   return {
@@ -11,10 +15,14 @@ export function kernelInfo(): Record<string, unknown> {
     implementation_version: PACKAGE_VERSION,
     language_info: {
       name: LANGUAGE.name,
-      version: PACKAGE_VERSION,
+      version: LANGUAGE.version,
       mimetype: LANGUAGE.mimetype,
       file_extension: LANGUAGE.fileExtension,
       codemirror_mode: LANGUAGE.name,
+      // Pygments has no searchbook lexer; its Bash lexer reads every cell form without an
+      // error token (`#` comments, JSON strings, `${name}` variables, `%magic` lines), where
+      // `http` needs an `HTTP/1.1` request line and `json` or `javascript` flag `#` comments.
+      pygments_lexer: 'bash',
     },
     banner: `searchbook ${PACKAGE_VERSION}: Elasticsearch and Typesense request consoles.\nConnect with %connect, then write requests such as GET /my-index/_search.`,
     help_links: [

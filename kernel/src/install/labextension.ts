@@ -7,11 +7,24 @@ export const LABEXTENSION_NAME = 'searchbook';
 
 const BUILT = join(PACKAGE_ROOT, 'labextension');
 
+/** install.json: what `jupyter labextension list` says about where the extension came from. */
+export interface InstallInfo {
+  packageManager: string;
+  packageName: string;
+  uninstallInstructions: string;
+}
+
+const FROM_CHECKOUT: InstallInfo = {
+  packageManager: 'npm',
+  packageName: LABEXTENSION_NAME,
+  uninstallInstructions: 'Run "searchbook uninstall" with the same scope flag you installed with',
+};
+
 /**
  * Copies the prebuilt labextension into `<data>/labextensions/searchbook`, with the
  * install.json that tells `jupyter labextension list` where it came from and how to remove it.
  */
-export async function installLabextension(dataDir: string): Promise<string> {
+export async function installLabextension(dataDir: string, installInfo: InstallInfo = FROM_CHECKOUT): Promise<string> {
   try {
     await access(join(BUILT, 'package.json'));
   } catch {
@@ -20,11 +33,6 @@ export async function installLabextension(dataDir: string): Promise<string> {
   const dir = join(dataDir, 'labextensions', LABEXTENSION_NAME);
   await rm(dir, { recursive: true, force: true });
   await cp(BUILT, dir, { recursive: true });
-  const installInfo = {
-    packageManager: 'npm',
-    packageName: LABEXTENSION_NAME,
-    uninstallInstructions: 'Run "searchbook uninstall" with the same scope flag you installed with',
-  };
   await writeFile(join(dir, 'install.json'), `${JSON.stringify(installInfo, null, 2)}\n`);
   return dir;
 }

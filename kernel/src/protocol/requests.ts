@@ -33,3 +33,17 @@ export const CommMsg = z.object({
 });
 
 export const ShutdownRequest = z.object({ restart: z.boolean().default(false) });
+
+/** history_request: JupyterLab's console asks for the `tail`; notebooks and other frontends use `range` and `search`. */
+export const HistoryRequest = z.object({
+  output: z.boolean().default(false),
+  raw: z.boolean().default(true),
+  hist_access_type: z.enum(['range', 'tail', 'search']).default('tail'),
+  session: z.number().int().default(0),
+  start: z.number().int().default(0),
+  stop: z.number().int().optional(),
+  n: z.number().int().nonnegative().optional(),
+  pattern: z.string().default('*'),
+  unique: z.boolean().default(false),
+});
+export type HistoryQuery = z.infer<typeof HistoryRequest>;

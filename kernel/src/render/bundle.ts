@@ -1,7 +1,9 @@
 import type { JsonValue } from '../console/cell';
-import type { ConsoleResult } from '../drivers/driver';
+import type { ConsoleResult, PresentedResult } from '../drivers/driver';
 import { cutLongCells } from './cell-cut';
-import { HITS_MIME, type HitsPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
+import { columnsNestOddly, documentRow, documentsOf, swapQuotes } from './answer-rows';
+import { fallbacks, type KeptRows } from './fallbacks';
+import { ANSWER_FORMAT, type Column, type DocumentLayout, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
@@ -9,45 +11,74 @@ export type MimeBundle = Record<string, unknown>;
 
 /** The status line every output starts with: who answered what, how, and how fast. */
 export function statusLine(info: ResponseInfo): string {
-  return `${info.connection}: ${info.method} ${info.path} → ${info.status} in ${Math.round(info.elapsedMs)} ms`;
+  const line = `${info.connection}: ${info.method} ${info.path} → ${info.status} in ${Math.round(info.elapsedMs)} ms`;
+  return info.title ? `${info.title} · ${line}` : line;
+}
+
+/** The engine's answer as the kernel read it: its JSON text and the parsed value. */
+export interface Answer {
+  text: string;
+  value: JsonValue;
+}
+
+/** A console result as display_data bundles: one, or one per search of a several-search request. */
+export function toBundles(result: PresentedResult, info: ResponseInfo, answer: Answer | undefined, limits: OutputLimits = DEFAULT_LIMITS): MimeBundle[] {
+  if (result.kind !== 'searches') return [toBundle(result, info, answer, limits)];
+  const count = result.searches.length;
+  return result.searches.map((search, i) =>
+    toBundle(
+      search.result,
+      { ...info, status: search.status, title: `Search ${i + 1} of ${count}: ${search.target || '(no index named)'}` },
+      { text: JSON.stringify(search.raw), value: search.raw },
+      limits,
+    ),
+  );
 }
 
 /** Turns a console result into the MIME bundle of one display_data output. */
-export function toBundle(result: ConsoleResult, info: ResponseInfo, raw: JsonValue | undefined, limits: OutputLimits = DEFAULT_LIMITS): MimeBundle {
+export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answer | undefined, limits: OutputLimits = DEFAULT_LIMITS): MimeBundle {
   const caption = statusLine(info);
-  const rawJson = raw === undefined ? {} : { 'application/json': capJson(raw, limits) };
   switch (result.kind) {
     case 'hits': {
-      const { rows, cut } = cutLongCells(result.rows.slice(0, limits.gridRows));
-      const omitted = result.rows.length - rows.length;
+      const layout = result.documents && answer && !columnsNestOddly(result.columns) ? result.documents : undefined;
+      const count = layout && answer ? documentsOf(answer.value, layout).length : result.rows.length;
+      const held = Math.min(count, limits.gridRows);
+      const omitted = count - held;
+      const text = layout && answer ? keptAnswer(answer, layout.at, held, omitted, limits) : undefined;
+      const stored = text === undefined ? cutLongCells(result.rows.slice(0, limits.gridRows)) : undefined;
       const payload: HitsPayload = {
         info,
         columns: result.columns,
-        rows,
+        ...(text !== undefined && layout ? { answer: text, answerFormat: ANSWER_FORMAT, documents: layout } : { rows: stored?.rows ?? [] }),
         ...(result.total ? { total: result.total } : {}),
         omittedRows: omitted,
-        cut,
+        cut: stored?.cut ?? [],
         aggregations: result.aggregations ?? [],
       };
       const total = result.total ? `${result.total.relation === 'gte' ? '≥' : ''}${result.total.value} total, ` : '';
-      const summary = `${caption} (${total}${rows.length} shown${leftOut(omitted)})`;
+      const summary = `${caption} (${total}${held} shown${leftOut(omitted)})`;
+      const kept: KeptRows = { held, row: rowReader(stored?.rows, answer, layout, result.columns), store: stored ? 'rows' : 'answer', mimeType: HITS_MIME, omittedRows: omitted };
       return {
         [HITS_MIME]: payload,
-        ...fallbacks(summary, result.columns.map((c) => c.name), rows, limits, result.aggregations ?? []),
-        ...rawJson,
+        ...fallbacks(summary, result.columns.map((c) => c.name), kept, fallbackBudget(text, limits), result.aggregations ?? []),
       };
     }
     case 'table': {
-      const { rows, cut } = cutLongCells(result.rows.slice(0, limits.gridRows));
-      const omitted = result.rows.length - rows.length;
+      const shownRows = result.rows.slice(0, limits.gridRows);
+      const omitted = result.rows.length - shownRows.length;
+      const text = answer && Array.isArray(answer.value) ? keptAnswer(answer, [], shownRows.length, omitted, limits) : undefined;
+      const { rows, cut } = text === undefined ? cutLongCells(shownRows) : { rows: shownRows, cut: [] };
       const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      const payload: TablePayload = { info, columns, rows, omittedRows: omitted, cut };
+      const payload: TablePayload = { info, columns, ...(text === undefined ? { rows } : { answer: text, answerFormat: ANSWER_FORMAT }), omittedRows: omitted, cut };
       const summary = `${caption} (${result.rows.length} rows${leftOut(omitted)})`;
-      return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, rows, limits, []), ...rawJson };
+      const kept: KeptRows = { held: rows.length, row: (i) => rows[i] ?? {}, store: text === undefined ? 'rows' : 'answer', mimeType: TABLE_MIME, omittedRows: omitted };
+      return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, kept, fallbackBudget(text, limits), []) };
     }
     case 'json': {
       const pretty = JSON.stringify(result.value, null, 2);
+      const payload: JsonPayload = { info, ...(result.fields ? { fields: result.fields } : {}) };
       return {
+        [JSON_MIME]: payload,
         'application/json': capJson(result.value, limits),
         'text/html': `<div class="searchbook-json"><div>${escapeHtml(caption)}</div><pre>${escapeHtml(pretty)}</pre></div>`,
         'text/plain': `${caption}\n${pretty}`,
@@ -58,20 +89,38 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, raw: JsonVal
   }
 }
 
-/** text/plain and escaped text/html, so the notebook reads well without the extension. */
-function fallbacks(
-  summary: string,
-  columns: string[],
-  rows: Record<string, JsonValue>[],
-  limits: OutputLimits,
-  aggregations: { name: string; rows: Record<string, JsonValue>[] }[],
-): MimeBundle {
-  const shown = rows.slice(0, limits.fallbackRows);
-  const more = rows.length > shown.length ? `${rows.length - shown.length} more rows in the grid` : '';
-  const aggColumns = (aggRows: Record<string, JsonValue>[]) => [...new Set(aggRows.flatMap((r) => Object.keys(r)))];
-  const plain = [summary, plainTable(columns, shown), more, ...aggregations.map((a) => `\nAggregation ${a.name}\n${plainTable(aggColumns(a.rows), a.rows)}`)];
-  const html = [htmlTable(summary, columns, shown), more ? `<p>${escapeHtml(more)}</p>` : '', ...aggregations.map((a) => htmlTable(`Aggregation ${a.name}`, aggColumns(a.rows), a.rows))];
-  return { 'text/html': html.filter(Boolean).join('\n'), 'text/plain': plain.filter(Boolean).join('\n') };
+/** Row `i` of the grid: from the rows kept, or rebuilt from the answer's documents. */
+function rowReader(rows: Record<string, JsonValue>[] | undefined, answer: Answer | undefined, layout: DocumentLayout | undefined, columns: readonly Column[]): KeptRows['row'] {
+  if (rows || !answer || !layout) return (i) => rows?.[i] ?? {};
+  const documents = documentsOf(answer.value, layout);
+  const build = documentRow(layout, columns);
+  return (i) => build(documents[i] ?? null);
+}
+
+/**
+ * The answer's JSON text as the notebook keeps it: the engine's own bytes, or, past the row
+ * cap, the answer without the documents left out. Undefined when it is too large to keep.
+ */
+function keptAnswer(answer: Answer, at: DocumentLayout['at'], keep: number, omitted: number, limits: OutputLimits): string | undefined {
+  const text = omitted === 0 ? answer.text : JSON.stringify(withFirstDocuments(answer.value, at, keep));
+  return text.length <= limits.answerChars ? swapQuotes(text) : undefined;
+}
+
+/** A copy of `value` whose array at `at` keeps its first `keep` elements; the rest is shared. */
+function withFirstDocuments(value: JsonValue, at: DocumentLayout['at'], keep: number): JsonValue {
+  const [head, ...rest] = at;
+  if (head === undefined) return Array.isArray(value) ? value.slice(0, keep) : value;
+  if (Array.isArray(value) && typeof head === 'number') return value.map((v, i) => (i === head ? withFirstDocuments(v, rest, keep) : v));
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof head === 'string' && head in value) {
+    return { ...value, [head]: withFirstDocuments(value[head] as JsonValue, rest, keep) };
+  }
+  return value;
+}
+
+/** Each fallback's share of the notebook: a part of the answer kept, never less than a screenful nor more than a long page. */
+function fallbackBudget(answerText: string | undefined, limits: OutputLimits): number {
+  const share = Math.floor((answerText?.length ?? 0) * limits.fallbackShare);
+  return Math.min(limits.fallbackMaxChars, Math.max(limits.fallbackChars, share));
 }
 
 function leftOut(omitted: number): string {

@@ -6,6 +6,12 @@ import { z } from 'zod';
  */
 export const HITS_MIME = 'application/vnd.searchbook.hits+json';
 export const TABLE_MIME = 'application/vnd.searchbook.table+json';
+/** A request still waiting for its answer: what it waits for and for how long; replaced by the answer. */
+export const PROGRESS_MIME = 'application/vnd.searchbook.progress+json';
+/** A `%connect` refused for a secret typed into it: the extension offers to remove it from the cell. */
+export const TYPED_SECRET_MIME = 'application/vnd.searchbook.typed-secret+json';
+/** A JSON answer: who answered, plus the fields of a mapping or schema; the value itself is the bundle's `application/json`. */
+export const JSON_MIME = 'application/vnd.searchbook.json+json';
 
 export const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
@@ -39,27 +45,104 @@ export const ResponseInfoSchema = z.object({
   path: z.string(),
   status: z.number().int(),
   elapsedMs: z.number(),
+  /** One search of several in one request: `Search 2 of 3: books`. */
+  title: z.string().optional(),
 });
+
+const RowsSchema = z.array(z.record(z.string(), JsonValueSchema));
+
+/**
+ * Where the documents sit in the engine's answer, so the grid's rows are rebuilt from the
+ * answer itself (render/answer-rows.ts) instead of being stored in the notebook a second time.
+ */
+export const DocumentLayoutSchema = z.object({
+  /** Keys and indexes from the answer to its array of documents; `[]`: the answer is that array (an object there is one document). */
+  at: z.array(z.union([z.string(), z.number().int().nonnegative()])),
+  /** From one element of that array to the document (`['_source']`, `['document']`, or `[]` for the element itself). */
+  source: z.array(z.string()),
+  /** Leading columns read from the element (`_id` → `['_id']`), `null` where the element lacks them. */
+  meta: z.record(z.string(), z.array(z.string())),
+});
+export type DocumentLayout = z.infer<typeof DocumentLayoutSchema>;
+
+/**
+ * The engine's answer as the JSON text it sent (hits beyond the row cap left out), with every
+ * `"` and `'` swapped (`answerFormat` says so; render/answer-rows.ts reads it back). A string,
+ * not a parsed value, so a saved notebook holds it on one line, and swapped, so that line
+ * needs almost no escapes: a notebook holds about 1.0× the engine's bytes instead of 1.15×.
+ */
+const AnswerSchema = z.string();
+export const ANSWER_FORMAT = 'json, quotes swapped';
+const AnswerFormatSchema = z.literal(ANSWER_FORMAT);
 
 export const HitsPayloadSchema = z.object({
   info: ResponseInfoSchema,
   columns: z.array(ColumnSchema),
-  rows: z.array(z.record(z.string(), JsonValueSchema)),
+  /** Rows as the grid shows them: only when the answer could not be kept (too large, cells cut), and in notebooks saved before `answer`. */
+  rows: RowsSchema.optional(),
+  answer: AnswerSchema.optional(),
+  answerFormat: AnswerFormatSchema.optional(),
+  documents: DocumentLayoutSchema.optional(),
   total: z.object({ value: z.number(), relation: z.enum(['eq', 'gte']) }).optional(),
   /** Rows left out of the bundle to keep the notebook small. */
   omittedRows: z.number().int().nonnegative(),
   /** Cells holding a fragment of a longer array or object (see render/cell-cut.ts). */
   cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })).default([]),
-  aggregations: z.array(z.object({ name: z.string(), rows: z.array(z.record(z.string(), JsonValueSchema)) })).default([]),
+  aggregations: z
+    .array(
+      z.object({
+        name: z.string(),
+        /** `facet`: a Typesense facet (facet_by); older notebooks have none, meaning an aggregation. */
+        kind: z.enum(['aggregation', 'facet']).optional(),
+        rows: RowsSchema,
+      }),
+    )
+    .default([]),
+}).refine((p) => p.rows !== undefined || (p.answer !== undefined && p.documents !== undefined), {
+  message: 'a hits payload holds either rows or an answer with its document layout',
 });
 export type HitsPayload = z.infer<typeof HitsPayloadSchema>;
 
 export const TablePayloadSchema = z.object({
   info: ResponseInfoSchema,
   columns: z.array(z.string()),
-  rows: z.array(z.record(z.string(), JsonValueSchema)),
+  /** As for hits: only when the answer could not be kept, and in older notebooks. */
+  rows: RowsSchema.optional(),
+  /** The engine's array (or JSONL lines, as one array) as JSON text; each element is one row. */
+  answer: AnswerSchema.optional(),
+  answerFormat: AnswerFormatSchema.optional(),
   omittedRows: z.number().int().nonnegative(),
   cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })).default([]),
-});
+}).refine((p) => p.rows !== undefined || p.answer !== undefined, { message: 'a table payload holds either rows or an answer' });
 export type TablePayload = z.infer<typeof TablePayloadSchema>;
 export type ResponseInfo = z.infer<typeof ResponseInfoSchema>;
+
+/** One field of a mapping or collection schema, as the field / type table lists it. */
+export const FieldTypeSchema = z.object({ field: z.string(), type: z.string() });
+export type FieldType = z.infer<typeof FieldTypeSchema>;
+
+export const JsonPayloadSchema = z.object({
+  info: ResponseInfoSchema,
+  /** Set when the answer is a mapping or collection schema: every field with its type, dotted. */
+  fields: z.array(FieldTypeSchema).optional(),
+});
+export type JsonPayload = z.infer<typeof JsonPayloadSchema>;
+
+export const ProgressPayloadSchema = z.object({
+  /** `es: GET /products/_search`, `Connecting to Elasticsearch at http://host:9200 (at most 10 s)`. */
+  waitingFor: z.string(),
+  elapsedMs: z.number().nonnegative(),
+  /** Interrupting the kernel stops it (a request); the renderer offers a stop control. */
+  stoppable: z.boolean(),
+});
+export type ProgressPayload = z.infer<typeof ProgressPayloadSchema>;
+
+export const TypedSecretPayloadSchema = z.object({ option: z.enum(['password', 'key', 'address']) });
+export type TypedSecretPayload = z.infer<typeof TypedSecretPayloadSchema>;
+/** How messages name each kind of typed secret. */
+export const TYPED_SECRET_WORDS: Record<TypedSecretPayload['option'], string> = { password: 'password', key: 'key', address: 'password in the address' };
+
+/** The heading of an aggregation or facet table: `Aggregation brands`, `Facet genre`. */
+export function aggregationTitle(table: { name: string; kind?: 'aggregation' | 'facet' | undefined }): string {
+  return `${table.kind === 'facet' ? 'Facet' : 'Aggregation'} ${table.name}`;
+}

@@ -4,13 +4,19 @@ import { z } from 'zod';
 export interface OutputLimits {
   /** Rows in the grid payload; the rest are counted in a notice. */
   gridRows: number;
-  /** Rows in the text/plain and text/html fallbacks. */
-  fallbackRows: number;
-  /** Characters of the raw body kept as application/json. */
+  /** Characters of rows each of the text/plain and text/html fallbacks may hold at least... */
+  fallbackChars: number;
+  /** ...or this share of the answer kept, when more: a notebook holds at most ~1.15× the engine's bytes... */
+  fallbackShare: number;
+  /** ...and never more than this, so a huge answer's fallbacks stay readable pages. */
+  fallbackMaxChars: number;
+  /** Characters of a hits or table answer kept whole in the notebook; a larger one keeps its rows, long cells cut. */
+  answerChars: number;
+  /** Characters of any other body kept as application/json. */
   rawJsonChars: number;
 }
 
-export const DEFAULT_LIMITS: OutputLimits = { gridRows: 1_000, fallbackRows: 50, rawJsonChars: 1_000_000 };
+export const DEFAULT_LIMITS: OutputLimits = { gridRows: 1_000, fallbackChars: 8_000, fallbackShare: 0.04, fallbackMaxChars: 250_000, answerChars: 20_000_000, rawJsonChars: 1_000_000 };
 
 const RowsSetting = z.coerce.number().int().positive();
 

@@ -27,6 +27,15 @@ export interface LabOptions {
   /** Jupyter data dir holding the searchbook kernelspec and labextension; by default a throwaway prefix gets `searchbook install`. */
   dataDir?: string;
   env?: Record<string, string>;
+  /** `notebook`: Notebook 7 instead of JupyterLab, on the same server set-up. */
+  app?: 'lab' | 'notebook';
+  /** Frontend extensions to disable (labconfig/page_config.json), by package name. */
+  disabledExtensions?: string[];
+  /**
+   * The `jupyter` of an environment searchbook is installed into (by pip), which finds the
+   * kernelspec and labextension on its own; by default the test environment's (.venv).
+   */
+  jupyter?: string;
 }
 
 /**
@@ -34,7 +43,7 @@ export interface LabOptions {
  * workspaces, with the app object exposed so tests can run commands as the menus do.
  */
 export async function startJupyterLab(options: LabOptions): Promise<RunningLab> {
-  const dataDir = options.dataDir ?? (await installSearchbook());
+  const dataDir = options.dataDir ?? (options.jupyter ? undefined : await installSearchbook());
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   const home = await mkdtemp(join(tmpdir(), 'searchbook-lab-'));
@@ -45,15 +54,21 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
   const notificationSettings = join(home, 'settings', '@jupyterlab', 'apputils-extension');
   await mkdir(notificationSettings, { recursive: true });
   await writeFile(join(notificationSettings, 'notification.jupyterlab-settings'), JSON.stringify({ fetchNews: 'false' }));
+  const app = options.app ?? 'lab';
+  if (options.disabledExtensions?.length) {
+    await mkdir(join(home, 'config', 'labconfig'), { recursive: true });
+    const disabled = Object.fromEntries(options.disabledExtensions.map((name) => [name, true]));
+    await writeFile(join(home, 'config', 'labconfig', 'page_config.json'), JSON.stringify({ disabledExtensions: disabled }));
+  }
   const args = [
-    'lab',
+    app,
     '--no-browser',
     `--ServerApp.port=${port}`,
     '--ServerApp.port_retries=0',
     '--ServerApp.ip=127.0.0.1',
     `--IdentityProvider.token=${token}`,
     `--ServerApp.root_dir=${options.root}`,
-    '--LabApp.expose_app_in_browser=True',
+    app === 'lab' ? '--LabApp.expose_app_in_browser=True' : '--JupyterNotebookApp.expose_app_in_browser=True',
     '--LabApp.news_url=',
     '--LabServerApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate',
   ];
@@ -61,11 +76,13 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
     args.push('--allow-root');
   }
   const output: string[] = [];
-  const child: ChildProcess = spawn(join(REPO, '.venv', 'bin', 'jupyter'), args, {
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env.JUPYTER_PATH;
+  const child: ChildProcess = spawn(options.jupyter ?? join(REPO, '.venv', 'bin', 'jupyter'), args, {
     cwd: options.root,
     env: {
-      ...process.env,
-      JUPYTER_PATH: dataDir,
+      ...env,
+      ...(dataDir ? { JUPYTER_PATH: dataDir } : {}),
       JUPYTER_CONFIG_DIR: join(home, 'config'),
       JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
       JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces'),
@@ -82,7 +99,10 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
     url,
     token,
     root: options.root,
-    open: (path) => `${url}/lab/tree/${path.split('/').map(encodeURIComponent).join('/')}?token=${token}&reset`,
+    open: (path) => {
+      const file = path.split('/').map(encodeURIComponent).join('/');
+      return app === 'lab' ? `${url}/lab/tree/${file}?token=${token}&reset` : `${url}/notebooks/${file}?token=${token}`;
+    },
     log: () => output.join(''),
     close: () =>
       new Promise<void>((done) => {

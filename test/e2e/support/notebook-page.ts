@@ -72,3 +72,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
 }
+
+/** Grid height minus what its header and rows need, with the horizontal scroll bar's state. */
+export async function bandUnder(grid: Locator): Promise<{ band: number; scrollsSideways: boolean }> {
+  return grid.evaluate((node: HTMLElement) => {
+    const rowHeight = Number(node.dataset.rowHeight);
+    const rows = Math.min(Number(node.getAttribute('aria-rowcount')), 15);
+    const bar = node.querySelector<HTMLElement>('.lm-ScrollBar[data-orientation="horizontal"]');
+    const scrollsSideways = bar !== null && !bar.classList.contains('lm-mod-hidden') && bar.offsetHeight > 0;
+    // Two header rows (name, type), the body rows, and the top and bottom border.
+    return { band: node.getBoundingClientRect().height - (2 + rows) * rowHeight - 2 - (scrollsSideways ? bar.offsetHeight : 0), scrollsSideways };
+  });
+}

@@ -4,6 +4,7 @@
  * does no layout.
  */
 import 'jest-canvas-mock';
+import { TextDecoder as NodeTextDecoder, TextEncoder as NodeTextEncoder } from 'node:util';
 
 class InertResizeObserver {
   observe(): void {}
@@ -17,3 +18,8 @@ globals.ResizeObserver ??= InertResizeObserver;
 // @lumino/dragdrop (a datagrid dependency) subclasses DragEvent when it loads.
 const dragGlobals = globalThis as { DragEvent?: unknown };
 dragGlobals.DragEvent ??= class DragEvent extends MouseEvent {};
+
+// Every browser has TextEncoder and TextDecoder (the stored answer is read with them); jsdom does not.
+const textGlobals = globalThis as { TextEncoder?: unknown; TextDecoder?: unknown };
+textGlobals.TextEncoder ??= NodeTextEncoder;
+textGlobals.TextDecoder ??= NodeTextDecoder;

@@ -137,7 +137,7 @@ const query: fc.Arbitrary<Json> = fc.letrec((tie) => ({
 
 /** What the scorers give reading _source only: every document scored in turn. */
 function bruteForce(index: IndexData, docs: StoredDoc[], q: Json): { pos: number; score: number }[] {
-  const run = compileQuery(q, { index, major: 8 }).run;
+  const run = compileQuery(q, { index, major: 8, docs }).run;
   const out: { pos: number; score: number }[] = [];
   docs.forEach((d, pos) => {
     const score = run({ source: d.source, id: d.id });

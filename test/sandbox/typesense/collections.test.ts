@@ -93,9 +93,9 @@ describe('Typesense sandbox: collections', () => {
     expect(list.map((c) => c.name)).toEqual(['notes', 'books']);
   });
 
-  test('missing collection: 404 No collection with name `x` found.', async () => {
+  test('missing collection: GET 404 Collection not found (29); DELETE 404 No collection with name `x` found.', async () => {
     const r = await t.call('GET', '/collections/nope');
-    expect([r.status, r.text]).toEqual([404, '{"message": "No collection with name `nope` found."}']);
+    expect([r.status, r.text]).toEqual([404, '{"message": "Collection not found"}']);
     const d = await t.call('DELETE', '/collections/nope');
     expect([d.status, d.json()]).toEqual([404, { message: 'No collection with name `nope` found.' }]);
   });

@@ -3,7 +3,10 @@
  * filter, nested, and the avg/min/max/sum/value_count/cardinality/stats metrics, with
  * sub-aggregations inside buckets.
  */
-import { esError, parsingError } from '../errors';
+import { esError, illegalArgument, parsingError, shardFailure } from '../errors';
+import { formatWith, parseWithFormat, zoneOffset } from './date-format';
+import { resolveDate } from './date-math';
+import { compositeAgg } from './composite';
 import { isObject, type Json, type JsonObject } from '../exchange';
 import type { IndexData } from '../index-data';
 import { isNumericType, type ResolvedField } from '../mapping';
@@ -19,11 +22,16 @@ export interface AggDoc {
 
 interface AggEnv {
   version: EsVersion;
+  /** The searched indices: field types are checked against their mappings even when no document matches. */
+  indices: IndexData[];
+  buckets: number;
   /** Compiled filters per (aggregation, index): filters are compiled against each mapping. */
   cache: Map<string, Scorer>;
 }
 
-const BUCKET_KINDS = new Set(['terms', 'range', 'histogram', 'date_histogram', 'filter', 'filters', 'nested', 'missing']);
+const BUCKET_KINDS = new Set(['terms', 'range', 'histogram', 'date_histogram', 'filter', 'filters', 'nested', 'missing', 'composite']);
+/** search.max_buckets' default. */
+const MAX_BUCKETS = 65536;
 const METRIC_KINDS = new Set(['avg', 'min', 'max', 'sum', 'value_count', 'cardinality', 'stats']);
 
 export function validateAggs(aggs: Json | undefined): void {
@@ -36,14 +44,84 @@ export function validateAggs(aggs: Json | undefined): void {
     if (!kind) throw parsingError(`Missing definition for aggregation [${name}]`);
     if (kinds.length > 1) throw parsingError(`Found two aggregation type definitions in [${name}]: [${kinds[0]}] and [${kinds[1]}]`);
     if (!BUCKET_KINDS.has(kind) && !METRIC_KINDS.has(kind)) {
-      throw esError(400, { type: 'x_content_parse_exception', reason: `[1:1] unknown field [${kind}]` });
+      const err = esError(400, { type: 'parsing_exception', reason: `Unknown aggregation type [${kind}]`, line: 1, col: 1 }, {
+        rootCauses: [{ type: 'parsing_exception', reason: `Unknown aggregation type [${kind}]`, line: 1, col: 1 }],
+        outerExtra: { caused_by: { type: 'named_object_not_found_exception', reason: `[1:1] unknown field [${kind}]` } },
+      });
+      err.locate = { key: kind, at: 'value' };
+      throw err;
     }
     validateAggs(def['aggs'] ?? def['aggregations']);
   }
 }
 
-export function runAggregations(aggs: JsonObject, docs: AggDoc[], version: EsVersion): JsonObject {
-  return level(aggs, docs, { version, cache: new Map() });
+export function runAggregations(aggs: JsonObject, docs: AggDoc[], version: EsVersion, indices: IndexData[]): JsonObject {
+  return level(aggs, docs, { version, cache: new Map(), indices, buckets: 0 });
+}
+
+/** Counts buckets against search.max_buckets, failing as ES does past it. */
+function countBuckets(env: AggEnv, n: number): void {
+  env.buckets += n;
+  if (env.buckets <= MAX_BUCKETS) return;
+  const cause = {
+    type: 'too_many_buckets_exception',
+    reason: `Trying to create too many buckets. Must be less than or equal to: [${MAX_BUCKETS}] but this number of buckets was exceeded. This limit can be set by changing the [search.max_buckets] cluster level setting.`,
+    max_buckets: MAX_BUCKETS,
+  };
+  // 7.x answers 503 (the shard's failure status), 8.x 400.
+  const status = env.version.major === 7 ? 503 : 400;
+  throw esError(status, { type: 'search_phase_execution_exception', reason: '' }, { rootCauses: [], outerExtra: { phase: 'fetch', grouped: true, failed_shards: [], caused_by: cause } });
+}
+
+/** Numeric metrics refuse fields without numeric doc values, before any document is read. */
+function checkNumericField(kind: string, spec: JsonObject, env: AggEnv): void {
+  const name = spec['field'];
+  if (typeof name !== 'string') return;
+  for (const index of env.indices) {
+    const f = index.mapping.resolve(name);
+    if (!f) continue;
+    if (f.type === 'text' || f.type === 'match_only_text') throw fielddataError(env.version, index, name);
+    if (!isNumericType(f.type) && f.type !== 'date' && f.type !== 'boolean') {
+      throw shardFailure(400, { type: 'illegal_argument_exception', reason: `Field [${name}] of type [${f.type}] is not supported for aggregation [${kind}]` }, index);
+    }
+  }
+}
+
+/** The first field definition the searched indices give a name, for formats. */
+function fieldDef(name: Json | undefined, env: AggEnv): ResolvedField | null {
+  if (typeof name !== 'string') return null;
+  for (const index of env.indices) {
+    const f = index.mapping.resolve(name);
+    if (f) return f;
+  }
+  return null;
+}
+
+/** The value a terms order path reads from a bucket's sub-aggregation results: `agg`, `agg.metric`, `agg>sub.metric`. */
+function orderValue(bucket: JsonObject, path: string): number | null {
+  const [aggPath, metric] = path.includes('.') ? [path.slice(0, path.lastIndexOf('.')), path.slice(path.lastIndexOf('.') + 1)] : [path, 'value'];
+  let cur: Json | undefined = bucket;
+  for (const step of aggPath.split('>')) cur = isObject(cur) ? cur[step] : undefined;
+  const v = isObject(cur) ? (cur[metric] ?? (metric === 'value' ? cur['doc_count'] : undefined)) : undefined;
+  return typeof v === 'number' ? v : null;
+}
+
+/** terms `include` / `exclude`: a list of exact values, or a regular expression the whole value must match. */
+function valueFilter(include: Json | undefined, exclude: Json | undefined): (v: string | number) => boolean {
+  const test = (spec: Json | undefined): ((v: string | number) => boolean) | undefined => {
+    if (Array.isArray(spec)) {
+      const set = new Set(spec.map(String));
+      return (v) => set.has(String(v));
+    }
+    if (typeof spec === 'string') {
+      const re = new RegExp(`^(?:${spec})$`, 's');
+      return (v) => re.test(String(v));
+    }
+    return undefined;
+  };
+  const inc = test(include);
+  const exc = test(exclude);
+  return (v) => (!inc || inc(v)) && !(exc && exc(v));
 }
 
 function level(aggs: JsonObject, docs: AggDoc[], env: AggEnv): JsonObject {
@@ -67,7 +145,7 @@ function fieldFor(doc: AggDoc, name: string, env: AggEnv): ResolvedField | null 
 
 function valuesOf(doc: AggDoc, spec: JsonObject, env: AggEnv): { field: ResolvedField | null; values: (string | number)[] } {
   const name = spec['field'];
-  if (typeof name !== 'string') throw parsingError('Required one of fields [field, script], but none were specified. ');
+  if (typeof name !== 'string') throw illegalArgument(`Required one of fields [field, script], but none were specified.${env.version.major === 7 ? ' ' : ''}`);
   const field = fieldFor(doc, name, env);
   const values = field ? docValues(doc.view, field) : [];
   if (values.length === 0 && spec['missing'] !== undefined && spec['missing'] !== null) {
@@ -78,7 +156,6 @@ function valuesOf(doc: AggDoc, spec: JsonObject, env: AggEnv): { field: Resolved
 }
 
 const fmtDouble = (n: number): string => (Number.isInteger(n) ? n.toFixed(1) : String(n));
-const isoDate = (ms: number): string => new Date(ms).toISOString();
 
 function one(kind: string, spec: JsonObject, docs: AggDoc[], sub: (d: AggDoc[]) => JsonObject, env: AggEnv, aggName: string): JsonObject {
   switch (kind) {
@@ -89,6 +166,7 @@ function one(kind: string, spec: JsonObject, docs: AggDoc[], sub: (d: AggDoc[]) 
     case 'value_count':
     case 'cardinality':
     case 'stats': {
+      if (kind !== 'value_count' && kind !== 'cardinality') checkNumericField(kind, spec, env);
       const nums: number[] = [];
       const distinct = new Set<string | number>();
       let type = '';
@@ -105,8 +183,9 @@ function one(kind: string, spec: JsonObject, docs: AggDoc[], sub: (d: AggDoc[]) 
       const sum = nums.reduce((a, b) => a + b, 0);
       const min = nums.length ? Math.min(...nums) : null;
       const max = nums.length ? Math.max(...nums) : null;
+      const format = typeof spec['format'] === 'string' ? spec['format'] : fieldDef(spec['field'], env)?.format;
       const withDate = (o: JsonObject, key: string, v: number | null): JsonObject => {
-        if (type === 'date' && v !== null) o[`${key}_as_string`] = isoDate(v);
+        if (type === 'date' && v !== null) o[`${key}_as_string`] = formatWith(v, format);
         return o;
       };
       if (kind === 'sum') return { value: sum };
@@ -120,46 +199,72 @@ function one(kind: string, spec: JsonObject, docs: AggDoc[], sub: (d: AggDoc[]) 
       const minDocCount = typeof spec['min_doc_count'] === 'number' ? spec['min_doc_count'] : 1;
       const groups = new Map<string | number, AggDoc[]>();
       let type = 'keyword';
+      const wanted = valueFilter(spec['include'], spec['exclude']);
       for (const d of docs) {
         const { field, values } = valuesOf(d, spec, env);
         if (field) type = field.type;
         for (const v of new Set(values)) {
+          if (!wanted(v)) continue;
           let g = groups.get(v);
           if (!g) groups.set(v, (g = []));
           g.push(d);
         }
       }
-      const order = isObject(spec['order']) ? spec['order'] : { _count: 'desc' };
-      const [orderKey, orderDir] = Object.entries(order)[0] ?? ['_count', 'desc'];
-      const dir = String(orderDir) === 'asc' ? 1 : -1;
+      const orders = (Array.isArray(spec['order']) ? spec['order'] : [isObject(spec['order']) ? spec['order'] : { _count: 'desc' }])
+        .filter(isObject)
+        .flatMap((o) => Object.entries(o).map(([k, d]) => ({ key: k === '_term' ? '_key' : k, dir: String(d) === 'asc' ? 1 : -1 })));
       const cmpKey = (a: string | number, b: string | number): number => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
-      const entries = [...groups.entries()].filter(([, g]) => g.length >= minDocCount);
+      const bySubAgg = orders.some((o) => o.key !== '_key' && o.key !== '_count');
+      // Ordering by a sub-aggregation needs every bucket's sub-results before the top ones are picked.
+      const entries = [...groups.entries()].filter(([, g]) => g.length >= minDocCount).map(([key, g]) => ({ key, g, subs: bySubAgg ? sub(g) : undefined }));
       entries.sort((a, b) => {
-        const c = orderKey === '_key' || orderKey === '_term' ? cmpKey(a[0], b[0]) * dir : (a[1].length - b[1].length) * dir;
-        return c !== 0 ? c : cmpKey(a[0], b[0]);
+        for (const o of orders) {
+          let c: number;
+          if (o.key === '_key') c = cmpKey(a.key, b.key);
+          else if (o.key === '_count') c = a.g.length - b.g.length;
+          else {
+            const x = orderValue(a.subs as JsonObject, o.key);
+            const y = orderValue(b.subs as JsonObject, o.key);
+            c = x === y ? 0 : x === null ? 1 : y === null ? -1 : x - y;
+            if (x === null || y === null) c = o.dir * c;
+          }
+          if (c !== 0) return c * o.dir;
+        }
+        return cmpKey(a.key, b.key);
       });
       const shown = entries.slice(0, size);
-      const other = entries.slice(size).reduce((n, [, g]) => n + g.length, 0);
-      const buckets = shown.map(([key, g]) => {
+      countBuckets(env, shown.length);
+      const other = entries.slice(size).reduce((n, e) => n + e.g.length, 0);
+      const format = typeof spec['format'] === 'string' ? spec['format'] : fieldDef(spec['field'], env)?.format;
+      const buckets = shown.map(({ key, g, subs }) => {
         const b: JsonObject = { key };
         if (type === 'boolean') b['key_as_string'] = key === 1 ? 'true' : 'false';
-        else if (type === 'date' && typeof key === 'number') b['key_as_string'] = isoDate(key);
+        else if (type === 'date' && typeof key === 'number') b['key_as_string'] = formatWith(key, format);
         b['doc_count'] = g.length;
-        return { ...b, ...sub(g) };
+        return { ...b, ...(subs ?? sub(g)) };
       });
       return { doc_count_error_upper_bound: 0, sum_other_doc_count: other, buckets };
     }
     case 'range': {
       const ranges = Array.isArray(spec['ranges']) ? spec['ranges'].filter(isObject) : [];
       if (ranges.length === 0) throw esError(400, { type: 'illegal_argument_exception', reason: `No [ranges] specified for the [${aggName}] aggregation` });
+      const dateField = fieldDef(spec['field'], env);
+      const isDate = dateField?.type === 'date';
+      const format = typeof spec['format'] === 'string' ? spec['format'] : dateField?.format;
+      // On a date field the bounds are dates (or date math) and the keys print them in the field's format.
+      const edge = (v: Json | undefined): number | undefined =>
+        v === undefined || v === null ? undefined : typeof v === 'number' ? v : isDate ? resolveDate(v, false, Date.now(), format) : Number(v);
+      const shown = (n: number): string => (isDate ? formatWith(n, format) : fmtDouble(n));
       const buckets = ranges.map((r) => {
-        const from = typeof r['from'] === 'number' ? r['from'] : r['from'] != null ? Number(r['from']) : undefined;
-        const to = typeof r['to'] === 'number' ? r['to'] : r['to'] != null ? Number(r['to']) : undefined;
+        const from = edge(r['from']);
+        const to = edge(r['to']);
         const inBucket = docs.filter((d) => valuesOf(d, spec, env).values.some((v) => typeof v === 'number' && (from === undefined || v >= from) && (to === undefined || v < to)));
-        const key = typeof r['key'] === 'string' ? r['key'] : `${from === undefined ? '*' : fmtDouble(from)}-${to === undefined ? '*' : fmtDouble(to)}`;
+        const key = typeof r['key'] === 'string' ? r['key'] : `${from === undefined ? '*' : shown(from)}-${to === undefined ? '*' : shown(to)}`;
         const b: JsonObject = { key };
         if (from !== undefined) b['from'] = from;
+        if (from !== undefined && isDate) b['from_as_string'] = shown(from);
         if (to !== undefined) b['to'] = to;
+        if (to !== undefined && isDate) b['to_as_string'] = shown(to);
         b['doc_count'] = inBucket.length;
         return { ...b, ...sub(inBucket) };
       });
@@ -184,18 +289,30 @@ function one(kind: string, spec: JsonObject, docs: AggDoc[], sub: (d: AggDoc[]) 
         }
       }
       const keys = [...groups.keys()].sort((a, b) => a - b);
+      const bounds = isObject(spec['extended_bounds']) ? spec['extended_bounds'] : undefined;
+      const boundKey = (v: Json | undefined): number | undefined => {
+        const n = date ? (v === undefined ? undefined : parseWithFormat(v, typeof spec['format'] === 'string' ? `${spec['format']}||strict_date_optional_time||epoch_millis` : undefined)) : typeof v === 'number' ? v : undefined;
+        return n === undefined ? undefined : keyOf(n);
+      };
+      const low = Math.min(...[keys[0], boundKey(bounds?.['min'])].filter((k): k is number => k !== undefined));
+      const high = Math.max(...[keys[keys.length - 1], boundKey(bounds?.['max'])].filter((k): k is number => k !== undefined));
       const all: number[] = [];
-      if (minDocCount === 0 && keys.length > 0) {
-        // Empty buckets between the first and last key, as ES fills them (bounded).
-        for (let k = keys[0] as number; k <= (keys[keys.length - 1] as number) && all.length < 10_000; k = date ? nextDateKey(k, spec) : k + interval) all.push(k);
+      if (minDocCount === 0 && Number.isFinite(low) && Number.isFinite(high)) {
+        // Empty buckets from the first to the last key (or the extended bounds), as ES fills them.
+        for (let k = low; k <= high; k = date ? nextDateKey(k, spec) : k + interval) {
+          all.push(k);
+          if (all.length > MAX_BUCKETS) countBuckets(env, all.length);
+        }
       } else all.push(...keys);
-      const buckets = all
-        .map((k) => ({ k, g: groups.get(k) ?? [] }))
-        .filter(({ g }) => g.length >= minDocCount)
-        .map(({ k, g }) => {
-          const b: JsonObject = date ? { key_as_string: isoDate(k), key: k, doc_count: g.length } : { key: k, doc_count: g.length };
-          return { ...b, ...sub(g) };
-        });
+      const format = typeof spec['format'] === 'string' ? spec['format'] : fieldDef(spec['field'], env)?.format;
+      const zoneMinutes = date ? (zoneOffset(spec['time_zone']) ?? 0) : 0;
+      const kept = all.map((k) => ({ k, g: groups.get(k) ?? [] })).filter(({ g }) => g.length >= minDocCount);
+      countBuckets(env, kept.length);
+      const buckets = kept.map(({ k, g }) => {
+        const b: JsonObject = date ? { key_as_string: formatWith(k, format, zoneMinutes), key: k, doc_count: g.length } : { key: k, doc_count: g.length };
+        if (!date && typeof spec['format'] === 'string') b['key_as_string'] = String(k);
+        return { ...b, ...sub(g) };
+      });
       return { buckets };
     }
     case 'filter': {
@@ -218,6 +335,8 @@ function one(kind: string, spec: JsonObject, docs: AggDoc[], sub: (d: AggDoc[]) 
       });
       return { doc_count: matched.length, ...sub(matched) };
     }
+    case 'composite':
+      return compositeAgg(spec, docs, sub, (d, source) => valuesOf(d, source, env).values, (d, name) => fieldFor(d, name, env));
     case 'nested': {
       const path = String(spec['path'] ?? '');
       const inner: AggDoc[] = [];
@@ -237,7 +356,7 @@ function filterFor(spec: Json, doc: AggDoc, env: AggEnv, key: string): Scorer {
   const cacheKey = `${key}@${doc.index.uuid}`;
   let s = env.cache.get(cacheKey);
   if (!s) {
-    s = compileQuery(spec, { index: doc.index, major: env.version.major }).run;
+    s = compileQuery(spec, { index: doc.index, major: env.version.major, scores: false }).run;
     env.cache.set(cacheKey, s);
   }
   return s;
@@ -263,7 +382,13 @@ function dateInterval(spec: JsonObject): number {
   return Number(m[1]) * (FIXED[m[2] as string] as number);
 }
 
+/** Rounding happens in the request's time zone: shift into it, round, shift back. */
 function dateKey(ms: number, spec: JsonObject): number {
+  const off = (zoneOffset(spec['time_zone']) ?? 0) * 60_000;
+  return utcDateKey(ms + off, spec) - off;
+}
+
+function utcDateKey(ms: number, spec: JsonObject): number {
   const unit = calendarUnit(spec);
   if (!unit) {
     const step = dateInterval(spec);
@@ -278,6 +403,11 @@ function dateKey(ms: number, spec: JsonObject): number {
 }
 
 function nextDateKey(key: number, spec: JsonObject): number {
+  const off = (zoneOffset(spec['time_zone']) ?? 0) * 60_000;
+  return utcNextDateKey(key + off, spec) - off;
+}
+
+function utcNextDateKey(key: number, spec: JsonObject): number {
   const unit = calendarUnit(spec);
   if (!unit) return key + dateInterval(spec);
   const d = new Date(key);

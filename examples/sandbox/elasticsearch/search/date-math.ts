@@ -1,5 +1,6 @@
 /** Date math for range queries: `now`, `now-1d/d`, `2024-01-01||+1M/M`. */
 import { parseDate } from '../mapping';
+import { parseWithFormat } from './date-format';
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, H: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -25,8 +26,9 @@ function add(t: number, n: number, unit: string): number {
 }
 
 /** Returns epoch millis, or undefined when the text is not a date. */
-export function resolveDate(value: unknown, roundUp = false, now = Date.now()): number | undefined {
-  if (typeof value !== 'string') return parseDate(value);
+export function resolveDate(value: unknown, roundUp = false, now = Date.now(), format?: string): number | undefined {
+  const parse = (v: unknown): number | undefined => (format === undefined ? parseDate(v) : parseWithFormat(v, format));
+  if (typeof value !== 'string') return parse(value);
   let base: number | undefined;
   let rest: string;
   if (value.startsWith('now')) {
@@ -34,7 +36,7 @@ export function resolveDate(value: unknown, roundUp = false, now = Date.now()): 
     rest = value.slice(3);
   } else {
     const bar = value.indexOf('||');
-    base = parseDate(bar >= 0 ? value.slice(0, bar) : value);
+    base = parse(bar >= 0 ? value.slice(0, bar) : value);
     rest = bar >= 0 ? value.slice(bar + 2) : '';
   }
   if (base === undefined) return undefined;

@@ -13,7 +13,9 @@ import { runAggregations, validateAggs, type AggDoc } from './aggregations';
 import { compileQuery, NO_MATCH, type Query, type QueryEnv } from './query';
 import { pageOf, rankHits, shardOf, tupleAt, type CollectedHits, type RankedHits } from './rank';
 import type { RankedCache } from './ranked-cache';
-import { MatchesBuilder, type DocMatches } from './scorer';
+import { MatchesBuilder, withMatches, type DocMatches } from './scorer';
+import { collapseKey, collapseValue, docvalueFields, fieldsOption, highlightHit } from './hit-extras';
+import { luceneDocIds, type DocIds } from './lucene-doc-ids';
 import type { SearchRequest } from './request';
 import { bindSort, checkSearchAfter, type BoundSort, type SortSpec, type SortValue } from './sort';
 import { indexedViewOf, type IndexedView } from './field-indexes';
@@ -56,11 +58,12 @@ export function executeSearch(
   shards: Shard[],
   req: SearchRequest,
   version: EsVersion,
-  extra: { pitId?: string; tookFrom: number; cache?: RankedCache },
+  extra: { pitId?: string; tookFrom: number; cache?: RankedCache; scroll?: boolean },
 ): SearchOutcome {
   const warnings: string[] = [];
   const window = Math.min(...shards.map((s) => s.index.maxResultWindow), 10_000_000);
-  if (shards.length > 0 && req.from + req.size > window) {
+  // A scroll's later pages lie past the window: only its first page is held to it.
+  if (shards.length > 0 && req.from + req.size > window && !(extra.scroll && req.from > 0)) {
     const first = shards.find((s) => s.index.maxResultWindow === window) as Shard;
     throw shardFailure(400, {
       type: 'illegal_argument_exception',
@@ -68,14 +71,20 @@ export function executeSearch(
     }, first.index);
   }
   validateAggs(req.aggs);
-  const specs: SortSpec[] = req.sort.length > 0 ? req.sort : [{ name: '_score', order: -1, missing: '_last' }];
+  // Under a point in time ES appends the implicit `_shard_doc` tie-breaker to an explicit sort (its value shows in each hit's sort).
+  const pitTieBreaker = extra.pitId !== undefined && req.sort.length > 0 && !req.sort.some((s) => s.name === '_shard_doc' || s.name === '_doc');
+  const specs: SortSpec[] =
+    req.sort.length > 0 ? (pitTieBreaker ? [...req.sort, { name: '_shard_doc', order: 1, missing: '_last' }] : req.sort) : [{ name: '_score', order: -1, missing: '_last' }];
+  const scoresRead = req.sort.length === 0 || specs.some((s) => s.name === '_score') || req.minScore !== undefined;
   const bound: Bound[] = shards.map((s, i) => {
     const indexed = indexedViewOf(s.index, s.docs);
-    const env: QueryEnv = { index: s.index, major: version.major, ...(indexed ? { indexed } : {}) };
+    const env: QueryEnv = { index: s.index, major: version.major, docs: s.docs, scores: scoresRead, ...(indexed ? { indexed } : {}) };
+    const boost = req.indicesBoost?.get(s.index.name) ?? [...s.index.aliases.keys()].map((a) => req.indicesBoost?.get(a)).find((v) => v !== undefined) ?? 1;
+    const compiled = compileQuery(req.query, env);
     const b: Bound = {
       ...s,
-      query: compileQuery(req.query, env),
-      post: req.postFilter !== undefined ? compileQuery(req.postFilter, env) : null,
+      query: boost === 1 ? compiled : boosted(compiled, boost),
+      post: req.postFilter !== undefined ? compileQuery(req.postFilter, { ...env, scores: false }) : null,
       sort: bindSort(specs, s.index, version, env, (w) => warnings.push(w)),
       base: i * SHARD_SPAN,
       indexed,
@@ -84,12 +93,23 @@ export function executeSearch(
     return b;
   });
 
+  // `_doc` / `_shard_doc` values are Lucene document ids on the wire, ordinals (shard base + position) inside.
+  const docKeys = specs.map((s, k) => (s.name === '_doc' || s.name === '_shard_doc' ? k : -1)).filter((k) => k >= 0);
+  const idsOf = docKeys.length > 0 ? bound.map((b) => luceneDocIds(b.index, b.docs)) : [];
+  if (req.searchAfter && docKeys.length > 0) {
+    req = { ...req, searchAfter: req.searchAfter.map((v, k) => {
+      if (!docKeys.includes(k) || typeof v !== 'number') return v;
+      const shardNo = Math.floor(v / SHARD_SPAN);
+      const ids = idsOf[shardNo];
+      return ids ? shardNo * SHARD_SPAN + ids.posAtOrBefore(v - shardNo * SHARD_SPAN) : v;
+    }) };
+  }
   const explicitSort = req.sort.length > 0;
   const allMatchAll = bound.every((b) => b.query.matchAll && !b.post) && req.minScore === undefined;
   // search_after names an ordinal only under a _doc sort; under match_all's score it is a score.
   const indexOrder =
     (specs.length === 1 && (specs[0]?.name === '_doc' || specs[0]?.name === '_shard_doc') && specs[0].order === 1) ||
-    (!explicitSort && allMatchAll && !req.searchAfter);
+    (!explicitSort && allMatchAll && !req.searchAfter && !req.collapse);
 
   const limit = req.trackTotalHits === true ? Infinity : req.trackTotalHits === false ? 0 : req.trackTotalHits;
   let total = 0;
@@ -146,7 +166,8 @@ export function executeSearch(
     maxScore = ranked.maxScore;
     const after = req.searchAfter?.map((v) => (v === null || typeof v === 'number' || typeof v === 'string' ? v : String(v)));
     const r = ranked;
-    hits = pageOf(r, specs, after, req.from, req.size).map((i) => ({
+    const page = req.collapse ? collapsedPage(r, bound, req.collapse, req.from, req.size) : pageOf(r, specs, after, req.from, req.size);
+    hits = page.map((i) => ({
       shard: bound[shardOf(r, i)] as Bound,
       pos: r.pos[i] as number,
       score: r.score[i] as number,
@@ -154,14 +175,19 @@ export function executeSearch(
     }));
   }
   const scoresShown = !explicitSort || specs.some((s) => s.name === '_score');
-  if (explicitSort && !specs.some((s) => s.name === '_score')) maxScore = null;
+  // No page collected (size 0), or any explicit sort (ES tracks max_score only for its default score order): no max_score.
+  const scoreOrder = specs.length === 1 && specs[0]?.name === '_score' && specs[0].order === -1;
+  // 7.x reports no max_score for a collapsed search (7.17.29 gives null, 8.19.21 the score).
+  if ((explicitSort && !scoreOrder && !req.trackScores) || req.size === 0 || total === 0 || (req.collapse && version.major === 7)) maxScore = null;
+  // No shard searched at all (every index unavailable and ignored): ES reports 0.
+  if (shards.length === 0 && !explicitSort) maxScore = 0;
 
   const project = req.source.enabled ? makeSourceFilter(req.source) : null;
   const hitsJson = hits.map((h) => {
     const doc = h.shard.docs[h.pos] as StoredDoc;
     const out: JsonObject = { _index: h.shard.index.name };
     if (version.major === 7) out['_type'] = '_doc';
-    out['_id'] = doc.id;
+    if (!req.noStoredFields) out['_id'] = doc.id;
     if (req.version) out['_version'] = doc.version;
     if (req.seqNoPrimaryTerm) {
       out['_seq_no'] = doc.seqNo;
@@ -169,7 +195,20 @@ export function executeSearch(
     }
     out['_score'] = scoresShown ? asFloat(h.score) : null;
     if (req.source.enabled) out['_source'] = project ? project(doc.source) : doc.source;
-    if (h.sort) out['sort'] = h.sort as Json[];
+    const fields: JsonObject = {
+      ...(req.fields ? fieldsOption(req.fields, h.shard.index, viewOf(doc)) : {}),
+      ...(req.docvalueFields ? docvalueFields(req.docvalueFields, h.shard.index, viewOf(doc)) : {}),
+      ...(req.collapse ? collapseValue(req.collapse, h.shard.index, viewOf(doc)) : {}),
+    };
+    if (Object.keys(fields).length > 0) out['fields'] = fields;
+    const highlight = req.highlight ? highlightHit(req.highlight, req.query, h.shard.index, viewOf(doc)) : undefined;
+    if (highlight) out['highlight'] = highlight;
+    if (h.sort) {
+      out['sort'] = h.sort.map((v, k) => {
+        if (v === null) return h.shard.sort[k]?.missingShown ?? null;
+        return docKeys.includes(k) && typeof v === 'number' ? h.shard.base + (idsOf[bound.indexOf(h.shard)] as DocIds).idOf(v - h.shard.base) : v;
+      }) as Json[];
+    }
     return out;
   });
 
@@ -197,9 +236,38 @@ export function executeSearch(
       const m = queryMatches(b);
       for (let i = 0; i < m.positions.length; i++) docs.push({ view: viewOf(b.docs[m.positions[i] as number] as StoredDoc), index: b.index });
     }
-    body['aggregations'] = runAggregations(req.aggs, docs, version);
+    body['aggregations'] = runAggregations(req.aggs, docs, version, bound.map((b) => b.index));
   }
   return { body, warnings };
+}
+
+/** collapse: the first hit (in rank order) of each value of the field, then from/size over those. */
+function collapsedPage(r: RankedHits, bound: Bound[], field: string, from: number, size: number): number[] {
+  const seen = new Set<string>();
+  const kept: number[] = [];
+  for (let i = 0; i < r.length && kept.length < from + size; i++) {
+    const b = bound[shardOf(r, i)] as Bound;
+    const key = collapseKey(field, b.index, viewOf(b.docs[r.pos[i] as number] as StoredDoc));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(i);
+  }
+  return kept.slice(from, from + size);
+}
+
+/** indices_boost: the index's scores times its factor (as a float, like every score). */
+function boosted(query: Query, boost: number): Query {
+  const run = query.run;
+  const times = (s: number): number => (s === NO_MATCH ? NO_MATCH : Math.fround(s * boost));
+  const matches = run.matches;
+  // Not matchAll any more: index-order paging would give every index the first one's score.
+  return {
+    matchAll: false,
+    run: withMatches((view) => times(run(view)), matches ? (snapshot) => {
+      const m = matches(snapshot);
+      return { positions: m.positions, scores: Float64Array.from(m.scores, times) };
+    } : undefined),
+  };
 }
 
 function viewOf(doc: StoredDoc): DocView {
@@ -268,7 +336,7 @@ function keptHits(b: Bound, m: DocMatches, minScore: number | undefined): DocMat
 /** Matching documents for `_count` and delete_by_query. */
 export function matchingDocs(shard: Shard, query: Json | undefined, version: EsVersion): StoredDoc[] {
   const indexed = indexedViewOf(shard.index, shard.docs);
-  const q = compileQuery(query, { index: shard.index, major: version.major, ...(indexed ? { indexed } : {}) });
+  const q = compileQuery(query, { index: shard.index, major: version.major, docs: shard.docs, scores: false, ...(indexed ? { indexed } : {}) });
   if (q.matchAll) return shard.docs;
   const m = queryMatches({ docs: shard.docs, query: q, indexed });
   return Array.from(m.positions, (p) => shard.docs[p] as StoredDoc);

@@ -13,6 +13,7 @@ import { isNumericType, type Mapping, type ResolvedField } from '../mapping';
 import { NumericColumn } from './numeric-column';
 import { TextFieldIndex } from './text-field-index';
 import type { DocView } from './values';
+import type { FieldTerms } from './field-stats';
 
 interface FieldEntry {
   index: TextFieldIndex | NumericColumn;
@@ -73,6 +74,7 @@ export class FieldIndexes {
 export class IndexedView {
   private positions: Int32Array | null = null;
   private seqsByPosition: Int32Array | null = null;
+  private readonly stats = new Map<string, SnapshotStats>();
 
   constructor(
     readonly docs: StoredDoc[],
@@ -90,6 +92,18 @@ export class IndexedView {
   column(f: ResolvedField): NumericColumn | undefined {
     const index = isColumnar(f) ? this.covering(f) : undefined;
     return index instanceof NumericColumn ? index : undefined;
+  }
+
+  /**
+   * BM25 statistics of a text field over this snapshot's documents only (the token index also
+   * holds replaced and deleted ones), so that they equal the ones counted from _source.
+   */
+  textStats(f: ResolvedField): FieldTerms | undefined {
+    const fx = this.field(f);
+    if (!fx) return undefined;
+    let stats = this.stats.get(f.name);
+    if (!stats) this.stats.set(f.name, (stats = new SnapshotStats(fx, this)));
+    return stats;
   }
 
   private covering(f: ResolvedField): TextFieldIndex | NumericColumn | undefined {
@@ -140,4 +154,43 @@ export class IndexedView {
 /** The indexed view of a shard's snapshot, when its index produced one. */
 export function indexedViewOf(index: IndexData, docs: StoredDoc[]): IndexedView | undefined {
   return index.fieldIndexes.viewOf(docs);
+}
+
+class SnapshotStats implements FieldTerms {
+  readonly docCount: number;
+  readonly sumTotalTermFreq: number;
+  private readonly freq = new Map<string, number>();
+
+  constructor(
+    private readonly fx: TextFieldIndex,
+    private readonly view: IndexedView,
+  ) {
+    let docCount = 0;
+    let sum = 0;
+    const seqs = view.seqs();
+    for (let i = 0; i < seqs.length; i++) {
+      const length = fx.length(seqs[i] as number);
+      if (length > 0) docCount++;
+      sum += length;
+    }
+    this.docCount = docCount;
+    this.sumTotalTermFreq = sum;
+  }
+
+  docFreq(term: string): number {
+    let n = this.freq.get(term);
+    if (n === undefined) {
+      let count = 0;
+      this.fx.forEach(term, (seq) => {
+        if (this.view.positionOf(seq) >= 0) count++;
+      });
+      this.freq.set(term, (n = count));
+    }
+    return n;
+  }
+
+  /** Terms of the dictionary with at least one document in this snapshot. */
+  allTerms(): Iterable<string> {
+    return [...this.fx.allTerms()].filter((t) => this.docFreq(t) > 0);
+  }
 }

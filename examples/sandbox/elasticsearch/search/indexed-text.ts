@@ -5,7 +5,7 @@
  * the score, and falls back to `fromSource` where they do not (views inside nested objects,
  * documents with several values for the one-value-at-a-time semantics of term and phrase).
  */
-import { termScore } from './analyze';
+import type { Bm25 } from './bm25';
 import { MatchesBuilder, NO_MATCH, withMatches, type DocMatches, type Scorer } from './scorer';
 import type { TextFieldIndex } from './text-field-index';
 import type { IndexedView } from './field-indexes';
@@ -17,11 +17,12 @@ function indexedSeq(view: DocView): number | undefined {
 }
 
 /**
- * match: distinct query terms found, each adding termScore(tf, field length). The sum of a
- * few float32 values is exact in a double, so adding in query order (here) rather than in
- * order of first appearance in the document (the _source scorer) gives the same score.
+ * match (and term): distinct query terms found, each adding its BM25 score from the
+ * document's tf and field length. The sum of a few float32 values is exact in a double, so
+ * adding in query order (here) rather than in order of first appearance in the document
+ * (the _source scorer) gives the same score.
  */
-export function indexedMatch(fx: TextFieldIndex, terms: string[], required: number, boost: number, fromSource: Scorer): Scorer {
+export function indexedMatch(fx: TextFieldIndex, terms: string[], weights: Bm25[], required: number, fromSource: Scorer): Scorer {
   const needed = Math.max(required, 1);
   const run = (view: DocView): number => {
     const seq = indexedSeq(view);
@@ -29,60 +30,40 @@ export function indexedMatch(fx: TextFieldIndex, terms: string[], required: numb
     const length = fx.length(seq);
     let found = 0;
     let score = 0;
-    for (const term of terms) {
-      const tf = fx.tf(term, seq);
+    for (let t = 0; t < terms.length; t++) {
+      const tf = fx.tf(terms[t] as string, seq);
       if (tf === 0) continue;
       found++;
-      score += termScore(tf, length, boost);
+      score += (weights[t] as Bm25).score(tf, length);
     }
     return found < needed ? NO_MATCH : Math.fround(score);
   };
   const matches = (snapshot: IndexedView): DocMatches => {
     const size = snapshot.docs.length;
     if (terms.length === 1) {
+      const weight = weights[0] as Bm25;
       const out = new MatchesBuilder(Math.min(size, fx.documentFrequency(terms[0] as string)));
       fx.forEach(terms[0] as string, (seq, tf) => {
         const pos = snapshot.positionOf(seq);
-        if (pos >= 0) out.push(pos, termScore(tf, fx.length(seq), boost));
+        if (pos >= 0) out.push(pos, weight.score(tf, fx.length(seq)));
       });
       return out.build();
     }
     const sums = new Float64Array(size);
     const found = new Int32Array(size);
     let most = 0;
-    for (const term of terms) {
+    terms.forEach((term, t) => {
+      const weight = weights[t] as Bm25;
       most += fx.documentFrequency(term);
       fx.forEach(term, (seq, tf) => {
         const pos = snapshot.positionOf(seq);
         if (pos < 0) return;
         found[pos] = (found[pos] as number) + 1;
-        sums[pos] = (sums[pos] as number) + termScore(tf, fx.length(seq), boost);
+        sums[pos] = (sums[pos] as number) + weight.score(tf, fx.length(seq));
       });
-    }
+    });
     const out = new MatchesBuilder(Math.min(size, most));
     for (let pos = 0; pos < size; pos++) if ((found[pos] as number) >= needed) out.push(pos, Math.fround(sums[pos] as number));
-    return out.build();
-  };
-  return withMatches(run, matches);
-}
-
-/** term on a text field: the exact token, scored within the first value holding it. */
-export function indexedTerm(fx: TextFieldIndex, token: string, boost: number, fromSource: Scorer): Scorer {
-  const run = (view: DocView): number => {
-    const seq = indexedSeq(view);
-    if (seq === undefined) return fromSource(view);
-    const tf = fx.tf(token, seq);
-    if (tf === 0) return NO_MATCH;
-    return fx.isMultiValued(seq) ? fromSource(view) : termScore(tf, fx.length(seq), boost);
-  };
-  const matches = (snapshot: IndexedView): DocMatches => {
-    const out = new MatchesBuilder(Math.min(snapshot.docs.length, fx.documentFrequency(token)));
-    fx.forEach(token, (seq, tf) => {
-      const pos = snapshot.positionOf(seq);
-      if (pos < 0) return;
-      const score = fx.isMultiValued(seq) ? fromSource(snapshot.viewAt(pos)) : termScore(tf, fx.length(seq), boost);
-      if (score !== NO_MATCH) out.push(pos, score);
-    });
     return out.build();
   };
   return withMatches(run, matches);
@@ -94,11 +75,11 @@ export function indexedTerm(fx: TextFieldIndex, token: string, boost: number, fr
  * with that prefix, which positions by term cannot answer: the index only rules documents
  * out and `fromSource` scores the rest.
  */
-export function indexedPhrase(fx: TextFieldIndex, terms: string[], prefix: boolean, boost: number, fromSource: Scorer): Scorer {
+export function indexedPhrase(fx: TextFieldIndex, terms: string[], prefix: boolean, weight: () => Bm25, fromSource: Scorer): Scorer {
   const whole = prefix ? terms.slice(0, -1) : terms;
   const exactScore = (seq: number): number => {
     const tf = phraseFrequency(fx, terms, seq);
-    return tf > 0 ? termScore(tf, Math.max(fx.length(seq), 1), boost * terms.length) : NO_MATCH;
+    return tf > 0 ? weight().score(tf, fx.length(seq)) : NO_MATCH;
   };
   const run = (view: DocView): number => {
     const seq = indexedSeq(view);
@@ -107,7 +88,7 @@ export function indexedPhrase(fx: TextFieldIndex, terms: string[], prefix: boole
     return prefix ? fromSource(view) : exactScore(seq);
   };
   const matches = (snapshot: IndexedView): DocMatches => {
-    if (!prefix) return exactPhraseMatches(snapshot, fx, terms, boost);
+    if (!prefix) return exactPhraseMatches(snapshot, fx, terms, weight());
     const seqs = whole.length > 0 ? seqsWithAll(fx, whole) : seqsWithPrefix(fx, terms[terms.length - 1] as string);
     const out = new MatchesBuilder(seqs.length);
     for (const seq of seqs) {
@@ -120,7 +101,7 @@ export function indexedPhrase(fx: TextFieldIndex, terms: string[], prefix: boole
 }
 
 /** Every document holding the exact phrase: one forward walk over each term's postings. */
-function exactPhraseMatches(snapshot: IndexedView, fx: TextFieldIndex, terms: string[], boost: number): DocMatches {
+function exactPhraseMatches(snapshot: IndexedView, fx: TextFieldIndex, terms: string[], weight: Bm25): DocMatches {
   const rarest = [...terms].sort((a, b) => fx.documentFrequency(a) - fx.documentFrequency(b))[0] as string;
   const cursors = terms.map((t) => fx.cursor(t));
   const out = new MatchesBuilder(Math.min(snapshot.docs.length, fx.documentFrequency(rarest)));
@@ -129,7 +110,7 @@ function exactPhraseMatches(snapshot: IndexedView, fx: TextFieldIndex, terms: st
     if (pos < 0) return;
     for (const c of cursors) if (!c.seek(seq)) return;
     const tf = countPhrase(cursors.map((c) => c.positions()));
-    if (tf > 0) out.push(pos, termScore(tf, Math.max(fx.length(seq), 1), boost * terms.length));
+    if (tf > 0) out.push(pos, weight.score(tf, fx.length(seq)));
   });
   return out.build();
 }

@@ -5,15 +5,21 @@
  * when it has them.
  */
 import { esError, EsError, parsingError, shardFailure } from '../errors';
+import { didYouMean } from '../locate';
 import { isObject, type Json } from '../exchange';
-import type { IndexData } from '../index-data';
+import type { IndexData, StoredDoc } from '../index-data';
 import { isNumericType, type ResolvedField } from '../mapping';
-import { asText, tokenize, termScore } from './analyze';
+import { asText, tokenize } from './analyze';
+import { Bm25, idf } from './bm25';
+import { fieldStats, isTextType, lazy, type FieldTerms } from './field-stats';
+import { editsFor, fuzzyExpansions } from './fuzzy';
+import { isRangeType, rangeFieldQuery, rangeFieldTerm } from './range-fields';
 import { resolveDate } from './date-math';
+import { DEFAULT_DATE_FORMAT, patternFailure } from './date-format';
 import { parseQueryString } from './query-string';
 import { boolScorer } from './bool-scorer';
 import { columnFilter } from './indexed-column';
-import { indexedMatch, indexedPhrase, indexedTerm } from './indexed-text';
+import { indexedMatch, indexedPhrase } from './indexed-text';
 import { constantScores, EMPTY_MATCHES, MatchesBuilder, mergeMatches, NO_MATCH, unionPositions, withMatches, type DocMatches, type Scorer } from './scorer';
 import type { IndexedView } from './field-indexes';
 import { docValues, pathValues, rawValues, type DocView } from './values';
@@ -32,18 +38,35 @@ export interface QueryEnv {
   major: number;
   /** The snapshot being searched, when it has field indexes (token indexes, doc-values columns); views then carry `seq`. */
   indexed?: IndexedView;
+  /** The documents searched (BM25 statistics of fields without a token index are counted over them); else the index's searchable view. */
+  docs?: StoredDoc[];
+  /** False when no score will be read (filters, field sorts): term queries then skip gathering statistics. */
+  scores?: boolean;
 }
 
 const none: Scorer = withMatches(() => NO_MATCH, () => EMPTY_MATCHES);
 
-export function queryShardError(env: QueryEnv, reason: string): EsError {
-  return shardFailure(400, { type: 'query_shard_exception', reason, index_uuid: env.index.uuid, index: env.index.name }, { name: env.index.name, uuid: env.index.uuid });
+/** A query value a date field cannot read: ES fails the shard with a parse_exception (its cause nested twice). */
+function dateParseError(env: QueryEnv, field: ResolvedField, value: Json | undefined): EsError {
+  const format = field.format ?? DEFAULT_DATE_FORMAT;
+  const inner = `failed to parse date field [${asText(value)}] with format [${format}]`;
+  const causedBy = { type: 'illegal_argument_exception', reason: inner, caused_by: { type: 'date_time_parse_exception', reason: format.includes('||') ? 'Failed to parse with all enclosed parsers' : patternFailure(asText(value), format) } };
+  return shardFailure(400, { type: 'parse_exception', reason: `${inner}: [${inner}]`, caused_by: causedBy }, { name: env.index.name, uuid: env.index.uuid });
+}
+
+export function queryShardError(env: QueryEnv, reason: string, causedBy?: { type: string; reason: string }): EsError {
+  const cause = { type: 'query_shard_exception', reason, index_uuid: env.index.uuid, index: env.index.name, ...(causedBy ? { caused_by: causedBy } : {}) };
+  return shardFailure(400, cause, { name: env.index.name, uuid: env.index.uuid });
 }
 
 function single(kind: string, body: Json | undefined): [string, Json] {
   if (!isObject(body)) throw parsingError(`[${kind}] query malformed, no start_object after query name`);
   const entries = Object.entries(body).filter(([k]) => k !== 'boost' && k !== '_name');
-  if (entries.length > 1) throw parsingError(`[${kind}] query doesn't support multiple fields, found [${entries[0]?.[0]}] and [${entries[1]?.[0]}]`);
+  if (entries.length > 1) {
+    const err = parsingError(`[${kind}] query doesn't support multiple fields, found [${entries[0]?.[0]}] and [${entries[1]?.[0]}]`);
+    err.locate = { key: entries[1]?.[0] as string, at: 'value' };
+    throw err;
+  }
   const first = entries[0];
   if (!first) throw parsingError(`[${kind}] query malformed, no field`);
   return first;
@@ -58,7 +81,7 @@ function boostOf(v: Json | undefined): number {
 
 function numberOrThrow(env: QueryEnv, field: ResolvedField, value: Json | undefined): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  if (!Number.isFinite(n)) throw queryShardError(env, `failed to create query: For input string: "${asText(value)}"`);
+  if (!Number.isFinite(n)) throw queryShardError(env, `failed to create query: For input string: "${asText(value)}"`, { type: 'number_format_exception', reason: `For input string: "${asText(value)}"` });
   return field.type === 'long' || field.type === 'integer' || field.type === 'short' || field.type === 'byte' ? n : n;
 }
 
@@ -72,8 +95,8 @@ function normalise(env: QueryEnv, field: ResolvedField, value: Json | undefined,
     return numberOrThrow(env, field, value);
   }
   if (field.type === 'date') {
-    const d = resolveDate(value);
-    if (d === undefined && !lenient) throw queryShardError(env, `failed to parse date field [${asText(value)}] with format [strict_date_optional_time||epoch_millis]`);
+    const d = resolveDate(value, false, Date.now(), field.format);
+    if (d === undefined && !lenient) throw dateParseError(env, field, value);
     return d;
   }
   if (field.type === 'boolean') {
@@ -85,40 +108,60 @@ function normalise(env: QueryEnv, field: ResolvedField, value: Json | undefined,
   return asText(value);
 }
 
-function isTextType(t: string): boolean {
-  return t === 'text' || t === 'match_only_text' || t === 'search_as_you_type';
+
+/** A field's BM25 statistics in the snapshot being searched. */
+export function statsFor(env: QueryEnv, field: ResolvedField): FieldTerms {
+  return fieldStats(field, env.docs ?? env.indexed?.docs ?? env.index.searchable(), env.indexed);
+}
+
+/** Fields whose term queries Lucene scores (postings without norms: dl = 1); other non-text term queries are constant. */
+function scoresTerms(type: string): boolean {
+  return type === 'keyword' || type === 'boolean' || type === 'constant_keyword' || type === 'wildcard';
 }
 
 /** term semantics: the exact indexed term (a token for text fields, the value otherwise). */
 export function termScorer(env: QueryEnv, field: ResolvedField, value: Json | undefined, opts: { caseInsensitive?: boolean; boost?: number; lenient?: boolean } = {}): Scorer {
   const boost = opts.boost ?? 1;
+  if (isRangeType(field.type)) return rangeFieldTerm(field, value, boost);
   if (isTextType(field.type)) {
-    const want = opts.caseInsensitive ? asText(value).toLowerCase() : asText(value);
-    const fromSource: Scorer = (view) => {
-      for (const v of rawValues(view, field)) {
-        const tokens = tokenize(asText(v));
-        const tf = tokens.filter((t) => t === want || (opts.caseInsensitive && t.toLowerCase() === want)).length;
-        if (tf > 0) return termScore(tf, tokens.length, boost);
-      }
-      return NO_MATCH;
-    };
     // Tokens are lowercase already (and lowercasing is idempotent), so case_insensitive is the lowercased lookup.
+    const want = opts.caseInsensitive ? asText(value).toLowerCase() : asText(value);
+    // A case-insensitive term is an automaton query in Lucene: constant score.
+    if (opts.caseInsensitive) return constantTextTerm(field, want, boost);
+    const weight = lazy(() => Bm25.forTerms(statsFor(env, field), [want], boost));
+    const fromSource: Scorer = (view) => {
+      let tf = 0;
+      let length = 0;
+      for (const v of rawValues(view, field)) {
+        for (const t of tokenize(asText(v))) {
+          length++;
+          if (t === want) tf++;
+        }
+      }
+      return tf > 0 ? weight().score(tf, length) : NO_MATCH;
+    };
     const fx = env.indexed?.field(field);
-    return fx ? indexedTerm(fx, want, boost, fromSource) : fromSource;
+    return fx ? indexedMatch(fx, [want], [weight()], 1, fromSource) : fromSource;
   }
   const want = normalise(env, field, value, opts.lenient ?? false);
   if (want === undefined) return none;
   const ci = opts.caseInsensitive && typeof want === 'string';
   const wantLower = typeof want === 'string' ? want.toLowerCase() : want;
-  const score = Math.fround(boost);
+  const scored = scoresTerms(field.type) && !ci && env.scores !== false;
+  const scoreOf = scored ? lazy(() => Bm25.forTerms(statsFor(env, field), [String(want)], boost).score(1, 1)) : () => Math.fround(boost);
   const fromSource: Scorer = (view) => {
     for (const v of docValues(view, field)) {
-      if (v === want || (ci && typeof v === 'string' && v.toLowerCase() === wantLower)) return score;
+      if (v === want || (ci && typeof v === 'string' && v.toLowerCase() === wantLower)) return scoreOf();
     }
     return NO_MATCH;
   };
   const column = typeof want === 'number' ? env.indexed?.column(field) : undefined;
-  return column ? columnFilter(column, (v) => v === want, score, fromSource) : fromSource;
+  return column ? columnFilter(column, (v) => v === want, scoreOf(), fromSource) : fromSource;
+}
+
+function constantTextTerm(field: ResolvedField, want: string, boost: number): Scorer {
+  const score = Math.fround(boost);
+  return (view) => (rawValues(view, field).some((v) => tokenize(asText(v)).includes(want)) ? score : NO_MATCH);
 }
 
 export interface MatchOptions {
@@ -126,17 +169,22 @@ export interface MatchOptions {
   minimumShouldMatch?: Json;
   boost?: number;
   lenient?: boolean;
+  fuzziness?: Json;
 }
 
 /** match semantics: analysed for text fields, exact for the others. */
 export function matchScorer(env: QueryEnv, field: ResolvedField, text: Json | undefined, opts: MatchOptions = {}): Scorer {
-  if (!isTextType(field.type)) return termScorer(env, field, text, { boost: opts.boost ?? 1, lenient: opts.lenient ?? false });
+  const boost = opts.boost ?? 1;
+  if (opts.fuzziness !== undefined && opts.fuzziness !== null) return fuzzyMatch(env, field, text, opts);
+  if (!isTextType(field.type)) return termScorer(env, field, text, { boost, lenient: opts.lenient ?? false });
   const terms = [...new Set(tokenize(asText(text)))];
   if (terms.length === 0) return none;
   const required = opts.operator === 'and' ? terms.length : minimumShouldMatch(opts.minimumShouldMatch, terms.length, 1);
-  const boost = opts.boost ?? 1;
+  const weights = lazy(() => {
+    const stats = statsFor(env, field);
+    return terms.map((t) => Bm25.forTerms(stats, [t], boost));
+  });
   const fromSource: Scorer = (view) => {
-    let best = NO_MATCH;
     const counts = new Map<string, number>();
     let length = 0;
     for (const v of rawValues(view, field)) {
@@ -144,46 +192,94 @@ export function matchScorer(env: QueryEnv, field: ResolvedField, text: Json | un
       length += tokens.length;
       for (const t of tokens) if (terms.includes(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
     }
-    if (counts.size < required || counts.size === 0) return best;
-    best = 0;
-    for (const tf of counts.values()) best += termScore(tf, length, boost);
-    return Math.fround(best);
+    if (counts.size < required || counts.size === 0) return NO_MATCH;
+    let score = 0;
+    terms.forEach((t, i) => {
+      const tf = counts.get(t);
+      if (tf !== undefined) score += (weights()[i] as Bm25).score(tf, length);
+    });
+    return Math.fround(score);
   };
   const fx = env.indexed?.field(field);
-  return fx ? indexedMatch(fx, terms, required, boost, fromSource) : fromSource;
+  return fx ? indexedMatch(fx, terms, weights(), required, fromSource) : fromSource;
+}
+
+/** match (and `fuzzy`) with fuzziness: each term stands for the indexed terms within its edit distance. */
+function fuzzyMatch(env: QueryEnv, field: ResolvedField, text: Json | undefined, opts: MatchOptions): Scorer {
+  const terms = isTextType(field.type) ? [...new Set(tokenize(asText(text)))] : [asText(text)];
+  if (terms.length === 0) return none;
+  const scorers = terms.map((t) => fuzzyTermScorer(env, field, t, opts.fuzziness, opts.boost ?? 1));
+  if (scorers.length === 1) return scorers[0] as Scorer;
+  const required = opts.operator === 'and' ? terms.length : minimumShouldMatch(opts.minimumShouldMatch, terms.length, 1);
+  return opts.operator === 'and' ? boolScorer(scorers, [], [], [], 0) : boolScorer([], [], scorers, [], required);
+}
+
+export function fuzzyTermScorer(env: QueryEnv, field: ResolvedField, term: string, fuzziness: Json | undefined, boost: number): Scorer {
+  if (isNumericType(field.type) || field.type === 'date' || field.type === 'boolean') return termScorer(env, field, term, { boost, lenient: true });
+  const stats = statsFor(env, field);
+  const expanded = fuzzyExpansions(term, editsFor(fuzziness, term), stats.allTerms());
+  if (expanded.length === 0) return none;
+  // Lucene blends the expansions' statistics: every one is scored with the highest docFreq among them.
+  const maxDf = Math.max(...expanded.map((e) => stats.docFreq(e.term)));
+  const termIdf = idf(maxDf, stats.docCount);
+  const weights = new Map(expanded.map((e) => [e.term, new Bm25(termIdf, stats, Math.fround(boost * e.boost))]));
+  const text = isTextType(field.type);
+  return (view) => {
+    const counts = new Map<string, number>();
+    let length = 0;
+    if (text) {
+      for (const v of rawValues(view, field)) {
+        for (const t of tokenize(asText(v))) {
+          length++;
+          if (weights.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+        }
+      }
+    } else {
+      length = 1;
+      for (const v of docValues(view, field)) if (weights.has(String(v))) counts.set(String(v), 1);
+    }
+    if (counts.size === 0) return NO_MATCH;
+    let score = 0;
+    for (const e of expanded) {
+      const tf = counts.get(e.term);
+      if (tf !== undefined) score += (weights.get(e.term) as Bm25).score(tf, length);
+    }
+    return Math.fround(score);
+  };
 }
 
 /** Phrase (and phrase-prefix): consecutive tokens within one value. */
 export function phraseScorer(env: QueryEnv, field: ResolvedField, text: Json | undefined, prefix: boolean, boost = 1): Scorer {
   const terms = tokenize(asText(text));
   if (terms.length === 0) return none;
-  const exactKeyword = !isTextType(field.type);
-  const whole = asText(text);
+  if (!isTextType(field.type)) {
+    return prefix ? patternScorer(field, prefixRegex(asText(text), false), boost) : termScorer(env, field, text, { boost, lenient: true });
+  }
+  const last = terms[terms.length - 1] as string;
+  // A prefix phrase's last word stands for up to 50 indexed terms (in term order); all of their idfs count.
+  const expansions = lazy(() => (prefix ? [...statsFor(env, field).allTerms()].filter((t) => t.startsWith(last)).sort().slice(0, 50) : []));
+  const weight = lazy(() => Bm25.forTerms(statsFor(env, field), prefix ? [...terms.slice(0, -1), ...expansions()] : terms, boost));
   const fromSource: Scorer = (view) => {
     let tf = 0;
     let length = 0;
+    const lastOk = (t: string): boolean => (prefix ? expansions().includes(t) : t === last);
     for (const v of rawValues(view, field)) {
-      if (exactKeyword) {
-        const s = asText(v);
-        if (prefix ? s.startsWith(whole) : s === whole) tf++;
-        continue;
-      }
       const tokens = tokenize(asText(v));
       length += tokens.length;
       for (let i = 0; i + terms.length <= tokens.length; i++) {
         let ok = true;
         for (let j = 0; j < terms.length && ok; j++) {
           const t = tokens[i + j] as string;
-          const want = terms[j] as string;
-          ok = prefix && j === terms.length - 1 ? t.startsWith(want) : t === want;
+          ok = j === terms.length - 1 ? lastOk(t) : t === terms[j];
         }
         if (ok) tf++;
       }
     }
-    return tf > 0 ? termScore(tf, Math.max(length, 1), boost * terms.length) : NO_MATCH;
+    return tf > 0 ? weight().score(tf, length) : NO_MATCH;
   };
-  const fx = exactKeyword ? undefined : env.indexed?.field(field);
-  return fx ? indexedPhrase(fx, terms, prefix, boost, fromSource) : fromSource;
+  if (terms.length === 1 && !prefix) return termScorer(env, field, last, { boost });
+  const fx = env.indexed?.field(field);
+  return fx ? indexedPhrase(fx, terms, prefix, weight, fromSource) : fromSource;
 }
 
 export interface Bounds {
@@ -194,11 +290,12 @@ export interface Bounds {
 }
 
 export function rangeScorer(env: QueryEnv, field: ResolvedField, bounds: Bounds, boost = 1): Scorer {
+  if (isRangeType(field.type)) return rangeFieldQuery(field, bounds, boost);
   const conv = (v: Json | undefined, roundUp: boolean): string | number | undefined => {
     if (v === undefined || v === null) return undefined;
     if (field.type === 'date') {
-      const d = resolveDate(v, roundUp);
-      if (d === undefined) throw queryShardError(env, `failed to parse date field [${asText(v)}] with format [strict_date_optional_time||epoch_millis]`);
+      const d = resolveDate(v, roundUp, Date.now(), field.format);
+      if (d === undefined) throw dateParseError(env, field, v);
       return d;
     }
     if (isNumericType(field.type)) return numberOrThrow(env, field, v);
@@ -384,22 +481,34 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
       const b = Math.fround(boostOf(body));
       return () => b;
     }
+    case 'match_bool_prefix': {
+      // A bool of should clauses: a term query per word but the last, a prefix query (constant score) for the last.
+      const [name, spec] = single(kind, body);
+      const f = field(env, name);
+      if (!f) return none;
+      const words = tokenize(asText(isObject(spec) ? spec['query'] : spec));
+      const last = words[words.length - 1];
+      if (last === undefined) return none;
+      const boost = boostOf(spec);
+      const should = [...words.slice(0, -1).map((w) => termScorer(env, f, w, { boost })), patternScorer(f, prefixRegex(last, false), boost)];
+      return boolScorer([], [], should, [], 1);
+    }
     case 'match':
     case 'match_phrase':
-    case 'match_phrase_prefix':
-    case 'match_bool_prefix': {
+    case 'match_phrase_prefix': {
       const [name, spec] = single(kind, body);
       const f = field(env, name);
       if (!f) return none;
       const text = isObject(spec) ? spec['query'] : spec;
       const boost = boostOf(spec);
       if (kind === 'match_phrase') return phraseScorer(env, f, text, false, boost);
-      if (kind === 'match_phrase_prefix' || kind === 'match_bool_prefix') return phraseScorer(env, f, text, true, boost);
+      if (kind === 'match_phrase_prefix') return phraseScorer(env, f, text, true, boost);
       const opts: MatchOptions = { boost };
       if (isObject(spec)) {
         if (String(spec['operator'] ?? 'or').toLowerCase() === 'and') opts.operator = 'and';
         if (spec['minimum_should_match'] !== undefined) opts.minimumShouldMatch = spec['minimum_should_match'];
         if (spec['lenient'] === true) opts.lenient = true;
+        if (spec['fuzziness'] !== undefined) opts.fuzziness = spec['fuzziness'];
       }
       return matchScorer(env, f, text, opts);
     }
@@ -496,7 +605,10 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
     case 'fuzzy': {
       const [name, spec] = single(kind, body);
       const f = field(env, name);
-      return f ? termScorer(env, f, isObject(spec) ? spec['value'] : spec, { lenient: true }) : none;
+      if (!f) return none;
+      const value = asText(isObject(spec) ? spec['value'] : spec);
+      // A term-level query: the value is not analysed (so not lowercased).
+      return fuzzyTermScorer(env, f, value, isObject(spec) ? (spec['fuzziness'] ?? 'AUTO') : 'AUTO', boostOf(spec));
     }
     case 'exists': {
       if (!isObject(body) || typeof body['field'] !== 'string') throw parsingError('[exists] must be provided with a [field]');
@@ -506,7 +618,7 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
       return compileBool(body, env);
     case 'constant_score': {
       if (!isObject(body) || body['filter'] === undefined) throw parsingError('[constant_score] requires a \'filter\' element');
-      const inner = compileQuery(body['filter'], env).run;
+      const inner = compileQuery(body['filter'], { ...env, scores: false }).run;
       const b = Math.fround(boostOf(body));
       return withMatches((view) => (inner(view) === NO_MATCH ? NO_MATCH : b), constantMatches(inner, b));
     }
@@ -530,27 +642,44 @@ function compileScorer(kind: string, body: Json | undefined, env: QueryEnv): Sco
         lenient: body['lenient'] === true,
       });
     }
-    default:
-      throw esError(400, {
-        type: 'parsing_exception',
-        reason: env.major >= 8 ? `unknown query [${kind}]` : `no [query] registered for [${kind}]`,
-        line: 1,
-        col: 1,
-      }, {
+    default: {
+      const reason = `unknown query [${kind}]${didYouMean(kind, QUERY_NAMES)}`;
+      const err = esError(400, { type: 'parsing_exception', reason, line: 1, col: 1 }, {
         outerExtra: { caused_by: { type: 'named_object_not_found_exception', reason: `[1:1] unknown field [${kind}]` } },
       });
+      err.locate = { key: kind, at: 'value' };
+      throw err;
+    }
   }
 }
+
+/** Queries a node registers (the server's own and its bundled modules'), for "did you mean" suggestions. */
+const QUERY_NAMES = [
+  'bool', 'boosting', 'combined_fields', 'common', 'constant_score', 'dis_max', 'distance_feature', 'exists', 'function_score', 'fuzzy',
+  'geo_bounding_box', 'geo_distance', 'geo_polygon', 'geo_shape', 'ids', 'intervals', 'match', 'match_all', 'match_bool_prefix', 'match_none',
+  'match_phrase', 'match_phrase_prefix', 'more_like_this', 'multi_match', 'nested', 'prefix', 'query_string', 'range', 'regexp', 'script',
+  'script_score', 'simple_query_string', 'span_containing', 'span_field_masking', 'span_first', 'span_multi', 'span_near', 'span_not', 'span_or',
+  'span_term', 'span_within', 'term', 'terms', 'terms_set', 'wildcard', 'wrapper', 'pinned', 'shape',
+];
+
+/** The bool parser's fields, deprecated camelCase spellings included (ES suggests them too). */
+const BOOL_FIELDS = ['must', 'filter', 'should', 'must_not', 'mustNot', 'minimum_should_match', 'minimumShouldMatch', 'boost', '_name', 'adjust_pure_negative'];
 
 function compileBool(body: Json | undefined, env: QueryEnv): Scorer {
   if (!isObject(body)) throw parsingError('[bool] query malformed, no start_object after query name');
   const known = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost', '_name', 'adjust_pure_negative']);
-  for (const k of Object.keys(body)) if (!known.has(k)) throw parsingError(`[bool] query does not support [${k}]`);
-  const c = (k: string): Scorer[] => list(body[k]).map((q) => compileQuery(q, env).run);
-  const must = c('must');
-  const filter = c('filter');
-  const should = c('should');
-  const mustNot = c('must_not');
+  for (const k of Object.keys(body)) {
+    if (known.has(k)) continue;
+    const err = esError(400, { type: 'x_content_parse_exception', reason: `[1:1] [bool] unknown field [${k}]${didYouMean(k, BOOL_FIELDS)}` });
+    err.locate = { key: k, at: 'key' };
+    throw err;
+  }
+  const c = (k: string, e: QueryEnv): Scorer[] => list(body[k]).map((q) => compileQuery(q, e).run);
+  const unscored: QueryEnv = { ...env, scores: false };
+  const must = c('must', env);
+  const filter = c('filter', unscored);
+  const should = c('should', env);
+  const mustNot = c('must_not', unscored);
   const fallback = must.length === 0 && filter.length === 0 ? 1 : 0;
   const msm = should.length === 0 ? 0 : minimumShouldMatch(body['minimum_should_match'], should.length, fallback);
   return boolScorer(must, filter, should, mustNot, msm, boostOf(body));
@@ -562,7 +691,8 @@ function compileNested(body: Json | undefined, env: QueryEnv): Scorer {
   const def = env.index.mapping.definitionAt(path);
   if (!def || def.type !== 'nested') {
     if (body['ignore_unmapped'] === true) return none;
-    throw queryShardError(env, !def ? `[nested] failed to find nested object under path [${path}]` : `[nested] nested object under path [${path}] is not of nested type`);
+    const reason = `[nested] failed to find nested object under path [${path}]`;
+    throw queryShardError(env, `failed to create query: ${reason}`, { type: 'illegal_state_exception', reason });
   }
   if (body['query'] === undefined) throw parsingError('[nested] requires \'query\' field');
   const inner = compileQuery(body['query'], env).run;

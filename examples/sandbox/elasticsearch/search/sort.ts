@@ -7,6 +7,7 @@ import { isObject, type Json } from '../exchange';
 import type { IndexData } from '../index-data';
 import type { ResolvedField } from '../mapping';
 import { atLeast, type EsVersion } from '../version';
+import { longMarker } from '../long-json';
 import { NO_VALUE, SEVERAL_VALUES } from './numeric-column';
 import { compileQuery, NO_MATCH, type QueryEnv, type Scorer } from './query';
 import { docValues, pathValues, type DocView } from './values';
@@ -66,6 +67,21 @@ export interface BoundSort {
   spec: SortSpec;
   kind: 'score' | 'doc' | 'field';
   value?: (view: DocView) => SortValue;
+  /**
+   * What ES prints in a hit's `sort` for a document without a value, when it is not null:
+   * 64-bit integer sorts (long, integer, date...) substitute Long.MAX_VALUE or Long.MIN_VALUE.
+   */
+  missingShown?: string;
+}
+
+const LONG_MAX = longMarker('9223372036854775807');
+const LONG_MIN = longMarker('-9223372036854775808');
+
+function missingShown(spec: SortSpec, type: string): string | undefined {
+  if (!['long', 'integer', 'short', 'byte', 'date', 'boolean'].includes(type)) return undefined;
+  if (spec.missing === '_last') return spec.order === 1 ? LONG_MAX : LONG_MIN;
+  if (spec.missing === '_first') return spec.order === 1 ? LONG_MIN : LONG_MAX;
+  return undefined;
 }
 
 export const ID_FIELDDATA_WARNING =
@@ -90,11 +106,15 @@ export function bindSort(specs: SortSpec[], index: IndexData, version: EsVersion
     }
     const field = index.mapping.resolve(spec.name);
     if (!field) {
-      if (spec.unmappedType) return { spec, kind: 'field', value: () => null };
+      if (spec.unmappedType) {
+        const shown = missingShown(spec, spec.unmappedType);
+        return { spec, kind: 'field', value: () => null, ...(shown !== undefined ? { missingShown: shown } : {}) };
+      }
       throw shardFailure(400, { type: 'query_shard_exception', reason: `No mapping found for [${spec.name}] in order to sort on`, index_uuid: index.uuid, index: index.name }, index);
     }
     if (field.type === 'text' || field.type === 'match_only_text') throw fielddataError(version, index, spec.name);
-    return { spec, kind: 'field', value: fieldValue(spec, field, env) };
+    const shown = missingShown(spec, field.type);
+    return { spec, kind: 'field', value: fieldValue(spec, field, env), ...(shown !== undefined ? { missingShown: shown } : {}) };
   });
 }
 

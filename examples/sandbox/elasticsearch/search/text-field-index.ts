@@ -83,6 +83,7 @@ export class TextFieldIndex {
     return postingLength(this.terms.get(term));
   }
 
+
   /** Ascending token positions of the term in document `seq` (values one position apart). */
   positions(term: string, seq: number): ArrayLike<number> {
     return postingPositions(this.terms.get(term), seq);
@@ -102,6 +103,11 @@ export class TextFieldIndex {
     const out: string[] = [];
     for (const term of this.terms.keys()) if (term.startsWith(prefix)) out.push(term);
     return out;
+  }
+
+  /** Every indexed term (for fuzzy expansion). */
+  allTerms(): IterableIterator<string> {
+    return this.terms.keys();
   }
 
   private setLength(seq: number, length: number): void {

@@ -3,7 +3,9 @@
  * the "inside one nested object" view used by `nested` queries.
  */
 import type { Json, JsonObject } from '../exchange';
-import { isNumericType, parseDate, type ResolvedField } from '../mapping';
+import { isNumericType, type ResolvedField } from '../mapping';
+import { parseWithFormat } from './date-format';
+import { numberOf } from '../long-json';
 
 export interface DocView {
   source: JsonObject;
@@ -59,10 +61,10 @@ export function docValues(view: DocView, field: ResolvedField): (string | number
   for (const v of raw) {
     if (isObject(v)) continue;
     if (isNumericType(t)) {
-      const n = typeof v === 'number' ? v : Number(v);
+      const n = numberOf(v);
       if (Number.isFinite(n)) out.push(t === 'long' || t === 'integer' || t === 'short' || t === 'byte' ? Math.trunc(n) : n);
     } else if (t === 'date' || t === 'date_nanos') {
-      const d = parseDate(v);
+      const d = parseWithFormat(v, field.format);
       if (d !== undefined) out.push(d);
     } else if (t === 'boolean') {
       out.push(v === true || v === 'true' ? 1 : 0);

@@ -69,7 +69,10 @@ export function registerDocuments(router: Router, engine: Engine): void {
       const coll = documentsCollection(engine, ctx.params.collection ?? '');
       const id = ctx.params.id ?? '';
       const removed = coll.remove(id);
-      if (!removed) throw notFound(id);
+      if (!removed) {
+        if (ctx.query.get('ignore_not_found') === 'true') return json(200, sortedJson({ id }));
+        throw notFound(id);
+      }
       return json(200, sortedJson(removed));
     })
     .add('DELETE', '/collections/:collection/documents', (ctx) => {

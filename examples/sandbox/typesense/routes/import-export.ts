@@ -28,8 +28,8 @@ export interface ImportOptions {
 
 export function importLines(coll: Collection, body: string, opts: ImportOptions): string[] {
   const results: string[] = [];
-  const lines = body.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1]?.trim() === '') lines.pop();
+  // Blank lines (a trailing newline, a gap between documents) are skipped and get no result line.
+  const lines = body.split('\n').filter((line) => line.trim() !== '');
   for (const line of lines) {
     let result: Record<string, unknown>;
     try {

@@ -1,10 +1,11 @@
-import { searchCollection, type Engine } from '../engine';
+import { findCollection, searchCollection, type Engine } from '../engine';
 import { ApiError } from '../errors';
 import { json } from '../http-io';
-import { isPlainObject, RawNumber, sortedJson, type JsonObject } from '../json';
+import { isPlainObject, sortedJson, type JsonObject } from '../json';
 import type { RequestContext, Router } from '../router';
-import { runSearch, type SearchParams } from '../search';
-import type { Ranked } from '../sort';
+import { runSearch, type SearchEnv, type SearchOutcome, type SearchParams } from '../search';
+import { paramText } from '../search-rules';
+import { compareKeys } from '../sort';
 import { parseJsonBody } from './body';
 
 export const MAX_QUERY_STRING = 4000;
@@ -12,18 +13,12 @@ const LIMIT_MULTI_SEARCHES = 50;
 /** Query-string parameters that steer the request rather than the searches. */
 const NOT_SEARCH_PARAMS = new Set(['x-typesense-api-key', 'limit_multi_searches']);
 
-function asParam(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return v.map((x) => String(x)).join(',');
-  return undefined;
-}
 
 export function searchParamsFrom(common: Map<string, string>, body: JsonObject): SearchParams {
   const params: SearchParams = new Map();
   for (const [k, v] of common) if (!NOT_SEARCH_PARAMS.has(k)) params.set(k, v);
   for (const [k, v] of Object.entries(body)) {
-    const s = asParam(v);
+    const s = paramText(v);
     if (s !== undefined) params.set(k, s);
   }
   return params;
@@ -44,7 +39,7 @@ export function multiSearchCollections(body: string, query: Map<string, string>)
 }
 
 export function registerSearch(router: Router, engine: Engine): void {
-  const env = { feat: engine.feat, maxPerPage: engine.maxPerPage, cache: engine.cache };
+  const env: SearchEnv = { feat: engine.feat, maxPerPage: engine.maxPerPage, cache: engine.cache, settings: engine };
 
   router.add(
     'GET',
@@ -68,7 +63,9 @@ export function registerSearch(router: Router, engine: Engine): void {
     'POST',
     '/multi_search',
     (ctx) => {
-      const body = parseJsonBody(ctx.body);
+      // `?preset=` whose value holds `searches` stands for the whole body, as in the engine.
+      const presetName = ctx.query.get('preset');
+      const body = presetName !== undefined ? (engine.presets.get(presetName) ?? {}) : parseJsonBody(ctx.body);
       if (!isPlainObject(body) || !Array.isArray(body.searches)) throw new ApiError(400, 'Missing `searches` array.');
       const limitRaw = ctx.query.get('limit_multi_searches');
       const limit = limitRaw !== undefined && /^\d+$/.test(limitRaw) ? Number(limitRaw) : LIMIT_MULTI_SEARCHES;
@@ -76,56 +73,72 @@ export function registerSearch(router: Router, engine: Engine): void {
         throw new ApiError(400, 'Number of multi searches exceeds `limit_multi_searches` parameter.');
       }
       const union = engine.feat.unionSearch && body.union === true;
-      const outcomes: ({ body: JsonObject; ranked: Ranked[]; collection: string } | { code: number; error: string })[] =
-        body.searches.map((search) => {
-          try {
-            const params = searchParamsFrom(ctx.query, isPlainObject(search) ? search : {});
-            const coll = searchCollection(engine, params.get('collection') ?? '');
-            return { ...runSearch(coll, params, env, union), collection: coll.name };
-          } catch (e) {
-            if (!(e instanceof ApiError)) throw e;
-            return { code: e.status, error: e.message };
-          }
-        });
-      if (union) return json(200, sortedJson(unionResult(outcomes, ctx.query, body)));
-      return json(200, sortedJson({ results: outcomes.map((o) => ('body' in o ? o.body : o)) }));
+      const searches = body.searches.map((search) => searchParamsFrom(ctx.query, isPlainObject(search) ? search : {}));
+      if (union) return json(200, sortedJson(unionResult(engine, env, searches, body)));
+      const results = searches.map((params) => {
+        try {
+          const coll = searchCollection(engine, collectionOf(engine, params));
+          return runSearch(coll, params, env).body;
+        } catch (e) {
+          if (!(e instanceof ApiError)) throw e;
+          return { code: e.status, error: e.message };
+        }
+      });
+      return json(200, sortedJson({ results }));
     },
     { kind: 'search' },
   );
 }
 
-/** 28+ `union: true`: every search's matches in one ranked list, paged once. */
-function unionResult(
-  outcomes: ({ body: JsonObject; ranked: Ranked[]; collection: string } | { code: number; error: string })[],
-  query: Map<string, string>,
-  body: JsonObject,
-): JsonObject {
-  const failed = outcomes.find((o) => 'code' in o);
-  if (failed && 'code' in failed) throw new ApiError(failed.code, failed.error);
-  const ok = outcomes as { body: JsonObject; ranked: Ranked[]; collection: string }[];
-  const perPage = Number(asParam(body.per_page) ?? query.get('per_page') ?? 10);
-  const page = Math.max(1, Number(asParam(body.page) ?? query.get('page') ?? 1));
-  const merged = ok.flatMap((o, searchIndex) => o.ranked.map((r) => ({ r, searchIndex, collection: o.collection })));
+/** A search's collection, or its preset's when the search names none (the preset is the weakest source). */
+function collectionOf(engine: Engine, params: SearchParams): string {
+  const named = params.get('collection');
+  if (named !== undefined) return named;
+  const preset = engine.presets.get(params.get('preset') ?? '');
+  return isPlainObject(preset) && typeof preset.collection === 'string' ? preset.collection : '';
+}
+
+/**
+ * 28+ `union: true`: every search's matches in one list ordered by the first search's sort
+ * (text match, then its sort_by), paged once. Any failing search fails the union, answered
+ * as the engine does: 200 with `{code, error}`.
+ */
+function unionResult(engine: Engine, env: SearchEnv, searches: SearchParams[], body: JsonObject): JsonObject {
+  const ok: { outcome: SearchOutcome; collection: string }[] = [];
+  for (const params of searches) {
+    const name = collectionOf(engine, params);
+    const coll = findCollection(engine, name);
+    if (!coll) return { code: 404, error: `\`${name}\` collection not found.` };
+    try {
+      ok.push({ outcome: runSearch(coll, params, env, true), collection: coll.name });
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      return { code: e.status, error: e.message };
+    }
+  }
+  const perPage = Number(paramText(body.per_page) ?? searches[0]?.get('per_page') ?? 10);
+  const page = Math.max(1, Number(paramText(body.page) ?? searches[0]?.get('page') ?? 1));
+  // Each search sorts by its own fields; the union compares their values position by position.
+  const merged = ok.flatMap((o, searchIndex) => {
+    const clauses = o.outcome.sortClauses.filter((c) => c.name !== '_seq_id');
+    return o.outcome.ranked.map((r) => ({ r, searchIndex, o, keys: clauses.map((c) => c.key(r)) }));
+  });
+  const desc = (ok[0]?.outcome.sortClauses ?? []).filter((c) => c.name !== '_seq_id').map((c) => c.desc);
   merged.sort((a, b) => {
-    const x = a.r.match?.score ?? 100n;
-    const y = b.r.match?.score ?? 100n;
-    return x === y ? 0 : x > y ? -1 : 1;
+    for (let i = 0; i < desc.length; i++) {
+      const cmp = compareKeys(a.keys[i], b.keys[i], desc[i] ?? false);
+      if (cmp !== 0) return cmp;
+    }
+    return a.searchIndex - b.searchIndex;
   });
   const window = merged.slice((page - 1) * perPage, page * perPage);
   return {
     found: merged.length,
-    hits: window.map((m) => ({
-      collection: m.collection,
-      document: m.r.rec.doc,
-      highlight: {},
-      highlights: [],
-      search_index: m.searchIndex,
-      text_match: m.r.match ? new RawNumber(m.r.match.score.toString()) : 100,
-    })),
-    out_of: ok.reduce((n, o) => n + Number(o.body.out_of ?? 0), 0),
+    hits: window.map((m) => ({ ...m.o.outcome.hit(m.r), collection: m.o.collection, search_index: m.searchIndex })),
+    out_of: ok.reduce((n, o) => n + Number(o.outcome.body.out_of ?? 0), 0),
     page,
     search_cutoff: false,
     search_time_ms: 0,
-    union_request_params: ok.map((o) => ({ ...(o.body.request_params as JsonObject), found: o.body.found })),
+    union_request_params: ok.map((o) => ({ ...(o.outcome.body.request_params as JsonObject), found: o.outcome.body.found })),
   };
 }

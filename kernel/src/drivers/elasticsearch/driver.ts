@@ -1,17 +1,20 @@
-import type { ConsoleRequest } from '../../console/cell';
+import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
-import { type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import type { ExportRequest, ExportStream } from '../export-stream';
+import { type AdminSide, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
 import { targetSegment } from '../grid-request';
 import { sendWithStructure } from '../structure-cache';
 import { curlOfRequest, isEmptyView } from '../grid-view';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
+import { openElasticsearchExport } from './export';
 import { elasticsearchFailure } from './failure';
 import { listIndices } from './index-listing';
 import { curlTarget, searchRequest } from './grid-cell';
 import { searchOfView } from './grid-query';
 import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
+import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
 import { ElasticsearchStructure } from './structure';
 
 export class ElasticsearchDriver implements Driver {
@@ -19,9 +22,12 @@ export class ElasticsearchDriver implements Driver {
 
   private readonly structure: ElasticsearchStructure;
   readonly documents: DocumentSide;
+  readonly admin: AdminSide;
 
   constructor(private readonly transport: Transport) {
     this.structure = new ElasticsearchStructure(transport);
+    const overview = new ClusterOverview(transport);
+    this.admin = { offers: { metrics: { title: OVERVIEW_TITLE, refreshMs: 2000 } }, metrics: (signal) => overview.read(signal) };
     this.documents = {
       listTargets: (signal) => listIndices(transport, signal),
       open: async (target, blockSize, view, signal) => {
@@ -39,7 +45,7 @@ export class ElasticsearchDriver implements Driver {
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
     const response = await this.transport.send({ method: 'GET', path: '/', query: '' }, signal);
-    const failure = elasticsearchFailure(response, { secure: this.transport.secure });
+    const failure = elasticsearchFailure(response);
     if (failure?.ename === 'Authentication failed') throw failure;
     const body = response.body.kind === 'json' ? asObject(response.body.value) : undefined;
     const version = asObject(body?.version)?.number;
@@ -55,6 +61,11 @@ export class ElasticsearchDriver implements Driver {
     return { version, warnings };
   }
 
+  /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
+  refusal(): Refusal | undefined {
+    return undefined;
+  }
+
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
     return sendWithStructure(this.transport, this.structure, request, signal);
   }
@@ -64,10 +75,10 @@ export class ElasticsearchDriver implements Driver {
   }
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
-    return elasticsearchFailure(response, { secure: this.transport.secure });
+    return elasticsearchFailure(response);
   }
 
-  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
     return presentElasticsearch(request, response, this.structure.treeFor(request, response));
   }
 
@@ -85,5 +96,9 @@ export class ElasticsearchDriver implements Driver {
 
   close(): Promise<void> {
     return this.transport.close();
+  }
+
+  exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream> {
+    return openElasticsearchExport(this.transport, request, (target) => this.structure.tree(target, signal), signal);
   }
 }

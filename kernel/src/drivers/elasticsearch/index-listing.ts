@@ -17,7 +17,7 @@ export async function listIndices(transport: Transport, signal: AbortSignal): Pr
   const body = await sendGridRequest(
     transport,
     { method: 'GET', path: '/_cat/indices', query: 'format=json&h=index,health,status,docs.count,store.size' },
-    (response) => elasticsearchFailure(response, { secure: transport.secure }),
+    elasticsearchFailure,
     [],
     signal,
   );

@@ -52,7 +52,7 @@ export async function openPointInTimeReader(
   signal: AbortSignal,
 ): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
   const sent: SentRequest[] = [];
-  const failure = (response: EngineResponse) => elasticsearchFailure(response, { secure: opening.transport.secure });
+  const failure = elasticsearchFailure;
   const segment = targetSegment(opening.target);
   const [settings, opened, tree] = await Promise.all([
     sendGridRequest(opening.transport, { method: 'GET', path: `/${segment}/_settings`, query: 'include_defaults=true' }, failure, sent, signal),
@@ -198,7 +198,7 @@ class PointInTimeReader implements DocumentReader {
   }
 
   private failure(response: EngineResponse): EngineError | undefined {
-    return elasticsearchFailure(response, { secure: this.setup.transport.secure });
+    return elasticsearchFailure(response);
   }
 
   /** Keeps the point in time alive while the grid stays open without reading. */

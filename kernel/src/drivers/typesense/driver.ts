@@ -1,6 +1,7 @@
-import type { ConsoleRequest } from '../../console/cell';
+import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
-import { type ConsoleResult, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse } from '../driver';
+import type { ExportRequest, ExportStream } from '../export-stream';
+import { type AdminSide, type DocumentSide, type Driver, type EndpointInfo, EngineError, type EngineIdentity, type EngineResponse, type PresentedResult } from '../driver';
 import { sendWithStructure } from '../structure-cache';
 import { curlOfRequest, isEmptyView } from '../grid-view';
 import type { Transport } from '../transport';
@@ -10,8 +11,12 @@ import { KEY_HEADER } from './connection-settings';
 import { openCollectionReader } from './collection-reader';
 import { curlTarget, searchRequest } from './grid-cell';
 import { searchOfView } from './grid-filter';
+import { openTypesenseExport } from './export';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
+import { DASHBOARD_TITLE, typesenseDashboard } from './server-dashboard';
+import { IMMUTABLE_NOTE, KEY_CHOICES, typesenseKeys } from './key-admin';
+import { queryStringRefusal } from './query-check';
 import { TypesenseStructure } from './structure';
 
 export class TypesenseDriver implements Driver {
@@ -19,9 +24,15 @@ export class TypesenseDriver implements Driver {
 
   private readonly structure: TypesenseStructure;
   readonly documents: DocumentSide;
+  readonly admin: AdminSide;
 
   constructor(private readonly transport: Transport) {
     this.structure = new TypesenseStructure(transport);
+    this.admin = {
+      offers: { keys: { title: 'Keys', immutableNote: IMMUTABLE_NOTE, actionChoices: KEY_CHOICES }, metrics: { title: DASHBOARD_TITLE, refreshMs: 2000 } },
+      keys: typesenseKeys(transport),
+      metrics: (signal) => typesenseDashboard(transport, signal),
+    };
     this.documents = {
       listTargets: (signal) => listCollections(transport, signal),
       open: async (collection, blockSize, view, signal) => {
@@ -50,6 +61,10 @@ export class TypesenseDriver implements Driver {
     const collections = await this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal);
     if (collections.status === 401) warnings.push(CANNOT_LIST_NOTE);
     return { version, warnings };
+  }
+
+  refusal(request: ConsoleRequest): Refusal | undefined {
+    return queryStringRefusal(request);
   }
 
   /**
@@ -85,8 +100,8 @@ export class TypesenseDriver implements Driver {
     return typesenseFailure(response);
   }
 
-  present(request: ConsoleRequest, response: EngineResponse): ConsoleResult {
-    return presentTypesense(request, response, this.structure.treeFor(request));
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
+    return presentTypesense(request, response, (search) => this.structure.treeFor(search));
   }
 
   endpoints(): Promise<EndpointInfo[]> {
@@ -103,5 +118,9 @@ export class TypesenseDriver implements Driver {
 
   close(): Promise<void> {
     return this.transport.close();
+  }
+
+  exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream> {
+    return openTypesenseExport(this.transport, request, (target) => this.structure.tree(target, signal), signal);
   }
 }

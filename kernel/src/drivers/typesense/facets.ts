@@ -1,7 +1,7 @@
 import type { JsonValue } from '../../console/cell';
 import { asObject } from '../document-columns';
 
-type FacetTable = { name: string; rows: Record<string, JsonValue>[] };
+type FacetTable = { name: string; kind: 'facet'; rows: Record<string, JsonValue>[] };
 
 /**
  * A search's `facet_counts` as one table per faceted field, shaped like Elasticsearch terms
@@ -19,11 +19,11 @@ export function facetTables(facetCounts: JsonValue | undefined): FacetTable[] {
       const c = asObject(count);
       return c && typeof c.count === 'number' ? [{ key: c.value ?? null, doc_count: c.count }] : [];
     });
-    tables.push({ name: field, rows });
+    tables.push({ name: field, kind: 'facet', rows });
     const stats = asObject(entry.stats);
     const numeric = stats && ['min', 'max', 'avg', 'sum'].filter((k) => typeof stats[k] === 'number');
     if (stats && numeric && numeric.length > 0) {
-      tables.push({ name: `${field} stats`, rows: [Object.fromEntries(numeric.map((k) => [k, stats[k] as JsonValue]))] });
+      tables.push({ name: `${field} stats`, kind: 'facet', rows: [Object.fromEntries(numeric.map((k) => [k, stats[k] as JsonValue]))] });
     }
   }
   return tables;

@@ -1,22 +1,30 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
+import type { DocumentLayout } from '../../render/mime-types';
 import { asObject } from '../document-columns';
-import type { ConsoleResult, EngineResponse, GridColumn } from '../driver';
+import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult, SearchPart } from '../driver';
 import type { FieldTree } from '../field-tree';
-import { documentGrid, type GridDocument } from '../grid-columns';
+import { structureFields } from '../structure-cache';
+import { documentGrid, type GridDocument, hitsResult } from '../grid-columns';
 import { facetTables } from './facets';
-import { documentsEndpoint, filtersFields } from './targets';
+import { structureOfCollection } from './schema';
+import { documentsEndpoint, eachSearch, filtersFields } from './targets';
 
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
 const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
+
+/** An array answer, or the export's lines: each element is a document, `id` among its fields. */
+const LISTED: DocumentLayout = { at: [], source: [], meta: {} };
 
 /**
  * drivers.md 4.2 rule 4: `hits` → grid, a multi_search of one search → grid, arrays and the
  * export's JSONL → grid, anything else → JSON. Document answers take their columns from the
  * collection schema when `tree` is known.
  */
-export function presentTypesense(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): ConsoleResult {
+export function presentTypesense(request: ConsoleRequest, response: EngineResponse, treeFor: (request: ConsoleRequest) => FieldTree | undefined = () => undefined): PresentedResult {
   const endpoint = documentsEndpoint(request);
-  const grid = (values: JsonValue[], structure?: FieldTree) => documentsGrid(values, structure, filtersFields(request));
+  const tree = treeFor(request);
+  const grid = (values: JsonValue[], structure?: FieldTree, documents: DocumentLayout = LISTED, extra: Partial<HitsResult> = {}) =>
+    hitsResult(documentsGrid(values, structure, filtersFields(request)), { documents, ...extra });
   if (endpoint?.kind === 'export' && response.status < 300) {
     // JSONL of one line parses as one JSON value, and an empty collection exports nothing.
     const body = response.body;
@@ -31,26 +39,42 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
   if (Array.isArray(body)) return grid(body);
   const object = asObject(body);
   const results = object?.results;
+  if (response.status < 300 && Array.isArray(results) && results.length > 1) return { kind: 'searches', searches: multiSearchParts(request, response, results, treeFor) };
   const single = Array.isArray(results) && results.length === 1 ? asObject(results[0]) : object;
   if (response.status < 300 && single && Array.isArray(single.hits)) {
-    const docs = single.hits.map((hit) => asObject(hit)?.document ?? null);
-    const hits = grid(docs, endpoint ? tree : undefined);
+    const docs = single.hits.map((hit) => asObject(hit)?.document ?? {});
     const facets = facetTables(single.facet_counts);
-    return {
-      ...hits,
+    return grid(docs, endpoint ? tree : undefined, { at: single === object ? ['hits'] : ['results', 0, 'hits'], source: ['document'], meta: {} }, {
       ...(typeof single.found === 'number' ? { total: { value: single.found, relation: 'eq' as const } } : {}),
       ...(facets.length > 0 ? { aggregations: facets } : {}),
-    };
+    });
   }
-  return { kind: 'json', value: body };
+  return { kind: 'json', value: body, ...structureFields(request, response, structureOfCollection) };
 }
 
-export function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): Extract<ConsoleResult, { kind: 'hits' }> {
+
+/** A multi_search of several searches: each result shown as its own search, titled with its collection. */
+function multiSearchParts(request: ConsoleRequest, response: EngineResponse, results: JsonValue[], treeFor: (request: ConsoleRequest) => FieldTree | undefined): SearchPart[] {
+  const singles = eachSearch(request);
+  return results.map((answer, i) => {
+    const single = singles[i] ?? request;
+    const collection = documentsEndpoint(single)?.collection;
+    // A failed search is `{"code": 404, "error": "..."}` inside a 200 answer.
+    const code = asObject(answer)?.code;
+    const status = typeof code === 'number' ? code : response.status;
+    const part = presentTypesense(single, { ...response, status, body: { kind: 'json', value: answer } }, treeFor);
+    return { target: collection ? decodeURIComponent(collection) : '', status, result: part.kind === 'hits' ? part : { kind: 'json', value: answer }, raw: answer };
+  });
+}
+
+type HitsResult = Extract<ConsoleResult, { kind: 'hits' }>;
+
+export function documentsGrid(values: JsonValue[], tree: FieldTree | undefined, onlyPresent: boolean): ReturnType<typeof documentGrid> {
   const documents = values.map((value): GridDocument => {
     const id = asObject(value)?.id;
     return { meta: id === undefined ? {} : { id }, source: value };
   });
   // Arrays that are not documents (the collection listing) have no `id` to lead with.
   const leading = tree || documents.some((d) => 'id' in d.meta) ? LEADING : [];
-  return { kind: 'hits', ...documentGrid({ tree, leading, documents, onlyPresent }) };
+  return documentGrid({ tree, leading, documents, onlyPresent });
 }

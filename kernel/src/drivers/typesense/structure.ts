@@ -12,7 +12,7 @@ import { NameCache } from '../name-cache';
 import { StructureCache, StructureUnavailable } from '../structure-cache';
 import type { Transport } from '../transport';
 import { structureOfCollection } from './schema';
-import { documentsEndpoint, schemaChange } from './targets';
+import { documentsEndpoint, eachSearch, schemaChange } from './targets';
 
 const CollectionNames = z.array(z.object({ name: z.string() }).loose());
 const AliasNames = z.object({ aliases: z.array(z.object({ name: z.string() }).loose()) }).loose();
@@ -44,8 +44,10 @@ export class TypesenseStructure {
 
   /** Makes sure the schema of a documents answer is cached; never fails (a scoped key may not read it). */
   async prepare(request: ConsoleRequest, response: EngineResponse, signal: AbortSignal): Promise<void> {
-    const endpoint = documentsEndpoint(request);
-    if (endpoint && response.status < 300) await this.schemas.get(endpoint.collection, signal);
+    if (response.status >= 300) return;
+    // A multi_search of several searches needs the schema of each search's collection.
+    const collections = [request, ...eachSearch(request)].flatMap((r) => documentsEndpoint(r)?.collection ?? []);
+    await Promise.all([...new Set(collections)].map((collection) => this.schemas.get(collection, signal)));
   }
 
   treeFor(request: ConsoleRequest): FieldTree | undefined {

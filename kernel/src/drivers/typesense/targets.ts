@@ -19,6 +19,13 @@ function singleSearch(request: ConsoleRequest): Record<string, unknown> | undefi
   return Array.isArray(searches) && searches.length === 1 ? asObject(searches[0]) : undefined;
 }
 
+/** A multi_search of several searches as one single-search request per search (empty for anything else). */
+export function eachSearch(request: ConsoleRequest): ConsoleRequest[] {
+  const searches = asObject(request.body?.kind === 'json' ? request.body.value : undefined)?.searches;
+  if (segments(request.path)[0] !== 'multi_search' || !Array.isArray(searches) || searches.length < 2) return [];
+  return searches.map((search) => ({ ...request, body: { kind: 'json', value: { searches: [search] } } }));
+}
+
 export type DocumentsEndpoint = { kind: 'search' | 'export'; collection: string };
 
 /** Search, export and one-search multi_search answers hold a collection's documents. */

@@ -1,0 +1,72 @@
+"""Times notebook cells as a Jupyter frontend sees them, for bench/cell-vs-ipykernel.ts: from
+execute_request to the kernel going idle with every output received, through jupyter_client.
+Also weighs each answer as a saved notebook holds it (nbformat, as JupyterLab saves).
+
+A line server, so the benchmark can interleave its own raw requests with the cells: each
+stdin line is a JSON command, each answer one JSON line on stdout.
+  {"start": name, "kernel": kernelspec, "setup": [cells]}  -> {"ok": true}
+  {"run": name, "code": cell, "weigh": bool}               -> {"ms": elapsed, "weight": bytes or null}
+"""
+import json
+import sys
+import time
+
+import nbformat
+from jupyter_client.manager import start_new_kernel
+from nbformat.v4 import new_code_cell, new_notebook, output_from_msg
+
+
+def run_cell(kc, code):
+    """One cell: returns (milliseconds, outputs) once idle has come with every output before it."""
+    started = time.perf_counter()
+    msg_id = kc.execute(code, store_history=False)
+    received = []
+    while True:
+        msg = kc.get_iopub_msg(timeout=120)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind = msg["msg_type"]
+        if kind == "status" and msg["content"]["execution_state"] == "idle":
+            break
+        if kind in ("display_data", "execute_result", "stream", "error"):
+            received.append(msg)
+    elapsed = (time.perf_counter() - started) * 1000
+    # Made into notebook outputs after the clock stops: a frontend's own work is not the kernel's.
+    outputs = [output_from_msg(msg) for msg in received]
+    reply = kc.get_shell_msg(timeout=120)
+    if reply["content"]["status"] != "ok":
+        raise RuntimeError(f"cell failed: {code[:80]!r}: {reply['content']}")
+    return elapsed, outputs
+
+
+def saved_weight(outputs):
+    """Bytes these outputs add to a notebook saved by nbformat (indent 1, as JupyterLab saves)."""
+    bare = new_notebook(cells=[new_code_cell("x")])
+    full = new_notebook(cells=[new_code_cell("x", outputs=outputs)])
+    return len(nbformat.writes(full).encode()) - len(nbformat.writes(bare).encode())
+
+
+def main():
+    kernels = {}
+    try:
+        for line in sys.stdin:
+            command = json.loads(line)
+            if "start" in command:
+                km, kc = start_new_kernel(kernel_name=command["kernel"])
+                kernels[command["start"]] = (km, kc)
+                for code in command["setup"]:
+                    run_cell(kc, code)
+                answer = {"ok": True}
+            else:
+                ms, outputs = run_cell(kernels[command["run"]][1], command["code"])
+                answer = {"ms": ms, "weight": saved_weight(outputs) if command.get("weigh") else None}
+            sys.stdout.write(json.dumps(answer) + "\n")
+            sys.stdout.flush()
+    finally:
+        for km, kc in kernels.values():
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,174 @@
+/**
+ * Whole-index export (issue 13), one run, side by side on the same sandbox engines (their own
+ * process): `%export` through a real kernel over ZeroMQ against elasticdump 6.x (`--searchAfter
+ * --pit --limit 10000`, installed into a scratch directory outside the repository) and against
+ * a bare undici point-in-time + search_after loop writing the same JSONL; the kernel's peak RSS
+ * (VmHWM) exporting 100k and 1M documents, each in a fresh kernel; Typesense `%export` against a
+ * bare streamed GET into a file. Prints docs/s and ratios; asserts nothing.
+ *
+ *   npx tsc -p tsconfig.json && node dist/bench/export.js [docs]
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { pipeline } from 'node:stream/promises';
+import { Agent, request } from 'undici';
+import { KernelClient } from '../test/support/kernel-client';
+
+const TOTAL = Number(process.argv[2] ?? 1_000_000);
+const SMALL = 100_000;
+const REPO = join(__dirname, '..', '..');
+const ELASTICDUMP = '6.125.1';
+const scratch = mkdtempSync(join(tmpdir(), 'searchbook-export-bench-'));
+
+const rate = (docs: number, ms: number) => Math.round((docs / ms) * 1000);
+const fmt = (n: number) => n.toLocaleString('en-US');
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+
+/** Asks the engines' process to collect its heap, and waits until it has. */
+async function settle(child: ChildProcess): Promise<void> {
+  const done = once(child.stdout as NodeJS.ReadableStream, 'data');
+  child.kill('SIGUSR2');
+  await done;
+}
+
+async function startEngines(): Promise<{ es: string; ts: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--max-old-space-size=8192', join(REPO, 'dist', 'bench', 'export-sandbox.js'), String(TOTAL)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
+  return { ...(JSON.parse(chunk.toString()) as { es: string; ts: string }), child };
+}
+
+function peakRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** `%export` in a fresh kernel: elapsed from the execute request to its reply, and the kernel's peak RSS. */
+async function kernelExport(connect: string, target: string, file: string): Promise<{ ms: number; rssMb: number; idleRssMb: number }> {
+  const kernel = await KernelClient.start({ ES_PASSWORD: 'bench', TS_KEY: 'bench' });
+  try {
+    const connected = await kernel.execute(connect);
+    if (connected.reply.content.status !== 'ok') throw new Error(`connect failed: ${String(connected.reply.content.evalue)}`);
+    const pid = kernel.process.pid as number;
+    const idleRssMb = peakRss(pid);
+    const started = performance.now();
+    const { reply } = await kernel.execute(`%export ${target} ${file} overwrite`);
+    const ms = performance.now() - started;
+    if (reply.content.status !== 'ok') throw new Error(`%export failed: ${String(reply.content.evalue)}`);
+    return { ms, rssMb: peakRss(pid), idleRssMb };
+  } finally {
+    await kernel.close();
+  }
+}
+
+/** The baseline: what a careful hand-written exporter does, with nothing of searchbook. */
+async function bareLoop(es: string, file: string): Promise<number> {
+  const dispatcher = new Agent({ connections: 2 });
+  const headers = { authorization: `Basic ${Buffer.from('elastic:bench').toString('base64')}`, 'content-type': 'application/json' };
+  const post = async (path: string, body?: unknown) => {
+    const res = await request(`${es}${path}`, { method: 'POST', headers, dispatcher, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return JSON.parse(await res.body.text());
+  };
+  const started = performance.now();
+  const out = createWriteStream(file);
+  let pit = (await post('/bench/_pit?keep_alive=5m')).id as string;
+  let after: unknown[] | undefined;
+  for (;;) {
+    const page = await post('/_search', { size: 10_000, pit: { id: pit, keep_alive: '5m' }, sort: [{ _shard_doc: 'asc' }], track_total_hits: false, ...(after ? { search_after: after } : {}) });
+    pit = page.pit_id ?? pit;
+    const hits = page.hits.hits as { _index: string; _id: string; _source: unknown; sort: unknown[] }[];
+    if (hits.length === 0) break;
+    const text = `${hits.map((h) => JSON.stringify({ _index: h._index, _id: h._id, _source: h._source })).join('\n')}\n`;
+    if (!out.write(text)) await once(out, 'drain');
+    after = hits[hits.length - 1]?.sort;
+    if (hits.length < 10_000) break;
+  }
+  out.end();
+  await once(out, 'finish');
+  const ms = performance.now() - started;
+  await dispatcher.close();
+  return ms;
+}
+
+async function bareTypesense(ts: string, file: string): Promise<number> {
+  const started = performance.now();
+  const res = await request(`${ts}/collections/bench/documents/export`, { headers: { 'x-typesense-api-key': 'bench' } });
+  await pipeline(res.body, createWriteStream(file));
+  return performance.now() - started;
+}
+
+function installElasticdump(): string {
+  const dir = join(tmpdir(), `searchbook-elasticdump-${ELASTICDUMP}`);
+  const bin = join(dir, 'node_modules', '.bin', 'elasticdump');
+  if (!existsSync(bin)) {
+    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, `elasticdump@${ELASTICDUMP}`], { stdio: 'inherit' });
+    if (npm.status !== 0) throw new Error('npm install elasticdump failed');
+  }
+  return bin;
+}
+
+async function elasticdump(bin: string, es: string, file: string): Promise<number> {
+  const input = es.replace('http://', 'http://elastic:bench@');
+  const started = performance.now();
+  const child = spawn(bin, [`--input=${input}/bench`, `--output=${file}`, '--type=data', '--limit=10000', '--searchAfter', '--pit', '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const [code] = (await once(child, 'exit')) as [number];
+  if (code !== 0) throw new Error(`elasticdump exited with ${code}`);
+  return performance.now() - started;
+}
+
+async function main(): Promise<void> {
+  const dump = installElasticdump();
+  const loading = performance.now();
+  const engines = await startEngines();
+  console.log(`engines loaded ${fmt(TOTAL)} + ${fmt(SMALL)} ES documents and ${fmt(TOTAL)} Typesense documents in ${((performance.now() - loading) / 1000).toFixed(0)} s`);
+  const esConnect = `%connect elasticsearch ${engines.es} user=elastic password=\${env:ES_PASSWORD}`;
+  try {
+    // A first pass warms the engines (snapshots, JIT) so that no contender pays for it alone.
+    await bareLoop(engines.es, join(scratch, 'bare.jsonl'));
+    await bareTypesense(engines.ts, join(scratch, 'ts-bare.jsonl'));
+    const settled = () => settle(engines.child);
+    await settled();
+    const small = await kernelExport(esConnect, 'bench_small', join(scratch, 'small.jsonl'));
+    await settled();
+    const bareMs = await bareLoop(engines.es, join(scratch, 'bare.jsonl'));
+    await settled();
+    const big = await kernelExport(esConnect, 'bench', join(scratch, 'kernel.jsonl'));
+    await settled();
+    const sliced = await kernelExport(esConnect, 'bench', `${join(scratch, 'sliced.jsonl')} slices=2`);
+    await settled();
+    const dumpMs = await elasticdump(dump, engines.es, join(scratch, 'elasticdump.json'));
+    await settled();
+    for (const name of ['kernel.jsonl', 'sliced.jsonl', 'bare.jsonl', 'elasticdump.json']) {
+      const n = lines(join(scratch, name));
+      if (n !== TOTAL) throw new Error(`${name} holds ${n} lines, not ${TOTAL}`);
+    }
+    const kernelRate = rate(TOTAL, big.ms);
+    console.log(`\nElasticsearch, ${fmt(TOTAL)} documents (files of ${fmt(statSync(join(scratch, 'kernel.jsonl')).size)} bytes):`);
+    console.log(`  %export (kernel, 1 cursor):   ${fmt(kernelRate)} docs/s (${(big.ms / 1000).toFixed(1)} s)`);
+    console.log(`  %export slices=2:             ${fmt(rate(TOTAL, sliced.ms))} docs/s (${(sliced.ms / 1000).toFixed(1)} s)`);
+    console.log(`  bare undici search_after:     ${fmt(rate(TOTAL, bareMs))} docs/s (${(bareMs / 1000).toFixed(1)} s)`);
+    console.log(`  elasticdump ${ELASTICDUMP}:        ${fmt(rate(TOTAL, dumpMs))} docs/s (${(dumpMs / 1000).toFixed(1)} s)`);
+    console.log(`  %export / elasticdump = ${(kernelRate / rate(TOTAL, dumpMs)).toFixed(2)}x (goal >= 2), %export / bare loop = ${(kernelRate / rate(TOTAL, bareMs)).toFixed(2)}x (goal >= 0.9)`);
+    console.log(`kernel peak RSS: ${small.rssMb.toFixed(0)} MB at ${fmt(SMALL)}, ${big.rssMb.toFixed(0)} MB at ${fmt(TOTAL)}, ${sliced.rssMb.toFixed(0)} MB at ${fmt(TOTAL)} sliced (after connect: ${big.idleRssMb.toFixed(0)} MB; goal < 200 MB and flat)`);
+
+    const tsConnect = `%connect typesense ${engines.ts} key=\${env:TS_KEY}`;
+    const tsBareMs = await bareTypesense(engines.ts, join(scratch, 'ts-bare.jsonl'));
+    await settled();
+    const tsKernel = await kernelExport(tsConnect, 'bench', join(scratch, 'ts-kernel.jsonl'));
+    if (lines(join(scratch, 'ts-kernel.jsonl')) !== TOTAL) throw new Error('the Typesense export is incomplete');
+    console.log(`\nTypesense, ${fmt(TOTAL)} documents:`);
+    console.log(`  %export (kernel):    ${fmt(rate(TOTAL, tsKernel.ms))} docs/s (${(tsKernel.ms / 1000).toFixed(1)} s), peak RSS ${tsKernel.rssMb.toFixed(0)} MB`);
+    console.log(`  bare streamed GET:   ${fmt(rate(TOTAL, tsBareMs))} docs/s (${(tsBareMs / 1000).toFixed(1)} s)`);
+    console.log(`  %export / bare GET = ${(tsBareMs / tsKernel.ms).toFixed(2)}x (goal >= 0.9)`);
+  } finally {
+    engines.child.kill();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+void main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,41 @@
+import type { GridClient } from './grid-client';
+import { KeysSection } from './keys-section';
+import { MetricsSection } from './metrics-section';
+
+/**
+ * What the panel shows under a connection besides its indices or collections: the sections
+ * the driver says the connection offers (API keys, server metrics). Kept across the tree's
+ * re-renders so that a dashboard keeps its charts and a half-typed form its text.
+ */
+export class AdminSections {
+  readonly node = document.createElement('div');
+  private metrics: MetricsSection | undefined;
+
+  constructor(
+    readonly client: GridClient,
+    private readonly connection: string,
+  ) {
+    this.node.className = 'searchbook-Admin';
+    // The tree's arrow keys and Enter must not steal keystrokes typed into these sections.
+    this.node.addEventListener('keydown', (event) => event.stopPropagation());
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const { offers } = await this.client.request({ type: 'offers', connection: this.connection }, 'offers');
+      if (offers.keys) this.node.append(new KeysSection(this.client, this.connection, offers.keys).node);
+      if (offers.metrics) {
+        this.metrics = new MetricsSection(this.client, this.connection, offers.metrics);
+        this.node.append(this.metrics.node);
+      }
+    } catch {
+      // A kernel that predates these sections, or a connection just closed: nothing to add.
+    }
+  }
+
+  dispose(): void {
+    this.metrics?.dispose();
+    this.node.remove();
+  }
+}

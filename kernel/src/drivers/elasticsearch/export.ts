@@ -1,0 +1,173 @@
+/**
+ * Whole-index export (drivers.md 4.1, 8): a point in time read with `search_after` under a
+ * `_shard_doc` sort, pages the size of the index's `max_result_window`, not capped; with
+ * `slices=N`, N sliced cursors over the same point in time read in parallel. Lines are
+ * `{"_index","_id","_source"}`, the shape elasticdump writes and `_bulk` takes back.
+ */
+import { z } from 'zod';
+import type { JsonValue } from '../../console/cell';
+import { asObject } from '../document-columns';
+import { EngineError, type EngineResponse, type GridColumn } from '../driver';
+import type { ExportPage, ExportRequest, ExportStream } from '../export-stream';
+import type { FieldTree } from '../field-tree';
+import type { Transport } from '../transport';
+import { elasticsearchFailure } from './failure';
+import { mergePages } from '../merge-pages';
+
+/** How long the engine keeps the point in time between two pages. */
+const KEEP_ALIVE = '5m';
+const DEFAULT_WINDOW = 10_000;
+/** Closing the point in time after an interrupt must not hang the cell. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
+const LEADING: GridColumn[] = [
+  { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },
+  { name: '_index', type: 'keyword', readOnly: true, json: false, origin: 'meta' },
+];
+
+/**
+ * A hit as the export needs it. Checked field by field without copying: a zod object schema
+ * would rebuild every hit of a million, which costs more than reading them.
+ */
+interface Hit {
+  _index: string;
+  _id: string;
+  _source?: JsonValue;
+  sort: JsonValue[];
+}
+const isHit = (value: unknown): value is Hit => {
+  const hit = value as Partial<Hit> | null;
+  return typeof hit === 'object' && hit !== null && typeof hit._index === 'string' && typeof hit._id === 'string' && Array.isArray(hit.sort);
+};
+const Page = z.object({ pit_id: z.string().optional(), hits: z.object({ hits: z.array(z.custom<Hit>(isHit)) }).loose() }).loose();
+const PitOpened = z.object({ id: z.string() }).loose();
+const Count = z.object({ count: z.number() }).loose();
+
+/** Keys of a search body an export honours; the rest (size, sort, from, aggs) would change what "whole index" means. */
+const BODY_ADVICE =
+  'Write an Elasticsearch query on the lines after %export, either a query object such as {"term": {"brand.keyword": "Acme"}} or {"query": {...}}; the export reads every matching document, so size, sort, from and aggs are left out, and fields=a,b picks the fields.';
+
+type Ctx = { transport: Transport; signal: AbortSignal };
+
+export async function openElasticsearchExport(
+  transport: Transport,
+  request: ExportRequest,
+  tree: (target: string) => Promise<FieldTree | undefined>,
+  signal: AbortSignal,
+): Promise<ExportStream> {
+  const query = exportQuery(request.body);
+  const ctx: Ctx = { transport, signal };
+  const target = encodeURIComponent(request.target).replace(/%2C/gi, ',');
+  const size = await resultWindow(ctx, target);
+  const total = await countOf(ctx, target, query);
+  const pit = await send(ctx, 'POST', `/${target}/_pit`, `keep_alive=${KEEP_ALIVE}`);
+  const opened = PitOpened.safeParse(json(pit));
+  if (!opened.success) throw unexpected('POST /_pit', pit);
+  let pitId = opened.data.id;
+  let closed = false;
+  const slices = request.slices ?? 1;
+
+  async function* cursor(slice: number | undefined): AsyncGenerator<ExportPage> {
+    let after: JsonValue[] | undefined;
+    for (;;) {
+      const body: Record<string, JsonValue> = {
+        size,
+        pit: { id: pitId, keep_alive: KEEP_ALIVE },
+        sort: [{ _shard_doc: 'asc' }],
+        track_total_hits: false,
+        ...(query ? { query } : {}),
+        ...(request.fields ? { _source: request.fields } : {}),
+        ...(after ? { search_after: after } : {}),
+        ...(slice !== undefined ? { slice: { id: slice, max: slices } } : {}),
+      };
+      const response = await send(ctx, 'POST', '/_search', '', body);
+      const page = Page.safeParse(json(response));
+      if (!page.success) throw unexpected('POST /_search', response);
+      if (page.data.pit_id) pitId = page.data.pit_id;
+      const hits = page.data.hits.hits;
+      if (hits.length === 0) return;
+      yield pageOf(hits);
+      after = hits[hits.length - 1]?.sort;
+      if (hits.length < size) return;
+    }
+  }
+
+  return {
+    total,
+    leading: LEADING,
+    tree: await tree(target),
+    pages: () => (slices > 1 ? mergePages(Array.from({ length: slices }, (_, i) => cursor(i))) : cursor(undefined)),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      // A fresh signal: an interrupted export still frees the point in time it opened.
+      const closing = { ...ctx, signal: AbortSignal.timeout(CLOSE_TIMEOUT_MS) };
+      await send(closing, 'DELETE', '/_pit', '', { id: pitId }).catch(() => undefined);
+    },
+  };
+}
+
+function pageOf(hits: Hit[]): ExportPage {
+  const lines = hits.map((hit) => JSON.stringify({ _index: hit._index, _id: hit._id, _source: hit._source ?? {} }));
+  return {
+    count: lines.length,
+    jsonl: () => `${lines.join('\n')}\n`,
+    lines: () => lines,
+    documents: () => hits.map((hit) => ({ meta: { _id: hit._id, _index: hit._index }, source: hit._source ?? {} })),
+  };
+}
+
+/** The query of an export body: a bare query object, or `{"query": {...}}`; refused before anything is sent otherwise. */
+function exportQuery(body: JsonValue | undefined): JsonValue | undefined {
+  if (body === undefined) return undefined;
+  const object = asObject(body);
+  if (!object || Object.keys(object).length === 0) throw new EngineError('InvalidExport', `The export body must be a JSON object. Nothing was sent. ${BODY_ADVICE}`);
+  if (!('query' in object)) return object;
+  const others = Object.keys(object).filter((k) => k !== 'query');
+  if (others.length > 0) throw new EngineError('InvalidExport', `An export body takes only "query", not ${others.map((k) => `"${k}"`).join(', ')}. Nothing was sent. ${BODY_ADVICE}`);
+  return object.query;
+}
+
+/** The smallest `index.max_result_window` of the target's indices (the engine's default when none sets it). */
+async function resultWindow(ctx: Ctx, target: string): Promise<number> {
+  // A user allowed to read but not to see index settings gets the engine's default window.
+  const response = await ctx.transport.send({ method: 'GET', path: `/${target}/_settings`, query: 'flat_settings=true' }, ctx.signal);
+  if (response.status === 403) return DEFAULT_WINDOW;
+  throwOnFailure(ctx, response);
+  let window = Number.POSITIVE_INFINITY;
+  for (const index of Object.values(asObject(json(response)) ?? {})) {
+    const settings = asObject(asObject(index)?.settings);
+    const value = Number(settings?.['index.max_result_window'] ?? asObject(settings?.index)?.max_result_window ?? DEFAULT_WINDOW);
+    if (Number.isInteger(value) && value > 0) window = Math.min(window, value);
+  }
+  return Number.isFinite(window) ? window : DEFAULT_WINDOW;
+}
+
+async function countOf(ctx: Ctx, target: string, query: JsonValue | undefined): Promise<number | undefined> {
+  // The total only feeds the progress line: a user who may not count still exports. A bad
+  // query or a missing index fails here, before a file is opened.
+  const response = await ctx.transport.send({ method: 'POST', path: `/${target}/_count`, query: '', ...(query ? { body: { kind: 'json', value: { query } } } : {}) }, ctx.signal);
+  if (response.status === 403) return undefined;
+  throwOnFailure(ctx, response);
+  const count = Count.safeParse(json(response));
+  return count.success ? count.data.count : undefined;
+}
+
+async function send(ctx: Ctx, method: 'GET' | 'POST' | 'DELETE', path: string, query: string, body?: JsonValue): Promise<EngineResponse> {
+  const response = await ctx.transport.send({ method, path, query, ...(body !== undefined ? { body: { kind: 'json', value: body } } : {}) }, ctx.signal);
+  throwOnFailure(ctx, response);
+  return response;
+}
+
+function throwOnFailure(ctx: Ctx, response: EngineResponse): void {
+  const failure = elasticsearchFailure(response);
+  if (failure) throw failure;
+}
+
+function json(response: EngineResponse): JsonValue | undefined {
+  return response.body.kind === 'json' ? response.body.value : undefined;
+}
+
+function unexpected(what: string, response: EngineResponse): EngineError {
+  return new EngineError('RequestFailed', `${what} answered ${response.status} with a body that is not what Elasticsearch sends; the export stopped.`, response.status);
+}

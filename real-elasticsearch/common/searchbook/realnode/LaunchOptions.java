@@ -1,0 +1,108 @@
+package searchbook.realnode;
+
+import org.elasticsearch.common.settings.Settings;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The launcher's key=value arguments and the node settings every version shares (compiled
+ * into each version's launcher, against that version's jars).
+ */
+final class LaunchOptions {
+    private final Map<String, String> values = new HashMap<>();
+
+    LaunchOptions(String[] args) {
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            if (eq < 0) throw new IllegalArgumentException("arguments are key=value, got " + arg);
+            values.put(arg.substring(0, eq), arg.substring(eq + 1));
+        }
+    }
+
+    String required(String key) {
+        String value = values.get(key);
+        if (value == null) throw new IllegalArgumentException("missing " + key + "=...");
+        return value;
+    }
+
+    String get(String key, String fallback) {
+        return values.getOrDefault(key, fallback);
+    }
+
+    boolean flag(String key) {
+        return Boolean.parseBoolean(values.getOrDefault(key, "false"));
+    }
+
+    /**
+     * Creates the scratch home (config with a console-only log4j2.properties, empty plugins and
+     * modules folders) and returns the settings of a single loopback node living in it.
+     */
+    Settings.Builder singleNodeSettings() throws IOException {
+        Path home = Path.of(required("home")).toAbsolutePath();
+        Path config = home.resolve("config");
+        Files.createDirectories(config);
+        Files.createDirectories(home.resolve("plugins"));
+        Files.createDirectories(home.resolve("modules"));
+        Files.writeString(config.resolve("log4j2.properties"), LOG4J_CONFIG);
+        return Settings.builder()
+            .put("path.home", home.toString())
+            .put("path.data", home.resolve("data").toString())
+            .put("path.logs", home.resolve("logs").toString())
+            .put("cluster.name", get("cluster.name", "searchbook-test"))
+            .put("node.name", get("node.name", "searchbook-real-node"))
+            .put("discovery.type", "single-node")
+            .put("network.host", "127.0.0.1")
+            .put("http.port", required("http.port"))
+            .put("transport.port", required("transport.port"))
+            // The disk threshold would turn indices read-only on a nearly full scratch disk.
+            .put("cluster.routing.allocation.disk.threshold_enabled", false);
+    }
+
+    Path configDir() {
+        return Path.of(required("home")).toAbsolutePath().resolve("config");
+    }
+
+    /** Ends this JVM when the process it serves (or, when asked, stdin) is gone. */
+    void exitWhenParentEnds() {
+        StopWatch.exitWhenParentEnds(values.get("parent.pid"), flag("stop.on.stdin.eof"));
+    }
+
+    /** Console logging at warn, to stderr: the launcher's stdout carries only the ready line. */
+    private static final String LOG4J_CONFIG = String.join(
+        "\n",
+        "status = error",
+        "appender.console.type = Console",
+        "appender.console.name = console",
+        "appender.console.target = SYSTEM_ERR",
+        "appender.console.layout.type = PatternLayout",
+        "appender.console.layout.pattern = [%d{ISO8601}][%-5p][%-25c{1.}] %m%n",
+        "rootLogger.level = warn",
+        "rootLogger.appenderRef.console.ref = console",
+        ""
+    );
+
+    private static final String READY_LINE = "searchbook real elasticsearch started";
+
+    /**
+     * Starts the node, closes it cleanly on SIGTERM or SIGINT, tells the starter it is up (on
+     * the stdout saved before Elasticsearch's logging took System.out over), then blocks:
+     * Elasticsearch's own threads are daemons (its bootstrap keeps a thread alive for this).
+     */
+    static void run(org.elasticsearch.node.Node node, java.io.PrintStream stdout) throws Exception {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                node.close();
+            } catch (Exception e) {
+                // Stopping anyway: the process exits next.
+            }
+        }, "searchbook-real-node-stop"));
+        node.start();
+        stdout.println(READY_LINE);
+        stdout.flush();
+        Thread.currentThread().join();
+    }
+}

@@ -1,0 +1,51 @@
+"""Runs a notebook through nbclient on the searchbook kernel, as `jupyter nbconvert --execute`
+would, with the sandbox addresses of this run in place of the notebook's default ones, and
+prints what each code cell showed as JSON. Runs in the Python environment under test.
+
+    python run-notebook.py NOTEBOOK ES_URL TS_URL
+"""
+import json
+import sys
+
+import nbformat
+from nbclient import NotebookClient
+
+HITS = "application/vnd.searchbook.hits+json"
+
+
+def row_count(hits):
+    """Rows of a hits payload: stored, or the documents of the answer it keeps (JSON text with
+    `"` and `'` swapped, the documents at the `documents.at` path), read as a script would."""
+    if "rows" in hits:
+        return len(hits["rows"])
+    value = json.loads(hits["answer"].translate(str.maketrans({'"': "'", "'": '"'})))
+    for step in hits["documents"]["at"]:
+        value = value[step]
+    return len(value) if isinstance(value, list) else 1
+
+
+def shown(output):
+    data = output.get("data", {})
+    hits = data.get(HITS)
+    return {
+        "type": output.output_type,
+        "mimes": sorted(data),
+        "ename": output.get("ename"),
+        "columns": [c["name"] if isinstance(c, dict) else c for c in hits["columns"]] if hits else None,
+        "rows": row_count(hits) if hits else None,
+    }
+
+
+def main(path, es_url, ts_url):
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.source = cell.source.replace("http://127.0.0.1:9200", es_url).replace("http://127.0.0.1:8108", ts_url)
+    # Errors outside the cells tagged raises-exception stop the run and fail the caller.
+    NotebookClient(nb, kernel_name="searchbook", timeout=60).execute()
+    cells = [{"id": c.get("id"), "outputs": [shown(o) for o in c.outputs]} for c in nb.cells if c.cell_type == "code"]
+    print(json.dumps({"language": nb.metadata.get("language_info", {}).get("name"), "cells": cells}))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])

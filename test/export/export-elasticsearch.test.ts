@@ -1,0 +1,178 @@
+/**
+ * Whole-index export from Elasticsearch over HTTP (drivers.md 4.1, 8; issue 13), against the
+ * sandbox and the real nodes alike: the exact documents in each format, pages at the index's
+ * max_result_window under a point in time, sliced = unsliced, and what an interrupt, an engine
+ * failing mid-way and a full disk leave.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateProducts } from '../../examples/data/generate-products';
+import type { Connection } from '../../kernel/src/connections/open-connection';
+import { ExportRefused } from '../../kernel/src/export/export-file';
+import { connect, request, SECRETS } from '../drivers/helpers';
+import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
+import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import { loadProducts } from '../support/real-elasticsearch/products';
+import { fullDiskAfter, parseCsv, run, scratchDir, stoppedBy } from './export-helpers';
+
+const COUNT = 2_500;
+const WINDOW = 700;
+const expected = [...generateProducts(COUNT)];
+
+describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
+  // An index of this run's own, with a small window: a real node is shared by the run's suites.
+  const INDEX = `export-products-${randomUUID().slice(0, 8)}`;
+  const expectedLines = expected.map((d) => JSON.stringify({ _index: INDEX, _id: d.id, _source: d.source }));
+  let engine: RunningEsTarget;
+  let proxy: BreakingProxy;
+  let es: Connection;
+  const dir = scratchDir();
+
+  beforeAll(async () => {
+    engine = await target.start({ security: target.canSecure });
+    const loaded = await loadProducts({ url: engine.url, ...(target.canSecure ? { password: SECRETS.ES_PASSWORD } : {}) }, COUNT, { index: INDEX, settings: { number_of_shards: 1, number_of_replicas: 0, max_result_window: WINDOW } });
+    expect(loaded).toBe(COUNT);
+    proxy = await startBreakingProxy(engine.url);
+    es = await connect(`elasticsearch ${proxy.url} ${target.canSecure ? 'user=elastic password=${env:ES_PASSWORD}' : 'auth=none'}`);
+  }, REAL_START_TIMEOUT_MS);
+  afterAll(async () => {
+    if (es) await es.driver.send(request('DELETE', `/${INDEX}`), new AbortController().signal);
+    await es?.driver.close();
+    await proxy?.close();
+    await engine?.close();
+  });
+  beforeEach(() => {
+    proxy.rules.length = 0;
+    proxy.seen.length = 0;
+  });
+
+  const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const searches = () => proxy.seen.filter((r) => r.url === '/_search').map((r) => JSON.parse(r.body) as Record<string, unknown>);
+
+  it('JSONL holds every document once as {"_index","_id","_source"}, byte for byte, read in pages of max_result_window under a point in time', async () => {
+    const file = join(dir, 'all.jsonl');
+    const progress: number[] = [];
+    const summary = await run(es.driver, { target: INDEX, file }, { onProgress: (p) => progress.push(p.documents) });
+    expect(lines(file).sort()).toEqual([...expectedLines].sort());
+    const bytes = expectedLines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+    expect(statSync(file).size).toBe(bytes);
+    expect(summary).toMatchObject({ documents: COUNT, total: COUNT, bytes });
+    expect(existsSync(`${file}.partial`)).toBe(false);
+    // Not capped at the window: four pages of 700 and an end, each after the previous one's last sort values.
+    const pages = searches();
+    expect(pages.map((p) => p.size)).toEqual(pages.map(() => WINDOW));
+    expect(pages[0]).toMatchObject({ pit: { keep_alive: '5m' }, sort: [{ _shard_doc: 'asc' }] });
+    expect(pages[0]?.search_after).toBeUndefined();
+    expect(pages.slice(1).every((p) => Array.isArray(p.search_after))).toBe(true);
+    expect(progress.at(-1)).toBe(COUNT);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    // The point in time is released.
+    expect(proxy.seen.some((r) => r.method === 'DELETE' && r.url === '/_pit')).toBe(true);
+  });
+
+  it('slices=3 reads three sliced cursors and writes the same documents as one cursor', async () => {
+    const file = join(dir, 'sliced.jsonl');
+    await run(es.driver, { target: INDEX, file, slices: 3 });
+    expect(lines(file).sort()).toEqual([...expectedLines].sort());
+    const slices = searches().map((p) => (p.slice as { id: number; max: number } | undefined)?.id);
+    expect(new Set(slices)).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('JSON is one array of the same objects', async () => {
+    const file = join(dir, 'all.json');
+    await run(es.driver, { target: INDEX, file, format: 'json' });
+    const values = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
+    expect(values.map((v) => JSON.stringify(v)).sort()).toEqual([...expectedLines].sort());
+  });
+
+  it('CSV follows the grid columns with a header line; arrays and objects as JSON, RFC 4180 quoting', async () => {
+    const file = join(dir, 'all.csv');
+    await run(es.driver, { target: INDEX, file, format: 'csv' });
+    const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
+    // Mapping properties come sorted by name, from the sandbox as from Elasticsearch.
+    expect(header?.slice(0, 3)).toEqual(['_id', '_index', 'address.city']);
+    expect(header).toEqual(expect.arrayContaining(['address.city', 'variants', 'variants.sku', 'tags', 'price']));
+    expect(rows).toHaveLength(COUNT);
+    const col = (name: string) => (header as string[]).indexOf(name);
+    const byId = new Map(rows.map((r) => [r[col('_id')], r]));
+    for (const doc of expected) {
+      const row = byId.get(doc.id) as string[];
+      expect(row[col('name')]).toBe(doc.source.name);
+      expect(row[col('tags')]).toBe(doc.source.tags === undefined ? '' : JSON.stringify(doc.source.tags));
+      expect(row[col('variants')]).toBe(doc.source.variants === undefined ? '' : JSON.stringify(doc.source.variants));
+      expect(row[col('price')]).toBe(doc.source.price === undefined ? '' : String(doc.source.price));
+    }
+  });
+
+  it('a query body and fields= narrow the export', async () => {
+    const file = join(dir, 'dear.jsonl');
+    const summary = await run(es.driver, { target: INDEX, file, body: { range: { price: { gte: 400 } } }, fields: ['name', 'price'] });
+    const want = expected.filter((d) => typeof d.source.price === 'number' && d.source.price >= 400);
+    const got = lines(file).map((l) => JSON.parse(l) as { _id: string; _source: Record<string, unknown> });
+    expect(got.map((g) => g._id).sort()).toEqual(want.map((d) => d.id).sort());
+    for (const g of got) expect(Object.keys(g._source).sort()).toEqual(['name', 'price']);
+    expect(summary.total).toBe(want.length);
+  });
+
+  it('a body with search options is refused before anything is sent, saying what to write', async () => {
+    const promise = run(es.driver, { target: INDEX, file: join(dir, 'never.jsonl'), body: { query: { match_all: {} }, size: 10 } });
+    await expect(promise).rejects.toThrow(/takes only "query", not "size"\. Nothing was sent\. Write an Elasticsearch query/);
+    expect(proxy.seen).toHaveLength(0);
+  });
+
+  it('a missing index or a query the engine refuses fails before any file is opened, with the engine reason', async () => {
+    const missing = join(dir, 'missing.jsonl');
+    await expect(run(es.driver, { target: 'no-such-index', file: missing })).rejects.toThrow(/Elasticsearch answered 404: index_not_found_exception: no such index \[no-such-index\]/);
+    const bad = join(dir, 'bad.jsonl');
+    await expect(run(es.driver, { target: INDEX, file: bad, body: { no_such_query: {} } })).rejects.toThrow(/Elasticsearch answered 400/);
+    for (const file of [missing, bad]) expect([existsSync(file), existsSync(`${file}.partial`)]).toEqual([false, false]);
+    expect(proxy.seen.some((r) => r.url.includes('_pit'))).toBe(false);
+  });
+
+  it('an existing file is not replaced without overwrite, and is with it', async () => {
+    const file = join(dir, 'kept.jsonl');
+    writeFileSync(file, 'mine\n');
+    await expect(run(es.driver, { target: INDEX, file })).rejects.toBeInstanceOf(ExportRefused);
+    expect(readFileSync(file, 'utf8')).toBe('mine\n');
+    expect(proxy.seen).toHaveLength(0);
+    await run(es.driver, { target: INDEX, file, overwrite: true });
+    expect(lines(file)).toHaveLength(COUNT);
+    proxy.seen.length = 0;
+    await expect(run(es.driver, { target: INDEX, file: join(dir, 'no-such-folder', 'x.jsonl') })).rejects.toThrow(/no-such-folder does not exist, so nothing was exported/);
+    expect(proxy.seen).toHaveLength(0);
+  });
+
+  it('an interrupt stops the export, says how far it got and leaves only the .partial file', async () => {
+    const file = join(dir, 'interrupted.jsonl');
+    proxy.rules.push({ matches: (_m, url) => url === '/_search', delayMs: 100 });
+    const controller = new AbortController();
+    const stopped = await stoppedBy(run(es.driver, { target: INDEX, file }, { signal: controller.signal, onProgress: (p) => p.documents >= WINDOW && controller.abort() }));
+    expect(stopped.stop).toBe('interrupted');
+    expect(stopped.progress).toMatchObject({ documents: WINDOW, total: COUNT });
+    expect(existsSync(file)).toBe(false);
+    expect(lines(`${file}.partial`)).toHaveLength(WINDOW);
+    expect(proxy.seen.some((r) => r.method === 'DELETE' && r.url === '/_pit')).toBe(true);
+  });
+
+  it('the engine failing mid-way stops the export with the pages written so far in .partial', async () => {
+    const file = join(dir, 'broken.jsonl');
+    proxy.rules.push({ matches: (_m, url) => url === '/_search' && searches().length === 3, breakAfterBytes: 5_000 });
+    const stopped = await stoppedBy(run(es.driver, { target: INDEX, file }));
+    expect(stopped.stop).toBe('engine');
+    expect(stopped.ename).toBe('Connection failed');
+    expect(stopped.progress.documents).toBe(2 * WINDOW);
+    expect(existsSync(file)).toBe(false);
+    expect(lines(`${file}.partial`)).toHaveLength(2 * WINDOW);
+  });
+
+  it('a full disk stops the export, removes the .partial file and says why', async () => {
+    const file = join(dir, 'full.jsonl');
+    const stopped = await stoppedBy(run(es.driver, { target: INDEX, file }, { files: fullDiskAfter(300_000) }));
+    expect(stopped.stop).toBe('write');
+    expect(stopped.reason).toMatch(/ENOSPC/);
+    expect(stopped.progress.documents).toBeLessThan(COUNT);
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.partial`)).toBe(false);
+  });
+});

@@ -1,0 +1,39 @@
+/** @jest-environment jsdom */
+import './support/dom';
+import { Widget } from '@lumino/widgets';
+import { HITS_MIME } from '../../kernel/src/render/mime-types';
+import { GridView } from '../../extension/src/grid/grid-view';
+import { rangeAsTsv, selectedRange } from '../../extension/src/grid/selection-copy';
+import { ResultsOutput } from '../../extension/src/mime/results-output';
+
+const info = { connection: 'ts', engine: 'typesense' as const, method: 'GET', path: '/collections/books/documents/search', status: 200, elapsedMs: 3 };
+
+async function render(aggregations: unknown[]): Promise<ResultsOutput> {
+  const output = new ResultsOutput(HITS_MIME);
+  Widget.attach(output, document.body);
+  const payload = { info, columns: [], rows: [], omittedRows: 0, cut: [], aggregations };
+  await output.renderModel({ data: { [HITS_MIME]: payload }, metadata: {}, trusted: false, setData: () => undefined } as never);
+  return output;
+}
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+it('paints statistics rounded and grouped, keys as written; copies keep the exact values', async () => {
+  const output = await render([{ name: 'by_year', rows: [{ key: 1990, doc_count: 1234567, avg_price: 252.25223404255382, share: 0.000123456 }] }]);
+  const [grid] = output.widgets.filter((w): w is GridView => w instanceof GridView);
+  const painted = [0, 1, 2, 3].map((c) => grid?.model.data('body', 0, c));
+  expect(painted).toEqual(['1990', '1,234,567', '252.25', '0.000123']);
+  const tsv = grid ? rangeAsTsv(grid.model, selectedRange(grid.model, null)) : '';
+  expect(tsv).toBe('key\tdoc_count\tavg_price\tshare\n1990\t1234567\t252.25223404255382\t0.000123456');
+});
+
+it('titles Typesense facets as facets, Elasticsearch aggregations as aggregations', async () => {
+  const output = await render([
+    { name: 'genre', kind: 'facet', rows: [{ key: 'Fiction', doc_count: 3 }] },
+    { name: 'brands', rows: [{ key: 'acme', doc_count: 7 }] },
+  ]);
+  const titles = [...output.node.querySelectorAll('.searchbook-Aggregation-title')].map((n) => n.textContent);
+  expect(titles).toEqual(['Facet genre', 'Aggregation brands']);
+});

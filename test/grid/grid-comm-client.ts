@@ -1,0 +1,40 @@
+/**
+ * The panel's side of the `searchbook.grid` comm for tests over the wire: opens a comm on a
+ * kernel, sends requests and waits for the one reply carrying each request id.
+ */
+import { randomUUID } from 'node:crypto';
+import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../kernel/src/grid/grid-protocol';
+import type { KernelClient } from '../support/kernel-client';
+
+export class GridCommClient {
+  private constructor(
+    private readonly kernel: KernelClient,
+    readonly commId: string,
+  ) {}
+
+  static async open(kernel: KernelClient): Promise<GridCommClient> {
+    const id = randomUUID();
+    await kernel.submit('shell', 'comm_open', { comm_id: id, target_name: GRID_COMM_TARGET, data: {} });
+    return new GridCommClient(kernel, id);
+  }
+
+  async call(data: Record<string, unknown>, timeoutMs = 20_000): Promise<GridReply> {
+    const requestId = randomUUID();
+    await this.kernel.submit('shell', 'comm_msg', { comm_id: this.commId, data: { v: GRID_PROTOCOL_VERSION, requestId, ...data } });
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.kernel.iopubMessages().filter((m) => m.header.msg_type === 'comm_msg' && (m.content.data as { requestId?: unknown }).requestId === requestId);
+      if (found.length > 1) throw new Error(`request ${requestId} was answered ${found.length} times`);
+      if (found[0]) return GridReplySchema.parse(found[0].content.data);
+      if (Date.now() > deadline) throw new Error(`no reply to ${requestId}: ${this.kernel.stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /** Calls and checks the reply's type (an error reply fails with its message). */
+  async expect<T extends GridReply['type']>(data: Record<string, unknown>, type: T): Promise<Extract<GridReply, { type: T }>> {
+    const reply = await this.call(data);
+    if (reply.type !== type) throw new Error(`expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`);
+    return reply as Extract<GridReply, { type: T }>;
+  }
+}

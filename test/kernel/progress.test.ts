@@ -1,0 +1,76 @@
+/**
+ * A request that takes a while says so in place, over ZeroMQ: after a second its output shows
+ * what it waits for and for how long (display_data with a display_id, then update_display_data
+ * each second), and the answer replaces it. `%connect` to a server that accepts and never
+ * answers says what it waits for, then gives up after its bound with advice.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { JSON_MIME, PROGRESS_MIME, ProgressPayloadSchema } from '../../kernel/src/render/mime-types';
+import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
+
+jest.setTimeout(30_000);
+
+let kernel: KernelClient;
+let engine: SlowEngine;
+let silent: Server;
+let silentPort = 0;
+const sockets = new Set<Socket>();
+
+beforeAll(async () => {
+  silent = createServer((socket) => void sockets.add(socket));
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  const address = silent.address();
+  silentPort = typeof address === 'object' && address ? address.port : 0;
+  [kernel, engine] = await Promise.all([KernelClient.start(), startSlowEngine(2_600)]);
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await Promise.all([kernel?.close(), engine?.close(), new Promise((r) => silent.close(r))]);
+});
+
+const displayId = (m: WireMessage) => (m.content.transient as { display_id?: string } | undefined)?.display_id;
+
+it('a slow request shows its elapsed time in place, then the answer replaces it', async () => {
+  expect((await kernel.execute(`%connect elasticsearch ${engine.url} auth=none name=slow`)).reply.content.status).toBe('ok');
+  const { reply, iopub } = await kernel.execute('GET /slow/_search');
+  expect(reply.content.status).toBe('ok');
+  const outputs = iopub.filter((m) => ['display_data', 'update_display_data'].includes(m.header.msg_type));
+  const [first, ...updates] = outputs;
+  expect(first?.header.msg_type).toBe('display_data');
+  const id = displayId(first as WireMessage);
+  expect(id).toEqual(expect.any(String));
+  const waiting = ProgressPayloadSchema.parse((first?.content.data as Record<string, unknown>)[PROGRESS_MIME]);
+  expect(waiting).toMatchObject({ waitingFor: 'slow: GET /slow/_search', stoppable: true });
+  expect(String((first?.content.data as Record<string, unknown>)['text/plain'])).toMatch(/^slow: GET \/slow\/_search: 1 s \(interrupt the kernel/);
+  // Every later output updates that one; the clock moves; the last is the answer.
+  expect(updates.map((m) => [m.header.msg_type, displayId(m)])).toEqual(updates.map(() => ['update_display_data', id]));
+  const clock = updates.slice(0, -1).map((m) => ProgressPayloadSchema.parse((m.content.data as Record<string, unknown>)[PROGRESS_MIME]).elapsedMs);
+  expect(clock.length).toBeGreaterThanOrEqual(1);
+  expect(clock[0] as number).toBeGreaterThan(waiting.elapsedMs);
+  const answer = updates.at(-1)?.content.data as Record<string, unknown>;
+  expect(answer[PROGRESS_MIME]).toBeUndefined();
+  expect(answer[JSON_MIME] ?? answer['application/vnd.searchbook.hits+json']).toBeDefined();
+});
+
+it('a quick request shows only its answer', async () => {
+  const { iopub } = await kernel.execute('GET /');
+  expect(iopub.filter((m) => m.header.msg_type.endsWith('display_data')).map((m) => [m.header.msg_type, displayId(m)])).toEqual([['display_data', undefined]]);
+});
+
+it('%connect to a server that accepts and never answers says what it waits for, then stops at its bound', async () => {
+  const started = performance.now();
+  const { reply, iopub } = await kernel.execute(`%connect elasticsearch http://127.0.0.1:${silentPort} auth=none timeout=2`);
+  const took = performance.now() - started;
+  expect(reply.content).toMatchObject({ status: 'error', ename: 'Connection failed' });
+  expect(String(reply.content.evalue)).toBe(
+    `http://127.0.0.1:${silentPort} accepted the connection but did not answer within 2 s. Check that this is the engine's HTTP address and port (another service may accept connections without answering), or wait longer with timeout=<seconds>.`,
+  );
+  const waiting = iopub.find((m) => m.header.msg_type === 'display_data');
+  expect(ProgressPayloadSchema.parse((waiting?.content.data as Record<string, unknown>)[PROGRESS_MIME]).waitingFor).toBe(
+    `Connecting to Elasticsearch at http://127.0.0.1:${silentPort}: waiting for its answer (at most 2 s)`,
+  );
+  const last = iopub.filter((m) => m.header.msg_type === 'update_display_data').at(-1);
+  expect((last?.content.data as Record<string, unknown>)['text/plain']).toMatch(/waiting for its answer \(at most 2 s\): failed after 2\.\d s$/);
+  expect(took).toBeLessThan(5_000);
+});

@@ -1,0 +1,132 @@
+import { delimiter, join } from 'node:path';
+import { accessSync, constants } from 'node:fs';
+import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
+import { ES_TEST_PASSWORD, REAL_FLAVOURS, type RealFlavourId } from './real-elasticsearch/flavours';
+import { ensureProducts, REAL_NODE_PRODUCTS } from './real-elasticsearch/products';
+import { realNode } from './real-elasticsearch/run-nodes';
+
+/**
+ * The Elasticsearch engines the parameterised suites run against: the sandbox stand-in and
+ * real nodes (test/support/real-elasticsearch). One list, so every suite covers the same ones.
+ */
+export interface EsTarget {
+  /** For test titles, e.g. "real Elasticsearch 8.19.21". */
+  name: string;
+  engine: 'sandbox' | 'real';
+  /** The version `GET /` reports. */
+  version: string;
+  /** Whether a secured engine (Basic, API keys, 401s) can be had. */
+  canSecure: boolean;
+  /** Whether a secured engine over HTTPS, with a CA file of its own, can be had. */
+  canTls: boolean;
+  /** Why this target does not run here (a machine without Java), or undefined. */
+  skipped: string | undefined;
+  /** An engine with the sample `products` index (alias `catalog`); real nodes are shared per run. */
+  start(opts: { security: boolean; tls?: boolean }): Promise<RunningEsTarget>;
+}
+
+export interface RunningEsTarget {
+  url: string;
+  caFile?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The parameterised suites share their own real nodes (not the differential suite's, which
+ * drops and reloads indices). They treat `products` and `catalog` as read-only and remove what
+ * else they create.
+ */
+export const SUITES_INSTANCE = 'suites';
+
+/** Starting a real node may include the first Maven build of the launchers. */
+export const REAL_START_TIMEOUT_MS = 10 * 60_000;
+
+const sandboxTarget = (version: string): EsTarget => ({
+  name: `sandbox Elasticsearch ${version}`,
+  engine: 'sandbox',
+  version,
+  canSecure: true,
+  canTls: true,
+  skipped: undefined,
+  start: async ({ security, tls = false }) => {
+    const sandbox: RunningSandbox = await startSandbox({
+      esPort: 0,
+      tsPort: 0,
+      tls,
+      esVersion: version,
+      tsVersion: '29.0',
+      esPassword: ES_TEST_PASSWORD,
+      tsApiKey: 'unused-typesense-key',
+      security,
+      products: REAL_NODE_PRODUCTS,
+    });
+    return { url: sandbox.esUrl, ...(sandbox.caFile ? { caFile: sandbox.caFile } : {}), close: () => sandbox.close() };
+  },
+});
+
+interface RealFlavours {
+  open: RealFlavourId;
+  secured?: RealFlavourId;
+  /** Secured and over HTTPS (started only when a TLS suite asks). */
+  tls?: RealFlavourId;
+}
+
+const realTarget = ({ open, secured, tls: overHttps }: RealFlavours): EsTarget => ({
+  name: `real Elasticsearch ${REAL_FLAVOURS[open].version}`,
+  engine: 'real',
+  version: REAL_FLAVOURS[open].version,
+  canSecure: secured !== undefined,
+  canTls: overHttps !== undefined,
+  skipped: realNodesUnavailable(),
+  start: async ({ security, tls = false }) => {
+    const version = REAL_FLAVOURS[open].version;
+    if (tls && !security) throw new Error('the real HTTPS node is secured (HTTPS comes with x-pack security): ask for security too');
+    const flavour = tls ? overHttps : security ? secured : open;
+    if (!flavour) throw new Error(`no ${tls ? 'HTTPS' : 'secured'} ${version} node (x-pack-security is on Central for 8.19 only)`);
+    const outcome = await realNode(flavour, SUITES_INSTANCE);
+    if ('skipped' in outcome) throw new Error(outcome.skipped);
+    await ensureProducts(outcome.node);
+    // Shared by the whole run; global-teardown.ts stops it.
+    const { url, caFile } = outcome.node;
+    return { url, ...(caFile ? { caFile } : {}), close: async () => undefined };
+  },
+});
+
+/** The sandbox at the versions a suite covered before (8.15.0 unless it says), then both real nodes. */
+export function elasticsearchTargets(sandboxVersions: string[] = ['8.15.0']): EsTarget[] {
+  return [
+    ...sandboxVersions.map(sandboxTarget),
+    realTarget({ open: 'es-8.19', secured: 'es-8.19-security', tls: 'es-8.19-tls' }),
+    realTarget({ open: 'es-7.17' }),
+  ];
+}
+
+/** The targets that can serve HTTPS (secured, with their own CA file): the sandbox and real 8.19. */
+export function elasticsearchTlsTargets(sandboxVersions: string[] = ['8.15.0']): EsTarget[] {
+  return elasticsearchTargets(sandboxVersions).filter((target) => target.canTls);
+}
+
+/** `describe` once per target; a target that cannot run here is reported as skipped, with why. */
+export function describeEachTarget(targets: EsTarget[], title: string, body: (target: EsTarget) => void): void {
+  for (const target of targets) {
+    if (target.skipped) describe.skip(`${target.name} (skipped: ${target.skipped}): ${title}`, () => body(target));
+    else describe(`${target.name}: ${title}`, () => body(target));
+  }
+}
+
+/** Why real nodes cannot run here: opted out, or no Java (checked without starting a JVM). */
+function realNodesUnavailable(): string | undefined {
+  if (process.env['SEARCHBOOK_REAL_ES'] === '0') return 'SEARCHBOOK_REAL_ES=0';
+  return javaOnPath() ? undefined : 'no java on PATH';
+}
+
+function javaOnPath(): boolean {
+  return (process.env['PATH'] ?? '').split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, 'java'), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** The real Elasticsearch nodes the tests can start (real-elasticsearch/ builds each one). */
+export const REAL_FLAVOURS = {
+  'es-7.17': { module: 'es-7.17', version: '7.17.29', security: false, tls: false, classpaths: ['classpath'] },
+  'es-8.19': { module: 'es-8.19', version: '8.19.21', security: false, tls: false, classpaths: ['classpath'] },
+  'es-8.19-security': { module: 'es-8.19', version: '8.19.21', security: true, tls: false, classpaths: ['classpath', 'classpath-security'] },
+  // HTTPS (xpack.security.http.ssl) with a CA and certificate the launcher generates per node.
+  'es-8.19-tls': { module: 'es-8.19', version: '8.19.21', security: true, tls: true, classpaths: ['classpath', 'classpath-security'] },
+} as const;
+
+export type RealFlavourId = keyof typeof REAL_FLAVOURS;
+export const REAL_FLAVOUR_IDS = Object.keys(REAL_FLAVOURS) as RealFlavourId[];
+
+/**
+ * The elastic user's password on secured test engines, sandbox and real node alike (a test
+ * value; the tests check that it never shows in a message).
+ */
+export const ES_TEST_PASSWORD = 'es-Pa55-secret-9f3b';
+
+/** The checkout's root, found upwards (these files run from test/ under jest and from dist/ by hand). */
+export const REPO_ROOT = ((): string => {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) if (existsSync(join(dir, 'real-elasticsearch', 'pom.xml'))) return dir;
+  throw new Error(`no real-elasticsearch/pom.xml above ${__dirname}`);
+})();
+export const LAUNCHERS_DIR = join(REPO_ROOT, 'real-elasticsearch');
+
+export function isRealFlavourId(value: string): value is RealFlavourId {
+  return Object.hasOwn(REAL_FLAVOURS, value);
+}

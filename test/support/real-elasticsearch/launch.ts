@@ -1,0 +1,209 @@
+import { spawn } from 'node:child_process';
+import { openSync, readFileSync, readdirSync, mkdirSync, closeSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import { generateCertificates } from '../../../examples/sandbox/tls';
+import { freePort } from '../free-port';
+import { LAUNCHERS_DIR, ES_TEST_PASSWORD, REAL_FLAVOURS, type RealFlavourId } from './flavours';
+
+/** What a started node is reachable as; also the shape of a run's state file (see run-nodes). */
+export interface RealNodeAddress {
+  flavour: RealFlavourId;
+  version: string;
+  url: string;
+  pid: number;
+  /** The elastic user's password when security is on. */
+  password?: string;
+  /** The PEM file of the CA that signed the node's certificate, when it serves HTTPS. */
+  caFile?: string;
+  log: string;
+}
+
+export interface LaunchOptions {
+  /** A scratch folder for the node's data, logs and config (it is created). */
+  home: string;
+  /** The node stops when this process ends (a test run's main process). */
+  parentPid: number;
+  /** Also stop when our end of stdin closes (starting by hand: Ctrl-C, a closed terminal). */
+  stopOnStdinEnd?: boolean;
+  /** Keep stdout open and attached, for a foreground node (otherwise the JVM is detached). */
+  foreground?: boolean;
+}
+
+const READY_LINE = 'searchbook real elasticsearch started';
+const START_ATTEMPTS = 3;
+
+const JVM_OPTIONS = [
+  '-Xms256m',
+  '-Xmx256m',
+  // One GC thread and no parallel phases: the machine's two cores are shared by many processes.
+  '-XX:+UseSerialGC',
+  '-XX:-UsePerfData',
+  '-Djava.awt.headless=true',
+  '-Dfile.encoding=UTF-8',
+  '-Dlog4j2.formatMsgNoLookups=true',
+  // What the tar distribution's launcher sets: 7.x reports them in `GET /`.
+  '-Des.distribution.flavor=default',
+  '-Des.distribution.type=tar',
+];
+
+export function launcherClasspath(flavour: RealFlavourId): string {
+  const { module, classpaths } = REAL_FLAVOURS[flavour];
+  const target = join(LAUNCHERS_DIR, module, 'target');
+  const jars = [join(target, `${module}-1.jar`)];
+  for (const folder of classpaths) {
+    for (const name of readdirSync(join(target, folder)).sort()) if (name.endsWith('.jar')) jars.push(join(target, folder, name));
+  }
+  return jars.join(':');
+}
+
+/**
+ * Starts one real node (the launchers must be built: see build.ts) and resolves once its
+ * cluster is green, with one-shard, no-replica defaults for new indices. Retries on another
+ * port when one was taken between choosing and binding (other processes pick ports too).
+ */
+export async function launchRealNode(flavour: RealFlavourId, opts: LaunchOptions): Promise<RealNodeAddress & { stop(): Promise<void> }> {
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+    try {
+      return await launchOnce(flavour, opts, attempt);
+    } catch (err) {
+      lastError = err;
+      if (!(err instanceof PortTakenError)) throw err;
+    }
+  }
+  throw lastError;
+}
+
+class PortTakenError extends Error {}
+
+async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: number): Promise<RealNodeAddress & { stop(): Promise<void> }> {
+  const spec = REAL_FLAVOURS[flavour];
+  const home = join(opts.home, `${flavour}-${attempt}`);
+  mkdirSync(home, { recursive: true });
+  const [httpPort, transportPort] = [await freePort(), await freePort()];
+  const log = join(home, 'node.log');
+  const tlsDir = spec.tls ? await writeNodeCertificates(join(home, 'tls')) : undefined;
+  const logFd = openSync(log, 'a');
+  const args = [
+    ...JVM_OPTIONS,
+    `-Djava.io.tmpdir=${home}`,
+    '-cp',
+    launcherClasspath(flavour),
+    'searchbook.realnode.Launcher',
+    `home=${home}`,
+    `http.port=${httpPort}`,
+    `transport.port=${transportPort}`,
+    `parent.pid=${opts.parentPid}`,
+    `security=${spec.security}`,
+    `stop.on.stdin.eof=${opts.stopOnStdinEnd === true}`,
+    ...(tlsDir ? [`tls.dir=${tlsDir}`] : []),
+  ];
+  // The password travels in the environment, not the command line `ps` shows.
+  const env = spec.security ? { ...process.env, SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD } : process.env;
+  const child = spawn('java', args, {
+    env,
+    detached: opts.foreground !== true,
+    stdio: [opts.stopOnStdinEnd === true ? 'pipe' : 'ignore', 'pipe', logFd],
+  });
+  closeSync(logFd);
+  const pid = child.pid;
+  const stdout = child.stdout;
+  if (pid === undefined || !stdout) throw new Error('java could not be started');
+
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer): void => {
+      seen += chunk.toString();
+      if (seen.includes(READY_LINE)) {
+        stdout.off('data', onData);
+        resolve();
+      }
+    };
+    stdout.on('data', onData);
+    child.once('exit', (code) => {
+      const tail = readFileSync(log, 'utf8').slice(-4000);
+      const failure = `the real Elasticsearch node (${flavour}) exited with ${code} before it started; its log (${log}) ends:\n${tail}`;
+      reject(/BindException|Address already in use|BindHttpException|BindTransportException/.test(tail) ? new PortTakenError(failure) : new Error(failure));
+    });
+  });
+  if (opts.foreground !== true) {
+    // Detached: the node outlives the test worker that started it, until the run ends.
+    stdout.destroy();
+    child.unref();
+  }
+
+  const url = `${tlsDir ? 'https' : 'http'}://127.0.0.1:${httpPort}`;
+  const password = spec.security ? ES_TEST_PASSWORD : undefined;
+  const caFile = tlsDir ? join(tlsDir, 'ca.pem') : undefined;
+  const address: RealNodeAddress = { flavour, version: spec.version, url, pid, log, ...(password ? { password } : {}), ...(caFile ? { caFile } : {}) };
+  try {
+    await prepareForTests(address);
+  } catch (err) {
+    // A node that failed its set-up is in no state file, so the run's teardown would not stop it.
+    await stopRealNode(pid);
+    throw err;
+  }
+  return { ...address, stop: () => stopRealNode(pid) };
+}
+
+/**
+ * The sandbox's throwaway CA and a loopback server certificate it signs, as the PEM files the
+ * launcher's tls.dir names (ca.pem, node.pem, node-key.pem); returns the folder.
+ */
+async function writeNodeCertificates(dir: string): Promise<string> {
+  const certs = await generateCertificates();
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'ca.pem'), certs.ca);
+  writeFileSync(join(dir, 'node.pem'), certs.cert);
+  writeFileSync(join(dir, 'node-key.pem'), certs.key, { mode: 0o600 });
+  return dir;
+}
+
+const trustingAgents = new Map<string, Agent>();
+
+/** fetch to a node, trusting its own CA when it serves HTTPS (set-up requests, not the code under test). */
+export function fetchFromNode(node: Pick<RealNodeAddress, 'url' | 'caFile'>, path: string, init: RequestInit = {}): Promise<Response> {
+  if (!node.caFile) return undiciFetch(`${node.url}${path}`, init);
+  let agent = trustingAgents.get(node.caFile);
+  if (!agent) {
+    agent = new Agent({ connect: { ca: readFileSync(node.caFile, 'utf8') } });
+    trustingAgents.set(node.caFile, agent);
+  }
+  return undiciFetch(`${node.url}${path}`, { ...init, dispatcher: agent });
+}
+
+export function authHeaders(node: Pick<RealNodeAddress, 'password'>): Record<string, string> {
+  return node.password ? { authorization: `Basic ${Buffer.from(`elastic:${node.password}`).toString('base64')}` } : {};
+}
+
+/** Green cluster, then defaults for test indices: one shard (stable scores), no replicas (green). */
+async function prepareForTests(node: RealNodeAddress): Promise<void> {
+  const headers = { ...authHeaders(node), 'content-type': 'application/json' };
+  const health = await fetchFromNode(node, '/_cluster/health?wait_for_status=green&timeout=60s', { headers });
+  if (!health.ok) throw new Error(`${node.flavour}: cluster health answered ${health.status}: ${await health.text()}`);
+  const template = await fetchFromNode(node, '/_index_template/searchbook-test-defaults', {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ index_patterns: ['*'], priority: 0, template: { settings: { number_of_shards: 1, number_of_replicas: 0 } } }),
+  });
+  if (!template.ok) throw new Error(`${node.flavour}: the index defaults template was refused: ${template.status} ${await template.text()}`);
+}
+
+/** SIGTERM (the node closes cleanly), then SIGKILL if it has not ended within 20 s. */
+export async function stopRealNode(pid: number): Promise<void> {
+  if (!alive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 20_000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
