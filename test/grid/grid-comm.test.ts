@@ -167,11 +167,6 @@ describeEachTarget(elasticsearchTargets(), 'the grid comm on an index with a sma
     expect(reply.status).toBe(404);
   });
 
-  it('filters and sorting are refused until the kernel can send them', async () => {
-    const reply = expectType(await call({ type: 'open', connection: 'es', target: SMALL, view: { sort: [{ column: 'n', direction: 'desc' }] } }), 'error');
-    expect(reply.message).toContain('cannot filter or sort');
-  });
-
   it('stopping the kernel releases the points in time of open grids', async () => {
     const before = await openContexts();
     await open(SMALL);
