@@ -23,6 +23,18 @@ const BLOCK = 8;
 const DOCS = 120;
 const TAGS = ['red', 'green', 'blue'];
 
+const SHOP_DOCS = Array.from({ length: DOCS }, (_, n) => ({
+  title: `Product ${String(n).padStart(3, '0')}`,
+  tag: TAGS[n % 3] ?? 'red',
+  // Distinct prices, not in id order, so a sort is visible and has no ties.
+  price: ((n * 37) % DOCS) + 0.5,
+  rank: n,
+  variants: [
+    { sku: `S${n % 5}`, stock: n % 2 },
+    { sku: `T${n % 4}`, stock: 1 - (n % 2) },
+  ],
+}));
+
 let tsServer: ListeningServer;
 
 beforeAll(async () => {
@@ -115,18 +127,7 @@ describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sortin
       },
     };
     await engineCall('PUT', `/${SHOP}`, JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0, max_result_window: WINDOW }, mappings }));
-    const docs = Array.from({ length: DOCS }, (_, n) => ({
-      title: `Product ${String(n).padStart(3, '0')}`,
-      tag: TAGS[n % 3] ?? 'red',
-      // Distinct prices, not in id order, so a sort is visible and has no ties.
-      price: ((n * 37) % DOCS) + 0.5,
-      rank: n,
-      variants: [
-        { sku: `S${n % 5}`, stock: n % 2 },
-        { sku: `T${n % 4}`, stock: 1 - (n % 2) },
-      ],
-    }));
-    const lines = docs.map((doc, n) => `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify(doc)}\n`);
+    const lines = SHOP_DOCS.map((doc, n) => `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify(doc)}\n`);
     await engineCall('POST', `/${SHOP}/_bulk?refresh=true`, lines.join(''), 'application/x-ndjson');
     ({ kernel, comm } = await gridKernel([`%connect elasticsearch ${engine.url} name=es`, `%connect typesense ${tsServer.url} key=\${env:TS_API_KEY} name=ts`]));
   }, REAL_START_TIMEOUT_MS);
@@ -204,6 +205,30 @@ describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sortin
     const exact = await openShop({ filters: [{ column: 'tag', operator: 'equals', value: 'RED' }] });
     expect(exact.total).toBe(0);
     await Promise.all([raw, anyCase, exact].map(close));
+  });
+
+  /** String operators on keyword columns (and a text column's keyword subfield), each total against the same predicate over the loaded documents. */
+  const stringCases: { row: FilterRow; matchCase?: boolean; holds: (doc: (typeof SHOP_DOCS)[number]) => boolean }[] = [
+    { row: { column: 'tag', operator: 'contains', value: 're' }, holds: (d) => d.tag.includes('re') },
+    { row: { column: 'tag', operator: 'contains', value: 'RE' }, holds: (d) => d.tag.includes('RE') },
+    { row: { column: 'tag', operator: 'contains', value: 'RE' }, matchCase: false, holds: (d) => d.tag.includes('re') },
+    { row: { column: 'tag', operator: 'not contains', value: 'lu' }, holds: (d) => !d.tag.includes('lu') },
+    { row: { column: 'tag', operator: 'ends with', value: 'EN' }, matchCase: false, holds: (d) => d.tag.endsWith('en') },
+    { row: { column: 'tag', operator: 'not in list', value: ['RED', 'blue'] }, matchCase: false, holds: (d) => d.tag === 'green' },
+    { row: { column: 'title', operator: 'starts with', value: 'Product 01' }, holds: (d) => d.title.startsWith('Product 01') },
+    { row: { column: 'title', operator: 'starts with', value: 'product 01' }, holds: (d) => d.title.startsWith('product 01') },
+    { row: { column: 'title', operator: 'starts with', value: 'product 01' }, matchCase: false, holds: (d) => d.title.toLowerCase().startsWith('product 01') },
+    { row: { column: 'title', operator: 'ends with', value: '7' }, holds: (d) => d.title.endsWith('7') },
+    { row: { column: 'title', operator: 'contains', value: '*' }, holds: (d) => d.title.includes('*') },
+    { row: { column: 'title', operator: 'matches regex', value: 'Product 1[01].' }, holds: (d) => /^Product 1[01].$/.test(d.title) },
+    { row: { column: 'title', operator: 'matches regex', value: 'PRODUCT 0.5' }, matchCase: false, holds: (d) => /^PRODUCT 0.5$/i.test(d.title) },
+    { row: { column: 'variants.sku', operator: 'starts with', value: 'S' }, holds: (d) => d.variants.some((v) => v.sku.startsWith('S')) },
+  ];
+
+  it.each(stringCases)('string operators: $row.column $row.operator $row.value (match case $matchCase) counts what the predicate counts', async ({ row, matchCase, holds }) => {
+    const grid = await openShop({ filters: [row], ...(matchCase === undefined ? {} : { matchCase }) });
+    expect(grid.total).toBe(SHOP_DOCS.filter(holds).length);
+    await close(grid);
   });
 
   it('a value that does not fit its column is refused under its row and nothing reaches the engine', async () => {
