@@ -207,8 +207,8 @@ describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sortin
     await Promise.all([raw, anyCase, exact].map(close));
   });
 
-  /** String operators on keyword columns (and a text column's keyword subfield), each total against the same predicate over the loaded documents. */
-  const stringCases: { row: FilterRow; matchCase?: boolean; holds: (doc: (typeof SHOP_DOCS)[number]) => boolean }[] = [
+  /** Operators on keyword, text, number and nested columns, each total against the same predicate over the loaded documents. */
+  const rowCases: { row: FilterRow; matchCase?: boolean; holds: (doc: (typeof SHOP_DOCS)[number]) => boolean }[] = [
     { row: { column: 'tag', operator: 'contains', value: 're' }, holds: (d) => d.tag.includes('re') },
     { row: { column: 'tag', operator: 'contains', value: 'RE' }, holds: (d) => d.tag.includes('RE') },
     { row: { column: 'tag', operator: 'contains', value: 'RE' }, matchCase: false, holds: (d) => d.tag.includes('re') },
@@ -223,10 +223,20 @@ describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sortin
     { row: { column: 'title', operator: 'matches regex', value: 'Product 1[01].' }, holds: (d) => /^Product 1[01].$/.test(d.title) },
     { row: { column: 'title', operator: 'matches regex', value: 'PRODUCT 0.5' }, matchCase: false, holds: (d) => /^PRODUCT 0.5$/i.test(d.title) },
     { row: { column: 'variants.sku', operator: 'starts with', value: 'S' }, holds: (d) => d.variants.some((v) => v.sku.startsWith('S')) },
+    { row: { column: 'title', operator: 'contains', value: '?' }, holds: (d) => d.title.includes('?') },
+    // A text column with a keyword subfield equals exactly through it, in any case only with the case control off.
+    { row: { column: 'title', operator: 'equals', value: 'product 011' }, holds: (d) => d.title === 'product 011' },
+    { row: { column: 'title', operator: 'equals', value: 'product 011' }, matchCase: false, holds: (d) => d.title.toLowerCase() === 'product 011' },
+    { row: { column: 'title', operator: 'not equals', value: 'PRODUCT 011' }, matchCase: false, holds: (d) => d.title.toLowerCase() !== 'product 011' },
+    { row: { column: 'price', operator: 'between', value: ['10', '20'] }, holds: (d) => d.price >= 10 && d.price <= 20 },
+    { row: { column: 'rank', operator: 'in list', value: ['1', '2', '300'] }, holds: (d) => [1, 2, 300].includes(d.rank) },
+    { row: { column: 'tag', operator: 'is not empty', value: '' }, holds: (d) => d.tag !== '' },
+    { row: { column: 'tag', operator: 'is empty', value: '' }, holds: (d) => d.tag === '' },
+    { row: { column: 'variants.stock', operator: 'greater or equal', value: '1' }, holds: (d) => d.variants.some((v) => v.stock >= 1) },
   ];
 
-  it.each(stringCases)('string operators: $row.column $row.operator $row.value (match case $matchCase) counts what the predicate counts', async ({ row, matchCase, holds }) => {
-    const grid = await openShop({ filters: [row], ...(matchCase === undefined ? {} : { matchCase }) });
+  it.each(rowCases.map((c) => ({ matchCase: true, ...c })))('filter row $row.column $row.operator $row.value (match case $matchCase) counts what the predicate counts', async ({ row, matchCase, holds }) => {
+    const grid = await openShop({ filters: [row], matchCase });
     expect(grid.total).toBe(SHOP_DOCS.filter(holds).length);
     await close(grid);
   });
