@@ -249,6 +249,13 @@ describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sortin
     expect(await openContexts()).toBe(before);
   });
 
+  it("a raw row the engine cannot parse comes back as the engine's error and leaves no point in time open", async () => {
+    const before = await openContexts();
+    const reply = await call({ type: 'open', connection: 'es', target: SHOP, view: { raw: 'tag:(red' } });
+    expect(expectType(reply, 'error').message).toContain('Failed to parse query [tag:(red]');
+    expect(await openContexts()).toBe(before);
+  });
+
   it('refresh keeps the view', async () => {
     const grid = await openShop({ filters: [{ column: 'tag', operator: 'equals', value: 'red' }] });
     const refreshed = expectType(await call({ type: 'refresh', gridId: grid.gridId }), 'opened');
