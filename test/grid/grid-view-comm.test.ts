@@ -176,6 +176,20 @@ describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sortin
     await close(jumped);
   });
 
+  it("a sort on a nested leaf column: the first window is the engine's answer to the cell and a far jump lands in the scrolled order", async () => {
+    const nestedView: Partial<GridView> = { sort: [{ column: 'variants.sku', direction: 'desc' }, { column: 'price', direction: 'asc' }] };
+    const grid = await openShop(nestedView);
+    expect(grid.sortedBy).toEqual(['variants.sku', 'price']);
+    const body = JSON.parse(grid.request.cell.split('\n').slice(1).join('\n')) as Record<string, unknown>;
+    const answer = SearchAnswer.parse(await engineCall('POST', `/${SHOP}/_search`, JSON.stringify({ ...body, size: WINDOW })));
+    const scrolled = await allRows(comm, grid);
+    expect(scrolled.slice(0, WINDOW).map((r) => r._id)).toEqual(answer.hits.hits.map((h) => h._id));
+    const jumped = await openShop(nestedView);
+    const far = expectType(await call({ type: 'read', gridId: jumped.gridId, block: 12 }), 'block').block;
+    expect(far.rows.map((r) => r._id)).toEqual(scrolled.slice(96, 104).map((r) => r._id));
+    await close(jumped);
+  });
+
   it('a text column sorts on its keyword subfield; _id is dropped with a note and the rows keep their order for it', async () => {
     const grid = await openShop({ sort: [{ column: '_id', direction: 'asc' }, { column: 'title', direction: 'desc' }], filters: [{ column: 'rank', operator: 'less than', value: '30' }] });
     expect(grid.notes).toEqual([expect.stringContaining('Not sorted by _id')]);
