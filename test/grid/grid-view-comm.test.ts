@@ -29,6 +29,7 @@ const SHOP_DOCS = Array.from({ length: DOCS }, (_, n) => ({
   // Distinct prices, not in id order, so a sort is visible and has no ties.
   price: ((n * 37) % DOCS) + 0.5,
   rank: n,
+  added: new Date(Date.UTC(2024, 0, 1 + n)).toISOString().slice(0, 10),
   variants: [
     { sku: `S${n % 5}`, stock: n % 2 },
     { sku: `T${n % 4}`, stock: 1 - (n % 2) },
@@ -123,6 +124,7 @@ describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sortin
         tag: { type: 'keyword' },
         price: { type: 'double' },
         rank: { type: 'integer' },
+        added: { type: 'date' },
         variants: { type: 'nested', properties: { sku: { type: 'keyword' }, stock: { type: 'integer' } } },
       },
     };
@@ -221,7 +223,7 @@ describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sortin
     await Promise.all([raw, anyCase, exact].map(close));
   });
 
-  /** Operators on keyword, text, number and nested columns, each total against the same predicate over the loaded documents. */
+  /** Operators on keyword, text, number, date and nested columns, each total against the same predicate over the loaded documents. */
   const rowCases: { row: FilterRow; matchCase?: boolean; holds: (doc: (typeof SHOP_DOCS)[number]) => boolean }[] = [
     { row: { column: 'tag', operator: 'contains', value: 're' }, holds: (d) => d.tag.includes('re') },
     { row: { column: 'tag', operator: 'contains', value: 'RE' }, holds: (d) => d.tag.includes('RE') },
@@ -246,6 +248,10 @@ describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sortin
     { row: { column: 'rank', operator: 'in list', value: ['1', '2', '300'] }, holds: (d) => [1, 2, 300].includes(d.rank) },
     { row: { column: 'tag', operator: 'is not empty', value: '' }, holds: (d) => d.tag !== '' },
     { row: { column: 'tag', operator: 'is empty', value: '' }, holds: (d) => d.tag === '' },
+    { row: { column: 'added', operator: 'equals', value: '2024-02-29' }, holds: (d) => d.added === '2024-02-29' },
+    { row: { column: 'added', operator: 'greater than', value: '2024-03-01' }, holds: (d) => Date.parse(d.added) > Date.parse('2024-03-01') },
+    { row: { column: 'added', operator: 'between', value: ['2024-01-10', '2024-01-20'] }, holds: (d) => d.added >= '2024-01-10' && d.added <= '2024-01-20' },
+    { row: { column: 'added', operator: 'less than', value: '2024-01-05T12:00:00Z' }, holds: (d) => Date.parse(d.added) < Date.parse('2024-01-05T12:00:00Z') },
     { row: { column: 'variants.stock', operator: 'greater or equal', value: '1' }, holds: (d) => d.variants.some((v) => v.stock >= 1) },
   ];
 
