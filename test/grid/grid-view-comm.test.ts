@@ -1,18 +1,21 @@
 /**
- * The grid's filter bar and engine sorting over the wire (kernel over ZeroMQ, sandbox engines
- * over HTTP): the rows a filtered, sorted grid pages through equal what the engine answers to
+ * The grid's filter bar and engine sorting over the wire (kernel over ZeroMQ, engines over
+ * HTTP): the rows a filtered, sorted grid pages through equal what the engine answers to
  * the request the grid offers as a console cell and as curl; totals follow the filter;
- * refused filters send nothing; dropped sorts come back as notes.
+ * refused filters send nothing; dropped sorts come back as notes. The Elasticsearch part runs
+ * against the sandbox and the real nodes alike; Typesense against its sandbox.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
+import { z } from 'zod';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type FilterRow, type GridReply, GridReplySchema, type GridView } from '../../kernel/src/grid/grid-protocol';
+import type { FilterRow, GridReply, GridView } from '../../kernel/src/grid/grid-protocol';
 import { SECRETS } from '../drivers/helpers';
+import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
+import { GridCommClient } from './grid-comm-client';
 
 const run = promisify(execFile);
 const WINDOW = 20;
@@ -20,40 +23,22 @@ const BLOCK = 8;
 const DOCS = 120;
 const TAGS = ['red', 'green', 'blue'];
 
-let kernel: KernelClient;
-let es: ElasticsearchSandbox;
-let servers: ListeningServer[] = [];
-let commId: string;
+const SHOP_DOCS = Array.from({ length: DOCS }, (_, n) => ({
+  title: `Product ${String(n).padStart(3, '0')}`,
+  tag: TAGS[n % 3] ?? 'red',
+  // Distinct prices, not in id order, so a sort is visible and has no ties.
+  price: ((n * 37) % DOCS) + 0.5,
+  rank: n,
+  added: new Date(Date.UTC(2024, 0, 1 + n)).toISOString().slice(0, 10),
+  variants: [
+    { sku: `S${n % 5}`, stock: n % 2 },
+    { sku: `T${n % 4}`, stock: 1 - (n % 2) },
+  ],
+}));
+
+let tsServer: ListeningServer;
 
 beforeAll(async () => {
-  es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
-  es.loadIndex(
-    'shop',
-    {
-      properties: {
-        title: { type: 'text', fields: { keyword: { type: 'keyword' } } },
-        tag: { type: 'keyword' },
-        price: { type: 'double' },
-        rank: { type: 'integer' },
-        variants: { type: 'nested', properties: { sku: { type: 'keyword' }, stock: { type: 'integer' } } },
-      },
-    },
-    Array.from({ length: DOCS }, (_, n) => ({
-      id: `p${n}`,
-      source: {
-        title: `Product ${String(n).padStart(3, '0')}`,
-        tag: TAGS[n % 3] ?? 'red',
-        // Distinct prices, not in id order, so a sort is visible and has no ties.
-        price: ((n * 37) % DOCS) + 0.5,
-        rank: n,
-        variants: [
-          { sku: `S${n % 5}`, stock: n % 2 },
-          { sku: `T${n % 4}`, stock: 1 - (n % 2) },
-        ],
-      },
-    })),
-    { max_result_window: String(WINDOW) },
-  );
   const ts = createTypesenseSandbox({ version: '29.0', apiKey: SECRETS.TS_API_KEY });
   ts.createCollection({
     name: 'items',
@@ -68,32 +53,12 @@ beforeAll(async () => {
     'items',
     Array.from({ length: 700 }, (_, n) => ({ id: `i${n}`, title: `Item ${String(n).padStart(4, '0')}`, tag: TAGS[n % 3] ?? 'red', price: ((n * 37) % 700) + 0.5, rank: n })),
   );
-  servers = [await listen(es.handler, { port: 0 }), await listen(ts.handler, { port: 0 })];
-  kernel = await KernelClient.start({ ...SECRETS });
-  for (const line of [`%connect elasticsearch ${servers[0]?.url} name=es`, `%connect typesense ${servers[1]?.url} key=\${env:TS_API_KEY} name=ts`]) {
-    const { reply } = await kernel.execute(line);
-    expect(reply.content.status).toBe('ok');
-  }
-  commId = randomUUID();
-  await kernel.submit('shell', 'comm_open', { comm_id: commId, target_name: GRID_COMM_TARGET, data: {} });
-}, 60_000);
-
-afterAll(async () => {
-  await kernel?.close();
-  await Promise.all(servers.map((s) => s.close()));
+  tsServer = await listen(ts.handler, { port: 0 });
 });
 
-async function call(data: Record<string, unknown>): Promise<GridReply> {
-  const requestId = randomUUID();
-  await kernel.submit('shell', 'comm_msg', { comm_id: commId, data: { v: GRID_PROTOCOL_VERSION, requestId, ...data } });
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = kernel.iopubMessages().find((m) => m.header.msg_type === 'comm_msg' && (m.content.data as { requestId?: unknown }).requestId === requestId);
-    if (found) return GridReplySchema.parse(found.content.data);
-    if (Date.now() > deadline) throw new Error(`no reply: ${kernel.stderr}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+afterAll(async () => {
+  await tsServer?.close();
+});
 
 function expectType<T extends GridReply['type']>(reply: GridReply, type: T): Extract<GridReply, { type: T }> {
   if (reply.type !== type) throw new Error(`expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`);
@@ -101,13 +66,25 @@ function expectType<T extends GridReply['type']>(reply: GridReply, type: T): Ext
 }
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
-const open = async (connection: string, target: string, view: Partial<GridView>, blockSize = BLOCK) => expectType(await call({ type: 'open', connection, target, blockSize, view }), 'opened');
+
+/** A kernel with the grid comm open, connected by the given `%connect` lines. */
+async function gridKernel(connects: string[]): Promise<{ kernel: KernelClient; comm: GridCommClient }> {
+  const kernel = await KernelClient.start({ ...SECRETS });
+  for (const line of connects) {
+    const { reply } = await kernel.execute(line);
+    expect(reply.content.status).toBe('ok');
+  }
+  return { kernel, comm: await GridCommClient.open(kernel) };
+}
+
+const open = async (comm: GridCommClient, connection: string, target: string, view: Partial<GridView>, blockSize = BLOCK) =>
+  expectType(await comm.call({ type: 'open', connection, target, blockSize, view }), 'opened');
 
 /** Every row of a grid, block by block as the panel scrolls. */
-async function allRows(grid: Opened): Promise<Record<string, unknown>[]> {
+async function allRows(comm: GridCommClient, grid: Opened): Promise<Record<string, unknown>[]> {
   const rows = [...grid.first.rows];
-  for (let block = 1; block * grid.blockSize < grid.total; block++) rows.push(...expectType(await call({ type: 'read', gridId: grid.gridId, block }), 'block').block.rows);
-  await call({ type: 'close', gridId: grid.gridId });
+  for (let block = 1; block * grid.blockSize < grid.total; block++) rows.push(...expectType(await comm.call({ type: 'read', gridId: grid.gridId, block }), 'block').block.rows);
+  await comm.call({ type: 'close', gridId: grid.gridId });
   return rows;
 }
 
@@ -117,7 +94,52 @@ async function curl(command: string): Promise<unknown> {
   return JSON.parse(stdout);
 }
 
-describe('Elasticsearch', () => {
+const SearchAnswer = z.object({ hits: z.object({ total: z.object({ value: z.number() }), hits: z.array(z.object({ _id: z.string() })) }) });
+const IndexStats = z.object({ _all: z.object({ total: z.object({ search: z.object({ open_contexts: z.number() }) }) }) });
+
+describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sorting", (target) => {
+  // This run's own index: a real node is shared by the run's suites.
+  const SHOP = `grid-view-shop-${randomUUID().slice(0, 8)}`;
+  let engine: RunningEsTarget;
+  let kernel: KernelClient;
+  let comm: GridCommClient;
+  const call = (data: Record<string, unknown>) => comm.call(data);
+  const openShop = (view: Partial<GridView>) => open(comm, 'es', SHOP, view);
+  const close = (grid: Opened) => call({ type: 'close', gridId: grid.gridId });
+
+  const engineCall = async (method: string, path: string, body?: string, contentType = 'application/json'): Promise<unknown> => {
+    const answer = await fetch(`${engine.url}${path}`, { method, ...(body === undefined ? {} : { body, headers: { 'content-type': contentType } }) });
+    const text = await answer.text();
+    if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
+    return JSON.parse(text) as unknown;
+  };
+  /** Search contexts open on the index, by the engine's own stats: one per point in time. */
+  const openContexts = async () => IndexStats.parse(await engineCall('GET', `/${SHOP}/_stats/search`))._all.total.search.open_contexts;
+
+  beforeAll(async () => {
+    engine = await target.start({ security: false });
+    const mappings = {
+      properties: {
+        title: { type: 'text', fields: { keyword: { type: 'keyword' } } },
+        tag: { type: 'keyword' },
+        price: { type: 'double' },
+        rank: { type: 'integer' },
+        added: { type: 'date' },
+        variants: { type: 'nested', properties: { sku: { type: 'keyword' }, stock: { type: 'integer' } } },
+      },
+    };
+    await engineCall('PUT', `/${SHOP}`, JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0, max_result_window: WINDOW }, mappings }));
+    const lines = SHOP_DOCS.map((doc, n) => `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify(doc)}\n`);
+    await engineCall('POST', `/${SHOP}/_bulk?refresh=true`, lines.join(''), 'application/x-ndjson');
+    ({ kernel, comm } = await gridKernel([`%connect elasticsearch ${engine.url} name=es`, `%connect typesense ${tsServer.url} key=\${env:TS_API_KEY} name=ts`]));
+  }, REAL_START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await kernel?.close();
+    if (engine) await engineCall('DELETE', `/${SHOP}`).catch(() => undefined);
+    await engine?.close();
+  });
+
   const view: Partial<GridView> = {
     filters: [
       { column: 'tag', operator: 'in list', value: ['red', 'blue'] },
@@ -127,19 +149,18 @@ describe('Elasticsearch', () => {
   };
 
   it("a filtered, sorted grid pages past max_result_window through exactly the engine's answer to its cell", async () => {
-    const grid = await open('es', 'shop', view);
-    expect(grid.request.cell.split('\n')[0]).toBe('POST /shop/_search');
+    const grid = await openShop(view);
+    const [requestLine, ...bodyLines] = grid.request.cell.split('\n');
+    expect(requestLine).toBe(`POST /${SHOP}/_search`);
     expect(grid.matchCaseSupported).toBe(true);
     expect(grid.rawFilterHint).toContain('query string');
     // The same request, straight to the engine, asking for everything at once (the window does not bind a fresh search of this size).
-    const body = JSON.parse(grid.request.cell.split('\n').slice(1).join('\n')) as Record<string, unknown>;
-    const answer = (await (await fetch(`${servers[0]?.url}/shop/_search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, size: WINDOW }) })).json()) as {
-      hits: { total: { value: number }; hits: { _id: string }[] };
-    };
+    const body = JSON.parse(bodyLines.join('\n')) as Record<string, unknown>;
+    const answer = SearchAnswer.parse(await engineCall('POST', `/${SHOP}/_search`, JSON.stringify({ ...body, size: WINDOW })));
     const expectedTotal = Array.from({ length: DOCS }, (_, n) => n).filter((n) => n % 3 !== 1 && ((n * 37) % DOCS) + 0.5 > 15).length;
     expect(grid.total).toBe(expectedTotal);
     expect(answer.hits.total.value).toBe(expectedTotal);
-    const rows = await allRows(grid);
+    const rows = await allRows(comm, grid);
     expect(rows).toHaveLength(expectedTotal);
     expect(rows.slice(0, WINDOW).map((r) => r._id)).toEqual(answer.hits.hits.map((h) => h._id));
     const prices = rows.map((r) => Number(r.price));
@@ -149,19 +170,33 @@ describe('Elasticsearch', () => {
 
   it('a far jump in a filtered, sorted grid walks the sorted order: the block equals the scrolled rows', async () => {
     const sortedView: Partial<GridView> = { filters: [{ column: 'tag', operator: 'not equals', value: 'green' }], sort: [{ column: 'price', direction: 'asc' }] };
-    const scrolled = await allRows(await open('es', 'shop', sortedView));
-    const jumped = await open('es', 'shop', sortedView);
+    const scrolled = await allRows(comm, await openShop(sortedView));
+    const jumped = await openShop(sortedView);
     const far = expectType(await call({ type: 'read', gridId: jumped.gridId, block: 9 }), 'block').block;
     expect(far.requests.some((r) => r.path.includes('filter_path=pit_id,hits.hits.sort'))).toBe(true);
     expect(far.rows.map((r) => r._id)).toEqual(scrolled.slice(72, 80).map((r) => r._id));
-    await call({ type: 'close', gridId: jumped.gridId });
+    await close(jumped);
+  });
+
+  it("a sort on a nested leaf column: the first window is the engine's answer to the cell and a far jump lands in the scrolled order", async () => {
+    const nestedView: Partial<GridView> = { sort: [{ column: 'variants.sku', direction: 'desc' }, { column: 'price', direction: 'asc' }] };
+    const grid = await openShop(nestedView);
+    expect(grid.sortedBy).toEqual(['variants.sku', 'price']);
+    const body = JSON.parse(grid.request.cell.split('\n').slice(1).join('\n')) as Record<string, unknown>;
+    const answer = SearchAnswer.parse(await engineCall('POST', `/${SHOP}/_search`, JSON.stringify({ ...body, size: WINDOW })));
+    const scrolled = await allRows(comm, grid);
+    expect(scrolled.slice(0, WINDOW).map((r) => r._id)).toEqual(answer.hits.hits.map((h) => h._id));
+    const jumped = await openShop(nestedView);
+    const far = expectType(await call({ type: 'read', gridId: jumped.gridId, block: 12 }), 'block').block;
+    expect(far.rows.map((r) => r._id)).toEqual(scrolled.slice(96, 104).map((r) => r._id));
+    await close(jumped);
   });
 
   it('a text column sorts on its keyword subfield; _id is dropped with a note and the rows keep their order for it', async () => {
-    const grid = await open('es', 'shop', { sort: [{ column: '_id', direction: 'asc' }, { column: 'title', direction: 'desc' }], filters: [{ column: 'rank', operator: 'less than', value: '30' }] });
+    const grid = await openShop({ sort: [{ column: '_id', direction: 'asc' }, { column: 'title', direction: 'desc' }], filters: [{ column: 'rank', operator: 'less than', value: '30' }] });
     expect(grid.notes).toEqual([expect.stringContaining('Not sorted by _id')]);
     expect(grid.sortedBy).toEqual(['title']);
-    const rows = await allRows(grid);
+    const rows = await allRows(comm, grid);
     expect(rows.map((r) => r.rank)).toEqual(Array.from({ length: 30 }, (_, n) => 29 - n));
   });
 
@@ -170,42 +205,108 @@ describe('Elasticsearch', () => {
       { column: 'variants.sku', operator: 'equals', value: 'S0', ...(element ? { element } : {}) },
       { column: 'variants.stock', operator: 'equals', value: '1', ...(element ? { element } : {}) },
     ];
-    const apart = await open('es', 'shop', { filters: rows() });
-    const together = await open('es', 'shop', { filters: rows('1') });
+    const apart = await openShop({ filters: rows() });
+    const together = await openShop({ filters: rows('1') });
     // S0 is every fifth product; its stock is 1 only on even ones, while the other element covers the odd ones.
     expect(apart.total).toBe(DOCS / 5);
     expect(together.total).toBe(DOCS / 10);
-    await call({ type: 'close', gridId: apart.gridId });
-    await call({ type: 'close', gridId: together.gridId });
+    await Promise.all([apart, together].map(close));
   });
 
   it('the raw row is a query_string; the case control off matches any case', async () => {
-    const raw = await open('es', 'shop', { raw: 'tag:green AND rank:<10' });
+    const raw = await openShop({ raw: 'tag:green AND rank:<10' });
     expect(raw.total).toBe(3);
-    const anyCase = await open('es', 'shop', { filters: [{ column: 'tag', operator: 'equals', value: 'RED' }], matchCase: false });
+    const anyCase = await openShop({ filters: [{ column: 'tag', operator: 'equals', value: 'RED' }], matchCase: false });
     expect(anyCase.total).toBe(DOCS / 3);
-    const exact = await open('es', 'shop', { filters: [{ column: 'tag', operator: 'equals', value: 'RED' }] });
+    const exact = await openShop({ filters: [{ column: 'tag', operator: 'equals', value: 'RED' }] });
     expect(exact.total).toBe(0);
-    await Promise.all([raw, anyCase, exact].map((g) => call({ type: 'close', gridId: g.gridId })));
+    await Promise.all([raw, anyCase, exact].map(close));
+  });
+
+  /** Operators on keyword, text, number, date and nested columns, each total against the same predicate over the loaded documents. */
+  const rowCases: { row: FilterRow; matchCase?: boolean; holds: (doc: (typeof SHOP_DOCS)[number]) => boolean }[] = [
+    { row: { column: 'tag', operator: 'contains', value: 're' }, holds: (d) => d.tag.includes('re') },
+    { row: { column: 'tag', operator: 'contains', value: 'RE' }, holds: (d) => d.tag.includes('RE') },
+    { row: { column: 'tag', operator: 'contains', value: 'RE' }, matchCase: false, holds: (d) => d.tag.includes('re') },
+    { row: { column: 'tag', operator: 'not contains', value: 'lu' }, holds: (d) => !d.tag.includes('lu') },
+    { row: { column: 'tag', operator: 'ends with', value: 'EN' }, matchCase: false, holds: (d) => d.tag.endsWith('en') },
+    { row: { column: 'tag', operator: 'not in list', value: ['RED', 'blue'] }, matchCase: false, holds: (d) => d.tag === 'green' },
+    { row: { column: 'title', operator: 'starts with', value: 'Product 01' }, holds: (d) => d.title.startsWith('Product 01') },
+    { row: { column: 'title', operator: 'starts with', value: 'product 01' }, holds: (d) => d.title.startsWith('product 01') },
+    { row: { column: 'title', operator: 'starts with', value: 'product 01' }, matchCase: false, holds: (d) => d.title.toLowerCase().startsWith('product 01') },
+    { row: { column: 'title', operator: 'ends with', value: '7' }, holds: (d) => d.title.endsWith('7') },
+    { row: { column: 'title', operator: 'contains', value: '*' }, holds: (d) => d.title.includes('*') },
+    { row: { column: 'title', operator: 'matches regex', value: 'Product 1[01].' }, holds: (d) => /^Product 1[01].$/.test(d.title) },
+    { row: { column: 'title', operator: 'matches regex', value: 'PRODUCT 0.5' }, matchCase: false, holds: (d) => /^PRODUCT 0.5$/i.test(d.title) },
+    { row: { column: 'variants.sku', operator: 'starts with', value: 'S' }, holds: (d) => d.variants.some((v) => v.sku.startsWith('S')) },
+    { row: { column: 'title', operator: 'contains', value: '?' }, holds: (d) => d.title.includes('?') },
+    // A text column with a keyword subfield equals exactly through it, in any case only with the case control off.
+    { row: { column: 'title', operator: 'equals', value: 'product 011' }, holds: (d) => d.title === 'product 011' },
+    { row: { column: 'title', operator: 'equals', value: 'product 011' }, matchCase: false, holds: (d) => d.title.toLowerCase() === 'product 011' },
+    { row: { column: 'title', operator: 'not equals', value: 'PRODUCT 011' }, matchCase: false, holds: (d) => d.title.toLowerCase() !== 'product 011' },
+    { row: { column: 'price', operator: 'between', value: ['10', '20'] }, holds: (d) => d.price >= 10 && d.price <= 20 },
+    { row: { column: 'rank', operator: 'in list', value: ['1', '2', '300'] }, holds: (d) => [1, 2, 300].includes(d.rank) },
+    { row: { column: 'tag', operator: 'is not empty', value: '' }, holds: (d) => d.tag !== '' },
+    { row: { column: 'tag', operator: 'is empty', value: '' }, holds: (d) => d.tag === '' },
+    { row: { column: 'added', operator: 'equals', value: '2024-02-29' }, holds: (d) => d.added === '2024-02-29' },
+    { row: { column: 'added', operator: 'greater than', value: '2024-03-01' }, holds: (d) => Date.parse(d.added) > Date.parse('2024-03-01') },
+    { row: { column: 'added', operator: 'between', value: ['2024-01-10', '2024-01-20'] }, holds: (d) => d.added >= '2024-01-10' && d.added <= '2024-01-20' },
+    { row: { column: 'added', operator: 'less than', value: '2024-01-05T12:00:00Z' }, holds: (d) => Date.parse(d.added) < Date.parse('2024-01-05T12:00:00Z') },
+    { row: { column: 'variants.stock', operator: 'greater or equal', value: '1' }, holds: (d) => d.variants.some((v) => v.stock >= 1) },
+  ];
+
+  it.each(rowCases.map((c) => ({ matchCase: true, ...c })))('filter row $row.column $row.operator $row.value (match case $matchCase) counts what the predicate counts', async ({ row, matchCase, holds }) => {
+    const grid = await openShop({ filters: [row], matchCase });
+    expect(grid.total).toBe(SHOP_DOCS.filter(holds).length);
+    await close(grid);
   });
 
   it('a value that does not fit its column is refused under its row and nothing reaches the engine', async () => {
-    const pits = es.state.pits.size;
-    const reply = expectType(await call({ type: 'open', connection: 'es', target: 'shop', view: { filters: [{ column: 'tag', operator: 'equals', value: 'red' }, { column: 'price', operator: 'less than', value: 'cheap' }] } }), 'error');
+    const before = await openContexts();
+    const reply = expectType(await call({ type: 'open', connection: 'es', target: SHOP, view: { filters: [{ column: 'tag', operator: 'equals', value: 'red' }, { column: 'price', operator: 'less than', value: 'cheap' }] } }), 'error');
     expect(reply.filterRow).toBe(1);
     expect(reply.message).toContain('price (double): "cheap" is not a number');
-    expect(es.state.pits.size).toBe(pits);
+    expect(await openContexts()).toBe(before);
+  });
+
+  it("a raw row the engine cannot parse comes back as the engine's error and leaves no point in time open", async () => {
+    const before = await openContexts();
+    const reply = await call({ type: 'open', connection: 'es', target: SHOP, view: { raw: 'tag:(red' } });
+    expect(expectType(reply, 'error').message).toContain('Failed to parse query [tag:(red]');
+    expect(await openContexts()).toBe(before);
   });
 
   it('refresh keeps the view', async () => {
-    const grid = await open('es', 'shop', { filters: [{ column: 'tag', operator: 'equals', value: 'red' }] });
+    const grid = await openShop({ filters: [{ column: 'tag', operator: 'equals', value: 'red' }] });
     const refreshed = expectType(await call({ type: 'refresh', gridId: grid.gridId }), 'opened');
     expect(refreshed.total).toBe(DOCS / 3);
-    await call({ type: 'close', gridId: grid.gridId });
+    await close(refreshed);
+  });
+
+  it("the cells' Copy as curl: each request on the connection it would use; the engine answers the command as it answers the cell", async () => {
+    const reply = expectType(await call({ type: 'curl', cell: `%use es\nPOST /${SHOP}/_search\n{"query": {"term": {"tag": "red"}}, "size": 0}\n%use ts\nGET /collections/items/documents/search?q=*&filter_by=rank:<3` }), 'curl');
+    expect(reply.commands).toHaveLength(2);
+    const [es, ts] = (await Promise.all(reply.commands.map(curl))) as [{ hits: { total: { value: number } } }, { found: number }];
+    expect(es.hits.total.value).toBe(DOCS / 3);
+    expect(ts.found).toBe(3);
+    expect(reply.commands[1]).toContain('$TYPESENSE_API_KEY');
+    expect(reply.commands.join('\n')).not.toContain(SECRETS.TS_API_KEY);
   });
 });
 
 describe('Typesense', () => {
+  let kernel: KernelClient;
+  let comm: GridCommClient;
+  const call = (data: Record<string, unknown>) => comm.call(data);
+
+  beforeAll(async () => {
+    ({ kernel, comm } = await gridKernel([`%connect typesense ${tsServer.url} key=\${env:TS_API_KEY} name=ts`]));
+  }, 60_000);
+
+  afterAll(async () => {
+    await kernel?.close();
+  });
+
   const view: Partial<GridView> = {
     filters: [
       { column: 'tag', operator: 'not equals', value: 'green' },
@@ -215,7 +316,7 @@ describe('Typesense', () => {
   };
 
   it("a filtered, sorted grid equals the engine's answer to its curl command, run with the key in the environment", async () => {
-    const grid = await open('ts', 'items', view, 250);
+    const grid = await open(comm, 'ts', 'items', view, 250);
     expect(grid.matchCaseSupported).toBe(false);
     expect(grid.request.curl).toContain('$TYPESENSE_API_KEY');
     expect(grid.request.curl).not.toContain(SECRETS.TS_API_KEY);
@@ -223,7 +324,7 @@ describe('Typesense', () => {
       searches: [{ collection: 'items', q: '*', filter_by: 'tag:!=`green` && price:[100..600]', sort_by: 'price:asc', offset: 0, limit: 250 }],
     });
     const answer = (await curl(grid.request.curl)) as { results: { found: number; hits: { document: { id: string } }[] }[] };
-    const rows = await allRows(grid);
+    const rows = await allRows(comm, grid);
     const expected = Array.from({ length: 700 }, (_, n) => n).filter((n) => n % 3 !== 1 && ((n * 37) % 700) + 0.5 >= 100 && ((n * 37) % 700) + 0.5 <= 600);
     expect(grid.total).toBe(expected.length);
     expect(answer.results[0]?.found).toBe(expected.length);
@@ -232,7 +333,7 @@ describe('Typesense', () => {
   });
 
   it('a sort the schema does not allow is dropped with a note; the read does not fail', async () => {
-    const grid = await open('ts', 'items', { sort: [{ column: 'tag', direction: 'asc' }, { column: 'rank', direction: 'desc' }] }, 250);
+    const grid = await open(comm, 'ts', 'items', { sort: [{ column: 'tag', direction: 'asc' }, { column: 'rank', direction: 'desc' }] }, 250);
     expect(grid.notes).toEqual([expect.stringContaining('Not sorted by tag')]);
     expect(grid.first.rows[0]?.id).toBe('i699');
     await call({ type: 'close', gridId: grid.gridId });
@@ -243,20 +344,8 @@ describe('Typesense', () => {
     expect(reply.filterRow).toBe(0);
     expect(reply.message).toBe('Typesense cannot filter with "ends with": the engine has no such filter. Use contains or a raw filter instead.');
   });
-});
 
-describe("the cells' Copy as curl", () => {
-  it("each request of a cell on the connection it would use; the engine answers the command as it answers the cell", async () => {
-    const reply = expectType(await call({ type: 'curl', cell: '%use es\nPOST /shop/_search\n{"query": {"term": {"tag": "red"}}, "size": 0}\n%use ts\nGET /collections/items/documents/search?q=*&filter_by=rank:<3' }), 'curl');
-    expect(reply.commands).toHaveLength(2);
-    const [es, ts] = (await Promise.all(reply.commands.map(curl))) as [{ hits: { total: { value: number } } }, { found: number }];
-    expect(es.hits.total.value).toBe(DOCS / 3);
-    expect(ts.found).toBe(3);
-    expect(reply.commands[1]).toContain('$TYPESENSE_API_KEY');
-    expect(reply.commands.join('\n')).not.toContain(SECRETS.TS_API_KEY);
-  });
-
-  it('an environment variable the cell reads stays a reference, never its value', async () => {
+  it("a cell's Copy as curl: an environment variable the cell reads stays a reference, never its value", async () => {
     const reply = expectType(await call({ type: 'curl', cell: '%use ts\nPOST /multi_search\n{"searches": [{"collection": "items", "q": "${env:TS_API_KEY}"}]}' }), 'curl');
     expect(reply.commands[0]).toContain('"q":"$TS_API_KEY"');
     expect(reply.commands[0]).not.toContain(SECRETS.TS_API_KEY);
