@@ -31,7 +31,7 @@ export class ProgressOutput extends Widget implements IRenderMime.IRenderer {
       line.textContent = typeof plain === 'string' ? plain : '';
       return;
     }
-    line.textContent = `${parsed.data.waitingFor} · ${Math.floor(parsed.data.elapsedMs / 1000)} s`;
+    line.textContent = `${parsed.data.waitingFor} · ${Math.round(parsed.data.elapsedMs / 1000)} s`;
     if (parsed.data.stoppable && !this.node.querySelector('button')) this.node.append(this.stopButton());
   }
 

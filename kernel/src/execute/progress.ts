@@ -17,7 +17,8 @@ export interface ProgressOptions {
 
 /** The progress output: the waiting line for the extension, plain text for every other frontend. */
 export function progressBundle(payload: ProgressPayload): MimeBundle {
-  const seconds = Math.floor(payload.elapsedMs / 1000);
+  // Rounded, not floored: a timer may fire a fraction of a millisecond before its second is up.
+  const seconds = Math.round(payload.elapsedMs / 1000);
   const stop = payload.stoppable ? ' (interrupt the kernel, ■, to stop it)' : '';
   return { [PROGRESS_MIME]: payload, 'text/plain': `${payload.waitingFor}: ${seconds} s${stop}` };
 }
