@@ -4,7 +4,8 @@ import { Panel, Widget } from '@lumino/widgets';
 import { copyText } from './clipboard';
 import { fitColumnWidths } from './column-widths';
 import { GridKeyHandler } from './grid-key-handler';
-import { type GridTheme, onThemeChange, readGridTheme } from './grid-theme';
+import { type GridTheme, readGridTheme } from './grid-theme';
+import { ThemedGridPanel } from './themed-grid-panel';
 import { HeaderMouseHandler } from './header-mouse-handler';
 import { type ColumnView, type CutCell, RowsModel } from './rows-model';
 import { rangeAsJson, rangeAsTsv, selectedRange } from './selection-copy';
@@ -24,12 +25,10 @@ export type CopyFormat = 'tsv' | 'json';
  * A virtualised, read-only grid of rows (Lumino's DataGrid, as JupyterLab's CSV viewer) with
  * sorting on header click, resizable columns, copy, and a view of a cell's whole value.
  */
-export class GridView extends Panel {
+export class GridView extends ThemedGridPanel {
   readonly model: RowsModel;
   private readonly grid: DataGrid;
   private readonly valueView = new ValueView();
-  private readonly resizeObserver: ResizeObserver;
-  private readonly stopWatchingTheme: () => void;
   private sized = false;
   private rowHeight = 0;
 
@@ -58,11 +57,6 @@ export class GridView extends Panel {
     node.dataset.columns = JSON.stringify(columns.map((c) => c.name));
     this.addWidget(this.grid);
     this.addWidget(this.valueView);
-    this.resizeObserver = new ResizeObserver(() => {
-      MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize);
-      this.fitHeight();
-    });
-    this.stopWatchingTheme = onThemeChange(() => this.applyTheme());
   }
 
   /** Sorts the rows shown by one column (null: back to the engine's order). */
@@ -79,24 +73,9 @@ export class GridView extends Panel {
     return text;
   }
 
-  override dispose(): void {
-    if (this.isDisposed) {
-      return;
-    }
-    this.resizeObserver.disconnect();
-    this.stopWatchingTheme();
-    super.dispose();
-  }
-
-  protected override onAfterAttach(msg: Parameters<Panel['processMessage']>[0]): void {
-    super.onAfterAttach(msg);
-    this.resizeObserver.observe(this.node);
-    this.applyTheme();
-  }
-
-  protected override onBeforeDetach(msg: Parameters<Panel['processMessage']>[0]): void {
-    this.resizeObserver.unobserve(this.node);
-    super.onBeforeDetach(msg);
+  protected override onResized(): void {
+    MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize);
+    this.fitHeight();
   }
 
   private sortByColumn(column: number): void {
@@ -119,7 +98,7 @@ export class GridView extends Panel {
     });
   }
 
-  private applyTheme(): void {
+  protected override applyTheme(): void {
     const theme = readGridTheme(this.node);
     this.grid.style = theme.style;
     this.grid.defaultSizes = {

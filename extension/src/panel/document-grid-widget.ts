@@ -5,7 +5,8 @@ import type { Block, GridReply, GridView, SortKey } from '../../../kernel/src/gr
 import { copyText } from '../grid/clipboard';
 import { fitColumnWidths } from '../grid/column-widths';
 import { GridKeyHandler } from '../grid/grid-key-handler';
-import { onThemeChange, readGridTheme } from '../grid/grid-theme';
+import { readGridTheme } from '../grid/grid-theme';
+import { ThemedGridPanel } from '../grid/themed-grid-panel';
 import { HeaderMouseHandler } from '../grid/header-mouse-handler';
 import { ValueView } from '../grid/value-view';
 import { FilterBar } from './filter-bar';
@@ -31,7 +32,7 @@ const numberFormat = new Intl.NumberFormat('en-US');
  * a status line, and refresh. Closing the tab closes the grid in the kernel, which releases
  * its cursor (an Elasticsearch point in time).
  */
-export class DocumentGridWidget extends Panel {
+export class DocumentGridWidget extends ThemedGridPanel {
   readonly model: PagedRowsModel;
   private readonly grid: DataGrid;
   private readonly status = document.createElement('div');
@@ -42,8 +43,6 @@ export class DocumentGridWidget extends Panel {
   /** Views asked for so far: only the newest one's answer is shown. */
   private viewRequests = 0;
   private readonly valueView = new ValueView();
-  private readonly resizeObserver: ResizeObserver;
-  private readonly stopWatchingTheme: () => void;
   private sized = false;
 
   constructor(
@@ -113,8 +112,6 @@ export class DocumentGridWidget extends Panel {
     this.addWidget(notes);
     this.addWidget(this.grid);
     this.addWidget(this.valueView);
-    this.resizeObserver = new ResizeObserver(() => MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize));
-    this.stopWatchingTheme = onThemeChange(() => this.applyTheme());
   }
 
   get gridId(): string {
@@ -180,8 +177,6 @@ export class DocumentGridWidget extends Panel {
 
   override dispose(): void {
     if (this.isDisposed) return;
-    this.resizeObserver.disconnect();
-    this.stopWatchingTheme();
     if (!this.client.isClosed) void this.client.request({ type: 'close', gridId: this.opened.gridId }, 'closed').catch(() => undefined);
     super.dispose();
   }
@@ -192,15 +187,8 @@ export class DocumentGridWidget extends Panel {
     this.dispose();
   }
 
-  protected override onAfterAttach(msg: Parameters<Panel['processMessage']>[0]): void {
-    super.onAfterAttach(msg);
-    this.resizeObserver.observe(this.node);
-    this.applyTheme();
-  }
-
-  protected override onBeforeDetach(msg: Parameters<Panel['processMessage']>[0]): void {
-    this.resizeObserver.unobserve(this.node);
-    super.onBeforeDetach(msg);
+  protected override onResized(): void {
+    MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize);
   }
 
   private async read(block: number): Promise<{ block: Block; total: number }> {
@@ -272,7 +260,7 @@ export class DocumentGridWidget extends Panel {
     this.valueView.open({ column: col.name, row: row + 1, value: this.model.value(row, column), cut: this.model.isCut(row, column) });
   }
 
-  private applyTheme(): void {
+  protected override applyTheme(): void {
     const theme = readGridTheme(this.node);
     this.grid.style = theme.style;
     this.grid.defaultSizes = {
