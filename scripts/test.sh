@@ -12,7 +12,9 @@ status=0
 npx tsc -p tsconfig.json --noEmit || status=1
 npx tsc -p tsconfig.browser.json --noEmit || status=1
 npx tsc -p extension/tsconfig.test.json || status=1
-npx jest --ci --json --outputFile=test-results/jest.json "$@" || status=1
+# --forceExit: jest runs in band on two cores, so one handle a test leaks would keep the run
+# alive until CI kills it; the leak then shows as a test failure or warning, not a hang.
+npx jest --ci --forceExit --json --outputFile=test-results/jest.json "$@" || status=1
 .venv/bin/python -m pytest test/python -q --junitxml=test-results/pytest.xml || status=1
 node scripts/summarize-tests.js test-results/jest.json test-results/pytest.xml || status=1
 exit $status

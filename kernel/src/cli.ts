@@ -35,7 +35,13 @@ export async function main(argv: string[]): Promise<number> {
         if (args.length !== 1) throw new UsageError('kernel takes the connection file Jupyter passes');
         // Loaded here, not at the top, so other commands don't pay for the kernel's modules.
         const { runKernel } = await import('./kernel');
-        await runKernel(args[0] as string);
+        try {
+          await runKernel(args[0] as string);
+        } catch (err) {
+          // Jupyter waits on this process: one that cannot start must end, whatever it opened.
+          process.stderr.write(`searchbook: ${(err as Error).message}\n`);
+          process.exit(1);
+        }
         return -1; // keeps running
       }
       case 'install':

@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { GRID_PROTOCOL_VERSION } from '../../kernel/src/grid/grid-protocol';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 
 const types = (messages: WireMessage[]) => messages.map((m) => m.header.msg_type);
@@ -159,6 +162,29 @@ describe('shutting down', () => {
       expect(await kernel.exited()).toBe(0);
     } finally {
       await kernel.close();
+    }
+  });
+});
+
+describe('a port already taken', () => {
+  test('the kernel names the address it cannot listen on and exits, leaving no port bound', async () => {
+    const client = new KernelClient();
+    const { connectionFile, ports } = await client.prepare();
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(ports.iopub_port, '127.0.0.1', resolve));
+    try {
+      const kernel = spawn(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'kernel', connectionFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      kernel.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const code = await new Promise<number | null>((resolve) => kernel.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toContain(`cannot listen on tcp://127.0.0.1:${ports.iopub_port} (iopub)`);
+      // The ports it did bind were released with it: Jupyter can start the next kernel there.
+      const again = createServer();
+      await new Promise<void>((resolve, reject) => again.once('error', reject).listen(ports.shell_port, '127.0.0.1', resolve));
+      again.close();
+    } finally {
+      squatter.close();
     }
   });
 });

@@ -44,9 +44,18 @@ export class KernelClient {
 
   /** `cwd` is where the kernel process starts (Jupyter starts it in the notebook's directory). */
   static async start(env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<KernelClient> {
-    const client = new KernelClient();
-    await client.launch(env, options.cwd);
-    return client;
+    // Ports picked free can be taken before the kernel binds them (jupyter_client has the same
+    // race); like Jupyter restarting a dead kernel, try again on fresh ports.
+    for (let attempt = 1; ; attempt++) {
+      const client = new KernelClient();
+      try {
+        await client.launch(env, options.cwd);
+        return client;
+      } catch (err) {
+        await client.close();
+        if (attempt === 3 || !client.stderr.includes('Address already in use')) throw err;
+      }
+    }
   }
 
   /** Writes a connection file on free ports (the benchmark launches the process itself). */
@@ -76,7 +85,7 @@ export class KernelClient {
   private async waitForIopub(): Promise<void> {
     const deadline = Date.now() + 15_000;
     while (this.iopubLog.length === 0) {
-      if (Date.now() > deadline) throw new Error(`kernel did not start: ${this.stderr}`);
+      if (Date.now() > deadline || this.process.exitCode !== null) throw new Error(`kernel did not start: ${this.stderr}`);
       void this.request('shell', 'kernel_info_request', {}).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -186,7 +195,7 @@ export class KernelClient {
   async close(): Promise<void> {
     for (const s of Object.values(this.sockets)) s.close();
     this.iopub.close();
-    if (this.process.exitCode === null) {
+    if (this.process && this.process.exitCode === null && this.process.signalCode === null) {
       this.process.kill('SIGKILL');
       await this.exited();
     }

@@ -25,14 +25,26 @@ export class KernelSockets {
     for (const socket of [this.shell, this.control, this.stdin, this.iopub, this.hb]) socket.linger = 1000;
   }
 
+  /**
+   * Binds all five or none: a socket that cannot listen closes the others, so a kernel that
+   * cannot start exits instead of lingering on half its ports.
+   */
   async bind(): Promise<void> {
-    await Promise.all([
-      this.shell.bind(endpoint(this.info, 'shell')),
-      this.control.bind(endpoint(this.info, 'control')),
-      this.stdin.bind(endpoint(this.info, 'stdin')),
-      this.iopub.bind(endpoint(this.info, 'iopub')),
-      this.hb.bind(endpoint(this.info, 'hb')),
-    ]);
+    const bound = [
+      ['shell', this.shell],
+      ['control', this.control],
+      ['stdin', this.stdin],
+      ['iopub', this.iopub],
+      ['hb', this.hb],
+    ] as const;
+    const outcomes = await Promise.allSettled(bound.map(([channel, socket]) => socket.bind(endpoint(this.info, channel))));
+    const failed = outcomes.findIndex((o) => o.status === 'rejected');
+    if (failed >= 0) {
+      for (const [, socket] of bound) socket.close();
+      const [channel] = bound[failed] as (typeof bound)[number];
+      const reason = (outcomes[failed] as PromiseRejectedResult).reason as Error;
+      throw new Error(`cannot listen on ${endpoint(this.info, channel)} (${channel}): ${reason.message}`);
+    }
     void this.echoHeartbeats();
   }
 
