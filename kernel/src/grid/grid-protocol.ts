@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { ColumnSchema, JsonValueSchema } from '../render/mime-types';
 import { AdminReplySchemas, AdminRequestSchemas } from './admin-protocol';
+import { EditReplySchemas, EditRequestSchemas, RowKeySchema, RowVersionSchema } from './edit-protocol';
 import { GRID_PROTOCOL_VERSION } from './protocol-version';
 
 export type { Column } from '../render/mime-types';
@@ -108,6 +109,8 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
   z.object({ ...Base, type: z.literal('close'), gridId: z.string().min(1) }),
   /** API keys and metrics of a connection (admin-protocol.ts). */
   ...AdminRequestSchemas,
+  /** Saving edits, whole values of cut cells, deleting and emptying targets (edit-protocol.ts). */
+  ...EditRequestSchemas,
 ]);
 export type GridRequest = z.infer<typeof GridRequestSchema>;
 export type GridRequestInput = z.input<typeof GridRequestSchema>;
@@ -150,6 +153,10 @@ export const BlockSchema = z.object({
   columns: z.array(ColumnSchema),
   /** The requests this block cost (a far jump walks through several). */
   requests: z.array(SentRequestSchema),
+  /** Where each row lives, parallel to `rows`: edits are addressed to these. */
+  keys: z.array(RowKeySchema).optional(),
+  /** Each row's version as read, parallel to `rows`; null where the engine keeps none (Typesense). */
+  versions: z.array(RowVersionSchema.nullable()).optional(),
 });
 export type Block = z.infer<typeof BlockSchema>;
 
@@ -202,5 +209,6 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     filterRow: z.union([z.number().int().nonnegative(), z.literal('raw')]).optional(),
   }),
   ...AdminReplySchemas,
+  ...EditReplySchemas,
 ]);
 export type GridReply = z.infer<typeof GridReplySchema>;

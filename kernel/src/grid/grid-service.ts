@@ -16,6 +16,7 @@ import { curlOfCell } from './cell-curl';
 import { cutLongCells } from '../render/cell-cut';
 import { isAdminRequest } from './admin-protocol';
 import { answerAdmin } from './admin-service';
+import { isEditRequest } from './edit-protocol';
 import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema, type GridView } from './grid-protocol';
 import { type GridSession, GridSessions } from './grid-sessions';
 
@@ -68,6 +69,7 @@ export class GridService {
 
   private async handle(request: GridRequest, comm: Comm, signal: AbortSignal): Promise<ReplyBody> {
     if (isAdminRequest(request)) return answerAdmin(request, this.connection(request.connection).driver, signal);
+    if (isEditRequest(request)) throw new Error(`Editing (${request.type}) is not built in this kernel yet.`);
     switch (request.type) {
       case 'connections': {
         const active = this.connections.active;
