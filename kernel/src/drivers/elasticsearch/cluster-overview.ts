@@ -50,11 +50,13 @@ export class ClusterOverview {
   constructor(private readonly transport: Transport) {}
 
   async read(signal: AbortSignal): Promise<MetricsSnapshot> {
-    const sent: SentRequest[] = [];
+    // One list per request: the status line lists them in the order they were asked, not answered.
+    const healthSent: SentRequest[] = [];
+    const nodesSent: SentRequest[] = [];
     const failure = (response: Parameters<typeof elasticsearchFailure>[0]) => elasticsearchFailure(response);
     const [healthBody, nodesBody] = await Promise.all([
-      sendGridRequest(this.transport, { method: 'GET', path: '/_cluster/health' }, failure, sent, signal),
-      sendGridRequest(this.transport, { method: 'GET', path: '/_nodes/stats/jvm,fs,indices' }, failure, sent, signal),
+      sendGridRequest(this.transport, { method: 'GET', path: '/_cluster/health' }, failure, healthSent, signal),
+      sendGridRequest(this.transport, { method: 'GET', path: '/_nodes/stats/jvm,fs,indices' }, failure, nodesSent, signal),
     ]);
     const health = Health.safeParse(healthBody);
     if (!health.success) throw new Error('GET /_cluster/health did not answer a cluster status.');
@@ -77,7 +79,7 @@ export class ClusterOverview {
     const groups = Object.entries(nodes.data.nodes)
       .sort(([, a], [, b]) => ((a.name ?? '') < (b.name ?? '') ? -1 : 1))
       .map(([id, node]) => this.nodeGroup(id, node, now));
-    return { title: OVERVIEW_TITLE, at: now, groups: [cluster, ...groups], notOffered: [], requests: sent };
+    return { title: OVERVIEW_TITLE, at: now, groups: [cluster, ...groups], notOffered: [], requests: [...healthSent, ...nodesSent] };
   }
 
   private nodeGroup(id: string, node: z.infer<typeof NodeStats>, now: number): MetricGroup {
