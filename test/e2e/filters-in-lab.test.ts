@@ -119,6 +119,8 @@ async function cellValue(grid: Locator, label: string, column: string, row: numb
 async function clickHeader(label: string, column: string): Promise<void> {
   const point = await cellPoint(label, column, 'header');
   await page.mouse.click(point.x, point.y);
+  // The click reopens the grid through the engine; the next click must land on the new layout.
+  await page.waitForFunction(() => /rows loaded/.test(document.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? ''), undefined, { timeout: 30_000 });
 }
 
 describe('Elasticsearch grid', () => {
