@@ -6,9 +6,9 @@
  * answers.
  */
 import type { HttpMethod, JsonValue } from '../console/cell';
-import type { ChangeResult, EditRefusal, PlannedRequest, RowChange } from '../grid/edit-protocol';
+import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey, TargetAction, TargetActionId } from '../grid/edit-protocol';
 import type { SentRequest } from '../grid/grid-protocol';
-import { EngineError, type EditedGrid, type EngineResponse } from './driver';
+import { type DocumentEdits, EngineError, type EditedGrid, type EngineResponse } from './driver';
 import { type FieldFacts, fieldFacts, readOnlyRefusal, ValueRefused } from './edit-values';
 import type { FieldTree } from './field-tree';
 import type { Transport } from './transport';
@@ -119,5 +119,30 @@ async function saveOne(writes: EngineWrites, typed: TypedChange, signal: AbortSi
     return { key, status: 'failed', message: (err as Error).message, ...(status !== undefined ? { httpStatus: status } : {}) };
   } finally {
     if (request) writes.noteWrite(request);
+  }
+}
+
+/** What both engines' grid writes share: plan and save through the runner, whole values from the stored document. */
+export abstract class EngineEdits implements DocumentEdits {
+  protected abstract readonly writes: EngineWrites;
+
+  /** The stored document as a grid row; undefined when it is gone. */
+  protected abstract currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined>;
+
+  abstract targetActions(target: string): TargetAction[];
+  abstract runTargetAction(target: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }>;
+
+  plan(grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ requests: PlannedRequest[]; refusals: EditRefusal[] }> {
+    return planChanges(this.writes, grid, changes, signal);
+  }
+
+  save(grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ results: ChangeResult[]; refusals: EditRefusal[] }> {
+    return saveChanges(this.writes, grid, changes, signal);
+  }
+
+  async wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
+    const current = await this.currentRow(row, signal);
+    if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
+    return current[column] ?? null;
   }
 }

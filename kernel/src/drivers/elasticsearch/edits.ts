@@ -11,8 +11,8 @@ import type { JsonValue } from '../../console/cell';
 import type { ChangeResult, RowKey, RowVersion, TargetAction, TargetActionId } from '../../grid/edit-protocol';
 import type { SentRequest } from '../../grid/grid-protocol';
 import { asObject } from '../document-columns';
-import { type DocumentEdits, EngineError, type EngineResponse } from '../driver';
-import { planChanges, saveChanges, type EngineWrites, type TypedChange, type WriteRequest } from '../edit-runner';
+import type { EngineResponse } from '../driver';
+import { EngineEdits, type EngineWrites, type TypedChange, type WriteRequest } from '../edit-runner';
 import { nestFields } from '../edit-values';
 import type { FieldTree } from '../field-tree';
 import { documentGrid } from '../grid-columns';
@@ -55,8 +55,8 @@ export function elasticsearchRequest({ change, fields }: TypedChange): WriteRequ
   }
 }
 
-export class ElasticsearchEdits implements DocumentEdits {
-  private readonly writes: EngineWrites;
+export class ElasticsearchEdits extends EngineEdits {
+  protected readonly writes: EngineWrites;
 
   constructor(
     private readonly transport: Transport,
@@ -64,6 +64,7 @@ export class ElasticsearchEdits implements DocumentEdits {
     /** Told of each write: cached mappings it may change are dropped. */
     private readonly noted: (request: WriteRequest) => void,
   ) {
+    super();
     this.writes = {
       transport,
       tree: (index, signal) => structure(segment(index), signal),
@@ -74,13 +75,8 @@ export class ElasticsearchEdits implements DocumentEdits {
     };
   }
 
-  plan: DocumentEdits['plan'] = (grid, changes, signal) => planChanges(this.writes, grid, changes, signal);
-  save: DocumentEdits['save'] = (grid, changes, signal) => saveChanges(this.writes, grid, changes, signal);
-
-  async wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
-    const current = await this.current(row, signal);
-    if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
-    return current.row[column] ?? null;
+  protected async currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
+    return (await this.current(row, signal))?.row;
   }
 
   targetActions(target: string): TargetAction[] {
