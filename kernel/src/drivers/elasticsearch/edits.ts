@@ -120,7 +120,7 @@ export class ElasticsearchEdits extends EngineEdits {
       const current = await this.current(row, signal);
       const reason = failure?.message ?? `Elasticsearch answered ${response.status}`;
       const message =
-        change.kind === 'insert'
+        change.kind === 'insert' && current && !change.version
           ? `A document with id ${row.id} already exists in ${row.index}, so your new row was not written (${reason}). Overwrite replaces that document with your row; or drop your row.`
           : current
             ? `Someone changed this document after the grid read it, so your change was not written (${reason}). The current document is shown beside your edit: overwrite it, or drop your edit.`
