@@ -136,6 +136,16 @@ describe('B.3 not found and validation', () => {
     expect(res.body.error.caused_by).toEqual({ type: 'illegal_argument_exception', reason: "'not-an-ip' is not an IP string literal." });
   });
 
+  it('_update with _source=true answers the stored document in `get`, a noop too (as 8.19.21 does)', async () => {
+    await call(es, 'PUT', '/hosts/_doc/2?refresh=true', { n: 1, host: '10.0.0.1' });
+    const updated = await call(es, 'POST', '/hosts/_update/2?refresh=wait_for&_source=true', { doc: { n: 2 } });
+    expect(updated.body.get).toEqual({ _seq_no: updated.body._seq_no, _primary_term: 1, found: true, _source: { n: 2, host: '10.0.0.1' } });
+    const noop = await call(es, 'POST', '/hosts/_update/2?_source=true', { doc: { n: 2 } });
+    expect(noop.body.result).toBe('noop');
+    expect(noop.body.get._source).toEqual({ n: 2, host: '10.0.0.1' });
+    expect((await call(es, 'POST', '/hosts/_update/2', { doc: { n: 3 } })).body.get).toBeUndefined();
+  });
+
   it('result window: 400 search_phase_execution_exception with the illegal_argument root cause', async () => {
     const res = await call(es, 'POST', '/items/_search', { from: 10000, size: 1 });
     expect(res.status).toBe(400);

@@ -1,6 +1,6 @@
 /**
  * The document grid's writes to Elasticsearch (drivers.md 4.1, issue 12): changed fields as
- * `POST /<index>/_update/<id>` with `{"doc": ...}`, new rows as `PUT /<index>/_doc/<id>?op_type=create`
+ * `POST /<index>/_update/<id>` with `{"doc": ...}` (and `_source=true`, so the answer holds the stored document), new rows as `PUT /<index>/_doc/<id>?op_type=create`
  * (never replacing a document silently) or `POST /<index>/_doc` when the engine names the id,
  * deletions as `DELETE /<index>/_doc/<id>`; all with `refresh=wait_for`, and with
  * `if_seq_no` / `if_primary_term` when the row's version is known, so a concurrent change is
@@ -22,7 +22,15 @@ import { typeElasticsearchValue } from './edit-typing';
 import { elasticsearchFailure } from './failure';
 import { LEADING } from './present';
 
-const WriteAnswer = z.object({ _index: z.string(), _id: z.string(), _seq_no: z.number().int().nonnegative().optional(), _primary_term: z.number().int().positive().optional() }).loose();
+const WriteAnswer = z
+  .object({
+    _index: z.string(),
+    _id: z.string(),
+    _seq_no: z.number().int().nonnegative().optional(),
+    _primary_term: z.number().int().positive().optional(),
+    get: z.object({ _source: z.unknown().optional() }).loose().optional(),
+  })
+  .loose();
 const GetAnswer = z.object({ found: z.boolean(), _source: z.unknown().optional(), _seq_no: z.number().int().nonnegative().optional(), _primary_term: z.number().int().positive().optional() }).loose();
 
 function segment(name: string): string {
@@ -40,7 +48,8 @@ function versionOf(answer: { _seq_no?: number | undefined; _primary_term?: numbe
 export function elasticsearchRequest({ change, fields }: TypedChange): WriteRequest {
   switch (change.kind) {
     case 'update':
-      return { method: 'POST', path: `/${segment(change.row.index)}/_update/${segment(change.row.id)}`, query: `refresh=wait_for${versionQuery(change.version)}`, body: { doc: nestFields(fields) } };
+      // `_source=true`: the answer carries the document as stored, for the grid to show.
+      return { method: 'POST', path: `/${segment(change.row.index)}/_update/${segment(change.row.id)}`, query: `refresh=wait_for&_source=true${versionQuery(change.version)}`, body: { doc: nestFields(fields) } };
     case 'insert':
       if (change.id === undefined) return { method: 'POST', path: `/${segment(change.index)}/_doc`, query: 'refresh=wait_for', body: nestFields(fields) };
       return {
@@ -110,8 +119,9 @@ export class ElasticsearchEdits extends EngineEdits {
     if (response.status < 300) {
       const answer = WriteAnswer.parse(body);
       const row = { index: answer._index, id: answer._id };
-      // A new row is stored as sent: the grid shows it with the id the engine gave.
-      const document = change.kind === 'insert' ? { document: await this.gridRow(row, nestFields(typed.fields), signal) } : {};
+      // A new row is stored as sent (the grid shows it with the id the engine gave); an update answers the stored document.
+      const source = change.kind === 'insert' ? nestFields(typed.fields) : change.kind === 'update' ? answer.get?._source : undefined;
+      const document = source !== undefined ? { document: await this.gridRow(row, source as JsonValue, signal) } : {};
       return { key, status: 'saved', row, ...versionOf(answer), ...document, request: sent };
     }
     const failure = elasticsearchFailure(response);
