@@ -9,7 +9,8 @@
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import type { GridReply } from '../../kernel/src/grid/grid-protocol';
-import { SECRETS } from '../drivers/helpers';
+import { expectNoSecret, SECRETS } from '../drivers/helpers';
+import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
 import { KernelClient } from '../support/kernel-client';
 import { GridCommClient } from './grid-comm-client';
 
@@ -45,6 +46,9 @@ let kernel: KernelClient;
 let comm: GridCommClient;
 let url30 = '';
 let url27 = '';
+/** The kernel reaches the 30.0 sandbox through it: it records every request and can break an answer. */
+let proxy: BreakingProxy;
+const writesSeen = () => proxy.seen.filter((r) => r.method !== 'GET' && !r.url.startsWith('/multi_search'));
 
 async function engineCall(method: string, path: string, body?: unknown, url = url30): Promise<{ status: number; body: Record<string, unknown> }> {
   const answer = await fetch(`${url}${path}`, { method, headers: { 'x-typesense-api-key': SECRETS.TS_API_KEY, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -62,8 +66,9 @@ beforeAll(async () => {
     servers.push(await listen(ts.handler, { port: 0 }));
   }
   [url30, url27] = servers.map((s) => s.url) as [string, string];
+  proxy = await startBreakingProxy(url30);
   kernel = await KernelClient.start({ ...SECRETS });
-  for (const line of [`%connect typesense ${url30} key=\${env:TS_API_KEY} name=ts`, `%connect typesense ${url27} key=\${env:TS_API_KEY} name=ts27`]) {
+  for (const line of [`%connect typesense ${proxy.url} key=\${env:TS_API_KEY} name=ts`, `%connect typesense ${url27} key=\${env:TS_API_KEY} name=ts27`]) {
     const { reply } = await kernel.execute(line);
     expect(reply.content.status).toBe('ok');
   }
@@ -72,6 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await kernel?.close();
+  await proxy?.close();
   await Promise.all(servers.map((s) => s.close()));
   servers = [];
 });
@@ -153,6 +159,7 @@ it('a deleted row is DELETE /collections/<c>/documents/<id>; a row deleted meanw
 it('typed values are refused under their cells, all of them, and nothing is sent', async () => {
   const grid = await open();
   const { row } = rowOf(grid, 'b2');
+  const writesBefore = writesSeen().length;
   const reply = await save(grid, [
     { kind: 'update', key: 'bad', row, fields: { pages: '12.5', big: '9007199254740993', price: 'cheap', in_print: 'yes', tags: '["a",\n "b" "c"]', variants: '[{"sku": ["x"]}]', 'variants.sku': '[["y"]]', id: 'other' } },
     { kind: 'update', key: 'bad2', row, fields: { pages: '3000000000', tags: '[1, 2]' } },
@@ -170,6 +177,24 @@ it('typed values are refused under their cells, all of them, and nothing is sent
   expect(by('bad2', 'pages')?.message).toContain('outside');
   expect(by('bad2', 'tags')?.message).toContain('must be a string');
   expect((await stored('b2')).body).toEqual(DOCS[1]);
+  expect(writesSeen().length).toBe(writesBefore);
+});
+
+it('a change whose answer never comes back fails saying it may have been written; the others are saved', async () => {
+  const grid = await open();
+  proxy.rules.push({ matches: (method, url) => method === 'PATCH' && url.endsWith('/documents/b4'), breakAfterBytes: 0 });
+  const reply = await save(grid, [
+    { kind: 'update', key: 'lost', row: rowOf(grid, 'b4').row, fields: { pages: '7' } },
+    { kind: 'update', key: 'kept', row: rowOf(grid, 'b2').row, fields: { pages: '8' } },
+  ]);
+  proxy.rules.length = 0;
+  const lost = reply.results.find((r) => r.key === 'lost');
+  expect(lost).toMatchObject({ status: 'failed' });
+  expect(lost?.status === 'failed' && lost.message).toContain('may or may not have been written');
+  expect(lost?.status === 'failed' && lost.httpStatus).toBeUndefined();
+  saved(reply, 'kept');
+  expect((await stored('b2')).body.pages).toBe(8);
+  expectNoSecret(JSON.stringify(reply));
 });
 
 it("a value the engine refuses fails with the engine's reason; the other changes of the save are saved", async () => {

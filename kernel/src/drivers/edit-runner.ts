@@ -114,9 +114,10 @@ async function saveOne(writes: EngineWrites, typed: TypedChange, signal: AbortSi
     const sent: SentRequest = { method: request.method, path: pathWithQuery(request), status: response.status, elapsedMs: Math.round(response.elapsedMs * 10) / 10 };
     return await writes.outcome(typed, response, sent, signal);
   } catch (err) {
-    // No answer (a broken connection, an interrupt): the write may or may not have happened.
     const status = err instanceof EngineError ? err.status : undefined;
-    return { key, status: 'failed', message: (err as Error).message, ...(status !== undefined ? { httpStatus: status } : {}) };
+    // Sent but not answered (a broken connection, an interrupt): the write may or may not have happened.
+    const unknown = request && status === undefined ? ' No answer came back, so this change may or may not have been written: refresh the grid to see.' : '';
+    return { key, status: 'failed', message: `${(err as Error).message}${unknown}`, ...(status !== undefined ? { httpStatus: status } : {}) };
   } finally {
     if (request) writes.noteWrite(request);
   }
