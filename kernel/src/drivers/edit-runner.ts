@@ -42,8 +42,11 @@ export interface EngineWrites {
   noteWrite(request: WriteRequest): void;
 }
 
-/** Requests of one save in flight at once: the transport keeps eight connections per engine. */
-const PARALLEL_WRITES = 4;
+/**
+ * Requests of one save in flight at once (the transport keeps eight connections per engine):
+ * writes waiting for the same Elasticsearch refresh are answered together.
+ */
+const PARALLEL_WRITES = 8;
 
 export function pathWithQuery(request: Pick<WriteRequest, 'path' | 'query'>): string {
   return request.query ? `${request.path}?${request.query}` : request.path;
