@@ -184,7 +184,7 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
           _index: 'elsewhere',
         },
       },
-      { kind: 'insert', key: 'bad-new', index: BOOKS, fields: { pages: '2147483648', _score: '1' } },
+      { kind: 'insert', key: 'bad-new', index: BOOKS, fields: { pages: '2147483648', _score: '1', _id: 'typed-here' } },
     ]);
     expect(reply.results).toEqual([]);
     const by = (column: string) => reply.refusals.find((r) => r.column === column);
@@ -197,7 +197,8 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect(by('variants.sku')?.message).toContain('edit the array in its JSON column variants');
     expect(by('_id')?.message).toContain('read-only');
     expect(by('_index')?.message).toContain('read-only');
-    expect(reply.refusals.filter((r) => r.key === 'bad-new').map((r) => r.column)).toEqual(['pages', '_score']);
+    expect(reply.refusals.filter((r) => r.key === 'bad-new').map((r) => r.column)).toEqual(['pages', '_score', '_id']);
+    expect(reply.refusals.find((r) => r.key === 'bad-new' && r.column === '_id')?.message).toContain("the new row's id");
     expect(reply.refusals.find((r) => r.key === 'bad-new' && r.column === 'pages')?.message).toContain('outside');
     const after = await stored('d2');
     expect(after._seq_no).toBe(before._seq_no);

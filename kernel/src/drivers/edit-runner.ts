@@ -67,8 +67,10 @@ export async function typeChanges(writes: EngineWrites, grid: EditedGrid, change
     const tree = await trees.get(index);
     const fields: Record<string, JsonValue> = {};
     for (const [name, text] of Object.entries(change.fields)) {
-      const field = fieldFacts(name, grid.columns.get(name), tree);
+      const column = grid.columns.get(name);
+      const field = fieldFacts(name, column, tree);
       try {
+        if (change.kind === 'insert' && column?.primaryKey) throw new ValueRefused(`${name} is the new row's id, not one of its fields: it is sent as the row's id (left empty, the engine names the row).`);
         const readOnly = readOnlyRefusal(field);
         if (readOnly) throw new ValueRefused(readOnly);
         fields[name] = text === null ? null : writes.typeValue(field, text);
