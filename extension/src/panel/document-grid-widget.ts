@@ -6,6 +6,7 @@ import { copyText } from '../grid/clipboard';
 import { fitColumnWidths } from '../grid/column-widths';
 import { GridKeyHandler } from '../grid/grid-key-handler';
 import { readGridTheme } from '../grid/grid-theme';
+import { blitRegionsWhole } from '../grid/region-blits';
 import { ThemedGridPanel } from '../grid/themed-grid-panel';
 import { HeaderMouseHandler } from '../grid/header-mouse-handler';
 import { ValueView } from '../grid/value-view';
@@ -81,6 +82,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
     });
 
     this.grid = new DataGrid({ headerVisibility: 'all', stretchLastColumn: true });
+    blitRegionsWhole(this.grid);
     this.grid.addClass('searchbook-DocumentGrid-grid');
     this.grid.dataModel = this.model;
     this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model, selectionMode: 'cell' });
