@@ -184,6 +184,21 @@ describe('a panel grid on the sandbox', () => {
       kernelFromTheFuture = false;
     }
   });
+
+  it('a kernel restart: the open grid says so at once', async () => {
+    await page.getByRole('tab', { name: /big · es/ }).locator('.lm-TabBar-tabCloseIcon').click();
+    await page.locator('.searchbook-Sidebar-tools button', { hasText: 'Refresh' }).click();
+    await treeItem(2, 'big').waitFor({ timeout: 30_000 });
+    await treeItem(2, 'big').dblclick();
+    const grid = page.getByRole('grid', { name: 'big · es' });
+    await grid.waitFor({ timeout: 30_000 });
+    await page.evaluate(async () => {
+      type Kernel = { name: string; restart(): Promise<void> };
+      const app = (window as unknown as { jupyterapp: { shell: { widgets(area: string): Iterable<{ sessionContext?: { session?: { kernel?: Kernel } } }> } } }).jupyterapp;
+      await [...app.shell.widgets('main')].map((w) => w.sessionContext?.session?.kernel).find((k) => k?.name === 'searchbook')?.restart();
+    });
+    await expect(statusMatches(grid, /restarted/)).resolves.toMatch(/error: The kernel restarted: reopen this grid from the searchbook panel\.$/);
+  });
 });
 
 describeEachTarget(elasticsearchTargets(), 'the panel grid pages to the far end of an index', (target) => {
