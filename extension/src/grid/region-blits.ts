@@ -1,4 +1,4 @@
-import type { DataGrid } from '@lumino/datagrid';
+import type { DataGrid, DataModel } from '@lumino/datagrid';
 
 /** The parts of Lumino 2's DataGrid painting this module wraps (private there; checked before use). */
 interface PaintInternals {
@@ -17,7 +17,7 @@ interface PaintInternals {
  * first paint of 300 cells took over half a second. The cells of one region are painted side
  * by side into the buffer, each cleared first, so after the region is painted the buffer holds
  * exactly the pixels the per-cell blits would have copied, and one blit of their union is the
- * same picture.
+ * same picture. Regions with merged cells keep Lumino's own painting.
  *
  * Another Lumino without these methods keeps its own painting.
  */
@@ -39,6 +39,12 @@ export function blitRegionsWhole(grid: DataGrid): void {
       : { x1: x, y1: y, x2: x + w, y2: y + h };
   };
   patched._drawCells = function (this: PaintInternals, region) {
+    // Merged cells are left out of the cell pass (painted after it), so the union would carry stale buffer pixels there.
+    const name = (region as { region?: DataModel.CellRegion }).region;
+    if (name === undefined || grid.dataModel === null || grid.dataModel.groupCount(name) > 0) {
+      drawCells.call(this, region);
+      return;
+    }
     painting = true;
     union = null;
     try {
