@@ -1,16 +1,21 @@
 /**
  * The side panel's document grid in JupyterLab in Chromium, on a 1,000,000-document sandbox
  * index: from the double-click on the index in the tree to the grid's first painted rows, and
- * frame times while scrolling a loaded grid with the mouse wheel. The baseline, measured in
- * the same run, is one animation frame of the idle page. Prints medians; asserts nothing.
+ * frame times while scrolling a loaded grid with the mouse wheel. Baselines, measured in the
+ * same run: one animation frame of the idle page, and a bare comm round trip to the kernel
+ * through the Jupyter server (the floor under the kernel's answer). The open is split by the
+ * sidebar's user timing marks (request sent, answer validated, tab added). Prints medians;
+ * asserts nothing.
  *
- *   node dist/bench/panel-grid.js [--docs 1000000] [--runs 5]
+ *   node dist/bench/panel-grid.js [--docs 1000000] [--runs 5] [--trace trace.json]
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
 import { listen } from '../examples/sandbox/serve';
+import type { Page } from 'playwright-core';
+import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION } from '../kernel/src/grid/grid-protocol';
 import { launchChromium } from '../test/e2e/support/browser';
 import { startJupyterLab } from '../test/e2e/support/jupyter-lab';
 import { openNotebook, runAllCells, writeNotebook } from '../test/e2e/support/notebook-page';
@@ -19,7 +24,6 @@ const docs = Number(process.argv[process.argv.indexOf('--docs') + 1]) || 1_000_0
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 
 interface BenchWindow {
-  __replied?: number;
   __opened?: Promise<number>;
   __frames?: Promise<number[]>;
 }
@@ -32,6 +36,40 @@ function median(values: number[]): number {
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
+}
+
+const PHASES = ['sent', 'replied', 'shown'] as const;
+type Phase = (typeof PHASES)[number];
+
+/** The baseline for the kernel's answer: a `connections` request on a comm of its own, which the kernel answers without touching an engine. */
+async function bareCommRoundTrips(page: Page, count: number): Promise<number[]> {
+  return page.evaluate(
+    async ({ target, version, count }) => {
+      type Comm = { open(data: object): unknown; send(data: object): unknown; close(): unknown; onMsg: (msg: { content: { data: { requestId?: string } } }) => void };
+      type Lab = { shell: { widgets(area: string): Iterable<{ sessionContext?: { session?: { kernel?: { name: string; createComm(target: string): Comm } } } }> } };
+      const app = (window as unknown as { jupyterapp: Lab }).jupyterapp;
+      const kernel = [...app.shell.widgets('main')].map((w) => w.sessionContext?.session?.kernel).find((k) => k?.name === 'searchbook');
+      if (!kernel) throw new Error('no searchbook notebook kernel');
+      const comm = kernel.createComm(target);
+      const replies = new Map<string, () => void>();
+      comm.onMsg = (msg) => replies.get(msg.content.data.requestId ?? '')?.();
+      comm.open({});
+      const times: number[] = [];
+      for (let i = 0; i <= count; i++) {
+        const requestId = `bench-${i}`;
+        const started = performance.now();
+        await new Promise<void>((resolve) => {
+          replies.set(requestId, resolve);
+          comm.send({ v: version, requestId, type: 'connections' });
+        });
+        // The first one opens the comm on the way.
+        if (i > 0) times.push(performance.now() - started);
+      }
+      comm.close();
+      return times;
+    },
+    { target: GRID_COMM_TARGET, version: GRID_PROTOCOL_VERSION, count },
+  );
 }
 
 async function main(): Promise<void> {
@@ -56,31 +94,41 @@ async function main(): Promise<void> {
     const frame = await page.evaluate(
       () => new Promise<number>((resolve) => requestAnimationFrame((a) => requestAnimationFrame((b) => resolve(b - a)))),
     );
+    const roundTrips = await bareCommRoundTrips(page, 7);
     const opens: number[] = [];
-    const replies: number[] = [];
+    const phases: Record<Phase, number[]> = { sent: [], replied: [], shown: [] };
+    // --trace <file>: a Chromium performance trace of the last open, for chrome://tracing or DevTools.
+    const tracePath = process.argv.includes('--trace') ? process.argv[process.argv.indexOf('--trace') + 1] : undefined;
     for (let run = 0; run < runs; run++) {
+      const tracing = tracePath !== undefined && run === runs - 1;
+      if (tracing) await browser.startTracing(page, { path: tracePath, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'toplevel'] });
       await page.evaluate(() => {
         const w = window as unknown as BenchWindow;
         const item = document.querySelector('[role="treeitem"][aria-level="2"][aria-label^="big · "]');
         w.__opened = new Promise<number>((resolve) => {
+          performance.clearMarks();
           const started = performance.now();
-          const message = document.querySelector('.searchbook-Sidebar-message');
-          w.__replied = undefined;
           // Checked every frame: layout is no DOM mutation, so an observer could miss it.
           const check = () => {
-            // The sidebar clears its "Opening …" line when the kernel's answer arrives.
-            if (w.__replied === undefined && message?.textContent === '') w.__replied = performance.now() - started;
             const grid = document.querySelector('[role="grid"][aria-label="big · es"]');
             // Painted: laid out, and the frame after that has been drawn.
             if (grid && (grid as HTMLElement).offsetHeight > 0) requestAnimationFrame(() => resolve(performance.now() - started));
             else requestAnimationFrame(check);
           };
           requestAnimationFrame(check);
+          performance.mark('bench:clicked');
           item?.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
         });
       });
       opens.push(await page.evaluate(() => (window as unknown as BenchWindow).__opened as Promise<number>));
-      replies.push(await page.evaluate(() => (window as unknown as BenchWindow).__replied ?? Number.NaN));
+      if (tracing) await browser.stopTracing();
+      // The sidebar's user timing marks: open request sent, answer validated, tab added (Lumino lays it out and paints next).
+      const marks = await page.evaluate(() => {
+        const at = (name: string) => performance.getEntriesByName(`searchbook:grid-${name}`)[0]?.startTime ?? Number.NaN;
+        const clicked = performance.getEntriesByName('bench:clicked')[0]?.startTime ?? Number.NaN;
+        return { sent: at('open-sent') - clicked, replied: at('opened') - clicked, shown: at('shown') - clicked };
+      });
+      for (const phase of PHASES) phases[phase].push(marks[phase]);
       if (run === 0) console.log(`status line after the first open: ${await page.locator('.searchbook-DocumentGrid-status').first().textContent()}`);
       if (run < runs - 1) await page.getByRole('tab', { name: /big · es/ }).locator('.lm-TabBar-tabCloseIcon').click();
     }
@@ -111,7 +159,11 @@ async function main(): Promise<void> {
 
     console.log(`${docs.toLocaleString('en-US')} documents; baseline: one animation frame of the idle page = ${frame.toFixed(1)} ms`);
     console.log(`double-click → first rows painted (median of ${runs}): ${median(opens).toFixed(0)} ms (${(median(opens) / frame).toFixed(1)} frames); all: ${opens.map((o) => o.toFixed(0)).join(', ')}`);
-    console.log(`  of which: the kernel's answer arrived after (median) ${median(replies).toFixed(0)} ms; all: ${replies.map((o) => o.toFixed(0)).join(', ')}`);
+    const sent = median(phases.sent);
+    const replied = median(phases.replied);
+    const shown = median(phases.shown);
+    console.log(`  click → open request sent ${sent.toFixed(1)} ms; → kernel's answer validated ${(replied - sent).toFixed(0)} ms (a bare comm round trip through the Jupyter server: ${median(roundTrips).toFixed(0)} ms, ratio ${((replied - sent) / median(roundTrips)).toFixed(1)}×)`);
+    console.log(`  → grid tab added ${(shown - replied).toFixed(0)} ms; → laid out, first rows painted and the frame drawn ${(median(opens) - shown).toFixed(0)} ms`);
     console.log(`scrolling frame times: median ${median(frames).toFixed(1)} ms, p95 ${percentile(frames, 0.95).toFixed(1)} ms, worst ${Math.max(...frames).toFixed(1)} ms (${(1000 / median(frames)).toFixed(0)} fps median; ratio to the idle frame ${(median(frames) / frame).toFixed(2)}×)`);
   } finally {
     await browser.close();

@@ -3,6 +3,7 @@ import './support/dom';
 import type { DataModel } from '@lumino/datagrid';
 import type { Block, Column } from '../../kernel/src/grid/grid-protocol';
 import { PagedRowsModel } from '../../extension/src/panel/paged-rows-model';
+import { rangeAsTsv } from '../../extension/src/grid/selection-copy';
 
 const columns: Column[] = [
   { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta' },
@@ -107,4 +108,23 @@ it('values are text: markup shows as its characters, cut cells are known', () =>
   expect(model.data('body', 0, 1)).toBe('<img src=x onerror=alert(1)>');
   expect(model.isCut(1, 1)).toBe(true);
   expect(model.isCut(0, 1)).toBe(false);
+});
+
+it('a copy of rows scrolled out of memory reads just their missing blocks, then copies them as TSV', async () => {
+  const remote = controlledFetch();
+  const model = new PagedRowsModel(columns, TOTAL, BLOCK, block(0), remote.fetch);
+  const range = { firstRow: 8, lastRow: 31, firstColumn: 0, lastColumn: 1 };
+  const loading = model.loadRows(range.firstRow, range.lastRow);
+  await tick();
+  // Block 0 is loaded; 1, 2 and 3 are read in turn.
+  expect(remote.asked).toEqual([1]);
+  await remote.answer(1);
+  await remote.answer(2);
+  await remote.answer(3);
+  await loading;
+  expect(remote.asked).toEqual([1, 2, 3]);
+  const tsv = rangeAsTsv(model, range).split('\n');
+  expect(tsv).toHaveLength(25);
+  expect(tsv.slice(0, 2)).toEqual(['_id\tn', 'd8\t8']);
+  expect(tsv[24]).toBe('d31\t31');
 });

@@ -161,6 +161,26 @@ describeEachTarget(elasticsearchTargets(), 'the grid comm on an index with a sma
     expect(await openContexts()).toBe(before);
   });
 
+  it('%connect under the same name ends the grids of the connection it replaces: told at once, said again on every later read, point in time released', async () => {
+    const before = await openContexts();
+    const grid = await open(SMALL);
+    const { reply } = await kernel.execute(`%connect elasticsearch ${engine.url} name=es`);
+    expect(reply.content.status).toBe('ok');
+    // Unasked, before the cell's reply: the panel learns it without scrolling.
+    const told = kernel.iopubMessages().map((m) => m.content.data as Record<string, unknown> | undefined).find((d) => d?.type === 'ended' && d.gridId === grid.gridId);
+    expect(told).toMatchObject({ requestId: null, message: expect.stringMatching(/^connection replaced: reopen\. %connect opened "es" again/) });
+    const later = expectType(await call({ type: 'read', gridId: grid.gridId, block: 1 }), 'error');
+    expect(later.message).toMatch(/^connection replaced: reopen/);
+    const deadline = Date.now() + 5000;
+    while ((await openContexts()) > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await openContexts()).toBe(before);
+    // Reopening works on the new connection; closing the ended grid (its tab) is answered, not refused.
+    const again = await open(SMALL);
+    expect((await read(again.gridId, 1)).rows).toHaveLength(BLOCK);
+    expect(expectType(await close(grid.gridId), 'closed').gridId).toBe(grid.gridId);
+    await close(again.gridId);
+  });
+
   it('an engine error is an error reply with the engine reason', async () => {
     const reply = expectType(await call({ type: 'open', connection: 'es', target: `missing-${suffix}` }), 'error');
     expect(reply.message).toMatch(/index_not_found_exception|no such index/);

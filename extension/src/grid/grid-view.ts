@@ -2,6 +2,7 @@ import { DataGrid, BasicSelectionModel, TextRenderer } from '@lumino/datagrid';
 import { MessageLoop } from '@lumino/messaging';
 import { Panel, Widget } from '@lumino/widgets';
 import { copyText } from './clipboard';
+import { blitRegionsWhole } from './region-blits';
 import { fitColumnWidths } from './column-widths';
 import { GridKeyHandler } from './grid-key-handler';
 import { type GridTheme, readGridTheme } from './grid-theme';
@@ -37,6 +38,7 @@ export class GridView extends ThemedGridPanel {
     this.addClass('searchbook-GridView');
     this.model = new RowsModel(columns, rows, cut);
     this.grid = new DataGrid({ headerVisibility: 'all', stretchLastColumn: true });
+    blitRegionsWhole(this.grid);
     this.grid.addClass('searchbook-Grid');
     this.grid.dataModel = this.model;
     this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model, selectionMode: 'cell' });

@@ -1,6 +1,12 @@
-import type { SelectionModel } from '@lumino/datagrid';
+import type { DataModel, SelectionModel } from '@lumino/datagrid';
 import { tsvField } from './cell-text';
-import type { RowsModel } from './rows-model';
+
+/** A grid model copy reads from: the notebook's rows, or the panel's paged rows once loaded. */
+export interface CopyableModel {
+  readonly columns: readonly { name: string }[];
+  rowCount(region: DataModel.RowRegion): number;
+  value(row: number, column: number): unknown;
+}
 
 /** The rectangle a copy covers: the user's selection, or the whole grid when nothing is selected. */
 export interface CellRange {
@@ -10,14 +16,14 @@ export interface CellRange {
   lastColumn: number;
 }
 
-export function selectedRange(model: RowsModel, selection: SelectionModel | null): CellRange {
+export function selectedRange(model: CopyableModel, selection: SelectionModel | null): CellRange {
   const current = selection?.currentSelection();
   if (!current) {
-    return { firstRow: 0, lastRow: model.rows.length - 1, firstColumn: 0, lastColumn: model.columns.length - 1 };
+    return { firstRow: 0, lastRow: model.rowCount('body') - 1, firstColumn: 0, lastColumn: model.columns.length - 1 };
   }
   return {
     firstRow: Math.max(0, Math.min(current.r1, current.r2)),
-    lastRow: Math.min(model.rows.length - 1, Math.max(current.r1, current.r2)),
+    lastRow: Math.min(model.rowCount('body') - 1, Math.max(current.r1, current.r2)),
     firstColumn: Math.max(0, Math.min(current.c1, current.c2)),
     lastColumn: Math.min(model.columns.length - 1, Math.max(current.c1, current.c2)),
   };
@@ -40,7 +46,7 @@ function rowIndexes(range: CellRange): number[] {
 }
 
 /** Tab-separated with a header line, in the order the grid shows. */
-export function rangeAsTsv(model: RowsModel, range: CellRange): string {
+export function rangeAsTsv(model: CopyableModel, range: CellRange): string {
   const columns = columnIndexes(range);
   const header = columns.map((c) => model.columns[c]?.name ?? '').join('\t');
   const lines = rowIndexes(range).map((r) => columns.map((c) => tsvField(model.value(r, c))).join('\t'));
@@ -48,7 +54,7 @@ export function rangeAsTsv(model: RowsModel, range: CellRange): string {
 }
 
 /** An array of objects keyed by column name, values as the engine sent them. */
-export function rangeAsJson(model: RowsModel, range: CellRange): string {
+export function rangeAsJson(model: CopyableModel, range: CellRange): string {
   const columns = columnIndexes(range);
   const objects = rowIndexes(range).map((r) =>
     Object.fromEntries(columns.map((c) => [model.columns[c]?.name ?? '', model.value(r, c) ?? null])),

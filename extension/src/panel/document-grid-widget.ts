@@ -6,8 +6,10 @@ import { copyText } from '../grid/clipboard';
 import { fitColumnWidths } from '../grid/column-widths';
 import { GridKeyHandler } from '../grid/grid-key-handler';
 import { readGridTheme } from '../grid/grid-theme';
+import { blitRegionsWhole } from '../grid/region-blits';
 import { ThemedGridPanel } from '../grid/themed-grid-panel';
 import { HeaderMouseHandler } from '../grid/header-mouse-handler';
+import { rangeAsTsv, selectedRange } from '../grid/selection-copy';
 import { ValueView } from '../grid/value-view';
 import { FilterBar } from './filter-bar';
 import { type GridClient, GridRequestError } from './grid-client';
@@ -25,6 +27,8 @@ export interface GridHost {
 const SORT_ARROWS = { asc: '▲', desc: '▼' } as const;
 
 const numberFormat = new Intl.NumberFormat('en-US');
+/** Rows one Ctrl-C copies at most: blocks scrolled past are fetched again for it. */
+const MAX_COPY_ROWS = 10_000;
 
 
 /**
@@ -44,6 +48,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
   private viewRequests = 0;
   private readonly valueView = new ValueView();
   private sized = false;
+  /** Why this grid no longer reads (its connection was replaced or closed, the kernel restarted): shown until it is reopened. */
+  private gone: string | undefined;
 
   constructor(
     private readonly client: GridClient,
@@ -81,12 +87,13 @@ export class DocumentGridWidget extends ThemedGridPanel {
     });
 
     this.grid = new DataGrid({ headerVisibility: 'all', stretchLastColumn: true });
+    blitRegionsWhole(this.grid);
     this.grid.addClass('searchbook-DocumentGrid-grid');
     this.grid.dataModel = this.model;
     this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model, selectionMode: 'cell' });
     this.grid.mouseHandler = new HeaderMouseHandler({ headerClicked: (column) => this.sortBy(column), cellOpened: (row, column) => this.openCell(row, column) });
     this.grid.keyHandler = new GridKeyHandler({
-      copy: () => undefined,
+      copy: () => void this.copySelection(),
       openCursorCell: () => this.openCell(this.grid.selectionModel?.cursorRow ?? -1, this.grid.selectionModel?.cursorColumn ?? -1),
       closeDetail: () => this.valueView.hide(),
     });
@@ -99,6 +106,10 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.showStatus(this.model.currentStatus);
 
     this.showNotes(opened.notes);
+    this.client.ended.connect((_, { gridId, message }) => {
+      if (gridId === this.opened.gridId) this.showGone(message);
+    }, this);
+    this.client.failed.connect((_, message) => this.showGone(message), this);
     // New columns come with blocks now and then; cell repaints must not rebuild the menus.
     let offered = opened.columns.length;
     this.model.changed.connect(() => {
@@ -141,6 +152,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       }
       const old = this.opened.gridId;
       this.opened = reply;
+      this.gone = undefined;
       void this.client.request({ type: 'close', gridId: old }, 'closed').catch(() => undefined);
       this.model.reset(reply.columns, reply.total, reply.first);
       this.filterBar.setColumns(this.model.columns);
@@ -162,6 +174,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
   }
 
   async refresh(): Promise<void> {
+    // Its grid is gone from the kernel: open it afresh, on the connection now under that name.
+    if (this.gone !== undefined && !this.client.isClosed) return this.applyView();
     this.status.textContent = 'Refreshing…';
     try {
       const reply = await this.client.request({ type: 'refresh', gridId: this.opened.gridId }, 'opened');
@@ -227,6 +241,27 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.status.textContent = done;
   }
 
+  /** Ctrl-C (⌘-C): the selected cells as TSV with a header line, as in the notebook's grids. */
+  private async copySelection(): Promise<void> {
+    if (!this.grid.selectionModel?.currentSelection()) {
+      this.status.textContent = 'Nothing selected: click a cell (Shift-click another for a range), then copy.';
+      return;
+    }
+    const range = selectedRange(this.model, this.grid.selectionModel);
+    const rows = range.lastRow - range.firstRow + 1;
+    const columns = range.lastColumn - range.firstColumn + 1;
+    if (rows > MAX_COPY_ROWS) {
+      this.status.textContent = `${numberFormat.format(rows)} rows are selected; Ctrl-C copies at most ${numberFormat.format(MAX_COPY_ROWS)}: select fewer rows.`;
+      return;
+    }
+    try {
+      await this.model.loadRows(range.firstRow, range.lastRow);
+      await this.copy(rangeAsTsv(this.model, range), `Copied ${numberFormat.format(rows)} ${rows === 1 ? 'row' : 'rows'} × ${columns} ${columns === 1 ? 'column' : 'columns'} as TSV.`);
+    } catch (err) {
+      this.showStatus({ ...this.model.currentStatus, error: `Copy: ${(err as Error).message}` });
+    }
+  }
+
   private async insert(): Promise<void> {
     try {
       await this.host.insertCell(this.cellText());
@@ -241,8 +276,14 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.grid.node.dataset.columns = JSON.stringify(this.model.columns.map((c) => c.name));
   }
 
+  private showGone(message: string): void {
+    this.gone = message;
+    this.showStatus(this.model.currentStatus);
+  }
+
   /** `1,000 of 95,000 rows loaded · last: POST /_search 200 · 12 ms` (and the error, if any). */
   private showStatus(status: PagedStatus): void {
+    if (this.gone !== undefined) status = { ...status, error: this.gone };
     const parts = [`${numberFormat.format(status.loadedRows)} of ${numberFormat.format(status.total)} rows loaded`];
     if (status.last) {
       const count = status.last.requests > 1 ? ` (${status.last.requests} requests)` : '';

@@ -1,4 +1,5 @@
 import type { Kernel } from '@jupyterlab/services';
+import { Signal } from '@lumino/signaling';
 import {
   GRID_COMM_TARGET,
   GRID_PROTOCOL_VERSION,
@@ -24,19 +25,35 @@ export class GridRequestError extends Error {
 
 let counter = 0;
 
+/** What to do when the kernel speaks another version of the grid protocol than this page. */
+export function versionMismatchMessage(kernelVersion: unknown): string {
+  const theirs = typeof kernelVersion === 'number' ? kernelVersion : null;
+  const spoken = `The searchbook kernel speaks grid protocol ${JSON.stringify(theirs)}, this page ${GRID_PROTOCOL_VERSION}`;
+  // A page older than its kernel is the usual case: searchbook was upgraded while the page stayed open.
+  if (theirs !== null && theirs < GRID_PROTOCOL_VERSION) return `${spoken}: the kernel predates an upgrade; restart it (Kernel › Restart Kernel), then reload the page.`;
+  return `${spoken}: reload the page (searchbook was upgraded since it was loaded).`;
+}
+
 /**
  * The panel's end of the `searchbook.grid` comm on one kernel: sends requests, pairs each
  * reply with its request by id, and validates replies against the shared protocol.
  */
 export class GridClient {
+  /** The kernel ended a grid on its own (its connection was replaced or closed). */
+  readonly ended = new Signal<this, { gridId: string; message: string }>(this);
+  /** This comm is done with: the kernel restarted or stopped, or speaks another protocol version. */
+  readonly failed = new Signal<this, string>(this);
   private readonly comm: Kernel.IComm;
   private readonly waiting = new Map<string, { resolve: (reply: GridReply) => void; reject: (err: Error) => void }>();
   private closed = false;
+  private failure = 'The kernel behind this grid is gone; open the grid again from the searchbook panel.';
 
   constructor(readonly kernel: Kernel.IKernelConnection) {
     this.comm = kernel.createComm(GRID_COMM_TARGET);
     this.comm.onMsg = (msg) => this.receive(msg.content.data);
-    this.comm.onClose = () => this.fail('The kernel closed the grid comm (it restarted or shut down).');
+    this.comm.onClose = () => this.fail('The kernel closed the grid comm (it restarted or shut down): reopen this grid from the searchbook panel.');
+    // A restart drops the kernel's comms without a comm_close.
+    kernel.statusChanged.connect(this.onStatus, this);
     this.comm.open({});
   }
 
@@ -45,7 +62,7 @@ export class GridClient {
   }
 
   async request<T extends GridReply['type']>(body: Request, expected: T): Promise<Reply<T>> {
-    if (this.isClosed) throw new GridRequestError('The kernel behind this grid is gone; open the grid again from the searchbook panel.');
+    if (this.isClosed) throw new GridRequestError(this.failure);
     const requestId = `r${++counter}-${Date.now().toString(36)}`;
     const reply = new Promise<GridReply>((resolve, reject) => this.waiting.set(requestId, { resolve, reject }));
     this.comm.send({ ...body, v: GRID_PROTOCOL_VERSION, requestId } as unknown as Parameters<Kernel.IComm['send']>[0]);
@@ -61,10 +78,25 @@ export class GridClient {
     this.fail('The grid comm was closed.');
   }
 
+  private onStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {
+    if (status === 'restarting' || status === 'autorestarting' || status === 'dead') this.fail(`The kernel ${status === 'dead' ? 'died' : 'restarted'}: reopen this grid from the searchbook panel.`);
+  }
+
   private receive(data: unknown): void {
+    const version = typeof data === 'object' && data !== null ? (data as { v?: unknown }).v : undefined;
+    if (version !== GRID_PROTOCOL_VERSION) {
+      // Its replies cannot be read as ours: every request would wait for nothing.
+      this.fail(versionMismatchMessage(version));
+      if (!this.kernel.isDisposed) this.comm.close();
+      return;
+    }
     const parsed = GridReplySchema.safeParse(data);
     if (!parsed.success) {
       console.warn('searchbook: a grid reply that does not match the protocol was ignored', parsed.error.issues[0]);
+      return;
+    }
+    if (parsed.data.type === 'ended') {
+      this.ended.emit({ gridId: parsed.data.gridId, message: parsed.data.message });
       return;
     }
     const id = parsed.data.requestId;
@@ -75,8 +107,12 @@ export class GridClient {
   }
 
   private fail(message: string): void {
+    if (this.closed) return;
     this.closed = true;
+    this.failure = message;
+    this.kernel.statusChanged.disconnect(this.onStatus, this);
     for (const waiter of this.waiting.values()) waiter.reject(new GridRequestError(message));
     this.waiting.clear();
+    this.failed.emit(message);
   }
 }

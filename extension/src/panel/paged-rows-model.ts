@@ -145,10 +145,7 @@ export class PagedRowsModel extends DataModel {
         ({ block, total }) => {
           if (generation !== this.generation) return;
           this.inFlight.delete(index);
-          this.total = total;
-          this.store(block);
-          this.emitChanged({ type: 'cells-changed', region: 'body', row: block.offset, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: this.columnList.length });
-          this.emitChanged({ type: 'cells-changed', region: 'row-header', row: block.offset, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: 1 });
+          this.arrived(block, total);
           this.pump();
         },
         (err: Error) => {
@@ -161,6 +158,27 @@ export class PagedRowsModel extends DataModel {
         },
       );
     }
+  }
+
+  /**
+   * Loads the blocks holding rows `first` to `last` that are not loaded (a copy of a selection
+   * scrolled past); rejects when the grid is read afresh meanwhile.
+   */
+  async loadRows(first: number, last: number): Promise<void> {
+    const generation = this.generation;
+    for (let index = Math.floor(first / this.blockSize); index <= Math.floor(last / this.blockSize); index++) {
+      if (this.blocks.has(index)) continue;
+      const { block, total } = await this.fetchBlock(index);
+      if (generation !== this.generation) throw new Error('The grid was read again meanwhile: select and copy again.');
+      this.arrived(block, total);
+    }
+  }
+
+  private arrived(block: Block, total: number): void {
+    this.total = total;
+    this.store(block);
+    this.emitChanged({ type: 'cells-changed', region: 'body', row: block.offset, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: this.columnList.length });
+    this.emitChanged({ type: 'cells-changed', region: 'row-header', row: block.offset, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: 1 });
   }
 
   private store(block: Block): void {

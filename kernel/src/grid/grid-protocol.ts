@@ -196,6 +196,12 @@ export const GridReplySchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...ReplyBase, type: z.literal('block'), gridId: z.string(), total: z.number().int().nonnegative(), block: BlockSchema }),
   z.object({ ...ReplyBase, type: z.literal('closed'), gridId: z.string() }),
+  /**
+   * Unasked (no request id): the kernel ended a grid because the connection it read was
+   * replaced by `%connect` or closed. `message` leads with `connection replaced: reopen` or
+   * `connection closed: reopen`; later requests for the grid get it as their error.
+   */
+  z.object({ ...ReplyBase, requestId: z.null(), type: z.literal('ended'), gridId: z.string(), message: z.string() }),
   z.object({ ...ReplyBase, type: z.literal('curl'), commands: z.array(z.string()) }),
   z.object({
     ...ReplyBase,

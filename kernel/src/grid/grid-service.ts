@@ -34,21 +34,41 @@ type ReplyBody = GridReply extends infer R ? (R extends GridReply ? Omit<R, 'v' 
 
 export class GridService {
   readonly sessions = new GridSessions();
+  /** Open comms by id, for telling a panel about grids the kernel ended. */
+  private readonly comms = new Map<string, Comm>();
 
   constructor(
     private readonly connections: ConnectionRegistry,
     private readonly profiles: () => ProfileStore,
     /** The console's variables, for a cell's curl commands. */
     private readonly scope: VariableScope = new VariableScope(),
-  ) {}
+  ) {
+    connections.onEnded((ended, by) => this.endGrids(ended, by));
+  }
 
   target(): CommTarget {
-    return (comm) => ({
-      onMessage: async (data, replyComm) => {
-        void this.answer(data, replyComm);
-      },
-      onClose: () => void this.sessions.closeComm(comm.id),
-    });
+    return (comm) => {
+      this.comms.set(comm.id, comm);
+      return {
+        onMessage: async (data, replyComm) => {
+          void this.answer(data, replyComm);
+        },
+        onClose: () => {
+          this.comms.delete(comm.id);
+          void this.sessions.closeComm(comm.id);
+        },
+      };
+    };
+  }
+
+  /** A connection was replaced or closed: its grids end, and their panels are told at once (not at their next scroll). */
+  private async endGrids(ended: Connection, by: Connection | undefined): Promise<void> {
+    const reason = endedReason(ended, by);
+    const { ended: grids, released } = this.sessions.end(ended.name, reason);
+    for (const session of grids) {
+      void this.comms.get(session.commId)?.send({ v: GRID_PROTOCOL_VERSION, requestId: null, type: 'ended', gridId: session.id, message: reason }).catch(() => undefined);
+    }
+    await released;
   }
 
   private async answer(data: Record<string, unknown>, comm: Comm): Promise<void> {
@@ -100,6 +120,10 @@ export class GridService {
       case 'open': {
         const connection = this.connection(request.connection);
         const grid = await connection.driver.documents.open(request.target, request.blockSize, request.view, signal);
+        if (!this.connections.isOpen(connection)) {
+          await grid.reader.close().catch(() => undefined);
+          throw new Error(endedReason(connection, this.connections.list().find((c) => c.name === connection.name)));
+        }
         const session = this.sessions.add({ commId: comm.id, connection: connection.name, target: request.target, blockSize: request.blockSize, view: request.view, reader: grid.reader });
         this.sessions.noteColumns(session, grid.first.columns);
         return opened(session, grid, connection.driver.documents);
@@ -114,6 +138,11 @@ export class GridService {
         const session = this.session(request.gridId);
         const documents = this.connection(session.connection).driver.documents;
         const grid = await documents.open(session.target, session.blockSize, session.view, signal);
+        if (this.sessions.get(session.id) !== session) {
+          // Its connection ended while it was read again.
+          await grid.reader.close().catch(() => undefined);
+          throw new Error(this.sessions.ending(session.id) ?? `The grid ${session.id} was closed meanwhile.`);
+        }
         await this.sessions.replaceReader(session, grid.reader);
         this.sessions.noteColumns(session, grid.first.columns);
         return opened(session, grid, documents);
@@ -135,9 +164,18 @@ export class GridService {
 
   private session(id: string): GridSession {
     const session = this.sessions.get(id);
+    const ending = this.sessions.ending(id);
+    if (ending) throw new Error(ending);
     if (!session) throw new Error(`No grid ${id} is open in this kernel (it was closed, or the kernel restarted); open it again from the panel.`);
     return session;
   }
+}
+
+/** What a grid read through `ended` says: the status line leads with it. */
+function endedReason(ended: Connection, by: Connection | undefined): string {
+  if (!by) return `connection closed: reopen. "${ended.name}" is no longer open in this kernel; %connect it again, then Refresh reopens this grid on it.`;
+  const where = by.address === ended.address ? '' : ` (now ${by.address})`;
+  return `connection replaced: reopen. %connect opened "${ended.name}" again${where}, and this grid was reading the connection it replaced; Refresh reopens it on the new one.`;
 }
 
 function opened(session: GridSession, { first, notes, sortedBy, request }: OpenedGrid, { matchCaseSupported, rawFilterHint }: DocumentSide): ReplyBody {

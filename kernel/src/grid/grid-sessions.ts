@@ -21,8 +21,13 @@ export interface GridSession {
   columns: Map<string, GridColumn>;
 }
 
+/** Ended grids remembered for their reason, for requests that still come for them. */
+const KEPT_ENDINGS = 1000;
+
 export class GridSessions {
   private readonly sessions = new Map<string, GridSession>();
+  /** Grids the kernel ended itself (their connection was replaced or closed): id → why. */
+  private readonly endings = new Map<string, string>();
 
   add(session: Omit<GridSession, 'id' | 'columns'>): GridSession {
     const full = { ...session, id: randomUUID(), columns: new Map<string, GridColumn>() };
@@ -49,10 +54,33 @@ export class GridSessions {
 
   async close(id: string): Promise<boolean> {
     const session = this.sessions.get(id);
-    if (!session) return false;
+    if (!session) return this.endings.delete(id);
     this.sessions.delete(id);
     await session.reader.close();
     return true;
+  }
+
+  /**
+   * Ends the grids read through a connection that is gone, remembering why; `released` settles
+   * once their cursors are released, as far as the engine still answers.
+   */
+  end(connection: string, reason: string): { ended: GridSession[]; released: Promise<void> } {
+    const ended = [...this.sessions.values()].filter((s) => s.connection === connection);
+    for (const session of ended) {
+      this.sessions.delete(session.id);
+      this.endings.set(session.id, reason);
+    }
+    for (const id of this.endings.keys()) {
+      if (this.endings.size <= KEPT_ENDINGS) break;
+      this.endings.delete(id);
+    }
+    const released = Promise.allSettled(ended.map((s) => s.reader.close())).then(() => undefined);
+    return { ended, released };
+  }
+
+  /** Why the kernel ended this grid, if it did. */
+  ending(id: string): string | undefined {
+    return this.endings.get(id);
   }
 
   async closeComm(commId: string): Promise<void> {
