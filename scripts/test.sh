@@ -14,7 +14,11 @@ npx tsc -p tsconfig.browser.json --noEmit || status=1
 npx tsc -p extension/tsconfig.test.json || status=1
 # --forceExit: jest runs in band on two cores, so one handle a test leaks would keep the run
 # alive until CI kills it; the leak then shows as a test failure or warning, not a hang.
-npx jest --ci --forceExit --json --outputFile=test-results/jest.json "$@" || status=1
+# And a watchdog: a test stuck past every timeout ends the run with a message here, well inside CI's limit.
+timeout --kill-after=30s 60m npx jest --ci --forceExit --json --outputFile=test-results/jest.json "$@"
+jest_status=$?
+if [ "$jest_status" -eq 124 ] || [ "$jest_status" -eq 137 ]; then echo "searchbook: jest was stopped after 60 minutes; the last suite it printed was still running" >&2; fi
+[ "$jest_status" -eq 0 ] || status=1
 .venv/bin/python -m pytest test/python -q --junitxml=test-results/pytest.xml || status=1
 node scripts/summarize-tests.js test-results/jest.json test-results/pytest.xml || status=1
 exit $status
