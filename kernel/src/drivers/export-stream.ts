@@ -26,9 +26,8 @@ export interface ExportRequest {
  */
 export interface ExportPage {
   readonly count: number;
-  /** The page's lines, each ending in a newline. */
+  /** The page's lines, each ending in a newline (and holding none inside). */
   jsonl(): string | Buffer;
-  lines(): string[];
   documents(): GridDocument[];
 }
 

@@ -10,9 +10,11 @@ import { asObject } from '../document-columns';
 import { EngineError, type EngineResponse, type GridColumn } from '../driver';
 import type { ExportPage, ExportRequest, ExportStream } from '../export-stream';
 import type { FieldTree } from '../field-tree';
-import type { Transport } from '../transport';
-import { elasticsearchFailure } from './failure';
+import type { GridDocument } from '../grid-columns';
 import { mergePages } from '../merge-pages';
+import { decoded, type Transport } from '../transport';
+import { elasticsearchFailure } from './failure';
+import { type RawHitsPage, readRawHits } from './raw-hits';
 
 /** How long the engine keeps the point in time between two pages. */
 const KEEP_ALIVE = '5m';
@@ -25,21 +27,6 @@ const LEADING: GridColumn[] = [
   { name: '_index', type: 'keyword', readOnly: true, json: false, origin: 'meta' },
 ];
 
-/**
- * A hit as the export needs it. Checked field by field without copying: a zod object schema
- * would rebuild every hit of a million, which costs more than reading them.
- */
-interface Hit {
-  _index: string;
-  _id: string;
-  _source?: JsonValue;
-  sort: JsonValue[];
-}
-const isHit = (value: unknown): value is Hit => {
-  const hit = value as Partial<Hit> | null;
-  return typeof hit === 'object' && hit !== null && typeof hit._index === 'string' && typeof hit._id === 'string' && Array.isArray(hit.sort);
-};
-const Page = z.object({ pit_id: z.string().optional(), hits: z.object({ hits: z.array(z.custom<Hit>(isHit)) }).loose() }).loose();
 const PitOpened = z.object({ id: z.string() }).loose();
 const Count = z.object({ count: z.number() }).loose();
 
@@ -67,28 +54,50 @@ export async function openElasticsearchExport(
   let closed = false;
   const slices = request.slices ?? 1;
 
+  // Pages still in flight when the export stops early are cancelled with it.
+  const stopping = new AbortController();
+  const pageSignal = AbortSignal.any([signal, stopping.signal]);
+
+  const readPage = async (slice: number | undefined, after: JsonValue[] | undefined): Promise<RawHitsPage> => {
+    const body: Record<string, JsonValue> = {
+      size,
+      pit: { id: pitId, keep_alive: KEEP_ALIVE },
+      sort: [{ _shard_doc: 'asc' }],
+      track_total_hits: false,
+      ...(query ? { query } : {}),
+      ...(request.fields ? { _source: request.fields } : {}),
+      ...(after ? { search_after: after } : {}),
+      ...(slice !== undefined ? { slice: { id: slice, max: slices } } : {}),
+    };
+    const raw = await transport.sendRaw({ method: 'POST', path: '/_search', query: '', body: { kind: 'json', value: body } }, pageSignal);
+    if (raw.status >= 300) throw elasticsearchFailure(decoded(raw)) ?? unexpected('POST /_search', decoded(raw));
+    const page = readRawHits(raw.bytes);
+    if (!page) throw unexpected('POST /_search', decoded(raw));
+    if (page.shardFailures.length > 0) throw new EngineError('RequestFailed', `Elasticsearch could not read every shard of ${request.target}: ${page.shardFailures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`);
+    if (page.pitId) pitId = page.pitId;
+    return page;
+  };
+
+  /**
+   * One cursor's pages. The next page is asked for as soon as this one has arrived, so the
+   * engine searches while this page is written: at most two pages a cursor are in memory.
+   */
   async function* cursor(slice: number | undefined): AsyncGenerator<ExportPage> {
-    let after: JsonValue[] | undefined;
-    for (;;) {
-      const body: Record<string, JsonValue> = {
-        size,
-        pit: { id: pitId, keep_alive: KEEP_ALIVE },
-        sort: [{ _shard_doc: 'asc' }],
-        track_total_hits: false,
-        ...(query ? { query } : {}),
-        ...(request.fields ? { _source: request.fields } : {}),
-        ...(after ? { search_after: after } : {}),
-        ...(slice !== undefined ? { slice: { id: slice, max: slices } } : {}),
-      };
-      const response = await send(ctx, 'POST', '/_search', '', body);
-      const page = Page.safeParse(json(response));
-      if (!page.success) throw unexpected('POST /_search', response);
-      if (page.data.pit_id) pitId = page.data.pit_id;
-      const hits = page.data.hits.hits;
-      if (hits.length === 0) return;
-      yield pageOf(hits);
-      after = hits[hits.length - 1]?.sort;
-      if (hits.length < size) return;
+    let next: Promise<RawHitsPage> | undefined = readPage(slice, undefined);
+    try {
+      while (next) {
+        const page: RawHitsPage = await next;
+        next = undefined;
+        if (page.count === 0) return;
+        if (page.count >= size) {
+          next = readPage(slice, page.lastSort);
+          // Settled here when the export stops before it is awaited (its failure is then moot).
+          next.catch(() => undefined);
+        }
+        yield pageOf(page);
+      }
+    } finally {
+      if (next) stopping.abort();
     }
   }
 
@@ -100,6 +109,7 @@ export async function openElasticsearchExport(
     close: async () => {
       if (closed) return;
       closed = true;
+      stopping.abort();
       // A fresh signal: an interrupted export still frees the point in time it opened.
       const closing = { ...ctx, signal: AbortSignal.timeout(CLOSE_TIMEOUT_MS) };
       await send(closing, 'DELETE', '/_pit', '', { id: pitId }).catch(() => undefined);
@@ -107,14 +117,22 @@ export async function openElasticsearchExport(
   };
 }
 
-function pageOf(hits: Hit[]): ExportPage {
-  const lines = hits.map((hit) => JSON.stringify({ _index: hit._index, _id: hit._id, _source: hit._source ?? {} }));
+function pageOf(page: RawHitsPage): ExportPage {
   return {
-    count: lines.length,
-    jsonl: () => `${lines.join('\n')}\n`,
-    lines: () => lines,
-    documents: () => hits.map((hit) => ({ meta: { _id: hit._id, _index: hit._index }, source: hit._source ?? {} })),
+    count: page.count,
+    jsonl: () => page.jsonl,
+    documents: () => jsonlDocuments(page.jsonl),
   };
+}
+
+/** The grid form of `{"_index","_id","_source"}` lines (CSV). */
+function jsonlDocuments(jsonl: Buffer): GridDocument[] {
+  const lines = jsonl.toString('utf8').split('\n');
+  lines.pop();
+  return lines.map((line) => {
+    const hit = JSON.parse(line) as { _index: string; _id: string; _source: JsonValue };
+    return { meta: { _id: hit._id, _index: hit._index }, source: hit._source };
+  });
 }
 
 /** The query of an export body: a bare query object, or `{"query": {...}}`; refused before anything is sent otherwise. */

@@ -86,7 +86,6 @@ function linesPage(bytes: Buffer): ExportPage {
   return {
     count,
     jsonl: () => (unterminated ? Buffer.concat([bytes, Buffer.from('\n')]) : bytes),
-    lines,
     documents: () => lines().map(toDocument),
   };
 }
