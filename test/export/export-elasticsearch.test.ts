@@ -13,6 +13,7 @@ import { ExportRefused } from '../../kernel/src/export/export-file';
 import { connect, request, SECRETS } from '../drivers/helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import { authHeaders, fetchFromNode } from '../support/real-elasticsearch/launch';
 import { loadProducts } from '../support/real-elasticsearch/products';
 import { fullDiskAfter, parseCsv, run, scratchDir, stoppedBy } from './export-helpers';
 
@@ -69,6 +70,28 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     // The point in time is released.
     expect(proxy.seen.some((r) => r.method === 'DELETE' && r.url === '/_pit')).toBe(true);
+  });
+
+  it('JSONL keeps each source as the engine holds it: a long past 2^53 digit for digit, escapes and brackets inside strings; a pretty-printed source on one line', async () => {
+    const node = { url: engine.url, ...(target.canSecure ? { password: SECRETS.ES_PASSWORD } : {}) };
+    const raw = `${INDEX}-raw`;
+    const put = async (id: string, text: string) => {
+      const answer = await fetchFromNode(node, `/${raw}/_doc/${id}?refresh=true`, { method: 'PUT', headers: { ...authHeaders(node), 'content-type': 'application/json' }, body: text });
+      expect(answer.status).toBe(201);
+    };
+    const exact = '{"big":9007199254740993,"note":"a {brace} [x] \\"quoted\\" back\\\\slash é","list":[{"a":"}"},[]]}';
+    await put('exact', exact);
+    await put('spread', '{\n  "name": "spread",\n  "n": [1, 2]\n}');
+    try {
+      const file = join(dir, 'raw.jsonl');
+      await run(es.driver, { target: raw, file });
+      const byId = new Map(lines(file).map((l) => [(JSON.parse(l) as { _id: string })._id, l]));
+      expect(byId.size).toBe(2);
+      expect(byId.get('exact')).toBe(`{"_index":"${raw}","_id":"exact","_source":${exact}}`);
+      expect(JSON.parse(byId.get('spread') as string)).toEqual({ _index: raw, _id: 'spread', _source: { name: 'spread', n: [1, 2] } });
+    } finally {
+      await es.driver.send(request('DELETE', `/${raw}`), new AbortController().signal);
+    }
   });
 
   it('slices=3 reads three sliced cursors and writes the same documents as one cursor', async () => {
