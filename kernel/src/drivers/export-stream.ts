@@ -26,7 +26,10 @@ export interface ExportRequest {
  */
 export interface ExportPage {
   readonly count: number;
-  /** The page's lines, each ending in a newline (and holding none inside). */
+  /**
+   * The page's lines, each ending in a newline (and holding none inside). A driver may reuse
+   * the buffer for a later page: use it before asking for the page after next.
+   */
   jsonl(): string | Buffer;
   documents(): GridDocument[];
 }

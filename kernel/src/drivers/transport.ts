@@ -101,14 +101,16 @@ export class Transport {
    * Sends a request and hands back the body as it arrives (exports): nothing is buffered
    * beyond what the caller has not yet read, so a slow reader slows the socket, not memory.
    */
-  async stream(request: Pick<ConsoleRequest, 'method' | 'path' | 'query'>, signal: AbortSignal): Promise<StreamedResponse> {
+  async stream(request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>, signal: AbortSignal): Promise<StreamedResponse> {
     const timeoutMs = this.options.timeoutMs ?? 60_000;
+    const { body, contentType } = encodeBody(request.body);
     try {
       const response = await this.agent.request({
         origin: this.options.baseUrl,
         method: request.method,
         path: request.query ? `${request.path}?${request.query}` : request.path,
-        headers: { ...this.options.headers },
+        headers: { ...this.options.headers, ...(contentType ? { 'content-type': contentType } : {}) },
+        body,
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,

@@ -4,7 +4,6 @@
  * when complete; the next page is read only once the previous one is accepted by the file
  * (backpressure), so memory stays flat whatever the size.
  */
-import { once } from 'node:events';
 import { constants, createWriteStream } from 'node:fs';
 import { access, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -151,11 +150,20 @@ class FileOut {
     });
   }
 
+  /**
+   * Resolves once the data is on its way to the disk, not merely queued: a driver may then use
+   * the page's buffer again (exports reuse their buffers), and no more than a page waits in memory.
+   */
   async write(data: string | Buffer): Promise<void> {
     if (this.failure) throw this.failure;
     if (data.length === 0) return;
     this.bytes += typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
-    if (!this.stream.write(data)) await once(this.stream, 'drain');
+    await new Promise<void>((resolve) => {
+      this.stream.write(data, (err) => {
+        if (err) this.failure ??= err;
+        resolve();
+      });
+    });
     if (this.failure) throw this.failure;
   }
 

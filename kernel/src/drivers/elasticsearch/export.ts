@@ -14,7 +14,8 @@ import type { GridDocument } from '../grid-columns';
 import { mergePages } from '../merge-pages';
 import { decoded, type Transport } from '../transport';
 import { elasticsearchFailure } from './failure';
-import { type RawHitsPage, readRawHits } from './raw-hits';
+import { ReusedBuffer } from '../reused-buffer';
+import { HitRanges, type RawHitsPage, readRawHits, type ScanScratch } from './raw-hits';
 
 /** How long the engine keeps the point in time between two pages. */
 const KEEP_ALIVE = '5m';
@@ -58,7 +59,7 @@ export async function openElasticsearchExport(
   const stopping = new AbortController();
   const pageSignal = AbortSignal.any([signal, stopping.signal]);
 
-  const readPage = async (slice: number | undefined, after: JsonValue[] | undefined): Promise<RawHitsPage> => {
+  const readPage = async (slice: number | undefined, after: JsonValue[] | undefined, reuse: CursorBuffers): Promise<RawHitsPage> => {
     const body: Record<string, JsonValue> = {
       size,
       pit: { id: pitId, keep_alive: KEEP_ALIVE },
@@ -69,10 +70,12 @@ export async function openElasticsearchExport(
       ...(after ? { search_after: after } : {}),
       ...(slice !== undefined ? { slice: { id: slice, max: slices } } : {}),
     };
-    const raw = await transport.sendRaw({ method: 'POST', path: '/_search', query: '', body: { kind: 'json', value: body } }, pageSignal);
-    if (raw.status >= 300) throw elasticsearchFailure(decoded(raw)) ?? unexpected('POST /_search', decoded(raw));
-    const page = readRawHits(raw.bytes);
-    if (!page) throw unexpected('POST /_search', decoded(raw));
+    const response = await transport.stream({ method: 'POST', path: '/_search', query: '', body: { kind: 'json', value: body } }, pageSignal);
+    const bytes = await reuse.received.fill(response.body);
+    const raw = () => decoded({ status: response.status, headers: response.headers, bytes: Buffer.from(bytes), elapsedMs: 0 });
+    if (response.status >= 300) throw elasticsearchFailure(raw()) ?? unexpected('POST /_search', raw());
+    const page = readRawHits(bytes, reuse.scratch);
+    if (!page) throw unexpected('POST /_search', raw());
     if (page.shardFailures.length > 0) throw new EngineError('RequestFailed', `Elasticsearch could not read every shard of ${request.target}: ${page.shardFailures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`);
     if (page.pitId) pitId = page.pitId;
     return page;
@@ -83,14 +86,15 @@ export async function openElasticsearchExport(
    * engine searches while this page is written: at most two pages a cursor are in memory.
    */
   async function* cursor(slice: number | undefined): AsyncGenerator<ExportPage> {
-    let next: Promise<RawHitsPage> | undefined = readPage(slice, undefined);
+    const reuse = cursorBuffers();
+    let next: Promise<RawHitsPage> | undefined = readPage(slice, undefined, reuse);
     try {
       while (next) {
         const page: RawHitsPage = await next;
         next = undefined;
         if (page.count === 0) return;
         if (page.count >= size) {
-          next = readPage(slice, page.lastSort);
+          next = readPage(slice, page.lastSort, reuse);
           // Settled here when the export stops before it is awaited (its failure is then moot).
           next.catch(() => undefined);
         }
@@ -115,6 +119,23 @@ export async function openElasticsearchExport(
       await send(closing, 'DELETE', '/_pit', '', { id: pitId }).catch(() => undefined);
     },
   };
+}
+
+/**
+ * What one cursor reuses from page to page: the answer's bytes (a page is read from them before
+ * the next is asked for) and two buffers its lines alternate in. A page's lines are written to
+ * the file before the page after next is read (the file layer waits for each write), so two are
+ * enough.
+ */
+interface CursorBuffers {
+  received: ReusedBuffer;
+  scratch: ScanScratch;
+}
+
+function cursorBuffers(): CursorBuffers {
+  const lines = [new ReusedBuffer(), new ReusedBuffer()];
+  let turn = 0;
+  return { received: new ReusedBuffer(), scratch: { ranges: new HitRanges(), output: (size) => (lines[turn++ % 2] as ReusedBuffer).take(size) } };
 }
 
 function pageOf(page: RawHitsPage): ExportPage {

@@ -35,6 +35,36 @@ const SOURCE_KEY = Buffer.from(',"_source":');
 const LINE_END = Buffer.from('}\n');
 const EMPTY_SOURCE = Buffer.from('{}');
 
+/**
+ * Eight offsets a hit (start and end of `_index`, `_id`, `_source`, `sort`; -1 when absent),
+ * in one typed array used again for every page: no garbage a hit.
+ */
+export class HitRanges {
+  data = new Int32Array(8 * 1024);
+  /** Offsets in use: eight times the hits read. */
+  length = 0;
+
+  /** Room for one more hit, its offsets -1; returns where they start. */
+  addHit(): number {
+    if (this.length + 8 > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const at = this.length;
+    this.data.fill(-1, at, at + 8);
+    this.length += 8;
+    return at;
+  }
+}
+
+/** What a cursor keeps from one page to the next: the offsets, and where page lines are written. */
+export interface ScanScratch {
+  ranges: HitRanges;
+  /** `size` bytes for a page's lines, valid until the page after next (pages alternate). */
+  output(size: number): Buffer;
+}
+
 /** Thrown inside the scanner when the bytes are not the search answer they should be. */
 class NotASearchPage extends Error {}
 
@@ -153,32 +183,32 @@ function put(out: Buffer, at: number, from: Buffer, start: number, end: number):
 }
 
 /** The lines, byte-copied into one buffer (the usual case: an answer on one line). */
-function linesCopied(b: Buffer, ranges: number[]): Buffer {
+function linesCopied(b: Buffer, ranges: HitRanges, output: (size: number) => Buffer): Buffer {
   let size = 0;
   for (let h = 0; h < ranges.length; h += 8) {
-    const source = ranges[h + 4] as number;
-    size += FIXED_BYTES + (ranges[h + 1] as number) - (ranges[h] as number) + (ranges[h + 3] as number) - (ranges[h + 2] as number) + (source === -1 ? EMPTY_SOURCE.length : (ranges[h + 5] as number) - source);
+    const source = ranges.data[h + 4] as number;
+    size += FIXED_BYTES + (ranges.data[h + 1] as number) - (ranges.data[h] as number) + (ranges.data[h + 3] as number) - (ranges.data[h + 2] as number) + (source === -1 ? EMPTY_SOURCE.length : (ranges.data[h + 5] as number) - source);
   }
-  const out = Buffer.allocUnsafe(size);
+  const out = output(size);
   let at = 0;
   for (let h = 0; h < ranges.length; h += 8) {
     at = put(out, at, INDEX_KEY, 0, INDEX_KEY.length);
-    at = put(out, at, b, ranges[h] as number, ranges[h + 1] as number);
+    at = put(out, at, b, ranges.data[h] as number, ranges.data[h + 1] as number);
     at = put(out, at, ID_KEY, 0, ID_KEY.length);
-    at = put(out, at, b, ranges[h + 2] as number, ranges[h + 3] as number);
+    at = put(out, at, b, ranges.data[h + 2] as number, ranges.data[h + 3] as number);
     at = put(out, at, SOURCE_KEY, 0, SOURCE_KEY.length);
-    const source = ranges[h + 4] as number;
-    at = source === -1 ? put(out, at, EMPTY_SOURCE, 0, EMPTY_SOURCE.length) : put(out, at, b, source, ranges[h + 5] as number);
+    const source = ranges.data[h + 4] as number;
+    at = source === -1 ? put(out, at, EMPTY_SOURCE, 0, EMPTY_SOURCE.length) : put(out, at, b, source, ranges.data[h + 5] as number);
     at = put(out, at, LINE_END, 0, LINE_END.length);
   }
   return out;
 }
 
 /** The lines of an answer holding line breaks (pretty-printed sources), each source put on one line. */
-function linesRebuilt(b: Buffer, ranges: number[]): Buffer {
+function linesRebuilt(b: Buffer, ranges: HitRanges): Buffer {
   const parts: Buffer[] = [];
   for (let h = 0; h < ranges.length; h += 8) {
-    const r = (k: number) => ranges[h + k] as number;
+    const r = (k: number) => ranges.data[h + k] as number;
     parts.push(INDEX_KEY, b.subarray(r(0), r(1)), ID_KEY, b.subarray(r(2), r(3)), SOURCE_KEY);
     parts.push(r(4) === -1 ? EMPTY_SOURCE : oneLine(b, r(4), r(5)), LINE_END);
   }
@@ -189,21 +219,22 @@ function linesRebuilt(b: Buffer, ranges: number[]): Buffer {
  * Reads a `_search` answer's hits; undefined when the bytes are not a search answer with
  * `hits.hits` whose hits carry string `_index` and `_id` (the caller reports it).
  */
-export function readRawHits(b: Buffer): RawHitsPage | undefined {
+export function readRawHits(b: Buffer, scratch: ScanScratch): RawHitsPage | undefined {
   try {
-    return scan(b);
+    return scan(b, scratch);
   } catch (err) {
     if (err instanceof NotASearchPage || err instanceof SyntaxError) return undefined;
     throw err;
   }
 }
 
-function scan(b: Buffer): RawHitsPage {
+function scan(b: Buffer, scratch: ScanScratch): RawHitsPage {
   let pitId: string | undefined;
   let shardFailures: string[] = [];
   let found = false;
   // Per hit: the start and end of _index, _id and _source (-1: no _source), then of sort.
-  const ranges: number[] = [];
+  const ranges = scratch.ranges;
+  ranges.length = 0;
   const mayBreakLines = b.indexOf(LF) !== -1 || b.indexOf(CR) !== -1;
   const end = eachMember(b, 0, (keyStart, keyEnd, at) => {
     if (keyIs(b, keyStart, keyEnd, 'hits')) {
@@ -224,9 +255,9 @@ function scan(b: Buffer): RawHitsPage {
   });
   if (!found || skipBlanks(b, end) !== b.length) throw new NotASearchPage();
   const count = ranges.length / 8;
-  const jsonl = mayBreakLines ? linesRebuilt(b, ranges) : linesCopied(b, ranges);
+  const jsonl = mayBreakLines ? linesRebuilt(b, ranges) : linesCopied(b, ranges, scratch.output);
   const last = ranges.length - 8;
-  const lastSort = count > 0 && (ranges[last + 6] as number) !== -1 ? decode(b, ranges[last + 6] as number, ranges[last + 7] as number) : undefined;
+  const lastSort = count > 0 && (ranges.data[last + 6] as number) !== -1 ? decode(b, ranges.data[last + 6] as number, ranges.data[last + 7] as number) : undefined;
   if (count > 0 && !Array.isArray(lastSort)) throw new NotASearchPage();
   return { pitId, count, jsonl, lastSort: lastSort as JsonValue[] | undefined, shardFailures };
 }
@@ -248,13 +279,12 @@ function slotOf(b: Buffer, keyStart: number, keyEnd: number): number {
 }
 
 /** Each hit's ranges go into `ranges` (eight numbers a hit); returns the index past the array. */
-function hitArray(b: Buffer, at: number, ranges: number[]): number {
+function hitArray(b: Buffer, at: number, ranges: HitRanges): number {
   let i = skipBlanks(b, expectByte(b, at, OPEN_ARRAY));
   if (b[i] === CLOSE_ARRAY) return i + 1;
   for (;;) {
     i = skipBlanks(b, expectByte(b, i, OPEN_OBJECT));
-    const hit = ranges.length;
-    ranges.push(-1, -1, -1, -1, -1, -1, -1, -1);
+    const hit = ranges.addHit();
     while (b[i] !== CLOSE_OBJECT) {
       if (b[i] !== QUOTE) throw new NotASearchPage();
       const keyEnd = stringEnd(b, i);
@@ -262,15 +292,15 @@ function hitArray(b: Buffer, at: number, ranges: number[]): number {
       const after = valueEnd(b, valueAt);
       const slot = slotOf(b, i, keyEnd);
       if (slot !== -1) {
-        ranges[hit + slot] = valueAt;
-        ranges[hit + slot + 1] = after;
+        ranges.data[hit + slot] = valueAt;
+        ranges.data[hit + slot + 1] = after;
       }
       i = skipBlanks(b, after);
       if (b[i] === COMMA) i = skipBlanks(b, i + 1);
       else if (b[i] !== CLOSE_OBJECT) throw new NotASearchPage();
     }
     // _index and _id must be strings: they are copied into the line as they are.
-    if (b[ranges[hit] as number] !== QUOTE || b[ranges[hit + 2] as number] !== QUOTE) throw new NotASearchPage();
+    if (b[ranges.data[hit] as number] !== QUOTE || b[ranges.data[hit + 2] as number] !== QUOTE) throw new NotASearchPage();
     i = skipBlanks(b, i + 1);
     if (b[i] === CLOSE_ARRAY) return i + 1;
     if (b[i] !== COMMA) throw new NotASearchPage();
