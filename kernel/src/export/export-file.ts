@@ -10,6 +10,7 @@ import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { JsonValue } from '../console/cell';
+import type { GridView } from '../grid/grid-protocol';
 import { type Driver, EngineError } from '../drivers/driver';
 import type { ExportStream } from '../drivers/export-stream';
 import { type ExportFormat, pageWriter } from './formats';
@@ -22,6 +23,8 @@ export interface ExportOptions {
   fields?: string[];
   slices?: number;
   body?: JsonValue;
+  /** A grid's view whose filter narrows the export (the side panel's "Export…" on a grid). */
+  view?: GridView;
   overwrite: boolean;
 }
 
@@ -97,7 +100,7 @@ export async function exportToFile(driver: Driver, options: ExportOptions, hooks
   }
   const started = performance.now();
   const stream = await driver.exportStream(
-    { target: options.target, ...(options.body !== undefined ? { body: options.body } : {}), ...(options.fields ? { fields: options.fields } : {}), ...(options.slices ? { slices: options.slices } : {}) },
+    { target: options.target, ...(options.body !== undefined ? { body: options.body } : {}), ...(options.fields ? { fields: options.fields } : {}), ...(options.slices ? { slices: options.slices } : {}), ...(options.view ? { view: options.view } : {}) },
     hooks.signal,
   );
   const partial = `${options.file}.partial`;

@@ -17,6 +17,8 @@ import { cutLongCells } from '../render/cell-cut';
 import { isAdminRequest } from './admin-protocol';
 import { answerAdmin } from './admin-service';
 import { isEditRequest } from './edit-protocol';
+import { isExportRequest, type PanelExportRequest } from './export-protocol';
+import { type ExportSource, PanelExports } from './export-service';
 import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema, type GridView } from './grid-protocol';
 import { type GridSession, GridSessions } from './grid-sessions';
 
@@ -27,6 +29,7 @@ type ReplyBody = GridReply extends infer R ? (R extends GridReply ? Omit<R, 'v' 
 
 export class GridService {
   readonly sessions = new GridSessions();
+  readonly exports = new PanelExports();
 
   constructor(
     private readonly connections: ConnectionRegistry,
@@ -69,6 +72,10 @@ export class GridService {
 
   private async handle(request: GridRequest, comm: Comm, signal: AbortSignal): Promise<ReplyBody> {
     if (isAdminRequest(request)) return answerAdmin(request, this.connection(request.connection).driver, signal);
+    if (isExportRequest(request)) {
+      const progress = (body: ReplyBody) => comm.send({ v: GRID_PROTOCOL_VERSION, requestId: request.requestId, ...body });
+      return this.exports.answer(request, (exported) => this.exportSource(exported), progress);
+    }
     if (isEditRequest(request)) throw new Error(`Editing (${request.type}) is not built in this kernel yet.`);
     switch (request.type) {
       case 'connections': {
@@ -115,6 +122,12 @@ export class GridService {
         return { type: 'closed', gridId: request.gridId };
       }
     }
+  }
+
+  private exportSource(request: Extract<PanelExportRequest, { type: 'export' }>): ExportSource {
+    if (request.gridId === undefined) return { driver: this.connection(request.connection).driver };
+    const session = this.session(request.gridId);
+    return { driver: this.connection(session.connection).driver, grid: { target: session.target, view: session.view } };
   }
 
   private connection(name: string): Connection {

@@ -14,6 +14,7 @@ import type { GridDocument } from '../grid-columns';
 import { mergePages } from '../merge-pages';
 import { decoded, type Transport } from '../transport';
 import { elasticsearchFailure } from './failure';
+import { queryOfView } from './grid-query';
 import { ReusedBuffer } from '../reused-buffer';
 import { HitRanges, type RawHitsPage, readRawHits, type ScanScratch } from './raw-hits';
 
@@ -43,9 +44,11 @@ export async function openElasticsearchExport(
   tree: (target: string) => Promise<FieldTree | undefined>,
   signal: AbortSignal,
 ): Promise<ExportStream> {
-  const query = exportQuery(request.body);
+  const bodyQuery = exportQuery(request.body);
   const ctx: Ctx = { transport, signal };
   const target = encodeURIComponent(request.target).replace(/%2C/gi, ',');
+  const fields = await tree(target);
+  const query = request.view ? mergedQuery(bodyQuery, queryOfView(request.view, fields)) : bodyQuery;
   const size = await resultWindow(ctx, target);
   const total = await countOf(ctx, target, query);
   const pit = await send(ctx, 'POST', `/${target}/_pit`, `keep_alive=${KEEP_ALIVE}`);
@@ -108,7 +111,7 @@ export async function openElasticsearchExport(
   return {
     total,
     leading: LEADING,
-    tree: await tree(target),
+    tree: fields,
     pages: () => (slices > 1 ? mergePages(Array.from({ length: slices }, (_, i) => cursor(i))) : cursor(undefined)),
     close: async () => {
       if (closed) return;
@@ -154,6 +157,10 @@ function jsonlDocuments(jsonl: Buffer): GridDocument[] {
     const hit = JSON.parse(line) as { _index: string; _id: string; _source: JsonValue };
     return { meta: { _id: hit._id, _index: hit._index }, source: hit._source };
   });
+}
+
+function mergedQuery(a: JsonValue | undefined, b: JsonValue | undefined): JsonValue | undefined {
+  return a === undefined ? b : b === undefined ? a : { bool: { filter: [a, b] } };
 }
 
 /** The query of an export body: a bare query object, or `{"query": {...}}`; refused before anything is sent otherwise. */

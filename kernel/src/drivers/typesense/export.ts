@@ -12,6 +12,7 @@ import type { FieldTree } from '../field-tree';
 import type { GridDocument } from '../grid-columns';
 import type { StreamedResponse, Transport } from '../transport';
 import { typesenseFailure } from './failure';
+import { filterOfView } from './grid-filter';
 
 const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
 
@@ -30,6 +31,9 @@ export async function openTypesenseExport(
 ): Promise<ExportStream> {
   const params = exportParams(request);
   const collection = encodeURIComponent(request.target);
+  const fields = await tree(collection);
+  const viewFilter = request.view ? filterOfView(request.view, fields) : undefined;
+  if (viewFilter !== undefined) params.filter_by = params.filter_by === undefined ? viewFilter : `(${params.filter_by}) && (${viewFilter})`;
   const total = await totalOf(transport, collection, params.filter_by, signal);
   const response = await transport.stream({ method: 'GET', path: `/collections/${collection}/documents/export`, query: new URLSearchParams(params).toString() }, signal);
   if (response.status >= 300) throw await failureOf(response);
@@ -37,7 +41,7 @@ export async function openTypesenseExport(
   return {
     total,
     leading: LEADING,
-    tree: await tree(collection),
+    tree: fields,
     pages: () => linePages(body as AsyncIterator<Buffer>),
     close: async () => {
       // Stops reading: undici then drops the socket instead of draining the rest of the export.
