@@ -102,6 +102,25 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
     expect(new Set(slices)).toEqual(new Set([0, 1, 2]));
   });
 
+  it('without slices=, a target of several shards is read by one sliced cursor a shard, the same documents', async () => {
+    const node = { url: engine.url, ...(target.canSecure ? { password: SECRETS.ES_PASSWORD } : {}) };
+    const sharded = `${INDEX}-sharded`;
+    await loadProducts(node, 300, { index: sharded, settings: { number_of_shards: 3, number_of_replicas: 0 } });
+    try {
+      // As many cursors as the engine says the index has primary shards (the sandbox keeps one).
+      const settings = (await (await fetchFromNode(node, `/${sharded}/_settings?flat_settings=true`, { headers: authHeaders(node) })).json()) as Record<string, { settings: Record<string, string> }>;
+      const shards = Number(settings[sharded]?.settings['index.number_of_shards']);
+      const file = join(dir, 'sharded.jsonl');
+      await run(es.driver, { target: sharded, file });
+      expect(lines(file).sort()).toEqual(expected.slice(0, 300).map((d) => JSON.stringify({ _index: sharded, _id: d.id, _source: d.source })).sort());
+      const slices = new Set(searches().map((p) => (p.slice as { id: number; max: number } | undefined)?.id));
+      expect(slices).toEqual(shards > 1 ? new Set(Array.from({ length: shards }, (_, i) => i)) : new Set([undefined]));
+      if (target.engine === 'real') expect(shards).toBe(3);
+    } finally {
+      await es.driver.send(request('DELETE', `/${sharded}`), new AbortController().signal);
+    }
+  });
+
   it('JSON is one array of the same objects', async () => {
     const file = join(dir, 'all.json');
     await run(es.driver, { target: INDEX, file, format: 'json' });

@@ -1,7 +1,8 @@
 /**
  * Whole-index export (drivers.md 4.1, 8): a point in time read with `search_after` under a
  * `_shard_doc` sort, pages the size of the index's `max_result_window`, not capped; with
- * `slices=N`, N sliced cursors over the same point in time read in parallel. Lines are
+ * `slices=N`, N sliced cursors over the same point in time read in parallel (by default one
+ * per shard, up to four, so a many-shard index is read by its shards at once). Lines are
  * `{"_index","_id","_source"}`, the shape elasticdump writes and `_bulk` takes back.
  */
 import { z } from 'zod';
@@ -21,6 +22,8 @@ import { HitRanges, type RawHitsPage, readRawHits, type ScanScratch } from './ra
 /** How long the engine keeps the point in time between two pages. */
 const KEEP_ALIVE = '5m';
 const DEFAULT_WINDOW = 10_000;
+/** Cursors an export opens by itself on a many-shard target (more with slices=N). */
+const DEFAULT_MAX_SLICES = 4;
 /** Closing the point in time after an interrupt must not hang the cell. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
@@ -49,14 +52,15 @@ export async function openElasticsearchExport(
   const target = encodeURIComponent(request.target).replace(/%2C/gi, ',');
   const fields = await tree(target);
   const query = request.view ? mergedQuery(bodyQuery, queryOfView(request.view, fields)) : bodyQuery;
-  const size = await resultWindow(ctx, target);
+  const { window: size, shards } = await readSettings(ctx, target);
   const total = await countOf(ctx, target, query);
   const pit = await send(ctx, 'POST', `/${target}/_pit`, `keep_alive=${KEEP_ALIVE}`);
   const opened = PitOpened.safeParse(json(pit));
   if (!opened.success) throw unexpected('POST /_pit', pit);
   let pitId = opened.data.id;
   let closed = false;
-  const slices = request.slices ?? 1;
+  // A point in time slices by shard first: one cursor a shard reads them side by side.
+  const slices = request.slices ?? Math.min(shards, DEFAULT_MAX_SLICES);
 
   // Pages still in flight when the export stops early are cancelled with it.
   const stopping = new AbortController();
@@ -174,19 +178,26 @@ function exportQuery(body: JsonValue | undefined): JsonValue | undefined {
   return object.query;
 }
 
-/** The smallest `index.max_result_window` of the target's indices (the engine's default when none sets it). */
-async function resultWindow(ctx: Ctx, target: string): Promise<number> {
+/**
+ * The smallest `index.max_result_window` of the target's indices (the engine's default when
+ * none sets it) and their primary shards in all.
+ */
+async function readSettings(ctx: Ctx, target: string): Promise<{ window: number; shards: number }> {
   // A user allowed to read but not to see index settings gets the engine's default window.
   const response = await ctx.transport.send({ method: 'GET', path: `/${target}/_settings`, query: 'flat_settings=true' }, ctx.signal);
-  if (response.status === 403) return DEFAULT_WINDOW;
+  if (response.status === 403) return { window: DEFAULT_WINDOW, shards: 1 };
   throwOnFailure(ctx, response);
   let window = Number.POSITIVE_INFINITY;
+  let shards = 0;
   for (const index of Object.values(asObject(json(response)) ?? {})) {
     const settings = asObject(asObject(index)?.settings);
-    const value = Number(settings?.['index.max_result_window'] ?? asObject(settings?.index)?.max_result_window ?? DEFAULT_WINDOW);
+    const setting = (name: string) => settings?.[`index.${name}`] ?? asObject(settings?.index)?.[name];
+    const value = Number(setting('max_result_window') ?? DEFAULT_WINDOW);
     if (Number.isInteger(value) && value > 0) window = Math.min(window, value);
+    const primaries = Number(setting('number_of_shards') ?? 1);
+    shards += Number.isInteger(primaries) && primaries > 0 ? primaries : 1;
   }
-  return Number.isFinite(window) ? window : DEFAULT_WINDOW;
+  return { window: Number.isFinite(window) ? window : DEFAULT_WINDOW, shards: Math.max(shards, 1) };
 }
 
 async function countOf(ctx: Ctx, target: string, query: JsonValue | undefined): Promise<number | undefined> {
