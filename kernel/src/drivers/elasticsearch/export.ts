@@ -62,9 +62,12 @@ export async function openElasticsearchExport(
   // A point in time slices by shard first: one cursor a shard reads them side by side.
   const slices = request.slices ?? Math.min(shards, DEFAULT_MAX_SLICES);
 
-  // Pages still in flight when the export stops early are cancelled with it.
+  // Pages still in flight when the export stops early, or is interrupted, are cancelled with it.
   const stopping = new AbortController();
-  const pageSignal = AbortSignal.any([signal, stopping.signal]);
+  const interrupted = () => stopping.abort();
+  if (signal.aborted) stopping.abort();
+  else signal.addEventListener('abort', interrupted, { once: true });
+  const pageSignal = stopping.signal;
 
   const readPage = async (slice: number | undefined, after: JsonValue[] | undefined, reuse: CursorBuffers): Promise<RawHitsPage> => {
     const body: Record<string, JsonValue> = {
@@ -120,6 +123,7 @@ export async function openElasticsearchExport(
     close: async () => {
       if (closed) return;
       closed = true;
+      signal.removeEventListener('abort', interrupted);
       stopping.abort();
       // A fresh signal: an interrupted export still frees the point in time it opened.
       const closing = { ...ctx, signal: AbortSignal.timeout(CLOSE_TIMEOUT_MS) };
