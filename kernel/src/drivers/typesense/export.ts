@@ -11,6 +11,7 @@ import type { ExportPage, ExportRequest, ExportStream } from '../export-stream';
 import type { FieldTree } from '../field-tree';
 import type { GridDocument } from '../grid-columns';
 import type { StreamedResponse, Transport } from '../transport';
+import { ReusedBuffer } from '../reused-buffer';
 import { typesenseFailure } from './failure';
 import { filterOfView } from './grid-filter';
 
@@ -57,9 +58,12 @@ const NEWLINE = 0x0a;
 
 /**
  * Pages of whole lines as the socket delivers them, passed on as bytes: a line cut by a read
- * waits for the rest, so a stopped export never writes half a document.
+ * waits for the rest, so a stopped export never writes half a document. Pages alternate
+ * between two reused buffers: a page is written before the page after next is read.
  */
 async function* linePages(body: AsyncIterator<Buffer>): AsyncGenerator<ExportPage> {
+  const buffers = [new ReusedBuffer(), new ReusedBuffer()];
+  let turn = 0;
   let chunks: Buffer[] = [];
   let size = 0;
   for (;;) {
@@ -69,7 +73,9 @@ async function* linePages(body: AsyncIterator<Buffer>): AsyncGenerator<ExportPag
       size += next.value.length;
       if (size < PAGE_BYTES) continue;
     }
-    const bytes = Buffer.concat(chunks, size);
+    const bytes = (buffers[turn++ % 2] as ReusedBuffer).take(size);
+    let at = 0;
+    for (const chunk of chunks) at += chunk.copy(bytes, at);
     // The export ends without a newline (engine-facts A.5): the last line is whole at the end.
     const cut = next.done ? bytes.length : bytes.lastIndexOf(NEWLINE) + 1;
     const rest = bytes.subarray(cut);
