@@ -17,7 +17,7 @@ import { decoded, type Transport } from '../transport';
 import { elasticsearchFailure } from './failure';
 import { queryOfView } from './grid-query';
 import { ReusedBuffer } from '../reused-buffer';
-import { HitRanges, type RawHitsPage, readRawHits, type ScanScratch } from './raw-hits';
+import { guessNextPage, HitRanges, type RawHitsPage, readRawHits, type ScanScratch } from './raw-hits';
 
 /** How long the engine keeps the point in time between two pages. */
 const KEEP_ALIVE = '5m';
@@ -69,10 +69,19 @@ export async function openElasticsearchExport(
   else signal.addEventListener('abort', interrupted, { once: true });
   const pageSignal = stopping.signal;
 
-  const readPage = async (slice: number | undefined, after: JsonValue[] | undefined, reuse: CursorBuffers): Promise<RawHitsPage> => {
+  /** A page asked for; `cancel` drops it alone (a guessed next page that was wrong). */
+  interface InFlight {
+    answer: Promise<Fetched>;
+    buffer: ReusedBuffer;
+    after: JsonValue[] | undefined;
+    pitId: string;
+    cancel(): void;
+  }
+
+  const fetchPage = (slice: number | undefined, after: JsonValue[] | undefined, buffer: ReusedBuffer, pit = pitId): InFlight => {
     const body: Record<string, JsonValue> = {
       size,
-      pit: { id: pitId, keep_alive: KEEP_ALIVE },
+      pit: { id: pit, keep_alive: KEEP_ALIVE },
       sort: [{ _shard_doc: 'asc' }],
       track_total_hits: false,
       ...(query ? { query } : {}),
@@ -80,11 +89,27 @@ export async function openElasticsearchExport(
       ...(after ? { search_after: after } : {}),
       ...(slice !== undefined ? { slice: { id: slice, max: slices } } : {}),
     };
-    const response = await transport.stream({ method: 'POST', path: '/_search', query: '', body: { kind: 'json', value: body } }, pageSignal);
-    const bytes = await reuse.received.fill(response.body);
-    const raw = () => decoded({ status: response.status, headers: response.headers, bytes: Buffer.from(bytes), elapsedMs: 0 });
-    if (response.status >= 300) throw elasticsearchFailure(raw()) ?? unexpected('POST /_search', raw());
-    const page = readRawHits(bytes, reuse.scratch);
+    const own = new AbortController();
+    const cancel = () => own.abort();
+    if (pageSignal.aborted) own.abort();
+    else pageSignal.addEventListener('abort', cancel, { once: true });
+    const answer = (async (): Promise<Fetched> => {
+      try {
+        const response = await transport.stream({ method: 'POST', path: '/_search', query: '', body: { kind: 'json', value: body } }, own.signal);
+        return { status: response.status, headers: response.headers, bytes: await buffer.fill(response.body) };
+      } finally {
+        pageSignal.removeEventListener('abort', cancel);
+      }
+    })();
+    // Settled here when the export stops before it is awaited (its failure is then moot).
+    answer.catch(() => undefined);
+    return { answer, buffer, after, pitId: pit, cancel };
+  };
+
+  const readFetched = (fetched: Fetched, scratch: ScanScratch): RawHitsPage => {
+    const raw = () => decoded({ ...fetched, bytes: Buffer.from(fetched.bytes), elapsedMs: 0 });
+    if (fetched.status >= 300) throw elasticsearchFailure(raw()) ?? unexpected('POST /_search', raw());
+    const page = readRawHits(fetched.bytes, scratch);
     if (!page) throw unexpected('POST /_search', raw());
     if (page.shardFailures.length > 0) throw new EngineError('RequestFailed', `Elasticsearch could not read every shard of ${request.target}: ${page.shardFailures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`);
     if (page.pitId) pitId = page.pitId;
@@ -92,26 +117,44 @@ export async function openElasticsearchExport(
   };
 
   /**
-   * One cursor's pages. The next page is asked for as soon as this one has arrived, so the
-   * engine searches while this page is written: at most two pages a cursor are in memory.
+   * One cursor's pages. The next page is asked for as soon as this one has arrived, before it
+   * is read (its start guessed from the answer's last bytes, checked once the page is read),
+   * so the engine searches while this page is read and written. A cursor holds at most two
+   * answers and two pages of lines, in buffers it reuses.
    */
   async function* cursor(slice: number | undefined): AsyncGenerator<ExportPage> {
-    const reuse = cursorBuffers();
-    let next: Promise<RawHitsPage> | undefined = readPage(slice, undefined, reuse);
+    const scratch = cursorScratch();
+    const received = [new ReusedBuffer(), new ReusedBuffer()] as const;
+    let current: InFlight | undefined = fetchPage(slice, undefined, received[0]);
+    let ahead: InFlight | undefined;
     try {
-      while (next) {
-        const page: RawHitsPage = await next;
-        next = undefined;
-        if (page.count === 0) return;
+      while (current) {
+        const fetched: Fetched = await current.answer;
+        const spare: ReusedBuffer = current.buffer === received[0] ? received[1] : received[0];
+        const guess: ReturnType<typeof guessNextPage> = fetched.status < 300 ? guessNextPage(fetched.bytes) : undefined;
+        ahead = guess ? fetchPage(slice, guess.after, spare, guess.pitId ?? pitId) : undefined;
+        const page = readFetched(fetched, scratch);
+        let next: InFlight | undefined;
         if (page.count >= size) {
-          next = readPage(slice, page.lastSort, reuse);
-          // Settled here when the export stops before it is awaited (its failure is then moot).
-          next.catch(() => undefined);
+          const right = ahead !== undefined && JSON.stringify(ahead.after) === JSON.stringify(page.lastSort) && (page.pitId === undefined || page.pitId === ahead.pitId);
+          if (right) next = ahead;
+          else {
+            // A wrong guess is dropped, and its buffer left alone until its request has stopped.
+            ahead?.cancel();
+            await ahead?.answer.catch(() => undefined);
+            next = fetchPage(slice, page.lastSort, current.buffer);
+          }
+        } else {
+          ahead?.cancel();
         }
+        ahead = undefined;
+        current = next;
+        if (page.count === 0) return;
         yield pageOf(page);
       }
     } finally {
-      if (next) stopping.abort();
+      current?.cancel();
+      ahead?.cancel();
     }
   }
 
@@ -132,21 +175,22 @@ export async function openElasticsearchExport(
   };
 }
 
-/**
- * What one cursor reuses from page to page: the answer's bytes (a page is read from them before
- * the next is asked for) and two buffers its lines alternate in. A page's lines are written to
- * the file before the page after next is read (the file layer waits for each write), so two are
- * enough.
- */
-interface CursorBuffers {
-  received: ReusedBuffer;
-  scratch: ScanScratch;
+/** An answer as received: its bytes are in a buffer the cursor reuses. */
+interface Fetched {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Buffer;
 }
 
-function cursorBuffers(): CursorBuffers {
+/**
+ * Where one cursor reads a page's hits into: its offsets, and two buffers its lines alternate
+ * in. A page's lines are written to the file before the page after next is read (the file
+ * layer waits for each write), so two are enough.
+ */
+function cursorScratch(): ScanScratch {
   const lines = [new ReusedBuffer(), new ReusedBuffer()];
   let turn = 0;
-  return { received: new ReusedBuffer(), scratch: { ranges: new HitRanges(), output: (size) => (lines[turn++ % 2] as ReusedBuffer).take(size) } };
+  return { ranges: new HitRanges(), output: (size) => (lines[turn++ % 2] as ReusedBuffer).take(size) };
 }
 
 function pageOf(page: RawHitsPage): ExportPage {

@@ -320,3 +320,29 @@ function failuresOf(shards: JsonValue): string[] {
   });
   return reasons.length > 0 ? reasons : [`${failed} shard(s) failed`];
 }
+
+const SORT_KEY = Buffer.from('"sort":[');
+const PAGE_END = /^\s*\}\s*\]\s*\}\s*\}\s*$/;
+const PIT_HEAD = /^\{\s*"pit_id"\s*:\s*"([^"\\]*)"/;
+
+/**
+ * Where the next page starts, read from the answer's two ends only: its last hit's `sort`
+ * values (the answer ends with them) and its `pit_id` (it begins with it). A guess, made so
+ * the next page can be asked for before this one is read; the caller checks it against the
+ * page once read. Undefined when the ends are not of that shape.
+ */
+export function guessNextPage(b: Buffer): { after: JsonValue[]; pitId: string | undefined } | undefined {
+  const key = b.lastIndexOf(SORT_KEY);
+  if (key === -1) return undefined;
+  const open = key + SORT_KEY.length - 1;
+  const close = b.indexOf(CLOSE_ARRAY, open);
+  if (close === -1 || !PAGE_END.test(b.toString('latin1', close + 1))) return undefined;
+  let after: JsonValue;
+  try {
+    after = decode(b, open, close + 1);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(after)) return undefined;
+  return { after, pitId: PIT_HEAD.exec(b.toString('latin1', 0, Math.min(b.length, 4096)))?.[1] };
+}
