@@ -3,7 +3,9 @@
  * and `_source` are copied into a `{"_index","_id","_source"}` line as the engine wrote them,
  * without decoding them into objects and printing them again. That is several times cheaper
  * than JSON.parse + JSON.stringify of every hit, and exact: a long beyond 2^53 or a number
- * written `1.0` stays as the engine holds it.
+ * written `1.0` stays as the engine holds it. The scan is also this answer's check at the
+ * edge (in place of a zod schema, which would decode every hit): bytes that are not a search
+ * answer whose hits have string `_index` and `_id` are refused.
  */
 import type { JsonValue } from '../../console/cell';
 
