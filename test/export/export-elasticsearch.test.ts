@@ -13,6 +13,7 @@ import { ExportRefused } from '../../kernel/src/export/export-file';
 import { connect, request, SECRETS } from '../drivers/helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import { authHeaders, fetchFromNode } from '../support/real-elasticsearch/launch';
 import { loadProducts } from '../support/real-elasticsearch/products';
 import { fullDiskAfter, parseCsv, run, scratchDir, stoppedBy } from './export-helpers';
 
@@ -71,12 +72,53 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
     expect(proxy.seen.some((r) => r.method === 'DELETE' && r.url === '/_pit')).toBe(true);
   });
 
+  it('JSONL keeps each source as the engine holds it: a long past 2^53 digit for digit, escapes and brackets inside strings; a pretty-printed source on one line', async () => {
+    const node = { url: engine.url, ...(target.canSecure ? { password: SECRETS.ES_PASSWORD } : {}) };
+    const raw = `${INDEX}-raw`;
+    const put = async (id: string, text: string) => {
+      const answer = await fetchFromNode(node, `/${raw}/_doc/${id}?refresh=true`, { method: 'PUT', headers: { ...authHeaders(node), 'content-type': 'application/json' }, body: text });
+      expect(answer.status).toBe(201);
+    };
+    const exact = '{"big":9007199254740993,"note":"a {brace} [x] \\"quoted\\" back\\\\slash é","list":[{"a":"}"},[]]}';
+    await put('exact', exact);
+    await put('spread', '{\n  "name": "spread",\n  "n": [1, 2]\n}');
+    try {
+      const file = join(dir, 'raw.jsonl');
+      await run(es.driver, { target: raw, file });
+      const byId = new Map(lines(file).map((l) => [(JSON.parse(l) as { _id: string })._id, l]));
+      expect(byId.size).toBe(2);
+      expect(byId.get('exact')).toBe(`{"_index":"${raw}","_id":"exact","_source":${exact}}`);
+      expect(JSON.parse(byId.get('spread') as string)).toEqual({ _index: raw, _id: 'spread', _source: { name: 'spread', n: [1, 2] } });
+    } finally {
+      await es.driver.send(request('DELETE', `/${raw}`), new AbortController().signal);
+    }
+  });
+
   it('slices=3 reads three sliced cursors and writes the same documents as one cursor', async () => {
     const file = join(dir, 'sliced.jsonl');
     await run(es.driver, { target: INDEX, file, slices: 3 });
     expect(lines(file).sort()).toEqual([...expectedLines].sort());
     const slices = searches().map((p) => (p.slice as { id: number; max: number } | undefined)?.id);
     expect(new Set(slices)).toEqual(new Set([0, 1, 2]));
+  });
+
+  it('without slices=, a target of several shards is read by one sliced cursor a shard, the same documents', async () => {
+    const node = { url: engine.url, ...(target.canSecure ? { password: SECRETS.ES_PASSWORD } : {}) };
+    const sharded = `${INDEX}-sharded`;
+    await loadProducts(node, 300, { index: sharded, settings: { number_of_shards: 3, number_of_replicas: 0 } });
+    try {
+      // As many cursors as the engine says the index has primary shards (the sandbox keeps one).
+      const settings = (await (await fetchFromNode(node, `/${sharded}/_settings?flat_settings=true`, { headers: authHeaders(node) })).json()) as Record<string, { settings: Record<string, string> }>;
+      const shards = Number(settings[sharded]?.settings['index.number_of_shards']);
+      const file = join(dir, 'sharded.jsonl');
+      await run(es.driver, { target: sharded, file });
+      expect(lines(file).sort()).toEqual(expected.slice(0, 300).map((d) => JSON.stringify({ _index: sharded, _id: d.id, _source: d.source })).sort());
+      const slices = new Set(searches().map((p) => (p.slice as { id: number; max: number } | undefined)?.id));
+      expect(slices).toEqual(shards > 1 ? new Set(Array.from({ length: shards }, (_, i) => i)) : new Set([undefined]));
+      if (target.engine === 'real') expect(shards).toBe(3);
+    } finally {
+      await es.driver.send(request('DELETE', `/${sharded}`), new AbortController().signal);
+    }
   });
 
   it('JSON is one array of the same objects', async () => {

@@ -107,3 +107,15 @@ it.each([
   expect(proxy.seen).toHaveLength(0);
   expect(existsSync(join(cwd, 'out.jsonl'))).toBe(false);
 });
+
+it('Tab on a %export line completes the index, then the options and the index\'s field names', async () => {
+  const complete = async (code: string) => {
+    const reply = await kernel.request('shell', 'complete_request', { code, cursor_pos: [...code].length });
+    expect(reply.content.status).toBe('ok');
+    return reply.content.matches as string[];
+  };
+  expect(await complete('%export prod')).toEqual(['products']);
+  expect(await complete('%export products out.csv ')).toEqual(['format=', 'fields=', 'slices=', 'overwrite']);
+  expect(await complete('%export products out.csv format=c')).toEqual(['format=csv']);
+  expect(await complete('%export products out.csv fields=name,address.c')).toEqual(['address.city', 'address.country']);
+});

@@ -45,6 +45,8 @@ export class GridClient {
   readonly failed = new Signal<this, string>(this);
   private readonly comm: Kernel.IComm;
   private readonly waiting = new Map<string, { resolve: (reply: GridReply) => void; reject: (err: Error) => void }>();
+  /** Messages that come before a request's answer (an export's progress), by request id. */
+  private readonly listeners = new Map<string, (message: GridReply) => void>();
   private closed = false;
   private failure = 'The kernel behind this grid is gone; open the grid again from the searchbook panel.';
 
@@ -61,12 +63,13 @@ export class GridClient {
     return this.closed || this.kernel.isDisposed;
   }
 
-  async request<T extends GridReply['type']>(body: Request, expected: T): Promise<Reply<T>> {
+  async request<T extends GridReply['type']>(body: Request, expected: T, onProgress?: (message: GridReply) => void): Promise<Reply<T>> {
     if (this.isClosed) throw new GridRequestError(this.failure);
     const requestId = `r${++counter}-${Date.now().toString(36)}`;
+    if (onProgress) this.listeners.set(requestId, onProgress);
     const reply = new Promise<GridReply>((resolve, reject) => this.waiting.set(requestId, { resolve, reject }));
     this.comm.send({ ...body, v: GRID_PROTOCOL_VERSION, requestId } as unknown as Parameters<Kernel.IComm['send']>[0]);
-    const answer = await reply;
+    const answer = await reply.finally(() => this.listeners.delete(requestId));
     if (answer.type === 'error') throw new GridRequestError(answer.message, answer.status, answer.filterRow);
     if (answer.type !== expected) throw new GridRequestError(`The kernel answered ${answer.type} where ${expected} was expected.`);
     return answer as Reply<T>;
@@ -100,6 +103,10 @@ export class GridClient {
       return;
     }
     const id = parsed.data.requestId;
+    if (parsed.data.type === 'exportProgress') {
+      if (id !== null) this.listeners.get(id)?.(parsed.data);
+      return;
+    }
     const waiter = id === null ? undefined : this.waiting.get(id);
     if (!waiter || id === null) return;
     this.waiting.delete(id);

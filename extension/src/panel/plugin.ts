@@ -6,6 +6,7 @@ import type { ISignal } from '@lumino/signaling';
 import type { Widget } from '@lumino/widgets';
 import { addCopyCellAsCurl } from './copy-cell-as-curl';
 import { DocumentGridWidget, type GridHost } from './document-grid-widget';
+import { ExportMenu } from './export-menu';
 import { SearchbookSidebar } from './sidebar';
 
 const ICON_SVG =
@@ -67,10 +68,11 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       },
     };
 
-    const sidebar = new SearchbookSidebar({
+    const sidebar: SearchbookSidebar = new SearchbookSidebar({
       ownKernel,
       showGrid: (client, opened) => {
         const grid = new DocumentGridWidget(client, opened, host);
+        exportMenu.addGrid(grid, client, opened);
         const current = app.shell.currentWidget;
         // Beside the notebook the user works in; a tab like any other, so it can move anywhere.
         app.shell.add(grid, 'main', current && sessionContextOf(current) ? { mode: 'split-right', ref: current.id } : { mode: 'tab-after' });
@@ -79,6 +81,8 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
         app.shell.activateById(grid.id);
       },
     });
+    const exportMenu = new ExportMenu(app, () => sidebar.gridClient);
+    sidebar.node.append(exportMenu.area.node);
     addCopyCellAsCurl(app);
     sidebar.title.icon = searchbookIcon;
     app.shell.add(sidebar, 'left', { rank: 700 });

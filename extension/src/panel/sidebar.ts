@@ -91,6 +91,11 @@ export class SearchbookSidebar extends Widget {
     this.node.append(this.heading, tools, openBox, this.message, this.tree.node, this.profilesSection);
   }
 
+  /** The client of the kernel whose connections the tree lists (null before one is followed). */
+  get gridClient(): GridClient | null {
+    return this.client;
+  }
+
   /** Follows the current notebook's or console's kernel; null or another language: the panel's own. */
   follow(kernel: Kernel.IKernelConnection | null, label: string): void {
     const searchbook = kernel && kernel.name === 'searchbook' ? kernel : null;

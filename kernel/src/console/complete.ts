@@ -4,7 +4,9 @@
  * in Typesense query-string parameters that name fields.
  */
 import type { EndpointInfo, EngineName } from '../drivers/driver';
+import type { FieldNameOptions } from '../drivers/field-tree';
 import { bodyContextAt } from './body-context';
+import { completeExportLine } from './complete-export';
 import { HTTP_METHODS, type HttpMethod } from './cell';
 import { splitCell, type RequestSegment } from './cell-structure';
 import { isPlaceholder, isTargetPlaceholder, pathSegments, segmentFits } from './endpoint-match';
@@ -14,7 +16,7 @@ export interface CompletionContext {
   engine?: EngineName;
   endpoints(): Promise<EndpointInfo[]>;
   targetNames(): Promise<string[]>;
-  fieldNames(target: string): Promise<string[]>;
+  fieldNames(target: string, options?: FieldNameOptions): Promise<string[]>;
   /** Names set with %set, to complete `${`. */
   variableNames?(): string[];
 }
@@ -201,6 +203,14 @@ export async function complete(text: string, cursorPos: number, ctx: CompletionC
     const names = MAGICS.filter((m) => m.name.startsWith(partial.toLowerCase()));
     // The `%` is part of the match, as in IPython, so frontends show `%connect`, not `connect`.
     return result(names.map((m) => ({ text: `%${m.name}`, type: 'magic', signature: m.usage })), cursor - partial.length - 1, cursor);
+  }
+
+  const lineEnd = text.indexOf('\n', cursor);
+  const exportLine = await completeExportLine(before, lineStart, text.slice(cursor, lineEnd === -1 ? text.length : lineEnd), ctx);
+  if (exportLine) {
+    let end = cursor;
+    while (end < text.length && !/[\s,]/.test(text[end] as string)) end++;
+    return result(exportLine.candidates, exportLine.start, end);
   }
 
   const segments = splitCell(text);

@@ -3,6 +3,7 @@
  * folder (elasticsearch/, typesense/) implements it; nothing outside those folders knows
  * an engine's paths, headers or response shapes.
  */
+import type { FieldNameOptions } from './field-tree';
 import type { ConsoleRequest, HttpMethod, JsonValue, Refusal } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
 import type { GridView, SentRequest, TargetInfo, ViewRequest } from '../grid/grid-protocol';
@@ -117,7 +118,7 @@ export interface Driver {
   /** Index or collection names for completion (cached by the driver; may be empty). */
   targetNames(signal: AbortSignal): Promise<string[]>;
   /** Field names of one index or collection for completion. */
-  fieldNames(target: string, signal: AbortSignal): Promise<string[]>;
+  fieldNames(target: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]>;
   /** The document grid's side of the driver: listing targets and reading them block by block. */
   readonly documents: DocumentSide;
   /** The side panel's administration of the connection: API keys, server metrics. */

@@ -4,6 +4,7 @@
  * Each engine builds it in its folder (elasticsearch/export.ts, typesense/export.ts).
  */
 import type { JsonValue } from '../console/cell';
+import type { GridView } from '../grid/grid-protocol';
 import type { GridColumn } from './driver';
 import type { FieldTree } from './field-tree';
 import type { GridDocument } from './grid-columns';
@@ -17,6 +18,8 @@ export interface ExportRequest {
   fields?: string[];
   /** Parallel sliced cursors (Elasticsearch); 1 or undefined reads one cursor. */
   slices?: number;
+  /** A grid's view (the side panel's "Export…" on a grid): its filter narrows the export; its sort is not kept (exports read in index order). */
+  view?: GridView;
 }
 
 /**
@@ -26,9 +29,11 @@ export interface ExportRequest {
  */
 export interface ExportPage {
   readonly count: number;
-  /** The page's lines, each ending in a newline. */
+  /**
+   * The page's lines, each ending in a newline (and holding none inside). A driver may reuse
+   * the buffer for a later page: use it before asking for the page after next.
+   */
   jsonl(): string | Buffer;
-  lines(): string[];
   documents(): GridDocument[];
 }
 

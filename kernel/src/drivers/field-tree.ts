@@ -70,14 +70,19 @@ function mergeNodes(a: FieldNode, b: FieldNode): FieldNode {
   return a.kind === 'leaf' ? b : a;
 }
 
-/** Every name a query may use: objects, leaves, leaves of arrays and subfields, dotted. */
-export function fieldNamesOf(tree: FieldTree, prefix = ''): string[] {
+/** `subfields: false` leaves out a mapping's multi-fields (`name.keyword`): they are not in the documents. */
+export interface FieldNameOptions {
+  subfields?: boolean;
+}
+
+/** Every name a query may use: objects, leaves, leaves of arrays and subfields (unless left out), dotted. */
+export function fieldNamesOf(tree: FieldTree, prefix = '', options: FieldNameOptions = {}): string[] {
   const names: string[] = [];
   for (const [name, node] of tree) {
     const path = prefix + name;
     names.push(path);
-    if (node.kind === 'leaf') names.push(...(node.subfields ?? []).map((sub) => `${path}.${sub}`));
-    else names.push(...fieldNamesOf(node.children, `${path}.`));
+    if (node.kind !== 'leaf') names.push(...fieldNamesOf(node.children, `${path}.`, options));
+    else if (options.subfields !== false) names.push(...(node.subfields ?? []).map((sub) => `${path}.${sub}`));
   }
   return names;
 }

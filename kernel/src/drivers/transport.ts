@@ -71,6 +71,11 @@ export class Transport {
   }
 
   async send(request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>, signal: AbortSignal): Promise<EngineResponse> {
+    return decoded(await this.sendRaw(request, signal));
+  }
+
+  /** Sends a request and hands back the body's bytes undecoded (export pages are read from them). */
+  async sendRaw(request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>, signal: AbortSignal): Promise<RawResponse> {
     const started = performance.now();
     const { body, contentType } = encodeBody(request.body);
     const timeoutMs = this.options.timeoutMs ?? 60_000;
@@ -85,13 +90,8 @@ export class Transport {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await response.body.text();
-      return {
-        status: response.statusCode,
-        headers: flattenHeaders(response.headers),
-        body: decodeBody(text, String(response.headers['content-type'] ?? '')),
-        elapsedMs: performance.now() - started,
-      };
+      const bytes = Buffer.from(await response.body.arrayBuffer());
+      return { status: response.statusCode, headers: flattenHeaders(response.headers), bytes, elapsedMs: performance.now() - started };
     } catch (err) {
       throw this.mapError(err, signal, timeoutMs);
     }
@@ -101,14 +101,16 @@ export class Transport {
    * Sends a request and hands back the body as it arrives (exports): nothing is buffered
    * beyond what the caller has not yet read, so a slow reader slows the socket, not memory.
    */
-  async stream(request: Pick<ConsoleRequest, 'method' | 'path' | 'query'>, signal: AbortSignal): Promise<StreamedResponse> {
+  async stream(request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>, signal: AbortSignal): Promise<StreamedResponse> {
     const timeoutMs = this.options.timeoutMs ?? 60_000;
+    const { body, contentType } = encodeBody(request.body);
     try {
       const response = await this.agent.request({
         origin: this.options.baseUrl,
         method: request.method,
         path: request.query ? `${request.path}?${request.query}` : request.path,
-        headers: { ...this.options.headers },
+        headers: { ...this.options.headers, ...(contentType ? { 'content-type': contentType } : {}) },
+        body,
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -133,6 +135,19 @@ export class Transport {
     const untrustedCertificateAdvice = this.options.untrustedCertificateAdvice ?? 'Add skip_verify to trust it anyway, or ca=<PEM file> with the CA that signed it.';
     return new EngineError('Connection failed', connectionFailureMessage(err, { label, baseUrl, untrustedCertificateAdvice }));
   }
+}
+
+/** A whole response, its body as the engine sent it. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Buffer;
+  elapsedMs: number;
+}
+
+/** A raw response with its body decoded (JSON, JSONL or text). */
+export function decoded(raw: RawResponse): EngineResponse {
+  return { status: raw.status, headers: raw.headers, body: decodeBody(raw.bytes.toString('utf8'), raw.headers['content-type'] ?? ''), elapsedMs: raw.elapsedMs };
 }
 
 /** A response whose body is read as it arrives; read it to the end or the socket stays busy. */

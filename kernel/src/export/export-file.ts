@@ -4,13 +4,13 @@
  * when complete; the next page is read only once the previous one is accepted by the file
  * (backpressure), so memory stays flat whatever the size.
  */
-import { once } from 'node:events';
 import { constants, createWriteStream } from 'node:fs';
 import { access, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { JsonValue } from '../console/cell';
+import type { GridView } from '../grid/grid-protocol';
 import { type Driver, EngineError } from '../drivers/driver';
 import type { ExportStream } from '../drivers/export-stream';
 import { type ExportFormat, pageWriter } from './formats';
@@ -23,6 +23,8 @@ export interface ExportOptions {
   fields?: string[];
   slices?: number;
   body?: JsonValue;
+  /** A grid's view whose filter narrows the export (the side panel's "Export…" on a grid). */
+  view?: GridView;
   overwrite: boolean;
 }
 
@@ -98,7 +100,7 @@ export async function exportToFile(driver: Driver, options: ExportOptions, hooks
   }
   const started = performance.now();
   const stream = await driver.exportStream(
-    { target: options.target, ...(options.body !== undefined ? { body: options.body } : {}), ...(options.fields ? { fields: options.fields } : {}), ...(options.slices ? { slices: options.slices } : {}) },
+    { target: options.target, ...(options.body !== undefined ? { body: options.body } : {}), ...(options.fields ? { fields: options.fields } : {}), ...(options.slices ? { slices: options.slices } : {}), ...(options.view ? { view: options.view } : {}) },
     hooks.signal,
   );
   const partial = `${options.file}.partial`;
@@ -151,11 +153,20 @@ class FileOut {
     });
   }
 
+  /**
+   * Resolves once the data is on its way to the disk, not merely queued: a driver may then use
+   * the page's buffer again (exports reuse their buffers), and no more than a page waits in memory.
+   */
   async write(data: string | Buffer): Promise<void> {
     if (this.failure) throw this.failure;
     if (data.length === 0) return;
     this.bytes += typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
-    if (!this.stream.write(data)) await once(this.stream, 'drain');
+    await new Promise<void>((resolve) => {
+      this.stream.write(data, (err) => {
+        if (err) this.failure ??= err;
+        resolve();
+      });
+    });
     if (this.failure) throw this.failure;
   }
 

@@ -28,7 +28,8 @@ export function pageWriter(format: ExportFormat, stream: ExportStream, fields: s
     return {
       page: (page) => {
         if (page.count === 0) return '';
-        const text = `${first ? '[\n' : ',\n'}${page.lines().join(',\n')}`;
+        // JSONL lines hold no line break inside, so each one but the last ends an array element.
+        const text = `${first ? '[\n' : ',\n'}${page.jsonl().toString().slice(0, -1).replaceAll('\n', ',\n')}`;
         first = false;
         return text;
       },

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ColumnSchema, JsonValueSchema } from '../render/mime-types';
 import { AdminReplySchemas, AdminRequestSchemas } from './admin-protocol';
 import { EditReplySchemas, EditRequestSchemas, RowKeySchema, RowVersionSchema } from './edit-protocol';
+import { ExportReplySchemas, ExportRequestSchemas } from './export-protocol';
 import { GRID_PROTOCOL_VERSION } from './protocol-version';
 
 export type { Column } from '../render/mime-types';
@@ -111,6 +112,8 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
   ...AdminRequestSchemas,
   /** Saving edits, whole values of cut cells, deleting and emptying targets (edit-protocol.ts). */
   ...EditRequestSchemas,
+  /** Exports of a target or a grid's filter, with progress (export-protocol.ts). */
+  ...ExportRequestSchemas,
 ]);
 export type GridRequest = z.infer<typeof GridRequestSchema>;
 export type GridRequestInput = z.input<typeof GridRequestSchema>;
@@ -216,5 +219,6 @@ export const GridReplySchema = z.discriminatedUnion('type', [
   }),
   ...AdminReplySchemas,
   ...EditReplySchemas,
+  ...ExportReplySchemas,
 ]);
 export type GridReply = z.infer<typeof GridReplySchema>;

@@ -18,6 +18,8 @@ import { isAdminRequest } from './admin-protocol';
 import { answerAdmin } from './admin-service';
 import { isEditRequest } from './edit-protocol';
 import { answerEdit } from './edit-service';
+import { isExportRequest, type PanelExportRequest } from './export-protocol';
+import { type ExportSource, PanelExports } from './export-service';
 import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema, type GridView } from './grid-protocol';
 import { type GridSession, GridSessions } from './grid-sessions';
 
@@ -34,6 +36,7 @@ type ReplyBody = GridReply extends infer R ? (R extends GridReply ? Omit<R, 'v' 
 
 export class GridService {
   readonly sessions = new GridSessions();
+  readonly exports = new PanelExports();
   /** Open comms by id, for telling a panel about grids the kernel ended. */
   private readonly comms = new Map<string, Comm>();
 
@@ -97,6 +100,10 @@ export class GridService {
   private async handle(request: GridRequest, comm: Comm, signal: AbortSignal): Promise<ReplyBody> {
     if (isAdminRequest(request)) return answerAdmin(request, this.connection(request.connection).driver, signal);
     if (isEditRequest(request)) return answerEdit(request, { grid: (id) => this.session(id), connection: (name) => this.connection(name) }, signal);
+    if (isExportRequest(request)) {
+      const progress = (body: ReplyBody) => comm.send({ v: GRID_PROTOCOL_VERSION, requestId: request.requestId, ...body });
+      return this.exports.answer(request, (exported) => this.exportSource(exported), progress);
+    }
     switch (request.type) {
       case 'connections': {
         const active = this.connections.active;
@@ -154,6 +161,12 @@ export class GridService {
         return { type: 'closed', gridId: request.gridId };
       }
     }
+  }
+
+  private exportSource(request: Extract<PanelExportRequest, { type: 'export' }>): ExportSource {
+    if (request.gridId === undefined) return { driver: this.connection(request.connection).driver };
+    const session = this.session(request.gridId);
+    return { driver: this.connection(session.connection).driver, grid: { target: session.target, view: session.view } };
   }
 
   private connection(name: string): Connection {

@@ -20,7 +20,7 @@ export function completionContext(connections: ConnectionRegistry, scope: Variab
     variableNames,
     endpoints: () => driver.endpoints(),
     targetNames: () => driver.targetNames(AbortSignal.timeout(LOOKUP_TIMEOUT_MS)).catch(() => []),
-    fieldNames: (target) => driver.fieldNames(target, AbortSignal.timeout(LOOKUP_TIMEOUT_MS)).catch(() => []),
+    fieldNames: (target, options) => driver.fieldNames(target, AbortSignal.timeout(LOOKUP_TIMEOUT_MS), options).catch(() => []),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { FieldNameOptions } from '../field-tree';
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
 import type { ExportRequest, ExportStream } from '../export-stream';
@@ -96,8 +97,8 @@ export class ElasticsearchDriver implements Driver {
     return this.structure.targetNames(signal);
   }
 
-  fieldNames(target: string, signal: AbortSignal): Promise<string[]> {
-    return this.structure.fieldNames(target, signal);
+  fieldNames(target: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]> {
+    return this.structure.fieldNames(target, signal, options);
   }
 
   close(): Promise<void> {

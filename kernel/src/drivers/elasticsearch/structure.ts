@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ConsoleRequest } from '../../console/cell';
 import type { EngineResponse } from '../driver';
-import { fieldNamesOf, type FieldTree } from '../field-tree';
+import { type FieldNameOptions, fieldNamesOf, type FieldTree } from '../field-tree';
 import { NameCache } from '../name-cache';
 import { StructureCache, StructureUnavailable } from '../structure-cache';
 import type { Transport } from '../transport';
@@ -56,9 +56,9 @@ export class ElasticsearchStructure {
     return (await this.mappings.get(target, signal))?.tree;
   }
 
-  async fieldNames(target: string, signal: AbortSignal): Promise<string[]> {
+  async fieldNames(target: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]> {
     const structure = await this.mappings.get(target, signal);
-    return structure ? fieldNamesOf(structure.tree) : [];
+    return structure ? fieldNamesOf(structure.tree, '', options) : [];
   }
 
   /** Indices and aliases (aliases are addressed by name in the console, drivers.md 2.3). */

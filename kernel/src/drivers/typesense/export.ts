@@ -11,7 +11,9 @@ import type { ExportPage, ExportRequest, ExportStream } from '../export-stream';
 import type { FieldTree } from '../field-tree';
 import type { GridDocument } from '../grid-columns';
 import type { StreamedResponse, Transport } from '../transport';
+import { ReusedBuffer } from '../reused-buffer';
 import { typesenseFailure } from './failure';
+import { filterOfView } from './grid-filter';
 
 const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
 
@@ -30,6 +32,9 @@ export async function openTypesenseExport(
 ): Promise<ExportStream> {
   const params = exportParams(request);
   const collection = encodeURIComponent(request.target);
+  const fields = await tree(collection);
+  const viewFilter = request.view ? filterOfView(request.view, fields) : undefined;
+  if (viewFilter !== undefined) params.filter_by = params.filter_by === undefined ? viewFilter : `(${params.filter_by}) && (${viewFilter})`;
   const total = await totalOf(transport, collection, params.filter_by, signal);
   const response = await transport.stream({ method: 'GET', path: `/collections/${collection}/documents/export`, query: new URLSearchParams(params).toString() }, signal);
   if (response.status >= 300) throw await failureOf(response);
@@ -37,7 +42,7 @@ export async function openTypesenseExport(
   return {
     total,
     leading: LEADING,
-    tree: await tree(collection),
+    tree: fields,
     pages: () => linePages(body as AsyncIterator<Buffer>),
     close: async () => {
       // Stops reading: undici then drops the socket instead of draining the rest of the export.
@@ -53,9 +58,12 @@ const NEWLINE = 0x0a;
 
 /**
  * Pages of whole lines as the socket delivers them, passed on as bytes: a line cut by a read
- * waits for the rest, so a stopped export never writes half a document.
+ * waits for the rest, so a stopped export never writes half a document. Pages alternate
+ * between two reused buffers: a page is written before the page after next is read.
  */
 async function* linePages(body: AsyncIterator<Buffer>): AsyncGenerator<ExportPage> {
+  const buffers = [new ReusedBuffer(), new ReusedBuffer()];
+  let turn = 0;
   let chunks: Buffer[] = [];
   let size = 0;
   for (;;) {
@@ -65,7 +73,9 @@ async function* linePages(body: AsyncIterator<Buffer>): AsyncGenerator<ExportPag
       size += next.value.length;
       if (size < PAGE_BYTES) continue;
     }
-    const bytes = Buffer.concat(chunks, size);
+    const bytes = (buffers[turn++ % 2] as ReusedBuffer).take(size);
+    let at = 0;
+    for (const chunk of chunks) at += chunk.copy(bytes, at);
     // The export ends without a newline (engine-facts A.5): the last line is whole at the end.
     const cut = next.done ? bytes.length : bytes.lastIndexOf(NEWLINE) + 1;
     const rest = bytes.subarray(cut);
@@ -86,7 +96,6 @@ function linesPage(bytes: Buffer): ExportPage {
   return {
     count,
     jsonl: () => (unterminated ? Buffer.concat([bytes, Buffer.from('\n')]) : bytes),
-    lines,
     documents: () => lines().map(toDocument),
   };
 }

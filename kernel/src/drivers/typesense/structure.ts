@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { ConsoleRequest } from '../../console/cell';
 import type { EngineResponse } from '../driver';
-import { fieldNamesOf, type FieldTree } from '../field-tree';
+import { type FieldNameOptions, fieldNamesOf, type FieldTree } from '../field-tree';
 import { NameCache } from '../name-cache';
 import { StructureCache, StructureUnavailable } from '../structure-cache';
 import type { Transport } from '../transport';
@@ -61,9 +61,9 @@ export class TypesenseStructure {
   }
 
   /** `collection` as a path segment, or as a body names it (completion inside multi_search). */
-  async fieldNames(collection: string, signal: AbortSignal): Promise<string[]> {
+  async fieldNames(collection: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]> {
     const structure = await this.schemas.get(asSegment(collection), signal);
-    return structure ? fieldNamesOf(structure.tree) : [];
+    return structure ? fieldNamesOf(structure.tree, '', options) : [];
   }
 
   targetNames(signal: AbortSignal): Promise<string[]> {

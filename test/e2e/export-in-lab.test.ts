@@ -1,0 +1,110 @@
+/**
+ * "Export…" in the searchbook side panel, in a real JupyterLab (from .venv) in Debian's
+ * Chromium, against the sandbox engine (issue 13): from an index's context menu in the tree,
+ * then from a grid tab under a filter, each through the dialog (file, format, fields) with the
+ * progress and the final line in the panel, and the files' contents checked on disk next to
+ * the notebook.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
+import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { parseCsv } from '../export/export-helpers';
+import { launchChromium } from './support/browser';
+import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
+import { openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
+
+jest.setTimeout(180_000);
+
+const DOCS = 3_000;
+const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+const docs = Array.from({ length: DOCS }, (_, n) => ({ id: `d${n}`, source: { n, label: n === 7 ? HOSTILE : `row ${n}`, colour: ['red', 'green', 'blue'][n % 3] as string } }));
+
+let servers: ListeningServer[] = [];
+let lab: RunningLab;
+let browser: Browser;
+let page: Page;
+let root = '';
+
+beforeAll(async () => {
+  const es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
+  // A window smaller than the index: the export pages past it under a point in time.
+  es.loadIndex('items', { properties: { n: { type: 'long' }, label: { type: 'keyword' }, colour: { type: 'keyword' } } }, docs, { max_result_window: '1000' });
+  servers = [await listen(es.handler, { port: 0 })];
+  root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-export-'));
+  await writeNotebook(root, 'export.ipynb', [`%connect elasticsearch ${servers[0]?.url} name=es`]);
+  lab = await startJupyterLab({ root });
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  page = await context.newPage();
+  await openNotebook(page, lab.open('export.ipynb'));
+  await runAllCells(page);
+  await page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]').click();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await lab?.close();
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+const treeItem = (name: string): Locator => page.getByRole('tree', { name: 'searchbook connections' }).locator(`[role="treeitem"][aria-level="2"][aria-label^="${name} · "]`);
+const exportLine = (target: string, file: string) => page.getByRole('region', { name: 'Exports' }).getByRole('status', { name: `Export of ${target} to ${file}` });
+
+/** Fills the export dialog and starts the export. */
+async function exportThroughDialog(choice: { file: string; format: string; fields?: string }): Promise<void> {
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await dialog.getByRole('combobox', { name: 'Format' }).selectOption(choice.format);
+  await dialog.getByRole('textbox', { name: 'File' }).fill(choice.file);
+  if (choice.fields) await dialog.getByRole('textbox', { name: 'Fields' }).fill(choice.fields);
+  await dialog.getByRole('button', { name: 'Export' }).click();
+}
+
+it('Export… on an index in the tree writes every document next to the notebook, with the final line in the panel', async () => {
+  await treeItem('items').waitFor({ timeout: 30_000 });
+  await treeItem('items').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Export…' }).click();
+  // The default file name follows the format.
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('textbox', { name: 'File' }).inputValue()).resolves.toBe('items.jsonl');
+  await dialog.getByRole('combobox', { name: 'Format' }).selectOption('csv');
+  await expect(dialog.getByRole('textbox', { name: 'File' }).inputValue()).resolves.toBe('items.csv');
+  await exportThroughDialog({ file: 'items.jsonl', format: 'jsonl' });
+  const line = exportLine('items', 'items.jsonl');
+  await line.filter({ hasText: /^Exported 3,000 documents of items/ }).waitFor({ timeout: 60_000 });
+  await expect(line.textContent()).resolves.toMatch(/^Exported 3,000 documents of items \([\d,]+ bytes, [\d.]+ KB\) to items\.jsonl in [\d.]+ s \([\d,]+ docs\/s\)\.$/);
+  await expect(line.getByRole('button', { name: 'Cancel' }).count()).resolves.toBe(0);
+  const written = (await readFile(join(root, 'items.jsonl'), 'utf8')).split('\n').filter(Boolean);
+  expect(written.sort()).toEqual(docs.map((d) => JSON.stringify({ _index: 'items', _id: d.id, _source: d.source })).sort());
+  await screenshot(page, 'export-tree');
+});
+
+it('Export… on a grid tab writes what the grid shows under its filter, in the format and fields chosen', async () => {
+  await treeItem('items').dblclick();
+  const grid = page.getByRole('grid', { name: 'items · es' });
+  await grid.waitFor({ timeout: 30_000 });
+  const tab = grid.locator('xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]');
+  const bar = tab.getByRole('search', { name: 'Filter documents' });
+  await bar.getByRole('button', { name: 'Add filter' }).click();
+  const row = bar.getByRole('group', { name: 'Filter row 1' });
+  await row.getByRole('combobox', { name: 'Column' }).selectOption('colour');
+  await row.getByRole('combobox', { name: 'Operator' }).selectOption('equals');
+  await row.getByRole('textbox', { name: 'Value' }).fill('red');
+  await bar.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForFunction(() => document.querySelector('[role="grid"][aria-label="items · es"]')?.getAttribute('aria-rowcount') === '1000', undefined, { timeout: 30_000 });
+  await grid.click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Export…' }).click();
+  await expect(page.getByRole('dialog').textContent()).resolves.toContain('under its current filter');
+  await exportThroughDialog({ file: 'red.csv', format: 'csv', fields: 'label, n' });
+  await exportLine('items', 'red.csv').filter({ hasText: /^Exported 1,000 documents of items/ }).waitFor({ timeout: 60_000 });
+  const [header, ...rows] = parseCsv(await readFile(join(root, 'red.csv'), 'utf8'));
+  expect(header).toEqual(['_id', '_index', 'label', 'n']);
+  const red = docs.filter((d) => d.source.colour === 'red');
+  expect(rows.map((r) => r.join('|')).sort()).toEqual(red.map((d) => [d.id, 'items', d.source.label, String(d.source.n)].join('|')).sort());
+  // The hostile label is data in the file and text on the page, never markup.
+  expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+  await screenshot(page, 'export-grid');
+});
