@@ -81,15 +81,18 @@ export class Transport {
         path: request.query ? `${request.path}?${request.query}` : request.path,
         headers: { ...this.options.headers, ...(contentType ? { 'content-type': contentType } : {}), accept: 'application/json' },
         body,
+        // undici closes the connection after a GET or DELETE that carries a body (a search),
+        // for servers that ignore such bodies; both engines read them, so keep it alive.
+        ...(body !== undefined ? { reset: false } : {}),
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const text = await response.body.text();
+      const bytes = Buffer.from(await response.body.arrayBuffer());
       return {
         status: response.statusCode,
         headers: flattenHeaders(response.headers),
-        body: decodeBody(text, String(response.headers['content-type'] ?? '')),
+        body: decodeBody(bytes, String(response.headers['content-type'] ?? '')),
         elapsedMs: performance.now() - started,
       };
     } catch (err) {
@@ -158,10 +161,17 @@ function encodeBody(body: RequestBody | undefined): { body?: string; contentType
   return { body: `${body.values.map((v) => JSON.stringify(v)).join('\n')}\n`, contentType: 'application/x-ndjson' };
 }
 
-function decodeBody(text: string, contentType: string): EngineResponse['body'] {
+/** Drops a byte-order mark, as undici's text() does. */
+const UTF8 = new TextDecoder();
+const BOM = 3;
+
+function decodeBody(bytes: Buffer, contentType: string): EngineResponse['body'] {
+  const text = UTF8.decode(bytes);
   if (text.length === 0) return { kind: 'empty' };
   try {
-    return { kind: 'json', value: JSON.parse(text) as JsonValue, text };
+    const value = JSON.parse(text) as JsonValue;
+    const bom = bytes.length >= BOM && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return { kind: 'json', value, bytes: bom ? bytes.subarray(BOM) : bytes };
   } catch {
     // JSONL (Typesense export and import): one JSON value per line.
     const lines = text.split('\n').filter((l) => l.trim().length > 0);
