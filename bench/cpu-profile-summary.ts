@@ -1,7 +1,8 @@
 /**
  * Reads a V8 .cpuprofile (node --cpu-prof) and sums its samples within a time window, per
- * place: the nearest frame in searchbook's own code or in a package (`file:function`), and
- * per leaf function (where the time itself went: JSON.parse, an HMAC update, a copy).
+ * place: the nearest frame in searchbook's own code or in a package (`file:function`), per
+ * leaf function (where the time itself went: JSON.parse, an HMAC update, a copy), and per
+ * searchbook function with what it called (a phase of the cell: parse, present, bundle, encode).
  */
 import { readFileSync } from 'node:fs';
 
@@ -24,6 +25,8 @@ export interface ProfileSummary {
   byPlace: Map<string, number>;
   /** Microseconds per leaf frame (with its nearest own or package frame). */
   byLeaf: Map<string, number>;
+  /** Microseconds with each of searchbook's functions on the stack (itself and what it called). */
+  inclusive: Map<string, number>;
   /** Microseconds covered by the window. */
   windowUs: number;
 }
@@ -47,36 +50,41 @@ export function summarise(file: string, fromUs: number, toUs: number): ProfileSu
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
 
-  const labels = new Map<number, { place: string; leaf: string }>();
+  const labels = new Map<number, { place: string; leaf: string; own: string[] }>();
   const label = (id: number) => {
     let known = labels.get(id);
     if (known) return known;
     const leafNode = byId.get(id) as ProfileNode;
     let place: string | undefined;
-    for (let at: number | undefined = id; at !== undefined && place === undefined; at = parent.get(at)) {
+    const own = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const node = byId.get(at) as ProfileNode;
       const where = placeOf(node.callFrame.url);
-      if (where) place = where.startsWith('kernel/') ? `${where}:${frameName(node)}` : where;
+      const name = where?.startsWith('kernel/') ? `${where}:${frameName(node)}` : where;
+      place ??= name;
+      if (name?.startsWith('kernel/')) own.add(name);
     }
     const leafWhere = placeOf(leafNode.callFrame.url) ?? (leafNode.callFrame.url.replace(/^node:/, '') || 'native');
-    known = { place: place ?? `(${frameName(leafNode).replace(/[()]/g, '')})`, leaf: `${frameName(leafNode)} [${leafWhere}] in ${place ?? '-'}` };
+    known = { place: place ?? `(${frameName(leafNode).replace(/[()]/g, '')})`, leaf: `${frameName(leafNode)} [${leafWhere}] in ${place ?? '-'}`, own: [...own] };
     labels.set(id, known);
     return known;
   };
 
   const byPlace = new Map<string, number>();
   const byLeaf = new Map<string, number>();
+  const inclusive = new Map<string, number>();
   let time = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     time += profile.timeDeltas[i] ?? 0;
     // A sample stands for the time until the next one.
     const span = profile.timeDeltas[i + 1] ?? 0;
     if (time < fromUs || time > toUs) continue;
-    const { place, leaf } = label(profile.samples[i] as number);
+    const { place, leaf, own } = label(profile.samples[i] as number);
     byPlace.set(place, (byPlace.get(place) ?? 0) + span);
     byLeaf.set(leaf, (byLeaf.get(leaf) ?? 0) + span);
+    for (const name of own) inclusive.set(name, (inclusive.get(name) ?? 0) + span);
   }
-  return { byPlace, byLeaf, windowUs: toUs - fromUs };
+  return { byPlace, byLeaf, inclusive, windowUs: toUs - fromUs };
 }
 
 /** The largest entries of a summary table, in milliseconds per cell. */

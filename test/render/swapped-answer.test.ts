@@ -24,8 +24,28 @@ test('any JSON answer, compact or indented, reaches the message as the swapped s
   );
 });
 
+test('long answers with a few escapes, in buffers at any offset, take the word-at-a-time path to the same bytes', () => {
+  const padding = 'lorem "ipsum" dolor '.repeat(400);
+  fc.assert(
+    fc.property(fc.jsonValue({ stringUnit: 'binary', maxDepth: 2 }), fc.nat(7), fc.boolean(), (value, offset, newline) => {
+      const text = `${JSON.stringify({ before: padding, value, after: padding })}${newline ? '\n' : ''}`;
+      const holder = Buffer.alloc(offset + Buffer.byteLength(text));
+      holder.write(text, offset, 'utf8');
+      expect(sent(holder.subarray(offset))).toBe(expected(text));
+    }),
+    { numRuns: 200 },
+  );
+});
+
 test('bytes that are not UTF-8, or hold control characters JSON never has raw, are read as the text decoder reads them', () => {
-  const odd = [Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), Buffer.from('{"a":"\u0001\b\f"}', 'utf8'), Buffer.from([0x22, 0xc3, 0x22])];
+  const long = 'x'.repeat(5000);
+  const odd = [
+    Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+    Buffer.from('{"a":"\u0001\b\f"}', 'utf8'),
+    Buffer.from([0x22, 0xc3, 0x22]),
+    Buffer.from(`{"a":"${long}\u0001${long}","b":"it's"}`, 'utf8'),
+    Buffer.from(`{"a":"${long}${long}\u001f"}`, 'utf8'),
+  ];
   for (const bytes of odd) expect(sent(bytes)).toBe(expected(new TextDecoder().decode(bytes)));
 });
 
