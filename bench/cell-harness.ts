@@ -86,6 +86,9 @@ export function installKernelspec(nodeFlags: string[] = []): string {
  */
 export async function startSandboxProcess(): Promise<{ esUrl: string; close: () => void }> {
   const child = spawn(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'sandbox', '--es-port', '0', '--ts-port', '0', '--no-security'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // A benchmark that fails part-way must not leave its sandbox running (killed outright: its
+  // goodbye would go to a pipe nobody reads any more).
+  process.on('exit', () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'));
   let seen = '';
   for await (const line of createInterface({ input: child.stdout })) {
     seen += `${line}\n`;
