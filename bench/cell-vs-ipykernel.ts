@@ -9,89 +9,27 @@
  *
  *   npm run bench:cell [-- --runs 15] [--sizes 5,1000,10000]
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent } from 'undici';
+import { CellTimer, QUERY, argument, installKernelspec, median, searchBody, searchCell, startSandboxProcess } from './cell-harness';
 
-const REPO = join(__dirname, '..', '..');
-const PYTHON = join(REPO, '.venv', 'bin', 'python');
-const sizesArg = process.argv.indexOf('--sizes');
-const SIZES = sizesArg > 0 ? String(process.argv[sizesArg + 1]).split(',').map(Number) : [5, 1_000, 10_000];
-const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 15;
-const QUERY = { match: { description: 'durable lightweight stylish powerful quiet handy' } };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-/** bench/cell_timing.py, driven one command at a time. */
-class CellTimer {
-  private readonly child;
-  private readonly lines: AsyncIterator<string>;
-
-  constructor(env: NodeJS.ProcessEnv) {
-    this.child = spawn(PYTHON, [join(REPO, 'bench', 'cell_timing.py')], { env, stdio: ['pipe', 'pipe', 'inherit'] });
-    this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
-  }
-
-  private async ask<T>(command: object): Promise<T> {
-    this.child.stdin.write(`${JSON.stringify(command)}\n`);
-    const line = await this.lines.next();
-    if (line.done) throw new Error('bench/cell_timing.py stopped');
-    return JSON.parse(line.value) as T;
-  }
-
-  start(name: string, kernel: string, setup: string[]): Promise<unknown> {
-    return this.ask({ start: name, kernel, setup });
-  }
-
-  run(name: string, code: string, weigh = false): Promise<{ ms: number; weight: number | null }> {
-    return this.ask({ run: name, code, weigh });
-  }
-
-  async close(): Promise<void> {
-    this.child.stdin.end();
-    await new Promise((resolve) => this.child.on('close', resolve));
-  }
-}
-
-/**
- * The sandbox in a process of its own, as a real engine is: every client (this one's raw
- * requests, both kernels) crosses a process boundary alike.
- */
-async function startSandboxProcess(): Promise<{ esUrl: string; close: () => void }> {
-  const child = spawn(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'sandbox', '--es-port', '0', '--ts-port', '0', '--no-security'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let seen = '';
-  for await (const line of createInterface({ input: child.stdout })) {
-    seen += `${line}\n`;
-    const es = /Elasticsearch\s+(http\S+)/.exec(seen);
-    if (es && line.includes('Press Ctrl-C')) return { esUrl: es[1] as string, close: () => child.kill('SIGTERM') };
-  }
-  throw new Error(`the sandbox did not start:\n${seen}`);
-}
+const SIZES = (argument('sizes') ?? '5,1000,10000').split(',').map(Number);
+const runs = Number(argument('runs')) || 15;
 
 async function main(): Promise<void> {
   const sandbox = await startSandboxProcess();
   const agent = new Agent({ connections: 1 });
-  const body = (size: number) => JSON.stringify({ size, query: QUERY });
   const rawRequest = async (size: number): Promise<{ ms: number; bytes: number }> => {
     const started = performance.now();
-    const response = await agent.request({ origin: sandbox.esUrl, method: 'POST', path: '/products/_search', headers: { 'content-type': 'application/json' }, body: body(size) });
+    const response = await agent.request({ origin: sandbox.esUrl, method: 'POST', path: '/products/_search', headers: { 'content-type': 'application/json' }, body: searchBody(size) });
     const text = await response.body.text();
     return { ms: performance.now() - started, bytes: Buffer.byteLength(text) };
   };
 
-  const prefix = mkdtempSync(join(tmpdir(), 'searchbook-bench-'));
-  spawnSync(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'install', '--prefix', prefix], { stdio: 'ignore' });
-  const timer = new CellTimer({ ...process.env, JUPYTER_PATH: join(prefix, 'share', 'jupyter'), SEARCHBOOK_MAX_ROWS: '10000' });
+  const timer = new CellTimer({ ...process.env, JUPYTER_PATH: installKernelspec(), SEARCHBOOK_MAX_ROWS: '10000' });
   await timer.start('searchbook', 'searchbook', [`%connect elasticsearch ${sandbox.esUrl}`]);
   await timer.start('python', 'python3', ['from elasticsearch import Elasticsearch\nfrom IPython.display import JSON, display', `es = Elasticsearch(${JSON.stringify(sandbox.esUrl)})`]);
   const cells = (size: number) => ({
-    searchbook: `GET /products/_search\n${body(size)}`,
+    searchbook: searchCell(size),
     python: `display(JSON(es.search(index="products", size=${size}, query=${JSON.stringify(QUERY)}).body))`,
   });
 

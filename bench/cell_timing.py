@@ -65,7 +65,8 @@ def main():
     finally:
         for km, kc in kernels.values():
             kc.stop_channels()
-            km.shutdown_kernel(now=True)
+            # A shutdown_request, not a kill: a kernel run under --cpu-prof writes its profile as it exits.
+            km.shutdown_kernel(now=False)
 
 
 if __name__ == "__main__":

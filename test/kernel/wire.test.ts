@@ -43,6 +43,7 @@ describe('the kernel over ZeroMQ', () => {
     expect(first.reply.content).toMatchObject({ status: 'ok' });
     expect(second.reply.content.execution_count).toBe((first.reply.content.execution_count as number) + 1);
     expect(types(second.iopub)).toEqual(['status', 'execute_input', 'display_data', 'status']);
+    expect([second.iopub[0]?.content.execution_state, second.iopub[3]?.content.execution_state]).toEqual(['busy', 'idle']);
     const [, input, display] = second.iopub;
     expect(input?.content).toEqual({ code: '# a comment\n%vars', execution_count: second.reply.content.execution_count });
     const data = display?.content.data as Record<string, string>;

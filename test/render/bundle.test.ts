@@ -1,13 +1,17 @@
 import type { JsonValue } from '../../kernel/src/console/cell';
 import type { ConsoleResult, GridColumn } from '../../kernel/src/drivers/driver';
 import { answerValue, hitsPayloadRows, swapQuotes, tablePayloadRows } from '../../kernel/src/render/answer-rows';
-import { type Answer, toBundle } from '../../kernel/src/render/bundle';
+import { type Answer, type MimeBundle, toBundle as bundleOf } from '../../kernel/src/render/bundle';
 import { HITS_MIME, HitsPayloadSchema, TABLE_MIME, TablePayloadSchema } from '../../kernel/src/render/mime-types';
 import { DEFAULT_LIMITS, limitsFromEnv } from '../../kernel/src/render/output-limits';
+import { serialise } from '../../kernel/src/protocol/encoded-string';
 
 const info = { connection: 'es-local', engine: 'elasticsearch' as const, method: 'GET', path: '/products/_search', status: 200, elapsedMs: 12.4 };
 const column = (name: string, json = false): GridColumn => ({ name, type: json ? 'nested' : 'keyword', readOnly: false, json });
 const LAYOUT = { at: ['hits', 'hits'], source: ['_source'], meta: { _id: ['_id'] } };
+
+/** A bundle as a frontend receives it: serialised as the kernel's messages serialise it. */
+const toBundle = (...args: Parameters<typeof bundleOf>): MimeBundle => JSON.parse(serialise(bundleOf(...args)).toString('utf8')) as MimeBundle;
 
 function hits(rows: Record<string, JsonValue>[], extra: Partial<Extract<ConsoleResult, { kind: 'hits' }>> = {}): ConsoleResult {
   return { kind: 'hits', columns: [column('_id'), column('name'), column('tags', true)], rows, ...extra };
@@ -16,28 +20,29 @@ function hits(rows: Record<string, JsonValue>[], extra: Partial<Extract<ConsoleR
 /** A search answer of `n` documents, as an engine sends it, and the rows a driver makes of it. */
 function search(n: number, source: (i: number) => Record<string, JsonValue> = (i) => ({ name: `n${i}`, tags: ['a', `t${i}`] })) {
   const value = { took: 3, hits: { total: { value: n, relation: 'eq' }, hits: Array.from({ length: n }, (_, i) => ({ _index: 'p', _id: String(i), _source: source(i) })) } };
-  const answer: Answer = { text: JSON.stringify(value), value };
+  const text = JSON.stringify(value);
+  const answer: Answer = { bytes: Buffer.from(text, 'utf8'), value };
   const rows = value.hits.hits.map((h) => ({ _id: h._id, ...h._source }));
-  return { answer, value, result: hits(rows, { documents: LAYOUT }) };
+  return { answer, text, value, result: hits(rows, { documents: LAYOUT }) };
 }
 
 describe('console output bundles', () => {
   test('hold the answer once: no application/json, no rows, and the rows rebuilt from the answer are the grid', () => {
-    const { answer, result } = search(3);
+    const { answer, text, result } = search(3);
     const bundle = toBundle(result, info, answer);
     expect(bundle['application/json']).toBeUndefined();
     const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
     expect(payload.rows).toBeUndefined();
     expect(answerValue(payload)).toEqual(answer.value);
-    expect(swapQuotes(payload.answer as string)).toBe(answer.text);
+    expect(swapQuotes(payload.answer as string)).toBe(text);
     expect(hitsPayloadRows(payload)).toEqual((result as { rows: unknown }).rows);
   });
 
   test("quotes, apostrophes, backslashes and any Unicode in documents survive the stored answer's quote swap", () => {
-    const { answer, value, result } = search(2, (i) => ({ name: i ? 'He said "it\'s" \\ \u2603 ☃ 😀 \n\t' : "'\"'", tags: ["'", '"'] }));
+    const { answer, text, value, result } = search(2, (i) => ({ name: i ? 'He said "it\'s" \\ \u2603 ☃ 😀 \n\t' : "'\"'", tags: ["'", '"'] }));
     const payload = HitsPayloadSchema.parse(toBundle(result, info, answer)[HITS_MIME]);
     expect(answerValue(payload)).toEqual(value);
-    expect(JSON.stringify(payload).length).toBeLessThan(answer.text.length + 800);
+    expect(JSON.stringify(payload).length).toBeLessThan(text.length + 800);
   });
 
   test('past the row cap, the answer kept holds the first rows and the notice says how to keep more', () => {
@@ -53,14 +58,14 @@ describe('console output bundles', () => {
   });
 
   test('the fallbacks keep the rows their budget allows and say where the rest is, never "in the grid"', () => {
-    const { answer, result } = search(1000, (i) => ({ name: `n${i}`, tags: ['a', `t${i}`], about: `A product of about 250 bytes, number ${i}. `.repeat(5) }));
+    const { answer, text, result } = search(1000, (i) => ({ name: `n${i}`, tags: ['a', `t${i}`], about: `A product of about 250 bytes, number ${i}. `.repeat(5) }));
     const bundle = toBundle(result, info, answer);
     const html = String(bundle['text/html']);
     const shown = html.match(/<tr><td>/g)?.length ?? 0;
     expect(shown).toBeGreaterThan(10);
     expect(shown).toBeLessThan(1000);
     expect(html).toContain(`This table shows the first ${shown} of the 1000 rows this notebook holds (the engine&#39;s answer, in the output&#39;s ${HITS_MIME} data)`);
-    expect(html.length + String(bundle['text/plain']).length).toBeLessThan(answer.text.length * 0.15);
+    expect(html.length + String(bundle['text/plain']).length).toBeLessThan(text.length * 0.15);
     expect(`${html}${String(bundle['text/plain'])}`).not.toContain('in the grid');
   });
 
@@ -107,7 +112,7 @@ describe('console output bundles', () => {
 
   test('arrays become tables that keep the engine array once; rows rebuilt from it match', () => {
     const value = [{ index: 'products', health: 'green', docs: { count: 3 } }];
-    const bundle = toBundle({ kind: 'table', rows: [{ index: 'products', health: 'green', 'docs.count': 3 }] }, info, { text: JSON.stringify(value), value });
+    const bundle = toBundle({ kind: 'table', rows: [{ index: 'products', health: 'green', 'docs.count': 3 }] }, info, { bytes: Buffer.from(JSON.stringify(value), 'utf8'), value });
     const payload = TablePayloadSchema.parse(bundle[TABLE_MIME]);
     expect(payload.columns).toEqual(['index', 'health', 'docs.count']);
     expect(bundle['application/json']).toBeUndefined();

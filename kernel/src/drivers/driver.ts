@@ -20,7 +20,7 @@ export interface EngineResponse {
   status: number;
   headers: Record<string, string>;
   /** Parsed JSON when the body was JSON, the JSONL values for JSONL, else the text. */
-  body: { kind: 'json'; value: JsonValue; /** The body as sent, kept so the notebook can store the engine's exact answer. */ text?: string } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
+  body: { kind: 'json'; value: JsonValue; /** The body's UTF-8 bytes as sent (no byte-order mark), kept so the notebook can store the engine's exact answer. */ bytes?: Buffer } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
   elapsedMs: number;
 }
 

@@ -195,25 +195,48 @@ function jsonType(value: JsonValue | undefined): string {
 /** Shared by column-only walks, which write nothing to it. */
 const NO_ROW: Row = Object.freeze({}) as Row;
 
+/*
+ * Lazy rows are read through getters shared by every grid (on a class, or one function), never
+ * a getter written per grid: V8 gives each such object a hidden class of its own, kept in the
+ * old generation and pointing at the getter's closure, so every young-generation collection
+ * then keeps (and promotes) every earlier answer until a full one. Measured: scavenges of
+ * 10-15 ms every few 1,000-hit cells, 100% of the young generation promoted.
+ */
+
+/** The grid of some documents; see documentGrid. */
+class LazyGrid {
+  private built: Row[] | undefined;
+
+  constructor(
+    readonly columns: GridColumn[],
+    private readonly input: GridInput,
+  ) {}
+
+  get rows(): Row[] {
+    this.built ??= new GridBuilder(this.input, true).build().rows;
+    return this.built;
+  }
+}
+
 /**
  * The grid of some documents. Its rows are built on first read: a notebook output that keeps
  * the engine's answer rebuilds them from it (render/answer-rows.ts) and only needs the columns.
  */
 export function documentGrid(input: GridInput): { readonly columns: GridColumn[]; readonly rows: Row[] } {
-  const { columns } = new GridBuilder(input, false).build();
-  let rows: Row[] | undefined;
-  return {
-    columns,
-    get rows() {
-      rows ??= new GridBuilder(input, true).build().rows;
-      return rows;
-    },
-  };
+  return new LazyGrid(new GridBuilder(input, false).build().columns, input);
 }
 
 type HitsResult = Extract<ConsoleResult, { kind: 'hits' }>;
+type Grid = { readonly columns: GridColumn[]; readonly rows: Row[] };
+
+const GRID = Symbol('grid');
+
+function rowsOfGrid(this: { [GRID]: Grid }): Row[] {
+  return this[GRID].rows;
+}
 
 /** A hits result around a grid, its rows still built only when read. */
-export function hitsResult(grid: { readonly columns: GridColumn[]; readonly rows: Row[] }, extra: Omit<HitsResult, 'kind' | 'columns' | 'rows'>): HitsResult {
-  return Object.defineProperty({ kind: 'hits' as const, columns: grid.columns, ...extra }, 'rows', { enumerable: true, get: () => grid.rows }) as HitsResult;
+export function hitsResult(grid: Grid, extra: Omit<HitsResult, 'kind' | 'columns' | 'rows'>): HitsResult {
+  const result = Object.defineProperty({ kind: 'hits' as const, columns: grid.columns, ...extra }, GRID, { value: grid });
+  return Object.defineProperty(result, 'rows', { enumerable: true, get: rowsOfGrid }) as HitsResult;
 }

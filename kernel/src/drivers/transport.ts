@@ -86,6 +86,9 @@ export class Transport {
         path: request.query ? `${request.path}?${request.query}` : request.path,
         headers: { ...this.options.headers, ...(contentType ? { 'content-type': contentType } : {}), accept: 'application/json' },
         body,
+        // undici closes the connection after a GET or DELETE that carries a body (a search),
+        // for servers that ignore such bodies; both engines read them, so keep it alive.
+        ...(body !== undefined ? { reset: false } : {}),
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -147,7 +150,7 @@ export interface RawResponse {
 
 /** A raw response with its body decoded (JSON, JSONL or text). */
 export function decoded(raw: RawResponse): EngineResponse {
-  return { status: raw.status, headers: raw.headers, body: decodeBody(raw.bytes.toString('utf8'), raw.headers['content-type'] ?? ''), elapsedMs: raw.elapsedMs };
+  return { status: raw.status, headers: raw.headers, body: decodeBody(raw.bytes, raw.headers['content-type'] ?? ''), elapsedMs: raw.elapsedMs };
 }
 
 /** A response whose body is read as it arrives; read it to the end or the socket stays busy. */
@@ -173,10 +176,17 @@ function encodeBody(body: RequestBody | undefined): { body?: string; contentType
   return { body: `${body.values.map((v) => JSON.stringify(v)).join('\n')}\n`, contentType: 'application/x-ndjson' };
 }
 
-function decodeBody(text: string, contentType: string): EngineResponse['body'] {
+/** Drops a byte-order mark, as undici's text() does. */
+const UTF8 = new TextDecoder();
+const BOM = 3;
+
+function decodeBody(bytes: Buffer, contentType: string): EngineResponse['body'] {
+  const text = UTF8.decode(bytes);
   if (text.length === 0) return { kind: 'empty' };
   try {
-    return { kind: 'json', value: JSON.parse(text) as JsonValue, text };
+    const value = JSON.parse(text) as JsonValue;
+    const bom = bytes.length >= BOM && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return { kind: 'json', value, bytes: bom ? bytes.subarray(BOM) : bytes };
   } catch {
     // JSONL (Typesense export and import): one JSON value per line.
     const lines = text.split('\n').filter((l) => l.trim().length > 0);

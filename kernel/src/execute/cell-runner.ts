@@ -85,7 +85,7 @@ export class CellRunner {
       throw err;
     }
     const info = { connection: connection.name, engine: driver.engine, method: request.method, path, status: response.status, elapsedMs: response.elapsedMs };
-        const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
+    const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
     if (first) await progress.finish(first);
     for (const bundle of more) await sink.display(bundle);
     const failure = driver.failure(request, response);
@@ -96,8 +96,8 @@ export class CellRunner {
 /** The answer as the notebook may keep it: JSON as the engine sent it, JSONL lines as one array. */
 function answerOf(response: EngineResponse): Answer | undefined {
   const body = response.body;
-  if (body.kind === 'json') return { text: body.text ?? JSON.stringify(body.value), value: body.value };
-  if (body.kind === 'jsonl') return { text: JSON.stringify(body.values), value: body.values };
+  if (body.kind === 'json') return { bytes: body.bytes ?? Buffer.from(JSON.stringify(body.value), 'utf8'), value: body.value };
+  if (body.kind === 'jsonl') return { bytes: Buffer.from(JSON.stringify(body.values), 'utf8'), value: body.values };
   return undefined;
 }
 

@@ -24,7 +24,10 @@ export function executeHandler(runner: CellRunner, state: ExecutionState, takeQu
       state.history.add(state.count, request.code);
     }
     const executionCount = state.count;
-    if (!request.silent) await ctx.publish('execute_input', { code: request.code, execution_count: executionCount });
+    // Awaited only before the reply: the iopub sender keeps it ahead of the outputs, and the
+    // cell's request need not wait for it.
+    const inputSent = request.silent ? Promise.resolve() : ctx.publish('execute_input', { code: request.code, execution_count: executionCount });
+    inputSent.catch(() => undefined);
     const sink = {
       display: (bundle: Record<string, unknown>, displayId?: string) =>
         request.silent ? Promise.resolve() : ctx.publish('display_data', { data: bundle, metadata: {}, transient: displayId ? { display_id: displayId } : {} }),
@@ -35,10 +38,12 @@ export function executeHandler(runner: CellRunner, state: ExecutionState, takeQu
     };
     try {
       await runner.run(request.code, sink);
+      await inputSent;
       await ctx.reply({ status: 'ok', execution_count: executionCount, user_expressions: {}, payload: [] });
     } catch (err) {
       const failure = err instanceof CellFailure ? err : new CellFailure('InternalError', `searchbook failed: ${(err as Error).message}`);
       const error = { ename: failure.ename, evalue: failure.evalue, traceback: failure.traceback() };
+      await inputSent;
       const abortQueued = request.stop_on_error ? await takeQueued() : undefined;
       if (!request.silent) await ctx.publish('error', error);
       await ctx.reply({ status: 'error', execution_count: executionCount, ...error });

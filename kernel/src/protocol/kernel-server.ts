@@ -155,7 +155,9 @@ export class KernelServer {
 
   private async handle(message: IncomingMessage, channel: RequestChannel, handler: Handler): Promise<void> {
     const ctx = this.context(message, channel);
-    await ctx.publish('status', { execution_state: 'busy' });
+    // Not awaited: the iopub sender keeps messages in order, so the handler may start (a cell's
+    // request go out to the engine) while busy is still being handed to ZeroMQ.
+    const busy = ctx.publish('status', { execution_state: 'busy' });
     try {
       await handler(ctx);
     } catch (err) {
@@ -164,6 +166,7 @@ export class KernelServer {
       const error = { status: 'error', ename: 'InternalError', evalue: (err as Error).message, traceback: [] };
       await ctx.reply(error).catch(() => undefined);
     } finally {
+      await busy.catch((err: unknown) => this.events.log(`status busy not sent: ${(err as Error).message}`));
       await ctx.publish('status', { execution_state: 'idle' });
     }
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { serialise } from './encoded-string';
 import type { Signer } from './signer';
 
 export const PROTOCOL_VERSION = '5.3';
@@ -66,8 +67,6 @@ export function encode(message: OutgoingMessage, session: string, signer: Signer
     msg_type: message.msgType,
     version: PROTOCOL_VERSION,
   };
-  const body = [header, message.parent?.header ?? {}, message.metadata ?? {}, message.content].map((part) =>
-    Buffer.from(JSON.stringify(part), 'utf8'),
-  );
+  const body = [header, message.parent?.header ?? {}, message.metadata ?? {}, message.content].map(serialise);
   return [...(message.identities ?? []), DELIMITER, Buffer.from(signer.sign(body), 'ascii'), ...body];
 }

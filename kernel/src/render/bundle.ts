@@ -1,13 +1,21 @@
 import type { JsonValue } from '../console/cell';
 import type { ConsoleResult, PresentedResult } from '../drivers/driver';
 import { cutLongCells } from './cell-cut';
-import { columnsNestOddly, documentRow, documentsOf, swapQuotes } from './answer-rows';
+import type { EncodedString } from '../protocol/encoded-string';
+import { columnsNestOddly, documentRow, documentsOf } from './answer-rows';
 import { fallbacks, type KeptRows } from './fallbacks';
 import { ANSWER_FORMAT, type Column, type DocumentLayout, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
+import { swappedAnswer } from './swapped-answer';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
 export type MimeBundle = Record<string, unknown>;
+
+/**
+ * A payload as the kernel hands it to the wire: its answer already in JSON form, copied into
+ * the message as bytes. JSON.stringify of it is the payload its schema describes.
+ */
+type Sent<P extends { answer?: string | undefined }> = Omit<P, 'answer'> & { answer?: EncodedString };
 
 /** The status line every output starts with: who answered what, how, and how fast. */
 export function statusLine(info: ResponseInfo): string {
@@ -15,9 +23,9 @@ export function statusLine(info: ResponseInfo): string {
   return info.title ? `${info.title} · ${line}` : line;
 }
 
-/** The engine's answer as the kernel read it: its JSON text and the parsed value. */
+/** The engine's answer as the kernel read it: its JSON text (UTF-8 bytes) and the parsed value. */
 export interface Answer {
-  text: string;
+  bytes: Buffer;
   value: JsonValue;
 }
 
@@ -29,7 +37,7 @@ export function toBundles(result: PresentedResult, info: ResponseInfo, answer: A
     toBundle(
       search.result,
       { ...info, status: search.status, title: `Search ${i + 1} of ${count}: ${search.target || '(no index named)'}` },
-      { text: JSON.stringify(search.raw), value: search.raw },
+      { bytes: Buffer.from(JSON.stringify(search.raw), 'utf8'), value: search.raw },
       limits,
     ),
   );
@@ -44,12 +52,12 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
       const count = layout && answer ? documentsOf(answer.value, layout).length : result.rows.length;
       const held = Math.min(count, limits.gridRows);
       const omitted = count - held;
-      const text = layout && answer ? keptAnswer(answer, layout.at, held, omitted, limits) : undefined;
-      const stored = text === undefined ? cutLongCells(result.rows.slice(0, limits.gridRows)) : undefined;
-      const payload: HitsPayload = {
+      const answerKept = layout && answer ? keptAnswer(answer, layout.at, held, omitted, limits) : undefined;
+      const stored = answerKept === undefined ? cutLongCells(result.rows.slice(0, limits.gridRows)) : undefined;
+      const payload: Sent<HitsPayload> = {
         info,
         columns: result.columns,
-        ...(text !== undefined && layout ? { answer: text, answerFormat: ANSWER_FORMAT, documents: layout } : { rows: stored?.rows ?? [] }),
+        ...(answerKept !== undefined && layout ? { answer: answerKept, answerFormat: ANSWER_FORMAT, documents: layout } : { rows: stored?.rows ?? [] }),
         ...(result.total ? { total: result.total } : {}),
         omittedRows: omitted,
         cut: stored?.cut ?? [],
@@ -60,19 +68,19 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
       const kept: KeptRows = { held, row: rowReader(stored?.rows, answer, layout, result.columns), store: stored ? 'rows' : 'answer', mimeType: HITS_MIME, omittedRows: omitted };
       return {
         [HITS_MIME]: payload,
-        ...fallbacks(summary, result.columns.map((c) => c.name), kept, fallbackBudget(text, limits), result.aggregations ?? []),
+        ...fallbacks(summary, result.columns.map((c) => c.name), kept, fallbackBudget(answerKept, limits), result.aggregations ?? []),
       };
     }
     case 'table': {
       const shownRows = result.rows.slice(0, limits.gridRows);
       const omitted = result.rows.length - shownRows.length;
-      const text = answer && Array.isArray(answer.value) ? keptAnswer(answer, [], shownRows.length, omitted, limits) : undefined;
-      const { rows, cut } = text === undefined ? cutLongCells(shownRows) : { rows: shownRows, cut: [] };
+      const answerKept = answer && Array.isArray(answer.value) ? keptAnswer(answer, [], shownRows.length, omitted, limits) : undefined;
+      const { rows, cut } = answerKept === undefined ? cutLongCells(shownRows) : { rows: shownRows, cut: [] };
       const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      const payload: TablePayload = { info, columns, ...(text === undefined ? { rows } : { answer: text, answerFormat: ANSWER_FORMAT }), omittedRows: omitted, cut };
+      const payload: Sent<TablePayload> = { info, columns, ...(answerKept === undefined ? { rows } : { answer: answerKept, answerFormat: ANSWER_FORMAT }), omittedRows: omitted, cut };
       const summary = `${caption} (${result.rows.length} rows${leftOut(omitted)})`;
-      const kept: KeptRows = { held: rows.length, row: (i) => rows[i] ?? {}, store: text === undefined ? 'rows' : 'answer', mimeType: TABLE_MIME, omittedRows: omitted };
-      return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, kept, fallbackBudget(text, limits), []) };
+      const kept: KeptRows = { held: rows.length, row: (i) => rows[i] ?? {}, store: answerKept === undefined ? 'rows' : 'answer', mimeType: TABLE_MIME, omittedRows: omitted };
+      return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, kept, fallbackBudget(answerKept, limits), []) };
     }
     case 'json': {
       const pretty = JSON.stringify(result.value, null, 2);
@@ -101,9 +109,9 @@ function rowReader(rows: Record<string, JsonValue>[] | undefined, answer: Answer
  * The answer's JSON text as the notebook keeps it: the engine's own bytes, or, past the row
  * cap, the answer without the documents left out. Undefined when it is too large to keep.
  */
-function keptAnswer(answer: Answer, at: DocumentLayout['at'], keep: number, omitted: number, limits: OutputLimits): string | undefined {
-  const text = omitted === 0 ? answer.text : JSON.stringify(withFirstDocuments(answer.value, at, keep));
-  return text.length <= limits.answerChars ? swapQuotes(text) : undefined;
+function keptAnswer(answer: Answer, at: DocumentLayout['at'], keep: number, omitted: number, limits: OutputLimits): EncodedString | undefined {
+  const bytes = omitted === 0 ? answer.bytes : Buffer.from(JSON.stringify(withFirstDocuments(answer.value, at, keep)), 'utf8');
+  return bytes.length <= limits.answerChars ? swappedAnswer(bytes) : undefined;
 }
 
 /** A copy of `value` whose array at `at` keeps its first `keep` elements; the rest is shared. */
@@ -118,8 +126,8 @@ function withFirstDocuments(value: JsonValue, at: DocumentLayout['at'], keep: nu
 }
 
 /** Each fallback's share of the notebook: a part of the answer kept, never less than a screenful nor more than a long page. */
-function fallbackBudget(answerText: string | undefined, limits: OutputLimits): number {
-  const share = Math.floor((answerText?.length ?? 0) * limits.fallbackShare);
+function fallbackBudget(answer: EncodedString | undefined, limits: OutputLimits): number {
+  const share = Math.floor((answer?.json.length ?? 0) * limits.fallbackShare);
   return Math.min(limits.fallbackMaxChars, Math.max(limits.fallbackChars, share));
 }
 

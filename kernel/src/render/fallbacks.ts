@@ -1,7 +1,7 @@
 import type { JsonValue } from '../console/cell';
 import type { MimeBundle } from './bundle';
 import { aggregationTitle } from './mime-types';
-import { cellText, CLIP_PLAIN, clip, escapeHtml, htmlRow, htmlTable, plainTable } from './text-table';
+import { escapeHtml, htmlRowOf, htmlTable, plainCell, plainTable, plainTableOf, rowTexts } from './text-table';
 
 type Row = Record<string, JsonValue>;
 
@@ -31,17 +31,16 @@ export function fallbacks(
   budgetChars: number,
   aggregations: { name: string; kind?: 'aggregation' | 'facet' | undefined; rows: Row[] }[],
 ): MimeBundle {
-  const htmlLines = linesThatFit(kept, (row) => htmlRow(columns, row), budgetChars);
-  const candidates = htmlLines.map((line) => line.row);
+  const htmlLines = linesThatFit(kept, columns, budgetChars);
   const htmlRows = htmlLines.length;
-  const plainRows = plainRowsThatFit(columns, candidates, budgetChars);
+  const plainCells = plainCellsThatFit(columns, htmlLines, budgetChars);
   // A search asked only for its aggregations (`size: 0`) gets no empty hits table.
   const table = columns.length > 0 && kept.held > 0;
   const aggColumns = (aggRows: Row[]) => [...new Set(aggRows.flatMap((r) => Object.keys(r)))];
   const plain = [
     summary,
-    table ? plainTable(columns, candidates.slice(0, plainRows)) : '',
-    rest(kept, plainRows),
+    table ? plainTableOf(columns, plainCells) : '',
+    rest(kept, plainCells.length),
     ...aggregations.map((a) => `\n${aggregationTitle(a)}\n${plainTable(aggColumns(a.rows), a.rows)}`),
   ];
   const html = [
@@ -61,30 +60,35 @@ function rest(kept: KeptRows, shown: number): string {
   return `This table shows the first ${shown} of the ${held} rows this notebook holds (${where}, in the output's ${kept.mimeType} data); open the notebook in JupyterLab with the searchbook extension to see every row in a grid.${notKept}`;
 }
 
-/** The leading rows whose lines fit the budget (at least one when there are any). */
-function linesThatFit(kept: KeptRows, line: (row: Row) => string, budget: number): { row: Row; html: string }[] {
-  const lines: { row: Row; html: string }[] = [];
+/** The leading rows whose lines fit the budget (at least one when there are any), with their cell texts. */
+function linesThatFit(kept: KeptRows, columns: readonly string[], budget: number): { texts: string[]; html: string }[] {
+  const lines: { texts: string[]; html: string }[] = [];
   let used = 0;
   for (let i = 0; i < kept.held; i++) {
-    const row = kept.row(i);
-    const html = line(row);
+    const texts = rowTexts(columns, kept.row(i));
+    const html = htmlRowOf(texts);
     used += html.length + 1;
     if (used > budget && i > 0) break;
-    lines.push({ row, html });
+    lines.push({ texts, html });
   }
   return lines;
 }
 
-/** Plain tables pad every line to the widest cell, so the cost of a row grows with the rows before it. */
-function plainRowsThatFit(columns: string[], rows: Row[], budget: number): number {
+/**
+ * The plain cells of the leading rows that fit the budget. Plain tables pad every line to the
+ * widest cell, so the cost of a row grows with the rows before it.
+ */
+function plainCellsThatFit(columns: readonly string[], rows: readonly { texts: string[] }[], budget: number): string[][] {
   const widths = columns.map((c) => c.length);
+  const cells: string[][] = [];
   for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as Row;
-    columns.forEach((c, j) => {
-      widths[j] = Math.max(widths[j] as number, clip(cellText(row[c]), CLIP_PLAIN).length);
+    const row = (rows[i] as { texts: string[] }).texts.map(plainCell);
+    row.forEach((cell, j) => {
+      widths[j] = Math.max(widths[j] as number, cell.length);
     });
     const line = widths.reduce((a, b) => a + b + 2, 0);
-    if (line * (i + 3) > budget) return Math.max(i, 1);
+    if (line * (i + 3) > budget && i > 0) break;
+    cells.push(row);
   }
-  return rows.length;
+  return cells;
 }

@@ -10,7 +10,7 @@ export interface OutputLimits {
   fallbackShare: number;
   /** ...and never more than this, so a huge answer's fallbacks stay readable pages. */
   fallbackMaxChars: number;
-  /** Characters of a hits or table answer kept whole in the notebook; a larger one keeps its rows, long cells cut. */
+  /** Bytes of a hits or table answer kept whole in the notebook; a larger one keeps its rows, long cells cut. */
   answerChars: number;
   /** Characters of any other body kept as application/json. */
   rawJsonChars: number;

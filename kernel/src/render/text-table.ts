@@ -3,13 +3,23 @@ import type { JsonValue } from '../console/cell';
 /** A cell's text as every fallback shows it: strings as they are, everything else as JSON. */
 export function cellText(value: JsonValue | undefined): string {
   if (value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string') return value;
+  // What JSON.stringify writes for them (a parsed number is always finite), without its machinery.
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  return JSON.stringify(value);
+}
+
+/** Each column's cell text of a row, computed once for every table a row appears in. */
+export function rowTexts(columns: readonly string[], row: Record<string, JsonValue>): string[] {
+  return columns.map((c) => cellText(row[c]));
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const HTML_SPECIAL = /[&<>"']/;
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
+  // Most cells hold none: a test is cheaper than a replace that calls back.
+  return HTML_SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string) : text;
 }
 
 /** An escaped HTML table, so GitHub and nbconvert show rows without the extension; rows may come as htmlRow lines. */
@@ -24,14 +34,30 @@ export const CLIP_HTML = 200;
 export const CLIP_PLAIN = 40;
 
 export function htmlRow(columns: string[], row: Record<string, JsonValue>): string {
-  return `<tr>${columns.map((c) => `<td>${escapeHtml(clip(cellText(row[c]), CLIP_HTML))}</td>`).join('')}</tr>`;
+  return htmlRowOf(rowTexts(columns, row));
+}
+
+/** A table row of cell texts (rowTexts), escaped and clipped. */
+export function htmlRowOf(texts: readonly string[]): string {
+  let cells = '';
+  for (const text of texts) cells += `<td>${escapeHtml(clip(text, CLIP_HTML))}</td>`;
+  return `<tr>${cells}</tr>`;
+}
+
+/** A cell text as a plain table shows it: on one line, clipped. */
+export function plainCell(text: string): string {
+  return clip(text.replace(/\s+/g, ' '), CLIP_PLAIN);
 }
 
 /** A fixed-width table for text/plain, with long values clipped so it stays readable. */
 export function plainTable(columns: string[], rows: Record<string, JsonValue>[]): string {
-  const cells = rows.map((row) => columns.map((c) => clip(cellText(row[c]).replace(/\s+/g, ' '), CLIP_PLAIN)));
-  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => (r[i] as string).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i] as number)).join('  ').trimEnd();
+  return plainTableOf(columns, rows.map((row) => rowTexts(columns, row).map(plainCell)));
+}
+
+/** The same table from its plain cells (plainCell of each rowTexts). */
+export function plainTableOf(columns: readonly string[], cells: readonly string[][]): string {
+  const widths = columns.map((c, i) => cells.reduce((widest, r) => Math.max(widest, (r[i] as string).length), c.length));
+  const line = (values: readonly string[]) => values.map((v, i) => v.padEnd(widths[i] as number)).join('  ').trimEnd();
   return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
