@@ -14,7 +14,7 @@ import type { Metric, MetricsSnapshot } from '../../kernel/src/grid/admin-protoc
 import { SECRETS } from '../drivers/helpers';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
-import { GridCommClient } from './grid-comm-client';
+import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
 
 const SEARCH_ONLY_KEY = 'ts-search-only-key-4e8a';
 
@@ -36,17 +36,15 @@ beforeAll(async () => {
   tsUrl = servers[1]?.url ?? '';
   const created = await typesense('/keys', { method: 'POST', body: JSON.stringify({ description: 'search only', actions: ['documents:search'], collections: ['*'], value: SEARCH_ONLY_KEY }) });
   expect(created.status).toBe(201);
-  kernel = await KernelClient.start({ ...SECRETS, TS_SEARCH_KEY: SEARCH_ONLY_KEY });
-  for (const line of [
-    `%connect elasticsearch ${servers[0]?.url} name=es`,
-    `%connect typesense ${servers[1]?.url} key=\${env:TS_API_KEY} name=ts`,
-    `%connect typesense ${servers[2]?.url} key=\${env:TS_API_KEY} name=ts26`,
-    `%connect typesense ${servers[1]?.url} key=\${env:TS_SEARCH_KEY} name=searcher`,
-  ]) {
-    const { reply } = await kernel.execute(line);
-    expect(reply.content.status).toBe('ok');
-  }
-  comm = await GridCommClient.open(kernel);
+  ({ kernel, comm } = await kernelWithGridComm(
+    [
+      `%connect elasticsearch ${servers[0]?.url} name=es`,
+      `%connect typesense ${servers[1]?.url} key=\${env:TS_API_KEY} name=ts`,
+      `%connect typesense ${servers[2]?.url} key=\${env:TS_API_KEY} name=ts26`,
+      `%connect typesense ${servers[1]?.url} key=\${env:TS_SEARCH_KEY} name=searcher`,
+    ],
+    { ...SECRETS, TS_SEARCH_KEY: SEARCH_ONLY_KEY },
+  ));
 }, 60_000);
 
 afterAll(async () => {

@@ -11,8 +11,8 @@ import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import type { GridReply } from '../../kernel/src/grid/grid-protocol';
 import { expectNoSecret, SECRETS } from '../drivers/helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
-import { KernelClient } from '../support/kernel-client';
-import { GridCommClient } from './grid-comm-client';
+import type { KernelClient } from '../support/kernel-client';
+import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
 type Saved = Extract<GridReply, { type: 'saved' }>;
@@ -67,12 +67,7 @@ beforeAll(async () => {
   }
   [url30, url27] = servers.map((s) => s.url) as [string, string];
   proxy = await startBreakingProxy(url30);
-  kernel = await KernelClient.start({ ...SECRETS });
-  for (const line of [`%connect typesense ${proxy.url} key=\${env:TS_API_KEY} name=ts`, `%connect typesense ${url27} key=\${env:TS_API_KEY} name=ts27`]) {
-    const { reply } = await kernel.execute(line);
-    expect(reply.content.status).toBe('ok');
-  }
-  comm = await GridCommClient.open(kernel);
+  ({ kernel, comm } = await kernelWithGridComm([`%connect typesense ${proxy.url} key=\${env:TS_API_KEY} name=ts`, `%connect typesense ${url27} key=\${env:TS_API_KEY} name=ts27`], { ...SECRETS }));
 }, 60_000);
 
 afterAll(async () => {

@@ -11,8 +11,8 @@ import { z } from 'zod';
 import type { GridReply } from '../../kernel/src/grid/grid-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
-import { KernelClient } from '../support/kernel-client';
-import { GridCommClient } from './grid-comm-client';
+import type { KernelClient } from '../support/kernel-client';
+import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
 type Saved = Extract<GridReply, { type: 'saved' }>;
@@ -75,10 +75,7 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect(created.status).toBe(200);
     for (const [id, doc] of Object.entries(DOCS)) await engineCall('PUT', `/${BOOKS}/_doc/${id}`, doc);
     await engineCall('POST', `/${BOOKS}/_refresh`);
-    kernel = await KernelClient.start({ ...SECRETS });
-    const { reply } = await kernel.execute(`%connect elasticsearch ${engine.url} name=es`);
-    expect(reply.content.status).toBe('ok');
-    comm = await GridCommClient.open(kernel);
+    ({ kernel, comm } = await kernelWithGridComm([`%connect elasticsearch ${engine.url} name=es`], { ...SECRETS }));
   }, REAL_START_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -12,8 +12,8 @@ import { GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../ke
 import { SECRETS } from '../drivers/helpers';
 import { parseCsv, scratchDir } from '../export/export-helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
-import { KernelClient } from '../support/kernel-client';
-import { GridCommClient } from './grid-comm-client';
+import type { KernelClient } from '../support/kernel-client';
+import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
 
 const COUNT = 2_000;
 let kernel: KernelClient;
@@ -24,12 +24,9 @@ const cwd = scratchDir();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, security: true, products: COUNT });
-  [kernel, proxy] = await Promise.all([KernelClient.start({ ...SECRETS }, { cwd }), startBreakingProxy(sandbox.esUrl)]);
-  for (const line of [`%connect elasticsearch ${proxy.url} user=elastic password=\${env:ES_PASSWORD} name=es`, 'PUT /products/_settings\n{"index": {"max_result_window": 200}}', `%connect typesense ${sandbox.tsUrl} key=\${env:TS_API_KEY} name=ts`]) {
-    const { reply } = await kernel.execute(line);
-    expect(reply.content.status).toBe('ok');
-  }
-  comm = await GridCommClient.open(kernel);
+  proxy = await startBreakingProxy(sandbox.esUrl);
+  const lines = [`%connect elasticsearch ${proxy.url} user=elastic password=\${env:ES_PASSWORD} name=es`, 'PUT /products/_settings\n{"index": {"max_result_window": 200}}', `%connect typesense ${sandbox.tsUrl} key=\${env:TS_API_KEY} name=ts`];
+  ({ kernel, comm } = await kernelWithGridComm(lines, { ...SECRETS }, { cwd }));
 }, 60_000);
 afterAll(async () => {
   await kernel?.close();

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../kernel/src/grid/grid-protocol';
-import type { KernelClient } from '../support/kernel-client';
+import { KernelClient } from '../support/kernel-client';
 
 export class GridCommClient {
   private constructor(
@@ -36,5 +36,23 @@ export class GridCommClient {
     const reply = await this.call(data);
     if (reply.type !== type) throw new Error(`expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`);
     return reply as Extract<GridReply, { type: T }>;
+  }
+}
+
+/**
+ * A kernel that has run `lines` (each must succeed: the `%connect`s a suite needs) and a grid
+ * comm on it; the kernel is closed again when a line fails.
+ */
+export async function kernelWithGridComm(lines: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<{ kernel: KernelClient; comm: GridCommClient }> {
+  const kernel = await KernelClient.start(env, options);
+  try {
+    for (const line of lines) {
+      const { reply } = await kernel.execute(line);
+      if (reply.content.status !== 'ok') throw new Error(`${line.split('\n')[0]} failed: ${JSON.stringify(reply.content).slice(0, 400)}`);
+    }
+    return { kernel, comm: await GridCommClient.open(kernel) };
+  } catch (err) {
+    await kernel.close();
+    throw err;
   }
 }

@@ -14,7 +14,7 @@ import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchem
 import { SECRETS } from '../drivers/helpers';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
-import { GridCommClient } from './grid-comm-client';
+import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
 
 const SMALL_WINDOW = 25;
 const DOCS = 95;
@@ -56,10 +56,7 @@ describeEachTarget(elasticsearchTargets(), 'the grid comm on an index with a sma
     const lines = Array.from({ length: DOCS }, (_, n) => `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc <b>${n}</b>` })}\n`);
     await engineCall('POST', `/${SMALL}/_bulk?refresh=true`, lines.join(''), 'application/x-ndjson');
     await engineCall('PUT', `/${HIDDEN}/_doc/1?refresh=true`, JSON.stringify({ a: 1 }));
-    kernel = await KernelClient.start({ ...SECRETS });
-    const { reply } = await kernel.execute(`%connect elasticsearch ${engine.url} name=es`);
-    expect(reply.content.status).toBe('ok');
-    comm = await GridCommClient.open(kernel);
+    ({ kernel, comm } = await kernelWithGridComm([`%connect elasticsearch ${engine.url} name=es`], { ...SECRETS }));
   }, REAL_START_TIMEOUT_MS);
 
   afterAll(async () => {
