@@ -29,6 +29,8 @@ export interface GridHost {
 const SORT_ARROWS = { asc: '▲', desc: '▼' } as const;
 
 const numberFormat = new Intl.NumberFormat('en-US');
+/** Grid ids restart with the kernel: tab ids must not. */
+let tabs = 0;
 
 
 /**
@@ -56,7 +58,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
     private readonly host: GridHost,
   ) {
     super();
-    this.id = `searchbook-grid-${opened.gridId}`;
+    this.id = `searchbook-grid-${opened.gridId}-${++tabs}`;
     this.addClass('searchbook-DocumentGrid');
     this.title.label = `${opened.target} · ${opened.connection}`;
     this.title.caption = `Documents of ${opened.target} on ${opened.connection}`;
