@@ -3,6 +3,7 @@
  * value checks at index time, and field-name resolution for queries (including multi-fields
  * such as `name.keyword` and fields inside `nested` objects).
  */
+import { isIP } from 'node:net';
 import { esError, EsError, illegalArgument } from './errors';
 import { isObject, type Json, type JsonObject } from './exchange';
 import { isLongMarker, numberOf } from './long-json';
@@ -335,6 +336,8 @@ export class Mapping {
           : { type: 'date_time_parse_exception', reason: patternFailure(preview(value), format) };
         throw bad({ type: 'illegal_argument_exception', reason: `failed to parse date field [${preview(value)}] with format [${format}]`, caused_by: causedBy });
       }
+    } else if (type === 'ip') {
+      if (typeof value !== 'string' || isIP(value) === 0) throw bad({ type: 'illegal_argument_exception', reason: `'${preview(value)}' is not an IP string literal.` });
     } else if (type.endsWith('_range')) {
       // An interval object; its bounds are checked when queries read them.
     } else if (isObject(value)) {

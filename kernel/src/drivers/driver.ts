@@ -6,6 +6,7 @@
 import type { ConsoleRequest, HttpMethod, JsonValue, Refusal } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
 import type { GridView, SentRequest, TargetInfo, ViewRequest } from '../grid/grid-protocol';
+import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey, RowVersion, TargetAction, TargetActionId } from '../grid/edit-protocol';
 import type { ExportRequest, ExportStream } from './export-stream';
 import type { AdminOffers, KeyInfo, MetricsSnapshot, NewKey } from '../grid/admin-protocol';
 import type { DocumentLayout } from '../render/mime-types';
@@ -141,6 +142,10 @@ export interface DocumentBlock {
   requests: SentRequest[];
   /** Exact total when this read learned it. */
   total?: number;
+  /** Where each row lives (its own index or collection, its id), parallel to `rows`: edits go there. */
+  keys?: RowKey[];
+  /** Each row's version as read, parallel to `rows`; null where the engine keeps none. */
+  versions?: (RowVersion | null)[];
 }
 
 /**
@@ -176,6 +181,31 @@ export interface DocumentSide {
   readonly matchCaseSupported: boolean;
   /** The raw filter row's syntax, as an example (`name:Widget AND price:>10`). */
   readonly rawFilterHint: string;
+  /** Saving the grid's edits, whole values of cut cells, deleting and emptying targets. */
+  readonly edits: DocumentEdits;
+}
+
+/** The grid an edit comes from: its target, and the columns it has shown (which are read-only, which hold JSON). */
+export interface EditedGrid {
+  target: string;
+  columns: ReadonlyMap<string, GridColumn>;
+}
+
+/**
+ * The grid's writes (issue 12), each change one request of the engine's own, values typed by
+ * the mapping or schema first. A refused value stops the whole save before anything is sent.
+ */
+export interface DocumentEdits {
+  /** The requests a save would send, or the refusals that stop it; nothing is written. */
+  plan(grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ requests: PlannedRequest[]; refusals: EditRefusal[] }>;
+  /** Sends each change (all of them, whatever one answers); no result when refused. */
+  save(grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ results: ChangeResult[]; refusals: EditRefusal[] }>;
+  /** A cell's whole value, read from the stored document (a cut cell shows only its start). */
+  wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue>;
+  /** What may be done to an index or collection, with the exact requests. */
+  targetActions(target: string): TargetAction[];
+  /** Runs one; the caller has checked the name the user typed. Rejects with EngineError. */
+  runTargetAction(target: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }>;
 }
 
 /** API keys of an engine that has them (Typesense): immutable, the value given once at creation. */

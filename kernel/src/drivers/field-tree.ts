@@ -21,6 +21,8 @@ export type FieldNode =
       exactSubfield?: string;
       /** The engine can sort on this field (Typesense: numeric, or declared `sort: true`). */
       sortable?: boolean;
+      /** A date field's formats as the mapping names them (`yyyy-MM-dd||epoch_millis`): edits are checked against them. */
+      format?: string;
     }
   /** An object that flattens into dotted columns and has none of its own (`address.city`). */
   | { kind: 'object'; type: string; children: FieldTree }
@@ -49,7 +51,16 @@ function mergeNodes(a: FieldNode, b: FieldNode): FieldNode {
     const subfields = [...new Set([...(a.subfields ?? []), ...(b.subfields ?? [])])];
     const exactSubfield = a.exactSubfield !== undefined && a.exactSubfield === b.exactSubfield ? a.exactSubfield : undefined;
     const sortable = a.sortable === true && b.sortable === true;
-    return { kind: 'leaf', type, ...(a.json || b.json ? { json: true } : {}), ...(subfields.length ? { subfields } : {}), ...(exactSubfield ? { exactSubfield } : {}), ...(sortable ? { sortable } : {}) };
+    const format = a.format === b.format ? a.format : undefined;
+    return {
+      kind: 'leaf',
+      type,
+      ...(a.json || b.json ? { json: true } : {}),
+      ...(subfields.length ? { subfields } : {}),
+      ...(exactSubfield ? { exactSubfield } : {}),
+      ...(sortable ? { sortable } : {}),
+      ...(format ? { format } : {}),
+    };
   }
   if (a.kind !== 'leaf' && b.kind !== 'leaf') {
     // Nested in one index and a plain object in another: the array form shows both kinds of document.

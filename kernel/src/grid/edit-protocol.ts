@@ -38,8 +38,14 @@ const Fields = z.record(z.string().min(1), CellEditSchema);
 export const RowChangeSchema = z.discriminatedUnion('kind', [
   /** Only the changed fields are sent (a partial update). */
   z.object({ kind: z.literal('update'), key: ChangeKey, row: RowKeySchema, version: RowVersionSchema.optional(), fields: Fields }),
-  /** A new row in the grid's target; without an id the engine names it. */
-  z.object({ kind: z.literal('insert'), key: ChangeKey, index: z.string().min(1), id: z.string().min(1).optional(), fields: Fields }),
+  /**
+   * A new row in the grid's target; without an id the engine names it. An insert never
+   * replaces a document that has its id (Elasticsearch: `op_type=create`): that is a
+   * `conflict` carrying the stored document. To replace it knowingly, send the insert again
+   * with the `version` that conflict gave (Elasticsearch); on Typesense, which keeps no
+   * versions, send the fields as an `update` of that row instead.
+   */
+  z.object({ kind: z.literal('insert'), key: ChangeKey, index: z.string().min(1), id: z.string().min(1).optional(), version: RowVersionSchema.optional(), fields: Fields }),
   z.object({ kind: z.literal('delete'), key: ChangeKey, row: RowKeySchema, version: RowVersionSchema.optional() }),
 ]);
 export type RowChange = z.infer<typeof RowChangeSchema>;
@@ -124,6 +130,8 @@ export const EditReplySchemas = [
   z.object({ ...ReplyBase, type: z.literal('targetActions'), connection: z.string(), target: z.string(), actions: z.array(TargetActionSchema) }),
   z.object({ ...ReplyBase, type: z.literal('targetActionDone'), connection: z.string(), target: z.string(), action: TargetActionIdSchema, request: SentRequest, message: z.string() }),
 ] as const;
+
+export type EditReply = z.infer<(typeof EditReplySchemas)[number]>;
 
 const EDIT_REQUEST_TYPES = new Set<string>(EditRequestSchemas.map((s) => s.shape.type.value));
 export type EditRequest = z.infer<(typeof EditRequestSchemas)[number]>;

@@ -17,6 +17,7 @@ import { cutLongCells } from '../render/cell-cut';
 import { isAdminRequest } from './admin-protocol';
 import { answerAdmin } from './admin-service';
 import { isEditRequest } from './edit-protocol';
+import { answerEdit } from './edit-service';
 import { type Block, GRID_PROTOCOL_VERSION, type GridReply, type GridRequest, GridRequestSchema, type GridView } from './grid-protocol';
 import { type GridSession, GridSessions } from './grid-sessions';
 
@@ -69,7 +70,7 @@ export class GridService {
 
   private async handle(request: GridRequest, comm: Comm, signal: AbortSignal): Promise<ReplyBody> {
     if (isAdminRequest(request)) return answerAdmin(request, this.connection(request.connection).driver, signal);
-    if (isEditRequest(request)) throw new Error(`Editing (${request.type}) is not built in this kernel yet.`);
+    if (isEditRequest(request)) return answerEdit(request, { grid: (id) => this.session(id), connection: (name) => this.connection(name) }, signal);
     switch (request.type) {
       case 'connections': {
         const active = this.connections.active;
@@ -94,11 +95,13 @@ export class GridService {
         const connection = this.connection(request.connection);
         const grid = await connection.driver.documents.open(request.target, request.blockSize, request.view, signal);
         const session = this.sessions.add({ commId: comm.id, connection: connection.name, target: request.target, blockSize: request.blockSize, view: request.view, reader: grid.reader });
+        this.sessions.noteColumns(session, grid.first.columns);
         return opened(session, grid, connection.driver.documents);
       }
       case 'read': {
         const session = this.session(request.gridId);
         const block = await session.reader.readBlock(request.block, signal);
+        this.sessions.noteColumns(session, block.columns);
         return { type: 'block', gridId: session.id, total: session.reader.total, block: blockOf(request.block, session.blockSize, block) };
       }
       case 'refresh': {
@@ -106,6 +109,7 @@ export class GridService {
         const documents = this.connection(session.connection).driver.documents;
         const grid = await documents.open(session.target, session.blockSize, session.view, signal);
         await this.sessions.replaceReader(session, grid.reader);
+        this.sessions.noteColumns(session, grid.first.columns);
         return opened(session, grid, documents);
       }
       case 'curl':
@@ -150,5 +154,14 @@ function opened(session: GridSession, { first, notes, sortedBy, request }: Opene
 
 function blockOf(index: number, blockSize: number, block: DocumentBlock): Block {
   const { rows, cut } = cutLongCells(block.rows as Record<string, JsonValue>[]);
-  return { block: index, offset: index * blockSize, rows, cut, columns: block.columns, requests: block.requests };
+  return {
+    block: index,
+    offset: index * blockSize,
+    rows,
+    cut,
+    columns: block.columns,
+    requests: block.requests,
+    ...(block.keys ? { keys: block.keys } : {}),
+    ...(block.versions ? { versions: block.versions } : {}),
+  };
 }

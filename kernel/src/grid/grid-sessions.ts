@@ -4,7 +4,7 @@
  * them closes, and when the kernel stops.
  */
 import { randomUUID } from 'node:crypto';
-import type { DocumentReader } from '../drivers/driver';
+import type { DocumentReader, GridColumn } from '../drivers/driver';
 import type { GridView } from './grid-protocol';
 
 export interface GridSession {
@@ -17,13 +17,15 @@ export interface GridSession {
   /** Filters and sort: refresh reads the target again through the same view. */
   view: GridView;
   reader: DocumentReader;
+  /** The columns the grid has shown, by name: edits are typed and refused (read-only) by them. */
+  columns: Map<string, GridColumn>;
 }
 
 export class GridSessions {
   private readonly sessions = new Map<string, GridSession>();
 
-  add(session: Omit<GridSession, 'id'>): GridSession {
-    const full = { ...session, id: randomUUID() };
+  add(session: Omit<GridSession, 'id' | 'columns'>): GridSession {
+    const full = { ...session, id: randomUUID(), columns: new Map<string, GridColumn>() };
     this.sessions.set(full.id, full);
     return full;
   }
@@ -36,7 +38,13 @@ export class GridSessions {
   async replaceReader(session: GridSession, reader: DocumentReader): Promise<void> {
     const old = session.reader;
     session.reader = reader;
+    session.columns.clear();
     await old.close();
+  }
+
+  /** Remembers the columns a block showed. */
+  noteColumns(session: GridSession, columns: GridColumn[]): void {
+    for (const column of columns) session.columns.set(column.name, column);
   }
 
   async close(id: string): Promise<boolean> {

@@ -8,6 +8,7 @@ import { curlOfRequest, isEmptyView } from '../grid-view';
 import type { Transport } from '../transport';
 import { loadEndpoints } from './endpoints';
 import { openElasticsearchExport } from './export';
+import { ElasticsearchEdits } from './edits';
 import { elasticsearchFailure } from './failure';
 import { listIndices } from './index-listing';
 import { curlTarget, searchRequest } from './grid-cell';
@@ -40,6 +41,11 @@ export class ElasticsearchDriver implements Driver {
       },
       matchCaseSupported: true,
       rawFilterHint: 'query string, e.g. name:Widget AND price:>10',
+      edits: new ElasticsearchEdits(
+        transport,
+        (index, signal) => this.structure.tree(index, signal),
+        ({ method, path, query }) => this.structure.noteRequest({ kind: 'request', method, path, query, line: 1 }),
+      ),
     };
   }
 

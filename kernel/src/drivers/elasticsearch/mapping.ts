@@ -11,6 +11,7 @@ interface PropertyDef {
   type?: string | undefined;
   properties?: Record<string, PropertyDef> | undefined;
   fields?: Record<string, unknown> | undefined;
+  format?: string | undefined;
 }
 
 const Property: z.ZodType<PropertyDef> = z.lazy(() =>
@@ -19,6 +20,7 @@ const Property: z.ZodType<PropertyDef> = z.lazy(() =>
       type: z.string().optional(),
       properties: z.record(z.string(), Property).optional(),
       fields: z.record(z.string(), z.unknown()).optional(),
+      format: z.string().optional(),
     })
     .loose(),
 );
@@ -36,7 +38,7 @@ function nodeOf(def: PropertyDef): FieldNode | undefined {
   if (def.properties || def.type === undefined || def.type === 'object') return { kind: 'object', type: 'object', children: treeOf(def.properties) };
   const subfields = Object.keys(def.fields ?? {});
   const exactSubfield = keywordSubfield(def.fields);
-  return { kind: 'leaf', type: def.type, ...(subfields.length ? { subfields } : {}), ...(exactSubfield ? { exactSubfield } : {}) };
+  return { kind: 'leaf', type: def.type, ...(subfields.length ? { subfields } : {}), ...(exactSubfield ? { exactSubfield } : {}), ...(def.format ? { format: def.format } : {}) };
 }
 
 /** The `keyword` subfield exact filters and sorts of a text field use (`keyword` first, else any). */

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
+import type { RowKey, RowVersion } from '../../grid/edit-protocol';
 import type { SentRequest } from '../../grid/grid-protocol';
 import type { DocumentBlock, DocumentReader, EngineError, EngineResponse } from '../driver';
 import type { FieldTree } from '../field-tree';
@@ -25,7 +26,18 @@ const ENGINE_DEFAULT_WINDOW = 10_000;
 /** The point in time's tie-breaker, after the view's own sort: every row gets a distinct place. */
 const TIE_BREAKER = { _shard_doc: 'asc' };
 
-const Hit = z.object({ _id: z.string().optional(), _index: z.string().optional(), _score: z.number().nullish(), _source: z.unknown().optional(), sort: z.array(z.unknown()).optional() }).loose();
+const Hit = z
+  .object({
+    _id: z.string().optional(),
+    _index: z.string().optional(),
+    _score: z.number().nullish(),
+    _source: z.unknown().optional(),
+    sort: z.array(z.unknown()).optional(),
+    // Asked for with seq_no_primary_term: a write sends them back so a concurrent change is never overwritten.
+    _seq_no: z.number().int().nonnegative().optional(),
+    _primary_term: z.number().int().positive().optional(),
+  })
+  .loose();
 const SearchAnswer = z
   .object({
     pit_id: z.string().optional(),
@@ -87,6 +99,19 @@ function resultWindow(settings: JsonValue): number {
   return windows.length ? Math.min(...windows) : ENGINE_DEFAULT_WINDOW;
 }
 
+/** Each row's own index and id (a row found through an alias is written to its index) and its version as read. */
+function rowAddresses(hits: HitT[]): Pick<DocumentBlock, 'keys' | 'versions'> {
+  const keys: RowKey[] = [];
+  const versions: (RowVersion | null)[] = [];
+  for (const hit of hits) {
+    // Every hit of a search has both; a shape without them cannot be edited, so no keys at all.
+    if (hit._index === undefined || hit._id === undefined) return {};
+    keys.push({ index: hit._index, id: hit._id });
+    versions.push(hit._seq_no !== undefined && hit._primary_term !== undefined ? { seqNo: hit._seq_no, primaryTerm: hit._primary_term } : null);
+  }
+  return { keys, versions };
+}
+
 class PointInTimeReader implements DocumentReader {
   total = 0;
   /** Row number → the sort values of the row before it (its `search_after`). */
@@ -110,7 +135,7 @@ class PointInTimeReader implements DocumentReader {
     const hits = await this.readRows(offset, this.setup.blockSize, { source: true, countTotal }, sent, signal);
     const documents = hits.map((hit) => ({ meta: { _id: hit._id ?? null, _index: hit._index ?? null, _score: hit._score ?? null }, source: (hit._source ?? {}) as JsonValue }));
     const grid = documentGrid({ tree: this.setup.tree, leading: LEADING, documents });
-    return { ...grid, requests: sent, ...(countTotal ? { total: this.total } : {}) };
+    return { columns: grid.columns, rows: grid.rows, ...rowAddresses(hits), requests: sent, ...(countTotal ? { total: this.total } : {}) };
   }
 
   async close(): Promise<void> {
@@ -177,7 +202,7 @@ class PointInTimeReader implements DocumentReader {
       ...(this.setup.query !== undefined ? { query: this.setup.query } : {}),
       sort: [...this.setup.sort, TIE_BREAKER],
       track_total_hits: options.countTotal,
-      ...(options.source ? {} : { _source: false }),
+      ...(options.source ? { seq_no_primary_term: true } : { _source: false }),
     };
     const spec: GridRequestSpec = { method: 'POST', path: '/_search', body, ...(options.source ? {} : { query: 'filter_path=pit_id,hits.hits.sort' }) };
     const answer = SearchAnswer.parse(await sendGridRequest(this.setup.transport, spec, (r) => this.failure(r), sent, signal));

@@ -6,7 +6,9 @@
  */
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
+import type { RowKey } from '../../grid/edit-protocol';
 import type { SentRequest } from '../../grid/grid-protocol';
+import { asObject } from '../document-columns';
 import { type DocumentBlock, type DocumentReader, EngineError } from '../driver';
 import type { FieldTree } from '../field-tree';
 import { sendGridRequest } from '../grid-request';
@@ -42,6 +44,17 @@ export async function openCollectionReader(
   return { reader, first: reader.present(documents) };
 }
 
+/** Each row's collection and `id`; Typesense keeps no versions. A document without a string id cannot be edited, so then no keys at all. */
+function rowKeys(collection: string, documents: JsonValue[]): Pick<DocumentBlock, 'keys' | 'versions'> {
+  const keys: RowKey[] = [];
+  for (const document of documents) {
+    const id = asObject(document)?.id;
+    if (typeof id !== 'string' || id === '') return {};
+    keys.push({ index: collection, id });
+  }
+  return { keys, versions: keys.map(() => null) };
+}
+
 type GridSearch = Record<string, JsonValue>;
 
 /** One search of a grid read; the view's cell shows the first. */
@@ -64,7 +77,7 @@ class CollectionReader implements DocumentReader {
   /** The block's documents as grid rows, columns from the schema. */
   present({ documents, sent }: { documents: JsonValue[]; sent: SentRequest[] }): DocumentBlock {
     const { columns, rows } = documentsGrid(documents, this.tree, false);
-    return { columns, rows, requests: sent, total: this.total };
+    return { columns, rows, ...rowKeys(this.setup.collection, documents), requests: sent, total: this.total };
   }
 
   async readDocuments(block: number, signal: AbortSignal): Promise<{ documents: JsonValue[]; sent: SentRequest[] }> {

@@ -12,6 +12,7 @@ import { openCollectionReader } from './collection-reader';
 import { curlTarget, searchRequest } from './grid-cell';
 import { searchOfView } from './grid-filter';
 import { openTypesenseExport } from './export';
+import { TypesenseEdits } from './edits';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
 import { DASHBOARD_TITLE, typesenseDashboard } from './server-dashboard';
@@ -23,6 +24,8 @@ export class TypesenseDriver implements Driver {
   readonly engine = 'typesense' as const;
 
   private readonly structure: TypesenseStructure;
+  /** The server's version as the probe read it; undefined when the key may not read it. */
+  private version: string | undefined;
   readonly documents: DocumentSide;
   readonly admin: AdminSide;
 
@@ -45,6 +48,12 @@ export class TypesenseDriver implements Driver {
       },
       matchCaseSupported: false,
       rawFilterHint: 'filter_by, e.g. price:>10 && tag:=[a]',
+      edits: new TypesenseEdits(
+        transport,
+        (collection, signal) => this.structure.tree(collection, signal),
+        ({ method, path, query }) => this.structure.noteRequest({ kind: 'request', method, path, query, line: 1 }),
+        () => this.version,
+      ),
     };
   }
 
@@ -55,6 +64,7 @@ export class TypesenseDriver implements Driver {
     if (typeof version !== 'string') {
       throw new EngineError('Connection failed', `Connection failed: GET /debug answered ${debug.status} without a Typesense version; is this a Typesense address?`, debug.status);
     }
+    this.version = version;
     const major = Number.parseFloat(version.replace(/^v/, ''));
     const warnings = Number.isFinite(major) && major < 26 ? [`Typesense ${version} is older than 26.0, the oldest version searchbook supports.`] : [];
     // A key without collections:list still opens the connection (drivers.md 5.2); the side panel says why it lists nothing.

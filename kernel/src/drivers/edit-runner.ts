@@ -1,0 +1,123 @@
+/**
+ * A save of the grid's pending changes, engine-neutral: every typed value is checked first and
+ * any refusal stops the whole save with nothing sent; then each change is its own request
+ * (drivers.md 8: no transactions), sent a few at a time, and answered on its own, so one
+ * failure never holds back the others. The engine's folder builds the requests and reads the
+ * answers.
+ */
+import type { HttpMethod, JsonValue } from '../console/cell';
+import type { ChangeResult, EditRefusal, PlannedRequest, RowChange } from '../grid/edit-protocol';
+import type { SentRequest } from '../grid/grid-protocol';
+import { EngineError, type EditedGrid, type EngineResponse } from './driver';
+import { type FieldFacts, fieldFacts, readOnlyRefusal, ValueRefused } from './edit-values';
+import type { FieldTree } from './field-tree';
+import type { Transport } from './transport';
+
+/** A change whose values are typed: dotted column names to the JSON values to send. */
+export interface TypedChange {
+  change: RowChange;
+  fields: Record<string, JsonValue>;
+}
+
+export interface WriteRequest {
+  method: HttpMethod;
+  path: string;
+  /** Without the `?`. */
+  query: string;
+  body?: JsonValue;
+}
+
+/** One engine's part of a save. */
+export interface EngineWrites {
+  transport: Transport;
+  /** The mapping or schema of the index or collection a change writes to. */
+  tree(index: string, signal: AbortSignal): Promise<FieldTree | undefined>;
+  /** Types one cell's text (not null, not read-only); throws ValueRefused. */
+  typeValue(field: FieldFacts, text: string): JsonValue;
+  /** The change's request. */
+  request(typed: TypedChange, signal: AbortSignal): Promise<WriteRequest>;
+  /** What the engine's answer means for the change (a conflict reads the current document). */
+  outcome(typed: TypedChange, response: EngineResponse, sent: SentRequest, signal: AbortSignal): Promise<ChangeResult>;
+  /** Told of every write sent, so cached mappings or schemas it may change are dropped. */
+  noteWrite(request: WriteRequest): void;
+}
+
+/** Requests of one save in flight at once: the transport keeps eight connections per engine. */
+const PARALLEL_WRITES = 4;
+
+export function pathWithQuery(request: Pick<WriteRequest, 'path' | 'query'>): string {
+  return request.query ? `${request.path}?${request.query}` : request.path;
+}
+
+/** Every change typed, or every refusal of the save. */
+export async function typeChanges(writes: EngineWrites, grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ typed: TypedChange[]; refusals: EditRefusal[] }> {
+  const refusals: EditRefusal[] = [];
+  const typed: TypedChange[] = [];
+  const trees = new Map<string, Promise<FieldTree | undefined>>();
+  for (const change of changes) {
+    if (change.kind === 'delete') {
+      typed.push({ change, fields: {} });
+      continue;
+    }
+    const index = change.kind === 'insert' ? change.index : change.row.index;
+    if (!trees.has(index)) trees.set(index, writes.tree(index, signal));
+    const tree = await trees.get(index);
+    const fields: Record<string, JsonValue> = {};
+    for (const [name, text] of Object.entries(change.fields)) {
+      const field = fieldFacts(name, grid.columns.get(name), tree);
+      try {
+        const readOnly = readOnlyRefusal(field);
+        if (readOnly) throw new ValueRefused(readOnly);
+        fields[name] = text === null ? null : writes.typeValue(field, text);
+      } catch (err) {
+        if (!(err instanceof ValueRefused)) throw err;
+        refusals.push({ key: change.key, column: name, message: err.message, ...(err.line !== undefined ? { line: err.line } : {}), ...(err.col !== undefined ? { col: err.col } : {}) });
+      }
+    }
+    typed.push({ change, fields });
+  }
+  return { typed: refusals.length > 0 ? [] : typed, refusals };
+}
+
+export async function planChanges(writes: EngineWrites, grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ requests: PlannedRequest[]; refusals: EditRefusal[] }> {
+  const { typed, refusals } = await typeChanges(writes, grid, changes, signal);
+  const requests = await Promise.all(
+    typed.map(async (t) => {
+      const request = await writes.request(t, signal);
+      return { key: t.change.key, method: request.method, path: pathWithQuery(request), ...(request.body !== undefined ? { body: request.body } : {}) };
+    }),
+  );
+  return { requests, refusals };
+}
+
+export async function saveChanges(writes: EngineWrites, grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ results: ChangeResult[]; refusals: EditRefusal[] }> {
+  const { typed, refusals } = await typeChanges(writes, grid, changes, signal);
+  if (refusals.length > 0) return { results: [], refusals };
+  const results: ChangeResult[] = new Array(typed.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < typed.length) {
+      const at = next++;
+      results[at] = await saveOne(writes, typed[at] as TypedChange, signal);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_WRITES, typed.length) }, worker));
+  return { results, refusals: [] };
+}
+
+async function saveOne(writes: EngineWrites, typed: TypedChange, signal: AbortSignal): Promise<ChangeResult> {
+  const key = typed.change.key;
+  let request: WriteRequest | undefined;
+  try {
+    request = await writes.request(typed, signal);
+    const response = await writes.transport.send({ method: request.method, path: request.path, query: request.query, ...(request.body !== undefined ? { body: { kind: 'json' as const, value: request.body } } : {}) }, signal);
+    const sent: SentRequest = { method: request.method, path: pathWithQuery(request), status: response.status, elapsedMs: Math.round(response.elapsedMs * 10) / 10 };
+    return await writes.outcome(typed, response, sent, signal);
+  } catch (err) {
+    // No answer (a broken connection, an interrupt): the write may or may not have happened.
+    const status = err instanceof EngineError ? err.status : undefined;
+    return { key, status: 'failed', message: (err as Error).message, ...(status !== undefined ? { httpStatus: status } : {}) };
+  } finally {
+    if (request) writes.noteWrite(request);
+  }
+}

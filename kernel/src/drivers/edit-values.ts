@@ -1,0 +1,150 @@
+/**
+ * Engine-neutral pieces of typing a grid edit on the way out: what is known about the field
+ * written (from the grid's column and the mapping or schema of the row's own index or
+ * collection), the refusal that names the cell, and readers for numbers, booleans and JSON
+ * text with its line and column. Each driver types values by its own engine's types.
+ */
+import type { JsonValue } from '../console/cell';
+import type { GridColumn } from './driver';
+import type { FieldTree } from './field-tree';
+import { resolveColumn } from './grid-view';
+import { jsonFault } from './json-fault';
+import { positionAt } from '../console/text-position';
+
+/** A typed value the kernel will not send; the message says what to write instead. */
+export class ValueRefused extends Error {
+  constructor(
+    message: string,
+    readonly line?: number,
+    readonly col?: number,
+  ) {
+    super(message);
+    this.name = 'ValueRefused';
+  }
+}
+
+/** What typing a cell needs to know about its field. */
+export interface FieldFacts {
+  name: string;
+  /** The engine's type (`integer`, `int32`, `date`, ...), or the JSON type of a field only documents hold (`number`, `string`, ...). */
+  type: string;
+  /** The cell holds JSON text (arrays, objects, nested parents, a field that held an array). */
+  json: boolean;
+  readOnly: boolean;
+  /** The JSON column of the array of objects this leaf belongs to. */
+  arrayParent?: string;
+  /** A date field's formats (`yyyy-MM-dd||epoch_millis`), when the mapping names them. */
+  format?: string;
+}
+
+/**
+ * The field a cell writes to: the mapping or schema of the row's own index says its type (an
+ * alias's union may say `long | keyword`); the grid's column says whether it showed JSON.
+ */
+export function fieldFacts(name: string, column: GridColumn | undefined, tree: FieldTree | undefined): FieldFacts {
+  const resolved = resolveColumn(tree, name);
+  const base: FieldFacts = column
+    ? { name, type: column.type, json: column.json, readOnly: column.readOnly, ...(column.arrayParent ? { arrayParent: column.arrayParent } : {}) }
+    : { name, type: 'unknown', json: false, readOnly: false };
+  switch (resolved.kind) {
+    case 'leaf':
+      return {
+        ...base,
+        type: resolved.node.type,
+        json: base.json || Boolean(resolved.node.json),
+        ...(resolved.node.format ? { format: resolved.node.format } : {}),
+        ...(resolved.array ? { readOnly: true, arrayParent: resolved.array.path } : {}),
+      };
+    case 'array':
+      return { ...base, type: resolved.type, json: true };
+    case 'object':
+      return { ...base, type: 'object', json: true };
+    case 'unknown':
+      return base;
+  }
+}
+
+/** The refusal of a read-only cell, or undefined. */
+export function readOnlyRefusal(field: FieldFacts): string | undefined {
+  if (field.arrayParent) {
+    return `${field.name} lists one value per element of ${field.arrayParent} and is read-only: edit the array in its JSON column ${field.arrayParent}.`;
+  }
+  if (field.readOnly) return `${field.name} is read-only: the engine keeps it for the document (its id, index or score), so it cannot be written.`;
+  return undefined;
+}
+
+/** JSON text as typed into a cell; invalid JSON is refused with the line and column of the fault. */
+export function parseJsonCell(field: FieldFacts, text: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    const fault = jsonFault(text) ?? { offset: text.length, what: 'not JSON' };
+    const { line, column } = positionAt(text, fault.offset);
+    const cut = text.trimEnd().endsWith('...') ? ' It ends in "...": a cut cell holds only the start of its value; load the whole value before editing it.' : '';
+    throw new ValueRefused(`${field.name} (${field.type}) takes JSON: ${fault.what} at line ${line}, column ${column}.${cut}`, line, column);
+  }
+}
+
+export function numberCell(field: FieldFacts, text: string, whole: boolean): number {
+  const trimmed = text.trim();
+  const value = Number(trimmed);
+  if (trimmed === '' || !Number.isFinite(value) || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed)) {
+    throw new ValueRefused(`${field.name} (${field.type}): "${text}" is not a number; write a number such as 42${whole ? '' : ' or 4.5'}.`);
+  }
+  if (whole && !Number.isInteger(value)) throw new ValueRefused(`${field.name} (${field.type}): "${text}" has a fraction, and ${field.type} holds whole numbers; write one such as ${Math.trunc(value)}.`);
+  return value;
+}
+
+/** A whole number within [min, max]; beyond JSON's exact range it travels as its digits (`exact: 'digits'`). */
+export function wholeNumberCell(field: FieldFacts, text: string, range: { min: bigint; max: bigint }, beyondSafe: 'digits' | 'refuse'): number | string {
+  const value = numberCell(field, text, true);
+  const digits = /^[-+]?\d+$/.test(text.trim()) ? BigInt(text.trim()) : BigInt(value);
+  if (digits < range.min || digits > range.max) throw new ValueRefused(`${field.name} (${field.type}): ${text.trim()} is outside ${range.min}..${range.max}, the range of ${field.type}.`);
+  if (Number.isSafeInteger(value)) return value;
+  if (beyondSafe === 'digits') return digits.toString();
+  throw new ValueRefused(`${field.name} (${field.type}): ${text.trim()} is beyond ${Number.MAX_SAFE_INTEGER}, the largest whole number JSON numbers carry exactly; write it in a cell of the console as a number instead.`);
+}
+
+export function booleanCell(field: FieldFacts, text: string): boolean {
+  const lower = text.trim().toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  throw new ValueRefused(`${field.name} (${field.type}): write true or false, not "${text}".`);
+}
+
+/**
+ * A field known only from the documents: typed by what the column held (its JSON type), and
+ * otherwise as the text itself.
+ */
+export function documentFieldCell(field: FieldFacts, text: string): JsonValue {
+  switch (field.type) {
+    case 'number':
+      return numberCell(field, text, false);
+    case 'boolean':
+      return booleanCell(field, text);
+    case 'array':
+    case 'object':
+      return parseJsonCell(field, text);
+    default:
+      return field.json ? parseJsonCell(field, text) : text;
+  }
+}
+
+/**
+ * Dotted column names as the nested objects a document holds: `address.city` → `{address: {city}}`.
+ * `flat` names a field whose name itself holds a dot (a Typesense schema without nested fields).
+ */
+export function nestFields(fields: Record<string, JsonValue>, flat: (name: string) => boolean = () => false): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const parts = flat(name) ? [name] : name.split('.');
+    let level = out;
+    for (const part of parts.slice(0, -1)) {
+      const next = level[part];
+      if (typeof next !== 'object' || next === null || Array.isArray(next)) level[part] = {};
+      level = level[part] as Record<string, JsonValue>;
+    }
+    level[parts[parts.length - 1] as string] = value;
+  }
+  return out;
+}

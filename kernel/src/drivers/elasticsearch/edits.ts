@@ -1,0 +1,161 @@
+/**
+ * The document grid's writes to Elasticsearch (drivers.md 4.1, issue 12): changed fields as
+ * `POST /<index>/_update/<id>` with `{"doc": ...}`, new rows as `PUT /<index>/_doc/<id>?op_type=create`
+ * (never replacing a document silently) or `POST /<index>/_doc` when the engine names the id,
+ * deletions as `DELETE /<index>/_doc/<id>`; all with `refresh=wait_for`, and with
+ * `if_seq_no` / `if_primary_term` when the row's version is known, so a concurrent change is
+ * a conflict (409) instead of being overwritten. Rows go to their own `_index`.
+ */
+import { z } from 'zod';
+import type { JsonValue } from '../../console/cell';
+import type { ChangeResult, RowKey, RowVersion, TargetAction, TargetActionId } from '../../grid/edit-protocol';
+import type { SentRequest } from '../../grid/grid-protocol';
+import { asObject } from '../document-columns';
+import { type DocumentEdits, EngineError, type EngineResponse } from '../driver';
+import { planChanges, saveChanges, type EngineWrites, type TypedChange, type WriteRequest } from '../edit-runner';
+import { nestFields } from '../edit-values';
+import type { FieldTree } from '../field-tree';
+import { documentGrid } from '../grid-columns';
+import { sendGridRequest, targetSegment } from '../grid-request';
+import type { Transport } from '../transport';
+import { typeElasticsearchValue } from './edit-typing';
+import { elasticsearchFailure } from './failure';
+import { LEADING } from './present';
+
+const WriteAnswer = z.object({ _index: z.string(), _id: z.string(), _seq_no: z.number().int().nonnegative().optional(), _primary_term: z.number().int().positive().optional() }).loose();
+const GetAnswer = z.object({ found: z.boolean(), _source: z.unknown().optional(), _seq_no: z.number().int().nonnegative().optional(), _primary_term: z.number().int().positive().optional() }).loose();
+
+function segment(name: string): string {
+  return encodeURIComponent(name);
+}
+
+function versionQuery(version: RowVersion | undefined): string {
+  return version ? `&if_seq_no=${version.seqNo}&if_primary_term=${version.primaryTerm}` : '';
+}
+
+function versionOf(answer: { _seq_no?: number | undefined; _primary_term?: number | undefined }): { version?: RowVersion } {
+  return answer._seq_no !== undefined && answer._primary_term !== undefined ? { version: { seqNo: answer._seq_no, primaryTerm: answer._primary_term } } : {};
+}
+
+export function elasticsearchRequest({ change, fields }: TypedChange): WriteRequest {
+  switch (change.kind) {
+    case 'update':
+      return { method: 'POST', path: `/${segment(change.row.index)}/_update/${segment(change.row.id)}`, query: `refresh=wait_for${versionQuery(change.version)}`, body: { doc: nestFields(fields) } };
+    case 'insert':
+      if (change.id === undefined) return { method: 'POST', path: `/${segment(change.index)}/_doc`, query: 'refresh=wait_for', body: nestFields(fields) };
+      return {
+        method: 'PUT',
+        path: `/${segment(change.index)}/_doc/${segment(change.id)}`,
+        // With a version the user chose to replace that document; otherwise never replace one.
+        query: change.version ? `refresh=wait_for${versionQuery(change.version)}` : 'op_type=create&refresh=wait_for',
+        body: nestFields(fields),
+      };
+    case 'delete':
+      return { method: 'DELETE', path: `/${segment(change.row.index)}/_doc/${segment(change.row.id)}`, query: `refresh=wait_for${versionQuery(change.version)}` };
+  }
+}
+
+export class ElasticsearchEdits implements DocumentEdits {
+  private readonly writes: EngineWrites;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly structure: (index: string, signal: AbortSignal) => Promise<FieldTree | undefined>,
+    /** Told of each write: cached mappings it may change are dropped. */
+    private readonly noted: (request: WriteRequest) => void,
+  ) {
+    this.writes = {
+      transport,
+      tree: (index, signal) => structure(segment(index), signal),
+      typeValue: typeElasticsearchValue,
+      request: async (typed) => elasticsearchRequest(typed),
+      outcome: (typed, response, sent, signal) => this.outcome(typed, response, sent, signal),
+      noteWrite: noted,
+    };
+  }
+
+  plan: DocumentEdits['plan'] = (grid, changes, signal) => planChanges(this.writes, grid, changes, signal);
+  save: DocumentEdits['save'] = (grid, changes, signal) => saveChanges(this.writes, grid, changes, signal);
+
+  async wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
+    const current = await this.current(row, signal);
+    if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
+    return current.row[column] ?? null;
+  }
+
+  targetActions(target: string): TargetAction[] {
+    const several = /[*,]/.test(target) || target === '_all';
+    return [
+      {
+        action: 'delete',
+        label: 'Delete index',
+        request: `DELETE /${targetSegment(target)}`,
+        ...(several ? { unavailable: `${target} may name several indices; delete names one index: open that index from the list and delete it there.` } : {}),
+      },
+    ];
+  }
+
+  async runTargetAction(target: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }> {
+    if (action !== 'delete') throw new Error(`Elasticsearch has no "${action}" for an index (it has no truncate); delete its documents with POST /${target}/_delete_by_query in a cell.`);
+    const sent: SentRequest[] = [];
+    const request: WriteRequest = { method: 'DELETE', path: `/${targetSegment(target)}`, query: '' };
+    try {
+      await sendGridRequest(this.transport, { method: request.method, path: request.path }, elasticsearchFailure, sent, signal);
+    } finally {
+      this.noted(request);
+    }
+    return { request: sent[0] as SentRequest, message: `Deleted index ${target}.` };
+  }
+
+  private async outcome(typed: TypedChange, response: EngineResponse, sent: SentRequest, signal: AbortSignal): Promise<ChangeResult> {
+    const { change } = typed;
+    const key = change.key;
+    const body = response.body.kind === 'json' ? response.body.value : null;
+    if (response.status < 300) {
+      const answer = WriteAnswer.parse(body);
+      const row = { index: answer._index, id: answer._id };
+      // A new row is stored as sent: the grid shows it with the id the engine gave.
+      const document = change.kind === 'insert' ? { document: await this.gridRow(row, nestFields(typed.fields), signal) } : {};
+      return { key, status: 'saved', row, ...versionOf(answer), ...document, request: sent };
+    }
+    const failure = elasticsearchFailure(response);
+    if (response.status === 409 || goneMeanwhile(change.kind, response)) {
+      const row = change.kind === 'insert' ? { index: change.index, id: change.id ?? '' } : change.row;
+      const current = await this.current(row, signal);
+      const reason = failure?.message ?? `Elasticsearch answered ${response.status}`;
+      const message =
+        change.kind === 'insert'
+          ? `A document with id ${row.id} already exists in ${row.index}, so your new row was not written (${reason}). Overwrite replaces that document with your row; or drop your row.`
+          : current
+            ? `Someone changed this document after the grid read it, so your change was not written (${reason}). The current document is shown beside your edit: overwrite it, or drop your edit.`
+            : `This document was deleted after the grid read it, so your change was not written (${reason}).`;
+      return { key, status: 'conflict', message, current: current?.row ?? null, ...(current?.version ? { version: current.version } : {}), request: sent };
+    }
+    return { key, status: 'failed', message: failure?.message ?? `Elasticsearch answered ${response.status}.`, httpStatus: response.status, request: sent };
+  }
+
+  /** The stored document as a grid row, with its version; undefined when it is gone. */
+  private async current(row: RowKey, signal: AbortSignal): Promise<{ row: Record<string, JsonValue>; version?: RowVersion } | undefined> {
+    const response = await this.transport.send({ method: 'GET', path: `/${segment(row.index)}/_doc/${segment(row.id)}`, query: '' }, signal);
+    if (response.status === 404) return undefined;
+    const failure = elasticsearchFailure(response);
+    if (failure) throw failure;
+    const answer = GetAnswer.parse(response.body.kind === 'json' ? response.body.value : null);
+    if (!answer.found) return undefined;
+    return { row: await this.gridRow(row, (answer._source ?? {}) as JsonValue, signal), ...versionOf(answer) };
+  }
+
+  private async gridRow(row: RowKey, source: JsonValue, signal: AbortSignal): Promise<Record<string, JsonValue>> {
+    const tree = await this.structure(segment(row.index), signal);
+    const grid = documentGrid({ tree, leading: LEADING, documents: [{ meta: { _id: row.id, _index: row.index, _score: null }, source }] });
+    return grid.rows[0] ?? {};
+  }
+}
+
+/** An update or delete of a document that is no longer there: someone deleted it meanwhile. */
+function goneMeanwhile(kind: TypedChange['change']['kind'], response: EngineResponse): boolean {
+  if (response.status !== 404) return false;
+  const body = asObject(response.body.kind === 'json' ? response.body.value : undefined);
+  if (kind === 'delete') return body?.result === 'not_found';
+  return kind === 'update' && asObject(body?.error)?.type === 'document_missing_exception';
+}

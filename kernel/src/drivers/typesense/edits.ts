@@ -1,0 +1,174 @@
+/**
+ * The document grid's writes to Typesense (drivers.md 4.2, issue 12): changed fields as
+ * `PATCH /collections/<c>/documents/<id>` with only those fields, new rows as
+ * `POST /collections/<c>/documents` with the id the user typed (if any), deletions as
+ * `DELETE /collections/<c>/documents/<id>`; deleting a collection, and emptying one with
+ * `DELETE /collections/<c>/documents?truncate=true` on 28.0 and later. `id` is read-only.
+ *
+ * Typesense replaces a top-level field whole on update, so an edit of one leaf of an object
+ * (`meta.pages`) sends that object with the leaf changed, read from the stored document first:
+ * its other leaves are not lost.
+ */
+import { z } from 'zod';
+import type { JsonValue } from '../../console/cell';
+import type { ChangeResult, RowKey, TargetAction, TargetActionId } from '../../grid/edit-protocol';
+import type { SentRequest } from '../../grid/grid-protocol';
+import { asObject } from '../document-columns';
+import { type DocumentEdits, EngineError, type EngineResponse } from '../driver';
+import { planChanges, saveChanges, type EngineWrites, type TypedChange, type WriteRequest } from '../edit-runner';
+import { nestFields } from '../edit-values';
+import type { FieldTree } from '../field-tree';
+import { sendGridRequest } from '../grid-request';
+import type { Transport } from '../transport';
+import { typeTypesenseValue } from './edit-typing';
+import { typesenseFailure } from './failure';
+import { documentsGrid } from './present';
+
+/** The first version with `truncate=true` (engine-facts A.5). */
+const TRUNCATE_SINCE = 28;
+const Deleted = z.object({ num_deleted: z.number().int().nonnegative() }).loose();
+type JsonObject = { [key: string]: JsonValue };
+
+function documentPath(collection: string, id?: string): string {
+  return `/collections/${encodeURIComponent(collection)}/documents${id === undefined ? '' : `/${encodeURIComponent(id)}`}`;
+}
+
+/** Objects merged leaf by leaf: `patch` wins, `base` keeps what `patch` does not name. */
+function mergeObjects(base: JsonObject, patch: JsonObject): JsonObject {
+  const out: JsonObject = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    const old = asObject(out[key]);
+    const next = asObject(value);
+    out[key] = old && next ? mergeObjects(old as JsonObject, next as JsonObject) : value;
+  }
+  return out;
+}
+
+export class TypesenseEdits implements DocumentEdits {
+  private readonly writes: EngineWrites;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly structure: (collection: string, signal: AbortSignal) => Promise<FieldTree | undefined>,
+    private readonly noted: (request: WriteRequest) => void,
+    /** The server's version as the connection read it (`27.1`), or undefined when the key could not read it. */
+    private readonly version: () => string | undefined,
+  ) {
+    this.writes = {
+      transport,
+      tree: (collection, signal) => structure(collection, signal),
+      typeValue: typeTypesenseValue,
+      request: (typed, signal) => this.request(typed, signal),
+      outcome: (typed, response, sent, signal) => this.outcome(typed, response, sent, signal),
+      noteWrite: noted,
+    };
+  }
+
+  plan: DocumentEdits['plan'] = (grid, changes, signal) => planChanges(this.writes, grid, changes, signal);
+  save: DocumentEdits['save'] = (grid, changes, signal) => saveChanges(this.writes, grid, changes, signal);
+
+  async wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
+    const current = await this.current(row, signal);
+    if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
+    return current[column] ?? null;
+  }
+
+  targetActions(collection: string): TargetAction[] {
+    const version = this.version();
+    const major = version === undefined ? undefined : Number.parseFloat(version.replace(/^v/, ''));
+    const old = major !== undefined && Number.isFinite(major) && major < TRUNCATE_SINCE;
+    return [
+      { action: 'delete', label: 'Delete collection', request: `DELETE /collections/${encodeURIComponent(collection)}` },
+      {
+        action: 'empty',
+        label: 'Empty collection',
+        request: `DELETE ${documentPath(collection)}?truncate=true`,
+        ...(old ? { unavailable: `Empty collection needs Typesense 28.0 or later; this server runs ${version}. Delete the documents with DELETE ${documentPath(collection)}?filter_by=... in a cell, or delete the collection and create it again.` } : {}),
+      },
+    ];
+  }
+
+  async runTargetAction(collection: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }> {
+    const sent: SentRequest[] = [];
+    const request: WriteRequest = action === 'delete' ? { method: 'DELETE', path: `/collections/${encodeURIComponent(collection)}`, query: '' } : { method: 'DELETE', path: documentPath(collection), query: 'truncate=true' };
+    let answer: JsonValue;
+    try {
+      answer = await sendGridRequest(this.transport, request, typesenseFailure, sent, signal);
+    } finally {
+      this.noted(request);
+    }
+    const done = sent[0] as SentRequest;
+    if (action === 'delete') return { request: done, message: `Deleted collection ${collection}.` };
+    const deleted = Deleted.safeParse(answer);
+    return { request: done, message: `Emptied collection ${collection}${deleted.success ? `: ${deleted.data.num_deleted} documents deleted` : ''}; its schema and learned fields are kept.` };
+  }
+
+  private async request({ change, fields }: TypedChange, signal: AbortSignal): Promise<WriteRequest> {
+    const index = change.kind === 'insert' ? change.index : change.row.index;
+    const tree = change.kind === 'delete' ? undefined : await this.structure(index, signal);
+    // A schema without nested fields may name a field `a.b` itself.
+    const nested = nestFields(fields, (name) => tree?.has(name) === true);
+    switch (change.kind) {
+      case 'update':
+        return { method: 'PATCH', path: documentPath(index, change.row.id), query: '', body: await this.wholeObjects(change.row, nested, fields, signal) };
+      case 'insert':
+        return { method: 'POST', path: documentPath(index), query: '', body: change.id === undefined ? nested : { id: change.id, ...nested } };
+      case 'delete':
+        return { method: 'DELETE', path: documentPath(index, change.row.id), query: '' };
+    }
+  }
+
+  /** Objects whose leaves were edited, whole: the stored object with those leaves changed. */
+  private async wholeObjects(row: RowKey, nested: JsonObject, fields: Record<string, JsonValue>, signal: AbortSignal): Promise<JsonObject> {
+    const objects = Object.keys(nested).filter((key) => asObject(nested[key]) && Object.keys(fields).some((name) => name.startsWith(`${key}.`)));
+    if (objects.length === 0) return nested;
+    const response = await this.transport.send({ method: 'GET', path: documentPath(row.index, row.id), query: '' }, signal);
+    const stored = response.status < 300 && response.body.kind === 'json' ? asObject(response.body.value) : undefined;
+    if (!stored) return nested;
+    const out: JsonObject = { ...nested };
+    for (const key of objects) {
+      const old = asObject(stored[key]);
+      if (old) out[key] = mergeObjects(old as JsonObject, nested[key] as JsonObject);
+    }
+    return out;
+  }
+
+  private async outcome(typed: TypedChange, response: EngineResponse, sent: SentRequest, signal: AbortSignal): Promise<ChangeResult> {
+    const { change } = typed;
+    const key = change.key;
+    const collection = change.kind === 'insert' ? change.index : change.row.index;
+    const body = response.body.kind === 'json' ? response.body.value : null;
+    if (response.status < 300) {
+      const id = asObject(body)?.id;
+      const row = { index: collection, id: typeof id === 'string' ? id : change.kind === 'insert' ? (change.id ?? '') : change.row.id };
+      // Update and insert answer the stored document; delete answers the one removed.
+      const document = change.kind === 'delete' ? {} : { document: await this.gridRow(collection, body, signal) };
+      return { key, status: 'saved', row, ...document, request: sent };
+    }
+    const failure = typesenseFailure(response);
+    const reason = failure?.message ?? `Typesense answered ${response.status}`;
+    if (change.kind === 'insert' && response.status === 409) {
+      const current = change.id === undefined ? undefined : await this.current({ index: collection, id: change.id }, signal);
+      const message = `A document with id ${change.id ?? ''} already exists in ${collection}, so your new row was not written (${reason}). To change that document, drop your row and edit it, or send your fields as an edit of it.`;
+      return { key, status: 'conflict', message, current: current ?? null, request: sent };
+    }
+    if (change.kind !== 'insert' && response.status === 404 && /^Could not find a document with id/.test(String(asObject(body)?.message ?? ''))) {
+      return { key, status: 'conflict', message: `This document was deleted after the grid read it, so your change was not written (${reason}).`, current: null, request: sent };
+    }
+    return { key, status: 'failed', message: reason, httpStatus: response.status, request: sent };
+  }
+
+  /** The stored document as a grid row; undefined when it is gone. */
+  private async current(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
+    const response = await this.transport.send({ method: 'GET', path: documentPath(row.index, row.id), query: '' }, signal);
+    if (response.status === 404) return undefined;
+    const failure = typesenseFailure(response);
+    if (failure) throw failure;
+    return this.gridRow(row.index, response.body.kind === 'json' ? response.body.value : null, signal);
+  }
+
+  private async gridRow(collection: string, document: JsonValue, signal: AbortSignal): Promise<Record<string, JsonValue>> {
+    const tree = await this.structure(collection, signal);
+    return documentsGrid([document], tree, false).rows[0] ?? {};
+  }
+}

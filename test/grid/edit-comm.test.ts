@@ -1,0 +1,291 @@
+/**
+ * Editing from the document grid over the wire (kernel over ZeroMQ, Elasticsearch over HTTP),
+ * against the sandbox and the real nodes alike: blocks carry each row's own index, id and
+ * version; every write is the request issue 12 names, and the engine's stored document is
+ * read back after it; typed values are refused before anything is sent; a concurrent change
+ * is a conflict carrying the current document; one failed change does not hold back the
+ * others; a cut cell's whole value; deleting an index only with its name typed.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { GridReply } from '../../kernel/src/grid/grid-protocol';
+import { SECRETS } from '../drivers/helpers';
+import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import { KernelClient } from '../support/kernel-client';
+import { GridCommClient } from './grid-comm-client';
+
+type Opened = Extract<GridReply, { type: 'opened' }>;
+type Saved = Extract<GridReply, { type: 'saved' }>;
+
+const Stored = z.object({ found: z.boolean(), _index: z.string(), _source: z.record(z.string(), z.unknown()).optional(), _seq_no: z.number().optional(), _primary_term: z.number().optional() }).loose();
+
+const MAPPINGS = {
+  properties: {
+    title: { type: 'text', fields: { keyword: { type: 'keyword' } } },
+    pages: { type: 'integer' },
+    price: { type: 'double' },
+    in_print: { type: 'boolean' },
+    published: { type: 'date' },
+    released: { type: 'date', format: 'yyyy/MM/dd' },
+    host: { type: 'ip' },
+    address: { properties: { city: { type: 'keyword' }, zip: { type: 'keyword' } } },
+    variants: { type: 'nested', properties: { sku: { type: 'keyword' }, stock: { type: 'integer' } } },
+    notes: { type: 'keyword' },
+  },
+};
+
+const DOCS: Record<string, Record<string, unknown>> = {
+  d1: { title: 'Dune', pages: 412, price: 9.5, in_print: true, published: '1965-08-01', address: { city: 'Paris', zip: '75001' }, variants: [{ sku: 'D1', stock: 3 }] },
+  d2: { title: 'Emma', pages: 300, price: 5, in_print: false },
+  d3: { title: 'Ulysses', pages: 730 },
+  d4: { title: 'Long', notes: Array.from({ length: 1500 }, (_, n) => `note-${n}`) },
+  d5: { title: 'Spare' },
+};
+
+describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => {
+  const BOOKS = `edit-books-${randomUUID().slice(0, 8)}`;
+  let engine: RunningEsTarget;
+  let kernel: KernelClient;
+  let comm: GridCommClient;
+
+  const engineCall = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
+    const answer = await fetch(`${engine.url}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+    const text = await answer.text();
+    return { status: answer.status, body: text ? (JSON.parse(text) as unknown) : null };
+  };
+  const stored = async (id: string, index = BOOKS) => Stored.parse((await engineCall('GET', `/${index}/_doc/${id}`)).body);
+  const open = (gridTarget = BOOKS) => comm.expect({ type: 'open', connection: 'es', target: gridTarget, blockSize: 50 }, 'opened');
+  const save = (grid: Opened, changes: unknown[]) => comm.expect({ type: 'save', gridId: grid.gridId, changes }, 'saved');
+  const plan = (grid: Opened, changes: unknown[]) => comm.expect({ type: 'plan', gridId: grid.gridId, changes }, 'plan');
+  /** The row of a grid's first block with this id: its key and version as read. */
+  const rowOf = (grid: Opened, id: string) => {
+    const at = grid.first.rows.findIndex((r) => r._id === id);
+    if (at < 0) throw new Error(`no row ${id}`);
+    return { row: grid.first.keys?.[at], version: grid.first.versions?.[at] ?? undefined, values: grid.first.rows[at], at };
+  };
+  const saved = (reply: Saved, key: string) => {
+    const result = reply.results.find((r) => r.key === key);
+    if (result?.status !== 'saved') throw new Error(`${key} not saved: ${JSON.stringify(reply)}`);
+    return result;
+  };
+
+  beforeAll(async () => {
+    engine = await target.start({ security: false });
+    const created = await engineCall('PUT', `/${BOOKS}`, { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: MAPPINGS });
+    expect(created.status).toBe(200);
+    for (const [id, doc] of Object.entries(DOCS)) await engineCall('PUT', `/${BOOKS}/_doc/${id}`, doc);
+    await engineCall('POST', `/${BOOKS}/_refresh`);
+    kernel = await KernelClient.start({ ...SECRETS });
+    const { reply } = await kernel.execute(`%connect elasticsearch ${engine.url} name=es`);
+    expect(reply.content.status).toBe('ok');
+    comm = await GridCommClient.open(kernel);
+  }, REAL_START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await kernel?.close();
+    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
+    await engine?.close();
+  });
+
+  it("a block carries each row's own index, id and version: the engine's _seq_no and _primary_term", async () => {
+    const grid = await open();
+    expect(grid.first.keys).toHaveLength(grid.first.rows.length);
+    for (const id of Object.keys(DOCS)) {
+      const { row, version } = rowOf(grid, id);
+      const doc = await stored(id);
+      expect(row).toEqual({ index: BOOKS, id });
+      expect(version).toEqual({ seqNo: doc._seq_no, primaryTerm: doc._primary_term });
+    }
+  });
+
+  it('an edit sends only the changed fields to _update with the version read; the stored document changes only there', async () => {
+    const grid = await open();
+    const { row, version } = rowOf(grid, 'd1');
+    const changes = [{ kind: 'update', key: 'k1', row, version, fields: { pages: '500', 'address.city': 'Oslo', in_print: 'FALSE', published: '2001-02-03T04:05:06Z' } }];
+    const shown = await plan(grid, changes);
+    expect(shown.refusals).toEqual([]);
+    expect(shown.requests).toEqual([
+      {
+        key: 'k1',
+        method: 'POST',
+        path: `/${BOOKS}/_update/d1?refresh=wait_for&if_seq_no=${version?.seqNo}&if_primary_term=${version?.primaryTerm}`,
+        body: { doc: { pages: 500, address: { city: 'Oslo' }, in_print: false, published: '2001-02-03T04:05:06Z' } },
+      },
+    ]);
+    const result = saved(await save(grid, changes), 'k1');
+    const doc = await stored('d1');
+    expect(doc._source).toEqual({ ...DOCS.d1, pages: 500, in_print: false, published: '2001-02-03T04:05:06Z', address: { city: 'Oslo', zip: '75001' } });
+    expect(result.version).toEqual({ seqNo: doc._seq_no, primaryTerm: doc._primary_term });
+    expect(result.request).toMatchObject({ method: 'POST', status: 200 });
+    // refresh=wait_for: a grid opened now shows the saved value.
+    expect(rowOf(await open(), 'd1').values?.pages).toBe(500);
+  });
+
+  it('a new row with an id is created (op_type=create), one without gets the id the engine gives; the grid row is what is stored', async () => {
+    const grid = await open();
+    const reply = await save(grid, [
+      { kind: 'insert', key: 'n1', index: BOOKS, id: 'new-1', fields: { title: 'Kindred', pages: '264', 'address.city': 'Rome' } },
+      { kind: 'insert', key: 'n2', index: BOOKS, fields: { title: 'Beloved' } },
+    ]);
+    const withId = saved(reply, 'n1');
+    expect(withId.request).toMatchObject({ method: 'PUT', path: `/${BOOKS}/_doc/new-1?op_type=create&refresh=wait_for`, status: 201 });
+    expect((await stored('new-1'))._source).toEqual({ title: 'Kindred', pages: 264, address: { city: 'Rome' } });
+    expect(withId.document).toMatchObject({ _id: 'new-1', _index: BOOKS, title: 'Kindred', pages: 264, 'address.city': 'Rome' });
+    const named = saved(reply, 'n2');
+    expect(named.request).toMatchObject({ method: 'POST', path: `/${BOOKS}/_doc?refresh=wait_for`, status: 201 });
+    expect(named.row.id).not.toBe('');
+    expect((await stored(named.row.id))._source).toEqual({ title: 'Beloved' });
+    expect(named.document).toMatchObject({ _id: named.row.id, title: 'Beloved' });
+  });
+
+  it('a new row whose id exists is a conflict with the stored document; sent again with its version it replaces it', async () => {
+    const grid = await open();
+    const before = await stored('d5');
+    const reply = await save(grid, [{ kind: 'insert', key: 'x', index: BOOKS, id: 'd5', fields: { title: 'Mine' } }]);
+    const [conflict] = reply.results;
+    expect(conflict).toMatchObject({ key: 'x', status: 'conflict', current: { _id: 'd5', title: 'Spare' }, version: { seqNo: before._seq_no, primaryTerm: before._primary_term } });
+    expect(conflict?.status === 'conflict' && conflict.message).toContain('already exists');
+    expect((await stored('d5'))._source).toEqual(DOCS.d5);
+    const again = saved(await save(grid, [{ kind: 'insert', key: 'x', index: BOOKS, id: 'd5', version: conflict?.status === 'conflict' ? conflict.version : undefined, fields: { title: 'Mine' } }]), 'x');
+    expect(again.request.path).toBe(`/${BOOKS}/_doc/d5?refresh=wait_for&if_seq_no=${before._seq_no}&if_primary_term=${before._primary_term}`);
+    expect((await stored('d5'))._source).toEqual({ title: 'Mine' });
+  });
+
+  it('a deleted row is DELETE /<index>/_doc/<id> with its version; the engine no longer has it', async () => {
+    await engineCall('PUT', `/${BOOKS}/_doc/gone-1?refresh=true`, { title: 'Gone' });
+    const grid = await open();
+    const { row, version } = rowOf(grid, 'gone-1');
+    const result = saved(await save(grid, [{ kind: 'delete', key: 'del', row, version }]), 'del');
+    expect(result.request).toMatchObject({ method: 'DELETE', path: `/${BOOKS}/_doc/gone-1?refresh=wait_for&if_seq_no=${version?.seqNo}&if_primary_term=${version?.primaryTerm}`, status: 200 });
+    expect((await stored('gone-1')).found).toBe(false);
+  });
+
+  it('typed values are refused under their cells, all of them, and nothing is sent', async () => {
+    const grid = await open();
+    const { row, version } = rowOf(grid, 'd2');
+    const before = await stored('d2');
+    const reply = await save(grid, [
+      {
+        kind: 'update',
+        key: 'bad',
+        row,
+        version,
+        fields: {
+          pages: '12.5',
+          price: 'cheap',
+          in_print: 'yes',
+          published: '17/05/2024',
+          released: '2024-05-17',
+          variants: '[{"sku": "A",\n  "stock": }]',
+          'variants.sku': '["Z"]',
+          _id: 'other',
+          _index: 'elsewhere',
+        },
+      },
+      { kind: 'insert', key: 'bad-new', index: BOOKS, fields: { pages: '2147483648', _score: '1' } },
+    ]);
+    expect(reply.results).toEqual([]);
+    const by = (column: string) => reply.refusals.find((r) => r.column === column);
+    expect(by('pages')?.message).toMatch(/fraction.*whole numbers/);
+    expect(by('price')?.message).toContain('not a number');
+    expect(by('in_print')?.message).toContain('true or false');
+    expect(by('published')?.message).toContain('strict_date_optional_time||epoch_millis');
+    expect(by('released')?.message).toContain('yyyy/MM/dd');
+    expect(by('variants')).toMatchObject({ line: 2, col: 12 });
+    expect(by('variants.sku')?.message).toContain('edit the array in its JSON column variants');
+    expect(by('_id')?.message).toContain('read-only');
+    expect(by('_index')?.message).toContain('read-only');
+    expect(reply.refusals.filter((r) => r.key === 'bad-new').map((r) => r.column)).toEqual(['pages', '_score']);
+    expect(reply.refusals.find((r) => r.key === 'bad-new' && r.column === 'pages')?.message).toContain('outside');
+    const after = await stored('d2');
+    expect(after._seq_no).toBe(before._seq_no);
+    expect(after._source).toEqual(DOCS.d2);
+    // The same values in the right form go through.
+    saved(await save(grid, [{ kind: 'update', key: 'ok', row, version, fields: { released: '2024/05/17', variants: '[{"sku": "A", "stock": 2}]', price: '7.25' } }]), 'ok');
+    expect((await stored('d2'))._source).toEqual({ ...DOCS.d2, released: '2024/05/17', variants: [{ sku: 'A', stock: 2 }], price: 7.25 });
+  });
+
+  it('a change made by someone else after the read is a conflict with the current document; its version overwrites knowingly', async () => {
+    const grid = await open();
+    const { row, version } = rowOf(grid, 'd3');
+    await engineCall('POST', `/${BOOKS}/_update/d3?refresh=true`, { doc: { pages: 999 } });
+    const current = await stored('d3');
+    const reply = await save(grid, [{ kind: 'update', key: 'c', row, version, fields: { pages: '731' } }]);
+    const [conflict] = reply.results;
+    expect(conflict).toMatchObject({ key: 'c', status: 'conflict', current: { _id: 'd3', pages: 999 }, version: { seqNo: current._seq_no, primaryTerm: current._primary_term }, request: { status: 409 } });
+    expect(conflict?.status === 'conflict' && conflict.message).toContain('version conflict');
+    expect((await stored('d3'))._source).toEqual({ ...DOCS.d3, pages: 999 });
+    const overwritten = saved(await save(grid, [{ kind: 'update', key: 'c', row, version: conflict?.status === 'conflict' ? conflict.version : undefined, fields: { pages: '731' } }]), 'c');
+    expect(overwritten.request.status).toBe(200);
+    expect((await stored('d3'))._source).toEqual({ ...DOCS.d3, pages: 731 });
+  });
+
+  it('a document deleted after the read is a conflict with no current document', async () => {
+    await engineCall('PUT', `/${BOOKS}/_doc/vanish?refresh=true`, { title: 'Vanish' });
+    const grid = await open();
+    const { row, version } = rowOf(grid, 'vanish');
+    await engineCall('DELETE', `/${BOOKS}/_doc/vanish?refresh=true`);
+    const reply = await save(grid, [
+      { kind: 'update', key: 'u', row, version, fields: { title: 'Back' } },
+      { kind: 'delete', key: 'd', row, version },
+    ]);
+    expect(reply.results).toEqual([
+      expect.objectContaining({ key: 'u', status: 'conflict', current: null }),
+      expect.objectContaining({ key: 'd', status: 'conflict', current: null }),
+    ]);
+    expect((await stored('vanish')).found).toBe(false);
+  });
+
+  it("a value the engine refuses fails with the engine's reason; the other changes of the save are saved", async () => {
+    const grid = await open();
+    const one = rowOf(grid, 'd1');
+    const two = rowOf(grid, 'd2');
+    const reply = await save(grid, [
+      { kind: 'update', key: 'ip', row: one.row, version: one.version, fields: { host: 'not-an-ip' } },
+      { kind: 'update', key: 'fine', row: two.row, version: two.version, fields: { title: 'Emma (2nd)' } },
+    ]);
+    const failed = reply.results.find((r) => r.key === 'ip');
+    expect(failed).toMatchObject({ status: 'failed', httpStatus: 400, request: { status: 400 } });
+    expect(failed?.status === 'failed' && failed.message).toContain("failed to parse field [host] of type [ip]");
+    saved(reply, 'fine');
+    expect((await stored('d2'))._source?.title).toBe('Emma (2nd)');
+    expect((await stored('d1'))._source?.host).toBeUndefined();
+  });
+
+  it("a cut cell's whole value is read from the stored document", async () => {
+    const grid = await open();
+    const { row, at } = rowOf(grid, 'd4');
+    expect(grid.first.cut).toContainEqual({ row: at, column: 'notes' });
+    const whole = await comm.expect({ type: 'wholeValue', gridId: grid.gridId, row, column: 'notes' }, 'wholeValue');
+    expect(whole.value).toEqual(DOCS.d4?.notes);
+    // Its fragment is never saved: it is not JSON, and the refusal says to load the whole value.
+    const fragment = String(grid.first.rows[at]?.notes);
+    const reply = await save(grid, [{ kind: 'update', key: 'f', row, fields: { notes: fragment } }]);
+    expect(reply.refusals[0]?.message).toContain('load the whole value');
+  });
+
+  it('rows found through an alias are written to their own index', async () => {
+    for (const suffix of ['a', 'b']) await engineCall('PUT', `/${BOOKS}-${suffix}`, { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: MAPPINGS, aliases: { [`${BOOKS}-all`]: {} } });
+    await engineCall('PUT', `/${BOOKS}-b/_doc/only-b?refresh=true`, { title: 'In B', pages: 1 });
+    const grid = await open(`${BOOKS}-all`);
+    const { row, version } = rowOf(grid, 'only-b');
+    expect(row).toEqual({ index: `${BOOKS}-b`, id: 'only-b' });
+    const result = saved(await save(grid, [{ kind: 'update', key: 'b', row, version, fields: { pages: '2' } }]), 'b');
+    expect(result.request.path).toMatch(new RegExp(`^/${BOOKS}-b/_update/only-b\\?`));
+    expect((await stored('only-b', `${BOOKS}-b`))._source).toEqual({ title: 'In B', pages: 2 });
+  });
+
+  it('an index is deleted only with its name typed: DELETE /<index>; Elasticsearch offers no empty', async () => {
+    await engineCall('PUT', `/${BOOKS}-gone`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    const actions = await comm.expect({ type: 'targetActions', connection: 'es', target: `${BOOKS}-gone` }, 'targetActions');
+    expect(actions.actions).toEqual([{ action: 'delete', label: 'Delete index', request: `DELETE /${BOOKS}-gone` }]);
+    const refused = await comm.call({ type: 'targetAction', connection: 'es', target: `${BOOKS}-gone`, action: 'delete', confirmName: `${BOOKS}-gon` });
+    expect(refused).toMatchObject({ type: 'error', message: expect.stringContaining('Nothing was deleted') });
+    expect((await engineCall('HEAD', `/${BOOKS}-gone`)).status).toBe(200);
+    const done = await comm.expect({ type: 'targetAction', connection: 'es', target: `${BOOKS}-gone`, action: 'delete', confirmName: `${BOOKS}-gone` }, 'targetActionDone');
+    expect(done.request).toMatchObject({ method: 'DELETE', path: `/${BOOKS}-gone`, status: 200 });
+    expect((await engineCall('HEAD', `/${BOOKS}-gone`)).status).toBe(404);
+    const pattern = await comm.expect({ type: 'targetActions', connection: 'es', target: `${BOOKS}-*` }, 'targetActions');
+    expect(pattern.actions[0]?.unavailable).toContain('several indices');
+  });
+});
