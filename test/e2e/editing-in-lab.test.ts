@@ -27,6 +27,7 @@ const SHOP_MAPPING = {
   properties: {
     name: { type: 'keyword' },
     qty: { type: 'integer' },
+    addr: { type: 'ip' },
     variants: { type: 'nested', properties: { sku: { type: 'keyword' }, stock: { type: 'integer' } } },
   },
 };
@@ -35,6 +36,7 @@ const SHOP = Array.from({ length: 7 }, (_, n) => ({
   source: {
     name: n === 5 ? HOSTILE : `Item ${n}`,
     qty: n,
+    addr: `10.0.0.${n}`,
     // p6 holds a nested array far over the 10,000 characters a cell keeps.
     variants: n === 6 ? Array.from({ length: 400 }, (_, i) => ({ sku: `sku-${String(i).padStart(4, '0')}-long-code`, stock: i })) : [{ sku: `s${n}`, stock: n }],
   },
@@ -331,14 +333,14 @@ describe('editing an Elasticsearch index (sandbox)', () => {
 
   it('a failed save keeps the failed change pending with the engine’s reason; the other change of the same Save shows as saved', async () => {
     await typeInto(label, await rowOf(label, 'p2'), 'qty', '8');
-    // Valid JSON the kernel passes on, which the engine refuses: a nested element must be an object.
-    await typeInto(label, await rowOf(label, 'p4'), 'variants', '["not an object"]');
+    // Text the kernel passes on as it is, which the engine refuses: not an IP address.
+    await typeInto(label, await rowOf(label, 'p4'), 'addr', 'not-an-ip');
     const message = await save(label);
     expect(message).toMatch(/^Saved 1 of 2 changes; 1 failed/);
     await expect(source(esUrl, 'shop', 'p2')).resolves.toMatchObject({ qty: 8 });
-    await expect(problems(label).textContent()).resolves.toMatch(/not saved.*(parse|object)/is);
+    await expect(problems(label).textContent()).resolves.toMatch(/not saved.*failed to parse field \[addr\] of type \[ip\]/s);
     await expect(pendingCount(label).textContent()).resolves.toBe('1 change pending');
-    await expect(cellText(label, await rowOf(label, 'p4'), 'variants')).resolves.toBe('["not an object"]');
+    await expect(cellText(label, await rowOf(label, 'p4'), 'addr')).resolves.toBe('not-an-ip');
     await expect(rowHeader(label, await rowOf(label, 'p2'))).resolves.not.toMatch(/[✎!]/);
     await editBar(label).getByRole('button', { name: 'Discard' }).click();
   });

@@ -75,8 +75,25 @@ describe('pending changes of one grid', () => {
     expect(p.fieldOf(b, 'price')).toBe('13');
     expect(p.problemOf(fresh)).toEqual({ kind: 'failed', message: 'mapper_parsing_exception' });
     // Overwrite: sent again with the conflicting write's version.
-    expect(p.overwrite('row:products-2/b')).toBe(true);
+    expect(p.overwrite('row:products-2/b', 'products')).toBe('row:products-2/b');
     expect(p.changes('products', ['row:products-2/b'])).toEqual([{ kind: 'update', key: 'row:products-2/b', row: b, version: { seqNo: 7, primaryTerm: 1 }, fields: { price: '13' } }]);
+  });
+
+  it('a new row whose id is taken: Overwrite sends it with the stored version, or (no versions, Typesense) as an update of that document', () => {
+    const p = new PendingChanges();
+    const es = p.insert();
+    p.editNew(es, 'id', 'x', true);
+    p.editNew(es, 'title', 'Mine', false);
+    p.settle([{ key: es, status: 'conflict', message: 'exists', current: { id: 'x', title: 'Theirs' }, version: { seqNo: 3, primaryTerm: 1 }, request: sent }]);
+    expect(p.overwrite(es, 'books')).toBe(es);
+    expect(p.changes('books')).toEqual([{ kind: 'insert', key: es, index: 'books', id: 'x', version: { seqNo: 3, primaryTerm: 1 }, fields: { title: 'Mine' } }]);
+    p.discard();
+    const ts = p.insert();
+    p.editNew(ts, 'id', 'y', true);
+    p.editNew(ts, 'title', 'Mine', false);
+    p.settle([{ key: ts, status: 'conflict', message: 'exists', current: { id: 'y', title: 'Theirs' }, request: sent }]);
+    expect(p.overwrite(ts, 'books')).toBe('row:books/y');
+    expect(p.changes('books')).toEqual([{ kind: 'update', key: 'row:books/y', row: { index: 'books', id: 'y' }, fields: { title: 'Mine' } }]);
   });
 
   it('survives being stored and read back (a page reload)', () => {

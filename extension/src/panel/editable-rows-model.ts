@@ -124,14 +124,14 @@ export class EditableRowsModel extends PagedRowsModel {
     return !this.whole.has(wholeKey(at.key, name)) && super.isCut(row, column);
   }
 
-  /** The cell editor's commit: an empty text stores null. */
+  /** The cell editor's commit: the text as typed (the kernel types it; an emptied number or date cell stores null). */
   override setData(region: DataModel.CellRegion, row: number, column: number, value: unknown): boolean {
     const col = this.columns[column];
     const at = this.rowAt(row);
     if (region !== 'body' || !col || !at) return false;
-    const text: CellEdit = typeof value === 'string' && value !== '' ? value : null;
+    const text = typeof value === 'string' ? value : '';
     if (at.kind === 'new') this.pending.editNew(at.key, col.name, text, col.primaryKey === true);
-    else if (at.key) this.pending.edit(at.key, at.version, col.name, text, valueText(this.storedValue(row, column), col.json));
+    else if (at.key) this.pending.edit(at.key, at.version, col.name, text, valueText(this.storedValue(row, column), col.json) ?? '');
     else return false;
     this.pendingUpdated(false);
     return true;

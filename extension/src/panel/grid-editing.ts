@@ -170,9 +170,10 @@ export class GridEditing implements EditGate {
 
   /** Sends one conflicting change again with the version of the write it collided with. */
   async overwrite(key: string): Promise<void> {
-    if (!this.model.pending.overwrite(key)) return;
+    const send = this.model.pending.overwrite(key, this.host().target);
+    if (send === undefined) return;
     this.model.pendingUpdated(false);
-    await this.saveChanges([key]);
+    await this.saveChanges([send]);
   }
 
   drop(key: string): void {

@@ -30,7 +30,7 @@ const Fields = z.record(z.string(), CellEditSchema);
 /** An existing row with edited cells, or marked for deletion (its edits kept, in case the mark is taken back). */
 const EditedRowSchema = z.object({ key: z.string(), row: RowKeySchema, version: RowVersionSchema.optional(), fields: Fields, deleted: z.boolean(), problem: ProblemSchema.optional() });
 /** A row the user inserted; `id` empty: the engine names the document. */
-const NewRowSchema = z.object({ key: z.string(), id: z.string(), fields: Fields, problem: ProblemSchema.optional() });
+const NewRowSchema = z.object({ key: z.string(), id: z.string(), version: RowVersionSchema.optional(), fields: Fields, problem: ProblemSchema.optional() });
 export type EditedRow = z.infer<typeof EditedRowSchema>;
 export type NewRow = z.infer<typeof NewRowSchema>;
 
@@ -98,7 +98,7 @@ export class PendingChanges {
     const row = this.added.find((r) => r.key === key);
     if (!row) return;
     if (isId) row.id = text ?? '';
-    else if (text === null) delete row.fields[column];
+    else if (text === null || text === '') delete row.fields[column];
     else row.fields[column] = text;
     delete row.problem;
   }
@@ -141,7 +141,7 @@ export class PendingChanges {
     const out: RowChange[] = [];
     for (const row of this.added) {
       if (only && !only.includes(row.key)) continue;
-      out.push({ kind: 'insert', key: row.key, index: target, ...(row.id !== '' ? { id: row.id } : {}), fields: { ...row.fields } });
+      out.push({ kind: 'insert', key: row.key, index: target, ...(row.id !== '' ? { id: row.id } : {}), ...(row.version ? { version: row.version } : {}), fields: { ...row.fields } });
     }
     for (const row of this.edited.values()) {
       if (only && !only.includes(row.key)) continue;
@@ -176,15 +176,32 @@ export class PendingChanges {
     });
   }
 
-  /** "Overwrite": the change is sent again with the version of the conflicting write. */
-  overwrite(key: string): boolean {
+  /**
+   * "Overwrite": the change is sent again with the version of the write it collided with. A new
+   * row whose id was taken replaces that document: with its version where the engine keeps
+   * versions, otherwise as an update of that document (Typesense). The key to send, or undefined.
+   */
+  overwrite(key: string, target: string): string | undefined {
     const entry = this.edited.get(key);
-    if (entry?.problem?.kind !== 'conflict') return false;
-    const { version } = entry.problem;
-    if (version) entry.version = version;
-    else delete entry.version;
-    delete entry.problem;
-    return true;
+    if (entry?.problem?.kind === 'conflict') {
+      const { version } = entry.problem;
+      if (version) entry.version = version;
+      else delete entry.version;
+      delete entry.problem;
+      return key;
+    }
+    const fresh = this.added.find((r) => r.key === key);
+    if (fresh?.problem?.kind !== 'conflict' || fresh.id === '') return undefined;
+    if (fresh.problem.version) {
+      fresh.version = fresh.problem.version;
+      delete fresh.problem;
+      return key;
+    }
+    this.remove(key);
+    const row = { index: target, id: fresh.id };
+    const replaced: EditedRow = { key: rowKeyString(row), row, fields: { ...fresh.fields }, deleted: false };
+    this.edited.set(replaced.key, replaced);
+    return replaced.key;
   }
 
   /** "Drop my change", or a new row's removal: the change is gone. */
