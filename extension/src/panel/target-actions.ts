@@ -69,7 +69,8 @@ export async function openTargetMenu(
   for (const action of reply.actions) {
     const id = `searchbook:target-${action.action}`;
     commands.addCommand(id, {
-      label: action.unavailable ? `${action.label} (${action.unavailable})` : action.label,
+      // A menu item that asks before acting ends in an ellipsis.
+      label: `${action.label.replace(/…$/, '')}…${action.unavailable ? ` (${action.unavailable})` : ''}`,
       caption: action.unavailable ?? action.request,
       isEnabled: () => action.unavailable === undefined,
       execute: () => run(action),
