@@ -85,7 +85,9 @@ beforeAll(async () => {
   const [esServer, tsServer, oldServer] = servers as [ListeningServer, ListeningServer, ListeningServer];
   esUrl = esServer.url;
   tsUrl = tsServer.url;
-  await Promise.race([realStarted, new Promise((resolve) => setTimeout(resolve, REAL_START_TIMEOUT_MS))]);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([realStarted, new Promise((resolve) => (timer = setTimeout(resolve, REAL_START_TIMEOUT_MS)))]);
+  clearTimeout(timer);
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-editing-'));
   const cells = [`%connect elasticsearch ${esUrl} name=es`, `%connect typesense ${tsUrl} key=\${env:TS_KEY} name=ts`, `%connect typesense ${oldServer.url} key=\${env:TS_KEY} name=old`];
   if (real) cells.push(`%connect elasticsearch ${real.url} name=real`);
@@ -174,7 +176,9 @@ async function typeInto(label: string, row: number, column: string, text: string
   await page.waitForTimeout(50);
   await page.mouse.dblclick(point.x, point.y);
   const editor = gridOf(label).locator('.lm-DataGrid-cellEditorWidget');
-  await editor.waitFor({ timeout: 10_000 });
+  await editor.waitFor({ timeout: 10_000 }).catch(async (err: Error) => {
+    throw new Error(`no editor on ${column} of row ${row} (the editing bar says: "${await editMessage(label).textContent()}"): ${err.message}`);
+  });
   await editor.fill(text);
   await editor.press((await editor.evaluate((n) => n.tagName)) === 'TEXTAREA' ? 'Control+Enter' : 'Enter');
   await editor.waitFor({ state: 'detached' });
@@ -421,7 +425,8 @@ describe('nothing typed is lost', () => {
     await page.getByRole('tab', { name: /editing\.ipynb/ }).click();
     // Execution counts cleared, so waiting for the cells to run again waits for the new kernel.
     await runCommand(page, 'notebook:clear-all-cell-outputs');
-    await runCommand(page, 'notebook:restart-kernel');
+    // Not awaited: the command settles only once its dialog is answered.
+    await page.evaluate(() => void (window as unknown as { jupyterapp: { commands: { execute(id: string): Promise<unknown> } } }).jupyterapp.commands.execute('notebook:restart-kernel'));
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm Kernel Restart' }).click();
     await page.waitForFunction(() => document.querySelector('.jp-Dialog') === null);
     await page.waitForTimeout(1_000);

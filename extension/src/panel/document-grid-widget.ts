@@ -279,7 +279,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
   private openCell(row: number, column: number): void {
     const col = this.model.columns[column];
     if (!col || row < 0 || !this.model.isLoaded(row)) return;
-    this.valueView.open({ column: col.name, row: row + 1, value: this.model.value(row, column), cut: this.model.isCut(row, column) });
+    this.valueView.open({ column: col.name, row: this.model.data('row-header', row, 0).replace(/^[^\w\s]+ /, ''), value: this.model.value(row, column), cut: this.model.isCut(row, column) });
   }
 
   protected override applyTheme(): void {

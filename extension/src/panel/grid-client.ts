@@ -37,11 +37,13 @@ export class GridClient {
     this.comm = kernel.createComm(GRID_COMM_TARGET);
     this.comm.onMsg = (msg) => this.receive(msg.content.data);
     this.comm.onClose = () => this.fail('The kernel closed the grid comm (it restarted or shut down).');
+    // A restart disposes comms without calling onClose: a request must not wait for a reply that never comes.
+    kernel.statusChanged.connect(this.onStatus, this);
     this.comm.open({});
   }
 
   get isClosed(): boolean {
-    return this.closed || this.kernel.isDisposed;
+    return this.closed || this.kernel.isDisposed || this.comm.isDisposed;
   }
 
   async request<T extends GridReply['type']>(body: Request, expected: T): Promise<Reply<T>> {
@@ -74,7 +76,12 @@ export class GridClient {
     waiter.resolve(parsed.data);
   }
 
+  private onStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {
+    if (status === 'restarting' || status === 'autorestarting' || status === 'dead') this.fail('The kernel restarted or stopped before it answered.');
+  }
+
   private fail(message: string): void {
+    this.kernel.statusChanged.disconnect(this.onStatus, this);
     this.closed = true;
     for (const waiter of this.waiting.values()) waiter.reject(new GridRequestError(message));
     this.waiting.clear();
