@@ -122,9 +122,17 @@ const problems = (label: string) => tabOf(label).locator('.searchbook-Problems')
 
 async function openGrid(connection: string, target: string): Promise<string> {
   const label = `${target} · ${connection}`;
-  await treeItem(connection, target).waitFor({ timeout: 30_000 });
-  await treeItem(connection, target).dblclick();
-  await gridOf(label).waitFor({ timeout: 30_000 });
+  // The tree renders anew while it reloads (after cells ran): a double-click on a replaced item is lost, so try again.
+  for (let attempt = 1; ; attempt++) {
+    await treeItem(connection, target).waitFor({ timeout: 30_000 });
+    await treeItem(connection, target).dblclick();
+    const opened = await gridOf(label).waitFor({ timeout: 10_000 }).then(() => true, () => false);
+    if (opened) break;
+    if (attempt === 3) {
+      await screenshot(page, 'editing-open-failed');
+      throw new Error(`${label} did not open (the panel says: "${await page.locator('.searchbook-Sidebar-message').textContent()}")`);
+    }
+  }
   await page.waitForFunction((l) => Number(document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('data-loaded-rows')) > 0, label, { timeout: 30_000 });
   return label;
 }
