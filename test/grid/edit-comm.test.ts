@@ -108,7 +108,7 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
       {
         key: 'k1',
         method: 'POST',
-        path: `/${BOOKS}/_update/d1?refresh=wait_for&if_seq_no=${version?.seqNo}&if_primary_term=${version?.primaryTerm}`,
+        path: `/${BOOKS}/_update/d1?refresh=wait_for&_source=true&if_seq_no=${version?.seqNo}&if_primary_term=${version?.primaryTerm}`,
         body: { doc: { pages: 500, address: { city: 'Oslo' }, in_print: false, published: '2001-02-03T04:05:06Z' } },
       },
     ]);
@@ -117,6 +117,8 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect(doc._source).toEqual({ ...DOCS.d1, pages: 500, in_print: false, published: '2001-02-03T04:05:06Z', address: { city: 'Oslo', zip: '75001' } });
     expect(result.version).toEqual({ seqNo: doc._seq_no, primaryTerm: doc._primary_term });
     expect(result.request).toMatchObject({ method: 'POST', status: 200 });
+    // The grid row of the stored document, the fields not edited included.
+    expect(result.document).toMatchObject({ _id: 'd1', _index: BOOKS, pages: 500, 'address.city': 'Oslo', 'address.zip': '75001', title: 'Dune' });
     // refresh=wait_for: a grid opened now shows the saved value.
     expect(rowOf(await open(), 'd1').values?.pages).toBe(500);
   });
@@ -182,7 +184,7 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
           _index: 'elsewhere',
         },
       },
-      { kind: 'insert', key: 'bad-new', index: BOOKS, fields: { pages: '2147483648', _score: '1' } },
+      { kind: 'insert', key: 'bad-new', index: BOOKS, fields: { pages: '2147483648', _score: '1', _id: 'typed-here' } },
     ]);
     expect(reply.results).toEqual([]);
     const by = (column: string) => reply.refusals.find((r) => r.column === column);
@@ -195,7 +197,8 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect(by('variants.sku')?.message).toContain('edit the array in its JSON column variants');
     expect(by('_id')?.message).toContain('read-only');
     expect(by('_index')?.message).toContain('read-only');
-    expect(reply.refusals.filter((r) => r.key === 'bad-new').map((r) => r.column)).toEqual(['pages', '_score']);
+    expect(reply.refusals.filter((r) => r.key === 'bad-new').map((r) => r.column)).toEqual(['pages', '_score', '_id']);
+    expect(reply.refusals.find((r) => r.key === 'bad-new' && r.column === '_id')?.message).toContain("the new row's id");
     expect(reply.refusals.find((r) => r.key === 'bad-new' && r.column === 'pages')?.message).toContain('outside');
     const after = await stored('d2');
     expect(after._seq_no).toBe(before._seq_no);

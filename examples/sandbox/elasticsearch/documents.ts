@@ -97,7 +97,15 @@ export function update(ex: Exchange, ctx: Context): void {
     if (request['upsert'] === undefined && request['doc_as_upsert'] !== true) throw indexNotFound(name);
   }
   const target = index ?? targetForWrite(ctx, name);
-  const { body, status } = updateDoc(ctx, target, ex.params['id'] as string, request, concurrency(ex));
+  const id = ex.params['id'] as string;
+  const { body, status } = updateDoc(ctx, target, id, request, concurrency(ex));
+  // `_source=true` (or includes/excludes) asks for the document as stored, in `get`, noops included.
+  const asked = ['_source', '_source_includes', '_source_excludes'].some((p) => ex.query.get(p) !== null);
+  const filter = asked ? parseSourceFilter(undefined, ex.query) : undefined;
+  const stored = target.get(id);
+  if (filter?.enabled && stored) {
+    body['get'] = { _seq_no: stored.seqNo, _primary_term: 1, found: true, _source: makeSourceFilter(filter)?.(stored.source) ?? stored.source };
+  }
   applyRefresh(ex.query.get('refresh'), [target], body);
   ex.send(status, body);
 }

@@ -7,6 +7,7 @@ import type { Context } from './context';
 import { esError, EsError, illegalArgument } from './errors';
 import { isObject, type Json, type JsonObject } from './exchange';
 import type { IndexData, StoredDoc } from './index-data';
+import { locateInBody } from './locate';
 import { validateIndexName, writeTarget } from './resolve';
 
 export function autoId(): string {
@@ -139,19 +140,27 @@ export function updateDoc(ctx: Context, index: IndexData, id: string, body: Json
     throw esError(400, { type: 'action_request_validation_exception', reason: 'Validation Failed: 1: script or doc is missing;' });
   }
   const current = index.get(id);
-  checkConcurrency(index, id, current, cc);
   if (!current) {
     const fresh = body['doc_as_upsert'] === true && patch ? patch : isObject(upsert) ? upsert : undefined;
+    // ES reads the document before it compares versions: a missing one is document_missing (404), not a conflict.
     if (!fresh) throw documentMissing(ctx, index, id);
+    checkConcurrency(index, id, current, cc);
     index.mapping.index(fresh, id);
     const { doc } = index.put(id, fresh);
     return { body: writeResult(ctx, index, id, doc.version, doc.seqNo, 'created'), status: 201 };
   }
+  checkConcurrency(index, id, current, cc);
   const merged = deepMerge(current.source, patch ?? {});
   if (body['detect_noop'] !== false && deepEqual(merged, current.source)) {
     return { body: writeResult(ctx, index, id, current.version, current.seqNo, 'noop'), status: 200 };
   }
-  index.mapping.index(merged, id);
+  try {
+    index.mapping.index(merged, id);
+  } catch (err) {
+    // ES parses the merged document, so a refused value's position is in that document, not in the request.
+    if (err instanceof EsError && err.locate) throw new EsError(err.status, locateInBody(err.body, JSON.stringify(merged), err.locate), err.headers);
+    throw err;
+  }
   const { doc } = index.put(id, merged);
   return { body: writeResult(ctx, index, id, doc.version, doc.seqNo, 'updated'), status: 200 };
 }

@@ -6,9 +6,9 @@
  * answers.
  */
 import type { HttpMethod, JsonValue } from '../console/cell';
-import type { ChangeResult, EditRefusal, PlannedRequest, RowChange } from '../grid/edit-protocol';
+import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey, TargetAction, TargetActionId } from '../grid/edit-protocol';
 import type { SentRequest } from '../grid/grid-protocol';
-import { EngineError, type EditedGrid, type EngineResponse } from './driver';
+import { type DocumentEdits, EngineError, type EditedGrid, type EngineResponse } from './driver';
 import { type FieldFacts, fieldFacts, readOnlyRefusal, ValueRefused } from './edit-values';
 import type { FieldTree } from './field-tree';
 import type { Transport } from './transport';
@@ -42,8 +42,11 @@ export interface EngineWrites {
   noteWrite(request: WriteRequest): void;
 }
 
-/** Requests of one save in flight at once: the transport keeps eight connections per engine. */
-const PARALLEL_WRITES = 4;
+/**
+ * Requests of one save in flight at once (the transport keeps eight connections per engine):
+ * writes waiting for the same Elasticsearch refresh are answered together.
+ */
+const PARALLEL_WRITES = 8;
 
 export function pathWithQuery(request: Pick<WriteRequest, 'path' | 'query'>): string {
   return request.query ? `${request.path}?${request.query}` : request.path;
@@ -64,8 +67,10 @@ export async function typeChanges(writes: EngineWrites, grid: EditedGrid, change
     const tree = await trees.get(index);
     const fields: Record<string, JsonValue> = {};
     for (const [name, text] of Object.entries(change.fields)) {
-      const field = fieldFacts(name, grid.columns.get(name), tree);
+      const column = grid.columns.get(name);
+      const field = fieldFacts(name, column, tree);
       try {
+        if (change.kind === 'insert' && column?.primaryKey) throw new ValueRefused(`${name} is the new row's id, not one of its fields: it is sent as the row's id (left empty, the engine names the row).`);
         const readOnly = readOnlyRefusal(field);
         if (readOnly) throw new ValueRefused(readOnly);
         fields[name] = text === null ? null : writes.typeValue(field, text);
@@ -114,10 +119,36 @@ async function saveOne(writes: EngineWrites, typed: TypedChange, signal: AbortSi
     const sent: SentRequest = { method: request.method, path: pathWithQuery(request), status: response.status, elapsedMs: Math.round(response.elapsedMs * 10) / 10 };
     return await writes.outcome(typed, response, sent, signal);
   } catch (err) {
-    // No answer (a broken connection, an interrupt): the write may or may not have happened.
     const status = err instanceof EngineError ? err.status : undefined;
-    return { key, status: 'failed', message: (err as Error).message, ...(status !== undefined ? { httpStatus: status } : {}) };
+    // Sent but not answered (a broken connection, an interrupt): the write may or may not have happened.
+    const unknown = request && status === undefined ? ' No answer came back, so this change may or may not have been written: refresh the grid to see.' : '';
+    return { key, status: 'failed', message: `${(err as Error).message}${unknown}`, ...(status !== undefined ? { httpStatus: status } : {}) };
   } finally {
     if (request) writes.noteWrite(request);
+  }
+}
+
+/** What both engines' grid writes share: plan and save through the runner, whole values from the stored document. */
+export abstract class EngineEdits implements DocumentEdits {
+  protected abstract readonly writes: EngineWrites;
+
+  /** The stored document as a grid row; undefined when it is gone. */
+  protected abstract currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined>;
+
+  abstract targetActions(target: string): TargetAction[];
+  abstract runTargetAction(target: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }>;
+
+  plan(grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ requests: PlannedRequest[]; refusals: EditRefusal[] }> {
+    return planChanges(this.writes, grid, changes, signal);
+  }
+
+  save(grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ results: ChangeResult[]; refusals: EditRefusal[] }> {
+    return saveChanges(this.writes, grid, changes, signal);
+  }
+
+  async wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
+    const current = await this.currentRow(row, signal);
+    if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
+    return current[column] ?? null;
   }
 }

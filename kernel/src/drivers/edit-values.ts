@@ -95,14 +95,17 @@ export function numberCell(field: FieldFacts, text: string, whole: boolean): num
   return value;
 }
 
-/** A whole number within [min, max]; beyond JSON's exact range it travels as its digits (`exact: 'digits'`). */
+/**
+ * A whole number within [min, max]. Past 2^53 a JSON number is no longer exact: `digits` sends
+ * the digits as a string (an engine that reads numeric strings exactly), `refuse` refuses it.
+ */
 export function wholeNumberCell(field: FieldFacts, text: string, range: { min: bigint; max: bigint }, beyondSafe: 'digits' | 'refuse'): number | string {
   const value = numberCell(field, text, true);
   const digits = /^[-+]?\d+$/.test(text.trim()) ? BigInt(text.trim()) : BigInt(value);
   if (digits < range.min || digits > range.max) throw new ValueRefused(`${field.name} (${field.type}): ${text.trim()} is outside ${range.min}..${range.max}, the range of ${field.type}.`);
   if (Number.isSafeInteger(value)) return value;
   if (beyondSafe === 'digits') return digits.toString();
-  throw new ValueRefused(`${field.name} (${field.type}): ${text.trim()} is beyond ${Number.MAX_SAFE_INTEGER}, the largest whole number JSON numbers carry exactly; write it in a cell of the console as a number instead.`);
+  throw new ValueRefused(`${field.name} (${field.type}): ${text.trim()} is beyond ${Number.MAX_SAFE_INTEGER}: the engine takes ${field.type} only as a JSON number, and JSON numbers carry whole numbers exactly only up to there.`);
 }
 
 export function booleanCell(field: FieldFacts, text: string): boolean {

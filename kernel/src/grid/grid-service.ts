@@ -23,6 +23,12 @@ import { type GridSession, GridSessions } from './grid-sessions';
 
 /** How long one grid request may take before it is answered with an error. */
 const REQUEST_TIMEOUT_MS = 120_000;
+/**
+ * A save is one request per change, each waiting for the engine's refresh (about a second on
+ * Elasticsearch): hundreds of changes outlast the usual limit, and a save cut short would
+ * leave its changes unanswered.
+ */
+const SAVE_TIMEOUT_MS = 15 * 60_000;
 
 type ReplyBody = GridReply extends infer R ? (R extends GridReply ? Omit<R, 'v' | 'requestId'> : never) : never;
 
@@ -60,7 +66,7 @@ export class GridService {
       return;
     }
     try {
-      await send(await this.handle(parsed.data, comm, AbortSignal.timeout(REQUEST_TIMEOUT_MS)));
+      await send(await this.handle(parsed.data, comm, AbortSignal.timeout(parsed.data.type === 'save' ? SAVE_TIMEOUT_MS : REQUEST_TIMEOUT_MS)));
     } catch (err) {
       const status = err instanceof EngineError ? err.status : undefined;
       const filterRow = err instanceof ViewRefusal ? err.row : undefined;

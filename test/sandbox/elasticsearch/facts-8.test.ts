@@ -121,6 +121,31 @@ describe('B.3 not found and validation', () => {
     expect(res.body.error.root_cause[0]).toEqual({ type: 'document_missing_exception', reason: '[999]: document missing', index_uuid: expect.any(String), shard: '0', index: 'items' });
   });
 
+  it('updating a missing document with if_seq_no: still 404 document_missing_exception (read before the versions are compared, as 8.19.21 answers)', async () => {
+    const res = await call(es, 'POST', '/items/_update/999?if_seq_no=1&if_primary_term=1', { doc: { a: 1 } });
+    expect(res.status).toBe(404);
+    expect(res.body.error.type).toBe('document_missing_exception');
+  });
+
+  it("an update's refused value is placed in the merged document (8.19.21: [1:15] for {\"n\":5,\"host\":...}); an ip that is not one is refused", async () => {
+    await call(es, 'PUT', '/hosts', { mappings: { properties: { host: { type: 'ip' }, n: { type: 'integer' } } } });
+    await call(es, 'PUT', '/hosts/_doc/1?refresh=true', { n: 5 });
+    const res = await call(es, 'POST', '/hosts/_update/1', { doc: { host: 'not-an-ip' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.reason).toBe("[1:15] failed to parse field [host] of type [ip] in document with id '1'. Preview of field's value: 'not-an-ip'");
+    expect(res.body.error.caused_by).toEqual({ type: 'illegal_argument_exception', reason: "'not-an-ip' is not an IP string literal." });
+  });
+
+  it('_update with _source=true answers the stored document in `get`, a noop too (as 8.19.21 does)', async () => {
+    await call(es, 'PUT', '/hosts/_doc/2?refresh=true', { n: 1, host: '10.0.0.1' });
+    const updated = await call(es, 'POST', '/hosts/_update/2?refresh=wait_for&_source=true', { doc: { n: 2 } });
+    expect(updated.body.get).toEqual({ _seq_no: updated.body._seq_no, _primary_term: 1, found: true, _source: { n: 2, host: '10.0.0.1' } });
+    const noop = await call(es, 'POST', '/hosts/_update/2?_source=true', { doc: { n: 2 } });
+    expect(noop.body.result).toBe('noop');
+    expect(noop.body.get._source).toEqual({ n: 2, host: '10.0.0.1' });
+    expect((await call(es, 'POST', '/hosts/_update/2', { doc: { n: 3 } })).body.get).toBeUndefined();
+  });
+
   it('result window: 400 search_phase_execution_exception with the illegal_argument root cause', async () => {
     const res = await call(es, 'POST', '/items/_search', { from: 10000, size: 1 });
     expect(res.status).toBe(400);

@@ -1,6 +1,6 @@
 /**
  * The document grid's writes to Elasticsearch (drivers.md 4.1, issue 12): changed fields as
- * `POST /<index>/_update/<id>` with `{"doc": ...}`, new rows as `PUT /<index>/_doc/<id>?op_type=create`
+ * `POST /<index>/_update/<id>` with `{"doc": ...}` (and `_source=true`, so the answer holds the stored document), new rows as `PUT /<index>/_doc/<id>?op_type=create`
  * (never replacing a document silently) or `POST /<index>/_doc` when the engine names the id,
  * deletions as `DELETE /<index>/_doc/<id>`; all with `refresh=wait_for`, and with
  * `if_seq_no` / `if_primary_term` when the row's version is known, so a concurrent change is
@@ -11,8 +11,8 @@ import type { JsonValue } from '../../console/cell';
 import type { ChangeResult, RowKey, RowVersion, TargetAction, TargetActionId } from '../../grid/edit-protocol';
 import type { SentRequest } from '../../grid/grid-protocol';
 import { asObject } from '../document-columns';
-import { type DocumentEdits, EngineError, type EngineResponse } from '../driver';
-import { planChanges, saveChanges, type EngineWrites, type TypedChange, type WriteRequest } from '../edit-runner';
+import type { EngineResponse } from '../driver';
+import { EngineEdits, type EngineWrites, type TypedChange, type WriteRequest } from '../edit-runner';
 import { nestFields } from '../edit-values';
 import type { FieldTree } from '../field-tree';
 import { documentGrid } from '../grid-columns';
@@ -22,7 +22,15 @@ import { typeElasticsearchValue } from './edit-typing';
 import { elasticsearchFailure } from './failure';
 import { LEADING } from './present';
 
-const WriteAnswer = z.object({ _index: z.string(), _id: z.string(), _seq_no: z.number().int().nonnegative().optional(), _primary_term: z.number().int().positive().optional() }).loose();
+const WriteAnswer = z
+  .object({
+    _index: z.string(),
+    _id: z.string(),
+    _seq_no: z.number().int().nonnegative().optional(),
+    _primary_term: z.number().int().positive().optional(),
+    get: z.object({ _source: z.unknown().optional() }).loose().optional(),
+  })
+  .loose();
 const GetAnswer = z.object({ found: z.boolean(), _source: z.unknown().optional(), _seq_no: z.number().int().nonnegative().optional(), _primary_term: z.number().int().positive().optional() }).loose();
 
 function segment(name: string): string {
@@ -40,7 +48,8 @@ function versionOf(answer: { _seq_no?: number | undefined; _primary_term?: numbe
 export function elasticsearchRequest({ change, fields }: TypedChange): WriteRequest {
   switch (change.kind) {
     case 'update':
-      return { method: 'POST', path: `/${segment(change.row.index)}/_update/${segment(change.row.id)}`, query: `refresh=wait_for${versionQuery(change.version)}`, body: { doc: nestFields(fields) } };
+      // `_source=true`: the answer carries the document as stored, for the grid to show.
+      return { method: 'POST', path: `/${segment(change.row.index)}/_update/${segment(change.row.id)}`, query: `refresh=wait_for&_source=true${versionQuery(change.version)}`, body: { doc: nestFields(fields) } };
     case 'insert':
       if (change.id === undefined) return { method: 'POST', path: `/${segment(change.index)}/_doc`, query: 'refresh=wait_for', body: nestFields(fields) };
       return {
@@ -55,8 +64,8 @@ export function elasticsearchRequest({ change, fields }: TypedChange): WriteRequ
   }
 }
 
-export class ElasticsearchEdits implements DocumentEdits {
-  private readonly writes: EngineWrites;
+export class ElasticsearchEdits extends EngineEdits {
+  protected readonly writes: EngineWrites;
 
   constructor(
     private readonly transport: Transport,
@@ -64,6 +73,7 @@ export class ElasticsearchEdits implements DocumentEdits {
     /** Told of each write: cached mappings it may change are dropped. */
     private readonly noted: (request: WriteRequest) => void,
   ) {
+    super();
     this.writes = {
       transport,
       tree: (index, signal) => structure(segment(index), signal),
@@ -74,13 +84,8 @@ export class ElasticsearchEdits implements DocumentEdits {
     };
   }
 
-  plan: DocumentEdits['plan'] = (grid, changes, signal) => planChanges(this.writes, grid, changes, signal);
-  save: DocumentEdits['save'] = (grid, changes, signal) => saveChanges(this.writes, grid, changes, signal);
-
-  async wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
-    const current = await this.current(row, signal);
-    if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
-    return current.row[column] ?? null;
+  protected async currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
+    return (await this.current(row, signal))?.row;
   }
 
   targetActions(target: string): TargetAction[] {
@@ -114,8 +119,9 @@ export class ElasticsearchEdits implements DocumentEdits {
     if (response.status < 300) {
       const answer = WriteAnswer.parse(body);
       const row = { index: answer._index, id: answer._id };
-      // A new row is stored as sent: the grid shows it with the id the engine gave.
-      const document = change.kind === 'insert' ? { document: await this.gridRow(row, nestFields(typed.fields), signal) } : {};
+      // A new row is stored as sent (the grid shows it with the id the engine gave); an update answers the stored document.
+      const source = change.kind === 'insert' ? nestFields(typed.fields) : change.kind === 'update' ? answer.get?._source : undefined;
+      const document = source !== undefined ? { document: await this.gridRow(row, source as JsonValue, signal) } : {};
       return { key, status: 'saved', row, ...versionOf(answer), ...document, request: sent };
     }
     const failure = elasticsearchFailure(response);
@@ -124,7 +130,7 @@ export class ElasticsearchEdits implements DocumentEdits {
       const current = await this.current(row, signal);
       const reason = failure?.message ?? `Elasticsearch answered ${response.status}`;
       const message =
-        change.kind === 'insert'
+        change.kind === 'insert' && current && !change.version
           ? `A document with id ${row.id} already exists in ${row.index}, so your new row was not written (${reason}). Overwrite replaces that document with your row; or drop your row.`
           : current
             ? `Someone changed this document after the grid read it, so your change was not written (${reason}). The current document is shown beside your edit: overwrite it, or drop your edit.`

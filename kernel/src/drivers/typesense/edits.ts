@@ -14,8 +14,8 @@ import type { JsonValue } from '../../console/cell';
 import type { ChangeResult, RowKey, TargetAction, TargetActionId } from '../../grid/edit-protocol';
 import type { SentRequest } from '../../grid/grid-protocol';
 import { asObject } from '../document-columns';
-import { type DocumentEdits, EngineError, type EngineResponse } from '../driver';
-import { planChanges, saveChanges, type EngineWrites, type TypedChange, type WriteRequest } from '../edit-runner';
+import type { EngineResponse } from '../driver';
+import { EngineEdits, type EngineWrites, type TypedChange, type WriteRequest } from '../edit-runner';
 import { nestFields } from '../edit-values';
 import type { FieldTree } from '../field-tree';
 import { sendGridRequest } from '../grid-request';
@@ -44,8 +44,8 @@ function mergeObjects(base: JsonObject, patch: JsonObject): JsonObject {
   return out;
 }
 
-export class TypesenseEdits implements DocumentEdits {
-  private readonly writes: EngineWrites;
+export class TypesenseEdits extends EngineEdits {
+  protected readonly writes: EngineWrites;
 
   constructor(
     private readonly transport: Transport,
@@ -54,6 +54,7 @@ export class TypesenseEdits implements DocumentEdits {
     /** The server's version as the connection read it (`27.1`), or undefined when the key could not read it. */
     private readonly version: () => string | undefined,
   ) {
+    super();
     this.writes = {
       transport,
       tree: (collection, signal) => structure(collection, signal),
@@ -64,13 +65,8 @@ export class TypesenseEdits implements DocumentEdits {
     };
   }
 
-  plan: DocumentEdits['plan'] = (grid, changes, signal) => planChanges(this.writes, grid, changes, signal);
-  save: DocumentEdits['save'] = (grid, changes, signal) => saveChanges(this.writes, grid, changes, signal);
-
-  async wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
-    const current = await this.current(row, signal);
-    if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
-    return current[column] ?? null;
+  protected currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
+    return this.current(row, signal);
   }
 
   targetActions(collection: string): TargetAction[] {

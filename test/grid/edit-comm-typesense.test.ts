@@ -1,0 +1,245 @@
+/**
+ * Editing from the document grid over the wire (kernel over ZeroMQ, the Typesense sandbox over
+ * HTTP): blocks carry each row's collection and id; PATCH with only the changed fields (an
+ * object leaf sent with its object whole, so its other leaves stay), POST with the typed id,
+ * DELETE, each read back from the engine; values typed by the schema and refused before
+ * anything is sent; a document deleted meanwhile; one failed change beside saved ones; a cut
+ * cell's whole value; deleting and emptying collections, emptying only on 28.0 and later.
+ */
+import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import type { GridReply } from '../../kernel/src/grid/grid-protocol';
+import { expectNoSecret, SECRETS } from '../drivers/helpers';
+import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
+import { KernelClient } from '../support/kernel-client';
+import { GridCommClient } from './grid-comm-client';
+
+type Opened = Extract<GridReply, { type: 'opened' }>;
+type Saved = Extract<GridReply, { type: 'saved' }>;
+
+const SCHEMA = {
+  enable_nested_fields: true,
+  fields: [
+    { name: 'title', type: 'string' },
+    { name: 'pages', type: 'int32', optional: true },
+    { name: 'big', type: 'int64', optional: true },
+    { name: 'price', type: 'float', optional: true },
+    { name: 'in_print', type: 'bool', optional: true },
+    { name: 'tags', type: 'string[]', optional: true },
+    { name: 'meta', type: 'object', optional: true },
+    { name: 'meta.city', type: 'string', optional: true },
+    { name: 'meta.floor', type: 'int32', optional: true },
+    { name: 'variants', type: 'object[]', optional: true },
+    { name: 'variants.sku', type: 'string[]', optional: true },
+  ],
+};
+
+const DOCS = [
+  { id: 'b1', title: 'Dune', pages: 412, price: 9.5, in_print: true, tags: ['sf'], meta: { city: 'Paris', floor: 3 }, variants: [{ sku: 'D1' }] },
+  { id: 'b2', title: 'Emma', pages: 300 },
+  { id: 'b3', title: 'Long', tags: Array.from({ length: 1500 }, (_, n) => `tag-${n}`) },
+  { id: 'b4', title: 'Spare' },
+];
+
+let servers: ListeningServer[] = [];
+let kernel: KernelClient;
+let comm: GridCommClient;
+let url30 = '';
+let url27 = '';
+/** The kernel reaches the 30.0 sandbox through it: it records every request and can break an answer. */
+let proxy: BreakingProxy;
+const writesSeen = () => proxy.seen.filter((r) => r.method !== 'GET' && !r.url.startsWith('/multi_search'));
+
+async function engineCall(method: string, path: string, body?: unknown, url = url30): Promise<{ status: number; body: Record<string, unknown> }> {
+  const answer = await fetch(`${url}${path}`, { method, headers: { 'x-typesense-api-key': SECRETS.TS_API_KEY, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+}
+const stored = async (id: string, collection = 'books') => engineCall('GET', `/collections/${collection}/documents/${id}`);
+
+beforeAll(async () => {
+  for (const version of ['30.0', '27.1']) {
+    const ts = createTypesenseSandbox({ version, apiKey: SECRETS.TS_API_KEY });
+    ts.createCollection({ name: 'books', ...SCHEMA });
+    ts.loadDocuments('books', DOCS);
+    ts.createCollection({ name: 'shelf', fields: [{ name: 'title', type: 'string' }] });
+    ts.loadDocuments('shelf', [{ id: 's1', title: 'One' }, { id: 's2', title: 'Two' }]);
+    servers.push(await listen(ts.handler, { port: 0 }));
+  }
+  [url30, url27] = servers.map((s) => s.url) as [string, string];
+  proxy = await startBreakingProxy(url30);
+  kernel = await KernelClient.start({ ...SECRETS });
+  for (const line of [`%connect typesense ${proxy.url} key=\${env:TS_API_KEY} name=ts`, `%connect typesense ${url27} key=\${env:TS_API_KEY} name=ts27`]) {
+    const { reply } = await kernel.execute(line);
+    expect(reply.content.status).toBe('ok');
+  }
+  comm = await GridCommClient.open(kernel);
+}, 60_000);
+
+afterAll(async () => {
+  await kernel?.close();
+  await proxy?.close();
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+const open = (target = 'books') => comm.expect({ type: 'open', connection: 'ts', target, blockSize: 50 }, 'opened');
+const save = (grid: Opened, changes: unknown[]) => comm.expect({ type: 'save', gridId: grid.gridId, changes }, 'saved');
+const rowOf = (grid: Opened, id: string) => {
+  const at = grid.first.rows.findIndex((r) => r.id === id);
+  if (at < 0) throw new Error(`no row ${id}`);
+  return { row: grid.first.keys?.[at], at };
+};
+const saved = (reply: Saved, key: string) => {
+  const result = reply.results.find((r) => r.key === key);
+  if (result?.status !== 'saved') throw new Error(`${key} not saved: ${JSON.stringify(reply)}`);
+  return result;
+};
+
+it('a block carries each row\'s collection and id; Typesense keeps no versions', async () => {
+  const grid = await open();
+  expect(grid.first.keys).toEqual(grid.first.rows.map((r) => ({ index: 'books', id: r.id })));
+  expect(grid.first.versions).toEqual(grid.first.rows.map(() => null));
+});
+
+it('an edit PATCHes only the changed fields, typed by the schema; the stored document changes only there', async () => {
+  const grid = await open();
+  const { row } = rowOf(grid, 'b1');
+  const changes = [{ kind: 'update', key: 'k', row, fields: { pages: '500', in_print: 'false', price: '12', tags: '["sf", "classic"]', big: '9007199254740991' } }];
+  const plan = await comm.expect({ type: 'plan', gridId: grid.gridId, changes }, 'plan');
+  expect(plan).toMatchObject({ refusals: [], requests: [{ key: 'k', method: 'PATCH', path: '/collections/books/documents/b1', body: { pages: 500, in_print: false, price: 12, tags: ['sf', 'classic'], big: 9007199254740991 } }] });
+  const result = saved(await save(grid, changes), 'k');
+  expect(result.request).toMatchObject({ method: 'PATCH', path: '/collections/books/documents/b1', status: 200 });
+  const doc = (await stored('b1')).body;
+  expect(doc).toEqual({ ...DOCS[0], pages: 500, in_print: false, price: 12, tags: ['sf', 'classic'], big: 9007199254740991 });
+  expect(result.document).toMatchObject({ id: 'b1', pages: 500, 'meta.city': 'Paris' });
+});
+
+it('an edit of an object leaf sends the object whole, so its other leaves stay', async () => {
+  const grid = await open();
+  const { row } = rowOf(grid, 'b1');
+  const plan = await comm.expect({ type: 'plan', gridId: grid.gridId, changes: [{ kind: 'update', key: 'm', row, fields: { 'meta.city': 'Oslo' } }] }, 'plan');
+  expect(plan.requests[0]?.body).toEqual({ meta: { city: 'Oslo', floor: 3 } });
+  saved(await save(grid, [{ kind: 'update', key: 'm', row, fields: { 'meta.city': 'Oslo' } }]), 'm');
+  expect((await stored('b1')).body.meta).toEqual({ city: 'Oslo', floor: 3 });
+});
+
+it('a new row is POSTed with the id typed, or gets the engine\'s id; an id that exists is a conflict with the stored document', async () => {
+  const grid = await open();
+  const reply = await save(grid, [
+    { kind: 'insert', key: 'n1', index: 'books', id: 'new-1', fields: { title: 'Kindred', pages: '264' } },
+    { kind: 'insert', key: 'n2', index: 'books', fields: { title: 'Beloved' } },
+    { kind: 'insert', key: 'n3', index: 'books', id: 'b4', fields: { title: 'Mine' } },
+  ]);
+  expect(saved(reply, 'n1').request).toMatchObject({ method: 'POST', path: '/collections/books/documents', status: 201 });
+  expect((await stored('new-1')).body).toEqual({ id: 'new-1', title: 'Kindred', pages: 264 });
+  const named = saved(reply, 'n2');
+  expect((await stored(named.row.id)).body).toEqual({ id: named.row.id, title: 'Beloved' });
+  expect(named.document).toMatchObject({ id: named.row.id, title: 'Beloved' });
+  expect(reply.results.find((r) => r.key === 'n3')).toMatchObject({ status: 'conflict', current: { id: 'b4', title: 'Spare' }, request: { status: 409 } });
+  expect((await stored('b4')).body).toEqual(DOCS[3]);
+});
+
+it('a deleted row is DELETE /collections/<c>/documents/<id>; a row deleted meanwhile is a conflict with no current document', async () => {
+  await engineCall('POST', '/collections/books/documents', { id: 'gone', title: 'Gone' });
+  await engineCall('POST', '/collections/books/documents', { id: 'vanish', title: 'Vanish' });
+  const grid = await open();
+  const gone = rowOf(grid, 'gone').row;
+  const vanish = rowOf(grid, 'vanish').row;
+  await engineCall('DELETE', '/collections/books/documents/vanish');
+  const reply = await save(grid, [
+    { kind: 'delete', key: 'd', row: gone },
+    { kind: 'update', key: 'u', row: vanish, fields: { title: 'Back' } },
+  ]);
+  expect(saved(reply, 'd').request).toMatchObject({ method: 'DELETE', path: '/collections/books/documents/gone', status: 200 });
+  expect((await stored('gone')).status).toBe(404);
+  expect(reply.results.find((r) => r.key === 'u')).toMatchObject({ status: 'conflict', current: null, request: { status: 404 } });
+  expect((await stored('vanish')).status).toBe(404);
+});
+
+it('typed values are refused under their cells, all of them, and nothing is sent', async () => {
+  const grid = await open();
+  const { row } = rowOf(grid, 'b2');
+  const writesBefore = writesSeen().length;
+  const reply = await save(grid, [
+    { kind: 'update', key: 'bad', row, fields: { pages: '12.5', big: '9007199254740993', price: 'cheap', in_print: 'yes', tags: '["a",\n "b" "c"]', variants: '[{"sku": ["x"]}]', 'variants.sku': '[["y"]]', id: 'other' } },
+    { kind: 'update', key: 'bad2', row, fields: { pages: '3000000000', tags: '[1, 2]' } },
+  ]);
+  expect(reply.results).toEqual([]);
+  const by = (key: string, column: string) => reply.refusals.find((r) => r.key === key && r.column === column);
+  expect(by('bad', 'pages')?.message).toMatch(/fraction.*int32 holds whole numbers/);
+  expect(by('bad', 'big')?.message).toContain('9007199254740991');
+  expect(by('bad', 'price')?.message).toContain('not a number');
+  expect(by('bad', 'in_print')?.message).toContain('true or false');
+  expect(by('bad', 'tags')).toMatchObject({ line: 2, col: 6 });
+  expect(by('bad', 'variants')).toBeUndefined();
+  expect(by('bad', 'variants.sku')?.message).toContain('JSON column variants');
+  expect(by('bad', 'id')?.message).toContain('read-only');
+  expect(by('bad2', 'pages')?.message).toContain('outside');
+  expect(by('bad2', 'tags')?.message).toContain('must be a string');
+  expect((await stored('b2')).body).toEqual(DOCS[1]);
+  expect(writesSeen().length).toBe(writesBefore);
+});
+
+it('a change whose answer never comes back fails saying it may have been written; the others are saved', async () => {
+  const grid = await open();
+  proxy.rules.push({ matches: (method, url) => method === 'PATCH' && url.endsWith('/documents/b4'), breakAfterBytes: 0 });
+  const reply = await save(grid, [
+    { kind: 'update', key: 'lost', row: rowOf(grid, 'b4').row, fields: { pages: '7' } },
+    { kind: 'update', key: 'kept', row: rowOf(grid, 'b2').row, fields: { pages: '8' } },
+  ]);
+  proxy.rules.length = 0;
+  const lost = reply.results.find((r) => r.key === 'lost');
+  expect(lost).toMatchObject({ status: 'failed' });
+  expect(lost?.status === 'failed' && lost.message).toContain('may or may not have been written');
+  expect(lost?.status === 'failed' && lost.httpStatus).toBeUndefined();
+  saved(reply, 'kept');
+  expect((await stored('b2')).body.pages).toBe(8);
+  expectNoSecret(JSON.stringify(reply));
+});
+
+it("a value the engine refuses fails with the engine's reason; the other changes of the save are saved", async () => {
+  const grid = await open();
+  const reply = await save(grid, [
+    { kind: 'insert', key: 'no-title', index: 'books', id: 'untitled', fields: { pages: '1' } },
+    { kind: 'update', key: 'fine', row: rowOf(grid, 'b2').row, fields: { title: 'Emma (2nd)' } },
+  ]);
+  const failed = reply.results.find((r) => r.key === 'no-title');
+  expect(failed).toMatchObject({ status: 'failed', httpStatus: 400 });
+  expect(failed?.status === 'failed' && failed.message).toContain('Field `title` has been declared in the schema, but is not found in the document.');
+  saved(reply, 'fine');
+  expect((await stored('b2')).body.title).toBe('Emma (2nd)');
+  expect((await stored('untitled')).status).toBe(404);
+});
+
+it("a cut cell's whole value is read from the stored document", async () => {
+  const grid = await open();
+  const { row, at } = rowOf(grid, 'b3');
+  expect(grid.first.cut).toContainEqual({ row: at, column: 'tags' });
+  const whole = await comm.expect({ type: 'wholeValue', gridId: grid.gridId, row, column: 'tags' }, 'wholeValue');
+  expect(whole.value).toEqual(DOCS[2]?.tags);
+});
+
+it('a collection is emptied (truncate, schema kept) or deleted only with its name typed; before 28.0 emptying says it needs 28.0', async () => {
+  const actions = await comm.expect({ type: 'targetActions', connection: 'ts', target: 'shelf' }, 'targetActions');
+  expect(actions.actions).toEqual([
+    { action: 'delete', label: 'Delete collection', request: 'DELETE /collections/shelf' },
+    { action: 'empty', label: 'Empty collection', request: 'DELETE /collections/shelf/documents?truncate=true' },
+  ]);
+  const wrong = await comm.call({ type: 'targetAction', connection: 'ts', target: 'shelf', action: 'empty', confirmName: 'Shelf' });
+  expect(wrong).toMatchObject({ type: 'error', message: expect.stringContaining('Nothing was deleted') });
+  expect((await engineCall('GET', '/collections/shelf')).body.num_documents).toBe(2);
+  const emptied = await comm.expect({ type: 'targetAction', connection: 'ts', target: 'shelf', action: 'empty', confirmName: 'shelf' }, 'targetActionDone');
+  expect(emptied.request).toMatchObject({ method: 'DELETE', path: '/collections/shelf/documents?truncate=true', status: 200 });
+  expect(emptied.message).toContain('2 documents deleted');
+  const kept = await engineCall('GET', '/collections/shelf');
+  expect(kept.body).toMatchObject({ name: 'shelf', num_documents: 0 });
+  const deleted = await comm.expect({ type: 'targetAction', connection: 'ts', target: 'shelf', action: 'delete', confirmName: 'shelf' }, 'targetActionDone');
+  expect(deleted.request).toMatchObject({ method: 'DELETE', path: '/collections/shelf', status: 200 });
+  expect((await engineCall('GET', '/collections/shelf')).status).toBe(404);
+
+  const old = await comm.expect({ type: 'targetActions', connection: 'ts27', target: 'shelf' }, 'targetActions');
+  expect(old.actions.find((a) => a.action === 'empty')?.unavailable).toContain('needs Typesense 28.0 or later; this server runs 27.1');
+  const refused = await comm.call({ type: 'targetAction', connection: 'ts27', target: 'shelf', action: 'empty', confirmName: 'shelf' });
+  expect(refused).toMatchObject({ type: 'error', message: expect.stringContaining('Nothing was sent') });
+  expect((await engineCall('GET', '/collections/shelf', undefined, url27)).body.num_documents).toBe(2);
+});
