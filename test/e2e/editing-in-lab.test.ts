@@ -446,6 +446,8 @@ describe('nothing typed is lost', () => {
     await page.waitForFunction(() => document.querySelector('.jp-Dialog') === null);
     await page.waitForTimeout(1_000);
     await runAllCells(page);
+    await page.getByRole('tab', { name: /^shop · es/ }).click();
+    await expect(editMessage(label).textContent()).resolves.toMatch(/^The kernel restarted or stopped\. Pending changes are kept/);
     await closeGrid(label);
     label = await openGrid('es', 'shop');
     await expect(pendingCount(label).textContent()).resolves.toBe('1 change pending');

@@ -94,6 +94,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model, selectionMode: 'cell' });
     this.editing = new GridEditing(this.model, this.grid, () => ({ client: this.client, gridId: this.opened.gridId, connection: this.opened.connection, target: this.opened.target }));
     this.grid.editorController = new GatedEditorController(this.editing);
+    client.closedWith.connect(this.onClientClosed, this);
     this.grid.editingEnabled = true;
     // Double-click edits; a cell that cannot be edited shows its whole value instead (and why).
     this.grid.mouseHandler = new HeaderMouseHandler({ headerClicked: (column) => this.sortBy(column), cellOpened: (row, column) => this.editCell(row, column) || this.openCell(row, column) });
@@ -192,6 +193,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.client.closedWith.disconnect(this.onClientClosed, this);
     if (!this.client.isClosed) void this.client.request({ type: 'close', gridId: this.opened.gridId }, 'closed').catch(() => undefined);
     super.dispose();
   }
@@ -267,6 +269,10 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.status.textContent = parts.join(' · ');
     this.grid.node.dataset.loadedRows = String(status.loadedRows);
     this.status.classList.toggle('searchbook-mod-error', status.error !== undefined);
+  }
+
+  private onClientClosed(): void {
+    this.editing.kernelGone();
   }
 
   /** Starts editing a cell; false when it cannot be edited (the editing bar says why). */

@@ -1,4 +1,5 @@
 import type { Kernel } from '@jupyterlab/services';
+import { Signal } from '@lumino/signaling';
 import {
   GRID_COMM_TARGET,
   GRID_PROTOCOL_VERSION,
@@ -29,6 +30,8 @@ let counter = 0;
  * reply with its request by id, and validates replies against the shared protocol.
  */
 export class GridClient {
+  /** The comm is gone (the kernel restarted or stopped, or the panel closed it), with why. */
+  readonly closedWith = new Signal<this, string>(this);
   private readonly comm: Kernel.IComm;
   private readonly waiting = new Map<string, { resolve: (reply: GridReply) => void; reject: (err: Error) => void }>();
   private closed = false;
@@ -82,6 +85,7 @@ export class GridClient {
 
   private fail(message: string): void {
     this.kernel.statusChanged.disconnect(this.onStatus, this);
+    if (!this.closed) this.closedWith.emit(message);
     this.closed = true;
     for (const waiter of this.waiting.values()) waiter.reject(new GridRequestError(message));
     this.waiting.clear();

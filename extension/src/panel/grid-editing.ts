@@ -63,6 +63,12 @@ export class GridEditing implements EditGate {
     this.update();
   }
 
+  /** The kernel behind the grid is gone: say what becomes of the pending changes. */
+  kernelGone(): void {
+    const { target } = this.host();
+    this.say(`The kernel restarted or stopped. Pending changes are kept: open ${target} again from the searchbook panel to see and save them.`);
+  }
+
   /** The pending changes' count, as the live status says it. */
   get countText(): string {
     return this.live.textContent ?? '';
