@@ -101,13 +101,14 @@ async function cellPoint(label: string, column: string, row: number | 'header'):
   );
 }
 
-/** What the grid shows in a cell, read as a user does: double-click it and read the value view. */
+/** What the grid shows in a cell, read as a user does: select it, press Enter and read the value view (a double-click edits). */
 async function cellValue(grid: Locator, label: string, column: string, row: number): Promise<string> {
   const heading = tab(grid).locator('.searchbook-ValueView-title').filter({ hasText: `${column} · row ${row + 1}` });
   // The block may still be on its way after a new view: double-click again until the cell is loaded.
   for (let attempt = 0; attempt < 20 && !(await heading.isVisible()); attempt++) {
     const point = await cellPoint(label, column, row);
-    await page.mouse.dblclick(point.x, point.y);
+    await page.mouse.click(point.x, point.y);
+    await page.keyboard.press('Enter');
     await page.waitForTimeout(250);
   }
   await heading.waitFor({ timeout: 5_000 });

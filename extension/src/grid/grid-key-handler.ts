@@ -4,6 +4,8 @@ export interface GridKeyCallbacks {
   copy(): void;
   openCursorCell(): void;
   closeDetail(): void;
+  /** F2: edit the cursor's cell (editable grids only). */
+  editCursorCell?(): void;
 }
 
 /** Lumino's keyboard navigation, with copy as TSV, Enter/Escape for the value view, and Ctrl-Home/End. */
@@ -31,6 +33,12 @@ export class GridKeyHandler extends BasicKeyHandler {
       event.preventDefault();
       event.stopPropagation();
       grid.scrollTo(grid.scrollX, event.key === 'Home' ? 0 : grid.maxScrollY);
+      return;
+    }
+    if (event.key === 'F2' && this.callbacks.editCursorCell) {
+      event.preventDefault();
+      event.stopPropagation();
+      this.callbacks.editCursorCell();
       return;
     }
     if (event.key === 'Escape') {

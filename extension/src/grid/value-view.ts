@@ -3,8 +3,8 @@ import { detailText } from './cell-text';
 
 export interface OpenedValue {
   column: string;
-  /** Position in the response, 1-based as the row header shows it. */
-  row: number;
+  /** Position in the response, 1-based as the row header shows it (or the header's text: `new`). */
+  row: number | string;
   value: unknown;
   cut: boolean;
 }

@@ -10,6 +10,8 @@ export interface ConnectionNode {
 
 export interface TreeCallbacks {
   open(connection: string, target: string): void;
+  /** The context menu of an index or collection (delete, empty), at page coordinates. */
+  targetMenu?(connection: string, target: string, at: { x: number; y: number }): void;
   /** What to show under a connection after its indices or collections (keys, metrics). */
   sections?(connection: string): HTMLElement | undefined;
 }
@@ -129,6 +131,13 @@ export class ConnectionsTree {
     item.append(name, detail);
     item.addEventListener('dblclick', () => this.callbacks.open(connection, target.name));
     item.addEventListener('click', () => this.focusItem(item));
+    item.addEventListener('contextmenu', (event) => {
+      if (!this.callbacks.targetMenu) return;
+      event.preventDefault();
+      event.stopPropagation();
+      this.focusItem(item);
+      this.callbacks.targetMenu(connection, target.name, { x: event.clientX, y: event.clientY });
+    });
     return item;
   }
 
@@ -175,6 +184,14 @@ export class ConnectionsTree {
         const connection = item.dataset.connection;
         const wantOpen = event.key === 'ArrowRight';
         if (connection && item.dataset.target === undefined && this.collapsed.has(connection) === wantOpen) this.toggle(connection);
+        break;
+      }
+      case 'ContextMenu':
+      case 'F10': {
+        const { connection, target } = item.dataset;
+        if (event.key === 'F10' && !event.shiftKey) return;
+        const box = item.getBoundingClientRect();
+        if (connection && target !== undefined) this.callbacks.targetMenu?.(connection, target, { x: box.left + 16, y: box.bottom });
         break;
       }
       case 'Enter': {

@@ -14,7 +14,11 @@ import { ValueView } from '../grid/value-view';
 import { FilterBar } from './filter-bar';
 import { type GridClient, GridRequestError } from './grid-client';
 import { toolbarButton } from './toolbar-button';
-import { PagedRowsModel, type PagedStatus } from './paged-rows-model';
+import type { PagedStatus } from './paged-rows-model';
+import { GatedEditorController } from './cell-editors';
+import { EditableRowsModel, type Mark } from './editable-rows-model';
+import { GridEditing } from './grid-editing';
+import { loadPending } from './pending-store';
 
 export type OpenedGrid = Omit<Extract<GridReply, { type: 'opened' }>, 'v' | 'requestId' | 'type'>;
 
@@ -29,6 +33,8 @@ const SORT_ARROWS = { asc: '▲', desc: '▼' } as const;
 const numberFormat = new Intl.NumberFormat('en-US');
 /** Rows one Ctrl-C copies at most: blocks scrolled past are fetched again for it. */
 const MAX_COPY_ROWS = 10_000;
+/** Grid ids restart with the kernel: tab ids must not. */
+let tabs = 0;
 
 
 /**
@@ -37,7 +43,8 @@ const MAX_COPY_ROWS = 10_000;
  * its cursor (an Elasticsearch point in time).
  */
 export class DocumentGridWidget extends ThemedGridPanel {
-  readonly model: PagedRowsModel;
+  readonly model: EditableRowsModel;
+  readonly editing: GridEditing;
   private readonly grid: DataGrid;
   private readonly status = document.createElement('div');
   private readonly notes = document.createElement('div');
@@ -57,12 +64,13 @@ export class DocumentGridWidget extends ThemedGridPanel {
     private readonly host: GridHost,
   ) {
     super();
-    this.id = `searchbook-grid-${opened.gridId}`;
+    this.id = `searchbook-grid-${opened.gridId}-${++tabs}`;
     this.addClass('searchbook-DocumentGrid');
     this.title.label = `${opened.target} · ${opened.connection}`;
     this.title.caption = `Documents of ${opened.target} on ${opened.connection}`;
     this.title.closable = true;
-    this.model = new PagedRowsModel(opened.columns, opened.total, opened.blockSize, opened.first, (block) => this.read(block));
+    // Pending changes typed before (a kernel restart, a page reload) come back with the grid.
+    this.model = new EditableRowsModel(opened.columns, opened.total, opened.blockSize, opened.first, (block) => this.read(block), loadPending(opened.connection, opened.target), () => this.opened.target);
 
     const bar = new Widget();
     bar.addClass('searchbook-DocumentGrid-bar');
@@ -91,11 +99,17 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.grid.addClass('searchbook-DocumentGrid-grid');
     this.grid.dataModel = this.model;
     this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model, selectionMode: 'cell' });
-    this.grid.mouseHandler = new HeaderMouseHandler({ headerClicked: (column) => this.sortBy(column), cellOpened: (row, column) => this.openCell(row, column) });
+    this.editing = new GridEditing(this.model, this.grid, () => ({ client: this.client, gridId: this.opened.gridId, connection: this.opened.connection, target: this.opened.target }));
+    this.grid.editorController = new GatedEditorController(this.editing);
+    client.failed.connect(this.onClientClosed, this);
+    this.grid.editingEnabled = true;
+    // Double-click edits; a cell that cannot be edited shows its whole value instead (and why).
+    this.grid.mouseHandler = new HeaderMouseHandler({ headerClicked: (column) => this.sortBy(column), cellOpened: (row, column) => this.editCell(row, column) || this.openCell(row, column) });
     this.grid.keyHandler = new GridKeyHandler({
       copy: () => void this.copySelection(),
       openCursorCell: () => this.openCell(this.grid.selectionModel?.cursorRow ?? -1, this.grid.selectionModel?.cursorColumn ?? -1),
       closeDetail: () => this.valueView.hide(),
+      editCursorCell: () => void this.editCell(this.grid.selectionModel?.cursorRow ?? -1, this.grid.selectionModel?.cursorColumn ?? -1),
     });
     const node = this.grid.node;
     node.setAttribute('role', 'grid');
@@ -118,10 +132,12 @@ export class DocumentGridWidget extends ThemedGridPanel {
       this.filterBar.setColumns(this.model.columns);
     });
     this.addWidget(bar);
+    this.addWidget(new Widget({ node: this.editing.toolbar }));
     this.addWidget(this.filterBar);
     const notes = new Widget({ node: this.notes });
     this.addWidget(notes);
     this.addWidget(this.grid);
+    this.addWidget(new Widget({ node: this.editing.problems }));
     this.addWidget(this.valueView);
   }
 
@@ -191,6 +207,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.client.failed.disconnect(this.onClientClosed, this);
     if (!this.client.isClosed) void this.client.request({ type: 'close', gridId: this.opened.gridId }, 'closed').catch(() => undefined);
     super.dispose();
   }
@@ -295,14 +312,26 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.status.classList.toggle('searchbook-mod-error', status.error !== undefined);
   }
 
+  private onClientClosed(): void {
+    this.editing.kernelGone();
+  }
+
+  /** Starts editing a cell; false when it cannot be edited (the editing bar says why). */
+  private editCell(row: number, column: number): boolean {
+    if (row < 0 || column < 0) return false;
+    this.valueView.hide();
+    return this.grid.editorController?.edit({ grid: this.grid, row, column }) ?? false;
+  }
+
   private openCell(row: number, column: number): void {
     const col = this.model.columns[column];
     if (!col || row < 0 || !this.model.isLoaded(row)) return;
-    this.valueView.open({ column: col.name, row: row + 1, value: this.model.value(row, column), cut: this.model.isCut(row, column) });
+    this.valueView.open({ column: col.name, row: this.model.data('row-header', row, 0).replace(/^[^\w\s]+ /, ''), value: this.model.value(row, column), cut: this.model.isCut(row, column) });
   }
 
   protected override applyTheme(): void {
     const theme = readGridTheme(this.node);
+    const markColors = readMarkColors(this.node);
     this.grid.style = theme.style;
     this.grid.defaultSizes = {
       rowHeight: theme.rowHeight,
@@ -313,8 +342,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.grid.cellRenderers.update({
       body: new TextRenderer({
         font: theme.font,
-        textColor: theme.textColor,
-        backgroundColor: ({ row, column }) => (this.model.isCut(row, column) ? theme.cutBackground : ''),
+        backgroundColor: ({ row, column }) => markColors[this.model.mark(row, column) ?? 'none'] || (this.model.isCut(row, column) ? theme.cutBackground : ''),
+        textColor: ({ row }) => (this.model.rowMark(row) === 'deleted' ? theme.mutedColor : theme.textColor),
         elideDirection: 'right',
       }),
       'column-header': new TextRenderer({ font: ({ row }) => (row === 0 ? theme.headerFont : theme.font), textColor: ({ row }) => (row === 0 ? theme.textColor : theme.mutedColor) }),
@@ -326,4 +355,19 @@ export class DocumentGridWidget extends ThemedGridPanel {
       fitColumnWidths(this.model, theme.font, theme.headerFont).forEach((width, column) => this.grid.resizeColumn('body', column, width));
     }
   }
+}
+
+/** Backgrounds of the editing marks, from JupyterLab's theme (the canvas cannot read CSS). */
+function readMarkColors(node: HTMLElement): Record<Mark | 'none', string> {
+  const css = getComputedStyle(node);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    none: '',
+    changed: v('--jp-brand-color3', '#bbdefb'),
+    new: v('--jp-success-color3', '#c8e6c9'),
+    deleted: v('--jp-layout-color3', '#bdbdbd'),
+    refused: v('--jp-error-color3', '#ffcdd2'),
+    failed: v('--jp-error-color3', '#ffcdd2'),
+    conflict: v('--jp-warn-color2', '#ffb74d'),
+  };
 }

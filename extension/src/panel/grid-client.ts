@@ -60,7 +60,7 @@ export class GridClient {
   }
 
   get isClosed(): boolean {
-    return this.closed || this.kernel.isDisposed;
+    return this.closed || this.kernel.isDisposed || this.comm.isDisposed;
   }
 
   async request<T extends GridReply['type']>(body: Request, expected: T, onProgress?: (message: GridReply) => void): Promise<Reply<T>> {

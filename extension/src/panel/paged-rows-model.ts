@@ -1,6 +1,7 @@
-import { DataModel } from '@lumino/datagrid';
+import { type DataModel, MutableDataModel } from '@lumino/datagrid';
 import { Signal } from '@lumino/signaling';
 import type { Block, Column, SentRequest } from '../../../kernel/src/grid/grid-protocol';
+import type { RowKey, RowVersion } from '../../../kernel/src/grid/edit-protocol';
 import { cellText } from '../grid/cell-text';
 import { columnHeaderText } from '../grid/rows-model';
 
@@ -22,7 +23,7 @@ export interface PagedStatus {
  * block it lacks, and `changed` repaints the cells when the block arrives. The newest request
  * goes first, so a scrollbar drag fetches where it stops, not every block on the way.
  */
-export class PagedRowsModel extends DataModel {
+export class PagedRowsModel extends MutableDataModel {
   readonly statusChanged = new Signal<this, PagedStatus>(this);
   private columnList: Column[];
   private readonly blocks = new Map<number, Block>();
@@ -56,7 +57,22 @@ export class PagedRowsModel extends DataModel {
   }
 
   rowCount(region: DataModel.RowRegion): number {
-    return region === 'body' ? this.total : 2;
+    return region === 'body' ? this.leadingRows + this.total : 2;
+  }
+
+  /** Rows shown before the documents (an editable grid's new rows); 0 here. */
+  protected get leadingRows(): number {
+    return 0;
+  }
+
+  /** A leading row's cell text. */
+  protected leadingData(_row: number, _column: number): string {
+    return '';
+  }
+
+  /** Read-only here: an editable grid takes edits. */
+  setData(_region: DataModel.CellRegion, _row: number, _column: number, _value: unknown): boolean {
+    return false;
   }
 
   columnCount(region: DataModel.ColumnRegion): number {
@@ -66,6 +82,7 @@ export class PagedRowsModel extends DataModel {
   data(region: DataModel.CellRegion, row: number, column: number): string {
     switch (region) {
       case 'body': {
+        if (row < this.leadingRows) return this.leadingData(row, column);
         const value = this.value(row, column);
         return value === undefined ? '' : cellText(value);
       }
@@ -74,7 +91,7 @@ export class PagedRowsModel extends DataModel {
         return col ? columnHeaderText(col, row, this.columnList.some((c) => c.origin === 'mapping'), this.sortMarks.get(col.name) ?? '') : '';
       }
       case 'row-header':
-        return String(row + 1);
+        return String(row - this.leadingRows + 1);
       case 'corner-header':
         return row === 0 ? '#' : '';
     }
@@ -82,7 +99,14 @@ export class PagedRowsModel extends DataModel {
 
   /** The value of a cell, or undefined while its block is not loaded (its fetch is then asked for). */
   value(row: number, column: number): unknown {
-    const index = Math.floor(row / this.blockSize);
+    const name = this.columnList[column]?.name;
+    const values = this.documentRow(row - this.leadingRows);
+    return name === undefined || values === undefined ? undefined : (values[name] ?? null);
+  }
+
+  /** A document's row (by its place among the documents), or undefined while its block is not loaded (its fetch is then asked for). */
+  protected documentRow(docRow: number): Block['rows'][number] | undefined {
+    const index = Math.floor(docRow / this.blockSize);
     const block = this.blocks.get(index);
     if (!block) {
       this.want(index);
@@ -91,19 +115,26 @@ export class PagedRowsModel extends DataModel {
     // Painted: keep it among the most recently used.
     this.blocks.delete(index);
     this.blocks.set(index, block);
-    const name = this.columnList[column]?.name;
-    return name === undefined ? undefined : (block.rows[row - block.offset]?.[name] ?? null);
+    return block.rows[docRow - block.offset];
+  }
+
+  /** Where a loaded document lives and its version as read (what edits are addressed to). */
+  protected documentKey(docRow: number): { key: RowKey | undefined; version: RowVersion | undefined } {
+    const block = this.blocks.get(Math.floor(docRow / this.blockSize));
+    const at = block ? docRow - block.offset : -1;
+    return { key: block?.keys?.[at], version: block?.versions?.[at] ?? undefined };
   }
 
   /** The cell holds a fragment of a longer array or object (cut by the kernel, drivers.md 2.3). */
   isCut(row: number, column: number): boolean {
-    const block = this.blocks.get(Math.floor(row / this.blockSize));
+    const docRow = row - this.leadingRows;
+    const block = this.blocks.get(Math.floor(docRow / this.blockSize));
     const name = this.columnList[column]?.name;
-    return block !== undefined && block.cut.some((c) => c.row === row - block.offset && c.column === name);
+    return block !== undefined && block.cut.some((c) => c.row === docRow - block.offset && c.column === name);
   }
 
   isLoaded(row: number): boolean {
-    return this.blocks.has(Math.floor(row / this.blockSize));
+    return row < this.leadingRows || this.blocks.has(Math.floor((row - this.leadingRows) / this.blockSize));
   }
 
   /** Marks the headers of the columns the engine sorts by. */
@@ -177,8 +208,9 @@ export class PagedRowsModel extends DataModel {
   private arrived(block: Block, total: number): void {
     this.total = total;
     this.store(block);
-    this.emitChanged({ type: 'cells-changed', region: 'body', row: block.offset, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: this.columnList.length });
-    this.emitChanged({ type: 'cells-changed', region: 'row-header', row: block.offset, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: 1 });
+    const row = this.leadingRows + block.offset;
+    this.emitChanged({ type: 'cells-changed', region: 'body', row, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: this.columnList.length });
+    this.emitChanged({ type: 'cells-changed', region: 'row-header', row, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: 1 });
   }
 
   private store(block: Block): void {

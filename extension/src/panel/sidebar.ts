@@ -5,6 +5,7 @@ import { AdminSections } from './admin-sections';
 import { ConnectionsTree, type ConnectionNode } from './connections-tree';
 import { GridClient } from './grid-client';
 import type { OpenedGrid } from './document-grid-widget';
+import { confirmTargetAction, openTargetMenu } from './target-actions';
 
 export interface SidebarOptions {
   /** Shows an opened grid in the main area. */
@@ -28,7 +29,11 @@ export class SearchbookSidebar extends Widget {
   private kernel: Kernel.IKernelConnection | null = null;
   private own = false;
   private followed: Kernel.IKernelConnection | null = null;
-  private readonly tree = new ConnectionsTree({ open: (connection, target) => void this.openGrid(connection, target), sections: (connection) => this.sectionsOf(connection) });
+  private readonly tree = new ConnectionsTree({
+    open: (connection, target) => void this.openGrid(connection, target),
+    sections: (connection) => this.sectionsOf(connection),
+    targetMenu: (connection, target, at) => void this.targetMenu(connection, target, at),
+  });
   /** Keys and metrics sections per connection of the followed kernel. */
   private readonly admin = new Map<string, AdminSections>();
   private readonly heading = document.createElement('div');
@@ -275,6 +280,29 @@ export class SearchbookSidebar extends Widget {
       this.say('');
       this.options.showGrid(client, opened);
       performance.mark('searchbook:grid-shown');
+    } catch (err) {
+      this.say(`${target}: ${(err as Error).message}`);
+    }
+  }
+
+  /** Delete or empty an index or collection: the menu, the typed-name confirmation, the request, then the tree read again. */
+  private async targetMenu(connection: string, target: string, at: { x: number; y: number }): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    try {
+      await openTargetMenu(client, connection, target, at, (action) => {
+        void (async () => {
+          const confirmName = await confirmTargetAction(action, target);
+          if (confirmName === null) return;
+          try {
+            const done = await client.request({ type: 'targetAction', connection, target, action: action.action, confirmName }, 'targetActionDone');
+            await this.reload();
+            this.say(done.message);
+          } catch (err) {
+            this.say(`${target}: ${(err as Error).message}`);
+          }
+        })();
+      });
     } catch (err) {
       this.say(`${target}: ${(err as Error).message}`);
     }

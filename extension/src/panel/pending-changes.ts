@@ -1,0 +1,245 @@
+import { z } from 'zod';
+import {
+  type CellEdit,
+  CellEditSchema,
+  type ChangeResult,
+  type EditRefusal,
+  type RowChange,
+  type RowKey,
+  RowKeySchema,
+  type RowVersion,
+  RowVersionSchema,
+} from '../../../kernel/src/grid/edit-protocol';
+import { JsonValueSchema } from '../../../kernel/src/render/mime-types';
+
+const GridRowSchema = z.record(z.string(), JsonValueSchema);
+export type GridRow = z.infer<typeof GridRowSchema>;
+
+/** Why a pending change is not saved yet: the kernel refused a typed value (nothing sent), someone else changed the row, or the engine failed the write. */
+export const ProblemSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('refused'),
+    refusals: z.array(z.object({ column: z.string().optional(), message: z.string(), line: z.number().optional(), col: z.number().optional() })),
+  }),
+  z.object({ kind: z.literal('conflict'), message: z.string(), current: GridRowSchema.nullable(), version: RowVersionSchema.optional() }),
+  z.object({ kind: z.literal('failed'), message: z.string() }),
+]);
+export type Problem = z.infer<typeof ProblemSchema>;
+
+const Fields = z.record(z.string(), CellEditSchema);
+/** An existing row with edited cells, or marked for deletion (its edits kept, in case the mark is taken back). */
+const EditedRowSchema = z.object({ key: z.string(), row: RowKeySchema, version: RowVersionSchema.optional(), fields: Fields, deleted: z.boolean(), problem: ProblemSchema.optional() });
+/** A row the user inserted; `id` empty: the engine names the document. */
+const NewRowSchema = z.object({ key: z.string(), id: z.string(), version: RowVersionSchema.optional(), fields: Fields, problem: ProblemSchema.optional() });
+export type EditedRow = z.infer<typeof EditedRowSchema>;
+export type NewRow = z.infer<typeof NewRowSchema>;
+
+/** The stored form (localStorage): what a page reload or a kernel restart must not lose. */
+export const PendingStateSchema = z.object({ v: z.literal(1), next: z.number().int().nonnegative(), edited: z.array(EditedRowSchema), added: z.array(NewRowSchema) });
+export type PendingState = z.infer<typeof PendingStateSchema>;
+
+/** What a save did to one change, for the grid to show: the stored document, or why it is still pending. */
+export type SaveOutcome =
+  | { key: string; status: 'saved'; kind: RowChange['kind']; row: RowKey; version?: RowVersion; document?: GridRow }
+  | { key: string; status: 'pending'; problem: Problem };
+
+function rowKeyString(row: RowKey): string {
+  return `row:${row.index}/${row.id}`;
+}
+
+/**
+ * The user's pending changes to one grid's index or collection: edited cells by row key, new
+ * rows, rows marked for deletion. Pure logic: nothing here sends or paints. A change leaves only
+ * when a save reports it saved, or the user drops or discards it.
+ */
+export class PendingChanges {
+  private readonly edited = new Map<string, EditedRow>();
+  private added: NewRow[] = [];
+  private next = 1;
+
+  constructor(state?: PendingState) {
+    if (!state) return;
+    for (const row of state.edited) this.edited.set(row.key, row);
+    this.added = [...state.added];
+    this.next = state.next;
+  }
+
+  /** Changes a save would send: one per edited, inserted or deleted row. */
+  get count(): number {
+    let n = this.added.length;
+    for (const row of this.edited.values()) if (row.deleted || Object.keys(row.fields).length > 0) n++;
+    return n;
+  }
+
+  get newRows(): readonly NewRow[] {
+    return this.added;
+  }
+
+  get editedRows(): readonly EditedRow[] {
+    return [...this.edited.values()];
+  }
+
+  state(): PendingState {
+    return { v: 1, next: this.next, edited: [...this.edited.values()], added: this.added };
+  }
+
+  /** A cell of an existing row as the user left it; `original` is the stored value's text, so typing it back undoes the edit. */
+  edit(row: RowKey, version: RowVersion | undefined, column: string, text: CellEdit, original: CellEdit): void {
+    const key = rowKeyString(row);
+    const entry = this.edited.get(key) ?? { key, row, ...(version ? { version } : {}), fields: {}, deleted: false };
+    if (text === original) delete entry.fields[column];
+    else entry.fields[column] = text;
+    delete entry.problem;
+    this.store(entry);
+  }
+
+  /** A cell of a new row; the identifier column sets the id the document is stored under. */
+  editNew(key: string, column: string, text: CellEdit, isId: boolean): void {
+    const row = this.added.find((r) => r.key === key);
+    if (!row) return;
+    if (isId) row.id = text ?? '';
+    else if (text === null || text === '') delete row.fields[column];
+    else row.fields[column] = text;
+    delete row.problem;
+  }
+
+  /** A new empty row, first among the new rows; its key. */
+  insert(): string {
+    const key = `new:${this.next++}`;
+    this.added.unshift({ key, id: '', fields: {} });
+    return key;
+  }
+
+  /** Marks existing rows for deletion, or takes the mark back when every one of them has it; new rows are simply removed. */
+  toggleDelete(rows: ReadonlyArray<{ row: RowKey; version: RowVersion | undefined }>, newKeys: readonly string[] = []): void {
+    this.added = this.added.filter((r) => !newKeys.includes(r.key));
+    const all = rows.length > 0 && rows.every(({ row }) => this.edited.get(rowKeyString(row))?.deleted === true);
+    for (const { row, version } of rows) {
+      const key = rowKeyString(row);
+      const entry = this.edited.get(key) ?? { key, row, ...(version ? { version } : {}), fields: {}, deleted: false };
+      entry.deleted = !all;
+      delete entry.problem;
+      this.store(entry);
+    }
+  }
+
+  fieldOf(row: RowKey, column: string): CellEdit | undefined {
+    const fields = this.edited.get(rowKeyString(row))?.fields;
+    return fields && column in fields ? fields[column] : undefined;
+  }
+
+  rowOf(row: RowKey): EditedRow | undefined {
+    return this.edited.get(rowKeyString(row));
+  }
+
+  newRow(key: string): NewRow | undefined {
+    return this.added.find((r) => r.key === key);
+  }
+
+  /** The changes to send, all of them or those named; new rows go into `target`. */
+  changes(target: string, only?: readonly string[]): RowChange[] {
+    const out: RowChange[] = [];
+    for (const row of this.added) {
+      if (only && !only.includes(row.key)) continue;
+      out.push({ kind: 'insert', key: row.key, index: target, ...(row.id !== '' ? { id: row.id } : {}), ...(row.version ? { version: row.version } : {}), fields: { ...row.fields } });
+    }
+    for (const row of this.edited.values()) {
+      if (only && !only.includes(row.key)) continue;
+      const version = row.version ? { version: row.version } : {};
+      if (row.deleted) out.push({ kind: 'delete', key: row.key, row: row.row, ...version });
+      else if (Object.keys(row.fields).length > 0) out.push({ kind: 'update', key: row.key, row: row.row, ...version, fields: { ...row.fields } });
+    }
+    return out;
+  }
+
+  /** Refused values: nothing was sent; each change keeps its place, marked with why. */
+  refuse(refusals: readonly EditRefusal[]): void {
+    for (const [key, list] of groupBy(refusals, (r) => r.key)) {
+      this.setProblem(key, { kind: 'refused', refusals: list.map(({ key: _key, ...rest }) => rest) });
+    }
+  }
+
+  /** Applies a save's answers: saved changes leave, the others stay with their problem. */
+  settle(results: readonly ChangeResult[]): SaveOutcome[] {
+    return results.map((result): SaveOutcome => {
+      if (result.status === 'saved') {
+        const kind = this.kindOf(result.key);
+        this.remove(result.key);
+        return { key: result.key, status: 'saved', kind, row: result.row, ...(result.version ? { version: result.version } : {}), ...(result.document ? { document: result.document } : {}) };
+      }
+      const problem: Problem =
+        result.status === 'conflict'
+          ? { kind: 'conflict', message: result.message, current: result.current, ...(result.version ? { version: result.version } : {}) }
+          : { kind: 'failed', message: result.message };
+      this.setProblem(result.key, problem);
+      return { key: result.key, status: 'pending', problem };
+    });
+  }
+
+  /**
+   * "Overwrite": the change is sent again with the version of the write it collided with. A new
+   * row whose id was taken replaces that document: with its version where the engine keeps
+   * versions, otherwise as an update of that document (Typesense). The key to send, or undefined.
+   */
+  overwrite(key: string, target: string): string | undefined {
+    const entry = this.edited.get(key);
+    if (entry?.problem?.kind === 'conflict') {
+      const { version } = entry.problem;
+      if (version) entry.version = version;
+      else delete entry.version;
+      delete entry.problem;
+      return key;
+    }
+    const fresh = this.added.find((r) => r.key === key);
+    if (fresh?.problem?.kind !== 'conflict' || fresh.id === '') return undefined;
+    if (fresh.problem.version) {
+      fresh.version = fresh.problem.version;
+      delete fresh.problem;
+      return key;
+    }
+    this.remove(key);
+    const row = { index: target, id: fresh.id };
+    const replaced: EditedRow = { key: rowKeyString(row), row, fields: { ...fresh.fields }, deleted: false };
+    this.edited.set(replaced.key, replaced);
+    return replaced.key;
+  }
+
+  /** "Drop my change", or a new row's removal: the change is gone. */
+  remove(key: string): void {
+    this.edited.delete(key);
+    this.added = this.added.filter((r) => r.key !== key);
+  }
+
+  discard(): void {
+    this.edited.clear();
+    this.added = [];
+  }
+
+  problemOf(key: string): Problem | undefined {
+    return this.edited.get(key)?.problem ?? this.added.find((r) => r.key === key)?.problem;
+  }
+
+  private kindOf(key: string): RowChange['kind'] {
+    const entry = this.edited.get(key);
+    if (!entry) return 'insert';
+    return entry.deleted ? 'delete' : 'update';
+  }
+
+  private setProblem(key: string, problem: Problem): void {
+    const target = this.edited.get(key) ?? this.added.find((r) => r.key === key);
+    if (target) target.problem = problem;
+  }
+
+  private store(entry: EditedRow): void {
+    if (!entry.deleted && Object.keys(entry.fields).length === 0) this.edited.delete(entry.key);
+    else this.edited.set(entry.key, entry);
+  }
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
+  return groups;
+}
+
+export { rowKeyString };

@@ -1,0 +1,82 @@
+import { Dialog } from '@jupyterlab/apputils';
+import { CommandRegistry } from '@lumino/commands';
+import { Menu, Widget } from '@lumino/widgets';
+import type { TargetAction } from '../../../kernel/src/grid/edit-protocol';
+import type { GridClient } from './grid-client';
+
+/**
+ * The confirmation of deleting or emptying an index or collection: it shows the exact request
+ * and asks for the name to be typed; the action's button stays disabled until it matches.
+ * Resolves to the typed name when confirmed, or null.
+ */
+export async function confirmTargetAction(action: TargetAction, target: string): Promise<string | null> {
+  const node = document.createElement('div');
+  node.className = 'searchbook-ConfirmTarget';
+  const what = document.createElement('p');
+  what.textContent = action.action === 'delete' ? `This deletes ${target} and every document in it. It cannot be undone. The request:` : `This removes every document of ${target}, keeping its schema. It cannot be undone. The request:`;
+  const request = document.createElement('code');
+  request.setAttribute('aria-label', 'Request');
+  request.textContent = action.request;
+  const label = document.createElement('label');
+  label.textContent = `Type ${target} to confirm`;
+  const input = document.createElement('input');
+  input.type = 'text';
+  input.spellcheck = false;
+  input.autocomplete = 'off';
+  input.setAttribute('aria-label', `Type ${target} to confirm`);
+  label.append(input);
+  node.append(what, request, label);
+  const body = new Widget({ node });
+  const dialog = new Dialog<unknown>({
+    title: `${action.label.replace(/…$/, '')} ${target}`,
+    body,
+    buttons: [Dialog.cancelButton(), Dialog.warnButton({ label: action.label.replace(/…$/, '') })],
+    focusNodeSelector: 'input',
+  });
+  const accept = () => dialog.node.querySelector<HTMLButtonElement>('.jp-Dialog-footer .jp-mod-accept');
+  const sync = () => {
+    const button = accept();
+    if (button) button.disabled = input.value !== target;
+  };
+  input.addEventListener('input', sync);
+  // Enter with a name that does not match must not confirm (the dialog takes Enter as OK).
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && input.value !== target) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  });
+  requestAnimationFrame(sync);
+  const result = await dialog.launch();
+  return result.button.accept && input.value === target ? input.value : null;
+}
+
+/**
+ * The context menu of an index or collection in the tree: its destructive actions as the
+ * kernel's driver offers them (an unavailable one disabled, saying why).
+ */
+export async function openTargetMenu(
+  client: GridClient,
+  connection: string,
+  target: string,
+  at: { x: number; y: number },
+  run: (action: TargetAction) => void,
+): Promise<void> {
+  const reply = await client.request({ type: 'targetActions', connection, target }, 'targetActions');
+  const commands = new CommandRegistry();
+  const menu = new Menu({ commands });
+  menu.addClass('searchbook-TargetMenu');
+  for (const action of reply.actions) {
+    const id = `searchbook:target-${action.action}`;
+    commands.addCommand(id, {
+      // A menu item that asks before acting ends in an ellipsis.
+      label: `${action.label.replace(/…$/, '')}…${action.unavailable ? ` (${action.unavailable})` : ''}`,
+      caption: action.unavailable ?? action.request,
+      isEnabled: () => action.unavailable === undefined,
+      execute: () => run(action),
+    });
+    menu.addItem({ command: id });
+  }
+  if (reply.actions.length === 0) return;
+  menu.open(at.x, at.y);
+}

@@ -1,0 +1,101 @@
+/** @jest-environment jsdom */
+import './support/dom';
+import type { Block, Column } from '../../kernel/src/grid/grid-protocol';
+import { EditableRowsModel } from '../../extension/src/panel/editable-rows-model';
+import { PendingChanges } from '../../extension/src/panel/pending-changes';
+
+const columns: Column[] = [
+  { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },
+  { name: 'n', type: 'long', readOnly: false, json: false, origin: 'mapping' },
+  { name: 'tags', type: 'keyword', readOnly: false, json: true, origin: 'mapping' },
+];
+const rows = [
+  { _id: 'a', n: 1, tags: ['x'] },
+  { _id: 'b', n: 2, tags: [] },
+];
+const first: Block = {
+  block: 0,
+  offset: 0,
+  rows,
+  cut: [{ row: 1, column: 'tags' }],
+  columns,
+  requests: [],
+  keys: rows.map((r) => ({ index: 'items', id: r._id })),
+  versions: rows.map((_, i) => ({ seqNo: i, primaryTerm: 1 })),
+};
+
+function model(pending = new PendingChanges()): EditableRowsModel {
+  return new EditableRowsModel(columns, 2, 10, first, () => new Promise(() => undefined), pending, () => 'items');
+}
+
+describe('the editable grid model', () => {
+  it('a typed cell shows the text typed, is marked, and becomes an update with the version read', () => {
+    const m = model();
+    expect(m.setData('body', 0, 1, '5')).toBe(true);
+    expect(m.data('body', 0, 1)).toBe('5');
+    expect(m.mark(0, 1)).toBe('changed');
+    expect(m.mark(0, 2)).toBeUndefined();
+    expect(m.data('row-header', 0, 0)).toBe('✎ 1');
+    expect(m.pending.changes('items')).toEqual([{ kind: 'update', key: 'row:items/a', row: { index: 'items', id: 'a' }, version: { seqNo: 0, primaryTerm: 1 }, fields: { n: '5' } }]);
+  });
+
+  it('JSON cells open as indented JSON, and typing it back unchanged leaves nothing pending', () => {
+    const m = model();
+    expect(m.editText(0, 2)).toBe('[\n  "x"\n]');
+    m.setData('body', 0, 2, '[\n  "x"\n]');
+    expect(m.pending.count).toBe(0);
+  });
+
+  it('an inserted row comes first, numbered "new", and the documents keep their numbers', () => {
+    const m = model();
+    m.insertRow();
+    expect(m.rowCount('body')).toBe(3);
+    expect(m.data('row-header', 0, 0)).toBe('new');
+    expect(m.data('row-header', 1, 0)).toBe('1');
+    expect(m.data('body', 1, 0)).toBe('a');
+    m.setData('body', 0, 0, 'c');
+    m.setData('body', 0, 1, '7');
+    expect(m.data('body', 0, 0)).toBe('c');
+    expect(m.mark(0, 1)).toBe('new');
+    expect(m.pending.changes('items')).toEqual([{ kind: 'insert', key: 'new:1', index: 'items', id: 'c', fields: { n: '7' } }]);
+  });
+
+  it('a cut cell is not cut once its whole value is loaded, and edits start from the whole value', () => {
+    const m = model();
+    expect(m.isCut(1, 2)).toBe(true);
+    m.setWholeValue({ index: 'items', id: 'b' }, 'tags', ['whole', 'value']);
+    expect(m.isCut(1, 2)).toBe(false);
+    expect(m.editText(1, 2)).toBe('[\n  "whole",\n  "value"\n]');
+  });
+
+  it('after a save, a saved row shows the stored document with its new version, a saved insert stays on top with the id the engine gave', () => {
+    const m = model();
+    m.setData('body', 0, 1, '5');
+    m.insertRow();
+    m.setData('body', 0, 1, '9');
+    const typed = new Map(m.pending.changes('items').map((c) => [c.key, c.kind === 'delete' ? {} : c.fields]));
+    const outcomes = m.pending.settle([
+      { key: 'row:items/a', status: 'saved', row: { index: 'items', id: 'a' }, version: { seqNo: 5, primaryTerm: 1 }, document: { _id: 'a', n: 5, tags: ['x'] }, request: { method: 'POST', path: '/items/_update/a', status: 200, elapsedMs: 1 } },
+      { key: 'new:1', status: 'saved', row: { index: 'items', id: 'Zx9' }, request: { method: 'POST', path: '/items/_doc', status: 201, elapsedMs: 1 } },
+    ]);
+    m.showOutcomes(outcomes, typed);
+    expect(m.pending.count).toBe(0);
+    expect(m.data('row-header', 0, 0)).toBe('saved');
+    expect(m.data('body', 0, 0)).toBe('Zx9');
+    expect(m.data('body', 1, 1)).toBe('5');
+    expect(m.mark(1, 1)).toBeUndefined();
+    // The next edit of that row is sent with the version the save returned.
+    m.setData('body', 1, 1, '6');
+    expect(m.pending.changes('items')[0]).toMatchObject({ kind: 'update', version: { seqNo: 5, primaryTerm: 1 } });
+  });
+
+  it('Delete rows marks documents (painted muted, numbered ✕) and removes new rows', () => {
+    const m = model();
+    m.insertRow();
+    m.deleteRows([0, 2]);
+    expect(m.rowCount('body')).toBe(2);
+    expect(m.data('row-header', 1, 0)).toBe('✕ 2');
+    expect(m.mark(1, 1)).toBe('deleted');
+    expect(m.pending.changes('items')).toEqual([{ kind: 'delete', key: 'row:items/b', row: { index: 'items', id: 'b' }, version: { seqNo: 1, primaryTerm: 1 } }]);
+  });
+});

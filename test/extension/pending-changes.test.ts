@@ -1,0 +1,117 @@
+import { PendingChanges, PendingStateSchema } from '../../extension/src/panel/pending-changes';
+
+const a = { index: 'products', id: 'a' };
+const b = { index: 'products-2', id: 'b' };
+const v1 = { seqNo: 1, primaryTerm: 1 };
+const sent = { method: 'POST', path: '/products/_update/a', status: 200, elapsedMs: 4 };
+
+describe('pending changes of one grid', () => {
+  it('typing a value back to what is stored leaves nothing pending', () => {
+    const p = new PendingChanges();
+    p.edit(a, v1, 'price', '12', '10');
+    expect(p.count).toBe(1);
+    p.edit(a, v1, 'price', '10', '10');
+    expect(p.count).toBe(0);
+    expect(p.changes('products')).toEqual([]);
+  });
+
+  it('sends one partial update per row with only the changed fields and the version read, new rows into the target, deletes by key', () => {
+    const p = new PendingChanges();
+    p.edit(a, v1, 'price', '12', '10');
+    p.edit(a, v1, 'name', null, 'old');
+    const key = p.insert();
+    p.editNew(key, '_id', 'x1', true);
+    p.editNew(key, 'name', 'New', false);
+    p.toggleDelete([{ row: b, version: undefined }]);
+    expect(p.count).toBe(3);
+    expect(p.changes('catalog')).toEqual([
+      { kind: 'insert', key, index: 'catalog', id: 'x1', fields: { name: 'New' } },
+      { kind: 'update', key: 'row:products/a', row: a, version: v1, fields: { price: '12', name: null } },
+      { kind: 'delete', key: 'row:products-2/b', row: b },
+    ]);
+  });
+
+  it('an empty id leaves the naming to the engine', () => {
+    const p = new PendingChanges();
+    const key = p.insert();
+    p.editNew(key, 'title', 'Dune', false);
+    expect(p.changes('books')).toEqual([{ kind: 'insert', key, index: 'books', fields: { title: 'Dune' } }]);
+  });
+
+  it('Delete rows on rows all marked takes the mark back and keeps their edits; new rows are removed', () => {
+    const p = new PendingChanges();
+    p.edit(a, v1, 'price', '12', '10');
+    const fresh = p.insert();
+    p.toggleDelete([{ row: a, version: v1 }], [fresh]);
+    expect(p.changes('products').map((c) => c.kind)).toEqual(['delete']);
+    p.toggleDelete([{ row: a, version: v1 }]);
+    expect(p.changes('products')).toEqual([{ kind: 'update', key: 'row:products/a', row: a, version: v1, fields: { price: '12' } }]);
+  });
+
+  it('refusals keep every change pending, marked with the message, line and column', () => {
+    const p = new PendingChanges();
+    p.edit(a, v1, 'tags', '[1,', '[]');
+    p.refuse([{ key: 'row:products/a', column: 'tags', message: 'Invalid JSON', line: 1, col: 4 }]);
+    expect(p.count).toBe(1);
+    expect(p.problemOf('row:products/a')).toEqual({ kind: 'refused', refusals: [{ column: 'tags', message: 'Invalid JSON', line: 1, col: 4 }] });
+    // Typing again clears the mark.
+    p.edit(a, v1, 'tags', '[1]', '[]');
+    expect(p.problemOf('row:products/a')).toBeUndefined();
+  });
+
+  it('a save that partly fails: saved changes leave, the failed and conflicting ones stay with their reason', () => {
+    const p = new PendingChanges();
+    p.edit(a, v1, 'price', '12', '10');
+    p.edit(b, v1, 'price', '13', '10');
+    const fresh = p.insert();
+    const outcomes = p.settle([
+      { key: 'row:products/a', status: 'saved', row: a, version: { seqNo: 2, primaryTerm: 1 }, document: { _id: 'a', price: 12 }, request: sent },
+      { key: 'row:products-2/b', status: 'conflict', message: 'changed meanwhile', current: { _id: 'b', price: 11 }, version: { seqNo: 7, primaryTerm: 1 }, request: { ...sent, status: 409 } },
+      { key: fresh, status: 'failed', message: 'mapper_parsing_exception', httpStatus: 400 },
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['saved', 'pending', 'pending']);
+    expect(outcomes[0]).toMatchObject({ kind: 'update', document: { price: 12 }, version: { seqNo: 2 } });
+    expect(p.count).toBe(2);
+    expect(p.fieldOf(b, 'price')).toBe('13');
+    expect(p.problemOf(fresh)).toEqual({ kind: 'failed', message: 'mapper_parsing_exception' });
+    // Overwrite: sent again with the conflicting write's version.
+    expect(p.overwrite('row:products-2/b', 'products')).toBe('row:products-2/b');
+    expect(p.changes('products', ['row:products-2/b'])).toEqual([{ kind: 'update', key: 'row:products-2/b', row: b, version: { seqNo: 7, primaryTerm: 1 }, fields: { price: '13' } }]);
+  });
+
+  it('a new row whose id is taken: Overwrite sends it with the stored version, or (no versions, Typesense) as an update of that document', () => {
+    const p = new PendingChanges();
+    const es = p.insert();
+    p.editNew(es, 'id', 'x', true);
+    p.editNew(es, 'title', 'Mine', false);
+    p.settle([{ key: es, status: 'conflict', message: 'exists', current: { id: 'x', title: 'Theirs' }, version: { seqNo: 3, primaryTerm: 1 }, request: sent }]);
+    expect(p.overwrite(es, 'books')).toBe(es);
+    expect(p.changes('books')).toEqual([{ kind: 'insert', key: es, index: 'books', id: 'x', version: { seqNo: 3, primaryTerm: 1 }, fields: { title: 'Mine' } }]);
+    p.discard();
+    const ts = p.insert();
+    p.editNew(ts, 'id', 'y', true);
+    p.editNew(ts, 'title', 'Mine', false);
+    p.settle([{ key: ts, status: 'conflict', message: 'exists', current: { id: 'y', title: 'Theirs' }, request: sent }]);
+    expect(p.overwrite(ts, 'books')).toBe('row:books/y');
+    expect(p.changes('books')).toEqual([{ kind: 'update', key: 'row:books/y', row: { index: 'books', id: 'y' }, fields: { title: 'Mine' } }]);
+  });
+
+  it('survives being stored and read back (a page reload)', () => {
+    const p = new PendingChanges();
+    p.edit(a, v1, 'price', '12', '10');
+    const key = p.insert();
+    p.editNew(key, 'name', 'N', false);
+    const again = new PendingChanges(PendingStateSchema.parse(JSON.parse(JSON.stringify(p.state()))));
+    expect(again.changes('products')).toEqual(p.changes('products'));
+    // Keys stay unique after the reload.
+    expect(again.insert()).not.toBe(key);
+  });
+
+  it('Discard drops everything', () => {
+    const p = new PendingChanges();
+    p.edit(a, v1, 'price', '12', '10');
+    p.insert();
+    p.discard();
+    expect(p.count).toBe(0);
+  });
+});
