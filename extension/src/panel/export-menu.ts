@@ -35,7 +35,7 @@ export class ExportMenu {
       caption: 'Write the documents to a file next to the notebook (JSONL, CSV or JSON)',
       execute: () => this.exportAtMenu(),
     });
-    app.contextMenu.addItem({ command: COMMAND, selector: `.${TREE_TARGET}`, rank: 10 });
+    // The tree's items have their own menu (target-actions.ts), which offers exportTarget.
     app.contextMenu.addItem({ command: COMMAND, selector: `.${GRID}`, rank: 10 });
   }
 
@@ -44,10 +44,18 @@ export class ExportMenu {
     this.grids.set(grid.node, { client, connection: opened.connection, target: opened.target, gridId: () => grid.gridId });
   }
 
+  /** "Export…" on an index or collection of the tree. */
+  async exportTarget(client: GridClient, connection: string, target: string): Promise<void> {
+    await this.ask({ client, connection, target });
+  }
+
   private async exportAtMenu(): Promise<void> {
     const node = this.app.contextMenuHitTest((n) => n.classList.contains(TREE_TARGET) || n.classList.contains(GRID));
     const subject = node ? this.subjectOf(node) : undefined;
-    if (!subject) return;
+    if (subject) await this.ask(subject);
+  }
+
+  private async ask(subject: ExportSubject): Promise<void> {
     const what = subject.gridId
       ? `Exports what the grid shows: ${subject.target} under its current filter (the grid's sort is not kept: documents come in index order).`
       : `Exports every document of ${subject.target}.`;

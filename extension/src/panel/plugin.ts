@@ -80,6 +80,7 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
         if (!grid.isAttached) app.shell.add(grid, 'down');
         app.shell.activateById(grid.id);
       },
+      exportTarget: (client, connection, target) => void exportMenu.exportTarget(client, connection, target),
     });
     const exportMenu = new ExportMenu(app, () => sidebar.gridClient);
     sidebar.node.append(exportMenu.area.node);

@@ -12,6 +12,8 @@ export interface SidebarOptions {
   showGrid(client: GridClient, opened: OpenedGrid): void;
   /** The panel's own searchbook kernel, started on first need. */
   ownKernel(): Promise<Kernel.IKernelConnection>;
+  /** Asks for and runs an export of an index or collection. */
+  exportTarget?(client: GridClient, connection: string, target: string): void;
 }
 
 /** Rows per grid block: the engines' default page (drivers.md 8). */
@@ -302,7 +304,7 @@ export class SearchbookSidebar extends Widget {
             this.say(`${target}: ${(err as Error).message}`);
           }
         })();
-      });
+      }, this.options.exportTarget ? () => this.options.exportTarget?.(client, connection, target) : undefined);
     } catch (err) {
       this.say(`${target}: ${(err as Error).message}`);
     }

@@ -61,11 +61,18 @@ export async function openTargetMenu(
   target: string,
   at: { x: number; y: number },
   run: (action: TargetAction) => void,
+  /** "Export…", first in the menu, when the panel offers it. */
+  exportIt?: () => void,
 ): Promise<void> {
   const reply = await client.request({ type: 'targetActions', connection, target }, 'targetActions');
   const commands = new CommandRegistry();
   const menu = new Menu({ commands });
   menu.addClass('searchbook-TargetMenu');
+  if (exportIt) {
+    commands.addCommand('searchbook:target-export', { label: 'Export…', caption: 'Write the documents to a file next to the notebook (JSONL, CSV or JSON)', execute: exportIt });
+    menu.addItem({ command: 'searchbook:target-export' });
+    if (reply.actions.length > 0) menu.addItem({ type: 'separator' });
+  }
   for (const action of reply.actions) {
     const id = `searchbook:target-${action.action}`;
     commands.addCommand(id, {
@@ -77,6 +84,6 @@ export async function openTargetMenu(
     });
     menu.addItem({ command: id });
   }
-  if (reply.actions.length === 0) return;
+  if (menu.items.length === 0) return;
   menu.open(at.x, at.y);
 }
