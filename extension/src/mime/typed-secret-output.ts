@@ -19,7 +19,7 @@ export class TypedSecretOutput extends Widget implements IRenderMime.IRenderer {
     const parsed = TypedSecretPayloadSchema.safeParse(model.data[TYPED_SECRET_MIME]);
     const what = parsed.success ? TYPED_SECRET_WORDS[parsed.data.option] : 'secret';
     const text = document.createElement('span');
-    text.textContent = `The ${what} typed into this %connect line is still in the cell, and is saved with the notebook, until you remove it.`;
+    text.textContent = `The ${what} typed into this %connect line is still in this cell, and is saved with the notebook, until you remove it.`;
     const remove = button('Remove it from the cell', 'Deletes the typed password or key from the %connect line; run the cell again and searchbook asks for it', (b) => {
       b.dispatchEvent(new CustomEvent(REMOVE_SECRET_EVENT, { bubbles: true }));
       b.disabled = true;
