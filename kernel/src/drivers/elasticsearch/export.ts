@@ -69,9 +69,13 @@ export async function openElasticsearchExport(
   else signal.addEventListener('abort', interrupted, { once: true });
   const pageSignal = stopping.signal;
 
-  /** A page asked for; `cancel` drops it alone (a guessed next page that was wrong). */
+  /**
+   * A page asked for. Its answer's body stays unread (in the socket, under TCP's flow control)
+   * until `read`, which the cursor calls only once the page before it has been written.
+   * `cancel` drops it alone (a guessed next page that was wrong).
+   */
   interface InFlight {
-    answer: Promise<Fetched>;
+    read(): Promise<Fetched>;
     buffer: ReusedBuffer;
     after: JsonValue[] | undefined;
     pitId: string;
@@ -93,17 +97,20 @@ export async function openElasticsearchExport(
     const cancel = () => own.abort();
     if (pageSignal.aborted) own.abort();
     else pageSignal.addEventListener('abort', cancel, { once: true });
-    const answer = (async (): Promise<Fetched> => {
-      try {
-        const response = await transport.stream({ method: 'POST', path: '/_search', query: '', body: { kind: 'json', value: body } }, own.signal);
-        return { status: response.status, headers: response.headers, bytes: await buffer.fill(response.body) };
-      } finally {
-        pageSignal.removeEventListener('abort', cancel);
-      }
-    })();
-    // Settled here when the export stops before it is awaited (its failure is then moot).
-    answer.catch(() => undefined);
-    return { answer, buffer, after, pitId: pit, cancel };
+    const response = transport.stream({ method: 'POST', path: '/_search', query: '', body: { kind: 'json', value: body } }, own.signal);
+    // Settled here when the export stops before the page is read (its failure is then moot).
+    response.catch(() => undefined);
+    let reading: Promise<Fetched> | undefined;
+    const read = () =>
+      (reading ??= (async (): Promise<Fetched> => {
+        try {
+          const answer = await response;
+          return { status: answer.status, headers: answer.headers, bytes: await buffer.fill(answer.body) };
+        } finally {
+          pageSignal.removeEventListener('abort', cancel);
+        }
+      })());
+    return { read, buffer, after, pitId: pit, cancel };
   };
 
   const readFetched = (fetched: Fetched, scratch: ScanScratch): RawHitsPage => {
@@ -117,10 +124,11 @@ export async function openElasticsearchExport(
   };
 
   /**
-   * One cursor's pages. The next page is asked for as soon as this one has arrived, before it
-   * is read (its start guessed from the answer's last bytes, checked once the page is read),
-   * so the engine searches while this page is read and written. A cursor holds at most two
-   * answers and two pages of lines, in buffers it reuses.
+   * One cursor's pages. The next page is asked for as soon as this one's bytes are in (its
+   * start guessed from the answer's last bytes, checked once the page is read), so the engine
+   * searches while this page is read and written; its answer is read only after this page is
+   * written (the generator resumes when the writer asks for more). A cursor holds at most one
+   * answer and one page of lines, in buffers it reuses.
    */
   async function* cursor(slice: number | undefined): AsyncGenerator<ExportPage> {
     const scratch = cursorScratch();
@@ -129,7 +137,7 @@ export async function openElasticsearchExport(
     let ahead: InFlight | undefined;
     try {
       while (current) {
-        const fetched: Fetched = await current.answer;
+        const fetched: Fetched = await current.read();
         const spare: ReusedBuffer = current.buffer === received[0] ? received[1] : received[0];
         const guess: ReturnType<typeof guessNextPage> = fetched.status < 300 ? guessNextPage(fetched.bytes) : undefined;
         ahead = guess ? fetchPage(slice, guess.after, spare, guess.pitId ?? pitId) : undefined;
@@ -139,9 +147,8 @@ export async function openElasticsearchExport(
           const right = ahead !== undefined && JSON.stringify(ahead.after) === JSON.stringify(page.lastSort) && (page.pitId === undefined || page.pitId === ahead.pitId);
           if (right) next = ahead;
           else {
-            // A wrong guess is dropped, and its buffer left alone until its request has stopped.
+            // A wrong guess is dropped unread: its buffer was never filled.
             ahead?.cancel();
-            await ahead?.answer.catch(() => undefined);
             next = fetchPage(slice, page.lastSort, current.buffer);
           }
         } else {
