@@ -13,9 +13,9 @@ import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch
 import { generateBooksSample } from '../../examples/sandbox/sample-typesense';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import { launchChromium } from './support/browser';
-import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
-import { openNotebook, runAllCells, runCommand, screenshot, writeNotebook } from './support/notebook-page';
+import { openPanelLab } from './support/panel-lab';
+import type { RunningLab } from './support/jupyter-lab';
+import { runCommand, screenshot } from './support/notebook-page';
 
 jest.setTimeout(180_000);
 
@@ -46,21 +46,21 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-admin-'));
-  await writeNotebook(root, 'admin.ipynb', [
+  const cells = [
     `%connect elasticsearch ${esServer.url} name=es`,
     `%connect typesense ${tsServer.url} key=\${env:TS_KEY} name=ts`,
     `%connect typesense ${tsServer.url} key=\${env:SEARCH_KEY} name=searcher`,
     `%connect typesense ${ts26Server.url} key=\${env:TS_KEY} name=older`,
-  ]);
-  lab = await startJupyterLab({ root, env: { TS_KEY, SEARCH_KEY } });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  page = await context.newPage();
-  // Every kernel message the browser receives (iopub included), to check that no key value crosses in clear.
-  page.on('websocket', (socket) => socket.on('framereceived', (frame) => received.push(typeof frame.payload === 'string' ? frame.payload : frame.payload.toString('utf8'))));
-  await openNotebook(page, lab.open('admin.ipynb'));
-  await runAllCells(page);
-  await page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]').click();
+  ];
+  ({ lab, browser, page } = await openPanelLab({
+    root,
+    notebook: 'admin.ipynb',
+    cells,
+    env: { TS_KEY, SEARCH_KEY },
+    viewport: { width: 1400, height: 1000 },
+    // Every kernel message the browser receives (iopub included), to check that no key value crosses in clear.
+    beforeOpen: (opened) => void opened.on('websocket', (socket) => socket.on('framereceived', (frame) => received.push(typeof frame.payload === 'string' ? frame.payload : frame.payload.toString('utf8')))),
+  }));
   await connection('older').waitFor({ timeout: 30_000 });
 });
 

@@ -15,9 +15,9 @@ import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../exa
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import { type EsTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
-import { launchChromium } from './support/browser';
-import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
-import { openNotebook, runAllCells, runCommand, screenshot, writeNotebook } from './support/notebook-page';
+import { openPanelLab } from './support/panel-lab';
+import type { RunningLab } from './support/jupyter-lab';
+import { runAllCells, runCommand, screenshot } from './support/notebook-page';
 
 jest.setTimeout(240_000);
 
@@ -91,15 +91,7 @@ beforeAll(async () => {
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-editing-'));
   const cells = [`%connect elasticsearch ${esUrl} name=es`, `%connect typesense ${tsUrl} key=\${env:TS_KEY} name=ts`, `%connect typesense ${oldServer.url} key=\${env:TS_KEY} name=old`];
   if (real) cells.push(`%connect elasticsearch ${real.url} name=real`);
-  await writeNotebook(root, 'editing.ipynb', cells);
-  lab = await startJupyterLab({ root, env: { TS_KEY } });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(30_000);
-  await openNotebook(page, lab.open('editing.ipynb'));
-  await runAllCells(page);
-  await page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]').click();
+  ({ lab, browser, page } = await openPanelLab({ root, notebook: 'editing.ipynb', cells, env: { TS_KEY }, beforeOpen: (opened) => opened.setDefaultTimeout(30_000) }));
 }, REAL_START_TIMEOUT_MS + 240_000);
 
 afterAll(async () => {

@@ -12,9 +12,9 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { parseCsv } from '../export/export-helpers';
-import { launchChromium } from './support/browser';
-import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
-import { openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
+import { openPanelLab } from './support/panel-lab';
+import type { RunningLab } from './support/jupyter-lab';
+import { screenshot } from './support/notebook-page';
 
 jest.setTimeout(180_000);
 
@@ -34,14 +34,7 @@ beforeAll(async () => {
   es.loadIndex('items', { properties: { n: { type: 'long' }, label: { type: 'keyword' }, colour: { type: 'keyword' } } }, docs, { max_result_window: '1000' });
   servers = [await listen(es.handler, { port: 0 })];
   root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-export-'));
-  await writeNotebook(root, 'export.ipynb', [`%connect elasticsearch ${servers[0]?.url} name=es`]);
-  lab = await startJupyterLab({ root });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  page = await context.newPage();
-  await openNotebook(page, lab.open('export.ipynb'));
-  await runAllCells(page);
-  await page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]').click();
+  ({ lab, browser, page } = await openPanelLab({ root, notebook: 'export.ipynb', cells: [`%connect elasticsearch ${servers[0]?.url} name=es`] }));
 });
 
 afterAll(async () => {

@@ -14,9 +14,9 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import { launchChromium } from './support/browser';
-import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
-import { openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
+import { openPanelLab } from './support/panel-lab';
+import type { RunningLab } from './support/jupyter-lab';
+import { screenshot } from './support/notebook-page';
 
 jest.setTimeout(180_000);
 
@@ -45,14 +45,8 @@ beforeAll(async () => {
   servers = [await listen(es.handler, { port: 0 }), await listen(ts.handler, { port: 0 })];
   const [esServer, tsServer] = servers as [ListeningServer, ListeningServer];
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-filters-'));
-  await writeNotebook(root, 'filters.ipynb', [`%connect elasticsearch ${esServer.url} name=es`, `%connect typesense ${tsServer.url} key=\${env:TS_KEY} name=ts`]);
-  lab = await startJupyterLab({ root, env: { TS_KEY } });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1900, height: 1000 } });
-  page = await context.newPage();
-  await openNotebook(page, lab.open('filters.ipynb'));
-  await runAllCells(page);
-  await page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]').click();
+  const cells = [`%connect elasticsearch ${esServer.url} name=es`, `%connect typesense ${tsServer.url} key=\${env:TS_KEY} name=ts`];
+  ({ lab, browser, page } = await openPanelLab({ root, notebook: 'filters.ipynb', cells, env: { TS_KEY }, viewport: { width: 1900, height: 1000 } }));
 });
 
 afterAll(async () => {

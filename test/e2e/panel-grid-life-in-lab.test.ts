@@ -13,8 +13,8 @@ import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { GRID_PROTOCOL_VERSION } from '../../kernel/src/grid/grid-protocol';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
-import { launchChromium } from './support/browser';
-import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
+import { openPanelLab, showPanel as showPanelOf } from './support/panel-lab';
+import type { RunningLab } from './support/jupyter-lab';
 import { openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
 
 jest.setTimeout(180_000);
@@ -49,20 +49,19 @@ beforeAll(async () => {
   replacement.loadIndex('big', { properties: { n: { type: 'long' }, label: { type: 'keyword' } } }, bigIndex(REPLACEMENT_DOCS));
   servers = [await listen(es.handler, { port: 0 }), await listen(replacement.handler, { port: 0 })];
   root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-grid-life-'));
-  await writeNotebook(root, 'life.ipynb', [`%connect elasticsearch ${servers[0]?.url} name=es`]);
-  lab = await startJupyterLab({ root });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: lab.url });
-  page = await context.newPage();
-  await page.routeWebSocket(/\/api\/kernels\/[^/]+\/channels/, (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((message) => server.send(message));
-    server.onMessage((message) => ws.send(kernelFromTheFuture ? asNewerVersion(message) : message));
-  });
-  await openNotebook(page, lab.open('life.ipynb'));
-  await runAllCells(page);
-  await showPanel();
+  ({ lab, browser, page } = await openPanelLab({
+    root,
+    notebook: 'life.ipynb',
+    cells: [`%connect elasticsearch ${servers[0]?.url} name=es`],
+    beforeOpen: async (opened, context, running) => {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: running.url });
+      await opened.routeWebSocket(/\/api\/kernels\/[^/]+\/channels/, (ws) => {
+        const server = ws.connectToServer();
+        ws.onMessage((message) => server.send(message));
+        server.onMessage((message) => ws.send(kernelFromTheFuture ? asNewerVersion(message) : message));
+      });
+    },
+  }));
 });
 
 afterAll(async () => {
@@ -71,10 +70,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-async function showPanel(): Promise<void> {
-  const tab = page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]');
-  if (!(await tab.evaluate((node) => node.classList.contains('lm-mod-current')))) await tab.click();
-}
+const showPanel = () => showPanelOf(page);
 
 const tree = () => page.getByRole('tree', { name: 'searchbook connections' });
 const treeItem = (level: 1 | 2, name: string): Locator => tree().locator(`[role="treeitem"][aria-level="${level}"][aria-label^="${name} · "]`);

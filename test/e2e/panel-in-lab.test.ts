@@ -12,9 +12,9 @@ import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../exa
 import { generateBooksSample } from '../../examples/sandbox/sample-typesense';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import { launchChromium } from './support/browser';
-import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
-import { openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
+import { openPanelLab } from './support/panel-lab';
+import type { RunningLab } from './support/jupyter-lab';
+import { screenshot } from './support/notebook-page';
 
 jest.setTimeout(180_000);
 
@@ -49,19 +49,13 @@ beforeAll(async () => {
   const [esServer, tsServer] = servers as [ListeningServer, ListeningServer];
 
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-panel-'));
-  await writeNotebook(root, 'panel.ipynb', [`%connect elasticsearch ${esServer.url} name=es`, `%connect typesense ${tsServer.url} key=\${env:TS_KEY} name=ts`]);
   // A saved profile for the panel's own kernel (no notebook current).
   const config = await mkdtemp(join(tmpdir(), 'searchbook-e2e-config-'));
   await mkdir(join(config, 'searchbook'), { recursive: true });
   const tsPort = Number(new URL(tsServer.url).port);
   await writeFile(join(config, 'searchbook', 'profiles.json'), JSON.stringify({ version: 1, profiles: [{ name: 'books-node', engine: 'typesense', host: '127.0.0.1', port: tsPort, api_key: '${env:TS_KEY}' }] }));
-  lab = await startJupyterLab({ root, env: { TS_KEY, JUPYTER_CONFIG_DIR: config } });
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
-  page = await context.newPage();
-  await openNotebook(page, lab.open('panel.ipynb'));
-  await runAllCells(page);
-  await page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]').click();
+  const cells = [`%connect elasticsearch ${esServer.url} name=es`, `%connect typesense ${tsServer.url} key=\${env:TS_KEY} name=ts`];
+  ({ lab, browser, page } = await openPanelLab({ root, notebook: 'panel.ipynb', cells, env: { TS_KEY, JUPYTER_CONFIG_DIR: config } }));
 });
 
 afterAll(async () => {
