@@ -219,6 +219,6 @@ export class KernelServer {
 
   private async send(channel: 'shell' | 'control' | 'stdin' | 'iopub', message: OutgoingMessage): Promise<void> {
     if (this.closed && channel !== 'control' && channel !== 'iopub') return;
-    await this.sockets.send(channel, encode(message, this.session, this.signer));
+    await this.sockets.send(channel, () => encode(message, this.session, this.signer));
   }
 }

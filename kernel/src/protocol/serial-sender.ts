@@ -7,8 +7,12 @@ export class SerialSender {
 
   constructor(private readonly sendFrames: (frames: Buffer[]) => Promise<void>) {}
 
-  send(frames: Buffer[]): Promise<void> {
-    const next = this.tail.then(() => this.sendFrames(frames));
+  /**
+   * Queues a message built by `frames` when its turn comes, not now: a cell's busy and
+   * execute_input are then signed while its request is already on its way to the engine.
+   */
+  send(frames: () => Buffer[]): Promise<void> {
+    const next = this.tail.then(() => this.sendFrames(frames()));
     // A failed send must not wedge the chain for every later message.
     this.tail = next.catch(() => undefined);
     return next;

@@ -48,8 +48,9 @@ export class KernelSockets {
     void this.echoHeartbeats();
   }
 
-  send(channel: Exclude<Channel, 'hb'>, frames: Buffer[]): Promise<void> {
-    return this.senders[channel].send(frames);
+  /** Sends the frames `build` makes once every message queued before on this channel has gone. */
+  send(channel: Exclude<Channel, 'hb'>, build: () => Buffer[]): Promise<void> {
+    return this.senders[channel].send(build);
   }
 
   socket(channel: RequestChannel): zmq.Router {

@@ -42,8 +42,9 @@ function swappedLiteral(src: Buffer): Buffer | undefined {
   }
   // A pretty-printed answer escapes every line: byte by byte is then quicker than copying runs.
   if (escaped.length > src.length / 64) return literalByteByByte(src, escaped.length);
-  const swapped = quotesToApostrophes(src);
-  if (!swapped) return undefined;
+  if (escaped.length === 0) return literalWithoutEscapes(src);
+  const swapped = Buffer.allocUnsafeSlow(src.length);
+  if (!quotesToApostrophes(src, swapped)) return undefined;
   escaped.sort((a, b) => a - b);
   const out = Buffer.allocUnsafe(src.length + escaped.length + 2);
   out[0] = QUOTE;
@@ -61,16 +62,28 @@ function swappedLiteral(src: Buffer): Buffer | undefined {
 }
 
 /**
- * `src` with every `"` turned into `'` (nothing else changes), four bytes at a time: a byte
- * equal to `"` is found with the zero-byte test on `word ^ 0x22222222`. Undefined when a byte
- * below 0x20 other than tab, newline or return is there (JSON text never holds one raw).
+ * The common answer, with nothing to escape: its literal is the swapped text between two
+ * quotes, swapped straight into place (the text starts 4 bytes in, as Uint32Array needs).
  */
-function quotesToApostrophes(src: Buffer): Buffer | undefined {
+function literalWithoutEscapes(src: Buffer): Buffer | undefined {
+  const n = src.length;
+  const whole = Buffer.allocUnsafeSlow(n + 5);
+  whole[3] = QUOTE;
+  whole[n + 4] = QUOTE;
+  return quotesToApostrophes(src, whole.subarray(4, n + 4)) ? whole.subarray(3, n + 5) : undefined;
+}
+
+/**
+ * Writes `src` into `out` (as long, starting on a 4-byte boundary) with every `"` turned into
+ * `'` (nothing else changes), four bytes at a time: a byte equal to `"` is found with the
+ * zero-byte test on `word ^ 0x22222222`. False when a byte below 0x20 other than tab, newline
+ * or return is there (JSON text never holds one raw).
+ */
+function quotesToApostrophes(src: Buffer, out: Buffer): boolean {
   // Buffers of their own (not slices of Node's pool) start on a 4-byte boundary, as Uint32Array needs.
   const source = src.byteOffset % 4 === 0 ? src : ownCopy(src);
   const n = source.length;
   const words = n >>> 2;
-  const out = Buffer.allocUnsafeSlow(n);
   const inWords = new Uint32Array(source.buffer, source.byteOffset, words);
   const outWords = new Uint32Array(out.buffer, out.byteOffset, words);
   for (let i = 0; i < words; i++) {
@@ -80,14 +93,14 @@ function quotesToApostrophes(src: Buffer): Buffer | undefined {
     const quotes = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080;
     outWords[i] = w ^ ((quotes >>> 7) * (QUOTE ^ APOSTROPHE));
     // Non-zero when some byte is below 0x20: rare (tab, newline, return), so then look closer.
-    if (((w - 0x20202020) & ~w & 0x80808080) !== 0 && [w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, w >>> 24].some(isStrayControl)) return undefined;
+    if (((w - 0x20202020) & ~w & 0x80808080) !== 0 && [w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, w >>> 24].some(isStrayControl)) return false;
   }
   for (let i = words * 4; i < n; i++) {
     const b = source[i] as number;
-    if (isStrayControl(b)) return undefined;
+    if (isStrayControl(b)) return false;
     out[i] = b === QUOTE ? APOSTROPHE : b;
   }
-  return out;
+  return true;
 }
 
 /** A control character that JSON text cannot hold outside a string's escapes. */
