@@ -32,6 +32,7 @@ describeEachTarget(elasticsearchTargets(), 'the grid comm on an index with a sma
   const suffix = randomUUID().slice(0, 8);
   const SMALL = `grid-small-${suffix}`;
   const HIDDEN = `.grid-hidden-${suffix}`;
+  const NESTED = `grid-nested-${suffix}`;
   let engine: RunningEsTarget;
   let kernel: KernelClient;
   let comm: GridCommClient;
@@ -56,12 +57,15 @@ describeEachTarget(elasticsearchTargets(), 'the grid comm on an index with a sma
     const lines = Array.from({ length: DOCS }, (_, n) => `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc <b>${n}</b>` })}\n`);
     await engineCall('POST', `/${SMALL}/_bulk?refresh=true`, lines.join(''), 'application/x-ndjson');
     await engineCall('PUT', `/${HIDDEN}/_doc/1?refresh=true`, JSON.stringify({ a: 1 }));
+    await engineCall('PUT', `/${NESTED}`, JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: { properties: { variants: { type: 'nested' } } } }));
+    const products = [1, 2, 3].map((n) => `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify({ variants: [{ size: 'S' }, { size: 'M' }] })}\n`);
+    await engineCall('POST', `/${NESTED}/_bulk?refresh=true`, products.join(''), 'application/x-ndjson');
     ({ kernel, comm } = await kernelWithGridComm([`%connect elasticsearch ${engine.url} name=es`], { ...SECRETS }));
   }, REAL_START_TIMEOUT_MS);
 
   afterAll(async () => {
     await kernel?.close();
-    if (engine) for (const index of [SMALL, HIDDEN]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
+    if (engine) for (const index of [SMALL, HIDDEN, NESTED]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
     await engine?.close();
   });
 
@@ -75,6 +79,16 @@ describeEachTarget(elasticsearchTargets(), 'the grid comm on an index with a sma
     expect(reply.targets.map((t) => t.name)).toContain(SMALL);
     expect(reply.targets.filter((t) => t.name.startsWith('.'))).toEqual([]);
     expect(reply.targets.find((t) => t.name === SMALL)).toMatchObject({ count: DOCS, health: expect.any(String), size: expect.any(String) });
+  });
+
+  it('counts documents as a search finds them, not the nested objects _cat/indices adds', async () => {
+    const cat = z.array(z.object({ 'docs.count': z.string() })).parse(await engineCall('GET', `/_cat/indices/${NESTED}?format=json&h=docs.count`));
+    expect(Number(cat[0]?.['docs.count'])).toBe(9);
+    const reply = expectType(await call({ type: 'targets', connection: 'es' }), 'targets');
+    expect(reply.targets.find((t) => t.name === NESTED)?.count).toBe(3);
+    const grid = await open(NESTED);
+    expect(grid.total).toBe(3);
+    await close(grid.gridId);
   });
 
   it('opens with the exact total, mapped columns and the first block; values stay text', async () => {
