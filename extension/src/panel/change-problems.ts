@@ -68,8 +68,13 @@ function problemItem(row: EditedRow | NewRow, problem: Problem, columns: readonl
   return item;
 }
 
-/** A refused value as the user reads it: `price: Not an integer`, and where in JSON text. */
+/**
+ * A refused value as the user reads it. The kernel's message already names the field and,
+ * for JSON, the line and column; they are added only to a message that lacks them.
+ */
 export function refusalText(refusal: Pick<EditRefusal, 'column' | 'message' | 'line' | 'col'>): string {
-  const where = refusal.line !== undefined ? ` (line ${refusal.line}${refusal.col !== undefined ? `, column ${refusal.col}` : ''})` : '';
-  return `${refusal.column ? `${refusal.column}: ` : ''}${refusal.message}${where}`;
+  const named = !refusal.column || refusal.message.startsWith(refusal.column);
+  const placed = refusal.line === undefined || /\bline \d+/.test(refusal.message);
+  const where = placed ? '' : ` (line ${refusal.line}${refusal.col !== undefined ? `, column ${refusal.col}` : ''})`;
+  return `${named ? '' : `${refusal.column}: `}${refusal.message}${where}`;
 }
