@@ -15,7 +15,7 @@ import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../exa
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import { type EsTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
-import { openPanelLab } from './support/panel-lab';
+import { openPanelLab, showPanel } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { runAllCells, runCommand, screenshot } from './support/notebook-page';
 
@@ -450,7 +450,10 @@ describe('nothing typed is lost', () => {
 
     await page.reload();
     await page.waitForSelector('.jp-NotebookPanel .jp-Notebook', { timeout: 60_000 });
-    if (!(await tree().isVisible())) await page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]').click();
+    // Once the layout is restored the panel's tab says whether it is open; a click before that could close it.
+    await page.waitForFunction(() => (window as unknown as { jupyterapp?: unknown }).jupyterapp !== undefined, undefined, { timeout: 60_000 });
+    await page.evaluate(() => (window as unknown as { jupyterapp: { restored: Promise<void> } }).jupyterapp.restored);
+    await showPanel(page);
     // The reloaded page restores the grid tab only as a closed one: open it again from the tree.
     if (await gridOf(label).count()) await closeGrid(label);
     label = await openGrid('es', 'shop');

@@ -46,7 +46,9 @@ export async function confirmTargetAction(action: TargetAction, target: string):
       event.stopPropagation();
     }
   });
-  requestAnimationFrame(sync);
+  // The dialog builds its buttons in its constructor: disable the action before it is shown,
+  // so no frame ever offers it enabled.
+  sync();
   const result = await dialog.launch();
   return result.button.accept && input.value === target ? input.value : null;
 }
