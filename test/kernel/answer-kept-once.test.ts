@@ -74,6 +74,19 @@ it('a 1,000-hit search: the engine bytes come back from the notebook output, and
   expect(JSON.stringify(data).length).toBeLessThan(es.answerTo('/products/_search').length * 1.15);
 });
 
+it('large answers in a row each arrive signed and exact, the first output the hits grid', async () => {
+  for (const size of [400, 1200, 800, 1500]) {
+    const path = '/products/_search';
+    // The client checks every message's signature with the connection key: a wrong one fails here.
+    const data = await display(`GET ${path}\n{"size": ${size}, "query": {"match_all": {}}}`);
+    expect(Object.keys(data)[0]).toBe(HITS_MIME);
+    const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
+    expect(swapQuotes(payload.answer as string)).toBe(es.answerTo(path));
+    expect(hitsPayloadRows(payload)).toHaveLength(size);
+    expect(String(data['text/plain'])).toContain(`${size} shown`);
+  }
+});
+
 it('a table (_cat/indices as JSON) keeps the engine array once', async () => {
   const data = await display('GET /_cat/indices?format=json');
   const payload = TablePayloadSchema.parse(data[TABLE_MIME]);
