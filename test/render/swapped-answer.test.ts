@@ -8,17 +8,23 @@ import { serialise } from '../../kernel/src/protocol/encoded-string';
 import { swapQuotes } from '../../kernel/src/render/answer-rows';
 import { swappedAnswer } from '../../kernel/src/render/swapped-answer';
 
-/** What the message would hold had the swapped answer been built as a string and serialised. */
-const expected = (text: string) => JSON.stringify({ answer: swapQuotes(text), answerFormat: 'json, quotes swapped' });
-const sent = (bytes: Buffer) => serialise({ answer: swappedAnswer(bytes), answerFormat: 'json, quotes swapped' }).toString('utf8');
+/**
+ * What the message would hold had the swapped answer been built as a string and serialised,
+ * parsed: the frame may write a wide character as an escape, never another value.
+ */
+const expected = (text: string) => ({ answer: swapQuotes(text), answerFormat: 'json, quotes swapped' });
+const frame = (bytes: Buffer) => serialise({ answer: swappedAnswer(bytes), answerFormat: 'json, quotes swapped' }).toString('utf8');
+const sent = (bytes: Buffer) => JSON.parse(frame(bytes)) as unknown;
+/** The widest character of a frame decides how wide Python's str of it is. */
+const widest = (text: string) => Math.max(0, ...[...text].map((c) => c.codePointAt(0) as number));
 
 test('any JSON answer, compact or indented, reaches the message as the swapped string and reads back as the engine sent it', () => {
   fc.assert(
     fc.property(fc.jsonValue({ stringUnit: 'binary' }), fc.constantFrom<undefined | number | string>(undefined, 2, '\t', '\r\n'), (value, indent) => {
       let text = JSON.stringify(value, null, typeof indent === 'string' && indent.includes('\n') ? undefined : indent);
       if (indent === '\r\n') text = `${text}\r\n`;
-      expect(sent(Buffer.from(text, 'utf8'))).toBe(expected(text));
-      expect(swapQuotes((JSON.parse(sent(Buffer.from(text, 'utf8'))) as { answer: string }).answer)).toBe(text);
+      expect(sent(Buffer.from(text, 'utf8'))).toEqual(expected(text));
+      expect(swapQuotes((sent(Buffer.from(text, 'utf8')) as { answer: string }).answer)).toBe(text);
     }),
     { numRuns: 500 },
   );
@@ -31,7 +37,7 @@ test('long answers with a few escapes, in buffers at any offset, take the word-a
       const text = `${JSON.stringify({ before: padding, value, after: padding })}${newline ? '\n' : ''}`;
       const holder = Buffer.alloc(offset + Buffer.byteLength(text));
       holder.write(text, offset, 'utf8');
-      expect(sent(holder.subarray(offset))).toBe(expected(text));
+      expect(sent(holder.subarray(offset))).toEqual(expected(text));
     }),
     { numRuns: 200 },
   );
@@ -46,7 +52,37 @@ test('bytes that are not UTF-8, or hold control characters JSON never has raw, a
     Buffer.from(`{"a":"${long}\u0001${long}","b":"it's"}`, 'utf8'),
     Buffer.from(`{"a":"${long}${long}\u001f"}`, 'utf8'),
   ];
-  for (const bytes of odd) expect(sent(bytes)).toBe(expected(new TextDecoder().decode(bytes)));
+  for (const bytes of odd) expect(sent(bytes)).toEqual(expected(new TextDecoder().decode(bytes)));
+});
+
+test('an answer with a few wide characters (past U+00FF) reaches the frame with them escaped, so Python decodes it narrow; Latin-1 letters stay raw', () => {
+  const padding = 'lorem ipsum dolor sit amet '.repeat(200);
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom('→', '…', '’', '€', '😀', '中', 'ü', 'ã', '\'', '\n'), { minLength: 1, maxLength: 20 }), fc.boolean(), (inserts, pretty) => {
+      const value = { before: padding, names: inserts.map((c, i) => `${c}${i}`), after: padding, nested: { city: 'São Paulo', note: inserts.join('') } };
+      const text = JSON.stringify(value, null, pretty ? 2 : undefined);
+      const received = frame(Buffer.from(text, 'utf8'));
+      expect(widest(received)).toBeLessThanOrEqual(0xff);
+      expect(received).toContain('São Paulo');
+      expect(swapQuotes((JSON.parse(received) as { answer: string }).answer)).toBe(text);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('an answer made mostly of wide characters keeps them raw: escaping would double its bytes', () => {
+  const text = JSON.stringify({ title: '東京の天気は晴れです。'.repeat(500), id: 1 });
+  const received = frame(Buffer.from(text, 'utf8'));
+  expect(Buffer.byteLength(received)).toBeLessThan(Buffer.byteLength(text) * 1.05);
+  expect(swapQuotes((JSON.parse(received) as { answer: string }).answer)).toBe(text);
+});
+
+test('the JSON text the kernel writes itself (status lines, clipped cells) has its few wide characters escaped; mostly-wide text stays raw', () => {
+  const few = serialise({ text: `local: GET /products/_search → 200 in 5 ms ${'x'.repeat(200)}…`, emoji: '😀' }).toString('utf8');
+  expect(widest(few)).toBeLessThanOrEqual(0xff);
+  expect(JSON.parse(few)).toEqual({ text: `local: GET /products/_search → 200 in 5 ms ${'x'.repeat(200)}…`, emoji: '😀' });
+  const many = { text: '東京の天気は晴れです。'.repeat(50) };
+  expect(serialise(many).toString('utf8')).toBe(JSON.stringify(many));
 });
 
 test('several kept answers in one message land in their places; a document holding a look-alike of the splice marks stays text', () => {
@@ -60,4 +96,11 @@ test('several kept answers in one message land in their places; a document holdi
   expect(received.data.html).toBe(`<td>${forged}</td>`);
   // Outside a message it is the plain string.
   expect(JSON.parse(JSON.stringify(content)) as unknown).toEqual(received);
+});
+
+test('a pretty-printed answer (the byte-by-byte path) escapes its few wide characters too', () => {
+  const text = JSON.stringify({ lines: Array.from({ length: 400 }, (_, i) => `line ${i}`), arrow: 'a → b', face: '😀' }, null, 2);
+  const received = frame(Buffer.from(text, 'utf8'));
+  expect(widest(received)).toBeLessThanOrEqual(0xff);
+  expect(swapQuotes((JSON.parse(received) as { answer: string }).answer)).toBe(text);
 });

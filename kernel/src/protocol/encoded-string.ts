@@ -58,6 +58,7 @@ export function serialise(value: unknown): Buffer {
   } finally {
     splicing = undefined;
   }
+  text = narrowed(text);
   if (splice.found.length === 0) return Buffer.from(text, 'utf8');
   const pieces: Buffer[] = [];
   let from = 0;
@@ -70,4 +71,29 @@ export function serialise(value: unknown): Buffer {
   });
   pieces.push(Buffer.from(text.slice(from), 'utf8'));
   return Buffer.concat(pieces);
+}
+
+/*
+ * A character past U+00FF, in the JSON text the kernel writes itself (a status line's `→`, a
+ * clipped cell's `…`). Python decodes a frame into one str as wide as its widest character,
+ * so one of them doubles a 450 KB output's size in memory and its decoding time in
+ * jupyter_client and jupyter_server; escaped (`\u2192`), the frame stays narrow.
+ */
+const WIDE = /[\u0100-\uffff]/g;
+
+/**
+ * `json` with its wide characters escaped, when they are few (at most one per 64
+ * characters; text made mostly of them, Chinese or Japanese, stays as it is). Only valid
+ * for JSON text, where such characters appear inside strings only.
+ */
+export function narrowed(json: string): string {
+  const limit = json.length / 64;
+  let count = 0;
+  WIDE.lastIndex = 0;
+  while (WIDE.exec(json) !== null) if (++count > limit) return json;
+  return count === 0 ? json : json.replace(WIDE, unicodeEscape);
+}
+
+function unicodeEscape(unit: string): string {
+  return `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }

@@ -4,8 +4,9 @@
  * carries, where decoding, swapping, re-encoding and serialising a string would copy the
  * answer four times.
  */
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { EncodedString } from '../protocol/encoded-string';
+import { narrowed } from '../protocol/encoded-string';
 import { swapQuotes } from './answer-rows';
 
 const QUOTE = 0x22;
@@ -27,13 +28,14 @@ const ESCAPES = new Map([
 
 /** The answer (UTF-8 JSON text) swapped, as the string a payload's `answer` holds. */
 export function swappedAnswer(json: Buffer): EncodedString {
-  return new EncodedString((isUtf8(json) && swappedLiteral(json)) || Buffer.from(JSON.stringify(swapQuotes(json.toString('utf8'))), 'utf8'));
+  return new EncodedString((isUtf8(json) && swappedLiteral(json)) || Buffer.from(narrowed(JSON.stringify(swapQuotes(json.toString('utf8')))), 'utf8'));
 }
 
 /**
  * The JSON string literal of the swapped text: an original `"` becomes `'`, an original `'`
  * becomes `\"`, `\` becomes `\\`, and the whitespace JSON allows between tokens is escaped as
- * JSON.stringify escapes it. Undefined for a control character JSON text cannot hold raw.
+ * JSON.stringify escapes it. A few wide characters are escaped as well (see WIDE_SHARE).
+ * Undefined for a control character JSON text cannot hold raw.
  */
 function swappedLiteral(src: Buffer): Buffer | undefined {
   const escaped: number[] = [];
@@ -41,20 +43,36 @@ function swappedLiteral(src: Buffer): Buffer | undefined {
     for (let at = src.indexOf(byte); at >= 0; at = src.indexOf(byte, at + 1)) escaped.push(at);
   }
   // A pretty-printed answer escapes every line: byte by byte is then quicker than copying runs.
-  if (escaped.length > src.length / 64) return literalByteByByte(src, escaped.length);
-  if (escaped.length === 0) return literalWithoutEscapes(src);
-  const swapped = Buffer.allocUnsafeSlow(src.length);
-  if (!quotesToApostrophes(src, swapped)) return undefined;
-  escaped.sort((a, b) => a - b);
-  const out = Buffer.allocUnsafe(src.length + escaped.length + 2);
+  if (escaped.length > src.length / 64) return literalByteByByte(src, escaped.length, wideToEscape(src));
+  const n = src.length;
+  // The swapped text goes 4 bytes into `whole`, as Uint32Array needs; with nothing to escape
+  // it is the literal already, once its quotes are in place.
+  const whole = Buffer.allocUnsafeSlow(n + 5);
+  const swapped = whole.subarray(4, n + 4);
+  const wide = quotesToApostrophes(src, swapped);
+  if (wide === undefined) return undefined;
+  const wideKept = wide.length <= n * WIDE_SHARE ? wide : [];
+  if (escaped.length === 0 && wideKept.length === 0) {
+    whole[3] = QUOTE;
+    whole[n + 4] = QUOTE;
+    return whole.subarray(3, n + 5);
+  }
+  const at = mergeSorted(escaped.sort((a, b) => a - b), wideKept);
+  const out = Buffer.allocUnsafe(n + 2 + escaped.length + wideKept.reduce((grown, p) => grown + wideGrowth(src[p] as number), 0));
   out[0] = QUOTE;
   let o = 1;
   let from = 0;
-  for (const at of escaped) {
-    o += swapped.copy(out, o, from, at);
-    out[o++] = BACKSLASH;
-    out[o++] = ESCAPES.get(src[at] as number) as number;
-    from = at + 1;
+  for (const p of at) {
+    o += swapped.copy(out, o, from, p);
+    const byte = src[p] as number;
+    if (byte >= WIDE_LEAD) {
+      o += writeUnicodeEscape(out, o, src, p);
+      from = p + sequenceLength(byte);
+    } else {
+      out[o++] = BACKSLASH;
+      out[o++] = ESCAPES.get(byte) as number;
+      from = p + 1;
+    }
   }
   o += swapped.copy(out, o, from);
   out[o] = QUOTE;
@@ -62,30 +80,22 @@ function swappedLiteral(src: Buffer): Buffer | undefined {
 }
 
 /**
- * The common answer, with nothing to escape: its literal is the swapped text between two
- * quotes, swapped straight into place (the text starts 4 bytes in, as Uint32Array needs).
- */
-function literalWithoutEscapes(src: Buffer): Buffer | undefined {
-  const n = src.length;
-  const whole = Buffer.allocUnsafeSlow(n + 5);
-  whole[3] = QUOTE;
-  whole[n + 4] = QUOTE;
-  return quotesToApostrophes(src, whole.subarray(4, n + 4)) ? whole.subarray(3, n + 5) : undefined;
-}
-
-/**
  * Writes `src` into `out` (as long, starting on a 4-byte boundary) with every `"` turned into
  * `'` (nothing else changes), four bytes at a time: a byte equal to `"` is found with the
- * zero-byte test on `word ^ 0x22222222`. False when a byte below 0x20 other than tab, newline
- * or return is there (JSON text never holds one raw).
+ * zero-byte test on `word ^ 0x22222222`. Returns where the wide characters start (see
+ * WIDE_LEAD), or undefined when a byte below 0x20 other than tab, newline or return is there
+ * (JSON text never holds one raw).
  */
-function quotesToApostrophes(src: Buffer, out: Buffer): boolean {
+function quotesToApostrophes(src: Buffer, out: Buffer): number[] | undefined {
   // Buffers of their own (not slices of Node's pool) start on a 4-byte boundary, as Uint32Array needs.
   const source = src.byteOffset % 4 === 0 ? src : ownCopy(src);
   const n = source.length;
   const words = n >>> 2;
   const inWords = new Uint32Array(source.buffer, source.byteOffset, words);
   const outWords = new Uint32Array(out.buffer, out.byteOffset, words);
+  // ASCII answers (most) skip the look for wide characters.
+  const ascii = isAscii(source);
+  const wide: number[] = [];
   for (let i = 0; i < words; i++) {
     const w = inWords[i] as number;
     const x = w ^ 0x22222222;
@@ -93,14 +103,18 @@ function quotesToApostrophes(src: Buffer, out: Buffer): boolean {
     const quotes = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080;
     outWords[i] = w ^ ((quotes >>> 7) * (QUOTE ^ APOSTROPHE));
     // Non-zero when some byte is below 0x20: rare (tab, newline, return), so then look closer.
-    if (((w - 0x20202020) & ~w & 0x80808080) !== 0 && [w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, w >>> 24].some(isStrayControl)) return false;
+    if (((w - 0x20202020) & ~w & 0x80808080) !== 0 && [w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, w >>> 24].some(isStrayControl)) return undefined;
+    if (!ascii && (w & 0x80808080) !== 0) {
+      for (let b = 0; b < 4; b++) if (((w >>> (8 * b)) & 0xff) >= WIDE_LEAD) wide.push(i * 4 + b);
+    }
   }
   for (let i = words * 4; i < n; i++) {
     const b = source[i] as number;
-    if (isStrayControl(b)) return false;
+    if (isStrayControl(b)) return undefined;
+    if (b >= WIDE_LEAD) wide.push(i);
     out[i] = b === QUOTE ? APOSTROPHE : b;
   }
-  return true;
+  return wide;
 }
 
 /** A control character that JSON text cannot hold outside a string's escapes. */
@@ -114,14 +128,20 @@ function ownCopy(src: Buffer): Buffer {
   return copy;
 }
 
-/** The same literal, one byte at a time (`extra`: how many bytes get escaped). */
-function literalByteByByte(src: Buffer, extra: number): Buffer | undefined {
-  const out = Buffer.allocUnsafe(src.length + extra + 2);
+/**
+ * The same literal, one byte at a time (`extra`: how many bytes get escaped; `wide`: whether
+ * wide characters are escaped too).
+ */
+function literalByteByByte(src: Buffer, extra: number, wide: { escape: boolean; growth: number }): Buffer | undefined {
+  const out = Buffer.allocUnsafe(src.length + extra + 2 + (wide.escape ? wide.growth : 0));
   out[0] = QUOTE;
   let o = 1;
   for (let i = 0; i < src.length; i++) {
     const b = src[i] as number;
-    if (b > APOSTROPHE && b !== BACKSLASH) out[o++] = b;
+    if (b >= WIDE_LEAD && wide.escape) {
+      o += writeUnicodeEscape(out, o, src, i);
+      i += sequenceLength(b) - 1;
+    } else if (b > APOSTROPHE && b !== BACKSLASH) out[o++] = b;
     else if (b === QUOTE) out[o++] = APOSTROPHE;
     else if (b >= SPACE && b !== APOSTROPHE && b !== BACKSLASH) out[o++] = b;
     else {
@@ -132,5 +152,71 @@ function literalByteByByte(src: Buffer, extra: number): Buffer | undefined {
     }
   }
   out[o] = QUOTE;
+  return out;
+}
+
+/*
+ * Wide characters: past U+00FF, written in UTF-8 from a byte 0xE0 up. Python decodes a frame
+ * into one str as wide as its widest character (so do browsers' JSON.parse strings), and one
+ * such character makes a 450 KB answer's frame twice as large in memory and about twice as
+ * slow to decode in jupyter_client and jupyter_server. A kept answer with few of them escapes
+ * them (`\u2192`, 6 bytes for 3); one made mostly of them (Chinese, Japanese) keeps them raw.
+ */
+const WIDE_LEAD = 0xe0;
+/** At most one wide character per this many bytes is escaped. */
+const WIDE_SHARE = 1 / 64;
+
+/** UTF-8 sequence length from its lead byte (the text is valid UTF-8). */
+function sequenceLength(lead: number): number {
+  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+}
+
+/** Bytes the escape adds: `\uXXXX` (6) for 3 bytes, a surrogate pair (12) for 4. */
+function wideGrowth(lead: number): number {
+  return lead >= 0xf0 ? 8 : 3;
+}
+
+/** Whether the byte-by-byte literal escapes wide characters, and the bytes that adds. */
+function wideToEscape(src: Buffer): { escape: boolean; growth: number } {
+  if (isAscii(src)) return { escape: false, growth: 0 };
+  let count = 0;
+  let growth = 0;
+  for (let i = 0; i < src.length; i++) {
+    const b = src[i] as number;
+    if (b >= WIDE_LEAD) {
+      count++;
+      growth += wideGrowth(b);
+    }
+  }
+  return { escape: count <= src.length * WIDE_SHARE, growth };
+}
+
+const HEX = '0123456789abcdef';
+
+/** Writes the wide character starting at `src[at]` as JSON escapes; returns the bytes written. */
+function writeUnicodeEscape(out: Buffer, o: number, src: Buffer, at: number): number {
+  const lead = src[at] as number;
+  const next = (k: number) => (src[at + k] as number) & 0x3f;
+  if (lead < 0xf0) return writeUnit(out, o, ((lead & 0x0f) << 12) | (next(1) << 6) | next(2));
+  const point = (((lead & 0x07) << 18) | (next(1) << 12) | (next(2) << 6) | next(3)) - 0x10000;
+  writeUnit(out, o, 0xd800 + (point >>> 10));
+  return 6 + writeUnit(out, o + 6, 0xdc00 + (point & 0x3ff));
+}
+
+function writeUnit(out: Buffer, o: number, unit: number): number {
+  out[o] = BACKSLASH;
+  out[o + 1] = 0x75; // u
+  for (let k = 0; k < 4; k++) out[o + 2 + k] = HEX.charCodeAt((unit >>> (12 - 4 * k)) & 0xf);
+  return 6;
+}
+
+/** Two ascending position lists as one. */
+function mergeSorted(a: number[], b: number[]): number[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && (a[i] as number) < (b[j] as number)) ? (a[i++] as number) : (b[j++] as number));
   return out;
 }
