@@ -77,11 +77,14 @@ test('an answer made mostly of wide characters keeps them raw: escaping would do
   expect(swapQuotes((JSON.parse(received) as { answer: string }).answer)).toBe(text);
 });
 
-test('the JSON text the kernel writes itself (status lines, clipped cells) has its few wide characters escaped; mostly-wide text stays raw', () => {
-  const few = serialise({ text: `local: GET /products/_search → 200 in 5 ms ${'x'.repeat(200)}…`, emoji: '😀' }).toString('utf8');
-  expect(widest(few)).toBeLessThanOrEqual(0xff);
-  expect(JSON.parse(few)).toEqual({ text: `local: GET /products/_search → 200 in 5 ms ${'x'.repeat(200)}…`, emoji: '😀' });
-  const many = { text: '東京の天気は晴れです。'.repeat(50) };
+test('a large frame has the few wide characters of the JSON text the kernel writes itself (status lines, clipped cells) escaped; small frames and mostly-wide text stay raw', () => {
+  const content = { text: `local: GET /products/_search → 200 in 5 ms`, rows: `<td>${'x'.repeat(199)}…</td>`.repeat(200), emoji: '😀' };
+  const large = serialise(content).toString('utf8');
+  expect(widest(large)).toBeLessThanOrEqual(0xff);
+  expect(JSON.parse(large)).toEqual(content);
+  const small = { text: 'local: GET /products/_search → 200 in 5 ms' };
+  expect(serialise(small).toString('utf8')).toBe(JSON.stringify(small));
+  const many = { text: '東京の天気は晴れです。'.repeat(5000) };
   expect(serialise(many).toString('utf8')).toBe(JSON.stringify(many));
 });
 

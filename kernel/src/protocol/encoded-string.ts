@@ -58,7 +58,7 @@ export function serialise(value: unknown): Buffer {
   } finally {
     splicing = undefined;
   }
-  text = narrowed(text);
+  if (text.length + splice.found.reduce((bytes, encoded) => bytes + encoded.json.length, 0) >= NARROW_FROM) text = narrowed(text);
   if (splice.found.length === 0) return Buffer.from(text, 'utf8');
   const pieces: Buffer[] = [];
   let from = 0;
@@ -80,6 +80,8 @@ export function serialise(value: unknown): Buffer {
  * jupyter_client and jupyter_server; escaped (`\u2192`), the frame stays narrow.
  */
 const WIDE = /[\u0100-\uffff]/g;
+/** Frames smaller than this decode in microseconds however wide they are: left as they are. */
+const NARROW_FROM = 32 * 1024;
 
 /**
  * `json` with its wide characters escaped, when they are few (at most one per 64
