@@ -6,6 +6,7 @@
  */
 import { isAscii, isUtf8 } from 'node:buffer';
 import { EncodedString } from '../protocol/encoded-string';
+import { escapeLength, sequenceLength, writeUnicodeEscape } from '../json/unicode-escapes';
 import { narrowed } from '../protocol/encoded-string';
 import { swapQuotes } from './answer-rows';
 
@@ -156,24 +157,19 @@ function literalByteByByte(src: Buffer, extra: number, wide: { escape: boolean; 
 }
 
 /*
- * Wide characters: past U+00FF, written in UTF-8 from a byte 0xE0 up. Python decodes a frame
- * into one str as wide as its widest character (so do browsers' JSON.parse strings), and one
- * such character makes a 450 KB answer's frame twice as large in memory and about twice as
+ * Wide characters: past U+00FF, whose UTF-8 starts with a byte from 0xC4 up. Python decodes a
+ * frame into one str as wide as its widest character (so do browsers' JSON.parse strings), and
+ * one such character makes a 450 KB answer's frame twice as large in memory and about twice as
  * slow to decode in jupyter_client and jupyter_server. A kept answer with few of them escapes
  * them (`\u2192`, 6 bytes for 3); one made mostly of them (Chinese, Japanese) keeps them raw.
  */
-const WIDE_LEAD = 0xe0;
+const WIDE_LEAD = 0xc4;
 /** At most one wide character per this many bytes is escaped. */
 const WIDE_SHARE = 1 / 64;
 
-/** UTF-8 sequence length from its lead byte (the text is valid UTF-8). */
-function sequenceLength(lead: number): number {
-  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-}
-
-/** Bytes the escape adds: `\uXXXX` (6) for 3 bytes, a surrogate pair (12) for 4. */
+/** Bytes the escape adds to the sequence it replaces. */
 function wideGrowth(lead: number): number {
-  return lead >= 0xf0 ? 8 : 3;
+  return escapeLength(lead) - sequenceLength(lead);
 }
 
 /** Whether the byte-by-byte literal escapes wide characters, and the bytes that adds. */
@@ -189,25 +185,6 @@ function wideToEscape(src: Buffer): { escape: boolean; growth: number } {
     }
   }
   return { escape: count <= src.length * WIDE_SHARE, growth };
-}
-
-const HEX = '0123456789abcdef';
-
-/** Writes the wide character starting at `src[at]` as JSON escapes; returns the bytes written. */
-function writeUnicodeEscape(out: Buffer, o: number, src: Buffer, at: number): number {
-  const lead = src[at] as number;
-  const next = (k: number) => (src[at + k] as number) & 0x3f;
-  if (lead < 0xf0) return writeUnit(out, o, ((lead & 0x0f) << 12) | (next(1) << 6) | next(2));
-  const point = (((lead & 0x07) << 18) | (next(1) << 12) | (next(2) << 6) | next(3)) - 0x10000;
-  writeUnit(out, o, 0xd800 + (point >>> 10));
-  return 6 + writeUnit(out, o + 6, 0xdc00 + (point & 0x3ff));
-}
-
-function writeUnit(out: Buffer, o: number, unit: number): number {
-  out[o] = BACKSLASH;
-  out[o + 1] = 0x75; // u
-  for (let k = 0; k < 4; k++) out[o + 2 + k] = HEX.charCodeAt((unit >>> (12 - 4 * k)) & 0xf);
-  return 6;
 }
 
 /** Two ascending position lists as one. */
