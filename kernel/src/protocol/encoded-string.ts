@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { narrowed } from '../json/wide-characters';
 
 /**
  * A string already written in its JSON form (quotes and escapes included, UTF-8), so a
@@ -58,6 +59,7 @@ export function serialise(value: unknown): Buffer {
   } finally {
     splicing = undefined;
   }
+  // The kernel's own text (a status line's `→`, a clipped cell's `…`) must not widen the frame.
   if (text.length + splice.found.reduce((bytes, encoded) => bytes + encoded.json.length, 0) >= NARROW_FROM) text = narrowed(text);
   if (splice.found.length === 0) return Buffer.from(text, 'utf8');
   const pieces: Buffer[] = [];
@@ -73,29 +75,5 @@ export function serialise(value: unknown): Buffer {
   return Buffer.concat(pieces);
 }
 
-/*
- * A character past U+00FF, in the JSON text the kernel writes itself (a status line's `→`, a
- * clipped cell's `…`). Python decodes a frame into one str as wide as its widest character,
- * so one of them doubles a 450 KB output's size in memory and its decoding time in
- * jupyter_client and jupyter_server; escaped (`\u2192`), the frame stays narrow.
- */
-const WIDE = /[\u0100-\uffff]/g;
 /** Frames smaller than this decode in microseconds however wide they are: left as they are. */
 const NARROW_FROM = 32 * 1024;
-
-/**
- * `json` with its wide characters escaped, when they are few (at most one per 64
- * characters; text made mostly of them, Chinese or Japanese, stays as it is). Only valid
- * for JSON text, where such characters appear inside strings only.
- */
-export function narrowed(json: string): string {
-  const limit = json.length / 64;
-  let count = 0;
-  WIDE.lastIndex = 0;
-  while (WIDE.exec(json) !== null) if (++count > limit) return json;
-  return count === 0 ? json : json.replace(WIDE, unicodeEscape);
-}
-
-function unicodeEscape(unit: string): string {
-  return `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}

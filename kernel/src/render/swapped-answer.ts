@@ -5,9 +5,8 @@
  * answer four times.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
+import { WIDE_LEAD, escapeGrowth, fewWide, narrowed, sequenceLength, writeUnicodeEscape } from '../json/wide-characters';
 import { EncodedString } from '../protocol/encoded-string';
-import { escapeLength, sequenceLength, writeUnicodeEscape } from '../json/unicode-escapes';
-import { narrowed } from '../protocol/encoded-string';
 import { swapQuotes } from './answer-rows';
 
 const QUOTE = 0x22;
@@ -35,7 +34,7 @@ export function swappedAnswer(json: Buffer): EncodedString {
 /**
  * The JSON string literal of the swapped text: an original `"` becomes `'`, an original `'`
  * becomes `\"`, `\` becomes `\\`, and the whitespace JSON allows between tokens is escaped as
- * JSON.stringify escapes it. A few wide characters are escaped as well (see WIDE_SHARE).
+ * JSON.stringify escapes it. Wide characters are escaped too when few (json/wide-characters.ts).
  * Undefined for a control character JSON text cannot hold raw.
  */
 function swappedLiteral(src: Buffer): Buffer | undefined {
@@ -52,14 +51,14 @@ function swappedLiteral(src: Buffer): Buffer | undefined {
   const swapped = whole.subarray(4, n + 4);
   const wide = quotesToApostrophes(src, swapped);
   if (wide === undefined) return undefined;
-  const wideKept = wide.length <= n * WIDE_SHARE ? wide : [];
+  const wideKept = fewWide(wide.length, n) ? wide : [];
   if (escaped.length === 0 && wideKept.length === 0) {
     whole[3] = QUOTE;
     whole[n + 4] = QUOTE;
     return whole.subarray(3, n + 5);
   }
   const at = mergeSorted(escaped.sort((a, b) => a - b), wideKept);
-  const out = Buffer.allocUnsafe(n + 2 + escaped.length + wideKept.reduce((grown, p) => grown + wideGrowth(src[p] as number), 0));
+  const out = Buffer.allocUnsafe(n + 2 + escaped.length + wideKept.reduce((grown, p) => grown + escapeGrowth(src[p] as number), 0));
   out[0] = QUOTE;
   let o = 1;
   let from = 0;
@@ -156,22 +155,6 @@ function literalByteByByte(src: Buffer, extra: number, wide: { escape: boolean; 
   return out;
 }
 
-/*
- * Wide characters: past U+00FF, whose UTF-8 starts with a byte from 0xC4 up. Python decodes a
- * frame into one str as wide as its widest character (so do browsers' JSON.parse strings), and
- * one such character makes a 450 KB answer's frame twice as large in memory and about twice as
- * slow to decode in jupyter_client and jupyter_server. A kept answer with few of them escapes
- * them (`\u2192`, 6 bytes for 3); one made mostly of them (Chinese, Japanese) keeps them raw.
- */
-const WIDE_LEAD = 0xc4;
-/** At most one wide character per this many bytes is escaped. */
-const WIDE_SHARE = 1 / 64;
-
-/** Bytes the escape adds to the sequence it replaces. */
-function wideGrowth(lead: number): number {
-  return escapeLength(lead) - sequenceLength(lead);
-}
-
 /** Whether the byte-by-byte literal escapes wide characters, and the bytes that adds. */
 function wideToEscape(src: Buffer): { escape: boolean; growth: number } {
   if (isAscii(src)) return { escape: false, growth: 0 };
@@ -181,10 +164,10 @@ function wideToEscape(src: Buffer): { escape: boolean; growth: number } {
     const b = src[i] as number;
     if (b >= WIDE_LEAD) {
       count++;
-      growth += wideGrowth(b);
+      growth += escapeGrowth(b);
     }
   }
-  return { escape: count <= src.length * WIDE_SHARE, growth };
+  return { escape: fewWide(count, src.length), growth };
 }
 
 /** Two ascending position lists as one. */
