@@ -21,6 +21,7 @@ export async function runKernel(connectionFile: string): Promise<void> {
       log,
     });
   const session = () => (sessionLoad ??= loadSession());
+  let loaded: Awaited<ReturnType<typeof loadSession>> | undefined;
 
   let stopping: Promise<void> | undefined;
   const shutdown = () =>
@@ -34,7 +35,18 @@ export async function runKernel(connectionFile: string): Promise<void> {
     kernel_info_request: async (ctx) => ctx.reply(kernelInfo()),
     shutdown_request: shutdownHandler(shutdown),
   };
-  for (const type of SESSION_REQUESTS) handlers[type] = async (ctx) => ((await session()).handlers[type] as Handler)(ctx);
+  // Once loaded, the session's handler is called in the same tick: an await here would let the
+  // busy status go to ZeroMQ (a tenth of a millisecond after idle) before a cell's request goes
+  // to the engine, instead of while the engine works on it.
+  for (const type of SESSION_REQUESTS) {
+    handlers[type] = (ctx) => {
+      if (loaded) return loaded.handlers[type](ctx);
+      return session().then((s) => {
+        loaded = s;
+        return s.handlers[type](ctx);
+      });
+    };
+  }
 
   server = new KernelServer(info, { handlers, log });
   process.on('SIGTERM', () => void shutdown());
