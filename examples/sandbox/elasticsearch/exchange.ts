@@ -84,7 +84,8 @@ export class Exchange {
 
   send(status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
     const filterPath = this.query.get('filter_path');
-    if (filterPath !== null && typeof body === 'object' && body !== null) body = applyFilterPath(body as Json, filterPath);
+    // The filter walks plain values: known texts (stored sources) are read back first.
+    if (filterPath !== null && typeof body === 'object' && body !== null) body = applyFilterPath(parseJson(stringifyJson(body)) as Json, filterPath);
     const text = typeof body === 'string' ? body : this.flag('pretty') ? stringifyJson(body, 2) + '\n' : stringifyJson(body);
     this.sendRaw(status, text, this.contentType(), headers);
   }

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { JsonObject } from './exchange';
+import { KnownJson } from './long-json';
 import { Mapping } from './mapping';
 import { FieldIndexes } from './search/field-indexes';
 import { pathValues } from './search/values';
@@ -15,6 +16,8 @@ export interface StoredDoc {
   readonly seqNo: number;
   /** Approximate stored size in bytes, for _cat/indices. */
   readonly size: number;
+  /** The source as hits print it, its JSON text written on first use. */
+  readonly printed: KnownJson;
 }
 
 export interface AliasProps {
@@ -123,7 +126,7 @@ export class IndexData {
     const old = this.docs.get(id);
     const bytes = size ?? JSON.stringify(source).length;
     const tombstone = this.tombstones.size > 0 ? this.tombstones.get(id) : undefined;
-    const doc: StoredDoc = { id, source, version: (old?.version ?? tombstone ?? 0) + 1, seqNo: this.nextSeqNo++, size: bytes };
+    const doc: StoredDoc = { id, source, version: (old?.version ?? tombstone ?? 0) + 1, seqNo: this.nextSeqNo++, size: bytes, printed: new KnownJson(source) };
     if (tombstone !== undefined) this.tombstones.delete(id);
     this.storeBytes += bytes;
     if (old) {

@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { ConsoleRequest, JsonValue, RequestBody } from '../console/cell';
+import { bufferedRequest } from './buffered-response';
 import { connectionFailureMessage } from './connection-failure';
 import { EngineError, type EngineResponse } from './driver';
 
@@ -80,21 +81,23 @@ export class Transport {
     const { body, contentType } = encodeBody(request.body);
     const timeoutMs = this.options.timeoutMs ?? 60_000;
     try {
-      const response = await this.agent.request({
-        origin: this.options.baseUrl,
-        method: request.method,
-        path: request.query ? `${request.path}?${request.query}` : request.path,
-        headers: { ...this.options.headers, ...(contentType ? { 'content-type': contentType } : {}), accept: 'application/json' },
-        body,
-        // undici closes the connection after a GET or DELETE that carries a body (a search),
-        // for servers that ignore such bodies; both engines read them, so keep it alive.
-        ...(body !== undefined ? { reset: false } : {}),
+      const response = await bufferedRequest(
+        this.agent,
+        {
+          origin: this.options.baseUrl,
+          method: request.method,
+          path: request.query ? `${request.path}?${request.query}` : request.path,
+          headers: { ...this.options.headers, ...(contentType ? { 'content-type': contentType } : {}), accept: 'application/json' },
+          body,
+          // undici closes the connection after a GET or DELETE that carries a body (a search),
+          // for servers that ignore such bodies; both engines read them, so keep it alive.
+          ...(body !== undefined ? { reset: false } : {}),
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
         signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const bytes = Buffer.from(await response.body.arrayBuffer());
-      return { status: response.statusCode, headers: flattenHeaders(response.headers), bytes, elapsedMs: performance.now() - started };
+      );
+      return { status: response.status, headers: flattenHeaders(response.headers), bytes: response.bytes, elapsedMs: performance.now() - started };
     } catch (err) {
       throw this.mapError(err, signal, timeoutMs);
     }

@@ -194,7 +194,8 @@ export function executeSearch(
       out['_primary_term'] = 1;
     }
     out['_score'] = scoresShown ? asFloat(h.score) : null;
-    if (req.source.enabled) out['_source'] = project ? project(doc.source) : doc.source;
+    // Unfiltered sources go out as the text written the first time they were shown.
+    if (req.source.enabled) out['_source'] = project ? project(doc.source) : (doc.printed as unknown as Json);
     const fields: JsonObject = {
       ...(req.fields ? fieldsOption(req.fields, h.shard.index, viewOf(doc)) : {}),
       ...(req.docvalueFields ? docvalueFields(req.docvalueFields, h.shard.index, viewOf(doc)) : {}),
