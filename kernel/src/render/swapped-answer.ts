@@ -85,11 +85,6 @@ function swappedLiteral(src: Buffer): Buffer | undefined {
  * zero-byte test on `word ^ 0x22222222`. Returns where the wide characters start (see
  * WIDE_LEAD), or undefined when a byte below 0x20 other than tab, newline or return is there
  * (JSON text never holds one raw).
- *
- * The loop's body takes no branch that only some answers reach: V8 optimises it part-way
- * through the first large answer, and a branch not yet taken by then (the first wide
- * character, the last bytes) would throw the optimised code away when reached, for several
- * cells in a row. Rare bytes are only noted in the loop and looked at after it.
  */
 function quotesToApostrophes(src: Buffer, out: Buffer): number[] | undefined {
   // Buffers of their own (not slices of Node's pool) start on a 4-byte boundary, as Uint32Array needs.
@@ -98,37 +93,28 @@ function quotesToApostrophes(src: Buffer, out: Buffer): number[] | undefined {
   const words = n >>> 2;
   const inWords = new Uint32Array(source.buffer, source.byteOffset, words);
   const outWords = new Uint32Array(out.buffer, out.byteOffset, words);
-  // Non-zero when some byte below 0x20 was seen: rare (tab, newline, return), then looked at closer.
-  let low = 0;
+  // ASCII answers (most) skip the look for wide characters.
+  const ascii = isAscii(source);
+  const wide: number[] = [];
   for (let i = 0; i < words; i++) {
     const w = inWords[i] as number;
     const x = w ^ 0x22222222;
     // High bit of each byte of `quotes` set where that byte of `w` is `"`.
     const quotes = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080;
     outWords[i] = w ^ ((quotes >>> 7) * (QUOTE ^ APOSTROPHE));
-    low |= (w - 0x20202020) & ~w & 0x80808080;
+    // Non-zero when some byte is below 0x20: rare (tab, newline, return), so then look closer.
+    if (((w - 0x20202020) & ~w & 0x80808080) !== 0 && [w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, w >>> 24].some(isStrayControl)) return undefined;
+    if (!ascii && (w & 0x80808080) !== 0) {
+      for (let b = 0; b < 4; b++) if (((w >>> (8 * b)) & 0xff) >= WIDE_LEAD) wide.push(i * 4 + b);
+    }
   }
   for (let i = words * 4; i < n; i++) {
     const b = source[i] as number;
+    if (isStrayControl(b)) return undefined;
+    if (b >= WIDE_LEAD) wide.push(i);
     out[i] = b === QUOTE ? APOSTROPHE : b;
-    low |= (b - SPACE) >>> 31;
   }
-  if (low !== 0 && hasStrayControl(source)) return undefined;
-  // ASCII answers (most) skip the look for wide characters.
-  return isAscii(source) ? [] : wideLeads(source);
-}
-
-/** Whether some byte is a control character JSON text cannot hold raw. */
-function hasStrayControl(bytes: Buffer): boolean {
-  for (let i = 0; i < bytes.length; i++) if (isStrayControl(bytes[i] as number)) return true;
-  return false;
-}
-
-/** Where the wide characters (WIDE_LEAD and up) start. */
-function wideLeads(bytes: Buffer): number[] {
-  const at: number[] = [];
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) >= WIDE_LEAD) at.push(i);
-  return at;
+  return wide;
 }
 
 /** A control character that JSON text cannot hold outside a string's escapes. */
