@@ -41,6 +41,7 @@ export function createSession(hooks: SessionHooks): { handlers: Record<(typeof S
     },
     close: async () => {
       // Points in time are released while their connections can still send.
+      grids.exports.cancelAll();
       await grids.sessions.closeAll();
       await connections.closeAll();
     },

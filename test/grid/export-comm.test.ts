@@ -2,7 +2,8 @@
  * The side panel's "Export…" over the wire (kernel process, ZeroMQ, sandbox engines over HTTP;
  * issue 13): an index or a collection, or what a grid shows under its filter, written next to
  * the notebook (the kernel's working directory) with progress messages before the one answer;
- * a cancel stops it and says how far it got; an existing file is kept without overwrite.
+ * a cancel stops it and says how far it got, as closing the panel that asked does; an existing
+ * file is kept without overwrite.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { SECRETS } from '../drivers/helpers';
 import { parseCsv, scratchDir } from '../export/export-helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
 import type { KernelClient } from '../support/kernel-client';
-import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
 
 const COUNT = 2_000;
 let kernel: KernelClient;
@@ -37,10 +38,10 @@ beforeEach(() => {
   proxy.rules.length = 0;
 });
 
-/** Sends an export request; its progress messages and, once it comes, its one answer. */
-function startExport(data: Record<string, unknown>) {
+/** Sends an export request (from `panel`); its progress messages and, once it comes, its one answer. */
+function startExport(data: Record<string, unknown>, panel: GridCommClient = comm) {
   const requestId = randomUUID();
-  const sent = kernel.submit('shell', 'comm_msg', { comm_id: comm.commId, data: { v: GRID_PROTOCOL_VERSION, requestId, type: 'export', ...data } });
+  const sent = kernel.submit('shell', 'comm_msg', { comm_id: panel.commId, data: { v: GRID_PROTOCOL_VERSION, requestId, type: 'export', ...data } });
   const messages = () => kernel.iopubMessages().filter((m) => m.header.msg_type === 'comm_msg' && (m.content.data as { requestId?: unknown }).requestId === requestId).map((m) => GridReplySchema.parse(m.content.data));
   const progress = () => messages().filter((m): m is Extract<GridReply, { type: 'exportProgress' }> => m.type === 'exportProgress');
   const answer = async (): Promise<GridReply> => {
@@ -107,6 +108,27 @@ it('a cancel stops the export, which says how far it got; only the .partial file
   expect(answer.type === 'error' && answer.message).toMatch(/^The export of products was interrupted after [\d,]+ of 2,000 documents .*: stopped\.jsonl was not written; the documents read so far are in stopped\.jsonl\.partial\.$/);
   expect(existsSync(join(cwd, 'stopped.jsonl'))).toBe(false);
   expect(lines(join(cwd, 'stopped.jsonl.partial')).length).toBeLessThan(COUNT);
+});
+
+it('closing the panel stops its export: no page is read after it, and only the .partial file is left', async () => {
+  const panel = await GridCommClient.open(kernel);
+  proxy.rules.push({ matches: (_m, url) => url === '/_search', delayMs: 300 });
+  const run = startExport({ exportId: 'e6', connection: 'es', target: 'products', file: 'closed.jsonl', format: 'jsonl' }, panel);
+  const deadline = Date.now() + 20_000;
+  while (!run.progress().some((p) => p.progress.documents > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(run.progress().length).toBeGreaterThan(0);
+  const close = await kernel.submit('shell', 'comm_close', { comm_id: panel.commId, data: {} });
+  await kernel.iopubFor(close.id);
+  const pagesBefore = proxy.seen.filter((r) => r.url === '/_search').length;
+  // Left running, the export would read a page every 300 ms and finish within 3 s.
+  await new Promise((r) => setTimeout(r, 1_500));
+  const pagesAfter = proxy.seen.filter((r) => r.url === '/_search').length;
+  // A page asked for as the close arrived may still reach the engine; none is asked for later.
+  expect(pagesAfter - pagesBefore).toBeLessThanOrEqual(1);
+  expect(existsSync(join(cwd, 'closed.jsonl'))).toBe(false);
+  expect(lines(join(cwd, 'closed.jsonl.partial')).length).toBeLessThan(COUNT);
+  // The other panel's comm still answers.
+  await comm.expect({ type: 'connections' }, 'connections');
 });
 
 it('an existing file is kept unless overwrite is asked for; a missing file name says what to write', async () => {

@@ -2,7 +2,8 @@
  * The side panel's exports: the same engine-neutral export as `%export` (files relative to the
  * notebook's directory, `.partial` until complete, progress a few times a second), one at a
  * time per export id, each stoppable with `cancelExport`. Exports are not bound by the comm's
- * time limit for a request: a large index takes as long as it takes.
+ * time limit for a request: a large index takes as long as it takes. They belong to the panel
+ * (comm) that asked: when it closes, its exports stop, as a cancel would stop them.
  */
 import { resolve } from 'node:path';
 import type { Driver } from '../drivers/driver';
@@ -23,20 +24,31 @@ export interface ExportSource {
   grid?: { target: string; view: GridView };
 }
 
-export class PanelExports {
-  private readonly running = new Map<string, AbortController>();
+/** An export's key: export ids are the panel's own, so two panels may use the same one. */
+function runningKey(commId: string, exportId: string): string {
+  return `${commId}\n${exportId}`;
+}
 
-  /** Answers an export request; `progress` sends the messages that precede the answer. */
-  async answer(request: PanelExportRequest, source: (request: Extract<PanelExportRequest, { type: 'export' }>) => ExportSource, progress: (body: ExportReplyBody) => Promise<void>): Promise<ExportReplyBody> {
+export class PanelExports {
+  private readonly running = new Map<string, { commId: string; controller: AbortController }>();
+
+  /** Answers a panel's (comm's) export request; `progress` sends the messages that precede the answer. */
+  async answer(
+    commId: string,
+    request: PanelExportRequest,
+    source: (request: Extract<PanelExportRequest, { type: 'export' }>) => ExportSource,
+    progress: (body: ExportReplyBody) => Promise<void>,
+  ): Promise<ExportReplyBody> {
+    const key = runningKey(commId, request.exportId);
     if (request.type === 'cancelExport') {
-      this.running.get(request.exportId)?.abort();
+      this.running.get(key)?.controller.abort();
       return { type: 'exportCancelled', exportId: request.exportId };
     }
-    if (this.running.has(request.exportId)) throw new Error(`An export named ${request.exportId} is already running; give each export its own id.`);
+    if (this.running.has(key)) throw new Error(`An export named ${request.exportId} is already running; give each export its own id.`);
     const { driver, grid } = source(request);
     const target = grid?.target ?? request.target;
     const controller = new AbortController();
-    this.running.set(request.exportId, controller);
+    this.running.set(key, { commId, controller });
     const info = (p: ExportProgress, text: string): ExportProgressInfo => ({ documents: p.documents, total: p.total ?? null, bytes: p.bytes, elapsedMs: p.elapsedMs, text });
     let last = 0;
     let sending: Promise<void> = Promise.resolve();
@@ -60,12 +72,17 @@ export class PanelExports {
       if (err instanceof ExportStopped) throw new Error(stoppedText(target, request.file, err));
       throw err;
     } finally {
-      this.running.delete(request.exportId);
+      this.running.delete(key);
     }
   }
 
-  /** Stops every export (the kernel is shutting down or the comm closed). */
+  /** Stops the exports a panel started: its comm closed, so no one is left to see them end. */
+  cancelComm(commId: string): void {
+    for (const run of this.running.values()) if (run.commId === commId) run.controller.abort();
+  }
+
+  /** Stops every export (the kernel is shutting down). */
   cancelAll(): void {
-    for (const controller of this.running.values()) controller.abort();
+    for (const run of this.running.values()) run.controller.abort();
   }
 }

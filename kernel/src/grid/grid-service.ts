@@ -58,6 +58,7 @@ export class GridService {
         },
         onClose: () => {
           this.comms.delete(comm.id);
+          this.exports.cancelComm(comm.id);
           void this.sessions.closeComm(comm.id);
         },
       };
@@ -102,7 +103,7 @@ export class GridService {
     if (isEditRequest(request)) return answerEdit(request, { grid: (id) => this.session(id), connection: (name) => this.connection(name) }, signal);
     if (isExportRequest(request)) {
       const progress = (body: ReplyBody) => comm.send({ v: GRID_PROTOCOL_VERSION, requestId: request.requestId, ...body });
-      return this.exports.answer(request, (exported) => this.exportSource(exported), progress);
+      return this.exports.answer(comm.id, request, (exported) => this.exportSource(exported), progress);
     }
     switch (request.type) {
       case 'connections': {
