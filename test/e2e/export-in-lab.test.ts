@@ -3,9 +3,11 @@
  * Chromium, against the sandbox engine (issue 13): from an index's context menu in the tree,
  * then from a grid tab under a filter, each through the dialog (file, format, fields) with the
  * progress and the final line in the panel, and the files' contents checked on disk next to
- * the notebook.
+ * the notebook; and Cancel clicked on a running export.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
+import type { RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -27,12 +29,18 @@ let lab: RunningLab;
 let browser: Browser;
 let page: Page;
 let root = '';
+/** While set, every page of a search waits a second before the engine reads it: an export slow enough to cancel. */
+let slowPages = false;
 
 beforeAll(async () => {
   const es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
   // A window smaller than the index: the export pages past it under a point in time.
   es.loadIndex('items', { properties: { n: { type: 'long' }, label: { type: 'keyword' }, colour: { type: 'keyword' } } }, docs, { max_result_window: '1000' });
-  servers = [await listen(es.handler, { port: 0 })];
+  const handler: RequestListener = (req, res) => {
+    if (slowPages && req.url?.startsWith('/_search')) setTimeout(() => es.handler(req, res), 1_000);
+    else es.handler(req, res);
+  };
+  servers = [await listen(handler, { port: 0 })];
   root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-export-'));
   ({ lab, browser, page } = await openPanelLab({ root, notebook: 'export.ipynb', cells: [`%connect elasticsearch ${servers[0]?.url} name=es`] }));
 });
@@ -100,4 +108,28 @@ it('Export… on a grid tab writes what the grid shows under its filter, in the 
   // The hostile label is data in the file and text on the page, never markup.
   expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
   await screenshot(page, 'export-grid');
+});
+
+it('Cancel on a running export stops it: the panel says how far it got, and only the .partial file is left', async () => {
+  slowPages = true;
+  try {
+    await treeItem('items').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Export…' }).click();
+    await exportThroughDialog({ file: 'stopped.jsonl', format: 'jsonl' });
+    const line = exportLine('items', 'stopped.jsonl');
+    // Cancelled once some documents are in: the line then says how many.
+    await line.filter({ hasText: /^Exporting items to stopped\.jsonl: [1-9][\d,]* of 3,000 documents/ }).waitFor({ timeout: 30_000 });
+    await line.getByRole('button', { name: 'Cancel' }).click();
+    const stopped = line.filter({ hasText: /^The export of items was interrupted/ });
+    await stopped.waitFor({ timeout: 30_000 });
+    await expect(stopped.textContent()).resolves.toMatch(/^The export of items was interrupted after [1-9][\d,]* of 3,000 documents .*: stopped\.jsonl was not written; the documents read so far are in stopped\.jsonl\.partial\.$/);
+    await expect(line.getByRole('button', { name: 'Cancel' }).count()).resolves.toBe(0);
+    expect(existsSync(join(root, 'stopped.jsonl'))).toBe(false);
+    const partial = (await readFile(join(root, 'stopped.jsonl.partial'), 'utf8')).split('\n').filter(Boolean);
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(DOCS);
+    await screenshot(page, 'export-cancelled');
+  } finally {
+    slowPages = false;
+  }
 });
