@@ -8,6 +8,8 @@ import { createInterface } from 'node:readline';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent } from 'undici';
+import { ISSUE_INDEX, loadIssueIndex } from './issue-index';
 
 export const REPO = join(__dirname, '..', '..');
 const PYTHON = join(REPO, '.venv', 'bin', 'python');
@@ -18,7 +20,7 @@ export const QUERY = { match: { description: 'durable lightweight stylish powerf
 export const searchBody = (size: number): string => JSON.stringify({ size, query: QUERY });
 
 /** The same search as a searchbook cell. */
-export const searchCell = (size: number): string => `GET /products/_search\n${searchBody(size)}`;
+export const searchCell = (size: number, index = 'products'): string => `GET /${index}/_search\n${searchBody(size)}`;
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -96,4 +98,20 @@ export async function startSandboxProcess(): Promise<{ esUrl: string; close: () 
     if (es && line.includes('Press Ctrl-C')) return { esUrl: es[1] as string, close: () => child.kill('SIGTERM') };
   }
   throw new Error(`the sandbox did not start:\n${seen}`);
+}
+
+/**
+ * The index the search runs on: the sandbox's 25,000 products, or with `--index issue` the
+ * 2,000 documents of about 250 bytes issue 15 measured on, loaded first.
+ */
+export async function benchIndex(esUrl: string): Promise<string> {
+  if (argument('index') !== 'issue') return 'products';
+  const agent = new Agent({ connections: 1 });
+  try {
+    const mean = await loadIssueIndex(agent, esUrl);
+    console.log(`index ${ISSUE_INDEX}: 2,000 documents, ${mean.toFixed(0)} bytes of source on average`);
+  } finally {
+    await agent.close();
+  }
+  return ISSUE_INDEX;
 }
