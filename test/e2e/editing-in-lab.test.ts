@@ -2,10 +2,10 @@
  * Editing in the side panel's document grid, in a real JupyterLab (from .venv) in Debian's
  * Chromium, against the sandbox engines and a real Elasticsearch node: cells typed, rows
  * inserted (with and without an id) and deleted, Discard, Show requests, a refused value with
- * nothing sent, a conflict made by a direct write (Overwrite, Drop my change), a failed save
- * where nothing typed is lost, a cut cell that loads its whole value, pending edits surviving a
- * kernel restart and a page reload, and deleting an index or emptying a collection through the
- * tree's menu with the name typed. Every write is checked in the engine with a direct request.
+ * nothing sent, a conflict made by a direct write (Overwrite, Drop my change; on Typesense too,
+ * which keeps no versions), a failed save where nothing typed is lost, a cut cell that loads
+ * its whole value, pending edits surviving a kernel restart and a page reload, and deleting an
+ * index or emptying a collection through the tree's menu with the name typed. Every write is checked in the engine with a direct request.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -380,6 +380,21 @@ describe('Typesense collections', () => {
     await typeInto(label, await rowOf(label, 'i1'), 'rank', '41');
     await expect(save(label)).resolves.toBe('Saved 1 change.');
     await expect(engine(tsUrl, '/collections/items/documents/i1')).resolves.toMatchObject({ body: { rank: 41, title: 'Item 1' } });
+    await closeGrid(label);
+  });
+
+  it('a change written by someone else after the grid read the row is a conflict, though Typesense keeps no versions: Overwrite saves yours', async () => {
+    const label = await openGrid('ts', 'items');
+    await typeInto(label, await rowOf(label, 'i2'), 'rank', '21');
+    await engine(tsUrl, '/collections/items/documents/i2', { method: 'PATCH', body: JSON.stringify({ rank: 99 }) });
+    await expect(save(label)).resolves.toMatch(/^Saved 0 of 1 change; 1 conflict/);
+    const conflict = problems(label).locator('.searchbook-mod-conflict');
+    await expect(conflict.textContent()).resolves.toMatch(/Someone changed rank in this document after the grid read it[\s\S]*rank: yours 21 · stored now 99/);
+    await expect(engine(tsUrl, '/collections/items/documents/i2')).resolves.toMatchObject({ body: { rank: 99 } });
+    await screenshot(page, 'editing-conflict-typesense');
+    await conflict.getByRole('button', { name: 'Overwrite' }).click();
+    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('data-pending') === '0', label, { timeout: 30_000 });
+    await expect(engine(tsUrl, '/collections/items/documents/i2')).resolves.toMatchObject({ body: { rank: 21, title: 'Item 2' } });
     await closeGrid(label);
   });
 

@@ -8,17 +8,17 @@ const sent = { method: 'POST', path: '/products/_update/a', status: 200, elapsed
 describe('pending changes of one grid', () => {
   it('typing a value back to what is stored leaves nothing pending', () => {
     const p = new PendingChanges();
-    p.edit(a, v1, 'price', '12', '10');
+    p.edit(a, v1, 'price', '12', '10', 10);
     expect(p.count).toBe(1);
-    p.edit(a, v1, 'price', '10', '10');
+    p.edit(a, v1, 'price', '10', '10', 10);
     expect(p.count).toBe(0);
     expect(p.changes('products')).toEqual([]);
   });
 
   it('sends one partial update per row with only the changed fields and the version read, new rows into the target, deletes by key', () => {
     const p = new PendingChanges();
-    p.edit(a, v1, 'price', '12', '10');
-    p.edit(a, v1, 'name', null, 'old');
+    p.edit(a, v1, 'price', '12', '10', 10);
+    p.edit(a, v1, 'name', null, 'old', 'old');
     const key = p.insert();
     p.editNew(key, '_id', 'x1', true);
     p.editNew(key, 'name', 'New', false);
@@ -40,7 +40,7 @@ describe('pending changes of one grid', () => {
 
   it('Delete rows on rows all marked takes the mark back and keeps their edits; new rows are removed', () => {
     const p = new PendingChanges();
-    p.edit(a, v1, 'price', '12', '10');
+    p.edit(a, v1, 'price', '12', '10', 10);
     const fresh = p.insert();
     p.toggleDelete([{ row: a, version: v1 }], [fresh]);
     expect(p.changes('products').map((c) => c.kind)).toEqual(['delete']);
@@ -50,19 +50,19 @@ describe('pending changes of one grid', () => {
 
   it('refusals keep every change pending, marked with the message, line and column', () => {
     const p = new PendingChanges();
-    p.edit(a, v1, 'tags', '[1,', '[]');
+    p.edit(a, v1, 'tags', '[1,', '[]', []);
     p.refuse([{ key: 'row:products/a', column: 'tags', message: 'Invalid JSON', line: 1, col: 4 }]);
     expect(p.count).toBe(1);
     expect(p.problemOf('row:products/a')).toEqual({ kind: 'refused', refusals: [{ column: 'tags', message: 'Invalid JSON', line: 1, col: 4 }] });
     // Typing again clears the mark.
-    p.edit(a, v1, 'tags', '[1]', '[]');
+    p.edit(a, v1, 'tags', '[1]', '[]', []);
     expect(p.problemOf('row:products/a')).toBeUndefined();
   });
 
   it('a save that partly fails: saved changes leave, the failed and conflicting ones stay with their reason', () => {
     const p = new PendingChanges();
-    p.edit(a, v1, 'price', '12', '10');
-    p.edit(b, v1, 'price', '13', '10');
+    p.edit(a, v1, 'price', '12', '10', 10);
+    p.edit(b, v1, 'price', '13', '10', 10);
     const fresh = p.insert();
     const outcomes = p.settle([
       { key: 'row:products/a', status: 'saved', row: a, version: { seqNo: 2, primaryTerm: 1 }, document: { _id: 'a', price: 12 }, request: sent },
@@ -93,12 +93,34 @@ describe('pending changes of one grid', () => {
     p.editNew(ts, 'title', 'Mine', false);
     p.settle([{ key: ts, status: 'conflict', message: 'exists', current: { id: 'y', title: 'Theirs' }, request: sent }]);
     expect(p.overwrite(ts, 'books')).toBe('row:books/y');
-    expect(p.changes('books')).toEqual([{ kind: 'update', key: 'row:books/y', row: { index: 'books', id: 'y' }, fields: { title: 'Mine' } }]);
+    expect(p.changes('books')).toEqual([{ kind: 'update', key: 'row:books/y', row: { index: 'books', id: 'y' }, expected: { title: 'Theirs' }, fields: { title: 'Mine' } }]);
+  });
+
+  it('without versions (Typesense), an update carries each edited field as it was first read, and Overwrite expects what was stored at the conflict', () => {
+    const p = new PendingChanges();
+    const book = { index: 'books', id: 'b1' };
+    p.edit(book, undefined, 'rank', '5', '3', 3);
+    p.edit(book, undefined, 'rank', '6', '3', 3);
+    p.edit(book, undefined, 'tags', '["x"]', '["a","b"]', ['a', 'b']);
+    p.edit(book, undefined, 'title', 'Dune', 'Dune', 'Dune');
+    expect(p.changes('books')).toEqual([{ kind: 'update', key: 'row:books/b1', row: book, expected: { rank: 3, tags: ['a', 'b'] }, fields: { rank: '6', tags: '["x"]' } }]);
+    // Typed back: that field is no longer sent, nor expected.
+    p.edit(book, undefined, 'tags', '["a","b"]', '["a","b"]', ['a', 'b']);
+    expect(p.changes('books')).toEqual([{ kind: 'update', key: 'row:books/b1', row: book, expected: { rank: 3 }, fields: { rank: '6' } }]);
+    p.settle([{ key: 'row:books/b1', status: 'conflict', message: 'changed meanwhile', current: { id: 'b1', rank: 9, title: 'Dune' }, request: sent }]);
+    expect(p.overwrite('row:books/b1', 'books')).toBe('row:books/b1');
+    expect(p.changes('books')).toEqual([{ kind: 'update', key: 'row:books/b1', row: book, expected: { rank: 9 }, fields: { rank: '6' } }]);
+    // With a version (Elasticsearch) the version says it all.
+    p.edit(a, v1, 'price', '12', '10', 10);
+    expect(p.changes('products', ['row:products/a'])).toEqual([{ kind: 'update', key: 'row:products/a', row: a, version: v1, fields: { price: '12' } }]);
+    // And the expectation survives a page reload.
+    const again = new PendingChanges(PendingStateSchema.parse(JSON.parse(JSON.stringify(p.state()))));
+    expect(again.changes('books')).toEqual(p.changes('books'));
   });
 
   it('survives being stored and read back (a page reload)', () => {
     const p = new PendingChanges();
-    p.edit(a, v1, 'price', '12', '10');
+    p.edit(a, v1, 'price', '12', '10', 10);
     const key = p.insert();
     p.editNew(key, 'name', 'N', false);
     const again = new PendingChanges(PendingStateSchema.parse(JSON.parse(JSON.stringify(p.state()))));
@@ -109,7 +131,7 @@ describe('pending changes of one grid', () => {
 
   it('Discard drops everything', () => {
     const p = new PendingChanges();
-    p.edit(a, v1, 'price', '12', '10');
+    p.edit(a, v1, 'price', '12', '10', 10);
     p.insert();
     p.discard();
     expect(p.count).toBe(0);

@@ -2,7 +2,8 @@
  * Editing from the document grid over the wire (kernel over ZeroMQ, the Typesense sandbox over
  * HTTP): blocks carry each row's collection and id; PATCH with only the changed fields (an
  * object leaf sent with its object whole, so its other leaves stay), POST with the typed id,
- * DELETE, each read back from the engine; values typed by the schema and refused before
+ * DELETE, each read back from the engine; an update made against values someone changed
+ * since (read and compared first, as Typesense keeps no versions); values typed by the schema and refused before
  * anything is sent; a document deleted meanwhile; one failed change beside saved ones; a cut
  * cell's whole value; deleting and emptying collections, emptying only on 28.0 and later.
  */
@@ -149,6 +150,34 @@ it('a deleted row is DELETE /collections/<c>/documents/<id>; a row deleted meanw
   expect((await stored('gone')).status).toBe(404);
   expect(reply.results.find((r) => r.key === 'u')).toMatchObject({ status: 'conflict', current: null, request: { status: 404 } });
   expect((await stored('vanish')).status).toBe(404);
+});
+
+it('an update saying what it read is written only while the stored fields still hold it; a change made meanwhile is a conflict, and nothing is written', async () => {
+  await engineCall('POST', '/collections/books/documents', { id: 'race', title: 'Race', pages: 100, meta: { city: 'Rome', floor: 1 } });
+  const grid = await open();
+  const { row, at } = rowOf(grid, 'race');
+  const read = grid.first.rows[at] as Record<string, unknown>;
+  expect(read).toMatchObject({ pages: 100, 'meta.city': 'Rome' });
+  // Read as the grid read it: saved, with one GET before the PATCH.
+  proxy.seen.length = 0;
+  saved(await save(grid, [{ kind: 'update', key: 'same', row, expected: { pages: read['pages'], 'meta.city': read['meta.city'] }, fields: { pages: '101' } }]), 'same');
+  expect(proxy.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /collections/books/documents/race', 'PATCH /collections/books/documents/race']);
+  // Someone else writes pages and an object leaf meanwhile.
+  await engineCall('PATCH', '/collections/books/documents/race', { pages: 250, meta: { city: 'Oslo', floor: 1 } });
+  proxy.seen.length = 0;
+  const reply = await save(grid, [{ kind: 'update', key: 'late', row, expected: { pages: 101, 'meta.city': 'Rome', title: 'Race' }, fields: { pages: '102', 'meta.city': 'Milan' } }]);
+  expect(reply.results).toEqual([
+    expect.objectContaining({ key: 'late', status: 'conflict', message: expect.stringMatching(/^Someone changed pages, meta\.city in this document after the grid read it, so your change was not written/), current: expect.objectContaining({ pages: 250, 'meta.city': 'Oslo' }), request: expect.objectContaining({ method: 'GET', status: 200 }) }),
+  ]);
+  expect(writesSeen()).toEqual([]);
+  expect((await stored('race')).body).toMatchObject({ pages: 250, meta: { city: 'Oslo', floor: 1 } });
+  // Overwrite: the same fields, expecting what the conflict showed.
+  saved(await save(grid, [{ kind: 'update', key: 'over', row, expected: { pages: 250, 'meta.city': 'Oslo' }, fields: { pages: '102', 'meta.city': 'Milan' } }]), 'over');
+  expect((await stored('race')).body).toMatchObject({ pages: 102, meta: { city: 'Milan', floor: 1 } });
+  // A field the document no longer has is expected as null.
+  await engineCall('PATCH', '/collections/books/documents/race', { pages: null });
+  saved(await save(grid, [{ kind: 'update', key: 'empty', row, expected: { pages: null }, fields: { pages: '7' } }]), 'empty');
+  expect((await stored('race')).body).toMatchObject({ pages: 7 });
 });
 
 it('typed values are refused under their cells, all of them, and nothing is sent', async () => {

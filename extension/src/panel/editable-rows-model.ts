@@ -131,8 +131,10 @@ export class EditableRowsModel extends PagedRowsModel {
     if (region !== 'body' || !col || !at) return false;
     const text = typeof value === 'string' ? value : '';
     if (at.kind === 'new') this.pending.editNew(at.key, col.name, text, col.primaryKey === true);
-    else if (at.key) this.pending.edit(at.key, at.version, col.name, text, valueText(this.storedValue(row, column), col.json) ?? '');
-    else return false;
+    else if (at.key) {
+      const stored = this.storedValue(row, column);
+      this.pending.edit(at.key, at.version, col.name, text, valueText(stored, col.json) ?? '', stored);
+    } else return false;
     this.pendingUpdated(false);
     return true;
   }

@@ -28,7 +28,16 @@ export type Problem = z.infer<typeof ProblemSchema>;
 
 const Fields = z.record(z.string(), CellEditSchema);
 /** An existing row with edited cells, or marked for deletion (its edits kept, in case the mark is taken back). */
-const EditedRowSchema = z.object({ key: z.string(), row: RowKeySchema, version: RowVersionSchema.optional(), fields: Fields, deleted: z.boolean(), problem: ProblemSchema.optional() });
+const EditedRowSchema = z.object({
+  key: z.string(),
+  row: RowKeySchema,
+  version: RowVersionSchema.optional(),
+  /** Where the engine keeps no version: each edited field's value as read, for the kernel to compare before writing. */
+  expected: z.record(z.string(), JsonValueSchema).optional(),
+  fields: Fields,
+  deleted: z.boolean(),
+  problem: ProblemSchema.optional(),
+});
 /** A row the user inserted; `id` empty: the engine names the document. */
 const NewRowSchema = z.object({ key: z.string(), id: z.string(), version: RowVersionSchema.optional(), fields: Fields, problem: ProblemSchema.optional() });
 export type EditedRow = z.infer<typeof EditedRowSchema>;
@@ -83,12 +92,22 @@ export class PendingChanges {
     return { v: 1, next: this.next, edited: [...this.edited.values()], added: this.added };
   }
 
-  /** A cell of an existing row as the user left it; `original` is the stored value's text, so typing it back undoes the edit. */
-  edit(row: RowKey, version: RowVersion | undefined, column: string, text: CellEdit, original: CellEdit): void {
+  /**
+   * A cell of an existing row as the user left it; `original` is the stored value's text, so
+   * typing it back undoes the edit, and `stored` the value itself: without a version, the one
+   * the save expects to find.
+   */
+  edit(row: RowKey, version: RowVersion | undefined, column: string, text: CellEdit, original: CellEdit, stored: unknown): void {
     const key = rowKeyString(row);
     const entry = this.edited.get(key) ?? { key, row, ...(version ? { version } : {}), fields: {}, deleted: false };
-    if (text === original) delete entry.fields[column];
-    else entry.fields[column] = text;
+    if (text === original) {
+      delete entry.fields[column];
+      delete entry.expected?.[column];
+    } else {
+      // The value first read stays expected: it is what the user's edit was made against.
+      if (!entry.version && !(column in entry.fields)) entry.expected = { ...entry.expected, [column]: stored };
+      entry.fields[column] = text;
+    }
     delete entry.problem;
     this.store(entry);
   }
@@ -147,7 +166,7 @@ export class PendingChanges {
       if (only && !only.includes(row.key)) continue;
       const version = row.version ? { version: row.version } : {};
       if (row.deleted) out.push({ kind: 'delete', key: row.key, row: row.row, ...version });
-      else if (Object.keys(row.fields).length > 0) out.push({ kind: 'update', key: row.key, row: row.row, ...version, fields: { ...row.fields } });
+      else if (Object.keys(row.fields).length > 0) out.push({ kind: 'update', key: row.key, row: row.row, ...version, ...expectedOf(row), fields: { ...row.fields } });
     }
     return out;
   }
@@ -184,9 +203,11 @@ export class PendingChanges {
   overwrite(key: string, target: string): string | undefined {
     const entry = this.edited.get(key);
     if (entry?.problem?.kind === 'conflict') {
-      const { version } = entry.problem;
+      const { version, current } = entry.problem;
       if (version) entry.version = version;
       else delete entry.version;
+      // Without versions, yours goes over what was stored when the conflict was seen, and a third write meanwhile is still caught.
+      if (entry.expected && current) entry.expected = fieldsIn(current, entry.fields);
       delete entry.problem;
       return key;
     }
@@ -197,9 +218,11 @@ export class PendingChanges {
       delete fresh.problem;
       return key;
     }
+    const { current } = fresh.problem;
     this.remove(key);
     const row = { index: target, id: fresh.id };
-    const replaced: EditedRow = { key: rowKeyString(row), row, fields: { ...fresh.fields }, deleted: false };
+    const expected = current ? { expected: fieldsIn(current, fresh.fields) } : {};
+    const replaced: EditedRow = { key: rowKeyString(row), row, ...expected, fields: { ...fresh.fields }, deleted: false };
     this.edited.set(replaced.key, replaced);
     return replaced.key;
   }
@@ -234,6 +257,16 @@ export class PendingChanges {
     if (!entry.deleted && Object.keys(entry.fields).length === 0) this.edited.delete(entry.key);
     else this.edited.set(entry.key, entry);
   }
+}
+
+/** The values an update expects to find, for its edited fields only. */
+function expectedOf(row: EditedRow): Pick<Extract<RowChange, { kind: 'update' }>, 'expected'> {
+  return row.expected && !row.version ? { expected: fieldsIn(row.expected, row.fields) } : {};
+}
+
+/** What `values` holds for each edited field, null where it holds nothing. */
+function fieldsIn(values: Record<string, unknown>, fields: Record<string, CellEdit>): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(fields).map((column) => [column, values[column] ?? null]));
 }
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {

@@ -40,6 +40,11 @@ export interface EngineWrites {
   outcome(typed: TypedChange, response: EngineResponse, sent: SentRequest, signal: AbortSignal): Promise<ChangeResult>;
   /** Told of every write sent, so cached mappings or schemas it may change are dropped. */
   noteWrite(request: WriteRequest): void;
+  /**
+   * For an engine that keeps no versions: the conflict when the stored document no longer
+   * holds what the change expects (RowChange `expected`), so the write is not sent.
+   */
+  changedMeanwhile?(typed: TypedChange, signal: AbortSignal): Promise<ChangeResult | undefined>;
 }
 
 /**
@@ -114,6 +119,8 @@ async function saveOne(writes: EngineWrites, typed: TypedChange, signal: AbortSi
   const key = typed.change.key;
   let request: WriteRequest | undefined;
   try {
+    const changed = await writes.changedMeanwhile?.(typed, signal);
+    if (changed) return changed;
     request = await writes.request(typed, signal);
     const response = await writes.transport.send({ method: request.method, path: request.path, query: request.query, ...(request.body !== undefined ? { body: { kind: 'json' as const, value: request.body } } : {}) }, signal);
     const sent: SentRequest = { method: request.method, path: pathWithQuery(request), status: response.status, elapsedMs: Math.round(response.elapsedMs * 10) / 10 };

@@ -36,8 +36,12 @@ export type CellEdit = z.infer<typeof CellEditSchema>;
 const Fields = z.record(z.string().min(1), CellEditSchema);
 
 export const RowChangeSchema = z.discriminatedUnion('kind', [
-  /** Only the changed fields are sent (a partial update). */
-  z.object({ kind: z.literal('update'), key: ChangeKey, row: RowKeySchema, version: RowVersionSchema.optional(), fields: Fields }),
+  /**
+   * Only the changed fields are sent (a partial update). `expected`: those fields' values as
+   * the grid read them, for an engine that keeps no versions (Typesense). The kernel reads the
+   * stored document first and a field that differs is a `conflict`, with nothing written.
+   */
+  z.object({ kind: z.literal('update'), key: ChangeKey, row: RowKeySchema, version: RowVersionSchema.optional(), expected: z.record(z.string().min(1), JsonValueSchema).optional(), fields: Fields }),
   /**
    * A new row in the grid's target; without an id the engine names it. An insert never
    * replaces a document that has its id (Elasticsearch: `op_type=create`): that is a

@@ -8,7 +8,11 @@
  * Typesense replaces a top-level field whole on update, so an edit of one leaf of an object
  * (`meta.pages`) sends that object with the leaf changed, read from the stored document first:
  * its other leaves are not lost.
+ *
+ * Nor does it keep versions: an update carrying the values the grid read is checked against
+ * the stored document before it is sent, so a concurrent change is a conflict, not lost.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import type { ChangeResult, RowKey, TargetAction, TargetActionId } from '../../grid/edit-protocol';
@@ -62,6 +66,7 @@ export class TypesenseEdits extends EngineEdits {
       request: (typed, signal) => this.request(typed, signal),
       outcome: (typed, response, sent, signal) => this.outcome(typed, response, sent, signal),
       noteWrite: noted,
+      changedMeanwhile: (typed, signal) => this.changedMeanwhile(typed, signal),
     };
   }
 
@@ -112,6 +117,28 @@ export class TypesenseEdits extends EngineEdits {
       case 'delete':
         return { method: 'DELETE', path: documentPath(index, change.row.id), query: '' };
     }
+  }
+
+  /**
+   * Typesense keeps no versions, so an update that says what it expects reads the stored
+   * document first and compares those fields; one that differs is a conflict and nothing is
+   * written. Another write can still land between this read and the PATCH: the window is one
+   * round trip, not the time the grid was open. A document gone meanwhile is left to the
+   * PATCH, whose 404 says so.
+   */
+  private async changedMeanwhile({ change }: TypedChange, signal: AbortSignal): Promise<ChangeResult | undefined> {
+    if (change.kind !== 'update' || change.expected === undefined) return undefined;
+    const sent: SentRequest[] = [];
+    const document = await sendGridRequest(this.transport, { method: 'GET', path: documentPath(change.row.index, change.row.id) }, (r) => (r.status === 404 ? undefined : typesenseFailure(r)), sent, signal);
+    const read = sent[0] as SentRequest;
+    if (read.status === 404) return undefined;
+    const current = await this.gridRow(change.row.index, document, signal);
+    const changed = Object.entries(change.expected)
+      .filter(([column, value]) => !isDeepStrictEqual(current[column] ?? null, value))
+      .map(([column]) => column);
+    if (changed.length === 0) return undefined;
+    const message = `Someone changed ${changed.join(', ')} in this document after the grid read it, so your change was not written. The current document is shown beside your edit: overwrite it, or drop your edit.`;
+    return { key: change.key, status: 'conflict', message, current, request: read };
   }
 
   /** Objects whose leaves were edited, whole: the stored object with those leaves changed. */
