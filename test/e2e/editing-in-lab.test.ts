@@ -383,7 +383,7 @@ describe('Typesense collections', () => {
     await closeGrid(label);
   });
 
-  it('a change written by someone else after the grid read the row is a conflict, though Typesense keeps no versions: Overwrite saves yours', async () => {
+  it('a change written by someone else after the grid read the row is a conflict, though Typesense keeps no versions: Overwrite saves yours; a deletion is kept back too', async () => {
     const label = await openGrid('ts', 'items');
     await typeInto(label, await rowOf(label, 'i2'), 'rank', '21');
     await engine(tsUrl, '/collections/items/documents/i2', { method: 'PATCH', body: JSON.stringify({ rank: 99 }) });
@@ -395,6 +395,17 @@ describe('Typesense collections', () => {
     await conflict.getByRole('button', { name: 'Overwrite' }).click();
     await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('data-pending') === '0', label, { timeout: 30_000 });
     await expect(engine(tsUrl, '/collections/items/documents/i2')).resolves.toMatchObject({ body: { rank: 21, title: 'Item 2' } });
+
+    // A row deleted after someone else changed it is kept; Drop my change shows their value.
+    await selectRow(label, await rowOf(label, 'i3'));
+    await editBar(label).getByRole('button', { name: 'Delete rows' }).click();
+    await engine(tsUrl, '/collections/items/documents/i3', { method: 'PATCH', body: JSON.stringify({ title: 'Item 3, revised' }) });
+    await expect(save(label)).resolves.toMatch(/1 conflict/);
+    await expect(problems(label).textContent()).resolves.toMatch(/Someone changed title in this document after the grid read it, so it was not deleted/);
+    await expect(engine(tsUrl, '/collections/items/documents/i3')).resolves.toMatchObject({ status: 200, body: { title: 'Item 3, revised' } });
+    await problems(label).getByRole('button', { name: 'Drop my change' }).click();
+    await expect(pendingCount(label).textContent()).resolves.toBe('No pending changes');
+    await expect(cellText(label, await rowOf(label, 'i3'), 'title')).resolves.toBe('Item 3, revised');
     await closeGrid(label);
   });
 

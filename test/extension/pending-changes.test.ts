@@ -118,6 +118,20 @@ describe('pending changes of one grid', () => {
     expect(again.changes('books')).toEqual(p.changes('books'));
   });
 
+  it('without versions, a deletion carries the row as read (an edit made first keeps the value it was made against)', () => {
+    const p = new PendingChanges();
+    const book = { index: 'books', id: 'b2' };
+    p.edit(book, undefined, 'rank', '5', '3', 3);
+    p.toggleDelete([{ row: book, version: undefined, read: { id: 'b2', title: 'Emma', rank: 4 } }]);
+    expect(p.changes('books')).toEqual([{ kind: 'delete', key: 'row:books/b2', row: book, expected: { id: 'b2', title: 'Emma', rank: 3 } }]);
+    p.settle([{ key: 'row:books/b2', status: 'conflict', message: 'changed meanwhile', current: { id: 'b2', title: 'Emma II', rank: 3 }, request: sent }]);
+    p.overwrite('row:books/b2', 'books');
+    expect(p.changes('books')).toEqual([{ kind: 'delete', key: 'row:books/b2', row: book, expected: { id: 'b2', title: 'Emma II', rank: 3 } }]);
+    // With a version nothing else is sent.
+    p.toggleDelete([{ row: a, version: v1, read: { price: 10 } }]);
+    expect(p.changes('products', ['row:products/a'])).toEqual([{ kind: 'delete', key: 'row:products/a', row: a, version: v1 }]);
+  });
+
   it('survives being stored and read back (a page reload)', () => {
     const p = new PendingChanges();
     p.edit(a, v1, 'price', '12', '10', 10);

@@ -2,8 +2,8 @@
  * Editing from the document grid over the wire (kernel over ZeroMQ, the Typesense sandbox over
  * HTTP): blocks carry each row's collection and id; PATCH with only the changed fields (an
  * object leaf sent with its object whole, so its other leaves stay), POST with the typed id,
- * DELETE, each read back from the engine; an update made against values someone changed
- * since (read and compared first, as Typesense keeps no versions); values typed by the schema and refused before
+ * DELETE, each read back from the engine; an update or deletion made against values someone
+ * changed since (read and compared first, as Typesense keeps no versions); values typed by the schema and refused before
  * anything is sent; a document deleted meanwhile; one failed change beside saved ones; a cut
  * cell's whole value; deleting and emptying collections, emptying only on 28.0 and later.
  */
@@ -178,6 +178,21 @@ it('an update saying what it read is written only while the stored fields still 
   await engineCall('PATCH', '/collections/books/documents/race', { pages: null });
   saved(await save(grid, [{ kind: 'update', key: 'empty', row, expected: { pages: null }, fields: { pages: '7' } }]), 'empty');
   expect((await stored('race')).body).toMatchObject({ pages: 7 });
+});
+
+it('a deletion saying what it read deletes only while the document still holds it', async () => {
+  await engineCall('POST', '/collections/books/documents', { id: 'doomed', title: 'Doomed', pages: 5 });
+  const grid = await open();
+  const { row, at } = rowOf(grid, 'doomed');
+  const read = grid.first.rows[at] as Record<string, unknown>;
+  await engineCall('PATCH', '/collections/books/documents/doomed', { title: 'Saved by an edit' });
+  proxy.seen.length = 0;
+  const reply = await save(grid, [{ kind: 'delete', key: 'd', row, expected: read }]);
+  expect(reply.results).toEqual([expect.objectContaining({ key: 'd', status: 'conflict', message: expect.stringMatching(/^Someone changed title in this document after the grid read it, so it was not deleted/), current: expect.objectContaining({ title: 'Saved by an edit' }) })]);
+  expect(writesSeen()).toEqual([]);
+  expect((await stored('doomed')).body).toMatchObject({ title: 'Saved by an edit' });
+  saved(await save(grid, [{ kind: 'delete', key: 'd2', row, expected: { ...read, title: 'Saved by an edit' } }]), 'd2');
+  expect((await stored('doomed')).status).toBe(404);
 });
 
 it('typed values are refused under their cells, all of them, and nothing is sent', async () => {

@@ -85,6 +85,15 @@ export class EditableRowsModel extends PagedRowsModel {
     return at.values[name] ?? null;
   }
 
+  /** A row's stored values by column, less the cells shown cut (their fragment is not what is stored). */
+  private readValues(row: number): Record<string, unknown> {
+    const read: Record<string, unknown> = {};
+    this.columns.forEach((col, column) => {
+      if (!this.isCut(row, column)) read[col.name] = this.storedValue(row, column);
+    });
+    return read;
+  }
+
   /** The value as stored (the whole one for a cut cell that was loaded). */
   storedValue(row: number, column: number): unknown {
     const name = this.columns[column]?.name;
@@ -146,12 +155,12 @@ export class EditableRowsModel extends PagedRowsModel {
 
   /** Marks the rows for deletion (or takes the mark back); new rows go. */
   deleteRows(rows: readonly number[]): void {
-    const existing: Array<{ row: RowKey; version: RowVersion | undefined }> = [];
+    const existing: Array<{ row: RowKey; version: RowVersion | undefined; read?: Record<string, unknown> }> = [];
     const fresh: string[] = [];
     for (const row of rows) {
       const at = this.rowAt(row);
       if (at?.kind === 'new') fresh.push(at.key);
-      else if (at?.key && !at.deleted) existing.push({ row: at.key, version: at.version });
+      else if (at?.key && !at.deleted) existing.push({ row: at.key, version: at.version, ...(at.version ? {} : { read: this.readValues(row) }) });
     }
     this.pending.toggleDelete(existing, fresh);
     this.pendingUpdated(fresh.length > 0);

@@ -129,14 +129,20 @@ export class PendingChanges {
     return key;
   }
 
-  /** Marks existing rows for deletion, or takes the mark back when every one of them has it; new rows are simply removed. */
-  toggleDelete(rows: ReadonlyArray<{ row: RowKey; version: RowVersion | undefined }>, newKeys: readonly string[] = []): void {
+  /**
+   * Marks existing rows for deletion, or takes the mark back when every one of them has it; new
+   * rows are simply removed. `read`: a row's values as read (cut cells left out), expected by
+   * the deletion where there is no version.
+   */
+  toggleDelete(rows: ReadonlyArray<{ row: RowKey; version: RowVersion | undefined; read?: Record<string, unknown> }>, newKeys: readonly string[] = []): void {
     this.added = this.added.filter((r) => !newKeys.includes(r.key));
     const all = rows.length > 0 && rows.every(({ row }) => this.edited.get(rowKeyString(row))?.deleted === true);
-    for (const { row, version } of rows) {
+    for (const { row, version, read } of rows) {
       const key = rowKeyString(row);
       const entry = this.edited.get(key) ?? { key, row, ...(version ? { version } : {}), fields: {}, deleted: false };
       entry.deleted = !all;
+      // Values first read stay expected, as for edits.
+      if (entry.deleted && !entry.version && read) entry.expected = { ...read, ...entry.expected };
       delete entry.problem;
       this.store(entry);
     }
@@ -165,7 +171,7 @@ export class PendingChanges {
     for (const row of this.edited.values()) {
       if (only && !only.includes(row.key)) continue;
       const version = row.version ? { version: row.version } : {};
-      if (row.deleted) out.push({ kind: 'delete', key: row.key, row: row.row, ...version });
+      if (row.deleted) out.push({ kind: 'delete', key: row.key, row: row.row, ...version, ...(row.expected && !row.version ? { expected: { ...row.expected } } : {}) });
       else if (Object.keys(row.fields).length > 0) out.push({ kind: 'update', key: row.key, row: row.row, ...version, ...expectedOf(row), fields: { ...row.fields } });
     }
     return out;
@@ -207,7 +213,7 @@ export class PendingChanges {
       if (version) entry.version = version;
       else delete entry.version;
       // Without versions, yours goes over what was stored when the conflict was seen, and a third write meanwhile is still caught.
-      if (entry.expected && current) entry.expected = fieldsIn(current, entry.fields);
+      if (entry.expected && current) entry.expected = fieldsIn(current, entry.deleted ? entry.expected : entry.fields);
       delete entry.problem;
       return key;
     }
@@ -264,8 +270,8 @@ function expectedOf(row: EditedRow): Pick<Extract<RowChange, { kind: 'update' }>
   return row.expected && !row.version ? { expected: fieldsIn(row.expected, row.fields) } : {};
 }
 
-/** What `values` holds for each edited field, null where it holds nothing. */
-function fieldsIn(values: Record<string, unknown>, fields: Record<string, CellEdit>): Record<string, unknown> {
+/** What `values` holds for each of `fields`, null where it holds nothing. */
+function fieldsIn(values: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.keys(fields).map((column) => [column, values[column] ?? null]));
 }
 

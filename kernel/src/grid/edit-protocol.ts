@@ -34,14 +34,16 @@ export type RowKey = z.infer<typeof RowKeySchema>;
 export const CellEditSchema = z.string().nullable();
 export type CellEdit = z.infer<typeof CellEditSchema>;
 const Fields = z.record(z.string().min(1), CellEditSchema);
+/**
+ * Fields as the grid read them, sent by a change to a row of an engine that keeps no versions
+ * (Typesense): the kernel reads the stored document first, and a field that differs is a
+ * `conflict`, with nothing written.
+ */
+const Expected = z.record(z.string().min(1), JsonValueSchema);
 
 export const RowChangeSchema = z.discriminatedUnion('kind', [
-  /**
-   * Only the changed fields are sent (a partial update). `expected`: those fields' values as
-   * the grid read them, for an engine that keeps no versions (Typesense). The kernel reads the
-   * stored document first and a field that differs is a `conflict`, with nothing written.
-   */
-  z.object({ kind: z.literal('update'), key: ChangeKey, row: RowKeySchema, version: RowVersionSchema.optional(), expected: z.record(z.string().min(1), JsonValueSchema).optional(), fields: Fields }),
+  /** Only the changed fields are sent (a partial update); `expected` holds those fields as read. */
+  z.object({ kind: z.literal('update'), key: ChangeKey, row: RowKeySchema, version: RowVersionSchema.optional(), expected: Expected.optional(), fields: Fields }),
   /**
    * A new row in the grid's target; without an id the engine names it. An insert never
    * replaces a document that has its id (Elasticsearch: `op_type=create`): that is a
@@ -50,7 +52,8 @@ export const RowChangeSchema = z.discriminatedUnion('kind', [
    * versions, send the fields as an `update` of that row instead.
    */
   z.object({ kind: z.literal('insert'), key: ChangeKey, index: z.string().min(1), id: z.string().min(1).optional(), version: RowVersionSchema.optional(), fields: Fields }),
-  z.object({ kind: z.literal('delete'), key: ChangeKey, row: RowKeySchema, version: RowVersionSchema.optional() }),
+  /** `expected`: the row as read, less the cells the grid showed cut. */
+  z.object({ kind: z.literal('delete'), key: ChangeKey, row: RowKeySchema, version: RowVersionSchema.optional(), expected: Expected.optional() }),
 ]);
 export type RowChange = z.infer<typeof RowChangeSchema>;
 

@@ -9,8 +9,8 @@
  * (`meta.pages`) sends that object with the leaf changed, read from the stored document first:
  * its other leaves are not lost.
  *
- * Nor does it keep versions: an update carrying the values the grid read is checked against
- * the stored document before it is sent, so a concurrent change is a conflict, not lost.
+ * Nor does it keep versions: an update or deletion carrying the values the grid read is checked
+ * against the stored document before it is sent, so a concurrent change is a conflict, not lost.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
@@ -120,14 +120,14 @@ export class TypesenseEdits extends EngineEdits {
   }
 
   /**
-   * Typesense keeps no versions, so an update that says what it expects reads the stored
-   * document first and compares those fields; one that differs is a conflict and nothing is
-   * written. Another write can still land between this read and the PATCH: the window is one
+   * Typesense keeps no versions, so an update or deletion that says what it expects reads the
+   * stored document first and compares those fields; one that differs is a conflict and nothing
+   * is written. Another write can still land between this read and the PATCH: the window is one
    * round trip, not the time the grid was open. A document gone meanwhile is left to the
    * PATCH, whose 404 says so.
    */
   private async changedMeanwhile({ change }: TypedChange, signal: AbortSignal): Promise<ChangeResult | undefined> {
-    if (change.kind !== 'update' || change.expected === undefined) return undefined;
+    if (change.kind === 'insert' || change.expected === undefined) return undefined;
     const sent: SentRequest[] = [];
     const document = await sendGridRequest(this.transport, { method: 'GET', path: documentPath(change.row.index, change.row.id) }, (r) => (r.status === 404 ? undefined : typesenseFailure(r)), sent, signal);
     const read = sent[0] as SentRequest;
@@ -137,7 +137,10 @@ export class TypesenseEdits extends EngineEdits {
       .filter(([column, value]) => !isDeepStrictEqual(current[column] ?? null, value))
       .map(([column]) => column);
     if (changed.length === 0) return undefined;
-    const message = `Someone changed ${changed.join(', ')} in this document after the grid read it, so your change was not written. The current document is shown beside your edit: overwrite it, or drop your edit.`;
+    const message =
+      change.kind === 'update'
+        ? `Someone changed ${changed.join(', ')} in this document after the grid read it, so your change was not written. The current document is shown beside your edit: overwrite it, or drop your edit.`
+        : `Someone changed ${changed.join(', ')} in this document after the grid read it, so it was not deleted. Overwrite deletes it as it is now; or drop the deletion.`;
     return { key: change.key, status: 'conflict', message, current, request: read };
   }
 
