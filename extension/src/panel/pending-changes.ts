@@ -32,7 +32,7 @@ const EditedRowSchema = z.object({
   key: z.string(),
   row: RowKeySchema,
   version: RowVersionSchema.optional(),
-  /** Where the engine keeps no version: each edited field's value as read, for the kernel to compare before writing. */
+  /** Where the engine keeps no version: values as read (each edited field; for a deletion, the row), for the kernel to compare before writing. */
   expected: z.record(z.string(), JsonValueSchema).optional(),
   fields: Fields,
   deleted: z.boolean(),

@@ -122,9 +122,9 @@ export class TypesenseEdits extends EngineEdits {
   /**
    * Typesense keeps no versions, so an update or deletion that says what it expects reads the
    * stored document first and compares those fields; one that differs is a conflict and nothing
-   * is written. Another write can still land between this read and the PATCH: the window is one
-   * round trip, not the time the grid was open. A document gone meanwhile is left to the
-   * PATCH, whose 404 says so.
+   * is written. Another write can still land between this read and the write: the window is
+   * one round trip, not the time the grid was open. A document gone meanwhile is left to the
+   * write, whose 404 says so.
    */
   private async changedMeanwhile({ change }: TypedChange, signal: AbortSignal): Promise<ChangeResult | undefined> {
     if (change.kind === 'insert' || change.expected === undefined) return undefined;
