@@ -128,11 +128,8 @@ export class TypesenseEdits extends EngineEdits {
    */
   private async changedMeanwhile({ change }: TypedChange, signal: AbortSignal): Promise<ChangeResult | undefined> {
     if (change.kind === 'insert' || change.expected === undefined) return undefined;
-    const sent: SentRequest[] = [];
-    const document = await sendGridRequest(this.transport, { method: 'GET', path: documentPath(change.row.index, change.row.id) }, (r) => (r.status === 404 ? undefined : typesenseFailure(r)), sent, signal);
-    const read = sent[0] as SentRequest;
-    if (read.status === 404) return undefined;
-    const current = await this.gridRow(change.row.index, document, signal);
+    const { current, read } = await this.read(change.row, signal);
+    if (!current) return undefined;
     const changed = Object.entries(change.expected)
       .filter(([column, value]) => !isDeepStrictEqual(current[column] ?? null, value))
       .map(([column]) => column);
@@ -186,11 +183,15 @@ export class TypesenseEdits extends EngineEdits {
 
   /** The stored document as a grid row; undefined when it is gone. */
   private async current(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
-    const response = await this.transport.send({ method: 'GET', path: documentPath(row.index, row.id), query: '' }, signal);
-    if (response.status === 404) return undefined;
-    const failure = typesenseFailure(response);
-    if (failure) throw failure;
-    return this.gridRow(row.index, response.body.kind === 'json' ? response.body.value : null, signal);
+    return (await this.read(row, signal)).current;
+  }
+
+  /** The stored document as a grid row (undefined when it is gone), and the GET that read it. */
+  private async read(row: RowKey, signal: AbortSignal): Promise<{ current: Record<string, JsonValue> | undefined; read: SentRequest }> {
+    const sent: SentRequest[] = [];
+    const document = await sendGridRequest(this.transport, { method: 'GET', path: documentPath(row.index, row.id) }, (r) => (r.status === 404 ? undefined : typesenseFailure(r)), sent, signal);
+    const read = sent[0] as SentRequest;
+    return { current: read.status === 404 ? undefined : await this.gridRow(row.index, document, signal), read };
   }
 
   private async gridRow(collection: string, document: JsonValue, signal: AbortSignal): Promise<Record<string, JsonValue>> {
