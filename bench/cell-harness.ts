@@ -83,6 +83,21 @@ export function installKernelspec(nodeFlags: string[] = []): string {
 }
 
 /**
+ * The engine the cells search: the sandbox in a process of its own, or with `--es-url` an
+ * Elasticsearch already running on this machine without security (`npm run real-es -- 8.19`),
+ * which is left running.
+ */
+export async function benchEngine(): Promise<{ esUrl: string; close: () => void }> {
+  const given = argument('es-url');
+  if (given === undefined) return startSandboxProcess();
+  const url = new URL(given);
+  if (url.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
+    throw new Error(`--es-url takes an engine on this machine over http, e.g. http://127.0.0.1:9200, not ${given}`);
+  }
+  return { esUrl: url.origin, close: () => undefined };
+}
+
+/**
  * The sandbox in a process of its own, as a real engine is: every client (the benchmark's raw
  * requests, the kernels) crosses a process boundary alike.
  */

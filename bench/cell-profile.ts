@@ -4,12 +4,12 @@
  * sums the profile's samples taken while those cells ran, in milliseconds per cell: by the
  * nearest frame of searchbook's code or of a package, and by leaf function.
  *
- *   npm run bench:cell-profile [-- --size 1000] [--cells 200] [--top 25] [--node-flags "--max-semi-space-size=64"]
+ *   npm run bench:cell-profile [-- --size 1000] [--cells 200] [--top 25] [--node-flags "--max-semi-space-size=64"] [--index issue] [--es-url URL]
  */
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CellTimer, argument, benchIndex, installKernelspec, median, searchCell, startSandboxProcess } from './cell-harness';
+import { CellTimer, argument, benchIndex, installKernelspec, median, searchCell, benchEngine } from './cell-harness';
 import { summarise, table } from './cpu-profile-summary';
 
 const size = Number(argument('size') ?? 1000);
@@ -21,15 +21,15 @@ const nodeFlags = (argument('node-flags') ?? '').split(' ').filter(Boolean);
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 async function main(): Promise<void> {
-  const sandbox = await startSandboxProcess();
-  const index = await benchIndex(sandbox.esUrl);
+  const engine = await benchEngine();
+  const index = await benchIndex(engine.esUrl);
   const profiles = mkdtempSync(join(tmpdir(), 'searchbook-cpu-prof-'));
   const timer = new CellTimer({
     ...process.env,
     JUPYTER_PATH: installKernelspec([...nodeFlags, '--cpu-prof', `--cpu-prof-dir=${profiles}`, '--cpu-prof-interval=100']),
     SEARCHBOOK_MAX_ROWS: '10000',
   });
-  await timer.start('searchbook', 'searchbook', [`%connect elasticsearch ${sandbox.esUrl}`]);
+  await timer.start('searchbook', 'searchbook', [`%connect elasticsearch ${engine.esUrl}`]);
   // Warm: mappings cached, code optimised.
   for (let i = 0; i < 30; i++) await timer.run('searchbook', searchCell(size, index));
   const times: number[] = [];
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < cells; i++) times.push((await timer.run('searchbook', searchCell(size, index))).ms);
   const to = nowUs();
   await timer.close();
-  sandbox.close();
+  engine.close();
 
   const [file] = readdirSync(profiles).filter((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile was written in ${profiles}`);

@@ -8,31 +8,33 @@
  * ratios issue 15 sets goals for; asserts nothing.
  *
  * `--index issue` runs it on the index issue 15 was measured on (2,000 documents of about 250
- * bytes) instead of the sample products; `--each` prints every run's times, not only medians.
+ * bytes) instead of the sample products; `--each` prints every run's times, not only medians;
+ * `--es-url` runs it on an Elasticsearch already running here instead of the sandbox (a real
+ * node from `npm run real-es -- 8.19`; with `--index issue`, or started with `--products`).
  *
- *   npm run bench:cell [-- --runs 15] [--sizes 5,1000,10000] [--index issue] [--each]
+ *   npm run bench:cell [-- --runs 15] [--sizes 5,1000,10000] [--index issue] [--each] [--es-url http://127.0.0.1:PORT]
  */
 import { Agent } from 'undici';
-import { CellTimer, QUERY, argument, benchIndex, installKernelspec, median, searchBody, searchCell, startSandboxProcess } from './cell-harness';
+import { CellTimer, QUERY, argument, benchIndex, installKernelspec, median, searchBody, searchCell, benchEngine } from './cell-harness';
 
 const SIZES = (argument('sizes') ?? '5,1000,10000').split(',').map(Number);
 const runs = Number(argument('runs')) || 15;
 const each = process.argv.includes('--each');
 
 async function main(): Promise<void> {
-  const sandbox = await startSandboxProcess();
+  const engine = await benchEngine();
   const agent = new Agent({ connections: 1 });
-  const index = await benchIndex(sandbox.esUrl);
+  const index = await benchIndex(engine.esUrl);
   const rawRequest = async (size: number): Promise<{ ms: number; bytes: number }> => {
     const started = performance.now();
-    const response = await agent.request({ origin: sandbox.esUrl, method: 'POST', path: `/${index}/_search`, headers: { 'content-type': 'application/json' }, body: searchBody(size) });
+    const response = await agent.request({ origin: engine.esUrl, method: 'POST', path: `/${index}/_search`, headers: { 'content-type': 'application/json' }, body: searchBody(size) });
     const text = await response.body.text();
     return { ms: performance.now() - started, bytes: Buffer.byteLength(text) };
   };
 
   const timer = new CellTimer({ ...process.env, JUPYTER_PATH: installKernelspec(), SEARCHBOOK_MAX_ROWS: '10000' });
-  await timer.start('searchbook', 'searchbook', [`%connect elasticsearch ${sandbox.esUrl}`]);
-  await timer.start('python', 'python3', ['from elasticsearch import Elasticsearch\nfrom IPython.display import JSON, display', `es = Elasticsearch(${JSON.stringify(sandbox.esUrl)})`]);
+  await timer.start('searchbook', 'searchbook', [`%connect elasticsearch ${engine.esUrl}`]);
+  await timer.start('python', 'python3', ['from elasticsearch import Elasticsearch\nfrom IPython.display import JSON, display', `es = Elasticsearch(${JSON.stringify(engine.esUrl)})`]);
   const cells = (size: number) => ({
     searchbook: searchCell(size, index),
     python: `display(JSON(es.search(index="${index}", size=${size}, query=${JSON.stringify(QUERY)}).body))`,
@@ -83,7 +85,7 @@ async function main(): Promise<void> {
   }
   await timer.close();
   await agent.close();
-  sandbox.close();
+  engine.close();
 
   console.log(`medians of ${runs} interleaved runs (ms); no-request cells: searchbook ${median(noops).toFixed(2)}, ipykernel ${median(pythonNoops).toFixed(2)}`);
   console.log('   hits       raw  searchbook   own work  ipykernel+es-py   cell/ipy  own/raw   nb bytes/engine bytes (ipy)');

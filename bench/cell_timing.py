@@ -19,7 +19,8 @@ from nbformat.v4 import new_code_cell, new_notebook, output_from_msg
 def run_cell(kc, code):
     """One cell: returns (milliseconds, outputs) once idle has come with every output before it."""
     started = time.perf_counter()
-    msg_id = kc.execute(code, store_history=False)
+    # As JupyterLab and Notebook send a cell: counted, and kept in the kernel's history.
+    msg_id = kc.execute(code, store_history=True)
     received = []
     while True:
         msg = kc.get_iopub_msg(timeout=120)
