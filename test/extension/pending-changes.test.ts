@@ -31,11 +31,35 @@ describe('pending changes of one grid', () => {
     ]);
   });
 
-  it('an empty id leaves the naming to the engine', () => {
+  it('a new row left without an id goes under a random one chosen when it was inserted, the same at every save and after a reload', () => {
     const p = new PendingChanges();
     const key = p.insert();
     p.editNew(key, 'title', 'Dune', false);
-    expect(p.changes('books')).toEqual([{ kind: 'insert', key, index: 'books', fields: { title: 'Dune' } }]);
+    const [first] = p.changes('books');
+    expect(first).toEqual({ kind: 'insert', key, index: 'books', id: expect.stringMatching(/^[A-Za-z0-9]{20}$/), fields: { title: 'Dune' } });
+    const id = first?.kind === 'insert' ? first.id : undefined;
+    // Sent again (its answer lost), it goes under the same id, so the engine can tell it is the same row.
+    expect(p.changes('books')[0]).toMatchObject({ id });
+    const reloaded = new PendingChanges(PendingStateSchema.parse(JSON.parse(JSON.stringify(p.state()))));
+    expect(reloaded.changes('books')[0]).toMatchObject({ id });
+    // An id typed wins; emptied again, the chosen one is back.
+    p.editNew(key, '_id', 'dune-1', true);
+    expect(p.changes('books')[0]).toMatchObject({ id: 'dune-1' });
+    p.editNew(key, '_id', '', true);
+    expect(p.changes('books')[0]).toMatchObject({ id });
+    // Each new row has its own.
+    const ids = new Set(Array.from({ length: 50 }, () => p.insert()).map((k) => p.changes('books', [k])[0]).map((c) => (c?.kind === 'insert' ? c.id : undefined)));
+    expect(ids.size).toBe(50);
+    expect(ids.has(id)).toBe(false);
+  });
+
+  it('a new row stored by an older panel, without a chosen id, gets one on reading that stays with it', () => {
+    const state = PendingStateSchema.parse({ v: 1, next: 2, edited: [], added: [{ key: 'new:1', id: '', fields: { title: 'Old' } }] });
+    const p = new PendingChanges(state);
+    const [change] = p.changes('books');
+    const id = change?.kind === 'insert' ? change.id : undefined;
+    expect(id).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(new PendingChanges(PendingStateSchema.parse(JSON.parse(JSON.stringify(p.state())))).changes('books')[0]).toMatchObject({ id });
   });
 
   it('Delete rows on rows all marked takes the mark back and keeps their edits; new rows are removed', () => {

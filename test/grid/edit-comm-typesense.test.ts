@@ -236,6 +236,41 @@ it('a change whose answer never comes back fails saying it may have been written
   expectNoSecret(JSON.stringify(reply));
 });
 
+it('a save whose answers were lost, sent again, creates nothing twice: the new row, the edit and the deletion are saved', async () => {
+  await engineCall('POST', '/collections/books/documents', { id: 'again-u', title: 'Edited once', pages: 10 });
+  await engineCall('POST', '/collections/books/documents', { id: 'again-d', title: 'Deleted once' });
+  const grid = await open();
+  const edited = rowOf(grid, 'again-u');
+  const deleted = rowOf(grid, 'again-d');
+  const changes = [
+    { kind: 'insert', key: 'n', index: 'books', id: 'again-n', fields: { title: 'Created once', pages: '2', 'meta.city': 'Oslo' } },
+    { kind: 'update', key: 'u', row: edited.row, expected: { pages: 10 }, fields: { pages: '11' } },
+    { kind: 'delete', key: 'd', row: deleted.row, expected: grid.first.rows[deleted.at] },
+  ];
+  // The engine does the writes; their answers are cut, as a kernel restart mid-save leaves them.
+  proxy.rules.push({ matches: (method) => method === 'POST' || method === 'PATCH' || method === 'DELETE', breakAfterBytes: 0 });
+  const lost = await save(grid, changes);
+  proxy.rules.length = 0;
+  expect(lost.results.map((r) => [r.key, r.status])).toEqual([['n', 'failed'], ['u', 'failed'], ['d', 'failed']]);
+  expect((await stored('again-n')).body).toEqual({ id: 'again-n', title: 'Created once', pages: 2, meta: { city: 'Oslo' } });
+  expect((await stored('again-u')).body.pages).toBe(11);
+  expect((await stored('again-d')).status).toBe(404);
+
+  proxy.seen.length = 0;
+  const again = await save(grid, changes);
+  expect(saved(again, 'n')).toMatchObject({ row: { index: 'books', id: 'again-n' }, document: { id: 'again-n', title: 'Created once', pages: 2, 'meta.city': 'Oslo' }, request: { method: 'POST', status: 409 } });
+  // The edit finds its own value stored, not someone else's change: sent again, it changes nothing.
+  expect(saved(again, 'u').document).toMatchObject({ id: 'again-u', pages: 11 });
+  expect(saved(again, 'd').request).toMatchObject({ method: 'DELETE', status: 404 });
+  const found = await engineCall('GET', '/collections/books/documents/search?q=Created%20once&query_by=title');
+  expect(found.body.found).toBe(1);
+  expect((await stored('again-u')).body).toEqual({ id: 'again-u', title: 'Edited once', pages: 11 });
+
+  // The same id with other values is still someone else's document: a conflict.
+  const other = await save(grid, [{ kind: 'insert', key: 'o', index: 'books', id: 'again-n', fields: { title: 'Created once', pages: '3' } }]);
+  expect(other.results).toEqual([expect.objectContaining({ key: 'o', status: 'conflict', current: expect.objectContaining({ pages: 2 }) })]);
+});
+
 it("a value the engine refuses fails with the engine's reason; the other changes of the save are saved", async () => {
   const grid = await open();
   const reply = await save(grid, [

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { GridReply } from '../../kernel/src/grid/grid-protocol';
 import { SECRETS } from '../drivers/helpers';
+import { startBreakingProxy } from '../support/breaking-proxy';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
@@ -220,7 +221,7 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect((await stored('d3'))._source).toEqual({ ...DOCS.d3, pages: 731 });
   });
 
-  it('a document deleted after the read is a conflict with no current document', async () => {
+  it('a document deleted after the read is a conflict for an edit, with no current document; a deletion of it is done', async () => {
     await engineCall('PUT', `/${BOOKS}/_doc/vanish?refresh=true`, { title: 'Vanish' });
     const grid = await open();
     const { row, version } = rowOf(grid, 'vanish');
@@ -231,9 +232,59 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     ]);
     expect(reply.results).toEqual([
       expect.objectContaining({ key: 'u', status: 'conflict', current: null }),
-      expect.objectContaining({ key: 'd', status: 'conflict', current: null }),
+      expect.objectContaining({ key: 'd', status: 'saved', row, request: expect.objectContaining({ method: 'DELETE' }) }),
     ]);
     expect((await stored('vanish')).found).toBe(false);
+  });
+
+  it('a save whose answers were lost, sent again, writes nothing twice: the new row, the edit and the deletion are saved', async () => {
+    // The kernel reaches the engine a second way, through a proxy that cuts the writes' answers
+    // after the engine has done them, as a kernel restart mid-save leaves them.
+    const proxy = await startBreakingProxy(engine.url);
+    try {
+      expect((await kernel.execute(`%connect elasticsearch ${proxy.url} name=es-cut`)).reply.content.status).toBe('ok');
+      await engineCall('PUT', `/${BOOKS}/_doc/again-u?refresh=true`, { title: 'Edited once', pages: 10 });
+      await engineCall('PUT', `/${BOOKS}/_doc/again-d?refresh=true`, { title: 'Deleted once' });
+      const grid = await comm.expect({ type: 'open', connection: 'es-cut', target: BOOKS, blockSize: 50 }, 'opened');
+      const edited = rowOf(grid, 'again-u');
+      const deleted = rowOf(grid, 'again-d');
+      const changes = [
+        { kind: 'insert', key: 'n', index: BOOKS, id: 'again-n', fields: { title: 'Created once', pages: '2', 'address.city': 'Oslo' } },
+        { kind: 'update', key: 'u', row: edited.row, version: edited.version, fields: { pages: '11' } },
+        { kind: 'delete', key: 'd', row: deleted.row, version: deleted.version },
+      ];
+      proxy.rules.push({ matches: (method, url) => method === 'PUT' || method === 'DELETE' || url.includes('/_update/'), breakAfterBytes: 0 });
+      const lost = await save(grid, changes);
+      proxy.rules.length = 0;
+      expect(lost.results.map((r) => [r.key, r.status])).toEqual([['n', 'failed'], ['u', 'failed'], ['d', 'failed']]);
+      expect(lost.results.every((r) => r.status === 'failed' && r.message.includes('may or may not have been written'))).toBe(true);
+      // The engine did them all.
+      expect((await stored('again-n'))._source).toEqual({ title: 'Created once', pages: 2, address: { city: 'Oslo' } });
+      expect((await stored('again-u'))._source).toEqual({ title: 'Edited once', pages: 11 });
+      expect((await stored('again-d')).found).toBe(false);
+      const createdFirst = await stored('again-n');
+
+      const again = await save(grid, changes);
+      const n = saved(again, 'n');
+      expect(n.request).toMatchObject({ method: 'PUT', status: 409 });
+      expect(n.version).toEqual({ seqNo: createdFirst._seq_no, primaryTerm: createdFirst._primary_term });
+      expect(n.document).toMatchObject({ _id: 'again-n', title: 'Created once', pages: 2, 'address.city': 'Oslo' });
+      const u = saved(again, 'u');
+      expect(u.request).toMatchObject({ method: 'POST', status: 409 });
+      expect(u.document).toMatchObject({ _id: 'again-u', pages: 11 });
+      saved(again, 'd');
+      // Nothing was written the second time: the documents are as the first save left them.
+      expect(await stored('again-n')).toMatchObject({ _seq_no: createdFirst._seq_no, _source: { title: 'Created once', pages: 2, address: { city: 'Oslo' } } });
+      expect((await stored('again-u'))._source).toEqual({ title: 'Edited once', pages: 11 });
+      const copies = await engineCall('POST', `/${BOOKS}/_count`, { query: { match_phrase: { title: 'Created once' } } });
+      expect(copies.body).toMatchObject({ count: 1 });
+
+      // The same id with other values is still someone else's document: a conflict.
+      const other = await save(grid, [{ kind: 'insert', key: 'o', index: BOOKS, id: 'again-n', fields: { title: 'Created once', pages: '3', 'address.city': 'Oslo' } }]);
+      expect(other.results).toEqual([expect.objectContaining({ key: 'o', status: 'conflict', current: expect.objectContaining({ pages: 2 }) })]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("a value the engine refuses fails with the engine's reason; the other changes of the save are saved", async () => {

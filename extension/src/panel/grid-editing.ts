@@ -45,7 +45,7 @@ export class GridEditing implements EditGate {
     this.toolbar.className = 'searchbook-DocumentGrid-bar searchbook-EditBar';
     this.toolbar.setAttribute('role', 'toolbar');
     this.toolbar.setAttribute('aria-label', 'Editing');
-    const insert = toolbarButton('Insert row', 'Add a new row at the top; leave its id empty to let the engine name the document', () => this.insertRow());
+    const insert = toolbarButton('Insert row', 'Add a new row at the top; leave its id empty for a random one', () => this.insertRow());
     const remove = toolbarButton('Delete rows', 'Mark the selected rows for deletion (again: take the mark back)', () => this.deleteSelected());
     this.live.className = 'searchbook-EditBar-count';
     this.live.setAttribute('role', 'status');
@@ -117,7 +117,7 @@ export class GridEditing implements EditGate {
   insertRow(): void {
     this.model.insertRow();
     this.grid.scrollTo(this.grid.scrollX, 0);
-    this.say('A new row is first in the grid: type its values (the id too, or leave it empty for the engine to name it), then Save.');
+    this.say('A new row is first in the grid: type its values (the id too, or leave it empty for a random one), then Save.');
   }
 
   deleteSelected(): void {
@@ -155,7 +155,7 @@ export class GridEditing implements EditGate {
       const left = [conflicts ? plural(conflicts, 'conflict') : '', failed ? `${failed} failed` : ''].filter(Boolean).join(', ');
       this.say(left ? `Saved ${saved} of ${plural(outcomes.length, 'change')}; ${left}: they stay pending, see below.` : `Saved ${plural(saved, 'change')}.`);
     } catch (err) {
-      this.say(`Nothing typed is lost: the changes stay pending. ${(err as Error).message}`);
+      this.say(`Nothing typed is lost: the changes stay pending, and Save again is safe (no row is created twice). ${(err as Error).message}`);
     } finally {
       this.setBusy(false);
     }

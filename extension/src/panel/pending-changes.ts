@@ -11,6 +11,7 @@ import {
   RowVersionSchema,
 } from '../../../kernel/src/grid/edit-protocol';
 import { JsonValueSchema } from '../../../kernel/src/render/mime-types';
+import { randomDocumentId } from './document-id';
 
 const GridRowSchema = z.record(z.string(), JsonValueSchema);
 export type GridRow = z.infer<typeof GridRowSchema>;
@@ -38,8 +39,12 @@ const EditedRowSchema = z.object({
   deleted: z.boolean(),
   problem: ProblemSchema.optional(),
 });
-/** A row the user inserted; `id` empty: the engine names the document. */
-const NewRowSchema = z.object({ key: z.string(), id: z.string(), version: RowVersionSchema.optional(), fields: Fields, problem: ProblemSchema.optional() });
+/**
+ * A row the user inserted, under the `id` typed, or when that is empty under `autoId`: chosen
+ * when the row is made and kept with it, so a save sent again after its answer was lost (a
+ * kernel restart mid-save) finds the document it created instead of creating a second one.
+ */
+const NewRowSchema = z.object({ key: z.string(), id: z.string(), autoId: z.string().min(1).optional(), version: RowVersionSchema.optional(), fields: Fields, problem: ProblemSchema.optional() });
 export type EditedRow = z.infer<typeof EditedRowSchema>;
 export type NewRow = z.infer<typeof NewRowSchema>;
 
@@ -69,7 +74,8 @@ export class PendingChanges {
   constructor(state?: PendingState) {
     if (!state) return;
     for (const row of state.edited) this.edited.set(row.key, row);
-    this.added = [...state.added];
+    // Rows stored before ids were chosen here get theirs now.
+    this.added = state.added.map((row) => ({ ...row, autoId: row.autoId ?? randomDocumentId() }));
     this.next = state.next;
   }
 
@@ -125,7 +131,7 @@ export class PendingChanges {
   /** A new empty row, first among the new rows; its key. */
   insert(): string {
     const key = `new:${this.next++}`;
-    this.added.unshift({ key, id: '', fields: {} });
+    this.added.unshift({ key, id: '', autoId: randomDocumentId(), fields: {} });
     return key;
   }
 
@@ -166,7 +172,8 @@ export class PendingChanges {
     const out: RowChange[] = [];
     for (const row of this.added) {
       if (only && !only.includes(row.key)) continue;
-      out.push({ kind: 'insert', key: row.key, index: target, ...(row.id !== '' ? { id: row.id } : {}), ...(row.version ? { version: row.version } : {}), fields: { ...row.fields } });
+      const id = idOf(row);
+      out.push({ kind: 'insert', key: row.key, index: target, ...(id ? { id } : {}), ...(row.version ? { version: row.version } : {}), fields: { ...row.fields } });
     }
     for (const row of this.edited.values()) {
       if (only && !only.includes(row.key)) continue;
@@ -218,7 +225,8 @@ export class PendingChanges {
       return key;
     }
     const fresh = this.added.find((r) => r.key === key);
-    if (fresh?.problem?.kind !== 'conflict' || fresh.id === '') return undefined;
+    const id = fresh && idOf(fresh);
+    if (fresh?.problem?.kind !== 'conflict' || !id) return undefined;
     if (fresh.problem.version) {
       fresh.version = fresh.problem.version;
       delete fresh.problem;
@@ -226,7 +234,7 @@ export class PendingChanges {
     }
     const { current } = fresh.problem;
     this.remove(key);
-    const row = { index: target, id: fresh.id };
+    const row = { index: target, id };
     const expected = current ? { expected: fieldsIn(current, fresh.fields) } : {};
     const replaced: EditedRow = { key: rowKeyString(row), row, ...expected, fields: { ...fresh.fields }, deleted: false };
     this.edited.set(replaced.key, replaced);
@@ -263,6 +271,11 @@ export class PendingChanges {
     if (!entry.deleted && Object.keys(entry.fields).length === 0) this.edited.delete(entry.key);
     else this.edited.set(entry.key, entry);
   }
+}
+
+/** The id a new row is stored under: the one typed, or the one chosen for it. */
+function idOf(row: NewRow): string | undefined {
+  return row.id !== '' ? row.id : row.autoId;
 }
 
 /** The values an update expects to find, for its edited fields only. */

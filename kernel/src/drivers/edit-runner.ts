@@ -128,7 +128,7 @@ async function saveOne(writes: EngineWrites, typed: TypedChange, signal: AbortSi
   } catch (err) {
     const status = err instanceof EngineError ? err.status : undefined;
     // Sent but not answered (a broken connection, an interrupt): the write may or may not have happened.
-    const unknown = request && status === undefined ? ' No answer came back, so this change may or may not have been written: refresh the grid to see.' : '';
+    const unknown = request && status === undefined ? ' No answer came back, so this change may or may not have been written: Save again (it is safe: a change already stored is reported saved), or refresh the grid to see.' : '';
     return { key, status: 'failed', message: `${(err as Error).message}${unknown}`, ...(status !== undefined ? { httpStatus: status } : {}) };
   } finally {
     if (request) writes.noteWrite(request);

@@ -4,6 +4,7 @@
  * collection), the refusal that names the cell, and readers for numbers, booleans and JSON
  * text with its line and column. Each driver types values by its own engine's types.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { JsonValue } from '../console/cell';
 import type { GridColumn } from './driver';
 import type { FieldTree } from './field-tree';
@@ -150,4 +151,14 @@ export function nestFields(fields: Record<string, JsonValue>, flat: (name: strin
     level[parts[parts.length - 1] as string] = value;
   }
   return out;
+}
+
+/** Whether a grid row holds `value` in `column`; a field the document lacks holds null. */
+export function holdsValue(row: Record<string, JsonValue>, column: string, value: unknown): boolean {
+  return isDeepStrictEqual(row[column] ?? null, value);
+}
+
+/** Whether a grid row already holds each of these values (dotted column names, typed). */
+export function holdsFields(row: Record<string, JsonValue>, fields: Record<string, JsonValue>): boolean {
+  return Object.entries(fields).every(([column, value]) => holdsValue(row, column, value));
 }

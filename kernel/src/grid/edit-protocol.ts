@@ -45,7 +45,9 @@ export const RowChangeSchema = z.discriminatedUnion('kind', [
   /** Only the changed fields are sent (a partial update); `expected` holds those fields as read. */
   z.object({ kind: z.literal('update'), key: ChangeKey, row: RowKeySchema, version: RowVersionSchema.optional(), expected: Expected.optional(), fields: Fields }),
   /**
-   * A new row in the grid's target; without an id the engine names it. An insert never
+   * A new row in the grid's target; without an id the engine names it (the panel always sends
+   * one, random where the user typed none, so that sending it again creates nothing twice: an
+   * id already holding exactly the document sent answers `saved`). An insert never
    * replaces a document that has its id (Elasticsearch: `op_type=create`): that is a
    * `conflict` carrying the stored document. To replace it knowingly, send the insert again
    * with the `version` that conflict gave (Elasticsearch); on Typesense, which keeps no

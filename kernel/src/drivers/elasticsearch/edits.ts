@@ -4,8 +4,10 @@
  * (never replacing a document silently) or `POST /<index>/_doc` when the engine names the id,
  * deletions as `DELETE /<index>/_doc/<id>`; all with `refresh=wait_for`, and with
  * `if_seq_no` / `if_primary_term` when the row's version is known, so a concurrent change is
- * a conflict (409) instead of being overwritten. Rows go to their own `_index`.
+ * a conflict (409) instead of being overwritten. Rows go to their own `_index`. A refused
+ * write whose result is already stored (the same save sent again) is saved, not a conflict.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import type { ChangeResult, RowKey, RowVersion, TargetAction, TargetActionId } from '../../grid/edit-protocol';
@@ -13,7 +15,7 @@ import type { SentRequest } from '../../grid/grid-protocol';
 import { asObject } from '../document-columns';
 import type { EngineResponse } from '../driver';
 import { EngineEdits, type EngineWrites, type TypedChange, type WriteRequest } from '../edit-runner';
-import { nestFields } from '../edit-values';
+import { holdsFields, nestFields } from '../edit-values';
 import type { FieldTree } from '../field-tree';
 import { documentGrid } from '../grid-columns';
 import { sendGridRequest, targetSegment } from '../grid-request';
@@ -128,6 +130,8 @@ export class ElasticsearchEdits extends EngineEdits {
     if (response.status === 409 || goneMeanwhile(change.kind, response)) {
       const row = change.kind === 'insert' ? { index: change.index, id: change.id ?? '' } : change.row;
       const current = await this.current(row, signal);
+      // A save sent again after its answer was lost (a restart mid-save) finds its own write.
+      if (alreadyStored(typed, current)) return { key, status: 'saved', row, ...(current?.version ? { version: current.version } : {}), ...(current ? { document: current.row } : {}), request: sent };
       const reason = failure?.message ?? `Elasticsearch answered ${response.status}`;
       const message =
         change.kind === 'insert' && current && !change.version
@@ -140,21 +144,43 @@ export class ElasticsearchEdits extends EngineEdits {
     return { key, status: 'failed', message: failure?.message ?? `Elasticsearch answered ${response.status}.`, httpStatus: response.status, request: sent };
   }
 
-  /** The stored document as a grid row, with its version; undefined when it is gone. */
-  private async current(row: RowKey, signal: AbortSignal): Promise<{ row: Record<string, JsonValue>; version?: RowVersion } | undefined> {
+  /** The stored document as a grid row and as stored, with its version; undefined when it is gone. */
+  private async current(row: RowKey, signal: AbortSignal): Promise<Stored | undefined> {
     const response = await this.transport.send({ method: 'GET', path: `/${segment(row.index)}/_doc/${segment(row.id)}`, query: '' }, signal);
     if (response.status === 404) return undefined;
     const failure = elasticsearchFailure(response);
     if (failure) throw failure;
     const answer = GetAnswer.parse(response.body.kind === 'json' ? response.body.value : null);
     if (!answer.found) return undefined;
-    return { row: await this.gridRow(row, (answer._source ?? {}) as JsonValue, signal), ...versionOf(answer) };
+    const source = (answer._source ?? {}) as JsonValue;
+    return { row: await this.gridRow(row, source, signal), source, ...versionOf(answer) };
   }
 
   private async gridRow(row: RowKey, source: JsonValue, signal: AbortSignal): Promise<Record<string, JsonValue>> {
     const tree = await this.structure(segment(row.index), signal);
     const grid = documentGrid({ tree, leading: LEADING, documents: [{ meta: { _id: row.id, _index: row.index, _score: null }, source }] });
     return grid.rows[0] ?? {};
+  }
+}
+
+interface Stored {
+  row: Record<string, JsonValue>;
+  source: JsonValue;
+  version?: RowVersion;
+}
+
+/**
+ * Whether the engine already holds what a refused write wanted: a new row stored as sent, an
+ * edit whose fields all hold the values typed, a deletion of a document that is gone.
+ */
+function alreadyStored({ change, fields }: TypedChange, current: Stored | undefined): boolean {
+  switch (change.kind) {
+    case 'insert':
+      return current !== undefined && isDeepStrictEqual(current.source, nestFields(fields));
+    case 'update':
+      return current !== undefined && holdsFields(current.row, fields);
+    case 'delete':
+      return current === undefined;
   }
 }
 

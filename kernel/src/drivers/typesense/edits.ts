@@ -20,7 +20,7 @@ import type { SentRequest } from '../../grid/grid-protocol';
 import { asObject } from '../document-columns';
 import type { EngineResponse } from '../driver';
 import { EngineEdits, type EngineWrites, type TypedChange, type WriteRequest } from '../edit-runner';
-import { nestFields } from '../edit-values';
+import { holdsValue, nestFields } from '../edit-values';
 import type { FieldTree } from '../field-tree';
 import { sendGridRequest } from '../grid-request';
 import type { Transport } from '../transport';
@@ -35,6 +35,14 @@ type JsonObject = { [key: string]: JsonValue };
 
 function documentPath(collection: string, id?: string): string {
   return `/collections/${encodeURIComponent(collection)}/documents${id === undefined ? '' : `/${encodeURIComponent(id)}`}`;
+}
+
+/** A document's fields other than its id. */
+function withoutId(document: JsonValue): JsonValue {
+  const object = asObject(document);
+  if (!object) return document;
+  const { id: _id, ...fields } = object;
+  return fields;
 }
 
 /** Objects merged leaf by leaf: `patch` wins, `base` keeps what `patch` does not name. */
@@ -126,12 +134,14 @@ export class TypesenseEdits extends EngineEdits {
    * one round trip, not the time the grid was open. A document gone meanwhile is left to the
    * write, whose 404 says so.
    */
-  private async changedMeanwhile({ change }: TypedChange, signal: AbortSignal): Promise<ChangeResult | undefined> {
+  private async changedMeanwhile({ change, fields }: TypedChange, signal: AbortSignal): Promise<ChangeResult | undefined> {
     if (change.kind === 'insert' || change.expected === undefined) return undefined;
     const { current, read } = await this.read(change.row, signal);
     if (!current) return undefined;
+    // A field that already holds the value typed is this edit's own earlier write (a save sent
+    // again after its answer was lost), not someone else's.
     const changed = Object.entries(change.expected)
-      .filter(([column, value]) => !isDeepStrictEqual(current[column] ?? null, value))
+      .filter(([column, value]) => !holdsValue(current, column, value) && !(column in fields && holdsValue(current, column, fields[column])))
       .map(([column]) => column);
     if (changed.length === 0) return undefined;
     const message =
@@ -171,11 +181,17 @@ export class TypesenseEdits extends EngineEdits {
     const failure = typesenseFailure(response);
     const reason = failure?.message ?? `Typesense answered ${response.status}`;
     if (change.kind === 'insert' && response.status === 409) {
-      const current = change.id === undefined ? undefined : await this.current({ index: collection, id: change.id }, signal);
+      const stored = change.id === undefined ? undefined : await this.read({ index: collection, id: change.id }, signal);
+      // A save sent again after its answer was lost (a restart mid-save) finds its own new row.
+      if (stored?.current && isDeepStrictEqual(withoutId(stored.document), withoutId((await this.request(typed, signal)).body ?? null))) {
+        return { key, status: 'saved', row: { index: collection, id: change.id ?? '' }, document: stored.current, request: sent };
+      }
       const message = `A document with id ${change.id ?? ''} already exists in ${collection}, so your new row was not written (${reason}). To change that document, drop your row and edit it, or send your fields as an edit of it.`;
-      return { key, status: 'conflict', message, current: current ?? null, request: sent };
+      return { key, status: 'conflict', message, current: stored?.current ?? null, request: sent };
     }
     if (change.kind !== 'insert' && response.status === 404 && /^Could not find a document with id/.test(String(asObject(body)?.message ?? ''))) {
+      // A deletion finds what it wanted: the document is gone (also its own earlier send's doing).
+      if (change.kind === 'delete') return { key, status: 'saved', row: change.row, request: sent };
       return { key, status: 'conflict', message: `This document was deleted after the grid read it, so your change was not written (${reason}).`, current: null, request: sent };
     }
     return { key, status: 'failed', message: reason, httpStatus: response.status, request: sent };
@@ -186,12 +202,12 @@ export class TypesenseEdits extends EngineEdits {
     return (await this.read(row, signal)).current;
   }
 
-  /** The stored document as a grid row (undefined when it is gone), and the GET that read it. */
-  private async read(row: RowKey, signal: AbortSignal): Promise<{ current: Record<string, JsonValue> | undefined; read: SentRequest }> {
+  /** The stored document as a grid row (undefined when it is gone) and as stored, and the GET that read it. */
+  private async read(row: RowKey, signal: AbortSignal): Promise<{ current: Record<string, JsonValue> | undefined; document: JsonValue; read: SentRequest }> {
     const sent: SentRequest[] = [];
     const document = await sendGridRequest(this.transport, { method: 'GET', path: documentPath(row.index, row.id) }, (r) => (r.status === 404 ? undefined : typesenseFailure(r)), sent, signal);
     const read = sent[0] as SentRequest;
-    return { current: read.status === 404 ? undefined : await this.gridRow(row.index, document, signal), read };
+    return { current: read.status === 404 ? undefined : await this.gridRow(row.index, document, signal), document, read };
   }
 
   private async gridRow(collection: string, document: JsonValue, signal: AbortSignal): Promise<Record<string, JsonValue>> {
