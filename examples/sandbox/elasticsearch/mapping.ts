@@ -60,6 +60,19 @@ function looksLikeDate(s: string): boolean {
   return (DATE_RE.test(s) && s.length >= 10) || SLASH_DATE_RE.test(s);
 }
 
+/**
+ * A field's definition in a `properties` (or `fields`) map, only when the map itself holds it:
+ * fields may be named `constructor` or `__proto__`, as Elasticsearch allows.
+ */
+function own<T>(map: Readonly<Record<string, T>> | undefined, name: string): T | undefined {
+  return map !== undefined && Object.hasOwn(map, name) ? map[name] : undefined;
+}
+
+/** Sets a field of a map as an own key (`__proto__` assigned would replace the map's prototype). */
+function put<T>(map: Record<string, T>, name: string, value: T): void {
+  Object.defineProperty(map, name, { value, writable: true, enumerable: true, configurable: true });
+}
+
 function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
@@ -71,7 +84,7 @@ function normalise(def: FieldDef): FieldDef {
   if (out.type === undefined && !out.properties) out.properties = {};
   if (out.properties) {
     const props: Record<string, FieldDef> = {};
-    for (const [k, v] of Object.entries(out.properties)) props[k] = normalise(v);
+    for (const [k, v] of Object.entries(out.properties)) put(props, k, normalise(v));
     out.properties = props;
   }
   return out;
@@ -100,6 +113,16 @@ export class Mapping {
     const text = this.legacyErrors ? reason : `[1:1] ${reason}`;
     const err = esError(400, { type, reason: text, ...extra }, { rootCauses: [{ type, reason: text }] });
     if (key !== undefined && !this.legacyErrors) err.locate = { key, at: 'value' };
+    return err;
+  }
+
+  /** A document field named `""`: refused wherever it sits, its key's position named (8.8 and later). */
+  private emptyNameError(): EsError {
+    const cause = { type: 'illegal_argument_exception', reason: 'field name cannot be an empty string' };
+    const type = this.legacyErrors ? 'mapper_parsing_exception' : 'document_parsing_exception';
+    const reason = this.legacyErrors ? 'failed to parse' : `[1:1] failed to parse: ${cause.reason}`;
+    const err = esError(400, { type, reason, caused_by: cause }, { rootCauses: [{ type, reason }] });
+    if (!this.legacyErrors) err.locate = { key: '', at: 'key' };
     return err;
   }
 
@@ -148,9 +171,9 @@ export class Mapping {
         const cause = { type: 'mapper_parsing_exception', reason };
         throw esError(400, { type: 'mapper_parsing_exception', reason: `Failed to parse mapping${this.legacyErrors ? ' [_doc]' : ''}: ${reason}`, caused_by: cause }, { rootCauses: [cause] });
       }
-      const existing = into[name];
+      const existing = own(into, name);
       if (!existing) {
-        into[name] = def;
+        put(into, name, def);
         continue;
       }
       const oldType = existing.type ?? 'object';
@@ -182,7 +205,7 @@ export class Mapping {
     let props: Record<string, FieldDef> | undefined = this.root.properties;
     let def: FieldDef | undefined;
     for (const seg of path.split('.')) {
-      def = props?.[seg];
+      def = own(props, seg);
       if (!def) return undefined;
       props = def.properties;
     }
@@ -203,7 +226,7 @@ export class Mapping {
     let nestedPath: string | undefined;
     for (let i = 0; i < segs.length; i++) {
       const seg = segs[i] as string;
-      const def: FieldDef | undefined = props?.[seg];
+      const def: FieldDef | undefined = own(props, seg);
       if (!def) return null;
       const path = segs.slice(0, i + 1);
       if (def.type === 'nested') nestedPath = path.join('.');
@@ -212,7 +235,7 @@ export class Mapping {
         return this.leaf(name, def, path, nestedPath);
       }
       if (def.fields && i === segs.length - 2) {
-        const sub = def.fields[segs[i + 1] as string];
+        const sub = own(def.fields, segs[i + 1] as string);
         if (sub) return this.leaf(name, sub, path, nestedPath);
       }
       props = def.properties;
@@ -270,6 +293,8 @@ export class Mapping {
    * Throws the mapper_parsing_exception ES gives for values that do not fit.
    */
   index(source: JsonObject, docId: string): void {
+    // Refused before any field is mapped: Elasticsearch maps nothing of a document it refuses.
+    if (holdsEmptyName(source)) throw this.emptyNameError();
     const added = this.walkDoc(source, this.root.properties, '', docId, this.dynamic);
     if (added) this.invalidate();
   }
@@ -279,7 +304,7 @@ export class Mapping {
     for (const [key, value] of Object.entries(obj)) {
       if (value === null) continue;
       const full = prefix + key;
-      let def = props[key];
+      let def = own(props, key);
       if (!def) {
         if (dynamic === 'false' || dynamic === 'runtime') continue;
         if (dynamic === 'strict') {
@@ -290,7 +315,7 @@ export class Mapping {
         }
         const inferred = inferDef(value);
         if (!inferred) continue;
-        props[key] = inferred;
+        put(props, key, inferred);
         def = inferred;
         added = true;
       }
@@ -347,6 +372,11 @@ export class Mapping {
   }
 }
 
+function holdsEmptyName(value: Json): boolean {
+  if (Array.isArray(value)) return value.some(holdsEmptyName);
+  return isObject(value) && Object.entries(value).some(([key, child]) => key === '' || holdsEmptyName(child));
+}
+
 function sortedByName(def: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(def)) {
@@ -354,10 +384,10 @@ function sortedByName(def: JsonObject): JsonObject {
       const sorted: JsonObject = {};
       for (const name of Object.keys(v).sort()) {
         const child = v[name];
-        sorted[name] = isObject(child) ? sortedByName(child) : (child as Json);
+        put(sorted, name, isObject(child) ? sortedByName(child) : (child as Json));
       }
-      out[k] = sorted;
-    } else out[k] = v as Json;
+      put(out, k, sorted);
+    } else put(out, k, v as Json);
   }
   return out;
 }

@@ -54,7 +54,8 @@ export function makeSourceFilter(filter: SourceFilter): ((source: JsonObject) =>
   };
   const excluded = (path: string): boolean => exc.some((r) => r.test(path));
   const walk = (obj: JsonObject, prefix: string, parentIncluded: boolean): JsonObject => {
-    const out: JsonObject = {};
+    // No prototype: a field named `__proto__` is kept as a field.
+    const out: JsonObject = Object.create(null) as JsonObject;
     for (const [k, v] of Object.entries(obj)) {
       const path = prefix + k;
       if (excluded(path)) continue;

@@ -5,7 +5,7 @@
 import { CurationSet } from './curation';
 import { ApiError } from './errors';
 import { FieldTokenIndex } from './field-token-index';
-import { canonical, isPlainObject, type JsonObject } from './json';
+import { canonical, isPlainObject, type JsonObject, setField } from './json';
 import { valueAt } from './paths';
 import { baseType, detectType, fieldSummary, makeField, type FieldDef } from './schema';
 import { SynonymSet } from './synonyms';
@@ -126,7 +126,7 @@ export class Collection {
       stored = { ...existing.doc };
       for (const [k, v] of Object.entries(doc)) {
         if (v === null) delete stored[k];
-        else stored[k] = v;
+        else setField(stored, k, v);
       }
     } else {
       stored = doc;

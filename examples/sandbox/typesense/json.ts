@@ -57,13 +57,21 @@ export function canonical<T>(value: T): T {
   if (value !== null && typeof value === 'object') {
     const src = value as Record<string, unknown>;
     const dst: Record<string, unknown> = {};
-    for (const k of Object.keys(src).sort()) dst[k] = canonical(src[k]);
+    for (const k of Object.keys(src).sort()) setField(dst, k, canonical(src[k]));
     return dst as T;
   }
   return value;
 }
 
 export type JsonObject = Record<string, unknown>;
+
+/**
+ * Sets an own field, as JSON.parse does: documents may hold a field named `__proto__`, which an
+ * assignment would take for the object's prototype.
+ */
+export function setField(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+}
 
 export function isPlainObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -3,7 +3,7 @@
  * (Typesense allows dots in flat field names), then walked through objects; arrays of
  * objects fan out, which is how `variants.sku` yields one value per variant.
  */
-import { isPlainObject, type JsonObject } from './json';
+import { isPlainObject, type JsonObject, setField } from './json';
 
 export function valueAt(doc: JsonObject, path: string): unknown {
   if (Object.prototype.hasOwnProperty.call(doc, path)) return doc[path];
@@ -16,13 +16,13 @@ export function valueAt(doc: JsonObject, path: string): unknown {
       const next: unknown[] = [];
       for (const el of current) {
         if (!isPlainObject(el)) continue;
-        const v = el[part];
+        const v = Object.hasOwn(el, part) ? el[part] : undefined;
         if (Array.isArray(v)) next.push(...v);
         else if (v !== undefined && v !== null) next.push(v);
       }
       current = next;
     } else if (isPlainObject(current)) {
-      current = current[part];
+      current = Object.hasOwn(current, part) ? current[part] : undefined;
     } else {
       return undefined;
     }
@@ -54,27 +54,28 @@ export function pruneDocument(doc: JsonObject, include: string[] | null, exclude
 
 function copyPath(src: JsonObject, dst: JsonObject, parts: string[]): void {
   const [head, ...rest] = parts;
-  if (head === undefined || !(head in src)) return;
+  if (head === undefined || !Object.hasOwn(src, head)) return;
   const v = src[head];
   if (rest.length === 0) {
-    dst[head] = v;
+    setField(dst, head, v);
   } else if (isPlainObject(v)) {
-    const child = isPlainObject(dst[head]) ? (dst[head] as JsonObject) : {};
+    const held = Object.hasOwn(dst, head) ? dst[head] : undefined;
+    const child = isPlainObject(held) ? held : {};
     copyPath(v, child, rest);
-    if (Object.keys(child).length > 0) dst[head] = child;
+    if (Object.keys(child).length > 0) setField(dst, head, child);
   } else if (Array.isArray(v)) {
-    dst[head] = v.map((el) => {
+    setField(dst, head, v.map((el) => {
       if (!isPlainObject(el)) return el;
       const child: JsonObject = {};
       copyPath(el, child, rest);
       return child;
-    });
+    }));
   }
 }
 
 function removePath(obj: JsonObject, parts: string[]): void {
   const [head, ...rest] = parts;
-  if (head === undefined || !(head in obj)) return;
+  if (head === undefined || !Object.hasOwn(obj, head)) return;
   if (rest.length === 0) {
     delete obj[head];
     return;

@@ -2,7 +2,7 @@
  * Text matching: tokenising, the all-tokens-with-last-as-prefix rule, the 64-bit
  * text_match score layout and `<mark>` highlights.
  */
-import { RawNumber, type JsonObject } from './json';
+import { RawNumber, type JsonObject, setField } from './json';
 import { valueAt } from './paths';
 
 const TOKEN = /[\p{L}\p{N}]+/gu;
@@ -153,9 +153,9 @@ function setPath(obj: JsonObject, parts: string[], value: unknown): void {
   let cur = obj;
   for (let i = 0; i < parts.length - 1; i++) {
     const p = parts[i] as string;
-    const next = cur[p];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[p] = {};
+    const next = Object.hasOwn(cur, p) ? cur[p] : undefined;
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) setField(cur, p, {});
     cur = cur[p] as JsonObject;
   }
-  cur[parts[parts.length - 1] as string] = value;
+  setField(cur, parts[parts.length - 1] as string, value);
 }

@@ -1,6 +1,7 @@
 import { DataModel } from '@lumino/datagrid';
 import { cellText, numberText } from './cell-text';
 import { type SortState, sortedRowOrder } from './sort-order';
+import { ownValue } from '../../../kernel/src/json/own-fields';
 
 /** A grid column as the renderers know it: the kernel's column, or a bare name for tables. */
 export interface ColumnView {
@@ -82,7 +83,8 @@ export class RowsModel extends DataModel {
   /** The raw value under a display position (what copy and the detail view use). */
   value(row: number, column: number): unknown {
     const name = this.columns[column]?.name;
-    return name === undefined ? undefined : this.rows[this.responseIndex(row)]?.[name];
+    const values = this.rows[this.responseIndex(row)];
+    return name === undefined || values === undefined ? undefined : ownValue(values, name);
   }
 
   /** Where a displayed row sits in the response. */

@@ -1,4 +1,5 @@
 export type SortDirection = 'ascending' | 'descending';
+import { ownValue } from '../../../kernel/src/json/own-fields';
 
 export interface SortState {
   column: string;
@@ -40,7 +41,7 @@ export function sortedRowOrder(rows: readonly Record<string, unknown>[], sort: S
     return order;
   }
   const sign = sort.direction === 'ascending' ? 1 : -1;
-  const values = rows.map((row) => row[sort.column]);
+  const values = rows.map((row) => ownValue(row, sort.column));
   return order.sort((i, j) => {
     const a = values[i];
     const b = values[j];

@@ -3,6 +3,7 @@ import { cellText } from '../grid/cell-text';
 import type { EditRefusal } from '../../../kernel/src/grid/edit-protocol';
 import type { EditedRow, NewRow, PendingChanges, Problem } from './pending-changes';
 import { toolbarButton } from './toolbar-button';
+import { ownValue } from '../../../kernel/src/json/own-fields';
 
 export interface ProblemActions {
   overwrite(key: string): void;
@@ -54,7 +55,7 @@ function problemItem(row: EditedRow | NewRow, problem: Problem, columns: readonl
   item.append(title, lines);
   if (problem.kind === 'conflict') {
     for (const [column, typed] of Object.entries(row.fields)) {
-      const now = problem.current === null ? 'the document was deleted' : cellText(problem.current[column] ?? null);
+      const now = problem.current === null ? 'the document was deleted' : cellText(ownValue(problem.current, column) ?? null);
       line(`${column}: yours ${typed === null ? '(empty)' : cellText(typed)} · stored now ${now === '' ? '(empty)' : now}`);
     }
     const buttons = document.createElement('div');

@@ -5,6 +5,7 @@ import type { Block, Column } from '../../../kernel/src/grid/grid-protocol';
 import { cellText } from '../grid/cell-text';
 import { PagedRowsModel } from './paged-rows-model';
 import { type GridRow, type PendingChanges, type Problem, rowKeyString, type SaveOutcome } from './pending-changes';
+import { fieldRecord, ownValue } from '../../../kernel/src/json/own-fields';
 
 /** What a grid row is: a new row not yet saved, a document (with where it lives, once loaded). */
 export type RowAt =
@@ -82,12 +83,12 @@ export class EditableRowsModel extends PagedRowsModel {
       const whole = this.whole.get(wholeKey(at.key, name));
       if (whole !== undefined) return whole;
     }
-    return at.values[name] ?? null;
+    return ownValue(at.values, name) ?? null;
   }
 
   /** A row's stored values by column, less the cells shown cut (their fragment is not what is stored). */
   private readValues(row: number): Record<string, unknown> {
-    const read: Record<string, unknown> = {};
+    const read: Record<string, unknown> = fieldRecord();
     this.columns.forEach((col, column) => {
       if (!this.isCut(row, column)) read[col.name] = this.storedValue(row, column);
     });
@@ -103,7 +104,7 @@ export class EditableRowsModel extends PagedRowsModel {
       const whole = this.whole.get(wholeKey(at.key, name));
       if (whole !== undefined) return whole;
     }
-    return at.values[name] ?? null;
+    return ownValue(at.values, name) ?? null;
   }
 
   /** The text the editor opens with: what was typed, or the stored value as text (JSON indented). */
@@ -111,7 +112,10 @@ export class EditableRowsModel extends PagedRowsModel {
     const col = this.columns[column];
     const at = this.rowAt(row);
     if (!col || !at) return '';
-    if (at.kind === 'new') return typeof at.values[col.name] === 'string' ? (at.values[col.name] as string) : '';
+    if (at.kind === 'new') {
+      const typed = ownValue(at.values, col.name);
+      return typeof typed === 'string' ? typed : '';
+    }
     const typed = at.key ? this.pending.fieldOf(at.key, col.name) : undefined;
     if (typed !== undefined) return typed ?? '';
     return valueText(this.storedValue(row, column), col.json) ?? '';

@@ -4,6 +4,7 @@ import type { Block, Column, SentRequest } from '../../../kernel/src/grid/grid-p
 import type { RowKey, RowVersion } from '../../../kernel/src/grid/edit-protocol';
 import { cellText } from '../grid/cell-text';
 import { columnHeaderText } from '../grid/rows-model';
+import { ownValue } from '../../../kernel/src/json/own-fields';
 
 /** Blocks fetched at once: more would only fetch rows the user already scrolled past. */
 const IN_FLIGHT = 2;
@@ -101,7 +102,7 @@ export class PagedRowsModel extends MutableDataModel {
   value(row: number, column: number): unknown {
     const name = this.columnList[column]?.name;
     const values = this.documentRow(row - this.leadingRows);
-    return name === undefined || values === undefined ? undefined : (values[name] ?? null);
+    return name === undefined || values === undefined ? undefined : (ownValue(values, name) ?? null);
   }
 
   /** A document's row (by its place among the documents), or undefined while its block is not loaded (its fetch is then asked for). */

@@ -12,6 +12,7 @@ import {
 } from '../../../kernel/src/grid/edit-protocol';
 import { JsonValueSchema } from '../../../kernel/src/render/mime-types';
 import { randomDocumentId } from './document-id';
+import { ownValue } from '../../../kernel/src/json/own-fields';
 
 const GridRowSchema = z.record(z.string(), JsonValueSchema);
 export type GridRow = z.infer<typeof GridRowSchema>;
@@ -156,7 +157,7 @@ export class PendingChanges {
 
   fieldOf(row: RowKey, column: string): CellEdit | undefined {
     const fields = this.edited.get(rowKeyString(row))?.fields;
-    return fields && column in fields ? fields[column] : undefined;
+    return fields && ownValue(fields, column);
   }
 
   rowOf(row: RowKey): EditedRow | undefined {
@@ -285,7 +286,7 @@ function expectedOf(row: EditedRow): Pick<Extract<RowChange, { kind: 'update' }>
 
 /** What `values` holds for each of `fields`, null where it holds nothing. */
 function fieldsIn(values: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(fields).map((column) => [column, values[column] ?? null]));
+  return Object.fromEntries(Object.keys(fields).map((column) => [column, ownValue(values, column) ?? null]));
 }
 
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {

@@ -12,6 +12,7 @@ import { type DocumentEdits, EngineError, type EditedGrid, type EngineResponse }
 import { type FieldFacts, fieldFacts, readOnlyRefusal, ValueRefused } from './edit-values';
 import type { FieldTree } from './field-tree';
 import type { Transport } from './transport';
+import { ownValue, setField } from '../json/own-fields';
 
 /** A change whose values are typed: dotted column names to the JSON values to send. */
 export interface TypedChange {
@@ -78,7 +79,7 @@ export async function typeChanges(writes: EngineWrites, grid: EditedGrid, change
         if (change.kind === 'insert' && column?.primaryKey) throw new ValueRefused(`${name} is the new row's id, not one of its fields: it is sent as the row's id (left empty, the engine names the row).`);
         const readOnly = readOnlyRefusal(field);
         if (readOnly) throw new ValueRefused(readOnly);
-        fields[name] = text === null ? null : writes.typeValue(field, text);
+        setField(fields, name, text === null ? null : writes.typeValue(field, text));
       } catch (err) {
         if (!(err instanceof ValueRefused)) throw err;
         refusals.push({ key: change.key, column: name, message: err.message, ...(err.line !== undefined ? { line: err.line } : {}), ...(err.col !== undefined ? { col: err.col } : {}) });
@@ -156,6 +157,6 @@ export abstract class EngineEdits implements DocumentEdits {
   async wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
     const current = await this.currentRow(row, signal);
     if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
-    return current[column] ?? null;
+    return ownValue(current, column) ?? null;
   }
 }

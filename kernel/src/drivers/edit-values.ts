@@ -6,6 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonValue } from '../console/cell';
+import { ownValue, setField } from '../json/own-fields';
 import type { GridColumn } from './driver';
 import type { FieldTree } from './field-tree';
 import { resolveColumn } from './grid-view';
@@ -144,18 +145,18 @@ export function nestFields(fields: Record<string, JsonValue>, flat: (name: strin
     const parts = flat(name) ? [name] : name.split('.');
     let level = out;
     for (const part of parts.slice(0, -1)) {
-      const next = level[part];
-      if (typeof next !== 'object' || next === null || Array.isArray(next)) level[part] = {};
-      level = level[part] as Record<string, JsonValue>;
+      const next = ownValue(level, part);
+      if (typeof next !== 'object' || next === null || Array.isArray(next)) setField(level, part, {});
+      level = ownValue(level, part) as Record<string, JsonValue>;
     }
-    level[parts[parts.length - 1] as string] = value;
+    setField(level, parts[parts.length - 1] as string, value);
   }
   return out;
 }
 
 /** Whether a grid row holds `value` in `column`; a field the document lacks holds null. */
 export function holdsValue(row: Record<string, JsonValue>, column: string, value: unknown): boolean {
-  return isDeepStrictEqual(row[column] ?? null, value);
+  return isDeepStrictEqual(ownValue(row, column) ?? null, value);
 }
 
 /** Whether a grid row already holds each of these values (dotted column names, typed). */

@@ -5,6 +5,7 @@
  * still get columns, placed after the mapped fields of the object that holds them.
  */
 import type { JsonValue } from '../console/cell';
+import { fieldRecord, ownValue } from '../json/own-fields';
 import { asObject } from './document-columns';
 import type { ConsoleResult, GridColumn } from './driver';
 import type { FieldNode, FieldTree } from './field-tree';
@@ -53,7 +54,7 @@ class GridBuilder {
 
   build(): { columns: GridColumn[]; rows: Row[] } {
     for (const doc of this.input.documents) {
-      const row: Row = this.keepRows ? { ...doc.meta } : NO_ROW;
+      const row: Row = this.keepRows ? fieldRecord(doc.meta) : NO_ROW;
       const source = asObject(doc.source);
       if (source) this.walkObject(this.input.tree, source, '', row);
       else this.addExtra('', 'value', doc.source, row);
@@ -182,7 +183,8 @@ function valueAt(value: JsonValue, path: string[]): JsonValue | undefined {
   const [head, ...rest] = path;
   if (head === undefined) return value;
   if (Array.isArray(value)) return value.map((v) => valueAt(v, path) ?? null);
-  const child = asObject(value)?.[head];
+  const object = asObject(value);
+  const child = object && ownValue(object, head);
   return child === undefined ? undefined : valueAt(child, rest);
 }
 

@@ -5,6 +5,7 @@
 import type { JsonValue } from '../console/cell';
 import type { ExportPage, ExportStream } from '../drivers/export-stream';
 import { documentGrid } from '../drivers/grid-columns';
+import { ownValue } from '../json/own-fields';
 import type { ExportFormatName } from '../console/export-args';
 import { csvRecord } from './csv';
 
@@ -63,7 +64,7 @@ class CsvWriter implements PageWriter {
     const header = this.header;
     for (const row of grid.rows) {
       for (const name of Object.keys(row)) if (!this.headerSet.has(name)) this.leftOut.add(name);
-      text += csvRecord(header.map((name) => row[name] as JsonValue | undefined));
+      text += csvRecord(header.map((name) => ownValue(row, name)));
     }
     return text;
   }

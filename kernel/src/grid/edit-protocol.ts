@@ -10,7 +10,7 @@
  * the reply says per change whether it was saved, hit a concurrent change, or failed.
  */
 import { z } from 'zod';
-import { JsonValueSchema } from '../render/mime-types';
+import { GridRowSchema, JsonValueSchema } from '../render/mime-types';
 import { GRID_PROTOCOL_VERSION } from './protocol-version';
 
 const Base = { v: z.literal(GRID_PROTOCOL_VERSION), requestId: z.string().min(1) };
@@ -78,7 +78,7 @@ export type EditRefusal = z.infer<typeof EditRefusalSchema>;
 
 const SentRequest = z.object({ method: z.string(), path: z.string(), status: z.number().int(), elapsedMs: z.number() });
 /** A document as the grid shows it: the same shape as a block's rows. */
-const GridRow = z.record(z.string(), JsonValueSchema);
+const GridRow = GridRowSchema;
 
 export const ChangeResultSchema = z.discriminatedUnion('status', [
   z.object({

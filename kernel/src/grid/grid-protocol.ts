@@ -7,7 +7,7 @@
  * so every cursor the kernel keeps belongs to exactly one filter and sort.
  */
 import { z } from 'zod';
-import { ColumnSchema, JsonValueSchema } from '../render/mime-types';
+import { ColumnSchema, GridRowSchema } from '../render/mime-types';
 import { AdminReplySchemas, AdminRequestSchemas } from './admin-protocol';
 import { EditReplySchemas, EditRequestSchemas, RowKeySchema, RowVersionSchema } from './edit-protocol';
 import { ExportReplySchemas, ExportRequestSchemas } from './export-protocol';
@@ -149,7 +149,7 @@ export const BlockSchema = z.object({
   block: z.number().int().nonnegative(),
   /** Row number of the block's first row. */
   offset: z.number().int().nonnegative(),
-  rows: z.array(z.record(z.string(), JsonValueSchema)),
+  rows: z.array(GridRowSchema),
   /** Cells holding a fragment of a longer array or object; rows numbered within the block. */
   cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })),
   /** Columns of this block, in grid order: the grid adds those it did not have. */

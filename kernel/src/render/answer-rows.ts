@@ -4,6 +4,7 @@
  * here, so they cannot disagree.
  */
 import type { JsonValue } from '../console/cell';
+import { fieldRecord, ownValue } from '../json/own-fields';
 import type { Column, DocumentLayout, HitsPayload, TablePayload } from './mime-types';
 
 type JsonObject = { [key: string]: JsonValue };
@@ -14,7 +15,7 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 }
 
 /** Objects flatten to dotted paths; arrays stay whole (they render as JSON). The rows of tables. */
-export function flattenDocument(doc: JsonObject, prefix = '', into: Row = {}): Row {
+export function flattenDocument(doc: JsonObject, prefix = '', into: Row = fieldRecord()): Row {
   for (const [key, value] of Object.entries(doc)) {
     const path = prefix ? `${prefix}.${key}` : key;
     if (isObject(value) && Object.keys(value).length > 0) flattenDocument(value, path, into);
@@ -36,7 +37,7 @@ export function valueAt(value: JsonValue | undefined, path: readonly (string | n
     if (Array.isArray(current)) {
       if (typeof key === 'number') current = current[key];
       else return current.map((element) => valueAt(element, path.slice(i)) ?? null);
-    } else if (isObject(current)) current = current[String(key)];
+    } else if (isObject(current)) current = ownValue(current, String(key));
     else return undefined;
   }
   return current;
@@ -83,7 +84,7 @@ export function documentRow(layout: DocumentLayout, columns: readonly Column[]):
     }
   };
   return (element) => {
-    const row: Row = {};
+    const row: Row = fieldRecord();
     for (const [name, path] of meta) row[name] = valueAt(element, path) ?? null;
     const source = valueAt(element, layout.source) ?? {};
     if (isObject(source)) walk(source, '', row);

@@ -119,7 +119,7 @@ function withFirstDocuments(value: JsonValue, at: DocumentLayout['at'], keep: nu
   const [head, ...rest] = at;
   if (head === undefined) return Array.isArray(value) ? value.slice(0, keep) : value;
   if (Array.isArray(value) && typeof head === 'number') return value.map((v, i) => (i === head ? withFirstDocuments(v, rest, keep) : v));
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof head === 'string' && head in value) {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && typeof head === 'string' && Object.hasOwn(value, head)) {
     return { ...value, [head]: withFirstDocuments(value[head] as JsonValue, rest, keep) };
   }
   return value;

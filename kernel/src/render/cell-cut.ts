@@ -1,4 +1,5 @@
 import type { JsonValue } from '../console/cell';
+import { fieldRecord } from '../json/own-fields';
 
 /** Array and object cells longer than this (as JSON text) are cut, as the grid spec says. */
 export const CELL_CHARS = 10_000;
@@ -21,7 +22,7 @@ export function cutLongCells(rows: Record<string, JsonValue>[]): CutRows {
       if (typeof value !== 'object' || value === null) continue;
       const text = JSON.stringify(value);
       if (text.length <= CELL_CHARS) continue;
-      copy ??= { ...row };
+      copy ??= fieldRecord(row);
       copy[column] = `${text.slice(0, CELL_CHARS)}...`;
       cut.push({ row: index, column });
     }

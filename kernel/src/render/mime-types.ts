@@ -49,7 +49,16 @@ export const ResponseInfoSchema = z.object({
   title: z.string().optional(),
 });
 
-const RowsSchema = z.array(z.record(z.string(), JsonValueSchema));
+/**
+ * One grid row: an object of JSON values, checked and kept as it is. z.record would leave out a
+ * field named `__proto__` (it cannot set one on the object it builds), and documents may hold one.
+ */
+export const GridRowSchema = z.custom<Record<string, unknown>>(
+  (row) => typeof row === 'object' && row !== null && !Array.isArray(row) && Object.values(row).every((value) => JsonValueSchema.safeParse(value).success),
+  'a row is an object of JSON values',
+);
+
+const RowsSchema = z.array(GridRowSchema);
 
 /**
  * Where the documents sit in the engine's answer, so the grid's rows are rebuilt from the

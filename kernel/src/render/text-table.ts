@@ -1,4 +1,5 @@
 import type { JsonValue } from '../console/cell';
+import { ownValue } from '../json/own-fields';
 
 /** A cell's text as every fallback shows it: strings as they are, everything else as JSON. */
 export function cellText(value: JsonValue | undefined): string {
@@ -11,7 +12,7 @@ export function cellText(value: JsonValue | undefined): string {
 
 /** Each column's cell text of a row, computed once for every table a row appears in. */
 export function rowTexts(columns: readonly string[], row: Record<string, JsonValue>): string[] {
-  return columns.map((c) => cellText(row[c]));
+  return columns.map((c) => cellText(ownValue(row, c)));
 }
 
 const HTML_SPECIAL = /[&<>"']/;

@@ -28,7 +28,9 @@ function collect(node: Json | undefined, path: string[], i: number, out: Json[])
     return;
   }
   if (typeof node !== 'object') return;
-  collect((node as JsonObject)[path[i] as string], path, i + 1, out);
+  // Only the object's own field: a document without `constructor` has no value there.
+  const key = path[i] as string;
+  if (Object.hasOwn(node, key)) collect((node as JsonObject)[key], path, i + 1, out);
 }
 
 /** Raw values of a field. Fields inside nested objects are only visible from a nested view. */

@@ -27,6 +27,7 @@ import type { Transport } from '../transport';
 import { typeTypesenseValue } from './edit-typing';
 import { typesenseFailure } from './failure';
 import { documentsGrid } from './present';
+import { ownValue, setField } from '../../json/own-fields';
 
 /** The first version with `truncate=true` (engine-facts A.5). */
 const TRUNCATE_SINCE = 28;
@@ -49,9 +50,9 @@ function withoutId(document: JsonValue): JsonValue {
 function mergeObjects(base: JsonObject, patch: JsonObject): JsonObject {
   const out: JsonObject = { ...base };
   for (const [key, value] of Object.entries(patch)) {
-    const old = asObject(out[key]);
+    const old = asObject(ownValue(out, key));
     const next = asObject(value);
-    out[key] = old && next ? mergeObjects(old as JsonObject, next as JsonObject) : value;
+    setField(out, key, old && next ? mergeObjects(old as JsonObject, next as JsonObject) : value);
   }
   return out;
 }
@@ -141,7 +142,7 @@ export class TypesenseEdits extends EngineEdits {
     // A field that already holds the value typed is this edit's own earlier write (a save sent
     // again after its answer was lost), not someone else's.
     const changed = Object.entries(change.expected)
-      .filter(([column, value]) => !holdsValue(current, column, value) && !(column in fields && holdsValue(current, column, fields[column])))
+      .filter(([column, value]) => !holdsValue(current, column, value) && !(Object.hasOwn(fields, column) && holdsValue(current, column, fields[column])))
       .map(([column]) => column);
     if (changed.length === 0) return undefined;
     const message =
@@ -153,15 +154,15 @@ export class TypesenseEdits extends EngineEdits {
 
   /** Objects whose leaves were edited, whole: the stored object with those leaves changed. */
   private async wholeObjects(row: RowKey, nested: JsonObject, fields: Record<string, JsonValue>, signal: AbortSignal): Promise<JsonObject> {
-    const objects = Object.keys(nested).filter((key) => asObject(nested[key]) && Object.keys(fields).some((name) => name.startsWith(`${key}.`)));
+    const objects = Object.keys(nested).filter((key) => asObject(ownValue(nested, key)) && Object.keys(fields).some((name) => name.startsWith(`${key}.`)));
     if (objects.length === 0) return nested;
     const response = await this.transport.send({ method: 'GET', path: documentPath(row.index, row.id), query: '' }, signal);
     const stored = response.status < 300 && response.body.kind === 'json' ? asObject(response.body.value) : undefined;
     if (!stored) return nested;
     const out: JsonObject = { ...nested };
     for (const key of objects) {
-      const old = asObject(stored[key]);
-      if (old) out[key] = mergeObjects(old as JsonObject, nested[key] as JsonObject);
+      const old = asObject(ownValue(stored, key));
+      if (old) setField(out, key, mergeObjects(old as JsonObject, ownValue(nested, key) as JsonObject));
     }
     return out;
   }
