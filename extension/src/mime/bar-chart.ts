@@ -15,12 +15,12 @@ export interface Bucket {
 export function bucketsOf(rows: readonly Record<string, unknown>[], keyColumns: readonly string[] = []): Bucket[] {
   const buckets: Bucket[] = [];
   for (const row of rows) {
-    const count = Object.hasOwn(row, 'doc_count') ? row.doc_count : undefined;
+    const count = Object.prototype.hasOwnProperty.call(row, 'doc_count') ? row.doc_count : undefined;
     if (typeof count !== 'number') {
       return [];
     }
     // Buckets of a sub-aggregation are named by their parents' keys and their own (`acme · red`).
-    const named = keyColumns.filter((column) => Object.hasOwn(row, column));
+    const named = keyColumns.filter((column) => Object.prototype.hasOwnProperty.call(row, column));
     const label = named.length > 0 ? named.map((column) => cellText(row[column])).join(' · ') : cellText(row.key_as_string ?? row.key ?? rangeLabel(row));
     buckets.push({ label, count });
   }
