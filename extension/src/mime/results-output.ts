@@ -6,8 +6,8 @@ import { type AggregationTable, aggregationFooter, aggregationTitle, HITS_MIME, 
 import { GridView } from '../grid/grid-view';
 import type { ColumnView } from '../grid/rows-model';
 import { barChart, bucketsOf } from './bar-chart';
-import { block } from './block';
-import { omittedText, statusText } from './status-line';
+import { block, warningBlock } from './block';
+import { omittedText, statusText, warningText } from './status-line';
 import { toolbar } from './toolbar';
 
 /** Both payloads, brought to the one shape the grid shows. */
@@ -75,6 +75,8 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     const counts = { total: results.total, shown: results.rows.length, omitted: results.omittedRows };
     if (results.info.title) this.addWidget(new Widget({ node: block('searchbook-SearchTitle', results.info.title) }));
     this.addWidget(new Widget({ node: block('searchbook-Status', statusText(results.info, counts)) }));
+    const warning = warningText(results.info);
+    if (warning) this.addWidget(new Widget({ node: warningBlock(warning) }));
     this.addWidget(
       new Widget({
         node: toolbar({

@@ -31,6 +31,8 @@ export function fallbacks(
   kept: KeptRows,
   budgetChars: number,
   aggregations: AggregationResult[],
+  /** A partial failure's warning (plain and escaped HTML), right under the summary; empty when nothing failed. */
+  warning: { plain: string; html: string } = { plain: '', html: '' },
 ): MimeBundle {
   const htmlLines = linesThatFit(kept, columns, budgetChars);
   const htmlRows = htmlLines.length;
@@ -40,11 +42,13 @@ export function fallbacks(
   const aggColumns = (aggRows: Row[]) => [...new Set(aggRows.flatMap((r) => Object.keys(r)))];
   const plain = [
     summary,
+    warning.plain,
     table ? plainTableOf(columns, plainCells) : '',
     rest(kept, plainCells.length),
     ...aggregations.map((a) => [`\n${aggregationTitle(a)}`, plainTable(aggColumns(a.rows), a.rows), ...aggregationFooter(a)].join('\n')),
   ];
   const html = [
+    warning.html,
     table ? htmlTable(summary, columns, htmlLines.map((line) => line.html)) : `<p>${escapeHtml(summary)}</p>`,
     rest(kept, htmlRows) ? `<p>${escapeHtml(rest(kept, htmlRows))}</p>` : '',
     ...aggregations.flatMap((a) => [htmlTable(aggregationTitle(a), aggColumns(a.rows), a.rows), ...aggregationFooter(a).map((line) => `<p>${escapeHtml(line)}</p>`)]),

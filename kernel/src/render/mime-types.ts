@@ -37,6 +37,22 @@ export const ColumnSchema = z.object({
 });
 export type Column = z.infer<typeof ColumnSchema>;
 
+/**
+ * Part of a request that failed while the request as a whole succeeded: items of a bulk write,
+ * searches of a multi-search, shards of a search, lines of an import. Shown on the status line.
+ */
+export const PartialFailureSchema = z.object({
+  failed: z.number().int().nonnegative(),
+  of: z.number().int().nonnegative(),
+  /** What was counted: `items`, `searches`, `documents`, `shards`, `lines`. */
+  unit: z.string(),
+  /** `failed`, or `not found` (documents of a multi-get). */
+  outcome: z.enum(['failed', 'not found']),
+  /** The first distinct reasons the engine gave, each naming its item. */
+  reasons: z.array(z.string()),
+});
+export type PartialFailure = z.infer<typeof PartialFailureSchema>;
+
 /** Who answered and how, shown on the grid's status line. */
 export const ResponseInfoSchema = z.object({
   connection: z.string(),
@@ -47,6 +63,8 @@ export const ResponseInfoSchema = z.object({
   elapsedMs: z.number(),
   /** One search of several in one request: `Search 2 of 3: books`. */
   title: z.string().optional(),
+  /** Parts of the request that failed although it answered 2xx (`3 of 1,000 items failed`). */
+  partialFailures: z.array(PartialFailureSchema).optional(),
 });
 
 const RowsSchema = z.array(z.record(z.string(), JsonValueSchema));
@@ -164,4 +182,21 @@ export function aggregationFooter(table: Pick<AggregationTable, 'notes' | 'notSh
     ...(table.notes ?? []),
     ...(notShown.length > 0 ? [`Not shown in this table (read them in Raw JSON, the engine's answer): ${notShown.join(', ')}.`] : []),
   ];
+}
+
+const counts = new Intl.NumberFormat('en-US');
+
+/** `3 of 1,000 items failed`, for each part that did; empty when none did. */
+export function partialFailureHeadline(failures: readonly PartialFailure[] | undefined): string {
+  return (failures ?? []).map((f) => `${counts.format(f.failed)} of ${counts.format(f.of)} ${f.unit} ${f.outcome}`).join('; ');
+}
+
+/** The warning of a partial failure with its first reasons, one line each; empty when nothing failed. */
+export function partialFailureText(failures: readonly PartialFailure[] | undefined): string {
+  return (failures ?? [])
+    .map((f) => {
+      const headline = `Warning: ${counts.format(f.failed)} of ${counts.format(f.of)} ${f.unit} ${f.outcome}`;
+      return f.reasons.length > 0 ? `${headline}. First reasons:\n${f.reasons.map((r) => `  - ${r}`).join('\n')}` : `${headline}.`;
+    })
+    .join('\n');
 }
