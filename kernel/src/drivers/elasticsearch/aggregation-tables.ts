@@ -209,7 +209,9 @@ class Tables {
     }
     const prefix = column.endsWith('.values') || column.endsWith('.fields') || column === 'values' || column === 'fields' ? column.slice(0, Math.max(0, column.lastIndexOf('.'))) : column;
     for (const element of array as JsonObject[]) {
-      const name = typeof own(element, 'name') === 'string' ? String(own(element, 'name')) : cellText(own(element, 'key') ?? null);
+      const key = own(element, 'key') ?? null;
+      // Numbers as the keyed form of the same answer names them (`99.0`, as Java prints a double).
+      const name = typeof own(element, 'name') === 'string' ? String(own(element, 'name')) : typeof key === 'number' && Number.isInteger(key) ? key.toFixed(1) : cellText(key);
       for (const [field, value] of Object.entries(element)) {
         if (field === 'name' || field === 'key' || isAsString(element, field)) continue;
         const at = `${path}[].${field}`;
