@@ -12,15 +12,17 @@ export interface Bucket {
  * The buckets of a terms, histogram or range aggregation, or nothing when the rows are not
  * buckets (a metric aggregation has no doc_count).
  */
-export function bucketsOf(rows: readonly Record<string, unknown>[]): Bucket[] {
+export function bucketsOf(rows: readonly Record<string, unknown>[], keyColumns: readonly string[] = []): Bucket[] {
   const buckets: Bucket[] = [];
   for (const row of rows) {
-    const count = row.doc_count;
+    const count = Object.prototype.hasOwnProperty.call(row, 'doc_count') ? row.doc_count : undefined;
     if (typeof count !== 'number') {
       return [];
     }
-    const label = row.key_as_string ?? row.key ?? rangeLabel(row);
-    buckets.push({ label: cellText(label), count });
+    // Buckets of a sub-aggregation are named by their parents' keys and their own (`acme · red`).
+    const named = keyColumns.filter((column) => Object.prototype.hasOwnProperty.call(row, column));
+    const label = named.length > 0 ? named.map((column) => cellText(row[column])).join(' · ') : cellText(row.key_as_string ?? row.key ?? rangeLabel(row));
+    buckets.push({ label, count });
   }
   return buckets;
 }

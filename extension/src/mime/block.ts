@@ -5,3 +5,10 @@ export function block(className: string, text = ''): HTMLElement {
   node.textContent = text;
   return node;
 }
+
+/** A warning the user cannot miss (a partial failure), announced to screen readers as an alert. */
+export function warningBlock(text: string): HTMLElement {
+  const node = block('searchbook-Warning', text);
+  node.setAttribute('role', 'alert');
+  return node;
+}

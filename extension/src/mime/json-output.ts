@@ -2,9 +2,9 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import { JSON_MIME, type JsonPayload, JsonPayloadSchema } from '../../../kernel/src/render/mime-types';
 import { GridView } from '../grid/grid-view';
-import { block } from './block';
+import { block, warningBlock } from './block';
 import { jsonView } from './json-tree';
-import { statusText } from './status-line';
+import { statusText, warningText } from './status-line';
 
 /**
  * A JSON answer (a mapping, a write's result, an error body): the status line, a field / type
@@ -29,6 +29,8 @@ export class JsonOutput extends Panel implements IRenderMime.IRenderer {
     } else {
       if (parsed.data.info.title) this.addWidget(new Widget({ node: block('searchbook-SearchTitle', parsed.data.info.title) }));
       this.addWidget(new Widget({ node: block('searchbook-Status', statusText(parsed.data.info)) }));
+      const warning = warningText(parsed.data.info);
+      if (warning) this.addWidget(new Widget({ node: warningBlock(warning) }));
       if (parsed.data.fields) this.addFieldTable(parsed.data);
     }
     this.addWidget(new Widget({ node: value === undefined ? block('searchbook-Empty', 'This output does not hold the answer.') : jsonView(value) }));

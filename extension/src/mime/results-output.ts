@@ -2,12 +2,12 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
 import { answerValue, hitsPayloadRows, tablePayloadRows } from '../../../kernel/src/render/answer-rows';
-import { aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
+import { type AggregationTable, aggregationFooter, aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
 import { GridView } from '../grid/grid-view';
 import type { ColumnView } from '../grid/rows-model';
 import { barChart, bucketsOf } from './bar-chart';
-import { block } from './block';
-import { omittedText, statusText } from './status-line';
+import { block, warningBlock } from './block';
+import { omittedText, statusText, warningText } from './status-line';
 import { toolbar } from './toolbar';
 
 /** Both payloads, brought to the one shape the grid shows. */
@@ -18,7 +18,7 @@ interface Results {
   cut: { row: number; column: string }[];
   total?: { value: number; relation: 'eq' | 'gte' };
   omittedRows: number;
-  aggregations: { name: string; kind?: 'aggregation' | 'facet' | undefined; rows: Record<string, unknown>[] }[];
+  aggregations: AggregationTable[];
   /** The engine's answer as the notebook keeps it, for the raw view. */
   answer?: string;
   answerFormat?: string;
@@ -75,6 +75,8 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     const counts = { total: results.total, shown: results.rows.length, omitted: results.omittedRows };
     if (results.info.title) this.addWidget(new Widget({ node: block('searchbook-SearchTitle', results.info.title) }));
     this.addWidget(new Widget({ node: block('searchbook-Status', statusText(results.info, counts)) }));
+    const warning = warningText(results.info);
+    if (warning) this.addWidget(new Widget({ node: warningBlock(warning) }));
     this.addWidget(
       new Widget({
         node: toolbar({
@@ -129,13 +131,17 @@ function aggregationWidgets(aggregation: Results['aggregations'][number], connec
   const section = block('searchbook-Aggregation');
   const title = block('searchbook-Aggregation-title', aggregationTitle(aggregation));
   section.append(title);
-  const buckets = bucketsOf(aggregation.rows);
+  const buckets = bucketsOf(aggregation.rows, aggregation.keyColumns);
   if (buckets.length > 0) {
     section.append(barChart(buckets, aggregation.name));
   }
   const names = [...new Set(aggregation.rows.flatMap((row) => Object.keys(row)))];
   // Bucket keys (years, prices) read best as written; counts and metrics are rounded and grouped.
-  const columns = names.map((name) => ({ name, type: '', readOnly: false, json: false, statistic: name !== 'key' }));
+  const keys = new Set(aggregation.keyColumns ?? ['key']);
+  const columns = names.map((name) => ({ name, type: '', readOnly: false, json: false, statistic: !keys.has(name) && name !== 'key' }));
   const label = `${aggregationTitle(aggregation)} from ${connection}: ${aggregation.rows.length} rows, columns ${names.join(', ')}`;
-  return [new Widget({ node: section }), new GridView(columns, aggregation.rows, [], label)];
+  const widgets: Widget[] = [new Widget({ node: section }), new GridView(columns, aggregation.rows, [], label)];
+  // What the engine says about the buckets as a whole, and what only Raw JSON shows: as text.
+  for (const line of aggregationFooter(aggregation)) widgets.push(new Widget({ node: block('searchbook-Aggregation-note', line) }));
+  return widgets;
 }

@@ -1,4 +1,4 @@
-import type { ResponseInfo } from '../../../kernel/src/render/mime-types';
+import { partialFailureHeadline, partialFailureText, type ResponseInfo } from '../../../kernel/src/render/mime-types';
 
 export interface Counts {
   total?: { value: number; relation: 'eq' | 'gte' };
@@ -11,6 +11,8 @@ const numberFormat = new Intl.NumberFormat('en-US');
 /** Who answered what and how: `es · GET /products/_search · 200 · 12 ms · ≥10,000 total · 20 shown` (no counts for a JSON answer). */
 export function statusText(info: ResponseInfo, counts?: Counts): string {
   const parts = [info.connection, `${info.method} ${info.path}`, String(info.status), `${Math.round(info.elapsedMs)} ms`];
+  const failed = partialFailureHeadline(info.partialFailures);
+  if (failed) parts.push(`⚠ ${failed}`);
   if (!counts) return parts.join(' · ');
   if (counts.total) {
     parts.push(`${counts.total.relation === 'gte' ? '≥' : ''}${numberFormat.format(counts.total.value)} total`);
@@ -24,4 +26,9 @@ export function omittedText(omitted: number): string {
   return omitted > 0
     ? `${numberFormat.format(omitted)} more rows were left out of the notebook to keep it small; set SEARCHBOOK_MAX_ROWS before starting the kernel to keep more, or page with from/size or search_after.`
     : '';
+}
+
+/** The warning of a partial failure with its first reasons, shown under the status line; empty when nothing failed. */
+export function warningText(info: ResponseInfo): string {
+  return partialFailureText(info.partialFailures);
 }

@@ -10,7 +10,7 @@ import type { GridView, SentRequest, TargetInfo, ViewRequest } from '../grid/gri
 import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey, RowVersion, TargetAction, TargetActionId } from '../grid/edit-protocol';
 import type { ExportRequest, ExportStream } from './export-stream';
 import type { AdminOffers, KeyInfo, MetricsSnapshot, NewKey } from '../grid/admin-protocol';
-import type { DocumentLayout } from '../render/mime-types';
+import type { AggregationTable, DocumentLayout, PartialFailure } from '../render/mime-types';
 import type { Transport, TlsVerification } from './transport';
 
 export type EngineName = 'elasticsearch' | 'typesense';
@@ -40,6 +40,9 @@ export interface GridColumn {
   arrayParent?: string;
 }
 
+/** One aggregation or facet table as a driver builds it (the payload's shape, with JSON cells). */
+export type AggregationResult = Omit<AggregationTable, 'rows'> & { rows: Record<string, JsonValue>[] };
+
 /** How a console response should be shown; render/ turns it into a MIME bundle. */
 export type ConsoleResult =
   | {
@@ -48,7 +51,7 @@ export type ConsoleResult =
       rows: Record<string, JsonValue>[];
       /** Total matches, and whether it is a lower bound (`≥`). */
       total?: { value: number; relation: 'eq' | 'gte' };
-      aggregations?: { name: string; kind?: 'aggregation' | 'facet'; rows: Record<string, JsonValue>[] }[];
+      aggregations?: AggregationResult[];
       /** Where the documents sit in the answer, so the notebook can keep the answer alone and rebuild these rows from it. */
       documents?: DocumentLayout;
     }
@@ -111,6 +114,8 @@ export interface Driver {
   curl(request: ConsoleRequest): string;
   /** The error a failed response means (status and the engine's own reason), or undefined. */
   failure(request: ConsoleRequest, response: EngineResponse): EngineError | undefined;
+  /** Parts of a 2xx answer that failed (bulk items, searches, shards, import lines); empty when none did. */
+  partialFailures(request: ConsoleRequest, response: EngineResponse): PartialFailure[];
   /** Decides how a response is shown (hits grid, table, JSON; one per search of several). */
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult;
   /** Endpoints of this engine, loaded lazily on first use. */

@@ -84,7 +84,16 @@ export class CellRunner {
       await progress.fail(signal.aborted ? 'interrupted' : 'failed');
       throw err;
     }
-    const info = { connection: connection.name, engine: driver.engine, method: request.method, path, status: response.status, elapsedMs: response.elapsedMs };
+    const partialFailures = driver.partialFailures(request, response);
+    const info = {
+      connection: connection.name,
+      engine: driver.engine,
+      method: request.method,
+      path,
+      status: response.status,
+      elapsedMs: response.elapsedMs,
+      ...(partialFailures.length > 0 ? { partialFailures } : {}),
+    };
     const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
     if (first) await progress.finish(first);
     for (const bundle of more) await sink.display(bundle);

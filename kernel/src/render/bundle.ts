@@ -4,7 +4,7 @@ import { cutLongCells } from './cell-cut';
 import type { EncodedString } from '../protocol/encoded-string';
 import { columnsNestOddly, documentRow, documentsOf } from './answer-rows';
 import { fallbacks, type KeptRows } from './fallbacks';
-import { ANSWER_FORMAT, type Column, type DocumentLayout, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
+import { ANSWER_FORMAT, partialFailureHeadline, partialFailureText, type Column, type DocumentLayout, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { swappedAnswer } from './swapped-answer';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
@@ -20,7 +20,16 @@ type Sent<P extends { answer?: string | undefined }> = Omit<P, 'answer'> & { ans
 /** The status line every output starts with: who answered what, how, and how fast. */
 export function statusLine(info: ResponseInfo): string {
   const line = `${info.connection}: ${info.method} ${info.path} → ${info.status} in ${Math.round(info.elapsedMs)} ms`;
-  return info.title ? `${info.title} · ${line}` : line;
+  const titled = info.title ? `${info.title} · ${line}` : line;
+  // A partial failure is said on the line that would otherwise read as a plain success; its reasons follow (warningOf).
+  const headline = partialFailureHeadline(info.partialFailures);
+  return headline ? `${titled} · WARNING: ${headline}` : titled;
+}
+
+/** The partial failure's warning with its first reasons, under the status line of every fallback; empty when nothing failed. */
+function warningOf(info: ResponseInfo): { plain: string; html: string } {
+  const text = partialFailureText(info.partialFailures);
+  return { plain: text, html: text ? `<pre class="searchbook-warning"><strong>${escapeHtml(text)}</strong></pre>` : '' };
 }
 
 /** The engine's answer as the kernel read it: its JSON text (UTF-8 bytes) and the parsed value. */
@@ -68,7 +77,7 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
       const kept: KeptRows = { held, row: rowReader(stored?.rows, answer, layout, result.columns), store: stored ? 'rows' : 'answer', mimeType: HITS_MIME, omittedRows: omitted };
       return {
         [HITS_MIME]: payload,
-        ...fallbacks(summary, result.columns.map((c) => c.name), kept, fallbackBudget(answerKept, limits), result.aggregations ?? []),
+        ...fallbacks(summary, result.columns.map((c) => c.name), kept, fallbackBudget(answerKept, limits), result.aggregations ?? [], warningOf(info)),
       };
     }
     case 'table': {
@@ -80,20 +89,21 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
       const payload: Sent<TablePayload> = { info, columns, ...(answerKept === undefined ? { rows } : { answer: answerKept, answerFormat: ANSWER_FORMAT }), omittedRows: omitted, cut };
       const summary = `${caption} (${result.rows.length} rows${leftOut(omitted)})`;
       const kept: KeptRows = { held: rows.length, row: (i) => rows[i] ?? {}, store: answerKept === undefined ? 'rows' : 'answer', mimeType: TABLE_MIME, omittedRows: omitted };
-      return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, kept, fallbackBudget(answerKept, limits), []) };
+      return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, kept, fallbackBudget(answerKept, limits), [], warningOf(info)) };
     }
     case 'json': {
       const pretty = JSON.stringify(result.value, null, 2);
       const payload: JsonPayload = { info, ...(result.fields ? { fields: result.fields } : {}) };
+      const warning = warningOf(info);
       return {
         [JSON_MIME]: payload,
         'application/json': capJson(result.value, limits),
-        'text/html': `<div class="searchbook-json"><div>${escapeHtml(caption)}</div><pre>${escapeHtml(pretty)}</pre></div>`,
-        'text/plain': `${caption}\n${pretty}`,
+        'text/html': `<div class="searchbook-json"><div>${escapeHtml(caption)}</div>${warning.html}<pre>${escapeHtml(pretty)}</pre></div>`,
+        'text/plain': [caption, warning.plain, pretty].filter(Boolean).join('\n'),
       };
     }
     case 'text':
-      return { 'text/plain': `${caption}\n${result.text}` };
+      return { 'text/plain': [caption, warningOf(info).plain, result.text].filter(Boolean).join('\n') };
   }
 }
 

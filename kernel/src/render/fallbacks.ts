@@ -1,6 +1,7 @@
 import type { JsonValue } from '../console/cell';
+import type { AggregationResult } from '../drivers/driver';
 import type { MimeBundle } from './bundle';
-import { aggregationTitle } from './mime-types';
+import { aggregationFooter, aggregationTitle } from './mime-types';
 import { escapeHtml, htmlRowOf, htmlTable, plainCell, plainTable, plainTableOf, rowTexts } from './text-table';
 
 type Row = Record<string, JsonValue>;
@@ -29,7 +30,9 @@ export function fallbacks(
   columns: string[],
   kept: KeptRows,
   budgetChars: number,
-  aggregations: { name: string; kind?: 'aggregation' | 'facet' | undefined; rows: Row[] }[],
+  aggregations: AggregationResult[],
+  /** A partial failure's warning (plain and escaped HTML), right under the summary; empty when nothing failed. */
+  warning: { plain: string; html: string } = { plain: '', html: '' },
 ): MimeBundle {
   const htmlLines = linesThatFit(kept, columns, budgetChars);
   const htmlRows = htmlLines.length;
@@ -39,14 +42,16 @@ export function fallbacks(
   const aggColumns = (aggRows: Row[]) => [...new Set(aggRows.flatMap((r) => Object.keys(r)))];
   const plain = [
     summary,
+    warning.plain,
     table ? plainTableOf(columns, plainCells) : '',
     rest(kept, plainCells.length),
-    ...aggregations.map((a) => `\n${aggregationTitle(a)}\n${plainTable(aggColumns(a.rows), a.rows)}`),
+    ...aggregations.map((a) => [`\n${aggregationTitle(a)}`, plainTable(aggColumns(a.rows), a.rows), ...aggregationFooter(a)].join('\n')),
   ];
   const html = [
+    warning.html,
     table ? htmlTable(summary, columns, htmlLines.map((line) => line.html)) : `<p>${escapeHtml(summary)}</p>`,
     rest(kept, htmlRows) ? `<p>${escapeHtml(rest(kept, htmlRows))}</p>` : '',
-    ...aggregations.map((a) => htmlTable(aggregationTitle(a), aggColumns(a.rows), a.rows)),
+    ...aggregations.flatMap((a) => [htmlTable(aggregationTitle(a), aggColumns(a.rows), a.rows), ...aggregationFooter(a).map((line) => `<p>${escapeHtml(line)}</p>`)]),
   ];
   return { 'text/html': html.filter(Boolean).join('\n'), 'text/plain': plain.filter(Boolean).join('\n') };
 }

@@ -37,6 +37,22 @@ export const ColumnSchema = z.object({
 });
 export type Column = z.infer<typeof ColumnSchema>;
 
+/**
+ * Part of a request that failed while the request as a whole succeeded: items of a bulk write,
+ * searches of a multi-search, shards of a search, lines of an import. Shown on the status line.
+ */
+export const PartialFailureSchema = z.object({
+  failed: z.number().int().nonnegative(),
+  of: z.number().int().nonnegative(),
+  /** What was counted: `items`, `searches`, `documents`, `shards`, `lines`. */
+  unit: z.string(),
+  /** `failed`, or `not found` (documents of a multi-get). */
+  outcome: z.enum(['failed', 'not found']),
+  /** The first distinct reasons the engine gave, each naming its item. */
+  reasons: z.array(z.string()),
+});
+export type PartialFailure = z.infer<typeof PartialFailureSchema>;
+
 /** Who answered and how, shown on the grid's status line. */
 export const ResponseInfoSchema = z.object({
   connection: z.string(),
@@ -47,6 +63,8 @@ export const ResponseInfoSchema = z.object({
   elapsedMs: z.number(),
   /** One search of several in one request: `Search 2 of 3: books`. */
   title: z.string().optional(),
+  /** Parts of the request that failed although it answered 2xx (`3 of 1,000 items failed`). */
+  partialFailures: z.array(PartialFailureSchema).optional(),
 });
 
 /**
@@ -84,6 +102,25 @@ const AnswerSchema = z.string();
 export const ANSWER_FORMAT = 'json, quotes swapped';
 const AnswerFormatSchema = z.literal(ANSWER_FORMAT);
 
+/**
+ * One table of an aggregation answer (or of a Typesense facet). A bucket aggregation inside the
+ * buckets of another has a table of its own, titled with the path (`brands > colors`), whose
+ * leading columns are the parent buckets' keys. Older notebooks have only name and rows.
+ */
+export const AggregationTableSchema = z.object({
+  name: z.string(),
+  /** `facet`: a Typesense facet (facet_by); older notebooks have none, meaning an aggregation. */
+  kind: z.enum(['aggregation', 'facet']).optional(),
+  rows: RowsSchema,
+  /** The columns that name a bucket (parent keys, then its own key), joined for the bar chart's labels. */
+  keyColumns: z.array(z.string()).optional(),
+  /** What the engine says about the table as a whole, as sentences (`and 1,204 documents in other buckets (sum_other_doc_count)`). */
+  notes: z.array(z.string()).optional(),
+  /** Parts of the answer the table cannot show, named by their path in the answer (`brands.buckets[].x`): read them in Raw JSON. */
+  notShown: z.array(z.string()).optional(),
+});
+export type AggregationTable = z.infer<typeof AggregationTableSchema>;
+
 export const HitsPayloadSchema = z.object({
   info: ResponseInfoSchema,
   columns: z.array(ColumnSchema),
@@ -97,16 +134,7 @@ export const HitsPayloadSchema = z.object({
   omittedRows: z.number().int().nonnegative(),
   /** Cells holding a fragment of a longer array or object (see render/cell-cut.ts). */
   cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })).default([]),
-  aggregations: z
-    .array(
-      z.object({
-        name: z.string(),
-        /** `facet`: a Typesense facet (facet_by); older notebooks have none, meaning an aggregation. */
-        kind: z.enum(['aggregation', 'facet']).optional(),
-        rows: RowsSchema,
-      }),
-    )
-    .default([]),
+  aggregations: z.array(AggregationTableSchema).default([]),
 }).refine((p) => p.rows !== undefined || (p.answer !== undefined && p.documents !== undefined), {
   message: 'a hits payload holds either rows or an answer with its document layout',
 });
@@ -154,4 +182,30 @@ export const TYPED_SECRET_WORDS: Record<TypedSecretPayload['option'], string> = 
 /** The heading of an aggregation or facet table: `Aggregation brands`, `Facet genre`. */
 export function aggregationTitle(table: { name: string; kind?: 'aggregation' | 'facet' | undefined }): string {
   return `${table.kind === 'facet' ? 'Facet' : 'Aggregation'} ${table.name}`;
+}
+
+/** The lines under an aggregation table: the engine's notes, then what the table leaves to Raw JSON. Plain text, for every renderer. */
+export function aggregationFooter(table: Pick<AggregationTable, 'notes' | 'notShown'>): string[] {
+  const notShown = table.notShown ?? [];
+  return [
+    ...(table.notes ?? []),
+    ...(notShown.length > 0 ? [`Not shown in this table (read them in Raw JSON, the engine's answer): ${notShown.join(', ')}.`] : []),
+  ];
+}
+
+const counts = new Intl.NumberFormat('en-US');
+
+/** `3 of 1,000 items failed`, for each part that did; empty when none did. */
+export function partialFailureHeadline(failures: readonly PartialFailure[] | undefined): string {
+  return (failures ?? []).map((f) => `${counts.format(f.failed)} of ${counts.format(f.of)} ${f.unit} ${f.outcome}`).join('; ');
+}
+
+/** The warning of a partial failure with its first reasons, one line each; empty when nothing failed. */
+export function partialFailureText(failures: readonly PartialFailure[] | undefined): string {
+  return (failures ?? [])
+    .map((f) => {
+      const headline = `Warning: ${counts.format(f.failed)} of ${counts.format(f.of)} ${f.unit} ${f.outcome}`;
+      return f.reasons.length > 0 ? `${headline}. First reasons:\n${f.reasons.map((r) => `  - ${r}`).join('\n')}` : `${headline}.`;
+    })
+    .join('\n');
 }

@@ -1,6 +1,6 @@
 /**
  * Aggregations over the matching documents: terms, range, histogram, date_histogram,
- * filter, nested, and the avg/min/max/sum/value_count/cardinality/stats metrics, with
+ * filter, nested, reverse_nested (to the root), and the avg/min/max/sum/value_count/cardinality/stats metrics, with
  * sub-aggregations inside buckets.
  */
 import { esError, illegalArgument, parsingError, shardFailure } from '../errors';
@@ -29,7 +29,7 @@ interface AggEnv {
   cache: Map<string, Scorer>;
 }
 
-const BUCKET_KINDS = new Set(['terms', 'range', 'histogram', 'date_histogram', 'filter', 'filters', 'nested', 'missing', 'composite']);
+const BUCKET_KINDS = new Set(['terms', 'range', 'histogram', 'date_histogram', 'filter', 'filters', 'nested', 'reverse_nested', 'missing', 'composite']);
 /** search.max_buckets' default. */
 const MAX_BUCKETS = 65536;
 const METRIC_KINDS = new Set(['avg', 'min', 'max', 'sum', 'value_count', 'cardinality', 'stats']);
@@ -192,7 +192,10 @@ function one(kind: string, spec: JsonObject, docs: AggDoc[], sub: (d: AggDoc[]) 
       if (kind === 'avg') return withDate({ value: nums.length ? sum / nums.length : null }, 'value', nums.length ? sum / nums.length : null);
       if (kind === 'min') return withDate({ value: min }, 'value', min);
       if (kind === 'max') return withDate({ value: max }, 'value', max);
-      return { count: nums.length, min, max, avg: nums.length ? sum / nums.length : null, sum };
+      const stats: JsonObject = { count: nums.length, min, max, avg: nums.length ? sum / nums.length : null, sum };
+      // A date field's stats also print as dates, when there are any.
+      if (type === 'date' && nums.length > 0) for (const key of ['min', 'max', 'avg', 'sum']) withDate(stats, key, stats[key] as number);
+      return stats;
     }
     case 'terms': {
       const size = typeof spec['size'] === 'number' ? spec['size'] : 10;
@@ -346,6 +349,17 @@ function one(kind: string, spec: JsonObject, docs: AggDoc[], sub: (d: AggDoc[]) 
         }
       }
       return { doc_count: inner.length, ...sub(inner) };
+    }
+    case 'reverse_nested': {
+      // Back from nested objects to the documents holding them (the root level only), each once.
+      const seen = new Set<JsonObject>();
+      const roots: AggDoc[] = [];
+      for (const d of docs) {
+        if (seen.has(d.view.source)) continue;
+        seen.add(d.view.source);
+        roots.push({ index: d.index, view: { source: d.view.source } });
+      }
+      return { doc_count: roots.length, ...sub(roots) };
     }
     default:
       return {};

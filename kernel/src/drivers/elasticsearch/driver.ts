@@ -18,6 +18,8 @@ import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
 import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
 import { ElasticsearchStructure } from './structure';
+import { elasticsearchPartialFailures } from './partial-failures';
+import type { PartialFailure } from '../../render/mime-types';
 
 export class ElasticsearchDriver implements Driver {
   readonly engine = 'elasticsearch' as const;
@@ -83,6 +85,10 @@ export class ElasticsearchDriver implements Driver {
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
     return elasticsearchFailure(response);
+  }
+
+  partialFailures(_request: ConsoleRequest, response: EngineResponse): PartialFailure[] {
+    return elasticsearchPartialFailures(response);
   }
 
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult {

@@ -1,11 +1,12 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
-import { flattenDocument, tableRows } from '../../render/answer-rows';
+import { tableRows } from '../../render/answer-rows';
 import type { DocumentLayout } from '../../render/mime-types';
 import { asObject } from '../document-columns';
 import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult, SearchPart } from '../driver';
 import type { FieldTree } from '../field-tree';
 import { structureFields } from '../structure-cache';
 import { documentGrid, hitsResult } from '../grid-columns';
+import { aggregationTables } from './aggregation-tables';
 import { structureOfMapping } from './mapping';
 import { filtersFields } from './targets';
 
@@ -66,26 +67,5 @@ function msearchParts(request: ConsoleRequest, response: EngineResponse, body: J
     const partStatus = typeof status === 'number' ? status : response.status;
     const part = presentElasticsearch(request, { ...response, status: partStatus, body: { kind: 'json', value: answer } });
     return { target, status: partStatus, result: part.kind === 'searches' ? { kind: 'json', value: answer } : part, raw: answer };
-  });
-}
-
-/** One table per bucket aggregation (key, doc_count, sub-metrics); metrics get a one-row table. */
-function aggregationTables(aggs: Record<string, JsonValue> | undefined): { name: string; rows: Record<string, JsonValue>[] }[] {
-  if (!aggs) return [];
-  return Object.entries(aggs).flatMap(([name, value]) => {
-    const agg = asObject(value);
-    if (!agg) return [];
-    const buckets = Array.isArray(agg.buckets) ? agg.buckets : asObject(agg.buckets) ? Object.entries(asObject(agg.buckets) ?? {}).map(([key, b]) => ({ key, ...asObject(b) })) : undefined;
-    if (!buckets) return [{ name, rows: [flattenDocument(agg)] }];
-    const rows = buckets.map((bucket) => {
-      const b = asObject(bucket) ?? {};
-      const row: Record<string, JsonValue> = { key: b.key_as_string ?? b.key ?? null, doc_count: b.doc_count ?? null };
-      for (const [sub, metric] of Object.entries(b)) {
-        const m = asObject(metric);
-        if (m && 'value' in m) row[sub] = m.value ?? null;
-      }
-      return row;
-    });
-    return [{ name, rows }];
   });
 }

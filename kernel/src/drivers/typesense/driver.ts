@@ -20,6 +20,8 @@ import { DASHBOARD_TITLE, typesenseDashboard } from './server-dashboard';
 import { IMMUTABLE_NOTE, KEY_CHOICES, typesenseKeys } from './key-admin';
 import { queryStringRefusal } from './query-check';
 import { TypesenseStructure } from './structure';
+import { typesensePartialFailures } from './partial-failures';
+import type { PartialFailure } from '../../render/mime-types';
 
 export class TypesenseDriver implements Driver {
   readonly engine = 'typesense' as const;
@@ -109,6 +111,10 @@ export class TypesenseDriver implements Driver {
 
   failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
     return typesenseFailure(response);
+  }
+
+  partialFailures(request: ConsoleRequest, response: EngineResponse): PartialFailure[] {
+    return typesensePartialFailures(request, response);
   }
 
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
