@@ -1,13 +1,15 @@
 /**
  * How a whole answer is read off the socket (drivers/buffered-response.ts): byte-exact however
  * the engine cuts it into chunks, headers as undici names them, and an interrupt honoured
- * whether the request is waiting for a socket, in flight, or not yet sent.
+ * whether the request is waiting for a socket, in flight, or not yet sent; an answer past the
+ * cap rejects the moment it passes it.
  */
 import { type Server, createServer } from 'node:http';
 import { Agent } from 'undici';
-import { bufferedRequest } from '../../kernel/src/drivers/buffered-response';
+import { AnswerTooLargeError, bufferedRequest } from '../../kernel/src/drivers/buffered-response';
 import { Transport } from '../../kernel/src/drivers/transport';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
+import { type Streamed, startHostileEngine, streamBody } from '../support/hostile-engine';
 
 describe('an answer sent in many small chunks', () => {
   let server: Server;
@@ -99,6 +101,31 @@ describe('interrupts', () => {
       expect(next.status).toBe(200);
     } finally {
       await transport.close();
+    }
+  });
+});
+
+describe('an answer past the cap', () => {
+  test('rejects as soon as the cap is passed, the server sees the socket closed early, and the pool goes on', async () => {
+    let sent: Promise<Streamed> | undefined;
+    const engine = await startHostileEngine({
+      '/big': (_req, res) => {
+        sent = streamBody(res, 20_000_000, Buffer.alloc(64 * 1024, 'a'));
+      },
+    });
+    const agent = new Agent({ connections: 1 });
+    try {
+      const big = bufferedRequest(agent, { origin: engine.url, method: 'GET', path: '/big' }, new AbortController().signal, { maxBytes: 100_000 });
+      await expect(big).rejects.toBeInstanceOf(AnswerTooLargeError);
+      await expect(big).rejects.toMatchObject({ maxBytes: 100_000, stage: 'read' });
+      const streamed = await sent;
+      expect(streamed?.closedEarly).toBe(true);
+      expect(streamed?.written).toBeLessThan(20_000_000);
+      const after = await bufferedRequest(agent, { origin: engine.url, method: 'GET', path: '/' }, new AbortController().signal, { maxBytes: 100_000 });
+      expect(after.status).toBe(200);
+    } finally {
+      await agent.destroy();
+      await engine.close();
     }
   });
 });

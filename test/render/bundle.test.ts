@@ -125,3 +125,34 @@ describe('console output bundles', () => {
     expect(bundle['application/json']).toEqual({ searchbook: expect.stringMatching(/left out of the notebook/) });
   });
 });
+
+describe('long strings', () => {
+  test('a hit holding a string of megabytes is cut in an answer too large to keep, marked as cut, in the grid rows and both fallbacks', () => {
+    const huge = `start-${'x'.repeat(3_000_000)}-end`;
+    const { answer, result } = search(2, (i): Record<string, JsonValue> => (i === 0 ? { name: huge, tags: ['a'] } : { name: 'short', tags: ['b'] }));
+    const bundle = toBundle(result, info, answer, { ...DEFAULT_LIMITS, answerChars: 1_000_000 });
+    const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
+    expect(payload.answer).toBeUndefined();
+    const cell = payload.rows?.[0]?.name as string;
+    expect(cell).toHaveLength(10_003);
+    expect(cell.startsWith('start-xxx')).toBe(true);
+    expect(cell.endsWith('...')).toBe(true);
+    expect(payload.cut).toEqual([{ row: 0, column: 'name' }]);
+    expect(payload.rows?.[1]?.name).toBe('short');
+    expect(JSON.stringify(bundle).length).toBeLessThan(100_000);
+    for (const mime of ['text/plain', 'text/html']) expect(String(bundle[mime])).not.toContain('-end');
+  });
+
+  test('a JSON answer holding a string of megabytes keeps a page of it in its text fallbacks, cut and saying so', () => {
+    const huge = `start-${'x'.repeat(3_000_000)}-end`;
+    const bundle = toBundle({ kind: 'json', value: { _id: '1', _source: { body: huge } } }, info, undefined);
+    expect(bundle['application/json']).toEqual({ searchbook: expect.stringMatching(/left out of the notebook/) });
+    for (const mime of ['text/plain', 'text/html']) {
+      const text = String(bundle[mime]);
+      expect(text.length).toBeLessThan(DEFAULT_LIMITS.fallbackMaxChars + 2_000);
+      expect(text).toContain('start-xxx');
+      expect(text).toMatch(/xxx\.\.\.\n\(cut: the answer(&#39;|')s JSON is 3000\d+ characters; the notebook keeps its first 250000\./);
+      expect(text).not.toContain('-end');
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENV_REFERENCE } from './profile-schema';
+import { AnswerCapSchema, TimeoutSecondsSchema } from './request-bounds';
 import { reconcileSslMode, type Scheme, schemeOf, type SslMode, SslModeSchema } from './ssl-mode';
 
 /**
@@ -14,7 +15,9 @@ const ConnectOptionsSchema = z.strictObject({
   user: z.string().optional(),
   password: z.string().optional(),
   key: z.string().optional(),
-  timeout: z.coerce.number().positive().optional(),
+  // Read as text first so `abc` and `1e999` meet the range's own message, not a generic one.
+  timeout: z.string().transform(Number).pipe(TimeoutSecondsSchema).optional(),
+  max_answer: AnswerCapSchema.optional(),
   ssl: SslModeSchema.optional(),
   /** A PEM file of the CA to trust instead of the system roots (verify-ca, verify-identity). */
   ca: z.string().min(1).optional(),
@@ -35,6 +38,7 @@ export const CONNECT_USAGE = [
   '%connect elasticsearch https://localhost:9200 auth=apikey key=${env:ES_API_KEY} [ssl=verify-identity ca=/path/ca.pem]',
   '%connect typesense http://localhost:8108 key=${env:TYPESENSE_API_KEY}',
   'ssl=disabled|preferred|required|verify-ca|verify-identity, ca=<PEM file>, skip_verify (trust any certificate)',
+  'timeout=<seconds> (60 by default), max_answer=<size> (256MiB by default, for example max_answer=64MB)',
 ].join('\n');
 
 const SECRET_KEYS = new Set(['password', 'key']);

@@ -50,8 +50,10 @@ export async function openConnection(args: ConnectArgs, signal: AbortSignal, wai
     headers: settings.headers,
     label: name,
     untrustedCertificateAdvice: engine.untrustedCertificateAdvice,
+    largeAnswerAdvice: engine.largeAnswerAdvice,
     ...(tls ? { tls } : {}),
     ...(args.timeout ? { timeoutMs: args.timeout * 1000 } : {}),
+    ...(args.max_answer ? { maxAnswerBytes: args.max_answer } : {}),
   };
   const { Transport } = await import('../drivers/transport');
   const driver = engine.createDriver(new Transport(options));

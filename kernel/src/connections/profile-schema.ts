@@ -5,6 +5,7 @@
  * it out to be asked for at connect time.
  */
 import { z } from 'zod';
+import { AnswerCapSchema, TimeoutSecondsSchema } from './request-bounds';
 import { SslModeSchema } from './ssl-mode';
 
 export const ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
@@ -32,8 +33,10 @@ const common = {
   ca: z.string().min(1).optional(),
   /** Trusts any certificate, in every SSL mode. */
   skip_verify: z.boolean().default(false),
-  /** Request timeout in seconds. */
-  timeout: z.number().positive().optional(),
+  /** Seconds one whole answer may take. */
+  timeout: TimeoutSecondsSchema.optional(),
+  /** Bytes one answer may hold in memory (a number, or a size such as "64MB"). */
+  max_answer: AnswerCapSchema.optional(),
 };
 
 export const ElasticsearchProfileSchema = z

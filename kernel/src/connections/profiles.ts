@@ -24,6 +24,7 @@ export function profileConnectArgs(profile: Profile): { args: ConnectArgs; needs
     skip_verify: profile.skip_verify,
     ...(profile.ca !== undefined ? { ca: profile.ca } : {}),
     ...(profile.timeout !== undefined ? { timeout: profile.timeout } : {}),
+    ...(profile.max_answer !== undefined ? { max_answer: profile.max_answer } : {}),
   };
   if (profile.engine === 'elasticsearch') {
     // Decided before the secrets are fetched, as the %connect line would decide it with them.
@@ -69,6 +70,7 @@ export async function saveProfile(
     // The kernel's working directory is the notebook's: a relative CA path would break elsewhere.
     ...(args.ca !== undefined ? { ca: resolve(args.ca) } : {}),
     ...(args.timeout !== undefined ? { timeout: args.timeout } : {}),
+    ...(args.max_answer !== undefined ? { max_answer: args.max_answer } : {}),
   };
   const notes: string[] = [];
   const secrets: Partial<Record<SecretField, SecretRef>> = {};

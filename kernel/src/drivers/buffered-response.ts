@@ -20,9 +20,9 @@ export interface BufferedResponse {
  * The signal is honoured at every stage: before a socket is assigned the promise rejects at
  * once (and the request is dropped when its turn comes), after that the socket is torn down.
  */
-export function bufferedRequest(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: AbortSignal): Promise<BufferedResponse> {
+export function bufferedRequest(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: AbortSignal, bounds: AnswerBounds = {}): Promise<BufferedResponse> {
   return new Promise((resolve, reject) => {
-    const handler = new GatheringHandler(signal, resolve, reject);
+    const handler = new GatheringHandler(signal, bounds, resolve, reject);
     if (signal.aborted) {
       reject(signal.reason ?? new undiciErrors.RequestAbortedError());
       return;
@@ -32,15 +32,36 @@ export function bufferedRequest(dispatcher: Dispatcher, options: Dispatcher.Disp
   });
 }
 
+export interface AnswerBounds {
+  /** Bytes of body held at most: one more and the request is aborted, what was read let go. */
+  maxBytes?: number;
+  /** Marked once the engine's answer starts: a request failing before that got no answer at all. */
+  attempt?: { answered: boolean };
+}
+
+/** An answer that passed its connection's cap; the request was aborted when it did. */
+export class AnswerTooLargeError extends Error {
+  constructor(
+    readonly maxBytes: number,
+    /** Bytes of body when it passed the cap: announced by Content-Length, read, or once decompressed. */
+    readonly reached: number,
+    readonly stage: 'announced' | 'read' | 'decoded',
+  ) {
+    super(`the answer passed the cap of ${maxBytes} bytes`);
+  }
+}
+
 class GatheringHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private status = 0;
   private headers: AnswerHeaders = {};
-  private readonly chunks: Buffer[] = [];
+  private chunks: Buffer[] = [];
+  private received = 0;
   private settled = false;
 
   constructor(
     private readonly signal: AbortSignal,
+    private readonly bounds: AnswerBounds,
     private readonly resolve: (response: BufferedResponse) => void,
     private readonly reject: (err: unknown) => void,
   ) {}
@@ -48,8 +69,8 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
   /** An arrow, so it can be handed to the signal as it is and taken back. */
   readonly onAbort = (): void => {
     const reason = abortReason(this.signal);
-    this.controller?.abort(reason);
     this.fail(reason);
+    this.controller?.abort(reason);
   };
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -57,35 +78,64 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
     if (this.signal.aborted) controller.abort(abortReason(this.signal));
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: AnswerHeaders): void {
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: AnswerHeaders): void {
+    if (this.settled) return;
+    if (this.bounds.attempt) this.bounds.attempt.answered = true;
     // 1xx answers come before the real one; only the last start counts.
     this.status = status;
     this.headers = headers;
-    this.chunks.length = 0;
+    this.chunks = [];
+    this.received = 0;
+    const announced = Number(headers['content-length']);
+    const max = this.bounds.maxBytes;
+    // An answer that says up front it will not fit is not read at all.
+    if (max !== undefined && Number.isFinite(announced) && announced > max) this.tooLarge(controller, announced, 'announced');
   }
 
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    this.received += chunk.length;
+    const max = this.bounds.maxBytes;
+    if (max !== undefined && this.received > max) return this.tooLarge(controller, this.received, 'read');
     this.chunks.push(chunk);
   }
 
   onResponseEnd(): void {
     if (this.settled) return;
-    this.settled = true;
-    this.signal.removeEventListener('abort', this.onAbort);
-    // Copied, whatever the chunk count: a chunk may be a view of a buffer the socket reuses.
-    this.resolve({ status: this.status, headers: this.headers, bytes: Buffer.concat(this.chunks) });
+    let bytes: Buffer;
+    try {
+      // Copied, whatever the chunk count: a chunk may be a view of a buffer the socket reuses.
+      bytes = Buffer.concat(this.chunks, this.received);
+    } catch (err) {
+      // Nothing may leave the promise pending: the cell would wait for ever and the kernel with it.
+      return this.fail(err);
+    }
+    this.settle();
+    this.resolve({ status: this.status, headers: this.headers, bytes });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     this.fail(err);
   }
 
+  private tooLarge(controller: Dispatcher.DispatchController, reached: number, stage: AnswerTooLargeError['stage']): void {
+    const err = new AnswerTooLargeError(this.bounds.maxBytes ?? 0, reached, stage);
+    // Settled first, so the abort's own error callback finds nothing left to do.
+    this.fail(err);
+    controller.abort(err);
+  }
+
   private fail(err: unknown): void {
     if (this.settled) return;
+    this.settle();
+    this.reject(err);
+  }
+
+  /** Settles once: stops listening for the interrupt and lets go of what was read. */
+  private settle(): void {
     this.settled = true;
     this.signal.removeEventListener('abort', this.onAbort);
-    this.chunks.length = 0;
-    this.reject(err);
+    this.chunks = [];
   }
 }
 

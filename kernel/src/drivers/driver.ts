@@ -248,6 +248,8 @@ export interface EngineModule {
   readonly displayName: string;
   /** The sentence that fixes a certificate from an unknown CA under this engine's SSL modes. */
   readonly untrustedCertificateAdvice: string;
+  /** How to page or narrow an answer that passed the connection's cap (`max_answer=`), in this engine's words. */
+  readonly largeAnswerAdvice: string;
   connectionSettings(args: ConnectArgs): EngineConnectionSettings;
   createDriver(transport: Transport): Driver;
 }

@@ -1,7 +1,9 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { ConsoleRequest, JsonValue, RequestBody } from '../console/cell';
-import { bufferedRequest } from './buffered-response';
+import { DEFAULT_ANSWER_CAP_BYTES, formatBytes, MAX_ANSWER_CAP_BYTES } from '../connections/request-bounds';
+import { AnswerTooLargeError, type BufferedResponse, bufferedRequest } from './buffered-response';
 import { connectionFailureMessage } from './connection-failure';
+import { decodeContent } from './content-encoding';
 import { EngineError, type EngineResponse } from './driver';
 
 /**
@@ -19,10 +21,25 @@ export interface TransportOptions {
   tls?: { verification: TlsVerification; ca?: string };
   /** The sentence that fixes a certificate from an unknown CA under this engine's SSL modes. */
   untrustedCertificateAdvice?: string;
+  /** How long one whole answer may take, headers and body (60 s by default). */
   timeoutMs?: number;
+  /** Bytes one answer may hold in memory (DEFAULT_ANSWER_CAP_BYTES by default). */
+  maxAnswerBytes?: number;
+  /** How to page or narrow an answer that passed the cap, in the engine's words. */
+  largeAnswerAdvice?: string;
   /** Which connection this is, for messages. */
   label: string;
 }
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * Methods that mean the same however often they are sent (RFC 9110, 9.2.1 safe methods):
+ * only these are sent again after a connection closed before any answer came. A PUT or
+ * DELETE may have been carried out by a server that then closed without answering, and a
+ * `_bulk` of `create` actions sent twice would report its own documents as conflicts.
+ */
+const RESENDABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** One keep-alive connection pool per searchbook connection. */
 export class Transport {
@@ -75,31 +92,55 @@ export class Transport {
     return decoded(await this.sendRaw(request, signal));
   }
 
-  /** Sends a request and hands back the body's bytes undecoded (export pages are read from them). */
+  /** Sends a request and hands back the body's bytes (decompressed, not parsed: export pages are read from them). */
   async sendRaw(request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>, signal: AbortSignal): Promise<RawResponse> {
     const started = performance.now();
     const { body, contentType } = encodeBody(request.body);
-    const timeoutMs = this.options.timeoutMs ?? 60_000;
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxBytes = this.options.maxAnswerBytes ?? DEFAULT_ANSWER_CAP_BYTES;
+    // A deadline on the whole answer: undici's own timeouts restart with every byte, so a
+    // server that trickles its body would hold the cell for ever under them alone.
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const bounded = AbortSignal.any([signal, deadline]);
     try {
-      const response = await bufferedRequest(
-        this.agent,
-        {
-          origin: this.options.baseUrl,
-          method: request.method,
-          path: request.query ? `${request.path}?${request.query}` : request.path,
-          headers: { ...this.options.headers, ...(contentType ? { 'content-type': contentType } : {}), accept: 'application/json' },
-          body,
-          // undici closes the connection after a GET or DELETE that carries a body (a search),
-          // for servers that ignore such bodies; both engines read them, so keep it alive.
-          ...(body !== undefined ? { reset: false } : {}),
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        },
-        signal,
-      );
-      return { status: response.status, headers: flattenHeaders(response.headers), bytes: response.bytes, elapsedMs: performance.now() - started };
+      const options: Dispatcher.DispatchOptions = {
+        origin: this.options.baseUrl,
+        method: request.method,
+        path: request.query ? `${request.path}?${request.query}` : request.path,
+        headers: { ...this.options.headers, ...(contentType ? { 'content-type': contentType } : {}), accept: 'application/json' },
+        body,
+        // undici closes the connection after a GET or DELETE that carries a body (a search),
+        // for servers that ignore such bodies; both engines read them, so keep it alive.
+        ...(body !== undefined ? { reset: false } : {}),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      };
+      const response = await this.dispatch(options, bounded, maxBytes);
+      const headers = flattenHeaders(response.headers);
+      const content = await decodeContent(response.bytes, headers['content-encoding'], maxBytes);
+      if (content.decoded) {
+        // The bytes handed on are no longer the encoded ones these headers describe.
+        delete headers['content-encoding'];
+        delete headers['content-length'];
+      }
+      return { status: response.status, headers, bytes: content.bytes, elapsedMs: performance.now() - started };
     } catch (err) {
-      throw this.mapError(err, signal, timeoutMs);
+      throw this.mapError(err, signal, timeoutMs, deadline);
+    }
+  }
+
+  /**
+   * One request, sent a second time only when its connection closed before any answer came
+   * and its method is safe to repeat: a keep-alive socket the server closed while it sat idle
+   * fails the next request written to it, though that request never reached the engine.
+   */
+  private async dispatch(options: Dispatcher.DispatchOptions, signal: AbortSignal, maxBytes: number): Promise<BufferedResponse> {
+    const attempt = { answered: false };
+    try {
+      return await bufferedRequest(this.agent, options, signal, { maxBytes, attempt });
+    } catch (err) {
+      if (signal.aborted || attempt.answered || !RESENDABLE.has(options.method) || !closedUnanswered(err)) throw err;
+      return bufferedRequest(this.agent, options, signal, { maxBytes });
     }
   }
 
@@ -108,7 +149,7 @@ export class Transport {
    * beyond what the caller has not yet read, so a slow reader slows the socket, not memory.
    */
   async stream(request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>, signal: AbortSignal): Promise<StreamedResponse> {
-    const timeoutMs = this.options.timeoutMs ?? 60_000;
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const { body, contentType } = encodeBody(request.body);
     try {
       const response = await this.agent.request({
@@ -132,15 +173,41 @@ export class Transport {
     return this.agent.close();
   }
 
-  private mapError(err: unknown, signal: AbortSignal, timeoutMs: number): EngineError {
+  private tooLarge(err: AnswerTooLargeError): EngineError {
+    const cap = formatBytes(err.maxBytes);
+    const reached =
+      err.stage === 'announced'
+        ? `its Content-Length announced ${formatBytes(err.reached)}, so it was not read`
+        : err.stage === 'decoded'
+          ? 'it grew past that once decompressed, so it was dropped'
+          : `the request was aborted at ${formatBytes(err.reached)} read and what was read let go`;
+    const advice = this.options.largeAnswerAdvice ?? 'Ask for a smaller answer';
+    return new EngineError(
+      'Answer too large',
+      `The answer of ${this.options.label} is larger than the ${cap} one answer may hold in memory (max_answer of this connection): ${reached}. ${advice}; or raise the cap with max_answer=<size> on %connect (at most ${formatBytes(MAX_ANSWER_CAP_BYTES).replace(' ', '')}).`,
+    );
+  }
+
+  private mapError(err: unknown, signal: AbortSignal, timeoutMs: number, deadline?: AbortSignal): EngineError {
     if (signal.aborted) return new EngineError('Interrupted', 'The request was interrupted; nothing more will be read from it.');
-    if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
-      return new EngineError('Timeout', `${this.options.label} did not answer within ${timeoutMs / 1000} s.`);
+    if (err instanceof EngineError) return err;
+    if (deadline?.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+      return new EngineError(
+        'Timeout',
+        `${this.options.label} did not send its whole answer within ${timeoutMs / 1000} s (timeout=${timeoutMs / 1000} of this connection), so the request was aborted. Wait longer with timeout=<seconds> on %connect, or ask for less.`,
+      );
     }
+    if (err instanceof AnswerTooLargeError) return this.tooLarge(err);
     const { label, baseUrl } = this.options;
     const untrustedCertificateAdvice = this.options.untrustedCertificateAdvice ?? 'Add skip_verify to trust it anyway, or ca=<PEM file> with the CA that signed it.';
     return new EngineError('Connection failed', connectionFailureMessage(err, { label, baseUrl, untrustedCertificateAdvice }));
   }
+}
+
+/** A socket closed or reset before any answer: what a keep-alive connection closed while idle gives. */
+function closedUnanswered(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return err instanceof undiciErrors.SocketError || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** A whole response, its body as the engine sent it. */

@@ -92,7 +92,7 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
       return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, kept, fallbackBudget(answerKept, limits), [], warningOf(info)) };
     }
     case 'json': {
-      const pretty = JSON.stringify(result.value, null, 2);
+      const pretty = cutJsonText(JSON.stringify(result.value, null, 2), limits);
       const payload: JsonPayload = { info, ...(result.fields ? { fields: result.fields } : {}) };
       const warning = warningOf(info);
       return {
@@ -153,6 +153,16 @@ export function messageBundle(text: string, rows?: Record<string, JsonValue>[]):
     'text/plain': rows.length ? `${text}\n${plainTable(columns, rows)}` : text,
     'text/html': rows.length ? htmlTable(text, columns, rows) : `<p>${escapeHtml(text)}</p>`,
   };
+}
+
+/**
+ * The JSON text of the fallbacks: whole up to the size `application/json` keeps, else its
+ * first page, cut as long cells are (`...`) and saying so, since one value may be a string of
+ * hundreds of megabytes.
+ */
+function cutJsonText(pretty: string, limits: OutputLimits): string {
+  if (pretty.length <= limits.rawJsonChars) return pretty;
+  return `${pretty.slice(0, limits.fallbackMaxChars)}...\n(cut: the answer's JSON is ${pretty.length} characters; the notebook keeps its first ${limits.fallbackMaxChars}. Ask the engine for fewer documents or fields to see all of it.)`;
 }
 
 /** `application/json` must stay JSON; an oversized body is replaced by a note saying so. */

@@ -1,7 +1,7 @@
 import type { JsonValue } from '../console/cell';
 import { fieldRecord } from '../json/own-fields';
 
-/** Array and object cells longer than this (as JSON text) are cut, as the grid spec says. */
+/** Array and object cells longer than this (as JSON text), and strings longer than this, are cut, as the grid spec says. */
 export const CELL_CHARS = 10_000;
 
 export interface CutRows {
@@ -12,15 +12,17 @@ export interface CutRows {
 
 /**
  * Replaces each oversized array or object cell by the first CELL_CHARS characters of its
- * JSON followed by `...`, and records where, so the grid can mark the cell and refuse edits.
+ * JSON followed by `...`, and each oversized string by its first CELL_CHARS characters and
+ * `...` (one hit may hold hundreds of megabytes of text), and records where, so the grid can
+ * mark the cell and refuse edits.
  */
 export function cutLongCells(rows: Record<string, JsonValue>[]): CutRows {
   const cut: CutRows['cut'] = [];
   const out = rows.map((row, index) => {
     let copy: Record<string, JsonValue> | undefined;
     for (const [column, value] of Object.entries(row)) {
-      if (typeof value !== 'object' || value === null) continue;
-      const text = JSON.stringify(value);
+      if (value === null || (typeof value !== 'object' && typeof value !== 'string')) continue;
+      const text = typeof value === 'string' ? value : JSON.stringify(value);
       if (text.length <= CELL_CHARS) continue;
       copy ??= fieldRecord(row);
       copy[column] = `${text.slice(0, CELL_CHARS)}...`;
