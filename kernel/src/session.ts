@@ -3,6 +3,7 @@ import { ConnectionRegistry } from './connections/registry';
 import { CellRunner } from './execute/cell-runner';
 import { GRID_COMM_TARGET } from './grid/grid-protocol';
 import { GridService } from './grid/grid-service';
+import { removeRunningPartials } from './export/running-exports';
 import { ProfileStore } from './connections/profile-store';
 import { commHandlers } from './handlers/comms';
 import { interruptHandler } from './handlers/control';
@@ -42,6 +43,8 @@ export function createSession(hooks: SessionHooks): { handlers: Record<(typeof S
     close: async () => {
       // Points in time are released while their connections can still send.
       grids.exports.cancelAll();
+      // No one is left to be told where a running export's temporary file is.
+      removeRunningPartials();
       await grids.sessions.closeAll();
       await connections.closeAll();
     },

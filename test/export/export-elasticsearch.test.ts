@@ -15,7 +15,7 @@ import { type BreakingProxy, startBreakingProxy } from '../support/breaking-prox
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { authHeaders, fetchFromNode } from '../support/real-elasticsearch/launch';
 import { loadProducts } from '../support/real-elasticsearch/products';
-import { fullDiskAfter, parseCsv, run, scratchDir, stoppedBy } from './export-helpers';
+import { fullDiskAfter, parseCsv, partialsOf, run, scratchDir, stoppedBy } from './export-helpers';
 
 const COUNT = 2_500;
 const WINDOW = 700;
@@ -59,7 +59,7 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
     const bytes = expectedLines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
     expect(statSync(file).size).toBe(bytes);
     expect(summary).toMatchObject({ documents: COUNT, total: COUNT, bytes });
-    expect(existsSync(`${file}.partial`)).toBe(false);
+    expect(partialsOf(dir, 'all.jsonl')).toEqual([]);
     // Not capped at the window: four pages of 700 and an end, each after the previous one's last sort values.
     const pages = searches();
     expect(pages.map((p) => p.size)).toEqual(pages.map(() => WINDOW));
@@ -168,7 +168,8 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
     await expect(run(es.driver, { target: 'no-such-index', file: missing })).rejects.toThrow(/Elasticsearch answered 404: index_not_found_exception: no such index \[no-such-index\]/);
     const bad = join(dir, 'bad.jsonl');
     await expect(run(es.driver, { target: INDEX, file: bad, body: { no_such_query: {} } })).rejects.toThrow(/Elasticsearch answered 400/);
-    for (const file of [missing, bad]) expect([existsSync(file), existsSync(`${file}.partial`)]).toEqual([false, false]);
+    for (const file of [missing, bad]) expect(existsSync(file)).toBe(false);
+    expect([...partialsOf(dir, 'missing.jsonl'), ...partialsOf(dir, 'bad.jsonl')]).toEqual([]);
     expect(proxy.seen.some((r) => r.url.includes('_pit'))).toBe(false);
   });
 
@@ -193,7 +194,8 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
     expect(stopped.stop).toBe('interrupted');
     expect(stopped.progress).toMatchObject({ documents: WINDOW, total: COUNT });
     expect(existsSync(file)).toBe(false);
-    expect(lines(`${file}.partial`)).toHaveLength(WINDOW);
+    expect(partialsOf(dir, 'interrupted.jsonl')).toEqual([stopped.partial]);
+    expect(lines(stopped.partial)).toHaveLength(WINDOW);
     expect(proxy.seen.some((r) => r.method === 'DELETE' && r.url === '/_pit')).toBe(true);
   });
 
@@ -205,7 +207,8 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
     expect(stopped.ename).toBe('Connection failed');
     expect(stopped.progress.documents).toBe(2 * WINDOW);
     expect(existsSync(file)).toBe(false);
-    expect(lines(`${file}.partial`)).toHaveLength(2 * WINDOW);
+    expect(partialsOf(dir, 'broken.jsonl')).toEqual([stopped.partial]);
+    expect(lines(stopped.partial)).toHaveLength(2 * WINDOW);
   });
 
   it('a full disk stops the export, removes the .partial file and says why', async () => {
@@ -215,6 +218,6 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
     expect(stopped.reason).toMatch(/ENOSPC/);
     expect(stopped.progress.documents).toBeLessThan(COUNT);
     expect(existsSync(file)).toBe(false);
-    expect(existsSync(`${file}.partial`)).toBe(false);
+    expect(partialsOf(dir, 'full.jsonl')).toEqual([]);
   });
 });

@@ -1,11 +1,18 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import type { Driver } from '../../kernel/src/drivers/driver';
 import { type ExportFiles, type ExportOptions, ExportStopped, type ExportSummary, exportToFile, nodeFiles } from '../../kernel/src/export/export-file';
 
 export const scratchDir = (): string => mkdtempSync(join(tmpdir(), 'searchbook-export-'));
+
+/** The export's own temporary file name for `name`: `<name>.searchbook-<8 hex digits>.partial`. */
+export const partialPattern = (name: string): RegExp => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.searchbook-[0-9a-f]{8}\\.partial$`);
+
+/** The temporary files of exports to `name` left in `dir` (full paths). */
+export function partialsOf(dir: string, name: string): string[] {
+  return readdirSync(dir).filter((f) => partialPattern(name).test(f)).map((f) => join(dir, f));
+}
 
 export function run(driver: Driver, options: Partial<ExportOptions> & Pick<ExportOptions, 'target' | 'file'>, hooks: { signal?: AbortSignal; files?: ExportFiles; onProgress?: Parameters<typeof exportToFile>[2]['onProgress'] } = {}): Promise<ExportSummary> {
   return exportToFile(driver, { format: 'jsonl', overwrite: false, ...options }, { signal: hooks.signal ?? new AbortController().signal, ...(hooks.files ? { files: hooks.files } : {}), ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}) });
@@ -24,27 +31,17 @@ export async function stoppedBy(promise: Promise<unknown>): Promise<ExportStoppe
 /** Files that fail with ENOSPC once `limit` bytes were written: a full disk, at the file layer. */
 export function fullDiskAfter(limit: number): ExportFiles {
   return {
-    ...nodeFiles,
-    open: (path) => {
-      const real = nodeFiles.open(path);
+    create: async (path) => {
+      const real = await nodeFiles.create(path);
       let written = 0;
-      return new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          written += chunk.length;
-          if (written > limit) {
-            done(Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC' }));
-            return;
-          }
-          real.write(chunk, done);
+      return {
+        ...real,
+        write: async (data) => {
+          written += data.length;
+          if (written > limit) throw Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC', syscall: 'write' });
+          await real.write(data);
         },
-        final(done) {
-          real.end(done);
-        },
-        destroy(err, done) {
-          real.destroy();
-          done(err);
-        },
-      });
+      };
     },
   };
 }

@@ -11,7 +11,7 @@ import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbo
 import type { Connection } from '../../kernel/src/connections/open-connection';
 import { connect, SECRETS } from '../drivers/helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
-import { fullDiskAfter, parseCsv, run, scratchDir, stoppedBy } from './export-helpers';
+import { fullDiskAfter, parseCsv, partialsOf, run, scratchDir, stoppedBy } from './export-helpers';
 
 const BOOKS = 3_000;
 const expected = [...generateBooks(BOOKS, 42)];
@@ -101,7 +101,8 @@ it('a stream cut mid-way stops the export: nothing complete-looking is left, the
   expect(stopped.progress.documents).toBeGreaterThan(0);
   expect(stopped.progress.documents).toBeLessThan(BOOKS);
   expect(existsSync(file)).toBe(false);
-  const partial = lines(`${file}.partial`);
+  expect(partialsOf(dir, 'cut.jsonl')).toEqual([stopped.partial]);
+  const partial = lines(stopped.partial);
   expect(partial).toHaveLength(stopped.progress.documents);
   // Only whole lines are written: each parses.
   for (const line of partial) expect(() => JSON.parse(line)).not.toThrow();
@@ -115,7 +116,8 @@ it('an interrupt stops reading the stream and says how far it got', async () => 
   expect(stopped.progress.documents).toBeGreaterThan(0);
   expect(stopped.progress.documents).toBeLessThan(BOOKS);
   expect(existsSync(file)).toBe(false);
-  expect(lines(`${file}.partial`)).toHaveLength(stopped.progress.documents);
+  expect(partialsOf(dir, 'interrupted.jsonl')).toEqual([stopped.partial]);
+  expect(lines(stopped.partial)).toHaveLength(stopped.progress.documents);
 });
 
 it('a full disk stops the export and removes the .partial file', async () => {
@@ -123,5 +125,5 @@ it('a full disk stops the export and removes the .partial file', async () => {
   const stopped = await stoppedBy(run(ts.driver, { target: 'books', file }, { files: fullDiskAfter(100_000) }));
   expect(stopped.stop).toBe('write');
   expect(existsSync(file)).toBe(false);
-  expect(existsSync(`${file}.partial`)).toBe(false);
+  expect(partialsOf(dir, 'full.jsonl')).toEqual([]);
 });

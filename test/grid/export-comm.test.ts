@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import { GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../kernel/src/grid/grid-protocol';
 import { SECRETS } from '../drivers/helpers';
-import { parseCsv, scratchDir } from '../export/export-helpers';
+import { parseCsv, partialsOf, scratchDir } from '../export/export-helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
 import type { KernelClient } from '../support/kernel-client';
 import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
@@ -105,9 +105,11 @@ it('a cancel stops the export, which says how far it got; only the .partial file
   await comm.expect({ type: 'cancelExport', exportId: 'e4' }, 'exportCancelled');
   const answer = await run.answer();
   expect(answer.type).toBe('error');
-  expect(answer.type === 'error' && answer.message).toMatch(/^The export of products was interrupted after [\d,]+ of 2,000 documents .*: stopped\.jsonl was not written; the documents read so far are in stopped\.jsonl\.partial\.$/);
+  expect(answer.type === 'error' && answer.message).toMatch(/^The export of products was interrupted after [\d,]+ of 2,000 documents .*: stopped\.jsonl was not written; the documents read so far are in stopped\.jsonl\.searchbook-[0-9a-f]{8}\.partial\.$/);
   expect(existsSync(join(cwd, 'stopped.jsonl'))).toBe(false);
-  expect(lines(join(cwd, 'stopped.jsonl.partial')).length).toBeLessThan(COUNT);
+  const named = /in (stopped\.jsonl\.searchbook-[0-9a-f]{8}\.partial)\.$/.exec(answer.type === 'error' ? answer.message : '')?.[1] as string;
+  expect(partialsOf(cwd, 'stopped.jsonl')).toEqual([join(cwd, named)]);
+  expect(lines(join(cwd, named)).length).toBeLessThan(COUNT);
 });
 
 it('closing the panel stops its export: no page is read after it, and only the .partial file is left', async () => {
@@ -126,7 +128,9 @@ it('closing the panel stops its export: no page is read after it, and only the .
   // A page asked for as the close arrived may still reach the engine; none is asked for later.
   expect(pagesAfter - pagesBefore).toBeLessThanOrEqual(1);
   expect(existsSync(join(cwd, 'closed.jsonl'))).toBe(false);
-  expect(lines(join(cwd, 'closed.jsonl.partial')).length).toBeLessThan(COUNT);
+  const [partial] = partialsOf(cwd, 'closed.jsonl');
+  expect(partialsOf(cwd, 'closed.jsonl')).toHaveLength(1);
+  expect(lines(partial as string).length).toBeLessThan(COUNT);
   // The other panel's comm still answers.
   await comm.expect({ type: 'connections' }, 'connections');
 });

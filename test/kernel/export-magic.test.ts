@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
-import { scratchDir } from '../export/export-helpers';
+import { partialsOf, scratchDir } from '../export/export-helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 
@@ -70,9 +70,12 @@ it('an interrupt stops the export and says how far it got; no complete-looking f
   expect(interrupt.content.status).toBe('ok');
   const reply = await cell.reply;
   expect(reply.content).toMatchObject({ status: 'error', ename: 'Interrupted' });
-  expect(String(reply.content.evalue)).toMatch(/^The export of products was interrupted after [\d,]+ of 3,000 documents \([\d,]+ bytes.*\) in [\d.]+ s: stopped\.csv was not written; the documents read so far are in stopped\.csv\.partial\.$/);
+  expect(String(reply.content.evalue)).toMatch(/^The export of products was interrupted after [\d,]+ of 3,000 documents \([\d,]+ bytes.*\) in [\d.]+ s: stopped\.csv was not written; the documents read so far are in stopped\.csv\.searchbook-[0-9a-f]{8}\.partial\.$/);
   expect(existsSync(join(cwd, 'stopped.csv'))).toBe(false);
-  expect(existsSync(join(cwd, 'stopped.csv.partial'))).toBe(true);
+  // The file the message names holds what was read; it is the only one left.
+  const named = /in (stopped\.csv\.searchbook-[0-9a-f]{8}\.partial)\.$/.exec(String(reply.content.evalue))?.[1] as string;
+  expect(partialsOf(cwd, 'stopped.csv')).toEqual([join(cwd, named)]);
+  expect(readFileSync(join(cwd, named), 'utf8').split('\r\n').length).toBeGreaterThan(1);
   const later = await kernel.execute('%connections');
   expect(later.reply.content.status).toBe('ok');
 });

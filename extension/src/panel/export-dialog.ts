@@ -38,7 +38,7 @@ class ExportForm extends Widget {
     this.overwrite.type = 'checkbox';
     const where = document.createElement('p');
     where.className = 'searchbook-ExportForm-note';
-    where.textContent = "A relative name is written in the notebook's directory (the kernel's working directory), as %export does; the file is named .partial until it is complete.";
+    where.textContent = "A relative name is written in the notebook's directory (the kernel's working directory), as %export does; until it is complete, it is written to a temporary <name>.searchbook-<random>.partial file beside it.";
     this.node.append(about, labelled('File', this.file), labelled('Format', this.format), labelled('Fields', this.fields), labelled('Replace an existing file', this.overwrite), where);
   }
 

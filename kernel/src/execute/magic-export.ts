@@ -42,7 +42,7 @@ export async function exportMagic(magic: ConsoleMagic, { connections, sink, sign
   try {
     const summary = await exportToFile(
       connection.driver,
-      { target: args.target, file, format: args.format, overwrite: args.overwrite, ...(args.fields ? { fields: args.fields } : {}), ...(args.slices ? { slices: args.slices } : {}), ...(args.body !== undefined ? { body: args.body } : {}) },
+      { target: args.target, file, format: args.format, overwrite: args.overwrite, by: `the %export of ${args.target} in a cell`, ...(args.fields ? { fields: args.fields } : {}), ...(args.slices ? { slices: args.slices } : {}), ...(args.body !== undefined ? { body: args.body } : {}) },
       { signal, onProgress },
     );
     await pending;

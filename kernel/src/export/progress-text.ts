@@ -2,6 +2,7 @@
  * What an export says while it runs and when it ends, as text/plain and escaped text/html, so
  * the progress reads the same in JupyterLab, in nbconvert and on GitHub.
  */
+import { basename, dirname, join } from 'node:path';
 import type { MimeBundle } from '../render/bundle';
 import { escapeHtml } from '../render/text-table';
 import type { ExportProgress, ExportStopped, ExportSummary } from './export-file';
@@ -37,7 +38,9 @@ export function summaryText(target: string, file: string, s: ExportSummary): str
 
 export function stoppedText(target: string, file: string, e: ExportStopped): string {
   const why = e.stop === 'interrupted' ? 'was interrupted' : e.stop === 'write' ? `could not write the file (${e.reason})` : `stopped on an engine error (${e.reason})`;
-  const kept = e.partial ? `the documents read so far are in ${file}.partial` : `${file}.partial was removed`;
+  // The temporary file is named as the file was written (relative names stay relative).
+  const partial = join(dirname(file), basename(e.partial));
+  const kept = e.kept ? `the documents read so far are in ${partial}` : `${partial} was removed`;
   return `The export of ${target} ${why} after ${ofTotal(e.progress)} documents (${size(e.progress.bytes)}) in ${seconds(e.progress.elapsedMs)}: ${file} was not written; ${kept}.`;
 }
 

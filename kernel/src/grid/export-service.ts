@@ -61,7 +61,7 @@ export class PanelExports {
     try {
       const summary = await exportToFile(
         driver,
-        { target, file: resolve(process.cwd(), request.file), format: request.format, overwrite: request.overwrite, ...(request.fields ? { fields: request.fields } : {}), ...(grid ? { view: grid.view } : {}) },
+        { target, file: resolve(process.cwd(), request.file), format: request.format, overwrite: request.overwrite, by: `the side panel's export of ${target}`, ...(request.fields ? { fields: request.fields } : {}), ...(grid ? { view: grid.view } : {}) },
         { signal: controller.signal, onProgress },
       );
       await sending;
