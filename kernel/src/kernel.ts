@@ -3,6 +3,7 @@ import { shutdownHandler } from './handlers/control';
 import { readConnectionFile } from './protocol/connection-file';
 import { type Handler, KernelServer } from './protocol/kernel-server';
 import { SESSION_REQUESTS } from './session-requests';
+import { keepServingAfterStrayErrors } from './stray-errors';
 
 /** `searchbook kernel <connection-file>`: runs until a shutdown_request or a signal. */
 export async function runKernel(connectionFile: string): Promise<void> {
@@ -48,6 +49,7 @@ export async function runKernel(connectionFile: string): Promise<void> {
     };
   }
 
+  keepServingAfterStrayErrors(log);
   server = new KernelServer(info, { handlers, log });
   process.on('SIGTERM', () => void shutdown());
   // A Jupyter server that dies without shutting its kernels down (killed, or stopped by a

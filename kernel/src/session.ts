@@ -26,7 +26,7 @@ export function createSession(hooks: SessionHooks): { handlers: Record<(typeof S
   const connections = new ConnectionRegistry();
   const runner = new CellRunner(scope, connections);
   const comms = new CommRegistry();
-  const grids = new GridService(connections, () => new ProfileStore(), scope);
+  const grids = new GridService(connections, () => new ProfileStore(), scope, hooks.log);
   comms.register(GRID_COMM_TARGET, grids.target());
   const history = new SessionHistory();
   const state: ExecutionState = { count: 0, history };

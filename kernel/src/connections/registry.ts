@@ -18,7 +18,7 @@ export class ConnectionRegistry {
     this.activeName = connection.name;
     if (previous && previous !== connection) {
       // Its driver closes after the listeners are done, so what was read through it can still be released.
-      void this.ended(previous, connection).then(() => previous.driver.close());
+      void this.ended(previous, connection).then(() => previous.driver.close()).catch(() => undefined);
     }
   }
 

@@ -12,6 +12,7 @@ import { type DocumentBlock, type DocumentSide, EngineError, type OpenedGrid } f
 import { ViewRefusal } from '../drivers/grid-view';
 import { VariableScope } from '../console/variables';
 import type { Comm, CommTarget } from '../protocol/comms';
+import { boundCrossed } from '../protocol/json-bounds';
 import { curlOfCell } from './cell-curl';
 import { cutLongCells } from '../render/cell-cut';
 import { isAdminRequest } from './admin-protocol';
@@ -45,6 +46,8 @@ export class GridService {
     private readonly profiles: () => ProfileStore,
     /** The console's variables, for a cell's curl commands. */
     private readonly scope: VariableScope = new VariableScope(),
+    /** The kernel's log, for failures no request can be told about. */
+    private readonly log: (line: string) => void = () => undefined,
   ) {
     connections.onEnded((ended, by) => this.endGrids(ended, by));
   }
@@ -53,13 +56,14 @@ export class GridService {
     return (comm) => {
       this.comms.set(comm.id, comm);
       return {
+        // Not awaited, so a slow engine never holds up the shell; answer() settles on every path.
         onMessage: async (data, replyComm) => {
-          void this.answer(data, replyComm);
+          void this.answer(data, replyComm).catch((err: unknown) => this.log(`searchbook.grid could not answer a request: ${(err as Error).stack ?? String(err)}`));
         },
         onClose: () => {
           this.comms.delete(comm.id);
           this.exports.cancelComm(comm.id);
-          void this.sessions.closeComm(comm.id);
+          void this.sessions.closeComm(comm.id).catch((err: unknown) => this.log(`closing the grids of comm ${comm.id} failed: ${(err as Error).message}`));
         },
       };
     };
@@ -78,18 +82,26 @@ export class GridService {
   private async answer(data: Record<string, unknown>, comm: Comm): Promise<void> {
     const requestId = typeof data.requestId === 'string' ? data.requestId : null;
     const send = (body: ReplyBody, id: string | null = requestId) => comm.send({ v: GRID_PROTOCOL_VERSION, requestId: id, ...body }).catch(() => undefined);
-    if (data.v !== GRID_PROTOCOL_VERSION) {
-      await send({ type: 'error', message: `searchbook.grid speaks protocol version ${GRID_PROTOCOL_VERSION}, this message has ${JSON.stringify(data.v ?? null)}: reload the page so the panel and the kernel match.` });
-      return;
-    }
-    const parsed = GridRequestSchema.safeParse(data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-      await send({ type: 'error', message: `searchbook.grid cannot read this message${where}: ${issue?.message ?? 'invalid'}.` });
-      return;
-    }
+    // Everything, reading the message included, is inside this try: whatever fails is the
+    // request's error reply, never a rejection nobody handles.
     try {
+      // Before the schema, which walks the message recursively and would overflow the stack.
+      const crossed = boundCrossed(data);
+      if (crossed) {
+        await send({ type: 'error', message: `searchbook.grid refuses this message: ${crossed}. Send smaller requests (fewer changes per save, shallower values).` });
+        return;
+      }
+      if (data.v !== GRID_PROTOCOL_VERSION) {
+        await send({ type: 'error', message: `searchbook.grid speaks protocol version ${GRID_PROTOCOL_VERSION}, this message has ${JSON.stringify(data.v ?? null)}: reload the page so the panel and the kernel match.` });
+        return;
+      }
+      const parsed = GridRequestSchema.safeParse(data);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+        await send({ type: 'error', message: `searchbook.grid cannot read this message${where}: ${issue?.message ?? 'invalid'}.` });
+        return;
+      }
       await send(await this.handle(parsed.data, comm, AbortSignal.timeout(parsed.data.type === 'save' ? SAVE_TIMEOUT_MS : REQUEST_TIMEOUT_MS)));
     } catch (err) {
       const status = err instanceof EngineError ? err.status : undefined;

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ConnectionInfo } from './connection-file';
+import { boundCrossed } from './json-bounds';
 import { type IncomingMessage, MessageError, type OutgoingMessage, decode, encode } from './message';
 import { Signer } from './signer';
 import { KernelSockets } from './sockets';
 
 export type RequestChannel = 'shell' | 'control';
+
+/** Requests Jupyter never replies to: comm targets answer on their comm. */
+const COMM_MESSAGES = new Set(['comm_open', 'comm_msg', 'comm_close']);
 
 /** How long the shell socket is drained after a failed cell before queued cells are aborted. */
 const DRAIN_MS = 10;
@@ -53,10 +57,10 @@ export class KernelServer {
 
   async start(): Promise<void> {
     await this.sockets.bind();
-    void this.readShell();
-    void this.processShell();
-    void this.readControl();
-    void this.readStdin();
+    // Each loop catches what its messages throw; a loop that still ends is logged, not unhandled.
+    for (const [name, loop] of [['shell reader', this.readShell()], ['shell', this.processShell()], ['control', this.readControl()], ['stdin', this.readStdin()]] as const) {
+      loop.catch((err: unknown) => this.events.log(`the ${name} loop ended: ${(err as Error).stack ?? String(err)}`));
+    }
     await this.publishStatus('starting');
   }
 
@@ -159,6 +163,14 @@ export class KernelServer {
     // request go out to the engine) while busy is still being handed to ZeroMQ.
     const busy = ctx.publish('status', { execution_state: 'busy' });
     try {
+      // Before the handler's schema, which walks the content recursively. Comm messages have no
+      // reply of their own: their target checks them and answers on the comm.
+      const crossed = COMM_MESSAGES.has(message.header.msg_type) ? undefined : boundCrossed(message.content);
+      if (crossed) {
+        this.events.log(`refused a ${message.header.msg_type}: ${crossed}`);
+        await ctx.reply({ status: 'error', ename: 'MessageRefused', evalue: `searchbook refuses this ${message.header.msg_type}: ${crossed}.`, traceback: [] });
+        return;
+      }
       await handler(ctx);
     } catch (err) {
       // A bug in a handler must still answer the request, or the frontend waits forever.
@@ -167,7 +179,8 @@ export class KernelServer {
       await ctx.reply(error).catch(() => undefined);
     } finally {
       await busy.catch((err: unknown) => this.events.log(`status busy not sent: ${(err as Error).message}`));
-      await ctx.publish('status', { execution_state: 'idle' });
+      // A failed publish must not end the shell loop that awaits this.
+      await ctx.publish('status', { execution_state: 'idle' }).catch((err: unknown) => this.events.log(`status idle not sent: ${(err as Error).message}`));
     }
   }
 
