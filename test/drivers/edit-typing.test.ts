@@ -8,6 +8,10 @@ import { ValueRefused } from '../../kernel/src/drivers/edit-values';
 import { dateMisfit } from '../../kernel/src/drivers/elasticsearch/date-format';
 import { typeElasticsearchValue } from '../../kernel/src/drivers/elasticsearch/edit-typing';
 import { typeTypesenseValue } from '../../kernel/src/drivers/typesense/edit-typing';
+import { exactJson } from '../../kernel/src/json/exact-integers';
+
+/** A typed value as the request body carries it. */
+const sent = (value: unknown): string => exactJson(value as Parameters<typeof exactJson>[0]);
 
 const field = (type: string, more: Partial<FieldFacts> = {}): FieldFacts => ({ name: 'f', type, json: false, readOnly: false, ...more });
 const refusal = (run: () => unknown): ValueRefused => {
@@ -49,12 +53,15 @@ describe('Elasticsearch dates against the mapping format', () => {
 });
 
 describe('Elasticsearch numbers', () => {
-  it('whole-number types keep their ranges; a long beyond 2^53 travels as its digits, which the engine reads exactly', () => {
+  it('whole-number types keep their ranges; a long beyond 2^53 travels as a number literal with every digit', () => {
     expect(typeElasticsearchValue(field('byte'), '-128')).toBe(-128);
     expect(refusal(() => typeElasticsearchValue(field('byte'), '128')).message).toContain('outside -128..127');
     expect(refusal(() => typeElasticsearchValue(field('short'), '1.5')).message).toContain('fraction');
-    expect(typeElasticsearchValue(field('long'), '9223372036854775807')).toBe('9223372036854775807');
-    expect(typeElasticsearchValue(field('unsigned_long'), '18446744073709551615')).toBe('18446744073709551615');
+    expect(sent(typeElasticsearchValue(field('long'), '9223372036854775807'))).toBe('9223372036854775807');
+    expect(sent(typeElasticsearchValue(field('long'), '-9007199254740993'))).toBe('-9007199254740993');
+    expect(sent(typeElasticsearchValue(field('unsigned_long'), '18446744073709551615'))).toBe('18446744073709551615');
+    expect(sent(typeElasticsearchValue(field('long', { json: true }), '[9007199254740993, 1]'))).toBe('[9007199254740993,1]');
+    expect(sent(typeElasticsearchValue(field('number'), '9007199254740993'))).toBe('9007199254740993');
     expect(refusal(() => typeElasticsearchValue(field('unsigned_long'), '-1')).message).toContain('outside 0..');
     expect(typeElasticsearchValue(field('scaled_float'), '1e3')).toBe(1000);
     expect(refusal(() => typeElasticsearchValue(field('double'), '0x10')).message).toContain('not a number');
@@ -82,10 +89,11 @@ describe('Elasticsearch numbers', () => {
 });
 
 describe('Typesense schema types', () => {
-  it('int32 and int64 in range, an int64 beyond 2^53 refused (no exact JSON number for it), float, bool, typed arrays', () => {
+  it('int32 and int64 in range, an int64 beyond 2^53 as a number literal with every digit, float, bool, typed arrays', () => {
     expect(typeTypesenseValue(field('int32'), '2147483647')).toBe(2147483647);
     expect(refusal(() => typeTypesenseValue(field('int32'), '2147483648')).message).toContain('outside');
-    expect(refusal(() => typeTypesenseValue(field('int64'), '9007199254740993')).message).toContain('9007199254740991');
+    expect(sent(typeTypesenseValue(field('int64'), '9007199254740993'))).toBe('9007199254740993');
+    expect(sent(typeTypesenseValue(field('int64[]'), '[9223372036854775807]'))).toBe('[9223372036854775807]');
     expect(typeTypesenseValue(field('float'), '-0.5')).toBe(-0.5);
     expect(refusal(() => typeTypesenseValue(field('bool'), '1')).message).toContain('true or false');
     expect(typeTypesenseValue(field('int32[]'), '[1, 2]')).toEqual([1, 2]);

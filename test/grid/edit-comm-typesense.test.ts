@@ -42,6 +42,13 @@ const DOCS = [
   { id: 'b4', title: 'Spare' },
 ];
 
+/** The same field stored under a flat dotted key, nested, and both ways (ingested logs hold all three). */
+const LOGS = [
+  { id: 'flat', 'a.b': 'flat', n: 1 },
+  { id: 'nested', a: { b: 'nested', c: 'kept' }, n: 2 },
+  { id: 'both', 'a.b': 'flat', a: { b: 'nested' }, n: 3 },
+];
+
 let servers: ListeningServer[] = [];
 let kernel: KernelClient;
 let comm: GridCommClient;
@@ -63,6 +70,8 @@ beforeAll(async () => {
     ts.createCollection({ name: 'books', ...SCHEMA });
     ts.loadDocuments('books', DOCS);
     ts.createCollection({ name: 'shelf', fields: [{ name: 'title', type: 'string' }] });
+    ts.createCollection({ name: 'logs', enable_nested_fields: true, fields: [{ name: '.*', type: 'auto' }] });
+    ts.loadDocuments('logs', LOGS);
     ts.loadDocuments('shelf', [{ id: 's1', title: 'One' }, { id: 's2', title: 'Two' }]);
     servers.push(await listen(ts.handler, { port: 0 }));
   }
@@ -195,18 +204,54 @@ it('a deletion saying what it read deletes only while the document still holds i
   expect((await stored('doomed')).status).toBe(404);
 });
 
+it('an edit writes a field where the document holds it: a flat dotted key is replaced, a nested one stays nested; a document holding both is refused', async () => {
+  const grid = await open('logs');
+  const changes = [
+    { kind: 'update', key: 'f', row: rowOf(grid, 'flat').row, fields: { 'a.b': 'edited' } },
+    { kind: 'update', key: 'n', row: rowOf(grid, 'nested').row, fields: { 'a.b': 'edited' } },
+  ];
+  const plan = await comm.expect({ type: 'plan', gridId: grid.gridId, changes }, 'plan');
+  expect(plan.requests.map((r) => r.body)).toEqual([{ 'a.b': 'edited' }, { a: { b: 'edited', c: 'kept' } }]);
+  const reply = await save(grid, changes);
+  saved(reply, 'f');
+  saved(reply, 'n');
+  expect((await stored('flat', 'logs')).body).toEqual({ id: 'flat', 'a.b': 'edited', n: 1 });
+  expect((await stored('nested', 'logs')).body).toEqual({ id: 'nested', a: { b: 'edited', c: 'kept' }, n: 2 });
+
+  const writesBefore = writesSeen().length;
+  const refused = await save(grid, [{ kind: 'update', key: 'b', row: rowOf(grid, 'both').row, fields: { 'a.b': 'edited' } }]);
+  expect(refused.results).toEqual([]);
+  expect(refused.refusals).toEqual([{ key: 'b', column: 'a.b', message: expect.stringContaining('a.b is stored twice in this document, as {"a.b": …} and as {"a": {"b": …}}') as unknown }]);
+  expect((await stored('both', 'logs')).body).toEqual(LOGS[2]);
+  expect(writesSeen().length).toBe(writesBefore);
+});
+
+it('an int64 past 2^53 goes to the engine as a JSON number with every digit, never as a string', async () => {
+  const grid = await open();
+  const { row } = rowOf(grid, 'b4');
+  const changes = [{ kind: 'update', key: 'big', row, fields: { big: '9007199254740993' } }];
+  const plan = await comm.expect({ type: 'plan', gridId: grid.gridId, changes }, 'plan');
+  expect(plan.requests[0]?.bodyText).toBe('{\n  "big": 9007199254740993\n}');
+  saved(await save(grid, changes), 'big');
+  // The bytes the engine was sent: Typesense reads an int64 literal exactly (the sandbox, a
+  // JavaScript stand-in, keeps only the nearest double of it, so its stored copy cannot show this).
+  const patch = writesSeen().filter((r) => r.method === 'PATCH' && r.url.endsWith('/documents/b4')).at(-1);
+  expect(patch?.body).toBe('{"big":9007199254740993}');
+  expect((await stored('b4')).body.big).toBe(9007199254740993);
+});
+
 it('typed values are refused under their cells, all of them, and nothing is sent', async () => {
   const grid = await open();
   const { row } = rowOf(grid, 'b2');
   const writesBefore = writesSeen().length;
   const reply = await save(grid, [
-    { kind: 'update', key: 'bad', row, fields: { pages: '12.5', big: '9007199254740993', price: 'cheap', in_print: 'yes', tags: '["a",\n "b" "c"]', variants: '[{"sku": ["x"]}]', 'variants.sku': '[["y"]]', id: 'other' } },
+    { kind: 'update', key: 'bad', row, fields: { pages: '12.5', big: '9223372036854775808', price: 'cheap', in_print: 'yes', tags: '["a",\n "b" "c"]', variants: '[{"sku": ["x"]}]', 'variants.sku': '[["y"]]', id: 'other' } },
     { kind: 'update', key: 'bad2', row, fields: { pages: '3000000000', tags: '[1, 2]' } },
   ]);
   expect(reply.results).toEqual([]);
   const by = (key: string, column: string) => reply.refusals.find((r) => r.key === key && r.column === column);
   expect(by('bad', 'pages')?.message).toMatch(/fraction.*int32 holds whole numbers/);
-  expect(by('bad', 'big')?.message).toContain('9007199254740991');
+  expect(by('bad', 'big')?.message).toContain('outside');
   expect(by('bad', 'price')?.message).toContain('not a number');
   expect(by('bad', 'in_print')?.message).toContain('true or false');
   expect(by('bad', 'tags')).toMatchObject({ line: 2, col: 6 });

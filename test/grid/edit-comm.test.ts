@@ -81,7 +81,7 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
 
   afterAll(async () => {
     await kernel?.close();
-    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
+    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`, `${BOOKS}-dot`, `${BOOKS}-big`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
     await engine?.close();
   });
 
@@ -119,6 +119,55 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect(result.document).toMatchObject({ _id: 'd1', _index: BOOKS, pages: 500, 'address.city': 'Oslo', 'address.zip': '75001', title: 'Dune' });
     // refresh=wait_for: a grid opened now shows the saved value.
     expect(rowOf(await open(), 'd1').values?.pages).toBe(500);
+  });
+
+  it('an edit writes a field where the document holds it: a flat dotted key is replaced, a nested one stays nested; a document holding both is refused', async () => {
+    const DOT = `${BOOKS}-dot`;
+    await engineCall('PUT', `/${DOT}/_doc/flat`, { 'a.b': 'flat', n: 1 });
+    await engineCall('PUT', `/${DOT}/_doc/nested`, { a: { b: 'nested', c: 'kept' }, n: 2 });
+    await engineCall('PUT', `/${DOT}/_doc/both`, { 'a.b': 'flat', a: { b: 'nested' }, n: 3 });
+    await engineCall('POST', `/${DOT}/_refresh`);
+    const grid = await open(DOT);
+    const flat = rowOf(grid, 'flat');
+    const nested = rowOf(grid, 'nested');
+    const changes = [
+      { kind: 'update', key: 'f', row: flat.row, version: flat.version, fields: { 'a.b': 'edited' } },
+      { kind: 'update', key: 'n', row: nested.row, version: nested.version, fields: { 'a.b': 'edited' } },
+    ];
+    const shown = await plan(grid, changes);
+    expect(shown.requests.map((r) => r.body)).toEqual([{ doc: { 'a.b': 'edited' } }, { doc: { a: { b: 'edited' } } }]);
+    const reply = await save(grid, changes);
+    expect(saved(reply, 'f').document).toMatchObject({ 'a.b': 'edited' });
+    saved(reply, 'n');
+    // The engine holds the new value once: the old flat value is gone, not left beside it.
+    expect((await stored('flat', DOT))._source).toEqual({ 'a.b': 'edited', n: 1 });
+    expect((await stored('nested', DOT))._source).toEqual({ a: { b: 'edited', c: 'kept' }, n: 2 });
+
+    const both = rowOf(grid, 'both');
+    const before = await stored('both', DOT);
+    const refused = await save(grid, [{ kind: 'update', key: 'b', row: both.row, version: both.version, fields: { 'a.b': 'edited', n: '4' } }]);
+    expect(refused.results).toEqual([]);
+    expect(refused.refusals).toEqual([
+      { key: 'b', column: 'a.b', message: expect.stringContaining('a.b is stored twice in this document, as {"a.b": …} and as {"a": {"b": …}}') as unknown },
+    ]);
+    expect(await stored('both', DOT)).toEqual(before);
+  });
+
+  it('a whole number past 2^53 is written as a JSON number with every digit, never as a string', async () => {
+    const BIG = `${BOOKS}-big`;
+    await engineCall('PUT', `/${BIG}`, { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: { properties: { stock: { type: 'long' }, counts: { type: 'long' } } } });
+    await engineCall('PUT', `/${BIG}/_doc/1?refresh=true`, { stock: 1, counts: [1] });
+    const grid = await open(BIG);
+    const { row, version } = rowOf(grid, '1');
+    const changes = [{ kind: 'update', key: 'k', row, version, fields: { stock: '9007199254740993', counts: '[-9223372036854775808, 2]' } }];
+    const [request] = (await plan(grid, changes)).requests;
+    expect(request?.bodyText).toBe('{\n  "doc": {\n    "stock": 9007199254740993,\n    "counts": [\n      -9223372036854775808,\n      2\n    ]\n  }\n}');
+    saved(await save(grid, changes), 'k');
+    // Read as text: JSON.parse would round the digits this checks.
+    const source = await (await fetch(`${engine.url}/${BIG}/_source/1`)).text();
+    expect(source.replace(/\s/g, '')).toBe('{"stock":9007199254740993,"counts":[-9223372036854775808,2]}');
+    // Saving again is safe: what is stored already is reported saved, not a conflict.
+    expect((await save(grid, changes)).results[0]).toMatchObject({ key: 'k', status: 'saved' });
   });
 
   it('a new row with an id is created (op_type=create), one without gets the id the engine gives; the grid row is what is stored', async () => {

@@ -4,7 +4,7 @@ import type { PlannedRequest } from '../../../kernel/src/grid/edit-protocol';
 
 /** One request as a console cell would hold it: `METHOD /path` and its JSON body. */
 export function requestText(request: PlannedRequest): string {
-  const body = request.body === undefined ? '' : `\n${JSON.stringify(request.body, null, 2)}`;
+  const body = request.body === undefined ? '' : `\n${request.bodyText ?? JSON.stringify(request.body, null, 2)}`;
   return `${request.method} ${request.path}${body}`;
 }
 

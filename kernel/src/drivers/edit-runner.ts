@@ -9,15 +9,21 @@ import type { HttpMethod, JsonValue } from '../console/cell';
 import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey, TargetAction, TargetActionId } from '../grid/edit-protocol';
 import type { SentRequest } from '../grid/grid-protocol';
 import { type DocumentEdits, EngineError, type EditedGrid, type EngineResponse } from './driver';
-import { type FieldFacts, fieldFacts, readOnlyRefusal, ValueRefused } from './edit-values';
+import { type FieldFacts, fieldFacts, keyPathShape, readOnlyRefusal, storedKeyPaths, ValueRefused } from './edit-values';
 import type { FieldTree } from './field-tree';
 import type { Transport } from './transport';
 import { ownValue, setField } from '../json/own-fields';
+import { exactJson, holdsIntegerLiteral, readValue } from '../json/exact-integers';
 
 /** A change whose values are typed: dotted column names to the JSON values to send. */
 export interface TypedChange {
   change: RowChange;
   fields: Record<string, JsonValue>;
+  /**
+   * Where fields of an update sit in the stored document, by key path (`["a.b"]` for a flat
+   * dotted key), so the write replaces that value; a field not listed is written nested.
+   */
+  keys?: Record<string, string[]>;
 }
 
 export interface WriteRequest {
@@ -46,6 +52,11 @@ export interface EngineWrites {
    * holds what the change expects (RowChange `expected`), so the write is not sent.
    */
   changedMeanwhile?(typed: TypedChange, signal: AbortSignal): Promise<ChangeResult | undefined>;
+  /**
+   * The documents as stored (Elasticsearch `_source`), by id; a document gone is left out.
+   * Read for updates of dotted columns, to write each field where the document holds it.
+   */
+  storedDocuments(index: string, ids: string[], signal: AbortSignal): Promise<Map<string, JsonValue>>;
 }
 
 /**
@@ -87,7 +98,45 @@ export async function typeChanges(writes: EngineWrites, grid: EditedGrid, change
     }
     typed.push({ change, fields });
   }
+  if (refusals.length === 0) await placeDottedFields(writes, typed, refusals, signal);
   return { typed: refusals.length > 0 ? [] : typed, refusals };
+}
+
+/**
+ * Updates of dotted columns write each field where the stored document holds it: under a flat
+ * dotted key (`{"a.b": …}`) or nested (`{"a": {"b": …}}`). A document holding the field both
+ * ways is refused: a write would change one value and leave the other standing.
+ */
+async function placeDottedFields(writes: EngineWrites, typed: TypedChange[], refusals: EditRefusal[], signal: AbortSignal): Promise<void> {
+  const byIndex = new Map<string, Update[]>();
+  for (const t of typed) {
+    if (!isUpdate(t) || !Object.keys(t.fields).some((name) => name.includes('.'))) continue;
+    byIndex.set(t.change.row.index, [...(byIndex.get(t.change.row.index) ?? []), t]);
+  }
+  for (const [index, updates] of byIndex) {
+    const stored = await writes.storedDocuments(index, [...new Set(updates.map((t) => t.change.row.id))], signal);
+    for (const t of updates) {
+      const keys: Record<string, string[]> = {};
+      for (const name of Object.keys(t.fields).filter((n) => n.includes('.'))) {
+        const paths = storedKeyPaths(stored.get(t.change.row.id), name);
+        if (paths.length === 1) keys[name] = paths[0] as string[];
+        if (paths.length > 1) {
+          refusals.push({
+            key: t.change.key,
+            column: name,
+            message: `${name} is stored twice in this document, as ${paths.sort((a, b) => a.length - b.length).map(keyPathShape).join(' and as ')}, and the grid shows only one of them; a save would change one and leave the other, so nothing was sent. Write the document with ${name} once (in a cell), then edit it here.`,
+          });
+        }
+      }
+      if (Object.keys(keys).length > 0) t.keys = keys;
+    }
+  }
+}
+
+type Update = TypedChange & { change: Extract<RowChange, { kind: 'update' }> };
+
+function isUpdate(t: TypedChange): t is Update {
+  return t.change.kind === 'update';
 }
 
 export async function planChanges(writes: EngineWrites, grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ requests: PlannedRequest[]; refusals: EditRefusal[] }> {
@@ -95,10 +144,15 @@ export async function planChanges(writes: EngineWrites, grid: EditedGrid, change
   const requests = await Promise.all(
     typed.map(async (t) => {
       const request = await writes.request(t, signal);
-      return { key: t.change.key, method: request.method, path: pathWithQuery(request), ...(request.body !== undefined ? { body: request.body } : {}) };
+      return { key: t.change.key, method: request.method, path: pathWithQuery(request), ...(request.body !== undefined ? plannedBody(request.body) : {}) };
     }),
   );
   return { requests, refusals };
+}
+
+/** A body as "Show requests" lists it: exactly as sent where a JSON value cannot hold it (a whole number past 2^53). */
+function plannedBody(body: JsonValue): Pick<PlannedRequest, 'body' | 'bodyText'> {
+  return holdsIntegerLiteral(body) ? { body: readValue(body), bodyText: exactJson(body, 2) } : { body };
 }
 
 export async function saveChanges(writes: EngineWrites, grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ results: ChangeResult[]; refusals: EditRefusal[] }> {

@@ -7,10 +7,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonValue } from '../console/cell';
 import { ownValue, setField } from '../json/own-fields';
+import { asObject } from './document-columns';
 import type { GridColumn } from './driver';
 import type { FieldTree } from './field-tree';
 import { resolveColumn } from './grid-view';
 import { jsonFault } from './json-fault';
+import { exactInteger, integerLiteral, parseExactJson, readValue } from '../json/exact-integers';
 import { positionAt } from '../console/text-position';
 
 /** A typed value the kernel will not send; the message says what to write instead. */
@@ -78,7 +80,7 @@ export function readOnlyRefusal(field: FieldFacts): string | undefined {
 /** JSON text as typed into a cell; invalid JSON is refused with the line and column of the fault. */
 export function parseJsonCell(field: FieldFacts, text: string): JsonValue {
   try {
-    return JSON.parse(text) as JsonValue;
+    return parseExactJson(text);
   } catch {
     const fault = jsonFault(text) ?? { offset: text.length, what: 'not JSON' };
     const { line, column } = positionAt(text, fault.offset);
@@ -98,16 +100,14 @@ export function numberCell(field: FieldFacts, text: string, whole: boolean): num
 }
 
 /**
- * A whole number within [min, max]. Past 2^53 a JSON number is no longer exact: `digits` sends
- * the digits as a string (an engine that reads numeric strings exactly), `refuse` refuses it.
+ * A whole number within [min, max]. Past 2^53 a JavaScript number is no longer exact: such a
+ * number is kept as its digits and sent as a JSON number literal with every digit.
  */
-export function wholeNumberCell(field: FieldFacts, text: string, range: { min: bigint; max: bigint }, beyondSafe: 'digits' | 'refuse'): number | string {
+export function wholeNumberCell(field: FieldFacts, text: string, range: { min: bigint; max: bigint }): number | string {
   const value = numberCell(field, text, true);
   const digits = /^[-+]?\d+$/.test(text.trim()) ? BigInt(text.trim()) : BigInt(value);
   if (digits < range.min || digits > range.max) throw new ValueRefused(`${field.name} (${field.type}): ${text.trim()} is outside ${range.min}..${range.max}, the range of ${field.type}.`);
-  if (Number.isSafeInteger(value)) return value;
-  if (beyondSafe === 'digits') return digits.toString();
-  throw new ValueRefused(`${field.name} (${field.type}): ${text.trim()} is beyond ${Number.MAX_SAFE_INTEGER}: the engine takes ${field.type} only as a JSON number, and JSON numbers carry whole numbers exactly only up to there.`);
+  return exactInteger(digits);
 }
 
 export function booleanCell(field: FieldFacts, text: string): boolean {
@@ -123,8 +123,10 @@ export function booleanCell(field: FieldFacts, text: string): boolean {
  */
 export function documentFieldCell(field: FieldFacts, text: string): JsonValue {
   switch (field.type) {
-    case 'number':
-      return numberCell(field, text, false);
+    case 'number': {
+      const value = numberCell(field, text, false);
+      return /^-?\d+$/.test(text.trim()) && !Number.isSafeInteger(value) ? integerLiteral(text.trim()) : value;
+    }
     case 'boolean':
       return booleanCell(field, text);
     case 'array':
@@ -136,13 +138,14 @@ export function documentFieldCell(field: FieldFacts, text: string): JsonValue {
 }
 
 /**
- * Dotted column names as the nested objects a document holds: `address.city` → `{address: {city}}`.
- * `flat` names a field whose name itself holds a dot (a Typesense schema without nested fields).
+ * Fields as the document to write holds them: each column name at its key path, nested by
+ * default (`address.city` → `{address: {city}}`); `keys` names another path for a field, such
+ * as `["a.b"]` for one stored under a flat dotted key.
  */
-export function nestFields(fields: Record<string, JsonValue>, flat: (name: string) => boolean = () => false): Record<string, JsonValue> {
+export function nestFields(fields: Record<string, JsonValue>, keys: (name: string) => string[] = (name) => name.split('.')): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
   for (const [name, value] of Object.entries(fields)) {
-    const parts = flat(name) ? [name] : name.split('.');
+    const parts = keys(name);
     let level = out;
     for (const part of parts.slice(0, -1)) {
       const next = ownValue(level, part);
@@ -154,9 +157,31 @@ export function nestFields(fields: Record<string, JsonValue>, flat: (name: strin
   return out;
 }
 
+/**
+ * Every key path in a document whose keys, joined with dots, make the column name: `["a", "b"]`
+ * for `{"a": {"b": 1}}`, `["a.b"]` for a flat dotted key `{"a.b": 1}` (common in ingested logs),
+ * both when the document holds both.
+ */
+export function storedKeyPaths(document: JsonValue | undefined, name: string): string[][] {
+  const object = asObject(document);
+  if (!object) return [];
+  const paths: string[][] = [];
+  for (const key of Object.keys(object)) {
+    if (key === name) paths.push([key]);
+    else if (name.startsWith(`${key}.`)) for (const rest of storedKeyPaths(object[key], name.slice(key.length + 1))) paths.push([key, ...rest]);
+  }
+  return paths;
+}
+
+/** A key path as the JSON shape that holds it: `{"a": {"b": …}}`. */
+export function keyPathShape(path: string[]): string {
+  return path.reduceRight((inner, key) => `{${JSON.stringify(key)}: ${inner}}`, '…');
+}
+
 /** Whether a grid row holds `value` in `column`; a field the document lacks holds null. */
 export function holdsValue(row: Record<string, JsonValue>, column: string, value: unknown): boolean {
-  return isDeepStrictEqual(ownValue(row, column) ?? null, value);
+  // A whole number past 2^53 reads back as the nearest double, as the row holds it.
+  return isDeepStrictEqual(ownValue(row, column) ?? null, readValue(value as JsonValue));
 }
 
 /** Whether a grid row already holds each of these values (dotted column names, typed). */

@@ -2,6 +2,7 @@ import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { ConsoleRequest, JsonValue, RequestBody } from '../console/cell';
 import { DEFAULT_ANSWER_CAP_BYTES, formatBytes, MAX_ANSWER_CAP_BYTES } from '../connections/request-bounds';
 import { AnswerTooLargeError, type BufferedResponse, bufferedRequest } from './buffered-response';
+import { exactJson } from '../json/exact-integers';
 import { connectionFailureMessage } from './connection-failure';
 import { decodeContent } from './content-encoding';
 import { EngineError, type EngineResponse } from './driver';
@@ -241,7 +242,8 @@ async function* mappedChunks(body: AsyncIterable<Buffer>, mapError: (err: unknow
 
 function encodeBody(body: RequestBody | undefined): { body?: string; contentType?: string } {
   if (!body) return {};
-  if (body.kind === 'json') return { body: JSON.stringify(body.value), contentType: 'application/json' };
+  // A grid write's whole numbers past 2^53 go out as number literals with every digit.
+  if (body.kind === 'json') return { body: exactJson(body.value), contentType: 'application/json' };
   // NDJSON must end with a newline or Elasticsearch's _bulk refuses the last line.
   return { body: `${body.values.map((v) => JSON.stringify(v)).join('\n')}\n`, contentType: 'application/x-ndjson' };
 }

@@ -60,7 +60,14 @@ export const RowChangeSchema = z.discriminatedUnion('kind', [
 export type RowChange = z.infer<typeof RowChangeSchema>;
 
 /** A request a save sends or would send, for "Show requests" and for the record of what was done. */
-export const PlannedRequestSchema = z.object({ key: ChangeKey, method: z.string(), path: z.string(), body: JsonValueSchema.optional() });
+export const PlannedRequestSchema = z.object({
+  key: ChangeKey,
+  method: z.string(),
+  path: z.string(),
+  body: JsonValueSchema.optional(),
+  /** The body's JSON text as sent, when `body` cannot hold it exactly (a whole number past 2^53 reads back rounded). */
+  bodyText: z.string().optional(),
+});
 export type PlannedRequest = z.infer<typeof PlannedRequestSchema>;
 
 /**

@@ -30,7 +30,7 @@ export function typeElasticsearchValue(field: FieldFacts, text: string): JsonVal
     return value;
   }
   const whole = WHOLE[type];
-  if (whole) return wholeNumberCell(field, text, whole, 'digits');
+  if (whole) return wholeNumberCell(field, text, whole);
   if (DECIMAL.has(type)) return numberCell(field, text, false);
   if (type === 'boolean') return booleanCell(field, text);
   if (DATE.has(type)) {

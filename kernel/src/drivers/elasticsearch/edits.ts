@@ -20,6 +20,7 @@ import type { FieldTree } from '../field-tree';
 import { documentGrid } from '../grid-columns';
 import { sendGridRequest, targetSegment } from '../grid-request';
 import type { Transport } from '../transport';
+import { readValue } from '../../json/exact-integers';
 import { typeElasticsearchValue } from './edit-typing';
 import { elasticsearchFailure } from './failure';
 import { LEADING } from './present';
@@ -33,6 +34,7 @@ const WriteAnswer = z
     get: z.object({ _source: z.unknown().optional() }).loose().optional(),
   })
   .loose();
+const MgetAnswer = z.object({ docs: z.array(z.object({ _id: z.string(), found: z.boolean().optional(), _source: z.unknown().optional() }).loose()) }).loose();
 const GetAnswer = z.object({ found: z.boolean(), _source: z.unknown().optional(), _seq_no: z.number().int().nonnegative().optional(), _primary_term: z.number().int().positive().optional() }).loose();
 
 function segment(name: string): string {
@@ -47,11 +49,18 @@ function versionOf(answer: { _seq_no?: number | undefined; _primary_term?: numbe
   return answer._seq_no !== undefined && answer._primary_term !== undefined ? { version: { seqNo: answer._seq_no, primaryTerm: answer._primary_term } } : {};
 }
 
-export function elasticsearchRequest({ change, fields }: TypedChange): WriteRequest {
+export function elasticsearchRequest({ change, fields, keys }: TypedChange): WriteRequest {
   switch (change.kind) {
     case 'update':
-      // `_source=true`: the answer carries the document as stored, for the grid to show.
-      return { method: 'POST', path: `/${segment(change.row.index)}/_update/${segment(change.row.id)}`, query: `refresh=wait_for&_source=true${versionQuery(change.version)}`, body: { doc: nestFields(fields) } };
+      // `_source=true`: the answer carries the document as stored, for the grid to show. The
+      // engine merges `doc` into the source key by key, so a field written under the key the
+      // document holds it by (a flat `a.b`) replaces that value.
+      return {
+        method: 'POST',
+        path: `/${segment(change.row.index)}/_update/${segment(change.row.id)}`,
+        query: `refresh=wait_for&_source=true${versionQuery(change.version)}`,
+        body: { doc: nestFields(fields, (name) => keys?.[name] ?? name.split('.')) },
+      };
     case 'insert':
       if (change.id === undefined) return { method: 'POST', path: `/${segment(change.index)}/_doc`, query: 'refresh=wait_for', body: nestFields(fields) };
       return {
@@ -83,7 +92,16 @@ export class ElasticsearchEdits extends EngineEdits {
       request: async (typed) => elasticsearchRequest(typed),
       outcome: (typed, response, sent, signal) => this.outcome(typed, response, sent, signal),
       noteWrite: noted,
+      storedDocuments: (index, ids, signal) => this.storedDocuments(index, ids, signal),
     };
+  }
+
+  private async storedDocuments(index: string, ids: string[], signal: AbortSignal): Promise<Map<string, JsonValue>> {
+    const response = await this.transport.send({ method: 'POST', path: `/${segment(index)}/_mget`, query: '', body: { kind: 'json', value: { ids } } }, signal);
+    const failure = elasticsearchFailure(response);
+    if (failure) throw failure;
+    const { docs } = MgetAnswer.parse(response.body.kind === 'json' ? response.body.value : null);
+    return new Map(docs.filter((doc) => doc.found === true).map((doc) => [doc._id, (doc._source ?? {}) as JsonValue]));
   }
 
   protected async currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
@@ -122,7 +140,7 @@ export class ElasticsearchEdits extends EngineEdits {
       const answer = WriteAnswer.parse(body);
       const row = { index: answer._index, id: answer._id };
       // A new row is stored as sent (the grid shows it with the id the engine gave); an update answers the stored document.
-      const source = change.kind === 'insert' ? nestFields(typed.fields) : change.kind === 'update' ? answer.get?._source : undefined;
+      const source = change.kind === 'insert' ? readValue(nestFields(typed.fields)) : change.kind === 'update' ? answer.get?._source : undefined;
       const document = source !== undefined ? { document: await this.gridRow(row, source as JsonValue, signal) } : {};
       return { key, status: 'saved', row, ...versionOf(answer), ...document, request: sent };
     }
@@ -176,7 +194,7 @@ interface Stored {
 function alreadyStored({ change, fields }: TypedChange, current: Stored | undefined): boolean {
   switch (change.kind) {
     case 'insert':
-      return current !== undefined && isDeepStrictEqual(current.source, nestFields(fields));
+      return current !== undefined && isDeepStrictEqual(current.source, readValue(nestFields(fields)));
     case 'update':
       return current !== undefined && holdsFields(current.row, fields);
     case 'delete':

@@ -5,6 +5,7 @@
  * int32 (engine-facts A.5), so values are typed here, never left to the engine.
  */
 import type { JsonValue } from '../../console/cell';
+import { isIntegerLiteral } from '../../json/exact-integers';
 import { booleanCell, documentFieldCell, type FieldFacts, numberCell, parseJsonCell, ValueRefused, wholeNumberCell } from '../edit-values';
 
 const WHOLE: Record<string, { min: bigint; max: bigint }> = {
@@ -26,8 +27,7 @@ export function typeTypesenseValue(field: FieldFacts, text: string): JsonValue {
     return value;
   }
   const whole = WHOLE[type];
-  // An int64 beyond 2^53 cannot travel exactly as a JSON number, and Typesense takes no digits in a string for it.
-  if (whole) return wholeNumberCell(field, text, whole, 'refuse');
+  if (whole) return wholeNumberCell(field, text, whole);
   if (type === 'float') return numberCell(field, text, false);
   if (type === 'bool') return booleanCell(field, text);
   if (type === 'string') return text;
@@ -37,7 +37,7 @@ export function typeTypesenseValue(field: FieldFacts, text: string): JsonValue {
 
 function checkElement(field: FieldFacts, element: string, item: JsonValue): void {
   const wrong = (what: string) => new ValueRefused(`${field.name} (${field.type}): ${JSON.stringify(item)} is not ${what}; every element of a ${field.type} field must be ${what}.`);
-  if (element in WHOLE && (typeof item !== 'number' || !Number.isInteger(item))) throw wrong('a whole number');
+  if (element in WHOLE && !isIntegerLiteral(item) && (typeof item !== 'number' || !Number.isInteger(item))) throw wrong('a whole number');
   if (element === 'float' && typeof item !== 'number') throw wrong('a number');
   if (element === 'bool' && typeof item !== 'boolean') throw wrong('true or false');
   if (element === 'string' && typeof item !== 'string') throw wrong('a string');

@@ -24,6 +24,7 @@ import { holdsValue, nestFields } from '../edit-values';
 import type { FieldTree } from '../field-tree';
 import { sendGridRequest } from '../grid-request';
 import type { Transport } from '../transport';
+import { readValue } from '../../json/exact-integers';
 import { typeTypesenseValue } from './edit-typing';
 import { typesenseFailure } from './failure';
 import { documentsGrid } from './present';
@@ -31,6 +32,8 @@ import { ownValue, setField } from '../../json/own-fields';
 
 /** The first version with `truncate=true` (engine-facts A.5). */
 const TRUNCATE_SINCE = 28;
+/** Reads of one save in flight at once. */
+const PARALLEL_READS = 8;
 const Deleted = z.object({ num_deleted: z.number().int().nonnegative() }).loose();
 type JsonObject = { [key: string]: JsonValue };
 
@@ -76,7 +79,22 @@ export class TypesenseEdits extends EngineEdits {
       outcome: (typed, response, sent, signal) => this.outcome(typed, response, sent, signal),
       noteWrite: noted,
       changedMeanwhile: (typed, signal) => this.changedMeanwhile(typed, signal),
+      storedDocuments: (collection, ids, signal) => this.storedDocuments(collection, ids, signal),
     };
+  }
+
+  /** Typesense has no multi-get by id: one GET a document, a few at a time. */
+  private async storedDocuments(collection: string, ids: string[], signal: AbortSignal): Promise<Map<string, JsonValue>> {
+    const stored = new Map<string, JsonValue>();
+    for (let at = 0; at < ids.length; at += PARALLEL_READS) {
+      await Promise.all(
+        ids.slice(at, at + PARALLEL_READS).map(async (id) => {
+          const { current, document } = await this.read({ index: collection, id }, signal);
+          if (current) stored.set(id, document);
+        }),
+      );
+    }
+    return stored;
   }
 
   protected currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
@@ -113,11 +131,12 @@ export class TypesenseEdits extends EngineEdits {
     return { request: done, message: `Emptied collection ${collection}${deleted.success ? `: ${deleted.data.num_deleted} documents deleted` : ''}; its schema and learned fields are kept.` };
   }
 
-  private async request({ change, fields }: TypedChange, signal: AbortSignal): Promise<WriteRequest> {
+  private async request({ change, fields, keys }: TypedChange, signal: AbortSignal): Promise<WriteRequest> {
     const index = change.kind === 'insert' ? change.index : change.row.index;
     const tree = change.kind === 'delete' ? undefined : await this.structure(index, signal);
-    // A schema without nested fields may name a field `a.b` itself.
-    const nested = nestFields(fields, (name) => tree?.has(name) === true);
+    // Where the stored document holds the field (a flat `a.b` key); otherwise a schema without
+    // nested fields may name a field `a.b` itself.
+    const nested = nestFields(fields, (name) => keys?.[name] ?? (tree?.has(name) === true ? [name] : name.split('.')));
     switch (change.kind) {
       case 'update':
         return { method: 'PATCH', path: documentPath(index, change.row.id), query: '', body: await this.wholeObjects(change.row, nested, fields, signal) };
@@ -184,7 +203,7 @@ export class TypesenseEdits extends EngineEdits {
     if (change.kind === 'insert' && response.status === 409) {
       const stored = change.id === undefined ? undefined : await this.read({ index: collection, id: change.id }, signal);
       // A save sent again after its answer was lost (a restart mid-save) finds its own new row.
-      if (stored?.current && isDeepStrictEqual(withoutId(stored.document), withoutId((await this.request(typed, signal)).body ?? null))) {
+      if (stored?.current && isDeepStrictEqual(withoutId(stored.document), withoutId(readValue((await this.request(typed, signal)).body ?? null)))) {
         return { key, status: 'saved', row: { index: collection, id: change.id ?? '' }, document: stored.current, request: sent };
       }
       const message = `A document with id ${change.id ?? ''} already exists in ${collection}, so your new row was not written (${reason}). To change that document, drop your row and edit it, or send your fields as an edit of it.`;
