@@ -57,7 +57,7 @@ describe('the editable grid model', () => {
     m.setData('body', 0, 1, '7');
     expect(m.data('body', 0, 0)).toBe('c');
     expect(m.mark(0, 1)).toBe('new');
-    expect(m.pending.changes('items')).toEqual([{ kind: 'insert', key: 'new:1', index: 'items', id: 'c', fields: { n: '7' } }]);
+    expect(m.pending.changes('items')).toEqual([{ kind: 'insert', key: expect.stringMatching(/^new:1-/), index: 'items', id: 'c', fields: { n: '7' } }]);
   });
 
   it('a cut cell is not cut once its whole value is loaded, and edits start from the whole value', () => {
@@ -76,7 +76,7 @@ describe('the editable grid model', () => {
     const typed = new Map(m.pending.changes('items').map((c) => [c.key, c.kind === 'delete' ? {} : c.fields]));
     const outcomes = m.pending.settle([
       { key: 'row:items/a', status: 'saved', row: { index: 'items', id: 'a' }, version: { seqNo: 5, primaryTerm: 1 }, document: { _id: 'a', n: 5, tags: ['x'] }, request: { method: 'POST', path: '/items/_update/a', status: 200, elapsedMs: 1 } },
-      { key: 'new:1', status: 'saved', row: { index: 'items', id: 'Zx9' }, request: { method: 'POST', path: '/items/_doc', status: 201, elapsedMs: 1 } },
+      { key: m.pending.newRows[0]?.key ?? '', status: 'saved', row: { index: 'items', id: 'Zx9' }, request: { method: 'POST', path: '/items/_doc', status: 201, elapsedMs: 1 } },
     ]);
     m.showOutcomes(outcomes, typed);
     expect(m.pending.count).toBe(0);
@@ -97,5 +97,49 @@ describe('the editable grid model', () => {
     expect(m.data('row-header', 1, 0)).toBe('✕ 2');
     expect(m.mark(1, 1)).toBe('deleted');
     expect(m.pending.changes('items')).toEqual([{ kind: 'delete', key: 'row:items/b', row: { index: 'items', id: 'b' }, version: { seqNo: 1, primaryTerm: 1 } }]);
+  });
+
+  it('a saved deletion takes the row out of the grid at once, and the total follows deletions and insertions', () => {
+    const m = model();
+    const totals: number[] = [];
+    m.statusChanged.connect((_, status) => totals.push(status.total));
+    let changed = 0;
+    m.documentsChanged.connect(() => changed++);
+    m.deleteRows([0]);
+    const outcomes = m.pending.settle([{ key: 'row:items/a', status: 'saved', row: { index: 'items', id: 'a' }, request: { method: 'DELETE', path: '/items/_doc/a', status: 200, elapsedMs: 1 } }]);
+    m.showOutcomes(outcomes, new Map());
+    expect(m.rowCount('body')).toBe(1);
+    expect(m.data('body', 0, 0)).toBe('b');
+    expect(m.data('row-header', 0, 0)).toBe('1');
+    expect(m.rowAt(0)).toMatchObject({ kind: 'document', key: { id: 'b' }, deleted: false });
+    expect(m.currentStatus.total).toBe(1);
+    expect(changed).toBe(1);
+    m.insertRow();
+    m.setData('body', 0, 1, '3');
+    const key = m.pending.newRows[0]?.key ?? '';
+    m.showOutcomes(m.pending.settle([{ key, status: 'saved', row: { index: 'items', id: 'n1' }, request: { method: 'PUT', path: '/items/_doc/n1', status: 201, elapsedMs: 1 } }]), new Map([[key, { n: '3' }]]));
+    expect(m.rowCount('body')).toBe(2);
+    expect(m.currentStatus.total).toBe(2);
+    expect(totals.slice(-2)).toEqual([1, 2]);
+    expect(changed).toBe(2);
+  });
+
+  it('while a block far down is fetched, the status names the rows being loaded; they go once it came', async () => {
+    let answer: (value: { block: Block; total: number }) => void = () => undefined;
+    const m = new EditableRowsModel(columns, 25_000, 1000, first, () => new Promise((resolve) => (answer = resolve)), new PendingChanges(), () => 'items');
+    expect(m.data('body', 24_990, 1)).toBe('');
+    await Promise.resolve();
+    expect(m.currentStatus.loading).toEqual({ first: 24_001, last: 25_000 });
+    answer({ block: { ...first, block: 24, offset: 24_000, rows: [{ _id: 'z', n: 9, tags: [] }], cut: [], keys: [{ index: 'items', id: 'z' }] }, total: 25_000 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(m.currentStatus.loading).toBeUndefined();
+    expect(m.data('body', 24_000, 0)).toBe('z');
+  });
+
+  it('clearing the rows for a new view leaves none of the previous view', () => {
+    const m = model();
+    m.clearRows();
+    expect(m.rowCount('body')).toBe(0);
+    expect(m.currentStatus.total).toBe(0);
   });
 });

@@ -255,6 +255,24 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect((await stored('d2'))._source).toEqual({ ...DOCS.d2, released: '2024/05/17', variants: [{ sku: 'A', stock: 2 }], price: 7.25 });
   });
 
+  it('the requests a save would send are listed beside a refused value of another change; the save itself still sends nothing', async () => {
+    const grid = await open();
+    const d5 = rowOf(grid, 'd5');
+    const d2 = rowOf(grid, 'd2');
+    const before = await stored('d5');
+    const changes = [
+      { kind: 'update', key: 'fine', row: d5.row, version: d5.version, fields: { pages: '12' } },
+      { kind: 'update', key: 'bad', row: d2.row, version: d2.version, fields: { pages: '12.5', title: 'Emma again' } },
+    ];
+    const shown = await plan(grid, changes);
+    expect(shown.requests.map((r) => [r.key, r.method, r.path.split('?')[0], r.body])).toEqual([['fine', 'POST', `/${BOOKS}/_update/d5`, { doc: { pages: 12 } }]]);
+    expect(shown.refusals).toEqual([expect.objectContaining({ key: 'bad', column: 'pages', message: expect.stringMatching(/fraction/) })]);
+    const reply = await save(grid, changes);
+    expect(reply.results).toEqual([]);
+    expect(reply.refusals).toHaveLength(1);
+    expect((await stored('d5'))._seq_no).toBe(before._seq_no);
+  });
+
   it('a change made by someone else after the read is a conflict with the current document; its version overwrites knowingly', async () => {
     const grid = await open();
     const { row, version } = rowOf(grid, 'd3');

@@ -24,7 +24,8 @@ export function renderProblems(node: HTMLElement, pending: PendingChanges, colum
   node.hidden = items.length === 0;
 }
 
-function rowLabel(row: EditedRow | NewRow, columns: readonly Column[]): string {
+/** A pending change's row as the user knows it: `_id p3`, `New row p100`. */
+export function rowLabel(row: EditedRow | NewRow, columns: readonly Column[]): string {
   if ('row' in row) {
     const id = columns.find((c) => c.primaryKey)?.name ?? 'id';
     return `${row.deleted ? 'Delete of ' : ''}${id} ${row.row.id}${row.row.index ? ` in ${row.row.index}` : ''}`;

@@ -1,5 +1,6 @@
 import { BasicSelectionModel, DataGrid, TextRenderer } from '@lumino/datagrid';
 import { MessageLoop } from '@lumino/messaging';
+import { Signal } from '@lumino/signaling';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Block, GridReply, GridView, SortKey } from '../../../kernel/src/grid/grid-protocol';
 import { copyText } from '../grid/clipboard';
@@ -18,7 +19,7 @@ import type { PagedStatus } from './paged-rows-model';
 import { GatedEditorController } from './cell-editors';
 import { EditableRowsModel, type Mark } from './editable-rows-model';
 import { GridEditing } from './grid-editing';
-import { loadPending } from './pending-store';
+import { PendingSync } from './pending-store';
 
 export type OpenedGrid = Omit<Extract<GridReply, { type: 'opened' }>, 'v' | 'requestId' | 'type'>;
 
@@ -45,12 +46,21 @@ let tabs = 0;
 export class DocumentGridWidget extends ThemedGridPanel {
   readonly model: EditableRowsModel;
   readonly editing: GridEditing;
+  private readonly pendingSync: PendingSync;
   private readonly grid: DataGrid;
   private readonly status = document.createElement('div');
   private readonly notes = document.createElement('div');
   private readonly filterBar: FilterBar;
   private filterView: Omit<GridView, 'sort'> = { filters: [], join: 'all', raw: '', matchCase: true };
   private sort: SortKey[] = [];
+  /** The view whose rows the grid shows (the last one the engine answered): "Back to the previous filter" returns to it. */
+  private shownView: GridView | undefined;
+  /** Shown in place of the rows while a new view loads, or when it failed. */
+  private readonly viewState = document.createElement('div');
+  private viewLoading = false;
+  private viewFailure: string | undefined;
+  /** A save inserted or deleted documents of this target. */
+  readonly documentsChanged = new Signal<this, { connection: string; target: string }>(this);
   /** Views asked for so far: only the newest one's answer is shown. */
   private viewRequests = 0;
   private readonly valueView = new ValueView();
@@ -70,7 +80,14 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.title.caption = `Documents of ${opened.target} on ${opened.connection}`;
     this.title.closable = true;
     // Pending changes typed before (a kernel restart, a page reload) come back with the grid.
-    this.model = new EditableRowsModel(opened.columns, opened.total, opened.blockSize, opened.first, (block) => this.read(block), loadPending(opened.connection, opened.target), () => this.opened.target);
+    this.pendingSync = new PendingSync(opened.connection, opened.target);
+    this.model = new EditableRowsModel(opened.columns, opened.total, opened.blockSize, opened.first, (block) => this.read(block), this.pendingSync.load(), () => this.opened.target);
+    // Other pages on the same JupyterLab share the pending set: their changes show here at once.
+    this.pendingSync.watch(this.model.pending, (removed) => {
+      this.model.pendingUpdated(true);
+      // Another page saved (or dropped) a change shown here: read the rows again, so they show what is stored.
+      if (removed) void this.refresh();
+    });
 
     const bar = new Widget();
     bar.addClass('searchbook-DocumentGrid-bar');
@@ -97,9 +114,12 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.grid = new DataGrid({ headerVisibility: 'all', stretchLastColumn: true });
     blitRegionsWhole(this.grid);
     this.grid.addClass('searchbook-DocumentGrid-grid');
+    this.viewState.className = 'searchbook-DocumentGrid-viewState';
+    this.viewState.hidden = true;
+    this.grid.node.append(this.viewState);
     this.grid.dataModel = this.model;
     this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model, selectionMode: 'cell' });
-    this.editing = new GridEditing(this.model, this.grid, () => ({ client: this.client, gridId: this.opened.gridId, connection: this.opened.connection, target: this.opened.target }));
+    this.editing = new GridEditing(this.model, this.grid, () => ({ client: this.client, gridId: this.opened.gridId, connection: this.opened.connection, target: this.opened.target }), this.pendingSync);
     this.grid.editorController = new GatedEditorController(this.editing);
     client.failed.connect(this.onClientClosed, this);
     this.grid.editingEnabled = true;
@@ -120,6 +140,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.showStatus(this.model.currentStatus);
 
     this.showNotes(opened.notes);
+    this.shownView = this.view;
+    this.model.documentsChanged.connect(() => this.documentsChanged.emit({ connection: this.opened.connection, target: this.opened.target }));
     this.client.ended.connect((_, { gridId, message }) => {
       if (gridId === this.opened.gridId) this.showGone(message);
     }, this);
@@ -145,6 +167,19 @@ export class DocumentGridWidget extends ThemedGridPanel {
     return this.opened.gridId;
   }
 
+  get connection(): string {
+    return this.opened.connection;
+  }
+
+  get target(): string {
+    return this.opened.target;
+  }
+
+  /** This tab can no longer read: its kernel or its grid in the kernel is gone. */
+  get isGone(): boolean {
+    return this.gone !== undefined || this.client.isClosed;
+  }
+
   /** The datagrid, for scrolling from commands and tests. */
   get dataGrid(): DataGrid {
     return this.grid;
@@ -155,12 +190,19 @@ export class DocumentGridWidget extends ThemedGridPanel {
     return { ...this.filterView, sort: this.sort };
   }
 
-  /** Reopens the grid through the engine with the current view; a refused filter leaves the grid as it was. */
+  /**
+   * Reopens the grid through the engine with the current view. Until the engine answers, the
+   * rows of the previous view are gone and the grid says it is loading; a refused or failed
+   * view keeps its message in place of rows, with the previous view one click away.
+   */
   async applyView(): Promise<void> {
-    this.status.textContent = 'Filtering…';
     const asked = ++this.viewRequests;
+    const view = this.view;
+    this.model.clearRows();
+    this.grid.scrollTo(this.grid.scrollX, 0);
+    this.showViewState('loading');
     try {
-      const reply = await this.client.request({ type: 'open', connection: this.opened.connection, target: this.opened.target, blockSize: this.opened.blockSize, view: this.view }, 'opened');
+      const reply = await this.client.request({ type: 'open', connection: this.opened.connection, target: this.opened.target, blockSize: this.opened.blockSize, view }, 'opened');
       if (asked !== this.viewRequests) {
         // A newer view (a second header click) was asked for meanwhile: this one is already stale.
         void this.client.request({ type: 'close', gridId: reply.gridId }, 'closed').catch(() => undefined);
@@ -170,18 +212,54 @@ export class DocumentGridWidget extends ThemedGridPanel {
       this.opened = reply;
       this.gone = undefined;
       void this.client.request({ type: 'close', gridId: old }, 'closed').catch(() => undefined);
+      this.shownView = view;
+      this.showViewState(undefined);
       this.model.reset(reply.columns, reply.total, reply.first);
+      this.grid.scrollTo(this.grid.scrollX, 0);
       this.filterBar.setColumns(this.model.columns);
       this.showNotes(reply.notes);
       this.markSort();
       this.describeGrid();
     } catch (err) {
       if (asked !== this.viewRequests) return;
-      if (err instanceof GridRequestError && err.filterRow !== undefined) {
-        this.filterBar.showRefusal(err.filterRow, err.message);
-        this.showStatus(this.model.currentStatus);
-      } else this.showStatus({ ...this.model.currentStatus, error: (err as Error).message });
+      const message = (err as Error).message;
+      if (err instanceof GridRequestError && err.filterRow !== undefined) this.filterBar.showRefusal(err.filterRow, message);
+      this.showViewState('failed', message);
     }
+  }
+
+  /** "Back to the previous filter": the view whose rows were shown last, in the bar and the grid. */
+  async backToShownView(): Promise<void> {
+    const view = this.shownView;
+    if (!view) return;
+    const { sort, ...filter } = view;
+    this.filterView = filter;
+    this.sort = sort;
+    this.filterBar.setView(filter);
+    this.markSort();
+    await this.applyView();
+  }
+
+  /** Loading or failed: said in place of the rows (and in the status line); undefined: the rows are shown. */
+  private showViewState(state: 'loading' | 'failed' | undefined, message = ''): void {
+    this.viewLoading = state === 'loading';
+    this.viewFailure = state === 'failed' ? message : undefined;
+    this.viewState.hidden = state === undefined;
+    this.viewState.classList.toggle('searchbook-mod-error', state === 'failed');
+    this.grid.node.setAttribute('aria-busy', String(this.viewLoading));
+    this.grid.node.dataset.view = state ?? 'shown';
+    if (state === 'loading') {
+      this.viewState.setAttribute('role', 'status');
+      this.viewState.textContent = 'Loading…';
+    } else if (state === 'failed') {
+      this.viewState.setAttribute('role', 'alert');
+      const text = document.createElement('p');
+      text.textContent = `No rows: ${message}`;
+      const back = toolbarButton('Back to the previous filter', 'Show the rows of the filter and sort shown before', () => void this.backToShownView());
+      this.viewState.replaceChildren(text, back);
+    } else this.viewState.replaceChildren();
+    this.viewState.style.top = `${this.grid.headerHeight}px`;
+    this.showStatus(this.model.currentStatus);
   }
 
   /** The request as a console cell, on the grid's connection. */
@@ -190,8 +268,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
   }
 
   async refresh(): Promise<void> {
-    // Its grid is gone from the kernel: open it afresh, on the connection now under that name.
-    if (this.gone !== undefined && !this.client.isClosed) return this.applyView();
+    // Its grid is gone from the kernel, or the bar's view never opened: open the bar's view afresh.
+    if ((this.gone !== undefined || this.viewFailure !== undefined) && !this.client.isClosed) return this.applyView();
     this.status.textContent = 'Refreshing…';
     try {
       const reply = await this.client.request({ type: 'refresh', gridId: this.opened.gridId }, 'opened');
@@ -207,6 +285,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.pendingSync.unwatch();
     this.client.failed.disconnect(this.onClientClosed, this);
     if (!this.client.isClosed) void this.client.request({ type: 'close', gridId: this.opened.gridId }, 'closed').catch(() => undefined);
     super.dispose();
@@ -301,7 +380,13 @@ export class DocumentGridWidget extends ThemedGridPanel {
   /** `1,000 of 95,000 rows loaded · last: POST /_search 200 · 12 ms` (and the error, if any). */
   private showStatus(status: PagedStatus): void {
     if (this.gone !== undefined) status = { ...status, error: this.gone };
-    const parts = [`${numberFormat.format(status.loadedRows)} of ${numberFormat.format(status.total)} rows loaded`];
+    const loading = status.loading ? [`Loading rows ${numberFormat.format(status.loading.first)}–${numberFormat.format(status.loading.last)}…`] : [];
+    // While a new view loads, no count: the figures would be of no view.
+    const parts = this.viewLoading
+      ? ['Loading the rows of the new filter or sort…']
+      : this.viewFailure !== undefined && this.gone === undefined
+        ? ['No rows: this filter or sort was not applied (see why below the bar)']
+        : [...loading, `${numberFormat.format(status.loadedRows)} of ${numberFormat.format(status.total)} rows loaded`];
     if (status.last) {
       const count = status.last.requests > 1 ? ` (${status.last.requests} requests)` : '';
       parts.push(`last: ${status.last.method} ${status.last.path} ${status.last.status} · ${Math.round(status.last.elapsedMs)} ms${count}`);
@@ -309,7 +394,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
     if (status.error) parts.push(`error: ${status.error}`);
     this.status.textContent = parts.join(' · ');
     this.grid.node.dataset.loadedRows = String(status.loadedRows);
-    this.status.classList.toggle('searchbook-mod-error', status.error !== undefined);
+    this.grid.node.setAttribute('aria-busy', String(this.viewLoading || status.loading !== undefined));
+    this.status.classList.toggle('searchbook-mod-error', status.error !== undefined || this.viewFailure !== undefined);
   }
 
   private onClientClosed(): void {

@@ -22,6 +22,13 @@ interface SavedRow {
   deleted: boolean;
 }
 
+/** A document a save inserted, shown first among the documents. */
+interface SavedInsertion {
+  key: RowKey;
+  version: RowVersion | undefined;
+  document: GridRow;
+}
+
 const ROW_MARKS: Record<Mark, string> = { changed: '✎', new: '+', deleted: '✕', refused: '!', conflict: '⚠', failed: '!' };
 
 /**
@@ -32,8 +39,10 @@ const ROW_MARKS: Record<Mark, string> = { changed: '✎', new: '+', deleted: '�
 export class EditableRowsModel extends PagedRowsModel {
   /** The pending changes changed (a cell typed, a row inserted or marked, a save answered). */
   readonly pendingChanged = new Signal<this, void>(this);
+  /** A save inserted or deleted documents: the target's count changed. */
+  readonly documentsChanged = new Signal<this, void>(this);
   private saved = new Map<string, SavedRow>();
-  private insertedRows: Array<{ key: RowKey; version: RowVersion | undefined; document: GridRow }> = [];
+  private insertedRows: SavedInsertion[] = [];
   /** Whole values of cut cells, loaded before editing them. */
   private readonly whole = new Map<string, unknown>();
 
@@ -53,6 +62,11 @@ export class EditableRowsModel extends PagedRowsModel {
     return this.pending.newRows.length + this.insertedRows.length;
   }
 
+  protected override get addedDocuments(): number {
+    // Asked by the base constructor too, before this class's fields exist.
+    return (this.insertedRows as SavedInsertion[] | undefined)?.length ?? 0;
+  }
+
   rowAt(row: number): RowAt | undefined {
     const fresh = this.pending.newRows[row];
     if (fresh) {
@@ -64,8 +78,9 @@ export class EditableRowsModel extends PagedRowsModel {
       const saved = this.saved.get(rowKeyString(inserted.key));
       return { kind: 'document', key: inserted.key, version: saved?.version ?? inserted.version, values: saved?.document ?? inserted.document, deleted: saved?.deleted ?? false, inserted: true };
     }
-    const docRow = row - this.leadingRows;
-    if (docRow < 0 || docRow >= this.rowCount('body') - this.leadingRows) return undefined;
+    const shown = row - this.leadingRows;
+    if (shown < 0 || shown >= this.rowCount('body') - this.leadingRows) return undefined;
+    const docRow = this.docRowAt(shown);
     const values = this.documentRow(docRow);
     const { key, version } = this.documentKey(docRow);
     const saved = key ? this.saved.get(rowKeyString(key)) : undefined;
@@ -177,18 +192,28 @@ export class EditableRowsModel extends PagedRowsModel {
 
   /** After a save: saved rows show what is stored now, marks cleared; the others keep theirs. */
   showOutcomes(outcomes: readonly SaveOutcome[], typed: ReadonlyMap<string, Record<string, CellEdit>>): void {
+    let documents = false;
     for (const outcome of outcomes) {
       if (outcome.status !== 'saved') continue;
       const key = rowKeyString(outcome.row);
       if (outcome.kind === 'insert') {
+        documents = true;
         this.insertedRows.unshift({ key: outcome.row, version: outcome.version, document: outcome.document ?? { ...this.withId(typed.get(outcome.key) ?? {}, outcome.row.id) } });
       } else if (outcome.kind === 'delete') {
-        this.saved.set(key, { document: this.saved.get(key)?.document, version: undefined, deleted: true });
+        documents = true;
+        // A deleted document leaves the grid; only one whose block was dropped from memory stays, marked, until the next read.
+        const inserted = this.insertedRows.findIndex((r) => rowKeyString(r.key) === key);
+        if (inserted >= 0) this.insertedRows.splice(inserted, 1);
+        else if (!this.hideDocument(outcome.row)) this.saved.set(key, { document: this.saved.get(key)?.document, version: undefined, deleted: true });
       } else {
         this.saved.set(key, { document: outcome.document ?? this.merged(outcome.row, typed.get(outcome.key) ?? {}), version: outcome.version, deleted: false });
       }
     }
     this.pendingUpdated(true);
+    if (documents) {
+      this.restate();
+      this.documentsChanged.emit();
+    }
   }
 
   /** "Drop my change" on a conflict: the row shows what someone else stored. */

@@ -181,6 +181,22 @@ export class FilterBar extends Widget {
     this.rows.push(controls);
   }
 
+  /** Puts a view back in the controls ("Back to the previous filter"). */
+  setView(view: Omit<GridView, 'sort'>): void {
+    for (const row of this.rows) row.node.remove();
+    this.rows.length = 0;
+    this.clearRefusals();
+    for (const filter of view.filters) {
+      const value = Array.isArray(filter.value) && filter.operator === BETWEEN ? filter.value.join('..') : filter.value;
+      this.addRow({ ...filter, value });
+      const added = this.rows[this.rows.length - 1];
+      if (added && filter.element !== undefined) added.element.value = filter.element;
+    }
+    this.join.value = view.join;
+    this.raw.value = view.raw;
+    if (!this.matchCase.disabled) this.matchCase.checked = view.matchCase;
+  }
+
   /** The kernel refused a row: its message under that row (or the raw row); nothing was sent. */
   showRefusal(row: number | 'raw', message: string): void {
     const target = row === 'raw' ? this.rawError : this.rows[row]?.error;

@@ -3,8 +3,8 @@ import type { CellEdit, EditRefusal } from '../../../kernel/src/grid/edit-protoc
 import { type EditGate, JsonTextEditor, PlainTextEditor } from './cell-editors';
 import type { EditableRowsModel } from './editable-rows-model';
 import type { GridClient } from './grid-client';
-import { refusalText, renderProblems } from './change-problems';
-import { storePending } from './pending-store';
+import { refusalText, renderProblems, rowLabel } from './change-problems';
+import type { PendingSync } from './pending-store';
 import { showPlannedRequests } from './requests-dialog';
 import { toolbarButton } from './toolbar-button';
 
@@ -41,6 +41,7 @@ export class GridEditing implements EditGate {
     private readonly model: EditableRowsModel,
     private readonly grid: DataGrid,
     private readonly host: () => EditingHost,
+    private readonly sync: PendingSync,
   ) {
     this.toolbar.className = 'searchbook-DocumentGrid-bar searchbook-EditBar';
     this.toolbar.setAttribute('role', 'toolbar');
@@ -168,7 +169,11 @@ export class GridEditing implements EditGate {
     try {
       const reply = await client.request({ type: 'plan', gridId, changes }, 'plan');
       if (reply.refusals.length > 0) this.refuse(reply.refusals);
-      await showPlannedRequests(reply.requests, reply.refusals.length);
+      const refused = reply.refusals.map((r) => {
+        const row = this.model.pending.editedRows.find((e) => e.key === r.key) ?? this.model.pending.newRows.find((e) => e.key === r.key);
+        return { row: row ? rowLabel(row, this.model.columns) : r.key, text: refusalText(r) };
+      });
+      await showPlannedRequests(reply.requests, refused);
     } catch (err) {
       this.say((err as Error).message);
     }
@@ -222,8 +227,8 @@ export class GridEditing implements EditGate {
       drop: (key) => this.drop(key),
       locate: (key) => this.locate(key),
     });
-    const { connection, target } = this.host();
-    storePending(connection, target, this.model.pending);
+    // Another page's changes came in with this write: show them too (the next write finds nothing new).
+    if (this.sync.store(this.model.pending)) queueMicrotask(() => this.model.pendingUpdated(true));
   }
 
   private locate(key: string): void {

@@ -16,6 +16,8 @@ export interface PagedStatus {
   total: number;
   last?: SentRequest & { requests: number };
   error?: string;
+  /** Rows being fetched (numbered from 1 as the grid shows them), while they are. */
+  loading?: { first: number; last: number };
 }
 
 /**
@@ -35,6 +37,8 @@ export class PagedRowsModel extends MutableDataModel {
   private generation = 0;
   /** Header marks of the engine sort: column name → ` ▲1`. */
   private sortMarks = new Map<string, string>();
+  /** Places (in the snapshot read) of documents deleted since, ascending: the grid shows the others. */
+  private hidden: number[] = [];
 
   constructor(
     columns: readonly Column[],
@@ -58,7 +62,52 @@ export class PagedRowsModel extends MutableDataModel {
   }
 
   rowCount(region: DataModel.RowRegion): number {
-    return region === 'body' ? this.leadingRows + this.total : 2;
+    return region === 'body' ? this.leadingRows + this.total - this.hidden.length : 2;
+  }
+
+  /** Documents saved into the target since it was read, shown besides the snapshot (an editable grid's saved insertions); 0 here. */
+  protected get addedDocuments(): number {
+    return 0;
+  }
+
+  /** The documents the grid holds now: the snapshot's, less those deleted since, plus those inserted since. */
+  get shownTotal(): number {
+    return this.total - this.hidden.length + this.addedDocuments;
+  }
+
+  /** A document's place in the snapshot read, from its place among the documents shown. */
+  protected docRowAt(shown: number): number {
+    let docRow = shown;
+    for (const h of this.hidden) {
+      if (h <= docRow) docRow++;
+      else break;
+    }
+    return docRow;
+  }
+
+  /** A document's place among those shown, from its place in the snapshot. */
+  private shownAt(docRow: number): number {
+    return docRow - this.hidden.filter((h) => h < docRow).length;
+  }
+
+  /**
+   * A document deleted since the snapshot was read leaves the grid at once (the snapshot still
+   * holds it); false when its block is no longer in memory.
+   */
+  protected hideDocument(key: RowKey): boolean {
+    for (const block of this.blocks.values()) {
+      const at = block.keys?.findIndex((k) => k.index === key.index && k.id === key.id) ?? -1;
+      if (at < 0) continue;
+      const docRow = block.offset + at;
+      if (!this.hidden.includes(docRow)) this.hidden = [...this.hidden, docRow].sort((a, b) => a - b);
+      return true;
+    }
+    return false;
+  }
+
+  /** The status again, after the documents shown changed without a read. */
+  protected restate(): void {
+    this.setStatus({ ...this.status, total: this.shownTotal });
   }
 
   /** Rows shown before the documents (an editable grid's new rows); 0 here. */
@@ -101,7 +150,7 @@ export class PagedRowsModel extends MutableDataModel {
   /** The value of a cell, or undefined while its block is not loaded (its fetch is then asked for). */
   value(row: number, column: number): unknown {
     const name = this.columnList[column]?.name;
-    const values = this.documentRow(row - this.leadingRows);
+    const values = this.documentRow(this.docRowAt(row - this.leadingRows));
     return name === undefined || values === undefined ? undefined : (ownValue(values, name) ?? null);
   }
 
@@ -128,14 +177,14 @@ export class PagedRowsModel extends MutableDataModel {
 
   /** The cell holds a fragment of a longer array or object (cut by the kernel, drivers.md 2.3). */
   isCut(row: number, column: number): boolean {
-    const docRow = row - this.leadingRows;
+    const docRow = this.docRowAt(row - this.leadingRows);
     const block = this.blocks.get(Math.floor(docRow / this.blockSize));
     const name = this.columnList[column]?.name;
     return block !== undefined && block.cut.some((c) => c.row === docRow - block.offset && c.column === name);
   }
 
   isLoaded(row: number): boolean {
-    return row < this.leadingRows || this.blocks.has(Math.floor((row - this.leadingRows) / this.blockSize));
+    return row < this.leadingRows || this.blocks.has(Math.floor(this.docRowAt(row - this.leadingRows) / this.blockSize));
   }
 
   /** Marks the headers of the columns the engine sorts by. */
@@ -151,11 +200,17 @@ export class PagedRowsModel extends MutableDataModel {
     this.queued.length = 0;
     this.inFlight.clear();
     this.failed.clear();
+    this.hidden = [];
     this.columnList = [...columns];
     this.total = total;
     this.status = { loadedRows: 0, total };
     this.store(first);
     this.emitChanged({ type: 'model-reset' });
+  }
+
+  /** No rows until the next reset: a new view is being read, and the previous view's rows are not its rows. */
+  clearRows(): void {
+    this.reset(this.columnList, 0, { block: 0, offset: 0, rows: [], cut: [], columns: [], requests: [] });
   }
 
   private want(index: number): void {
@@ -172,6 +227,9 @@ export class PagedRowsModel extends MutableDataModel {
       const index = this.queued.pop() as number;
       if (this.blocks.has(index)) continue;
       this.inFlight.add(index);
+      const first = this.shownAt(index * this.blockSize);
+      const shown = this.total - this.hidden.length;
+      this.setStatus({ ...this.status, loading: { first: Math.min(first + 1, shown), last: Math.min(first + this.blockSize, shown) } });
       const generation = this.generation;
       this.fetchBlock(index).then(
         ({ block, total }) => {
@@ -185,7 +243,8 @@ export class PagedRowsModel extends MutableDataModel {
           this.inFlight.delete(index);
           // Not asked again by every repaint; refresh clears it.
           this.failed.add(index);
-          this.setStatus({ ...this.status, error: `Rows ${index * this.blockSize + 1}–${(index + 1) * this.blockSize}: ${err.message}` });
+          const { loading, ...rest } = this.status;
+          this.setStatus({ ...rest, ...(loading && this.inFlight.size > 0 ? { loading } : {}), error: `Rows ${index * this.blockSize + 1}–${(index + 1) * this.blockSize}: ${err.message}` });
           this.pump();
         },
       );
@@ -198,7 +257,9 @@ export class PagedRowsModel extends MutableDataModel {
    */
   async loadRows(first: number, last: number): Promise<void> {
     const generation = this.generation;
-    for (let index = Math.floor(first / this.blockSize); index <= Math.floor(last / this.blockSize); index++) {
+    const from = this.docRowAt(Math.max(0, first - this.leadingRows));
+    const to = this.docRowAt(Math.max(0, last - this.leadingRows));
+    for (let index = Math.floor(from / this.blockSize); index <= Math.floor(to / this.blockSize); index++) {
       if (this.blocks.has(index)) continue;
       const { block, total } = await this.fetchBlock(index);
       if (generation !== this.generation) throw new Error('The grid was read again meanwhile: select and copy again.');
@@ -209,7 +270,7 @@ export class PagedRowsModel extends MutableDataModel {
   private arrived(block: Block, total: number): void {
     this.total = total;
     this.store(block);
-    const row = this.leadingRows + block.offset;
+    const row = this.leadingRows + this.shownAt(block.offset);
     this.emitChanged({ type: 'cells-changed', region: 'body', row, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: this.columnList.length });
     this.emitChanged({ type: 'cells-changed', region: 'row-header', row, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: 1 });
   }
@@ -230,8 +291,8 @@ export class PagedRowsModel extends MutableDataModel {
     const sent = block.requests;
     const last = sent[sent.length - 1];
     const elapsed = sent.reduce((ms, r) => ms + r.elapsedMs, 0);
-    const { error: _error, ...rest } = this.status;
-    this.setStatus({ ...rest, loadedRows, total: this.total, ...(last ? { last: { ...last, elapsedMs: elapsed, requests: sent.length } } : {}) });
+    const { error: _error, loading, ...rest } = this.status;
+    this.setStatus({ ...rest, ...(loading && this.inFlight.size > 0 ? { loading } : {}), loadedRows, total: this.shownTotal, ...(last ? { last: { ...last, elapsedMs: elapsed, requests: sent.length } } : {}) });
   }
 
   private setStatus(status: PagedStatus): void {

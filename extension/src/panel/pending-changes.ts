@@ -73,7 +73,12 @@ export class PendingChanges {
   private next = 1;
 
   constructor(state?: PendingState) {
-    if (!state) return;
+    if (state) this.replace(state);
+  }
+
+  /** Takes the set as stored (another page changed it): what this grid shows from now on. */
+  replace(state: PendingState): void {
+    this.edited.clear();
     for (const row of state.edited) this.edited.set(row.key, row);
     // Rows stored before ids were chosen here get theirs now.
     this.added = state.added.map((row) => ({ ...row, autoId: row.autoId ?? randomDocumentId() }));
@@ -131,7 +136,8 @@ export class PendingChanges {
 
   /** A new empty row, first among the new rows; its key. */
   insert(): string {
-    const key = `new:${this.next++}`;
+    // Unique across pages too: two pages inserting at once must not share a key.
+    const key = `new:${this.next++}-${randomDocumentId().slice(0, 6)}`;
     this.added.unshift({ key, id: '', autoId: randomDocumentId(), fields: {} });
     return key;
   }

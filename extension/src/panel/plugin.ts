@@ -68,10 +68,25 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       },
     };
 
+    const grids = new Set<DocumentGridWidget>();
     const sidebar: SearchbookSidebar = new SearchbookSidebar({
       ownKernel,
+      activateGrid: (connection, target) => {
+        const open = [...grids].find((g) => !g.isDisposed && g.connection === connection && g.target === target);
+        if (!open) return false;
+        // A tab whose kernel or connection is gone cannot read: a fresh one replaces it (the pending set is stored).
+        if (open.isGone) {
+          open.dispose();
+          return false;
+        }
+        app.shell.activateById(open.id);
+        return true;
+      },
       showGrid: (client, opened) => {
         const grid = new DocumentGridWidget(client, opened, host);
+        grids.add(grid);
+        grid.disposed.connect(() => grids.delete(grid));
+        grid.documentsChanged.connect((_, { connection }) => void sidebar.recount(client, connection));
         exportMenu.addGrid(grid, client, opened);
         const current = app.shell.currentWidget;
         // Beside the notebook the user works in; a tab like any other, so it can move anywhere.

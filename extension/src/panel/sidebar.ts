@@ -10,6 +10,8 @@ import { confirmTargetAction, openTargetMenu } from './target-actions';
 export interface SidebarOptions {
   /** Shows an opened grid in the main area. */
   showGrid(client: GridClient, opened: OpenedGrid): void;
+  /** Brings forward the tab already showing this target of this connection; false when there is none. */
+  activateGrid?(connection: string, target: string): boolean;
   /** The panel's own searchbook kernel, started on first need. */
   ownKernel(): Promise<Kernel.IKernelConnection>;
   /** Asks for and runs an export of an index or collection. */
@@ -45,6 +47,8 @@ export class SearchbookSidebar extends Widget {
   private readonly profiles = document.createElement('ul');
   private readonly profilesSection = document.createElement('section');
   private connections: ConnectionInfo[] = [];
+  /** The tree's connections as last listed, whose counts a save reads again. */
+  private nodes: ConnectionNode[] = [];
   private reloadTimer: number | undefined;
   private generation = 0;
 
@@ -164,6 +168,7 @@ export class SearchbookSidebar extends Widget {
       this.dropSections((name, sections) => sections.client !== client || !connections.some((c) => c.name === name));
       this.fillConnectionChoice();
       const nodes: ConnectionNode[] = connections.map((connection) => ({ connection, targets: [], loading: true }));
+      this.nodes = nodes;
       this.tree.setNodes(nodes);
       await Promise.all(
         nodes.map(async (node) => {
@@ -181,6 +186,21 @@ export class SearchbookSidebar extends Widget {
       if (this.own) await this.listProfiles(client);
     } catch (err) {
       if (generation === this.generation) this.say((err as Error).message);
+    }
+  }
+
+  /** A grid saved insertions or deletions: the counts of its connection's indices or collections are read again (what a search finds now). */
+  async recount(client: GridClient, connection: string): Promise<void> {
+    const node = this.nodes.find((n) => n.connection.name === connection);
+    if (client !== this.client || !node || node.loading) return;
+    const nodes = this.nodes;
+    try {
+      const listing = await client.request({ type: 'targets', connection }, 'targets');
+      if (nodes !== this.nodes) return;
+      node.targets = listing.targets;
+      this.tree.setNodes(nodes);
+    } catch (err) {
+      this.say(`${connection}: the document counts could not be read again: ${(err as Error).message}`);
     }
   }
 
@@ -273,6 +293,8 @@ export class SearchbookSidebar extends Widget {
   private async openGrid(connection: string, target: string): Promise<void> {
     const client = this.client;
     if (!client) return;
+    // One tab per connection and target: its pending changes are one set.
+    if (this.options.activateGrid?.(connection, target)) return this.say('');
     this.say(`Opening ${target}…`);
     // User timing marks, for the panel benchmark's breakdown of the time to first rows.
     performance.mark('searchbook:grid-open-sent');

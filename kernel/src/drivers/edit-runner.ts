@@ -69,7 +69,7 @@ export function pathWithQuery(request: Pick<WriteRequest, 'path' | 'query'>): st
   return request.query ? `${request.path}?${request.query}` : request.path;
 }
 
-/** Every change typed, or every refusal of the save. */
+/** The changes whose every value is typed, and every refused value (whose change is left out of `typed`). */
 export async function typeChanges(writes: EngineWrites, grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ typed: TypedChange[]; refusals: EditRefusal[] }> {
   const refusals: EditRefusal[] = [];
   const typed: TypedChange[] = [];
@@ -96,10 +96,10 @@ export async function typeChanges(writes: EngineWrites, grid: EditedGrid, change
         refusals.push({ key: change.key, column: name, message: err.message, ...(err.line !== undefined ? { line: err.line } : {}), ...(err.col !== undefined ? { col: err.col } : {}) });
       }
     }
-    typed.push({ change, fields });
+    if (!refusals.some((r) => r.key === change.key)) typed.push({ change, fields });
   }
-  if (refusals.length === 0) await placeDottedFields(writes, typed, refusals, signal);
-  return { typed: refusals.length > 0 ? [] : typed, refusals };
+  await placeDottedFields(writes, typed, refusals, signal);
+  return { typed: typed.filter((t) => !refusals.some((r) => r.key === t.change.key)), refusals };
 }
 
 /**

@@ -1,0 +1,73 @@
+/** @jest-environment jsdom */
+import { PendingSync } from '../../extension/src/panel/pending-store';
+import type { PendingChanges } from '../../extension/src/panel/pending-changes';
+
+const p1 = { index: 'shop', id: 'p1' };
+const p2 = { index: 'shop', id: 'p2' };
+const v = { seqNo: 1, primaryTerm: 1 };
+
+/** Two pages of the same origin on one target: two grids over the same localStorage. */
+function twoPages(): { a: PendingSync; b: PendingSync; pa: PendingChanges; pb: PendingChanges } {
+  window.localStorage.clear();
+  const a = new PendingSync('es', 'shop');
+  const b = new PendingSync('es', 'shop');
+  return { a, b, pa: a.load(), pb: b.load() };
+}
+
+const typed = (p: PendingChanges) => p.editedRows.map((r) => [r.row.id, r.fields]);
+
+describe('the pending set shared by the pages of one origin', () => {
+  it('a page that stores its changes keeps the changes another page stored since it read the set', () => {
+    const { a, b, pa, pb } = twoPages();
+    pa.edit(p1, v, 'qty', '11', '1', 1);
+    a.store(pa);
+    // Page B read the set before A's change and never heard of it (no storage event yet).
+    pb.edit(p2, v, 'qty', '22', '2', 2);
+    expect(b.store(pb)).toBe(true);
+    expect(typed(pb)).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }]]));
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }]]));
+  });
+
+  it("a page's save or discard removes only what that page had: a change made elsewhere meanwhile stays", () => {
+    const { a, b, pa, pb } = twoPages();
+    pb.edit(p2, v, 'qty', '22', '2', 2);
+    b.store(pb);
+    const seen = new PendingSync('es', 'shop');
+    const pc = seen.load();
+    // Page A edits p1 while B saves p2 without having seen A's change.
+    pa.edit(p1, v, 'qty', '11', '1', 1);
+    a.store(pa);
+    pb.settle([{ key: 'row:shop/p2', status: 'saved', row: p2, request: { method: 'POST', path: '/shop/_update/p2', status: 200, elapsedMs: 1 } }]);
+    b.store(pb);
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual([['p1', { qty: '11' }]]);
+    // A third page that read p2 and discards all it had drops p2 only.
+    pc.discard();
+    seen.store(pc);
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual([['p1', { qty: '11' }]]);
+  });
+
+  it('new rows inserted on two pages at once are two rows', () => {
+    const { a, b, pa, pb } = twoPages();
+    pa.insert();
+    pb.insert();
+    a.store(pa);
+    b.store(pb);
+    expect(new PendingSync('es', 'shop').load().newRows).toHaveLength(2);
+  });
+
+  it("another page's write reaches a watching grid through the storage event, and the next store writes nothing back over it", () => {
+    const { a, b, pa, pb } = twoPages();
+    let repaints = 0;
+    b.watch(pb, () => repaints++);
+    pa.edit(p1, v, 'qty', '11', '1', 1);
+    a.store(pa);
+    // jsdom does not send storage events between documents: sent here as another page's browser would.
+    window.dispatchEvent(new StorageEvent('storage', { key: `searchbook:pending:v1:${JSON.stringify(['es', 'shop'])}`, storageArea: window.localStorage }));
+    expect(repaints).toBe(1);
+    expect(typed(pb)).toEqual([['p1', { qty: '11' }]]);
+    expect(b.store(pb)).toBe(false);
+    b.unwatch();
+    window.dispatchEvent(new StorageEvent('storage', { key: null }));
+    expect(repaints).toBe(1);
+  });
+});
