@@ -34,7 +34,8 @@ const tree = structureOfMapping({
   },
 }).tree;
 
-const view = (filters: Partial<FilterRow>[], more: Partial<GridView> = {}): GridView => GridViewSchema.parse({ ...more, filters });
+/** A view with Match case on unless `more` says otherwise: the clauses below are the exact ones. */
+const view = (filters: Partial<FilterRow>[], more: Partial<GridView> = {}): GridView => GridViewSchema.parse({ matchCase: true, ...more, filters });
 const query = (row: Partial<FilterRow>, more: Partial<GridView> = {}) => searchOfView(view([row], more), tree).query;
 const refusal = (v: GridView): ViewRefusal => {
   try {
@@ -97,6 +98,11 @@ describe('text fields', () => {
     });
     expect(query({ column: 'pages', operator: 'equals', value: '3' }, { matchCase: false })).toEqual({ term: { pages: { value: 3 } } });
     expect(query({ column: '_id', operator: 'equals', value: 'A1' }, { matchCase: false })).toEqual({ term: { _id: { value: 'A1' } } });
+  });
+
+  it('a view that does not ask to match case ignores it: Match case starts off', () => {
+    const unsaid = GridViewSchema.parse({ filters: [{ column: 'tag', operator: 'starts with', value: 'Sci' }] });
+    expect(searchOfView(unsaid, tree).query).toEqual({ prefix: { tag: { value: 'Sci', case_insensitive: true } } });
   });
 });
 

@@ -122,17 +122,18 @@ describe('Elasticsearch grid', () => {
   const label = 'shop · es';
   const grid = () => page.getByRole('grid', { name: label });
 
-  it('a filter row set in the bar reaches the engine: aria-rowcount follows the filtered total', async () => {
+  it('a filter row set in the bar reaches the engine: aria-rowcount follows the filtered total; Match case starts off, so RED finds red', async () => {
     await treeItem('shop').waitFor({ timeout: 30_000 });
     await treeItem('shop').dblclick();
     await grid().waitFor({ timeout: 30_000 });
     await expect(grid().getAttribute('aria-rowcount')).resolves.toBe(String(DOCS));
     const bar = filterBar(grid());
+    await expect(bar.getByRole('checkbox', { name: 'Match case' }).isChecked()).resolves.toBe(false);
     await bar.getByRole('button', { name: 'Add filter' }).click();
     const row = bar.getByRole('group', { name: 'Filter row 1' });
     await row.getByRole('combobox', { name: 'Column' }).selectOption('tag');
     await row.getByRole('combobox', { name: 'Operator' }).selectOption('equals');
-    await row.getByRole('textbox', { name: 'Value' }).fill('red');
+    await row.getByRole('textbox', { name: 'Value' }).fill('RED');
     await bar.getByRole('button', { name: 'Apply' }).click();
     await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === '10', label, { timeout: 30_000 });
     await expect(cellValue(grid(), label, 'tag', 0)).resolves.toBe('red');
@@ -212,7 +213,7 @@ describe('Typesense grid', () => {
   const label = 'items · ts';
   const grid = () => page.getByRole('grid', { name: label });
 
-  it('the case control is disabled with the reason; an operator the engine cannot express is refused under its row', async () => {
+  it('the case control is disabled with the reason; word operators are named as they match; an operator the engine cannot express is refused with what serves instead', async () => {
     await treeItem('items').waitFor({ timeout: 30_000 });
     await treeItem('items').dblclick();
     await grid().waitFor({ timeout: 30_000 });
@@ -223,10 +224,17 @@ describe('Typesense grid', () => {
     await bar.getByRole('button', { name: 'Add filter' }).click();
     const row = bar.getByRole('group', { name: 'Filter row 1' });
     await row.getByRole('combobox', { name: 'Column' }).selectOption('title');
-    await row.getByRole('combobox', { name: 'Operator' }).selectOption('ends with');
+    const operator = row.getByRole('combobox', { name: 'Operator' });
+    await expect(operator.locator('option[value="contains"]').textContent()).resolves.toBe('has word');
+    await expect(operator.locator('option[value="starts with"]').textContent()).resolves.toBe('has word starting with');
+    await operator.selectOption('contains');
+    await expect(operator.getAttribute('title')).resolves.toContain('Whole words only');
+    await operator.selectOption('ends with');
     await row.getByRole('textbox', { name: 'Value' }).fill('7');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    await expect(row.getByRole('alert').textContent({ timeout: 30_000 })).resolves.toBe('Typesense cannot filter with "ends with": the engine has no such filter. Use contains or a raw filter instead.');
+    const refusal = (await row.getByRole('alert').textContent({ timeout: 30_000 })) ?? '';
+    expect(refusal).toMatch(/^Typesense cannot filter with "ends with": Typesense filters match whole words and word starts, never the end of a value\. .*infix: true/);
+    expect(refusal).not.toContain('contains');
     await row.getByRole('combobox', { name: 'Column' }).selectOption('rank');
     await row.getByRole('combobox', { name: 'Operator' }).selectOption('less than');
     await bar.getByRole('button', { name: 'Apply' }).click();

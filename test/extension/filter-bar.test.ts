@@ -1,6 +1,8 @@
 /** @jest-environment jsdom */
 import './support/dom';
 import { FilterBar } from '../../extension/src/panel/filter-bar';
+import { OPERATORS as ELASTICSEARCH_OPERATORS } from '../../kernel/src/drivers/elasticsearch/grid-query';
+import { OPERATORS as TYPESENSE_OPERATORS } from '../../kernel/src/drivers/typesense/grid-filter';
 import type { Column, GridView } from '../../kernel/src/grid/grid-protocol';
 
 const columns: Column[] = [
@@ -10,8 +12,9 @@ const columns: Column[] = [
   { name: 'variants.sku', type: 'keyword', readOnly: false, json: false, origin: 'mapping', arrayParent: 'variants' },
 ];
 
+/** A bar as the grid builds it: Elasticsearch's operators and case control, or Typesense's. */
 function bar(matchCaseSupported = true): FilterBar {
-  const b = new FilterBar(columns, { matchCaseSupported, rawPlaceholder: 'raw' });
+  const b = new FilterBar(columns, { matchCaseSupported, rawPlaceholder: 'raw', operators: matchCaseSupported ? ELASTICSEARCH_OPERATORS : TYPESENSE_OPERATORS });
   document.body.append(b.node);
   return b;
 }
@@ -65,7 +68,34 @@ describe('the filter bar', () => {
       { column: 'price', operator: 'between', value: ['1', '9'] },
       { column: 'price', operator: 'is null', value: '' },
     ]);
-    expect(view).toMatchObject({ join: 'all', raw: '', matchCase: true });
+    expect(view).toMatchObject({ join: 'all', raw: '', matchCase: false });
+  });
+
+  it('Elasticsearch: Match case starts off, so string filters ignore case until it is ticked', () => {
+    const b = bar();
+    const box = b.node.querySelector('input[type="checkbox"]') as HTMLInputElement;
+    expect(box.disabled).toBe(false);
+    expect(box.checked).toBe(false);
+    expect(b.view().matchCase).toBe(false);
+    box.checked = true;
+    expect(b.view().matchCase).toBe(true);
+  });
+
+  it("operators carry the engine's names and say what they do; Typesense's word matches are named as such", () => {
+    const shown = (b: FilterBar) => {
+      b.addRow();
+      const select = b.node.querySelectorAll('[role="group"] select')[1] as HTMLSelectElement;
+      return new Map([...select.querySelectorAll('option')].map((o) => [o.value, { text: o.textContent, title: o.title }]));
+    };
+    const typesense = shown(bar(false));
+    expect(typesense.get('contains')?.text).toBe('has word');
+    expect(typesense.get('not contains')?.text).toBe('lacks word');
+    expect(typesense.get('starts with')?.text).toBe('has word starting with');
+    expect(typesense.get('contains')?.title).toContain('infix');
+    expect(typesense.get('ends with')?.title).toContain('infix: true');
+    for (const op of ['ends with', 'is null', 'matches regex']) expect(typesense.get(op)?.title).not.toMatch(/contains/);
+    const elasticsearch = shown(bar());
+    expect(elasticsearch.get('contains')).toEqual({ text: 'contains', title: expect.stringContaining('In any case unless Match case is on') as unknown });
   });
 
   it('Typesense: the case control is disabled and says why', () => {

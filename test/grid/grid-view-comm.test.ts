@@ -14,6 +14,8 @@ import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import type { FilterRow, GridReply, GridView } from '../../kernel/src/grid/grid-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import { generateProducts } from '../../examples/data/generate-products';
+import { REAL_NODE_PRODUCTS } from '../support/real-elasticsearch/products';
 import { KernelClient } from '../support/kernel-client';
 import { GridCommClient } from './grid-comm-client';
 
@@ -36,6 +38,10 @@ const SHOP_DOCS = Array.from({ length: DOCS }, (_, n) => ({
   ],
 }));
 
+/** Titles where words, word starts and parts of words differ: "arden" is inside words only, "Gla" starts words but few titles. */
+const TITLES = ['The Glass Castle', 'Glass Houses', 'A Garden of Verses', 'Gardens of the Moon', 'The Secret Garden', 'Gladiator', 'The Glade', 'Wardens of the Glen', 'GLASS and Steel', 'Night Garden'];
+const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+
 let tsServer: ListeningServer;
 
 beforeAll(async () => {
@@ -53,6 +59,8 @@ beforeAll(async () => {
     'items',
     Array.from({ length: 700 }, (_, n) => ({ id: `i${n}`, title: `Item ${String(n).padStart(4, '0')}`, tag: TAGS[n % 3] ?? 'red', price: ((n * 37) % 700) + 0.5, rank: n })),
   );
+  ts.createCollection({ name: 'titles', fields: [{ name: 'title', type: 'string' }] });
+  ts.loadDocuments('titles', TITLES.map((title, n) => ({ id: `t${n}`, title })));
   tsServer = await listen(ts.handler, { port: 0 });
 });
 
@@ -218,9 +226,26 @@ describeEachTarget(elasticsearchTargets(), "the grid's filters and engine sortin
     expect(raw.total).toBe(3);
     const anyCase = await openShop({ filters: [{ column: 'tag', operator: 'equals', value: 'RED' }], matchCase: false });
     expect(anyCase.total).toBe(DOCS / 3);
-    const exact = await openShop({ filters: [{ column: 'tag', operator: 'equals', value: 'RED' }] });
+    const exact = await openShop({ filters: [{ column: 'tag', operator: 'equals', value: 'RED' }], matchCase: true });
     expect(exact.total).toBe(0);
     await Promise.all([raw, anyCase, exact].map(close));
+  });
+
+  it('string filters ignore case until Match case is ticked: a lowercase contains headphones finds the names holding Headphones', async () => {
+    const holding = [...generateProducts(REAL_NODE_PRODUCTS)].filter((p) => String(p.source.name).includes('Headphones'));
+    expect(holding.length).toBeGreaterThan(0);
+    const filters: FilterRow[] = [{ column: 'name', operator: 'contains', value: 'headphones' }];
+    // A view as the panel's bar first sends it: Match case not ticked.
+    const anyCase = await open(comm, 'es', 'products', { filters, matchCase: false });
+    expect(anyCase.first.rows.map((r) => r._id).sort()).toEqual(holding.map((p) => p.id).sort());
+    expect(anyCase.total).toBe(holding.length);
+    expect(anyCase.operators.find((o) => o.operator === 'contains')).toMatchObject({ label: 'contains', does: expect.stringContaining('In any case unless Match case is on') as unknown });
+    // A view that does not say matches any case too.
+    const unsaid = await open(comm, 'es', 'products', { filters });
+    expect(unsaid.total).toBe(holding.length);
+    const exact = await open(comm, 'es', 'products', { filters, matchCase: true });
+    expect(exact.total).toBe(0);
+    await Promise.all([anyCase, unsaid, exact].map(close));
   });
 
   /** Operators on keyword, text, number, date and nested columns, each total against the same predicate over the loaded documents. */
@@ -339,10 +364,36 @@ describe('Typesense', () => {
     await call({ type: 'close', gridId: grid.gridId });
   });
 
-  it('an operator the engine cannot express is refused with its message, under its row', async () => {
-    const reply = expectType(await call({ type: 'open', connection: 'ts', target: 'items', view: { filters: [{ column: 'title', operator: 'ends with', value: '7' }] } }), 'error');
-    expect(reply.filterRow).toBe(0);
-    expect(reply.message).toBe('Typesense cannot filter with "ends with": the engine has no such filter. Use contains or a raw filter instead.');
+  it('an operator the engine cannot express is refused under its row with what serves instead, never "contains"', async () => {
+    const endsWith = expectType(await call({ type: 'open', connection: 'ts', target: 'items', view: { filters: [{ column: 'title', operator: 'ends with', value: '7' }] } }), 'error');
+    expect(endsWith.filterRow).toBe(0);
+    expect(endsWith.message).toBe(
+      'Typesense cannot filter with "ends with": Typesense filters match whole words and word starts, never the end of a value. To find text inside or at the end of words, declare the field infix: true in the schema and search it in a cell (q=<text>, query_by=<field>, infix=always); to match whole values, use equals or in list.',
+    );
+    const isNull = expectType(await call({ type: 'open', connection: 'ts', target: 'items', view: { filters: [{ column: 'title', operator: 'is null', value: '' }] } }), 'error');
+    expect(isNull.message).toMatch(/^Typesense cannot filter with "is null": Typesense's filter_by has no test for a missing, null or empty value\. /);
+    for (const message of [endsWith.message, isNull.message]) expect(message).not.toMatch(/contains/);
+  });
+
+  it('contains and starts with are named as Typesense does them: has word, has word starting with; the rows are word matches in any case', async () => {
+    const titles = await open(comm, 'ts', 'titles', {}, 250);
+    const named = new Map(titles.operators.map((o) => [o.operator, o]));
+    expect(named.get('contains')).toMatchObject({ label: 'has word', does: expect.stringContaining('infix: true') as unknown });
+    expect(named.get('not contains')?.label).toBe('lacks word');
+    expect(named.get('starts with')?.label).toBe('has word starting with');
+    expect(named.get('ends with')?.unavailable).toContain('infix: true');
+    await call({ type: 'close', gridId: titles.gridId });
+    const found = async (operator: FilterRow['operator'], value: string) => (await allRows(comm, await open(comm, 'ts', 'titles', { filters: [{ column: 'title', operator, value }] }, 250))).map((r) => r.title).sort();
+    // A whole word, in any case: "Gardens" is another word.
+    expect(await found('contains', 'garden')).toEqual(TITLES.filter((t) => words(t).includes('garden')).sort());
+    // Inside words only: no word is "arden", though five titles hold it.
+    expect(TITLES.filter((t) => t.toLowerCase().includes('arden'))).toHaveLength(5);
+    expect(await found('contains', 'arden')).toEqual([]);
+    // Any word's start: "The Glass Castle" does not start with Gla, yet it has a word that does.
+    const glaWords = TITLES.filter((t) => words(t).some((w) => w.startsWith('gla'))).sort();
+    expect(glaWords).toContain('The Glass Castle');
+    expect(await found('starts with', 'Gla')).toEqual(glaWords);
+    expect(await found('not contains', 'glass')).toEqual(TITLES.filter((t) => !words(t).includes('glass')).sort());
   });
 
   it("a cell's Copy as curl: an environment variable the cell reads stays a reference, never its value", async () => {

@@ -51,7 +51,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
   private readonly status = document.createElement('div');
   private readonly notes = document.createElement('div');
   private readonly filterBar: FilterBar;
-  private filterView: Omit<GridView, 'sort'> = { filters: [], join: 'all', raw: '', matchCase: true };
+  private filterView: Omit<GridView, 'sort'> = { filters: [], join: 'all', raw: '', matchCase: false };
   private sort: SortKey[] = [];
   /** The view whose rows the grid shows (the last one the engine answered): "Back to the previous filter" returns to it. */
   private shownView: GridView | undefined;
@@ -105,7 +105,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.notes.className = 'searchbook-DocumentGrid-notes';
     this.notes.setAttribute('role', 'note');
     this.notes.hidden = true;
-    this.filterBar = new FilterBar(opened.columns, { matchCaseSupported: opened.matchCaseSupported, rawPlaceholder: opened.rawFilterHint });
+    this.filterBar = new FilterBar(opened.columns, { matchCaseSupported: opened.matchCaseSupported, rawPlaceholder: opened.rawFilterHint, operators: opened.operators });
     this.filterBar.applied.connect((_, view) => {
       this.filterView = view;
       void this.applyView();

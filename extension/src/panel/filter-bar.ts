@@ -1,7 +1,7 @@
 import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 import { toolbarButton } from './toolbar-button';
-import { type Column, FILTER_OPERATORS, type FilterOperator, type FilterRow, type GridView } from '../../../kernel/src/grid/grid-protocol';
+import { type Column, FILTER_OPERATORS, type FilterOperator, type FilterRow, type GridView, type OperatorInfo } from '../../../kernel/src/grid/grid-protocol';
 
 /** Operators that take no value, and those that take a list or two ends. */
 const NO_VALUE = new Set<FilterOperator>(['is null', 'is not null', 'is empty', 'is not empty']);
@@ -56,12 +56,15 @@ export class FilterBar extends Widget {
   private readonly prefix = `searchbook-filter-${++counter}`;
   private columnNames: string[];
   private nestedColumns: Set<string>;
+  /** What each operator is called and does on the grid's engine. */
+  private readonly operators: ReadonlyMap<FilterOperator, OperatorInfo>;
 
   constructor(
     columns: readonly Column[],
-    options: { matchCaseSupported: boolean; rawPlaceholder: string },
+    options: { matchCaseSupported: boolean; rawPlaceholder: string; operators: readonly OperatorInfo[] },
   ) {
     super();
+    this.operators = new Map(options.operators.map((info) => [info.operator, info]));
     this.addClass('searchbook-FilterBar');
     this.node.setAttribute('role', 'search');
     this.node.setAttribute('aria-label', 'Filter documents');
@@ -81,7 +84,8 @@ export class FilterBar extends Widget {
     }
     const join = labelled(this.join, 'Match', `${this.prefix}-join`);
     this.matchCase.type = 'checkbox';
-    this.matchCase.checked = options.matchCaseSupported;
+    // String filters ignore case until asked to match it.
+    this.matchCase.checked = false;
     const matchCase = labelled(this.matchCase, 'Match case', `${this.prefix}-case`);
     if (!options.matchCaseSupported) {
       this.matchCase.disabled = true;
@@ -142,7 +146,8 @@ export class FilterBar extends Widget {
     for (const op of FILTER_OPERATORS) {
       const option = document.createElement('option');
       option.value = op;
-      option.textContent = op;
+      option.textContent = this.operators.get(op)?.label ?? op;
+      option.title = this.advice(op);
       operator.control.append(option);
     }
     const value = labelled(document.createElement('input'), 'Value', `${id}-value`);
@@ -164,6 +169,7 @@ export class FilterBar extends Widget {
     remove.setAttribute('aria-label', `Remove filter row ${n}`);
     const update = () => {
       const op = operator.control.value as FilterOperator;
+      operator.control.title = this.advice(op);
       value.control.disabled = NO_VALUE.has(op);
       value.control.placeholder = LIST.has(op) ? 'a, b, c' : op === BETWEEN ? 'low..high' : '';
       const nested = this.nestedColumns.has(column.control.value);
@@ -234,6 +240,12 @@ export class FilterBar extends Widget {
     this.rows.length = 0;
     this.raw.value = '';
     this.apply();
+  }
+
+  /** An operator's tooltip: what it matches on this engine, or why it cannot be used and what serves. */
+  private advice(op: FilterOperator): string {
+    const info = this.operators.get(op);
+    return info?.unavailable ?? info?.does ?? '';
   }
 
   private fillColumns(select: HTMLSelectElement): void {

@@ -6,7 +6,7 @@
 import type { FieldNameOptions } from './field-tree';
 import type { ConsoleRequest, HttpMethod, JsonValue, Refusal } from '../console/cell';
 import type { ConnectArgs } from '../connections/connect-args';
-import type { GridView, SentRequest, TargetInfo, ViewRequest } from '../grid/grid-protocol';
+import type { GridView, OperatorInfo, SentRequest, TargetInfo, ViewRequest } from '../grid/grid-protocol';
 import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey, RowVersion, TargetAction, TargetActionId } from '../grid/edit-protocol';
 import type { ExportRequest, ExportStream } from './export-stream';
 import type { AdminOffers, KeyInfo, MetricsSnapshot, NewKey } from '../grid/admin-protocol';
@@ -185,6 +185,8 @@ export interface DocumentSide {
   open(target: string, blockSize: number, view: GridView, signal: AbortSignal): Promise<OpenedGrid>;
   /** Whether string filters can match case exactly (the filter bar's case control). */
   readonly matchCaseSupported: boolean;
+  /** What each filter operator does on this engine, and those it has no filter for. */
+  readonly operators: OperatorInfo[];
   /** The raw filter row's syntax, as an example (`name:Widget AND price:>10`). */
   readonly rawFilterHint: string;
   /** Saving the grid's edits, whole values of cut cells, deleting and emptying targets. */

@@ -49,6 +49,14 @@ export const FilterOperatorSchema = z.enum(FILTER_OPERATORS);
 export type FilterOperator = z.infer<typeof FilterOperatorSchema>;
 
 /**
+ * What a filter operator does on the grid's engine: the name the filter bar shows for it (the
+ * operator itself stays the protocol's word), a sentence saying what it matches, and, when the
+ * engine has no such filter, why, with what serves instead.
+ */
+export const OperatorInfoSchema = z.object({ operator: FilterOperatorSchema, label: z.string(), does: z.string(), unavailable: z.string().optional() });
+export type OperatorInfo = z.infer<typeof OperatorInfoSchema>;
+
+/**
  * One filter-bar row, its value as the user typed it (the kernel types it by the column's
  * mapping or schema): a list for `in list` / `not in list`, two ends for `between`, nothing
  * for the null and empty tests.
@@ -70,11 +78,11 @@ export const GridViewSchema = z.object({
   join: z.enum(['all', 'any']).default('all'),
   raw: z.string().default(''),
   sort: z.array(SortKeySchema).default([]),
-  /** String operators match case exactly (Elasticsearch only: Typesense always ignores case). */
-  matchCase: z.boolean().default(true),
+  /** String operators match case exactly (Elasticsearch only: Typesense always ignores case); off unless asked. */
+  matchCase: z.boolean().default(false),
 });
 export type GridView = z.infer<typeof GridViewSchema>;
-export const EMPTY_VIEW: GridView = { filters: [], join: 'all', raw: '', sort: [], matchCase: true };
+export const EMPTY_VIEW: GridView = { filters: [], join: 'all', raw: '', sort: [], matchCase: false };
 
 /** The request a grid sends for its view, as a console cell and as a curl command line (credential as an environment variable). */
 export const ViewRequestSchema = z.object({ cell: z.string(), curl: z.string() });
@@ -194,6 +202,8 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     request: ViewRequestSchema,
     /** Case control: false where the engine always ignores case (Typesense). */
     matchCaseSupported: z.boolean(),
+    /** Every filter operator as the engine does it, in the bar's order. */
+    operators: z.array(OperatorInfoSchema),
     /** The raw filter row's syntax, as an example for its placeholder. */
     rawFilterHint: z.string(),
   }),

@@ -204,7 +204,7 @@ function endedReason(ended: Connection, by: Connection | undefined): string {
   return `connection replaced: reopen. %connect opened "${ended.name}" again${where}, and this grid was reading the connection it replaced; Refresh reopens it on the new one.`;
 }
 
-function opened(session: GridSession, { first, notes, sortedBy, request }: OpenedGrid, { matchCaseSupported, rawFilterHint }: DocumentSide): ReplyBody {
+function opened(session: GridSession, { first, notes, sortedBy, request }: OpenedGrid, { matchCaseSupported, operators, rawFilterHint }: DocumentSide): ReplyBody {
   return {
     type: 'opened',
     gridId: session.id,
@@ -218,6 +218,7 @@ function opened(session: GridSession, { first, notes, sortedBy, request }: Opene
     sortedBy,
     request,
     matchCaseSupported,
+    operators,
     rawFilterHint,
   };
 }

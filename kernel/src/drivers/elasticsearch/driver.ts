@@ -13,7 +13,7 @@ import { ElasticsearchEdits } from './edits';
 import { elasticsearchFailure } from './failure';
 import { listIndices } from './index-listing';
 import { curlTarget, searchRequest } from './grid-cell';
-import { searchOfView } from './grid-query';
+import { OPERATORS, searchOfView } from './grid-query';
 import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
 import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
@@ -43,6 +43,7 @@ export class ElasticsearchDriver implements Driver {
         return { ...opened, notes, sortedBy, request: searchRequest(transport, target, blockSize, query, sort) };
       },
       matchCaseSupported: true,
+      operators: OPERATORS,
       rawFilterHint: 'query string, e.g. name:Widget AND price:>10',
       edits: new ElasticsearchEdits(
         transport,

@@ -5,7 +5,7 @@
  * fields on their keyword subfield. Pure: nothing here sends anything.
  */
 import type { JsonValue } from '../../console/cell';
-import type { FilterRow, GridView, SortKey } from '../../grid/grid-protocol';
+import type { FilterRow, GridView, OperatorInfo, SortKey } from '../../grid/grid-protocol';
 import type { FieldTree } from '../field-tree';
 import { booleanValue, type LeafNode, listValue, numberValue, pairValue, type ResolvedColumn, resolveColumn, singleValue, ViewRefusal } from '../grid-view';
 
@@ -13,6 +13,33 @@ const INTEGER = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 const NUMERIC = new Set([...INTEGER, 'double', 'float', 'half_float', 'scaled_float']);
 const DATES = new Set(['date', 'date_nanos']);
 const STRINGS = new Set(['keyword', 'constant_keyword', 'wildcard', 'text', 'match_only_text', 'ip', 'version']);
+
+const ANY_CASE = 'In any case unless Match case is on.';
+
+/**
+ * The operators as this module sends them: string operators on a text field go through its
+ * keyword subfield, and ignore case (`case_insensitive`) unless Match case is on.
+ */
+export const OPERATORS: OperatorInfo[] = [
+  { operator: 'equals', label: 'equals', does: `The whole value is this (term; a text field through its keyword subfield, or as a phrase without one). ${ANY_CASE}` },
+  { operator: 'not equals', label: 'not equals', does: `The whole value is not this. ${ANY_CASE}` },
+  { operator: 'greater than', label: 'greater than', does: 'After this value: numbers, dates, and strings in keyword order (range gt).' },
+  { operator: 'greater or equal', label: 'greater or equal', does: 'This value or after it (range gte).' },
+  { operator: 'less than', label: 'less than', does: 'Before this value (range lt).' },
+  { operator: 'less or equal', label: 'less or equal', does: 'This value or before it (range lte).' },
+  { operator: 'between', label: 'between', does: 'From low to high, both included (low..high).' },
+  { operator: 'in list', label: 'in list', does: `The whole value is one of these (a, b, c). ${ANY_CASE}` },
+  { operator: 'not in list', label: 'not in list', does: `The whole value is none of these. ${ANY_CASE}` },
+  { operator: 'contains', label: 'contains', does: `This text anywhere in the value (wildcard *text*; a text field without a keyword subfield: these words as a phrase). ${ANY_CASE}` },
+  { operator: 'not contains', label: 'not contains', does: `This text nowhere in the value. ${ANY_CASE}` },
+  { operator: 'starts with', label: 'starts with', does: `The value begins with this text (prefix). ${ANY_CASE}` },
+  { operator: 'ends with', label: 'ends with', does: `The value ends with this text (wildcard *text). ${ANY_CASE}` },
+  { operator: 'is null', label: 'is null', does: 'The field is missing or null (must_not exists).' },
+  { operator: 'is not null', label: 'is not null', does: 'The field holds a value (exists).' },
+  { operator: 'is empty', label: 'is empty', does: 'The field is missing, null or the empty string.' },
+  { operator: 'is not empty', label: 'is not empty', does: 'The field holds a value other than the empty string.' },
+  { operator: 'matches regex', label: 'matches regex', does: `The whole value matches this Lucene regular expression (regexp; add .* at either end to match inside it). ${ANY_CASE}` },
+];
 
 export interface SearchView {
   query: JsonValue | undefined;

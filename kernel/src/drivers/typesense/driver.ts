@@ -11,7 +11,7 @@ import { CANNOT_LIST_NOTE, listCollections } from './collection-listing';
 import { KEY_HEADER } from './connection-settings';
 import { openCollectionReader } from './collection-reader';
 import { curlTarget, searchRequest } from './grid-cell';
-import { searchOfView } from './grid-filter';
+import { OPERATORS, searchOfView } from './grid-filter';
 import { openTypesenseExport } from './export';
 import { TypesenseEdits } from './edits';
 import { typesenseFailure } from './failure';
@@ -50,6 +50,7 @@ export class TypesenseDriver implements Driver {
         return { ...opened, notes, sortedBy, request: searchRequest(transport, collection, parameters) };
       },
       matchCaseSupported: false,
+      operators: OPERATORS,
       rawFilterHint: 'filter_by, e.g. price:>10 && tag:=[a]',
       edits: new TypesenseEdits(
         transport,

@@ -4,7 +4,7 @@
  * engine cannot express and values it cannot quote are refused here, so nothing is sent.
  * Pure: nothing here sends anything.
  */
-import type { FilterRow, GridView, SortKey } from '../../grid/grid-protocol';
+import type { FilterOperator, FilterRow, GridView, OperatorInfo, SortKey } from '../../grid/grid-protocol';
 import type { FieldTree } from '../field-tree';
 import { booleanValue, listValue, numberValue, pairValue, resolveColumn, singleValue, ViewRefusal } from '../grid-view';
 
@@ -12,9 +12,58 @@ import { booleanValue, listValue, numberValue, pairValue, resolveColumn, singleV
 export const MAX_SORT_FIELDS = 3;
 const INTEGER = new Set(['int32', 'int64']);
 const NUMERIC = new Set([...INTEGER, 'float']);
-/** The operators the engine has no filter for (drivers.md 4.3 rule 3). */
-const INEXPRESSIBLE = new Set<FilterRow['operator']>(['is null', 'is not null', 'is empty', 'is not empty', 'matches regex', 'ends with']);
 export const CASE_CONTROL_NOTE = 'Not supported by this database';
+
+/** What serves a search inside words: the engine's filters match whole words and word starts only. */
+const INFIX_ADVICE =
+  'To find text inside or at the end of words, declare the field infix: true in the schema and search it in a cell (q=<text>, query_by=<field>, infix=always)';
+const NO_NULL_TEST =
+  "Typesense's filter_by has no test for a missing, null or empty value. Give such documents a value that says so (a bool field such as has_<field>) and filter on it with equals, or filter on the values the field does hold.";
+
+/**
+ * The operators as Typesense does them: `f:word` matches whole words and `f:word*` word
+ * starts, in any case, so they are named for what they match; those it has no filter for say
+ * what serves instead. https://typesense.org/docs/latest/api/search.html#filter-parameters
+ */
+export const OPERATORS: OperatorInfo[] = [
+  { operator: 'equals', label: 'equals', does: 'The whole value is this (filter_by field:=`value`).' },
+  { operator: 'not equals', label: 'not equals', does: 'The whole value is not this (filter_by field:!=`value`).' },
+  { operator: 'greater than', label: 'greater than', does: 'Numeric columns: more than this (field:>n).' },
+  { operator: 'greater or equal', label: 'greater or equal', does: 'Numeric columns: this or more (field:>=n).' },
+  { operator: 'less than', label: 'less than', does: 'Numeric columns: less than this (field:<n).' },
+  { operator: 'less or equal', label: 'less or equal', does: 'Numeric columns: this or less (field:<=n).' },
+  { operator: 'between', label: 'between', does: 'Numeric columns: from low to high, both included (low..high; field:[low..high]).' },
+  { operator: 'in list', label: 'in list', does: 'The whole value is one of these (a, b, c; field:=[a,b,c]).' },
+  { operator: 'not in list', label: 'not in list', does: 'The whole value is none of these (field:!=[a,b,c]).' },
+  {
+    operator: 'contains',
+    label: 'has word',
+    does: `The value holds this word (or these words, side by side), in any case (filter_by field:\`word\`). Whole words only: arden does not find Garden. ${INFIX_ADVICE}.`,
+  },
+  { operator: 'not contains', label: 'lacks word', does: 'The value does not hold this word, in any case (filter_by field:!`word`). Whole words only.' },
+  {
+    operator: 'starts with',
+    label: 'has word starting with',
+    does: 'A word of the value starts with this, in any case (filter_by field:`Gla`*): Gla finds "The Glass Castle". Typesense has no filter for the start of the whole value: equals or in list match whole values.',
+  },
+  { operator: 'ends with', label: 'ends with', does: 'Not available on Typesense.', unavailable: `Typesense filters match whole words and word starts, never the end of a value. ${INFIX_ADVICE}; to match whole values, use equals or in list.` },
+  { operator: 'is null', label: 'is null', does: 'Not available on Typesense.', unavailable: NO_NULL_TEST },
+  { operator: 'is not null', label: 'is not null', does: 'Not available on Typesense.', unavailable: NO_NULL_TEST },
+  { operator: 'is empty', label: 'is empty', does: 'Not available on Typesense.', unavailable: NO_NULL_TEST },
+  { operator: 'is not empty', label: 'is not empty', does: 'Not available on Typesense.', unavailable: NO_NULL_TEST },
+  {
+    operator: 'matches regex',
+    label: 'matches regex',
+    does: 'Not available on Typesense.',
+    unavailable: 'Typesense has no regular expressions in filters: has word matches words, has word starting with matches word starts, equals and in list match whole values; a raw filter_by combines them.',
+  },
+];
+const INFO = new Map(OPERATORS.map((info) => [info.operator, info]));
+
+/** The operator's name on Typesense, for messages. */
+function labelOf(operator: FilterOperator): string {
+  return INFO.get(operator)?.label ?? operator;
+}
 
 export interface SearchParameters {
   filter_by?: string;
@@ -41,9 +90,8 @@ export function filterOfView(view: GridView, tree: FieldTree | undefined): strin
 }
 
 function targetOf(row: FilterRow, index: number, tree: FieldTree | undefined): Target {
-  if (INEXPRESSIBLE.has(row.operator)) {
-    throw new ViewRefusal(`Typesense cannot filter with "${row.operator}": the engine has no such filter. Use contains or a raw filter instead.`, index);
-  }
+  const unavailable = INFO.get(row.operator)?.unavailable;
+  if (unavailable) throw new ViewRefusal(`Typesense cannot filter with "${row.operator}": ${unavailable}`, index);
   if (row.column === 'id') return { column: 'id', type: 'string', kind: 'string' };
   const column = resolveColumn(tree, row.column);
   if (column.kind === 'array' || column.kind === 'object') {
@@ -58,7 +106,7 @@ function targetOf(row: FilterRow, index: number, tree: FieldTree | undefined): T
 /** A value as the expression writes it: numbers and booleans bare, strings in backticks. */
 function written(text: string, target: Target, index: number): string {
   if (text.includes('`')) {
-    throw new ViewRefusal(`A filter value cannot hold a backtick (\`): Typesense has no escape for it inside a quoted value. Use contains or a raw filter instead.`, index);
+    throw new ViewRefusal(`A filter value cannot hold a backtick (\`): Typesense has no escape for it inside a quoted value. Leave the backtick out (has word matches the other words), or write a raw filter_by.`, index);
   }
   switch (target.kind) {
     case 'integer':
@@ -73,12 +121,12 @@ function written(text: string, target: Target, index: number): string {
 
 function numericOnly(row: FilterRow, target: Target, index: number): void {
   if (target.kind !== 'integer' && target.kind !== 'number') {
-    throw new ViewRefusal(`"${row.operator}" works on numeric columns only; ${target.column} is a ${target.type} column: use equals or in list.`, index);
+    throw new ViewRefusal(`"${labelOf(row.operator)}" works on numeric columns only; ${target.column} is a ${target.type} column: use equals or in list.`, index);
   }
 }
 
 function stringsOnly(row: FilterRow, target: Target, index: number): void {
-  if (target.kind !== 'string') throw new ViewRefusal(`"${row.operator}" works on string columns; ${target.column} is a ${target.type} column: use equals or a range.`, index);
+  if (target.kind !== 'string') throw new ViewRefusal(`"${labelOf(row.operator)}" works on string columns; ${target.column} is a ${target.type} column: use equals or a range.`, index);
 }
 
 function rowFilter(row: FilterRow, index: number, target: Target): string {
@@ -122,7 +170,7 @@ function rowFilter(row: FilterRow, index: number, target: Target): string {
       return `${field}:${one()}*`;
     default:
       // targetOf refused the rest before any value was read.
-      throw new ViewRefusal(`Typesense cannot filter with "${row.operator}". Use contains or a raw filter instead.`, index);
+      throw new ViewRefusal(`Typesense cannot filter with "${row.operator}"; write a raw filter_by.`, index);
   }
 }
 
