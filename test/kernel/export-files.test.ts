@@ -203,6 +203,18 @@ describe('only a regular file or a new name is ever replaced', () => {
     expect(reads()).toHaveLength(0);
   });
 
+  it('a pipe made at the name while the export runs is not replaced: the complete export stays in the temporary file the answer names', async () => {
+    proxy.rules.push({ matches: (_m, url) => url === '/_search', delayMs: 300 });
+    const run = panelExport({ exportId: 'late', file: 'late.jsonl', overwrite: true });
+    await run.started();
+    execFileSync('mkfifo', [join(cwd, 'late.jsonl')]);
+    const message = errorOf(await run.answer());
+    expect(message).toMatch(new RegExp(`^The export of products could not write the file \\(${join(cwd, 'late.jsonl')} is a named pipe \\(FIFO\\), so it was not replaced\\) after 3,000 of 3,000 documents .*: late\\.jsonl was not written; the documents read so far are in late\\.jsonl\\.searchbook-[0-9a-f]{8}\\.partial\\.$`));
+    expect(lstatSync(join(cwd, 'late.jsonl')).isFIFO()).toBe(true);
+    const [partial] = partialsOf(cwd, 'late.jsonl');
+    expect(lines(partial as string)).toHaveLength(COUNT);
+  });
+
   withDevices('a device node is refused and stays one; so is /dev/null itself', async () => {
     // A node of the null device in the scratch folder is checked first: were it replaced, /dev/null is not tried.
     execFileSync('mknod', [join(cwd, 'null.jsonl'), 'c', '1', '3']);
