@@ -234,9 +234,10 @@ async function stopped(err: unknown, out: FileOut, partial: string, progress: Ex
   }
   await out.close().catch(() => out.destroy());
   if (signal.aborted) return new ExportStopped('interrupted', 'interrupted', progress, partial, true, 'Interrupted');
-  if (err instanceof ExportRefused || err instanceof FileStepFailed) return new ExportStopped('write', err.message, progress, partial, true, err instanceof ExportRefused ? err.ename : 'FilesystemError');
+  // The name changed while the export ran (or the rename failed): the complete export stays in the temporary file.
+  if (err instanceof ExportRefused) return new ExportStopped('write', `${err.found}, so it was not replaced`, progress, partial, true, err.ename);
+  if (err instanceof FileStepFailed) return new ExportStopped('write', err.message, progress, partial, true, 'FilesystemError');
   if (err instanceof EngineError) return new ExportStopped('engine', err.message, progress, partial, true, err.ename);
-  if (isFileSystemError(err)) return new ExportStopped('write', fileSystemErrorText(err, 'writing', partial), progress, partial, true, 'FilesystemError');
   return new ExportStopped('engine', (err as Error).message, progress, partial, true, 'ExportFailed');
 }
 

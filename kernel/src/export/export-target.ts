@@ -14,6 +14,8 @@ export class ExportRefused extends Error {
     readonly ename: string,
     message: string,
     readonly hint: string,
+    /** What was found, without "so nothing was exported" (e.g. `/x is a directory`). */
+    readonly found: string = message,
   ) {
     super(message);
   }
@@ -92,14 +94,15 @@ export async function checkReplaceable(file: string, overwrite: boolean, example
   const kind = kindOf(info);
   if (kind === undefined) {
     if (overwrite) return;
-    throw new ExportRefused('FileExists', `${file} exists, so nothing was exported.`, 'Add overwrite to the %export line to replace it, or name another file.');
+    throw new ExportRefused('FileExists', `${file} exists, so nothing was exported.`, 'Add overwrite to the %export line to replace it, or name another file.', `${file} exists`);
   }
   if (info.isSymbolicLink()) {
     const to = await readlink(file).catch(() => undefined);
-    throw new ExportRefused('NotARegularFile', `${file} is a symbolic link${to === undefined ? '' : ` to ${to}`}, so nothing was exported: an export replaces only a regular file, never a link or what it points to.`, `Name the file itself${to === undefined ? '' : ` (${to})`} if it is the one to replace, or a new name.`);
+    const link = `${file} is a symbolic link${to === undefined ? '' : ` to ${to}`}`;
+    throw new ExportRefused('NotARegularFile', `${link}, so nothing was exported: an export replaces only a regular file, never a link or what it points to.`, `Name the file itself${to === undefined ? '' : ` (${to})`} if it is the one to replace, or a new name.`, link);
   }
   if (info.isDirectory()) {
-    throw new ExportRefused('NotARegularFile', `${file} is a directory, so nothing was exported: an export replaces only a regular file.`, `Name a file inside it, for example ${join(file, example)}.`);
+    throw new ExportRefused('NotARegularFile', `${file} is a directory, so nothing was exported: an export replaces only a regular file.`, `Name a file inside it, for example ${join(file, example)}.`, `${file} is a directory`);
   }
-  throw new ExportRefused('NotARegularFile', `${file} is ${kind}, so nothing was exported: an export replaces only a regular file, never a pipe, device or socket.`, `Name a regular file or a new name, for example ${join(dirname(file), example)}.`);
+  throw new ExportRefused('NotARegularFile', `${file} is ${kind}, so nothing was exported: an export replaces only a regular file, never a pipe, device or socket.`, `Name a regular file or a new name, for example ${join(dirname(file), example)}.`, `${file} is ${kind}`);
 }
