@@ -83,6 +83,9 @@ describeEachTarget(elasticsearchTargets(), 'fields named constructor, __proto__,
     const { payload, rows, plain, html } = await hitsOf(`GET /${index}/_search\n{"sort": [{"name.keyword": "asc"}]}`);
     const columns = payload.columns.map((c) => c.name);
     expect(columns).toEqual(expect.arrayContaining(['constructor', '__proto__', 'toString', 'valueOf', 'name']));
+    // Read from the index mapping like any other field (the header says nothing of "not mapped").
+    const origins = new Map(payload.columns.map((c) => [c.name, c.origin]));
+    expect(['constructor', '__proto__', 'toString', 'valueOf'].map((name) => origins.get(name))).toEqual(['mapping', 'mapping', 'mapping', 'mapping']);
     expect(rows.map((row) => own(row, '_id'))).toEqual(['1', '2', '3']);
     expect(rows.map((row) => own(row, 'constructor'))).toEqual(['Ferrari', undefined, 'Mercedes']);
     expect(rows.map((row) => [own(row, '__proto__'), own(row, 'toString'), own(row, 'valueOf')])).toEqual([
