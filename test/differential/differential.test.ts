@@ -14,7 +14,7 @@ import { dropIndices, replay, restoreDefaultReplicas, setUpIndices } from './rep
 
 const corpus = readCorpus();
 // Indices the corpus writes; all named diff_*, apart from the indices other suites keep on the shared real nodes.
-const SCRATCH = ['diff_scratch', 'diff_made_by_write', 'diff_mapped', 'diff_ranged', 'diff_indé', 'diff_grid'];
+const SCRATCH = ['diff_scratch', 'diff_made_by_write', 'diff_mapped', 'diff_ranged', 'diff_indé', 'diff_grid', 'diff_fields'];
 
 async function startSandbox(version: string): Promise<ListeningServer> {
   const sandbox = createElasticsearchSandbox({ version, security: false, password: 'unused' });

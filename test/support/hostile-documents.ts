@@ -27,10 +27,12 @@ export interface HostileDocument {
 }
 
 /** `keys`: the names to draw from (an engine that refuses some names gets the others). `strings`: every leaf a string (one mapping type a field). */
-export function hostileDocument(options: { keys?: readonly string[]; strings?: boolean } = {}): fc.Arbitrary<HostileDocument> {
+/** `nested` false: no object fields (a Typesense schema without nested fields). */
+export function hostileDocument(options: { keys?: readonly string[]; strings?: boolean; nested?: boolean } = {}): fc.Arbitrary<HostileDocument> {
   const keys = options.keys ?? HOSTILE_KEYS;
   const fields = fc.subarray([...keys]).chain((names) => fc.tuple(...names.map((name) => leafValue(options.strings).map((value) => [name, value] as const))));
-  return fc.record({ top: fields, inner: fc.option(fields, { nil: undefined }) }).map(({ top, inner }) => {
+  const inner = options.nested === false ? fc.constant(undefined) : fc.option(fields, { nil: undefined });
+  return fc.record({ top: fields, inner }).map(({ top, inner }) => {
     const cells = new Map<string, JsonValue>();
     const members = top.map(([name, value]) => {
       cells.set(name, value);

@@ -2,7 +2,6 @@
  * How exported documents become file bytes: JSONL (the engine's re-importable lines), a JSON
  * array of the same objects, or CSV with the grid's columns and a header line.
  */
-import type { JsonValue } from '../console/cell';
 import type { ExportPage, ExportStream } from '../drivers/export-stream';
 import { documentGrid } from '../drivers/grid-columns';
 import { ownValue } from '../json/own-fields';

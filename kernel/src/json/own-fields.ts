@@ -5,6 +5,8 @@
  * field, so rows are records without a prototype and values are read only when they are own.
  */
 
+import { z } from 'zod';
+
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /** The record's own value at `key`; undefined where the record lacks it, whatever Object.prototype holds. */
@@ -27,4 +29,13 @@ export function fieldRecord<T>(from?: Readonly<Record<string, T>>): Record<strin
  */
 export function setField<T>(object: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * An object whose every value `value` accepts, kept as it is. z.record leaves out a key named
+ * `__proto__` (it cannot set one on the object it builds), and documents and mappings may hold
+ * one, so the object is checked and passed on whole.
+ */
+export function fieldsRecord<T>(value: z.ZodType<T>, message: string): z.ZodType<Record<string, T>> {
+  return z.custom<Record<string, T>>((object) => typeof object === 'object' && object !== null && !Array.isArray(object) && Object.values(object).every((v) => value.safeParse(v).success), message);
 }

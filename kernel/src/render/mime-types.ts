@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldsRecord } from '../json/own-fields';
 
 /**
  * The MIME payloads the kernel emits and the extension renders: defined once, here, and
@@ -71,10 +72,7 @@ export const ResponseInfoSchema = z.object({
  * One grid row: an object of JSON values, checked and kept as it is. z.record would leave out a
  * field named `__proto__` (it cannot set one on the object it builds), and documents may hold one.
  */
-export const GridRowSchema = z.custom<Record<string, unknown>>(
-  (row) => typeof row === 'object' && row !== null && !Array.isArray(row) && Object.values(row).every((value) => JsonValueSchema.safeParse(value).success),
-  'a row is an object of JSON values',
-);
+export const GridRowSchema = fieldsRecord(JsonValueSchema, 'a row is an object of JSON values');
 
 const RowsSchema = z.array(GridRowSchema);
 

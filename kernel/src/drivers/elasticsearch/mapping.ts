@@ -3,6 +3,7 @@
  * alias or pattern gives the union of its indices' mappings (drivers.md 2.3).
  */
 import { z } from 'zod';
+import { fieldsRecord } from '../../json/own-fields';
 import type { EngineResponse } from '../driver';
 import { type FieldNode, type FieldTree, mergeTrees } from '../field-tree';
 import { type Structure, StructureUnavailable } from '../structure-cache';
@@ -18,7 +19,7 @@ const Property: z.ZodType<PropertyDef> = z.lazy(() =>
   z
     .object({
       type: z.string().optional(),
-      properties: z.record(z.string(), Property).optional(),
+      properties: fieldsRecord(Property, 'properties maps field names to their mappings').optional(),
       fields: z.record(z.string(), z.unknown()).optional(),
       format: z.string().optional(),
     })
@@ -27,7 +28,7 @@ const Property: z.ZodType<PropertyDef> = z.lazy(() =>
 
 export const MappingResponse = z.record(
   z.string(),
-  z.object({ mappings: z.object({ properties: z.record(z.string(), Property).optional() }).loose() }).loose(),
+  z.object({ mappings: z.object({ properties: fieldsRecord(Property, 'properties maps field names to their mappings').optional() }).loose() }).loose(),
 );
 
 function nodeOf(def: PropertyDef): FieldNode | undefined {
