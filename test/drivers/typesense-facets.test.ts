@@ -48,6 +48,21 @@ describe('Typesense facets', () => {
     expect(stats).toEqual({ min: 3, max: 5, avg: 13 / 3, sum: 13 });
   });
 
+  it('say under the table how many distinct values there are and whether the counts come from a sample', async () => {
+    const req = request('GET', '/collections/books/documents/search', 'q=*&query_by=title&facet_by=genre&max_facet_values=2&per_page=0');
+    const response = await ts.driver.send(req, new AbortController().signal);
+    const answer = response.body.kind === 'json' ? (response.body.value as { facet_counts: { stats: { total_values: number }; sampled: boolean }[] }) : undefined;
+    const facet = answer?.facet_counts[0];
+    expect(facet?.sampled).toBe(false);
+    const hits = await hitsOf(ts, req);
+    const genre = hits.aggregations?.find((a) => a.name === 'genre');
+    // Two values shown of more: the count of distinct values says the table is not all of them.
+    expect(genre?.rows).toHaveLength(2);
+    expect(facet?.stats.total_values).toBeGreaterThan(2);
+    expect(genre?.notes).toEqual([`${facet?.stats.total_values.toLocaleString('en-US')} distinct values in the results (total_values)`, 'sampled: false (the counts are exact)']);
+    expect(genre?.notShown).toBeUndefined();
+  });
+
   it('leave a search without facet_by with no tables', async () => {
     const hits = await hitsOf(ts, request('GET', '/collections/books/documents/search', 'q=*&query_by=title&per_page=1'));
     expect(hits.aggregations ?? []).toEqual([]);

@@ -37,3 +37,40 @@ it('titles Typesense facets as facets, Elasticsearch aggregations as aggregation
   const titles = [...output.node.querySelectorAll('.searchbook-Aggregation-title')].map((n) => n.textContent);
   expect(titles).toEqual(['Facet genre', 'Aggregation brands']);
 });
+
+it('labels the bars of a sub-aggregation with the parent keys and its own, and says the notes and what is not shown under the table, as text', async () => {
+  const output = await render([
+    {
+      name: 'brands > colors',
+      rows: [{ brands: 'acme', key: 'red', doc_count: 4 }, { brands: '<b>globex</b>', key: 'red', doc_count: 8 }],
+      keyColumns: ['brands', 'key'],
+      notes: ['documents in other buckets (sum_other_doc_count), per brands bucket: acme 3, <b>globex</b> 0'],
+      notShown: ['brands.buckets[].colors.key'],
+    },
+  ]);
+  const labels = [...output.node.querySelectorAll('.searchbook-BarChart-label')].map((n) => n.textContent);
+  expect(labels).toEqual(['acme · red', '<b>globex</b> · red']);
+  const notes = [...output.node.querySelectorAll('.searchbook-Aggregation-note')].map((n) => n.textContent);
+  expect(notes).toEqual([
+    'documents in other buckets (sum_other_doc_count), per brands bucket: acme 3, <b>globex</b> 0',
+    "Not shown in this table (read them in Raw JSON, the engine's answer): brands.buckets[].colors.key.",
+  ]);
+  // Values from the answer are text, never markup.
+  expect(output.node.querySelector('b')).toBeNull();
+  // Parent keys read as written, like the bucket's own key.
+  const [grid] = output.widgets.filter((w): w is GridView => w instanceof GridView);
+  expect([0, 1, 2].map((c) => grid?.model.data('body', 0, c))).toEqual(['acme', 'red', '4']);
+});
+
+it('shows a partial failure as a warning under the status line, reasons as text', async () => {
+  const output = new ResultsOutput(HITS_MIME);
+  Widget.attach(output, document.body);
+  const partialFailures = [{ failed: 1, of: 2, unit: 'shards', outcome: 'failed', reasons: ['products shard 0: <i>query_shard_exception</i>'] }];
+  const payload = { info: { ...info, partialFailures }, columns: [], rows: [], omittedRows: 0, cut: [], aggregations: [] };
+  await output.renderModel({ data: { [HITS_MIME]: payload }, metadata: {}, trusted: false, setData: () => undefined } as never);
+  expect(output.node.querySelector('.searchbook-Status')?.textContent).toBe('ts · GET /collections/books/documents/search · 200 · 3 ms · ⚠ 1 of 2 shards failed · 0 shown');
+  const warning = output.node.querySelector('.searchbook-Warning');
+  expect(warning?.getAttribute('role')).toBe('alert');
+  expect(warning?.textContent).toBe('Warning: 1 of 2 shards failed. First reasons:\n  - products shard 0: <i>query_shard_exception</i>');
+  expect(output.node.querySelector('i')).toBeNull();
+});

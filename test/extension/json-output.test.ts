@@ -58,3 +58,12 @@ it('still shows the answer when the status payload is unreadable', async () => {
   expect(output.node.textContent).toContain(`${JSON_MIME} did not match its schema`);
   expect(output.node.querySelector('.searchbook-JsonCompact')?.textContent).toContain('"acknowledged": true');
 });
+
+it('shows a partial failure of a write (a _bulk with failed items) as a warning under the status line', async () => {
+  const partialFailures = [{ failed: 3, of: 1000, unit: 'items', outcome: 'failed', reasons: ['index 7 in products (400): mapper_parsing_exception: failed to parse field [price]'] }];
+  const output = await render({ [JSON_MIME]: { info: { ...info, method: 'POST', path: '/_bulk', partialFailures } }, 'application/json': { errors: true, items: [] } });
+  expect(output.node.querySelector('.searchbook-Status')?.textContent).toBe('sandbox-es · POST /_bulk · 200 · 8 ms · ⚠ 3 of 1,000 items failed');
+  expect(output.node.querySelector('.searchbook-Warning')?.textContent).toBe(
+    'Warning: 3 of 1,000 items failed. First reasons:\n  - index 7 in products (400): mapper_parsing_exception: failed to parse field [price]',
+  );
+});

@@ -135,7 +135,7 @@ function unaccounted(aggregations: Json, tables: AggregationResult[]): string[] 
     if (typeof asText === 'string') continue;
     if (take(leaf.value)) continue;
     // The key of a keyed element (`{key: 99, value: ...}` of percentiles, matrix_stats' `name`) names its column.
-    if ((leaf.key === 'key' || leaf.key === 'name') && leaf.path.endsWith(`[].${leaf.key}`) && columns.some((c) => c.includes(`.${String(leaf.value)}`))) continue;
+    if ((leaf.key === 'key' || leaf.key === 'name') && leaf.path.endsWith(`[].${leaf.key}`) && columns.some((c) => c.split('.').includes(String(leaf.value)))) continue;
     const spoken = typeof leaf.value === 'number' ? [leaf.value.toLocaleString('en-US', { maximumFractionDigits: 20 }), String(leaf.value)] : [String(leaf.value)];
     if (spoken.some((text) => notes.includes(text))) continue;
     if (notShown.some((name) => leaf.path === name || leaf.path.startsWith(`${name}.`) || leaf.path.startsWith(`${name}[`))) continue;

@@ -154,7 +154,11 @@ export function formatWith(ms: number, formats: string = DEFAULT_DATE_FORMAT, of
   const first = (formats.split('||')[0] ?? '').trim();
   if (first === 'epoch_millis') return String(ms);
   if (first === 'epoch_second') return String(Math.trunc(ms / 1000));
-  if (ISO_NAMES.has(first)) return printPattern(ms, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", offsetMinutes);
+  if (ISO_NAMES.has(first)) {
+    const text = printPattern(ms, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", offsetMinutes);
+    // java.time's ISO printers sign a year past 9999 (`+12952-06-08T...`), as the sum of a date field's stats can be.
+    return /^\d{5}/.test(text) ? `+${text}` : text;
+  }
   return printPattern(ms, NAMED_PATTERNS[first] ?? first, offsetMinutes);
 }
 

@@ -253,7 +253,7 @@ function finish(builder: TableBuilder): AggregationTable {
   // The count of documents outside the buckets first: it says whether the table is the whole population.
   const fields = [...builder.aggregationValues].sort(([a], [b]) => Number(b === 'sum_other_doc_count') - Number(a === 'sum_other_doc_count'));
   for (const [field, list] of fields) {
-    const words = BUCKET_SET_WORDS[field] ?? field;
+    const words = Object.hasOwn(BUCKET_SET_WORDS, field) ? (BUCKET_SET_WORDS[field] as string) : field;
     if (builder.parents <= 1 && list.length === 1) {
       const [[, value]] = list as [[string, JsonValue]];
       notes.push(field === 'sum_other_doc_count' ? `and ${shown(value)} ${words}` : `${words}: ${shown(value)}`);

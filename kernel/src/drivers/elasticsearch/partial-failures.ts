@@ -29,12 +29,19 @@ function firstReasons(reasons: Iterable<string>): string[] {
   return kept;
 }
 
-/** An error object's most telling cause (`mapper_parsing_exception: failed to parse field [price]`). */
+/**
+ * An item's error as the engine put it (`mapper_parsing_exception: failed to parse field
+ * [price] ...`), then the end of its `caused_by` chain when that says something else: for an
+ * item the outer reason names the field and the document, the inner one the value's problem.
+ */
 function causeText(error: JsonValue | undefined): string {
   const object = asObject(error);
   if (!object) return typeof error === 'string' ? error : JSON.stringify(error ?? null);
-  const [first] = errorCauses(object).causes;
-  return first ? describeCause(first) : JSON.stringify(object);
+  const outer = [object.type, object.reason].filter((part): part is string => typeof part === 'string').join(': ');
+  const [deepest] = errorCauses({ type: null, reason: null, ...(object.caused_by === undefined ? {} : { caused_by: object.caused_by }) }).causes;
+  const inner = deepest ? describeCause(deepest) : '';
+  if (!outer) return inner || JSON.stringify(object);
+  return inner && inner !== outer ? `${outer} (caused by ${inner})` : outer;
 }
 
 function bulkItems(body: JsonObject): PartialFailure | undefined {
