@@ -40,3 +40,16 @@ test('what is not JSON stays what it was: a backslash before a letter past ASCII
   expect(body(Buffer.from('Bad Gateway: ü', 'utf8'), 'text/plain')).toEqual({ kind: 'text', text: 'Bad Gateway: ü' });
   expect(body(Buffer.alloc(0))).toEqual({ kind: 'empty' });
 });
+
+test('an answer nested deeper than the kernel walks is text with a notice; brackets inside strings do not count', () => {
+  const deep = `${'{"a":'.repeat(1001)}1${'}'.repeat(1001)}`;
+  const read = decoded({ status: 200, headers: { 'content-type': 'application/json' }, bytes: Buffer.from(deep, 'utf8'), elapsedMs: 1 });
+  expect(read.body).toEqual({ kind: 'text', text: deep });
+  expect(read.notice).toMatch(/^The answer nests arrays and objects deeper than 1000 levels/);
+  const bracketsInStrings = JSON.stringify({ a: '['.repeat(5000), b: '\\"[[[', c: [[1]] });
+  const fine = decoded({ status: 200, headers: { 'content-type': 'application/json' }, bytes: Buffer.from(bracketsInStrings, 'utf8'), elapsedMs: 1 });
+  expect(fine.body).toMatchObject({ kind: 'json', value: JSON.parse(bracketsInStrings) as unknown });
+  expect(fine.notice).toBeUndefined();
+  const atTheLimit = `${'['.repeat(1000)}${']'.repeat(1000)}`;
+  expect(decoded({ status: 200, headers: {}, bytes: Buffer.from(atTheLimit), elapsedMs: 1 }).body.kind).toBe('json');
+});

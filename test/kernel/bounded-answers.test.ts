@@ -5,7 +5,10 @@
  * answer, so a server that trickles its body is cut off; an interrupt ends a trickling request;
  * a timeout outside its range is refused before anything is sent.
  */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { KernelClient } from '../support/kernel-client';
 import { type HostileEngine, type Streamed, startHostileEngine, streamBody, trickleBody } from '../support/hostile-engine';
 
@@ -47,7 +50,13 @@ beforeAll(async () => {
       streamed.push(trickleBody(res, TRICKLED, 200));
     },
   });
-  kernel = await KernelClient.start();
+  // A profile sets the cap as %connect's option does; JUPYTER_CONFIG_DIR keeps the test off the user's profiles.
+  const configDir = mkdtempSync(join(tmpdir(), 'searchbook-bounds-'));
+  mkdirSync(join(configDir, 'searchbook'));
+  const port = Number(new URL(engine.url).port);
+  const profile = { engine: 'elasticsearch', name: 'capped-profile', host: '127.0.0.1', port, auth: 'none', max_answer: '1MiB', timeout: 5 };
+  writeFileSync(join(configDir, 'searchbook', 'profiles.json'), JSON.stringify({ version: 1, profiles: [profile] }), { mode: 0o600 });
+  kernel = await KernelClient.start({ JUPYTER_CONFIG_DIR: configDir });
 });
 afterAll(async () => {
   await Promise.all([kernel?.close(), engine?.close()]);
@@ -76,6 +85,15 @@ describe('an answer larger than the connection cap', () => {
     await kernelAnswers();
     const next = await kernel.execute('GET /');
     expect(next.reply.content.status).toBe('ok');
+  });
+
+  it('is capped the same way through a profile whose max_answer says so', async () => {
+    expect((await kernel.execute('%connect capped-profile')).reply.content.status).toBe('ok');
+    const { reply } = await kernel.execute('GET /big/_search');
+    expect(reply.content).toMatchObject({ status: 'error', ename: 'Answer too large' });
+    expect(String(reply.content.evalue)).toMatch(/^The answer of capped-profile is larger than the 1 MiB one answer may hold in memory/);
+    expect((await streamed.at(-1))?.closedEarly).toBe(true);
+    expect((await kernel.execute('%use capped')).reply.content.status).toBe('ok');
   });
 
   it('is not read at all when its Content-Length already says it will not fit', async () => {

@@ -20,13 +20,14 @@ test('a document value reaches the HTML fallback with every markup character wri
   expect(escapeHtml('<img src=x onerror="alert(1)">')).toBe('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
 });
 
-test('a plain-text cell is one line: every run of whitespace becomes one space, then long values are clipped', () => {
+test('a plain-text cell is one line: every run of whitespace becomes one space, other control characters are escaped, then long values are clipped', () => {
   fc.assert(
     fc.property(text, (value) => {
-      const folded = value.replace(/\s+/g, ' ');
+      const folded = value.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
       expect(plainCell(value)).toBe(folded.length > CLIP_PLAIN ? `${folded.slice(0, CLIP_PLAIN - 1)}…` : folded);
     }),
     { numRuns: 1000 },
   );
   expect(plainCell('two\n\tlines  here')).toBe('two lines here');
+  expect(plainCell('\u001b[31mred\u001b[0m')).toBe('\\u001b[31mred\\u001b[0m');
 });

@@ -22,6 +22,8 @@ export interface EngineResponse {
   /** Parsed JSON when the body was JSON, the JSONL values for JSONL, else the text. */
   body: { kind: 'json'; value: JsonValue; /** The body's UTF-8 bytes as sent (no byte-order mark), kept so the notebook can store the engine's exact answer. */ bytes?: Buffer } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
   elapsedMs: number;
+  /** How the body was read when it is not what it says it is (invalid JSON, nested too deep), shown under the answer. */
+  notice?: string;
 }
 
 /** A column of a document grid: a dotted path into the document. */

@@ -5,6 +5,8 @@ import { AnswerTooLargeError, type BufferedResponse, bufferedRequest } from './b
 import { exactJson } from '../json/exact-integers';
 import { connectionFailureMessage } from './connection-failure';
 import { decodeContent } from './content-encoding';
+import { jsonFault } from './json-fault';
+import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
 import { EngineError, type EngineResponse } from './driver';
 
 /**
@@ -221,7 +223,8 @@ export interface RawResponse {
 
 /** A raw response with its body decoded (JSON, JSONL or text). */
 export function decoded(raw: RawResponse): EngineResponse {
-  return { status: raw.status, headers: raw.headers, body: decodeBody(raw.bytes, raw.headers['content-type'] ?? ''), elapsedMs: raw.elapsedMs };
+  const { body, notice } = decodeBody(raw.bytes, raw.headers['content-type'] ?? '');
+  return { status: raw.status, headers: raw.headers, body, elapsedMs: raw.elapsedMs, ...(notice ? { notice } : {}) };
 }
 
 /** A response whose body is read as it arrives; read it to the end or the socket stays busy. */
@@ -252,25 +255,40 @@ function encodeBody(body: RequestBody | undefined): { body?: string; contentType
 const UTF8 = new TextDecoder();
 const BOM = 3;
 
-function decodeBody(bytes: Buffer, contentType: string): EngineResponse['body'] {
+function decodeBody(bytes: Buffer, contentType: string): { body: EngineResponse['body']; notice?: string } {
   const text = UTF8.decode(bytes);
-  if (text.length === 0) return { kind: 'empty' };
+  if (text.length === 0) return { body: { kind: 'empty' } };
+  const depth = nestingDepth(bytes);
+  if (depth > MAX_ANSWER_DEPTH) {
+    return {
+      body: { kind: 'text', text },
+      notice: `The answer nests arrays and objects deeper than ${MAX_ANSWER_DEPTH} levels, more than searchbook reads as JSON, so it is shown as the text it came as. Ask the engine for only the parts you need.`,
+    };
+  }
   try {
     const value = JSON.parse(text) as JsonValue;
     const bom = bytes.length >= BOM && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-    return { kind: 'json', value, bytes: bom ? bytes.subarray(BOM) : bytes };
+    return { body: { kind: 'json', value, bytes: bom ? bytes.subarray(BOM) : bytes } };
   } catch {
     // JSONL (Typesense export and import): one JSON value per line.
     const lines = text.split('\n').filter((l) => l.trim().length > 0);
     if (lines.length > 1 || /jsonl|ndjson|octet-stream/.test(contentType)) {
       try {
-        return { kind: 'jsonl', values: lines.map((l) => JSON.parse(l) as JsonValue) };
+        return { body: { kind: 'jsonl', values: lines.map((l) => JSON.parse(l) as JsonValue) } };
       } catch {
         // Not JSONL either: fall through to text.
       }
     }
-    return { kind: 'text', text };
+    return { body: { kind: 'text', text }, ...notJsonNotice(text, contentType) };
   }
+}
+
+/** A body whose Content-Type says JSON but that does not parse: shown as text, and said so. */
+function notJsonNotice(text: string, contentType: string): { notice?: string } {
+  if (!/\bjson\b/i.test(contentType)) return {};
+  const fault = jsonFault(text);
+  const where = fault ? ` (at character ${fault.offset}: ${fault.what})` : '';
+  return { notice: `The answer says it is ${contentType.split(';')[0]?.trim()} (its Content-Type) but is not valid JSON${where}, so it is shown as the text it came as.` };
 }
 
 function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {

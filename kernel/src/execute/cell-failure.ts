@@ -1,3 +1,5 @@
+import { escapeControlCharacters } from '../render/control-characters';
+
 /** Why a cell stopped, as the user sees it in the error output. */
 export class CellFailure extends Error {
   constructor(
@@ -12,7 +14,9 @@ export class CellFailure extends Error {
   /** An engine's error, its name said once (`Connection failed: ...`, not `Connection failed: Connection failed: ...`). */
   static fromEngine(err: { ename: string; message: string }): CellFailure {
     const prefix = `${err.ename}: `;
-    return new CellFailure(err.ename, err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message);
+    // The message may quote the engine, whose escape sequences the traceback would otherwise obey.
+    const message = escapeControlCharacters(err.message);
+    return new CellFailure(err.ename, message.startsWith(prefix) ? message.slice(prefix.length) : message);
   }
 
   /** A short readable traceback: the user's problem, never the kernel's stack. */

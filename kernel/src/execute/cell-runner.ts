@@ -4,7 +4,7 @@ import type { VariableScope } from '../console/variables';
 import { defaultProfileServices, type ProfileServices } from '../connections/profile-services';
 import type { ConnectionRegistry } from '../connections/registry';
 import { EngineError, type EngineResponse } from '../drivers/driver';
-import { type Answer, toBundles } from '../render/bundle';
+import { type Answer, messageBundle, toBundles } from '../render/bundle';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED } from './cell-failure';
 import { runMagic } from './magics';
@@ -97,6 +97,8 @@ export class CellRunner {
     const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
     if (first) await progress.finish(first);
     for (const bundle of more) await sink.display(bundle);
+    // Under the answer, so a body that is not what it says it is never passes as an ordinary one.
+    if (response.notice) await sink.display(messageBundle(response.notice));
     const failure = driver.failure(request, response);
     if (failure) throw CellFailure.fromEngine(failure);
   }

@@ -1,6 +1,7 @@
 import type { JsonValue } from '../console/cell';
 import type { ConsoleResult, PresentedResult } from '../drivers/driver';
 import { cutLongCells } from './cell-cut';
+import { escapeControlCharacters } from './control-characters';
 import type { EncodedString } from '../protocol/encoded-string';
 import { columnsNestOddly, documentRow, documentsOf } from './answer-rows';
 import { fallbacks, type KeptRows } from './fallbacks';
@@ -92,7 +93,7 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
       return { [TABLE_MIME]: payload, ...fallbacks(summary, columns, kept, fallbackBudget(answerKept, limits), [], warningOf(info)) };
     }
     case 'json': {
-      const pretty = cutJsonText(JSON.stringify(result.value, null, 2), limits);
+      const pretty = cutText(JSON.stringify(result.value, null, 2), 'JSON', limits);
       const payload: JsonPayload = { info, ...(result.fields ? { fields: result.fields } : {}) };
       const warning = warningOf(info);
       return {
@@ -103,7 +104,7 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
       };
     }
     case 'text':
-      return { 'text/plain': [caption, warningOf(info).plain, result.text].filter(Boolean).join('\n') };
+      return { 'text/plain': [caption, warningOf(info).plain, escapeControlCharacters(cutText(result.text, 'text', limits))].filter(Boolean).join('\n') };
   }
 }
 
@@ -156,13 +157,13 @@ export function messageBundle(text: string, rows?: Record<string, JsonValue>[]):
 }
 
 /**
- * The JSON text of the fallbacks: whole up to the size `application/json` keeps, else its
- * first page, cut as long cells are (`...`) and saying so, since one value may be a string of
- * hundreds of megabytes.
+ * The text of the fallbacks (the answer's JSON, or its text): whole up to the size
+ * `application/json` keeps, else its first page, cut as long cells are (`...`) and saying so,
+ * since one value may be a string of hundreds of megabytes.
  */
-function cutJsonText(pretty: string, limits: OutputLimits): string {
-  if (pretty.length <= limits.rawJsonChars) return pretty;
-  return `${pretty.slice(0, limits.fallbackMaxChars)}...\n(cut: the answer's JSON is ${pretty.length} characters; the notebook keeps its first ${limits.fallbackMaxChars}. Ask the engine for fewer documents or fields to see all of it.)`;
+function cutText(text: string, what: 'JSON' | 'text', limits: OutputLimits): string {
+  if (text.length <= limits.rawJsonChars) return text;
+  return `${text.slice(0, limits.fallbackMaxChars)}...\n(cut: the answer's ${what} is ${text.length} characters; the notebook keeps its first ${limits.fallbackMaxChars}. Ask the engine for fewer documents or fields to see all of it.)`;
 }
 
 /** `application/json` must stay JSON; an oversized body is replaced by a note saying so. */

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../console/cell';
 import { ownValue } from '../json/own-fields';
+import { escapeControlCharacters } from './control-characters';
 
 /** A cell's text as every fallback shows it: strings as they are, everything else as JSON. */
 export function cellText(value: JsonValue | undefined): string {
@@ -49,7 +50,7 @@ export function htmlRowOf(texts: readonly string[]): string {
 /** A cell text as a plain table shows it: on one line, clipped. */
 export function plainCell(text: string): string {
   // Most texts' only whitespace is single spaces, which the replace would copy unchanged.
-  return clip(FOLDED_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ') : text, CLIP_PLAIN);
+  return clip(escapeControlCharacters(FOLDED_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ') : text), CLIP_PLAIN);
 }
 
 /** Whitespace a plain cell folds: any run of two or more, or any one that is not a space. */

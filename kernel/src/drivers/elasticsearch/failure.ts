@@ -1,5 +1,6 @@
 import { asObject } from '../document-columns';
 import { EngineError, type EngineResponse } from '../driver';
+import { noReason, redirectFailure } from '../http-status';
 import { type Cause, describeCause, errorCauses } from './error-cause';
 
 /**
@@ -8,13 +9,13 @@ import { type Cause, describeCause, errorCauses } from './error-cause';
  * reason's wording, which varies by version (engine-facts B.2).
  */
 export function elasticsearchFailure(response: EngineResponse): EngineError | undefined {
-  if (response.status < 400) return undefined;
+  if (response.status < 400) return redirectFailure(response, 'Elasticsearch');
   const body = response.body.kind === 'json' ? response.body.value : undefined;
   const error = asObject(asObject(body)?.error);
   const reason = typeof error?.reason === 'string' ? error.reason : typeof asObject(body)?.error === 'string' ? String(asObject(body)?.error) : undefined;
   const type = typeof error?.type === 'string' ? error.type : undefined;
   const { causes, outer } = errorCauses(error);
-  const detail = causes.length > 0 ? causes.map(describeCause).join('; ') : [type, reason].filter(Boolean).join(': ') || 'no reason given';
+  const detail = causes.length > 0 ? causes.map(describeCause).join('; ') : [type, reason].filter(Boolean).join(': ') || noReason(response);
   // A 403 is also how index blocks answer (cluster_block_exception): that is not about credentials.
   if (response.status === 401 || (response.status === 403 && type === 'security_exception')) {
     const advice = response.status === 401 ? rejectedAdvice(reason) : 'The credentials were accepted but lack this privilege; connect with a user or API key whose role grants it.';

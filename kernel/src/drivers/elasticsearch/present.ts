@@ -9,6 +9,7 @@ import { documentGrid, hitsResult } from '../grid-columns';
 import { aggregationTables } from './aggregation-tables';
 import { structureOfMapping } from './mapping';
 import { filtersFields } from './targets';
+import { emptyAnswerText } from '../http-status';
 
 /** Every Elasticsearch grid starts with these, read-only (drivers.md 2.3). */
 export const LEADING: GridColumn[] = [
@@ -26,7 +27,7 @@ const HITS_LAYOUT: DocumentLayout = { at: ['hits', 'hits'], source: ['_source'],
  */
 export function presentElasticsearch(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): PresentedResult {
   if (response.body.kind === 'text') return { kind: 'text', text: response.body.text };
-  if (response.body.kind === 'empty') return { kind: 'json', value: { status: response.status } };
+  if (response.body.kind === 'empty') return { kind: 'text', text: emptyAnswerText(response) };
   if (response.body.kind === 'jsonl') return { kind: 'table', rows: tableRows(response.body.values) };
   const body = response.body.value;
   if (Array.isArray(body)) return { kind: 'table', rows: tableRows(body) };

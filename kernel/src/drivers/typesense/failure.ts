@@ -1,5 +1,6 @@
 import { asObject } from '../document-columns';
 import { EngineError, type EngineResponse } from '../driver';
+import { noReason, redirectFailure } from '../http-status';
 
 /** Engine messages that need the user to change the request, with what to change (drivers.md 7). */
 const ADVICE: { status: number; pattern: RegExp; advice: string; lead?: string }[] = [
@@ -29,10 +30,10 @@ const ADVICE: { status: number; pattern: RegExp; advice: string; lead?: string }
 
 /** A failed Typesense answer as an error naming the status and the engine's own message. */
 export function typesenseFailure(response: EngineResponse): EngineError | undefined {
-  if (response.status < 400) return undefined;
+  if (response.status < 400) return redirectFailure(response, 'Typesense');
   const body = response.body.kind === 'json' ? response.body.value : undefined;
   const message = asObject(body)?.message;
-  const reason = typeof message === 'string' ? message : 'no reason given';
+  const reason = typeof message === 'string' ? message : noReason(response);
   // Typesense answers 401 for a missing key, a wrong key and a key that does not allow the action (engine-facts A.2).
   if (response.status === 401) {
     return new EngineError(

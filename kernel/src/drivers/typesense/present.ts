@@ -8,6 +8,7 @@ import { documentGrid, type GridDocument, hitsResult } from '../grid-columns';
 import { facetTables } from './facets';
 import { structureOfCollection } from './schema';
 import { documentsEndpoint, eachSearch, filtersFields } from './targets';
+import { emptyAnswerText } from '../http-status';
 
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
 const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
@@ -33,7 +34,7 @@ export function presentTypesense(request: ConsoleRequest, response: EngineRespon
     if (body.kind === 'json' && asObject(body.value)) return grid([body.value], tree);
   }
   if (response.body.kind === 'text') return { kind: 'text', text: response.body.text };
-  if (response.body.kind === 'empty') return { kind: 'json', value: { status: response.status } };
+  if (response.body.kind === 'empty') return { kind: 'text', text: emptyAnswerText(response) };
   if (response.body.kind === 'jsonl') return grid(response.body.values);
   const body = response.body.value;
   if (Array.isArray(body)) return grid(body);
