@@ -80,14 +80,17 @@ export class CellRunner {
     let response: EngineResponse;
     try {
       response = await driver.send(request, signal);
+      const info = { connection: connection.name, engine: driver.engine, method: request.method, path, status: response.status, elapsedMs: response.elapsedMs };
+      const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
+      if (first) await progress.finish(first);
+      for (const bundle of more) await sink.display(bundle);
     } catch (err) {
+      // Whatever failed (the request, or showing its answer), the waiting line stops and says so.
       await progress.fail(signal.aborted ? 'interrupted' : 'failed');
       throw err;
+    } finally {
+      progress.stop();
     }
-    const info = { connection: connection.name, engine: driver.engine, method: request.method, path, status: response.status, elapsedMs: response.elapsedMs };
-    const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
-    if (first) await progress.finish(first);
-    for (const bundle of more) await sink.display(bundle);
     const failure = driver.failure(request, response);
     if (failure) throw CellFailure.fromEngine(failure);
   }
