@@ -2,6 +2,7 @@ import { kernelInfo } from './handlers/kernel-info';
 import { shutdownHandler } from './handlers/control';
 import { readConnectionFile } from './protocol/connection-file';
 import { type Handler, KernelServer } from './protocol/kernel-server';
+import { SecretMask } from './render/secret-mask';
 import { SESSION_REQUESTS } from './session-requests';
 import { keepServingAfterStrayErrors } from './stray-errors';
 
@@ -9,7 +10,8 @@ import { keepServingAfterStrayErrors } from './stray-errors';
 export async function runKernel(connectionFile: string): Promise<void> {
   const info = await readConnectionFile(connectionFile);
   // The kernel's own log goes to stderr, which Jupyter Server shows in its console; no secret is ever logged.
-  const log = (line: string) => process.stderr.write(`[searchbook] ${line}\n`);
+  const secrets = new SecretMask();
+  const log = (line: string) => process.stderr.write(`[searchbook] ${secrets.text(line)}\n`);
 
   let server: KernelServer | undefined;
   // The console half (parser, executor, drivers' front) loads while Jupyter connects, so the
@@ -20,6 +22,7 @@ export async function runKernel(connectionFile: string): Promise<void> {
       takeQueuedExecutions: () => server?.takeQueuedExecutions() ?? Promise.resolve(async () => undefined),
       cancelInput: () => server?.cancelInput(new Error('interrupted')),
       log,
+      secrets,
     });
   const session = () => (sessionLoad ??= loadSession());
   let loaded: Awaited<ReturnType<typeof loadSession>> | undefined;

@@ -13,23 +13,26 @@ import { completeHandler, inspectHandler, isCompleteHandler } from './handlers/i
 import { CommRegistry } from './protocol/comms';
 import type { Handler } from './protocol/kernel-server';
 import type { SESSION_REQUESTS } from './session-requests';
+import type { SecretMask } from './render/secret-mask';
 
 export interface SessionHooks {
   takeQueuedExecutions(): Promise<() => Promise<void>>;
   cancelInput(): void;
   log(line: string): void;
+  /** The secrets masked in outputs and in the log. */
+  secrets: SecretMask;
 }
 
 /** The console's state (variables, connections, comms) and the handlers that use it. */
 export function createSession(hooks: SessionHooks): { handlers: Record<(typeof SESSION_REQUESTS)[number], Handler>; close(): Promise<void> } {
-  const scope = new VariableScope();
+  const scope = new VariableScope(undefined, undefined, hooks.secrets);
   const connections = new ConnectionRegistry();
   const runner = new CellRunner(scope, connections);
   const comms = new CommRegistry();
   const grids = new GridService(connections, () => new ProfileStore(), scope, hooks.log);
   comms.register(GRID_COMM_TARGET, grids.target());
   const history = new SessionHistory();
-  const state: ExecutionState = { count: 0, history };
+  const state: ExecutionState = { count: 0, history, secrets: hooks.secrets };
   return {
     handlers: {
       execute_request: executeHandler(runner, state, () => hooks.takeQueuedExecutions()),

@@ -195,6 +195,22 @@ describe('history_request', () => {
     const range = await kernel.request('shell', 'history_request', { hist_access_type: 'range', session: 0, start: line - 1, stop: line + 1 });
     expect(range.content.history).toEqual([[session, line - 1, 'GET /daily/_doc/1'], [session, line, 'GET /daily/_doc/1']]);
   });
+
+  it.each([
+    ['%CONNECT elasticsearch URL user=elastic password=hunter2', '%CONNECT elasticsearch URL user=elastic', 'password'],
+    ['%connect elasticsearch URL user=elastic password=\thunter2', '%connect elasticsearch URL user=elastic', 'password'],
+    ['%connect elasticsearch URL user=elastic PASSWORD=hunter2', '%connect elasticsearch URL user=elastic', 'password'],
+    ['%connect typesense 127.0.0.1:9 key = hunter2 name=t', '%connect typesense 127.0.0.1:9 name=t', 'key'],
+  ])('%j: refused as typed, and kept in history without the secret', async (typed, kept, option) => {
+    const line = typed.replace('URL', sandbox.esUrl);
+    const { reply, iopub } = await kernel.execute(line);
+    expect(reply.content).toMatchObject({ status: 'error', ename: 'SecretInCell' });
+    expect(displays(iopub)[0]?.[TYPED_SECRET_MIME]).toEqual({ option });
+    const tail = await kernel.request('shell', 'history_request', { hist_access_type: 'tail', n: 1, output: false, raw: true });
+    expect((tail.content.history as [number, number, string][]).map(([, , input]) => input)).toEqual([kept.replace('URL', sandbox.esUrl)]);
+    const search = await kernel.request('shell', 'history_request', { hist_access_type: 'search', pattern: '*hunter2*', n: 10 });
+    expect(search.content.history).toEqual([]);
+  });
 });
 
 describe('several searches in one request: one output per search, titled', () => {

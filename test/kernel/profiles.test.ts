@@ -142,6 +142,15 @@ describe("Jupyter's password prompt", () => {
     expect(refused.reply.content.evalue).toContain('Forbidden - a valid API key header must be sent.');
   });
 
+  it('an empty answer at the prompt ends the cell with a sentence that says what to do', async () => {
+    const empty = await runAnswering('%connect es-ask', '');
+    expect(empty.reply.content).toMatchObject({
+      status: 'error',
+      ename: 'SecretUnavailable',
+      evalue: 'Nothing was typed for the password of elastic, so nothing was sent: run the cell again and type it at the prompt.',
+    });
+  });
+
   it('is not used when the frontend allows no input: the error says how to provide the secret', async () => {
     const refused = await run('%connect es-ask', false);
     expect(refused.status).toBe('error');

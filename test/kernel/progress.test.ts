@@ -4,7 +4,8 @@
  * each second), and the answer replaces it. `%connect` to a server that accepts and never
  * answers says what it waits for, then gives up after its bound with advice.
  */
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { JSON_MIME, PROGRESS_MIME, ProgressPayloadSchema } from '../../kernel/src/render/mime-types';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
@@ -73,4 +74,37 @@ it('%connect to a server that accepts and never answers says what it waits for, 
   const last = iopub.filter((m) => m.header.msg_type === 'update_display_data').at(-1);
   expect((last?.content.data as Record<string, unknown>)['text/plain']).toMatch(/waiting for its answer \(at most 2 s\): failed after 2\.\d s$/);
   expect(took).toBeLessThan(5_000);
+});
+
+it('a waiting line whose answer cannot be shown says it failed and stops ticking', async () => {
+  // An engine that answers after the waiting line has appeared, with JSON nested 100,000 deep.
+  const deep = createHttpServer((req, res) => {
+    res.setHeader('x-elastic-product', 'Elasticsearch');
+    res.setHeader('content-type', 'application/json');
+    if (!req.url?.startsWith('/deep')) return void res.end(JSON.stringify({ name: 'deep', cluster_name: 'test', version: { number: '8.15.0' }, tagline: 'You Know, for Search' }));
+    const timer = setTimeout(() => res.end(`{"hits":{"hits":[{"_id":"1","_source":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}]}}`), 1_500);
+    res.on('close', () => clearTimeout(timer));
+  });
+  await new Promise<void>((r) => deep.listen(0, '127.0.0.1', r));
+  try {
+    const { port } = deep.address() as AddressInfo;
+    expect((await kernel.execute(`%connect elasticsearch http://127.0.0.1:${port} auth=none name=deep`)).reply.content.status).toBe('ok');
+    const { reply, iopub } = await kernel.execute('GET /deep/_search');
+    expect(reply.content.status).toBe('error');
+    const waiting = iopub.find((m) => m.header.msg_type === 'display_data');
+    const id = displayId(waiting as WireMessage);
+    expect(id).toEqual(expect.any(String));
+    // Its last word, before the reply, is the outcome, not the clock.
+    const last = iopub.filter((m) => m.header.msg_type === 'update_display_data' && displayId(m) === id).at(-1);
+    expect((last?.content.data as Record<string, unknown>)[PROGRESS_MIME]).toBeUndefined();
+    expect((last?.content.data as Record<string, unknown>)['text/plain']).toMatch(/^deep: GET \/deep\/_search: failed after \d+\.\d s$/);
+    // A later cell that waits itself for over two seconds sees no update of that line any more.
+    expect((await kernel.execute(`%connect elasticsearch ${engine.url} auth=none name=slow`)).reply.content.status).toBe('ok');
+    const later = await kernel.execute('GET /slow/_search');
+    expect(later.iopub.some((m) => m.header.msg_type === 'update_display_data')).toBe(true);
+    expect(kernel.iopubMessages().filter((m) => displayId(m) === id).length).toBe(iopub.filter((m) => displayId(m) === id).length);
+  } finally {
+    deep.closeAllConnections();
+    await new Promise((r) => deep.close(r));
+  }
 });

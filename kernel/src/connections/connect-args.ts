@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENV_REFERENCE } from './profile-schema';
 import { AnswerCapSchema, TimeoutSecondsSchema } from './request-bounds';
+import { typedSecretsIn } from './typed-secrets';
 import { reconcileSslMode, type Scheme, schemeOf, type SslMode, SslModeSchema } from './ssl-mode';
 
 /**
@@ -76,6 +77,9 @@ export function parseConnectAddress(text: string, env: (name: string) => string 
   const envNames: SecretEnvNames = {};
   const [engine, address, ...options] = text.trim().split(/\s+/);
   if (!engine || !address) throw new ConnectArgsError(`%connect needs an engine and an address, for example:\n${CONNECT_USAGE}`);
+  // The same matcher as the history and the cell's "Remove it" button, so all agree on what was typed.
+  const typed = typedSecretsIn(text).find((s) => s.option !== 'address');
+  if (typed) throw typedSecretError(typed.option === 'key' ? 'key' : 'password');
   const fields: Record<string, string> = { engine: engine.toLowerCase() };
   for (const option of options) {
     const eq = option.indexOf('=');
@@ -84,7 +88,9 @@ export function parseConnectAddress(text: string, env: (name: string) => string 
       continue;
     }
     if (eq <= 0) throw new ConnectArgsError(`"${option.split('=')[0]}" is not an option of %connect; write options as name=value, for example:\n${CONNECT_USAGE}`);
-    const key = option.slice(0, eq);
+    const written = option.slice(0, eq);
+    // Secret options are read in any case (PASSWORD=), as the typed-secret matcher reads them.
+    const key = SECRET_KEYS.has(written.toLowerCase()) ? written.toLowerCase() : written;
     const value = option.slice(eq + 1);
     if (SECRET_KEYS.has(key)) {
       const { name, secret } = resolveSecret(key, value, env);
@@ -142,11 +148,13 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   return `${issue.path.join('.') || 'arguments'}: ${issue.message}`;
 }
 
+function typedSecretError(key: 'password' | 'key'): TypedSecretError {
+  return new TypedSecretError(`Write ${key}=\${env:NAME} and set NAME in the kernel's environment: a ${key} typed into a cell would be saved in the notebook.`, key);
+}
+
 function resolveSecret(key: string, value: string, env: (name: string) => string | undefined): { name: string; secret: string } {
   const match = ENV_REFERENCE.exec(value);
-  if (!match?.[1]) {
-    throw new TypedSecretError(`Write ${key}=\${env:NAME} and set NAME in the kernel's environment: a ${key} typed into a cell would be saved in the notebook.`, key === 'key' ? 'key' : 'password');
-  }
+  if (!match?.[1]) throw typedSecretError(key === 'key' ? 'key' : 'password');
   const secret = env(match[1]);
   if (secret === undefined) throw new ConnectArgsError(`The environment variable ${match[1]} is not set in the kernel's environment; export it before starting Jupyter.`);
   return { name: match[1], secret };

@@ -74,7 +74,7 @@ async function obtain(args: ConnectArgs, need: SecretNeed, sources: SecretSource
   }
   if (sources.prompt) {
     const typed = await sources.prompt(`${capitalize(what)} for ${connectionUrl(args)}${profile ? ` (profile "${profile.name}")` : ''}: `);
-    if (typed === '') throw new SecretUnavailable(`No ${what} was entered, so nothing was sent.`, 'Run the cell again and type it at the prompt.');
+    if (typed === '') throw new SecretUnavailable(`Nothing was typed for ${what}, so nothing was sent: run the cell again and type it at the prompt.`, howToProvide(need, profile));
     return typed;
   }
   throw new SecretUnavailable(`${capitalize(what)} is needed to connect, but ${reason}; this frontend cannot be asked for it (it does not allow input), so nothing was sent.`, howToProvide(need, profile));

@@ -1,23 +1,92 @@
 /**
- * Secrets typed into `%connect` lines, found and removed from a cell's text. Shared by the
- * kernel (which refuses them) and the extension's command that removes them from the cell, so
- * both agree on what a typed secret is. Pure string code: it runs in the browser too.
+ * Secrets typed into `%connect` lines: one matcher, used by the kernel (which refuses them),
+ * by the history it keeps, and by the extension's command that removes them from the cell, so
+ * all three agree on what a typed secret is. Pure string code: it runs in the browser too.
  */
 
-/** `password=...` / `key=...` with a value that is not `${env:NAME}`. */
-const TYPED_OPTION = /(^|\s)(password|key)=(?!\$\{env:[A-Za-z_][A-Za-z0-9_]*\}(\s|$))\S*/g;
-/** `scheme://user:password@`, the password part. */
-const ADDRESS_PASSWORD = /(\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@]*):[^\s/@]*@/g;
+export type TypedSecretOption = 'password' | 'key' | 'address';
 
-const isConnectLine = (line: string): boolean => /^\s*%connect\s/.test(line);
+/** One typed secret: where it is in the text given (`start` to `end`), and which option holds it. */
+export interface TypedSecret {
+  option: TypedSecretOption;
+  start: number;
+  end: number;
+}
+
+/** The only value a secret option may have. */
+const ENV_ONLY = /^\$\{env:[A-Za-z_][A-Za-z0-9_]*\}$/;
+/** `password=...` / `key=...`, the option name in any case (the kernel reads it so). */
+const OPTION = /^(password|key)(=.*)?$/is;
+/** `scheme://user:password@`: the `:password` part. */
+const ADDRESS_PASSWORD = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@]*)(:[^\s/@]*)@/;
+/** Options written alone (connect-args.ts FLAGS): never the value of an option left empty. */
+const FLAG = /^skip_verify$/i;
+/** A `%connect` line; magic names are case-insensitive. */
+const CONNECT_LINE = /^(\s*%connect)(?=\s|$)/i;
 
 /**
- * The cell without the secrets typed into its `%connect` lines: the options are dropped (the
- * kernel then asks for the secret when the cell runs) and a password leaves the address.
+ * The secrets typed into `%connect`'s arguments (the text after `%connect`), split as the
+ * kernel splits them (on any whitespace). `key= secret`, `key =secret` and `key = secret`
+ * count as a key too: the word after an empty option is the value the user meant.
+ */
+export function typedSecretsIn(args: string): TypedSecret[] {
+  const tokens = [...args.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
+  const found: TypedSecret[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as (typeof tokens)[number];
+    const option = OPTION.exec(token.text);
+    if (option) {
+      let value = option[2]?.slice(1);
+      let end = token.end;
+      const next = () => tokens[i + 1];
+      if (value === undefined) {
+        // `key` alone: an option only when `=` follows (`key =x`, `key = x`).
+        if (!next()?.text.startsWith('=')) continue;
+        i += 1;
+        value = (tokens[i] as (typeof tokens)[number]).text.slice(1);
+        end = (tokens[i] as (typeof tokens)[number]).end;
+      }
+      const following = next();
+      if (value === '' && following && !following.text.includes('=') && !following.text.startsWith('--') && !FLAG.test(following.text)) {
+        i += 1;
+        value = following.text;
+        end = following.end;
+      }
+      if (!ENV_ONLY.test(value)) found.push({ option: (option[1] as string).toLowerCase() as 'password' | 'key', start: token.start, end });
+      continue;
+    }
+    const address = ADDRESS_PASSWORD.exec(token.text);
+    if (address) {
+      const at = token.start + (address[1] as string).length;
+      found.push({ option: 'address', start: at, end: at + (address[2] as string).length });
+    }
+  }
+  return found;
+}
+
+/** The secrets typed into one line of a cell, with offsets in that line; none unless it is a `%connect` line. */
+export function typedSecretsInLine(line: string): TypedSecret[] {
+  const head = CONNECT_LINE.exec(line)?.[1];
+  if (head === undefined) return [];
+  return typedSecretsIn(line.slice(head.length)).map((s) => ({ ...s, start: s.start + head.length, end: s.end + head.length }));
+}
+
+/**
+ * The cell without the secrets typed into its `%connect` lines: the options are dropped with
+ * the space before them (the kernel then asks for the secret when the cell runs), and a
+ * password leaves the address.
  */
 export function withoutTypedSecrets(cell: string): string {
   return cell
     .split('\n')
-    .map((line) => (isConnectLine(line) ? line.replace(TYPED_OPTION, '').replace(ADDRESS_PASSWORD, '$1@') : line))
+    .map((line) => {
+      let cleaned = line;
+      for (const secret of typedSecretsInLine(line).reverse()) {
+        let start = secret.start;
+        if (secret.option !== 'address') while (start > 0 && /\s/.test(cleaned.charAt(start - 1))) start -= 1;
+        cleaned = cleaned.slice(0, start) + cleaned.slice(secret.end);
+      }
+      return cleaned;
+    })
     .join('\n');
 }

@@ -2,6 +2,7 @@
  * Variables of a console session: `%set name = <JSON>` values and `${env:NAME}` lookups.
  * The parser works on a clone, so a dry run never changes the kernel's real scope.
  */
+import { SecretMask } from '../render/secret-mask';
 import type { JsonValue } from './cell';
 
 export type EnvLookup = (name: string) => string | undefined;
@@ -20,6 +21,8 @@ export class VariableScope {
     /** Injectable so tests never depend on (or leak) the real environment. */
     private readonly envLookup: EnvLookup = (name) => process.env[name],
     initial?: Iterable<readonly [string, JsonValue]>,
+    /** Every environment value read through this scope (and its clones), masked in outputs. */
+    readonly secrets: SecretMask = new SecretMask(),
   ) {
     this.values = new Map(initial);
   }
@@ -49,13 +52,15 @@ export class VariableScope {
     return this.names().map((name) => [name, this.values.get(name) as JsonValue]);
   }
 
-  /** The environment variable's value; callers must never echo it in messages. */
+  /** The environment variable's value; callers must never echo it in messages (outputs mask it). */
   env(name: string): string | undefined {
-    return this.envLookup(name);
+    const value = this.envLookup(name);
+    if (value !== undefined) this.secrets.add(value, `\${env:${name}}`);
+    return value;
   }
 
   /** A copy sharing the env lookup; values are shared too, which is safe because nothing mutates them. */
   clone(): VariableScope {
-    return new VariableScope(this.envLookup, this.values);
+    return new VariableScope(this.envLookup, this.values, this.secrets);
   }
 }

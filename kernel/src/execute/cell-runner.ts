@@ -80,25 +80,28 @@ export class CellRunner {
     let response: EngineResponse;
     try {
       response = await driver.send(request, signal);
+      const partialFailures = driver.partialFailures(request, response);
+      const info = {
+        connection: connection.name,
+        engine: driver.engine,
+        method: request.method,
+        path,
+        status: response.status,
+        elapsedMs: response.elapsedMs,
+        ...(partialFailures.length > 0 ? { partialFailures } : {}),
+      };
+      const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
+      if (first) await progress.finish(first);
+      for (const bundle of more) await sink.display(bundle);
+      // Under the answer, so a body that is not what it says it is never passes as an ordinary one.
+      if (response.notice) await sink.display(messageBundle(response.notice));
     } catch (err) {
+      // Whatever failed (the request, or showing its answer), the waiting line stops and says so.
       await progress.fail(signal.aborted ? 'interrupted' : 'failed');
       throw err;
+    } finally {
+      progress.stop();
     }
-    const partialFailures = driver.partialFailures(request, response);
-    const info = {
-      connection: connection.name,
-      engine: driver.engine,
-      method: request.method,
-      path,
-      status: response.status,
-      elapsedMs: response.elapsedMs,
-      ...(partialFailures.length > 0 ? { partialFailures } : {}),
-    };
-    const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
-    if (first) await progress.finish(first);
-    for (const bundle of more) await sink.display(bundle);
-    // Under the answer, so a body that is not what it says it is never passes as an ordinary one.
-    if (response.notice) await sink.display(messageBundle(response.notice));
     const failure = driver.failure(request, response);
     if (failure) throw CellFailure.fromEngine(failure);
   }

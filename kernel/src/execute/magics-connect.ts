@@ -11,6 +11,7 @@ import { deleteProfile, profileConnectArgs, saveProfile } from '../connections/p
 import { fillSecrets, missingSecrets, SecretUnavailable } from '../connections/secrets';
 import { EngineError } from '../drivers/driver';
 import { messageBundle } from '../render/bundle';
+import { HIDDEN } from '../render/secret-mask';
 import { TYPED_SECRET_MIME, TYPED_SECRET_WORDS, type TypedSecretPayload } from '../render/mime-types';
 import { CellFailure } from './cell-failure';
 import type { MagicContext } from './magics';
@@ -39,6 +40,8 @@ export async function connectMagic({ args }: ConsoleMagic, ctx: MagicContext): P
     // The prompt is Jupyter's password field: the typed secret is not echoed or kept.
     const prompt = sink.canAsk ? (text: string) => sink.input(text, true) : undefined;
     filled = await fillSecrets(plan.args, plan.needs, { env: (name) => scope.env(name), keyring: profiles.keyring, prompt }, from);
+    // A secret from the keyring or the prompt (one from the environment keeps its ${env:NAME} form).
+    for (const secret of [filled.password, filled.key]) if (secret !== undefined) scope.secrets.add(secret, HIDDEN);
     connection = await openConnection(filled, signal, (waitingFor) => (progress = new Progress(sink, { waitingFor, stoppable: true })));
   } catch (err) {
     await progress?.fail(signal.aborted ? 'interrupted' : 'failed');

@@ -27,6 +27,8 @@ export class Progress {
   private readonly displayId = randomUUID();
   private readonly started = performance.now();
   private shown = false;
+  /** Finished, failed or stopped: later calls change nothing. */
+  private ended = false;
   /** Every publish goes through this chain, so the final output lands after the last update. */
   private chain: Promise<void> = Promise.resolve();
   private readonly delay: NodeJS.Timeout;
@@ -46,13 +48,15 @@ export class Progress {
 
   /** Stops the clock; the answer replaces the waiting line, or is shown on its own when none was shown. */
   async finish(answer: MimeBundle): Promise<void> {
+    if (this.ended) return;
     this.stop();
     this.publish(() => (this.shown ? this.sink.update(this.displayId, answer) : this.sink.display(answer)));
     await this.chain;
   }
 
-  /** Stops the clock after a failure: the waiting line says how long it waited. */
+  /** Stops the clock after a failure: the waiting line says how long it waited. Nothing once the answer replaced it. */
   async fail(outcome: string): Promise<void> {
+    if (this.ended) return;
     this.stop();
     if (this.shown) {
       const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
@@ -61,7 +65,9 @@ export class Progress {
     await this.chain;
   }
 
-  private stop(): void {
+  /** Stops the clock without a last word; callers end every path with it, so no line ticks on. */
+  stop(): void {
+    this.ended = true;
     clearTimeout(this.delay);
     clearInterval(this.interval);
   }

@@ -2,12 +2,15 @@ import { CellFailure } from '../execute/cell-failure';
 import type { CellRunner } from '../execute/cell-runner';
 import type { Handler } from '../protocol/kernel-server';
 import { ExecuteRequest } from '../protocol/requests';
+import type { SecretMask } from '../render/secret-mask';
 import type { SessionHistory } from './history';
 
 export interface ExecutionState {
   count: number;
   /** Cells run with store_history, for history_request. */
   history: SessionHistory;
+  /** Secrets the cells put into requests: no output of a cell shows them. */
+  secrets: SecretMask;
 }
 
 /**
@@ -28,11 +31,13 @@ export function executeHandler(runner: CellRunner, state: ExecutionState, takeQu
     // cell's request need not wait for it.
     const inputSent = request.silent ? Promise.resolve() : ctx.publish('execute_input', { code: request.code, execution_count: executionCount });
     inputSent.catch(() => undefined);
+    // Every output of the cell, its error and its reply go through this one mask.
+    const shown = <T>(output: T): T => state.secrets.output(output);
     const sink = {
       display: (bundle: Record<string, unknown>, displayId?: string) =>
-        request.silent ? Promise.resolve() : ctx.publish('display_data', { data: bundle, metadata: {}, transient: displayId ? { display_id: displayId } : {} }),
+        request.silent ? Promise.resolve() : ctx.publish('display_data', { data: shown(bundle), metadata: {}, transient: displayId ? { display_id: displayId } : {} }),
       update: (displayId: string, bundle: Record<string, unknown>) =>
-        request.silent ? Promise.resolve() : ctx.publish('update_display_data', { data: bundle, metadata: {}, transient: { display_id: displayId } }),
+        request.silent ? Promise.resolve() : ctx.publish('update_display_data', { data: shown(bundle), metadata: {}, transient: { display_id: displayId } }),
       input: (prompt: string, password: boolean) => ctx.input(prompt, password),
       canAsk: request.allow_stdin,
     };
@@ -42,7 +47,7 @@ export function executeHandler(runner: CellRunner, state: ExecutionState, takeQu
       await ctx.reply({ status: 'ok', execution_count: executionCount, user_expressions: {}, payload: [] });
     } catch (err) {
       const failure = err instanceof CellFailure ? err : new CellFailure('InternalError', `searchbook failed: ${(err as Error).message}`);
-      const error = { ename: failure.ename, evalue: failure.evalue, traceback: failure.traceback() };
+      const error = shown({ ename: failure.ename, evalue: failure.evalue, traceback: failure.traceback() });
       await inputSent;
       const abortQueued = request.stop_on_error ? await takeQueued() : undefined;
       if (!request.silent) await ctx.publish('error', error);
