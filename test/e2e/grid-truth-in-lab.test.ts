@@ -343,6 +343,21 @@ describe('the rows belong to the bar', () => {
     await expect(message.count()).resolves.toBe(0);
   });
 
+  it('a filter the engine fails shows the engine’s reason in place of rows, never the previous rows', async () => {
+    const raw = filterBar(page, label).getByRole('textbox', { name: 'Raw filter' });
+    await raw.fill('title:(');
+    await raw.press('Enter');
+    const message = tabOf(page, label).locator('.searchbook-DocumentGrid-viewState[role="alert"]');
+    await message.waitFor({ timeout: 30_000 });
+    await expect(message.textContent()).resolves.toMatch(/^No rows: .*\S.*Back to the previous filter$/);
+    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe('0');
+    await expect(statusLine(page, label).getAttribute('class')).resolves.toContain('searchbook-mod-error');
+    await screenshot(page, 'grid-truth-failed-filter');
+    await message.getByRole('button', { name: 'Back to the previous filter' }).click();
+    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === '100', label, { timeout: 30_000 });
+    await expect(raw.inputValue()).resolves.toBe('');
+  });
+
   it('a deep jump says which rows it is loading until they come', async () => {
     await bar(label).getByRole('button', { name: 'Clear' }).click();
     await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === String(5_000), label, { timeout: 30_000 });
