@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { type EsTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { openPanelLab, showPanel } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { openNotebook, screenshot } from './support/notebook-page';
@@ -28,6 +29,25 @@ const MAPPING = { properties: { n: { type: 'long' }, qty: { type: 'integer' }, t
 
 let servers: ListeningServer[] = [];
 let esUrl = '';
+const REAL_TARGET = elasticsearchTargets().find((t: EsTarget) => t.engine === 'real' && t.version.startsWith('8.'));
+const REAL_INDEX = `truth-e2e-${Date.now().toString(36)}`;
+/** Past the 10,000-row result window, so a jump to the end walks through it. */
+const REAL_DOCS = 12_000;
+let real: RunningEsTarget | undefined;
+let realSkipped: string | undefined;
+
+async function startRealNode(): Promise<void> {
+  if (!REAL_TARGET || REAL_TARGET.skipped) return;
+  const node = await REAL_TARGET.start({ security: false });
+  const call = (path: string, method: string, body: string, type = 'application/json') => fetch(`${node.url}${path}`, { method, body, headers: { 'content-type': type } });
+  await call(`/${REAL_INDEX}`, 'PUT', JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: MAPPING }));
+  for (let from = 0; from < REAL_DOCS; from += 3_000) {
+    const lines = Array.from({ length: 3_000 }, (_, i) => `{"index":{"_id":"r${from + i}"}}\n${JSON.stringify({ n: from + i, qty: (from + i) % 7, title: `Row ${from + i}` })}\n`).join('');
+    await call(`/${REAL_INDEX}/_bulk`, 'POST', lines, 'application/x-ndjson');
+  }
+  await call(`/${REAL_INDEX}/_refresh`, 'POST', '');
+  real = node;
+}
 let lab: RunningLab;
 let browser: Browser;
 let page: Page;
@@ -36,16 +56,26 @@ beforeAll(async () => {
   const es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
   es.loadIndex('shop', MAPPING, Array.from({ length: SHOP }, (_, n) => ({ id: `p${n}`, source: { n, qty: n, title: `Item ${n}` } })));
   es.loadIndex('big', MAPPING, Array.from({ length: BIG }, (_, n) => ({ id: `b${n}`, source: { n, qty: n % 7, title: `Row ${n}` } })));
+  const realStarted = startRealNode().catch((err: Error) => {
+    realSkipped = err.message;
+  });
   servers = [await listen(es.handler, { port: 0 })];
   esUrl = servers[0]?.url ?? '';
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([realStarted, new Promise((resolve) => (timer = setTimeout(resolve, REAL_START_TIMEOUT_MS)))]);
+  clearTimeout(timer);
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-grid-truth-'));
-  ({ lab, browser, page } = await openPanelLab({ root, notebook: NOTEBOOK, cells: [`%connect elasticsearch ${esUrl} name=es`], beforeOpen: (opened) => opened.setDefaultTimeout(30_000) }));
-});
+  const cells = [`%connect elasticsearch ${esUrl} name=es`];
+  if (real) cells.push(`%connect elasticsearch ${real.url} name=real`);
+  ({ lab, browser, page } = await openPanelLab({ root, notebook: NOTEBOOK, cells, beforeOpen: (opened) => opened.setDefaultTimeout(30_000) }));
+}, REAL_START_TIMEOUT_MS + 240_000);
 
 afterAll(async () => {
   await browser?.close();
   await lab?.close();
   await Promise.all(servers.map((s) => s.close()));
+  if (real) await fetch(`${real.url}/${REAL_INDEX}`, { method: 'DELETE' }).catch(() => undefined);
+  await real?.close();
 });
 
 async function engine(path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -55,8 +85,8 @@ async function engine(path: string, init: RequestInit = {}): Promise<{ status: n
 }
 const stored = async (id: string) => (await engine(`/shop/_doc/${id}`)).body['_source'] as Record<string, unknown> | undefined;
 
-const treeItem = (p: Page, name: string): Locator =>
-  p.getByRole('tree', { name: 'searchbook connections' }).locator(`[role="treeitem"][aria-level="2"][aria-label^="${name} · "]`);
+const treeItem = (p: Page, name: string, connection = 'es'): Locator =>
+  p.getByRole('tree', { name: 'searchbook connections' }).locator(`[role="treeitem"][aria-level="1"][data-connection="${connection}"] [role="treeitem"][aria-level="2"][aria-label^="${name} · "]`);
 const gridOf = (p: Page, label: string) => p.getByRole('grid', { name: label });
 const tabOf = (p: Page, label: string) => gridOf(p, label).locator('xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]');
 const editBar = (p: Page, label: string) => tabOf(p, label).getByRole('toolbar', { name: 'Editing' });
@@ -81,12 +111,12 @@ const cellShows = (p: Page, label: string, id: string, column: string, text: str
   );
 const gridTabs = (p: Page, label: string) => p.getByRole('tab', { name: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
 
-async function openGrid(p: Page, target: string): Promise<string> {
-  const label = `${target} · es`;
+async function openGrid(p: Page, target: string, connection = 'es'): Promise<string> {
+  const label = `${target} · ${connection}`;
   // The tree renders anew while it reloads (after cells ran): a double-click on a replaced item is lost, so try again.
   for (let attempt = 1; ; attempt++) {
-    await treeItem(p, target).waitFor({ timeout: 30_000 });
-    await treeItem(p, target).dblclick();
+    await treeItem(p, target, connection).waitFor({ timeout: 30_000 });
+    await treeItem(p, target, connection).dblclick();
     if (await gridOf(p, label).waitFor({ timeout: 10_000 }).then(() => true, () => false)) break;
     if (attempt === 3) throw new Error(`${label} did not open (the panel says: "${await p.locator('.searchbook-Sidebar-message').textContent()}")`);
   }
@@ -313,6 +343,21 @@ describe('the rows belong to the bar', () => {
     await expect(message.count()).resolves.toBe(0);
   });
 
+  it('a filter the engine fails shows the engine’s reason in place of rows, never the previous rows', async () => {
+    const raw = filterBar(page, label).getByRole('textbox', { name: 'Raw filter' });
+    await raw.fill('title:(');
+    await raw.press('Enter');
+    const message = tabOf(page, label).locator('.searchbook-DocumentGrid-viewState[role="alert"]');
+    await message.waitFor({ timeout: 30_000 });
+    await expect(message.textContent()).resolves.toMatch(/^No rows: .*\S.*Back to the previous filter$/);
+    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe('0');
+    await expect(statusLine(page, label).getAttribute('class')).resolves.toContain('searchbook-mod-error');
+    await screenshot(page, 'grid-truth-failed-filter');
+    await message.getByRole('button', { name: 'Back to the previous filter' }).click();
+    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === '100', label, { timeout: 30_000 });
+    await expect(raw.inputValue()).resolves.toBe('');
+  });
+
   it('a deep jump says which rows it is loading until they come', async () => {
     await bar(label).getByRole('button', { name: 'Clear' }).click();
     await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === String(5_000), label, { timeout: 30_000 });
@@ -330,3 +375,33 @@ describe('the rows belong to the bar', () => {
 });
 
 const bar = (label: string) => filterBar(page, label);
+
+(REAL_TARGET?.skipped ? describe.skip : describe)(`${REAL_TARGET?.name ?? 'a real Elasticsearch node'}${REAL_TARGET?.skipped ? ` (skipped: ${REAL_TARGET.skipped})` : ''}`, () => {
+  it('a jump past the result window names the rows it loads; a saved deletion leaves the grid, and the total and the tree’s count follow', async () => {
+    if (!real) throw new Error(`the real node did not start: ${realSkipped ?? 'no answer in time'}`);
+    const label = await openGrid(page, REAL_INDEX, 'real');
+    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(REAL_DOCS));
+    await recordStates(page, label);
+    const point = await cellPoint(page, label, 0, 'n');
+    await page.mouse.click(point.x, point.y);
+    await page.keyboard.press('Control+End');
+    await page.waitForFunction((l) => /^2,000 of 12,000 rows loaded/.test(document.querySelector(`[role="grid"][aria-label="${l}"]`)?.closest('.searchbook-DocumentGrid')?.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? ''), label, { timeout: 60_000 });
+    const states = await recorded(page);
+    expect(states.some((s) => s.status.startsWith('Loading rows 11,001–12,000…') && s.busy === 'true')).toBe(true);
+    await screenshot(page, 'grid-truth-real-jump');
+
+    await inGrid(page, label, null, `w.dataGrid.scrollTo(0, 0);`);
+    const at = await rowOf(page, label, 'r3');
+    expect(at).toBeGreaterThanOrEqual(0);
+    const header = await cellPoint(page, label, at, 'row-header');
+    await page.mouse.click(header.x, header.y);
+    await editBar(page, label).getByRole('button', { name: 'Delete rows' }).click();
+    await expect(save(page, label)).resolves.toBe('Saved 1 change.');
+    await expect(rowOf(page, label, 'r3')).resolves.toBe(-1);
+    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(REAL_DOCS - 1));
+    await expect(statusLine(page, label).textContent()).resolves.toMatch(/of 11,999 rows loaded/);
+    await treeItem(page, REAL_INDEX, 'real').locator(`xpath=self::*[starts-with(@aria-label, "${REAL_INDEX} · 11,999 documents")]`).waitFor();
+    const count = (await (await fetch(`${real.url}/${REAL_INDEX}/_count`)).json()) as { count: number };
+    expect(count.count).toBe(REAL_DOCS - 1);
+  });
+});

@@ -120,4 +120,23 @@ describe('the filter bar', () => {
     expect(alert.hidden).toBe(true);
     expect(applied).toHaveLength(1);
   });
+
+  it('puts a view back in the controls (Back to the previous filter): rows, ranges, element labels, join, raw and case', () => {
+    const b = bar();
+    b.addRow();
+    setRow(b, 0, 'price', 'equals', '3');
+    const view: Omit<GridView, 'sort'> = {
+      filters: [
+        { column: 'price', operator: 'between', value: ['1', '9'] },
+        { column: 'variants.sku', operator: 'in list', value: ['a', 'b'], element: 'v' },
+      ],
+      join: 'any',
+      raw: 'price:>1',
+      matchCase: false,
+    };
+    b.setView(view);
+    expect(b.view()).toEqual(view);
+    expect(b.node.querySelectorAll('[role="group"]')).toHaveLength(2);
+  });
 });
+

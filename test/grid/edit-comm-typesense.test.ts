@@ -264,6 +264,21 @@ it('typed values are refused under their cells, all of them, and nothing is sent
   expect(writesSeen().length).toBe(writesBefore);
 });
 
+it('the requests a save would send are listed beside a refused value of another change; the save itself still sends nothing', async () => {
+  const grid = await open();
+  const changes = [
+    { kind: 'update', key: 'fine', row: rowOf(grid, 'b2').row, fields: { pages: '12' } },
+    { kind: 'update', key: 'bad', row: rowOf(grid, 'b1').row, fields: { pages: '12.5' } },
+  ];
+  const shown = await comm.expect({ type: 'plan', gridId: grid.gridId, changes }, 'plan');
+  expect(shown.requests).toEqual([{ key: 'fine', method: 'PATCH', path: '/collections/books/documents/b2', body: { pages: 12 } }]);
+  expect(shown.refusals).toEqual([expect.objectContaining({ key: 'bad', column: 'pages', message: expect.stringMatching(/fraction/) })]);
+  const writesBefore = writesSeen().length;
+  const reply = await save(grid, changes);
+  expect(reply.results).toEqual([]);
+  expect(writesSeen().length).toBe(writesBefore);
+});
+
 it('a change whose answer never comes back fails saying it may have been written; the others are saved', async () => {
   const grid = await open();
   proxy.rules.push({ matches: (method, url) => method === 'PATCH' && url.endsWith('/documents/b4'), breakAfterBytes: 0 });
