@@ -67,6 +67,15 @@ describe('Elasticsearch numbers', () => {
     expect(refusal(() => typeElasticsearchValue(field('double'), '0x10')).message).toContain('not a number');
   });
 
+  it('a whole number past 2^53 written with a sign or leading zeros goes out as valid JSON with every digit; such JSON typed in a cell is refused', () => {
+    expect(sent(typeElasticsearchValue(field('number'), '+9007199254740993'))).toBe('9007199254740993');
+    expect(sent(typeElasticsearchValue(field('number'), '009007199254740993'))).toBe('9007199254740993');
+    expect(sent(typeElasticsearchValue(field('long'), '+009007199254740993'))).toBe('9007199254740993');
+    // JSON has no leading zeros: the cell says where the fault is instead of sending text the engine cannot parse.
+    expect(refusal(() => typeElasticsearchValue(field('long', { json: true }), '[09007199254740993]')).message).toContain('takes JSON');
+    expect(refusal(() => typeTypesenseValue(field('int64[]'), '[-09223372036854775807]')).message).toContain('takes JSON');
+  });
+
   it('a cleared number, date or boolean cell stores null; a cleared keyword keeps the empty string', () => {
     expect(typeElasticsearchValue(field('integer'), '')).toBeNull();
     expect(typeElasticsearchValue(field('date'), ' ')).toBeNull();

@@ -12,7 +12,7 @@ import type { GridColumn } from './driver';
 import type { FieldTree } from './field-tree';
 import { resolveColumn } from './grid-view';
 import { jsonFault } from './json-fault';
-import { exactInteger, integerLiteral, parseExactJson, readValue } from '../json/exact-integers';
+import { exactInteger, parseExactJson, readValue } from '../json/exact-integers';
 import { positionAt } from '../console/text-position';
 
 /** A typed value the kernel will not send; the message says what to write instead. */
@@ -125,7 +125,7 @@ export function documentFieldCell(field: FieldFacts, text: string): JsonValue {
   switch (field.type) {
     case 'number': {
       const value = numberCell(field, text, false);
-      return /^-?\d+$/.test(text.trim()) && !Number.isSafeInteger(value) ? integerLiteral(text.trim()) : value;
+      return /^[-+]?\d+$/.test(text.trim()) && !Number.isSafeInteger(value) ? exactInteger(BigInt(text.trim())) : value;
     }
     case 'boolean':
       return booleanCell(field, text);

@@ -65,7 +65,9 @@ export function readValue(value: JsonValue): JsonValue {
 
 /** JSON.parse, integers past 2^53 kept as literals (JSON typed into a cell: `[9007199254740993]`). */
 export function parseExactJson(text: string): JsonValue {
-  if (!/\d{16}/.test(text)) return JSON.parse(text) as JsonValue;
+  // Parsed as typed first: marking turns an invalid number (`09007199254740993`) into a valid string.
+  const value = JSON.parse(text) as JsonValue;
+  if (!/\d{16}/.test(text)) return value;
   const marked = text.replace(TOKEN, (token) => (token.startsWith('"') || /[.eE]/.test(token) || Number.isSafeInteger(Number(token)) ? token : JSON.stringify(integerLiteral(token))));
   return JSON.parse(marked) as JsonValue;
 }
