@@ -111,4 +111,15 @@ describe('Typesense schema types', () => {
     expect(typeTypesenseValue(field('geopoint'), '[48.85, 2.35]')).toEqual([48.85, 2.35]);
     expect(typeTypesenseValue(field('string'), ' spaced ')).toBe(' spaced ');
   });
+
+  it('a whole number past 2^53 in a typed array is a number: a float[] takes it, a string[] or bool[] refuses it with its digits, an int32[] with its range', () => {
+    expect(sent(typeTypesenseValue(field('float[]'), '[9007199254740993, 0.5]'))).toBe('[9007199254740993,0.5]');
+    const asString = refusal(() => typeTypesenseValue(field('string[]'), '["a", 9007199254740993]')).message;
+    expect(asString).toBe('f (string[]): 9007199254740993 is not a string; every element of a string[] field must be a string.');
+    expect(refusal(() => typeTypesenseValue(field('bool[]'), '[9007199254740993]')).message).toBe('f (bool[]): 9007199254740993 is not true or false; every element of a bool[] field must be true or false.');
+    expect(refusal(() => typeTypesenseValue(field('int32[]'), '[1, 9007199254740993]')).message).toBe('f (int32[]): 9007199254740993 is outside -2147483648..2147483647, the range of int32.');
+    expect(refusal(() => typeTypesenseValue(field('int32[]'), '[2147483648]')).message).toContain('outside -2147483648..2147483647');
+    expect(refusal(() => typeTypesenseValue(field('int64[]'), '[9223372036854775808]')).message).toContain('outside');
+    expect(refusal(() => typeTypesenseValue(field('int64[]'), '[1e21]')).message).toContain('1e+21 is outside');
+  });
 });
