@@ -81,7 +81,7 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
 
   afterAll(async () => {
     await kernel?.close();
-    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`, `${BOOKS}-dot`, `${BOOKS}-big`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
+    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`, `${BOOKS}-dot`, `${BOOKS}-big`, `${BOOKS}-arr`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
     await engine?.close();
   });
 
@@ -151,6 +151,30 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
       { key: 'b', column: 'a.b', message: expect.stringContaining('a.b is stored twice in this document, as {"a.b": …} and as {"a": {"b": …}}') as unknown },
     ]);
     expect(await stored('both', DOT)).toEqual(before);
+  });
+
+  it('a dotted column that crosses an array of objects in the stored document is refused: the write would put an object in place of the array', async () => {
+    const ARR = `${BOOKS}-arr`;
+    await engineCall('PUT', `/${ARR}/_doc/one`, { a: { b: 'z', c: 3 }, n: 1 });
+    await engineCall('PUT', `/${ARR}/_doc/list`, { a: [{ b: 'x', c: 1 }, { b: 'y', c: 2 }], n: 2 });
+    await engineCall('POST', `/${ARR}/_refresh`);
+    const grid = await open(ARR);
+    const list = rowOf(grid, 'list');
+    const one = rowOf(grid, 'one');
+    expect(list.values?.['a.b']).toEqual(['x', 'y']);
+    const before = await stored('list', ARR);
+    const changes = [
+      { kind: 'update', key: 'l', row: list.row, version: list.version, fields: { 'a.b': '["x", "w"]' } },
+      // The column holds JSON (an array in another row), so a string is written quoted.
+      { kind: 'update', key: 'o', row: one.row, version: one.version, fields: { 'a.b': '"edited"' } },
+    ];
+    const refused = await save(grid, changes);
+    expect(refused.results).toEqual([]);
+    expect(refused.refusals).toEqual([{ key: 'l', column: 'a.b', message: 'a.b lists one value per element of a and is read-only: edit the array in its JSON column a.' }]);
+    expect(await stored('list', ARR)).toEqual(before);
+    // The same column of a document holding an object there is written as usual.
+    saved(await save(grid, changes.slice(1)), 'o');
+    expect((await stored('one', ARR))._source).toEqual({ a: { b: 'edited', c: 3 }, n: 1 });
   });
 
   it('a whole number past 2^53 is written as a JSON number with every digit, never as a string', async () => {

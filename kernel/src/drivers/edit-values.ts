@@ -70,11 +70,14 @@ export function fieldFacts(name: string, column: GridColumn | undefined, tree: F
 
 /** The refusal of a read-only cell, or undefined. */
 export function readOnlyRefusal(field: FieldFacts): string | undefined {
-  if (field.arrayParent) {
-    return `${field.name} lists one value per element of ${field.arrayParent} and is read-only: edit the array in its JSON column ${field.arrayParent}.`;
-  }
+  if (field.arrayParent) return arrayLeafRefusal(field.name, field.arrayParent);
   if (field.readOnly) return `${field.name} is read-only: the engine keeps it for the document (its id, index or score), so it cannot be written.`;
   return undefined;
+}
+
+/** The refusal of a leaf under an array: one value per element, edited through the array's JSON column. */
+export function arrayLeafRefusal(name: string, arrayParent: string): string {
+  return `${name} lists one value per element of ${arrayParent} and is read-only: edit the array in its JSON column ${arrayParent}.`;
 }
 
 /** JSON text as typed into a cell; invalid JSON is refused with the line and column of the fault. */
@@ -171,6 +174,24 @@ export function storedKeyPaths(document: JsonValue | undefined, name: string): s
     else if (name.startsWith(`${key}.`)) for (const rest of storedKeyPaths(object[key], name.slice(key.length + 1))) paths.push([key, ...rest]);
   }
   return paths;
+}
+
+/**
+ * The column of an array the name's path crosses in this document: `a` for `a.b` in
+ * `{"a": [{"b": 1}]}`. An object mapping takes arrays of objects, so only the document tells;
+ * written as `{"a": {"b": …}}`, the value would replace the whole array.
+ */
+export function arrayOnPath(document: JsonValue | undefined, name: string, prefix = ''): string | undefined {
+  const object = asObject(document);
+  if (!object) return undefined;
+  for (const key of Object.keys(object)) {
+    if (!name.startsWith(`${key}.`)) continue;
+    const child = ownValue(object, key);
+    const column = prefix ? `${prefix}.${key}` : key;
+    const inner = Array.isArray(child) ? column : arrayOnPath(child, name.slice(key.length + 1), column);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
 }
 
 /** A key path as the JSON shape that holds it: `{"a": {"b": …}}`. */
