@@ -81,7 +81,7 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
 
   afterAll(async () => {
     await kernel?.close();
-    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`, `${BOOKS}-dot`, `${BOOKS}-big`, `${BOOKS}-arr`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
+    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`, `${BOOKS}-dot`, `${BOOKS}-big`, `${BOOKS}-arr`, `${BOOKS}-proto`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
     await engine?.close();
   });
 
@@ -209,6 +209,17 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect(named.row.id).not.toBe('');
     expect((await stored(named.row.id))._source).toEqual({ title: 'Beloved' });
     expect(named.document).toMatchObject({ _id: named.row.id, title: 'Beloved' });
+  });
+
+  it('a new row whose object holds a key named __proto__ keeps it, in the stored document and in the grid row shown for it', async () => {
+    const PROTO = `${BOOKS}-proto`;
+    await engineCall('PUT', `/${PROTO}/_doc/old?refresh=true`, { meta: { a: 1 } });
+    const grid = await open(PROTO);
+    const reply = await save(grid, [{ kind: 'insert', key: 'p', index: PROTO, id: 'new', fields: { meta: '{"__proto__": "p", "a": 2}' } }]);
+    const { document } = saved(reply, 'p');
+    expect(JSON.stringify((await engineCall('GET', `/${PROTO}/_source/new`)).body)).toBe('{"meta":{"__proto__":"p","a":2}}');
+    expect(document?.['meta.a']).toBe(2);
+    expect(document && Object.hasOwn(document, 'meta.__proto__') ? document['meta.__proto__'] : 'missing').toBe('p');
   });
 
   it('a new row whose id exists is a conflict with the stored document; sent again with its version it replaces it', async () => {

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '../console/cell';
+import { ownValue, setField } from './own-fields';
 
 const PREFIX = `\u0001${randomUUID()}:`;
 /** A mark as JSON.stringify prints it (the control character escaped), with its digits. */
@@ -59,7 +60,7 @@ export function readValue(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(readValue);
   if (typeof value !== 'object' || value === null) return value;
   const out: { [key: string]: JsonValue } = {};
-  for (const key of Object.keys(value)) out[key] = readValue(value[key] as JsonValue);
+  for (const key of Object.keys(value)) setField(out, key, readValue(ownValue(value, key) as JsonValue));
   return out;
 }
 
