@@ -67,6 +67,15 @@ describe('Elasticsearch numbers', () => {
     expect(refusal(() => typeElasticsearchValue(field('double'), '0x10')).message).toContain('not a number');
   });
 
+  it('a whole number past 2^53 written with a sign or leading zeros goes out as valid JSON with every digit; such JSON typed in a cell is refused', () => {
+    expect(sent(typeElasticsearchValue(field('number'), '+9007199254740993'))).toBe('9007199254740993');
+    expect(sent(typeElasticsearchValue(field('number'), '009007199254740993'))).toBe('9007199254740993');
+    expect(sent(typeElasticsearchValue(field('long'), '+009007199254740993'))).toBe('9007199254740993');
+    // JSON has no leading zeros: the cell says where the fault is instead of sending text the engine cannot parse.
+    expect(refusal(() => typeElasticsearchValue(field('long', { json: true }), '[09007199254740993]')).message).toContain('takes JSON');
+    expect(refusal(() => typeTypesenseValue(field('int64[]'), '[-09223372036854775807]')).message).toContain('takes JSON');
+  });
+
   it('a cleared number, date or boolean cell stores null; a cleared keyword keeps the empty string', () => {
     expect(typeElasticsearchValue(field('integer'), '')).toBeNull();
     expect(typeElasticsearchValue(field('date'), ' ')).toBeNull();
@@ -101,5 +110,16 @@ describe('Typesense schema types', () => {
     expect(refusal(() => typeTypesenseValue(field('bool[]'), '["true"]')).message).toContain('true or false');
     expect(typeTypesenseValue(field('geopoint'), '[48.85, 2.35]')).toEqual([48.85, 2.35]);
     expect(typeTypesenseValue(field('string'), ' spaced ')).toBe(' spaced ');
+  });
+
+  it('a whole number past 2^53 in a typed array is a number: a float[] takes it, a string[] or bool[] refuses it with its digits, an int32[] with its range', () => {
+    expect(sent(typeTypesenseValue(field('float[]'), '[9007199254740993, 0.5]'))).toBe('[9007199254740993,0.5]');
+    const asString = refusal(() => typeTypesenseValue(field('string[]'), '["a", 9007199254740993]')).message;
+    expect(asString).toBe('f (string[]): 9007199254740993 is not a string; every element of a string[] field must be a string.');
+    expect(refusal(() => typeTypesenseValue(field('bool[]'), '[9007199254740993]')).message).toBe('f (bool[]): 9007199254740993 is not true or false; every element of a bool[] field must be true or false.');
+    expect(refusal(() => typeTypesenseValue(field('int32[]'), '[1, 9007199254740993]')).message).toBe('f (int32[]): 9007199254740993 is outside -2147483648..2147483647, the range of int32.');
+    expect(refusal(() => typeTypesenseValue(field('int32[]'), '[2147483648]')).message).toContain('outside -2147483648..2147483647');
+    expect(refusal(() => typeTypesenseValue(field('int64[]'), '[9223372036854775808]')).message).toContain('outside');
+    expect(refusal(() => typeTypesenseValue(field('int64[]'), '[1e21]')).message).toContain('1e+21 is outside');
   });
 });

@@ -81,7 +81,7 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
 
   afterAll(async () => {
     await kernel?.close();
-    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`, `${BOOKS}-dot`, `${BOOKS}-big`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
+    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`, `${BOOKS}-dot`, `${BOOKS}-big`, `${BOOKS}-arr`, `${BOOKS}-proto`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
     await engine?.close();
   });
 
@@ -153,6 +153,30 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect(await stored('both', DOT)).toEqual(before);
   });
 
+  it('a dotted column that crosses an array of objects in the stored document is refused: the write would put an object in place of the array', async () => {
+    const ARR = `${BOOKS}-arr`;
+    await engineCall('PUT', `/${ARR}/_doc/one`, { a: { b: 'z', c: 3 }, n: 1 });
+    await engineCall('PUT', `/${ARR}/_doc/list`, { a: [{ b: 'x', c: 1 }, { b: 'y', c: 2 }], n: 2 });
+    await engineCall('POST', `/${ARR}/_refresh`);
+    const grid = await open(ARR);
+    const list = rowOf(grid, 'list');
+    const one = rowOf(grid, 'one');
+    expect(list.values?.['a.b']).toEqual(['x', 'y']);
+    const before = await stored('list', ARR);
+    const changes = [
+      { kind: 'update', key: 'l', row: list.row, version: list.version, fields: { 'a.b': '["x", "w"]' } },
+      // The column holds JSON (an array in another row), so a string is written quoted.
+      { kind: 'update', key: 'o', row: one.row, version: one.version, fields: { 'a.b': '"edited"' } },
+    ];
+    const refused = await save(grid, changes);
+    expect(refused.results).toEqual([]);
+    expect(refused.refusals).toEqual([{ key: 'l', column: 'a.b', message: 'a.b lists one value per element of a and is read-only: edit the array in its JSON column a.' }]);
+    expect(await stored('list', ARR)).toEqual(before);
+    // The same column of a document holding an object there is written as usual.
+    saved(await save(grid, changes.slice(1)), 'o');
+    expect((await stored('one', ARR))._source).toEqual({ a: { b: 'edited', c: 3 }, n: 1 });
+  });
+
   it('a whole number past 2^53 is written as a JSON number with every digit, never as a string', async () => {
     const BIG = `${BOOKS}-big`;
     await engineCall('PUT', `/${BIG}`, { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: { properties: { stock: { type: 'long' }, counts: { type: 'long' } } } });
@@ -185,6 +209,17 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect(named.row.id).not.toBe('');
     expect((await stored(named.row.id))._source).toEqual({ title: 'Beloved' });
     expect(named.document).toMatchObject({ _id: named.row.id, title: 'Beloved' });
+  });
+
+  it('a new row whose object holds a key named __proto__ keeps it, in the stored document and in the grid row shown for it', async () => {
+    const PROTO = `${BOOKS}-proto`;
+    await engineCall('PUT', `/${PROTO}/_doc/old?refresh=true`, { meta: { a: 1 } });
+    const grid = await open(PROTO);
+    const reply = await save(grid, [{ kind: 'insert', key: 'p', index: PROTO, id: 'new', fields: { meta: '{"__proto__": "p", "a": 2}' } }]);
+    const { document } = saved(reply, 'p');
+    expect(JSON.stringify((await engineCall('GET', `/${PROTO}/_source/new`)).body)).toBe('{"meta":{"__proto__":"p","a":2}}');
+    expect(document?.['meta.a']).toBe(2);
+    expect(document && Object.hasOwn(document, 'meta.__proto__') ? document['meta.__proto__'] : 'missing').toBe('p');
   });
 
   it('a new row whose id exists is a conflict with the stored document; sent again with its version it replaces it', async () => {

@@ -9,7 +9,7 @@ import type { HttpMethod, JsonValue } from '../console/cell';
 import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey, TargetAction, TargetActionId } from '../grid/edit-protocol';
 import type { SentRequest } from '../grid/grid-protocol';
 import { type DocumentEdits, EngineError, type EditedGrid, type EngineResponse } from './driver';
-import { type FieldFacts, fieldFacts, keyPathShape, readOnlyRefusal, storedKeyPaths, ValueRefused } from './edit-values';
+import { arrayLeafRefusal, arrayOnPath, type FieldFacts, fieldFacts, keyPathShape, readOnlyRefusal, storedKeyPaths, ValueRefused } from './edit-values';
 import type { FieldTree } from './field-tree';
 import type { Transport } from './transport';
 import { ownValue, setField } from '../json/own-fields';
@@ -105,7 +105,8 @@ export async function typeChanges(writes: EngineWrites, grid: EditedGrid, change
 /**
  * Updates of dotted columns write each field where the stored document holds it: under a flat
  * dotted key (`{"a.b": …}`) or nested (`{"a": {"b": …}}`). A document holding the field both
- * ways is refused: a write would change one value and leave the other standing.
+ * ways is refused: a write would change one value and leave the other standing; so is one
+ * whose path crosses an array, which the write would replace with a single object.
  */
 async function placeDottedFields(writes: EngineWrites, typed: TypedChange[], refusals: EditRefusal[], signal: AbortSignal): Promise<void> {
   const byIndex = new Map<string, Update[]>();
@@ -118,6 +119,11 @@ async function placeDottedFields(writes: EngineWrites, typed: TypedChange[], ref
     for (const t of updates) {
       const keys: Record<string, string[]> = {};
       for (const name of Object.keys(t.fields).filter((n) => n.includes('.'))) {
+        const array = arrayOnPath(stored.get(t.change.row.id), name);
+        if (array !== undefined) {
+          refusals.push({ key: t.change.key, column: name, message: arrayLeafRefusal(name, array) });
+          continue;
+        }
         const paths = storedKeyPaths(stored.get(t.change.row.id), name);
         if (paths.length === 1) keys[name] = paths[0] as string[];
         if (paths.length > 1) {

@@ -12,7 +12,7 @@ import type { GridColumn } from './driver';
 import type { FieldTree } from './field-tree';
 import { resolveColumn } from './grid-view';
 import { jsonFault } from './json-fault';
-import { exactInteger, integerLiteral, parseExactJson, readValue } from '../json/exact-integers';
+import { exactInteger, parseExactJson, readValue } from '../json/exact-integers';
 import { positionAt } from '../console/text-position';
 
 /** A typed value the kernel will not send; the message says what to write instead. */
@@ -70,11 +70,14 @@ export function fieldFacts(name: string, column: GridColumn | undefined, tree: F
 
 /** The refusal of a read-only cell, or undefined. */
 export function readOnlyRefusal(field: FieldFacts): string | undefined {
-  if (field.arrayParent) {
-    return `${field.name} lists one value per element of ${field.arrayParent} and is read-only: edit the array in its JSON column ${field.arrayParent}.`;
-  }
+  if (field.arrayParent) return arrayLeafRefusal(field.name, field.arrayParent);
   if (field.readOnly) return `${field.name} is read-only: the engine keeps it for the document (its id, index or score), so it cannot be written.`;
   return undefined;
+}
+
+/** The refusal of a leaf under an array: one value per element, edited through the array's JSON column. */
+export function arrayLeafRefusal(name: string, arrayParent: string): string {
+  return `${name} lists one value per element of ${arrayParent} and is read-only: edit the array in its JSON column ${arrayParent}.`;
 }
 
 /** JSON text as typed into a cell; invalid JSON is refused with the line and column of the fault. */
@@ -125,7 +128,7 @@ export function documentFieldCell(field: FieldFacts, text: string): JsonValue {
   switch (field.type) {
     case 'number': {
       const value = numberCell(field, text, false);
-      return /^-?\d+$/.test(text.trim()) && !Number.isSafeInteger(value) ? integerLiteral(text.trim()) : value;
+      return /^[-+]?\d+$/.test(text.trim()) && !Number.isSafeInteger(value) ? exactInteger(BigInt(text.trim())) : value;
     }
     case 'boolean':
       return booleanCell(field, text);
@@ -171,6 +174,24 @@ export function storedKeyPaths(document: JsonValue | undefined, name: string): s
     else if (name.startsWith(`${key}.`)) for (const rest of storedKeyPaths(object[key], name.slice(key.length + 1))) paths.push([key, ...rest]);
   }
   return paths;
+}
+
+/**
+ * The column of an array the name's path crosses in this document: `a` for `a.b` in
+ * `{"a": [{"b": 1}]}`. An object mapping takes arrays of objects, so only the document tells;
+ * written as `{"a": {"b": …}}`, the value would replace the whole array.
+ */
+export function arrayOnPath(document: JsonValue | undefined, name: string, prefix = ''): string | undefined {
+  const object = asObject(document);
+  if (!object) return undefined;
+  for (const key of Object.keys(object)) {
+    if (!name.startsWith(`${key}.`)) continue;
+    const child = ownValue(object, key);
+    const column = prefix ? `${prefix}.${key}` : key;
+    const inner = Array.isArray(child) ? column : arrayOnPath(child, name.slice(key.length + 1), column);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
 }
 
 /** A key path as the JSON shape that holds it: `{"a": {"b": …}}`. */

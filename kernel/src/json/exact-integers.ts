@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '../console/cell';
+import { ownValue, setField } from './own-fields';
 
 const PREFIX = `\u0001${randomUUID()}:`;
 /** A mark as JSON.stringify prints it (the control character escaped), with its digits. */
@@ -59,13 +60,15 @@ export function readValue(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(readValue);
   if (typeof value !== 'object' || value === null) return value;
   const out: { [key: string]: JsonValue } = {};
-  for (const key of Object.keys(value)) out[key] = readValue(value[key] as JsonValue);
+  for (const key of Object.keys(value)) setField(out, key, readValue(ownValue(value, key) as JsonValue));
   return out;
 }
 
 /** JSON.parse, integers past 2^53 kept as literals (JSON typed into a cell: `[9007199254740993]`). */
 export function parseExactJson(text: string): JsonValue {
-  if (!/\d{16}/.test(text)) return JSON.parse(text) as JsonValue;
+  // Parsed as typed first: marking turns an invalid number (`09007199254740993`) into a valid string.
+  const value = JSON.parse(text) as JsonValue;
+  if (!/\d{16}/.test(text)) return value;
   const marked = text.replace(TOKEN, (token) => (token.startsWith('"') || /[.eE]/.test(token) || Number.isSafeInteger(Number(token)) ? token : JSON.stringify(integerLiteral(token))));
   return JSON.parse(marked) as JsonValue;
 }

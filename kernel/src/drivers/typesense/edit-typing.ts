@@ -5,7 +5,7 @@
  * int32 (engine-facts A.5), so values are typed here, never left to the engine.
  */
 import type { JsonValue } from '../../console/cell';
-import { isIntegerLiteral } from '../../json/exact-integers';
+import { exactJson, isIntegerLiteral } from '../../json/exact-integers';
 import { booleanCell, documentFieldCell, type FieldFacts, numberCell, parseJsonCell, ValueRefused, wholeNumberCell } from '../edit-values';
 
 const WHOLE: Record<string, { min: bigint; max: bigint }> = {
@@ -36,9 +36,18 @@ export function typeTypesenseValue(field: FieldFacts, text: string): JsonValue {
 }
 
 function checkElement(field: FieldFacts, element: string, item: JsonValue): void {
-  const wrong = (what: string) => new ValueRefused(`${field.name} (${field.type}): ${JSON.stringify(item)} is not ${what}; every element of a ${field.type} field must be ${what}.`);
-  if (element in WHOLE && !isIntegerLiteral(item) && (typeof item !== 'number' || !Number.isInteger(item))) throw wrong('a whole number');
-  if (element === 'float' && typeof item !== 'number') throw wrong('a number');
+  // A whole number past 2^53 is held as a marked string until sent: a number here, told by its digits.
+  const literal = isIntegerLiteral(item);
+  const shown = exactJson(item);
+  const wrong = (what: string) => new ValueRefused(`${field.name} (${field.type}): ${shown} is not ${what}; every element of a ${field.type} field must be ${what}.`);
+  const isNumber = literal || typeof item === 'number';
+  const range = Object.hasOwn(WHOLE, element) ? WHOLE[element] : undefined;
+  if (range) {
+    if (!literal && !(typeof item === 'number' && Number.isInteger(item))) throw wrong('a whole number');
+    const digits = typeof item === 'number' ? BigInt(item) : BigInt(shown);
+    if (digits < range.min || digits > range.max) throw new ValueRefused(`${field.name} (${field.type}): ${shown} is outside ${range.min}..${range.max}, the range of ${element}.`);
+  }
+  if (element === 'float' && !isNumber) throw wrong('a number');
   if (element === 'bool' && typeof item !== 'boolean') throw wrong('true or false');
-  if (element === 'string' && typeof item !== 'string') throw wrong('a string');
+  if (element === 'string' && (literal || typeof item !== 'string')) throw wrong('a string');
 }
