@@ -15,6 +15,11 @@ export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T
   return hasOwnProperty.call(record, key) ? record[key] : undefined;
 }
 
+/** Whether `key` is the record's own field (what Object.hasOwn says, for the ES2021 extension build too). */
+export function hasField(record: object, key: string): boolean {
+  return hasOwnProperty.call(record, key);
+}
+
 /** A record with no prototype: any key, `__proto__` included, is an ordinary field of it. */
 export function fieldRecord<T>(from?: Readonly<Record<string, T>>): Record<string, T> {
   const record = Object.create(null) as Record<string, T>;

@@ -22,6 +22,7 @@
 import type { JsonValue } from '../../console/cell';
 import type { AggregationResult as AggregationTable } from '../driver';
 import { cellText } from '../../render/text-table';
+import { hasField } from '../../json/own-fields';
 
 type JsonObject = { [key: string]: JsonValue };
 type Row = Record<string, JsonValue>;
@@ -43,7 +44,7 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 }
 
 function own(object: JsonObject, key: string): JsonValue | undefined {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
+  return hasField(object, key) ? object[key] : undefined;
 }
 
 function newRow(): Row {
@@ -160,7 +161,7 @@ class Tables {
   private valuesInto(row: Row, prefix: string, object: JsonObject, parentKeys: ParentKeys, title: string, path: string, builder: TableBuilder, parentName = ''): void {
     const inBucket = own(object, 'doc_count') !== undefined;
     // A metric with one value: the value (as text when the engine gives it so) is the column.
-    if (!inBucket && Object.hasOwn(object, 'value')) {
+    if (!inBucket && hasField(object, 'value')) {
       this.put(row, prefix || 'value', textOr(object, 'value'), `${path}.value`, builder);
     }
     for (const [field, value] of Object.entries(object)) {
@@ -202,7 +203,7 @@ class Tables {
 
   /** An array value: keyed elements (`{key, value}` of percentiles, matrix_stats' `{name, ...}`) as columns; any other array as one JSON cell. */
   private arrayInto(row: Row, column: string, array: JsonValue[], path: string, builder: TableBuilder): void {
-    const keyed = array.length > 0 && array.every((e) => isObject(e) && (typeof own(e, 'name') === 'string' || (own(e, 'key') !== undefined && !isObject(own(e, 'key')) && Object.hasOwn(e, 'value'))));
+    const keyed = array.length > 0 && array.every((e) => isObject(e) && (typeof own(e, 'name') === 'string' || (own(e, 'key') !== undefined && !isObject(own(e, 'key')) && hasField(e, 'value'))));
     if (!keyed) {
       this.put(row, column, array, path, builder);
       return;
@@ -225,7 +226,7 @@ class Tables {
 
   /** Sets a cell; a column name already taken (a sub-aggregation named `key`) leaves the value to Raw JSON, named. */
   private put(row: Row, column: string, value: JsonValue, path: string, builder: TableBuilder): void {
-    if (Object.hasOwn(row, column)) builder.notShown.add(path);
+    if (hasField(row, column)) builder.notShown.add(path);
     else row[column] = value;
   }
 }
@@ -238,7 +239,7 @@ function textOr(object: JsonObject, field: string): JsonValue {
 
 /** `min_as_string` beside `min`: shown in its place. */
 function isAsString(object: JsonObject, field: string): boolean {
-  return field.endsWith('_as_string') && Object.hasOwn(object, field.slice(0, -'_as_string'.length));
+  return field.endsWith('_as_string') && hasField(object, field.slice(0, -'_as_string'.length));
 }
 
 function hasBuckets(value: JsonObject): boolean {
@@ -253,7 +254,7 @@ function finish(builder: TableBuilder): AggregationTable {
   // The count of documents outside the buckets first: it says whether the table is the whole population.
   const fields = [...builder.aggregationValues].sort(([a], [b]) => Number(b === 'sum_other_doc_count') - Number(a === 'sum_other_doc_count'));
   for (const [field, list] of fields) {
-    const words = Object.hasOwn(BUCKET_SET_WORDS, field) ? (BUCKET_SET_WORDS[field] as string) : field;
+    const words = hasField(BUCKET_SET_WORDS, field) ? (BUCKET_SET_WORDS[field] as string) : field;
     if (builder.parents <= 1 && list.length === 1) {
       const [[, value]] = list as [[string, JsonValue]];
       notes.push(field === 'sum_other_doc_count' ? `and ${shown(value)} ${words}` : `${words}: ${shown(value)}`);
