@@ -158,6 +158,21 @@ describeEachTarget(elasticsearchTargets(), 'aggregation tables', (target) => {
     expect(cats.rows).toEqual(colors.flatMap((c) => buckets(obj(c.back).cats).map((b) => ({ colors: c.key, key: b.key, doc_count: b.doc_count }))));
   });
 
+  it('a value whose column name is taken (a sub-aggregation named s.max beside stats s) is named under the table, not dropped silently', async () => {
+    const { raw, tables } = await aggregate(es, { cats: { terms: { field: 'category', size: 2 }, aggs: { s: { stats: { field: 'price' } }, 's.max': { max: { field: 'rating' } } } } });
+    const cats = table(tables, 'cats');
+    // The engine's order decides which of the two gets the column; the other is named.
+    const first = Object.keys(buckets(raw.cats)[0] ?? {}).find((k) => k === 's' || k === 's.max');
+    const named = first === 's' ? 'cats.buckets[].s.max.value' : 'cats.buckets[].s.max';
+    expect(cats.notShown).toEqual([named]);
+    buckets(raw.cats).forEach((bucket, i) => {
+      expect(cats.rows[i]?.['s.max']).toBe(first === 's' ? obj(bucket.s).max : obj(bucket['s.max']).value);
+    });
+    const info = { connection: 'es', engine: 'elasticsearch' as const, method: 'POST', path: '/products/_search', status: 200, elapsedMs: 1 };
+    const plain = String(toBundle({ kind: 'hits', columns: [], rows: [], aggregations: tables }, info, undefined)['text/plain']);
+    expect(plain).toContain(`Not shown in this table (read them in Raw JSON, the engine's answer): ${named}.`);
+  });
+
   it('composite: one column per source, and the after_key to page on said under the table', async () => {
     const { raw, tables } = await aggregate(es, { pages: { composite: { size: 3, sources: [{ cat: { terms: { field: 'category' } } }, { stock: { terms: { field: 'in_stock' } } }] } } });
     const pages = table(tables, 'pages');
