@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import { type EsTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { openPanelLab, showPanel } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
@@ -23,6 +24,9 @@ import { openNotebook, screenshot } from './support/notebook-page';
 jest.setTimeout(240_000);
 
 const NOTEBOOK = 'grid-truth.ipynb';
+const TS_KEY = 'e2e-grid-truth-ts-secret';
+/** Over one block of 1,000 rows, so rows past the first block are read after a deletion. */
+const TS_DOCS = 1_500;
 const SHOP = 30;
 const BIG = 5_000;
 const MAPPING = { properties: { n: { type: 'long' }, qty: { type: 'integer' }, title: { type: 'keyword' } } };
@@ -59,15 +63,18 @@ beforeAll(async () => {
   const realStarted = startRealNode().catch((err: Error) => {
     realSkipped = err.message;
   });
-  servers = [await listen(es.handler, { port: 0 })];
+  const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
+  ts.createCollection({ name: 'items', fields: [{ name: 'title', type: 'string' }, { name: 'rank', type: 'int32' }] });
+  ts.loadDocuments('items', Array.from({ length: TS_DOCS }, (_, n) => ({ id: `i${n}`, title: `Item ${n}`, rank: n })));
+  servers = [await listen(es.handler, { port: 0 }), await listen(ts.handler, { port: 0 })];
   esUrl = servers[0]?.url ?? '';
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([realStarted, new Promise((resolve) => (timer = setTimeout(resolve, REAL_START_TIMEOUT_MS)))]);
   clearTimeout(timer);
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-grid-truth-'));
-  const cells = [`%connect elasticsearch ${esUrl} name=es`];
+  const cells = [`%connect elasticsearch ${esUrl} name=es`, `%connect typesense ${servers[1]?.url ?? ''} key=\${env:TS_KEY} name=ts`];
   if (real) cells.push(`%connect elasticsearch ${real.url} name=real`);
-  ({ lab, browser, page } = await openPanelLab({ root, notebook: NOTEBOOK, cells, beforeOpen: (opened) => opened.setDefaultTimeout(30_000) }));
+  ({ lab, browser, page } = await openPanelLab({ root, notebook: NOTEBOOK, cells, env: { TS_KEY }, beforeOpen: (opened) => opened.setDefaultTimeout(30_000) }));
 }, REAL_START_TIMEOUT_MS + 240_000);
 
 afterAll(async () => {
@@ -109,6 +116,18 @@ const cellShows = (p: Page, label: string, id: string, column: string, text: str
     { label, id, column, text },
     { timeout: 30_000 },
   );
+/** Waits until the grid row shows this text in a cell (reading it fetches its block). */
+const rowShows = (p: Page, label: string, row: number, column: string, text: string) =>
+  p.waitForFunction(
+    ({ label, row, column, text }) => {
+      type Model = { data(r: string, row: number, c: number): string; columns: Array<{ name: string }> };
+      type Shell = { widgets(area: string): Iterable<{ title: { label: string }; model?: Model }> };
+      const m = [...(window as unknown as { jupyterapp: { shell: Shell } }).jupyterapp.shell.widgets('main')].find((w) => w.title.label === label)?.model;
+      return m !== undefined && m.data('body', row, m.columns.findIndex((k) => k.name === column)) === text;
+    },
+    { label, row, column, text },
+    { timeout: 30_000 },
+  );
 const gridTabs = (p: Page, label: string) => p.getByRole('tab', { name: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
 
 async function openGrid(p: Page, target: string, connection = 'es'): Promise<string> {
@@ -140,7 +159,7 @@ async function inGrid<T, A>(p: Page, label: string, arg: A, fn: string): Promise
 
 /** The grid row showing the document with this id, among the first 200 (-1: not shown). */
 const rowOf = (p: Page, label: string, id: string) =>
-  inGrid<number, string>(p, label, id, `const m = w.model; const n = m.rowCount('body'); for (let r = 0; r < Math.min(n, 200); r++) if (m.data('body', r, 0) === arg) return r; return -1;`);
+  inGrid<number, string>(p, label, id, `const m = w.model; const c = Math.max(0, m.columns.findIndex((k) => k.primaryKey)); const n = m.rowCount('body'); for (let r = 0; r < Math.min(n, 200); r++) if (m.data('body', r, c) === arg) return r; return -1;`);
 const cellText = (p: Page, label: string, row: number, column: string) =>
   inGrid<string, { row: number; column: string }>(p, label, { row, column }, `return w.model.data('body', arg.row, w.model.columns.findIndex((c) => c.name === arg.column));`);
 
@@ -298,6 +317,28 @@ describe('after Save', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(stored('p8')).resolves.toMatchObject({ qty: 8 });
     await editBar(page, label).getByRole('button', { name: 'Discard' }).click();
+  });
+});
+
+describe('after Save on Typesense, which reads without a snapshot', () => {
+  it('a saved deletion leaves the grid, and the rows read after it are the collection as it is: none skipped, the total right', async () => {
+    const label = await openGrid(page, 'items', 'ts');
+    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(TS_DOCS));
+    // Newest first: i1499 is the first row.
+    const header = await cellPoint(page, label, await rowOf(page, label, 'i1499'), 'row-header');
+    await page.mouse.click(header.x, header.y);
+    await editBar(page, label).getByRole('button', { name: 'Delete rows' }).click();
+    await expect(save(page, label)).resolves.toBe('Saved 1 change.');
+    await expect(rowOf(page, label, 'i1499')).resolves.toBe(-1);
+    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(TS_DOCS - 1));
+    await treeItem(page, 'items', 'ts').locator(`xpath=self::*[starts-with(@aria-label, "items · 1,499 documents")]`).waitFor();
+    // The second block is read now, from the collection without i1499.
+    await inGrid(page, label, null, `w.dataGrid.scrollTo(0, w.dataGrid.maxScrollY);`);
+    await rowShows(page, label, TS_DOCS - 2, 'id', 'i0');
+    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(TS_DOCS - 1));
+    await rowShows(page, label, 999, 'id', 'i499');
+    await rowShows(page, label, 1000, 'id', 'i498');
+    await rowShows(page, label, 0, 'id', 'i1498');
   });
 });
 

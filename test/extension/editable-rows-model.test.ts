@@ -142,4 +142,20 @@ describe('the editable grid model', () => {
     expect(m.rowCount('body')).toBe(0);
     expect(m.currentStatus.total).toBe(0);
   });
+
+  it('where the engine reads without a snapshot, a block that already counts a saved deletion makes the grid read its rows anew', async () => {
+    const three = [...rows, { _id: 'c', n: 3, tags: [] }];
+    const keyed = (list: typeof three, offset: number): Block => ({ ...first, block: offset / 2, offset, rows: list, cut: [], keys: list.map((r) => ({ index: 'items', id: r._id })), versions: undefined });
+    // As the collection is now: a deleted, so b and c are its first two documents.
+    const live = three.slice(1);
+    const m = new EditableRowsModel(columns, 3, 2, keyed(three.slice(0, 2), 0), async (block) => ({ block: keyed(live.slice(block * 2, block * 2 + 2), block * 2), total: 2 }), new PendingChanges(), () => 'items');
+    m.deleteRows([0]);
+    m.showOutcomes(m.pending.settle([{ key: 'row:items/a', status: 'saved', row: { index: 'items', id: 'a' }, request: { method: 'DELETE', path: '/collections/items/documents/a', status: 200, elapsedMs: 1 } }]), new Map());
+    expect(m.rowCount('body')).toBe(2);
+    // The second row's block is not loaded yet: reading it, the grid finds the collection changed.
+    m.data('body', 1, 0);
+    for (let i = 0; i < 10 && m.data('body', 1, 0) !== 'c'; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect([m.rowCount('body'), m.data('body', 0, 0), m.data('body', 1, 0)]).toEqual([2, 'b', 'c']);
+  });
 });
+

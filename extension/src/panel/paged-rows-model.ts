@@ -268,6 +268,17 @@ export class PagedRowsModel extends MutableDataModel {
   }
 
   private arrived(block: Block, total: number): void {
+    if (total !== this.total && this.hidden.length > 0) {
+      // Read without a snapshot (an engine paging by offset): this block counts the deletions already,
+      // so the rows held and the places of the deleted ones are of before; the grid reads them anew.
+      this.blocks.clear();
+      this.failed.clear();
+      this.hidden = [];
+      this.total = total;
+      this.store(block);
+      this.emitChanged({ type: 'model-reset' });
+      return;
+    }
     this.total = total;
     this.store(block);
     const row = this.leadingRows + this.shownAt(block.offset);
