@@ -76,6 +76,17 @@ describe('Elasticsearch numbers', () => {
     expect(refusal(() => typeTypesenseValue(field('int64[]'), '[-09223372036854775807]')).message).toContain('takes JSON');
   });
 
+  it('a whole number past 2^53 written with a zero fraction or an exponent keeps every digit; one with a fraction is refused, not rounded to a whole number', () => {
+    expect(sent(typeElasticsearchValue(field('long'), '9007199254740993.0'))).toBe('9007199254740993');
+    expect(sent(typeElasticsearchValue(field('long'), '9.007199254740993e15'))).toBe('9007199254740993');
+    expect(sent(typeTypesenseValue(field('int64'), '-90071992547409930e-1'))).toBe('-9007199254740993');
+    expect(refusal(() => typeElasticsearchValue(field('long'), '9007199254740993.5')).message).toContain('has a fraction');
+    expect(refusal(() => typeElasticsearchValue(field('integer'), '1e-400')).message).toContain('has a fraction');
+    expect(typeElasticsearchValue(field('integer'), '1.5e3')).toBe(1500);
+    expect(typeElasticsearchValue(field('long'), '0e99999999')).toBe(0);
+    expect(refusal(() => typeElasticsearchValue(field('long'), '1e-99999999')).message).toContain('has a fraction');
+  });
+
   it('a cleared number, date or boolean cell stores null; a cleared keyword keeps the empty string', () => {
     expect(typeElasticsearchValue(field('integer'), '')).toBeNull();
     expect(typeElasticsearchValue(field('date'), ' ')).toBeNull();

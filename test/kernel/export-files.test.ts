@@ -211,7 +211,7 @@ describe('only a regular file or a new name is ever replaced', () => {
     await run.started();
     execFileSync('mkfifo', [join(cwd, 'late.jsonl')]);
     const message = errorOf(await run.answer());
-    expect(message).toMatch(new RegExp(`^The export of products could not write the file \\(${join(cwd, 'late.jsonl')} is a named pipe \\(FIFO\\), so it was not replaced\\) after 3,000 of 3,000 documents .*: late\\.jsonl was not written; the documents read so far are in late\\.jsonl\\.searchbook-[0-9a-f]{8}\\.partial\\.$`));
+    expect(message).toMatch(new RegExp(`^The export of products could not write the file \\(${join(cwd, 'late.jsonl')} is a named pipe \\(FIFO\\), so it was not replaced\\) after 3,000 of 3,000 documents .*: late\\.jsonl was not written; the complete export is in late\\.jsonl\\.searchbook-[0-9a-f]{8}\\.partial\\.$`));
     expect(lstatSync(join(cwd, 'late.jsonl')).isFIFO()).toBe(true);
     const [partial] = partialsOf(cwd, 'late.jsonl');
     expect(lines(partial as string)).toHaveLength(COUNT);

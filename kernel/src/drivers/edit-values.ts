@@ -108,9 +108,28 @@ export function numberCell(field: FieldFacts, text: string, whole: boolean): num
  */
 export function wholeNumberCell(field: FieldFacts, text: string, range: { min: bigint; max: bigint }): number | string {
   const value = numberCell(field, text, true);
-  const digits = /^[-+]?\d+$/.test(text.trim()) ? BigInt(text.trim()) : BigInt(value);
+  const digits = exactWhole(text.trim());
+  if (digits === undefined) throw new ValueRefused(`${field.name} (${field.type}): "${text}" has a fraction, and ${field.type} holds whole numbers; write one such as ${Math.trunc(value)}.`);
   if (digits < range.min || digits > range.max) throw new ValueRefused(`${field.name} (${field.type}): ${text.trim()} is outside ${range.min}..${range.max}, the range of ${field.type}.`);
   return exactInteger(digits);
+}
+
+/**
+ * The whole number a decimal text names, read from its digits (`9007199254740993.0`,
+ * `9.007199254740993e15`); undefined when it has a fraction. Past 2^53 a JavaScript number
+ * rounds both the digits and the fraction away.
+ */
+function exactWhole(text: string): bigint | undefined {
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text) ?? [];
+  const digits = BigInt(`${sign === '-' ? '-' : ''}${whole}${fraction}`);
+  // Zero, whatever its exponent: `0e99999999` must not be multiplied out.
+  if (digits === 0n) return 0n;
+  const scale = fraction.length - Number(exponent);
+  // The caller's finite number bounds a growing exponent; a shrinking one past the digits leaves a fraction.
+  if (scale <= 0) return digits * 10n ** BigInt(-scale);
+  if (scale > whole.length + fraction.length) return undefined;
+  const divisor = 10n ** BigInt(scale);
+  return digits % divisor === 0n ? digits / divisor : undefined;
 }
 
 export function booleanCell(field: FieldFacts, text: string): boolean {

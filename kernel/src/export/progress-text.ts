@@ -40,7 +40,9 @@ export function stoppedText(target: string, file: string, e: ExportStopped): str
   const why = e.stop === 'interrupted' ? 'was interrupted' : e.stop === 'write' ? `could not write the file (${e.reason})` : `stopped on an engine error (${e.reason})`;
   // The temporary file is named as the file was written (relative names stay relative).
   const partial = join(dirname(file), basename(e.partial));
-  const kept = e.kept ? `the documents read so far are in ${partial}` : `${partial} was removed`;
+  // A write step that keeps the file failed after the last page (the rename, or a name that is no longer a regular file): it is all there.
+  const held = e.stop === 'write' ? 'the complete export is' : 'the documents read so far are';
+  const kept = e.kept ? `${held} in ${partial}` : `${partial} was removed`;
   return `The export of ${target} ${why} after ${ofTotal(e.progress)} documents (${size(e.progress.bytes)}) in ${seconds(e.progress.elapsedMs)}: ${file} was not written; ${kept}.`;
 }
 
