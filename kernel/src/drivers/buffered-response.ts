@@ -28,6 +28,7 @@ export function bufferedRequest(dispatcher: Dispatcher, options: Dispatcher.Disp
       return;
     }
     signal.addEventListener('abort', handler.onAbort, { once: true });
+    handler.startDeadline();
     dispatcher.dispatch(options, handler);
   });
 }
@@ -37,6 +38,15 @@ export interface AnswerBounds {
   maxBytes?: number;
   /** Marked once the engine's answer starts: a request failing before that got no answer at all. */
   attempt?: { answered: boolean };
+  /** Milliseconds the whole answer may take, headers and body, from now. */
+  deadlineMs?: number;
+}
+
+/** The whole answer did not come within its deadline; the request was aborted then. */
+export class DeadlinePassedError extends Error {
+  constructor(readonly deadlineMs: number) {
+    super(`the answer did not come whole within ${deadlineMs} ms`);
+  }
 }
 
 /** An answer that passed its connection's cap; the request was aborted when it did. */
@@ -59,6 +69,7 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
   private body = new Blocks();
   private received = 0;
   private settled = false;
+  private deadline: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly signal: AbortSignal,
@@ -74,9 +85,26 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
     this.controller?.abort(reason);
   };
 
+  /**
+   * A deadline on the whole answer: undici's own timeouts restart with every byte, so a server
+   * that trickles its body would hold the request for ever under them alone. One timer of its
+   * own, not AbortSignal.timeout and AbortSignal.any, which cost a fifth of a small search.
+   */
+  startDeadline(): void {
+    const ms = this.bounds.deadlineMs;
+    if (ms === undefined || this.settled) return;
+    this.deadline = setTimeout(() => {
+      const err = new DeadlinePassedError(ms);
+      this.fail(err);
+      this.controller?.abort(err);
+    }, ms);
+  }
+
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     if (this.signal.aborted) controller.abort(abortReason(this.signal));
+    // Its deadline passed while it waited for a socket: it is not sent at all.
+    else if (this.settled) controller.abort(new DeadlinePassedError(this.bounds.deadlineMs ?? 0));
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: AnswerHeaders): void {
@@ -135,6 +163,7 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
   /** Settles once: stops listening for the interrupt and lets go of what was read. */
   private settle(): void {
     this.settled = true;
+    clearTimeout(this.deadline);
     this.signal.removeEventListener('abort', this.onAbort);
     this.body = new Blocks();
   }
