@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { ConsoleRequest, JsonValue, RequestBody } from '../console/cell';
 import { DEFAULT_ANSWER_CAP_BYTES, formatBytes, MAX_ANSWER_CAP_BYTES } from '../connections/request-bounds';
-import { AnswerTooLargeError, type BufferedResponse, bufferedRequest } from './buffered-response';
+import { AnswerTooLargeError, type BufferedResponse, bufferedRequest, DeadlinePassedError } from './buffered-response';
 import { exactJson } from '../json/exact-integers';
 import { connectionFailureMessage } from './connection-failure';
 import { decodeContent } from './content-encoding';
@@ -101,10 +101,6 @@ export class Transport {
     const { body, contentType } = encodeBody(request.body);
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = this.options.maxAnswerBytes ?? DEFAULT_ANSWER_CAP_BYTES;
-    // A deadline on the whole answer: undici's own timeouts restart with every byte, so a
-    // server that trickles its body would hold the cell for ever under them alone.
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const bounded = AbortSignal.any([signal, deadline]);
     try {
       const options: Dispatcher.DispatchOptions = {
         origin: this.options.baseUrl,
@@ -118,7 +114,7 @@ export class Transport {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       };
-      const response = await this.dispatch(options, bounded, maxBytes);
+      const response = await this.dispatch(options, signal, { maxBytes, deadlineMs: timeoutMs });
       const headers = flattenHeaders(response.headers);
       const content = await decodeContent(response.bytes, headers['content-encoding'], maxBytes);
       if (content.decoded) {
@@ -128,7 +124,7 @@ export class Transport {
       }
       return { status: response.status, headers, bytes: content.bytes, elapsedMs: performance.now() - started };
     } catch (err) {
-      throw this.mapError(err, signal, timeoutMs, deadline);
+      throw this.mapError(err, signal, timeoutMs);
     }
   }
 
@@ -137,13 +133,16 @@ export class Transport {
    * and its method is safe to repeat: a keep-alive socket the server closed while it sat idle
    * fails the next request written to it, though that request never reached the engine.
    */
-  private async dispatch(options: Dispatcher.DispatchOptions, signal: AbortSignal, maxBytes: number): Promise<BufferedResponse> {
+  private async dispatch(options: Dispatcher.DispatchOptions, signal: AbortSignal, bounds: { maxBytes: number; deadlineMs: number }): Promise<BufferedResponse> {
     const attempt = { answered: false };
+    const started = performance.now();
     try {
-      return await bufferedRequest(this.agent, options, signal, { maxBytes, attempt });
+      return await bufferedRequest(this.agent, options, signal, { ...bounds, attempt });
     } catch (err) {
       if (signal.aborted || attempt.answered || !RESENDABLE.has(options.method) || !closedUnanswered(err)) throw err;
-      return bufferedRequest(this.agent, options, signal, { maxBytes });
+      // The deadline covers both sendings.
+      const deadlineMs = Math.max(1, bounds.deadlineMs - (performance.now() - started));
+      return bufferedRequest(this.agent, options, signal, { ...bounds, deadlineMs });
     }
   }
 
@@ -191,10 +190,10 @@ export class Transport {
     );
   }
 
-  private mapError(err: unknown, signal: AbortSignal, timeoutMs: number, deadline?: AbortSignal): EngineError {
+  private mapError(err: unknown, signal: AbortSignal, timeoutMs: number): EngineError {
     if (signal.aborted) return new EngineError('Interrupted', 'The request was interrupted; nothing more will be read from it.');
     if (err instanceof EngineError) return err;
-    if (deadline?.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+    if (err instanceof DeadlinePassedError || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
       return new EngineError(
         'Timeout',
         `${this.options.label} did not send its whole answer within ${timeoutMs / 1000} s (timeout=${timeoutMs / 1000} of this connection), so the request was aborted. Wait longer with timeout=<seconds> on %connect, or ask for less.`,
