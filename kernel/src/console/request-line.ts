@@ -2,7 +2,7 @@
 import { HTTP_METHODS, type HttpMethod } from './cell';
 import { checkPath, checkQuery, type PathPlace } from './path-check';
 import { refuse, withForm } from './refusal';
-import { looksLikeSql, refuseSql } from './sql-refusal';
+import { isSqlTarget, looksLikeSql, refuseSql } from './sql-refusal';
 import { readVarRef, resolveVarRef, valueText } from './var-ref';
 import type { VariableScope } from './variables';
 
@@ -114,6 +114,7 @@ export function parseRequestLine(
       { line: lineNo, column: startColumn },
     );
   }
+  if (isSqlTarget(target)) refuseSql(lineNo, startColumn);
   const question = target.indexOf('?');
   const typedPath = question === -1 ? target : target.slice(0, question);
   if (/\s/.test(typedPath)) {
