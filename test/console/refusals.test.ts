@@ -1,5 +1,5 @@
 import { parseCell } from '../../kernel/src/console/parse';
-import { refusal, scope } from './helpers';
+import { refusal, requests, scope } from './helpers';
 
 const FORM = 'GET /my-index/_search';
 
@@ -14,6 +14,16 @@ describe('SQL-looking input is refused, nothing is sent', () => {
       expect(r.line).toBe(2);
     },
   );
+
+  test.each(['DELETE FROM', 'DELETE FROM\nbooks WHERE id = 1', 'delete from books', 'DELETE books;', 'DELETE /books;', 'INSERT INTO'])('%j, a method then SQL, is SQL too', (cell) => {
+    const r = refusal(cell);
+    expect(r.ename).toBe('SQLRefused');
+    expect(r.line).toBe(1);
+  });
+
+  test('a path without its slash is still a request', () => {
+    expect(requests('DELETE books\nDELETE /from-2024\nGET /books/_doc/1')).toMatchObject([{ method: 'DELETE', path: '/books' }, { path: '/from-2024' }, { path: '/books/_doc/1' }]);
+  });
 
   test('other bad request lines get a different ename, with the same form in the hint', () => {
     for (const cell of ['FETCH /x', 'GET /my index', 'GET']) {

@@ -72,3 +72,11 @@ it('a shell request nested 2,000 deep gets an error reply naming the bound', asy
   expect(reply.content).toMatchObject({ status: 'error', ename: 'MessageRefused', evalue: 'searchbook refuses this execute_request: it is nested more than 200 levels deep.' });
   await stillServing();
 });
+
+it('a cell of 400,000 request lines is read in one pass: is_complete answers within its bound and the kernel goes on', async () => {
+  // Each request line used to search the rest of the cell for `${`: a minute of blocked event loop.
+  const cell = Array.from({ length: 400_000 }, (_, i) => `GET /books/_doc/${i}`).join('\n');
+  const reply = await kernel.request('shell', 'is_complete_request', { code: cell }, 30_000);
+  expect(reply.content.status).toBe('complete');
+  await stillServing();
+});

@@ -64,3 +64,12 @@ describe('an int32 field given "5" or 5.5', () => {
     expect(String(later.reply.content.evalue)).toContain('Could not find a document with id: after-bad-year');
   });
 });
+
+it('SQL on a Typesense connection is refused with Typesense advice, not Elasticsearch advice', async () => {
+  const { reply } = await kernel.execute('SELECT * FROM books WHERE year > 2000');
+  expect(reply.content).toMatchObject({ status: 'error', ename: 'SQLRefused' });
+  const traceback = (reply.content.traceback as string[]).join('\n');
+  expect(traceback).toContain('GET /collections/<name>/documents/search?q=<words>&query_by=<field>');
+  expect(traceback).toContain('filter_by=');
+  expect(traceback).not.toMatch(/_search|"query"/);
+});

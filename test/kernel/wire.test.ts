@@ -152,6 +152,43 @@ describe('interrupting a slow request', () => {
     const after = await kernel.execute('%connections');
     expect(after.reply.content.status).toBe('ok');
   });
+
+  test('during Run All: the interrupted cell fails as Interrupted and the cells queued behind it are aborted, as in ipykernel; later cells run', async () => {
+    expect((await kernel.execute(`%connect elasticsearch ${engine.url} name=slow`)).reply.content.status).toBe('ok');
+    const arrived = engine.slowArrivals();
+    const running = await kernel.submit('shell', 'execute_request', { code: 'GET /slow/_search', stop_on_error: true });
+    const queued = await kernel.submit('shell', 'execute_request', { code: '%set queued = 1', stop_on_error: true });
+    await arrived;
+    expect((await kernel.request('control', 'interrupt_request', {})).content.status).toBe('ok');
+    expect((await running.reply).content).toMatchObject({ status: 'error', ename: 'Interrupted' });
+    expect((await queued.reply).content.status).toBe('aborted');
+    const vars = await kernel.execute('%vars');
+    expect(vars.reply.content.status).toBe('ok');
+    expect(JSON.stringify(vars.iopub)).not.toContain('queued');
+  });
+
+  test('a storm of 500 interrupts stops the cell running when they came, never the next one', async () => {
+    const short = await startSlowEngine(1_500);
+    try {
+      expect((await kernel.execute(`%connect elasticsearch ${short.url} name=short`)).reply.content.status).toBe('ok');
+      expect((await kernel.execute(`%connect elasticsearch ${engine.url} name=long`)).reply.content.status).toBe('ok');
+      const arrived = engine.slowArrivals();
+      // Neither stops the cells behind it on error, so the next one starts as soon as the first is interrupted.
+      const running = await kernel.submit('shell', 'execute_request', { code: 'GET /slow/_search', stop_on_error: false });
+      await arrived;
+      const storm: Promise<unknown>[] = [];
+      for (let i = 0; i < 500; i++) storm.push((await kernel.submit('control', 'interrupt_request', {})).reply);
+      const next = await kernel.submit('shell', 'execute_request', { code: '%use short\nGET /slow/_search', stop_on_error: false });
+      expect((await running.reply).content).toMatchObject({ status: 'error', ename: 'Interrupted' });
+      expect((await next.reply).content.status).toBe('ok');
+      await Promise.all(storm);
+      // One that comes while nothing runs is dropped too.
+      expect((await kernel.request('control', 'interrupt_request', {})).content.status).toBe('ok');
+      expect((await kernel.execute('GET /slow/_search')).reply.content.status).toBe('ok');
+    } finally {
+      await short.close();
+    }
+  });
 });
 
 describe('shutting down', () => {

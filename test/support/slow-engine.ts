@@ -10,6 +10,8 @@ export interface SlowEngine {
   slowArrived: Promise<void>;
   /** Resolves when the client closed a /slow request before it was answered. */
   slowAborted: Promise<number>;
+  /** Resolves when the next /slow request (after this call) has arrived. */
+  slowArrivals(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -19,11 +21,14 @@ export async function startSlowEngine(holdMs = 30_000): Promise<SlowEngine> {
   const slowArrived = new Promise<void>((r) => (arrived = r));
   const slowAborted = new Promise<number>((r) => (aborted = r));
   const timers = new Set<NodeJS.Timeout>();
+  let waiting: (() => void)[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     res.setHeader('x-elastic-product', 'Elasticsearch');
     res.setHeader('content-type', 'application/json');
     if (req.url?.startsWith('/slow')) {
       arrived();
+      for (const resolve of waiting) resolve();
+      waiting = [];
       res.on('close', () => {
         if (!res.writableEnded) aborted(performance.now());
       });
@@ -40,6 +45,7 @@ export async function startSlowEngine(holdMs = 30_000): Promise<SlowEngine> {
     url: `http://127.0.0.1:${port}`,
     slowArrived,
     slowAborted,
+    slowArrivals: () => new Promise<void>((resolve) => waiting.push(resolve)),
     close: () =>
       new Promise((r) => {
         for (const t of timers) clearTimeout(t);

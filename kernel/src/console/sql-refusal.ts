@@ -11,16 +11,30 @@ const SQL_STATEMENT_START = new Set([
 ]);
 const SQL_WORDS = /(?:^|[\s(])(?:FROM|WHERE|INTO|SET|VALUES|JOIN|LIMIT|ORDER\s+BY|GROUP\s+BY|HAVING|TABLE|\*)(?=$|[\s(;])/i;
 
+/** What follows a method in SQL and never names an index or collection on its own: `DELETE FROM`, `INSERT INTO`. */
+const SQL_TARGET = /^(?:FROM|INTO|TABLE|WHERE|SET|VALUES)$/i;
+
+/**
+ * A `METHOD target` line that is SQL all the same: `DELETE FROM` (the table on the next line),
+ * or a statement ended by `;` (`DELETE books;`); a path never ends with one.
+ */
+export function isSqlTarget(target: string): boolean {
+  return SQL_TARGET.test(target) || /;$/.test(target);
+}
+
 export function looksLikeSql(line: string): boolean {
   const first = /^[A-Za-z]+/.exec(line)?.[0]?.toUpperCase();
   return (first !== undefined && SQL_STATEMENT_START.has(first)) || SQL_WORDS.test(line) || /;\s*$/.test(line);
 }
 
+/** The advice without a connection; a connection's driver gives its own engine's (Driver.sqlAdvice). */
+export const SQL_ADVICE = withForm('Rewrite it as a request, for example a search with a `query` in the JSON body.');
+
 export function refuseSql(line: number, column: number): never {
   refuse(
     'SQLRefused',
     `The console sends HTTP requests, not SQL: line ${line} reads as SQL.`,
-    withForm('Rewrite it as a request, for example a search with a `query` in the JSON body.'),
+    SQL_ADVICE,
     { line, column },
   );
 }

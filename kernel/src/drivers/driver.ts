@@ -108,6 +108,8 @@ export interface Driver {
   readonly engine: EngineName;
   /** Checks what answers at the address and that the credentials work. */
   probe(signal: AbortSignal): Promise<EngineIdentity>;
+  /** How to write in this engine's requests what a line of SQL asks for (the hint of a SQL refusal). */
+  readonly sqlAdvice: string;
   /** Why this engine would misread a request as written (checked before anything is sent), or undefined. */
   refusal(request: ConsoleRequest): Refusal | undefined;
   /** Sends one console request; rejects with EngineError (never with a raw socket error). */

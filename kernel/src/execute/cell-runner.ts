@@ -23,7 +23,7 @@ const NO_CONNECTION_HINT = [
  * anything is sent, then its items run in order and the cell stops at the first failure.
  */
 export class CellRunner {
-  private current: AbortController | undefined;
+  private current: { controller: AbortController; startedAt: number } | undefined;
 
   constructor(
     private readonly scope: VariableScope,
@@ -32,18 +32,23 @@ export class CellRunner {
     private readonly profiles: ProfileServices = defaultProfileServices(),
   ) {}
 
-  /** Aborts the cell in flight, if any; its HTTP request is cancelled at once. */
-  interrupt(): boolean {
-    if (!this.current) return false;
-    this.current.abort();
+  /**
+   * Aborts the cell in flight, if it was already running at `arrivedAt` (performance.now());
+   * its HTTP request is cancelled at once. False when there was nothing to stop.
+   */
+  interrupt(arrivedAt = performance.now()): boolean {
+    if (!this.current || this.current.startedAt > arrivedAt) return false;
+    this.current.controller.abort();
     return true;
   }
 
   async run(code: string, sink: OutputSink): Promise<void> {
+    const startedAt = performance.now();
     const parsed = parseCell(code, this.scope);
-    if (!parsed.ok) throw refusalFailure(parsed.refusal);
-    // A cell that keeps its connection is checked whole against it, so a refusal sends nothing at all.
     const driver = this.connections.active?.driver;
+    // SQL is answered with the connection's own engine's way of asking the same.
+    if (!parsed.ok) throw refusalFailure(parsed.refusal.ename === 'SQLRefused' && driver ? { ...parsed.refusal, hint: driver.sqlAdvice } : parsed.refusal);
+    // A cell that keeps its connection is checked whole against it, so a refusal sends nothing at all.
     if (driver && parsed.items.every((item) => item.kind === 'request')) {
       for (const item of parsed.items) {
         const refusal = item.kind === 'request' ? driver.refusal(item) : undefined;
@@ -51,7 +56,8 @@ export class CellRunner {
       }
     }
     const controller = new AbortController();
-    this.current = controller;
+    const current = { controller, startedAt };
+    this.current = current;
     try {
       for (const item of parsed.items) {
         if (controller.signal.aborted) throw INTERRUPTED();
@@ -65,7 +71,7 @@ export class CellRunner {
       if (err instanceof EngineError) throw CellFailure.fromEngine(err);
       throw err;
     } finally {
-      if (this.current === controller) this.current = undefined;
+      if (this.current === current) this.current = undefined;
     }
   }
 

@@ -4,8 +4,8 @@ import { ShutdownRequest } from '../protocol/requests';
 
 export function interruptHandler(runner: CellRunner, cancelInput: () => void): Handler {
   return async (ctx) => {
-    runner.interrupt();
-    cancelInput();
+    // Only the cell running when the interrupt arrived stops; one that arrives while idle does nothing.
+    if (runner.interrupt(ctx.message.receivedAt)) cancelInput();
     await ctx.reply({});
   };
 }

@@ -108,11 +108,15 @@ export class KernelServer {
   }
 
   private async readControl(): Promise<void> {
+    // Control requests are answered one at a time, but read (and stamped) as they arrive: an
+    // interrupt answered late, after a storm of them, must still count from when it came.
+    let answering = Promise.resolve();
     for await (const frames of this.iterate(this.sockets.control)) {
       const message = this.decodeOrLog(frames, 'control');
-      // Not awaited in sequence with shell: control must answer while a cell runs.
-      if (message) await this.dispatch(message, 'control');
+      // Not in sequence with shell: control must answer while a cell runs.
+      if (message) answering = answering.then(() => this.dispatch(message, 'control')).catch((err: unknown) => this.events.log(`control request failed: ${(err as Error).message}`));
     }
+    await answering;
   }
 
   private async readStdin(): Promise<void> {

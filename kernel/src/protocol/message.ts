@@ -26,6 +26,8 @@ export interface IncomingMessage {
   metadata: Record<string, unknown>;
   content: unknown;
   buffers: Buffer[];
+  /** When the kernel read it off its socket (performance.now()): an interrupt stops only a cell that was running then. */
+  receivedAt: number;
 }
 
 export interface OutgoingMessage {
@@ -55,6 +57,7 @@ export function decode(frames: Buffer[], signer: Signer): IncomingMessage {
     metadata: JsonObject.parse(metadata),
     content,
     buffers: frames.slice(split + 6),
+    receivedAt: performance.now(),
   };
 }
 

@@ -1,3 +1,4 @@
+import { ELASTICSEARCH_SQL_ADVICE } from './sql-advice';
 import type { FieldNameOptions } from '../field-tree';
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
@@ -23,6 +24,7 @@ import type { PartialFailure } from '../../render/mime-types';
 
 export class ElasticsearchDriver implements Driver {
   readonly engine = 'elasticsearch' as const;
+  readonly sqlAdvice = ELASTICSEARCH_SQL_ADVICE;
 
   private readonly structure: ElasticsearchStructure;
   readonly documents: DocumentSide;

@@ -1,3 +1,4 @@
+import { TYPESENSE_SQL_ADVICE } from './sql-advice';
 import type { FieldNameOptions } from '../field-tree';
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../document-columns';
@@ -25,6 +26,7 @@ import type { PartialFailure } from '../../render/mime-types';
 
 export class TypesenseDriver implements Driver {
   readonly engine = 'typesense' as const;
+  readonly sqlAdvice = TYPESENSE_SQL_ADVICE;
 
   private readonly structure: TypesenseStructure;
   /** The server's version as the probe read it; undefined when the key may not read it. */
