@@ -46,6 +46,30 @@ describe('the pending set shared by the pages of one origin', () => {
     expect(typed(new PendingSync('es', 'shop').load())).toEqual([['p1', { qty: '11' }]]);
   });
 
+  it('a value another page types into a row while this page saves it stays pending in both', () => {
+    const { a, b, pa, pb } = twoPages();
+    a.watch(pa, () => undefined);
+    b.watch(pb, () => undefined);
+    const hear = () => window.dispatchEvent(new StorageEvent('storage', { key: `searchbook:pending:v1:${JSON.stringify(['es', 'shop'])}`, storageArea: window.localStorage }));
+    pb.edit(p1, v, 'qty', '11', '1', 1);
+    b.store(pb);
+    hear();
+    const changes = pb.changes('shop');
+    // Page B's save is on its way when page A, which sees B's change, types another value into the same row.
+    expect(typed(pa)).toEqual([['p1', { qty: '11' }]]);
+    pa.edit(p1, v, 'name', 'Desk', 'Table', 'Table');
+    a.store(pa);
+    hear();
+    expect(typed(pb)).toEqual([['p1', { qty: '11', name: 'Desk' }]]);
+    pb.settle([{ key: 'row:shop/p1', status: 'saved', row: p1, version: { seqNo: 2, primaryTerm: 1 }, request: { method: 'POST', path: '/shop/_update/p1', status: 200, elapsedMs: 1 } }], changes);
+    b.store(pb);
+    hear();
+    a.unwatch();
+    b.unwatch();
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual([['p1', { name: 'Desk' }]]);
+    expect(typed(pa)).toEqual([['p1', { name: 'Desk' }]]);
+  });
+
   it('new rows inserted on two pages at once are two rows', () => {
     const { a, b, pa, pb } = twoPages();
     pa.insert();

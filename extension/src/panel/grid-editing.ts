@@ -148,7 +148,7 @@ export class GridEditing implements EditGate {
         this.refuse(reply.refusals);
         return;
       }
-      const outcomes = this.model.pending.settle(reply.results);
+      const outcomes = this.model.pending.settle(reply.results, changes);
       this.model.showOutcomes(outcomes, typed);
       const saved = outcomes.filter((o) => o.status === 'saved').length;
       const conflicts = reply.results.filter((r) => r.status === 'conflict').length;
