@@ -70,6 +70,25 @@ describe('the pending set shared by the pages of one origin', () => {
     expect(typed(pa)).toEqual([['p1', { name: 'Desk' }]]);
   });
 
+  it('a change the browser could not store (storage full) stays on the page and is stored with the next one', () => {
+    const { a, pa } = twoPages();
+    const full = jest.spyOn(Storage.prototype, 'setItem').mockImplementationOnce(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    pa.edit(p1, v, 'qty', '11', '1', 1);
+    a.store(pa);
+    expect(a.notStored).toBe(true);
+    expect(new PendingSync('es', 'shop').load().count).toBe(0);
+    pa.edit(p2, v, 'qty', '22', '2', 2);
+    a.store(pa);
+    full.mockRestore();
+    warn.mockRestore();
+    expect(a.notStored).toBe(false);
+    expect(typed(pa)).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }]]));
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }]]));
+  });
+
   it('new rows inserted on two pages at once are two rows', () => {
     const { a, b, pa, pb } = twoPages();
     pa.insert();

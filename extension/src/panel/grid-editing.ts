@@ -228,7 +228,9 @@ export class GridEditing implements EditGate {
       locate: (key) => this.locate(key),
     });
     // Another page's changes came in with this write: show them too (the next write finds nothing new).
+    const stored = !this.sync.notStored;
     if (this.sync.store(this.model.pending)) queueMicrotask(() => this.model.pendingUpdated(true));
+    if (stored && this.sync.notStored) this.say('The browser refused to keep the pending changes (its storage is full or off): Save them before you reload or close this page.');
   }
 
   private locate(key: string): void {

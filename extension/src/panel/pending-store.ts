@@ -82,6 +82,8 @@ export class PendingSync {
   /** The set as this page last read or wrote it: what tells this page's own changes from the others'. */
   private base: PendingState = EMPTY;
   private listener: ((event: StorageEvent) => void) | undefined;
+  /** The browser refused the last write (storage full or off): a reload would lose what is not stored. */
+  notStored = false;
 
   constructor(
     private readonly connection: string,
@@ -104,11 +106,15 @@ export class PendingSync {
     const ours = pending.state();
     const stored = this.read();
     const merged = mergePending(this.base, ours, stored);
-    this.base = copy(merged);
     try {
       if (isEmpty(merged)) window.localStorage.removeItem(this.key);
       else if (JSON.stringify(merged) !== JSON.stringify(stored) || readText(this.key) === null) window.localStorage.setItem(this.key, JSON.stringify(merged));
+      this.base = copy(merged);
+      this.notStored = false;
     } catch (err) {
+      // Storage full or off: the set stored is still the one read, so this page's changes stay its own and the next store writes them again.
+      this.base = stored;
+      this.notStored = true;
       console.warn('searchbook: pending changes could not be stored in the browser', err);
     }
     if (JSON.stringify(merged) === JSON.stringify(ours)) return false;
