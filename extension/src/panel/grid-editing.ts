@@ -62,6 +62,7 @@ export class GridEditing implements EditGate {
     grid.node.append(this.note);
     model.pendingChanged.connect(() => this.update());
     this.update();
+    if (sync.keptAside) this.say(`Some pending changes stored in this browser could not be read (another version of searchbook, or damaged): they are kept in its local storage under ${sync.keptAside}.`);
   }
 
   /** The kernel behind the grid is gone: say what becomes of the pending changes. */
