@@ -103,6 +103,36 @@ describe('pending changes of one grid', () => {
     expect(p.changes('products', ['row:products-2/b'])).toEqual([{ kind: 'update', key: 'row:products-2/b', row: b, version: { seqNo: 7, primaryTerm: 1 }, fields: { price: '13' } }]);
   });
 
+  it('a value typed into a row while its save was on its way stays pending after the save answers', () => {
+    const p = new PendingChanges();
+    p.edit(a, v1, 'price', '12', '10', 10);
+    const fresh = p.insert();
+    p.editNew(fresh, 'title', 'Lamp', false);
+    const book = { index: 'books', id: 'b1' };
+    p.edit(book, undefined, 'rank', '5', '3', 3);
+    const changes = p.changes('products');
+    // Typed after Save was clicked, before its answer came.
+    p.edit(a, v1, 'price', '13', '10', 10);
+    p.edit(a, v1, 'name', 'Desk', 'Table', 'Table');
+    p.editNew(fresh, 'color', 'red', false);
+    p.edit(book, undefined, 'title', 'Dune II', 'Dune', 'Dune');
+    const v2 = { seqNo: 2, primaryTerm: 1 };
+    p.settle(
+      [
+        { key: 'row:products/a', status: 'saved', row: a, version: v2, document: { _id: 'a', price: 12, name: 'Table' }, request: sent },
+        { key: fresh, status: 'saved', row: { index: 'products', id: 'n1' }, version: v1, document: { _id: 'n1', title: 'Lamp' }, request: sent },
+        { key: 'row:books/b1', status: 'saved', row: book, document: { id: 'b1', rank: 5, title: 'Dune' }, request: sent },
+      ],
+      changes,
+    );
+    expect(p.changes('products')).toEqual([
+      { kind: 'update', key: 'row:products/a', row: a, version: v2, fields: { price: '13', name: 'Desk' } },
+      { kind: 'update', key: 'row:products/n1', row: { index: 'products', id: 'n1' }, version: v1, fields: { color: 'red' } },
+      { kind: 'update', key: 'row:books/b1', row: book, expected: { title: 'Dune' }, fields: { title: 'Dune II' } },
+    ]);
+    expect(p.newRows).toEqual([]);
+  });
+
   it('a new row whose id is taken: Overwrite sends it with the stored version, or (no versions, Typesense) as an update of that document', () => {
     const p = new PendingChanges();
     const es = p.insert();

@@ -62,6 +62,7 @@ export class GridEditing implements EditGate {
     grid.node.append(this.note);
     model.pendingChanged.connect(() => this.update());
     this.update();
+    if (sync.keptAside) this.say(`Some pending changes stored in this browser could not be read (another version of searchbook, or damaged): they are kept in its local storage under ${sync.keptAside}.`);
   }
 
   /** The kernel behind the grid is gone: say what becomes of the pending changes. */
@@ -148,7 +149,7 @@ export class GridEditing implements EditGate {
         this.refuse(reply.refusals);
         return;
       }
-      const outcomes = this.model.pending.settle(reply.results);
+      const outcomes = this.model.pending.settle(reply.results, changes);
       this.model.showOutcomes(outcomes, typed);
       const saved = outcomes.filter((o) => o.status === 'saved').length;
       const conflicts = reply.results.filter((r) => r.status === 'conflict').length;
@@ -228,7 +229,9 @@ export class GridEditing implements EditGate {
       locate: (key) => this.locate(key),
     });
     // Another page's changes came in with this write: show them too (the next write finds nothing new).
+    const stored = !this.sync.notStored;
     if (this.sync.store(this.model.pending)) queueMicrotask(() => this.model.pendingUpdated(true));
+    if (stored && this.sync.notStored) this.say('The browser refused to keep the pending changes (its storage is full or off): Save them before you reload or close this page.');
   }
 
   private locate(key: string): void {

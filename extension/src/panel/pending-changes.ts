@@ -12,7 +12,7 @@ import {
 } from '../../../kernel/src/grid/edit-protocol';
 import { JsonValueSchema } from '../../../kernel/src/render/mime-types';
 import { randomDocumentId } from './document-id';
-import { ownValue } from '../../../kernel/src/json/own-fields';
+import { ownValue, setField } from '../../../kernel/src/json/own-fields';
 
 const GridRowSchema = z.record(z.string(), JsonValueSchema);
 export type GridRow = z.infer<typeof GridRowSchema>;
@@ -198,12 +198,19 @@ export class PendingChanges {
     }
   }
 
-  /** Applies a save's answers: saved changes leave, the others stay with their problem. */
-  settle(results: readonly ChangeResult[]): SaveOutcome[] {
+  /**
+   * Applies a save's answers: saved changes leave, the others stay with their problem. `sent`:
+   * the changes as the save sent them; a value typed into a saved row after they were sent
+   * (on this page, or on another one and taken in through storage) stays pending.
+   */
+  settle(results: readonly ChangeResult[], sent: readonly RowChange[] = []): SaveOutcome[] {
     return results.map((result): SaveOutcome => {
       if (result.status === 'saved') {
         const kind = this.kindOf(result.key);
+        const change = sent.find((c) => c.key === result.key);
+        const since = change ? this.typedSince(change) : {};
         this.remove(result.key);
+        if (Object.keys(since).length > 0) this.keepOverSaved(result, since);
         return { key: result.key, status: 'saved', kind, row: result.row, ...(result.version ? { version: result.version } : {}), ...(result.document ? { document: result.document } : {}) };
       }
       const problem: Problem =
@@ -261,6 +268,24 @@ export class PendingChanges {
 
   problemOf(key: string): Problem | undefined {
     return this.edited.get(key)?.problem ?? this.added.find((r) => r.key === key)?.problem;
+  }
+
+  /** The fields of a change whose text differs from what `change` sent: typed while it was on its way. */
+  private typedSince(change: RowChange): Record<string, CellEdit> {
+    if (change.kind === 'delete') return {};
+    const now = change.kind === 'insert' ? this.added.find((r) => r.key === change.key)?.fields : this.edited.get(change.key)?.fields;
+    const since: Record<string, CellEdit> = {};
+    for (const [column, text] of Object.entries(now ?? {})) if (ownValue(change.fields, column) !== text) setField(since, column, text);
+    return since;
+  }
+
+  /** Edits typed after a change was sent, pending over the document its save stored. */
+  private keepOverSaved(result: Extract<ChangeResult, { status: 'saved' }>, fields: Record<string, CellEdit>): void {
+    const key = rowKeyString(result.row);
+    const before = this.edited.get(key)?.expected;
+    // Without versions: a field not sent is stored as first read; one sent is stored as the save wrote it.
+    const expected = result.version ? undefined : Object.fromEntries(Object.keys(fields).map((c) => [c, (result.document && ownValue(result.document, c)) ?? (before && ownValue(before, c)) ?? null]));
+    this.edited.set(key, { key, row: result.row, ...(result.version ? { version: result.version } : {}), ...(expected ? { expected } : {}), fields, deleted: false });
   }
 
   private kindOf(key: string): RowChange['kind'] {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { PendingChanges, type PendingState, PendingStateSchema } from './pending-changes';
 
 /**
@@ -26,16 +27,34 @@ function readText(key: string): string | null {
   }
 }
 
-function parseState(text: string | null, what: string): PendingState {
-  if (!text) return EMPTY;
+/** Stored text this panel cannot read whole (damaged, or written by another version): kept aside under this key before the set is written again. */
+function asideKey(key: string): string {
+  return key.replace('searchbook:pending:', 'searchbook:pending-unread:');
+}
+
+const EditedEntry = PendingStateSchema.shape.edited.element;
+const AddedEntry = PendingStateSchema.shape.added.element;
+const LooseState = z.object({ next: z.number().int().nonnegative().catch(1), edited: z.array(z.unknown()).catch([]), added: z.array(z.unknown()).catch([]) });
+
+/** The stored set; where it cannot be read whole, the changes it holds that can be, and `whole: false`. */
+function parseState(text: string | null): { state: PendingState; whole: boolean } {
+  if (!text) return { state: EMPTY, whole: true };
+  let json: unknown;
   try {
-    const parsed = PendingStateSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
+    json = JSON.parse(text);
   } catch {
-    // Unreadable: fall through.
+    return { state: EMPTY, whole: false };
   }
-  console.warn(`searchbook: stored pending changes of ${what} could not be read and were ignored`);
-  return EMPTY;
+  const parsed = PendingStateSchema.safeParse(json);
+  if (parsed.success) return { state: parsed.data, whole: true };
+  const loose = LooseState.safeParse(json);
+  if (!loose.success) return { state: EMPTY, whole: false };
+  const readable = <T>(entries: readonly unknown[], schema: z.ZodType<T>): T[] =>
+    entries.flatMap((entry) => {
+      const one = schema.safeParse(entry);
+      return one.success ? [one.data] : [];
+    });
+  return { state: { v: 1, next: loose.data.next, edited: readable(loose.data.edited, EditedEntry), added: readable(loose.data.added, AddedEntry) }, whole: false };
 }
 
 /** A copy sharing nothing: the pending set edits its entries in place, and `base` must not follow. */
@@ -82,6 +101,8 @@ export class PendingSync {
   /** The set as this page last read or wrote it: what tells this page's own changes from the others'. */
   private base: PendingState = EMPTY;
   private listener: ((event: StorageEvent) => void) | undefined;
+  /** The browser refused the last write (storage full or off): a reload would lose what is not stored. */
+  notStored = false;
 
   constructor(
     private readonly connection: string,
@@ -102,13 +123,18 @@ export class PendingSync {
    */
   store(pending: PendingChanges): boolean {
     const ours = pending.state();
-    const stored = this.read();
+    const { state: stored, safe } = this.readSafely();
     const merged = mergePending(this.base, ours, stored);
-    this.base = copy(merged);
     try {
+      if (!safe) throw new Error('the stored text could not be read whole, nor kept aside');
       if (isEmpty(merged)) window.localStorage.removeItem(this.key);
       else if (JSON.stringify(merged) !== JSON.stringify(stored) || readText(this.key) === null) window.localStorage.setItem(this.key, JSON.stringify(merged));
+      this.base = copy(merged);
+      this.notStored = false;
     } catch (err) {
+      // Storage full or off: the set stored is still the one read, so this page's changes stay its own and the next store writes them again.
+      this.base = stored;
+      this.notStored = true;
       console.warn('searchbook: pending changes could not be stored in the browser', err);
     }
     if (JSON.stringify(merged) === JSON.stringify(ours)) return false;
@@ -139,7 +165,32 @@ export class PendingSync {
     this.listener = undefined;
   }
 
+  /** Where stored text this page could not read whole was kept aside, for the grid to say so. */
+  keptAside: string | undefined;
+
   private read(): PendingState {
-    return parseState(readText(this.key), `${this.target} on ${this.connection}`);
+    return this.readSafely().state;
+  }
+
+  /** The stored set; `safe`: writing over it loses nothing (what could not be read is kept aside). */
+  private readSafely(): { state: PendingState; safe: boolean } {
+    const text = readText(this.key);
+    const { state, whole } = parseState(text);
+    return { state, safe: whole || text === null || this.keepAside(text) };
+  }
+
+  /** Nothing stored is thrown away: text this panel cannot read is copied aside before the set is written over it. */
+  private keepAside(text: string): boolean {
+    const aside = asideKey(this.key);
+    try {
+      const kept = readText(aside);
+      if (kept !== text) window.localStorage.setItem(kept === null ? aside : `${aside}:${Date.now()}`, text);
+    } catch (err) {
+      console.warn(`searchbook: stored pending changes of ${this.target} on ${this.connection} could not all be read, nor kept aside`, err);
+      return false;
+    }
+    this.keptAside = aside;
+    console.warn(`searchbook: stored pending changes of ${this.target} on ${this.connection} could not all be read; the stored text is kept under ${aside}`);
+    return true;
   }
 }
