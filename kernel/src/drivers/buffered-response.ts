@@ -126,7 +126,13 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
     const size = this.received + chunk.length;
     const max = this.bounds.maxBytes;
     if (max !== undefined && size > max) return this.tooLarge(controller, size, 'read');
-    this.body.append(chunk);
+    try {
+      this.body.append(chunk);
+    } catch (err) {
+      // Memory refused: the request ends here, settled, rather than with a half-read body.
+      this.fail(err);
+      return controller.abort(err instanceof Error ? err : new Error(String(err)));
+    }
     this.received = size;
   }
 
