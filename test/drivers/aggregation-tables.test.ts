@@ -117,9 +117,9 @@ describeEachTarget(elasticsearchTargets(), 'aggregation tables', (target) => {
     expect(inner.rows).toEqual(expected);
     expect(inner.keyColumns).toEqual(['cats', 'key']);
     // Each category's own count of documents in other brands (size 1 leaves most out).
-    const others = buckets(raw.cats).map((parent) => `${String(parent.key)} ${String(obj(parent.brand).sum_other_doc_count)}`);
+    const others = buckets(raw.cats).map((parent) => `${String(parent.key)}: ${Number(obj(parent.brand).sum_other_doc_count).toLocaleString('en-US')}`);
     expect(inner.notes?.find((n) => n.startsWith('documents in other buckets (sum_other_doc_count), per cats bucket:'))).toBe(
-      `documents in other buckets (sum_other_doc_count), per cats bucket: ${others.join(', ')}`,
+      `documents in other buckets (sum_other_doc_count), per cats bucket: ${others.join('; ')}`,
     );
   });
 

@@ -44,7 +44,7 @@ it('labels the bars of a sub-aggregation with the parent keys and its own, and s
       name: 'brands > colors',
       rows: [{ brands: 'acme', key: 'red', doc_count: 4 }, { brands: '<b>globex</b>', key: 'red', doc_count: 8 }],
       keyColumns: ['brands', 'key'],
-      notes: ['documents in other buckets (sum_other_doc_count), per brands bucket: acme 3, <b>globex</b> 0'],
+      notes: ['documents in other buckets (sum_other_doc_count), per brands bucket: acme: 3; <b>globex</b>: 0'],
       notShown: ['brands.buckets[].colors.key'],
     },
   ]);
@@ -52,7 +52,7 @@ it('labels the bars of a sub-aggregation with the parent keys and its own, and s
   expect(labels).toEqual(['acme · red', '<b>globex</b> · red']);
   const notes = [...output.node.querySelectorAll('.searchbook-Aggregation-note')].map((n) => n.textContent);
   expect(notes).toEqual([
-    'documents in other buckets (sum_other_doc_count), per brands bucket: acme 3, <b>globex</b> 0',
+    'documents in other buckets (sum_other_doc_count), per brands bucket: acme: 3; <b>globex</b>: 0',
     "Not shown in this table (read them in Raw JSON, the engine's answer): brands.buckets[].colors.key.",
   ]);
   // Values from the answer are text, never markup.

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../console/cell';
-import type { ConsoleResult, PresentedResult } from '../drivers/driver';
+import type { AggregationResult, ConsoleResult, PresentedResult } from '../drivers/driver';
 import { cutLongCells } from './cell-cut';
 import { escapeControlCharacters } from './control-characters';
 import type { EncodedString } from '../protocol/encoded-string';
@@ -58,6 +58,7 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
   const caption = statusLine(info);
   switch (result.kind) {
     case 'hits': {
+      const aggregations = (result.aggregations ?? []).map((table) => withFirstRows(table, limits.gridRows));
       const layout = result.documents && answer && !columnsNestOddly(result.columns) ? result.documents : undefined;
       const count = layout && answer ? documentsOf(answer.value, layout).length : result.rows.length;
       const held = Math.min(count, limits.gridRows);
@@ -71,14 +72,14 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
         ...(result.total ? { total: result.total } : {}),
         omittedRows: omitted,
         cut: stored?.cut ?? [],
-        aggregations: result.aggregations ?? [],
+        aggregations,
       };
       const total = result.total ? `${result.total.relation === 'gte' ? '≥' : ''}${result.total.value} total, ` : '';
       const summary = `${caption} (${total}${held} shown${leftOut(omitted)})`;
       const kept: KeptRows = { held, row: rowReader(stored?.rows, answer, layout, result.columns), store: stored ? 'rows' : 'answer', mimeType: HITS_MIME, omittedRows: omitted };
       return {
         [HITS_MIME]: payload,
-        ...fallbacks(summary, result.columns.map((c) => c.name), kept, fallbackBudget(answerKept, limits), result.aggregations ?? [], warningOf(info)),
+        ...fallbacks(summary, result.columns.map((c) => c.name), kept, fallbackBudget(answerKept, limits), aggregations, warningOf(info)),
       };
     }
     case 'table': {
@@ -106,6 +107,11 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
     case 'text':
       return { 'text/plain': [caption, warningOf(info).plain, escapeControlCharacters(cutText(result.text, 'text', limits))].filter(Boolean).join('\n') };
   }
+}
+
+/** An aggregation table as the notebook keeps it: its first `keep` rows, the others counted (the footer says so under the table). */
+function withFirstRows(table: AggregationResult, keep: number): AggregationResult {
+  return table.rows.length > keep ? { ...table, rows: table.rows.slice(0, keep), omittedRows: table.rows.length - keep } : table;
 }
 
 /** Row `i` of the grid: from the rows kept, or rebuilt from the answer's documents. */

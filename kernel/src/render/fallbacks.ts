@@ -2,7 +2,7 @@ import type { JsonValue } from '../console/cell';
 import type { AggregationResult } from '../drivers/driver';
 import type { MimeBundle } from './bundle';
 import { aggregationFooter, aggregationTitle } from './mime-types';
-import { escapeHtml, htmlRowOf, htmlTable, plainCell, plainTable, plainTableOf, rowTexts } from './text-table';
+import { escapeHtml, htmlRowOf, htmlTable, plainCell, plainTableOf, rowTexts } from './text-table';
 
 type Row = Record<string, JsonValue>;
 
@@ -39,21 +39,36 @@ export function fallbacks(
   const plainCells = plainCellsThatFit(columns, htmlLines, budgetChars);
   // A search asked only for its aggregations (`size: 0`) gets no empty hits table.
   const table = columns.length > 0 && kept.held > 0;
-  const aggColumns = (aggRows: Row[]) => [...new Set(aggRows.flatMap((r) => Object.keys(r)))];
+  const aggregationTables = aggregations.map((a) => aggregationFallback(a, budgetChars, kept.mimeType));
   const plain = [
     summary,
     warning.plain,
     table ? plainTableOf(columns, plainCells) : '',
     rest(kept, plainCells.length),
-    ...aggregations.map((a) => [`\n${aggregationTitle(a)}`, plainTable(aggColumns(a.rows), a.rows), ...aggregationFooter(a)].join('\n')),
+    ...aggregationTables.map((a) => a.plain),
   ];
   const html = [
     warning.html,
     table ? htmlTable(summary, columns, htmlLines.map((line) => line.html)) : `<p>${escapeHtml(summary)}</p>`,
     rest(kept, htmlRows) ? `<p>${escapeHtml(rest(kept, htmlRows))}</p>` : '',
-    ...aggregations.flatMap((a) => [htmlTable(aggregationTitle(a), aggColumns(a.rows), a.rows), ...aggregationFooter(a).map((line) => `<p>${escapeHtml(line)}</p>`)]),
+    ...aggregationTables.map((a) => a.html),
   ];
   return { 'text/html': html.filter(Boolean).join('\n'), 'text/plain': plain.filter(Boolean).join('\n') };
+}
+
+/** An aggregation table with its footer, its rows cut to the budget as the hits table's are (a table of buckets in buckets can hold thousands). */
+function aggregationFallback(table: AggregationResult, budgetChars: number, mimeType: string): { plain: string; html: string } {
+  const columns = [...new Set(table.rows.flatMap((r) => Object.keys(r)))];
+  const kept: KeptRows = { held: table.rows.length, row: (i) => table.rows[i] ?? {}, store: 'rows', mimeType, omittedRows: 0 };
+  const lines = linesThatFit(kept, columns, budgetChars);
+  const cells = plainCellsThatFit(columns, lines, budgetChars);
+  const footer = aggregationFooter(table);
+  const plainRest = rest(kept, cells.length);
+  const htmlRest = rest(kept, lines.length);
+  return {
+    plain: [`\n${aggregationTitle(table)}`, plainTableOf(columns, cells), ...(plainRest ? [plainRest] : []), ...footer].join('\n'),
+    html: [htmlTable(aggregationTitle(table), columns, lines.map((line) => line.html)), ...[...(htmlRest ? [htmlRest] : []), ...footer].map((line) => `<p>${escapeHtml(line)}</p>`)].join('\n'),
+  };
 }
 
 /** The sentence under a table that shows fewer rows than the notebook holds, or than the answer had. */

@@ -116,6 +116,8 @@ export const AggregationTableSchema = z.object({
   notes: z.array(z.string()).optional(),
   /** Parts of the answer the table cannot show, named by their path in the answer (`brands.buckets[].x`): read them in Raw JSON. */
   notShown: z.array(z.string()).optional(),
+  /** Rows after the first `SEARCHBOOK_MAX_ROWS` left out of the notebook (a table of buckets in buckets multiplies rows). */
+  omittedRows: z.number().int().positive().optional(),
 });
 export type AggregationTable = z.infer<typeof AggregationTableSchema>;
 
@@ -183,9 +185,11 @@ export function aggregationTitle(table: { name: string; kind?: 'aggregation' | '
 }
 
 /** The lines under an aggregation table: the engine's notes, then what the table leaves to Raw JSON. Plain text, for every renderer. */
-export function aggregationFooter(table: Pick<AggregationTable, 'notes' | 'notShown'>): string[] {
+export function aggregationFooter(table: Pick<AggregationTable, 'notes' | 'notShown' | 'omittedRows'>): string[] {
   const notShown = table.notShown ?? [];
+  const omitted = table.omittedRows ?? 0;
   return [
+    ...(omitted > 0 ? [`${counts.format(omitted)} more rows of this table are not in the notebook (read them in Raw JSON, or set SEARCHBOOK_MAX_ROWS before starting the kernel and run the cell again to keep them).`] : []),
     ...(table.notes ?? []),
     ...(notShown.length > 0 ? [`Not shown in this table (read them in Raw JSON, the engine's answer): ${notShown.join(', ')}.`] : []),
   ];

@@ -265,8 +265,9 @@ function finish(builder: TableBuilder): AggregationTable {
       notes.push(`${words}: ${shown(first ?? null)} under every ${builder.parentName} bucket`);
       continue;
     }
-    const listed = list.slice(0, LISTED_PER_PARENT).map(([label, value]) => `${label} ${shown(value)}`);
-    notes.push(`${words}, per ${builder.parentName} bucket: ${listed.join(', ')}`);
+    // Keys are often numbers or hold commas and spaces themselves (`0`, `Acme, Inc.`): a colon and a semicolon keep key and count apart.
+    const listed = list.slice(0, LISTED_PER_PARENT).map(([label, value]) => `${label}: ${shown(value)}`);
+    notes.push(`${words}, per ${builder.parentName} bucket: ${listed.join('; ')}`);
     if (list.length > LISTED_PER_PARENT) notShown.add(`${field} of ${list.length - LISTED_PER_PARENT} more ${builder.parentName} buckets`);
   }
   const { table } = builder;
