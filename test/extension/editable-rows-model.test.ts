@@ -157,5 +157,21 @@ describe('the editable grid model', () => {
     for (let i = 0; i < 10 && m.data('body', 1, 0) !== 'c'; i++) await new Promise((resolve) => setTimeout(resolve, 0));
     expect([m.rowCount('body'), m.data('body', 0, 0), m.data('body', 1, 0)]).toEqual([2, 'b', 'c']);
   });
-});
 
+  it('where the engine reads without a snapshot, a block that already counts a saved insertion makes the grid read its rows anew: no row twice, the total counted once', async () => {
+    const three = [...rows, { _id: 'c', n: 3, tags: [] }];
+    const keyed = (list: typeof three, offset: number): Block => ({ ...first, block: offset / 2, offset, rows: list, cut: [], keys: list.map((r) => ({ index: 'items', id: r._id })), versions: undefined });
+    // As the collection is now: the saved insertion n0 sorts first.
+    const live = [{ _id: 'n0', n: 0, tags: [] }, ...three];
+    const m = new EditableRowsModel(columns, 3, 2, keyed(three.slice(0, 2), 0), async (block) => ({ block: keyed(live.slice(block * 2, block * 2 + 2), block * 2), total: 4 }), new PendingChanges(), () => 'items');
+    m.insertRow();
+    const key = m.pending.newRows[0]?.key ?? '';
+    m.setData('body', 0, 0, 'n0');
+    m.showOutcomes(m.pending.settle([{ key, status: 'saved', row: { index: 'items', id: 'n0' }, document: { _id: 'n0', n: 0, tags: [] }, request: { method: 'POST', path: '/collections/items/documents', status: 201, elapsedMs: 1 } }]), new Map());
+    expect([m.rowCount('body'), m.currentStatus.total]).toEqual([4, 4]);
+    const shown = () => Array.from({ length: m.rowCount('body') }, (_, row) => m.data('body', row, 0));
+    // The last row's block is not loaded yet: reading it, the grid finds the collection changed.
+    for (let i = 0; i < 20 && shown().join() !== 'n0,a,b,c'; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect([shown(), m.currentStatus.total]).toEqual([['n0', 'a', 'b', 'c'], 4]);
+  });
+});

@@ -268,18 +268,21 @@ export class DocumentGridWidget extends ThemedGridPanel {
   }
 
   async refresh(): Promise<void> {
-    // Its grid is gone from the kernel, or the bar's view never opened: open the bar's view afresh.
-    if ((this.gone !== undefined || this.viewFailure !== undefined) && !this.client.isClosed) return this.applyView();
+    // Its grid is gone from the kernel, or the bar's view never opened or is still opening: open the bar's view afresh.
+    if ((this.gone !== undefined || this.viewFailure !== undefined || this.viewLoading) && !this.client.isClosed) return this.applyView();
     this.status.textContent = 'Refreshing…';
+    const asked = this.viewRequests;
     try {
       const reply = await this.client.request({ type: 'refresh', gridId: this.opened.gridId }, 'opened');
+      // A new filter or sort was asked for meanwhile: these rows are of the view it replaces.
+      if (asked !== this.viewRequests) return;
       this.opened = reply;
       this.model.reset(reply.columns, reply.total, reply.first);
       this.showNotes(reply.notes);
       this.sized = false;
       this.applyTheme();
     } catch (err) {
-      this.showStatus({ ...this.model.currentStatus, error: (err as Error).message });
+      if (asked === this.viewRequests) this.showStatus({ ...this.model.currentStatus, error: (err as Error).message });
     }
   }
 

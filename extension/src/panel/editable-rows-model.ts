@@ -67,6 +67,10 @@ export class EditableRowsModel extends PagedRowsModel {
     return (this.insertedRows as SavedInsertion[] | undefined)?.length ?? 0;
   }
 
+  protected override forgetAddedDocuments(): void {
+    this.insertedRows = [];
+  }
+
   rowAt(row: number): RowAt | undefined {
     const fresh = this.pending.newRows[row];
     if (fresh) {

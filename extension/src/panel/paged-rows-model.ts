@@ -70,6 +70,9 @@ export class PagedRowsModel extends MutableDataModel {
     return 0;
   }
 
+  /** The target was read anew and its rows hold the documents saved into it since: they are no longer shown apart. */
+  protected forgetAddedDocuments(): void {}
+
   /** The documents the grid holds now: the snapshot's, less those deleted since, plus those inserted since. */
   get shownTotal(): number {
     return this.total - this.hidden.length + this.addedDocuments;
@@ -268,12 +271,14 @@ export class PagedRowsModel extends MutableDataModel {
   }
 
   private arrived(block: Block, total: number): void {
-    if (total !== this.total && this.hidden.length > 0) {
-      // Read without a snapshot (an engine paging by offset): this block counts the deletions already,
-      // so the rows held and the places of the deleted ones are of before; the grid reads them anew.
+    if (total !== this.total) {
+      // Read without a snapshot (an engine paging by offset): this block counts the documents saved or
+      // deleted since (here or elsewhere), so the rows held, the places of the deleted ones and the saved
+      // insertions shown first are of before, and offsets have moved; the grid reads them anew.
       this.blocks.clear();
       this.failed.clear();
       this.hidden = [];
+      this.forgetAddedDocuments();
       this.total = total;
       this.store(block);
       this.emitChanged({ type: 'model-reset' });
