@@ -73,6 +73,9 @@ beforeAll(async () => {
     ts.createCollection({ name: 'logs', enable_nested_fields: true, fields: [{ name: '.*', type: 'auto' }] });
     ts.loadDocuments('logs', LOGS);
     ts.loadDocuments('shelf', [{ id: 's1', title: 'One' }, { id: 's2', title: 'Two' }]);
+    // Field names as parsed JSON holds them: a literal `{__proto__: …}` would set a prototype, not a field.
+    ts.createCollection(JSON.parse('{"name": "keys", "fields": [{"name": "title", "type": "string"}, {"name": "__proto__", "type": "string"}, {"name": "constructor", "type": "string"}]}'));
+    ts.loadDocuments('keys', [JSON.parse('{"id": "k", "title": "Keys", "__proto__": "old proto", "constructor": "old constructor"}')]);
     servers.push(await listen(ts.handler, { port: 0 }));
   }
   [url30, url27] = servers.map((s) => s.url) as [string, string];
@@ -126,6 +129,22 @@ it('an edit of an object leaf sends the object whole, so its other leaves stay',
   expect(plan.requests[0]?.body).toEqual({ meta: { city: 'Oslo', floor: 3 } });
   saved(await save(grid, [{ kind: 'update', key: 'm', row, fields: { 'meta.city': 'Oslo' } }]), 'm');
   expect((await stored('b1')).body.meta).toEqual({ city: 'Oslo', floor: 3 });
+});
+
+it('an edit of fields named __proto__ and constructor, made against the values read, writes them; the stored document holds the values typed', async () => {
+  const grid = await open('keys');
+  const { row, at } = rowOf(grid, 'k');
+  const read = grid.first.rows[at] ?? {};
+  const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
+  const expected = json('{"__proto__": "old proto", "constructor": "old constructor"}');
+  expect([Object.hasOwn(read, '__proto__') && read['__proto__'], Object.hasOwn(read, 'constructor') && read['constructor']]).toEqual(['old proto', 'old constructor']);
+  const result = saved(await save(grid, [{ kind: 'update', key: 'k', row, expected, fields: json('{"__proto__": "new proto", "constructor": "new constructor"}') }]), 'k');
+  expect(result.request).toMatchObject({ method: 'PATCH', path: '/collections/keys/documents/k', status: 200 });
+  expect(Object.entries((await stored('k', 'keys')).body).sort()).toEqual([['__proto__', 'new proto'], ['constructor', 'new constructor'], ['id', 'k'], ['title', 'Keys']]);
+  // Made against values someone changed since: a conflict, nothing written.
+  const stale = await save(grid, [{ kind: 'update', key: 's', row, expected: json('{"__proto__": "old proto"}'), fields: json('{"__proto__": "late"}') }]);
+  expect(stale.results).toMatchObject([{ key: 's', status: 'conflict' }]);
+  expect((await stored('k', 'keys')).body['__proto__']).toBe('new proto');
 });
 
 it('a new row is POSTed with the id typed, or gets the engine\'s id; an id that exists is a conflict with the stored document', async () => {

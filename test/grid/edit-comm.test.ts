@@ -81,7 +81,7 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
 
   afterAll(async () => {
     await kernel?.close();
-    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`, `${BOOKS}-dot`, `${BOOKS}-big`, `${BOOKS}-arr`, `${BOOKS}-proto`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
+    if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`, `${BOOKS}-dot`, `${BOOKS}-big`, `${BOOKS}-arr`, `${BOOKS}-proto`, `${BOOKS}-keys`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
     await engine?.close();
   });
 
@@ -220,6 +220,20 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect(JSON.stringify((await engineCall('GET', `/${PROTO}/_source/new`)).body)).toBe('{"meta":{"__proto__":"p","a":2}}');
     expect(document?.['meta.a']).toBe(2);
     expect(document && Object.hasOwn(document, 'meta.__proto__') ? document['meta.__proto__'] : 'missing').toBe('p');
+  });
+
+  it('an edit of fields named __proto__ and constructor writes them; the stored document and the grid row shown for it hold the values typed', async () => {
+    const KEYS = `${BOOKS}-keys`;
+    // As parsed JSON holds them: a literal `{__proto__: …}` would set a prototype, not a field.
+    const document = (text: string) => JSON.parse(text) as Record<string, unknown>;
+    await engineCall('PUT', `/${KEYS}/_doc/k?refresh=true`, document('{"__proto__": "old proto", "constructor": "old constructor", "title": "Keys"}'));
+    const grid = await open(KEYS);
+    const { row, version } = rowOf(grid, 'k');
+    const result = saved(await save(grid, [{ kind: 'update', key: 'k', row, version, fields: document('{"__proto__": "new proto", "constructor": "new constructor"}') }]), 'k');
+    const source = (await engineCall('GET', `/${KEYS}/_source/k`)).body as Record<string, unknown>;
+    expect(Object.entries(source).sort()).toEqual([['__proto__', 'new proto'], ['constructor', 'new constructor'], ['title', 'Keys']]);
+    const shown = result.document ?? {};
+    expect([Object.hasOwn(shown, '__proto__') && shown['__proto__'], Object.hasOwn(shown, 'constructor') && shown['constructor']]).toEqual(['new proto', 'new constructor']);
   });
 
   it('a new row whose id exists is a conflict with the stored document; sent again with its version it replaces it', async () => {

@@ -10,11 +10,10 @@ import {
   type RowVersion,
   RowVersionSchema,
 } from '../../../kernel/src/grid/edit-protocol';
-import { JsonValueSchema } from '../../../kernel/src/render/mime-types';
+import { GridRowSchema } from '../../../kernel/src/render/mime-types';
 import { randomDocumentId } from './document-id';
-import { ownValue, setField } from '../../../kernel/src/json/own-fields';
+import { fieldsRecord, hasField, ownValue, setField } from '../../../kernel/src/json/own-fields';
 
-const GridRowSchema = z.record(z.string(), JsonValueSchema);
 export type GridRow = z.infer<typeof GridRowSchema>;
 
 /** Why a pending change is not saved yet: the kernel refused a typed value (nothing sent), someone else changed the row, or the engine failed the write. */
@@ -28,14 +27,14 @@ export const ProblemSchema = z.discriminatedUnion('kind', [
 ]);
 export type Problem = z.infer<typeof ProblemSchema>;
 
-const Fields = z.record(z.string(), CellEditSchema);
+const Fields = fieldsRecord(CellEditSchema, 'edited cells are texts or null by column');
 /** An existing row with edited cells, or marked for deletion (its edits kept, in case the mark is taken back). */
 const EditedRowSchema = z.object({
   key: z.string(),
   row: RowKeySchema,
   version: RowVersionSchema.optional(),
   /** Where the engine keeps no version: values as read (each edited field; for a deletion, the row), for the kernel to compare before writing. */
-  expected: z.record(z.string(), JsonValueSchema).optional(),
+  expected: GridRowSchema.optional(),
   fields: Fields,
   deleted: z.boolean(),
   problem: ProblemSchema.optional(),
@@ -117,8 +116,8 @@ export class PendingChanges {
       delete entry.expected?.[column];
     } else {
       // The value first read stays expected: it is what the user's edit was made against.
-      if (!entry.version && !(column in entry.fields)) entry.expected = { ...entry.expected, [column]: stored };
-      entry.fields[column] = text;
+      if (!entry.version && !hasField(entry.fields, column)) entry.expected = { ...entry.expected, [column]: stored };
+      setField(entry.fields, column, text);
     }
     delete entry.problem;
     this.store(entry);
@@ -130,7 +129,7 @@ export class PendingChanges {
     if (!row) return;
     if (isId) row.id = text ?? '';
     else if (text === null || text === '') delete row.fields[column];
-    else row.fields[column] = text;
+    else setField(row.fields, column, text);
     delete row.problem;
   }
 

@@ -10,6 +10,7 @@
  * the reply says per change whether it was saved, hit a concurrent change, or failed.
  */
 import { z } from 'zod';
+import { fieldsRecord, hasField } from '../json/own-fields';
 import { GridRowSchema, JsonValueSchema } from '../render/mime-types';
 import { GRID_PROTOCOL_VERSION } from './protocol-version';
 
@@ -33,13 +34,13 @@ export type RowKey = z.infer<typeof RowKeySchema>;
 /** A cell as the user left it: the text typed (the kernel types it by the column's mapping or schema; JSON columns hold JSON text), or null to store null. */
 export const CellEditSchema = z.string().nullable();
 export type CellEdit = z.infer<typeof CellEditSchema>;
-const Fields = z.record(z.string().min(1), CellEditSchema);
+const Fields = fieldsRecord(CellEditSchema, 'fields maps column names to the texts typed, or null').refine((fields) => !hasField(fields, ''), 'a column name is never empty');
 /**
  * Fields as the grid read them, sent by a change to a row of an engine that keeps no versions
  * (Typesense): the kernel reads the stored document first, and a field that differs is a
  * `conflict`, with nothing written.
  */
-const Expected = z.record(z.string().min(1), JsonValueSchema);
+const Expected = fieldsRecord(JsonValueSchema, 'expected maps column names to the values read').refine((fields) => !hasField(fields, ''), 'a column name is never empty');
 
 export const RowChangeSchema = z.discriminatedUnion('kind', [
   /** Only the changed fields are sent (a partial update); `expected` holds those fields as read. */
