@@ -5,7 +5,7 @@
  * answer, so a server that trickles its body is cut off; an interrupt ends a trickling request;
  * a timeout outside its range is refused before anything is sent.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ let engine: HostileEngine;
 const streamed: Promise<Streamed>[] = [];
 let trickleStarted!: () => void;
 let trickleArrived = new Promise<void>((r) => (trickleStarted = r));
+let configDir = '';
 
 /** 50 MB of hits text, offered in 64 KiB pieces. */
 const OFFERED = 50 * 1000 * 1000;
@@ -51,7 +52,7 @@ beforeAll(async () => {
     },
   });
   // A profile sets the cap as %connect's option does; JUPYTER_CONFIG_DIR keeps the test off the user's profiles.
-  const configDir = mkdtempSync(join(tmpdir(), 'searchbook-bounds-'));
+  configDir = mkdtempSync(join(tmpdir(), 'searchbook-bounds-'));
   mkdirSync(join(configDir, 'searchbook'));
   const port = Number(new URL(engine.url).port);
   const profile = { engine: 'elasticsearch', name: 'capped-profile', host: '127.0.0.1', port, auth: 'none', max_answer: '1MiB', timeout: 5 };
@@ -93,6 +94,16 @@ describe('an answer larger than the connection cap', () => {
     expect(reply.content).toMatchObject({ status: 'error', ename: 'Answer too large' });
     expect(String(reply.content.evalue)).toMatch(/^The answer of capped-profile is larger than the 1 MiB one answer may hold in memory/);
     expect((await streamed.at(-1))?.closedEarly).toBe(true);
+    expect((await kernel.execute('%use capped')).reply.content.status).toBe('ok');
+  });
+
+  it('--save keeps the cap and the timeout in the profile, and the profile applies them', async () => {
+    expect((await kernel.execute(`%connect elasticsearch ${engine.url} auth=none max_answer=1MiB timeout=5 --save kept-cap`)).reply.content.status).toBe('ok');
+    const file = JSON.parse(readFileSync(join(configDir, 'searchbook', 'profiles.json'), 'utf8')) as { profiles: { name: string }[] };
+    expect(file.profiles.find((p) => p.name === 'kept-cap')).toMatchObject({ max_answer: 1024 * 1024, timeout: 5 });
+    expect((await kernel.execute('%connect kept-cap')).reply.content.status).toBe('ok');
+    const { reply } = await kernel.execute('GET /big/_search');
+    expect(reply.content).toMatchObject({ status: 'error', ename: 'Answer too large' });
     expect((await kernel.execute('%use capped')).reply.content.status).toBe('ok');
   });
 
