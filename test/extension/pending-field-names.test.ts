@@ -2,9 +2,14 @@
 /**
  * Documents are data: cells of fields named like JavaScript object properties (`__proto__`,
  * `constructor`, `toString`) are pending changes like any other, kept across a page reload
- * (localStorage) and sent to the kernel as the comm schema reads them.
+ * (localStorage), marked in the panel's grid only where typed, and sent to the kernel as the
+ * comm schema reads them.
  */
+import './support/dom';
 import { RowChangeSchema } from '../../kernel/src/grid/edit-protocol';
+import { type Block, BlockSchema, type Column } from '../../kernel/src/grid/grid-protocol';
+import { EditableRowsModel } from '../../extension/src/panel/editable-rows-model';
+import { PendingChanges } from '../../extension/src/panel/pending-changes';
 import { PendingSync } from '../../extension/src/panel/pending-store';
 
 const p1 = { index: 'shop', id: 'p1' };
@@ -56,5 +61,35 @@ describe('pending cells of fields named like object properties', () => {
     pending.edit(p1, undefined, 'constructor', 'made', 'made', 'made');
     page.store(pending);
     expect(new PendingSync('ts', 'shop').load().count).toBe(0);
+  });
+});
+
+describe("the panel's grid over fields named like object properties", () => {
+  const names = ['_id', '__proto__', 'constructor', 'toString', 'n'];
+  const columns: Column[] = names.map((name) => ({ name, type: 'keyword', readOnly: name === '_id', json: false, origin: name === '_id' ? 'meta' : 'mapping', ...(name === '_id' ? { primaryKey: true } : {}) }));
+  // As the comm sends the block: parsed JSON, where __proto__ is a field.
+  const block: Block = BlockSchema.parse(
+    JSON.parse(
+      JSON.stringify({
+        block: 0,
+        offset: 0,
+        rows: [JSON.parse('{"_id": "a", "__proto__": "p", "constructor": "c", "toString": "t", "n": "1"}')],
+        cut: [],
+        columns,
+        requests: [],
+        keys: [{ index: 'items', id: 'a' }],
+        versions: [null],
+      }),
+    ),
+  );
+
+  it('a typed __proto__ cell shows the text typed and is marked; the cells not typed are not', () => {
+    const model = new EditableRowsModel(columns, 1, 10, block, () => new Promise(() => undefined), new PendingChanges(), () => 'items');
+    const at = (name: string) => names.indexOf(name);
+    expect(model.setData('body', 0, at('__proto__'), 'typed')).toBe(true);
+    expect(model.data('body', 0, at('__proto__'))).toBe('typed');
+    expect(names.map((name) => model.mark(0, at(name)) ?? null)).toEqual([null, 'changed', null, null, null]);
+    const [update] = model.pending.changes('items');
+    expect(update?.kind === 'update' && [own(update.fields), own(update.expected)]).toEqual([[['__proto__', 'typed']], [['__proto__', 'p']]]);
   });
 });

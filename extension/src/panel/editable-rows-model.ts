@@ -5,7 +5,7 @@ import type { Block, Column } from '../../../kernel/src/grid/grid-protocol';
 import { cellText } from '../grid/cell-text';
 import { PagedRowsModel } from './paged-rows-model';
 import { type GridRow, type PendingChanges, type Problem, rowKeyString, type SaveOutcome } from './pending-changes';
-import { fieldRecord, ownValue } from '../../../kernel/src/json/own-fields';
+import { fieldRecord, hasField, ownValue } from '../../../kernel/src/json/own-fields';
 
 /** What a grid row is: a new row not yet saved, a document (with where it lives, once loaded). */
 export type RowAt =
@@ -245,7 +245,7 @@ export class EditableRowsModel extends PagedRowsModel {
     if (!entry) return undefined;
     const problem = entry.problem ? problemMark(entry.problem, name) : undefined;
     if (entry.deleted) return problem ?? 'deleted';
-    if (!(name in entry.fields)) return undefined;
+    if (!hasField(entry.fields, name)) return undefined;
     return problem ?? 'changed';
   }
 
