@@ -46,6 +46,11 @@ beforeAll(async () => {
     '/_cat/health': body(200, { 'content-type': 'text/plain' }, '1700000000 12:00:00 test \u001b[31mred\u001b[0m 1 1\u0007\n'),
     '/ansi/_search': body(400, json, JSON.stringify({ error: { type: 'parsing_exception', reason: 'bad \u001b[2J\u001b[31mquery' }, status: 400 })),
     '/deep/_search': body(200, json, DEEP),
+    '/cut/_search': (_req, res) => {
+      res.writeHead(200, { 'x-elastic-product': 'Elasticsearch', ...json, 'content-length': '100000' });
+      res.write('{"hits": {"hits": [');
+      setTimeout(() => res.destroy(), 20);
+    },
   });
   kernel = await KernelClient.start();
   expect((await kernel.execute(`%connect elasticsearch ${engine.url} auth=none name=odd`)).reply.content.status).toBe('ok');
@@ -134,4 +139,13 @@ it('an answer nested 100,000 levels deep is shown as text and explained, and the
   const info = await kernel.request('shell', 'kernel_info_request', {}, 5_000);
   expect(info.content.status).toBe('ok');
   expect((await kernel.execute('GET /gzip/_search')).reply.content.status).toBe('ok');
+});
+
+it('an answer cut off after its status says so, and does not send the user after an https:// address', async () => {
+  const { reply, iopub } = await kernel.execute('GET /cut/_search');
+  expect(reply.content).toMatchObject({ status: 'error', ename: 'Connection failed' });
+  const text = `${String(reply.content.evalue)}\n${plainTexts(iopub).join('\n')}`;
+  expect(text).toMatch(/answered 200 and then closed the connection before the whole answer came after 19 bytes of it/);
+  expect(text).not.toMatch(/https:\/\//);
+  expect(displays(iopub).some((d) => HITS_MIME in d)).toBe(false);
 });

@@ -61,6 +61,22 @@ export class AnswerTooLargeError extends Error {
   }
 }
 
+/**
+ * The connection failed after the answer had begun: its status is known and part of its body
+ * may have come. Unlike a failure before any answer, this says nothing about the address or
+ * the protocol, so it is told apart from one.
+ */
+export class AnswerCutError extends Error {
+  constructor(
+    readonly status: number,
+    /** Bytes of body read before the cut, where known. */
+    readonly received: number | undefined,
+    override readonly cause: unknown,
+  ) {
+    super(`the connection failed after answer ${status} had begun`);
+  }
+}
+
 class GatheringHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private status = 0;
@@ -150,7 +166,9 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
-    this.fail(err);
+    // A socket failing once the status came cut the answer short; timeouts, interrupts and the
+    // cap are failures of their own and settle before they get here.
+    this.fail(this.status !== 0 ? new AnswerCutError(this.status, this.received, err) : err);
   }
 
   private tooLarge(controller: Dispatcher.DispatchController, reached: number, stage: AnswerTooLargeError['stage']): void {

@@ -21,9 +21,14 @@ const UNKNOWN_CA = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
+/** The failure's code and Node's own message, as every message here quotes them. */
+export function connectionFailureReason(err: unknown): string {
+  return [errorCode(err), errorMessage(err)].filter(Boolean).join(': ') || 'unknown error';
+}
+
 export function connectionFailureMessage(err: unknown, at: FailedConnection): string {
   const code = errorCode(err);
-  const reason = [code, errorMessage(err)].filter(Boolean).join(': ') || 'unknown error';
+  const reason = connectionFailureReason(err);
   const where = `${at.label} (${at.baseUrl})`;
   const secure = at.baseUrl.startsWith('https:');
   if (code && UNKNOWN_CA.has(code)) {

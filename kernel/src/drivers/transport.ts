@@ -1,9 +1,9 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { ConsoleRequest, JsonValue, RequestBody } from '../console/cell';
 import { DEFAULT_ANSWER_CAP_BYTES, formatBytes, MAX_ANSWER_CAP_BYTES } from '../connections/request-bounds';
-import { AnswerTooLargeError, type BufferedResponse, bufferedRequest, DeadlinePassedError } from './buffered-response';
+import { AnswerCutError, AnswerTooLargeError, type BufferedResponse, bufferedRequest, DeadlinePassedError } from './buffered-response';
 import { exactJson } from '../json/exact-integers';
-import { connectionFailureMessage } from './connection-failure';
+import { connectionFailureMessage, connectionFailureReason } from './connection-failure';
 import { decodeContent } from './content-encoding';
 import { jsonFault } from './json-fault';
 import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
@@ -164,7 +164,8 @@ export class Transport {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      const mapError = (err: unknown) => this.mapError(err, signal, timeoutMs);
+      // Anything failing while the body streams fails after the status came.
+      const mapError = (err: unknown) => this.mapError(new AnswerCutError(response.statusCode, undefined, err), signal, timeoutMs);
       return { status: response.statusCode, headers: flattenHeaders(response.headers), body: mappedChunks(response.body, mapError) };
     } catch (err) {
       throw this.mapError(err, signal, timeoutMs);
@@ -192,6 +193,8 @@ export class Transport {
 
   private mapError(err: unknown, signal: AbortSignal, timeoutMs: number): EngineError {
     if (signal.aborted) return new EngineError('Interrupted', 'The request was interrupted; nothing more will be read from it.');
+    const cut = err instanceof AnswerCutError ? err : undefined;
+    if (cut) err = cut.cause;
     if (err instanceof EngineError) return err;
     if (err instanceof DeadlinePassedError || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
       return new EngineError(
@@ -201,6 +204,13 @@ export class Transport {
     }
     if (err instanceof AnswerTooLargeError) return this.tooLarge(err);
     const { label, baseUrl } = this.options;
+    if (cut) {
+      const read = cut.received === undefined ? '' : ` after ${formatBytes(cut.received)} of it`;
+      return new EngineError(
+        'Connection failed',
+        `Connection failed: ${label} (${baseUrl}) answered ${cut.status} and then closed the connection before the whole answer came${read} (${connectionFailureReason(err)}), so none of it is shown. Run the cell again; if it happens again, the engine or a proxy in between cuts answers off: its log says why.`,
+      );
+    }
     const untrustedCertificateAdvice = this.options.untrustedCertificateAdvice ?? 'Add skip_verify to trust it anyway, or ca=<PEM file> with the CA that signed it.';
     return new EngineError('Connection failed', connectionFailureMessage(err, { label, baseUrl, untrustedCertificateAdvice }));
   }
