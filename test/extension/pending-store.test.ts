@@ -89,6 +89,18 @@ describe('the pending set shared by the pages of one origin', () => {
     expect(typed(new PendingSync('es', 'shop').load())).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }]]));
   });
 
+  it("another page clearing the browser's whole storage does not take this page's changes with it", () => {
+    const { a, pa } = twoPages();
+    a.watch(pa, () => undefined);
+    pa.edit(p1, v, 'qty', '11', '1', 1);
+    a.store(pa);
+    window.localStorage.clear();
+    window.dispatchEvent(new StorageEvent('storage', { key: null, storageArea: window.localStorage }));
+    a.unwatch();
+    expect(typed(pa)).toEqual([['p1', { qty: '11' }]]);
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual([['p1', { qty: '11' }]]);
+  });
+
   it('new rows inserted on two pages at once are two rows', () => {
     const { a, b, pa, pb } = twoPages();
     pa.insert();

@@ -151,6 +151,12 @@ export class PendingSync {
     this.listener = (event) => {
       if (event.key !== this.key && event.key !== null) return;
       if (event.storageArea !== null && event.storageArea !== window.localStorage) return;
+      if (event.key === null) {
+        // Another page cleared the whole storage, not this set's changes: they are written again.
+        this.base = EMPTY;
+        if (!isEmpty(pending.state())) this.store(pending);
+        return;
+      }
       const before = pending.state();
       this.base = this.read();
       pending.replace(copy(this.base));
