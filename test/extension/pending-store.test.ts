@@ -1,9 +1,10 @@
 /** @jest-environment jsdom */
 import { PendingSync } from '../../extension/src/panel/pending-store';
-import type { PendingChanges } from '../../extension/src/panel/pending-changes';
+import { PendingChanges } from '../../extension/src/panel/pending-changes';
 
 const p1 = { index: 'shop', id: 'p1' };
 const p2 = { index: 'shop', id: 'p2' };
+const p3 = { index: 'shop', id: 'p3' };
 const v = { seqNo: 1, primaryTerm: 1 };
 
 /** Two pages of the same origin on one target: two grids over the same localStorage. */
@@ -80,13 +81,21 @@ describe('the pending set shared by the pages of one origin', () => {
     a.store(pa);
     expect(a.notStored).toBe(true);
     expect(new PendingSync('es', 'shop').load().count).toBe(0);
+    // Another page writes meanwhile: this page takes its change in and keeps its own.
+    const { b, pb } = { b: new PendingSync('es', 'shop'), pb: new PendingChanges() };
+    a.watch(pa, () => undefined);
+    pb.edit(p3, v, 'qty', '33', '3', 3);
+    b.store(pb);
+    window.dispatchEvent(new StorageEvent('storage', { key: `searchbook:pending:v1:${JSON.stringify(['es', 'shop'])}`, storageArea: window.localStorage }));
+    a.unwatch();
+    expect(typed(pa)).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p3', { qty: '33' }]]));
     pa.edit(p2, v, 'qty', '22', '2', 2);
     a.store(pa);
     full.mockRestore();
     warn.mockRestore();
     expect(a.notStored).toBe(false);
-    expect(typed(pa)).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }]]));
-    expect(typed(new PendingSync('es', 'shop').load())).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }]]));
+    expect(typed(pa)).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }], ['p3', { qty: '33' }]]));
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }], ['p3', { qty: '33' }]]));
   });
 
   it("another page clearing the browser's whole storage does not take this page's changes with it", () => {

@@ -158,10 +158,13 @@ export class PendingSync {
         return;
       }
       const before = pending.state();
-      this.base = this.read();
-      pending.replace(copy(this.base));
-      const left = (list: readonly { key: string }[], now: readonly { key: string }[]) => list.some((e) => !now.some((n) => n.key === e.key));
-      changed(left(before.edited, this.base.edited) || left(before.added, this.base.added));
+      const stored = this.read();
+      // What this page holds and could not store (storage full) stays, and is written with its next change.
+      const now = mergePending(this.base, before, stored);
+      this.base = stored;
+      pending.replace(copy(now));
+      const left = (list: readonly { key: string }[], kept: readonly { key: string }[]) => list.some((e) => !kept.some((n) => n.key === e.key));
+      changed(left(before.edited, now.edited) || left(before.added, now.added));
     };
     window.addEventListener('storage', this.listener);
   }
