@@ -110,6 +110,24 @@ describe('the pending set shared by the pages of one origin', () => {
     expect(typed(new PendingSync('es', 'shop').load())).toEqual([['p1', { qty: '11' }]]);
   });
 
+  it('two pages typing into the same row before either hears of the other keep both values', () => {
+    const { a, b, pa, pb } = twoPages();
+    pa.edit(p1, v, 'qty', '11', '1', 1);
+    a.store(pa);
+    pb.edit(p1, v, 'name', 'Desk', 'Table', 'Table');
+    b.store(pb);
+    expect(typed(pb)).toEqual([['p1', { qty: '11', name: 'Desk' }]]);
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual([['p1', { qty: '11', name: 'Desk' }]]);
+    // A conflict met on one page stays when the other types into that row (typing there clears only its own mark).
+    pa.settle([{ key: 'row:shop/p1', status: 'conflict', message: 'changed meanwhile', current: { qty: 5 }, version: { seqNo: 4, primaryTerm: 1 }, request: { method: 'POST', path: '/shop/_update/p1', status: 409, elapsedMs: 1 } }]);
+    a.store(pa);
+    pb.edit(p1, v, 'note', 'x', '', '');
+    b.store(pb);
+    const stored = new PendingSync('es', 'shop').load();
+    expect(typed(stored)).toEqual([['p1', { qty: '11', name: 'Desk', note: 'x' }]]);
+    expect(stored.problemOf('row:shop/p1')).toMatchObject({ kind: 'conflict' });
+  });
+
   it('new rows inserted on two pages at once are two rows', () => {
     const { a, b, pa, pb } = twoPages();
     pa.insert();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setField } from '../../../kernel/src/json/own-fields';
 import { PendingChanges, type PendingState, PendingStateSchema } from './pending-changes';
 
 /**
@@ -78,11 +79,40 @@ function mergeList<T extends Keyed>(base: readonly T[], ours: readonly T[], stor
   for (const entry of ours) if (!baseBy.has(entry.key) && !stored.some((s) => s.key === entry.key)) out.push(entry);
   for (const entry of stored) {
     if (!mine(entry.key)) out.push(entry);
-    else if (oursBy.has(entry.key)) out.push(oursBy.get(entry.key) as T);
+    else if (oursBy.has(entry.key)) out.push(JSON.stringify(entry) === baseBy.get(entry.key) ? (oursBy.get(entry.key) as T) : mergeEntry(base.find((e) => e.key === entry.key), oursBy.get(entry.key) as T, entry));
     // Removed here (saved or dropped) but changed by another page since: theirs stays.
     else if (JSON.stringify(entry) !== baseBy.get(entry.key)) out.push(entry);
   }
-  for (const entry of ours) if (baseBy.has(entry.key) && mine(entry.key) && !out.includes(entry)) out.push(entry);
+  for (const entry of ours) if (baseBy.has(entry.key) && mine(entry.key) && !out.some((e) => e.key === entry.key)) out.push(entry);
+  return out;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * One row changed on this page and on another since this page last read it (two pages typing
+ * into it before either heard of the other): each field, and each property of the change, is
+ * this page's where this page changed it, and otherwise the other page's.
+ */
+function mergeEntry<T extends Keyed>(base: T | undefined, ours: T, stored: T): T {
+  const of = (entry: T | undefined, name: string) => (entry as Record<string, unknown> | undefined)?.[name];
+  const out: Record<string, unknown> = {};
+  for (const name of new Set([...Object.keys(ours), ...Object.keys(stored)])) {
+    const [b, o, s] = [of(base, name), of(ours, name), of(stored, name)];
+    const value = name === 'fields' || name === 'expected' ? mergeRecord(b, o, s) : same(o, b) ? s : o;
+    if (value !== undefined) out[name] = value;
+  }
+  return out as T;
+}
+
+function mergeRecord(base: unknown, ours: unknown, stored: unknown): Record<string, unknown> | undefined {
+  if (ours === undefined && stored === undefined) return undefined;
+  const [b, o, s] = [base, ours, stored].map((r) => (r ?? {}) as Record<string, unknown>) as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
+  const out: Record<string, unknown> = {};
+  for (const name of new Set([...Object.keys(o), ...Object.keys(s)])) {
+    const value = same(o[name], b[name]) ? s[name] : o[name];
+    if (value !== undefined) setField(out, name, value);
+  }
   return out;
 }
 
