@@ -133,6 +133,31 @@ describe('pending changes of one grid', () => {
     expect(p.newRows).toEqual([]);
   });
 
+  it('a row marked for deletion while its update was on its way stays marked after the update is saved', () => {
+    const p = new PendingChanges();
+    p.edit(a, v1, 'price', '12', '10', 10);
+    const book = { index: 'books', id: 'b1' };
+    p.edit(book, undefined, 'rank', '5', '3', 3);
+    const changes = p.changes('products');
+    p.toggleDelete([
+      { row: a, version: v1 },
+      { row: book, version: undefined, read: { id: 'b1', rank: 3, title: 'Dune' } },
+    ]);
+    const v2 = { seqNo: 2, primaryTerm: 1 };
+    const outcomes = p.settle(
+      [
+        { key: 'row:products/a', status: 'saved', row: a, version: v2, document: { _id: 'a', price: 12 }, request: sent },
+        { key: 'row:books/b1', status: 'saved', row: book, request: sent },
+      ],
+      changes,
+    );
+    expect(outcomes.map((o) => o.status === 'saved' && o.kind)).toEqual(['update', 'update']);
+    expect(p.changes('products')).toEqual([
+      { kind: 'delete', key: 'row:products/a', row: a, version: v2 },
+      { kind: 'delete', key: 'row:books/b1', row: book, expected: { id: 'b1', rank: 3, title: 'Dune' } },
+    ]);
+  });
+
   it('a new row whose id is taken: Overwrite sends it with the stored version, or (no versions, Typesense) as an update of that document', () => {
     const p = new PendingChanges();
     const es = p.insert();

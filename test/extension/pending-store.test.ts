@@ -1,9 +1,10 @@
 /** @jest-environment jsdom */
 import { PendingSync } from '../../extension/src/panel/pending-store';
-import type { PendingChanges } from '../../extension/src/panel/pending-changes';
+import { PendingChanges } from '../../extension/src/panel/pending-changes';
 
 const p1 = { index: 'shop', id: 'p1' };
 const p2 = { index: 'shop', id: 'p2' };
+const p3 = { index: 'shop', id: 'p3' };
 const v = { seqNo: 1, primaryTerm: 1 };
 
 /** Two pages of the same origin on one target: two grids over the same localStorage. */
@@ -80,13 +81,51 @@ describe('the pending set shared by the pages of one origin', () => {
     a.store(pa);
     expect(a.notStored).toBe(true);
     expect(new PendingSync('es', 'shop').load().count).toBe(0);
+    // Another page writes meanwhile: this page takes its change in and keeps its own.
+    const { b, pb } = { b: new PendingSync('es', 'shop'), pb: new PendingChanges() };
+    a.watch(pa, () => undefined);
+    pb.edit(p3, v, 'qty', '33', '3', 3);
+    b.store(pb);
+    window.dispatchEvent(new StorageEvent('storage', { key: `searchbook:pending:v1:${JSON.stringify(['es', 'shop'])}`, storageArea: window.localStorage }));
+    a.unwatch();
+    expect(typed(pa)).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p3', { qty: '33' }]]));
     pa.edit(p2, v, 'qty', '22', '2', 2);
     a.store(pa);
     full.mockRestore();
     warn.mockRestore();
     expect(a.notStored).toBe(false);
-    expect(typed(pa)).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }]]));
-    expect(typed(new PendingSync('es', 'shop').load())).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }]]));
+    expect(typed(pa)).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }], ['p3', { qty: '33' }]]));
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual(expect.arrayContaining([['p1', { qty: '11' }], ['p2', { qty: '22' }], ['p3', { qty: '33' }]]));
+  });
+
+  it("another page clearing the browser's whole storage does not take this page's changes with it", () => {
+    const { a, pa } = twoPages();
+    a.watch(pa, () => undefined);
+    pa.edit(p1, v, 'qty', '11', '1', 1);
+    a.store(pa);
+    window.localStorage.clear();
+    window.dispatchEvent(new StorageEvent('storage', { key: null, storageArea: window.localStorage }));
+    a.unwatch();
+    expect(typed(pa)).toEqual([['p1', { qty: '11' }]]);
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual([['p1', { qty: '11' }]]);
+  });
+
+  it('two pages typing into the same row before either hears of the other keep both values', () => {
+    const { a, b, pa, pb } = twoPages();
+    pa.edit(p1, v, 'qty', '11', '1', 1);
+    a.store(pa);
+    pb.edit(p1, v, 'name', 'Desk', 'Table', 'Table');
+    b.store(pb);
+    expect(typed(pb)).toEqual([['p1', { qty: '11', name: 'Desk' }]]);
+    expect(typed(new PendingSync('es', 'shop').load())).toEqual([['p1', { qty: '11', name: 'Desk' }]]);
+    // A conflict met on one page stays when the other types into that row (typing there clears only its own mark).
+    pa.settle([{ key: 'row:shop/p1', status: 'conflict', message: 'changed meanwhile', current: { qty: 5 }, version: { seqNo: 4, primaryTerm: 1 }, request: { method: 'POST', path: '/shop/_update/p1', status: 409, elapsedMs: 1 } }]);
+    a.store(pa);
+    pb.edit(p1, v, 'note', 'x', '', '');
+    b.store(pb);
+    const stored = new PendingSync('es', 'shop').load();
+    expect(typed(stored)).toEqual([['p1', { qty: '11', name: 'Desk', note: 'x' }]]);
+    expect(stored.problemOf('row:shop/p1')).toMatchObject({ kind: 'conflict' });
   });
 
   it('new rows inserted on two pages at once are two rows', () => {

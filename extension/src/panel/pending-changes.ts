@@ -205,11 +205,14 @@ export class PendingChanges {
   settle(results: readonly ChangeResult[], sent: readonly RowChange[] = []): SaveOutcome[] {
     return results.map((result): SaveOutcome => {
       if (result.status === 'saved') {
-        const kind = this.kindOf(result.key);
         const change = sent.find((c) => c.key === result.key);
+        const kind = change?.kind ?? this.kindOf(result.key);
         const since = change ? this.typedSince(change) : {};
+        // A row marked for deletion while its update was on its way: the mark stays.
+        const deleted = change?.kind === 'update' && this.edited.get(result.key)?.deleted === true;
+        const read = this.edited.get(result.key)?.expected;
         this.remove(result.key);
-        if (Object.keys(since).length > 0) this.keepOverSaved(result, since);
+        if (Object.keys(since).length > 0 || deleted) this.keepOverSaved(result, since, deleted, read);
         return { key: result.key, status: 'saved', kind, row: result.row, ...(result.version ? { version: result.version } : {}), ...(result.document ? { document: result.document } : {}) };
       }
       const problem: Problem =
@@ -278,13 +281,13 @@ export class PendingChanges {
     return since;
   }
 
-  /** Edits typed after a change was sent, pending over the document its save stored. */
-  private keepOverSaved(result: Extract<ChangeResult, { status: 'saved' }>, fields: Record<string, CellEdit>): void {
+  /** Edits typed (or a deletion marked) after a change was sent, pending over the document its save stored. */
+  private keepOverSaved(result: Extract<ChangeResult, { status: 'saved' }>, fields: Record<string, CellEdit>, deleted: boolean, read: Record<string, unknown> | undefined): void {
     const key = rowKeyString(result.row);
-    const before = this.edited.get(key)?.expected;
-    // Without versions: a field not sent is stored as first read; one sent is stored as the save wrote it.
-    const expected = result.version ? undefined : Object.fromEntries(Object.keys(fields).map((c) => [c, (result.document && ownValue(result.document, c)) ?? (before && ownValue(before, c)) ?? null]));
-    this.edited.set(key, { key, row: result.row, ...(result.version ? { version: result.version } : {}), ...(expected ? { expected } : {}), fields, deleted: false });
+    // Without versions: each value expected as the save left it, or else as first read.
+    const columns = deleted ? [...new Set([...Object.keys(read ?? {}), ...Object.keys(fields)])] : Object.keys(fields);
+    const expected = result.version ? undefined : Object.fromEntries(columns.map((c) => [c, (result.document && ownValue(result.document, c)) ?? (read && ownValue(read, c)) ?? null]));
+    this.edited.set(key, { key, row: result.row, ...(result.version ? { version: result.version } : {}), ...(expected ? { expected } : {}), fields, deleted });
   }
 
   private kindOf(key: string): RowChange['kind'] {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setField } from '../../../kernel/src/json/own-fields';
 import { PendingChanges, type PendingState, PendingStateSchema } from './pending-changes';
 
 /**
@@ -78,11 +79,40 @@ function mergeList<T extends Keyed>(base: readonly T[], ours: readonly T[], stor
   for (const entry of ours) if (!baseBy.has(entry.key) && !stored.some((s) => s.key === entry.key)) out.push(entry);
   for (const entry of stored) {
     if (!mine(entry.key)) out.push(entry);
-    else if (oursBy.has(entry.key)) out.push(oursBy.get(entry.key) as T);
+    else if (oursBy.has(entry.key)) out.push(JSON.stringify(entry) === baseBy.get(entry.key) ? (oursBy.get(entry.key) as T) : mergeEntry(base.find((e) => e.key === entry.key), oursBy.get(entry.key) as T, entry));
     // Removed here (saved or dropped) but changed by another page since: theirs stays.
     else if (JSON.stringify(entry) !== baseBy.get(entry.key)) out.push(entry);
   }
-  for (const entry of ours) if (baseBy.has(entry.key) && mine(entry.key) && !out.includes(entry)) out.push(entry);
+  for (const entry of ours) if (baseBy.has(entry.key) && mine(entry.key) && !out.some((e) => e.key === entry.key)) out.push(entry);
+  return out;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * One row changed on this page and on another since this page last read it (two pages typing
+ * into it before either heard of the other): each field, and each property of the change, is
+ * this page's where this page changed it, and otherwise the other page's.
+ */
+function mergeEntry<T extends Keyed>(base: T | undefined, ours: T, stored: T): T {
+  const of = (entry: T | undefined, name: string) => (entry as Record<string, unknown> | undefined)?.[name];
+  const out: Record<string, unknown> = {};
+  for (const name of new Set([...Object.keys(ours), ...Object.keys(stored)])) {
+    const [b, o, s] = [of(base, name), of(ours, name), of(stored, name)];
+    const value = name === 'fields' || name === 'expected' ? mergeRecord(b, o, s) : same(o, b) ? s : o;
+    if (value !== undefined) out[name] = value;
+  }
+  return out as T;
+}
+
+function mergeRecord(base: unknown, ours: unknown, stored: unknown): Record<string, unknown> | undefined {
+  if (ours === undefined && stored === undefined) return undefined;
+  const [b, o, s] = [base, ours, stored].map((r) => (r ?? {}) as Record<string, unknown>) as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
+  const out: Record<string, unknown> = {};
+  for (const name of new Set([...Object.keys(o), ...Object.keys(s)])) {
+    const value = same(o[name], b[name]) ? s[name] : o[name];
+    if (value !== undefined) setField(out, name, value);
+  }
   return out;
 }
 
@@ -151,11 +181,20 @@ export class PendingSync {
     this.listener = (event) => {
       if (event.key !== this.key && event.key !== null) return;
       if (event.storageArea !== null && event.storageArea !== window.localStorage) return;
+      if (event.key === null) {
+        // Another page cleared the whole storage, not this set's changes: they are written again.
+        this.base = EMPTY;
+        if (!isEmpty(pending.state())) this.store(pending);
+        return;
+      }
       const before = pending.state();
-      this.base = this.read();
-      pending.replace(copy(this.base));
-      const left = (list: readonly { key: string }[], now: readonly { key: string }[]) => list.some((e) => !now.some((n) => n.key === e.key));
-      changed(left(before.edited, this.base.edited) || left(before.added, this.base.added));
+      const stored = this.read();
+      // What this page holds and could not store (storage full) stays, and is written with its next change.
+      const now = mergePending(this.base, before, stored);
+      this.base = stored;
+      pending.replace(copy(now));
+      const left = (list: readonly { key: string }[], kept: readonly { key: string }[]) => list.some((e) => !kept.some((n) => n.key === e.key));
+      changed(left(before.edited, now.edited) || left(before.added, now.added));
     };
     window.addEventListener('storage', this.listener);
   }
