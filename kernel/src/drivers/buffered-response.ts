@@ -71,7 +71,7 @@ export class AnswerCutError extends Error {
     readonly status: number,
     /** Bytes of body read before the cut, where known. */
     readonly received: number | undefined,
-    override readonly cause: unknown,
+    readonly failure: unknown,
   ) {
     super(`the connection failed after answer ${status} had begun`);
   }

@@ -194,7 +194,7 @@ export class Transport {
   private mapError(err: unknown, signal: AbortSignal, timeoutMs: number): EngineError {
     if (signal.aborted) return new EngineError('Interrupted', 'The request was interrupted; nothing more will be read from it.');
     const cut = err instanceof AnswerCutError ? err : undefined;
-    if (cut) err = cut.cause;
+    if (cut) err = cut.failure;
     if (err instanceof EngineError) return err;
     if (err instanceof DeadlinePassedError || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
       return new EngineError(
