@@ -151,7 +151,7 @@ async function main(): Promise<void> {
   let cells = 0;
   try {
     // A cap well below the big answer, a short timeout for the trickle.
-    const connect = await kernel.execute(`%connect elasticsearch ${url} auth=none timeout=2 max_answer=16MB`);
+    const connect = await kernel.execute(`%connect elasticsearch ${url} auth=none timeout=2 max_answer=16MiB`);
     if (connect.reply.content.status !== 'ok') {
       const fallback = await kernel.execute(`%connect elasticsearch ${url} auth=none timeout=2`);
       console.log(`connect with an answer cap failed (${String(connect.reply.content.evalue)}); without: ${String(fallback.reply.content.status)}`);
