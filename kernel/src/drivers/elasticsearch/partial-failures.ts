@@ -9,25 +9,10 @@ import type { JsonValue } from '../../console/cell';
 import type { PartialFailure } from '../../render/mime-types';
 import { asObject } from '../document-columns';
 import type { EngineResponse } from '../driver';
+import { firstReasons } from '../partial-failure-reasons';
 import { describeCause, errorCauses } from './error-cause';
 
-/** How many reasons a warning lists: enough to see a pattern, few enough to read. */
-const REASONS = 3;
-/** Each reason is cut here: a mapping error can quote a whole document. */
-const REASON_CHARS = 300;
-
 type JsonObject = Record<string, JsonValue>;
-
-/** The first distinct reasons, cut to a readable length. */
-function firstReasons(reasons: Iterable<string>): string[] {
-  const kept: string[] = [];
-  for (const reason of reasons) {
-    const cut = reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS - 1)}…` : reason;
-    if (!kept.includes(cut)) kept.push(cut);
-    if (kept.length === REASONS) break;
-  }
-  return kept;
-}
 
 /**
  * An item's error as the engine put it (`mapper_parsing_exception: failed to parse field

@@ -9,19 +9,7 @@ import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import type { PartialFailure } from '../../render/mime-types';
 import { asObject } from '../document-columns';
 import type { EngineResponse } from '../driver';
-
-const REASONS = 3;
-const REASON_CHARS = 300;
-
-function firstReasons(reasons: string[]): string[] {
-  const kept: string[] = [];
-  for (const reason of reasons) {
-    const cut = reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS - 1)}…` : reason;
-    if (!kept.includes(cut)) kept.push(cut);
-    if (kept.length === REASONS) break;
-  }
-  return kept;
-}
+import { firstReasons } from '../partial-failure-reasons';
 
 function isImport(request: ConsoleRequest): boolean {
   const [first, , third, fourth] = request.path.split('/').filter(Boolean);
