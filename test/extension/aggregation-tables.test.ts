@@ -74,3 +74,14 @@ it('shows a partial failure as a warning under the status line, reasons as text'
   expect(warning?.textContent).toBe('Warning: 1 of 2 shards failed. First reasons:\n  - products shard 0: <i>query_shard_exception</i>');
   expect(output.node.querySelector('i')).toBeNull();
 });
+
+it('draws no bar chart for a single-bucket aggregation (nested, filter, global): its one count has no bucket to name', async () => {
+  const output = await render([
+    { name: 'variants', rows: [{ doc_count: 37527 }] },
+    { name: 'variants > colors', rows: [{ key: 'red', doc_count: 5422 }], keyColumns: ['key'] },
+  ]);
+  const charts = [...output.node.querySelectorAll('.searchbook-BarChart')].map((n) => n.getAttribute('aria-label'));
+  expect(charts).toEqual(['Bar chart of variants > colors']);
+  const [grid] = output.widgets.filter((w): w is GridView => w instanceof GridView);
+  expect(grid?.model.data('body', 0, 0)).toBe('37,527');
+});

@@ -9,6 +9,7 @@ import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbo
 import { HITS_MIME, JSON_MIME, ResponseInfoSchema } from '../../kernel/src/render/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import { type HostileEngine, startHostileEngine } from '../support/hostile-engine';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 import { expectFor } from '../support/sandbox-differences';
 
@@ -138,5 +139,27 @@ describe('Typesense', () => {
       const { info } = readOutput(bundle);
       expect(info.partialFailures).toEqual([{ failed: 1, of: 2, unit: 'searches', outcome: 'failed', reasons: [expect.stringMatching(/^search 2: Collection not found/)] }]);
     }
+  });
+});
+
+describe('an engine answering an _msearch with no searches at all', () => {
+  let engine: HostileEngine;
+  beforeAll(async () => {
+    engine = await startHostileEngine({
+      '/_msearch': (_req, res) => {
+        res.writeHead(200, { 'x-elastic-product': 'Elasticsearch', 'content-type': 'application/json' });
+        res.end('{"took": 1, "responses": []}');
+      },
+    });
+    await ok(`%connect elasticsearch ${engine.url} auth=none name=empty`);
+  });
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it('shows its answer with no warning: no search, so none failed', async () => {
+    const [bundle, ...more] = await ok('GET /_msearch\n{}\n{}');
+    expect(more).toHaveLength(0);
+    expect(String(bundle?.['text/plain'])).toMatch(/^empty: GET \/_msearch → 200 in \d+ ms\n\{\n {2}"took": 1,\n {2}"responses": \[\]\n\}$/);
   });
 });

@@ -21,6 +21,10 @@ export function bucketsOf(rows: readonly Record<string, unknown>[], keyColumns: 
     }
     // Buckets of a sub-aggregation are named by their parents' keys and their own (`acme · red`).
     const named = keyColumns.filter((column) => Object.prototype.hasOwnProperty.call(row, column));
+    // A single-bucket aggregation (nested, filter, global) is one count with nothing to name it: a bar labelled – says nothing the table does not.
+    if (named.length === 0 && !['key', 'key_as_string', 'from', 'to'].some((field) => Object.prototype.hasOwnProperty.call(row, field))) {
+      return [];
+    }
     const label = named.length > 0 ? named.map((column) => cellText(row[column])).join(' · ') : cellText(row.key_as_string ?? row.key ?? rangeLabel(row));
     buckets.push({ label, count });
   }

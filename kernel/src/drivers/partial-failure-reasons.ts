@@ -1,9 +1,9 @@
-/** How many reasons a partial failure quotes: enough to see a pattern, few enough to read. */
+/** How many reasons a partial failure's warning lists: enough to see a pattern, few enough to read. */
 const REASONS = 3;
-/** Each reason is cut here: a mapping error can quote a whole document. */
+/** Each reason is cut here: an engine's error can quote a whole document. */
 const REASON_CHARS = 300;
 
-/** The first distinct reasons of a partial failure, cut to a readable length. */
+/** The first distinct reasons, cut to a readable length. */
 export function firstReasons(reasons: Iterable<string>): string[] {
   const kept: string[] = [];
   for (const reason of reasons) {

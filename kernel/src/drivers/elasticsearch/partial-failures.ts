@@ -9,8 +9,8 @@ import type { JsonValue } from '../../console/cell';
 import type { PartialFailure } from '../../render/mime-types';
 import { asObject } from '../document-columns';
 import type { EngineResponse } from '../driver';
-import { describeCause, errorCauses } from './error-cause';
 import { firstReasons } from '../partial-failure-reasons';
+import { describeCause, errorCauses } from './error-cause';
 
 type JsonObject = Record<string, JsonValue>;
 
@@ -94,7 +94,7 @@ export function elasticsearchPartialFailures(response: EngineResponse): PartialF
   for (const part of [bulkItems(body), msearchErrors(body), byQueryFailures(body)]) if (part && part.failed > 0) parts.push(part);
   parts.push(...mgetDocs(body));
   const answers = Array.isArray(body.responses) ? body.responses.map((r) => asObject(r)) : [body];
-  const shards = answers.map(shardFailures).reduce((a, b) => ({ failed: a.failed + b.failed, total: a.total + b.total, reasons: [...a.reasons, ...b.reasons] }));
+  const shards = answers.map(shardFailures).reduce((a, b) => ({ failed: a.failed + b.failed, total: a.total + b.total, reasons: [...a.reasons, ...b.reasons] }), { failed: 0, total: 0, reasons: [] });
   if (shards.failed > 0) parts.push({ failed: shards.failed, of: shards.total, unit: 'shards', outcome: 'failed', reasons: firstReasons(shards.reasons) });
   return parts;
 }
