@@ -1,7 +1,7 @@
 import type { JsonValue } from '../console/cell';
 import { fieldRecord } from '../json/own-fields';
 
-/** Array and object cells longer than this (as JSON text), and strings longer than this, are cut, as the grid spec says. */
+/** Array and object cells longer than this (as JSON text), and strings longer than this, are cut (the grid loads the whole value before it is edited). */
 export const CELL_CHARS = 10_000;
 
 export interface CutRows {
