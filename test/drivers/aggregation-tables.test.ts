@@ -203,4 +203,19 @@ describeEachTarget(elasticsearchTargets(), 'aggregation tables', (target) => {
     expect(html).toContain('<th>price_stats.max</th>');
     expect(html).toContain(`<p>and ${other.toLocaleString('en-US')} documents in other buckets (sum_other_doc_count)</p>`);
   });
+
+  it('a bucket aggregation the engine answered with no buckets says so in place of an empty table, in the fallbacks too', async () => {
+    const req = request('POST', '/products/_search', '', { size: 0, aggs: { cats: { terms: { field: 'category', size: 2 }, aggs: { none: { terms: { field: 'no_such_field' } } } } } });
+    const response = await es.driver.send(req, signal());
+    const raw = obj(obj(response.body.kind === 'json' ? response.body.value : null).aggregations);
+    expect(buckets(raw.cats).every((b) => buckets(b.none).length === 0)).toBe(true);
+    const result = es.driver.present(req, response);
+    if (result.kind !== 'hits') throw new Error('expected a grid');
+    expect(table(result.aggregations ?? [], 'cats > none').rows).toEqual([]);
+    const info = { connection: 'es', engine: 'elasticsearch' as const, method: 'POST', path: '/products/_search', status: 200, elapsedMs: 1 };
+    const bundle = toBundle(result, info, undefined);
+    const noBuckets = 'No buckets: the engine answered this aggregation with none.';
+    expect(String(bundle['text/plain'])).toMatch(new RegExp(`Aggregation cats > none\\n[\\s\\S]*?${noBuckets.replace(/[.:]/g, '\\$&')}`));
+    expect(String(bundle['text/html'])).toContain(`<p>${noBuckets}</p>`);
+  });
 });

@@ -185,10 +185,12 @@ export function aggregationTitle(table: { name: string; kind?: 'aggregation' | '
 }
 
 /** The lines under an aggregation table: the engine's notes, then what the table leaves to Raw JSON. Plain text, for every renderer. */
-export function aggregationFooter(table: Pick<AggregationTable, 'notes' | 'notShown' | 'omittedRows'>): string[] {
+export function aggregationFooter(table: Pick<AggregationTable, 'rows' | 'notes' | 'notShown' | 'omittedRows'>): string[] {
   const notShown = table.notShown ?? [];
   const omitted = table.omittedRows ?? 0;
   return [
+    // An empty table under its title would read as a table that failed to show.
+    ...(table.rows.length === 0 && omitted === 0 ? ['No buckets: the engine answered this aggregation with none.'] : []),
     ...(omitted > 0 ? [`${counts.format(omitted)} more rows of this table are not in the notebook (read them in Raw JSON, or set SEARCHBOOK_MAX_ROWS before starting the kernel and run the cell again to keep them).`] : []),
     ...(table.notes ?? []),
     ...(notShown.length > 0 ? [`Not shown in this table (read them in Raw JSON, the engine's answer): ${notShown.join(', ')}.`] : []),
