@@ -22,6 +22,13 @@ export class SecretMask {
   /** Each secret's written forms (raw, JSON-escaped, quote-swapped, HTML-escaped), longest first, with their replacement. */
   private forms: [form: string, shown: string][] = [];
   private readonly known = new Set<string>();
+  /**
+   * Each form as the bytes of a JSON string literal hold it, for answers kept already encoded:
+   * most hold no secret, and finding none in the bytes spares decoding hundreds of kilobytes a
+   * cell. Only printable ASCII is written the same way by every encoder (wider characters may be
+   * `\u` escapes), so a secret with other characters is always looked for in the decoded text.
+   */
+  private literalForms: Buffer[] | undefined = [];
 
   /** Remembers `secret`, shown as `shown` from now on; the first form given for a value stays. */
   add(secret: string, shown: string): void {
@@ -31,7 +38,11 @@ export class SecretMask {
     // The notebook keeps answers as JSON text with their quotes swapped (render/swapped-answer.ts).
     const written = new Set([secret, escaped, swapQuotes(escaped)]);
     for (const form of [...written]) written.add(escapeHtml(form));
-    for (const form of written) this.forms.push([form, shown]);
+    for (const form of written) {
+      this.forms.push([form, shown]);
+      if (this.literalForms && /^[\x20-\x7e]+$/.test(form)) this.literalForms.push(Buffer.from(JSON.stringify(form).slice(1, -1), 'utf8'));
+      else this.literalForms = undefined;
+    }
     this.forms.sort((a, b) => b[0].length - a[0].length);
   }
 
@@ -58,6 +69,7 @@ export class SecretMask {
     while (stack.length > 0) {
       const [current, put] = stack.pop() as [unknown, (copy: unknown) => void];
       if (typeof current === 'string') put(this.text(current));
+      else if (current instanceof EncodedString && this.literalForms?.every((form) => !current.json.includes(form))) put(current);
       else if (current instanceof EncodedString) {
         const text = current.value;
         const masked = this.text(text);
