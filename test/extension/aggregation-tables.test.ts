@@ -85,3 +85,11 @@ it('draws no bar chart for a single-bucket aggregation (nested, filter, global):
   const [grid] = output.widgets.filter((w): w is GridView => w instanceof GridView);
   expect(grid?.model.data('body', 0, 0)).toBe('37,527');
 });
+
+it('a table read back from a saved notebook, whose rows nbformat wrote with sorted keys, keeps the engine order of its columns', async () => {
+  const sortedKeys = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).sort(([a], [b]) => a.localeCompare(b)));
+  const rows = [{ key: 'Initech', doc_count: 2368, 'price_stats.min': 1.38, 'price_stats.max': 499.93 }].map(sortedKeys);
+  const output = await render([{ name: 'brands', rows, columns: ['key', 'doc_count', 'price_stats.min', 'price_stats.max'] }]);
+  const [grid] = output.widgets.filter((w): w is GridView => w instanceof GridView);
+  expect([0, 1, 2, 3].map((c) => grid?.model.data('column-header', 0, c))).toEqual(['key', 'doc_count', 'price_stats.min', 'price_stats.max']);
+});

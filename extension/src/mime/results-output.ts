@@ -2,7 +2,7 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
 import { answerValue, hitsPayloadRows, tablePayloadRows } from '../../../kernel/src/render/answer-rows';
-import { type AggregationTable, aggregationFooter, aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
+import { type AggregationTable, aggregationColumns, aggregationFooter, aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
 import { GridView } from '../grid/grid-view';
 import type { ColumnView } from '../grid/rows-model';
 import { barChart, bucketsOf } from './bar-chart';
@@ -135,7 +135,7 @@ function aggregationWidgets(aggregation: Results['aggregations'][number], connec
   if (buckets.length > 0) {
     section.append(barChart(buckets, aggregation.name));
   }
-  const names = [...new Set(aggregation.rows.flatMap((row) => Object.keys(row)))];
+  const names = aggregationColumns(aggregation);
   // Bucket keys (years, prices) read best as written; counts and metrics are rounded and grouped.
   const keys = new Set(aggregation.keyColumns ?? ['key']);
   const columns = names.map((name) => ({ name, type: '', readOnly: false, json: false, statistic: !keys.has(name) && name !== 'key' }));

@@ -5,7 +5,7 @@ import { escapeControlCharacters } from './control-characters';
 import type { EncodedString } from '../protocol/encoded-string';
 import { columnsNestOddly, documentRow, documentsOf } from './answer-rows';
 import { fallbacks, type KeptRows } from './fallbacks';
-import { ANSWER_FORMAT, partialFailureHeadline, partialFailureText, type Column, type DocumentLayout, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
+import { aggregationColumns, ANSWER_FORMAT, partialFailureHeadline, partialFailureText, type Column, type DocumentLayout, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { swappedAnswer } from './swapped-answer';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
@@ -110,8 +110,10 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
 }
 
 /** An aggregation table as the notebook keeps it: its first `keep` rows, the others counted (the footer says so under the table). */
+/** The table as the notebook keeps it: its column order written out, its rows up to `keep`. */
 function withFirstRows(table: AggregationResult, keep: number): AggregationResult {
-  return table.rows.length > keep ? { ...table, rows: table.rows.slice(0, keep), omittedRows: table.rows.length - keep } : table;
+  const ordered = { ...table, columns: aggregationColumns(table) };
+  return table.rows.length > keep ? { ...ordered, rows: table.rows.slice(0, keep), omittedRows: table.rows.length - keep } : ordered;
 }
 
 /** Row `i` of the grid: from the rows kept, or rebuilt from the answer's documents. */

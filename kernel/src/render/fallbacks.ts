@@ -1,7 +1,7 @@
 import type { JsonValue } from '../console/cell';
 import type { AggregationResult } from '../drivers/driver';
 import type { MimeBundle } from './bundle';
-import { aggregationFooter, aggregationTitle } from './mime-types';
+import { aggregationColumns, aggregationFooter, aggregationTitle } from './mime-types';
 import { escapeHtml, htmlRowOf, htmlTable, plainCell, plainTableOf, rowTexts } from './text-table';
 
 type Row = Record<string, JsonValue>;
@@ -58,7 +58,7 @@ export function fallbacks(
 
 /** An aggregation table with its footer, its rows cut to the budget as the hits table's are (a table of buckets in buckets can hold thousands). */
 function aggregationFallback(table: AggregationResult, budgetChars: number, mimeType: string): { plain: string; html: string } {
-  const columns = [...new Set(table.rows.flatMap((r) => Object.keys(r)))];
+  const columns = aggregationColumns(table);
   const kept: KeptRows = { held: table.rows.length, row: (i) => table.rows[i] ?? {}, store: 'rows', mimeType, omittedRows: 0 };
   const lines = linesThatFit(kept, columns, budgetChars);
   const cells = plainCellsThatFit(columns, lines, budgetChars);

@@ -110,6 +110,12 @@ export const AggregationTableSchema = z.object({
   /** `facet`: a Typesense facet (facet_by); older notebooks have none, meaning an aggregation. */
   kind: z.enum(['aggregation', 'facet']).optional(),
   rows: RowsSchema,
+  /**
+   * The columns in the engine's order (keys, count, then the sub-aggregations). Rows alone do
+   * not keep it: a saved notebook's JSON may sort each row's keys (nbformat writes them sorted).
+   * Older notebooks have none; their rows' keys are the order.
+   */
+  columns: z.array(z.string()).optional(),
   /** The columns that name a bucket (parent keys, then its own key), joined for the bar chart's labels. */
   keyColumns: z.array(z.string()).optional(),
   /** What the engine says about the table as a whole, as sentences (`and 1,204 documents in other buckets (sum_other_doc_count)`). */
@@ -185,6 +191,11 @@ export function aggregationTitle(table: { name: string; kind?: 'aggregation' | '
 }
 
 /** The lines under an aggregation table: the engine's notes, then what the table leaves to Raw JSON. Plain text, for every renderer. */
+/** An aggregation table's columns in order, for every place that shows it. */
+export function aggregationColumns(table: Pick<AggregationTable, 'rows' | 'columns'>): string[] {
+  return table.columns ?? [...new Set(table.rows.flatMap((row) => Object.keys(row)))];
+}
+
 export function aggregationFooter(table: Pick<AggregationTable, 'rows' | 'notes' | 'notShown' | 'omittedRows'>): string[] {
   const notShown = table.notShown ?? [];
   const omitted = table.omittedRows ?? 0;
