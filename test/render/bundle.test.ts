@@ -164,6 +164,6 @@ it('an aggregation table carries its column order, which rows saved with sorted 
     rows: [],
     aggregations: [{ name: 'brands', rows: [{ key: 'Initech', doc_count: 2368, 'price_stats.min': 1.38 }, { key: 'Hooli', doc_count: 9, 'price_stats.min': 2, extra: 1 }] }],
   };
-  const payload = HitsPayloadSchema.parse(JSON.parse(serialise(bundleOf(result, info, undefined)[HITS_MIME])));
+  const payload = HitsPayloadSchema.parse(JSON.parse(serialise(bundleOf(result, info, undefined)[HITS_MIME]).toString('utf8')));
   expect(payload.aggregations?.[0]?.columns).toEqual(['key', 'doc_count', 'price_stats.min', 'extra']);
 });
