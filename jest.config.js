@@ -3,6 +3,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  moduleNameMapper: { '^@searchbook/contracts/(.*)$': '<rootDir>/contracts/$1' },
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testTimeout: 30000,
   // Real Elasticsearch nodes start on first use, not here (test/support/real-elasticsearch/).

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
 import { listen } from '../examples/sandbox/serve';
-import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../kernel/src/grid/grid-protocol';
+import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../contracts/panel-protocol';
 import { KernelClient } from '../test/support/kernel-client';
 
 const docs = Number(process.argv[process.argv.indexOf('--docs') + 1]) || 1_000_000;

@@ -9,7 +9,7 @@
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { compactCatalogPath } from '../kernel/src/drivers/elasticsearch/endpoints';
+import { compactCatalogPath } from '../kernel/src/engines/elasticsearch/endpoints';
 import { KERNEL_NAME, writeKernelspec } from '../kernel/src/install/kernelspec';
 import { installLabextension, LABEXTENSION_NAME } from '../kernel/src/install/labextension';
 import { PACKAGE_ROOT, PACKAGE_VERSION } from '../kernel/src/package-info';

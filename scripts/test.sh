@@ -9,6 +9,7 @@ bash scripts/setup-browser.sh || exit 1
 
 mkdir -p test-results
 status=0
+npx tsc -p contracts/tsconfig.json || status=1
 npx tsc -p tsconfig.json --noEmit || status=1
 npx tsc -p tsconfig.browser.json --noEmit || status=1
 npx tsc -p extension/tsconfig.test.json || status=1

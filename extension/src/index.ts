@@ -1,7 +1,7 @@
 import { LanguageSupport, StreamLanguage } from '@codemirror/language';
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
-import { withoutTypedSecrets } from '../../kernel/src/connections/typed-secrets';
+import { withoutTypedSecrets } from '@searchbook/contracts/typed-secrets';
 import { interruptKernelOf, rewriteCell } from './kernel-actions';
 import { consoleTokens } from './language/console-tokens';
 import { STOP_EVENT } from './mime/progress-output';

@@ -1,5 +1,5 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
-import { HITS_MIME, JSON_MIME, PROGRESS_MIME, TABLE_MIME, TYPED_SECRET_MIME } from '../../kernel/src/render/mime-types';
+import { HITS_MIME, JSON_MIME, PROGRESS_MIME, TABLE_MIME, TYPED_SECRET_MIME } from '@searchbook/contracts/mime-types';
 import { JsonOutput } from './mime/json-output';
 import { ProgressOutput } from './mime/progress-output';
 import { TypedSecretOutput } from './mime/typed-secret-output';

@@ -1,8 +1,8 @@
 import { VariableScope } from './console/variables';
 import { ConnectionRegistry } from './connections/registry';
 import { CellRunner } from './execute/cell-runner';
-import { GRID_COMM_TARGET } from './grid/grid-protocol';
-import { GridService } from './grid/grid-service';
+import { GRID_COMM_TARGET } from '../../contracts/panel-protocol';
+import { GridService } from './panel/grid-service';
 import { removeRunningPartials } from './export/running-exports';
 import { ProfileStore } from './connections/profile-store';
 import { commHandlers } from './handlers/comms';

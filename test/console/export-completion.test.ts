@@ -2,9 +2,9 @@
  * Completion on a `%export` line (issue 13): the index or collection, then the options with
  * their values (formats, the target's field names), each option offered once.
  */
-import { complete, type CompletionContext } from '../../kernel/src/console/complete';
-import { loadEndpoints as loadEs } from '../../kernel/src/drivers/elasticsearch/endpoints';
-import { loadEndpoints as loadTs } from '../../kernel/src/drivers/typesense/endpoints';
+import { complete, type CompletionContext } from '../../kernel/src/introspection/complete';
+import { loadEndpoints as loadEs } from '../../kernel/src/engines/elasticsearch/endpoints';
+import { loadEndpoints as loadTs } from '../../kernel/src/engines/typesense/endpoints';
 
 const fieldsOf: Record<string, string[]> = { products: ['name', 'name.keyword', 'price', 'tags'], books: ['title', 'author', 'year'] };
 

@@ -1,8 +1,8 @@
-import { complete, type CompletionContext } from '../../kernel/src/console/complete';
-import { inspect } from '../../kernel/src/console/inspect';
+import { complete, type CompletionContext } from '../../kernel/src/introspection/complete';
+import { inspect } from '../../kernel/src/introspection/inspect';
 import { isComplete } from '../../kernel/src/console/is-complete';
-import { loadEndpoints as loadEs } from '../../kernel/src/drivers/elasticsearch/endpoints';
-import { loadEndpoints as loadTs } from '../../kernel/src/drivers/typesense/endpoints';
+import { loadEndpoints as loadEs } from '../../kernel/src/engines/elasticsearch/endpoints';
+import { loadEndpoints as loadTs } from '../../kernel/src/engines/typesense/endpoints';
 import { scope } from './helpers';
 
 function esContext(): CompletionContext {

@@ -1,4 +1,4 @@
-import { withoutTypedSecrets } from '../../kernel/src/connections/typed-secrets';
+import { withoutTypedSecrets } from '../../contracts/typed-secrets';
 import { TypedSecretError } from '../../kernel/src/connections/connect-args';
 import { parseConnectCommand } from '../../kernel/src/connections/connect-command';
 

@@ -7,7 +7,7 @@
  */
 import type { JsonValue } from '../../kernel/src/console/cell';
 import type { Connection } from '../../kernel/src/connections/open-connection';
-import type { AggregationResult } from '../../kernel/src/drivers/driver';
+import type { AggregationResult } from '../../kernel/src/engine/driver';
 import { toBundle } from '../../kernel/src/render/bundle';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { expectFor } from '../support/sandbox-differences';

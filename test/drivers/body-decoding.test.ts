@@ -3,7 +3,7 @@
  * its bytes kept as sent for the notebook; JSONL to its lines; anything else as text.
  */
 import fc from 'fast-check';
-import { decoded } from '../../kernel/src/drivers/transport';
+import { decoded } from '../../kernel/src/engine/http/transport';
 
 const body = (bytes: Buffer, contentType = 'application/json') => decoded({ status: 200, headers: { 'content-type': contentType }, bytes, elapsedMs: 1 }).body;
 const padding = 'plain ascii text '.repeat(100);

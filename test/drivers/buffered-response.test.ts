@@ -6,8 +6,8 @@
  */
 import { type Server, createServer } from 'node:http';
 import { Agent } from 'undici';
-import { AnswerTooLargeError, bufferedRequest } from '../../kernel/src/drivers/buffered-response';
-import { Transport } from '../../kernel/src/drivers/transport';
+import { AnswerTooLargeError, bufferedRequest } from '../../kernel/src/engine/http/buffered-response';
+import { Transport } from '../../kernel/src/engine/http/transport';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 import { type Streamed, startHostileEngine, streamBody } from '../support/hostile-engine';
 

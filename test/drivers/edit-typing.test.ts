@@ -3,11 +3,11 @@
  * what is refused before sending and what the refusal says. (The comm suites check the same
  * rules end to end against the engines.)
  */
-import type { FieldFacts } from '../../kernel/src/drivers/edit-values';
-import { ValueRefused } from '../../kernel/src/drivers/edit-values';
-import { dateMisfit } from '../../kernel/src/drivers/elasticsearch/date-format';
-import { typeElasticsearchValue } from '../../kernel/src/drivers/elasticsearch/edit-typing';
-import { typeTypesenseValue } from '../../kernel/src/drivers/typesense/edit-typing';
+import type { FieldFacts } from '../../kernel/src/engine/edit-values';
+import { ValueRefused } from '../../kernel/src/engine/edit-values';
+import { dateMisfit } from '../../kernel/src/engines/elasticsearch/date-format';
+import { typeElasticsearchValue } from '../../kernel/src/engines/elasticsearch/edit-typing';
+import { typeTypesenseValue } from '../../kernel/src/engines/typesense/edit-typing';
 import { exactJson } from '../../kernel/src/json/exact-integers';
 
 /** A typed value as the request body carries it. */

@@ -3,7 +3,7 @@
  * real-elasticsearch.md): the message leads with the deepest cause, says each cause once, and
  * names the wrapper after it.
  */
-import { elasticsearchFailure } from '../../kernel/src/drivers/elasticsearch/failure';
+import { elasticsearchFailure } from '../../kernel/src/engines/elasticsearch/failure';
 
 const failure = (status: number, body: unknown) =>
   elasticsearchFailure({ status, headers: {}, body: { kind: 'json', value: body as never }, elapsedMs: 1 })?.message;

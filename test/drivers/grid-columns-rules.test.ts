@@ -5,13 +5,13 @@
  * cached mappings and schemas stale.
  */
 import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
-import type { EngineResponse } from '../../kernel/src/drivers/driver';
-import { structureOfMapping } from '../../kernel/src/drivers/elasticsearch/mapping';
-import { filtersFields, mappingChange } from '../../kernel/src/drivers/elasticsearch/targets';
-import type { FieldTree } from '../../kernel/src/drivers/field-tree';
-import { documentGrid } from '../../kernel/src/drivers/grid-columns';
-import { treeOfSchema } from '../../kernel/src/drivers/typesense/schema';
-import { filtersFields as typesenseFiltersFields, schemaChange } from '../../kernel/src/drivers/typesense/targets';
+import type { EngineResponse } from '../../kernel/src/engine/driver';
+import { structureOfMapping } from '../../kernel/src/engines/elasticsearch/mapping';
+import { filtersFields, mappingChange } from '../../kernel/src/engines/elasticsearch/targets';
+import type { FieldTree } from '../../kernel/src/engine/field-tree';
+import { documentGrid } from '../../kernel/src/engine/grid-columns';
+import { treeOfSchema } from '../../kernel/src/engines/typesense/schema';
+import { filtersFields as typesenseFiltersFields, schemaChange } from '../../kernel/src/engines/typesense/targets';
 import { columnSummary } from './grid-helpers';
 import { request } from './helpers';
 

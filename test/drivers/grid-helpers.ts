@@ -1,6 +1,6 @@
 import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
 import type { Connection } from '../../kernel/src/connections/open-connection';
-import type { ConsoleResult, GridColumn } from '../../kernel/src/drivers/driver';
+import type { ConsoleResult, GridColumn } from '../../kernel/src/engine/driver';
 
 export type Hits = Extract<ConsoleResult, { kind: 'hits' }>;
 

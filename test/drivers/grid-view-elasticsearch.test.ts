@@ -3,10 +3,10 @@
  * every operator, typed values, keyword subfields, nested grouping, the raw row, and every
  * refusal, against a mapping read the way the driver reads it.
  */
-import { searchOfView } from '../../kernel/src/drivers/elasticsearch/grid-query';
-import { structureOfMapping } from '../../kernel/src/drivers/elasticsearch/mapping';
-import { ViewRefusal } from '../../kernel/src/drivers/grid-view';
-import { EMPTY_VIEW, type FilterRow, type GridView, GridViewSchema } from '../../kernel/src/grid/grid-protocol';
+import { searchOfView } from '../../kernel/src/engines/elasticsearch/grid-query';
+import { structureOfMapping } from '../../kernel/src/engines/elasticsearch/mapping';
+import { ViewRefusal } from '../../kernel/src/engine/grid-view';
+import { EMPTY_VIEW, type FilterRow, type GridView, GridViewSchema } from '../../contracts/panel-protocol';
 
 const tree = structureOfMapping({
   status: 200,

@@ -3,10 +3,10 @@
  * 4.3, 7): the table's form for every operator, values typed by the schema, the raw row
  * verbatim, and every refusal (the six inexpressible operators, backticks, bad values).
  */
-import { ViewRefusal } from '../../kernel/src/drivers/grid-view';
-import { searchOfView } from '../../kernel/src/drivers/typesense/grid-filter';
-import { treeOfSchema } from '../../kernel/src/drivers/typesense/schema';
-import { type FilterRow, type GridView, GridViewSchema } from '../../kernel/src/grid/grid-protocol';
+import { ViewRefusal } from '../../kernel/src/engine/grid-view';
+import { searchOfView } from '../../kernel/src/engines/typesense/grid-filter';
+import { treeOfSchema } from '../../kernel/src/engines/typesense/schema';
+import { type FilterRow, type GridView, GridViewSchema } from '../../contracts/panel-protocol';
 
 const tree = treeOfSchema(
   [

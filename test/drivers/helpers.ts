@@ -1,7 +1,7 @@
 import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
 import { parseConnectArgs } from '../../kernel/src/connections/connect-args';
 import { type Connection, openConnection } from '../../kernel/src/connections/open-connection';
-import { EngineError } from '../../kernel/src/drivers/driver';
+import { EngineError } from '../../kernel/src/engine/errors';
 import { ES_TEST_PASSWORD } from '../support/real-elasticsearch/flavours';
 
 /** Known secrets: every test asserts that no message it sees contains one of them. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { GRID_PROTOCOL_VERSION } from '../../kernel/src/grid/grid-protocol';
+import { GRID_PROTOCOL_VERSION } from '../../contracts/panel-protocol';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { openPanelLab, showPanel as showPanelOf } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Driver } from '../../kernel/src/drivers/driver';
+import type { Driver } from '../../kernel/src/engine/driver';
 import { type ExportFiles, type ExportOptions, ExportStopped, type ExportSummary, exportToFile, nodeFiles } from '../../kernel/src/export/export-file';
 
 export const scratchDir = (): string => mkdtempSync(join(tmpdir(), 'searchbook-export-'));

@@ -4,7 +4,7 @@
  * another shape are not taken for pages; the next page's start guessed from the answer's ends
  * is the last hit's sort, or no guess at all.
  */
-import { guessNextPage, HitRanges, readRawHits } from '../../kernel/src/drivers/elasticsearch/raw-hits';
+import { guessNextPage, HitRanges, readRawHits } from '../../kernel/src/engines/elasticsearch/raw-hits';
 
 const scratch = () => ({ ranges: new HitRanges(), output: (size: number) => Buffer.alloc(size) });
 const read = (text: string) => readRawHits(Buffer.from(text), scratch());

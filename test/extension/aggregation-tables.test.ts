@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import './support/dom';
 import { Widget } from '@lumino/widgets';
-import { HITS_MIME } from '../../kernel/src/render/mime-types';
+import { HITS_MIME } from '../../contracts/mime-types';
 import { GridView } from '../../extension/src/grid/grid-view';
 import { rangeAsTsv, selectedRange } from '../../extension/src/grid/selection-copy';
 import { ResultsOutput } from '../../extension/src/mime/results-output';

@@ -4,8 +4,8 @@ import './support/dom';
 // JupyterLab's dialogs ship as ES modules jest does not load; no dialog opens here.
 jest.mock('@jupyterlab/apputils', () => ({ showDialog: jest.fn(), Dialog: { okButton: jest.fn(), cancelButton: jest.fn(), warnButton: jest.fn() } }));
 import { Signal } from '@lumino/signaling';
-import { OPERATORS } from '../../kernel/src/drivers/elasticsearch/grid-query';
-import type { Block, Column } from '../../kernel/src/grid/grid-protocol';
+import { OPERATORS } from '../../kernel/src/engines/elasticsearch/grid-query';
+import type { Block, Column } from '../../contracts/panel-protocol';
 import { DocumentGridWidget, type OpenedGrid } from '../../extension/src/panel/document-grid-widget';
 import type { GridClient } from '../../extension/src/panel/grid-client';
 

@@ -1,6 +1,6 @@
 /** @jest-environment jsdom */
 import './support/dom';
-import type { Block, Column } from '../../kernel/src/grid/grid-protocol';
+import type { Block, Column } from '../../contracts/panel-protocol';
 import { EditableRowsModel } from '../../extension/src/panel/editable-rows-model';
 import { PendingChanges } from '../../extension/src/panel/pending-changes';
 

@@ -1,9 +1,9 @@
 /** @jest-environment jsdom */
 import './support/dom';
 import { FilterBar } from '../../extension/src/panel/filter-bar';
-import { OPERATORS as ELASTICSEARCH_OPERATORS } from '../../kernel/src/drivers/elasticsearch/grid-query';
-import { OPERATORS as TYPESENSE_OPERATORS } from '../../kernel/src/drivers/typesense/grid-filter';
-import type { Column, GridView } from '../../kernel/src/grid/grid-protocol';
+import { OPERATORS as ELASTICSEARCH_OPERATORS } from '../../kernel/src/engines/elasticsearch/grid-query';
+import { OPERATORS as TYPESENSE_OPERATORS } from '../../kernel/src/engines/typesense/grid-filter';
+import type { Column, GridView } from '../../contracts/panel-protocol';
 
 const columns: Column[] = [
   { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta' },

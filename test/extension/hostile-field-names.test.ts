@@ -8,12 +8,12 @@
 import './support/dom';
 import fc from 'fast-check';
 import type { JsonValue } from '../../kernel/src/console/cell';
-import type { ConsoleResult, EngineResponse } from '../../kernel/src/drivers/driver';
-import { presentElasticsearch } from '../../kernel/src/drivers/elasticsearch/present';
-import { BlockSchema } from '../../kernel/src/grid/grid-protocol';
-import { columnsNestOddly, swapQuotes } from '../../kernel/src/render/answer-rows';
+import type { ConsoleResult, EngineResponse } from '../../kernel/src/engine/driver';
+import { presentElasticsearch } from '../../kernel/src/engines/elasticsearch/present';
+import { BlockSchema } from '../../contracts/panel-protocol';
+import { columnsNestOddly, swapQuotes } from '../../contracts/answer-rows';
 import { cutLongCells } from '../../kernel/src/render/cell-cut';
-import { ANSWER_FORMAT, HITS_MIME } from '../../kernel/src/render/mime-types';
+import { ANSWER_FORMAT, HITS_MIME } from '../../contracts/mime-types';
 import { cellText } from '../../extension/src/grid/cell-text';
 import { GridView } from '../../extension/src/grid/grid-view';
 import { ResultsOutput } from '../../extension/src/mime/results-output';

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import './support/dom';
 import { Widget } from '@lumino/widgets';
-import { JSON_MIME } from '../../kernel/src/render/mime-types';
+import { JSON_MIME } from '../../contracts/mime-types';
 import { JsonOutput } from '../../extension/src/mime/json-output';
 
 const info = { connection: 'sandbox-es', engine: 'elasticsearch' as const, method: 'GET', path: '/products/_mapping', status: 200, elapsedMs: 7.6 };

@@ -1,7 +1,7 @@
 /** @jest-environment jsdom */
 import './support/dom';
 import type { DataModel } from '@lumino/datagrid';
-import type { Block, Column } from '../../kernel/src/grid/grid-protocol';
+import type { Block, Column } from '../../contracts/panel-protocol';
 import { PagedRowsModel } from '../../extension/src/panel/paged-rows-model';
 import { rangeAsTsv } from '../../extension/src/grid/selection-copy';
 

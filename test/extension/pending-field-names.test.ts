@@ -6,8 +6,8 @@
  * comm schema reads them.
  */
 import './support/dom';
-import { RowChangeSchema } from '../../kernel/src/grid/edit-protocol';
-import { type Block, BlockSchema, type Column } from '../../kernel/src/grid/grid-protocol';
+import { RowChangeSchema } from '../../contracts/edit-protocol';
+import { type Block, BlockSchema, type Column } from '../../contracts/panel-protocol';
 import { EditableRowsModel } from '../../extension/src/panel/editable-rows-model';
 import { PendingChanges } from '../../extension/src/panel/pending-changes';
 import { PendingSync } from '../../extension/src/panel/pending-store';

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import type { Metric, MetricsSnapshot } from '../../kernel/src/grid/admin-protocol';
+import type { Metric, MetricsSnapshot } from '../../contracts/admin-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';

@@ -9,7 +9,7 @@
  */
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import type { GridReply } from '../../kernel/src/grid/grid-protocol';
+import type { GridReply } from '../../contracts/panel-protocol';
 import { expectNoSecret, SECRETS } from '../drivers/helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
 import type { KernelClient } from '../support/kernel-client';

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { GridReply } from '../../kernel/src/grid/grid-protocol';
+import type { GridReply } from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { startBreakingProxy } from '../support/breaking-proxy';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../kernel/src/grid/grid-protocol';
+import { GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { parseCsv, partialsOf, scratchDir } from '../export/export-helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';

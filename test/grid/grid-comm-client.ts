@@ -3,7 +3,7 @@
  * kernel, sends requests and waits for the one reply carrying each request id.
  */
 import { randomUUID } from 'node:crypto';
-import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../kernel/src/grid/grid-protocol';
+import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../contracts/panel-protocol';
 import { KernelClient } from '../support/kernel-client';
 
 export class GridCommClient {

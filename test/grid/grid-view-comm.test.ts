@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { z } from 'zod';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import type { FilterRow, GridReply, GridView } from '../../kernel/src/grid/grid-protocol';
+import type { FilterRow, GridReply, GridView } from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { generateProducts } from '../../examples/data/generate-products';

@@ -5,8 +5,8 @@
  * rows as fit their share and say what they leave out, in place.
  */
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { swapQuotes } from '../../kernel/src/render/answer-rows';
-import { HITS_MIME, HitsPayloadSchema } from '../../kernel/src/render/mime-types';
+import { swapQuotes } from '../../contracts/answer-rows';
+import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { DEFAULT_LIMITS } from '../../kernel/src/render/output-limits';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient } from '../support/kernel-client';

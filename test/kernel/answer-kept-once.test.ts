@@ -6,8 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { answerValue, hitsPayloadRows, swapQuotes, tablePayloadRows } from '../../kernel/src/render/answer-rows';
-import { HITS_MIME, HitsPayloadSchema, TABLE_MIME, TablePayloadSchema } from '../../kernel/src/render/mime-types';
+import { answerValue, hitsPayloadRows, swapQuotes, tablePayloadRows } from '../../contracts/answer-rows';
+import { HITS_MIME, HitsPayloadSchema, TABLE_MIME, TablePayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 

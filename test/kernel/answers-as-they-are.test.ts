@@ -7,8 +7,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { HITS_MIME, HitsPayloadSchema } from '../../kernel/src/render/mime-types';
-import { hitsPayloadRows } from '../../kernel/src/render/answer-rows';
+import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
+import { hitsPayloadRows } from '../../contracts/answer-rows';
 import { type HostileEngine, startHostileEngine } from '../support/hostile-engine';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 

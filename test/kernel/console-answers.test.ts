@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { HITS_MIME, JSON_MIME, JsonPayloadSchema, TYPED_SECRET_MIME } from '../../kernel/src/render/mime-types';
+import { HITS_MIME, JSON_MIME, JsonPayloadSchema, TYPED_SECRET_MIME } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
 

@@ -11,7 +11,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, sy
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../kernel/src/grid/grid-protocol';
+import { GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { partialsOf, scratchDir } from '../export/export-helpers';
 import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';

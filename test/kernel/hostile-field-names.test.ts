@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { hitsPayloadRows } from '../../kernel/src/render/answer-rows';
-import { HITS_MIME, HitsPayloadSchema } from '../../kernel/src/render/mime-types';
+import { hitsPayloadRows } from '../../contracts/answer-rows';
+import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import { parseCsv, scratchDir } from '../export/export-helpers';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';

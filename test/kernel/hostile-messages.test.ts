@@ -3,7 +3,7 @@
  * the bound it crossed, and the kernel process stays up and goes on answering and running cells.
  */
 import { randomUUID } from 'node:crypto';
-import { GRID_PROTOCOL_VERSION, GridReplySchema } from '../../kernel/src/grid/grid-protocol';
+import { GRID_PROTOCOL_VERSION, GridReplySchema } from '../../contracts/panel-protocol';
 import { GridCommClient } from '../grid/grid-comm-client';
 import { KernelClient } from '../support/kernel-client';
 

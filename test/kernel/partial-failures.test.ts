@@ -6,7 +6,7 @@
  * itself succeeds: the parts that worked did.
  */
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { HITS_MIME, JSON_MIME, ResponseInfoSchema } from '../../kernel/src/render/mime-types';
+import { HITS_MIME, JSON_MIME, ResponseInfoSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { type HostileEngine, startHostileEngine } from '../support/hostile-engine';

@@ -6,7 +6,7 @@
  */
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
-import { JSON_MIME, PROGRESS_MIME, ProgressPayloadSchema } from '../../kernel/src/render/mime-types';
+import { JSON_MIME, PROGRESS_MIME, ProgressPayloadSchema } from '../../contracts/mime-types';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 

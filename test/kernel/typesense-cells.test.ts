@@ -4,8 +4,8 @@
  * fails the cell with the spec's message and advice (drivers.md 7), stopping the cell there.
  */
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { hitsPayloadRows } from '../../kernel/src/render/answer-rows';
-import { HITS_MIME, HitsPayloadSchema } from '../../kernel/src/render/mime-types';
+import { hitsPayloadRows } from '../../contracts/answer-rows';
+import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 

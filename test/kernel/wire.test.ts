@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { GRID_PROTOCOL_VERSION } from '../../kernel/src/grid/grid-protocol';
+import { GRID_PROTOCOL_VERSION } from '../../contracts/panel-protocol';
 import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 

@@ -5,11 +5,11 @@
  */
 import fc from 'fast-check';
 import type { JsonValue } from '../../kernel/src/console/cell';
-import type { EngineResponse } from '../../kernel/src/drivers/driver';
-import { structureOfMapping } from '../../kernel/src/drivers/elasticsearch/mapping';
-import type { FieldTree } from '../../kernel/src/drivers/field-tree';
-import { documentGrid } from '../../kernel/src/drivers/grid-columns';
-import { columnsNestOddly, documentRows } from '../../kernel/src/render/answer-rows';
+import type { EngineResponse } from '../../kernel/src/engine/driver';
+import { structureOfMapping } from '../../kernel/src/engines/elasticsearch/mapping';
+import type { FieldTree } from '../../kernel/src/engine/field-tree';
+import { documentGrid } from '../../kernel/src/engine/grid-columns';
+import { columnsNestOddly, documentRows } from '../../contracts/answer-rows';
 
 const LAYOUT = { at: ['hits', 'hits'], source: ['_source'], meta: { _id: ['_id'] } };
 const LEADING = [{ name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta' as const, primaryKey: true }];

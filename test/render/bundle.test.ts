@@ -1,8 +1,8 @@
 import type { JsonValue } from '../../kernel/src/console/cell';
-import type { ConsoleResult, GridColumn } from '../../kernel/src/drivers/driver';
-import { answerValue, hitsPayloadRows, swapQuotes, tablePayloadRows } from '../../kernel/src/render/answer-rows';
+import type { ConsoleResult, GridColumn } from '../../kernel/src/engine/driver';
+import { answerValue, hitsPayloadRows, swapQuotes, tablePayloadRows } from '../../contracts/answer-rows';
 import { type Answer, type MimeBundle, toBundle as bundleOf } from '../../kernel/src/render/bundle';
-import { HITS_MIME, HitsPayloadSchema, TABLE_MIME, TablePayloadSchema } from '../../kernel/src/render/mime-types';
+import { HITS_MIME, HitsPayloadSchema, TABLE_MIME, TablePayloadSchema } from '../../contracts/mime-types';
 import { DEFAULT_LIMITS, limitsFromEnv } from '../../kernel/src/render/output-limits';
 import { serialise } from '../../kernel/src/protocol/encoded-string';
 

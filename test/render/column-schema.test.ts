@@ -2,9 +2,9 @@
  * The hits payload's column schema, shared with the extension: the fields added with columns
  * from mappings pass through toBundle, and payloads written before them (older notebooks) still parse.
  */
-import type { ConsoleResult } from '../../kernel/src/drivers/driver';
+import type { ConsoleResult } from '../../kernel/src/engine/driver';
 import { toBundle } from '../../kernel/src/render/bundle';
-import { HITS_MIME, HitsPayloadSchema } from '../../kernel/src/render/mime-types';
+import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 
 const info = { connection: 'es-local', engine: 'elasticsearch' as const, method: 'GET', path: '/catalog/_search', status: 200, elapsedMs: 3 };
 

@@ -7,16 +7,16 @@
  */
 import fc from 'fast-check';
 import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
-import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult } from '../../kernel/src/drivers/driver';
-import { presentElasticsearch } from '../../kernel/src/drivers/elasticsearch/present';
-import type { ExportPage, ExportStream } from '../../kernel/src/drivers/export-stream';
-import type { GridDocument } from '../../kernel/src/drivers/grid-columns';
-import { presentTypesense } from '../../kernel/src/drivers/typesense/present';
+import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult } from '../../kernel/src/engine/driver';
+import { presentElasticsearch } from '../../kernel/src/engines/elasticsearch/present';
+import type { ExportPage, ExportStream } from '../../kernel/src/engine/export-stream';
+import type { GridDocument } from '../../kernel/src/engine/grid-columns';
+import { presentTypesense } from '../../kernel/src/engines/typesense/present';
 import { type ExportFormat, pageWriter } from '../../kernel/src/export/formats';
-import { answerValue, hitsPayloadRows, type Row } from '../../kernel/src/render/answer-rows';
+import { answerValue, hitsPayloadRows, type Row } from '../../contracts/answer-rows';
 import { toBundle } from '../../kernel/src/render/bundle';
 import { cutLongCells } from '../../kernel/src/render/cell-cut';
-import { HITS_MIME, HitsPayloadSchema } from '../../kernel/src/render/mime-types';
+import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { CLIP_HTML, cellText, clip, escapeHtml, plainTable } from '../../kernel/src/render/text-table';
 import { serialise } from '../../kernel/src/protocol/encoded-string';
 import { parseCsv } from '../export/export-helpers';

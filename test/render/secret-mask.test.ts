@@ -4,7 +4,7 @@
  * write as `\u` escapes (looked for in the decoded text), and an answer without one is passed
  * on as the very same bytes.
  */
-import { swapQuotes } from '../../kernel/src/render/answer-rows';
+import { swapQuotes } from '../../contracts/answer-rows';
 import { SecretMask } from '../../kernel/src/render/secret-mask';
 import { swappedAnswer } from '../../kernel/src/render/swapped-answer';
 import { EncodedString } from '../../kernel/src/protocol/encoded-string';

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { serialise } from '../../kernel/src/protocol/encoded-string';
-import { swapQuotes } from '../../kernel/src/render/answer-rows';
+import { swapQuotes } from '../../contracts/answer-rows';
 import { swappedAnswer } from '../../kernel/src/render/swapped-answer';
 
 /**

@@ -1,7 +1,7 @@
 import { DataModel } from '@lumino/datagrid';
 import { cellText, numberText } from './cell-text';
 import { type SortState, sortedRowOrder } from './sort-order';
-import { ownValue } from '../../../kernel/src/json/own-fields';
+import { ownValue } from '@searchbook/contracts/own-fields';
 
 /** A grid column as the renderers know it: the kernel's column, or a bare name for tables. */
 export interface ColumnView {

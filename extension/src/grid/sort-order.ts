@@ -1,5 +1,5 @@
 export type SortDirection = 'ascending' | 'descending';
-import { ownValue } from '../../../kernel/src/json/own-fields';
+import { ownValue } from '@searchbook/contracts/own-fields';
 
 export interface SortState {
   column: string;

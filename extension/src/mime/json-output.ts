@@ -1,6 +1,6 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
-import { JSON_MIME, type JsonPayload, JsonPayloadSchema } from '../../../kernel/src/render/mime-types';
+import { JSON_MIME, type JsonPayload, JsonPayloadSchema } from '@searchbook/contracts/mime-types';
 import { GridView } from '../grid/grid-view';
 import { block, warningBlock } from './block';
 import { jsonView } from './json-tree';

@@ -1,6 +1,6 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
-import { PROGRESS_MIME, ProgressPayloadSchema } from '../../../kernel/src/render/mime-types';
+import { PROGRESS_MIME, ProgressPayloadSchema } from '@searchbook/contracts/mime-types';
 import { button } from './toolbar';
 
 /** Bubbles from the stop control to the plugin that owns the kernel (see ../kernel-actions.ts). */

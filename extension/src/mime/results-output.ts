@@ -1,8 +1,8 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
-import { answerValue, hitsPayloadRows, tablePayloadRows } from '../../../kernel/src/render/answer-rows';
-import { type AggregationTable, aggregationColumns, aggregationFooter, aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '../../../kernel/src/render/mime-types';
+import { answerValue, hitsPayloadRows, tablePayloadRows } from '@searchbook/contracts/answer-rows';
+import { type AggregationTable, aggregationColumns, aggregationFooter, aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '@searchbook/contracts/mime-types';
 import { GridView } from '../grid/grid-view';
 import type { ColumnView } from '../grid/rows-model';
 import { barChart, bucketsOf } from './bar-chart';

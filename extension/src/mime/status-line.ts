@@ -1,4 +1,4 @@
-import { partialFailureHeadline, partialFailureText, type ResponseInfo } from '../../../kernel/src/render/mime-types';
+import { partialFailureHeadline, partialFailureText, type ResponseInfo } from '@searchbook/contracts/mime-types';
 
 export interface Counts {
   total?: { value: number; relation: 'eq' | 'gte' };

@@ -1,6 +1,6 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
-import { TYPED_SECRET_MIME, TYPED_SECRET_WORDS, TypedSecretPayloadSchema } from '../../../kernel/src/render/mime-types';
+import { TYPED_SECRET_MIME, TYPED_SECRET_WORDS, TypedSecretPayloadSchema } from '@searchbook/contracts/mime-types';
 import { button } from './toolbar';
 
 /** Bubbles from the button to the plugin that edits the cell (see ../index.ts). */

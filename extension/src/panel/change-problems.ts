@@ -1,9 +1,9 @@
-import type { Column } from '../../../kernel/src/grid/grid-protocol';
+import type { Column } from '@searchbook/contracts/panel-protocol';
 import { cellText } from '../grid/cell-text';
-import type { EditRefusal } from '../../../kernel/src/grid/edit-protocol';
+import type { EditRefusal } from '@searchbook/contracts/edit-protocol';
 import type { EditedRow, NewRow, PendingChanges, Problem } from './pending-changes';
 import { toolbarButton } from './toolbar-button';
-import { ownValue } from '../../../kernel/src/json/own-fields';
+import { ownValue } from '@searchbook/contracts/own-fields';
 
 export interface ProblemActions {
   overwrite(key: string): void;

@@ -1,4 +1,4 @@
-import type { ConnectionInfo, TargetInfo } from '../../../kernel/src/grid/grid-protocol';
+import type { ConnectionInfo, TargetInfo } from '@searchbook/contracts/panel-protocol';
 
 export interface ConnectionNode {
   connection: ConnectionInfo;

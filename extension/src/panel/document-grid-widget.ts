@@ -2,7 +2,7 @@ import { BasicSelectionModel, DataGrid, TextRenderer } from '@lumino/datagrid';
 import { MessageLoop } from '@lumino/messaging';
 import { Signal } from '@lumino/signaling';
 import { Panel, Widget } from '@lumino/widgets';
-import type { Block, GridReply, GridView, SortKey } from '../../../kernel/src/grid/grid-protocol';
+import type { Block, GridReply, GridView, SortKey } from '@searchbook/contracts/panel-protocol';
 import { copyText } from '../grid/clipboard';
 import { fitColumnWidths } from '../grid/column-widths';
 import { GridKeyHandler } from '../grid/grid-key-handler';

@@ -1,11 +1,11 @@
 import type { DataModel } from '@lumino/datagrid';
 import { Signal } from '@lumino/signaling';
-import type { CellEdit, RowKey, RowVersion } from '../../../kernel/src/grid/edit-protocol';
-import type { Block, Column } from '../../../kernel/src/grid/grid-protocol';
+import type { CellEdit, RowKey, RowVersion } from '@searchbook/contracts/edit-protocol';
+import type { Block, Column } from '@searchbook/contracts/panel-protocol';
 import { cellText } from '../grid/cell-text';
 import { PagedRowsModel } from './paged-rows-model';
 import { type GridRow, type PendingChanges, type Problem, rowKeyString, type SaveOutcome } from './pending-changes';
-import { fieldRecord, hasField, ownValue } from '../../../kernel/src/json/own-fields';
+import { fieldRecord, hasField, ownValue } from '@searchbook/contracts/own-fields';
 
 /** What a grid row is: a new row not yet saved, a document (with where it lives, once loaded). */
 export type RowAt =

@@ -1,6 +1,6 @@
 import { Dialog, showDialog } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
-import { EXPORT_FORMATS, type ExportFormatName } from '../../../kernel/src/console/export-args';
+import { EXPORT_FORMATS, type ExportFormatName } from '@searchbook/contracts/export-formats';
 
 /** What the user chose in the export dialog. */
 export interface ExportChoice {

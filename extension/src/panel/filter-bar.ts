@@ -1,7 +1,7 @@
 import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 import { toolbarButton } from './toolbar-button';
-import { type Column, FILTER_OPERATORS, type FilterOperator, type FilterRow, type GridView, type OperatorInfo } from '../../../kernel/src/grid/grid-protocol';
+import { type Column, FILTER_OPERATORS, type FilterOperator, type FilterRow, type GridView, type OperatorInfo } from '@searchbook/contracts/panel-protocol';
 
 /** Operators that take no value, and those that take a list or two ends. */
 const NO_VALUE = new Set<FilterOperator>(['is null', 'is not null', 'is empty', 'is not empty']);

@@ -6,7 +6,7 @@ import {
   type GridReply,
   GridReplySchema,
   type GridRequestInput,
-} from '../../../kernel/src/grid/grid-protocol';
+} from '@searchbook/contracts/panel-protocol';
 
 type Request = GridRequestInput extends infer R ? (R extends GridRequestInput ? Omit<R, 'v' | 'requestId'> : never) : never;
 type Reply<T extends GridReply['type']> = Extract<GridReply, { type: T }>;

@@ -1,5 +1,5 @@
 import type { DataGrid, ICellEditor } from '@lumino/datagrid';
-import type { CellEdit, EditRefusal } from '../../../kernel/src/grid/edit-protocol';
+import type { CellEdit, EditRefusal } from '@searchbook/contracts/edit-protocol';
 import { type EditGate, JsonTextEditor, PlainTextEditor } from './cell-editors';
 import type { EditableRowsModel } from './editable-rows-model';
 import type { GridClient } from './grid-client';

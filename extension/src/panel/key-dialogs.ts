@@ -1,6 +1,6 @@
 import { Dialog, showDialog } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
-import type { KeyInfo } from '../../../kernel/src/grid/admin-protocol';
+import type { KeyInfo } from '@searchbook/contracts/admin-protocol';
 import { copyText } from '../grid/clipboard';
 
 /**

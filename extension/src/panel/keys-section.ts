@@ -1,4 +1,4 @@
-import { type AdminOffers, type KeyInfo, NewKeySchema } from '../../../kernel/src/grid/admin-protocol';
+import { type AdminOffers, type KeyInfo, NewKeySchema } from '@searchbook/contracts/admin-protocol';
 import type { GridClient } from './grid-client';
 import { confirmKeyDeletion, showNewKeyValue } from './key-dialogs';
 import { expiryText, scopeText } from './scope-text';

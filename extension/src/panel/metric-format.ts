@@ -1,4 +1,4 @@
-import type { Metric } from '../../../kernel/src/grid/admin-protocol';
+import type { Metric } from '@searchbook/contracts/admin-protocol';
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
 const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });

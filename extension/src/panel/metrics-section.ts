@@ -1,4 +1,4 @@
-import type { Metric, MetricsSnapshot } from '../../../kernel/src/grid/admin-protocol';
+import type { Metric, MetricsSnapshot } from '@searchbook/contracts/admin-protocol';
 import type { GridClient } from './grid-client';
 import { formatMetric } from './metric-format';
 import { Sparkline } from './sparkline';

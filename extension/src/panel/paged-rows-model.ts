@@ -1,10 +1,10 @@
 import { type DataModel, MutableDataModel } from '@lumino/datagrid';
 import { Signal } from '@lumino/signaling';
-import type { Block, Column, SentRequest } from '../../../kernel/src/grid/grid-protocol';
-import type { RowKey, RowVersion } from '../../../kernel/src/grid/edit-protocol';
+import type { Block, Column, SentRequest } from '@searchbook/contracts/panel-protocol';
+import type { RowKey, RowVersion } from '@searchbook/contracts/edit-protocol';
 import { cellText } from '../grid/cell-text';
 import { columnHeaderText } from '../grid/rows-model';
-import { ownValue } from '../../../kernel/src/json/own-fields';
+import { ownValue } from '@searchbook/contracts/own-fields';
 
 /** Blocks fetched at once: more would only fetch rows the user already scrolled past. */
 const IN_FLIGHT = 2;

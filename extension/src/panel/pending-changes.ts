@@ -9,10 +9,10 @@ import {
   RowKeySchema,
   type RowVersion,
   RowVersionSchema,
-} from '../../../kernel/src/grid/edit-protocol';
-import { GridRowSchema } from '../../../kernel/src/render/mime-types';
+} from '@searchbook/contracts/edit-protocol';
+import { GridRowSchema } from '@searchbook/contracts/mime-types';
 import { randomDocumentId } from './document-id';
-import { fieldsRecord, hasField, ownValue, setField } from '../../../kernel/src/json/own-fields';
+import { fieldsRecord, hasField, ownValue, setField } from '@searchbook/contracts/own-fields';
 
 export type GridRow = z.infer<typeof GridRowSchema>;
 

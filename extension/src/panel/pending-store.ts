@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { setField } from '../../../kernel/src/json/own-fields';
+import { setField } from '@searchbook/contracts/own-fields';
 import { PendingChanges, type PendingState, PendingStateSchema } from './pending-changes';
 
 /**

@@ -1,6 +1,6 @@
 import { Dialog, showDialog } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
-import type { PlannedRequest } from '../../../kernel/src/grid/edit-protocol';
+import type { PlannedRequest } from '@searchbook/contracts/edit-protocol';
 
 /** One request as a console cell would hold it: `METHOD /path` and its JSON body. */
 export function requestText(request: PlannedRequest): string {

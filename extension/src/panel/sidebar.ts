@@ -1,6 +1,6 @@
 import type { Kernel } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
-import type { ConnectionInfo, ProfileInfo } from '../../../kernel/src/grid/grid-protocol';
+import type { ConnectionInfo, ProfileInfo } from '@searchbook/contracts/panel-protocol';
 import { AdminSections } from './admin-sections';
 import { ConnectionsTree, type ConnectionNode } from './connections-tree';
 import { GridClient } from './grid-client';

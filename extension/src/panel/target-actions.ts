@@ -1,7 +1,7 @@
 import { Dialog } from '@jupyterlab/apputils';
 import { CommandRegistry } from '@lumino/commands';
 import { Menu, Widget } from '@lumino/widgets';
-import type { TargetAction } from '../../../kernel/src/grid/edit-protocol';
+import type { TargetAction } from '@searchbook/contracts/edit-protocol';
 import type { GridClient } from './grid-client';
 
 /**

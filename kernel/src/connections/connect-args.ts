@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ENV_REFERENCE } from './profile-schema';
 import { AnswerCapSchema, TimeoutSecondsSchema } from './request-bounds';
-import { typedSecretsIn } from './typed-secrets';
+import { typedSecretsIn } from '../../../contracts/typed-secrets';
 import { reconcileSslMode, type Scheme, schemeOf, type SslMode, SslModeSchema } from './ssl-mode';
 
 /**

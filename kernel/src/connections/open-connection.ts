@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { type Driver, type EngineIdentity, EngineError, type EngineModule, type EngineName } from '../drivers/driver';
-import type { TransportOptions } from '../drivers/transport';
+import { type Driver, type EngineIdentity, type EngineName } from '../engine/driver';
+import { EngineError } from '../engine/errors';
+import { ENGINE_MODULES } from '../engines/registry';
+import type { TransportOptions } from '../engine/http/transport';
 import { type ConnectArgs, ConnectArgsError } from './connect-args';
 import type { SslMode } from './ssl-mode';
 
@@ -18,12 +20,6 @@ export interface Connection {
   identity: EngineIdentity;
   driver: Driver;
 }
-
-/** Each engine's folder loads on its first use, which keeps kernel start fast. */
-const ENGINE_MODULES: Record<EngineName, () => Promise<EngineModule>> = {
-  elasticsearch: async () => (await import('../drivers/elasticsearch/engine-module')).elasticsearchModule,
-  typesense: async () => (await import('../drivers/typesense/engine-module')).typesenseModule,
-};
 
 /** How long `%connect` waits for the engine's first answer when no `timeout=` is given. */
 export const CONNECT_WAIT_MS = 10_000;
@@ -55,7 +51,7 @@ export async function openConnection(args: ConnectArgs, signal: AbortSignal, wai
     ...(args.timeout ? { timeoutMs: args.timeout * 1000 } : {}),
     ...(args.max_answer ? { maxAnswerBytes: args.max_answer } : {}),
   };
-  const { Transport } = await import('../drivers/transport');
+  const { Transport } = await import('../engine/http/transport');
   const driver = engine.createDriver(new Transport(options));
   const waitMs = args.timeout ? args.timeout * 1000 : CONNECT_WAIT_MS;
   waiting?.(`Connecting to ${engine.displayName} at ${address}: waiting for its answer (at most ${waitMs / 1000} s)`);

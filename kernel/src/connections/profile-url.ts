@@ -3,7 +3,7 @@
  * with the user but never a password. Typesense has no URL scheme of its own, so its
  * connections are never shown as URLs (drivers.md 2.2): `host:port` and the SSL mode instead.
  */
-import type { EngineName } from '../drivers/driver';
+import type { EngineName } from '../engine/driver';
 import type { Profile } from './profile-schema';
 import { schemeOf, type SslMode } from './ssl-mode';
 

@@ -7,8 +7,9 @@ import type { ExportArgs } from './export-args';
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** A JSON value as the console produced it (after `${...}` substitution and triple quotes). */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue } from '../../../contracts/json';
+
+export type { JsonValue };
 
 export type RequestBody =
   | { kind: 'json'; value: JsonValue }

@@ -3,10 +3,8 @@
  * the line's words, checked before anything is sent. A file name with spaces is written in
  * double quotes. Without format=, a `.csv` or `.json` file name picks its format, else JSONL.
  */
+import { EXPORT_FORMATS, type ExportFormatName } from '../../../contracts/export-formats';
 import { refuse } from './refusal';
-
-export const EXPORT_FORMATS = ['jsonl', 'csv', 'json'] as const;
-export type ExportFormatName = (typeof EXPORT_FORMATS)[number];
 
 export const EXPORT_USAGE = '%export <index-or-collection> <file> [format=jsonl|csv|json] [fields=a,b,...] [slices=N] [overwrite]';
 

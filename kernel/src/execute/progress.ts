@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MimeBundle } from '../render/bundle';
-import { PROGRESS_MIME, type ProgressPayload } from '../render/mime-types';
+import { PROGRESS_MIME, type ProgressPayload } from '../../../contracts/mime-types';
 import type { OutputSink } from './output-sink';
 
 export interface ProgressOptions {

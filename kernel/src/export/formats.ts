@@ -2,10 +2,10 @@
  * How exported documents become file bytes: JSONL (the engine's re-importable lines), a JSON
  * array of the same objects, or CSV with the grid's columns and a header line.
  */
-import type { ExportPage, ExportStream } from '../drivers/export-stream';
-import { documentGrid } from '../drivers/grid-columns';
-import { ownValue } from '../json/own-fields';
-import type { ExportFormatName } from '../console/export-args';
+import type { ExportPage, ExportStream } from '../engine/export-stream';
+import { documentGrid } from '../engine/grid-columns';
+import { ownValue } from '../../../contracts/own-fields';
+import type { ExportFormatName } from '../../../contracts/export-formats';
 import { csvRecord } from './csv';
 
 export type ExportFormat = ExportFormatName;

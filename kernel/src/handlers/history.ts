@@ -2,7 +2,7 @@
  * The cells this kernel ran, for history_request (JupyterLab's console history: up/down in the
  * prompt, and its search). Secrets typed into `%connect` lines are removed before a cell is kept.
  */
-import { withoutTypedSecrets } from '../connections/typed-secrets';
+import { withoutTypedSecrets } from '../../../contracts/typed-secrets';
 import type { Handler } from '../protocol/kernel-server';
 import { type HistoryQuery, HistoryRequest } from '../protocol/requests';
 

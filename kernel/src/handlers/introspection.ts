@@ -1,5 +1,5 @@
-import { type CompletionContext, complete } from '../console/complete';
-import { inspect } from '../console/inspect';
+import { type CompletionContext, complete } from '../introspection/complete';
+import { inspect } from '../introspection/inspect';
 import { isComplete } from '../console/is-complete';
 import type { ConnectionRegistry } from '../connections/registry';
 import type { VariableScope } from '../console/variables';

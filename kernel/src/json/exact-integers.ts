@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '../console/cell';
-import { ownValue, setField } from './own-fields';
+import { ownValue, setField } from '../../../contracts/own-fields';
 
 const PREFIX = `\u0001${randomUUID()}:`;
 /** A mark as JSON.stringify prints it (the control character escaped), with its digits. */

@@ -1,11 +1,11 @@
 import type { JsonValue } from '../console/cell';
-import type { AggregationResult, ConsoleResult, PresentedResult } from '../drivers/driver';
+import type { AggregationResult, ConsoleResult, PresentedResult } from '../engine/driver';
 import { cutLongCells } from './cell-cut';
 import { escapeControlCharacters } from './control-characters';
 import type { EncodedString } from '../protocol/encoded-string';
-import { columnsNestOddly, documentRow, documentsOf } from './answer-rows';
+import { columnsNestOddly, documentRow, documentsOf } from '../../../contracts/answer-rows';
 import { fallbacks, type KeptRows } from './fallbacks';
-import { aggregationColumns, ANSWER_FORMAT, partialFailureHeadline, partialFailureText, type Column, type DocumentLayout, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from './mime-types';
+import { aggregationColumns, ANSWER_FORMAT, partialFailureHeadline, partialFailureText, type Column, type DocumentLayout, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from '../../../contracts/mime-types';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { swappedAnswer } from './swapped-answer';
 import { escapeHtml, htmlTable, plainTable } from './text-table';

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../console/cell';
-import { fieldRecord } from '../json/own-fields';
+import { fieldRecord } from '../../../contracts/own-fields';
 
 /** Array and object cells longer than this (as JSON text), and strings longer than this, are cut (the grid loads the whole value before it is edited). */
 export const CELL_CHARS = 10_000;

@@ -1,7 +1,7 @@
 import type { JsonValue } from '../console/cell';
-import type { AggregationResult } from '../drivers/driver';
+import type { AggregationResult } from '../engine/driver';
 import type { MimeBundle } from './bundle';
-import { aggregationColumns, aggregationFooter, aggregationTitle } from './mime-types';
+import { aggregationColumns, aggregationFooter, aggregationTitle } from '../../../contracts/mime-types';
 import { escapeHtml, htmlRowOf, htmlTable, plainCell, plainTableOf, rowTexts } from './text-table';
 
 type Row = Record<string, JsonValue>;

@@ -5,7 +5,7 @@
  * error text) it is replaced by the form the cell wrote, `${env:NAME}`, or by `***`.
  */
 import { EncodedString } from '../protocol/encoded-string';
-import { swapQuotes } from './answer-rows';
+import { swapQuotes } from '../../../contracts/answer-rows';
 import { escapeHtml } from './text-table';
 
 /**

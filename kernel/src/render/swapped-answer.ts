@@ -7,7 +7,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { WIDE_LEAD, escapeGrowth, fewWide, narrowed, sequenceLength, writeUnicodeEscape } from '../json/wide-characters';
 import { EncodedString } from '../protocol/encoded-string';
-import { swapQuotes } from './answer-rows';
+import { swapQuotes } from '../../../contracts/answer-rows';
 
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;

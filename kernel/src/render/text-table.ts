@@ -1,5 +1,5 @@
 import type { JsonValue } from '../console/cell';
-import { ownValue } from '../json/own-fields';
+import { ownValue } from '../../../contracts/own-fields';
 import { escapeControlCharacters } from './control-characters';
 
 /** A cell's text as every fallback shows it: strings as they are, everything else as JSON. */

@@ -1,0 +1,9 @@
+// The web-platform globals contracts may use: both halves have them (browsers, and Node's own
+// globals), unlike the rest of the DOM or Node's modules. Read only by contracts/tsconfig.json.
+declare class TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+declare class TextDecoder {
+  constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}

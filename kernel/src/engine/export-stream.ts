@@ -1,0 +1,54 @@
+/**
+ * What a driver hands the engine-neutral export (kernel/src/export/): the documents of a
+ * whole index or collection, a page at a time, in the engine's own re-importable line shape.
+ * Each engine builds it in its folder (elasticsearch/export.ts, typesense/export.ts).
+ */
+import type { JsonValue } from '../console/cell';
+import type { GridView } from '../../../contracts/panel-protocol';
+import type { GridColumn } from './driver';
+import type { FieldTree } from './field-tree';
+import type { GridDocument } from './grid-columns';
+
+export interface ExportRequest {
+  /** The index, alias, pattern or collection, as the user wrote it. */
+  target: string;
+  /** What narrows the export: an Elasticsearch query object, or Typesense `filter_by` / `include_fields` / `exclude_fields`. */
+  body?: JsonValue;
+  /** Only these document fields (dotted names); undefined for whole documents. */
+  fields?: string[];
+  /** Parallel sliced cursors (Elasticsearch); 1 or undefined reads one cursor. */
+  slices?: number;
+  /** A grid's view (the side panel's "Export…" on a grid): its filter narrows the export; its sort is not kept (exports read in index order). */
+  view?: GridView;
+}
+
+/**
+ * One page of exported documents: their JSONL as the engine re-imports it, line by line, and
+ * their grid form for CSV. Only what the file's format needs is built (a Typesense JSONL
+ * export passes the engine's bytes through without decoding them).
+ */
+export interface ExportPage {
+  readonly count: number;
+  /**
+   * The page's lines, each ending in a newline (and holding none inside). A driver may reuse
+   * the buffer for a later page: use it before asking for the page after next.
+   */
+  jsonl(): string | Buffer;
+  documents(): GridDocument[];
+}
+
+export interface ExportStream {
+  /** Documents the export will hold, when the engine said (for progress); may be undefined. */
+  readonly total: number | undefined;
+  /** The grid's leading columns (`_id`, `_index`; Typesense `id`) and the mapping or schema, for CSV headers. */
+  readonly leading: GridColumn[];
+  readonly tree: FieldTree | undefined;
+  /**
+   * Pages in the order they are read. A cursor reads its next page only once the caller asks
+   * for it, after writing the previous one (with slices, the other cursors' pages may be in
+   * flight meanwhile: one each). Rejects with EngineError on an engine failure.
+   */
+  pages(): AsyncIterable<ExportPage>;
+  /** Frees what the engine holds for the export (a point in time); safe to call twice. */
+  close(): Promise<void>;
+}

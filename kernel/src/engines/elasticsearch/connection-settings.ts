@@ -1,0 +1,36 @@
+import type { ConnectArgs } from '../../connections/connect-args';
+import type { SslMode } from '../../connections/ssl-mode';
+import type { EngineConnectionSettings } from '../../engine/engine-module';
+import type { TlsVerification } from '../../engine/http/transport';
+
+/**
+ * drivers.md 5.3: Preferred and Required accept a self-signed certificate, because an 8.x node
+ * generates its own CA on first start; only the Verify modes check it.
+ */
+const VERIFICATION: Record<Exclude<SslMode, 'disabled'>, TlsVerification> = {
+  preferred: 'none',
+  required: 'none',
+  'verify-ca': 'chain',
+  'verify-identity': 'identity',
+};
+
+export const UNTRUSTED_CERTIFICATE_ADVICE =
+  'For a self-signed certificate use ssl=required or add skip_verify; to keep verifying, give the CA that signed it with ca=<PEM file> (an 8.x node writes it to config/certs/http_ca.crt).';
+
+export function elasticsearchConnectionSettings(args: ConnectArgs): EngineConnectionSettings {
+  return {
+    namePrefix: 'es',
+    defaultPort: 9200,
+    headers: authorizationHeader(args),
+    verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl],
+  };
+}
+
+/** drivers.md 5.1. Without auth=, the credentials given choose the method. */
+function authorizationHeader(args: ConnectArgs): Record<string, string> {
+  const auth = args.auth ?? (args.key ? 'apikey' : args.user ? 'basic' : 'none');
+  // The key is the `encoded` value of the create-API-key answer (base64 of id:api_key), sent verbatim.
+  if (auth === 'apikey' && args.key) return { authorization: `ApiKey ${args.key}` };
+  if (auth === 'basic' && args.user) return { authorization: `Basic ${Buffer.from(`${args.user}:${args.password ?? ''}`).toString('base64')}` };
+  return {};
+}

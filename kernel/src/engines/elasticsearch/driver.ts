@@ -1,0 +1,121 @@
+import { ELASTICSEARCH_SQL_ADVICE } from './sql-advice';
+import type { FieldNameOptions } from '../../engine/field-tree';
+import type { ConsoleRequest, Refusal } from '../../console/cell';
+import { asObject } from '../../engine/document-columns';
+import type { ExportRequest, ExportStream } from '../../engine/export-stream';
+import { type AdminSide, type DocumentSide, type Driver, type EndpointInfo, type EngineIdentity, type EngineResponse, type PresentedResult } from '../../engine/driver';
+import { EngineError } from '../../engine/errors';
+import { targetSegment } from '../../engine/grid-request';
+import { sendWithStructure } from '../../engine/structure-cache';
+import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
+import type { Transport } from '../../engine/http/transport';
+import { loadEndpoints } from './endpoints';
+import { openElasticsearchExport } from './export';
+import { ElasticsearchEdits } from './edits';
+import { elasticsearchFailure } from './failure';
+import { listIndices } from './index-listing';
+import { curlTarget, searchRequest } from './grid-cell';
+import { OPERATORS, searchOfView } from './grid-query';
+import { openPointInTimeReader } from './point-in-time-reader';
+import { presentElasticsearch } from './present';
+import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
+import { ElasticsearchStructure } from './structure';
+import { elasticsearchPartialFailures } from './partial-failures';
+import type { PartialFailure } from '../../../../contracts/mime-types';
+
+export class ElasticsearchDriver implements Driver {
+  readonly engine = 'elasticsearch' as const;
+  readonly sqlAdvice = ELASTICSEARCH_SQL_ADVICE;
+
+  private readonly structure: ElasticsearchStructure;
+  readonly documents: DocumentSide;
+  readonly admin: AdminSide;
+
+  constructor(private readonly transport: Transport) {
+    this.structure = new ElasticsearchStructure(transport);
+    const overview = new ClusterOverview(transport);
+    this.admin = { offers: { metrics: { title: OVERVIEW_TITLE, refreshMs: 2000 } }, metrics: (signal) => overview.read(signal) };
+    this.documents = {
+      listTargets: (signal) => listIndices(transport, signal),
+      open: async (target, blockSize, view, signal) => {
+        const tree = this.structure.tree(targetSegment(target), signal);
+        // A view is translated before the point in time opens, so a refused filter sends nothing;
+        // the whole target in engine order needs no mapping first, and reads it meanwhile.
+        const { query, sort, sortedBy, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
+        const opened = await openPointInTimeReader({ transport, target, blockSize, tree, query, sort }, signal);
+        return { ...opened, notes, sortedBy, request: searchRequest(transport, target, blockSize, query, sort) };
+      },
+      matchCaseSupported: true,
+      operators: OPERATORS,
+      rawFilterHint: 'query string, e.g. name:Widget AND price:>10',
+      edits: new ElasticsearchEdits(
+        transport,
+        (index, signal) => this.structure.tree(index, signal),
+        ({ method, path, query }) => this.structure.noteRequest({ kind: 'request', method, path, query, line: 1 }),
+      ),
+    };
+  }
+
+  async probe(signal: AbortSignal): Promise<EngineIdentity> {
+    const response = await this.transport.send({ method: 'GET', path: '/', query: '' }, signal);
+    const failure = elasticsearchFailure(response);
+    if (failure?.ename === 'Authentication failed') throw failure;
+    const body = response.body.kind === 'json' ? asObject(response.body.value) : undefined;
+    const version = asObject(body?.version)?.number;
+    if (response.status !== 200 || typeof version !== 'string') {
+      throw new EngineError('Connection failed', `Connection failed: GET / answered ${response.status} without an Elasticsearch version; is this an Elasticsearch address?`, response.status);
+    }
+    const warnings: string[] = [];
+    const major = Number(version.split('.')[0]);
+    if (major !== 7 && major !== 8) warnings.push(`Elasticsearch ${version} is not a supported version (7.x and 8.x are); requests are sent as written.`);
+    if (response.headers['x-elastic-product'] !== 'Elasticsearch' && major >= 7) {
+      warnings.push('The server did not send the X-Elastic-Product header: it may be a fork of Elasticsearch, which searchbook does not support.');
+    }
+    return { version, warnings };
+  }
+
+  /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
+  refusal(): Refusal | undefined {
+    return undefined;
+  }
+
+  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
+    return sendWithStructure(this.transport, this.structure, request, signal);
+  }
+
+  curl(request: ConsoleRequest): string {
+    return curlOfRequest(request, curlTarget(this.transport));
+  }
+
+  failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
+    return elasticsearchFailure(response);
+  }
+
+  partialFailures(_request: ConsoleRequest, response: EngineResponse): PartialFailure[] {
+    return elasticsearchPartialFailures(response);
+  }
+
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
+    return presentElasticsearch(request, response, this.structure.treeFor(request, response));
+  }
+
+  endpoints(): Promise<EndpointInfo[]> {
+    return loadEndpoints();
+  }
+
+  targetNames(signal: AbortSignal): Promise<string[]> {
+    return this.structure.targetNames(signal);
+  }
+
+  fieldNames(target: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]> {
+    return this.structure.fieldNames(target, signal, options);
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream> {
+    return openElasticsearchExport(this.transport, request, (target) => this.structure.tree(target, signal), signal);
+  }
+}

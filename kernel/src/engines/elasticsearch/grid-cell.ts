@@ -1,0 +1,34 @@
+/**
+ * The search a grid sends for its view, as a console cell and a curl command: the grid's own
+ * query and sort on the target, without its point in time (a cursor that dies with the grid).
+ * The credential stays an environment variable reference.
+ */
+import type { JsonValue } from '../../console/cell';
+import type { ViewRequest } from '../../../../contracts/panel-protocol';
+import { targetSegment } from '../../engine/grid-request';
+import { viewRequest } from '../../engine/grid-view';
+import type { Transport } from '../../engine/http/transport';
+
+/** curl arguments naming the credential the connection uses, by environment variable. */
+export function credential(transport: Transport): string[] {
+  switch (transport.headerScheme('authorization')?.toLowerCase()) {
+    case 'apikey':
+      return ['-H', '"Authorization: ApiKey $ES_API_KEY"'];
+    case 'basic':
+      return ['-u', '"$ES_USER:$ES_PASSWORD"'];
+    case 'bearer':
+      return ['-H', '"Authorization: Bearer $ES_TOKEN"'];
+    default:
+      return [];
+  }
+}
+
+/** Where curl reaches this connection, and how it authenticates (by environment variable). */
+export function curlTarget(transport: Transport): { baseUrl: string; credential: string[]; insecure: boolean } {
+  return { baseUrl: transport.baseUrl, credential: credential(transport), insecure: transport.skipsVerification };
+}
+
+export function searchRequest(transport: Transport, target: string, blockSize: number, query: JsonValue | undefined, sort: JsonValue[]): ViewRequest {
+  const body: Record<string, JsonValue> = { ...(query !== undefined ? { query } : {}), ...(sort.length ? { sort } : {}), size: blockSize, track_total_hits: true };
+  return viewRequest('POST', `/${targetSegment(target)}/_search`, body, curlTarget(transport));
+}

@@ -1,0 +1,80 @@
+/**
+ * What the Elasticsearch driver knows about a connection's indices: mappings for grid columns
+ * and field completion, cached per connection and dropped when a request changes them, and
+ * index and alias names for completion.
+ */
+import { z } from 'zod';
+import type { ConsoleRequest } from '../../console/cell';
+import type { EngineResponse } from '../../engine/driver';
+import { type FieldNameOptions, fieldNamesOf, type FieldTree } from '../../engine/field-tree';
+import { NameCache } from '../../engine/name-cache';
+import { StructureCache, StructureUnavailable } from '../../engine/structure-cache';
+import type { Transport } from '../../engine/http/transport';
+import { structureOfMapping } from './mapping';
+import { isStale, mappingChange, searchTarget } from './targets';
+
+const CatIndices = z.array(z.object({ index: z.string() }).loose());
+const CatAliases = z.array(z.object({ alias: z.string() }).loose());
+
+export class ElasticsearchStructure {
+  private readonly mappings: StructureCache;
+  private readonly names: NameCache;
+
+  constructor(private readonly transport: Transport) {
+    this.mappings = new StructureCache(async (target, signal) =>
+      structureOfMapping(await transport.send({ method: 'GET', path: `/${target}/_mapping`, query: '' }, signal)),
+    );
+    this.names = new NameCache((signal) => this.loadNames(signal));
+  }
+
+  /** Called with every request sent: drops the mappings and names it may have changed. */
+  noteRequest(request: ConsoleRequest): void {
+    const change = mappingChange(request);
+    if (change.kind === 'none') return;
+    this.names.clear();
+    if (change.kind === 'all') this.mappings.clear();
+    else this.mappings.invalidate((target, members) => isStale(change, target, members));
+  }
+
+  /**
+   * Makes sure a search answer's mapping is cached before it is presented. Never fails: an
+   * unreadable mapping (403 for a key limited to search) leaves the columns to the documents.
+   */
+  async prepare(request: ConsoleRequest, response: EngineResponse, signal: AbortSignal): Promise<void> {
+    const target = searchTarget(request, response);
+    if (target) await this.mappings.get(target, signal);
+  }
+
+  /** The cached mapping for a search answer, if prepare() could read one. */
+  treeFor(request: ConsoleRequest, response: EngineResponse): FieldTree | undefined {
+    const target = searchTarget(request, response);
+    return target ? this.mappings.peek(target)?.tree : undefined;
+  }
+
+  /** The mapping of a target as a path segment names it (the union for an alias or pattern); undefined when unreadable. */
+  async tree(target: string, signal: AbortSignal): Promise<FieldTree | undefined> {
+    return (await this.mappings.get(target, signal))?.tree;
+  }
+
+  async fieldNames(target: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]> {
+    const structure = await this.mappings.get(target, signal);
+    return structure ? fieldNamesOf(structure.tree, '', options) : [];
+  }
+
+  /** Indices and aliases (aliases are addressed by name in the console, drivers.md 2.3). */
+  targetNames(signal: AbortSignal): Promise<string[]> {
+    return this.names.get(signal);
+  }
+
+  private async loadNames(signal: AbortSignal): Promise<string[]> {
+    const [indices, aliases] = await Promise.all([
+      this.transport.send({ method: 'GET', path: '/_cat/indices', query: 'format=json&h=index' }, signal),
+      this.transport.send({ method: 'GET', path: '/_cat/aliases', query: 'format=json&h=alias' }, signal),
+    ]);
+    const indexRows = CatIndices.safeParse(indices.status < 300 && indices.body.kind === 'json' ? indices.body.value : undefined);
+    if (!indexRows.success) throw new StructureUnavailable(`GET /_cat/indices answered ${indices.status}`);
+    const aliasRows = CatAliases.safeParse(aliases.status < 300 && aliases.body.kind === 'json' ? aliases.body.value : undefined);
+    const names = [...indexRows.data.map((r) => r.index), ...(aliasRows.success ? aliasRows.data.map((r) => r.alias) : [])];
+    return [...new Set(names)].sort();
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The side panel's list of a Typesense node's collections with their document counts. A key
+ * without `collections:list` gets 401 here: the connection stays open with an empty list and
+ * the reason (drivers.md 5.2), and collections are opened by name.
+ */
+import { z } from 'zod';
+import { type TargetListing } from '../../engine/driver';
+import { EngineError } from '../../engine/errors';
+import { sendGridRequest } from '../../engine/grid-request';
+import type { Transport } from '../../engine/http/transport';
+import { typesenseFailure } from './failure';
+
+const Collections = z.array(z.object({ name: z.string(), num_documents: z.number().int().nonnegative().optional() }).loose());
+
+export const CANNOT_LIST_NOTE =
+  'This API key may not list collections (it lacks the collections:list action), so none are shown. Type a collection name into "Open…" to browse it, or connect with a key holding collections:* or the admin key.';
+
+export async function listCollections(transport: Transport, signal: AbortSignal): Promise<TargetListing> {
+  let body;
+  try {
+    body = await sendGridRequest(transport, { method: 'GET', path: '/collections' }, typesenseFailure, [], signal);
+  } catch (err) {
+    if (err instanceof EngineError && err.status === 401) return { targets: [], note: CANNOT_LIST_NOTE };
+    throw err;
+  }
+  const listed = Collections.safeParse(body);
+  if (!listed.success) throw new Error('GET /collections did not answer a list of collections.');
+  const targets = listed.data.map((c) => ({ name: c.name, count: c.num_documents ?? null })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { targets };
+}

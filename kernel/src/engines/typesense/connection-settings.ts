@@ -1,0 +1,33 @@
+import type { ConnectArgs } from '../../connections/connect-args';
+import type { SslMode } from '../../connections/ssl-mode';
+import type { EngineConnectionSettings } from '../../engine/engine-module';
+import type { TlsVerification } from '../../engine/http/transport';
+
+/**
+ * drivers.md 2.2 and 5.3: for Typesense the mode only chooses HTTPS. The self-signed allowance
+ * of Preferred/Required is the index engine's; a Typesense node over HTTPS is usually a hosted
+ * cluster with a public certificate, so those modes verify fully. Verify CA still skips the
+ * host name check, and skip_verify trusts any certificate.
+ */
+const VERIFICATION: Record<Exclude<SslMode, 'disabled'>, TlsVerification> = {
+  preferred: 'identity',
+  required: 'identity',
+  'verify-ca': 'chain',
+  'verify-identity': 'identity',
+};
+
+export const KEY_HEADER = 'x-typesense-api-key';
+
+export const UNTRUSTED_CERTIFICATE_ADVICE =
+  'For a self-signed certificate add skip_verify, or give the CA that signed it with ca=<PEM file>.';
+
+export function typesenseConnectionSettings(args: ConnectArgs): EngineConnectionSettings {
+  return {
+    namePrefix: 'ts',
+    // A local node listens on 8108; a hosted cluster answers HTTPS on 443.
+    defaultPort: args.ssl === 'disabled' ? 8108 : 443,
+    // The key is the whole credential (drivers.md 5.2); Typesense has no users.
+    headers: args.key ? { [KEY_HEADER]: args.key } : {},
+    verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl],
+  };
+}

@@ -1,0 +1,147 @@
+import { TYPESENSE_SQL_ADVICE } from './sql-advice';
+import type { FieldNameOptions } from '../../engine/field-tree';
+import type { ConsoleRequest, Refusal } from '../../console/cell';
+import { asObject } from '../../engine/document-columns';
+import type { ExportRequest, ExportStream } from '../../engine/export-stream';
+import { type AdminSide, type DocumentSide, type Driver, type EndpointInfo, type EngineIdentity, type EngineResponse, type PresentedResult } from '../../engine/driver';
+import { EngineError } from '../../engine/errors';
+import { sendWithStructure } from '../../engine/structure-cache';
+import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
+import type { Transport } from '../../engine/http/transport';
+import { loadEndpoints } from './endpoints';
+import { CANNOT_LIST_NOTE, listCollections } from './collection-listing';
+import { KEY_HEADER } from './connection-settings';
+import { openCollectionReader } from './collection-reader';
+import { curlTarget, searchRequest } from './grid-cell';
+import { OPERATORS, searchOfView } from './grid-filter';
+import { openTypesenseExport } from './export';
+import { TypesenseEdits } from './edits';
+import { typesenseFailure } from './failure';
+import { presentTypesense } from './present';
+import { DASHBOARD_TITLE, typesenseDashboard } from './server-dashboard';
+import { IMMUTABLE_NOTE, KEY_CHOICES, typesenseKeys } from './key-admin';
+import { queryStringRefusal } from './query-check';
+import { TypesenseStructure } from './structure';
+import { typesensePartialFailures } from './partial-failures';
+import type { PartialFailure } from '../../../../contracts/mime-types';
+
+export class TypesenseDriver implements Driver {
+  readonly engine = 'typesense' as const;
+  readonly sqlAdvice = TYPESENSE_SQL_ADVICE;
+
+  private readonly structure: TypesenseStructure;
+  /** The server's version as the probe read it; undefined when the key may not read it. */
+  private version: string | undefined;
+  readonly documents: DocumentSide;
+  readonly admin: AdminSide;
+
+  constructor(private readonly transport: Transport) {
+    this.structure = new TypesenseStructure(transport);
+    this.admin = {
+      offers: { keys: { title: 'Keys', immutableNote: IMMUTABLE_NOTE, actionChoices: KEY_CHOICES }, metrics: { title: DASHBOARD_TITLE, refreshMs: 2000 } },
+      keys: typesenseKeys(transport),
+      metrics: (signal) => typesenseDashboard(transport, signal),
+    };
+    this.documents = {
+      listTargets: (signal) => listCollections(transport, signal),
+      open: async (collection, blockSize, view, signal) => {
+        const tree = this.structure.tree(collection, signal);
+        // A view is translated before any search, so a refused filter sends nothing; the whole
+        // collection in engine order needs no schema first, and reads it meanwhile.
+        const { parameters, sortedBy, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
+        const opened = await openCollectionReader({ transport, collection, blockSize, tree, parameters }, signal);
+        return { ...opened, notes, sortedBy, request: searchRequest(transport, collection, parameters) };
+      },
+      matchCaseSupported: false,
+      operators: OPERATORS,
+      rawFilterHint: 'filter_by, e.g. price:>10 && tag:=[a]',
+      edits: new TypesenseEdits(
+        transport,
+        (collection, signal) => this.structure.tree(collection, signal),
+        ({ method, path, query }) => this.structure.noteRequest({ kind: 'request', method, path, query, line: 1 }),
+        () => this.version,
+      ),
+    };
+  }
+
+  async probe(signal: AbortSignal): Promise<EngineIdentity> {
+    const debug = await this.transport.send({ method: 'GET', path: '/debug', query: '' }, signal);
+    const version = debug.body.kind === 'json' ? asObject(debug.body.value)?.version : undefined;
+    if (debug.status === 401) return this.probeScopedKey(debug, signal);
+    if (typeof version !== 'string') {
+      throw new EngineError('Connection failed', `Connection failed: GET /debug answered ${debug.status} without a Typesense version; is this a Typesense address?`, debug.status);
+    }
+    this.version = version;
+    const major = Number.parseFloat(version.replace(/^v/, ''));
+    const warnings = Number.isFinite(major) && major < 26 ? [`Typesense ${version} is older than 26.0, the oldest version searchbook supports.`] : [];
+    // A key without collections:list still opens the connection (drivers.md 5.2); the side panel says why it lists nothing.
+    const collections = await this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal);
+    if (collections.status === 401) warnings.push(CANNOT_LIST_NOTE);
+    return { version, warnings };
+  }
+
+  refusal(request: ConsoleRequest): Refusal | undefined {
+    return queryStringRefusal(request);
+  }
+
+  /**
+   * Typesense answers 401 alike to a wrong key and to a key scoped to searches (engine-facts
+   * A.2), so a key that may not read /debug is not refused: /health (which needs no key) shows
+   * that Typesense answers, and the connection opens with a warning. Only a missing key is refused.
+   */
+  private async probeScopedKey(debug: EngineResponse, signal: AbortSignal): Promise<EngineIdentity> {
+    const refused = typesenseFailure(debug) ?? new EngineError('Authentication failed', 'Forbidden - a valid API key header must be sent.', 401);
+    if (!this.transport.sendsHeader(KEY_HEADER)) throw refused;
+    const health = await this.transport.send({ method: 'GET', path: '/health', query: '' }, signal);
+    const ok = health.body.kind === 'json' ? asObject(health.body.value)?.ok : undefined;
+    if (typeof ok !== 'boolean') throw refused;
+    return {
+      // Shown as "Connected to Typesense (version not readable with this key) at ...".
+      version: '(version not readable with this key)',
+      warnings: [
+        'Typesense refused this key GET /debug (401): it is either wrong or scoped to some actions (a search-only key). The connection is open; if the key is wrong, every request will answer 401 Forbidden.',
+        CANNOT_LIST_NOTE,
+      ],
+    };
+  }
+
+  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
+    return sendWithStructure(this.transport, this.structure, request, signal);
+  }
+
+  curl(request: ConsoleRequest): string {
+    return curlOfRequest(request, curlTarget(this.transport));
+  }
+
+  failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
+    return typesenseFailure(response);
+  }
+
+  partialFailures(request: ConsoleRequest, response: EngineResponse): PartialFailure[] {
+    return typesensePartialFailures(request, response);
+  }
+
+  present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
+    return presentTypesense(request, response, (search) => this.structure.treeFor(search));
+  }
+
+  endpoints(): Promise<EndpointInfo[]> {
+    return loadEndpoints();
+  }
+
+  targetNames(signal: AbortSignal): Promise<string[]> {
+    return this.structure.targetNames(signal);
+  }
+
+  fieldNames(target: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]> {
+    return this.structure.fieldNames(target, signal, options);
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream> {
+    return openTypesenseExport(this.transport, request, (target) => this.structure.tree(target, signal), signal);
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * The search a grid sends for its view, as a console cell and a curl command: its first
+ * search as a one-search POST /multi_search (which the console renders as a grid of hits).
+ * The API key stays an environment variable reference.
+ */
+import type { ViewRequest } from '../../../../contracts/panel-protocol';
+import { viewRequest } from '../../engine/grid-view';
+import type { Transport } from '../../engine/http/transport';
+import { DOCUMENTS_PER_SEARCH, gridSearch } from './collection-reader';
+import { KEY_HEADER } from './connection-settings';
+import type { SearchParameters } from './grid-filter';
+
+/** Where curl reaches this connection, with the API key as an environment variable. */
+export function curlTarget(transport: Transport): { baseUrl: string; credential: string[]; insecure: boolean } {
+  const credential = transport.sendsHeader(KEY_HEADER) ? ['-H', '"X-TYPESENSE-API-KEY: $TYPESENSE_API_KEY"'] : [];
+  return { baseUrl: transport.baseUrl, credential, insecure: transport.skipsVerification };
+}
+
+export function searchRequest(transport: Transport, collection: string, parameters: SearchParameters): ViewRequest {
+  const body = { searches: [gridSearch(collection, parameters, 0, DOCUMENTS_PER_SEARCH)] };
+  return viewRequest('POST', '/multi_search', body, curlTarget(transport));
+}
