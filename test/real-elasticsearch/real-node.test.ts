@@ -12,7 +12,10 @@ import { elasticsearchTargets, REAL_START_TIMEOUT_MS, SUITES_INSTANCE } from '..
 const skipped = elasticsearchTargets().find((t) => t.engine === 'real')?.skipped;
 const describeReal = skipped ? describe.skip : describe;
 
-describeReal.each(REAL_FLAVOUR_IDS)('real node %s', (flavour) => {
+// Elasticsearch 9.x and OpenSearch have suites of their own (elasticsearch-9.test.ts, opensearch.test.ts).
+const JAVA17_ELASTICSEARCH = REAL_FLAVOUR_IDS.filter((id) => REAL_FLAVOURS[id].product === 'elasticsearch' && REAL_FLAVOURS[id].java === 17);
+
+describeReal.each(JAVA17_ELASTICSEARCH)('real node %s', (flavour) => {
   let node: RealNodeAddress;
   let headers: Record<string, string>;
   beforeAll(async () => {

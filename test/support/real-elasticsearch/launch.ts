@@ -5,6 +5,7 @@ import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'un
 import { generateCertificates } from '../../../examples/sandbox/tls';
 import { freePort } from '../free-port';
 import { LAUNCHERS_DIR, ES_TEST_PASSWORD, REAL_FLAVOURS, type RealFlavourId } from './flavours';
+import { nodeJvm } from './jvm';
 
 /** What a started node is reachable as; also the shape of a run's state file (see run-nodes). */
 export interface RealNodeAddress {
@@ -32,20 +33,6 @@ export interface LaunchOptions {
 
 const READY_LINE = 'searchbook real elasticsearch started';
 const START_ATTEMPTS = 3;
-
-const JVM_OPTIONS = [
-  '-Xms256m',
-  '-Xmx256m',
-  // One GC thread and no parallel phases: the machine's two cores are shared by many processes.
-  '-XX:+UseSerialGC',
-  '-XX:-UsePerfData',
-  '-Djava.awt.headless=true',
-  '-Dfile.encoding=UTF-8',
-  '-Dlog4j2.formatMsgNoLookups=true',
-  // What the tar distribution's launcher sets: 7.x reports them in `GET /`.
-  '-Des.distribution.flavor=default',
-  '-Des.distribution.type=tar',
-];
 
 export function launcherClasspath(flavour: RealFlavourId): string {
   const { module, classpaths } = REAL_FLAVOURS[flavour];
@@ -79,6 +66,8 @@ class PortTakenError extends Error {}
 
 async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: number): Promise<RealNodeAddress & { stop(): Promise<void> }> {
   const spec = REAL_FLAVOURS[flavour];
+  const jvm = nodeJvm(flavour);
+  if ('skipped' in jvm) throw new Error(jvm.skipped);
   const home = join(opts.home, `${flavour}-${attempt}`);
   mkdirSync(home, { recursive: true });
   const [httpPort, transportPort] = [await freePort(), await freePort()];
@@ -86,7 +75,7 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
   const tlsDir = spec.tls ? await writeNodeCertificates(join(home, 'tls')) : undefined;
   const logFd = openSync(log, 'a');
   const args = [
-    ...JVM_OPTIONS,
+    ...jvm.options,
     `-Djava.io.tmpdir=${home}`,
     '-cp',
     launcherClasspath(flavour),
@@ -100,8 +89,8 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
     ...(tlsDir ? [`tls.dir=${tlsDir}`] : []),
   ];
   // The password travels in the environment, not the command line `ps` shows.
-  const env = spec.security ? { ...process.env, SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD } : process.env;
-  const child = spawn('java', args, {
+  const env = spec.security ? { ...jvm.env, SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD } : jvm.env;
+  const child = spawn(jvm.command, args, {
     env,
     detached: opts.foreground !== true,
     stdio: [opts.stopOnStdinEnd === true ? 'pipe' : 'ignore', 'pipe', logFd],
@@ -123,7 +112,7 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
     stdout.on('data', onData);
     child.once('exit', (code) => {
       const tail = readFileSync(log, 'utf8').slice(-4000);
-      const failure = `the real Elasticsearch node (${flavour}) exited with ${code} before it started; its log (${log}) ends:\n${tail}`;
+      const failure = `the real ${spec.product === 'opensearch' ? 'OpenSearch' : 'Elasticsearch'} node (${flavour}) exited with ${code} before it started; its log (${log}) ends:\n${tail}`;
       reject(/BindException|Address already in use|BindHttpException|BindTransportException/.test(tail) ? new PortTakenError(failure) : new Error(failure));
     });
   });

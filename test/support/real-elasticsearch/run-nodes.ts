@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { buildLaunchers } from './build';
 import { REAL_FLAVOUR_IDS, type RealFlavourId } from './flavours';
+import { nodeJvm } from './jvm';
 import { type RealNodeAddress, launchRealNode } from './launch';
 
 /**
@@ -93,6 +94,9 @@ export async function oncePerRun<T>(name: string, schema: z.ZodType<T>, work: ()
 async function startNode(flavour: RealFlavourId, instance: string): Promise<RealNodeAddress | { skipped: string }> {
   const build = await oncePerRun('build', buildState, buildLaunchers);
   if (!build.built) return { skipped: build.reason };
+  // Elasticsearch 9.x without a JDK 21+ (or native zstd) here: its nodes alone are skipped.
+  const jvm = nodeJvm(flavour);
+  if ('skipped' in jvm) return { skipped: jvm.skipped };
   const parentPid = Number(process.env[PARENT_PID_ENV] ?? process.pid);
   const { stop: _stop, ...address } = await launchRealNode(flavour, { home: join(runDir(), 'homes', instance), parentPid });
   return address;

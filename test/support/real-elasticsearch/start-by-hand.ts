@@ -7,8 +7,8 @@ import { launchRealNode } from './launch';
 import { loadProducts } from './products';
 
 /**
- * `npm run real-es -- <7.17|8.19|8.19-security|8.19-tls> [--products N]`: one real Elasticsearch node
- * in the foreground for your own experiments, on a free loopback port, optionally with the
+ * `npm run real-es -- <7.17|8.19|8.19-security|8.19-tls|9.5|9.5-security|opensearch-2.19> [--products N]`:
+ * one real Elasticsearch (or OpenSearch) node in the foreground for your own experiments, on a free loopback port, optionally with the
  * sandbox's sample index (`products`, alias `catalog`, the first N documents); Ctrl-C stops it
  * and deletes its data.
  */
@@ -24,9 +24,11 @@ async function main(): Promise<void> {
     console.error('--products takes a whole number of sample documents, e.g. --products 25000.');
     process.exit(2);
   }
-  const wanted = `es-${args[0] ?? '8.19'}`;
+  const asked = args[0] ?? '8.19';
+  // Elasticsearch's by version alone (8.19), OpenSearch's by its name (opensearch-2.19).
+  const wanted = isRealFlavourId(asked) ? asked : `es-${asked}`;
   if (!isRealFlavourId(wanted)) {
-    const choices = REAL_FLAVOUR_IDS.map((id) => id.slice(3)).join(', ');
+    const choices = REAL_FLAVOUR_IDS.map((id) => id.replace(/^es-/, '')).join(', ');
     console.error(`Unknown version "${args[0]}": write one of ${choices} (e.g. npm run real-es -- 8.19).`);
     process.exit(2);
   }
@@ -41,7 +43,8 @@ async function main(): Promise<void> {
   const spec = REAL_FLAVOURS[wanted];
   const seconds = (since: number): string => ((Date.now() - since) / 1000).toFixed(1);
   const secured = spec.tls ? ' (security on, HTTPS)' : spec.security ? ' (security on)' : '';
-  console.log(`Elasticsearch ${spec.version}${secured} is up after ${seconds(started)} s at ${node.url}`);
+  const product = spec.product === 'opensearch' ? 'OpenSearch' : 'Elasticsearch';
+  console.log(`${product} ${spec.version}${secured} is up after ${seconds(started)} s at ${node.url}`);
   if (products > 0) {
     const loading = Date.now();
     console.log(`  loaded ${await loadProducts(node, products)} sample documents into products (alias catalog) in ${seconds(loading)} s`);

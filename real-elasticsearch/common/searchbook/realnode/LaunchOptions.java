@@ -1,7 +1,5 @@
 package searchbook.realnode;
 
-import org.elasticsearch.common.settings.Settings;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +8,8 @@ import java.util.Map;
 
 /**
  * The launcher's key=value arguments and the node settings every version shares (compiled
- * into each version's launcher, against that version's jars).
+ * into each version's launcher; it names no engine class, so Elasticsearch's and OpenSearch's
+ * launchers both use it).
  */
 final class LaunchOptions {
     private final Map<String, String> values = new HashMap<>();
@@ -39,27 +38,29 @@ final class LaunchOptions {
 
     /**
      * Creates the scratch home (config with a console-only log4j2.properties, empty plugins and
-     * modules folders) and returns the settings of a single loopback node living in it.
+     * modules folders) and returns the settings of a single loopback node living in it, for
+     * the engine's `Settings.builder().loadFromMap(...)`.
      */
-    Settings.Builder singleNodeSettings() throws IOException {
+    Map<String, String> singleNodeSettings() throws IOException {
         Path home = Path.of(required("home")).toAbsolutePath();
         Path config = home.resolve("config");
         Files.createDirectories(config);
         Files.createDirectories(home.resolve("plugins"));
         Files.createDirectories(home.resolve("modules"));
         Files.writeString(config.resolve("log4j2.properties"), LOG4J_CONFIG);
-        return Settings.builder()
-            .put("path.home", home.toString())
-            .put("path.data", home.resolve("data").toString())
-            .put("path.logs", home.resolve("logs").toString())
-            .put("cluster.name", get("cluster.name", "searchbook-test"))
-            .put("node.name", get("node.name", "searchbook-real-node"))
-            .put("discovery.type", "single-node")
-            .put("network.host", "127.0.0.1")
-            .put("http.port", required("http.port"))
-            .put("transport.port", required("transport.port"))
-            // The disk threshold would turn indices read-only on a nearly full scratch disk.
-            .put("cluster.routing.allocation.disk.threshold_enabled", false);
+        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        settings.put("path.home", home.toString());
+        settings.put("path.data", home.resolve("data").toString());
+        settings.put("path.logs", home.resolve("logs").toString());
+        settings.put("cluster.name", get("cluster.name", "searchbook-test"));
+        settings.put("node.name", get("node.name", "searchbook-real-node"));
+        settings.put("discovery.type", "single-node");
+        settings.put("network.host", "127.0.0.1");
+        settings.put("http.port", required("http.port"));
+        settings.put("transport.port", required("transport.port"));
+        // The disk threshold would turn indices read-only on a nearly full scratch disk.
+        settings.put("cluster.routing.allocation.disk.threshold_enabled", "false");
+        return settings;
     }
 
     Path configDir() {
@@ -88,11 +89,11 @@ final class LaunchOptions {
     private static final String READY_LINE = "searchbook real elasticsearch started";
 
     /**
-     * Starts the node, closes it cleanly on SIGTERM or SIGINT, tells the starter it is up (on
-     * the stdout saved before Elasticsearch's logging took System.out over), then blocks:
-     * Elasticsearch's own threads are daemons (its bootstrap keeps a thread alive for this).
+     * Starts the node (`node::start`), closes it cleanly on SIGTERM or SIGINT, tells the starter
+     * it is up (on the stdout saved before the engine's logging took System.out over), then
+     * blocks: the engine's own threads are daemons (its bootstrap keeps a thread alive for this).
      */
-    static void run(org.elasticsearch.node.Node node, java.io.PrintStream stdout) throws Exception {
+    static void run(java.util.concurrent.Callable<?> start, AutoCloseable node, java.io.PrintStream stdout) throws Exception {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 node.close();
@@ -100,7 +101,7 @@ final class LaunchOptions {
                 // Stopping anyway: the process exits next.
             }
         }, "searchbook-real-node-stop"));
-        node.start();
+        start.call();
         stdout.println(READY_LINE);
         stdout.flush();
         Thread.currentThread().join();

@@ -29,7 +29,7 @@ public final class Launcher {
         java.io.PrintStream stdout = System.out;
         LaunchOptions options = new LaunchOptions(args);
         options.exitWhenParentEnds();
-        Settings settings = options.singleNodeSettings()
+        Settings settings = Settings.builder().loadFromMap(options.singleNodeSettings())
             // As a 7.17 distribution without security configured, minus the warning header
             // that x-pack-security (absent here) would add to every answer.
             .put("xpack.security.enabled", false)
@@ -50,7 +50,7 @@ public final class Launcher {
         Environment environment = InternalSettingsPreparer.prepareEnvironment(settings, Map.of(), options.configDir(), () -> "searchbook-real-node");
         LogConfigurator.configure(environment);
         Node node = new ClasspathPluginsNode(environment, plugins);
-        LaunchOptions.run(node, stdout);
+        LaunchOptions.run(node::start, node, stdout);
     }
 
     private Launcher() {}

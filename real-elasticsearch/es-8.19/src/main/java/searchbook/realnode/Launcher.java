@@ -25,7 +25,7 @@ public final class Launcher {
         LaunchOptions options = new LaunchOptions(args);
         options.exitWhenParentEnds();
         boolean security = options.flag("security");
-        Settings.Builder settings = options.singleNodeSettings();
+        Settings.Builder settings = Settings.builder().loadFromMap(options.singleNodeSettings());
         List<Class<? extends Plugin>> plugins = new ArrayList<>();
         plugins.add(org.elasticsearch.transport.netty4.Netty4Plugin.class);
         plugins.add(RootInfoPlugin.class);
@@ -37,7 +37,7 @@ public final class Launcher {
         LogConfigurator.configure(environment, true);
 
         Node node = new ClasspathPluginsNode(environment, plugins);
-        LaunchOptions.run(node, stdout);
+        LaunchOptions.run(node::start, node, stdout);
     }
 
     private Launcher() {}
