@@ -57,7 +57,8 @@ export type PartialFailure = z.infer<typeof PartialFailureSchema>;
 /** Who answered and how, shown on the grid's status line. */
 export const ResponseInfoSchema = z.object({
   connection: z.string(),
-  engine: z.enum(['elasticsearch', 'typesense']),
+  /** The engine's registered name, checked where the kernel produces it, so a notebook saved with any name still reads. */
+  engine: z.string(),
   method: z.string(),
   path: z.string(),
   status: z.number().int(),

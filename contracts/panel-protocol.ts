@@ -128,14 +128,15 @@ export type GridRequestInput = z.input<typeof GridRequestSchema>;
 
 export const ConnectionInfoSchema = z.object({
   name: z.string(),
-  engine: z.enum(['elasticsearch', 'typesense']),
+  /** The engine's registered name; the kernel checks it where it opens the connection. */
+  engine: z.string(),
   address: z.string(),
   version: z.string(),
   active: z.boolean(),
 });
 export type ConnectionInfo = z.infer<typeof ConnectionInfoSchema>;
 
-export const ProfileInfoSchema = z.object({ name: z.string(), engine: z.enum(['elasticsearch', 'typesense']), address: z.string() });
+export const ProfileInfoSchema = z.object({ name: z.string(), engine: z.string(), address: z.string() });
 export type ProfileInfo = z.infer<typeof ProfileInfoSchema>;
 
 /** An index or collection as the tree lists it. */

@@ -171,9 +171,9 @@ describe('Typesense: disabled is HTTP, every other mode HTTPS', () => {
 
   it('a hosted-style bare host with an HTTPS mode defaults to port 443', async () => {
     const { parseConnectArgs } = await import('../../kernel/src/connections/connect-args');
-    const { typesenseConnectionSettings } = await import('../../kernel/src/engines/typesense/connection-settings');
+    const { typesenseEngine } = await import('../../kernel/src/engines/typesense/descriptor');
     const args = parseConnectArgs('typesense xyz.a1.typesense.net ssl=required key=${env:TS_API_KEY}', (n) => (n === 'TS_API_KEY' ? 'k' : undefined));
     expect(args.url).toBe('https://xyz.a1.typesense.net');
-    expect(typesenseConnectionSettings(args).defaultPort).toBe(443);
+    expect(typesenseEngine.defaultPort(args.ssl)).toBe(443);
   });
 });

@@ -1,60 +1,35 @@
 import { z } from 'zod';
-import { ENV_REFERENCE } from './profile-schema';
-import { AnswerCapSchema, TimeoutSecondsSchema } from './request-bounds';
+import { type ConnectArgs, ConnectOptionsSchema as AnyEngineOptionsSchema, type SecretArg } from '../engine/connect-options';
+import { ENV_REFERENCE } from '../engine/profile-fields';
+import { reconcileSslMode, type Scheme, schemeOf } from '../engine/ssl-mode';
+import { ENGINE_NAMES, ENGINES, engineNamed } from '../engines/registry';
 import { typedSecretsIn } from '../../../contracts/typed-secrets';
-import { reconcileSslMode, type Scheme, schemeOf, type SslMode, SslModeSchema } from './ssl-mode';
+
+export type { ConnectArgs } from '../engine/connect-options';
 
 /**
  * `%connect <engine> <address> [key=value ...] [skip_verify]`. Secrets may only be given as
  * `${env:NAME}` references, so a notebook never holds one. `%connect <profile>` and `--save`
- * are read by connect-command.ts around this.
+ * are read by connect-command.ts around this. Each engine's descriptor says which options
+ * and address forms apply to it.
  */
-const ConnectOptionsSchema = z.strictObject({
-  engine: z.enum(['elasticsearch', 'typesense']),
-  name: z.string().regex(/^[\w.-]+$/).optional(),
-  auth: z.enum(['basic', 'apikey', 'none']).optional(),
-  user: z.string().optional(),
-  password: z.string().optional(),
-  key: z.string().optional(),
-  // Read as text first so `abc` and `1e999` meet the range's own message, not a generic one.
-  timeout: z.string().transform(Number).pipe(TimeoutSecondsSchema).optional(),
-  max_answer: AnswerCapSchema.optional(),
-  ssl: SslModeSchema.optional(),
-  /** A PEM file of the CA to trust instead of the system roots (verify-ca, verify-identity). */
-  ca: z.string().min(1).optional(),
-  skip_verify: z.stringbool().default(false),
-});
-type ConnectOptions = z.infer<typeof ConnectOptionsSchema>;
-
-export interface ConnectArgs extends Omit<ConnectOptions, 'ssl'> {
-  /** Scheme, host, port (and any path prefix); the scheme always agrees with `ssl`. */
-  url: string;
-  ssl: SslMode;
-  /** The address was a bare host without a port: the engine's default port applies. */
-  enginePort: boolean;
-}
+const ConnectOptionsSchema = AnyEngineOptionsSchema.extend({ engine: z.enum(ENGINE_NAMES) });
 
 export const CONNECT_USAGE = [
-  '%connect elasticsearch http://localhost:9200 [auth=basic user=elastic password=${env:ES_PASSWORD}]',
-  '%connect elasticsearch https://localhost:9200 auth=apikey key=${env:ES_API_KEY} [ssl=verify-identity ca=/path/ca.pem]',
-  '%connect typesense http://localhost:8108 key=${env:TYPESENSE_API_KEY}',
+  ...ENGINES.flatMap((engine) => engine.connect.usage),
   'ssl=disabled|preferred|required|verify-ca|verify-identity, ca=<PEM file>, skip_verify (trust any certificate)',
   'timeout=<seconds> (60 by default), max_answer=<size> (256MiB by default, for example max_answer=64MB)',
 ].join('\n');
 
-const SECRET_KEYS = new Set(['password', 'key']);
+const SECRET_KEYS = new Set<string>(['password', 'key'] satisfies SecretArg[]);
 /** Options that may be written alone, meaning `=true`. */
 const FLAGS = new Set(['skip_verify']);
 const SCHEME = /^(https?):\/\//i;
 /** Any `scheme://`, to refuse the ones that are not http(s) instead of reading them as a host. */
 const ANY_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
 
-/** Typesense has no URL scheme of its own (drivers.md 2.2), so its connections are not URLs. */
-export const TYPESENSE_ADDRESS_ADVICE =
-  'Typesense has no URL scheme of its own, so a Typesense connection is not written as a URL with credentials: write %connect typesense <host>[:port] [ssl=<mode>] key=${env:NAME}, for example %connect typesense localhost:8108 key=${env:TYPESENSE_API_KEY}.';
-
 /** The `${env:NAME}` names the secrets were read from, for `--save`. */
-export type SecretEnvNames = Partial<Record<'password' | 'key', string>>;
+export type SecretEnvNames = Partial<Record<SecretArg, string>>;
 
 export class ConnectArgsError extends Error {}
 
@@ -102,10 +77,10 @@ export function parseConnectAddress(text: string, env: (name: string) => string 
   if (!parsed.success) throw new ConnectArgsError(`%connect: ${describeIssue(parsed.error.issues[0])}. For example:\n${CONNECT_USAGE}`);
   const { ssl: sslOption, ...rest } = parsed.data;
 
-  refuseForeignAddress(parsed.data.engine, address);
-  if (rest.engine === 'typesense' && (rest.user !== undefined || rest.password !== undefined || rest.auth !== undefined)) {
-    throw new ConnectArgsError(`%connect: Typesense has no users, so user=, password= and auth= do not apply; its API key is the whole credential: key=\${env:NAME}.`);
-  }
+  const rules = engineNamed(parsed.data.engine).connect;
+  refuseForeignAddress(rules.refuseAddress, address);
+  const inapplicable = rules.refuseOptions(parsed.data);
+  if (inapplicable) throw new ConnectArgsError(inapplicable);
   const written = SCHEME.exec(address)?.[1]?.toLowerCase() as Scheme | undefined;
   const ssl = reconcileSslMode(written, sslOption);
   if (!ssl) {
@@ -120,13 +95,12 @@ export function parseConnectAddress(text: string, env: (name: string) => string 
   return { args: { ...rest, ...(user !== undefined ? { user } : {}), url: url.href.replace(/\/$/, ''), ssl, enginePort }, envNames };
 }
 
-/** Refuses a scheme other than http(s), and any URL form for Typesense, before reading the address. */
-function refuseForeignAddress(engine: ConnectArgs['engine'], address: string): void {
+/** Refuses the address forms the engine does not take, then a scheme other than http(s), before reading the address. */
+function refuseForeignAddress(refuseAddress: (form: { scheme: string | undefined; userInfo: boolean }) => string | undefined, address: string): void {
   const scheme = ANY_SCHEME.exec(address)?.[1]?.toLowerCase();
   const userInfo = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#]*@/.test(address);
-  if (engine === 'typesense' && ((scheme && scheme !== 'http' && scheme !== 'https') || userInfo)) {
-    throw new ConnectArgsError(`%connect: "${scheme && scheme !== 'http' && scheme !== 'https' ? `${scheme}://` : 'user@'}..." is not a Typesense address. ${TYPESENSE_ADDRESS_ADVICE}`);
-  }
+  const refused = refuseAddress({ scheme, userInfo });
+  if (refused) throw new ConnectArgsError(refused);
   if (scheme && scheme !== 'http' && scheme !== 'https') {
     throw new ConnectArgsError(`%connect: ${scheme}:// is not a scheme searchbook connects with; write an http:// or https:// address (or a bare host with ssl=<mode>). For example:\n${CONNECT_USAGE}`);
   }
@@ -148,7 +122,7 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   return `${issue.path.join('.') || 'arguments'}: ${issue.message}`;
 }
 
-function typedSecretError(key: 'password' | 'key'): TypedSecretError {
+function typedSecretError(key: SecretArg): TypedSecretError {
   return new TypedSecretError(`Write ${key}=\${env:NAME} and set NAME in the kernel's environment: a ${key} typed into a cell would be saved in the notebook.`, key);
 }
 

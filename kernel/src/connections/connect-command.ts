@@ -4,13 +4,15 @@
  * with `--save <name>`.
  */
 import { type ConnectArgs, ConnectArgsError, CONNECT_USAGE, parseConnectAddress, type SecretEnvNames } from './connect-args';
-import { PROFILE_NAME } from './profile-schema';
+import { PROFILE_NAME } from '../engine/profile-fields';
+import { ENGINE_NAMES, ENGINES, engineNamed } from '../engines/registry';
 
 export type ConnectCommand =
   | { kind: 'profile'; name: string }
   | { kind: 'address'; args: ConnectArgs; envNames: SecretEnvNames; save?: string };
 
-const ENGINES = new Set(['elasticsearch', 'typesense']);
+const NAMES = new Set(ENGINE_NAMES);
+const [FIRST_ENGINE] = ENGINES;
 
 export const CONNECT_COMMAND_USAGE = `%connect <profile>\n${CONNECT_USAGE}\nAdd --save <name> to keep the connection as a profile.`;
 
@@ -19,21 +21,18 @@ export function parseConnectCommand(text: string, env: (name: string) => string 
   const save = takeSave(tokens);
   const [first] = tokens;
   if (!first) throw new ConnectArgsError(`%connect needs a profile name, or an engine and an address, for example:\n${CONNECT_COMMAND_USAGE}`);
-  if (tokens.length === 1 && !ENGINES.has(first.toLowerCase())) {
+  if (tokens.length === 1 && !NAMES.has(first.toLowerCase())) {
     if (/[:/@]/.test(first)) {
       const shown = first.replace(/(\/\/[^/:@]*):[^/@]*@/, '$1:***@');
-      throw new ConnectArgsError(
-        `%connect: name the engine before the address: %connect elasticsearch ${shown} [options]. For Typesense write %connect typesense <host>[:port] key=\${env:NAME} (Typesense connections are not URLs).`,
-      );
+      throw new ConnectArgsError(`%connect: name the engine before the address: ${ENGINES.map((engine) => engine.connect.nameTheEngine(shown)).join('. ')}.`);
     }
-    if (save !== undefined) throw new ConnectArgsError(`%connect: --save keeps a connection written as an engine and an address (%connect elasticsearch <url> ... --save ${save}); "${first}" names a profile, which is saved already.`);
+    if (save !== undefined) throw new ConnectArgsError(`%connect: --save keeps a connection written as an engine and an address (%connect ${FIRST_ENGINE.name} ${FIRST_ENGINE.connect.addressForm} ... --save ${save}); "${first}" names a profile, which is saved already.`);
     if (!PROFILE_NAME.test(first)) throw new ConnectArgsError(`%connect: "${first}" is not a profile name (letters, digits, _, . and -). For example:\n${CONNECT_COMMAND_USAGE}`);
     return { kind: 'profile', name: first };
   }
   const { args, envNames } = parseConnectAddress(tokens.join(' '), env);
-  if (save !== undefined && args.engine === 'elasticsearch' && args.auth === 'basic' && args.user === undefined) {
-    throw new ConnectArgsError('%connect: auth=basic needs user=<name> (or a user in the URL, https://elastic@host:9200) to be saved as a profile.');
-  }
+  const unsaved = save !== undefined ? engineNamed(args.engine).connect.refuseSave(args) : undefined;
+  if (unsaved) throw new ConnectArgsError(unsaved);
   // A saved connection is known by its profile's name unless name= says otherwise.
   if (save !== undefined && args.name === undefined) args.name = save;
   return { kind: 'address', args, envNames, ...(save !== undefined ? { save } : {}) };

@@ -1,21 +1,21 @@
 import { readFile } from 'node:fs/promises';
 import { type Driver, type EngineIdentity, type EngineName } from '../engine/driver';
 import { EngineError } from '../engine/errors';
-import { ENGINE_MODULES } from '../engines/registry';
+import { engineNamed } from '../engines/registry';
 import type { TransportOptions } from '../engine/http/transport';
 import { type ConnectArgs, ConnectArgsError } from './connect-args';
-import type { SslMode } from './ssl-mode';
+import type { SslMode } from '../engine/ssl-mode';
 
 /** An open connection as the rest of the kernel sees it: no secret is reachable from here. */
 export interface Connection {
   name: string;
   engine: Driver['engine'];
-  /** `Elasticsearch`, `Typesense`: for messages. */
+  /** The engine's display name, for messages. */
   engineLabel: string;
   /** Scheme, host and port only; never credentials. */
   address: string;
   ssl: SslMode;
-  /** The Elasticsearch user (not a secret), for showing the connection as a URL. */
+  /** The user (not a secret), for engines whose connections are shown as URLs. */
   user?: string;
   identity: EngineIdentity;
   driver: Driver;
@@ -29,13 +29,14 @@ export const CONNECT_WAIT_MS = 10_000;
  * connection waits for, so a server that accepts and never answers is not a silent wait.
  */
 export async function openConnection(args: ConnectArgs, signal: AbortSignal, waiting?: (what: string) => void): Promise<Connection> {
-  const engine = await ENGINE_MODULES[args.engine]();
+  const descriptor = engineNamed(args.engine);
+  const engine = await descriptor.load();
   const settings = engine.connectionSettings(args);
   const url = new URL(args.url);
-  if (args.enginePort) url.port = String(settings.defaultPort);
+  if (args.enginePort) url.port = String(descriptor.defaultPort(args.ssl));
   const address = `${url.protocol}//${url.host}`;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  const name = args.name ?? `${settings.namePrefix}-${url.hostname.replace(/[[\]]/g, '')}-${port}`;
+  const name = args.name ?? `${descriptor.namePrefix}-${url.hostname.replace(/[[\]]/g, '')}-${port}`;
   const tls = settings.verification && {
     // Skip TLS Verification overrides every mode (drivers.md 2.1, 2.2).
     verification: args.skip_verify ? ('none' as const) : settings.verification,
@@ -54,12 +55,13 @@ export async function openConnection(args: ConnectArgs, signal: AbortSignal, wai
   const { Transport } = await import('../engine/http/transport');
   const driver = engine.createDriver(new Transport(options));
   const waitMs = args.timeout ? args.timeout * 1000 : CONNECT_WAIT_MS;
-  waiting?.(`Connecting to ${engine.displayName} at ${address}: waiting for its answer (at most ${waitMs / 1000} s)`);
+  waiting?.(`Connecting to ${descriptor.displayName} at ${address}: waiting for its answer (at most ${waitMs / 1000} s)`);
   const bound = AbortSignal.timeout(waitMs);
   try {
     const identity = await probe(driver, AbortSignal.any([signal, bound]), () => bound.aborted && !signal.aborted, address, waitMs);
-    const user = args.engine === 'elasticsearch' && args.user !== undefined ? { user: args.user } : {};
-    return { name, engine: args.engine, engineLabel: engine.displayName, address, ssl: args.ssl, ...user, identity, driver };
+    // An engine without users refuses user= and user@ in %connect, so a user here is always one it has.
+    const user = args.user !== undefined ? { user: args.user } : {};
+    return { name, engine: args.engine, engineLabel: descriptor.displayName, address, ssl: args.ssl, ...user, identity, driver };
   } catch (err) {
     await driver.close();
     throw err;

@@ -1,11 +1,12 @@
 /**
- * How a connection is shown. Elasticsearch connections are URLs (`https://elastic@localhost:9200`)
- * with the user but never a password. Typesense has no URL scheme of its own, so its
- * connections are never shown as URLs (drivers.md 2.2): `host:port` and the SSL mode instead.
+ * How a connection is shown: as a URL with the user but never a password
+ * (`https://elastic@localhost:9200`), or, for an engine without a URL scheme of its own, as
+ * `host:port` beside the SSL mode. The engine's descriptor says which.
  */
 import type { EngineName } from '../engine/driver';
+import { engineNamed } from '../engines/registry';
 import type { Profile } from './profile-schema';
-import { schemeOf, type SslMode } from './ssl-mode';
+import { schemeOf, type SslMode } from '../engine/ssl-mode';
 
 export interface Endpoint {
   engine: EngineName;
@@ -19,13 +20,13 @@ export interface Endpoint {
 
 export function displayAddress(e: Endpoint): string {
   const hostPort = e.port === undefined ? e.host : `${e.host}:${e.port}`;
-  if (e.engine === 'typesense') return hostPort;
+  if (!engineNamed(e.engine).connect.shownAsUrl) return hostPort;
   const user = e.user ? `${encodeURIComponent(e.user)}@` : '';
   return `${schemeOf(e.ssl)}://${user}${hostPort}`;
 }
 
 export function profileAddress(p: Profile): string {
-  return displayAddress({ engine: p.engine, ssl: p.ssl, host: p.host, port: p.port, user: p.engine === 'elasticsearch' ? p.username : undefined });
+  return displayAddress({ engine: p.engine, ssl: p.ssl, host: p.host, port: p.port, user: engineNamed(p.engine).profile.user(p) });
 }
 
 /** The endpoint of an address as the connection opened it (`https://host:9200`, default ports left out by URL). */

@@ -6,15 +6,19 @@
  */
 import { resolve } from 'node:path';
 import type { ConnectArgs, SecretEnvNames } from './connect-args';
+import type { SecretArg } from '../engine/connect-options';
+import type { SecretField, SecretRef } from '../engine/profile-fields';
+import { engineNamed } from '../engines/registry';
 import { KeyringUnavailable, type SecretStore } from './keyring';
-import { authOf, type Profile, type SecretField, type SecretRef } from './profile-schema';
+import type { Profile } from './profile-schema';
 import type { ProfileStore } from './profile-store';
 import { type Endpoint, endpointOf } from './profile-url';
 import { missingSecrets, type SecretNeed } from './secrets';
-import { schemeOf } from './ssl-mode';
+import { schemeOf } from '../engine/ssl-mode';
 
 /** The profile's connection arguments without secrets, and the secrets to fetch. */
 export function profileConnectArgs(profile: Profile): { args: ConnectArgs; needs: SecretNeed[] } {
+  const own = engineNamed(profile.engine).profile.connectArgs(profile);
   const args: ConnectArgs = {
     engine: profile.engine,
     name: profile.name,
@@ -25,16 +29,9 @@ export function profileConnectArgs(profile: Profile): { args: ConnectArgs; needs
     ...(profile.ca !== undefined ? { ca: profile.ca } : {}),
     ...(profile.timeout !== undefined ? { timeout: profile.timeout } : {}),
     ...(profile.max_answer !== undefined ? { max_answer: profile.max_answer } : {}),
+    ...own.args,
   };
-  if (profile.engine === 'elasticsearch') {
-    // Decided before the secrets are fetched, as the %connect line would decide it with them.
-    args.auth = authOf(profile);
-    if (profile.username !== undefined) args.user = profile.username;
-  }
-  const refs: Partial<Record<SecretField, SecretRef>> = {
-    ...(profile.engine === 'elasticsearch' && profile.password !== undefined ? { password: profile.password } : {}),
-    ...(profile.api_key !== undefined ? { api_key: profile.api_key } : {}),
-  };
+  const refs = own.refs;
   const needs = missingSecrets(args).map((need) => ({ ...need, ...(refs[need.field] ? { ref: refs[need.field] } : {}) }));
   return { args, needs };
 }
@@ -74,9 +71,9 @@ export async function saveProfile(
   };
   const notes: string[] = [];
   const secrets: Partial<Record<SecretField, SecretRef>> = {};
-  const keep = async (field: SecretField, arg: 'password' | 'key', secret: string | undefined): Promise<void> => {
+  const engine = engineNamed(args.engine);
+  const keep = async (field: SecretField, label: string, arg: SecretArg, secret: string | undefined): Promise<void> => {
     if (secret === undefined) return;
-    const label = field === 'password' ? 'password' : 'API key';
     try {
       await keyring.set(keyringAccount(name, field), secret);
       secrets[field] = { keyring: keyringAccount(name, field) };
@@ -93,16 +90,11 @@ export async function saveProfile(
     }
   };
 
-  let profile: Profile;
-  if (args.engine === 'elasticsearch') {
-    const auth = args.auth ?? (args.key ? 'apikey' : args.user ? 'basic' : 'none');
-    if (auth === 'basic') await keep('password', 'password', args.password);
-    if (auth === 'apikey') await keep('api_key', 'key', args.key);
-    profile = { engine: 'elasticsearch', ...common, auth, ...(args.user !== undefined && auth === 'basic' ? { username: args.user } : {}), ...secrets };
-  } else {
-    await keep('api_key', 'key', args.key);
-    profile = { engine: 'typesense', ...common, ...(secrets.api_key ? { api_key: secrets.api_key } : {}) };
+  for (const arg of engine.secretsUsed(args)) {
+    const secret = engine.secrets[arg];
+    if (secret) await keep(secret.field, secret.label, arg, args[arg]);
   }
+  const profile = engine.profile.fromConnection(common, args, secrets);
 
   const previous = await store.put(profile);
   notes.push(...(await forgetUnused(keyring, previous, profile)));
@@ -134,8 +126,9 @@ async function forgetUnused(keyring: SecretStore, before: Profile | undefined, a
 
 function keyringAccounts(profile: Profile | undefined): string[] {
   if (!profile) return [];
-  const refs = [profile.api_key, profile.engine === 'elasticsearch' ? profile.password : undefined];
-  return refs.flatMap((ref) => (ref && typeof ref === 'object' ? [ref.keyring] : []));
+  return engineNamed(profile.engine)
+    .profile.secretRefs(profile)
+    .flatMap((ref) => (typeof ref === 'object' ? [ref.keyring] : []));
 }
 
 /** A platform error text is not ours: make sure it cannot carry the secret into an output. */

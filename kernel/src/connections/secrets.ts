@@ -4,16 +4,17 @@
  * password prompt when the frontend allows input. A prompted secret is used for this
  * connection only. No message here ever holds a secret.
  */
-import type { ConnectArgs } from './connect-args';
+import type { ConnectArgs, SecretArg } from '../engine/connect-options';
+import { ENV_REFERENCE, type SecretField, type SecretRef } from '../engine/profile-fields';
+import { engineNamed } from '../engines/registry';
 import { KeyringUnavailable, type SecretStore } from './keyring';
-import { ENV_REFERENCE, type SecretField, type SecretRef } from './profile-schema';
 import { connectionUrl } from './profile-url';
 
 export interface SecretNeed {
   /** The profile field. */
   field: SecretField;
   /** The ConnectArgs field it fills. */
-  arg: 'password' | 'key';
+  arg: SecretArg;
   /** Where the profile says it is; undefined: nowhere, ask. */
   ref?: SecretRef;
 }
@@ -37,11 +38,14 @@ export class SecretUnavailable extends Error {
 
 /** The secrets the connection's auth method needs that the arguments do not hold yet. */
 export function missingSecrets(args: ConnectArgs): SecretNeed[] {
-  if (args.engine === 'typesense') return args.key === undefined ? [{ field: 'api_key', arg: 'key' }] : [];
-  const auth = args.auth ?? (args.key ? 'apikey' : args.user ? 'basic' : 'none');
-  if (auth === 'basic' && args.user !== undefined && args.password === undefined) return [{ field: 'password', arg: 'password' }];
-  if (auth === 'apikey' && args.key === undefined) return [{ field: 'api_key', arg: 'key' }];
-  return [];
+  const engine = engineNamed(args.engine);
+  return engine
+    .secretsUsed(args)
+    .filter((arg) => args[arg] === undefined)
+    .flatMap((arg) => {
+      const secret = engine.secrets[arg];
+      return secret ? [{ field: secret.field, arg }] : [];
+    });
 }
 
 /** Fills each needed secret from its reference, else from the prompt; returns the filled arguments. */
@@ -81,8 +85,7 @@ async function obtain(args: ConnectArgs, need: SecretNeed, sources: SecretSource
 }
 
 function describeSecret(args: ConnectArgs, need: SecretNeed): string {
-  if (need.field === 'password') return `the password of ${args.user ?? 'the user'}`;
-  return args.engine === 'typesense' ? 'the Typesense API key' : 'the API key';
+  return engineNamed(args.engine).secrets[need.arg]?.describe(args) ?? `the ${need.field}`;
 }
 
 function howToProvide(need: SecretNeed, profile: { name: string; file: string } | undefined): string {

@@ -12,7 +12,7 @@ import type { ExportRequest, ExportStream } from './export-stream';
 import type { AdminOffers, KeyInfo, MetricsSnapshot, NewKey } from '../../../contracts/admin-protocol';
 import type { AggregationTable, DocumentLayout, PartialFailure } from '../../../contracts/mime-types';
 
-export type EngineName = 'elasticsearch' | 'typesense';
+export type EngineName = string; // one of the names the engine registry lists (engines/registry.ts)
 
 /** The engine's answer, as read off the socket. */
 export interface EngineResponse {

@@ -1,13 +1,12 @@
-import type { ConnectArgs } from '../connections/connect-args';
+import type { z } from 'zod';
+import type { ConnectArgs, ConnectOptions, SecretArg } from './connect-options';
 import type { Driver } from './driver';
 import type { Transport, TlsVerification } from './http/transport';
+import type { ProfileCommon, SecretField, SecretRef, StoredProfile } from './profile-fields';
+import type { SslMode } from './ssl-mode';
 
-/** What an engine makes of `%connect` options: the only place its auth and defaults live. */
+/** What an engine makes of `%connect` options once it is loaded: its auth headers and TLS checks. */
 export interface EngineConnectionSettings {
-  /** Start of a connection's default name, e.g. `es` in `es-localhost-9200`. */
-  namePrefix: string;
-  /** Port used when the address was a bare host without one. */
-  defaultPort: number;
   /** Credential headers; their values are secrets. */
   headers: Record<string, string>;
   /** What HTTPS checks under the connection's SSL mode, before `skip_verify` is applied; undefined for plain HTTP. */
@@ -16,12 +15,94 @@ export interface EngineConnectionSettings {
 
 /** One engine's folder as the kernel loads it (lazily, on the first `%connect` to it). */
 export interface EngineModule {
-  /** For messages: `Elasticsearch`, `Typesense`. */
-  readonly displayName: string;
   /** The sentence that fixes a certificate from an unknown CA under this engine's SSL modes. */
   readonly untrustedCertificateAdvice: string;
   /** How to page or narrow an answer that passed the connection's cap (`max_answer=`), in this engine's words. */
   readonly largeAnswerAdvice: string;
   connectionSettings(args: ConnectArgs): EngineConnectionSettings;
   createDriver(transport: Transport): Driver;
+}
+
+/** How a `%connect` line to this engine is written and checked, before anything is loaded or sent. */
+export interface EngineConnectRules {
+  /** The shortest `%connect` line to it, for hints. */
+  readonly example: string;
+  /** Its lines of the `%connect` usage text, with the options it takes. */
+  readonly usage: readonly string[];
+  /** How its address is written in usage texts: `<url>`, `<host>[:port]`. */
+  readonly addressForm: string;
+  /** Connections shown as URLs with their user (`https://elastic@host:9200`), else as `host:port`. */
+  readonly shownAsUrl: boolean;
+  /** The sentence for an address written without the engine before it (`shown` is the address, password hidden). */
+  nameTheEngine(shown: string): string;
+  /** The whole refusal of an address form this engine does not take, or undefined when it may. */
+  refuseAddress(form: { scheme: string | undefined; userInfo: boolean }): string | undefined;
+  /** The whole refusal of options that do not apply to this engine, or undefined. */
+  refuseOptions(options: ConnectOptions): string | undefined;
+  /** The whole refusal of saving this connection as a profile as written, or undefined. */
+  refuseSave(args: ConnectArgs): string | undefined;
+}
+
+/** A secret `%connect` option: the profile field that says where it is, and its words in messages. */
+export interface EngineSecret {
+  readonly field: SecretField;
+  /** `password`, `API key`: in notes on where it was saved. */
+  readonly label: string;
+  /** `the password of elastic`, `the Typesense API key`: in prompts and messages. */
+  describe(args: ConnectArgs): string;
+}
+
+/** The engine's saved profiles: its schema and what engine-neutral code reads of them. */
+export interface EngineProfileRules {
+  /** The profile's schema, with `engine` as the literal name; its error texts are the profiles file's. */
+  readonly schema: z.ZodType<StoredProfile> & z.core.$ZodTypeDiscriminable;
+  /** Advice for fields the schema does not know (`username` where the engine has no users), or undefined. */
+  unknownFieldAdvice(keys: readonly string[]): string | undefined;
+  /** The `%connect` options a profile adds to the common ones (before its secrets are fetched), and where its secrets are. */
+  connectArgs(profile: StoredProfile): { args: Partial<ConnectArgs>; refs: Partial<Record<SecretField, SecretRef>> };
+  /** The profile an opened connection is saved as; `secrets` holds where its secrets were kept. */
+  fromConnection(common: ProfileCommon, args: ConnectArgs, secrets: Partial<Record<SecretField, SecretRef>>): StoredProfile;
+  /** The auth method, for the profile list (`basic`, `apikey`, `none`). */
+  auth(profile: StoredProfile): string;
+  /** Where the secret the profile's auth uses is; null: it uses none; undefined: asked at connect time. */
+  secretInUse(profile: StoredProfile): SecretRef | null | undefined;
+  /** Every secret reference the profile holds, used or not. */
+  secretRefs(profile: StoredProfile): SecretRef[];
+  /** The user shown in the profile's address, if the engine has users. */
+  user(profile: StoredProfile): string | undefined;
+}
+
+/** What completion asks of the engine. */
+export interface EngineCompletion {
+  /** The target a request path names (`products` of `/products/_search`), or undefined. Segments are the path's, without slashes. */
+  targetOfPath(segments: readonly string[]): string | undefined;
+  /** `%export` options this engine adds to `format=`, `fields=` and `overwrite` (`slices=`). */
+  readonly exportOptions: readonly string[];
+}
+
+/**
+ * What the kernel must know of an engine before its code loads: enough to read `%connect`, the
+ * profiles file and complete cells. Small and loaded at start; `load()` brings the rest.
+ */
+export interface EngineDescriptor {
+  /** As written after `%connect` and in profiles' `engine`. */
+  readonly name: string;
+  /** For messages: the engine's own spelling. */
+  readonly displayName: string;
+  /** What its targets are called: `index`, `collection`. */
+  readonly targetNoun: string;
+  /** Start of a connection's default name, e.g. `es` in `es-localhost-9200`. */
+  readonly namePrefix: string;
+  /** The engine's own documentation, for the kernel's help menu. */
+  readonly docs: { readonly text: string; readonly url: string };
+  /** Port used when the address was a bare host without one. */
+  defaultPort(ssl: SslMode): number;
+  readonly connect: EngineConnectRules;
+  /** The secret options this engine takes, by `%connect` option. */
+  readonly secrets: Partial<Record<SecretArg, EngineSecret>>;
+  /** The secret options the connection's auth uses (given or still to be fetched). */
+  secretsUsed(args: ConnectArgs): SecretArg[];
+  readonly profile: EngineProfileRules;
+  readonly completion: EngineCompletion;
+  load(): Promise<EngineModule>;
 }

@@ -1,12 +1,25 @@
 /**
- * The engines searchbook speaks, one line each. An engine is a folder beside this file whose
- * module says everything the rest of the kernel needs to know about it; each folder loads on
- * its first use, which keeps kernel start fast.
+ * The engines searchbook speaks, one line each. An engine is a folder beside this file: its
+ * descriptor (small, loaded at start) says what `%connect`, the profiles file and completion
+ * need to know, and its module (loaded on the first connection) brings the driver.
  */
-import type { EngineModule } from '../engine/engine-module';
-import type { EngineName } from '../engine/driver';
+import type { EngineDescriptor } from '../engine/engine-module';
+import { elasticsearchEngine } from './elasticsearch/descriptor';
+import { typesenseEngine } from './typesense/descriptor';
 
-export const ENGINE_MODULES: Record<EngineName, () => Promise<EngineModule>> = {
-  elasticsearch: async () => (await import('./elasticsearch/engine-module')).elasticsearchModule,
-  typesense: async () => (await import('./typesense/engine-module')).typesenseModule,
-};
+export const ENGINES: readonly [EngineDescriptor, ...EngineDescriptor[]] = [elasticsearchEngine, typesenseEngine];
+
+/** The names `%connect` and profiles accept, in the registry's order. */
+export const ENGINE_NAMES = ENGINES.map((engine) => engine.name) as [string, ...string[]];
+
+/** The engine of that name (as written after `%connect` or in a profile), if one is registered. */
+export function findEngine(name: string | undefined): EngineDescriptor | undefined {
+  return ENGINES.find((engine) => engine.name === name);
+}
+
+/** The engine of a name already checked against the registry (a parsed `%connect` line, profile or connection). */
+export function engineNamed(name: string): EngineDescriptor {
+  const engine = findEngine(name);
+  if (!engine) throw new Error(`No engine named "${name}" is registered`);
+  return engine;
+}

@@ -5,6 +5,7 @@ import { defaultProfileServices, type ProfileServices } from '../connections/pro
 import type { ConnectionRegistry } from '../connections/registry';
 import { type EngineResponse } from '../engine/driver';
 import { EngineError } from '../engine/errors';
+import { ENGINES } from '../engines/registry';
 import { type Answer, messageBundle, toBundles } from '../render/bundle';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED } from './cell-failure';
@@ -15,8 +16,7 @@ import { Progress } from './progress';
 const NO_CONNECTION_HINT = [
   'Connect first, for example:',
   '%connect <profile>   (%connections lists the saved ones)',
-  '%connect elasticsearch http://localhost:9200',
-  '%connect typesense http://localhost:8108 key=${env:TYPESENSE_API_KEY}',
+  ...ENGINES.map((engine) => engine.connect.example),
 ].join('\n');
 
 /**

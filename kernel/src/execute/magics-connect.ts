@@ -4,12 +4,13 @@ import { type ConnectArgs, ConnectArgsError, TypedSecretError } from '../connect
 import { CONNECT_COMMAND_USAGE, parseConnectCommand } from '../connections/connect-command';
 import { type Connection, openConnection } from '../connections/open-connection';
 import type { ProfileServices } from '../connections/profile-services';
-import { authOf, type Profile } from '../connections/profile-schema';
+import type { Profile } from '../connections/profile-schema';
 import { ProfileFileError } from '../connections/profile-store';
 import { displayAddress, endpointOf, profileAddress } from '../connections/profile-url';
 import { deleteProfile, profileConnectArgs, saveProfile } from '../connections/profiles';
 import { fillSecrets, missingSecrets, SecretUnavailable } from '../connections/secrets';
 import { EngineError } from '../engine/errors';
+import { engineNamed } from '../engines/registry';
 import { messageBundle } from '../render/bundle';
 import { HIDDEN } from '../render/secret-mask';
 import { TYPED_SECRET_MIME, TYPED_SECRET_WORDS, type TypedSecretPayload } from '../../../contracts/mime-types';
@@ -67,7 +68,7 @@ export async function connectionsMagic(_magic: ConsoleMagic, { connections, sink
   const open: Record<string, JsonValue>[] = connections.list().map((c) => ({
     name: c.name,
     engine: c.engine,
-    // Elasticsearch as a URL with the user (never a password); Typesense as host:port.
+    // As a URL with the user (never a password), or host:port for engines without a URL scheme.
     address: displayAddress(endpointOf(c.engine, c.ssl, c.address, c.user)),
     ssl: c.ssl,
     version: c.identity.version,
@@ -95,7 +96,7 @@ async function showProfiles({ connections, sink, profiles }: Pick<MagicContext, 
     engine: p.engine,
     address: profileAddress(p),
     ssl: p.ssl,
-    auth: p.engine === 'elasticsearch' ? authOf(p) : 'apikey',
+    auth: engineNamed(p.engine).profile.auth(p),
     secret: secretSource(p),
     open: openNames.has(p.name),
   }));
@@ -105,7 +106,7 @@ async function showProfiles({ connections, sink, profiles }: Pick<MagicContext, 
 
 /** Where a profile's secret is, never the secret. */
 function secretSource(p: Profile): string {
-  const ref = p.engine === 'elasticsearch' ? (authOf(p) === 'basic' ? p.password : authOf(p) === 'apikey' ? p.api_key : null) : p.api_key;
+  const ref = engineNamed(p.engine).profile.secretInUse(p);
   if (ref === null) return '';
   if (ref === undefined) return 'asked at connect';
   return typeof ref === 'string' ? ref : 'OS keyring';

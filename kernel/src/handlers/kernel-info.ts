@@ -1,5 +1,6 @@
 import { PROTOCOL_VERSION } from '../protocol/message';
 import { PACKAGE_VERSION } from '../package-info';
+import { ENGINES } from '../engines/registry';
 
 /**
  * The console language's name, which the extension registers its highlighting for. JupyterLab
@@ -24,10 +25,7 @@ export function kernelInfo(): Record<string, unknown> {
       // `http` needs an `HTTP/1.1` request line and `json` or `javascript` flag `#` comments.
       pygments_lexer: 'bash',
     },
-    banner: `searchbook ${PACKAGE_VERSION}: Elasticsearch and Typesense request consoles.\nConnect with %connect, then write requests such as GET /my-index/_search.`,
-    help_links: [
-      { text: 'Elasticsearch REST APIs', url: 'https://www.elastic.co/docs/api/doc/elasticsearch/' },
-      { text: 'Typesense API reference', url: 'https://typesense.org/docs/latest/api/' },
-    ],
+    banner: `searchbook ${PACKAGE_VERSION}: ${new Intl.ListFormat('en', { type: 'conjunction' }).format(ENGINES.map((e) => e.displayName))} request consoles.\nConnect with %connect, then write requests such as GET /my-index/_search.`,
+    help_links: ENGINES.map((e) => ({ text: e.docs.text, url: e.docs.url })),
   };
 }

@@ -1,9 +1,10 @@
 /**
  * Completion on a `%export` line: the index or collection first, then (after the file name)
- * the options: `format=` and its formats, `fields=` and the target's field names, `slices=`
- * (Elasticsearch), `overwrite`. Options already on the line are not offered again.
+ * the options: `format=` and its formats, `fields=` and the target's field names, the
+ * engine's own (`slices=`), `overwrite`. Options already on the line are not offered again.
  */
 import type { EngineName } from '../engine/driver';
+import { ENGINES, findEngine } from '../engines/registry';
 import type { FieldNameOptions } from '../engine/field-tree';
 import { EXPORT_FORMATS } from '../../../contracts/export-formats';
 
@@ -43,7 +44,7 @@ export async function completeExportLine(line: string, lineStart: number, after:
   const position = words.length;
   if (position === 0) {
     const names = await ctx.targetNames();
-    const type = ctx.engine === 'typesense' ? 'collection' : 'index';
+    const type = findEngine(ctx.engine)?.targetNoun ?? 'target';
     return { candidates: names.filter((n) => startsWithFold(n, partial) && (!n.startsWith('.') || partial.startsWith('.'))).sort().map((text) => ({ text, type })), start };
   }
   // The file name is the user's to write.
@@ -61,7 +62,9 @@ export async function completeExportLine(line: string, lineStart: number, after:
     const names = (await ctx.fieldNames(target, { subfields: false })).filter((f) => !chosen.has(f) && startsWithFold(f, typed));
     return { candidates: names.map((text) => ({ text, type: 'field' })), start: start + partial.length - typed.length };
   }
-  const options = ['format=', 'fields=', ...(ctx.engine === 'typesense' ? [] : ['slices=']), 'overwrite'];
+  // Without a connection, what any engine takes: the line is checked when it runs.
+  const engines = ctx.engine === undefined ? ENGINES : [findEngine(ctx.engine)].filter((e) => e !== undefined);
+  const options = ['format=', 'fields=', ...new Set(engines.flatMap((e) => e.completion.exportOptions)), 'overwrite'];
   return { candidates: options.filter((o) => !given.has(o.replace('=', '')) && o.startsWith(partial)).map((text) => ({ text, type: 'option' })), start };
 }
 

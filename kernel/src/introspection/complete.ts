@@ -5,6 +5,7 @@
  */
 import type { EndpointInfo, EngineName } from '../engine/driver';
 import type { FieldNameOptions } from '../engine/field-tree';
+import { findEngine } from '../engines/registry';
 import { bodyContextAt } from './body-context';
 import { completeExportLine } from './complete-export';
 import { HTTP_METHODS, type HttpMethod } from '../console/cell';
@@ -97,7 +98,7 @@ async function completePath(
     const names = await ctx.targetNames();
     for (const name of names) {
       if (startsWithFold(name, partial) && (!name.startsWith('.') || partial.startsWith('.'))) {
-        targets.push({ text: name, type: ctx.engine === 'typesense' ? 'collection' : 'index' });
+        targets.push({ text: name, type: findEngine(ctx.engine)?.targetNoun ?? 'target' });
       }
     }
   }
@@ -111,11 +112,7 @@ async function completePath(
 function requestTarget(text: string, request: RequestSegment, engine: EngineName | undefined): string | undefined {
   const line = text.slice(request.at, request.lineEnd);
   const path = /^\S+\s+(\S*)/.exec(line)?.[1] ?? '';
-  const segments = pathSegments(path);
-  const [first, second] = segments;
-  if (engine === 'typesense' || first === 'collections') return first === 'collections' && second && !second.includes('${') ? second : undefined;
-  if (!first || first.startsWith('_') || first.includes('${')) return undefined;
-  return first;
+  return findEngine(engine)?.completion.targetOfPath(pathSegments(path));
 }
 
 async function completeBody(

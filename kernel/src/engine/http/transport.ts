@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { ConsoleRequest, JsonValue, RequestBody } from '../../console/cell';
-import { DEFAULT_ANSWER_CAP_BYTES, formatBytes, MAX_ANSWER_CAP_BYTES } from '../../connections/request-bounds';
+import { DEFAULT_ANSWER_CAP_BYTES, formatBytes, MAX_ANSWER_CAP_BYTES } from '../request-bounds';
 import { AnswerCutError, AnswerTooLargeError, type BufferedResponse, bufferedRequest, DeadlinePassedError } from './buffered-response';
 import { exactJson } from '../../json/exact-integers';
 import { connectionFailureMessage, connectionFailureReason } from './connection-failure';

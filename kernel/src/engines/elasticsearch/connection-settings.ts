@@ -1,7 +1,8 @@
-import type { ConnectArgs } from '../../connections/connect-args';
-import type { SslMode } from '../../connections/ssl-mode';
+import type { ConnectArgs } from '../../engine/connect-options';
+import type { SslMode } from '../../engine/ssl-mode';
 import type { EngineConnectionSettings } from '../../engine/engine-module';
 import type { TlsVerification } from '../../engine/http/transport';
+import { authOfArgs } from './descriptor';
 
 /**
  * drivers.md 5.3: Preferred and Required accept a self-signed certificate, because an 8.x node
@@ -19,8 +20,6 @@ export const UNTRUSTED_CERTIFICATE_ADVICE =
 
 export function elasticsearchConnectionSettings(args: ConnectArgs): EngineConnectionSettings {
   return {
-    namePrefix: 'es',
-    defaultPort: 9200,
     headers: authorizationHeader(args),
     verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl],
   };
@@ -28,7 +27,7 @@ export function elasticsearchConnectionSettings(args: ConnectArgs): EngineConnec
 
 /** drivers.md 5.1. Without auth=, the credentials given choose the method. */
 function authorizationHeader(args: ConnectArgs): Record<string, string> {
-  const auth = args.auth ?? (args.key ? 'apikey' : args.user ? 'basic' : 'none');
+  const auth = authOfArgs(args);
   // The key is the `encoded` value of the create-API-key answer (base64 of id:api_key), sent verbatim.
   if (auth === 'apikey' && args.key) return { authorization: `ApiKey ${args.key}` };
   if (auth === 'basic' && args.user) return { authorization: `Basic ${Buffer.from(`${args.user}:${args.password ?? ''}`).toString('base64')}` };

@@ -3,7 +3,6 @@ import { elasticsearchConnectionSettings, UNTRUSTED_CERTIFICATE_ADVICE } from '.
 import { ElasticsearchDriver } from './driver';
 
 export const elasticsearchModule: EngineModule = {
-  displayName: 'Elasticsearch',
   untrustedCertificateAdvice: UNTRUSTED_CERTIFICATE_ADVICE,
   largeAnswerAdvice: 'Page it with size and from (or search_after past 10,000 hits), keep only the parts needed with filter_path=<paths> in the query string (for example filter_path=hits.hits._id,hits.hits._source), or only some fields of each hit with "_source": ["field", ...] in the body',
   connectionSettings: elasticsearchConnectionSettings,

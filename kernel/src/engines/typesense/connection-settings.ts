@@ -1,5 +1,5 @@
-import type { ConnectArgs } from '../../connections/connect-args';
-import type { SslMode } from '../../connections/ssl-mode';
+import type { ConnectArgs } from '../../engine/connect-options';
+import type { SslMode } from '../../engine/ssl-mode';
 import type { EngineConnectionSettings } from '../../engine/engine-module';
 import type { TlsVerification } from '../../engine/http/transport';
 
@@ -23,9 +23,6 @@ export const UNTRUSTED_CERTIFICATE_ADVICE =
 
 export function typesenseConnectionSettings(args: ConnectArgs): EngineConnectionSettings {
   return {
-    namePrefix: 'ts',
-    // A local node listens on 8108; a hosted cluster answers HTTPS on 443.
-    defaultPort: args.ssl === 'disabled' ? 8108 : 443,
     // The key is the whole credential (drivers.md 5.2); Typesense has no users.
     headers: args.key ? { [KEY_HEADER]: args.key } : {},
     verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl],

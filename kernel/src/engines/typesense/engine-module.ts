@@ -3,7 +3,6 @@ import { typesenseConnectionSettings, UNTRUSTED_CERTIFICATE_ADVICE } from './con
 import { TypesenseDriver } from './driver';
 
 export const typesenseModule: EngineModule = {
-  displayName: 'Typesense',
   untrustedCertificateAdvice: UNTRUSTED_CERTIFICATE_ADVICE,
   largeAnswerAdvice: 'Page it with per_page and page, keep only some fields of each hit with include_fields=<fields> (or leave some out with exclude_fields=<fields>), or narrow it with filter_by',
   connectionSettings: typesenseConnectionSettings,

@@ -1,0 +1,36 @@
+/**
+ * Every option a `%connect <engine> <address> [key=value ...]` line may hold. Which of them apply
+ * to an engine is the engine descriptor's to say; the engine names come from the registry
+ * (connections/connect-args.ts narrows `engine` to them).
+ */
+import { z } from 'zod';
+import { AnswerCapSchema, TimeoutSecondsSchema } from './request-bounds';
+import { type SslMode, SslModeSchema } from './ssl-mode';
+
+export const ConnectOptionsSchema = z.strictObject({
+  engine: z.string(),
+  name: z.string().regex(/^[\w.-]+$/).optional(),
+  auth: z.enum(['basic', 'apikey', 'none']).optional(),
+  user: z.string().optional(),
+  password: z.string().optional(),
+  key: z.string().optional(),
+  // Read as text first so `abc` and `1e999` meet the range's own message, not a generic one.
+  timeout: z.string().transform(Number).pipe(TimeoutSecondsSchema).optional(),
+  max_answer: AnswerCapSchema.optional(),
+  ssl: SslModeSchema.optional(),
+  /** A PEM file of the CA to trust instead of the system roots (verify-ca, verify-identity). */
+  ca: z.string().min(1).optional(),
+  skip_verify: z.stringbool().default(false),
+});
+export type ConnectOptions = z.infer<typeof ConnectOptionsSchema>;
+
+export interface ConnectArgs extends Omit<ConnectOptions, 'ssl'> {
+  /** Scheme, host, port (and any path prefix); the scheme always agrees with `ssl`. */
+  url: string;
+  ssl: SslMode;
+  /** The address was a bare host without a port: the engine's default port applies. */
+  enginePort: boolean;
+}
+
+/** The `%connect` options that carry a secret (only ever as `${env:NAME}` in a cell). */
+export type SecretArg = 'password' | 'key';
