@@ -3,9 +3,9 @@
  * shown. Exists because every engine has its own refusals, failures and answer shapes.
  */
 import type { ConsoleRequest, JsonValue, Refusal } from '../../console/cell';
-import type { AggregationTable, DocumentLayout, PartialFailure } from '../../../../contracts/mime-types';
+// The grid column as the notebook and the panel receive it (engine/driver.ts's GridColumn has the same shape).
+import type { AggregationTable, Column as GridColumn, DocumentLayout, PartialFailure } from '../../../../contracts/mime-types';
 import type { EngineError } from '../errors';
-import type { GridColumn } from '../driver';
 
 /** The engine's answer, as read off the socket. */
 export interface EngineResponse {

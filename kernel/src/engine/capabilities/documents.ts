@@ -6,7 +6,8 @@
 import type { JsonValue } from '../../console/cell';
 import type { GridView, OperatorInfo, SentRequest, ViewRequest } from '../../../../contracts/panel-protocol';
 import type { RowKey, RowVersion } from '../../../../contracts/edit-protocol';
-import type { GridColumn } from '../driver';
+// The grid column as the notebook and the panel receive it (engine/driver.ts's GridColumn has the same shape).
+import type { Column as GridColumn } from '../../../../contracts/mime-types';
 
 /** One block of a document grid, with the columns its documents need. */
 export interface DocumentBlock {

@@ -5,7 +5,8 @@
  * the engine's write primitives.
  */
 import type { ChangeResult, EditRefusal, PlannedRequest, RowChange } from '../../../../contracts/edit-protocol';
-import type { GridColumn } from '../driver';
+// The grid column as the notebook and the panel receive it (engine/driver.ts's GridColumn has the same shape).
+import type { Column as GridColumn } from '../../../../contracts/mime-types';
 
 /** The grid an edit comes from: its target, and the columns it has shown (which are read-only, which hold JSON). */
 export interface EditedGrid {
