@@ -1,7 +1,7 @@
 /**
  * What the Elasticsearch driver knows about a connection's indices: mappings for grid columns
  * and field completion, cached per connection and dropped when a request changes them, and
- * index and alias names for completion.
+ * the listing of indices that completion reads, kept a short while.
  */
 import type { ConsoleRequest } from '../../console/cell';
 import type { EngineResponse } from '../../engine/capabilities/console';
@@ -18,7 +18,7 @@ export class ElasticsearchStructure {
   private readonly mappings: StructureCache;
   private readonly names: NameCache<TargetListing>;
 
-  constructor(private readonly transport: Transport) {
+  constructor(transport: Transport) {
     this.mappings = new StructureCache(async (target, signal) =>
       structureOfMapping(await transport.send({ method: 'GET', path: `/${target}/_mapping`, query: '' }, signal)),
     );

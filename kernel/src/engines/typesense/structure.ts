@@ -2,7 +2,7 @@
  * What the Typesense driver knows about a connection's collections: schemas for grid columns
  * and field completion, cached per connection and dropped when a request changes them
  * (collection create, patch or delete; document writes, which teach auto-schema collections
- * new fields; alias changes), and collection and alias names for completion.
+ * new fields; alias changes), and the listing of collections that completion reads, kept a short while.
  */
 import type { ConsoleRequest } from '../../console/cell';
 import type { EngineResponse } from '../../engine/capabilities/console';
@@ -19,7 +19,7 @@ export class TypesenseStructure {
   private readonly schemas: StructureCache;
   private readonly names: NameCache<TargetListing>;
 
-  constructor(private readonly transport: Transport) {
+  constructor(transport: Transport) {
     this.schemas = new StructureCache(async (collection, signal) =>
       structureOfCollection(await transport.send({ method: 'GET', path: `/collections/${collection}`, query: '' }, signal)),
     );
