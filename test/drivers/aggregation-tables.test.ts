@@ -20,10 +20,10 @@ const obj = (v: JsonValue | undefined): Json => v as Json;
 /** The engine's aggregations and the tables shown for them. */
 async function aggregate(es: Connection, aggs: unknown, query: unknown = { match_all: {} }): Promise<{ raw: Json; tables: AggregationResult[]; status: number; body: JsonValue }> {
   const req = request('POST', '/products/_search', '', { size: 0, query, aggs });
-  const response = await es.driver.send(req, signal());
+  const response = await es.driver.console.send(req, signal());
   const body = response.body.kind === 'json' ? response.body.value : null;
   if (response.status >= 300) return { raw: {}, tables: [], status: response.status, body };
-  const result = es.driver.present(req, response);
+  const result = es.driver.console.present(req, response);
   if (result.kind !== 'hits') throw new Error(`expected a grid, got ${result.kind}`);
   return { raw: obj(obj(body).aggregations), tables: result.aggregations ?? [], status: response.status, body };
 }
@@ -183,11 +183,11 @@ describeEachTarget(elasticsearchTargets(), 'aggregation tables', (target) => {
 
   it('sum_other_doc_count and doc_count_error_upper_bound are said under a top-10 table, and the fallbacks carry the tables and sentences', async () => {
     const req = request('POST', '/products/_search', '', { size: 0, aggs: { cats: { terms: { field: 'category', size: 2 }, aggs: { price_stats: { stats: { field: 'price' } } } } } });
-    const response = await es.driver.send(req, signal());
+    const response = await es.driver.console.send(req, signal());
     const raw = obj(obj(response.body.kind === 'json' ? response.body.value : null).aggregations);
     const other = obj(raw.cats).sum_other_doc_count as number;
     expect(other).toBeGreaterThan(0);
-    const result = es.driver.present(req, response);
+    const result = es.driver.console.present(req, response);
     if (result.kind !== 'hits') throw new Error('expected a grid');
     const cats = table(result.aggregations ?? [], 'cats');
     expect(cats.notes).toEqual([`and ${other.toLocaleString('en-US')} documents in other buckets (sum_other_doc_count)`, `doc_count_error_upper_bound (how far a count may be too low): ${String(obj(raw.cats).doc_count_error_upper_bound)}`]);
@@ -206,10 +206,10 @@ describeEachTarget(elasticsearchTargets(), 'aggregation tables', (target) => {
 
   it('a bucket aggregation the engine answered with no buckets says so in place of an empty table, in the fallbacks too', async () => {
     const req = request('POST', '/products/_search', '', { size: 0, aggs: { cats: { terms: { field: 'category', size: 2 }, aggs: { none: { terms: { field: 'no_such_field' } } } } } });
-    const response = await es.driver.send(req, signal());
+    const response = await es.driver.console.send(req, signal());
     const raw = obj(obj(response.body.kind === 'json' ? response.body.value : null).aggregations);
     expect(buckets(raw.cats).every((b) => buckets(b.none).length === 0)).toBe(true);
-    const result = es.driver.present(req, response);
+    const result = es.driver.console.present(req, response);
     if (result.kind !== 'hits') throw new Error('expected a grid');
     expect(table(result.aggregations ?? [], 'cats > none').rows).toEqual([]);
     const info = { connection: 'es', engine: 'elasticsearch' as const, method: 'POST', path: '/products/_search', status: 200, elapsedMs: 1 };

@@ -38,7 +38,7 @@ describeEachTarget(elasticsearchTargets(['8.15.0', '7.17.0']), 'auth methods', (
 
   itSecured('apikey: a key created on the engine, sent verbatim', async () => {
     const admin = await connect(`elasticsearch ${securedUrl()} ${skip} user=elastic password=\${env:ES_PASSWORD}`);
-    const created = await admin.driver.send(request('POST', '/_security/api_key', '', { name: 'searchbook-test' }), new AbortController().signal);
+    const created = await admin.driver.console.send(request('POST', '/_security/api_key', '', { name: 'searchbook-test' }), new AbortController().signal);
     await admin.driver.close();
     const body = created.body.kind === 'json' ? (created.body.value as { id: string; api_key: string; encoded?: string }) : undefined;
     expect(body?.id).toBeDefined();

@@ -24,7 +24,7 @@ const productColumns = (target: EsTarget): string[] => [
 
 const signal = () => new AbortController().signal;
 const send = (c: Connection, method: 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown, query = '') =>
-  c.driver.send(request(method, path, query, body), signal()).then((r) => {
+  c.driver.console.send(request(method, path, query, body), signal()).then((r) => {
     expect(r.status).toBeLessThan(300);
     return r;
   });
@@ -42,7 +42,7 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
   }, REAL_START_TIMEOUT_MS);
   afterAll(async () => {
     // A real node is shared by the run: leave products and catalog as they were.
-    if (es) for (const index of ['products_archive', 'loose', 'again']) await es.driver.send(request('DELETE', `/${index}`), signal());
+    if (es) for (const index of ['products_archive', 'loose', 'again']) await es.driver.console.send(request('DELETE', `/${index}`), signal());
     await es?.driver.close();
     await engine?.close();
   });
@@ -177,14 +177,14 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
   // API keys need security: the real 7.17 node runs open (its x-pack-security is not on Central).
   if (target.canSecure) describe('a key that may search but not read mappings', () => {
     it('gets the search, with columns from the documents', async () => {
-      const created = await es.driver.send(
+      const created = await es.driver.console.send(
         request('POST', '/_security/api_key', '', { name: 'search-only', role_descriptors: { reader: { cluster: ['monitor'], indices: [{ names: ['products'], privileges: ['read'] }] } } }),
         signal(),
       );
       const key = created.body.kind === 'json' ? (created.body.value as { encoded: string }).encoded : '';
       const limited = await connect(`elasticsearch ${engine.url} auth=apikey key=\${env:LIMITED}`, { LIMITED: key });
       try {
-        const refused = await limited.driver.send(request('GET', '/products/_mapping'), signal());
+        const refused = await limited.driver.console.send(request('GET', '/products/_mapping'), signal());
         expect(refused.status).toBe(403);
         const hits = await hitsOf(limited, request('GET', '/products/_search', '', byIds('8')));
         const names = hits.columns.map((c) => c.name);

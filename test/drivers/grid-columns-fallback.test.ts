@@ -67,11 +67,11 @@ it('an interrupt while the mapping is read ends the wait at once', async () => {
   // A mapping change drops the remembered failure, so the next search reads the mapping again.
   // The change itself is no search answer, so it reads no mapping.
   const before = mappingRequests.length;
-  await es.driver.send(request('PUT', '/hang/_mapping', '', {}), new AbortController().signal);
+  await es.driver.console.send(request('PUT', '/hang/_mapping', '', {}), new AbortController().signal);
   expect(mappingRequests).toHaveLength(before);
   const controller = new AbortController();
   const started = performance.now();
-  const pending = es.driver.send(request('GET', '/hang/_search'), controller.signal);
+  const pending = es.driver.console.send(request('GET', '/hang/_search'), controller.signal);
   setTimeout(() => controller.abort(), 200);
   const response = await pending;
   expect(response.status).toBe(200);

@@ -18,7 +18,7 @@ const BOOK_COLUMNS = [
 let sandbox: RunningSandbox;
 let ts: Connection;
 const send = async (method: 'POST' | 'DELETE', path: string, body?: unknown, query = '') => {
-  const response = await ts.driver.send(request(method, path, query, body), new AbortController().signal);
+  const response = await ts.driver.console.send(request(method, path, query, body), new AbortController().signal);
   expect(response.status).toBeLessThan(300);
   return response;
 };
@@ -61,7 +61,7 @@ describe('books: a schema with object and object[] fields', () => {
     const one = await hitsOf(ts, request('POST', '/multi_search', '', { searches: [{ collection: 'books', q: '*', per_page: 2 }] }));
     expect(columnSummary(one.columns)).toEqual(BOOK_COLUMNS);
     const two = request('POST', '/multi_search', '', { searches: [{ collection: 'books', q: '*' }, { collection: 'notes', q: '*' }] });
-    const presented = ts.driver.present(two, await ts.driver.send(two, new AbortController().signal));
+    const presented = ts.driver.console.present(two, await ts.driver.console.send(two, new AbortController().signal));
     expect(presented.kind === 'searches' ? presented.searches.map((s) => [s.target, s.result.kind]) : presented.kind).toEqual([
       ['books', 'hits'],
       ['notes', 'hits'],
@@ -71,11 +71,11 @@ describe('books: a schema with object and object[] fields', () => {
 
 describe('an alias', () => {
   it('opens like its collection, and follows the alias when it is pointed elsewhere', async () => {
-    await ts.driver.send(request('PUT', '/aliases/library', '', { collection_name: 'books' }), new AbortController().signal);
+    await ts.driver.console.send(request('PUT', '/aliases/library', '', { collection_name: 'books' }), new AbortController().signal);
     const viaAlias = await hitsOf(ts, request('GET', '/collections/library/documents/search', 'q=*&filter_by=id:=[0,2]'));
     expect(columnSummary(viaAlias.columns)).toEqual(BOOK_COLUMNS);
     expect(rowById(viaAlias.rows, 'id', '2')).toMatchObject({ 'meta.publisher': 'Penguin' });
-    await ts.driver.send(request('PUT', '/aliases/library', '', { collection_name: 'notes' }), new AbortController().signal);
+    await ts.driver.console.send(request('PUT', '/aliases/library', '', { collection_name: 'notes' }), new AbortController().signal);
     const moved = await hitsOf(ts, request('GET', '/collections/library/documents/export'));
     expect(columnSummary(moved.columns).slice(0, 3)).toEqual(['id:string', 'text:string', 'priority:int64']);
   });
@@ -122,7 +122,7 @@ describe('a key that may search but not read the schema', () => {
     const value = created.body.kind === 'json' ? (created.body.value as { value: string }).value : '';
     const limited = await connect(`typesense ${sandbox.tsUrl} key=\${env:LIMITED}`, { LIMITED: value });
     try {
-      expect((await limited.driver.send(request('GET', '/collections/books'), new AbortController().signal)).status).toBe(401);
+      expect((await limited.driver.console.send(request('GET', '/collections/books'), new AbortController().signal)).status).toBe(401);
       const hits = await hitsOf(limited, request('GET', '/collections/books/documents/search', 'q=*&filter_by=id:=2'));
       const names = hits.columns.map((c) => c.name);
       expect(names[0]).toBe('id');

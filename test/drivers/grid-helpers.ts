@@ -6,10 +6,10 @@ export type Hits = Extract<ConsoleResult, { kind: 'hits' }>;
 
 /** Sends through the driver and presents the answer, as a cell does; fails unless it is a grid. */
 export async function hitsOf(connection: Connection, req: ConsoleRequest): Promise<Hits> {
-  const response = await connection.driver.send(req, new AbortController().signal);
-  const failure = connection.driver.failure(req, response);
+  const response = await connection.driver.console.send(req, new AbortController().signal);
+  const failure = connection.driver.console.failure(req, response);
   if (failure) throw failure;
-  const result = connection.driver.present(req, response);
+  const result = connection.driver.console.present(req, response);
   if (result.kind !== 'hits') throw new Error(`expected a grid, got ${result.kind}`);
   return result;
 }

@@ -40,8 +40,8 @@ export function request(method: ConsoleRequest['method'], path: string, query = 
 
 /** Sends through the driver and returns the error its failure mapping gives. */
 export async function failureOf(connection: Connection, req: ConsoleRequest): Promise<EngineError | undefined> {
-  const response = await connection.driver.send(req, new AbortController().signal);
-  return connection.driver.failure(req, response);
+  const response = await connection.driver.console.send(req, new AbortController().signal);
+  return connection.driver.console.failure(req, response);
 }
 
 export function expectNoSecret(text: string, more: string[] = []): void {

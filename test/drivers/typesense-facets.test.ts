@@ -35,9 +35,9 @@ describe('Typesense facets', () => {
   it('add a stats table for a numeric facet', async () => {
     const signal = new AbortController().signal;
     const schema = { name: 'sizes', fields: [{ name: 'label', type: 'string' }, { name: 'size', type: 'int32', facet: true }] };
-    expect((await ts.driver.send(request('POST', '/collections', '', schema), signal)).status).toBe(201);
+    expect((await ts.driver.console.send(request('POST', '/collections', '', schema), signal)).status).toBe(201);
     for (const [id, size] of [['a', 3], ['b', 5], ['c', 5]] as const) {
-      expect((await ts.driver.send(request('POST', '/collections/sizes/documents', '', { id, label: id, size }), signal)).status).toBe(201);
+      expect((await ts.driver.console.send(request('POST', '/collections/sizes/documents', '', { id, label: id, size }), signal)).status).toBe(201);
     }
     const hits = await hitsOf(ts, request('GET', '/collections/sizes/documents/search', 'q=*&query_by=label&facet_by=size'));
     expect(hits.aggregations?.find((a) => a.name === 'size')?.rows).toEqual([
@@ -50,7 +50,7 @@ describe('Typesense facets', () => {
 
   it('say under the table how many distinct values there are and whether the counts come from a sample', async () => {
     const req = request('GET', '/collections/books/documents/search', 'q=*&query_by=title&facet_by=genre&max_facet_values=2&per_page=0');
-    const response = await ts.driver.send(req, new AbortController().signal);
+    const response = await ts.driver.console.send(req, new AbortController().signal);
     const answer = response.body.kind === 'json' ? (response.body.value as { facet_counts: { stats: { total_values: number }; sampled: boolean }[] }) : undefined;
     const facet = answer?.facet_counts[0];
     expect(facet?.sampled).toBe(false);

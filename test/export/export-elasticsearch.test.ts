@@ -38,7 +38,7 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
     es = await connect(`elasticsearch ${proxy.url} ${target.canSecure ? 'user=elastic password=${env:ES_PASSWORD}' : 'auth=none'}`);
   }, REAL_START_TIMEOUT_MS);
   afterAll(async () => {
-    if (es) await es.driver.send(request('DELETE', `/${INDEX}`), new AbortController().signal);
+    if (es) await es.driver.console.send(request('DELETE', `/${INDEX}`), new AbortController().signal);
     await es?.driver.close();
     await proxy?.close();
     await engine?.close();
@@ -90,7 +90,7 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
       expect(byId.get('exact')).toBe(`{"_index":"${raw}","_id":"exact","_source":${exact}}`);
       expect(JSON.parse(byId.get('spread') as string)).toEqual({ _index: raw, _id: 'spread', _source: { name: 'spread', n: [1, 2] } });
     } finally {
-      await es.driver.send(request('DELETE', `/${raw}`), new AbortController().signal);
+      await es.driver.console.send(request('DELETE', `/${raw}`), new AbortController().signal);
     }
   });
 
@@ -117,7 +117,7 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', (target) => {
       expect(slices).toEqual(shards > 1 ? new Set(Array.from({ length: shards }, (_, i) => i)) : new Set([undefined]));
       if (target.engine === 'real') expect(shards).toBe(3);
     } finally {
-      await es.driver.send(request('DELETE', `/${sharded}`), new AbortController().signal);
+      await es.driver.console.send(request('DELETE', `/${sharded}`), new AbortController().signal);
     }
   });
 

@@ -155,16 +155,16 @@ describeEachTarget(
     beforeAll(async () => {
       engine = await target.start({ security: target.canSecure });
       es = await connect(`elasticsearch ${engine.url} ${credentials}`);
-      await es.driver.send(request('DELETE', `/${GEO_INDEX}`), signal());
-      const created = await es.driver.send(request('PUT', `/${GEO_INDEX}`, '', { mappings: { properties: { loc: { type: 'geo_point' }, ip: { type: 'ip' } } } }), signal());
+      await es.driver.console.send(request('DELETE', `/${GEO_INDEX}`), signal());
+      const created = await es.driver.console.send(request('PUT', `/${GEO_INDEX}`, '', { mappings: { properties: { loc: { type: 'geo_point' }, ip: { type: 'ip' } } } }), signal());
       expect(created.status).toBe(200);
       const places = [[52.37, 4.89, '10.0.0.1'], [48.86, 2.35, '10.0.0.9'], [40.71, -74.0, '192.168.1.1'], [35.68, 139.69, '10.0.1.3']] as const;
       for (const [i, [lat, lon, ip]] of places.entries()) {
-        expect((await es.driver.send(request('PUT', `/${GEO_INDEX}/_doc/${i}`, 'refresh=true', { loc: { lat, lon }, ip }), signal())).status).toBe(201);
+        expect((await es.driver.console.send(request('PUT', `/${GEO_INDEX}/_doc/${i}`, 'refresh=true', { loc: { lat, lon }, ip }), signal())).status).toBe(201);
       }
     }, REAL_START_TIMEOUT_MS);
     afterAll(async () => {
-      if (es) await es.driver.send(request('DELETE', `/${GEO_INDEX}`), signal());
+      if (es) await es.driver.console.send(request('DELETE', `/${GEO_INDEX}`), signal());
       await es?.driver.close();
       await engine?.close();
     });
@@ -175,10 +175,10 @@ describeEachTarget(
     ];
     it.each(cases)('$name: every scalar of the answer is a cell, a sentence, or named as not shown', async ({ index, aggs }) => {
       const req = request('POST', `/${index}/_search`, '', { size: 0, aggs });
-      const response = await es.driver.send(req, signal());
+      const response = await es.driver.console.send(req, signal());
       const body = response.body.kind === 'json' ? (response.body.value as Json) : {};
       expect({ status: response.status, body: response.status === 200 ? 'answered' : body }).toEqual({ status: 200, body: 'answered' });
-      const result = es.driver.present(req, response);
+      const result = es.driver.console.present(req, response);
       if (result.kind !== 'hits') throw new Error(`expected a grid, got ${result.kind}`);
       const aggregations = body.aggregations as Json;
       expect(leaves(aggregations, '', undefined, '').length).toBeGreaterThan(0);

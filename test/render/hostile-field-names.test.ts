@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
 import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult } from '../../kernel/src/engine/driver';
 import { presentElasticsearch } from '../../kernel/src/engines/elasticsearch/present';
-import type { ExportPage, ExportStream } from '../../kernel/src/engine/export-stream';
+import type { ExportPage, ExportStream } from '../../kernel/src/engine/capabilities/export';
 import type { GridDocument } from '../../kernel/src/engine/grid-columns';
 import { presentTypesense } from '../../kernel/src/engines/typesense/present';
 import { type ExportFormat, pageWriter } from '../../kernel/src/export/formats';

@@ -6,9 +6,10 @@
  * answers.
  */
 import type { HttpMethod, JsonValue } from '../console/cell';
-import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey, TargetAction, TargetActionId } from '../../../contracts/edit-protocol';
+import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey } from '../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../contracts/panel-protocol';
-import { type DocumentEdits, type EditedGrid, type EngineResponse } from './driver';
+import type { EngineResponse } from './capabilities/console';
+import type { DocumentWrites, EditedGrid } from './capabilities/writes';
 import { EngineError } from './errors';
 import { arrayLeafRefusal, arrayOnPath, type FieldFacts, fieldFacts, keyPathShape, readOnlyRefusal, storedKeyPaths, ValueRefused } from './edit-values';
 import type { FieldTree } from './field-tree';
@@ -35,7 +36,7 @@ export interface WriteRequest {
   body?: JsonValue;
 }
 
-/** One engine's part of a save. */
+/** One engine's part of a save: the primitives documentWrites() runs. */
 export interface EngineWrites {
   transport: Transport;
   /** The mapping or schema of the index or collection a change writes to. */
@@ -197,27 +198,17 @@ async function saveOne(writes: EngineWrites, typed: TypedChange, signal: AbortSi
   }
 }
 
-/** What both engines' grid writes share: plan and save through the runner, whole values from the stored document. */
-export abstract class EngineEdits implements DocumentEdits {
-  protected abstract readonly writes: EngineWrites;
+/** The writes capability an engine's primitives make: plan and save through this runner. */
+export function documentWrites(writes: EngineWrites): DocumentWrites {
+  return {
+    plan: (grid, changes, signal) => planChanges(writes, grid, changes, signal),
+    save: (grid, changes, signal) => saveChanges(writes, grid, changes, signal),
+  };
+}
 
-  /** The stored document as a grid row; undefined when it is gone. */
-  protected abstract currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined>;
-
-  abstract targetActions(target: string): TargetAction[];
-  abstract runTargetAction(target: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }>;
-
-  plan(grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ requests: PlannedRequest[]; refusals: EditRefusal[] }> {
-    return planChanges(this.writes, grid, changes, signal);
-  }
-
-  save(grid: EditedGrid, changes: RowChange[], signal: AbortSignal): Promise<{ results: ChangeResult[]; refusals: EditRefusal[] }> {
-    return saveChanges(this.writes, grid, changes, signal);
-  }
-
-  async wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
-    const current = await this.currentRow(row, signal);
-    if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
-    return ownValue(current, column) ?? null;
-  }
+/** A cell's whole value, from the stored document as the engine reads it into a grid row (undefined when it is gone). */
+export async function wholeValue(currentRow: (row: RowKey, signal: AbortSignal) => Promise<Record<string, JsonValue> | undefined>, row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
+  const current = await currentRow(row, signal);
+  if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
+  return ownValue(current, column) ?? null;
 }

@@ -4,6 +4,7 @@
  * grid columns and rows. Maps keep the engine's field order (a plain object would move
  * integer-like names such as `2024` to the front).
  */
+import type { FieldNameOptions } from './capabilities/catalog';
 
 export type FieldTree = Map<string, FieldNode>;
 
@@ -70,10 +71,7 @@ function mergeNodes(a: FieldNode, b: FieldNode): FieldNode {
   return a.kind === 'leaf' ? b : a;
 }
 
-/** `subfields: false` leaves out a mapping's multi-fields (`name.keyword`): they are not in the documents. */
-export interface FieldNameOptions {
-  subfields?: boolean;
-}
+export type { FieldNameOptions };
 
 /** Every name a query may use: objects, leaves, leaves of arrays and subfields (unless left out), dotted. */
 export function fieldNamesOf(tree: FieldTree, prefix = '', options: FieldNameOptions = {}): string[] {

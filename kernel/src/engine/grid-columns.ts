@@ -8,17 +8,13 @@ import type { JsonValue } from '../console/cell';
 import { fieldRecord, ownValue } from '../../../contracts/own-fields';
 import { asObject } from './document-columns';
 import type { ConsoleResult, GridColumn } from './driver';
+import type { GridDocument } from './capabilities/export';
 import type { FieldNode, FieldTree } from './field-tree';
 
 type JsonObject = { [key: string]: JsonValue };
 type Row = Record<string, JsonValue>;
 
-export interface GridDocument {
-  /** Values of the leading columns (`_id`, `_index`, `_score`; Typesense `id`). */
-  meta: Row;
-  /** The document itself (`_source`); a non-object shows in a `value` column. */
-  source: JsonValue;
-}
+export type { GridDocument };
 
 export interface GridInput {
   /** Undefined when no structure is known (not readable, or not a document answer). */

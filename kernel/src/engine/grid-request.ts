@@ -3,7 +3,7 @@
  * EngineError with the engine's own reason when it fails.
  */
 import type { HttpMethod, JsonValue } from '../console/cell';
-import { type EngineResponse } from './driver';
+import type { EngineResponse } from './capabilities/console';
 import { type EngineError } from './errors';
 import type { SentRequest } from '../../../contracts/panel-protocol';
 import type { Transport } from './http/transport';

@@ -5,7 +5,7 @@
  * timeout, an interrupt) stops waiting without failing the fetch for the others.
  */
 import type { ConsoleRequest } from '../console/cell';
-import type { EngineResponse } from './driver';
+import type { EngineResponse } from './capabilities/console';
 import { type FieldTree, fieldTypesOf } from './field-tree';
 import type { Transport } from './http/transport';
 

@@ -48,11 +48,11 @@ export class CellRunner {
     const parsed = parseCell(code, this.scope);
     const driver = this.connections.active?.driver;
     // SQL is answered with the connection's own engine's way of asking the same.
-    if (!parsed.ok) throw refusalFailure(parsed.refusal.ename === 'SQLRefused' && driver ? { ...parsed.refusal, hint: driver.sqlAdvice } : parsed.refusal);
+    if (!parsed.ok) throw refusalFailure(parsed.refusal.ename === 'SQLRefused' && driver ? { ...parsed.refusal, hint: driver.console.sqlAdvice } : parsed.refusal);
     // A cell that keeps its connection is checked whole against it, so a refusal sends nothing at all.
     if (driver && parsed.items.every((item) => item.kind === 'request')) {
       for (const item of parsed.items) {
-        const refusal = item.kind === 'request' ? driver.refusal(item) : undefined;
+        const refusal = item.kind === 'request' ? driver.console.refusal(item) : undefined;
         if (refusal) throw refusalFailure(refusal);
       }
     }
@@ -80,14 +80,14 @@ export class CellRunner {
     const connection = this.connections.active;
     if (!connection) throw new CellFailure('NoConnection', `No connection is open, so ${request.method} ${request.path} was not sent.`, NO_CONNECTION_HINT);
     const { driver } = connection;
-    const refusal = driver.refusal(request);
+    const refusal = driver.console.refusal(request);
     if (refusal) throw refusalFailure(refusal);
     const path = request.shown ?? (request.query ? `${request.path}?${request.query}` : request.path);
     const progress = new Progress(sink, { waitingFor: `${connection.name}: ${request.method} ${path}`, stoppable: true });
     let response: EngineResponse;
     try {
-      response = await driver.send(request, signal);
-      const partialFailures = driver.partialFailures(request, response);
+      response = await driver.console.send(request, signal);
+      const partialFailures = driver.console.partialFailures(request, response);
       const info = {
         connection: connection.name,
         engine: driver.engine,
@@ -97,7 +97,7 @@ export class CellRunner {
         elapsedMs: response.elapsedMs,
         ...(partialFailures.length > 0 ? { partialFailures } : {}),
       };
-      const [first, ...more] = toBundles(driver.present(request, response), info, answerOf(response), this.limits);
+      const [first, ...more] = toBundles(driver.console.present(request, response), info, answerOf(response), this.limits);
       if (first) await progress.finish(first);
       for (const bundle of more) await sink.display(bundle);
       // Under the answer, so a body that is not what it says it is never passes as an ordinary one.
@@ -109,7 +109,7 @@ export class CellRunner {
     } finally {
       progress.stop();
     }
-    const failure = driver.failure(request, response);
+    const failure = driver.console.failure(request, response);
     if (failure) throw CellFailure.fromEngine(failure);
   }
 }

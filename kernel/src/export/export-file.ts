@@ -12,6 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import type { JsonValue } from '../console/cell';
 import type { GridView } from '../../../contracts/panel-protocol';
 import { type Driver } from '../engine/driver';
+import type { ExportStream } from '../engine/capabilities/export';
 import { EngineError } from '../engine/errors';
 import { checkReplaceable, ExportRefused, fileSystemRefusal, refuseNul, resolveFolder } from './export-target';
 import { fileSystemErrorText, isFileSystemError } from './file-errors';
@@ -161,9 +162,9 @@ function exampleName(options: ExportOptions): string {
 
 async function writeExport(driver: Driver, options: ExportOptions, hooks: ExportHooks, file: string, partial: string, out: FileOut): Promise<ExportSummary> {
   const started = performance.now();
-  let stream: Awaited<ReturnType<Driver['exportStream']>>;
+  let stream: ExportStream;
   try {
-    stream = await driver.exportStream(
+    stream = await driver.export.open(
       { target: options.target, ...(options.body !== undefined ? { body: options.body } : {}), ...(options.fields ? { fields: options.fields } : {}), ...(options.slices ? { slices: options.slices } : {}), ...(options.view ? { view: options.view } : {}) },
       hooks.signal,
     );

@@ -2,7 +2,7 @@
  * How exported documents become file bytes: JSONL (the engine's re-importable lines), a JSON
  * array of the same objects, or CSV with the grid's columns and a header line.
  */
-import type { ExportPage, ExportStream } from '../engine/export-stream';
+import type { ExportPage, ExportStream } from '../engine/capabilities/export';
 import { documentGrid } from '../engine/grid-columns';
 import { ownValue } from '../../../contracts/own-fields';
 import type { ExportFormatName } from '../../../contracts/export-formats';

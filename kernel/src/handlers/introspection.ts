@@ -2,6 +2,7 @@ import { type CompletionContext, complete } from '../introspection/complete';
 import { inspect } from '../introspection/inspect';
 import { isComplete } from '../console/is-complete';
 import type { ConnectionRegistry } from '../connections/registry';
+import type { TargetListing } from '../engine/capabilities/catalog';
 import type { VariableScope } from '../console/variables';
 import { codePointToIndex, indexToCodePoint } from '../protocol/cursor';
 import type { Handler } from '../protocol/kernel-server';
@@ -18,10 +19,19 @@ export function completionContext(connections: ConnectionRegistry, scope: Variab
   return {
     engine: driver.engine,
     variableNames,
-    endpoints: () => driver.endpoints(),
-    targetNames: () => driver.targetNames(AbortSignal.timeout(LOOKUP_TIMEOUT_MS)).catch(() => []),
-    fieldNames: (target, options) => driver.fieldNames(target, AbortSignal.timeout(LOOKUP_TIMEOUT_MS), options).catch(() => []),
+    endpoints: () => driver.catalog.endpoints(),
+    targetNames: () =>
+      driver.catalog
+        .listTargets(AbortSignal.timeout(LOOKUP_TIMEOUT_MS), { recent: true })
+        .then(namesOf)
+        .catch(() => []),
+    fieldNames: (target, options) => driver.catalog.fieldNames(target, AbortSignal.timeout(LOOKUP_TIMEOUT_MS), options).catch(() => []),
   };
+}
+
+/** Every name a request may address: the listed targets and those the list leaves out (aliases). */
+function namesOf(listing: TargetListing): string[] {
+  return [...new Set([...listing.targets.map((t) => t.name), ...listing.unlisted])].sort();
 }
 
 export function completeHandler(connections: ConnectionRegistry, scope: VariableScope): Handler {

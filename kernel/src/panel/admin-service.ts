@@ -1,10 +1,11 @@
 /**
- * The side panel's administration requests, answered from the driver's admin side: what the
+ * The side panel's administration requests, answered from the driver's admin sections: what the
  * connection offers, its API keys and its metrics. A new key's value goes into the one reply
  * that carries it and nowhere else: not into errors, logs or any output.
  */
 import { constants, createPublicKey, type KeyObject, publicEncrypt } from 'node:crypto';
 import type { Driver } from '../engine/driver';
+import type { KeyAdmin } from '../engine/capabilities/admin';
 import type { AdminReply, AdminRequest } from '../../../contracts/admin-protocol';
 
 type AdminReplyBody = AdminReply extends infer R ? (R extends AdminReply ? Omit<R, 'v' | 'requestId'> : never) : never;
@@ -14,7 +15,7 @@ export async function answerAdmin(request: AdminRequest, driver: Driver, signal:
   const admin = driver.admin;
   switch (request.type) {
     case 'offers':
-      return { type: 'offers', connection, offers: admin.offers };
+      return { type: 'offers', connection, offers: admin?.offers ?? {} };
     case 'keys':
       return { type: 'keys', connection, keys: await keysOf(driver, connection).list(signal) };
     case 'addKey': {
@@ -27,14 +28,14 @@ export async function answerAdmin(request: AdminRequest, driver: Driver, signal:
       await keysOf(driver, connection).remove(request.id, signal);
       return { type: 'keyDeleted', connection, id: request.id };
     case 'metrics': {
-      if (!admin.metrics) throw new Error(`The connection "${connection}" offers no server metrics.`);
+      if (!admin?.metrics) throw new Error(`The connection "${connection}" offers no server metrics.`);
       return { type: 'metrics', connection, snapshot: await admin.metrics(signal) };
     }
   }
 }
 
-function keysOf(driver: Driver, connection: string): NonNullable<Driver['admin']['keys']> {
-  const keys = driver.admin.keys;
+function keysOf(driver: Driver, connection: string): KeyAdmin {
+  const keys = driver.admin?.keys;
   if (!keys) throw new Error(`The connection "${connection}" has no API keys to manage here (its engine manages users and keys elsewhere).`);
   return keys;
 }

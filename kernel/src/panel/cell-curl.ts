@@ -21,7 +21,7 @@ export function curlOfCell(cell: string, connections: ConnectionRegistry, scope:
       continue;
     }
     if (!connection) throw new Error('No connection is open in this kernel: run %connect first, then copy the cell as curl.');
-    commands.push(connection.driver.curl(item));
+    commands.push(connection.driver.console.curl(item));
   }
   if (commands.length === 0) throw new Error('This cell holds no request to copy as curl.');
   return commands;

@@ -1,6 +1,6 @@
 /**
- * The side panel's editing requests (edit-protocol.ts), answered from the driver's document
- * side: a save's plan or its results per change, a cut cell's whole value, and the destructive
+ * The side panel's editing requests (edit-protocol.ts), answered from the driver's writes,
+ * documents and target actions: a save's plan or its results per change, a cut cell's whole value, and the destructive
  * actions on an index or collection, run only when the name the user typed matches.
  */
 import type { Connection } from '../connections/open-connection';
@@ -25,32 +25,32 @@ export interface EditContext {
 export async function answerEdit(request: EditRequest, context: EditContext, signal: AbortSignal): Promise<EditReplyBody> {
   switch (request.type) {
     case 'plan': {
-      const { grid, edits } = gridEdits(context, request.gridId);
-      const { requests, refusals } = await edits.plan(grid, request.changes, signal);
+      const { grid, driver } = gridEdits(context, request.gridId);
+      const { requests, refusals } = await driver.writes.plan(grid, request.changes, signal);
       return { type: 'plan', gridId: grid.id, requests, refusals };
     }
     case 'save': {
-      const { grid, edits } = gridEdits(context, request.gridId);
-      const { results, refusals } = await edits.save(grid, request.changes, signal);
+      const { grid, driver } = gridEdits(context, request.gridId);
+      const { results, refusals } = await driver.writes.save(grid, request.changes, signal);
       return { type: 'saved', gridId: grid.id, results, refusals };
     }
     case 'wholeValue': {
-      const { grid, edits } = gridEdits(context, request.gridId);
-      return { type: 'wholeValue', gridId: grid.id, row: request.row, column: request.column, value: await edits.wholeValue(request.row, request.column, signal) };
+      const { grid, driver } = gridEdits(context, request.gridId);
+      return { type: 'wholeValue', gridId: grid.id, row: request.row, column: request.column, value: await driver.documents.wholeValue(request.row, request.column, signal) };
     }
     case 'targetActions': {
-      const edits = context.connection(request.connection).driver.documents.edits;
-      return { type: 'targetActions', connection: request.connection, target: request.target, actions: edits.targetActions(request.target) };
+      const actions = context.connection(request.connection).driver.targetActions;
+      return { type: 'targetActions', connection: request.connection, target: request.target, actions: actions.offered(request.target) };
     }
     case 'targetAction': {
       const { connection, target, action } = request;
-      const edits = context.connection(connection).driver.documents.edits;
+      const actions = context.connection(connection).driver.targetActions;
       // Checked here too: a panel that skipped its dialog must not delete anything.
       if (request.confirmName !== target) throw new Error(`Nothing was deleted: type the name ${target} exactly to confirm (you typed ${JSON.stringify(request.confirmName)}).`);
-      const offered = edits.targetActions(target).find((a) => a.action === action);
+      const offered = actions.offered(target).find((a) => a.action === action);
       if (!offered) throw new Error(`${target} offers no "${action}" here; nothing was sent.`);
       if (offered.unavailable) throw new Error(`${offered.unavailable} Nothing was sent.`);
-      const done = await edits.runTargetAction(target, action, signal);
+      const done = await actions.run(target, action, signal);
       return { type: 'targetActionDone', connection, target, action, request: done.request, message: done.message };
     }
   }
@@ -58,5 +58,5 @@ export async function answerEdit(request: EditRequest, context: EditContext, sig
 
 function gridEdits(context: EditContext, gridId: string) {
   const grid = context.grid(gridId);
-  return { grid, edits: context.connection(grid.connection).driver.documents.edits };
+  return { grid, driver: context.connection(grid.connection).driver };
 }

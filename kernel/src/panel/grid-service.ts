@@ -8,7 +8,7 @@ import { profileAddress } from '../connections/profile-url';
 import type { ProfileStore } from '../connections/profile-store';
 import type { ConnectionRegistry } from '../connections/registry';
 import type { Connection } from '../connections/open-connection';
-import { type DocumentBlock, type DocumentSide, type OpenedGrid } from '../engine/driver';
+import { type DocumentBlock, type FilterSyntax, type OpenedGrid } from '../engine/driver';
 import { EngineError } from '../engine/errors';
 import { ViewRefusal } from '../engine/grid-view';
 import { VariableScope } from '../console/variables';
@@ -135,7 +135,7 @@ export class GridService {
         }
       }
       case 'targets': {
-        const listing = await this.connection(request.connection).driver.documents.listTargets(signal);
+        const listing = await this.connection(request.connection).driver.catalog.listTargets(signal);
         return { type: 'targets', connection: request.connection, targets: listing.targets, ...(listing.note ? { note: listing.note } : {}) };
       }
       case 'open': {
@@ -147,7 +147,7 @@ export class GridService {
         }
         const session = this.sessions.add({ commId: comm.id, connection: connection.name, target: request.target, blockSize: request.blockSize, view: request.view, reader: grid.reader });
         this.sessions.noteColumns(session, grid.first.columns);
-        return opened(session, grid, connection.driver.documents);
+        return opened(session, grid, connection.driver.documents.filters);
       }
       case 'read': {
         const session = this.session(request.gridId);
@@ -166,7 +166,7 @@ export class GridService {
         }
         await this.sessions.replaceReader(session, grid.reader);
         this.sessions.noteColumns(session, grid.first.columns);
-        return opened(session, grid, documents);
+        return opened(session, grid, documents.filters);
       }
       case 'curl':
         return { type: 'curl', commands: curlOfCell(request.cell, this.connections, this.scope) };
@@ -205,7 +205,7 @@ function endedReason(ended: Connection, by: Connection | undefined): string {
   return `connection replaced: reopen. %connect opened "${ended.name}" again${where}, and this grid was reading the connection it replaced; Refresh reopens it on the new one.`;
 }
 
-function opened(session: GridSession, { first, notes, sortedBy, request }: OpenedGrid, { matchCaseSupported, operators, rawFilterHint }: DocumentSide): ReplyBody {
+function opened(session: GridSession, { first, notes, sortedBy, request }: OpenedGrid, filters: FilterSyntax): ReplyBody {
   return {
     type: 'opened',
     gridId: session.id,
@@ -218,9 +218,9 @@ function opened(session: GridSession, { first, notes, sortedBy, request }: Opene
     notes,
     sortedBy,
     request,
-    matchCaseSupported,
-    operators,
-    rawFilterHint,
+    matchCaseSupported: filters.matchCase,
+    operators: filters.operators,
+    rawFilterHint: filters.rawHint,
   };
 }
 

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { type EngineResponse } from '../driver';
+import type { EngineResponse } from '../capabilities/console';
 import { EngineError } from '../errors';
 
 /** `503 Service Unavailable`: the status with its reason phrase, when HTTP names one. */

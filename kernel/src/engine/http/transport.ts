@@ -7,7 +7,7 @@ import { connectionFailureMessage, connectionFailureReason } from './connection-
 import { decodeContent } from './content-encoding';
 import { jsonFault } from './json-fault';
 import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
-import { type EngineResponse } from '../driver';
+import type { EngineResponse } from '../capabilities/console';
 import { EngineError } from '../errors';
 
 /**

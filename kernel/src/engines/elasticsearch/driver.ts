@@ -1,9 +1,15 @@
 import { ELASTICSEARCH_SQL_ADVICE } from './sql-advice';
-import type { FieldNameOptions } from '../../engine/field-tree';
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
-import type { ExportRequest, ExportStream } from '../../engine/export-stream';
-import { type AdminSide, type DocumentSide, type Driver, type EndpointInfo, type EngineIdentity, type EngineResponse, type PresentedResult } from '../../engine/driver';
+import type { Driver, EngineIdentity } from '../../engine/driver';
+import type { EngineConsole, EngineResponse, PresentedResult } from '../../engine/capabilities/console';
+import type { Catalog } from '../../engine/capabilities/catalog';
+import type { Documents } from '../../engine/capabilities/documents';
+import type { DocumentWrites } from '../../engine/capabilities/writes';
+import type { TargetActions } from '../../engine/capabilities/target-actions';
+import type { DocumentExport } from '../../engine/capabilities/export';
+import type { AdminSections } from '../../engine/capabilities/admin';
+import { documentWrites, wholeValue } from '../../engine/edit-runner';
 import { EngineError } from '../../engine/errors';
 import { targetSegment } from '../../engine/grid-request';
 import { sendWithStructure } from '../../engine/structure-cache';
@@ -25,35 +31,45 @@ import type { PartialFailure } from '../../../../contracts/mime-types';
 
 export class ElasticsearchDriver implements Driver {
   readonly engine = 'elasticsearch' as const;
-  readonly sqlAdvice = ELASTICSEARCH_SQL_ADVICE;
 
-  private readonly structure: ElasticsearchStructure;
-  readonly documents: DocumentSide;
-  readonly admin: AdminSide;
+  readonly console: EngineConsole;
+  readonly catalog: Catalog;
+  readonly documents: Documents;
+  readonly writes: DocumentWrites;
+  readonly targetActions: TargetActions;
+  readonly export: DocumentExport;
+  readonly admin: AdminSections;
 
   constructor(private readonly transport: Transport) {
-    this.structure = new ElasticsearchStructure(transport);
-    const overview = new ClusterOverview(transport);
-    this.admin = { offers: { metrics: { title: OVERVIEW_TITLE, refreshMs: 2000 } }, metrics: (signal) => overview.read(signal) };
+    const structure = new ElasticsearchStructure(transport);
+    this.console = new ElasticsearchConsole(transport, structure);
+    this.catalog = {
+      endpoints: () => loadEndpoints(),
+      listTargets: (signal, options) => (options?.recent ? structure.recentTargets(signal) : listIndices(transport, signal, { counts: true })),
+      fieldNames: (target, signal, options) => structure.fieldNames(target, signal, options),
+    };
+    const edits = new ElasticsearchEdits(
+      transport,
+      (index, signal) => structure.tree(index, signal),
+      ({ method, path, query }) => structure.noteRequest({ kind: 'request', method, path, query, line: 1 }),
+    );
     this.documents = {
-      listTargets: (signal) => listIndices(transport, signal),
       open: async (target, blockSize, view, signal) => {
-        const tree = this.structure.tree(targetSegment(target), signal);
+        const tree = structure.tree(targetSegment(target), signal);
         // A view is translated before the point in time opens, so a refused filter sends nothing;
         // the whole target in engine order needs no mapping first, and reads it meanwhile.
         const { query, sort, sortedBy, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
         const opened = await openPointInTimeReader({ transport, target, blockSize, tree, query, sort }, signal);
         return { ...opened, notes, sortedBy, request: searchRequest(transport, target, blockSize, query, sort) };
       },
-      matchCaseSupported: true,
-      operators: OPERATORS,
-      rawFilterHint: 'query string, e.g. name:Widget AND price:>10',
-      edits: new ElasticsearchEdits(
-        transport,
-        (index, signal) => this.structure.tree(index, signal),
-        ({ method, path, query }) => this.structure.noteRequest({ kind: 'request', method, path, query, line: 1 }),
-      ),
+      wholeValue: (row, column, signal) => wholeValue((r, s) => edits.currentRow(r, s), row, column, signal),
+      filters: { matchCase: true, operators: OPERATORS, rawHint: 'query string, e.g. name:Widget AND price:>10' },
     };
+    this.writes = documentWrites(edits.writes);
+    this.targetActions = edits;
+    this.export = { open: (request, signal) => openElasticsearchExport(transport, request, (target) => structure.tree(target, signal), signal) };
+    const overview = new ClusterOverview(transport);
+    this.admin = { offers: { metrics: { title: OVERVIEW_TITLE, refreshMs: 2000 } }, metrics: (signal) => overview.read(signal) };
   }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
@@ -73,6 +89,20 @@ export class ElasticsearchDriver implements Driver {
     }
     return { version, warnings };
   }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+/** Cells sent as written; mappings read around them so answers show in mapping order. */
+class ElasticsearchConsole implements EngineConsole {
+  readonly sqlAdvice = ELASTICSEARCH_SQL_ADVICE;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly structure: ElasticsearchStructure,
+  ) {}
 
   /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
   refusal(): Refusal | undefined {
@@ -97,25 +127,5 @@ export class ElasticsearchDriver implements Driver {
 
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
     return presentElasticsearch(request, response, this.structure.treeFor(request, response));
-  }
-
-  endpoints(): Promise<EndpointInfo[]> {
-    return loadEndpoints();
-  }
-
-  targetNames(signal: AbortSignal): Promise<string[]> {
-    return this.structure.targetNames(signal);
-  }
-
-  fieldNames(target: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]> {
-    return this.structure.fieldNames(target, signal, options);
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-
-  exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream> {
-    return openElasticsearchExport(this.transport, request, (target) => this.structure.tree(target, signal), signal);
   }
 }

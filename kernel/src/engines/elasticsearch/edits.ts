@@ -13,8 +13,9 @@ import type { JsonValue } from '../../console/cell';
 import type { ChangeResult, RowKey, RowVersion, TargetAction, TargetActionId } from '../../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
 import { asObject } from '../../engine/document-columns';
-import type { EngineResponse } from '../../engine/driver';
-import { EngineEdits, type EngineWrites, type TypedChange, type WriteRequest } from '../../engine/edit-runner';
+import type { EngineResponse } from '../../engine/capabilities/console';
+import type { EngineWrites, TypedChange, WriteRequest } from '../../engine/edit-runner';
+import type { TargetActions } from '../../engine/capabilities/target-actions';
 import { holdsFields, nestFields } from '../../engine/edit-values';
 import type { FieldTree } from '../../engine/field-tree';
 import { documentGrid } from '../../engine/grid-columns';
@@ -75,8 +76,9 @@ export function elasticsearchRequest({ change, fields, keys }: TypedChange): Wri
   }
 }
 
-export class ElasticsearchEdits extends EngineEdits {
-  protected readonly writes: EngineWrites;
+/** The engine's write primitives (documentWrites() runs them), its whole-document reads, and its target actions. */
+export class ElasticsearchEdits implements TargetActions {
+  readonly writes: EngineWrites;
 
   constructor(
     private readonly transport: Transport,
@@ -84,7 +86,6 @@ export class ElasticsearchEdits extends EngineEdits {
     /** Told of each write: cached mappings it may change are dropped. */
     private readonly noted: (request: WriteRequest) => void,
   ) {
-    super();
     this.writes = {
       transport,
       tree: (index, signal) => structure(segment(index), signal),
@@ -104,11 +105,12 @@ export class ElasticsearchEdits extends EngineEdits {
     return new Map(docs.filter((doc) => doc.found === true).map((doc) => [doc._id, (doc._source ?? {}) as JsonValue]));
   }
 
-  protected async currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
+  /** The stored document as a grid row; undefined when it is gone. */
+  async currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
     return (await this.current(row, signal))?.row;
   }
 
-  targetActions(target: string): TargetAction[] {
+  offered(target: string): TargetAction[] {
     const several = /[*,]/.test(target) || target === '_all';
     return [
       {
@@ -120,7 +122,7 @@ export class ElasticsearchEdits extends EngineEdits {
     ];
   }
 
-  async runTargetAction(target: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }> {
+  async run(target: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }> {
     if (action !== 'delete') throw new Error(`Elasticsearch has no "${action}" for an index (it has no truncate); delete its documents with POST /${target}/_delete_by_query in a cell.`);
     const sent: SentRequest[] = [];
     const request: WriteRequest = { method: 'DELETE', path: `/${targetSegment(target)}`, query: '' };

@@ -10,7 +10,7 @@ import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
 import { type EngineResponse, type GridColumn } from '../../engine/driver';
 import { EngineError } from '../../engine/errors';
-import type { ExportPage, ExportRequest, ExportStream } from '../../engine/export-stream';
+import type { ExportPage, ExportRequest, ExportStream } from '../../engine/capabilities/export';
 import type { FieldTree } from '../../engine/field-tree';
 import type { GridDocument } from '../../engine/grid-columns';
 import { mergePages } from '../../engine/merge-pages';

@@ -1,7 +1,8 @@
 /**
  * The side panel's list of an Elasticsearch cluster's indices (drivers.md 2.3): concrete indices
  * only, names starting with `.` hidden (system and data-stream backing indices); aliases and
- * data streams are opened by name.
+ * data streams are opened by name, and listed apart (`unlisted`) with the hidden indices, for
+ * completion.
  *
  * `_cat/indices` counts Lucene documents, nested objects included (an index of 25,000 products
  * with nested variants says 62,527), so the counts shown are the documents a search finds: one
@@ -9,7 +10,7 @@
  */
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
-import type { TargetListing } from '../../engine/driver';
+import type { TargetListing } from '../../engine/capabilities/catalog';
 import { sendGridRequest } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
 import { elasticsearchFailure } from './failure';
@@ -17,26 +18,28 @@ import { elasticsearchFailure } from './failure';
 const CatRows = z.array(
   z.object({ index: z.string(), health: z.string().nullish(), status: z.string().nullish(), 'docs.count': z.string().nullish(), 'store.size': z.string().nullish() }).loose(),
 );
+const CatAliases = z.array(z.object({ alias: z.string() }).loose());
 const CountAnswers = z.object({
   responses: z.array(z.object({ hits: z.object({ total: z.union([z.number(), z.object({ value: z.number() })]) }).optional() }).loose()),
 });
 
-export async function listIndices(transport: Transport, signal: AbortSignal): Promise<TargetListing> {
-  const body = await sendGridRequest(
-    transport,
-    { method: 'GET', path: '/_cat/indices', query: 'format=json&h=index,health,status,docs.count,store.size' },
-    elasticsearchFailure,
-    [],
-    signal,
-  );
+/** `counts` false: `_cat`'s figures will do (completion wants only the names), and no search counts. */
+export async function listIndices(transport: Transport, signal: AbortSignal, { counts }: { counts: boolean }): Promise<TargetListing> {
+  const [body, aliases] = await Promise.all([
+    sendGridRequest(transport, { method: 'GET', path: '/_cat/indices', query: 'format=json&h=index,health,status,docs.count,store.size' }, elasticsearchFailure, [], signal),
+    aliasNames(transport, signal),
+  ]);
   const rows = CatRows.safeParse(body);
   if (!rows.success) throw new Error('GET /_cat/indices did not answer a list of indices.');
   const visible = rows.data.filter((row) => !row.index.startsWith('.'));
-  const counted = await documentCounts(
-    transport,
-    visible.filter((row) => row.status !== 'close').map((row) => row.index),
-    signal,
-  );
+  const hidden = rows.data.filter((row) => row.index.startsWith('.')).map((row) => row.index);
+  const counted = counts
+    ? await documentCounts(
+        transport,
+        visible.filter((row) => row.status !== 'close').map((row) => row.index),
+        signal,
+      )
+    : new Map<string, number>();
   const targets = visible
     .map((row) => {
       const count = Number(row['docs.count']);
@@ -48,7 +51,14 @@ export async function listIndices(transport: Transport, signal: AbortSignal): Pr
       };
     })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { targets };
+  return { targets, unlisted: [...new Set([...hidden, ...aliases])].sort() };
+}
+
+/** Alias names (a request addresses an alias by name); none when the key may not read them. */
+async function aliasNames(transport: Transport, signal: AbortSignal): Promise<string[]> {
+  const response = await transport.send({ method: 'GET', path: '/_cat/aliases', query: 'format=json&h=alias' }, signal);
+  const rows = CatAliases.safeParse(response.status < 300 && response.body.kind === 'json' ? response.body.value : undefined);
+  return rows.success ? rows.data.map((r) => r.alias) : [];
 }
 
 /** Top-level documents per index, as a search counts them; an index the engine would not count is left out. */

@@ -1,30 +1,28 @@
 /**
  * What the Elasticsearch driver knows about a connection's indices: mappings for grid columns
  * and field completion, cached per connection and dropped when a request changes them, and
- * index and alias names for completion.
+ * the listing of indices that completion reads, kept a short while.
  */
-import { z } from 'zod';
 import type { ConsoleRequest } from '../../console/cell';
-import type { EngineResponse } from '../../engine/driver';
-import { type FieldNameOptions, fieldNamesOf, type FieldTree } from '../../engine/field-tree';
+import type { EngineResponse } from '../../engine/capabilities/console';
+import type { FieldNameOptions, TargetListing } from '../../engine/capabilities/catalog';
+import { fieldNamesOf, type FieldTree } from '../../engine/field-tree';
 import { NameCache } from '../../engine/name-cache';
-import { StructureCache, StructureUnavailable } from '../../engine/structure-cache';
+import { StructureCache } from '../../engine/structure-cache';
+import { listIndices } from './index-listing';
 import type { Transport } from '../../engine/http/transport';
 import { structureOfMapping } from './mapping';
 import { isStale, mappingChange, searchTarget } from './targets';
 
-const CatIndices = z.array(z.object({ index: z.string() }).loose());
-const CatAliases = z.array(z.object({ alias: z.string() }).loose());
-
 export class ElasticsearchStructure {
   private readonly mappings: StructureCache;
-  private readonly names: NameCache;
+  private readonly names: NameCache<TargetListing>;
 
-  constructor(private readonly transport: Transport) {
+  constructor(transport: Transport) {
     this.mappings = new StructureCache(async (target, signal) =>
       structureOfMapping(await transport.send({ method: 'GET', path: `/${target}/_mapping`, query: '' }, signal)),
     );
-    this.names = new NameCache((signal) => this.loadNames(signal));
+    this.names = new NameCache((signal) => listIndices(transport, signal, { counts: false }));
   }
 
   /** Called with every request sent: drops the mappings and names it may have changed. */
@@ -61,20 +59,8 @@ export class ElasticsearchStructure {
     return structure ? fieldNamesOf(structure.tree, '', options) : [];
   }
 
-  /** Indices and aliases (aliases are addressed by name in the console, drivers.md 2.3). */
-  targetNames(signal: AbortSignal): Promise<string[]> {
+  /** The listing completion reads, up to half a minute old; a request that changes it clears it. */
+  recentTargets(signal: AbortSignal): Promise<TargetListing> {
     return this.names.get(signal);
-  }
-
-  private async loadNames(signal: AbortSignal): Promise<string[]> {
-    const [indices, aliases] = await Promise.all([
-      this.transport.send({ method: 'GET', path: '/_cat/indices', query: 'format=json&h=index' }, signal),
-      this.transport.send({ method: 'GET', path: '/_cat/aliases', query: 'format=json&h=alias' }, signal),
-    ]);
-    const indexRows = CatIndices.safeParse(indices.status < 300 && indices.body.kind === 'json' ? indices.body.value : undefined);
-    if (!indexRows.success) throw new StructureUnavailable(`GET /_cat/indices answered ${indices.status}`);
-    const aliasRows = CatAliases.safeParse(aliases.status < 300 && aliases.body.kind === 'json' ? aliases.body.value : undefined);
-    const names = [...indexRows.data.map((r) => r.index), ...(aliasRows.success ? aliasRows.data.map((r) => r.alias) : [])];
-    return [...new Set(names)].sort();
   }
 }

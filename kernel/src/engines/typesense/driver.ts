@@ -1,9 +1,15 @@
 import { TYPESENSE_SQL_ADVICE } from './sql-advice';
-import type { FieldNameOptions } from '../../engine/field-tree';
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
-import type { ExportRequest, ExportStream } from '../../engine/export-stream';
-import { type AdminSide, type DocumentSide, type Driver, type EndpointInfo, type EngineIdentity, type EngineResponse, type PresentedResult } from '../../engine/driver';
+import type { Driver, EngineIdentity } from '../../engine/driver';
+import type { EngineConsole, EngineResponse, PresentedResult } from '../../engine/capabilities/console';
+import type { Catalog } from '../../engine/capabilities/catalog';
+import type { Documents } from '../../engine/capabilities/documents';
+import type { DocumentWrites } from '../../engine/capabilities/writes';
+import type { TargetActions } from '../../engine/capabilities/target-actions';
+import type { DocumentExport } from '../../engine/capabilities/export';
+import type { AdminSections } from '../../engine/capabilities/admin';
+import { documentWrites, wholeValue } from '../../engine/edit-runner';
 import { EngineError } from '../../engine/errors';
 import { sendWithStructure } from '../../engine/structure-cache';
 import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
@@ -27,40 +33,50 @@ import type { PartialFailure } from '../../../../contracts/mime-types';
 
 export class TypesenseDriver implements Driver {
   readonly engine = 'typesense' as const;
-  readonly sqlAdvice = TYPESENSE_SQL_ADVICE;
 
-  private readonly structure: TypesenseStructure;
   /** The server's version as the probe read it; undefined when the key may not read it. */
   private version: string | undefined;
-  readonly documents: DocumentSide;
-  readonly admin: AdminSide;
+  readonly console: EngineConsole;
+  readonly catalog: Catalog;
+  readonly documents: Documents;
+  readonly writes: DocumentWrites;
+  readonly targetActions: TargetActions;
+  readonly export: DocumentExport;
+  readonly admin: AdminSections;
 
   constructor(private readonly transport: Transport) {
-    this.structure = new TypesenseStructure(transport);
-    this.admin = {
-      offers: { keys: { title: 'Keys', immutableNote: IMMUTABLE_NOTE, actionChoices: KEY_CHOICES }, metrics: { title: DASHBOARD_TITLE, refreshMs: 2000 } },
-      keys: typesenseKeys(transport),
-      metrics: (signal) => typesenseDashboard(transport, signal),
+    const structure = new TypesenseStructure(transport);
+    this.console = new TypesenseConsole(transport, structure);
+    this.catalog = {
+      endpoints: () => loadEndpoints(),
+      listTargets: (signal, options) => (options?.recent ? structure.recentTargets(signal) : listCollections(transport, signal)),
+      fieldNames: (target, signal, options) => structure.fieldNames(target, signal, options),
     };
+    const edits = new TypesenseEdits(
+      transport,
+      (collection, signal) => structure.tree(collection, signal),
+      ({ method, path, query }) => structure.noteRequest({ kind: 'request', method, path, query, line: 1 }),
+      () => this.version,
+    );
     this.documents = {
-      listTargets: (signal) => listCollections(transport, signal),
       open: async (collection, blockSize, view, signal) => {
-        const tree = this.structure.tree(collection, signal);
+        const tree = structure.tree(collection, signal);
         // A view is translated before any search, so a refused filter sends nothing; the whole
         // collection in engine order needs no schema first, and reads it meanwhile.
         const { parameters, sortedBy, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
         const opened = await openCollectionReader({ transport, collection, blockSize, tree, parameters }, signal);
         return { ...opened, notes, sortedBy, request: searchRequest(transport, collection, parameters) };
       },
-      matchCaseSupported: false,
-      operators: OPERATORS,
-      rawFilterHint: 'filter_by, e.g. price:>10 && tag:=[a]',
-      edits: new TypesenseEdits(
-        transport,
-        (collection, signal) => this.structure.tree(collection, signal),
-        ({ method, path, query }) => this.structure.noteRequest({ kind: 'request', method, path, query, line: 1 }),
-        () => this.version,
-      ),
+      wholeValue: (row, column, signal) => wholeValue((r, s) => edits.currentRow(r, s), row, column, signal),
+      filters: { matchCase: false, operators: OPERATORS, rawHint: 'filter_by, e.g. price:>10 && tag:=[a]' },
+    };
+    this.writes = documentWrites(edits.writes);
+    this.targetActions = edits;
+    this.export = { open: (request, signal) => openTypesenseExport(transport, request, (target) => structure.tree(target, signal), signal) };
+    this.admin = {
+      offers: { keys: { title: 'Keys', immutableNote: IMMUTABLE_NOTE, actionChoices: KEY_CHOICES }, metrics: { title: DASHBOARD_TITLE, refreshMs: 2000 } },
+      keys: typesenseKeys(transport),
+      metrics: (signal) => typesenseDashboard(transport, signal),
     };
   }
 
@@ -78,10 +94,6 @@ export class TypesenseDriver implements Driver {
     const collections = await this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal);
     if (collections.status === 401) warnings.push(CANNOT_LIST_NOTE);
     return { version, warnings };
-  }
-
-  refusal(request: ConsoleRequest): Refusal | undefined {
-    return queryStringRefusal(request);
   }
 
   /**
@@ -105,6 +117,24 @@ export class TypesenseDriver implements Driver {
     };
   }
 
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+/** Cells sent as written, once their query string is one Typesense reads as meant; schemas read around them. */
+class TypesenseConsole implements EngineConsole {
+  readonly sqlAdvice = TYPESENSE_SQL_ADVICE;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly structure: TypesenseStructure,
+  ) {}
+
+  refusal(request: ConsoleRequest): Refusal | undefined {
+    return queryStringRefusal(request);
+  }
+
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
     return sendWithStructure(this.transport, this.structure, request, signal);
   }
@@ -123,25 +153,5 @@ export class TypesenseDriver implements Driver {
 
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
     return presentTypesense(request, response, (search) => this.structure.treeFor(search));
-  }
-
-  endpoints(): Promise<EndpointInfo[]> {
-    return loadEndpoints();
-  }
-
-  targetNames(signal: AbortSignal): Promise<string[]> {
-    return this.structure.targetNames(signal);
-  }
-
-  fieldNames(target: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]> {
-    return this.structure.fieldNames(target, signal, options);
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-
-  exportStream(request: ExportRequest, signal: AbortSignal): Promise<ExportStream> {
-    return openTypesenseExport(this.transport, request, (target) => this.structure.tree(target, signal), signal);
   }
 }

@@ -18,8 +18,9 @@ import type { JsonValue } from '../../console/cell';
 import type { ChangeResult, RowKey, TargetAction, TargetActionId } from '../../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
 import { asObject } from '../../engine/document-columns';
-import type { EngineResponse } from '../../engine/driver';
-import { EngineEdits, type EngineWrites, type TypedChange, type WriteRequest } from '../../engine/edit-runner';
+import type { EngineResponse } from '../../engine/capabilities/console';
+import type { EngineWrites, TypedChange, WriteRequest } from '../../engine/edit-runner';
+import type { TargetActions } from '../../engine/capabilities/target-actions';
 import { holdsValue, nestFields } from '../../engine/edit-values';
 import type { FieldTree } from '../../engine/field-tree';
 import { sendGridRequest } from '../../engine/grid-request';
@@ -60,8 +61,9 @@ function mergeObjects(base: JsonObject, patch: JsonObject): JsonObject {
   return out;
 }
 
-export class TypesenseEdits extends EngineEdits {
-  protected readonly writes: EngineWrites;
+/** The engine's write primitives (documentWrites() runs them), its whole-document reads, and its target actions. */
+export class TypesenseEdits implements TargetActions {
+  readonly writes: EngineWrites;
 
   constructor(
     private readonly transport: Transport,
@@ -70,7 +72,6 @@ export class TypesenseEdits extends EngineEdits {
     /** The server's version as the connection read it (`27.1`), or undefined when the key could not read it. */
     private readonly version: () => string | undefined,
   ) {
-    super();
     this.writes = {
       transport,
       tree: (collection, signal) => structure(collection, signal),
@@ -97,11 +98,12 @@ export class TypesenseEdits extends EngineEdits {
     return stored;
   }
 
-  protected currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
+  /** The stored document as a grid row; undefined when it is gone. */
+  currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
     return this.current(row, signal);
   }
 
-  targetActions(collection: string): TargetAction[] {
+  offered(collection: string): TargetAction[] {
     const version = this.version();
     const major = version === undefined ? undefined : Number.parseFloat(version.replace(/^v/, ''));
     const old = major !== undefined && Number.isFinite(major) && major < TRUNCATE_SINCE;
@@ -116,7 +118,7 @@ export class TypesenseEdits extends EngineEdits {
     ];
   }
 
-  async runTargetAction(collection: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }> {
+  async run(collection: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }> {
     const sent: SentRequest[] = [];
     const request: WriteRequest = action === 'delete' ? { method: 'DELETE', path: `/collections/${encodeURIComponent(collection)}`, query: '' } : { method: 'DELETE', path: documentPath(collection), query: 'truncate=true' };
     let answer: JsonValue;

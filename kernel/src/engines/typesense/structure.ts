@@ -2,30 +2,28 @@
  * What the Typesense driver knows about a connection's collections: schemas for grid columns
  * and field completion, cached per connection and dropped when a request changes them
  * (collection create, patch or delete; document writes, which teach auto-schema collections
- * new fields; alias changes), and collection and alias names for completion.
+ * new fields; alias changes), and the listing of collections that completion reads, kept a short while.
  */
-import { z } from 'zod';
 import type { ConsoleRequest } from '../../console/cell';
-import type { EngineResponse } from '../../engine/driver';
-import { type FieldNameOptions, fieldNamesOf, type FieldTree } from '../../engine/field-tree';
+import type { EngineResponse } from '../../engine/capabilities/console';
+import type { FieldNameOptions, TargetListing } from '../../engine/capabilities/catalog';
+import { fieldNamesOf, type FieldTree } from '../../engine/field-tree';
 import { NameCache } from '../../engine/name-cache';
-import { StructureCache, StructureUnavailable } from '../../engine/structure-cache';
+import { StructureCache } from '../../engine/structure-cache';
+import { listCollections } from './collection-listing';
 import type { Transport } from '../../engine/http/transport';
 import { structureOfCollection } from './schema';
 import { documentsEndpoint, eachSearch, schemaChange } from './targets';
 
-const CollectionNames = z.array(z.object({ name: z.string() }).loose());
-const AliasNames = z.object({ aliases: z.array(z.object({ name: z.string() }).loose()) }).loose();
-
 export class TypesenseStructure {
   private readonly schemas: StructureCache;
-  private readonly names: NameCache;
+  private readonly names: NameCache<TargetListing>;
 
-  constructor(private readonly transport: Transport) {
+  constructor(transport: Transport) {
     this.schemas = new StructureCache(async (collection, signal) =>
       structureOfCollection(await transport.send({ method: 'GET', path: `/collections/${collection}`, query: '' }, signal)),
     );
-    this.names = new NameCache((signal) => this.loadNames(signal));
+    this.names = new NameCache((signal) => listCollections(transport, signal));
   }
 
   /** Called with every request sent: drops the schemas and names it may have changed. */
@@ -66,21 +64,9 @@ export class TypesenseStructure {
     return structure ? fieldNamesOf(structure.tree, '', options) : [];
   }
 
-  targetNames(signal: AbortSignal): Promise<string[]> {
+  /** The listing completion reads, up to half a minute old; a request that changes it clears it. */
+  recentTargets(signal: AbortSignal): Promise<TargetListing> {
     return this.names.get(signal);
-  }
-
-  private async loadNames(signal: AbortSignal): Promise<string[]> {
-    const [collections, aliases] = await Promise.all([
-      this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal),
-      this.transport.send({ method: 'GET', path: '/aliases', query: '' }, signal),
-    ]);
-    const listed = CollectionNames.safeParse(collections.status < 300 && collections.body.kind === 'json' ? collections.body.value : undefined);
-    if (!listed.success) throw new StructureUnavailable(`GET /collections answered ${collections.status}`);
-    // A key without aliases:list still completes collection names.
-    const aliased = AliasNames.safeParse(aliases.status < 300 && aliases.body.kind === 'json' ? aliases.body.value : undefined);
-    const names = [...listed.data.map((c) => c.name), ...(aliased.success ? aliased.data.aliases.map((a) => a.name) : [])];
-    return [...new Set(names)].sort();
   }
 }
 

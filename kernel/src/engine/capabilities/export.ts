@@ -1,13 +1,14 @@
 /**
- * What a driver hands the engine-neutral export (kernel/src/export/): the documents of a
- * whole index or collection, a page at a time, in the engine's own re-importable line shape.
- * Each engine builds it in its folder (elasticsearch/export.ts, typesense/export.ts).
+ * The export capability: the documents of a whole index or collection, a page at a time, in
+ * the engine's own re-importable line shape, for the engine-neutral export files
+ * (kernel/src/export/). Exists because each engine reads a whole target its own way (sliced
+ * points in time, Typesense's export endpoint).
  */
-import type { JsonValue } from '../console/cell';
-import type { GridView } from '../../../contracts/panel-protocol';
-import type { GridColumn } from './driver';
-import type { FieldTree } from './field-tree';
-import type { GridDocument } from './grid-columns';
+import type { JsonValue } from '../../console/cell';
+import type { GridView } from '../../../../contracts/panel-protocol';
+// The grid column as the notebook and the panel receive it (engine/driver.ts's GridColumn has the same shape).
+import type { Column as GridColumn } from '../../../../contracts/mime-types';
+import type { FieldTree } from '../field-tree';
 
 export interface ExportRequest {
   /** The index, alias, pattern or collection, as the user wrote it. */
@@ -20,6 +21,14 @@ export interface ExportRequest {
   slices?: number;
   /** A grid's view (the side panel's "Export…" on a grid): its filter narrows the export; its sort is not kept (exports read in index order). */
   view?: GridView;
+}
+
+/** One document as a grid reads it: its leading values and its source. */
+export interface GridDocument {
+  /** Values of the leading columns (`_id`, `_index`, `_score`; Typesense `id`). */
+  meta: Record<string, JsonValue>;
+  /** The document itself (`_source`); a non-object shows in a `value` column. */
+  source: JsonValue;
 }
 
 /**
@@ -51,4 +60,9 @@ export interface ExportStream {
   pages(): AsyncIterable<ExportPage>;
   /** Frees what the engine holds for the export (a point in time); safe to call twice. */
   close(): Promise<void>;
+}
+
+export interface DocumentExport {
+  /** Opens a whole-index or whole-collection export; rejects with EngineError, before sending anything when the request is invalid. */
+  open(request: ExportRequest, signal: AbortSignal): Promise<ExportStream>;
 }
