@@ -11,6 +11,7 @@ import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey, RowV
 import type { ExportRequest, ExportStream } from './export-stream';
 import type { AdminOffers, KeyInfo, MetricsSnapshot, NewKey } from '../../../contracts/admin-protocol';
 import type { AggregationTable, DocumentLayout, PartialFailure } from '../../../contracts/mime-types';
+import type { Column } from '../../../contracts/columns';
 
 export type EngineName = 'elasticsearch' | 'typesense';
 
@@ -25,22 +26,6 @@ export interface EngineResponse {
   notice?: string;
 }
 
-/** A column of a document grid: a dotted path into the document. */
-export interface GridColumn {
-  name: string;
-  /** The engine's type name for the header (`keyword`, `int32`, `nested`, ...). */
-  type: string;
-  readOnly: boolean;
-  /** The cell holds JSON (arrays, objects, nested parents). */
-  json: boolean;
-  /** Where the column comes from: engine metadata (`_id`, `_index`, `_score`, `id`), the index mapping or collection schema, or only the documents (a field the mapping lacks, or no mapping could be read). */
-  origin?: 'meta' | 'mapping' | 'documents';
-  /** The document identifier (`_id`, `id`): the primary key of the grid. */
-  primaryKey?: boolean;
-  /** For a leaf of an array of objects (`nested`, `object[]`): the name of that array's JSON column. The cell lists one entry per element, `null` where an element omits the leaf. */
-  arrayParent?: string;
-}
-
 /** One aggregation or facet table as a driver builds it (the payload's shape, with JSON cells). */
 export type AggregationResult = Omit<AggregationTable, 'rows'> & { rows: Record<string, JsonValue>[] };
 
@@ -48,7 +33,7 @@ export type AggregationResult = Omit<AggregationTable, 'rows'> & { rows: Record<
 export type ConsoleResult =
   | {
       kind: 'hits';
-      columns: GridColumn[];
+      columns: Column[];
       rows: Record<string, JsonValue>[];
       /** Total matches, and whether it is a lower bound (`≥`). */
       total?: { value: number; relation: 'eq' | 'gte' };
@@ -132,7 +117,7 @@ export interface TargetListing {
 
 /** One block of a document grid, with the columns its documents need. */
 export interface DocumentBlock {
-  columns: GridColumn[];
+  columns: Column[];
   rows: Record<string, JsonValue>[];
   /** The requests the block cost, in order (a far jump costs several). */
   requests: SentRequest[];
@@ -186,7 +171,7 @@ export interface DocumentSide {
 /** The grid an edit comes from: its target, and the columns it has shown (which are read-only, which hold JSON). */
 export interface EditedGrid {
   target: string;
-  columns: ReadonlyMap<string, GridColumn>;
+  columns: ReadonlyMap<string, Column>;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from '../console/cell';
 import type { GridView } from '../../../contracts/panel-protocol';
-import type { GridColumn } from './driver';
+import type { Column } from '../../../contracts/columns';
 import type { FieldTree } from './field-tree';
 import type { GridDocument } from './grid-columns';
 
@@ -41,7 +41,7 @@ export interface ExportStream {
   /** Documents the export will hold, when the engine said (for progress); may be undefined. */
   readonly total: number | undefined;
   /** The grid's leading columns (`_id`, `_index`; Typesense `id`) and the mapping or schema, for CSV headers. */
-  readonly leading: GridColumn[];
+  readonly leading: Column[];
   readonly tree: FieldTree | undefined;
   /**
    * Pages in the order they are read. A cursor reads its next page only once the caller asks
