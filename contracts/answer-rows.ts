@@ -134,7 +134,7 @@ export function rowBuilder(columns: readonly Column[]): (row: Row, source: JsonV
         if (leaves && elements) entries(row, leaves, elements);
         continue;
       }
-      if (isObject(value) && !isEmpty(value)) {
+      if (isObject(value) && Object.keys(value).length > 0) {
         walk(value, path, row);
         continue;
       }
@@ -148,11 +148,6 @@ export function rowBuilder(columns: readonly Column[]): (row: Row, source: JsonV
     else row.value = source;
     return row;
   };
-}
-
-function isEmpty(object: JsonObject): boolean {
-  for (const _ in object) return false;
-  return true;
 }
 
 const DOUBLE = 0x22;

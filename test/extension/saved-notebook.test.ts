@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonValue } from '../../contracts/json';
 import { HITS_MIME } from '../../contracts/mime-types';
+import { hasField } from '../../contracts/own-fields';
 import { cellText } from '../../extension/src/grid/cell-text';
 import { GridView } from '../../extension/src/grid/grid-view';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
@@ -31,7 +32,7 @@ const hitsOutputs = notebook.cells.flatMap((cell) => (cell.outputs ?? []).filter
 const grids = JSON.parse(readFileSync(join(FIXTURES, 'saved-hits-outputs.grids.json'), 'utf8')) as SavedGrid[];
 
 /** What a grid cell paints: the value's text, empty where the row lacks the field. */
-const painted = (row: Record<string, JsonValue>, name: string): string => (Object.hasOwn(row, name) ? cellText(row[name]) : '');
+const painted = (row: Record<string, JsonValue>, name: string): string => (hasField(row, name) ? cellText(row[name]) : '');
 
 it('the fixture holds outputs of both kinds: answers kept, and rows kept', () => {
   expect(hitsOutputs).toHaveLength(grids.length);
