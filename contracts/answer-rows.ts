@@ -1,13 +1,13 @@
 /**
- * The grid's rows rebuilt from the engine's answer kept in the notebook, so each answer is
- * stored once. The kernel (fallbacks, tests) and the extension (grids) both read rows through
- * here, so they cannot disagree.
+ * Grid rows from documents: the one row builder (rowBuilder) of the kernel's grids and of the
+ * rows rebuilt from the engine's answer kept in the notebook, so each answer is stored once and
+ * every grid of it shows the same rows.
  */
-import type { JsonValue } from './json';
+import type { Column } from './columns';
+import type { JsonObject, JsonValue } from './json';
 import { fieldRecord, ownValue } from './own-fields';
-import type { Column, DocumentLayout, HitsPayload, TablePayload } from './mime-types';
+import type { DocumentLayout, HitsPayload, TablePayload } from './mime-types';
 
-type JsonObject = { [key: string]: JsonValue };
 export type Row = Record<string, JsonValue>;
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
@@ -50,9 +50,8 @@ export function documentsOf(answer: JsonValue, layout: Pick<DocumentLayout, 'at'
 }
 
 /**
- * One row per document: the leading columns from the element, then the document's fields by
- * column name. A field with a column of its own keeps its whole value (and the columns that
- * list its elements' leaves get one entry per element); other objects flatten to dotted names.
+ * One row per document of an answer kept in the notebook: the leading columns from the
+ * element, then the document's fields as rowBuilder places them.
  */
 export function documentRows(answer: JsonValue, layout: DocumentLayout, columns: readonly Column[], limit = Number.POSITIVE_INFINITY): Row[] {
   const documents = documentsOf(answer, layout);
@@ -61,52 +60,94 @@ export function documentRows(answer: JsonValue, layout: DocumentLayout, columns:
 
 /** Builds the row of one element of the documents array (see documentRows). */
 export function documentRow(layout: DocumentLayout, columns: readonly Column[]): (element: JsonValue) => Row {
-  const names = new Set(columns.map((c) => c.name));
-  const leaves = new Map<string, { name: string; path: string[] }[]>();
-  for (const c of columns) {
-    if (c.arrayParent === undefined) continue;
-    const list = leaves.get(c.arrayParent) ?? [];
-    list.push({ name: c.name, path: c.name.slice(c.arrayParent.length + 1).split('.') });
-    leaves.set(c.arrayParent, list);
-  }
+  const build = rowBuilder(columns);
   const meta = Object.entries(layout.meta);
-  const walk = (object: JsonObject, prefix: string, row: Row): void => {
-    for (const [key, value] of Object.entries(object)) {
-      const path = prefix ? `${prefix}.${key}` : key;
-      if (names.has(path)) {
-        row[path] = value;
-        const elements = Array.isArray(value) ? value : isObject(value) ? [value] : undefined;
-        for (const leaf of (elements && leaves.get(path)) ?? []) {
-          row[leaf.name] = (elements as JsonValue[]).map((element) => valueAt(element, leaf.path) ?? null);
-        }
-      } else if (isObject(value)) walk(value, path, row);
-      else row[path] = value;
-    }
-  };
   return (element) => {
     const row: Row = fieldRecord();
     for (const [name, path] of meta) row[name] = valueAt(element, path) ?? null;
-    const source = valueAt(element, layout.source) ?? {};
+    return build(row, valueAt(element, layout.source) ?? {});
+  };
+}
+
+/** A leaf under an array of objects: its column, and its path inside one element. */
+interface ElementLeaf {
+  name: string;
+  path: string[];
+}
+
+/**
+ * The one way a document becomes a grid row, given the grid's columns: the kernel's grids and
+ * fallbacks, the panel's pages and the notebook's outputs rebuilt from the answer all place
+ * fields through here, so they cannot disagree.
+ *
+ * - A field whose column comes from the mapping or schema keeps its whole value, objects
+ *   included; the columns of the leaves of an array of objects (`nested`, `object[]`, those
+ *   with `arrayParent`) get one entry per element, `null` where an element omits the leaf (a
+ *   single object where an array is mapped is an array of one).
+ * - Any other object flattens to dotted names (an empty object stays `{}` in its own column).
+ * - Any other value fills the column of its path; an array of objects where the mapping has
+ *   a plain object also fills the mapped leaves under it, one entry per element.
+ *
+ * Columns of payloads from before `origin` existed keep their values whole, as their rows did.
+ * Returns a function that fills `row` (the leading columns already set) from one document.
+ */
+export function rowBuilder(columns: readonly Column[]): (row: Row, source: JsonValue) => Row {
+  const whole = new Set<string>();
+  const arrayLeaves = new Map<string, ElementLeaf[]>();
+  const mappedLeaves = new Map<string, ElementLeaf[]>();
+  const add = (into: Map<string, ElementLeaf[]>, under: string, name: string) => {
+    const list = into.get(under) ?? [];
+    list.push({ name, path: name.slice(under.length + 1).split('.') });
+    into.set(under, list);
+  };
+  for (const c of columns) {
+    if (c.arrayParent !== undefined) {
+      add(arrayLeaves, c.arrayParent, c.name);
+      continue;
+    }
+    if (c.origin === 'documents' || c.origin === 'meta') continue;
+    whole.add(c.name);
+    if (c.origin === 'mapping') for (let dot = c.name.indexOf('.'); dot > 0; dot = c.name.indexOf('.', dot + 1)) add(mappedLeaves, c.name.slice(0, dot), c.name);
+  }
+  // `prefix.key`, made once per grid: thousands of documents repeat the same paths.
+  const paths = new Map<string, Map<string, string>>();
+  const joined = (prefix: string, key: string): string => {
+    if (!prefix) return key;
+    let under = paths.get(prefix);
+    if (!under) paths.set(prefix, (under = new Map()));
+    let path = under.get(key);
+    if (path === undefined) under.set(key, (path = `${prefix}.${key}`));
+    return path;
+  };
+  const entries = (row: Row, leaves: readonly ElementLeaf[], elements: readonly JsonValue[]): void => {
+    for (const leaf of leaves) row[leaf.name] = elements.map((element) => valueAt(element, leaf.path) ?? null);
+  };
+  const walk = (object: JsonObject, prefix: string, row: Row): void => {
+    // for-in, not Object.entries: no pair arrays to collect for every field of every document.
+    for (const key in object) {
+      const value = object[key] as JsonValue;
+      const path = joined(prefix, key);
+      if (whole.has(path)) {
+        row[path] = value;
+        const leaves = arrayLeaves.get(path);
+        const elements = Array.isArray(value) ? value : isObject(value) ? [value] : undefined;
+        if (leaves && elements) entries(row, leaves, elements);
+        continue;
+      }
+      if (isObject(value) && Object.keys(value).length > 0) {
+        walk(value, path, row);
+        continue;
+      }
+      row[path] = value;
+      const leaves = Array.isArray(value) && value.some(isObject) ? mappedLeaves.get(path) : undefined;
+      if (leaves) entries(row, leaves, value as JsonValue[]);
+    }
+  };
+  return (row, source) => {
     if (isObject(source)) walk(source, '', row);
     else row.value = source;
     return row;
   };
-}
-
-/**
- * Whether rows rebuilt by column name would differ from the grid the driver built: a column
- * named like an object that holds other columns (`a` beside `a.b`) that do not list its
- * elements. Such answers keep their rows in the notebook instead.
- */
-export function columnsNestOddly(columns: readonly Column[]): boolean {
-  const names = new Set(columns.map((c) => c.name));
-  return columns.some((c) => {
-    for (let dot = c.name.lastIndexOf('.'); dot > 0; dot = c.name.lastIndexOf('.', dot - 1)) {
-      const parent = c.name.slice(0, dot);
-      if (names.has(parent) && c.arrayParent !== parent) return true;
-    }
-    return false;
-  });
 }
 
 const DOUBLE = 0x22;

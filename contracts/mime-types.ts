@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ColumnSchema } from './columns';
 import { fieldsRecord } from './own-fields';
 
 /**
@@ -17,26 +18,6 @@ export const JSON_MIME = 'application/vnd.searchbook.json+json';
 export const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
 );
-
-/**
- * A grid column: a dotted path into the document. The optional fields were added with columns
- * from mappings and schemas; payloads without them (older notebooks) still parse.
- */
-export const ColumnSchema = z.object({
-  name: z.string(),
-  /** The engine's type for the header: mapping/schema types (`text`, `nested`, `int32`, `object[]`; `long | keyword` when the indices of an alias disagree), or the JSON type (`string`, `number`, `array`, ...) of a column known only from the documents. */
-  type: z.string(),
-  readOnly: z.boolean(),
-  /** The cell holds JSON (arrays, objects, nested parents). */
-  json: z.boolean(),
-  /** `meta`: `_id`, `_index`, `_score`, Typesense `id`; `mapping`: the index mapping or collection schema; `documents`: a field only the documents hold (or the mapping could not be read). */
-  origin: z.enum(['meta', 'mapping', 'documents']).optional(),
-  /** The document identifier (`_id`, `id`). */
-  primaryKey: z.boolean().optional(),
-  /** For a leaf of a `nested` / `object[]` field: that field's column name. The cell is an array with one entry per element, `null` where an element omits the leaf; edit it through the parent column. */
-  arrayParent: z.string().optional(),
-});
-export type Column = z.infer<typeof ColumnSchema>;
 
 /**
  * Part of a request that failed while the request as a whole succeeded: items of a bulk write,
@@ -79,7 +60,7 @@ const RowsSchema = z.array(GridRowSchema);
 
 /**
  * Where the documents sit in the engine's answer, so the grid's rows are rebuilt from the
- * answer itself (render/answer-rows.ts) instead of being stored in the notebook a second time.
+ * answer itself (answer-rows.ts) instead of being stored in the notebook a second time.
  */
 export const DocumentLayoutSchema = z.object({
   /** Keys and indexes from the answer to its array of documents; `[]`: the answer is that array (an object there is one document). */
@@ -93,7 +74,7 @@ export type DocumentLayout = z.infer<typeof DocumentLayoutSchema>;
 
 /**
  * The engine's answer as the JSON text it sent (hits beyond the row cap left out), with every
- * `"` and `'` swapped (`answerFormat` says so; render/answer-rows.ts reads it back). A string,
+ * `"` and `'` swapped (`answerFormat` says so; answer-rows.ts reads it back). A string,
  * not a parsed value, so a saved notebook holds it on one line, and swapped, so that line
  * needs almost no escapes: a notebook holds about 1.0× the engine's bytes instead of 1.15×.
  */

@@ -7,13 +7,14 @@
  * so every cursor the kernel keeps belongs to exactly one filter and sort.
  */
 import { z } from 'zod';
-import { ColumnSchema, GridRowSchema } from './mime-types';
+import { ColumnSchema } from './columns';
+import { GridRowSchema } from './mime-types';
 import { AdminReplySchemas, AdminRequestSchemas } from './admin-protocol';
 import { EditReplySchemas, EditRequestSchemas, RowKeySchema, RowVersionSchema } from './edit-protocol';
 import { ExportReplySchemas, ExportRequestSchemas } from './export-protocol';
 import { GRID_PROTOCOL_VERSION } from './protocol-version';
 
-export type { Column } from './mime-types';
+export type { Column } from './columns';
 
 export const GRID_COMM_TARGET = 'searchbook.grid';
 export { GRID_PROTOCOL_VERSION };

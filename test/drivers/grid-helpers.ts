@@ -1,6 +1,7 @@
 import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
 import type { Connection } from '../../kernel/src/connections/open-connection';
-import type { ConsoleResult, GridColumn } from '../../kernel/src/engine/driver';
+import type { ConsoleResult } from '../../kernel/src/engine/driver';
+import type { Column } from '../../contracts/columns';
 
 export type Hits = Extract<ConsoleResult, { kind: 'hits' }>;
 
@@ -15,7 +16,7 @@ export async function hitsOf(connection: Connection, req: ConsoleRequest): Promi
 }
 
 /** `name:type` per column, in order: what a user reads in the grid's header. */
-export function columnSummary(columns: GridColumn[]): string[] {
+export function columnSummary(columns: Column[]): string[] {
   return columns.map((c) => `${c.name}:${c.type}`);
 }
 

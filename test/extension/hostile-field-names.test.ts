@@ -11,7 +11,7 @@ import type { JsonValue } from '../../kernel/src/console/cell';
 import type { ConsoleResult, EngineResponse } from '../../kernel/src/engine/driver';
 import { presentElasticsearch } from '../../kernel/src/engines/elasticsearch/present';
 import { BlockSchema } from '../../contracts/panel-protocol';
-import { columnsNestOddly, swapQuotes } from '../../contracts/answer-rows';
+import { swapQuotes } from '../../contracts/answer-rows';
 import { cutLongCells } from '../../kernel/src/render/cell-cut';
 import { ANSWER_FORMAT, HITS_MIME } from '../../contracts/mime-types';
 import { cellText } from '../../extension/src/grid/cell-text';
@@ -38,8 +38,10 @@ async function notebookGrid(text: string, hits: Hits): Promise<GridView> {
   const payload = {
     info: { connection: 'cars', engine: 'elasticsearch', method: 'GET', path: '/cars/_search', status: 200, elapsedMs: 1 },
     columns: hits.columns,
-    // As the kernel keeps it: the answer, or the rows where rebuilding them would differ.
-    ...(columnsNestOddly(hits.columns) ? { rows: hits.rows } : { answer: swapQuotes(text), answerFormat: ANSWER_FORMAT, documents: hits.documents }),
+    // As the kernel keeps it: the answer, the rows rebuilt from it.
+    answer: swapQuotes(text),
+    answerFormat: ANSWER_FORMAT,
+    documents: hits.documents,
     omittedRows: 0,
     cut: [],
     aggregations: [],

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../kernel/src/console/cell';
-import type { ConsoleResult, GridColumn } from '../../kernel/src/engine/driver';
+import type { ConsoleResult } from '../../kernel/src/engine/driver';
+import type { Column } from '../../contracts/columns';
 import { answerValue, hitsPayloadRows, swapQuotes, tablePayloadRows } from '../../contracts/answer-rows';
 import { type Answer, type MimeBundle, toBundle as bundleOf } from '../../kernel/src/render/bundle';
 import { HITS_MIME, HitsPayloadSchema, TABLE_MIME, TablePayloadSchema } from '../../contracts/mime-types';
@@ -7,7 +8,7 @@ import { DEFAULT_LIMITS, limitsFromEnv } from '../../kernel/src/render/output-li
 import { serialise } from '../../kernel/src/protocol/encoded-string';
 
 const info = { connection: 'es-local', engine: 'elasticsearch' as const, method: 'GET', path: '/products/_search', status: 200, elapsedMs: 12.4 };
-const column = (name: string, json = false): GridColumn => ({ name, type: json ? 'nested' : 'keyword', readOnly: false, json });
+const column = (name: string, json = false): Column => ({ name, type: json ? 'nested' : 'keyword', readOnly: false, json });
 const LAYOUT = { at: ['hits', 'hits'], source: ['_source'], meta: { _id: ['_id'] } };
 
 /** A bundle as a frontend receives it: serialised as the kernel's messages serialise it. */

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
-import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult } from '../../kernel/src/engine/driver';
+import type { ConsoleResult, EngineResponse, PresentedResult } from '../../kernel/src/engine/driver';
+import type { Column } from '../../contracts/columns';
 import { presentElasticsearch } from '../../kernel/src/engines/elasticsearch/present';
 import type { ExportPage, ExportStream } from '../../kernel/src/engine/capabilities/export';
 import type { GridDocument } from '../../kernel/src/engine/grid-columns';
@@ -37,12 +38,12 @@ interface Case {
   /** Export lines as the engine writes them, and their grid form, as its driver reads them. */
   exportLines: string[];
   exportDocuments(): GridDocument[];
-  leading: GridColumn[];
+  leading: Column[];
 }
 
 const request = (path: string, query = ''): ConsoleRequest => ({ kind: 'request', method: 'GET', path, query, line: 1 });
 const json = (value: JsonValue): EngineResponse => ({ status: 200, headers: {}, body: { kind: 'json', value }, elapsedMs: 1 });
-const meta = (name: string): GridColumn => ({ name, type: 'keyword', readOnly: true, json: false, origin: 'meta' });
+const meta = (name: string): Column => ({ name, type: 'keyword', readOnly: true, json: false, origin: 'meta' });
 
 function elasticsearchCase(docs: HostileDocument[]): Case {
   const hits = docs.map((d, i) => `{"_index":"cars","_id":"d${i}","_score":1,"_source":${d.json}}`);

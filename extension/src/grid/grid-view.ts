@@ -8,7 +8,8 @@ import { GridKeyHandler } from './grid-key-handler';
 import { type GridTheme, readGridTheme } from './grid-theme';
 import { ThemedGridPanel } from './themed-grid-panel';
 import { HeaderMouseHandler } from './header-mouse-handler';
-import { type ColumnView, type CutCell, RowsModel } from './rows-model';
+import type { Column } from '@searchbook/contracts/columns';
+import { type CutCell, RowsModel } from './rows-model';
 import { rangeAsJson, rangeAsTsv, selectedRange } from './selection-copy';
 import { nextSort, type SortState } from './sort-order';
 import { ValueView } from './value-view';
@@ -33,7 +34,7 @@ export class GridView extends ThemedGridPanel {
   private sized = false;
   private rowHeight = 0;
 
-  constructor(columns: readonly ColumnView[], rows: readonly Record<string, unknown>[], cut: readonly CutCell[], label: string) {
+  constructor(columns: readonly Column[], rows: readonly Record<string, unknown>[], cut: readonly CutCell[], label: string) {
     super();
     this.addClass('searchbook-GridView');
     this.model = new RowsModel(columns, rows, cut);

@@ -2,19 +2,7 @@ import { DataModel } from '@lumino/datagrid';
 import { cellText, numberText } from './cell-text';
 import { type SortState, sortedRowOrder } from './sort-order';
 import { ownValue } from '@searchbook/contracts/own-fields';
-
-/** A grid column as the renderers know it: the kernel's column, or a bare name for tables. */
-export interface ColumnView {
-  name: string;
-  /** The engine's field type; empty when the response says nothing about types. */
-  type: string;
-  readOnly: boolean;
-  json: boolean;
-  /** `documents`: the documents hold the field but the mapping or schema does not. */
-  origin?: 'meta' | 'mapping' | 'documents';
-  /** Numbers are statistics (aggregation values): painted rounded and grouped, copied exact. */
-  statistic?: boolean;
-}
+import type { Column } from '@searchbook/contracts/columns';
 
 export interface CutCell {
   row: number;
@@ -36,7 +24,7 @@ export class RowsModel extends DataModel {
   private readonly mapped: boolean;
 
   constructor(
-    readonly columns: readonly ColumnView[],
+    readonly columns: readonly Column[],
     readonly rows: readonly Record<string, unknown>[],
     cut: readonly CutCell[] = [],
   ) {
@@ -111,7 +99,7 @@ export class RowsModel extends DataModel {
  * The two header rows of a column: its name (and sort mark), then type · read-only · not
  * mapped (`mapped`: the other columns came from a mapping, so "not mapped" means something).
  */
-export function columnHeaderText(col: ColumnView, row: number, mapped: boolean, mark = ''): string {
+export function columnHeaderText(col: Column, row: number, mapped: boolean, mark = ''): string {
   if (row === 0) {
     return col.name + mark;
   }

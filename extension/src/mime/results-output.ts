@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { answerValue, hitsPayloadRows, tablePayloadRows } from '@searchbook/contracts/answer-rows';
 import { type AggregationTable, aggregationColumns, aggregationFooter, aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '@searchbook/contracts/mime-types';
 import { GridView } from '../grid/grid-view';
-import type { ColumnView } from '../grid/rows-model';
+import type { Column } from '@searchbook/contracts/columns';
 import { barChart, bucketsOf } from './bar-chart';
 import { block, warningBlock } from './block';
 import { omittedText, statusText, warningText } from './status-line';
@@ -13,7 +13,7 @@ import { toolbar } from './toolbar';
 /** Both payloads, brought to the one shape the grid shows. */
 interface Results {
   info: z.infer<typeof HitsPayloadSchema>['info'];
-  columns: ColumnView[];
+  columns: Column[];
   rows: Record<string, unknown>[];
   cut: { row: number; column: string }[];
   total?: { value: number; relation: 'eq' | 'gte' };

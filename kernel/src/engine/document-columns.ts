@@ -1,6 +1,5 @@
 import type { JsonValue } from '../console/cell';
-
-type JsonObject = { [key: string]: JsonValue };
+import type { JsonObject } from '../../../contracts/json';
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -22,22 +22,6 @@ export type { KeyAdmin, AdminSections } from './capabilities/admin';
 
 export type EngineName = string; // one of the names the engine registry lists (engines/registry.ts)
 
-/** A column of a document grid: a dotted path into the document. */
-export interface GridColumn {
-  name: string;
-  /** The engine's type name for the header (`keyword`, `int32`, `nested`, ...). */
-  type: string;
-  readOnly: boolean;
-  /** The cell holds JSON (arrays, objects, nested parents). */
-  json: boolean;
-  /** Where the column comes from: engine metadata (`_id`, `_index`, `_score`, `id`), the index mapping or collection schema, or only the documents (a field the mapping lacks, or no mapping could be read). */
-  origin?: 'meta' | 'mapping' | 'documents';
-  /** The document identifier (`_id`, `id`): the primary key of the grid. */
-  primaryKey?: boolean;
-  /** For a leaf of an array of objects (`nested`, `object[]`): the name of that array's JSON column. The cell lists one entry per element, `null` where an element omits the leaf. */
-  arrayParent?: string;
-}
-
 /** What a connection learned about its engine when it connected. */
 export interface EngineIdentity {
   version: string;

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { JsonValue } from '../console/cell';
 import { ownValue, setField } from '../../../contracts/own-fields';
 import { asObject } from './document-columns';
-import type { GridColumn } from './driver';
+import type { Column } from '../../../contracts/columns';
 import type { FieldTree } from './field-tree';
 import { resolveColumn } from './grid-view';
 import { jsonFault } from './http/json-fault';
@@ -45,7 +45,7 @@ export interface FieldFacts {
  * The field a cell writes to: the mapping or schema of the row's own index says its type (an
  * alias's union may say `long | keyword`); the grid's column says whether it showed JSON.
  */
-export function fieldFacts(name: string, column: GridColumn | undefined, tree: FieldTree | undefined): FieldFacts {
+export function fieldFacts(name: string, column: Column | undefined, tree: FieldTree | undefined): FieldFacts {
   const resolved = resolveColumn(tree, name);
   const base: FieldFacts = column
     ? { name, type: column.type, json: column.json, readOnly: column.readOnly, ...(column.arrayParent ? { arrayParent: column.arrayParent } : {}) }

@@ -1,25 +1,26 @@
 /**
- * Grid columns and rows from a structure (mapping or schema, as a FieldTree) and the documents
- * of an answer (drivers.md 2.3, 2.4). Without a structure every column comes from the
- * documents. With one, its fields give the columns in its order; document fields it lacks
- * still get columns, placed after the mapped fields of the object that holds them.
+ * Grid columns from a structure (mapping or schema, as a FieldTree) and the documents of an
+ * answer. Without a structure every column comes from the documents. With one, its fields give
+ * the columns in its order; document fields it lacks still get columns, placed after the mapped
+ * fields of the object that holds them. The rows are the contracts' row builder's, from these
+ * columns, as the notebook rebuilds them from the answer it keeps.
  */
 import type { JsonValue } from '../console/cell';
-import { fieldRecord, ownValue } from '../../../contracts/own-fields';
+import type { JsonObject } from '../../../contracts/json';
+import { fieldRecord } from '../../../contracts/own-fields';
+import { type Row, rowBuilder, valueAt } from '../../../contracts/answer-rows';
 import { asObject } from './document-columns';
-import type { ConsoleResult, GridColumn } from './driver';
+import type { ConsoleResult } from './driver';
+import type { Column } from '../../../contracts/columns';
 import type { GridDocument } from './capabilities/export';
 import type { FieldNode, FieldTree } from './field-tree';
-
-type JsonObject = { [key: string]: JsonValue };
-type Row = Record<string, JsonValue>;
 
 export type { GridDocument };
 
 export interface GridInput {
   /** Undefined when no structure is known (not readable, or not a document answer). */
   tree: FieldTree | undefined;
-  leading: GridColumn[];
+  leading: Column[];
   documents: GridDocument[];
   /** The request asked for some fields only: mapped columns no document holds are left out. */
   onlyPresent?: boolean;
@@ -33,8 +34,8 @@ interface ArrayLeaf {
   type: string;
 }
 
-class GridBuilder {
-  readonly rows: Row[] = [];
+/** Walks the documents as the row builder places their fields, to learn which columns they fill. */
+class ColumnFinder {
   /** Document-only columns per object path ('' is the document), in first-seen order. */
   private readonly extras = new Map<string, Map<string, JsonValue>>();
   private readonly present = new Set<string>();
@@ -42,28 +43,21 @@ class GridBuilder {
   private readonly leavesCache = new Map<FieldNode, ArrayLeaf[]>();
   private readonly paths = new Map<string, Map<string, string>>();
 
-  /** `keepRows` false: only the columns are wanted, and no row object is built. */
-  constructor(
-    private readonly input: GridInput,
-    private readonly keepRows: boolean,
-  ) {}
+  constructor(private readonly input: GridInput) {}
 
-  build(): { columns: GridColumn[]; rows: Row[] } {
+  columns(): Column[] {
     for (const doc of this.input.documents) {
-      const row: Row = this.keepRows ? fieldRecord(doc.meta) : NO_ROW;
       const source = asObject(doc.source);
-      if (source) this.walkObject(this.input.tree, source, '', row);
-      else this.addExtra('', 'value', doc.source, row);
-      if (this.keepRows) this.rows.push(row);
+      if (source) this.walkObject(this.input.tree, source, '');
+      else this.addExtra('', 'value', doc.source);
     }
     const columns = new Map(this.input.leading.map((c) => [c.name, c]));
     this.emit(this.input.tree ?? new Map(), '', columns);
-    return { columns: [...columns.values()], rows: this.rows };
+    return [...columns.values()];
   }
 
   /** `holds` false: the cell exists but says nothing (a leaf no element of its array has). */
-  private set(row: Row, name: string, value: JsonValue, holds = true): void {
-    if (this.keepRows) row[name] = value;
+  private set(name: string, value: JsonValue, holds = true): void {
     if (holds && this.input.onlyPresent) this.present.add(name);
     if (typeof value === 'object' && value !== null) this.holdsJson.add(name);
   }
@@ -78,61 +72,61 @@ class GridBuilder {
     return path;
   }
 
-  private walkObject(tree: FieldTree | undefined, value: JsonObject, prefix: string, row: Row): void {
+  private walkObject(tree: FieldTree | undefined, value: JsonObject, prefix: string): void {
     // for-in, not Object.entries: no pair arrays to collect for every field of every document.
     for (const key in value) {
       const child = value[key] as JsonValue;
       const path = this.joined(prefix, key);
       const node = tree?.get(key);
-      if (node) this.place(node, child, path, prefix, row);
-      else this.addExtra(prefix, path, child, row);
+      if (node) this.place(node, child, path, prefix);
+      else this.addExtra(prefix, path, child);
     }
   }
 
-  private place(node: FieldNode, value: JsonValue, path: string, parent: string, row: Row): void {
-    if (node.kind === 'leaf') return this.set(row, path, value);
-    if (node.kind === 'array') return this.placeArray(node, value, path, row);
+  private place(node: FieldNode, value: JsonValue, path: string, parent: string): void {
+    if (node.kind === 'leaf') return this.set(path, value);
+    if (node.kind === 'array') return this.placeArray(node, value, path);
     const object = asObject(value);
     // An empty object shows as `{}`, as it does where nothing is mapped.
-    if (object && Object.keys(object).length > 0) return this.walkObject(node.children, object, path, row);
+    if (object && Object.keys(object).length > 0) return this.walkObject(node.children, object, path);
     // An array of objects under a plain `object` mapping (Elasticsearch allows it): the
     // whole array in its own column, and the leaves listed per element as for `nested`.
     if (Array.isArray(value) && value.some((v) => asObject(v))) {
-      this.addExtra(parent, path, value, row);
-      for (const leaf of this.arrayLeaves(node)) this.setEntries(row, this.joined(path, leaf.name), value, leaf.path);
+      this.addExtra(parent, path, value);
+      for (const leaf of this.arrayLeaves(node)) this.setEntries(this.joined(path, leaf.name), value, leaf.path);
       return;
     }
-    this.addExtra(parent, path, value, row);
+    this.addExtra(parent, path, value);
   }
 
-  private placeArray(node: Extract<FieldNode, { kind: 'array' }>, value: JsonValue, path: string, row: Row): void {
-    this.set(row, path, value);
+  private placeArray(node: Extract<FieldNode, { kind: 'array' }>, value: JsonValue, path: string): void {
+    this.set(path, value);
     if (!Array.isArray(value) && !asObject(value)) return;
     // A single object where an array is mapped is an array of one, as the engines read it.
     const elements = Array.isArray(value) ? value : [value];
-    for (const leaf of this.arrayLeaves(node)) this.setEntries(row, this.joined(path, leaf.name), elements, leaf.path);
+    for (const leaf of this.arrayLeaves(node)) this.setEntries(this.joined(path, leaf.name), elements, leaf.path);
   }
 
   /** One entry per element: the value at `path` inside it, `null` where the element omits it. */
-  private setEntries(row: Row, name: string, elements: JsonValue[], path: string[]): void {
-    // Without rows or a present-only grid, all that matters is that the column holds JSON.
-    if (!this.keepRows && !this.input.onlyPresent) return void this.holdsJson.add(name);
+  private setEntries(name: string, elements: JsonValue[], path: string[]): void {
+    // Unless the grid shows only present columns, all that matters is that the column holds JSON.
+    if (!this.input.onlyPresent) return void this.holdsJson.add(name);
     const values = elements.map((element) => valueAt(element, path) ?? null);
-    this.set(row, name, values, values.some((v) => v !== null));
+    this.set(name, values, values.some((v) => v !== null));
   }
 
   /** Unmapped values: objects flatten to dotted names, everything else is one column. */
-  private addExtra(owner: string, path: string, value: JsonValue, row: Row): void {
+  private addExtra(owner: string, path: string, value: JsonValue): void {
     const object = asObject(value);
     if (object && Object.keys(object).length > 0) {
-      for (const key in object) this.addExtra(owner, this.joined(path, key), object[key] as JsonValue, row);
+      for (const key in object) this.addExtra(owner, this.joined(path, key), object[key] as JsonValue);
       return;
     }
     let columns = this.extras.get(owner);
     if (!columns) this.extras.set(owner, (columns = new Map()));
     // The first non-null value names the column's type.
     if (!columns.has(path) || (columns.get(path) === null && value !== null)) columns.set(path, value);
-    this.set(row, path, value);
+    this.set(path, value);
   }
 
   private arrayLeaves(node: Extract<FieldNode, { kind: 'array' | 'object' }>): ArrayLeaf[] {
@@ -142,8 +136,8 @@ class GridBuilder {
   }
 
   /** Columns in the structure's order, each object's document-only fields after its mapped ones. */
-  private emit(tree: FieldTree, prefix: string, out: Map<string, GridColumn>): void {
-    const push = (column: GridColumn) => {
+  private emit(tree: FieldTree, prefix: string, out: Map<string, Column>): void {
+    const push = (column: Column) => {
       if (out.has(column.name) || (this.input.onlyPresent && !this.present.has(column.name))) return;
       out.set(column.name, column);
     };
@@ -175,23 +169,11 @@ function collectLeaves(tree: FieldTree, prefix: string[]): ArrayLeaf[] {
   });
 }
 
-function valueAt(value: JsonValue, path: string[]): JsonValue | undefined {
-  const [head, ...rest] = path;
-  if (head === undefined) return value;
-  if (Array.isArray(value)) return value.map((v) => valueAt(v, path) ?? null);
-  const object = asObject(value);
-  const child = object && ownValue(object, head);
-  return child === undefined ? undefined : valueAt(child, rest);
-}
-
 function jsonType(value: JsonValue | undefined): string {
   if (value === null || value === undefined) return 'null';
   if (Array.isArray(value)) return 'array';
   return typeof value;
 }
-
-/** Shared by column-only walks, which write nothing to it. */
-const NO_ROW: Row = Object.freeze({}) as Row;
 
 /*
  * Lazy rows are read through getters shared by every grid (on a class, or one function), never
@@ -206,26 +188,29 @@ class LazyGrid {
   private built: Row[] | undefined;
 
   constructor(
-    readonly columns: GridColumn[],
+    readonly columns: Column[],
     private readonly input: GridInput,
   ) {}
 
   get rows(): Row[] {
-    this.built ??= new GridBuilder(this.input, true).build().rows;
+    if (!this.built) {
+      const build = rowBuilder(this.columns);
+      this.built = this.input.documents.map((doc) => build(fieldRecord(doc.meta), doc.source));
+    }
     return this.built;
   }
 }
 
 /**
  * The grid of some documents. Its rows are built on first read: a notebook output that keeps
- * the engine's answer rebuilds them from it (render/answer-rows.ts) and only needs the columns.
+ * the engine's answer rebuilds them from it (contracts/answer-rows.ts) and only needs the columns.
  */
-export function documentGrid(input: GridInput): { readonly columns: GridColumn[]; readonly rows: Row[] } {
-  return new LazyGrid(new GridBuilder(input, false).build().columns, input);
+export function documentGrid(input: GridInput): { readonly columns: Column[]; readonly rows: Row[] } {
+  return new LazyGrid(new ColumnFinder(input).columns(), input);
 }
 
 type HitsResult = Extract<ConsoleResult, { kind: 'hits' }>;
-type Grid = { readonly columns: GridColumn[]; readonly rows: Row[] };
+type Grid = { readonly columns: Column[]; readonly rows: Row[] };
 
 const GRID = Symbol('grid');
 

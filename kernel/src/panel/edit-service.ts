@@ -4,7 +4,7 @@
  * actions on an index or collection, run only when the name the user typed matches.
  */
 import type { Connection } from '../connections/open-connection';
-import type { GridColumn } from '../engine/driver';
+import type { Column } from '../../../contracts/columns';
 import type { EditReply, EditRequest } from '../../../contracts/edit-protocol';
 
 type EditReplyBody = EditReply extends infer R ? (R extends EditReply ? Omit<R, 'v' | 'requestId'> : never) : never;
@@ -14,7 +14,7 @@ export interface EditableGrid {
   id: string;
   connection: string;
   target: string;
-  columns: ReadonlyMap<string, GridColumn>;
+  columns: ReadonlyMap<string, Column>;
 }
 
 export interface EditContext {

@@ -4,7 +4,8 @@
  * them closes, and when the kernel stops.
  */
 import { randomUUID } from 'node:crypto';
-import type { DocumentReader, GridColumn } from '../engine/driver';
+import type { DocumentReader } from '../engine/driver';
+import type { Column } from '../../../contracts/columns';
 import type { GridView } from '../../../contracts/panel-protocol';
 
 export interface GridSession {
@@ -18,7 +19,7 @@ export interface GridSession {
   view: GridView;
   reader: DocumentReader;
   /** The columns the grid has shown, by name: edits are typed and refused (read-only) by them. */
-  columns: Map<string, GridColumn>;
+  columns: Map<string, Column>;
 }
 
 /** Ended grids remembered for their reason, for requests that still come for them. */
@@ -30,7 +31,7 @@ export class GridSessions {
   private readonly endings = new Map<string, string>();
 
   add(session: Omit<GridSession, 'id' | 'columns'>): GridSession {
-    const full = { ...session, id: randomUUID(), columns: new Map<string, GridColumn>() };
+    const full = { ...session, id: randomUUID(), columns: new Map<string, Column>() };
     this.sessions.set(full.id, full);
     return full;
   }
@@ -48,7 +49,7 @@ export class GridSessions {
   }
 
   /** Remembers the columns a block showed. */
-  noteColumns(session: GridSession, columns: GridColumn[]): void {
+  noteColumns(session: GridSession, columns: Column[]): void {
     for (const column of columns) session.columns.set(column.name, column);
   }
 

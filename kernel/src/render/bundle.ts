@@ -3,9 +3,10 @@ import type { AggregationResult, ConsoleResult, PresentedResult } from '../engin
 import { cutLongCells } from './cell-cut';
 import { escapeControlCharacters } from './control-characters';
 import type { EncodedString } from '../protocol/encoded-string';
-import { columnsNestOddly, documentRow, documentsOf } from '../../../contracts/answer-rows';
+import { documentRow, documentsOf } from '../../../contracts/answer-rows';
 import { fallbacks, type KeptRows } from './fallbacks';
-import { aggregationColumns, ANSWER_FORMAT, partialFailureHeadline, partialFailureText, type Column, type DocumentLayout, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from '../../../contracts/mime-types';
+import { aggregationColumns, ANSWER_FORMAT, partialFailureHeadline, partialFailureText, type DocumentLayout, HITS_MIME, type HitsPayload, JSON_MIME, type JsonPayload, type ResponseInfo, TABLE_MIME, type TablePayload } from '../../../contracts/mime-types';
+import type { Column } from '../../../contracts/columns';
 import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { swappedAnswer } from './swapped-answer';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
@@ -59,7 +60,7 @@ export function toBundle(result: ConsoleResult, info: ResponseInfo, answer: Answ
   switch (result.kind) {
     case 'hits': {
       const aggregations = (result.aggregations ?? []).map((table) => withFirstRows(table, limits.gridRows));
-      const layout = result.documents && answer && !columnsNestOddly(result.columns) ? result.documents : undefined;
+      const layout = result.documents && answer ? result.documents : undefined;
       const count = layout && answer ? documentsOf(answer.value, layout).length : result.rows.length;
       const held = Math.min(count, limits.gridRows);
       const omitted = count - held;

@@ -3,8 +3,8 @@
  * shown. Exists because every engine has its own refusals, failures and answer shapes.
  */
 import type { ConsoleRequest, JsonValue, Refusal } from '../../console/cell';
-// The grid column as the notebook and the panel receive it (engine/driver.ts's GridColumn has the same shape).
-import type { AggregationTable, Column as GridColumn, DocumentLayout, PartialFailure } from '../../../../contracts/mime-types';
+import type { AggregationTable, DocumentLayout, PartialFailure } from '../../../../contracts/mime-types';
+import type { Column } from '../../../../contracts/columns';
 import type { EngineError } from '../errors';
 
 /** The engine's answer, as read off the socket. */
@@ -25,7 +25,7 @@ export type AggregationResult = Omit<AggregationTable, 'rows'> & { rows: Record<
 export type ConsoleResult =
   | {
       kind: 'hits';
-      columns: GridColumn[];
+      columns: Column[];
       rows: Record<string, JsonValue>[];
       /** Total matches, and whether it is a lower bound (`≥`). */
       total?: { value: number; relation: 'eq' | 'gte' };

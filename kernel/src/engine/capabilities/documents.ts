@@ -6,12 +6,11 @@
 import type { JsonValue } from '../../console/cell';
 import type { GridView, OperatorInfo, SentRequest, ViewRequest } from '../../../../contracts/panel-protocol';
 import type { RowKey, RowVersion } from '../../../../contracts/edit-protocol';
-// The grid column as the notebook and the panel receive it (engine/driver.ts's GridColumn has the same shape).
-import type { Column as GridColumn } from '../../../../contracts/mime-types';
+import type { Column } from '../../../../contracts/columns';
 
 /** One block of a document grid, with the columns its documents need. */
 export interface DocumentBlock {
-  columns: GridColumn[];
+  columns: Column[];
   rows: Record<string, JsonValue>[];
   /** The requests the block cost, in order (a far jump costs several). */
   requests: SentRequest[];

@@ -6,8 +6,7 @@
  */
 import type { JsonValue } from '../../console/cell';
 import type { GridView } from '../../../../contracts/panel-protocol';
-// The grid column as the notebook and the panel receive it (engine/driver.ts's GridColumn has the same shape).
-import type { Column as GridColumn } from '../../../../contracts/mime-types';
+import type { Column } from '../../../../contracts/columns';
 import type { FieldTree } from '../field-tree';
 
 export interface ExportRequest {
@@ -50,7 +49,7 @@ export interface ExportStream {
   /** Documents the export will hold, when the engine said (for progress); may be undefined. */
   readonly total: number | undefined;
   /** The grid's leading columns (`_id`, `_index`; Typesense `id`) and the mapping or schema, for CSV headers. */
-  readonly leading: GridColumn[];
+  readonly leading: Column[];
   readonly tree: FieldTree | undefined;
   /**
    * Pages in the order they are read. A cursor reads its next page only once the caller asks

@@ -5,13 +5,12 @@
  * the engine's write primitives.
  */
 import type { ChangeResult, EditRefusal, PlannedRequest, RowChange } from '../../../../contracts/edit-protocol';
-// The grid column as the notebook and the panel receive it (engine/driver.ts's GridColumn has the same shape).
-import type { Column as GridColumn } from '../../../../contracts/mime-types';
+import type { Column } from '../../../../contracts/columns';
 
 /** The grid an edit comes from: its target, and the columns it has shown (which are read-only, which hold JSON). */
 export interface EditedGrid {
   target: string;
-  columns: ReadonlyMap<string, GridColumn>;
+  columns: ReadonlyMap<string, Column>;
 }
 
 export interface DocumentWrites {

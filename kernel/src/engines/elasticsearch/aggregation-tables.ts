@@ -20,11 +20,11 @@
  * https://www.elastic.co/guide/en/elasticsearch/reference/current/search-aggregations.html
  */
 import type { JsonValue } from '../../console/cell';
+import type { JsonObject } from '../../../../contracts/json';
 import type { AggregationResult as AggregationTable } from '../../engine/driver';
 import { cellText } from '../../render/text-table';
 import { hasField } from '../../../../contracts/own-fields';
 
-type JsonObject = { [key: string]: JsonValue };
 type Row = Record<string, JsonValue>;
 
 /** Values listed per parent bucket under a sub-table, before the rest are named as left to Raw JSON. */

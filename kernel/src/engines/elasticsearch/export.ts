@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
-import { type EngineResponse, type GridColumn } from '../../engine/driver';
+import { type EngineResponse } from '../../engine/driver';
+import type { Column } from '../../../../contracts/columns';
 import { EngineError } from '../../engine/errors';
 import type { ExportPage, ExportRequest, ExportStream } from '../../engine/capabilities/export';
 import type { FieldTree } from '../../engine/field-tree';
@@ -28,7 +29,7 @@ const DEFAULT_MAX_SLICES = 4;
 /** Closing the point in time after an interrupt must not hang the cell. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
-const LEADING: GridColumn[] = [
+const LEADING: Column[] = [
   { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },
   { name: '_index', type: 'keyword', readOnly: true, json: false, origin: 'meta' },
 ];

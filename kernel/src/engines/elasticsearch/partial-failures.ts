@@ -6,13 +6,13 @@
  * https://www.elastic.co/guide/en/elasticsearch/reference/current/docs-bulk.html#bulk-api-response-body
  */
 import type { JsonValue } from '../../console/cell';
+import type { JsonObject } from '../../../../contracts/json';
 import type { PartialFailure } from '../../../../contracts/mime-types';
 import { asObject } from '../../engine/document-columns';
 import type { EngineResponse } from '../../engine/driver';
 import { firstReasons } from '../../engine/partial-failure-reasons';
 import { describeCause, errorCauses } from './error-cause';
 
-type JsonObject = Record<string, JsonValue>;
 
 /**
  * An item's error as the engine put it (`mapper_parsing_exception: failed to parse field

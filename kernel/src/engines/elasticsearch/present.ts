@@ -2,7 +2,8 @@ import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import { tableRows } from '../../../../contracts/answer-rows';
 import type { DocumentLayout } from '../../../../contracts/mime-types';
 import { asObject } from '../../engine/document-columns';
-import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult, SearchPart } from '../../engine/driver';
+import type { ConsoleResult, EngineResponse, PresentedResult, SearchPart } from '../../engine/driver';
+import type { Column } from '../../../../contracts/columns';
 import type { FieldTree } from '../../engine/field-tree';
 import { structureFields } from '../../engine/structure-cache';
 import { documentGrid, hitsResult } from '../../engine/grid-columns';
@@ -12,7 +13,7 @@ import { filtersFields } from './targets';
 import { emptyAnswerText } from '../../engine/http/http-status';
 
 /** Every Elasticsearch grid starts with these, read-only (drivers.md 2.3). */
-export const LEADING: GridColumn[] = [
+export const LEADING: Column[] = [
   { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },
   { name: '_index', type: 'keyword', readOnly: true, json: false, origin: 'meta' },
   { name: '_score', type: 'float', readOnly: true, json: false, origin: 'meta' },

@@ -15,6 +15,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
+import type { JsonObject } from '../../../../contracts/json';
 import type { ChangeResult, RowKey, TargetAction, TargetActionId } from '../../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
 import { asObject } from '../../engine/document-columns';
@@ -36,7 +37,6 @@ const TRUNCATE_SINCE = 28;
 /** Reads of one save in flight at once. */
 const PARALLEL_READS = 8;
 const Deleted = z.object({ num_deleted: z.number().int().nonnegative() }).loose();
-type JsonObject = { [key: string]: JsonValue };
 
 function documentPath(collection: string, id?: string): string {
   return `/collections/${encodeURIComponent(collection)}/documents${id === undefined ? '' : `/${encodeURIComponent(id)}`}`;

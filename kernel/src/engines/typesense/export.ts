@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
-import { type EngineResponse, type GridColumn } from '../../engine/driver';
+import { type EngineResponse } from '../../engine/driver';
+import type { Column } from '../../../../contracts/columns';
 import { EngineError } from '../../engine/errors';
 import type { ExportPage, ExportRequest, ExportStream } from '../../engine/capabilities/export';
 import type { FieldTree } from '../../engine/field-tree';
@@ -16,7 +17,7 @@ import { ReusedBuffer } from '../../engine/http/reused-buffer';
 import { typesenseFailure } from './failure';
 import { filterOfView } from './grid-filter';
 
-const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
+const LEADING: Column[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
 
 const BODY_ADVICE =
   'Write the export parameters as a JSON object on the lines after %export, for example {"filter_by": "year:<1960", "include_fields": "title,author"} (keys filter_by, include_fields, exclude_fields); fields=a,b on the %export line also picks fields.';

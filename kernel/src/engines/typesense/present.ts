@@ -1,7 +1,8 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import type { DocumentLayout } from '../../../../contracts/mime-types';
 import { asObject } from '../../engine/document-columns';
-import type { ConsoleResult, EngineResponse, GridColumn, PresentedResult, SearchPart } from '../../engine/driver';
+import type { ConsoleResult, EngineResponse, PresentedResult, SearchPart } from '../../engine/driver';
+import type { Column } from '../../../../contracts/columns';
 import type { FieldTree } from '../../engine/field-tree';
 import { structureFields } from '../../engine/structure-cache';
 import { documentGrid, type GridDocument, hitsResult } from '../../engine/grid-columns';
@@ -11,7 +12,7 @@ import { documentsEndpoint, eachSearch, filtersFields } from './targets';
 import { emptyAnswerText } from '../../engine/http/http-status';
 
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
-const LEADING: GridColumn[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
+const LEADING: Column[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
 
 /** An array answer, or the export's lines: each element is a document, `id` among its fields. */
 const LISTED: DocumentLayout = { at: [], source: [], meta: {} };
