@@ -6,7 +6,7 @@
  */
 import { type Server, createServer } from 'node:http';
 import { Agent } from 'undici';
-import { AnswerTooLargeError, bufferedRequest } from '../../kernel/src/engine/http/buffered-response';
+import { CapPassedError, bufferedRequest } from '../../kernel/src/engine/http/buffered-response';
 import { Transport } from '../../kernel/src/engine/http/transport';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 import { type Streamed, startHostileEngine, streamBody } from '../support/hostile-engine';
@@ -116,7 +116,7 @@ describe('an answer past the cap', () => {
     const agent = new Agent({ connections: 1 });
     try {
       const big = bufferedRequest(agent, { origin: engine.url, method: 'GET', path: '/big' }, new AbortController().signal, { maxBytes: 100_000 });
-      await expect(big).rejects.toBeInstanceOf(AnswerTooLargeError);
+      await expect(big).rejects.toBeInstanceOf(CapPassedError);
       await expect(big).rejects.toMatchObject({ maxBytes: 100_000, stage: 'read' });
       const streamed = await sent;
       expect(streamed?.closedEarly).toBe(true);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENV_REFERENCE } from './profile-schema';
 import { AnswerCapSchema, TimeoutSecondsSchema } from './request-bounds';
 import { typedSecretsIn } from '../../../contracts/typed-secrets';
+import { SearchbookError } from '../../../contracts/errors';
 import { reconcileSslMode, type Scheme, schemeOf, type SslMode, SslModeSchema } from './ssl-mode';
 
 /**
@@ -56,10 +57,15 @@ export const TYPESENSE_ADDRESS_ADVICE =
 /** The `${env:NAME}` names the secrets were read from, for `--save`. */
 export type SecretEnvNames = Partial<Record<'password' | 'key', string>>;
 
-export class ConnectArgsError extends Error {}
+export class ConnectArgsError extends SearchbookError {
+  override readonly name: string = 'ConnectArgsError';
+  override readonly code: string = 'SEARCHBOOK_ERR_CONNECT_ARGS';
+}
 
 /** A password or key typed into the `%connect` line itself: it is in the cell, and the notebook, until removed. */
 export class TypedSecretError extends ConnectArgsError {
+  override readonly name = 'TypedSecretError';
+  override readonly code = 'SEARCHBOOK_ERR_TYPED_SECRET';
   constructor(
     message: string,
     readonly option: 'password' | 'key' | 'address',

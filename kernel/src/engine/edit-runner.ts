@@ -9,8 +9,9 @@ import type { HttpMethod, JsonValue } from '../console/cell';
 import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey, TargetAction, TargetActionId } from '../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../contracts/panel-protocol';
 import { type DocumentEdits, type EditedGrid, type EngineResponse } from './driver';
-import { EngineError } from './errors';
-import { arrayLeafRefusal, arrayOnPath, type FieldFacts, fieldFacts, keyPathShape, readOnlyRefusal, storedKeyPaths, ValueRefused } from './edit-values';
+import { EngineError, RequestFailedError } from './errors';
+import { arrayLeafRefusal, arrayOnPath, type FieldFacts, fieldFacts, keyPathShape, readOnlyRefusal, storedKeyPaths } from './edit-values';
+import { editRefusal, Refusal, valueRefusal } from '../console/refusal';
 import type { FieldTree } from './field-tree';
 import type { Transport } from './http/transport';
 import { ownValue, setField } from '../../../contracts/own-fields';
@@ -88,13 +89,13 @@ export async function typeChanges(writes: EngineWrites, grid: EditedGrid, change
       const column = grid.columns.get(name);
       const field = fieldFacts(name, column, tree);
       try {
-        if (change.kind === 'insert' && column?.primaryKey) throw new ValueRefused(`${name} is the new row's id, not one of its fields: it is sent as the row's id (left empty, the engine names the row).`);
+        if (change.kind === 'insert' && column?.primaryKey) throw valueRefusal(name, `${name} is the new row's id, not one of its fields: it is sent as the row's id (left empty, the engine names the row).`);
         const readOnly = readOnlyRefusal(field);
-        if (readOnly) throw new ValueRefused(readOnly);
+        if (readOnly) throw valueRefusal(name, readOnly);
         setField(fields, name, text === null ? null : writes.typeValue(field, text));
       } catch (err) {
-        if (!(err instanceof ValueRefused)) throw err;
-        refusals.push({ key: change.key, column: name, message: err.message, ...(err.line !== undefined ? { line: err.line } : {}), ...(err.col !== undefined ? { col: err.col } : {}) });
+        if (!(err instanceof Refusal) || err.code !== 'SEARCHBOOK_ERR_VALUE_REFUSED') throw err;
+        refusals.push(editRefusal(change.key, err));
       }
     }
     if (!refusals.some((r) => r.key === change.key)) typed.push({ change, fields });
@@ -122,17 +123,14 @@ async function placeDottedFields(writes: EngineWrites, typed: TypedChange[], ref
       for (const name of Object.keys(t.fields).filter((n) => n.includes('.'))) {
         const array = arrayOnPath(stored.get(t.change.row.id), name);
         if (array !== undefined) {
-          refusals.push({ key: t.change.key, column: name, message: arrayLeafRefusal(name, array) });
+          refusals.push(editRefusal(t.change.key, valueRefusal(name, arrayLeafRefusal(name, array))));
           continue;
         }
         const paths = storedKeyPaths(stored.get(t.change.row.id), name);
         if (paths.length === 1) keys[name] = paths[0] as string[];
         if (paths.length > 1) {
-          refusals.push({
-            key: t.change.key,
-            column: name,
-            message: `${name} is stored twice in this document, as ${paths.sort((a, b) => a.length - b.length).map(keyPathShape).join(' and as ')}, and the grid shows only one of them; a save would change one and leave the other, so nothing was sent. Write the document with ${name} once (in a cell), then edit it here.`,
-          });
+          const twice = `${name} is stored twice in this document, as ${paths.sort((a, b) => a.length - b.length).map(keyPathShape).join(' and as ')}, and the grid shows only one of them; a save would change one and leave the other, so nothing was sent. Write the document with ${name} once (in a cell), then edit it here.`;
+          refusals.push(editRefusal(t.change.key, valueRefusal(name, twice)));
         }
       }
       if (Object.keys(keys).length > 0) t.keys = keys;
@@ -217,7 +215,7 @@ export abstract class EngineEdits implements DocumentEdits {
 
   async wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
     const current = await this.currentRow(row, signal);
-    if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
+    if (!current) throw new RequestFailedError(`Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
     return ownValue(current, column) ?? null;
   }
 }

@@ -20,7 +20,7 @@ export async function listCollections(transport: Transport, signal: AbortSignal)
   try {
     body = await sendGridRequest(transport, { method: 'GET', path: '/collections' }, typesenseFailure, [], signal);
   } catch (err) {
-    if (err instanceof EngineError && err.status === 401) return { targets: [], note: CANNOT_LIST_NOTE };
+    if (err instanceof EngineError && err.code === 'SEARCHBOOK_ERR_AUTHENTICATION_FAILED') return { targets: [], note: CANNOT_LIST_NOTE };
     throw err;
   }
   const listed = Collections.safeParse(body);

@@ -1,6 +1,6 @@
 import { asObject } from '../../engine/document-columns';
 import { type EngineResponse } from '../../engine/driver';
-import { EngineError } from '../../engine/errors';
+import { AuthenticationFailedError, EngineError, RequestFailedError } from '../../engine/errors';
 import { noReason, redirectFailure } from '../../engine/http/http-status';
 
 /** Engine messages that need the user to change the request, with what to change (drivers.md 7). */
@@ -37,14 +37,13 @@ export function typesenseFailure(response: EngineResponse): EngineError | undefi
   const reason = typeof message === 'string' ? message : noReason(response);
   // Typesense answers 401 for a missing key, a wrong key and a key that does not allow the action (engine-facts A.2).
   if (response.status === 401) {
-    return new EngineError(
-      'Authentication failed',
+    return new AuthenticationFailedError(
       `Forbidden - a valid API key header must be sent. Typesense answered 401: ${reason} Check key=\${env:NAME} of this connection; a scoped key must allow this action and collection.`,
       401,
       body,
     );
   }
   const known = ADVICE.find((a) => a.status === response.status && a.pattern.test(reason));
-  if (known) return new EngineError('RequestFailed', `${known.lead && !reason.includes(known.lead) ? `${known.lead}: ` : ''}${reason} ${known.advice}`, response.status, body);
-  return new EngineError('RequestFailed', `Typesense answered ${response.status}: ${reason}`, response.status, body);
+  if (known) return new RequestFailedError(`${known.lead && !reason.includes(known.lead) ? `${known.lead}: ` : ''}${reason} ${known.advice}`, response.status, body);
+  return new RequestFailedError(`Typesense answered ${response.status}: ${reason}`, response.status, body);
 }
