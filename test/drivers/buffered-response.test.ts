@@ -96,7 +96,7 @@ describe('interrupts', () => {
       const cell = transport.send({ method: 'GET', path: '/slow/_search', query: '' }, controller.signal);
       await engine.slowArrived;
       controller.abort();
-      await expect(cell).rejects.toMatchObject({ name: 'Interrupted' });
+      await expect(cell).rejects.toMatchObject({ code: 'SEARCHBOOK_ERR_INTERRUPTED', ename: 'Interrupted' });
       const next = await transport.send({ method: 'GET', path: '/', query: '' }, new AbortController().signal);
       expect(next.status).toBe(200);
     } finally {
