@@ -16,7 +16,7 @@ export interface BufferedResponse {
  * Why not `agent.request()` and `body.arrayBuffer()`: every console cell and grid page reads
  * its answer whole, and `request()` first builds a Node Readable for the body, an async
  * resource and a promise per stage, then drains them again. Gathering the chunks directly
- * took a 5-hit search from 0.50 to 0.43 ms in a loop against the sandbox (issue 15).
+ * took a 5-hit search from 0.50 to 0.43 ms in a loop against the sandbox.
  *
  * The signal is honoured at every stage: before a socket is assigned the promise rejects at
  * once (and the request is dropped when its turn comes), after that the socket is torn down.

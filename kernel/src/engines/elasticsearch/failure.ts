@@ -6,8 +6,8 @@ import { type Cause, describeCause, errorCauses } from './error-cause';
 
 /**
  * A failed Elasticsearch answer as an error naming the status and the engine's own reason
- * (drivers.md 7). Security errors are matched on status and `security_exception`, never on the
- * reason's wording, which varies by version (engine-facts B.2).
+ * (its `error.type`, `error.reason` and causes). Security errors are matched on status and
+ * `security_exception`, never on the reason's wording, which varies from version to version.
  */
 export function elasticsearchFailure(response: EngineResponse): EngineError | undefined {
   if (response.status < 400) return redirectFailure(response, 'Elasticsearch');
