@@ -1,4 +1,5 @@
 import type { InstallScope } from './install/jupyter-paths';
+import { SearchbookError } from '../../contracts/errors';
 
 const USAGE = `searchbook: Elasticsearch and Typesense in Jupyter
 
@@ -15,7 +16,10 @@ Usage:
   searchbook --version
 `;
 
-class UsageError extends Error {}
+class UsageError extends SearchbookError {
+  override readonly name = 'UsageError';
+  override readonly code = 'SEARCHBOOK_ERR_USAGE';
+}
 
 function parseScope(args: string[]): InstallScope | undefined {
   const [flag, value, ...rest] = args;

@@ -73,7 +73,7 @@ describe('requests', () => {
   test('a second JSON value in a plain body is refused with its place', () => {
     const r = refusal('POST /p/_doc\n{"a": 1}\n{"b": 2}');
     expect(r.ename).toBe('InvalidJSON');
-    expect([r.line, r.column]).toEqual([3, 1]);
+    expect(r.where).toEqual({ kind: 'cell', line: 3, column: 1 });
   });
 });
 
@@ -115,7 +115,7 @@ describe('variables', () => {
     expect(r.ename).toBe('UnknownVariable');
     expect(r.message).toContain('${index}');
     expect(r.hint).toContain('%set index = ');
-    expect([r.line, r.column]).toEqual([1, 6]);
+    expect(r.where).toEqual({ kind: 'cell', line: 1, column: 6 });
   });
 
   test('an unset env var is refused, saying to export it before starting Jupyter', () => {
@@ -123,7 +123,7 @@ describe('variables', () => {
     expect(r.ename).toBe('UnsetEnvironmentVariable');
     expect(r.message).toContain('MISSING_KEY');
     expect(r.hint).toContain('export MISSING_KEY=');
-    expect([r.line, r.column]).toEqual([2, 8]);
+    expect(r.where).toEqual({ kind: 'cell', line: 2, column: 8 });
   });
 
   test('an env value never appears in refusal text', () => {
@@ -147,10 +147,10 @@ describe('variables', () => {
   });
 
   test('%set is validated at parse time: identifier, JSON, line and column', () => {
-    expect(refusal('%set 1x = 2')).toMatchObject({ ename: 'InvalidMagic', line: 1, column: 6 });
+    expect(refusal('%set 1x = 2')).toMatchObject({ ename: 'InvalidMagic', where: { kind: 'cell', line: 1, column: 6 } });
     expect(refusal('%set x 2').ename).toBe('InvalidMagic');
     const r = refusal('GET /a\n%set x = products');
-    expect(r).toMatchObject({ ename: 'InvalidJSON', line: 2, column: 10 });
+    expect(r).toMatchObject({ ename: 'InvalidJSON', where: { kind: 'cell', line: 2, column: 10 } });
     expect(r.message).toBe("Invalid JSON at line 2, column 10: expected a JSON value (strings need double quotes), found 'p'");
     expect(r.hint).toContain('%set index = "products"');
   });
@@ -175,7 +175,7 @@ describe('magics', () => {
 
   test('an unknown magic is refused, listing the magics', () => {
     const r = refusal('GET /a\n%sql SELECT 1');
-    expect(r).toMatchObject({ ename: 'UnknownMagic', line: 2 });
+    expect(r).toMatchObject({ ename: 'UnknownMagic', where: { kind: 'cell', line: 2 } });
     for (const name of ['%set', '%vars', '%connect', '%connections', '%use']) expect(r.hint).toContain(name);
   });
 });
@@ -191,7 +191,7 @@ describe('JSON errors give the line and column within the cell', () => {
   ])('%j', (cell, line, column, problem) => {
     const r = refusal(cell);
     expect(r.ename).toBe('InvalidJSON');
-    expect([r.line, r.column]).toEqual([line, column]);
+    expect(r.where).toEqual({ kind: 'cell', line, column });
     expect(r.message).toMatch(new RegExp(`^Invalid JSON at line ${line}, column ${column}: `));
     expect(r.message).toContain(problem);
     expect(r.hint).toContain('GET /my-index/_search');
@@ -202,13 +202,13 @@ describe('JSON errors give the line and column within the cell', () => {
     ['GET /x\n{\n  "sort": ["a", "b",\n  ]\n}', 3, 20, "a trailing comma before ']'", 'element'],
   ])('a trailing comma is pointed at, with only the advice that fixes it: %j', (cell, line, column, problem, item) => {
     const r = refusal(cell);
-    expect(r).toMatchObject({ ename: 'InvalidJSON', line, column });
+    expect(r).toMatchObject({ ename: 'InvalidJSON', where: { kind: 'cell', line, column } });
     expect(r.message).toBe(`Invalid JSON at line ${line}, column ${column}: ${problem}`);
     expect(r.hint).toBe(`Remove the comma after the last ${item}: JSON allows no comma before '${problem.slice(-2, -1)}'.`);
   });
 
   test('a body that forgets its closing brace does not swallow the next request', () => {
     const r = refusal('GET /a\n{"query": {"match_all": {}}\nGET /b');
-    expect(r).toMatchObject({ ename: 'InvalidJSON', line: 2 });
+    expect(r).toMatchObject({ ename: 'InvalidJSON', where: { kind: 'cell', line: 2 } });
   });
 });

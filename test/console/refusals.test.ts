@@ -11,14 +11,14 @@ describe('SQL-looking input is refused, nothing is sent', () => {
       expect(r.ename).toBe('SQLRefused');
       expect(r.message).toContain('HTTP requests, not SQL');
       expect(r.hint).toContain(FORM);
-      expect(r.line).toBe(2);
+      expect(r.where).toMatchObject({ kind: 'cell', line: 2 });
     },
   );
 
   test.each(['DELETE FROM', 'DELETE FROM\nbooks WHERE id = 1', 'delete from books', 'DELETE books;', 'DELETE /books;', 'INSERT INTO'])('%j, a method then SQL, is SQL too', (cell) => {
     const r = refusal(cell);
     expect(r.ename).toBe('SQLRefused');
-    expect(r.line).toBe(1);
+    expect(r.where).toMatchObject({ kind: 'cell', line: 1 });
   });
 
   test('a path without its slash is still a request', () => {
@@ -34,7 +34,7 @@ describe('SQL-looking input is refused, nothing is sent', () => {
   });
 
   test('a body with no request line before it', () => {
-    expect(refusal('{"query": {}}')).toMatchObject({ ename: 'BodyWithoutRequest', line: 1 });
+    expect(refusal('{"query": {}}')).toMatchObject({ ename: 'BodyWithoutRequest', where: { kind: 'cell', line: 1 } });
   });
 });
 

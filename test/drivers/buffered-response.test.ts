@@ -6,7 +6,7 @@
  */
 import { type Server, createServer } from 'node:http';
 import { Agent } from 'undici';
-import { AnswerTooLargeError, bufferedRequest } from '../../kernel/src/engine/http/buffered-response';
+import { CapPassedError, bufferedRequest } from '../../kernel/src/engine/http/buffered-response';
 import { Transport } from '../../kernel/src/engine/http/transport';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 import { type Streamed, startHostileEngine, streamBody } from '../support/hostile-engine';
@@ -96,7 +96,7 @@ describe('interrupts', () => {
       const cell = transport.send({ method: 'GET', path: '/slow/_search', query: '' }, controller.signal);
       await engine.slowArrived;
       controller.abort();
-      await expect(cell).rejects.toMatchObject({ name: 'Interrupted' });
+      await expect(cell).rejects.toMatchObject({ code: 'SEARCHBOOK_ERR_INTERRUPTED', ename: 'Interrupted' });
       const next = await transport.send({ method: 'GET', path: '/', query: '' }, new AbortController().signal);
       expect(next.status).toBe(200);
     } finally {
@@ -116,7 +116,7 @@ describe('an answer past the cap', () => {
     const agent = new Agent({ connections: 1 });
     try {
       const big = bufferedRequest(agent, { origin: engine.url, method: 'GET', path: '/big' }, new AbortController().signal, { maxBytes: 100_000 });
-      await expect(big).rejects.toBeInstanceOf(AnswerTooLargeError);
+      await expect(big).rejects.toBeInstanceOf(CapPassedError);
       await expect(big).rejects.toMatchObject({ maxBytes: 100_000, stage: 'read' });
       const streamed = await sent;
       expect(streamed?.closedEarly).toBe(true);

@@ -4,7 +4,7 @@
  * rules end to end against the engines.)
  */
 import type { FieldFacts } from '../../kernel/src/engine/edit-values';
-import { ValueRefused } from '../../kernel/src/engine/edit-values';
+import { Refusal } from '../../kernel/src/console/refusal';
 import { dateMisfit } from '../../kernel/src/engines/elasticsearch/date-format';
 import { typeElasticsearchValue } from '../../kernel/src/engines/elasticsearch/edit-typing';
 import { typeTypesenseValue } from '../../kernel/src/engines/typesense/edit-typing';
@@ -14,11 +14,11 @@ import { exactJson } from '../../kernel/src/json/exact-integers';
 const sent = (value: unknown): string => exactJson(value as Parameters<typeof exactJson>[0]);
 
 const field = (type: string, more: Partial<FieldFacts> = {}): FieldFacts => ({ name: 'f', type, json: false, readOnly: false, ...more });
-const refusal = (run: () => unknown): ValueRefused => {
+const refusal = (run: () => unknown): Refusal => {
   try {
     run();
   } catch (err) {
-    if (err instanceof ValueRefused) return err;
+    if (err instanceof Refusal && err.code === 'SEARCHBOOK_ERR_VALUE_REFUSED') return err;
     throw err;
   }
   throw new Error('not refused');

@@ -5,7 +5,7 @@
  */
 import { searchOfView } from '../../kernel/src/engines/elasticsearch/grid-query';
 import { structureOfMapping } from '../../kernel/src/engines/elasticsearch/mapping';
-import { ViewRefusal } from '../../kernel/src/engine/grid-view';
+import { Refusal } from '../../kernel/src/console/refusal';
 import { EMPTY_VIEW, type FilterRow, type GridView, GridViewSchema } from '../../contracts/panel-protocol';
 
 const tree = structureOfMapping({
@@ -37,11 +37,11 @@ const tree = structureOfMapping({
 /** A view with Match case on unless `more` says otherwise: the clauses below are the exact ones. */
 const view = (filters: Partial<FilterRow>[], more: Partial<GridView> = {}): GridView => GridViewSchema.parse({ matchCase: true, ...more, filters });
 const query = (row: Partial<FilterRow>, more: Partial<GridView> = {}) => searchOfView(view([row], more), tree).query;
-const refusal = (v: GridView): ViewRefusal => {
+const refusal = (v: GridView): Refusal => {
   try {
     searchOfView(v, tree);
   } catch (err) {
-    if (err instanceof ViewRefusal) return err;
+    if (err instanceof Refusal && err.code === 'SEARCHBOOK_ERR_FILTER_REFUSED') return err;
     throw err;
   }
   throw new Error('not refused');
@@ -153,7 +153,7 @@ describe('nested arrays', () => {
   it("the nested array's JSON column neither filters nor sorts", () => {
     const refused = refusal(view([{ column: 'variants', operator: 'is not null' }]));
     expect(refused.message).toContain('JSON column of a nested array');
-    expect(refused.row).toBe(0);
+    expect(refused.where).toEqual({ kind: 'filter', row: 0 });
     expect(searchOfView(view([], { sort: [{ column: 'variants', direction: 'asc' }] }), tree).notes[0]).toContain('Not sorted by variants');
   });
 });
@@ -175,7 +175,7 @@ describe('values typed by the mapping, refused under their row', () => {
     const v = view([{ column: 'tag', operator: 'equals', value: 'ok' }, row as Partial<FilterRow>]);
     const refused = refusal(v);
     expect(refused.message).toContain(message);
-    expect(refused.row).toBe(1);
+    expect(refused.where).toEqual({ kind: 'filter', row: 1 });
   });
 });
 

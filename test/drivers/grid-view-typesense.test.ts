@@ -3,7 +3,7 @@
  * 4.3, 7): the table's form for every operator, values typed by the schema, the raw row
  * verbatim, and every refusal (the six inexpressible operators, backticks, bad values).
  */
-import { ViewRefusal } from '../../kernel/src/engine/grid-view';
+import { Refusal } from '../../kernel/src/console/refusal';
 import { searchOfView } from '../../kernel/src/engines/typesense/grid-filter';
 import { treeOfSchema } from '../../kernel/src/engines/typesense/schema';
 import { type FilterRow, type GridView, GridViewSchema } from '../../contracts/panel-protocol';
@@ -26,11 +26,11 @@ const tree = treeOfSchema(
 
 const view = (filters: Partial<FilterRow>[], more: Partial<GridView> = {}): GridView => GridViewSchema.parse({ ...more, filters });
 const filterOf = (row: Partial<FilterRow>) => searchOfView(view([row]), tree).parameters.filter_by;
-const refusal = (v: GridView): ViewRefusal => {
+const refusal = (v: GridView): Refusal => {
   try {
     searchOfView(v, tree);
   } catch (err) {
-    if (err instanceof ViewRefusal) return err;
+    if (err instanceof Refusal && err.code === 'SEARCHBOOK_ERR_FILTER_REFUSED') return err;
     throw err;
   }
   throw new Error('not refused');
@@ -80,7 +80,7 @@ describe('refused before anything is sent (drivers.md 4.3 rules 3–4, 7)', () =
     expect(refused.message).toMatch(operator === 'ends with' ? /infix: true/ : operator === 'matches regex' ? /no regular expressions/ : /no test for a missing, null or empty value/);
     // "contains" matches whole words on Typesense: it can do none of these.
     expect(refused.message).not.toMatch(/contains/);
-    expect(refused.row).toBe(1);
+    expect(refused.where).toEqual({ kind: 'filter', row: 1 });
   });
 
   it.each([
@@ -96,7 +96,7 @@ describe('refused before anything is sent (drivers.md 4.3 rules 3–4, 7)', () =
   ] as const)('%o', (row, message) => {
     const refused = refusal(view([row as Partial<FilterRow>]));
     expect(refused.message).toContain(message);
-    expect(refused.row).toBe(0);
+    expect(refused.where).toEqual({ kind: 'filter', row: 0 });
   });
 });
 

@@ -4,6 +4,7 @@ import { ENV_REFERENCE } from '../engine/profile-fields';
 import { reconcileSslMode, type Scheme, schemeOf } from '../engine/ssl-mode';
 import { ENGINE_NAMES, ENGINES, engineNamed } from '../engines/registry';
 import { typedSecretsIn } from '../../../contracts/typed-secrets';
+import { SearchbookError } from '../../../contracts/errors';
 
 export type { ConnectArgs } from '../engine/connect-options';
 
@@ -31,10 +32,15 @@ const ANY_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
 /** The `${env:NAME}` names the secrets were read from, for `--save`. */
 export type SecretEnvNames = Partial<Record<SecretArg, string>>;
 
-export class ConnectArgsError extends Error {}
+export class ConnectArgsError extends SearchbookError {
+  override readonly name: string = 'ConnectArgsError';
+  override readonly code: string = 'SEARCHBOOK_ERR_CONNECT_ARGS';
+}
 
 /** A password or key typed into the `%connect` line itself: it is in the cell, and the notebook, until removed. */
 export class TypedSecretError extends ConnectArgsError {
+  override readonly name = 'TypedSecretError';
+  override readonly code = 'SEARCHBOOK_ERR_TYPED_SECRET';
   constructor(
     message: string,
     readonly option: 'password' | 'key' | 'address',

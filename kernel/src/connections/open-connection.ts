@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Driver, type EngineIdentity, type EngineName } from '../engine/driver';
-import { EngineError } from '../engine/errors';
+import { ConnectionFailedError } from '../engine/errors';
 import { engineNamed } from '../engines/registry';
 import type { TransportOptions } from '../engine/http/transport';
 import { type ConnectArgs, ConnectArgsError } from './connect-args';
@@ -73,8 +73,7 @@ async function probe(driver: Driver, signal: AbortSignal, timedOut: () => boolea
     return await driver.probe(signal);
   } catch (err) {
     if (!timedOut()) throw err;
-    throw new EngineError(
-      'Connection failed',
+    throw new ConnectionFailedError(
       `Connection failed: ${address} accepted the connection but did not answer within ${waitMs / 1000} s. Check that this is the engine's HTTP address and port (another service may accept connections without answering), or wait longer with timeout=<seconds>.`,
     );
   }

@@ -9,9 +9,13 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { userConfigDir } from '../install/jupyter-paths';
+import { SearchbookError } from '../../../contracts/errors';
 import { describeProfileIssue, type Profile, type ProfilesFile, ProfilesFileSchema } from './profile-schema';
 
-export class ProfileFileError extends Error {}
+export class ProfileFileError extends SearchbookError {
+  override readonly name = 'ProfileFileError';
+  override readonly code = 'SEARCHBOOK_ERR_PROFILE_FILE';
+}
 
 /** `<Jupyter config dir>/searchbook/profiles.json`; JUPYTER_CONFIG_DIR moves it. */
 export function profilesPath(env: Record<string, string | undefined> = process.env): string {

@@ -3,6 +3,7 @@
  * executor (execute/). Nothing here knows about engines.
  */
 import type { ExportArgs } from './export-args';
+import type { Refusal } from './refusal';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -46,15 +47,7 @@ export interface ConsoleMagic {
 
 export type CellItem = ConsoleRequest | ConsoleMagic;
 
-/** Why a cell was refused: nothing of it is sent. `hint` says what to write instead. */
-export interface Refusal {
-  /** Short error name shown as the `ename` of the error output, e.g. `SQLRefused`. */
-  ename: string;
-  message: string;
-  hint: string;
-  /** 1-based line and column within the cell, when the problem has a place. */
-  line?: number;
-  column?: number;
-}
+/** Why a cell was refused: nothing of it is sent (see refusal.ts). */
+export type { Refusal };
 
 export type ParseResult = { ok: true; items: CellItem[] } | { ok: false; refusal: Refusal };

@@ -25,6 +25,6 @@ export function isComplete(text: string, scope?: VariableScope): IsCompleteResul
   }
   const result = parseCell(text, scope ?? new VariableScope(() => undefined));
   if (result.ok) return { status: 'complete' };
-  const unjudged = scope === undefined && (result.refusal.ename === 'UnknownVariable' || result.refusal.ename === 'UnsetEnvironmentVariable');
+  const unjudged = scope === undefined && (result.refusal.code === 'SEARCHBOOK_ERR_UNKNOWN_VARIABLE' || result.refusal.code === 'SEARCHBOOK_ERR_UNSET_ENVIRONMENT_VARIABLE');
   return { status: unjudged ? 'complete' : 'invalid' };
 }

@@ -118,7 +118,7 @@ export function readSetHead(cell: string, argsStart: number, lineEnd: number, li
 
 /**
  * `%set` arguments (the text after `%set`) → variable and value, for the executor; refuses with
- * RefusalError like the parser. Positions in refusals are relative to `args` as its own text.
+ * a Refusal like the parser. Positions in refusals are relative to `args` as its own text.
  * The parser already did this during its dry run and put the result in ConsoleMagic.set.
  */
 export function parseSetArgs(args: string, scope: VariableScope): { name: string; value: JsonValue } {

@@ -8,7 +8,7 @@ import { splitCell, type MagicSegment, type RequestSegment } from './cell-struct
 import { parseExportArgs } from './export-args';
 import { parseBody } from './json-body';
 import { readMagicHead, readSetHead, SET_USAGE } from './magics';
-import { refuse, RefusalError, withForm } from './refusal';
+import { refuse, Refusal, withForm } from './refusal';
 import { parseRequestLine, substitute } from './request-line';
 import { positionAt } from './text-position';
 import type { VariableScope } from './variables';
@@ -102,7 +102,7 @@ export function parseCell(text: string, scope: VariableScope): ParseResult {
       }
     }
   } catch (error) {
-    if (error instanceof RefusalError) return { ok: false, refusal: error.refusal };
+    if (error instanceof Refusal) return { ok: false, refusal: error };
     throw error;
   }
   return { ok: true, items };

@@ -10,8 +10,9 @@ import type { ChangeResult, EditRefusal, PlannedRequest, RowChange, RowKey } fro
 import type { SentRequest } from '../../../contracts/panel-protocol';
 import type { EngineResponse } from './capabilities/console';
 import type { DocumentWrites, EditedGrid } from './capabilities/writes';
-import { EngineError } from './errors';
-import { arrayLeafRefusal, arrayOnPath, type FieldFacts, fieldFacts, keyPathShape, readOnlyRefusal, storedKeyPaths, ValueRefused } from './edit-values';
+import { EngineError, RequestFailedError } from './errors';
+import { arrayLeafRefusal, arrayOnPath, type FieldFacts, fieldFacts, keyPathShape, readOnlyRefusal, storedKeyPaths } from './edit-values';
+import { editRefusal, Refusal, valueRefusal } from '../console/refusal';
 import type { FieldTree } from './field-tree';
 import type { Transport } from './http/transport';
 import { ownValue, setField } from '../../../contracts/own-fields';
@@ -89,13 +90,13 @@ export async function typeChanges(writes: EngineWrites, grid: EditedGrid, change
       const column = grid.columns.get(name);
       const field = fieldFacts(name, column, tree);
       try {
-        if (change.kind === 'insert' && column?.primaryKey) throw new ValueRefused(`${name} is the new row's id, not one of its fields: it is sent as the row's id (left empty, the engine names the row).`);
+        if (change.kind === 'insert' && column?.primaryKey) throw valueRefusal(name, `${name} is the new row's id, not one of its fields: it is sent as the row's id (left empty, the engine names the row).`);
         const readOnly = readOnlyRefusal(field);
-        if (readOnly) throw new ValueRefused(readOnly);
+        if (readOnly) throw valueRefusal(name, readOnly);
         setField(fields, name, text === null ? null : writes.typeValue(field, text));
       } catch (err) {
-        if (!(err instanceof ValueRefused)) throw err;
-        refusals.push({ key: change.key, column: name, message: err.message, ...(err.line !== undefined ? { line: err.line } : {}), ...(err.col !== undefined ? { col: err.col } : {}) });
+        if (!(err instanceof Refusal) || err.code !== 'SEARCHBOOK_ERR_VALUE_REFUSED') throw err;
+        refusals.push(editRefusal(change.key, err));
       }
     }
     if (!refusals.some((r) => r.key === change.key)) typed.push({ change, fields });
@@ -123,17 +124,14 @@ async function placeDottedFields(writes: EngineWrites, typed: TypedChange[], ref
       for (const name of Object.keys(t.fields).filter((n) => n.includes('.'))) {
         const array = arrayOnPath(stored.get(t.change.row.id), name);
         if (array !== undefined) {
-          refusals.push({ key: t.change.key, column: name, message: arrayLeafRefusal(name, array) });
+          refusals.push(editRefusal(t.change.key, valueRefusal(name, arrayLeafRefusal(name, array))));
           continue;
         }
         const paths = storedKeyPaths(stored.get(t.change.row.id), name);
         if (paths.length === 1) keys[name] = paths[0] as string[];
         if (paths.length > 1) {
-          refusals.push({
-            key: t.change.key,
-            column: name,
-            message: `${name} is stored twice in this document, as ${paths.sort((a, b) => a.length - b.length).map(keyPathShape).join(' and as ')}, and the grid shows only one of them; a save would change one and leave the other, so nothing was sent. Write the document with ${name} once (in a cell), then edit it here.`,
-          });
+          const twice = `${name} is stored twice in this document, as ${paths.sort((a, b) => a.length - b.length).map(keyPathShape).join(' and as ')}, and the grid shows only one of them; a save would change one and leave the other, so nothing was sent. Write the document with ${name} once (in a cell), then edit it here.`;
+          refusals.push(editRefusal(t.change.key, valueRefusal(name, twice)));
         }
       }
       if (Object.keys(keys).length > 0) t.keys = keys;
@@ -209,6 +207,6 @@ export function documentWrites(writes: EngineWrites): DocumentWrites {
 /** A cell's whole value, from the stored document as the engine reads it into a grid row (undefined when it is gone). */
 export async function wholeValue(currentRow: (row: RowKey, signal: AbortSignal) => Promise<Record<string, JsonValue> | undefined>, row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue> {
   const current = await currentRow(row, signal);
-  if (!current) throw new EngineError('RequestFailed', `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
+  if (!current) throw new RequestFailedError(`Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`, 404);
   return ownValue(current, column) ?? null;
 }

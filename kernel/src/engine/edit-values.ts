@@ -14,18 +14,7 @@ import { resolveColumn } from './grid-view';
 import { jsonFault } from './http/json-fault';
 import { exactInteger, parseExactJson, readValue } from '../json/exact-integers';
 import { positionAt } from '../console/text-position';
-
-/** A typed value the kernel will not send; the message says what to write instead. */
-export class ValueRefused extends Error {
-  constructor(
-    message: string,
-    readonly line?: number,
-    readonly col?: number,
-  ) {
-    super(message);
-    this.name = 'ValueRefused';
-  }
-}
+import { valueRefusal } from '../console/refusal';
 
 /** What typing a cell needs to know about its field. */
 export interface FieldFacts {
@@ -88,7 +77,7 @@ export function parseJsonCell(field: FieldFacts, text: string): JsonValue {
     const fault = jsonFault(text) ?? { offset: text.length, what: 'not JSON' };
     const { line, column } = positionAt(text, fault.offset);
     const cut = text.trimEnd().endsWith('...') ? ' It ends in "...": a cut cell holds only the start of its value; load the whole value before editing it.' : '';
-    throw new ValueRefused(`${field.name} (${field.type}) takes JSON: ${fault.what} at line ${line}, column ${column}.${cut}`, line, column);
+    throw valueRefusal(field.name, `${field.name} (${field.type}) takes JSON: ${fault.what} at line ${line}, column ${column}.${cut}`, { line, column });
   }
 }
 
@@ -96,9 +85,9 @@ export function numberCell(field: FieldFacts, text: string, whole: boolean): num
   const trimmed = text.trim();
   const value = Number(trimmed);
   if (trimmed === '' || !Number.isFinite(value) || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed)) {
-    throw new ValueRefused(`${field.name} (${field.type}): "${text}" is not a number; write a number such as 42${whole ? '' : ' or 4.5'}.`);
+    throw valueRefusal(field.name, `${field.name} (${field.type}): "${text}" is not a number; write a number such as 42${whole ? '' : ' or 4.5'}.`);
   }
-  if (whole && !Number.isInteger(value)) throw new ValueRefused(`${field.name} (${field.type}): "${text}" has a fraction, and ${field.type} holds whole numbers; write one such as ${Math.trunc(value)}.`);
+  if (whole && !Number.isInteger(value)) throw valueRefusal(field.name, `${field.name} (${field.type}): "${text}" has a fraction, and ${field.type} holds whole numbers; write one such as ${Math.trunc(value)}.`);
   return value;
 }
 
@@ -109,8 +98,8 @@ export function numberCell(field: FieldFacts, text: string, whole: boolean): num
 export function wholeNumberCell(field: FieldFacts, text: string, range: { min: bigint; max: bigint }): number | string {
   const value = numberCell(field, text, true);
   const digits = exactWhole(text.trim());
-  if (digits === undefined) throw new ValueRefused(`${field.name} (${field.type}): "${text}" has a fraction, and ${field.type} holds whole numbers; write one such as ${Math.trunc(value)}.`);
-  if (digits < range.min || digits > range.max) throw new ValueRefused(`${field.name} (${field.type}): ${text.trim()} is outside ${range.min}..${range.max}, the range of ${field.type}.`);
+  if (digits === undefined) throw valueRefusal(field.name, `${field.name} (${field.type}): "${text}" has a fraction, and ${field.type} holds whole numbers; write one such as ${Math.trunc(value)}.`);
+  if (digits < range.min || digits > range.max) throw valueRefusal(field.name, `${field.name} (${field.type}): ${text.trim()} is outside ${range.min}..${range.max}, the range of ${field.type}.`);
   return exactInteger(digits);
 }
 
@@ -136,7 +125,7 @@ export function booleanCell(field: FieldFacts, text: string): boolean {
   const lower = text.trim().toLowerCase();
   if (lower === 'true') return true;
   if (lower === 'false') return false;
-  throw new ValueRefused(`${field.name} (${field.type}): write true or false, not "${text}".`);
+  throw valueRefusal(field.name, `${field.name} (${field.type}): write true or false, not "${text}".`);
 }
 
 /**

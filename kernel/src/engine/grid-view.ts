@@ -6,17 +6,8 @@
 import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
 import type { FilterRow, GridView, ViewRequest } from '../../../contracts/panel-protocol';
 import type { FieldNode, FieldTree } from './field-tree';
+import { filterRefusal } from '../console/refusal';
 
-/** A filter the engine cannot take: nothing is sent, the message shows under its row. */
-export class ViewRefusal extends Error {
-  constructor(
-    message: string,
-    readonly row: number | 'raw',
-  ) {
-    super(message);
-    this.name = 'ViewRefusal';
-  }
-}
 
 export type LeafNode = Extract<FieldNode, { kind: 'leaf' }>;
 
@@ -54,15 +45,15 @@ export function isEmptyView(view: GridView): boolean {
 
 /** The row's single value; a list or pair where one value belongs is refused. */
 export function singleValue(row: FilterRow, index: number): string {
-  if (Array.isArray(row.value)) throw new ViewRefusal(`"${row.operator}" on ${row.column} takes one value, not a list.`, index);
-  if (row.value === '') throw new ViewRefusal(`Write a value for "${row.operator}" on ${row.column}.`, index);
+  if (Array.isArray(row.value)) throw filterRefusal(`"${row.operator}" on ${row.column} takes one value, not a list.`, index);
+  if (row.value === '') throw filterRefusal(`Write a value for "${row.operator}" on ${row.column}.`, index);
   return row.value;
 }
 
 /** The row's list (`in list`): a list, or one value. */
 export function listValue(row: FilterRow, index: number): string[] {
   const values = (Array.isArray(row.value) ? row.value : [row.value]).filter((v) => v !== '');
-  if (values.length === 0) throw new ViewRefusal(`Write at least one value for "${row.operator}" on ${row.column} (a list separated by commas).`, index);
+  if (values.length === 0) throw filterRefusal(`Write at least one value for "${row.operator}" on ${row.column} (a list separated by commas).`, index);
   return values;
 }
 
@@ -70,15 +61,15 @@ export function listValue(row: FilterRow, index: number): string[] {
 export function pairValue(row: FilterRow, index: number): [string, string] {
   const [low, high, ...rest] = Array.isArray(row.value) ? row.value : [];
   if (low === undefined || high === undefined || low === '' || high === '' || rest.length > 0) {
-    throw new ViewRefusal(`"between" on ${row.column} takes two values, low and high (write them as low..high).`, index);
+    throw filterRefusal(`"between" on ${row.column} takes two values, low and high (write them as low..high).`, index);
   }
   return [low, high];
 }
 
 export function numberValue(text: string, column: string, type: string, integer: boolean, index: number): number {
   const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(value)) throw new ViewRefusal(`${column} (${type}): "${text}" is not a number; write a number such as 42${integer ? '' : ' or 4.5'}.`, index);
-  if (integer && !Number.isInteger(value)) throw new ViewRefusal(`${column} (${type}): "${text}" is not a whole number; write one such as 42.`, index);
+  if (text.trim() === '' || !Number.isFinite(value)) throw filterRefusal(`${column} (${type}): "${text}" is not a number; write a number such as 42${integer ? '' : ' or 4.5'}.`, index);
+  if (integer && !Number.isInteger(value)) throw filterRefusal(`${column} (${type}): "${text}" is not a whole number; write one such as 42.`, index);
   return value;
 }
 
@@ -86,7 +77,7 @@ export function booleanValue(text: string, column: string, type: string, index: 
   const lower = text.trim().toLowerCase();
   if (lower === 'true') return true;
   if (lower === 'false') return false;
-  throw new ViewRefusal(`${column} (${type}): write true or false, not "${text}".`, index);
+  throw filterRefusal(`${column} (${type}): write true or false, not "${text}".`, index);
 }
 
 /** The view's request as a console cell: the request line, then the JSON body. */

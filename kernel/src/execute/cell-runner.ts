@@ -8,7 +8,7 @@ import { EngineError } from '../engine/errors';
 import { ENGINES } from '../engines/registry';
 import { type Answer, messageBundle, toBundles } from '../render/bundle';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
-import { CellFailure, INTERRUPTED } from './cell-failure';
+import { CellFailure, INTERRUPTED, INTERRUPTED_CODE } from './cell-failure';
 import { runMagic } from './magics';
 import type { OutputSink } from './output-sink';
 import { Progress } from './progress';
@@ -48,7 +48,7 @@ export class CellRunner {
     const parsed = parseCell(code, this.scope);
     const driver = this.connections.active?.driver;
     // SQL is answered with the connection's own engine's way of asking the same.
-    if (!parsed.ok) throw refusalFailure(parsed.refusal.ename === 'SQLRefused' && driver ? { ...parsed.refusal, hint: driver.console.sqlAdvice } : parsed.refusal);
+    if (!parsed.ok) throw refusalFailure(parsed.refusal, parsed.refusal.code === 'SEARCHBOOK_ERR_SQL_REFUSED' && driver ? driver.console.sqlAdvice : parsed.refusal.hint);
     // A cell that keeps its connection is checked whole against it, so a refusal sends nothing at all.
     if (driver && parsed.items.every((item) => item.kind === 'request')) {
       for (const item of parsed.items) {
@@ -68,7 +68,7 @@ export class CellRunner {
       if (controller.signal.aborted) throw INTERRUPTED();
     } catch (err) {
       // A magic that says itself what the interrupt stopped (an export: how far it got) keeps its words.
-      if (controller.signal.aborted) throw err instanceof CellFailure && err.ename === 'Interrupted' ? err : INTERRUPTED();
+      if (controller.signal.aborted) throw err instanceof CellFailure && err.code === INTERRUPTED_CODE ? err : INTERRUPTED();
       if (err instanceof EngineError) throw CellFailure.fromEngine(err);
       throw err;
     } finally {
@@ -122,7 +122,7 @@ function answerOf(response: EngineResponse): Answer | undefined {
   return undefined;
 }
 
-function refusalFailure(refusal: Refusal): CellFailure {
+function refusalFailure(refusal: Refusal, hint = refusal.hint): CellFailure {
   // The refusal's message already names its line and column.
-  return new CellFailure(refusal.ename, `${refusal.message.replace(/\.?$/, '.')} Nothing was sent.`, refusal.hint);
+  return new CellFailure(refusal.ename, `${refusal.message.replace(/\.?$/, '.')} Nothing was sent.`, hint, refusal.code);
 }

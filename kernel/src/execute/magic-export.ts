@@ -8,7 +8,7 @@ import type { ConsoleMagic } from '../console/cell';
 import { EXPORT_USAGE } from '../console/export-args';
 import { type ExportProgress, ExportRefused, ExportStopped, exportToFile } from '../export/export-file';
 import { progressBundle, progressText, stoppedText, summaryText } from '../export/progress-text';
-import { CellFailure } from './cell-failure';
+import { CellFailure, INTERRUPTED_CODE } from './cell-failure';
 import type { MagicContext } from './magics';
 
 /** Jupyter Server rate-limits iopub; a few updates a second read as live progress. */
@@ -56,6 +56,6 @@ export async function exportMagic(magic: ConsoleMagic, { connections, sink, sign
     const text = stoppedText(args.target, args.file, err);
     if (shown) await show(text, err.progress);
     else await sink.display(progressBundle(text, err.progress));
-    throw new CellFailure(err.ename, text);
+    throw new CellFailure(err.ename, text, undefined, err.stop === 'interrupted' ? INTERRUPTED_CODE : undefined);
   }
 }

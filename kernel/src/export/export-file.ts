@@ -13,7 +13,7 @@ import type { JsonValue } from '../console/cell';
 import type { GridView } from '../../../contracts/panel-protocol';
 import { type Driver } from '../engine/driver';
 import type { ExportStream } from '../engine/capabilities/export';
-import { EngineError } from '../engine/errors';
+import { EngineError, InterruptedError } from '../engine/errors';
 import { checkReplaceable, ExportRefused, fileSystemRefusal, refuseNul, resolveFolder } from './export-target';
 import { fileSystemErrorText, isFileSystemError } from './file-errors';
 import { type ExportFormat, pageWriter } from './formats';
@@ -186,7 +186,7 @@ async function writeExport(driver: Driver, options: ExportOptions, hooks: Export
       hooks.onProgress?.({ ...progress });
       if (hooks.signal.aborted) break;
     }
-    if (hooks.signal.aborted) throw new EngineError('Interrupted', 'interrupted');
+    if (hooks.signal.aborted) throw new InterruptedError('interrupted');
     await out.write(writer.end());
     await out.close();
     // The name may have become a directory, a pipe or a link while the export ran.

@@ -10,7 +10,7 @@ import type { ConnectionRegistry } from '../connections/registry';
 import type { Connection } from '../connections/open-connection';
 import { type DocumentBlock, type FilterSyntax, type OpenedGrid } from '../engine/driver';
 import { EngineError } from '../engine/errors';
-import { ViewRefusal } from '../engine/grid-view';
+import { Refusal } from '../console/refusal';
 import { VariableScope } from '../console/variables';
 import type { Comm, CommTarget } from '../protocol/comms';
 import { boundCrossed } from '../protocol/json-bounds';
@@ -106,7 +106,7 @@ export class GridService {
       await send(await this.handle(parsed.data, comm, AbortSignal.timeout(parsed.data.type === 'save' ? SAVE_TIMEOUT_MS : REQUEST_TIMEOUT_MS)));
     } catch (err) {
       const status = err instanceof EngineError ? err.status : undefined;
-      const filterRow = err instanceof ViewRefusal ? err.row : undefined;
+      const filterRow = err instanceof Refusal && err.where?.kind === 'filter' ? err.where.row : undefined;
       await send({ type: 'error', message: (err as Error).message, ...(status !== undefined ? { status } : {}), ...(filterRow !== undefined ? { filterRow } : {}) });
     }
   }

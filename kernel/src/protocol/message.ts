@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { serialise } from './encoded-string';
+import { SearchbookError } from '../../../contracts/errors';
 import type { Signer } from './signer';
 
 export const PROTOCOL_VERSION = '5.3';
@@ -40,7 +41,10 @@ export interface OutgoingMessage {
   identities?: Buffer[];
 }
 
-export class MessageError extends Error {}
+export class MessageError extends SearchbookError {
+  override readonly name = 'MessageError';
+  override readonly code = 'SEARCHBOOK_ERR_MESSAGE';
+}
 
 /** Parses raw frames; throws MessageError for anything that is not a valid, signed message. */
 export function decode(frames: Buffer[], signer: Signer): IncomingMessage {

@@ -1,4 +1,5 @@
 import { type Dispatcher, errors as undiciErrors } from 'undici';
+import { SearchbookError } from '../../../../contracts/errors';
 
 type AnswerHeaders = Dispatcher.ResponseData['headers'];
 
@@ -15,7 +16,7 @@ export interface BufferedResponse {
  * Why not `agent.request()` and `body.arrayBuffer()`: every console cell and grid page reads
  * its answer whole, and `request()` first builds a Node Readable for the body, an async
  * resource and a promise per stage, then drains them again. Gathering the chunks directly
- * took a 5-hit search from 0.50 to 0.43 ms in a loop against the sandbox (issue 15).
+ * took a 5-hit search from 0.50 to 0.43 ms in a loop against the sandbox.
  *
  * The signal is honoured at every stage: before a socket is assigned the promise rejects at
  * once (and the request is dropped when its turn comes), after that the socket is torn down.
@@ -43,14 +44,18 @@ export interface AnswerBounds {
 }
 
 /** The whole answer did not come within its deadline; the request was aborted then. */
-export class DeadlinePassedError extends Error {
+export class DeadlinePassedError extends SearchbookError {
+  override readonly name = 'DeadlinePassedError';
+  override readonly code = 'SEARCHBOOK_ERR_DEADLINE_PASSED';
   constructor(readonly deadlineMs: number) {
     super(`the answer did not come whole within ${deadlineMs} ms`);
   }
 }
 
 /** An answer that passed its connection's cap; the request was aborted when it did. */
-export class AnswerTooLargeError extends Error {
+export class CapPassedError extends SearchbookError {
+  override readonly name = 'CapPassedError';
+  override readonly code = 'SEARCHBOOK_ERR_CAP_PASSED';
   constructor(
     readonly maxBytes: number,
     /** Bytes of body when it passed the cap: announced by Content-Length, read, or once decompressed. */
@@ -66,7 +71,9 @@ export class AnswerTooLargeError extends Error {
  * may have come. Unlike a failure before any answer, this says nothing about the address or
  * the protocol, so it is told apart from one.
  */
-export class AnswerCutError extends Error {
+export class AnswerCutError extends SearchbookError {
+  override readonly name = 'AnswerCutError';
+  override readonly code = 'SEARCHBOOK_ERR_ANSWER_CUT';
   constructor(
     readonly status: number,
     /** Bytes of body read before the cut, where known. */
@@ -171,8 +178,8 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
     this.fail(this.status !== 0 ? new AnswerCutError(this.status, this.received, err) : err);
   }
 
-  private tooLarge(controller: Dispatcher.DispatchController, reached: number, stage: AnswerTooLargeError['stage']): void {
-    const err = new AnswerTooLargeError(this.bounds.maxBytes ?? 0, reached, stage);
+  private tooLarge(controller: Dispatcher.DispatchController, reached: number, stage: CapPassedError['stage']): void {
+    const err = new CapPassedError(this.bounds.maxBytes ?? 0, reached, stage);
     // Settled first, so the abort's own error callback finds nothing left to do.
     this.fail(err);
     controller.abort(err);

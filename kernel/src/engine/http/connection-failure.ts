@@ -1,5 +1,5 @@
 /**
- * Socket and TLS failures as `Connection failed: ...` messages (drivers.md 7) that say what to
+ * Socket and TLS failures as `Connection failed: ...` messages that say what to
  * change in `%connect`. Only the error's code and Node's own message are used: neither ever
  * holds a request header, so no credential can leak through here.
  */

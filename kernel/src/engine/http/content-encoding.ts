@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
-import { AnswerTooLargeError } from './buffered-response';
-import { EngineError } from '../errors';
+import { CapPassedError } from './buffered-response';
+import { UnreadableAnswerError } from '../errors';
 
 type Decoder = (bytes: Buffer, options: ZlibOptions) => Promise<Buffer>;
 
@@ -39,13 +39,13 @@ export async function decodeContent(bytes: Buffer, encoding: string | undefined,
   for (const coding of codings) {
     const decoder = DECODERS[coding];
     if (!decoder) {
-      throw new EngineError('Unreadable answer', `The answer came encoded as "${encoding}" (its Content-Encoding header), which searchbook cannot decode; it reads gzip, deflate and br.`);
+      throw new UnreadableAnswerError(`The answer came encoded as "${encoding}" (its Content-Encoding header), which searchbook cannot decode; it reads gzip, deflate and br.`);
     }
     try {
       body = await decoder(body, { maxOutputLength: maxBytes });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new AnswerTooLargeError(maxBytes, maxBytes, 'decoded');
-      throw new EngineError('Unreadable answer', `The answer says it is ${coding}-compressed (its Content-Encoding header) but does not decompress (${(err as Error).message}).`);
+      if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new CapPassedError(maxBytes, maxBytes, 'decoded');
+      throw new UnreadableAnswerError(`The answer says it is ${coding}-compressed (its Content-Encoding header) but does not decompress (${(err as Error).message}).`);
     }
   }
   return { bytes: body, decoded: true };

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { EngineResponse } from '../capabilities/console';
-import { EngineError } from '../errors';
+import { EngineError, RedirectedError } from '../errors';
 
 /** `503 Service Unavailable`: the status with its reason phrase, when HTTP names one. */
 export function statusWithReason(status: number): string {
@@ -22,8 +22,7 @@ export function redirectFailure(response: EngineResponse, engineLabel: string): 
   if (response.status < 300 || response.status >= 400) return undefined;
   const location = response.headers.location;
   const where = location ? ` to ${location}` : ' without a Location header';
-  return new EngineError(
-    'Redirected',
+  return new RedirectedError(
     `${engineLabel} answered ${statusWithReason(response.status)}${where}. searchbook does not follow redirects, so nothing was read from there; if the engine moved, %connect to the address it names.`,
     response.status,
   );

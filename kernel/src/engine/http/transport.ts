@@ -1,14 +1,14 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { ConsoleRequest, JsonValue, RequestBody } from '../../console/cell';
 import { DEFAULT_ANSWER_CAP_BYTES, formatBytes, MAX_ANSWER_CAP_BYTES } from '../request-bounds';
-import { AnswerCutError, AnswerTooLargeError, type BufferedResponse, bufferedRequest, DeadlinePassedError } from './buffered-response';
+import { AnswerCutError, CapPassedError, type BufferedResponse, bufferedRequest, DeadlinePassedError } from './buffered-response';
 import { exactJson } from '../../json/exact-integers';
 import { connectionFailureMessage, connectionFailureReason } from './connection-failure';
 import { decodeContent } from './content-encoding';
 import { jsonFault } from './json-fault';
 import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
 import type { EngineResponse } from '../capabilities/console';
-import { EngineError } from '../errors';
+import { AnswerTimeoutError, AnswerTooLargeError, ConnectionFailedError, EngineError, InterruptedError } from '../errors';
 
 /**
  * What an HTTPS connection checks: `none` trusts any certificate, `chain` that a trusted CA
@@ -177,7 +177,7 @@ export class Transport {
     return this.agent.close();
   }
 
-  private tooLarge(err: AnswerTooLargeError): EngineError {
+  private tooLarge(err: CapPassedError): EngineError {
     const cap = formatBytes(err.maxBytes);
     const reached =
       err.stage === 'announced'
@@ -186,34 +186,31 @@ export class Transport {
           ? 'it grew past that once decompressed, so it was dropped'
           : `the request was aborted at ${formatBytes(err.reached)} read and what was read let go`;
     const advice = this.options.largeAnswerAdvice ?? 'Ask for a smaller answer';
-    return new EngineError(
-      'Answer too large',
+    return new AnswerTooLargeError(
       `The answer of ${this.options.label} is larger than the ${cap} one answer may hold in memory (max_answer of this connection): ${reached}. ${advice}; or raise the cap with max_answer=<size> on %connect (at most ${formatBytes(MAX_ANSWER_CAP_BYTES).replace(' ', '')}).`,
     );
   }
 
   private mapError(err: unknown, signal: AbortSignal, timeoutMs: number): EngineError {
-    if (signal.aborted) return new EngineError('Interrupted', 'The request was interrupted; nothing more will be read from it.');
+    if (signal.aborted) return new InterruptedError('The request was interrupted; nothing more will be read from it.');
     const cut = err instanceof AnswerCutError ? err : undefined;
     if (cut) err = cut.failure;
     if (err instanceof EngineError) return err;
     if (err instanceof DeadlinePassedError || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
-      return new EngineError(
-        'Timeout',
+      return new AnswerTimeoutError(
         `${this.options.label} did not send its whole answer within ${timeoutMs / 1000} s (timeout=${timeoutMs / 1000} of this connection), so the request was aborted. Wait longer with timeout=<seconds> on %connect, or ask for less.`,
       );
     }
-    if (err instanceof AnswerTooLargeError) return this.tooLarge(err);
+    if (err instanceof CapPassedError) return this.tooLarge(err);
     const { label, baseUrl } = this.options;
     if (cut) {
       const read = cut.received === undefined ? '' : ` after ${formatBytes(cut.received)} of it`;
-      return new EngineError(
-        'Connection failed',
+      return new ConnectionFailedError(
         `Connection failed: ${label} (${baseUrl}) answered ${cut.status} and then closed the connection before the whole answer came${read} (${connectionFailureReason(err)}), so none of it is shown. Run the cell again; if it happens again, the engine or a proxy in between cuts answers off: its log says why.`,
       );
     }
     const untrustedCertificateAdvice = this.options.untrustedCertificateAdvice ?? 'Add skip_verify to trust it anyway, or ca=<PEM file> with the CA that signed it.';
-    return new EngineError('Connection failed', connectionFailureMessage(err, { label, baseUrl, untrustedCertificateAdvice }));
+    return new ConnectionFailedError(connectionFailureMessage(err, { label, baseUrl, untrustedCertificateAdvice }));
   }
 }
 

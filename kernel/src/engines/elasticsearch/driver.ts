@@ -10,7 +10,7 @@ import type { TargetActions } from '../../engine/capabilities/target-actions';
 import type { DocumentExport } from '../../engine/capabilities/export';
 import type { AdminSections } from '../../engine/capabilities/admin';
 import { documentWrites, wholeValue } from '../../engine/edit-runner';
-import { EngineError } from '../../engine/errors';
+import { ConnectionFailedError, EngineError } from '../../engine/errors';
 import { targetSegment } from '../../engine/grid-request';
 import { sendWithStructure } from '../../engine/structure-cache';
 import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
@@ -75,11 +75,11 @@ export class ElasticsearchDriver implements Driver {
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
     const response = await this.transport.send({ method: 'GET', path: '/', query: '' }, signal);
     const failure = elasticsearchFailure(response);
-    if (failure?.ename === 'Authentication failed') throw failure;
+    if (failure?.code === 'SEARCHBOOK_ERR_AUTHENTICATION_FAILED') throw failure;
     const body = response.body.kind === 'json' ? asObject(response.body.value) : undefined;
     const version = asObject(body?.version)?.number;
     if (response.status !== 200 || typeof version !== 'string') {
-      throw new EngineError('Connection failed', `Connection failed: GET / answered ${response.status} without an Elasticsearch version; is this an Elasticsearch address?`, response.status);
+      throw new ConnectionFailedError(`Connection failed: GET / answered ${response.status} without an Elasticsearch version; is this an Elasticsearch address?`, response.status);
     }
     const warnings: string[] = [];
     const major = Number(version.split('.')[0]);

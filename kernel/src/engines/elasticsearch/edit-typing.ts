@@ -4,7 +4,8 @@
  * format, JSON for objects, nested arrays and fields that held arrays.
  */
 import type { JsonValue } from '../../console/cell';
-import { booleanCell, documentFieldCell, type FieldFacts, numberCell, parseJsonCell, ValueRefused, wholeNumberCell } from '../../engine/edit-values';
+import { booleanCell, documentFieldCell, type FieldFacts, numberCell, parseJsonCell, wholeNumberCell } from '../../engine/edit-values';
+import { valueRefusal } from '../../console/refusal';
 import { dateMisfit } from './date-format';
 
 const WHOLE: Record<string, { min: bigint; max: bigint }> = {
@@ -35,7 +36,7 @@ export function typeElasticsearchValue(field: FieldFacts, text: string): JsonVal
   if (type === 'boolean') return booleanCell(field, text);
   if (DATE.has(type)) {
     const misfit = dateMisfit(text.trim(), field.format);
-    if (misfit) throw new ValueRefused(`${field.name} (${type}): "${text}" does not fit the mapping's format ${misfit}; write a date such as 2024-05-17 or 2024-05-17T09:30:00Z${misfit.includes('epoch_millis') ? ', or milliseconds since 1970' : ''}.`);
+    if (misfit) throw valueRefusal(field.name, `${field.name} (${type}): "${text}" does not fit the mapping's format ${misfit}; write a date such as 2024-05-17 or 2024-05-17T09:30:00Z${misfit.includes('epoch_millis') ? ', or milliseconds since 1970' : ''}.`);
     return text.trim();
   }
   // "lat,lon" and geohashes are text; the object and array forms are JSON.
@@ -47,6 +48,6 @@ export function typeElasticsearchValue(field: FieldFacts, text: string): JsonVal
 /** An array in a whole-number field: each number whole (the engine would cut fractions silently). */
 function checkElement(field: FieldFacts, element: JsonValue): void {
   if (field.type in WHOLE && typeof element === 'number' && !Number.isInteger(element)) {
-    throw new ValueRefused(`${field.name} (${field.type}): ${element} has a fraction, and ${field.type} holds whole numbers; write whole numbers in the array.`);
+    throw valueRefusal(field.name, `${field.name} (${field.type}): ${element} has a fraction, and ${field.type} holds whole numbers; write whole numbers in the array.`);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The reason an Elasticsearch error really happened. The outer error is often only a wrapper
  * (`search_phase_execution_exception: all shards failed`); the cause is in `root_cause`, the
- * deepest `caused_by`, and each failed shard's `reason` (engine-facts B.4).
+ * deepest `caused_by`, and each failed shard's `reason`.
  */
 import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';

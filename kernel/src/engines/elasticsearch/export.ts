@@ -10,7 +10,7 @@ import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
 import { type EngineResponse } from '../../engine/driver';
 import type { Column } from '../../../../contracts/columns';
-import { EngineError } from '../../engine/errors';
+import { EngineError, InvalidExportError, RequestFailedError } from '../../engine/errors';
 import type { ExportPage, ExportRequest, ExportStream } from '../../engine/capabilities/export';
 import type { FieldTree } from '../../engine/field-tree';
 import type { GridDocument } from '../../engine/grid-columns';
@@ -120,7 +120,7 @@ export async function openElasticsearchExport(
     if (fetched.status >= 300) throw elasticsearchFailure(raw()) ?? unexpected('POST /_search', raw());
     const page = readRawHits(fetched.bytes, scratch);
     if (!page) throw unexpected('POST /_search', raw());
-    if (page.shardFailures.length > 0) throw new EngineError('RequestFailed', `Elasticsearch could not read every shard of ${request.target}: ${page.shardFailures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`);
+    if (page.shardFailures.length > 0) throw new RequestFailedError(`Elasticsearch could not read every shard of ${request.target}: ${page.shardFailures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`);
     if (page.pitId) pitId = page.pitId;
     return page;
   };
@@ -228,10 +228,10 @@ function mergedQuery(a: JsonValue | undefined, b: JsonValue | undefined): JsonVa
 function exportQuery(body: JsonValue | undefined): JsonValue | undefined {
   if (body === undefined) return undefined;
   const object = asObject(body);
-  if (!object || Object.keys(object).length === 0) throw new EngineError('InvalidExport', `The export body must be a JSON object. Nothing was sent. ${BODY_ADVICE}`);
+  if (!object || Object.keys(object).length === 0) throw new InvalidExportError(`The export body must be a JSON object. Nothing was sent. ${BODY_ADVICE}`);
   if (!('query' in object)) return object;
   const others = Object.keys(object).filter((k) => k !== 'query');
-  if (others.length > 0) throw new EngineError('InvalidExport', `An export body takes only "query", not ${others.map((k) => `"${k}"`).join(', ')}. Nothing was sent. ${BODY_ADVICE}`);
+  if (others.length > 0) throw new InvalidExportError(`An export body takes only "query", not ${others.map((k) => `"${k}"`).join(', ')}. Nothing was sent. ${BODY_ADVICE}`);
   return object.query;
 }
 
@@ -283,5 +283,5 @@ function json(response: EngineResponse): JsonValue | undefined {
 }
 
 function unexpected(what: string, response: EngineResponse): EngineError {
-  return new EngineError('RequestFailed', `${what} answered ${response.status} with a body that is not what Elasticsearch sends; the export stopped.`, response.status);
+  return new RequestFailedError(`${what} answered ${response.status} with a body that is not what Elasticsearch sends; the export stopped.`, response.status);
 }

@@ -1,13 +1,13 @@
 import { asObject } from '../../engine/document-columns';
 import { type EngineResponse } from '../../engine/driver';
-import { EngineError } from '../../engine/errors';
+import { AuthenticationFailedError, EngineError, RequestFailedError } from '../../engine/errors';
 import { noReason, redirectFailure } from '../../engine/http/http-status';
 import { type Cause, describeCause, errorCauses } from './error-cause';
 
 /**
  * A failed Elasticsearch answer as an error naming the status and the engine's own reason
- * (drivers.md 7). Security errors are matched on status and `security_exception`, never on the
- * reason's wording, which varies by version (engine-facts B.2).
+ * (its `error.type`, `error.reason` and causes). Security errors are matched on status and
+ * `security_exception`, never on the reason's wording, which varies from version to version.
  */
 export function elasticsearchFailure(response: EngineResponse): EngineError | undefined {
   if (response.status < 400) return redirectFailure(response, 'Elasticsearch');
@@ -20,12 +20,12 @@ export function elasticsearchFailure(response: EngineResponse): EngineError | un
   // A 403 is also how index blocks answer (cluster_block_exception): that is not about credentials.
   if (response.status === 401 || (response.status === 403 && type === 'security_exception')) {
     const advice = response.status === 401 ? rejectedAdvice(reason) : 'The credentials were accepted but lack this privilege; connect with a user or API key whose role grants it.';
-    return new EngineError('Authentication failed', `Authentication failed: ${reason ?? detail}. ${advice}`, response.status, body);
+    return new AuthenticationFailedError(`Authentication failed: ${reason ?? detail}. ${advice}`, response.status, body);
   }
   const wrapper = outer ? ` (reported as ${describeCause(outer)})` : '';
   const advice = adviceFor(causes);
   const message = `Elasticsearch answered ${response.status}: ${detail}${wrapper}`;
-  return new EngineError('RequestFailed', advice ? `${message.replace(/\.$/, '')}. ${advice}` : message, response.status, body);
+  return new RequestFailedError(advice ? `${message.replace(/\.$/, '')}. ${advice}` : message, response.status, body);
 }
 
 /** What to change, for the causes whose fix is not already in the engine's own words. */

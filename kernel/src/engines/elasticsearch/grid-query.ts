@@ -7,7 +7,8 @@
 import type { JsonValue } from '../../console/cell';
 import type { FilterRow, GridView, OperatorInfo, SortKey } from '../../../../contracts/panel-protocol';
 import type { FieldTree } from '../../engine/field-tree';
-import { booleanValue, type LeafNode, listValue, numberValue, pairValue, type ResolvedColumn, resolveColumn, singleValue, ViewRefusal } from '../../engine/grid-view';
+import { booleanValue, type LeafNode, listValue, numberValue, pairValue, type ResolvedColumn, resolveColumn, singleValue } from '../../engine/grid-view';
+import { filterRefusal } from '../../console/refusal';
 
 const INTEGER = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 const NUMERIC = new Set([...INTEGER, 'double', 'float', 'half_float', 'scaled_float']);
@@ -107,7 +108,7 @@ export function queryOfView(view: GridView, tree: FieldTree | undefined): JsonVa
 function filterTarget(row: FilterRow, index: number, tree: FieldTree | undefined): Target {
   if (row.column === '_id') return { column: '_id', field: '_id', exact: '_id', type: '_id', kind: 'string' };
   if (row.column === '_index') return { column: '_index', field: '_index', exact: '_index', type: '_index', kind: 'string' };
-  if (row.column === '_score') throw new ViewRefusal('_score is computed by each search and cannot be filtered: filter on a field, or write a raw filter.', index);
+  if (row.column === '_score') throw filterRefusal('_score is computed by each search and cannot be filtered: filter on a field, or write a raw filter.', index);
   const column = resolveColumn(tree, row.column);
   return targetOf(column, index);
 }
@@ -115,9 +116,9 @@ function filterTarget(row: FilterRow, index: number, tree: FieldTree | undefined
 function targetOf(column: ResolvedColumn, index: number): Target {
   switch (column.kind) {
     case 'array':
-      throw new ViewRefusal(`${column.path} is the JSON column of a nested array: it neither filters nor sorts; filter on its leaf columns (${column.path}.<field>).`, index);
+      throw filterRefusal(`${column.path} is the JSON column of a nested array: it neither filters nor sorts; filter on its leaf columns (${column.path}.<field>).`, index);
     case 'object':
-      throw new ViewRefusal(`${column.path} is an object: filter on its leaf columns (${column.path}.<field>).`, index);
+      throw filterRefusal(`${column.path} is an object: filter on its leaf columns (${column.path}.<field>).`, index);
     case 'unknown':
       // Only documents hold it: the engine indexed it by its dynamic rules, so the field itself is the best guess.
       return { column: column.path, field: column.path, exact: column.path, type: 'unmapped', kind: 'string' };
@@ -152,7 +153,7 @@ function typed(text: string, target: Target, index: number): JsonValue {
       return booleanValue(text, target.column, target.type, index);
     case 'date':
       if (!/^\d+$/.test(text.trim()) && Number.isNaN(Date.parse(text))) {
-        throw new ViewRefusal(`${target.column} is a ${target.type} column: "${text}" is not a date; write one such as 2024-05-31 or 2024-05-31T12:00:00Z.`, index);
+        throw filterRefusal(`${target.column} is a ${target.type} column: "${text}" is not a date; write one such as 2024-05-31 or 2024-05-31T12:00:00Z.`, index);
       }
       return text.trim();
     case 'string':
@@ -162,14 +163,14 @@ function typed(text: string, target: Target, index: number): JsonValue {
 
 function stringsOnly(row: FilterRow, target: Target, index: number): void {
   if (target.kind !== 'string' || target.type === 'ip') {
-    throw new ViewRefusal(`"${row.operator}" works on text and keyword columns; ${target.column} is a ${target.type} column: use equals, a range, or a raw filter.`, index);
+    throw filterRefusal(`"${row.operator}" works on text and keyword columns; ${target.column} is a ${target.type} column: use equals, a range, or a raw filter.`, index);
   }
 }
 
 /** The field exact string clauses use; a text field without a keyword subfield cannot take them. */
 function exactOf(row: FilterRow, target: Target, index: number): string {
   if (target.exact !== undefined) return target.exact;
-  throw new ViewRefusal(`${target.column} is a text field without a keyword subfield, so "${row.operator}" cannot match it exactly: use contains, or write a raw filter.`, index);
+  throw filterRefusal(`${target.column} is a text field without a keyword subfield, so "${row.operator}" cannot match it exactly: use contains, or write a raw filter.`, index);
 }
 
 /** `*` and `?` are wildcard syntax; a value's own are escaped so they match themselves. */
@@ -187,7 +188,7 @@ function rowClause(row: FilterRow, index: number, target: Target, matchCase: boo
   const isText = target.exact === undefined;
   const term = (value: JsonValue): JsonValue => (isText ? { match_phrase: { [target.field]: value } } : { term: { [exactOf(row, target, index)]: { value, ...ci } } });
   const range = (bounds: Record<string, JsonValue>): JsonValue => {
-    if (target.kind === 'boolean') throw new ViewRefusal(`${target.column} is a boolean column: use equals true or false.`, index);
+    if (target.kind === 'boolean') throw filterRefusal(`${target.column} is a boolean column: use equals true or false.`, index);
     return { range: { [target.kind === 'string' ? exactOf(row, target, index) : target.field]: bounds } };
   };
   const inList = (): JsonValue => {

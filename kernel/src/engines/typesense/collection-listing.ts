@@ -29,7 +29,7 @@ export async function listCollections(transport: Transport, signal: AbortSignal)
 const CANNOT_LIST = Symbol('cannot list');
 
 function cannotList(err: unknown): typeof CANNOT_LIST {
-  if (err instanceof EngineError && err.status === 401) return CANNOT_LIST;
+  if (err instanceof EngineError && err.code === 'SEARCHBOOK_ERR_AUTHENTICATION_FAILED') return CANNOT_LIST;
   throw err;
 }
 

@@ -10,7 +10,7 @@ import type { RowKey } from '../../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
 import { asObject } from '../../engine/document-columns';
 import { type DocumentBlock, type DocumentReader } from '../../engine/driver';
-import { EngineError } from '../../engine/errors';
+import { RequestFailedError } from '../../engine/errors';
 import type { FieldTree } from '../../engine/field-tree';
 import { sendGridRequest } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
@@ -96,7 +96,7 @@ class CollectionReader implements DocumentReader {
     const documents: JsonValue[] = [];
     for (const result of answers.flatMap((a) => a.results)) {
       const failed = Failed.safeParse(result);
-      if (failed.success) throw new EngineError('RequestFailed', `Typesense answered ${failed.data.code}: ${failed.data.error}`, failed.data.code);
+      if (failed.success) throw new RequestFailedError(`Typesense answered ${failed.data.code}: ${failed.data.error}`, failed.data.code);
       const found = Found.parse(result);
       this.total = found.found;
       documents.push(...found.hits.map((hit) => (hit.document ?? null) as JsonValue));

@@ -10,7 +10,7 @@ import type { TargetActions } from '../../engine/capabilities/target-actions';
 import type { DocumentExport } from '../../engine/capabilities/export';
 import type { AdminSections } from '../../engine/capabilities/admin';
 import { documentWrites, wholeValue } from '../../engine/edit-runner';
-import { EngineError } from '../../engine/errors';
+import { AuthenticationFailedError, ConnectionFailedError, EngineError } from '../../engine/errors';
 import { sendWithStructure } from '../../engine/structure-cache';
 import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
@@ -85,7 +85,7 @@ export class TypesenseDriver implements Driver {
     const version = debug.body.kind === 'json' ? asObject(debug.body.value)?.version : undefined;
     if (debug.status === 401) return this.probeScopedKey(debug, signal);
     if (typeof version !== 'string') {
-      throw new EngineError('Connection failed', `Connection failed: GET /debug answered ${debug.status} without a Typesense version; is this a Typesense address?`, debug.status);
+      throw new ConnectionFailedError(`Connection failed: GET /debug answered ${debug.status} without a Typesense version; is this a Typesense address?`, debug.status);
     }
     this.version = version;
     const major = Number.parseFloat(version.replace(/^v/, ''));
@@ -102,7 +102,7 @@ export class TypesenseDriver implements Driver {
    * that Typesense answers, and the connection opens with a warning. Only a missing key is refused.
    */
   private async probeScopedKey(debug: EngineResponse, signal: AbortSignal): Promise<EngineIdentity> {
-    const refused = typesenseFailure(debug) ?? new EngineError('Authentication failed', 'Forbidden - a valid API key header must be sent.', 401);
+    const refused = typesenseFailure(debug) ?? new AuthenticationFailedError('Forbidden - a valid API key header must be sent.', 401);
     if (!this.transport.sendsHeader(KEY_HEADER)) throw refused;
     const health = await this.transport.send({ method: 'GET', path: '/health', query: '' }, signal);
     const ok = health.body.kind === 'json' ? asObject(health.body.value)?.ok : undefined;

@@ -6,7 +6,8 @@
  */
 import type { JsonValue } from '../../console/cell';
 import { exactJson, isIntegerLiteral } from '../../json/exact-integers';
-import { booleanCell, documentFieldCell, type FieldFacts, numberCell, parseJsonCell, ValueRefused, wholeNumberCell } from '../../engine/edit-values';
+import { booleanCell, documentFieldCell, type FieldFacts, numberCell, parseJsonCell, wholeNumberCell } from '../../engine/edit-values';
+import { valueRefusal } from '../../console/refusal';
 
 const WHOLE: Record<string, { min: bigint; max: bigint }> = {
   int32: { min: -(2n ** 31n), max: 2n ** 31n - 1n },
@@ -39,13 +40,13 @@ function checkElement(field: FieldFacts, element: string, item: JsonValue): void
   // A whole number past 2^53 is held as a marked string until sent: a number here, told by its digits.
   const literal = isIntegerLiteral(item);
   const shown = exactJson(item);
-  const wrong = (what: string) => new ValueRefused(`${field.name} (${field.type}): ${shown} is not ${what}; every element of a ${field.type} field must be ${what}.`);
+  const wrong = (what: string) => valueRefusal(field.name, `${field.name} (${field.type}): ${shown} is not ${what}; every element of a ${field.type} field must be ${what}.`);
   const isNumber = literal || typeof item === 'number';
   const range = Object.hasOwn(WHOLE, element) ? WHOLE[element] : undefined;
   if (range) {
     if (!literal && !(typeof item === 'number' && Number.isInteger(item))) throw wrong('a whole number');
     const digits = typeof item === 'number' ? BigInt(item) : BigInt(shown);
-    if (digits < range.min || digits > range.max) throw new ValueRefused(`${field.name} (${field.type}): ${shown} is outside ${range.min}..${range.max}, the range of ${element}.`);
+    if (digits < range.min || digits > range.max) throw valueRefusal(field.name, `${field.name} (${field.type}): ${shown} is outside ${range.min}..${range.max}, the range of ${element}.`);
   }
   if (element === 'float' && !isNumber) throw wrong('a number');
   if (element === 'bool' && typeof item !== 'boolean') throw wrong('true or false');

@@ -8,7 +8,7 @@ import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
 import { type EngineResponse } from '../../engine/driver';
 import type { Column } from '../../../../contracts/columns';
-import { EngineError } from '../../engine/errors';
+import { EngineError, InvalidExportError, RequestFailedError } from '../../engine/errors';
 import type { ExportPage, ExportRequest, ExportStream } from '../../engine/capabilities/export';
 import type { FieldTree } from '../../engine/field-tree';
 import type { GridDocument } from '../../engine/grid-columns';
@@ -110,17 +110,17 @@ function toDocument(line: string): GridDocument {
 
 function exportParams(request: ExportRequest): Record<string, string> {
   if (request.slices !== undefined && request.slices > 1) {
-    throw new EngineError('InvalidExport', 'Typesense exports a collection as one stream, so slices= does not apply. Nothing was sent. Leave slices= out.');
+    throw new InvalidExportError('Typesense exports a collection as one stream, so slices= does not apply. Nothing was sent. Leave slices= out.');
   }
   const parsed = ExportBody.safeParse(request.body ?? {});
   if (!parsed.success) {
     const keys = Object.keys(asObject(request.body) ?? {}).filter((k) => !['filter_by', 'include_fields', 'exclude_fields'].includes(k));
     const what = keys.length > 0 ? `does not take ${keys.map((k) => `"${k}"`).join(', ')}` : 'must be a JSON object of strings';
-    throw new EngineError('InvalidExport', `A Typesense export body ${what}. Nothing was sent. ${BODY_ADVICE}`);
+    throw new InvalidExportError(`A Typesense export body ${what}. Nothing was sent. ${BODY_ADVICE}`);
   }
   const params: Record<string, string> = { ...parsed.data };
   if (request.fields) {
-    if (params.include_fields !== undefined) throw new EngineError('InvalidExport', `fields= and "include_fields" both pick fields. Nothing was sent. Keep one of them.`);
+    if (params.include_fields !== undefined) throw new InvalidExportError(`fields= and "include_fields" both pick fields. Nothing was sent. Keep one of them.`);
     // The id keeps the lines re-importable and leads the CSV; include_fields alone would drop it.
     params.include_fields = [...new Set(['id', ...request.fields])].join(',');
   }
@@ -152,7 +152,7 @@ async function failureOf(response: StreamedResponse): Promise<EngineError> {
   } catch {
     body = { kind: 'text', text };
   }
-  return typesenseFailure({ status: response.status, headers: response.headers, body, elapsedMs: 0 }) ?? new EngineError('RequestFailed', `Typesense answered ${response.status}.`, response.status);
+  return typesenseFailure({ status: response.status, headers: response.headers, body, elapsedMs: 0 }) ?? new RequestFailedError(`Typesense answered ${response.status}.`, response.status);
 }
 
 function json(response: EngineResponse): JsonValue | undefined {

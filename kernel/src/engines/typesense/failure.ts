@@ -1,9 +1,9 @@
 import { asObject } from '../../engine/document-columns';
 import { type EngineResponse } from '../../engine/driver';
-import { EngineError } from '../../engine/errors';
+import { AuthenticationFailedError, EngineError, RequestFailedError } from '../../engine/errors';
 import { noReason, redirectFailure } from '../../engine/http/http-status';
 
-/** Engine messages that need the user to change the request, with what to change (drivers.md 7). */
+/** Engine messages that need the user to change the request, with what to change. */
 const ADVICE: { status: number; pattern: RegExp; advice: string; lead?: string }[] = [
   {
     status: 404,
@@ -23,7 +23,7 @@ const ADVICE: { status: number; pattern: RegExp; advice: string; lead?: string }
   {
     status: 400,
     pattern: /Not an int32|must be an (array of )?int32|exceeds the range of an int32|exceeds maximum value of int32/,
-    // drivers.md 7 names this error `Not an int32`; a write says `Field X must be an int32.` instead, so the message starts with the spec's words.
+    // A search says `Not an int32`, a write `Field X must be an int32.`: the message leads with the same words for both.
     lead: 'Not an int32',
     advice: 'An int32 field takes a whole number written without quotes, in -2147483648..2147483647; a decimal with a fraction part is not an int32 (declare the field float, or int64 for larger numbers).',
   },
@@ -35,16 +35,15 @@ export function typesenseFailure(response: EngineResponse): EngineError | undefi
   const body = response.body.kind === 'json' ? response.body.value : undefined;
   const message = asObject(body)?.message;
   const reason = typeof message === 'string' ? message : noReason(response);
-  // Typesense answers 401 for a missing key, a wrong key and a key that does not allow the action (engine-facts A.2).
+  // Typesense answers 401 for a missing key, a wrong key and a key that does not allow the action (https://typesense.org/docs/latest/api/api-errors.html).
   if (response.status === 401) {
-    return new EngineError(
-      'Authentication failed',
+    return new AuthenticationFailedError(
       `Forbidden - a valid API key header must be sent. Typesense answered 401: ${reason} Check key=\${env:NAME} of this connection; a scoped key must allow this action and collection.`,
       401,
       body,
     );
   }
   const known = ADVICE.find((a) => a.status === response.status && a.pattern.test(reason));
-  if (known) return new EngineError('RequestFailed', `${known.lead && !reason.includes(known.lead) ? `${known.lead}: ` : ''}${reason} ${known.advice}`, response.status, body);
-  return new EngineError('RequestFailed', `Typesense answered ${response.status}: ${reason}`, response.status, body);
+  if (known) return new RequestFailedError(`${known.lead && !reason.includes(known.lead) ? `${known.lead}: ` : ''}${reason} ${known.advice}`, response.status, body);
+  return new RequestFailedError(`Typesense answered ${response.status}: ${reason}`, response.status, body);
 }

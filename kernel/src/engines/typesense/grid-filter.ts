@@ -6,7 +6,8 @@
  */
 import type { FilterOperator, FilterRow, GridView, OperatorInfo, SortKey } from '../../../../contracts/panel-protocol';
 import type { FieldTree } from '../../engine/field-tree';
-import { booleanValue, listValue, numberValue, pairValue, resolveColumn, singleValue, ViewRefusal } from '../../engine/grid-view';
+import { booleanValue, listValue, numberValue, pairValue, resolveColumn, singleValue } from '../../engine/grid-view';
+import { filterRefusal } from '../../console/refusal';
 
 /** At most this many sort fields reach the engine (drivers.md 8). */
 export const MAX_SORT_FIELDS = 3;
@@ -91,11 +92,11 @@ export function filterOfView(view: GridView, tree: FieldTree | undefined): strin
 
 function targetOf(row: FilterRow, index: number, tree: FieldTree | undefined): Target {
   const unavailable = INFO.get(row.operator)?.unavailable;
-  if (unavailable) throw new ViewRefusal(`Typesense cannot filter with "${row.operator}": ${unavailable}`, index);
+  if (unavailable) throw filterRefusal(`Typesense cannot filter with "${row.operator}": ${unavailable}`, index);
   if (row.column === 'id') return { column: 'id', type: 'string', kind: 'string' };
   const column = resolveColumn(tree, row.column);
   if (column.kind === 'array' || column.kind === 'object') {
-    throw new ViewRefusal(`${row.column} is the JSON column of an object or array: filter on its leaf columns (${row.column}.<field>).`, index);
+    throw filterRefusal(`${row.column} is the JSON column of an object or array: filter on its leaf columns (${row.column}.<field>).`, index);
   }
   // A field only documents hold is filtered as a string; the engine answers if the schema lacks it.
   const type = column.kind === 'leaf' ? column.node.type : 'string';
@@ -106,7 +107,7 @@ function targetOf(row: FilterRow, index: number, tree: FieldTree | undefined): T
 /** A value as the expression writes it: numbers and booleans bare, strings in backticks. */
 function written(text: string, target: Target, index: number): string {
   if (text.includes('`')) {
-    throw new ViewRefusal(`A filter value cannot hold a backtick (\`): Typesense has no escape for it inside a quoted value. Leave the backtick out (has word matches the other words), or write a raw filter_by.`, index);
+    throw filterRefusal(`A filter value cannot hold a backtick (\`): Typesense has no escape for it inside a quoted value. Leave the backtick out (has word matches the other words), or write a raw filter_by.`, index);
   }
   switch (target.kind) {
     case 'integer':
@@ -121,12 +122,12 @@ function written(text: string, target: Target, index: number): string {
 
 function numericOnly(row: FilterRow, target: Target, index: number): void {
   if (target.kind !== 'integer' && target.kind !== 'number') {
-    throw new ViewRefusal(`"${labelOf(row.operator)}" works on numeric columns only; ${target.column} is a ${target.type} column: use equals or in list.`, index);
+    throw filterRefusal(`"${labelOf(row.operator)}" works on numeric columns only; ${target.column} is a ${target.type} column: use equals or in list.`, index);
   }
 }
 
 function stringsOnly(row: FilterRow, target: Target, index: number): void {
-  if (target.kind !== 'string') throw new ViewRefusal(`"${labelOf(row.operator)}" works on string columns; ${target.column} is a ${target.type} column: use equals or a range.`, index);
+  if (target.kind !== 'string') throw filterRefusal(`"${labelOf(row.operator)}" works on string columns; ${target.column} is a ${target.type} column: use equals or a range.`, index);
 }
 
 function rowFilter(row: FilterRow, index: number, target: Target): string {
@@ -170,7 +171,7 @@ function rowFilter(row: FilterRow, index: number, target: Target): string {
       return `${field}:${one()}*`;
     default:
       // targetOf refused the rest before any value was read.
-      throw new ViewRefusal(`Typesense cannot filter with "${row.operator}"; write a raw filter_by.`, index);
+      throw filterRefusal(`Typesense cannot filter with "${row.operator}"; write a raw filter_by.`, index);
   }
 }
 

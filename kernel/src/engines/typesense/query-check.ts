@@ -3,7 +3,8 @@
  * reaches it as `filter_by=year:>=1990 ` plus two parameters it ignores: a silently narrower
  * filter. Such query strings are refused before anything is sent.
  */
-import type { ConsoleRequest, Refusal } from '../../console/cell';
+import type { ConsoleRequest } from '../../console/cell';
+import { Refusal } from '../../console/refusal';
 
 /** Typesense parameter names: `filter_by`, `q`, `x-typesense-api-key`, `facet_query`... */
 const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -46,5 +47,5 @@ export function queryStringRefusal(request: ConsoleRequest): Refusal | undefined
     `  ${request.method} ${request.path}?…&${owner ?? 'name'}=\${${owner ?? 'value'}}`,
     '`||` needs no escaping. Parameters are written name=value.',
   ].join('\n');
-  return { ename: 'QueryStringRefused', message, hint, line: request.line };
+  return new Refusal('QueryStringRefused', message, { hint, where: { kind: 'cell', line: request.line } });
 }
