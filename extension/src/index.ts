@@ -2,11 +2,11 @@ import { LanguageSupport, StreamLanguage } from '@codemirror/language';
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
 import { withoutTypedSecrets } from '@searchbook/contracts/typed-secrets';
-import { interruptKernelOf, rewriteCell } from './kernel-actions';
+import { interruptKernelOf, rewriteCell } from './cells/kernel-actions';
 import { consoleTokens } from './language/console-tokens';
 import { STOP_EVENT } from './mime/progress-output';
 import { REMOVE_SECRET_COMMAND, REMOVE_SECRET_EVENT } from './mime/typed-secret-output';
-import { panelPlugin } from './panel/plugin';
+import { panelPlugin } from './panel-plugin';
 
 /**
  * The console language, registered under the name and MIME type the kernel announces in

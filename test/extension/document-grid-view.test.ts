@@ -6,8 +6,8 @@ jest.mock('@jupyterlab/apputils', () => ({ showDialog: jest.fn(), Dialog: { okBu
 import { Signal } from '@lumino/signaling';
 import { OPERATORS } from '../../kernel/src/engines/elasticsearch/grid-query';
 import type { Block, Column } from '../../contracts/panel-protocol';
-import { DocumentGridWidget, type OpenedGrid } from '../../extension/src/panel/document-grid-widget';
-import type { GridClient } from '../../extension/src/panel/grid-client';
+import { DocumentGridWidget, type OpenedGrid } from '../../extension/src/documents/document-grid-widget';
+import type { GridClient } from '../../extension/src/panel-client';
 
 const columns: Column[] = [
   { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },

@@ -1,8 +1,8 @@
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { Kernel } from '@jupyterlab/services';
 import type { Widget } from '@lumino/widgets';
-import { copyText } from '../grid/clipboard';
-import { GridClient } from './grid-client';
+import { copyText } from '../datagrid/clipboard';
+import { GridClient } from '../panel-client';
 
 export const COPY_CELL_AS_CURL = 'searchbook:copy-cell-as-curl';
 

@@ -1,5 +1,5 @@
 import { type AdminOffers, type KeyInfo, NewKeySchema } from '@searchbook/contracts/admin-protocol';
-import type { GridClient } from './grid-client';
+import type { GridClient } from '../panel-client';
 import { confirmKeyDeletion, showNewKeyValue } from './key-dialogs';
 import { expiryText, scopeText } from './scope-text';
 import { createValueSeal } from './value-seal';

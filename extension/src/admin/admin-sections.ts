@@ -1,4 +1,4 @@
-import type { GridClient } from './grid-client';
+import type { GridClient } from '../panel-client';
 import { KeysSection } from './keys-section';
 import { MetricsSection } from './metrics-section';
 

@@ -2,7 +2,7 @@ import { Dialog } from '@jupyterlab/apputils';
 import { CommandRegistry } from '@lumino/commands';
 import { Menu, Widget } from '@lumino/widgets';
 import type { TargetAction } from '@searchbook/contracts/edit-protocol';
-import type { GridClient } from './grid-client';
+import type { GridClient } from '../panel-client';
 
 /**
  * The confirmation of deleting or emptying an index or collection: it shows the exact request

@@ -1,4 +1,4 @@
-import type { GridClient } from './grid-client';
+import type { GridClient } from '../panel-client';
 import type { ExportChoice } from './export-dialog';
 
 /** What an export reads: an index or collection, or an open grid (its target under its filter). */

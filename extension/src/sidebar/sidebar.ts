@@ -1,10 +1,10 @@
 import type { Kernel } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
 import type { ConnectionInfo, ProfileInfo } from '@searchbook/contracts/panel-protocol';
-import { AdminSections } from './admin-sections';
+import { AdminSections } from '../admin/admin-sections';
 import { ConnectionsTree, type ConnectionNode } from './connections-tree';
-import { GridClient } from './grid-client';
-import type { OpenedGrid } from './document-grid-widget';
+import { GridClient } from '../panel-client';
+import type { OpenedGrid } from '../documents/document-grid-widget';
 import { confirmTargetAction, openTargetMenu } from './target-actions';
 
 export interface SidebarOptions {

@@ -1,9 +1,9 @@
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { Widget } from '@lumino/widgets';
-import type { OpenedGrid } from './document-grid-widget';
+import type { OpenedGrid } from '../documents/document-grid-widget';
 import { askExport } from './export-dialog';
 import { ExportsArea, type ExportSubject } from './exports-area';
-import type { GridClient } from './grid-client';
+import type { GridClient } from '../panel-client';
 
 const COMMAND = 'searchbook:export';
 const TREE_TARGET = 'searchbook-Tree-target';

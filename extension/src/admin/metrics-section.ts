@@ -1,5 +1,5 @@
 import type { Metric, MetricsSnapshot } from '@searchbook/contracts/admin-protocol';
-import type { GridClient } from './grid-client';
+import type { GridClient } from '../panel-client';
 import { formatMetric } from './metric-format';
 import { Sparkline } from './sparkline';
 

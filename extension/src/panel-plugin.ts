@@ -4,10 +4,10 @@ import type { Kernel, Session } from '@jupyterlab/services';
 import { LabIcon } from '@jupyterlab/ui-components';
 import type { ISignal } from '@lumino/signaling';
 import type { Widget } from '@lumino/widgets';
-import { addCopyCellAsCurl } from './copy-cell-as-curl';
-import { DocumentGridWidget, type GridHost } from './document-grid-widget';
-import { ExportMenu } from './export-menu';
-import { SearchbookSidebar } from './sidebar';
+import { addCopyCellAsCurl } from './cells/copy-cell-as-curl';
+import { DocumentGridWidget, type GridHost } from './documents/document-grid-widget';
+import { ExportMenu } from './export/export-menu';
+import { SearchbookSidebar } from './sidebar/sidebar';
 
 const ICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><g class="jp-icon3" fill="#616161"><path d="M4 4h12v2H4zm0 4h12v2H4zm0 4h7v2H4zm0 4h5v2H4z"/><path d="M16.5 11a4.5 4.5 0 0 1 3.6 7.2l2.6 2.6-1.4 1.4-2.6-2.6A4.5 4.5 0 1 1 16.5 11zm0 2a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z"/></g></svg>';
