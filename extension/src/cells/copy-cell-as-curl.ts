@@ -2,7 +2,7 @@ import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { Kernel } from '@jupyterlab/services';
 import type { Widget } from '@lumino/widgets';
 import { copyText } from '../datagrid/clipboard';
-import { GridClient } from '../panel-client';
+import { PanelClient } from '../panel-client';
 
 export const COPY_CELL_AS_CURL = 'searchbook:copy-cell-as-curl';
 
@@ -32,7 +32,7 @@ export function addCopyCellAsCurl(app: JupyterFrontEnd): void {
     execute: async () => {
       const cell = currentCell(app.shell.currentWidget);
       if (!cell) return;
-      const client = new GridClient(cell.kernel);
+      const client = new PanelClient(cell.kernel);
       try {
         const reply = await client.request({ type: 'curl', cell: cell.source }, 'curl');
         await copyText(reply.commands.join('\n'));

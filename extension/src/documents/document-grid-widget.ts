@@ -13,7 +13,7 @@ import { HeaderMouseHandler } from '../datagrid/header-mouse-handler';
 import { rangeAsTsv, selectedRange } from '../datagrid/selection-copy';
 import { ValueView } from '../datagrid/value-view';
 import { FilterBar } from './filter-bar';
-import { type GridClient, GridRequestError } from '../panel-client';
+import { type PanelClient, PanelRequestError } from '../panel-client';
 import { toolbarButton } from './toolbar-button';
 import type { PagedStatus } from './paged-rows-model';
 import { GatedEditorController } from './cell-editors';
@@ -69,7 +69,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
   private gone: string | undefined;
 
   constructor(
-    private readonly client: GridClient,
+    private readonly client: PanelClient,
     private opened: OpenedGrid,
     private readonly host: GridHost,
   ) {
@@ -223,7 +223,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
     } catch (err) {
       if (asked !== this.viewRequests) return;
       const message = (err as Error).message;
-      if (err instanceof GridRequestError && err.filterRow !== undefined) this.filterBar.showRefusal(err.filterRow, message);
+      if (err instanceof PanelRequestError && err.filterRow !== undefined) this.filterBar.showRefusal(err.filterRow, message);
       this.showViewState('failed', message);
     }
   }

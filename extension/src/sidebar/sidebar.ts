@@ -3,19 +3,19 @@ import { Widget } from '@lumino/widgets';
 import type { ConnectionInfo, ProfileInfo } from '@searchbook/contracts/panel-protocol';
 import { AdminSections } from '../admin/admin-sections';
 import { ConnectionsTree, type ConnectionNode } from './connections-tree';
-import { GridClient } from '../panel-client';
+import { PanelClient } from '../panel-client';
 import type { OpenedGrid } from '../documents/document-grid-widget';
 import { confirmTargetAction, openTargetMenu } from './target-actions';
 
 export interface SidebarOptions {
   /** Shows an opened grid in the main area. */
-  showGrid(client: GridClient, opened: OpenedGrid): void;
+  showGrid(client: PanelClient, opened: OpenedGrid): void;
   /** Brings forward the tab already showing this target of this connection; false when there is none. */
   activateGrid?(connection: string, target: string): boolean;
   /** The panel's own searchbook kernel, started on first need. */
   ownKernel(): Promise<Kernel.IKernelConnection>;
   /** Asks for and runs an export of an index or collection. */
-  exportTarget?(client: GridClient, connection: string, target: string): void;
+  exportTarget?(client: PanelClient, connection: string, target: string): void;
 }
 
 /** Rows per grid block: the engines' default page (drivers.md 8). */
@@ -27,9 +27,9 @@ const BLOCK_SIZE = 1000;
  * own, whose saved profiles it lists and can open.
  */
 export class SearchbookSidebar extends Widget {
-  private client: GridClient | null = null;
+  private client: PanelClient | null = null;
   /** One comm per kernel, kept while grids use it: closing a comm closes its grids in the kernel. */
-  private readonly clients = new Map<Kernel.IKernelConnection, GridClient>();
+  private readonly clients = new Map<Kernel.IKernelConnection, PanelClient>();
   private kernel: Kernel.IKernelConnection | null = null;
   private own = false;
   private followed: Kernel.IKernelConnection | null = null;
@@ -103,7 +103,7 @@ export class SearchbookSidebar extends Widget {
   }
 
   /** The client of the kernel whose connections the tree lists (null before one is followed). */
-  get gridClient(): GridClient | null {
+  get gridClient(): PanelClient | null {
     return this.client;
   }
 
@@ -190,7 +190,7 @@ export class SearchbookSidebar extends Widget {
   }
 
   /** A grid saved insertions or deletions: the counts of its connection's indices or collections are read again (what a search finds now). */
-  async recount(client: GridClient, connection: string): Promise<void> {
+  async recount(client: PanelClient, connection: string): Promise<void> {
     const node = this.nodes.find((n) => n.connection.name === connection);
     if (client !== this.client || !node || node.loading) return;
     const nodes = this.nodes;
@@ -224,10 +224,10 @@ export class SearchbookSidebar extends Widget {
     }
   }
 
-  private clientFor(kernel: Kernel.IKernelConnection): GridClient {
+  private clientFor(kernel: Kernel.IKernelConnection): PanelClient {
     let client = this.clients.get(kernel);
     if (!client || client.isClosed) {
-      client = new GridClient(kernel);
+      client = new PanelClient(kernel);
       this.clients.set(kernel, client);
       kernel.disposed.connect(() => this.clients.delete(kernel));
     }
@@ -248,7 +248,7 @@ export class SearchbookSidebar extends Widget {
     if (keep) this.connectionChoice.value = keep.name;
   }
 
-  private async listProfiles(client: GridClient): Promise<void> {
+  private async listProfiles(client: PanelClient): Promise<void> {
     const reply = await client.request({ type: 'profiles' }, 'profiles');
     this.profiles.replaceChildren(...reply.profiles.map((p) => this.profileItem(p)));
     if (reply.profiles.length === 0) {
