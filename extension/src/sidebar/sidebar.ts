@@ -1,40 +1,25 @@
-import type { Kernel } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
-import type { ConnectionInfo, ProfileInfo } from '@searchbook/contracts/panel-protocol';
+import type { ProfileInfo } from '@searchbook/contracts/panel-protocol';
 import { AdminSections } from '../admin/admin-sections';
-import { ConnectionsTree, type ConnectionNode } from './connections-tree';
-import { PanelClient } from '../panel-client';
-import type { OpenedGrid } from '../documents/document-grid-widget';
+import type { PanelClient } from '../panel-client';
+import { ConnectionsTree } from './connections-tree';
+import type { SidebarModel, SidebarPart } from './model';
 import { confirmTargetAction, openTargetMenu } from './target-actions';
 
 export interface SidebarOptions {
-  /** Shows an opened grid in the main area. */
-  showGrid(client: PanelClient, opened: OpenedGrid): void;
-  /** Brings forward the tab already showing this target of this connection; false when there is none. */
-  activateGrid?(connection: string, target: string): boolean;
-  /** The panel's own searchbook kernel, started on first need. */
-  ownKernel(): Promise<Kernel.IKernelConnection>;
   /** Asks for and runs an export of an index or collection. */
   exportTarget?(client: PanelClient, connection: string, target: string): void;
 }
 
-/** Rows per grid block: the engines' default page (drivers.md 8). */
-const BLOCK_SIZE = 1000;
-
 /**
- * The `searchbook` sidebar: the connections of the current notebook's or console's searchbook
- * kernel and their indices or collections; with no searchbook kernel current, a kernel of its
- * own, whose saved profiles it lists and can open.
+ * The `searchbook` sidebar: the view of a `SidebarModel` (the connections of the current
+ * notebook's or console's searchbook kernel and their indices or collections; with no
+ * searchbook kernel current, the panel's own kernel, whose saved profiles it lists and can
+ * open). It builds the DOM and turns clicks into the model's actions.
  */
 export class SearchbookSidebar extends Widget {
-  private client: PanelClient | null = null;
-  /** One comm per kernel, kept while grids use it: closing a comm closes its grids in the kernel. */
-  private readonly clients = new Map<Kernel.IKernelConnection, PanelClient>();
-  private kernel: Kernel.IKernelConnection | null = null;
-  private own = false;
-  private followed: Kernel.IKernelConnection | null = null;
   private readonly tree = new ConnectionsTree({
-    open: (connection, target) => void this.openGrid(connection, target),
+    open: (connection, target) => this.openGrid(connection, target),
     sections: (connection) => this.sectionsOf(connection),
     targetMenu: (connection, target, at) => void this.targetMenu(connection, target, at),
   });
@@ -46,13 +31,11 @@ export class SearchbookSidebar extends Widget {
   private readonly openInput = document.createElement('input');
   private readonly profiles = document.createElement('ul');
   private readonly profilesSection = document.createElement('section');
-  private connections: ConnectionInfo[] = [];
-  /** The tree's connections as last listed, whose counts a save reads again. */
-  private nodes: ConnectionNode[] = [];
-  private reloadTimer: number | undefined;
-  private generation = 0;
 
-  constructor(private readonly options: SidebarOptions) {
+  constructor(
+    readonly model: SidebarModel,
+    private readonly options: SidebarOptions = {},
+  ) {
     super();
     this.id = 'searchbook-sidebar';
     this.addClass('searchbook-Sidebar');
@@ -70,7 +53,7 @@ export class SearchbookSidebar extends Widget {
     const refresh = document.createElement('button');
     refresh.className = 'searchbook-Toolbar-button jp-Button';
     refresh.textContent = 'Refresh';
-    refresh.addEventListener('click', () => void this.reload());
+    refresh.addEventListener('click', () => void this.model.reload());
     tools.append(filter, refresh);
 
     const openBox = document.createElement('form');
@@ -86,9 +69,9 @@ export class SearchbookSidebar extends Widget {
     openBox.addEventListener('submit', (event) => {
       event.preventDefault();
       const name = this.openInput.value.trim();
-      if (!name) return this.say('Type the name of an index, alias, pattern, data stream or collection to open.');
-      if (!this.connectionChoice.value) return this.say('No connection is open to open it on.');
-      void this.openGrid(this.connectionChoice.value, name);
+      if (!name) return this.model.say('Type the name of an index, alias, pattern, data stream or collection to open.');
+      if (!this.connectionChoice.value) return this.model.say('No connection is open to open it on.');
+      this.openGrid(this.connectionChoice.value, name);
     });
 
     this.message.className = 'searchbook-Sidebar-message';
@@ -100,112 +83,48 @@ export class SearchbookSidebar extends Widget {
     this.profilesSection.append(profilesTitle, this.profiles);
     this.profilesSection.hidden = true;
     this.node.append(this.heading, tools, openBox, this.message, this.tree.node, this.profilesSection);
+    model.changed.connect(this.onModelChanged, this);
   }
 
-  /** The client of the kernel whose connections the tree lists (null before one is followed). */
-  get gridClient(): PanelClient | null {
-    return this.client;
-  }
-
-  /** Follows the current notebook's or console's kernel; null or another language: the panel's own. */
-  follow(kernel: Kernel.IKernelConnection | null, label: string): void {
-    const searchbook = kernel && kernel.name === 'searchbook' ? kernel : null;
-    if (searchbook && searchbook === this.followed) return;
-    this.followed = searchbook;
-    if (searchbook) {
-      void this.use(searchbook, false, `Kernel of ${label}`);
-    } else if (!this.own) {
-      this.kernel = null;
-      this.client = null;
-      if (this.isVisible) void this.useOwn();
-      else this.heading.textContent = 'No searchbook notebook or console is current.';
-    }
+  override dispose(): void {
+    if (this.isDisposed) return;
+    this.model.changed.disconnect(this.onModelChanged, this);
+    this.dropSections(() => true);
+    super.dispose();
   }
 
   protected override onAfterShow(): void {
-    if (!this.kernel) void this.useOwn();
+    this.model.setShown(true);
   }
 
-  private async useOwn(): Promise<void> {
-    this.heading.textContent = 'Starting the panel’s own searchbook kernel…';
-    try {
-      await this.use(await this.options.ownKernel(), true, 'The panel’s own kernel (no searchbook notebook or console is current)');
-    } catch (err) {
-      this.say(`Could not start a searchbook kernel: ${(err as Error).message}`);
-    }
+  protected override onAfterHide(): void {
+    this.model.setShown(false);
   }
 
-  private async use(kernel: Kernel.IKernelConnection, own: boolean, heading: string): Promise<void> {
-    if (this.kernel !== kernel) {
-      this.kernel?.anyMessage.disconnect(this.onKernelMessage, this);
-      this.kernel = kernel;
-      this.client = this.clientFor(kernel);
-      kernel.anyMessage.connect(this.onKernelMessage, this);
-    }
-    this.own = own;
-    this.heading.textContent = heading;
-    this.profilesSection.hidden = !own;
-    await this.reload();
-  }
-
-  /** A cell ran in the kernel (perhaps %connect): the connections may have changed. */
-  private onKernelMessage(_: Kernel.IKernelConnection, args: Kernel.IAnyMessageArgs): void {
-    if (args.direction !== 'recv' || args.msg.header.msg_type !== 'execute_reply') return;
-    window.clearTimeout(this.reloadTimer);
-    this.reloadTimer = window.setTimeout(() => void this.reload(), 200);
-  }
-
-  async reload(): Promise<void> {
-    const kernel = this.kernel;
-    if (!kernel) return;
-    const client = (this.client = this.clientFor(kernel));
-    const generation = ++this.generation;
-    this.say('');
-    try {
-      const { connections } = await client.request({ type: 'connections' }, 'connections');
-      if (generation !== this.generation) return;
-      this.connections = connections;
-      this.dropSections((name, sections) => sections.client !== client || !connections.some((c) => c.name === name));
-      this.fillConnectionChoice();
-      const nodes: ConnectionNode[] = connections.map((connection) => ({ connection, targets: [], loading: true }));
-      this.nodes = nodes;
-      this.tree.setNodes(nodes);
-      await Promise.all(
-        nodes.map(async (node) => {
-          try {
-            const listing = await client.request({ type: 'targets', connection: node.connection.name }, 'targets');
-            node.targets = listing.targets;
-            if (listing.note) node.note = listing.note;
-          } catch (err) {
-            node.note = (err as Error).message;
-          }
-          node.loading = false;
-          if (generation === this.generation) this.tree.setNodes(nodes);
-        }),
-      );
-      if (this.own) await this.listProfiles(client);
-    } catch (err) {
-      if (generation === this.generation) this.say((err as Error).message);
-    }
-  }
-
-  /** A grid saved insertions or deletions: the counts of its connection's indices or collections are read again (what a search finds now). */
-  async recount(client: PanelClient, connection: string): Promise<void> {
-    const node = this.nodes.find((n) => n.connection.name === connection);
-    if (client !== this.client || !node || node.loading) return;
-    const nodes = this.nodes;
-    try {
-      const listing = await client.request({ type: 'targets', connection }, 'targets');
-      if (nodes !== this.nodes) return;
-      node.targets = listing.targets;
-      this.tree.setNodes(nodes);
-    } catch (err) {
-      this.say(`${connection}: the document counts could not be read again: ${(err as Error).message}`);
+  private onModelChanged(model: SidebarModel, part: SidebarPart): void {
+    switch (part) {
+      case 'heading':
+        this.heading.textContent = model.heading;
+        break;
+      case 'message':
+        this.say(model.message);
+        break;
+      case 'listing': {
+        const client = model.panelClient;
+        const names = new Set(model.connections.map((c) => c.name));
+        this.dropSections((name, sections) => sections.client !== client || !names.has(name));
+        this.fillConnectionChoice();
+        this.tree.setNodes(model.nodes);
+        break;
+      }
+      case 'profiles':
+        this.showProfiles();
+        break;
     }
   }
 
   private sectionsOf(connection: string): HTMLElement | undefined {
-    const client = this.client;
+    const client = this.model.panelClient;
     if (!client) return undefined;
     let sections = this.admin.get(connection);
     if (!sections || sections.client !== client) {
@@ -224,37 +143,33 @@ export class SearchbookSidebar extends Widget {
     }
   }
 
-  private clientFor(kernel: Kernel.IKernelConnection): PanelClient {
-    let client = this.clients.get(kernel);
-    if (!client || client.isClosed) {
-      client = new PanelClient(kernel);
-      this.clients.set(kernel, client);
-      kernel.disposed.connect(() => this.clients.delete(kernel));
-    }
-    return client;
-  }
-
   private fillConnectionChoice(): void {
+    const connections = this.model.connections;
     const previous = this.connectionChoice.value;
     this.connectionChoice.replaceChildren(
-      ...this.connections.map((c) => {
+      ...connections.map((c) => {
         const option = document.createElement('option');
         option.value = c.name;
         option.textContent = c.name;
         return option;
       }),
     );
-    const keep = this.connections.find((c) => c.name === previous) ?? this.connections.find((c) => c.active);
+    const keep = connections.find((c) => c.name === previous) ?? connections.find((c) => c.active);
     if (keep) this.connectionChoice.value = keep.name;
   }
 
-  private async listProfiles(client: PanelClient): Promise<void> {
-    const reply = await client.request({ type: 'profiles' }, 'profiles');
-    this.profiles.replaceChildren(...reply.profiles.map((p) => this.profileItem(p)));
-    if (reply.profiles.length === 0) {
+  private showProfiles(): void {
+    this.profilesSection.hidden = !this.model.ownKernel;
+    const listing = this.model.profiles;
+    if (!listing) {
+      this.profiles.replaceChildren();
+      return;
+    }
+    this.profiles.replaceChildren(...listing.profiles.map((p) => this.profileItem(p)));
+    if (listing.profiles.length === 0) {
       const none = document.createElement('li');
       none.className = 'searchbook-Tree-note';
-      none.textContent = reply.problem ?? 'No saved profiles. Save one from a notebook with %connect … --save <name>.';
+      none.textContent = listing.problem ?? 'No saved profiles. Save one from a notebook with %connect … --save <name>.';
       this.profiles.append(none);
     }
   }
@@ -262,73 +177,39 @@ export class SearchbookSidebar extends Widget {
   private profileItem(profile: ProfileInfo): HTMLLIElement {
     const item = document.createElement('li');
     item.className = 'searchbook-Sidebar-profile';
-    const open = this.connections.some((c) => c.name === profile.name);
+    const open = this.model.connections.some((c) => c.name === profile.name);
     const button = document.createElement('button');
     button.className = 'searchbook-Toolbar-button jp-Button';
     button.textContent = open ? 'Connected' : 'Connect';
     button.disabled = open;
     button.setAttribute('aria-label', `Connect ${profile.name}`);
-    button.addEventListener('click', () => void this.connectProfile(profile.name));
+    button.addEventListener('click', () => void this.model.connectProfile(profile.name));
     const label = document.createElement('span');
     label.textContent = `${profile.name} · ${profile.engine} · ${profile.address}`;
     item.append(label, button);
     return item;
   }
 
-  /** Opens a saved profile in the panel's own kernel, as `%connect <profile>` in a cell would. */
-  private async connectProfile(name: string): Promise<void> {
-    const kernel = this.kernel;
-    if (!kernel) return;
-    this.say(`Connecting ${name}…`);
-    let failure = '';
-    const future = kernel.requestExecute({ code: `%connect ${name}`, silent: false, store_history: false, allow_stdin: false });
-    future.onIOPub = (msg) => {
-      if (msg.header.msg_type === 'error') failure = String((msg.content as { evalue?: unknown }).evalue ?? 'failed');
-    };
-    await future.done;
-    this.say(failure ? `${name}: ${failure}` : '');
-    await this.reload();
+  private openGrid(connection: string, target: string): void {
+    // The model says why a grid did not open; nothing more to do here.
+    this.model.openGrid(connection, target).catch(() => undefined);
   }
 
-  private async openGrid(connection: string, target: string): Promise<void> {
-    const client = this.client;
-    if (!client) return;
-    // One tab per connection and target: its pending changes are one set.
-    if (this.options.activateGrid?.(connection, target)) return this.say('');
-    this.say(`Opening ${target}…`);
-    // User timing marks, for the panel benchmark's breakdown of the time to first rows.
-    performance.mark('searchbook:grid-open-sent');
-    try {
-      const opened = await client.request({ type: 'open', connection, target, blockSize: BLOCK_SIZE }, 'opened');
-      performance.mark('searchbook:grid-opened');
-      this.say('');
-      this.options.showGrid(client, opened);
-      performance.mark('searchbook:grid-shown');
-    } catch (err) {
-      this.say(`${target}: ${(err as Error).message}`);
-    }
-  }
-
-  /** Delete or empty an index or collection: the menu, the typed-name confirmation, the request, then the tree read again. */
+  /** Delete or empty an index or collection: the menu, the typed-name confirmation, then the model's request. */
   private async targetMenu(connection: string, target: string, at: { x: number; y: number }): Promise<void> {
-    const client = this.client;
+    const client = this.model.panelClient;
     if (!client) return;
+    const exportTarget = this.options.exportTarget;
     try {
       await openTargetMenu(client, connection, target, at, (action) => {
         void (async () => {
           const confirmName = await confirmTargetAction(action, target);
           if (confirmName === null) return;
-          try {
-            const done = await client.request({ type: 'targetAction', connection, target, action: action.action, confirmName }, 'targetActionDone');
-            await this.reload();
-            this.say(done.message);
-          } catch (err) {
-            this.say(`${target}: ${(err as Error).message}`);
-          }
+          await this.model.runTargetAction(client, connection, target, action.action, confirmName);
         })();
-      }, this.options.exportTarget ? () => this.options.exportTarget?.(client, connection, target) : undefined);
+      }, exportTarget ? () => exportTarget(client, connection, target) : undefined);
     } catch (err) {
-      this.say(`${target}: ${(err as Error).message}`);
+      this.model.say(`${target}: ${(err as Error).message}`);
     }
   }
 
