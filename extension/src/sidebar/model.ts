@@ -268,7 +268,10 @@ export class SidebarModel implements IDisposable {
   private async useOwn(): Promise<void> {
     this.setHeading('Starting the panel’s own searchbook kernel…');
     try {
-      await this.use(await this.options.ownKernel(), true, 'The panel’s own kernel (no searchbook notebook or console is current)');
+      const kernel = await this.options.ownKernel();
+      // A searchbook notebook or console became current while the kernel started: it is what the panel shows.
+      if (this.followed || this.disposed) return;
+      await this.use(kernel, true, 'The panel’s own kernel (no searchbook notebook or console is current)');
     } catch (err) {
       this.say(`Could not start a searchbook kernel: ${(err as Error).message}`);
     }
