@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
 import { listen } from '../examples/sandbox/serve';
-import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../contracts/panel-protocol';
+import { PANEL_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../contracts/panel-protocol';
 import { KernelClient } from '../test/support/kernel-client';
 
 const docs = Number(process.argv[process.argv.indexOf('--docs') + 1]) || 1_000_000;
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   try {
     await kernel.execute(`%connect elasticsearch ${server.url} name=es`);
     const commId = randomUUID();
-    await kernel.submit('shell', 'comm_open', { comm_id: commId, target_name: GRID_COMM_TARGET, data: {} });
+    await kernel.submit('shell', 'comm_open', { comm_id: commId, target_name: PANEL_COMM_TARGET, data: {} });
     const call = async (data: Record<string, unknown>): Promise<{ reply: GridReply; ms: number }> => {
       const requestId = randomUUID();
       const started = performance.now();

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
 import { listen } from '../examples/sandbox/serve';
 import type { Page } from 'playwright-core';
-import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION } from '../contracts/panel-protocol';
+import { PANEL_COMM_TARGET, GRID_PROTOCOL_VERSION } from '../contracts/panel-protocol';
 import { launchChromium } from '../test/e2e/support/browser';
 import { startJupyterLab } from '../test/e2e/support/jupyter-lab';
 import { openNotebook, runAllCells, writeNotebook } from '../test/e2e/support/notebook-page';
@@ -68,7 +68,7 @@ async function bareCommRoundTrips(page: Page, count: number): Promise<number[]> 
       comm.close();
       return times;
     },
-    { target: GRID_COMM_TARGET, version: GRID_PROTOCOL_VERSION, count },
+    { target: PANEL_COMM_TARGET, version: GRID_PROTOCOL_VERSION, count },
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * The administration messages of the `searchbook.grid` comm: what a connection offers
+ * The administration messages of the `searchbook.panel` comm: what a connection offers
  * (API keys, a server dashboard or cluster overview), key listing, creation and deletion, and
  * metric snapshots. Engine-neutral: the driver says what its engine offers and names each
  * figure; the panel shows what it is given and never asks which engine it talks to.

@@ -1,5 +1,5 @@
 /**
- * The editing messages of the `searchbook.grid` comm: saving a grid's pending changes (and
+ * The editing messages of the `searchbook.panel` comm: saving a grid's pending changes (and
  * showing the requests a save would send), loading a cut cell's whole value before it is
  * edited, and deleting or emptying an index or collection. Engine-neutral: the panel sends
  * what the user typed and where; the kernel types it by the mapping or schema, builds the

@@ -1,5 +1,5 @@
 /**
- * The export messages of the `searchbook.grid` comm: the side panel's "Export…" on an index or
+ * The export messages of the `searchbook.panel` comm: the side panel's "Export…" on an index or
  * collection, or on a grid's current filter. The export runs in the kernel exactly as `%export`
  * does; while it runs the kernel sends `exportProgress` messages carrying the export request's
  * id (they are not its answer), then answers the request once: `exported`, or an `error` saying

@@ -1,5 +1,5 @@
 /**
- * The `searchbook.grid` comm protocol between the side panel and the kernel: defined once,
+ * The `searchbook.panel` comm protocol between the side panel and the kernel: defined once,
  * here, and imported by both halves. Every request carries the protocol version and a request
  * id; the kernel answers each request exactly once, with its reply or with an `error`.
  *
@@ -16,7 +16,10 @@ import { GRID_PROTOCOL_VERSION } from './protocol-version';
 
 export type { Column } from './columns';
 
-export const GRID_COMM_TARGET = 'searchbook.grid';
+/** The panel's comm: it serves the whole side panel (connections, profiles, grids, edits, export, keys, metrics). */
+export const PANEL_COMM_TARGET = 'searchbook.panel';
+/** The comm's name before protocol 4: a page loaded before the upgrade still opens it, and is told to reload. */
+export const FORMER_COMM_TARGET = 'searchbook.grid';
 export { GRID_PROTOCOL_VERSION };
 
 /** Rows per block when the panel does not ask for another size (drivers.md 8: the default page). */

@@ -1,12 +1,14 @@
 import { LanguageSupport, StreamLanguage } from '@codemirror/language';
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
+import { IConsoleTracker } from '@jupyterlab/console';
+import { INotebookTracker } from '@jupyterlab/notebook';
 import { withoutTypedSecrets } from '@searchbook/contracts/typed-secrets';
-import { interruptKernelOf, rewriteCell } from './kernel-actions';
+import { interruptKernelOf, rewriteCell } from './cells/kernel-actions';
 import { consoleTokens } from './language/console-tokens';
 import { STOP_EVENT } from './mime/progress-output';
 import { REMOVE_SECRET_COMMAND, REMOVE_SECRET_EVENT } from './mime/typed-secret-output';
-import { panelPlugin } from './panel/plugin';
+import { panelPlugin, trackersOf } from './panel-plugin';
 
 /**
  * The console language, registered under the name and MIME type the kernel announces in
@@ -33,9 +35,11 @@ const stopPlugin: JupyterFrontEndPlugin<void> = {
   id: 'searchbook:stop',
   description: 'Stop controls on requests in flight',
   autoStart: true,
-  activate: (app: JupyterFrontEnd) => {
+  optional: [INotebookTracker, IConsoleTracker],
+  activate: (_app: JupyterFrontEnd, notebooks: INotebookTracker | null, consoles: IConsoleTracker | null) => {
+    const trackers = trackersOf(notebooks, consoles);
     document.addEventListener(STOP_EVENT, (event) => {
-      if (event.target instanceof Node) void interruptKernelOf(app, event.target);
+      if (event.target instanceof Node) void interruptKernelOf(trackers, event.target);
     });
   },
 };
@@ -45,16 +49,22 @@ const typedSecretPlugin: JupyterFrontEndPlugin<void> = {
   id: 'searchbook:typed-secrets',
   description: 'Removes secrets typed into %connect lines from the cell',
   autoStart: true,
-  activate: (app: JupyterFrontEnd) => {
+  optional: [INotebookTracker],
+  activate: (app: JupyterFrontEnd, notebooks: INotebookTracker | null) => {
+    if (!notebooks) return;
     app.commands.addCommand(REMOVE_SECRET_COMMAND, {
       label: 'searchbook: Remove typed secrets from the cell',
       caption: 'Deletes passwords and keys typed into the active cell\'s %connect lines (searchbook then asks for them when the cell runs)',
-      execute: () => rewriteCell(app, withoutTypedSecrets),
+      execute: () => rewriteCell(app, notebooks, withoutTypedSecrets),
     });
     document.addEventListener(REMOVE_SECRET_EVENT, (event) => {
-      if (event.target instanceof Node) rewriteCell(app, withoutTypedSecrets, event.target);
+      if (event.target instanceof Node) rewriteCell(app, notebooks, withoutTypedSecrets, event.target);
     });
   },
 };
 
 export default [languagePlugin, stopPlugin, typedSecretPlugin, panelPlugin];
+
+/** For other extensions: `import { IDocumentGrids } from 'searchbook'` (see tokens.ts). */
+export { IDocumentGrids } from './tokens';
+export type { IDocumentGrid } from './tokens';

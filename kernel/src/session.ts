@@ -1,7 +1,8 @@
 import { VariableScope } from './console/variables';
 import { ConnectionRegistry } from './connections/registry';
 import { CellRunner } from './execute/cell-runner';
-import { GRID_COMM_TARGET } from '../../contracts/panel-protocol';
+import { FORMER_COMM_TARGET, PANEL_COMM_TARGET } from '../../contracts/panel-protocol';
+import { formerCommTarget } from './panel/former-comm';
 import { GridService } from './panel/grid-service';
 import { removeRunningPartials } from './export/running-exports';
 import { ProfileStore } from './connections/profile-store';
@@ -30,7 +31,8 @@ export function createSession(hooks: SessionHooks): { handlers: Record<(typeof S
   const runner = new CellRunner(scope, connections);
   const comms = new CommRegistry();
   const grids = new GridService(connections, () => new ProfileStore(), scope, hooks.log);
-  comms.register(GRID_COMM_TARGET, grids.target());
+  comms.register(PANEL_COMM_TARGET, grids.target());
+  comms.register(FORMER_COMM_TARGET, formerCommTarget());
   const history = new SessionHistory();
   const state: ExecutionState = { count: 0, history, secrets: hooks.secrets };
   return {

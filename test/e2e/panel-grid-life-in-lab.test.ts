@@ -173,8 +173,8 @@ describe('a panel grid on the sandbox', () => {
       await page.locator('.searchbook-Sidebar-tools button', { hasText: 'Refresh' }).click();
       const alert = page.locator('.searchbook-Sidebar-message');
       await page.waitForFunction(() => /reload the page/.test(document.querySelector('.searchbook-Sidebar-message')?.textContent ?? ''), undefined, { timeout: 5_000 });
-      await expect(alert.textContent()).resolves.toBe(`The searchbook kernel speaks grid protocol 9, this page ${GRID_PROTOCOL_VERSION}: reload the page (searchbook was upgraded since it was loaded).`);
-      await expect(statusMatches(grid, /reload the page/, 5_000)).resolves.toMatch(/error: The searchbook kernel speaks grid protocol 9, this page \d+: reload the page/);
+      await expect(alert.textContent()).resolves.toBe(`The searchbook kernel speaks panel protocol 9, this page ${GRID_PROTOCOL_VERSION}: reload the page (searchbook was upgraded since it was loaded).`);
+      await expect(statusMatches(grid, /reload the page/, 5_000)).resolves.toMatch(/error: The searchbook kernel speaks panel protocol 9, this page \d+: reload the page/);
       await screenshot(page, 'panel-protocol-mismatch');
     } finally {
       kernelFromTheFuture = false;

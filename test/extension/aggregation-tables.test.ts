@@ -2,8 +2,8 @@
 import './support/dom';
 import { Widget } from '@lumino/widgets';
 import { HITS_MIME } from '../../contracts/mime-types';
-import { GridView } from '../../extension/src/grid/grid-view';
-import { rangeAsTsv, selectedRange } from '../../extension/src/grid/selection-copy';
+import { GridView } from '../../extension/src/datagrid/grid-view';
+import { rangeAsTsv, selectedRange } from '../../extension/src/datagrid/selection-copy';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
 
 const info = { connection: 'ts', engine: 'typesense' as const, method: 'GET', path: '/collections/books/documents/search', status: 200, elapsedMs: 3 };

@@ -6,8 +6,8 @@ jest.mock('@jupyterlab/apputils', () => ({ showDialog: jest.fn(), Dialog: { okBu
 import { Signal } from '@lumino/signaling';
 import { OPERATORS } from '../../kernel/src/engines/elasticsearch/grid-query';
 import type { Block, Column } from '../../contracts/panel-protocol';
-import { DocumentGridWidget, type OpenedGrid } from '../../extension/src/panel/document-grid-widget';
-import type { GridClient } from '../../extension/src/panel/grid-client';
+import { DocumentGridWidget, type OpenedGrid } from '../../extension/src/documents/document-grid-widget';
+import type { PanelClient } from '../../extension/src/panel-client';
 
 const columns: Column[] = [
   { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },
@@ -41,7 +41,7 @@ interface Asked {
 }
 
 /** The grid's end of the comm, answering only when the test says. */
-function heldClient(): { client: GridClient; asked: Asked[] } {
+function heldClient(): { client: PanelClient; asked: Asked[] } {
   const asked: Asked[] = [];
   const owner = {};
   const client = {
@@ -50,7 +50,7 @@ function heldClient(): { client: GridClient; asked: Asked[] } {
     isClosed: false,
     request: (body: Asked['body']) => new Promise((resolve, reject) => asked.push({ body, resolve, reject })),
   };
-  return { client: client as unknown as GridClient, asked };
+  return { client: client as unknown as PanelClient, asked };
 }
 
 describe('the document grid while a new filter or sort loads', () => {

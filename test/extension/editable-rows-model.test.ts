@@ -1,8 +1,8 @@
 /** @jest-environment jsdom */
 import './support/dom';
 import type { Block, Column } from '../../contracts/panel-protocol';
-import { EditableRowsModel } from '../../extension/src/panel/editable-rows-model';
-import { PendingChanges } from '../../extension/src/panel/pending-changes';
+import { EditableRowsModel } from '../../extension/src/documents/editable-rows-model';
+import { PendingChanges } from '../../extension/src/documents/pending-changes';
 
 const columns: Column[] = [
   { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },

@@ -1,6 +1,6 @@
 /** @jest-environment jsdom */
 import './support/dom';
-import { FilterBar } from '../../extension/src/panel/filter-bar';
+import { FilterBar } from '../../extension/src/documents/filter-bar';
 import { OPERATORS as ELASTICSEARCH_OPERATORS } from '../../kernel/src/engines/elasticsearch/grid-query';
 import { OPERATORS as TYPESENSE_OPERATORS } from '../../kernel/src/engines/typesense/grid-filter';
 import type { Column, GridView } from '../../contracts/panel-protocol';

@@ -14,11 +14,11 @@ import { BlockSchema } from '../../contracts/panel-protocol';
 import { swapQuotes } from '../../contracts/answer-rows';
 import { cutLongCells } from '../../kernel/src/render/cell-cut';
 import { ANSWER_FORMAT, HITS_MIME } from '../../contracts/mime-types';
-import { cellText } from '../../extension/src/grid/cell-text';
-import { GridView } from '../../extension/src/grid/grid-view';
+import { cellText } from '../../extension/src/datagrid/cell-text';
+import { GridView } from '../../extension/src/datagrid/grid-view';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
-import { EditableRowsModel } from '../../extension/src/panel/editable-rows-model';
-import { PendingChanges } from '../../extension/src/panel/pending-changes';
+import { EditableRowsModel } from '../../extension/src/documents/editable-rows-model';
+import { PendingChanges } from '../../extension/src/documents/pending-changes';
 import { hostileDocuments } from '../support/hostile-documents';
 
 type Hits = Extract<ConsoleResult, { kind: 'hits' }>;

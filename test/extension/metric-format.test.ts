@@ -3,8 +3,8 @@
  * reported" (never 0), sizes read in binary units out of their total, a key scoped to `*` reads
  * server-wide, and an expiry in the past says so.
  */
-import { formatMetric, NOT_REPORTED } from '../../extension/src/panel/metric-format';
-import { expiryText, scopeText } from '../../extension/src/panel/scope-text';
+import { formatMetric, NOT_REPORTED } from '../../extension/src/admin/metric-format';
+import { expiryText, scopeText } from '../../extension/src/admin/scope-text';
 
 describe('figures', () => {
   it('says "not reported" for a figure the server did not send, and 0 only when it sent 0', () => {

@@ -2,8 +2,8 @@
 import './support/dom';
 import type { DataModel } from '@lumino/datagrid';
 import type { Block, Column } from '../../contracts/panel-protocol';
-import { PagedRowsModel } from '../../extension/src/panel/paged-rows-model';
-import { rangeAsTsv } from '../../extension/src/grid/selection-copy';
+import { PagedRowsModel } from '../../extension/src/documents/paged-rows-model';
+import { rangeAsTsv } from '../../extension/src/datagrid/selection-copy';
 
 const columns: Column[] = [
   { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta' },

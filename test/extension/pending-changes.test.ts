@@ -1,4 +1,4 @@
-import { PendingChanges, PendingStateSchema } from '../../extension/src/panel/pending-changes';
+import { PendingChanges, PendingStateSchema } from '../../extension/src/documents/pending-changes';
 
 const a = { index: 'products', id: 'a' };
 const b = { index: 'products-2', id: 'b' };

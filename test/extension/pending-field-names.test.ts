@@ -8,9 +8,9 @@
 import './support/dom';
 import { RowChangeSchema } from '../../contracts/edit-protocol';
 import { type Block, BlockSchema, type Column } from '../../contracts/panel-protocol';
-import { EditableRowsModel } from '../../extension/src/panel/editable-rows-model';
-import { PendingChanges } from '../../extension/src/panel/pending-changes';
-import { PendingSync } from '../../extension/src/panel/pending-store';
+import { EditableRowsModel } from '../../extension/src/documents/editable-rows-model';
+import { PendingChanges } from '../../extension/src/documents/pending-changes';
+import { PendingSync } from '../../extension/src/documents/pending-store';
 
 const p1 = { index: 'shop', id: 'p1' };
 const p2 = { index: 'shop', id: 'p2' };

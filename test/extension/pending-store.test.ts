@@ -1,6 +1,6 @@
 /** @jest-environment jsdom */
-import { PendingSync } from '../../extension/src/panel/pending-store';
-import { PendingChanges } from '../../extension/src/panel/pending-changes';
+import { PendingSync } from '../../extension/src/documents/pending-store';
+import { PendingChanges } from '../../extension/src/documents/pending-changes';
 
 const p1 = { index: 'shop', id: 'p1' };
 const p2 = { index: 'shop', id: 'p2' };

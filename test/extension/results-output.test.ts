@@ -3,7 +3,7 @@ import './support/dom';
 import { Widget } from '@lumino/widgets';
 import { swapQuotes } from '../../contracts/answer-rows';
 import { ANSWER_FORMAT, HITS_MIME, JSON_MIME, PROGRESS_MIME, TABLE_MIME, TYPED_SECRET_MIME } from '../../contracts/mime-types';
-import { ValueView } from '../../extension/src/grid/value-view';
+import { ValueView } from '../../extension/src/datagrid/value-view';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
 import extensions from '../../extension/src/mime-extension';
 

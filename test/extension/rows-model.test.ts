@@ -1,8 +1,8 @@
 /** @jest-environment jsdom */
 import './support/dom';
-import { RowsModel } from '../../extension/src/grid/rows-model';
-import { rangeAsJson, rangeAsTsv, selectedRange } from '../../extension/src/grid/selection-copy';
-import { nextSort } from '../../extension/src/grid/sort-order';
+import { RowsModel } from '../../extension/src/datagrid/rows-model';
+import { rangeAsJson, rangeAsTsv, selectedRange } from '../../extension/src/datagrid/selection-copy';
+import { nextSort } from '../../extension/src/datagrid/sort-order';
 
 const columns = [
   { name: '_id', type: 'keyword', readOnly: true, json: false },

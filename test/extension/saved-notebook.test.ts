@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { JsonValue } from '../../contracts/json';
 import { HITS_MIME } from '../../contracts/mime-types';
 import { hasField } from '../../contracts/own-fields';
-import { cellText } from '../../extension/src/grid/cell-text';
-import { GridView } from '../../extension/src/grid/grid-view';
+import { cellText } from '../../extension/src/datagrid/cell-text';
+import { GridView } from '../../extension/src/datagrid/grid-view';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');

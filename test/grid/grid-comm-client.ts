@@ -1,9 +1,9 @@
 /**
- * The panel's side of the `searchbook.grid` comm for tests over the wire: opens a comm on a
+ * The panel's side of the `searchbook.panel` comm for tests over the wire: opens a comm on a
  * kernel, sends requests and waits for the one reply carrying each request id.
  */
 import { randomUUID } from 'node:crypto';
-import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../contracts/panel-protocol';
+import { PANEL_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../contracts/panel-protocol';
 import { KernelClient } from '../support/kernel-client';
 
 export class GridCommClient {
@@ -14,7 +14,7 @@ export class GridCommClient {
 
   static async open(kernel: KernelClient): Promise<GridCommClient> {
     const id = randomUUID();
-    await kernel.submit('shell', 'comm_open', { comm_id: id, target_name: GRID_COMM_TARGET, data: {} });
+    await kernel.submit('shell', 'comm_open', { comm_id: id, target_name: PANEL_COMM_TARGET, data: {} });
     return new GridCommClient(kernel, id);
   }
 

@@ -1,5 +1,5 @@
 /**
- * The side panel's `searchbook.grid` comm over the wire (kernel process, ZeroMQ, engines over
+ * The side panel's `searchbook.panel` comm over the wire (kernel process, ZeroMQ, engines over
  * HTTP): listing, opening, reading blocks across Elasticsearch's from/size → point in time
  * boundary, far jumps, revisits, refresh, releasing the point in time (checked with the
  * engine's own index stats), against the Elasticsearch sandbox and the real nodes alike; then
@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { generateBooksSample } from '../../examples/sandbox/sample-typesense';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import { GRID_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../contracts/panel-protocol';
+import { PANEL_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
@@ -229,7 +229,7 @@ afterAll(async () => {
 
 async function openComm(): Promise<string> {
   const id = randomUUID();
-  await kernel.submit('shell', 'comm_open', { comm_id: id, target_name: GRID_COMM_TARGET, data: {} });
+  await kernel.submit('shell', 'comm_open', { comm_id: id, target_name: PANEL_COMM_TARGET, data: {} });
   return id;
 }
 
@@ -329,7 +329,7 @@ describe('Typesense grid', () => {
 describe('malformed messages', () => {
   it('a message without a known type gets an error reply with its request id', async () => {
     const reply = expectType(await call({ type: 'explode' }), 'error');
-    expect(reply.message).toMatch(/^searchbook\.grid cannot read this message/);
+    expect(reply.message).toMatch(/^searchbook\.panel cannot read this message/);
   });
 
   it('a read without a grid id names the missing field', async () => {

@@ -50,7 +50,7 @@ it('a plan request nested 2,000 objects deep is answered with an error naming th
   const reply = await commReply({ type: 'plan', gridId: 'g', changes: [change] });
   expect(reply).toMatchObject({ type: 'error' });
   expect(reply.type === 'error' && reply.message).toBe(
-    'searchbook.grid refuses this message: it is nested more than 200 levels deep. Send smaller requests (fewer changes per save, shallower values).',
+    'searchbook.panel refuses this message: it is nested more than 200 levels deep. Send smaller requests (fewer changes per save, shallower values).',
   );
   await stillServing();
 });
@@ -63,7 +63,7 @@ it('a message just within the bound is read by its schema as usual', async () =>
 
 it('a comm message holding more values than the bound is refused by name', async () => {
   const reply = await commReply({ type: 'curl', cell: 'GET /', padding: new Array(2_000_001).fill(0) });
-  expect(reply.type === 'error' && reply.message).toMatch(/^searchbook\.grid refuses this message: it holds more than 2,000,000 JSON values\./);
+  expect(reply.type === 'error' && reply.message).toMatch(/^searchbook\.panel refuses this message: it holds more than 2,000,000 JSON values\./);
   await stillServing();
 });
 

@@ -97,11 +97,11 @@ describe('the kernel over ZeroMQ', () => {
     expect((reply.content.data as Record<string, string>)['text/plain']).toMatch(/%set/);
   });
 
-  test('round-trips a comm on searchbook.grid and closes comms to unknown targets', async () => {
-    const open = await kernel.submit('shell', 'comm_open', { comm_id: 'c1', target_name: 'searchbook.grid', data: {} });
+  test('round-trips a comm on searchbook.panel and closes comms to unknown targets', async () => {
+    const open = await kernel.submit('shell', 'comm_open', { comm_id: 'c1', target_name: 'searchbook.panel', data: {} });
     await kernel.iopubFor(open.id);
-    const info = await kernel.request('shell', 'comm_info_request', { target_name: 'searchbook.grid' });
-    expect(info.content).toEqual({ status: 'ok', comms: { c1: { target_name: 'searchbook.grid' } } });
+    const info = await kernel.request('shell', 'comm_info_request', { target_name: 'searchbook.panel' });
+    expect(info.content).toEqual({ status: 'ok', comms: { c1: { target_name: 'searchbook.panel' } } });
     // Grid replies run beside the shell loop, so they may follow the request's idle.
     const replyTo = async (requestId: string | null) => {
       for (let tries = 0; tries < 250; tries++) {

@@ -1,4 +1,4 @@
-import { cellText } from '../grid/cell-text';
+import { cellText } from '../datagrid/cell-text';
 
 /** Beyond this many buckets a bar chart stops being readable; the table below has them all. */
 const MAX_BARS = 30;

@@ -1,7 +1,7 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import { JSON_MIME, type JsonPayload, JsonPayloadSchema } from '@searchbook/contracts/mime-types';
-import { GridView } from '../grid/grid-view';
+import { GridView } from '../datagrid/grid-view';
 import { block, warningBlock } from './block';
 import { jsonView } from './json-tree';
 import { statusText, warningText } from './status-line';

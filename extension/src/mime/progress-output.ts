@@ -3,7 +3,7 @@ import { Widget } from '@lumino/widgets';
 import { PROGRESS_MIME, ProgressPayloadSchema } from '@searchbook/contracts/mime-types';
 import { button } from './toolbar';
 
-/** Bubbles from the stop control to the plugin that owns the kernel (see ../kernel-actions.ts). */
+/** Bubbles from the stop control to the plugin that owns the kernel (see ../cells/kernel-actions.ts). */
 export const STOP_EVENT = 'searchbook-stop';
 
 /**

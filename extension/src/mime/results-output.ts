@@ -3,7 +3,7 @@ import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
 import { answerValue, hitsPayloadRows, tablePayloadRows } from '@searchbook/contracts/answer-rows';
 import { type AggregationTable, aggregationColumns, aggregationFooter, aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '@searchbook/contracts/mime-types';
-import { GridView } from '../grid/grid-view';
+import { GridView } from '../datagrid/grid-view';
 import type { Column } from '@searchbook/contracts/columns';
 import { barChart, bucketsOf } from './bar-chart';
 import { block, warningBlock } from './block';

@@ -28,7 +28,9 @@ export function commHandlers(registry: CommRegistry, log: (line: string) => void
         return;
       }
       const comm = commFor(ctx, open.comm_id, open.target_name);
-      registry.add(comm, target(comm, open.data));
+      const handler = target(comm, open.data);
+      registry.add(comm, handler);
+      await handler.onOpen?.(comm);
     },
     comm_msg: async (ctx) => {
       const message = CommMsg.parse(ctx.message.content);

@@ -1,5 +1,5 @@
 /**
- * The side panel's service on the `searchbook.grid` comm. Each request is validated against
+ * The side panel's service on the `searchbook.panel` comm. Each request is validated against
  * the shared protocol and answered exactly once, with its reply or an `error` reply; work runs
  * beside the shell loop, so a slow engine never holds up cells or other grids.
  */
@@ -59,7 +59,7 @@ export class GridService {
       return {
         // Not awaited, so a slow engine never holds up the shell; answer() settles on every path.
         onMessage: async (data, replyComm) => {
-          void this.answer(data, replyComm).catch((err: unknown) => this.log(`searchbook.grid could not answer a request: ${(err as Error).stack ?? String(err)}`));
+          void this.answer(data, replyComm).catch((err: unknown) => this.log(`searchbook.panel could not answer a request: ${(err as Error).stack ?? String(err)}`));
         },
         onClose: () => {
           this.comms.delete(comm.id);
@@ -89,18 +89,18 @@ export class GridService {
       // Before the schema, which walks the message recursively and would overflow the stack.
       const crossed = boundCrossed(data);
       if (crossed) {
-        await send({ type: 'error', message: `searchbook.grid refuses this message: ${crossed}. Send smaller requests (fewer changes per save, shallower values).` });
+        await send({ type: 'error', message: `searchbook.panel refuses this message: ${crossed}. Send smaller requests (fewer changes per save, shallower values).` });
         return;
       }
       if (data.v !== GRID_PROTOCOL_VERSION) {
-        await send({ type: 'error', message: `searchbook.grid speaks protocol version ${GRID_PROTOCOL_VERSION}, this message has ${JSON.stringify(data.v ?? null)}: reload the page so the panel and the kernel match.` });
+        await send({ type: 'error', message: `searchbook.panel speaks protocol version ${GRID_PROTOCOL_VERSION}, this message has ${JSON.stringify(data.v ?? null)}: reload the page so the panel and the kernel match.` });
         return;
       }
       const parsed = GridRequestSchema.safeParse(data);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-        await send({ type: 'error', message: `searchbook.grid cannot read this message${where}: ${issue?.message ?? 'invalid'}.` });
+        await send({ type: 'error', message: `searchbook.panel cannot read this message${where}: ${issue?.message ?? 'invalid'}.` });
         return;
       }
       await send(await this.handle(parsed.data, comm, AbortSignal.timeout(parsed.data.type === 'save' ? SAVE_TIMEOUT_MS : REQUEST_TIMEOUT_MS)));

@@ -7,6 +7,8 @@ export interface Comm {
 }
 
 export interface CommHandler {
+  /** Called once the comm is registered, so what it sends or a close it asks for finds the comm open. */
+  onOpen?(comm: Comm): Promise<void>;
   /** `comm` answers with this message as parent, so the frontend can pair reply and request. */
   onMessage(data: Record<string, unknown>, comm: Comm): Promise<void>;
   onClose?(): void;

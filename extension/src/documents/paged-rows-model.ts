@@ -2,8 +2,8 @@ import { type DataModel, MutableDataModel } from '@lumino/datagrid';
 import { Signal } from '@lumino/signaling';
 import type { Block, Column, SentRequest } from '@searchbook/contracts/panel-protocol';
 import type { RowKey, RowVersion } from '@searchbook/contracts/edit-protocol';
-import { cellText } from '../grid/cell-text';
-import { columnHeaderText } from '../grid/rows-model';
+import { cellText } from '../datagrid/cell-text';
+import { columnHeaderText } from '../datagrid/rows-model';
 import { ownValue } from '@searchbook/contracts/own-fields';
 
 /** Blocks fetched at once: more would only fetch rows the user already scrolled past. */

@@ -3,17 +3,17 @@ import { MessageLoop } from '@lumino/messaging';
 import { Signal } from '@lumino/signaling';
 import { Panel, Widget } from '@lumino/widgets';
 import type { Block, GridReply, GridView, SortKey } from '@searchbook/contracts/panel-protocol';
-import { copyText } from '../grid/clipboard';
-import { fitColumnWidths } from '../grid/column-widths';
-import { GridKeyHandler } from '../grid/grid-key-handler';
-import { readGridTheme } from '../grid/grid-theme';
-import { blitRegionsWhole } from '../grid/region-blits';
-import { ThemedGridPanel } from '../grid/themed-grid-panel';
-import { HeaderMouseHandler } from '../grid/header-mouse-handler';
-import { rangeAsTsv, selectedRange } from '../grid/selection-copy';
-import { ValueView } from '../grid/value-view';
+import { copyText } from '../datagrid/clipboard';
+import { fitColumnWidths } from '../datagrid/column-widths';
+import { GridKeyHandler } from '../datagrid/grid-key-handler';
+import { readGridTheme } from '../datagrid/grid-theme';
+import { blitRegionsWhole } from '../datagrid/region-blits';
+import { ThemedGridPanel } from '../datagrid/themed-grid-panel';
+import { HeaderMouseHandler } from '../datagrid/header-mouse-handler';
+import { rangeAsTsv, selectedRange } from '../datagrid/selection-copy';
+import { ValueView } from '../datagrid/value-view';
 import { FilterBar } from './filter-bar';
-import { type GridClient, GridRequestError } from './grid-client';
+import { type PanelClient, PanelRequestError } from '../panel-client';
 import { toolbarButton } from './toolbar-button';
 import type { PagedStatus } from './paged-rows-model';
 import { GatedEditorController } from './cell-editors';
@@ -69,7 +69,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
   private gone: string | undefined;
 
   constructor(
-    private readonly client: GridClient,
+    private readonly client: PanelClient,
     private opened: OpenedGrid,
     private readonly host: GridHost,
   ) {
@@ -223,7 +223,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
     } catch (err) {
       if (asked !== this.viewRequests) return;
       const message = (err as Error).message;
-      if (err instanceof GridRequestError && err.filterRow !== undefined) this.filterBar.showRefusal(err.filterRow, message);
+      if (err instanceof PanelRequestError && err.filterRow !== undefined) this.filterBar.showRefusal(err.filterRow, message);
       this.showViewState('failed', message);
     }
   }

@@ -1,20 +1,21 @@
 import type { JupyterFrontEnd } from '@jupyterlab/application';
+import type { IConsoleTracker } from '@jupyterlab/console';
+import type { INotebookTracker } from '@jupyterlab/notebook';
 import type { Kernel } from '@jupyterlab/services';
-import type { Widget } from '@lumino/widgets';
-import { copyText } from '../grid/clipboard';
-import { GridClient } from './grid-client';
+import { copyText } from '../datagrid/clipboard';
+import { PanelClient } from '../panel-client';
 
 export const COPY_CELL_AS_CURL = 'searchbook:copy-cell-as-curl';
 
-interface SourceModel {
-  model: { sharedModel: { getSource(): string } };
-}
-
-/** The current notebook's active cell or console's prompt, and its kernel (structural: no notebook or console package import). */
-function currentCell(widget: Widget | null): { source: string; kernel: Kernel.IKernelConnection } | undefined {
-  const panel = widget as (Widget & { sessionContext?: { session?: { kernel?: Kernel.IKernelConnection | null } | null }; content?: { activeCell?: SourceModel | null; promptCell?: SourceModel | null } }) | null;
-  const kernel = panel?.sessionContext?.session?.kernel;
-  const cell = panel?.content?.activeCell ?? panel?.content?.promptCell;
+/** The current notebook's active cell or console's prompt, when the main area shows it and its kernel is searchbook's. */
+function currentCell(app: JupyterFrontEnd, notebooks: INotebookTracker | null, consoles: IConsoleTracker | null): { source: string; kernel: Kernel.IKernelConnection } | undefined {
+  const current = app.shell.currentWidget;
+  if (!current) return undefined;
+  const notebook = notebooks?.find((w) => w === current);
+  const console = consoles?.find((w) => w === current);
+  const panel = notebook ?? console;
+  const cell = notebook ? notebook.content.activeCell : console?.console.promptCell;
+  const kernel = panel?.sessionContext.session?.kernel;
   if (!kernel || kernel.name !== 'searchbook' || !cell) return undefined;
   return { source: cell.model.sharedModel.getSource(), kernel };
 }
@@ -24,15 +25,15 @@ function currentCell(widget: Widget | null): { source: string; kernel: Kernel.IK
  * turns the cell's requests into curl command lines (credentials as environment variables),
  * one per line, on the clipboard.
  */
-export function addCopyCellAsCurl(app: JupyterFrontEnd): void {
+export function addCopyCellAsCurl(app: JupyterFrontEnd, notebooks: INotebookTracker | null, consoles: IConsoleTracker | null): void {
   app.commands.addCommand(COPY_CELL_AS_CURL, {
     label: 'Copy as curl',
     caption: 'Copy the cell’s requests as curl command lines; credentials stay environment variables',
-    isVisible: () => currentCell(app.shell.currentWidget) !== undefined,
+    isVisible: () => currentCell(app, notebooks, consoles) !== undefined,
     execute: async () => {
-      const cell = currentCell(app.shell.currentWidget);
+      const cell = currentCell(app, notebooks, consoles);
       if (!cell) return;
-      const client = new GridClient(cell.kernel);
+      const client = new PanelClient(cell.kernel);
       try {
         const reply = await client.request({ type: 'curl', cell: cell.source }, 'curl');
         await copyText(reply.commands.join('\n'));

@@ -1,13 +1,16 @@
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import type { ISessionContext } from '@jupyterlab/apputils';
+import { IConsoleTracker } from '@jupyterlab/console';
+import { INotebookTracker } from '@jupyterlab/notebook';
+import type { IWidgetTracker } from '@jupyterlab/apputils';
 import type { Kernel, Session } from '@jupyterlab/services';
 import { LabIcon } from '@jupyterlab/ui-components';
 import type { ISignal } from '@lumino/signaling';
-import type { Widget } from '@lumino/widgets';
-import { addCopyCellAsCurl } from './copy-cell-as-curl';
-import { DocumentGridWidget, type GridHost } from './document-grid-widget';
-import { ExportMenu } from './export-menu';
-import { SearchbookSidebar } from './sidebar';
+import { addCopyCellAsCurl } from './cells/copy-cell-as-curl';
+import { DocumentGridWidget, type GridHost } from './documents/document-grid-widget';
+import { ExportMenu } from './export/export-menu';
+import { type KernelWidget, SidebarModel } from './sidebar/model';
+import { SearchbookSidebar } from './sidebar/sidebar';
+import { IDocumentGrids } from './tokens';
 
 const ICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><g class="jp-icon3" fill="#616161"><path d="M4 4h12v2H4zm0 4h12v2H4zm0 4h7v2H4zm0 4h5v2H4z"/><path d="M16.5 11a4.5 4.5 0 0 1 3.6 7.2l2.6 2.6-1.4 1.4-2.6-2.6A4.5 4.5 0 1 1 16.5 11zm0 2a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z"/></g></svg>';
@@ -16,31 +19,24 @@ const searchbookIcon = new LabIcon({ name: 'searchbook:panel', svgstr: ICON_SVG 
 /** Where the panel's own kernel lives when no searchbook notebook or console is current. */
 const OWN_SESSION_PATH = 'searchbook-panel';
 
-/** A notebook panel or console panel: anything current with a session context. */
-function sessionContextOf(widget: Widget | null): ISessionContext | undefined {
-  const candidate = widget as (Widget & { sessionContext?: ISessionContext }) | null;
-  return candidate?.sessionContext;
-}
-
-/** The part of a notebook panel "Insert into notebook" uses (structural: no notebook package import). */
-interface NotebookLike extends Widget {
-  content: { activeCell: { model: { sharedModel: { setSource(source: string): void } } } | null };
-}
-
-function isNotebook(widget: Widget | null): widget is NotebookLike {
-  const content = (widget as (Widget & { content?: unknown }) | null)?.content;
-  return typeof content === 'object' && content !== null && 'activeCell' in content && widget?.hasClass('jp-NotebookPanel') === true;
+/** The notebook and console trackers a frontend provides (Notebook 7's file browser page has neither). */
+export function trackersOf(notebooks: INotebookTracker | null, consoles: IConsoleTracker | null): IWidgetTracker<KernelWidget>[] {
+  return [notebooks, consoles].filter((t): t is INotebookTracker | IConsoleTracker => t !== null);
 }
 
 /**
  * The `searchbook` left sidebar, following the current notebook's or console's kernel the way
- * the debugger's sidebar does, and the document grid tabs it opens.
+ * the debugger's sidebar does, and the document grid tabs it opens; other extensions open
+ * grids through `IDocumentGrids`.
  */
-export const panelPlugin: JupyterFrontEndPlugin<void> = {
+export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
   id: 'searchbook:panel',
   description: 'The searchbook side panel: connections, indices and collections, and document grids',
   autoStart: true,
-  activate: (app: JupyterFrontEnd) => {
+  optional: [INotebookTracker, IConsoleTracker],
+  provides: IDocumentGrids,
+  activate: (app: JupyterFrontEnd, notebooks: INotebookTracker | null, consoles: IConsoleTracker | null): IDocumentGrids => {
+    const trackers = trackersOf(notebooks, consoles);
     let ownSession: Promise<Session.ISessionConnection> | undefined;
     const ownKernel = async (): Promise<Kernel.IKernelConnection> => {
       ownSession ??= (async () => {
@@ -54,11 +50,10 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
       return session.kernel;
     };
 
-    // The notebook "Insert into notebook" adds to: the last one the user worked in.
-    let lastNotebook: NotebookLike | undefined;
+    // "Insert into notebook" adds to the notebook the user worked in last: the tracker's current one.
     const host: GridHost = {
       insertCell: async (text) => {
-        const notebook = lastNotebook;
+        const notebook = notebooks?.currentWidget;
         if (!notebook || notebook.isDisposed) throw new Error('No notebook to insert into: open or click into a notebook, then use "Insert into notebook" again.');
         app.shell.activateById(notebook.id);
         await app.commands.execute('notebook:insert-cell-below');
@@ -69,56 +64,49 @@ export const panelPlugin: JupyterFrontEndPlugin<void> = {
     };
 
     const grids = new Set<DocumentGridWidget>();
-    const sidebar: SearchbookSidebar = new SearchbookSidebar({
+    const shell = app.shell as JupyterFrontEnd.IShell & { currentChanged?: ISignal<unknown, unknown> };
+    const model: SidebarModel = new SidebarModel({
+      trackers,
+      shell,
+      keepsFollowing: (widget) => widget instanceof DocumentGridWidget,
       ownKernel,
       activateGrid: (connection, target) => {
         const open = [...grids].find((g) => !g.isDisposed && g.connection === connection && g.target === target);
-        if (!open) return false;
+        if (!open) return undefined;
         // A tab whose kernel or connection is gone cannot read: a fresh one replaces it (the pending set is stored).
         if (open.isGone) {
           open.dispose();
-          return false;
+          return undefined;
         }
         app.shell.activateById(open.id);
-        return true;
+        return open;
       },
       showGrid: (client, opened) => {
         const grid = new DocumentGridWidget(client, opened, host);
         grids.add(grid);
         grid.disposed.connect(() => grids.delete(grid));
-        grid.documentsChanged.connect((_, { connection }) => void sidebar.recount(client, connection));
+        grid.documentsChanged.connect((_, { connection }) => void model.recount(client, connection));
         exportMenu.addGrid(grid, client, opened);
         const current = app.shell.currentWidget;
-        // Beside the notebook the user works in; a tab like any other, so it can move anywhere.
-        app.shell.add(grid, 'main', current && sessionContextOf(current) ? { mode: 'split-right', ref: current.id } : { mode: 'tab-after' });
+        // Beside the notebook or console the user works in; a tab like any other, so it can move anywhere.
+        const beside = current && trackers.some((t) => t.has(current));
+        app.shell.add(grid, 'main', beside ? { mode: 'split-right', ref: current.id } : { mode: 'tab-after' });
         // Notebook 7 keeps one document in its main area: the grid goes to the area below it.
         if (!grid.isAttached) app.shell.add(grid, 'down');
         app.shell.activateById(grid.id);
+        return grid;
       },
+    });
+    const sidebar = new SearchbookSidebar(model, {
       exportTarget: (client, connection, target) => void exportMenu.exportTarget(client, connection, target),
     });
-    const exportMenu = new ExportMenu(app, () => sidebar.gridClient);
+    const exportMenu = new ExportMenu(app, () => model.panelClient);
     sidebar.node.append(exportMenu.area.node);
-    addCopyCellAsCurl(app);
+    addCopyCellAsCurl(app, notebooks, consoles);
     sidebar.title.icon = searchbookIcon;
     app.shell.add(sidebar, 'left', { rank: 700 });
+    void app.restored.then(() => model.followCurrent());
 
-    let watched: ISessionContext | undefined;
-    const followCurrent = () => {
-      const widget = app.shell.currentWidget;
-      const context = sessionContextOf(widget);
-      if (context === undefined && widget instanceof DocumentGridWidget) return;
-      if (isNotebook(widget)) lastNotebook = widget;
-      if (watched !== context) {
-        watched?.kernelChanged.disconnect(followCurrent);
-        watched = context;
-        context?.kernelChanged.connect(followCurrent);
-      }
-      const kernel = context?.session?.kernel ?? null;
-      sidebar.follow(kernel, widget?.title.label ?? 'the current document');
-    };
-    const shell = app.shell as JupyterFrontEnd.IShell & { currentChanged?: ISignal<unknown, unknown> };
-    shell.currentChanged?.connect(followCurrent);
-    void app.restored.then(followCurrent);
+    return { open: (connection, target) => model.openGrid(connection, target) };
   },
 };

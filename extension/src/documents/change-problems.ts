@@ -1,5 +1,5 @@
 import type { Column } from '@searchbook/contracts/panel-protocol';
-import { cellText } from '../grid/cell-text';
+import { cellText } from '../datagrid/cell-text';
 import type { EditRefusal } from '@searchbook/contracts/edit-protocol';
 import type { EditedRow, NewRow, PendingChanges, Problem } from './pending-changes';
 import { toolbarButton } from './toolbar-button';

@@ -1,4 +1,4 @@
-import type { GridClient } from './grid-client';
+import type { PanelClient } from '../panel-client';
 import { KeysSection } from './keys-section';
 import { MetricsSection } from './metrics-section';
 
@@ -12,7 +12,7 @@ export class AdminSections {
   private metrics: MetricsSection | undefined;
 
   constructor(
-    readonly client: GridClient,
+    readonly client: PanelClient,
     private readonly connection: string,
   ) {
     this.node.className = 'searchbook-Admin';

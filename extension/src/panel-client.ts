@@ -1,8 +1,8 @@
 import type { Kernel } from '@jupyterlab/services';
 import { Signal } from '@lumino/signaling';
 import {
-  GRID_COMM_TARGET,
   GRID_PROTOCOL_VERSION,
+  PANEL_COMM_TARGET,
   type GridReply,
   GridReplySchema,
   type GridRequestInput,
@@ -11,8 +11,8 @@ import {
 type Request = GridRequestInput extends infer R ? (R extends GridRequestInput ? Omit<R, 'v' | 'requestId'> : never) : never;
 type Reply<T extends GridReply['type']> = Extract<GridReply, { type: T }>;
 
-/** A grid request the kernel answered with an error: its message carries the engine's reason. */
-export class GridRequestError extends Error {
+/** A panel request the kernel answered with an error: its message carries the engine's reason. */
+export class PanelRequestError extends Error {
   constructor(
     message: string,
     readonly status?: number,
@@ -25,20 +25,20 @@ export class GridRequestError extends Error {
 
 let counter = 0;
 
-/** What to do when the kernel speaks another version of the grid protocol than this page. */
+/** What to do when the kernel speaks another version of the panel protocol than this page. */
 export function versionMismatchMessage(kernelVersion: unknown): string {
   const theirs = typeof kernelVersion === 'number' ? kernelVersion : null;
-  const spoken = `The searchbook kernel speaks grid protocol ${JSON.stringify(theirs)}, this page ${GRID_PROTOCOL_VERSION}`;
+  const spoken = `The searchbook kernel speaks panel protocol ${JSON.stringify(theirs)}, this page ${GRID_PROTOCOL_VERSION}`;
   // A page older than its kernel is the usual case: searchbook was upgraded while the page stayed open.
   if (theirs !== null && theirs < GRID_PROTOCOL_VERSION) return `${spoken}: the kernel predates an upgrade; restart it (Kernel › Restart Kernel), then reload the page.`;
   return `${spoken}: reload the page (searchbook was upgraded since it was loaded).`;
 }
 
 /**
- * The panel's end of the `searchbook.grid` comm on one kernel: sends requests, pairs each
+ * The panel's end of the `searchbook.panel` comm on one kernel: sends requests, pairs each
  * reply with its request by id, and validates replies against the shared protocol.
  */
-export class GridClient {
+export class PanelClient {
   /** The kernel ended a grid on its own (its connection was replaced or closed). */
   readonly ended = new Signal<this, { gridId: string; message: string }>(this);
   /** This comm is done with: the kernel restarted or stopped, or speaks another protocol version. */
@@ -51,9 +51,9 @@ export class GridClient {
   private failure = 'The kernel behind this grid is gone; open the grid again from the searchbook panel.';
 
   constructor(readonly kernel: Kernel.IKernelConnection) {
-    this.comm = kernel.createComm(GRID_COMM_TARGET);
+    this.comm = kernel.createComm(PANEL_COMM_TARGET);
     this.comm.onMsg = (msg) => this.receive(msg.content.data);
-    this.comm.onClose = () => this.fail('The kernel closed the grid comm (it restarted or shut down): reopen this grid from the searchbook panel.');
+    this.comm.onClose = () => this.fail('The kernel closed the panel comm (it restarted or shut down): reopen this grid from the searchbook panel.');
     // A restart drops the kernel's comms without a comm_close.
     kernel.statusChanged.connect(this.onStatus, this);
     this.comm.open({});
@@ -64,21 +64,21 @@ export class GridClient {
   }
 
   async request<T extends GridReply['type']>(body: Request, expected: T, onProgress?: (message: GridReply) => void): Promise<Reply<T>> {
-    if (this.isClosed) throw new GridRequestError(this.failure);
+    if (this.isClosed) throw new PanelRequestError(this.failure);
     const requestId = `r${++counter}-${Date.now().toString(36)}`;
     if (onProgress) this.listeners.set(requestId, onProgress);
     const reply = new Promise<GridReply>((resolve, reject) => this.waiting.set(requestId, { resolve, reject }));
     this.comm.send({ ...body, v: GRID_PROTOCOL_VERSION, requestId } as unknown as Parameters<Kernel.IComm['send']>[0]);
     const answer = await reply.finally(() => this.listeners.delete(requestId));
-    if (answer.type === 'error') throw new GridRequestError(answer.message, answer.status, answer.filterRow);
-    if (answer.type !== expected) throw new GridRequestError(`The kernel answered ${answer.type} where ${expected} was expected.`);
+    if (answer.type === 'error') throw new PanelRequestError(answer.message, answer.status, answer.filterRow);
+    if (answer.type !== expected) throw new PanelRequestError(`The kernel answered ${answer.type} where ${expected} was expected.`);
     return answer as Reply<T>;
   }
 
   dispose(): void {
     if (this.closed) return;
     if (!this.kernel.isDisposed) this.comm.close();
-    this.fail('The grid comm was closed.');
+    this.fail('The panel comm was closed.');
   }
 
   private onStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {
@@ -118,7 +118,7 @@ export class GridClient {
     this.closed = true;
     this.failure = message;
     this.kernel.statusChanged.disconnect(this.onStatus, this);
-    for (const waiter of this.waiting.values()) waiter.reject(new GridRequestError(message));
+    for (const waiter of this.waiting.values()) waiter.reject(new PanelRequestError(message));
     this.waiting.clear();
     this.failed.emit(message);
   }

@@ -2,14 +2,14 @@ import type { DataGrid, ICellEditor } from '@lumino/datagrid';
 import type { CellEdit, EditRefusal } from '@searchbook/contracts/edit-protocol';
 import { type EditGate, JsonTextEditor, PlainTextEditor } from './cell-editors';
 import type { EditableRowsModel } from './editable-rows-model';
-import type { GridClient } from './grid-client';
+import type { PanelClient } from '../panel-client';
 import { refusalText, renderProblems, rowLabel } from './change-problems';
 import type { PendingSync } from './pending-store';
 import { showPlannedRequests } from './requests-dialog';
 import { toolbarButton } from './toolbar-button';
 
 export interface EditingHost {
-  client: GridClient;
+  client: PanelClient;
   gridId: string;
   connection: string;
   target: string;

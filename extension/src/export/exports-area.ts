@@ -1,9 +1,9 @@
-import type { GridClient } from './grid-client';
+import type { PanelClient } from '../panel-client';
 import type { ExportChoice } from './export-dialog';
 
 /** What an export reads: an index or collection, or an open grid (its target under its filter). */
 export interface ExportSubject {
-  client: GridClient;
+  client: PanelClient;
   connection: string;
   target: string;
   gridId?: string;

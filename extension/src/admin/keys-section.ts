@@ -1,5 +1,5 @@
 import { type AdminOffers, type KeyInfo, NewKeySchema } from '@searchbook/contracts/admin-protocol';
-import type { GridClient } from './grid-client';
+import type { PanelClient } from '../panel-client';
 import { confirmKeyDeletion, showNewKeyValue } from './key-dialogs';
 import { expiryText, scopeText } from './scope-text';
 import { createValueSeal } from './value-seal';
@@ -44,7 +44,7 @@ export class KeysSection {
   private loaded = false;
 
   constructor(
-    private readonly client: GridClient,
+    private readonly client: PanelClient,
     private readonly connection: string,
     private readonly offer: KeysOffer,
   ) {

@@ -2,7 +2,7 @@ import { Dialog } from '@jupyterlab/apputils';
 import { CommandRegistry } from '@lumino/commands';
 import { Menu, Widget } from '@lumino/widgets';
 import type { TargetAction } from '@searchbook/contracts/edit-protocol';
-import type { GridClient } from './grid-client';
+import type { PanelClient } from '../panel-client';
 
 /**
  * The confirmation of deleting or emptying an index or collection: it shows the exact request
@@ -58,7 +58,7 @@ export async function confirmTargetAction(action: TargetAction, target: string):
  * kernel's driver offers them (an unavailable one disabled, saying why).
  */
 export async function openTargetMenu(
-  client: GridClient,
+  client: PanelClient,
   connection: string,
   target: string,
   at: { x: number; y: number },

@@ -1,9 +1,9 @@
 import type { JupyterFrontEnd } from '@jupyterlab/application';
 import type { Widget } from '@lumino/widgets';
-import type { OpenedGrid } from './document-grid-widget';
+import type { OpenedGrid } from '../documents/document-grid-widget';
 import { askExport } from './export-dialog';
 import { ExportsArea, type ExportSubject } from './exports-area';
-import type { GridClient } from './grid-client';
+import type { PanelClient } from '../panel-client';
 
 const COMMAND = 'searchbook:export';
 const TREE_TARGET = 'searchbook-Tree-target';
@@ -11,7 +11,7 @@ const GRID = 'searchbook-DocumentGrid';
 
 /** An open grid tab, as the export needs it: its id changes when its filter does, so it is read when the export starts. */
 interface GridExportSource {
-  client: GridClient;
+  client: PanelClient;
   connection: string;
   target: string;
   gridId(): string;
@@ -28,7 +28,7 @@ export class ExportMenu {
   constructor(
     private readonly app: JupyterFrontEnd,
     /** The panel's client for the kernel its tree lists. */
-    private readonly treeClient: () => GridClient | null,
+    private readonly treeClient: () => PanelClient | null,
   ) {
     app.commands.addCommand(COMMAND, {
       label: 'Export…',
@@ -40,12 +40,12 @@ export class ExportMenu {
   }
 
   /** Makes a grid tab exportable from its context menu. */
-  addGrid(grid: Widget & { readonly gridId: string }, client: GridClient, opened: OpenedGrid): void {
+  addGrid(grid: Widget & { readonly gridId: string }, client: PanelClient, opened: OpenedGrid): void {
     this.grids.set(grid.node, { client, connection: opened.connection, target: opened.target, gridId: () => grid.gridId });
   }
 
   /** "Export…" on an index or collection of the tree. */
-  async exportTarget(client: GridClient, connection: string, target: string): Promise<void> {
+  async exportTarget(client: PanelClient, connection: string, target: string): Promise<void> {
     await this.ask({ client, connection, target });
   }
 

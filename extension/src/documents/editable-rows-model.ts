@@ -2,7 +2,7 @@ import type { DataModel } from '@lumino/datagrid';
 import { Signal } from '@lumino/signaling';
 import type { CellEdit, RowKey, RowVersion } from '@searchbook/contracts/edit-protocol';
 import type { Block, Column } from '@searchbook/contracts/panel-protocol';
-import { cellText } from '../grid/cell-text';
+import { cellText } from '../datagrid/cell-text';
 import { PagedRowsModel } from './paged-rows-model';
 import { type GridRow, type PendingChanges, type Problem, rowKeyString, type SaveOutcome } from './pending-changes';
 import { fieldRecord, hasField, ownValue } from '@searchbook/contracts/own-fields';

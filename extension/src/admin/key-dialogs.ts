@@ -1,7 +1,7 @@
 import { Dialog, showDialog } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
 import type { KeyInfo } from '@searchbook/contracts/admin-protocol';
-import { copyText } from '../grid/clipboard';
+import { copyText } from '../datagrid/clipboard';
 
 /**
  * Shows a new key's value once, with a copy button. The value lives only in this dialog's

@@ -1,5 +1,5 @@
 import type { Metric, MetricsSnapshot } from '@searchbook/contracts/admin-protocol';
-import type { GridClient } from './grid-client';
+import type { PanelClient } from '../panel-client';
 import { formatMetric } from './metric-format';
 import { Sparkline } from './sparkline';
 
@@ -25,7 +25,7 @@ export class MetricsSection {
   private disposed = false;
 
   constructor(
-    private readonly client: GridClient,
+    private readonly client: PanelClient,
     private readonly connection: string,
     private readonly offer: { title: string; refreshMs: number },
   ) {
