@@ -11,32 +11,48 @@
  * option resolves `paths` from the working directory when the tsconfig has no baseUrl, and
  * would find nothing there.
  */
-const path = require('path');
 
 /** Bottom first. Each entry: a name for messages and the paths (regular expressions) it holds. */
 const LAYERS = [
   { name: 'contracts', paths: ['^contracts/'] },
-  { name: 'json, protocol', paths: ['^kernel/src/json/', '^kernel/src/protocol/'] },
+  {
+    name: 'json, protocol',
+    paths: ['^kernel/src/json/', '^kernel/src/protocol/']
+  },
   { name: 'console', paths: ['^kernel/src/console/'] },
   { name: 'engine', paths: ['^kernel/src/engine/'] },
   { name: 'engines/<name>', paths: ['^kernel/src/engines/[^/]+/'] },
-  { name: 'engines/registry.ts', paths: ['^kernel/src/engines/registry\\.ts$'] },
+  {
+    name: 'engines/registry.ts',
+    paths: ['^kernel/src/engines/registry\\.ts$']
+  },
   { name: 'connections', paths: ['^kernel/src/connections/'] },
   {
     name: 'introspection, render, export',
-    paths: ['^kernel/src/introspection/', '^kernel/src/render/', '^kernel/src/export/']
+    paths: [
+      '^kernel/src/introspection/',
+      '^kernel/src/render/',
+      '^kernel/src/export/'
+    ]
   },
-  { name: 'execute, panel', paths: ['^kernel/src/execute/', '^kernel/src/panel/'] },
+  {
+    name: 'execute, panel',
+    paths: ['^kernel/src/execute/', '^kernel/src/panel/']
+  },
   {
     name: 'handlers, kernel/src/*.ts, install',
-    paths: ['^kernel/src/handlers/', '^kernel/src/[^/]+\\.ts$', '^kernel/src/install/']
+    paths: [
+      '^kernel/src/handlers/',
+      '^kernel/src/[^/]+\\.ts$',
+      '^kernel/src/install/'
+    ]
   }
 ];
 
 /** One rule per layer: nothing in it imports a layer above it. */
 const upward = LAYERS.slice(0, -1).map((layer, index) => ({
   name: `layers: ${layer.name} imports up`,
-  comment: `${layer.name} may import only the layers below it in docs/architecture.md: move the shared type or helper down to where both can reach it.`,
+  comment: `${layer.name} may import only the layers below it in docs/architecture.md: move the shared type or function down to where both can reach it.`,
   severity: 'error',
   from: { path: layer.paths },
   to: { path: LAYERS.slice(index + 1).flatMap(above => above.paths) }
@@ -47,7 +63,7 @@ module.exports = {
     {
       name: 'no-cycle',
       comment:
-        'An import cycle (type-only imports included) ties its files into one unit: move the shared type or helper to the lowest folder that needs it.',
+        'An import cycle (type-only imports included) ties its files into one unit: move the shared type or function to the lowest folder that needs it.',
       severity: 'error',
       from: {},
       to: { circular: true }
@@ -102,7 +118,8 @@ module.exports = {
     },
     {
       name: 'no-unresolvable',
-      comment: 'An import that does not resolve cannot be checked against the layers.',
+      comment:
+        'An import that does not resolve cannot be checked against the layers.',
       severity: 'error',
       from: {},
       to: { couldNotResolve: true }

@@ -22,8 +22,13 @@ function aliasesOfTsconfig(file) {
     throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
   }
   const alias = {};
-  for (const [name, targets] of Object.entries(config.compilerOptions?.paths ?? {})) {
-    alias[name.replace(/\/\*$/, '')] = path.resolve(path.dirname(file), targets[0].replace(/\/\*$/, ''));
+  for (const [name, targets] of Object.entries(
+    config.compilerOptions?.paths ?? {}
+  )) {
+    alias[name.replace(/\/\*$/, '')] = path.resolve(
+      path.dirname(file),
+      targets[0].replace(/\/\*$/, '')
+    );
   }
   return alias;
 }
@@ -42,21 +47,34 @@ function layersOfDoc() {
   const doc = readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');
   const rows = doc.split('\n').filter(line => line.startsWith('| `'));
   return rows
-    .map(row => [...row.split('|')[1].matchAll(/`([^`]+)`/g)].map(match => pattern(match[1])))
+    .map(row =>
+      [...row.split('|')[1].matchAll(/`([^`]+)`/g)].map(match =>
+        pattern(match[1])
+      )
+    )
     .filter(paths => !paths.includes('^extension/src/'));
 }
 
 /** The same rows as the config's upward rules name them: each rule's `from`, and the top row. */
 function layersOfConfig(forbidden) {
   const upward = forbidden.filter(rule => rule.name.startsWith('layers: '));
-  return [...upward.map(rule => rule.from.path), upward.at(-1).to.path.filter(p => !upward.some(rule => rule.from.path.includes(p)))];
+  return [
+    ...upward.map(rule => rule.from.path),
+    upward
+      .at(-1)
+      .to.path.filter(p => !upward.some(rule => rule.from.path.includes(p)))
+  ];
 }
 
 const { options, ...ruleSet } = require('../.dependency-cruiser.cjs');
 const written = JSON.stringify(layersOfDoc().map(paths => [...paths].sort()));
-const configured = JSON.stringify(layersOfConfig(ruleSet.forbidden).map(paths => [...paths].sort()));
+const configured = JSON.stringify(
+  layersOfConfig(ruleSet.forbidden).map(paths => [...paths].sort())
+);
 if (written !== configured) {
-  process.stdout.write(`The layers of docs/architecture.md and .dependency-cruiser.cjs differ: change both together.\n  docs:   ${written}\n  config: ${configured}\n`);
+  process.stdout.write(
+    `The layers of docs/architecture.md and .dependency-cruiser.cjs differ: change both together.\n  docs:   ${written}\n  config: ${configured}\n`
+  );
   process.exit(1);
 }
 
@@ -64,7 +82,10 @@ const { enhancedResolveOptions, ...cruiseOptions } = options;
 const result = await cruise(
   ['contracts', 'kernel/src', 'extension/src'],
   { ...cruiseOptions, validate: true, ruleSet },
-  { ...enhancedResolveOptions, alias: aliasesOfTsconfig(path.join(root, 'extension', 'tsconfig.json')) }
+  {
+    ...enhancedResolveOptions,
+    alias: aliasesOfTsconfig(path.join(root, 'extension', 'tsconfig.json'))
+  }
 );
 const report = await format(result.output, { outputType: 'err' });
 process.stdout.write(report.output);
