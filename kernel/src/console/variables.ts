@@ -31,7 +31,7 @@ export class VariableScope {
     /** Injectable so tests never depend on (or leak) the real environment. */
     private readonly envLookup: EnvLookup = (name) => process.env[name],
     initial?: Iterable<readonly [string, JsonValue]>,
-    /** Every environment value read through this scope (and its clones), masked in outputs. */
+    /** Told every environment value read through this scope (and its clones): the session's SecretMask masks them in outputs. */
     readonly secrets: SecretRecorder = RECORDS_NOTHING,
   ) {
     this.values = new Map(initial);
