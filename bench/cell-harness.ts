@@ -117,7 +117,7 @@ export async function startSandboxProcess(): Promise<{ esUrl: string; close: () 
 
 /**
  * The index the search runs on: the sandbox's 25,000 products, or with `--index issue` the
- * 2,000 documents of about 250 bytes issue 15 measured on, loaded first.
+ * small flat index of bench/issue-index.ts (2,000 documents of about 250 bytes), loaded first.
  */
 export async function benchIndex(esUrl: string): Promise<string> {
   if (argument('index') !== 'issue') return 'products';

@@ -5,10 +5,10 @@
  * elasticsearch-py, each timed from execute_request to idle with every output received through
  * jupyter_client (bench/cell_timing.py), for 5, 1,000 and 10,000 hits of a `match` search.
  * Also weighs each answer in a notebook saved as JupyterLab saves it. Prints medians and the
- * ratios issue 15 sets goals for; asserts nothing.
+ * ratios of searchbook's cell to the raw request and to ipykernel; asserts nothing.
  *
- * `--index issue` runs it on the index issue 15 was measured on (2,000 documents of about 250
- * bytes) instead of the sample products; `--each` prints every run's times, not only medians;
+ * `--index issue` runs it on the small flat index of bench/issue-index.ts (2,000 documents of
+ * about 250 bytes) instead of the sample products; `--each` prints every run's times, not only medians;
  * `--es-url` runs it on an Elasticsearch already running here instead of the sandbox (a real
  * node from `npm run real-es -- 8.19`; with `--index issue`, or started with `--products`).
  *

@@ -1,5 +1,5 @@
 /**
- * Whole-index export (issue 13), one run, side by side on the same sandbox engines (their own
+ * Whole-index export (`%export` and the panel's export), one run, side by side on the same sandbox engines (their own
  * process): `%export` through a real kernel over ZeroMQ against elasticdump 6.x (`--searchAfter
  * --pit --limit 10000`, installed into a scratch directory outside the repository) and against
  * a bare undici point-in-time + search_after loop writing the same JSONL; the kernel's peak RSS

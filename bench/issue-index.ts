@@ -1,5 +1,6 @@
 /**
- * The index issue 15 measured on: 2,000 documents of about 250 bytes, searched with a `match`.
+ * A user's index of small flat documents, as cell timings were first measured on: 2,000
+ * documents of about 250 bytes, searched with a `match`.
  * Made from the sample products with their flat fields only (no address, no variants), and
  * loaded into a running sandbox over HTTP, as a user's own index would be.
  */

@@ -20,16 +20,24 @@ function rate(docs: number, ms: number): string {
   return `${docs.toLocaleString('en-US')} docs in ${ms.toFixed(0)} ms = ${Math.round((docs / ms) * 1000).toLocaleString('en-US')} docs/s`;
 }
 
+/** What this bench reads of the sandbox's answers (bulk, search, point in time). */
+interface SandboxAnswer {
+  errors: boolean;
+  id: string;
+  pit_id: string;
+  hits: { hits: { sort: unknown[] }[] };
+}
+
 async function main(): Promise<void> {
   const sandbox = createElasticsearchSandbox({ version: '8.15.0', security: true, password: 'bench' });
   const server = await listen(sandbox.handler, { port: 0 });
   const dispatcher = new Agent({ connections: 4 });
   const headers = { authorization: 'Basic ' + Buffer.from('elastic:bench').toString('base64'), 'content-type': 'application/json' };
-  const send = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: string): Promise<any> => {
+  const send = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: string): Promise<SandboxAnswer> => {
     const res = await request(server.url + path, { method, headers, dispatcher, ...(body !== undefined ? { body } : {}) });
     const text = await res.body.text();
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
-    return JSON.parse(text);
+    return JSON.parse(text) as SandboxAnswer;
   };
 
   await send('PUT', '/bench', JSON.stringify({ settings: { refresh_interval: '-1' }, mappings: { properties: { n: { type: 'long' }, title: { type: 'text' }, tag: { type: 'keyword' } } } }));

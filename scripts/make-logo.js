@@ -42,10 +42,12 @@ function png(size) {
     const row = [0];
     for (let x = 0; x < size; x++) {
       const acc = [0, 0, 0, 0];
-      for (let i = 0; i < ss; i++) for (let j = 0; j < ss; j++) {
-        const p = pixel((x + (i + 0.5) / ss) / size, (y + (j + 0.5) / ss) / size);
-        for (let k = 0; k < 3; k++) acc[k] += p[k] * p[3];
-        acc[3] += p[3];
+      for (let i = 0; i < ss; i++) {
+        for (let j = 0; j < ss; j++) {
+          const p = pixel((x + (i + 0.5) / ss) / size, (y + (j + 0.5) / ss) / size);
+          for (let k = 0; k < 3; k++) acc[k] += p[k] * p[3];
+          acc[3] += p[3];
+        }
       }
       const a = acc[3] / (ss * ss);
       row.push(...(acc[3] ? acc.slice(0, 3).map((v) => Math.round(v / acc[3])) : [0, 0, 0]), Math.round(a));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: set-up, type check, jest (unit, property, wire, driver, sandbox), then the
+# Runs every test: set-up, type check, import layers, lint and format, jest (unit, property, wire, driver, sandbox), then the
 # Python suites (jupyter_kernel_test conformance, nbclient notebooks). Ends with one line
 # "searchbook: N passed, N failed".
 set -uo pipefail
@@ -13,6 +13,9 @@ npx tsc -p contracts/tsconfig.json || status=1
 npx tsc -p tsconfig.json --noEmit || status=1
 npx tsc -p tsconfig.browser.json --noEmit || status=1
 npx tsc -p extension/tsconfig.test.json || status=1
+# The layers of docs/architecture.md (no cycle, no import running up), then ESLint and Prettier.
+npm run --silent check:imports || status=1
+npm run --silent lint || status=1
 # --forceExit: jest runs in band on two cores, so one handle a test leaks would keep the run
 # alive until CI kills it; the leak then shows as a test failure or warning, not a hang.
 # And a watchdog: a test stuck past every timeout ends the run with a message here, well inside CI's limit.

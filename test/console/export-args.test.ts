@@ -1,4 +1,4 @@
-/** `%export` lines as the parser reads them (issue 13): words, quoting, variables, defaults, the body. */
+/** `%export` lines as the parser reads them: words, quoting, variables, defaults, the body. */
 import { parseCell } from '../../kernel/src/console/parse';
 import { VariableScope } from '../../kernel/src/console/variables';
 

@@ -1,5 +1,5 @@
 /**
- * Completion on a `%export` line (issue 13): the index or collection, then the options with
+ * Completion on a `%export` line: the index or collection, then the options with
  * their values (formats, the target's field names), each option offered once.
  */
 import { complete, type CompletionContext } from '../../kernel/src/introspection/complete';

@@ -1,7 +1,8 @@
 /**
  * Every auth method against the sandbox engines and real Elasticsearch nodes over real sockets,
- * and each drivers.md 7 error with the engine's own reason and the spec's advice. No message
- * may hold a secret.
+ * and each error a user meets there (authentication failed, a missing or wrong Typesense key,
+ * a sort or filter field the schema lacks, more than 250 hits a page, not an int32) with the
+ * engine's own reason and the advice of what to change. No message may hold a secret.
  */
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import type { Connection } from '../../kernel/src/connections/open-connection';
@@ -111,7 +112,7 @@ describe('Elasticsearch 8.x over plain HTTP on the sandbox: a rejected password 
   });
 });
 
-describe('Typesense errors (drivers.md 7)', () => {
+describe('Typesense errors', () => {
   let sandbox: RunningSandbox;
   let ts: Connection;
   beforeAll(async () => {

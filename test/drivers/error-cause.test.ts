@@ -1,7 +1,7 @@
 /**
- * Elasticsearch error bodies as real clusters send them (shapes from engine-facts B.4 and
- * real-elasticsearch.md): the message leads with the deepest cause, says each cause once, and
- * names the wrapper after it.
+ * Elasticsearch error bodies as real clusters send them (the shapes of the 7.17 and 8.19 nodes,
+ * a point-in-time search's shard failures among them): the message leads with the deepest
+ * cause, says each cause once, and names the wrapper after it.
  */
 import { elasticsearchFailure } from '../../kernel/src/engines/elasticsearch/failure';
 

@@ -1,5 +1,5 @@
 /**
- * Grid columns from Elasticsearch mappings (drivers.md 2.3), over HTTP:
+ * Grid columns from Elasticsearch mappings, over HTTP:
  * objects flatten to dotted names, a nested field gives a JSON column plus one column per leaf
  * (one entry per object, null where an object omits the leaf), an alias or pattern shows the
  * union of its indices' mappings, unmapped document fields still get columns, mappings are
@@ -56,7 +56,7 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
       expect(byName.get('_id')?.primaryKey).toBe(true);
       expect(byName.get('name')).toMatchObject({ readOnly: false, json: false, origin: 'mapping' });
       expect(byName.get('variants')).toMatchObject({ readOnly: false, json: true, origin: 'mapping' });
-      // Edits typed into a nested leaf are not sent (drivers.md 4.1 rule 5).
+      // Edits typed into a nested leaf are not sent: a nested array is edited through its JSON parent column.
       expect(byName.get('variants.sku')).toMatchObject({ readOnly: true, json: true, arrayParent: 'variants' });
       expect(byName.get('tags')?.json).toBe(true);
       expect(byName.has('address')).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * Grid columns from Typesense collection schemas (drivers.md 2.4), against the sandbox over
+ * Grid columns from Typesense collection schemas, against the sandbox over
  * HTTP: `id` leads, `object` fields flatten to their leaves, `object[]` gives a JSON column plus
  * one column per leaf (null where an element omits it), learned fields of an auto-schema
  * collection appear once a write taught them, and a key that cannot read the schema still

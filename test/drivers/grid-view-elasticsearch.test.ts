@@ -1,7 +1,8 @@
 /**
- * The filter bar and header sorts as Elasticsearch searches (drivers.md 4.1 rules 1–4, 7):
- * every operator, typed values, keyword subfields, nested grouping, the raw row, and every
- * refusal, against a mapping read the way the driver reads it.
+ * The filter bar and header sorts as Elasticsearch searches (`term`, `range`, `wildcard`,
+ * `terms` and `exists` clauses, the raw row as a `query_string`, text sorted by its `.keyword`
+ * subfield): every operator, typed values, keyword subfields, nested grouping, the raw row,
+ * and every refusal, against a mapping read the way the driver reads it.
  */
 import { searchOfView } from '../../kernel/src/engines/elasticsearch/grid-query';
 import { structureOfMapping } from '../../kernel/src/engines/elasticsearch/mapping';

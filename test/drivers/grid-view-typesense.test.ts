@@ -1,7 +1,7 @@
 /**
- * The filter bar and header sorts as Typesense `filter_by` and `sort_by` (drivers.md 4.2 rule 3,
- * 4.3, 7): the table's form for every operator, values typed by the schema, the raw row
- * verbatim, and every refusal (the six inexpressible operators, backticks, bad values).
+ * The filter bar and header sorts as Typesense `filter_by` and `sort_by`
+ * (https://typesense.org/docs/29.0/api/search.html#filter-parameters): the form each operator
+ * is sent in, values typed by the schema, the raw row verbatim, and every refusal (the six inexpressible operators, backticks, bad values).
  */
 import { Refusal } from '../../kernel/src/console/refusal';
 import { searchOfView } from '../../kernel/src/engines/typesense/grid-filter';
@@ -36,7 +36,7 @@ const refusal = (v: GridView): Refusal => {
   throw new Error('not refused');
 };
 
-describe('the table of drivers.md 4.3', () => {
+describe('each operator as filter_by writes it', () => {
   it.each([
     ['equals, a string in backticks', { column: 'genre', operator: 'equals', value: 'sci fi' }, 'genre:=`sci fi`'],
     ['equals, a number unquoted', { column: 'pages', operator: 'equals', value: '120' }, 'pages:=120'],
@@ -72,7 +72,7 @@ describe('the table of drivers.md 4.3', () => {
   });
 });
 
-describe('refused before anything is sent (drivers.md 4.3 rules 3–4, 7)', () => {
+describe('refused before anything is sent (operators filter_by cannot express, backticks, bad values)', () => {
   const six = ['is null', 'is not null', 'is empty', 'is not empty', 'matches regex', 'ends with'] as const;
   it.each(six)('%s: the engine cannot express it, and the refusal says what serves instead', (operator) => {
     const refused = refusal(view([{ column: 'genre', operator: 'equals', value: 'x' }, { column: 'genre', operator, value: 'x' }]));
@@ -100,7 +100,7 @@ describe('refused before anything is sent (drivers.md 4.3 rules 3–4, 7)', () =
   });
 });
 
-describe('sorting (drivers.md 4.2 rule 3)', () => {
+describe('sorting (fields declared with sort: true, at most three)', () => {
   const sortOf = (columns: string[]) => searchOfView(view([], { sort: columns.map((column, i) => ({ column, direction: i % 2 ? 'desc' : 'asc' })) }), tree);
   it('sort: true and numeric fields, in click order', () => {
     expect(sortOf(['title', 'pages', 'rating'])).toEqual({ parameters: { sort_by: 'title:asc,pages:desc,rating:asc' }, sortedBy: ['title', 'pages', 'rating'], notes: [] });

@@ -1,7 +1,8 @@
 /**
- * SSL modes (drivers.md 5.3) over real sockets: every Elasticsearch target that serves HTTPS
- * (the sandbox and the real 8.19.21 node, each with a CA of its own), a server whose
- * certificate names another host, plain HTTP, and the Typesense sandbox.
+ * SSL modes (disabled, preferred, required, verify CA, verify identity) over real sockets:
+ * every Elasticsearch target that serves HTTPS (the sandbox and the real 8.19.21 node, each
+ * with a CA of its own), a server whose certificate names another host, plain HTTP, and the
+ * Typesense sandbox.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * "Export…" in the searchbook side panel, in a real JupyterLab (from .venv) in Debian's
- * Chromium, against the sandbox engine (issue 13): from an index's context menu in the tree,
+ * Chromium, against the sandbox engine: from an index's context menu in the tree,
  * then from a grid tab under a filter, each through the dialog (file, format, fields) with the
  * progress and the final line in the panel, and the files' contents checked on disk next to
  * the notebook; and Cancel clicked on a running export.

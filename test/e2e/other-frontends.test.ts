@@ -1,5 +1,5 @@
 /**
- * Outputs where searchbook's grid is not the whole story (issue 15): Notebook 7 with the
+ * Outputs where searchbook's grid is not the whole story: Notebook 7 with the
  * extension (grids without an empty band, nothing to copy on an answer without rows), and a
  * JupyterLab with the extension disabled, which must show the HTML tables and not a JSON tree.
  */

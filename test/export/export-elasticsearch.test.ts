@@ -1,6 +1,6 @@
 /**
- * Whole-index export from Elasticsearch over HTTP (drivers.md 4.1, 8; issue 13), against the
- * sandbox and the real nodes alike: the exact documents in each format, pages at the index's
+ * Whole-index export from Elasticsearch over HTTP (point in time and `search_after`, not capped
+ * at 10,000 documents), against the sandbox and the real nodes alike: the exact documents in each format, pages at the index's
  * max_result_window under a point in time, sliced = unsliced, and what an interrupt, an engine
  * failing mid-way and a full disk leave.
  */

@@ -1,6 +1,6 @@
 /**
- * Whole-collection export from the Typesense sandbox over HTTP (drivers.md 4.2, 8; issue 13):
- * the streamed export read line by line into JSONL byte for byte, CSV and JSON, filter_by and
+ * Whole-collection export from the Typesense sandbox over HTTP (`GET
+ * /collections/:name/documents/export`, not held to 250 hits a page): the streamed export read line by line into JSONL byte for byte, CSV and JSON, filter_by and
  * fields, and what an interrupt, a stream cut mid-way and a full disk leave.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Reading an export page from the bytes Elasticsearch sends (issue 13): the lines are the
+ * Reading an export page from the bytes Elasticsearch sends: the lines are the
  * engine's own bytes for `_index`, `_id` and `_source`, whatever the strings hold; answers of
  * another shape are not taken for pages; the next page's start guessed from the answer's ends
  * is the last hit's sort, or no guess at all.

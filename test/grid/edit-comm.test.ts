@@ -1,10 +1,11 @@
 /**
  * Editing from the document grid over the wire (kernel over ZeroMQ, Elasticsearch over HTTP),
  * against the sandbox and the real nodes alike: blocks carry each row's own index, id and
- * version; every write is the request issue 12 names, and the engine's stored document is
- * read back after it; typed values are refused before anything is sent; a concurrent change
- * is a conflict carrying the current document; one failed change does not hold back the
- * others; a cut cell's whole value; deleting an index only with its name typed.
+ * version; every write is the engine's own request for it (`_update`, `_doc`, `DELETE`), and
+ * the engine's stored document is read back after it; typed values are refused before
+ * anything is sent; a concurrent change is a conflict carrying the current document; one
+ * failed change does not hold back the others; a cut cell's whole value; deleting an index
+ * only with its name typed.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';

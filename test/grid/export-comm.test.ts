@@ -1,6 +1,6 @@
 /**
- * The side panel's "Export…" over the wire (kernel process, ZeroMQ, sandbox engines over HTTP;
- * issue 13): an index or a collection, or what a grid shows under its filter, written next to
+ * The side panel's "Export…" over the wire (kernel process, ZeroMQ, sandbox engines over
+ * HTTP): an index or a collection, or what a grid shows under its filter, written next to
  * the notebook (the kernel's working directory) with progress messages before the one answer;
  * a cancel stops it and says how far it got, as closing the panel that asked does; an existing
  * file is kept without overwrite.

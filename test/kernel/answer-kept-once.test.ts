@@ -1,5 +1,5 @@
 /**
- * Each answer is kept once, and exactly (issue 15): a kernel over ZeroMQ talks to the sandbox
+ * Each answer is kept once, and exactly: a kernel over ZeroMQ talks to the sandbox
  * engines through a recording proxy, and the engine's bytes are rebuilt from the display_data
  * alone: the answer's text, and the grid's rows from it.
  */

@@ -1,5 +1,5 @@
 /**
- * `%export` over the wire (kernel process, ZeroMQ, sandbox over HTTP; issue 13): files land in
+ * `%export` over the wire (kernel process, ZeroMQ, sandbox over HTTP): files land in
  * the kernel's working directory (the notebook's), progress is one output updated in place
  * (display_id) readable as text/plain and text/html, the final line gives documents, bytes,
  * file and time; an interrupt says how far it got; bad lines are refused with nothing sent.

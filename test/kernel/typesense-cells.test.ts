@@ -1,7 +1,7 @@
 /**
  * Typesense cells over the wire (kernel process, ZeroMQ, sandbox over HTTP): the documents
- * export renders as a grid of the documents (drivers.md 4.2 rule 4), and an int32 write error
- * fails the cell with the spec's message and advice (drivers.md 7), stopping the cell there.
+ * export renders as a grid of the documents, as a search's hits do, and an int32 write error
+ * fails the cell with the engine's message and advice on what to write, stopping the cell there.
  */
 import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
 import { hitsPayloadRows } from '../../contracts/answer-rows';

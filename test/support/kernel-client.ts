@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import * as zmq from 'zeromq';
@@ -174,7 +174,7 @@ export class KernelClient {
 
   async heartbeat(timeoutMs = 2000): Promise<boolean> {
     const req = new zmq.Request({ receiveTimeout: timeoutMs });
-    const port = (JSON.parse(require('node:fs').readFileSync(this.connectionFile, 'utf8')) as { hb_port: number }).hb_port;
+    const port = (JSON.parse(readFileSync(this.connectionFile, 'utf8')) as { hb_port: number }).hb_port;
     req.connect(`tcp://127.0.0.1:${port}`);
     try {
       await req.send('ping');

@@ -2,13 +2,12 @@
  * What a console cell means once parsed: the contract between the parser (console/) and the
  * executor (execute/). Nothing here knows about engines.
  */
-import type { ExportArgs } from './export-args';
+import type { ExportFormatName } from '../../../contracts/export-formats';
+import type { JsonValue } from '../../../contracts/json';
 import type { Refusal } from './refusal';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-import type { JsonValue } from '../../../contracts/json';
 
 export type { JsonValue };
 
@@ -43,6 +42,17 @@ export interface ConsoleMagic {
   set?: { name: string; value: JsonValue };
   /** For `%export`: its words and the optional body on the next lines, checked by the parser. */
   export?: ExportArgs & { body?: JsonValue };
+}
+
+/** `%export`'s words once checked (console/export-args.ts reads them from the line). */
+export interface ExportArgs {
+  target: string;
+  /** As written: relative names are resolved against the kernel's working directory (the notebook's). */
+  file: string;
+  format: ExportFormatName;
+  fields?: string[];
+  slices?: number;
+  overwrite: boolean;
 }
 
 export type CellItem = ConsoleRequest | ConsoleMagic;

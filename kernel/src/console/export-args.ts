@@ -4,19 +4,10 @@
  * double quotes. Without format=, a `.csv` or `.json` file name picks its format, else JSONL.
  */
 import { EXPORT_FORMATS, type ExportFormatName } from '../../../contracts/export-formats';
+import type { ExportArgs } from './cell';
 import { refuse } from './refusal';
 
 export const EXPORT_USAGE = '%export <index-or-collection> <file> [format=jsonl|csv|json] [fields=a,b,...] [slices=N] [overwrite]';
-
-export interface ExportArgs {
-  target: string;
-  /** As written: relative names are resolved against the kernel's working directory (the notebook's). */
-  file: string;
-  format: ExportFormatName;
-  fields?: string[];
-  slices?: number;
-  overwrite: boolean;
-}
 
 const MAX_SLICES = 64;
 const HINT = `Write \`${EXPORT_USAGE}\`, for example \`%export products products.jsonl\` or \`%export books books.csv fields=title,author overwrite\`; an optional query goes on the next lines.`;

@@ -40,7 +40,7 @@ function encodeQueryValue(text: string): string {
 
 /** Typed characters that are not allowed raw in a URL (date math `<logs-{now/d}>`, non-ASCII). */
 function encodeRawUnsafe(text: string): string {
-  return wellFormed(text).replace(/[<>{}|^"`\[\]]|[^\x00-\x7f]/gu, (ch) => encodeURIComponent(ch));
+  return wellFormed(text).replace(/[<>{}|^"`[\]]|[^\x00-\x7f]/gu, (ch) => encodeURIComponent(ch));
 }
 
 /**

@@ -2,10 +2,20 @@
  * Variables of a console session: `%set name = <JSON>` values and `${env:NAME}` lookups.
  * The parser works on a clone, so a dry run never changes the kernel's real scope.
  */
-import { SecretMask } from '../render/secret-mask';
 import type { JsonValue } from './cell';
 
 export type EnvLookup = (name: string) => string | undefined;
+
+/**
+ * Where a scope reports each environment value it reads. The kernel's session passes its
+ * SecretMask (render/secret-mask.ts), which masks them in every output; a scope nobody's outputs
+ * come from (the panel's, a completeness check, a test's) records them nowhere.
+ */
+export interface SecretRecorder {
+  add(secret: string, shown: string): void;
+}
+
+const RECORDS_NOTHING: SecretRecorder = { add: () => undefined };
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -21,8 +31,8 @@ export class VariableScope {
     /** Injectable so tests never depend on (or leak) the real environment. */
     private readonly envLookup: EnvLookup = (name) => process.env[name],
     initial?: Iterable<readonly [string, JsonValue]>,
-    /** Every environment value read through this scope (and its clones), masked in outputs. */
-    readonly secrets: SecretMask = new SecretMask(),
+    /** Told every environment value read through this scope (and its clones): the session's SecretMask masks them in outputs. */
+    readonly secrets: SecretRecorder = RECORDS_NOTHING,
   ) {
     this.values = new Map(initial);
   }

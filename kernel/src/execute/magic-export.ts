@@ -9,7 +9,7 @@ import { EXPORT_USAGE } from '../console/export-args';
 import { type ExportProgress, ExportRefused, ExportStopped, exportToFile } from '../export/export-file';
 import { progressBundle, progressText, stoppedText, summaryText } from '../export/progress-text';
 import { CellFailure, INTERRUPTED_CODE } from './cell-failure';
-import type { MagicContext } from './magics';
+import type { MagicContext } from './magic-context';
 
 /** Jupyter Server rate-limits iopub; a few updates a second read as live progress. */
 const UPDATE_EVERY_MS = 250;

@@ -15,7 +15,7 @@ import { messageBundle } from '../render/bundle';
 import { HIDDEN } from '../render/secret-mask';
 import { TYPED_SECRET_MIME, TYPED_SECRET_WORDS, type TypedSecretPayload } from '../../../contracts/mime-types';
 import { CellFailure } from './cell-failure';
-import type { MagicContext } from './magics';
+import type { MagicContext } from './magic-context';
 import { Progress } from './progress';
 
 export const PROFILES_USAGE = '%profiles (lists them), %profiles delete <name>';

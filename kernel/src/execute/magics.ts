@@ -1,20 +1,9 @@
 import type { ConsoleMagic, JsonValue } from '../console/cell';
-import type { VariableScope } from '../console/variables';
-import type { ProfileServices } from '../connections/profile-services';
-import type { ConnectionRegistry } from '../connections/registry';
 import { messageBundle } from '../render/bundle';
 import { CellFailure } from './cell-failure';
+import type { MagicContext } from './magic-context';
 import { exportMagic } from './magic-export';
 import { connectionsMagic, connectMagic, profilesMagic } from './magics-connect';
-import type { OutputSink } from './output-sink';
-
-export interface MagicContext {
-  scope: VariableScope;
-  connections: ConnectionRegistry;
-  sink: OutputSink;
-  signal: AbortSignal;
-  profiles: ProfileServices;
-}
 
 type MagicRunner = (magic: ConsoleMagic, ctx: MagicContext) => Promise<void>;
 

@@ -7,7 +7,7 @@
  * per process, so no text a user or a document holds can pass for one.
  */
 import { randomUUID } from 'node:crypto';
-import type { JsonValue } from '../console/cell';
+import type { JsonValue } from '../../../contracts/json';
 import { ownValue, setField } from '../../../contracts/own-fields';
 
 const PREFIX = `\u0001${randomUUID()}:`;

@@ -11,7 +11,8 @@ import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
 import { swappedAnswer } from './swapped-answer';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
-export type MimeBundle = Record<string, unknown>;
+import type { MimeBundle } from './mime-bundle';
+export type { MimeBundle };
 
 /**
  * A payload as the kernel hands it to the wire: its answer already in JSON form, copied into

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../console/cell';
 import type { AggregationResult } from '../engine/driver';
-import type { MimeBundle } from './bundle';
+import type { MimeBundle } from './mime-bundle';
 import { aggregationColumns, aggregationFooter, aggregationTitle } from '../../../contracts/mime-types';
 import { escapeHtml, htmlRowOf, htmlTable, plainCell, plainTableOf, rowTexts } from './text-table';
 

@@ -1,4 +1,8 @@
-/** Engine facts (shared/spec/engine-facts.md, part B) against the 8.15 stand-in over real sockets. */
+/**
+ * What Elasticsearch 8 answers (root and product header, security errors, not found and
+ * validation, point in time, documents and indices, search responses) against the 8.15
+ * stand-in over real sockets.
+ */
 import { call, ndjson, start, BASIC, type Running } from './helpers';
 
 let es: Running;
@@ -19,7 +23,7 @@ afterAll(async () => es.close());
 
 const WWW = ['Basic realm="security", charset="UTF-8"', 'Bearer realm="security"', 'ApiKey'];
 
-describe('B.1 root and product header', () => {
+describe('root and product header', () => {
   it('GET / answers name, cluster_name, version and the tagline, with X-elastic-product', async () => {
     const res = await call(es, 'GET', '/');
     expect(res.status).toBe(200);
@@ -40,7 +44,7 @@ describe('B.1 root and product header', () => {
   });
 });
 
-describe('B.2 security errors', () => {
+describe('security errors', () => {
   it('401 without credentials quotes path and query, with the 8.15 WWW-Authenticate values', async () => {
     const res = await call(es, 'GET', '/items/_search?size=1', undefined, { 'x-no-auth': '1' });
     expect(res.status).toBe(401);
@@ -95,7 +99,7 @@ describe('B.2 security errors', () => {
   });
 });
 
-describe('B.3 not found and validation', () => {
+describe('not found and validation', () => {
   it('missing index: 404 index_not_found_exception', async () => {
     const res = await call(es, 'GET', '/nope/_search');
     const cause = { type: 'index_not_found_exception', reason: 'no such index [nope]', 'resource.type': 'index_or_alias', 'resource.id': 'nope', index_uuid: '_na_', index: 'nope' };
@@ -184,7 +188,7 @@ describe('B.3 not found and validation', () => {
   });
 });
 
-describe('B.4 point in time', () => {
+describe('point in time', () => {
   it('pages through a PIT with _shard_doc and search_after, then closes it', async () => {
     const opened = await call(es, 'POST', '/items/_pit?keep_alive=1m');
     expect(opened.status).toBe(200);
@@ -248,7 +252,7 @@ describe('B.4 point in time', () => {
   });
 });
 
-describe('B.5 documents and indices', () => {
+describe('documents and indices', () => {
   it('PUT creates (201) then updates (200) with the write body shape', async () => {
     const created = await call(es, 'PUT', '/docs/_doc/1', { title: 'one' });
     expect(created.status).toBe(201);
@@ -366,7 +370,7 @@ describe('B.5 documents and indices', () => {
   });
 });
 
-describe('B.6 search responses', () => {
+describe('search responses', () => {
   it('hits.total counts up to 10,000 by default (gte beyond), exactly with track_total_hits=true', async () => {
     const lines: unknown[] = [];
     for (let i = 0; i < 10_050; i++) lines.push({ index: { _index: 'big' } }, { n: i });

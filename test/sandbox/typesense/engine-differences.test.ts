@@ -1,4 +1,7 @@
-/** The answers issue 16 found differing from Typesense's, each checked over HTTP per version. */
+/**
+ * Typesense answers the sandbox reproduces from the engine's sources
+ * (examples/sandbox/typesense/FACTS.md), each checked over HTTP per version.
+ */
 import { book, BOOKS_SCHEMA, start, type Running } from './helpers';
 
 const SMALL = {

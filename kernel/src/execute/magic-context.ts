@@ -1,0 +1,13 @@
+import type { ProfileServices } from '../connections/profile-services';
+import type { ConnectionRegistry } from '../connections/registry';
+import type { VariableScope } from '../console/variables';
+import type { OutputSink } from './output-sink';
+
+/** What a magic may use while it runs: apart from the table of magics, so each magic's file needs only this. */
+export interface MagicContext {
+  scope: VariableScope;
+  connections: ConnectionRegistry;
+  sink: OutputSink;
+  signal: AbortSignal;
+  profiles: ProfileServices;
+}
