@@ -1,0 +1,175 @@
+/**
+ * What the engine contract suite expects of each engine, one row per registered engine: the
+ * words and paths a user sees differ by engine, the behaviour does not. A test body reads
+ * these rows and never asks which engine it talks to, so a new engine is a new row here and a
+ * target in targets.ts.
+ */
+import { z } from 'zod';
+import { ENGINE_MODULES } from '../../../kernel/src/engines/registry';
+import { SECRETS } from '../../drivers/helpers';
+
+/** The engine names the kernel registers: the one place the suite reads the registry. */
+export function registeredEngines(): string[] {
+  return Object.keys(ENGINE_MODULES).sort();
+}
+
+/** A document of the suite's data set, as loaded into every engine. */
+export interface ShopDocument {
+  id: string;
+  fields: { price: number; rank: number; tag: string; title: string };
+}
+
+const TAGS = ['red', 'green', 'blue'];
+
+/** 30 documents: three tags, distinct prices not in id order (a sort is visible and has no ties). */
+export const SHOP: ShopDocument[] = Array.from({ length: 30 }, (_, n) => ({
+  id: `c${String(n).padStart(2, '0')}`,
+  fields: { price: ((n * 7) % 30) + 0.5, rank: n, tag: TAGS[n % 3] ?? 'red', title: `Item ${String(n).padStart(3, '0')}` },
+}));
+
+/** The field names of the data set, in name order. */
+export const SHOP_FIELDS = ['price', 'rank', 'tag', 'title'] as const;
+
+/** An engine over plain HTTP, outside the kernel: how the tests load data and check what is stored. */
+export interface EngineHttp {
+  url: string;
+  call(method: string, path: string, body?: string, contentType?: string): Promise<{ status: number; text: string }>;
+}
+
+export interface StoredDocument {
+  found: boolean;
+  /** The document's fields, without the engine's id and metadata. */
+  source: Record<string, unknown>;
+}
+
+export interface EngineFixture {
+  /** The name the registry gives it. */
+  engine: string;
+  /** How the engine names itself in messages ("Elasticsearch answered 404: ..."). */
+  product: string;
+  /** What a target is called. */
+  noun: string;
+  /** The column holding a document's id in grids and exports. */
+  idColumn: string;
+  /** The type the engine reports for the price field (filter refusals name it). */
+  priceType: string;
+  /** `%connect` arguments after the engine name and address. */
+  connectOptions: string;
+  headers: Record<string, string>;
+  /** Creates a target holding these documents, readable at once. */
+  createTarget(http: EngineHttp, name: string, docs: ShopDocument[]): Promise<void>;
+  deleteTarget(http: EngineHttp, name: string): Promise<void>;
+  stored(http: EngineHttp, target: string, id: string): Promise<StoredDocument>;
+  /** Someone else changes a document (outside the kernel), visible to the next read. */
+  changeBehindTheGrid(http: EngineHttp, target: string, id: string, fields: Record<string, unknown>): Promise<void>;
+  /** A console cell searching the target for every document, in one page. */
+  searchCell(target: string): string;
+  /** A console cell asking a target that does not exist, and the engine's reason for refusing it. */
+  missingTarget(name: string): { cell: string; reason: RegExp };
+  /** A console line whose completion at the end lists target names starting with `prefix`, and the match for `name`. */
+  targetCompletion(prefix: string, name: string): { code: string; match: string };
+  /** A console cell whose completion at the end lists field names of `target` starting with `prefix`. */
+  fieldCompletion(target: string, prefix: string): string;
+  /** The exact JSONL lines an export of the target writes, in any order. */
+  exportedLines(http: EngineHttp, target: string, docs: ShopDocument[]): Promise<string[]>;
+  /** The CSV export's header line. */
+  csvHeader: string[];
+  /** A concurrent change's conflict message. */
+  conflict: RegExp;
+  /** Whether rows carry the engine's version (Elasticsearch) or null (engines that keep none). */
+  keepsVersions: boolean;
+}
+
+const json = (value: unknown): string => JSON.stringify(value);
+const parsed = (text: string): unknown => (text === '' ? null : (JSON.parse(text) as unknown));
+
+async function expectOk(answer: Promise<{ status: number; text: string }>, what: string): Promise<string> {
+  const { status, text } = await answer;
+  if (status >= 300) throw new Error(`${what} answered ${status}: ${text.slice(0, 400)}`);
+  return text;
+}
+
+const EsDoc = z.object({ found: z.boolean(), _source: z.record(z.string(), z.unknown()).optional() }).loose();
+
+const elasticsearch: EngineFixture = {
+  engine: 'elasticsearch',
+  product: 'Elasticsearch',
+  noun: 'index',
+  idColumn: '_id',
+  priceType: 'double',
+  connectOptions: 'auth=none',
+  headers: {},
+  createTarget: async (http, name, docs) => {
+    const mappings = { properties: { price: { type: 'double' }, rank: { type: 'integer' }, tag: { type: 'keyword' }, title: { type: 'text', fields: { keyword: { type: 'keyword' } } } } };
+    await expectOk(http.call('PUT', `/${name}`, json({ settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings })), `PUT /${name}`);
+    if (docs.length === 0) return;
+    const lines = docs.map((d) => `${json({ index: { _id: d.id } })}\n${json(d.fields)}\n`).join('');
+    await expectOk(http.call('POST', `/${name}/_bulk?refresh=true`, lines, 'application/x-ndjson'), `bulk into ${name}`);
+  },
+  deleteTarget: async (http, name) => {
+    await http.call('DELETE', `/${name}`);
+  },
+  stored: async (http, target, id) => {
+    const doc = EsDoc.parse(parsed((await http.call('GET', `/${target}/_doc/${id}`)).text));
+    return { found: doc.found, source: doc._source ?? {} };
+  },
+  changeBehindTheGrid: async (http, target, id, fields) => {
+    await expectOk(http.call('POST', `/${target}/_update/${id}?refresh=true`, json({ doc: fields })), `update ${id}`);
+  },
+  searchCell: (target) => `GET /${target}/_search\n{"size": 100}`,
+  missingTarget: (name) => ({ cell: `GET /${name}/_search`, reason: new RegExp(`^Elasticsearch answered 404: index_not_found_exception: no such index \\[${name}\\]`) }),
+  targetCompletion: (prefix, name) => ({ code: `GET /${prefix}`, match: `/${name}` }),
+  fieldCompletion: (target, prefix) => `GET /${target}/_search\n{"sort": ["${prefix}`,
+  // Each line is {"_index","_id","_source"} with the source as stored, byte for byte.
+  exportedLines: async (_http, target, docs) => docs.map((d) => `{"_index":${json(target)},"_id":${json(d.id)},"_source":${json(d.fields)}}`),
+  csvHeader: ['_id', '_index', ...SHOP_FIELDS],
+  conflict: /version conflict/,
+  keepsVersions: true,
+};
+
+const typesense: EngineFixture = {
+  engine: 'typesense',
+  product: 'Typesense',
+  noun: 'collection',
+  idColumn: 'id',
+  priceType: 'float',
+  connectOptions: 'key=${env:TS_API_KEY}',
+  headers: { 'x-typesense-api-key': SECRETS.TS_API_KEY },
+  createTarget: async (http, name, docs) => {
+    const fields = [
+      { name: 'price', type: 'float', sort: true },
+      { name: 'rank', type: 'int32', sort: true },
+      { name: 'tag', type: 'string', facet: true },
+      { name: 'title', type: 'string', sort: true },
+    ];
+    await expectOk(http.call('POST', '/collections', json({ name, fields })), `create ${name}`);
+    if (docs.length === 0) return;
+    const lines = docs.map((d) => json({ id: d.id, ...d.fields })).join('\n');
+    const answer = await expectOk(http.call('POST', `/collections/${name}/documents/import?action=create`, lines, 'text/plain'), `import into ${name}`);
+    if (answer.split('\n').some((l) => !l.includes('"success":true'))) throw new Error(`import into ${name}: ${answer.slice(0, 400)}`);
+  },
+  deleteTarget: async (http, name) => {
+    await http.call('DELETE', `/collections/${name}`);
+  },
+  stored: async (http, target, id) => {
+    const { status, text } = await http.call('GET', `/collections/${target}/documents/${id}`);
+    if (status === 404) return { found: false, source: {} };
+    const { id: _id, ...source } = z.record(z.string(), z.unknown()).parse(parsed(text));
+    return { found: true, source };
+  },
+  changeBehindTheGrid: async (http, target, id, fields) => {
+    await expectOk(http.call('PATCH', `/collections/${target}/documents/${id}`, json(fields)), `patch ${id}`);
+  },
+  searchCell: (target) => `GET /collections/${target}/documents/search?q=*&query_by=title&per_page=100`,
+  missingTarget: (name) => ({ cell: `GET /collections/${name}/documents/search?q=*&query_by=title`, reason: /^Typesense answered 404: Collection not found/ }),
+  targetCompletion: (prefix, name) => ({ code: `GET /collections/${prefix}`, match: `/collections/${name}` }),
+  fieldCompletion: (target, prefix) => `POST /multi_search\n{"searches": [{"collection": "${target}", "sort_by": "${prefix}`,
+  // The engine's own export, line for line: the file is what Typesense streams.
+  exportedLines: async (http, target) => (await expectOk(http.call('GET', `/collections/${target}/documents/export`), `export ${target}`)).split('\n').filter((l) => l !== ''),
+  csvHeader: ['id', ...SHOP_FIELDS],
+  conflict: /^Someone changed rank in this document after the grid read it, so your change was not written/,
+  keepsVersions: false,
+};
+
+/** One row per engine the suite knows; registry.test.ts fails when a registered engine has none. */
+export const ENGINE_FIXTURES: Record<string, EngineFixture> = { elasticsearch, typesense };
