@@ -56,8 +56,33 @@ export interface EngineFixture {
   /** `%connect` arguments after the engine name and address. */
   connectOptions: string;
   headers: Record<string, string>;
-  /** Creates a target holding these documents, readable at once. */
-  createTarget(http: EngineHttp, name: string, docs: ShopDocument[]): Promise<void>;
+  /**
+   * Creates a target holding these documents, readable at once. Its fields are SHOP_FIELDS and,
+   * for the writes' target (`desk`), a list of strings `notes` (a long list is cut in the grid)
+   * and an object `place` with a string leaf `place.city`.
+   */
+  createTarget(http: EngineHttp, name: string, docs: ShopDocument[], options?: { desk: boolean }): Promise<void>;
+  /** Adds one document as it is, outside the kernel, readable at once. */
+  putDocument(http: EngineHttp, target: string, id: string, source: Record<string, unknown>): Promise<void>;
+  /** Removes one document outside the kernel. */
+  removeDocument(http: EngineHttp, target: string, id: string): Promise<void>;
+  /** The document's version as the grid must send it back (null where the engine keeps none). */
+  storedVersion(http: EngineHttp, target: string, id: string): Promise<unknown>;
+  /** The request a save of these typed fields of a row read at `version` sends, as the plan lists it. */
+  updateRequest(target: string, id: string, version: unknown, fields: Record<string, unknown>): { method: string; path: string; body: unknown };
+  /** The request that creates a new row, with the id typed or without one. */
+  insertRequest(target: string, id: string | undefined): { method: string; path: string; status: number };
+  /** The request that deletes a row read at `version`. */
+  deleteRequest(target: string, id: string, version: unknown): { method: string; path: string; status: number };
+  /** The request a conflict with a concurrent change reports (the write refused, or the read that found the change). */
+  conflictRequest: { method?: string; status: number };
+  /** The actions the panel offers on a target, and the request each sends. */
+  targetActions(target: string): { action: string; label: string; request: string }[];
+  targetExists(http: EngineHttp, target: string): Promise<boolean>;
+  /** Whether a request the kernel sent writes (reads, searches and points in time do not). */
+  isWrite(method: string, url: string): boolean;
+  /** What a save sent again after its answers were lost answers, per change kind: the engine's "already done". */
+  resent: { insert: { method: string; status: number }; update: { method: string; status?: number }; delete: { method: string; status?: number } };
   deleteTarget(http: EngineHttp, name: string): Promise<void>;
   stored(http: EngineHttp, target: string, id: string): Promise<StoredDocument>;
   /** Someone else changes a document (outside the kernel), visible to the next read. */
@@ -89,6 +114,13 @@ async function expectOk(answer: Promise<{ status: number; text: string }>, what:
   return text;
 }
 
+/** The optimistic concurrency parameters of a write made against a version read. */
+function esVersionQuery(version: unknown): string {
+  const { seqNo, primaryTerm } = z.object({ seqNo: z.number(), primaryTerm: z.number() }).parse(version);
+  return `&if_seq_no=${seqNo}&if_primary_term=${primaryTerm}`;
+}
+
+const EsVersion = z.object({ _seq_no: z.number(), _primary_term: z.number() }).loose();
 const EsDoc = z.object({ found: z.boolean(), _source: z.record(z.string(), z.unknown()).optional() }).loose();
 
 const elasticsearch: EngineFixture = {
@@ -99,8 +131,8 @@ const elasticsearch: EngineFixture = {
   priceType: 'double',
   connectOptions: 'auth=none',
   headers: {},
-  createTarget: async (http, name, docs) => {
-    const mappings = { properties: { price: { type: 'double' }, rank: { type: 'integer' }, tag: { type: 'keyword' }, title: { type: 'text', fields: { keyword: { type: 'keyword' } } } } };
+  createTarget: async (http, name, docs, options) => {
+    const mappings = { properties: { price: { type: 'double' }, rank: { type: 'integer' }, tag: { type: 'keyword' }, title: { type: 'text', fields: { keyword: { type: 'keyword' } } }, ...(options?.desk ? { notes: { type: 'keyword' }, place: { properties: { city: { type: 'keyword' } } } } : {}) } };
     await expectOk(http.call('PUT', `/${name}`, json({ settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings })), `PUT /${name}`);
     if (docs.length === 0) return;
     const lines = docs.map((d) => `${json({ index: { _id: d.id } })}\n${json(d.fields)}\n`).join('');
@@ -109,6 +141,25 @@ const elasticsearch: EngineFixture = {
   deleteTarget: async (http, name) => {
     await http.call('DELETE', `/${name}`);
   },
+  putDocument: async (http, target, id, source) => {
+    await expectOk(http.call('PUT', `/${target}/_doc/${id}?refresh=true`, json(source)), `put ${id}`);
+  },
+  removeDocument: async (http, target, id) => {
+    await expectOk(http.call('DELETE', `/${target}/_doc/${id}?refresh=true`), `delete ${id}`);
+  },
+  storedVersion: async (http, target, id) => {
+    const doc = EsVersion.parse(parsed((await http.call('GET', `/${target}/_doc/${id}`)).text));
+    return { seqNo: doc._seq_no, primaryTerm: doc._primary_term };
+  },
+  updateRequest: (target, id, version, fields) => ({ method: 'POST', path: `/${target}/_update/${id}?refresh=wait_for&_source=true${esVersionQuery(version)}`, body: { doc: fields } }),
+  insertRequest: (target, id) => (id === undefined ? { method: 'POST', path: `/${target}/_doc?refresh=wait_for`, status: 201 } : { method: 'PUT', path: `/${target}/_doc/${id}?op_type=create&refresh=wait_for`, status: 201 }),
+  deleteRequest: (target, id, version) => ({ method: 'DELETE', path: `/${target}/_doc/${id}?refresh=wait_for${esVersionQuery(version)}`, status: 200 }),
+  conflictRequest: { status: 409 },
+  // Elasticsearch has no "empty index": delete only.
+  targetActions: (target) => [{ action: 'delete', label: 'Delete index', request: `DELETE /${target}` }],
+  targetExists: async (http, target) => (await http.call('HEAD', `/${target}`)).status === 200,
+  isWrite: (method, url) => method === 'PUT' || (method === 'DELETE' && !url.startsWith('/_pit')) || (method === 'POST' && /\/_(update|doc)\b/.test(url)),
+  resent: { insert: { method: 'PUT', status: 409 }, update: { method: 'POST', status: 409 }, delete: { method: 'DELETE' } },
   stored: async (http, target, id) => {
     const doc = EsDoc.parse(parsed((await http.call('GET', `/${target}/_doc/${id}`)).text));
     return { found: doc.found, source: doc._source ?? {} };
@@ -135,14 +186,21 @@ const typesense: EngineFixture = {
   priceType: 'float',
   connectOptions: 'key=${env:TS_API_KEY}',
   headers: { 'x-typesense-api-key': SECRETS.TS_API_KEY },
-  createTarget: async (http, name, docs) => {
+  createTarget: async (http, name, docs, options) => {
     const fields = [
-      { name: 'price', type: 'float', sort: true },
-      { name: 'rank', type: 'int32', sort: true },
-      { name: 'tag', type: 'string', facet: true },
+      { name: 'price', type: 'float', sort: true, optional: true },
+      { name: 'rank', type: 'int32', sort: true, optional: true },
+      { name: 'tag', type: 'string', facet: true, optional: true },
       { name: 'title', type: 'string', sort: true },
+      ...(options?.desk
+        ? [
+            { name: 'notes', type: 'string[]', optional: true },
+            { name: 'place', type: 'object', optional: true },
+            { name: 'place.city', type: 'string', optional: true },
+          ]
+        : []),
     ];
-    await expectOk(http.call('POST', '/collections', json({ name, fields })), `create ${name}`);
+    await expectOk(http.call('POST', '/collections', json({ name, fields, ...(options?.desk ? { enable_nested_fields: true } : {}) })), `create ${name}`);
     if (docs.length === 0) return;
     const lines = docs.map((d) => json({ id: d.id, ...d.fields })).join('\n');
     const answer = await expectOk(http.call('POST', `/collections/${name}/documents/import?action=create`, lines, 'text/plain'), `import into ${name}`);
@@ -151,6 +209,25 @@ const typesense: EngineFixture = {
   deleteTarget: async (http, name) => {
     await http.call('DELETE', `/collections/${name}`);
   },
+  putDocument: async (http, target, id, source) => {
+    await expectOk(http.call('POST', `/collections/${target}/documents`, json({ id, ...source })), `put ${id}`);
+  },
+  removeDocument: async (http, target, id) => {
+    await expectOk(http.call('DELETE', `/collections/${target}/documents/${id}`), `delete ${id}`);
+  },
+  storedVersion: async () => null,
+  updateRequest: (target, id, _version, fields) => ({ method: 'PATCH', path: `/collections/${target}/documents/${id}`, body: fields }),
+  insertRequest: (target) => ({ method: 'POST', path: `/collections/${target}/documents`, status: 201 }),
+  deleteRequest: (target, id) => ({ method: 'DELETE', path: `/collections/${target}/documents/${id}`, status: 200 }),
+  // Typesense keeps no versions: the kernel reads the document first and finds the change there.
+  conflictRequest: { method: 'GET', status: 200 },
+  targetActions: (target) => [
+    { action: 'delete', label: 'Delete collection', request: `DELETE /collections/${target}` },
+    { action: 'empty', label: 'Empty collection', request: `DELETE /collections/${target}/documents?truncate=true` },
+  ],
+  targetExists: async (http, target) => (await http.call('GET', `/collections/${target}`)).status === 200,
+  isWrite: (method, url) => method !== 'GET' && !url.startsWith('/multi_search'),
+  resent: { insert: { method: 'POST', status: 409 }, update: { method: 'PATCH' }, delete: { method: 'DELETE', status: 404 } },
   stored: async (http, target, id) => {
     const { status, text } = await http.call('GET', `/collections/${target}/documents/${id}`);
     if (status === 404) return { found: false, source: {} };

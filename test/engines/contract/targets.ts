@@ -9,6 +9,7 @@ import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
 import { SECRETS } from '../../drivers/helpers';
 import { type GridCommClient, kernelWithGridComm } from '../../grid/grid-comm-client';
 import { scratchDir } from '../../export/export-helpers';
+import { type BreakingProxy, startBreakingProxy } from '../../support/breaking-proxy';
 import { elasticsearchTargets, REAL_START_TIMEOUT_MS } from '../../support/elasticsearch-targets';
 import type { KernelClient } from '../../support/kernel-client';
 import { ENGINE_FIXTURES, type EngineFixture, type EngineHttp, SHOP } from './engines';
@@ -49,8 +50,10 @@ export interface TargetContext {
   http: EngineHttp;
   kernel: KernelClient;
   comm: GridCommClient;
-  /** The `%connect` name. */
+  /** The `%connect` name; the kernel reaches the engine through `proxy`. */
   connection: string;
+  /** Between the kernel and the engine: records every request, and can delay or cut an answer. */
+  proxy: BreakingProxy;
   /** The kernel's working directory, where exports land. */
   cwd: string;
   /** A target holding SHOP, read by the tests and never written. */
@@ -70,6 +73,7 @@ export function describeEachEngine(body: (context: () => TargetContext) => void)
       let context: TargetContext | undefined;
       const created: string[] = [];
       let close: (() => Promise<void>) | undefined;
+      let proxy: BreakingProxy | undefined;
       beforeAll(async () => {
         const fixture = ENGINE_FIXTURES[target.engine];
         if (!fixture) throw new Error(`no fixture for the engine ${target.engine}: add its row to ENGINE_FIXTURES`);
@@ -93,11 +97,16 @@ export function describeEachEngine(body: (context: () => TargetContext) => void)
         await fixture.createTarget(http, shop, SHOP);
         const cwd = scratchDir();
         const connection = 'engine';
-        const { kernel, comm } = await kernelWithGridComm([`%connect ${fixture.engine} ${engine.url} ${fixture.connectOptions} name=${connection}`], { ...SECRETS }, { cwd });
-        context = { target, fixture, http, kernel, comm, connection, cwd, shop, fresh };
+        proxy = await startBreakingProxy(engine.url);
+        const { kernel, comm } = await kernelWithGridComm([`%connect ${fixture.engine} ${proxy.url} ${fixture.connectOptions} name=${connection}`], { ...SECRETS }, { cwd });
+        context = { target, fixture, http, kernel, comm, connection, proxy, cwd, shop, fresh };
       }, REAL_START_TIMEOUT_MS);
+      beforeEach(() => {
+        if (proxy) proxy.rules.length = 0;
+      });
       afterAll(async () => {
         await context?.kernel.close();
+        await proxy?.close();
         if (context) for (const name of created) await context.fixture.deleteTarget(context.http, name).catch(() => undefined);
         await close?.();
       });

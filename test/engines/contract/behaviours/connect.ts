@@ -12,8 +12,8 @@ export function connectContract(context: () => TargetContext): void {
   });
 
   it('the panel lists the connection with its engine and version', async () => {
-    const { fixture, target, comm, connection, http } = context();
+    const { fixture, target, comm, connection, proxy } = context();
     const { connections } = await comm.expect({ type: 'connections' }, 'connections');
-    expect(connections).toContainEqual(expect.objectContaining({ name: connection, engine: fixture.engine, address: http.url, version: target.version }));
+    expect(connections).toContainEqual(expect.objectContaining({ name: connection, engine: fixture.engine, address: proxy.url, version: target.version }));
   });
 }
