@@ -101,6 +101,12 @@ export interface EngineFixture {
   csvHeader: string[];
   /** A concurrent change's conflict message. */
   conflict: RegExp;
+  /** Whether the grid's case control applies (false where the engine always ignores case). */
+  matchCaseSupported: boolean;
+  /** A column of the data set the engine cannot sort on. */
+  unsortable: string;
+  /** The ids and total of a search answer, as the engine answers the grid's request. */
+  answerPage(answer: unknown): { total: number; ids: string[] };
   /** Whether rows carry the engine's version (Elasticsearch) or null (engines that keep none). */
   keepsVersions: boolean;
 }
@@ -174,6 +180,12 @@ const elasticsearch: EngineFixture = {
   // Each line is {"_index","_id","_source"} with the source as stored, byte for byte.
   exportedLines: async (_http, target, docs) => docs.map((d) => `{"_index":${json(target)},"_id":${json(d.id)},"_source":${json(d.fields)}}`),
   csvHeader: ['_id', '_index', ...SHOP_FIELDS],
+  matchCaseSupported: true,
+  unsortable: '_id',
+  answerPage: (answer) => {
+    const { hits } = z.object({ hits: z.object({ total: z.object({ value: z.number() }), hits: z.array(z.object({ _id: z.string() })) }) }).parse(answer);
+    return { total: hits.total.value, ids: hits.hits.map((h) => h._id) };
+  },
   conflict: /version conflict/,
   keepsVersions: true,
 };
@@ -244,6 +256,13 @@ const typesense: EngineFixture = {
   // The engine's own export, line for line: the file is what Typesense streams.
   exportedLines: async (http, target) => (await expectOk(http.call('GET', `/collections/${target}/documents/export`), `export ${target}`)).split('\n').filter((l) => l !== ''),
   csvHeader: ['id', ...SHOP_FIELDS],
+  matchCaseSupported: false,
+  // A string field without sort: true.
+  unsortable: 'tag',
+  answerPage: (answer) => {
+    const { results } = z.object({ results: z.array(z.object({ found: z.number(), hits: z.array(z.object({ document: z.object({ id: z.string() }) })) })) }).parse(answer);
+    return { total: results[0]?.found ?? 0, ids: results[0]?.hits.map((h) => h.document.id) ?? [] };
+  },
   conflict: /^Someone changed rank in this document after the grid read it, so your change was not written/,
   keepsVersions: false,
 };

@@ -1,10 +1,20 @@
 /** Views: a grid opens on a target, pages through it block by block, filters and sorts as the engine answers. */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { GridReply, GridView } from '../../../../contracts/panel-protocol';
+import { expectNoSecret, SECRETS } from '../../../drivers/helpers';
 import { SHOP, SHOP_FIELDS } from '../engines';
 import type { TargetContext } from '../targets';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
 const BLOCK = 8;
+const run = promisify(execFile);
+
+/** Runs a "Copy as curl" command with the credential in the environment, as a user would. */
+async function curl(command: string): Promise<unknown> {
+  const { stdout } = await run('bash', ['-c', command], { env: { PATH: process.env.PATH ?? '', TYPESENSE_API_KEY: SECRETS.TS_API_KEY } });
+  return JSON.parse(stdout) as unknown;
+}
 
 export function viewsContract(context: () => TargetContext): void {
   const open = (view: Partial<GridView> = {}) => context().comm.expect({ type: 'open', connection: context().connection, target: context().shop, blockSize: BLOCK, view }, 'opened');
@@ -51,10 +61,33 @@ export function viewsContract(context: () => TargetContext): void {
     expect(ids(rows)).toEqual([...SHOP].sort((a, b) => b.fields.price - a.fields.price).map((d) => d.id));
   });
 
-  it('a filter value that does not fit its column is refused under its row, naming the type', async () => {
-    const { fixture, comm, connection, shop } = context();
+  it('a filter value that does not fit its column is refused under its row, naming the type; nothing reaches the engine', async () => {
+    const { fixture, comm, connection, shop, proxy } = context();
+    const sent = proxy.seen.length;
     const reply = await comm.call({ type: 'open', connection, target: shop, blockSize: BLOCK, view: { filters: [{ column: 'tag', operator: 'equals', value: 'red' }, { column: 'price', operator: 'less than', value: 'cheap' }] } });
     expect(reply).toMatchObject({ type: 'error', filterRow: 1, message: expect.stringContaining(`price (${fixture.priceType}): "cheap" is not a number`) });
+    expect(proxy.seen).toHaveLength(sent);
+  });
+
+  it("a filtered, sorted grid is the engine's answer to its own request, run as the curl command it offers", async () => {
+    const { fixture } = context();
+    const grid = await open({ filters: [{ column: 'tag', operator: 'not equals', value: 'green' }, { column: 'price', operator: 'between', value: ['5', '25'] }], sort: [{ column: 'price', direction: 'asc' }] });
+    expect(grid.matchCaseSupported).toBe(fixture.matchCaseSupported);
+    expectNoSecret(grid.request.curl);
+    const want = SHOP.filter((d) => d.fields.tag !== 'green' && d.fields.price >= 5 && d.fields.price <= 25).sort((a, b) => a.fields.price - b.fields.price);
+    const answer = fixture.answerPage(await curl(grid.request.curl));
+    expect(grid.total).toBe(want.length);
+    expect(answer.total).toBe(want.length);
+    expect(ids(grid.first.rows)).toEqual(answer.ids.slice(0, BLOCK));
+    expect(ids(await allRows(grid))).toEqual(want.map((d) => d.id));
+  });
+
+  it('a sort the engine cannot do is dropped with a note; the rows follow the sorts it can', async () => {
+    const { fixture } = context();
+    const grid = await open({ sort: [{ column: fixture.unsortable, direction: 'asc' }, { column: 'rank', direction: 'desc' }] });
+    expect(grid.notes).toEqual([expect.stringContaining(`Not sorted by ${fixture.unsortable}`)]);
+    expect(grid.sortedBy).toEqual(['rank']);
+    expect(ids(await allRows(grid))).toEqual([...SHOP].sort((a, b) => b.fields.rank - a.fields.rank).map((d) => d.id));
   });
 
   it('refresh keeps the view', async () => {
