@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ENGINE_MODULES } from '../../../kernel/src/engines/registry';
 import { SECRETS } from '../../drivers/helpers';
+import type { SeenRequest } from '../../support/breaking-proxy';
 
 /** The engine names the kernel registers: the one place the suite reads the registry. */
 export function registeredEngines(): string[] {
@@ -99,6 +100,18 @@ export interface EngineFixture {
   exportedLines(http: EngineHttp, target: string, docs: ShopDocument[]): Promise<string[]>;
   /** The CSV export's header line. */
   csvHeader: string[];
+  /** A JSONL export line as the document's id and fields. */
+  exportedDocument(line: string): { id: string; fields: Record<string, unknown> };
+  /** The lines after `%export` that keep the documents priced 20 or more. */
+  exportQuery: string;
+  /** The fields the export asked the engine for, from the requests the kernel sent. */
+  sentFields(seen: SeenRequest[]): unknown;
+  /** What sentFields finds when the export names these fields. */
+  fieldsAsked(fields: string[]): string[];
+  /** The CSV export's header line when it names these fields. */
+  csvHeaderOf(fields: string[]): string[];
+  /** `%export` lines the engine's export cannot take (options after the file name, a body), each refused saying so. */
+  refusedExports: { options: string; body?: string; message: RegExp }[];
   /** A concurrent change's conflict message. */
   conflict: RegExp;
   /** Whether the grid's case control applies (false where the engine always ignores case). */
@@ -180,6 +193,16 @@ const elasticsearch: EngineFixture = {
   // Each line is {"_index","_id","_source"} with the source as stored, byte for byte.
   exportedLines: async (_http, target, docs) => docs.map((d) => `{"_index":${json(target)},"_id":${json(d.id)},"_source":${json(d.fields)}}`),
   csvHeader: ['_id', '_index', ...SHOP_FIELDS],
+  exportedDocument: (line) => {
+    const hit = z.object({ _id: z.string(), _source: z.record(z.string(), z.unknown()) }).parse(JSON.parse(line));
+    return { id: hit._id, fields: hit._source };
+  },
+  exportQuery: '{"range": {"price": {"gte": 20}}}',
+  // The fields go as _source of each page's search.
+  sentFields: (seen) => seen.filter((r) => r.url === '/_search').map((r) => z.object({ _source: z.unknown() }).loose().parse(JSON.parse(r.body))._source)[0],
+  fieldsAsked: (fields) => fields,
+  csvHeaderOf: (fields) => ['_id', '_index', ...fields],
+  refusedExports: [{ options: '', body: '{"query": {"match_all": {}}, "size": 10}', message: /takes only "query", not "size"\. Nothing was sent\. Write an Elasticsearch query/ }],
   matchCaseSupported: true,
   unsortable: '_id',
   answerPage: (answer) => {
@@ -256,6 +279,19 @@ const typesense: EngineFixture = {
   // The engine's own export, line for line: the file is what Typesense streams.
   exportedLines: async (http, target) => (await expectOk(http.call('GET', `/collections/${target}/documents/export`), `export ${target}`)).split('\n').filter((l) => l !== ''),
   csvHeader: ['id', ...SHOP_FIELDS],
+  exportedDocument: (line) => {
+    const { id, ...fields } = z.object({ id: z.string() }).loose().parse(JSON.parse(line));
+    return { id, fields };
+  },
+  exportQuery: '{"filter_by": "price:>=20"}',
+  // The fields go as include_fields of the one export request, the id always among them.
+  sentFields: (seen) => seen.filter((r) => r.url.includes('/documents/export')).map((r) => new URL(r.url, 'http://x').searchParams.get('include_fields'))[0]?.split(','),
+  fieldsAsked: (fields) => ['id', ...fields],
+  csvHeaderOf: (fields) => ['id', ...fields],
+  refusedExports: [
+    { options: '', body: '{"q": "dune"}', message: /does not take "q"\. Nothing was sent\. Write the export parameters/ },
+    { options: ' slices=2', message: /slices= does not apply\. Nothing was sent/ },
+  ],
   matchCaseSupported: false,
   // A string field without sort: true.
   unsortable: 'tag',
