@@ -59,8 +59,8 @@ export interface EngineFixture {
   headers: Record<string, string>;
   /**
    * Creates a target holding these documents, readable at once. Its fields are SHOP_FIELDS and,
-   * for the writes' target (`desk`), a list of strings `notes` (a long list is cut in the grid)
-   * and an object `place` with a string leaf `place.city`.
+   * for the writes' target (`desk`), a list of strings `notes` (a long list is cut in the grid),
+   * an object `place` with a string leaf `place.city`, and what `engineRefusal` needs.
    */
   createTarget(http: EngineHttp, name: string, docs: ShopDocument[], options?: { desk: boolean }): Promise<void>;
   /** Adds one document as it is, outside the kernel, readable at once. */
@@ -82,6 +82,8 @@ export interface EngineFixture {
   targetExists(http: EngineHttp, target: string): Promise<boolean>;
   /** Whether a request the kernel sent writes (reads, searches and points in time do not). */
   isWrite(method: string, url: string): boolean;
+  /** A change the grid lets through and the engine refuses (an edit of a desk row, or a new row), with the engine's reason. */
+  engineRefusal: { kind: 'update' | 'insert'; id: string; fields: Record<string, string>; reason: string };
   /** What a save sent again after its answers were lost answers, per change kind: the engine's "already done". */
   resent: { insert: { method: string; status: number }; update: { method: string; status?: number }; delete: { method: string; status?: number } };
   deleteTarget(http: EngineHttp, name: string): Promise<void>;
@@ -151,7 +153,7 @@ const elasticsearch: EngineFixture = {
   connectOptions: 'auth=none',
   headers: {},
   createTarget: async (http, name, docs, options) => {
-    const mappings = { properties: { price: { type: 'double' }, rank: { type: 'integer' }, tag: { type: 'keyword' }, title: { type: 'text', fields: { keyword: { type: 'keyword' } } }, ...(options?.desk ? { notes: { type: 'keyword' }, place: { properties: { city: { type: 'keyword' } } } } : {}) } };
+    const mappings = { properties: { price: { type: 'double' }, rank: { type: 'integer' }, tag: { type: 'keyword' }, title: { type: 'text', fields: { keyword: { type: 'keyword' } } }, ...(options?.desk ? { notes: { type: 'keyword' }, place: { properties: { city: { type: 'keyword' } } }, host: { type: 'ip' } } : {}) } };
     await expectOk(http.call('PUT', `/${name}`, json({ settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings })), `PUT /${name}`);
     if (docs.length === 0) return;
     const lines = docs.map((d) => `${json({ index: { _id: d.id } })}\n${json(d.fields)}\n`).join('');
@@ -178,6 +180,8 @@ const elasticsearch: EngineFixture = {
   targetActions: (target) => [{ action: 'delete', label: 'Delete index', request: `DELETE /${target}` }],
   targetExists: async (http, target) => (await http.call('HEAD', `/${target}`)).status === 200,
   isWrite: (method, url) => method === 'PUT' || (method === 'DELETE' && !url.startsWith('/_pit')) || (method === 'POST' && /\/_(update|doc)\b/.test(url)),
+  // The grid sends an ip column's text as it is; the engine parses it.
+  engineRefusal: { kind: 'update', id: 'c00', fields: { host: 'not-an-ip' }, reason: 'failed to parse field [host] of type [ip]' },
   resent: { insert: { method: 'PUT', status: 409 }, update: { method: 'POST', status: 409 }, delete: { method: 'DELETE' } },
   stored: async (http, target, id) => {
     const doc = EsDoc.parse(parsed((await http.call('GET', `/${target}/_doc/${id}`)).text));
@@ -262,6 +266,8 @@ const typesense: EngineFixture = {
   ],
   targetExists: async (http, target) => (await http.call('GET', `/collections/${target}`)).status === 200,
   isWrite: (method, url) => method !== 'GET' && !url.startsWith('/multi_search'),
+  // The schema declares title without optional: true.
+  engineRefusal: { kind: 'insert', id: 'untitled', fields: { rank: '1' }, reason: 'Field `title` has been declared in the schema, but is not found in the document.' },
   resent: { insert: { method: 'POST', status: 409 }, update: { method: 'PATCH' }, delete: { method: 'DELETE', status: 404 } },
   stored: async (http, target, id) => {
     const { status, text } = await http.call('GET', `/collections/${target}/documents/${id}`);

@@ -266,22 +266,6 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect((await stored('d2'))._source).toEqual({ ...DOCS.d2, released: '2024/05/17', variants: [{ sku: 'A', stock: 2 }], price: 7.25 });
   });
 
-  it("a value the engine refuses fails with the engine's reason; the other changes of the save are saved", async () => {
-    const grid = await open();
-    const one = rowOf(grid, 'd1');
-    const two = rowOf(grid, 'd2');
-    const reply = await save(grid, [
-      { kind: 'update', key: 'ip', row: one.row, version: one.version, fields: { host: 'not-an-ip' } },
-      { kind: 'update', key: 'fine', row: two.row, version: two.version, fields: { title: 'Emma (2nd)' } },
-    ]);
-    const failed = reply.results.find((r) => r.key === 'ip');
-    expect(failed).toMatchObject({ status: 'failed', httpStatus: 400, request: { status: 400 } });
-    expect(failed?.status === 'failed' && failed.message).toContain("failed to parse field [host] of type [ip]");
-    saved(reply, 'fine');
-    expect((await stored('d2'))._source?.title).toBe('Emma (2nd)');
-    expect((await stored('d1'))._source?.host).toBeUndefined();
-  });
-
   it('rows found through an alias are written to their own index', async () => {
     for (const suffix of ['a', 'b']) await engineCall('PUT', `/${BOOKS}-${suffix}`, { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: MAPPINGS, aliases: { [`${BOOKS}-all`]: {} } });
     await engineCall('PUT', `/${BOOKS}-b/_doc/only-b?refresh=true`, { title: 'In B', pages: 1 });

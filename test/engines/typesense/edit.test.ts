@@ -243,20 +243,6 @@ it('typed values are refused under their cells, all of them, and nothing is sent
   expect(writesSeen().length).toBe(writesBefore);
 });
 
-it("a value the engine refuses fails with the engine's reason; the other changes of the save are saved", async () => {
-  const grid = await open();
-  const reply = await save(grid, [
-    { kind: 'insert', key: 'no-title', index: 'books', id: 'untitled', fields: { pages: '1' } },
-    { kind: 'update', key: 'fine', row: rowOf(grid, 'b2').row, fields: { title: 'Emma (2nd)' } },
-  ]);
-  const failed = reply.results.find((r) => r.key === 'no-title');
-  expect(failed).toMatchObject({ status: 'failed', httpStatus: 400 });
-  expect(failed?.status === 'failed' && failed.message).toContain('Field `title` has been declared in the schema, but is not found in the document.');
-  saved(reply, 'fine');
-  expect((await stored('b2')).body.title).toBe('Emma (2nd)');
-  expect((await stored('untitled')).status).toBe(404);
-});
-
 it('a collection is emptied (truncate, schema kept) or deleted only with its name typed; before 28.0 emptying says it needs 28.0', async () => {
   const actions = await comm.expect({ type: 'targetActions', connection: 'ts', target: 'shelf' }, 'targetActions');
   expect(actions.actions).toEqual([

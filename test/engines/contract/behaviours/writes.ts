@@ -244,6 +244,22 @@ export function writesContract(context: () => TargetContext): void {
     expectNoSecret(JSON.stringify(reply));
   });
 
+  it("a value the engine refuses fails with the engine's reason; the other changes of the save are saved", async () => {
+    const { fixture } = context();
+    const grid = await open();
+    const refusal = fixture.engineRefusal;
+    const before = await stored(refusal.id);
+    const refused = refusal.kind === 'update' ? { kind: 'update', key: 'no', row: rowOf(grid, refusal.id).row, version: rowOf(grid, refusal.id).version, fields: refusal.fields } : { kind: 'insert', key: 'no', index: desk, id: refusal.id, fields: refusal.fields };
+    const fine = rowOf(grid, 'c07');
+    const reply = await save(grid, [refused, { kind: 'update', key: 'fine', row: fine.row, version: fine.version, expected: { title: fine.values.title }, fields: { title: 'Item (2nd)' } }]);
+    const failed = reply.results.find((r) => r.key === 'no');
+    expect(failed).toMatchObject({ status: 'failed', httpStatus: 400, request: { status: 400 } });
+    expect(failed?.status === 'failed' && failed.message).toContain(refusal.reason);
+    saved(reply, 'fine');
+    expect((await stored('c07')).source.title).toBe('Item (2nd)');
+    expect(await stored(refusal.id)).toEqual(before);
+  });
+
   it("a cut cell's whole value is read from the stored document; its fragment is never saved", async () => {
     const { fixture, http } = context();
     const notes = Array.from({ length: 1500 }, (_, n) => `note-${n}`);
