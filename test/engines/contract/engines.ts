@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ENGINE_MODULES } from '../../../kernel/src/engines/registry';
-import { SECRETS } from '../../drivers/helpers';
+import { SECRETS } from '../../support/secrets';
 import type { SeenRequest } from '../../support/breaking-proxy';
 
 /** The engine names the kernel registers: the one place the suite reads the registry. */

@@ -4,11 +4,13 @@
  * and as real 7.17 and 8.19 nodes (test/support/elasticsearch-targets), Typesense as its sandbox.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { listen } from '../../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
-import { SECRETS } from '../../drivers/helpers';
+import { SECRETS } from '../../support/secrets';
 import { type GridCommClient, kernelWithGridComm } from '../../grid/grid-comm-client';
-import { scratchDir } from '../../export/export-helpers';
 import { type BreakingProxy, startBreakingProxy } from '../../support/breaking-proxy';
 import { elasticsearchTargets, REAL_START_TIMEOUT_MS } from '../../support/elasticsearch-targets';
 import type { KernelClient } from '../../support/kernel-client';
@@ -95,7 +97,7 @@ export function describeEachEngine(body: (context: () => TargetContext) => void)
         };
         const shop = fresh('shop');
         await fixture.createTarget(http, shop, SHOP);
-        const cwd = scratchDir();
+        const cwd = mkdtempSync(join(tmpdir(), 'searchbook-contract-'));
         const connection = 'engine';
         proxy = await startBreakingProxy(engine.url);
         const { kernel, comm } = await kernelWithGridComm([`%connect ${fixture.engine} ${proxy.url} ${fixture.connectOptions} name=${connection}`], { ...SECRETS }, { cwd });

@@ -1,7 +1,7 @@
 /** Export: `%export` writes a whole target next to the notebook as JSONL and CSV, exactly as stored. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCsv } from '../../../export/export-helpers';
+import { parseCsv } from '../../../support/parse-csv';
 import { SHOP, SHOP_FIELDS } from '../engines';
 import type { TargetContext } from '../targets';
 

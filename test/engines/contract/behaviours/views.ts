@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { GridReply, GridView } from '../../../../contracts/panel-protocol';
-import { expectNoSecret, SECRETS } from '../../../drivers/helpers';
+import { expectNoSecret, SECRETS } from '../../../support/secrets';
 import { SHOP, SHOP_FIELDS } from '../engines';
 import type { TargetContext } from '../targets';
 

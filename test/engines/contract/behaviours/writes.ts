@@ -6,7 +6,7 @@
  * deleted only with its name typed.
  */
 import type { GridReply } from '../../../../contracts/panel-protocol';
-import { expectNoSecret } from '../../../drivers/helpers';
+import { expectNoSecret } from '../../../support/secrets';
 import { SHOP } from '../engines';
 import type { TargetContext } from '../targets';
 
