@@ -2,14 +2,9 @@ import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
 import { parseConnectArgs } from '../../kernel/src/connections/connect-args';
 import { type Connection, openConnection } from '../../kernel/src/connections/open-connection';
 import { EngineError } from '../../kernel/src/engine/errors';
-import { ES_TEST_PASSWORD } from '../support/real-elasticsearch/flavours';
+import { SECRETS } from '../support/secrets';
 
-/** Known secrets: every test asserts that no message it sees contains one of them. */
-export const SECRETS = {
-  ES_PASSWORD: ES_TEST_PASSWORD,
-  TS_API_KEY: 'ts-admin-secret-71c2',
-  WRONG: 'wrong-secret-0d1e',
-} as const;
+export { expectNoSecret, SECRETS } from '../support/secrets';
 
 export const secretEnv = (extra: Record<string, string> = {}): ((name: string) => string | undefined) => {
   const env: Record<string, string> = { ...SECRETS, ...extra };
@@ -42,10 +37,4 @@ export function request(method: ConsoleRequest['method'], path: string, query = 
 export async function failureOf(connection: Connection, req: ConsoleRequest): Promise<EngineError | undefined> {
   const response = await connection.driver.console.send(req, new AbortController().signal);
   return connection.driver.console.failure(req, response);
-}
-
-export function expectNoSecret(text: string, more: string[] = []): void {
-  for (const secret of [...Object.values(SECRETS), ...more]) expect(text).not.toContain(secret);
-  // Nor the Basic header a password would travel in.
-  expect(text).not.toContain(Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64'));
 }

@@ -1,20 +1,18 @@
 /**
  * Editing from the document grid over the wire (kernel over ZeroMQ, Elasticsearch over HTTP),
- * against the sandbox and the real nodes alike: blocks carry each row's own index, id and
- * version; every write is the engine's own request for it (`_update`, `_doc`, `DELETE`), and
- * the engine's stored document is read back after it; typed values are refused before
- * anything is sent; a concurrent change is a conflict carrying the current document; one
- * failed change does not hold back the others; a cut cell's whole value; deleting an index
- * only with its name typed.
+ * what is Elasticsearch's own, against the sandbox and the real nodes alike: values typed by the
+ * mapping (a date's format, an ip, a nested array's JSON column), dotted keys written where the
+ * document holds them, whole numbers past 2^53, keys named __proto__, a new row sent again with
+ * the version its conflict gave, rows found through an alias, an index pattern that offers no
+ * deletion. What every engine does when editing is in test/engines/contract.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { GridReply } from '../../contracts/panel-protocol';
-import { SECRETS } from '../drivers/helpers';
-import { startBreakingProxy } from '../support/breaking-proxy';
-import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
-import type { KernelClient } from '../support/kernel-client';
-import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import type { GridReply } from '../../../contracts/panel-protocol';
+import { SECRETS } from '../../drivers/helpers';
+import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../../support/elasticsearch-targets';
+import type { KernelClient } from '../../support/kernel-client';
+import { type GridCommClient, kernelWithGridComm } from '../../grid/grid-comm-client';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
 type Saved = Extract<GridReply, { type: 'saved' }>;
@@ -84,17 +82,6 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     await kernel?.close();
     if (engine) for (const index of [BOOKS, `${BOOKS}-a`, `${BOOKS}-b`, `${BOOKS}-gone`, `${BOOKS}-dot`, `${BOOKS}-big`, `${BOOKS}-arr`, `${BOOKS}-proto`, `${BOOKS}-keys`]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
     await engine?.close();
-  });
-
-  it("a block carries each row's own index, id and version: the engine's _seq_no and _primary_term", async () => {
-    const grid = await open();
-    expect(grid.first.keys).toHaveLength(grid.first.rows.length);
-    for (const id of Object.keys(DOCS)) {
-      const { row, version } = rowOf(grid, id);
-      const doc = await stored(id);
-      expect(row).toEqual({ index: BOOKS, id });
-      expect(version).toEqual({ seqNo: doc._seq_no, primaryTerm: doc._primary_term });
-    }
   });
 
   it('an edit sends only the changed fields to _update with the version read; the stored document changes only there', async () => {
@@ -195,23 +182,6 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     expect((await save(grid, changes)).results[0]).toMatchObject({ key: 'k', status: 'saved' });
   });
 
-  it('a new row with an id is created (op_type=create), one without gets the id the engine gives; the grid row is what is stored', async () => {
-    const grid = await open();
-    const reply = await save(grid, [
-      { kind: 'insert', key: 'n1', index: BOOKS, id: 'new-1', fields: { title: 'Kindred', pages: '264', 'address.city': 'Rome' } },
-      { kind: 'insert', key: 'n2', index: BOOKS, fields: { title: 'Beloved' } },
-    ]);
-    const withId = saved(reply, 'n1');
-    expect(withId.request).toMatchObject({ method: 'PUT', path: `/${BOOKS}/_doc/new-1?op_type=create&refresh=wait_for`, status: 201 });
-    expect((await stored('new-1'))._source).toEqual({ title: 'Kindred', pages: 264, address: { city: 'Rome' } });
-    expect(withId.document).toMatchObject({ _id: 'new-1', _index: BOOKS, title: 'Kindred', pages: 264, 'address.city': 'Rome' });
-    const named = saved(reply, 'n2');
-    expect(named.request).toMatchObject({ method: 'POST', path: `/${BOOKS}/_doc?refresh=wait_for`, status: 201 });
-    expect(named.row.id).not.toBe('');
-    expect((await stored(named.row.id))._source).toEqual({ title: 'Beloved' });
-    expect(named.document).toMatchObject({ _id: named.row.id, title: 'Beloved' });
-  });
-
   it('a new row whose object holds a key named __proto__ keeps it, in the stored document and in the grid row shown for it', async () => {
     const PROTO = `${BOOKS}-proto`;
     await engineCall('PUT', `/${PROTO}/_doc/old?refresh=true`, { meta: { a: 1 } });
@@ -248,15 +218,6 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     const again = saved(await save(grid, [{ kind: 'insert', key: 'x', index: BOOKS, id: 'd5', version: conflict?.status === 'conflict' ? conflict.version : undefined, fields: { title: 'Mine' } }]), 'x');
     expect(again.request.path).toBe(`/${BOOKS}/_doc/d5?refresh=wait_for&if_seq_no=${before._seq_no}&if_primary_term=${before._primary_term}`);
     expect((await stored('d5'))._source).toEqual({ title: 'Mine' });
-  });
-
-  it('a deleted row is DELETE /<index>/_doc/<id> with its version; the engine no longer has it', async () => {
-    await engineCall('PUT', `/${BOOKS}/_doc/gone-1?refresh=true`, { title: 'Gone' });
-    const grid = await open();
-    const { row, version } = rowOf(grid, 'gone-1');
-    const result = saved(await save(grid, [{ kind: 'delete', key: 'del', row, version }]), 'del');
-    expect(result.request).toMatchObject({ method: 'DELETE', path: `/${BOOKS}/_doc/gone-1?refresh=wait_for&if_seq_no=${version?.seqNo}&if_primary_term=${version?.primaryTerm}`, status: 200 });
-    expect((await stored('gone-1')).found).toBe(false);
   });
 
   it('typed values are refused under their cells, all of them, and nothing is sent', async () => {
@@ -303,133 +264,6 @@ describeEachTarget(elasticsearchTargets(), 'editing from the grid', (target) => 
     // The same values in the right form go through.
     saved(await save(grid, [{ kind: 'update', key: 'ok', row, version, fields: { released: '2024/05/17', variants: '[{"sku": "A", "stock": 2}]', price: '7.25' } }]), 'ok');
     expect((await stored('d2'))._source).toEqual({ ...DOCS.d2, released: '2024/05/17', variants: [{ sku: 'A', stock: 2 }], price: 7.25 });
-  });
-
-  it('the requests a save would send are listed beside a refused value of another change; the save itself still sends nothing', async () => {
-    const grid = await open();
-    const d5 = rowOf(grid, 'd5');
-    const d2 = rowOf(grid, 'd2');
-    const before = await stored('d5');
-    const changes = [
-      { kind: 'update', key: 'fine', row: d5.row, version: d5.version, fields: { pages: '12' } },
-      { kind: 'update', key: 'bad', row: d2.row, version: d2.version, fields: { pages: '12.5', title: 'Emma again' } },
-    ];
-    const shown = await plan(grid, changes);
-    expect(shown.requests.map((r) => [r.key, r.method, r.path.split('?')[0], r.body])).toEqual([['fine', 'POST', `/${BOOKS}/_update/d5`, { doc: { pages: 12 } }]]);
-    expect(shown.refusals).toEqual([expect.objectContaining({ key: 'bad', column: 'pages', message: expect.stringMatching(/fraction/) })]);
-    const reply = await save(grid, changes);
-    expect(reply.results).toEqual([]);
-    expect(reply.refusals).toHaveLength(1);
-    expect((await stored('d5'))._seq_no).toBe(before._seq_no);
-  });
-
-  it('a change made by someone else after the read is a conflict with the current document; its version overwrites knowingly', async () => {
-    const grid = await open();
-    const { row, version } = rowOf(grid, 'd3');
-    await engineCall('POST', `/${BOOKS}/_update/d3?refresh=true`, { doc: { pages: 999 } });
-    const current = await stored('d3');
-    const reply = await save(grid, [{ kind: 'update', key: 'c', row, version, fields: { pages: '731' } }]);
-    const [conflict] = reply.results;
-    expect(conflict).toMatchObject({ key: 'c', status: 'conflict', current: { _id: 'd3', pages: 999 }, version: { seqNo: current._seq_no, primaryTerm: current._primary_term }, request: { status: 409 } });
-    expect(conflict?.status === 'conflict' && conflict.message).toContain('version conflict');
-    expect((await stored('d3'))._source).toEqual({ ...DOCS.d3, pages: 999 });
-    const overwritten = saved(await save(grid, [{ kind: 'update', key: 'c', row, version: conflict?.status === 'conflict' ? conflict.version : undefined, fields: { pages: '731' } }]), 'c');
-    expect(overwritten.request.status).toBe(200);
-    expect((await stored('d3'))._source).toEqual({ ...DOCS.d3, pages: 731 });
-  });
-
-  it('a document deleted after the read is a conflict for an edit, with no current document; a deletion of it is done', async () => {
-    await engineCall('PUT', `/${BOOKS}/_doc/vanish?refresh=true`, { title: 'Vanish' });
-    const grid = await open();
-    const { row, version } = rowOf(grid, 'vanish');
-    await engineCall('DELETE', `/${BOOKS}/_doc/vanish?refresh=true`);
-    const reply = await save(grid, [
-      { kind: 'update', key: 'u', row, version, fields: { title: 'Back' } },
-      { kind: 'delete', key: 'd', row, version },
-    ]);
-    expect(reply.results).toEqual([
-      expect.objectContaining({ key: 'u', status: 'conflict', current: null }),
-      expect.objectContaining({ key: 'd', status: 'saved', row, request: expect.objectContaining({ method: 'DELETE' }) }),
-    ]);
-    expect((await stored('vanish')).found).toBe(false);
-  });
-
-  it('a save whose answers were lost, sent again, writes nothing twice: the new row, the edit and the deletion are saved', async () => {
-    // The kernel reaches the engine a second way, through a proxy that cuts the writes' answers
-    // after the engine has done them, as a kernel restart mid-save leaves them.
-    const proxy = await startBreakingProxy(engine.url);
-    try {
-      expect((await kernel.execute(`%connect elasticsearch ${proxy.url} name=es-cut`)).reply.content.status).toBe('ok');
-      await engineCall('PUT', `/${BOOKS}/_doc/again-u?refresh=true`, { title: 'Edited once', pages: 10 });
-      await engineCall('PUT', `/${BOOKS}/_doc/again-d?refresh=true`, { title: 'Deleted once' });
-      const grid = await comm.expect({ type: 'open', connection: 'es-cut', target: BOOKS, blockSize: 50 }, 'opened');
-      const edited = rowOf(grid, 'again-u');
-      const deleted = rowOf(grid, 'again-d');
-      const changes = [
-        { kind: 'insert', key: 'n', index: BOOKS, id: 'again-n', fields: { title: 'Created once', pages: '2', 'address.city': 'Oslo' } },
-        { kind: 'update', key: 'u', row: edited.row, version: edited.version, fields: { pages: '11' } },
-        { kind: 'delete', key: 'd', row: deleted.row, version: deleted.version },
-      ];
-      proxy.rules.push({ matches: (method, url) => method === 'PUT' || method === 'DELETE' || url.includes('/_update/'), breakAfterBytes: 0 });
-      const lost = await save(grid, changes);
-      proxy.rules.length = 0;
-      expect(lost.results.map((r) => [r.key, r.status])).toEqual([['n', 'failed'], ['u', 'failed'], ['d', 'failed']]);
-      expect(lost.results.every((r) => r.status === 'failed' && r.message.includes('may or may not have been written'))).toBe(true);
-      // The engine did them all.
-      expect((await stored('again-n'))._source).toEqual({ title: 'Created once', pages: 2, address: { city: 'Oslo' } });
-      expect((await stored('again-u'))._source).toEqual({ title: 'Edited once', pages: 11 });
-      expect((await stored('again-d')).found).toBe(false);
-      const createdFirst = await stored('again-n');
-
-      const again = await save(grid, changes);
-      const n = saved(again, 'n');
-      expect(n.request).toMatchObject({ method: 'PUT', status: 409 });
-      expect(n.version).toEqual({ seqNo: createdFirst._seq_no, primaryTerm: createdFirst._primary_term });
-      expect(n.document).toMatchObject({ _id: 'again-n', title: 'Created once', pages: 2, 'address.city': 'Oslo' });
-      const u = saved(again, 'u');
-      expect(u.request).toMatchObject({ method: 'POST', status: 409 });
-      expect(u.document).toMatchObject({ _id: 'again-u', pages: 11 });
-      saved(again, 'd');
-      // Nothing was written the second time: the documents are as the first save left them.
-      expect(await stored('again-n')).toMatchObject({ _seq_no: createdFirst._seq_no, _source: { title: 'Created once', pages: 2, address: { city: 'Oslo' } } });
-      expect((await stored('again-u'))._source).toEqual({ title: 'Edited once', pages: 11 });
-      const copies = await engineCall('POST', `/${BOOKS}/_count`, { query: { match_phrase: { title: 'Created once' } } });
-      expect(copies.body).toMatchObject({ count: 1 });
-
-      // The same id with other values is still someone else's document: a conflict.
-      const other = await save(grid, [{ kind: 'insert', key: 'o', index: BOOKS, id: 'again-n', fields: { title: 'Created once', pages: '3', 'address.city': 'Oslo' } }]);
-      expect(other.results).toEqual([expect.objectContaining({ key: 'o', status: 'conflict', current: expect.objectContaining({ pages: 2 }) })]);
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  it("a value the engine refuses fails with the engine's reason; the other changes of the save are saved", async () => {
-    const grid = await open();
-    const one = rowOf(grid, 'd1');
-    const two = rowOf(grid, 'd2');
-    const reply = await save(grid, [
-      { kind: 'update', key: 'ip', row: one.row, version: one.version, fields: { host: 'not-an-ip' } },
-      { kind: 'update', key: 'fine', row: two.row, version: two.version, fields: { title: 'Emma (2nd)' } },
-    ]);
-    const failed = reply.results.find((r) => r.key === 'ip');
-    expect(failed).toMatchObject({ status: 'failed', httpStatus: 400, request: { status: 400 } });
-    expect(failed?.status === 'failed' && failed.message).toContain("failed to parse field [host] of type [ip]");
-    saved(reply, 'fine');
-    expect((await stored('d2'))._source?.title).toBe('Emma (2nd)');
-    expect((await stored('d1'))._source?.host).toBeUndefined();
-  });
-
-  it("a cut cell's whole value is read from the stored document", async () => {
-    const grid = await open();
-    const { row, at } = rowOf(grid, 'd4');
-    expect(grid.first.cut).toContainEqual({ row: at, column: 'notes' });
-    const whole = await comm.expect({ type: 'wholeValue', gridId: grid.gridId, row, column: 'notes' }, 'wholeValue');
-    expect(whole.value).toEqual(DOCS.d4?.notes);
-    // Its fragment is never saved: it is not JSON, and the refusal says to load the whole value.
-    const fragment = String(grid.first.rows[at]?.notes);
-    const reply = await save(grid, [{ kind: 'update', key: 'f', row, fields: { notes: fragment } }]);
-    expect(reply.refusals[0]?.message).toContain('load the whole value');
   });
 
   it('rows found through an alias are written to their own index', async () => {

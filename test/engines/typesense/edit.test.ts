@@ -1,19 +1,18 @@
 /**
  * Editing from the document grid over the wire (kernel over ZeroMQ, the Typesense sandbox over
- * HTTP): blocks carry each row's collection and id; PATCH with only the changed fields (an
- * object leaf sent with its object whole, so its other leaves stay), POST with the typed id,
- * DELETE, each read back from the engine; an update or deletion made against values someone
- * changed since (read and compared first, as Typesense keeps no versions); values typed by the schema and refused before
- * anything is sent; a document deleted meanwhile; one failed change beside saved ones; a cut
- * cell's whole value; deleting and emptying collections, emptying only on 28.0 and later.
+ * HTTP), what is Typesense's own: PATCH with only the changed fields typed by the schema (an
+ * object leaf sent with its object whole, so its other leaves stay); an update or deletion made
+ * against values someone changed since (read and compared first, as Typesense keeps no
+ * versions); int64 past 2^53; keys named __proto__; emptying collections, only on 28.0 and
+ * later. What every engine does when editing is in test/engines/contract.
  */
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import type { GridReply } from '../../contracts/panel-protocol';
-import { expectNoSecret, SECRETS } from '../drivers/helpers';
-import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
-import type { KernelClient } from '../support/kernel-client';
-import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
+import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
+import type { GridReply } from '../../../contracts/panel-protocol';
+import { SECRETS } from '../../drivers/helpers';
+import { type BreakingProxy, startBreakingProxy } from '../../support/breaking-proxy';
+import type { KernelClient } from '../../support/kernel-client';
+import { type GridCommClient, kernelWithGridComm } from '../../grid/grid-comm-client';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
 type Saved = Extract<GridReply, { type: 'saved' }>;
@@ -103,12 +102,6 @@ const saved = (reply: Saved, key: string) => {
   return result;
 };
 
-it('a block carries each row\'s collection and id; Typesense keeps no versions', async () => {
-  const grid = await open();
-  expect(grid.first.keys).toEqual(grid.first.rows.map((r) => ({ index: 'books', id: r.id })));
-  expect(grid.first.versions).toEqual(grid.first.rows.map(() => null));
-});
-
 it('an edit PATCHes only the changed fields, typed by the schema; the stored document changes only there', async () => {
   const grid = await open();
   const { row } = rowOf(grid, 'b1');
@@ -145,39 +138,6 @@ it('an edit of fields named __proto__ and constructor, made against the values r
   const stale = await save(grid, [{ kind: 'update', key: 's', row, expected: json('{"__proto__": "old proto"}'), fields: json('{"__proto__": "late"}') }]);
   expect(stale.results).toMatchObject([{ key: 's', status: 'conflict' }]);
   expect((await stored('k', 'keys')).body['__proto__']).toBe('new proto');
-});
-
-it('a new row is POSTed with the id typed, or gets the engine\'s id; an id that exists is a conflict with the stored document', async () => {
-  const grid = await open();
-  const reply = await save(grid, [
-    { kind: 'insert', key: 'n1', index: 'books', id: 'new-1', fields: { title: 'Kindred', pages: '264' } },
-    { kind: 'insert', key: 'n2', index: 'books', fields: { title: 'Beloved' } },
-    { kind: 'insert', key: 'n3', index: 'books', id: 'b4', fields: { title: 'Mine' } },
-  ]);
-  expect(saved(reply, 'n1').request).toMatchObject({ method: 'POST', path: '/collections/books/documents', status: 201 });
-  expect((await stored('new-1')).body).toEqual({ id: 'new-1', title: 'Kindred', pages: 264 });
-  const named = saved(reply, 'n2');
-  expect((await stored(named.row.id)).body).toEqual({ id: named.row.id, title: 'Beloved' });
-  expect(named.document).toMatchObject({ id: named.row.id, title: 'Beloved' });
-  expect(reply.results.find((r) => r.key === 'n3')).toMatchObject({ status: 'conflict', current: { id: 'b4', title: 'Spare' }, request: { status: 409 } });
-  expect((await stored('b4')).body).toEqual(DOCS[3]);
-});
-
-it('a deleted row is DELETE /collections/<c>/documents/<id>; a row deleted meanwhile is a conflict with no current document', async () => {
-  await engineCall('POST', '/collections/books/documents', { id: 'gone', title: 'Gone' });
-  await engineCall('POST', '/collections/books/documents', { id: 'vanish', title: 'Vanish' });
-  const grid = await open();
-  const gone = rowOf(grid, 'gone').row;
-  const vanish = rowOf(grid, 'vanish').row;
-  await engineCall('DELETE', '/collections/books/documents/vanish');
-  const reply = await save(grid, [
-    { kind: 'delete', key: 'd', row: gone },
-    { kind: 'update', key: 'u', row: vanish, fields: { title: 'Back' } },
-  ]);
-  expect(saved(reply, 'd').request).toMatchObject({ method: 'DELETE', path: '/collections/books/documents/gone', status: 200 });
-  expect((await stored('gone')).status).toBe(404);
-  expect(reply.results.find((r) => r.key === 'u')).toMatchObject({ status: 'conflict', current: null, request: { status: 404 } });
-  expect((await stored('vanish')).status).toBe(404);
 });
 
 it('an update saying what it read is written only while the stored fields still hold it; a change made meanwhile is a conflict, and nothing is written', async () => {
@@ -281,95 +241,6 @@ it('typed values are refused under their cells, all of them, and nothing is sent
   expect(by('bad2', 'tags')?.message).toContain('must be a string');
   expect((await stored('b2')).body).toEqual(DOCS[1]);
   expect(writesSeen().length).toBe(writesBefore);
-});
-
-it('the requests a save would send are listed beside a refused value of another change; the save itself still sends nothing', async () => {
-  const grid = await open();
-  const changes = [
-    { kind: 'update', key: 'fine', row: rowOf(grid, 'b2').row, fields: { pages: '12' } },
-    { kind: 'update', key: 'bad', row: rowOf(grid, 'b1').row, fields: { pages: '12.5' } },
-  ];
-  const shown = await comm.expect({ type: 'plan', gridId: grid.gridId, changes }, 'plan');
-  expect(shown.requests).toEqual([{ key: 'fine', method: 'PATCH', path: '/collections/books/documents/b2', body: { pages: 12 } }]);
-  expect(shown.refusals).toEqual([expect.objectContaining({ key: 'bad', column: 'pages', message: expect.stringMatching(/fraction/) })]);
-  const writesBefore = writesSeen().length;
-  const reply = await save(grid, changes);
-  expect(reply.results).toEqual([]);
-  expect(writesSeen().length).toBe(writesBefore);
-});
-
-it('a change whose answer never comes back fails saying it may have been written; the others are saved', async () => {
-  const grid = await open();
-  proxy.rules.push({ matches: (method, url) => method === 'PATCH' && url.endsWith('/documents/b4'), breakAfterBytes: 0 });
-  const reply = await save(grid, [
-    { kind: 'update', key: 'lost', row: rowOf(grid, 'b4').row, fields: { pages: '7' } },
-    { kind: 'update', key: 'kept', row: rowOf(grid, 'b2').row, fields: { pages: '8' } },
-  ]);
-  proxy.rules.length = 0;
-  const lost = reply.results.find((r) => r.key === 'lost');
-  expect(lost).toMatchObject({ status: 'failed' });
-  expect(lost?.status === 'failed' && lost.message).toContain('may or may not have been written');
-  expect(lost?.status === 'failed' && lost.httpStatus).toBeUndefined();
-  saved(reply, 'kept');
-  expect((await stored('b2')).body.pages).toBe(8);
-  expectNoSecret(JSON.stringify(reply));
-});
-
-it('a save whose answers were lost, sent again, creates nothing twice: the new row, the edit and the deletion are saved', async () => {
-  await engineCall('POST', '/collections/books/documents', { id: 'again-u', title: 'Edited once', pages: 10 });
-  await engineCall('POST', '/collections/books/documents', { id: 'again-d', title: 'Deleted once' });
-  const grid = await open();
-  const edited = rowOf(grid, 'again-u');
-  const deleted = rowOf(grid, 'again-d');
-  const changes = [
-    { kind: 'insert', key: 'n', index: 'books', id: 'again-n', fields: { title: 'Created once', pages: '2', 'meta.city': 'Oslo' } },
-    { kind: 'update', key: 'u', row: edited.row, expected: { pages: 10 }, fields: { pages: '11' } },
-    { kind: 'delete', key: 'd', row: deleted.row, expected: grid.first.rows[deleted.at] },
-  ];
-  // The engine does the writes; their answers are cut, as a kernel restart mid-save leaves them.
-  proxy.rules.push({ matches: (method) => method === 'POST' || method === 'PATCH' || method === 'DELETE', breakAfterBytes: 0 });
-  const lost = await save(grid, changes);
-  proxy.rules.length = 0;
-  expect(lost.results.map((r) => [r.key, r.status])).toEqual([['n', 'failed'], ['u', 'failed'], ['d', 'failed']]);
-  expect((await stored('again-n')).body).toEqual({ id: 'again-n', title: 'Created once', pages: 2, meta: { city: 'Oslo' } });
-  expect((await stored('again-u')).body.pages).toBe(11);
-  expect((await stored('again-d')).status).toBe(404);
-
-  proxy.seen.length = 0;
-  const again = await save(grid, changes);
-  expect(saved(again, 'n')).toMatchObject({ row: { index: 'books', id: 'again-n' }, document: { id: 'again-n', title: 'Created once', pages: 2, 'meta.city': 'Oslo' }, request: { method: 'POST', status: 409 } });
-  // The edit finds its own value stored, not someone else's change: sent again, it changes nothing.
-  expect(saved(again, 'u').document).toMatchObject({ id: 'again-u', pages: 11 });
-  expect(saved(again, 'd').request).toMatchObject({ method: 'DELETE', status: 404 });
-  const found = await engineCall('GET', '/collections/books/documents/search?q=Created%20once&query_by=title');
-  expect(found.body.found).toBe(1);
-  expect((await stored('again-u')).body).toEqual({ id: 'again-u', title: 'Edited once', pages: 11 });
-
-  // The same id with other values is still someone else's document: a conflict.
-  const other = await save(grid, [{ kind: 'insert', key: 'o', index: 'books', id: 'again-n', fields: { title: 'Created once', pages: '3' } }]);
-  expect(other.results).toEqual([expect.objectContaining({ key: 'o', status: 'conflict', current: expect.objectContaining({ pages: 2 }) })]);
-});
-
-it("a value the engine refuses fails with the engine's reason; the other changes of the save are saved", async () => {
-  const grid = await open();
-  const reply = await save(grid, [
-    { kind: 'insert', key: 'no-title', index: 'books', id: 'untitled', fields: { pages: '1' } },
-    { kind: 'update', key: 'fine', row: rowOf(grid, 'b2').row, fields: { title: 'Emma (2nd)' } },
-  ]);
-  const failed = reply.results.find((r) => r.key === 'no-title');
-  expect(failed).toMatchObject({ status: 'failed', httpStatus: 400 });
-  expect(failed?.status === 'failed' && failed.message).toContain('Field `title` has been declared in the schema, but is not found in the document.');
-  saved(reply, 'fine');
-  expect((await stored('b2')).body.title).toBe('Emma (2nd)');
-  expect((await stored('untitled')).status).toBe(404);
-});
-
-it("a cut cell's whole value is read from the stored document", async () => {
-  const grid = await open();
-  const { row, at } = rowOf(grid, 'b3');
-  expect(grid.first.cut).toContainEqual({ row: at, column: 'tags' });
-  const whole = await comm.expect({ type: 'wholeValue', gridId: grid.gridId, row, column: 'tags' }, 'wholeValue');
-  expect(whole.value).toEqual(DOCS[2]?.tags);
 });
 
 it('a collection is emptied (truncate, schema kept) or deleted only with its name typed; before 28.0 emptying says it needs 28.0', async () => {
