@@ -45,7 +45,9 @@ function pattern(written) {
  */
 function layersOfDoc() {
   const doc = readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');
-  const rows = doc.split('\n').filter(line => line.startsWith('| `'));
+  // Only the table of the "Layers" section: the page's other tables map other things.
+  const layers = doc.split(/^## /m).find(section => section.startsWith('Layers')) ?? '';
+  const rows = layers.split('\n').filter(line => line.startsWith('| `'));
   return rows
     .map(row =>
       [...row.split('|')[1].matchAll(/`([^`]+)`/g)].map(match =>

@@ -1,4 +1,4 @@
-import type { InstallScope } from './install/jupyter-paths';
+import type { InstallScope } from './protocol/jupyter-paths';
 import { SearchbookError } from '../../contracts/errors';
 
 const USAGE = `searchbook: Elasticsearch and Typesense in Jupyter
@@ -50,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'install':
       case 'uninstall': {
-        const { dataDirFor } = await import('./install/jupyter-paths');
+        const { dataDirFor } = await import('./protocol/jupyter-paths');
         const { installKernelspec, uninstallKernelspec } = await import('./install/kernelspec');
         const { installLabextension, uninstallLabextension } = await import('./install/labextension');
         const dataDir = dataDirFor(parseScope(args));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ProfileFileError, ProfileStore, profilesPath } from '../../kernel/src/connections/profile-store';
 import type { ProfilesFile } from '../../kernel/src/connections/profile-schema';
-import { userConfigDir } from '../../kernel/src/install/jupyter-paths';
+import { userConfigDir } from '../../kernel/src/protocol/jupyter-paths';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'searchbook-profiles-'));
 

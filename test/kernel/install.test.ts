@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { dataDirFor, userDataDir } from '../../kernel/src/install/jupyter-paths';
+import { dataDirFor, userDataDir } from '../../kernel/src/protocol/jupyter-paths';
 import { REPO } from '../support/kernel-client';
 
 const run = promisify(execFile);

@@ -18,7 +18,8 @@ import { answerValue, hitsPayloadRows, type Row } from '../../contracts/answer-r
 import { toBundle } from '../../kernel/src/render/bundle';
 import { cutLongCells } from '../../kernel/src/render/cell-cut';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
-import { CLIP_HTML, cellText, clip, escapeHtml, plainTable } from '../../kernel/src/render/text-table';
+import { CLIP_HTML, clip, escapeHtml, plainTable } from '../../kernel/src/render/text-table';
+import { cellText } from '../../kernel/src/json/cell-text';
 import { serialise } from '../../kernel/src/protocol/encoded-string';
 import { parseCsv } from '../export/export-helpers';
 import { type HostileDocument, hostileDocuments } from '../support/hostile-documents';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 // Through the `promises` object (not a copied namespace), so a test can make one call fail.
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { userConfigDir } from '../install/jupyter-paths';
+import { userConfigDir } from '../protocol/jupyter-paths';
 import { SearchbookError } from '../../../contracts/errors';
 import { describeProfileIssue, type Profile, type ProfilesFile, ProfilesFileSchema } from './profile-schema';
 

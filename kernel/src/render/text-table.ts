@@ -1,15 +1,7 @@
 import type { JsonValue } from '../console/cell';
 import { ownValue } from '../../../contracts/own-fields';
 import { escapeControlCharacters } from './control-characters';
-
-/** A cell's text as every fallback shows it: strings as they are, everything else as JSON. */
-export function cellText(value: JsonValue | undefined): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string') return value;
-  // What JSON.stringify writes for them (a parsed number is always finite), without its machinery.
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
-  return JSON.stringify(value);
-}
+import { cellText } from '../json/cell-text';
 
 /** Each column's cell text of a row, computed once for every table a row appears in. */
 export function rowTexts(columns: readonly string[], row: Record<string, JsonValue>): string[] {

@@ -22,7 +22,7 @@
 import type { JsonValue } from '../../console/cell';
 import type { JsonObject } from '../../../../contracts/json';
 import type { AggregationResult as AggregationTable } from '../../engine/driver';
-import { cellText } from '../../render/text-table';
+import { cellText } from '../../json/cell-text';
 import { hasField } from '../../../../contracts/own-fields';
 
 type Row = Record<string, JsonValue>;

@@ -2,7 +2,7 @@ import type { ConnectArgs } from '../../engine/connect-options';
 import type { SslMode } from '../../engine/ssl-mode';
 import type { EngineConnectionSettings } from '../../engine/engine-module';
 import type { TlsVerification } from '../../engine/http/transport';
-import { authOfArgs } from './descriptor';
+import { authOfArgs } from './auth';
 
 /**
  * drivers.md 5.3: Preferred and Required accept a self-signed certificate, because an 8.x node
