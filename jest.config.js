@@ -3,10 +3,12 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  moduleNameMapper: { '^@searchbook/contracts/(.*)$': '<rootDir>/contracts/$1' },
+  moduleNameMapper: {
+    '^@searchbook/contracts/(.*)$': '<rootDir>/contracts/$1'
+  },
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testTimeout: 30000,
   // Real Elasticsearch nodes start on first use, not here (test/support/real-elasticsearch/).
   globalSetup: '<rootDir>/test/support/real-elasticsearch/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/real-elasticsearch/global-teardown.ts',
+  globalTeardown: '<rootDir>/test/support/real-elasticsearch/global-teardown.ts'
 };

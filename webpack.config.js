@@ -4,6 +4,8 @@ const path = require('path');
 
 module.exports = {
   resolve: {
-    alias: { '@searchbook/contracts': path.resolve(__dirname, 'lib', 'contracts') },
-  },
+    alias: {
+      '@searchbook/contracts': path.resolve(__dirname, 'lib', 'contracts')
+    }
+  }
 };

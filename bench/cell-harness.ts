@@ -15,12 +15,16 @@ export const REPO = join(__dirname, '..', '..');
 const PYTHON = join(REPO, '.venv', 'bin', 'python');
 
 /** The search every cell of the benchmarks runs, at several sizes. */
-export const QUERY = { match: { description: 'durable lightweight stylish powerful quiet handy' } };
+export const QUERY = {
+  match: { description: 'durable lightweight stylish powerful quiet handy' }
+};
 
-export const searchBody = (size: number): string => JSON.stringify({ size, query: QUERY });
+export const searchBody = (size: number): string =>
+  JSON.stringify({ size, query: QUERY });
 
 /** The same search as a searchbook cell. */
-export const searchCell = (size: number, index = 'products'): string => `GET /${index}/_search\n${searchBody(size)}`;
+export const searchCell = (size: number, index = 'products'): string =>
+  `GET /${index}/_search\n${searchBody(size)}`;
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -39,14 +43,21 @@ export class CellTimer {
   private readonly lines: AsyncIterator<string>;
 
   constructor(env: NodeJS.ProcessEnv) {
-    this.child = spawn(PYTHON, [join(REPO, 'bench', 'cell_timing.py')], { env, stdio: ['pipe', 'pipe', 'inherit'] });
-    this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
+    this.child = spawn(PYTHON, [join(REPO, 'bench', 'cell_timing.py')], {
+      env,
+      stdio: ['pipe', 'pipe', 'inherit']
+    });
+    this.lines = createInterface({ input: this.child.stdout })[
+      Symbol.asyncIterator
+    ]();
   }
 
   private async ask<T>(command: object): Promise<T> {
     this.child.stdin.write(`${JSON.stringify(command)}\n`);
     const line = await this.lines.next();
-    if (line.done) throw new Error('bench/cell_timing.py stopped');
+    if (line.done) {
+      throw new Error('bench/cell_timing.py stopped');
+    }
     return JSON.parse(line.value) as T;
   }
 
@@ -54,14 +65,18 @@ export class CellTimer {
     return this.ask({ start: name, kernel, setup });
   }
 
-  run(name: string, code: string, weigh = false): Promise<{ ms: number; weight: number | null }> {
+  run(
+    name: string,
+    code: string,
+    weigh = false
+  ): Promise<{ ms: number; weight: number | null }> {
     return this.ask({ run: name, code, weigh });
   }
 
   /** Shuts every kernel down with a shutdown_request (so a profiled kernel writes its profile) and waits. */
   async close(): Promise<void> {
     this.child.stdin.end();
-    await new Promise((resolve) => this.child.on('close', resolve));
+    await new Promise(resolve => this.child.on('close', resolve));
   }
 }
 
@@ -71,11 +86,17 @@ export class CellTimer {
  */
 export function installKernelspec(nodeFlags: string[] = []): string {
   const prefix = mkdtempSync(join(tmpdir(), 'searchbook-bench-'));
-  spawnSync(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'install', '--prefix', prefix], { stdio: 'ignore' });
+  spawnSync(
+    process.execPath,
+    [join(REPO, 'bin', 'searchbook.js'), 'install', '--prefix', prefix],
+    { stdio: 'ignore' }
+  );
   const jupyterPath = join(prefix, 'share', 'jupyter');
   if (nodeFlags.length > 0) {
     const specFile = join(jupyterPath, 'kernels', 'searchbook', 'kernel.json');
-    const spec = JSON.parse(readFileSync(specFile, 'utf8')) as { argv: string[] };
+    const spec = JSON.parse(readFileSync(specFile, 'utf8')) as {
+      argv: string[];
+    };
     spec.argv.splice(1, 0, ...nodeFlags);
     writeFileSync(specFile, JSON.stringify(spec));
   }
@@ -87,12 +108,22 @@ export function installKernelspec(nodeFlags: string[] = []): string {
  * Elasticsearch already running on this machine without security (`npm run real-es -- 8.19`),
  * which is left running.
  */
-export async function benchEngine(): Promise<{ esUrl: string; close: () => void }> {
+export async function benchEngine(): Promise<{
+  esUrl: string;
+  close: () => void;
+}> {
   const given = argument('es-url');
-  if (given === undefined) return startSandboxProcess();
+  if (given === undefined) {
+    return startSandboxProcess();
+  }
   const url = new URL(given);
-  if (url.protocol !== 'http:' || !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
-    throw new Error(`--es-url takes an engine on this machine over http, e.g. http://127.0.0.1:9200, not ${given}`);
+  if (
+    url.protocol !== 'http:' ||
+    !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+  ) {
+    throw new Error(
+      `--es-url takes an engine on this machine over http, e.g. http://127.0.0.1:9200, not ${given}`
+    );
   }
   return { esUrl: url.origin, close: () => undefined };
 }
@@ -101,16 +132,39 @@ export async function benchEngine(): Promise<{ esUrl: string; close: () => void 
  * The sandbox in a process of its own, as a real engine is: every client (the benchmark's raw
  * requests, the kernels) crosses a process boundary alike.
  */
-export async function startSandboxProcess(): Promise<{ esUrl: string; close: () => void }> {
-  const child = spawn(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'sandbox', '--es-port', '0', '--ts-port', '0', '--no-security'], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startSandboxProcess(): Promise<{
+  esUrl: string;
+  close: () => void;
+}> {
+  const child = spawn(
+    process.execPath,
+    [
+      join(REPO, 'bin', 'searchbook.js'),
+      'sandbox',
+      '--es-port',
+      '0',
+      '--ts-port',
+      '0',
+      '--no-security'
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] }
+  );
   // A benchmark that fails part-way must not leave its sandbox running (killed outright: its
   // goodbye would go to a pipe nobody reads any more).
-  process.on('exit', () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'));
+  process.on(
+    'exit',
+    () =>
+      child.exitCode === null &&
+      child.signalCode === null &&
+      child.kill('SIGKILL')
+  );
   let seen = '';
   for await (const line of createInterface({ input: child.stdout })) {
     seen += `${line}\n`;
     const es = /Elasticsearch\s+(http\S+)/.exec(seen);
-    if (es && line.includes('Press Ctrl-C')) return { esUrl: es[1] as string, close: () => child.kill('SIGTERM') };
+    if (es && line.includes('Press Ctrl-C')) {
+      return { esUrl: es[1] as string, close: () => child.kill('SIGTERM') };
+    }
   }
   throw new Error(`the sandbox did not start:\n${seen}`);
 }
@@ -120,11 +174,15 @@ export async function startSandboxProcess(): Promise<{ esUrl: string; close: () 
  * small flat index of bench/issue-index.ts (2,000 documents of about 250 bytes), loaded first.
  */
 export async function benchIndex(esUrl: string): Promise<string> {
-  if (argument('index') !== 'issue') return 'products';
+  if (argument('index') !== 'issue') {
+    return 'products';
+  }
   const agent = new Agent({ connections: 1 });
   try {
     const mean = await loadIssueIndex(agent, esUrl);
-    console.log(`index ${ISSUE_INDEX}: 2,000 documents, ${mean.toFixed(0)} bytes of source on average`);
+    console.log(
+      `index ${ISSUE_INDEX}: 2,000 documents, ${mean.toFixed(0)} bytes of source on average`
+    );
   } finally {
     await agent.close();
   }

@@ -9,7 +9,15 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CellTimer, argument, benchIndex, installKernelspec, median, searchCell, benchEngine } from './cell-harness';
+import {
+  CellTimer,
+  argument,
+  benchIndex,
+  installKernelspec,
+  median,
+  searchCell,
+  benchEngine
+} from './cell-harness';
 import { summarise, table } from './cpu-profile-summary';
 
 const size = Number(argument('size') ?? 1000);
@@ -26,30 +34,53 @@ async function main(): Promise<void> {
   const profiles = mkdtempSync(join(tmpdir(), 'searchbook-cpu-prof-'));
   const timer = new CellTimer({
     ...process.env,
-    JUPYTER_PATH: installKernelspec([...nodeFlags, '--cpu-prof', `--cpu-prof-dir=${profiles}`, '--cpu-prof-interval=100']),
-    SEARCHBOOK_MAX_ROWS: '10000',
+    JUPYTER_PATH: installKernelspec([
+      ...nodeFlags,
+      '--cpu-prof',
+      `--cpu-prof-dir=${profiles}`,
+      '--cpu-prof-interval=100'
+    ]),
+    SEARCHBOOK_MAX_ROWS: '10000'
   });
-  await timer.start('searchbook', 'searchbook', [`%connect elasticsearch ${engine.esUrl}`]);
+  await timer.start('searchbook', 'searchbook', [
+    `%connect elasticsearch ${engine.esUrl}`
+  ]);
   // Warm: mappings cached, code optimised.
-  for (let i = 0; i < 30; i++) await timer.run('searchbook', searchCell(size, index));
+  for (let i = 0; i < 30; i++) {
+    await timer.run('searchbook', searchCell(size, index));
+  }
   const times: number[] = [];
   const from = nowUs();
-  for (let i = 0; i < cells; i++) times.push((await timer.run('searchbook', searchCell(size, index))).ms);
+  for (let i = 0; i < cells; i++) {
+    times.push((await timer.run('searchbook', searchCell(size, index))).ms);
+  }
   const to = nowUs();
   await timer.close();
   engine.close();
 
-  const [file] = readdirSync(profiles).filter((f) => f.endsWith('.cpuprofile'));
-  if (!file) throw new Error(`no profile was written in ${profiles}`);
+  const [file] = readdirSync(profiles).filter(f => f.endsWith('.cpuprofile'));
+  if (!file) {
+    throw new Error(`no profile was written in ${profiles}`);
+  }
   const summary = summarise(join(profiles, file), from, to);
   const sampled = [...summary.byPlace.values()].reduce((a, b) => a + b, 0);
-  console.log(`${cells} cells of ${size} hits: median ${median(times).toFixed(2)} ms from execute_request to idle; ${(summary.windowUs / 1000 / cells).toFixed(2)} ms a cell of wall time, ${(sampled / 1000 / cells).toFixed(2)} ms sampled`);
+  console.log(
+    `${cells} cells of ${size} hits: median ${median(times).toFixed(2)} ms from execute_request to idle; ${(summary.windowUs / 1000 / cells).toFixed(2)} ms a cell of wall time, ${(sampled / 1000 / cells).toFixed(2)} ms sampled`
+  );
   console.log('\nms per cell, by nearest frame of searchbook or a package:');
-  for (const line of table(summary.byPlace, cells, top)) console.log(line);
-  console.log("\nms per cell, by searchbook function with what it called (synchronous calls only: an await ends a stack):");
-  for (const line of table(summary.inclusive, cells, top)) console.log(line);
+  for (const line of table(summary.byPlace, cells, top)) {
+    console.log(line);
+  }
+  console.log(
+    '\nms per cell, by searchbook function with what it called (synchronous calls only: an await ends a stack):'
+  );
+  for (const line of table(summary.inclusive, cells, top)) {
+    console.log(line);
+  }
   console.log('\nms per cell, by leaf function:');
-  for (const line of table(summary.byLeaf, cells, top)) console.log(line);
+  for (const line of table(summary.byLeaf, cells, top)) {
+    console.log(line);
+  }
   console.log(`\nprofile: ${join(profiles, file)}`);
 }
 

@@ -11,7 +11,14 @@
  *   npx tsc -p tsconfig.json && node dist/bench/export.js [docs] [rounds, 3]
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -28,7 +35,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'searchbook-export-bench-'));
 
 const rate = (docs: number, ms: number) => Math.round((docs / ms) * 1000);
 const fmt = (n: number) => n.toLocaleString('en-US');
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+const lines = (file: string) =>
+  readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
 
 /** Asks the engines' process to collect its heap, and waits until it has. */
 async function settle(child: ChildProcess): Promise<void> {
@@ -37,10 +45,28 @@ async function settle(child: ChildProcess): Promise<void> {
   await done;
 }
 
-async function startEngines(): Promise<{ es: string; ts: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', join(REPO, 'dist', 'bench', 'export-sandbox.js'), String(TOTAL)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
-  return { ...(JSON.parse(chunk.toString()) as { es: string; ts: string }), child };
+async function startEngines(): Promise<{
+  es: string;
+  ts: string;
+  child: ChildProcess;
+}> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--max-old-space-size=8192',
+      join(REPO, 'dist', 'bench', 'export-sandbox.js'),
+      String(TOTAL)
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] }
+  );
+  const [chunk] = (await once(
+    child.stdout as NodeJS.ReadableStream,
+    'data'
+  )) as [Buffer];
+  return {
+    ...(JSON.parse(chunk.toString()) as { es: string; ts: string }),
+    child
+  };
 }
 
 function peakRss(pid: number): number {
@@ -49,17 +75,32 @@ function peakRss(pid: number): number {
 }
 
 /** `%export` in a fresh kernel: elapsed from the execute request to its reply, and the kernel's peak RSS. */
-async function kernelExport(connect: string, target: string, file: string): Promise<{ ms: number; rssMb: number; idleRssMb: number }> {
-  const kernel = await KernelClient.start({ ES_PASSWORD: 'bench', TS_KEY: 'bench' });
+async function kernelExport(
+  connect: string,
+  target: string,
+  file: string
+): Promise<{ ms: number; rssMb: number; idleRssMb: number }> {
+  const kernel = await KernelClient.start({
+    ES_PASSWORD: 'bench',
+    TS_KEY: 'bench'
+  });
   try {
     const connected = await kernel.execute(connect);
-    if (connected.reply.content.status !== 'ok') throw new Error(`connect failed: ${String(connected.reply.content.evalue)}`);
+    if (connected.reply.content.status !== 'ok') {
+      throw new Error(
+        `connect failed: ${String(connected.reply.content.evalue)}`
+      );
+    }
     const pid = kernel.process.pid as number;
     const idleRssMb = peakRss(pid);
     const started = performance.now();
-    const { reply } = await kernel.execute(`%export ${target} ${file} overwrite`);
+    const { reply } = await kernel.execute(
+      `%export ${target} ${file} overwrite`
+    );
     const ms = performance.now() - started;
-    if (reply.content.status !== 'ok') throw new Error(`%export failed: ${String(reply.content.evalue)}`);
+    if (reply.content.status !== 'ok') {
+      throw new Error(`%export failed: ${String(reply.content.evalue)}`);
+    }
     return { ms, rssMb: peakRss(pid), idleRssMb };
   } finally {
     await kernel.close();
@@ -69,9 +110,17 @@ async function kernelExport(connect: string, target: string, file: string): Prom
 /** The baseline: what a careful hand-written exporter does, with nothing of searchbook. */
 async function bareLoop(es: string, file: string): Promise<number> {
   const dispatcher = new Agent({ connections: 2 });
-  const headers = { authorization: `Basic ${Buffer.from('elastic:bench').toString('base64')}`, 'content-type': 'application/json' };
+  const headers = {
+    authorization: `Basic ${Buffer.from('elastic:bench').toString('base64')}`,
+    'content-type': 'application/json'
+  };
   const post = async (path: string, body?: unknown) => {
-    const res = await request(`${es}${path}`, { method: 'POST', headers, dispatcher, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const res = await request(`${es}${path}`, {
+      method: 'POST',
+      headers,
+      dispatcher,
+      ...(body ? { body: JSON.stringify(body) } : {})
+    });
     return JSON.parse(await res.body.text());
   };
   const started = performance.now();
@@ -79,14 +128,31 @@ async function bareLoop(es: string, file: string): Promise<number> {
   let pit = (await post('/bench/_pit?keep_alive=5m')).id as string;
   let after: unknown[] | undefined;
   for (;;) {
-    const page = await post('/_search', { size: 10_000, pit: { id: pit, keep_alive: '5m' }, sort: [{ _shard_doc: 'asc' }], track_total_hits: false, ...(after ? { search_after: after } : {}) });
+    const page = await post('/_search', {
+      size: 10_000,
+      pit: { id: pit, keep_alive: '5m' },
+      sort: [{ _shard_doc: 'asc' }],
+      track_total_hits: false,
+      ...(after ? { search_after: after } : {})
+    });
     pit = page.pit_id ?? pit;
-    const hits = page.hits.hits as { _index: string; _id: string; _source: unknown; sort: unknown[] }[];
-    if (hits.length === 0) break;
-    const text = `${hits.map((h) => JSON.stringify({ _index: h._index, _id: h._id, _source: h._source })).join('\n')}\n`;
-    if (!out.write(text)) await once(out, 'drain');
+    const hits = page.hits.hits as {
+      _index: string;
+      _id: string;
+      _source: unknown;
+      sort: unknown[];
+    }[];
+    if (hits.length === 0) {
+      break;
+    }
+    const text = `${hits.map(h => JSON.stringify({ _index: h._index, _id: h._id, _source: h._source })).join('\n')}\n`;
+    if (!out.write(text)) {
+      await once(out, 'drain');
+    }
     after = hits[hits.length - 1]?.sort;
-    if (hits.length < 10_000) break;
+    if (hits.length < 10_000) {
+      break;
+    }
   }
   out.end();
   await once(out, 'finish');
@@ -97,7 +163,9 @@ async function bareLoop(es: string, file: string): Promise<number> {
 
 async function bareTypesense(ts: string, file: string): Promise<number> {
   const started = performance.now();
-  const res = await request(`${ts}/collections/bench/documents/export`, { headers: { 'x-typesense-api-key': 'bench' } });
+  const res = await request(`${ts}/collections/bench/documents/export`, {
+    headers: { 'x-typesense-api-key': 'bench' }
+  });
   await pipeline(res.body, createWriteStream(file));
   return performance.now() - started;
 }
@@ -106,27 +174,63 @@ function installElasticdump(): string {
   const dir = join(tmpdir(), `searchbook-elasticdump-${ELASTICDUMP}`);
   const bin = join(dir, 'node_modules', '.bin', 'elasticdump');
   if (!existsSync(bin)) {
-    const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, `elasticdump@${ELASTICDUMP}`], { stdio: 'inherit' });
-    if (npm.status !== 0) throw new Error('npm install elasticdump failed');
+    const npm = spawnSync(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefix',
+        dir,
+        `elasticdump@${ELASTICDUMP}`
+      ],
+      { stdio: 'inherit' }
+    );
+    if (npm.status !== 0) {
+      throw new Error('npm install elasticdump failed');
+    }
   }
   return bin;
 }
 
-async function elasticdump(bin: string, es: string, file: string): Promise<number> {
+async function elasticdump(
+  bin: string,
+  es: string,
+  file: string
+): Promise<number> {
   const input = es.replace('http://', 'http://elastic:bench@');
   // elasticdump refuses to replace a file (the previous round's).
   rmSync(file, { force: true });
   const started = performance.now();
-  const child = spawn(bin, [`--input=${input}/bench`, `--output=${file}`, '--type=data', '--limit=10000', '--searchAfter', '--pit', '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    bin,
+    [
+      `--input=${input}/bench`,
+      `--output=${file}`,
+      '--type=data',
+      '--limit=10000',
+      '--searchAfter',
+      '--pit',
+      '--quiet'
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] }
+  );
   const [code] = (await once(child, 'exit')) as [number];
-  if (code !== 0) throw new Error(`elasticdump exited with ${code}`);
+  if (code !== 0) {
+    throw new Error(`elasticdump exited with ${code}`);
+  }
   return performance.now() - started;
 }
 
 /** Runs the contenders in turn, `ROUNDS` times, in a rotating order; the times of each, in order. */
-async function rounds(contenders: Record<string, () => Promise<number>>, between: () => Promise<void>): Promise<Record<string, number[]>> {
+async function rounds(
+  contenders: Record<string, () => Promise<number>>,
+  between: () => Promise<void>
+): Promise<Record<string, number[]>> {
   const names = Object.keys(contenders);
-  const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const times: Record<string, number[]> = Object.fromEntries(
+    names.map(n => [n, []])
+  );
   for (let r = 0; r < ROUNDS; r++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length] as string;
@@ -138,13 +242,16 @@ async function rounds(contenders: Record<string, () => Promise<number>>, between
 }
 
 const best = (times: number[]) => Math.min(...times);
-const runs = (times: number[]) => times.map((ms) => fmt(rate(TOTAL, ms))).join(', ');
+const runs = (times: number[]) =>
+  times.map(ms => fmt(rate(TOTAL, ms))).join(', ');
 
 async function main(): Promise<void> {
   const dump = installElasticdump();
   const loading = performance.now();
   const engines = await startEngines();
-  console.log(`engines loaded ${fmt(TOTAL)} + ${fmt(SMALL)} ES documents and ${fmt(TOTAL)} Typesense documents in ${((performance.now() - loading) / 1000).toFixed(0)} s`);
+  console.log(
+    `engines loaded ${fmt(TOTAL)} + ${fmt(SMALL)} ES documents and ${fmt(TOTAL)} Typesense documents in ${((performance.now() - loading) / 1000).toFixed(0)} s`
+  );
   const esConnect = `%connect elasticsearch ${engines.es} user=elastic password=\${env:ES_PASSWORD}`;
   try {
     // A first pass warms the engines (snapshots, JIT) so that no contender pays for it alone.
@@ -152,9 +259,16 @@ async function main(): Promise<void> {
     await bareTypesense(engines.ts, join(scratch, 'ts-bare.jsonl'));
     const settled = () => settle(engines.child);
     await settled();
-    const small = await kernelExport(esConnect, 'bench_small', join(scratch, 'small.jsonl'));
+    const small = await kernelExport(
+      esConnect,
+      'bench_small',
+      join(scratch, 'small.jsonl')
+    );
     await settled();
-    const peaks: Record<'cursor' | 'sliced', number[]> = { cursor: [], sliced: [] };
+    const peaks: Record<'cursor' | 'sliced', number[]> = {
+      cursor: [],
+      sliced: []
+    };
     let idleRssMb = 0;
     const kernelRun = async (file: string, kind: 'cursor' | 'sliced') => {
       const run = await kernelExport(esConnect, 'bench', file);
@@ -164,43 +278,80 @@ async function main(): Promise<void> {
     };
     const es = await rounds(
       {
-        '%export (kernel, 1 cursor)': () => kernelRun(join(scratch, 'kernel.jsonl'), 'cursor'),
-        '%export slices=2': () => kernelRun(`${join(scratch, 'sliced.jsonl')} slices=2`, 'sliced'),
-        'bare undici search_after': () => bareLoop(engines.es, join(scratch, 'bare.jsonl')),
-        [`elasticdump ${ELASTICDUMP}`]: () => elasticdump(dump, engines.es, join(scratch, 'elasticdump.json')),
+        '%export (kernel, 1 cursor)': () =>
+          kernelRun(join(scratch, 'kernel.jsonl'), 'cursor'),
+        '%export slices=2': () =>
+          kernelRun(`${join(scratch, 'sliced.jsonl')} slices=2`, 'sliced'),
+        'bare undici search_after': () =>
+          bareLoop(engines.es, join(scratch, 'bare.jsonl')),
+        [`elasticdump ${ELASTICDUMP}`]: () =>
+          elasticdump(dump, engines.es, join(scratch, 'elasticdump.json'))
       },
-      settled,
+      settled
     );
-    for (const name of ['kernel.jsonl', 'sliced.jsonl', 'bare.jsonl', 'elasticdump.json']) {
+    for (const name of [
+      'kernel.jsonl',
+      'sliced.jsonl',
+      'bare.jsonl',
+      'elasticdump.json'
+    ]) {
       const n = lines(join(scratch, name));
-      if (n !== TOTAL) throw new Error(`${name} holds ${n} lines, not ${TOTAL}`);
+      if (n !== TOTAL) {
+        throw new Error(`${name} holds ${n} lines, not ${TOTAL}`);
+      }
     }
-    console.log(`\nElasticsearch, ${fmt(TOTAL)} documents (files of ${fmt(statSync(join(scratch, 'kernel.jsonl')).size)} bytes), best of ${ROUNDS} rounds (each round's docs/s):`);
-    for (const [name, times] of Object.entries(es)) console.log(`  ${name.padEnd(28)} ${fmt(rate(TOTAL, best(times))).padStart(9)} docs/s (${(best(times) / 1000).toFixed(1)} s; ${runs(times)})`);
+    console.log(
+      `\nElasticsearch, ${fmt(TOTAL)} documents (files of ${fmt(statSync(join(scratch, 'kernel.jsonl')).size)} bytes), best of ${ROUNDS} rounds (each round's docs/s):`
+    );
+    for (const [name, times] of Object.entries(es)) {
+      console.log(
+        `  ${name.padEnd(28)} ${fmt(rate(TOTAL, best(times))).padStart(9)} docs/s (${(best(times) / 1000).toFixed(1)} s; ${runs(times)})`
+      );
+    }
     const kernelMs = best(es['%export (kernel, 1 cursor)'] as number[]);
     const dumpMs = best(es[`elasticdump ${ELASTICDUMP}`] as number[]);
     const bareMs = best(es['bare undici search_after'] as number[]);
-    console.log(`  %export / elasticdump = ${(dumpMs / kernelMs).toFixed(2)}x (goal >= 2), %export / bare loop = ${(bareMs / kernelMs).toFixed(2)}x (goal >= 0.9)`);
-    const highest = (mbs: number[]) => `${Math.max(...mbs).toFixed(0)} MB (${mbs.map((mb) => mb.toFixed(0)).join(', ')})`;
-    console.log(`kernel peak RSS, one cursor: ${small.rssMb.toFixed(0)} MB at ${fmt(SMALL)}, ${highest(peaks.cursor)} at ${fmt(TOTAL)}; slices=2: ${highest(peaks.sliced)} at ${fmt(TOTAL)} (after connect: ${idleRssMb.toFixed(0)} MB; goal < 200 MB and flat)`);
+    console.log(
+      `  %export / elasticdump = ${(dumpMs / kernelMs).toFixed(2)}x (goal >= 2), %export / bare loop = ${(bareMs / kernelMs).toFixed(2)}x (goal >= 0.9)`
+    );
+    const highest = (mbs: number[]) =>
+      `${Math.max(...mbs).toFixed(0)} MB (${mbs.map(mb => mb.toFixed(0)).join(', ')})`;
+    console.log(
+      `kernel peak RSS, one cursor: ${small.rssMb.toFixed(0)} MB at ${fmt(SMALL)}, ${highest(peaks.cursor)} at ${fmt(TOTAL)}; slices=2: ${highest(peaks.sliced)} at ${fmt(TOTAL)} (after connect: ${idleRssMb.toFixed(0)} MB; goal < 200 MB and flat)`
+    );
 
     const tsConnect = `%connect typesense ${engines.ts} key=\${env:TS_KEY}`;
     let tsPeak = 0;
     const ts = await rounds(
       {
         '%export (kernel)': async () => {
-          const run = await kernelExport(tsConnect, 'bench', join(scratch, 'ts-kernel.jsonl'));
+          const run = await kernelExport(
+            tsConnect,
+            'bench',
+            join(scratch, 'ts-kernel.jsonl')
+          );
           tsPeak = Math.max(tsPeak, run.rssMb);
           return run.ms;
         },
-        'bare streamed GET': () => bareTypesense(engines.ts, join(scratch, 'ts-bare.jsonl')),
+        'bare streamed GET': () =>
+          bareTypesense(engines.ts, join(scratch, 'ts-bare.jsonl'))
       },
-      settled,
+      settled
     );
-    if (lines(join(scratch, 'ts-kernel.jsonl')) !== TOTAL) throw new Error('the Typesense export is incomplete');
-    console.log(`\nTypesense, ${fmt(TOTAL)} documents, best of ${ROUNDS} rounds (each round's docs/s):`);
-    for (const [name, times] of Object.entries(ts)) console.log(`  ${name.padEnd(28)} ${fmt(rate(TOTAL, best(times))).padStart(9)} docs/s (${(best(times) / 1000).toFixed(1)} s; ${runs(times)})`);
-    console.log(`  %export / bare GET = ${(best(ts['bare streamed GET'] as number[]) / best(ts['%export (kernel)'] as number[])).toFixed(2)}x (goal >= 0.9); kernel peak RSS ${tsPeak.toFixed(0)} MB`);
+    if (lines(join(scratch, 'ts-kernel.jsonl')) !== TOTAL) {
+      throw new Error('the Typesense export is incomplete');
+    }
+    console.log(
+      `\nTypesense, ${fmt(TOTAL)} documents, best of ${ROUNDS} rounds (each round's docs/s):`
+    );
+    for (const [name, times] of Object.entries(ts)) {
+      console.log(
+        `  ${name.padEnd(28)} ${fmt(rate(TOTAL, best(times))).padStart(9)} docs/s (${(best(times) / 1000).toFixed(1)} s; ${runs(times)})`
+      );
+    }
+    console.log(
+      `  %export / bare GET = ${(best(ts['bare streamed GET'] as number[]) / best(ts['%export (kernel)'] as number[])).toFixed(2)}x (goal >= 0.9); kernel peak RSS ${tsPeak.toFixed(0)} MB`
+    );
   } finally {
     engines.child.kill();
     rmSync(scratch, { recursive: true, force: true });

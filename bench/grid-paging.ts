@@ -10,10 +10,16 @@
 import { randomUUID } from 'node:crypto';
 import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
 import { listen } from '../examples/sandbox/serve';
-import { PANEL_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../contracts/panel-protocol';
+import {
+  PANEL_COMM_TARGET,
+  PANEL_PROTOCOL_VERSION,
+  type GridReply,
+  GridReplySchema
+} from '../contracts/panel-protocol';
 import { KernelClient } from '../test/support/kernel-client';
 
-const docs = Number(process.argv[process.argv.indexOf('--docs') + 1]) || 1_000_000;
+const docs =
+  Number(process.argv[process.argv.indexOf('--docs') + 1]) || 1_000_000;
 const BLOCK = 1000;
 
 function median(values: number[]): number {
@@ -22,63 +28,122 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
+  const es = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: false,
+    password: 'unused'
+  });
   const loadStarted = performance.now();
   function* generate() {
-    for (let n = 0; n < docs; n++) yield { id: `d${n}`, source: { n, label: `row ${n}`, group: n % 97 } };
+    for (let n = 0; n < docs; n++) {
+      yield { id: `d${n}`, source: { n, label: `row ${n}`, group: n % 97 } };
+    }
   }
-  es.loadIndex('big', { properties: { n: { type: 'long' }, label: { type: 'keyword' }, group: { type: 'integer' } } }, generate());
-  console.log(`loaded ${docs.toLocaleString('en-US')} documents in ${Math.round(performance.now() - loadStarted)} ms`);
+  es.loadIndex(
+    'big',
+    {
+      properties: {
+        n: { type: 'long' },
+        label: { type: 'keyword' },
+        group: { type: 'integer' }
+      }
+    },
+    generate()
+  );
+  console.log(
+    `loaded ${docs.toLocaleString('en-US')} documents in ${Math.round(performance.now() - loadStarted)} ms`
+  );
   const server = await listen(es.handler, { port: 0 });
   const kernel = await KernelClient.start();
   try {
     await kernel.execute(`%connect elasticsearch ${server.url} name=es`);
     const commId = randomUUID();
-    await kernel.submit('shell', 'comm_open', { comm_id: commId, target_name: PANEL_COMM_TARGET, data: {} });
-    const call = async (data: Record<string, unknown>): Promise<{ reply: GridReply; ms: number }> => {
+    await kernel.submit('shell', 'comm_open', {
+      comm_id: commId,
+      target_name: PANEL_COMM_TARGET,
+      data: {}
+    });
+    const call = async (
+      data: Record<string, unknown>
+    ): Promise<{ reply: GridReply; ms: number }> => {
       const requestId = randomUUID();
       const started = performance.now();
-      await kernel.submit('shell', 'comm_msg', { comm_id: commId, data: { v: GRID_PROTOCOL_VERSION, requestId, ...data } });
+      await kernel.submit('shell', 'comm_msg', {
+        comm_id: commId,
+        data: { v: PANEL_PROTOCOL_VERSION, requestId, ...data }
+      });
       for (;;) {
-        const found = kernel.iopubMessages().find((m) => m.header.msg_type === 'comm_msg' && (m.content.data as { requestId?: unknown }).requestId === requestId);
+        const found = kernel
+          .iopubMessages()
+          .find(
+            m =>
+              m.header.msg_type === 'comm_msg' &&
+              (m.content.data as { requestId?: unknown }).requestId ===
+                requestId
+          );
         if (found) {
           const reply = GridReplySchema.parse(found.content.data);
-          if (reply.type === 'error') throw new Error(reply.message);
+          if (reply.type === 'error') {
+            throw new Error(reply.message);
+          }
           return { reply, ms: performance.now() - started };
         }
-        await new Promise((r) => setTimeout(r, 1));
+        await new Promise(r => setTimeout(r, 1));
       }
     };
     const open = async () => {
-      const { reply, ms } = await call({ type: 'open', connection: 'es', target: 'big', blockSize: BLOCK });
-      if (reply.type !== 'opened') throw new Error(reply.type);
+      const { reply, ms } = await call({
+        type: 'open',
+        connection: 'es',
+        target: 'big',
+        blockSize: BLOCK
+      });
+      if (reply.type !== 'opened') {
+        throw new Error(reply.type);
+      }
       return { gridId: reply.gridId, ms, requests: reply.first.requests };
     };
     const read = async (gridId: string, block: number) => {
       const { reply, ms } = await call({ type: 'read', gridId, block });
-      if (reply.type !== 'block') throw new Error(reply.type);
-      return { ms, requests: reply.block.requests.length, rows: reply.block.rows.length };
+      if (reply.type !== 'block') {
+        throw new Error(reply.type);
+      }
+      return {
+        ms,
+        requests: reply.block.requests.length,
+        rows: reply.block.rows.length
+      };
     };
 
     const opens: number[] = [];
     for (let i = 0; i < 5; i++) {
       const grid = await open();
       opens.push(grid.ms);
-      if (i === 0) console.log(`open requests: ${grid.requests.map((r) => `${r.method} ${r.path} ${Math.round(r.elapsedMs)} ms`).join('; ')}`);
+      if (i === 0) {
+        console.log(
+          `open requests: ${grid.requests.map(r => `${r.method} ${r.path} ${Math.round(r.elapsedMs)} ms`).join('; ')}`
+        );
+      }
       await call({ type: 'close', gridId: grid.gridId });
     }
 
     const grid = await open();
     const first: number[] = [];
-    for (let i = 0; i < 5; i++) first.push((await read(grid.gridId, 1)).ms);
+    for (let i = 0; i < 5; i++) {
+      first.push((await read(grid.gridId, 1)).ms);
+    }
     // Scroll: every block in turn up to row 500,000, each one request from the last checkpoint.
     const scrollStarted = performance.now();
-    for (let block = 2; block < 500; block++) await read(grid.gridId, block);
+    for (let block = 2; block < 500; block++) {
+      await read(grid.gridId, block);
+    }
     const scrollMs = performance.now() - scrollStarted;
     const at500k = await read(grid.gridId, 500);
     const deep: number[] = [at500k.ms];
     const revisits: number[] = [];
-    for (const block of [250, 420, 499, 300, 120]) revisits.push((await read(grid.gridId, block)).ms);
+    for (const block of [250, 420, 499, 300, 120]) {
+      revisits.push((await read(grid.gridId, block)).ms);
+    }
     await call({ type: 'close', gridId: grid.gridId });
 
     const jumps: number[] = [];
@@ -92,21 +157,31 @@ async function main(): Promise<void> {
     }
 
     const base = median(first);
-    const line = (label: string, ms: number) => console.log(`${label.padEnd(48)} ${ms.toFixed(1).padStart(8)} ms   ${(ms / base).toFixed(2)}×`);
-    console.log(`\n${docs.toLocaleString('en-US')} documents, blocks of ${BLOCK}; ratio against the first block read (median of 5)`);
+    const line = (label: string, ms: number) =>
+      console.log(
+        `${label.padEnd(48)} ${ms.toFixed(1).padStart(8)} ms   ${(ms / base).toFixed(2)}×`
+      );
+    console.log(
+      `\n${docs.toLocaleString('en-US')} documents, blocks of ${BLOCK}; ratio against the first block read (median of 5)`
+    );
     line('first block read (block 1, baseline)', base);
     line('open a grid (settings, point in time, block 0)', median(opens));
     line('block at row 500,000 reached by scrolling', median(deep));
     line('revisiting passed blocks (median of 5)', median(revisits));
-    line(`jump row 0 → 990,000 (${jumpRequests} requests, median of 3)`, median(jumps));
-    console.log(`scrolling blocks 2..499: ${Math.round(scrollMs)} ms (${(scrollMs / 498).toFixed(1)} ms a block)`);
+    line(
+      `jump row 0 → 990,000 (${jumpRequests} requests, median of 3)`,
+      median(jumps)
+    );
+    console.log(
+      `scrolling blocks 2..499: ${Math.round(scrollMs)} ms (${(scrollMs / 498).toFixed(1)} ms a block)`
+    );
   } finally {
     await kernel.close();
     await server.close();
   }
 }
 
-void main().catch((err) => {
+void main().catch(err => {
   console.error(err);
   process.exitCode = 1;
 });

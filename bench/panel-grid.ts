@@ -15,12 +15,20 @@ import { join } from 'node:path';
 import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
 import { listen } from '../examples/sandbox/serve';
 import type { Page } from 'playwright-core';
-import { PANEL_COMM_TARGET, GRID_PROTOCOL_VERSION } from '../contracts/panel-protocol';
+import {
+  PANEL_COMM_TARGET,
+  PANEL_PROTOCOL_VERSION
+} from '../contracts/panel-protocol';
 import { launchChromium } from '../test/e2e/support/browser';
 import { startJupyterLab } from '../test/e2e/support/jupyter-lab';
-import { openNotebook, runAllCells, writeNotebook } from '../test/e2e/support/notebook-page';
+import {
+  openNotebook,
+  runAllCells,
+  writeNotebook
+} from '../test/e2e/support/notebook-page';
 
-const docs = Number(process.argv[process.argv.indexOf('--docs') + 1]) || 1_000_000;
+const docs =
+  Number(process.argv[process.argv.indexOf('--docs') + 1]) || 1_000_000;
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 
 interface BenchWindow {
@@ -35,102 +43,205 @@ function median(values: number[]): number {
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
+  return (
+    sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ??
+    Number.NaN
+  );
 }
 
 const PHASES = ['sent', 'replied', 'shown'] as const;
 type Phase = (typeof PHASES)[number];
 
 /** The baseline for the kernel's answer: a `connections` request on a comm of its own, which the kernel answers without touching an engine. */
-async function bareCommRoundTrips(page: Page, count: number): Promise<number[]> {
+async function bareCommRoundTrips(
+  page: Page,
+  count: number
+): Promise<number[]> {
   return page.evaluate(
     async ({ target, version, count }) => {
-      type Comm = { open(data: object): unknown; send(data: object): unknown; close(): unknown; onMsg: (msg: { content: { data: { requestId?: string } } }) => void };
-      type Lab = { shell: { widgets(area: string): Iterable<{ sessionContext?: { session?: { kernel?: { name: string; createComm(target: string): Comm } } } }> } };
+      type Comm = {
+        open(data: object): unknown;
+        send(data: object): unknown;
+        close(): unknown;
+        onMsg: (msg: { content: { data: { requestId?: string } } }) => void;
+      };
+      type Lab = {
+        shell: {
+          widgets(area: string): Iterable<{
+            sessionContext?: {
+              session?: {
+                kernel?: { name: string; createComm(target: string): Comm };
+              };
+            };
+          }>;
+        };
+      };
       const app = (window as unknown as { jupyterapp: Lab }).jupyterapp;
-      const kernel = [...app.shell.widgets('main')].map((w) => w.sessionContext?.session?.kernel).find((k) => k?.name === 'searchbook');
-      if (!kernel) throw new Error('no searchbook notebook kernel');
+      const kernel = [...app.shell.widgets('main')]
+        .map(w => w.sessionContext?.session?.kernel)
+        .find(k => k?.name === 'searchbook');
+      if (!kernel) {
+        throw new Error('no searchbook notebook kernel');
+      }
       const comm = kernel.createComm(target);
       const replies = new Map<string, () => void>();
-      comm.onMsg = (msg) => replies.get(msg.content.data.requestId ?? '')?.();
+      comm.onMsg = msg => replies.get(msg.content.data.requestId ?? '')?.();
       comm.open({});
       const times: number[] = [];
       for (let i = 0; i <= count; i++) {
         const requestId = `bench-${i}`;
         const started = performance.now();
-        await new Promise<void>((resolve) => {
+        await new Promise<void>(resolve => {
           replies.set(requestId, resolve);
           comm.send({ v: version, requestId, type: 'connections' });
         });
         // The first one opens the comm on the way.
-        if (i > 0) times.push(performance.now() - started);
+        if (i > 0) {
+          times.push(performance.now() - started);
+        }
       }
       comm.close();
       return times;
     },
-    { target: PANEL_COMM_TARGET, version: GRID_PROTOCOL_VERSION, count },
+    { target: PANEL_COMM_TARGET, version: PANEL_PROTOCOL_VERSION, count }
   );
 }
 
 async function main(): Promise<void> {
-  const es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
+  const es = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: false,
+    password: 'unused'
+  });
   function* generate() {
-    for (let n = 0; n < docs; n++) yield { id: `d${n}`, source: { n, label: `row ${n}`, group: n % 97 } };
+    for (let n = 0; n < docs; n++) {
+      yield { id: `d${n}`, source: { n, label: `row ${n}`, group: n % 97 } };
+    }
   }
-  es.loadIndex('big', { properties: { n: { type: 'long' }, label: { type: 'keyword' }, group: { type: 'integer' } } }, generate());
+  es.loadIndex(
+    'big',
+    {
+      properties: {
+        n: { type: 'long' },
+        label: { type: 'keyword' },
+        group: { type: 'integer' }
+      }
+    },
+    generate()
+  );
   const server = await listen(es.handler, { port: 0 });
   const root = await mkdtemp(join(tmpdir(), 'searchbook-bench-panel-'));
-  await writeNotebook(root, 'panel.ipynb', [`%connect elasticsearch ${server.url} name=es`]);
+  await writeNotebook(root, 'panel.ipynb', [
+    `%connect elasticsearch ${server.url} name=es`
+  ]);
   const lab = await startJupyterLab({ root });
   const browser = await launchChromium();
   try {
-    const page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
+    const page = await (
+      await browser.newContext({ viewport: { width: 1600, height: 1000 } })
+    ).newPage();
     await openNotebook(page, lab.open('panel.ipynb'));
     await runAllCells(page);
-    await page.locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]').click();
-    const item = page.locator('[role="treeitem"][aria-level="2"][aria-label^="big · "]');
+    await page
+      .locator('.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]')
+      .click();
+    const item = page.locator(
+      '[role="treeitem"][aria-level="2"][aria-label^="big · "]'
+    );
     await item.waitFor({ timeout: 60_000 });
 
     const frame = await page.evaluate(
-      () => new Promise<number>((resolve) => requestAnimationFrame((a) => requestAnimationFrame((b) => resolve(b - a)))),
+      () =>
+        new Promise<number>(resolve =>
+          requestAnimationFrame(a => requestAnimationFrame(b => resolve(b - a)))
+        )
     );
     const roundTrips = await bareCommRoundTrips(page, 7);
     const opens: number[] = [];
-    const phases: Record<Phase, number[]> = { sent: [], replied: [], shown: [] };
+    const phases: Record<Phase, number[]> = {
+      sent: [],
+      replied: [],
+      shown: []
+    };
     // --trace <file>: a Chromium performance trace of the last open, for chrome://tracing or DevTools.
-    const tracePath = process.argv.includes('--trace') ? process.argv[process.argv.indexOf('--trace') + 1] : undefined;
+    const tracePath = process.argv.includes('--trace')
+      ? process.argv[process.argv.indexOf('--trace') + 1]
+      : undefined;
     for (let run = 0; run < runs; run++) {
       const tracing = tracePath !== undefined && run === runs - 1;
-      if (tracing) await browser.startTracing(page, { path: tracePath, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'toplevel'] });
+      if (tracing) {
+        await browser.startTracing(page, {
+          path: tracePath,
+          categories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'v8.execute',
+            'disabled-by-default-v8.cpu_profiler',
+            'toplevel'
+          ]
+        });
+      }
       await page.evaluate(() => {
         const w = window as unknown as BenchWindow;
-        const item = document.querySelector('[role="treeitem"][aria-level="2"][aria-label^="big · "]');
-        w.__opened = new Promise<number>((resolve) => {
+        const item = document.querySelector(
+          '[role="treeitem"][aria-level="2"][aria-label^="big · "]'
+        );
+        w.__opened = new Promise<number>(resolve => {
           performance.clearMarks();
           const started = performance.now();
           // Checked every frame: layout is no DOM mutation, so an observer could miss it.
           const check = () => {
-            const grid = document.querySelector('[role="grid"][aria-label="big · es"]');
+            const grid = document.querySelector(
+              '[role="grid"][aria-label="big · es"]'
+            );
             // Painted: laid out, and the frame after that has been drawn.
-            if (grid && (grid as HTMLElement).offsetHeight > 0) requestAnimationFrame(() => resolve(performance.now() - started));
-            else requestAnimationFrame(check);
+            if (grid && (grid as HTMLElement).offsetHeight > 0) {
+              requestAnimationFrame(() => resolve(performance.now() - started));
+            } else {
+              requestAnimationFrame(check);
+            }
           };
           requestAnimationFrame(check);
           performance.mark('bench:clicked');
           item?.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
         });
       });
-      opens.push(await page.evaluate(() => (window as unknown as BenchWindow).__opened as Promise<number>));
-      if (tracing) await browser.stopTracing();
+      opens.push(
+        await page.evaluate(
+          () => (window as unknown as BenchWindow).__opened as Promise<number>
+        )
+      );
+      if (tracing) {
+        await browser.stopTracing();
+      }
       // The sidebar's user timing marks: open request sent, answer validated, tab added (Lumino lays it out and paints next).
       const marks = await page.evaluate(() => {
-        const at = (name: string) => performance.getEntriesByName(`searchbook:grid-${name}`)[0]?.startTime ?? Number.NaN;
-        const clicked = performance.getEntriesByName('bench:clicked')[0]?.startTime ?? Number.NaN;
-        return { sent: at('open-sent') - clicked, replied: at('opened') - clicked, shown: at('shown') - clicked };
+        const at = (name: string) =>
+          performance.getEntriesByName(`searchbook:grid-${name}`)[0]
+            ?.startTime ?? Number.NaN;
+        const clicked =
+          performance.getEntriesByName('bench:clicked')[0]?.startTime ??
+          Number.NaN;
+        return {
+          sent: at('open-sent') - clicked,
+          replied: at('opened') - clicked,
+          shown: at('shown') - clicked
+        };
       });
-      for (const phase of PHASES) phases[phase].push(marks[phase]);
-      if (run === 0) console.log(`status line after the first open: ${await page.locator('.searchbook-DocumentGrid-status').first().textContent()}`);
-      if (run < runs - 1) await page.getByRole('tab', { name: /big · es/ }).locator('.lm-TabBar-tabCloseIcon').click();
+      for (const phase of PHASES) {
+        phases[phase].push(marks[phase]);
+      }
+      if (run === 0) {
+        console.log(
+          `status line after the first open: ${await page.locator('.searchbook-DocumentGrid-status').first().textContent()}`
+        );
+      }
+      if (run < runs - 1) {
+        await page
+          .getByRole('tab', { name: /big · es/ })
+          .locator('.lm-TabBar-tabCloseIcon')
+          .click();
+      }
     }
 
     // Frame times while the wheel scrolls through the loaded first block.
@@ -139,14 +250,17 @@ async function main(): Promise<void> {
     await page.mouse.move((box?.x ?? 0) + 200, (box?.y ?? 0) + 200);
     await page.evaluate(() => {
       const w = window as unknown as BenchWindow;
-      w.__frames = new Promise<number[]>((resolve) => {
+      w.__frames = new Promise<number[]>(resolve => {
         const times: number[] = [];
         let last = performance.now();
         const tick = (now: number) => {
           times.push(now - last);
           last = now;
-          if (times.length < 120) requestAnimationFrame(tick);
-          else resolve(times.slice(1));
+          if (times.length < 120) {
+            requestAnimationFrame(tick);
+          } else {
+            resolve(times.slice(1));
+          }
         };
         requestAnimationFrame(tick);
       });
@@ -155,16 +269,28 @@ async function main(): Promise<void> {
       await page.mouse.wheel(0, 120);
       await page.waitForTimeout(16);
     }
-    const frames = await page.evaluate(() => (window as unknown as BenchWindow).__frames as Promise<number[]>);
+    const frames = await page.evaluate(
+      () => (window as unknown as BenchWindow).__frames as Promise<number[]>
+    );
 
-    console.log(`${docs.toLocaleString('en-US')} documents; baseline: one animation frame of the idle page = ${frame.toFixed(1)} ms`);
-    console.log(`double-click → first rows painted (median of ${runs}): ${median(opens).toFixed(0)} ms (${(median(opens) / frame).toFixed(1)} frames); all: ${opens.map((o) => o.toFixed(0)).join(', ')}`);
+    console.log(
+      `${docs.toLocaleString('en-US')} documents; baseline: one animation frame of the idle page = ${frame.toFixed(1)} ms`
+    );
+    console.log(
+      `double-click → first rows painted (median of ${runs}): ${median(opens).toFixed(0)} ms (${(median(opens) / frame).toFixed(1)} frames); all: ${opens.map(o => o.toFixed(0)).join(', ')}`
+    );
     const sent = median(phases.sent);
     const replied = median(phases.replied);
     const shown = median(phases.shown);
-    console.log(`  click → open request sent ${sent.toFixed(1)} ms; → kernel's answer validated ${(replied - sent).toFixed(0)} ms (a bare comm round trip through the Jupyter server: ${median(roundTrips).toFixed(0)} ms, ratio ${((replied - sent) / median(roundTrips)).toFixed(1)}×)`);
-    console.log(`  → grid tab added ${(shown - replied).toFixed(0)} ms; → laid out, first rows painted and the frame drawn ${(median(opens) - shown).toFixed(0)} ms`);
-    console.log(`scrolling frame times: median ${median(frames).toFixed(1)} ms, p95 ${percentile(frames, 0.95).toFixed(1)} ms, worst ${Math.max(...frames).toFixed(1)} ms (${(1000 / median(frames)).toFixed(0)} fps median; ratio to the idle frame ${(median(frames) / frame).toFixed(2)}×)`);
+    console.log(
+      `  click → open request sent ${sent.toFixed(1)} ms; → kernel's answer validated ${(replied - sent).toFixed(0)} ms (a bare comm round trip through the Jupyter server: ${median(roundTrips).toFixed(0)} ms, ratio ${((replied - sent) / median(roundTrips)).toFixed(1)}×)`
+    );
+    console.log(
+      `  → grid tab added ${(shown - replied).toFixed(0)} ms; → laid out, first rows painted and the frame drawn ${(median(opens) - shown).toFixed(0)} ms`
+    );
+    console.log(
+      `scrolling frame times: median ${median(frames).toFixed(1)} ms, p95 ${percentile(frames, 0.95).toFixed(1)} ms, worst ${Math.max(...frames).toFixed(1)} ms (${(1000 / median(frames)).toFixed(0)} fps median; ratio to the idle frame ${(median(frames) / frame).toFixed(2)}×)`
+    );
   } finally {
     await browser.close();
     await lab.close();
@@ -172,7 +298,7 @@ async function main(): Promise<void> {
   }
 }
 
-void main().catch((err) => {
+void main().catch(err => {
   console.error(err);
   process.exitCode = 1;
 });

@@ -26,7 +26,13 @@ function jsonBody(bytes: number): string {
   const docs: string[] = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
-    const doc = JSON.stringify({ id: i, title: `Product ${i} with a "quoted" name`, price: i * 1.5, tags: ['a', 'b', `t${i % 17}`], nested: { ok: i % 2 === 0, note: null } });
+    const doc = JSON.stringify({
+      id: i,
+      title: `Product ${i} with a "quoted" name`,
+      price: i * 1.5,
+      tags: ['a', 'b', `t${i % 17}`],
+      nested: { ok: i % 2 === 0, note: null }
+    });
     size += doc.length + 6;
     docs.push(doc);
   }
@@ -35,30 +41,53 @@ function jsonBody(bytes: number): string {
 
 function ndjsonBody(lines: number): string {
   const out: string[] = [];
-  for (let i = 0; i < lines; i++) out.push(i % 2 === 0 ? JSON.stringify({ index: { _index: 'products', _id: String(i) } }) : JSON.stringify({ title: `Doc ${i}`, n: i }));
+  for (let i = 0; i < lines; i++) {
+    out.push(
+      i % 2 === 0
+        ? JSON.stringify({ index: { _index: 'products', _id: String(i) } })
+        : JSON.stringify({ title: `Doc ${i}`, n: i })
+    );
+  }
   return out.join('\n');
 }
 
-function report(label: string, body: string, cell: string, baseline: () => void): void {
+function report(
+  label: string,
+  body: string,
+  cell: string,
+  baseline: () => void
+): void {
   const scope = new VariableScope(() => undefined);
   const check = parseCell(cell, scope);
-  if (!check.ok) throw new Error(`${label}: refused: ${check.refusal.message}`);
+  if (!check.ok) {
+    throw new Error(`${label}: refused: ${check.refusal.message}`);
+  }
   const parse = time(() => parseCell(cell, scope));
   const plain = time(baseline);
   const mb = (body.length / 1e6).toFixed(2);
-  process.stdout.write(`${label}: ${mb} MB, parseCell ${parse.toFixed(1)} ms, JSON.parse ${plain.toFixed(1)} ms, ratio ${(parse / plain).toFixed(2)}x\n`);
+  process.stdout.write(
+    `${label}: ${mb} MB, parseCell ${parse.toFixed(1)} ms, JSON.parse ${plain.toFixed(1)} ms, ratio ${(parse / plain).toFixed(2)}x\n`
+  );
 }
 
 const json = jsonBody(1_000_000);
-report('1 MB JSON body', json, `POST /products/_search\n${json}`, () => JSON.parse(json));
+report('1 MB JSON body', json, `POST /products/_search\n${json}`, () =>
+  JSON.parse(json)
+);
 
 const ndjson = ndjsonBody(100_000);
 report('100k-line NDJSON body', ndjson, `POST /_bulk\n${ndjson}`, () => {
-  for (const line of ndjson.split('\n')) JSON.parse(line);
+  for (const line of ndjson.split('\n')) {
+    JSON.parse(line);
+  }
 });
 
 const templated = json.replace('"Product 0', '"${name} 0');
 const scope = new VariableScope(() => undefined, [['name', 'Widget']]);
 const plain = time(() => JSON.parse(json));
-const slow = time(() => parseCell(`POST /products/_search\n${templated}`, scope));
-process.stdout.write(`1 MB JSON body with a \${} (positional parser): parseCell ${slow.toFixed(1)} ms, JSON.parse ${plain.toFixed(1)} ms, ratio ${(slow / plain).toFixed(2)}x\n`);
+const slow = time(() =>
+  parseCell(`POST /products/_search\n${templated}`, scope)
+);
+process.stdout.write(
+  `1 MB JSON body with a \${} (positional parser): parseCell ${slow.toFixed(1)} ms, JSON.parse ${plain.toFixed(1)} ms, ratio ${(slow / plain).toFixed(2)}x\n`
+);

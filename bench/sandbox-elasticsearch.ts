@@ -29,40 +29,88 @@ interface SandboxAnswer {
 }
 
 async function main(): Promise<void> {
-  const sandbox = createElasticsearchSandbox({ version: '8.15.0', security: true, password: 'bench' });
+  const sandbox = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: true,
+    password: 'bench'
+  });
   const server = await listen(sandbox.handler, { port: 0 });
   const dispatcher = new Agent({ connections: 4 });
-  const headers = { authorization: 'Basic ' + Buffer.from('elastic:bench').toString('base64'), 'content-type': 'application/json' };
-  const send = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: string): Promise<SandboxAnswer> => {
-    const res = await request(server.url + path, { method, headers, dispatcher, ...(body !== undefined ? { body } : {}) });
+  const headers = {
+    authorization: 'Basic ' + Buffer.from('elastic:bench').toString('base64'),
+    'content-type': 'application/json'
+  };
+  const send = async (
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: string
+  ): Promise<SandboxAnswer> => {
+    const res = await request(server.url + path, {
+      method,
+      headers,
+      dispatcher,
+      ...(body !== undefined ? { body } : {})
+    });
     const text = await res.body.text();
-    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
+    if (res.statusCode >= 300) {
+      throw new Error(
+        `${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`
+      );
+    }
     return JSON.parse(text) as SandboxAnswer;
   };
 
-  await send('PUT', '/bench', JSON.stringify({ settings: { refresh_interval: '-1' }, mappings: { properties: { n: { type: 'long' }, title: { type: 'text' }, tag: { type: 'keyword' } } } }));
+  await send(
+    'PUT',
+    '/bench',
+    JSON.stringify({
+      settings: { refresh_interval: '-1' },
+      mappings: {
+        properties: {
+          n: { type: 'long' },
+          title: { type: 'text' },
+          tag: { type: 'keyword' }
+        }
+      }
+    })
+  );
   const tags = ['alpha', 'beta', 'gamma', 'delta'];
   let t0 = performance.now();
   for (let start = 0; start < TOTAL; start += BATCH) {
     const lines: string[] = [];
     for (let i = start; i < Math.min(start + BATCH, TOTAL); i++) {
-      lines.push(`{"index":{"_id":"${i}"}}`, `{"n":${i},"title":"document number ${i}","tag":"${tags[i % 4]}"}`);
+      lines.push(
+        `{"index":{"_id":"${i}"}}`,
+        `{"n":${i},"title":"document number ${i}","tag":"${tags[i % 4]}"}`
+      );
     }
     const res = await send('POST', '/bench/_bulk', lines.join('\n') + '\n');
-    if (res.errors) throw new Error('bulk reported errors');
+    if (res.errors) {
+      throw new Error('bulk reported errors');
+    }
   }
   const refreshStarted = performance.now();
   await send('POST', '/bench/_refresh');
   const loadMs = performance.now() - t0;
-  console.log(`bulk load (HTTP, ${BATCH}/request):      ${rate(TOTAL, loadMs)}`);
-  console.log(`  of which the refresh (token index):  ${(performance.now() - refreshStarted).toFixed(0)} ms`);
-  console.log(`heap used after load:                ${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(0)} MB`);
+  console.log(
+    `bulk load (HTTP, ${BATCH}/request):      ${rate(TOTAL, loadMs)}`
+  );
+  console.log(
+    `  of which the refresh (token index):  ${(performance.now() - refreshStarted).toFixed(0)} ms`
+  );
+  console.log(
+    `heap used after load:                ${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(0)} MB`
+  );
 
   settleHeap();
   t0 = performance.now();
   let read = 0;
   for (let from = 0; from + 1000 <= 10_000; from += 1000) {
-    const res = await send('POST', '/bench/_search', JSON.stringify({ from, size: 1000 }));
+    const res = await send(
+      'POST',
+      '/bench/_search',
+      JSON.stringify({ from, size: 1000 })
+    );
     read += res.hits.hits.length;
   }
   const matchAllMs = performance.now() - t0;
@@ -73,34 +121,69 @@ async function main(): Promise<void> {
   t0 = performance.now();
   let matched = 0;
   for (let from = 0; from + 1000 <= 5_000; from += 1000) {
-    const res = await send('POST', '/bench/_search', JSON.stringify({ from, size: 1000, query: { match: { title: 'document' } } }));
+    const res = await send(
+      'POST',
+      '/bench/_search',
+      JSON.stringify({
+        from,
+        size: 1000,
+        query: { match: { title: 'document' } }
+      })
+    );
     matched += res.hits.hits.length;
   }
   const matchMs = performance.now() - t0;
-  console.log(`pages from/size 1,000 (match title): ${rate(matched, matchMs)} (${((matched / matchMs) / (read / matchAllMs)).toFixed(3)} x match_all pages)`);
+  console.log(
+    `pages from/size 1,000 (match title): ${rate(matched, matchMs)} (${(matched / matchMs / (read / matchAllMs)).toFixed(3)} x match_all pages)`
+  );
 
   // Other text queries over the whole index, 5 pages each: two terms, a phrase, query_string.
   const textQueries: [string, unknown][] = [
-    ['match "document number", 2 terms', { match: { title: 'document number' } }],
-    ['match_phrase "document number"', { match_phrase: { title: 'document number' } }],
-    ['query_string "title:document AND n:>10"', { query_string: { query: 'title:document AND n:>10' } }],
+    [
+      'match "document number", 2 terms',
+      { match: { title: 'document number' } }
+    ],
+    [
+      'match_phrase "document number"',
+      { match_phrase: { title: 'document number' } }
+    ],
+    [
+      'query_string "title:document AND n:>10"',
+      { query_string: { query: 'title:document AND n:>10' } }
+    ]
   ];
   for (const [label, query] of textQueries) {
     settleHeap();
     t0 = performance.now();
     let served = 0;
     for (let from = 0; from + 1000 <= 5_000; from += 1000) {
-      const res = await send('POST', '/bench/_search', JSON.stringify({ from, size: 1000, query }));
+      const res = await send(
+        'POST',
+        '/bench/_search',
+        JSON.stringify({ from, size: 1000, query })
+      );
       served += res.hits.hits.length;
     }
     const ms = performance.now() - t0;
-    console.log(`pages 1,000 (${label}): ${rate(served, ms)} (${((served / ms) / (read / matchAllMs)).toFixed(3)} x match_all pages)`);
+    console.log(
+      `pages 1,000 (${label}): ${rate(served, ms)} (${(served / ms / (read / matchAllMs)).toFixed(3)} x match_all pages)`
+    );
   }
 
   settleHeap();
   t0 = performance.now();
-  const filtered = await send('POST', '/bench/_search', JSON.stringify({ size: 1000, query: { term: { tag: 'beta' } }, sort: [{ n: 'desc' }] }));
-  console.log(`filtered + sorted page over ${TOTAL.toLocaleString('en-US')}: ${filtered.hits.hits.length} hits in ${(performance.now() - t0).toFixed(0)} ms`);
+  const filtered = await send(
+    'POST',
+    '/bench/_search',
+    JSON.stringify({
+      size: 1000,
+      query: { term: { tag: 'beta' } },
+      sort: [{ n: 'desc' }]
+    })
+  );
+  console.log(
+    `filtered + sorted page over ${TOTAL.toLocaleString('en-US')}: ${filtered.hits.hits.length} hits in ${(performance.now() - t0).toFixed(0)} ms`
+  );
 
   settleHeap();
   t0 = performance.now();
@@ -109,37 +192,62 @@ async function main(): Promise<void> {
   let after: unknown[] | undefined;
   let exported = 0;
   for (let guard = 0; guard < TOTAL / PAGE + 2; guard++) {
-    const res = await send('POST', '/_search', JSON.stringify({
-      size: PAGE, track_total_hits: false, pit: { id: pitId, keep_alive: '1m' }, sort: [{ _shard_doc: 'asc' }], ...(after ? { search_after: after } : {}),
-    }));
+    const res = await send(
+      'POST',
+      '/_search',
+      JSON.stringify({
+        size: PAGE,
+        track_total_hits: false,
+        pit: { id: pitId, keep_alive: '1m' },
+        sort: [{ _shard_doc: 'asc' }],
+        ...(after ? { search_after: after } : {})
+      })
+    );
     pitId = res.pit_id;
     const hits = res.hits.hits as { sort: unknown[] }[];
-    if (hits.length === 0) break;
+    if (hits.length === 0) {
+      break;
+    }
     exported += hits.length;
     after = hits[hits.length - 1]?.sort;
   }
-  console.log(`PIT export (${PAGE}/page, _shard_doc):  ${rate(exported, performance.now() - t0)}`);
+  console.log(
+    `PIT export (${PAGE}/page, _shard_doc):  ${rate(exported, performance.now() - t0)}`
+  );
 
   settleHeap();
   t0 = performance.now();
   exported = 0;
   after = undefined;
   for (let guard = 0; guard < 30; guard++) {
-    const res = await send('POST', '/_search', JSON.stringify({
-      size: PAGE, track_total_hits: false, pit: { id: pitId }, query: { term: { tag: 'gamma' } }, sort: [{ _shard_doc: 'asc' }], ...(after ? { search_after: after } : {}),
-    }));
+    const res = await send(
+      'POST',
+      '/_search',
+      JSON.stringify({
+        size: PAGE,
+        track_total_hits: false,
+        pit: { id: pitId },
+        query: { term: { tag: 'gamma' } },
+        sort: [{ _shard_doc: 'asc' }],
+        ...(after ? { search_after: after } : {})
+      })
+    );
     const hits = res.hits.hits as { sort: unknown[] }[];
-    if (hits.length === 0) break;
+    if (hits.length === 0) {
+      break;
+    }
     exported += hits.length;
     after = hits[hits.length - 1]?.sort;
   }
-  console.log(`PIT filtered export (first 30 pages): ${rate(exported, performance.now() - t0)}`);
+  console.log(
+    `PIT filtered export (first 30 pages): ${rate(exported, performance.now() - t0)}`
+  );
 
   await dispatcher.close();
   await server.close();
 }
 
-main().catch((err) => {
+main().catch(err => {
   console.error(err);
   process.exitCode = 1;
 });

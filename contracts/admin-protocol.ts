@@ -5,10 +5,16 @@
  * figure; the panel shows what it is given and never asks which engine it talks to.
  */
 import { z } from 'zod';
-import { GRID_PROTOCOL_VERSION } from './protocol-version';
+import { PANEL_PROTOCOL_VERSION } from './protocol-version';
 
-const Base = { v: z.literal(GRID_PROTOCOL_VERSION), requestId: z.string().min(1) };
-const ReplyBase = { v: z.literal(GRID_PROTOCOL_VERSION), requestId: z.string() };
+const Base = {
+  v: z.literal(PANEL_PROTOCOL_VERSION),
+  requestId: z.string().min(1)
+};
+const ReplyBase = {
+  v: z.literal(PANEL_PROTOCOL_VERSION),
+  requestId: z.string()
+};
 const Connection = z.string().min(1);
 
 /** A key as listed: never its value, only the first characters the engine shows. */
@@ -19,21 +25,36 @@ export const KeyInfoSchema = z.object({
   collections: z.array(z.string()),
   valuePrefix: z.string(),
   /** Seconds since the epoch; null when the key never expires. */
-  expiresAt: z.number().int().nullable(),
+  expiresAt: z.number().int().nullable()
 });
 export type KeyInfo = z.infer<typeof KeyInfoSchema>;
 
 export const NewKeySchema = z.object({
-  description: z.string().trim().min(1, 'Write a description, so the key can be told apart later.'),
-  actions: z.array(z.string().trim().min(1)).min(1, 'Choose at least one action (for example documents:search).'),
-  collections: z.array(z.string().trim().min(1)).min(1, 'Name at least one collection, or * for every collection.'),
+  description: z
+    .string()
+    .trim()
+    .min(1, 'Write a description, so the key can be told apart later.'),
+  actions: z
+    .array(z.string().trim().min(1))
+    .min(1, 'Choose at least one action (for example documents:search).'),
+  collections: z
+    .array(z.string().trim().min(1))
+    .min(1, 'Name at least one collection, or * for every collection.'),
   /** Seconds since the epoch; absent for a key that never expires. */
-  expiresAt: z.number().int().positive().optional(),
+  expiresAt: z.number().int().positive().optional()
 });
 export type NewKey = z.infer<typeof NewKeySchema>;
 
 /** A figure's unit, for formatting and charting. */
-export const MetricUnitSchema = z.enum(['bytes', 'ratio', 'percent', 'per_second', 'ms', 'count', 'text']);
+export const MetricUnitSchema = z.enum([
+  'bytes',
+  'ratio',
+  'percent',
+  'per_second',
+  'ms',
+  'count',
+  'text'
+]);
 export type MetricUnit = z.infer<typeof MetricUnitSchema>;
 
 export const MetricSchema = z.object({
@@ -50,11 +71,15 @@ export const MetricSchema = z.object({
   /** Why the value is missing when it is not simply unreported (a rate needs two samples). */
   missing: z.string().optional(),
   /** `good`, `warn`, `bad`: a status worth colouring (cluster health). */
-  tone: z.enum(['good', 'warn', 'bad']).optional(),
+  tone: z.enum(['good', 'warn', 'bad']).optional()
 });
 export type Metric = z.infer<typeof MetricSchema>;
 
-export const MetricGroupSchema = z.object({ id: z.string(), title: z.string(), metrics: z.array(MetricSchema) });
+export const MetricGroupSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  metrics: z.array(MetricSchema)
+});
 export type MetricGroup = z.infer<typeof MetricGroupSchema>;
 
 export const MetricsSnapshotSchema = z.object({
@@ -65,16 +90,33 @@ export const MetricsSnapshotSchema = z.object({
   /** Panels a database client would have that this engine does not feed, with the reason. */
   notOffered: z.array(z.object({ label: z.string(), reason: z.string() })),
   /** The requests the snapshot cost. */
-  requests: z.array(z.object({ method: z.string(), path: z.string(), status: z.number().int(), elapsedMs: z.number() })),
+  requests: z.array(
+    z.object({
+      method: z.string(),
+      path: z.string(),
+      status: z.number().int(),
+      elapsedMs: z.number()
+    })
+  )
 });
 export type MetricsSnapshot = z.infer<typeof MetricsSnapshotSchema>;
 
 /** What the panel may show under a connection. */
 export const AdminOffersSchema = z.object({
   /** Title of the keys section, when the engine has API keys the panel can manage. */
-  keys: z.object({ title: z.string(), immutableNote: z.string(), actionChoices: z.array(z.object({ label: z.string(), actions: z.array(z.string()) })) }).optional(),
+  keys: z
+    .object({
+      title: z.string(),
+      immutableNote: z.string(),
+      actionChoices: z.array(
+        z.object({ label: z.string(), actions: z.array(z.string()) })
+      )
+    })
+    .optional(),
   /** Title of the metrics section (server dashboard, cluster overview). */
-  metrics: z.object({ title: z.string(), refreshMs: z.number().int().positive() }).optional(),
+  metrics: z
+    .object({ title: z.string(), refreshMs: z.number().int().positive() })
+    .optional()
 });
 export type AdminOffers = z.infer<typeof AdminOffersSchema>;
 
@@ -87,29 +129,65 @@ export const AdminRequestSchemas = [
     connection: Connection,
     key: NewKeySchema,
     /** An RSA-OAEP (SHA-256) public key, SPKI DER in base64, made by the panel for this one request: the value comes back sealed with it, so no other listener of the kernel's messages can read it. */
-    sealWith: z.string().min(1).optional(),
+    sealWith: z.string().min(1).optional()
   }),
-  z.object({ ...Base, type: z.literal('deleteKey'), connection: Connection, id: z.string().min(1) }),
-  z.object({ ...Base, type: z.literal('metrics'), connection: Connection }),
+  z.object({
+    ...Base,
+    type: z.literal('deleteKey'),
+    connection: Connection,
+    id: z.string().min(1)
+  }),
+  z.object({ ...Base, type: z.literal('metrics'), connection: Connection })
 ] as const;
 
 export const AdminReplySchemas = [
-  z.object({ ...ReplyBase, type: z.literal('offers'), connection: z.string(), offers: AdminOffersSchema }),
-  z.object({ ...ReplyBase, type: z.literal('keys'), connection: z.string(), keys: z.array(KeyInfoSchema) }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('offers'),
+    connection: z.string(),
+    offers: AdminOffersSchema
+  }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('keys'),
+    connection: z.string(),
+    keys: z.array(KeyInfoSchema)
+  }),
   /**
    * The one message that carries a new key's full value: `sealed` (base64 RSA-OAEP ciphertext)
    * when the request gave `sealWith`, else `value` (a panel without Web Crypto, served over
    * plain HTTP from another host). The panel shows it once and forgets it.
    */
-  z.object({ ...ReplyBase, type: z.literal('keyAdded'), connection: z.string(), key: KeyInfoSchema, value: z.string().optional(), sealed: z.string().optional() }),
-  z.object({ ...ReplyBase, type: z.literal('keyDeleted'), connection: z.string(), id: z.string() }),
-  z.object({ ...ReplyBase, type: z.literal('metrics'), connection: z.string(), snapshot: MetricsSnapshotSchema }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('keyAdded'),
+    connection: z.string(),
+    key: KeyInfoSchema,
+    value: z.string().optional(),
+    sealed: z.string().optional()
+  }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('keyDeleted'),
+    connection: z.string(),
+    id: z.string()
+  }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('metrics'),
+    connection: z.string(),
+    snapshot: MetricsSnapshotSchema
+  })
 ] as const;
 
-export const ADMIN_REQUEST_TYPES = new Set<string>(AdminRequestSchemas.map((s) => s.shape.type.value));
+export const ADMIN_REQUEST_TYPES = new Set<string>(
+  AdminRequestSchemas.map(s => s.shape.type.value)
+);
 export type AdminRequest = z.infer<(typeof AdminRequestSchemas)[number]>;
 export type AdminReply = z.infer<(typeof AdminReplySchemas)[number]>;
 
-export function isAdminRequest<T extends { type: string }>(request: T): request is T & AdminRequest {
+export function isAdminRequest<T extends { type: string }>(
+  request: T
+): request is T & AdminRequest {
   return ADMIN_REQUEST_TYPES.has(request.type);
 }

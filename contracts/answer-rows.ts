@@ -15,36 +15,57 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 }
 
 /** Objects flatten to dotted paths; arrays stay whole (they render as JSON). The rows of tables. */
-export function flattenDocument(doc: JsonObject, prefix = '', into: Row = fieldRecord()): Row {
+export function flattenDocument(
+  doc: JsonObject,
+  prefix = '',
+  into: Row = fieldRecord()
+): Row {
   for (const [key, value] of Object.entries(doc)) {
     const path = prefix ? `${prefix}.${key}` : key;
-    if (isObject(value) && Object.keys(value).length > 0) flattenDocument(value, path, into);
-    else into[path] = value;
+    if (isObject(value) && Object.keys(value).length > 0) {
+      flattenDocument(value, path, into);
+    } else {
+      into[path] = value;
+    }
   }
   return into;
 }
 
 /** One table row per element of an array answer (or of JSONL lines). */
 export function tableRows(answer: JsonValue): Row[] {
-  return (Array.isArray(answer) ? answer : [answer]).map((value) => (isObject(value) ? flattenDocument(value) : { value }));
+  return (Array.isArray(answer) ? answer : [answer]).map(value =>
+    isObject(value) ? flattenDocument(value) : { value }
+  );
 }
 
 /** The value at a path; through an array, the list of each element's value. */
-export function valueAt(value: JsonValue | undefined, path: readonly (string | number)[]): JsonValue | undefined {
+export function valueAt(
+  value: JsonValue | undefined,
+  path: readonly (string | number)[]
+): JsonValue | undefined {
   let current = value;
   for (let i = 0; i < path.length; i++) {
     const key = path[i] as string | number;
     if (Array.isArray(current)) {
-      if (typeof key === 'number') current = current[key];
-      else return current.map((element) => valueAt(element, path.slice(i)) ?? null);
-    } else if (isObject(current)) current = ownValue(current, String(key));
-    else return undefined;
+      if (typeof key === 'number') {
+        current = current[key];
+      } else {
+        return current.map(element => valueAt(element, path.slice(i)) ?? null);
+      }
+    } else if (isObject(current)) {
+      current = ownValue(current, String(key));
+    } else {
+      return undefined;
+    }
   }
   return current;
 }
 
 /** The documents array an answer holds under `layout.at` (an object there is one document). */
-export function documentsOf(answer: JsonValue, layout: Pick<DocumentLayout, 'at'>): JsonValue[] {
+export function documentsOf(
+  answer: JsonValue,
+  layout: Pick<DocumentLayout, 'at'>
+): JsonValue[] {
   const at = valueAt(answer, layout.at);
   return Array.isArray(at) ? at : isObject(at) ? [at] : [];
 }
@@ -53,18 +74,30 @@ export function documentsOf(answer: JsonValue, layout: Pick<DocumentLayout, 'at'
  * One row per document of an answer kept in the notebook: the leading columns from the
  * element, then the document's fields as rowBuilder places them.
  */
-export function documentRows(answer: JsonValue, layout: DocumentLayout, columns: readonly Column[], limit = Number.POSITIVE_INFINITY): Row[] {
+export function documentRows(
+  answer: JsonValue,
+  layout: DocumentLayout,
+  columns: readonly Column[],
+  limit = Number.POSITIVE_INFINITY
+): Row[] {
   const documents = documentsOf(answer, layout);
-  return (limit < documents.length ? documents.slice(0, limit) : documents).map(documentRow(layout, columns));
+  return (limit < documents.length ? documents.slice(0, limit) : documents).map(
+    documentRow(layout, columns)
+  );
 }
 
 /** Builds the row of one element of the documents array (see documentRows). */
-export function documentRow(layout: DocumentLayout, columns: readonly Column[]): (element: JsonValue) => Row {
+export function documentRow(
+  layout: DocumentLayout,
+  columns: readonly Column[]
+): (element: JsonValue) => Row {
   const build = rowBuilder(columns);
   const meta = Object.entries(layout.meta);
-  return (element) => {
+  return element => {
     const row: Row = fieldRecord();
-    for (const [name, path] of meta) row[name] = valueAt(element, path) ?? null;
+    for (const [name, path] of meta) {
+      row[name] = valueAt(element, path) ?? null;
+    }
     return build(row, valueAt(element, layout.source) ?? {});
   };
 }
@@ -91,11 +124,17 @@ interface ElementLeaf {
  * Columns of payloads from before `origin` existed keep their values whole, as their rows did.
  * Returns a function that fills `row` (the leading columns already set) from one document.
  */
-export function rowBuilder(columns: readonly Column[]): (row: Row, source: JsonValue) => Row {
+export function rowBuilder(
+  columns: readonly Column[]
+): (row: Row, source: JsonValue) => Row {
   const whole = new Set<string>();
   const arrayLeaves = new Map<string, ElementLeaf[]>();
   const mappedLeaves = new Map<string, ElementLeaf[]>();
-  const add = (into: Map<string, ElementLeaf[]>, under: string, name: string) => {
+  const add = (
+    into: Map<string, ElementLeaf[]>,
+    under: string,
+    name: string
+  ) => {
     const list = into.get(under) ?? [];
     list.push({ name, path: name.slice(under.length + 1).split('.') });
     into.set(under, list);
@@ -105,22 +144,46 @@ export function rowBuilder(columns: readonly Column[]): (row: Row, source: JsonV
       add(arrayLeaves, c.arrayParent, c.name);
       continue;
     }
-    if (c.origin === 'documents' || c.origin === 'meta') continue;
+    if (c.origin === 'documents' || c.origin === 'meta') {
+      continue;
+    }
     whole.add(c.name);
-    if (c.origin === 'mapping') for (let dot = c.name.indexOf('.'); dot > 0; dot = c.name.indexOf('.', dot + 1)) add(mappedLeaves, c.name.slice(0, dot), c.name);
+    if (c.origin === 'mapping') {
+      for (
+        let dot = c.name.indexOf('.');
+        dot > 0;
+        dot = c.name.indexOf('.', dot + 1)
+      ) {
+        add(mappedLeaves, c.name.slice(0, dot), c.name);
+      }
+    }
   }
   // `prefix.key`, made once per grid: thousands of documents repeat the same paths.
   const paths = new Map<string, Map<string, string>>();
   const joined = (prefix: string, key: string): string => {
-    if (!prefix) return key;
+    if (!prefix) {
+      return key;
+    }
     let under = paths.get(prefix);
-    if (!under) paths.set(prefix, (under = new Map()));
+    if (!under) {
+      paths.set(prefix, (under = new Map()));
+    }
     let path = under.get(key);
-    if (path === undefined) under.set(key, (path = `${prefix}.${key}`));
+    if (path === undefined) {
+      under.set(key, (path = `${prefix}.${key}`));
+    }
     return path;
   };
-  const entries = (row: Row, leaves: readonly ElementLeaf[], elements: readonly JsonValue[]): void => {
-    for (const leaf of leaves) row[leaf.name] = elements.map((element) => valueAt(element, leaf.path) ?? null);
+  const entries = (
+    row: Row,
+    leaves: readonly ElementLeaf[],
+    elements: readonly JsonValue[]
+  ): void => {
+    for (const leaf of leaves) {
+      row[leaf.name] = elements.map(
+        element => valueAt(element, leaf.path) ?? null
+      );
+    }
   };
   const walk = (object: JsonObject, prefix: string, row: Row): void => {
     // for-in, not Object.entries: no pair arrays to collect for every field of every document.
@@ -130,8 +193,14 @@ export function rowBuilder(columns: readonly Column[]): (row: Row, source: JsonV
       if (whole.has(path)) {
         row[path] = value;
         const leaves = arrayLeaves.get(path);
-        const elements = Array.isArray(value) ? value : isObject(value) ? [value] : undefined;
-        if (leaves && elements) entries(row, leaves, elements);
+        const elements = Array.isArray(value)
+          ? value
+          : isObject(value)
+            ? [value]
+            : undefined;
+        if (leaves && elements) {
+          entries(row, leaves, elements);
+        }
         continue;
       }
       if (isObject(value) && Object.keys(value).length > 0) {
@@ -139,13 +208,21 @@ export function rowBuilder(columns: readonly Column[]): (row: Row, source: JsonV
         continue;
       }
       row[path] = value;
-      const leaves = Array.isArray(value) && value.some(isObject) ? mappedLeaves.get(path) : undefined;
-      if (leaves) entries(row, leaves, value as JsonValue[]);
+      const leaves =
+        Array.isArray(value) && value.some(isObject)
+          ? mappedLeaves.get(path)
+          : undefined;
+      if (leaves) {
+        entries(row, leaves, value as JsonValue[]);
+      }
     }
   };
   return (row, source) => {
-    if (isObject(source)) walk(source, '', row);
-    else row.value = source;
+    if (isObject(source)) {
+      walk(source, '', row);
+    } else {
+      row.value = source;
+    }
     return row;
   };
 }
@@ -161,27 +238,40 @@ export function swapQuotes(text: string): string {
   const bytes = new TextEncoder().encode(text);
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
-    if (b === DOUBLE) bytes[i] = SINGLE;
-    else if (b === SINGLE) bytes[i] = DOUBLE;
+    if (b === DOUBLE) {
+      bytes[i] = SINGLE;
+    } else if (b === SINGLE) {
+      bytes[i] = DOUBLE;
+    }
   }
   return new TextDecoder().decode(bytes);
 }
 
 /** The engine's answer a payload keeps, as a JSON value. */
-export function answerValue(payload: { answer?: string | undefined }): JsonValue | undefined {
-  return payload.answer === undefined ? undefined : (JSON.parse(swapQuotes(payload.answer)) as JsonValue);
+export function answerValue(payload: {
+  answer?: string | undefined;
+}): JsonValue | undefined {
+  return payload.answer === undefined
+    ? undefined
+    : (JSON.parse(swapQuotes(payload.answer)) as JsonValue);
 }
 
 /** The rows of a hits payload: stored (older notebooks, answers too large to keep) or rebuilt from its answer. */
 export function hitsPayloadRows(payload: HitsPayload): Row[] {
-  if (payload.rows) return payload.rows as Row[];
+  if (payload.rows) {
+    return payload.rows as Row[];
+  }
   const answer = answerValue(payload);
-  return answer !== undefined && payload.documents ? documentRows(answer, payload.documents, payload.columns) : [];
+  return answer !== undefined && payload.documents
+    ? documentRows(answer, payload.documents, payload.columns)
+    : [];
 }
 
 /** The rows of a table payload, stored or rebuilt from its answer. */
 export function tablePayloadRows(payload: TablePayload): Row[] {
-  if (payload.rows) return payload.rows as Row[];
+  if (payload.rows) {
+    return payload.rows as Row[];
+  }
   const answer = answerValue(payload);
   return answer !== undefined ? tableRows(answer) : [];
 }

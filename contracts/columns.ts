@@ -20,6 +20,6 @@ export const ColumnSchema = z.object({
   /** For a leaf of a `nested` / `object[]` field: that field's column name. The cell is an array with one entry per element, `null` where an element omits the leaf; edit it through the parent column. */
   arrayParent: z.string().optional(),
   /** Numbers are statistics (aggregation values): painted rounded and grouped, copied exact. Set by the extension for aggregation tables; the kernel never sends it. */
-  statistic: z.boolean().optional(),
+  statistic: z.boolean().optional()
 });
 export type Column = z.infer<typeof ColumnSchema>;

@@ -10,10 +10,16 @@
  */
 import { z } from 'zod';
 import { EXPORT_FORMATS } from './export-formats';
-import { GRID_PROTOCOL_VERSION } from './protocol-version';
+import { PANEL_PROTOCOL_VERSION } from './protocol-version';
 
-const Base = { v: z.literal(GRID_PROTOCOL_VERSION), requestId: z.string().min(1) };
-const ReplyBase = { v: z.literal(GRID_PROTOCOL_VERSION), requestId: z.string() };
+const Base = {
+  v: z.literal(PANEL_PROTOCOL_VERSION),
+  requestId: z.string().min(1)
+};
+const ReplyBase = {
+  v: z.literal(PANEL_PROTOCOL_VERSION),
+  requestId: z.string()
+};
 /** The panel's name for one export, to cancel it and to match its progress. */
 const ExportId = z.string().min(1);
 
@@ -26,7 +32,7 @@ export const ExportProgressSchema = z.object({
   bytes: z.number().int().nonnegative(),
   elapsedMs: z.number().nonnegative(),
   /** The line `%export` shows for the same figures (documents of total, rate, time left). */
-  text: z.string(),
+  text: z.string()
 });
 export type ExportProgressInfo = z.infer<typeof ExportProgressSchema>;
 
@@ -38,27 +44,52 @@ export const ExportRequestSchemas = [
     connection: z.string().min(1),
     target: z.string().min(1),
     /** As on a %export line: relative to the notebook's directory. */
-    file: z.string().trim().min(1, 'Name the file to write, for example products.jsonl (it is written next to the notebook).'),
+    file: z
+      .string()
+      .trim()
+      .min(
+        1,
+        'Name the file to write, for example products.jsonl (it is written next to the notebook).'
+      ),
     format: ExportFormatSchema,
     /** Only these fields (dotted names); absent for whole documents. */
     fields: z.array(z.string().trim().min(1)).min(1).optional(),
     /** Export what this open grid shows: its target under its current filter. */
     gridId: z.string().min(1).optional(),
-    overwrite: z.boolean().default(false),
+    overwrite: z.boolean().default(false)
   }),
-  z.object({ ...Base, type: z.literal('cancelExport'), exportId: ExportId }),
+  z.object({ ...Base, type: z.literal('cancelExport'), exportId: ExportId })
 ] as const;
 
 export const ExportReplySchemas = [
-  z.object({ ...ReplyBase, type: z.literal('exportProgress'), exportId: z.string(), progress: ExportProgressSchema }),
-  z.object({ ...ReplyBase, type: z.literal('exported'), exportId: z.string(), file: z.string(), progress: ExportProgressSchema }),
-  z.object({ ...ReplyBase, type: z.literal('exportCancelled'), exportId: z.string() }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('exportProgress'),
+    exportId: z.string(),
+    progress: ExportProgressSchema
+  }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('exported'),
+    exportId: z.string(),
+    file: z.string(),
+    progress: ExportProgressSchema
+  }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('exportCancelled'),
+    exportId: z.string()
+  })
 ] as const;
 
-export const EXPORT_REQUEST_TYPES = new Set<string>(ExportRequestSchemas.map((s) => s.shape.type.value));
+export const EXPORT_REQUEST_TYPES = new Set<string>(
+  ExportRequestSchemas.map(s => s.shape.type.value)
+);
 export type PanelExportRequest = z.infer<(typeof ExportRequestSchemas)[number]>;
 export type PanelExportReply = z.infer<(typeof ExportReplySchemas)[number]>;
 
-export function isExportRequest<T extends { type: string }>(request: T): request is T & PanelExportRequest {
+export function isExportRequest<T extends { type: string }>(
+  request: T
+): request is T & PanelExportRequest {
   return EXPORT_REQUEST_TYPES.has(request.type);
 }

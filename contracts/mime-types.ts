@@ -16,7 +16,14 @@ export const TYPED_SECRET_MIME = 'application/vnd.searchbook.typed-secret+json';
 export const JSON_MIME = 'application/vnd.searchbook.json+json';
 
 export const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(JsonValueSchema), z.record(z.string(), JsonValueSchema)]),
+  z.union([
+    z.null(),
+    z.boolean(),
+    z.number(),
+    z.string(),
+    z.array(JsonValueSchema),
+    z.record(z.string(), JsonValueSchema)
+  ])
 );
 
 /**
@@ -31,7 +38,7 @@ export const PartialFailureSchema = z.object({
   /** `failed`, or `not found` (documents of a multi-get). */
   outcome: z.enum(['failed', 'not found']),
   /** The first distinct reasons the engine gave, each naming its item. */
-  reasons: z.array(z.string()),
+  reasons: z.array(z.string())
 });
 export type PartialFailure = z.infer<typeof PartialFailureSchema>;
 
@@ -47,14 +54,17 @@ export const ResponseInfoSchema = z.object({
   /** One search of several in one request: `Search 2 of 3: books`. */
   title: z.string().optional(),
   /** Parts of the request that failed although it answered 2xx (`3 of 1,000 items failed`). */
-  partialFailures: z.array(PartialFailureSchema).optional(),
+  partialFailures: z.array(PartialFailureSchema).optional()
 });
 
 /**
  * One grid row: an object of JSON values, checked and kept as it is. z.record would leave out a
  * field named `__proto__` (it cannot set one on the object it builds), and documents may hold one.
  */
-export const GridRowSchema = fieldsRecord(JsonValueSchema, 'a row is an object of JSON values');
+export const GridRowSchema = fieldsRecord(
+  JsonValueSchema,
+  'a row is an object of JSON values'
+);
 
 const RowsSchema = z.array(GridRowSchema);
 
@@ -68,7 +78,7 @@ export const DocumentLayoutSchema = z.object({
   /** From one element of that array to the document (`['_source']`, `['document']`, or `[]` for the element itself). */
   source: z.array(z.string()),
   /** Leading columns read from the element (`_id` → `['_id']`), `null` where the element lacks them. */
-  meta: z.record(z.string(), z.array(z.string())),
+  meta: z.record(z.string(), z.array(z.string()))
 });
 export type DocumentLayout = z.infer<typeof DocumentLayoutSchema>;
 
@@ -105,51 +115,76 @@ export const AggregationTableSchema = z.object({
   /** Parts of the answer the table cannot show, named by their path in the answer (`brands.buckets[].x`): read them in Raw JSON. */
   notShown: z.array(z.string()).optional(),
   /** Rows after the first `SEARCHBOOK_MAX_ROWS` left out of the notebook (a table of buckets in buckets multiplies rows). */
-  omittedRows: z.number().int().positive().optional(),
+  omittedRows: z.number().int().positive().optional()
 });
 export type AggregationTable = z.infer<typeof AggregationTableSchema>;
 
-export const HitsPayloadSchema = z.object({
-  info: ResponseInfoSchema,
-  columns: z.array(ColumnSchema),
-  /** Rows as the grid shows them: only when the answer could not be kept (too large, cells cut), and in notebooks saved before `answer`. */
-  rows: RowsSchema.optional(),
-  answer: AnswerSchema.optional(),
-  answerFormat: AnswerFormatSchema.optional(),
-  documents: DocumentLayoutSchema.optional(),
-  total: z.object({ value: z.number(), relation: z.enum(['eq', 'gte']) }).optional(),
-  /** Rows left out of the bundle to keep the notebook small. */
-  omittedRows: z.number().int().nonnegative(),
-  /** Cells holding a fragment of a longer array or object (see render/cell-cut.ts). */
-  cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })).default([]),
-  aggregations: z.array(AggregationTableSchema).default([]),
-}).refine((p) => p.rows !== undefined || (p.answer !== undefined && p.documents !== undefined), {
-  message: 'a hits payload holds either rows or an answer with its document layout',
-});
+export const HitsPayloadSchema = z
+  .object({
+    info: ResponseInfoSchema,
+    columns: z.array(ColumnSchema),
+    /** Rows as the grid shows them: only when the answer could not be kept (too large, cells cut), and in notebooks saved before `answer`. */
+    rows: RowsSchema.optional(),
+    answer: AnswerSchema.optional(),
+    answerFormat: AnswerFormatSchema.optional(),
+    documents: DocumentLayoutSchema.optional(),
+    total: z
+      .object({ value: z.number(), relation: z.enum(['eq', 'gte']) })
+      .optional(),
+    /** Rows left out of the bundle to keep the notebook small. */
+    omittedRows: z.number().int().nonnegative(),
+    /** Cells holding a fragment of a longer array or object (see render/cell-cut.ts). */
+    cut: z
+      .array(
+        z.object({ row: z.number().int().nonnegative(), column: z.string() })
+      )
+      .default([]),
+    aggregations: z.array(AggregationTableSchema).default([])
+  })
+  .refine(
+    p =>
+      p.rows !== undefined ||
+      (p.answer !== undefined && p.documents !== undefined),
+    {
+      message:
+        'a hits payload holds either rows or an answer with its document layout'
+    }
+  );
 export type HitsPayload = z.infer<typeof HitsPayloadSchema>;
 
-export const TablePayloadSchema = z.object({
-  info: ResponseInfoSchema,
-  columns: z.array(z.string()),
-  /** As for hits: only when the answer could not be kept, and in older notebooks. */
-  rows: RowsSchema.optional(),
-  /** The engine's array (or JSONL lines, as one array) as JSON text; each element is one row. */
-  answer: AnswerSchema.optional(),
-  answerFormat: AnswerFormatSchema.optional(),
-  omittedRows: z.number().int().nonnegative(),
-  cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })).default([]),
-}).refine((p) => p.rows !== undefined || p.answer !== undefined, { message: 'a table payload holds either rows or an answer' });
+export const TablePayloadSchema = z
+  .object({
+    info: ResponseInfoSchema,
+    columns: z.array(z.string()),
+    /** As for hits: only when the answer could not be kept, and in older notebooks. */
+    rows: RowsSchema.optional(),
+    /** The engine's array (or JSONL lines, as one array) as JSON text; each element is one row. */
+    answer: AnswerSchema.optional(),
+    answerFormat: AnswerFormatSchema.optional(),
+    omittedRows: z.number().int().nonnegative(),
+    cut: z
+      .array(
+        z.object({ row: z.number().int().nonnegative(), column: z.string() })
+      )
+      .default([])
+  })
+  .refine(p => p.rows !== undefined || p.answer !== undefined, {
+    message: 'a table payload holds either rows or an answer'
+  });
 export type TablePayload = z.infer<typeof TablePayloadSchema>;
 export type ResponseInfo = z.infer<typeof ResponseInfoSchema>;
 
 /** One field of a mapping or collection schema, as the field / type table lists it. */
-export const FieldTypeSchema = z.object({ field: z.string(), type: z.string() });
+export const FieldTypeSchema = z.object({
+  field: z.string(),
+  type: z.string()
+});
 export type FieldType = z.infer<typeof FieldTypeSchema>;
 
 export const JsonPayloadSchema = z.object({
   info: ResponseInfoSchema,
   /** Set when the answer is a mapping or collection schema: every field with its type, dotted. */
-  fields: z.array(FieldTypeSchema).optional(),
+  fields: z.array(FieldTypeSchema).optional()
 });
 export type JsonPayload = z.infer<typeof JsonPayloadSchema>;
 
@@ -158,51 +193,84 @@ export const ProgressPayloadSchema = z.object({
   waitingFor: z.string(),
   elapsedMs: z.number().nonnegative(),
   /** Interrupting the kernel stops it (a request); the renderer offers a stop control. */
-  stoppable: z.boolean(),
+  stoppable: z.boolean()
 });
 export type ProgressPayload = z.infer<typeof ProgressPayloadSchema>;
 
-export const TypedSecretPayloadSchema = z.object({ option: z.enum(['password', 'key', 'address']) });
+export const TypedSecretPayloadSchema = z.object({
+  option: z.enum(['password', 'key', 'address'])
+});
 export type TypedSecretPayload = z.infer<typeof TypedSecretPayloadSchema>;
 /** How messages name each kind of typed secret. */
-export const TYPED_SECRET_WORDS: Record<TypedSecretPayload['option'], string> = { password: 'password', key: 'key', address: 'password in the address' };
+export const TYPED_SECRET_WORDS: Record<TypedSecretPayload['option'], string> =
+  { password: 'password', key: 'key', address: 'password in the address' };
 
 /** The heading of an aggregation or facet table: `Aggregation brands`, `Facet genre`. */
-export function aggregationTitle(table: { name: string; kind?: 'aggregation' | 'facet' | undefined }): string {
+export function aggregationTitle(table: {
+  name: string;
+  kind?: 'aggregation' | 'facet' | undefined;
+}): string {
   return `${table.kind === 'facet' ? 'Facet' : 'Aggregation'} ${table.name}`;
 }
 
 /** The lines under an aggregation table: the engine's notes, then what the table leaves to Raw JSON. Plain text, for every renderer. */
 /** An aggregation table's columns in order, for every place that shows it. */
-export function aggregationColumns(table: Pick<AggregationTable, 'rows' | 'columns'>): string[] {
-  return table.columns ?? [...new Set(table.rows.flatMap((row) => Object.keys(row)))];
+export function aggregationColumns(
+  table: Pick<AggregationTable, 'rows' | 'columns'>
+): string[] {
+  return (
+    table.columns ?? [...new Set(table.rows.flatMap(row => Object.keys(row)))]
+  );
 }
 
-export function aggregationFooter(table: Pick<AggregationTable, 'rows' | 'notes' | 'notShown' | 'omittedRows'>): string[] {
+export function aggregationFooter(
+  table: Pick<AggregationTable, 'rows' | 'notes' | 'notShown' | 'omittedRows'>
+): string[] {
   const notShown = table.notShown ?? [];
   const omitted = table.omittedRows ?? 0;
   return [
     // An empty table under its title would read as a table that failed to show.
-    ...(table.rows.length === 0 && omitted === 0 ? ['No buckets: the engine answered this aggregation with none.'] : []),
-    ...(omitted > 0 ? [`${counts.format(omitted)} more rows of this table are not in the notebook (read them in Raw JSON, or set SEARCHBOOK_MAX_ROWS before starting the kernel and run the cell again to keep them).`] : []),
+    ...(table.rows.length === 0 && omitted === 0
+      ? ['No buckets: the engine answered this aggregation with none.']
+      : []),
+    ...(omitted > 0
+      ? [
+          `${counts.format(omitted)} more rows of this table are not in the notebook (read them in Raw JSON, or set SEARCHBOOK_MAX_ROWS before starting the kernel and run the cell again to keep them).`
+        ]
+      : []),
     ...(table.notes ?? []),
-    ...(notShown.length > 0 ? [`Not shown in this table (read them in Raw JSON, the engine's answer): ${notShown.join(', ')}.`] : []),
+    ...(notShown.length > 0
+      ? [
+          `Not shown in this table (read them in Raw JSON, the engine's answer): ${notShown.join(', ')}.`
+        ]
+      : [])
   ];
 }
 
 const counts = new Intl.NumberFormat('en-US');
 
 /** `3 of 1,000 items failed`, for each part that did; empty when none did. */
-export function partialFailureHeadline(failures: readonly PartialFailure[] | undefined): string {
-  return (failures ?? []).map((f) => `${counts.format(f.failed)} of ${counts.format(f.of)} ${f.unit} ${f.outcome}`).join('; ');
+export function partialFailureHeadline(
+  failures: readonly PartialFailure[] | undefined
+): string {
+  return (failures ?? [])
+    .map(
+      f =>
+        `${counts.format(f.failed)} of ${counts.format(f.of)} ${f.unit} ${f.outcome}`
+    )
+    .join('; ');
 }
 
 /** The warning of a partial failure with its first reasons, one line each; empty when nothing failed. */
-export function partialFailureText(failures: readonly PartialFailure[] | undefined): string {
+export function partialFailureText(
+  failures: readonly PartialFailure[] | undefined
+): string {
   return (failures ?? [])
-    .map((f) => {
+    .map(f => {
       const headline = `Warning: ${counts.format(f.failed)} of ${counts.format(f.of)} ${f.unit} ${f.outcome}`;
-      return f.reasons.length > 0 ? `${headline}. First reasons:\n${f.reasons.map((r) => `  - ${r}`).join('\n')}` : `${headline}.`;
+      return f.reasons.length > 0
+        ? `${headline}. First reasons:\n${f.reasons.map(r => `  - ${r}`).join('\n')}`
+        : `${headline}.`;
     })
     .join('\n');
 }

@@ -10,9 +10,14 @@ import { z } from 'zod';
 import { ColumnSchema } from './columns';
 import { GridRowSchema } from './mime-types';
 import { AdminReplySchemas, AdminRequestSchemas } from './admin-protocol';
-import { EditReplySchemas, EditRequestSchemas, RowKeySchema, RowVersionSchema } from './edit-protocol';
+import {
+  EditReplySchemas,
+  EditRequestSchemas,
+  RowKeySchema,
+  RowVersionSchema
+} from './edit-protocol';
 import { ExportReplySchemas, ExportRequestSchemas } from './export-protocol';
-import { GRID_PROTOCOL_VERSION } from './protocol-version';
+import { PANEL_PROTOCOL_VERSION } from './protocol-version';
 
 export type { Column } from './columns';
 
@@ -20,13 +25,16 @@ export type { Column } from './columns';
 export const PANEL_COMM_TARGET = 'searchbook.panel';
 /** The comm's name before protocol 4: a page loaded before the upgrade still opens it, and is told to reload. */
 export const FORMER_COMM_TARGET = 'searchbook.grid';
-export { GRID_PROTOCOL_VERSION };
+export { PANEL_PROTOCOL_VERSION };
 
 /** Rows per block when the panel does not ask for another size (drivers.md 8: the default page). */
 export const DEFAULT_BLOCK_SIZE = 1000;
 export const MAX_BLOCK_SIZE = 10_000;
 
-const Base = { v: z.literal(GRID_PROTOCOL_VERSION), requestId: z.string().min(1) };
+const Base = {
+  v: z.literal(PANEL_PROTOCOL_VERSION),
+  requestId: z.string().min(1)
+};
 
 /** The filter bar's operators, in the order its menu lists them. */
 export const FILTER_OPERATORS = [
@@ -47,7 +55,7 @@ export const FILTER_OPERATORS = [
   'is not null',
   'is empty',
   'is not empty',
-  'matches regex',
+  'matches regex'
 ] as const;
 export const FilterOperatorSchema = z.enum(FILTER_OPERATORS);
 export type FilterOperator = z.infer<typeof FilterOperatorSchema>;
@@ -57,7 +65,12 @@ export type FilterOperator = z.infer<typeof FilterOperatorSchema>;
  * operator itself stays the protocol's word), a sentence saying what it matches, and, when the
  * engine has no such filter, why, with what serves instead.
  */
-export const OperatorInfoSchema = z.object({ operator: FilterOperatorSchema, label: z.string(), does: z.string(), unavailable: z.string().optional() });
+export const OperatorInfoSchema = z.object({
+  operator: FilterOperatorSchema,
+  label: z.string(),
+  does: z.string(),
+  unavailable: z.string().optional()
+});
 export type OperatorInfo = z.infer<typeof OperatorInfoSchema>;
 
 /**
@@ -70,10 +83,13 @@ export const FilterRowSchema = z.object({
   operator: FilterOperatorSchema,
   value: z.union([z.string(), z.array(z.string())]).default(''),
   /** Rows on leaves of one nested array with the same element label match the same element. */
-  element: z.string().optional(),
+  element: z.string().optional()
 });
 export type FilterRow = z.infer<typeof FilterRowSchema>;
-export const SortKeySchema = z.object({ column: z.string().min(1), direction: z.enum(['asc', 'desc']) });
+export const SortKeySchema = z.object({
+  column: z.string().min(1),
+  direction: z.enum(['asc', 'desc'])
+});
 export type SortKey = z.infer<typeof SortKeySchema>;
 
 /** What the grid shows of its target: the filter rows joined by All or Any, the raw row, the sort in click order. */
@@ -83,13 +99,22 @@ export const GridViewSchema = z.object({
   raw: z.string().default(''),
   sort: z.array(SortKeySchema).default([]),
   /** String operators match case exactly (Elasticsearch only: Typesense always ignores case); off unless asked. */
-  matchCase: z.boolean().default(false),
+  matchCase: z.boolean().default(false)
 });
 export type GridView = z.infer<typeof GridViewSchema>;
-export const EMPTY_VIEW: GridView = { filters: [], join: 'all', raw: '', sort: [], matchCase: false };
+export const EMPTY_VIEW: GridView = {
+  filters: [],
+  join: 'all',
+  raw: '',
+  sort: [],
+  matchCase: false
+};
 
 /** The request a grid sends for its view, as a console cell and as a curl command line (credential as an environment variable). */
-export const ViewRequestSchema = z.object({ cell: z.string(), curl: z.string() });
+export const ViewRequestSchema = z.object({
+  cell: z.string(),
+  curl: z.string()
+});
 export type ViewRequest = z.infer<typeof ViewRequestSchema>;
 
 export const GridRequestSchema = z.discriminatedUnion('type', [
@@ -98,18 +123,32 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
   /** Saved profiles (names and addresses, never secrets), for a panel with no notebook kernel. */
   z.object({ ...Base, type: z.literal('profiles') }),
   /** Indices or collections of one connection. */
-  z.object({ ...Base, type: z.literal('targets'), connection: z.string().min(1) }),
+  z.object({
+    ...Base,
+    type: z.literal('targets'),
+    connection: z.string().min(1)
+  }),
   /** Opens a grid on an index, collection, alias, pattern or data stream; answers with its first block. */
   z.object({
     ...Base,
     type: z.literal('open'),
     connection: z.string().min(1),
     target: z.string().min(1),
-    blockSize: z.number().int().min(1).max(MAX_BLOCK_SIZE).default(DEFAULT_BLOCK_SIZE),
-    view: GridViewSchema.default(EMPTY_VIEW),
+    blockSize: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_BLOCK_SIZE)
+      .default(DEFAULT_BLOCK_SIZE),
+    view: GridViewSchema.default(EMPTY_VIEW)
   }),
   /** One block of rows: rows [block × blockSize, (block + 1) × blockSize). */
-  z.object({ ...Base, type: z.literal('read'), gridId: z.string().min(1), block: z.number().int().nonnegative() }),
+  z.object({
+    ...Base,
+    type: z.literal('read'),
+    gridId: z.string().min(1),
+    block: z.number().int().nonnegative()
+  }),
   /** Reads the target again from the start (new total, new columns, cursors reset). */
   z.object({ ...Base, type: z.literal('refresh'), gridId: z.string().min(1) }),
   /**
@@ -125,7 +164,7 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
   /** Saving edits, whole values of cut cells, deleting and emptying targets (edit-protocol.ts). */
   ...EditRequestSchemas,
   /** Exports of a target or a grid's filter, with progress (export-protocol.ts). */
-  ...ExportRequestSchemas,
+  ...ExportRequestSchemas
 ]);
 export type GridRequest = z.infer<typeof GridRequestSchema>;
 export type GridRequestInput = z.input<typeof GridRequestSchema>;
@@ -136,11 +175,15 @@ export const ConnectionInfoSchema = z.object({
   engine: z.string(),
   address: z.string(),
   version: z.string(),
-  active: z.boolean(),
+  active: z.boolean()
 });
 export type ConnectionInfo = z.infer<typeof ConnectionInfoSchema>;
 
-export const ProfileInfoSchema = z.object({ name: z.string(), engine: z.string(), address: z.string() });
+export const ProfileInfoSchema = z.object({
+  name: z.string(),
+  engine: z.string(),
+  address: z.string()
+});
 export type ProfileInfo = z.infer<typeof ProfileInfoSchema>;
 
 /** An index or collection as the tree lists it. */
@@ -150,12 +193,17 @@ export const TargetInfoSchema = z.object({
   count: z.number().int().nonnegative().nullable(),
   /** Elasticsearch only. */
   health: z.string().optional(),
-  size: z.string().optional(),
+  size: z.string().optional()
 });
 export type TargetInfo = z.infer<typeof TargetInfoSchema>;
 
 /** A request the grid sent, for the status line (and, later, "copy as cell"). */
-export const SentRequestSchema = z.object({ method: z.string(), path: z.string(), status: z.number().int(), elapsedMs: z.number() });
+export const SentRequestSchema = z.object({
+  method: z.string(),
+  path: z.string(),
+  status: z.number().int(),
+  elapsedMs: z.number()
+});
 export type SentRequest = z.infer<typeof SentRequestSchema>;
 
 export const BlockSchema = z.object({
@@ -164,7 +212,9 @@ export const BlockSchema = z.object({
   offset: z.number().int().nonnegative(),
   rows: z.array(GridRowSchema),
   /** Cells holding a fragment of a longer array or object; rows numbered within the block. */
-  cut: z.array(z.object({ row: z.number().int().nonnegative(), column: z.string() })),
+  cut: z.array(
+    z.object({ row: z.number().int().nonnegative(), column: z.string() })
+  ),
   /** Columns of this block, in grid order: the grid adds those it did not have. */
   columns: z.array(ColumnSchema),
   /** The requests this block cost (a far jump walks through several). */
@@ -172,22 +222,34 @@ export const BlockSchema = z.object({
   /** Where each row lives, parallel to `rows`: edits are addressed to these. */
   keys: z.array(RowKeySchema).optional(),
   /** Each row's version as read, parallel to `rows`; null where the engine keeps none (Typesense). */
-  versions: z.array(RowVersionSchema.nullable()).optional(),
+  versions: z.array(RowVersionSchema.nullable()).optional()
 });
 export type Block = z.infer<typeof BlockSchema>;
 
-const ReplyBase = { v: z.literal(GRID_PROTOCOL_VERSION), requestId: z.string() };
+const ReplyBase = {
+  v: z.literal(PANEL_PROTOCOL_VERSION),
+  requestId: z.string()
+};
 
 export const GridReplySchema = z.discriminatedUnion('type', [
-  z.object({ ...ReplyBase, type: z.literal('connections'), connections: z.array(ConnectionInfoSchema) }),
-  z.object({ ...ReplyBase, type: z.literal('profiles'), profiles: z.array(ProfileInfoSchema), problem: z.string().optional() }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('connections'),
+    connections: z.array(ConnectionInfoSchema)
+  }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('profiles'),
+    profiles: z.array(ProfileInfoSchema),
+    problem: z.string().optional()
+  }),
   z.object({
     ...ReplyBase,
     type: z.literal('targets'),
     connection: z.string(),
     targets: z.array(TargetInfoSchema),
     /** Why the list is empty or partial (a key that may not list collections). */
-    note: z.string().optional(),
+    note: z.string().optional()
   }),
   z.object({
     ...ReplyBase,
@@ -210,17 +272,33 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     /** Every filter operator as the engine does it, in the bar's order. */
     operators: z.array(OperatorInfoSchema),
     /** The raw filter row's syntax, as an example for its placeholder. */
-    rawFilterHint: z.string(),
+    rawFilterHint: z.string()
   }),
-  z.object({ ...ReplyBase, type: z.literal('block'), gridId: z.string(), total: z.number().int().nonnegative(), block: BlockSchema }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('block'),
+    gridId: z.string(),
+    total: z.number().int().nonnegative(),
+    block: BlockSchema
+  }),
   z.object({ ...ReplyBase, type: z.literal('closed'), gridId: z.string() }),
   /**
    * Unasked (no request id): the kernel ended a grid because the connection it read was
    * replaced by `%connect` or closed. `message` leads with `connection replaced: reopen` or
    * `connection closed: reopen`; later requests for the grid get it as their error.
    */
-  z.object({ ...ReplyBase, requestId: z.null(), type: z.literal('ended'), gridId: z.string(), message: z.string() }),
-  z.object({ ...ReplyBase, type: z.literal('curl'), commands: z.array(z.string()) }),
+  z.object({
+    ...ReplyBase,
+    requestId: z.null(),
+    type: z.literal('ended'),
+    gridId: z.string(),
+    message: z.string()
+  }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('curl'),
+    commands: z.array(z.string())
+  }),
   z.object({
     ...ReplyBase,
     /** The request id is null when the message was too broken to carry one. */
@@ -230,10 +308,12 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     message: z.string(),
     status: z.number().int().optional(),
     /** A refused filter: the filter row (its index, or `raw`) the message belongs under. Nothing was sent. */
-    filterRow: z.union([z.number().int().nonnegative(), z.literal('raw')]).optional(),
+    filterRow: z
+      .union([z.number().int().nonnegative(), z.literal('raw')])
+      .optional()
   }),
   ...AdminReplySchemas,
   ...EditReplySchemas,
-  ...ExportReplySchemas,
+  ...ExportReplySchemas
 ]);
 export type GridReply = z.infer<typeof GridReplySchema>;

@@ -4,4 +4,4 @@
  * 3: editing (edit-protocol.ts), row keys and versions on blocks.
  * 4: the comm renamed `searchbook.panel` (it was `searchbook.grid`), for what it serves.
  */
-export const GRID_PROTOCOL_VERSION = 4;
+export const PANEL_PROTOCOL_VERSION = 4;

@@ -30,7 +30,11 @@ const CONNECT_LINE = /^(\s*%connect)(?=\s|$)/i;
  * count as a key too: the word after an empty option is the value the user meant.
  */
 export function typedSecretsIn(args: string): TypedSecret[] {
-  const tokens = [...args.matchAll(/\S+/g)].map((m) => ({ text: m[0], start: m.index, end: m.index + m[0].length }));
+  const tokens = [...args.matchAll(/\S+/g)].map(m => ({
+    text: m[0],
+    start: m.index,
+    end: m.index + m[0].length
+  }));
   const found: TypedSecret[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as (typeof tokens)[number];
@@ -41,24 +45,42 @@ export function typedSecretsIn(args: string): TypedSecret[] {
       const next = () => tokens[i + 1];
       if (value === undefined) {
         // `key` alone: an option only when `=` follows (`key =x`, `key = x`).
-        if (!next()?.text.startsWith('=')) continue;
+        if (!next()?.text.startsWith('=')) {
+          continue;
+        }
         i += 1;
         value = (tokens[i] as (typeof tokens)[number]).text.slice(1);
         end = (tokens[i] as (typeof tokens)[number]).end;
       }
       const following = next();
-      if (value === '' && following && !following.text.includes('=') && !following.text.startsWith('--') && !FLAG.test(following.text)) {
+      if (
+        value === '' &&
+        following &&
+        !following.text.includes('=') &&
+        !following.text.startsWith('--') &&
+        !FLAG.test(following.text)
+      ) {
         i += 1;
         value = following.text;
         end = following.end;
       }
-      if (!ENV_ONLY.test(value)) found.push({ option: (option[1] as string).toLowerCase() as 'password' | 'key', start: token.start, end });
+      if (!ENV_ONLY.test(value)) {
+        found.push({
+          option: (option[1] as string).toLowerCase() as 'password' | 'key',
+          start: token.start,
+          end
+        });
+      }
       continue;
     }
     const address = ADDRESS_PASSWORD.exec(token.text);
     if (address) {
       const at = token.start + (address[1] as string).length;
-      found.push({ option: 'address', start: at, end: at + (address[2] as string).length });
+      found.push({
+        option: 'address',
+        start: at,
+        end: at + (address[2] as string).length
+      });
     }
   }
   return found;
@@ -67,8 +89,14 @@ export function typedSecretsIn(args: string): TypedSecret[] {
 /** The secrets typed into one line of a cell, with offsets in that line; none unless it is a `%connect` line. */
 export function typedSecretsInLine(line: string): TypedSecret[] {
   const head = CONNECT_LINE.exec(line)?.[1];
-  if (head === undefined) return [];
-  return typedSecretsIn(line.slice(head.length)).map((s) => ({ ...s, start: s.start + head.length, end: s.end + head.length }));
+  if (head === undefined) {
+    return [];
+  }
+  return typedSecretsIn(line.slice(head.length)).map(s => ({
+    ...s,
+    start: s.start + head.length,
+    end: s.end + head.length
+  }));
 }
 
 /**
@@ -79,11 +107,15 @@ export function typedSecretsInLine(line: string): TypedSecret[] {
 export function withoutTypedSecrets(cell: string): string {
   return cell
     .split('\n')
-    .map((line) => {
+    .map(line => {
       let cleaned = line;
       for (const secret of typedSecretsInLine(line).reverse()) {
         let start = secret.start;
-        if (secret.option !== 'address') while (start > 0 && /\s/.test(cleaned.charAt(start - 1))) start -= 1;
+        if (secret.option !== 'address') {
+          while (start > 0 && /\s/.test(cleaned.charAt(start - 1))) {
+            start -= 1;
+          }
+        }
         cleaned = cleaned.slice(0, start) + cleaned.slice(secret.end);
       }
       return cleaned;

@@ -11,7 +11,10 @@ import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { compactCatalogPath } from '../kernel/src/engines/elasticsearch/endpoints';
 import { KERNEL_NAME, writeKernelspec } from '../kernel/src/install/kernelspec';
-import { installLabextension, LABEXTENSION_NAME } from '../kernel/src/install/labextension';
+import {
+  installLabextension,
+  LABEXTENSION_NAME
+} from '../kernel/src/install/labextension';
 import { PACKAGE_ROOT, PACKAGE_VERSION } from '../kernel/src/package-info';
 import { copyNativeAddons, NATIVE_PACKAGES } from './native-addons';
 import { thirdPartyLicenses } from './third-party-licenses';
@@ -25,15 +28,30 @@ const SHARE = join(PYTHON, 'share', 'jupyter');
  * Jupyter puts the Python it runs on in place of a leading "python" (as it does for ipykernel),
  * and the package's launcher then hands over to the Node.js installed with it.
  */
-export const WHEEL_KERNEL_ARGV = ['python', '-m', 'searchbook', 'kernel', '{connection_file}'];
+export const WHEEL_KERNEL_ARGV = [
+  'python',
+  '-m',
+  'searchbook',
+  'kernel',
+  '{connection_file}'
+];
 
 const FROM_PIP = {
   packageManager: 'python',
   packageName: 'searchbook',
-  uninstallInstructions: 'Use your Python package manager (pip, conda, etc.) to uninstall the package searchbook',
+  uninstallInstructions:
+    'Use your Python package manager (pip, conda, etc.) to uninstall the package searchbook'
 };
 
-const BUNDLE_OPTIONS = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: [...NATIVE_PACKAGES], logLevel: 'error', metafile: true } satisfies BuildOptions;
+const BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external: [...NATIVE_PACKAGES],
+  logLevel: 'error',
+  metafile: true
+} satisfies BuildOptions;
 
 /**
  * Two bundles, from the files tsc built: the command line with the kernel, and the sandbox
@@ -44,31 +62,61 @@ async function bundle(): Promise<Metafile[]> {
   const sandbox: Plugin = {
     name: 'sandbox-beside',
     setup(on) {
-      on.onResolve({ filter: /examples\/sandbox\/main$/ }, () => ({ path: './sandbox.js', external: true }));
-    },
+      on.onResolve({ filter: /examples\/sandbox\/main$/ }, () => ({
+        path: './sandbox.js',
+        external: true
+      }));
+    }
   };
   // The same entry as a checkout's `searchbook` command.
-  const cli = await build({ ...BUNDLE_OPTIONS, entryPoints: [join(PACKAGE_ROOT, 'bin', 'searchbook.js')], outfile: join(NODE_ROOT, 'lib', 'searchbook.js'), plugins: [sandbox] });
-  const sandboxBundle = await build({ ...BUNDLE_OPTIONS, entryPoints: [join(PACKAGE_ROOT, 'dist', 'examples', 'sandbox', 'main.js')], outfile: join(NODE_ROOT, 'lib', 'sandbox.js') });
+  const cli = await build({
+    ...BUNDLE_OPTIONS,
+    entryPoints: [join(PACKAGE_ROOT, 'bin', 'searchbook.js')],
+    outfile: join(NODE_ROOT, 'lib', 'searchbook.js'),
+    plugins: [sandbox]
+  });
+  const sandboxBundle = await build({
+    ...BUNDLE_OPTIONS,
+    entryPoints: [join(PACKAGE_ROOT, 'dist', 'examples', 'sandbox', 'main.js')],
+    outfile: join(NODE_ROOT, 'lib', 'sandbox.js')
+  });
   return [cli.metafile, sandboxBundle.metafile];
 }
 
 async function main(): Promise<void> {
   await rm(NODE_ROOT, { recursive: true, force: true });
   await rm(join(PYTHON, 'share'), { recursive: true, force: true });
-  await writeFile(join(NODE_ROOT, 'lib', 'THIRD-PARTY-LICENSES.txt'), await thirdPartyLicenses(await bundle()));
-  await cp(join(PACKAGE_ROOT, 'packaging', 'wheel-entry.js'), join(NODE_ROOT, 'bin', 'searchbook.js'));
-  await writeFile(join(NODE_ROOT, 'package.json'), `${JSON.stringify({ name: 'searchbook', version: PACKAGE_VERSION, private: true, license: 'BSD-3-Clause' }, null, 2)}\n`);
-  const catalog = join(NODE_ROOT, 'dist', 'catalog', 'elasticsearch-endpoints.json');
+  await writeFile(
+    join(NODE_ROOT, 'lib', 'THIRD-PARTY-LICENSES.txt'),
+    await thirdPartyLicenses(await bundle())
+  );
+  await cp(
+    join(PACKAGE_ROOT, 'packaging', 'wheel-entry.js'),
+    join(NODE_ROOT, 'bin', 'searchbook.js')
+  );
+  await writeFile(
+    join(NODE_ROOT, 'package.json'),
+    `${JSON.stringify({ name: 'searchbook', version: PACKAGE_VERSION, private: true, license: 'BSD-3-Clause' }, null, 2)}\n`
+  );
+  const catalog = join(
+    NODE_ROOT,
+    'dist',
+    'catalog',
+    'elasticsearch-endpoints.json'
+  );
   await mkdir(dirname(catalog), { recursive: true });
   await cp(compactCatalogPath(), catalog);
   const addons = await copyNativeAddons(join(NODE_ROOT, 'node_modules'));
   await writeKernelspec(join(SHARE, 'kernels', KERNEL_NAME), WHEEL_KERNEL_ARGV);
   await installLabextension(SHARE, FROM_PIP);
-  process.stdout.write(`Staged searchbook ${PACKAGE_VERSION} in ${PYTHON}: bundle, ${addons.length} addon files, kernelspec ${KERNEL_NAME}, labextension ${LABEXTENSION_NAME}\n`);
+  process.stdout.write(
+    `Staged searchbook ${PACKAGE_VERSION} in ${PYTHON}: bundle, ${addons.length} addon files, kernelspec ${KERNEL_NAME}, labextension ${LABEXTENSION_NAME}\n`
+  );
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Could not stage the wheel: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `Could not stage the wheel: ${error instanceof Error ? error.message : String(error)}\n`
+  );
   process.exitCode = 1;
 });

@@ -46,7 +46,8 @@ function pattern(written) {
 function layersOfDoc() {
   const doc = readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');
   // Only the table of the "Layers" section: the page's other tables map other things.
-  const layers = doc.split(/^## /m).find(section => section.startsWith('Layers')) ?? '';
+  const layers =
+    doc.split(/^## /m).find(section => section.startsWith('Layers')) ?? '';
   const rows = layers.split('\n').filter(line => line.startsWith('| `'));
   return rows
     .map(row =>

@@ -3,7 +3,9 @@
 const { readFileSync, existsSync } = require('node:fs');
 
 const [jestFile, junitFile] = process.argv.slice(2);
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 
 if (existsSync(jestFile)) {
   const jest = JSON.parse(readFileSync(jestFile, 'utf8'));
@@ -18,8 +20,11 @@ if (existsSync(jestFile)) {
 if (existsSync(junitFile)) {
   const xml = readFileSync(junitFile, 'utf8');
   const suite = /<testsuite\b[^>]*>/.exec(xml)?.[0] ?? '';
-  const attr = (name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
-  const total = attr('tests'), pyFailed = attr('failures') + attr('errors'), pySkipped = attr('skipped');
+  const attr = name =>
+    Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
+  const total = attr('tests'),
+    pyFailed = attr('failures') + attr('errors'),
+    pySkipped = attr('skipped');
   passed += total - pyFailed - pySkipped;
   failed += pyFailed;
   skipped += pySkipped;
@@ -28,5 +33,7 @@ if (existsSync(junitFile)) {
   console.error('pytest wrote no report');
 }
 
-console.log(`searchbook: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(
+  `searchbook: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`
+);
 process.exit(failed ? 1 : 0);

@@ -4,6 +4,9 @@ declare class TextEncoder {
   encode(input?: string): Uint8Array;
 }
 declare class TextDecoder {
-  constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
+  constructor(
+    label?: string,
+    options?: { fatal?: boolean; ignoreBOM?: boolean }
+  );
   decode(input?: Uint8Array, options?: { stream?: boolean }): string;
 }

@@ -28,66 +28,110 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions {
     tsVersion: '29.0',
     esPassword: 'sandbox-password',
     tsApiKey: 'sandbox-api-key',
-    security: true,
+    security: true
   };
   const args = [...argv];
   while (args.length > 0) {
     const raw = args.shift() as string;
     const eq = raw.indexOf('=');
     const flag = raw.startsWith('--') && eq > 0 ? raw.slice(0, eq) : raw;
-    const inline = raw.startsWith('--') && eq > 0 ? raw.slice(eq + 1) : undefined;
+    const inline =
+      raw.startsWith('--') && eq > 0 ? raw.slice(eq + 1) : undefined;
     const value = (): string => {
       const v = inline ?? args.shift();
-      if (v === undefined || v === '') throw new SandboxUsageError(`${flag} needs a value`);
+      if (v === undefined || v === '') {
+        throw new SandboxUsageError(`${flag} needs a value`);
+      }
       return v;
     };
     const port = (): number => {
       const v = value();
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new SandboxUsageError(`${flag}: "${v}" is not a port number (0 to 65535)`);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) {
+        throw new SandboxUsageError(
+          `${flag}: "${v}" is not a port number (0 to 65535)`
+        );
+      }
       return n;
     };
     switch (flag) {
-      case '--es-port': opts.esPort = port(); break;
-      case '--ts-port': opts.tsPort = port(); break;
-      case '--tls': opts.tls = true; break;
-      case '--data': opts.dataDir = value(); break;
-      case '--es-version': opts.esVersion = value(); break;
-      case '--ts-version': opts.tsVersion = value(); break;
-      case '--es-password': opts.esPassword = value(); break;
-      case '--ts-api-key': opts.tsApiKey = value(); break;
-      case '--no-security': opts.security = false; break;
+      case '--es-port':
+        opts.esPort = port();
+        break;
+      case '--ts-port':
+        opts.tsPort = port();
+        break;
+      case '--tls':
+        opts.tls = true;
+        break;
+      case '--data':
+        opts.dataDir = value();
+        break;
+      case '--es-version':
+        opts.esVersion = value();
+        break;
+      case '--ts-version':
+        opts.tsVersion = value();
+        break;
+      case '--es-password':
+        opts.esPassword = value();
+        break;
+      case '--ts-api-key':
+        opts.tsApiKey = value();
+        break;
+      case '--no-security':
+        opts.security = false;
+        break;
       default:
-        throw new SandboxUsageError(`unknown option "${raw}"\n\n${SANDBOX_USAGE}`);
+        throw new SandboxUsageError(
+          `unknown option "${raw}"\n\n${SANDBOX_USAGE}`
+        );
     }
   }
-  if (!/^[78]\.\d+(\.\d+)?$/.test(opts.esVersion)) throw new SandboxUsageError(`--es-version: "${opts.esVersion}" is not 7.x or 8.x (for example 8.15.0 or 7.17.0)`);
+  if (!/^[78]\.\d+(\.\d+)?$/.test(opts.esVersion)) {
+    throw new SandboxUsageError(
+      `--es-version: "${opts.esVersion}" is not 7.x or 8.x (for example 8.15.0 or 7.17.0)`
+    );
+  }
   return opts;
 }
 
-export async function sandboxMain(argv: string[], out: (line: string) => void = (l) => process.stdout.write(l + '\n')): Promise<void> {
+export async function sandboxMain(
+  argv: string[],
+  out: (line: string) => void = l => process.stdout.write(l + '\n')
+): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
     out(SANDBOX_USAGE);
     return;
   }
   const opts = parseSandboxArgs(argv);
-  out(`searchbook sandbox: Elasticsearch ${opts.esVersion} (security ${opts.security ? 'on' : 'off'}${opts.tls ? ', HTTPS' : ''}), Typesense ${opts.tsVersion}`);
-  const running = await startSandbox({ ...opts, log: (l) => out(`  ${l}`) });
-  const esAuth = opts.security ? ` auth=basic user=elastic password=\${env:ES_PASSWORD}` : ' auth=none';
+  out(
+    `searchbook sandbox: Elasticsearch ${opts.esVersion} (security ${opts.security ? 'on' : 'off'}${opts.tls ? ', HTTPS' : ''}), Typesense ${opts.tsVersion}`
+  );
+  const running = await startSandbox({ ...opts, log: l => out(`  ${l}`) });
+  const esAuth = opts.security
+    ? ` auth=basic user=elastic password=\${env:ES_PASSWORD}`
+    : ' auth=none';
   out('');
-  out(`Elasticsearch  ${running.esUrl}${opts.security ? `   user elastic, password ${opts.esPassword}` : '   (no authentication)'}`);
+  out(
+    `Elasticsearch  ${running.esUrl}${opts.security ? `   user elastic, password ${opts.esPassword}` : '   (no authentication)'}`
+  );
   out(`Typesense      ${running.tsUrl}   admin API key ${opts.tsApiKey}`);
-  if (running.caFile) out(`CA certificate ${running.caFile}`);
+  if (running.caFile) {
+    out(`CA certificate ${running.caFile}`);
+  }
   out('');
   out('In the shell that starts Jupyter:');
-  out(`  export ${opts.security ? `ES_PASSWORD='${opts.esPassword}' ` : ''}TYPESENSE_API_KEY='${opts.tsApiKey}'`);
+  out(
+    `  export ${opts.security ? `ES_PASSWORD='${opts.esPassword}' ` : ''}TYPESENSE_API_KEY='${opts.tsApiKey}'`
+  );
   out('Then in a notebook cell:');
   out(`  %connect elasticsearch ${running.esUrl}${esAuth}`);
   out(`  %connect typesense ${running.tsUrl} key=\${env:TYPESENSE_API_KEY}`);
   out('');
   out('Press Ctrl-C to stop.');
 
-  await new Promise<void>((resolve) => {
+  await new Promise<void>(resolve => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);

@@ -6,7 +6,12 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { generateBooksSample } from './sample-typesense';
-import { generateProducts, PRODUCTS_ALIAS, PRODUCTS_INDEX, PRODUCTS_MAPPING } from '../data/generate-products';
+import {
+  generateProducts,
+  PRODUCTS_ALIAS,
+  PRODUCTS_INDEX,
+  PRODUCTS_MAPPING
+} from '../data/generate-products';
 import { createElasticsearchSandbox } from './elasticsearch';
 import { listen, type ListeningServer } from './serve';
 import { generateCertificates, writeCaFile } from './tls';
@@ -35,15 +40,30 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox> {
+export async function startSandbox(
+  opts: SandboxOptions
+): Promise<RunningSandbox> {
   const log = opts.log ?? (() => undefined);
-  const es = createElasticsearchSandbox({ version: opts.esVersion, security: opts.security, password: opts.esPassword });
+  const es = createElasticsearchSandbox({
+    version: opts.esVersion,
+    security: opts.security,
+    password: opts.esPassword
+  });
   const started = Date.now();
-  const loaded = es.loadIndex(PRODUCTS_INDEX, PRODUCTS_MAPPING, generateProducts(opts.products));
+  const loaded = es.loadIndex(
+    PRODUCTS_INDEX,
+    PRODUCTS_MAPPING,
+    generateProducts(opts.products)
+  );
   es.state.indices.get(PRODUCTS_INDEX)?.aliases.set(PRODUCTS_ALIAS, {});
-  log(`elasticsearch: loaded ${loaded} documents into "${PRODUCTS_INDEX}" (alias "${PRODUCTS_ALIAS}") in ${Date.now() - started} ms`);
+  log(
+    `elasticsearch: loaded ${loaded} documents into "${PRODUCTS_INDEX}" (alias "${PRODUCTS_ALIAS}") in ${Date.now() - started} ms`
+  );
 
-  const ts = createTypesenseSandbox({ version: opts.tsVersion, apiKey: opts.tsApiKey });
+  const ts = createTypesenseSandbox({
+    version: opts.tsVersion,
+    apiKey: opts.tsApiKey
+  });
   const sample = generateBooksSample(ts);
   log(`typesense: loaded ${sample}`);
 
@@ -52,15 +72,21 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   if (opts.tls) {
     const certs = await generateCertificates();
     tls = { cert: certs.cert, key: certs.key };
-    const dir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'searchbook-sandbox-')));
+    const dir =
+      opts.dataDir ??
+      (await mkdtemp(path.join(os.tmpdir(), 'searchbook-sandbox-')));
     caFile = await writeCaFile(certs, path.join(dir, 'sandbox-ca.pem'));
   }
   const servers: ListeningServer[] = [];
   try {
-    servers.push(await listen(es.handler, { port: opts.esPort, ...(tls ? { tls } : {}) }));
-    servers.push(await listen(ts.handler, { port: opts.tsPort, ...(tls ? { tls } : {}) }));
+    servers.push(
+      await listen(es.handler, { port: opts.esPort, ...(tls ? { tls } : {}) })
+    );
+    servers.push(
+      await listen(ts.handler, { port: opts.tsPort, ...(tls ? { tls } : {}) })
+    );
   } catch (err) {
-    await Promise.all(servers.map((s) => s.close()));
+    await Promise.all(servers.map(s => s.close()));
     throw err;
   }
   const [esServer, tsServer] = servers as [ListeningServer, ListeningServer];
@@ -69,7 +95,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     tsUrl: tsServer.url,
     ...(caFile ? { caFile } : {}),
     close: async () => {
-      await Promise.all(servers.map((s) => s.close()));
-    },
+      await Promise.all(servers.map(s => s.close()));
+    }
   };
 }

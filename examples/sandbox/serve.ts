@@ -21,7 +21,10 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
-export function listen(handler: http.RequestListener, opts: ListenOptions): Promise<ListeningServer> {
+export function listen(
+  handler: http.RequestListener,
+  opts: ListenOptions
+): Promise<ListeningServer> {
   const host = opts.host ?? '127.0.0.1';
   const server: http.Server = opts.tls
     ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handler)
@@ -42,7 +45,7 @@ export function listen(handler: http.RequestListener, opts: ListenOptions): Prom
       resolve({
         url: `${scheme}://${hostPart}:${port}`,
         port,
-        close: () => closeServer(server),
+        close: () => closeServer(server)
       });
     });
   });
@@ -50,7 +53,7 @@ export function listen(handler: http.RequestListener, opts: ListenOptions): Prom
 
 function closeServer(server: http.Server): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.close((err) => (err ? reject(err) : resolve()));
+    server.close(err => (err ? reject(err) : resolve()));
     // Pooled clients keep sockets open; without this close() would wait for them.
     server.closeIdleConnections();
     server.closeAllConnections();

@@ -22,43 +22,73 @@ export interface CertificateNames {
   ips: string[];
 }
 
-const LOOPBACK_NAMES: CertificateNames = { dns: ['localhost'], ips: ['127.0.0.1', '::1'] };
+const LOOPBACK_NAMES: CertificateNames = {
+  dns: ['localhost'],
+  ips: ['127.0.0.1', '::1']
+};
 
 /** `names` lets tests make a certificate that does not name the host they connect to. */
-export async function generateCertificates(names: CertificateNames = LOOPBACK_NAMES): Promise<SandboxCertificates> {
+export async function generateCertificates(
+  names: CertificateNames = LOOPBACK_NAMES
+): Promise<SandboxCertificates> {
   const notBeforeDate = new Date(Date.now() - 60_000);
   const notAfterDate = new Date(Date.now() + 365 * 24 * 3600 * 1000);
-  const ca = await generate([{ name: 'commonName', value: 'searchbook sandbox CA' }], {
-    keySize: 2048,
-    algorithm: 'sha256',
-    notBeforeDate,
-    notAfterDate,
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+  const ca = await generate(
+    [{ name: 'commonName', value: 'searchbook sandbox CA' }],
+    {
+      keySize: 2048,
+      algorithm: 'sha256',
+      notBeforeDate,
+      notAfterDate,
+      extensions: [
+        { name: 'basicConstraints', cA: true, critical: true },
+        {
+          name: 'keyUsage',
+          keyCertSign: true,
+          cRLSign: true,
+          digitalSignature: true,
+          critical: true
+        }
+      ]
+    }
+  );
+  const server = await generate(
+    [
+      { name: 'commonName', value: names.dns[0] ?? names.ips[0] ?? 'localhost' }
     ],
-  });
-  const server = await generate([{ name: 'commonName', value: names.dns[0] ?? names.ips[0] ?? 'localhost' }], {
-    keySize: 2048,
-    algorithm: 'sha256',
-    notBeforeDate,
-    notAfterDate,
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [...names.dns.map((value) => ({ type: 2 as const, value })), ...names.ips.map((ip) => ({ type: 7 as const, ip }))],
-      },
-    ],
-  });
+    {
+      keySize: 2048,
+      algorithm: 'sha256',
+      notBeforeDate,
+      notAfterDate,
+      ca: { key: ca.private, cert: ca.cert },
+      extensions: [
+        { name: 'basicConstraints', cA: false },
+        {
+          name: 'keyUsage',
+          digitalSignature: true,
+          keyEncipherment: true,
+          critical: true
+        },
+        { name: 'extKeyUsage', serverAuth: true },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            ...names.dns.map(value => ({ type: 2 as const, value })),
+            ...names.ips.map(ip => ({ type: 7 as const, ip }))
+          ]
+        }
+      ]
+    }
+  );
   return { ca: ca.cert, cert: server.cert, key: server.private };
 }
 
 /** Writes the CA PEM (creating the directory) and returns the file's absolute path. */
-export async function writeCaFile(certs: Pick<SandboxCertificates, 'ca'>, file: string): Promise<string> {
+export async function writeCaFile(
+  certs: Pick<SandboxCertificates, 'ca'>,
+  file: string
+): Promise<string> {
   const target = path.resolve(file);
   await fs.mkdir(path.dirname(target), { recursive: true });
   await fs.writeFile(target, certs.ca, { mode: 0o644 });

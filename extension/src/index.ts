@@ -1,5 +1,8 @@
 import { LanguageSupport, StreamLanguage } from '@codemirror/language';
-import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
 import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
 import { IConsoleTracker } from '@jupyterlab/console';
 import { INotebookTracker } from '@jupyterlab/notebook';
@@ -7,7 +10,10 @@ import { withoutTypedSecrets } from '@searchbook/contracts/typed-secrets';
 import { interruptKernelOf, rewriteCell } from './cells/kernel-actions';
 import { consoleTokens } from './language/console-tokens';
 import { STOP_EVENT } from './mime/progress-output';
-import { REMOVE_SECRET_COMMAND, REMOVE_SECRET_EVENT } from './mime/typed-secret-output';
+import {
+  REMOVE_SECRET_COMMAND,
+  REMOVE_SECRET_EVENT
+} from './mime/typed-secret-output';
 import { panelPlugin, trackersOf } from './panel-plugin';
 
 /**
@@ -25,9 +31,10 @@ const languagePlugin: JupyterFrontEndPlugin<void> = {
       displayName: 'searchbook console',
       mime: 'text/x-searchbook',
       extensions: ['searchbook'],
-      load: async () => new LanguageSupport(StreamLanguage.define(consoleTokens)),
+      load: async () =>
+        new LanguageSupport(StreamLanguage.define(consoleTokens))
     });
-  },
+  }
 };
 
 /** The stop control of a waiting request (a MIME renderer, which has no kernel of its own) interrupts its notebook's kernel. */
@@ -36,12 +43,18 @@ const stopPlugin: JupyterFrontEndPlugin<void> = {
   description: 'Stop controls on requests in flight',
   autoStart: true,
   optional: [INotebookTracker, IConsoleTracker],
-  activate: (_app: JupyterFrontEnd, notebooks: INotebookTracker | null, consoles: IConsoleTracker | null) => {
+  activate: (
+    _app: JupyterFrontEnd,
+    notebooks: INotebookTracker | null,
+    consoles: IConsoleTracker | null
+  ) => {
     const trackers = trackersOf(notebooks, consoles);
-    document.addEventListener(STOP_EVENT, (event) => {
-      if (event.target instanceof Node) void interruptKernelOf(trackers, event.target);
+    document.addEventListener(STOP_EVENT, event => {
+      if (event.target instanceof Node) {
+        void interruptKernelOf(trackers, event.target);
+      }
     });
-  },
+  }
 };
 
 /** Removes passwords and keys typed into %connect lines: from the refusal's button, or as a command on the active cell. */
@@ -51,16 +64,21 @@ const typedSecretPlugin: JupyterFrontEndPlugin<void> = {
   autoStart: true,
   optional: [INotebookTracker],
   activate: (app: JupyterFrontEnd, notebooks: INotebookTracker | null) => {
-    if (!notebooks) return;
+    if (!notebooks) {
+      return;
+    }
     app.commands.addCommand(REMOVE_SECRET_COMMAND, {
       label: 'searchbook: Remove typed secrets from the cell',
-      caption: 'Deletes passwords and keys typed into the active cell\'s %connect lines (searchbook then asks for them when the cell runs)',
-      execute: () => rewriteCell(app, notebooks, withoutTypedSecrets),
+      caption:
+        "Deletes passwords and keys typed into the active cell's %connect lines (searchbook then asks for them when the cell runs)",
+      execute: () => rewriteCell(app, notebooks, withoutTypedSecrets)
     });
-    document.addEventListener(REMOVE_SECRET_EVENT, (event) => {
-      if (event.target instanceof Node) rewriteCell(app, notebooks, withoutTypedSecrets, event.target);
+    document.addEventListener(REMOVE_SECRET_EVENT, event => {
+      if (event.target instanceof Node) {
+        rewriteCell(app, notebooks, withoutTypedSecrets, event.target);
+      }
     });
-  },
+  }
 };
 
 export default [languagePlugin, stopPlugin, typedSecretPlugin, panelPlugin];

@@ -1,4 +1,7 @@
-import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
 import { IConsoleTracker } from '@jupyterlab/console';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import type { IWidgetTracker } from '@jupyterlab/apputils';
@@ -6,7 +9,10 @@ import type { Kernel, Session } from '@jupyterlab/services';
 import { LabIcon } from '@jupyterlab/ui-components';
 import type { ISignal } from '@lumino/signaling';
 import { addCopyCellAsCurl } from './cells/copy-cell-as-curl';
-import { DocumentGridWidget, type GridHost } from './documents/document-grid-widget';
+import {
+  DocumentGridWidget,
+  type GridHost
+} from './documents/document-grid-widget';
 import { ExportMenu } from './export/export-menu';
 import { type KernelWidget, SidebarModel } from './sidebar/model';
 import { SearchbookSidebar } from './sidebar/sidebar';
@@ -14,14 +20,22 @@ import { IDocumentGrids } from './tokens';
 
 const ICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><g class="jp-icon3" fill="#616161"><path d="M4 4h12v2H4zm0 4h12v2H4zm0 4h7v2H4zm0 4h5v2H4z"/><path d="M16.5 11a4.5 4.5 0 0 1 3.6 7.2l2.6 2.6-1.4 1.4-2.6-2.6A4.5 4.5 0 1 1 16.5 11zm0 2a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z"/></g></svg>';
-const searchbookIcon = new LabIcon({ name: 'searchbook:panel', svgstr: ICON_SVG });
+const searchbookIcon = new LabIcon({
+  name: 'searchbook:panel',
+  svgstr: ICON_SVG
+});
 
 /** Where the panel's own kernel lives when no searchbook notebook or console is current. */
 const OWN_SESSION_PATH = 'searchbook-panel';
 
 /** The notebook and console trackers a frontend provides (Notebook 7's file browser page has neither). */
-export function trackersOf(notebooks: INotebookTracker | null, consoles: IConsoleTracker | null): IWidgetTracker<KernelWidget>[] {
-  return [notebooks, consoles].filter((t): t is INotebookTracker | IConsoleTracker => t !== null);
+export function trackersOf(
+  notebooks: INotebookTracker | null,
+  consoles: IConsoleTracker | null
+): IWidgetTracker<KernelWidget>[] {
+  return [notebooks, consoles].filter(
+    (t): t is INotebookTracker | IConsoleTracker => t !== null
+  );
 }
 
 /**
@@ -31,48 +45,75 @@ export function trackersOf(notebooks: INotebookTracker | null, consoles: IConsol
  */
 export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
   id: 'searchbook:panel',
-  description: 'The searchbook side panel: connections, indices and collections, and document grids',
+  description:
+    'The searchbook side panel: connections, indices and collections, and document grids',
   autoStart: true,
   optional: [INotebookTracker, IConsoleTracker],
   provides: IDocumentGrids,
-  activate: (app: JupyterFrontEnd, notebooks: INotebookTracker | null, consoles: IConsoleTracker | null): IDocumentGrids => {
+  activate: (
+    app: JupyterFrontEnd,
+    notebooks: INotebookTracker | null,
+    consoles: IConsoleTracker | null
+  ): IDocumentGrids => {
     const trackers = trackersOf(notebooks, consoles);
     let ownSession: Promise<Session.ISessionConnection> | undefined;
     const ownKernel = async (): Promise<Kernel.IKernelConnection> => {
       ownSession ??= (async () => {
         const sessions = app.serviceManager.sessions;
         const existing = await sessions.findByPath(OWN_SESSION_PATH);
-        if (existing?.kernel?.name === 'searchbook') return sessions.connectTo({ model: existing });
-        return sessions.startNew({ path: OWN_SESSION_PATH, type: 'searchbook', name: 'searchbook panel', kernel: { name: 'searchbook' } });
+        if (existing?.kernel?.name === 'searchbook') {
+          return sessions.connectTo({ model: existing });
+        }
+        return sessions.startNew({
+          path: OWN_SESSION_PATH,
+          type: 'searchbook',
+          name: 'searchbook panel',
+          kernel: { name: 'searchbook' }
+        });
       })();
       const session = await ownSession;
-      if (!session.kernel) throw new Error('the session has no kernel');
+      if (!session.kernel) {
+        throw new Error('the session has no kernel');
+      }
       return session.kernel;
     };
 
     // "Insert into notebook" adds to the notebook the user worked in last: the tracker's current one.
     const host: GridHost = {
-      insertCell: async (text) => {
+      insertCell: async text => {
         const notebook = notebooks?.currentWidget;
-        if (!notebook || notebook.isDisposed) throw new Error('No notebook to insert into: open or click into a notebook, then use "Insert into notebook" again.');
+        if (!notebook || notebook.isDisposed) {
+          throw new Error(
+            'No notebook to insert into: open or click into a notebook, then use "Insert into notebook" again.'
+          );
+        }
         app.shell.activateById(notebook.id);
         await app.commands.execute('notebook:insert-cell-below');
         const cell = notebook.content.activeCell;
-        if (!cell) throw new Error('The notebook has no active cell to insert below.');
+        if (!cell) {
+          throw new Error('The notebook has no active cell to insert below.');
+        }
         cell.model.sharedModel.setSource(text);
-      },
+      }
     };
 
     const grids = new Set<DocumentGridWidget>();
-    const shell = app.shell as JupyterFrontEnd.IShell & { currentChanged?: ISignal<unknown, unknown> };
+    const shell = app.shell as JupyterFrontEnd.IShell & {
+      currentChanged?: ISignal<unknown, unknown>;
+    };
     const model: SidebarModel = new SidebarModel({
       trackers,
       shell,
-      keepsFollowing: (widget) => widget instanceof DocumentGridWidget,
+      keepsFollowing: widget => widget instanceof DocumentGridWidget,
       ownKernel,
       activateGrid: (connection, target) => {
-        const open = [...grids].find((g) => !g.isDisposed && g.connection === connection && g.target === target);
-        if (!open) return undefined;
+        const open = [...grids].find(
+          g =>
+            !g.isDisposed && g.connection === connection && g.target === target
+        );
+        if (!open) {
+          return undefined;
+        }
         // A tab whose kernel or connection is gone cannot read: a fresh one replaces it (the pending set is stored).
         if (open.isGone) {
           open.dispose();
@@ -85,20 +126,31 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
         const grid = new DocumentGridWidget(client, opened, host);
         grids.add(grid);
         grid.disposed.connect(() => grids.delete(grid));
-        grid.documentsChanged.connect((_, { connection }) => void model.recount(client, connection));
+        grid.documentsChanged.connect(
+          (_, { connection }) => void model.recount(client, connection)
+        );
         exportMenu.addGrid(grid, client, opened);
         const current = app.shell.currentWidget;
         // Beside the notebook or console the user works in; a tab like any other, so it can move anywhere.
-        const beside = current && trackers.some((t) => t.has(current));
-        app.shell.add(grid, 'main', beside ? { mode: 'split-right', ref: current.id } : { mode: 'tab-after' });
+        const beside = current && trackers.some(t => t.has(current));
+        app.shell.add(
+          grid,
+          'main',
+          beside
+            ? { mode: 'split-right', ref: current.id }
+            : { mode: 'tab-after' }
+        );
         // Notebook 7 keeps one document in its main area: the grid goes to the area below it.
-        if (!grid.isAttached) app.shell.add(grid, 'down');
+        if (!grid.isAttached) {
+          app.shell.add(grid, 'down');
+        }
         app.shell.activateById(grid.id);
         return grid;
-      },
+      }
     });
     const sidebar = new SearchbookSidebar(model, {
-      exportTarget: (client, connection, target) => void exportMenu.exportTarget(client, connection, target),
+      exportTarget: (client, connection, target) =>
+        void exportMenu.exportTarget(client, connection, target)
     });
     const exportMenu = new ExportMenu(app, () => model.panelClient);
     sidebar.node.append(exportMenu.area.node);
@@ -108,5 +160,5 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     void app.restored.then(() => model.followCurrent());
 
     return { open: (connection, target) => model.openGrid(connection, target) };
-  },
+  }
 };

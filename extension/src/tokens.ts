@@ -25,4 +25,7 @@ export interface IDocumentGrids {
   open(connection: string, target: string): Promise<IDocumentGrid>;
 }
 
-export const IDocumentGrids = new Token<IDocumentGrids>('searchbook:IDocumentGrids', 'Opens document grids on an index or collection of a searchbook connection.');
+export const IDocumentGrids = new Token<IDocumentGrids>(
+  'searchbook:IDocumentGrids',
+  'Opens document grids on an index or collection of a searchbook connection.'
+);

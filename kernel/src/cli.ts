@@ -23,12 +23,24 @@ class UsageError extends SearchbookError {
 
 function parseScope(args: string[]): InstallScope | undefined {
   const [flag, value, ...rest] = args;
-  if (rest.length) throw new UsageError(`unexpected argument "${rest[0]}"`);
-  if (flag === undefined) return undefined;
-  if (flag === '--user' && value === undefined) return { kind: 'user' };
-  if (flag === '--sys-prefix' && value === undefined) return { kind: 'sys-prefix' };
-  if (flag === '--prefix' && value) return { kind: 'prefix', dir: value };
-  throw new UsageError(`use one of --user, --sys-prefix, --prefix DIR (got "${args.join(' ')}")`);
+  if (rest.length) {
+    throw new UsageError(`unexpected argument "${rest[0]}"`);
+  }
+  if (flag === undefined) {
+    return undefined;
+  }
+  if (flag === '--user' && value === undefined) {
+    return { kind: 'user' };
+  }
+  if (flag === '--sys-prefix' && value === undefined) {
+    return { kind: 'sys-prefix' };
+  }
+  if (flag === '--prefix' && value) {
+    return { kind: 'prefix', dir: value };
+  }
+  throw new UsageError(
+    `use one of --user, --sys-prefix, --prefix DIR (got "${args.join(' ')}")`
+  );
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -36,7 +48,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'kernel': {
-        if (args.length !== 1) throw new UsageError('kernel takes the connection file Jupyter passes');
+        if (args.length !== 1) {
+          throw new UsageError(
+            'kernel takes the connection file Jupyter passes'
+          );
+        }
         // Loaded here, not at the top, so other commands don't pay for the kernel's modules.
         const { runKernel } = await import('./kernel');
         try {
@@ -51,15 +67,25 @@ export async function main(argv: string[]): Promise<number> {
       case 'install':
       case 'uninstall': {
         const { dataDirFor } = await import('./protocol/jupyter-paths');
-        const { installKernelspec, uninstallKernelspec } = await import('./install/kernelspec');
-        const { installLabextension, uninstallLabextension } = await import('./install/labextension');
+        const { installKernelspec, uninstallKernelspec } =
+          await import('./install/kernelspec');
+        const { installLabextension, uninstallLabextension } =
+          await import('./install/labextension');
         const dataDir = dataDirFor(parseScope(args));
         if (command === 'install') {
-          process.stdout.write(`Installed the searchbook kernelspec in ${await installKernelspec(dataDir)}\n`);
-          process.stdout.write(`Installed the searchbook JupyterLab extension in ${await installLabextension(dataDir)}\n`);
+          process.stdout.write(
+            `Installed the searchbook kernelspec in ${await installKernelspec(dataDir)}\n`
+          );
+          process.stdout.write(
+            `Installed the searchbook JupyterLab extension in ${await installLabextension(dataDir)}\n`
+          );
         } else {
-          process.stdout.write(`Removed ${await uninstallKernelspec(dataDir)}\n`);
-          process.stdout.write(`Removed ${await uninstallLabextension(dataDir)}\n`);
+          process.stdout.write(
+            `Removed ${await uninstallKernelspec(dataDir)}\n`
+          );
+          process.stdout.write(
+            `Removed ${await uninstallLabextension(dataDir)}\n`
+          );
         }
         return 0;
       }

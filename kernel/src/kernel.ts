@@ -11,7 +11,8 @@ export async function runKernel(connectionFile: string): Promise<void> {
   const info = await readConnectionFile(connectionFile);
   // The kernel's own log goes to stderr, which Jupyter Server shows in its console; no secret is ever logged.
   const secrets = new SecretMask();
-  const log = (line: string) => process.stderr.write(`[searchbook] ${secrets.text(line)}\n`);
+  const log = (line: string) =>
+    process.stderr.write(`[searchbook] ${secrets.text(line)}\n`);
 
   let server: KernelServer | undefined;
   // The console half (parser, executor, drivers' front) loads while Jupyter connects, so the
@@ -19,10 +20,12 @@ export async function runKernel(connectionFile: string): Promise<void> {
   let sessionLoad: ReturnType<typeof loadSession> | undefined;
   const loadSession = async () =>
     (await import('./session')).createSession({
-      takeQueuedExecutions: () => server?.takeQueuedExecutions() ?? Promise.resolve(async () => undefined),
+      takeQueuedExecutions: () =>
+        server?.takeQueuedExecutions() ??
+        Promise.resolve(async () => undefined),
       cancelInput: () => server?.cancelInput(new Error('interrupted')),
       log,
-      secrets,
+      secrets
     });
   const session = () => (sessionLoad ??= loadSession());
   let loaded: Awaited<ReturnType<typeof loadSession>> | undefined;
@@ -30,22 +33,26 @@ export async function runKernel(connectionFile: string): Promise<void> {
   let stopping: Promise<void> | undefined;
   const shutdown = () =>
     (stopping ??= (async () => {
-      if (sessionLoad) await (await sessionLoad).close().catch(() => undefined);
+      if (sessionLoad) {
+        await (await sessionLoad).close().catch(() => undefined);
+      }
       await server?.stop();
       process.exit(0);
     })());
 
   const handlers: Record<string, Handler> = {
-    kernel_info_request: async (ctx) => ctx.reply(kernelInfo()),
-    shutdown_request: shutdownHandler(shutdown),
+    kernel_info_request: async ctx => ctx.reply(kernelInfo()),
+    shutdown_request: shutdownHandler(shutdown)
   };
   // Once loaded, the session's handler is called in the same tick: an await here would let the
   // busy status go to ZeroMQ (a tenth of a millisecond after idle) before a cell's request goes
   // to the engine, instead of while the engine works on it.
   for (const type of SESSION_REQUESTS) {
-    handlers[type] = (ctx) => {
-      if (loaded) return loaded.handlers[type](ctx);
-      return session().then((s) => {
+    handlers[type] = ctx => {
+      if (loaded) {
+        return loaded.handlers[type](ctx);
+      }
+      return session().then(s => {
         loaded = s;
         return s.handlers[type](ctx);
       });
@@ -59,8 +66,12 @@ export async function runKernel(connectionFile: string): Promise<void> {
   // signal it does not handle) leaves this process to init: then nobody can reach it, so it stops.
   const parent = process.ppid;
   setInterval(() => {
-    if (process.ppid === parent) return;
-    log(`the process that started this kernel (${parent}) has exited; stopping`);
+    if (process.ppid === parent) {
+      return;
+    }
+    log(
+      `the process that started this kernel (${parent}) has exited; stopping`
+    );
     void shutdown();
   }, 1_000).unref();
   // Interrupts arrive as messages (interrupt_mode "message"); a stray SIGINT must not kill the kernel.

@@ -5,8 +5,12 @@ import { dirname, join } from 'node:path';
 export const PACKAGE_ROOT: string = (() => {
   for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
     try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string };
-      if (pkg.name === 'searchbook') return dir;
+      const pkg = JSON.parse(
+        readFileSync(join(dir, 'package.json'), 'utf8')
+      ) as { name?: string };
+      if (pkg.name === 'searchbook') {
+        return dir;
+      }
     } catch {
       // Not here; keep climbing.
     }
@@ -14,4 +18,8 @@ export const PACKAGE_ROOT: string = (() => {
   throw new Error('searchbook: cannot find its own package.json');
 })();
 
-export const PACKAGE_VERSION: string = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+export const PACKAGE_VERSION: string = (
+  JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;

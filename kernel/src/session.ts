@@ -1,7 +1,10 @@
 import { VariableScope } from './console/variables';
 import { ConnectionRegistry } from './connections/registry';
 import { CellRunner } from './execute/cell-runner';
-import { FORMER_COMM_TARGET, PANEL_COMM_TARGET } from '../../contracts/panel-protocol';
+import {
+  FORMER_COMM_TARGET,
+  PANEL_COMM_TARGET
+} from '../../contracts/panel-protocol';
 import { formerCommTarget } from './panel/former-comm';
 import { GridService } from './panel/grid-service';
 import { removeRunningPartials } from './export/running-exports';
@@ -10,7 +13,11 @@ import { commHandlers } from './handlers/comms';
 import { interruptHandler } from './handlers/control';
 import { type ExecutionState, executeHandler } from './handlers/execute';
 import { historyHandler, SessionHistory } from './handlers/history';
-import { completeHandler, inspectHandler, isCompleteHandler } from './handlers/introspection';
+import {
+  completeHandler,
+  inspectHandler,
+  isCompleteHandler
+} from './handlers/introspection';
 import { CommRegistry } from './protocol/comms';
 import type { Handler } from './protocol/kernel-server';
 import type { SESSION_REQUESTS } from './session-requests';
@@ -25,25 +32,35 @@ export interface SessionHooks {
 }
 
 /** The console's state (variables, connections, comms) and the handlers that use it. */
-export function createSession(hooks: SessionHooks): { handlers: Record<(typeof SESSION_REQUESTS)[number], Handler>; close(): Promise<void> } {
+export function createSession(hooks: SessionHooks): {
+  handlers: Record<(typeof SESSION_REQUESTS)[number], Handler>;
+  close(): Promise<void>;
+} {
   const scope = new VariableScope(undefined, undefined, hooks.secrets);
   const connections = new ConnectionRegistry();
   const runner = new CellRunner(scope, connections);
   const comms = new CommRegistry();
-  const grids = new GridService(connections, () => new ProfileStore(), scope, hooks.log);
+  const grids = new GridService(
+    connections,
+    () => new ProfileStore(),
+    scope,
+    hooks.log
+  );
   comms.register(PANEL_COMM_TARGET, grids.target());
   comms.register(FORMER_COMM_TARGET, formerCommTarget());
   const history = new SessionHistory();
   const state: ExecutionState = { count: 0, history, secrets: hooks.secrets };
   return {
     handlers: {
-      execute_request: executeHandler(runner, state, () => hooks.takeQueuedExecutions()),
+      execute_request: executeHandler(runner, state, () =>
+        hooks.takeQueuedExecutions()
+      ),
       complete_request: completeHandler(connections, scope),
       inspect_request: inspectHandler(connections, scope),
       is_complete_request: isCompleteHandler,
       history_request: historyHandler(history),
       interrupt_request: interruptHandler(runner, () => hooks.cancelInput()),
-      ...commHandlers(comms, hooks.log),
+      ...commHandlers(comms, hooks.log)
     },
     close: async () => {
       // Points in time are released while their connections can still send.
@@ -52,6 +69,6 @@ export function createSession(hooks: SessionHooks): { handlers: Record<(typeof S
       removeRunningPartials();
       await grids.sessions.closeAll();
       await connections.closeAll();
-    },
+    }
   };
 }

@@ -6,10 +6,16 @@
  * half-answered: every request runs inside its own boundary, which answers it whatever fails.
  */
 export function keepServingAfterStrayErrors(log: (line: string) => void): void {
-  process.on('unhandledRejection', (reason) => log(`an error no request handled (still serving): ${describe(reason)}`));
-  process.on('uncaughtException', (err) => log(`an uncaught exception (still serving): ${describe(err)}`));
+  process.on('unhandledRejection', reason =>
+    log(`an error no request handled (still serving): ${describe(reason)}`)
+  );
+  process.on('uncaughtException', err =>
+    log(`an uncaught exception (still serving): ${describe(err)}`)
+  );
 }
 
 function describe(reason: unknown): string {
-  return reason instanceof Error ? (reason.stack ?? reason.message) : String(reason);
+  return reason instanceof Error
+    ? (reason.stack ?? reason.message)
+    : String(reason);
 }

@@ -1,4 +1,7 @@
-import { complete, type CompletionContext } from '../../kernel/src/introspection/complete';
+import {
+  complete,
+  type CompletionContext
+} from '../../kernel/src/introspection/complete';
 import { inspect } from '../../kernel/src/introspection/inspect';
 import { isComplete } from '../../kernel/src/console/is-complete';
 import { loadEndpoints as loadEs } from '../../kernel/src/engines/elasticsearch/endpoints';
@@ -10,8 +13,9 @@ function esContext(): CompletionContext {
     engine: 'elasticsearch',
     endpoints: loadEs,
     targetNames: async () => ['products', 'prod-archive', 'books', '.security'],
-    fieldNames: async (target) => (target === 'products' ? ['title', 'title.keyword', 'price', 'tags'] : []),
-    variableNames: () => ['index', 'size'],
+    fieldNames: async target =>
+      target === 'products' ? ['title', 'title.keyword', 'price', 'tags'] : [],
+    variableNames: () => ['index', 'size']
   };
 }
 
@@ -20,7 +24,8 @@ function tsContext(): CompletionContext {
     engine: 'typesense',
     endpoints: loadTs,
     targetNames: async () => ['books', 'authors'],
-    fieldNames: async (target) => (target === 'books' ? ['title', 'author', 'year'] : []),
+    fieldNames: async target =>
+      target === 'books' ? ['title', 'author', 'year'] : []
   };
 }
 
@@ -30,19 +35,33 @@ async function at(text: string, ctx: CompletionContext) {
 }
 
 describe('endpoint catalogs', () => {
-  test('Elasticsearch comes from Elastic\'s API specification, without private endpoints', async () => {
+  test("Elasticsearch comes from Elastic's API specification, without private endpoints", async () => {
     const endpoints = await loadEs();
     expect(endpoints.length).toBeGreaterThan(300);
-    const search = endpoints.find((e) => e.path === '/{index}/_search');
-    expect(search).toMatchObject({ methods: ['GET', 'POST'], description: 'Run a search.' });
+    const search = endpoints.find(e => e.path === '/{index}/_search');
+    expect(search).toMatchObject({
+      methods: ['GET', 'POST'],
+      description: 'Run a search.'
+    });
     expect(search?.docUrl).toMatch(/^https:\/\//);
-    expect(endpoints.some((e) => e.path.startsWith('/_internal'))).toBe(false);
-    expect(endpoints.every((e) => !e.description.includes('\n'))).toBe(true);
+    expect(endpoints.some(e => e.path.startsWith('/_internal'))).toBe(false);
+    expect(endpoints.every(e => !e.description.includes('\n'))).toBe(true);
   });
 
   test('Typesense is written by hand', async () => {
-    const paths = (await loadTs()).map((e) => e.path);
-    for (const p of ['/collections', '/collections/{collection}/documents/search', '/collections/{collection}/documents/import', '/multi_search', '/keys/{id}', '/aliases/{name}', '/health', '/metrics.json', '/stats.json', '/operations/db/compact']) {
+    const paths = (await loadTs()).map(e => e.path);
+    for (const p of [
+      '/collections',
+      '/collections/{collection}/documents/search',
+      '/collections/{collection}/documents/import',
+      '/multi_search',
+      '/keys/{id}',
+      '/aliases/{name}',
+      '/health',
+      '/metrics.json',
+      '/stats.json',
+      '/operations/db/compact'
+    ]) {
       expect(paths).toContain(p);
     }
   });
@@ -70,32 +89,46 @@ describe('completion', () => {
   test('endpoint segments after an index', async () => {
     const r = await at('GET /products/_se|', esContext());
     expect(r.matches).toContain('/products/_search');
-    expect(r.matches.every((m) => m.startsWith('/products/_se'))).toBe(true);
+    expect(r.matches.every(m => m.startsWith('/products/_se'))).toBe(true);
   });
 
-  test('API paths from the root, keeping the user\'s missing slash', async () => {
+  test("API paths from the root, keeping the user's missing slash", async () => {
     const r = await at('GET _cat/ind|', esContext());
     expect(r.matches).toEqual(['_cat/indices']);
   });
 
   test('Typesense collections and their endpoints', async () => {
-    expect((await at('GET /collections/bo|', tsContext())).matches).toEqual(['/collections/books']);
-    expect((await at('POST /collections/books/documents/im|', tsContext())).matches).toEqual(['/collections/books/documents/import']);
+    expect((await at('GET /collections/bo|', tsContext())).matches).toEqual([
+      '/collections/books'
+    ]);
+    expect(
+      (await at('POST /collections/books/documents/im|', tsContext())).matches
+    ).toEqual(['/collections/books/documents/import']);
   });
 
   test('field names inside a JSON body, for the index in the path', async () => {
-    const cell = 'GET /products/_search\n{\n  "query": { "match": { "ti|" } }\n}';
+    const cell =
+      'GET /products/_search\n{\n  "query": { "match": { "ti|" } }\n}';
     const r = await at(cell, esContext());
     expect(r.matches).toEqual(['title', 'title.keyword']);
     expect(r.cursorStart).toBe(cell.indexOf('ti|'));
-    const sort = await at('GET /products/_search\n{"sort": [{"pr|', esContext());
+    const sort = await at(
+      'GET /products/_search\n{"sort": [{"pr|',
+      esContext()
+    );
     expect(sort.matches).toEqual(['price']);
-    const field = await at('GET /products/_search\n{"aggs": {"t": {"terms": {"field": "ta|"}}}}', esContext());
+    const field = await at(
+      'GET /products/_search\n{"aggs": {"t": {"terms": {"field": "ta|"}}}}',
+      esContext()
+    );
     expect(field.matches).toEqual(['tags']);
   });
 
   test('Typesense field lists in multi_search bodies', async () => {
-    const r = await at('POST /multi_search\n{"searches": [{"collection": "books", "q": "x", "query_by": "title,au|"}]}', tsContext());
+    const r = await at(
+      'POST /multi_search\n{"searches": [{"collection": "books", "q": "x", "query_by": "title,au|"}]}',
+      tsContext()
+    );
     expect(r.matches).toEqual(['author']);
   });
 
@@ -104,7 +137,14 @@ describe('completion', () => {
   });
 
   test('nothing inside ordinary values', async () => {
-    expect((await at('GET /products/_search\n{"query": {"match": {"title": "sho|"}}}', esContext())).matches).toEqual([]);
+    expect(
+      (
+        await at(
+          'GET /products/_search\n{"query": {"match": {"title": "sho|"}}}',
+          esContext()
+        )
+      ).matches
+    ).toEqual([]);
   });
 });
 
@@ -123,9 +163,15 @@ describe('inspection', () => {
   });
 
   test('Typesense, and a magic', async () => {
-    expect(await inspect('POST /collections/books/documents/import', 5, tsContext())).toContain('JSONL');
-    expect(await inspect('%set x = 1', 2, tsContext())).toContain('%set name = <JSON value>');
-    expect(await inspect('GET /nothing/here/at/all/really', 5, tsContext())).toBeUndefined();
+    expect(
+      await inspect('POST /collections/books/documents/import', 5, tsContext())
+    ).toContain('JSONL');
+    expect(await inspect('%set x = 1', 2, tsContext())).toContain(
+      '%set name = <JSON value>'
+    );
+    expect(
+      await inspect('GET /nothing/here/at/all/really', 5, tsContext())
+    ).toBeUndefined();
   });
 });
 
@@ -141,7 +187,7 @@ describe('is_complete', () => {
     ['SELECT * FROM products', 'invalid', undefined],
     ['GET /p/_search\n{"a": ]', 'invalid', undefined],
     ['# only a comment', 'complete', undefined],
-    ['GET /${unknown_here}', 'complete', undefined],
+    ['GET /${unknown_here}', 'complete', undefined]
   ])('%j is %s', (text, status, indent) => {
     const r = isComplete(text);
     expect(r.status).toBe(status);

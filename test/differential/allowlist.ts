@@ -16,12 +16,15 @@ export const ALLOWLIST: Allowance[] = [
   {
     entries: ['04-writes: search the writes'],
     reason:
-      'A long beyond 2^53 (9007199254740993) in a hit\'s `sort`: the sandbox keeps such integers exact in _source and ' +
+      "A long beyond 2^53 (9007199254740993) in a hit's `sort`: the sandbox keeps such integers exact in _source and " +
       'prints the Long.MIN/MAX sentinels exactly, but sorts on doc values held as doubles, so the sort value it shows ' +
-      'is the rounded double. Exact 64-bit doc values would need BigInt columns throughout sorting and aggregations.',
-  },
+      'is the rounded double. Exact 64-bit doc values would need BigInt columns throughout sorting and aggregations.'
+  }
 ];
 
 export function allowed(entry: string, major: number): Allowance | undefined {
-  return ALLOWLIST.find((a) => a.entries.includes(entry) && (!a.versions || a.versions.includes(major)));
+  return ALLOWLIST.find(
+    a =>
+      a.entries.includes(entry) && (!a.versions || a.versions.includes(major))
+  );
 }

@@ -25,7 +25,7 @@ export const entrySchema = z.object({
   mask: z.array(z.string()),
   versions: z.array(z.number().int()).optional(),
   /** Name -> path in the answer (`a.b[0]`, `[-1]` for the last element), read before normalisation. */
-  captures: z.record(z.string(), z.string()),
+  captures: z.record(z.string(), z.string())
 });
 export type CorpusEntry = z.infer<typeof entrySchema>;
 
@@ -33,15 +33,22 @@ const CORPUS_DIR = path.join(__dirname, 'corpus');
 
 function bodyOf(text: string): { body?: string; ndjson: boolean } {
   const trimmed = text.trim();
-  if (trimmed === '') return { ndjson: false };
+  if (trimmed === '') {
+    return { ndjson: false };
+  }
   // Bodies are sent as written (only checked here): re-serialising would round 64-bit integers.
   try {
     JSON.parse(trimmed);
     return { body: trimmed, ndjson: false };
   } catch {
-    const lines = trimmed.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+    const lines = trimmed
+      .split('\n')
+      .map(l => l.trim())
+      .filter(l => l !== '');
     try {
-      for (const l of lines) JSON.parse(l);
+      for (const l of lines) {
+        JSON.parse(l);
+      }
       return { body: lines.join('\n') + '\n', ndjson: true };
     } catch {
       return { body: trimmed, ndjson: false };
@@ -53,11 +60,15 @@ export function parseCorpusFile(file: string, text: string): CorpusEntry[] {
   const stem = path.basename(file, '.http');
   const chunks = text.split(/^###[ \t]*/m).slice(1);
   const seen = new Set<string>();
-  return chunks.map((chunk) => {
+  return chunks.map(chunk => {
     const lines = chunk.split('\n');
     const title = (lines.shift() ?? '').trim();
     const id = `${stem}: ${title}`;
-    if (seen.has(id)) throw new Error(`${file}: two entries titled "${title}"; give each its own title`);
+    if (seen.has(id)) {
+      throw new Error(
+        `${file}: two entries titled "${title}"; give each its own title`
+      );
+    }
     seen.add(id);
     const mask: string[] = [];
     let versions: number[] | undefined;
@@ -65,22 +76,46 @@ export function parseCorpusFile(file: string, text: string): CorpusEntry[] {
     while (lines.length > 0 && /^\s*(#|$)/.test(lines[0] as string)) {
       const line = (lines.shift() as string).trim();
       const m = /^#\s*(mask|versions|capture):\s*(.+)$/.exec(line);
-      const capture = m?.[1] === 'capture' ? /^(\w+)\s*=\s*(\S+)$/.exec(m[2] as string) : null;
-      if (capture) captures[capture[1] as string] = capture[2] as string;
-      else if (m?.[1] === 'mask') mask.push(...(m[2] as string).split(',').map((s) => s.trim()));
-      else if (m?.[1] === 'versions') versions = (m[2] as string).split(',').map((s) => Number(s.trim()));
+      const capture =
+        m?.[1] === 'capture'
+          ? /^(\w+)\s*=\s*(\S+)$/.exec(m[2] as string)
+          : null;
+      if (capture) {
+        captures[capture[1] as string] = capture[2] as string;
+      } else if (m?.[1] === 'mask') {
+        mask.push(...(m[2] as string).split(',').map(s => s.trim()));
+      } else if (m?.[1] === 'versions') {
+        versions = (m[2] as string).split(',').map(s => Number(s.trim()));
+      }
     }
     const request = /^(\S+)\s+(\S+)\s*$/.exec(lines.shift() ?? '');
-    if (!request) throw new Error(`${file}: entry "${title}" must start with a line like "GET /products/_search"`);
+    if (!request) {
+      throw new Error(
+        `${file}: entry "${title}" must start with a line like "GET /products/_search"`
+      );
+    }
     const { body, ndjson } = bodyOf(lines.join('\n'));
-    return entrySchema.parse({ id, method: request[1], path: request[2], ndjson, mask, captures, ...(body !== undefined ? { body } : {}), ...(versions ? { versions } : {}) });
+    return entrySchema.parse({
+      id,
+      method: request[1],
+      path: request[2],
+      ndjson,
+      mask,
+      captures,
+      ...(body !== undefined ? { body } : {}),
+      ...(versions ? { versions } : {})
+    });
   });
 }
 
 /** Every entry, files in name order (the numbers in their names), entries in file order. */
 export function readCorpus(dir = CORPUS_DIR): CorpusEntry[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.http')).sort();
-  return files.flatMap((f) => parseCorpusFile(f, readFileSync(path.join(dir, f), 'utf8')));
+  const files = readdirSync(dir)
+    .filter(f => f.endsWith('.http'))
+    .sort();
+  return files.flatMap(f =>
+    parseCorpusFile(f, readFileSync(path.join(dir, f), 'utf8'))
+  );
 }
 
 /** Reads `a.b[0].c` or `hits.hits[-1].sort` from an answer. */
@@ -90,18 +125,33 @@ export function readPath(value: unknown, at: string): unknown {
     if (part.startsWith('[')) {
       const i = Number(part.slice(1, -1));
       cur = Array.isArray(cur) ? cur[i < 0 ? cur.length + i : i] : undefined;
-    } else cur = typeof cur === 'object' && cur !== null ? (cur as Record<string, unknown>)[part] : undefined;
+    } else {
+      cur =
+        typeof cur === 'object' && cur !== null
+          ? (cur as Record<string, unknown>)[part]
+          : undefined;
+    }
   }
   return cur;
 }
 
 /** Puts captured values in: `{{name}}` becomes the value (strings as they are inside quotes, others as JSON). */
-export function substitute(text: string, values: Record<string, unknown>): string {
-  return text.replace(/"\{\{(\w+)\}\}"|\{\{(\w+)\}\}/g, (whole, quoted: string | undefined, bare: string | undefined) => {
-    const name = (quoted ?? bare) as string;
-    if (!(name in values)) return whole;
-    const v = values[name];
-    if (quoted !== undefined) return JSON.stringify(v);
-    return typeof v === 'string' ? encodeURIComponent(v) : JSON.stringify(v);
-  });
+export function substitute(
+  text: string,
+  values: Record<string, unknown>
+): string {
+  return text.replace(
+    /"\{\{(\w+)\}\}"|\{\{(\w+)\}\}/g,
+    (whole, quoted: string | undefined, bare: string | undefined) => {
+      const name = (quoted ?? bare) as string;
+      if (!(name in values)) {
+        return whole;
+      }
+      const v = values[name];
+      if (quoted !== undefined) {
+        return JSON.stringify(v);
+      }
+      return typeof v === 'string' ? encodeURIComponent(v) : JSON.stringify(v);
+    }
+  );
 }

@@ -7,13 +7,72 @@
 
 import { seededRandom as seeded } from '../../examples/data/seeded-random';
 
-const ADJECTIVES = ['red', 'blue', 'green', 'black', 'silver', 'small', 'large', 'classic', 'modern', 'quiet', 'rugged', 'smart'];
-const NOUNS = ['widget', 'lamp', 'kettle', 'chair', 'desk', 'speaker', 'backpack', 'jacket', 'blender', 'monitor', 'keyboard', 'mug'];
+const ADJECTIVES = [
+  'red',
+  'blue',
+  'green',
+  'black',
+  'silver',
+  'small',
+  'large',
+  'classic',
+  'modern',
+  'quiet',
+  'rugged',
+  'smart'
+];
+const NOUNS = [
+  'widget',
+  'lamp',
+  'kettle',
+  'chair',
+  'desk',
+  'speaker',
+  'backpack',
+  'jacket',
+  'blender',
+  'monitor',
+  'keyboard',
+  'mug'
+];
 /** Words of very different frequencies, so that idf and field lengths change the ranking. */
 const WORDS = [
-  'the', 'the', 'the', 'a', 'a', 'and', 'and', 'with', 'for', 'of', 'steel', 'wooden', 'wireless', 'portable', 'durable',
-  'handmade', 'organic', 'waterproof', 'compact', 'ergonomic', 'vintage', 'premium', 'budget', 'everyday', 'travel',
-  'kitchen', 'office', 'garden', 'outdoor', 'studio', 'warranty', 'battery', 'cotton', 'leather', 'glass', 'ceramic',
+  'the',
+  'the',
+  'the',
+  'a',
+  'a',
+  'and',
+  'and',
+  'with',
+  'for',
+  'of',
+  'steel',
+  'wooden',
+  'wireless',
+  'portable',
+  'durable',
+  'handmade',
+  'organic',
+  'waterproof',
+  'compact',
+  'ergonomic',
+  'vintage',
+  'premium',
+  'budget',
+  'everyday',
+  'travel',
+  'kitchen',
+  'office',
+  'garden',
+  'outdoor',
+  'studio',
+  'warranty',
+  'battery',
+  'cotton',
+  'leather',
+  'glass',
+  'ceramic'
 ];
 const BRANDS = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark'];
 const CATEGORIES = ['home', 'office', 'outdoor', 'kitchen', 'audio'];
@@ -53,12 +112,23 @@ function products(): IndexSpec {
       stock: Math.floor(rand() * 120),
       rating: Math.round(rand() * 40 + 10) / 10,
       in_stock: rand() > 0.2,
-      created: new Date(Date.UTC(2024, 0, 1) + Math.floor(rand() * 700) * 86_400_000 + Math.floor(rand() * 86_400) * 1000).toISOString(),
-      variants: Array.from({ length: 1 + Math.floor(rand() * 3) }, () => ({ color: pick(rand, COLORS), size: 1 + Math.floor(rand() * 5) })),
+      created: new Date(
+        Date.UTC(2024, 0, 1) +
+          Math.floor(rand() * 700) * 86_400_000 +
+          Math.floor(rand() * 86_400) * 1000
+      ).toISOString(),
+      variants: Array.from({ length: 1 + Math.floor(rand() * 3) }, () => ({
+        color: pick(rand, COLORS),
+        size: 1 + Math.floor(rand() * 5)
+      }))
     };
     const tags = TAGS.filter(() => rand() < 0.3);
-    if (tags.length > 0) source['tags'] = tags;
-    if (i % 23 === 5) delete source['brand'];
+    if (tags.length > 0) {
+      source['tags'] = tags;
+    }
+    if (i % 23 === 5) {
+      delete source['brand'];
+    }
     return { id, source };
   });
   return {
@@ -78,11 +148,17 @@ function products(): IndexSpec {
           in_stock: { type: 'boolean' },
           created: { type: 'date' },
           tags: { type: 'keyword' },
-          variants: { type: 'nested', properties: { color: { type: 'keyword' }, size: { type: 'integer' } } },
-        },
-      },
+          variants: {
+            type: 'nested',
+            properties: {
+              color: { type: 'keyword' },
+              size: { type: 'integer' }
+            }
+          }
+        }
+      }
     },
-    docs,
+    docs
   };
 }
 
@@ -90,7 +166,9 @@ function products(): IndexSpec {
 function orders(): IndexSpec {
   const rand = seeded(7);
   const docs = Array.from({ length: 60 }, (_, i) => {
-    const when = new Date(Date.UTC(2025, 0, 1) + Math.floor(rand() * 180 * 24) * 3_600_000);
+    const when = new Date(
+      Date.UTC(2025, 0, 1) + Math.floor(rand() * 180 * 24) * 3_600_000
+    );
     const p = (n: number): string => String(n).padStart(2, '0');
     return {
       id: `o${i + 1}`,
@@ -98,8 +176,8 @@ function orders(): IndexSpec {
         placed: `${when.getUTCFullYear()}/${p(when.getUTCMonth() + 1)}/${p(when.getUTCDate())} ${p(when.getUTCHours())}:00:00`,
         amount: Math.floor(rand() * 900) + 10,
         customer: `c${1 + Math.floor(rand() * 12)}`,
-        status: pick(rand, ['paid', 'shipped', 'returned']),
-      },
+        status: pick(rand, ['paid', 'shipped', 'returned'])
+      }
     };
   });
   return {
@@ -111,11 +189,11 @@ function orders(): IndexSpec {
           placed: { type: 'date', format: 'yyyy/MM/dd HH:mm:ss||epoch_millis' },
           amount: { type: 'long' },
           customer: { type: 'keyword' },
-          status: { type: 'keyword' },
-        },
-      },
+          status: { type: 'keyword' }
+        }
+      }
     },
-    docs,
+    docs
   };
 }
 

@@ -10,24 +10,43 @@ import { differences, type Difference } from './compare';
 import { readCorpus, type CorpusEntry } from './corpus';
 import { corpusIndices } from './data';
 import { realNode, type RealNode, type RealNodeOrWhy } from './real-node';
-import { dropIndices, replay, restoreDefaultReplicas, setUpIndices } from './replay';
+import {
+  dropIndices,
+  replay,
+  restoreDefaultReplicas,
+  setUpIndices
+} from './replay';
 
 const corpus = readCorpus();
 // Indices the corpus writes; all named diff_*, apart from the indices other suites keep on the shared real nodes.
-const SCRATCH = ['diff_scratch', 'diff_made_by_write', 'diff_mapped', 'diff_ranged', 'diff_indé', 'diff_grid', 'diff_fields'];
+const SCRATCH = [
+  'diff_scratch',
+  'diff_made_by_write',
+  'diff_mapped',
+  'diff_ranged',
+  'diff_indé',
+  'diff_grid',
+  'diff_fields'
+];
 
 async function startSandbox(version: string): Promise<ListeningServer> {
-  const sandbox = createElasticsearchSandbox({ version, security: false, password: 'unused' });
+  const sandbox = createElasticsearchSandbox({
+    version,
+    security: false,
+    password: 'unused'
+  });
   return listen(sandbox.handler, { port: 0 });
 }
 
 it('the corpus: at least 150 requests, allowlist of at most 10 reasoned entries naming real entries', () => {
   expect(corpus.length).toBeGreaterThanOrEqual(150);
   expect(ALLOWLIST.length).toBeLessThanOrEqual(10);
-  const ids = new Set(corpus.map((e) => e.id));
+  const ids = new Set(corpus.map(e => e.id));
   for (const a of ALLOWLIST) {
     expect(a.reason.length).toBeGreaterThan(20);
-    for (const e of a.entries) expect(ids.has(e) ? e : `unknown entry ${e}`).toBe(e);
+    for (const e of a.entries) {
+      expect(ids.has(e) ? e : `unknown entry ${e}`).toBe(e);
+    }
   }
 });
 
@@ -39,7 +58,11 @@ it('the sandbox answers every corpus request, none with a 500', async () => {
     const crashed: string[] = [];
     for (const entry of corpus) {
       const answer = await replay(sandbox.url, entry, vars);
-      if (answer.status === 500) crashed.push(`${entry.id}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+      if (answer.status === 500) {
+        crashed.push(
+          `${entry.id}: ${JSON.stringify(answer.body).slice(0, 300)}`
+        );
+      }
     }
     expect(crashed).toEqual([]);
   } finally {
@@ -64,8 +87,13 @@ async function compareAgainst(real: RealNode): Promise<Outcome[]> {
     const mineVars: Record<string, unknown> = {};
     const theirVars: Record<string, unknown> = {};
     for (const entry of corpus) {
-      if (entry.versions && !entry.versions.includes(real.major)) continue;
-      const [mine, theirs] = [await replay(sandbox.url, entry, mineVars), await replay(real.url, entry, theirVars)];
+      if (entry.versions && !entry.versions.includes(real.major)) {
+        continue;
+      }
+      const [mine, theirs] = [
+        await replay(sandbox.url, entry, mineVars),
+        await replay(real.url, entry, theirVars)
+      ];
       const diffs = differences(mine.status, theirs.status, 'status');
       differences(mine.body, theirs.body, '$', diffs);
       outcomes.push({ entry, diffs });
@@ -76,35 +104,52 @@ async function compareAgainst(real: RealNode): Promise<Outcome[]> {
   }
 }
 
-function report(major: number, version: string, outcomes: Outcome[]): { share: string; failing: string[] } {
-  const identical = outcomes.filter((o) => o.diffs.length === 0).length;
+function report(
+  major: number,
+  version: string,
+  outcomes: Outcome[]
+): { share: string; failing: string[] } {
+  const identical = outcomes.filter(o => o.diffs.length === 0).length;
   const pct = ((100 * identical) / Math.max(outcomes.length, 1)).toFixed(1);
   const share = `differential corpus, Elasticsearch ${version}: ${identical} of ${outcomes.length} answers identical (${pct}%)`;
   const failing: string[] = [];
   const lines: string[] = [share];
   for (const o of outcomes) {
-    if (o.diffs.length === 0) continue;
+    if (o.diffs.length === 0) {
+      continue;
+    }
     const allowance = allowed(o.entry.id, major);
-    const text = `${allowance ? 'allowed' : 'DIFFERS'}  ${o.entry.id}  (${o.entry.method} ${o.entry.path})\n${o.diffs.map((d) => `    ${d.path}: sandbox ${d.sandbox} | real ${d.real}`).join('\n')}`;
+    const text = `${allowance ? 'allowed' : 'DIFFERS'}  ${o.entry.id}  (${o.entry.method} ${o.entry.path})\n${o.diffs.map(d => `    ${d.path}: sandbox ${d.sandbox} | real ${d.real}`).join('\n')}`;
     lines.push(text);
-    if (!allowance) failing.push(text);
+    if (!allowance) {
+      failing.push(text);
+    }
   }
   process.stdout.write(lines.join('\n') + '\n');
   return { share, failing };
 }
 
-describe.each([7, 8] as const)('against a real Elasticsearch %i.x node', (major) => {
-  let real: RealNodeOrWhy;
-  beforeAll(async () => {
-    real = await realNode(major);
-  }, 900_000);
+describe.each([7, 8] as const)(
+  'against a real Elasticsearch %i.x node',
+  major => {
+    let real: RealNodeOrWhy;
+    beforeAll(async () => {
+      real = await realNode(major);
+    }, 900_000);
 
-  it('answers every corpus request as the sandbox does', async () => {
-    if ('skipped' in real) {
-      process.stdout.write(`differential corpus: no real Elasticsearch ${major}.x node (${real.skipped}); this tier is skipped\n`);
-      return;
-    }
-    const { failing } = report(major, real.node.version, await compareAgainst(real.node));
-    expect(failing).toEqual([]);
-  }, 600_000);
-});
+    it('answers every corpus request as the sandbox does', async () => {
+      if ('skipped' in real) {
+        process.stdout.write(
+          `differential corpus: no real Elasticsearch ${major}.x node (${real.skipped}); this tier is skipped\n`
+        );
+        return;
+      }
+      const { failing } = report(
+        major,
+        real.node.version,
+        await compareAgainst(real.node)
+      );
+      expect(failing).toEqual([]);
+    }, 600_000);
+  }
+);

@@ -17,23 +17,47 @@
  *   because scores and averages are float32 sums whose last bits depend on addition order.
  * - Object keys are compared regardless of their order; array order counts.
  */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json =
+  null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const VARIES = new Set(['uuid', 'index_uuid', 'cluster_uuid', 'creation_date', '_scroll_id', 'pit_id', 'node', 'store.size', 'pri.store.size', 'dataset.size']);
+const VARIES = new Set([
+  'uuid',
+  'index_uuid',
+  'cluster_uuid',
+  'creation_date',
+  '_scroll_id',
+  'pit_id',
+  'node',
+  'store.size',
+  'pri.store.size',
+  'dataset.size'
+]);
 
 const IN_TEXT: [RegExp, string][] = [
-  [/No search context found for id \[\d+\]/g, 'No search context found for id [<n>]'],
-  [/(index \[[^/\]]+\/)[A-Za-z0-9_-]{22}(\] already exists)/g, '$1<uuid>$2'],
+  [
+    /No search context found for id \[\d+\]/g,
+    'No search context found for id [<n>]'
+  ],
+  [/(index \[[^/\]]+\/)[A-Za-z0-9_-]{22}(\] already exists)/g, '$1<uuid>$2']
 ];
 
 export function normalise(value: Json, mask: readonly string[] = []): Json {
-  if (typeof value === 'string') return IN_TEXT.reduce((text, [re, by]) => text.replace(re, by), value);
-  if (Array.isArray(value)) return value.map((v) => normalise(v, mask));
-  if (value === null || typeof value !== 'object') return value;
+  if (typeof value === 'string') {
+    return IN_TEXT.reduce((text, [re, by]) => text.replace(re, by), value);
+  }
+  if (Array.isArray(value)) {
+    return value.map(v => normalise(v, mask));
+  }
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
   const out: { [key: string]: Json } = {};
   for (const [key, v] of Object.entries(value)) {
-    if (key === 'took') continue;
-    out[key] = VARIES.has(key) || mask.includes(key) ? '<varies>' : normalise(v, mask);
+    if (key === 'took') {
+      continue;
+    }
+    out[key] =
+      VARIES.has(key) || mask.includes(key) ? '<varies>' : normalise(v, mask);
   }
   return out;
 }
@@ -42,6 +66,6 @@ export function normalise(value: Json, mask: readonly string[] = []): Json {
 export function normaliseTable(text: string): Json {
   return text
     .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => l.trim().split(/\s+/));
+    .filter(l => l.trim() !== '')
+    .map(l => l.trim().split(/\s+/));
 }

@@ -21,7 +21,9 @@ export async function realNode(major: 7 | 8): Promise<RealNodeOrWhy> {
   let url = process.env[`SEARCHBOOK_DIFF_ES${major}_URL`];
   if (!url) {
     const outcome = await runNode(FLAVOUR[major]);
-    if ('skipped' in outcome) return { skipped: outcome.skipped };
+    if ('skipped' in outcome) {
+      return { skipped: outcome.skipped };
+    }
     url = outcome.node.url;
   }
   const res = await request(url + '/');

@@ -9,14 +9,34 @@ export interface Answer {
   body: Json;
 }
 
-async function send(base: string, method: string, path: string, body?: string, ndjson = false): Promise<{ status: number; text: string; type: string }> {
+async function send(
+  base: string,
+  method: string,
+  path: string,
+  body?: string,
+  ndjson = false
+): Promise<{ status: number; text: string; type: string }> {
   const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = ndjson ? 'application/x-ndjson' : 'application/json';
+  if (body !== undefined) {
+    headers['content-type'] = ndjson
+      ? 'application/x-ndjson'
+      : 'application/json';
+  }
   // Index names may be non-ASCII (the corpus has one): send the path percent-encoded.
   const target = /[^\x20-\x7e]/.test(path) ? encodeURI(path) : path;
-  const res = await request(base + target, { method: method as 'GET', headers, ...(body !== undefined ? { body } : {}), headersTimeout: 60_000, bodyTimeout: 60_000 });
+  const res = await request(base + target, {
+    method: method as 'GET',
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    headersTimeout: 60_000,
+    bodyTimeout: 60_000
+  });
   const text = await res.body.text();
-  return { status: res.statusCode, text, type: String(res.headers['content-type'] ?? '') };
+  return {
+    status: res.statusCode,
+    text,
+    type: String(res.headers['content-type'] ?? '')
+  };
 }
 
 /**
@@ -31,36 +51,89 @@ function keepLongs(text: string): string {
  * Sends one entry (with the values captured from this engine's earlier answers put in) and
  * returns its normalised answer; keeps the values the entry captures in `vars`.
  */
-export async function replay(base: string, entry: CorpusEntry, vars: Record<string, unknown>): Promise<Answer> {
-  const body = entry.body !== undefined ? substitute(entry.body, vars) : undefined;
-  const res = await send(base, entry.method, substitute(entry.path, vars), body, entry.ndjson);
-  if (res.text === '') return { status: res.status, body: null };
-  if (res.type.startsWith('text/plain')) return { status: res.status, body: normalise(normaliseTable(res.text), entry.mask) };
+export async function replay(
+  base: string,
+  entry: CorpusEntry,
+  vars: Record<string, unknown>
+): Promise<Answer> {
+  const body =
+    entry.body !== undefined ? substitute(entry.body, vars) : undefined;
+  const res = await send(
+    base,
+    entry.method,
+    substitute(entry.path, vars),
+    body,
+    entry.ndjson
+  );
+  if (res.text === '') {
+    return { status: res.status, body: null };
+  }
+  if (res.type.startsWith('text/plain')) {
+    return {
+      status: res.status,
+      body: normalise(normaliseTable(res.text), entry.mask)
+    };
+  }
   let parsed: Json;
   try {
     parsed = JSON.parse(keepLongs(res.text)) as Json;
   } catch {
     return { status: res.status, body: res.text };
   }
-  for (const [name, at] of Object.entries(entry.captures)) vars[name] = readPath(parsed, at);
+  for (const [name, at] of Object.entries(entry.captures)) {
+    vars[name] = readPath(parsed, at);
+  }
   return { status: res.status, body: normalise(parsed, entry.mask) };
 }
 
 /** Drops and recreates the corpus indices (one shard, no replicas), loads them by `_bulk` and refreshes. */
-export async function setUpIndices(base: string, specs: IndexSpec[]): Promise<void> {
+export async function setUpIndices(
+  base: string,
+  specs: IndexSpec[]
+): Promise<void> {
   for (const spec of specs) {
     await send(base, 'DELETE', `/${spec.name}`);
-    const created = await send(base, 'PUT', `/${spec.name}`, JSON.stringify(spec.body));
-    if (created.status !== 200) throw new Error(`creating ${spec.name} at ${base}: ${created.status} ${created.text}`);
-    const lines = spec.docs.flatMap((d) => [JSON.stringify({ index: { _id: d.id } }), JSON.stringify(d.source)]);
-    const loaded = await send(base, 'POST', `/${spec.name}/_bulk?refresh=true`, lines.join('\n') + '\n', true);
-    if (loaded.status !== 200 || (JSON.parse(loaded.text) as { errors: boolean }).errors) throw new Error(`loading ${spec.name} at ${base}: ${loaded.text.slice(0, 500)}`);
+    const created = await send(
+      base,
+      'PUT',
+      `/${spec.name}`,
+      JSON.stringify(spec.body)
+    );
+    if (created.status !== 200) {
+      throw new Error(
+        `creating ${spec.name} at ${base}: ${created.status} ${created.text}`
+      );
+    }
+    const lines = spec.docs.flatMap(d => [
+      JSON.stringify({ index: { _id: d.id } }),
+      JSON.stringify(d.source)
+    ]);
+    const loaded = await send(
+      base,
+      'POST',
+      `/${spec.name}/_bulk?refresh=true`,
+      lines.join('\n') + '\n',
+      true
+    );
+    if (
+      loaded.status !== 200 ||
+      (JSON.parse(loaded.text) as { errors: boolean }).errors
+    ) {
+      throw new Error(
+        `loading ${spec.name} at ${base}: ${loaded.text.slice(0, 500)}`
+      );
+    }
   }
 }
 
 /** Indices a previous run's writes may have left behind. */
-export async function dropIndices(base: string, names: string[]): Promise<void> {
-  for (const name of names) await send(base, 'DELETE', `/${name}`);
+export async function dropIndices(
+  base: string,
+  names: string[]
+): Promise<void> {
+  for (const name of names) {
+    await send(base, 'DELETE', `/${name}`);
+  }
 }
 
 /**
@@ -69,7 +142,21 @@ export async function dropIndices(base: string, names: string[]): Promise<void> 
  * defaults (one replica, so yellow health). A more specific template gives that index back
  * the default replica count on the real node.
  */
-export async function restoreDefaultReplicas(base: string, index: string): Promise<void> {
-  const res = await send(base, 'PUT', `/_index_template/differential-${index}`, JSON.stringify({ index_patterns: [index], priority: 10, template: { settings: { number_of_replicas: 1 } } }));
-  if (res.status !== 200) throw new Error(`template for ${index} refused: ${res.status} ${res.text}`);
+export async function restoreDefaultReplicas(
+  base: string,
+  index: string
+): Promise<void> {
+  const res = await send(
+    base,
+    'PUT',
+    `/_index_template/differential-${index}`,
+    JSON.stringify({
+      index_patterns: [index],
+      priority: 10,
+      template: { settings: { number_of_replicas: 1 } }
+    })
+  );
+  if (res.status !== 200) {
+    throw new Error(`template for ${index} refused: ${res.status} ${res.text}`);
+  }
 }

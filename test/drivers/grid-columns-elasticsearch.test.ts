@@ -8,7 +8,13 @@
  */
 import type { JsonValue } from '../../kernel/src/console/cell';
 import type { Connection } from '../../kernel/src/connections/open-connection';
-import { describeEachTarget, elasticsearchTargets, type EsTarget, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import {
+  describeEachTarget,
+  elasticsearchTargets,
+  type EsTarget,
+  REAL_START_TIMEOUT_MS,
+  type RunningEsTarget
+} from '../support/elasticsearch-targets';
 import { connect, request } from './helpers';
 import { columnSummary, hitsOf, rowById } from './grid-helpers';
 
@@ -16,24 +22,47 @@ const META = ['_id:keyword', '_index:keyword', '_score:float'];
 const productColumns = (target: EsTarget): string[] => [
   ...META,
   ...[
-      'address.city:text', 'address.country:keyword', 'brand:text', 'category:keyword', 'created_at:date', 'description:text', 'in_stock:boolean',
-      'name:text', 'price:float', 'rating:float', 'stock:long', 'tags:keyword',
-      'variants:nested', 'variants.color:keyword', 'variants.price:float', 'variants.sku:keyword',
-    ],
+    'address.city:text',
+    'address.country:keyword',
+    'brand:text',
+    'category:keyword',
+    'created_at:date',
+    'description:text',
+    'in_stock:boolean',
+    'name:text',
+    'price:float',
+    'rating:float',
+    'stock:long',
+    'tags:keyword',
+    'variants:nested',
+    'variants.color:keyword',
+    'variants.price:float',
+    'variants.sku:keyword'
+  ]
 ];
 
 const signal = () => new AbortController().signal;
-const send = (c: Connection, method: 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown, query = '') =>
-  c.driver.console.send(request(method, path, query, body), signal()).then((r) => {
-    expect(r.status).toBeLessThan(300);
-    return r;
-  });
+const send = (
+  c: Connection,
+  method: 'PUT' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+  query = ''
+) =>
+  c.driver.console
+    .send(request(method, path, query, body), signal())
+    .then(r => {
+      expect(r.status).toBeLessThan(300);
+      return r;
+    });
 const byIds = (...ids: string[]) => ({ query: { ids: { values: ids } } });
 
-describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
+describeEachTarget(elasticsearchTargets(), 'grid columns', target => {
   let engine: RunningEsTarget;
   let es: Connection;
-  const credentials = target.canSecure ? 'user=elastic password=${env:ES_PASSWORD}' : 'auth=none';
+  const credentials = target.canSecure
+    ? 'user=elastic password=${env:ES_PASSWORD}'
+    : 'auth=none';
   const PRODUCT_COLUMNS = productColumns(target);
 
   beforeAll(async () => {
@@ -42,33 +71,64 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
   }, REAL_START_TIMEOUT_MS);
   afterAll(async () => {
     // A real node is shared by the run: leave products and catalog as they were.
-    if (es) for (const index of ['products_archive', 'loose', 'again']) await es.driver.console.send(request('DELETE', `/${index}`), signal());
+    if (es) {
+      for (const index of ['products_archive', 'loose', 'again']) {
+        await es.driver.console.send(request('DELETE', `/${index}`), signal());
+      }
+    }
     await es?.driver.close();
     await engine?.close();
   });
 
   describe('one index: products', () => {
     it('columns follow the mapping: _id, _index, _score lead, objects flatten, nested gives a JSON column and its leaves', async () => {
-      const hits = await hitsOf(es, request('GET', '/products/_search', '', byIds('1', '8', '10')));
+      const hits = await hitsOf(
+        es,
+        request('GET', '/products/_search', '', byIds('1', '8', '10'))
+      );
       expect(columnSummary(hits.columns)).toEqual(PRODUCT_COLUMNS);
-      const byName = new Map(hits.columns.map((c) => [c.name, c]));
-      for (const meta of ['_id', '_index', '_score']) expect(byName.get(meta)).toMatchObject({ readOnly: true, origin: 'meta' });
+      const byName = new Map(hits.columns.map(c => [c.name, c]));
+      for (const meta of ['_id', '_index', '_score']) {
+        expect(byName.get(meta)).toMatchObject({
+          readOnly: true,
+          origin: 'meta'
+        });
+      }
       expect(byName.get('_id')?.primaryKey).toBe(true);
-      expect(byName.get('name')).toMatchObject({ readOnly: false, json: false, origin: 'mapping' });
-      expect(byName.get('variants')).toMatchObject({ readOnly: false, json: true, origin: 'mapping' });
+      expect(byName.get('name')).toMatchObject({
+        readOnly: false,
+        json: false,
+        origin: 'mapping'
+      });
+      expect(byName.get('variants')).toMatchObject({
+        readOnly: false,
+        json: true,
+        origin: 'mapping'
+      });
       // Edits typed into a nested leaf are not sent: a nested array is edited through its JSON parent column.
-      expect(byName.get('variants.sku')).toMatchObject({ readOnly: true, json: true, arrayParent: 'variants' });
+      expect(byName.get('variants.sku')).toMatchObject({
+        readOnly: true,
+        json: true,
+        arrayParent: 'variants'
+      });
       expect(byName.get('tags')?.json).toBe(true);
       expect(byName.has('address')).toBe(false);
     });
 
     it('cells: leaf arrays have one entry per nested object and null where one omits the leaf', async () => {
-      const hits = await hitsOf(es, request('GET', '/products/_search', '', byIds('1', '8', '10')));
+      const hits = await hitsOf(
+        es,
+        request('GET', '/products/_search', '', byIds('1', '8', '10'))
+      );
       const eight = rowById(hits.rows, '_id', '8');
       expect(eight['variants.sku']).toEqual(['SKU-8-1', 'SKU-8-2', 'SKU-8-3']);
       expect(eight['variants.price']).toEqual([null, 467.24, 374.78]);
       expect((eight.variants as JsonValue[])[0]).not.toHaveProperty('price');
-      expect(eight).toMatchObject({ _index: 'products', 'address.city': 'San Francisco', 'address.country': 'US' });
+      expect(eight).toMatchObject({
+        _index: 'products',
+        'address.city': 'San Francisco',
+        'address.country': 'US'
+      });
       expect(eight).not.toHaveProperty('brand');
       const ten = rowById(hits.rows, '_id', '10');
       expect(ten).toMatchObject({ 'address.country': 'US' });
@@ -78,19 +138,38 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
     });
 
     it('an empty answer still shows the mapped columns', async () => {
-      const hits = await hitsOf(es, request('GET', '/products/_search', '', byIds('nope')));
+      const hits = await hitsOf(
+        es,
+        request('GET', '/products/_search', '', byIds('nope'))
+      );
       expect(hits.rows).toEqual([]);
       expect(columnSummary(hits.columns)).toEqual(PRODUCT_COLUMNS);
     });
 
     it('a search without an index in the path takes the mapping of the indices its hits came from', async () => {
-      const hits = await hitsOf(es, request('POST', '/_search', '', byIds('8')));
+      const hits = await hitsOf(
+        es,
+        request('POST', '/_search', '', byIds('8'))
+      );
       expect(columnSummary(hits.columns)).toEqual(PRODUCT_COLUMNS);
     });
 
     it('a search that picks _source fields shows only the columns its hits hold', async () => {
-      const hits = await hitsOf(es, request('GET', '/products/_search', '', { ...byIds('8'), _source: ['name', 'variants.sku'] }));
-      expect(hits.columns.map((c) => c.name)).toEqual(['_id', '_index', '_score', 'name', 'variants', 'variants.sku']);
+      const hits = await hitsOf(
+        es,
+        request('GET', '/products/_search', '', {
+          ...byIds('8'),
+          _source: ['name', 'variants.sku']
+        })
+      );
+      expect(hits.columns.map(c => c.name)).toEqual([
+        '_id',
+        '_index',
+        '_score',
+        'name',
+        'variants',
+        'variants.sku'
+      ]);
     });
   });
 
@@ -102,61 +181,154 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
             name: { type: 'text' },
             price: { type: 'long' },
             address: { properties: { zip: { type: 'keyword' } } },
-            variants: { type: 'nested', properties: { sku: { type: 'keyword' }, size: { type: 'keyword' } } },
-            discontinued: { type: 'date' },
-          },
-        },
+            variants: {
+              type: 'nested',
+              properties: {
+                sku: { type: 'keyword' },
+                size: { type: 'keyword' }
+              }
+            },
+            discontinued: { type: 'date' }
+          }
+        }
       });
-      await send(es, 'PUT', '/products_archive/_doc/a1', { name: 'Old Lamp', price: 12, address: { zip: '10115' }, variants: [{ sku: 'OLD-1', size: 'L' }, { size: 'S' }], discontinued: '2020-01-01' }, 'refresh=true');
-      await send(es, 'POST', '/_aliases', { actions: [{ add: { index: 'products_archive', alias: 'catalog' } }] });
+      await send(
+        es,
+        'PUT',
+        '/products_archive/_doc/a1',
+        {
+          name: 'Old Lamp',
+          price: 12,
+          address: { zip: '10115' },
+          variants: [{ sku: 'OLD-1', size: 'L' }, { size: 'S' }],
+          discontinued: '2020-01-01'
+        },
+        'refresh=true'
+      );
+      await send(es, 'POST', '/_aliases', {
+        actions: [{ add: { index: 'products_archive', alias: 'catalog' } }]
+      });
     });
 
     const UNION = [
       ...META,
       ...[
-          'address.city:text', 'address.country:keyword', 'address.zip:keyword', 'brand:text', 'category:keyword', 'created_at:date', 'description:text',
-          'in_stock:boolean', 'name:text', 'price:float | long', 'rating:float', 'stock:long', 'tags:keyword',
-          'variants:nested', 'variants.color:keyword', 'variants.price:float', 'variants.sku:keyword', 'variants.size:keyword',
-        ],
-      'discontinued:date',
+        'address.city:text',
+        'address.country:keyword',
+        'address.zip:keyword',
+        'brand:text',
+        'category:keyword',
+        'created_at:date',
+        'description:text',
+        'in_stock:boolean',
+        'name:text',
+        'price:float | long',
+        'rating:float',
+        'stock:long',
+        'tags:keyword',
+        'variants:nested',
+        'variants.color:keyword',
+        'variants.price:float',
+        'variants.sku:keyword',
+        'variants.size:keyword'
+      ],
+      'discontinued:date'
     ];
 
-    it.each(['catalog', 'prod*', 'products,products_archive'])('%s shows the union of the mappings, in index-name order', async (searched) => {
-      const hits = await hitsOf(es, request('GET', `/${searched}/_search`, '', byIds('8', 'a1')));
-      expect(columnSummary(hits.columns)).toEqual(UNION);
-      const archived = rowById(hits.rows, '_id', 'a1');
-      expect(archived).toMatchObject({ _index: 'products_archive', 'address.zip': '10115', 'variants.sku': ['OLD-1', null], 'variants.size': ['L', 'S'], 'variants.color': [null, null] });
-      expect(rowById(hits.rows, '_id', '8')['variants.size']).toEqual([null, null, null]);
-    });
+    it.each(['catalog', 'prod*', 'products,products_archive'])(
+      '%s shows the union of the mappings, in index-name order',
+      async searched => {
+        const hits = await hitsOf(
+          es,
+          request('GET', `/${searched}/_search`, '', byIds('8', 'a1'))
+        );
+        expect(columnSummary(hits.columns)).toEqual(UNION);
+        const archived = rowById(hits.rows, '_id', 'a1');
+        expect(archived).toMatchObject({
+          _index: 'products_archive',
+          'address.zip': '10115',
+          'variants.sku': ['OLD-1', null],
+          'variants.size': ['L', 'S'],
+          'variants.color': [null, null]
+        });
+        expect(rowById(hits.rows, '_id', '8')['variants.size']).toEqual([
+          null,
+          null,
+          null
+        ]);
+      }
+    );
   });
 
   describe('fields the mapping lacks', () => {
     beforeAll(async () => {
-      await send(es, 'PUT', '/loose', { mappings: { dynamic: false, properties: { title: { type: 'text' }, meta: { properties: { a: { type: 'keyword' } } } } } });
-      await send(es, 'PUT', '/loose/_doc/1', { title: 'T', extra: 1, meta: { a: 'x', b: 'y' }, blob: { deep: { k: true } } }, 'refresh=true');
+      await send(es, 'PUT', '/loose', {
+        mappings: {
+          dynamic: false,
+          properties: {
+            title: { type: 'text' },
+            meta: { properties: { a: { type: 'keyword' } } }
+          }
+        }
+      });
+      await send(
+        es,
+        'PUT',
+        '/loose/_doc/1',
+        {
+          title: 'T',
+          extra: 1,
+          meta: { a: 'x', b: 'y' },
+          blob: { deep: { k: true } }
+        },
+        'refresh=true'
+      );
     });
 
     it('still get columns, typed from their values, after the mapped fields of the object holding them', async () => {
       const hits = await hitsOf(es, request('GET', '/loose/_search'));
       const mapped = ['meta.a:keyword', 'meta.b:string', 'title:text'];
-      expect(columnSummary(hits.columns)).toEqual([...META, ...mapped, 'extra:number', 'blob.deep.k:boolean']);
-      expect(hits.columns.find((c) => c.name === 'extra')?.origin).toBe('documents');
-      expect(hits.rows[0]).toMatchObject({ title: 'T', 'meta.a': 'x', 'meta.b': 'y', extra: 1, 'blob.deep.k': true });
+      expect(columnSummary(hits.columns)).toEqual([
+        ...META,
+        ...mapped,
+        'extra:number',
+        'blob.deep.k:boolean'
+      ]);
+      expect(hits.columns.find(c => c.name === 'extra')?.origin).toBe(
+        'documents'
+      );
+      expect(hits.rows[0]).toMatchObject({
+        title: 'T',
+        'meta.a': 'x',
+        'meta.b': 'y',
+        extra: 1,
+        'blob.deep.k': true
+      });
     });
 
     it('are cached per connection: a change made elsewhere shows after a cell changes the mapping', async () => {
       const other = await connect(`elasticsearch ${engine.url} ${credentials}`);
       try {
-        await send(other, 'PUT', '/loose/_mapping', { properties: { extra: { type: 'long' } } });
+        await send(other, 'PUT', '/loose/_mapping', {
+          properties: { extra: { type: 'long' } }
+        });
         // This connection cached the mapping before the other one changed it.
         const cached = await hitsOf(es, request('GET', '/loose/_search'));
         expect(columnSummary(cached.columns)).toContain('extra:number');
-        await send(es, 'PUT', '/loose/_mapping', { properties: { added: { type: 'keyword' } } });
+        await send(es, 'PUT', '/loose/_mapping', {
+          properties: { added: { type: 'keyword' } }
+        });
         const fresh = await hitsOf(es, request('GET', '/loose/_search'));
         expect(columnSummary(fresh.columns)).toEqual([
           ...META,
-          ...['added:keyword', 'extra:long', 'meta.a:keyword', 'meta.b:string', 'title:text'],
-          'blob.deep.k:boolean',
+          ...[
+            'added:keyword',
+            'extra:long',
+            'meta.a:keyword',
+            'meta.b:string',
+            'title:text'
+          ],
+          'blob.deep.k:boolean'
         ]);
       } finally {
         await other.driver.close();
@@ -165,38 +337,88 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', (target) => {
 
     it('an index deleted and created again with another mapping shows the new one', async () => {
       await hitsOf(es, request('GET', '/again/_search')).catch(() => undefined);
-      await send(es, 'PUT', '/again', { mappings: { properties: { one: { type: 'keyword' } } } });
-      expect(columnSummary((await hitsOf(es, request('GET', '/again/_search'))).columns)).toContain('one:keyword');
+      await send(es, 'PUT', '/again', {
+        mappings: { properties: { one: { type: 'keyword' } } }
+      });
+      expect(
+        columnSummary(
+          (await hitsOf(es, request('GET', '/again/_search'))).columns
+        )
+      ).toContain('one:keyword');
       await send(es, 'DELETE', '/again');
-      await send(es, 'PUT', '/again', { mappings: { properties: { two: { type: 'integer' } } } });
+      await send(es, 'PUT', '/again', {
+        mappings: { properties: { two: { type: 'integer' } } }
+      });
       const hits = await hitsOf(es, request('GET', '/again/_search'));
-      expect(columnSummary(hits.columns)).toEqual(['_id:keyword', '_index:keyword', '_score:float', 'two:integer']);
+      expect(columnSummary(hits.columns)).toEqual([
+        '_id:keyword',
+        '_index:keyword',
+        '_score:float',
+        'two:integer'
+      ]);
     });
   });
 
   // API keys need security: the real 7.17 node runs open (its x-pack-security is not on Central).
-  if (target.canSecure) describe('a key that may search but not read mappings', () => {
-    it('gets the search, with columns from the documents', async () => {
-      const created = await es.driver.console.send(
-        request('POST', '/_security/api_key', '', { name: 'search-only', role_descriptors: { reader: { cluster: ['monitor'], indices: [{ names: ['products'], privileges: ['read'] }] } } }),
-        signal(),
-      );
-      const key = created.body.kind === 'json' ? (created.body.value as { encoded: string }).encoded : '';
-      const limited = await connect(`elasticsearch ${engine.url} auth=apikey key=\${env:LIMITED}`, { LIMITED: key });
-      try {
-        const refused = await limited.driver.console.send(request('GET', '/products/_mapping'), signal());
-        expect(refused.status).toBe(403);
-        const hits = await hitsOf(limited, request('GET', '/products/_search', '', byIds('8')));
-        const names = hits.columns.map((c) => c.name);
-        expect(names.slice(0, 4)).toEqual(['_id', '_index', '_score', 'name']);
-        expect(names).toEqual(expect.arrayContaining(['address.city', 'address.country', 'variants']));
-        expect(names).not.toContain('variants.sku');
-        expect(hits.columns.slice(3).every((c) => c.origin === 'documents')).toBe(true);
-        expect(hits.columns.find((c) => c.name === 'price')?.type).toBe('number');
-        expect(rowById(hits.rows, '_id', '8').variants).toHaveLength(3);
-      } finally {
-        await limited.driver.close();
-      }
+  if (target.canSecure) {
+    describe('a key that may search but not read mappings', () => {
+      it('gets the search, with columns from the documents', async () => {
+        const created = await es.driver.console.send(
+          request('POST', '/_security/api_key', '', {
+            name: 'search-only',
+            role_descriptors: {
+              reader: {
+                cluster: ['monitor'],
+                indices: [{ names: ['products'], privileges: ['read'] }]
+              }
+            }
+          }),
+          signal()
+        );
+        const key =
+          created.body.kind === 'json'
+            ? (created.body.value as { encoded: string }).encoded
+            : '';
+        const limited = await connect(
+          `elasticsearch ${engine.url} auth=apikey key=\${env:LIMITED}`,
+          { LIMITED: key }
+        );
+        try {
+          const refused = await limited.driver.console.send(
+            request('GET', '/products/_mapping'),
+            signal()
+          );
+          expect(refused.status).toBe(403);
+          const hits = await hitsOf(
+            limited,
+            request('GET', '/products/_search', '', byIds('8'))
+          );
+          const names = hits.columns.map(c => c.name);
+          expect(names.slice(0, 4)).toEqual([
+            '_id',
+            '_index',
+            '_score',
+            'name'
+          ]);
+          expect(names).toEqual(
+            expect.arrayContaining([
+              'address.city',
+              'address.country',
+              'variants'
+            ])
+          );
+          expect(names).not.toContain('variants.sku');
+          expect(
+            hits.columns.slice(3).every(c => c.origin === 'documents')
+          ).toBe(true);
+          expect(hits.columns.find(c => c.name === 'price')?.type).toBe(
+            'number'
+          );
+          expect(rowById(hits.rows, '_id', '8').variants).toHaveLength(3);
+        } finally {
+          await limited.driver.close();
+        }
+      });
     });
-  });
+  }
 });

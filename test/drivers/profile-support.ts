@@ -3,8 +3,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VariableScope } from '../../kernel/src/console/variables';
-import { KeyringUnavailable, type SecretStore } from '../../kernel/src/connections/keyring';
-import { ProfileStore, profilesPath } from '../../kernel/src/connections/profile-store';
+import {
+  KeyringUnavailable,
+  type SecretStore
+} from '../../kernel/src/connections/keyring';
+import {
+  ProfileStore,
+  profilesPath
+} from '../../kernel/src/connections/profile-store';
 import { ConnectionRegistry } from '../../kernel/src/connections/registry';
 import { CellFailure } from '../../kernel/src/execute/cell-failure';
 import { CellRunner } from '../../kernel/src/execute/cell-runner';
@@ -36,13 +42,21 @@ export class MemoryKeyring implements SecretStore {
 
   private check(call: string): void {
     this.calls.push(call);
-    if (this.unavailable) throw new KeyringUnavailable('no OS keyring is available (test: switched off)');
+    if (this.unavailable) {
+      throw new KeyringUnavailable(
+        'no OS keyring is available (test: switched off)'
+      );
+    }
   }
 }
 
 /** A profiles file in a fresh temporary Jupyter config directory. */
 export function tempProfileStore(): ProfileStore {
-  return new ProfileStore(profilesPath({ JUPYTER_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'searchbook-config-')) }));
+  return new ProfileStore(
+    profilesPath({
+      JUPYTER_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'searchbook-config-'))
+    })
+  );
 }
 
 export interface CellResult {
@@ -64,34 +78,56 @@ export class InProcessKernel {
     env: Record<string, string>,
     readonly store: ProfileStore,
     readonly keyring: SecretStore,
-    private readonly answer?: (prompt: string) => string,
+    private readonly answer?: (prompt: string) => string
   ) {
-    this.runner = new CellRunner(new VariableScope((name) => env[name]), this.connections, DEFAULT_LIMITS, { store, keyring });
+    this.runner = new CellRunner(
+      new VariableScope(name => env[name]),
+      this.connections,
+      DEFAULT_LIMITS,
+      { store, keyring }
+    );
   }
 
   async run(code: string): Promise<CellResult> {
     const bundles: MimeBundle[] = [];
     const sink = {
       display: async (bundle: MimeBundle) => void bundles.push(bundle),
-      update: async (_id: string, bundle: MimeBundle) => void bundles.push(bundle),
+      update: async (_id: string, bundle: MimeBundle) =>
+        void bundles.push(bundle),
       input: async (prompt: string) => {
         this.prompts.push(prompt);
-        if (!this.answer) throw new Error('no input expected');
+        if (!this.answer) {
+          throw new Error('no input expected');
+        }
         return this.answer(prompt);
       },
-      canAsk: this.answer !== undefined,
+      canAsk: this.answer !== undefined
     };
     let failure: CellFailure | undefined;
     try {
       await this.runner.run(code, sink);
     } catch (err) {
-      if (!(err instanceof CellFailure)) throw err;
+      if (!(err instanceof CellFailure)) {
+        throw err;
+      }
       failure = err;
     }
-    const text = JSON.stringify([bundles, failure && { ename: failure.ename, evalue: failure.evalue, hint: failure.hint }]);
+    const text = JSON.stringify([
+      bundles,
+      failure && {
+        ename: failure.ename,
+        evalue: failure.evalue,
+        hint: failure.hint
+      }
+    ]);
     this.outputs.push(text);
-    const plain = bundles.map((b) => String(b['text/plain'] ?? ''));
-    return { status: failure ? 'error' : 'ok', text, plain, ...(failure ? { failure } : {}) };
+    const plain = bundles.map(b => String(b['text/plain'] ?? ''));
+    return {
+      status: failure ? 'error' : 'ok',
+      text,
+      plain,
+      ...(failure ? { failure } : {})
+    };
   }
 
   close(): Promise<void> {

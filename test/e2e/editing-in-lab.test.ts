@@ -11,10 +11,18 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
+import {
+  createElasticsearchSandbox,
+  type ElasticsearchSandbox
+} from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import { type EsTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import {
+  type EsTarget,
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS,
+  type RunningEsTarget
+} from '../support/elasticsearch-targets';
 import { openPanelLab, showPanel } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { runAllCells, runCommand, screenshot } from './support/notebook-page';
@@ -28,8 +36,11 @@ const SHOP_MAPPING = {
     name: { type: 'keyword' },
     qty: { type: 'integer' },
     addr: { type: 'ip' },
-    variants: { type: 'nested', properties: { sku: { type: 'keyword' }, stock: { type: 'integer' } } },
-  },
+    variants: {
+      type: 'nested',
+      properties: { sku: { type: 'keyword' }, stock: { type: 'integer' } }
+    }
+  }
 };
 const SHOP = Array.from({ length: 7 }, (_, n) => ({
   id: `p${n}`,
@@ -38,8 +49,14 @@ const SHOP = Array.from({ length: 7 }, (_, n) => ({
     qty: n,
     addr: `10.0.0.${n}`,
     // p6 holds a nested array far over the 10,000 characters a cell keeps.
-    variants: n === 6 ? Array.from({ length: 400 }, (_, i) => ({ sku: `sku-${String(i).padStart(4, '0')}-long-code`, stock: i })) : [{ sku: `s${n}`, stock: n }],
-  },
+    variants:
+      n === 6
+        ? Array.from({ length: 400 }, (_, i) => ({
+            sku: `sku-${String(i).padStart(4, '0')}-long-code`,
+            stock: i
+          }))
+        : [{ sku: `s${n}`, stock: n }]
+  }
 }));
 
 let es: ElasticsearchSandbox;
@@ -49,68 +66,150 @@ let tsUrl = '';
 let real: RunningEsTarget | undefined;
 let realSkipped: string | undefined;
 const REAL_INDEX = `edit-e2e-${Date.now().toString(36)}`;
-const REAL_TARGET = elasticsearchTargets().find((t: EsTarget) => t.engine === 'real' && t.version.startsWith('8.'));
+const REAL_TARGET = elasticsearchTargets().find(
+  (t: EsTarget) => t.engine === 'real' && t.version.startsWith('8.')
+);
 let lab: RunningLab;
 let browser: Browser;
 let page: Page;
 
-async function engine(url: string, path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const headers = { 'content-type': 'application/json', 'x-typesense-api-key': TS_KEY, ...(init.headers as Record<string, string> | undefined) };
+async function engine(
+  url: string,
+  path: string,
+  init: RequestInit = {}
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers = {
+    'content-type': 'application/json',
+    'x-typesense-api-key': TS_KEY,
+    ...(init.headers as Record<string, string> | undefined)
+  };
   const response = await fetch(`${url}${path}`, { ...init, headers });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: response.status,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {}
+  };
 }
-const source = async (url: string, index: string, id: string) => (await engine(url, `/${index}/_doc/${id}`)).body['_source'] as Record<string, unknown> | undefined;
+const source = async (url: string, index: string, id: string) =>
+  (await engine(url, `/${index}/_doc/${id}`)).body['_source'] as
+    Record<string, unknown> | undefined;
 
 async function startRealNode(): Promise<void> {
-  if (!REAL_TARGET || REAL_TARGET.skipped) return;
+  if (!REAL_TARGET || REAL_TARGET.skipped) {
+    return;
+  }
   real = await REAL_TARGET.start({ security: false });
-  await engine(real.url, `/${REAL_INDEX}`, { method: 'PUT', body: JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: SHOP_MAPPING }) });
-  for (const doc of SHOP.slice(0, 3)) await engine(real.url, `/${REAL_INDEX}/_doc/${doc.id}?refresh=true`, { method: 'PUT', body: JSON.stringify(doc.source) });
+  await engine(real.url, `/${REAL_INDEX}`, {
+    method: 'PUT',
+    body: JSON.stringify({
+      settings: { number_of_shards: 1, number_of_replicas: 0 },
+      mappings: SHOP_MAPPING
+    })
+  });
+  for (const doc of SHOP.slice(0, 3)) {
+    await engine(real.url, `/${REAL_INDEX}/_doc/${doc.id}?refresh=true`, {
+      method: 'PUT',
+      body: JSON.stringify(doc.source)
+    });
+  }
 }
 
 beforeAll(async () => {
   const realStarted = startRealNode().catch((err: Error) => {
     realSkipped = err.message;
   });
-  es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
+  es = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: false,
+    password: 'unused'
+  });
   es.loadIndex('shop', SHOP_MAPPING, SHOP);
   es.loadIndex('trash', undefined, [{ id: '1', source: { a: 1 } }]);
   const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({ name: 'items', fields: [{ name: 'title', type: 'string' }, { name: 'rank', type: 'int32' }] });
-  ts.loadDocuments('items', Array.from({ length: 5 }, (_, n) => ({ id: `i${n}`, title: `Item ${n}`, rank: n })));
+  ts.createCollection({
+    name: 'items',
+    fields: [
+      { name: 'title', type: 'string' },
+      { name: 'rank', type: 'int32' }
+    ]
+  });
+  ts.loadDocuments(
+    'items',
+    Array.from({ length: 5 }, (_, n) => ({
+      id: `i${n}`,
+      title: `Item ${n}`,
+      rank: n
+    }))
+  );
   const old = createTypesenseSandbox({ version: '27.1', apiKey: TS_KEY });
-  old.createCollection({ name: 'legacy', fields: [{ name: 'title', type: 'string' }] });
-  servers = [await listen(es.handler, { port: 0 }), await listen(ts.handler, { port: 0 }), await listen(old.handler, { port: 0 })];
-  const [esServer, tsServer, oldServer] = servers as [ListeningServer, ListeningServer, ListeningServer];
+  old.createCollection({
+    name: 'legacy',
+    fields: [{ name: 'title', type: 'string' }]
+  });
+  servers = [
+    await listen(es.handler, { port: 0 }),
+    await listen(ts.handler, { port: 0 }),
+    await listen(old.handler, { port: 0 })
+  ];
+  const [esServer, tsServer, oldServer] = servers as [
+    ListeningServer,
+    ListeningServer,
+    ListeningServer
+  ];
   esUrl = esServer.url;
   tsUrl = tsServer.url;
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([realStarted, new Promise((resolve) => (timer = setTimeout(resolve, REAL_START_TIMEOUT_MS)))]);
+  await Promise.race([
+    realStarted,
+    new Promise(resolve => (timer = setTimeout(resolve, REAL_START_TIMEOUT_MS)))
+  ]);
   clearTimeout(timer);
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-editing-'));
-  const cells = [`%connect elasticsearch ${esUrl} name=es`, `%connect typesense ${tsUrl} key=\${env:TS_KEY} name=ts`, `%connect typesense ${oldServer.url} key=\${env:TS_KEY} name=old`];
-  if (real) cells.push(`%connect elasticsearch ${real.url} name=real`);
-  ({ lab, browser, page } = await openPanelLab({ root, notebook: 'editing.ipynb', cells, env: { TS_KEY }, beforeOpen: (opened) => opened.setDefaultTimeout(30_000) }));
+  const cells = [
+    `%connect elasticsearch ${esUrl} name=es`,
+    `%connect typesense ${tsUrl} key=\${env:TS_KEY} name=ts`,
+    `%connect typesense ${oldServer.url} key=\${env:TS_KEY} name=old`
+  ];
+  if (real) {
+    cells.push(`%connect elasticsearch ${real.url} name=real`);
+  }
+  ({ lab, browser, page } = await openPanelLab({
+    root,
+    notebook: 'editing.ipynb',
+    cells,
+    env: { TS_KEY },
+    beforeOpen: opened => opened.setDefaultTimeout(30_000)
+  }));
 }, REAL_START_TIMEOUT_MS + 240_000);
 
 afterAll(async () => {
   await browser?.close();
   await lab?.close();
-  await Promise.all(servers.map((s) => s.close()));
-  if (real) await engine(real.url, `/${REAL_INDEX}`, { method: 'DELETE' }).catch(() => undefined);
+  await Promise.all(servers.map(s => s.close()));
+  if (real) {
+    await engine(real.url, `/${REAL_INDEX}`, { method: 'DELETE' }).catch(
+      () => undefined
+    );
+  }
   await real?.close();
 });
 
 const tree = () => page.getByRole('tree', { name: 'searchbook connections' });
 const treeItem = (connection: string, name: string): Locator =>
-  tree().locator(`[role="treeitem"][aria-level="1"][data-connection="${connection}"] [role="treeitem"][aria-level="2"][aria-label^="${name} · "]`);
+  tree().locator(
+    `[role="treeitem"][aria-level="1"][data-connection="${connection}"] [role="treeitem"][aria-level="2"][aria-label^="${name} · "]`
+  );
 const gridOf = (label: string) => page.getByRole('grid', { name: label });
-const tabOf = (label: string) => gridOf(label).locator('xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]');
-const editBar = (label: string) => tabOf(label).getByRole('toolbar', { name: 'Editing' });
+const tabOf = (label: string) =>
+  gridOf(label).locator(
+    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
+  );
+const editBar = (label: string) =>
+  tabOf(label).getByRole('toolbar', { name: 'Editing' });
 const pendingCount = (label: string) => editBar(label).getByRole('status');
 const editMessage = (label: string) => editBar(label).getByRole('alert');
-const problems = (label: string) => tabOf(label).locator('.searchbook-Problems');
+const problems = (label: string) =>
+  tabOf(label).locator('.searchbook-Problems');
 
 async function openGrid(connection: string, target: string): Promise<string> {
   const label = `${target} · ${connection}`;
@@ -118,19 +217,43 @@ async function openGrid(connection: string, target: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     await treeItem(connection, target).waitFor({ timeout: 30_000 });
     await treeItem(connection, target).dblclick();
-    const opened = await gridOf(label).waitFor({ timeout: 10_000 }).then(() => true, () => false);
-    if (opened) break;
+    const opened = await gridOf(label)
+      .waitFor({ timeout: 10_000 })
+      .then(
+        () => true,
+        () => false
+      );
+    if (opened) {
+      break;
+    }
     if (attempt === 3) {
       await screenshot(page, 'editing-open-failed');
-      throw new Error(`${label} did not open (the panel says: "${await page.locator('.searchbook-Sidebar-message').textContent()}")`);
+      throw new Error(
+        `${label} did not open (the panel says: "${await page.locator('.searchbook-Sidebar-message').textContent()}")`
+      );
     }
   }
-  await page.waitForFunction((l) => Number(document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('data-loaded-rows')) > 0, label, { timeout: 30_000 });
+  await page.waitForFunction(
+    l =>
+      Number(
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('data-loaded-rows')
+      ) > 0,
+    label,
+    { timeout: 30_000 }
+  );
   return label;
 }
 
 async function closeGrid(label: string): Promise<void> {
-  await page.getByRole('tab', { name: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).locator('.lm-TabBar-tabCloseIcon').first().click();
+  await page
+    .getByRole('tab', {
+      name: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)
+    })
+    .locator('.lm-TabBar-tabCloseIcon')
+    .first()
+    .click();
   await gridOf(label).waitFor({ state: 'detached' });
 }
 
@@ -138,25 +261,51 @@ async function closeGrid(label: string): Promise<void> {
 async function inGrid<T, A>(label: string, arg: A, fn: string): Promise<T> {
   return page.evaluate(
     ({ label, arg, fn }) => {
-      type Shell = { widgets(area: string): Iterable<{ title: { label: string }; isVisible: boolean }> };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } }).jupyterapp.shell;
-      const widget = [...shell.widgets('main')].find((w) => w.title.label === label && w.isVisible);
-      if (!widget) throw new Error(`no grid tab ${label}`);
+      type Shell = {
+        widgets(
+          area: string
+        ): Iterable<{ title: { label: string }; isVisible: boolean }>;
+      };
+      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
+        .jupyterapp.shell;
+      const widget = [...shell.widgets('main')].find(
+        w => w.title.label === label && w.isVisible
+      );
+      if (!widget) {
+        throw new Error(`no grid tab ${label}`);
+      }
       return new Function('w', 'arg', fn)(widget, arg) as T;
     },
-    { label, arg, fn },
+    { label, arg, fn }
   );
 }
 
 /** The grid row showing the document with this id (new rows first, then the documents). */
 const rowOf = (label: string, id: string) =>
-  inGrid<number, string>(label, id, `const m = w.model; const n = m.rowCount('body'); for (let r = 0; r < Math.min(n, 200); r++) if (m.data('body', r, 0) === arg) return r; return -1;`);
+  inGrid<number, string>(
+    label,
+    id,
+    `const m = w.model; const n = m.rowCount('body'); for (let r = 0; r < Math.min(n, 200); r++) if (m.data('body', r, 0) === arg) return r; return -1;`
+  );
 const cellText = (label: string, row: number, column: string) =>
-  inGrid<string, { row: number; column: string }>(label, { row, column }, `return w.model.data('body', arg.row, w.model.columns.findIndex((c) => c.name === arg.column));`);
-const rowHeader = (label: string, row: number) => inGrid<string, number>(label, row, `return w.model.data('row-header', arg, 0);`);
+  inGrid<string, { row: number; column: string }>(
+    label,
+    { row, column },
+    `return w.model.data('body', arg.row, w.model.columns.findIndex((c) => c.name === arg.column));`
+  );
+const rowHeader = (label: string, row: number) =>
+  inGrid<string, number>(
+    label,
+    row,
+    `return w.model.data('row-header', arg, 0);`
+  );
 
 /** Page coordinates of a body cell (or its row header), scrolled into view first. */
-async function cellPoint(label: string, row: number, column: string | 'row-header'): Promise<{ x: number; y: number }> {
+async function cellPoint(
+  label: string,
+  row: number,
+  column: string | 'row-header'
+): Promise<{ x: number; y: number }> {
   return inGrid<{ x: number; y: number }, { row: number; column: string }>(
     label,
     { row, column },
@@ -166,30 +315,50 @@ async function cellPoint(label: string, row: number, column: string | 'row-heade
      const box = g.node.getBoundingClientRect();
      const y = g.headerHeight + g.rowOffset('body', arg.row) - g.scrollY + g.rowSize('body', arg.row) / 2;
      const x = arg.column === 'row-header' ? g.headerWidth / 2 : g.headerWidth + g.columnOffset('body', c) - g.scrollX + Math.min(g.columnSize('body', c) / 2, 40);
-     return { x: box.x + x, y: box.y + y };`,
+     return { x: box.x + x, y: box.y + y };`
   );
 }
 
 /** Types into a cell as a user does: double-click, replace the text, Enter (Ctrl-Enter in a JSON cell). */
-async function typeInto(label: string, row: number, column: string, text: string): Promise<void> {
+async function typeInto(
+  label: string,
+  row: number,
+  column: string,
+  text: string
+): Promise<void> {
   const editor = gridOf(label).locator('.lm-DataGrid-cellEditorWidget');
   for (let attempt = 1; !(await editor.isVisible()); attempt++) {
     const point = await cellPoint(label, row, column);
     await page.waitForTimeout(50);
     await page.mouse.dblclick(point.x, point.y);
-    const shown = await editor.waitFor({ timeout: 5_000 }).then(() => true, () => false);
-    if (shown) break;
+    const shown = await editor.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false
+    );
+    if (shown) {
+      break;
+    }
     if (attempt === 3) {
       await screenshot(page, 'editing-no-editor');
-      throw new Error(`no editor on ${column} of row ${row} (the editing bar says: "${await editMessage(label).textContent()}")`);
+      throw new Error(
+        `no editor on ${column} of row ${row} (the editing bar says: "${await editMessage(label).textContent()}")`
+      );
     }
   }
   await editor.fill(text);
-  await editor.press((await editor.evaluate((n) => n.tagName)) === 'TEXTAREA' ? 'Control+Enter' : 'Enter');
+  await editor.press(
+    (await editor.evaluate(n => n.tagName)) === 'TEXTAREA'
+      ? 'Control+Enter'
+      : 'Enter'
+  );
   await editor.waitFor({ state: 'detached' });
 }
 
-async function dblclickCell(label: string, row: number, column: string): Promise<void> {
+async function dblclickCell(
+  label: string,
+  row: number,
+  column: string
+): Promise<void> {
   const point = await cellPoint(label, row, column);
   await page.mouse.dblclick(point.x, point.y);
 }
@@ -201,7 +370,18 @@ async function selectRow(label: string, row: number): Promise<void> {
 
 async function save(label: string): Promise<string> {
   await editBar(label).getByRole('button', { name: 'Save' }).click();
-  await page.waitForFunction((l) => !/^Saving/.test(document.querySelector(`[role="grid"][aria-label="${l}"]`)?.closest('.searchbook-DocumentGrid')?.querySelector('.searchbook-EditBar-message')?.textContent ?? 'Saving'), label, { timeout: 30_000 });
+  await page.waitForFunction(
+    l =>
+      !/^Saving/.test(
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.closest('.searchbook-DocumentGrid')
+          ?.querySelector('.searchbook-EditBar-message')?.textContent ??
+          'Saving'
+      ),
+    label,
+    { timeout: 30_000 }
+  );
   return (await editMessage(label).textContent()) ?? '';
 }
 
@@ -210,50 +390,87 @@ describe('editing an Elasticsearch index (sandbox)', () => {
 
   it('a typed cell is pending and marked until Save; Save stores it, checked in the engine', async () => {
     label = await openGrid('es', 'shop');
-    await expect(pendingCount(label).textContent()).resolves.toBe('No pending changes');
-    await expect(editBar(label).getByRole('button', { name: 'Save' }).isDisabled()).resolves.toBe(true);
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(
+      editBar(label).getByRole('button', { name: 'Save' }).isDisabled()
+    ).resolves.toBe(true);
     const row = await rowOf(label, 'p0');
     await typeInto(label, row, 'qty', '42');
-    await expect(pendingCount(label).textContent()).resolves.toBe('1 change pending');
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '1 change pending'
+    );
     await expect(cellText(label, row, 'qty')).resolves.toBe('42');
     await expect(rowHeader(label, row)).resolves.toMatch(/^✎ /);
     await typeInto(label, await rowOf(label, 'p1'), 'name', 'Renamed');
     await editBar(label).getByRole('button', { name: 'Insert row' }).click();
     await typeInto(label, 0, 'name', 'Pending new row');
-    await expect(pendingCount(label).textContent()).resolves.toBe('3 changes pending');
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '3 changes pending'
+    );
     await screenshot(page, 'editing-pending');
     // Not yet in the engine.
-    await expect(source(esUrl, 'shop', 'p0')).resolves.toMatchObject({ qty: 0 });
+    await expect(source(esUrl, 'shop', 'p0')).resolves.toMatchObject({
+      qty: 0
+    });
     await editBar(label).getByRole('button', { name: 'Discard' }).click();
-    await expect(pendingCount(label).textContent()).resolves.toBe('No pending changes');
-    await expect(cellText(label, await rowOf(label, 'p0'), 'qty')).resolves.toBe('0');
-    await expect(cellText(label, await rowOf(label, 'p1'), 'name')).resolves.toBe('Item 1');
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(
+      cellText(label, await rowOf(label, 'p0'), 'qty')
+    ).resolves.toBe('0');
+    await expect(
+      cellText(label, await rowOf(label, 'p1'), 'name')
+    ).resolves.toBe('Item 1');
 
     await typeInto(label, await rowOf(label, 'p0'), 'qty', '42');
     await expect(save(label)).resolves.toBe('Saved 1 change.');
-    await expect(source(esUrl, 'shop', 'p0')).resolves.toMatchObject({ qty: 42, name: 'Item 0' });
-    await expect(pendingCount(label).textContent()).resolves.toBe('No pending changes');
-    await expect(cellText(label, await rowOf(label, 'p0'), 'qty')).resolves.toBe('42');
-    await expect(rowHeader(label, await rowOf(label, 'p0'))).resolves.not.toMatch(/✎/);
+    await expect(source(esUrl, 'shop', 'p0')).resolves.toMatchObject({
+      qty: 42,
+      name: 'Item 0'
+    });
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(
+      cellText(label, await rowOf(label, 'p0'), 'qty')
+    ).resolves.toBe('42');
+    await expect(
+      rowHeader(label, await rowOf(label, 'p0'))
+    ).resolves.not.toMatch(/✎/);
   });
 
   it('read-only cells say why instead of opening an editor; a hostile value edits as text', async () => {
     const row = await rowOf(label, 'p2');
     await dblclickCell(label, row, '_id');
-    await expect(editMessage(label).textContent()).resolves.toMatch(/_id identifies the document and cannot be changed/);
+    await expect(editMessage(label).textContent()).resolves.toMatch(
+      /_id identifies the document and cannot be changed/
+    );
     await dblclickCell(label, row, 'variants.sku');
-    await expect(editMessage(label).textContent()).resolves.toMatch(/edit the array in the variants column/);
-    await expect(gridOf(label).locator('.lm-DataGrid-cellEditorWidget').count()).resolves.toBe(0);
+    await expect(editMessage(label).textContent()).resolves.toMatch(
+      /edit the array in the variants column/
+    );
+    await expect(
+      gridOf(label).locator('.lm-DataGrid-cellEditorWidget').count()
+    ).resolves.toBe(0);
     await dblclickCell(label, await rowOf(label, 'p5'), 'name');
     const editor = gridOf(label).locator('.lm-DataGrid-cellEditorWidget');
     await expect(editor.inputValue()).resolves.toBe(HOSTILE);
     await editor.press('Escape');
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { __pwned?: number }).__pwned
+      )
+    ).toBeUndefined();
   });
 
   it('a cut cell loads its whole value before the editor opens', async () => {
     await dblclickCell(label, await rowOf(label, 'p6'), 'variants');
-    const editor = gridOf(label).locator('textarea.lm-DataGrid-cellEditorWidget');
+    const editor = gridOf(label).locator(
+      'textarea.lm-DataGrid-cellEditorWidget'
+    );
     await editor.waitFor({ timeout: 15_000 });
     const text = await editor.inputValue();
     expect(text.length).toBeGreaterThan(10_000);
@@ -270,14 +487,22 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await typeInto(label, 0, 'name', 'Engine id');
     await expect(rowHeader(label, 0)).resolves.toBe('new');
     await expect(save(label)).resolves.toBe('Saved 2 changes.');
-    await expect(source(esUrl, 'shop', 'p100')).resolves.toEqual({ name: 'Typed id', qty: 3 });
-    const found = await engine(esUrl, '/shop/_search', { method: 'POST', body: JSON.stringify({ query: { term: { name: 'Engine id' } } }) });
+    await expect(source(esUrl, 'shop', 'p100')).resolves.toEqual({
+      name: 'Typed id',
+      qty: 3
+    });
+    const found = await engine(esUrl, '/shop/_search', {
+      method: 'POST',
+      body: JSON.stringify({ query: { term: { name: 'Engine id' } } })
+    });
     const hits = (found.body['hits'] as { hits: Array<{ _id: string }> }).hits;
     expect(hits).toHaveLength(1);
     const given = hits[0]?._id ?? '';
     expect(given).toMatch(/^[A-Za-z0-9]{20}$/);
     await expect(rowOf(label, given)).resolves.toBeGreaterThanOrEqual(0);
-    await expect(rowHeader(label, await rowOf(label, given))).resolves.toBe('saved');
+    await expect(rowHeader(label, await rowOf(label, given))).resolves.toBe(
+      'saved'
+    );
   });
 
   it('a new row whose save landed but whose answer was lost is saved once when saved again', async () => {
@@ -289,23 +514,43 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await dialog.waitFor();
     const text = (await dialog.getByLabel('Requests').textContent()) ?? '';
     await dialog.getByRole('button', { name: 'Close' }).click();
-    const id = /^PUT \/shop\/_doc\/([A-Za-z0-9]{20})\?op_type=create/.exec(text)?.[1] ?? '';
+    const id =
+      /^PUT \/shop\/_doc\/([A-Za-z0-9]{20})\?op_type=create/.exec(text)?.[1] ??
+      '';
     expect(id).not.toBe('');
     // What a first Save leaves when the kernel restarts before its answer: the document written, the row still pending.
-    await engine(esUrl, `/shop/_doc/${id}?refresh=true`, { method: 'PUT', body: JSON.stringify({ name: 'Sent twice', qty: 5 }) });
+    await engine(esUrl, `/shop/_doc/${id}?refresh=true`, {
+      method: 'PUT',
+      body: JSON.stringify({ name: 'Sent twice', qty: 5 })
+    });
     await expect(save(label)).resolves.toBe('Saved 1 change.');
-    const found = await engine(esUrl, '/shop/_search', { method: 'POST', body: JSON.stringify({ query: { match_phrase: { name: 'Sent twice' } } }) });
-    expect((found.body['hits'] as { hits: Array<{ _id: string }> }).hits.map((h) => h._id)).toEqual([id]);
-    await expect(rowHeader(label, await rowOf(label, id))).resolves.toBe('saved');
+    const found = await engine(esUrl, '/shop/_search', {
+      method: 'POST',
+      body: JSON.stringify({ query: { match_phrase: { name: 'Sent twice' } } })
+    });
+    expect(
+      (found.body['hits'] as { hits: Array<{ _id: string }> }).hits.map(
+        h => h._id
+      )
+    ).toEqual([id]);
+    await expect(rowHeader(label, await rowOf(label, id))).resolves.toBe(
+      'saved'
+    );
   });
 
   it('Delete rows marks the selected row; Save deletes the document', async () => {
     await selectRow(label, await rowOf(label, 'p1'));
     await editBar(label).getByRole('button', { name: 'Delete rows' }).click();
-    await expect(pendingCount(label).textContent()).resolves.toBe('1 change pending');
-    await expect(rowHeader(label, await rowOf(label, 'p1'))).resolves.toMatch(/^✕ /);
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '1 change pending'
+    );
+    await expect(rowHeader(label, await rowOf(label, 'p1'))).resolves.toMatch(
+      /^✕ /
+    );
     await expect(save(label)).resolves.toBe('Saved 1 change.');
-    await expect(engine(esUrl, '/shop/_doc/p1')).resolves.toMatchObject({ status: 404 });
+    await expect(engine(esUrl, '/shop/_doc/p1')).resolves.toMatchObject({
+      status: 404
+    });
   });
 
   it('Show requests shows what Save would send, and sends nothing', async () => {
@@ -317,47 +562,95 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     expect(text).toMatch(/^POST \/shop\/_update\/p2/);
     expect(text).toContain('"qty": 7');
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await expect(source(esUrl, 'shop', 'p2')).resolves.toMatchObject({ qty: 2 });
-    await expect(pendingCount(label).textContent()).resolves.toBe('1 change pending');
+    await expect(source(esUrl, 'shop', 'p2')).resolves.toMatchObject({
+      qty: 2
+    });
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '1 change pending'
+    );
   });
 
   it('a fraction in an integer field is refused under its cell, nothing is sent, and everything stays pending', async () => {
     await typeInto(label, await rowOf(label, 'p3'), 'qty', '2.5');
-    await typeInto(label, await rowOf(label, 'p4'), 'variants', '[{"sku": "x",]');
+    await typeInto(
+      label,
+      await rowOf(label, 'p4'),
+      'variants',
+      '[{"sku": "x",]'
+    );
     const message = await save(label);
     expect(message).toMatch(/^Nothing was sent: 2 values refused/);
     // Each refusal names its field once, and a JSON one says where the text goes wrong.
     const listed = await problems(label).textContent();
     expect(listed).toMatch(/qty \(\w+\): .*fraction/);
     expect(listed).toMatch(/variants \(\w+\) takes JSON: .*line 1, column \d+/);
-    expect(listed).not.toMatch(/qty: qty|variants: variants|\(line 1, column \d+\)/);
-    await expect(tabOf(label).locator('.searchbook-CellNote').isVisible()).resolves.toBe(true);
-    await expect(pendingCount(label).textContent()).resolves.toBe('3 changes pending');
-    await expect(source(esUrl, 'shop', 'p2')).resolves.toMatchObject({ qty: 2 });
-    await expect(source(esUrl, 'shop', 'p3')).resolves.toMatchObject({ qty: 3 });
+    expect(listed).not.toMatch(
+      /qty: qty|variants: variants|\(line 1, column \d+\)/
+    );
+    await expect(
+      tabOf(label).locator('.searchbook-CellNote').isVisible()
+    ).resolves.toBe(true);
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '3 changes pending'
+    );
+    await expect(source(esUrl, 'shop', 'p2')).resolves.toMatchObject({
+      qty: 2
+    });
+    await expect(source(esUrl, 'shop', 'p3')).resolves.toMatchObject({
+      qty: 3
+    });
     await editBar(label).getByRole('button', { name: 'Discard' }).click();
     await expect(problems(label).isHidden()).resolves.toBe(true);
   });
 
   it('a conflict keeps the edit beside the stored value: Overwrite saves it, Drop my change shows the stored one', async () => {
     await typeInto(label, await rowOf(label, 'p3'), 'qty', '11');
-    await engine(esUrl, '/shop/_update/p3?refresh=true', { method: 'POST', body: JSON.stringify({ doc: { qty: 99 } }) });
-    await expect(save(label)).resolves.toMatch(/^Saved 0 of 1 change; 1 conflict/);
+    await engine(esUrl, '/shop/_update/p3?refresh=true', {
+      method: 'POST',
+      body: JSON.stringify({ doc: { qty: 99 } })
+    });
+    await expect(save(label)).resolves.toMatch(
+      /^Saved 0 of 1 change; 1 conflict/
+    );
     const conflict = problems(label).locator('.searchbook-mod-conflict');
-    await expect(conflict.textContent()).resolves.toMatch(/qty: yours 11 · stored now 99/);
-    await expect(cellText(label, await rowOf(label, 'p3'), 'qty')).resolves.toBe('11');
+    await expect(conflict.textContent()).resolves.toMatch(
+      /qty: yours 11 · stored now 99/
+    );
+    await expect(
+      cellText(label, await rowOf(label, 'p3'), 'qty')
+    ).resolves.toBe('11');
     await screenshot(page, 'editing-conflict');
     await conflict.getByRole('button', { name: 'Overwrite' }).click();
-    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('data-pending') === '0', label, { timeout: 30_000 });
-    await expect(source(esUrl, 'shop', 'p3')).resolves.toMatchObject({ qty: 11 });
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('data-pending') === '0',
+      label,
+      { timeout: 30_000 }
+    );
+    await expect(source(esUrl, 'shop', 'p3')).resolves.toMatchObject({
+      qty: 11
+    });
 
     await typeInto(label, await rowOf(label, 'p3'), 'qty', '12');
-    await engine(esUrl, '/shop/_update/p3?refresh=true', { method: 'POST', body: JSON.stringify({ doc: { qty: 77 } }) });
+    await engine(esUrl, '/shop/_update/p3?refresh=true', {
+      method: 'POST',
+      body: JSON.stringify({ doc: { qty: 77 } })
+    });
     await save(label);
-    await problems(label).getByRole('button', { name: 'Drop my change' }).click();
-    await expect(pendingCount(label).textContent()).resolves.toBe('No pending changes');
-    await expect(cellText(label, await rowOf(label, 'p3'), 'qty')).resolves.toBe('77');
-    await expect(source(esUrl, 'shop', 'p3')).resolves.toMatchObject({ qty: 77 });
+    await problems(label)
+      .getByRole('button', { name: 'Drop my change' })
+      .click();
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(
+      cellText(label, await rowOf(label, 'p3'), 'qty')
+    ).resolves.toBe('77');
+    await expect(source(esUrl, 'shop', 'p3')).resolves.toMatchObject({
+      qty: 77
+    });
   });
 
   it('a failed save keeps the failed change pending with the engine’s reason; the other change of the same Save shows as saved', async () => {
@@ -366,11 +659,21 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await typeInto(label, await rowOf(label, 'p4'), 'addr', 'not-an-ip');
     const message = await save(label);
     expect(message).toMatch(/^Saved 1 of 2 changes; 1 failed/);
-    await expect(source(esUrl, 'shop', 'p2')).resolves.toMatchObject({ qty: 8 });
-    await expect(problems(label).textContent()).resolves.toMatch(/not saved.*failed to parse field \[addr\] of type \[ip\]/s);
-    await expect(pendingCount(label).textContent()).resolves.toBe('1 change pending');
-    await expect(cellText(label, await rowOf(label, 'p4'), 'addr')).resolves.toBe('not-an-ip');
-    await expect(rowHeader(label, await rowOf(label, 'p2'))).resolves.not.toMatch(/[✎!]/);
+    await expect(source(esUrl, 'shop', 'p2')).resolves.toMatchObject({
+      qty: 8
+    });
+    await expect(problems(label).textContent()).resolves.toMatch(
+      /not saved.*failed to parse field \[addr\] of type \[ip\]/s
+    );
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '1 change pending'
+    );
+    await expect(
+      cellText(label, await rowOf(label, 'p4'), 'addr')
+    ).resolves.toBe('not-an-ip');
+    await expect(
+      rowHeader(label, await rowOf(label, 'p2'))
+    ).resolves.not.toMatch(/[✎!]/);
     await editBar(label).getByRole('button', { name: 'Discard' }).click();
   });
 
@@ -378,7 +681,9 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await treeItem('es', 'trash').click({ button: 'right' });
     await page.getByRole('menuitem', { name: /Delete index/ }).click();
     const dialog = page.getByRole('dialog');
-    await expect(dialog.getByLabel('Request').textContent()).resolves.toBe('DELETE /trash');
+    await expect(dialog.getByLabel('Request').textContent()).resolves.toBe(
+      'DELETE /trash'
+    );
     const confirm = dialog.getByRole('button', { name: 'Delete index' });
     await expect(confirm.isDisabled()).resolves.toBe(true);
     await dialog.getByRole('textbox').fill('tras');
@@ -387,9 +692,16 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(confirm.isDisabled()).resolves.toBe(false);
     await screenshot(page, 'delete-index-dialog');
     await confirm.click();
-    await treeItem('es', 'trash').waitFor({ state: 'detached', timeout: 30_000 });
-    await expect(engine(esUrl, '/trash')).resolves.toMatchObject({ status: 404 });
-    await expect(engine(esUrl, '/shop/_count')).resolves.toMatchObject({ status: 200 });
+    await treeItem('es', 'trash').waitFor({
+      state: 'detached',
+      timeout: 30_000
+    });
+    await expect(engine(esUrl, '/trash')).resolves.toMatchObject({
+      status: 404
+    });
+    await expect(engine(esUrl, '/shop/_count')).resolves.toMatchObject({
+      status: 200
+    });
   });
 });
 
@@ -398,33 +710,69 @@ describe('Typesense collections', () => {
     const label = await openGrid('ts', 'items');
     await typeInto(label, await rowOf(label, 'i1'), 'rank', '41');
     await expect(save(label)).resolves.toBe('Saved 1 change.');
-    await expect(engine(tsUrl, '/collections/items/documents/i1')).resolves.toMatchObject({ body: { rank: 41, title: 'Item 1' } });
+    await expect(
+      engine(tsUrl, '/collections/items/documents/i1')
+    ).resolves.toMatchObject({ body: { rank: 41, title: 'Item 1' } });
     await closeGrid(label);
   });
 
   it('a change written by someone else after the grid read the row is a conflict, though Typesense keeps no versions: Overwrite saves yours; a deletion is kept back too', async () => {
     const label = await openGrid('ts', 'items');
     await typeInto(label, await rowOf(label, 'i2'), 'rank', '21');
-    await engine(tsUrl, '/collections/items/documents/i2', { method: 'PATCH', body: JSON.stringify({ rank: 99 }) });
-    await expect(save(label)).resolves.toMatch(/^Saved 0 of 1 change; 1 conflict/);
+    await engine(tsUrl, '/collections/items/documents/i2', {
+      method: 'PATCH',
+      body: JSON.stringify({ rank: 99 })
+    });
+    await expect(save(label)).resolves.toMatch(
+      /^Saved 0 of 1 change; 1 conflict/
+    );
     const conflict = problems(label).locator('.searchbook-mod-conflict');
-    await expect(conflict.textContent()).resolves.toMatch(/Someone changed rank in this document after the grid read it[\s\S]*rank: yours 21 · stored now 99/);
-    await expect(engine(tsUrl, '/collections/items/documents/i2')).resolves.toMatchObject({ body: { rank: 99 } });
+    await expect(conflict.textContent()).resolves.toMatch(
+      /Someone changed rank in this document after the grid read it[\s\S]*rank: yours 21 · stored now 99/
+    );
+    await expect(
+      engine(tsUrl, '/collections/items/documents/i2')
+    ).resolves.toMatchObject({ body: { rank: 99 } });
     await screenshot(page, 'editing-conflict-typesense');
     await conflict.getByRole('button', { name: 'Overwrite' }).click();
-    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('data-pending') === '0', label, { timeout: 30_000 });
-    await expect(engine(tsUrl, '/collections/items/documents/i2')).resolves.toMatchObject({ body: { rank: 21, title: 'Item 2' } });
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('data-pending') === '0',
+      label,
+      { timeout: 30_000 }
+    );
+    await expect(
+      engine(tsUrl, '/collections/items/documents/i2')
+    ).resolves.toMatchObject({ body: { rank: 21, title: 'Item 2' } });
 
     // A row deleted after someone else changed it is kept; Drop my change shows their value.
     await selectRow(label, await rowOf(label, 'i3'));
     await editBar(label).getByRole('button', { name: 'Delete rows' }).click();
-    await engine(tsUrl, '/collections/items/documents/i3', { method: 'PATCH', body: JSON.stringify({ title: 'Item 3, revised' }) });
+    await engine(tsUrl, '/collections/items/documents/i3', {
+      method: 'PATCH',
+      body: JSON.stringify({ title: 'Item 3, revised' })
+    });
     await expect(save(label)).resolves.toMatch(/1 conflict/);
-    await expect(problems(label).textContent()).resolves.toMatch(/Someone changed title in this document after the grid read it, so it was not deleted/);
-    await expect(engine(tsUrl, '/collections/items/documents/i3')).resolves.toMatchObject({ status: 200, body: { title: 'Item 3, revised' } });
-    await problems(label).getByRole('button', { name: 'Drop my change' }).click();
-    await expect(pendingCount(label).textContent()).resolves.toBe('No pending changes');
-    await expect(cellText(label, await rowOf(label, 'i3'), 'title')).resolves.toBe('Item 3, revised');
+    await expect(problems(label).textContent()).resolves.toMatch(
+      /Someone changed title in this document after the grid read it, so it was not deleted/
+    );
+    await expect(
+      engine(tsUrl, '/collections/items/documents/i3')
+    ).resolves.toMatchObject({
+      status: 200,
+      body: { title: 'Item 3, revised' }
+    });
+    await problems(label)
+      .getByRole('button', { name: 'Drop my change' })
+      .click();
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(
+      cellText(label, await rowOf(label, 'i3'), 'title')
+    ).resolves.toBe('Item 3, revised');
     await closeGrid(label);
   });
 
@@ -432,13 +780,28 @@ describe('Typesense collections', () => {
     await treeItem('ts', 'items').click({ button: 'right' });
     await page.getByRole('menuitem', { name: /Empty collection/ }).click();
     const dialog = page.getByRole('dialog');
-    await expect(dialog.getByLabel('Request').textContent()).resolves.toBe('DELETE /collections/items/documents?truncate=true');
+    await expect(dialog.getByLabel('Request').textContent()).resolves.toBe(
+      'DELETE /collections/items/documents?truncate=true'
+    );
     await dialog.getByRole('textbox').fill('items');
     await dialog.getByRole('button', { name: 'Empty collection' }).click();
-    await page.waitForFunction(() => /^items · 0 documents/.test(document.querySelector('[data-connection="ts"] [aria-level="2"][aria-label^="items · "]')?.getAttribute('aria-label') ?? ''), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        /^items · 0 documents/.test(
+          document
+            .querySelector(
+              '[data-connection="ts"] [aria-level="2"][aria-label^="items · "]'
+            )
+            ?.getAttribute('aria-label') ?? ''
+        ),
+      undefined,
+      { timeout: 30_000 }
+    );
     const collection = await engine(tsUrl, '/collections/items');
     expect(collection.body['num_documents']).toBe(0);
-    expect((collection.body['fields'] as Array<{ name: string }>).map((f) => f.name)).toEqual(expect.arrayContaining(['title', 'rank']));
+    expect(
+      (collection.body['fields'] as Array<{ name: string }>).map(f => f.name)
+    ).toEqual(expect.arrayContaining(['title', 'rank']));
   });
 
   it('on a server older than 28.0, Empty collection… is disabled and says why', async () => {
@@ -450,60 +813,121 @@ describe('Typesense collections', () => {
   });
 });
 
-(REAL_TARGET?.skipped ? describe.skip : describe)(`${REAL_TARGET?.name ?? 'a real Elasticsearch node'}${REAL_TARGET?.skipped ? ` (skipped: ${REAL_TARGET.skipped})` : ''}`, () => {
-  it('an edit saved from the grid is stored, with a conflict from a direct write caught', async () => {
-    if (!real) throw new Error(`the real node did not start: ${realSkipped ?? 'no answer in time'}`);
-    const label = await openGrid('real', REAL_INDEX);
-    await typeInto(label, await rowOf(label, 'p0'), 'qty', '42');
-    await expect(save(label)).resolves.toBe('Saved 1 change.');
-    await expect(source(real.url, REAL_INDEX, 'p0')).resolves.toMatchObject({ qty: 42 });
-    await typeInto(label, await rowOf(label, 'p1'), 'qty', '2.5');
-    await expect(save(label)).resolves.toMatch(/^Nothing was sent/);
-    await editBar(label).getByRole('button', { name: 'Discard' }).click();
-    await typeInto(label, await rowOf(label, 'p1'), 'qty', '11');
-    await engine(real.url, `/${REAL_INDEX}/_update/p1?refresh=true`, { method: 'POST', body: JSON.stringify({ doc: { qty: 99 } }) });
-    await expect(save(label)).resolves.toMatch(/1 conflict/);
-    await problems(label).getByRole('button', { name: 'Overwrite' }).click();
-    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('data-pending') === '0', label, { timeout: 30_000 });
-    await expect(source(real.url, REAL_INDEX, 'p1')).resolves.toMatchObject({ qty: 11 });
-  });
-});
+(REAL_TARGET?.skipped ? describe.skip : describe)(
+  `${REAL_TARGET?.name ?? 'a real Elasticsearch node'}${REAL_TARGET?.skipped ? ` (skipped: ${REAL_TARGET.skipped})` : ''}`,
+  () => {
+    it('an edit saved from the grid is stored, with a conflict from a direct write caught', async () => {
+      if (!real) {
+        throw new Error(
+          `the real node did not start: ${realSkipped ?? 'no answer in time'}`
+        );
+      }
+      const label = await openGrid('real', REAL_INDEX);
+      await typeInto(label, await rowOf(label, 'p0'), 'qty', '42');
+      await expect(save(label)).resolves.toBe('Saved 1 change.');
+      await expect(source(real.url, REAL_INDEX, 'p0')).resolves.toMatchObject({
+        qty: 42
+      });
+      await typeInto(label, await rowOf(label, 'p1'), 'qty', '2.5');
+      await expect(save(label)).resolves.toMatch(/^Nothing was sent/);
+      await editBar(label).getByRole('button', { name: 'Discard' }).click();
+      await typeInto(label, await rowOf(label, 'p1'), 'qty', '11');
+      await engine(real.url, `/${REAL_INDEX}/_update/p1?refresh=true`, {
+        method: 'POST',
+        body: JSON.stringify({ doc: { qty: 99 } })
+      });
+      await expect(save(label)).resolves.toMatch(/1 conflict/);
+      await problems(label).getByRole('button', { name: 'Overwrite' }).click();
+      await page.waitForFunction(
+        l =>
+          document
+            .querySelector(`[role="grid"][aria-label="${l}"]`)
+            ?.getAttribute('data-pending') === '0',
+        label,
+        { timeout: 30_000 }
+      );
+      await expect(source(real.url, REAL_INDEX, 'p1')).resolves.toMatchObject({
+        qty: 11
+      });
+    });
+  }
+);
 
 describe('nothing typed is lost', () => {
   it('pending edits survive a kernel restart and a page reload, and save afterwards', async () => {
     // The first part's tab on shop may be behind another tab: close every one.
     const tabs = page.getByRole('tab', { name: /^shop · es/ });
-    while ((await tabs.count()) > 0) await tabs.first().locator('.lm-TabBar-tabCloseIcon').click();
+    while ((await tabs.count()) > 0) {
+      await tabs.first().locator('.lm-TabBar-tabCloseIcon').click();
+    }
     let label = await openGrid('es', 'shop');
     await typeInto(label, await rowOf(label, 'p4'), 'qty', '55');
-    await expect(pendingCount(label).textContent()).resolves.toBe('1 change pending');
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '1 change pending'
+    );
     await page.getByRole('tab', { name: /editing\.ipynb/ }).click();
     // Execution counts cleared, so waiting for the cells to run again waits for the new kernel.
     await runCommand(page, 'notebook:clear-all-cell-outputs');
     // Not awaited: the command settles only once its dialog is answered.
-    await page.evaluate(() => void (window as unknown as { jupyterapp: { commands: { execute(id: string): Promise<unknown> } } }).jupyterapp.commands.execute('notebook:restart-kernel'));
-    await page.getByRole('dialog').getByRole('button', { name: 'Confirm Kernel Restart' }).click();
-    await page.waitForFunction(() => document.querySelector('.jp-Dialog') === null);
+    await page.evaluate(
+      () =>
+        void (
+          window as unknown as {
+            jupyterapp: { commands: { execute(id: string): Promise<unknown> } };
+          }
+        ).jupyterapp.commands.execute('notebook:restart-kernel')
+    );
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: 'Confirm Kernel Restart' })
+      .click();
+    await page.waitForFunction(
+      () => document.querySelector('.jp-Dialog') === null
+    );
     await page.waitForTimeout(1_000);
     await runAllCells(page);
     await page.getByRole('tab', { name: /^shop · es/ }).click();
-    await expect(editMessage(label).textContent()).resolves.toMatch(/^The kernel restarted or stopped\. Pending changes are kept/);
+    await expect(editMessage(label).textContent()).resolves.toMatch(
+      /^The kernel restarted or stopped\. Pending changes are kept/
+    );
     await closeGrid(label);
     label = await openGrid('es', 'shop');
-    await expect(pendingCount(label).textContent()).resolves.toBe('1 change pending');
-    await expect(cellText(label, await rowOf(label, 'p4'), 'qty')).resolves.toBe('55');
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '1 change pending'
+    );
+    await expect(
+      cellText(label, await rowOf(label, 'p4'), 'qty')
+    ).resolves.toBe('55');
 
     await page.reload();
-    await page.waitForSelector('.jp-NotebookPanel .jp-Notebook', { timeout: 60_000 });
+    await page.waitForSelector('.jp-NotebookPanel .jp-Notebook', {
+      timeout: 60_000
+    });
     // Once the layout is restored the panel's tab says whether it is open; a click before that could close it.
-    await page.waitForFunction(() => (window as unknown as { jupyterapp?: unknown }).jupyterapp !== undefined, undefined, { timeout: 60_000 });
-    await page.evaluate(() => (window as unknown as { jupyterapp: { restored: Promise<void> } }).jupyterapp.restored);
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { jupyterapp?: unknown }).jupyterapp !==
+        undefined,
+      undefined,
+      { timeout: 60_000 }
+    );
+    await page.evaluate(
+      () =>
+        (window as unknown as { jupyterapp: { restored: Promise<void> } })
+          .jupyterapp.restored
+    );
     await showPanel(page);
     // The reloaded page restores the grid tab only as a closed one: open it again from the tree.
-    if (await gridOf(label).count()) await closeGrid(label);
+    if (await gridOf(label).count()) {
+      await closeGrid(label);
+    }
     label = await openGrid('es', 'shop');
-    await expect(pendingCount(label).textContent()).resolves.toBe('1 change pending');
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '1 change pending'
+    );
     await expect(save(label)).resolves.toBe('Saved 1 change.');
-    await expect(source(esUrl, 'shop', 'p4')).resolves.toMatchObject({ qty: 55 });
+    await expect(source(esUrl, 'shop', 'p4')).resolves.toMatchObject({
+      qty: 55
+    });
   });
 });

@@ -6,10 +6,18 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
+import {
+  type RunningSandbox,
+  startSandbox
+} from '../../examples/sandbox/sandbox';
 import { launchChromium } from './support/browser';
 import { REPO, type RunningLab, startJupyterLab } from './support/jupyter-lab';
-import { cellOutput, openNotebook, runAllCells, screenshot } from './support/notebook-page';
+import {
+  cellOutput,
+  openNotebook,
+  runAllCells,
+  screenshot
+} from './support/notebook-page';
 
 jest.setTimeout(240_000);
 
@@ -25,21 +33,41 @@ const codeCells = new Map<string, string[]>();
 
 beforeAll(async () => {
   sandbox = await startSandbox({
-    esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0',
-    esPassword: ES_PASSWORD, tsApiKey: TS_API_KEY, security: true,
+    esPort: 0,
+    tsPort: 0,
+    tls: false,
+    esVersion: '8.15.0',
+    tsVersion: '29.0',
+    esPassword: ES_PASSWORD,
+    tsApiKey: TS_API_KEY,
+    security: true
   });
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-examples-'));
-  for (const name of (await readdir(join(REPO, 'examples'))).filter((n) => n.endsWith('.ipynb'))) {
+  for (const name of (await readdir(join(REPO, 'examples'))).filter(n =>
+    n.endsWith('.ipynb')
+  )) {
     const text = await readFile(join(REPO, 'examples', name), 'utf8');
     // The notebooks name the sandbox's default ports; this run's sandbox has its own.
-    const moved = text.replaceAll('http://127.0.0.1:9200', sandbox.esUrl).replaceAll('http://127.0.0.1:8108', sandbox.tsUrl);
+    const moved = text
+      .replaceAll('http://127.0.0.1:9200', sandbox.esUrl)
+      .replaceAll('http://127.0.0.1:8108', sandbox.tsUrl);
     await writeFile(join(root, name), moved);
-    const cells = (JSON.parse(text) as { cells: { cell_type: string; id: string }[] }).cells;
-    codeCells.set(name, cells.filter((c) => c.cell_type === 'code').map((c) => c.id));
+    const cells = (
+      JSON.parse(text) as { cells: { cell_type: string; id: string }[] }
+    ).cells;
+    codeCells.set(
+      name,
+      cells.filter(c => c.cell_type === 'code').map(c => c.id)
+    );
   }
-  lab = await startJupyterLab({ root, env: { ES_PASSWORD, TYPESENSE_API_KEY: TS_API_KEY } });
+  lab = await startJupyterLab({
+    root,
+    env: { ES_PASSWORD, TYPESENSE_API_KEY: TS_API_KEY }
+  });
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
+  page = await (
+    await browser.newContext({ viewport: { width: 1600, height: 1000 } })
+  ).newPage();
 });
 
 afterAll(async () => {
@@ -50,14 +78,21 @@ afterAll(async () => {
 
 function output(notebook: string, cellId: string) {
   const index = codeCells.get(notebook)?.indexOf(cellId) ?? -1;
-  if (index < 0) throw new Error(`${notebook} has no code cell "${cellId}"`);
+  if (index < 0) {
+    throw new Error(`${notebook} has no code cell "${cellId}"`);
+  }
   return cellOutput(page, index);
 }
 
-async function gridColumns(notebook: string, cellId: string): Promise<string[]> {
+async function gridColumns(
+  notebook: string,
+  cellId: string
+): Promise<string[]> {
   const grid = output(notebook, cellId).locator('.searchbook-Grid').first();
   await grid.waitFor();
-  return JSON.parse((await grid.getAttribute('data-columns')) ?? '[]') as string[];
+  return JSON.parse(
+    (await grid.getAttribute('data-columns')) ?? '[]'
+  ) as string[];
 }
 
 /** Cells whose output is an error (JupyterLab renders tracebacks as stderr text). */
@@ -65,7 +100,13 @@ async function failedCells(notebook: string): Promise<string[]> {
   const ids = codeCells.get(notebook) ?? [];
   const failed: string[] = [];
   for (const [index, id] of ids.entries()) {
-    if ((await cellOutput(page, index).locator('.jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"]').count()) > 0) {
+    if (
+      (await cellOutput(page, index)
+        .locator(
+          '.jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"]'
+        )
+        .count()) > 0
+    ) {
       failed.push(id);
     }
   }
@@ -80,25 +121,39 @@ describe('examples/elasticsearch.ipynb', () => {
 
   it('runs top to bottom, failing only where it shows a refusal', async () => {
     expect(await failedCells('elasticsearch.ipynb')).toEqual(['sql']);
-    expect(await output('elasticsearch.ipynb', 'sql').textContent()).toMatch(/SQL/);
+    expect(await output('elasticsearch.ipynb', 'sql').textContent()).toMatch(
+      /SQL/
+    );
     await screenshot(page, 'example-elasticsearch');
   });
 
   it('shows the search as a document grid', async () => {
-    expect(await gridColumns('elasticsearch.ipynb', 'search')).toEqual(expect.arrayContaining(['_id', 'name', 'brand', 'price']));
+    expect(await gridColumns('elasticsearch.ipynb', 'search')).toEqual(
+      expect.arrayContaining(['_id', 'name', 'brand', 'price'])
+    );
   });
 
   it('draws the bucket aggregations as bar charts with their tables', async () => {
     const aggs = output('elasticsearch.ipynb', 'aggs');
     await aggs.locator('.searchbook-BarChart').first().waitFor();
-    expect(await aggs.locator('.searchbook-BarChart').count()).toBeGreaterThanOrEqual(2);
-    expect(await aggs.locator('.searchbook-BarChart-label').count()).toBeGreaterThan(3);
+    expect(
+      await aggs.locator('.searchbook-BarChart').count()
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      await aggs.locator('.searchbook-BarChart-label').count()
+    ).toBeGreaterThan(3);
     await aggs.scrollIntoViewIfNeeded();
     await screenshot(page, 'example-elasticsearch-aggregations');
   });
 
   it('lists the indices as a table', async () => {
-    expect(await gridColumns('elasticsearch.ipynb', 'cat')).toEqual(['index', 'health', 'status', 'docs.count', 'store.size']);
+    expect(await gridColumns('elasticsearch.ipynb', 'cat')).toEqual([
+      'index',
+      'health',
+      'status',
+      'docs.count',
+      'store.size'
+    ]);
   });
 });
 
@@ -110,7 +165,9 @@ describe('examples/typesense.ipynb', () => {
 
   it('runs top to bottom, failing only at the filter error, with its advice', async () => {
     expect(await failedCells('typesense.ipynb')).toEqual(['filter-error']);
-    expect(await output('typesense.ipynb', 'filter-error').textContent()).toMatch(/price/);
+    expect(
+      await output('typesense.ipynb', 'filter-error').textContent()
+    ).toMatch(/price/);
     await screenshot(page, 'example-typesense');
   });
 

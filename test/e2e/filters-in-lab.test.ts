@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
+import {
+  createElasticsearchSandbox,
+  type ElasticsearchSandbox
+} from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import { openPanelLab } from './support/panel-lab';
@@ -33,80 +36,181 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
+  es = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: false,
+    password: 'unused'
+  });
   es.loadIndex(
     'shop',
-    { properties: { n: { type: 'long' }, tag: { type: 'keyword' }, title: { type: 'text', fields: { keyword: { type: 'keyword' } } } } },
-    Array.from({ length: DOCS }, (_, n) => ({ id: `p${n}`, source: { n, tag: TAGS[n % 3] ?? 'red', title: `Product ${String(n).padStart(2, '0')}` } })),
+    {
+      properties: {
+        n: { type: 'long' },
+        tag: { type: 'keyword' },
+        title: { type: 'text', fields: { keyword: { type: 'keyword' } } }
+      }
+    },
+    Array.from({ length: DOCS }, (_, n) => ({
+      id: `p${n}`,
+      source: {
+        n,
+        tag: TAGS[n % 3] ?? 'red',
+        title: `Product ${String(n).padStart(2, '0')}`
+      }
+    }))
   );
   const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({ name: 'items', fields: [{ name: 'title', type: 'string' }, { name: 'rank', type: 'int32' }] });
-  ts.loadDocuments('items', Array.from({ length: 40 }, (_, n) => ({ id: `i${n}`, title: `Item ${n}`, rank: n })));
-  servers = [await listen(es.handler, { port: 0 }), await listen(ts.handler, { port: 0 })];
+  ts.createCollection({
+    name: 'items',
+    fields: [
+      { name: 'title', type: 'string' },
+      { name: 'rank', type: 'int32' }
+    ]
+  });
+  ts.loadDocuments(
+    'items',
+    Array.from({ length: 40 }, (_, n) => ({
+      id: `i${n}`,
+      title: `Item ${n}`,
+      rank: n
+    }))
+  );
+  servers = [
+    await listen(es.handler, { port: 0 }),
+    await listen(ts.handler, { port: 0 })
+  ];
   const [esServer, tsServer] = servers as [ListeningServer, ListeningServer];
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-filters-'));
-  const cells = [`%connect elasticsearch ${esServer.url} name=es`, `%connect typesense ${tsServer.url} key=\${env:TS_KEY} name=ts`];
-  ({ lab, browser, page } = await openPanelLab({ root, notebook: 'filters.ipynb', cells, env: { TS_KEY }, viewport: { width: 1900, height: 1000 } }));
+  const cells = [
+    `%connect elasticsearch ${esServer.url} name=es`,
+    `%connect typesense ${tsServer.url} key=\${env:TS_KEY} name=ts`
+  ];
+  ({ lab, browser, page } = await openPanelLab({
+    root,
+    notebook: 'filters.ipynb',
+    cells,
+    env: { TS_KEY },
+    viewport: { width: 1900, height: 1000 }
+  }));
 });
 
 afterAll(async () => {
   await browser?.close();
   await lab?.close();
-  await Promise.all(servers.map((s) => s.close()));
+  await Promise.all(servers.map(s => s.close()));
 });
 
-const treeItem = (name: string): Locator => page.getByRole('tree', { name: 'searchbook connections' }).locator(`[role="treeitem"][aria-level="2"][aria-label^="${name} · "]`);
-const tab = (grid: Locator) => grid.locator('xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]');
-const filterBar = (grid: Locator) => tab(grid).getByRole('search', { name: 'Filter documents' });
+const treeItem = (name: string): Locator =>
+  page
+    .getByRole('tree', { name: 'searchbook connections' })
+    .locator(`[role="treeitem"][aria-level="2"][aria-label^="${name} · "]`);
+const tab = (grid: Locator) =>
+  grid.locator(
+    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
+  );
+const filterBar = (grid: Locator) =>
+  tab(grid).getByRole('search', { name: 'Filter documents' });
 
 /** Page coordinates of a column's header or of a body cell, from the grid's own geometry. */
-async function cellPoint(label: string, column: string, row: number | 'header'): Promise<{ x: number; y: number }> {
+async function cellPoint(
+  label: string,
+  column: string,
+  row: number | 'header'
+): Promise<{ x: number; y: number }> {
   // Scroll the column into view first, as a user would in a narrow tab.
   await page.evaluate(
     ({ label, column }) => {
-      type Shell = { widgets(area: string): Iterable<{ dataGrid?: { scrollToColumn(i: number): void }; title: { label: string } }> };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } }).jupyterapp.shell;
-      const node = document.querySelector(`[role="grid"][aria-label="${label}"]`) as HTMLElement | null;
-      const index = (JSON.parse(node?.dataset.columns ?? '[]') as string[]).indexOf(column);
-      [...shell.widgets('main')].find((w) => w.title.label === label)?.dataGrid?.scrollToColumn(index);
+      type Shell = {
+        widgets(area: string): Iterable<{
+          dataGrid?: { scrollToColumn(i: number): void };
+          title: { label: string };
+        }>;
+      };
+      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
+        .jupyterapp.shell;
+      const node = document.querySelector(
+        `[role="grid"][aria-label="${label}"]`
+      ) as HTMLElement | null;
+      const index = (
+        JSON.parse(node?.dataset.columns ?? '[]') as string[]
+      ).indexOf(column);
+      [...shell.widgets('main')]
+        .find(w => w.title.label === label)
+        ?.dataGrid?.scrollToColumn(index);
     },
-    { label, column },
+    { label, column }
   );
   await page.waitForTimeout(100);
   return page.evaluate(
     ({ label, column, row }) => {
-      type Grid = { headerWidth: number; headerHeight: number; defaultSizes: { rowHeight: number }; columnSize(region: string, i: number): number; scrollX: number };
-      type Shell = { widgets(area: string): Iterable<{ dataGrid?: Grid; title: { label: string } }> };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } }).jupyterapp.shell;
-      const widget = [...shell.widgets('main')].find((w) => w.title.label === label);
-      const node = document.querySelector(`[role="grid"][aria-label="${label}"]`);
+      type Grid = {
+        headerWidth: number;
+        headerHeight: number;
+        defaultSizes: { rowHeight: number };
+        columnSize(region: string, i: number): number;
+        scrollX: number;
+      };
+      type Shell = {
+        widgets(
+          area: string
+        ): Iterable<{ dataGrid?: Grid; title: { label: string } }>;
+      };
+      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
+        .jupyterapp.shell;
+      const widget = [...shell.widgets('main')].find(
+        w => w.title.label === label
+      );
+      const node = document.querySelector(
+        `[role="grid"][aria-label="${label}"]`
+      );
       const grid = widget?.dataGrid;
-      if (!grid || !node) throw new Error(`no grid ${label}`);
-      const columns = JSON.parse((node as HTMLElement).dataset.columns ?? '[]') as string[];
+      if (!grid || !node) {
+        throw new Error(`no grid ${label}`);
+      }
+      const columns = JSON.parse(
+        (node as HTMLElement).dataset.columns ?? '[]'
+      ) as string[];
       const index = columns.indexOf(column);
       let x = grid.headerWidth - grid.scrollX;
-      for (let i = 0; i < index; i++) x += grid.columnSize('body', i);
+      for (let i = 0; i < index; i++) {
+        x += grid.columnSize('body', i);
+      }
       x += Math.min(grid.columnSize('body', index) / 2, 40);
       const box = node.getBoundingClientRect();
-      const y = row === 'header' ? grid.headerHeight / 4 : grid.headerHeight + grid.defaultSizes.rowHeight * (row + 0.5);
+      const y =
+        row === 'header'
+          ? grid.headerHeight / 4
+          : grid.headerHeight + grid.defaultSizes.rowHeight * (row + 0.5);
       return { x: box.x + x, y: box.y + y };
     },
-    { label, column, row },
+    { label, column, row }
   );
 }
 
 /** What the grid shows in a cell, read as a user does: select it, press Enter and read the value view (a double-click edits). */
-async function cellValue(grid: Locator, label: string, column: string, row: number): Promise<string> {
-  const heading = tab(grid).locator('.searchbook-ValueView-title').filter({ hasText: `${column} · row ${row + 1}` });
+async function cellValue(
+  grid: Locator,
+  label: string,
+  column: string,
+  row: number
+): Promise<string> {
+  const heading = tab(grid)
+    .locator('.searchbook-ValueView-title')
+    .filter({ hasText: `${column} · row ${row + 1}` });
   // The block may still be on its way after a new view: double-click again until the cell is loaded.
-  for (let attempt = 0; attempt < 20 && !(await heading.isVisible()); attempt++) {
+  for (
+    let attempt = 0;
+    attempt < 20 && !(await heading.isVisible());
+    attempt++
+  ) {
     const point = await cellPoint(label, column, row);
     await page.mouse.click(point.x, point.y);
     await page.keyboard.press('Enter');
     await page.waitForTimeout(250);
   }
   await heading.waitFor({ timeout: 5_000 });
-  const text = (await tab(grid).locator('.searchbook-ValueView-body').textContent()) ?? '';
+  const text =
+    (await tab(grid).locator('.searchbook-ValueView-body').textContent()) ?? '';
   await tab(grid).locator('.searchbook-ValueView-close').click();
   return text;
 }
@@ -115,7 +219,15 @@ async function clickHeader(label: string, column: string): Promise<void> {
   const point = await cellPoint(label, column, 'header');
   await page.mouse.click(point.x, point.y);
   // The click reopens the grid through the engine; the next click must land on the new layout.
-  await page.waitForFunction(() => /rows loaded/.test(document.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? ''), undefined, { timeout: 30_000 });
+  await page.waitForFunction(
+    () =>
+      /rows loaded/.test(
+        document.querySelector('.searchbook-DocumentGrid-status')
+          ?.textContent ?? ''
+      ),
+    undefined,
+    { timeout: 30_000 }
+  );
 }
 
 describe('Elasticsearch grid', () => {
@@ -126,32 +238,74 @@ describe('Elasticsearch grid', () => {
     await treeItem('shop').waitFor({ timeout: 30_000 });
     await treeItem('shop').dblclick();
     await grid().waitFor({ timeout: 30_000 });
-    await expect(grid().getAttribute('aria-rowcount')).resolves.toBe(String(DOCS));
+    await expect(grid().getAttribute('aria-rowcount')).resolves.toBe(
+      String(DOCS)
+    );
     const bar = filterBar(grid());
-    await expect(bar.getByRole('checkbox', { name: 'Match case' }).isChecked()).resolves.toBe(false);
+    await expect(
+      bar.getByRole('checkbox', { name: 'Match case' }).isChecked()
+    ).resolves.toBe(false);
     await bar.getByRole('button', { name: 'Add filter' }).click();
     const row = bar.getByRole('group', { name: 'Filter row 1' });
     await row.getByRole('combobox', { name: 'Column' }).selectOption('tag');
-    await row.getByRole('combobox', { name: 'Operator' }).selectOption('equals');
+    await row
+      .getByRole('combobox', { name: 'Operator' })
+      .selectOption('equals');
     await row.getByRole('textbox', { name: 'Value' }).fill('RED');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === '10', label, { timeout: 30_000 });
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('aria-rowcount') === '10',
+      label,
+      { timeout: 30_000 }
+    );
     await expect(cellValue(grid(), label, 'tag', 0)).resolves.toBe('red');
   });
 
   it('header clicks sort through the engine: ascending, descending, then off', async () => {
     await clickHeader(label, 'n');
-    await page.waitForFunction((l) => (document.querySelector(`[role="grid"][aria-label="${l}"]`) as HTMLElement | null)?.dataset.sort === '[{"column":"n","direction":"asc"}]', label);
+    await page.waitForFunction(
+      l =>
+        (
+          document.querySelector(
+            `[role="grid"][aria-label="${l}"]`
+          ) as HTMLElement | null
+        )?.dataset.sort === '[{"column":"n","direction":"asc"}]',
+      label
+    );
     await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('0');
     await clickHeader(label, 'n');
-    await page.waitForFunction((l) => (document.querySelector(`[role="grid"][aria-label="${l}"]`) as HTMLElement | null)?.dataset.sort === '[{"column":"n","direction":"desc"}]', label);
+    await page.waitForFunction(
+      l =>
+        (
+          document.querySelector(
+            `[role="grid"][aria-label="${l}"]`
+          ) as HTMLElement | null
+        )?.dataset.sort === '[{"column":"n","direction":"desc"}]',
+      label
+    );
     // The largest n tagged red, out of the whole index: the engine sorted, not the loaded rows.
-    await page.waitForFunction(() => /rows loaded/.test(document.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /rows loaded/.test(
+        document.querySelector('.searchbook-DocumentGrid-status')
+          ?.textContent ?? ''
+      )
+    );
     await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('27');
     await expect(grid().getAttribute('aria-rowcount')).resolves.toBe('10');
     await screenshot(page, 'filters-sorted');
     await clickHeader(label, 'n');
-    await page.waitForFunction((l) => (document.querySelector(`[role="grid"][aria-label="${l}"]`) as HTMLElement | null)?.dataset.sort === '[]', label);
+    await page.waitForFunction(
+      l =>
+        (
+          document.querySelector(
+            `[role="grid"][aria-label="${l}"]`
+          ) as HTMLElement | null
+        )?.dataset.sort === '[]',
+      label
+    );
     await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('0');
   });
 
@@ -159,8 +313,19 @@ describe('Elasticsearch grid', () => {
     await clickHeader(label, 'n');
     await clickHeader(label, 'n');
     await clickHeader(label, '_id');
-    await page.waitForFunction((l) => (document.querySelector(`[role="grid"][aria-label="${l}"]`) as HTMLElement | null)?.dataset.sort?.includes('_id') === true, label);
-    await tab(grid()).getByRole('note').filter({ hasText: 'Not sorted by _id' }).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(
+      l =>
+        (
+          document.querySelector(
+            `[role="grid"][aria-label="${l}"]`
+          ) as HTMLElement | null
+        )?.dataset.sort?.includes('_id') === true,
+      label
+    );
+    await tab(grid())
+      .getByRole('note')
+      .filter({ hasText: 'Not sorted by _id' })
+      .waitFor({ timeout: 30_000 });
     await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('27');
   });
 
@@ -169,33 +334,61 @@ describe('Elasticsearch grid', () => {
     await bar.getByRole('button', { name: 'Add filter' }).click();
     const row = bar.getByRole('group', { name: 'Filter row 2' });
     await row.getByRole('combobox', { name: 'Column' }).selectOption('n');
-    await row.getByRole('combobox', { name: 'Operator' }).selectOption('greater than');
+    await row
+      .getByRole('combobox', { name: 'Operator' })
+      .selectOption('greater than');
     await row.getByRole('textbox', { name: 'Value' }).fill('lots');
     const pits = es.state.pits.size;
     await bar.getByRole('button', { name: 'Apply' }).click();
-    await expect(row.getByRole('alert').textContent({ timeout: 30_000 })).resolves.toContain('"lots" is not a number');
+    await expect(
+      row.getByRole('alert').textContent({ timeout: 30_000 })
+    ).resolves.toContain('"lots" is not a number');
     expect(es.state.pits.size).toBe(pits);
     // The previous filter's rows are not shown under a bar that says something else.
     await expect(grid().getAttribute('aria-rowcount')).resolves.toBe('0');
-    await expect(tab(grid()).locator('.searchbook-DocumentGrid-viewState[role="alert"]').textContent()).resolves.toContain('"lots" is not a number');
+    await expect(
+      tab(grid())
+        .locator('.searchbook-DocumentGrid-viewState[role="alert"]')
+        .textContent()
+    ).resolves.toContain('"lots" is not a number');
     await row.getByRole('textbox', { name: 'Value' }).fill('20');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === '3', label, { timeout: 30_000 });
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('aria-rowcount') === '3',
+      label,
+      { timeout: 30_000 }
+    );
   });
 
   it('"Insert into notebook" adds the grid’s request below the active cell', async () => {
-    await tab(grid()).getByRole('button', { name: 'Insert into notebook' }).click();
-    const inserted = page.locator('.jp-NotebookPanel .jp-Cell').filter({ hasText: 'POST /shop/_search' });
+    await tab(grid())
+      .getByRole('button', { name: 'Insert into notebook' })
+      .click();
+    const inserted = page
+      .locator('.jp-NotebookPanel .jp-Cell')
+      .filter({ hasText: 'POST /shop/_search' });
     await inserted.first().waitFor({ timeout: 30_000 });
-    const text = (await inserted.first().locator('.jp-InputArea-editor').textContent()) ?? '';
+    const text =
+      (await inserted.first().locator('.jp-InputArea-editor').textContent()) ??
+      '';
     expect(text).toContain('%use es');
     expect(text).toContain('"order": "desc"');
     expect(text).toContain('"gt": 20');
   });
 
   it('"Copy as curl" in the cell\'s context menu gives a command the engine answers like the cell', async () => {
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
-    const inserted = page.locator('.jp-NotebookPanel .jp-Cell').filter({ hasText: 'POST /shop/_search' }).first();
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: new URL(page.url()).origin
+      });
+    const inserted = page
+      .locator('.jp-NotebookPanel .jp-Cell')
+      .filter({ hasText: 'POST /shop/_search' })
+      .first();
     await inserted.click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Copy as curl' }).click();
     let command = '';
@@ -205,7 +398,10 @@ describe('Elasticsearch grid', () => {
     }
     expect(command).toContain('/shop/_search');
     const { stdout } = await run('bash', ['-c', command]);
-    expect((JSON.parse(stdout) as { hits: { total: { value: number } } }).hits.total.value).toBe(3);
+    expect(
+      (JSON.parse(stdout) as { hits: { total: { value: number } } }).hits.total
+        .value
+    ).toBe(3);
   });
 });
 
@@ -220,28 +416,56 @@ describe('Typesense grid', () => {
     const bar = filterBar(grid());
     const matchCase = bar.getByRole('checkbox', { name: 'Match case' });
     await expect(matchCase.isDisabled()).resolves.toBe(true);
-    await expect(bar.textContent()).resolves.toContain('Not supported by this database');
+    await expect(bar.textContent()).resolves.toContain(
+      'Not supported by this database'
+    );
     await bar.getByRole('button', { name: 'Add filter' }).click();
     const row = bar.getByRole('group', { name: 'Filter row 1' });
     await row.getByRole('combobox', { name: 'Column' }).selectOption('title');
     const operator = row.getByRole('combobox', { name: 'Operator' });
-    await expect(operator.locator('option[value="contains"]').textContent()).resolves.toBe('has word');
-    await expect(operator.locator('option[value="starts with"]').textContent()).resolves.toBe('has word starting with');
+    await expect(
+      operator.locator('option[value="contains"]').textContent()
+    ).resolves.toBe('has word');
+    await expect(
+      operator.locator('option[value="starts with"]').textContent()
+    ).resolves.toBe('has word starting with');
     await operator.selectOption('contains');
-    await expect(operator.getAttribute('title')).resolves.toContain('Whole words only');
+    await expect(operator.getAttribute('title')).resolves.toContain(
+      'Whole words only'
+    );
     await operator.selectOption('ends with');
     await row.getByRole('textbox', { name: 'Value' }).fill('7');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    const refusal = (await row.getByRole('alert').textContent({ timeout: 30_000 })) ?? '';
-    expect(refusal).toMatch(/^Typesense cannot filter with "ends with": Typesense filters match whole words and word starts, never the end of a value\. .*infix: true/);
+    const refusal =
+      (await row.getByRole('alert').textContent({ timeout: 30_000 })) ?? '';
+    expect(refusal).toMatch(
+      /^Typesense cannot filter with "ends with": Typesense filters match whole words and word starts, never the end of a value\. .*infix: true/
+    );
     expect(refusal).not.toContain('contains');
     await row.getByRole('combobox', { name: 'Column' }).selectOption('rank');
-    await row.getByRole('combobox', { name: 'Operator' }).selectOption('less than');
+    await row
+      .getByRole('combobox', { name: 'Operator' })
+      .selectOption('less than');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === '7', label, { timeout: 30_000 });
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('aria-rowcount') === '7',
+      label,
+      { timeout: 30_000 }
+    );
     await clickHeader(label, 'rank');
     await clickHeader(label, 'rank');
-    await page.waitForFunction((l) => (document.querySelector(`[role="grid"][aria-label="${l}"]`) as HTMLElement | null)?.dataset.sort?.includes('desc') === true, label);
+    await page.waitForFunction(
+      l =>
+        (
+          document.querySelector(
+            `[role="grid"][aria-label="${l}"]`
+          ) as HTMLElement | null
+        )?.dataset.sort?.includes('desc') === true,
+      label
+    );
     await page.waitForTimeout(300);
     await expect(cellValue(grid(), label, 'rank', 0)).resolves.toBe('6');
     await screenshot(page, 'filters-typesense');

@@ -6,10 +6,21 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
+import {
+  type RunningSandbox,
+  startSandbox
+} from '../../examples/sandbox/sandbox';
 import { launchChromium } from './support/browser';
 import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
-import { bandUnder, cellOutput, openNotebook, runAllCells, runCommand, screenshot, writeNotebook } from './support/notebook-page';
+import {
+  bandUnder,
+  cellOutput,
+  openNotebook,
+  runAllCells,
+  runCommand,
+  screenshot,
+  writeNotebook
+} from './support/notebook-page';
 
 jest.setTimeout(180_000);
 
@@ -25,8 +36,15 @@ let page: Page;
 
 beforeAll(async () => {
   sandbox = await startSandbox({
-    esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0',
-    esPassword: ES_PASSWORD, tsApiKey: 'e2e-ts-secret', security: true, products: 500,
+    esPort: 0,
+    tsPort: 0,
+    tls: false,
+    esVersion: '8.15.0',
+    tsVersion: '29.0',
+    esPassword: ES_PASSWORD,
+    tsApiKey: 'e2e-ts-secret',
+    security: true,
+    products: 500
   });
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-notebooks-'));
   await writeNotebook(root, 'grid.ipynb', [
@@ -37,15 +55,19 @@ beforeAll(async () => {
       'PUT /e2e-payload/_doc/2?refresh=true',
       JSON.stringify({ name: 'lamp', note: 'plain', price: 5 }),
       'PUT /e2e-payload/_doc/3?refresh=true',
-      JSON.stringify({ name: 'desk', note: 'plain', price: 120 }),
+      JSON.stringify({ name: 'desk', note: 'plain', price: 120 })
     ].join('\n'),
     'GET /e2e-payload/_search\n{"query": {"match_all": {}}, "sort": [{"_doc": "asc"}]}',
-    'GET /_cat/indices?format=json',
+    'GET /_cat/indices?format=json'
   ]);
   lab = await startJupyterLab({ root, env: { ES_PASSWORD } });
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: lab.url });
+  context = await browser.newContext({
+    viewport: { width: 1920, height: 1080 }
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: lab.url
+  });
   page = await context.newPage();
   await openNotebook(page, lab.open('grid.ipynb'));
   await runAllCells(page);
@@ -61,29 +83,48 @@ afterAll(async () => {
 const searchGrid = () => cellOutput(page, 2).locator('.searchbook-Grid');
 
 async function copiedTsv(cell: number): Promise<string> {
-  await cellOutput(page, cell).getByRole('button', { name: 'Copy TSV' }).click();
+  await cellOutput(page, cell)
+    .getByRole('button', { name: 'Copy TSV' })
+    .click();
   return page.evaluate(() => navigator.clipboard.readText());
 }
 
 /** Clicks the middle of a column's header, found through the grid's published column edges. */
 async function clickHeader(column: string): Promise<void> {
   const grid = searchGrid();
-  const columns: string[] = JSON.parse((await grid.getAttribute('data-columns')) ?? '[]');
-  const edges: number[] = JSON.parse((await grid.getAttribute('data-column-edges')) ?? '[]');
+  const columns: string[] = JSON.parse(
+    (await grid.getAttribute('data-columns')) ?? '[]'
+  );
+  const edges: number[] = JSON.parse(
+    (await grid.getAttribute('data-column-edges')) ?? '[]'
+  );
   const index = columns.indexOf(column);
   const box = await grid.boundingBox();
-  if (index < 0 || !box) throw new Error(`no column ${column} in ${columns.join(', ')}`);
-  await page.mouse.click(box.x + ((edges[index] ?? 0) + (edges[index + 1] ?? 0)) / 2, box.y + 8);
+  if (index < 0 || !box) {
+    throw new Error(`no column ${column} in ${columns.join(', ')}`);
+  }
+  await page.mouse.click(
+    box.x + ((edges[index] ?? 0) + (edges[index + 1] ?? 0)) / 2,
+    box.y + 8
+  );
 }
 
 describe('searchbook in JupyterLab', () => {
   it('renders the search as a grid with the mapping columns and every hit', async () => {
     const grid = searchGrid();
     await grid.waitFor();
-    expect(JSON.parse((await grid.getAttribute('data-columns')) ?? '[]')).toEqual(expect.arrayContaining(['_id', '_index', 'name', 'note', 'price']));
+    expect(
+      JSON.parse((await grid.getAttribute('data-columns')) ?? '[]')
+    ).toEqual(
+      expect.arrayContaining(['_id', '_index', 'name', 'note', 'price'])
+    );
     expect(await grid.getAttribute('aria-rowcount')).toBe('3');
-    const status = await cellOutput(page, 2).locator('.searchbook-Status').textContent();
-    expect(status).toMatch(/^sandbox-es · GET \/e2e-payload\/_search · 200 · \d+ ms · 3 total · 3 shown$/);
+    const status = await cellOutput(page, 2)
+      .locator('.searchbook-Status')
+      .textContent();
+    expect(status).toMatch(
+      /^sandbox-es · GET \/e2e-payload\/_search · 200 · \d+ ms · 3 total · 3 shown$/
+    );
     await screenshot(page, 'hits-grid-light');
   });
 
@@ -94,10 +135,16 @@ describe('searchbook in JupyterLab', () => {
   });
 
   it('sorts the rows shown when a header is clicked, and back on the third click', async () => {
-    const ids = (tsv: string) => tsv.split('\n').slice(1).map((line) => line.split('\t')[0]);
+    const ids = (tsv: string) =>
+      tsv
+        .split('\n')
+        .slice(1)
+        .map(line => line.split('\t')[0]);
     expect(ids(await copiedTsv(2))).toEqual(['1', '2', '3']);
     await clickHeader('price');
-    expect(await searchGrid().getAttribute('data-sort')).toBe('price ascending');
+    expect(await searchGrid().getAttribute('data-sort')).toBe(
+      'price ascending'
+    );
     expect(ids(await copiedTsv(2))).toEqual(['2', '1', '3']);
     await clickHeader('price');
     expect(ids(await copiedTsv(2))).toEqual(['3', '1', '2']);
@@ -110,18 +157,40 @@ describe('searchbook in JupyterLab', () => {
     expect(tsv).toContain(HOSTILE_NAME);
     expect(tsv).toContain(HOSTILE_NOTE);
     const grid = searchGrid();
-    const columns: string[] = JSON.parse((await grid.getAttribute('data-columns')) ?? '[]');
-    const edges: number[] = JSON.parse((await grid.getAttribute('data-column-edges')) ?? '[]');
+    const columns: string[] = JSON.parse(
+      (await grid.getAttribute('data-columns')) ?? '[]'
+    );
+    const edges: number[] = JSON.parse(
+      (await grid.getAttribute('data-column-edges')) ?? '[]'
+    );
     const box = await grid.boundingBox();
     const name = columns.indexOf('name');
     // Header rows (name, type) then the first body row: the hostile document.
-    const rowHeight = (box?.height ?? 0) > 0 ? Number((await grid.evaluate((n) => getComputedStyle(n).getPropertyValue('--jp-ui-font-size1'))).replace('px', '')) * 1.9 : 0;
-    await page.mouse.dblclick((box?.x ?? 0) + ((edges[name] ?? 0) + (edges[name + 1] ?? 0)) / 2, (box?.y ?? 0) + rowHeight * 2.5);
+    const rowHeight =
+      (box?.height ?? 0) > 0
+        ? Number(
+            (
+              await grid.evaluate(n =>
+                getComputedStyle(n).getPropertyValue('--jp-ui-font-size1')
+              )
+            ).replace('px', '')
+          ) * 1.9
+        : 0;
+    await page.mouse.dblclick(
+      (box?.x ?? 0) + ((edges[name] ?? 0) + (edges[name + 1] ?? 0)) / 2,
+      (box?.y ?? 0) + rowHeight * 2.5
+    );
     const view = cellOutput(page, 2).locator('.searchbook-ValueView-body');
     await view.waitFor();
     expect(await view.textContent()).toBe(HOSTILE_NAME);
-    expect(await page.locator('.jp-Notebook img[src="x"], .jp-OutputArea script').count()).toBe(0);
-    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(
+      await page
+        .locator('.jp-Notebook img[src="x"], .jp-OutputArea script')
+        .count()
+    ).toBe(0);
+    expect(
+      await page.evaluate(() => (window as { __pwned?: number }).__pwned)
+    ).toBeUndefined();
     await screenshot(page, 'value-view-hostile-document');
   });
 
@@ -130,18 +199,26 @@ describe('searchbook in JupyterLab', () => {
     await output.getByRole('button', { name: 'Raw JSON' }).click();
     const raw = output.locator('.searchbook-RawJson');
     await raw.waitFor({ state: 'visible' });
-    const body = JSON.parse((await raw.textContent()) ?? '{}') as { hits?: { hits?: unknown[] } };
+    const body = JSON.parse((await raw.textContent()) ?? '{}') as {
+      hits?: { hits?: unknown[] };
+    };
     expect(body.hits?.hits).toHaveLength(3);
-    expect(await output.locator('.searchbook-GridView').first().isVisible()).toBe(false);
+    expect(
+      await output.locator('.searchbook-GridView').first().isVisible()
+    ).toBe(false);
     await output.getByRole('button', { name: 'Raw JSON' }).click();
     await raw.waitFor({ state: 'hidden' });
-    expect(await output.locator('.searchbook-GridView').first().isVisible()).toBe(true);
+    expect(
+      await output.locator('.searchbook-GridView').first().isVisible()
+    ).toBe(true);
   });
 
   it('renders _cat/indices as a table in the same grid', async () => {
     const grid = cellOutput(page, 3).locator('.searchbook-Grid');
     await grid.waitFor();
-    expect(JSON.parse((await grid.getAttribute('data-columns')) ?? '[]')).toEqual(expect.arrayContaining(['index', 'docs.count', 'health']));
+    expect(
+      JSON.parse((await grid.getAttribute('data-columns')) ?? '[]')
+    ).toEqual(expect.arrayContaining(['index', 'docs.count', 'health']));
     const tsv = await copiedTsv(3);
     expect(tsv).toMatch(/\ne2e-payload\t|\te2e-payload\t|\te2e-payload$/m);
   });
@@ -152,16 +229,28 @@ describe('searchbook in JupyterLab', () => {
     const brightness = (node: HTMLElement): number => {
       const canvas = node.querySelector('canvas');
       const ratio = window.devicePixelRatio;
-      const rowHeight = Math.round(Number.parseFloat(getComputedStyle(node).getPropertyValue('--jp-ui-font-size1')) * 1.9);
+      const rowHeight = Math.round(
+        Number.parseFloat(
+          getComputedStyle(node).getPropertyValue('--jp-ui-font-size1')
+        ) * 1.9
+      );
       const edges = JSON.parse(node.dataset.columnEdges ?? '[0]') as number[];
       const x = Math.floor(((edges[0] ?? 0) + 3) * ratio);
       const y = Math.floor(rowHeight * 2.5 * ratio);
       const pixel = canvas?.getContext('2d')?.getImageData(x, y, 1, 1).data;
-      return pixel && pixel[3] === 255 ? (pixel[0]! + pixel[1]! + pixel[2]!) / 3 : -1;
+      return pixel && pixel[3] === 255
+        ? (pixel[0]! + pixel[1]! + pixel[2]!) / 3
+        : -1;
     };
     expect(await searchGrid().evaluate(brightness)).toBeGreaterThan(200);
-    await runCommand(page, 'apputils:change-theme', { theme: 'JupyterLab Dark' });
-    await page.waitForFunction(() => document.body.dataset.jpThemeLight === 'false', undefined, { timeout: 30_000 });
+    await runCommand(page, 'apputils:change-theme', {
+      theme: 'JupyterLab Dark'
+    });
+    await page.waitForFunction(
+      () => document.body.dataset.jpThemeLight === 'false',
+      undefined,
+      { timeout: 30_000 }
+    );
     let dark = 255;
     for (let attempt = 0; attempt < 60 && dark >= 80; attempt++) {
       await page.waitForTimeout(250);
@@ -170,15 +259,20 @@ describe('searchbook in JupyterLab', () => {
     expect(dark).toBeLessThan(80);
     expect(dark).toBeGreaterThanOrEqual(0);
     await screenshot(page, 'hits-grid-dark');
-    await runCommand(page, 'apputils:change-theme', { theme: 'JupyterLab Light' });
+    await runCommand(page, 'apputils:change-theme', {
+      theme: 'JupyterLab Light'
+    });
   });
 
   it('highlights console cells in the editor', async () => {
-    const editor = page.locator('.jp-Notebook .jp-CodeCell').nth(2).locator('.cm-content');
+    const editor = page
+      .locator('.jp-Notebook .jp-CodeCell')
+      .nth(2)
+      .locator('.cm-content');
     const method = editor.locator('span', { hasText: /^GET$/ }).first();
     await method.waitFor();
-    const color = await method.evaluate((node) => getComputedStyle(node).color);
-    const plain = await editor.evaluate((node) => getComputedStyle(node).color);
+    const color = await method.evaluate(node => getComputedStyle(node).color);
+    const plain = await editor.evaluate(node => getComputedStyle(node).color);
     expect(color).not.toBe(plain);
   });
 
@@ -187,16 +281,24 @@ describe('searchbook in JupyterLab', () => {
     await runCommand(page, 'notebook:enter-edit-mode');
     await page.keyboard.type('GET /_cat/indi');
     await page.keyboard.press('Tab');
-    const editor = page.locator('.jp-Notebook .jp-CodeCell.jp-mod-active .cm-content');
+    const editor = page.locator(
+      '.jp-Notebook .jp-CodeCell.jp-mod-active .cm-content'
+    );
     const completer = page.locator('.jp-Completer');
     // One match is inserted at once; several open the completer's list.
     await page.waitForFunction(
-      () => /_cat\/indices/.test(document.querySelector('.jp-CodeCell.jp-mod-active .cm-content')?.textContent ?? '') ||
+      () =>
+        /_cat\/indices/.test(
+          document.querySelector('.jp-CodeCell.jp-mod-active .cm-content')
+            ?.textContent ?? ''
+        ) ||
         document.querySelector('.jp-Completer .jp-Completer-item') !== null,
       undefined,
-      { timeout: 15_000 },
+      { timeout: 15_000 }
     );
-    const offered = (await completer.isVisible()) ? await completer.textContent() : await editor.textContent();
+    const offered = (await completer.isVisible())
+      ? await completer.textContent()
+      : await editor.textContent();
     expect(offered).toContain('indices');
     if (await completer.isVisible()) {
       await page.keyboard.press('Escape');

@@ -16,7 +16,12 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import { type EsTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import {
+  type EsTarget,
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS,
+  type RunningEsTarget
+} from '../support/elasticsearch-targets';
 import { openPanelLab, showPanel } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { openNotebook, screenshot } from './support/notebook-page';
@@ -29,11 +34,19 @@ const TS_KEY = 'e2e-grid-truth-ts-secret';
 const TS_DOCS = 1_500;
 const SHOP = 30;
 const BIG = 5_000;
-const MAPPING = { properties: { n: { type: 'long' }, qty: { type: 'integer' }, title: { type: 'keyword' } } };
+const MAPPING = {
+  properties: {
+    n: { type: 'long' },
+    qty: { type: 'integer' },
+    title: { type: 'keyword' }
+  }
+};
 
 let servers: ListeningServer[] = [];
 let esUrl = '';
-const REAL_TARGET = elasticsearchTargets().find((t: EsTarget) => t.engine === 'real' && t.version.startsWith('8.'));
+const REAL_TARGET = elasticsearchTargets().find(
+  (t: EsTarget) => t.engine === 'real' && t.version.startsWith('8.')
+);
 const REAL_INDEX = `truth-e2e-${Date.now().toString(36)}`;
 /** Past the 10,000-row result window, so a jump to the end walks through it. */
 const REAL_DOCS = 12_000;
@@ -41,12 +54,35 @@ let real: RunningEsTarget | undefined;
 let realSkipped: string | undefined;
 
 async function startRealNode(): Promise<void> {
-  if (!REAL_TARGET || REAL_TARGET.skipped) return;
+  if (!REAL_TARGET || REAL_TARGET.skipped) {
+    return;
+  }
   const node = await REAL_TARGET.start({ security: false });
-  const call = (path: string, method: string, body: string, type = 'application/json') => fetch(`${node.url}${path}`, { method, body, headers: { 'content-type': type } });
-  await call(`/${REAL_INDEX}`, 'PUT', JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: MAPPING }));
+  const call = (
+    path: string,
+    method: string,
+    body: string,
+    type = 'application/json'
+  ) =>
+    fetch(`${node.url}${path}`, {
+      method,
+      body,
+      headers: { 'content-type': type }
+    });
+  await call(
+    `/${REAL_INDEX}`,
+    'PUT',
+    JSON.stringify({
+      settings: { number_of_shards: 1, number_of_replicas: 0 },
+      mappings: MAPPING
+    })
+  );
   for (let from = 0; from < REAL_DOCS; from += 3_000) {
-    const lines = Array.from({ length: 3_000 }, (_, i) => `{"index":{"_id":"r${from + i}"}}\n${JSON.stringify({ n: from + i, qty: (from + i) % 7, title: `Row ${from + i}` })}\n`).join('');
+    const lines = Array.from(
+      { length: 3_000 },
+      (_, i) =>
+        `{"index":{"_id":"r${from + i}"}}\n${JSON.stringify({ n: from + i, qty: (from + i) % 7, title: `Row ${from + i}` })}\n`
+    ).join('');
     await call(`/${REAL_INDEX}/_bulk`, 'POST', lines, 'application/x-ndjson');
   }
   await call(`/${REAL_INDEX}/_refresh`, 'POST', '');
@@ -57,113 +93,303 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  const es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
-  es.loadIndex('shop', MAPPING, Array.from({ length: SHOP }, (_, n) => ({ id: `p${n}`, source: { n, qty: n, title: `Item ${n}` } })));
-  es.loadIndex('big', MAPPING, Array.from({ length: BIG }, (_, n) => ({ id: `b${n}`, source: { n, qty: n % 7, title: `Row ${n}` } })));
+  const es = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: false,
+    password: 'unused'
+  });
+  es.loadIndex(
+    'shop',
+    MAPPING,
+    Array.from({ length: SHOP }, (_, n) => ({
+      id: `p${n}`,
+      source: { n, qty: n, title: `Item ${n}` }
+    }))
+  );
+  es.loadIndex(
+    'big',
+    MAPPING,
+    Array.from({ length: BIG }, (_, n) => ({
+      id: `b${n}`,
+      source: { n, qty: n % 7, title: `Row ${n}` }
+    }))
+  );
   const realStarted = startRealNode().catch((err: Error) => {
     realSkipped = err.message;
   });
   const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({ name: 'items', fields: [{ name: 'title', type: 'string' }, { name: 'rank', type: 'int32' }] });
-  ts.loadDocuments('items', Array.from({ length: TS_DOCS }, (_, n) => ({ id: `i${n}`, title: `Item ${n}`, rank: n })));
-  servers = [await listen(es.handler, { port: 0 }), await listen(ts.handler, { port: 0 })];
+  ts.createCollection({
+    name: 'items',
+    fields: [
+      { name: 'title', type: 'string' },
+      { name: 'rank', type: 'int32' }
+    ]
+  });
+  ts.loadDocuments(
+    'items',
+    Array.from({ length: TS_DOCS }, (_, n) => ({
+      id: `i${n}`,
+      title: `Item ${n}`,
+      rank: n
+    }))
+  );
+  servers = [
+    await listen(es.handler, { port: 0 }),
+    await listen(ts.handler, { port: 0 })
+  ];
   esUrl = servers[0]?.url ?? '';
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([realStarted, new Promise((resolve) => (timer = setTimeout(resolve, REAL_START_TIMEOUT_MS)))]);
+  await Promise.race([
+    realStarted,
+    new Promise(resolve => (timer = setTimeout(resolve, REAL_START_TIMEOUT_MS)))
+  ]);
   clearTimeout(timer);
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-grid-truth-'));
-  const cells = [`%connect elasticsearch ${esUrl} name=es`, `%connect typesense ${servers[1]?.url ?? ''} key=\${env:TS_KEY} name=ts`];
-  if (real) cells.push(`%connect elasticsearch ${real.url} name=real`);
-  ({ lab, browser, page } = await openPanelLab({ root, notebook: NOTEBOOK, cells, env: { TS_KEY }, beforeOpen: (opened) => opened.setDefaultTimeout(30_000) }));
+  const cells = [
+    `%connect elasticsearch ${esUrl} name=es`,
+    `%connect typesense ${servers[1]?.url ?? ''} key=\${env:TS_KEY} name=ts`
+  ];
+  if (real) {
+    cells.push(`%connect elasticsearch ${real.url} name=real`);
+  }
+  ({ lab, browser, page } = await openPanelLab({
+    root,
+    notebook: NOTEBOOK,
+    cells,
+    env: { TS_KEY },
+    beforeOpen: opened => opened.setDefaultTimeout(30_000)
+  }));
 }, REAL_START_TIMEOUT_MS + 240_000);
 
 afterAll(async () => {
   await browser?.close();
   await lab?.close();
-  await Promise.all(servers.map((s) => s.close()));
-  if (real) await fetch(`${real.url}/${REAL_INDEX}`, { method: 'DELETE' }).catch(() => undefined);
+  await Promise.all(servers.map(s => s.close()));
+  if (real) {
+    await fetch(`${real.url}/${REAL_INDEX}`, { method: 'DELETE' }).catch(
+      () => undefined
+    );
+  }
   await real?.close();
 });
 
-async function engine(path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${esUrl}${path}`, { ...init, headers: { 'content-type': 'application/json' } });
+async function engine(
+  path: string,
+  init: RequestInit = {}
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${esUrl}${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json' }
+  });
   const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: response.status,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {}
+  };
 }
-const stored = async (id: string) => (await engine(`/shop/_doc/${id}`)).body['_source'] as Record<string, unknown> | undefined;
+const stored = async (id: string) =>
+  (await engine(`/shop/_doc/${id}`)).body['_source'] as
+    Record<string, unknown> | undefined;
 
 const treeItem = (p: Page, name: string, connection = 'es'): Locator =>
-  p.getByRole('tree', { name: 'searchbook connections' }).locator(`[role="treeitem"][aria-level="1"][data-connection="${connection}"] [role="treeitem"][aria-level="2"][aria-label^="${name} · "]`);
+  p
+    .getByRole('tree', { name: 'searchbook connections' })
+    .locator(
+      `[role="treeitem"][aria-level="1"][data-connection="${connection}"] [role="treeitem"][aria-level="2"][aria-label^="${name} · "]`
+    );
 const gridOf = (p: Page, label: string) => p.getByRole('grid', { name: label });
-const tabOf = (p: Page, label: string) => gridOf(p, label).locator('xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]');
-const editBar = (p: Page, label: string) => tabOf(p, label).getByRole('toolbar', { name: 'Editing' });
-const pendingCount = (p: Page, label: string) => editBar(p, label).getByRole('status');
-const filterBar = (p: Page, label: string) => tabOf(p, label).getByRole('search', { name: 'Filter documents' });
-const statusLine = (p: Page, label: string) => tabOf(p, label).locator('.searchbook-DocumentGrid-status');
-const currentTab = (p: Page) => p.evaluate(() => (window as unknown as { jupyterapp: { shell: { currentWidget: { title: { label: string } } | null } } }).jupyterapp.shell.currentWidget?.title.label);
+const tabOf = (p: Page, label: string) =>
+  gridOf(p, label).locator(
+    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
+  );
+const editBar = (p: Page, label: string) =>
+  tabOf(p, label).getByRole('toolbar', { name: 'Editing' });
+const pendingCount = (p: Page, label: string) =>
+  editBar(p, label).getByRole('status');
+const filterBar = (p: Page, label: string) =>
+  tabOf(p, label).getByRole('search', { name: 'Filter documents' });
+const statusLine = (p: Page, label: string) =>
+  tabOf(p, label).locator('.searchbook-DocumentGrid-status');
+const currentTab = (p: Page) =>
+  p.evaluate(
+    () =>
+      (
+        window as unknown as {
+          jupyterapp: {
+            shell: { currentWidget: { title: { label: string } } | null };
+          };
+        }
+      ).jupyterapp.shell.currentWidget?.title.label
+  );
 /** Waits until the grid shows this text in a document's cell (another page's save reaches this one by a read of the rows). */
-const cellShows = (p: Page, label: string, id: string, column: string, text: string) =>
+const cellShows = (
+  p: Page,
+  label: string,
+  id: string,
+  column: string,
+  text: string
+) =>
   p.waitForFunction(
     ({ label, id, column, text }) => {
-      type Model = { rowCount(r: string): number; data(r: string, row: number, c: number): string; columns: Array<{ name: string }> };
-      type Shell = { widgets(area: string): Iterable<{ title: { label: string }; model?: Model }> };
-      const m = [...(window as unknown as { jupyterapp: { shell: Shell } }).jupyterapp.shell.widgets('main')].find((w) => w.title.label === label)?.model;
-      if (!m) return false;
-      const c = m.columns.findIndex((k) => k.name === column);
-      for (let r = 0; r < Math.min(m.rowCount('body'), 200); r++) if (m.data('body', r, 0) === id) return m.data('body', r, c) === text;
+      type Model = {
+        rowCount(r: string): number;
+        data(r: string, row: number, c: number): string;
+        columns: Array<{ name: string }>;
+      };
+      type Shell = {
+        widgets(
+          area: string
+        ): Iterable<{ title: { label: string }; model?: Model }>;
+      };
+      const m = [
+        ...(
+          window as unknown as { jupyterapp: { shell: Shell } }
+        ).jupyterapp.shell.widgets('main')
+      ].find(w => w.title.label === label)?.model;
+      if (!m) {
+        return false;
+      }
+      const c = m.columns.findIndex(k => k.name === column);
+      for (let r = 0; r < Math.min(m.rowCount('body'), 200); r++) {
+        if (m.data('body', r, 0) === id) {
+          return m.data('body', r, c) === text;
+        }
+      }
       return false;
     },
     { label, id, column, text },
-    { timeout: 30_000 },
+    { timeout: 30_000 }
   );
 /** Waits until the grid row shows this text in a cell (reading it fetches its block). */
-const rowShows = (p: Page, label: string, row: number, column: string, text: string) =>
+const rowShows = (
+  p: Page,
+  label: string,
+  row: number,
+  column: string,
+  text: string
+) =>
   p.waitForFunction(
     ({ label, row, column, text }) => {
-      type Model = { data(r: string, row: number, c: number): string; columns: Array<{ name: string }> };
-      type Shell = { widgets(area: string): Iterable<{ title: { label: string }; model?: Model }> };
-      const m = [...(window as unknown as { jupyterapp: { shell: Shell } }).jupyterapp.shell.widgets('main')].find((w) => w.title.label === label)?.model;
-      return m !== undefined && m.data('body', row, m.columns.findIndex((k) => k.name === column)) === text;
+      type Model = {
+        data(r: string, row: number, c: number): string;
+        columns: Array<{ name: string }>;
+      };
+      type Shell = {
+        widgets(
+          area: string
+        ): Iterable<{ title: { label: string }; model?: Model }>;
+      };
+      const m = [
+        ...(
+          window as unknown as { jupyterapp: { shell: Shell } }
+        ).jupyterapp.shell.widgets('main')
+      ].find(w => w.title.label === label)?.model;
+      return (
+        m !== undefined &&
+        m.data(
+          'body',
+          row,
+          m.columns.findIndex(k => k.name === column)
+        ) === text
+      );
     },
     { label, row, column, text },
-    { timeout: 30_000 },
+    { timeout: 30_000 }
   );
-const gridTabs = (p: Page, label: string) => p.getByRole('tab', { name: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
+const gridTabs = (p: Page, label: string) =>
+  p.getByRole('tab', {
+    name: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)
+  });
 
-async function openGrid(p: Page, target: string, connection = 'es'): Promise<string> {
+async function openGrid(
+  p: Page,
+  target: string,
+  connection = 'es'
+): Promise<string> {
   const label = `${target} · ${connection}`;
   // The tree renders anew while it reloads (after cells ran): a double-click on a replaced item is lost, so try again.
   for (let attempt = 1; ; attempt++) {
     await treeItem(p, target, connection).waitFor({ timeout: 30_000 });
     await treeItem(p, target, connection).dblclick();
-    if (await gridOf(p, label).waitFor({ timeout: 10_000 }).then(() => true, () => false)) break;
-    if (attempt === 3) throw new Error(`${label} did not open (the panel says: "${await p.locator('.searchbook-Sidebar-message').textContent()}")`);
+    if (
+      await gridOf(p, label)
+        .waitFor({ timeout: 10_000 })
+        .then(
+          () => true,
+          () => false
+        )
+    ) {
+      break;
+    }
+    if (attempt === 3) {
+      throw new Error(
+        `${label} did not open (the panel says: "${await p.locator('.searchbook-Sidebar-message').textContent()}")`
+      );
+    }
   }
-  await p.waitForFunction((l) => Number(document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('data-loaded-rows')) > 0, label, { timeout: 30_000 });
+  await p.waitForFunction(
+    l =>
+      Number(
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('data-loaded-rows')
+      ) > 0,
+    label,
+    { timeout: 30_000 }
+  );
   return label;
 }
 
 /** Evaluates against the grid tab's widget (its model and datagrid), found by its title. */
-async function inGrid<T, A>(p: Page, label: string, arg: A, fn: string): Promise<T> {
+async function inGrid<T, A>(
+  p: Page,
+  label: string,
+  arg: A,
+  fn: string
+): Promise<T> {
   return p.evaluate(
     ({ label, arg, fn }) => {
-      type Shell = { widgets(area: string): Iterable<{ title: { label: string }; isVisible: boolean }> };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } }).jupyterapp.shell;
-      const widget = [...shell.widgets('main')].find((w) => w.title.label === label && w.isVisible);
-      if (!widget) throw new Error(`no grid tab ${label}`);
+      type Shell = {
+        widgets(
+          area: string
+        ): Iterable<{ title: { label: string }; isVisible: boolean }>;
+      };
+      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
+        .jupyterapp.shell;
+      const widget = [...shell.widgets('main')].find(
+        w => w.title.label === label && w.isVisible
+      );
+      if (!widget) {
+        throw new Error(`no grid tab ${label}`);
+      }
       return new Function('w', 'arg', fn)(widget, arg) as T;
     },
-    { label, arg, fn },
+    { label, arg, fn }
   );
 }
 
 /** The grid row showing the document with this id, among the first 200 (-1: not shown). */
 const rowOf = (p: Page, label: string, id: string) =>
-  inGrid<number, string>(p, label, id, `const m = w.model; const c = Math.max(0, m.columns.findIndex((k) => k.primaryKey)); const n = m.rowCount('body'); for (let r = 0; r < Math.min(n, 200); r++) if (m.data('body', r, c) === arg) return r; return -1;`);
+  inGrid<number, string>(
+    p,
+    label,
+    id,
+    `const m = w.model; const c = Math.max(0, m.columns.findIndex((k) => k.primaryKey)); const n = m.rowCount('body'); for (let r = 0; r < Math.min(n, 200); r++) if (m.data('body', r, c) === arg) return r; return -1;`
+  );
 const cellText = (p: Page, label: string, row: number, column: string) =>
-  inGrid<string, { row: number; column: string }>(p, label, { row, column }, `return w.model.data('body', arg.row, w.model.columns.findIndex((c) => c.name === arg.column));`);
+  inGrid<string, { row: number; column: string }>(
+    p,
+    label,
+    { row, column },
+    `return w.model.data('body', arg.row, w.model.columns.findIndex((c) => c.name === arg.column));`
+  );
 
-async function cellPoint(p: Page, label: string, row: number, column: string | 'row-header'): Promise<{ x: number; y: number }> {
+async function cellPoint(
+  p: Page,
+  label: string,
+  row: number,
+  column: string | 'row-header'
+): Promise<{ x: number; y: number }> {
   return inGrid<{ x: number; y: number }, { row: number; column: string }>(
     p,
     label,
@@ -174,19 +400,34 @@ async function cellPoint(p: Page, label: string, row: number, column: string | '
      const box = g.node.getBoundingClientRect();
      const y = g.headerHeight + g.rowOffset('body', arg.row) - g.scrollY + g.rowSize('body', arg.row) / 2;
      const x = arg.column === 'row-header' ? g.headerWidth / 2 : g.headerWidth + g.columnOffset('body', c) - g.scrollX + Math.min(g.columnSize('body', c) / 2, 40);
-     return { x: box.x + x, y: box.y + y };`,
+     return { x: box.x + x, y: box.y + y };`
   );
 }
 
 /** Types into a cell as a user does: double-click, replace the text, Enter. */
-async function typeInto(p: Page, label: string, id: string, column: string, text: string): Promise<void> {
+async function typeInto(
+  p: Page,
+  label: string,
+  id: string,
+  column: string,
+  text: string
+): Promise<void> {
   const editor = gridOf(p, label).locator('.lm-DataGrid-cellEditorWidget');
   for (let attempt = 1; !(await editor.isVisible()); attempt++) {
     const point = await cellPoint(p, label, await rowOf(p, label, id), column);
     await p.waitForTimeout(50);
     await p.mouse.dblclick(point.x, point.y);
-    if (await editor.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
-    if (attempt === 3) throw new Error(`no editor on ${column} of ${id}`);
+    if (
+      await editor.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false
+      )
+    ) {
+      break;
+    }
+    if (attempt === 3) {
+      throw new Error(`no editor on ${column} of ${id}`);
+    }
   }
   await editor.fill(text);
   await editor.press('Enter');
@@ -195,32 +436,75 @@ async function typeInto(p: Page, label: string, id: string, column: string, text
 
 async function save(p: Page, label: string): Promise<string> {
   await editBar(p, label).getByRole('button', { name: 'Save' }).click();
-  await p.waitForFunction((l) => !/^Saving/.test(document.querySelector(`[role="grid"][aria-label="${l}"]`)?.closest('.searchbook-DocumentGrid')?.querySelector('.searchbook-EditBar-message')?.textContent ?? 'Saving'), label, { timeout: 30_000 });
+  await p.waitForFunction(
+    l =>
+      !/^Saving/.test(
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.closest('.searchbook-DocumentGrid')
+          ?.querySelector('.searchbook-EditBar-message')?.textContent ??
+          'Saving'
+      ),
+    label,
+    { timeout: 30_000 }
+  );
   return (await editBar(p, label).getByRole('alert').textContent()) ?? '';
 }
 
 /** Starts recording, in the page, every state the grid and its status line pass through (read back with `recorded`). */
 async function recordStates(p: Page, label: string): Promise<void> {
-  await p.evaluate((l) => {
-    const grid = document.querySelector(`[role="grid"][aria-label="${l}"]`) as HTMLElement;
+  await p.evaluate(l => {
+    const grid = document.querySelector(
+      `[role="grid"][aria-label="${l}"]`
+    ) as HTMLElement;
     const tab = grid.closest('.searchbook-DocumentGrid') as HTMLElement;
-    const states: Array<{ busy: string | null; view: string | undefined; rows: string | null; status: string; shown: string }> = [];
+    const states: Array<{
+      busy: string | null;
+      view: string | undefined;
+      rows: string | null;
+      status: string;
+      shown: string;
+    }> = [];
     const take = () => {
-      const shown = tab.querySelector('.searchbook-DocumentGrid-viewState') as HTMLElement | null;
+      const shown = tab.querySelector(
+        '.searchbook-DocumentGrid-viewState'
+      ) as HTMLElement | null;
       states.push({
         busy: grid.getAttribute('aria-busy'),
         view: grid.dataset.view,
         rows: grid.getAttribute('aria-rowcount'),
-        status: tab.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? '',
-        shown: shown && !shown.hidden ? (shown.textContent ?? '') : '',
+        status:
+          tab.querySelector('.searchbook-DocumentGrid-status')?.textContent ??
+          '',
+        shown: shown && !shown.hidden ? (shown.textContent ?? '') : ''
       });
     };
     const observer = new MutationObserver(take);
-    observer.observe(tab, { subtree: true, attributes: true, childList: true, characterData: true });
-    (window as unknown as { __gridStates: typeof states }).__gridStates = states;
+    observer.observe(tab, {
+      subtree: true,
+      attributes: true,
+      childList: true,
+      characterData: true
+    });
+    (window as unknown as { __gridStates: typeof states }).__gridStates =
+      states;
   }, label);
 }
-const recorded = (p: Page) => p.evaluate(() => (window as unknown as { __gridStates: Array<{ busy: string | null; view: string | undefined; rows: string | null; status: string; shown: string }> }).__gridStates);
+const recorded = (p: Page) =>
+  p.evaluate(
+    () =>
+      (
+        window as unknown as {
+          __gridStates: Array<{
+            busy: string | null;
+            view: string | undefined;
+            rows: string | null;
+            status: string;
+            shown: string;
+          }>;
+        }
+      ).__gridStates
+  );
 
 describe('one tab and one pending set per index', () => {
   it('a double-click on an index already open brings its tab forward instead of opening a second one', async () => {
@@ -236,7 +520,9 @@ describe('one tab and one pending set per index', () => {
     await expect(gridOf(page, 'big · es').isVisible()).resolves.toBe(false);
     await expect(gridTabs(page, label).count()).resolves.toBe(1);
     await expect(gridTabs(page, 'big · es').count()).resolves.toBe(1);
-    await expect(page.locator('.searchbook-Sidebar-message').textContent()).resolves.toBe('');
+    await expect(
+      page.locator('.searchbook-Sidebar-message').textContent()
+    ).resolves.toBe('');
   });
 
   it('a change made in one page shows at once in another page of the same JupyterLab; saving in one keeps the other’s change; a reload keeps both', async () => {
@@ -247,30 +533,61 @@ describe('one tab and one pending set per index', () => {
     await openGrid(other, 'shop');
 
     await typeInto(page, label, 'p2', 'qty', '21');
-    await expect(pendingCount(page, label).textContent()).resolves.toBe('1 change pending');
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
+      '1 change pending'
+    );
     // The other page hears of it without any action there.
-    await pendingCount(other, label).filter({ hasText: '1 change pending' }).waitFor();
-    await expect(cellText(other, label, await rowOf(other, label, 'p2'), 'qty')).resolves.toBe('21');
+    await pendingCount(other, label)
+      .filter({ hasText: '1 change pending' })
+      .waitFor();
+    await expect(
+      cellText(other, label, await rowOf(other, label, 'p2'), 'qty')
+    ).resolves.toBe('21');
     await typeInto(other, label, 'p3', 'qty', '31');
-    await pendingCount(page, label).filter({ hasText: '2 changes pending' }).waitFor();
-    await expect(cellText(page, label, await rowOf(page, label, 'p3'), 'qty')).resolves.toBe('31');
+    await pendingCount(page, label)
+      .filter({ hasText: '2 changes pending' })
+      .waitFor();
+    await expect(
+      cellText(page, label, await rowOf(page, label, 'p3'), 'qty')
+    ).resolves.toBe('31');
     await screenshot(other, 'grid-truth-second-page');
 
     // A reload of the first page loses neither change.
     await page.reload();
-    await page.waitForSelector('.jp-NotebookPanel .jp-Notebook', { timeout: 60_000 });
-    await page.waitForFunction(() => (window as unknown as { jupyterapp?: unknown }).jupyterapp !== undefined, undefined, { timeout: 60_000 });
-    await page.evaluate(() => (window as unknown as { jupyterapp: { restored: Promise<void> } }).jupyterapp.restored);
+    await page.waitForSelector('.jp-NotebookPanel .jp-Notebook', {
+      timeout: 60_000
+    });
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { jupyterapp?: unknown }).jupyterapp !==
+        undefined,
+      undefined,
+      { timeout: 60_000 }
+    );
+    await page.evaluate(
+      () =>
+        (window as unknown as { jupyterapp: { restored: Promise<void> } })
+          .jupyterapp.restored
+    );
     await showPanel(page);
-    if (await gridTabs(page, label).count()) await gridTabs(page, label).first().locator('.lm-TabBar-tabCloseIcon').click();
+    if (await gridTabs(page, label).count()) {
+      await gridTabs(page, label)
+        .first()
+        .locator('.lm-TabBar-tabCloseIcon')
+        .click();
+    }
     await openGrid(page, 'shop');
-    await expect(pendingCount(page, label).textContent()).resolves.toBe('2 changes pending');
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
+      '2 changes pending'
+    );
 
     // The second page saves the set; the first shows what is stored now, nothing left pending.
     await expect(save(other, label)).resolves.toBe('Saved 2 changes.');
     await expect(stored('p2')).resolves.toMatchObject({ qty: 21 });
     await expect(stored('p3')).resolves.toMatchObject({ qty: 31 });
-    await pendingCount(page, label).filter({ hasText: 'No pending changes' }).waitFor();
+    await pendingCount(page, label)
+      .filter({ hasText: 'No pending changes' })
+      .waitFor();
     await cellShows(page, label, 'p2', 'qty', '21');
     await cellShows(page, label, 'p3', 'qty', '31');
     await other.close();
@@ -282,25 +599,58 @@ describe('after Save', () => {
     const label = 'shop · es';
     await treeItem(page, 'shop').dblclick();
     await gridOf(page, label).waitFor({ state: 'visible' });
-    await expect(treeItem(page, 'shop').getAttribute('aria-label')).resolves.toMatch(new RegExp(`^shop · ${SHOP} documents`));
-    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(SHOP));
-    const point = await cellPoint(page, label, await rowOf(page, label, 'p5'), 'row-header');
+    await expect(
+      treeItem(page, 'shop').getAttribute('aria-label')
+    ).resolves.toMatch(new RegExp(`^shop · ${SHOP} documents`));
+    await expect(
+      gridOf(page, label).getAttribute('aria-rowcount')
+    ).resolves.toBe(String(SHOP));
+    const point = await cellPoint(
+      page,
+      label,
+      await rowOf(page, label, 'p5'),
+      'row-header'
+    );
     await page.mouse.click(point.x, point.y);
-    await editBar(page, label).getByRole('button', { name: 'Delete rows' }).click();
+    await editBar(page, label)
+      .getByRole('button', { name: 'Delete rows' })
+      .click();
     await expect(save(page, label)).resolves.toBe('Saved 1 change.');
-    await expect(engine('/shop/_doc/p5')).resolves.toMatchObject({ status: 404 });
+    await expect(engine('/shop/_doc/p5')).resolves.toMatchObject({
+      status: 404
+    });
     await expect(rowOf(page, label, 'p5')).resolves.toBe(-1);
-    await expect(pendingCount(page, label).textContent()).resolves.toBe('No pending changes');
-    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(SHOP - 1));
-    await expect(statusLine(page, label).textContent()).resolves.toMatch(new RegExp(`of ${SHOP - 1} rows loaded`));
-    await treeItem(page, 'shop').locator(`xpath=self::*[starts-with(@aria-label, "shop · ${SHOP - 1} documents")]`).waitFor();
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(
+      gridOf(page, label).getAttribute('aria-rowcount')
+    ).resolves.toBe(String(SHOP - 1));
+    await expect(statusLine(page, label).textContent()).resolves.toMatch(
+      new RegExp(`of ${SHOP - 1} rows loaded`)
+    );
+    await treeItem(page, 'shop')
+      .locator(
+        `xpath=self::*[starts-with(@aria-label, "shop · ${SHOP - 1} documents")]`
+      )
+      .waitFor();
 
-    await editBar(page, label).getByRole('button', { name: 'Insert row' }).click();
+    await editBar(page, label)
+      .getByRole('button', { name: 'Insert row' })
+      .click();
     await typeInto(page, label, '', 'title', 'Fresh');
     await expect(save(page, label)).resolves.toBe('Saved 1 change.');
-    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(SHOP));
-    await expect(statusLine(page, label).textContent()).resolves.toMatch(new RegExp(`of ${SHOP} rows loaded`));
-    await treeItem(page, 'shop').locator(`xpath=self::*[starts-with(@aria-label, "shop · ${SHOP} documents")]`).waitFor();
+    await expect(
+      gridOf(page, label).getAttribute('aria-rowcount')
+    ).resolves.toBe(String(SHOP));
+    await expect(statusLine(page, label).textContent()).resolves.toMatch(
+      new RegExp(`of ${SHOP} rows loaded`)
+    );
+    await treeItem(page, 'shop')
+      .locator(
+        `xpath=self::*[starts-with(@aria-label, "shop · ${SHOP} documents")]`
+      )
+      .waitFor();
     await screenshot(page, 'grid-truth-after-save');
   });
 
@@ -308,11 +658,17 @@ describe('after Save', () => {
     const label = 'shop · es';
     await typeInto(page, label, 'p7', 'qty', '2.5');
     await typeInto(page, label, 'p8', 'qty', '80');
-    await editBar(page, label).getByRole('button', { name: 'Show requests' }).click();
+    await editBar(page, label)
+      .getByRole('button', { name: 'Show requests' })
+      .click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
-    await expect(dialog.getByLabel('Requests').textContent()).resolves.toMatch(/^POST \/shop\/_update\/p8\?[^\n]*\n\{\n {2}"doc": \{\n {4}"qty": 80/);
-    await expect(dialog.getByRole('list', { name: 'Refused values' }).textContent()).resolves.toMatch(/_id p7 in shop: qty .*fraction/);
+    await expect(dialog.getByLabel('Requests').textContent()).resolves.toMatch(
+      /^POST \/shop\/_update\/p8\?[^\n]*\n\{\n {2}"doc": \{\n {4}"qty": 80/
+    );
+    await expect(
+      dialog.getByRole('list', { name: 'Refused values' }).textContent()
+    ).resolves.toMatch(/_id p7 in shop: qty .*fraction/);
     await screenshot(page, 'grid-truth-show-requests');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(stored('p8')).resolves.toMatchObject({ qty: 8 });
@@ -323,19 +679,41 @@ describe('after Save', () => {
 describe('after Save on Typesense, which reads without a snapshot', () => {
   it('a saved deletion leaves the grid, and the rows read after it are the collection as it is: none skipped, the total right', async () => {
     const label = await openGrid(page, 'items', 'ts');
-    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(TS_DOCS));
+    await expect(
+      gridOf(page, label).getAttribute('aria-rowcount')
+    ).resolves.toBe(String(TS_DOCS));
     // Newest first: i1499 is the first row.
-    const header = await cellPoint(page, label, await rowOf(page, label, 'i1499'), 'row-header');
+    const header = await cellPoint(
+      page,
+      label,
+      await rowOf(page, label, 'i1499'),
+      'row-header'
+    );
     await page.mouse.click(header.x, header.y);
-    await editBar(page, label).getByRole('button', { name: 'Delete rows' }).click();
+    await editBar(page, label)
+      .getByRole('button', { name: 'Delete rows' })
+      .click();
     await expect(save(page, label)).resolves.toBe('Saved 1 change.');
     await expect(rowOf(page, label, 'i1499')).resolves.toBe(-1);
-    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(TS_DOCS - 1));
-    await treeItem(page, 'items', 'ts').locator(`xpath=self::*[starts-with(@aria-label, "items · 1,499 documents")]`).waitFor();
+    await expect(
+      gridOf(page, label).getAttribute('aria-rowcount')
+    ).resolves.toBe(String(TS_DOCS - 1));
+    await treeItem(page, 'items', 'ts')
+      .locator(
+        `xpath=self::*[starts-with(@aria-label, "items · 1,499 documents")]`
+      )
+      .waitFor();
     // The second block is read now, from the collection without i1499.
-    await inGrid(page, label, null, `w.dataGrid.scrollTo(0, w.dataGrid.maxScrollY);`);
+    await inGrid(
+      page,
+      label,
+      null,
+      `w.dataGrid.scrollTo(0, w.dataGrid.maxScrollY);`
+    );
     await rowShows(page, label, TS_DOCS - 2, 'id', 'i0');
-    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(TS_DOCS - 1));
+    await expect(
+      gridOf(page, label).getAttribute('aria-rowcount')
+    ).resolves.toBe(String(TS_DOCS - 1));
     await rowShows(page, label, 999, 'id', 'i499');
     await rowShows(page, label, 1000, 'id', 'i498');
     await rowShows(page, label, 0, 'id', 'i1498');
@@ -347,24 +725,62 @@ describe('the rows belong to the bar', () => {
 
   it('a new filter clears the old rows and says it is loading, then shows its rows from the top', async () => {
     await openGrid(page, 'big');
-    await inGrid(page, label, null, `w.dataGrid.scrollTo(0, w.dataGrid.maxScrollY);`);
-    await page.waitForFunction((l) => /^2,000 of 5,000 rows loaded/.test(document.querySelector(`[role="grid"][aria-label="${l}"]`)?.closest('.searchbook-DocumentGrid')?.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? ''), label, { timeout: 30_000 });
-    await expect(inGrid<number, null>(page, label, null, `return w.dataGrid.scrollY;`)).resolves.toBeGreaterThan(1000);
+    await inGrid(
+      page,
+      label,
+      null,
+      `w.dataGrid.scrollTo(0, w.dataGrid.maxScrollY);`
+    );
+    await page.waitForFunction(
+      l =>
+        /^2,000 of 5,000 rows loaded/.test(
+          document
+            .querySelector(`[role="grid"][aria-label="${l}"]`)
+            ?.closest('.searchbook-DocumentGrid')
+            ?.querySelector('.searchbook-DocumentGrid-status')?.textContent ??
+            ''
+        ),
+      label,
+      { timeout: 30_000 }
+    );
+    await expect(
+      inGrid<number, null>(page, label, null, `return w.dataGrid.scrollY;`)
+    ).resolves.toBeGreaterThan(1000);
     await recordStates(page, label);
     const bar = filterBar(page, label);
     await bar.getByRole('button', { name: 'Add filter' }).click();
     const row = bar.getByRole('group', { name: 'Filter row 1' });
     await row.getByRole('combobox', { name: 'Column' }).selectOption('n');
-    await row.getByRole('combobox', { name: 'Operator' }).selectOption('less than');
+    await row
+      .getByRole('combobox', { name: 'Operator' })
+      .selectOption('less than');
     await row.getByRole('textbox', { name: 'Value' }).fill('100');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === '100', label, { timeout: 30_000 });
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('aria-rowcount') === '100',
+      label,
+      { timeout: 30_000 }
+    );
     const states = await recorded(page);
-    const loading = states.find((s) => s.view === 'loading');
-    expect(loading).toMatchObject({ busy: 'true', rows: '0', shown: 'Loading…', status: 'Loading the rows of the new filter or sort…' });
-    expect(states.indexOf(loading as (typeof states)[number])).toBeLessThan(states.findIndex((s) => s.rows === '100'));
-    await expect(inGrid<number, null>(page, label, null, `return w.dataGrid.scrollY;`)).resolves.toBe(0);
-    await expect(gridOf(page, label).getAttribute('aria-busy')).resolves.toBe('false');
+    const loading = states.find(s => s.view === 'loading');
+    expect(loading).toMatchObject({
+      busy: 'true',
+      rows: '0',
+      shown: 'Loading…',
+      status: 'Loading the rows of the new filter or sort…'
+    });
+    expect(states.indexOf(loading as (typeof states)[number])).toBeLessThan(
+      states.findIndex(s => s.rows === '100')
+    );
+    await expect(
+      inGrid<number, null>(page, label, null, `return w.dataGrid.scrollY;`)
+    ).resolves.toBe(0);
+    await expect(gridOf(page, label).getAttribute('aria-busy')).resolves.toBe(
+      'false'
+    );
     await expect(cellText(page, label, 0, 'n')).resolves.toBe('0');
   });
 
@@ -373,76 +789,189 @@ describe('the rows belong to the bar', () => {
     const row = bar.getByRole('group', { name: 'Filter row 1' });
     await row.getByRole('textbox', { name: 'Value' }).fill('lots');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    const message = tabOf(page, label).locator('.searchbook-DocumentGrid-viewState[role="alert"]');
-    await expect(message.textContent({ timeout: 30_000 })).resolves.toContain('"lots" is not a number');
-    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe('0');
-    await expect(row.getByRole('alert').textContent()).resolves.toContain('"lots" is not a number');
+    const message = tabOf(page, label).locator(
+      '.searchbook-DocumentGrid-viewState[role="alert"]'
+    );
+    await expect(message.textContent({ timeout: 30_000 })).resolves.toContain(
+      '"lots" is not a number'
+    );
+    await expect(
+      gridOf(page, label).getAttribute('aria-rowcount')
+    ).resolves.toBe('0');
+    await expect(row.getByRole('alert').textContent()).resolves.toContain(
+      '"lots" is not a number'
+    );
     await screenshot(page, 'grid-truth-refused-filter');
-    await message.getByRole('button', { name: 'Back to the previous filter' }).click();
-    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === '100', label, { timeout: 30_000 });
-    await expect(row.getByRole('textbox', { name: 'Value' }).inputValue()).resolves.toBe('100');
+    await message
+      .getByRole('button', { name: 'Back to the previous filter' })
+      .click();
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('aria-rowcount') === '100',
+      label,
+      { timeout: 30_000 }
+    );
+    await expect(
+      row.getByRole('textbox', { name: 'Value' }).inputValue()
+    ).resolves.toBe('100');
     await expect(message.count()).resolves.toBe(0);
   });
 
   it('a filter the engine fails shows the engine’s reason in place of rows, never the previous rows', async () => {
-    const raw = filterBar(page, label).getByRole('textbox', { name: 'Raw filter' });
+    const raw = filterBar(page, label).getByRole('textbox', {
+      name: 'Raw filter'
+    });
     await raw.fill('title:(');
     await raw.press('Enter');
-    const message = tabOf(page, label).locator('.searchbook-DocumentGrid-viewState[role="alert"]');
+    const message = tabOf(page, label).locator(
+      '.searchbook-DocumentGrid-viewState[role="alert"]'
+    );
     await message.waitFor({ timeout: 30_000 });
-    await expect(message.textContent()).resolves.toMatch(/^No rows: .*\S.*Back to the previous filter$/);
-    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe('0');
-    await expect(statusLine(page, label).getAttribute('class')).resolves.toContain('searchbook-mod-error');
+    await expect(message.textContent()).resolves.toMatch(
+      /^No rows: .*\S.*Back to the previous filter$/
+    );
+    await expect(
+      gridOf(page, label).getAttribute('aria-rowcount')
+    ).resolves.toBe('0');
+    await expect(
+      statusLine(page, label).getAttribute('class')
+    ).resolves.toContain('searchbook-mod-error');
     await screenshot(page, 'grid-truth-failed-filter');
-    await message.getByRole('button', { name: 'Back to the previous filter' }).click();
-    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === '100', label, { timeout: 30_000 });
+    await message
+      .getByRole('button', { name: 'Back to the previous filter' })
+      .click();
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('aria-rowcount') === '100',
+      label,
+      { timeout: 30_000 }
+    );
     await expect(raw.inputValue()).resolves.toBe('');
   });
 
   it('a deep jump says which rows it is loading until they come', async () => {
     await bar(label).getByRole('button', { name: 'Clear' }).click();
-    await page.waitForFunction((l) => document.querySelector(`[role="grid"][aria-label="${l}"]`)?.getAttribute('aria-rowcount') === String(5_000), label, { timeout: 30_000 });
-    await page.waitForFunction((l) => /rows loaded/.test(document.querySelector(`[role="grid"][aria-label="${l}"]`)?.closest('.searchbook-DocumentGrid')?.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? ''), label);
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('aria-rowcount') === String(5_000),
+      label,
+      { timeout: 30_000 }
+    );
+    await page.waitForFunction(
+      l =>
+        /rows loaded/.test(
+          document
+            .querySelector(`[role="grid"][aria-label="${l}"]`)
+            ?.closest('.searchbook-DocumentGrid')
+            ?.querySelector('.searchbook-DocumentGrid-status')?.textContent ??
+            ''
+        ),
+      label
+    );
     await recordStates(page, label);
     const point = await cellPoint(page, label, 0, 'n');
     await page.mouse.click(point.x, point.y);
     await page.keyboard.press('Control+End');
-    await page.waitForFunction((l) => /^2,000 of 5,000 rows loaded/.test(document.querySelector(`[role="grid"][aria-label="${l}"]`)?.closest('.searchbook-DocumentGrid')?.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? ''), label, { timeout: 30_000 });
-    await expect(gridOf(page, label).getAttribute('aria-busy')).resolves.toBe('false');
+    await page.waitForFunction(
+      l =>
+        /^2,000 of 5,000 rows loaded/.test(
+          document
+            .querySelector(`[role="grid"][aria-label="${l}"]`)
+            ?.closest('.searchbook-DocumentGrid')
+            ?.querySelector('.searchbook-DocumentGrid-status')?.textContent ??
+            ''
+        ),
+      label,
+      { timeout: 30_000 }
+    );
+    await expect(gridOf(page, label).getAttribute('aria-busy')).resolves.toBe(
+      'false'
+    );
     const states = await recorded(page);
-    expect(states.some((s) => s.status.startsWith('Loading rows 4,001–5,000…') && s.busy === 'true')).toBe(true);
-    await expect(cellText(page, label, BIG - 1, 'n')).resolves.toBe(String(BIG - 1));
+    expect(
+      states.some(
+        s =>
+          s.status.startsWith('Loading rows 4,001–5,000…') && s.busy === 'true'
+      )
+    ).toBe(true);
+    await expect(cellText(page, label, BIG - 1, 'n')).resolves.toBe(
+      String(BIG - 1)
+    );
   });
 });
 
 const bar = (label: string) => filterBar(page, label);
 
-(REAL_TARGET?.skipped ? describe.skip : describe)(`${REAL_TARGET?.name ?? 'a real Elasticsearch node'}${REAL_TARGET?.skipped ? ` (skipped: ${REAL_TARGET.skipped})` : ''}`, () => {
-  it('a jump past the result window names the rows it loads; a saved deletion leaves the grid, and the total and the tree’s count follow', async () => {
-    if (!real) throw new Error(`the real node did not start: ${realSkipped ?? 'no answer in time'}`);
-    const label = await openGrid(page, REAL_INDEX, 'real');
-    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(REAL_DOCS));
-    await recordStates(page, label);
-    const point = await cellPoint(page, label, 0, 'n');
-    await page.mouse.click(point.x, point.y);
-    await page.keyboard.press('Control+End');
-    await page.waitForFunction((l) => /^2,000 of 12,000 rows loaded/.test(document.querySelector(`[role="grid"][aria-label="${l}"]`)?.closest('.searchbook-DocumentGrid')?.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? ''), label, { timeout: 60_000 });
-    const states = await recorded(page);
-    expect(states.some((s) => s.status.startsWith('Loading rows 11,001–12,000…') && s.busy === 'true')).toBe(true);
-    await screenshot(page, 'grid-truth-real-jump');
+(REAL_TARGET?.skipped ? describe.skip : describe)(
+  `${REAL_TARGET?.name ?? 'a real Elasticsearch node'}${REAL_TARGET?.skipped ? ` (skipped: ${REAL_TARGET.skipped})` : ''}`,
+  () => {
+    it('a jump past the result window names the rows it loads; a saved deletion leaves the grid, and the total and the tree’s count follow', async () => {
+      if (!real) {
+        throw new Error(
+          `the real node did not start: ${realSkipped ?? 'no answer in time'}`
+        );
+      }
+      const label = await openGrid(page, REAL_INDEX, 'real');
+      await expect(
+        gridOf(page, label).getAttribute('aria-rowcount')
+      ).resolves.toBe(String(REAL_DOCS));
+      await recordStates(page, label);
+      const point = await cellPoint(page, label, 0, 'n');
+      await page.mouse.click(point.x, point.y);
+      await page.keyboard.press('Control+End');
+      await page.waitForFunction(
+        l =>
+          /^2,000 of 12,000 rows loaded/.test(
+            document
+              .querySelector(`[role="grid"][aria-label="${l}"]`)
+              ?.closest('.searchbook-DocumentGrid')
+              ?.querySelector('.searchbook-DocumentGrid-status')?.textContent ??
+              ''
+          ),
+        label,
+        { timeout: 60_000 }
+      );
+      const states = await recorded(page);
+      expect(
+        states.some(
+          s =>
+            s.status.startsWith('Loading rows 11,001–12,000…') &&
+            s.busy === 'true'
+        )
+      ).toBe(true);
+      await screenshot(page, 'grid-truth-real-jump');
 
-    await inGrid(page, label, null, `w.dataGrid.scrollTo(0, 0);`);
-    const at = await rowOf(page, label, 'r3');
-    expect(at).toBeGreaterThanOrEqual(0);
-    const header = await cellPoint(page, label, at, 'row-header');
-    await page.mouse.click(header.x, header.y);
-    await editBar(page, label).getByRole('button', { name: 'Delete rows' }).click();
-    await expect(save(page, label)).resolves.toBe('Saved 1 change.');
-    await expect(rowOf(page, label, 'r3')).resolves.toBe(-1);
-    await expect(gridOf(page, label).getAttribute('aria-rowcount')).resolves.toBe(String(REAL_DOCS - 1));
-    await expect(statusLine(page, label).textContent()).resolves.toMatch(/of 11,999 rows loaded/);
-    await treeItem(page, REAL_INDEX, 'real').locator(`xpath=self::*[starts-with(@aria-label, "${REAL_INDEX} · 11,999 documents")]`).waitFor();
-    const count = (await (await fetch(`${real.url}/${REAL_INDEX}/_count`)).json()) as { count: number };
-    expect(count.count).toBe(REAL_DOCS - 1);
-  });
-});
+      await inGrid(page, label, null, `w.dataGrid.scrollTo(0, 0);`);
+      const at = await rowOf(page, label, 'r3');
+      expect(at).toBeGreaterThanOrEqual(0);
+      const header = await cellPoint(page, label, at, 'row-header');
+      await page.mouse.click(header.x, header.y);
+      await editBar(page, label)
+        .getByRole('button', { name: 'Delete rows' })
+        .click();
+      await expect(save(page, label)).resolves.toBe('Saved 1 change.');
+      await expect(rowOf(page, label, 'r3')).resolves.toBe(-1);
+      await expect(
+        gridOf(page, label).getAttribute('aria-rowcount')
+      ).resolves.toBe(String(REAL_DOCS - 1));
+      await expect(statusLine(page, label).textContent()).resolves.toMatch(
+        /of 11,999 rows loaded/
+      );
+      await treeItem(page, REAL_INDEX, 'real')
+        .locator(
+          `xpath=self::*[starts-with(@aria-label, "${REAL_INDEX} · 11,999 documents")]`
+        )
+        .waitFor();
+      const count = (await (
+        await fetch(`${real.url}/${REAL_INDEX}/_count`)
+      ).json()) as { count: number };
+      expect(count.count).toBe(REAL_DOCS - 1);
+    });
+  }
+);

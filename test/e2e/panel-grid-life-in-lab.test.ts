@@ -11,11 +11,21 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { GRID_PROTOCOL_VERSION } from '../../contracts/panel-protocol';
-import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import { PANEL_PROTOCOL_VERSION } from '../../contracts/panel-protocol';
+import {
+  describeEachTarget,
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS,
+  type RunningEsTarget
+} from '../support/elasticsearch-targets';
 import { openPanelLab, showPanel as showPanelOf } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
-import { openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
+import {
+  openNotebook,
+  runAllCells,
+  screenshot,
+  writeNotebook
+} from './support/notebook-page';
 
 jest.setTimeout(180_000);
 
@@ -31,76 +41,138 @@ let page: Page;
 let kernelFromTheFuture = false;
 
 function bigIndex(docs: number) {
-  return Array.from({ length: docs }, (_, n) => ({ id: `d${n}`, source: { n, label: `row ${n}` } }));
+  return Array.from({ length: docs }, (_, n) => ({
+    id: `d${n}`,
+    source: { n, label: `row ${n}` }
+  }));
 }
 
 /** `"data":{"v":3,` → `"data":{"v":9,`: same length, so the websocket frame's offsets stay right. */
 function asNewerVersion(message: string | Buffer): string | Buffer {
-  const from = `"data":{"v":${GRID_PROTOCOL_VERSION},`;
+  const from = `"data":{"v":${PANEL_PROTOCOL_VERSION},`;
   const to = `"data":{"v":9,`;
-  if (typeof message === 'string') return message.split(from).join(to);
+  if (typeof message === 'string') {
+    return message.split(from).join(to);
+  }
   return Buffer.from(message.toString('latin1').split(from).join(to), 'latin1');
 }
 
 beforeAll(async () => {
-  const es = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
-  es.loadIndex('big', { properties: { n: { type: 'long' }, label: { type: 'keyword' } } }, bigIndex(DOCS));
-  const replacement = createElasticsearchSandbox({ version: '8.15.0', security: false, password: 'unused' });
-  replacement.loadIndex('big', { properties: { n: { type: 'long' }, label: { type: 'keyword' } } }, bigIndex(REPLACEMENT_DOCS));
-  servers = [await listen(es.handler, { port: 0 }), await listen(replacement.handler, { port: 0 })];
+  const es = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: false,
+    password: 'unused'
+  });
+  es.loadIndex(
+    'big',
+    { properties: { n: { type: 'long' }, label: { type: 'keyword' } } },
+    bigIndex(DOCS)
+  );
+  const replacement = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: false,
+    password: 'unused'
+  });
+  replacement.loadIndex(
+    'big',
+    { properties: { n: { type: 'long' }, label: { type: 'keyword' } } },
+    bigIndex(REPLACEMENT_DOCS)
+  );
+  servers = [
+    await listen(es.handler, { port: 0 }),
+    await listen(replacement.handler, { port: 0 })
+  ];
   root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-grid-life-'));
   ({ lab, browser, page } = await openPanelLab({
     root,
     notebook: 'life.ipynb',
     cells: [`%connect elasticsearch ${servers[0]?.url} name=es`],
     beforeOpen: async (opened, context, running) => {
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: running.url });
-      await opened.routeWebSocket(/\/api\/kernels\/[^/]+\/channels/, (ws) => {
-        const server = ws.connectToServer();
-        ws.onMessage((message) => server.send(message));
-        server.onMessage((message) => ws.send(kernelFromTheFuture ? asNewerVersion(message) : message));
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: running.url
       });
-    },
+      await opened.routeWebSocket(/\/api\/kernels\/[^/]+\/channels/, ws => {
+        const server = ws.connectToServer();
+        ws.onMessage(message => server.send(message));
+        server.onMessage(message =>
+          ws.send(kernelFromTheFuture ? asNewerVersion(message) : message)
+        );
+      });
+    }
   }));
 });
 
 afterAll(async () => {
   await browser?.close();
   await lab?.close();
-  await Promise.all(servers.map((s) => s.close()));
+  await Promise.all(servers.map(s => s.close()));
 });
 
 const showPanel = () => showPanelOf(page);
 
 const tree = () => page.getByRole('tree', { name: 'searchbook connections' });
-const treeItem = (level: 1 | 2, name: string): Locator => tree().locator(`[role="treeitem"][aria-level="${level}"][aria-label^="${name} · "]`);
-const tabOf = (grid: Locator) => grid.locator('xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]');
-const statusOf = (grid: Locator) => tabOf(grid).locator('.searchbook-DocumentGrid-status');
+const treeItem = (level: 1 | 2, name: string): Locator =>
+  tree().locator(
+    `[role="treeitem"][aria-level="${level}"][aria-label^="${name} · "]`
+  );
+const tabOf = (grid: Locator) =>
+  grid.locator(
+    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
+  );
+const statusOf = (grid: Locator) =>
+  tabOf(grid).locator('.searchbook-DocumentGrid-status');
 
-async function statusMatches(grid: Locator, pattern: RegExp, timeout = 10_000): Promise<string> {
+async function statusMatches(
+  grid: Locator,
+  pattern: RegExp,
+  timeout = 10_000
+): Promise<string> {
   const deadline = Date.now() + timeout;
   for (;;) {
     const text = (await statusOf(grid).textContent()) ?? '';
-    if (pattern.test(text) || Date.now() > deadline) return text;
+    if (pattern.test(text) || Date.now() > deadline) {
+      return text;
+    }
     await page.waitForTimeout(50);
   }
 }
 
 /** Puts the cursor on the grid's first body cell with the keyboard, then extends the selection. */
-async function selectFromTopLeft(grid: Locator, down: number, right: number): Promise<void> {
+async function selectFromTopLeft(
+  grid: Locator,
+  down: number,
+  right: number
+): Promise<void> {
   const box = await grid.boundingBox();
-  if (!box) throw new Error('the grid is not on screen');
+  if (!box) {
+    throw new Error('the grid is not on screen');
+  }
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowUp');
-  for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowLeft');
-  for (let i = 0; i < down; i++) await page.keyboard.press('Shift+ArrowDown');
-  for (let i = 0; i < right; i++) await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('ArrowUp');
+  }
+  for (let i = 0; i < 10; i++) {
+    await page.keyboard.press('ArrowLeft');
+  }
+  for (let i = 0; i < down; i++) {
+    await page.keyboard.press('Shift+ArrowDown');
+  }
+  for (let i = 0; i < right; i++) {
+    await page.keyboard.press('Shift+ArrowRight');
+  }
 }
 
 async function copied(): Promise<string> {
   await page.keyboard.press('Control+C');
   // The copy may first fetch blocks: wait for the status line to say it is done.
-  await page.waitForFunction(() => [...document.querySelectorAll('.searchbook-DocumentGrid-status')].some((s) => /^Copied|error/.test(s.textContent ?? '')), undefined, { timeout: 10_000 });
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll('.searchbook-DocumentGrid-status')].some(
+        s => /^Copied|error/.test(s.textContent ?? '')
+      ),
+    undefined,
+    { timeout: 10_000 }
+  );
   return page.evaluate(() => navigator.clipboard.readText());
 }
 
@@ -113,29 +185,43 @@ describe('a panel grid on the sandbox', () => {
       const original = CanvasRenderingContext2D.prototype.drawImage;
       w.__blits = 0;
       w.__drawImage = original;
-      CanvasRenderingContext2D.prototype.drawImage = function (this: CanvasRenderingContext2D, ...args: unknown[]) {
-        if (this.canvas.closest('.searchbook-DocumentGrid')) w.__blits++;
+      CanvasRenderingContext2D.prototype.drawImage = function (
+        this: CanvasRenderingContext2D,
+        ...args: unknown[]
+      ) {
+        if (this.canvas.closest('.searchbook-DocumentGrid')) {
+          w.__blits++;
+        }
         return (original as (...a: unknown[]) => void).apply(this, args);
       } as typeof original;
     });
     await treeItem(2, 'big').dblclick();
     const grid = page.getByRole('grid', { name: 'big · es' });
     await grid.waitFor({ timeout: 30_000 });
-    await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(String(DOCS));
+    await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(
+      String(DOCS)
+    );
     const painted = await page.evaluate(
       () =>
-        new Promise<{ blits: number; cells: number }>((resolve) =>
+        new Promise<{ blits: number; cells: number }>(resolve =>
           requestAnimationFrame(() =>
             requestAnimationFrame(() => {
-              const w = window as unknown as { __blits: number; __drawImage: typeof CanvasRenderingContext2D.prototype.drawImage };
+              const w = window as unknown as {
+                __blits: number;
+                __drawImage: typeof CanvasRenderingContext2D.prototype.drawImage;
+              };
               CanvasRenderingContext2D.prototype.drawImage = w.__drawImage;
-              const node = document.querySelector<HTMLElement>('[role="grid"][aria-label="big · es"]');
+              const node = document.querySelector<HTMLElement>(
+                '[role="grid"][aria-label="big · es"]'
+              );
               // Body cells on screen, at the smallest row height a theme gives (20 px).
-              const cells = Math.floor((node?.getBoundingClientRect().height ?? 0) / 20) * Number(node?.getAttribute('aria-colcount'));
+              const cells =
+                Math.floor((node?.getBoundingClientRect().height ?? 0) / 20) *
+                Number(node?.getAttribute('aria-colcount'));
               resolve({ blits: w.__blits, cells });
-            }),
-          ),
-        ),
+            })
+          )
+        )
     );
     expect(painted.cells).toBeGreaterThan(100);
     expect(painted.blits).toBeGreaterThan(0);
@@ -145,36 +231,84 @@ describe('a panel grid on the sandbox', () => {
   it('Ctrl-C copies the selected cells as TSV with a header line', async () => {
     const grid = page.getByRole('grid', { name: 'big · es' });
     await selectFromTopLeft(grid, 2, 1);
-    await expect(copied()).resolves.toBe('_id\t_index\nd0\tbig\nd1\tbig\nd2\tbig');
-    await expect(statusOf(grid).textContent()).resolves.toBe('Copied 3 rows × 2 columns as TSV.');
+    await expect(copied()).resolves.toBe(
+      '_id\t_index\nd0\tbig\nd1\tbig\nd2\tbig'
+    );
+    await expect(statusOf(grid).textContent()).resolves.toBe(
+      'Copied 3 rows × 2 columns as TSV.'
+    );
   });
 
   it('%connect replacing the connection: the open grid says "connection replaced: reopen" at once; Refresh reopens it on the new one', async () => {
     const grid = page.getByRole('grid', { name: 'big · es' });
     // As a cell in the notebook would: the same name, another address.
-    const status = await page.evaluate(async (code) => {
-      type Kernel = { name: string; requestExecute(c: { code: string }): { done: Promise<{ content: { status: string } }> } };
-      const app = (window as unknown as { jupyterapp: { shell: { widgets(area: string): Iterable<{ sessionContext?: { session?: { kernel?: Kernel } } }> } } }).jupyterapp;
-      const kernel = [...app.shell.widgets('main')].map((w) => w.sessionContext?.session?.kernel).find((k) => k?.name === 'searchbook');
+    const status = await page.evaluate(async code => {
+      type Kernel = {
+        name: string;
+        requestExecute(c: { code: string }): {
+          done: Promise<{ content: { status: string } }>;
+        };
+      };
+      const app = (
+        window as unknown as {
+          jupyterapp: {
+            shell: {
+              widgets(area: string): Iterable<{
+                sessionContext?: { session?: { kernel?: Kernel } };
+              }>;
+            };
+          };
+        }
+      ).jupyterapp;
+      const kernel = [...app.shell.widgets('main')]
+        .map(w => w.sessionContext?.session?.kernel)
+        .find(k => k?.name === 'searchbook');
       return (await kernel?.requestExecute({ code }).done)?.content.status;
     }, `%connect elasticsearch ${servers[1]?.url} name=es`);
     expect(status).toBe('ok');
-    await expect(statusMatches(grid, /connection replaced/)).resolves.toMatch(/error: connection replaced: reopen\. %connect opened "es" again \(now http:\/\/127\.0\.0\.1:\d+\)/);
+    await expect(statusMatches(grid, /connection replaced/)).resolves.toMatch(
+      /error: connection replaced: reopen\. %connect opened "es" again \(now http:\/\/127\.0\.0\.1:\d+\)/
+    );
     await screenshot(page, 'panel-grid-connection-replaced');
     await tabOf(grid).locator('button', { hasText: 'Refresh' }).click();
-    await page.waitForFunction((rows) => document.querySelector('[role="grid"][aria-label="big · es"]')?.getAttribute('aria-rowcount') === rows, String(REPLACEMENT_DOCS), { timeout: 10_000 });
-    await expect(statusMatches(grid, /^40 of 40 rows loaded/)).resolves.toMatch(/^40 of 40 rows loaded · last: POST \/_search 200/);
+    await page.waitForFunction(
+      rows =>
+        document
+          .querySelector('[role="grid"][aria-label="big · es"]')
+          ?.getAttribute('aria-rowcount') === rows,
+      String(REPLACEMENT_DOCS),
+      { timeout: 10_000 }
+    );
+    await expect(statusMatches(grid, /^40 of 40 rows loaded/)).resolves.toMatch(
+      /^40 of 40 rows loaded · last: POST \/_search 200/
+    );
   });
 
   it('a kernel speaking another protocol version: panel and grid say "reload the page" at once, instead of waiting', async () => {
     const grid = page.getByRole('grid', { name: 'big · es' });
     kernelFromTheFuture = true;
     try {
-      await page.locator('.searchbook-Sidebar-tools button', { hasText: 'Refresh' }).click();
+      await page
+        .locator('.searchbook-Sidebar-tools button', { hasText: 'Refresh' })
+        .click();
       const alert = page.locator('.searchbook-Sidebar-message');
-      await page.waitForFunction(() => /reload the page/.test(document.querySelector('.searchbook-Sidebar-message')?.textContent ?? ''), undefined, { timeout: 5_000 });
-      await expect(alert.textContent()).resolves.toBe(`The searchbook kernel speaks panel protocol 9, this page ${GRID_PROTOCOL_VERSION}: reload the page (searchbook was upgraded since it was loaded).`);
-      await expect(statusMatches(grid, /reload the page/, 5_000)).resolves.toMatch(/error: The searchbook kernel speaks panel protocol 9, this page \d+: reload the page/);
+      await page.waitForFunction(
+        () =>
+          /reload the page/.test(
+            document.querySelector('.searchbook-Sidebar-message')
+              ?.textContent ?? ''
+          ),
+        undefined,
+        { timeout: 5_000 }
+      );
+      await expect(alert.textContent()).resolves.toBe(
+        `The searchbook kernel speaks panel protocol 9, this page ${PANEL_PROTOCOL_VERSION}: reload the page (searchbook was upgraded since it was loaded).`
+      );
+      await expect(
+        statusMatches(grid, /reload the page/, 5_000)
+      ).resolves.toMatch(
+        /error: The searchbook kernel speaks panel protocol 9, this page \d+: reload the page/
+      );
       await screenshot(page, 'panel-protocol-mismatch');
     } finally {
       kernelFromTheFuture = false;
@@ -182,69 +316,139 @@ describe('a panel grid on the sandbox', () => {
   });
 
   it('a kernel restart: the open grid says so at once', async () => {
-    await page.getByRole('tab', { name: /big · es/ }).locator('.lm-TabBar-tabCloseIcon').click();
-    await page.locator('.searchbook-Sidebar-tools button', { hasText: 'Refresh' }).click();
+    await page
+      .getByRole('tab', { name: /big · es/ })
+      .locator('.lm-TabBar-tabCloseIcon')
+      .click();
+    await page
+      .locator('.searchbook-Sidebar-tools button', { hasText: 'Refresh' })
+      .click();
     await treeItem(2, 'big').waitFor({ timeout: 30_000 });
     await treeItem(2, 'big').dblclick();
     const grid = page.getByRole('grid', { name: 'big · es' });
     await grid.waitFor({ timeout: 30_000 });
     await page.evaluate(async () => {
       type Kernel = { name: string; restart(): Promise<void> };
-      const app = (window as unknown as { jupyterapp: { shell: { widgets(area: string): Iterable<{ sessionContext?: { session?: { kernel?: Kernel } } }> } } }).jupyterapp;
-      await [...app.shell.widgets('main')].map((w) => w.sessionContext?.session?.kernel).find((k) => k?.name === 'searchbook')?.restart();
+      const app = (
+        window as unknown as {
+          jupyterapp: {
+            shell: {
+              widgets(area: string): Iterable<{
+                sessionContext?: { session?: { kernel?: Kernel } };
+              }>;
+            };
+          };
+        }
+      ).jupyterapp;
+      await [...app.shell.widgets('main')]
+        .map(w => w.sessionContext?.session?.kernel)
+        .find(k => k?.name === 'searchbook')
+        ?.restart();
     });
-    await expect(statusMatches(grid, /restarted/)).resolves.toMatch(/error: The kernel restarted: reopen this grid from the searchbook panel\.$/);
+    await expect(statusMatches(grid, /restarted/)).resolves.toMatch(
+      /error: The kernel restarted: reopen this grid from the searchbook panel\.$/
+    );
   });
 });
 
-describeEachTarget(elasticsearchTargets(), 'the panel grid pages to the far end of an index', (target) => {
-  const index = `panel-far-${randomUUID().slice(0, 8)}`;
-  const FAR_DOCS = 1_050;
-  let engine: RunningEsTarget;
+describeEachTarget(
+  elasticsearchTargets(),
+  'the panel grid pages to the far end of an index',
+  target => {
+    const index = `panel-far-${randomUUID().slice(0, 8)}`;
+    const FAR_DOCS = 1_050;
+    let engine: RunningEsTarget;
 
-  const engineCall = async (method: string, path: string, body?: string, contentType = 'application/json') => {
-    const answer = await fetch(`${engine.url}${path}`, { method, ...(body === undefined ? {} : { body, headers: { 'content-type': contentType } }) });
-    const text = await answer.text();
-    if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
-    return JSON.parse(text) as { count?: number };
-  };
+    const engineCall = async (
+      method: string,
+      path: string,
+      body?: string,
+      contentType = 'application/json'
+    ) => {
+      const answer = await fetch(`${engine.url}${path}`, {
+        method,
+        ...(body === undefined
+          ? {}
+          : { body, headers: { 'content-type': contentType } })
+      });
+      const text = await answer.text();
+      if (!answer.ok) {
+        throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
+      }
+      return JSON.parse(text) as { count?: number };
+    };
 
-  beforeAll(async () => {
-    engine = await target.start({ security: false });
-    // A small result window, so the far end is past from/size: the point in time and search_after take over.
-    await engineCall('PUT', `/${index}`, JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0, max_result_window: 100 }, mappings: { properties: { n: { type: 'long' }, label: { type: 'keyword' } } } }));
-    const lines = bigIndex(FAR_DOCS).map((d) => `${JSON.stringify({ index: { _id: d.id } })}\n${JSON.stringify(d.source)}\n`);
-    await engineCall('POST', `/${index}/_bulk?refresh=true`, lines.join(''), 'application/x-ndjson');
-    const name = `far-${target.engine}-${target.version}.ipynb`;
-    await writeNotebook(root, name, [`%connect elasticsearch ${engine.url} name=far`]);
-    await openNotebook(page, lab.open(name));
-    await runAllCells(page);
-    await showPanel();
-  }, REAL_START_TIMEOUT_MS);
+    beforeAll(async () => {
+      engine = await target.start({ security: false });
+      // A small result window, so the far end is past from/size: the point in time and search_after take over.
+      await engineCall(
+        'PUT',
+        `/${index}`,
+        JSON.stringify({
+          settings: {
+            number_of_shards: 1,
+            number_of_replicas: 0,
+            max_result_window: 100
+          },
+          mappings: {
+            properties: { n: { type: 'long' }, label: { type: 'keyword' } }
+          }
+        })
+      );
+      const lines = bigIndex(FAR_DOCS).map(
+        d =>
+          `${JSON.stringify({ index: { _id: d.id } })}\n${JSON.stringify(d.source)}\n`
+      );
+      await engineCall(
+        'POST',
+        `/${index}/_bulk?refresh=true`,
+        lines.join(''),
+        'application/x-ndjson'
+      );
+      const name = `far-${target.engine}-${target.version}.ipynb`;
+      await writeNotebook(root, name, [
+        `%connect elasticsearch ${engine.url} name=far`
+      ]);
+      await openNotebook(page, lab.open(name));
+      await runAllCells(page);
+      await showPanel();
+    }, REAL_START_TIMEOUT_MS);
 
-  afterAll(async () => {
-    if (engine) await engineCall('DELETE', `/${index}`).catch(() => undefined);
-    await engine?.close();
-  });
+    afterAll(async () => {
+      if (engine) {
+        await engineCall('DELETE', `/${index}`).catch(() => undefined);
+      }
+      await engine?.close();
+    });
 
-  it('opens with the engine’s exact count as aria-rowcount; Ctrl-End reads the last block through the point in time', async () => {
-    await treeItem(2, index).waitFor({ timeout: 30_000 });
-    await treeItem(2, index).dblclick();
-    const grid = page.getByRole('grid', { name: `${index} · far` });
-    await grid.waitFor({ timeout: 30_000 });
-    const { count } = await engineCall('GET', `/${index}/_count`);
-    expect(count).toBe(FAR_DOCS);
-    await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(String(count));
-    const box = await grid.boundingBox();
-    await page.mouse.click((box?.x ?? 0) + 150, (box?.y ?? 0) + 120);
-    await page.keyboard.press('Control+End');
-    const status = await statusMatches(grid, /requests\)/, 30_000);
-    expect(status).toMatch(/rows loaded · last: POST \/_search 200 · \d+ ms \(\d+ requests\)$/);
-    // The last row on screen, copied: a document of the index's last block.
-    await page.mouse.click((box?.x ?? 0) + 80, (box?.y ?? 0) + (box?.height ?? 0) - 30);
-    const tsv = await copied();
-    expect(tsv).toMatch(/^_id\nd\d+$/);
-    expect(Number(tsv.slice('_id\nd'.length))).toBeGreaterThanOrEqual(FAR_DOCS - 100);
-    await screenshot(page, `panel-far-${target.engine}`);
-  });
-});
+    it('opens with the engine’s exact count as aria-rowcount; Ctrl-End reads the last block through the point in time', async () => {
+      await treeItem(2, index).waitFor({ timeout: 30_000 });
+      await treeItem(2, index).dblclick();
+      const grid = page.getByRole('grid', { name: `${index} · far` });
+      await grid.waitFor({ timeout: 30_000 });
+      const { count } = await engineCall('GET', `/${index}/_count`);
+      expect(count).toBe(FAR_DOCS);
+      await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(
+        String(count)
+      );
+      const box = await grid.boundingBox();
+      await page.mouse.click((box?.x ?? 0) + 150, (box?.y ?? 0) + 120);
+      await page.keyboard.press('Control+End');
+      const status = await statusMatches(grid, /requests\)/, 30_000);
+      expect(status).toMatch(
+        /rows loaded · last: POST \/_search 200 · \d+ ms \(\d+ requests\)$/
+      );
+      // The last row on screen, copied: a document of the index's last block.
+      await page.mouse.click(
+        (box?.x ?? 0) + 80,
+        (box?.y ?? 0) + (box?.height ?? 0) - 30
+      );
+      const tsv = await copied();
+      expect(tsv).toMatch(/^_id\nd\d+$/);
+      expect(Number(tsv.slice('_id\nd'.length))).toBeGreaterThanOrEqual(
+        FAR_DOCS - 100
+      );
+      await screenshot(page, `panel-far-${target.engine}`);
+    });
+  }
+);

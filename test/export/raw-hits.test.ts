@@ -4,25 +4,47 @@
  * another shape are not taken for pages; the next page's start guessed from the answer's ends
  * is the last hit's sort, or no guess at all.
  */
-import { guessNextPage, HitRanges, readRawHits } from '../../kernel/src/engines/elasticsearch/raw-hits';
+import {
+  guessNextPage,
+  HitRanges,
+  readRawHits
+} from '../../kernel/src/engines/elasticsearch/raw-hits';
 
-const scratch = () => ({ ranges: new HitRanges(), output: (size: number) => Buffer.alloc(size) });
+const scratch = () => ({
+  ranges: new HitRanges(),
+  output: (size: number) => Buffer.alloc(size)
+});
 const read = (text: string) => readRawHits(Buffer.from(text), scratch());
-const answer = (hits: string[], extra = '') => `{"pit_id":"cGl0PQ==","took":3,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},"hits":{"max_score":null,"hits":[${hits.join(',')}]}${extra}}`;
+const answer = (hits: string[], extra = '') =>
+  `{"pit_id":"cGl0PQ==","took":3,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},"hits":{"max_score":null,"hits":[${hits.join(',')}]}${extra}}`;
 
-const tricky = '{"note":"a } ] { [ \\" \\\\","sort":[1,2],"n":12345678901234567890,"x":1.0}';
+const tricky =
+  '{"note":"a } ] { [ \\" \\\\","sort":[1,2],"n":12345678901234567890,"x":1.0}';
 
-it('copies each hit\'s _index, _id and _source into a line, byte for byte, and reads the last hit\'s sort', () => {
-  const page = read(answer([`{"_index":"i","_id":"a\\"b","_score":null,"_source":${tricky},"sort":[5]}`, '{"_index":"i","_id":"c","_score":null,"sort":[9]}']));
+it("copies each hit's _index, _id and _source into a line, byte for byte, and reads the last hit's sort", () => {
+  const page = read(
+    answer([
+      `{"_index":"i","_id":"a\\"b","_score":null,"_source":${tricky},"sort":[5]}`,
+      '{"_index":"i","_id":"c","_score":null,"sort":[9]}'
+    ])
+  );
   expect(page?.count).toBe(2);
-  expect(page?.jsonl.toString()).toBe(`{"_index":"i","_id":"a\\"b","_source":${tricky}}\n{"_index":"i","_id":"c","_source":{}}\n`);
+  expect(page?.jsonl.toString()).toBe(
+    `{"_index":"i","_id":"a\\"b","_source":${tricky}}\n{"_index":"i","_id":"c","_source":{}}\n`
+  );
   expect(page?.lastSort).toEqual([9]);
   expect(page?.pitId).toBe('cGl0PQ==');
 });
 
 it('puts a pretty-printed source on one line', () => {
-  const page = read(answer(['{"_index":"i","_id":"a","_source":{\n  "a": [1,\n 2]\n},"sort":[1]}']));
-  expect(page?.jsonl.toString()).toBe('{"_index":"i","_id":"a","_source":{"a":[1,2]}}\n');
+  const page = read(
+    answer([
+      '{"_index":"i","_id":"a","_source":{\n  "a": [1,\n 2]\n},"sort":[1]}'
+    ])
+  );
+  expect(page?.jsonl.toString()).toBe(
+    '{"_index":"i","_id":"a","_source":{"a":[1,2]}}\n'
+  );
 });
 
 it('an empty page, an answer that is not a search page, and shard failures', () => {
@@ -30,13 +52,23 @@ it('an empty page, an answer that is not a search page, and shard failures', () 
   expect(read('{"error":{"type":"x"},"status":500}')).toBeUndefined();
   expect(read('{"hits":{"hits":[{"_id":"a","sort":[1]}]}}')).toBeUndefined();
   expect(read('{"hits":{"hits":[')).toBeUndefined();
-  const failed = read('{"_shards":{"total":2,"successful":1,"failed":1,"failures":[{"shard":1,"reason":{"type":"t","reason":"disk broke"}}]},"hits":{"hits":[]}}');
+  const failed = read(
+    '{"_shards":{"total":2,"successful":1,"failed":1,"failures":[{"shard":1,"reason":{"type":"t","reason":"disk broke"}}]},"hits":{"hits":[]}}'
+  );
   expect(failed?.shardFailures).toEqual(['disk broke']);
 });
 
-it('guesses the next page from the answer\'s ends: the last hit\'s own sort (not one inside a source), or nothing when the answer ends otherwise', () => {
-  const hits = [`{"_index":"i","_id":"a","_score":null,"_source":${tricky},"sort":[41]}`, `{"_index":"i","_id":"b","_score":null,"_source":${tricky},"sort":[42]}`];
-  expect(guessNextPage(Buffer.from(answer(hits)))).toEqual({ after: [42], pitId: 'cGl0PQ==' });
-  expect(guessNextPage(Buffer.from(answer(hits, ',"aggregations":{}')))).toBeUndefined();
+it("guesses the next page from the answer's ends: the last hit's own sort (not one inside a source), or nothing when the answer ends otherwise", () => {
+  const hits = [
+    `{"_index":"i","_id":"a","_score":null,"_source":${tricky},"sort":[41]}`,
+    `{"_index":"i","_id":"b","_score":null,"_source":${tricky},"sort":[42]}`
+  ];
+  expect(guessNextPage(Buffer.from(answer(hits)))).toEqual({
+    after: [42],
+    pitId: 'cGl0PQ=='
+  });
+  expect(
+    guessNextPage(Buffer.from(answer(hits, ',"aggregations":{}')))
+  ).toBeUndefined();
   expect(guessNextPage(Buffer.from(answer([])))).toBeUndefined();
 });

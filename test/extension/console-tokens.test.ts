@@ -1,6 +1,14 @@
-import { getIndentation, indentUnit, StreamLanguage, StringStream } from '@codemirror/language';
+import {
+  getIndentation,
+  indentUnit,
+  StreamLanguage,
+  StringStream
+} from '@codemirror/language';
 import { EditorState } from '@codemirror/state';
-import { consoleTokens, type ConsoleState } from '../../extension/src/language/console-tokens';
+import {
+  consoleTokens,
+  type ConsoleState
+} from '../../extension/src/language/console-tokens';
 
 /** Runs the highlighter over a cell the way CodeMirror does, line by line. */
 function tokens(cell: string): Array<[string, string]> {
@@ -26,7 +34,11 @@ function tokens(cell: string): Array<[string, string]> {
 
 describe('console highlighting', () => {
   it('colours the method, path, query string and a JSON body', () => {
-    expect(tokens('GET /products/_search?size=5&pretty\n{"query": {"match": {"name": "lamp"}}, "size": 10, "explain": true}')).toEqual([
+    expect(
+      tokens(
+        'GET /products/_search?size=5&pretty\n{"query": {"match": {"name": "lamp"}}, "size": 10, "explain": true}'
+      )
+    ).toEqual([
       ['GET', 'keyword'],
       ['/products/_search', 'url'],
       ['?', 'operator'],
@@ -55,12 +67,16 @@ describe('console highlighting', () => {
       ['"explain"', 'propertyName'],
       [':', 'punctuation'],
       ['true', 'atom'],
-      ['}', 'bracket'],
+      ['}', 'bracket']
     ]);
   });
 
   it('colours comments, magics with options, and variables in paths and strings', () => {
-    expect(tokens('# look up one\n%connect elasticsearch http://127.0.0.1:9200 password=${env:ES_PASSWORD}\nGET /${index}/_doc/1\n// done')).toEqual([
+    expect(
+      tokens(
+        '# look up one\n%connect elasticsearch http://127.0.0.1:9200 password=${env:ES_PASSWORD}\nGET /${index}/_doc/1\n// done'
+      )
+    ).toEqual([
       ['# look up one', 'comment'],
       ['%connect', 'meta'],
       ['password', 'attributeName'],
@@ -70,24 +86,26 @@ describe('console highlighting', () => {
       ['/', 'url'],
       ['${index}', 'variableName.special'],
       ['/_doc/1', 'url'],
-      ['// done', 'comment'],
+      ['// done', 'comment']
     ]);
     expect(tokens('POST /i/_doc\n{"name": "a ${who} b"}').slice(3, 8)).toEqual([
       ['"name"', 'propertyName'],
       [':', 'punctuation'],
       ['"a ', 'string'],
       ['${who}', 'variableName.special'],
-      [' b"', 'string'],
+      [' b"', 'string']
     ]);
   });
 
   it('keeps a triple-quoted string open across lines, and a new request line ends a body', () => {
-    const result = tokens('POST /i/_search\n{"query": {"query_string": {"query": """a "quoted"\nthing"""}}}\nGET /_cat/indices');
+    const result = tokens(
+      'POST /i/_search\n{"query": {"query_string": {"query": """a "quoted"\nthing"""}}}\nGET /_cat/indices'
+    );
     expect(result).toContainEqual(['"""a "quoted"', 'string']);
     expect(result).toContainEqual(['thing"""', 'string']);
     expect(result.slice(-2)).toEqual([
       ['GET', 'keyword'],
-      ['/_cat/indices', 'url'],
+      ['/_cat/indices', 'url']
     ]);
   });
 });
@@ -95,15 +113,26 @@ describe('console highlighting', () => {
 describe('auto-indent of a JSON body', () => {
   // The language as the editor loads it, asked where each line of a cell should start.
   const indentsOf = (cell: string): (number | null)[] => {
-    const state = EditorState.create({ doc: cell, extensions: [StreamLanguage.define(consoleTokens), indentUnit.of('  ')] });
-    return Array.from({ length: state.doc.lines }, (_, i) => getIndentation(state, state.doc.line(i + 1).from));
+    const state = EditorState.create({
+      doc: cell,
+      extensions: [StreamLanguage.define(consoleTokens), indentUnit.of('  ')]
+    });
+    return Array.from({ length: state.doc.lines }, (_, i) =>
+      getIndentation(state, state.doc.line(i + 1).from)
+    );
   };
 
   it('indents one level per open bracket and puts a closing bracket back under its opener', () => {
-    expect(indentsOf('GET /products/_search\n{\n"query": {\n"match": {"name": "lamp"}\n}\n}')).toEqual([0, 0, 2, 4, 2, 0]);
+    expect(
+      indentsOf(
+        'GET /products/_search\n{\n"query": {\n"match": {"name": "lamp"}\n}\n}'
+      )
+    ).toEqual([0, 0, 2, 4, 2, 0]);
   });
 
   it('starts again at the margin after each request line', () => {
-    expect(indentsOf('GET /a\n{"size": 1}\nGET /b\n{\n"size": [\n1\n]\n}')).toEqual([0, 0, 0, 0, 2, 4, 2, 0]);
+    expect(
+      indentsOf('GET /a\n{"size": 1}\nGET /b\n{\n"size": [\n1\n]\n}')
+    ).toEqual([0, 0, 0, 0, 2, 4, 2, 0]);
   });
 });

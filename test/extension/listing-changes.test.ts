@@ -7,11 +7,21 @@ import { mayChangeListing } from '../../extension/src/sidebar/listing-changes';
 
 describe('a cell that may change what the panel lists', () => {
   it('searches and reads do not', () => {
-    expect(mayChangeListing('GET /products/_search\n{"query": {"match_all": {}}}')).toBe(false);
+    expect(
+      mayChangeListing('GET /products/_search\n{"query": {"match_all": {}}}')
+    ).toBe(false);
     expect(mayChangeListing('get /_cat/indices')).toBe(false);
     expect(mayChangeListing('HEAD /products')).toBe(false);
-    expect(mayChangeListing('GET /collections/books/documents/search?q=*&query_by=title')).toBe(false);
-    expect(mayChangeListing('# PUT /products would create it\n// DELETE /products too\nGET /products/_count')).toBe(false);
+    expect(
+      mayChangeListing(
+        'GET /collections/books/documents/search?q=*&query_by=title'
+      )
+    ).toBe(false);
+    expect(
+      mayChangeListing(
+        '# PUT /products would create it\n// DELETE /products too\nGET /products/_count'
+      )
+    ).toBe(false);
     expect(mayChangeListing('')).toBe(false);
   });
 
@@ -24,7 +34,9 @@ describe('a cell that may change what the panel lists', () => {
   });
 
   it('magics do (%connect, %use, a profile saved)', () => {
-    expect(mayChangeListing('%connect elasticsearch http://127.0.0.1:9200 name=es')).toBe(true);
+    expect(
+      mayChangeListing('%connect elasticsearch http://127.0.0.1:9200 name=es')
+    ).toBe(true);
     expect(mayChangeListing('GET /a/_search\n%use es')).toBe(true);
     expect(mayChangeListing('  %connect my-profile')).toBe(true);
   });

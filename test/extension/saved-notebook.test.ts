@@ -27,27 +27,52 @@ interface SavedGrid {
   rows: Record<string, JsonValue>[];
 }
 
-const notebook = JSON.parse(readFileSync(join(FIXTURES, 'saved-hits-outputs.ipynb'), 'utf8')) as { cells: { outputs?: SavedOutput[] }[] };
-const hitsOutputs = notebook.cells.flatMap((cell) => (cell.outputs ?? []).filter((o) => o.data?.[HITS_MIME] !== undefined));
-const grids = JSON.parse(readFileSync(join(FIXTURES, 'saved-hits-outputs.grids.json'), 'utf8')) as SavedGrid[];
+const notebook = JSON.parse(
+  readFileSync(join(FIXTURES, 'saved-hits-outputs.ipynb'), 'utf8')
+) as { cells: { outputs?: SavedOutput[] }[] };
+const hitsOutputs = notebook.cells.flatMap(cell =>
+  (cell.outputs ?? []).filter(o => o.data?.[HITS_MIME] !== undefined)
+);
+const grids = JSON.parse(
+  readFileSync(join(FIXTURES, 'saved-hits-outputs.grids.json'), 'utf8')
+) as SavedGrid[];
 
 /** What a grid cell paints: the value's text, empty where the row lacks the field. */
-const painted = (row: Record<string, JsonValue>, name: string): string => (hasField(row, name) ? cellText(row[name]) : '');
+const painted = (row: Record<string, JsonValue>, name: string): string =>
+  hasField(row, name) ? cellText(row[name]) : '';
 
 it('the fixture holds outputs of both kinds: answers kept, and rows kept', () => {
   expect(hitsOutputs).toHaveLength(grids.length);
-  const kinds = hitsOutputs.map((o) => ('answer' in (o.data?.[HITS_MIME] as object) ? 'answer' : 'rows'));
+  const kinds = hitsOutputs.map(o =>
+    'answer' in (o.data?.[HITS_MIME] as object) ? 'answer' : 'rows'
+  );
   expect(new Set(kinds)).toEqual(new Set(['answer', 'rows']));
 });
 
-it.each(hitsOutputs.map((output, i) => [i, output] as const))('hits output %i renders the columns and cells it was saved with', async (i, output) => {
-  const rendered = new ResultsOutput(HITS_MIME);
-  await rendered.renderModel({ data: output.data, metadata: {}, trusted: false, setData: () => undefined } as never);
-  const grid = rendered.widgets.find((w): w is GridView => w instanceof GridView);
-  if (!grid) throw new Error('no grid in the output');
-  const saved = grids[i] as SavedGrid;
-  const columns = grid.model.columns.map((c) => c.name);
-  expect(columns).toEqual(saved.columns);
-  expect(grid.model.rowCount('body')).toBe(saved.rows.length);
-  saved.rows.forEach((row, r) => expect(columns.map((_, c) => grid.model.data('body', r, c))).toEqual(columns.map((name) => painted(row, name))));
-});
+it.each(hitsOutputs.map((output, i) => [i, output] as const))(
+  'hits output %i renders the columns and cells it was saved with',
+  async (i, output) => {
+    const rendered = new ResultsOutput(HITS_MIME);
+    await rendered.renderModel({
+      data: output.data,
+      metadata: {},
+      trusted: false,
+      setData: () => undefined
+    } as never);
+    const grid = rendered.widgets.find(
+      (w): w is GridView => w instanceof GridView
+    );
+    if (!grid) {
+      throw new Error('no grid in the output');
+    }
+    const saved = grids[i] as SavedGrid;
+    const columns = grid.model.columns.map(c => c.name);
+    expect(columns).toEqual(saved.columns);
+    expect(grid.model.rowCount('body')).toBe(saved.rows.length);
+    saved.rows.forEach((row, r) =>
+      expect(columns.map((_, c) => grid.model.data('body', r, c))).toEqual(
+        columns.map(name => painted(row, name))
+      )
+    );
+  }
+);

@@ -8,11 +8,21 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../contracts/panel-protocol';
+import {
+  type RunningSandbox,
+  startSandbox
+} from '../../examples/sandbox/sandbox';
+import {
+  PANEL_PROTOCOL_VERSION,
+  type GridReply,
+  GridReplySchema
+} from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { parseCsv, partialsOf, scratchDir } from '../export/export-helpers';
-import { type BreakingProxy, startBreakingProxy } from '../support/breaking-proxy';
+import {
+  type BreakingProxy,
+  startBreakingProxy
+} from '../support/breaking-proxy';
 import type { KernelClient } from '../support/kernel-client';
 import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
 
@@ -24,9 +34,23 @@ let comm: GridCommClient;
 const cwd = scratchDir();
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, security: true, products: COUNT });
+  sandbox = await startSandbox({
+    esPort: 0,
+    tsPort: 0,
+    tls: false,
+    esVersion: '8.15.0',
+    tsVersion: '29.0',
+    esPassword: SECRETS.ES_PASSWORD,
+    tsApiKey: SECRETS.TS_API_KEY,
+    security: true,
+    products: COUNT
+  });
   proxy = await startBreakingProxy(sandbox.esUrl);
-  const lines = [`%connect elasticsearch ${proxy.url} user=elastic password=\${env:ES_PASSWORD} name=es`, 'PUT /products/_settings\n{"index": {"max_result_window": 200}}', `%connect typesense ${sandbox.tsUrl} key=\${env:TS_API_KEY} name=ts`];
+  const lines = [
+    `%connect elasticsearch ${proxy.url} user=elastic password=\${env:ES_PASSWORD} name=es`,
+    'PUT /products/_settings\n{"index": {"max_result_window": 200}}',
+    `%connect typesense ${sandbox.tsUrl} key=\${env:TS_API_KEY} name=ts`
+  ];
   ({ kernel, comm } = await kernelWithGridComm(lines, { ...SECRETS }, { cwd }));
 }, 60_000);
 afterAll(async () => {
@@ -39,75 +63,168 @@ beforeEach(() => {
 });
 
 /** Sends an export request (from `panel`); its progress messages and, once it comes, its one answer. */
-function startExport(data: Record<string, unknown>, panel: GridCommClient = comm) {
+function startExport(
+  data: Record<string, unknown>,
+  panel: GridCommClient = comm
+) {
   const requestId = randomUUID();
-  const sent = kernel.submit('shell', 'comm_msg', { comm_id: panel.commId, data: { v: GRID_PROTOCOL_VERSION, requestId, type: 'export', ...data } });
-  const messages = () => kernel.iopubMessages().filter((m) => m.header.msg_type === 'comm_msg' && (m.content.data as { requestId?: unknown }).requestId === requestId).map((m) => GridReplySchema.parse(m.content.data));
-  const progress = () => messages().filter((m): m is Extract<GridReply, { type: 'exportProgress' }> => m.type === 'exportProgress');
+  const sent = kernel.submit('shell', 'comm_msg', {
+    comm_id: panel.commId,
+    data: { v: PANEL_PROTOCOL_VERSION, requestId, type: 'export', ...data }
+  });
+  const messages = () =>
+    kernel
+      .iopubMessages()
+      .filter(
+        m =>
+          m.header.msg_type === 'comm_msg' &&
+          (m.content.data as { requestId?: unknown }).requestId === requestId
+      )
+      .map(m => GridReplySchema.parse(m.content.data));
+  const progress = () =>
+    messages().filter(
+      (m): m is Extract<GridReply, { type: 'exportProgress' }> =>
+        m.type === 'exportProgress'
+    );
   const answer = async (): Promise<GridReply> => {
     await sent;
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const answers = messages().filter((m) => m.type !== 'exportProgress');
-      if (answers.length > 1) throw new Error(`the export was answered ${answers.length} times`);
-      if (answers[0]) return answers[0];
-      if (Date.now() > deadline) throw new Error(`no answer to the export: ${kernel.stderr}`);
-      await new Promise((r) => setTimeout(r, 20));
+      const answers = messages().filter(m => m.type !== 'exportProgress');
+      if (answers.length > 1) {
+        throw new Error(`the export was answered ${answers.length} times`);
+      }
+      if (answers[0]) {
+        return answers[0];
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`no answer to the export: ${kernel.stderr}`);
+      }
+      await new Promise(r => setTimeout(r, 20));
     }
   };
   return { progress, answer };
 }
 
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
+const lines = (file: string) =>
+  readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
 it('an index goes to a file next to the notebook, with progress before the answer and the final line of %export', async () => {
   proxy.rules.push({ matches: (_m, url) => url === '/_search', delayMs: 60 });
-  const run = startExport({ exportId: 'e1', connection: 'es', target: 'products', file: 'products.jsonl', format: 'jsonl' });
+  const run = startExport({
+    exportId: 'e1',
+    connection: 'es',
+    target: 'products',
+    file: 'products.jsonl',
+    format: 'jsonl'
+  });
   const answer = await run.answer();
-  if (answer.type !== 'exported') throw new Error(JSON.stringify(answer));
+  if (answer.type !== 'exported') {
+    throw new Error(JSON.stringify(answer));
+  }
   const file = join(cwd, 'products.jsonl');
   expect(answer.file).toBe(file);
   expect(lines(file)).toHaveLength(COUNT);
   expect(answer.progress).toMatchObject({ documents: COUNT, total: COUNT });
-  expect(answer.progress.text).toMatch(/^Exported 2,000 documents of products \([\d,]+ bytes, [\d.]+ KB\) to products\.jsonl in [\d.]+ s \([\d,]+ docs\/s\)\.$/);
+  expect(answer.progress.text).toMatch(
+    /^Exported 2,000 documents of products \([\d,]+ bytes, [\d.]+ KB\) to products\.jsonl in [\d.]+ s \([\d,]+ docs\/s\)\.$/
+  );
   const progress = run.progress();
   expect(progress.length).toBeGreaterThan(0);
-  expect(progress.every((p) => p.exportId === 'e1' && p.progress.total === COUNT)).toBe(true);
-  expect(progress.map((p) => p.progress.text).some((t) => /^Exporting products to products\.jsonl: [\d,]+ of 2,000 documents \(\d+%\), [\d,]+ docs\/s, about \d+ s left$/.test(t))).toBe(true);
+  expect(
+    progress.every(p => p.exportId === 'e1' && p.progress.total === COUNT)
+  ).toBe(true);
+  expect(
+    progress
+      .map(p => p.progress.text)
+      .some(t =>
+        /^Exporting products to products\.jsonl: [\d,]+ of 2,000 documents \(\d+%\), [\d,]+ docs\/s, about \d+ s left$/.test(
+          t
+        )
+      )
+  ).toBe(true);
 });
 
-it('a grid\'s export holds what the grid shows under its filter, in the format and fields asked for', async () => {
-  const view = { filters: [{ column: 'price', operator: 'greater or equal', value: '400' }] };
-  const opened = await comm.expect({ type: 'open', connection: 'es', target: 'products', blockSize: 50, view }, 'opened');
-  const answer = await startExport({ exportId: 'e2', connection: 'es', target: 'products', gridId: opened.gridId, file: 'dear.csv', format: 'csv', fields: ['name', 'price'] }).answer();
-  expect(answer).toMatchObject({ type: 'exported', progress: { documents: opened.total, total: opened.total } });
-  const [header, ...rows] = parseCsv(readFileSync(join(cwd, 'dear.csv'), 'utf8'));
+it("a grid's export holds what the grid shows under its filter, in the format and fields asked for", async () => {
+  const view = {
+    filters: [{ column: 'price', operator: 'greater or equal', value: '400' }]
+  };
+  const opened = await comm.expect(
+    { type: 'open', connection: 'es', target: 'products', blockSize: 50, view },
+    'opened'
+  );
+  const answer = await startExport({
+    exportId: 'e2',
+    connection: 'es',
+    target: 'products',
+    gridId: opened.gridId,
+    file: 'dear.csv',
+    format: 'csv',
+    fields: ['name', 'price']
+  }).answer();
+  expect(answer).toMatchObject({
+    type: 'exported',
+    progress: { documents: opened.total, total: opened.total }
+  });
+  const [header, ...rows] = parseCsv(
+    readFileSync(join(cwd, 'dear.csv'), 'utf8')
+  );
   expect(header).toEqual(['_id', '_index', 'name', 'price']);
   expect(rows).toHaveLength(opened.total);
-  expect(rows.every((r) => Number(r[3]) >= 400)).toBe(true);
+  expect(rows.every(r => Number(r[3]) >= 400)).toBe(true);
   await comm.expect({ type: 'close', gridId: opened.gridId }, 'closed');
 });
 
 it('a collection exports as Typesense lines, re-importable', async () => {
-  const answer = await startExport({ exportId: 'e3', connection: 'ts', target: 'books', file: 'books.jsonl', format: 'jsonl' }).answer();
-  if (answer.type !== 'exported') throw new Error(JSON.stringify(answer));
-  const docs = lines(join(cwd, 'books.jsonl')).map((l) => JSON.parse(l) as { id: string; title: string });
+  const answer = await startExport({
+    exportId: 'e3',
+    connection: 'ts',
+    target: 'books',
+    file: 'books.jsonl',
+    format: 'jsonl'
+  }).answer();
+  if (answer.type !== 'exported') {
+    throw new Error(JSON.stringify(answer));
+  }
+  const docs = lines(join(cwd, 'books.jsonl')).map(
+    l => JSON.parse(l) as { id: string; title: string }
+  );
   expect(docs).toHaveLength(answer.progress.documents);
   expect(docs.length).toBeGreaterThan(0);
-  expect(docs.every((d) => typeof d.id === 'string' && typeof d.title === 'string')).toBe(true);
+  expect(
+    docs.every(d => typeof d.id === 'string' && typeof d.title === 'string')
+  ).toBe(true);
 });
 
 it('a cancel stops the export, which says how far it got; only the .partial file is left', async () => {
   proxy.rules.push({ matches: (_m, url) => url === '/_search', delayMs: 400 });
-  const run = startExport({ exportId: 'e4', connection: 'es', target: 'products', file: 'stopped.jsonl', format: 'jsonl' });
+  const run = startExport({
+    exportId: 'e4',
+    connection: 'es',
+    target: 'products',
+    file: 'stopped.jsonl',
+    format: 'jsonl'
+  });
   const deadline = Date.now() + 20_000;
-  while (!run.progress().some((p) => p.progress.documents > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  await comm.expect({ type: 'cancelExport', exportId: 'e4' }, 'exportCancelled');
+  while (
+    !run.progress().some(p => p.progress.documents > 0) &&
+    Date.now() < deadline
+  ) {
+    await new Promise(r => setTimeout(r, 20));
+  }
+  await comm.expect(
+    { type: 'cancelExport', exportId: 'e4' },
+    'exportCancelled'
+  );
   const answer = await run.answer();
   expect(answer.type).toBe('error');
-  expect(answer.type === 'error' && answer.message).toMatch(/^The export of products was interrupted after [\d,]+ of 2,000 documents .*: stopped\.jsonl was not written; the documents read so far are in stopped\.jsonl\.searchbook-[0-9a-f]{8}\.partial\.$/);
+  expect(answer.type === 'error' && answer.message).toMatch(
+    /^The export of products was interrupted after [\d,]+ of 2,000 documents .*: stopped\.jsonl was not written; the documents read so far are in stopped\.jsonl\.searchbook-[0-9a-f]{8}\.partial\.$/
+  );
   expect(existsSync(join(cwd, 'stopped.jsonl'))).toBe(false);
-  const named = /in (stopped\.jsonl\.searchbook-[0-9a-f]{8}\.partial)\.$/.exec(answer.type === 'error' ? answer.message : '')?.[1] as string;
+  const named = /in (stopped\.jsonl\.searchbook-[0-9a-f]{8}\.partial)\.$/.exec(
+    answer.type === 'error' ? answer.message : ''
+  )?.[1] as string;
   expect(partialsOf(cwd, 'stopped.jsonl')).toEqual([join(cwd, named)]);
   expect(lines(join(cwd, named)).length).toBeLessThan(COUNT);
 });
@@ -115,16 +232,33 @@ it('a cancel stops the export, which says how far it got; only the .partial file
 it('closing the panel stops its export: no page is read after it, and only the .partial file is left', async () => {
   const panel = await GridCommClient.open(kernel);
   proxy.rules.push({ matches: (_m, url) => url === '/_search', delayMs: 300 });
-  const run = startExport({ exportId: 'e6', connection: 'es', target: 'products', file: 'closed.jsonl', format: 'jsonl' }, panel);
+  const run = startExport(
+    {
+      exportId: 'e6',
+      connection: 'es',
+      target: 'products',
+      file: 'closed.jsonl',
+      format: 'jsonl'
+    },
+    panel
+  );
   const deadline = Date.now() + 20_000;
-  while (!run.progress().some((p) => p.progress.documents > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (
+    !run.progress().some(p => p.progress.documents > 0) &&
+    Date.now() < deadline
+  ) {
+    await new Promise(r => setTimeout(r, 20));
+  }
   expect(run.progress().length).toBeGreaterThan(0);
-  const close = await kernel.submit('shell', 'comm_close', { comm_id: panel.commId, data: {} });
+  const close = await kernel.submit('shell', 'comm_close', {
+    comm_id: panel.commId,
+    data: {}
+  });
   await kernel.iopubFor(close.id);
-  const pagesBefore = proxy.seen.filter((r) => r.url === '/_search').length;
+  const pagesBefore = proxy.seen.filter(r => r.url === '/_search').length;
   // Left running, the export would read a page every 300 ms and finish within 3 s.
-  await new Promise((r) => setTimeout(r, 1_500));
-  const pagesAfter = proxy.seen.filter((r) => r.url === '/_search').length;
+  await new Promise(r => setTimeout(r, 1_500));
+  const pagesAfter = proxy.seen.filter(r => r.url === '/_search').length;
   // A page asked for as the close arrived may still reach the engine; none is asked for later.
   expect(pagesAfter - pagesBefore).toBeLessThanOrEqual(1);
   expect(existsSync(join(cwd, 'closed.jsonl'))).toBe(false);
@@ -137,12 +271,37 @@ it('closing the panel stops its export: no page is read after it, and only the .
 
 it('an existing file is kept unless overwrite is asked for; a missing file name says what to write', async () => {
   writeFileSync(join(cwd, 'mine.json'), '[]\n');
-  const refused = await startExport({ exportId: 'e5', connection: 'es', target: 'products', file: 'mine.json', format: 'json' }).answer();
-  expect(refused.type === 'error' && refused.message).toMatch(/mine\.json exists, so nothing was exported\. Add overwrite in the export dialog/);
+  const refused = await startExport({
+    exportId: 'e5',
+    connection: 'es',
+    target: 'products',
+    file: 'mine.json',
+    format: 'json'
+  }).answer();
+  expect(refused.type === 'error' && refused.message).toMatch(
+    /mine\.json exists, so nothing was exported\. Add overwrite in the export dialog/
+  );
   expect(readFileSync(join(cwd, 'mine.json'), 'utf8')).toBe('[]\n');
-  const replaced = await startExport({ exportId: 'e6', connection: 'es', target: 'products', file: 'mine.json', format: 'json', overwrite: true }).answer();
+  const replaced = await startExport({
+    exportId: 'e6',
+    connection: 'es',
+    target: 'products',
+    file: 'mine.json',
+    format: 'json',
+    overwrite: true
+  }).answer();
   expect(replaced.type).toBe('exported');
-  expect(JSON.parse(readFileSync(join(cwd, 'mine.json'), 'utf8'))).toHaveLength(COUNT);
-  const unnamed = await startExport({ exportId: 'e7', connection: 'es', target: 'products', file: ' ', format: 'json' }).answer();
-  expect(unnamed.type === 'error' && unnamed.message).toMatch(/Name the file to write, for example products\.jsonl/);
+  expect(JSON.parse(readFileSync(join(cwd, 'mine.json'), 'utf8'))).toHaveLength(
+    COUNT
+  );
+  const unnamed = await startExport({
+    exportId: 'e7',
+    connection: 'es',
+    target: 'products',
+    file: ' ',
+    format: 'json'
+  }).answer();
+  expect(unnamed.type === 'error' && unnamed.message).toMatch(
+    /Name the file to write, for example products\.jsonl/
+  );
 });

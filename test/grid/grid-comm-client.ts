@@ -3,38 +3,74 @@
  * kernel, sends requests and waits for the one reply carrying each request id.
  */
 import { randomUUID } from 'node:crypto';
-import { PANEL_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../contracts/panel-protocol';
+import {
+  PANEL_COMM_TARGET,
+  PANEL_PROTOCOL_VERSION,
+  type GridReply,
+  GridReplySchema
+} from '../../contracts/panel-protocol';
 import { KernelClient } from '../support/kernel-client';
 
 export class GridCommClient {
   private constructor(
     private readonly kernel: KernelClient,
-    readonly commId: string,
+    readonly commId: string
   ) {}
 
   static async open(kernel: KernelClient): Promise<GridCommClient> {
     const id = randomUUID();
-    await kernel.submit('shell', 'comm_open', { comm_id: id, target_name: PANEL_COMM_TARGET, data: {} });
+    await kernel.submit('shell', 'comm_open', {
+      comm_id: id,
+      target_name: PANEL_COMM_TARGET,
+      data: {}
+    });
     return new GridCommClient(kernel, id);
   }
 
-  async call(data: Record<string, unknown>, timeoutMs = 20_000): Promise<GridReply> {
+  async call(
+    data: Record<string, unknown>,
+    timeoutMs = 20_000
+  ): Promise<GridReply> {
     const requestId = randomUUID();
-    await this.kernel.submit('shell', 'comm_msg', { comm_id: this.commId, data: { v: GRID_PROTOCOL_VERSION, requestId, ...data } });
+    await this.kernel.submit('shell', 'comm_msg', {
+      comm_id: this.commId,
+      data: { v: PANEL_PROTOCOL_VERSION, requestId, ...data }
+    });
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.kernel.iopubMessages().filter((m) => m.header.msg_type === 'comm_msg' && (m.content.data as { requestId?: unknown }).requestId === requestId);
-      if (found.length > 1) throw new Error(`request ${requestId} was answered ${found.length} times`);
-      if (found[0]) return GridReplySchema.parse(found[0].content.data);
-      if (Date.now() > deadline) throw new Error(`no reply to ${requestId}: ${this.kernel.stderr}`);
-      await new Promise((r) => setTimeout(r, 20));
+      const found = this.kernel
+        .iopubMessages()
+        .filter(
+          m =>
+            m.header.msg_type === 'comm_msg' &&
+            (m.content.data as { requestId?: unknown }).requestId === requestId
+        );
+      if (found.length > 1) {
+        throw new Error(
+          `request ${requestId} was answered ${found.length} times`
+        );
+      }
+      if (found[0]) {
+        return GridReplySchema.parse(found[0].content.data);
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`no reply to ${requestId}: ${this.kernel.stderr}`);
+      }
+      await new Promise(r => setTimeout(r, 20));
     }
   }
 
   /** Calls and checks the reply's type (an error reply fails with its message). */
-  async expect<T extends GridReply['type']>(data: Record<string, unknown>, type: T): Promise<Extract<GridReply, { type: T }>> {
+  async expect<T extends GridReply['type']>(
+    data: Record<string, unknown>,
+    type: T
+  ): Promise<Extract<GridReply, { type: T }>> {
     const reply = await this.call(data);
-    if (reply.type !== type) throw new Error(`expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`);
+    if (reply.type !== type) {
+      throw new Error(
+        `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
+      );
+    }
     return reply as Extract<GridReply, { type: T }>;
   }
 }
@@ -43,12 +79,20 @@ export class GridCommClient {
  * A kernel that has run `lines` (each must succeed: the `%connect`s a suite needs) and a grid
  * comm on it; the kernel is closed again when a line fails.
  */
-export async function kernelWithGridComm(lines: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<{ kernel: KernelClient; comm: GridCommClient }> {
+export async function kernelWithGridComm(
+  lines: string[],
+  env: Record<string, string> = {},
+  options: { cwd?: string } = {}
+): Promise<{ kernel: KernelClient; comm: GridCommClient }> {
   const kernel = await KernelClient.start(env, options);
   try {
     for (const line of lines) {
       const { reply } = await kernel.execute(line);
-      if (reply.content.status !== 'ok') throw new Error(`${line.split('\n')[0]} failed: ${JSON.stringify(reply.content).slice(0, 400)}`);
+      if (reply.content.status !== 'ok') {
+        throw new Error(
+          `${line.split('\n')[0]} failed: ${JSON.stringify(reply.content).slice(0, 400)}`
+        );
+      }
     }
     return { kernel, comm: await GridCommClient.open(kernel) };
   } catch (err) {

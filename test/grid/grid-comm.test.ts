@@ -10,9 +10,19 @@ import { z } from 'zod';
 import { generateBooksSample } from '../../examples/sandbox/sample-typesense';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import { PANEL_COMM_TARGET, GRID_PROTOCOL_VERSION, type GridReply, GridReplySchema } from '../../contracts/panel-protocol';
+import {
+  PANEL_COMM_TARGET,
+  PANEL_PROTOCOL_VERSION,
+  type GridReply,
+  GridReplySchema
+} from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
-import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import {
+  describeEachTarget,
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS,
+  type RunningEsTarget
+} from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
 import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
 
@@ -20,302 +30,566 @@ const SMALL_WINDOW = 25;
 const DOCS = 95;
 const BLOCK = 10;
 
-function expectType<T extends GridReply['type']>(reply: GridReply, type: T): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) throw new Error(`expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`);
+function expectType<T extends GridReply['type']>(
+  reply: GridReply,
+  type: T
+): Extract<GridReply, { type: T }> {
+  if (reply.type !== type) {
+    throw new Error(
+      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
+    );
+  }
   return reply as Extract<GridReply, { type: T }>;
 }
 
-const IndexStats = z.object({ _all: z.object({ total: z.object({ search: z.object({ open_contexts: z.number() }) }) }) });
-
-describeEachTarget(elasticsearchTargets(), 'the grid comm on an index with a small max_result_window', (target) => {
-  // Names of this run's own: a real node is shared by the run's suites.
-  const suffix = randomUUID().slice(0, 8);
-  const SMALL = `grid-small-${suffix}`;
-  const HIDDEN = `.grid-hidden-${suffix}`;
-  const NESTED = `grid-nested-${suffix}`;
-  let engine: RunningEsTarget;
-  let kernel: KernelClient;
-  let comm: GridCommClient;
-
-  const engineCall = async (method: string, path: string, body?: string, contentType = 'application/json') => {
-    const answer = await fetch(`${engine.url}${path}`, { method, ...(body === undefined ? {} : { body, headers: { 'content-type': contentType } }) });
-    const text = await answer.text();
-    if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
-    return JSON.parse(text) as unknown;
-  };
-  /** Search contexts open on the small index, by the engine's own stats: one per point in time. */
-  const openContexts = async () => IndexStats.parse(await engineCall('GET', `/${SMALL}/_stats/search`))._all.total.search.open_contexts;
-  const call = (data: Record<string, unknown>, on = comm) => on.call(data);
-  const open = async (index: string, blockSize = BLOCK) => expectType(await call({ type: 'open', connection: 'es', target: index, blockSize }), 'opened');
-  const read = async (gridId: string, block: number) => expectType(await call({ type: 'read', gridId, block }), 'block').block;
-  const close = (gridId: string) => call({ type: 'close', gridId });
-
-  beforeAll(async () => {
-    engine = await target.start({ security: false });
-    const mappings = { properties: { n: { type: 'long' }, name: { type: 'keyword' } } };
-    await engineCall('PUT', `/${SMALL}`, JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0, max_result_window: SMALL_WINDOW }, mappings }));
-    const lines = Array.from({ length: DOCS }, (_, n) => `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc <b>${n}</b>` })}\n`);
-    await engineCall('POST', `/${SMALL}/_bulk?refresh=true`, lines.join(''), 'application/x-ndjson');
-    await engineCall('PUT', `/${HIDDEN}/_doc/1?refresh=true`, JSON.stringify({ a: 1 }));
-    await engineCall('PUT', `/${NESTED}`, JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: { properties: { variants: { type: 'nested' } } } }));
-    const products = [1, 2, 3].map((n) => `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify({ variants: [{ size: 'S' }, { size: 'M' }] })}\n`);
-    await engineCall('POST', `/${NESTED}/_bulk?refresh=true`, products.join(''), 'application/x-ndjson');
-    ({ kernel, comm } = await kernelWithGridComm([`%connect elasticsearch ${engine.url} name=es`], { ...SECRETS }));
-  }, REAL_START_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await kernel?.close();
-    if (engine) for (const index of [SMALL, HIDDEN, NESTED]) await engineCall('DELETE', `/${index}`).catch(() => undefined);
-    await engine?.close();
-  });
-
-  it('lists the open connection', async () => {
-    const reply = expectType(await call({ type: 'connections' }), 'connections');
-    expect(reply.connections.map((c) => [c.name, c.engine])).toEqual([['es', 'elasticsearch']]);
-  });
-
-  it('lists concrete indices with count, health and size; dot names hidden', async () => {
-    const reply = expectType(await call({ type: 'targets', connection: 'es' }), 'targets');
-    expect(reply.targets.map((t) => t.name)).toContain(SMALL);
-    expect(reply.targets.filter((t) => t.name.startsWith('.'))).toEqual([]);
-    expect(reply.targets.find((t) => t.name === SMALL)).toMatchObject({ count: DOCS, health: expect.any(String), size: expect.any(String) });
-  });
-
-  it('counts documents as a search finds them, not the nested objects _cat/indices adds', async () => {
-    const cat = z.array(z.object({ 'docs.count': z.string() })).parse(await engineCall('GET', `/_cat/indices/${NESTED}?format=json&h=docs.count`));
-    expect(Number(cat[0]?.['docs.count'])).toBe(9);
-    const reply = expectType(await call({ type: 'targets', connection: 'es' }), 'targets');
-    expect(reply.targets.find((t) => t.name === NESTED)?.count).toBe(3);
-    const grid = await open(NESTED);
-    expect(grid.total).toBe(3);
-    await close(grid.gridId);
-  });
-
-  it('opens with the exact total, mapped columns and the first block; values stay text', async () => {
-    const grid = await open(SMALL);
-    expect(grid.total).toBe(DOCS);
-    expect(grid.columns.map((c) => c.name)).toEqual(['_id', '_index', '_score', 'n', 'name']);
-    expect(grid.first.rows).toHaveLength(BLOCK);
-    expect(grid.first.rows[0]?.name).toMatch(/^doc <b>\d+<\/b>$/);
-    await close(grid.gridId);
-  });
-
-  it('reads every row exactly once across the from/size → search_after boundary, one request a block when scrolled', async () => {
-    const grid = await open(SMALL);
-    const seen: number[] = grid.first.rows.map((r) => r.n as number);
-    for (let block = 1; block * BLOCK < DOCS; block++) {
-      const b = await read(grid.gridId, block);
-      expect(b.offset).toBe(block * BLOCK);
-      seen.push(...b.rows.map((r) => r.n as number));
-      // Scrolling forward: the previous block left a checkpoint, so one search (two where the window ends mid-block).
-      const expected = block * BLOCK < SMALL_WINDOW && (block + 1) * BLOCK > SMALL_WINDOW ? 2 : 1;
-      expect(b.requests).toHaveLength(expected);
-    }
-    expect(seen).toHaveLength(DOCS);
-    expect(new Set(seen).size).toBe(DOCS);
-    // Revisiting a passed block past the window is one request, and the same rows.
-    const again = await read(grid.gridId, 7);
-    expect(again.requests).toHaveLength(1);
-    expect(again.rows.map((r) => r.n)).toEqual(seen.slice(70, 80));
-    await close(grid.gridId);
-  });
-
-  it('a far jump walks forward with sort values only, then reads the block; the rows match a scrolled read', async () => {
-    const scrolled = await open(SMALL);
-    const order: number[] = scrolled.first.rows.map((r) => r.n as number);
-    for (let block = 1; block * BLOCK < DOCS; block++) order.push(...(await read(scrolled.gridId, block)).rows.map((r) => r.n as number));
-    const jumped = await open(SMALL);
-    const far = await read(jumped.gridId, 9);
-    expect(far.rows.map((r) => r.n)).toEqual(order.slice(90));
-    const walks = far.requests.filter((r) => r.path.includes('filter_path=pit_id,hits.hits.sort'));
-    // From the window's last row to row 90 in steps of at most the window, then one read.
-    expect(walks.length).toBeGreaterThanOrEqual(Math.ceil((90 - SMALL_WINDOW) / SMALL_WINDOW));
-    expect(far.requests[far.requests.length - 1]?.path).toBe('/_search');
-    // The jump left checkpoints on its way: block 5 is now one request.
-    const passed = await read(jumped.gridId, 5);
-    expect(passed.requests).toHaveLength(1);
-    expect(passed.rows.map((r) => r.n)).toEqual(order.slice(50, 60));
-    await close(scrolled.gridId);
-    await close(jumped.gridId);
-  });
-
-  it('a block past the end is empty', async () => {
-    const grid = await open(SMALL);
-    expect((await read(grid.gridId, 50)).rows).toEqual([]);
-    await close(grid.gridId);
-  });
-
-  it('closing a grid releases its point in time; refresh opens a new one and closes the old', async () => {
-    const before = await openContexts();
-    const grid = await open(SMALL);
-    expect(await openContexts()).toBe(before + 1);
-    const added = await kernel.execute(`%use es\nPUT /${SMALL}/_doc/extra?refresh=true\n{"n": 1000, "name": "late"}`);
-    expect(added.reply.content).toMatchObject({ status: 'ok' });
-    const refreshed = expectType(await call({ type: 'refresh', gridId: grid.gridId }), 'opened');
-    expect(refreshed.total).toBe(DOCS + 1);
-    expect(await openContexts()).toBe(before + 1);
-    expect(expectType(await close(grid.gridId), 'closed').gridId).toBe(grid.gridId);
-    expect(await openContexts()).toBe(before);
-    const gone = expectType(await call({ type: 'read', gridId: grid.gridId, block: 0 }), 'error');
-    expect(gone.message).toContain('open it again from the panel');
-    await kernel.execute(`%use es\nDELETE /${SMALL}/_doc/extra?refresh=true`);
-  });
-
-  it('closing the comm releases the grids it opened', async () => {
-    const other = await GridCommClient.open(kernel);
-    const before = await openContexts();
-    expectType(await call({ type: 'open', connection: 'es', target: SMALL, blockSize: BLOCK }, other), 'opened');
-    expect(await openContexts()).toBe(before + 1);
-    await kernel.submit('shell', 'comm_close', { comm_id: other.commId, data: {} });
-    const deadline = Date.now() + 5000;
-    while ((await openContexts()) > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(await openContexts()).toBe(before);
-  });
-
-  it('%connect under the same name ends the grids of the connection it replaces: told at once, said again on every later read, point in time released', async () => {
-    const before = await openContexts();
-    const grid = await open(SMALL);
-    const { reply } = await kernel.execute(`%connect elasticsearch ${engine.url} name=es`);
-    expect(reply.content.status).toBe('ok');
-    // Unasked, before the cell's reply: the panel learns it without scrolling.
-    const told = kernel.iopubMessages().map((m) => m.content.data as Record<string, unknown> | undefined).find((d) => d?.type === 'ended' && d.gridId === grid.gridId);
-    expect(told).toMatchObject({ requestId: null, message: expect.stringMatching(/^connection replaced: reopen\. %connect opened "es" again/) });
-    const later = expectType(await call({ type: 'read', gridId: grid.gridId, block: 1 }), 'error');
-    expect(later.message).toMatch(/^connection replaced: reopen/);
-    const deadline = Date.now() + 5000;
-    while ((await openContexts()) > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(await openContexts()).toBe(before);
-    // Reopening works on the new connection; closing the ended grid (its tab) is answered, not refused.
-    const again = await open(SMALL);
-    expect((await read(again.gridId, 1)).rows).toHaveLength(BLOCK);
-    expect(expectType(await close(grid.gridId), 'closed').gridId).toBe(grid.gridId);
-    await close(again.gridId);
-  });
-
-  it('an engine error is an error reply with the engine reason', async () => {
-    const reply = expectType(await call({ type: 'open', connection: 'es', target: `missing-${suffix}` }), 'error');
-    expect(reply.message).toMatch(/index_not_found_exception|no such index/);
-    expect(reply.status).toBe(404);
-  });
-
-  it('stopping the kernel releases the points in time of open grids', async () => {
-    const before = await openContexts();
-    await open(SMALL);
-    expect(await openContexts()).toBe(before + 1);
-    await kernel.request('control', 'shutdown_request', { restart: false });
-    await kernel.exited();
-    expect(await openContexts()).toBe(before);
-  });
+const IndexStats = z.object({
+  _all: z.object({
+    total: z.object({ search: z.object({ open_contexts: z.number() }) })
+  })
 });
+
+describeEachTarget(
+  elasticsearchTargets(),
+  'the grid comm on an index with a small max_result_window',
+  target => {
+    // Names of this run's own: a real node is shared by the run's suites.
+    const suffix = randomUUID().slice(0, 8);
+    const SMALL = `grid-small-${suffix}`;
+    const HIDDEN = `.grid-hidden-${suffix}`;
+    const NESTED = `grid-nested-${suffix}`;
+    let engine: RunningEsTarget;
+    let kernel: KernelClient;
+    let comm: GridCommClient;
+
+    const engineCall = async (
+      method: string,
+      path: string,
+      body?: string,
+      contentType = 'application/json'
+    ) => {
+      const answer = await fetch(`${engine.url}${path}`, {
+        method,
+        ...(body === undefined
+          ? {}
+          : { body, headers: { 'content-type': contentType } })
+      });
+      const text = await answer.text();
+      if (!answer.ok) {
+        throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
+      }
+      return JSON.parse(text) as unknown;
+    };
+    /** Search contexts open on the small index, by the engine's own stats: one per point in time. */
+    const openContexts = async () =>
+      IndexStats.parse(await engineCall('GET', `/${SMALL}/_stats/search`))._all
+        .total.search.open_contexts;
+    const call = (data: Record<string, unknown>, on = comm) => on.call(data);
+    const open = async (index: string, blockSize = BLOCK) =>
+      expectType(
+        await call({
+          type: 'open',
+          connection: 'es',
+          target: index,
+          blockSize
+        }),
+        'opened'
+      );
+    const read = async (gridId: string, block: number) =>
+      expectType(await call({ type: 'read', gridId, block }), 'block').block;
+    const close = (gridId: string) => call({ type: 'close', gridId });
+
+    beforeAll(async () => {
+      engine = await target.start({ security: false });
+      const mappings = {
+        properties: { n: { type: 'long' }, name: { type: 'keyword' } }
+      };
+      await engineCall(
+        'PUT',
+        `/${SMALL}`,
+        JSON.stringify({
+          settings: {
+            number_of_shards: 1,
+            number_of_replicas: 0,
+            max_result_window: SMALL_WINDOW
+          },
+          mappings
+        })
+      );
+      const lines = Array.from(
+        { length: DOCS },
+        (_, n) =>
+          `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc <b>${n}</b>` })}\n`
+      );
+      await engineCall(
+        'POST',
+        `/${SMALL}/_bulk?refresh=true`,
+        lines.join(''),
+        'application/x-ndjson'
+      );
+      await engineCall(
+        'PUT',
+        `/${HIDDEN}/_doc/1?refresh=true`,
+        JSON.stringify({ a: 1 })
+      );
+      await engineCall(
+        'PUT',
+        `/${NESTED}`,
+        JSON.stringify({
+          settings: { number_of_shards: 1, number_of_replicas: 0 },
+          mappings: { properties: { variants: { type: 'nested' } } }
+        })
+      );
+      const products = [1, 2, 3].map(
+        n =>
+          `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify({ variants: [{ size: 'S' }, { size: 'M' }] })}\n`
+      );
+      await engineCall(
+        'POST',
+        `/${NESTED}/_bulk?refresh=true`,
+        products.join(''),
+        'application/x-ndjson'
+      );
+      ({ kernel, comm } = await kernelWithGridComm(
+        [`%connect elasticsearch ${engine.url} name=es`],
+        { ...SECRETS }
+      ));
+    }, REAL_START_TIMEOUT_MS);
+
+    afterAll(async () => {
+      await kernel?.close();
+      if (engine) {
+        for (const index of [SMALL, HIDDEN, NESTED]) {
+          await engineCall('DELETE', `/${index}`).catch(() => undefined);
+        }
+      }
+      await engine?.close();
+    });
+
+    it('lists the open connection', async () => {
+      const reply = expectType(
+        await call({ type: 'connections' }),
+        'connections'
+      );
+      expect(reply.connections.map(c => [c.name, c.engine])).toEqual([
+        ['es', 'elasticsearch']
+      ]);
+    });
+
+    it('lists concrete indices with count, health and size; dot names hidden', async () => {
+      const reply = expectType(
+        await call({ type: 'targets', connection: 'es' }),
+        'targets'
+      );
+      expect(reply.targets.map(t => t.name)).toContain(SMALL);
+      expect(reply.targets.filter(t => t.name.startsWith('.'))).toEqual([]);
+      expect(reply.targets.find(t => t.name === SMALL)).toMatchObject({
+        count: DOCS,
+        health: expect.any(String),
+        size: expect.any(String)
+      });
+    });
+
+    it('counts documents as a search finds them, not the nested objects _cat/indices adds', async () => {
+      const cat = z
+        .array(z.object({ 'docs.count': z.string() }))
+        .parse(
+          await engineCall(
+            'GET',
+            `/_cat/indices/${NESTED}?format=json&h=docs.count`
+          )
+        );
+      expect(Number(cat[0]?.['docs.count'])).toBe(9);
+      const reply = expectType(
+        await call({ type: 'targets', connection: 'es' }),
+        'targets'
+      );
+      expect(reply.targets.find(t => t.name === NESTED)?.count).toBe(3);
+      const grid = await open(NESTED);
+      expect(grid.total).toBe(3);
+      await close(grid.gridId);
+    });
+
+    it('opens with the exact total, mapped columns and the first block; values stay text', async () => {
+      const grid = await open(SMALL);
+      expect(grid.total).toBe(DOCS);
+      expect(grid.columns.map(c => c.name)).toEqual([
+        '_id',
+        '_index',
+        '_score',
+        'n',
+        'name'
+      ]);
+      expect(grid.first.rows).toHaveLength(BLOCK);
+      expect(grid.first.rows[0]?.name).toMatch(/^doc <b>\d+<\/b>$/);
+      await close(grid.gridId);
+    });
+
+    it('reads every row exactly once across the from/size → search_after boundary, one request a block when scrolled', async () => {
+      const grid = await open(SMALL);
+      const seen: number[] = grid.first.rows.map(r => r.n as number);
+      for (let block = 1; block * BLOCK < DOCS; block++) {
+        const b = await read(grid.gridId, block);
+        expect(b.offset).toBe(block * BLOCK);
+        seen.push(...b.rows.map(r => r.n as number));
+        // Scrolling forward: the previous block left a checkpoint, so one search (two where the window ends mid-block).
+        const expected =
+          block * BLOCK < SMALL_WINDOW && (block + 1) * BLOCK > SMALL_WINDOW
+            ? 2
+            : 1;
+        expect(b.requests).toHaveLength(expected);
+      }
+      expect(seen).toHaveLength(DOCS);
+      expect(new Set(seen).size).toBe(DOCS);
+      // Revisiting a passed block past the window is one request, and the same rows.
+      const again = await read(grid.gridId, 7);
+      expect(again.requests).toHaveLength(1);
+      expect(again.rows.map(r => r.n)).toEqual(seen.slice(70, 80));
+      await close(grid.gridId);
+    });
+
+    it('a far jump walks forward with sort values only, then reads the block; the rows match a scrolled read', async () => {
+      const scrolled = await open(SMALL);
+      const order: number[] = scrolled.first.rows.map(r => r.n as number);
+      for (let block = 1; block * BLOCK < DOCS; block++) {
+        order.push(
+          ...(await read(scrolled.gridId, block)).rows.map(r => r.n as number)
+        );
+      }
+      const jumped = await open(SMALL);
+      const far = await read(jumped.gridId, 9);
+      expect(far.rows.map(r => r.n)).toEqual(order.slice(90));
+      const walks = far.requests.filter(r =>
+        r.path.includes('filter_path=pit_id,hits.hits.sort')
+      );
+      // From the window's last row to row 90 in steps of at most the window, then one read.
+      expect(walks.length).toBeGreaterThanOrEqual(
+        Math.ceil((90 - SMALL_WINDOW) / SMALL_WINDOW)
+      );
+      expect(far.requests[far.requests.length - 1]?.path).toBe('/_search');
+      // The jump left checkpoints on its way: block 5 is now one request.
+      const passed = await read(jumped.gridId, 5);
+      expect(passed.requests).toHaveLength(1);
+      expect(passed.rows.map(r => r.n)).toEqual(order.slice(50, 60));
+      await close(scrolled.gridId);
+      await close(jumped.gridId);
+    });
+
+    it('a block past the end is empty', async () => {
+      const grid = await open(SMALL);
+      expect((await read(grid.gridId, 50)).rows).toEqual([]);
+      await close(grid.gridId);
+    });
+
+    it('closing a grid releases its point in time; refresh opens a new one and closes the old', async () => {
+      const before = await openContexts();
+      const grid = await open(SMALL);
+      expect(await openContexts()).toBe(before + 1);
+      const added = await kernel.execute(
+        `%use es\nPUT /${SMALL}/_doc/extra?refresh=true\n{"n": 1000, "name": "late"}`
+      );
+      expect(added.reply.content).toMatchObject({ status: 'ok' });
+      const refreshed = expectType(
+        await call({ type: 'refresh', gridId: grid.gridId }),
+        'opened'
+      );
+      expect(refreshed.total).toBe(DOCS + 1);
+      expect(await openContexts()).toBe(before + 1);
+      expect(expectType(await close(grid.gridId), 'closed').gridId).toBe(
+        grid.gridId
+      );
+      expect(await openContexts()).toBe(before);
+      const gone = expectType(
+        await call({ type: 'read', gridId: grid.gridId, block: 0 }),
+        'error'
+      );
+      expect(gone.message).toContain('open it again from the panel');
+      await kernel.execute(`%use es\nDELETE /${SMALL}/_doc/extra?refresh=true`);
+    });
+
+    it('closing the comm releases the grids it opened', async () => {
+      const other = await GridCommClient.open(kernel);
+      const before = await openContexts();
+      expectType(
+        await call(
+          { type: 'open', connection: 'es', target: SMALL, blockSize: BLOCK },
+          other
+        ),
+        'opened'
+      );
+      expect(await openContexts()).toBe(before + 1);
+      await kernel.submit('shell', 'comm_close', {
+        comm_id: other.commId,
+        data: {}
+      });
+      const deadline = Date.now() + 5000;
+      while ((await openContexts()) > before && Date.now() < deadline) {
+        await new Promise(r => setTimeout(r, 50));
+      }
+      expect(await openContexts()).toBe(before);
+    });
+
+    it('%connect under the same name ends the grids of the connection it replaces: told at once, said again on every later read, point in time released', async () => {
+      const before = await openContexts();
+      const grid = await open(SMALL);
+      const { reply } = await kernel.execute(
+        `%connect elasticsearch ${engine.url} name=es`
+      );
+      expect(reply.content.status).toBe('ok');
+      // Unasked, before the cell's reply: the panel learns it without scrolling.
+      const told = kernel
+        .iopubMessages()
+        .map(m => m.content.data as Record<string, unknown> | undefined)
+        .find(d => d?.type === 'ended' && d.gridId === grid.gridId);
+      expect(told).toMatchObject({
+        requestId: null,
+        message: expect.stringMatching(
+          /^connection replaced: reopen\. %connect opened "es" again/
+        )
+      });
+      const later = expectType(
+        await call({ type: 'read', gridId: grid.gridId, block: 1 }),
+        'error'
+      );
+      expect(later.message).toMatch(/^connection replaced: reopen/);
+      const deadline = Date.now() + 5000;
+      while ((await openContexts()) > before && Date.now() < deadline) {
+        await new Promise(r => setTimeout(r, 50));
+      }
+      expect(await openContexts()).toBe(before);
+      // Reopening works on the new connection; closing the ended grid (its tab) is answered, not refused.
+      const again = await open(SMALL);
+      expect((await read(again.gridId, 1)).rows).toHaveLength(BLOCK);
+      expect(expectType(await close(grid.gridId), 'closed').gridId).toBe(
+        grid.gridId
+      );
+      await close(again.gridId);
+    });
+
+    it('an engine error is an error reply with the engine reason', async () => {
+      const reply = expectType(
+        await call({
+          type: 'open',
+          connection: 'es',
+          target: `missing-${suffix}`
+        }),
+        'error'
+      );
+      expect(reply.message).toMatch(/index_not_found_exception|no such index/);
+      expect(reply.status).toBe(404);
+    });
+
+    it('stopping the kernel releases the points in time of open grids', async () => {
+      const before = await openContexts();
+      await open(SMALL);
+      expect(await openContexts()).toBe(before + 1);
+      await kernel.request('control', 'shutdown_request', { restart: false });
+      await kernel.exited();
+      expect(await openContexts()).toBe(before);
+    });
+  }
+);
 
 let kernel: KernelClient;
 let servers: ListeningServer[] = [];
 let commId: string;
 
 beforeAll(async () => {
-  const ts = createTypesenseSandbox({ version: '29.0', apiKey: SECRETS.TS_API_KEY });
+  const ts = createTypesenseSandbox({
+    version: '29.0',
+    apiKey: SECRETS.TS_API_KEY
+  });
   generateBooksSample(ts);
   servers = [await listen(ts.handler, { port: 0 })];
   kernel = await KernelClient.start({ ...SECRETS });
-  const { reply } = await kernel.execute(`%connect typesense ${servers[0]?.url} key=\${env:TS_API_KEY} name=ts`);
+  const { reply } = await kernel.execute(
+    `%connect typesense ${servers[0]?.url} key=\${env:TS_API_KEY} name=ts`
+  );
   expect(reply.content.status).toBe('ok');
   commId = await openComm();
 }, 60_000);
 
 afterAll(async () => {
   await kernel?.close();
-  await Promise.all(servers.map((s) => s.close()));
+  await Promise.all(servers.map(s => s.close()));
 });
 
 async function openComm(): Promise<string> {
   const id = randomUUID();
-  await kernel.submit('shell', 'comm_open', { comm_id: id, target_name: PANEL_COMM_TARGET, data: {} });
+  await kernel.submit('shell', 'comm_open', {
+    comm_id: id,
+    target_name: PANEL_COMM_TARGET,
+    data: {}
+  });
   return id;
 }
 
 /** Sends one message on the comm and waits for the reply carrying the same request id. */
-async function call(data: Record<string, unknown>, comm = commId, timeoutMs = 20_000): Promise<GridReply> {
-  const requestId = typeof data.requestId === 'string' ? data.requestId : randomUUID();
-  await kernel.submit('shell', 'comm_msg', { comm_id: comm, data: { v: GRID_PROTOCOL_VERSION, requestId, ...data } });
+async function call(
+  data: Record<string, unknown>,
+  comm = commId,
+  timeoutMs = 20_000
+): Promise<GridReply> {
+  const requestId =
+    typeof data.requestId === 'string' ? data.requestId : randomUUID();
+  await kernel.submit('shell', 'comm_msg', {
+    comm_id: comm,
+    data: { v: PANEL_PROTOCOL_VERSION, requestId, ...data }
+  });
   return waitForReply(requestId, timeoutMs);
 }
 
-async function waitForReply(requestId: string | null, timeoutMs = 20_000): Promise<GridReply> {
+async function waitForReply(
+  requestId: string | null,
+  timeoutMs = 20_000
+): Promise<GridReply> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = kernel.iopubMessages().filter((m) => m.header.msg_type === 'comm_msg' && (m.content.data as { requestId?: unknown }).requestId === requestId);
-    if (found.length > 1) throw new Error(`request ${requestId} was answered ${found.length} times`);
-    if (found[0]) return GridReplySchema.parse(found[0].content.data);
-    if (Date.now() > deadline) throw new Error(`no reply to ${requestId}: ${kernel.stderr}`);
-    await new Promise((r) => setTimeout(r, 20));
+    const found = kernel
+      .iopubMessages()
+      .filter(
+        m =>
+          m.header.msg_type === 'comm_msg' &&
+          (m.content.data as { requestId?: unknown }).requestId === requestId
+      );
+    if (found.length > 1) {
+      throw new Error(
+        `request ${requestId} was answered ${found.length} times`
+      );
+    }
+    if (found[0]) {
+      return GridReplySchema.parse(found[0].content.data);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no reply to ${requestId}: ${kernel.stderr}`);
+    }
+    await new Promise(r => setTimeout(r, 20));
   }
 }
 
-const open = async (connection: string, target: string, blockSize = BLOCK) => expectType(await call({ type: 'open', connection, target, blockSize }), 'opened');
-const read = async (gridId: string, block: number) => expectType(await call({ type: 'read', gridId, block }), 'block').block;
+const open = async (connection: string, target: string, blockSize = BLOCK) =>
+  expectType(
+    await call({ type: 'open', connection, target, blockSize }),
+    'opened'
+  );
+const read = async (gridId: string, block: number) =>
+  expectType(await call({ type: 'read', gridId, block }), 'block').block;
 
 describe('listing', () => {
   it('lists the open connections', async () => {
-    const reply = expectType(await call({ type: 'connections' }), 'connections');
-    expect(reply.connections.map((c) => [c.name, c.engine])).toEqual([['ts', 'typesense']]);
+    const reply = expectType(
+      await call({ type: 'connections' }),
+      'connections'
+    );
+    expect(reply.connections.map(c => [c.name, c.engine])).toEqual([
+      ['ts', 'typesense']
+    ]);
   });
 
   it('Typesense: collections with their document counts', async () => {
-    const reply = expectType(await call({ type: 'targets', connection: 'ts' }), 'targets');
-    expect(reply.targets.map((t) => t.name)).toEqual(expect.arrayContaining(['books']));
-    expect(reply.targets.every((t) => typeof t.count === 'number')).toBe(true);
+    const reply = expectType(
+      await call({ type: 'targets', connection: 'ts' }),
+      'targets'
+    );
+    expect(reply.targets.map(t => t.name)).toEqual(
+      expect.arrayContaining(['books'])
+    );
+    expect(reply.targets.every(t => typeof t.count === 'number')).toBe(true);
     expect(reply.note).toBeUndefined();
   });
 
   it('an unknown connection is an error reply naming it', async () => {
-    const reply = expectType(await call({ type: 'targets', connection: 'nope' }), 'error');
+    const reply = expectType(
+      await call({ type: 'targets', connection: 'nope' }),
+      'error'
+    );
     expect(reply.message).toContain('No open connection is named "nope"');
   });
 });
 
 describe('Typesense grid', () => {
   it('a block of 1,000 rows is one multi_search of four 250-document searches', async () => {
-    const listed = expectType(await call({ type: 'targets', connection: 'ts' }), 'targets');
-    const books = listed.targets.find((t) => t.name === 'books');
+    const listed = expectType(
+      await call({ type: 'targets', connection: 'ts' }),
+      'targets'
+    );
+    const books = listed.targets.find(t => t.name === 'books');
     const grid = await open('ts', 'books', 1000);
     expect(grid.total).toBe(books?.count);
-    expect(grid.first.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /multi_search']);
+    expect(grid.first.requests.map(r => `${r.method} ${r.path}`)).toEqual([
+      'POST /multi_search'
+    ]);
     expect(grid.first.rows).toHaveLength(Math.min(1000, grid.total));
-    expect(grid.columns[0]).toMatchObject({ name: 'id', primaryKey: true, readOnly: true });
-    const ids = grid.first.rows.map((r) => r.id);
+    expect(grid.columns[0]).toMatchObject({
+      name: 'id',
+      primaryKey: true,
+      readOnly: true
+    });
+    const ids = grid.first.rows.map(r => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     await call({ type: 'close', gridId: grid.gridId });
   });
 
   it('blocks of 250 rows page through the whole collection once', async () => {
     const grid = await open('ts', 'books', 250);
-    const ids = grid.first.rows.map((r) => r.id);
-    for (let block = 1; block * 250 < grid.total; block++) ids.push(...(await read(grid.gridId, block)).rows.map((r) => r.id));
+    const ids = grid.first.rows.map(r => r.id);
+    for (let block = 1; block * 250 < grid.total; block++) {
+      ids.push(...(await read(grid.gridId, block)).rows.map(r => r.id));
+    }
     expect(ids).toHaveLength(grid.total);
     expect(new Set(ids).size).toBe(grid.total);
   });
 
   it('a search-only key connects, lists nothing with the reason, and still opens a collection by name', async () => {
-    const created = await kernel.execute('%use ts\nPOST /keys\n{"description": "search only", "actions": ["documents:search"], "collections": ["*"]}');
+    const created = await kernel.execute(
+      '%use ts\nPOST /keys\n{"description": "search only", "actions": ["documents:search"], "collections": ["*"]}'
+    );
     expect(created.reply.content.status).toBe('ok');
     const value = created.iopub
-      .filter((m) => m.header.msg_type === 'display_data')
-      .map((m) => (m.content.data as Record<string, { value?: string } | undefined>)['application/json']?.value)
-      .find((v) => v !== undefined);
+      .filter(m => m.header.msg_type === 'display_data')
+      .map(
+        m =>
+          (m.content.data as Record<string, { value?: string } | undefined>)[
+            'application/json'
+          ]?.value
+      )
+      .find(v => v !== undefined);
     expect(typeof value).toBe('string');
-    const scoped = await KernelClient.start({ ...SECRETS, SCOPED_KEY: String(value) });
+    const scoped = await KernelClient.start({
+      ...SECRETS,
+      SCOPED_KEY: String(value)
+    });
     try {
-      const { reply, iopub } = await scoped.execute(`%connect typesense ${servers[0]?.url} key=\${env:SCOPED_KEY} name=scoped`);
+      const { reply, iopub } = await scoped.execute(
+        `%connect typesense ${servers[0]?.url} key=\${env:SCOPED_KEY} name=scoped`
+      );
       expect(reply.content.status).toBe('ok');
-      expect(JSON.stringify(iopub.map((m) => m.content))).toContain('may not list collections');
+      expect(JSON.stringify(iopub.map(m => m.content))).toContain(
+        'may not list collections'
+      );
       const previous = kernel;
       kernel = scoped;
       try {
         const comm = await openComm();
-        const listing = expectType(await call({ type: 'targets', connection: 'scoped' }, comm), 'targets');
+        const listing = expectType(
+          await call({ type: 'targets', connection: 'scoped' }, comm),
+          'targets'
+        );
         expect(listing.targets).toEqual([]);
-        expect(listing.note).toMatch(/may not list collections.*collections:list/);
-        const grid = expectType(await call({ type: 'open', connection: 'scoped', target: 'books', blockSize: 100 }, comm), 'opened');
+        expect(listing.note).toMatch(
+          /may not list collections.*collections:list/
+        );
+        const grid = expectType(
+          await call(
+            {
+              type: 'open',
+              connection: 'scoped',
+              target: 'books',
+              blockSize: 100
+            },
+            comm
+          ),
+          'opened'
+        );
         expect(grid.first.rows).toHaveLength(100);
       } finally {
         kernel = previous;
@@ -329,7 +603,9 @@ describe('Typesense grid', () => {
 describe('malformed messages', () => {
   it('a message without a known type gets an error reply with its request id', async () => {
     const reply = expectType(await call({ type: 'explode' }), 'error');
-    expect(reply.message).toMatch(/^searchbook\.panel cannot read this message/);
+    expect(reply.message).toMatch(
+      /^searchbook\.panel cannot read this message/
+    );
   });
 
   it('a read without a grid id names the missing field', async () => {
@@ -339,15 +615,23 @@ describe('malformed messages', () => {
 
   it('another protocol version is refused with what to do', async () => {
     const requestId = randomUUID();
-    await kernel.submit('shell', 'comm_msg', { comm_id: commId, data: { v: 99, requestId, type: 'connections' } });
+    await kernel.submit('shell', 'comm_msg', {
+      comm_id: commId,
+      data: { v: 99, requestId, type: 'connections' }
+    });
     const reply = expectType(await waitForReply(requestId), 'error');
     expect(reply.message).toContain('reload the page');
   });
 
   it('garbage without a request id gets an error reply with a null request id, and the kernel keeps serving', async () => {
-    await kernel.submit('shell', 'comm_msg', { comm_id: commId, data: { nonsense: [1, 2, 3] } });
+    await kernel.submit('shell', 'comm_msg', {
+      comm_id: commId,
+      data: { nonsense: [1, 2, 3] }
+    });
     const reply = expectType(await waitForReply(null), 'error');
     expect(reply.requestId).toBeNull();
-    expect(expectType(await call({ type: 'connections' }), 'connections').connections).toHaveLength(1);
+    expect(
+      expectType(await call({ type: 'connections' }), 'connections').connections
+    ).toHaveLength(1);
   });
 });

@@ -3,17 +3,30 @@
  * requests; a page loaded before the upgrade opens `searchbook.grid` and is told to reload the
  * page, in a message it reads as an error and in the comm's close.
  */
-import { GRID_PROTOCOL_VERSION, GridReplySchema } from '../../contracts/panel-protocol';
+import {
+  PANEL_PROTOCOL_VERSION,
+  GridReplySchema
+} from '../../contracts/panel-protocol';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 
 /** The iopub messages about one comm, waited for until `done` holds (bounded). */
-async function commMessages(kernel: KernelClient, commId: string, done: (messages: WireMessage[]) => boolean): Promise<WireMessage[]> {
+async function commMessages(
+  kernel: KernelClient,
+  commId: string,
+  done: (messages: WireMessage[]) => boolean
+): Promise<WireMessage[]> {
   for (let tries = 0; tries < 500; tries++) {
-    const messages = kernel.iopubMessages().filter((m) => (m.content as { comm_id?: unknown }).comm_id === commId);
-    if (done(messages)) return messages;
-    await new Promise((r) => setTimeout(r, 20));
+    const messages = kernel
+      .iopubMessages()
+      .filter(m => (m.content as { comm_id?: unknown }).comm_id === commId);
+    if (done(messages)) {
+      return messages;
+    }
+    await new Promise(r => setTimeout(r, 20));
   }
-  throw new Error(`the kernel said nothing more about comm ${commId}: ${kernel.stderr}`);
+  throw new Error(
+    `the kernel said nothing more about comm ${commId}: ${kernel.stderr}`
+  );
 }
 
 describe('the panel comm by name', () => {
@@ -27,27 +40,81 @@ describe('the panel comm by name', () => {
   });
 
   test('searchbook.panel answers the panel protocol', async () => {
-    await kernel.submit('shell', 'comm_open', { comm_id: 'panel-1', target_name: 'searchbook.panel', data: {} });
-    await kernel.submit('shell', 'comm_msg', { comm_id: 'panel-1', data: { v: GRID_PROTOCOL_VERSION, type: 'connections', requestId: 'r1' } });
-    const messages = await commMessages(kernel, 'panel-1', (m) => m.some((x) => x.header.msg_type === 'comm_msg'));
-    const reply = GridReplySchema.parse(messages.find((m) => m.header.msg_type === 'comm_msg')?.content.data);
-    expect(reply).toEqual({ v: GRID_PROTOCOL_VERSION, type: 'connections', requestId: 'r1', connections: [] });
-    expect((await kernel.request('shell', 'comm_info_request', { target_name: 'searchbook.panel' })).content.comms).toEqual({ 'panel-1': { target_name: 'searchbook.panel' } });
+    await kernel.submit('shell', 'comm_open', {
+      comm_id: 'panel-1',
+      target_name: 'searchbook.panel',
+      data: {}
+    });
+    await kernel.submit('shell', 'comm_msg', {
+      comm_id: 'panel-1',
+      data: { v: PANEL_PROTOCOL_VERSION, type: 'connections', requestId: 'r1' }
+    });
+    const messages = await commMessages(kernel, 'panel-1', m =>
+      m.some(x => x.header.msg_type === 'comm_msg')
+    );
+    const reply = GridReplySchema.parse(
+      messages.find(m => m.header.msg_type === 'comm_msg')?.content.data
+    );
+    expect(reply).toEqual({
+      v: PANEL_PROTOCOL_VERSION,
+      type: 'connections',
+      requestId: 'r1',
+      connections: []
+    });
+    expect(
+      (
+        await kernel.request('shell', 'comm_info_request', {
+          target_name: 'searchbook.panel'
+        })
+      ).content.comms
+    ).toEqual({ 'panel-1': { target_name: 'searchbook.panel' } });
   });
 
   test('a page opening the former searchbook.grid is told to reload the page, and the comm is closed', async () => {
-    await kernel.submit('shell', 'comm_open', { comm_id: 'former-1', target_name: 'searchbook.grid', data: {} });
-    const messages = await commMessages(kernel, 'former-1', (m) => m.some((x) => x.header.msg_type === 'comm_close'));
-    expect(messages.map((m) => m.header.msg_type)).toEqual(['comm_msg', 'comm_close']);
+    await kernel.submit('shell', 'comm_open', {
+      comm_id: 'former-1',
+      target_name: 'searchbook.grid',
+      data: {}
+    });
+    const messages = await commMessages(kernel, 'former-1', m =>
+      m.some(x => x.header.msg_type === 'comm_close')
+    );
+    expect(messages.map(m => m.header.msg_type)).toEqual([
+      'comm_msg',
+      'comm_close'
+    ]);
     const [said, closed] = messages;
     const error = GridReplySchema.parse(said?.content.data);
-    expect(error).toMatchObject({ type: 'error', requestId: null, v: GRID_PROTOCOL_VERSION });
-    expect(error.type === 'error' && error.message).toMatch(/searchbook was upgraded after this page was loaded .*searchbook\.panel.*: reload the page\./);
-    expect((closed?.content.data as { error?: unknown }).error).toMatch(/reload the page/);
-    expect((await kernel.request('shell', 'comm_info_request', { target_name: 'searchbook.grid' })).content.comms).toEqual({});
+    expect(error).toMatchObject({
+      type: 'error',
+      requestId: null,
+      v: PANEL_PROTOCOL_VERSION
+    });
+    expect(error.type === 'error' && error.message).toMatch(
+      /searchbook was upgraded after this page was loaded .*searchbook\.panel.*: reload the page\./
+    );
+    expect((closed?.content.data as { error?: unknown }).error).toMatch(
+      /reload the page/
+    );
+    expect(
+      (
+        await kernel.request('shell', 'comm_info_request', {
+          target_name: 'searchbook.grid'
+        })
+      ).content.comms
+    ).toEqual({});
     // The kernel is unharmed: the panel's comm still answers.
-    await kernel.submit('shell', 'comm_msg', { comm_id: 'panel-1', data: { v: GRID_PROTOCOL_VERSION, type: 'connections', requestId: 'r2' } });
-    const again = await commMessages(kernel, 'panel-1', (m) => m.some((x) => (x.content.data as { requestId?: unknown } | undefined)?.requestId === 'r2'));
+    await kernel.submit('shell', 'comm_msg', {
+      comm_id: 'panel-1',
+      data: { v: PANEL_PROTOCOL_VERSION, type: 'connections', requestId: 'r2' }
+    });
+    const again = await commMessages(kernel, 'panel-1', m =>
+      m.some(
+        x =>
+          (x.content.data as { requestId?: unknown } | undefined)?.requestId ===
+          'r2'
+      )
+    );
     expect(again.length).toBeGreaterThan(0);
   });
 });

@@ -9,7 +9,10 @@ import type { ServerResponse } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { hitsPayloadRows } from '../../contracts/answer-rows';
-import { type HostileEngine, startHostileEngine } from '../support/hostile-engine';
+import {
+  type HostileEngine,
+  startHostileEngine
+} from '../support/hostile-engine';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 
 jest.setTimeout(30_000);
@@ -17,59 +20,127 @@ jest.setTimeout(30_000);
 let kernel: KernelClient;
 let engine: HostileEngine;
 
-const SEARCH = JSON.stringify({ took: 1, timed_out: false, hits: { total: { value: 2, relation: 'eq' }, hits: [1, 2].map((i) => ({ _index: 'p', _id: String(i), _score: 1, _source: { name: `item ${i}` } })) } });
+const SEARCH = JSON.stringify({
+  took: 1,
+  timed_out: false,
+  hits: {
+    total: { value: 2, relation: 'eq' },
+    hits: [1, 2].map(i => ({
+      _index: 'p',
+      _id: String(i),
+      _score: 1,
+      _source: { name: `item ${i}` }
+    }))
+  }
+});
 const DEEP = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
 
-const empty = (status: number, headers: Record<string, string> = {}) => (_req: unknown, res: ServerResponse) => {
-  res.writeHead(status, { 'x-elastic-product': 'Elasticsearch', ...headers });
-  res.end();
-};
-const body = (status: number, headers: Record<string, string>, bytes: Buffer | string) => (_req: unknown, res: ServerResponse) => {
-  res.writeHead(status, { 'x-elastic-product': 'Elasticsearch', ...headers });
-  res.end(bytes);
-};
+const empty =
+  (status: number, headers: Record<string, string> = {}) =>
+  (_req: unknown, res: ServerResponse) => {
+    res.writeHead(status, { 'x-elastic-product': 'Elasticsearch', ...headers });
+    res.end();
+  };
+const body =
+  (status: number, headers: Record<string, string>, bytes: Buffer | string) =>
+  (_req: unknown, res: ServerResponse) => {
+    res.writeHead(status, { 'x-elastic-product': 'Elasticsearch', ...headers });
+    res.end(bytes);
+  };
 const json = { 'content-type': 'application/json' };
 
 beforeAll(async () => {
   engine = await startHostileEngine({
-    '/moved/_search': empty(301, { location: 'http://elsewhere.example:9200/moved/_search' }),
+    '/moved/_search': empty(301, {
+      location: 'http://elsewhere.example:9200/moved/_search'
+    }),
     '/e500': empty(500),
     '/e502': empty(502),
     '/e503': empty(503),
     '/e429': empty(429),
-    '/gzip/_search': body(200, { ...json, 'content-encoding': 'gzip' }, gzipSync(SEARCH)),
-    '/deflate/_search': body(200, { ...json, 'content-encoding': 'deflate' }, deflateSync(SEARCH)),
-    '/br/_search': body(200, { ...json, 'content-encoding': 'br' }, brotliCompressSync(SEARCH)),
-    '/bomb/_search': body(200, { ...json, 'content-encoding': 'gzip' }, gzipSync(Buffer.alloc(5_000_000, 0x20))),
-    '/zstd/_search': body(200, { ...json, 'content-encoding': 'zstd' }, Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3])),
+    '/gzip/_search': body(
+      200,
+      { ...json, 'content-encoding': 'gzip' },
+      gzipSync(SEARCH)
+    ),
+    '/deflate/_search': body(
+      200,
+      { ...json, 'content-encoding': 'deflate' },
+      deflateSync(SEARCH)
+    ),
+    '/br/_search': body(
+      200,
+      { ...json, 'content-encoding': 'br' },
+      brotliCompressSync(SEARCH)
+    ),
+    '/bomb/_search': body(
+      200,
+      { ...json, 'content-encoding': 'gzip' },
+      gzipSync(Buffer.alloc(5_000_000, 0x20))
+    ),
+    '/zstd/_search': body(
+      200,
+      { ...json, 'content-encoding': 'zstd' },
+      Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 1, 2, 3])
+    ),
     '/broken/_search': body(200, json, '{"hits": {"hits": [1, 2,'),
-    '/_cat/health': body(200, { 'content-type': 'text/plain' }, '1700000000 12:00:00 test \u001b[31mred\u001b[0m 1 1\u0007\n'),
-    '/ansi/_search': body(400, json, JSON.stringify({ error: { type: 'parsing_exception', reason: 'bad \u001b[2J\u001b[31mquery' }, status: 400 })),
+    '/_cat/health': body(
+      200,
+      { 'content-type': 'text/plain' },
+      '1700000000 12:00:00 test \u001b[31mred\u001b[0m 1 1\u0007\n'
+    ),
+    '/ansi/_search': body(
+      400,
+      json,
+      JSON.stringify({
+        error: {
+          type: 'parsing_exception',
+          reason: 'bad \u001b[2J\u001b[31mquery'
+        },
+        status: 400
+      })
+    ),
     '/deep/_search': body(200, json, DEEP),
     '/cut/_search': (_req, res) => {
-      res.writeHead(200, { 'x-elastic-product': 'Elasticsearch', ...json, 'content-length': '100000' });
+      res.writeHead(200, {
+        'x-elastic-product': 'Elasticsearch',
+        ...json,
+        'content-length': '100000'
+      });
       res.write('{"hits": {"hits": [');
       setTimeout(() => res.destroy(), 20);
-    },
+    }
   });
   kernel = await KernelClient.start();
-  expect((await kernel.execute(`%connect elasticsearch ${engine.url} auth=none name=odd`)).reply.content.status).toBe('ok');
+  expect(
+    (
+      await kernel.execute(
+        `%connect elasticsearch ${engine.url} auth=none name=odd`
+      )
+    ).reply.content.status
+  ).toBe('ok');
 });
 afterAll(async () => {
   await Promise.all([kernel?.close(), engine?.close()]);
 });
 
-const displays = (iopub: WireMessage[]) => iopub.filter((m) => m.header.msg_type === 'display_data').map((m) => m.content.data as Record<string, unknown>);
-const plainTexts = (iopub: WireMessage[]) => displays(iopub).map((d) => String(d['text/plain'] ?? ''));
+const displays = (iopub: WireMessage[]) =>
+  iopub
+    .filter(m => m.header.msg_type === 'display_data')
+    .map(m => m.content.data as Record<string, unknown>);
+const plainTexts = (iopub: WireMessage[]) =>
+  displays(iopub).map(d => String(d['text/plain'] ?? ''));
 
 it('a redirect fails the cell, showing its status and Location, with no made-up body', async () => {
   const { reply, iopub } = await kernel.execute('GET /moved/_search');
   expect(reply.content).toMatchObject({ status: 'error', ename: 'Redirected' });
   expect(String(reply.content.evalue)).toBe(
-    'Elasticsearch answered 301 Moved Permanently to http://elsewhere.example:9200/moved/_search. searchbook does not follow redirects, so nothing was read from there; if the engine moved, %connect to the address it names.',
+    'Elasticsearch answered 301 Moved Permanently to http://elsewhere.example:9200/moved/_search. searchbook does not follow redirects, so nothing was read from there; if the engine moved, %connect to the address it names.'
   );
   const [shown] = displays(iopub);
-  expect(shown?.['text/plain']).toMatch(/^odd: GET \/moved\/_search → 301 in \d+ ms\n301 Moved Permanently \(the answer has no body\)\nLocation: http:\/\/elsewhere\.example:9200\/moved\/_search$/);
+  expect(shown?.['text/plain']).toMatch(
+    /^odd: GET \/moved\/_search → 301 in \d+ ms\n301 Moved Permanently \(the answer has no body\)\nLocation: http:\/\/elsewhere\.example:9200\/moved\/_search$/
+  );
   expect(Object.keys(shown ?? {})).toEqual(['text/plain']);
 });
 
@@ -77,27 +148,52 @@ it.each([
   [500, 'Internal Server Error'],
   [502, 'Bad Gateway'],
   [503, 'Service Unavailable'],
-  [429, 'Too Many Requests'],
-])('an empty %i answer shows its status and reason phrase alone', async (status, phrase) => {
-  const { reply, iopub } = await kernel.execute(`GET /e${status}`);
-  expect(reply.content).toMatchObject({ status: 'error', evalue: `Elasticsearch answered ${status}: ${phrase} (the answer has no body)` });
-  const [shown] = displays(iopub);
-  expect(Object.keys(shown ?? {})).toEqual(['text/plain']);
-  expect(String(shown?.['text/plain']).split('\n').slice(1)).toEqual([`${status} ${phrase} (the answer has no body)`]);
-});
+  [429, 'Too Many Requests']
+])(
+  'an empty %i answer shows its status and reason phrase alone',
+  async (status, phrase) => {
+    const { reply, iopub } = await kernel.execute(`GET /e${status}`);
+    expect(reply.content).toMatchObject({
+      status: 'error',
+      evalue: `Elasticsearch answered ${status}: ${phrase} (the answer has no body)`
+    });
+    const [shown] = displays(iopub);
+    expect(Object.keys(shown ?? {})).toEqual(['text/plain']);
+    expect(String(shown?.['text/plain']).split('\n').slice(1)).toEqual([
+      `${status} ${phrase} (the answer has no body)`
+    ]);
+  }
+);
 
-it.each(['gzip', 'deflate', 'br'])('a %s-compressed answer is decompressed and shown as the search it is', async (coding) => {
-  const { reply, iopub } = await kernel.execute(`GET /${coding}/_search`);
-  expect(reply.content.status).toBe('ok');
-  const payload = HitsPayloadSchema.parse(displays(iopub)[0]?.[HITS_MIME]);
-  expect(hitsPayloadRows(payload).map((r) => r.name)).toEqual(['item 1', 'item 2']);
-});
+it.each(['gzip', 'deflate', 'br'])(
+  'a %s-compressed answer is decompressed and shown as the search it is',
+  async coding => {
+    const { reply, iopub } = await kernel.execute(`GET /${coding}/_search`);
+    expect(reply.content.status).toBe('ok');
+    const payload = HitsPayloadSchema.parse(displays(iopub)[0]?.[HITS_MIME]);
+    expect(hitsPayloadRows(payload).map(r => r.name)).toEqual([
+      'item 1',
+      'item 2'
+    ]);
+  }
+);
 
 it('a compressed answer that grows past the cap once decompressed is dropped with the cap named', async () => {
-  expect((await kernel.execute(`%connect elasticsearch ${engine.url} auth=none name=small max_answer=1MiB`)).reply.content.status).toBe('ok');
+  expect(
+    (
+      await kernel.execute(
+        `%connect elasticsearch ${engine.url} auth=none name=small max_answer=1MiB`
+      )
+    ).reply.content.status
+  ).toBe('ok');
   const { reply } = await kernel.execute('GET /bomb/_search');
-  expect(reply.content).toMatchObject({ status: 'error', ename: 'Answer too large' });
-  expect(String(reply.content.evalue)).toContain('larger than the 1 MiB one answer may hold in memory (max_answer of this connection): it grew past that once decompressed');
+  expect(reply.content).toMatchObject({
+    status: 'error',
+    ename: 'Answer too large'
+  });
+  expect(String(reply.content.evalue)).toContain(
+    'larger than the 1 MiB one answer may hold in memory (max_answer of this connection): it grew past that once decompressed'
+  );
   expect((await kernel.execute('%use odd')).reply.content.status).toBe('ok');
 });
 
@@ -106,7 +202,8 @@ it('an encoding searchbook cannot decode is named, not shown as bytes', async ()
   expect(reply.content).toMatchObject({
     status: 'error',
     ename: 'Unreadable answer',
-    evalue: 'The answer came encoded as "zstd" (its Content-Encoding header), which searchbook cannot decode; it reads gzip, deflate and br.',
+    evalue:
+      'The answer came encoded as "zstd" (its Content-Encoding header), which searchbook cannot decode; it reads gzip, deflate and br.'
   });
   expect(displays(iopub)).toEqual([]);
 });
@@ -116,7 +213,9 @@ it('JSON that does not parse is shown as text, and a note says what it is', asyn
   expect(reply.content.status).toBe('ok');
   const [answer, note] = plainTexts(iopub);
   expect(answer).toMatch(/\n\{"hits": \{"hits": \[1, 2,$/);
-  expect(note).toBe('The answer says it is application/json (its Content-Type) but is not valid JSON (at character 24: the text ends before the value does (a bracket or quote is not closed)), so it is shown as the text it came as.');
+  expect(note).toBe(
+    'The answer says it is application/json (its Content-Type) but is not valid JSON (at character 24: the text ends before the value does (a bracket or quote is not closed)), so it is shown as the text it came as.'
+  );
 });
 
 it('control characters from the engine are escaped in text/plain and in error texts', async () => {
@@ -126,8 +225,13 @@ it('control characters from the engine are escaped in text/plain and in error te
   expect(text).toContain('test \\u001b[31mred\\u001b[0m 1 1\\u0007\n');
   expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
   const failed = await kernel.execute('GET /ansi/_search');
-  expect(failed.reply.content).toMatchObject({ status: 'error', ename: 'RequestFailed' });
-  expect(String(failed.reply.content.evalue)).toBe('Elasticsearch answered 400: parsing_exception: bad \\u001b[2J\\u001b[31mquery');
+  expect(failed.reply.content).toMatchObject({
+    status: 'error',
+    ename: 'RequestFailed'
+  });
+  expect(String(failed.reply.content.evalue)).toBe(
+    'Elasticsearch answered 400: parsing_exception: bad \\u001b[2J\\u001b[31mquery'
+  );
 });
 
 it('an answer nested 100,000 levels deep is shown as text and explained, and the kernel answers at once after it', async () => {
@@ -135,17 +239,26 @@ it('an answer nested 100,000 levels deep is shown as text and explained, and the
   expect(reply.content.status).toBe('ok');
   const [answer, note] = plainTexts(iopub);
   expect(answer).toContain('[[[[[[');
-  expect(note).toBe('The answer nests arrays and objects deeper than 1000 levels, more than searchbook reads as JSON, so it is shown as the text it came as. Ask the engine for only the parts you need.');
+  expect(note).toBe(
+    'The answer nests arrays and objects deeper than 1000 levels, more than searchbook reads as JSON, so it is shown as the text it came as. Ask the engine for only the parts you need.'
+  );
   const info = await kernel.request('shell', 'kernel_info_request', {}, 5_000);
   expect(info.content.status).toBe('ok');
-  expect((await kernel.execute('GET /gzip/_search')).reply.content.status).toBe('ok');
+  expect((await kernel.execute('GET /gzip/_search')).reply.content.status).toBe(
+    'ok'
+  );
 });
 
 it('an answer cut off after its status says so, and does not send the user after an https:// address', async () => {
   const { reply, iopub } = await kernel.execute('GET /cut/_search');
-  expect(reply.content).toMatchObject({ status: 'error', ename: 'Connection failed' });
+  expect(reply.content).toMatchObject({
+    status: 'error',
+    ename: 'Connection failed'
+  });
   const text = `${String(reply.content.evalue)}\n${plainTexts(iopub).join('\n')}`;
-  expect(text).toMatch(/answered 200 and then closed the connection before the whole answer came after 19 bytes of it/);
+  expect(text).toMatch(
+    /answered 200 and then closed the connection before the whole answer came after 19 bytes of it/
+  );
   expect(text).not.toMatch(/https:\/\//);
-  expect(displays(iopub).some((d) => HITS_MIME in d)).toBe(false);
+  expect(displays(iopub).some(d => HITS_MIME in d)).toBe(false);
 });

@@ -8,12 +8,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
+import {
+  type RunningSandbox,
+  startSandbox
+} from '../../examples/sandbox/sandbox';
 import { hitsPayloadRows } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import { parseCsv, scratchDir } from '../export/export-helpers';
-import { describeEachTarget, elasticsearchTargets, REAL_START_TIMEOUT_MS, type RunningEsTarget } from '../support/elasticsearch-targets';
+import {
+  describeEachTarget,
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS,
+  type RunningEsTarget
+} from '../support/elasticsearch-targets';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 
 let kernel: KernelClient;
@@ -23,7 +31,17 @@ const cwd = scratchDir();
 beforeAll(async () => {
   [kernel, sandbox] = await Promise.all([
     KernelClient.start({ ...SECRETS }, { cwd }),
-    startSandbox({ esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, security: true, products: 5 }),
+    startSandbox({
+      esPort: 0,
+      tsPort: 0,
+      tls: false,
+      esVersion: '8.15.0',
+      tsVersion: '29.0',
+      esPassword: SECRETS.ES_PASSWORD,
+      tsApiKey: SECRETS.TS_API_KEY,
+      security: true,
+      products: 5
+    })
   ]);
 }, 60_000);
 afterAll(async () => {
@@ -34,97 +52,176 @@ afterAll(async () => {
 /** Everything a cell showed as text: outputs' text/plain, streams and the error. */
 function shownText(iopub: WireMessage[]): string {
   return iopub
-    .map((m) => {
+    .map(m => {
       const data = m.content.data as Record<string, unknown> | undefined;
-      return String(data?.['text/plain'] ?? m.content.text ?? m.content.evalue ?? '');
+      return String(
+        data?.['text/plain'] ?? m.content.text ?? m.content.evalue ?? ''
+      );
     })
     .join('\n');
 }
 
 async function run(code: string): Promise<WireMessage[]> {
   const { reply, iopub } = await kernel.execute(code);
-  expect({ code, status: reply.content.status, shown: shownText(iopub) }).toMatchObject({ status: 'ok' });
+  expect({
+    code,
+    status: reply.content.status,
+    shown: shownText(iopub)
+  }).toMatchObject({ status: 'ok' });
   return iopub;
 }
 
 /** The one hits grid a search cell shows: its payload and the rows a notebook grid rebuilds. */
 async function hitsOf(code: string) {
-  const shown = (await run(code)).filter((m) => m.header.msg_type === 'display_data');
+  const shown = (await run(code)).filter(
+    m => m.header.msg_type === 'display_data'
+  );
   expect(shown).toHaveLength(1);
   const data = shown[0]?.content.data as Record<string, unknown>;
   const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
-  return { payload, rows: hitsPayloadRows(payload), plain: String(data['text/plain']), html: String(data['text/html']) };
+  return {
+    payload,
+    rows: hitsPayloadRows(payload),
+    plain: String(data['text/plain']),
+    html: String(data['text/html'])
+  };
 }
 
-const own = (row: Record<string, unknown>, key: string): unknown => (Object.prototype.hasOwnProperty.call(row, key) ? row[key] : undefined);
+const own = (row: Record<string, unknown>, key: string): unknown =>
+  Object.prototype.hasOwnProperty.call(row, key) ? row[key] : undefined;
 
 const RACING = [
   { id: '1', source: '{"name": "F40", "constructor": "Ferrari"}' },
   { id: '2', source: '{"name": "Model T"}' },
-  { id: '3', source: '{"name": "W196", "constructor": "Mercedes", "__proto__": "p", "toString": "t", "valueOf": 3}' },
+  {
+    id: '3',
+    source:
+      '{"name": "W196", "constructor": "Mercedes", "__proto__": "p", "toString": "t", "valueOf": 3}'
+  }
 ];
 
-describeEachTarget(elasticsearchTargets(), 'fields named constructor, __proto__, toString, valueOf', (target) => {
-  let engine: RunningEsTarget;
-  const index = 'racing-hostile-fields';
-  beforeAll(async () => {
-    engine = await target.start({ security: target.canSecure });
-    await run(`%connect elasticsearch ${engine.url} ${target.canSecure ? 'user=elastic password=${env:ES_PASSWORD}' : 'auth=none'} name=es`);
-    await kernel.execute(`DELETE /${index}`);
-    for (const doc of RACING) await run(`PUT /${index}/_doc/${doc.id}?refresh=true\n${doc.source}`);
-  }, REAL_START_TIMEOUT_MS);
-  afterAll(async () => {
-    // A real node is shared by the run: remove what this suite created.
-    await kernel.execute(`DELETE /${index}`);
-    await engine?.close();
-  });
+describeEachTarget(
+  elasticsearchTargets(),
+  'fields named constructor, __proto__, toString, valueOf',
+  target => {
+    let engine: RunningEsTarget;
+    const index = 'racing-hostile-fields';
+    beforeAll(async () => {
+      engine = await target.start({ security: target.canSecure });
+      await run(
+        `%connect elasticsearch ${engine.url} ${target.canSecure ? 'user=elastic password=${env:ES_PASSWORD}' : 'auth=none'} name=es`
+      );
+      await kernel.execute(`DELETE /${index}`);
+      for (const doc of RACING) {
+        await run(`PUT /${index}/_doc/${doc.id}?refresh=true\n${doc.source}`);
+      }
+    }, REAL_START_TIMEOUT_MS);
+    afterAll(async () => {
+      // A real node is shared by the run: remove what this suite created.
+      await kernel.execute(`DELETE /${index}`);
+      await engine?.close();
+    });
 
-  it('a search shows them as columns of the hits grid, empty in rows that lack them', async () => {
-    const { payload, rows, plain, html } = await hitsOf(`GET /${index}/_search\n{"sort": [{"name.keyword": "asc"}]}`);
-    const columns = payload.columns.map((c) => c.name);
-    expect(columns).toEqual(expect.arrayContaining(['constructor', '__proto__', 'toString', 'valueOf', 'name']));
-    // Read from the index mapping like any other field (the header says nothing of "not mapped").
-    const origins = new Map(payload.columns.map((c) => [c.name, c.origin]));
-    expect(['constructor', '__proto__', 'toString', 'valueOf'].map((name) => origins.get(name))).toEqual(['mapping', 'mapping', 'mapping', 'mapping']);
-    expect(rows.map((row) => own(row, '_id'))).toEqual(['1', '2', '3']);
-    expect(rows.map((row) => own(row, 'constructor'))).toEqual(['Ferrari', undefined, 'Mercedes']);
-    expect(rows.map((row) => [own(row, '__proto__'), own(row, 'toString'), own(row, 'valueOf')])).toEqual([
-      [undefined, undefined, undefined],
-      [undefined, undefined, undefined],
-      ['p', 't', 3],
-    ]);
-    for (const text of [plain, html]) expect(text).not.toMatch(/native code|function \w*\(/);
-    expect(plain).toMatch(/\n2\s+racing-hostile-fields\s+\S+\s.*Model T/);
-    expect(html).toContain('<td>Ferrari</td>');
-  });
+    it('a search shows them as columns of the hits grid, empty in rows that lack them', async () => {
+      const { payload, rows, plain, html } = await hitsOf(
+        `GET /${index}/_search\n{"sort": [{"name.keyword": "asc"}]}`
+      );
+      const columns = payload.columns.map(c => c.name);
+      expect(columns).toEqual(
+        expect.arrayContaining([
+          'constructor',
+          '__proto__',
+          'toString',
+          'valueOf',
+          'name'
+        ])
+      );
+      // Read from the index mapping like any other field (the header says nothing of "not mapped").
+      const origins = new Map(payload.columns.map(c => [c.name, c.origin]));
+      expect(
+        ['constructor', '__proto__', 'toString', 'valueOf'].map(name =>
+          origins.get(name)
+        )
+      ).toEqual(['mapping', 'mapping', 'mapping', 'mapping']);
+      expect(rows.map(row => own(row, '_id'))).toEqual(['1', '2', '3']);
+      expect(rows.map(row => own(row, 'constructor'))).toEqual([
+        'Ferrari',
+        undefined,
+        'Mercedes'
+      ]);
+      expect(
+        rows.map(row => [
+          own(row, '__proto__'),
+          own(row, 'toString'),
+          own(row, 'valueOf')
+        ])
+      ).toEqual([
+        [undefined, undefined, undefined],
+        [undefined, undefined, undefined],
+        ['p', 't', 3]
+      ]);
+      for (const text of [plain, html]) {
+        expect(text).not.toMatch(/native code|function \w*\(/);
+      }
+      expect(plain).toMatch(/\n2\s+racing-hostile-fields\s+\S+\s.*Model T/);
+      expect(html).toContain('<td>Ferrari</td>');
+    });
 
-  it('a CSV export leaves the cells of documents without them empty', async () => {
-    await run(`%export ${index} racing-${target.engine}-${target.version}.csv format=csv overwrite`);
-    const [header, ...records] = parseCsv(readFileSync(join(cwd, `racing-${target.engine}-${target.version}.csv`), 'utf8'));
-    const at = (name: string) => (header as string[]).indexOf(name);
-    const byId = new Map(records.map((r) => [r[at('_id')], r]));
-    expect([at('constructor'), at('__proto__'), at('toString')].every((i) => i >= 0)).toBe(true);
-    expect(['1', '2', '3'].map((id) => byId.get(id)?.[at('constructor')])).toEqual(['Ferrari', '', 'Mercedes']);
-    expect(['1', '2', '3'].map((id) => byId.get(id)?.[at('toString')])).toEqual(['', '', 't']);
-  });
+    it('a CSV export leaves the cells of documents without them empty', async () => {
+      await run(
+        `%export ${index} racing-${target.engine}-${target.version}.csv format=csv overwrite`
+      );
+      const [header, ...records] = parseCsv(
+        readFileSync(
+          join(cwd, `racing-${target.engine}-${target.version}.csv`),
+          'utf8'
+        )
+      );
+      const at = (name: string) => (header as string[]).indexOf(name);
+      const byId = new Map(records.map(r => [r[at('_id')], r]));
+      expect(
+        [at('constructor'), at('__proto__'), at('toString')].every(i => i >= 0)
+      ).toBe(true);
+      expect(
+        ['1', '2', '3'].map(id => byId.get(id)?.[at('constructor')])
+      ).toEqual(['Ferrari', '', 'Mercedes']);
+      expect(['1', '2', '3'].map(id => byId.get(id)?.[at('toString')])).toEqual(
+        ['', '', 't']
+      );
+    });
 
-  it('an empty field name is refused by the engine, and the cell says why', async () => {
-    const { iopub } = await kernel.execute(`PUT /${index}/_doc/4?refresh=true\n{"": "nameless"}`);
-    expect(shownText(iopub)).toContain('field name cannot be an empty string');
-  });
-});
+    it('an empty field name is refused by the engine, and the cell says why', async () => {
+      const { iopub } = await kernel.execute(
+        `PUT /${index}/_doc/4?refresh=true\n{"": "nameless"}`
+      );
+      expect(shownText(iopub)).toContain(
+        'field name cannot be an empty string'
+      );
+    });
+  }
+);
 
 describe('Typesense', () => {
   beforeAll(async () => {
-    await run(`%connect typesense ${sandbox.tsUrl} key=\${env:TS_API_KEY} name=ts`);
-    await run('POST /collections\n{"name": "racing", "fields": [{"name": ".*", "type": "auto"}]}');
-    await run(`POST /collections/racing/documents/import?action=create\n${RACING.map((d) => JSON.stringify({ id: d.id, ...(JSON.parse(d.source) as object) })).join('\n')}`);
+    await run(
+      `%connect typesense ${sandbox.tsUrl} key=\${env:TS_API_KEY} name=ts`
+    );
+    await run(
+      'POST /collections\n{"name": "racing", "fields": [{"name": ".*", "type": "auto"}]}'
+    );
+    await run(
+      `POST /collections/racing/documents/import?action=create\n${RACING.map(d => JSON.stringify({ id: d.id, ...(JSON.parse(d.source) as object) })).join('\n')}`
+    );
   });
 
   it('a search shows them as columns of the hits grid, empty in rows that lack them', async () => {
-    const { rows, plain } = await hitsOf('GET /collections/racing/documents/search?q=*');
-    const byId = new Map(rows.map((row) => [own(row, 'id'), row]));
-    expect(['1', '2', '3'].map((id) => own(byId.get(id) ?? {}, 'constructor'))).toEqual(['Ferrari', undefined, 'Mercedes']);
+    const { rows, plain } = await hitsOf(
+      'GET /collections/racing/documents/search?q=*'
+    );
+    const byId = new Map(rows.map(row => [own(row, 'id'), row]));
+    expect(
+      ['1', '2', '3'].map(id => own(byId.get(id) ?? {}, 'constructor'))
+    ).toEqual(['Ferrari', undefined, 'Mercedes']);
     expect(plain).not.toMatch(/native code|function \w*\(/);
   });
 
@@ -134,7 +231,9 @@ describe('Typesense', () => {
     expect(text).not.toContain('native code');
     const [header, ...records] = parseCsv(text);
     const at = (name: string) => (header as string[]).indexOf(name);
-    const byId = new Map(records.map((r) => [r[at('id')], r]));
-    expect(['1', '2', '3'].map((id) => byId.get(id)?.[at('constructor')])).toEqual(['Ferrari', '', 'Mercedes']);
+    const byId = new Map(records.map(r => [r[at('id')], r]));
+    expect(
+      ['1', '2', '3'].map(id => byId.get(id)?.[at('constructor')])
+    ).toEqual(['Ferrari', '', 'Mercedes']);
   });
 });

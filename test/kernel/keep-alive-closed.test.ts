@@ -31,18 +31,32 @@ beforeAll(async () => {
     seen.push({ line, answered: true });
     res.setHeader('x-elastic-product', 'Elasticsearch');
     res.setHeader('content-type', 'application/json');
-    const body = req.url === '/' ? { name: 'n', cluster_name: 'c', version: { number: '8.15.0' }, tagline: 'You Know, for Search' } : { took: 1, hits: { total: { value: 0, relation: 'eq' }, hits: [] } };
+    const body =
+      req.url === '/'
+        ? {
+            name: 'n',
+            cluster_name: 'c',
+            version: { number: '8.15.0' },
+            tagline: 'You Know, for Search'
+          }
+        : { took: 1, hits: { total: { value: 0, relation: 'eq' }, hits: [] } };
     res.end(JSON.stringify(body));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
   const address = server.address();
   url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   kernel = await KernelClient.start();
-  expect((await kernel.execute(`%connect elasticsearch ${url} auth=none name=closing`)).reply.content.status).toBe('ok');
+  expect(
+    (
+      await kernel.execute(
+        `%connect elasticsearch ${url} auth=none name=closing`
+      )
+    ).reply.content.status
+  ).toBe('ok');
 });
 afterAll(async () => {
   server.closeAllConnections();
-  await Promise.all([kernel?.close(), new Promise((r) => server.close(r))]);
+  await Promise.all([kernel?.close(), new Promise(r => server.close(r))]);
 });
 
 it('two GET cells in a row both succeed, each sent again once on a fresh connection', async () => {
@@ -51,16 +65,23 @@ it('two GET cells in a row both succeed, each sent again once on a fresh connect
     const { reply } = await kernel.execute(cell);
     expect(reply.content.status).toBe('ok');
     // The kernel also reads the index's mapping for the grid's columns; only the cell's own request counts here.
-    expect(seen.slice(before).filter((r) => r.line === cell)).toEqual([
+    expect(seen.slice(before).filter(r => r.line === cell)).toEqual([
       { line: cell, answered: false },
-      { line: cell, answered: true },
+      { line: cell, answered: true }
     ]);
   }
 });
 
 it('a POST is not sent twice: its cell says the connection closed', async () => {
   const before = seen.length;
-  const { reply } = await kernel.execute('POST /books/_search\n{"query": {"match_all": {}}}');
-  expect(reply.content).toMatchObject({ status: 'error', ename: 'Connection failed' });
-  expect(seen.slice(before).filter((r) => r.line.startsWith('POST'))).toEqual([{ line: 'POST /books/_search', answered: false }]);
+  const { reply } = await kernel.execute(
+    'POST /books/_search\n{"query": {"match_all": {}}}'
+  );
+  expect(reply.content).toMatchObject({
+    status: 'error',
+    ename: 'Connection failed'
+  });
+  expect(seen.slice(before).filter(r => r.line.startsWith('POST'))).toEqual([
+    { line: 'POST /books/_search', answered: false }
+  ]);
 });

@@ -8,13 +8,26 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hitsPayloadRows } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
-import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
+import {
+  type RunningSandbox,
+  startSandbox
+} from '../../examples/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
-const notebook = JSON.parse(readFileSync(join(FIXTURES, 'saved-hits-outputs.ipynb'), 'utf8')) as { cells: { cell_type: string; source: string | string[]; outputs?: { data?: Record<string, unknown> }[] }[] };
-const grids = JSON.parse(readFileSync(join(FIXTURES, 'saved-hits-outputs.grids.json'), 'utf8')) as { columns: string[]; rows: Record<string, unknown>[] }[];
+const notebook = JSON.parse(
+  readFileSync(join(FIXTURES, 'saved-hits-outputs.ipynb'), 'utf8')
+) as {
+  cells: {
+    cell_type: string;
+    source: string | string[];
+    outputs?: { data?: Record<string, unknown> }[];
+  }[];
+};
+const grids = JSON.parse(
+  readFileSync(join(FIXTURES, 'saved-hits-outputs.grids.json'), 'utf8')
+) as { columns: string[]; rows: Record<string, unknown>[] }[];
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
@@ -23,7 +36,17 @@ beforeAll(async () => {
   [kernel, sandbox] = await Promise.all([
     // The row cap the notebook was saved with: its Typesense export left all but 4 documents out.
     KernelClient.start({ ...SECRETS, SEARCHBOOK_MAX_ROWS: '4' }),
-    startSandbox({ esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, security: true, products: 20 }),
+    startSandbox({
+      esPort: 0,
+      tsPort: 0,
+      tls: false,
+      esVersion: '8.15.0',
+      tsVersion: '29.0',
+      esPassword: SECRETS.ES_PASSWORD,
+      tsApiKey: SECRETS.TS_API_KEY,
+      security: true,
+      products: 20
+    })
   ]);
 }, 60_000);
 afterAll(async () => {
@@ -33,18 +56,38 @@ afterAll(async () => {
 
 it('every hits output keeps the answer, and its rows are the ones the notebook was saved with', async () => {
   const outputs: Record<string, unknown>[] = [];
-  for (const cell of notebook.cells.filter((c) => c.cell_type === 'code')) {
-    const source = (Array.isArray(cell.source) ? cell.source.join('') : cell.source).replace('http://127.0.0.1:9200', sandbox.esUrl).replace('http://127.0.0.1:8108', sandbox.tsUrl);
+  for (const cell of notebook.cells.filter(c => c.cell_type === 'code')) {
+    const source = (
+      Array.isArray(cell.source) ? cell.source.join('') : cell.source
+    )
+      .replace('http://127.0.0.1:9200', sandbox.esUrl)
+      .replace('http://127.0.0.1:8108', sandbox.tsUrl);
     const { reply, iopub } = await kernel.execute(source);
     expect(reply.content.status).toBe('ok');
-    outputs.push(...iopub.filter((m: WireMessage) => m.header.msg_type === 'display_data').map((m) => (m.content.data as Record<string, unknown>)[HITS_MIME]).filter((p) => p !== undefined) as Record<string, unknown>[]);
+    outputs.push(
+      ...(iopub
+        .filter((m: WireMessage) => m.header.msg_type === 'display_data')
+        .map(m => (m.content.data as Record<string, unknown>)[HITS_MIME])
+        .filter(p => p !== undefined) as Record<string, unknown>[])
+    );
   }
-  const payloads = outputs.map((p) => HitsPayloadSchema.parse(p));
-  expect(payloads.map((p) => (p.answer === undefined ? 'rows' : 'answer'))).toEqual(grids.map(() => 'answer'));
+  const payloads = outputs.map(p => HitsPayloadSchema.parse(p));
   expect(
-    payloads.map((p) => {
-      const columns = p.columns.map((c) => c.name);
-      return { columns, rows: hitsPayloadRows(p).map((row) => Object.fromEntries(columns.filter((name) => Object.hasOwn(row, name)).map((name) => [name, row[name]]))) };
-    }),
+    payloads.map(p => (p.answer === undefined ? 'rows' : 'answer'))
+  ).toEqual(grids.map(() => 'answer'));
+  expect(
+    payloads.map(p => {
+      const columns = p.columns.map(c => c.name);
+      return {
+        columns,
+        rows: hitsPayloadRows(p).map(row =>
+          Object.fromEntries(
+            columns
+              .filter(name => Object.hasOwn(row, name))
+              .map(name => [name, row[name]])
+          )
+        )
+      };
+    })
   ).toEqual(grids);
 }, 60_000);

@@ -4,7 +4,10 @@
  * `_id`) shows as `${env:NAME}` in the bundle of every MIME type, the fallbacks, the error and
  * the reply: nothing of the cell, which the notebook saves, holds the value.
  */
-import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
+import {
+  type RunningSandbox,
+  startSandbox
+} from '../../examples/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 
@@ -19,9 +22,21 @@ let sandbox: RunningSandbox;
 beforeAll(async () => {
   [kernel, sandbox] = await Promise.all([
     KernelClient.start({ ...SECRETS, DOC_SECRET, SHORT_ID: 'doc' }),
-    startSandbox({ esPort: 0, tsPort: 0, tls: false, esVersion: '8.15.0', tsVersion: '29.0', esPassword: SECRETS.ES_PASSWORD, tsApiKey: SECRETS.TS_API_KEY, security: true, products: 20 }),
+    startSandbox({
+      esPort: 0,
+      tsPort: 0,
+      tls: false,
+      esVersion: '8.15.0',
+      tsVersion: '29.0',
+      esPassword: SECRETS.ES_PASSWORD,
+      tsApiKey: SECRETS.TS_API_KEY,
+      security: true,
+      products: 20
+    })
   ]);
-  const { reply } = await kernel.execute(`%connect elasticsearch ${sandbox.esUrl} user=elastic password=\${env:ES_PASSWORD}`);
+  const { reply } = await kernel.execute(
+    `%connect elasticsearch ${sandbox.esUrl} user=elastic password=\${env:ES_PASSWORD}`
+  );
   expect(reply.content.status).toBe('ok');
 });
 afterAll(async () => {
@@ -32,38 +47,74 @@ afterAll(async () => {
 /** Every form the value could be written in: as is, in a JSON string, quote-swapped, HTML-escaped. */
 function forms(secret: string): string[] {
   const escaped = JSON.stringify(secret).slice(1, -1);
-  const swapped = [...escaped].map((c) => (c === '"' ? "'" : c === "'" ? '"' : c)).join('');
-  const html = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-  return [...new Set([secret, escaped, swapped, html(secret), html(escaped), html(swapped), encodeURIComponent(secret)])];
+  const swapped = [...escaped]
+    .map(c => (c === '"' ? "'" : c === "'" ? '"' : c))
+    .join('');
+  const html = (t: string) =>
+    t
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;');
+  return [
+    ...new Set([
+      secret,
+      escaped,
+      swapped,
+      html(secret),
+      html(escaped),
+      html(swapped),
+      encodeURIComponent(secret)
+    ])
+  ];
 }
 
 function cellText(reply: WireMessage, iopub: WireMessage[]): string {
-  return [reply, ...iopub].map((m) => JSON.stringify(m)).join('\n');
+  return [reply, ...iopub].map(m => JSON.stringify(m)).join('\n');
 }
 
 it('a 404 whose _id echoes ${env:NAME} shows ${env:NAME} in every output, fallback, error and reply', async () => {
-  const { reply, iopub } = await kernel.execute('GET /products/_doc/${env:DOC_SECRET}');
+  const { reply, iopub } = await kernel.execute(
+    'GET /products/_doc/${env:DOC_SECRET}'
+  );
   const text = cellText(reply, iopub);
-  for (const form of forms(DOC_SECRET)) expect(text).not.toContain(form);
-  for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
+  for (const form of forms(DOC_SECRET)) {
+    expect(text).not.toContain(form);
+  }
+  for (const secret of Object.values(SECRETS)) {
+    expect(text).not.toContain(secret);
+  }
   // The answer is still shown, with the reference where the value was.
-  const output = iopub.find((m) => m.header.msg_type === 'display_data');
+  const output = iopub.find(m => m.header.msg_type === 'display_data');
   const data = output?.content.data as Record<string, unknown>;
   expect(Object.keys(data).length).toBeGreaterThan(1);
-  for (const [mime, value] of Object.entries(data)) expect([mime, JSON.stringify(value)]).toEqual([mime, expect.stringContaining('${env:DOC_SECRET}')]);
-  expect(String(data['text/plain'])).toContain('GET /products/_doc/${env:DOC_SECRET}');
+  for (const [mime, value] of Object.entries(data)) {
+    expect([mime, JSON.stringify(value)]).toEqual([
+      mime,
+      expect.stringContaining('${env:DOC_SECRET}')
+    ]);
+  }
+  expect(String(data['text/plain'])).toContain(
+    'GET /products/_doc/${env:DOC_SECRET}'
+  );
 });
 
 it('an error text that repeats the value masks it too', async () => {
-  const { reply, iopub } = await kernel.execute('GET /${env:DOC_SECRET}/_search');
+  const { reply, iopub } = await kernel.execute(
+    'GET /${env:DOC_SECRET}/_search'
+  );
   expect(reply.content.status).toBe('error');
   const text = cellText(reply, iopub);
-  for (const form of forms(DOC_SECRET)) expect(text).not.toContain(form);
+  for (const form of forms(DOC_SECRET)) {
+    expect(text).not.toContain(form);
+  }
   expect(text).toContain('${env:DOC_SECRET}');
 });
 
 it('values shorter than four characters are left alone, so an answer stays readable', async () => {
   const { iopub } = await kernel.execute('GET /products/_doc/${env:SHORT_ID}');
-  const data = iopub.find((m) => m.header.msg_type === 'display_data')?.content.data as Record<string, unknown>;
+  const data = iopub.find(m => m.header.msg_type === 'display_data')?.content
+    .data as Record<string, unknown>;
   expect(String(data['text/plain'])).toMatch(/"_id": "doc"/);
 });

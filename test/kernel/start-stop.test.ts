@@ -15,10 +15,10 @@ import { REPO } from '../support/kernel-client';
 
 jest.setTimeout(120_000);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
+  return new Promise(resolve => {
     const socket = connect(port, '127.0.0.1');
     socket.once('connect', () => resolve(socket.destroy() !== undefined));
     socket.once('error', () => resolve(false));
@@ -38,53 +38,99 @@ function alive(pid: number): boolean {
 async function pidsWith(text: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes(text)) pids.push(Number(entry));
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(
+      () => ''
+    );
+    if (cmdline.includes(text)) {
+      pids.push(Number(entry));
+    }
   }
   return pids;
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  ms = 60_000
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (value !== undefined) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
     await sleep(250);
   }
 }
 
 it('one SIGINT stops JupyterLab without its question, its kernels, then the sandbox', async () => {
-  const [labPort, esPort, tsPort] = [await freePort(), await freePort(), await freePort()];
+  const [labPort, esPort, tsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort()
+  ];
   const token = 'start-stop-test-token';
   const home = await mkdtemp(join(tmpdir(), 'searchbook-start-'));
   const dataDir = await installSearchbook();
   let log = '';
-  const script: ChildProcess = spawn('bash', ['scripts/lab-with-sandbox.sh', '--no-browser', `--ServerApp.port=${labPort}`, '--ServerApp.port_retries=0', '--ServerApp.ip=127.0.0.1', `--IdentityProvider.token=${token}`], {
-    cwd: REPO,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      SEARCHBOOK_SANDBOX: '1',
-      SEARCHBOOK_SANDBOX_ARGS: `--es-port ${esPort} --ts-port ${tsPort}`,
-      JUPYTER_PATH: dataDir,
-      JUPYTER_CONFIG_DIR: join(home, 'config'),
-      JUPYTER_RUNTIME_DIR: join(home, 'runtime'),
-      JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
-      JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces'),
-    },
-  });
+  const script: ChildProcess = spawn(
+    'bash',
+    [
+      'scripts/lab-with-sandbox.sh',
+      '--no-browser',
+      `--ServerApp.port=${labPort}`,
+      '--ServerApp.port_retries=0',
+      '--ServerApp.ip=127.0.0.1',
+      `--IdentityProvider.token=${token}`
+    ],
+    {
+      cwd: REPO,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        SEARCHBOOK_SANDBOX: '1',
+        SEARCHBOOK_SANDBOX_ARGS: `--es-port ${esPort} --ts-port ${tsPort}`,
+        JUPYTER_PATH: dataDir,
+        JUPYTER_CONFIG_DIR: join(home, 'config'),
+        JUPYTER_RUNTIME_DIR: join(home, 'runtime'),
+        JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
+        JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces')
+      }
+    }
+  );
   script.stdout?.on('data', (d: Buffer) => (log += d.toString()));
   script.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-  const exited = new Promise<number | null>((r) => script.once('exit', (code) => r(code)));
+  const exited = new Promise<number | null>(r =>
+    script.once('exit', code => r(code))
+  );
   try {
     const api = `http://127.0.0.1:${labPort}/api`;
-    const headers = { Authorization: `token ${token}`, 'content-type': 'application/json' };
-    await until('JupyterLab', async () => ((await fetch(`${api}/status`, { headers }).catch(() => undefined))?.ok ? true : undefined));
-    await until('the sandbox', async () => ((await listening(esPort)) && (await listening(tsPort)) ? true : undefined));
-    const kernel = (await (await fetch(`${api}/kernels`, { method: 'POST', headers, body: JSON.stringify({ name: 'searchbook' }) })).json()) as { id: string };
+    const headers = {
+      Authorization: `token ${token}`,
+      'content-type': 'application/json'
+    };
+    await until('JupyterLab', async () =>
+      (await fetch(`${api}/status`, { headers }).catch(() => undefined))?.ok
+        ? true
+        : undefined
+    );
+    await until('the sandbox', async () =>
+      (await listening(esPort)) && (await listening(tsPort)) ? true : undefined
+    );
+    const kernel = (await (
+      await fetch(`${api}/kernels`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'searchbook' })
+      })
+    ).json()) as { id: string };
     const [kernelPid] = await until('the kernel process', async () => {
       const pids = await pidsWith(`kernel-${kernel.id}.json`);
       return pids.length ? pids : undefined;
@@ -92,32 +138,79 @@ it('one SIGINT stops JupyterLab without its question, its kernels, then the sand
 
     process.kill(-(script.pid as number), 'SIGINT');
     let timer: NodeJS.Timeout | undefined;
-    const code = await Promise.race([exited, new Promise((r) => (timer = setTimeout(() => r('still running'), 30_000)))]);
+    const code = await Promise.race([
+      exited,
+      new Promise(r => (timer = setTimeout(() => r('still running'), 30_000)))
+    ]);
     clearTimeout(timer);
     expect(code).not.toBe('still running');
     expect(log).not.toContain('Shut down this Jupyter server');
-    expect(log).toMatch(/stopping JupyterLab and its kernels[\s\S]*stopping the sandbox engines/);
+    expect(log).toMatch(
+      /stopping JupyterLab and its kernels[\s\S]*stopping the sandbox engines/
+    );
     expect(alive(kernelPid as number)).toBe(false);
     expect(await listening(labPort)).toBe(false);
     expect(await listening(esPort)).toBe(false);
     expect(await listening(tsPort)).toBe(false);
   } finally {
-    if (script.exitCode === null) process.kill(-(script.pid as number), 'SIGKILL');
+    if (script.exitCode === null) {
+      process.kill(-(script.pid as number), 'SIGKILL');
+    }
   }
 });
 
 it('a kernel whose Jupyter server is killed outright stops by itself', async () => {
-  const ports = { shell_port: await freePort(), control_port: await freePort(), stdin_port: await freePort(), iopub_port: await freePort(), hb_port: await freePort() };
-  const connectionFile = join(await mkdtemp(join(tmpdir(), 'searchbook-orphan-')), 'kernel.json');
-  await writeFile(connectionFile, JSON.stringify({ ...ports, ip: '127.0.0.1', transport: 'tcp', key: 'orphan-test', signature_scheme: 'hmac-sha256', kernel_name: 'searchbook' }));
+  const ports = {
+    shell_port: await freePort(),
+    control_port: await freePort(),
+    stdin_port: await freePort(),
+    iopub_port: await freePort(),
+    hb_port: await freePort()
+  };
+  const connectionFile = join(
+    await mkdtemp(join(tmpdir(), 'searchbook-orphan-')),
+    'kernel.json'
+  );
+  await writeFile(
+    connectionFile,
+    JSON.stringify({
+      ...ports,
+      ip: '127.0.0.1',
+      transport: 'tcp',
+      key: 'orphan-test',
+      signature_scheme: 'hmac-sha256',
+      kernel_name: 'searchbook'
+    })
+  );
   // A stand-in for the server: a shell that starts the kernel, then is killed with SIGKILL.
-  const parent = spawn('sh', ['-c', `"${process.execPath}" "${join(REPO, 'bin', 'searchbook.js')}" kernel "${connectionFile}" & wait`], { stdio: 'ignore' });
-  const [kernelPid] = await until('the kernel process', async () => {
-    const pids = (await pidsWith(connectionFile)).filter((pid) => pid !== parent.pid);
-    return pids.length ? pids : undefined;
-  }, 15_000);
+  const parent = spawn(
+    'sh',
+    [
+      '-c',
+      `"${process.execPath}" "${join(REPO, 'bin', 'searchbook.js')}" kernel "${connectionFile}" & wait`
+    ],
+    { stdio: 'ignore' }
+  );
+  const [kernelPid] = await until(
+    'the kernel process',
+    async () => {
+      const pids = (await pidsWith(connectionFile)).filter(
+        pid => pid !== parent.pid
+      );
+      return pids.length ? pids : undefined;
+    },
+    15_000
+  );
   // Killed once the kernel is up (it has bound its ports), as a server dies under a running kernel.
-  await until('the kernel to listen', async () => ((await listening(ports.shell_port)) ? true : undefined), 15_000);
+  await until(
+    'the kernel to listen',
+    async () => ((await listening(ports.shell_port)) ? true : undefined),
+    15_000
+  );
   parent.kill('SIGKILL');
-  await until('the kernel to stop', () => (alive(kernelPid as number) ? undefined : true), 10_000);
+  await until(
+    'the kernel to stop',
+    () => (alive(kernelPid as number) ? undefined : true),
+    10_000
+  );
 });

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { GRID_PROTOCOL_VERSION } from '../../contracts/panel-protocol';
+import { PANEL_PROTOCOL_VERSION } from '../../contracts/panel-protocol';
 import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 
-const types = (messages: WireMessage[]) => messages.map((m) => m.header.msg_type);
+const types = (messages: WireMessage[]) => messages.map(m => m.header.msg_type);
 
 describe('the kernel over ZeroMQ', () => {
   let kernel: KernelClient;
@@ -17,12 +17,22 @@ describe('the kernel over ZeroMQ', () => {
     await kernel.close();
   });
 
-  test.each(['shell', 'control'] as const)('answers kernel_info_request on %s, with busy and idle around it', async (channel) => {
-    const reply = await kernel.request(channel, 'kernel_info_request', {});
-    expect(reply.header.msg_type).toBe('kernel_info_reply');
-    expect(reply.content).toMatchObject({ status: 'ok', protocol_version: '5.3', implementation: 'searchbook', language_info: { name: 'searchbook', mimetype: 'text/x-searchbook' } });
-    expect(types(await kernel.iopubFor(reply.parent_header.msg_id as string))).toEqual(['status', 'status']);
-  });
+  test.each(['shell', 'control'] as const)(
+    'answers kernel_info_request on %s, with busy and idle around it',
+    async channel => {
+      const reply = await kernel.request(channel, 'kernel_info_request', {});
+      expect(reply.header.msg_type).toBe('kernel_info_reply');
+      expect(reply.content).toMatchObject({
+        status: 'ok',
+        protocol_version: '5.3',
+        implementation: 'searchbook',
+        language_info: { name: 'searchbook', mimetype: 'text/x-searchbook' }
+      });
+      expect(
+        types(await kernel.iopubFor(reply.parent_header.msg_id as string))
+      ).toEqual(['status', 'status']);
+    }
+  );
 
   test('echoes heartbeats', async () => {
     expect(await kernel.heartbeat()).toBe(true);
@@ -41,11 +51,24 @@ describe('the kernel over ZeroMQ', () => {
     const first = await kernel.execute('%set size = 3');
     const second = await kernel.execute('# a comment\n%vars');
     expect(first.reply.content).toMatchObject({ status: 'ok' });
-    expect(second.reply.content.execution_count).toBe((first.reply.content.execution_count as number) + 1);
-    expect(types(second.iopub)).toEqual(['status', 'execute_input', 'display_data', 'status']);
-    expect([second.iopub[0]?.content.execution_state, second.iopub[3]?.content.execution_state]).toEqual(['busy', 'idle']);
+    expect(second.reply.content.execution_count).toBe(
+      (first.reply.content.execution_count as number) + 1
+    );
+    expect(types(second.iopub)).toEqual([
+      'status',
+      'execute_input',
+      'display_data',
+      'status'
+    ]);
+    expect([
+      second.iopub[0]?.content.execution_state,
+      second.iopub[3]?.content.execution_state
+    ]).toEqual(['busy', 'idle']);
     const [, input, display] = second.iopub;
-    expect(input?.content).toEqual({ code: '# a comment\n%vars', execution_count: second.reply.content.execution_count });
+    expect(input?.content).toEqual({
+      code: '# a comment\n%vars',
+      execution_count: second.reply.content.execution_count
+    });
     const data = display?.content.data as Record<string, string>;
     expect(data['text/plain']).toMatch(/size\s+3/);
     expect(data['text/html']).toContain('<td>size</td>');
@@ -53,18 +76,31 @@ describe('the kernel over ZeroMQ', () => {
 
   test('refuses SQL with an error output that shows the request form, and runs later cells', async () => {
     const { reply, iopub } = await kernel.execute('SELECT * FROM products');
-    expect(reply.content).toMatchObject({ status: 'error', ename: 'SQLRefused' });
-    const error = iopub.find((m) => m.header.msg_type === 'error');
+    expect(reply.content).toMatchObject({
+      status: 'error',
+      ename: 'SQLRefused'
+    });
+    const error = iopub.find(m => m.header.msg_type === 'error');
     expect(error?.content.evalue).toMatch(/HTTP requests, not SQL/);
-    expect((error?.content.traceback as string[]).join('\n')).toContain('GET /my-index/_search');
-    expect((error?.content.traceback as string[]).join('\n')).not.toMatch(/at .*\.js:\d+/);
+    expect((error?.content.traceback as string[]).join('\n')).toContain(
+      'GET /my-index/_search'
+    );
+    expect((error?.content.traceback as string[]).join('\n')).not.toMatch(
+      /at .*\.js:\d+/
+    );
     const after = await kernel.execute('%vars');
     expect(after.reply.content.status).toBe('ok');
   });
 
   test('aborts the cells queued behind a failing one, as Run All expects', async () => {
-    const failing = await kernel.submit('shell', 'execute_request', { code: 'DELETE FROM books WHERE id = 1', stop_on_error: true });
-    const queued = await kernel.submit('shell', 'execute_request', { code: '%set x = 1', stop_on_error: true });
+    const failing = await kernel.submit('shell', 'execute_request', {
+      code: 'DELETE FROM books WHERE id = 1',
+      stop_on_error: true
+    });
+    const queued = await kernel.submit('shell', 'execute_request', {
+      code: '%set x = 1',
+      stop_on_error: true
+    });
     expect((await failing.reply).content.status).toBe('error');
     expect((await queued.reply).content.status).toBe('aborted');
     const vars = await kernel.execute('%vars');
@@ -72,55 +108,125 @@ describe('the kernel over ZeroMQ', () => {
   });
 
   test('tells a console whether a cell is complete', async () => {
-    const open = await kernel.request('shell', 'is_complete_request', { code: 'GET /products/_search\n{\n  "query": {' });
+    const open = await kernel.request('shell', 'is_complete_request', {
+      code: 'GET /products/_search\n{\n  "query": {'
+    });
     expect(open.content.status).toBe('incomplete');
     expect(typeof open.content.indent).toBe('string');
-    const done = await kernel.request('shell', 'is_complete_request', { code: 'GET /products/_search\n{"query": {"match_all": {}}}' });
+    const done = await kernel.request('shell', 'is_complete_request', {
+      code: 'GET /products/_search\n{"query": {"match_all": {}}}'
+    });
     expect(done.content.status).toBe('complete');
-    const sql = await kernel.request('shell', 'is_complete_request', { code: 'SELECT * FROM products' });
+    const sql = await kernel.request('shell', 'is_complete_request', {
+      code: 'SELECT * FROM products'
+    });
     expect(sql.content.status).toBe('invalid');
   });
 
   test('completes methods and magics, counting the cursor in code points', async () => {
-    const method = await kernel.request('shell', 'complete_request', { code: 'PU', cursor_pos: 2 });
-    expect(method.content).toMatchObject({ status: 'ok', cursor_start: 0, cursor_end: 2 });
+    const method = await kernel.request('shell', 'complete_request', {
+      code: 'PU',
+      cursor_pos: 2
+    });
+    expect(method.content).toMatchObject({
+      status: 'ok',
+      cursor_start: 0,
+      cursor_end: 2
+    });
     expect(method.content.matches).toContain('PUT');
     const code = '# 🔎 search\n%con';
-    const magic = await kernel.request('shell', 'complete_request', { code, cursor_pos: [...code].length });
-    expect(magic.content.matches).toEqual(expect.arrayContaining(['%connect', '%connections']));
+    const magic = await kernel.request('shell', 'complete_request', {
+      code,
+      cursor_pos: [...code].length
+    });
+    expect(magic.content.matches).toEqual(
+      expect.arrayContaining(['%connect', '%connections'])
+    );
     expect(magic.content.cursor_end).toBe([...code].length);
   });
 
   test('explains a magic under the cursor', async () => {
-    const reply = await kernel.request('shell', 'inspect_request', { code: '%set size = 3', cursor_pos: 2, detail_level: 0 });
+    const reply = await kernel.request('shell', 'inspect_request', {
+      code: '%set size = 3',
+      cursor_pos: 2,
+      detail_level: 0
+    });
     expect(reply.content).toMatchObject({ status: 'ok', found: true });
-    expect((reply.content.data as Record<string, string>)['text/plain']).toMatch(/%set/);
+    expect(
+      (reply.content.data as Record<string, string>)['text/plain']
+    ).toMatch(/%set/);
   });
 
   test('round-trips a comm on searchbook.panel and closes comms to unknown targets', async () => {
-    const open = await kernel.submit('shell', 'comm_open', { comm_id: 'c1', target_name: 'searchbook.panel', data: {} });
+    const open = await kernel.submit('shell', 'comm_open', {
+      comm_id: 'c1',
+      target_name: 'searchbook.panel',
+      data: {}
+    });
     await kernel.iopubFor(open.id);
-    const info = await kernel.request('shell', 'comm_info_request', { target_name: 'searchbook.panel' });
-    expect(info.content).toEqual({ status: 'ok', comms: { c1: { target_name: 'searchbook.panel' } } });
+    const info = await kernel.request('shell', 'comm_info_request', {
+      target_name: 'searchbook.panel'
+    });
+    expect(info.content).toEqual({
+      status: 'ok',
+      comms: { c1: { target_name: 'searchbook.panel' } }
+    });
     // Grid replies run beside the shell loop, so they may follow the request's idle.
     const replyTo = async (requestId: string | null) => {
       for (let tries = 0; tries < 250; tries++) {
-        const found = kernel.iopubMessages().find((m) => m.header.msg_type === 'comm_msg' && (m.content.data as { requestId?: unknown }).requestId === requestId);
-        if (found) return found.content;
-        await new Promise((r) => setTimeout(r, 20));
+        const found = kernel
+          .iopubMessages()
+          .find(
+            m =>
+              m.header.msg_type === 'comm_msg' &&
+              (m.content.data as { requestId?: unknown }).requestId ===
+                requestId
+          );
+        if (found) {
+          return found.content;
+        }
+        await new Promise(r => setTimeout(r, 20));
       }
       throw new Error(`no grid reply to ${requestId}`);
     };
-    await kernel.submit('shell', 'comm_msg', { comm_id: 'c1', data: { v: GRID_PROTOCOL_VERSION, type: 'connections', requestId: 'r1' } });
-    expect(await replyTo('r1')).toEqual({ comm_id: 'c1', data: { v: GRID_PROTOCOL_VERSION, type: 'connections', requestId: 'r1', connections: [] } });
-    await kernel.submit('shell', 'comm_msg', { comm_id: 'c1', data: { v: GRID_PROTOCOL_VERSION, type: 'drop-tables' } });
-    expect((await replyTo(null)).data).toMatchObject({ type: 'error', requestId: null });
-    const unknown = await kernel.submit('shell', 'comm_open', { comm_id: 'c2', target_name: 'nobody', data: {} });
-    const closed = (await kernel.iopubFor(unknown.id)).find((m) => m.header.msg_type === 'comm_close');
+    await kernel.submit('shell', 'comm_msg', {
+      comm_id: 'c1',
+      data: { v: PANEL_PROTOCOL_VERSION, type: 'connections', requestId: 'r1' }
+    });
+    expect(await replyTo('r1')).toEqual({
+      comm_id: 'c1',
+      data: {
+        v: PANEL_PROTOCOL_VERSION,
+        type: 'connections',
+        requestId: 'r1',
+        connections: []
+      }
+    });
+    await kernel.submit('shell', 'comm_msg', {
+      comm_id: 'c1',
+      data: { v: PANEL_PROTOCOL_VERSION, type: 'drop-tables' }
+    });
+    expect((await replyTo(null)).data).toMatchObject({
+      type: 'error',
+      requestId: null
+    });
+    const unknown = await kernel.submit('shell', 'comm_open', {
+      comm_id: 'c2',
+      target_name: 'nobody',
+      data: {}
+    });
+    const closed = (await kernel.iopubFor(unknown.id)).find(
+      m => m.header.msg_type === 'comm_close'
+    );
     expect(closed?.content.comm_id).toBe('c2');
-    const close = await kernel.submit('shell', 'comm_close', { comm_id: 'c1', data: {} });
+    const close = await kernel.submit('shell', 'comm_close', {
+      comm_id: 'c1',
+      data: {}
+    });
     await kernel.iopubFor(close.id);
-    expect((await kernel.request('shell', 'comm_info_request', {})).content.comms).toEqual({});
+    expect(
+      (await kernel.request('shell', 'comm_info_request', {})).content.comms
+    ).toEqual({});
   });
 });
 
@@ -129,16 +235,24 @@ describe('interrupting a slow request', () => {
   let engine: SlowEngine;
 
   beforeAll(async () => {
-    [kernel, engine] = await Promise.all([KernelClient.start(), startSlowEngine()]);
+    [kernel, engine] = await Promise.all([
+      KernelClient.start(),
+      startSlowEngine()
+    ]);
   });
   afterAll(async () => {
     await Promise.all([kernel.close(), engine.close()]);
   });
 
   test('aborts the HTTP request in flight, ends the cell as interrupted, and later cells run', async () => {
-    const connect = await kernel.execute(`%connect elasticsearch ${engine.url}`);
+    const connect = await kernel.execute(
+      `%connect elasticsearch ${engine.url}`
+    );
     expect(connect.reply.content.status).toBe('ok');
-    const cell = await kernel.submit('shell', 'execute_request', { code: 'GET /slow/_search', stop_on_error: true });
+    const cell = await kernel.submit('shell', 'execute_request', {
+      code: 'GET /slow/_search',
+      stop_on_error: true
+    });
     await engine.slowArrived;
     const sentAt = performance.now();
     const interrupt = await kernel.request('control', 'interrupt_request', {});
@@ -146,21 +260,40 @@ describe('interrupting a slow request', () => {
     const reply = await cell.reply;
     const abortedAt = await engine.slowAborted;
     // The figure for the note; the test asserts the behaviour: the socket really closed.
-    process.stdout.write(`interrupt → request aborted at the server in ${(abortedAt - sentAt).toFixed(1)} ms\n`);
-    expect(reply.content).toMatchObject({ status: 'error', ename: 'Interrupted' });
+    process.stdout.write(
+      `interrupt → request aborted at the server in ${(abortedAt - sentAt).toFixed(1)} ms\n`
+    );
+    expect(reply.content).toMatchObject({
+      status: 'error',
+      ename: 'Interrupted'
+    });
     expect(abortedAt - sentAt).toBeLessThan(200);
     const after = await kernel.execute('%connections');
     expect(after.reply.content.status).toBe('ok');
   });
 
   test('during Run All: the interrupted cell fails as Interrupted and the cells queued behind it are aborted, as in ipykernel; later cells run', async () => {
-    expect((await kernel.execute(`%connect elasticsearch ${engine.url} name=slow`)).reply.content.status).toBe('ok');
+    expect(
+      (await kernel.execute(`%connect elasticsearch ${engine.url} name=slow`))
+        .reply.content.status
+    ).toBe('ok');
     const arrived = engine.slowArrivals();
-    const running = await kernel.submit('shell', 'execute_request', { code: 'GET /slow/_search', stop_on_error: true });
-    const queued = await kernel.submit('shell', 'execute_request', { code: '%set queued = 1', stop_on_error: true });
+    const running = await kernel.submit('shell', 'execute_request', {
+      code: 'GET /slow/_search',
+      stop_on_error: true
+    });
+    const queued = await kernel.submit('shell', 'execute_request', {
+      code: '%set queued = 1',
+      stop_on_error: true
+    });
     await arrived;
-    expect((await kernel.request('control', 'interrupt_request', {})).content.status).toBe('ok');
-    expect((await running.reply).content).toMatchObject({ status: 'error', ename: 'Interrupted' });
+    expect(
+      (await kernel.request('control', 'interrupt_request', {})).content.status
+    ).toBe('ok');
+    expect((await running.reply).content).toMatchObject({
+      status: 'error',
+      ename: 'Interrupted'
+    });
     expect((await queued.reply).content.status).toBe('aborted');
     const vars = await kernel.execute('%vars');
     expect(vars.reply.content.status).toBe('ok');
@@ -170,21 +303,45 @@ describe('interrupting a slow request', () => {
   test('a storm of 500 interrupts stops the cell running when they came, never the next one', async () => {
     const short = await startSlowEngine(1_500);
     try {
-      expect((await kernel.execute(`%connect elasticsearch ${short.url} name=short`)).reply.content.status).toBe('ok');
-      expect((await kernel.execute(`%connect elasticsearch ${engine.url} name=long`)).reply.content.status).toBe('ok');
+      expect(
+        (await kernel.execute(`%connect elasticsearch ${short.url} name=short`))
+          .reply.content.status
+      ).toBe('ok');
+      expect(
+        (await kernel.execute(`%connect elasticsearch ${engine.url} name=long`))
+          .reply.content.status
+      ).toBe('ok');
       const arrived = engine.slowArrivals();
       // Neither stops the cells behind it on error, so the next one starts as soon as the first is interrupted.
-      const running = await kernel.submit('shell', 'execute_request', { code: 'GET /slow/_search', stop_on_error: false });
+      const running = await kernel.submit('shell', 'execute_request', {
+        code: 'GET /slow/_search',
+        stop_on_error: false
+      });
       await arrived;
       const storm: Promise<unknown>[] = [];
-      for (let i = 0; i < 500; i++) storm.push((await kernel.submit('control', 'interrupt_request', {})).reply);
-      const next = await kernel.submit('shell', 'execute_request', { code: '%use short\nGET /slow/_search', stop_on_error: false });
-      expect((await running.reply).content).toMatchObject({ status: 'error', ename: 'Interrupted' });
+      for (let i = 0; i < 500; i++) {
+        storm.push(
+          (await kernel.submit('control', 'interrupt_request', {})).reply
+        );
+      }
+      const next = await kernel.submit('shell', 'execute_request', {
+        code: '%use short\nGET /slow/_search',
+        stop_on_error: false
+      });
+      expect((await running.reply).content).toMatchObject({
+        status: 'error',
+        ename: 'Interrupted'
+      });
       expect((await next.reply).content.status).toBe('ok');
       await Promise.all(storm);
       // One that comes while nothing runs is dropped too.
-      expect((await kernel.request('control', 'interrupt_request', {})).content.status).toBe('ok');
-      expect((await kernel.execute('GET /slow/_search')).reply.content.status).toBe('ok');
+      expect(
+        (await kernel.request('control', 'interrupt_request', {})).content
+          .status
+      ).toBe('ok');
+      expect(
+        (await kernel.execute('GET /slow/_search')).reply.content.status
+      ).toBe('ok');
     } finally {
       await short.close();
     }
@@ -195,7 +352,9 @@ describe('shutting down', () => {
   test('replies on control and the process exits', async () => {
     const kernel = await KernelClient.start();
     try {
-      const reply = await kernel.request('control', 'shutdown_request', { restart: false });
+      const reply = await kernel.request('control', 'shutdown_request', {
+        restart: false
+      });
       expect(reply.content).toEqual({ status: 'ok', restart: false });
       expect(await kernel.exited()).toBe(0);
     } finally {
@@ -209,17 +368,31 @@ describe('a port already taken', () => {
     const client = new KernelClient();
     const { connectionFile, ports } = await client.prepare();
     const squatter = createServer();
-    await new Promise<void>((resolve) => squatter.listen(ports.iopub_port, '127.0.0.1', resolve));
+    await new Promise<void>(resolve =>
+      squatter.listen(ports.iopub_port, '127.0.0.1', resolve)
+    );
     try {
-      const kernel = spawn(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'kernel', connectionFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const kernel = spawn(
+        process.execPath,
+        [join(REPO, 'bin', 'searchbook.js'), 'kernel', connectionFile],
+        { stdio: ['ignore', 'ignore', 'pipe'] }
+      );
       let stderr = '';
       kernel.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const code = await new Promise<number | null>((resolve) => kernel.once('exit', resolve));
+      const code = await new Promise<number | null>(resolve =>
+        kernel.once('exit', resolve)
+      );
       expect(code).toBe(1);
-      expect(stderr).toContain(`cannot listen on tcp://127.0.0.1:${ports.iopub_port} (iopub)`);
+      expect(stderr).toContain(
+        `cannot listen on tcp://127.0.0.1:${ports.iopub_port} (iopub)`
+      );
       // The ports it did bind were released with it: Jupyter can start the next kernel there.
       const again = createServer();
-      await new Promise<void>((resolve, reject) => again.once('error', reject).listen(ports.shell_port, '127.0.0.1', resolve));
+      await new Promise<void>((resolve, reject) =>
+        again
+          .once('error', reject)
+          .listen(ports.shell_port, '127.0.0.1', resolve)
+      );
       again.close();
     } finally {
       squatter.close();

@@ -4,7 +4,11 @@
  * the grid rebuilds them from the payload).
  */
 import { hitsPayloadRows, type Row } from '../../contracts/answer-rows';
-import { HITS_MIME, HitsPayloadSchema, type HitsPayload } from '../../contracts/mime-types';
+import {
+  HITS_MIME,
+  HitsPayloadSchema,
+  type HitsPayload
+} from '../../contracts/mime-types';
 import type { KernelClient, WireMessage } from '../support/kernel-client';
 
 export interface CellRun {
@@ -16,34 +20,61 @@ export interface CellRun {
 }
 
 const bundles = (iopub: WireMessage[]) =>
-  iopub.filter((m) => m.header.msg_type === 'display_data' || m.header.msg_type === 'update_display_data').map((m) => m.content['data'] as Record<string, unknown>);
+  iopub
+    .filter(
+      m =>
+        m.header.msg_type === 'display_data' ||
+        m.header.msg_type === 'update_display_data'
+    )
+    .map(m => m.content['data'] as Record<string, unknown>);
 
-export async function runCell(kernel: KernelClient, code: string): Promise<CellRun> {
+export async function runCell(
+  kernel: KernelClient,
+  code: string
+): Promise<CellRun> {
   const { reply, iopub } = await kernel.execute(code);
-  const grids = bundles(iopub).filter((bundle) => bundle[HITS_MIME] !== undefined);
+  const grids = bundles(iopub).filter(
+    bundle => bundle[HITS_MIME] !== undefined
+  );
   const last = grids[grids.length - 1];
   const payload = last ? HitsPayloadSchema.parse(last[HITS_MIME]) : undefined;
   return {
     status: reply.content['status'],
-    text: JSON.stringify([reply.content, ...iopub.map((m) => m.content)]),
-    hits: payload ? { payload, rows: hitsPayloadRows(payload) } : undefined,
+    text: JSON.stringify([reply.content, ...iopub.map(m => m.content)]),
+    hits: payload ? { payload, rows: hitsPayloadRows(payload) } : undefined
   };
 }
 
 /** Creates `index` with a small product mapping and three documents, through cells. */
-export async function indexThreeProducts(kernel: KernelClient, index: string, titleAnalyzer?: string): Promise<void> {
-  const title = titleAnalyzer ? { type: 'text', analyzer: titleAnalyzer } : { type: 'text' };
+export async function indexThreeProducts(
+  kernel: KernelClient,
+  index: string,
+  titleAnalyzer?: string
+): Promise<void> {
+  const title = titleAnalyzer
+    ? { type: 'text', analyzer: titleAnalyzer }
+    : { type: 'text' };
   const created = await runCell(
     kernel,
-    `PUT /${index}\n${JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: { properties: { title: title, sku: { type: 'keyword' }, price: { type: 'double' } } } })}`,
+    `PUT /${index}\n${JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: { properties: { title: title, sku: { type: 'keyword' }, price: { type: 'double' } } } })}`
   );
-  if (created.status !== 'ok') throw new Error(`creating ${index} failed: ${created.text.slice(0, 600)}`);
+  if (created.status !== 'ok') {
+    throw new Error(`creating ${index} failed: ${created.text.slice(0, 600)}`);
+  }
   const documents = [
     { title: 'red lamp', sku: 'L-1', price: 10.5 },
     { title: 'blue lamp', sku: 'L-2', price: 20 },
-    { title: 'green chair', sku: 'C-1', price: 30 },
+    { title: 'green chair', sku: 'C-1', price: 30 }
   ];
-  const lines = documents.flatMap((doc, n) => [JSON.stringify({ index: { _id: String(n + 1) } }), JSON.stringify(doc)]);
-  const loaded = await runCell(kernel, `POST /${index}/_bulk?refresh=true\n${lines.join('\n')}`);
-  if (loaded.status !== 'ok' || !loaded.text.includes('"errors":false')) throw new Error(`loading ${index} failed: ${loaded.text.slice(0, 600)}`);
+  const lines = documents.flatMap((doc, n) => [
+    JSON.stringify({ index: { _id: String(n + 1) } }),
+    JSON.stringify(doc)
+  ]);
+  const loaded = await runCell(
+    kernel,
+    `POST /${index}/_bulk?refresh=true\n${lines.join('\n')}`
+  );
+  if (loaded.status !== 'ok' || !loaded.text.includes('"errors":false')) {
+    throw new Error(`loading ${index} failed: ${loaded.text.slice(0, 600)}`);
+  }
 }

@@ -6,16 +6,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SECRETS } from '../drivers/helpers';
-import { elasticsearchTargets, REAL_START_TIMEOUT_MS, SUITES_INSTANCE } from '../support/elasticsearch-targets';
+import {
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS,
+  SUITES_INSTANCE
+} from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
 import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
 import { java21Missing } from '../support/real-elasticsearch/jvm';
-import { authHeaders, fetchFromNode, type RealNodeAddress } from '../support/real-elasticsearch/launch';
+import {
+  authHeaders,
+  fetchFromNode,
+  type RealNodeAddress
+} from '../support/real-elasticsearch/launch';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
 import { indexThreeProducts, runCell } from './console-smoke';
 
 const FLAVOURS = ['es-9.5', 'es-9.5-security'] as const;
-const realTierSkipped = elasticsearchTargets().find((t) => t.engine === 'real')?.skipped;
+const realTierSkipped = elasticsearchTargets().find(
+  t => t.engine === 'real'
+)?.skipped;
 
 for (const flavour of FLAVOURS) {
   const spec = REAL_FLAVOURS[flavour];
@@ -31,7 +41,9 @@ for (const flavour of FLAVOURS) {
 
     beforeAll(async () => {
       const outcome = await realNode(flavour, SUITES_INSTANCE);
-      if ('skipped' in outcome) throw new Error(outcome.skipped);
+      if ('skipped' in outcome) {
+        throw new Error(outcome.skipped);
+      }
       node = outcome.node;
       headers = { ...authHeaders(node), 'content-type': 'application/json' };
       kernel = await KernelClient.start({ ...SECRETS });
@@ -39,27 +51,58 @@ for (const flavour of FLAVOURS) {
 
     afterAll(async () => {
       await kernel?.close();
-      if (node) for (const name of [index, `${index}-zstd`]) await fetchFromNode(node, `/${name}`, { method: 'DELETE', headers });
+      if (node) {
+        for (const name of [index, `${index}-zstd`]) {
+          await fetchFromNode(node, `/${name}`, { method: 'DELETE', headers });
+        }
+      }
     });
 
     it('GET / names 9.5.3 and Lucene 10.5.1, with the product header', async () => {
       const res = await fetchFromNode(node, '/', { headers });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-elastic-product')).toBe('Elasticsearch');
-      const root = (await res.json()) as { version: Record<string, unknown>; tagline: string };
-      expect(root.version).toMatchObject({ number: '9.5.3', lucene_version: spec.lucene, build_flavor: 'default', build_type: 'tar', minimum_wire_compatibility_version: '8.19.0' });
+      const root = (await res.json()) as {
+        version: Record<string, unknown>;
+        tagline: string;
+      };
+      expect(root.version).toMatchObject({
+        number: '9.5.3',
+        lucene_version: spec.lucene,
+        build_flavor: 'default',
+        build_type: 'tar',
+        minimum_wire_compatibility_version: '8.19.0'
+      });
       expect(root.tagline).toBe('You Know, for Search');
     });
 
     it('a best_compression index takes writes and stays green (zstd is loaded natively)', async () => {
       const zstd = `${index}-zstd`;
-      const created = await fetchFromNode(node, `/${zstd}`, { method: 'PUT', headers, body: JSON.stringify({ settings: { 'index.codec': 'best_compression' } }) });
+      const created = await fetchFromNode(node, `/${zstd}`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({
+          settings: { 'index.codec': 'best_compression' }
+        })
+      });
       expect(created.status).toBe(200);
-      const written = await fetchFromNode(node, `/${zstd}/_doc/1?refresh=true`, { method: 'PUT', headers, body: JSON.stringify({ note: 'compressed' }) });
+      const written = await fetchFromNode(
+        node,
+        `/${zstd}/_doc/1?refresh=true`,
+        { method: 'PUT', headers, body: JSON.stringify({ note: 'compressed' }) }
+      );
       expect(written.status).toBe(201);
-      const health = (await (await fetchFromNode(node, `/_cluster/health/${zstd}?wait_for_status=green&timeout=10s`, { headers })).json()) as { status: string };
+      const health = (await (
+        await fetchFromNode(
+          node,
+          `/_cluster/health/${zstd}?wait_for_status=green&timeout=10s`,
+          { headers }
+        )
+      ).json()) as { status: string };
       expect(health.status).toBe('green');
-      const found = (await (await fetchFromNode(node, `/${zstd}/_doc/1`, { headers })).json()) as { _source: unknown };
+      const found = (await (
+        await fetchFromNode(node, `/${zstd}/_doc/1`, { headers })
+      ).json()) as { _source: unknown };
       expect(found._source).toEqual({ note: 'compressed' });
     });
 
@@ -67,30 +110,56 @@ for (const flavour of FLAVOURS) {
       it('without credentials: 401 with both challenges and without the product header', async () => {
         const res = await fetchFromNode(node, '/_cluster/health');
         expect(res.status).toBe(401);
-        expect(res.headers.get('www-authenticate')).toMatch(/Basic realm="security"/);
+        expect(res.headers.get('www-authenticate')).toMatch(
+          /Basic realm="security"/
+        );
         expect(res.headers.get('www-authenticate')).toMatch(/ApiKey/);
         expect(res.headers.get('x-elastic-product')).toBeNull();
       });
     }
 
     it('%connect through the kernel names Elasticsearch 9.5.3', async () => {
-      const credentials = spec.security ? 'user=elastic password=${env:ES_PASSWORD}' : 'auth=none';
-      const connected = await runCell(kernel, `%connect elasticsearch ${node.url} ${credentials}`);
+      const credentials = spec.security
+        ? 'user=elastic password=${env:ES_PASSWORD}'
+        : 'auth=none';
+      const connected = await runCell(
+        kernel,
+        `%connect elasticsearch ${node.url} ${credentials}`
+      );
       expect(connected.status).toBe('ok');
-      expect(connected.text).toContain(`Connected to Elasticsearch 9.5.3 at ${node.url}`);
+      expect(connected.text).toContain(
+        `Connected to Elasticsearch 9.5.3 at ${node.url}`
+      );
     });
 
     it('documents indexed in cells are found by a search, and the hits grid shows them with their mapped columns', async () => {
       await indexThreeProducts(kernel, index);
-      const search = await runCell(kernel, `GET /${index}/_search\n{"query": {"match": {"title": "lamp"}}, "sort": [{"price": "asc"}]}`);
+      const search = await runCell(
+        kernel,
+        `GET /${index}/_search\n{"query": {"match": {"title": "lamp"}}, "sort": [{"price": "asc"}]}`
+      );
       expect(search.status).toBe('ok');
       expect(search.hits?.payload.total).toEqual({ value: 2, relation: 'eq' });
-      expect(search.hits?.rows.map((row) => [row['_id'], row['title'], row['sku'], row['price']])).toEqual([
+      expect(
+        search.hits?.rows.map(row => [
+          row['_id'],
+          row['title'],
+          row['sku'],
+          row['price']
+        ])
+      ).toEqual([
         ['1', 'red lamp', 'L-1', 10.5],
-        ['2', 'blue lamp', 'L-2', 20],
+        ['2', 'blue lamp', 'L-2', 20]
       ]);
-      const types = Object.fromEntries((search.hits?.payload.columns ?? []).map((c) => [c.name, c.type]));
-      expect(types).toMatchObject({ _id: 'keyword', title: 'text', sku: 'keyword', price: 'double' });
+      const types = Object.fromEntries(
+        (search.hits?.payload.columns ?? []).map(c => [c.name, c.type])
+      );
+      expect(types).toMatchObject({
+        _id: 'keyword',
+        title: 'text',
+        sku: 'keyword',
+        price: 'double'
+      });
     });
   });
 }

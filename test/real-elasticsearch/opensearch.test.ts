@@ -6,13 +6,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SECRETS } from '../drivers/helpers';
-import { elasticsearchTargets, REAL_START_TIMEOUT_MS, SUITES_INSTANCE } from '../support/elasticsearch-targets';
+import {
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS,
+  SUITES_INSTANCE
+} from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
-import { fetchFromNode, type RealNodeAddress } from '../support/real-elasticsearch/launch';
+import {
+  fetchFromNode,
+  type RealNodeAddress
+} from '../support/real-elasticsearch/launch';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
 import { indexThreeProducts, runCell } from './console-smoke';
 
-const skipped = elasticsearchTargets().find((t) => t.engine === 'real')?.skipped;
+const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeNode = skipped ? describe.skip : describe;
 const TITLE = 'real OpenSearch 2.19.1';
 
@@ -23,27 +30,44 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
 
   beforeAll(async () => {
     const outcome = await realNode('opensearch-2.19', SUITES_INSTANCE);
-    if ('skipped' in outcome) throw new Error(outcome.skipped);
+    if ('skipped' in outcome) {
+      throw new Error(outcome.skipped);
+    }
     node = outcome.node;
     kernel = await KernelClient.start({ ...SECRETS });
   }, REAL_START_TIMEOUT_MS);
 
   afterAll(async () => {
     await kernel?.close();
-    if (node) await fetchFromNode(node, `/${index}`, { method: 'DELETE' });
+    if (node) {
+      await fetchFromNode(node, `/${index}`, { method: 'DELETE' });
+    }
   });
 
   it("GET / names the opensearch distribution 2.19.1, without Elastic's product header", async () => {
     const res = await fetchFromNode(node, '/');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-elastic-product')).toBeNull();
-    const root = (await res.json()) as { version: Record<string, unknown>; tagline: string };
-    expect(root.version).toMatchObject({ distribution: 'opensearch', number: '2.19.1', lucene_version: '9.12.1', build_type: 'tar' });
-    expect(root.tagline).toBe('The OpenSearch Project: https://opensearch.org/');
+    const root = (await res.json()) as {
+      version: Record<string, unknown>;
+      tagline: string;
+    };
+    expect(root.version).toMatchObject({
+      distribution: 'opensearch',
+      number: '2.19.1',
+      lucene_version: '9.12.1',
+      build_type: 'tar'
+    });
+    expect(root.tagline).toBe(
+      'The OpenSearch Project: https://opensearch.org/'
+    );
   });
 
   it('%connect through the kernel connects and names version 2.19.1', async () => {
-    const connected = await runCell(kernel, `%connect elasticsearch ${node.url} auth=none`);
+    const connected = await runCell(
+      kernel,
+      `%connect elasticsearch ${node.url} auth=none`
+    );
     expect(connected.status).toBe('ok');
     expect(connected.text).toContain(`2.19.1 at ${node.url}`);
   });
@@ -51,14 +75,31 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   it('documents indexed in cells are found by an English-analysed search, and the hits grid shows them with their mapped columns', async () => {
     await indexThreeProducts(kernel, index, 'english');
     // "lamps" finds "lamp" only through the english analyzer's stemming (analysis-common).
-    const search = await runCell(kernel, `GET /${index}/_search\n{"query": {"match": {"title": "lamps"}}, "sort": [{"price": "asc"}]}`);
+    const search = await runCell(
+      kernel,
+      `GET /${index}/_search\n{"query": {"match": {"title": "lamps"}}, "sort": [{"price": "asc"}]}`
+    );
     expect(search.status).toBe('ok');
     expect(search.hits?.payload.total).toEqual({ value: 2, relation: 'eq' });
-    expect(search.hits?.rows.map((row) => [row['_id'], row['title'], row['sku'], row['price']])).toEqual([
+    expect(
+      search.hits?.rows.map(row => [
+        row['_id'],
+        row['title'],
+        row['sku'],
+        row['price']
+      ])
+    ).toEqual([
       ['1', 'red lamp', 'L-1', 10.5],
-      ['2', 'blue lamp', 'L-2', 20],
+      ['2', 'blue lamp', 'L-2', 20]
     ]);
-    const types = Object.fromEntries((search.hits?.payload.columns ?? []).map((c) => [c.name, c.type]));
-    expect(types).toMatchObject({ _id: 'keyword', title: 'text', sku: 'keyword', price: 'double' });
+    const types = Object.fromEntries(
+      (search.hits?.payload.columns ?? []).map(c => [c.name, c.type])
+    );
+    expect(types).toMatchObject({
+      _id: 'keyword',
+      title: 'text',
+      sku: 'keyword',
+      price: 'double'
+    });
   });
 });

@@ -4,24 +4,41 @@
  * requests without credentials the way a secured Elasticsearch does; the HTTPS one is trusted
  * through its own CA file only.
  */
-import { REAL_FLAVOURS, REAL_FLAVOUR_IDS } from '../support/real-elasticsearch/flavours';
-import { authHeaders, fetchFromNode, type RealNodeAddress } from '../support/real-elasticsearch/launch';
+import {
+  REAL_FLAVOURS,
+  REAL_FLAVOUR_IDS
+} from '../support/real-elasticsearch/flavours';
+import {
+  authHeaders,
+  fetchFromNode,
+  type RealNodeAddress
+} from '../support/real-elasticsearch/launch';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
-import { elasticsearchTargets, REAL_START_TIMEOUT_MS, SUITES_INSTANCE } from '../support/elasticsearch-targets';
+import {
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS,
+  SUITES_INSTANCE
+} from '../support/elasticsearch-targets';
 
-const skipped = elasticsearchTargets().find((t) => t.engine === 'real')?.skipped;
+const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeReal = skipped ? describe.skip : describe;
 
 // Elasticsearch 9.x and OpenSearch have suites of their own (elasticsearch-9.test.ts, opensearch.test.ts).
-const JAVA17_ELASTICSEARCH = REAL_FLAVOUR_IDS.filter((id) => REAL_FLAVOURS[id].product === 'elasticsearch' && REAL_FLAVOURS[id].java === 17);
+const JAVA17_ELASTICSEARCH = REAL_FLAVOUR_IDS.filter(
+  id =>
+    REAL_FLAVOURS[id].product === 'elasticsearch' &&
+    REAL_FLAVOURS[id].java === 17
+);
 
-describeReal.each(JAVA17_ELASTICSEARCH)('real node %s', (flavour) => {
+describeReal.each(JAVA17_ELASTICSEARCH)('real node %s', flavour => {
   let node: RealNodeAddress;
   let headers: Record<string, string>;
   beforeAll(async () => {
     // The parameterised suites' nodes: this file only adds and removes an index of its own.
     const outcome = await realNode(flavour, SUITES_INSTANCE);
-    if ('skipped' in outcome) throw new Error(outcome.skipped);
+    if ('skipped' in outcome) {
+      throw new Error(outcome.skipped);
+    }
     node = outcome.node;
     headers = { ...authHeaders(node), 'content-type': 'application/json' };
   }, REAL_START_TIMEOUT_MS);
@@ -30,23 +47,43 @@ describeReal.each(JAVA17_ELASTICSEARCH)('real node %s', (flavour) => {
     const res = await fetchFromNode(node, '/', { headers });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-elastic-product')).toBe('Elasticsearch');
-    const root = (await res.json()) as { version: Record<string, unknown>; tagline: string; cluster_uuid: string };
+    const root = (await res.json()) as {
+      version: Record<string, unknown>;
+      tagline: string;
+      cluster_uuid: string;
+    };
     expect(root.tagline).toBe('You Know, for Search');
     expect(root.version['number']).toBe(REAL_FLAVOURS[flavour].version);
     expect(root.version['build_flavor']).toBe('default');
     expect(root.version['build_type']).toBe('tar');
     expect(root.version['build_hash']).toMatch(/^[0-9a-f]{40}$/);
-    expect(root.version['lucene_version']).toMatch(flavour === 'es-7.17' ? /^8\.11\./ : /^9\.12\./);
+    expect(root.version['lucene_version']).toMatch(
+      flavour === 'es-7.17' ? /^8\.11\./ : /^9\.12\./
+    );
     expect(root.cluster_uuid).toMatch(/^[\w-]{22}$/);
   });
 
   it('a new index gets one shard and no replicas, so the cluster stays green', async () => {
     const index = `real-node-defaults-${Date.now()}`;
-    expect((await fetchFromNode(node, `/${index}`, { method: 'PUT', headers })).status).toBe(200);
-    const settings = (await (await fetchFromNode(node, `/${index}/_settings`, { headers })).json()) as Record<string, { settings: { index: Record<string, string> } }>;
+    expect(
+      (await fetchFromNode(node, `/${index}`, { method: 'PUT', headers }))
+        .status
+    ).toBe(200);
+    const settings = (await (
+      await fetchFromNode(node, `/${index}/_settings`, { headers })
+    ).json()) as Record<
+      string,
+      { settings: { index: Record<string, string> } }
+    >;
     expect(settings[index]?.settings.index['number_of_shards']).toBe('1');
     expect(settings[index]?.settings.index['number_of_replicas']).toBe('0');
-    const health = (await (await fetchFromNode(node, `/_cluster/health/${index}?wait_for_status=green&timeout=10s`, { headers })).json()) as { status: string };
+    const health = (await (
+      await fetchFromNode(
+        node,
+        `/_cluster/health/${index}?wait_for_status=green&timeout=10s`,
+        { headers }
+      )
+    ).json()) as { status: string };
     expect(health.status).toBe('green');
     await fetchFromNode(node, `/${index}`, { method: 'DELETE', headers });
   });
@@ -55,7 +92,9 @@ describeReal.each(JAVA17_ELASTICSEARCH)('real node %s', (flavour) => {
     it('without credentials: 401 with both challenges and without the product header', async () => {
       const res = await fetchFromNode(node, '/_cluster/health');
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/Basic realm="security"/);
+      expect(res.headers.get('www-authenticate')).toMatch(
+        /Basic realm="security"/
+      );
       expect(res.headers.get('www-authenticate')).toMatch(/ApiKey/);
       expect(res.headers.get('x-elastic-product')).toBeNull();
     });
@@ -64,8 +103,12 @@ describeReal.each(JAVA17_ELASTICSEARCH)('real node %s', (flavour) => {
   if (REAL_FLAVOURS[flavour].tls) {
     it('serves HTTPS with a certificate only its own CA file vouches for; plain HTTP gets no answer', async () => {
       expect(node.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-      await expect(fetch(`${node.url}/`, { headers })).rejects.toMatchObject({ cause: { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' } });
-      await expect(fetch(`${node.url.replace('https:', 'http:')}/`, { headers })).rejects.toThrow();
+      await expect(fetch(`${node.url}/`, { headers })).rejects.toMatchObject({
+        cause: { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' }
+      });
+      await expect(
+        fetch(`${node.url.replace('https:', 'http:')}/`, { headers })
+      ).rejects.toThrow();
     });
   }
 });

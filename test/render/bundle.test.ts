@@ -1,29 +1,87 @@
 import type { JsonValue } from '../../kernel/src/console/cell';
 import type { ConsoleResult } from '../../kernel/src/engine/driver';
 import type { Column } from '../../contracts/columns';
-import { answerValue, hitsPayloadRows, swapQuotes, tablePayloadRows } from '../../contracts/answer-rows';
-import { type Answer, type MimeBundle, toBundle as bundleOf } from '../../kernel/src/render/bundle';
-import { HITS_MIME, HitsPayloadSchema, TABLE_MIME, TablePayloadSchema } from '../../contracts/mime-types';
-import { DEFAULT_LIMITS, limitsFromEnv } from '../../kernel/src/render/output-limits';
+import {
+  answerValue,
+  hitsPayloadRows,
+  swapQuotes,
+  tablePayloadRows
+} from '../../contracts/answer-rows';
+import {
+  type Answer,
+  type MimeBundle,
+  toBundle as bundleOf
+} from '../../kernel/src/render/bundle';
+import {
+  HITS_MIME,
+  HitsPayloadSchema,
+  TABLE_MIME,
+  TablePayloadSchema
+} from '../../contracts/mime-types';
+import {
+  DEFAULT_LIMITS,
+  limitsFromEnv
+} from '../../kernel/src/render/output-limits';
 import { serialise } from '../../kernel/src/protocol/encoded-string';
 
-const info = { connection: 'es-local', engine: 'elasticsearch' as const, method: 'GET', path: '/products/_search', status: 200, elapsedMs: 12.4 };
-const column = (name: string, json = false): Column => ({ name, type: json ? 'nested' : 'keyword', readOnly: false, json });
-const LAYOUT = { at: ['hits', 'hits'], source: ['_source'], meta: { _id: ['_id'] } };
+const info = {
+  connection: 'es-local',
+  engine: 'elasticsearch' as const,
+  method: 'GET',
+  path: '/products/_search',
+  status: 200,
+  elapsedMs: 12.4
+};
+const column = (name: string, json = false): Column => ({
+  name,
+  type: json ? 'nested' : 'keyword',
+  readOnly: false,
+  json
+});
+const LAYOUT = {
+  at: ['hits', 'hits'],
+  source: ['_source'],
+  meta: { _id: ['_id'] }
+};
 
 /** A bundle as a frontend receives it: serialised as the kernel's messages serialise it. */
-const toBundle = (...args: Parameters<typeof bundleOf>): MimeBundle => JSON.parse(serialise(bundleOf(...args)).toString('utf8')) as MimeBundle;
+const toBundle = (...args: Parameters<typeof bundleOf>): MimeBundle =>
+  JSON.parse(serialise(bundleOf(...args)).toString('utf8')) as MimeBundle;
 
-function hits(rows: Record<string, JsonValue>[], extra: Partial<Extract<ConsoleResult, { kind: 'hits' }>> = {}): ConsoleResult {
-  return { kind: 'hits', columns: [column('_id'), column('name'), column('tags', true)], rows, ...extra };
+function hits(
+  rows: Record<string, JsonValue>[],
+  extra: Partial<Extract<ConsoleResult, { kind: 'hits' }>> = {}
+): ConsoleResult {
+  return {
+    kind: 'hits',
+    columns: [column('_id'), column('name'), column('tags', true)],
+    rows,
+    ...extra
+  };
 }
 
 /** A search answer of `n` documents, as an engine sends it, and the rows a driver makes of it. */
-function search(n: number, source: (i: number) => Record<string, JsonValue> = (i) => ({ name: `n${i}`, tags: ['a', `t${i}`] })) {
-  const value = { took: 3, hits: { total: { value: n, relation: 'eq' }, hits: Array.from({ length: n }, (_, i) => ({ _index: 'p', _id: String(i), _source: source(i) })) } };
+function search(
+  n: number,
+  source: (i: number) => Record<string, JsonValue> = i => ({
+    name: `n${i}`,
+    tags: ['a', `t${i}`]
+  })
+) {
+  const value = {
+    took: 3,
+    hits: {
+      total: { value: n, relation: 'eq' },
+      hits: Array.from({ length: n }, (_, i) => ({
+        _index: 'p',
+        _id: String(i),
+        _source: source(i)
+      }))
+    }
+  };
   const text = JSON.stringify(value);
   const answer: Answer = { bytes: Buffer.from(text, 'utf8'), value };
-  const rows = value.hits.hits.map((h) => ({ _id: h._id, ...h._source }));
+  const rows = value.hits.hits.map(h => ({ _id: h._id, ...h._source }));
   return { answer, text, value, result: hits(rows, { documents: LAYOUT }) };
 }
 
@@ -36,12 +94,19 @@ describe('console output bundles', () => {
     expect(payload.rows).toBeUndefined();
     expect(answerValue(payload)).toEqual(answer.value);
     expect(swapQuotes(payload.answer as string)).toBe(text);
-    expect(hitsPayloadRows(payload)).toEqual((result as { rows: unknown }).rows);
+    expect(hitsPayloadRows(payload)).toEqual(
+      (result as { rows: unknown }).rows
+    );
   });
 
   test("quotes, apostrophes, backslashes and any Unicode in documents survive the stored answer's quote swap", () => {
-    const { answer, text, value, result } = search(2, (i) => ({ name: i ? 'He said "it\'s" \\ \u2603 ☃ 😀 \n\t' : "'\"'", tags: ["'", '"'] }));
-    const payload = HitsPayloadSchema.parse(toBundle(result, info, answer)[HITS_MIME]);
+    const { answer, text, value, result } = search(2, i => ({
+      name: i ? 'He said "it\'s" \\ \u2603 ☃ 😀 \n\t' : "'\"'",
+      tags: ["'", '"']
+    }));
+    const payload = HitsPayloadSchema.parse(
+      toBundle(result, info, answer)[HITS_MIME]
+    );
     expect(answerValue(payload)).toEqual(value);
     expect(JSON.stringify(payload).length).toBeLessThan(text.length + 800);
   });
@@ -52,41 +117,75 @@ describe('console output bundles', () => {
     const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
     const kept = answerValue(payload) as unknown as typeof value;
     expect(kept.hits.hits).toEqual(value.hits.hits.slice(0, 1000));
-    expect({ ...kept, hits: { ...kept.hits, hits: [] } }).toEqual({ ...value, hits: { ...value.hits, hits: [] } });
+    expect({ ...kept, hits: { ...kept.hits, hits: [] } }).toEqual({
+      ...value,
+      hits: { ...value.hits, hits: [] }
+    });
     expect(payload.omittedRows).toBe(500);
-    expect(bundle['text/plain']).toContain('1000 shown; 500 rows left out of the notebook');
-    expect(bundle['text/plain']).toContain('500 more rows of the answer are not in the notebook: set SEARCHBOOK_MAX_ROWS');
+    expect(bundle['text/plain']).toContain(
+      '1000 shown; 500 rows left out of the notebook'
+    );
+    expect(bundle['text/plain']).toContain(
+      '500 more rows of the answer are not in the notebook: set SEARCHBOOK_MAX_ROWS'
+    );
   });
 
   test('the fallbacks keep the rows their budget allows and say where the rest is, never "in the grid"', () => {
-    const { answer, text, result } = search(1000, (i) => ({ name: `n${i}`, tags: ['a', `t${i}`], about: `A product of about 250 bytes, number ${i}. `.repeat(5) }));
+    const { answer, text, result } = search(1000, i => ({
+      name: `n${i}`,
+      tags: ['a', `t${i}`],
+      about: `A product of about 250 bytes, number ${i}. `.repeat(5)
+    }));
     const bundle = toBundle(result, info, answer);
     const html = String(bundle['text/html']);
     const shown = html.match(/<tr><td>/g)?.length ?? 0;
     expect(shown).toBeGreaterThan(10);
     expect(shown).toBeLessThan(1000);
-    expect(html).toContain(`This table shows the first ${shown} of the 1000 rows this notebook holds (the engine&#39;s answer, in the output&#39;s ${HITS_MIME} data)`);
-    expect(html.length + String(bundle['text/plain']).length).toBeLessThan(text.length * 0.15);
-    expect(`${html}${String(bundle['text/plain'])}`).not.toContain('in the grid');
+    expect(html).toContain(
+      `This table shows the first ${shown} of the 1000 rows this notebook holds (the engine&#39;s answer, in the output&#39;s ${HITS_MIME} data)`
+    );
+    expect(html.length + String(bundle['text/plain']).length).toBeLessThan(
+      text.length * 0.15
+    );
+    expect(`${html}${String(bundle['text/plain'])}`).not.toContain(
+      'in the grid'
+    );
   });
 
   test('an aggregation-only answer has no empty hits table in its fallbacks', () => {
-    const bundle = toBundle(hits([], { aggregations: [{ name: 'brands', rows: [{ key: 'Acme', doc_count: 3 }] }] }), info, undefined);
+    const bundle = toBundle(
+      hits([], {
+        aggregations: [
+          { name: 'brands', rows: [{ key: 'Acme', doc_count: 3 }] }
+        ]
+      }),
+      info,
+      undefined
+    );
     expect(bundle['text/plain']).toMatch(/Aggregation brands\nkey\s+doc_count/);
     expect(String(bundle['text/plain'])).not.toMatch(/_id\s+name/);
     expect(String(bundle['text/html']).match(/<table/g)).toHaveLength(1);
-    expect(bundle['text/html']).toContain('<caption>Aggregation brands</caption>');
+    expect(bundle['text/html']).toContain(
+      '<caption>Aggregation brands</caption>'
+    );
   });
 
   test('SEARCHBOOK_MAX_ROWS changes the cap; nonsense keeps the default', () => {
     expect(limitsFromEnv({ SEARCHBOOK_MAX_ROWS: '5000' }).gridRows).toBe(5000);
-    expect(limitsFromEnv({ SEARCHBOOK_MAX_ROWS: 'lots' }).gridRows).toBe(DEFAULT_LIMITS.gridRows);
+    expect(limitsFromEnv({ SEARCHBOOK_MAX_ROWS: 'lots' }).gridRows).toBe(
+      DEFAULT_LIMITS.gridRows
+    );
   });
 
   test('an answer too large to keep keeps its rows, long array and object cells cut at 10,000 characters and marked', () => {
     const long = Array.from({ length: 3000 }, (_, i) => `tag-${i}`);
-    const { answer, result } = search(2, (i): Record<string, JsonValue> => (i === 0 ? { name: 'short', tags: long } : { tags: ['a'] }));
-    const bundle = toBundle(result, info, answer, { ...DEFAULT_LIMITS, answerChars: 1000 });
+    const { answer, result } = search(2, (i): Record<string, JsonValue> =>
+      i === 0 ? { name: 'short', tags: long } : { tags: ['a'] }
+    );
+    const bundle = toBundle(result, info, answer, {
+      ...DEFAULT_LIMITS,
+      answerChars: 1000
+    });
     const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
     expect(payload.answer).toBeUndefined();
     const cell = payload.rows?.[0]?.tags as string;
@@ -107,31 +206,57 @@ describe('console output bundles', () => {
   });
 
   test('the status line names the connection, request, status, time and a lower-bound total', () => {
-    const bundle = toBundle(hits([{ _id: '1' }], { total: { value: 10000, relation: 'gte' } }), info, undefined);
-    expect(bundle['text/plain']).toMatch(/^es-local: GET \/products\/_search → 200 in 12 ms \(≥10000 total, 1 shown\)/);
+    const bundle = toBundle(
+      hits([{ _id: '1' }], { total: { value: 10000, relation: 'gte' } }),
+      info,
+      undefined
+    );
+    expect(bundle['text/plain']).toMatch(
+      /^es-local: GET \/products\/_search → 200 in 12 ms \(≥10000 total, 1 shown\)/
+    );
   });
 
   test('arrays become tables that keep the engine array once; rows rebuilt from it match', () => {
     const value = [{ index: 'products', health: 'green', docs: { count: 3 } }];
-    const bundle = toBundle({ kind: 'table', rows: [{ index: 'products', health: 'green', 'docs.count': 3 }] }, info, { bytes: Buffer.from(JSON.stringify(value), 'utf8'), value });
+    const bundle = toBundle(
+      {
+        kind: 'table',
+        rows: [{ index: 'products', health: 'green', 'docs.count': 3 }]
+      },
+      info,
+      { bytes: Buffer.from(JSON.stringify(value), 'utf8'), value }
+    );
     const payload = TablePayloadSchema.parse(bundle[TABLE_MIME]);
     expect(payload.columns).toEqual(['index', 'health', 'docs.count']);
     expect(bundle['application/json']).toBeUndefined();
-    expect(tablePayloadRows(payload)).toEqual([{ index: 'products', health: 'green', 'docs.count': 3 }]);
+    expect(tablePayloadRows(payload)).toEqual([
+      { index: 'products', health: 'green', 'docs.count': 3 }
+    ]);
   });
 
   test('any other answer too large for the notebook is replaced by a note', () => {
     const big = 'x'.repeat(DEFAULT_LIMITS.rawJsonChars + 10);
-    const bundle = toBundle({ kind: 'json', value: { blob: big } }, info, undefined);
-    expect(bundle['application/json']).toEqual({ searchbook: expect.stringMatching(/left out of the notebook/) });
+    const bundle = toBundle(
+      { kind: 'json', value: { blob: big } },
+      info,
+      undefined
+    );
+    expect(bundle['application/json']).toEqual({
+      searchbook: expect.stringMatching(/left out of the notebook/)
+    });
   });
 });
 
 describe('long strings', () => {
   test('a hit holding a string of megabytes is cut in an answer too large to keep, marked as cut, in the grid rows and both fallbacks', () => {
     const huge = `start-${'x'.repeat(3_000_000)}-end`;
-    const { answer, result } = search(2, (i): Record<string, JsonValue> => (i === 0 ? { name: huge, tags: ['a'] } : { name: 'short', tags: ['b'] }));
-    const bundle = toBundle(result, info, answer, { ...DEFAULT_LIMITS, answerChars: 1_000_000 });
+    const { answer, result } = search(2, (i): Record<string, JsonValue> =>
+      i === 0 ? { name: huge, tags: ['a'] } : { name: 'short', tags: ['b'] }
+    );
+    const bundle = toBundle(result, info, answer, {
+      ...DEFAULT_LIMITS,
+      answerChars: 1_000_000
+    });
     const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
     expect(payload.answer).toBeUndefined();
     const cell = payload.rows?.[0]?.name as string;
@@ -141,18 +266,28 @@ describe('long strings', () => {
     expect(payload.cut).toEqual([{ row: 0, column: 'name' }]);
     expect(payload.rows?.[1]?.name).toBe('short');
     expect(JSON.stringify(bundle).length).toBeLessThan(100_000);
-    for (const mime of ['text/plain', 'text/html']) expect(String(bundle[mime])).not.toContain('-end');
+    for (const mime of ['text/plain', 'text/html']) {
+      expect(String(bundle[mime])).not.toContain('-end');
+    }
   });
 
   test('a JSON answer holding a string of megabytes keeps a page of it in its text fallbacks, cut and saying so', () => {
     const huge = `start-${'x'.repeat(3_000_000)}-end`;
-    const bundle = toBundle({ kind: 'json', value: { _id: '1', _source: { body: huge } } }, info, undefined);
-    expect(bundle['application/json']).toEqual({ searchbook: expect.stringMatching(/left out of the notebook/) });
+    const bundle = toBundle(
+      { kind: 'json', value: { _id: '1', _source: { body: huge } } },
+      info,
+      undefined
+    );
+    expect(bundle['application/json']).toEqual({
+      searchbook: expect.stringMatching(/left out of the notebook/)
+    });
     for (const mime of ['text/plain', 'text/html']) {
       const text = String(bundle[mime]);
       expect(text.length).toBeLessThan(DEFAULT_LIMITS.fallbackMaxChars + 2_000);
       expect(text).toContain('start-xxx');
-      expect(text).toMatch(/xxx\.\.\.\n\(cut: the answer(&#39;|')s JSON is 3000\d+ characters; the notebook keeps its first 250000\./);
+      expect(text).toMatch(
+        /xxx\.\.\.\n\(cut: the answer(&#39;|')s JSON is 3000\d+ characters; the notebook keeps its first 250000\./
+      );
       expect(text).not.toContain('-end');
     }
   });
@@ -163,8 +298,25 @@ it('an aggregation table carries its column order, which rows saved with sorted 
     kind: 'hits',
     columns: [],
     rows: [],
-    aggregations: [{ name: 'brands', rows: [{ key: 'Initech', doc_count: 2368, 'price_stats.min': 1.38 }, { key: 'Hooli', doc_count: 9, 'price_stats.min': 2, extra: 1 }] }],
+    aggregations: [
+      {
+        name: 'brands',
+        rows: [
+          { key: 'Initech', doc_count: 2368, 'price_stats.min': 1.38 },
+          { key: 'Hooli', doc_count: 9, 'price_stats.min': 2, extra: 1 }
+        ]
+      }
+    ]
   };
-  const payload = HitsPayloadSchema.parse(JSON.parse(serialise(bundleOf(result, info, undefined)[HITS_MIME]).toString('utf8')));
-  expect(payload.aggregations?.[0]?.columns).toEqual(['key', 'doc_count', 'price_stats.min', 'extra']);
+  const payload = HitsPayloadSchema.parse(
+    JSON.parse(
+      serialise(bundleOf(result, info, undefined)[HITS_MIME]).toString('utf8')
+    )
+  );
+  expect(payload.aggregations?.[0]?.columns).toEqual([
+    'key',
+    'doc_count',
+    'price_stats.min',
+    'extra'
+  ]);
 });

@@ -1,4 +1,10 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer, request as httpRequest } from 'node:http';
+import {
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  createServer,
+  request as httpRequest
+} from 'node:http';
 
 /**
  * A loopback HTTP proxy in front of a sandbox engine that records what passes and can break
@@ -27,42 +33,69 @@ export interface BreakingProxy {
   close(): Promise<void>;
 }
 
-export async function startBreakingProxy(target: string): Promise<BreakingProxy> {
+export async function startBreakingProxy(
+  target: string
+): Promise<BreakingProxy> {
   const upstream = new URL(target);
   const seen: SeenRequest[] = [];
   const rules: ProxyRule[] = [];
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const index = seen.length;
-      seen.push({ method: req.method ?? '', url: req.url ?? '', body: body.toString('utf8') });
-      const rule = rules.find((r) => r.matches(req.method ?? '', req.url ?? '', index));
-      const forward = () => {
-        const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          let sent = 0;
-          answer.on('data', (chunk: Buffer) => {
-            if (rule?.breakAfterBytes !== undefined && sent + chunk.length > rule.breakAfterBytes) {
-              res.write(chunk.subarray(0, Math.max(0, rule.breakAfterBytes - sent)));
-              res.socket?.destroy();
-              answer.destroy();
-              return;
-            }
-            sent += chunk.length;
-            res.write(chunk);
-          });
-          answer.on('end', () => res.end());
+  const server: Server = createServer(
+    (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const index = seen.length;
+        seen.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          body: body.toString('utf8')
         });
-        out.on('error', () => res.socket?.destroy());
-        out.end(body);
-      };
-      if (rule?.delayMs) setTimeout(forward, rule.delayMs);
-      else forward();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+        const rule = rules.find(r =>
+          r.matches(req.method ?? '', req.url ?? '', index)
+        );
+        const forward = () => {
+          const out = httpRequest(
+            {
+              host: upstream.hostname,
+              port: upstream.port,
+              method: req.method,
+              path: req.url,
+              headers: req.headers
+            },
+            answer => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              let sent = 0;
+              answer.on('data', (chunk: Buffer) => {
+                if (
+                  rule?.breakAfterBytes !== undefined &&
+                  sent + chunk.length > rule.breakAfterBytes
+                ) {
+                  res.write(
+                    chunk.subarray(0, Math.max(0, rule.breakAfterBytes - sent))
+                  );
+                  res.socket?.destroy();
+                  answer.destroy();
+                  return;
+                }
+                sent += chunk.length;
+                res.write(chunk);
+              });
+              answer.on('end', () => res.end());
+            }
+          );
+          out.on('error', () => res.socket?.destroy());
+          out.end(body);
+        };
+        if (rule?.delayMs) {
+          setTimeout(forward, rule.delayMs);
+        } else {
+          forward();
+        }
+      });
+    }
+  );
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
@@ -70,9 +103,9 @@ export async function startBreakingProxy(target: string): Promise<BreakingProxy>
     seen,
     rules,
     close: () =>
-      new Promise((r) => {
+      new Promise(r => {
         server.closeAllConnections();
         server.close(() => r());
-      }),
+      })
   };
 }

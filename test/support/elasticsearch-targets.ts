@@ -1,8 +1,18 @@
 import { delimiter, join } from 'node:path';
 import { accessSync, constants } from 'node:fs';
-import { type RunningSandbox, startSandbox } from '../../examples/sandbox/sandbox';
-import { ES_TEST_PASSWORD, REAL_FLAVOURS, type RealFlavourId } from './real-elasticsearch/flavours';
-import { ensureProducts, REAL_NODE_PRODUCTS } from './real-elasticsearch/products';
+import {
+  type RunningSandbox,
+  startSandbox
+} from '../../examples/sandbox/sandbox';
+import {
+  ES_TEST_PASSWORD,
+  REAL_FLAVOURS,
+  type RealFlavourId
+} from './real-elasticsearch/flavours';
+import {
+  ensureProducts,
+  REAL_NODE_PRODUCTS
+} from './real-elasticsearch/products';
 import { realNode } from './real-elasticsearch/run-nodes';
 
 /**
@@ -58,10 +68,14 @@ const sandboxTarget = (version: string): EsTarget => ({
       esPassword: ES_TEST_PASSWORD,
       tsApiKey: 'unused-typesense-key',
       security,
-      products: REAL_NODE_PRODUCTS,
+      products: REAL_NODE_PRODUCTS
     });
-    return { url: sandbox.esUrl, ...(sandbox.caFile ? { caFile: sandbox.caFile } : {}), close: () => sandbox.close() };
-  },
+    return {
+      url: sandbox.esUrl,
+      ...(sandbox.caFile ? { caFile: sandbox.caFile } : {}),
+      close: () => sandbox.close()
+    };
+  }
 });
 
 interface RealFlavours {
@@ -71,7 +85,11 @@ interface RealFlavours {
   tls?: RealFlavourId;
 }
 
-const realTarget = ({ open, secured, tls: overHttps }: RealFlavours): EsTarget => ({
+const realTarget = ({
+  open,
+  secured,
+  tls: overHttps
+}: RealFlavours): EsTarget => ({
   name: `real Elasticsearch ${REAL_FLAVOURS[open].version}`,
   engine: 'real',
   version: REAL_FLAVOURS[open].version,
@@ -80,48 +98,76 @@ const realTarget = ({ open, secured, tls: overHttps }: RealFlavours): EsTarget =
   skipped: realNodesUnavailable(),
   start: async ({ security, tls = false }) => {
     const version = REAL_FLAVOURS[open].version;
-    if (tls && !security) throw new Error('the real HTTPS node is secured (HTTPS comes with x-pack security): ask for security too');
+    if (tls && !security) {
+      throw new Error(
+        'the real HTTPS node is secured (HTTPS comes with x-pack security): ask for security too'
+      );
+    }
     const flavour = tls ? overHttps : security ? secured : open;
-    if (!flavour) throw new Error(`no ${tls ? 'HTTPS' : 'secured'} ${version} node (x-pack-security is on Central for 8.19 only)`);
+    if (!flavour) {
+      throw new Error(
+        `no ${tls ? 'HTTPS' : 'secured'} ${version} node (x-pack-security is on Central for 8.19 only)`
+      );
+    }
     const outcome = await realNode(flavour, SUITES_INSTANCE);
-    if ('skipped' in outcome) throw new Error(outcome.skipped);
+    if ('skipped' in outcome) {
+      throw new Error(outcome.skipped);
+    }
     await ensureProducts(outcome.node);
     // Shared by the whole run; global-teardown.ts stops it.
     const { url, caFile } = outcome.node;
     return { url, ...(caFile ? { caFile } : {}), close: async () => undefined };
-  },
+  }
 });
 
 /** The sandbox at the versions a suite covered before (8.15.0 unless it says), then both real nodes. */
-export function elasticsearchTargets(sandboxVersions: string[] = ['8.15.0']): EsTarget[] {
+export function elasticsearchTargets(
+  sandboxVersions: string[] = ['8.15.0']
+): EsTarget[] {
   return [
     ...sandboxVersions.map(sandboxTarget),
-    realTarget({ open: 'es-8.19', secured: 'es-8.19-security', tls: 'es-8.19-tls' }),
-    realTarget({ open: 'es-7.17' }),
+    realTarget({
+      open: 'es-8.19',
+      secured: 'es-8.19-security',
+      tls: 'es-8.19-tls'
+    }),
+    realTarget({ open: 'es-7.17' })
   ];
 }
 
 /** The targets that can serve HTTPS (secured, with their own CA file): the sandbox and real 8.19. */
-export function elasticsearchTlsTargets(sandboxVersions: string[] = ['8.15.0']): EsTarget[] {
-  return elasticsearchTargets(sandboxVersions).filter((target) => target.canTls);
+export function elasticsearchTlsTargets(
+  sandboxVersions: string[] = ['8.15.0']
+): EsTarget[] {
+  return elasticsearchTargets(sandboxVersions).filter(target => target.canTls);
 }
 
 /** `describe` once per target; a target that cannot run here is reported as skipped, with why. */
-export function describeEachTarget(targets: EsTarget[], title: string, body: (target: EsTarget) => void): void {
+export function describeEachTarget(
+  targets: EsTarget[],
+  title: string,
+  body: (target: EsTarget) => void
+): void {
   for (const target of targets) {
-    if (target.skipped) describe.skip(`${target.name} (skipped: ${target.skipped}): ${title}`, () => body(target));
-    else describe(`${target.name}: ${title}`, () => body(target));
+    if (target.skipped) {
+      describe.skip(`${target.name} (skipped: ${target.skipped}): ${title}`, () =>
+        body(target));
+    } else {
+      describe(`${target.name}: ${title}`, () => body(target));
+    }
   }
 }
 
 /** Why real nodes cannot run here: opted out, or no Java (checked without starting a JVM). */
 function realNodesUnavailable(): string | undefined {
-  if (process.env['SEARCHBOOK_REAL_ES'] === '0') return 'SEARCHBOOK_REAL_ES=0';
+  if (process.env['SEARCHBOOK_REAL_ES'] === '0') {
+    return 'SEARCHBOOK_REAL_ES=0';
+  }
   return javaOnPath() ? undefined : 'no java on PATH';
 }
 
 function javaOnPath(): boolean {
-  return (process.env['PATH'] ?? '').split(delimiter).some((dir) => {
+  return (process.env['PATH'] ?? '').split(delimiter).some(dir => {
     try {
       accessSync(join(dir, 'java'), constants.X_OK);
       return true;

@@ -15,7 +15,9 @@ export async function freePort(): Promise<number> {
   const low = ephemeralLow();
   for (let attempt = 0; attempt < 64; attempt++) {
     const port = FLOOR + Math.floor(Math.random() * (low - FLOOR));
-    if (await listensOn(port)) return port;
+    if (await listensOn(port)) {
+      return port;
+    }
   }
   return osPicked();
 }
@@ -24,7 +26,11 @@ const FLOOR = 20_000;
 
 function ephemeralLow(): number {
   try {
-    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    const low = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+        .trim()
+        .split(/\s+/)[0]
+    );
     return Number.isInteger(low) && low > FLOOR + 1000 ? low : 32_768;
   } catch {
     return 32_768;
@@ -32,7 +38,7 @@ function ephemeralLow(): number {
 }
 
 function listensOn(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
+  return new Promise(resolve => {
     const server = createServer();
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
@@ -45,7 +51,11 @@ function osPicked(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port'))
+      );
     });
   });
 }

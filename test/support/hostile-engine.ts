@@ -1,4 +1,9 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import {
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  createServer
+} from 'node:http';
 import type { Socket } from 'node:net';
 
 /**
@@ -14,33 +19,46 @@ export interface HostileEngine {
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
-export async function startHostileEngine(routes: Record<string, Route>): Promise<HostileEngine> {
+export async function startHostileEngine(
+  routes: Record<string, Route>
+): Promise<HostileEngine> {
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     requests.push(req.url ?? '/');
     const route = routes[path];
-    if (route) return route(req, res);
+    if (route) {
+      return route(req, res);
+    }
     res.setHeader('x-elastic-product', 'Elasticsearch');
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ name: 'hostile', cluster_name: 'test', version: { number: '8.15.0' }, tagline: 'You Know, for Search' }));
+    res.end(
+      JSON.stringify({
+        name: 'hostile',
+        cluster_name: 'test',
+        version: { number: '8.15.0' },
+        tagline: 'You Know, for Search'
+      })
+    );
   });
-  server.on('connection', (socket) => {
+  server.on('connection', socket => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     close: () =>
-      new Promise((r) => {
-        for (const socket of sockets) socket.destroy();
+      new Promise(r => {
+        for (const socket of sockets) {
+          socket.destroy();
+        }
         server.close(() => r());
-      }),
+      })
   };
 }
 
@@ -55,32 +73,49 @@ export interface Streamed {
  * Writes `offered` bytes of `piece` repeated, honouring backpressure (so only what the client
  * reads leaves the server), and resolves when the body ended or the client closed the socket.
  */
-export function streamBody(res: ServerResponse, offered: number, piece: Buffer): Promise<Streamed> {
-  return new Promise((resolve) => {
+export function streamBody(
+  res: ServerResponse,
+  offered: number,
+  piece: Buffer
+): Promise<Streamed> {
+  return new Promise(resolve => {
     let written = 0;
     let done = false;
     const finish = (closedEarly: boolean) => {
-      if (done) return;
+      if (done) {
+        return;
+      }
       done = true;
       resolve({ written, offered, closedEarly });
     };
     res.on('close', () => finish(!res.writableFinished));
     const pump = (): void => {
       while (written < offered && !res.destroyed) {
-        const chunk = piece.subarray(0, Math.min(piece.length, offered - written));
+        const chunk = piece.subarray(
+          0,
+          Math.min(piece.length, offered - written)
+        );
         written += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
+        if (!res.write(chunk)) {
+          return void res.once('drain', pump);
+        }
       }
-      if (!res.destroyed) res.end(() => finish(false));
+      if (!res.destroyed) {
+        res.end(() => finish(false));
+      }
     };
     pump();
   });
 }
 
 /** Writes `text` one byte every `everyMs`, resolving with how far it got when done or when the client hung up. */
-export function trickleBody(res: ServerResponse, text: string, everyMs: number): Promise<Streamed> {
+export function trickleBody(
+  res: ServerResponse,
+  text: string,
+  everyMs: number
+): Promise<Streamed> {
   const bytes = Buffer.from(text, 'utf8');
-  return new Promise((resolve) => {
+  return new Promise(resolve => {
     let written = 0;
     let timer: NodeJS.Timeout | undefined;
     const finish = (closedEarly: boolean) => {
@@ -88,11 +123,17 @@ export function trickleBody(res: ServerResponse, text: string, everyMs: number):
       resolve({ written, offered: bytes.length, closedEarly });
     };
     res.on('close', () => {
-      if (!res.writableFinished) finish(true);
+      if (!res.writableFinished) {
+        finish(true);
+      }
     });
     const next = (): void => {
-      if (res.destroyed) return;
-      if (written >= bytes.length) return void res.end(() => finish(false));
+      if (res.destroyed) {
+        return;
+      }
+      if (written >= bytes.length) {
+        return void res.end(() => finish(false));
+      }
       res.write(bytes.subarray(written, written + 1));
       written += 1;
       timer = setTimeout(next, everyMs);

@@ -11,7 +11,14 @@ const HERE = join(__dirname, '..', '..');
 export const REPO = basename(HERE) === 'dist' ? dirname(HERE) : HERE;
 
 export interface WireMessage {
-  header: { msg_id: string; msg_type: string; session: string; version: string; date?: string; username: string };
+  header: {
+    msg_id: string;
+    msg_type: string;
+    session: string;
+    version: string;
+    date?: string;
+    username: string;
+  };
   parent_header: { msg_id?: string; msg_type?: string };
   metadata: Record<string, unknown>;
   content: Record<string, unknown>;
@@ -31,7 +38,7 @@ export class KernelClient {
   private readonly sockets: Record<Channel, zmq.Dealer> = {
     shell: new zmq.Dealer({ routingId: this.session }),
     control: new zmq.Dealer(),
-    stdin: new zmq.Dealer({ routingId: this.session }),
+    stdin: new zmq.Dealer({ routingId: this.session })
   };
   private readonly iopub = new zmq.Subscriber();
   private readonly iopubLog: WireMessage[] = [];
@@ -43,7 +50,10 @@ export class KernelClient {
   connectionFile = '';
 
   /** `cwd` is where the kernel process starts (Jupyter starts it in the notebook's directory). */
-  static async start(env: Record<string, string> = {}, options: { cwd?: string } = {}): Promise<KernelClient> {
+  static async start(
+    env: Record<string, string> = {},
+    options: { cwd?: string } = {}
+  ): Promise<KernelClient> {
     // Ports picked free can be taken before the kernel binds them (jupyter_client has the same
     // race); like Jupyter restarting a dead kernel, try again on fresh ports.
     for (let attempt = 1; ; attempt++) {
@@ -53,26 +63,74 @@ export class KernelClient {
         return client;
       } catch (err) {
         await client.close();
-        if (attempt === 3 || !client.stderr.includes('Address already in use')) throw err;
+        if (
+          attempt === 3 ||
+          !client.stderr.includes('Address already in use')
+        ) {
+          throw err;
+        }
       }
     }
   }
 
   /** Writes a connection file on free ports (the benchmark launches the process itself). */
-  async prepare(): Promise<{ connectionFile: string; ports: Record<'shell_port' | 'control_port' | 'stdin_port' | 'iopub_port' | 'hb_port', number>; frames: KernelClient['frames'] }> {
-    const ports = { shell_port: await freePort(), control_port: await freePort(), stdin_port: await freePort(), iopub_port: await freePort(), hb_port: await freePort() };
+  async prepare(): Promise<{
+    connectionFile: string;
+    ports: Record<
+      'shell_port' | 'control_port' | 'stdin_port' | 'iopub_port' | 'hb_port',
+      number
+    >;
+    frames: KernelClient['frames'];
+  }> {
+    const ports = {
+      shell_port: await freePort(),
+      control_port: await freePort(),
+      stdin_port: await freePort(),
+      iopub_port: await freePort(),
+      hb_port: await freePort()
+    };
     const dir = mkdtempSync(join(tmpdir(), 'searchbook-test-'));
     this.connectionFile = join(dir, 'kernel.json');
-    writeFileSync(this.connectionFile, JSON.stringify({ ...ports, ip: '127.0.0.1', transport: 'tcp', key: this.key, signature_scheme: 'hmac-sha256', kernel_name: 'searchbook' }));
-    return { connectionFile: this.connectionFile, ports, frames: this.frames.bind(this) };
+    writeFileSync(
+      this.connectionFile,
+      JSON.stringify({
+        ...ports,
+        ip: '127.0.0.1',
+        transport: 'tcp',
+        key: this.key,
+        signature_scheme: 'hmac-sha256',
+        kernel_name: 'searchbook'
+      })
+    );
+    return {
+      connectionFile: this.connectionFile,
+      ports,
+      frames: this.frames.bind(this)
+    };
   }
 
-  private async launch(env: Record<string, string>, cwd?: string): Promise<void> {
+  private async launch(
+    env: Record<string, string>,
+    cwd?: string
+  ): Promise<void> {
     const { ports } = await this.prepare();
-    this.process = spawn(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'kernel', this.connectionFile], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], ...(cwd ? { cwd } : {}) });
-    this.process.stderr?.on('data', (d: Buffer) => (this.stderr += d.toString()));
+    this.process = spawn(
+      process.execPath,
+      [join(REPO, 'bin', 'searchbook.js'), 'kernel', this.connectionFile],
+      {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        ...(cwd ? { cwd } : {})
+      }
+    );
+    this.process.stderr?.on(
+      'data',
+      (d: Buffer) => (this.stderr += d.toString())
+    );
     for (const channel of ['shell', 'control', 'stdin'] as const) {
-      this.sockets[channel].connect(`tcp://127.0.0.1:${ports[`${channel}_port`]}`);
+      this.sockets[channel].connect(
+        `tcp://127.0.0.1:${ports[`${channel}_port`]}`
+      );
       void this.readReplies(channel);
     }
     this.iopub.connect(`tcp://127.0.0.1:${ports.iopub_port}`);
@@ -85,34 +143,61 @@ export class KernelClient {
   private async waitForIopub(): Promise<void> {
     const deadline = Date.now() + 15_000;
     while (this.iopubLog.length === 0) {
-      if (Date.now() > deadline || this.process.exitCode !== null) throw new Error(`kernel did not start: ${this.stderr}`);
-      void this.request('shell', 'kernel_info_request', {}).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 100));
+      if (Date.now() > deadline || this.process.exitCode !== null) {
+        throw new Error(`kernel did not start: ${this.stderr}`);
+      }
+      void this.request('shell', 'kernel_info_request', {}).catch(
+        () => undefined
+      );
+      await new Promise(r => setTimeout(r, 100));
     }
   }
 
   sign(frames: Buffer[]): string {
     const hmac = createHmac('sha256', this.key);
-    for (const f of frames) hmac.update(f);
+    for (const f of frames) {
+      hmac.update(f);
+    }
     return hmac.digest('hex');
   }
 
-  frames(msgType: string, content: Record<string, unknown>, parent: Record<string, unknown> = {}): { id: string; frames: Buffer[] } {
+  frames(
+    msgType: string,
+    content: Record<string, unknown>,
+    parent: Record<string, unknown> = {}
+  ): { id: string; frames: Buffer[] } {
     const id = randomUUID();
-    const header = { msg_id: id, msg_type: msgType, session: this.session, username: 'test', date: new Date().toISOString(), version: '5.3' };
-    const body = [header, parent, {}, content].map((p) => Buffer.from(JSON.stringify(p)));
-    return { id, frames: [Buffer.from('<IDS|MSG>'), Buffer.from(this.sign(body)), ...body] };
+    const header = {
+      msg_id: id,
+      msg_type: msgType,
+      session: this.session,
+      username: 'test',
+      date: new Date().toISOString(),
+      version: '5.3'
+    };
+    const body = [header, parent, {}, content].map(p =>
+      Buffer.from(JSON.stringify(p))
+    );
+    return {
+      id,
+      frames: [Buffer.from('<IDS|MSG>'), Buffer.from(this.sign(body)), ...body]
+    };
   }
 
   /** Sends a request and resolves with its reply. */
-  async request(channel: Channel, msgType: string, content: Record<string, unknown>, timeoutMs = 10_000): Promise<WireMessage> {
+  async request(
+    channel: Channel,
+    msgType: string,
+    content: Record<string, unknown>,
+    timeoutMs = 10_000
+  ): Promise<WireMessage> {
     const { id, frames } = this.frames(msgType, content);
     const reply = new Promise<WireMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.replies.delete(id);
         reject(new Error(`no reply to ${msgType} within ${timeoutMs} ms`));
       }, timeoutMs);
-      this.replies.set(id, (m) => {
+      this.replies.set(id, m => {
         clearTimeout(timer);
         resolve(m);
       });
@@ -126,15 +211,32 @@ export class KernelClient {
   }
 
   /** Sends without waiting, returning the msg_id (to run several cells at once). */
-  async submit(channel: Channel, msgType: string, content: Record<string, unknown>): Promise<{ id: string; reply: Promise<WireMessage> }> {
+  async submit(
+    channel: Channel,
+    msgType: string,
+    content: Record<string, unknown>
+  ): Promise<{ id: string; reply: Promise<WireMessage> }> {
     const { id, frames } = this.frames(msgType, content);
-    const reply = new Promise<WireMessage>((resolve) => this.replies.set(id, resolve));
+    const reply = new Promise<WireMessage>(resolve =>
+      this.replies.set(id, resolve)
+    );
     await this.sockets[channel].send(frames);
     return { id, reply };
   }
 
-  async execute(code: string, extra: Record<string, unknown> = {}): Promise<{ reply: WireMessage; iopub: WireMessage[] }> {
-    const { id, reply } = await this.submit('shell', 'execute_request', { code, silent: false, store_history: true, user_expressions: {}, allow_stdin: false, stop_on_error: true, ...extra });
+  async execute(
+    code: string,
+    extra: Record<string, unknown> = {}
+  ): Promise<{ reply: WireMessage; iopub: WireMessage[] }> {
+    const { id, reply } = await this.submit('shell', 'execute_request', {
+      code,
+      silent: false,
+      store_history: true,
+      user_expressions: {},
+      allow_stdin: false,
+      stop_on_error: true,
+      ...extra
+    });
     const answer = await reply;
     return { reply: answer, iopub: await this.iopubFor(id) };
   }
@@ -143,10 +245,22 @@ export class KernelClient {
   async iopubFor(msgId: string, timeoutMs = 10_000): Promise<WireMessage[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const mine = this.iopubLog.filter((m) => m.parent_header.msg_id === msgId);
-      if (mine.some((m) => m.header.msg_type === 'status' && m.content.execution_state === 'idle')) return mine;
-      if (Date.now() > deadline) throw new Error(`no idle for ${msgId}; got ${mine.map((m) => m.header.msg_type).join(',')}`);
-      await new Promise<void>((r) => {
+      const mine = this.iopubLog.filter(m => m.parent_header.msg_id === msgId);
+      if (
+        mine.some(
+          m =>
+            m.header.msg_type === 'status' &&
+            m.content.execution_state === 'idle'
+        )
+      ) {
+        return mine;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `no idle for ${msgId}; got ${mine.map(m => m.header.msg_type).join(',')}`
+        );
+      }
+      await new Promise<void>(r => {
         this.waiters.push(r);
         setTimeout(r, 100);
       });
@@ -160,8 +274,10 @@ export class KernelClient {
   async nextInputRequest(timeoutMs = 5000): Promise<WireMessage> {
     const deadline = Date.now() + timeoutMs;
     while (this.inputRequests.length === 0) {
-      if (Date.now() > deadline) throw new Error('no input_request');
-      await new Promise((r) => setTimeout(r, 20));
+      if (Date.now() > deadline) {
+        throw new Error('no input_request');
+      }
+      await new Promise(r => setTimeout(r, 20));
     }
     return this.inputRequests.shift() as WireMessage;
   }
@@ -174,7 +290,11 @@ export class KernelClient {
 
   async heartbeat(timeoutMs = 2000): Promise<boolean> {
     const req = new zmq.Request({ receiveTimeout: timeoutMs });
-    const port = (JSON.parse(readFileSync(this.connectionFile, 'utf8')) as { hb_port: number }).hb_port;
+    const port = (
+      JSON.parse(readFileSync(this.connectionFile, 'utf8')) as {
+        hb_port: number;
+      }
+    ).hb_port;
     req.connect(`tcp://127.0.0.1:${port}`);
     try {
       await req.send('ping');
@@ -188,24 +308,38 @@ export class KernelClient {
   }
 
   exited(): Promise<number | null> {
-    if (this.process.exitCode !== null) return Promise.resolve(this.process.exitCode);
-    return new Promise((resolve) => this.process.once('exit', (code) => resolve(code)));
+    if (this.process.exitCode !== null) {
+      return Promise.resolve(this.process.exitCode);
+    }
+    return new Promise(resolve =>
+      this.process.once('exit', code => resolve(code))
+    );
   }
 
   async close(): Promise<void> {
-    for (const s of Object.values(this.sockets)) s.close();
+    for (const s of Object.values(this.sockets)) {
+      s.close();
+    }
     this.iopub.close();
-    if (this.process && this.process.exitCode === null && this.process.signalCode === null) {
+    if (
+      this.process &&
+      this.process.exitCode === null &&
+      this.process.signalCode === null
+    ) {
       this.process.kill('SIGKILL');
       await this.exited();
     }
   }
 
   private parse(frames: Buffer[]): WireMessage {
-    const split = frames.findIndex((f) => f.toString() === '<IDS|MSG>');
+    const split = frames.findIndex(f => f.toString() === '<IDS|MSG>');
     const body = frames.slice(split + 2, split + 6);
-    if (frames[split + 1]?.toString() !== this.sign(body)) throw new Error('bad signature from kernel');
-    const [header, parent_header, metadata, content] = body.map((b) => JSON.parse(b.toString()));
+    if (frames[split + 1]?.toString() !== this.sign(body)) {
+      throw new Error('bad signature from kernel');
+    }
+    const [header, parent_header, metadata, content] = body.map(b =>
+      JSON.parse(b.toString())
+    );
     return { header, parent_header, metadata, content };
   }
 
@@ -213,7 +347,9 @@ export class KernelClient {
     try {
       for await (const frames of this.sockets[channel]) {
         const message = this.parse(frames);
-        if (message.header.msg_type === 'input_request') this.inputRequests.push(message);
+        if (message.header.msg_type === 'input_request') {
+          this.inputRequests.push(message);
+        }
         const id = message.parent_header.msg_id;
         const resolve = id ? this.replies.get(id) : undefined;
         if (resolve && id && message.header.msg_type !== 'input_request') {
@@ -232,7 +368,9 @@ export class KernelClient {
         this.iopubLog.push(this.parse(frames));
         const waiters = this.waiters;
         this.waiters = [];
-        for (const w of waiters) w();
+        for (const w of waiters) {
+          w();
+        }
       }
     } catch {
       // closed

@@ -10,10 +10,14 @@ export function parseCsv(text: string): string[][] {
       if (c === '"' && text[i + 1] === '"') {
         field += '"';
         i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
+      } else if (c === '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c === '"') {
+      quoted = true;
+    } else if (c === ',') {
       record.push(field);
       field = '';
     } else if (c === '\r' && text[i + 1] === '\n') {
@@ -22,8 +26,12 @@ export function parseCsv(text: string): string[][] {
       record = [];
       field = '';
       i++;
-    } else field += c;
+    } else {
+      field += c;
+    }
   }
-  if (field !== '' || record.length > 0) throw new Error('the CSV does not end with CRLF');
+  if (field !== '' || record.length > 0) {
+    throw new Error('the CSV does not end with CRLF');
+  }
   return records;
 }

@@ -7,12 +7,19 @@ import differences from './sandbox-differences.json';
  * never silently accepted. When the sandbox is fixed, delete the entry and the sandbox-side
  * expectations with it.
  */
-export const SANDBOX_DIFFERENCES: Readonly<Record<string, string>> = differences;
+export const SANDBOX_DIFFERENCES: Readonly<Record<string, string>> =
+  differences;
 
 export type SandboxDifference = keyof typeof differences;
 
 /** The expectation for this engine, naming the known difference that makes them differ. */
-export function expectFor<T>(target: { engine: 'sandbox' | 'real' }, difference: SandboxDifference, answers: { sandbox: T; elasticsearch: T }): T {
-  if (!Object.hasOwn(SANDBOX_DIFFERENCES, difference)) throw new Error(`unknown sandbox difference ${difference}`);
+export function expectFor<T>(
+  target: { engine: 'sandbox' | 'real' },
+  difference: SandboxDifference,
+  answers: { sandbox: T; elasticsearch: T }
+): T {
+  if (!Object.hasOwn(SANDBOX_DIFFERENCES, difference)) {
+    throw new Error(`unknown sandbox difference ${difference}`);
+  }
   return target.engine === 'sandbox' ? answers.sandbox : answers.elasticsearch;
 }

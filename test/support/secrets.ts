@@ -4,11 +4,15 @@ import { ES_TEST_PASSWORD } from './real-elasticsearch/flavours';
 export const SECRETS = {
   ES_PASSWORD: ES_TEST_PASSWORD,
   TS_API_KEY: 'ts-admin-secret-71c2',
-  WRONG: 'wrong-secret-0d1e',
+  WRONG: 'wrong-secret-0d1e'
 } as const;
 
 export function expectNoSecret(text: string, more: string[] = []): void {
-  for (const secret of [...Object.values(SECRETS), ...more]) expect(text).not.toContain(secret);
+  for (const secret of [...Object.values(SECRETS), ...more]) {
+    expect(text).not.toContain(secret);
+  }
   // Nor the Basic header a password would travel in.
-  expect(text).not.toContain(Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64'));
+  expect(text).not.toContain(
+    Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64')
+  );
 }

@@ -18,8 +18,8 @@ export interface SlowEngine {
 export async function startSlowEngine(holdMs = 30_000): Promise<SlowEngine> {
   let arrived!: () => void;
   let aborted!: (at: number) => void;
-  const slowArrived = new Promise<void>((r) => (arrived = r));
-  const slowAborted = new Promise<number>((r) => (aborted = r));
+  const slowArrived = new Promise<void>(r => (arrived = r));
+  const slowAborted = new Promise<number>(r => (aborted = r));
   const timers = new Set<NodeJS.Timeout>();
   let waiting: (() => void)[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
@@ -27,30 +27,43 @@ export async function startSlowEngine(holdMs = 30_000): Promise<SlowEngine> {
     res.setHeader('content-type', 'application/json');
     if (req.url?.startsWith('/slow')) {
       arrived();
-      for (const resolve of waiting) resolve();
+      for (const resolve of waiting) {
+        resolve();
+      }
       waiting = [];
       res.on('close', () => {
-        if (!res.writableEnded) aborted(performance.now());
+        if (!res.writableEnded) {
+          aborted(performance.now());
+        }
       });
       const timer = setTimeout(() => res.end('{"hits":{"hits":[]}}'), holdMs);
       timers.add(timer);
       return;
     }
-    res.end(JSON.stringify({ name: 'slow', cluster_name: 'test', version: { number: '8.15.0' }, tagline: 'You Know, for Search' }));
+    res.end(
+      JSON.stringify({
+        name: 'slow',
+        cluster_name: 'test',
+        version: { number: '8.15.0' },
+        tagline: 'You Know, for Search'
+      })
+    );
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `http://127.0.0.1:${port}`,
     slowArrived,
     slowAborted,
-    slowArrivals: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    slowArrivals: () => new Promise<void>(resolve => waiting.push(resolve)),
     close: () =>
-      new Promise((r) => {
-        for (const t of timers) clearTimeout(t);
+      new Promise(r => {
+        for (const t of timers) {
+          clearTimeout(t);
+        }
         server.closeAllConnections();
         server.close(() => r());
-      }),
+      })
   };
 }

@@ -29,16 +29,24 @@ function emptyStatus(total: number): JsonObject {
     retries: { bulk: 0, search: 0 },
     throttled_millis: 0,
     requests_per_second: -1.0,
-    throttled_until_millis: 0,
+    throttled_until_millis: 0
   };
 }
 
 /** Deletes one batch; returns false when done (or aborted on a conflict). */
-function runBatch(job: Job, cursor: { next: number }, status: JsonObject, failures: JsonObject[]): boolean {
+function runBatch(
+  job: Job,
+  cursor: { next: number },
+  status: JsonObject,
+  failures: JsonObject[]
+): boolean {
   const end = Math.min(cursor.next + job.batchSize, job.targets.length);
   status['batches'] = (status['batches'] as number) + 1;
   for (let i = cursor.next; i < end; i++) {
-    const { index, doc } = job.targets[i] as { index: IndexData; doc: StoredDoc };
+    const { index, doc } = job.targets[i] as {
+      index: IndexData;
+      doc: StoredDoc;
+    };
     const live = index.get(doc.id);
     if (!live || live.seqNo !== doc.seqNo) {
       status['version_conflicts'] = (status['version_conflicts'] as number) + 1;
@@ -52,9 +60,9 @@ function runBatch(job: Job, cursor: { next: number }, status: JsonObject, failur
             : `[${doc.id}]: version conflict, required seqNo [${doc.seqNo}], primary term [1]. but no document was found`,
           index_uuid: index.uuid,
           shard: '0',
-          index: index.name,
+          index: index.name
         },
-        status: 409,
+        status: 409
       });
       if (!job.proceedOnConflict) {
         cursor.next = job.targets.length;
@@ -69,23 +77,41 @@ function runBatch(job: Job, cursor: { next: number }, status: JsonObject, failur
   return end < job.targets.length;
 }
 
-function response(started: number, status: JsonObject, failures: JsonObject[]): JsonObject {
+function response(
+  started: number,
+  status: JsonObject,
+  failures: JsonObject[]
+): JsonObject {
   return { took: Date.now() - started, timed_out: false, ...status, failures };
 }
 
 export function deleteByQuery(ex: Exchange, ctx: Context): void {
   const body = ex.json() ?? {};
   for (const k of Object.keys(body)) {
-    if (k !== 'query' && k !== 'max_docs' && k !== 'slice') throw parsingError(`request does not support [${k}]`);
+    if (k !== 'query' && k !== 'max_docs' && k !== 'slice') {
+      throw parsingError(`request does not support [${k}]`);
+    }
   }
   const expr = ex.params['index'] as string;
   authorizeExplicit(ex, ctx.state, 'deleteByQuery', expr);
-  const indices = narrow(ex, 'deleteByQuery', resolveIndices(ctx.state, expr, optionsFromQuery(ex.query)));
-  const maxDocs = ex.int('max_docs') ?? (typeof body['max_docs'] === 'number' ? body['max_docs'] : Infinity);
+  const indices = narrow(
+    ex,
+    'deleteByQuery',
+    resolveIndices(ctx.state, expr, optionsFromQuery(ex.query))
+  );
+  const maxDocs =
+    ex.int('max_docs') ??
+    (typeof body['max_docs'] === 'number' ? body['max_docs'] : Infinity);
   const targets: Job['targets'] = [];
   for (const index of indices) {
-    for (const doc of matchingDocs({ index, docs: index.searchable() }, body['query'], ctx.version)) {
-      if (targets.length >= maxDocs) break;
+    for (const doc of matchingDocs(
+      { index, docs: index.searchable() },
+      body['query'],
+      ctx.version
+    )) {
+      if (targets.length >= maxDocs) {
+        break;
+      }
       targets.push({ index, doc });
     }
   }
@@ -93,29 +119,40 @@ export function deleteByQuery(ex: Exchange, ctx: Context): void {
     targets,
     proceedOnConflict: ex.query.get('conflicts') === 'proceed',
     batchSize: ex.int('scroll_size') ?? 1000,
-    refresh: ex.query.get('refresh') !== null && ex.query.get('refresh') !== 'false',
+    refresh:
+      ex.query.get('refresh') !== null && ex.query.get('refresh') !== 'false'
   };
   const status = emptyStatus(targets.length);
   const failures: JsonObject[] = [];
   const cursor = { next: 0 };
   const started = Date.now();
   const done = (): JsonObject => {
-    if (job.refresh) indices.forEach((i) => i.refresh());
+    if (job.refresh) {
+      indices.forEach(i => i.refresh());
+    }
     return response(started, status, failures);
   };
 
   if (ex.query.get('wait_for_completion') === 'false') {
-    const task: TaskRecord = startTask(ctx, 'indices:data/write/delete/byquery', `delete-by-query [${indices.map((i) => i.name).join(', ')}]`, status);
+    const task: TaskRecord = startTask(
+      ctx,
+      'indices:data/write/delete/byquery',
+      `delete-by-query [${indices.map(i => i.name).join(', ')}]`,
+      status
+    );
     // One batch per turn of the event loop, so the task can be observed while it runs.
     const step = (): void => {
-      if (targets.length > 0 && runBatch(job, cursor, status, failures)) setImmediate(step);
-      else finishTask(task, done());
+      if (targets.length > 0 && runBatch(job, cursor, status, failures)) {
+        setImmediate(step);
+      } else {
+        finishTask(task, done());
+      }
     };
     setImmediate(step);
     ex.send(200, { task: `${task.node}:${task.id}` });
     return;
   }
-  while (targets.length > 0 && runBatch(job, cursor, status, failures));
+  while (targets.length > 0 && runBatch(job, cursor, status, failures)) {}
   const result = done();
   ex.send(failures.length > 0 && !job.proceedOnConflict ? 409 : 200, result);
 }

@@ -2,7 +2,10 @@
  * Elasticsearch's error envelope: {"error":{"root_cause":[...],"type","reason",...},"status"}.
  * Handlers throw EsError; the router turns it into the response.
  */
-export type ErrorCause = { type: string; reason: string } & Record<string, unknown>;
+export type ErrorCause = { type: string; reason: string } & Record<
+  string,
+  unknown
+>;
 
 export class EsError extends Error {
   /**
@@ -14,9 +17,13 @@ export class EsError extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
-    readonly headers: Record<string, string | string[]> = {},
+    readonly headers: Record<string, string | string[]> = {}
   ) {
-    super(typeof body === 'object' && body !== null ? JSON.stringify(body) : String(body));
+    super(
+      typeof body === 'object' && body !== null
+        ? JSON.stringify(body)
+        : String(body)
+    );
   }
 }
 
@@ -24,13 +31,20 @@ export class EsError extends Error {
 export function esError(
   status: number,
   cause: ErrorCause,
-  opts: { rootCauses?: ErrorCause[]; outerExtra?: Record<string, unknown>; headers?: Record<string, string | string[]> } = {},
+  opts: {
+    rootCauses?: ErrorCause[];
+    outerExtra?: Record<string, unknown>;
+    headers?: Record<string, string | string[]>;
+  } = {}
 ): EsError {
   const rootCauses = opts.rootCauses ?? [cause];
   return new EsError(
     status,
-    { error: { root_cause: rootCauses, ...cause, ...(opts.outerExtra ?? {}) }, status },
-    opts.headers,
+    {
+      error: { root_cause: rootCauses, ...cause, ...(opts.outerExtra ?? {}) },
+      status
+    },
+    opts.headers
   );
 }
 
@@ -47,14 +61,17 @@ export function parsingError(reason: string, line = 1, col = 1): EsError {
   return esError(400, { type: 'parsing_exception', reason, line, col });
 }
 
-export function indexNotFound(name: string, resourceType = 'index_or_alias'): EsError {
+export function indexNotFound(
+  name: string,
+  resourceType = 'index_or_alias'
+): EsError {
   return esError(404, {
     type: 'index_not_found_exception',
     reason: `no such index [${name}]`,
     'resource.type': resourceType,
     'resource.id': name,
     index_uuid: '_na_',
-    index: name,
+    index: name
   });
 }
 
@@ -63,7 +80,7 @@ export function resourceAlreadyExists(name: string, uuid: string): EsError {
     type: 'resource_already_exists_exception',
     reason: `index [${name}/${uuid}] already exists`,
     index_uuid: uuid,
-    index: name,
+    index: name
   });
 }
 
@@ -72,12 +89,19 @@ export function invalidIndexName(name: string, why: string): EsError {
     type: 'invalid_index_name_exception',
     reason: `Invalid index name [${name}], ${why}`,
     index_uuid: '_na_',
-    index: name,
+    index: name
   });
 }
 
 /** Exceptions of Java itself (not Elasticsearch's): ES prints them with one more level of caused_by. */
-const JAVA_EXCEPTIONS = new Set(['illegal_argument_exception', 'illegal_state_exception', 'number_format_exception', 'null_pointer_exception', 'unsupported_operation_exception', 'arithmetic_exception']);
+const JAVA_EXCEPTIONS = new Set([
+  'illegal_argument_exception',
+  'illegal_state_exception',
+  'number_format_exception',
+  'null_pointer_exception',
+  'unsupported_operation_exception',
+  'arithmetic_exception'
+]);
 
 /**
  * A failure raised while a shard executes a search: ES wraps it in
@@ -89,21 +113,40 @@ export function shardFailure(
   status: number,
   cause: ErrorCause,
   index: { name: string; uuid: string },
-  phase = 'query',
+  phase = 'query'
 ): EsError {
   const { caused_by: _inner, ...rootCause } = cause;
   const outerExtra: Record<string, unknown> = {
     phase,
     grouped: true,
-    failed_shards: [{ shard: 0, index: index.name, node: 'sandbox-node-0000000000', reason: cause }],
+    failed_shards: [
+      {
+        shard: 0,
+        index: index.name,
+        node: 'sandbox-node-0000000000',
+        reason: cause
+      }
+    ]
   };
-  if (JAVA_EXCEPTIONS.has(cause.type)) outerExtra['caused_by'] = { ...cause, caused_by: cause['caused_by'] ?? rootCause };
-  return esError(status, { type: 'search_phase_execution_exception', reason: 'all shards failed' }, { rootCauses: [rootCause], outerExtra });
+  if (JAVA_EXCEPTIONS.has(cause.type)) {
+    outerExtra['caused_by'] = {
+      ...cause,
+      caused_by: cause['caused_by'] ?? rootCause
+    };
+  }
+  return esError(
+    status,
+    { type: 'search_phase_execution_exception', reason: 'all shards failed' },
+    { rootCauses: [rootCause], outerExtra }
+  );
 }
 
 /** Request bodies that are not JSON: ES answers x_content_parse_exception / json_parse_exception. */
 export function badJson(detail: string): EsError {
-  return esError(400, { type: 'x_content_parse_exception', reason: `[1:1] ${detail}` });
+  return esError(400, {
+    type: 'x_content_parse_exception',
+    reason: `[1:1] ${detail}`
+  });
 }
 
 /**
@@ -111,7 +154,10 @@ export function badJson(detail: string): EsError {
  * (json_e_o_f_exception) or as 8.x wraps it (x_content_e_o_f_exception). Undefined for other
  * syntax errors. Columns are 1-based; the start marker is the innermost unclosed bracket.
  */
-export function truncatedJson(text: string, major: number): EsError | undefined {
+export function truncatedJson(
+  text: string,
+  major: number
+): EsError | undefined {
   const open: { ch: string; line: number; col: number }[] = [];
   let line = 1;
   let col = 0;
@@ -128,18 +174,38 @@ export function truncatedJson(text: string, major: number): EsError | undefined 
       if (ch === '\\') {
         i++;
         col++;
-      } else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') open.push({ ch, line, col });
-    else if (ch === '}' || ch === ']') open.pop();
+      } else if (ch === '"') {
+        inString = false;
+      }
+    } else if (ch === '"') {
+      inString = true;
+    } else if (ch === '{' || ch === '[') {
+      open.push({ ch, line, col });
+    } else if (ch === '}' || ch === ']') {
+      open.pop();
+    }
   }
   const marker = open[open.length - 1];
-  if (!marker || inString) return undefined;
+  if (!marker || inString) {
+    return undefined;
+  }
   const endCol = col + 1;
   const kind = marker.ch === '{' ? 'Object' : 'Array';
-  const source = major === 7 ? '(org.elasticsearch.common.io.stream.ByteBufferStreamInput)' : `(byte[])"${text}"`;
+  const source =
+    major === 7
+      ? '(org.elasticsearch.common.io.stream.ByteBufferStreamInput)'
+      : `(byte[])"${text}"`;
   const jackson = `Unexpected end-of-input: expected close marker for ${kind} (start marker at [Source: ${source}; line: ${marker.line}, column: ${marker.col}])\n at [Source: ${source}; line: ${line}, column: ${endCol}]`;
-  if (major === 7) return esError(400, { type: 'json_e_o_f_exception', reason: jackson });
-  const cause = { type: 'x_content_e_o_f_exception', reason: `[${line}:${endCol}] Unexpected end of file` };
-  return esError(400, { ...cause, caused_by: { type: 'json_e_o_f_exception', reason: jackson } }, { rootCauses: [cause] });
+  if (major === 7) {
+    return esError(400, { type: 'json_e_o_f_exception', reason: jackson });
+  }
+  const cause = {
+    type: 'x_content_e_o_f_exception',
+    reason: `[${line}:${endCol}] Unexpected end of file`
+  };
+  return esError(
+    400,
+    { ...cause, caused_by: { type: 'json_e_o_f_exception', reason: jackson } },
+    { rootCauses: [cause] }
+  );
 }

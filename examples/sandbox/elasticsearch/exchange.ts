@@ -7,7 +7,8 @@ import { badJson, esError, truncatedJson } from './errors';
 import { applyFilterPath } from './filter-path';
 import { parseJson, stringifyJson } from './long-json';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json =
+  null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
 export class Exchange {
@@ -28,7 +29,7 @@ export class Exchange {
     readonly req: http.IncomingMessage,
     readonly res: http.ServerResponse,
     readonly body: Buffer,
-    private readonly productHeader: boolean,
+    private readonly productHeader: boolean
   ) {
     this.method = (req.method ?? 'GET').toUpperCase();
     this.uri = req.url ?? '/';
@@ -48,7 +49,9 @@ export class Exchange {
 
   /** The JSON body as an object; undefined when there is none. */
   json(): JsonObject | undefined {
-    if (!this.hasBody()) return undefined;
+    if (!this.hasBody()) {
+      return undefined;
+    }
     let parsed: unknown;
     const text = this.body.toString('utf8');
     try {
@@ -56,7 +59,11 @@ export class Exchange {
     } catch (err) {
       throw truncatedJson(text, this.major) ?? badJson((err as Error).message);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    if (
+      parsed === null ||
+      typeof parsed !== 'object' ||
+      Array.isArray(parsed)
+    ) {
       throw badJson('request body must be a JSON object');
     }
     return parsed as JsonObject;
@@ -64,16 +71,38 @@ export class Exchange {
 
   flag(name: string, fallback = false): boolean {
     const v = this.query.get(name);
-    if (v === null) return fallback;
+    if (v === null) {
+      return fallback;
+    }
     return v === '' || v === 'true';
   }
 
   int(name: string): number | undefined {
     const v = this.query.get(name);
-    if (v === null || v === '') return undefined;
+    if (v === null || v === '') {
+      return undefined;
+    }
     const n = Number(v);
     if (!Number.isInteger(n)) {
-      throw esError(400, { type: 'illegal_argument_exception', reason: `Failed to parse int parameter [${name}] with value [${v}]`, caused_by: { type: 'number_format_exception', reason: `For input string: "${v}"` } }, { rootCauses: [{ type: 'illegal_argument_exception', reason: `Failed to parse int parameter [${name}] with value [${v}]` }] });
+      throw esError(
+        400,
+        {
+          type: 'illegal_argument_exception',
+          reason: `Failed to parse int parameter [${name}] with value [${v}]`,
+          caused_by: {
+            type: 'number_format_exception',
+            reason: `For input string: "${v}"`
+          }
+        },
+        {
+          rootCauses: [
+            {
+              type: 'illegal_argument_exception',
+              reason: `Failed to parse int parameter [${name}] with value [${v}]`
+            }
+          ]
+        }
+      );
     }
     return n;
   }
@@ -82,20 +111,43 @@ export class Exchange {
     this.extraHeaders[name] = value;
   }
 
-  send(status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  send(
+    status: number,
+    body: unknown,
+    headers: Record<string, string | string[]> = {}
+  ): void {
     const filterPath = this.query.get('filter_path');
     // The filter walks plain values: known texts (stored sources) are read back first.
-    if (filterPath !== null && typeof body === 'object' && body !== null) body = applyFilterPath(parseJson(stringifyJson(body)) as Json, filterPath);
-    const text = typeof body === 'string' ? body : this.flag('pretty') ? stringifyJson(body, 2) + '\n' : stringifyJson(body);
+    if (filterPath !== null && typeof body === 'object' && body !== null) {
+      body = applyFilterPath(
+        parseJson(stringifyJson(body)) as Json,
+        filterPath
+      );
+    }
+    const text =
+      typeof body === 'string'
+        ? body
+        : this.flag('pretty')
+          ? stringifyJson(body, 2) + '\n'
+          : stringifyJson(body);
     this.sendRaw(status, text, this.contentType(), headers);
   }
 
   /** For bodies already serialised (search pages are built as strings, not objects). */
-  sendRaw(status: number, text: string, contentType: string, headers: Record<string, string | string[]> = {}): void {
+  sendRaw(
+    status: number,
+    text: string,
+    contentType: string,
+    headers: Record<string, string | string[]> = {}
+  ): void {
     const res = this.res;
     res.statusCode = status;
-    if (this.productHeader) res.setHeader('X-elastic-product', 'Elasticsearch');
-    for (const [k, v] of Object.entries({ ...this.extraHeaders, ...headers })) res.setHeader(k, v);
+    if (this.productHeader) {
+      res.setHeader('X-elastic-product', 'Elasticsearch');
+    }
+    for (const [k, v] of Object.entries({ ...this.extraHeaders, ...headers })) {
+      res.setHeader(k, v);
+    }
     if (this.method === 'HEAD') {
       res.setHeader('content-length', '0');
       res.end();
@@ -109,8 +161,13 @@ export class Exchange {
   /** Mirrors the compatibility media type that the 8.x clients ask for. */
   contentType(): string {
     const accept = this.header('accept') ?? '';
-    const m = /application\/vnd\.elasticsearch\+json;\s*compatible-with=(\d+)/.exec(accept);
-    return m ? `application/vnd.elasticsearch+json;compatible-with=${m[1]}` : 'application/json';
+    const m =
+      /application\/vnd\.elasticsearch\+json;\s*compatible-with=(\d+)/.exec(
+        accept
+      );
+    return m
+      ? `application/vnd.elasticsearch+json;compatible-with=${m[1]}`
+      : 'application/json';
   }
 }
 

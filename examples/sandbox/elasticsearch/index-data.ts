@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonObject } from './exchange';
 import { KnownJson } from './long-json';
-import { Mapping } from './mapping';
+import { type Mapping } from './mapping';
 import { FieldIndexes } from './search/field-indexes';
 import { pathValues } from './search/values';
 
@@ -51,7 +51,7 @@ export class IndexData {
   constructor(
     readonly name: string,
     readonly mapping: Mapping,
-    settings: Record<string, string>,
+    settings: Record<string, string>
   ) {
     Object.assign(this.settings, settings);
   }
@@ -74,9 +74,17 @@ export class IndexData {
   luceneDocCount(): number {
     const view = this.searchable();
     const paths = this.mapping.nestedPaths();
-    if (paths.length === 0) return view.length;
+    if (paths.length === 0) {
+      return view.length;
+    }
     let n = view.length;
-    for (const doc of view) for (const path of paths) n += pathValues(doc.source, path.split('.')).filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v)).length;
+    for (const doc of view) {
+      for (const path of paths) {
+        n += pathValues(doc.source, path.split('.')).filter(
+          v => typeof v === 'object' && v !== null && !Array.isArray(v)
+        ).length;
+      }
+    }
     return n;
   }
 
@@ -87,9 +95,13 @@ export class IndexData {
 
   private get refreshIntervalMs(): number {
     const raw = this.settings['refresh_interval'] ?? '1s';
-    if (raw === '-1') return Infinity;
+    if (raw === '-1') {
+      return Infinity;
+    }
     const m = /^(\d+)(ms|s|m)?$/.exec(raw);
-    if (!m) return 1000;
+    if (!m) {
+      return 1000;
+    }
     const n = Number(m[1]);
     return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
   }
@@ -99,12 +111,16 @@ export class IndexData {
    * appends). Never mutated in place: PITs keep it, and caches key on it.
    */
   searchable(now = Date.now()): StoredDoc[] {
-    if (this.dirty && now - this.dirtySince >= this.refreshIntervalMs) this.refresh();
+    if (this.dirty && now - this.dirtySince >= this.refreshIntervalMs) {
+      this.refresh();
+    }
     return this.view;
   }
 
   refresh(): void {
-    if (!this.dirty) return;
+    if (!this.dirty) {
+      return;
+    }
     this.view = Array.from(this.docs.values());
     this.dirty = false;
     this.fieldIndexes.refreshed(this.view, this.mapping);
@@ -122,12 +138,26 @@ export class IndexData {
   }
 
   /** Stores a document (mapping must already have accepted it). */
-  put(id: string, source: JsonObject, size?: number): { doc: StoredDoc; created: boolean } {
+  put(
+    id: string,
+    source: JsonObject,
+    size?: number
+  ): { doc: StoredDoc; created: boolean } {
     const old = this.docs.get(id);
     const bytes = size ?? JSON.stringify(source).length;
-    const tombstone = this.tombstones.size > 0 ? this.tombstones.get(id) : undefined;
-    const doc: StoredDoc = { id, source, version: (old?.version ?? tombstone ?? 0) + 1, seqNo: this.nextSeqNo++, size: bytes, printed: new KnownJson(source) };
-    if (tombstone !== undefined) this.tombstones.delete(id);
+    const tombstone =
+      this.tombstones.size > 0 ? this.tombstones.get(id) : undefined;
+    const doc: StoredDoc = {
+      id,
+      source,
+      version: (old?.version ?? tombstone ?? 0) + 1,
+      seqNo: this.nextSeqNo++,
+      size: bytes,
+      printed: new KnownJson(source)
+    };
+    if (tombstone !== undefined) {
+      this.tombstones.delete(id);
+    }
     this.storeBytes += bytes;
     if (old) {
       // ES appends the new copy and marks the old one deleted: the doc moves to the end.
@@ -142,7 +172,9 @@ export class IndexData {
 
   remove(id: string): { version: number; seqNo: number } | undefined {
     const old = this.docs.get(id);
-    if (!old) return undefined;
+    if (!old) {
+      return undefined;
+    }
     this.docs.delete(id);
     this.storeBytes -= old.size;
     this.deletedDocs++;
@@ -165,15 +197,19 @@ export class IndexData {
 
   settingsJson(createdVersion: string): JsonObject {
     const index: JsonObject = {
-      routing: { allocation: { include: { _tier_preference: 'data_content' } } },
+      routing: {
+        allocation: { include: { _tier_preference: 'data_content' } }
+      },
       number_of_shards: '1',
       provided_name: this.name,
       creation_date: String(this.creationDate),
       number_of_replicas: '1',
       uuid: this.uuid,
-      version: { created: createdVersion },
+      version: { created: createdVersion }
     };
-    for (const [k, v] of Object.entries(this.settings)) setDotted(index, k, v);
+    for (const [k, v] of Object.entries(this.settings)) {
+      setDotted(index, k, v);
+    }
     return { index };
   }
 }
@@ -183,7 +219,9 @@ function setDotted(target: JsonObject, dotted: string, value: string): void {
   let cur = target;
   for (const p of parts.slice(0, -1)) {
     const next = cur[p];
-    if (typeof next !== 'object' || next === null || Array.isArray(next)) cur[p] = {};
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) {
+      cur[p] = {};
+    }
     cur = cur[p] as JsonObject;
   }
   cur[parts[parts.length - 1] as string] = value;

@@ -33,18 +33,28 @@ export interface ElasticsearchSandbox {
   handler: http.RequestListener;
   state: ClusterState;
   /** Creates (or replaces) an index and loads documents without going through HTTP. */
-  loadIndex(name: string, mappings: JsonObject | undefined, docs: Iterable<SeedDocument>, settings?: Record<string, string>): number;
+  loadIndex(
+    name: string,
+    mappings: JsonObject | undefined,
+    docs: Iterable<SeedDocument>,
+    settings?: Record<string, string>
+  ): number;
 }
 
-export function createElasticsearchSandbox(opts: ElasticsearchSandboxOptions): ElasticsearchSandbox {
+export function createElasticsearchSandbox(
+  opts: ElasticsearchSandboxOptions
+): ElasticsearchSandbox {
   const version = parseVersion(opts.version);
   const state = new ClusterState(version);
   const ctx: Context = {
     state,
     version,
-    security: { enabled: opts.security, users: new Map([['elastic', opts.password]]) },
+    security: {
+      enabled: opts.security,
+      users: new Map([['elastic', opts.password]])
+    },
     clusterName: opts.clusterName ?? 'searchbook-sandbox',
-    nodeName: opts.nodeName ?? 'sandbox-es-node',
+    nodeName: opts.nodeName ?? 'sandbox-es-node'
   };
   const router = buildRouter();
   const productHeader = atLeast(version, 7, 14);
@@ -52,19 +62,38 @@ export function createElasticsearchSandbox(opts: ElasticsearchSandboxOptions): E
   const dispatch = async (ex: Exchange): Promise<void> => {
     try {
       const found = router.find(ex.method, ex.path);
-      if (found.kind === 'none') return noHandler(ex);
-      if (found.kind === 'method') return wrongMethod(ex, found.allowed);
+      if (found.kind === 'none') {
+        return noHandler(ex);
+      }
+      if (found.kind === 'method') {
+        return wrongMethod(ex, found.allowed);
+      }
       ex.params = found.match.params;
       ex.major = version.major;
-      if (found.match.route.auth !== false) ex.principal = authenticate(ex, state, ctx.security);
+      if (found.match.route.auth !== false) {
+        ex.principal = authenticate(ex, state, ctx.security);
+      }
       await found.match.route.handler(ex, ctx);
     } catch (err) {
       if (err instanceof EsError) {
-        ex.send(err.status, err.locate ? locateInBody(err.body, ex.body.toString('utf8'), err.locate) : err.body, err.headers);
+        ex.send(
+          err.status,
+          err.locate
+            ? locateInBody(err.body, ex.body.toString('utf8'), err.locate)
+            : err.body,
+          err.headers
+        );
         return;
       }
       const reason = err instanceof Error ? err.message : String(err);
-      ex.send(500, { error: { root_cause: [{ type: 'exception', reason }], type: 'exception', reason }, status: 500 });
+      ex.send(500, {
+        error: {
+          root_cause: [{ type: 'exception', reason }],
+          type: 'exception',
+          reason
+        },
+        status: 500
+      });
     }
   };
 
@@ -72,12 +101,19 @@ export function createElasticsearchSandbox(opts: ElasticsearchSandboxOptions): E
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      void dispatch(new Exchange(req, res, Buffer.concat(chunks), productHeader));
+      void dispatch(
+        new Exchange(req, res, Buffer.concat(chunks), productHeader)
+      );
     });
     req.on('error', () => res.destroy());
   };
 
-  const loadIndex: ElasticsearchSandbox['loadIndex'] = (name, mappings, docs, settings = {}) => {
+  const loadIndex: ElasticsearchSandbox['loadIndex'] = (
+    name,
+    mappings,
+    docs,
+    settings = {}
+  ) => {
     state.indices.delete(name);
     const index = state.createIndex(name, mappings, settings);
     let n = 0;

@@ -5,11 +5,20 @@
 import type { EsError } from './errors';
 
 /** 1-based line and column of a key's name, or of the value after it, in `text`; undefined when absent. */
-export function keyPosition(text: string, key: string, at: 'key' | 'value'): { line: number; col: number } | undefined {
+export function keyPosition(
+  text: string,
+  key: string,
+  at: 'key' | 'value'
+): { line: number; col: number } | undefined {
   const quoted = JSON.stringify(key);
-  const re = new RegExp(`${quoted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:\\s*`, 'g');
+  const re = new RegExp(
+    `${quoted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:\\s*`,
+    'g'
+  );
   const m = re.exec(text);
-  if (!m) return undefined;
+  if (!m) {
+    return undefined;
+  }
   const offset = at === 'key' ? m.index : m.index + m[0].length;
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
@@ -18,9 +27,15 @@ export function keyPosition(text: string, key: string, at: 'key' | 'value'): { l
 }
 
 /** The error body with `"line":1,"col":1` and `[1:1]` replaced by the located position. */
-export function locateInBody(body: unknown, text: string, locate: NonNullable<EsError['locate']>): unknown {
+export function locateInBody(
+  body: unknown,
+  text: string,
+  locate: NonNullable<EsError['locate']>
+): unknown {
   const pos = keyPosition(text, locate.key, locate.at);
-  if (!pos) return body;
+  if (!pos) {
+    return body;
+  }
   const json = JSON.stringify(body)
     .replaceAll('"line":1,"col":1', `"line":${pos.line},"col":${pos.col}`)
     .replaceAll('[1:1]', `[${pos.line}:${pos.col}]`);
@@ -35,7 +50,11 @@ function similarity(a: string, b: string): number {
     prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const up = prev[j] as number;
-      prev[j] = Math.min(up + 1, (prev[j - 1] as number) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev[j] = Math.min(
+        up + 1,
+        (prev[j - 1] as number) + 1,
+        diag + (a[i - 1] === b[j - 1] ? 0 : 1)
+      );
       diag = up;
     }
   }
@@ -43,12 +62,19 @@ function similarity(a: string, b: string): number {
 }
 
 /** ES's " did you mean any of [...]?" suffix: candidates more than half similar, most similar first. */
-export function didYouMean(name: string, candidates: readonly string[]): string {
+export function didYouMean(
+  name: string,
+  candidates: readonly string[]
+): string {
   const close = candidates
-    .map((c) => ({ c, s: similarity(name, c) }))
-    .filter((x) => x.s > 0.5)
+    .map(c => ({ c, s: similarity(name, c) }))
+    .filter(x => x.s > 0.5)
     .sort((x, y) => y.s - x.s || (x.c < y.c ? -1 : 1))
-    .map((x) => x.c);
-  if (close.length === 0) return '';
-  return close.length === 1 ? ` did you mean [${close[0]}]?` : ` did you mean any of [${close.join(', ')}]?`;
+    .map(x => x.c);
+  if (close.length === 0) {
+    return '';
+  }
+  return close.length === 1
+    ? ` did you mean [${close[0]}]?`
+    : ` did you mean any of [${close.join(', ')}]?`;
 }

@@ -20,8 +20,12 @@ export function longMarker(digits: string): string {
 
 /** A value as a number: markers give their (rounded) double. */
 export function numberOf(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (isLongMarker(v)) return Number(v.slice(PREFIX.length));
+  if (typeof v === 'number') {
+    return v;
+  }
+  if (isLongMarker(v)) {
+    return Number(v.slice(PREFIX.length));
+  }
   return typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
 }
 
@@ -32,9 +36,17 @@ export function plainText(v: string): string {
 
 /** JSON.parse, keeping integers beyond 2^53 exact (as markers). */
 export function parseJson(text: string): unknown {
-  if (!/\d{16}/.test(text)) return JSON.parse(text);
-  const marked = text.replace(TOKEN, (tok) => {
-    if (tok.startsWith('"') || /[.eE]/.test(tok) || Number.isSafeInteger(Number(tok))) return tok;
+  if (!/\d{16}/.test(text)) {
+    return JSON.parse(text);
+  }
+  const marked = text.replace(TOKEN, tok => {
+    if (
+      tok.startsWith('"') ||
+      /[.eE]/.test(tok) ||
+      Number.isSafeInteger(Number(tok))
+    ) {
+      return tok;
+    }
     return JSON.stringify(PREFIX + tok);
   });
   return JSON.parse(marked);
@@ -50,7 +62,9 @@ export function stringifyJson(value: unknown, indent?: number): string {
   } finally {
     splicing = undefined;
   }
-  if (text.includes('\\u0000long:')) text = text.replace(/"\\u0000long:(-?\d+)"/g, '$1');
+  if (text.includes('\\u0000long:')) {
+    text = text.replace(/"\\u0000long:(-?\d+)"/g, '$1');
+  }
   return splice && splice.found.length > 0 ? splice.fill(text) : text;
 }
 
@@ -86,7 +100,10 @@ class Splice {
 
   /** The text with each mark (as JSON.stringify wrote it, quoted) replaced by its JSON. */
   fill(text: string): string {
-    return text.replace(MARK_WRITTEN, (_, i: string) => (this.found[Number(i)] as KnownJson).json);
+    return text.replace(
+      MARK_WRITTEN,
+      (_, i: string) => (this.found[Number(i)] as KnownJson).json
+    );
   }
 }
 

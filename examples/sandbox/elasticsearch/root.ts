@@ -17,20 +17,27 @@ export function rootInfo(ex: Exchange, ctx: Context): void {
       build_flavor: 'default',
       build_type: 'docker',
       build_hash: createdVersionId(v).padEnd(40, '0').slice(0, 40),
-      build_date: v.major === 7 ? '2022-01-28T08:36:04.875279988Z' : '2024-08-05T10:05:34.233336849Z',
+      build_date:
+        v.major === 7
+          ? '2022-01-28T08:36:04.875279988Z'
+          : '2024-08-05T10:05:34.233336849Z',
       build_snapshot: false,
       lucene_version: luceneVersion(v),
       minimum_wire_compatibility_version: v.major === 7 ? '6.8.0' : '7.17.0',
-      minimum_index_compatibility_version: v.major === 7 ? '6.0.0-beta1' : '7.0.0',
+      minimum_index_compatibility_version:
+        v.major === 7 ? '6.0.0-beta1' : '7.0.0'
     },
-    tagline: 'You Know, for Search',
+    tagline: 'You Know, for Search'
   });
 }
 
 export function clusterHealth(ex: Exchange, ctx: Context): void {
   requireCluster(ex, ctx.version, 'health');
   const expr = ex.params['index'];
-  const indices = expr === undefined ? [...ctx.state.indices.values()] : resolveIndices(ctx.state, expr, optionsFromQuery(ex.query));
+  const indices =
+    expr === undefined
+      ? [...ctx.state.indices.values()]
+      : resolveIndices(ctx.state, expr, optionsFromQuery(ex.query));
   const unassigned = indices.reduce((n, idx) => n + idx.replicas, 0);
   ex.send(200, {
     cluster_name: ctx.clusterName,
@@ -47,6 +54,9 @@ export function clusterHealth(ex: Exchange, ctx: Context): void {
     number_of_pending_tasks: 0,
     number_of_in_flight_fetch: 0,
     task_max_waiting_in_queue_millis: 0,
-    active_shards_percent_as_number: indices.length === 0 ? 100.0 : (100 * indices.length) / (indices.length + unassigned),
+    active_shards_percent_as_number:
+      indices.length === 0
+        ? 100.0
+        : (100 * indices.length) / (indices.length + unassigned)
   });
 }

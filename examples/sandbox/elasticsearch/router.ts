@@ -24,12 +24,20 @@ export interface Match {
   params: Record<string, string>;
 }
 
-export type RouteResult = { kind: 'match'; match: Match } | { kind: 'method'; allowed: string[] } | { kind: 'none' };
+export type RouteResult =
+  | { kind: 'match'; match: Match }
+  | { kind: 'method'; allowed: string[] }
+  | { kind: 'none' };
 
 export class Router {
   private readonly routes: Compiled[] = [];
 
-  add(methods: string[], pattern: string, handler: Handler, opts: { auth?: boolean } = {}): this {
+  add(
+    methods: string[],
+    pattern: string,
+    handler: Handler,
+    opts: { auth?: boolean } = {}
+  ): this {
     const segments = pattern.split('/').filter(Boolean);
     this.routes.push({
       methods,
@@ -37,7 +45,7 @@ export class Router {
       handler,
       ...opts,
       segments,
-      literalMask: segments.map((s) => !s.startsWith('{')),
+      literalMask: segments.map(s => !s.startsWith('{'))
     });
     return this;
   }
@@ -45,49 +53,71 @@ export class Router {
   find(method: string, path: string): RouteResult {
     let parts: string[];
     try {
-      parts = path.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
+      parts = path
+        .split('/')
+        .filter(Boolean)
+        .map(s => decodeURIComponent(s));
     } catch {
       return { kind: 'none' };
     }
     const candidates: { route: Compiled; rank: string }[] = [];
     for (const route of this.routes) {
-      if (route.segments.length !== parts.length) continue;
+      if (route.segments.length !== parts.length) {
+        continue;
+      }
       let ok = true;
       for (let i = 0; i < parts.length && ok; i++) {
-        if (route.literalMask[i] && route.segments[i] !== parts[i]) ok = false;
+        if (route.literalMask[i] && route.segments[i] !== parts[i]) {
+          ok = false;
+        }
       }
       // Rank literal positions left to right, as the trie prefers a literal at the first fork.
-      if (ok) candidates.push({ route, rank: route.literalMask.map((l) => (l ? '1' : '0')).join('') });
+      if (ok) {
+        candidates.push({
+          route,
+          rank: route.literalMask.map(l => (l ? '1' : '0')).join('')
+        });
+      }
     }
-    if (candidates.length === 0) return { kind: 'none' };
+    if (candidates.length === 0) {
+      return { kind: 'none' };
+    }
     const best = candidates.reduce((a, b) => (b.rank > a.rank ? b : a)).rank;
-    const sameShape = candidates.filter((c) => c.rank === best);
+    const sameShape = candidates.filter(c => c.rank === best);
     const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
     for (const want of wanted) {
       for (const { route } of sameShape) {
         if (route.methods.includes(want)) {
           const params: Record<string, string> = {};
           route.segments.forEach((seg, i) => {
-            if (!route.literalMask[i]) params[seg.slice(1, -1)] = parts[i] as string;
+            if (!route.literalMask[i]) {
+              params[seg.slice(1, -1)] = parts[i] as string;
+            }
           });
           return { kind: 'match', match: { route, params } };
         }
       }
     }
-    const allowed = [...new Set(sameShape.flatMap((c) => c.route.methods))];
+    const allowed = [...new Set(sameShape.flatMap(c => c.route.methods))];
     return { kind: 'method', allowed };
   }
 }
 
 export function noHandler(ex: Exchange): void {
-  ex.send(400, { error: `no handler found for uri [${ex.uri}] and method [${ex.method}]`, status: 400 });
+  ex.send(400, {
+    error: `no handler found for uri [${ex.uri}] and method [${ex.method}]`,
+    status: 400
+  });
 }
 
 export function wrongMethod(ex: Exchange, allowed: string[]): void {
   ex.send(
     405,
-    { error: `Incorrect HTTP method for uri [${ex.uri}] and method [${ex.method}], allowed: [${allowed.join(', ')}]`, status: 405 },
-    { Allow: allowed.join(',') },
+    {
+      error: `Incorrect HTTP method for uri [${ex.uri}] and method [${ex.method}], allowed: [${allowed.join(', ')}]`,
+      status: 405
+    },
+    { Allow: allowed.join(',') }
   );
 }
 
@@ -97,8 +127,17 @@ export type { Context };
 export function typedIndexRoute(ex: Exchange, ctx: Context): void {
   if (ctx.version.major === 7) {
     const reason = `Invalid type: expecting [_doc] but got [${ex.params['type'] ?? ''}]`;
-    ex.send(400, { error: { root_cause: [{ type: 'illegal_argument_exception', reason }], type: 'illegal_argument_exception', reason }, status: 400 });
+    ex.send(400, {
+      error: {
+        root_cause: [{ type: 'illegal_argument_exception', reason }],
+        type: 'illegal_argument_exception',
+        reason
+      },
+      status: 400
+    });
     return;
   }
-  ex.send(400, { error: `no handler found for uri [${ex.uri}] and method [${ex.method}]` });
+  ex.send(400, {
+    error: `no handler found for uri [${ex.uri}] and method [${ex.method}]`
+  });
 }

@@ -1,10 +1,27 @@
 /** The route table: every endpoint the stand-in answers, in ES's path shapes. */
-import { createIndex, deleteIndex, getIndex, getMapping, getSettings, indexExists, putMapping, putSettings, refresh } from './indices';
+import {
+  createIndex,
+  deleteIndex,
+  getIndex,
+  getMapping,
+  getSettings,
+  indexExists,
+  putMapping,
+  putSettings,
+  refresh
+} from './indices';
 import { deleteAlias, getAliases, putAlias, updateAliases } from './aliases';
 import { bulk } from './bulk';
 import { catAliases, catCount, catIndices } from './cat';
 import { deleteByQuery } from './delete-by-query';
-import { getDoc, getSource, mget, putDoc, removeDoc, update } from './documents';
+import {
+  getDoc,
+  getSource,
+  mget,
+  putDoc,
+  removeDoc,
+  update
+} from './documents';
 import { closePit, openPit } from './pit';
 import { indexStats } from './index-stats';
 import { nodesStats } from './nodes-stats';

@@ -66,8 +66,16 @@ export class ClusterState {
 
   constructor(readonly version: EsVersion) {}
 
-  createIndex(name: string, mappings?: JsonObject, settings: Record<string, string> = {}): IndexData {
-    const mapping = new Mapping(mappings, this.version.major === 7 || (this.version.major === 8 && this.version.minor < 8));
+  createIndex(
+    name: string,
+    mappings?: JsonObject,
+    settings: Record<string, string> = {}
+  ): IndexData {
+    const mapping = new Mapping(
+      mappings,
+      this.version.major === 7 ||
+        (this.version.major === 8 && this.version.minor < 8)
+    );
     const index = new IndexData(name, mapping, settings);
     this.indices.set(name, index);
     return index;
@@ -83,6 +91,10 @@ export class ClusterState {
 
   /** Drops expired points in time; called on each PIT operation rather than by a timer. */
   sweepPits(now = Date.now()): void {
-    for (const [id, pit] of this.pits) if (pit.expiresAt <= now) this.pits.delete(id);
+    for (const [id, pit] of this.pits) {
+      if (pit.expiresAt <= now) {
+        this.pits.delete(id);
+      }
+    }
   }
 }

@@ -5,7 +5,12 @@ import { esError, illegalArgument } from './errors';
 import type { Exchange, JsonObject } from './exchange';
 import type { TaskRecord } from './state';
 
-export function startTask(ctx: Context, action: string, description: string, status: JsonObject): TaskRecord {
+export function startTask(
+  ctx: Context,
+  action: string,
+  description: string,
+  status: JsonObject
+): TaskRecord {
   const task: TaskRecord = {
     node: ctx.state.nodeId,
     id: ctx.state.newTaskId(),
@@ -13,7 +18,7 @@ export function startTask(ctx: Context, action: string, description: string, sta
     description,
     startedAt: Date.now(),
     status,
-    completed: false,
+    completed: false
   };
   ctx.state.tasks.set(`${task.node}:${task.id}`, task);
   return task;
@@ -36,26 +41,45 @@ function taskInfo(task: TaskRecord): JsonObject {
     running_time_in_nanos: (Date.now() - task.startedAt) * 1_000_000,
     cancellable: true,
     cancelled: false,
-    headers: {},
+    headers: {}
   };
 }
 
 export function getTask(ex: Exchange, ctx: Context): void {
   requireCluster(ex, ctx.version, 'tasks');
   const id = ex.params['task_id'] as string;
-  if (!/^[^:]+:\d+$/.test(id)) throw illegalArgument(`malformed task id ${id}`);
+  if (!/^[^:]+:\d+$/.test(id)) {
+    throw illegalArgument(`malformed task id ${id}`);
+  }
   const task = ctx.state.tasks.get(id);
   if (!task) {
-    throw esError(404, { type: 'resource_not_found_exception', reason: `task [${id}] isn't running and hasn't stored its results` });
+    throw esError(404, {
+      type: 'resource_not_found_exception',
+      reason: `task [${id}] isn't running and hasn't stored its results`
+    });
   }
   const body: JsonObject = { completed: task.completed, task: taskInfo(task) };
-  if (task.completed && task.response) body['response'] = task.response;
+  if (task.completed && task.response) {
+    body['response'] = task.response;
+  }
   ex.send(200, body);
 }
 
 export function listTasks(ex: Exchange, ctx: Context): void {
   requireCluster(ex, ctx.version, 'tasks');
   const tasks: JsonObject = {};
-  for (const [key, t] of ctx.state.tasks) if (!t.completed) tasks[key] = taskInfo(t);
-  ex.send(200, { nodes: { [ctx.state.nodeId]: { name: ctx.nodeName, roles: ['master', 'data'], tasks } } });
+  for (const [key, t] of ctx.state.tasks) {
+    if (!t.completed) {
+      tasks[key] = taskInfo(t);
+    }
+  }
+  ex.send(200, {
+    nodes: {
+      [ctx.state.nodeId]: {
+        name: ctx.nodeName,
+        roles: ['master', 'data'],
+        tasks
+      }
+    }
+  });
 }

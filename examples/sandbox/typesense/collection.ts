@@ -7,7 +7,13 @@ import { ApiError } from './errors';
 import { FieldTokenIndex } from './field-token-index';
 import { canonical, isPlainObject, type JsonObject, setField } from './json';
 import { valueAt } from './paths';
-import { baseType, detectType, fieldSummary, makeField, type FieldDef } from './schema';
+import {
+  baseType,
+  detectType,
+  fieldSummary,
+  makeField,
+  type FieldDef
+} from './schema';
 import { SynonymSet } from './synonyms';
 import { validateDocument, type DirtyValues } from './validate';
 import type { Features } from './version';
@@ -77,7 +83,9 @@ export class Collection {
     this.synonymSets = opts.synonymSets ?? [];
     this.curationSets = opts.curationSets ?? [];
     this.fieldList = [];
-    for (const f of opts.fields) this.addField(f);
+    for (const f of opts.fields) {
+      this.addField(f);
+    }
   }
 
   get numDocuments(): number {
@@ -94,7 +102,11 @@ export class Collection {
 
   /** A collection with a `.*`-style pattern coerces by default, as the engine does. */
   get defaultDirtyValues(): DirtyValues {
-    return this.patterns.some((p) => p.field.type === 'auto' || p.field.type === 'string*') ? 'coerce_or_reject' : 'reject';
+    return this.patterns.some(
+      p => p.field.type === 'auto' || p.field.type === 'string*'
+    )
+      ? 'coerce_or_reject'
+      : 'reject';
   }
 
   /** Live records in insertion order. The array is never mutated in place, so a running export can keep it. */
@@ -106,27 +118,43 @@ export class Collection {
     return this.byId.get(id);
   }
 
-  write(input: JsonObject, action: WriteAction, dirty: DirtyValues, pathId?: string): JsonObject {
+  write(
+    input: JsonObject,
+    action: WriteAction,
+    dirty: DirtyValues,
+    pathId?: string
+  ): JsonObject {
     if (input.id !== undefined && typeof input.id !== 'string') {
       throw new ApiError(400, "Document's `id` field should be a string.");
     }
     const id = pathId ?? (input.id as string | undefined);
     const existing = id === undefined ? undefined : this.byId.get(id);
 
-    if (action === 'create' && existing) throw new ApiError(409, `A document with id ${id} already exists.`);
+    if (action === 'create' && existing) {
+      throw new ApiError(409, `A document with id ${id} already exists.`);
+    }
     if (action === 'update' && !existing) {
       throw new ApiError(404, `Could not find a document with id: ${id ?? ''}`);
     }
-    const merge = existing !== undefined && (action === 'update' || action === 'emplace');
+    const merge =
+      existing !== undefined && (action === 'update' || action === 'emplace');
     const doc: JsonObject = { ...input };
-    validateDocument(doc, this.fieldList, { partial: merge, dirty, defaultSortingField: this.defaultSortingField }, valueAt);
+    validateDocument(
+      doc,
+      this.fieldList,
+      { partial: merge, dirty, defaultSortingField: this.defaultSortingField },
+      valueAt
+    );
 
     let stored: JsonObject;
     if (merge && existing) {
       stored = { ...existing.doc };
       for (const [k, v] of Object.entries(doc)) {
-        if (v === null) delete stored[k];
-        else setField(stored, k, v);
+        if (v === null) {
+          delete stored[k];
+        } else {
+          setField(stored, k, v);
+        }
       }
     } else {
       stored = doc;
@@ -137,7 +165,9 @@ export class Collection {
     stored.id = finalId;
     stored = canonical(stored);
 
-    for (const index of this.tokenIndexes.values()) index.update(seq, existing?.doc, stored);
+    for (const index of this.tokenIndexes.values()) {
+      index.update(seq, existing?.doc, stored);
+    }
     if (existing) {
       existing.doc = stored;
     } else {
@@ -151,7 +181,9 @@ export class Collection {
 
   remove(id: string): JsonObject | undefined {
     const rec = this.byId.get(id);
-    if (!rec) return undefined;
+    if (!rec) {
+      return undefined;
+    }
     this.kill(rec);
     this.compactIfSparse();
     this.generation++;
@@ -173,11 +205,15 @@ export class Collection {
 
   truncate(): number {
     const n = this.byId.size;
-    for (const rec of this.records) rec.alive = false;
+    for (const rec of this.records) {
+      rec.alive = false;
+    }
     this.records = [];
     this.byId.clear();
     this.dead = 0;
-    for (const field of this.tokenIndexes.keys()) this.tokenIndexes.set(field, new FieldTokenIndex(field));
+    for (const field of this.tokenIndexes.keys()) {
+      this.tokenIndexes.set(field, new FieldTokenIndex(field));
+    }
     this.generation++;
     return n;
   }
@@ -190,10 +226,12 @@ export class Collection {
       enable_nested_fields: this.enableNestedFields,
       token_separators: this.tokenSeparators,
       symbols_to_index: this.symbolsToIndex,
-      fields: this.fieldList.map((f) => fieldSummary(f, feat)),
-      default_sorting_field: this.defaultSortingField,
+      fields: this.fieldList.map(f => fieldSummary(f, feat)),
+      default_sorting_field: this.defaultSortingField
     };
-    if (this.metadata && Object.keys(this.metadata).length > 0) out.metadata = this.metadata;
+    if (this.metadata && Object.keys(this.metadata).length > 0) {
+      out.metadata = this.metadata;
+    }
     if (feat.globalSets) {
       out.synonym_sets = this.synonymSets;
       out.curation_sets = this.curationSets;
@@ -206,22 +244,33 @@ export class Collection {
     let index = this.tokenIndexes.get(field);
     if (!index) {
       index = new FieldTokenIndex(field);
-      for (const rec of this.records) if (rec.alive) index.update(rec.seq, undefined, rec.doc);
+      for (const rec of this.records) {
+        if (rec.alive) {
+          index.update(rec.seq, undefined, rec.doc);
+        }
+      }
       this.tokenIndexes.set(field, index);
     }
     return index;
   }
 
   /** The live record with sequence number `seq`; records are kept in sequence order. */
-  recordAt(seq: number, from = 0): { rec: DocRecord; position: number } | undefined {
+  recordAt(
+    seq: number,
+    from = 0
+  ): { rec: DocRecord; position: number } | undefined {
     let lo = from;
     let hi = this.records.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const rec = this.records[mid] as DocRecord;
-      if (rec.seq < seq) lo = mid + 1;
-      else if (rec.seq > seq) hi = mid - 1;
-      else return rec.alive ? { rec, position: mid } : undefined;
+      if (rec.seq < seq) {
+        lo = mid + 1;
+      } else if (rec.seq > seq) {
+        hi = mid - 1;
+      } else {
+        return rec.alive ? { rec, position: mid } : undefined;
+      }
     }
     return undefined;
   }
@@ -234,19 +283,25 @@ export class Collection {
 
   /** Drops a field or pattern from the schema; stored documents keep their values, as in the engine. */
   dropField(name: string): boolean {
-    const i = this.fieldList.findIndex((f) => f.name === name);
-    if (i < 0) return false;
+    const i = this.fieldList.findIndex(f => f.name === name);
+    if (i < 0) {
+      return false;
+    }
     this.fieldList.splice(i, 1);
     this.fieldsByName.delete(name);
     this.tokenIndexes.delete(name);
-    const p = this.patterns.findIndex((x) => x.field.name === name);
-    if (p >= 0) this.patterns.splice(p, 1);
+    const p = this.patterns.findIndex(x => x.field.name === name);
+    if (p >= 0) {
+      this.patterns.splice(p, 1);
+    }
     this.generation++;
     return true;
   }
 
   private kill(rec: DocRecord): void {
-    for (const index of this.tokenIndexes.values()) index.update(rec.seq, rec.doc, undefined);
+    for (const index of this.tokenIndexes.values()) {
+      index.update(rec.seq, rec.doc, undefined);
+    }
     rec.alive = false;
     this.byId.delete(rec.id);
     this.dead++;
@@ -254,7 +309,7 @@ export class Collection {
 
   private compactIfSparse(): void {
     if (this.dead > 1024 && this.dead * 2 > this.records.length) {
-      this.records = this.records.filter((r) => r.alive);
+      this.records = this.records.filter(r => r.alive);
       this.dead = 0;
     }
   }
@@ -262,7 +317,12 @@ export class Collection {
   private addField(f: FieldDef): void {
     this.fieldList.push(f);
     // With no documents yet, an empty index is complete and writes keep it so.
-    if (!f.dynamic && f.index && baseType(f.type) === 'string' && this.byId.size === 0) {
+    if (
+      !f.dynamic &&
+      f.index &&
+      baseType(f.type) === 'string' &&
+      this.byId.size === 0
+    ) {
       this.tokenIndexes.set(f.name, new FieldTokenIndex(f.name));
     }
     if (f.dynamic) {
@@ -277,15 +337,27 @@ export class Collection {
   private learn(doc: JsonObject): void {
     if (this.patterns.length > 0) {
       for (const [key, value] of Object.entries(doc)) {
-        if (key === 'id' || this.fieldsByName.has(key) || value === null) continue;
-        const pattern = this.patterns.find((p) => p.re.test(key));
-        if (!pattern) continue;
+        if (key === 'id' || this.fieldsByName.has(key) || value === null) {
+          continue;
+        }
+        const pattern = this.patterns.find(p => p.re.test(key));
+        if (!pattern) {
+          continue;
+        }
         let type: string | null;
-        if (pattern.field.type === 'auto') type = detectType(value);
-        else if (pattern.field.type === 'string*') type = Array.isArray(value) ? 'string[]' : 'string';
-        else type = pattern.field.type;
-        if (type === null) continue;
-        if (baseType(type) === 'object' && !this.enableNestedFields) continue;
+        if (pattern.field.type === 'auto') {
+          type = detectType(value);
+        } else if (pattern.field.type === 'string*') {
+          type = Array.isArray(value) ? 'string[]' : 'string';
+        } else {
+          type = pattern.field.type;
+        }
+        if (type === null) {
+          continue;
+        }
+        if (baseType(type) === 'object' && !this.enableNestedFields) {
+          continue;
+        }
         this.addField(
           makeField({
             name: key,
@@ -294,42 +366,69 @@ export class Collection {
             index: pattern.field.index,
             optional: true,
             locale: pattern.field.locale,
-            infix: pattern.field.infix,
-          }),
+            infix: pattern.field.infix
+          })
         );
       }
     }
-    if (!this.enableNestedFields) return;
+    if (!this.enableNestedFields) {
+      return;
+    }
     for (const f of this.fieldList) {
-      if (baseType(f.type) !== 'object' || f.nested) continue;
+      if (baseType(f.type) !== 'object' || f.nested) {
+        continue;
+      }
       const value = doc[f.name];
-      if (value === undefined || value === null) continue;
+      if (value === undefined || value === null) {
+        continue;
+      }
       this.learnLeaves(f, f.name, value, f.type === 'object[]');
     }
   }
 
-  private learnLeaves(parent: FieldDef, path: string, value: unknown, inArray: boolean): void {
+  private learnLeaves(
+    parent: FieldDef,
+    path: string,
+    value: unknown,
+    inArray: boolean
+  ): void {
     if (Array.isArray(value)) {
       for (const el of value) {
-        if (isPlainObject(el)) this.learnLeaves(parent, path, el, true);
-        else this.learnLeaf(parent, path, value, true);
+        if (isPlainObject(el)) {
+          this.learnLeaves(parent, path, el, true);
+        } else {
+          this.learnLeaf(parent, path, value, true);
+        }
       }
       return;
     }
     if (isPlainObject(value)) {
       for (const [k, v] of Object.entries(value)) {
-        if (v !== null && v !== undefined) this.learnLeaves(parent, `${path}.${k}`, v, inArray);
+        if (v !== null && v !== undefined) {
+          this.learnLeaves(parent, `${path}.${k}`, v, inArray);
+        }
       }
       return;
     }
     this.learnLeaf(parent, path, value, inArray);
   }
 
-  private learnLeaf(parent: FieldDef, path: string, value: unknown, inArray: boolean): void {
-    if (path === parent.name || this.fieldsByName.has(path)) return;
+  private learnLeaf(
+    parent: FieldDef,
+    path: string,
+    value: unknown,
+    inArray: boolean
+  ): void {
+    if (path === parent.name || this.fieldsByName.has(path)) {
+      return;
+    }
     let type = detectType(Array.isArray(value) ? value[0] : value);
-    if (type === null || type === 'object') return;
-    if (inArray || Array.isArray(value)) type = `${type}[]`;
+    if (type === null || type === 'object') {
+      return;
+    }
+    if (inArray || Array.isArray(value)) {
+      type = `${type}[]`;
+    }
     this.addField(
       makeField(
         {
@@ -339,10 +438,10 @@ export class Collection {
           index: parent.index,
           optional: true,
           locale: parent.locale,
-          infix: parent.infix,
+          infix: parent.infix
         },
-        true,
-      ),
+        true
+      )
     );
   }
 }

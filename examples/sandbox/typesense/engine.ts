@@ -33,9 +33,14 @@ export interface Engine {
  * A collection by its name, or through an alias. A real collection's name wins over an alias
  * of the same name, as in the engine.
  */
-export function findCollection(engine: Engine, name: string): Collection | undefined {
+export function findCollection(
+  engine: Engine,
+  name: string
+): Collection | undefined {
   const direct = engine.collections.get(name);
-  if (direct) return direct;
+  if (direct) {
+    return direct;
+  }
   const target = engine.aliases.get(name);
   return target === undefined ? undefined : engine.collections.get(target);
 }
@@ -43,13 +48,17 @@ export function findCollection(engine: Engine, name: string): Collection | undef
 /** The document, import and export endpoints' text for a missing collection. */
 export function documentsCollection(engine: Engine, name: string): Collection {
   const c = findCollection(engine, name);
-  if (!c) throw new ApiError(404, engine.feat.collectionNotFoundText ?? 'Not Found');
+  if (!c) {
+    throw new ApiError(404, engine.feat.collectionNotFoundText ?? 'Not Found');
+  }
   return c;
 }
 
 /** The search endpoints' text for a missing collection. */
 export function searchCollection(engine: Engine, name: string): Collection {
   const c = findCollection(engine, name);
-  if (!c) throw new ApiError(404, engine.feat.collectionNotFoundText ?? 'Not found.');
+  if (!c) {
+    throw new ApiError(404, engine.feat.collectionNotFoundText ?? 'Not found.');
+  }
   return c;
 }

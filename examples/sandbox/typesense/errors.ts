@@ -6,7 +6,7 @@
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    message: string
   ) {
     super(message);
     this.name = 'ApiError';
@@ -14,9 +14,12 @@ export class ApiError extends Error {
 }
 
 export function errorBody(message: string, compact = false): string {
-  return compact ? JSON.stringify({ message }) : `{"message": ${JSON.stringify(message)}}`;
+  return compact
+    ? JSON.stringify({ message })
+    : `{"message": ${JSON.stringify(message)}}`;
 }
 
 /** Route-level answers written by the HTTP layer itself, byte for byte. */
 export const NOT_FOUND_BODY = '{ "message": "Not Found"}';
-export const UNAUTHORIZED_BODY = '{"message": "Forbidden - a valid `x-typesense-api-key` header must be sent."}';
+export const UNAUTHORIZED_BODY =
+  '{"message": "Forbidden - a valid `x-typesense-api-key` header must be sent."}';

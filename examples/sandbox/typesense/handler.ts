@@ -4,7 +4,12 @@
  */
 import type http from 'node:http';
 import type { Engine } from './engine';
-import { ApiError, errorBody, NOT_FOUND_BODY, UNAUTHORIZED_BODY } from './errors';
+import {
+  ApiError,
+  errorBody,
+  NOT_FOUND_BODY,
+  UNAUTHORIZED_BODY
+} from './errors';
 import { JSON_TYPE, readBody, type Reply } from './http-io';
 import type { Router } from './router';
 import { multiSearchCollections } from './routes/search';
@@ -13,11 +18,16 @@ const KEY_NAME = 'x-typesense-api-key';
 
 function parseQuery(raw: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [k, v] of new URLSearchParams(raw)) out.set(k, v);
+  for (const [k, v] of new URLSearchParams(raw)) {
+    out.set(k, v);
+  }
   return out;
 }
 
-export function createHandler(engine: Engine, router: Router): http.RequestListener {
+export function createHandler(
+  engine: Engine,
+  router: Router
+): http.RequestListener {
   return (req, res) => {
     void handle(engine, router, req, res).catch((err: unknown) => {
       if (!res.headersSent) {
@@ -30,7 +40,12 @@ export function createHandler(engine: Engine, router: Router): http.RequestListe
   };
 }
 
-async function handle(engine: Engine, router: Router, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function handle(
+  engine: Engine,
+  router: Router,
+  req: http.IncomingMessage,
+  res: http.ServerResponse
+): Promise<void> {
   const started = process.hrtime.bigint();
   const url = req.url ?? '/';
   const q = url.indexOf('?');
@@ -41,18 +56,31 @@ async function handle(engine: Engine, router: Router, req: http.IncomingMessage,
 
   const found = router.match(method, path);
   if (!found) {
-    send(res, { kind: 'body', status: 404, body: NOT_FOUND_BODY, contentType: JSON_TYPE });
+    send(res, {
+      kind: 'body',
+      status: 404,
+      body: NOT_FOUND_BODY,
+      contentType: JSON_TYPE
+    });
     return;
   }
   const { route, params } = found;
 
   if (!route.public) {
     const header = req.headers[KEY_NAME];
-    const key = (Array.isArray(header) ? header[0] : header) ?? query.get(KEY_NAME);
+    const key =
+      (Array.isArray(header) ? header[0] : header) ?? query.get(KEY_NAME);
     const collections =
-      route.pattern === '/multi_search' ? multiSearchCollections(body, query) : [params.collection ?? ''];
-    if (!collections.every((c) => engine.keys.allows(key, route.action, c))) {
-      send(res, { kind: 'body', status: 401, body: UNAUTHORIZED_BODY, contentType: JSON_TYPE });
+      route.pattern === '/multi_search'
+        ? multiSearchCollections(body, query)
+        : [params.collection ?? ''];
+    if (!collections.every(c => engine.keys.allows(key, route.action, c))) {
+      send(res, {
+        kind: 'body',
+        status: 401,
+        body: UNAUTHORIZED_BODY,
+        contentType: JSON_TYPE
+      });
       return;
     }
   }
@@ -61,20 +89,33 @@ async function handle(engine: Engine, router: Router, req: http.IncomingMessage,
   try {
     reply = await route.handler({ method, params, query, body, req });
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!(err instanceof ApiError)) {
+      throw err;
+    }
     // The search handler writes its error JSON without the space the other paths put after the colon.
-    const compact = route.kind === 'search' && route.pattern !== '/multi_search';
-    reply = { kind: 'body', status: err.status, body: errorBody(err.message, compact), contentType: JSON_TYPE };
+    const compact =
+      route.kind === 'search' && route.pattern !== '/multi_search';
+    reply = {
+      kind: 'body',
+      status: err.status,
+      body: errorBody(err.message, compact),
+      contentType: JSON_TYPE
+    };
   }
   await send(res, reply);
-  engine.stats.record(method, path, route.kind, Number(process.hrtime.bigint() - started) / 1e6);
+  engine.stats.record(
+    method,
+    path,
+    route.kind,
+    Number(process.hrtime.bigint() - started) / 1e6
+  );
 }
 
 async function send(res: http.ServerResponse, reply: Reply): Promise<void> {
   if (reply.kind === 'body') {
     res.writeHead(reply.status, {
       'content-type': reply.contentType ?? JSON_TYPE,
-      'content-length': Buffer.byteLength(reply.body),
+      'content-length': Buffer.byteLength(reply.body)
     });
     res.end(reply.body);
     return;

@@ -3,7 +3,7 @@
  * tests, demos and benchmarks. Put `handler` on a socket with examples/sandbox/serve.ts.
  */
 import type http from 'node:http';
-import { Collection, type WriteAction } from './collection';
+import { type Collection, type WriteAction } from './collection';
 import type { Engine } from './engine';
 import { ApiError } from './errors';
 import { isPlainObject } from './json';
@@ -46,13 +46,19 @@ export interface TypesenseSandbox {
   /** Creates a collection as `POST /collections` would; throws on the same refusals. */
   createCollection(schema: Record<string, unknown>): void;
   /** Writes documents without HTTP, through the same validation as import. */
-  loadDocuments(collection: string, docs: Iterable<Record<string, unknown>>, action?: WriteAction): LoadResult;
+  loadDocuments(
+    collection: string,
+    docs: Iterable<Record<string, unknown>>,
+    action?: WriteAction
+  ): LoadResult;
   hasCollection(name: string): boolean;
   /** `false` makes `/health` answer 503 `{"ok":false}`. */
   setReady(ready: boolean): void;
 }
 
-export function createTypesenseSandbox(opts: TypesenseSandboxOptions): TypesenseSandbox {
+export function createTypesenseSandbox(
+  opts: TypesenseSandboxOptions
+): TypesenseSandbox {
   const version = parseVersion(opts.version);
   const feat = features(version);
   const stats = new Stats();
@@ -67,9 +73,11 @@ export function createTypesenseSandbox(opts: TypesenseSandboxOptions): Typesense
     synonymSets: new Map(),
     curationSets: new Map(),
     stats,
-    cache: new ResultCache(16, (hit) => (hit ? stats.cacheHits++ : stats.cacheMisses++)),
+    cache: new ResultCache(16, hit =>
+      hit ? stats.cacheHits++ : stats.cacheMisses++
+    ),
     maxPerPage: version.major >= 27 ? (opts.maxPerPage ?? 250) : 250,
-    ready: true,
+    ready: true
   };
   const router = new Router();
   registerOperations(router, engine);
@@ -92,17 +100,28 @@ export function createTypesenseSandbox(opts: TypesenseSandboxOptions): Typesense
     },
     loadDocuments(collection, docs, action = 'create') {
       const coll = engine.collections.get(collection);
-      if (!coll) throw new Error(`No collection named ${collection} in the sandbox.`);
+      if (!coll) {
+        throw new Error(`No collection named ${collection} in the sandbox.`);
+      }
       const result: LoadResult = { loaded: 0, errors: [] };
       let index = 0;
       for (const doc of docs) {
         try {
-          if (!isPlainObject(doc)) throw new ApiError(400, 'Bad JSON: not a properly formed document.');
+          if (!isPlainObject(doc)) {
+            throw new ApiError(
+              400,
+              'Bad JSON: not a properly formed document.'
+            );
+          }
           coll.write(doc, action, coll.defaultDirtyValues);
           result.loaded++;
         } catch (e) {
-          if (!(e instanceof ApiError)) throw e;
-          if (result.errors.length < 20) result.errors.push({ index, status: e.status, message: e.message });
+          if (!(e instanceof ApiError)) {
+            throw e;
+          }
+          if (result.errors.length < 20) {
+            result.errors.push({ index, status: e.status, message: e.message });
+          }
         }
         index++;
       }
@@ -113,7 +132,7 @@ export function createTypesenseSandbox(opts: TypesenseSandboxOptions): Typesense
     },
     setReady(ready) {
       engine.ready = ready;
-    },
+    }
   };
 }
 

@@ -8,7 +8,12 @@ import type { Collection, DocRecord } from './collection';
 import type { Predicate } from './filter/parse';
 import type { FieldTokenIndex } from './field-token-index';
 import type { Ranked } from './sort';
-import { matchDocument, packScore, type QueryField, type TextScore } from './text';
+import {
+  matchDocument,
+  packScore,
+  type QueryField,
+  type TextScore
+} from './text';
 
 /** Per query field and token position: who holds the token exactly, and who by prefix only. */
 interface TokenLists {
@@ -17,8 +22,12 @@ interface TokenLists {
 }
 
 function union(a: Int32Array, b: Int32Array): Int32Array {
-  if (a.length === 0) return b;
-  if (b.length === 0) return a;
+  if (a.length === 0) {
+    return b;
+  }
+  if (b.length === 0) {
+    return a;
+  }
   const out = new Int32Array(a.length + b.length);
   let i = 0;
   let j = 0;
@@ -26,12 +35,20 @@ function union(a: Int32Array, b: Int32Array): Int32Array {
   while (i < a.length && j < b.length) {
     const x = a[i] as number;
     const y = b[j] as number;
-    if (x <= y) i++;
-    if (y <= x) j++;
+    if (x <= y) {
+      i++;
+    }
+    if (y <= x) {
+      j++;
+    }
     out[n++] = x <= y ? x : y;
   }
-  while (i < a.length) out[n++] = a[i++] as number;
-  while (j < b.length) out[n++] = b[j++] as number;
+  while (i < a.length) {
+    out[n++] = a[i++] as number;
+  }
+  while (j < b.length) {
+    out[n++] = b[j++] as number;
+  }
   return out.subarray(0, n);
 }
 
@@ -51,8 +68,11 @@ function seek(list: Int32Array, value: number, from: number): number {
   hi = Math.min(hi, list.length);
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((list[mid] as number) < value) lo = mid + 1;
-    else hi = mid;
+    if ((list[mid] as number) < value) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
   }
   return lo;
 }
@@ -65,18 +85,26 @@ function intersect(a: Int32Array, b: Int32Array): Int32Array {
   for (let i = 0; i < short.length && j < long.length; i++) {
     const x = short[i] as number;
     j = seek(long, x, j);
-    if (long[j] === x) out[n++] = x;
+    if (long[j] === x) {
+      out[n++] = x;
+    }
   }
   return out.subarray(0, n);
 }
 
 /** Adds one to scores[k] for each candidate k that is in `list` (both sorted). */
-function countListed(candidates: Int32Array, list: Int32Array, scores: Int32Array): void {
+function countListed(
+  candidates: Int32Array,
+  list: Int32Array,
+  scores: Int32Array
+): void {
   let j = 0;
   for (let k = 0; k < candidates.length && j < list.length; k++) {
     const c = candidates[k] as number;
     j = seek(list, c, j);
-    if (list[j] === c) scores[k] = (scores[k] as number) + 1;
+    if (list[j] === c) {
+      scores[k] = (scores[k] as number) + 1;
+    }
   }
 }
 
@@ -84,16 +112,29 @@ function countListed(candidates: Int32Array, list: Int32Array, scores: Int32Arra
  * Matches of `tokens` over `fields`, in ascending sequence order, with their text scores.
  * Same answer as matchDocument over every live document that passes `filter`.
  */
-export function indexedMatches(coll: Collection, tokens: string[], fields: QueryField[], prefix: boolean, filter: Predicate | null): Ranked[] {
+export function indexedMatches(
+  coll: Collection,
+  tokens: string[],
+  fields: QueryField[],
+  prefix: boolean,
+  filter: Predicate | null
+): Ranked[] {
   const last = tokens.length - 1;
   const indexes = new Map<string, FieldTokenIndex>();
-  for (const f of fields) if (!indexes.has(f.name)) indexes.set(f.name, coll.tokenIndex(f.name));
+  for (const f of fields) {
+    if (!indexes.has(f.name)) {
+      indexes.set(f.name, coll.tokenIndex(f.name));
+    }
+  }
 
   const lists = new Map<string, TokenLists[]>();
   for (const [name, index] of indexes) {
     lists.set(
       name,
-      tokens.map((t, i) => ({ exact: index.exact(t), prefixed: prefix && i === last ? index.withPrefix(t) : null })),
+      tokens.map((t, i) => ({
+        exact: index.exact(t),
+        prefixed: prefix && i === last ? index.withPrefix(t) : null
+      }))
     );
   }
 
@@ -105,9 +146,13 @@ export function indexedMatches(coll: Collection, tokens: string[], fields: Query
       holders = union(holders, l.prefixed ?? l.exact);
     }
     candidates = candidates ? intersect(candidates, holders) : holders;
-    if (candidates.length === 0) return [];
+    if (candidates.length === 0) {
+      return [];
+    }
   }
-  if (!candidates) return [];
+  if (!candidates) {
+    return [];
+  }
 
   // Per field name, as matchDocument counts: 2 for an exact hit of a token, 1 for a
   // prefix-only hit. Exact holders are among the prefix holders, so counting both lists does it.
@@ -121,31 +166,48 @@ export function indexedMatches(coll: Collection, tokens: string[], fields: Query
     fieldScores.set(name, scores);
   }
   const byName = [...fieldScores.values()];
-  const byField = fields.map((f) => ({ weight: f.weight, scores: fieldScores.get(f.name) as Int32Array }));
+  const byField = fields.map(f => ({
+    weight: f.weight,
+    scores: fieldScores.get(f.name) as Int32Array
+  }));
 
-  const multi = [...indexes.values()].map((index) => index.multiValued).filter((s) => s.size > 0);
+  const multi = [...indexes.values()]
+    .map(index => index.multiValued)
+    .filter(s => s.size > 0);
   const shared = new Map<number, TextScore>();
   const out: Ranked[] = [];
   let from = 0;
   for (let k = 0; k < candidates.length; k++) {
     const seq = candidates[k] as number;
     const found = coll.recordAt(seq, from);
-    if (!found) continue;
+    if (!found) {
+      continue;
+    }
     from = found.position + 1;
     const rec: DocRecord = found.rec;
-    if (filter && !filter(rec.doc)) continue;
-    if (multi.some((s) => s.has(seq))) {
+    if (filter && !filter(rec.doc)) {
+      continue;
+    }
+    if (multi.some(s => s.has(seq))) {
       const match = matchDocument(rec.doc, tokens, fields, prefix);
-      if (match) out.push({ rec, match });
+      if (match) {
+        out.push({ rec, match });
+      }
       continue;
     }
     let best = 0;
     let bestWeight = 0;
     let named = 0;
-    for (const scores of byName) if (scores[k] !== 0) named++;
+    for (const scores of byName) {
+      if (scores[k] !== 0) {
+        named++;
+      }
+    }
     for (const f of byField) {
       const score = f.scores[k] as number;
-      if (score === 0) continue;
+      if (score === 0) {
+        continue;
+      }
       if (score > best || (score === best && f.weight > bestWeight)) {
         best = score;
         bestWeight = f.weight;
@@ -154,7 +216,12 @@ export function indexedMatches(coll: Collection, tokens: string[], fields: Query
     // Few distinct scores occur: one shared object each keeps a large match list small.
     const key = (best * 16 + bestWeight) * 8 + Math.min(named, 7);
     let match = shared.get(key);
-    if (!match) shared.set(key, (match = packScore(tokens.length, best, bestWeight, named)));
+    if (!match) {
+      shared.set(
+        key,
+        (match = packScore(tokens.length, best, bestWeight, named))
+      );
+    }
     out.push({ rec, match });
   }
   return out;

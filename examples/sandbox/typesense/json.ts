@@ -9,7 +9,9 @@ export class RawNumber {
 }
 
 export function sortedJson(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
+  if (value === null || value === undefined) {
+    return 'null';
+  }
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value);
@@ -24,11 +26,15 @@ export function sortedJson(value: unknown): string {
     default:
       return 'null';
   }
-  if (value instanceof RawNumber) return value.digits;
+  if (value instanceof RawNumber) {
+    return value.digits;
+  }
   // One growing string (V8 joins the pieces lazily) costs a third of an array of parts: pages are written per request.
   if (Array.isArray(value)) {
     let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + sortedJson(value[i]);
+    for (let i = 0; i < value.length; i++) {
+      out += (i > 0 ? ',' : '') + sortedJson(value[i]);
+    }
     return out + ']';
   }
   const obj = value as Record<string, unknown>;
@@ -44,7 +50,9 @@ export function sortedJson(value: unknown): string {
   let first = true;
   for (const k of keys) {
     const v = obj[k];
-    if (v === undefined) continue;
+    if (v === undefined) {
+      continue;
+    }
     out += (first ? '' : ',') + JSON.stringify(k) + ':' + sortedJson(v);
     first = false;
   }
@@ -53,11 +61,15 @@ export function sortedJson(value: unknown): string {
 
 /** A copy with object keys sorted at every depth, so that plain JSON.stringify emits them in order. */
 export function canonical<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => canonical(v)) as T;
+  if (Array.isArray(value)) {
+    return value.map(v => canonical(v)) as T;
+  }
   if (value !== null && typeof value === 'object') {
     const src = value as Record<string, unknown>;
     const dst: Record<string, unknown> = {};
-    for (const k of Object.keys(src).sort()) setField(dst, k, canonical(src[k]));
+    for (const k of Object.keys(src).sort()) {
+      setField(dst, k, canonical(src[k]));
+    }
     return dst as T;
   }
   return value;
@@ -69,8 +81,17 @@ export type JsonObject = Record<string, unknown>;
  * Sets an own field, as JSON.parse does: documents may hold a field named `__proto__`, which an
  * assignment would take for the object's prototype.
  */
-export function setField(object: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+export function setField(
+  object: Record<string, unknown>,
+  key: string,
+  value: unknown
+): void {
+  Object.defineProperty(object, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true
+  });
 }
 
 export function isPlainObject(v: unknown): v is JsonObject {

@@ -6,8 +6,12 @@
 import { isPlainObject, type JsonObject, setField } from './json';
 
 export function valueAt(doc: JsonObject, path: string): unknown {
-  if (Object.prototype.hasOwnProperty.call(doc, path)) return doc[path];
-  if (!path.includes('.')) return undefined;
+  if (Object.prototype.hasOwnProperty.call(doc, path)) {
+    return doc[path];
+  }
+  if (!path.includes('.')) {
+    return undefined;
+  }
   let current: unknown = doc;
   let fannedOut = false;
   for (const part of path.split('.')) {
@@ -15,10 +19,15 @@ export function valueAt(doc: JsonObject, path: string): unknown {
       fannedOut = true;
       const next: unknown[] = [];
       for (const el of current) {
-        if (!isPlainObject(el)) continue;
+        if (!isPlainObject(el)) {
+          continue;
+        }
         const v = Object.hasOwn(el, part) ? el[part] : undefined;
-        if (Array.isArray(v)) next.push(...v);
-        else if (v !== undefined && v !== null) next.push(v);
+        if (Array.isArray(v)) {
+          next.push(...v);
+        } else if (v !== undefined && v !== null) {
+          next.push(v);
+        }
       }
       current = next;
     } else if (isPlainObject(current)) {
@@ -27,34 +36,48 @@ export function valueAt(doc: JsonObject, path: string): unknown {
       return undefined;
     }
   }
-  if (fannedOut && Array.isArray(current) && current.length === 0) return undefined;
+  if (fannedOut && Array.isArray(current) && current.length === 0) {
+    return undefined;
+  }
   return current;
 }
 
 /** The values of a field as a flat list of primitives; missing and null give none. */
 export function scalarsAt(doc: JsonObject, path: string): unknown[] {
   const v = valueAt(doc, path);
-  if (v === undefined || v === null) return [];
-  return Array.isArray(v) ? v.filter((x) => x !== null && x !== undefined) : [v];
+  if (v === undefined || v === null) {
+    return [];
+  }
+  return Array.isArray(v) ? v.filter(x => x !== null && x !== undefined) : [v];
 }
 
 /** A document pruned to `include_fields` and stripped of `exclude_fields` (dotted paths allowed). */
-export function pruneDocument(doc: JsonObject, include: string[] | null, exclude: string[] | null): JsonObject {
+export function pruneDocument(
+  doc: JsonObject,
+  include: string[] | null,
+  exclude: string[] | null
+): JsonObject {
   let out: JsonObject = doc;
   if (include && include.length > 0) {
     out = {};
-    for (const path of include) copyPath(doc, out, path.split('.'));
+    for (const path of include) {
+      copyPath(doc, out, path.split('.'));
+    }
   }
   if (exclude && exclude.length > 0) {
     out = out === doc ? structuredClone(doc) : out;
-    for (const path of exclude) removePath(out, path.split('.'));
+    for (const path of exclude) {
+      removePath(out, path.split('.'));
+    }
   }
   return out;
 }
 
 function copyPath(src: JsonObject, dst: JsonObject, parts: string[]): void {
   const [head, ...rest] = parts;
-  if (head === undefined || !Object.hasOwn(src, head)) return;
+  if (head === undefined || !Object.hasOwn(src, head)) {
+    return;
+  }
   const v = src[head];
   if (rest.length === 0) {
     setField(dst, head, v);
@@ -62,25 +85,42 @@ function copyPath(src: JsonObject, dst: JsonObject, parts: string[]): void {
     const held = Object.hasOwn(dst, head) ? dst[head] : undefined;
     const child = isPlainObject(held) ? held : {};
     copyPath(v, child, rest);
-    if (Object.keys(child).length > 0) setField(dst, head, child);
+    if (Object.keys(child).length > 0) {
+      setField(dst, head, child);
+    }
   } else if (Array.isArray(v)) {
-    setField(dst, head, v.map((el) => {
-      if (!isPlainObject(el)) return el;
-      const child: JsonObject = {};
-      copyPath(el, child, rest);
-      return child;
-    }));
+    setField(
+      dst,
+      head,
+      v.map(el => {
+        if (!isPlainObject(el)) {
+          return el;
+        }
+        const child: JsonObject = {};
+        copyPath(el, child, rest);
+        return child;
+      })
+    );
   }
 }
 
 function removePath(obj: JsonObject, parts: string[]): void {
   const [head, ...rest] = parts;
-  if (head === undefined || !Object.hasOwn(obj, head)) return;
+  if (head === undefined || !Object.hasOwn(obj, head)) {
+    return;
+  }
   if (rest.length === 0) {
     delete obj[head];
     return;
   }
   const v = obj[head];
-  if (isPlainObject(v)) removePath(v, rest);
-  else if (Array.isArray(v)) for (const el of v) if (isPlainObject(el)) removePath(el, rest);
+  if (isPlainObject(v)) {
+    removePath(v, rest);
+  } else if (Array.isArray(v)) {
+    for (const el of v) {
+      if (isPlainObject(el)) {
+        removePath(el, rest);
+      }
+    }
+  }
 }

@@ -32,12 +32,21 @@ export function actionFor(method: string, parts: string[]): string {
   let resource = '';
   let hasIdentifier = false;
   parts.forEach((p, i) => {
-    if (i === 0 && parts.length > 2 && p === 'collections') return;
-    if (p.startsWith(':')) hasIdentifier = true;
-    else resource = resource === '' ? p : `${resource}/${p}`;
+    if (i === 0 && parts.length > 2 && p === 'collections') {
+      return;
+    }
+    if (p.startsWith(':')) {
+      hasIdentifier = true;
+    } else {
+      resource = resource === '' ? p : `${resource}/${p}`;
+    }
   });
-  if (resource === 'multi_search' || resource === 'documents/search') return 'documents:search';
-  if (resource === 'documents/import' || resource === 'documents/export') return `documents:${resource.slice(10)}`;
+  if (resource === 'multi_search' || resource === 'documents/search') {
+    return 'documents:search';
+  }
+  if (resource === 'documents/import' || resource === 'documents/export') {
+    return `documents:${resource.slice(10)}`;
+  }
   const operation =
     method === 'GET'
       ? hasIdentifier
@@ -58,26 +67,42 @@ export function actionFor(method: string, parts: string[]): string {
 export class Router {
   private readonly routes: Route[] = [];
 
-  add(method: string, pattern: string, handler: Handler, opts: { public?: boolean; kind?: Route['kind'] } = {}): this {
-    const parts = pattern.split('/').filter((p) => p !== '');
+  add(
+    method: string,
+    pattern: string,
+    handler: Handler,
+    opts: { public?: boolean; kind?: Route['kind'] } = {}
+  ): this {
+    const parts = pattern.split('/').filter(p => p !== '');
     this.routes.push({
       method,
       parts,
       action: actionFor(method, parts),
       handler,
       public: opts.public ?? false,
-      kind: opts.kind ?? (method === 'GET' ? 'other' : method === 'DELETE' ? 'delete' : 'write'),
-      pattern,
+      kind:
+        opts.kind ??
+        (method === 'GET' ? 'other' : method === 'DELETE' ? 'delete' : 'write'),
+      pattern
     });
     return this;
   }
 
   /** Literal segments win over parameters, so `/documents/search` is never read as an id. */
-  match(method: string, path: string): { route: Route; params: Record<string, string> } | null {
-    const segs = path.split('/').filter((p) => p !== '');
-    let best: { route: Route; params: Record<string, string>; literals: number } | null = null;
+  match(
+    method: string,
+    path: string
+  ): { route: Route; params: Record<string, string> } | null {
+    const segs = path.split('/').filter(p => p !== '');
+    let best: {
+      route: Route;
+      params: Record<string, string>;
+      literals: number;
+    } | null = null;
     for (const route of this.routes) {
-      if (route.method !== method || route.parts.length !== segs.length) continue;
+      if (route.method !== method || route.parts.length !== segs.length) {
+        continue;
+      }
       const params: Record<string, string> = {};
       let literals = 0;
       let ok = true;
@@ -96,7 +121,9 @@ export class Router {
           ok = false;
         }
       }
-      if (ok && (!best || literals > best.literals)) best = { route, params, literals };
+      if (ok && (!best || literals > best.literals)) {
+        best = { route, params, literals };
+      }
     }
     return best ? { route: best.route, params: best.params } : null;
   }

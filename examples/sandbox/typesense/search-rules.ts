@@ -24,54 +24,105 @@ export type Params = Map<string, string>;
 
 /** A parameter value as the engine flattens JSON into its string parameters. */
 export function paramText(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return v.map((x) => String(x)).join(',');
+  if (typeof v === 'string') {
+    return v;
+  }
+  if (typeof v === 'number' || typeof v === 'boolean') {
+    return String(v);
+  }
+  if (Array.isArray(v)) {
+    return v.map(x => String(x)).join(',');
+  }
   return undefined;
 }
 
 /** `preset=name`: the preset's parameters under the request's; a missing preset is ignored, as in the engine. */
 export function applyPreset(params: Params, settings: SearchSettings): Params {
   const name = params.get('preset');
-  if (name === undefined || !settings.presets.has(name)) return params;
+  if (name === undefined || !settings.presets.has(name)) {
+    return params;
+  }
   const value = settings.presets.get(name);
-  if (isPlainObject(value) && value.searches !== undefined) return params;
-  if (!isPlainObject(value)) throw new ApiError(400, 'Search preset is not an object.');
+  if (isPlainObject(value) && value.searches !== undefined) {
+    return params;
+  }
+  if (!isPlainObject(value)) {
+    throw new ApiError(400, 'Search preset is not an object.');
+  }
   const out = new Map(params);
   for (const [k, v] of Object.entries(value)) {
     const s = paramText(v);
-    if (s === undefined) throw new ApiError(400, 'One or more search parameters are malformed.');
-    if (!out.has(k)) out.set(k, s);
+    if (s === undefined) {
+      throw new ApiError(400, 'One or more search parameters are malformed.');
+    }
+    if (!out.has(k)) {
+      out.set(k, s);
+    }
   }
   return out;
 }
 
 /** `stopwords=name`: the set must exist; its words leave the query. */
-export function stopwordFilter(params: Params, settings: SearchSettings): ((tokens: string[]) => string[]) | null {
+export function stopwordFilter(
+  params: Params,
+  settings: SearchSettings
+): ((tokens: string[]) => string[]) | null {
   const name = params.get('stopwords');
-  if (name === undefined || name === '') return null;
+  if (name === undefined || name === '') {
+    return null;
+  }
   const set = settings.stopwords.get(name);
-  if (!set) throw new ApiError(404, `Could not find the stopword set named \`${name}\`.`);
+  if (!set) {
+    throw new ApiError(
+      404,
+      `Could not find the stopword set named \`${name}\`.`
+    );
+  }
   const words = new Set(set.stopwords);
-  return (tokens) => tokens.filter((t) => !words.has(t));
+  return tokens => tokens.filter(t => !words.has(t));
 }
 
 /**
  * The synonyms a search of `coll` uses: its own up to 29; in 30 its sets plus the request's
  * `synonym_sets`. Only definitions of the queried field's locale apply, as in the engine.
  */
-export function synonymsFor(coll: Collection, params: Params, settings: SearchSettings, feat: Features, locale: string): SynonymDef[] {
-  return allSynonyms(coll, params, settings, feat).filter((d) => d.locale === locale);
+export function synonymsFor(
+  coll: Collection,
+  params: Params,
+  settings: SearchSettings,
+  feat: Features,
+  locale: string
+): SynonymDef[] {
+  return allSynonyms(coll, params, settings, feat).filter(
+    d => d.locale === locale
+  );
 }
 
-function allSynonyms(coll: Collection, params: Params, settings: SearchSettings, feat: Features): SynonymDef[] {
-  if (params.get('enable_synonyms') === 'false') return [];
-  if (!feat.globalSets) return coll.synonyms.list();
-  const names = [...coll.synonymSets, ...(params.get('synonym_sets') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')];
+function allSynonyms(
+  coll: Collection,
+  params: Params,
+  settings: SearchSettings,
+  feat: Features
+): SynonymDef[] {
+  if (params.get('enable_synonyms') === 'false') {
+    return [];
+  }
+  if (!feat.globalSets) {
+    return coll.synonyms.list();
+  }
+  const names = [
+    ...coll.synonymSets,
+    ...(params.get('synonym_sets') ?? '')
+      .split(',')
+      .map(s => s.trim())
+      .filter(s => s !== '')
+  ];
   const defs: SynonymDef[] = [];
   for (const name of new Set(names)) {
     const set = settings.synonymSets.get(name);
-    if (set) defs.push(...set.list());
+    if (set) {
+      defs.push(...set.list());
+    }
   }
   return defs;
 }
@@ -87,9 +138,17 @@ export interface CurationPlan {
   filterCurated: boolean;
 }
 
-function overridesFor(coll: Collection, settings: SearchSettings, feat: Features): Override[] {
-  if (!feat.globalSets) return coll.overrides.list();
-  return coll.curationSets.flatMap((name) => settings.curationSets.get(name)?.list() ?? []);
+function overridesFor(
+  coll: Collection,
+  settings: SearchSettings,
+  feat: Features
+): Override[] {
+  if (!feat.globalSets) {
+    return coll.overrides.list();
+  }
+  return coll.curationSets.flatMap(
+    name => settings.curationSets.get(name)?.list() ?? []
+  );
 }
 
 function removeSpan(q: string, rule: string): string {
@@ -105,7 +164,12 @@ function removeSpan(q: string, rule: string): string {
 }
 
 /** Applies the curation rules that fire (in id order, until one says stop) and the request's pinned/hidden hits. */
-export function planCuration(coll: Collection, params: Params, settings: SearchSettings, feat: Features): CurationPlan {
+export function planCuration(
+  coll: Collection,
+  params: Params,
+  settings: SearchSettings,
+  feat: Features
+): CurationPlan {
   const plan: CurationPlan = {
     q: params.get('q') ?? '',
     filterBy: params.get('filter_by') ?? '',
@@ -113,33 +177,64 @@ export function planCuration(coll: Collection, params: Params, settings: SearchS
     pinned: [],
     hidden: new Set(),
     metadata: null,
-    filterCurated: params.get('filter_curated_hits') === 'true',
+    filterCurated: params.get('filter_curated_hits') === 'true'
   };
   for (const part of (params.get('pinned_hits') ?? '').split(',')) {
     const m = /^\s*(.+):(\d+)\s*$/.exec(part);
-    if (m) plan.pinned.push({ id: m[1] as string, position: Number(m[2]) });
+    if (m) {
+      plan.pinned.push({ id: m[1] as string, position: Number(m[2]) });
+    }
   }
-  for (const id of (params.get('hidden_hits') ?? '').split(',')) if (id.trim() !== '') plan.hidden.add(id.trim());
-  if (params.get('enable_overrides') === 'false') return plan;
+  for (const id of (params.get('hidden_hits') ?? '').split(',')) {
+    if (id.trim() !== '') {
+      plan.hidden.add(id.trim());
+    }
+  }
+  if (params.get('enable_overrides') === 'false') {
+    return plan;
+  }
   const request = {
     q: plan.q,
     filterBy: plan.filterBy,
-    tags: (params.get('override_tags') ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''),
-    nowSeconds: Math.floor(Date.now() / 1000),
+    tags: (params.get('override_tags') ?? '')
+      .split(',')
+      .map(s => s.trim())
+      .filter(s => s !== ''),
+    nowSeconds: Math.floor(Date.now() / 1000)
   };
   for (const o of overridesFor(coll, settings, feat)) {
-    if (!ruleMatches(o, request)) continue;
+    if (!ruleMatches(o, request)) {
+      continue;
+    }
     // Pinned hits sent with the request keep their places; the rule's come after.
     plan.pinned.push(...o.includes);
-    for (const id of o.excludes) plan.hidden.add(id);
-    if (o.filterBy !== '') plan.filterBy = plan.filterBy.trim() === '' ? o.filterBy : `(${plan.filterBy}) && (${o.filterBy})`;
-    if (o.sortBy !== '') plan.sortBy = o.sortBy;
-    if (o.replaceQuery !== '') plan.q = o.replaceQuery;
-    else if (o.removeMatchedTokens && o.rule.query !== '') plan.q = removeSpan(plan.q, o.rule.query);
+    for (const id of o.excludes) {
+      plan.hidden.add(id);
+    }
+    if (o.filterBy !== '') {
+      plan.filterBy =
+        plan.filterBy.trim() === ''
+          ? o.filterBy
+          : `(${plan.filterBy}) && (${o.filterBy})`;
+    }
+    if (o.sortBy !== '') {
+      plan.sortBy = o.sortBy;
+    }
+    if (o.replaceQuery !== '') {
+      plan.q = o.replaceQuery;
+    } else if (o.removeMatchedTokens && o.rule.query !== '') {
+      plan.q = removeSpan(plan.q, o.rule.query);
+    }
     // The first matching rule's metadata is the one returned.
-    if (o.metadata && !plan.metadata) plan.metadata = o.metadata;
-    if (o.filterCuratedHits) plan.filterCurated = true;
-    if (o.stopProcessing) break;
+    if (o.metadata && !plan.metadata) {
+      plan.metadata = o.metadata;
+    }
+    if (o.filterCuratedHits) {
+      plan.filterCurated = true;
+    }
+    if (o.stopProcessing) {
+      break;
+    }
   }
   return plan;
 }

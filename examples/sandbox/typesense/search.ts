@@ -13,10 +13,30 @@ import { pruneDocument, scalarsAt } from './paths';
 import { baseType } from './schema';
 import { groupHits, parseGrouping } from './grouping';
 import { UNAVAILABLE, unavailable } from './routes/unavailable';
-import { applyPreset, planCuration, stopwordFilter, synonymsFor, type CurationPlan, type SearchSettings } from './search-rules';
-import { effectiveSort, parseSortBy, sortRanked, type Ranked, type SortClause } from './sort';
+import {
+  applyPreset,
+  planCuration,
+  stopwordFilter,
+  synonymsFor,
+  type CurationPlan,
+  type SearchSettings
+} from './search-rules';
+import {
+  effectiveSort,
+  parseSortBy,
+  sortRanked,
+  type Ranked,
+  type SortClause
+} from './sort';
 import { expandQuery, type SynonymDef } from './synonyms';
-import { highlightHit, matchDocument, textMatchInfo, tokenize, WILDCARD_MATCH_INFO, type QueryField } from './text';
+import {
+  highlightHit,
+  matchDocument,
+  textMatchInfo,
+  tokenize,
+  WILDCARD_MATCH_INFO,
+  type QueryField
+} from './text';
 import type { Features } from './version';
 
 export type SearchParams = Map<string, string>;
@@ -36,7 +56,7 @@ const UNSIGNED_PARAMS = [
   'limit',
   'group_limit',
   'search_cutoff_ms',
-  'max_candidates',
+  'max_candidates'
 ];
 
 export interface SearchEnv {
@@ -51,7 +71,7 @@ export class ResultCache {
   private readonly entries = new Map<string, Ranked[]>();
   constructor(
     private capacity = 16,
-    private readonly onLookup: (hit: boolean) => void = () => undefined,
+    private readonly onLookup: (hit: boolean) => void = () => undefined
   ) {}
 
   get(key: string): Ranked[] | undefined {
@@ -79,7 +99,9 @@ export class ResultCache {
     this.entries.set(key, value);
     while (this.entries.size > this.capacity) {
       const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
+      if (oldest === undefined) {
+        break;
+      }
       this.entries.delete(oldest);
     }
   }
@@ -87,20 +109,27 @@ export class ResultCache {
 
 function uintParam(params: SearchParams, name: string): number | undefined {
   const raw = params.get(name);
-  if (raw === undefined) return undefined;
+  if (raw === undefined) {
+    return undefined;
+  }
   if (!/^\d+$/.test(raw) || Number(raw) > 4294967295) {
-    throw new ApiError(400, `Parameter \`${name}\` must be an unsigned integer.`);
+    throw new ApiError(
+      400,
+      `Parameter \`${name}\` must be an unsigned integer.`
+    );
   }
   return Number(raw);
 }
 
 function listParam(params: SearchParams, name: string): string[] {
   const raw = params.get(name);
-  if (raw === undefined) return [];
+  if (raw === undefined) {
+    return [];
+  }
   return raw
     .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+    .map(s => s.trim())
+    .filter(s => s !== '');
 }
 
 export interface SearchOutcome {
@@ -114,100 +143,207 @@ export interface SearchOutcome {
   hit(r: Ranked): JsonObject;
 }
 
-export function runSearch(coll: Collection, rawParams: SearchParams, env: SearchEnv, fullRanking = false): SearchOutcome {
+export function runSearch(
+  coll: Collection,
+  rawParams: SearchParams,
+  env: SearchEnv,
+  fullRanking = false
+): SearchOutcome {
   const started = process.hrtime.bigint();
   const params = applyPreset(rawParams, env.settings);
   const originalQ = params.get('q');
-  if (originalQ === undefined) throw new ApiError(400, 'Parameter `q` is required.');
-  if (params.get('conversation') === 'true') throw unavailable(UNAVAILABLE.conversations);
-  if (params.get('nl_query') === 'true') throw unavailable(UNAVAILABLE.nlSearch);
-  for (const name of UNSIGNED_PARAMS) uintParam(params, name);
+  if (originalQ === undefined) {
+    throw new ApiError(400, 'Parameter `q` is required.');
+  }
+  if (params.get('conversation') === 'true') {
+    throw unavailable(UNAVAILABLE.conversations);
+  }
+  if (params.get('nl_query') === 'true') {
+    throw unavailable(UNAVAILABLE.nlSearch);
+  }
+  for (const name of UNSIGNED_PARAMS) {
+    uintParam(params, name);
+  }
 
   const pageParam = uintParam(params, 'page');
   const offsetParam = uintParam(params, 'offset');
-  const perPage = uintParam(params, 'limit') ?? uintParam(params, 'per_page') ?? 10;
+  const perPage =
+    uintParam(params, 'limit') ?? uintParam(params, 'per_page') ?? 10;
   const maxFacetValues = uintParam(params, 'max_facet_values') ?? 10;
-  const prefix = (params.get('prefix') ?? 'true').split(',')[0]?.trim() !== 'false';
-  const validateFieldNames = !(env.feat.validateFieldNames && params.get('validate_field_names') === 'false');
+  const prefix =
+    (params.get('prefix') ?? 'true').split(',')[0]?.trim() !== 'false';
+  const validateFieldNames = !(
+    env.feat.validateFieldNames &&
+    params.get('validate_field_names') === 'false'
+  );
   const curation = planCuration(coll, params, env.settings, env.feat);
   const q = curation.q;
 
   const queryBy = listParam(params, 'query_by');
-  const queryFields: QueryField[] = queryBy.map((name, i) => ({ name, weight: Math.max(15 - i, 0) }));
+  const queryFields: QueryField[] = queryBy.map((name, i) => ({
+    name,
+    weight: Math.max(15 - i, 0)
+  }));
   for (const f of queryBy) {
     const field = coll.field(f);
-    if (!field) throw new ApiError(404, `Could not find a field named \`${f}\` in the schema.`);
+    if (!field) {
+      throw new ApiError(
+        404,
+        `Could not find a field named \`${f}\` in the schema.`
+      );
+    }
     if (baseType(field.type) !== 'string') {
-      throw new ApiError(400, `Field \`${f}\` should be a string or a string array.`);
+      throw new ApiError(
+        400,
+        `Field \`${f}\` should be a string or a string array.`
+      );
     }
   }
   const wildcard = q.trim() === '*' || q.trim() === '';
-  if (!wildcard && queryBy.length === 0) throw new ApiError(400, 'No search fields specified for the query.');
+  if (!wildcard && queryBy.length === 0) {
+    throw new ApiError(400, 'No search fields specified for the query.');
+  }
 
   const filterText = curation.filterBy;
-  const filter = parseFilter(filterText, { field: (n) => coll.field(n), validateFieldNames });
+  const filter = parseFilter(filterText, {
+    field: n => coll.field(n),
+    validateFieldNames
+  });
   const sortText = curation.sortBy ?? '';
-  const sortClauses = effectiveSort(sortText.trim() === '' ? [] : parseSortBy(sortText, coll), coll, wildcard);
+  const sortClauses = effectiveSort(
+    sortText.trim() === '' ? [] : parseSortBy(sortText, coll),
+    coll,
+    wildcard
+  );
   const grouping = parseGrouping(params, coll);
 
   const facetBy = listParam(params, 'facet_by');
   for (const f of facetBy) {
     const field = coll.field(f);
-    if (!field || !field.facet) throw new ApiError(404, `Could not find a facet field named \`${f}\` in the schema.`);
+    if (!field || !field.facet) {
+      throw new ApiError(
+        404,
+        `Could not find a facet field named \`${f}\` in the schema.`
+      );
+    }
   }
-  if (perPage > env.maxPerPage) throw new ApiError(422, `Only upto ${env.maxPerPage} hits can be fetched per page.`);
+  if (perPage > env.maxPerPage) {
+    throw new ApiError(
+      422,
+      `Only upto ${env.maxPerPage} hits can be fetched per page.`
+    );
+  }
 
-  const page = pageParam === undefined || pageParam === 0 ? (offsetParam !== undefined ? 0 : 1) : pageParam;
+  const page =
+    pageParam === undefined || pageParam === 0
+      ? offsetParam !== undefined
+        ? 0
+        : 1
+      : pageParam;
   const offset = page > 0 ? (page - 1) * perPage : (offsetParam ?? 0);
   const dropStopwords = stopwordFilter(params, env.settings);
   let qTokens = wildcard ? [] : tokenize(q);
-  if (dropStopwords) qTokens = dropStopwords(qTokens);
+  if (dropStopwords) {
+    qTokens = dropStopwords(qTokens);
+  }
   const locale = coll.field(queryBy[0] ?? '')?.locale ?? '';
-  const synonyms = qTokens.length === 0 ? [] : synonymsFor(coll, params, env.settings, env.feat, locale);
+  const synonyms =
+    qTokens.length === 0
+      ? []
+      : synonymsFor(coll, params, env.settings, env.feat, locale);
   const curated = curation.pinned.length > 0 || curation.hidden.size > 0;
 
   let found: number;
   let window: Ranked[];
   let ranked: Ranked[] = [];
-  const newestFirstOnly = sortClauses.length === 1 && !filter && qTokens.length === 0;
-  if (newestFirstOnly && facetBy.length === 0 && !fullRanking && !curated && !grouping) {
+  const newestFirstOnly =
+    sortClauses.length === 1 && !filter && qTokens.length === 0;
+  if (
+    newestFirstOnly &&
+    facetBy.length === 0 &&
+    !fullRanking &&
+    !curated &&
+    !grouping
+  ) {
     // Wildcard without filter or sort: the insertion list already is the answer.
     found = coll.numDocuments;
     window = newestSlice(coll.snapshot(), found, offset, perPage);
   } else {
-    const synonymKey = synonyms.map((d) => `${d.rawRoot}>${d.rawSynonyms.join('|')}`).join(',');
-    const key = [coll.name, coll.generation, qTokens.join(' '), queryBy.join(','), filterText, sortText, prefix, validateFieldNames, synonymKey].join('\u0000');
+    const synonymKey = synonyms
+      .map(d => `${d.rawRoot}>${d.rawSynonyms.join('|')}`)
+      .join(',');
+    const key = [
+      coll.name,
+      coll.generation,
+      qTokens.join(' '),
+      queryBy.join(','),
+      filterText,
+      sortText,
+      prefix,
+      validateFieldNames,
+      synonymKey
+    ].join('\u0000');
     const cached = env.cache.get(key);
-    ranked = cached ?? rank(coll, qTokens, queryFields, prefix, filter, sortClauses, synonyms);
-    if (!cached) env.cache.set(key, ranked);
-    if (curated) ranked = applyCuration(coll, ranked, curation, filter);
+    ranked =
+      cached ??
+      rank(coll, qTokens, queryFields, prefix, filter, sortClauses, synonyms);
+    if (!cached) {
+      env.cache.set(key, ranked);
+    }
+    if (curated) {
+      ranked = applyCuration(coll, ranked, curation, filter);
+    }
     found = ranked.length;
     window = ranked.slice(offset, offset + perPage);
   }
 
-  const include = params.has('include_fields') ? listParam(params, 'include_fields') : null;
-  const exclude = params.has('exclude_fields') ? listParam(params, 'exclude_fields') : null;
+  const include = params.has('include_fields')
+    ? listParam(params, 'include_fields')
+    : null;
+  const exclude = params.has('exclude_fields')
+    ? listParam(params, 'exclude_fields')
+    : null;
   const text: HighlightQuery = { tokens: qTokens, fields: queryFields, prefix };
   const hit = (r: Ranked): JsonObject => hitFor(r, text, include, exclude);
 
   const body: JsonObject = {
-    facet_counts: facetBy.map((f) => facetCounts(ranked, f, maxFacetValues, coll)),
+    facet_counts: facetBy.map(f =>
+      facetCounts(ranked, f, maxFacetValues, coll)
+    ),
     found,
     out_of: coll.numDocuments,
-    request_params: { collection_name: coll.name, first_q: originalQ, per_page: perPage, q: originalQ },
-    search_cutoff: false,
+    request_params: {
+      collection_name: coll.name,
+      first_q: originalQ,
+      per_page: perPage,
+      q: originalQ
+    },
+    search_cutoff: false
   };
   if (grouping) {
     const groups = groupHits(ranked, grouping, offset, perPage, hit);
-    Object.assign(body, { found: groups.found, found_docs: ranked.length, grouped_hits: groups.page });
+    Object.assign(body, {
+      found: groups.found,
+      found_docs: ranked.length,
+      grouped_hits: groups.page
+    });
   } else {
     body.hits = window.map(hit);
   }
-  if (curation.metadata) body.metadata = curation.metadata;
-  if (page > 0) body.page = page;
-  else body.offset = offset;
-  if (exclude?.includes('out_of')) delete body.out_of;
-  body.search_time_ms = Number((process.hrtime.bigint() - started) / 1_000_000n);
+  if (curation.metadata) {
+    body.metadata = curation.metadata;
+  }
+  if (page > 0) {
+    body.page = page;
+  } else {
+    body.offset = offset;
+  }
+  if (exclude?.includes('out_of')) {
+    delete body.out_of;
+  }
+  body.search_time_ms = Number(
+    (process.hrtime.bigint() - started) / 1_000_000n
+  );
   return { body, ranked, sortClauses, hit };
 }
 
@@ -218,25 +354,49 @@ interface HighlightQuery {
 }
 
 /** Hidden hits leave the list; pinned ones (that exist, and pass the filter when asked) go to their 1-based places. */
-function applyCuration(coll: Collection, ranked: Ranked[], plan: CurationPlan, filter: Predicate | null): Ranked[] {
-  const pinnedIds = new Set(plan.pinned.map((p) => p.id));
-  const rest = ranked.filter((r) => !plan.hidden.has(r.rec.id) && !pinnedIds.has(r.rec.id));
+function applyCuration(
+  coll: Collection,
+  ranked: Ranked[],
+  plan: CurationPlan,
+  filter: Predicate | null
+): Ranked[] {
+  const pinnedIds = new Set(plan.pinned.map(p => p.id));
+  const rest = ranked.filter(
+    r => !plan.hidden.has(r.rec.id) && !pinnedIds.has(r.rec.id)
+  );
   const placed = new Set<string>();
   const pins = [...plan.pinned].sort((a, b) => a.position - b.position);
   for (const pin of pins) {
-    if (placed.has(pin.id) || plan.hidden.has(pin.id)) continue;
+    if (placed.has(pin.id) || plan.hidden.has(pin.id)) {
+      continue;
+    }
     const rec = coll.get(pin.id);
-    if (!rec || (plan.filterCurated && filter && !filter(rec.doc))) continue;
+    if (!rec || (plan.filterCurated && filter && !filter(rec.doc))) {
+      continue;
+    }
     placed.add(pin.id);
-    rest.splice(Math.min(Math.max(pin.position - 1, 0), rest.length), 0, { rec, match: null, curated: true });
+    rest.splice(Math.min(Math.max(pin.position - 1, 0), rest.length), 0, {
+      rec,
+      match: null,
+      curated: true
+    });
   }
   return rest;
 }
 
-function newestSlice(records: readonly DocRecord[], live: number, offset: number, count: number): Ranked[] {
+function newestSlice(
+  records: readonly DocRecord[],
+  live: number,
+  offset: number,
+  count: number
+): Ranked[] {
   const out: Ranked[] = [];
   if (records.length === live) {
-    for (let i = records.length - 1 - offset; i >= 0 && out.length < count; i--) {
+    for (
+      let i = records.length - 1 - offset;
+      i >= 0 && out.length < count;
+      i--
+    ) {
       out.push({ rec: records[i] as DocRecord, match: null });
     }
     return out;
@@ -244,9 +404,14 @@ function newestSlice(records: readonly DocRecord[], live: number, offset: number
   let skipped = 0;
   for (let i = records.length - 1; i >= 0 && out.length < count; i--) {
     const rec = records[i] as DocRecord;
-    if (!rec.alive) continue;
-    if (skipped < offset) skipped++;
-    else out.push({ rec, match: null });
+    if (!rec.alive) {
+      continue;
+    }
+    if (skipped < offset) {
+      skipped++;
+    } else {
+      out.push({ rec, match: null });
+    }
   }
   return out;
 }
@@ -258,17 +423,35 @@ function rank(
   prefix: boolean,
   filter: Predicate | null,
   sortClauses: ReturnType<typeof effectiveSort>,
-  synonyms: SynonymDef[],
+  synonyms: SynonymDef[]
 ): Ranked[] {
   let ranked: Ranked[] = [];
   if (qTokens.length === 0) {
-    for (const rec of coll.snapshot()) if (rec.alive && (!filter || filter(rec.doc))) ranked.push({ rec, match: null });
+    for (const rec of coll.snapshot()) {
+      if (rec.alive && (!filter || filter(rec.doc))) {
+        ranked.push({ rec, match: null });
+      }
+    }
   } else {
     ranked = withSynonyms(coll, qTokens, fields, prefix, filter, synonyms);
     // drop_tokens_threshold=1: with nothing found, drop tokens from the right until something is.
-    for (let keep = qTokens.length - 1; keep >= 1 && ranked.length === 0; keep--) {
-      ranked = indexedMatches(coll, qTokens.slice(0, keep), fields, prefix, filter);
-      for (const r of ranked) if (r.match) r.match.tokensDropped = qTokens.length - keep;
+    for (
+      let keep = qTokens.length - 1;
+      keep >= 1 && ranked.length === 0;
+      keep--
+    ) {
+      ranked = indexedMatches(
+        coll,
+        qTokens.slice(0, keep),
+        fields,
+        prefix,
+        filter
+      );
+      for (const r of ranked) {
+        if (r.match) {
+          r.match.tokensDropped = qTokens.length - keep;
+        }
+      }
     }
   }
   return sortRanked(ranked, sortClauses);
@@ -279,45 +462,86 @@ function rank(
  * itself keeps that match; one found only through a synonym carries the tokens it matched,
  * for its highlights.
  */
-function withSynonyms(coll: Collection, qTokens: string[], fields: QueryField[], prefix: boolean, filter: Predicate | null, synonyms: SynonymDef[]): Ranked[] {
+function withSynonyms(
+  coll: Collection,
+  qTokens: string[],
+  fields: QueryField[],
+  prefix: boolean,
+  filter: Predicate | null,
+  synonyms: SynonymDef[]
+): Ranked[] {
   const direct = indexedMatches(coll, qTokens, fields, prefix, filter);
   const alternatives = expandQuery(qTokens, synonyms);
-  if (alternatives.length === 0) return direct;
+  if (alternatives.length === 0) {
+    return direct;
+  }
   const bySeq = new Map<number, Ranked>();
-  for (const r of direct) bySeq.set(r.rec.seq, r);
+  for (const r of direct) {
+    bySeq.set(r.rec.seq, r);
+  }
   for (const tokens of alternatives) {
     for (const r of indexedMatches(coll, tokens, fields, prefix, filter)) {
       const seen = bySeq.get(r.rec.seq);
-      const better = seen?.tokens !== undefined && r.match !== null && seen.match !== null && r.match.score > seen.match.score;
-      if (!seen || better) bySeq.set(r.rec.seq, { ...r, tokens });
+      const better =
+        seen?.tokens !== undefined &&
+        r.match !== null &&
+        seen.match !== null &&
+        r.match.score > seen.match.score;
+      if (!seen || better) {
+        bySeq.set(r.rec.seq, { ...r, tokens });
+      }
     }
   }
   return [...bySeq.values()].sort((a, b) => a.rec.seq - b.rec.seq);
 }
 
-function hitFor(r: Ranked, text: HighlightQuery, include: string[] | null, exclude: string[] | null): JsonObject {
+function hitFor(
+  r: Ranked,
+  text: HighlightQuery,
+  include: string[] | null,
+  exclude: string[] | null
+): JsonObject {
   const document = pruneDocument(r.rec.doc, include, exclude);
   if (!r.match) {
-    const out: JsonObject = { document, highlight: {}, highlights: [], text_match: 100, text_match_info: WILDCARD_MATCH_INFO };
-    if (r.curated) out.curated = true;
+    const out: JsonObject = {
+      document,
+      highlight: {},
+      highlights: [],
+      text_match: 100,
+      text_match_info: WILDCARD_MATCH_INFO
+    };
+    if (r.curated) {
+      out.curated = true;
+    }
     return out;
   }
   // Ranking keeps scores only; the tokens hit are found again for the hits on this page.
-  const kept = r.tokens ?? text.tokens.slice(0, text.tokens.length - r.match.tokensDropped);
+  const kept =
+    r.tokens ??
+    text.tokens.slice(0, text.tokens.length - r.match.tokensDropped);
   const hits = matchDocument(r.rec.doc, kept, text.fields, text.prefix);
-  const { highlight, highlights } = hits ? highlightHit(r.rec.doc, hits) : { highlight: {}, highlights: [] };
+  const { highlight, highlights } = hits
+    ? highlightHit(r.rec.doc, hits)
+    : { highlight: {}, highlights: [] };
   return {
     document,
     highlight,
     highlights,
     text_match: new RawNumber(r.match.score.toString()),
-    text_match_info: textMatchInfo(r.match),
+    text_match_info: textMatchInfo(r.match)
   };
 }
 
-function facetCounts(ranked: Ranked[], field: string, max: number, coll: Collection): JsonObject {
+function facetCounts(
+  ranked: Ranked[],
+  field: string,
+  max: number,
+  coll: Collection
+): JsonObject {
   const counts = new Map<string, number>();
-  const numeric = ['int32', 'int64', 'float'].includes(baseType(coll.field(field)?.type ?? ''));
+  const numeric = ['int32', 'int64', 'float'].includes(
+    baseType(coll.field(field)?.type ?? '')
+  );
   let min = Infinity;
   let maxValue = -Infinity;
   let sum = 0;
@@ -336,11 +560,13 @@ function facetCounts(ranked: Ranked[], field: string, max: number, coll: Collect
   }
   const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, max);
   const stats: JsonObject = { total_values: counts.size };
-  if (numeric && n > 0) Object.assign(stats, { avg: sum / n, max: maxValue, min, sum });
+  if (numeric && n > 0) {
+    Object.assign(stats, { avg: sum / n, max: maxValue, min, sum });
+  }
   return {
     counts: top.map(([value, count]) => ({ count, highlighted: value, value })),
     field_name: field,
     sampled: false,
-    stats,
+    stats
   };
 }

@@ -24,9 +24,13 @@ export class SeqPostings {
 
   /** Callers add a sequence number only when it is not already present. */
   add(seq: number): void {
-    if (this.removed?.delete(seq)) return;
+    if (this.removed?.delete(seq)) {
+      return;
+    }
     if (this.length === 0 || seq > (this.seqs[this.length - 1] as number)) {
-      if (this.length === this.seqs.length) this.grow(this.length * 2);
+      if (this.length === this.seqs.length) {
+        this.grow(this.length * 2);
+      }
       this.seqs[this.length++] = seq;
       return;
     }
@@ -36,7 +40,9 @@ export class SeqPostings {
 
   /** Callers remove a sequence number only when it is present. */
   remove(seq: number): void {
-    if (this.added?.delete(seq)) return;
+    if (this.added?.delete(seq)) {
+      return;
+    }
     if (!this.removed && this.seqs[this.length - 1] === seq) {
       this.length--;
       return;
@@ -54,13 +60,17 @@ export class SeqPostings {
   private settleIfLarge(): void {
     // Bounds the parked sets while keeping each full pass paid for by many writes.
     const parked = (this.removed?.size ?? 0) + (this.added?.size ?? 0);
-    if (parked > 1024 && parked * 4 > this.length) this.settle();
+    if (parked > 1024 && parked * 4 > this.length) {
+      this.settle();
+    }
   }
 
   private settle(): void {
     const removed = this.removed;
     const added = this.added ? Int32Array.from(this.added).sort() : null;
-    if (!removed && !added) return;
+    if (!removed && !added) {
+      return;
+    }
     this.removed = null;
     this.added = null;
     const out = new Int32Array(Math.max(4, this.size + (added?.length ?? 0)));
@@ -68,11 +78,17 @@ export class SeqPostings {
     let a = 0;
     for (let i = 0; i < this.length; i++) {
       const s = this.seqs[i] as number;
-      if (removed?.has(s)) continue;
-      while (added && a < added.length && (added[a] as number) < s) out[n++] = added[a++] as number;
+      if (removed?.has(s)) {
+        continue;
+      }
+      while (added && a < added.length && (added[a] as number) < s) {
+        out[n++] = added[a++] as number;
+      }
       out[n++] = s;
     }
-    while (added && a < added.length) out[n++] = added[a++] as number;
+    while (added && a < added.length) {
+      out[n++] = added[a++] as number;
+    }
     this.seqs = out;
     this.length = n;
   }

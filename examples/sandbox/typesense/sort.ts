@@ -30,8 +30,12 @@ function splitTopLevel(s: string): string[] {
   let depth = 0;
   let buf = '';
   for (const c of s) {
-    if (c === '(') depth++;
-    if (c === ')') depth--;
+    if (c === '(') {
+      depth++;
+    }
+    if (c === ')') {
+      depth--;
+    }
     if (c === ',' && depth === 0) {
       parts.push(buf);
       buf = '';
@@ -39,34 +43,62 @@ function splitTopLevel(s: string): string[] {
       buf += c;
     }
   }
-  if (buf.trim() !== '') parts.push(buf);
-  return parts.map((p) => p.trim()).filter((p) => p !== '');
+  if (buf.trim() !== '') {
+    parts.push(buf);
+  }
+  return parts.map(p => p.trim()).filter(p => p !== '');
 }
 
 export function parseSortBy(raw: string, coll: Collection): SortClause[] {
-  const specs = splitTopLevel(raw).map((part) => {
+  const specs = splitTopLevel(raw).map(part => {
     const colon = part.lastIndexOf(':');
-    if (colon <= 0) throw new ApiError(400, MALFORMED);
+    if (colon <= 0) {
+      throw new ApiError(400, MALFORMED);
+    }
     const name = part.slice(0, colon).trim();
-    const order = part.slice(colon + 1).trim().toLowerCase();
-    if (order !== 'asc' && order !== 'desc') throw new ApiError(400, MALFORMED);
+    const order = part
+      .slice(colon + 1)
+      .trim()
+      .toLowerCase();
+    if (order !== 'asc' && order !== 'desc') {
+      throw new ApiError(400, MALFORMED);
+    }
     return { name, desc: order === 'desc' };
   });
-  if (specs.length > 3) throw new ApiError(400, 'Only upto 3 sort fields are allowed.');
-  return specs.map((s) => clauseFor(s.name, s.desc, coll));
+  if (specs.length > 3) {
+    throw new ApiError(400, 'Only upto 3 sort fields are allowed.');
+  }
+  return specs.map(s => clauseFor(s.name, s.desc, coll));
 }
 
-function clauseFor(rawName: string, desc: boolean, coll: Collection): SortClause {
+function clauseFor(
+  rawName: string,
+  desc: boolean,
+  coll: Collection
+): SortClause {
   if (rawName === '_text_match' || rawName.startsWith('_text_match(')) {
-    return { name: '_text_match', desc, key: (r) => r.match?.score ?? 100n };
+    return { name: '_text_match', desc, key: r => r.match?.score ?? 100n };
   }
-  if (rawName === '_seq_id') return { name: rawName, desc, key: (r) => r.rec.seq };
+  if (rawName === '_seq_id') {
+    return { name: rawName, desc, key: r => r.rec.seq };
+  }
 
-  const geo = /^([^(]+)\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)$/.exec(rawName);
+  const geo =
+    /^([^(]+)\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)$/.exec(
+      rawName
+    );
   const name = geo ? (geo[1] as string).trim() : rawName;
   const field = coll.field(name);
-  if (!field || !field.sort || !field.index || (geo && field.type !== 'geopoint')) {
-    throw new ApiError(404, `Could not find a field named \`${name}\` in the schema for sorting.`);
+  if (
+    !field ||
+    !field.sort ||
+    !field.index ||
+    (geo && field.type !== 'geopoint')
+  ) {
+    throw new ApiError(
+      404,
+      `Could not find a field named \`${name}\` in the schema for sorting.`
+    );
   }
   if (geo) {
     const lat = Number(geo[2]);
@@ -74,50 +106,79 @@ function clauseFor(rawName: string, desc: boolean, coll: Collection): SortClause
     return {
       name,
       desc,
-      key: (r) => {
+      key: r => {
         const p = r.rec.doc[name];
-        if (!Array.isArray(p)) return undefined;
+        if (!Array.isArray(p)) {
+          return undefined;
+        }
         return (Number(p[0]) - lat) ** 2 + (Number(p[1]) - lng) ** 2;
-      },
+      }
     };
   }
   return {
     name,
     desc,
-    key: (r) => {
+    key: r => {
       const v = valueAt(r.rec.doc, name);
-      if (typeof v === 'number' || typeof v === 'string') return v;
-      if (typeof v === 'boolean') return v ? 1 : 0;
+      if (typeof v === 'number' || typeof v === 'string') {
+        return v;
+      }
+      if (typeof v === 'boolean') {
+        return v ? 1 : 0;
+      }
       return undefined;
-    },
+    }
   };
 }
 
 /** Fills in what the engine adds: text match first for keyword queries, default_sorting_field, then newest first. */
-export function effectiveSort(explicit: SortClause[], coll: Collection, wildcard: boolean): SortClause[] {
+export function effectiveSort(
+  explicit: SortClause[],
+  coll: Collection,
+  wildcard: boolean
+): SortClause[] {
   const clauses = [...explicit];
   if (clauses.length === 0) {
-    if (!wildcard) clauses.push(clauseFor('_text_match', true, coll));
-    if (coll.defaultSortingField !== '') clauses.push(clauseFor(coll.defaultSortingField, true, coll));
-  } else if (!wildcard && clauses.length < 3 && !clauses.some((c) => c.name === '_text_match')) {
+    if (!wildcard) {
+      clauses.push(clauseFor('_text_match', true, coll));
+    }
+    if (coll.defaultSortingField !== '') {
+      clauses.push(clauseFor(coll.defaultSortingField, true, coll));
+    }
+  } else if (
+    !wildcard &&
+    clauses.length < 3 &&
+    !clauses.some(c => c.name === '_text_match')
+  ) {
     clauses.push(clauseFor('_text_match', true, coll));
   }
-  clauses.push({ name: '_seq_id', desc: true, key: (r) => r.rec.seq });
+  clauses.push({ name: '_seq_id', desc: true, key: r => r.rec.seq });
   return clauses;
 }
 
 /** A missing value sorts as the smallest, as the engine's INT64_MIN sentinel does. */
-export function compareKeys(x: ReturnType<Key>, y: ReturnType<Key>, desc: boolean): number {
-  if (x === y) return 0;
-  const cmp = x === undefined ? -1 : y === undefined ? 1 : x < y ? -1 : x > y ? 1 : 0;
+export function compareKeys(
+  x: ReturnType<Key>,
+  y: ReturnType<Key>,
+  desc: boolean
+): number {
+  if (x === y) {
+    return 0;
+  }
+  const cmp =
+    x === undefined ? -1 : y === undefined ? 1 : x < y ? -1 : x > y ? 1 : 0;
   return desc ? -cmp : cmp;
 }
 
-export function comparator(clauses: SortClause[]): (a: Ranked, b: Ranked) => number {
+export function comparator(
+  clauses: SortClause[]
+): (a: Ranked, b: Ranked) => number {
   return (a, b) => {
     for (const c of clauses) {
       const cmp = compareKeys(c.key(a), c.key(b), c.desc);
-      if (cmp !== 0) return cmp;
+      if (cmp !== 0) {
+        return cmp;
+      }
     }
     return 0;
   };
@@ -130,21 +191,35 @@ export function comparator(clauses: SortClause[]): (a: Ranked, b: Ranked) => num
  */
 export function sortRanked(ranked: Ranked[], clauses: SortClause[]): Ranked[] {
   const [first, second] = clauses;
-  if (clauses.length === 1 && first?.name === '_seq_id' && first.desc) return ranked.reverse();
-  if (clauses.length === 2 && first?.name === '_text_match' && first.desc && second?.name === '_seq_id' && second.desc) {
+  if (clauses.length === 1 && first?.name === '_seq_id' && first.desc) {
+    return ranked.reverse();
+  }
+  if (
+    clauses.length === 2 &&
+    first?.name === '_text_match' &&
+    first.desc &&
+    second?.name === '_seq_id' &&
+    second.desc
+  ) {
     return byScoreThenNewest(ranked);
   }
-  const keys = clauses.map((c) => ranked.map((r) => c.key(r)));
+  const keys = clauses.map(c => ranked.map(r => c.key(r)));
   const order = ranked.map((_, i) => i);
   order.sort((a, b) => {
     for (let c = 0; c < clauses.length; c++) {
       const column = keys[c] as ReturnType<Key>[];
-      const cmp = compareKeys(column[a], column[b], (clauses[c] as SortClause).desc);
-      if (cmp !== 0) return cmp;
+      const cmp = compareKeys(
+        column[a],
+        column[b],
+        (clauses[c] as SortClause).desc
+      );
+      if (cmp !== 0) {
+        return cmp;
+      }
     }
     return 0;
   });
-  return order.map((i) => ranked[i] as Ranked);
+  return order.map(i => ranked[i] as Ranked);
 }
 
 /** Buckets by text match score (few distinct values), newest first within each. */
@@ -154,9 +229,13 @@ function byScoreThenNewest(ranked: Ranked[]): Ranked[] {
     const r = ranked[i] as Ranked;
     const score = r.match?.score ?? 100n;
     let bucket = buckets.get(score);
-    if (!bucket) buckets.set(score, (bucket = []));
+    if (!bucket) {
+      buckets.set(score, (bucket = []));
+    }
     bucket.push(r);
   }
-  const scores = [...buckets.keys()].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
-  return scores.flatMap((s) => buckets.get(s) as Ranked[]);
+  const scores = [...buckets.keys()].sort((a, b) =>
+    a > b ? -1 : a < b ? 1 : 0
+  );
+  return scores.flatMap(s => buckets.get(s) as Ranked[]);
 }

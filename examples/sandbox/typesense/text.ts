@@ -34,53 +34,104 @@ export interface TextMatch extends TextScore {
 }
 
 /** The score of a match from its parts; shared by the document scan and the token index. */
-export function packScore(tokensMatched: number, bestFieldScore: number, bestFieldWeight: number, fieldsWithHits: number): TextScore {
+export function packScore(
+  tokensMatched: number,
+  bestFieldScore: number,
+  bestFieldWeight: number,
+  fieldsWithHits: number
+): TextScore {
   const fieldsMatched = Math.min(fieldsWithHits, 7);
   const fieldScore = BigInt(bestFieldScore) << 40n;
   const score =
-    (BigInt(tokensMatched) << 59n) | (fieldScore << 11n) | (BigInt(bestFieldWeight) << 3n) | BigInt(fieldsMatched);
-  return { tokensMatched, fieldsMatched, bestFieldScore: Number(fieldScore), bestFieldWeight, tokensDropped: 0, score };
+    (BigInt(tokensMatched) << 59n) |
+    (fieldScore << 11n) |
+    (BigInt(bestFieldWeight) << 3n) |
+    BigInt(fieldsMatched);
+  return {
+    tokensMatched,
+    fieldsMatched,
+    bestFieldScore: Number(fieldScore),
+    bestFieldWeight,
+    tokensDropped: 0,
+    score
+  };
 }
 
-function tokenHits(valueTokens: string[], q: string, prefix: boolean): string[] {
+function tokenHits(
+  valueTokens: string[],
+  q: string,
+  prefix: boolean
+): string[] {
   const hits: string[] = [];
-  for (const t of valueTokens) if (t === q || (prefix && t.startsWith(q))) hits.push(t);
+  for (const t of valueTokens) {
+    if (t === q || (prefix && t.startsWith(q))) {
+      hits.push(t);
+    }
+  }
   return hits;
 }
 
 /** Matches `qTokens` against the document, or null when some token is found in no field. */
-export function matchDocument(doc: JsonObject, qTokens: string[], fields: QueryField[], prefix: boolean): TextMatch | null {
+export function matchDocument(
+  doc: JsonObject,
+  qTokens: string[],
+  fields: QueryField[],
+  prefix: boolean
+): TextMatch | null {
   const found = new Array<boolean>(qTokens.length).fill(false);
   const fieldHits = new Map<string, Set<string>>();
   let bestFieldScore = 0;
   let bestFieldWeight = 0;
   for (const f of fields) {
     const raw = valueAt(doc, f.name);
-    const values = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+    const values = Array.isArray(raw)
+      ? raw
+      : raw === undefined || raw === null
+        ? []
+        : [raw];
     let fieldScore = 0;
     const hitSet = new Set<string>();
     for (const v of values) {
-      if (typeof v !== 'string') continue;
+      if (typeof v !== 'string') {
+        continue;
+      }
       const vt = tokenize(v);
       qTokens.forEach((q, i) => {
         const isLast = i === qTokens.length - 1;
         const hits = tokenHits(vt, q, prefix && isLast);
-        if (hits.length === 0) return;
+        if (hits.length === 0) {
+          return;
+        }
         found[i] = true;
-        for (const h of hits) hitSet.add(h);
+        for (const h of hits) {
+          hitSet.add(h);
+        }
         fieldScore += hits.includes(q) ? 2 : 1;
       });
     }
     if (hitSet.size > 0) {
       fieldHits.set(f.name, hitSet);
-      if (fieldScore > bestFieldScore || (fieldScore === bestFieldScore && f.weight > bestFieldWeight)) {
+      if (
+        fieldScore > bestFieldScore ||
+        (fieldScore === bestFieldScore && f.weight > bestFieldWeight)
+      ) {
         bestFieldScore = fieldScore;
         bestFieldWeight = f.weight;
       }
     }
   }
-  if (!found.every(Boolean)) return null;
-  return { ...packScore(qTokens.length, bestFieldScore, bestFieldWeight, fieldHits.size), fieldHits };
+  if (!found.every(Boolean)) {
+    return null;
+  }
+  return {
+    ...packScore(
+      qTokens.length,
+      bestFieldScore,
+      bestFieldWeight,
+      fieldHits.size
+    ),
+    fieldHits
+  };
 }
 
 export function textMatchInfo(m: TextScore): Record<string, unknown> {
@@ -91,7 +142,7 @@ export function textMatchInfo(m: TextScore): Record<string, unknown> {
     num_tokens_dropped: m.tokensDropped,
     score: m.score.toString(),
     tokens_matched: m.tokensMatched,
-    typo_prefix_score: 0,
+    typo_prefix_score: 0
   };
 }
 
@@ -103,17 +154,22 @@ export const WILDCARD_MATCH_INFO = {
   num_tokens_dropped: 0,
   score: '100',
   tokens_matched: 0,
-  typo_prefix_score: 255,
+  typo_prefix_score: 255
 };
 
 export function textMatchValue(m: TextScore): RawNumber {
   return new RawNumber(m.score.toString());
 }
 
-function markText(text: string, hits: Set<string>): { snippet: string; matched: string[] } {
+function markText(
+  text: string,
+  hits: Set<string>
+): { snippet: string; matched: string[] } {
   const matched: string[] = [];
-  const snippet = text.replace(TOKEN, (word) => {
-    if (!hits.has(word.toLowerCase())) return word;
+  const snippet = text.replace(TOKEN, word => {
+    if (!hits.has(word.toLowerCase())) {
+      return word;
+    }
     matched.push(word);
     return `<mark>${word}</mark>`;
   });
@@ -121,21 +177,31 @@ function markText(text: string, hits: Set<string>): { snippet: string; matched: 
 }
 
 /** `highlight` (nested object, v2) and `highlights` (flat list, v1) for one hit. */
-export function highlightHit(doc: JsonObject, m: TextMatch): { highlight: JsonObject; highlights: JsonObject[] } {
+export function highlightHit(
+  doc: JsonObject,
+  m: TextMatch
+): { highlight: JsonObject; highlights: JsonObject[] } {
   const highlight: JsonObject = {};
   const highlights: JsonObject[] = [];
   for (const [field, hits] of m.fieldHits) {
     const raw = valueAt(doc, field);
     let entry: unknown;
     if (Array.isArray(raw)) {
-      const perElement = raw.map((v) => markText(typeof v === 'string' ? v : String(v), hits));
-      entry = perElement.map((e) => ({ matched_tokens: e.matched, snippet: e.snippet }));
-      const indices = perElement.flatMap((e, i) => (e.matched.length > 0 ? [i] : []));
+      const perElement = raw.map(v =>
+        markText(typeof v === 'string' ? v : String(v), hits)
+      );
+      entry = perElement.map(e => ({
+        matched_tokens: e.matched,
+        snippet: e.snippet
+      }));
+      const indices = perElement.flatMap((e, i) =>
+        e.matched.length > 0 ? [i] : []
+      );
       highlights.push({
         field,
         indices,
-        matched_tokens: indices.map((i) => perElement[i]?.matched ?? []),
-        snippets: indices.map((i) => perElement[i]?.snippet ?? ''),
+        matched_tokens: indices.map(i => perElement[i]?.matched ?? []),
+        snippets: indices.map(i => perElement[i]?.snippet ?? '')
       });
     } else if (typeof raw === 'string') {
       const e = markText(raw, hits);
@@ -154,7 +220,9 @@ function setPath(obj: JsonObject, parts: string[], value: unknown): void {
   for (let i = 0; i < parts.length - 1; i++) {
     const p = parts[i] as string;
     const next = Object.hasOwn(cur, p) ? cur[p] : undefined;
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) setField(cur, p, {});
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) {
+      setField(cur, p, {});
+    }
     cur = cur[p] as JsonObject;
   }
   setField(cur, parts[parts.length - 1] as string, value);

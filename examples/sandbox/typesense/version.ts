@@ -11,11 +11,17 @@ export interface EngineVersion {
 
 export function parseVersion(text: string): EngineVersion {
   const m = /^v?(\d+)(?:\.(\d+))?/.exec(text.trim());
-  if (!m || m[1] === undefined) throw new Error(`Unrecognised Typesense version "${text}"; write e.g. "29.0".`);
+  if (!m || m[1] === undefined) {
+    throw new Error(
+      `Unrecognised Typesense version "${text}"; write e.g. "29.0".`
+    );
+  }
   const major = Number(m[1]);
   const minor = m[2] === undefined ? 0 : Number(m[2]);
   if (major < 26 || major > 30) {
-    throw new Error(`The Typesense sandbox imitates versions 26 to 30, not "${text}".`);
+    throw new Error(
+      `The Typesense sandbox imitates versions 26 to 30, not "${text}".`
+    );
   }
   return { text: `${major}.${minor}`, major, minor };
 }
@@ -46,8 +52,7 @@ export function features(v: EngineVersion) {
     /** `GET /collections?exclude_fields=` (27). */
     collectionListExclude: v.major >= 27,
     /** 30 field summaries carry `truncate_len` (default 100). */
-    fieldTruncateLen: v.major >= 30,
-
+    fieldTruncateLen: v.major >= 30
   };
 }
 

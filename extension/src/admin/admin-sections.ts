@@ -13,20 +13,31 @@ export class AdminSections {
 
   constructor(
     readonly client: PanelClient,
-    private readonly connection: string,
+    private readonly connection: string
   ) {
     this.node.className = 'searchbook-Admin';
     // The tree's arrow keys and Enter must not steal keystrokes typed into these sections.
-    this.node.addEventListener('keydown', (event) => event.stopPropagation());
+    this.node.addEventListener('keydown', event => event.stopPropagation());
     void this.load();
   }
 
   private async load(): Promise<void> {
     try {
-      const { offers } = await this.client.request({ type: 'offers', connection: this.connection }, 'offers');
-      if (offers.keys) this.node.append(new KeysSection(this.client, this.connection, offers.keys).node);
+      const { offers } = await this.client.request(
+        { type: 'offers', connection: this.connection },
+        'offers'
+      );
+      if (offers.keys) {
+        this.node.append(
+          new KeysSection(this.client, this.connection, offers.keys).node
+        );
+      }
       if (offers.metrics) {
-        this.metrics = new MetricsSection(this.client, this.connection, offers.metrics);
+        this.metrics = new MetricsSection(
+          this.client,
+          this.connection,
+          offers.metrics
+        );
         this.node.append(this.metrics.node);
       }
     } catch {

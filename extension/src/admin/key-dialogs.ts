@@ -8,11 +8,15 @@ import { copyText } from '../datagrid/clipboard';
  * text: it is cleared and the dialog's node dropped when the dialog closes, and it is never
  * written anywhere else (notebook, outputs, console, logs).
  */
-export async function showNewKeyValue(key: KeyInfo, value: string): Promise<void> {
+export async function showNewKeyValue(
+  key: KeyInfo,
+  value: string
+): Promise<void> {
   const node = document.createElement('div');
   node.className = 'searchbook-NewKey';
   const note = document.createElement('p');
-  note.textContent = 'Copy this key now: the engine shows its value only this once. searchbook keeps no copy, and it is not written to the notebook.';
+  note.textContent =
+    'Copy this key now: the engine shows its value only this once. searchbook keeps no copy, and it is not written to the notebook.';
   const shown = document.createElement('code');
   shown.className = 'searchbook-NewKey-value';
   shown.setAttribute('aria-label', 'New key value');
@@ -28,7 +32,11 @@ export async function showNewKeyValue(key: KeyInfo, value: string): Promise<void
   });
   node.append(note, shown, copy);
   try {
-    await showDialog({ title: `New key: ${key.description}`, body: new Widget({ node }), buttons: [Dialog.okButton({ label: 'Close' })] });
+    await showDialog({
+      title: `New key: ${key.description}`,
+      body: new Widget({ node }),
+      buttons: [Dialog.okButton({ label: 'Close' })]
+    });
   } finally {
     shown.textContent = '';
     node.remove();
@@ -40,7 +48,7 @@ export async function confirmKeyDeletion(key: KeyInfo): Promise<boolean> {
   const result = await showDialog({
     title: 'Delete API key',
     body: `Delete the key "${key.description}" (${key.valuePrefix}…, id ${key.id})? Every application using it is refused from then on; this cannot be undone.`,
-    buttons: [Dialog.cancelButton(), Dialog.warnButton({ label: 'Delete' })],
+    buttons: [Dialog.cancelButton(), Dialog.warnButton({ label: 'Delete' })]
   });
   return result.button.accept;
 }

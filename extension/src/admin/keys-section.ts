@@ -1,4 +1,8 @@
-import { type AdminOffers, type KeyInfo, NewKeySchema } from '@searchbook/contracts/admin-protocol';
+import {
+  type AdminOffers,
+  type KeyInfo,
+  NewKeySchema
+} from '@searchbook/contracts/admin-protocol';
 import type { PanelClient } from '../panel-client';
 import { confirmKeyDeletion, showNewKeyValue } from './key-dialogs';
 import { expiryText, scopeText } from './scope-text';
@@ -22,8 +26,8 @@ function field(labelText: string, control: HTMLElement): HTMLLabelElement {
 const commaList = (text: string): string[] =>
   text
     .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+    .map(s => s.trim())
+    .filter(s => s !== '');
 
 /**
  * A connection's API keys: the list (description, actions, scope, value prefix, expiry) with
@@ -46,7 +50,7 @@ export class KeysSection {
   constructor(
     private readonly client: PanelClient,
     private readonly connection: string,
-    private readonly offer: KeysOffer,
+    private readonly offer: KeysOffer
   ) {
     this.node.className = 'searchbook-Admin-section searchbook-Keys';
     const summary = document.createElement('summary');
@@ -63,9 +67,18 @@ export class KeysSection {
     this.status.setAttribute('role', 'status');
     this.list.className = 'searchbook-Keys-list';
     this.list.setAttribute('aria-label', `${offer.title} of ${connection}`);
-    this.node.append(summary, refresh, note, this.status, this.list, this.buildForm());
+    this.node.append(
+      summary,
+      refresh,
+      note,
+      this.status,
+      this.list,
+      this.buildForm()
+    );
     this.node.addEventListener('toggle', () => {
-      if (this.node.open && !this.loaded) void this.load();
+      if (this.node.open && !this.loaded) {
+        void this.load();
+      }
     });
   }
 
@@ -88,7 +101,10 @@ export class KeysSection {
     other.textContent = 'Other actions…';
     this.actions.append(other);
     this.otherActions.placeholder = 'documents:search, collections:get';
-    const otherField = field('Other actions (comma-separated)', this.otherActions);
+    const otherField = field(
+      'Other actions (comma-separated)',
+      this.otherActions
+    );
     otherField.hidden = true;
     this.actions.addEventListener('change', () => {
       otherField.hidden = this.actions.value !== OTHER;
@@ -109,9 +125,9 @@ export class KeysSection {
       field('Collections (comma-separated, * for all)', this.collections),
       field('Expires (optional)', this.expiry),
       submit,
-      this.formStatus,
+      this.formStatus
     );
-    this.form.addEventListener('submit', (event) => {
+    this.form.addEventListener('submit', event => {
       event.preventDefault();
       void this.add();
     });
@@ -124,9 +140,15 @@ export class KeysSection {
     this.status.textContent = 'Loading keys…';
     this.status.classList.remove('searchbook-mod-error');
     try {
-      const { keys } = await this.client.request({ type: 'keys', connection: this.connection }, 'keys');
-      this.list.replaceChildren(...keys.map((key) => this.item(key)));
-      this.status.textContent = keys.length === 0 ? 'No keys besides the one the server was started with.' : `${keys.length} key${keys.length === 1 ? '' : 's'}`;
+      const { keys } = await this.client.request(
+        { type: 'keys', connection: this.connection },
+        'keys'
+      );
+      this.list.replaceChildren(...keys.map(key => this.item(key)));
+      this.status.textContent =
+        keys.length === 0
+          ? 'No keys besides the one the server was started with.'
+          : `${keys.length} key${keys.length === 1 ? '' : 's'}`;
     } catch (err) {
       this.list.replaceChildren();
       this.status.textContent = (err as Error).message;
@@ -140,10 +162,16 @@ export class KeysSection {
     item.setAttribute('aria-label', `${key.description} · ${key.valuePrefix}…`);
     const title = document.createElement('div');
     title.className = 'searchbook-Key-title';
-    title.textContent = key.description === '' ? '(no description)' : key.description;
+    title.textContent =
+      key.description === '' ? '(no description)' : key.description;
     const facts = document.createElement('div');
     facts.className = 'searchbook-Key-facts';
-    facts.textContent = [`actions ${key.actions.join(', ')}`, `collections ${scopeText(key.collections)}`, `value ${key.valuePrefix}…`, expiryText(key.expiresAt)].join(' · ');
+    facts.textContent = [
+      `actions ${key.actions.join(', ')}`,
+      `collections ${scopeText(key.collections)}`,
+      `value ${key.valuePrefix}…`,
+      expiryText(key.expiresAt)
+    ].join(' · ');
     const remove = document.createElement('button');
     remove.type = 'button';
     remove.className = 'jp-Button searchbook-Toolbar-button';
@@ -155,9 +183,14 @@ export class KeysSection {
   }
 
   private async remove(key: KeyInfo): Promise<void> {
-    if (!(await confirmKeyDeletion(key))) return;
+    if (!(await confirmKeyDeletion(key))) {
+      return;
+    }
     try {
-      await this.client.request({ type: 'deleteKey', connection: this.connection, id: key.id }, 'keyDeleted');
+      await this.client.request(
+        { type: 'deleteKey', connection: this.connection, id: key.id },
+        'keyDeleted'
+      );
       await this.load();
     } catch (err) {
       this.status.textContent = `Could not delete "${key.description}": ${(err as Error).message}`;
@@ -166,26 +199,53 @@ export class KeysSection {
   }
 
   private async add(): Promise<void> {
-    const actions = this.actions.value === OTHER ? commaList(this.otherActions.value) : this.actions.value.split(',');
-    const expiresAt = this.expiry.value ? Math.floor(new Date(`${this.expiry.value}T23:59:59`).getTime() / 1000) : undefined;
-    const parsed = NewKeySchema.safeParse({ description: this.description.value, actions, collections: commaList(this.collections.value), ...(expiresAt ? { expiresAt } : {}) });
+    const actions =
+      this.actions.value === OTHER
+        ? commaList(this.otherActions.value)
+        : this.actions.value.split(',');
+    const expiresAt = this.expiry.value
+      ? Math.floor(new Date(`${this.expiry.value}T23:59:59`).getTime() / 1000)
+      : undefined;
+    const parsed = NewKeySchema.safeParse({
+      description: this.description.value,
+      actions,
+      collections: commaList(this.collections.value),
+      ...(expiresAt ? { expiresAt } : {})
+    });
     if (!parsed.success) {
-      this.formStatus.textContent = parsed.error.issues[0]?.message ?? 'Check the form.';
+      this.formStatus.textContent =
+        parsed.error.issues[0]?.message ?? 'Check the form.';
       return;
     }
     if (expiresAt !== undefined && expiresAt * 1000 < Date.now()) {
-      this.formStatus.textContent = 'The expiry date has passed: choose a later day, or leave it empty for a key that never expires.';
+      this.formStatus.textContent =
+        'The expiry date has passed: choose a later day, or leave it empty for a key that never expires.';
       return;
     }
     this.formStatus.textContent = 'Adding…';
     try {
       const seal = await createValueSeal();
-      const added = await this.client.request({ type: 'addKey', connection: this.connection, key: parsed.data, ...(seal ? { sealWith: seal.publicKey } : {}) }, 'keyAdded');
-      const value = added.sealed !== undefined && seal ? await seal.open(added.sealed) : added.value;
+      const added = await this.client.request(
+        {
+          type: 'addKey',
+          connection: this.connection,
+          key: parsed.data,
+          ...(seal ? { sealWith: seal.publicKey } : {})
+        },
+        'keyAdded'
+      );
+      const value =
+        added.sealed !== undefined && seal
+          ? await seal.open(added.sealed)
+          : added.value;
       this.formStatus.textContent = '';
       this.form.reset();
       this.collections.value = '*';
-      if (value === undefined) throw new Error('The key was created, but its value did not arrive; delete it and add another.');
+      if (value === undefined) {
+        throw new Error(
+          'The key was created, but its value did not arrive; delete it and add another.'
+        );
+      }
       await showNewKeyValue(added.key, value);
       await this.load();
     } catch (err) {

@@ -18,12 +18,18 @@ export function formatBytes(bytes: number): string {
 
 /** A figure as the panel prints it; a value the server did not send is never shown as 0. */
 export function formatMetric(metric: Metric): string {
-  if (metric.unit === 'text') return metric.text ?? NOT_REPORTED;
+  if (metric.unit === 'text') {
+    return metric.text ?? NOT_REPORTED;
+  }
   const value = metric.value;
-  if (value === null) return metric.missing ?? NOT_REPORTED;
+  if (value === null) {
+    return metric.missing ?? NOT_REPORTED;
+  }
   switch (metric.unit) {
     case 'bytes': {
-      if (metric.total === undefined || metric.total <= 0) return formatBytes(value);
+      if (metric.total === undefined || metric.total <= 0) {
+        return formatBytes(value);
+      }
       return `${formatBytes(value)} of ${formatBytes(metric.total)} (${whole.format((value / metric.total) * 100)}%)`;
     }
     case 'per_second':

@@ -1,4 +1,7 @@
-import type { Metric, MetricsSnapshot } from '@searchbook/contracts/admin-protocol';
+import type {
+  Metric,
+  MetricsSnapshot
+} from '@searchbook/contracts/admin-protocol';
 import type { PanelClient } from '../panel-client';
 import { formatMetric } from './metric-format';
 import { Sparkline } from './sparkline';
@@ -17,7 +20,10 @@ export class MetricsSection {
   private readonly body = document.createElement('div');
   private readonly status = document.createElement('div');
   private readonly history = new Map<string, (number | null)[]>();
-  private readonly rows = new Map<string, { value: HTMLElement; chart: Sparkline | undefined }>();
+  private readonly rows = new Map<
+    string,
+    { value: HTMLElement; chart: Sparkline | undefined }
+  >();
   private layout = '';
   private readonly capacity: number;
   private timer: number | undefined;
@@ -27,7 +33,7 @@ export class MetricsSection {
   constructor(
     private readonly client: PanelClient,
     private readonly connection: string,
-    private readonly offer: { title: string; refreshMs: number },
+    private readonly offer: { title: string; refreshMs: number }
   ) {
     this.capacity = Math.max(2, Math.round(HISTORY_MS / offer.refreshMs));
     this.node.className = 'searchbook-Admin-section searchbook-Metrics';
@@ -39,7 +45,9 @@ export class MetricsSection {
     this.body.setAttribute('aria-label', `${offer.title} of ${connection}`);
     this.node.append(summary, this.status, this.body);
     this.node.addEventListener('toggle', () => {
-      if (this.node.open) void this.tick();
+      if (this.node.open) {
+        void this.tick();
+      }
     });
     this.schedule();
   }
@@ -51,21 +59,36 @@ export class MetricsSection {
 
   /** Open, in the page, not inside a hidden (display: none) sidebar, and the tab in front. */
   private get onScreen(): boolean {
-    return this.node.open && this.node.isConnected && document.visibilityState === 'visible' && this.node.getClientRects().length > 0;
+    return (
+      this.node.open &&
+      this.node.isConnected &&
+      document.visibilityState === 'visible' &&
+      this.node.getClientRects().length > 0
+    );
   }
 
   private schedule(): void {
     window.clearTimeout(this.timer);
-    if (!this.disposed) this.timer = window.setTimeout(() => void this.tick(), this.offer.refreshMs);
+    if (!this.disposed) {
+      this.timer = window.setTimeout(
+        () => void this.tick(),
+        this.offer.refreshMs
+      );
+    }
   }
 
   private async tick(): Promise<void> {
-    if (this.disposed || this.polling) return;
+    if (this.disposed || this.polling) {
+      return;
+    }
     window.clearTimeout(this.timer);
     if (this.onScreen && !this.client.isClosed) {
       this.polling = true;
       try {
-        const { snapshot } = await this.client.request({ type: 'metrics', connection: this.connection }, 'metrics');
+        const { snapshot } = await this.client.request(
+          { type: 'metrics', connection: this.connection },
+          'metrics'
+        );
         this.show(snapshot);
       } catch (err) {
         this.status.textContent = (err as Error).message;
@@ -79,29 +102,40 @@ export class MetricsSection {
 
   private show(snapshot: MetricsSnapshot): void {
     this.status.classList.remove('searchbook-mod-error');
-    const requests = snapshot.requests.map((r) => `${r.method} ${r.path} ${r.status} ${Math.round(r.elapsedMs)} ms`).join(', ');
+    const requests = snapshot.requests
+      .map(
+        r => `${r.method} ${r.path} ${r.status} ${Math.round(r.elapsedMs)} ms`
+      )
+      .join(', ');
     this.status.textContent = `Updated ${new Date(snapshot.at).toLocaleTimeString()} · ${requests}`;
-    const layout = JSON.stringify([snapshot.groups.map((g) => [g.id, g.title, g.metrics.map((m) => m.id)]), snapshot.notOffered]);
+    const layout = JSON.stringify([
+      snapshot.groups.map(g => [g.id, g.title, g.metrics.map(m => m.id)]),
+      snapshot.notOffered
+    ]);
     // Same figures as last time: update them in place, so focus and reading position stay.
-    if (layout !== this.layout) this.build(snapshot, layout);
-    for (const metric of snapshot.groups.flatMap((g) => g.metrics)) this.update(metric);
+    if (layout !== this.layout) {
+      this.build(snapshot, layout);
+    }
+    for (const metric of snapshot.groups.flatMap(g => g.metrics)) {
+      this.update(metric);
+    }
   }
 
   private build(snapshot: MetricsSnapshot, layout: string): void {
     this.layout = layout;
     this.rows.clear();
-    const sections = snapshot.groups.map((group) => {
+    const sections = snapshot.groups.map(group => {
       const section = document.createElement('section');
       section.className = 'searchbook-Metrics-group';
       section.setAttribute('aria-label', group.title);
       const title = document.createElement('h4');
       title.textContent = group.title;
       const list = document.createElement('ul');
-      list.append(...group.metrics.map((metric) => this.item(metric)));
+      list.append(...group.metrics.map(metric => this.item(metric)));
       section.append(title, list);
       return section;
     });
-    const absent = snapshot.notOffered.map((panel) => {
+    const absent = snapshot.notOffered.map(panel => {
       const line = document.createElement('p');
       line.className = 'searchbook-Metrics-absent';
       const label = document.createElement('strong');
@@ -122,23 +156,36 @@ export class MetricsSection {
     const value = document.createElement('span');
     value.className = 'searchbook-Metric-value';
     item.append(label, value);
-    const chart = metric.unit === 'text' ? undefined : new Sparkline(metric.label);
-    if (chart) item.append(chart.node);
+    const chart =
+      metric.unit === 'text' ? undefined : new Sparkline(metric.label);
+    if (chart) {
+      item.append(chart.node);
+    }
     this.rows.set(metric.id, { value, chart });
     return item;
   }
 
   private update(metric: Metric): void {
     const row = this.rows.get(metric.id);
-    if (!row) return;
+    if (!row) {
+      return;
+    }
     row.value.textContent = formatMetric(metric);
     row.value.className = 'searchbook-Metric-value';
-    if (metric.value === null && metric.unit !== 'text') row.value.classList.add('searchbook-mod-missing');
-    if (metric.tone) row.value.classList.add(`searchbook-mod-${metric.tone}`);
-    if (!row.chart) return;
+    if (metric.value === null && metric.unit !== 'text') {
+      row.value.classList.add('searchbook-mod-missing');
+    }
+    if (metric.tone) {
+      row.value.classList.add(`searchbook-mod-${metric.tone}`);
+    }
+    if (!row.chart) {
+      return;
+    }
     const values = this.history.get(metric.id) ?? [];
     values.push(metric.value);
-    if (values.length > this.capacity) values.splice(0, values.length - this.capacity);
+    if (values.length > this.capacity) {
+      values.splice(0, values.length - this.capacity);
+    }
     this.history.set(metric.id, values);
     row.chart.draw(values, this.capacity, metric.total);
   }

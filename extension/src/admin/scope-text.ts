@@ -4,7 +4,9 @@ export function scopeText(collections: string[]): string {
 }
 
 export function expiryText(expiresAt: number | null, now = Date.now()): string {
-  if (expiresAt === null) return 'never expires';
+  if (expiresAt === null) {
+    return 'never expires';
+  }
   const when = new Date(expiresAt * 1000).toLocaleString();
   return expiresAt * 1000 < now ? `expired ${when}` : `expires ${when}`;
 }

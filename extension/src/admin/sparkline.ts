@@ -34,7 +34,8 @@ export class Sparkline {
         return;
       }
       const x = (start + i) * step;
-      const y = top === 0 ? HEIGHT - 1 : HEIGHT - 1 - (value / top) * (HEIGHT - 2);
+      const y =
+        top === 0 ? HEIGHT - 1 : HEIGHT - 1 - (value / top) * (HEIGHT - 2);
       path += `${pen ? 'L' : 'M'}${x.toFixed(1)} ${y.toFixed(1)} `;
       pen = true;
     });

@@ -12,14 +12,27 @@ export interface ValueSeal {
 
 export async function createValueSeal(): Promise<ValueSeal | undefined> {
   const subtle = globalThis.crypto?.subtle;
-  if (!subtle) return undefined;
-  const pair = await subtle.generateKey({ name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, false, ['encrypt', 'decrypt']);
+  if (!subtle) {
+    return undefined;
+  }
+  const pair = await subtle.generateKey(
+    {
+      name: 'RSA-OAEP',
+      modulusLength: 2048,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: 'SHA-256'
+    },
+    false,
+    ['encrypt', 'decrypt']
+  );
   const spki = new Uint8Array(await subtle.exportKey('spki', pair.publicKey));
   return {
     publicKey: btoa(String.fromCharCode(...spki)),
-    open: async (sealed) => {
-      const bytes = Uint8Array.from(atob(sealed), (c) => c.charCodeAt(0));
-      return new TextDecoder().decode(await subtle.decrypt({ name: 'RSA-OAEP' }, pair.privateKey, bytes));
-    },
+    open: async sealed => {
+      const bytes = Uint8Array.from(atob(sealed), c => c.charCodeAt(0));
+      return new TextDecoder().decode(
+        await subtle.decrypt({ name: 'RSA-OAEP' }, pair.privateKey, bytes)
+      );
+    }
   };
 }

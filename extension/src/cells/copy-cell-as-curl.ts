@@ -8,15 +8,25 @@ import { PanelClient } from '../panel-client';
 export const COPY_CELL_AS_CURL = 'searchbook:copy-cell-as-curl';
 
 /** The current notebook's active cell or console's prompt, when the main area shows it and its kernel is searchbook's. */
-function currentCell(app: JupyterFrontEnd, notebooks: INotebookTracker | null, consoles: IConsoleTracker | null): { source: string; kernel: Kernel.IKernelConnection } | undefined {
+function currentCell(
+  app: JupyterFrontEnd,
+  notebooks: INotebookTracker | null,
+  consoles: IConsoleTracker | null
+): { source: string; kernel: Kernel.IKernelConnection } | undefined {
   const current = app.shell.currentWidget;
-  if (!current) return undefined;
-  const notebook = notebooks?.find((w) => w === current);
-  const console = consoles?.find((w) => w === current);
+  if (!current) {
+    return undefined;
+  }
+  const notebook = notebooks?.find(w => w === current);
+  const console = consoles?.find(w => w === current);
   const panel = notebook ?? console;
-  const cell = notebook ? notebook.content.activeCell : console?.console.promptCell;
+  const cell = notebook
+    ? notebook.content.activeCell
+    : console?.console.promptCell;
   const kernel = panel?.sessionContext.session?.kernel;
-  if (!kernel || kernel.name !== 'searchbook' || !cell) return undefined;
+  if (!kernel || kernel.name !== 'searchbook' || !cell) {
+    return undefined;
+  }
   return { source: cell.model.sharedModel.getSource(), kernel };
 }
 
@@ -25,23 +35,41 @@ function currentCell(app: JupyterFrontEnd, notebooks: INotebookTracker | null, c
  * turns the cell's requests into curl command lines (credentials as environment variables),
  * one per line, on the clipboard.
  */
-export function addCopyCellAsCurl(app: JupyterFrontEnd, notebooks: INotebookTracker | null, consoles: IConsoleTracker | null): void {
+export function addCopyCellAsCurl(
+  app: JupyterFrontEnd,
+  notebooks: INotebookTracker | null,
+  consoles: IConsoleTracker | null
+): void {
   app.commands.addCommand(COPY_CELL_AS_CURL, {
     label: 'Copy as curl',
-    caption: 'Copy the cell’s requests as curl command lines; credentials stay environment variables',
+    caption:
+      'Copy the cell’s requests as curl command lines; credentials stay environment variables',
     isVisible: () => currentCell(app, notebooks, consoles) !== undefined,
     execute: async () => {
       const cell = currentCell(app, notebooks, consoles);
-      if (!cell) return;
+      if (!cell) {
+        return;
+      }
       const client = new PanelClient(cell.kernel);
       try {
-        const reply = await client.request({ type: 'curl', cell: cell.source }, 'curl');
+        const reply = await client.request(
+          { type: 'curl', cell: cell.source },
+          'curl'
+        );
         await copyText(reply.commands.join('\n'));
       } finally {
         client.dispose();
       }
-    },
+    }
   });
-  app.contextMenu.addItem({ command: COPY_CELL_AS_CURL, selector: '.jp-Notebook .jp-Cell', rank: 20 });
-  app.contextMenu.addItem({ command: COPY_CELL_AS_CURL, selector: '.jp-CodeConsole .jp-Cell', rank: 20 });
+  app.contextMenu.addItem({
+    command: COPY_CELL_AS_CURL,
+    selector: '.jp-Notebook .jp-Cell',
+    rank: 20
+  });
+  app.contextMenu.addItem({
+    command: COPY_CELL_AS_CURL,
+    selector: '.jp-CodeConsole .jp-Cell',
+    rank: 20
+  });
 }

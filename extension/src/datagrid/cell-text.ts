@@ -31,7 +31,9 @@ export function tsvField(value: unknown): string {
   return cellText(value).replace(/\t/g, '\\t').replace(/ ⏎ /g, '\\n');
 }
 
-const wholeNumber = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const wholeNumber = new Intl.NumberFormat(undefined, {
+  maximumFractionDigits: 0
+});
 const fraction = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 const small = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 3 });
 
@@ -41,7 +43,11 @@ const small = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 3 });
  * value view keep the exact value.
  */
 export function numberText(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  if (Number.isInteger(value)) return wholeNumber.format(value);
+  if (!Number.isFinite(value)) {
+    return String(value);
+  }
+  if (Number.isInteger(value)) {
+    return wholeNumber.format(value);
+  }
   return Math.abs(value) >= 1 ? fraction.format(value) : small.format(value);
 }

@@ -10,7 +10,11 @@ const PADDING = 20;
 const SAMPLE_ROWS = 200;
 
 /** Column widths that fit the header and the first rows' text, within sensible bounds. */
-export function fitColumnWidths(model: ColumnsModel, font: string, headerFont: string): number[] {
+export function fitColumnWidths(
+  model: ColumnsModel,
+  font: string,
+  headerFont: string
+): number[] {
   const context = document.createElement('canvas').getContext('2d');
   const measure = (text: string, f: string): number => {
     if (!context) {
@@ -24,11 +28,19 @@ export function fitColumnWidths(model: ColumnsModel, font: string, headerFont: s
   return model.columns.map((_, column) => {
     let widest = 0;
     for (let r = 0; r < headerRows; r++) {
-      widest = Math.max(widest, measure(model.data('column-header', r, column) + ' ▲', headerFont));
+      widest = Math.max(
+        widest,
+        measure(model.data('column-header', r, column) + ' ▲', headerFont)
+      );
     }
     for (let r = 0; r < sample; r++) {
-      widest = Math.max(widest, measure(model.data('body', r, column).slice(0, 80), font));
+      widest = Math.max(
+        widest,
+        measure(model.data('body', r, column).slice(0, 80), font)
+      );
     }
-    return Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest + PADDING)));
+    return Math.round(
+      Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest + PADDING))
+    );
   });
 }

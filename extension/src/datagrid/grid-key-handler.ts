@@ -16,7 +16,12 @@ export class GridKeyHandler extends BasicKeyHandler {
 
   override onKeyDown(grid: DataGrid, event: KeyboardEvent): void {
     const accel = event.ctrlKey || event.metaKey;
-    if (accel && !event.shiftKey && !event.altKey && event.key.toLowerCase() === 'c') {
+    if (
+      accel &&
+      !event.shiftKey &&
+      !event.altKey &&
+      event.key.toLowerCase() === 'c'
+    ) {
       event.preventDefault();
       event.stopPropagation();
       this.callbacks.copy();

@@ -14,7 +14,11 @@ export interface GridTheme {
   rowHeight: number;
 }
 
-function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): string {
+function cssVar(
+  style: CSSStyleDeclaration,
+  name: string,
+  fallback: string
+): string {
   const value = style.getPropertyValue(name).trim();
   return value === '' ? fallback : value;
 }
@@ -31,7 +35,10 @@ export function readGridTheme(node: HTMLElement): GridTheme {
     style: {
       voidColor: cssVar(css, '--jp-layout-color0', '#ffffff'),
       backgroundColor: cssVar(css, '--jp-layout-color0', '#ffffff'),
-      rowBackgroundColor: (i: number) => (i % 2 === 0 ? cssVar(css, '--jp-layout-color0', '#ffffff') : cssVar(css, '--jp-layout-color1', '#fafafa')),
+      rowBackgroundColor: (i: number) =>
+        i % 2 === 0
+          ? cssVar(css, '--jp-layout-color0', '#ffffff')
+          : cssVar(css, '--jp-layout-color1', '#fafafa'),
       gridLineColor: border,
       headerBackgroundColor: cssVar(css, '--jp-layout-color2', '#eeeeee'),
       headerGridLineColor: cssVar(css, '--jp-border-color1', '#bdbdbd'),
@@ -39,14 +46,14 @@ export function readGridTheme(node: HTMLElement): GridTheme {
       selectionBorderColor: brand,
       cursorBorderColor: brand,
       headerSelectionFillColor: withAlpha(brand, 0.25),
-      headerSelectionBorderColor: brand,
+      headerSelectionBorderColor: brand
     },
     font: `${px}px ${codeFamily}`,
     headerFont: `bold ${px}px ${fontFamily}`,
     textColor: cssVar(css, '--jp-ui-font-color1', '#212121'),
     mutedColor: cssVar(css, '--jp-ui-font-color2', '#616161'),
     cutBackground: cssVar(css, '--jp-warn-color3', '#ffe0b2'),
-    rowHeight: Math.round(px * 1.9),
+    rowHeight: Math.round(px * 1.9)
   };
 }
 
@@ -63,6 +70,9 @@ function withAlpha(color: string, alpha: number): string {
 /** Calls back when JupyterLab switches theme (it marks the body) so canvases can repaint. */
 export function onThemeChange(callback: () => void): () => void {
   const observer = new MutationObserver(callback);
-  observer.observe(document.body, { attributes: true, attributeFilter: ['data-jp-theme-name', 'data-jp-theme-light'] });
+  observer.observe(document.body, {
+    attributes: true,
+    attributeFilter: ['data-jp-theme-name', 'data-jp-theme-light']
+  });
   return () => observer.disconnect();
 }

@@ -34,30 +34,45 @@ export class GridView extends ThemedGridPanel {
   private sized = false;
   private rowHeight = 0;
 
-  constructor(columns: readonly Column[], rows: readonly Record<string, unknown>[], cut: readonly CutCell[], label: string) {
+  constructor(
+    columns: readonly Column[],
+    rows: readonly Record<string, unknown>[],
+    cut: readonly CutCell[],
+    label: string
+  ) {
     super();
     this.addClass('searchbook-GridView');
     this.model = new RowsModel(columns, rows, cut);
-    this.grid = new DataGrid({ headerVisibility: 'all', stretchLastColumn: true });
+    this.grid = new DataGrid({
+      headerVisibility: 'all',
+      stretchLastColumn: true
+    });
     blitRegionsWhole(this.grid);
     this.grid.addClass('searchbook-Grid');
     this.grid.dataModel = this.model;
-    this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model, selectionMode: 'cell' });
+    this.grid.selectionModel = new BasicSelectionModel({
+      dataModel: this.model,
+      selectionMode: 'cell'
+    });
     this.grid.mouseHandler = new HeaderMouseHandler({
-      headerClicked: (column) => this.sortByColumn(column),
-      cellOpened: (row, column) => this.openCell(row, column),
+      headerClicked: column => this.sortByColumn(column),
+      cellOpened: (row, column) => this.openCell(row, column)
     });
     this.grid.keyHandler = new GridKeyHandler({
       copy: () => void this.copy('tsv'),
-      openCursorCell: () => this.openCell(this.grid.selectionModel?.cursorRow ?? -1, this.grid.selectionModel?.cursorColumn ?? -1),
-      closeDetail: () => this.valueView.hide(),
+      openCursorCell: () =>
+        this.openCell(
+          this.grid.selectionModel?.cursorRow ?? -1,
+          this.grid.selectionModel?.cursorColumn ?? -1
+        ),
+      closeDetail: () => this.valueView.hide()
     });
     const node = this.grid.node;
     node.setAttribute('role', 'grid');
     node.setAttribute('aria-label', label);
     node.setAttribute('aria-rowcount', String(rows.length));
     node.setAttribute('aria-colcount', String(columns.length));
-    node.dataset.columns = JSON.stringify(columns.map((c) => c.name));
+    node.dataset.columns = JSON.stringify(columns.map(c => c.name));
     this.addWidget(this.grid);
     this.addWidget(this.valueView);
   }
@@ -66,12 +81,17 @@ export class GridView extends ThemedGridPanel {
   setSort(sort: SortState | null): void {
     this.model.sort = sort;
     this.grid.selectionModel?.clear();
-    this.grid.node.dataset.sort = sort ? `${sort.column} ${sort.direction}` : '';
+    this.grid.node.dataset.sort = sort
+      ? `${sort.column} ${sort.direction}`
+      : '';
   }
 
   async copy(format: CopyFormat): Promise<string> {
     const range = selectedRange(this.model, this.grid.selectionModel);
-    const text = format === 'tsv' ? rangeAsTsv(this.model, range) : rangeAsJson(this.model, range);
+    const text =
+      format === 'tsv'
+        ? rangeAsTsv(this.model, range)
+        : rangeAsJson(this.model, range);
     await copyText(text);
     return text;
   }
@@ -97,7 +117,7 @@ export class GridView extends ThemedGridPanel {
       column: col.name,
       row: this.model.responseIndex(row) + 1,
       value: this.model.value(row, column),
-      cut: this.model.isCut(row, column),
+      cut: this.model.isCut(row, column)
     });
   }
 
@@ -107,22 +127,34 @@ export class GridView extends ThemedGridPanel {
     this.grid.defaultSizes = {
       rowHeight: theme.rowHeight,
       columnWidth: 120,
-      rowHeaderWidth: Math.max(40, String(this.model.rows.length).length * 9 + 20),
-      columnHeaderHeight: theme.rowHeight,
+      rowHeaderWidth: Math.max(
+        40,
+        String(this.model.rows.length).length * 9 + 20
+      ),
+      columnHeaderHeight: theme.rowHeight
     };
     this.grid.cellRenderers.update({
       body: this.bodyRenderer(theme),
       'column-header': new TextRenderer({
         font: ({ row }) => (row === 0 ? theme.headerFont : theme.font),
-        textColor: ({ row }) => (row === 0 ? theme.textColor : theme.mutedColor),
+        textColor: ({ row }) => (row === 0 ? theme.textColor : theme.mutedColor)
       }),
-      'row-header': new TextRenderer({ font: theme.font, textColor: theme.mutedColor, horizontalAlignment: 'right' }),
-      'corner-header': new TextRenderer({ font: theme.headerFont, textColor: theme.mutedColor }),
+      'row-header': new TextRenderer({
+        font: theme.font,
+        textColor: theme.mutedColor,
+        horizontalAlignment: 'right'
+      }),
+      'corner-header': new TextRenderer({
+        font: theme.headerFont,
+        textColor: theme.mutedColor
+      })
     });
     if (!this.sized) {
       this.sized = true;
       const widths = fitColumnWidths(this.model, theme.font, theme.headerFont);
-      widths.forEach((width, column) => this.grid.resizeColumn('body', column, width));
+      widths.forEach((width, column) =>
+        this.grid.resizeColumn('body', column, width)
+      );
       this.publishColumnEdges(widths);
     }
     this.rowHeight = theme.rowHeight;
@@ -138,10 +170,14 @@ export class GridView extends ThemedGridPanel {
       return;
     }
     const headerRows = this.model.rowCount('column-header');
-    const bodyRows = Math.max(Math.min(this.model.rows.length, VISIBLE_ROWS), 1);
+    const bodyRows = Math.max(
+      Math.min(this.model.rows.length, VISIBLE_ROWS),
+      1
+    );
     const scrollsDown = this.model.rows.length > VISIBLE_ROWS;
     const room = this.grid.node.clientWidth - (scrollsDown ? SCROLLBAR_PX : 0);
-    const scrollsSideways = room <= 0 || this.grid.headerWidth + this.grid.bodyWidth > room;
+    const scrollsSideways =
+      room <= 0 || this.grid.headerWidth + this.grid.bodyWidth > room;
     const height = `${(headerRows + bodyRows) * this.rowHeight + (scrollsSideways ? SCROLLBAR_PX : 0) + BORDERS_PX}px`;
     if (this.grid.node.style.height !== height) {
       this.grid.node.style.height = height;
@@ -156,7 +192,7 @@ export class GridView extends ThemedGridPanel {
    */
   private publishColumnEdges(widths: readonly number[]): void {
     let x = this.grid.headerWidth;
-    const edges = widths.map((width) => {
+    const edges = widths.map(width => {
       const start = x;
       x += width;
       return start;
@@ -168,8 +204,9 @@ export class GridView extends ThemedGridPanel {
     return new TextRenderer({
       font: theme.font,
       textColor: theme.textColor,
-      backgroundColor: ({ row, column }) => (this.model.isCut(row, column) ? theme.cutBackground : ''),
-      elideDirection: 'right',
+      backgroundColor: ({ row, column }) =>
+        this.model.isCut(row, column) ? theme.cutBackground : '',
+      elideDirection: 'right'
     });
   }
 }

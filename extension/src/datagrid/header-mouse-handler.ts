@@ -22,7 +22,14 @@ export class HeaderMouseHandler extends BasicMouseHandler {
   override onMouseDown(grid: DataGrid, event: MouseEvent): void {
     const hit = grid.hitTest(event.clientX, event.clientY);
     const onBorder = hit.x < RESIZE_MARGIN || hit.width - hit.x < RESIZE_MARGIN;
-    if (hit.region === 'column-header' && event.button === 0 && !onBorder && !event.shiftKey && !event.ctrlKey && !event.metaKey) {
+    if (
+      hit.region === 'column-header' &&
+      event.button === 0 &&
+      !onBorder &&
+      !event.shiftKey &&
+      !event.ctrlKey &&
+      !event.metaKey
+    ) {
       this.callbacks.headerClicked(hit.column);
       return;
     }

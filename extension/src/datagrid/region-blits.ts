@@ -4,7 +4,15 @@ import type { DataGrid, DataModel } from '@lumino/datagrid';
 interface PaintInternals {
   _buffer: HTMLCanvasElement;
   _drawCells(region: unknown): void;
-  _blitContent(source: HTMLCanvasElement, x: number, y: number, w: number, h: number, dx: number, dy: number): void;
+  _blitContent(
+    source: HTMLCanvasElement,
+    x: number,
+    y: number,
+    w: number,
+    h: number,
+    dx: number,
+    dy: number
+  ): void;
 }
 
 /**
@@ -25,23 +33,50 @@ export function blitRegionsWhole(grid: DataGrid): void {
   const internals = grid as unknown as Partial<PaintInternals>;
   const drawCells = internals._drawCells;
   const blit = internals._blitContent;
-  if (typeof drawCells !== 'function' || typeof blit !== 'function') return;
+  if (typeof drawCells !== 'function' || typeof blit !== 'function') {
+    return;
+  }
   let union: { x1: number; y1: number; x2: number; y2: number } | null = null;
   let painting = false;
   const patched = grid as unknown as PaintInternals;
-  patched._blitContent = function (this: PaintInternals, source, x, y, w, h, dx, dy) {
-    if (!painting || source !== this._buffer || x !== dx || y !== dy || w <= 0 || h <= 0) {
+  patched._blitContent = function (
+    this: PaintInternals,
+    source,
+    x,
+    y,
+    w,
+    h,
+    dx,
+    dy
+  ) {
+    if (
+      !painting ||
+      source !== this._buffer ||
+      x !== dx ||
+      y !== dy ||
+      w <= 0 ||
+      h <= 0
+    ) {
       blit.call(this, source, x, y, w, h, dx, dy);
       return;
     }
     union = union
-      ? { x1: Math.min(union.x1, x), y1: Math.min(union.y1, y), x2: Math.max(union.x2, x + w), y2: Math.max(union.y2, y + h) }
+      ? {
+          x1: Math.min(union.x1, x),
+          y1: Math.min(union.y1, y),
+          x2: Math.max(union.x2, x + w),
+          y2: Math.max(union.y2, y + h)
+        }
       : { x1: x, y1: y, x2: x + w, y2: y + h };
   };
   patched._drawCells = function (this: PaintInternals, region) {
     // Merged cells are left out of the cell pass (painted after it), so the union would carry stale buffer pixels there.
     const name = (region as { region?: DataModel.CellRegion }).region;
-    if (name === undefined || grid.dataModel === null || grid.dataModel.groupCount(name) > 0) {
+    if (
+      name === undefined ||
+      grid.dataModel === null ||
+      grid.dataModel.groupCount(name) > 0
+    ) {
       drawCells.call(this, region);
       return;
     }
@@ -51,9 +86,25 @@ export function blitRegionsWhole(grid: DataGrid): void {
       drawCells.call(this, region);
     } finally {
       painting = false;
-      const done = union as { x1: number; y1: number; x2: number; y2: number } | null;
+      const done = union as {
+        x1: number;
+        y1: number;
+        x2: number;
+        y2: number;
+      } | null;
       union = null;
-      if (done) blit.call(this, this._buffer, done.x1, done.y1, done.x2 - done.x1, done.y2 - done.y1, done.x1, done.y1);
+      if (done) {
+        blit.call(
+          this,
+          this._buffer,
+          done.x1,
+          done.y1,
+          done.x2 - done.x1,
+          done.y2 - done.y1,
+          done.x1,
+          done.y1
+        );
+      }
     }
   };
 }

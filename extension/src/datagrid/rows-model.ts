@@ -26,13 +26,13 @@ export class RowsModel extends DataModel {
   constructor(
     readonly columns: readonly Column[],
     readonly rows: readonly Record<string, unknown>[],
-    cut: readonly CutCell[] = [],
+    cut: readonly CutCell[] = []
   ) {
     super();
     this.order = rows.map((_, index) => index);
-    this.cutCells = new Set(cut.map((c) => cutKey(c.row, c.column)));
-    this.typed = columns.some((c) => c.type !== '' || c.readOnly);
-    this.mapped = columns.some((c) => c.origin === 'mapping');
+    this.cutCells = new Set(cut.map(c => cutKey(c.row, c.column)));
+    this.typed = columns.some(c => c.type !== '' || c.readOnly);
+    this.mapped = columns.some(c => c.origin === 'mapping');
   }
 
   get sort(): SortState | null {
@@ -57,7 +57,9 @@ export class RowsModel extends DataModel {
     switch (region) {
       case 'body': {
         const value = this.value(row, column);
-        return typeof value === 'number' && this.columns[column]?.statistic ? numberText(value) : cellText(value);
+        return typeof value === 'number' && this.columns[column]?.statistic
+          ? numberText(value)
+          : cellText(value);
       }
       case 'column-header':
         return this.headerText(row, column);
@@ -72,7 +74,9 @@ export class RowsModel extends DataModel {
   value(row: number, column: number): unknown {
     const name = this.columns[column]?.name;
     const values = this.rows[this.responseIndex(row)];
-    return name === undefined || values === undefined ? undefined : ownValue(values, name);
+    return name === undefined || values === undefined
+      ? undefined
+      : ownValue(values, name);
   }
 
   /** Where a displayed row sits in the response. */
@@ -82,7 +86,10 @@ export class RowsModel extends DataModel {
 
   isCut(row: number, column: number): boolean {
     const name = this.columns[column]?.name;
-    return name !== undefined && this.cutCells.has(cutKey(this.responseIndex(row), name));
+    return (
+      name !== undefined &&
+      this.cutCells.has(cutKey(this.responseIndex(row), name))
+    );
   }
 
   private headerText(row: number, column: number): string {
@@ -90,7 +97,10 @@ export class RowsModel extends DataModel {
     if (!col) {
       return '';
     }
-    const mark = this.sortState?.column === col.name ? SORT_MARKS[this.sortState.direction] : '';
+    const mark =
+      this.sortState?.column === col.name
+        ? SORT_MARKS[this.sortState.direction]
+        : '';
     return columnHeaderText(col, row, this.mapped, mark);
   }
 }
@@ -99,11 +109,22 @@ export class RowsModel extends DataModel {
  * The two header rows of a column: its name (and sort mark), then type · read-only · not
  * mapped (`mapped`: the other columns came from a mapping, so "not mapped" means something).
  */
-export function columnHeaderText(col: Column, row: number, mapped: boolean, mark = ''): string {
+export function columnHeaderText(
+  col: Column,
+  row: number,
+  mapped: boolean,
+  mark = ''
+): string {
   if (row === 0) {
     return col.name + mark;
   }
-  return [col.type, col.readOnly ? 'read-only' : '', mapped && col.origin === 'documents' ? 'not mapped' : ''].filter(Boolean).join(' · ');
+  return [
+    col.type,
+    col.readOnly ? 'read-only' : '',
+    mapped && col.origin === 'documents' ? 'not mapped' : ''
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 const cutKey = (row: number, column: string): string => `${row}\u0000${column}`;

@@ -16,16 +16,30 @@ export interface CellRange {
   lastColumn: number;
 }
 
-export function selectedRange(model: CopyableModel, selection: SelectionModel | null): CellRange {
+export function selectedRange(
+  model: CopyableModel,
+  selection: SelectionModel | null
+): CellRange {
   const current = selection?.currentSelection();
   if (!current) {
-    return { firstRow: 0, lastRow: model.rowCount('body') - 1, firstColumn: 0, lastColumn: model.columns.length - 1 };
+    return {
+      firstRow: 0,
+      lastRow: model.rowCount('body') - 1,
+      firstColumn: 0,
+      lastColumn: model.columns.length - 1
+    };
   }
   return {
     firstRow: Math.max(0, Math.min(current.r1, current.r2)),
-    lastRow: Math.min(model.rowCount('body') - 1, Math.max(current.r1, current.r2)),
+    lastRow: Math.min(
+      model.rowCount('body') - 1,
+      Math.max(current.r1, current.r2)
+    ),
     firstColumn: Math.max(0, Math.min(current.c1, current.c2)),
-    lastColumn: Math.min(model.columns.length - 1, Math.max(current.c1, current.c2)),
+    lastColumn: Math.min(
+      model.columns.length - 1,
+      Math.max(current.c1, current.c2)
+    )
   };
 }
 
@@ -48,16 +62,23 @@ function rowIndexes(range: CellRange): number[] {
 /** Tab-separated with a header line, in the order the grid shows. */
 export function rangeAsTsv(model: CopyableModel, range: CellRange): string {
   const columns = columnIndexes(range);
-  const header = columns.map((c) => model.columns[c]?.name ?? '').join('\t');
-  const lines = rowIndexes(range).map((r) => columns.map((c) => tsvField(model.value(r, c))).join('\t'));
+  const header = columns.map(c => model.columns[c]?.name ?? '').join('\t');
+  const lines = rowIndexes(range).map(r =>
+    columns.map(c => tsvField(model.value(r, c))).join('\t')
+  );
   return [header, ...lines].join('\n');
 }
 
 /** An array of objects keyed by column name, values as the engine sent them. */
 export function rangeAsJson(model: CopyableModel, range: CellRange): string {
   const columns = columnIndexes(range);
-  const objects = rowIndexes(range).map((r) =>
-    Object.fromEntries(columns.map((c) => [model.columns[c]?.name ?? '', model.value(r, c) ?? null])),
+  const objects = rowIndexes(range).map(r =>
+    Object.fromEntries(
+      columns.map(c => [
+        model.columns[c]?.name ?? '',
+        model.value(r, c) ?? null
+      ])
+    )
   );
   return JSON.stringify(objects, null, 2);
 }

@@ -7,14 +7,22 @@ export interface SortState {
 }
 
 /** What a header click does: ascending first, then descending, then back to the engine's order. */
-export function nextSort(current: SortState | null, column: string): SortState | null {
+export function nextSort(
+  current: SortState | null,
+  column: string
+): SortState | null {
   if (!current || current.column !== column) {
     return { column, direction: 'ascending' };
   }
-  return current.direction === 'ascending' ? { column, direction: 'descending' } : null;
+  return current.direction === 'ascending'
+    ? { column, direction: 'descending' }
+    : null;
 }
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const collator = new Intl.Collator(undefined, {
+  numeric: true,
+  sensitivity: 'base'
+});
 
 /**
  * Orders two cell values: numbers by value, everything else as text; empty cells always go
@@ -32,16 +40,20 @@ function compare(a: unknown, b: unknown): number {
   return collator.compare(textA, textB);
 }
 
-const isEmpty = (value: unknown): boolean => value === null || value === undefined;
+const isEmpty = (value: unknown): boolean =>
+  value === null || value === undefined;
 
 /** Row positions in display order; a stable sort, so equal values keep the engine's order. */
-export function sortedRowOrder(rows: readonly Record<string, unknown>[], sort: SortState | null): number[] {
+export function sortedRowOrder(
+  rows: readonly Record<string, unknown>[],
+  sort: SortState | null
+): number[] {
   const order = rows.map((_, index) => index);
   if (!sort) {
     return order;
   }
   const sign = sort.direction === 'ascending' ? 1 : -1;
-  const values = rows.map((row) => ownValue(row, sort.column));
+  const values = rows.map(row => ownValue(row, sort.column));
   return order.sort((i, j) => {
     const a = values[i];
     const b = values[j];

@@ -18,7 +18,9 @@ export abstract class ThemedGridPanel extends Panel {
   protected abstract applyTheme(): void;
 
   override dispose(): void {
-    if (this.isDisposed) return;
+    if (this.isDisposed) {
+      return;
+    }
     this.resizeObserver.disconnect();
     this.stopWatchingTheme();
     super.dispose();

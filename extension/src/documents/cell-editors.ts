@@ -1,4 +1,10 @@
-import { CellEditor, CellEditorController, type ICellEditOptions, type ICellEditor, TextCellEditor } from '@lumino/datagrid';
+import {
+  CellEditor,
+  CellEditorController,
+  type ICellEditOptions,
+  type ICellEditor,
+  TextCellEditor
+} from '@lumino/datagrid';
 
 /** A one-line editor opening with the given text (not the painted one, where line breaks show as ⏎). */
 export class PlainTextEditor extends TextCellEditor {
@@ -36,7 +42,7 @@ export class JsonTextEditor extends CellEditor {
     this.editorContainer.classList.add('searchbook-JsonEditor-container');
     this.editorContainer.appendChild(area);
     this.textarea = area;
-    area.addEventListener('keydown', (event) => {
+    area.addEventListener('keydown', event => {
       if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
         event.preventDefault();
         this.commit('none');
@@ -51,7 +57,9 @@ export class JsonTextEditor extends CellEditor {
       event.stopPropagation();
     });
     area.addEventListener('blur', () => {
-      if (!this.isDisposed) this.commit('none');
+      if (!this.isDisposed) {
+        this.commit('none');
+      }
     });
     area.focus();
   }
@@ -81,15 +89,24 @@ export class GatedEditorController extends CellEditorController {
     super();
   }
 
-  override edit(cell: CellEditor.CellConfig, options?: ICellEditOptions): boolean {
+  override edit(
+    cell: CellEditor.CellConfig,
+    options?: ICellEditOptions
+  ): boolean {
     const why = this.gate.refusal(cell.row, cell.column);
     if (why) {
       this.gate.refused(why);
       return false;
     }
-    const open = (): boolean => super.edit(cell, { ...options, editor: this.gate.editorFor(cell.row, cell.column) });
+    const open = (): boolean =>
+      super.edit(cell, {
+        ...options,
+        editor: this.gate.editorFor(cell.row, cell.column)
+      });
     const ready = this.gate.prepare(cell.row, cell.column);
-    if (!ready) return open();
+    if (!ready) {
+      return open();
+    }
     ready.then(open, (err: Error) => this.gate.refused(err.message));
     return true;
   }

@@ -1,7 +1,12 @@
 import type { Column } from '@searchbook/contracts/panel-protocol';
 import { cellText } from '../datagrid/cell-text';
 import type { EditRefusal } from '@searchbook/contracts/edit-protocol';
-import type { EditedRow, NewRow, PendingChanges, Problem } from './pending-changes';
+import type {
+  EditedRow,
+  NewRow,
+  PendingChanges,
+  Problem
+} from './pending-changes';
 import { toolbarButton } from './toolbar-button';
 import { ownValue } from '@searchbook/contracts/own-fields';
 
@@ -16,31 +21,56 @@ export interface ProblemActions {
  * (with line and column for JSON), conflicts (your value beside the one stored now, with
  * Overwrite and Drop my change), failed writes with the engine's reason. Values are text.
  */
-export function renderProblems(node: HTMLElement, pending: PendingChanges, columns: readonly Column[], actions: ProblemActions): void {
+export function renderProblems(
+  node: HTMLElement,
+  pending: PendingChanges,
+  columns: readonly Column[],
+  actions: ProblemActions
+): void {
   const items: HTMLElement[] = [];
-  for (const row of pending.newRows) if (row.problem) items.push(problemItem(row, row.problem, columns, actions));
-  for (const row of pending.editedRows) if (row.problem) items.push(problemItem(row, row.problem, columns, actions));
+  for (const row of pending.newRows) {
+    if (row.problem) {
+      items.push(problemItem(row, row.problem, columns, actions));
+    }
+  }
+  for (const row of pending.editedRows) {
+    if (row.problem) {
+      items.push(problemItem(row, row.problem, columns, actions));
+    }
+  }
   node.replaceChildren(...items);
   node.hidden = items.length === 0;
 }
 
 /** A pending change's row as the user knows it: `_id p3`, `New row p100`. */
-export function rowLabel(row: EditedRow | NewRow, columns: readonly Column[]): string {
+export function rowLabel(
+  row: EditedRow | NewRow,
+  columns: readonly Column[]
+): string {
   if ('row' in row) {
-    const id = columns.find((c) => c.primaryKey)?.name ?? 'id';
+    const id = columns.find(c => c.primaryKey)?.name ?? 'id';
     return `${row.deleted ? 'Delete of ' : ''}${id} ${row.row.id}${row.row.index ? ` in ${row.row.index}` : ''}`;
   }
   return row.id ? `New row ${row.id}` : 'New row';
 }
 
-function problemItem(row: EditedRow | NewRow, problem: Problem, columns: readonly Column[], actions: ProblemActions): HTMLElement {
+function problemItem(
+  row: EditedRow | NewRow,
+  problem: Problem,
+  columns: readonly Column[],
+  actions: ProblemActions
+): HTMLElement {
   const item = document.createElement('section');
   item.className = `searchbook-Problem searchbook-mod-${problem.kind}`;
   item.dataset.key = row.key;
   const title = document.createElement('button');
   title.type = 'button';
   title.className = 'searchbook-Problem-row';
-  const kind = { refused: 'refused, nothing sent', conflict: 'changed by someone else', failed: 'not saved' }[problem.kind];
+  const kind = {
+    refused: 'refused, nothing sent',
+    conflict: 'changed by someone else',
+    failed: 'not saved'
+  }[problem.kind];
   title.textContent = `${rowLabel(row, columns)}: ${kind}`;
   title.title = 'Show this row in the grid';
   title.addEventListener('click', () => actions.locate(row.key));
@@ -51,19 +81,37 @@ function problemItem(row: EditedRow | NewRow, problem: Problem, columns: readonl
     li.textContent = text;
     lines.append(li);
   };
-  if (problem.kind === 'refused') for (const refusal of problem.refusals) line(refusalText(refusal));
-  else line(problem.message);
+  if (problem.kind === 'refused') {
+    for (const refusal of problem.refusals) {
+      line(refusalText(refusal));
+    }
+  } else {
+    line(problem.message);
+  }
   item.append(title, lines);
   if (problem.kind === 'conflict') {
     for (const [column, typed] of Object.entries(row.fields)) {
-      const now = problem.current === null ? 'the document was deleted' : cellText(ownValue(problem.current, column) ?? null);
-      line(`${column}: yours ${typed === null ? '(empty)' : cellText(typed)} · stored now ${now === '' ? '(empty)' : now}`);
+      const now =
+        problem.current === null
+          ? 'the document was deleted'
+          : cellText(ownValue(problem.current, column) ?? null);
+      line(
+        `${column}: yours ${typed === null ? '(empty)' : cellText(typed)} · stored now ${now === '' ? '(empty)' : now}`
+      );
     }
     const buttons = document.createElement('div');
     buttons.className = 'searchbook-Problem-actions';
     buttons.append(
-      toolbarButton('Overwrite', 'Save your change over the one stored now', () => actions.overwrite(row.key)),
-      toolbarButton('Drop my change', 'Keep what is stored now and forget your change', () => actions.drop(row.key)),
+      toolbarButton(
+        'Overwrite',
+        'Save your change over the one stored now',
+        () => actions.overwrite(row.key)
+      ),
+      toolbarButton(
+        'Drop my change',
+        'Keep what is stored now and forget your change',
+        () => actions.drop(row.key)
+      )
     );
     item.append(buttons);
   }
@@ -74,9 +122,14 @@ function problemItem(row: EditedRow | NewRow, problem: Problem, columns: readonl
  * A refused value as the user reads it. The kernel's message already names the field and,
  * for JSON, the line and column; they are added only to a message that lacks them.
  */
-export function refusalText(refusal: Pick<EditRefusal, 'column' | 'message' | 'line' | 'col'>): string {
+export function refusalText(
+  refusal: Pick<EditRefusal, 'column' | 'message' | 'line' | 'col'>
+): string {
   const named = !refusal.column || refusal.message.startsWith(refusal.column);
-  const placed = refusal.line === undefined || /\bline \d+/.test(refusal.message);
-  const where = placed ? '' : ` (line ${refusal.line}${refusal.col !== undefined ? `, column ${refusal.col}` : ''})`;
+  const placed =
+    refusal.line === undefined || /\bline \d+/.test(refusal.message);
+  const where = placed
+    ? ''
+    : ` (line ${refusal.line}${refusal.col !== undefined ? `, column ${refusal.col}` : ''})`;
   return `${named ? '' : `${refusal.column}: `}${refusal.message}${where}`;
 }

@@ -1,8 +1,13 @@
 import { BasicSelectionModel, DataGrid, TextRenderer } from '@lumino/datagrid';
 import { MessageLoop } from '@lumino/messaging';
 import { Signal } from '@lumino/signaling';
-import { Panel, Widget } from '@lumino/widgets';
-import type { Block, GridReply, GridView, SortKey } from '@searchbook/contracts/panel-protocol';
+import { type Panel, Widget } from '@lumino/widgets';
+import type {
+  Block,
+  GridReply,
+  GridView,
+  SortKey
+} from '@searchbook/contracts/panel-protocol';
 import { copyText } from '../datagrid/clipboard';
 import { fitColumnWidths } from '../datagrid/column-widths';
 import { GridKeyHandler } from '../datagrid/grid-key-handler';
@@ -21,7 +26,10 @@ import { EditableRowsModel, type Mark } from './editable-rows-model';
 import { GridEditing } from './grid-editing';
 import { PendingSync } from './pending-store';
 
-export type OpenedGrid = Omit<Extract<GridReply, { type: 'opened' }>, 'v' | 'requestId' | 'type'>;
+export type OpenedGrid = Omit<
+  Extract<GridReply, { type: 'opened' }>,
+  'v' | 'requestId' | 'type'
+>;
 
 /** What the grid tab needs from the application beyond its kernel. */
 export interface GridHost {
@@ -37,7 +45,6 @@ const MAX_COPY_ROWS = 10_000;
 /** Grid ids restart with the kernel: tab ids must not. */
 let tabs = 0;
 
-
 /**
  * A main-area tab browsing one index or collection: a lazily filled grid of all its documents,
  * a status line, and refresh. Closing the tab closes the grid in the kernel, which releases
@@ -51,7 +58,12 @@ export class DocumentGridWidget extends ThemedGridPanel {
   private readonly status = document.createElement('div');
   private readonly notes = document.createElement('div');
   private readonly filterBar: FilterBar;
-  private filterView: Omit<GridView, 'sort'> = { filters: [], join: 'all', raw: '', matchCase: false };
+  private filterView: Omit<GridView, 'sort'> = {
+    filters: [],
+    join: 'all',
+    raw: '',
+    matchCase: false
+  };
   private sort: SortKey[] = [];
   /** The view whose rows the grid shows (the last one the engine answered): "Back to the previous filter" returns to it. */
   private shownView: GridView | undefined;
@@ -60,7 +72,10 @@ export class DocumentGridWidget extends ThemedGridPanel {
   private viewLoading = false;
   private viewFailure: string | undefined;
   /** A save inserted or deleted documents of this target. */
-  readonly documentsChanged = new Signal<this, { connection: string; target: string }>(this);
+  readonly documentsChanged = new Signal<
+    this,
+    { connection: string; target: string }
+  >(this);
   /** Views asked for so far: only the newest one's answer is shown. */
   private viewRequests = 0;
   private readonly valueView = new ValueView();
@@ -71,7 +86,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
   constructor(
     private readonly client: PanelClient,
     private opened: OpenedGrid,
-    private readonly host: GridHost,
+    private readonly host: GridHost
   ) {
     super();
     this.id = `searchbook-grid-${opened.gridId}-${++tabs}`;
@@ -81,12 +96,22 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.title.closable = true;
     // Pending changes typed before (a kernel restart, a page reload) come back with the grid.
     this.pendingSync = new PendingSync(opened.connection, opened.target);
-    this.model = new EditableRowsModel(opened.columns, opened.total, opened.blockSize, opened.first, (block) => this.read(block), this.pendingSync.load(), () => this.opened.target);
+    this.model = new EditableRowsModel(
+      opened.columns,
+      opened.total,
+      opened.blockSize,
+      opened.first,
+      block => this.read(block),
+      this.pendingSync.load(),
+      () => this.opened.target
+    );
     // Other pages on the same JupyterLab share the pending set: their changes show here at once.
-    this.pendingSync.watch(this.model.pending, (removed) => {
+    this.pendingSync.watch(this.model.pending, removed => {
       this.model.pendingUpdated(true);
       // Another page saved (or dropped) a change shown here: read the rows again, so they show what is stored.
-      if (removed) void this.refresh();
+      if (removed) {
+        void this.refresh();
+      }
     });
 
     const bar = new Widget();
@@ -98,38 +123,87 @@ export class DocumentGridWidget extends ThemedGridPanel {
     refresh.addEventListener('click', () => void this.refresh());
     this.status.className = 'searchbook-Status searchbook-DocumentGrid-status';
     this.status.setAttribute('role', 'status');
-    const copyCell = toolbarButton('Copy as cell', 'Copy the request this grid sends, as a console cell', () => void this.copy(this.cellText(), 'Copied the request as a console cell.'));
-    const insert = toolbarButton('Insert into notebook', 'Add the request this grid sends as a cell below the active cell of the notebook', () => void this.insert());
-    const copyCurl = toolbarButton('Copy as curl', 'Copy the request as a curl command; the credential stays an environment variable', () => void this.copy(this.opened.request.curl, 'Copied the request as a curl command.'));
+    const copyCell = toolbarButton(
+      'Copy as cell',
+      'Copy the request this grid sends, as a console cell',
+      () =>
+        void this.copy(this.cellText(), 'Copied the request as a console cell.')
+    );
+    const insert = toolbarButton(
+      'Insert into notebook',
+      'Add the request this grid sends as a cell below the active cell of the notebook',
+      () => void this.insert()
+    );
+    const copyCurl = toolbarButton(
+      'Copy as curl',
+      'Copy the request as a curl command; the credential stays an environment variable',
+      () =>
+        void this.copy(
+          this.opened.request.curl,
+          'Copied the request as a curl command.'
+        )
+    );
     bar.node.append(refresh, copyCell, insert, copyCurl, this.status);
     this.notes.className = 'searchbook-DocumentGrid-notes';
     this.notes.setAttribute('role', 'note');
     this.notes.hidden = true;
-    this.filterBar = new FilterBar(opened.columns, { matchCaseSupported: opened.matchCaseSupported, rawPlaceholder: opened.rawFilterHint, operators: opened.operators });
+    this.filterBar = new FilterBar(opened.columns, {
+      matchCaseSupported: opened.matchCaseSupported,
+      rawPlaceholder: opened.rawFilterHint,
+      operators: opened.operators
+    });
     this.filterBar.applied.connect((_, view) => {
       this.filterView = view;
       void this.applyView();
     });
 
-    this.grid = new DataGrid({ headerVisibility: 'all', stretchLastColumn: true });
+    this.grid = new DataGrid({
+      headerVisibility: 'all',
+      stretchLastColumn: true
+    });
     blitRegionsWhole(this.grid);
     this.grid.addClass('searchbook-DocumentGrid-grid');
     this.viewState.className = 'searchbook-DocumentGrid-viewState';
     this.viewState.hidden = true;
     this.grid.node.append(this.viewState);
     this.grid.dataModel = this.model;
-    this.grid.selectionModel = new BasicSelectionModel({ dataModel: this.model, selectionMode: 'cell' });
-    this.editing = new GridEditing(this.model, this.grid, () => ({ client: this.client, gridId: this.opened.gridId, connection: this.opened.connection, target: this.opened.target }), this.pendingSync);
+    this.grid.selectionModel = new BasicSelectionModel({
+      dataModel: this.model,
+      selectionMode: 'cell'
+    });
+    this.editing = new GridEditing(
+      this.model,
+      this.grid,
+      () => ({
+        client: this.client,
+        gridId: this.opened.gridId,
+        connection: this.opened.connection,
+        target: this.opened.target
+      }),
+      this.pendingSync
+    );
     this.grid.editorController = new GatedEditorController(this.editing);
     client.failed.connect(this.onClientClosed, this);
     this.grid.editingEnabled = true;
     // Double-click edits; a cell that cannot be edited shows its whole value instead (and why).
-    this.grid.mouseHandler = new HeaderMouseHandler({ headerClicked: (column) => this.sortBy(column), cellOpened: (row, column) => this.editCell(row, column) || this.openCell(row, column) });
+    this.grid.mouseHandler = new HeaderMouseHandler({
+      headerClicked: column => this.sortBy(column),
+      cellOpened: (row, column) =>
+        this.editCell(row, column) || this.openCell(row, column)
+    });
     this.grid.keyHandler = new GridKeyHandler({
       copy: () => void this.copySelection(),
-      openCursorCell: () => this.openCell(this.grid.selectionModel?.cursorRow ?? -1, this.grid.selectionModel?.cursorColumn ?? -1),
+      openCursorCell: () =>
+        this.openCell(
+          this.grid.selectionModel?.cursorRow ?? -1,
+          this.grid.selectionModel?.cursorColumn ?? -1
+        ),
       closeDetail: () => this.valueView.hide(),
-      editCursorCell: () => void this.editCell(this.grid.selectionModel?.cursorRow ?? -1, this.grid.selectionModel?.cursorColumn ?? -1),
+      editCursorCell: () =>
+        void this.editCell(
+          this.grid.selectionModel?.cursorRow ?? -1,
+          this.grid.selectionModel?.cursorColumn ?? -1
+        )
     });
     const node = this.grid.node;
     node.setAttribute('role', 'grid');
@@ -141,15 +215,24 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
     this.showNotes(opened.notes);
     this.shownView = this.view;
-    this.model.documentsChanged.connect(() => this.documentsChanged.emit({ connection: this.opened.connection, target: this.opened.target }));
+    this.model.documentsChanged.connect(() =>
+      this.documentsChanged.emit({
+        connection: this.opened.connection,
+        target: this.opened.target
+      })
+    );
     this.client.ended.connect((_, { gridId, message }) => {
-      if (gridId === this.opened.gridId) this.showGone(message);
+      if (gridId === this.opened.gridId) {
+        this.showGone(message);
+      }
     }, this);
     this.client.failed.connect((_, message) => this.showGone(message), this);
     // New columns come with blocks now and then; cell repaints must not rebuild the menus.
     let offered = opened.columns.length;
     this.model.changed.connect(() => {
-      if (this.model.columns.length === offered) return;
+      if (this.model.columns.length === offered) {
+        return;
+      }
       offered = this.model.columns.length;
       this.filterBar.setColumns(this.model.columns);
     });
@@ -202,16 +285,29 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.grid.scrollTo(this.grid.scrollX, 0);
     this.showViewState('loading');
     try {
-      const reply = await this.client.request({ type: 'open', connection: this.opened.connection, target: this.opened.target, blockSize: this.opened.blockSize, view }, 'opened');
+      const reply = await this.client.request(
+        {
+          type: 'open',
+          connection: this.opened.connection,
+          target: this.opened.target,
+          blockSize: this.opened.blockSize,
+          view
+        },
+        'opened'
+      );
       if (asked !== this.viewRequests) {
         // A newer view (a second header click) was asked for meanwhile: this one is already stale.
-        void this.client.request({ type: 'close', gridId: reply.gridId }, 'closed').catch(() => undefined);
+        void this.client
+          .request({ type: 'close', gridId: reply.gridId }, 'closed')
+          .catch(() => undefined);
         return;
       }
       const old = this.opened.gridId;
       this.opened = reply;
       this.gone = undefined;
-      void this.client.request({ type: 'close', gridId: old }, 'closed').catch(() => undefined);
+      void this.client
+        .request({ type: 'close', gridId: old }, 'closed')
+        .catch(() => undefined);
       this.shownView = view;
       this.showViewState(undefined);
       this.model.reset(reply.columns, reply.total, reply.first);
@@ -221,9 +317,13 @@ export class DocumentGridWidget extends ThemedGridPanel {
       this.markSort();
       this.describeGrid();
     } catch (err) {
-      if (asked !== this.viewRequests) return;
+      if (asked !== this.viewRequests) {
+        return;
+      }
       const message = (err as Error).message;
-      if (err instanceof PanelRequestError && err.filterRow !== undefined) this.filterBar.showRefusal(err.filterRow, message);
+      if (err instanceof PanelRequestError && err.filterRow !== undefined) {
+        this.filterBar.showRefusal(err.filterRow, message);
+      }
       this.showViewState('failed', message);
     }
   }
@@ -231,7 +331,9 @@ export class DocumentGridWidget extends ThemedGridPanel {
   /** "Back to the previous filter": the view whose rows were shown last, in the bar and the grid. */
   async backToShownView(): Promise<void> {
     const view = this.shownView;
-    if (!view) return;
+    if (!view) {
+      return;
+    }
     const { sort, ...filter } = view;
     this.filterView = filter;
     this.sort = sort;
@@ -241,7 +343,10 @@ export class DocumentGridWidget extends ThemedGridPanel {
   }
 
   /** Loading or failed: said in place of the rows (and in the status line); undefined: the rows are shown. */
-  private showViewState(state: 'loading' | 'failed' | undefined, message = ''): void {
+  private showViewState(
+    state: 'loading' | 'failed' | undefined,
+    message = ''
+  ): void {
     this.viewLoading = state === 'loading';
     this.viewFailure = state === 'failed' ? message : undefined;
     this.viewState.hidden = state === undefined;
@@ -255,9 +360,15 @@ export class DocumentGridWidget extends ThemedGridPanel {
       this.viewState.setAttribute('role', 'alert');
       const text = document.createElement('p');
       text.textContent = `No rows: ${message}`;
-      const back = toolbarButton('Back to the previous filter', 'Show the rows of the filter and sort shown before', () => void this.backToShownView());
+      const back = toolbarButton(
+        'Back to the previous filter',
+        'Show the rows of the filter and sort shown before',
+        () => void this.backToShownView()
+      );
       this.viewState.replaceChildren(text, back);
-    } else this.viewState.replaceChildren();
+    } else {
+      this.viewState.replaceChildren();
+    }
     this.viewState.style.top = `${this.grid.headerHeight}px`;
     this.showStatus(this.model.currentStatus);
   }
@@ -269,33 +380,58 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   async refresh(): Promise<void> {
     // Its grid is gone from the kernel, or the bar's view never opened or is still opening: open the bar's view afresh.
-    if ((this.gone !== undefined || this.viewFailure !== undefined || this.viewLoading) && !this.client.isClosed) return this.applyView();
+    if (
+      (this.gone !== undefined ||
+        this.viewFailure !== undefined ||
+        this.viewLoading) &&
+      !this.client.isClosed
+    ) {
+      return this.applyView();
+    }
     this.status.textContent = 'Refreshing…';
     const asked = this.viewRequests;
     try {
-      const reply = await this.client.request({ type: 'refresh', gridId: this.opened.gridId }, 'opened');
+      const reply = await this.client.request(
+        { type: 'refresh', gridId: this.opened.gridId },
+        'opened'
+      );
       // A new filter or sort was asked for meanwhile: these rows are of the view it replaces.
-      if (asked !== this.viewRequests) return;
+      if (asked !== this.viewRequests) {
+        return;
+      }
       this.opened = reply;
       this.model.reset(reply.columns, reply.total, reply.first);
       this.showNotes(reply.notes);
       this.sized = false;
       this.applyTheme();
     } catch (err) {
-      if (asked === this.viewRequests) this.showStatus({ ...this.model.currentStatus, error: (err as Error).message });
+      if (asked === this.viewRequests) {
+        this.showStatus({
+          ...this.model.currentStatus,
+          error: (err as Error).message
+        });
+      }
     }
   }
 
   override dispose(): void {
-    if (this.isDisposed) return;
+    if (this.isDisposed) {
+      return;
+    }
     this.pendingSync.unwatch();
     this.client.failed.disconnect(this.onClientClosed, this);
-    if (!this.client.isClosed) void this.client.request({ type: 'close', gridId: this.opened.gridId }, 'closed').catch(() => undefined);
+    if (!this.client.isClosed) {
+      void this.client
+        .request({ type: 'close', gridId: this.opened.gridId }, 'closed')
+        .catch(() => undefined);
+    }
     super.dispose();
   }
 
   /** A closed tab is done with: dispose it, which closes the grid in the kernel. */
-  protected override onCloseRequest(msg: Parameters<Panel['processMessage']>[0]): void {
+  protected override onCloseRequest(
+    msg: Parameters<Panel['processMessage']>[0]
+  ): void {
     super.onCloseRequest(msg);
     this.dispose();
   }
@@ -305,28 +441,48 @@ export class DocumentGridWidget extends ThemedGridPanel {
   }
 
   private async read(block: number): Promise<{ block: Block; total: number }> {
-    const reply = await this.client.request({ type: 'read', gridId: this.opened.gridId, block }, 'block');
+    const reply = await this.client.request(
+      { type: 'read', gridId: this.opened.gridId, block },
+      'block'
+    );
     return { block: reply.block, total: reply.total };
   }
 
   /** Header click: ascending, then descending, then off; a new column sorts after the others. */
   private sortBy(column: number): void {
     const name = this.model.columns[column]?.name;
-    if (name === undefined) return;
-    const at = this.sort.findIndex((k) => k.column === name);
+    if (name === undefined) {
+      return;
+    }
+    const at = this.sort.findIndex(k => k.column === name);
     const key = this.sort[at];
-    if (!key) this.sort = [...this.sort, { column: name, direction: 'asc' }];
-    else if (key.direction === 'asc') this.sort = this.sort.map((k, i) => (i === at ? { column: name, direction: 'desc' } : k));
-    else this.sort = this.sort.filter((_, i) => i !== at);
+    if (!key) {
+      this.sort = [...this.sort, { column: name, direction: 'asc' }];
+    } else if (key.direction === 'asc') {
+      this.sort = this.sort.map((k, i) =>
+        i === at ? { column: name, direction: 'desc' } : k
+      );
+    } else {
+      this.sort = this.sort.filter((_, i) => i !== at);
+    }
     this.markSort();
     void this.applyView();
   }
 
   /** Header marks for the columns the engine sorts by; a column left out (see the note) gets none. */
   private markSort(): void {
-    const applied = this.sort.filter((k) => this.opened.sortedBy.includes(k.column));
+    const applied = this.sort.filter(k =>
+      this.opened.sortedBy.includes(k.column)
+    );
     const many = applied.length > 1;
-    this.model.setSortMarks(new Map(applied.map((k, i) => [k.column, ` ${SORT_ARROWS[k.direction]}${many ? i + 1 : ''}`])));
+    this.model.setSortMarks(
+      new Map(
+        applied.map((k, i) => [
+          k.column,
+          ` ${SORT_ARROWS[k.direction]}${many ? i + 1 : ''}`
+        ])
+      )
+    );
     this.grid.node.dataset.sort = JSON.stringify(this.sort);
   }
 
@@ -343,7 +499,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
   /** Ctrl-C (⌘-C): the selected cells as TSV with a header line, as in the notebook's grids. */
   private async copySelection(): Promise<void> {
     if (!this.grid.selectionModel?.currentSelection()) {
-      this.status.textContent = 'Nothing selected: click a cell (Shift-click another for a range), then copy.';
+      this.status.textContent =
+        'Nothing selected: click a cell (Shift-click another for a range), then copy.';
       return;
     }
     const range = selectedRange(this.model, this.grid.selectionModel);
@@ -355,9 +512,15 @@ export class DocumentGridWidget extends ThemedGridPanel {
     }
     try {
       await this.model.loadRows(range.firstRow, range.lastRow);
-      await this.copy(rangeAsTsv(this.model, range), `Copied ${numberFormat.format(rows)} ${rows === 1 ? 'row' : 'rows'} × ${columns} ${columns === 1 ? 'column' : 'columns'} as TSV.`);
+      await this.copy(
+        rangeAsTsv(this.model, range),
+        `Copied ${numberFormat.format(rows)} ${rows === 1 ? 'row' : 'rows'} × ${columns} ${columns === 1 ? 'column' : 'columns'} as TSV.`
+      );
     } catch (err) {
-      this.showStatus({ ...this.model.currentStatus, error: `Copy: ${(err as Error).message}` });
+      this.showStatus({
+        ...this.model.currentStatus,
+        error: `Copy: ${(err as Error).message}`
+      });
     }
   }
 
@@ -365,14 +528,25 @@ export class DocumentGridWidget extends ThemedGridPanel {
     try {
       await this.host.insertCell(this.cellText());
     } catch (err) {
-      this.showStatus({ ...this.model.currentStatus, error: (err as Error).message });
+      this.showStatus({
+        ...this.model.currentStatus,
+        error: (err as Error).message
+      });
     }
   }
 
   private describeGrid(): void {
-    this.grid.node.setAttribute('aria-rowcount', String(this.model.rowCount('body')));
-    this.grid.node.setAttribute('aria-colcount', String(this.model.columnCount('body')));
-    this.grid.node.dataset.columns = JSON.stringify(this.model.columns.map((c) => c.name));
+    this.grid.node.setAttribute(
+      'aria-rowcount',
+      String(this.model.rowCount('body'))
+    );
+    this.grid.node.setAttribute(
+      'aria-colcount',
+      String(this.model.columnCount('body'))
+    );
+    this.grid.node.dataset.columns = JSON.stringify(
+      this.model.columns.map(c => c.name)
+    );
   }
 
   private showGone(message: string): void {
@@ -382,23 +556,45 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   /** `1,000 of 95,000 rows loaded · last: POST /_search 200 · 12 ms` (and the error, if any). */
   private showStatus(status: PagedStatus): void {
-    if (this.gone !== undefined) status = { ...status, error: this.gone };
-    const loading = status.loading ? [`Loading rows ${numberFormat.format(status.loading.first)}–${numberFormat.format(status.loading.last)}…`] : [];
+    if (this.gone !== undefined) {
+      status = { ...status, error: this.gone };
+    }
+    const loading = status.loading
+      ? [
+          `Loading rows ${numberFormat.format(status.loading.first)}–${numberFormat.format(status.loading.last)}…`
+        ]
+      : [];
     // While a new view loads, no count: the figures would be of no view.
     const parts = this.viewLoading
       ? ['Loading the rows of the new filter or sort…']
       : this.viewFailure !== undefined && this.gone === undefined
-        ? ['No rows: this filter or sort was not applied (see why below the bar)']
-        : [...loading, `${numberFormat.format(status.loadedRows)} of ${numberFormat.format(status.total)} rows loaded`];
+        ? [
+            'No rows: this filter or sort was not applied (see why below the bar)'
+          ]
+        : [
+            ...loading,
+            `${numberFormat.format(status.loadedRows)} of ${numberFormat.format(status.total)} rows loaded`
+          ];
     if (status.last) {
-      const count = status.last.requests > 1 ? ` (${status.last.requests} requests)` : '';
-      parts.push(`last: ${status.last.method} ${status.last.path} ${status.last.status} · ${Math.round(status.last.elapsedMs)} ms${count}`);
+      const count =
+        status.last.requests > 1 ? ` (${status.last.requests} requests)` : '';
+      parts.push(
+        `last: ${status.last.method} ${status.last.path} ${status.last.status} · ${Math.round(status.last.elapsedMs)} ms${count}`
+      );
     }
-    if (status.error) parts.push(`error: ${status.error}`);
+    if (status.error) {
+      parts.push(`error: ${status.error}`);
+    }
     this.status.textContent = parts.join(' · ');
     this.grid.node.dataset.loadedRows = String(status.loadedRows);
-    this.grid.node.setAttribute('aria-busy', String(this.viewLoading || status.loading !== undefined));
-    this.status.classList.toggle('searchbook-mod-error', status.error !== undefined || this.viewFailure !== undefined);
+    this.grid.node.setAttribute(
+      'aria-busy',
+      String(this.viewLoading || status.loading !== undefined)
+    );
+    this.status.classList.toggle(
+      'searchbook-mod-error',
+      status.error !== undefined || this.viewFailure !== undefined
+    );
   }
 
   private onClientClosed(): void {
@@ -407,15 +603,27 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   /** Starts editing a cell; false when it cannot be edited (the editing bar says why). */
   private editCell(row: number, column: number): boolean {
-    if (row < 0 || column < 0) return false;
+    if (row < 0 || column < 0) {
+      return false;
+    }
     this.valueView.hide();
-    return this.grid.editorController?.edit({ grid: this.grid, row, column }) ?? false;
+    return (
+      this.grid.editorController?.edit({ grid: this.grid, row, column }) ??
+      false
+    );
   }
 
   private openCell(row: number, column: number): void {
     const col = this.model.columns[column];
-    if (!col || row < 0 || !this.model.isLoaded(row)) return;
-    this.valueView.open({ column: col.name, row: this.model.data('row-header', row, 0).replace(/^[^\w\s]+ /, ''), value: this.model.value(row, column), cut: this.model.isCut(row, column) });
+    if (!col || row < 0 || !this.model.isLoaded(row)) {
+      return;
+    }
+    this.valueView.open({
+      column: col.name,
+      row: this.model.data('row-header', row, 0).replace(/^[^\w\s]+ /, ''),
+      value: this.model.value(row, column),
+      cut: this.model.isCut(row, column)
+    });
   }
 
   protected override applyTheme(): void {
@@ -425,23 +633,43 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.grid.defaultSizes = {
       rowHeight: theme.rowHeight,
       columnWidth: 120,
-      rowHeaderWidth: Math.max(48, String(this.model.rowCount('body')).length * 9 + 20),
-      columnHeaderHeight: theme.rowHeight,
+      rowHeaderWidth: Math.max(
+        48,
+        String(this.model.rowCount('body')).length * 9 + 20
+      ),
+      columnHeaderHeight: theme.rowHeight
     };
     this.grid.cellRenderers.update({
       body: new TextRenderer({
         font: theme.font,
-        backgroundColor: ({ row, column }) => markColors[this.model.mark(row, column) ?? 'none'] || (this.model.isCut(row, column) ? theme.cutBackground : ''),
-        textColor: ({ row }) => (this.model.rowMark(row) === 'deleted' ? theme.mutedColor : theme.textColor),
-        elideDirection: 'right',
+        backgroundColor: ({ row, column }) =>
+          markColors[this.model.mark(row, column) ?? 'none'] ||
+          (this.model.isCut(row, column) ? theme.cutBackground : ''),
+        textColor: ({ row }) =>
+          this.model.rowMark(row) === 'deleted'
+            ? theme.mutedColor
+            : theme.textColor,
+        elideDirection: 'right'
       }),
-      'column-header': new TextRenderer({ font: ({ row }) => (row === 0 ? theme.headerFont : theme.font), textColor: ({ row }) => (row === 0 ? theme.textColor : theme.mutedColor) }),
-      'row-header': new TextRenderer({ font: theme.font, textColor: theme.mutedColor, horizontalAlignment: 'right' }),
-      'corner-header': new TextRenderer({ font: theme.headerFont, textColor: theme.mutedColor }),
+      'column-header': new TextRenderer({
+        font: ({ row }) => (row === 0 ? theme.headerFont : theme.font),
+        textColor: ({ row }) => (row === 0 ? theme.textColor : theme.mutedColor)
+      }),
+      'row-header': new TextRenderer({
+        font: theme.font,
+        textColor: theme.mutedColor,
+        horizontalAlignment: 'right'
+      }),
+      'corner-header': new TextRenderer({
+        font: theme.headerFont,
+        textColor: theme.mutedColor
+      })
     });
     if (!this.sized) {
       this.sized = true;
-      fitColumnWidths(this.model, theme.font, theme.headerFont).forEach((width, column) => this.grid.resizeColumn('body', column, width));
+      fitColumnWidths(this.model, theme.font, theme.headerFont).forEach(
+        (width, column) => this.grid.resizeColumn('body', column, width)
+      );
     }
   }
 }
@@ -449,7 +677,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
 /** Backgrounds of the editing marks, from JupyterLab's theme (the canvas cannot read CSS). */
 function readMarkColors(node: HTMLElement): Record<Mark | 'none', string> {
   const css = getComputedStyle(node);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  const v = (name: string, fallback: string) =>
+    css.getPropertyValue(name).trim() || fallback;
   return {
     none: '',
     changed: v('--jp-brand-color3', '#bbdefb'),
@@ -457,6 +686,6 @@ function readMarkColors(node: HTMLElement): Record<Mark | 'none', string> {
     deleted: v('--jp-layout-color3', '#bdbdbd'),
     refused: v('--jp-error-color3', '#ffcdd2'),
     failed: v('--jp-error-color3', '#ffcdd2'),
-    conflict: v('--jp-warn-color2', '#ffb74d'),
+    conflict: v('--jp-warn-color2', '#ffb74d')
   };
 }

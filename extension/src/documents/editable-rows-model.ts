@@ -1,19 +1,41 @@
 import type { DataModel } from '@lumino/datagrid';
 import { Signal } from '@lumino/signaling';
-import type { CellEdit, RowKey, RowVersion } from '@searchbook/contracts/edit-protocol';
+import type {
+  CellEdit,
+  RowKey,
+  RowVersion
+} from '@searchbook/contracts/edit-protocol';
 import type { Block, Column } from '@searchbook/contracts/panel-protocol';
 import { cellText } from '../datagrid/cell-text';
 import { PagedRowsModel } from './paged-rows-model';
-import { type GridRow, type PendingChanges, type Problem, rowKeyString, type SaveOutcome } from './pending-changes';
-import { fieldRecord, hasField, ownValue } from '@searchbook/contracts/own-fields';
+import {
+  type GridRow,
+  type PendingChanges,
+  type Problem,
+  rowKeyString,
+  type SaveOutcome
+} from './pending-changes';
+import {
+  fieldRecord,
+  hasField,
+  ownValue
+} from '@searchbook/contracts/own-fields';
 
 /** What a grid row is: a new row not yet saved, a document (with where it lives, once loaded). */
 export type RowAt =
   | { kind: 'new'; key: string; values: GridRow }
-  | { kind: 'document'; key: RowKey | undefined; version: RowVersion | undefined; values: GridRow | undefined; deleted: boolean; inserted: boolean };
+  | {
+      kind: 'document';
+      key: RowKey | undefined;
+      version: RowVersion | undefined;
+      values: GridRow | undefined;
+      deleted: boolean;
+      inserted: boolean;
+    };
 
 /** How a cell is marked, painted as its background and told in its row header. */
-export type Mark = 'changed' | 'new' | 'deleted' | 'refused' | 'conflict' | 'failed';
+export type Mark =
+  'changed' | 'new' | 'deleted' | 'refused' | 'conflict' | 'failed';
 
 /** A saved write, shown until the grid reads its target again (its snapshot predates the write). */
 interface SavedRow {
@@ -29,7 +51,14 @@ interface SavedInsertion {
   document: GridRow;
 }
 
-const ROW_MARKS: Record<Mark, string> = { changed: '✎', new: '+', deleted: '✕', refused: '!', conflict: '⚠', failed: '!' };
+const ROW_MARKS: Record<Mark, string> = {
+  changed: '✎',
+  new: '+',
+  deleted: '✕',
+  refused: '!',
+  conflict: '⚠',
+  failed: '!'
+};
 
 /**
  * The document grid's rows with the user's pending changes laid over them: new rows first,
@@ -53,7 +82,7 @@ export class EditableRowsModel extends PagedRowsModel {
     first: Block,
     fetchBlock: (block: number) => Promise<{ block: Block; total: number }>,
     readonly pending: PendingChanges,
-    private readonly target: () => string,
+    private readonly target: () => string
   ) {
     super(columns, total, blockSize, first, fetchBlock);
   }
@@ -75,32 +104,58 @@ export class EditableRowsModel extends PagedRowsModel {
     const fresh = this.pending.newRows[row];
     if (fresh) {
       const id = this.idColumn();
-      return { kind: 'new', key: fresh.key, values: { ...fresh.fields, ...(id ? { [id]: fresh.id } : {}) } };
+      return {
+        kind: 'new',
+        key: fresh.key,
+        values: { ...fresh.fields, ...(id ? { [id]: fresh.id } : {}) }
+      };
     }
     const inserted = this.insertedRows[row - this.pending.newRows.length];
     if (inserted) {
       const saved = this.saved.get(rowKeyString(inserted.key));
-      return { kind: 'document', key: inserted.key, version: saved?.version ?? inserted.version, values: saved?.document ?? inserted.document, deleted: saved?.deleted ?? false, inserted: true };
+      return {
+        kind: 'document',
+        key: inserted.key,
+        version: saved?.version ?? inserted.version,
+        values: saved?.document ?? inserted.document,
+        deleted: saved?.deleted ?? false,
+        inserted: true
+      };
     }
     const shown = row - this.leadingRows;
-    if (shown < 0 || shown >= this.rowCount('body') - this.leadingRows) return undefined;
+    if (shown < 0 || shown >= this.rowCount('body') - this.leadingRows) {
+      return undefined;
+    }
     const docRow = this.docRowAt(shown);
     const values = this.documentRow(docRow);
     const { key, version } = this.documentKey(docRow);
     const saved = key ? this.saved.get(rowKeyString(key)) : undefined;
-    return { kind: 'document', key, version: saved ? saved.version : version, values: saved?.document ?? values, deleted: saved?.deleted ?? false, inserted: false };
+    return {
+      kind: 'document',
+      key,
+      version: saved ? saved.version : version,
+      values: saved?.document ?? values,
+      deleted: saved?.deleted ?? false,
+      inserted: false
+    };
   }
 
   /** The value shown: what the user typed over what is stored. */
   override value(row: number, column: number): unknown {
     const name = this.columns[column]?.name;
     const at = this.rowAt(row);
-    if (name === undefined || !at?.values) return undefined;
+    if (name === undefined || !at?.values) {
+      return undefined;
+    }
     if (at.kind === 'document' && at.key) {
       const typed = this.pending.fieldOf(at.key, name);
-      if (typed !== undefined) return typed;
+      if (typed !== undefined) {
+        return typed;
+      }
       const whole = this.whole.get(wholeKey(at.key, name));
-      if (whole !== undefined) return whole;
+      if (whole !== undefined) {
+        return whole;
+      }
     }
     return ownValue(at.values, name) ?? null;
   }
@@ -109,7 +164,9 @@ export class EditableRowsModel extends PagedRowsModel {
   private readValues(row: number): Record<string, unknown> {
     const read: Record<string, unknown> = fieldRecord();
     this.columns.forEach((col, column) => {
-      if (!this.isCut(row, column)) read[col.name] = this.storedValue(row, column);
+      if (!this.isCut(row, column)) {
+        read[col.name] = this.storedValue(row, column);
+      }
     });
     return read;
   }
@@ -118,10 +175,14 @@ export class EditableRowsModel extends PagedRowsModel {
   storedValue(row: number, column: number): unknown {
     const name = this.columns[column]?.name;
     const at = this.rowAt(row);
-    if (name === undefined || !at?.values || at.kind === 'new') return null;
+    if (name === undefined || !at?.values || at.kind === 'new') {
+      return null;
+    }
     if (at.key) {
       const whole = this.whole.get(wholeKey(at.key, name));
-      if (whole !== undefined) return whole;
+      if (whole !== undefined) {
+        return whole;
+      }
     }
     return ownValue(at.values, name) ?? null;
   }
@@ -130,13 +191,17 @@ export class EditableRowsModel extends PagedRowsModel {
   editText(row: number, column: number): string {
     const col = this.columns[column];
     const at = this.rowAt(row);
-    if (!col || !at) return '';
+    if (!col || !at) {
+      return '';
+    }
     if (at.kind === 'new') {
       const typed = ownValue(at.values, col.name);
       return typeof typed === 'string' ? typed : '';
     }
     const typed = at.key ? this.pending.fieldOf(at.key, col.name) : undefined;
-    if (typed !== undefined) return typed ?? '';
+    if (typed !== undefined) {
+      return typed ?? '';
+    }
     return valueText(this.storedValue(row, column), col.json) ?? '';
   }
 
@@ -152,21 +217,40 @@ export class EditableRowsModel extends PagedRowsModel {
   override isCut(row: number, column: number): boolean {
     const at = this.rowAt(row);
     const name = this.columns[column]?.name;
-    if (at?.kind !== 'document' || at.inserted || !name || !at.key) return false;
+    if (at?.kind !== 'document' || at.inserted || !name || !at.key) {
+      return false;
+    }
     return !this.whole.has(wholeKey(at.key, name)) && super.isCut(row, column);
   }
 
   /** The cell editor's commit: the text as typed (the kernel types it; an emptied number or date cell stores null). */
-  override setData(region: DataModel.CellRegion, row: number, column: number, value: unknown): boolean {
+  override setData(
+    region: DataModel.CellRegion,
+    row: number,
+    column: number,
+    value: unknown
+  ): boolean {
     const col = this.columns[column];
     const at = this.rowAt(row);
-    if (region !== 'body' || !col || !at) return false;
+    if (region !== 'body' || !col || !at) {
+      return false;
+    }
     const text = typeof value === 'string' ? value : '';
-    if (at.kind === 'new') this.pending.editNew(at.key, col.name, text, col.primaryKey === true);
-    else if (at.key) {
+    if (at.kind === 'new') {
+      this.pending.editNew(at.key, col.name, text, col.primaryKey === true);
+    } else if (at.key) {
       const stored = this.storedValue(row, column);
-      this.pending.edit(at.key, at.version, col.name, text, valueText(stored, col.json) ?? '', stored);
-    } else return false;
+      this.pending.edit(
+        at.key,
+        at.version,
+        col.name,
+        text,
+        valueText(stored, col.json) ?? '',
+        stored
+      );
+    } else {
+      return false;
+    }
     this.pendingUpdated(false);
     return true;
   }
@@ -178,12 +262,23 @@ export class EditableRowsModel extends PagedRowsModel {
 
   /** Marks the rows for deletion (or takes the mark back); new rows go. */
   deleteRows(rows: readonly number[]): void {
-    const existing: Array<{ row: RowKey; version: RowVersion | undefined; read?: Record<string, unknown> }> = [];
+    const existing: Array<{
+      row: RowKey;
+      version: RowVersion | undefined;
+      read?: Record<string, unknown>;
+    }> = [];
     const fresh: string[] = [];
     for (const row of rows) {
       const at = this.rowAt(row);
-      if (at?.kind === 'new') fresh.push(at.key);
-      else if (at?.key && !at.deleted) existing.push({ row: at.key, version: at.version, ...(at.version ? {} : { read: this.readValues(row) }) });
+      if (at?.kind === 'new') {
+        fresh.push(at.key);
+      } else if (at?.key && !at.deleted) {
+        existing.push({
+          row: at.key,
+          version: at.version,
+          ...(at.version ? {} : { read: this.readValues(row) })
+        });
+      }
     }
     this.pending.toggleDelete(existing, fresh);
     this.pendingUpdated(fresh.length > 0);
@@ -195,22 +290,48 @@ export class EditableRowsModel extends PagedRowsModel {
   }
 
   /** After a save: saved rows show what is stored now, marks cleared; the others keep theirs. */
-  showOutcomes(outcomes: readonly SaveOutcome[], typed: ReadonlyMap<string, Record<string, CellEdit>>): void {
+  showOutcomes(
+    outcomes: readonly SaveOutcome[],
+    typed: ReadonlyMap<string, Record<string, CellEdit>>
+  ): void {
     let documents = false;
     for (const outcome of outcomes) {
-      if (outcome.status !== 'saved') continue;
+      if (outcome.status !== 'saved') {
+        continue;
+      }
       const key = rowKeyString(outcome.row);
       if (outcome.kind === 'insert') {
         documents = true;
-        this.insertedRows.unshift({ key: outcome.row, version: outcome.version, document: outcome.document ?? { ...this.withId(typed.get(outcome.key) ?? {}, outcome.row.id) } });
+        this.insertedRows.unshift({
+          key: outcome.row,
+          version: outcome.version,
+          document: outcome.document ?? {
+            ...this.withId(typed.get(outcome.key) ?? {}, outcome.row.id)
+          }
+        });
       } else if (outcome.kind === 'delete') {
         documents = true;
         // A deleted document leaves the grid; only one whose block was dropped from memory stays, marked, until the next read.
-        const inserted = this.insertedRows.findIndex((r) => rowKeyString(r.key) === key);
-        if (inserted >= 0) this.insertedRows.splice(inserted, 1);
-        else if (!this.hideDocument(outcome.row)) this.saved.set(key, { document: this.saved.get(key)?.document, version: undefined, deleted: true });
+        const inserted = this.insertedRows.findIndex(
+          r => rowKeyString(r.key) === key
+        );
+        if (inserted >= 0) {
+          this.insertedRows.splice(inserted, 1);
+        } else if (!this.hideDocument(outcome.row)) {
+          this.saved.set(key, {
+            document: this.saved.get(key)?.document,
+            version: undefined,
+            deleted: true
+          });
+        }
       } else {
-        this.saved.set(key, { document: outcome.document ?? this.merged(outcome.row, typed.get(outcome.key) ?? {}), version: outcome.version, deleted: false });
+        this.saved.set(key, {
+          document:
+            outcome.document ??
+            this.merged(outcome.row, typed.get(outcome.key) ?? {}),
+          version: outcome.version,
+          deleted: false
+        });
       }
     }
     this.pendingUpdated(true);
@@ -222,10 +343,14 @@ export class EditableRowsModel extends PagedRowsModel {
 
   /** "Drop my change" on a conflict: the row shows what someone else stored. */
   dropChange(key: string, problem: Problem | undefined): void {
-    const entry = this.pending.editedRows.find((r) => r.key === key);
+    const entry = this.pending.editedRows.find(r => r.key === key);
     this.pending.remove(key);
     if (entry && problem?.kind === 'conflict') {
-      this.saved.set(key, { document: problem.current ?? undefined, version: problem.version, deleted: problem.current === null });
+      this.saved.set(key, {
+        document: problem.current ?? undefined,
+        version: problem.version,
+        deleted: problem.current === null
+      });
     }
     this.pendingUpdated(true);
   }
@@ -234,40 +359,73 @@ export class EditableRowsModel extends PagedRowsModel {
   mark(row: number, column: number): Mark | undefined {
     const at = this.rowAt(row);
     const name = this.columns[column]?.name;
-    if (!at || !name) return undefined;
+    if (!at || !name) {
+      return undefined;
+    }
     if (at.kind === 'new') {
       const problem = this.pending.problemOf(at.key);
-      return problem ? problemMark(problem, name) ?? 'new' : 'new';
+      return problem ? (problemMark(problem, name) ?? 'new') : 'new';
     }
-    if (!at.key) return undefined;
+    if (!at.key) {
+      return undefined;
+    }
     const entry = this.pending.rowOf(at.key);
-    if (at.deleted) return 'deleted';
-    if (!entry) return undefined;
-    const problem = entry.problem ? problemMark(entry.problem, name) : undefined;
-    if (entry.deleted) return problem ?? 'deleted';
-    if (!hasField(entry.fields, name)) return undefined;
+    if (at.deleted) {
+      return 'deleted';
+    }
+    if (!entry) {
+      return undefined;
+    }
+    const problem = entry.problem
+      ? problemMark(entry.problem, name)
+      : undefined;
+    if (entry.deleted) {
+      return problem ?? 'deleted';
+    }
+    if (!hasField(entry.fields, name)) {
+      return undefined;
+    }
     return problem ?? 'changed';
   }
 
   rowMark(row: number): Mark | 'saved' | undefined {
     const at = this.rowAt(row);
-    if (!at) return undefined;
+    if (!at) {
+      return undefined;
+    }
     if (at.kind === 'new') {
       const problem = this.pending.problemOf(at.key);
       return problem ? problem.kind : 'new';
     }
-    if (at.deleted) return 'deleted';
+    if (at.deleted) {
+      return 'deleted';
+    }
     const entry = at.key ? this.pending.rowOf(at.key) : undefined;
-    if (!entry) return at.inserted ? 'saved' : undefined;
+    if (!entry) {
+      return at.inserted ? 'saved' : undefined;
+    }
     return entry.problem?.kind ?? (entry.deleted ? 'deleted' : 'changed');
   }
 
-  override data(region: DataModel.CellRegion, row: number, column: number): string {
-    if (region !== 'row-header') return super.data(region, row, column);
+  override data(
+    region: DataModel.CellRegion,
+    row: number,
+    column: number
+  ): string {
+    if (region !== 'row-header') {
+      return super.data(region, row, column);
+    }
     const mark = this.rowMark(row);
     const at = this.rowAt(row);
-    const number = at?.kind === 'new' ? 'new' : at?.kind === 'document' && at.inserted ? 'saved' : super.data(region, row, column);
-    return mark && mark !== 'saved' && mark !== 'new' ? `${ROW_MARKS[mark]} ${number}` : number;
+    const number =
+      at?.kind === 'new'
+        ? 'new'
+        : at?.kind === 'document' && at.inserted
+          ? 'saved'
+          : super.data(region, row, column);
+    return mark && mark !== 'saved' && mark !== 'new'
+      ? `${ROW_MARKS[mark]} ${number}`
+      : number;
   }
 
   protected override leadingData(row: number, column: number): string {
@@ -276,7 +434,11 @@ export class EditableRowsModel extends PagedRowsModel {
   }
 
   /** A refresh reads a new snapshot, which holds the saved writes: the overlay of them goes. */
-  override reset(columns: readonly Column[], total: number, first: Block): void {
+  override reset(
+    columns: readonly Column[],
+    total: number,
+    first: Block
+  ): void {
     this.saved = new Map();
     this.insertedRows = [];
     super.reset(columns, total, first);
@@ -284,19 +446,31 @@ export class EditableRowsModel extends PagedRowsModel {
 
   /** The rows a save's change keys belong to, for moving the cursor to a refused cell. */
   rowOfChange(key: string): number | undefined {
-    const fresh = this.pending.newRows.findIndex((r) => r.key === key);
-    if (fresh >= 0) return fresh;
-    for (let row = this.pending.newRows.length; row < this.rowCount('body'); row++) {
-      if (!this.isLoaded(row)) continue;
+    const fresh = this.pending.newRows.findIndex(r => r.key === key);
+    if (fresh >= 0) {
+      return fresh;
+    }
+    for (
+      let row = this.pending.newRows.length;
+      row < this.rowCount('body');
+      row++
+    ) {
+      if (!this.isLoaded(row)) {
+        continue;
+      }
       const at = this.rowAt(row);
-      if (at?.kind === 'document' && at.key && rowKeyString(at.key) === key) return row;
-      if (row > this.leadingRows + 20_000) break;
+      if (at?.kind === 'document' && at.key && rowKeyString(at.key) === key) {
+        return row;
+      }
+      if (row > this.leadingRows + 20_000) {
+        break;
+      }
     }
     return undefined;
   }
 
   private idColumn(): string | undefined {
-    return this.columns.find((c) => c.primaryKey)?.name;
+    return this.columns.find(c => c.primaryKey)?.name;
   }
 
   private withId(fields: Record<string, CellEdit>, id: string): GridRow {
@@ -306,18 +480,43 @@ export class EditableRowsModel extends PagedRowsModel {
 
   private merged(key: RowKey, fields: Record<string, CellEdit>): GridRow {
     for (let row = this.leadingRows; row < this.rowCount('body'); row++) {
-      if (!this.isLoaded(row)) continue;
+      if (!this.isLoaded(row)) {
+        continue;
+      }
       const at = this.rowAt(row);
-      if (at?.kind === 'document' && at.key && rowKeyString(at.key) === rowKeyString(key)) return { ...(at.values ?? {}), ...fields };
+      if (
+        at?.kind === 'document' &&
+        at.key &&
+        rowKeyString(at.key) === rowKeyString(key)
+      ) {
+        return { ...(at.values ?? {}), ...fields };
+      }
     }
     return { ...fields };
   }
 
   /** Repaints the marks and tells listeners (the toolbar's count, the stored copy). */
   pendingUpdated(structure: boolean): void {
-    if (structure) this.emitChanged({ type: 'model-reset' });
-    else this.emitChanged({ type: 'cells-changed', region: 'body', row: 0, column: 0, rowSpan: this.rowCount('body'), columnSpan: this.columns.length });
-    this.emitChanged({ type: 'cells-changed', region: 'row-header', row: 0, column: 0, rowSpan: this.rowCount('body'), columnSpan: 1 });
+    if (structure) {
+      this.emitChanged({ type: 'model-reset' });
+    } else {
+      this.emitChanged({
+        type: 'cells-changed',
+        region: 'body',
+        row: 0,
+        column: 0,
+        rowSpan: this.rowCount('body'),
+        columnSpan: this.columns.length
+      });
+    }
+    this.emitChanged({
+      type: 'cells-changed',
+      region: 'row-header',
+      row: 0,
+      column: 0,
+      rowSpan: this.rowCount('body'),
+      columnSpan: 1
+    });
     this.pendingChanged.emit();
   }
 }
@@ -328,13 +527,25 @@ function wholeKey(key: RowKey, column: string): string {
 
 /** A stored value as the text a user edits; null for null (an empty cell). */
 export function valueText(value: unknown, json: boolean): CellEdit {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === null || value === undefined) {
+    return null;
+  }
+  if (typeof value === 'string') {
+    return value;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
   return JSON.stringify(value, null, json ? 2 : undefined);
 }
 
 function problemMark(problem: Problem, column: string): Mark | undefined {
-  if (problem.kind !== 'refused') return problem.kind;
-  return problem.refusals.some((r) => r.column === undefined || r.column === column) ? 'refused' : undefined;
+  if (problem.kind !== 'refused') {
+    return problem.kind;
+  }
+  return problem.refusals.some(
+    r => r.column === undefined || r.column === column
+  )
+    ? 'refused'
+    : undefined;
 }

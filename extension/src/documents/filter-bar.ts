@@ -1,10 +1,22 @@
 import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 import { toolbarButton } from './toolbar-button';
-import { type Column, FILTER_OPERATORS, type FilterOperator, type FilterRow, type GridView, type OperatorInfo } from '@searchbook/contracts/panel-protocol';
+import {
+  type Column,
+  FILTER_OPERATORS,
+  type FilterOperator,
+  type FilterRow,
+  type GridView,
+  type OperatorInfo
+} from '@searchbook/contracts/panel-protocol';
 
 /** Operators that take no value, and those that take a list or two ends. */
-const NO_VALUE = new Set<FilterOperator>(['is null', 'is not null', 'is empty', 'is not empty']);
+const NO_VALUE = new Set<FilterOperator>([
+  'is null',
+  'is not null',
+  'is empty',
+  'is not empty'
+]);
 const LIST = new Set<FilterOperator>(['in list', 'not in list']);
 const BETWEEN = 'between';
 export const CASE_NOT_SUPPORTED = 'Not supported by this database';
@@ -22,15 +34,23 @@ let counter = 0;
 
 /** Every column but the JSON column of an array of objects (its leaf columns filter instead). */
 function filterable(columns: readonly Column[]): string[] {
-  const parents = new Set(columns.map((c) => c.arrayParent).filter((p) => p !== undefined));
-  return columns.filter((c) => !parents.has(c.name)).map((c) => c.name);
+  const parents = new Set(
+    columns.map(c => c.arrayParent).filter(p => p !== undefined)
+  );
+  return columns.filter(c => !parents.has(c.name)).map(c => c.name);
 }
 
 function nestedLeaves(columns: readonly Column[]): Set<string> {
-  return new Set(columns.filter((c) => c.arrayParent !== undefined).map((c) => c.name));
+  return new Set(
+    columns.filter(c => c.arrayParent !== undefined).map(c => c.name)
+  );
 }
 
-function labelled<T extends HTMLElement>(control: T, text: string, id: string): { label: HTMLLabelElement; control: T } {
+function labelled<T extends HTMLElement>(
+  control: T,
+  text: string,
+  id: string
+): { label: HTMLLabelElement; control: T } {
   const label = document.createElement('label');
   control.id = id;
   label.htmlFor = id;
@@ -38,7 +58,6 @@ function labelled<T extends HTMLElement>(control: T, text: string, id: string): 
   label.className = 'searchbook-FilterBar-label';
   return { label, control };
 }
-
 
 /**
  * The document grid's filter bar: rows of (column, operator, value) joined by All or Any,
@@ -61,10 +80,16 @@ export class FilterBar extends Widget {
 
   constructor(
     columns: readonly Column[],
-    options: { matchCaseSupported: boolean; rawPlaceholder: string; operators: readonly OperatorInfo[] },
+    options: {
+      matchCaseSupported: boolean;
+      rawPlaceholder: string;
+      operators: readonly OperatorInfo[];
+    }
   ) {
     super();
-    this.operators = new Map(options.operators.map((info) => [info.operator, info]));
+    this.operators = new Map(
+      options.operators.map(info => [info.operator, info])
+    );
     this.addClass('searchbook-FilterBar');
     this.node.setAttribute('role', 'search');
     this.node.setAttribute('aria-label', 'Filter documents');
@@ -75,7 +100,7 @@ export class FilterBar extends Widget {
     head.className = 'searchbook-FilterBar-head';
     for (const [value, text] of [
       ['all', 'All'],
-      ['any', 'Any'],
+      ['any', 'Any']
     ] as const) {
       const option = document.createElement('option');
       option.value = value;
@@ -86,7 +111,11 @@ export class FilterBar extends Widget {
     this.matchCase.type = 'checkbox';
     // String filters ignore case until asked to match it.
     this.matchCase.checked = false;
-    const matchCase = labelled(this.matchCase, 'Match case', `${this.prefix}-case`);
+    const matchCase = labelled(
+      this.matchCase,
+      'Match case',
+      `${this.prefix}-case`
+    );
     if (!options.matchCaseSupported) {
       this.matchCase.disabled = true;
       this.matchCase.checked = false;
@@ -104,8 +133,10 @@ export class FilterBar extends Widget {
       matchCase.label,
       caseNote,
       toolbarButton('Add filter', 'Add a filter row', () => this.addRow()),
-      toolbarButton('Apply', 'Filter the grid through the engine', () => this.apply()),
-      toolbarButton('Clear', 'Remove every filter', () => this.clear()),
+      toolbarButton('Apply', 'Filter the grid through the engine', () =>
+        this.apply()
+      ),
+      toolbarButton('Clear', 'Remove every filter', () => this.clear())
     );
 
     this.rowsNode.className = 'searchbook-FilterBar-rows';
@@ -113,7 +144,10 @@ export class FilterBar extends Widget {
     rawRow.className = 'searchbook-FilterBar-row';
     this.raw.type = 'text';
     this.raw.placeholder = options.rawPlaceholder;
-    this.raw.addEventListener('keydown', (e) => e.key === 'Enter' && this.apply());
+    this.raw.addEventListener(
+      'keydown',
+      e => e.key === 'Enter' && this.apply()
+    );
     const raw = labelled(this.raw, 'Raw filter', `${this.prefix}-raw`);
     this.rawError.className = 'searchbook-FilterBar-error';
     this.rawError.setAttribute('role', 'alert');
@@ -140,9 +174,17 @@ export class FilterBar extends Widget {
     node.className = 'searchbook-FilterBar-row';
     node.setAttribute('role', 'group');
     node.setAttribute('aria-label', `Filter row ${n}`);
-    const column = labelled(document.createElement('select'), 'Column', `${id}-column`);
+    const column = labelled(
+      document.createElement('select'),
+      'Column',
+      `${id}-column`
+    );
     this.fillColumns(column.control);
-    const operator = labelled(document.createElement('select'), 'Operator', `${id}-operator`);
+    const operator = labelled(
+      document.createElement('select'),
+      'Operator',
+      `${id}-operator`
+    );
     for (const op of FILTER_OPERATORS) {
       const option = document.createElement('option');
       option.value = op;
@@ -150,18 +192,37 @@ export class FilterBar extends Widget {
       option.title = this.advice(op);
       operator.control.append(option);
     }
-    const value = labelled(document.createElement('input'), 'Value', `${id}-value`);
+    const value = labelled(
+      document.createElement('input'),
+      'Value',
+      `${id}-value`
+    );
     value.control.type = 'text';
-    value.control.addEventListener('keydown', (e) => e.key === 'Enter' && this.apply());
-    const element = labelled(document.createElement('input'), 'Element', `${id}-element`);
+    value.control.addEventListener(
+      'keydown',
+      e => e.key === 'Enter' && this.apply()
+    );
+    const element = labelled(
+      document.createElement('input'),
+      'Element',
+      `${id}-element`
+    );
     element.control.type = 'text';
     element.control.size = 3;
-    element.control.title = 'Rows on one nested array with the same element label must match the same element';
+    element.control.title =
+      'Rows on one nested array with the same element label must match the same element';
     const error = document.createElement('div');
     error.className = 'searchbook-FilterBar-error';
     error.setAttribute('role', 'alert');
     error.hidden = true;
-    const controls: RowControls = { node, column: column.control, operator: operator.control, value: value.control, element: element.control, error };
+    const controls: RowControls = {
+      node,
+      column: column.control,
+      operator: operator.control,
+      value: value.control,
+      element: element.control,
+      error
+    };
     const remove = toolbarButton('Remove', `Remove filter row ${n}`, () => {
       this.rows.splice(this.rows.indexOf(controls), 1);
       node.remove();
@@ -171,48 +232,82 @@ export class FilterBar extends Widget {
       const op = operator.control.value as FilterOperator;
       operator.control.title = this.advice(op);
       value.control.disabled = NO_VALUE.has(op);
-      value.control.placeholder = LIST.has(op) ? 'a, b, c' : op === BETWEEN ? 'low..high' : '';
+      value.control.placeholder = LIST.has(op)
+        ? 'a, b, c'
+        : op === BETWEEN
+          ? 'low..high'
+          : '';
       const nested = this.nestedColumns.has(column.control.value);
       element.label.hidden = !nested;
       element.control.hidden = !nested;
     };
     column.control.addEventListener('change', update);
     operator.control.addEventListener('change', update);
-    if (preset?.column !== undefined) column.control.value = preset.column;
-    if (preset?.operator !== undefined) operator.control.value = preset.operator;
-    if (preset?.value !== undefined) value.control.value = Array.isArray(preset.value) ? preset.value.join(', ') : preset.value;
+    if (preset?.column !== undefined) {
+      column.control.value = preset.column;
+    }
+    if (preset?.operator !== undefined) {
+      operator.control.value = preset.operator;
+    }
+    if (preset?.value !== undefined) {
+      value.control.value = Array.isArray(preset.value)
+        ? preset.value.join(', ')
+        : preset.value;
+    }
     update();
-    node.append(column.label, column.control, operator.label, operator.control, value.label, value.control, element.label, element.control, remove, error);
+    node.append(
+      column.label,
+      column.control,
+      operator.label,
+      operator.control,
+      value.label,
+      value.control,
+      element.label,
+      element.control,
+      remove,
+      error
+    );
     this.rowsNode.append(node);
     this.rows.push(controls);
   }
 
   /** Puts a view back in the controls ("Back to the previous filter"). */
   setView(view: Omit<GridView, 'sort'>): void {
-    for (const row of this.rows) row.node.remove();
+    for (const row of this.rows) {
+      row.node.remove();
+    }
     this.rows.length = 0;
     this.clearRefusals();
     for (const filter of view.filters) {
-      const value = Array.isArray(filter.value) && filter.operator === BETWEEN ? filter.value.join('..') : filter.value;
+      const value =
+        Array.isArray(filter.value) && filter.operator === BETWEEN
+          ? filter.value.join('..')
+          : filter.value;
       this.addRow({ ...filter, value });
       const added = this.rows[this.rows.length - 1];
-      if (added && filter.element !== undefined) added.element.value = filter.element;
+      if (added && filter.element !== undefined) {
+        added.element.value = filter.element;
+      }
     }
     this.join.value = view.join;
     this.raw.value = view.raw;
-    if (!this.matchCase.disabled) this.matchCase.checked = view.matchCase;
+    if (!this.matchCase.disabled) {
+      this.matchCase.checked = view.matchCase;
+    }
   }
 
   /** The kernel refused a row: its message under that row (or the raw row); nothing was sent. */
   showRefusal(row: number | 'raw', message: string): void {
     const target = row === 'raw' ? this.rawError : this.rows[row]?.error;
-    if (!target) return;
+    if (!target) {
+      return;
+    }
     target.textContent = message;
     target.hidden = false;
   }
 
   clearRefusals(): void {
-    for (const el of [this.rawError, ...this.rows.map((r) => r.error)]) {
+    for (const el of [this.rawError, ...this.rows.map(r => r.error)]) {
       el.textContent = '';
       el.hidden = true;
     }
@@ -223,11 +318,30 @@ export class FilterBar extends Widget {
     const filters = this.rows.map((r): FilterRow => {
       const operator = r.operator.value as FilterOperator;
       const text = r.value.value;
-      const value = NO_VALUE.has(operator) ? '' : LIST.has(operator) ? text.split(',').map((v) => v.trim()).filter((v) => v !== '') : operator === BETWEEN ? text.split('..').map((v) => v.trim()) : text;
+      const value = NO_VALUE.has(operator)
+        ? ''
+        : LIST.has(operator)
+          ? text
+              .split(',')
+              .map(v => v.trim())
+              .filter(v => v !== '')
+          : operator === BETWEEN
+            ? text.split('..').map(v => v.trim())
+            : text;
       const element = r.element.hidden ? '' : r.element.value.trim();
-      return { column: r.column.value, operator, value, ...(element ? { element } : {}) };
+      return {
+        column: r.column.value,
+        operator,
+        value,
+        ...(element ? { element } : {})
+      };
     });
-    return { filters, join: this.join.value === 'any' ? 'any' : 'all', raw: this.raw.value, matchCase: !this.matchCase.disabled && this.matchCase.checked };
+    return {
+      filters,
+      join: this.join.value === 'any' ? 'any' : 'all',
+      raw: this.raw.value,
+      matchCase: !this.matchCase.disabled && this.matchCase.checked
+    };
   }
 
   private apply(): void {
@@ -236,7 +350,9 @@ export class FilterBar extends Widget {
   }
 
   private clear(): void {
-    for (const row of this.rows) row.node.remove();
+    for (const row of this.rows) {
+      row.node.remove();
+    }
     this.rows.length = 0;
     this.raw.value = '';
     this.apply();
@@ -250,12 +366,12 @@ export class FilterBar extends Widget {
 
   private fillColumns(select: HTMLSelectElement): void {
     select.replaceChildren(
-      ...this.columnNames.map((name) => {
+      ...this.columnNames.map(name => {
         const option = document.createElement('option');
         option.value = name;
         option.textContent = name;
         return option;
-      }),
+      })
     );
   }
 }

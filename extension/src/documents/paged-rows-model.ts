@@ -1,6 +1,10 @@
 import { type DataModel, MutableDataModel } from '@lumino/datagrid';
 import { Signal } from '@lumino/signaling';
-import type { Block, Column, SentRequest } from '@searchbook/contracts/panel-protocol';
+import type {
+  Block,
+  Column,
+  SentRequest
+} from '@searchbook/contracts/panel-protocol';
 import type { RowKey, RowVersion } from '@searchbook/contracts/edit-protocol';
 import { cellText } from '../datagrid/cell-text';
 import { columnHeaderText } from '../datagrid/rows-model';
@@ -45,7 +49,9 @@ export class PagedRowsModel extends MutableDataModel {
     private total: number,
     readonly blockSize: number,
     first: Block,
-    private readonly fetchBlock: (block: number) => Promise<{ block: Block; total: number }>,
+    private readonly fetchBlock: (
+      block: number
+    ) => Promise<{ block: Block; total: number }>
   ) {
     super();
     this.columnList = [...columns];
@@ -62,7 +68,9 @@ export class PagedRowsModel extends MutableDataModel {
   }
 
   rowCount(region: DataModel.RowRegion): number {
-    return region === 'body' ? this.leadingRows + this.total - this.hidden.length : 2;
+    return region === 'body'
+      ? this.leadingRows + this.total - this.hidden.length
+      : 2;
   }
 
   /** Documents saved into the target since it was read, shown besides the snapshot (an editable grid's saved insertions); 0 here. */
@@ -82,15 +90,18 @@ export class PagedRowsModel extends MutableDataModel {
   protected docRowAt(shown: number): number {
     let docRow = shown;
     for (const h of this.hidden) {
-      if (h <= docRow) docRow++;
-      else break;
+      if (h <= docRow) {
+        docRow++;
+      } else {
+        break;
+      }
     }
     return docRow;
   }
 
   /** A document's place among those shown, from its place in the snapshot. */
   private shownAt(docRow: number): number {
-    return docRow - this.hidden.filter((h) => h < docRow).length;
+    return docRow - this.hidden.filter(h => h < docRow).length;
   }
 
   /**
@@ -99,10 +110,16 @@ export class PagedRowsModel extends MutableDataModel {
    */
   protected hideDocument(key: RowKey): boolean {
     for (const block of this.blocks.values()) {
-      const at = block.keys?.findIndex((k) => k.index === key.index && k.id === key.id) ?? -1;
-      if (at < 0) continue;
+      const at =
+        block.keys?.findIndex(k => k.index === key.index && k.id === key.id) ??
+        -1;
+      if (at < 0) {
+        continue;
+      }
       const docRow = block.offset + at;
-      if (!this.hidden.includes(docRow)) this.hidden = [...this.hidden, docRow].sort((a, b) => a - b);
+      if (!this.hidden.includes(docRow)) {
+        this.hidden = [...this.hidden, docRow].sort((a, b) => a - b);
+      }
       return true;
     }
     return false;
@@ -124,7 +141,12 @@ export class PagedRowsModel extends MutableDataModel {
   }
 
   /** Read-only here: an editable grid takes edits. */
-  setData(_region: DataModel.CellRegion, _row: number, _column: number, _value: unknown): boolean {
+  setData(
+    _region: DataModel.CellRegion,
+    _row: number,
+    _column: number,
+    _value: unknown
+  ): boolean {
     return false;
   }
 
@@ -135,13 +157,22 @@ export class PagedRowsModel extends MutableDataModel {
   data(region: DataModel.CellRegion, row: number, column: number): string {
     switch (region) {
       case 'body': {
-        if (row < this.leadingRows) return this.leadingData(row, column);
+        if (row < this.leadingRows) {
+          return this.leadingData(row, column);
+        }
         const value = this.value(row, column);
         return value === undefined ? '' : cellText(value);
       }
       case 'column-header': {
         const col = this.columnList[column];
-        return col ? columnHeaderText(col, row, this.columnList.some((c) => c.origin === 'mapping'), this.sortMarks.get(col.name) ?? '') : '';
+        return col
+          ? columnHeaderText(
+              col,
+              row,
+              this.columnList.some(c => c.origin === 'mapping'),
+              this.sortMarks.get(col.name) ?? ''
+            )
+          : '';
       }
       case 'row-header':
         return String(row - this.leadingRows + 1);
@@ -154,7 +185,9 @@ export class PagedRowsModel extends MutableDataModel {
   value(row: number, column: number): unknown {
     const name = this.columnList[column]?.name;
     const values = this.documentRow(this.docRowAt(row - this.leadingRows));
-    return name === undefined || values === undefined ? undefined : (ownValue(values, name) ?? null);
+    return name === undefined || values === undefined
+      ? undefined
+      : (ownValue(values, name) ?? null);
   }
 
   /** A document's row (by its place among the documents), or undefined while its block is not loaded (its fetch is then asked for). */
@@ -172,10 +205,16 @@ export class PagedRowsModel extends MutableDataModel {
   }
 
   /** Where a loaded document lives and its version as read (what edits are addressed to). */
-  protected documentKey(docRow: number): { key: RowKey | undefined; version: RowVersion | undefined } {
+  protected documentKey(docRow: number): {
+    key: RowKey | undefined;
+    version: RowVersion | undefined;
+  } {
     const block = this.blocks.get(Math.floor(docRow / this.blockSize));
     const at = block ? docRow - block.offset : -1;
-    return { key: block?.keys?.[at], version: block?.versions?.[at] ?? undefined };
+    return {
+      key: block?.keys?.[at],
+      version: block?.versions?.[at] ?? undefined
+    };
   }
 
   /** The cell holds a fragment of a longer array or object (cut by the kernel, drivers.md 2.3). */
@@ -183,17 +222,34 @@ export class PagedRowsModel extends MutableDataModel {
     const docRow = this.docRowAt(row - this.leadingRows);
     const block = this.blocks.get(Math.floor(docRow / this.blockSize));
     const name = this.columnList[column]?.name;
-    return block !== undefined && block.cut.some((c) => c.row === docRow - block.offset && c.column === name);
+    return (
+      block !== undefined &&
+      block.cut.some(c => c.row === docRow - block.offset && c.column === name)
+    );
   }
 
   isLoaded(row: number): boolean {
-    return row < this.leadingRows || this.blocks.has(Math.floor(this.docRowAt(row - this.leadingRows) / this.blockSize));
+    return (
+      row < this.leadingRows ||
+      this.blocks.has(
+        Math.floor(this.docRowAt(row - this.leadingRows) / this.blockSize)
+      )
+    );
   }
 
   /** Marks the headers of the columns the engine sorts by. */
   setSortMarks(marks: Map<string, string>): void {
     this.sortMarks = marks;
-    if (this.columnList.length > 0) this.emitChanged({ type: 'cells-changed', region: 'column-header', row: 0, column: 0, rowSpan: 1, columnSpan: this.columnList.length });
+    if (this.columnList.length > 0) {
+      this.emitChanged({
+        type: 'cells-changed',
+        region: 'column-header',
+        row: 0,
+        column: 0,
+        rowSpan: 1,
+        columnSpan: this.columnList.length
+      });
+    }
   }
 
   /** Starts over after a refresh: new columns, total and first block. */
@@ -213,13 +269,24 @@ export class PagedRowsModel extends MutableDataModel {
 
   /** No rows until the next reset: a new view is being read, and the previous view's rows are not its rows. */
   clearRows(): void {
-    this.reset(this.columnList, 0, { block: 0, offset: 0, rows: [], cut: [], columns: [], requests: [] });
+    this.reset(this.columnList, 0, {
+      block: 0,
+      offset: 0,
+      rows: [],
+      cut: [],
+      columns: [],
+      requests: []
+    });
   }
 
   private want(index: number): void {
-    if (this.inFlight.has(index) || this.failed.has(index)) return;
+    if (this.inFlight.has(index) || this.failed.has(index)) {
+      return;
+    }
     const at = this.queued.indexOf(index);
-    if (at >= 0) this.queued.splice(at, 1);
+    if (at >= 0) {
+      this.queued.splice(at, 1);
+    }
     this.queued.push(index);
     // Out of the paint: fetching may emit changes, which a paint must not see.
     queueMicrotask(() => this.pump());
@@ -228,28 +295,44 @@ export class PagedRowsModel extends MutableDataModel {
   private pump(): void {
     while (this.inFlight.size < IN_FLIGHT && this.queued.length > 0) {
       const index = this.queued.pop() as number;
-      if (this.blocks.has(index)) continue;
+      if (this.blocks.has(index)) {
+        continue;
+      }
       this.inFlight.add(index);
       const first = this.shownAt(index * this.blockSize);
       const shown = this.total - this.hidden.length;
-      this.setStatus({ ...this.status, loading: { first: Math.min(first + 1, shown), last: Math.min(first + this.blockSize, shown) } });
+      this.setStatus({
+        ...this.status,
+        loading: {
+          first: Math.min(first + 1, shown),
+          last: Math.min(first + this.blockSize, shown)
+        }
+      });
       const generation = this.generation;
       this.fetchBlock(index).then(
         ({ block, total }) => {
-          if (generation !== this.generation) return;
+          if (generation !== this.generation) {
+            return;
+          }
           this.inFlight.delete(index);
           this.arrived(block, total);
           this.pump();
         },
         (err: Error) => {
-          if (generation !== this.generation) return;
+          if (generation !== this.generation) {
+            return;
+          }
           this.inFlight.delete(index);
           // Not asked again by every repaint; refresh clears it.
           this.failed.add(index);
           const { loading, ...rest } = this.status;
-          this.setStatus({ ...rest, ...(loading && this.inFlight.size > 0 ? { loading } : {}), error: `Rows ${index * this.blockSize + 1}–${(index + 1) * this.blockSize}: ${err.message}` });
+          this.setStatus({
+            ...rest,
+            ...(loading && this.inFlight.size > 0 ? { loading } : {}),
+            error: `Rows ${index * this.blockSize + 1}–${(index + 1) * this.blockSize}: ${err.message}`
+          });
           this.pump();
-        },
+        }
       );
     }
   }
@@ -262,10 +345,20 @@ export class PagedRowsModel extends MutableDataModel {
     const generation = this.generation;
     const from = this.docRowAt(Math.max(0, first - this.leadingRows));
     const to = this.docRowAt(Math.max(0, last - this.leadingRows));
-    for (let index = Math.floor(from / this.blockSize); index <= Math.floor(to / this.blockSize); index++) {
-      if (this.blocks.has(index)) continue;
+    for (
+      let index = Math.floor(from / this.blockSize);
+      index <= Math.floor(to / this.blockSize);
+      index++
+    ) {
+      if (this.blocks.has(index)) {
+        continue;
+      }
       const { block, total } = await this.fetchBlock(index);
-      if (generation !== this.generation) throw new Error('The grid was read again meanwhile: select and copy again.');
+      if (generation !== this.generation) {
+        throw new Error(
+          'The grid was read again meanwhile: select and copy again.'
+        );
+      }
       this.arrived(block, total);
     }
   }
@@ -287,8 +380,22 @@ export class PagedRowsModel extends MutableDataModel {
     this.total = total;
     this.store(block);
     const row = this.leadingRows + this.shownAt(block.offset);
-    this.emitChanged({ type: 'cells-changed', region: 'body', row, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: this.columnList.length });
-    this.emitChanged({ type: 'cells-changed', region: 'row-header', row, column: 0, rowSpan: Math.max(block.rows.length, 1), columnSpan: 1 });
+    this.emitChanged({
+      type: 'cells-changed',
+      region: 'body',
+      row,
+      column: 0,
+      rowSpan: Math.max(block.rows.length, 1),
+      columnSpan: this.columnList.length
+    });
+    this.emitChanged({
+      type: 'cells-changed',
+      region: 'row-header',
+      row,
+      column: 0,
+      rowSpan: Math.max(block.rows.length, 1),
+      columnSpan: 1
+    });
   }
 
   private store(block: Block): void {
@@ -297,18 +404,36 @@ export class PagedRowsModel extends MutableDataModel {
       const oldest = this.blocks.keys().next().value as number;
       this.blocks.delete(oldest);
     }
-    const added = block.columns.filter((c) => !this.columnList.some((k) => k.name === c.name));
+    const added = block.columns.filter(
+      c => !this.columnList.some(k => k.name === c.name)
+    );
     if (added.length > 0) {
       const index = this.columnList.length;
       this.columnList.push(...added);
-      this.emitChanged({ type: 'columns-inserted', region: 'body', index, span: added.length });
+      this.emitChanged({
+        type: 'columns-inserted',
+        region: 'body',
+        index,
+        span: added.length
+      });
     }
-    const loadedRows = [...this.blocks.values()].reduce((n, b) => n + b.rows.length, 0);
+    const loadedRows = [...this.blocks.values()].reduce(
+      (n, b) => n + b.rows.length,
+      0
+    );
     const sent = block.requests;
     const last = sent[sent.length - 1];
     const elapsed = sent.reduce((ms, r) => ms + r.elapsedMs, 0);
     const { error: _error, loading, ...rest } = this.status;
-    this.setStatus({ ...rest, ...(loading && this.inFlight.size > 0 ? { loading } : {}), loadedRows, total: this.shownTotal, ...(last ? { last: { ...last, elapsedMs: elapsed, requests: sent.length } } : {}) });
+    this.setStatus({
+      ...rest,
+      ...(loading && this.inFlight.size > 0 ? { loading } : {}),
+      loadedRows,
+      total: this.shownTotal,
+      ...(last
+        ? { last: { ...last, elapsedMs: elapsed, requests: sent.length } }
+        : {})
+    });
   }
 
   private setStatus(status: PagedStatus): void {

@@ -8,11 +8,16 @@ import {
   type RowKey,
   RowKeySchema,
   type RowVersion,
-  RowVersionSchema,
+  RowVersionSchema
 } from '@searchbook/contracts/edit-protocol';
 import { GridRowSchema } from '@searchbook/contracts/mime-types';
 import { randomDocumentId } from './document-id';
-import { fieldsRecord, hasField, ownValue, setField } from '@searchbook/contracts/own-fields';
+import {
+  fieldsRecord,
+  hasField,
+  ownValue,
+  setField
+} from '@searchbook/contracts/own-fields';
 
 export type GridRow = z.infer<typeof GridRowSchema>;
 
@@ -20,14 +25,29 @@ export type GridRow = z.infer<typeof GridRowSchema>;
 export const ProblemSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('refused'),
-    refusals: z.array(z.object({ column: z.string().optional(), message: z.string(), line: z.number().optional(), col: z.number().optional() })),
+    refusals: z.array(
+      z.object({
+        column: z.string().optional(),
+        message: z.string(),
+        line: z.number().optional(),
+        col: z.number().optional()
+      })
+    )
   }),
-  z.object({ kind: z.literal('conflict'), message: z.string(), current: GridRowSchema.nullable(), version: RowVersionSchema.optional() }),
-  z.object({ kind: z.literal('failed'), message: z.string() }),
+  z.object({
+    kind: z.literal('conflict'),
+    message: z.string(),
+    current: GridRowSchema.nullable(),
+    version: RowVersionSchema.optional()
+  }),
+  z.object({ kind: z.literal('failed'), message: z.string() })
 ]);
 export type Problem = z.infer<typeof ProblemSchema>;
 
-const Fields = fieldsRecord(CellEditSchema, 'edited cells are texts or null by column');
+const Fields = fieldsRecord(
+  CellEditSchema,
+  'edited cells are texts or null by column'
+);
 /** An existing row with edited cells, or marked for deletion (its edits kept, in case the mark is taken back). */
 const EditedRowSchema = z.object({
   key: z.string(),
@@ -37,24 +57,43 @@ const EditedRowSchema = z.object({
   expected: GridRowSchema.optional(),
   fields: Fields,
   deleted: z.boolean(),
-  problem: ProblemSchema.optional(),
+  problem: ProblemSchema.optional()
 });
 /**
  * A row the user inserted, under the `id` typed, or when that is empty under `autoId`: chosen
  * when the row is made and kept with it, so a save sent again after its answer was lost (a
  * kernel restart mid-save) finds the document it created instead of creating a second one.
  */
-const NewRowSchema = z.object({ key: z.string(), id: z.string(), autoId: z.string().min(1).optional(), version: RowVersionSchema.optional(), fields: Fields, problem: ProblemSchema.optional() });
+const NewRowSchema = z.object({
+  key: z.string(),
+  id: z.string(),
+  autoId: z.string().min(1).optional(),
+  version: RowVersionSchema.optional(),
+  fields: Fields,
+  problem: ProblemSchema.optional()
+});
 export type EditedRow = z.infer<typeof EditedRowSchema>;
 export type NewRow = z.infer<typeof NewRowSchema>;
 
 /** The stored form (localStorage): what a page reload or a kernel restart must not lose. */
-export const PendingStateSchema = z.object({ v: z.literal(1), next: z.number().int().nonnegative(), edited: z.array(EditedRowSchema), added: z.array(NewRowSchema) });
+export const PendingStateSchema = z.object({
+  v: z.literal(1),
+  next: z.number().int().nonnegative(),
+  edited: z.array(EditedRowSchema),
+  added: z.array(NewRowSchema)
+});
 export type PendingState = z.infer<typeof PendingStateSchema>;
 
 /** What a save did to one change, for the grid to show: the stored document, or why it is still pending. */
 export type SaveOutcome =
-  | { key: string; status: 'saved'; kind: RowChange['kind']; row: RowKey; version?: RowVersion; document?: GridRow }
+  | {
+      key: string;
+      status: 'saved';
+      kind: RowChange['kind'];
+      row: RowKey;
+      version?: RowVersion;
+      document?: GridRow;
+    }
   | { key: string; status: 'pending'; problem: Problem };
 
 function rowKeyString(row: RowKey): string {
@@ -72,22 +111,33 @@ export class PendingChanges {
   private next = 1;
 
   constructor(state?: PendingState) {
-    if (state) this.replace(state);
+    if (state) {
+      this.replace(state);
+    }
   }
 
   /** Takes the set as stored (another page changed it): what this grid shows from now on. */
   replace(state: PendingState): void {
     this.edited.clear();
-    for (const row of state.edited) this.edited.set(row.key, row);
+    for (const row of state.edited) {
+      this.edited.set(row.key, row);
+    }
     // Rows stored before ids were chosen here get theirs now.
-    this.added = state.added.map((row) => ({ ...row, autoId: row.autoId ?? randomDocumentId() }));
+    this.added = state.added.map(row => ({
+      ...row,
+      autoId: row.autoId ?? randomDocumentId()
+    }));
     this.next = state.next;
   }
 
   /** Changes a save would send: one per edited, inserted or deleted row. */
   get count(): number {
     let n = this.added.length;
-    for (const row of this.edited.values()) if (row.deleted || Object.keys(row.fields).length > 0) n++;
+    for (const row of this.edited.values()) {
+      if (row.deleted || Object.keys(row.fields).length > 0) {
+        n++;
+      }
+    }
     return n;
   }
 
@@ -100,7 +150,12 @@ export class PendingChanges {
   }
 
   state(): PendingState {
-    return { v: 1, next: this.next, edited: [...this.edited.values()], added: this.added };
+    return {
+      v: 1,
+      next: this.next,
+      edited: [...this.edited.values()],
+      added: this.added
+    };
   }
 
   /**
@@ -108,15 +163,30 @@ export class PendingChanges {
    * typing it back undoes the edit, and `stored` the value itself: without a version, the one
    * the save expects to find.
    */
-  edit(row: RowKey, version: RowVersion | undefined, column: string, text: CellEdit, original: CellEdit, stored: unknown): void {
+  edit(
+    row: RowKey,
+    version: RowVersion | undefined,
+    column: string,
+    text: CellEdit,
+    original: CellEdit,
+    stored: unknown
+  ): void {
     const key = rowKeyString(row);
-    const entry = this.edited.get(key) ?? { key, row, ...(version ? { version } : {}), fields: {}, deleted: false };
+    const entry = this.edited.get(key) ?? {
+      key,
+      row,
+      ...(version ? { version } : {}),
+      fields: {},
+      deleted: false
+    };
     if (text === original) {
       delete entry.fields[column];
       delete entry.expected?.[column];
     } else {
       // The value first read stays expected: it is what the user's edit was made against.
-      if (!entry.version && !hasField(entry.fields, column)) entry.expected = { ...entry.expected, [column]: stored };
+      if (!entry.version && !hasField(entry.fields, column)) {
+        entry.expected = { ...entry.expected, [column]: stored };
+      }
       setField(entry.fields, column, text);
     }
     delete entry.problem;
@@ -125,11 +195,17 @@ export class PendingChanges {
 
   /** A cell of a new row; the identifier column sets the id the document is stored under. */
   editNew(key: string, column: string, text: CellEdit, isId: boolean): void {
-    const row = this.added.find((r) => r.key === key);
-    if (!row) return;
-    if (isId) row.id = text ?? '';
-    else if (text === null || text === '') delete row.fields[column];
-    else setField(row.fields, column, text);
+    const row = this.added.find(r => r.key === key);
+    if (!row) {
+      return;
+    }
+    if (isId) {
+      row.id = text ?? '';
+    } else if (text === null || text === '') {
+      delete row.fields[column];
+    } else {
+      setField(row.fields, column, text);
+    }
     delete row.problem;
   }
 
@@ -146,15 +222,34 @@ export class PendingChanges {
    * rows are simply removed. `read`: a row's values as read (cut cells left out), expected by
    * the deletion where there is no version.
    */
-  toggleDelete(rows: ReadonlyArray<{ row: RowKey; version: RowVersion | undefined; read?: Record<string, unknown> }>, newKeys: readonly string[] = []): void {
-    this.added = this.added.filter((r) => !newKeys.includes(r.key));
-    const all = rows.length > 0 && rows.every(({ row }) => this.edited.get(rowKeyString(row))?.deleted === true);
+  toggleDelete(
+    rows: ReadonlyArray<{
+      row: RowKey;
+      version: RowVersion | undefined;
+      read?: Record<string, unknown>;
+    }>,
+    newKeys: readonly string[] = []
+  ): void {
+    this.added = this.added.filter(r => !newKeys.includes(r.key));
+    const all =
+      rows.length > 0 &&
+      rows.every(
+        ({ row }) => this.edited.get(rowKeyString(row))?.deleted === true
+      );
     for (const { row, version, read } of rows) {
       const key = rowKeyString(row);
-      const entry = this.edited.get(key) ?? { key, row, ...(version ? { version } : {}), fields: {}, deleted: false };
+      const entry = this.edited.get(key) ?? {
+        key,
+        row,
+        ...(version ? { version } : {}),
+        fields: {},
+        deleted: false
+      };
       entry.deleted = !all;
       // Values first read stay expected, as for edits.
-      if (entry.deleted && !entry.version && read) entry.expected = { ...read, ...entry.expected };
+      if (entry.deleted && !entry.version && read) {
+        entry.expected = { ...read, ...entry.expected };
+      }
       delete entry.problem;
       this.store(entry);
     }
@@ -170,30 +265,62 @@ export class PendingChanges {
   }
 
   newRow(key: string): NewRow | undefined {
-    return this.added.find((r) => r.key === key);
+    return this.added.find(r => r.key === key);
   }
 
   /** The changes to send, all of them or those named; new rows go into `target`. */
   changes(target: string, only?: readonly string[]): RowChange[] {
     const out: RowChange[] = [];
     for (const row of this.added) {
-      if (only && !only.includes(row.key)) continue;
+      if (only && !only.includes(row.key)) {
+        continue;
+      }
       const id = idOf(row);
-      out.push({ kind: 'insert', key: row.key, index: target, ...(id ? { id } : {}), ...(row.version ? { version: row.version } : {}), fields: { ...row.fields } });
+      out.push({
+        kind: 'insert',
+        key: row.key,
+        index: target,
+        ...(id ? { id } : {}),
+        ...(row.version ? { version: row.version } : {}),
+        fields: { ...row.fields }
+      });
     }
     for (const row of this.edited.values()) {
-      if (only && !only.includes(row.key)) continue;
+      if (only && !only.includes(row.key)) {
+        continue;
+      }
       const version = row.version ? { version: row.version } : {};
-      if (row.deleted) out.push({ kind: 'delete', key: row.key, row: row.row, ...version, ...(row.expected && !row.version ? { expected: { ...row.expected } } : {}) });
-      else if (Object.keys(row.fields).length > 0) out.push({ kind: 'update', key: row.key, row: row.row, ...version, ...expectedOf(row), fields: { ...row.fields } });
+      if (row.deleted) {
+        out.push({
+          kind: 'delete',
+          key: row.key,
+          row: row.row,
+          ...version,
+          ...(row.expected && !row.version
+            ? { expected: { ...row.expected } }
+            : {})
+        });
+      } else if (Object.keys(row.fields).length > 0) {
+        out.push({
+          kind: 'update',
+          key: row.key,
+          row: row.row,
+          ...version,
+          ...expectedOf(row),
+          fields: { ...row.fields }
+        });
+      }
     }
     return out;
   }
 
   /** Refused values: nothing was sent; each change keeps its place, marked with why. */
   refuse(refusals: readonly EditRefusal[]): void {
-    for (const [key, list] of groupBy(refusals, (r) => r.key)) {
-      this.setProblem(key, { kind: 'refused', refusals: list.map(({ key: _key, ...rest }) => rest) });
+    for (const [key, list] of groupBy(refusals, r => r.key)) {
+      this.setProblem(key, {
+        kind: 'refused',
+        refusals: list.map(({ key: _key, ...rest }) => rest)
+      });
     }
   }
 
@@ -202,22 +329,41 @@ export class PendingChanges {
    * the changes as the save sent them; a value typed into a saved row after they were sent
    * (on this page, or on another one and taken in through storage) stays pending.
    */
-  settle(results: readonly ChangeResult[], sent: readonly RowChange[] = []): SaveOutcome[] {
+  settle(
+    results: readonly ChangeResult[],
+    sent: readonly RowChange[] = []
+  ): SaveOutcome[] {
     return results.map((result): SaveOutcome => {
       if (result.status === 'saved') {
-        const change = sent.find((c) => c.key === result.key);
+        const change = sent.find(c => c.key === result.key);
         const kind = change?.kind ?? this.kindOf(result.key);
         const since = change ? this.typedSince(change) : {};
         // A row marked for deletion while its update was on its way: the mark stays.
-        const deleted = change?.kind === 'update' && this.edited.get(result.key)?.deleted === true;
+        const deleted =
+          change?.kind === 'update' &&
+          this.edited.get(result.key)?.deleted === true;
         const read = this.edited.get(result.key)?.expected;
         this.remove(result.key);
-        if (Object.keys(since).length > 0 || deleted) this.keepOverSaved(result, since, deleted, read);
-        return { key: result.key, status: 'saved', kind, row: result.row, ...(result.version ? { version: result.version } : {}), ...(result.document ? { document: result.document } : {}) };
+        if (Object.keys(since).length > 0 || deleted) {
+          this.keepOverSaved(result, since, deleted, read);
+        }
+        return {
+          key: result.key,
+          status: 'saved',
+          kind,
+          row: result.row,
+          ...(result.version ? { version: result.version } : {}),
+          ...(result.document ? { document: result.document } : {})
+        };
       }
       const problem: Problem =
         result.status === 'conflict'
-          ? { kind: 'conflict', message: result.message, current: result.current, ...(result.version ? { version: result.version } : {}) }
+          ? {
+              kind: 'conflict',
+              message: result.message,
+              current: result.current,
+              ...(result.version ? { version: result.version } : {})
+            }
           : { kind: 'failed', message: result.message };
       this.setProblem(result.key, problem);
       return { key: result.key, status: 'pending', problem };
@@ -233,16 +379,26 @@ export class PendingChanges {
     const entry = this.edited.get(key);
     if (entry?.problem?.kind === 'conflict') {
       const { version, current } = entry.problem;
-      if (version) entry.version = version;
-      else delete entry.version;
+      if (version) {
+        entry.version = version;
+      } else {
+        delete entry.version;
+      }
       // Without versions, yours goes over what was stored when the conflict was seen, and a third write meanwhile is still caught.
-      if (entry.expected && current) entry.expected = fieldsIn(current, entry.deleted ? entry.expected : entry.fields);
+      if (entry.expected && current) {
+        entry.expected = fieldsIn(
+          current,
+          entry.deleted ? entry.expected : entry.fields
+        );
+      }
       delete entry.problem;
       return key;
     }
-    const fresh = this.added.find((r) => r.key === key);
+    const fresh = this.added.find(r => r.key === key);
     const id = fresh && idOf(fresh);
-    if (fresh?.problem?.kind !== 'conflict' || !id) return undefined;
+    if (fresh?.problem?.kind !== 'conflict' || !id) {
+      return undefined;
+    }
     if (fresh.problem.version) {
       fresh.version = fresh.problem.version;
       delete fresh.problem;
@@ -251,8 +407,16 @@ export class PendingChanges {
     const { current } = fresh.problem;
     this.remove(key);
     const row = { index: target, id };
-    const expected = current ? { expected: fieldsIn(current, fresh.fields) } : {};
-    const replaced: EditedRow = { key: rowKeyString(row), row, ...expected, fields: { ...fresh.fields }, deleted: false };
+    const expected = current
+      ? { expected: fieldsIn(current, fresh.fields) }
+      : {};
+    const replaced: EditedRow = {
+      key: rowKeyString(row),
+      row,
+      ...expected,
+      fields: { ...fresh.fields },
+      deleted: false
+    };
     this.edited.set(replaced.key, replaced);
     return replaced.key;
   }
@@ -260,7 +424,7 @@ export class PendingChanges {
   /** "Drop my change", or a new row's removal: the change is gone. */
   remove(key: string): void {
     this.edited.delete(key);
-    this.added = this.added.filter((r) => r.key !== key);
+    this.added = this.added.filter(r => r.key !== key);
   }
 
   discard(): void {
@@ -269,41 +433,83 @@ export class PendingChanges {
   }
 
   problemOf(key: string): Problem | undefined {
-    return this.edited.get(key)?.problem ?? this.added.find((r) => r.key === key)?.problem;
+    return (
+      this.edited.get(key)?.problem ??
+      this.added.find(r => r.key === key)?.problem
+    );
   }
 
   /** The fields of a change whose text differs from what `change` sent: typed while it was on its way. */
   private typedSince(change: RowChange): Record<string, CellEdit> {
-    if (change.kind === 'delete') return {};
-    const now = change.kind === 'insert' ? this.added.find((r) => r.key === change.key)?.fields : this.edited.get(change.key)?.fields;
+    if (change.kind === 'delete') {
+      return {};
+    }
+    const now =
+      change.kind === 'insert'
+        ? this.added.find(r => r.key === change.key)?.fields
+        : this.edited.get(change.key)?.fields;
     const since: Record<string, CellEdit> = {};
-    for (const [column, text] of Object.entries(now ?? {})) if (ownValue(change.fields, column) !== text) setField(since, column, text);
+    for (const [column, text] of Object.entries(now ?? {})) {
+      if (ownValue(change.fields, column) !== text) {
+        setField(since, column, text);
+      }
+    }
     return since;
   }
 
   /** Edits typed (or a deletion marked) after a change was sent, pending over the document its save stored. */
-  private keepOverSaved(result: Extract<ChangeResult, { status: 'saved' }>, fields: Record<string, CellEdit>, deleted: boolean, read: Record<string, unknown> | undefined): void {
+  private keepOverSaved(
+    result: Extract<ChangeResult, { status: 'saved' }>,
+    fields: Record<string, CellEdit>,
+    deleted: boolean,
+    read: Record<string, unknown> | undefined
+  ): void {
     const key = rowKeyString(result.row);
     // Without versions: each value expected as the save left it, or else as first read.
-    const columns = deleted ? [...new Set([...Object.keys(read ?? {}), ...Object.keys(fields)])] : Object.keys(fields);
-    const expected = result.version ? undefined : Object.fromEntries(columns.map((c) => [c, (result.document && ownValue(result.document, c)) ?? (read && ownValue(read, c)) ?? null]));
-    this.edited.set(key, { key, row: result.row, ...(result.version ? { version: result.version } : {}), ...(expected ? { expected } : {}), fields, deleted });
+    const columns = deleted
+      ? [...new Set([...Object.keys(read ?? {}), ...Object.keys(fields)])]
+      : Object.keys(fields);
+    const expected = result.version
+      ? undefined
+      : Object.fromEntries(
+          columns.map(c => [
+            c,
+            (result.document && ownValue(result.document, c)) ??
+              (read && ownValue(read, c)) ??
+              null
+          ])
+        );
+    this.edited.set(key, {
+      key,
+      row: result.row,
+      ...(result.version ? { version: result.version } : {}),
+      ...(expected ? { expected } : {}),
+      fields,
+      deleted
+    });
   }
 
   private kindOf(key: string): RowChange['kind'] {
     const entry = this.edited.get(key);
-    if (!entry) return 'insert';
+    if (!entry) {
+      return 'insert';
+    }
     return entry.deleted ? 'delete' : 'update';
   }
 
   private setProblem(key: string, problem: Problem): void {
-    const target = this.edited.get(key) ?? this.added.find((r) => r.key === key);
-    if (target) target.problem = problem;
+    const target = this.edited.get(key) ?? this.added.find(r => r.key === key);
+    if (target) {
+      target.problem = problem;
+    }
   }
 
   private store(entry: EditedRow): void {
-    if (!entry.deleted && Object.keys(entry.fields).length === 0) this.edited.delete(entry.key);
-    else this.edited.set(entry.key, entry);
+    if (!entry.deleted && Object.keys(entry.fields).length === 0) {
+      this.edited.delete(entry.key);
+    } else {
+      this.edited.set(entry.key, entry);
+    }
   }
 }
 
@@ -313,18 +519,35 @@ function idOf(row: NewRow): string | undefined {
 }
 
 /** The values an update expects to find, for its edited fields only. */
-function expectedOf(row: EditedRow): Pick<Extract<RowChange, { kind: 'update' }>, 'expected'> {
-  return row.expected && !row.version ? { expected: fieldsIn(row.expected, row.fields) } : {};
+function expectedOf(
+  row: EditedRow
+): Pick<Extract<RowChange, { kind: 'update' }>, 'expected'> {
+  return row.expected && !row.version
+    ? { expected: fieldsIn(row.expected, row.fields) }
+    : {};
 }
 
 /** What `values` holds for each of `fields`, null where it holds nothing. */
-function fieldsIn(values: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(fields).map((column) => [column, ownValue(values, column) ?? null]));
+function fieldsIn(
+  values: Record<string, unknown>,
+  fields: Record<string, unknown>
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(fields).map(column => [
+      column,
+      ownValue(values, column) ?? null
+    ])
+  );
 }
 
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+function groupBy<T>(
+  items: readonly T[],
+  keyOf: (item: T) => string
+): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
+  for (const item of items) {
+    groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
+  }
   return groups;
 }
 

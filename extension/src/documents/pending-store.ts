@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { setField } from '@searchbook/contracts/own-fields';
-import { PendingChanges, type PendingState, PendingStateSchema } from './pending-changes';
+import {
+  PendingChanges,
+  type PendingState,
+  PendingStateSchema
+} from './pending-changes';
 
 /**
  * Pending changes kept in the browser's localStorage per connection and index or collection,
@@ -35,11 +39,20 @@ function asideKey(key: string): string {
 
 const EditedEntry = PendingStateSchema.shape.edited.element;
 const AddedEntry = PendingStateSchema.shape.added.element;
-const LooseState = z.object({ next: z.number().int().nonnegative().catch(1), edited: z.array(z.unknown()).catch([]), added: z.array(z.unknown()).catch([]) });
+const LooseState = z.object({
+  next: z.number().int().nonnegative().catch(1),
+  edited: z.array(z.unknown()).catch([]),
+  added: z.array(z.unknown()).catch([])
+});
 
 /** The stored set; where it cannot be read whole, the changes it holds that can be, and `whole: false`. */
-function parseState(text: string | null): { state: PendingState; whole: boolean } {
-  if (!text) return { state: EMPTY, whole: true };
+function parseState(text: string | null): {
+  state: PendingState;
+  whole: boolean;
+} {
+  if (!text) {
+    return { state: EMPTY, whole: true };
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -47,15 +60,30 @@ function parseState(text: string | null): { state: PendingState; whole: boolean 
     return { state: EMPTY, whole: false };
   }
   const parsed = PendingStateSchema.safeParse(json);
-  if (parsed.success) return { state: parsed.data, whole: true };
+  if (parsed.success) {
+    return { state: parsed.data, whole: true };
+  }
   const loose = LooseState.safeParse(json);
-  if (!loose.success) return { state: EMPTY, whole: false };
-  const readable = <T>(entries: readonly unknown[], schema: z.ZodType<T>): T[] =>
-    entries.flatMap((entry) => {
+  if (!loose.success) {
+    return { state: EMPTY, whole: false };
+  }
+  const readable = <T>(
+    entries: readonly unknown[],
+    schema: z.ZodType<T>
+  ): T[] =>
+    entries.flatMap(entry => {
       const one = schema.safeParse(entry);
       return one.success ? [one.data] : [];
     });
-  return { state: { v: 1, next: loose.data.next, edited: readable(loose.data.edited, EditedEntry), added: readable(loose.data.added, AddedEntry) }, whole: false };
+  return {
+    state: {
+      v: 1,
+      next: loose.data.next,
+      edited: readable(loose.data.edited, EditedEntry),
+      added: readable(loose.data.added, AddedEntry)
+    },
+    whole: false
+  };
 }
 
 /** A copy sharing nothing: the pending set edits its entries in place, and `base` must not follow. */
@@ -70,58 +98,120 @@ function isEmpty(state: PendingState): boolean {
 type Keyed = { key: string };
 
 /** Per change: a change this page made since `base` (edited, added or removed) goes over `stored`; any other is as stored. */
-function mergeList<T extends Keyed>(base: readonly T[], ours: readonly T[], stored: readonly T[]): T[] {
-  const baseBy = new Map(base.map((e) => [e.key, JSON.stringify(e)]));
-  const oursBy = new Map(ours.map((e) => [e.key, e]));
-  const mine = (key: string) => baseBy.get(key) !== (oursBy.has(key) ? JSON.stringify(oursBy.get(key)) : undefined);
+function mergeList<T extends Keyed>(
+  base: readonly T[],
+  ours: readonly T[],
+  stored: readonly T[]
+): T[] {
+  const baseBy = new Map(base.map(e => [e.key, JSON.stringify(e)]));
+  const oursBy = new Map(ours.map(e => [e.key, e]));
+  const mine = (key: string) =>
+    baseBy.get(key) !==
+    (oursBy.has(key) ? JSON.stringify(oursBy.get(key)) : undefined);
   const out: T[] = [];
   // This page's new entries lead, as a new row leads the grid.
-  for (const entry of ours) if (!baseBy.has(entry.key) && !stored.some((s) => s.key === entry.key)) out.push(entry);
-  for (const entry of stored) {
-    if (!mine(entry.key)) out.push(entry);
-    else if (oursBy.has(entry.key)) out.push(JSON.stringify(entry) === baseBy.get(entry.key) ? (oursBy.get(entry.key) as T) : mergeEntry(base.find((e) => e.key === entry.key), oursBy.get(entry.key) as T, entry));
-    // Removed here (saved or dropped) but changed by another page since: theirs stays.
-    else if (JSON.stringify(entry) !== baseBy.get(entry.key)) out.push(entry);
+  for (const entry of ours) {
+    if (!baseBy.has(entry.key) && !stored.some(s => s.key === entry.key)) {
+      out.push(entry);
+    }
   }
-  for (const entry of ours) if (baseBy.has(entry.key) && mine(entry.key) && !out.some((e) => e.key === entry.key)) out.push(entry);
+  for (const entry of stored) {
+    if (!mine(entry.key)) {
+      out.push(entry);
+    } else if (oursBy.has(entry.key)) {
+      out.push(
+        JSON.stringify(entry) === baseBy.get(entry.key)
+          ? (oursBy.get(entry.key) as T)
+          : mergeEntry(
+              base.find(e => e.key === entry.key),
+              oursBy.get(entry.key) as T,
+              entry
+            )
+      );
+    }
+    // Removed here (saved or dropped) but changed by another page since: theirs stays.
+    else if (JSON.stringify(entry) !== baseBy.get(entry.key)) {
+      out.push(entry);
+    }
+  }
+  for (const entry of ours) {
+    if (
+      baseBy.has(entry.key) &&
+      mine(entry.key) &&
+      !out.some(e => e.key === entry.key)
+    ) {
+      out.push(entry);
+    }
+  }
   return out;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: unknown, b: unknown) =>
+  JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * One row changed on this page and on another since this page last read it (two pages typing
  * into it before either heard of the other): each field, and each property of the change, is
  * this page's where this page changed it, and otherwise the other page's.
  */
-function mergeEntry<T extends Keyed>(base: T | undefined, ours: T, stored: T): T {
-  const of = (entry: T | undefined, name: string) => (entry as Record<string, unknown> | undefined)?.[name];
+function mergeEntry<T extends Keyed>(
+  base: T | undefined,
+  ours: T,
+  stored: T
+): T {
+  const of = (entry: T | undefined, name: string) =>
+    (entry as Record<string, unknown> | undefined)?.[name];
   const out: Record<string, unknown> = {};
   for (const name of new Set([...Object.keys(ours), ...Object.keys(stored)])) {
     const [b, o, s] = [of(base, name), of(ours, name), of(stored, name)];
-    const value = name === 'fields' || name === 'expected' ? mergeRecord(b, o, s) : same(o, b) ? s : o;
-    if (value !== undefined) out[name] = value;
+    const value =
+      name === 'fields' || name === 'expected'
+        ? mergeRecord(b, o, s)
+        : same(o, b)
+          ? s
+          : o;
+    if (value !== undefined) {
+      out[name] = value;
+    }
   }
   return out as T;
 }
 
-function mergeRecord(base: unknown, ours: unknown, stored: unknown): Record<string, unknown> | undefined {
-  if (ours === undefined && stored === undefined) return undefined;
-  const [b, o, s] = [base, ours, stored].map((r) => (r ?? {}) as Record<string, unknown>) as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
+function mergeRecord(
+  base: unknown,
+  ours: unknown,
+  stored: unknown
+): Record<string, unknown> | undefined {
+  if (ours === undefined && stored === undefined) {
+    return undefined;
+  }
+  const [b, o, s] = [base, ours, stored].map(
+    r => (r ?? {}) as Record<string, unknown>
+  ) as [
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>
+  ];
   const out: Record<string, unknown> = {};
   for (const name of new Set([...Object.keys(o), ...Object.keys(s)])) {
     const value = same(o[name], b[name]) ? s[name] : o[name];
-    if (value !== undefined) setField(out, name, value);
+    if (value !== undefined) {
+      setField(out, name, value);
+    }
   }
   return out;
 }
 
-export function mergePending(base: PendingState, ours: PendingState, stored: PendingState): PendingState {
+export function mergePending(
+  base: PendingState,
+  ours: PendingState,
+  stored: PendingState
+): PendingState {
   return {
     v: 1,
     next: Math.max(ours.next, stored.next),
     edited: mergeList(base.edited, ours.edited, stored.edited),
-    added: mergeList(base.added, ours.added, stored.added),
+    added: mergeList(base.added, ours.added, stored.added)
   };
 }
 
@@ -136,7 +226,7 @@ export class PendingSync {
 
   constructor(
     private readonly connection: string,
-    private readonly target: string,
+    private readonly target: string
   ) {
     this.key = storageKey(connection, target);
   }
@@ -156,18 +246,33 @@ export class PendingSync {
     const { state: stored, safe } = this.readSafely();
     const merged = mergePending(this.base, ours, stored);
     try {
-      if (!safe) throw new Error('the stored text could not be read whole, nor kept aside');
-      if (isEmpty(merged)) window.localStorage.removeItem(this.key);
-      else if (JSON.stringify(merged) !== JSON.stringify(stored) || readText(this.key) === null) window.localStorage.setItem(this.key, JSON.stringify(merged));
+      if (!safe) {
+        throw new Error(
+          'the stored text could not be read whole, nor kept aside'
+        );
+      }
+      if (isEmpty(merged)) {
+        window.localStorage.removeItem(this.key);
+      } else if (
+        JSON.stringify(merged) !== JSON.stringify(stored) ||
+        readText(this.key) === null
+      ) {
+        window.localStorage.setItem(this.key, JSON.stringify(merged));
+      }
       this.base = copy(merged);
       this.notStored = false;
     } catch (err) {
       // Storage full or off: the set stored is still the one read, so this page's changes stay its own and the next store writes them again.
       this.base = stored;
       this.notStored = true;
-      console.warn('searchbook: pending changes could not be stored in the browser', err);
+      console.warn(
+        'searchbook: pending changes could not be stored in the browser',
+        err
+      );
     }
-    if (JSON.stringify(merged) === JSON.stringify(ours)) return false;
+    if (JSON.stringify(merged) === JSON.stringify(ours)) {
+      return false;
+    }
     pending.replace(copy(merged));
     return true;
   }
@@ -178,13 +283,22 @@ export class PendingSync {
    */
   watch(pending: PendingChanges, changed: (removed: boolean) => void): void {
     this.unwatch();
-    this.listener = (event) => {
-      if (event.key !== this.key && event.key !== null) return;
-      if (event.storageArea !== null && event.storageArea !== window.localStorage) return;
+    this.listener = event => {
+      if (event.key !== this.key && event.key !== null) {
+        return;
+      }
+      if (
+        event.storageArea !== null &&
+        event.storageArea !== window.localStorage
+      ) {
+        return;
+      }
       if (event.key === null) {
         // Another page cleared the whole storage, not this set's changes: they are written again.
         this.base = EMPTY;
-        if (!isEmpty(pending.state())) this.store(pending);
+        if (!isEmpty(pending.state())) {
+          this.store(pending);
+        }
         return;
       }
       const before = pending.state();
@@ -193,14 +307,19 @@ export class PendingSync {
       const now = mergePending(this.base, before, stored);
       this.base = stored;
       pending.replace(copy(now));
-      const left = (list: readonly { key: string }[], kept: readonly { key: string }[]) => list.some((e) => !kept.some((n) => n.key === e.key));
+      const left = (
+        list: readonly { key: string }[],
+        kept: readonly { key: string }[]
+      ) => list.some(e => !kept.some(n => n.key === e.key));
       changed(left(before.edited, now.edited) || left(before.added, now.added));
     };
     window.addEventListener('storage', this.listener);
   }
 
   unwatch(): void {
-    if (this.listener) window.removeEventListener('storage', this.listener);
+    if (this.listener) {
+      window.removeEventListener('storage', this.listener);
+    }
     this.listener = undefined;
   }
 
@@ -223,13 +342,23 @@ export class PendingSync {
     const aside = asideKey(this.key);
     try {
       const kept = readText(aside);
-      if (kept !== text) window.localStorage.setItem(kept === null ? aside : `${aside}:${Date.now()}`, text);
+      if (kept !== text) {
+        window.localStorage.setItem(
+          kept === null ? aside : `${aside}:${Date.now()}`,
+          text
+        );
+      }
     } catch (err) {
-      console.warn(`searchbook: stored pending changes of ${this.target} on ${this.connection} could not all be read, nor kept aside`, err);
+      console.warn(
+        `searchbook: stored pending changes of ${this.target} on ${this.connection} could not all be read, nor kept aside`,
+        err
+      );
       return false;
     }
     this.keptAside = aside;
-    console.warn(`searchbook: stored pending changes of ${this.target} on ${this.connection} could not all be read; the stored text is kept under ${aside}`);
+    console.warn(
+      `searchbook: stored pending changes of ${this.target} on ${this.connection} could not all be read; the stored text is kept under ${aside}`
+    );
     return true;
   }
 }

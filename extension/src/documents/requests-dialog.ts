@@ -4,7 +4,10 @@ import type { PlannedRequest } from '@searchbook/contracts/edit-protocol';
 
 /** One request as a console cell would hold it: `METHOD /path` and its JSON body. */
 export function requestText(request: PlannedRequest): string {
-  const body = request.body === undefined ? '' : `\n${request.bodyText ?? JSON.stringify(request.body, null, 2)}`;
+  const body =
+    request.body === undefined
+      ? ''
+      : `\n${request.bodyText ?? JSON.stringify(request.body, null, 2)}`;
   return `${request.method} ${request.path}${body}`;
 }
 
@@ -19,18 +22,23 @@ export interface RefusedValue {
  * each refused value with its row and why. Save sends nothing while one value is refused, so
  * the text says so; the valid requests are still listed, for what they will be once it is fixed.
  */
-export function plannedRequestsNode(requests: readonly PlannedRequest[], refused: readonly RefusedValue[]): HTMLElement {
+export function plannedRequestsNode(
+  requests: readonly PlannedRequest[],
+  refused: readonly RefusedValue[]
+): HTMLElement {
   const node = document.createElement('div');
   node.className = 'searchbook-PlannedRequests';
   const intro = document.createElement('p');
   const n = requests.length;
   const listed = `${n} request${n === 1 ? '' : 's'}`;
-  if (refused.length === 0) intro.textContent = `Save sends ${listed}, each on its own:`;
-  else {
+  if (refused.length === 0) {
+    intro.textContent = `Save sends ${listed}, each on its own:`;
+  } else {
     const values = `${refused.length} value${refused.length === 1 ? ' is' : 's are'} refused`;
-    intro.textContent = n > 0
-      ? `Save sends nothing now: ${values} (listed below and marked in the grid). Once fixed, Save sends these ${listed} and those of the fixed rows:`
-      : `Save sends nothing now: ${values} (listed below and marked in the grid), and no other change is pending.`;
+    intro.textContent =
+      n > 0
+        ? `Save sends nothing now: ${values} (listed below and marked in the grid). Once fixed, Save sends these ${listed} and those of the fixed rows:`
+        : `Save sends nothing now: ${values} (listed below and marked in the grid), and no other change is pending.`;
   }
   node.append(intro);
   if (n > 0) {
@@ -54,6 +62,13 @@ export function plannedRequestsNode(requests: readonly PlannedRequest[], refused
 }
 
 /** "Show requests": what Save would send, as text; nothing is sent. */
-export async function showPlannedRequests(requests: readonly PlannedRequest[], refused: readonly RefusedValue[]): Promise<void> {
-  await showDialog({ title: 'Requests Save sends', body: new Widget({ node: plannedRequestsNode(requests, refused) }), buttons: [Dialog.okButton({ label: 'Close' })] });
+export async function showPlannedRequests(
+  requests: readonly PlannedRequest[],
+  refused: readonly RefusedValue[]
+): Promise<void> {
+  await showDialog({
+    title: 'Requests Save sends',
+    body: new Widget({ node: plannedRequestsNode(requests, refused) }),
+    buttons: [Dialog.okButton({ label: 'Close' })]
+  });
 }

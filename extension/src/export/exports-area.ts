@@ -34,7 +34,10 @@ export class ExportsArea {
     const item = document.createElement('li');
     item.className = 'searchbook-Export';
     item.setAttribute('role', 'status');
-    item.setAttribute('aria-label', `Export of ${subject.target} to ${choice.file}`);
+    item.setAttribute(
+      'aria-label',
+      `Export of ${subject.target} to ${choice.file}`
+    );
     const text = document.createElement('span');
     text.className = 'searchbook-Export-text';
     text.textContent = `Exporting ${subject.target} to ${choice.file}…`;
@@ -45,12 +48,18 @@ export class ExportsArea {
     cancel.textContent = 'Cancel';
     cancel.addEventListener('click', () => {
       cancel.disabled = true;
-      void subject.client.request({ type: 'cancelExport', exportId }, 'exportCancelled').catch(() => undefined);
+      void subject.client
+        .request({ type: 'cancelExport', exportId }, 'exportCancelled')
+        .catch(() => undefined);
     });
     item.append(text, bar, cancel);
     this.list.prepend(item);
     this.node.hidden = false;
-    const show = (progress: { documents: number; total: number | null; text: string }) => {
+    const show = (progress: {
+      documents: number;
+      total: number | null;
+      text: string;
+    }) => {
       text.textContent = progress.text;
       if (progress.total !== null) {
         bar.max = Math.max(progress.total, 1);
@@ -59,11 +68,23 @@ export class ExportsArea {
     };
     try {
       const done = await subject.client.request(
-        { type: 'export', exportId, connection: subject.connection, target: subject.target, file: choice.file, format: choice.format, overwrite: choice.overwrite, ...(choice.fields ? { fields: choice.fields } : {}), ...(subject.gridId ? { gridId: subject.gridId } : {}) },
-        'exported',
-        (message) => {
-          if (message.type === 'exportProgress') show(message.progress);
+        {
+          type: 'export',
+          exportId,
+          connection: subject.connection,
+          target: subject.target,
+          file: choice.file,
+          format: choice.format,
+          overwrite: choice.overwrite,
+          ...(choice.fields ? { fields: choice.fields } : {}),
+          ...(subject.gridId ? { gridId: subject.gridId } : {})
         },
+        'exported',
+        message => {
+          if (message.type === 'exportProgress') {
+            show(message.progress);
+          }
+        }
       );
       show(done.progress);
       item.classList.add('searchbook-mod-done');

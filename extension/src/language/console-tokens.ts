@@ -57,7 +57,10 @@ function bodyToken(stream: StringStream, state: ConsoleState): string | null {
   }
   const ch = stream.next();
   if (ch !== undefined && '{}[]'.includes(ch)) {
-    state.depth = Math.max(0, state.depth + (ch === '{' || ch === '[' ? 1 : -1));
+    state.depth = Math.max(
+      0,
+      state.depth + (ch === '{' || ch === '[' ? 1 : -1)
+    );
     return 'bracket';
   }
   return ch === ':' || ch === ',' ? 'punctuation' : null;
@@ -94,7 +97,7 @@ function lineStart(stream: StringStream, state: ConsoleState): string | null {
 export const consoleTokens: StreamParser<ConsoleState> = {
   name: 'searchbook',
   startState: () => ({ phase: 'line', triple: false, string: false, depth: 0 }),
-  copyState: (state) => ({ ...state }),
+  copyState: state => ({ ...state }),
   token(stream, state) {
     if (state.triple) {
       return tripleRest(stream, state);
@@ -111,7 +114,11 @@ export const consoleTokens: StreamParser<ConsoleState> = {
     if (stream.eatSpace()) {
       return null;
     }
-    if (stream.sol() || state.phase === 'line' || (state.phase === 'body' && stream.column() === stream.indentation())) {
+    if (
+      stream.sol() ||
+      state.phase === 'line' ||
+      (state.phase === 'body' && stream.column() === stream.indentation())
+    ) {
       const isLineStart = stream.column() === stream.indentation();
       if (isLineStart) {
         return lineStart(stream, state);
@@ -149,7 +156,9 @@ export const consoleTokens: StreamParser<ConsoleState> = {
   },
   /** Auto-indent of a JSON body: one unit per open bracket, one less on a line that closes one. */
   indent(state, textAfter, context) {
-    if (state.triple) return null;
+    if (state.triple) {
+      return null;
+    }
     const closing = /^\s*[}\]]/.test(textAfter) ? 1 : 0;
     return Math.max(0, state.depth - closing) * context.unit;
   },
@@ -159,5 +168,5 @@ export const consoleTokens: StreamParser<ConsoleState> = {
     }
   },
   // A typed `}` or `]` at a line's start moves it back to its bracket's indentation.
-  languageData: { commentTokens: { line: '#' }, indentOnInput: /^\s*[}\]]$/ },
+  languageData: { commentTokens: { line: '#' }, indentOnInput: /^\s*[}\]]$/ }
 };

@@ -1,6 +1,10 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
-import { JSON_MIME, type JsonPayload, JsonPayloadSchema } from '@searchbook/contracts/mime-types';
+import {
+  JSON_MIME,
+  type JsonPayload,
+  JsonPayloadSchema
+} from '@searchbook/contracts/mime-types';
 import { GridView } from '../datagrid/grid-view';
 import { block, warningBlock } from './block';
 import { jsonView } from './json-tree';
@@ -20,30 +24,70 @@ export class JsonOutput extends Panel implements IRenderMime.IRenderer {
   }
 
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
-    for (const child of [...this.widgets]) child.dispose();
+    for (const child of [...this.widgets]) {
+      child.dispose();
+    }
     const parsed = JsonPayloadSchema.safeParse(model.data[JSON_MIME]);
     const value = model.data['application/json'];
     if (!parsed.success) {
       const reason = parsed.error.issues[0]?.message ?? '';
-      this.addWidget(new Widget({ node: block('searchbook-Unreadable-reason', `searchbook cannot read this output's status (${JSON_MIME} did not match its schema: ${reason}).`) }));
+      this.addWidget(
+        new Widget({
+          node: block(
+            'searchbook-Unreadable-reason',
+            `searchbook cannot read this output's status (${JSON_MIME} did not match its schema: ${reason}).`
+          )
+        })
+      );
     } else {
-      if (parsed.data.info.title) this.addWidget(new Widget({ node: block('searchbook-SearchTitle', parsed.data.info.title) }));
-      this.addWidget(new Widget({ node: block('searchbook-Status', statusText(parsed.data.info)) }));
+      if (parsed.data.info.title) {
+        this.addWidget(
+          new Widget({
+            node: block('searchbook-SearchTitle', parsed.data.info.title)
+          })
+        );
+      }
+      this.addWidget(
+        new Widget({
+          node: block('searchbook-Status', statusText(parsed.data.info))
+        })
+      );
       const warning = warningText(parsed.data.info);
-      if (warning) this.addWidget(new Widget({ node: warningBlock(warning) }));
-      if (parsed.data.fields) this.addFieldTable(parsed.data);
+      if (warning) {
+        this.addWidget(new Widget({ node: warningBlock(warning) }));
+      }
+      if (parsed.data.fields) {
+        this.addFieldTable(parsed.data);
+      }
     }
-    this.addWidget(new Widget({ node: value === undefined ? block('searchbook-Empty', 'This output does not hold the answer.') : jsonView(value) }));
+    this.addWidget(
+      new Widget({
+        node:
+          value === undefined
+            ? block('searchbook-Empty', 'This output does not hold the answer.')
+            : jsonView(value)
+      })
+    );
   }
 
   private addFieldTable(payload: JsonPayload): void {
     const fields = payload.fields ?? [];
-    const title = block('searchbook-Aggregation-title', `Fields (${fields.length})`);
+    const title = block(
+      'searchbook-Aggregation-title',
+      `Fields (${fields.length})`
+    );
     this.addWidget(new Widget({ node: title }));
     const columns = [
       { name: 'field', type: '', readOnly: false, json: false },
-      { name: 'type', type: '', readOnly: false, json: false },
+      { name: 'type', type: '', readOnly: false, json: false }
     ];
-    this.addWidget(new GridView(columns, fields, [], `Fields of ${payload.info.path} from ${payload.info.connection}: ${fields.length} rows, columns field, type`));
+    this.addWidget(
+      new GridView(
+        columns,
+        fields,
+        [],
+        `Fields of ${payload.info.path} from ${payload.info.connection}: ${fields.length} rows, columns field, type`
+      )
+    );
   }
 }

@@ -20,18 +20,29 @@ function span(className: string, text: string): HTMLSpanElement {
 
 function scalar(value: unknown): HTMLSpanElement {
   const kind = value === null ? 'null' : typeof value;
-  return span(`searchbook-Json-${kind}`, JSON.stringify(value) ?? String(value));
+  return span(
+    `searchbook-Json-${kind}`,
+    JSON.stringify(value) ?? String(value)
+  );
 }
 
 function entriesOf(value: object): [string, unknown][] {
-  return Array.isArray(value) ? value.map((v, i): [string, unknown] => [String(i), v]) : Object.entries(value);
+  return Array.isArray(value)
+    ? value.map((v, i): [string, unknown] => [String(i), v])
+    : Object.entries(value);
 }
 
-function node(key: string | undefined, value: unknown, depth: number): HTMLElement {
+function node(
+  key: string | undefined,
+  value: unknown,
+  depth: number
+): HTMLElement {
   if (value === null || typeof value !== 'object') {
     const line = document.createElement('div');
     line.className = 'searchbook-Json-line';
-    if (key !== undefined) line.append(span('searchbook-Json-key', `${key}: `));
+    if (key !== undefined) {
+      line.append(span('searchbook-Json-key', `${key}: `));
+    }
     line.append(scalar(value));
     return line;
   }
@@ -40,7 +51,9 @@ function node(key: string | undefined, value: unknown, depth: number): HTMLEleme
   if (entries.length === 0) {
     const line = document.createElement('div');
     line.className = 'searchbook-Json-line';
-    if (key !== undefined) line.append(span('searchbook-Json-key', `${key}: `));
+    if (key !== undefined) {
+      line.append(span('searchbook-Json-key', `${key}: `));
+    }
     line.append(span('searchbook-Json-punct', `${open}${close}`));
     return line;
   }
@@ -48,12 +61,23 @@ function node(key: string | undefined, value: unknown, depth: number): HTMLEleme
   details.className = 'searchbook-Json-node';
   details.open = depth < OPEN_DEPTH && entries.length <= OPEN_ENTRIES;
   const summary = document.createElement('summary');
-  if (key !== undefined) summary.append(span('searchbook-Json-key', `${key}: `));
-  summary.append(span('searchbook-Json-punct', open), span('searchbook-Json-count', ` ${entries.length} ${Array.isArray(value) ? 'item' : 'key'}${entries.length === 1 ? '' : 's'} `), span('searchbook-Json-punct', close));
+  if (key !== undefined) {
+    summary.append(span('searchbook-Json-key', `${key}: `));
+  }
+  summary.append(
+    span('searchbook-Json-punct', open),
+    span(
+      'searchbook-Json-count',
+      ` ${entries.length} ${Array.isArray(value) ? 'item' : 'key'}${entries.length === 1 ? '' : 's'} `
+    ),
+    span('searchbook-Json-punct', close)
+  );
   details.append(summary);
   const body = document.createElement('div');
   body.className = 'searchbook-Json-children';
-  for (const [childKey, child] of entries) body.append(node(childKey, child, depth + 1));
+  for (const [childKey, child] of entries) {
+    body.append(node(childKey, child, depth + 1));
+  }
   details.append(body);
   return details;
 }

@@ -1,8 +1,20 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
-import { answerValue, hitsPayloadRows, tablePayloadRows } from '@searchbook/contracts/answer-rows';
-import { type AggregationTable, aggregationColumns, aggregationFooter, aggregationTitle, HITS_MIME, HitsPayloadSchema, TablePayloadSchema } from '@searchbook/contracts/mime-types';
+import {
+  answerValue,
+  hitsPayloadRows,
+  tablePayloadRows
+} from '@searchbook/contracts/answer-rows';
+import {
+  type AggregationTable,
+  aggregationColumns,
+  aggregationFooter,
+  aggregationTitle,
+  HITS_MIME,
+  HitsPayloadSchema,
+  TablePayloadSchema
+} from '@searchbook/contracts/mime-types';
 import { GridView } from '../datagrid/grid-view';
 import type { Column } from '@searchbook/contracts/columns';
 import { barChart, bucketsOf } from './bar-chart';
@@ -33,8 +45,13 @@ function readResults(mimeType: string, data: unknown): Results {
   return {
     ...table,
     rows: tablePayloadRows(table),
-    columns: table.columns.map((name) => ({ name, type: '', readOnly: false, json: false })),
-    aggregations: [],
+    columns: table.columns.map(name => ({
+      name,
+      type: '',
+      readOnly: false,
+      json: false
+    })),
+    aggregations: []
   };
 }
 
@@ -60,27 +77,60 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
       return;
     }
     // Notebooks saved before the answer moved into the payload kept it as application/json.
-    this.showResults(results, results.answer !== undefined ? () => answerValue(results) : () => model.data['application/json']);
+    this.showResults(
+      results,
+      results.answer !== undefined
+        ? () => answerValue(results)
+        : () => model.data['application/json']
+    );
   }
 
   private showResults(results: Results, raw: () => unknown): void {
-    const label = `${results.rows.length} rows from ${results.info.connection}, columns ${results.columns.map((c) => c.name).join(', ')}`;
-    const grid = new GridView(results.columns, results.rows, results.cut, label);
+    const label = `${results.rows.length} rows from ${results.info.connection}, columns ${results.columns.map(c => c.name).join(', ')}`;
+    const grid = new GridView(
+      results.columns,
+      results.rows,
+      results.cut,
+      label
+    );
     // A search with `size: 0` is asked for its aggregations: an empty grid of every mapped
     // column would only push them down.
-    const main: Widget = results.rows.length > 0 ? grid : new Widget({ node: block('searchbook-Empty', 'No documents in this response.') });
+    const main: Widget =
+      results.rows.length > 0
+        ? grid
+        : new Widget({
+            node: block('searchbook-Empty', 'No documents in this response.')
+          });
     const rawView = block('searchbook-RawJson');
     rawView.hidden = true;
     const extras: Widget[] = [];
-    const counts = { total: results.total, shown: results.rows.length, omitted: results.omittedRows };
-    if (results.info.title) this.addWidget(new Widget({ node: block('searchbook-SearchTitle', results.info.title) }));
-    this.addWidget(new Widget({ node: block('searchbook-Status', statusText(results.info, counts)) }));
+    const counts = {
+      total: results.total,
+      shown: results.rows.length,
+      omitted: results.omittedRows
+    };
+    if (results.info.title) {
+      this.addWidget(
+        new Widget({
+          node: block('searchbook-SearchTitle', results.info.title)
+        })
+      );
+    }
+    this.addWidget(
+      new Widget({
+        node: block('searchbook-Status', statusText(results.info, counts))
+      })
+    );
     const warning = warningText(results.info);
-    if (warning) this.addWidget(new Widget({ node: warningBlock(warning) }));
+    if (warning) {
+      this.addWidget(new Widget({ node: warningBlock(warning) }));
+    }
     this.addWidget(
       new Widget({
         node: toolbar({
-          ...(results.rows.length > 0 ? { copy: (format: 'tsv' | 'json') => grid.copy(format) } : {}),
+          ...(results.rows.length > 0
+            ? { copy: (format: 'tsv' | 'json') => grid.copy(format) }
+            : {}),
           toggleRaw: () => {
             if (rawView.childElementCount === 0) {
               rawView.append(rawJsonNode(raw()));
@@ -90,9 +140,9 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
               widget.setHidden(!rawView.hidden);
             }
             return !rawView.hidden;
-          },
-        }),
-      }),
+          }
+        })
+      })
     );
     this.addWidget(main);
     const omitted = omittedText(results.omittedRows);
@@ -108,14 +158,23 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     this.addWidget(new Widget({ node: rawView }));
   }
 
-  private unreadable(error: unknown, model: IRenderMime.IMimeModel): HTMLElement {
+  private unreadable(
+    error: unknown,
+    model: IRenderMime.IMimeModel
+  ): HTMLElement {
     const node = block('searchbook-Unreadable');
     const reason = error instanceof Error ? error.message : String(error);
     node.append(
-      block('searchbook-Unreadable-reason', `searchbook cannot show this output as a grid (${this.mimeType} did not match its schema: ${reason.slice(0, 300)}). The plain text follows.`),
+      block(
+        'searchbook-Unreadable-reason',
+        `searchbook cannot show this output as a grid (${this.mimeType} did not match its schema: ${reason.slice(0, 300)}). The plain text follows.`
+      )
     );
     const text = document.createElement('pre');
-    text.textContent = typeof model.data['text/plain'] === 'string' ? model.data['text/plain'] : '';
+    text.textContent =
+      typeof model.data['text/plain'] === 'string'
+        ? model.data['text/plain']
+        : '';
     node.append(text);
     return node;
   }
@@ -123,13 +182,22 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
 
 function rawJsonNode(raw: unknown): HTMLElement {
   const pre = document.createElement('pre');
-  pre.textContent = raw === undefined ? 'This output does not hold the raw response.' : JSON.stringify(raw, null, 2);
+  pre.textContent =
+    raw === undefined
+      ? 'This output does not hold the raw response.'
+      : JSON.stringify(raw, null, 2);
   return pre;
 }
 
-function aggregationWidgets(aggregation: Results['aggregations'][number], connection: string): Widget[] {
+function aggregationWidgets(
+  aggregation: Results['aggregations'][number],
+  connection: string
+): Widget[] {
   const section = block('searchbook-Aggregation');
-  const title = block('searchbook-Aggregation-title', aggregationTitle(aggregation));
+  const title = block(
+    'searchbook-Aggregation-title',
+    aggregationTitle(aggregation)
+  );
   section.append(title);
   const buckets = bucketsOf(aggregation.rows, aggregation.keyColumns);
   if (buckets.length > 0) {
@@ -138,10 +206,23 @@ function aggregationWidgets(aggregation: Results['aggregations'][number], connec
   const names = aggregationColumns(aggregation);
   // Bucket keys (years, prices) read best as written; counts and metrics are rounded and grouped.
   const keys = new Set(aggregation.keyColumns ?? ['key']);
-  const columns = names.map((name) => ({ name, type: '', readOnly: false, json: false, statistic: !keys.has(name) && name !== 'key' }));
+  const columns = names.map(name => ({
+    name,
+    type: '',
+    readOnly: false,
+    json: false,
+    statistic: !keys.has(name) && name !== 'key'
+  }));
   const label = `${aggregationTitle(aggregation)} from ${connection}: ${aggregation.rows.length} rows, columns ${names.join(', ')}`;
-  const widgets: Widget[] = [new Widget({ node: section }), new GridView(columns, aggregation.rows, [], label)];
+  const widgets: Widget[] = [
+    new Widget({ node: section }),
+    new GridView(columns, aggregation.rows, [], label)
+  ];
   // What the engine says about the buckets as a whole, and what only Raw JSON shows: as text.
-  for (const line of aggregationFooter(aggregation)) widgets.push(new Widget({ node: block('searchbook-Aggregation-note', line) }));
+  for (const line of aggregationFooter(aggregation)) {
+    widgets.push(
+      new Widget({ node: block('searchbook-Aggregation-note', line) })
+    );
+  }
   return widgets;
 }

@@ -1,4 +1,8 @@
-import { partialFailureHeadline, partialFailureText, type ResponseInfo } from '@searchbook/contracts/mime-types';
+import {
+  partialFailureHeadline,
+  partialFailureText,
+  type ResponseInfo
+} from '@searchbook/contracts/mime-types';
 
 export interface Counts {
   total?: { value: number; relation: 'eq' | 'gte' };
@@ -10,12 +14,23 @@ const numberFormat = new Intl.NumberFormat('en-US');
 
 /** Who answered what and how: `es · GET /products/_search · 200 · 12 ms · ≥10,000 total · 20 shown` (no counts for a JSON answer). */
 export function statusText(info: ResponseInfo, counts?: Counts): string {
-  const parts = [info.connection, `${info.method} ${info.path}`, String(info.status), `${Math.round(info.elapsedMs)} ms`];
+  const parts = [
+    info.connection,
+    `${info.method} ${info.path}`,
+    String(info.status),
+    `${Math.round(info.elapsedMs)} ms`
+  ];
   const failed = partialFailureHeadline(info.partialFailures);
-  if (failed) parts.push(`⚠ ${failed}`);
-  if (!counts) return parts.join(' · ');
+  if (failed) {
+    parts.push(`⚠ ${failed}`);
+  }
+  if (!counts) {
+    return parts.join(' · ');
+  }
   if (counts.total) {
-    parts.push(`${counts.total.relation === 'gte' ? '≥' : ''}${numberFormat.format(counts.total.value)} total`);
+    parts.push(
+      `${counts.total.relation === 'gte' ? '≥' : ''}${numberFormat.format(counts.total.value)} total`
+    );
   }
   parts.push(`${numberFormat.format(counts.shown)} shown`);
   return parts.join(' · ');

@@ -6,7 +6,11 @@ export interface ToolbarActions {
 }
 
 /** A small JupyterLab-styled button of the outputs. */
-export function button(label: string, title: string, onClick: (button: HTMLButtonElement) => void): HTMLButtonElement {
+export function button(
+  label: string,
+  title: string,
+  onClick: (button: HTMLButtonElement) => void
+): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
   b.className = 'jp-Button searchbook-Toolbar-button';
@@ -28,16 +32,24 @@ export function toolbar(actions: ToolbarActions): HTMLElement {
   const copy = actions.copy?.bind(actions);
   if (copy) {
     bar.append(
-      button('Copy TSV', 'Copy the selected cells (or every row) as tab-separated values', (b) => void copy('tsv').then(() => flash(b, 'Copied'))),
-      button('Copy JSON', 'Copy the selected cells (or every row) as a JSON array of objects', (b) => void copy('json').then(() => flash(b, 'Copied'))),
+      button(
+        'Copy TSV',
+        'Copy the selected cells (or every row) as tab-separated values',
+        b => void copy('tsv').then(() => flash(b, 'Copied'))
+      ),
+      button(
+        'Copy JSON',
+        'Copy the selected cells (or every row) as a JSON array of objects',
+        b => void copy('json').then(() => flash(b, 'Copied'))
+      )
     );
   }
   bar.append(
-    button('Raw JSON', 'Show the response as the engine sent it', (b) => {
+    button('Raw JSON', 'Show the response as the engine sent it', b => {
       const shown = actions.toggleRaw();
       b.setAttribute('aria-pressed', String(shown));
       b.classList.toggle('searchbook-mod-pressed', shown);
-    }),
+    })
   );
   return bar;
 }

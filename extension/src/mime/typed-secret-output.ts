@@ -1,6 +1,10 @@
 import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
-import { TYPED_SECRET_MIME, TYPED_SECRET_WORDS, TypedSecretPayloadSchema } from '@searchbook/contracts/mime-types';
+import {
+  TYPED_SECRET_MIME,
+  TYPED_SECRET_WORDS,
+  TypedSecretPayloadSchema
+} from '@searchbook/contracts/mime-types';
 import { button } from './toolbar';
 
 /** Bubbles from the button to the plugin that edits the cell (see ../index.ts). */
@@ -16,15 +20,25 @@ export class TypedSecretOutput extends Widget implements IRenderMime.IRenderer {
 
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     this.node.replaceChildren();
-    const parsed = TypedSecretPayloadSchema.safeParse(model.data[TYPED_SECRET_MIME]);
-    const what = parsed.success ? TYPED_SECRET_WORDS[parsed.data.option] : 'secret';
+    const parsed = TypedSecretPayloadSchema.safeParse(
+      model.data[TYPED_SECRET_MIME]
+    );
+    const what = parsed.success
+      ? TYPED_SECRET_WORDS[parsed.data.option]
+      : 'secret';
     const text = document.createElement('span');
     text.textContent = `The ${what} typed into this %connect line is still in this cell, and is saved with the notebook, until you remove it.`;
-    const remove = button('Remove it from the cell', 'Deletes the typed password or key from the %connect line; run the cell again and searchbook asks for it', (b) => {
-      b.dispatchEvent(new CustomEvent(REMOVE_SECRET_EVENT, { bubbles: true }));
-      b.disabled = true;
-      b.textContent = 'Removed from the cell';
-    });
+    const remove = button(
+      'Remove it from the cell',
+      'Deletes the typed password or key from the %connect line; run the cell again and searchbook asks for it',
+      b => {
+        b.dispatchEvent(
+          new CustomEvent(REMOVE_SECRET_EVENT, { bubbles: true })
+        );
+        b.disabled = true;
+        b.textContent = 'Removed from the cell';
+      }
+    );
     this.node.append(text, remove);
   }
 }

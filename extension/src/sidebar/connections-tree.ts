@@ -1,4 +1,7 @@
-import type { ConnectionInfo, TargetInfo } from '@searchbook/contracts/panel-protocol';
+import type {
+  ConnectionInfo,
+  TargetInfo
+} from '@searchbook/contracts/panel-protocol';
 
 export interface ConnectionNode {
   connection: ConnectionInfo;
@@ -11,7 +14,11 @@ export interface ConnectionNode {
 export interface TreeCallbacks {
   open(connection: string, target: string): void;
   /** The context menu of an index or collection (delete, empty), at page coordinates. */
-  targetMenu?(connection: string, target: string, at: { x: number; y: number }): void;
+  targetMenu?(
+    connection: string,
+    target: string,
+    at: { x: number; y: number }
+  ): void;
   /** What to show under a connection after its indices or collections (keys, metrics). */
   sections?(connection: string): HTMLElement | undefined;
 }
@@ -34,7 +41,7 @@ export class ConnectionsTree {
     this.node.className = 'searchbook-Tree';
     this.node.setAttribute('role', 'tree');
     this.node.setAttribute('aria-label', 'searchbook connections');
-    this.node.addEventListener('keydown', (event) => this.onKey(event));
+    this.node.addEventListener('keydown', event => this.onKey(event));
   }
 
   setNodes(nodes: ConnectionNode[]): void {
@@ -62,7 +69,11 @@ export class ConnectionsTree {
       item.dataset.key = `c:${connection.name}`;
       item.dataset.connection = connection.name;
       item.tabIndex = -1;
-      const label = [connection.name, `${connection.engine} ${connection.version}`, connection.address].join(' · ');
+      const label = [
+        connection.name,
+        `${connection.engine} ${connection.version}`,
+        connection.address
+      ].join(' · ');
       item.setAttribute('aria-label', label);
       const row = document.createElement('div');
       row.className = 'searchbook-Tree-row';
@@ -76,10 +87,21 @@ export class ConnectionsTree {
       if (expanded) {
         const group = document.createElement('ul');
         group.setAttribute('role', 'group');
-        const shown = entry.targets.filter((t) => this.filter === '' || t.name.toLowerCase().includes(this.filter));
-        for (const target of shown) group.append(this.targetItem(connection.name, target));
+        const shown = entry.targets.filter(
+          t => this.filter === '' || t.name.toLowerCase().includes(this.filter)
+        );
+        for (const target of shown) {
+          group.append(this.targetItem(connection.name, target));
+        }
         item.append(group);
-        const line = entry.loading ? 'Loading…' : entry.note ?? (entry.targets.length > 0 && shown.length === 0 ? `No name contains "${this.filter}".` : entry.targets.length === 0 ? 'Nothing to list.' : undefined);
+        const line = entry.loading
+          ? 'Loading…'
+          : (entry.note ??
+            (entry.targets.length > 0 && shown.length === 0
+              ? `No name contains "${this.filter}".`
+              : entry.targets.length === 0
+                ? 'Nothing to list.'
+                : undefined));
         if (line) {
           const note = document.createElement('div');
           note.className = 'searchbook-Tree-note';
@@ -87,16 +109,28 @@ export class ConnectionsTree {
           item.append(note);
         }
         const sections = this.callbacks.sections?.(connection.name);
-        if (sections) item.append(sections);
+        if (sections) {
+          item.append(sections);
+        }
       }
       this.node.append(item);
     }
     const first = this.items()[0];
-    if (first) first.tabIndex = 0;
+    if (first) {
+      first.tabIndex = 0;
+    }
     // A control inside a connection's sections keeps focus across re-renders (moving a node drops it).
-    if (!focused && active && active !== document.body && this.node.contains(active) && document.activeElement !== active) active.focus();
+    if (
+      !focused &&
+      active &&
+      active !== document.body &&
+      this.node.contains(active) &&
+      document.activeElement !== active
+    ) {
+      active.focus();
+    }
     if (focused) {
-      const again = this.items().find((i) => i.dataset.key === focused);
+      const again = this.items().find(i => i.dataset.key === focused);
       if (again) {
         again.tabIndex = 0;
         again.focus();
@@ -113,7 +147,13 @@ export class ConnectionsTree {
     item.dataset.connection = connection;
     item.dataset.target = target.name;
     item.tabIndex = -1;
-    const facts = [target.count === null ? 'count unknown' : `${numberFormat.format(target.count)} documents`, target.health, target.size].filter(Boolean);
+    const facts = [
+      target.count === null
+        ? 'count unknown'
+        : `${numberFormat.format(target.count)} documents`,
+      target.health,
+      target.size
+    ].filter(Boolean);
     item.setAttribute('aria-label', [target.name, ...facts].join(' · '));
     item.title = `Double-click or Enter: open ${target.name} in a grid`;
     const name = document.createElement('span');
@@ -129,14 +169,21 @@ export class ConnectionsTree {
       item.append(dot);
     }
     item.append(name, detail);
-    item.addEventListener('dblclick', () => this.callbacks.open(connection, target.name));
+    item.addEventListener('dblclick', () =>
+      this.callbacks.open(connection, target.name)
+    );
     item.addEventListener('click', () => this.focusItem(item));
-    item.addEventListener('contextmenu', (event) => {
-      if (!this.callbacks.targetMenu) return;
+    item.addEventListener('contextmenu', event => {
+      if (!this.callbacks.targetMenu) {
+        return;
+      }
       event.preventDefault();
       event.stopPropagation();
       this.focusItem(item);
-      this.callbacks.targetMenu(connection, target.name, { x: event.clientX, y: event.clientY });
+      this.callbacks.targetMenu(connection, target.name, {
+        x: event.clientX,
+        y: event.clientY
+      });
     });
     return item;
   }
@@ -146,25 +193,36 @@ export class ConnectionsTree {
   }
 
   private focusItem(item: HTMLElement): void {
-    for (const other of this.items()) other.tabIndex = -1;
+    for (const other of this.items()) {
+      other.tabIndex = -1;
+    }
     item.tabIndex = 0;
     item.focus();
   }
 
   private toggle(name: string): void {
-    if (this.collapsed.has(name)) this.collapsed.delete(name);
-    else this.collapsed.add(name);
+    if (this.collapsed.has(name)) {
+      this.collapsed.delete(name);
+    } else {
+      this.collapsed.add(name);
+    }
     this.render();
   }
 
   private onKey(event: KeyboardEvent): void {
-    const item = (event.target as HTMLElement).closest<HTMLElement>('[role="treeitem"]');
-    if (!item) return;
+    const item = (event.target as HTMLElement).closest<HTMLElement>(
+      '[role="treeitem"]'
+    );
+    if (!item) {
+      return;
+    }
     const items = this.items();
     const index = items.indexOf(item);
     const move = (to: number) => {
       const next = items[Math.max(0, Math.min(items.length - 1, to))];
-      if (next) this.focusItem(next);
+      if (next) {
+        this.focusItem(next);
+      }
     };
     switch (event.key) {
       case 'ArrowDown':
@@ -183,21 +241,37 @@ export class ConnectionsTree {
       case 'ArrowRight': {
         const connection = item.dataset.connection;
         const wantOpen = event.key === 'ArrowRight';
-        if (connection && item.dataset.target === undefined && this.collapsed.has(connection) === wantOpen) this.toggle(connection);
+        if (
+          connection &&
+          item.dataset.target === undefined &&
+          this.collapsed.has(connection) === wantOpen
+        ) {
+          this.toggle(connection);
+        }
         break;
       }
       case 'ContextMenu':
       case 'F10': {
         const { connection, target } = item.dataset;
-        if (event.key === 'F10' && !event.shiftKey) return;
+        if (event.key === 'F10' && !event.shiftKey) {
+          return;
+        }
         const box = item.getBoundingClientRect();
-        if (connection && target !== undefined) this.callbacks.targetMenu?.(connection, target, { x: box.left + 16, y: box.bottom });
+        if (connection && target !== undefined) {
+          this.callbacks.targetMenu?.(connection, target, {
+            x: box.left + 16,
+            y: box.bottom
+          });
+        }
         break;
       }
       case 'Enter': {
         const { connection, target } = item.dataset;
-        if (connection && target !== undefined) this.callbacks.open(connection, target);
-        else if (connection) this.toggle(connection);
+        if (connection && target !== undefined) {
+          this.callbacks.open(connection, target);
+        } else if (connection) {
+          this.toggle(connection);
+        }
         break;
       }
       default:

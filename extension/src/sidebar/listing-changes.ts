@@ -9,7 +9,7 @@ const MAGIC = /^%/;
 const WRITING_METHOD = /^(?:POST|PUT|PATCH|DELETE)(?=\s|$)/i;
 
 export function mayChangeListing(code: string): boolean {
-  return code.split(/\r?\n/).some((raw) => {
+  return code.split(/\r?\n/).some(raw => {
     const line = raw.trimStart();
     return MAGIC.test(line) || WRITING_METHOD.test(line);
   });

@@ -4,7 +4,10 @@ import type { IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 import type { Widget } from '@lumino/widgets';
 import type { TargetAction } from '@searchbook/contracts/edit-protocol';
-import type { ConnectionInfo, ProfileInfo } from '@searchbook/contracts/panel-protocol';
+import type {
+  ConnectionInfo,
+  ProfileInfo
+} from '@searchbook/contracts/panel-protocol';
 import type { OpenedGrid } from '../documents/document-grid-widget';
 import { PanelClient } from '../panel-client';
 import type { IDocumentGrid } from '../tokens';
@@ -12,13 +15,18 @@ import type { ConnectionNode } from './connections-tree';
 import { mayChangeListing } from './listing-changes';
 
 /** A notebook or console panel, as the trackers hold them: a widget with a session. */
-export type KernelWidget = Widget & { readonly sessionContext: ISessionContext };
+export type KernelWidget = Widget & {
+  readonly sessionContext: ISessionContext;
+};
 
 export interface SidebarModelOptions {
   /** JupyterLab's notebook and console trackers: the kernels the panel can follow. */
   trackers: IWidgetTracker<KernelWidget>[];
   /** The application shell: what is current in the main area. */
-  shell: { readonly currentWidget: Widget | null; readonly currentChanged?: ISignal<unknown, unknown> };
+  shell: {
+    readonly currentWidget: Widget | null;
+    readonly currentChanged?: ISignal<unknown, unknown>;
+  };
   /** Widgets that keep the current kernel followed while they are current (the panel's grid tabs). */
   keepsFollowing(widget: Widget): boolean;
   /** The panel's own searchbook kernel, started on first need. */
@@ -80,7 +88,9 @@ export class SidebarModel implements IDisposable {
   private disposed = false;
 
   constructor(private readonly options: SidebarModelOptions) {
-    for (const tracker of options.trackers) tracker.currentChanged.connect(this.followCurrent, this);
+    for (const tracker of options.trackers) {
+      tracker.currentChanged.connect(this.followCurrent, this);
+    }
     options.shell.currentChanged?.connect(this.followCurrent, this);
   }
 
@@ -99,10 +109,14 @@ export class SidebarModel implements IDisposable {
   }
 
   dispose(): void {
-    if (this.disposed) return;
+    if (this.disposed) {
+      return;
+    }
     this.disposed = true;
     clearTimeout(this.reloadTimer);
-    for (const tracker of this.options.trackers) tracker.currentChanged.disconnect(this.followCurrent, this);
+    for (const tracker of this.options.trackers) {
+      tracker.currentChanged.disconnect(this.followCurrent, this);
+    }
     this.options.shell.currentChanged?.disconnect(this.followCurrent, this);
     this.watch(undefined);
     this.listen(null);
@@ -115,66 +129,108 @@ export class SidebarModel implements IDisposable {
    * own kernel.
    */
   followCurrent(): void {
-    if (this.disposed) return;
+    if (this.disposed) {
+      return;
+    }
     const widget = this.options.shell.currentWidget;
-    if (widget && this.options.keepsFollowing(widget)) return;
-    const tracked = widget ? this.options.trackers.find((t) => t.has(widget))?.find((w) => w === widget) : undefined;
+    if (widget && this.options.keepsFollowing(widget)) {
+      return;
+    }
+    const tracked = widget
+      ? this.options.trackers.find(t => t.has(widget))?.find(w => w === widget)
+      : undefined;
     this.watch(tracked?.sessionContext);
-    this.follow(tracked?.sessionContext.session?.kernel ?? null, tracked?.title.label ?? 'the current document');
+    this.follow(
+      tracked?.sessionContext.session?.kernel ?? null,
+      tracked?.title.label ?? 'the current document'
+    );
   }
 
   /** The sidebar is shown or hidden: the panel's own kernel starts only when someone looks. */
   setShown(shown: boolean): void {
     this.shown = shown;
-    if (shown && !this.kernel) void this.useOwn();
+    if (shown && !this.kernel) {
+      void this.useOwn();
+    }
   }
 
   /** Lists the connections, their indices or collections, and (own kernel) the saved profiles. */
   async reload(): Promise<void> {
     clearTimeout(this.reloadTimer);
     const kernel = this.kernel;
-    if (!kernel) return;
+    if (!kernel) {
+      return;
+    }
     const client = (this.client = this.clientFor(kernel));
     const generation = ++this.generation;
     this.say('');
     try {
-      const { connections } = await client.request({ type: 'connections' }, 'connections');
-      if (generation !== this.generation) return;
+      const { connections } = await client.request(
+        { type: 'connections' },
+        'connections'
+      );
+      if (generation !== this.generation) {
+        return;
+      }
       this.connections = connections;
-      const nodes: ConnectionNode[] = connections.map((connection) => ({ connection, targets: [], loading: true }));
+      const nodes: ConnectionNode[] = connections.map(connection => ({
+        connection,
+        targets: [],
+        loading: true
+      }));
       this.nodes = nodes;
       this.changed.emit('listing');
       await Promise.all(
-        nodes.map(async (node) => {
+        nodes.map(async node => {
           try {
-            const listing = await client.request({ type: 'targets', connection: node.connection.name }, 'targets');
+            const listing = await client.request(
+              { type: 'targets', connection: node.connection.name },
+              'targets'
+            );
             node.targets = listing.targets;
-            if (listing.note) node.note = listing.note;
+            if (listing.note) {
+              node.note = listing.note;
+            }
           } catch (err) {
             node.note = (err as Error).message;
           }
           node.loading = false;
-          if (generation === this.generation) this.changed.emit('listing');
-        }),
+          if (generation === this.generation) {
+            this.changed.emit('listing');
+          }
+        })
       );
-      if (this.own && generation === this.generation) await this.listProfiles(client, generation);
+      if (this.own && generation === this.generation) {
+        await this.listProfiles(client, generation);
+      }
     } catch (err) {
-      if (generation === this.generation) this.say((err as Error).message);
+      if (generation === this.generation) {
+        this.say((err as Error).message);
+      }
     }
   }
 
   /** A grid saved insertions or deletions: the counts of its connection's indices or collections are read again (what a search finds now). */
   async recount(client: PanelClient, connection: string): Promise<void> {
-    const node = this.nodes.find((n) => n.connection.name === connection);
-    if (client !== this.client || !node || node.loading) return;
+    const node = this.nodes.find(n => n.connection.name === connection);
+    if (client !== this.client || !node || node.loading) {
+      return;
+    }
     const nodes = this.nodes;
     try {
-      const listing = await client.request({ type: 'targets', connection }, 'targets');
-      if (nodes !== this.nodes) return;
+      const listing = await client.request(
+        { type: 'targets', connection },
+        'targets'
+      );
+      if (nodes !== this.nodes) {
+        return;
+      }
       node.targets = listing.targets;
       this.changed.emit('listing');
     } catch (err) {
-      this.say(`${connection}: the document counts could not be read again: ${(err as Error).message}`);
+      this.say(
+        `${connection}: the document counts could not be read again: ${(err as Error).message}`
+      );
     }
   }
 
@@ -194,7 +250,10 @@ export class SidebarModel implements IDisposable {
     // User timing marks, for the panel benchmark's breakdown of the time to first rows.
     performance.mark('searchbook:grid-open-sent');
     try {
-      const opened = await client.request({ type: 'open', connection, target, blockSize: BLOCK_SIZE }, 'opened');
+      const opened = await client.request(
+        { type: 'open', connection, target, blockSize: BLOCK_SIZE },
+        'opened'
+      );
       performance.mark('searchbook:grid-opened');
       this.say('');
       const grid = this.options.showGrid(client, opened);
@@ -209,12 +268,23 @@ export class SidebarModel implements IDisposable {
   /** Opens a saved profile in the panel's own kernel, as `%connect <profile>` in a cell would. */
   async connectProfile(name: string): Promise<void> {
     const kernel = this.kernel;
-    if (!kernel) return;
+    if (!kernel) {
+      return;
+    }
     this.say(`Connecting ${name}…`);
     let failure = '';
-    const future = kernel.requestExecute({ code: `%connect ${name}`, silent: false, store_history: false, allow_stdin: false });
-    future.onIOPub = (msg) => {
-      if (msg.header.msg_type === 'error') failure = String((msg.content as { evalue?: unknown }).evalue ?? 'failed');
+    const future = kernel.requestExecute({
+      code: `%connect ${name}`,
+      silent: false,
+      store_history: false,
+      allow_stdin: false
+    });
+    future.onIOPub = msg => {
+      if (msg.header.msg_type === 'error') {
+        failure = String(
+          (msg.content as { evalue?: unknown }).evalue ?? 'failed'
+        );
+      }
     };
     await future.done;
     this.say(failure ? `${name}: ${failure}` : '');
@@ -222,9 +292,18 @@ export class SidebarModel implements IDisposable {
   }
 
   /** Deletes or empties an index or collection (confirmed by its typed name), then lists again. */
-  async runTargetAction(client: PanelClient, connection: string, target: string, action: TargetAction['action'], confirmName: string): Promise<void> {
+  async runTargetAction(
+    client: PanelClient,
+    connection: string,
+    target: string,
+    action: TargetAction['action'],
+    confirmName: string
+  ): Promise<void> {
     try {
-      const done = await client.request({ type: 'targetAction', connection, target, action, confirmName }, 'targetActionDone');
+      const done = await client.request(
+        { type: 'targetAction', connection, target, action, confirmName },
+        'targetActionDone'
+      );
       await this.reload();
       this.say(done.message);
     } catch (err) {
@@ -240,28 +319,39 @@ export class SidebarModel implements IDisposable {
   /** Follows a notebook's or console's kernel; null or another language: the panel's own. */
   private follow(kernel: Kernel.IKernelConnection | null, label: string): void {
     const searchbook = kernel && kernel.name === 'searchbook' ? kernel : null;
-    if (searchbook && searchbook === this.followed) return;
+    if (searchbook && searchbook === this.followed) {
+      return;
+    }
     this.followed = searchbook;
     if (searchbook) {
       void this.use(searchbook, false, `Kernel of ${label}`);
     } else if (!this.own) {
       this.listen(null);
       this.client = null;
-      if (this.shown) void this.useOwn();
-      else this.setHeading('No searchbook notebook or console is current.');
+      if (this.shown) {
+        void this.useOwn();
+      } else {
+        this.setHeading('No searchbook notebook or console is current.');
+      }
     }
   }
 
   private watch(context: ISessionContext | undefined): void {
-    if (this.watched === context) return;
+    if (this.watched === context) {
+      return;
+    }
     this.watched?.kernelChanged.disconnect(this.followCurrent, this);
     this.watched = context;
     context?.kernelChanged.connect(this.followCurrent, this);
   }
 
   private async ensureKernel(): Promise<PanelClient> {
-    if (!this.kernel) await this.useOwn();
-    if (!this.client) throw new Error('No searchbook kernel to open the grid in.');
+    if (!this.kernel) {
+      await this.useOwn();
+    }
+    if (!this.client) {
+      throw new Error('No searchbook kernel to open the grid in.');
+    }
     return this.client;
   }
 
@@ -270,14 +360,26 @@ export class SidebarModel implements IDisposable {
     try {
       const kernel = await this.options.ownKernel();
       // A searchbook notebook or console became current while the kernel started: it is what the panel shows.
-      if (this.followed || this.disposed) return;
-      await this.use(kernel, true, 'The panel’s own kernel (no searchbook notebook or console is current)');
+      if (this.followed || this.disposed) {
+        return;
+      }
+      await this.use(
+        kernel,
+        true,
+        'The panel’s own kernel (no searchbook notebook or console is current)'
+      );
     } catch (err) {
-      this.say(`Could not start a searchbook kernel: ${(err as Error).message}`);
+      this.say(
+        `Could not start a searchbook kernel: ${(err as Error).message}`
+      );
     }
   }
 
-  private async use(kernel: Kernel.IKernelConnection, own: boolean, heading: string): Promise<void> {
+  private async use(
+    kernel: Kernel.IKernelConnection,
+    own: boolean,
+    heading: string
+  ): Promise<void> {
     if (this.kernel !== kernel) {
       this.listen(kernel);
       this.client = this.clientFor(kernel);
@@ -292,7 +394,9 @@ export class SidebarModel implements IDisposable {
   }
 
   private listen(kernel: Kernel.IKernelConnection | null): void {
-    if (this.kernel === kernel) return;
+    if (this.kernel === kernel) {
+      return;
+    }
     this.kernel?.iopubMessage.disconnect(this.onIopub, this);
     this.kernel?.statusChanged.disconnect(this.onStatus, this);
     this.listingCells.clear();
@@ -303,12 +407,26 @@ export class SidebarModel implements IDisposable {
   }
 
   /** A cell that may change the listing started; when its kernel is idle again, the listing is read again. */
-  private onIopub(_: Kernel.IKernelConnection, msg: KernelMessage.IIOPubMessage): void {
+  private onIopub(
+    _: Kernel.IKernelConnection,
+    msg: KernelMessage.IIOPubMessage
+  ): void {
     const parent = (msg.parent_header as Partial<KernelMessage.IHeader>).msg_id;
-    if (parent === undefined) return;
+    if (parent === undefined) {
+      return;
+    }
     if (msg.header.msg_type === 'execute_input') {
-      if (mayChangeListing(String((msg.content as { code?: unknown }).code ?? ''))) this.listingCells.add(parent);
-    } else if (msg.header.msg_type === 'status' && (msg.content as { execution_state?: unknown }).execution_state === 'idle' && this.listingCells.delete(parent)) {
+      if (
+        mayChangeListing(String((msg.content as { code?: unknown }).code ?? ''))
+      ) {
+        this.listingCells.add(parent);
+      }
+    } else if (
+      msg.header.msg_type === 'status' &&
+      (msg.content as { execution_state?: unknown }).execution_state ===
+        'idle' &&
+      this.listingCells.delete(parent)
+    ) {
       this.scheduleReload();
     }
   }
@@ -339,10 +457,18 @@ export class SidebarModel implements IDisposable {
     return client;
   }
 
-  private async listProfiles(client: PanelClient, generation: number): Promise<void> {
+  private async listProfiles(
+    client: PanelClient,
+    generation: number
+  ): Promise<void> {
     const reply = await client.request({ type: 'profiles' }, 'profiles');
-    if (generation !== this.generation) return;
-    this.profiles = { profiles: reply.profiles, ...(reply.problem !== undefined ? { problem: reply.problem } : {}) };
+    if (generation !== this.generation) {
+      return;
+    }
+    this.profiles = {
+      profiles: reply.profiles,
+      ...(reply.problem !== undefined ? { problem: reply.problem } : {})
+    };
     this.changed.emit('profiles');
   }
 

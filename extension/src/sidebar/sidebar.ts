@@ -20,8 +20,9 @@ export interface SidebarOptions {
 export class SearchbookSidebar extends Widget {
   private readonly tree = new ConnectionsTree({
     open: (connection, target) => this.openGrid(connection, target),
-    sections: (connection) => this.sectionsOf(connection),
-    targetMenu: (connection, target, at) => void this.targetMenu(connection, target, at),
+    sections: connection => this.sectionsOf(connection),
+    targetMenu: (connection, target, at) =>
+      void this.targetMenu(connection, target, at)
   });
   /** Keys and metrics sections per connection of the followed kernel. */
   private readonly admin = new Map<string, AdminSections>();
@@ -34,7 +35,7 @@ export class SearchbookSidebar extends Widget {
 
   constructor(
     readonly model: SidebarModel,
-    private readonly options: SidebarOptions = {},
+    private readonly options: SidebarOptions = {}
   ) {
     super();
     this.id = 'searchbook-sidebar';
@@ -58,7 +59,10 @@ export class SearchbookSidebar extends Widget {
 
     const openBox = document.createElement('form');
     openBox.className = 'searchbook-Sidebar-open';
-    this.connectionChoice.setAttribute('aria-label', 'Connection to open a name on');
+    this.connectionChoice.setAttribute(
+      'aria-label',
+      'Connection to open a name on'
+    );
     this.openInput.placeholder = 'Open… alias, pattern, data stream';
     this.openInput.setAttribute('aria-label', 'Open…');
     const openButton = document.createElement('button');
@@ -66,11 +70,17 @@ export class SearchbookSidebar extends Widget {
     openButton.className = 'searchbook-Toolbar-button jp-Button';
     openButton.textContent = 'Open';
     openBox.append(this.connectionChoice, this.openInput, openButton);
-    openBox.addEventListener('submit', (event) => {
+    openBox.addEventListener('submit', event => {
       event.preventDefault();
       const name = this.openInput.value.trim();
-      if (!name) return this.model.say('Type the name of an index, alias, pattern, data stream or collection to open.');
-      if (!this.connectionChoice.value) return this.model.say('No connection is open to open it on.');
+      if (!name) {
+        return this.model.say(
+          'Type the name of an index, alias, pattern, data stream or collection to open.'
+        );
+      }
+      if (!this.connectionChoice.value) {
+        return this.model.say('No connection is open to open it on.');
+      }
       this.openGrid(this.connectionChoice.value, name);
     });
 
@@ -82,12 +92,21 @@ export class SearchbookSidebar extends Widget {
     this.profilesSection.className = 'searchbook-Sidebar-profiles';
     this.profilesSection.append(profilesTitle, this.profiles);
     this.profilesSection.hidden = true;
-    this.node.append(this.heading, tools, openBox, this.message, this.tree.node, this.profilesSection);
+    this.node.append(
+      this.heading,
+      tools,
+      openBox,
+      this.message,
+      this.tree.node,
+      this.profilesSection
+    );
     model.changed.connect(this.onModelChanged, this);
   }
 
   override dispose(): void {
-    if (this.isDisposed) return;
+    if (this.isDisposed) {
+      return;
+    }
     this.model.changed.disconnect(this.onModelChanged, this);
     this.dropSections(() => true);
     super.dispose();
@@ -111,8 +130,10 @@ export class SearchbookSidebar extends Widget {
         break;
       case 'listing': {
         const client = model.panelClient;
-        const names = new Set(model.connections.map((c) => c.name));
-        this.dropSections((name, sections) => sections.client !== client || !names.has(name));
+        const names = new Set(model.connections.map(c => c.name));
+        this.dropSections(
+          (name, sections) => sections.client !== client || !names.has(name)
+        );
         this.fillConnectionChoice();
         this.tree.setNodes(model.nodes);
         break;
@@ -125,7 +146,9 @@ export class SearchbookSidebar extends Widget {
 
   private sectionsOf(connection: string): HTMLElement | undefined {
     const client = this.model.panelClient;
-    if (!client) return undefined;
+    if (!client) {
+      return undefined;
+    }
     let sections = this.admin.get(connection);
     if (!sections || sections.client !== client) {
       sections?.dispose();
@@ -135,9 +158,13 @@ export class SearchbookSidebar extends Widget {
     return sections.node;
   }
 
-  private dropSections(drop: (name: string, sections: AdminSections) => boolean): void {
+  private dropSections(
+    drop: (name: string, sections: AdminSections) => boolean
+  ): void {
     for (const [name, sections] of this.admin) {
-      if (!drop(name, sections)) continue;
+      if (!drop(name, sections)) {
+        continue;
+      }
       sections.dispose();
       this.admin.delete(name);
     }
@@ -147,15 +174,19 @@ export class SearchbookSidebar extends Widget {
     const connections = this.model.connections;
     const previous = this.connectionChoice.value;
     this.connectionChoice.replaceChildren(
-      ...connections.map((c) => {
+      ...connections.map(c => {
         const option = document.createElement('option');
         option.value = c.name;
         option.textContent = c.name;
         return option;
-      }),
+      })
     );
-    const keep = connections.find((c) => c.name === previous) ?? connections.find((c) => c.active);
-    if (keep) this.connectionChoice.value = keep.name;
+    const keep =
+      connections.find(c => c.name === previous) ??
+      connections.find(c => c.active);
+    if (keep) {
+      this.connectionChoice.value = keep.name;
+    }
   }
 
   private showProfiles(): void {
@@ -165,11 +196,15 @@ export class SearchbookSidebar extends Widget {
       this.profiles.replaceChildren();
       return;
     }
-    this.profiles.replaceChildren(...listing.profiles.map((p) => this.profileItem(p)));
+    this.profiles.replaceChildren(
+      ...listing.profiles.map(p => this.profileItem(p))
+    );
     if (listing.profiles.length === 0) {
       const none = document.createElement('li');
       none.className = 'searchbook-Tree-note';
-      none.textContent = listing.problem ?? 'No saved profiles. Save one from a notebook with %connect … --save <name>.';
+      none.textContent =
+        listing.problem ??
+        'No saved profiles. Save one from a notebook with %connect … --save <name>.';
       this.profiles.append(none);
     }
   }
@@ -177,13 +212,16 @@ export class SearchbookSidebar extends Widget {
   private profileItem(profile: ProfileInfo): HTMLLIElement {
     const item = document.createElement('li');
     item.className = 'searchbook-Sidebar-profile';
-    const open = this.model.connections.some((c) => c.name === profile.name);
+    const open = this.model.connections.some(c => c.name === profile.name);
     const button = document.createElement('button');
     button.className = 'searchbook-Toolbar-button jp-Button';
     button.textContent = open ? 'Connected' : 'Connect';
     button.disabled = open;
     button.setAttribute('aria-label', `Connect ${profile.name}`);
-    button.addEventListener('click', () => void this.model.connectProfile(profile.name));
+    button.addEventListener(
+      'click',
+      () => void this.model.connectProfile(profile.name)
+    );
     const label = document.createElement('span');
     label.textContent = `${profile.name} · ${profile.engine} · ${profile.address}`;
     item.append(label, button);
@@ -196,18 +234,41 @@ export class SearchbookSidebar extends Widget {
   }
 
   /** Delete or empty an index or collection: the menu, the typed-name confirmation, then the model's request. */
-  private async targetMenu(connection: string, target: string, at: { x: number; y: number }): Promise<void> {
+  private async targetMenu(
+    connection: string,
+    target: string,
+    at: { x: number; y: number }
+  ): Promise<void> {
     const client = this.model.panelClient;
-    if (!client) return;
+    if (!client) {
+      return;
+    }
     const exportTarget = this.options.exportTarget;
     try {
-      await openTargetMenu(client, connection, target, at, (action) => {
-        void (async () => {
-          const confirmName = await confirmTargetAction(action, target);
-          if (confirmName === null) return;
-          await this.model.runTargetAction(client, connection, target, action.action, confirmName);
-        })();
-      }, exportTarget ? () => exportTarget(client, connection, target) : undefined);
+      await openTargetMenu(
+        client,
+        connection,
+        target,
+        at,
+        action => {
+          void (async () => {
+            const confirmName = await confirmTargetAction(action, target);
+            if (confirmName === null) {
+              return;
+            }
+            await this.model.runTargetAction(
+              client,
+              connection,
+              target,
+              action.action,
+              confirmName
+            );
+          })();
+        },
+        exportTarget
+          ? () => exportTarget(client, connection, target)
+          : undefined
+      );
     } catch (err) {
       this.model.say(`${target}: ${(err as Error).message}`);
     }

@@ -9,11 +9,17 @@ import type { PanelClient } from '../panel-client';
  * and asks for the name to be typed; the action's button stays disabled until it matches.
  * Resolves to the typed name when confirmed, or null.
  */
-export async function confirmTargetAction(action: TargetAction, target: string): Promise<string | null> {
+export async function confirmTargetAction(
+  action: TargetAction,
+  target: string
+): Promise<string | null> {
   const node = document.createElement('div');
   node.className = 'searchbook-ConfirmTarget';
   const what = document.createElement('p');
-  what.textContent = action.action === 'delete' ? `This deletes ${target} and every document in it. It cannot be undone. The request:` : `This removes every document of ${target}, keeping its schema. It cannot be undone. The request:`;
+  what.textContent =
+    action.action === 'delete'
+      ? `This deletes ${target} and every document in it. It cannot be undone. The request:`
+      : `This removes every document of ${target}, keeping its schema. It cannot be undone. The request:`;
   const request = document.createElement('code');
   request.setAttribute('aria-label', 'Request');
   request.textContent = action.request;
@@ -30,17 +36,25 @@ export async function confirmTargetAction(action: TargetAction, target: string):
   const dialog = new Dialog<unknown>({
     title: `${action.label.replace(/…$/, '')} ${target}`,
     body,
-    buttons: [Dialog.cancelButton(), Dialog.warnButton({ label: action.label.replace(/…$/, '') })],
-    focusNodeSelector: 'input',
+    buttons: [
+      Dialog.cancelButton(),
+      Dialog.warnButton({ label: action.label.replace(/…$/, '') })
+    ],
+    focusNodeSelector: 'input'
   });
-  const accept = () => dialog.node.querySelector<HTMLButtonElement>('.jp-Dialog-footer .jp-mod-accept');
+  const accept = () =>
+    dialog.node.querySelector<HTMLButtonElement>(
+      '.jp-Dialog-footer .jp-mod-accept'
+    );
   const sync = () => {
     const button = accept();
-    if (button) button.disabled = input.value !== target;
+    if (button) {
+      button.disabled = input.value !== target;
+    }
   };
   input.addEventListener('input', sync);
   // Enter with a name that does not match must not confirm (the dialog takes Enter as OK).
-  input.addEventListener('keydown', (event) => {
+  input.addEventListener('keydown', event => {
     if (event.key === 'Enter' && input.value !== target) {
       event.preventDefault();
       event.stopPropagation();
@@ -64,16 +78,26 @@ export async function openTargetMenu(
   at: { x: number; y: number },
   run: (action: TargetAction) => void,
   /** "Export…", first in the menu, when the panel offers it. */
-  exportIt?: () => void,
+  exportIt?: () => void
 ): Promise<void> {
-  const reply = await client.request({ type: 'targetActions', connection, target }, 'targetActions');
+  const reply = await client.request(
+    { type: 'targetActions', connection, target },
+    'targetActions'
+  );
   const commands = new CommandRegistry();
   const menu = new Menu({ commands });
   menu.addClass('searchbook-TargetMenu');
   if (exportIt) {
-    commands.addCommand('searchbook:target-export', { label: 'Export…', caption: 'Write the documents to a file next to the notebook (JSONL, CSV or JSON)', execute: exportIt });
+    commands.addCommand('searchbook:target-export', {
+      label: 'Export…',
+      caption:
+        'Write the documents to a file next to the notebook (JSONL, CSV or JSON)',
+      execute: exportIt
+    });
     menu.addItem({ command: 'searchbook:target-export' });
-    if (reply.actions.length > 0) menu.addItem({ type: 'separator' });
+    if (reply.actions.length > 0) {
+      menu.addItem({ type: 'separator' });
+    }
   }
   for (const action of reply.actions) {
     const id = `searchbook:target-${action.action}`;
@@ -82,10 +106,12 @@ export async function openTargetMenu(
       label: `${action.label.replace(/…$/, '')}…${action.unavailable ? ` (${action.unavailable})` : ''}`,
       caption: action.unavailable ?? action.request,
       isEnabled: () => action.unavailable === undefined,
-      execute: () => run(action),
+      execute: () => run(action)
     });
     menu.addItem({ command: id });
   }
-  if (menu.items.length === 0) return;
+  if (menu.items.length === 0) {
+    return;
+  }
   menu.open(at.x, at.y);
 }

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { type ConnectArgs, ConnectOptionsSchema as AnyEngineOptionsSchema, type SecretArg } from '../engine/connect-options';
+import {
+  type ConnectArgs,
+  ConnectOptionsSchema as AnyEngineOptionsSchema,
+  type SecretArg
+} from '../engine/connect-options';
 import { ENV_REFERENCE } from '../engine/profile-fields';
 import { reconcileSslMode, type Scheme, schemeOf } from '../engine/ssl-mode';
 import { ENGINE_NAMES, ENGINES, engineNamed } from '../engines/registry';
@@ -14,12 +18,14 @@ export type { ConnectArgs } from '../engine/connect-options';
  * are read by connect-command.ts around this. Each engine's descriptor says which options
  * and address forms apply to it.
  */
-const ConnectOptionsSchema = AnyEngineOptionsSchema.extend({ engine: z.enum(ENGINE_NAMES) });
+const ConnectOptionsSchema = AnyEngineOptionsSchema.extend({
+  engine: z.enum(ENGINE_NAMES)
+});
 
 export const CONNECT_USAGE = [
-  ...ENGINES.flatMap((engine) => engine.connect.usage),
+  ...ENGINES.flatMap(engine => engine.connect.usage),
   'ssl=disabled|preferred|required|verify-ca|verify-identity, ca=<PEM file>, skip_verify (trust any certificate)',
-  'timeout=<seconds> (60 by default), max_answer=<size> (256MiB by default, for example max_answer=64MB)',
+  'timeout=<seconds> (60 by default), max_answer=<size> (256MiB by default, for example max_answer=64MB)'
 ].join('\n');
 
 const SECRET_KEYS = new Set<string>(['password', 'key'] satisfies SecretArg[]);
@@ -43,24 +49,36 @@ export class TypedSecretError extends ConnectArgsError {
   override readonly code = 'SEARCHBOOK_ERR_TYPED_SECRET';
   constructor(
     message: string,
-    readonly option: 'password' | 'key' | 'address',
+    readonly option: 'password' | 'key' | 'address'
   ) {
     super(message);
   }
 }
 
-export function parseConnectArgs(text: string, env: (name: string) => string | undefined): ConnectArgs {
+export function parseConnectArgs(
+  text: string,
+  env: (name: string) => string | undefined
+): ConnectArgs {
   return parseConnectAddress(text, env).args;
 }
 
 /** parseConnectArgs, also telling which environment variables the secrets came from. */
-export function parseConnectAddress(text: string, env: (name: string) => string | undefined): { args: ConnectArgs; envNames: SecretEnvNames } {
+export function parseConnectAddress(
+  text: string,
+  env: (name: string) => string | undefined
+): { args: ConnectArgs; envNames: SecretEnvNames } {
   const envNames: SecretEnvNames = {};
   const [engine, address, ...options] = text.trim().split(/\s+/);
-  if (!engine || !address) throw new ConnectArgsError(`%connect needs an engine and an address, for example:\n${CONNECT_USAGE}`);
+  if (!engine || !address) {
+    throw new ConnectArgsError(
+      `%connect needs an engine and an address, for example:\n${CONNECT_USAGE}`
+    );
+  }
   // The same matcher as the history and the cell's "Remove it" button, so all agree on what was typed.
-  const typed = typedSecretsIn(text).find((s) => s.option !== 'address');
-  if (typed) throw typedSecretError(typed.option === 'key' ? 'key' : 'password');
+  const typed = typedSecretsIn(text).find(s => s.option !== 'address');
+  if (typed) {
+    throw typedSecretError(typed.option === 'key' ? 'key' : 'password');
+  }
   const fields: Record<string, string> = { engine: engine.toLowerCase() };
   for (const option of options) {
     const eq = option.indexOf('=');
@@ -68,74 +86,140 @@ export function parseConnectAddress(text: string, env: (name: string) => string 
       fields[option] = 'true';
       continue;
     }
-    if (eq <= 0) throw new ConnectArgsError(`"${option.split('=')[0]}" is not an option of %connect; write options as name=value, for example:\n${CONNECT_USAGE}`);
+    if (eq <= 0) {
+      throw new ConnectArgsError(
+        `"${option.split('=')[0]}" is not an option of %connect; write options as name=value, for example:\n${CONNECT_USAGE}`
+      );
+    }
     const written = option.slice(0, eq);
     // Secret options are read in any case (PASSWORD=), as the typed-secret matcher reads them.
-    const key = SECRET_KEYS.has(written.toLowerCase()) ? written.toLowerCase() : written;
+    const key = SECRET_KEYS.has(written.toLowerCase())
+      ? written.toLowerCase()
+      : written;
     const value = option.slice(eq + 1);
     if (SECRET_KEYS.has(key)) {
       const { name, secret } = resolveSecret(key, value, env);
       envNames[key as keyof SecretEnvNames] = name;
       fields[key] = secret;
-    } else fields[key] = value;
+    } else {
+      fields[key] = value;
+    }
   }
   const parsed = ConnectOptionsSchema.safeParse(fields);
-  if (!parsed.success) throw new ConnectArgsError(`%connect: ${describeIssue(parsed.error.issues[0])}. For example:\n${CONNECT_USAGE}`);
+  if (!parsed.success) {
+    throw new ConnectArgsError(
+      `%connect: ${describeIssue(parsed.error.issues[0])}. For example:\n${CONNECT_USAGE}`
+    );
+  }
   const { ssl: sslOption, ...rest } = parsed.data;
 
   const rules = engineNamed(parsed.data.engine).connect;
   refuseForeignAddress(rules.refuseAddress, address);
   const inapplicable = rules.refuseOptions(parsed.data);
-  if (inapplicable) throw new ConnectArgsError(inapplicable);
-  const written = SCHEME.exec(address)?.[1]?.toLowerCase() as Scheme | undefined;
+  if (inapplicable) {
+    throw new ConnectArgsError(inapplicable);
+  }
+  const written = SCHEME.exec(address)?.[1]?.toLowerCase() as
+    Scheme | undefined;
   const ssl = reconcileSslMode(written, sslOption);
   if (!ssl) {
-    const fix = written === 'https' ? 'write an http:// address for ssl=disabled, or choose an HTTPS mode' : 'write an https:// address (or leave the scheme out) for an HTTPS mode, or ssl=disabled';
-    throw new ConnectArgsError(`%connect: the address says ${written}:// but ssl=${sslOption} says ${sslOption === 'disabled' ? 'plain HTTP' : 'HTTPS'}; ${fix}.`);
+    const fix =
+      written === 'https'
+        ? 'write an http:// address for ssl=disabled, or choose an HTTPS mode'
+        : 'write an https:// address (or leave the scheme out) for an HTTPS mode, or ssl=disabled';
+    throw new ConnectArgsError(
+      `%connect: the address says ${written}:// but ssl=${sslOption} says ${sslOption === 'disabled' ? 'plain HTTP' : 'HTTPS'}; ${fix}.`
+    );
   }
   const url = urlOf(written ? address : `${schemeOf(ssl)}://${address}`);
-  if (url.password) throw new TypedSecretError(`Put no password in the address; write password=\${env:NAME} so it stays out of the notebook.`, 'address');
-  const user = rest.user ?? (url.username ? decodeURIComponent(url.username) : undefined);
+  if (url.password) {
+    throw new TypedSecretError(
+      `Put no password in the address; write password=\${env:NAME} so it stays out of the notebook.`,
+      'address'
+    );
+  }
+  const user =
+    rest.user ?? (url.username ? decodeURIComponent(url.username) : undefined);
   url.username = '';
   const enginePort = !written && !/:\d+(\/|$)/.test(address);
-  return { args: { ...rest, ...(user !== undefined ? { user } : {}), url: url.href.replace(/\/$/, ''), ssl, enginePort }, envNames };
+  return {
+    args: {
+      ...rest,
+      ...(user !== undefined ? { user } : {}),
+      url: url.href.replace(/\/$/, ''),
+      ssl,
+      enginePort
+    },
+    envNames
+  };
 }
 
 /** Refuses the address forms the engine does not take, then a scheme other than http(s), before reading the address. */
-function refuseForeignAddress(refuseAddress: (form: { scheme: string | undefined; userInfo: boolean }) => string | undefined, address: string): void {
+function refuseForeignAddress(
+  refuseAddress: (form: {
+    scheme: string | undefined;
+    userInfo: boolean;
+  }) => string | undefined,
+  address: string
+): void {
   const scheme = ANY_SCHEME.exec(address)?.[1]?.toLowerCase();
   const userInfo = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/)?[^/?#]*@/.test(address);
   const refused = refuseAddress({ scheme, userInfo });
-  if (refused) throw new ConnectArgsError(refused);
+  if (refused) {
+    throw new ConnectArgsError(refused);
+  }
   if (scheme && scheme !== 'http' && scheme !== 'https') {
-    throw new ConnectArgsError(`%connect: ${scheme}:// is not a scheme searchbook connects with; write an http:// or https:// address (or a bare host with ssl=<mode>). For example:\n${CONNECT_USAGE}`);
+    throw new ConnectArgsError(
+      `%connect: ${scheme}:// is not a scheme searchbook connects with; write an http:// or https:// address (or a bare host with ssl=<mode>). For example:\n${CONNECT_USAGE}`
+    );
   }
 }
 
 function urlOf(text: string): URL {
   const checked = z.url({ protocol: /^https?$/ }).safeParse(text);
   // A password typed into the address is not repeated in the message.
-  if (!checked.success) throw new ConnectArgsError(`%connect: "${text.replace(/(\/\/[^/:@]*):[^/@]*@/, '$1:***@')}" is not an http:// or https:// address. For example:\n${CONNECT_USAGE}`);
+  if (!checked.success) {
+    throw new ConnectArgsError(
+      `%connect: "${text.replace(/(\/\/[^/:@]*):[^/@]*@/, '$1:***@')}" is not an http:// or https:// address. For example:\n${CONNECT_USAGE}`
+    );
+  }
   return new URL(checked.data);
 }
 
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {
-  if (!issue) return 'invalid arguments';
+  if (!issue) {
+    return 'invalid arguments';
+  }
   if (issue.code === 'unrecognized_keys') {
-    const known = Object.keys(ConnectOptionsSchema.shape).filter((k) => k !== 'engine');
-    return `${issue.keys.map((k) => `"${k}"`).join(', ')} is not an option of %connect (options: ${known.join(', ')})`;
+    const known = Object.keys(ConnectOptionsSchema.shape).filter(
+      k => k !== 'engine'
+    );
+    return `${issue.keys.map(k => `"${k}"`).join(', ')} is not an option of %connect (options: ${known.join(', ')})`;
   }
   return `${issue.path.join('.') || 'arguments'}: ${issue.message}`;
 }
 
 function typedSecretError(key: SecretArg): TypedSecretError {
-  return new TypedSecretError(`Write ${key}=\${env:NAME} and set NAME in the kernel's environment: a ${key} typed into a cell would be saved in the notebook.`, key);
+  return new TypedSecretError(
+    `Write ${key}=\${env:NAME} and set NAME in the kernel's environment: a ${key} typed into a cell would be saved in the notebook.`,
+    key
+  );
 }
 
-function resolveSecret(key: string, value: string, env: (name: string) => string | undefined): { name: string; secret: string } {
+function resolveSecret(
+  key: string,
+  value: string,
+  env: (name: string) => string | undefined
+): { name: string; secret: string } {
   const match = ENV_REFERENCE.exec(value);
-  if (!match?.[1]) throw typedSecretError(key === 'key' ? 'key' : 'password');
+  if (!match?.[1]) {
+    throw typedSecretError(key === 'key' ? 'key' : 'password');
+  }
   const secret = env(match[1]);
-  if (secret === undefined) throw new ConnectArgsError(`The environment variable ${match[1]} is not set in the kernel's environment; export it before starting Jupyter.`);
+  if (secret === undefined) {
+    throw new ConnectArgsError(
+      `The environment variable ${match[1]} is not set in the kernel's environment; export it before starting Jupyter.`
+    );
+  }
   return { name: match[1], secret };
 }

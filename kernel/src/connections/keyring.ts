@@ -48,17 +48,26 @@ export class PlatformKeyring implements SecretStore {
     return this.guard(() => entry.deleteCredential());
   }
 
-  private async entry(account: string): Promise<InstanceType<KeyringModule['AsyncEntry']>> {
+  private async entry(
+    account: string
+  ): Promise<InstanceType<KeyringModule['AsyncEntry']>> {
     // Loaded on first use: the native module is not needed to start the kernel.
     const keyring = await (this.module ??= import('@napi-rs/keyring'));
-    return this.guard(async () => new keyring.AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } }));
+    return this.guard(
+      async () =>
+        new keyring.AsyncEntry(KEYRING_SERVICE, account, {
+          linux: { store: 'secret-service' }
+        })
+    );
   }
 
   private async guard<T>(operation: () => Promise<T>): Promise<T> {
     try {
       return await operation();
     } catch (err) {
-      throw new KeyringUnavailable(`no OS keyring is available (${firstLine((err as Error).message)})`);
+      throw new KeyringUnavailable(
+        `no OS keyring is available (${firstLine((err as Error).message)})`
+      );
     }
   }
 }

@@ -1,5 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { type Driver, type EngineIdentity, type EngineName } from '../engine/driver';
+import {
+  type Driver,
+  type EngineIdentity,
+  type EngineName
+} from '../engine/driver';
 import { ConnectionFailedError } from '../engine/errors';
 import { engineNamed } from '../engines/registry';
 import type { TransportOptions } from '../engine/http/transport';
@@ -28,19 +32,27 @@ export const CONNECT_WAIT_MS = 10_000;
  * Opens a connection and checks what answers. `waiting` hears, before the check, what the
  * connection waits for, so a server that accepts and never answers is not a silent wait.
  */
-export async function openConnection(args: ConnectArgs, signal: AbortSignal, waiting?: (what: string) => void): Promise<Connection> {
+export async function openConnection(
+  args: ConnectArgs,
+  signal: AbortSignal,
+  waiting?: (what: string) => void
+): Promise<Connection> {
   const descriptor = engineNamed(args.engine);
   const engine = await descriptor.load();
   const settings = engine.connectionSettings(args);
   const url = new URL(args.url);
-  if (args.enginePort) url.port = String(descriptor.defaultPort(args.ssl));
+  if (args.enginePort) {
+    url.port = String(descriptor.defaultPort(args.ssl));
+  }
   const address = `${url.protocol}//${url.host}`;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-  const name = args.name ?? `${descriptor.namePrefix}-${url.hostname.replace(/[[\]]/g, '')}-${port}`;
+  const name =
+    args.name ??
+    `${descriptor.namePrefix}-${url.hostname.replace(/[[\]]/g, '')}-${port}`;
   const tls = settings.verification && {
     // Skip TLS Verification overrides every mode (drivers.md 2.1, 2.2).
     verification: args.skip_verify ? ('none' as const) : settings.verification,
-    ...(args.ca ? { ca: await readCaFile(args.ca) } : {}),
+    ...(args.ca ? { ca: await readCaFile(args.ca) } : {})
   };
   const options: TransportOptions = {
     baseUrl: address,
@@ -50,31 +62,56 @@ export async function openConnection(args: ConnectArgs, signal: AbortSignal, wai
     largeAnswerAdvice: engine.largeAnswerAdvice,
     ...(tls ? { tls } : {}),
     ...(args.timeout ? { timeoutMs: args.timeout * 1000 } : {}),
-    ...(args.max_answer ? { maxAnswerBytes: args.max_answer } : {}),
+    ...(args.max_answer ? { maxAnswerBytes: args.max_answer } : {})
   };
   const { Transport } = await import('../engine/http/transport');
   const driver = engine.createDriver(new Transport(options));
   const waitMs = args.timeout ? args.timeout * 1000 : CONNECT_WAIT_MS;
-  waiting?.(`Connecting to ${descriptor.displayName} at ${address}: waiting for its answer (at most ${waitMs / 1000} s)`);
+  waiting?.(
+    `Connecting to ${descriptor.displayName} at ${address}: waiting for its answer (at most ${waitMs / 1000} s)`
+  );
   const bound = AbortSignal.timeout(waitMs);
   try {
-    const identity = await probe(driver, AbortSignal.any([signal, bound]), () => bound.aborted && !signal.aborted, address, waitMs);
+    const identity = await probe(
+      driver,
+      AbortSignal.any([signal, bound]),
+      () => bound.aborted && !signal.aborted,
+      address,
+      waitMs
+    );
     // An engine without users refuses user= and user@ in %connect, so a user here is always one it has.
     const user = args.user !== undefined ? { user: args.user } : {};
-    return { name, engine: args.engine, engineLabel: descriptor.displayName, address, ssl: args.ssl, ...user, identity, driver };
+    return {
+      name,
+      engine: args.engine,
+      engineLabel: descriptor.displayName,
+      address,
+      ssl: args.ssl,
+      ...user,
+      identity,
+      driver
+    };
   } catch (err) {
     await driver.close();
     throw err;
   }
 }
 
-async function probe(driver: Driver, signal: AbortSignal, timedOut: () => boolean, address: string, waitMs: number): Promise<EngineIdentity> {
+async function probe(
+  driver: Driver,
+  signal: AbortSignal,
+  timedOut: () => boolean,
+  address: string,
+  waitMs: number
+): Promise<EngineIdentity> {
   try {
     return await driver.probe(signal);
   } catch (err) {
-    if (!timedOut()) throw err;
+    if (!timedOut()) {
+      throw err;
+    }
     throw new ConnectionFailedError(
-      `Connection failed: ${address} accepted the connection but did not answer within ${waitMs / 1000} s. Check that this is the engine's HTTP address and port (another service may accept connections without answering), or wait longer with timeout=<seconds>.`,
+      `Connection failed: ${address} accepted the connection but did not answer within ${waitMs / 1000} s. Check that this is the engine's HTTP address and port (another service may accept connections without answering), or wait longer with timeout=<seconds>.`
     );
   }
 }
@@ -84,8 +121,14 @@ async function readCaFile(file: string): Promise<string> {
   try {
     pem = await readFile(file, 'utf8');
   } catch (err) {
-    throw new ConnectArgsError(`%connect: cannot read the CA file ca=${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the path of a PEM file the kernel can read.`);
+    throw new ConnectArgsError(
+      `%connect: cannot read the CA file ca=${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the path of a PEM file the kernel can read.`
+    );
   }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConnectArgsError(`%connect: ca=${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`);
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConnectArgsError(
+      `%connect: ca=${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`
+    );
+  }
   return pem;
 }

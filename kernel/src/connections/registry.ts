@@ -4,7 +4,10 @@ import type { Connection } from './open-connection';
  * Told when a connection ends: replaced by one of the same name (`%connect` again), or closed
  * (`by` undefined). What it returns is awaited before the connection's driver closes.
  */
-export type ConnectionEnded = (ended: Connection, by: Connection | undefined) => Promise<void> | void;
+export type ConnectionEnded = (
+  ended: Connection,
+  by: Connection | undefined
+) => Promise<void> | void;
 
 /** The connections open in this kernel, and which one cells use. */
 export class ConnectionRegistry {
@@ -18,7 +21,9 @@ export class ConnectionRegistry {
     this.activeName = connection.name;
     if (previous && previous !== connection) {
       // Its driver closes after the listeners are done, so what was read through it can still be released.
-      void this.ended(previous, connection).then(() => previous.driver.close()).catch(() => undefined);
+      void this.ended(previous, connection)
+        .then(() => previous.driver.close())
+        .catch(() => undefined);
     }
   }
 
@@ -37,14 +42,18 @@ export class ConnectionRegistry {
     const connection = this.open.get(name);
     if (!connection) {
       const names = [...this.open.keys()];
-      throw new Error(`No open connection is named "${name}". ${names.length ? `Open: ${names.join(', ')}.` : 'Open one with %connect.'}`);
+      throw new Error(
+        `No open connection is named "${name}". ${names.length ? `Open: ${names.join(', ')}.` : 'Open one with %connect.'}`
+      );
     }
     this.activeName = name;
     return connection;
   }
 
   get active(): Connection | undefined {
-    return this.activeName === undefined ? undefined : this.open.get(this.activeName);
+    return this.activeName === undefined
+      ? undefined
+      : this.open.get(this.activeName);
   }
 
   list(): Connection[] {
@@ -54,13 +63,20 @@ export class ConnectionRegistry {
   async closeAll(): Promise<void> {
     const closing = [...this.open.values()];
     this.open.clear();
-    await Promise.all(closing.map(async (c) => {
-      await this.ended(c, undefined);
-      await c.driver.close();
-    }));
+    await Promise.all(
+      closing.map(async c => {
+        await this.ended(c, undefined);
+        await c.driver.close();
+      })
+    );
   }
 
-  private async ended(connection: Connection, by: Connection | undefined): Promise<void> {
-    await Promise.allSettled([...this.endedListeners].map(async (listener) => listener(connection, by)));
+  private async ended(
+    connection: Connection,
+    by: Connection | undefined
+  ): Promise<void> {
+    await Promise.allSettled(
+      [...this.endedListeners].map(async listener => listener(connection, by))
+    );
   }
 }

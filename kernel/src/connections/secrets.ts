@@ -5,7 +5,11 @@
  * connection only. No message here ever holds a secret.
  */
 import type { ConnectArgs, SecretArg } from '../engine/connect-options';
-import { ENV_REFERENCE, type SecretField, type SecretRef } from '../engine/profile-fields';
+import {
+  ENV_REFERENCE,
+  type SecretField,
+  type SecretRef
+} from '../engine/profile-fields';
 import { engineNamed } from '../engines/registry';
 import { KeyringUnavailable, type SecretStore } from './keyring';
 import { connectionUrl } from './profile-url';
@@ -30,7 +34,7 @@ export interface SecretSources {
 export class SecretUnavailable extends Error {
   constructor(
     message: string,
-    readonly hint: string,
+    readonly hint: string
   ) {
     super(message);
   }
@@ -41,59 +45,107 @@ export function missingSecrets(args: ConnectArgs): SecretNeed[] {
   const engine = engineNamed(args.engine);
   return engine
     .secretsUsed(args)
-    .filter((arg) => args[arg] === undefined)
-    .flatMap((arg) => {
+    .filter(arg => args[arg] === undefined)
+    .flatMap(arg => {
       const secret = engine.secrets[arg];
       return secret ? [{ field: secret.field, arg }] : [];
     });
 }
 
 /** Fills each needed secret from its reference, else from the prompt; returns the filled arguments. */
-export async function fillSecrets(args: ConnectArgs, needs: SecretNeed[], sources: SecretSources, profile?: { name: string; file: string }): Promise<ConnectArgs> {
+export async function fillSecrets(
+  args: ConnectArgs,
+  needs: SecretNeed[],
+  sources: SecretSources,
+  profile?: { name: string; file: string }
+): Promise<ConnectArgs> {
   const filled = { ...args };
-  for (const need of needs) filled[need.arg] = await obtain(args, need, sources, profile);
+  for (const need of needs) {
+    filled[need.arg] = await obtain(args, need, sources, profile);
+  }
   return filled;
 }
 
-async function obtain(args: ConnectArgs, need: SecretNeed, sources: SecretSources, profile: { name: string; file: string } | undefined): Promise<string> {
+async function obtain(
+  args: ConnectArgs,
+  need: SecretNeed,
+  sources: SecretSources,
+  profile: { name: string; file: string } | undefined
+): Promise<string> {
   const what = describeSecret(args, need);
   let reason: string;
-  const env = typeof need.ref === 'string' ? ENV_REFERENCE.exec(need.ref)?.[1] : undefined;
+  const env =
+    typeof need.ref === 'string'
+      ? ENV_REFERENCE.exec(need.ref)?.[1]
+      : undefined;
   if (need.ref && typeof need.ref === 'object') {
     const account = need.ref.keyring;
     try {
       const secret = await sources.keyring.get(account);
-      if (secret !== undefined) return secret;
+      if (secret !== undefined) {
+        return secret;
+      }
       reason = `${sources.keyring.label} has no entry "${account}"`;
     } catch (err) {
-      if (!(err instanceof KeyringUnavailable)) throw err;
+      if (!(err instanceof KeyringUnavailable)) {
+        throw err;
+      }
       reason = err.message;
     }
   } else if (env) {
     const secret = sources.env(env);
-    if (secret !== undefined) return secret;
+    if (secret !== undefined) {
+      return secret;
+    }
     reason = `the environment variable ${env} is not set in the kernel's environment`;
   } else {
-    reason = profile ? `profile "${profile.name}" does not say where it is` : 'none was given';
+    reason = profile
+      ? `profile "${profile.name}" does not say where it is`
+      : 'none was given';
   }
   if (sources.prompt) {
-    const typed = await sources.prompt(`${capitalize(what)} for ${connectionUrl(args)}${profile ? ` (profile "${profile.name}")` : ''}: `);
-    if (typed === '') throw new SecretUnavailable(`Nothing was typed for ${what}, so nothing was sent: run the cell again and type it at the prompt.`, howToProvide(need, profile));
+    const typed = await sources.prompt(
+      `${capitalize(what)} for ${connectionUrl(args)}${profile ? ` (profile "${profile.name}")` : ''}: `
+    );
+    if (typed === '') {
+      throw new SecretUnavailable(
+        `Nothing was typed for ${what}, so nothing was sent: run the cell again and type it at the prompt.`,
+        howToProvide(need, profile)
+      );
+    }
     return typed;
   }
-  throw new SecretUnavailable(`${capitalize(what)} is needed to connect, but ${reason}; this frontend cannot be asked for it (it does not allow input), so nothing was sent.`, howToProvide(need, profile));
+  throw new SecretUnavailable(
+    `${capitalize(what)} is needed to connect, but ${reason}; this frontend cannot be asked for it (it does not allow input), so nothing was sent.`,
+    howToProvide(need, profile)
+  );
 }
 
 function describeSecret(args: ConnectArgs, need: SecretNeed): string {
-  return engineNamed(args.engine).secrets[need.arg]?.describe(args) ?? `the ${need.field}`;
+  return (
+    engineNamed(args.engine).secrets[need.arg]?.describe(args) ??
+    `the ${need.field}`
+  );
 }
 
-function howToProvide(need: SecretNeed, profile: { name: string; file: string } | undefined): string {
+function howToProvide(
+  need: SecretNeed,
+  profile: { name: string; file: string } | undefined
+): string {
   const option = need.arg === 'password' ? 'password' : 'key';
   const lines = ['Provide it in one of these ways:'];
-  if (profile) lines.push(`- write "${need.field}": "\${env:NAME}" in profile "${profile.name}" in ${profile.file}, and set NAME in the environment that starts Jupyter;`);
-  else lines.push(`- write ${option}=\${env:NAME} in the %connect line, and set NAME in the environment that starts Jupyter;`);
-  lines.push('- or run the cell in a frontend that asks for it (JupyterLab, Jupyter Notebook; nbclient and nbconvert do not).');
+  if (profile) {
+    lines.push(
+      `- write "${need.field}": "\${env:NAME}" in profile "${profile.name}" in ${profile.file}, and set NAME in the environment that starts Jupyter;`
+    );
+  } else {
+    lines.push(
+      `- write ${option}=\${env:NAME} in the %connect line, and set NAME in the environment that starts Jupyter;`
+    );
+  }
+  lines.push(
+    '- or run the cell in a frontend that asks for it (JupyterLab, Jupyter Notebook; nbclient and nbconvert do not).'
+  );
   return lines.join('\n');
 }
 

@@ -40,14 +40,18 @@ function isLetter(code: number): boolean {
 
 function wordAt(text: string, at: number): string {
   let end = at;
-  while (end < text.length && isLetter(text.charCodeAt(end))) end++;
+  while (end < text.length && isLetter(text.charCodeAt(end))) {
+    end++;
+  }
   return text.slice(at, end);
 }
 
 /** Offset of the first non-blank character of the line starting at `at`. */
 export function skipBlanks(text: string, at: number): number {
   let i = at;
-  while (i < text.length && isBlank(text.charCodeAt(i))) i++;
+  while (i < text.length && isBlank(text.charCodeAt(i))) {
+    i++;
+  }
   return i;
 }
 
@@ -60,16 +64,26 @@ export function isCommentAt(text: string, at: number): boolean {
 /** The line (first non-blank at `at`) is `METHOD` followed by a blank or line end. */
 export function isMethodLineAt(text: string, at: number): boolean {
   const word = wordAt(text, at);
-  if (!METHOD_SET.has(word.toUpperCase())) return false;
+  if (!METHOD_SET.has(word.toUpperCase())) {
+    return false;
+  }
   const after = at + word.length;
-  return after >= text.length || isBlank(text.charCodeAt(after)) || text.charCodeAt(after) === CH_NL;
+  return (
+    after >= text.length ||
+    isBlank(text.charCodeAt(after)) ||
+    text.charCodeAt(after) === CH_NL
+  );
 }
 
 /** At depth 0: does this line start a request or magic rather than continue an NDJSON/JSON body? */
 export function startsNewItemAt(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
-  if (code === 37) return true; // %
-  if (!isLetter(code)) return false;
+  if (code === 37) {
+    return true;
+  } // %
+  if (!isLetter(code)) {
+    return false;
+  }
   const word = wordAt(text, at);
   return word !== 'true' && word !== 'false' && word !== 'null';
 }
@@ -78,7 +92,12 @@ export function startsNewItemAt(text: string, at: number): boolean {
  * Scans from `start`. When `atLineStart` is false (a `%set` value after `=`), the block also
  * ends at the first line start reached at depth 0, since a one-line value must not eat the next line.
  */
-export function scanBlock(text: string, start: number, atLineStart: boolean, endAtDepthZeroLine = false): BlockScan {
+export function scanBlock(
+  text: string,
+  start: number,
+  atLineStart: boolean,
+  endAtDepthZeroLine = false
+): BlockScan {
   const n = text.length;
   const comments: Array<[number, number]> = [];
   let depth = 0;
@@ -100,12 +119,36 @@ export function scanBlock(text: string, start: number, atLineStart: boolean, end
             i = stop;
             continue;
           }
-          if (endAtDepthZeroLine && depth === 0) return { end: i, depth, openTriple: false, needsTemplating, comments };
-          if (depth === 0 ? startsNewItemAt(text, first) : text.charCodeAt(first) === 37 || isMethodLineAt(text, first)) {
-            return { end: i, depth, openTriple: false, needsTemplating, comments };
+          if (endAtDepthZeroLine && depth === 0) {
+            return {
+              end: i,
+              depth,
+              openTriple: false,
+              needsTemplating,
+              comments
+            };
+          }
+          if (
+            depth === 0
+              ? startsNewItemAt(text, first)
+              : text.charCodeAt(first) === 37 || isMethodLineAt(text, first)
+          ) {
+            return {
+              end: i,
+              depth,
+              openTriple: false,
+              needsTemplating,
+              comments
+            };
           }
         } else if (endAtDepthZeroLine && depth === 0) {
-          return { end: i, depth, openTriple: false, needsTemplating, comments };
+          return {
+            end: i,
+            depth,
+            openTriple: false,
+            needsTemplating,
+            comments
+          };
         }
         i = first;
         continue;
@@ -113,12 +156,18 @@ export function scanBlock(text: string, start: number, atLineStart: boolean, end
     }
     const code = text.charCodeAt(i);
     if (inTriple) {
-      if (code === CH_QUOTE && text.charCodeAt(i + 1) === CH_QUOTE && text.charCodeAt(i + 2) === CH_QUOTE) {
+      if (
+        code === CH_QUOTE &&
+        text.charCodeAt(i + 1) === CH_QUOTE &&
+        text.charCodeAt(i + 2) === CH_QUOTE
+      ) {
         inTriple = false;
         i += 3;
         continue;
       }
-      if (code === CH_NL) lineStart = true;
+      if (code === CH_NL) {
+        lineStart = true;
+      }
       i++;
       continue;
     }
@@ -128,18 +177,24 @@ export function scanBlock(text: string, start: number, atLineStart: boolean, end
         i += text.charCodeAt(i + 1) === CH_NL ? 1 : 2;
         continue;
       }
-      if (code === CH_QUOTE) inString = false;
-      else if (code === CH_NL) {
+      if (code === CH_QUOTE) {
+        inString = false;
+      } else if (code === CH_NL) {
         // JSON strings cannot span lines: close it here so request detection keeps working.
         inString = false;
         lineStart = true;
-      } else if (code === CH_DOLLAR && text.charCodeAt(i + 1) === CH_LBRACE) needsTemplating = true;
+      } else if (code === CH_DOLLAR && text.charCodeAt(i + 1) === CH_LBRACE) {
+        needsTemplating = true;
+      }
       i++;
       continue;
     }
     switch (code) {
       case CH_QUOTE:
-        if (text.charCodeAt(i + 1) === CH_QUOTE && text.charCodeAt(i + 2) === CH_QUOTE) {
+        if (
+          text.charCodeAt(i + 1) === CH_QUOTE &&
+          text.charCodeAt(i + 2) === CH_QUOTE
+        ) {
           inTriple = true;
           needsTemplating = true;
           i += 3;
@@ -153,13 +208,17 @@ export function scanBlock(text: string, start: number, atLineStart: boolean, end
         break;
       case CH_RBRACE:
       case CH_RBRACKET:
-        if (depth > 0) depth--;
+        if (depth > 0) {
+          depth--;
+        }
         break;
       case CH_NL:
         lineStart = true;
         break;
       case CH_DOLLAR:
-        if (text.charCodeAt(i + 1) === CH_LBRACE) needsTemplating = true;
+        if (text.charCodeAt(i + 1) === CH_LBRACE) {
+          needsTemplating = true;
+        }
         break;
       default:
         break;

@@ -2,7 +2,12 @@
  * Splits a cell into its items (request with body extent, magic, stray body text) without
  * judging them, so parsing, is-complete and completion agree on where each item starts and ends.
  */
-import { isCommentAt, scanBlock, skipBlanks, type BlockScan } from './block-scan';
+import {
+  isCommentAt,
+  scanBlock,
+  skipBlanks,
+  type BlockScan
+} from './block-scan';
 
 interface SegmentBase {
   /** 1-based line of the item's first line. */
@@ -65,8 +70,16 @@ export function splitCell(text: string): Segment[] {
     }
     let end: number;
     if (code === 37) {
-      const segment: MagicSegment = { kind: 'magic', line, at: first, lineEnd, end: lineEnd };
-      const head = /^%set\b[ \t]*[^\s=]*[ \t]*=[ \t]*/i.exec(text.slice(first, lineEnd));
+      const segment: MagicSegment = {
+        kind: 'magic',
+        line,
+        at: first,
+        lineEnd,
+        end: lineEnd
+      };
+      const head = /^%set\b[ \t]*[^\s=]*[ \t]*=[ \t]*/i.exec(
+        text.slice(first, lineEnd)
+      );
       if (head) {
         const start = first + head[0].length;
         const scan = scanBlock(text, start, false, true);
@@ -84,7 +97,15 @@ export function splitCell(text: string): Segment[] {
       const bodyStart = Math.min(lineEnd + 1, text.length);
       const body = scanBlock(text, bodyStart, true);
       end = body.end;
-      segments.push({ kind: 'request', line, at: first, lineEnd, end, bodyStart, body });
+      segments.push({
+        kind: 'request',
+        line,
+        at: first,
+        lineEnd,
+        end,
+        bodyStart,
+        body
+      });
     } else {
       const scan = scanBlock(text, first, false);
       end = scan.end;

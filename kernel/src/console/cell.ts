@@ -6,7 +6,14 @@ import type { ExportFormatName } from '../../../contracts/export-formats';
 import type { JsonValue } from '../../../contracts/json';
 import type { Refusal } from './refusal';
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+export const HTTP_METHODS = [
+  'GET',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'HEAD'
+] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export type { JsonValue };
@@ -60,4 +67,5 @@ export type CellItem = ConsoleRequest | ConsoleMagic;
 /** Why a cell was refused: nothing of it is sent (see refusal.ts). */
 export type { Refusal };
 
-export type ParseResult = { ok: true; items: CellItem[] } | { ok: false; refusal: Refusal };
+export type ParseResult =
+  { ok: true; items: CellItem[] } | { ok: false; refusal: Refusal };

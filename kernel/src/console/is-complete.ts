@@ -16,15 +16,31 @@ export interface IsCompleteResult {
  * Without `scope`, references to variables and environment variables are not judged
  * (the kernel's scope decides them when the cell runs).
  */
-export function isComplete(text: string, scope?: VariableScope): IsCompleteResult {
+export function isComplete(
+  text: string,
+  scope?: VariableScope
+): IsCompleteResult {
   const segments = splitCell(text);
   const last = segments[segments.length - 1];
-  const open = last?.kind === 'request' ? last.body : last?.kind === 'magic' ? (last.value ?? last.body)?.scan : undefined;
+  const open =
+    last?.kind === 'request'
+      ? last.body
+      : last?.kind === 'magic'
+        ? (last.value ?? last.body)?.scan
+        : undefined;
   if (open && (open.openTriple || open.depth > 0)) {
-    return { status: 'incomplete', indent: open.openTriple ? '' : '  '.repeat(open.depth) };
+    return {
+      status: 'incomplete',
+      indent: open.openTriple ? '' : '  '.repeat(open.depth)
+    };
   }
   const result = parseCell(text, scope ?? new VariableScope(() => undefined));
-  if (result.ok) return { status: 'complete' };
-  const unjudged = scope === undefined && (result.refusal.code === 'SEARCHBOOK_ERR_UNKNOWN_VARIABLE' || result.refusal.code === 'SEARCHBOOK_ERR_UNSET_ENVIRONMENT_VARIABLE');
+  if (result.ok) {
+    return { status: 'complete' };
+  }
+  const unjudged =
+    scope === undefined &&
+    (result.refusal.code === 'SEARCHBOOK_ERR_UNKNOWN_VARIABLE' ||
+      result.refusal.code === 'SEARCHBOOK_ERR_UNSET_ENVIRONMENT_VARIABLE');
   return { status: unjudged ? 'complete' : 'invalid' };
 }

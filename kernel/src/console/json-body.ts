@@ -9,7 +9,12 @@ import type { BlockScan } from './block-scan';
 import { isCommentAt, skipBlanks } from './block-scan';
 import { refuse, withForm } from './refusal';
 import { positionAt } from './text-position';
-import { readVarRef, resolveVarRef, valueText, type ResolveOptions } from './var-ref';
+import {
+  readVarRef,
+  resolveVarRef,
+  valueText,
+  type ResolveOptions
+} from './var-ref';
 import type { VariableScope } from './variables';
 
 export interface BodyOptions extends ResolveOptions {
@@ -32,16 +37,23 @@ export function parseBody(
   start: number,
   scan: BlockScan,
   scope: VariableScope,
-  options: BodyOptions,
+  options: BodyOptions
 ): JsonValue[] {
   if (!scan.needsTemplating) {
     const fast = tryJsonParse(text, start, scan, options.multi);
-    if (fast) return fast;
+    if (fast) {
+      return fast;
+    }
   }
   return new BodyParser(text, start, scan.end, scope, options).parseAll();
 }
 
-function tryJsonParse(text: string, start: number, scan: BlockScan, multi: boolean): JsonValue[] | undefined {
+function tryJsonParse(
+  text: string,
+  start: number,
+  scan: BlockScan,
+  multi: boolean
+): JsonValue[] | undefined {
   let source = text.slice(start, scan.end);
   if (scan.comments.length > 0) {
     // Blank comment lines in place so that a fallback error still points at the right column.
@@ -55,10 +67,14 @@ function tryJsonParse(text: string, start: number, scan: BlockScan, multi: boole
     source = parts.join('');
   }
   try {
-    if (!multi) return NON_BLANK.test(source) ? [JSON.parse(source) as JsonValue] : [];
+    if (!multi) {
+      return NON_BLANK.test(source) ? [JSON.parse(source) as JsonValue] : [];
+    }
     const values: JsonValue[] = [];
     for (const line of source.split('\n')) {
-      if (line.length > 0 && NON_BLANK.test(line)) values.push(JSON.parse(line) as JsonValue);
+      if (line.length > 0 && NON_BLANK.test(line)) {
+        values.push(JSON.parse(line) as JsonValue);
+      }
     }
     return values;
   } catch {
@@ -66,18 +82,31 @@ function tryJsonParse(text: string, start: number, scan: BlockScan, multi: boole
   }
 }
 
-function setKey(target: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
+function setKey(
+  target: { [key: string]: JsonValue },
+  key: string,
+  value: JsonValue
+): void {
   if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true
+    });
   } else {
     target[key] = value;
   }
 }
 
 function describeChar(ch: string | undefined): string {
-  if (ch === undefined) return 'the end of the body';
+  if (ch === undefined) {
+    return 'the end of the body';
+  }
   const code = ch.charCodeAt(0);
-  if (code < 0x20 || code === 0x7f) return `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (code < 0x20 || code === 0x7f) {
+    return `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  }
   return `'${ch}'`;
 }
 
@@ -90,7 +119,7 @@ class BodyParser {
     private readonly start: number,
     private readonly end: number,
     private readonly scope: VariableScope,
-    private readonly options: BodyOptions,
+    private readonly options: BodyOptions
   ) {
     this.i = start;
   }
@@ -105,7 +134,9 @@ class BodyParser {
         this.fail(
           `unexpected ${describeChar(this.text[this.i])} after the JSON value`,
           this.options.singleValueAdvice ??
-            withForm('A body holds one JSON value. Only _bulk, _msearch and Typesense documents/import take one JSON value a line.'),
+            withForm(
+              'A body holds one JSON value. Only _bulk, _msearch and Typesense documents/import take one JSON value a line.'
+            )
         );
       }
     }
@@ -114,27 +145,51 @@ class BodyParser {
 
   private fail(problem: string, advice?: string, at = this.i): never {
     const { line, column } = positionAt(this.text, at);
-    const hint = advice ?? this.options.errorAdvice ?? withForm('Fix the JSON body of the request.');
-    refuse('InvalidJSON', `Invalid JSON at line ${line}, column ${column}: ${problem}`, hint, { line, column });
+    const hint =
+      advice ??
+      this.options.errorAdvice ??
+      withForm('Fix the JSON body of the request.');
+    refuse(
+      'InvalidJSON',
+      `Invalid JSON at line ${line}, column ${column}: ${problem}`,
+      hint,
+      { line, column }
+    );
   }
 
   private failUnexpected(expected: string): never {
-    if (this.i < this.end) this.fail(`expected ${expected}, found ${describeChar(this.text[this.i])}`);
+    if (this.i < this.end) {
+      this.fail(
+        `expected ${expected}, found ${describeChar(this.text[this.i])}`
+      );
+    }
     // Point just after the last thing typed, not at the start of the next request's line.
     let at = this.end;
-    while (at > this.start && /\s/.test(this.text[at - 1] as string)) at--;
-    this.fail(`expected ${expected}, found ${describeChar(undefined)}`, undefined, at);
+    while (at > this.start && /\s/.test(this.text[at - 1] as string)) {
+      at--;
+    }
+    this.fail(
+      `expected ${expected}, found ${describeChar(undefined)}`,
+      undefined,
+      at
+    );
   }
 
   private skipSpace(): void {
     const { text, end } = this;
     let i = this.i;
-    if (i === this.start && this.options.startsAtLineStart) i = this.skipCommentLine(i);
+    if (i === this.start && this.options.startsAtLineStart) {
+      i = this.skipCommentLine(i);
+    }
     while (i < end) {
       const code = text.charCodeAt(i);
-      if (code === 32 || code === 9 || code === 13) i++;
-      else if (code === 10) i = this.skipCommentLine(i + 1);
-      else break;
+      if (code === 32 || code === 9 || code === 13) {
+        i++;
+      } else if (code === 10) {
+        i = this.skipCommentLine(i + 1);
+      } else {
+        break;
+      }
     }
     this.i = i;
   }
@@ -166,14 +221,22 @@ class BodyParser {
       case 110:
         return this.literal('null', null);
       default:
-        if (code === 45 || (code >= 48 && code <= 57)) return this.number();
-        if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) return this.failUnexpected('a JSON value (strings need double quotes)');
+        if (code === 45 || (code >= 48 && code <= 57)) {
+          return this.number();
+        }
+        if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
+          return this.failUnexpected(
+            'a JSON value (strings need double quotes)'
+          );
+        }
         return this.failUnexpected('a JSON value');
     }
   }
 
   private enter(): void {
-    if (++this.depth > MAX_DEPTH) this.fail(`nested deeper than ${MAX_DEPTH} levels`);
+    if (++this.depth > MAX_DEPTH) {
+      this.fail(`nested deeper than ${MAX_DEPTH} levels`);
+    }
   }
 
   private object(): JsonValue {
@@ -187,14 +250,20 @@ class BodyParser {
       return result;
     }
     for (;;) {
-      if (this.i >= this.end || this.text.charCodeAt(this.i) !== 34) this.failUnexpected("a string key in double quotes");
+      if (this.i >= this.end || this.text.charCodeAt(this.i) !== 34) {
+        this.failUnexpected('a string key in double quotes');
+      }
       const key = this.string();
       this.skipSpace();
-      if (this.i >= this.end || this.text.charCodeAt(this.i) !== 58) this.failUnexpected("':'");
+      if (this.i >= this.end || this.text.charCodeAt(this.i) !== 58) {
+        this.failUnexpected("':'");
+      }
       this.i++;
       this.skipSpace();
       setKey(result, key, this.value());
-      if (this.closesAfterItem(125, "',' or '}'")) return result;
+      if (this.closesAfterItem(125, "',' or '}'")) {
+        return result;
+      }
     }
   }
 
@@ -210,7 +279,9 @@ class BodyParser {
     }
     for (;;) {
       result.push(this.value());
-      if (this.closesAfterItem(93, "',' or ']'")) return result;
+      if (this.closesAfterItem(93, "',' or ']'")) {
+        return result;
+      }
     }
   }
 
@@ -225,7 +296,11 @@ class BodyParser {
       if (this.i < this.end && this.text.charCodeAt(this.i) === close) {
         const bracket = String.fromCharCode(close);
         // The fix is plain, so the general request form would only bury it.
-        this.fail(`a trailing comma before '${bracket}'`, `Remove the comma after the last ${close === 125 ? 'member' : 'element'}: JSON allows no comma before '${bracket}'.`, comma);
+        this.fail(
+          `a trailing comma before '${bracket}'`,
+          `Remove the comma after the last ${close === 125 ? 'member' : 'element'}: JSON allows no comma before '${bracket}'.`,
+          comma
+        );
       }
       return false;
     }
@@ -238,7 +313,10 @@ class BodyParser {
   }
 
   private literal(word: string, value: boolean | null): JsonValue {
-    if (this.text.startsWith(word, this.i) && this.i + word.length <= this.end) {
+    if (
+      this.text.startsWith(word, this.i) &&
+      this.i + word.length <= this.end
+    ) {
       this.i += word.length;
       return value;
     }
@@ -248,27 +326,44 @@ class BodyParser {
   private number(): JsonValue {
     NUMBER.lastIndex = this.i;
     const match = NUMBER.exec(this.text);
-    if (!match || NUMBER.lastIndex > this.end) return this.failUnexpected('a number');
+    if (!match || NUMBER.lastIndex > this.end) {
+      return this.failUnexpected('a number');
+    }
     this.i = NUMBER.lastIndex;
     return Number(match[0]);
   }
 
   private reference(): JsonValue {
-    if (this.text.charCodeAt(this.i + 1) !== 123) return this.failUnexpected('a JSON value');
+    if (this.text.charCodeAt(this.i + 1) !== 123) {
+      return this.failUnexpected('a JSON value');
+    }
     const ref = readVarRef(this.text, this.i, this.end);
     const value = resolveVarRef(this.text, ref, this.scope, this.options);
     this.i = ref.end;
-    return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+    return typeof value === 'object' && value !== null
+      ? structuredClone(value)
+      : value;
   }
 
   private string(): string {
     const { text, end } = this;
-    if (text.charCodeAt(this.i + 1) === 34 && text.charCodeAt(this.i + 2) === 34) return this.tripleQuoted();
+    if (
+      text.charCodeAt(this.i + 1) === 34 &&
+      text.charCodeAt(this.i + 2) === 34
+    ) {
+      return this.tripleQuoted();
+    }
     let i = this.i + 1;
     let out = '';
     let chunk = i;
     for (;;) {
-      if (i >= end) this.fail('unterminated string: a JSON string must close on its line', undefined, this.i);
+      if (i >= end) {
+        this.fail(
+          'unterminated string: a JSON string must close on its line',
+          undefined,
+          this.i
+        );
+      }
       const code = text.charCodeAt(i);
       if (code === 34) {
         out += text.slice(chunk, i);
@@ -277,7 +372,7 @@ class BodyParser {
       }
       if (code === 92) {
         out += text.slice(chunk, i);
-        i = this.escape(i, (s) => (out += s));
+        i = this.escape(i, s => (out += s));
         chunk = i;
         continue;
       }
@@ -289,8 +384,20 @@ class BodyParser {
         chunk = i;
         continue;
       }
-      if (code === 10) this.fail('unterminated string: a JSON string must close on its line (use """triple quotes""" for text over several lines)', undefined, this.i);
-      if (code < 0x20) this.fail(`${describeChar(text[i])} inside a string; write it as an escape such as \\t or \\n`, undefined, i);
+      if (code === 10) {
+        this.fail(
+          'unterminated string: a JSON string must close on its line (use """triple quotes""" for text over several lines)',
+          undefined,
+          this.i
+        );
+      }
+      if (code < 0x20) {
+        this.fail(
+          `${describeChar(text[i])} inside a string; write it as an escape such as \\t or \\n`,
+          undefined,
+          i
+        );
+      }
       i++;
     }
   }
@@ -324,10 +431,18 @@ class BodyParser {
           emit(String.fromCharCode(parseInt(hex, 16)));
           return at + 6;
         }
-        return this.fail('\\u must be followed by four hex digits', undefined, at);
+        return this.fail(
+          '\\u must be followed by four hex digits',
+          undefined,
+          at
+        );
       }
       default:
-        return this.fail(`invalid escape \\${ch === undefined || ch === '\n' ? '' : ch} in a string`, undefined, at);
+        return this.fail(
+          `invalid escape \\${ch === undefined || ch === '\n' ? '' : ch} in a string`,
+          undefined,
+          at
+        );
     }
   }
 
@@ -335,7 +450,13 @@ class BodyParser {
   private tripleQuoted(): string {
     const open = this.i;
     const close = this.text.indexOf('"""', open + 3);
-    if (close === -1 || close + 3 > this.end) this.fail('unterminated """triple-quoted""" string', withForm('Close the text with """.'), open);
+    if (close === -1 || close + 3 > this.end) {
+      this.fail(
+        'unterminated """triple-quoted""" string',
+        withForm('Close the text with """.'),
+        open
+      );
+    }
     this.i = close + 3;
     return this.text.slice(open + 3, close);
   }

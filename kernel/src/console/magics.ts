@@ -18,37 +18,61 @@ export const MAGICS: readonly MagicInfo[] = [
   {
     name: 'set',
     usage: '%set name = <JSON value>',
-    description: 'Sets a variable for `${name}` in later request paths and bodies. The value is JSON: quote strings.',
-    args: 'required',
+    description:
+      'Sets a variable for `${name}` in later request paths and bodies. The value is JSON: quote strings.',
+    args: 'required'
   },
-  { name: 'vars', usage: '%vars', description: 'Lists the variables set with %set and their values.', args: 'none' },
+  {
+    name: 'vars',
+    usage: '%vars',
+    description: 'Lists the variables set with %set and their values.',
+    args: 'none'
+  },
   {
     name: 'connect',
-    usage: '%connect <profile> | %connect elasticsearch|typesense <address> [options] [--save <profile>]',
+    usage:
+      '%connect <profile> | %connect elasticsearch|typesense <address> [options] [--save <profile>]',
     description:
       'Connects to an Elasticsearch or Typesense server and makes it the active connection: a saved profile by name, or an engine and an address (Elasticsearch: a URL such as https://elastic@localhost:9200). --save keeps it as a profile.',
-    args: 'optional',
+    args: 'optional'
   },
-  { name: 'connections', usage: '%connections', description: 'Lists the open connections and the saved profiles (never their secrets).', args: 'none' },
-  { name: 'profiles', usage: '%profiles [delete <name>]', description: 'Lists the saved connection profiles, or deletes one (and its OS keyring entry).', args: 'optional' },
-  { name: 'use', usage: '%use <connection name>', description: 'Makes another open connection the active one.', args: 'required' },
+  {
+    name: 'connections',
+    usage: '%connections',
+    description:
+      'Lists the open connections and the saved profiles (never their secrets).',
+    args: 'none'
+  },
+  {
+    name: 'profiles',
+    usage: '%profiles [delete <name>]',
+    description:
+      'Lists the saved connection profiles, or deletes one (and its OS keyring entry).',
+    args: 'optional'
+  },
+  {
+    name: 'use',
+    usage: '%use <connection name>',
+    description: 'Makes another open connection the active one.',
+    args: 'required'
+  },
   {
     name: 'export',
     usage: EXPORT_USAGE,
     description:
       'Writes every document of an index or collection to a file (relative to the notebook), with progress. An optional body on the next lines narrows it: an Elasticsearch query, or Typesense {"filter_by": ..., "include_fields": ...}. overwrite replaces an existing file; slices=N reads Elasticsearch in N parallel cursors.',
-    args: 'required',
-  },
+    args: 'required'
+  }
 ];
 
-export const MAGIC_NAMES: readonly string[] = MAGICS.map((m) => m.name);
+export const MAGIC_NAMES: readonly string[] = MAGICS.map(m => m.name);
 
 export function magicInfo(name: string): MagicInfo | undefined {
-  return MAGICS.find((m) => m.name === name);
+  return MAGICS.find(m => m.name === name);
 }
 
 function knownMagicsText(): string {
-  return MAGICS.map((m) => `\`${m.usage}\``).join(', ');
+  return MAGICS.map(m => `\`${m.usage}\``).join(', ');
 }
 
 export interface MagicHead {
@@ -58,27 +82,44 @@ export interface MagicHead {
 }
 
 /** Reads `%name` at `at` (the `%`), refusing unknown names and argument misuse (not `%set` values). */
-export function readMagicHead(cell: string, at: number, lineEnd: number, lineNo: number, column: number): MagicHead {
+export function readMagicHead(
+  cell: string,
+  at: number,
+  lineEnd: number,
+  lineNo: number,
+  column: number
+): MagicHead {
   const match = /^%([A-Za-z_][\w-]*)?/.exec(cell.slice(at, lineEnd));
   const typed = match?.[1] ?? '';
   const name = typed.toLowerCase();
   const info = magicInfo(name);
   if (!info) {
-    const shown = cell.slice(at, Math.min(lineEnd, at + 40)).split(/\s/)[0] ?? '%';
+    const shown =
+      cell.slice(at, Math.min(lineEnd, at + 40)).split(/\s/)[0] ?? '%';
     refuse(
       'UnknownMagic',
       `Unknown magic \`${shown}\` on line ${lineNo}.`,
       `The magics are ${knownMagicsText()}. Requests are written \`METHOD /path\`, for example \`GET /my-index/_search\`.`,
-      { line: lineNo, column },
+      { line: lineNo, column }
     );
   }
   const argsStart = at + 1 + typed.length;
   const args = cell.slice(argsStart, lineEnd).trim();
   if (info.args === 'none' && args !== '') {
-    refuse('InvalidMagic', `%${name} takes no arguments (line ${lineNo}).`, `Write \`${info.usage}\` on a line of its own.`, { line: lineNo, column });
+    refuse(
+      'InvalidMagic',
+      `%${name} takes no arguments (line ${lineNo}).`,
+      `Write \`${info.usage}\` on a line of its own.`,
+      { line: lineNo, column }
+    );
   }
   if (info.args === 'required' && args === '') {
-    refuse('InvalidMagic', `%${name} needs an argument (line ${lineNo}).`, `Write \`${info.usage}\`.`, { line: lineNo, column });
+    refuse(
+      'InvalidMagic',
+      `%${name} needs an argument (line ${lineNo}).`,
+      `Write \`${info.usage}\`.`,
+      { line: lineNo, column }
+    );
   }
   return { name, argsStart };
 }
@@ -89,29 +130,48 @@ export interface SetHead {
   valueStart: number;
 }
 
-export const SET_USAGE = 'Write `%set name = <JSON value>` (JSON: quote strings), for example `%set index = "products"` or `%set size = 10`.';
+export const SET_USAGE =
+  'Write `%set name = <JSON value>` (JSON: quote strings), for example `%set index = "products"` or `%set size = 10`.';
 
 /** Splits `%set name = value` at the `=`; the value itself is parsed as a body. */
-export function readSetHead(cell: string, argsStart: number, lineEnd: number, lineNo: number): SetHead {
-  const match = /^([ \t]*)([^\s=]*)[ \t]*(=)?[ \t]*/.exec(cell.slice(argsStart, lineEnd));
+export function readSetHead(
+  cell: string,
+  argsStart: number,
+  lineEnd: number,
+  lineNo: number
+): SetHead {
+  const match = /^([ \t]*)([^\s=]*)[ \t]*(=)?[ \t]*/.exec(
+    cell.slice(argsStart, lineEnd)
+  );
   const lead = match?.[1] ?? '';
   const variable = match?.[2] ?? '';
-  const column = (at: number): number => at - (cell.lastIndexOf('\n', at - 1) + 1) + 1;
+  const column = (at: number): number =>
+    at - (cell.lastIndexOf('\n', at - 1) + 1) + 1;
   const nameAt = argsStart + lead.length;
   if (!isVariableName(variable)) {
     refuse(
       'InvalidMagic',
       `\`${variable.slice(0, 40)}\` on line ${lineNo} is not a variable name: use letters, digits and _, not starting with a digit.`,
       SET_USAGE,
-      { line: lineNo, column: column(nameAt) },
+      { line: lineNo, column: column(nameAt) }
     );
   }
   const valueStart = argsStart + (match?.[0].length ?? 0);
   if (!match?.[3]) {
-    refuse('InvalidMagic', `%set on line ${lineNo} needs \`=\` after the name.`, SET_USAGE, { line: lineNo, column: column(nameAt + variable.length) });
+    refuse(
+      'InvalidMagic',
+      `%set on line ${lineNo} needs \`=\` after the name.`,
+      SET_USAGE,
+      { line: lineNo, column: column(nameAt + variable.length) }
+    );
   }
   if (valueStart >= lineEnd || /^\s*$/.test(cell.slice(valueStart, lineEnd))) {
-    refuse('InvalidMagic', `%set on line ${lineNo} needs a JSON value after \`=\`.`, SET_USAGE, { line: lineNo, column: column(valueStart) });
+    refuse(
+      'InvalidMagic',
+      `%set on line ${lineNo} needs a JSON value after \`=\`.`,
+      SET_USAGE,
+      { line: lineNo, column: column(valueStart) }
+    );
   }
   return { variable, valueStart };
 }
@@ -121,7 +181,10 @@ export function readSetHead(cell: string, argsStart: number, lineEnd: number, li
  * a Refusal like the parser. Positions in refusals are relative to `args` as its own text.
  * The parser already did this during its dry run and put the result in ConsoleMagic.set.
  */
-export function parseSetArgs(args: string, scope: VariableScope): { name: string; value: JsonValue } {
+export function parseSetArgs(
+  args: string,
+  scope: VariableScope
+): { name: string; value: JsonValue } {
   const text = args.trim();
   const lineEnd = text.indexOf('\n') === -1 ? text.length : text.indexOf('\n');
   const { variable, valueStart } = readSetHead(text, 0, lineEnd, 1);
@@ -131,7 +194,7 @@ export function parseSetArgs(args: string, scope: VariableScope): { name: string
     allowEnv: false,
     startsAtLineStart: false,
     singleValueAdvice: SET_USAGE,
-    errorAdvice: SET_USAGE,
+    errorAdvice: SET_USAGE
   });
   const value = values[0];
   if (value === undefined || scan.end < text.length) {

@@ -3,8 +3,18 @@
  * A dry run: `%set` lines are applied to a copy of the scope so later requests in the same
  * cell see them; the executor applies them for real when it runs each magic.
  */
-import type { CellItem, ConsoleMagic, ConsoleRequest, ParseResult, RequestBody } from './cell';
-import { splitCell, type MagicSegment, type RequestSegment } from './cell-structure';
+import type {
+  CellItem,
+  ConsoleMagic,
+  ConsoleRequest,
+  ParseResult,
+  RequestBody
+} from './cell';
+import {
+  splitCell,
+  type MagicSegment,
+  type RequestSegment
+} from './cell-structure';
 import { parseExportArgs } from './export-args';
 import { parseBody } from './json-body';
 import { readMagicHead, readSetHead, SET_USAGE } from './magics';
@@ -22,62 +32,118 @@ export function takesNdjson(path: string): boolean {
     last === '_bulk' ||
     last === '_msearch' ||
     (last === 'template' && previous === '_msearch') ||
-    (last === 'import' && (previous === 'documents' || previous === 'dictionaries'))
+    (last === 'import' &&
+      (previous === 'documents' || previous === 'dictionaries'))
   );
 }
 
-function parseRequest(text: string, segment: RequestSegment, scope: VariableScope): ConsoleRequest {
-  const { method, path, query, shown } = parseRequestLine(text, segment.at, segment.lineEnd, segment.line, scope);
-  const request: ConsoleRequest = { kind: 'request', method, path, query, line: segment.line, ...(shown ? { shown } : {}) };
+function parseRequest(
+  text: string,
+  segment: RequestSegment,
+  scope: VariableScope
+): ConsoleRequest {
+  const { method, path, query, shown } = parseRequestLine(
+    text,
+    segment.at,
+    segment.lineEnd,
+    segment.line,
+    scope
+  );
+  const request: ConsoleRequest = {
+    kind: 'request',
+    method,
+    path,
+    query,
+    line: segment.line,
+    ...(shown ? { shown } : {})
+  };
   const ndjson = takesNdjson(path);
   const values = parseBody(text, segment.bodyStart, segment.body, scope, {
     multi: ndjson,
     allowEnv: true,
-    startsAtLineStart: true,
+    startsAtLineStart: true
   });
   let body: RequestBody | undefined;
   if (ndjson) {
-    if (values.length > 0) body = { kind: 'ndjson', values };
+    if (values.length > 0) {
+      body = { kind: 'ndjson', values };
+    }
   } else if (values[0] !== undefined) {
     body = { kind: 'json', value: values[0] };
   }
-  if (body) request.body = body;
+  if (body) {
+    request.body = body;
+  }
   return request;
 }
 
-function parseMagic(text: string, segment: MagicSegment, scope: VariableScope): ConsoleMagic {
+function parseMagic(
+  text: string,
+  segment: MagicSegment,
+  scope: VariableScope
+): ConsoleMagic {
   const column = positionAt(text, segment.at).column;
-  const head = readMagicHead(text, segment.at, segment.lineEnd, segment.line, column);
+  const head = readMagicHead(
+    text,
+    segment.at,
+    segment.lineEnd,
+    segment.line,
+    column
+  );
   const magic: ConsoleMagic = {
     kind: 'magic',
     name: head.name,
     args: text.slice(head.argsStart, segment.end).trim(),
-    line: segment.line,
+    line: segment.line
   };
   if (head.name === 'set') {
-    const { variable, valueStart } = readSetHead(text, head.argsStart, segment.lineEnd, segment.line);
+    const { variable, valueStart } = readSetHead(
+      text,
+      head.argsStart,
+      segment.lineEnd,
+      segment.line
+    );
     const value = segment.value;
     if (!value || value.start !== valueStart) {
       // splitCell's quick look at the line must agree with readSetHead; refuse rather than guess.
-      refuse('InvalidMagic', `Cannot read the %set on line ${segment.line}.`, 'Write `%set name = <JSON value>`.', { line: segment.line, column });
+      refuse(
+        'InvalidMagic',
+        `Cannot read the %set on line ${segment.line}.`,
+        'Write `%set name = <JSON value>`.',
+        { line: segment.line, column }
+      );
     }
     const values = parseBody(text, value.start, value.scan, scope, {
       multi: false,
       allowEnv: false,
       startsAtLineStart: false,
       singleValueAdvice: SET_USAGE,
-      errorAdvice: SET_USAGE,
+      errorAdvice: SET_USAGE
     });
     const parsed = values[0];
     if (parsed === undefined) {
-      refuse('InvalidMagic', `%set on line ${segment.line} needs a JSON value after \`=\`.`, 'Write `%set name = <JSON value>`.', { line: segment.line, column });
+      refuse(
+        'InvalidMagic',
+        `%set on line ${segment.line} needs a JSON value after \`=\`.`,
+        'Write `%set name = <JSON value>`.',
+        { line: segment.line, column }
+      );
     }
     magic.set = { name: variable, value: parsed };
     scope.set(variable, parsed);
   }
   if (head.name === 'export') {
-    const args = parseExportArgs(substitute(text, head.argsStart, segment.lineEnd, scope, (value) => value), segment.line);
-    const body = segment.body ? parseBody(text, segment.body.start, segment.body.scan, scope, { multi: false, allowEnv: true, startsAtLineStart: true })[0] : undefined;
+    const args = parseExportArgs(
+      substitute(text, head.argsStart, segment.lineEnd, scope, value => value),
+      segment.line
+    );
+    const body = segment.body
+      ? parseBody(text, segment.body.start, segment.body.scan, scope, {
+          multi: false,
+          allowEnv: true,
+          startsAtLineStart: true
+        })[0]
+      : undefined;
     magic.args = text.slice(head.argsStart, segment.lineEnd).trim();
     magic.export = { ...args, ...(body !== undefined ? { body } : {}) };
   }
@@ -89,20 +155,24 @@ export function parseCell(text: string, scope: VariableScope): ParseResult {
   const items: CellItem[] = [];
   try {
     for (const segment of splitCell(text)) {
-      if (segment.kind === 'request') items.push(parseRequest(text, segment, dryRun));
-      else if (segment.kind === 'magic') items.push(parseMagic(text, segment, dryRun));
-      else {
+      if (segment.kind === 'request') {
+        items.push(parseRequest(text, segment, dryRun));
+      } else if (segment.kind === 'magic') {
+        items.push(parseMagic(text, segment, dryRun));
+      } else {
         const { line, column } = positionAt(text, segment.at);
         refuse(
           'BodyWithoutRequest',
           `Line ${line} holds a body, but no request line comes before it.`,
           withForm('Put the `METHOD /path` line directly above its body.'),
-          { line, column },
+          { line, column }
         );
       }
     }
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, refusal: error };
+    if (error instanceof Refusal) {
+      return { ok: false, refusal: error };
+    }
     throw error;
   }
   return { ok: true, items };

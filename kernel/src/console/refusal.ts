@@ -12,7 +12,7 @@ export const REQUEST_FORM_HINT = [
   'then an optional JSON body on the following lines:',
   '',
   'GET /my-index/_search',
-  '{ "query": { "match": { "title": "shoes" } } }',
+  '{ "query": { "match": { "title": "shoes" } } }'
 ].join('\n');
 
 /** Each kind of refusal by the title a cell's error output shows (its `ename`), with its code. */
@@ -34,7 +34,7 @@ const REFUSAL_CODES = {
   /** A grid filter the engine cannot take. */
   FilterRefused: 'SEARCHBOOK_ERR_FILTER_REFUSED',
   /** An edited grid value the kernel will not send. */
-  ValueRefused: 'SEARCHBOOK_ERR_VALUE_REFUSED',
+  ValueRefused: 'SEARCHBOOK_ERR_VALUE_REFUSED'
 } as const;
 
 export type RefusalTitle = keyof typeof REFUSAL_CODES;
@@ -66,7 +66,7 @@ export class Refusal extends SearchbookError {
     /** What a cell's error output shows as its `ename`. Never compare it: compare `code`. */
     readonly ename: RefusalTitle,
     message: string,
-    options: { hint?: string; where?: Where } = {},
+    options: { hint?: string; where?: Where } = {}
   ) {
     super(message);
     this.code = REFUSAL_CODES[ename];
@@ -76,24 +76,45 @@ export class Refusal extends SearchbookError {
 }
 
 /** Refuses a cell, at its line and column when the problem has a place. */
-export function refuse(ename: RefusalTitle, message: string, hint: string, place?: { line: number; column?: number }): never {
-  throw new Refusal(ename, message, { hint, ...(place ? { where: { kind: 'cell', ...place } } : {}) });
+export function refuse(
+  ename: RefusalTitle,
+  message: string,
+  hint: string,
+  place?: { line: number; column?: number }
+): never {
+  throw new Refusal(ename, message, {
+    hint,
+    ...(place ? { where: { kind: 'cell', ...place } } : {})
+  });
 }
 
 /** A filter of the grid's view the engine cannot take; the message shows under its row. */
 export function filterRefusal(message: string, row: number | 'raw'): Refusal {
-  return new Refusal('FilterRefused', message, { where: { kind: 'filter', row } });
+  return new Refusal('FilterRefused', message, {
+    where: { kind: 'filter', row }
+  });
 }
 
 /** An edited value the kernel will not send, in `column`; `text` places a fault in its JSON text. */
-export function valueRefusal(column: string, message: string, text?: TextPlace): Refusal {
-  return new Refusal('ValueRefused', message, { where: { kind: 'edit', column, ...(text ? { text } : {}) } });
+export function valueRefusal(
+  column: string,
+  message: string,
+  text?: TextPlace
+): Refusal {
+  return new Refusal('ValueRefused', message, {
+    where: { kind: 'edit', column, ...(text ? { text } : {}) }
+  });
 }
 
 /** A refused edit as the panel's protocol carries it: the change's key, the column, and the place in the value's text. */
 export function editRefusal(key: string, refusal: Refusal): EditRefusal {
   const where = refusal.where?.kind === 'edit' ? refusal.where : undefined;
-  return { key, ...(where ? { column: where.column } : {}), message: refusal.message, ...(where?.text ? { line: where.text.line, col: where.text.column } : {}) };
+  return {
+    key,
+    ...(where ? { column: where.column } : {}),
+    message: refusal.message,
+    ...(where?.text ? { line: where.text.line, col: where.text.column } : {})
+  };
 }
 
 /** Hint text: specific advice first, then the general request form. */

@@ -22,7 +22,8 @@ export function isHttpMethod(word: string): word is HttpMethod {
   return METHODS.has(word);
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const LONE_SURROGATE =
+  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** encodeURIComponent throws on unpaired surrogates; a path is no place to carry them anyway. */
 function wellFormed(text: string): string {
@@ -31,16 +32,22 @@ function wellFormed(text: string): string {
 
 /** Characters a substituted value may keep in a path: they cannot change which host is addressed. */
 function encodePathValue(text: string): string {
-  return encodeURIComponent(wellFormed(text)).replace(/%(2F|2C|3A)/gi, (m) => decodeURIComponent(m));
+  return encodeURIComponent(wellFormed(text)).replace(/%(2F|2C|3A)/gi, m =>
+    decodeURIComponent(m)
+  );
 }
 
 function encodeQueryValue(text: string): string {
-  return encodeURIComponent(wellFormed(text)).replace(/%(2C|3A)/gi, (m) => decodeURIComponent(m));
+  return encodeURIComponent(wellFormed(text)).replace(/%(2C|3A)/gi, m =>
+    decodeURIComponent(m)
+  );
 }
 
 /** Typed characters that are not allowed raw in a URL (date math `<logs-{now/d}>`, non-ASCII). */
 function encodeRawUnsafe(text: string): string {
-  return wellFormed(text).replace(/[<>{}|^"`[\]]|[^\x00-\x7f]/gu, (ch) => encodeURIComponent(ch));
+  return wellFormed(text).replace(/[<>{}|^"`[\]]|[^\x00-\x7f]/gu, ch =>
+    encodeURIComponent(ch)
+  );
 }
 
 /**
@@ -53,7 +60,7 @@ export function substitute(
   to: number,
   scope: VariableScope,
   encode: (text: string) => string,
-  keepEnv = false,
+  keepEnv = false
 ): string {
   let out = '';
   let at = from;
@@ -62,10 +69,17 @@ export function substitute(
   const region = cell.slice(0, to);
   for (;;) {
     const next = region.indexOf('${', at);
-    if (next === -1) break;
+    if (next === -1) {
+      break;
+    }
     out += cell.slice(at, next);
     const ref = readVarRef(cell, next, to);
-    out += keepEnv && ref.kind === 'env' ? cell.slice(next, ref.end) : encode(valueText(resolveVarRef(cell, ref, scope, { allowEnv: true })));
+    out +=
+      keepEnv && ref.kind === 'env'
+        ? cell.slice(next, ref.end)
+        : encode(
+            valueText(resolveVarRef(cell, ref, scope, { allowEnv: true }))
+          );
     at = ref.end;
   }
   return out + cell.slice(at, to);
@@ -80,7 +94,7 @@ export function parseRequestLine(
   lineStart: number,
   lineEnd: number,
   lineNo: number,
-  scope: VariableScope,
+  scope: VariableScope
 ): RequestLine {
   const raw = cell.slice(lineStart, lineEnd).replace(/\r$/, '');
   const lead = raw.length - raw.trimStart().length;
@@ -91,19 +105,25 @@ export function parseRequestLine(
     refuse(
       'ControlCharacterRefused',
       `Line ${lineNo} holds a control character.`,
-      withForm('Remove it. Control characters cannot be part of a request line.'),
-      { line: lineNo, column: startColumn },
+      withForm(
+        'Remove it. Control characters cannot be part of a request line.'
+      ),
+      { line: lineNo, column: startColumn }
     );
   }
   const word = /^\S+/.exec(line)?.[0] ?? '';
   const method = word.toUpperCase();
   if (!isHttpMethod(method)) {
-    if (looksLikeSql(line)) refuseSql(lineNo, startColumn);
+    if (looksLikeSql(line)) {
+      refuseSql(lineNo, startColumn);
+    }
     refuse(
       'InvalidRequestLine',
       `Line ${lineNo} starts with \`${word.slice(0, 40)}\`, which is not an HTTP method (GET, POST, PUT, PATCH, DELETE or HEAD).`,
-      withForm('Start each request with its method and path. Magics start with `%`, comments with `#` or `//`.'),
-      { line: lineNo, column: startColumn },
+      withForm(
+        'Start each request with its method and path. Magics start with `%`, comments with `#` or `//`.'
+      ),
+      { line: lineNo, column: startColumn }
     );
   }
   const rest = line.slice(word.length).trimStart();
@@ -113,45 +133,93 @@ export function parseRequestLine(
     refuse(
       'InvalidRequestLine',
       `${method} on line ${lineNo} has no path.`,
-      withForm('Add the path after the method, for example `GET /my-index/_search` or `GET /` for the cluster itself.'),
-      { line: lineNo, column: startColumn },
+      withForm(
+        'Add the path after the method, for example `GET /my-index/_search` or `GET /` for the cluster itself.'
+      ),
+      { line: lineNo, column: startColumn }
     );
   }
-  if (isSqlTarget(target)) refuseSql(lineNo, startColumn);
+  if (isSqlTarget(target)) {
+    refuseSql(lineNo, startColumn);
+  }
   const question = target.indexOf('?');
   const typedPath = question === -1 ? target : target.slice(0, question);
   if (/\s/.test(typedPath)) {
-    if (looksLikeSql(line)) refuseSql(lineNo, startColumn);
+    if (looksLikeSql(line)) {
+      refuseSql(lineNo, startColumn);
+    }
     refuse(
       'InvalidRequestLine',
       `The path on line ${lineNo} holds whitespace: a request line is \`METHOD path\` and nothing else.`,
       withForm('Percent-encode spaces in the path as %20.'),
-      { line: lineNo, column: targetColumn },
+      { line: lineNo, column: targetColumn }
     );
   }
   if (target.includes('#')) {
     refuse(
       'InvalidRequestLine',
       `The path on line ${lineNo} holds \`#\`, which would cut the URL there.`,
-      withForm('Write `#` as %23 inside a path or query, or start the line with `#` to make it a comment.'),
-      { line: lineNo, column: targetColumn + target.indexOf('#') },
+      withForm(
+        'Write `#` as %23 inside a path or query, or start the line with `#` to make it a comment.'
+      ),
+      { line: lineNo, column: targetColumn + target.indexOf('#') }
     );
   }
   const pathFrom = lineStart + lead + (line.length - rest.length);
   const pathTo = pathFrom + typedPath.length;
-  let path = encodeRawUnsafe(substitute(cell, pathFrom, pathTo, scope, encodePathValue));
-  if (!path.startsWith('/')) path = `/${path}`;
-  const place: PathPlace = { line: lineNo, column: targetColumn, typed: typedPath };
+  let path = encodeRawUnsafe(
+    substitute(cell, pathFrom, pathTo, scope, encodePathValue)
+  );
+  if (!path.startsWith('/')) {
+    path = `/${path}`;
+  }
+  const place: PathPlace = {
+    line: lineNo,
+    column: targetColumn,
+    typed: typedPath
+  };
   checkPath(path, place);
   let query = '';
   if (question !== -1) {
-    query = encodeRawUnsafe(substitute(cell, pathTo + 1, pathFrom + target.length, scope, encodeQueryValue)).replace(/[ \t]/g, '%20');
+    query = encodeRawUnsafe(
+      substitute(
+        cell,
+        pathTo + 1,
+        pathFrom + target.length,
+        scope,
+        encodeQueryValue
+      )
+    ).replace(/[ \t]/g, '%20');
     checkQuery(query, place);
   }
   // Outputs name the request as the cell does where it reads the environment: a key passed
   // in a query string (`x-typesense-api-key=${env:KEY}`) never reaches a status line.
-  if (!target.includes('${env:')) return { method, path, query };
-  const shownPath = substitute(cell, pathFrom, pathTo, scope, encodePathValue, true);
-  const shownQuery = question === -1 ? '' : substitute(cell, pathTo + 1, pathFrom + target.length, scope, encodeQueryValue, true);
-  return { method, path, query, shown: `${shownPath.startsWith('/') ? '' : '/'}${shownPath}${shownQuery ? `?${shownQuery}` : ''}` };
+  if (!target.includes('${env:')) {
+    return { method, path, query };
+  }
+  const shownPath = substitute(
+    cell,
+    pathFrom,
+    pathTo,
+    scope,
+    encodePathValue,
+    true
+  );
+  const shownQuery =
+    question === -1
+      ? ''
+      : substitute(
+          cell,
+          pathTo + 1,
+          pathFrom + target.length,
+          scope,
+          encodeQueryValue,
+          true
+        );
+  return {
+    method,
+    path,
+    query,
+    shown: `${shownPath.startsWith('/') ? '' : '/'}${shownPath}${shownQuery ? `?${shownQuery}` : ''}`
+  };
 }

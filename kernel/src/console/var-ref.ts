@@ -28,10 +28,15 @@ export function readVarRef(text: string, at: number, limit: number): VarRef {
       `Malformed variable reference at line ${line}, column ${column}.`,
       'Write `${name}` for a variable set with `%set name = <JSON value>`, or `${env:NAME}` for an environment variable. ' +
         'To send the characters `${` literally, put the text in a """triple-quoted""" string.',
-      { line, column },
+      { line, column }
     );
   }
-  return { kind: match[1] ? 'env' : 'var', name: match[2] as string, start: at, end: REF.lastIndex };
+  return {
+    kind: match[1] ? 'env' : 'var',
+    name: match[2] as string,
+    start: at,
+    end: REF.lastIndex
+  };
 }
 
 export interface ResolveOptions {
@@ -39,7 +44,12 @@ export interface ResolveOptions {
   allowEnv: boolean;
 }
 
-export function resolveVarRef(text: string, ref: VarRef, scope: VariableScope, options: ResolveOptions): JsonValue {
+export function resolveVarRef(
+  text: string,
+  ref: VarRef,
+  scope: VariableScope,
+  options: ResolveOptions
+): JsonValue {
   const { line, column } = positionAt(text, ref.start);
   if (ref.kind === 'env') {
     if (!options.allowEnv) {
@@ -47,7 +57,7 @@ export function resolveVarRef(text: string, ref: VarRef, scope: VariableScope, o
         'EnvironmentVariableInSet',
         `\`\${env:${ref.name}}\` cannot be stored with %set (line ${line}, column ${column}).`,
         `%vars would show its value. Use \`\${env:${ref.name}}\` directly in the request path or body instead.`,
-        { line, column },
+        { line, column }
       );
     }
     const value = scope.env(ref.name);
@@ -57,7 +67,7 @@ export function resolveVarRef(text: string, ref: VarRef, scope: VariableScope, o
         `Environment variable ${ref.name} is not set (\`\${env:${ref.name}}\` at line ${line}, column ${column}).`,
         `Export it in the shell that starts Jupyter, for example \`export ${ref.name}=...\`, then start Jupyter again. ` +
           'Keeping the value in the environment keeps it out of the notebook.',
-        { line, column },
+        { line, column }
       );
     }
     return value;
@@ -69,7 +79,7 @@ export function resolveVarRef(text: string, ref: VarRef, scope: VariableScope, o
       `Unknown variable \`\${${ref.name}}\` at line ${line}, column ${column}.`,
       `Set it first with \`%set ${ref.name} = <JSON value>\`, for example \`%set ${ref.name} = "products"\`, ` +
         'above the request in this cell or in an earlier cell. `%vars` lists the variables that are set.',
-      { line, column },
+      { line, column }
     );
   }
   return value;

@@ -29,10 +29,10 @@ export class VariableScope {
 
   constructor(
     /** Injectable so tests never depend on (or leak) the real environment. */
-    private readonly envLookup: EnvLookup = (name) => process.env[name],
+    private readonly envLookup: EnvLookup = name => process.env[name],
     initial?: Iterable<readonly [string, JsonValue]>,
     /** Told every environment value read through this scope (and its clones): the session's SecretMask masks them in outputs. */
-    readonly secrets: SecretRecorder = RECORDS_NOTHING,
+    readonly secrets: SecretRecorder = RECORDS_NOTHING
   ) {
     this.values = new Map(initial);
   }
@@ -46,7 +46,9 @@ export class VariableScope {
   }
 
   set(name: string, value: JsonValue): void {
-    if (!isVariableName(name)) throw new Error(`Not a variable name: ${name}`);
+    if (!isVariableName(name)) {
+      throw new Error(`Not a variable name: ${name}`);
+    }
     this.values.set(name, value);
   }
 
@@ -59,13 +61,15 @@ export class VariableScope {
   }
 
   entries(): [string, JsonValue][] {
-    return this.names().map((name) => [name, this.values.get(name) as JsonValue]);
+    return this.names().map(name => [name, this.values.get(name) as JsonValue]);
   }
 
   /** The environment variable's value; callers must never echo it in messages (outputs mask it). */
   env(name: string): string | undefined {
     const value = this.envLookup(name);
-    if (value !== undefined) this.secrets.add(value, `\${env:${name}}`);
+    if (value !== undefined) {
+      this.secrets.add(value, `\${env:${name}}`);
+    }
     return value;
   }
 

@@ -9,7 +9,10 @@ import { type SslMode, SslModeSchema } from './ssl-mode';
 
 export const ConnectOptionsSchema = z.strictObject({
   engine: z.string(),
-  name: z.string().regex(/^[\w.-]+$/).optional(),
+  name: z
+    .string()
+    .regex(/^[\w.-]+$/)
+    .optional(),
   auth: z.enum(['basic', 'apikey', 'none']).optional(),
   user: z.string().optional(),
   password: z.string().optional(),
@@ -20,7 +23,7 @@ export const ConnectOptionsSchema = z.strictObject({
   ssl: SslModeSchema.optional(),
   /** A PEM file of the CA to trust instead of the system roots (verify-ca, verify-identity). */
   ca: z.string().min(1).optional(),
-  skip_verify: z.stringbool().default(false),
+  skip_verify: z.stringbool().default(false)
 });
 export type ConnectOptions = z.infer<typeof ConnectOptionsSchema>;
 

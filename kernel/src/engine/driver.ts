@@ -12,12 +12,36 @@ import type { TargetActions } from './capabilities/target-actions';
 import type { DocumentExport } from './capabilities/export';
 import type { AdminSections } from './capabilities/admin';
 
-export type { EngineResponse, AggregationResult, ConsoleResult, PresentedResult, SearchPart, EngineConsole } from './capabilities/console';
-export type { EndpointInfo, TargetListing, FieldNameOptions, Catalog } from './capabilities/catalog';
-export type { DocumentBlock, DocumentReader, OpenedGrid, FilterSyntax, Documents } from './capabilities/documents';
+export type {
+  EngineResponse,
+  AggregationResult,
+  ConsoleResult,
+  PresentedResult,
+  SearchPart,
+  EngineConsole
+} from './capabilities/console';
+export type {
+  EndpointInfo,
+  TargetListing,
+  FieldNameOptions,
+  Catalog
+} from './capabilities/catalog';
+export type {
+  DocumentBlock,
+  DocumentReader,
+  OpenedGrid,
+  FilterSyntax,
+  Documents
+} from './capabilities/documents';
 export type { EditedGrid, DocumentWrites } from './capabilities/writes';
 export type { TargetActions } from './capabilities/target-actions';
-export type { ExportRequest, ExportPage, ExportStream, GridDocument, DocumentExport } from './capabilities/export';
+export type {
+  ExportRequest,
+  ExportPage,
+  ExportStream,
+  GridDocument,
+  DocumentExport
+} from './capabilities/export';
 export type { KeyAdmin, AdminSections } from './capabilities/admin';
 
 export type EngineName = string; // one of the names the engine registry lists (engines/registry.ts)

@@ -12,7 +12,11 @@ import type { Column } from '../../../contracts/columns';
 import type { FieldTree } from './field-tree';
 import { resolveColumn } from './grid-view';
 import { jsonFault } from './http/json-fault';
-import { exactInteger, parseExactJson, readValue } from '../json/exact-integers';
+import {
+  exactInteger,
+  parseExactJson,
+  readValue
+} from '../json/exact-integers';
 import { positionAt } from '../console/text-position';
 import { valueRefusal } from '../console/refusal';
 
@@ -34,10 +38,20 @@ export interface FieldFacts {
  * The field a cell writes to: the mapping or schema of the row's own index says its type (an
  * alias's union may say `long | keyword`); the grid's column says whether it showed JSON.
  */
-export function fieldFacts(name: string, column: Column | undefined, tree: FieldTree | undefined): FieldFacts {
+export function fieldFacts(
+  name: string,
+  column: Column | undefined,
+  tree: FieldTree | undefined
+): FieldFacts {
   const resolved = resolveColumn(tree, name);
   const base: FieldFacts = column
-    ? { name, type: column.type, json: column.json, readOnly: column.readOnly, ...(column.arrayParent ? { arrayParent: column.arrayParent } : {}) }
+    ? {
+        name,
+        type: column.type,
+        json: column.json,
+        readOnly: column.readOnly,
+        ...(column.arrayParent ? { arrayParent: column.arrayParent } : {})
+      }
     : { name, type: 'unknown', json: false, readOnly: false };
   switch (resolved.kind) {
     case 'leaf':
@@ -46,7 +60,9 @@ export function fieldFacts(name: string, column: Column | undefined, tree: Field
         type: resolved.node.type,
         json: base.json || Boolean(resolved.node.json),
         ...(resolved.node.format ? { format: resolved.node.format } : {}),
-        ...(resolved.array ? { readOnly: true, arrayParent: resolved.array.path } : {}),
+        ...(resolved.array
+          ? { readOnly: true, arrayParent: resolved.array.path }
+          : {})
       };
     case 'array':
       return { ...base, type: resolved.type, json: true };
@@ -59,8 +75,12 @@ export function fieldFacts(name: string, column: Column | undefined, tree: Field
 
 /** The refusal of a read-only cell, or undefined. */
 export function readOnlyRefusal(field: FieldFacts): string | undefined {
-  if (field.arrayParent) return arrayLeafRefusal(field.name, field.arrayParent);
-  if (field.readOnly) return `${field.name} is read-only: the engine keeps it for the document (its id, index or score), so it cannot be written.`;
+  if (field.arrayParent) {
+    return arrayLeafRefusal(field.name, field.arrayParent);
+  }
+  if (field.readOnly) {
+    return `${field.name} is read-only: the engine keeps it for the document (its id, index or score), so it cannot be written.`;
+  }
   return undefined;
 }
 
@@ -76,18 +96,40 @@ export function parseJsonCell(field: FieldFacts, text: string): JsonValue {
   } catch {
     const fault = jsonFault(text) ?? { offset: text.length, what: 'not JSON' };
     const { line, column } = positionAt(text, fault.offset);
-    const cut = text.trimEnd().endsWith('...') ? ' It ends in "...": a cut cell holds only the start of its value; load the whole value before editing it.' : '';
-    throw valueRefusal(field.name, `${field.name} (${field.type}) takes JSON: ${fault.what} at line ${line}, column ${column}.${cut}`, { line, column });
+    const cut = text.trimEnd().endsWith('...')
+      ? ' It ends in "...": a cut cell holds only the start of its value; load the whole value before editing it.'
+      : '';
+    throw valueRefusal(
+      field.name,
+      `${field.name} (${field.type}) takes JSON: ${fault.what} at line ${line}, column ${column}.${cut}`,
+      { line, column }
+    );
   }
 }
 
-export function numberCell(field: FieldFacts, text: string, whole: boolean): number {
+export function numberCell(
+  field: FieldFacts,
+  text: string,
+  whole: boolean
+): number {
   const trimmed = text.trim();
   const value = Number(trimmed);
-  if (trimmed === '' || !Number.isFinite(value) || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed)) {
-    throw valueRefusal(field.name, `${field.name} (${field.type}): "${text}" is not a number; write a number such as 42${whole ? '' : ' or 4.5'}.`);
+  if (
+    trimmed === '' ||
+    !Number.isFinite(value) ||
+    !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed)
+  ) {
+    throw valueRefusal(
+      field.name,
+      `${field.name} (${field.type}): "${text}" is not a number; write a number such as 42${whole ? '' : ' or 4.5'}.`
+    );
   }
-  if (whole && !Number.isInteger(value)) throw valueRefusal(field.name, `${field.name} (${field.type}): "${text}" has a fraction, and ${field.type} holds whole numbers; write one such as ${Math.trunc(value)}.`);
+  if (whole && !Number.isInteger(value)) {
+    throw valueRefusal(
+      field.name,
+      `${field.name} (${field.type}): "${text}" has a fraction, and ${field.type} holds whole numbers; write one such as ${Math.trunc(value)}.`
+    );
+  }
   return value;
 }
 
@@ -95,11 +137,25 @@ export function numberCell(field: FieldFacts, text: string, whole: boolean): num
  * A whole number within [min, max]. Past 2^53 a JavaScript number is no longer exact: such a
  * number is kept as its digits and sent as a JSON number literal with every digit.
  */
-export function wholeNumberCell(field: FieldFacts, text: string, range: { min: bigint; max: bigint }): number | string {
+export function wholeNumberCell(
+  field: FieldFacts,
+  text: string,
+  range: { min: bigint; max: bigint }
+): number | string {
   const value = numberCell(field, text, true);
   const digits = exactWhole(text.trim());
-  if (digits === undefined) throw valueRefusal(field.name, `${field.name} (${field.type}): "${text}" has a fraction, and ${field.type} holds whole numbers; write one such as ${Math.trunc(value)}.`);
-  if (digits < range.min || digits > range.max) throw valueRefusal(field.name, `${field.name} (${field.type}): ${text.trim()} is outside ${range.min}..${range.max}, the range of ${field.type}.`);
+  if (digits === undefined) {
+    throw valueRefusal(
+      field.name,
+      `${field.name} (${field.type}): "${text}" has a fraction, and ${field.type} holds whole numbers; write one such as ${Math.trunc(value)}.`
+    );
+  }
+  if (digits < range.min || digits > range.max) {
+    throw valueRefusal(
+      field.name,
+      `${field.name} (${field.type}): ${text.trim()} is outside ${range.min}..${range.max}, the range of ${field.type}.`
+    );
+  }
   return exactInteger(digits);
 }
 
@@ -109,23 +165,37 @@ export function wholeNumberCell(field: FieldFacts, text: string, range: { min: b
  * rounds both the digits and the fraction away.
  */
 function exactWhole(text: string): bigint | undefined {
-  const [, sign = '', whole = '', fraction = '', exponent = '0'] = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text) ?? [];
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] =
+    /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(text) ?? [];
   const digits = BigInt(`${sign === '-' ? '-' : ''}${whole}${fraction}`);
   // Zero, whatever its exponent: `0e99999999` must not be multiplied out.
-  if (digits === 0n) return 0n;
+  if (digits === 0n) {
+    return 0n;
+  }
   const scale = fraction.length - Number(exponent);
   // The caller's finite number bounds a growing exponent; a shrinking one past the digits leaves a fraction.
-  if (scale <= 0) return digits * 10n ** BigInt(-scale);
-  if (scale > whole.length + fraction.length) return undefined;
+  if (scale <= 0) {
+    return digits * 10n ** BigInt(-scale);
+  }
+  if (scale > whole.length + fraction.length) {
+    return undefined;
+  }
   const divisor = 10n ** BigInt(scale);
   return digits % divisor === 0n ? digits / divisor : undefined;
 }
 
 export function booleanCell(field: FieldFacts, text: string): boolean {
   const lower = text.trim().toLowerCase();
-  if (lower === 'true') return true;
-  if (lower === 'false') return false;
-  throw valueRefusal(field.name, `${field.name} (${field.type}): write true or false, not "${text}".`);
+  if (lower === 'true') {
+    return true;
+  }
+  if (lower === 'false') {
+    return false;
+  }
+  throw valueRefusal(
+    field.name,
+    `${field.name} (${field.type}): write true or false, not "${text}".`
+  );
 }
 
 /**
@@ -136,7 +206,9 @@ export function documentFieldCell(field: FieldFacts, text: string): JsonValue {
   switch (field.type) {
     case 'number': {
       const value = numberCell(field, text, false);
-      return /^[-+]?\d+$/.test(text.trim()) && !Number.isSafeInteger(value) ? exactInteger(BigInt(text.trim())) : value;
+      return /^[-+]?\d+$/.test(text.trim()) && !Number.isSafeInteger(value)
+        ? exactInteger(BigInt(text.trim()))
+        : value;
     }
     case 'boolean':
       return booleanCell(field, text);
@@ -153,14 +225,19 @@ export function documentFieldCell(field: FieldFacts, text: string): JsonValue {
  * default (`address.city` → `{address: {city}}`); `keys` names another path for a field, such
  * as `["a.b"]` for one stored under a flat dotted key.
  */
-export function nestFields(fields: Record<string, JsonValue>, keys: (name: string) => string[] = (name) => name.split('.')): Record<string, JsonValue> {
+export function nestFields(
+  fields: Record<string, JsonValue>,
+  keys: (name: string) => string[] = name => name.split('.')
+): Record<string, JsonValue> {
   const out: Record<string, JsonValue> = {};
   for (const [name, value] of Object.entries(fields)) {
     const parts = keys(name);
     let level = out;
     for (const part of parts.slice(0, -1)) {
       const next = ownValue(level, part);
-      if (typeof next !== 'object' || next === null || Array.isArray(next)) setField(level, part, {});
+      if (typeof next !== 'object' || next === null || Array.isArray(next)) {
+        setField(level, part, {});
+      }
       level = ownValue(level, part) as Record<string, JsonValue>;
     }
     setField(level, parts[parts.length - 1] as string, value);
@@ -173,13 +250,26 @@ export function nestFields(fields: Record<string, JsonValue>, keys: (name: strin
  * for `{"a": {"b": 1}}`, `["a.b"]` for a flat dotted key `{"a.b": 1}` (common in ingested logs),
  * both when the document holds both.
  */
-export function storedKeyPaths(document: JsonValue | undefined, name: string): string[][] {
+export function storedKeyPaths(
+  document: JsonValue | undefined,
+  name: string
+): string[][] {
   const object = asObject(document);
-  if (!object) return [];
+  if (!object) {
+    return [];
+  }
   const paths: string[][] = [];
   for (const key of Object.keys(object)) {
-    if (key === name) paths.push([key]);
-    else if (name.startsWith(`${key}.`)) for (const rest of storedKeyPaths(object[key], name.slice(key.length + 1))) paths.push([key, ...rest]);
+    if (key === name) {
+      paths.push([key]);
+    } else if (name.startsWith(`${key}.`)) {
+      for (const rest of storedKeyPaths(
+        object[key],
+        name.slice(key.length + 1)
+      )) {
+        paths.push([key, ...rest]);
+      }
+    }
   }
   return paths;
 }
@@ -189,31 +279,58 @@ export function storedKeyPaths(document: JsonValue | undefined, name: string): s
  * `{"a": [{"b": 1}]}`. An object mapping takes arrays of objects, so only the document tells;
  * written as `{"a": {"b": …}}`, the value would replace the whole array.
  */
-export function arrayOnPath(document: JsonValue | undefined, name: string, prefix = ''): string | undefined {
+export function arrayOnPath(
+  document: JsonValue | undefined,
+  name: string,
+  prefix = ''
+): string | undefined {
   const object = asObject(document);
-  if (!object) return undefined;
+  if (!object) {
+    return undefined;
+  }
   for (const key of Object.keys(object)) {
-    if (!name.startsWith(`${key}.`)) continue;
+    if (!name.startsWith(`${key}.`)) {
+      continue;
+    }
     const child = ownValue(object, key);
     const column = prefix ? `${prefix}.${key}` : key;
-    const inner = Array.isArray(child) ? column : arrayOnPath(child, name.slice(key.length + 1), column);
-    if (inner !== undefined) return inner;
+    const inner = Array.isArray(child)
+      ? column
+      : arrayOnPath(child, name.slice(key.length + 1), column);
+    if (inner !== undefined) {
+      return inner;
+    }
   }
   return undefined;
 }
 
 /** A key path as the JSON shape that holds it: `{"a": {"b": …}}`. */
 export function keyPathShape(path: string[]): string {
-  return path.reduceRight((inner, key) => `{${JSON.stringify(key)}: ${inner}}`, '…');
+  return path.reduceRight(
+    (inner, key) => `{${JSON.stringify(key)}: ${inner}}`,
+    '…'
+  );
 }
 
 /** Whether a grid row holds `value` in `column`; a field the document lacks holds null. */
-export function holdsValue(row: Record<string, JsonValue>, column: string, value: unknown): boolean {
+export function holdsValue(
+  row: Record<string, JsonValue>,
+  column: string,
+  value: unknown
+): boolean {
   // A whole number past 2^53 reads back as the nearest double, as the row holds it.
-  return isDeepStrictEqual(ownValue(row, column) ?? null, readValue(value as JsonValue));
+  return isDeepStrictEqual(
+    ownValue(row, column) ?? null,
+    readValue(value as JsonValue)
+  );
 }
 
 /** Whether a grid row already holds each of these values (dotted column names, typed). */
-export function holdsFields(row: Record<string, JsonValue>, fields: Record<string, JsonValue>): boolean {
-  return Object.entries(fields).every(([column, value]) => holdsValue(row, column, value));
+export function holdsFields(
+  row: Record<string, JsonValue>,
+  fields: Record<string, JsonValue>
+): boolean {
+  return Object.entries(fields).every(([column, value]) =>
+    holdsValue(row, column, value)
+  );
 }

@@ -2,7 +2,12 @@ import type { z } from 'zod';
 import type { ConnectArgs, ConnectOptions, SecretArg } from './connect-options';
 import type { Driver } from './driver';
 import type { Transport, TlsVerification } from './http/transport';
-import type { ProfileCommon, SecretField, SecretRef, StoredProfile } from './profile-fields';
+import type {
+  ProfileCommon,
+  SecretField,
+  SecretRef,
+  StoredProfile
+} from './profile-fields';
 import type { SslMode } from './ssl-mode';
 
 /** What an engine makes of `%connect` options once it is loaded: its auth headers and TLS checks. */
@@ -36,7 +41,10 @@ export interface EngineConnectRules {
   /** The sentence for an address written without the engine before it (`shown` is the address, password hidden). */
   nameTheEngine(shown: string): string;
   /** The whole refusal of an address form this engine does not take, or undefined when it may. */
-  refuseAddress(form: { scheme: string | undefined; userInfo: boolean }): string | undefined;
+  refuseAddress(form: {
+    scheme: string | undefined;
+    userInfo: boolean;
+  }): string | undefined;
   /** The whole refusal of options that do not apply to this engine, or undefined. */
   refuseOptions(options: ConnectOptions): string | undefined;
   /** The whole refusal of saving this connection as a profile as written, or undefined. */
@@ -59,9 +67,16 @@ export interface EngineProfileRules {
   /** Advice for fields the schema does not know (`username` where the engine has no users), or undefined. */
   unknownFieldAdvice(keys: readonly string[]): string | undefined;
   /** The `%connect` options a profile adds to the common ones (before its secrets are fetched), and where its secrets are. */
-  connectArgs(profile: StoredProfile): { args: Partial<ConnectArgs>; refs: Partial<Record<SecretField, SecretRef>> };
+  connectArgs(profile: StoredProfile): {
+    args: Partial<ConnectArgs>;
+    refs: Partial<Record<SecretField, SecretRef>>;
+  };
   /** The profile an opened connection is saved as; `secrets` holds where its secrets were kept. */
-  fromConnection(common: ProfileCommon, args: ConnectArgs, secrets: Partial<Record<SecretField, SecretRef>>): StoredProfile;
+  fromConnection(
+    common: ProfileCommon,
+    args: ConnectArgs,
+    secrets: Partial<Record<SecretField, SecretRef>>
+  ): StoredProfile;
   /** The auth method, for the profile list (`basic`, `apikey`, `none`). */
   auth(profile: StoredProfile): string;
   /** Where the secret the profile's auth uses is; null: it uses none; undefined: asked at connect time. */

@@ -27,7 +27,7 @@ export abstract class EngineError extends SearchbookError {
     message: string,
     /** The HTTP status of the answer that failed, when there was one. */
     readonly status?: number,
-    readonly body?: JsonValue,
+    readonly body?: JsonValue
   ) {
     super(message);
   }

@@ -49,8 +49,13 @@ export function mergeTrees(a: FieldTree, b: FieldTree): FieldTree {
 function mergeNodes(a: FieldNode, b: FieldNode): FieldNode {
   const type = a.type === b.type ? a.type : `${a.type} | ${b.type}`;
   if (a.kind === 'leaf' && b.kind === 'leaf') {
-    const subfields = [...new Set([...(a.subfields ?? []), ...(b.subfields ?? [])])];
-    const exactSubfield = a.exactSubfield !== undefined && a.exactSubfield === b.exactSubfield ? a.exactSubfield : undefined;
+    const subfields = [
+      ...new Set([...(a.subfields ?? []), ...(b.subfields ?? [])])
+    ];
+    const exactSubfield =
+      a.exactSubfield !== undefined && a.exactSubfield === b.exactSubfield
+        ? a.exactSubfield
+        : undefined;
     const sortable = a.sortable === true && b.sortable === true;
     const format = a.format === b.format ? a.format : undefined;
     return {
@@ -60,12 +65,16 @@ function mergeNodes(a: FieldNode, b: FieldNode): FieldNode {
       ...(subfields.length ? { subfields } : {}),
       ...(exactSubfield ? { exactSubfield } : {}),
       ...(sortable ? { sortable } : {}),
-      ...(format ? { format } : {}),
+      ...(format ? { format } : {})
     };
   }
   if (a.kind !== 'leaf' && b.kind !== 'leaf') {
     // Nested in one index and a plain object in another: the array form shows both kinds of document.
-    return { kind: a.kind === 'array' || b.kind === 'array' ? 'array' : 'object', type, children: mergeTrees(a.children, b.children) };
+    return {
+      kind: a.kind === 'array' || b.kind === 'array' ? 'array' : 'object',
+      type,
+      children: mergeTrees(a.children, b.children)
+    };
   }
   // A leaf in one index and an object in another: keep the object, whose columns hold more.
   return a.kind === 'leaf' ? b : a;
@@ -74,21 +83,33 @@ function mergeNodes(a: FieldNode, b: FieldNode): FieldNode {
 export type { FieldNameOptions };
 
 /** Every name a query may use: objects, leaves, leaves of arrays and subfields (unless left out), dotted. */
-export function fieldNamesOf(tree: FieldTree, prefix = '', options: FieldNameOptions = {}): string[] {
+export function fieldNamesOf(
+  tree: FieldTree,
+  prefix = '',
+  options: FieldNameOptions = {}
+): string[] {
   const names: string[] = [];
   for (const [name, node] of tree) {
     const path = prefix + name;
     names.push(path);
-    if (node.kind !== 'leaf') names.push(...fieldNamesOf(node.children, `${path}.`, options));
-    else if (options.subfields !== false) names.push(...(node.subfields ?? []).map((sub) => `${path}.${sub}`));
+    if (node.kind !== 'leaf') {
+      names.push(...fieldNamesOf(node.children, `${path}.`, options));
+    } else if (options.subfields !== false) {
+      names.push(...(node.subfields ?? []).map(sub => `${path}.${sub}`));
+    }
   }
   return names;
 }
 
 /** Every field with its type, dotted, parents before their children: a mapping as a table. */
-export function fieldTypesOf(tree: FieldTree, prefix = ''): { field: string; type: string }[] {
+export function fieldTypesOf(
+  tree: FieldTree,
+  prefix = ''
+): { field: string; type: string }[] {
   return [...tree].flatMap(([name, node]) => [
     { field: prefix + name, type: node.type },
-    ...(node.kind === 'leaf' ? [] : fieldTypesOf(node.children, `${prefix}${name}.`)),
+    ...(node.kind === 'leaf'
+      ? []
+      : fieldTypesOf(node.children, `${prefix}${name}.`))
   ]);
 }

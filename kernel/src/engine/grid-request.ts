@@ -20,15 +20,29 @@ export async function sendGridRequest(
   spec: GridRequestSpec,
   failure: (response: EngineResponse) => EngineError | undefined,
   sent: SentRequest[],
-  signal: AbortSignal,
+  signal: AbortSignal
 ): Promise<JsonValue> {
   const response = await transport.send(
-    { method: spec.method, path: spec.path, query: spec.query ?? '', ...(spec.body !== undefined ? { body: { kind: 'json' as const, value: spec.body } } : {}) },
-    signal,
+    {
+      method: spec.method,
+      path: spec.path,
+      query: spec.query ?? '',
+      ...(spec.body !== undefined
+        ? { body: { kind: 'json' as const, value: spec.body } }
+        : {})
+    },
+    signal
   );
-  sent.push({ method: spec.method, path: spec.query ? `${spec.path}?${spec.query}` : spec.path, status: response.status, elapsedMs: Math.round(response.elapsedMs * 10) / 10 });
+  sent.push({
+    method: spec.method,
+    path: spec.query ? `${spec.path}?${spec.query}` : spec.path,
+    status: response.status,
+    elapsedMs: Math.round(response.elapsedMs * 10) / 10
+  });
   const error = failure(response);
-  if (error) throw error;
+  if (error) {
+    throw error;
+  }
   return response.body.kind === 'json' ? response.body.value : null;
 }
 

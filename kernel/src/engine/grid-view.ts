@@ -4,35 +4,58 @@
  * request as a console cell and a curl command. Each driver translates the view itself.
  */
 import type { ConsoleRequest, HttpMethod, JsonValue } from '../console/cell';
-import type { FilterRow, GridView, ViewRequest } from '../../../contracts/panel-protocol';
+import type {
+  FilterRow,
+  GridView,
+  ViewRequest
+} from '../../../contracts/panel-protocol';
 import type { FieldNode, FieldTree } from './field-tree';
 import { filterRefusal } from '../console/refusal';
-
 
 export type LeafNode = Extract<FieldNode, { kind: 'leaf' }>;
 
 /** A grid column as the structure knows it. */
 export type ResolvedColumn =
   /** A value column; `array` when it is the leaf of an array of objects (one entry per element). */
-  | { kind: 'leaf'; path: string; node: LeafNode; array?: { path: string; type: string } }
+  | {
+      kind: 'leaf';
+      path: string;
+      node: LeafNode;
+      array?: { path: string; type: string };
+    }
   /** The JSON column of an array of objects: neither sorts nor filters. */
   | { kind: 'array'; path: string; type: string }
   | { kind: 'object'; path: string }
   /** Not in the mapping or schema (only documents hold it, or no structure could be read). */
   | { kind: 'unknown'; path: string };
 
-export function resolveColumn(tree: FieldTree | undefined, path: string): ResolvedColumn {
+export function resolveColumn(
+  tree: FieldTree | undefined,
+  path: string
+): ResolvedColumn {
   let level = tree;
   let array: { path: string; type: string } | undefined;
   const parts = path.split('.');
   for (let i = 0; i < parts.length && level; i++) {
     const node = level.get(parts[i] as string);
-    if (!node) break;
+    if (!node) {
+      break;
+    }
     const here = parts.slice(0, i + 1).join('.');
     const last = i === parts.length - 1;
-    if (node.kind === 'leaf') return last ? { kind: 'leaf', path, node, ...(array ? { array } : {}) } : { kind: 'unknown', path };
-    if (last) return node.kind === 'array' ? { kind: 'array', path, type: node.type } : { kind: 'object', path };
-    if (node.kind === 'array') array ??= { path: here, type: node.type };
+    if (node.kind === 'leaf') {
+      return last
+        ? { kind: 'leaf', path, node, ...(array ? { array } : {}) }
+        : { kind: 'unknown', path };
+    }
+    if (last) {
+      return node.kind === 'array'
+        ? { kind: 'array', path, type: node.type }
+        : { kind: 'object', path };
+    }
+    if (node.kind === 'array') {
+      array ??= { path: here, type: node.type };
+    }
     level = node.children;
   }
   return { kind: 'unknown', path };
@@ -40,49 +63,113 @@ export function resolveColumn(tree: FieldTree | undefined, path: string): Resolv
 
 /** No filter and no sort: the whole target in the engine's order. */
 export function isEmptyView(view: GridView): boolean {
-  return view.filters.length === 0 && view.raw.trim() === '' && view.sort.length === 0;
+  return (
+    view.filters.length === 0 &&
+    view.raw.trim() === '' &&
+    view.sort.length === 0
+  );
 }
 
 /** The row's single value; a list or pair where one value belongs is refused. */
 export function singleValue(row: FilterRow, index: number): string {
-  if (Array.isArray(row.value)) throw filterRefusal(`"${row.operator}" on ${row.column} takes one value, not a list.`, index);
-  if (row.value === '') throw filterRefusal(`Write a value for "${row.operator}" on ${row.column}.`, index);
+  if (Array.isArray(row.value)) {
+    throw filterRefusal(
+      `"${row.operator}" on ${row.column} takes one value, not a list.`,
+      index
+    );
+  }
+  if (row.value === '') {
+    throw filterRefusal(
+      `Write a value for "${row.operator}" on ${row.column}.`,
+      index
+    );
+  }
   return row.value;
 }
 
 /** The row's list (`in list`): a list, or one value. */
 export function listValue(row: FilterRow, index: number): string[] {
-  const values = (Array.isArray(row.value) ? row.value : [row.value]).filter((v) => v !== '');
-  if (values.length === 0) throw filterRefusal(`Write at least one value for "${row.operator}" on ${row.column} (a list separated by commas).`, index);
+  const values = (Array.isArray(row.value) ? row.value : [row.value]).filter(
+    v => v !== ''
+  );
+  if (values.length === 0) {
+    throw filterRefusal(
+      `Write at least one value for "${row.operator}" on ${row.column} (a list separated by commas).`,
+      index
+    );
+  }
   return values;
 }
 
 /** The two ends of `between`. */
 export function pairValue(row: FilterRow, index: number): [string, string] {
   const [low, high, ...rest] = Array.isArray(row.value) ? row.value : [];
-  if (low === undefined || high === undefined || low === '' || high === '' || rest.length > 0) {
-    throw filterRefusal(`"between" on ${row.column} takes two values, low and high (write them as low..high).`, index);
+  if (
+    low === undefined ||
+    high === undefined ||
+    low === '' ||
+    high === '' ||
+    rest.length > 0
+  ) {
+    throw filterRefusal(
+      `"between" on ${row.column} takes two values, low and high (write them as low..high).`,
+      index
+    );
   }
   return [low, high];
 }
 
-export function numberValue(text: string, column: string, type: string, integer: boolean, index: number): number {
+export function numberValue(
+  text: string,
+  column: string,
+  type: string,
+  integer: boolean,
+  index: number
+): number {
   const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(value)) throw filterRefusal(`${column} (${type}): "${text}" is not a number; write a number such as 42${integer ? '' : ' or 4.5'}.`, index);
-  if (integer && !Number.isInteger(value)) throw filterRefusal(`${column} (${type}): "${text}" is not a whole number; write one such as 42.`, index);
+  if (text.trim() === '' || !Number.isFinite(value)) {
+    throw filterRefusal(
+      `${column} (${type}): "${text}" is not a number; write a number such as 42${integer ? '' : ' or 4.5'}.`,
+      index
+    );
+  }
+  if (integer && !Number.isInteger(value)) {
+    throw filterRefusal(
+      `${column} (${type}): "${text}" is not a whole number; write one such as 42.`,
+      index
+    );
+  }
   return value;
 }
 
-export function booleanValue(text: string, column: string, type: string, index: number): boolean {
+export function booleanValue(
+  text: string,
+  column: string,
+  type: string,
+  index: number
+): boolean {
   const lower = text.trim().toLowerCase();
-  if (lower === 'true') return true;
-  if (lower === 'false') return false;
-  throw filterRefusal(`${column} (${type}): write true or false, not "${text}".`, index);
+  if (lower === 'true') {
+    return true;
+  }
+  if (lower === 'false') {
+    return false;
+  }
+  throw filterRefusal(
+    `${column} (${type}): write true or false, not "${text}".`,
+    index
+  );
 }
 
 /** The view's request as a console cell: the request line, then the JSON body. */
-export function consoleCell(method: HttpMethod, pathAndQuery: string, body: JsonValue | undefined): string {
-  return body === undefined ? `${method} ${pathAndQuery}` : `${method} ${pathAndQuery}\n${JSON.stringify(body, null, 2)}`;
+export function consoleCell(
+  method: HttpMethod,
+  pathAndQuery: string,
+  body: JsonValue | undefined
+): string {
+  return body === undefined
+    ? `${method} ${pathAndQuery}`
+    : `${method} ${pathAndQuery}\n${JSON.stringify(body, null, 2)}`;
 }
 
 /** A POSIX shell word that stays literal. */
@@ -94,28 +181,95 @@ function shellQuote(text: string): string {
  * The view's request as a curl command line. `credential` is curl arguments naming environment
  * variables (`-H "Authorization: ApiKey $ES_API_KEY"`): the value itself is never written.
  */
-export function curlCommand(spec: { method: HttpMethod; url: string; body?: JsonValue | { ndjson: string }; credential: string[]; insecure: boolean }): string {
-  const parts = ['curl', '-sS', ...(spec.insecure ? ['-k'] : []), '-X', spec.method, shellQuote(spec.url), ...spec.credential];
+export function curlCommand(spec: {
+  method: HttpMethod;
+  url: string;
+  body?: JsonValue | { ndjson: string };
+  credential: string[];
+  insecure: boolean;
+}): string {
+  const parts = [
+    'curl',
+    '-sS',
+    ...(spec.insecure ? ['-k'] : []),
+    '-X',
+    spec.method,
+    shellQuote(spec.url),
+    ...spec.credential
+  ];
   const body = spec.body;
-  if (body !== undefined && isNdjson(body)) parts.push('-H', shellQuote('Content-Type: application/x-ndjson'), '--data-binary', shellQuote(body.ndjson));
-  else if (body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(body)));
+  if (body !== undefined && isNdjson(body)) {
+    parts.push(
+      '-H',
+      shellQuote('Content-Type: application/x-ndjson'),
+      '--data-binary',
+      shellQuote(body.ndjson)
+    );
+  } else if (body !== undefined) {
+    parts.push(
+      '-H',
+      shellQuote('Content-Type: application/json'),
+      '-d',
+      shellQuote(JSON.stringify(body))
+    );
+  }
   return parts.join(' ');
 }
 
-function isNdjson(body: JsonValue | { ndjson: string }): body is { ndjson: string } {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && typeof (body as { ndjson?: unknown }).ndjson === 'string';
+function isNdjson(
+  body: JsonValue | { ndjson: string }
+): body is { ndjson: string } {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    Object.keys(body).length === 1 &&
+    typeof (body as { ndjson?: unknown }).ndjson === 'string'
+  );
 }
 
 /** A console request as curl, against the connection's address with its credential as an environment variable. */
-export function curlOfRequest(request: ConsoleRequest, curl: { baseUrl: string; credential: string[]; insecure: boolean }): string {
-  const url = curl.baseUrl.replace(/\/$/, '') + request.path + (request.query ? `?${request.query}` : '');
-  const body = request.body === undefined ? undefined : request.body.kind === 'json' ? request.body.value : { ndjson: request.body.values.map((v) => JSON.stringify(v) + '\n').join('') };
-  return curlCommand({ method: request.method, url, ...(body !== undefined ? { body } : {}), credential: curl.credential, insecure: curl.insecure });
+export function curlOfRequest(
+  request: ConsoleRequest,
+  curl: { baseUrl: string; credential: string[]; insecure: boolean }
+): string {
+  const url =
+    curl.baseUrl.replace(/\/$/, '') +
+    request.path +
+    (request.query ? `?${request.query}` : '');
+  const body =
+    request.body === undefined
+      ? undefined
+      : request.body.kind === 'json'
+        ? request.body.value
+        : {
+            ndjson: request.body.values
+              .map(v => JSON.stringify(v) + '\n')
+              .join('')
+          };
+  return curlCommand({
+    method: request.method,
+    url,
+    ...(body !== undefined ? { body } : {}),
+    credential: curl.credential,
+    insecure: curl.insecure
+  });
 }
 
-export function viewRequest(method: HttpMethod, pathAndQuery: string, body: JsonValue | undefined, curl: { baseUrl: string; credential: string[]; insecure: boolean }): ViewRequest {
+export function viewRequest(
+  method: HttpMethod,
+  pathAndQuery: string,
+  body: JsonValue | undefined,
+  curl: { baseUrl: string; credential: string[]; insecure: boolean }
+): ViewRequest {
   return {
     cell: consoleCell(method, pathAndQuery, body),
-    curl: curlCommand({ method, url: curl.baseUrl.replace(/\/$/, '') + pathAndQuery, ...(body !== undefined ? { body } : {}), credential: curl.credential, insecure: curl.insecure }),
+    curl: curlCommand({
+      method,
+      url: curl.baseUrl.replace(/\/$/, '') + pathAndQuery,
+      ...(body !== undefined ? { body } : {}),
+      credential: curl.credential,
+      insecure: curl.insecure
+    })
   };
 }

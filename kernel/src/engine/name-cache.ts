@@ -14,7 +14,9 @@ export class NameCache<T> {
   constructor(private readonly load: (signal: AbortSignal) => Promise<T>) {}
 
   async get(signal: AbortSignal): Promise<T> {
-    if (this.names && Date.now() - this.fetchedAt < NAMES_TTL_MS) return this.names;
+    if (this.names && Date.now() - this.fetchedAt < NAMES_TTL_MS) {
+      return this.names;
+    }
     const generation = this.generation;
     const names = await this.load(signal);
     if (generation === this.generation) {

@@ -7,9 +7,16 @@ const REASON_CHARS = 300;
 export function firstReasons(reasons: Iterable<string>): string[] {
   const kept: string[] = [];
   for (const reason of reasons) {
-    const cut = reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS - 1)}…` : reason;
-    if (!kept.includes(cut)) kept.push(cut);
-    if (kept.length === REASONS) break;
+    const cut =
+      reason.length > REASON_CHARS
+        ? `${reason.slice(0, REASON_CHARS - 1)}…`
+        : reason;
+    if (!kept.includes(cut)) {
+      kept.push(cut);
+    }
+    if (kept.length === REASONS) {
+      break;
+    }
   }
   return kept;
 }

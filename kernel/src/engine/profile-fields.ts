@@ -10,15 +10,22 @@ import { SslModeSchema } from './ssl-mode';
 export const ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 export const PROFILE_NAME = /^[\w.-]+$/;
 /** A host name, IPv4 address or bracketed IPv6 address: no scheme, port, path or user. */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])$/;
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])$/;
 
 export const LITERAL_SECRET_MESSAGE =
   'a secret is never stored in this file: write "${env:NAME}" (read from the kernel\'s environment), or save it to the OS keyring with %connect ... --save <name>, or leave the field out to be asked at connect time';
 
 /** `"${env:NAME}"`, or `{"keyring": "<account>"}` (service `searchbook`). */
-export const SecretRefSchema = z.union([z.string().regex(ENV_REFERENCE, { error: LITERAL_SECRET_MESSAGE }), z.strictObject({ keyring: z.string().min(1) })], {
-  error: LITERAL_SECRET_MESSAGE,
-});
+export const SecretRefSchema = z.union(
+  [
+    z.string().regex(ENV_REFERENCE, { error: LITERAL_SECRET_MESSAGE }),
+    z.strictObject({ keyring: z.string().min(1) })
+  ],
+  {
+    error: LITERAL_SECRET_MESSAGE
+  }
+);
 export type SecretRef = z.infer<typeof SecretRefSchema>;
 
 /** The profile fields that hold a secret's whereabouts. */
@@ -27,8 +34,13 @@ export type SecretField = 'password' | 'api_key';
 export const ProfilePortSchema = z.number().int().min(1).max(65535);
 
 export const PROFILE_COMMON_FIELDS = {
-  name: z.string().regex(PROFILE_NAME, { error: 'use letters, digits, _, . and - only' }),
-  host: z.string().regex(HOST, { error: 'write the host name only, for example localhost (the port goes in "port", and "ssl" chooses http or https)' }),
+  name: z
+    .string()
+    .regex(PROFILE_NAME, { error: 'use letters, digits, _, . and - only' }),
+  host: z.string().regex(HOST, {
+    error:
+      'write the host name only, for example localhost (the port goes in "port", and "ssl" chooses http or https)'
+  }),
   /** Disabled (plain HTTP) is the default for new profiles. */
   ssl: SslModeSchema.default('disabled'),
   /** A PEM file of the CA to trust (verify-ca, verify-identity). */
@@ -38,11 +50,17 @@ export const PROFILE_COMMON_FIELDS = {
   /** Seconds one whole answer may take. */
   timeout: TimeoutSecondsSchema.optional(),
   /** Bytes one answer may hold in memory (a number, or a size such as "64MB"). */
-  max_answer: AnswerCapSchema.optional(),
+  max_answer: AnswerCapSchema.optional()
 };
 
-const ProfileCommonSchema = z.object({ ...PROFILE_COMMON_FIELDS, port: ProfilePortSchema });
+const ProfileCommonSchema = z.object({
+  ...PROFILE_COMMON_FIELDS,
+  port: ProfilePortSchema
+});
 /** What engine-neutral code reads of any profile. */
 export type ProfileCommon = z.infer<typeof ProfileCommonSchema>;
 /** A profile as read from the file: the common fields, its engine's name, and the fields its engine adds. */
-export type StoredProfile = ProfileCommon & { engine: string; [field: string]: unknown };
+export type StoredProfile = ProfileCommon & {
+  engine: string;
+  [field: string]: unknown;
+};

@@ -30,7 +30,16 @@ export const DEFAULT_ANSWER_CAP_BYTES = 256 * MIB;
 export const MIN_ANSWER_CAP_BYTES = 64 * 1024;
 export const MAX_ANSWER_CAP_BYTES = 500 * MIB;
 
-const UNITS: Record<string, number> = { '': 1, b: 1, kb: 1_000, mb: 1_000_000, gb: 1_000_000_000, kib: 1024, mib: MIB, gib: 1024 * MIB };
+const UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1_000,
+  mb: 1_000_000,
+  gb: 1_000_000_000,
+  kib: 1024,
+  mib: MIB,
+  gib: 1024 * MIB
+};
 const SIZE = /^(\d+(?:\.\d+)?)\s*([kmg]i?b|b)?$/i;
 
 const CAP_RANGE = `takes the bytes one answer may hold in memory, from 64KiB to 500MiB, written as a number of bytes or with a unit (KB, MB, GB, KiB, MiB, GiB); for example max_answer=64MB`;
@@ -40,7 +49,12 @@ export const AnswerCapSchema = z
   .union([z.number(), z.string()], { error: CAP_RANGE })
   .transform((value, ctx) => {
     const bytes = typeof value === 'number' ? value : sizeInBytes(value);
-    if (bytes === undefined || !Number.isFinite(bytes) || bytes < MIN_ANSWER_CAP_BYTES || bytes > MAX_ANSWER_CAP_BYTES) {
+    if (
+      bytes === undefined ||
+      !Number.isFinite(bytes) ||
+      bytes < MIN_ANSWER_CAP_BYTES ||
+      bytes > MAX_ANSWER_CAP_BYTES
+    ) {
       ctx.addIssue({ code: 'custom', message: CAP_RANGE });
       return z.NEVER;
     }
@@ -49,16 +63,24 @@ export const AnswerCapSchema = z
 
 function sizeInBytes(text: string): number | undefined {
   const match = SIZE.exec(text.trim());
-  if (!match?.[1]) return undefined;
+  if (!match?.[1]) {
+    return undefined;
+  }
   const unit = UNITS[(match[2] ?? '').toLowerCase()];
   return unit === undefined ? undefined : Number(match[1]) * unit;
 }
 
 /** `1.5 MiB`, `256 MiB`, `900 KiB`, `512 bytes`: sizes in messages. */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < MIB) return `${trim(bytes / 1024)} KiB`;
-  if (bytes < 1024 * MIB) return `${trim(bytes / MIB)} MiB`;
+  if (bytes < 1024) {
+    return `${bytes} bytes`;
+  }
+  if (bytes < MIB) {
+    return `${trim(bytes / 1024)} KiB`;
+  }
+  if (bytes < 1024 * MIB) {
+    return `${trim(bytes / MIB)} MiB`;
+  }
   return `${trim(bytes / (1024 * MIB))} GiB`;
 }
 

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 /** drivers.md 5.3. Each engine decides what the HTTPS modes verify (its driver's connection settings). */
-export const SslModeSchema = z.enum(['disabled', 'preferred', 'required', 'verify-ca', 'verify-identity']);
+export const SslModeSchema = z.enum([
+  'disabled',
+  'preferred',
+  'required',
+  'verify-ca',
+  'verify-identity'
+]);
 export type SslMode = z.infer<typeof SslModeSchema>;
 
 export type Scheme = 'http' | 'https';
@@ -12,9 +18,16 @@ export type Scheme = 'http' | 'https';
  * spec's default; an https:// address means `required`, which is what an Elasticsearch 8.x
  * node with its generated self-signed CA needs. Returns undefined when they contradict.
  */
-export function reconcileSslMode(scheme: Scheme | undefined, ssl: SslMode | undefined): SslMode | undefined {
-  if (ssl === undefined) return scheme === 'https' ? 'required' : 'disabled';
-  if (scheme === undefined) return ssl;
+export function reconcileSslMode(
+  scheme: Scheme | undefined,
+  ssl: SslMode | undefined
+): SslMode | undefined {
+  if (ssl === undefined) {
+    return scheme === 'https' ? 'required' : 'disabled';
+  }
+  if (scheme === undefined) {
+    return ssl;
+  }
   const wantsTls = ssl !== 'disabled';
   return wantsTls === (scheme === 'https') ? ssl : undefined;
 }

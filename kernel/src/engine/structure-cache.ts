@@ -35,7 +35,12 @@ const FAILED_RETRY_MS = 30_000;
 export class StructureCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly fetch: (target: string, signal: AbortSignal) => Promise<Structure>) {}
+  constructor(
+    private readonly fetch: (
+      target: string,
+      signal: AbortSignal
+    ) => Promise<Structure>
+  ) {}
 
   /** The structure if it is already known, without asking the engine. */
   peek(target: string): Structure | undefined {
@@ -43,29 +48,49 @@ export class StructureCache {
   }
 
   /** The structure of `target`, fetched if not cached; undefined when it cannot be read. */
-  async get(target: string, signal: AbortSignal): Promise<Structure | undefined> {
+  async get(
+    target: string,
+    signal: AbortSignal
+  ): Promise<Structure | undefined> {
     let entry = this.entries.get(target);
-    if (entry?.structure) return entry.structure;
-    if (entry?.retryAt !== undefined && Date.now() < entry.retryAt) return undefined;
+    if (entry?.structure) {
+      return entry.structure;
+    }
+    if (entry?.retryAt !== undefined && Date.now() < entry.retryAt) {
+      return undefined;
+    }
     if (!entry?.pending) {
       const fresh: Entry = {};
       fresh.pending = this.load(target, fresh);
       this.entries.set(target, fresh);
       entry = fresh;
     }
-    return untilAborted(entry.pending as Promise<Structure | undefined>, signal);
+    return untilAborted(
+      entry.pending as Promise<Structure | undefined>,
+      signal
+    );
   }
 
-  private async load(target: string, entry: Entry): Promise<Structure | undefined> {
+  private async load(
+    target: string,
+    entry: Entry
+  ): Promise<Structure | undefined> {
     try {
-      const structure = await this.fetch(target, AbortSignal.timeout(STRUCTURE_TIMEOUT_MS));
+      const structure = await this.fetch(
+        target,
+        AbortSignal.timeout(STRUCTURE_TIMEOUT_MS)
+      );
       // An invalidation while the fetch ran replaced the entry: keep the answer out of the cache.
-      if (this.entries.get(target) === entry) entry.structure = structure;
+      if (this.entries.get(target) === entry) {
+        entry.structure = structure;
+      }
       return structure;
     } catch {
       // Refused (403, 404), unreadable, or too slow: searches show document columns for a while
       // instead of paying for the same failure each time.
-      if (this.entries.get(target) === entry) entry.retryAt = Date.now() + FAILED_RETRY_MS;
+      if (this.entries.get(target) === entry) {
+        entry.retryAt = Date.now() + FAILED_RETRY_MS;
+      }
       return undefined;
     } finally {
       delete entry.pending;
@@ -75,7 +100,9 @@ export class StructureCache {
   /** Drops every entry the engine's rule says a change made stale (given the target and its members). */
   invalidate(stale: (target: string, members: string[]) => boolean): void {
     for (const [target, entry] of this.entries) {
-      if (stale(target, entry.structure?.members ?? [])) this.entries.delete(target);
+      if (stale(target, entry.structure?.members ?? [])) {
+        this.entries.delete(target);
+      }
     }
   }
 
@@ -84,12 +111,17 @@ export class StructureCache {
   }
 }
 
-function untilAborted<T>(promise: Promise<T | undefined>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
+function untilAborted<T>(
+  promise: Promise<T | undefined>,
+  signal: AbortSignal
+): Promise<T | undefined> {
+  if (signal.aborted) {
+    return Promise.resolve(undefined);
+  }
+  return new Promise(resolve => {
     const onAbort = () => resolve(undefined);
     signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then((value) => {
+    void promise.then(value => {
       signal.removeEventListener('abort', onAbort);
       resolve(value);
     });
@@ -101,7 +133,11 @@ export interface RequestStructure {
   /** Drops what the request may change. */
   noteRequest(request: ConsoleRequest): void;
   /** Reads what the answer's grid needs; never fails. */
-  prepare(request: ConsoleRequest, response: EngineResponse, signal: AbortSignal): Promise<void>;
+  prepare(
+    request: ConsoleRequest,
+    response: EngineResponse,
+    signal: AbortSignal
+  ): Promise<void>;
 }
 
 /**
@@ -109,7 +145,12 @@ export interface RequestStructure {
  * The request is noted even when sending fails: a write may have reached the engine before
  * the connection broke.
  */
-export async function sendWithStructure(transport: Transport, structure: RequestStructure, request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
+export async function sendWithStructure(
+  transport: Transport,
+  structure: RequestStructure,
+  request: ConsoleRequest,
+  signal: AbortSignal
+): Promise<EngineResponse> {
   let response: EngineResponse;
   try {
     response = await transport.send(request, signal);
@@ -121,8 +162,14 @@ export async function sendWithStructure(transport: Transport, structure: Request
 }
 
 /** A mapping or schema answer (a GET of one) also as a field / type list; nothing for any other answer. */
-export function structureFields(request: ConsoleRequest, response: EngineResponse, read: (response: EngineResponse) => Structure): { fields?: { field: string; type: string }[] } {
-  if (request.method !== 'GET' || response.status >= 300) return {};
+export function structureFields(
+  request: ConsoleRequest,
+  response: EngineResponse,
+  read: (response: EngineResponse) => Structure
+): { fields?: { field: string; type: string }[] } {
+  if (request.method !== 'GET' || response.status >= 300) {
+    return {};
+  }
   try {
     const fields = fieldTypesOf(read(response).tree);
     return fields.length > 0 ? { fields } : {};

@@ -7,19 +7,29 @@ import type { EngineDescriptor } from '../engine/engine-module';
 import { elasticsearchEngine } from './elasticsearch/descriptor';
 import { typesenseEngine } from './typesense/descriptor';
 
-export const ENGINES: readonly [EngineDescriptor, ...EngineDescriptor[]] = [elasticsearchEngine, typesenseEngine];
+export const ENGINES: readonly [EngineDescriptor, ...EngineDescriptor[]] = [
+  elasticsearchEngine,
+  typesenseEngine
+];
 
 /** The names `%connect` and profiles accept, in the registry's order. */
-export const ENGINE_NAMES = ENGINES.map((engine) => engine.name) as [string, ...string[]];
+export const ENGINE_NAMES = ENGINES.map(engine => engine.name) as [
+  string,
+  ...string[]
+];
 
 /** The engine of that name (as written after `%connect` or in a profile), if one is registered. */
-export function findEngine(name: string | undefined): EngineDescriptor | undefined {
-  return ENGINES.find((engine) => engine.name === name);
+export function findEngine(
+  name: string | undefined
+): EngineDescriptor | undefined {
+  return ENGINES.find(engine => engine.name === name);
 }
 
 /** The engine of a name already checked against the registry (a parsed `%connect` line, profile or connection). */
 export function engineNamed(name: string): EngineDescriptor {
   const engine = findEngine(name);
-  if (!engine) throw new Error(`No engine named "${name}" is registered`);
+  if (!engine) {
+    throw new Error(`No engine named "${name}" is registered`);
+  }
   return engine;
 }

@@ -14,23 +14,34 @@ export class CellFailure extends SearchbookError {
     readonly evalue: string,
     /** Advice: what to write instead. */
     readonly hint?: string,
-    override readonly code: string = 'SEARCHBOOK_ERR_CELL_FAILED',
+    override readonly code: string = 'SEARCHBOOK_ERR_CELL_FAILED'
   ) {
     super(evalue);
   }
 
   /** An engine's error, its name said once (`Connection failed: ...`, not `Connection failed: Connection failed: ...`). */
-  static fromEngine(err: { ename: string; message: string; code: string }): CellFailure {
+  static fromEngine(err: {
+    ename: string;
+    message: string;
+    code: string;
+  }): CellFailure {
     const prefix = `${err.ename}: `;
     // The message may quote the engine, whose escape sequences the traceback would otherwise obey.
     const message = escapeControlCharacters(err.message);
-    return new CellFailure(err.ename, message.startsWith(prefix) ? message.slice(prefix.length) : message, undefined, err.code);
+    return new CellFailure(
+      err.ename,
+      message.startsWith(prefix) ? message.slice(prefix.length) : message,
+      undefined,
+      err.code
+    );
   }
 
   /** A short readable traceback: the user's problem, never the kernel's stack. */
   traceback(): string[] {
     const lines = [`\u001b[0;31m${this.ename}\u001b[0m: ${this.evalue}`];
-    if (this.hint) lines.push('', ...this.hint.split('\n'));
+    if (this.hint) {
+      lines.push('', ...this.hint.split('\n'));
+    }
     return lines;
   }
 }
@@ -38,4 +49,9 @@ export class CellFailure extends SearchbookError {
 export const INTERRUPTED_CODE = 'SEARCHBOOK_ERR_INTERRUPTED';
 
 export const INTERRUPTED = (): CellFailure =>
-  new CellFailure('Interrupted', 'The cell was interrupted: the request in flight was aborted and nothing more of this cell runs.', undefined, INTERRUPTED_CODE);
+  new CellFailure(
+    'Interrupted',
+    'The cell was interrupted: the request in flight was aborted and nothing more of this cell runs.',
+    undefined,
+    INTERRUPTED_CODE
+  );

@@ -1,7 +1,10 @@
 import type { ConsoleRequest, Refusal } from '../console/cell';
 import { parseCell } from '../console/parse';
 import type { VariableScope } from '../console/variables';
-import { defaultProfileServices, type ProfileServices } from '../connections/profile-services';
+import {
+  defaultProfileServices,
+  type ProfileServices
+} from '../connections/profile-services';
 import type { ConnectionRegistry } from '../connections/registry';
 import { type EngineResponse } from '../engine/driver';
 import { EngineError } from '../engine/errors';
@@ -16,7 +19,7 @@ import { Progress } from './progress';
 const NO_CONNECTION_HINT = [
   'Connect first, for example:',
   '%connect <profile>   (%connections lists the saved ones)',
-  ...ENGINES.map((engine) => engine.connect.example),
+  ...ENGINES.map(engine => engine.connect.example)
 ].join('\n');
 
 /**
@@ -24,13 +27,14 @@ const NO_CONNECTION_HINT = [
  * anything is sent, then its items run in order and the cell stops at the first failure.
  */
 export class CellRunner {
-  private current: { controller: AbortController; startedAt: number } | undefined;
+  private current:
+    { controller: AbortController; startedAt: number } | undefined;
 
   constructor(
     private readonly scope: VariableScope,
     private readonly connections: ConnectionRegistry,
     private readonly limits: OutputLimits = limitsFromEnv(),
-    private readonly profiles: ProfileServices = defaultProfileServices(),
+    private readonly profiles: ProfileServices = defaultProfileServices()
   ) {}
 
   /**
@@ -38,7 +42,9 @@ export class CellRunner {
    * its HTTP request is cancelled at once. False when there was nothing to stop.
    */
   interrupt(arrivedAt = performance.now()): boolean {
-    if (!this.current || this.current.startedAt > arrivedAt) return false;
+    if (!this.current || this.current.startedAt > arrivedAt) {
+      return false;
+    }
     this.current.controller.abort();
     return true;
   }
@@ -48,12 +54,22 @@ export class CellRunner {
     const parsed = parseCell(code, this.scope);
     const driver = this.connections.active?.driver;
     // SQL is answered with the connection's own engine's way of asking the same.
-    if (!parsed.ok) throw refusalFailure(parsed.refusal, parsed.refusal.code === 'SEARCHBOOK_ERR_SQL_REFUSED' && driver ? driver.console.sqlAdvice : parsed.refusal.hint);
+    if (!parsed.ok) {
+      throw refusalFailure(
+        parsed.refusal,
+        parsed.refusal.code === 'SEARCHBOOK_ERR_SQL_REFUSED' && driver
+          ? driver.console.sqlAdvice
+          : parsed.refusal.hint
+      );
+    }
     // A cell that keeps its connection is checked whole against it, so a refusal sends nothing at all.
-    if (driver && parsed.items.every((item) => item.kind === 'request')) {
+    if (driver && parsed.items.every(item => item.kind === 'request')) {
       for (const item of parsed.items) {
-        const refusal = item.kind === 'request' ? driver.console.refusal(item) : undefined;
-        if (refusal) throw refusalFailure(refusal);
+        const refusal =
+          item.kind === 'request' ? driver.console.refusal(item) : undefined;
+        if (refusal) {
+          throw refusalFailure(refusal);
+        }
       }
     }
     const controller = new AbortController();
@@ -61,29 +77,67 @@ export class CellRunner {
     this.current = current;
     try {
       for (const item of parsed.items) {
-        if (controller.signal.aborted) throw INTERRUPTED();
-        if (item.kind === 'magic') await runMagic(item, { scope: this.scope, connections: this.connections, sink, signal: controller.signal, profiles: this.profiles });
-        else await this.send(item, sink, controller.signal);
+        if (controller.signal.aborted) {
+          throw INTERRUPTED();
+        }
+        if (item.kind === 'magic') {
+          await runMagic(item, {
+            scope: this.scope,
+            connections: this.connections,
+            sink,
+            signal: controller.signal,
+            profiles: this.profiles
+          });
+        } else {
+          await this.send(item, sink, controller.signal);
+        }
       }
-      if (controller.signal.aborted) throw INTERRUPTED();
+      if (controller.signal.aborted) {
+        throw INTERRUPTED();
+      }
     } catch (err) {
       // A magic that says itself what the interrupt stopped (an export: how far it got) keeps its words.
-      if (controller.signal.aborted) throw err instanceof CellFailure && err.code === INTERRUPTED_CODE ? err : INTERRUPTED();
-      if (err instanceof EngineError) throw CellFailure.fromEngine(err);
+      if (controller.signal.aborted) {
+        throw err instanceof CellFailure && err.code === INTERRUPTED_CODE
+          ? err
+          : INTERRUPTED();
+      }
+      if (err instanceof EngineError) {
+        throw CellFailure.fromEngine(err);
+      }
       throw err;
     } finally {
-      if (this.current === current) this.current = undefined;
+      if (this.current === current) {
+        this.current = undefined;
+      }
     }
   }
 
-  private async send(request: ConsoleRequest, sink: OutputSink, signal: AbortSignal): Promise<void> {
+  private async send(
+    request: ConsoleRequest,
+    sink: OutputSink,
+    signal: AbortSignal
+  ): Promise<void> {
     const connection = this.connections.active;
-    if (!connection) throw new CellFailure('NoConnection', `No connection is open, so ${request.method} ${request.path} was not sent.`, NO_CONNECTION_HINT);
+    if (!connection) {
+      throw new CellFailure(
+        'NoConnection',
+        `No connection is open, so ${request.method} ${request.path} was not sent.`,
+        NO_CONNECTION_HINT
+      );
+    }
     const { driver } = connection;
     const refusal = driver.console.refusal(request);
-    if (refusal) throw refusalFailure(refusal);
-    const path = request.shown ?? (request.query ? `${request.path}?${request.query}` : request.path);
-    const progress = new Progress(sink, { waitingFor: `${connection.name}: ${request.method} ${path}`, stoppable: true });
+    if (refusal) {
+      throw refusalFailure(refusal);
+    }
+    const path =
+      request.shown ??
+      (request.query ? `${request.path}?${request.query}` : request.path);
+    const progress = new Progress(sink, {
+      waitingFor: `${connection.name}: ${request.method} ${path}`,
+      stoppable: true
+    });
     let response: EngineResponse;
     try {
       response = await driver.console.send(request, signal);
@@ -95,13 +149,24 @@ export class CellRunner {
         path,
         status: response.status,
         elapsedMs: response.elapsedMs,
-        ...(partialFailures.length > 0 ? { partialFailures } : {}),
+        ...(partialFailures.length > 0 ? { partialFailures } : {})
       };
-      const [first, ...more] = toBundles(driver.console.present(request, response), info, answerOf(response), this.limits);
-      if (first) await progress.finish(first);
-      for (const bundle of more) await sink.display(bundle);
+      const [first, ...more] = toBundles(
+        driver.console.present(request, response),
+        info,
+        answerOf(response),
+        this.limits
+      );
+      if (first) {
+        await progress.finish(first);
+      }
+      for (const bundle of more) {
+        await sink.display(bundle);
+      }
       // Under the answer, so a body that is not what it says it is never passes as an ordinary one.
-      if (response.notice) await sink.display(messageBundle(response.notice));
+      if (response.notice) {
+        await sink.display(messageBundle(response.notice));
+      }
     } catch (err) {
       // Whatever failed (the request, or showing its answer), the waiting line stops and says so.
       await progress.fail(signal.aborted ? 'interrupted' : 'failed');
@@ -110,19 +175,36 @@ export class CellRunner {
       progress.stop();
     }
     const failure = driver.console.failure(request, response);
-    if (failure) throw CellFailure.fromEngine(failure);
+    if (failure) {
+      throw CellFailure.fromEngine(failure);
+    }
   }
 }
 
 /** The answer as the notebook may keep it: JSON as the engine sent it, JSONL lines as one array. */
 function answerOf(response: EngineResponse): Answer | undefined {
   const body = response.body;
-  if (body.kind === 'json') return { bytes: body.bytes ?? Buffer.from(JSON.stringify(body.value), 'utf8'), value: body.value };
-  if (body.kind === 'jsonl') return { bytes: Buffer.from(JSON.stringify(body.values), 'utf8'), value: body.values };
+  if (body.kind === 'json') {
+    return {
+      bytes: body.bytes ?? Buffer.from(JSON.stringify(body.value), 'utf8'),
+      value: body.value
+    };
+  }
+  if (body.kind === 'jsonl') {
+    return {
+      bytes: Buffer.from(JSON.stringify(body.values), 'utf8'),
+      value: body.values
+    };
+  }
   return undefined;
 }
 
 function refusalFailure(refusal: Refusal, hint = refusal.hint): CellFailure {
   // The refusal's message already names its line and column.
-  return new CellFailure(refusal.ename, `${refusal.message.replace(/\.?$/, '.')} Nothing was sent.`, hint, refusal.code);
+  return new CellFailure(
+    refusal.ename,
+    `${refusal.message.replace(/\.?$/, '.')} Nothing was sent.`,
+    hint,
+    refusal.code
+  );
 }

@@ -5,7 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MimeBundle } from '../render/bundle';
-import { PROGRESS_MIME, type ProgressPayload } from '../../../contracts/mime-types';
+import {
+  PROGRESS_MIME,
+  type ProgressPayload
+} from '../../../contracts/mime-types';
 import type { OutputSink } from './output-sink';
 
 export interface ProgressOptions {
@@ -19,8 +22,13 @@ export interface ProgressOptions {
 export function progressBundle(payload: ProgressPayload): MimeBundle {
   // Rounded, not floored: a timer may fire a fraction of a millisecond before its second is up.
   const seconds = Math.round(payload.elapsedMs / 1000);
-  const stop = payload.stoppable ? ' (interrupt the kernel, ■, to stop it)' : '';
-  return { [PROGRESS_MIME]: payload, 'text/plain': `${payload.waitingFor}: ${seconds} s${stop}` };
+  const stop = payload.stoppable
+    ? ' (interrupt the kernel, ■, to stop it)'
+    : '';
+  return {
+    [PROGRESS_MIME]: payload,
+    'text/plain': `${payload.waitingFor}: ${seconds} s${stop}`
+  };
 }
 
 export class Progress {
@@ -37,30 +45,46 @@ export class Progress {
   constructor(
     private readonly sink: OutputSink,
     private readonly payload: Omit<ProgressPayload, 'elapsedMs'>,
-    { delayMs = 1_000, everyMs = 1_000 }: ProgressOptions = {},
+    { delayMs = 1_000, everyMs = 1_000 }: ProgressOptions = {}
   ) {
     this.delay = setTimeout(() => {
       this.publish(() => this.sink.display(this.bundle(), this.displayId));
       this.shown = true;
-      this.interval = setInterval(() => this.publish(() => this.sink.update(this.displayId, this.bundle())), everyMs);
+      this.interval = setInterval(
+        () =>
+          this.publish(() => this.sink.update(this.displayId, this.bundle())),
+        everyMs
+      );
     }, delayMs);
   }
 
   /** Stops the clock; the answer replaces the waiting line, or is shown on its own when none was shown. */
   async finish(answer: MimeBundle): Promise<void> {
-    if (this.ended) return;
+    if (this.ended) {
+      return;
+    }
     this.stop();
-    this.publish(() => (this.shown ? this.sink.update(this.displayId, answer) : this.sink.display(answer)));
+    this.publish(() =>
+      this.shown
+        ? this.sink.update(this.displayId, answer)
+        : this.sink.display(answer)
+    );
     await this.chain;
   }
 
   /** Stops the clock after a failure: the waiting line says how long it waited. Nothing once the answer replaced it. */
   async fail(outcome: string): Promise<void> {
-    if (this.ended) return;
+    if (this.ended) {
+      return;
+    }
     this.stop();
     if (this.shown) {
       const seconds = ((performance.now() - this.started) / 1000).toFixed(1);
-      this.publish(() => this.sink.update(this.displayId, { 'text/plain': `${this.payload.waitingFor}: ${outcome} after ${seconds} s` }));
+      this.publish(() =>
+        this.sink.update(this.displayId, {
+          'text/plain': `${this.payload.waitingFor}: ${outcome} after ${seconds} s`
+        })
+      );
     }
     await this.chain;
   }
@@ -73,7 +97,10 @@ export class Progress {
   }
 
   private bundle(): MimeBundle {
-    return progressBundle({ ...this.payload, elapsedMs: performance.now() - this.started });
+    return progressBundle({
+      ...this.payload,
+      elapsedMs: performance.now() - this.started
+    });
   }
 
   private publish(send: () => Promise<void>): void {

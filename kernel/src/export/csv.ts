@@ -2,9 +2,12 @@
 import type { JsonValue } from '../console/cell';
 
 export function csvField(value: JsonValue | undefined): string {
-  if (value === null || value === undefined) return '';
+  if (value === null || value === undefined) {
+    return '';
+  }
   // Arrays and objects are written as JSON, as the grid shows them.
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text =
+    typeof value === 'object' ? JSON.stringify(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

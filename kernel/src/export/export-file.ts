@@ -14,7 +14,13 @@ import type { GridView } from '../../../contracts/panel-protocol';
 import { type Driver } from '../engine/driver';
 import type { ExportStream } from '../engine/capabilities/export';
 import { EngineError, InterruptedError } from '../engine/errors';
-import { checkReplaceable, ExportRefused, fileSystemRefusal, refuseNul, resolveFolder } from './export-target';
+import {
+  checkReplaceable,
+  ExportRefused,
+  fileSystemRefusal,
+  refuseNul,
+  resolveFolder
+} from './export-target';
 import { fileSystemErrorText, isFileSystemError } from './file-errors';
 import { type ExportFormat, pageWriter } from './formats';
 import { claimFile } from './running-exports';
@@ -70,16 +76,21 @@ export interface ExportFiles {
 }
 
 export const nodeFiles: ExportFiles = {
-  create: async (path) => {
+  create: async path => {
     const handle = await open(path, 'wx');
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= handle.close());
     return {
-      write: async (data) => {
+      write: async data => {
         // A write may take less than asked (a signal, a nearly full disk): the rest follows.
-        for (let at = 0; at < data.length; ) {
+        for (let at = 0; at < data.length;) {
           const { bytesWritten } = await handle.write(data, at);
-          if (bytesWritten === 0) throw Object.assign(new Error(`ENOSPC: no space left on device, write '${path}'`), { code: 'ENOSPC', syscall: 'write', path });
+          if (bytesWritten === 0) {
+            throw Object.assign(
+              new Error(`ENOSPC: no space left on device, write '${path}'`),
+              { code: 'ENOSPC', syscall: 'write', path }
+            );
+          }
           at += bytesWritten;
         }
       },
@@ -90,9 +101,9 @@ export const nodeFiles: ExportFiles = {
           await close();
         }
       },
-      discard: () => close().catch(() => undefined),
+      discard: () => close().catch(() => undefined)
     };
-  },
+  }
 };
 
 export type StopCause = 'interrupted' | 'engine' | 'write';
@@ -107,7 +118,7 @@ export class ExportStopped extends Error {
     readonly partial: string,
     /** Whether the temporary file is kept (interrupt, engine error) or was removed (a write error). */
     readonly kept: boolean,
-    readonly ename: string,
+    readonly ename: string
   ) {
     super(reason);
   }
@@ -127,16 +138,29 @@ function partialPath(file: string): string {
   const suffix = `.searchbook-${randomBytes(4).toString('hex')}.partial`;
   // A long name is cut (whole characters) so that the temporary one stays a valid name.
   let name = [...basename(file)];
-  while (name.length > 1 && Buffer.byteLength(name.join('')) + suffix.length > NAME_MAX) name = name.slice(0, -1);
+  while (
+    name.length > 1 &&
+    Buffer.byteLength(name.join('')) + suffix.length > NAME_MAX
+  ) {
+    name = name.slice(0, -1);
+  }
   return join(dirname(file), `${name.join('')}${suffix}`);
 }
 
-export async function exportToFile(driver: Driver, options: ExportOptions, hooks: ExportHooks): Promise<ExportSummary> {
+export async function exportToFile(
+  driver: Driver,
+  options: ExportOptions,
+  hooks: ExportHooks
+): Promise<ExportSummary> {
   refuseNul(options.file);
   const file = await resolveFolder(options.file);
   const claim = claimFile(file, options.by ?? `an export of ${options.target}`);
   if (typeof claim === 'string') {
-    throw new ExportRefused('ExportRunning', `${options.file} is being written by another export (${claim}), so nothing was exported.`, 'Wait for that export to end or stop it (■ on its cell, Cancel in the side panel\'s Exports), or name another file.');
+    throw new ExportRefused(
+      'ExportRunning',
+      `${options.file} is being written by another export (${claim}), so nothing was exported.`,
+      "Wait for that export to end or stop it (■ on its cell, Cancel in the side panel's Exports), or name another file."
+    );
   }
   try {
     await checkReplaceable(file, options.overwrite, exampleName(options));
@@ -148,7 +172,14 @@ export async function exportToFile(driver: Driver, options: ExportOptions, hooks
       throw fileSystemRefusal(err, 'creating', partial);
     }
     claim.writing(partial);
-    return await writeExport(driver, options, hooks, file, partial, new FileOut(created));
+    return await writeExport(
+      driver,
+      options,
+      hooks,
+      file,
+      partial,
+      new FileOut(created)
+    );
   } finally {
     claim.release();
   }
@@ -160,13 +191,26 @@ function exampleName(options: ExportOptions): string {
   return `${name}.${options.format}`;
 }
 
-async function writeExport(driver: Driver, options: ExportOptions, hooks: ExportHooks, file: string, partial: string, out: FileOut): Promise<ExportSummary> {
+async function writeExport(
+  driver: Driver,
+  options: ExportOptions,
+  hooks: ExportHooks,
+  file: string,
+  partial: string,
+  out: FileOut
+): Promise<ExportSummary> {
   const started = performance.now();
   let stream: ExportStream;
   try {
     stream = await driver.export.open(
-      { target: options.target, ...(options.body !== undefined ? { body: options.body } : {}), ...(options.fields ? { fields: options.fields } : {}), ...(options.slices ? { slices: options.slices } : {}), ...(options.view ? { view: options.view } : {}) },
-      hooks.signal,
+      {
+        target: options.target,
+        ...(options.body !== undefined ? { body: options.body } : {}),
+        ...(options.fields ? { fields: options.fields } : {}),
+        ...(options.slices ? { slices: options.slices } : {}),
+        ...(options.view ? { view: options.view } : {})
+      },
+      hooks.signal
     );
   } catch (err) {
     // Refused before the first page: no file is left, as if the export had not begun.
@@ -174,7 +218,12 @@ async function writeExport(driver: Driver, options: ExportOptions, hooks: Export
     await rm(partial, { force: true }).catch(() => undefined);
     throw err;
   }
-  const progress: ExportProgress = { documents: 0, total: stream.total, bytes: 0, elapsedMs: 0 };
+  const progress: ExportProgress = {
+    documents: 0,
+    total: stream.total,
+    bytes: 0,
+    elapsedMs: 0
+  };
   const writer = pageWriter(options.format, stream, options.fields);
   try {
     hooks.onProgress?.({ ...progress });
@@ -184,9 +233,13 @@ async function writeExport(driver: Driver, options: ExportOptions, hooks: Export
       progress.bytes = out.bytes;
       progress.elapsedMs = performance.now() - started;
       hooks.onProgress?.({ ...progress });
-      if (hooks.signal.aborted) break;
+      if (hooks.signal.aborted) {
+        break;
+      }
     }
-    if (hooks.signal.aborted) throw new InterruptedError('interrupted');
+    if (hooks.signal.aborted) {
+      throw new InterruptedError('interrupted');
+    }
     await out.write(writer.end());
     await out.close();
     // The name may have become a directory, a pipe or a link while the export ran.
@@ -199,10 +252,22 @@ async function writeExport(driver: Driver, options: ExportOptions, hooks: Export
     await syncFolder(dirname(file));
   } catch (err) {
     await stream.close();
-    throw await stopped(err, out, partial, { ...progress, bytes: out.bytes, elapsedMs: performance.now() - started }, hooks.signal);
+    throw await stopped(
+      err,
+      out,
+      partial,
+      { ...progress, bytes: out.bytes, elapsedMs: performance.now() - started },
+      hooks.signal
+    );
   }
   await stream.close();
-  return { ...progress, bytes: out.bytes, elapsedMs: performance.now() - started, file: options.file, leftOutColumns: [...writer.leftOut] };
+  return {
+    ...progress,
+    bytes: out.bytes,
+    elapsedMs: performance.now() - started,
+    file: options.file,
+    leftOutColumns: [...writer.leftOut]
+  };
 }
 
 /**
@@ -220,27 +285,89 @@ class FileStepFailed extends Error {
   constructor(
     override readonly cause: unknown,
     readonly doing: string,
-    readonly path: string,
+    readonly path: string
   ) {
-    super(isFileSystemError(cause) ? fileSystemErrorText(cause, doing, path) : `${(cause as Error).message} (${doing} ${path})`);
+    super(
+      isFileSystemError(cause)
+        ? fileSystemErrorText(cause, doing, path)
+        : `${(cause as Error).message} (${doing} ${path})`
+    );
   }
 }
 
-async function stopped(err: unknown, out: FileOut, partial: string, progress: ExportProgress, signal: AbortSignal): Promise<ExportStopped> {
+async function stopped(
+  err: unknown,
+  out: FileOut,
+  partial: string,
+  progress: ExportProgress,
+  signal: AbortSignal
+): Promise<ExportStopped> {
   if (out.failure) {
     // A full disk: the part written is of no use and takes the space the user needs back.
     await out.destroy();
     await rm(partial, { force: true }).catch(() => undefined);
-    const reason = isFileSystemError(out.failure) ? fileSystemErrorText(out.failure, 'writing', partial) : `${out.failure.message} (writing ${partial})`;
-    return new ExportStopped('write', reason, progress, partial, false, 'FilesystemError');
+    const reason = isFileSystemError(out.failure)
+      ? fileSystemErrorText(out.failure, 'writing', partial)
+      : `${out.failure.message} (writing ${partial})`;
+    return new ExportStopped(
+      'write',
+      reason,
+      progress,
+      partial,
+      false,
+      'FilesystemError'
+    );
   }
   await out.close().catch(() => out.destroy());
-  if (signal.aborted) return new ExportStopped('interrupted', 'interrupted', progress, partial, true, 'Interrupted');
+  if (signal.aborted) {
+    return new ExportStopped(
+      'interrupted',
+      'interrupted',
+      progress,
+      partial,
+      true,
+      'Interrupted'
+    );
+  }
   // The name changed while the export ran (or the rename failed): the complete export stays in the temporary file.
-  if (err instanceof ExportRefused) return new ExportStopped('write', `${err.found}, so it was not replaced`, progress, partial, true, err.ename);
-  if (err instanceof FileStepFailed) return new ExportStopped('write', err.message, progress, partial, true, 'FilesystemError');
-  if (err instanceof EngineError) return new ExportStopped('engine', err.message, progress, partial, true, err.ename);
-  return new ExportStopped('engine', (err as Error).message, progress, partial, true, 'ExportFailed');
+  if (err instanceof ExportRefused) {
+    return new ExportStopped(
+      'write',
+      `${err.found}, so it was not replaced`,
+      progress,
+      partial,
+      true,
+      err.ename
+    );
+  }
+  if (err instanceof FileStepFailed) {
+    return new ExportStopped(
+      'write',
+      err.message,
+      progress,
+      partial,
+      true,
+      'FilesystemError'
+    );
+  }
+  if (err instanceof EngineError) {
+    return new ExportStopped(
+      'engine',
+      err.message,
+      progress,
+      partial,
+      true,
+      err.ename
+    );
+  }
+  return new ExportStopped(
+    'engine',
+    (err as Error).message,
+    progress,
+    partial,
+    true,
+    'ExportFailed'
+  );
 }
 
 /** The temporary file as the export writes it: the first failure is kept, and every later step fails with it. */
@@ -256,8 +383,12 @@ class FileOut {
    * page's buffer again (exports reuse their buffers), and no more than a page waits in memory.
    */
   async write(data: string | Buffer): Promise<void> {
-    if (this.failure) throw this.failure;
-    if (data.length === 0) return;
+    if (this.failure) {
+      throw this.failure;
+    }
+    if (data.length === 0) {
+      return;
+    }
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     try {
       await this.file.write(bytes);
@@ -271,7 +402,9 @@ class FileOut {
   /** Flushes the file to the disk and closes it; once, however often called. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      if (this.failure) throw this.failure;
+      if (this.failure) {
+        throw this.failure;
+      }
       try {
         await this.file.commit();
       } catch (err) {

@@ -21,20 +21,32 @@ export interface PageWriter {
 
 const NONE: ReadonlySet<string> = new Set();
 
-export function pageWriter(format: ExportFormat, stream: ExportStream, fields: string[] | undefined): PageWriter {
-  if (format === 'jsonl') return { page: (page) => (page.count > 0 ? page.jsonl() : ''), end: () => '', leftOut: NONE };
+export function pageWriter(
+  format: ExportFormat,
+  stream: ExportStream,
+  fields: string[] | undefined
+): PageWriter {
+  if (format === 'jsonl') {
+    return {
+      page: page => (page.count > 0 ? page.jsonl() : ''),
+      end: () => '',
+      leftOut: NONE
+    };
+  }
   if (format === 'json') {
     let first = true;
     return {
-      page: (page) => {
-        if (page.count === 0) return '';
+      page: page => {
+        if (page.count === 0) {
+          return '';
+        }
         // JSONL lines hold no line break inside, so each one but the last ends an array element.
         const text = `${first ? '[\n' : ',\n'}${page.jsonl().toString().slice(0, -1).replaceAll('\n', ',\n')}`;
         first = false;
         return text;
       },
       end: () => (first ? '[]\n' : '\n]\n'),
-      leftOut: NONE,
+      leftOut: NONE
     };
   }
   return new CsvWriter(stream, fields);
@@ -48,38 +60,61 @@ class CsvWriter implements PageWriter {
 
   constructor(
     private readonly stream: ExportStream,
-    private readonly fields: string[] | undefined,
+    private readonly fields: string[] | undefined
   ) {}
 
   page(page: ExportPage): string {
     const documents = page.documents();
-    const grid = documentGrid({ tree: this.stream.tree, leading: this.stream.leading, documents, ...(this.fields ? { onlyPresent: true } : {}) });
+    const grid = documentGrid({
+      tree: this.stream.tree,
+      leading: this.stream.leading,
+      documents,
+      ...(this.fields ? { onlyPresent: true } : {})
+    });
     let text = '';
     if (!this.header) {
-      this.header = this.columns(grid.columns.map((c) => c.name));
+      this.header = this.columns(grid.columns.map(c => c.name));
       this.headerSet = new Set(this.header);
       text = csvRecord(this.header);
     }
     const header = this.header;
     for (const row of grid.rows) {
-      for (const name of Object.keys(row)) if (!this.headerSet.has(name)) this.leftOut.add(name);
-      text += csvRecord(header.map((name) => ownValue(row, name)));
+      for (const name of Object.keys(row)) {
+        if (!this.headerSet.has(name)) {
+          this.leftOut.add(name);
+        }
+      }
+      text += csvRecord(header.map(name => ownValue(row, name)));
     }
     return text;
   }
 
   end(): string {
     // An empty export still says which columns it would have had.
-    return this.header ? '' : csvRecord(this.columns(documentGrid({ tree: this.stream.tree, leading: this.stream.leading, documents: [] }).columns.map((c) => c.name)));
+    return this.header
+      ? ''
+      : csvRecord(
+          this.columns(
+            documentGrid({
+              tree: this.stream.tree,
+              leading: this.stream.leading,
+              documents: []
+            }).columns.map(c => c.name)
+          )
+        );
   }
 
   /** The grid's columns; with fields=, in the order given, a picked object by its dotted columns. */
   private columns(grid: string[]): string[] {
-    if (!this.fields) return grid;
-    const picked = this.fields.flatMap((f) => {
-      const matching = grid.filter((name) => name === f || name.startsWith(`${f}.`));
+    if (!this.fields) {
+      return grid;
+    }
+    const picked = this.fields.flatMap(f => {
+      const matching = grid.filter(
+        name => name === f || name.startsWith(`${f}.`)
+      );
       return matching.length > 0 ? matching : [f];
     });
-    return [...new Set([...this.stream.leading.map((c) => c.name), ...picked])];
+    return [...new Set([...this.stream.leading.map(c => c.name), ...picked])];
   }
 }

@@ -27,16 +27,20 @@ export interface FileClaim {
  */
 export function claimFile(file: string, by: string): FileClaim | string {
   const holder = running.get(file);
-  if (holder) return `${holder.by}, running for ${((performance.now() - holder.started) / 1000).toFixed(1)} s`;
+  if (holder) {
+    return `${holder.by}, running for ${((performance.now() - holder.started) / 1000).toFixed(1)} s`;
+  }
   const entry: RunningExport = { by, started: performance.now() };
   running.set(file, entry);
   return {
-    writing: (partial) => {
+    writing: partial => {
       entry.partial = partial;
     },
     release: () => {
-      if (running.get(file) === entry) running.delete(file);
-    },
+      if (running.get(file) === entry) {
+        running.delete(file);
+      }
+    }
   };
 }
 
@@ -46,7 +50,9 @@ export function claimFile(file: string, by: string): FileClaim | string {
  */
 export function removeRunningPartials(): void {
   for (const entry of running.values()) {
-    if (entry.partial) rmSync(entry.partial, { force: true });
+    if (entry.partial) {
+      rmSync(entry.partial, { force: true });
+    }
   }
   running.clear();
 }

@@ -18,8 +18,12 @@ export interface ExecutionState {
  * is an `error` output and an error reply, and with stop_on_error the cells queued behind
  * it are aborted.
  */
-export function executeHandler(runner: CellRunner, state: ExecutionState, takeQueued: () => Promise<() => Promise<void>>): Handler {
-  return async (ctx) => {
+export function executeHandler(
+  runner: CellRunner,
+  state: ExecutionState,
+  takeQueued: () => Promise<() => Promise<void>>
+): Handler {
+  return async ctx => {
     const request = ExecuteRequest.parse(ctx.message.content);
     const counts = !request.silent && request.store_history;
     if (counts) {
@@ -29,29 +33,69 @@ export function executeHandler(runner: CellRunner, state: ExecutionState, takeQu
     const executionCount = state.count;
     // Awaited only before the reply: the iopub sender keeps it ahead of the outputs, and the
     // cell's request need not wait for it.
-    const inputSent = request.silent ? Promise.resolve() : ctx.publish('execute_input', { code: request.code, execution_count: executionCount });
+    const inputSent = request.silent
+      ? Promise.resolve()
+      : ctx.publish('execute_input', {
+          code: request.code,
+          execution_count: executionCount
+        });
     inputSent.catch(() => undefined);
     // Every output of the cell, its error and its reply go through this one mask.
     const shown = <T>(output: T): T => state.secrets.output(output);
     const sink = {
       display: (bundle: Record<string, unknown>, displayId?: string) =>
-        request.silent ? Promise.resolve() : ctx.publish('display_data', { data: shown(bundle), metadata: {}, transient: displayId ? { display_id: displayId } : {} }),
+        request.silent
+          ? Promise.resolve()
+          : ctx.publish('display_data', {
+              data: shown(bundle),
+              metadata: {},
+              transient: displayId ? { display_id: displayId } : {}
+            }),
       update: (displayId: string, bundle: Record<string, unknown>) =>
-        request.silent ? Promise.resolve() : ctx.publish('update_display_data', { data: shown(bundle), metadata: {}, transient: { display_id: displayId } }),
+        request.silent
+          ? Promise.resolve()
+          : ctx.publish('update_display_data', {
+              data: shown(bundle),
+              metadata: {},
+              transient: { display_id: displayId }
+            }),
       input: (prompt: string, password: boolean) => ctx.input(prompt, password),
-      canAsk: request.allow_stdin,
+      canAsk: request.allow_stdin
     };
     try {
       await runner.run(request.code, sink);
       await inputSent;
-      await ctx.reply({ status: 'ok', execution_count: executionCount, user_expressions: {}, payload: [] });
+      await ctx.reply({
+        status: 'ok',
+        execution_count: executionCount,
+        user_expressions: {},
+        payload: []
+      });
     } catch (err) {
-      const failure = err instanceof CellFailure ? err : new CellFailure('InternalError', `searchbook failed: ${(err as Error).message}`);
-      const error = shown({ ename: failure.ename, evalue: failure.evalue, traceback: failure.traceback() });
+      const failure =
+        err instanceof CellFailure
+          ? err
+          : new CellFailure(
+              'InternalError',
+              `searchbook failed: ${(err as Error).message}`
+            );
+      const error = shown({
+        ename: failure.ename,
+        evalue: failure.evalue,
+        traceback: failure.traceback()
+      });
       await inputSent;
-      const abortQueued = request.stop_on_error ? await takeQueued() : undefined;
-      if (!request.silent) await ctx.publish('error', error);
-      await ctx.reply({ status: 'error', execution_count: executionCount, ...error });
+      const abortQueued = request.stop_on_error
+        ? await takeQueued()
+        : undefined;
+      if (!request.silent) {
+        await ctx.publish('error', error);
+      }
+      await ctx.reply({
+        status: 'error',
+        execution_count: executionCount,
+        ...error
+      });
       await abortQueued?.();
     }
   };

@@ -13,7 +13,15 @@ type Entry = [session: number, line: number, input: string];
 
 /** Jupyter's history patterns are globs (`*` any text, `?` one character), matched on the whole cell. */
 function globRegExp(pattern: string): RegExp {
-  const body = [...pattern].map((ch) => (ch === '*' ? '[\\s\\S]*' : ch === '?' ? '[\\s\\S]' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
+  const body = [...pattern]
+    .map(ch =>
+      ch === '*'
+        ? '[\\s\\S]*'
+        : ch === '?'
+          ? '[\\s\\S]'
+          : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    )
+    .join('');
   return new RegExp(`^${body}$`);
 }
 
@@ -25,24 +33,40 @@ export class SessionHistory {
   }
 
   query(q: HistoryQuery): Entry[] {
-    const last = (list: Entry[]) => (q.n === undefined ? list : q.n === 0 ? [] : list.slice(-q.n));
-    if (q.hist_access_type === 'tail') return last(this.entries);
+    const last = (list: Entry[]) =>
+      q.n === undefined ? list : q.n === 0 ? [] : list.slice(-q.n);
+    if (q.hist_access_type === 'tail') {
+      return last(this.entries);
+    }
     if (q.hist_access_type === 'range') {
-      if (q.session !== 0 && q.session !== SESSION_NUMBER) return [];
-      return this.entries.filter(([, line]) => line >= q.start && (q.stop === undefined || line < q.stop));
+      if (q.session !== 0 && q.session !== SESSION_NUMBER) {
+        return [];
+      }
+      return this.entries.filter(
+        ([, line]) => line >= q.start && (q.stop === undefined || line < q.stop)
+      );
     }
     const pattern = globRegExp(q.pattern);
     let found = this.entries.filter(([, , input]) => pattern.test(input));
-    if (q.unique) found = found.filter((entry, i) => !found.slice(i + 1).some((later) => later[2] === entry[2]));
+    if (q.unique) {
+      found = found.filter(
+        (entry, i) => !found.slice(i + 1).some(later => later[2] === entry[2])
+      );
+    }
     return last(found);
   }
 }
 
 export function historyHandler(history: SessionHistory): Handler {
-  return async (ctx) => {
+  return async ctx => {
     const query = HistoryRequest.parse(ctx.message.content);
     const found = history.query(query);
     // With output=true each input pairs with its output; searchbook keeps no text output, so that half is null.
-    await ctx.reply({ status: 'ok', history: query.output ? found.map(([s, l, input]) => [s, l, [input, null]]) : found });
+    await ctx.reply({
+      status: 'ok',
+      history: query.output
+        ? found.map(([s, l, input]) => [s, l, [input, null]])
+        : found
+    });
   };
 }

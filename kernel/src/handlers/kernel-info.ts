@@ -7,7 +7,12 @@ import { ENGINES } from '../engines/registry';
  * copies language_info into every notebook it opens, so the examples store exactly this: its
  * `version` is the cell language's, not the package's, so a release changes no notebook.
  */
-export const LANGUAGE = { name: 'searchbook', version: '1.0', mimetype: 'text/x-searchbook', fileExtension: '.searchbook' } as const;
+export const LANGUAGE = {
+  name: 'searchbook',
+  version: '1.0',
+  mimetype: 'text/x-searchbook',
+  fileExtension: '.searchbook'
+} as const;
 
 export function kernelInfo(): Record<string, unknown> {
   return {
@@ -23,9 +28,9 @@ export function kernelInfo(): Record<string, unknown> {
       // Pygments has no searchbook lexer; its Bash lexer reads every cell form without an
       // error token (`#` comments, JSON strings, `${name}` variables, `%magic` lines), where
       // `http` needs an `HTTP/1.1` request line and `json` or `javascript` flag `#` comments.
-      pygments_lexer: 'bash',
+      pygments_lexer: 'bash'
     },
-    banner: `searchbook ${PACKAGE_VERSION}: ${new Intl.ListFormat('en', { type: 'conjunction' }).format(ENGINES.map((e) => e.displayName))} request consoles.\nConnect with %connect, then write requests such as GET /my-index/_search.`,
-    help_links: ENGINES.map((e) => ({ text: e.docs.text, url: e.docs.url })),
+    banner: `searchbook ${PACKAGE_VERSION}: ${new Intl.ListFormat('en', { type: 'conjunction' }).format(ENGINES.map(e => e.displayName))} request consoles.\nConnect with %connect, then write requests such as GET /my-index/_search.`,
+    help_links: ENGINES.map(e => ({ text: e.docs.text, url: e.docs.url }))
   };
 }

@@ -17,23 +17,32 @@ export interface InstallInfo {
 const FROM_CHECKOUT: InstallInfo = {
   packageManager: 'npm',
   packageName: LABEXTENSION_NAME,
-  uninstallInstructions: 'Run "searchbook uninstall" with the same scope flag you installed with',
+  uninstallInstructions:
+    'Run "searchbook uninstall" with the same scope flag you installed with'
 };
 
 /**
  * Copies the prebuilt labextension into `<data>/labextensions/searchbook`, with the
  * install.json that tells `jupyter labextension list` where it came from and how to remove it.
  */
-export async function installLabextension(dataDir: string, installInfo: InstallInfo = FROM_CHECKOUT): Promise<string> {
+export async function installLabextension(
+  dataDir: string,
+  installInfo: InstallInfo = FROM_CHECKOUT
+): Promise<string> {
   try {
     await access(join(BUILT, 'package.json'));
   } catch {
-    throw new Error(`the JupyterLab extension is not built (no ${BUILT}); run "npm run build" first`);
+    throw new Error(
+      `the JupyterLab extension is not built (no ${BUILT}); run "npm run build" first`
+    );
   }
   const dir = join(dataDir, 'labextensions', LABEXTENSION_NAME);
   await rm(dir, { recursive: true, force: true });
   await cp(BUILT, dir, { recursive: true });
-  await writeFile(join(dir, 'install.json'), `${JSON.stringify(installInfo, null, 2)}\n`);
+  await writeFile(
+    join(dir, 'install.json'),
+    `${JSON.stringify(installInfo, null, 2)}\n`
+  );
   return dir;
 }
 

@@ -24,12 +24,18 @@ interface Frame {
 }
 
 function ownerOf(frame: Frame | undefined): string | undefined {
-  if (!frame) return undefined;
+  if (!frame) {
+    return undefined;
+  }
   return frame.type === 'object' ? frame.key : frame.owner;
 }
 
 /** Returns undefined where no completion makes sense (inside a triple-quoted string, say). */
-export function bodyContextAt(text: string, start: number, cursor: number): BodyContext | undefined {
+export function bodyContextAt(
+  text: string,
+  start: number,
+  cursor: number
+): BodyContext | undefined {
   const stack: Frame[] = [];
   let lastCollection: string | undefined;
   let i = start;
@@ -40,7 +46,9 @@ export function bodyContextAt(text: string, start: number, cursor: number): Body
       const first = skipBlanks(text, i);
       if (first < cursor && isCommentAt(text, first)) {
         const eol = text.indexOf('\n', first);
-        if (eol === -1 || eol >= cursor) return undefined;
+        if (eol === -1 || eol >= cursor) {
+          return undefined;
+        }
         i = eol;
         continue;
       }
@@ -49,21 +57,34 @@ export function bodyContextAt(text: string, start: number, cursor: number): Body
     if (ch === '"') {
       if (text.startsWith('""', i + 1)) {
         const close = text.indexOf('"""', i + 3);
-        if (close === -1 || close + 3 > cursor) return undefined;
+        if (close === -1 || close + 3 > cursor) {
+          return undefined;
+        }
         i = close + 3;
         continue;
       }
       let j = i + 1;
-      while (j < cursor && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      while (j < cursor && text[j] !== '"' && text[j] !== '\n') {
+        j += text[j] === '\\' ? 2 : 1;
+      }
       const top = stack[stack.length - 1];
       if (j >= cursor) {
         const isKey = top?.type === 'object' && top.expectKey;
         const owner = isKey ? top?.owner : ownerOf(top);
-        return { inString: true, tokenStart: i + 1, isKey, owner, lastCollection };
+        return {
+          inString: true,
+          tokenStart: i + 1,
+          isKey,
+          owner,
+          lastCollection
+        };
       }
       const value = text.slice(i + 1, j);
-      if (top?.type === 'object' && top.expectKey) top.key = value;
-      else if (top?.type === 'object' && top.key === 'collection') lastCollection = value;
+      if (top?.type === 'object' && top.expectKey) {
+        top.key = value;
+      } else if (top?.type === 'object' && top.key === 'collection') {
+        lastCollection = value;
+      }
       i = j + 1;
       continue;
     }
@@ -80,7 +101,9 @@ export function bodyContextAt(text: string, start: number, cursor: number): Body
         stack.pop();
         break;
       case ':':
-        if (top?.type === 'object') top.expectKey = false;
+        if (top?.type === 'object') {
+          top.expectKey = false;
+        }
         break;
       case ',':
         if (top?.type === 'object') {
@@ -98,5 +121,11 @@ export function bodyContextAt(text: string, start: number, cursor: number): Body
   }
   const top = stack[stack.length - 1];
   const isKey = top?.type === 'object' && top.expectKey;
-  return { inString: false, tokenStart: cursor, isKey, owner: isKey ? top?.owner : ownerOf(top), lastCollection };
+  return {
+    inString: false,
+    tokenStart: cursor,
+    isKey,
+    owner: isKey ? top?.owner : ownerOf(top),
+    lastCollection
+  };
 }

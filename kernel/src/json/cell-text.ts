@@ -2,9 +2,19 @@ import type { JsonValue } from '../../../contracts/json';
 
 /** A cell's text as every fallback shows it: strings as they are, everything else as JSON. */
 export function cellText(value: JsonValue | undefined): string {
-  if (value === undefined) return '';
-  if (typeof value === 'string') return value;
+  if (value === undefined) {
+    return '';
+  }
+  if (typeof value === 'string') {
+    return value;
+  }
   // What JSON.stringify writes for them (a parsed number is always finite), without its machinery.
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  if (
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    value === null
+  ) {
+    return String(value);
+  }
   return JSON.stringify(value);
 }

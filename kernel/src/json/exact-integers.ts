@@ -12,7 +12,10 @@ import { ownValue, setField } from '../../../contracts/own-fields';
 
 const PREFIX = `\u0001${randomUUID()}:`;
 /** A mark as JSON.stringify prints it (the control character escaped), with its digits. */
-const PRINTED = new RegExp(`"${JSON.stringify(PREFIX).slice(1, -1).replace(/\\/g, '\\\\')}(-?\\d+)"`, 'g');
+const PRINTED = new RegExp(
+  `"${JSON.stringify(PREFIX).slice(1, -1).replace(/\\/g, '\\\\')}(-?\\d+)"`,
+  'g'
+);
 const PRINTED_PREFIX = JSON.stringify(PREFIX).slice(1, -1);
 /** Strings and numbers of JSON text, each whole, so a number is only ever read from its start. */
 const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
@@ -25,11 +28,15 @@ export function integerLiteral(digits: string): string {
 /** The value for a whole number typed as text: a plain number while exact, a literal past 2^53. */
 export function exactInteger(digits: bigint): number | string {
   const value = Number(digits);
-  return Number.isSafeInteger(value) ? value : integerLiteral(digits.toString());
+  return Number.isSafeInteger(value)
+    ? value
+    : integerLiteral(digits.toString());
 }
 
 function literalDigits(value: JsonValue): string | undefined {
-  return typeof value === 'string' && value.startsWith(PREFIX) ? value.slice(PREFIX.length) : undefined;
+  return typeof value === 'string' && value.startsWith(PREFIX)
+    ? value.slice(PREFIX.length)
+    : undefined;
 }
 
 /** Whether a value is an integer literal (a whole number past 2^53). */
@@ -45,9 +52,17 @@ export function exactJson(value: JsonValue, indent?: number): string {
 
 /** Whether a value holds an integer literal anywhere. */
 export function holdsIntegerLiteral(value: JsonValue): boolean {
-  if (literalDigits(value) !== undefined) return true;
-  if (Array.isArray(value)) return value.some(holdsIntegerLiteral);
-  return typeof value === 'object' && value !== null && Object.values(value).some(holdsIntegerLiteral);
+  if (literalDigits(value) !== undefined) {
+    return true;
+  }
+  if (Array.isArray(value)) {
+    return value.some(holdsIntegerLiteral);
+  }
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).some(holdsIntegerLiteral)
+  );
 }
 
 /**
@@ -56,11 +71,19 @@ export function holdsIntegerLiteral(value: JsonValue): boolean {
  */
 export function readValue(value: JsonValue): JsonValue {
   const digits = literalDigits(value);
-  if (digits !== undefined) return Number(digits);
-  if (Array.isArray(value)) return value.map(readValue);
-  if (typeof value !== 'object' || value === null) return value;
+  if (digits !== undefined) {
+    return Number(digits);
+  }
+  if (Array.isArray(value)) {
+    return value.map(readValue);
+  }
+  if (typeof value !== 'object' || value === null) {
+    return value;
+  }
   const out: { [key: string]: JsonValue } = {};
-  for (const key of Object.keys(value)) setField(out, key, readValue(ownValue(value, key) as JsonValue));
+  for (const key of Object.keys(value)) {
+    setField(out, key, readValue(ownValue(value, key) as JsonValue));
+  }
   return out;
 }
 
@@ -68,7 +91,15 @@ export function readValue(value: JsonValue): JsonValue {
 export function parseExactJson(text: string): JsonValue {
   // Parsed as typed first: marking turns an invalid number (`09007199254740993`) into a valid string.
   const value = JSON.parse(text) as JsonValue;
-  if (!/\d{16}/.test(text)) return value;
-  const marked = text.replace(TOKEN, (token) => (token.startsWith('"') || /[.eE]/.test(token) || Number.isSafeInteger(Number(token)) ? token : JSON.stringify(integerLiteral(token))));
+  if (!/\d{16}/.test(text)) {
+    return value;
+  }
+  const marked = text.replace(TOKEN, token =>
+    token.startsWith('"') ||
+    /[.eE]/.test(token) ||
+    Number.isSafeInteger(Number(token))
+      ? token
+      : JSON.stringify(integerLiteral(token))
+  );
   return JSON.parse(marked) as JsonValue;
 }

@@ -21,8 +21,17 @@ const WIDE = /[\u0100-\uffff]/g;
 export function narrowed(json: string): string {
   let count = 0;
   WIDE.lastIndex = 0;
-  while (WIDE.exec(json) !== null) if (!fewWide(++count, json.length)) return json;
-  return count === 0 ? json : json.replace(WIDE, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  while (WIDE.exec(json) !== null) {
+    if (!fewWide(++count, json.length)) {
+      return json;
+    }
+  }
+  return count === 0
+    ? json
+    : json.replace(
+        WIDE,
+        unit => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`
+      );
 }
 
 const BACKSLASH = 0x5c;
@@ -40,12 +49,23 @@ export function escapeGrowth(lead: number): number {
 }
 
 /** Writes the character whose UTF-8 sequence starts at `src[at]` as JSON escapes at `out[o]`; returns the bytes written. */
-export function writeUnicodeEscape(out: Buffer, o: number, src: Buffer, at: number): number {
+export function writeUnicodeEscape(
+  out: Buffer,
+  o: number,
+  src: Buffer,
+  at: number
+): number {
   const lead = src[at] as number;
   const next = (k: number) => (src[at + k] as number) & 0x3f;
-  if (lead < 0xe0) return writeUnit(out, o, ((lead & 0x1f) << 6) | next(1));
-  if (lead < 0xf0) return writeUnit(out, o, ((lead & 0x0f) << 12) | (next(1) << 6) | next(2));
-  const point = (((lead & 0x07) << 18) | (next(1) << 12) | (next(2) << 6) | next(3)) - 0x10000;
+  if (lead < 0xe0) {
+    return writeUnit(out, o, ((lead & 0x1f) << 6) | next(1));
+  }
+  if (lead < 0xf0) {
+    return writeUnit(out, o, ((lead & 0x0f) << 12) | (next(1) << 6) | next(2));
+  }
+  const point =
+    (((lead & 0x07) << 18) | (next(1) << 12) | (next(2) << 6) | next(3)) -
+    0x10000;
   writeUnit(out, o, 0xd800 + (point >>> 10));
   return 6 + writeUnit(out, o + 6, 0xdc00 + (point & 0x3ff));
 }
@@ -53,6 +73,8 @@ export function writeUnicodeEscape(out: Buffer, o: number, src: Buffer, at: numb
 function writeUnit(out: Buffer, o: number, unit: number): number {
   out[o] = BACKSLASH;
   out[o + 1] = LETTER_U;
-  for (let k = 0; k < 4; k++) out[o + 2 + k] = HEX.charCodeAt((unit >>> (12 - 4 * k)) & 0xf);
+  for (let k = 0; k < 4; k++) {
+    out[o + 2 + k] = HEX.charCodeAt((unit >>> (12 - 4 * k)) & 0xf);
+  }
   return 6;
 }

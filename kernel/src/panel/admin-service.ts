@@ -3,40 +3,80 @@
  * connection offers, its API keys and its metrics. A new key's value goes into the one reply
  * that carries it and nowhere else: not into errors, logs or any output.
  */
-import { constants, createPublicKey, type KeyObject, publicEncrypt } from 'node:crypto';
+import {
+  constants,
+  createPublicKey,
+  type KeyObject,
+  publicEncrypt
+} from 'node:crypto';
 import type { Driver } from '../engine/driver';
 import type { KeyAdmin } from '../engine/capabilities/admin';
-import type { AdminReply, AdminRequest } from '../../../contracts/admin-protocol';
+import type {
+  AdminReply,
+  AdminRequest
+} from '../../../contracts/admin-protocol';
 
-type AdminReplyBody = AdminReply extends infer R ? (R extends AdminReply ? Omit<R, 'v' | 'requestId'> : never) : never;
+type AdminReplyBody = AdminReply extends infer R
+  ? R extends AdminReply
+    ? Omit<R, 'v' | 'requestId'>
+    : never
+  : never;
 
-export async function answerAdmin(request: AdminRequest, driver: Driver, signal: AbortSignal): Promise<AdminReplyBody> {
+export async function answerAdmin(
+  request: AdminRequest,
+  driver: Driver,
+  signal: AbortSignal
+): Promise<AdminReplyBody> {
   const { connection } = request;
   const admin = driver.admin;
   switch (request.type) {
     case 'offers':
       return { type: 'offers', connection, offers: admin?.offers ?? {} };
     case 'keys':
-      return { type: 'keys', connection, keys: await keysOf(driver, connection).list(signal) };
+      return {
+        type: 'keys',
+        connection,
+        keys: await keysOf(driver, connection).list(signal)
+      };
     case 'addKey': {
       // Checked before the key exists, so a bad seal never costs a key whose value is lost.
-      const seal = request.sealWith === undefined ? undefined : sealerFor(request.sealWith);
-      const { key, value } = await keysOf(driver, connection).add(request.key, signal);
-      return seal ? { type: 'keyAdded', connection, key, sealed: seal(value) } : { type: 'keyAdded', connection, key, value };
+      const seal =
+        request.sealWith === undefined
+          ? undefined
+          : sealerFor(request.sealWith);
+      const { key, value } = await keysOf(driver, connection).add(
+        request.key,
+        signal
+      );
+      return seal
+        ? { type: 'keyAdded', connection, key, sealed: seal(value) }
+        : { type: 'keyAdded', connection, key, value };
     }
     case 'deleteKey':
       await keysOf(driver, connection).remove(request.id, signal);
       return { type: 'keyDeleted', connection, id: request.id };
     case 'metrics': {
-      if (!admin?.metrics) throw new Error(`The connection "${connection}" offers no server metrics.`);
-      return { type: 'metrics', connection, snapshot: await admin.metrics(signal) };
+      if (!admin?.metrics) {
+        throw new Error(
+          `The connection "${connection}" offers no server metrics.`
+        );
+      }
+      return {
+        type: 'metrics',
+        connection,
+        snapshot: await admin.metrics(signal)
+      };
     }
   }
 }
 
 function keysOf(driver: Driver, connection: string): KeyAdmin {
   const keys = driver.admin?.keys;
-  if (!keys) throw new Error(`The connection "${connection}" has no API keys to manage here (its engine manages users and keys elsewhere).`);
+  if (!keys) {
+    throw new Error(
+      `The connection "${connection}" has no API keys to manage here (its engine manages users and keys elsewhere).`
+    );
+  }
   return keys;
 }
 
@@ -44,10 +84,24 @@ function keysOf(driver: Driver, connection: string): KeyAdmin {
 function sealerFor(spki: string): (value: string) => string {
   let key: KeyObject;
   try {
-    key = createPublicKey({ key: Buffer.from(spki, 'base64'), format: 'der', type: 'spki' });
+    key = createPublicKey({
+      key: Buffer.from(spki, 'base64'),
+      format: 'der',
+      type: 'spki'
+    });
   } catch {
-    throw new Error('sealWith is not a public key: send an RSA-OAEP public key exported as SPKI, in base64 (Web Crypto exportKey("spki")). No key was created.');
+    throw new Error(
+      'sealWith is not a public key: send an RSA-OAEP public key exported as SPKI, in base64 (Web Crypto exportKey("spki")). No key was created.'
+    );
   }
-  if (key.asymmetricKeyType !== 'rsa') throw new Error(`sealWith is an ${key.asymmetricKeyType ?? 'unknown'} key; send an RSA-OAEP public key (SPKI, base64). No key was created.`);
-  return (value) => publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(value, 'utf8')).toString('base64');
+  if (key.asymmetricKeyType !== 'rsa') {
+    throw new Error(
+      `sealWith is an ${key.asymmetricKeyType ?? 'unknown'} key; send an RSA-OAEP public key (SPKI, base64). No key was created.`
+    );
+  }
+  return value =>
+    publicEncrypt(
+      { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(value, 'utf8')
+    ).toString('base64');
 }

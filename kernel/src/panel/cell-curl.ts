@@ -9,20 +9,35 @@ import { VariableScope } from '../console/variables';
 import type { Connection } from '../connections/open-connection';
 import type { ConnectionRegistry } from '../connections/registry';
 
-export function curlOfCell(cell: string, connections: ConnectionRegistry, scope: VariableScope): string[] {
-  const referencesOnly = new VariableScope((name) => `$${name}`, scope.entries());
+export function curlOfCell(
+  cell: string,
+  connections: ConnectionRegistry,
+  scope: VariableScope
+): string[] {
+  const referencesOnly = new VariableScope(name => `$${name}`, scope.entries());
   const parsed = parseCell(cell, referencesOnly);
-  if (!parsed.ok) throw new Error(`${parsed.refusal.message} ${parsed.refusal.hint}`.trim());
+  if (!parsed.ok) {
+    throw new Error(`${parsed.refusal.message} ${parsed.refusal.hint}`.trim());
+  }
   let connection: Connection | undefined = connections.active;
   const commands: string[] = [];
   for (const item of parsed.items) {
     if (item.kind === 'magic') {
-      if (item.name === 'use') connection = connections.list().find((c) => c.name === item.args) ?? connection;
+      if (item.name === 'use') {
+        connection =
+          connections.list().find(c => c.name === item.args) ?? connection;
+      }
       continue;
     }
-    if (!connection) throw new Error('No connection is open in this kernel: run %connect first, then copy the cell as curl.');
+    if (!connection) {
+      throw new Error(
+        'No connection is open in this kernel: run %connect first, then copy the cell as curl.'
+      );
+    }
     commands.push(connection.driver.console.curl(item));
   }
-  if (commands.length === 0) throw new Error('This cell holds no request to copy as curl.');
+  if (commands.length === 0) {
+    throw new Error('This cell holds no request to copy as curl.');
+  }
   return commands;
 }

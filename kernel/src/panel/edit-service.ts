@@ -7,7 +7,11 @@ import type { Connection } from '../connections/open-connection';
 import type { Column } from '../../../contracts/columns';
 import type { EditReply, EditRequest } from '../../../contracts/edit-protocol';
 
-type EditReplyBody = EditReply extends infer R ? (R extends EditReply ? Omit<R, 'v' | 'requestId'> : never) : never;
+type EditReplyBody = EditReply extends infer R
+  ? R extends EditReply
+    ? Omit<R, 'v' | 'requestId'>
+    : never
+  : never;
 
 /** What the service knows of an open grid: its connection, its target, the columns it has shown. */
 export interface EditableGrid {
@@ -22,36 +26,81 @@ export interface EditContext {
   connection(name: string): Connection;
 }
 
-export async function answerEdit(request: EditRequest, context: EditContext, signal: AbortSignal): Promise<EditReplyBody> {
+export async function answerEdit(
+  request: EditRequest,
+  context: EditContext,
+  signal: AbortSignal
+): Promise<EditReplyBody> {
   switch (request.type) {
     case 'plan': {
       const { grid, driver } = gridEdits(context, request.gridId);
-      const { requests, refusals } = await driver.writes.plan(grid, request.changes, signal);
+      const { requests, refusals } = await driver.writes.plan(
+        grid,
+        request.changes,
+        signal
+      );
       return { type: 'plan', gridId: grid.id, requests, refusals };
     }
     case 'save': {
       const { grid, driver } = gridEdits(context, request.gridId);
-      const { results, refusals } = await driver.writes.save(grid, request.changes, signal);
+      const { results, refusals } = await driver.writes.save(
+        grid,
+        request.changes,
+        signal
+      );
       return { type: 'saved', gridId: grid.id, results, refusals };
     }
     case 'wholeValue': {
       const { grid, driver } = gridEdits(context, request.gridId);
-      return { type: 'wholeValue', gridId: grid.id, row: request.row, column: request.column, value: await driver.documents.wholeValue(request.row, request.column, signal) };
+      return {
+        type: 'wholeValue',
+        gridId: grid.id,
+        row: request.row,
+        column: request.column,
+        value: await driver.documents.wholeValue(
+          request.row,
+          request.column,
+          signal
+        )
+      };
     }
     case 'targetActions': {
-      const actions = context.connection(request.connection).driver.targetActions;
-      return { type: 'targetActions', connection: request.connection, target: request.target, actions: actions.offered(request.target) };
+      const actions = context.connection(request.connection).driver
+        .targetActions;
+      return {
+        type: 'targetActions',
+        connection: request.connection,
+        target: request.target,
+        actions: actions.offered(request.target)
+      };
     }
     case 'targetAction': {
       const { connection, target, action } = request;
       const actions = context.connection(connection).driver.targetActions;
       // Checked here too: a panel that skipped its dialog must not delete anything.
-      if (request.confirmName !== target) throw new Error(`Nothing was deleted: type the name ${target} exactly to confirm (you typed ${JSON.stringify(request.confirmName)}).`);
-      const offered = actions.offered(target).find((a) => a.action === action);
-      if (!offered) throw new Error(`${target} offers no "${action}" here; nothing was sent.`);
-      if (offered.unavailable) throw new Error(`${offered.unavailable} Nothing was sent.`);
+      if (request.confirmName !== target) {
+        throw new Error(
+          `Nothing was deleted: type the name ${target} exactly to confirm (you typed ${JSON.stringify(request.confirmName)}).`
+        );
+      }
+      const offered = actions.offered(target).find(a => a.action === action);
+      if (!offered) {
+        throw new Error(
+          `${target} offers no "${action}" here; nothing was sent.`
+        );
+      }
+      if (offered.unavailable) {
+        throw new Error(`${offered.unavailable} Nothing was sent.`);
+      }
       const done = await actions.run(target, action, signal);
-      return { type: 'targetActionDone', connection, target, action, request: done.request, message: done.message };
+      return {
+        type: 'targetActionDone',
+        connection,
+        target,
+        action,
+        request: done.request,
+        message: done.message
+      };
     }
   }
 }

@@ -31,7 +31,11 @@ export class GridSessions {
   private readonly endings = new Map<string, string>();
 
   add(session: Omit<GridSession, 'id' | 'columns'>): GridSession {
-    const full = { ...session, id: randomUUID(), columns: new Map<string, Column>() };
+    const full = {
+      ...session,
+      id: randomUUID(),
+      columns: new Map<string, Column>()
+    };
     this.sessions.set(full.id, full);
     return full;
   }
@@ -41,7 +45,10 @@ export class GridSessions {
   }
 
   /** Replaces a session's reader (refresh), closing the old one. */
-  async replaceReader(session: GridSession, reader: DocumentReader): Promise<void> {
+  async replaceReader(
+    session: GridSession,
+    reader: DocumentReader
+  ): Promise<void> {
     const old = session.reader;
     session.reader = reader;
     session.columns.clear();
@@ -50,12 +57,16 @@ export class GridSessions {
 
   /** Remembers the columns a block showed. */
   noteColumns(session: GridSession, columns: Column[]): void {
-    for (const column of columns) session.columns.set(column.name, column);
+    for (const column of columns) {
+      session.columns.set(column.name, column);
+    }
   }
 
   async close(id: string): Promise<boolean> {
     const session = this.sessions.get(id);
-    if (!session) return this.endings.delete(id);
+    if (!session) {
+      return this.endings.delete(id);
+    }
     this.sessions.delete(id);
     await session.reader.close();
     return true;
@@ -65,17 +76,26 @@ export class GridSessions {
    * Ends the grids read through a connection that is gone, remembering why; `released` settles
    * once their cursors are released, as far as the engine still answers.
    */
-  end(connection: string, reason: string): { ended: GridSession[]; released: Promise<void> } {
-    const ended = [...this.sessions.values()].filter((s) => s.connection === connection);
+  end(
+    connection: string,
+    reason: string
+  ): { ended: GridSession[]; released: Promise<void> } {
+    const ended = [...this.sessions.values()].filter(
+      s => s.connection === connection
+    );
     for (const session of ended) {
       this.sessions.delete(session.id);
       this.endings.set(session.id, reason);
     }
     for (const id of this.endings.keys()) {
-      if (this.endings.size <= KEPT_ENDINGS) break;
+      if (this.endings.size <= KEPT_ENDINGS) {
+        break;
+      }
       this.endings.delete(id);
     }
-    const released = Promise.allSettled(ended.map((s) => s.reader.close())).then(() => undefined);
+    const released = Promise.allSettled(ended.map(s => s.reader.close())).then(
+      () => undefined
+    );
     return { ended, released };
   }
 
@@ -85,10 +105,14 @@ export class GridSessions {
   }
 
   async closeComm(commId: string): Promise<void> {
-    await Promise.all([...this.sessions.values()].filter((s) => s.commId === commId).map((s) => this.close(s.id)));
+    await Promise.all(
+      [...this.sessions.values()]
+        .filter(s => s.commId === commId)
+        .map(s => this.close(s.id))
+    );
   }
 
   async closeAll(): Promise<void> {
-    await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
+    await Promise.all([...this.sessions.keys()].map(id => this.close(id)));
   }
 }

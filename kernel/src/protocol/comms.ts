@@ -14,12 +14,18 @@ export interface CommHandler {
   onClose?(): void;
 }
 
-export type CommTarget = (comm: Comm, openData: Record<string, unknown>) => CommHandler;
+export type CommTarget = (
+  comm: Comm,
+  openData: Record<string, unknown>
+) => CommHandler;
 
 /** Comm targets by name, and the comms opened on them. */
 export class CommRegistry {
   private readonly targets = new Map<string, CommTarget>();
-  private readonly open = new Map<string, { comm: Comm; handler: CommHandler }>();
+  private readonly open = new Map<
+    string,
+    { comm: Comm; handler: CommHandler }
+  >();
 
   register(name: string, target: CommTarget): void {
     this.targets.set(name, target);
@@ -46,7 +52,9 @@ export class CommRegistry {
   list(targetName?: string): Record<string, { target_name: string }> {
     const comms: Record<string, { target_name: string }> = {};
     for (const [id, { comm }] of this.open) {
-      if (targetName === undefined || comm.targetName === targetName) comms[id] = { target_name: comm.targetName };
+      if (targetName === undefined || comm.targetName === targetName) {
+        comms[id] = { target_name: comm.targetName };
+      }
     }
     return comms;
   }

@@ -6,7 +6,8 @@ export function codePointToIndex(text: string, codePoint: number): number {
   let index = 0;
   for (let seen = 0; seen < codePoint && index < text.length; seen++) {
     const code = text.charCodeAt(index);
-    index += code >= 0xd800 && code <= 0xdbff && index + 1 < text.length ? 2 : 1;
+    index +=
+      code >= 0xd800 && code <= 0xdbff && index + 1 < text.length ? 2 : 1;
   }
   return index;
 }

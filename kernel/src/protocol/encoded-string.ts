@@ -60,14 +60,26 @@ export function serialise(value: unknown): Buffer {
     splicing = undefined;
   }
   // The kernel's own text (a status line's `→`, a clipped cell's `…`) must not widen the frame.
-  if (text.length + splice.found.reduce((bytes, encoded) => bytes + encoded.json.length, 0) >= NARROW_FROM) text = narrowed(text);
-  if (splice.found.length === 0) return Buffer.from(text, 'utf8');
+  if (
+    text.length +
+      splice.found.reduce((bytes, encoded) => bytes + encoded.json.length, 0) >=
+    NARROW_FROM
+  ) {
+    text = narrowed(text);
+  }
+  if (splice.found.length === 0) {
+    return Buffer.from(text, 'utf8');
+  }
   const pieces: Buffer[] = [];
   let from = 0;
   splice.found.forEach((encoded, i) => {
     const mark = Splice.serialisedMark(i);
     const at = text.indexOf(mark, from);
-    if (at < 0) throw new Error('serialise: a marked string is missing from the JSON text');
+    if (at < 0) {
+      throw new Error(
+        'serialise: a marked string is missing from the JSON text'
+      );
+    }
     pieces.push(Buffer.from(text.slice(from, at), 'utf8'), encoded.json);
     from = at + mark.length;
   });

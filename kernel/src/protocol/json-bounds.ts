@@ -19,17 +19,28 @@ export interface JsonBounds {
 export const MESSAGE_BOUNDS: JsonBounds = { depth: 200, values: 2_000_000 };
 
 /** Which bound `value` crosses, as a sentence naming it; undefined when it stays within both. */
-export function boundCrossed(value: unknown, bounds: JsonBounds = MESSAGE_BOUNDS): string | undefined {
+export function boundCrossed(
+  value: unknown,
+  bounds: JsonBounds = MESSAGE_BOUNDS
+): string | undefined {
   const stack: [unknown, number][] = [[value, 1]];
   let count = 0;
   while (stack.length > 0) {
     const [current, depth] = stack.pop() as [unknown, number];
     count += 1;
-    if (count > bounds.values) return `it holds more than ${bounds.values.toLocaleString('en-US')} JSON values`;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth > bounds.depth) return `it is nested more than ${bounds.depth} levels deep`;
+    if (count > bounds.values) {
+      return `it holds more than ${bounds.values.toLocaleString('en-US')} JSON values`;
+    }
+    if (current === null || typeof current !== 'object') {
+      continue;
+    }
+    if (depth > bounds.depth) {
+      return `it is nested more than ${bounds.depth} levels deep`;
+    }
     const children = Array.isArray(current) ? current : Object.values(current);
-    for (const child of children) stack.push([child, depth + 1]);
+    for (const child of children) {
+      stack.push([child, depth + 1]);
+    }
   }
   return undefined;
 }

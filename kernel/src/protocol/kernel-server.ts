@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ConnectionInfo } from './connection-file';
 import { boundCrossed } from './json-bounds';
-import { type IncomingMessage, MessageError, type OutgoingMessage, decode, encode } from './message';
+import {
+  type IncomingMessage,
+  MessageError,
+  type OutgoingMessage,
+  decode,
+  encode
+} from './message';
 import { Signer } from './signer';
 import { KernelSockets } from './sockets';
 
@@ -20,7 +26,11 @@ export interface RequestContext {
   /** Sends the `<type>_reply` on the request's channel; `status` is added when missing. */
   reply(content: Record<string, unknown>, msgType?: string): Promise<void>;
   /** Publishes on iopub with this request as parent. */
-  publish(msgType: string, content: Record<string, unknown>, metadata?: Record<string, unknown>): Promise<void>;
+  publish(
+    msgType: string,
+    content: Record<string, unknown>,
+    metadata?: Record<string, unknown>
+  ): Promise<void>;
   /** Asks the frontend for text on stdin; rejects when the frontend does not allow stdin. */
   input(prompt: string, password: boolean): Promise<string>;
 }
@@ -44,12 +54,13 @@ export class KernelServer {
   private readonly sockets: KernelSockets;
   private readonly shellQueue: IncomingMessage[] = [];
   private wakeShell: (() => void) | undefined;
-  private pendingInput: { resolve(v: string): void; reject(e: Error): void } | undefined;
+  private pendingInput:
+    { resolve(v: string): void; reject(e: Error): void } | undefined;
   private closed = false;
 
   constructor(
     info: ConnectionInfo,
-    private readonly events: ServerEvents,
+    private readonly events: ServerEvents
   ) {
     this.signer = new Signer(info.key, info.signature_scheme);
     this.sockets = new KernelSockets(info);
@@ -58,14 +69,25 @@ export class KernelServer {
   async start(): Promise<void> {
     await this.sockets.bind();
     // Each loop catches what its messages throw; a loop that still ends is logged, not unhandled.
-    for (const [name, loop] of [['shell reader', this.readShell()], ['shell', this.processShell()], ['control', this.readControl()], ['stdin', this.readStdin()]] as const) {
-      loop.catch((err: unknown) => this.events.log(`the ${name} loop ended: ${(err as Error).stack ?? String(err)}`));
+    for (const [name, loop] of [
+      ['shell reader', this.readShell()],
+      ['shell', this.processShell()],
+      ['control', this.readControl()],
+      ['stdin', this.readStdin()]
+    ] as const) {
+      loop.catch((err: unknown) =>
+        this.events.log(
+          `the ${name} loop ended: ${(err as Error).stack ?? String(err)}`
+        )
+      );
     }
     await this.publishStatus('starting');
   }
 
   async stop(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed) {
+      return;
+    }
     this.closed = true;
     this.wakeShell?.();
     await this.sockets.close();
@@ -78,18 +100,28 @@ export class KernelServer {
    * is never aborted.
    */
   async takeQueuedExecutions(): Promise<() => Promise<void>> {
-    await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
-    const taken = this.shellQueue.filter((m) => m.header.msg_type === 'execute_request');
-    for (const message of taken) this.shellQueue.splice(this.shellQueue.indexOf(message), 1);
+    await new Promise(resolve => setTimeout(resolve, DRAIN_MS));
+    const taken = this.shellQueue.filter(
+      m => m.header.msg_type === 'execute_request'
+    );
+    for (const message of taken) {
+      this.shellQueue.splice(this.shellQueue.indexOf(message), 1);
+    }
     return async () => {
-      for (const message of taken) await this.handle(message, 'shell', async (ctx) => ctx.reply({ status: 'aborted' }));
+      for (const message of taken) {
+        await this.handle(message, 'shell', async ctx =>
+          ctx.reply({ status: 'aborted' })
+        );
+      }
     };
   }
 
   private async readShell(): Promise<void> {
     for await (const frames of this.iterate(this.sockets.shell)) {
       const message = this.decodeOrLog(frames, 'shell');
-      if (!message) continue;
+      if (!message) {
+        continue;
+      }
       this.shellQueue.push(message);
       this.wakeShell?.();
     }
@@ -99,7 +131,7 @@ export class KernelServer {
     while (!this.closed) {
       const message = this.shellQueue.shift();
       if (!message) {
-        await new Promise<void>((resolve) => (this.wakeShell = resolve));
+        await new Promise<void>(resolve => (this.wakeShell = resolve));
         this.wakeShell = undefined;
         continue;
       }
@@ -114,7 +146,13 @@ export class KernelServer {
     for await (const frames of this.iterate(this.sockets.control)) {
       const message = this.decodeOrLog(frames, 'control');
       // Not in sequence with shell: control must answer while a cell runs.
-      if (message) answering = answering.then(() => this.dispatch(message, 'control')).catch((err: unknown) => this.events.log(`control request failed: ${(err as Error).message}`));
+      if (message) {
+        answering = answering
+          .then(() => this.dispatch(message, 'control'))
+          .catch((err: unknown) =>
+            this.events.log(`control request failed: ${(err as Error).message}`)
+          );
+      }
     }
     await answering;
   }
@@ -122,7 +160,9 @@ export class KernelServer {
   private async readStdin(): Promise<void> {
     for await (const frames of this.iterate(this.sockets.stdin)) {
       const message = this.decodeOrLog(frames, 'stdin');
-      if (message?.header.msg_type !== 'input_reply' || !this.pendingInput) continue;
+      if (message?.header.msg_type !== 'input_reply' || !this.pendingInput) {
+        continue;
+      }
       const value = (message.content as { value?: unknown }).value;
       const pending = this.pendingInput;
       this.pendingInput = undefined;
@@ -130,38 +170,59 @@ export class KernelServer {
     }
   }
 
-  private async *iterate(socket: AsyncIterable<Buffer[]>): AsyncGenerator<Buffer[]> {
+  private async *iterate(
+    socket: AsyncIterable<Buffer[]>
+  ): AsyncGenerator<Buffer[]> {
     try {
       for await (const frames of socket) {
-        if (this.closed) return;
+        if (this.closed) {
+          return;
+        }
         yield frames;
       }
     } catch (err) {
-      if (!this.closed) this.events.log(`socket loop ended: ${(err as Error).message}`);
+      if (!this.closed) {
+        this.events.log(`socket loop ended: ${(err as Error).message}`);
+      }
     }
   }
 
-  private decodeOrLog(frames: Buffer[], channel: string): IncomingMessage | undefined {
+  private decodeOrLog(
+    frames: Buffer[],
+    channel: string
+  ): IncomingMessage | undefined {
     try {
       return decode(frames, this.signer);
     } catch (err) {
       // A message we cannot verify is dropped without an answer, as jupyter_client does.
-      const reason = err instanceof MessageError ? err.message : `unreadable frames (${(err as Error).message})`;
+      const reason =
+        err instanceof MessageError
+          ? err.message
+          : `unreadable frames (${(err as Error).message})`;
       this.events.log(`dropped a ${channel} message: ${reason}`);
       return undefined;
     }
   }
 
-  private async dispatch(message: IncomingMessage, channel: RequestChannel): Promise<void> {
+  private async dispatch(
+    message: IncomingMessage,
+    channel: RequestChannel
+  ): Promise<void> {
     const handler = this.events.handlers[message.header.msg_type];
     if (!handler) {
-      this.events.log(`no handler for ${message.header.msg_type} on ${channel}`);
+      this.events.log(
+        `no handler for ${message.header.msg_type} on ${channel}`
+      );
       return;
     }
     await this.handle(message, channel, handler);
   }
 
-  private async handle(message: IncomingMessage, channel: RequestChannel, handler: Handler): Promise<void> {
+  private async handle(
+    message: IncomingMessage,
+    channel: RequestChannel,
+    handler: Handler
+  ): Promise<void> {
     const ctx = this.context(message, channel);
     // Not awaited: the iopub sender keeps messages in order, so the handler may start (a cell's
     // request go out to the engine) while busy is still being handed to ZeroMQ.
@@ -169,38 +230,72 @@ export class KernelServer {
     try {
       // Before the handler's schema, which walks the content recursively. Comm messages have no
       // reply of their own: their target checks them and answers on the comm.
-      const crossed = COMM_MESSAGES.has(message.header.msg_type) ? undefined : boundCrossed(message.content);
+      const crossed = COMM_MESSAGES.has(message.header.msg_type)
+        ? undefined
+        : boundCrossed(message.content);
       if (crossed) {
         this.events.log(`refused a ${message.header.msg_type}: ${crossed}`);
-        await ctx.reply({ status: 'error', ename: 'MessageRefused', evalue: `searchbook refuses this ${message.header.msg_type}: ${crossed}.`, traceback: [] });
+        await ctx.reply({
+          status: 'error',
+          ename: 'MessageRefused',
+          evalue: `searchbook refuses this ${message.header.msg_type}: ${crossed}.`,
+          traceback: []
+        });
         return;
       }
       await handler(ctx);
     } catch (err) {
       // A bug in a handler must still answer the request, or the frontend waits forever.
-      this.events.log(`handler ${message.header.msg_type} failed: ${(err as Error).stack ?? String(err)}`);
-      const error = { status: 'error', ename: 'InternalError', evalue: (err as Error).message, traceback: [] };
+      this.events.log(
+        `handler ${message.header.msg_type} failed: ${(err as Error).stack ?? String(err)}`
+      );
+      const error = {
+        status: 'error',
+        ename: 'InternalError',
+        evalue: (err as Error).message,
+        traceback: []
+      };
       await ctx.reply(error).catch(() => undefined);
     } finally {
-      await busy.catch((err: unknown) => this.events.log(`status busy not sent: ${(err as Error).message}`));
+      await busy.catch((err: unknown) =>
+        this.events.log(`status busy not sent: ${(err as Error).message}`)
+      );
       // A failed publish must not end the shell loop that awaits this.
-      await ctx.publish('status', { execution_state: 'idle' }).catch((err: unknown) => this.events.log(`status idle not sent: ${(err as Error).message}`));
+      await ctx
+        .publish('status', { execution_state: 'idle' })
+        .catch((err: unknown) =>
+          this.events.log(`status idle not sent: ${(err as Error).message}`)
+        );
     }
   }
 
-  private context(message: IncomingMessage, channel: RequestChannel): RequestContext {
+  private context(
+    message: IncomingMessage,
+    channel: RequestChannel
+  ): RequestContext {
     let replied = false;
     const replyType = message.header.msg_type.replace(/_request$/, '_reply');
     return {
       message,
       channel,
       reply: async (content, msgType = replyType) => {
-        if (replied) return;
+        if (replied) {
+          return;
+        }
         replied = true;
-        await this.send(channel, { msgType, content: { status: 'ok', ...content }, parent: message, identities: message.identities });
+        await this.send(channel, {
+          msgType,
+          content: { status: 'ok', ...content },
+          parent: message,
+          identities: message.identities
+        });
       },
-      publish: (msgType, content, metadata) => this.send('iopub', this.topic({ msgType, content, parent: message, metadata })),
-      input: (prompt, password) => this.requestInput(message, prompt, password),
+      publish: (msgType, content, metadata) =>
+        this.send(
+          'iopub',
+          this.topic({ msgType, content, parent: message, metadata })
+        ),
+      input: (prompt, password) => this.requestInput(message, prompt, password)
     };
   }
 
@@ -209,21 +304,42 @@ export class KernelServer {
   }
 
   private publishStatus(state: string): Promise<void> {
-    return this.send('iopub', this.topic({ msgType: 'status', content: { execution_state: state } }));
+    return this.send(
+      'iopub',
+      this.topic({ msgType: 'status', content: { execution_state: state } })
+    );
   }
 
-  private async requestInput(parent: IncomingMessage, prompt: string, password: boolean): Promise<string> {
-    const allowed = (parent.content as { allow_stdin?: unknown }).allow_stdin === true;
-    if (!allowed) throw new Error('This frontend does not accept input requests (allow_stdin is false).');
-    const answer = new Promise<string>((resolve, reject) => (this.pendingInput = { resolve, reject }));
+  private async requestInput(
+    parent: IncomingMessage,
+    prompt: string,
+    password: boolean
+  ): Promise<string> {
+    const allowed =
+      (parent.content as { allow_stdin?: unknown }).allow_stdin === true;
+    if (!allowed) {
+      throw new Error(
+        'This frontend does not accept input requests (allow_stdin is false).'
+      );
+    }
+    const answer = new Promise<string>(
+      (resolve, reject) => (this.pendingInput = { resolve, reject })
+    );
     // An interrupt may reject it before the caller awaits it; that must not count as unhandled.
     answer.catch(() => undefined);
     try {
-      await this.send('stdin', { msgType: 'input_request', content: { prompt, password }, parent, identities: parent.identities });
+      await this.send('stdin', {
+        msgType: 'input_request',
+        content: { prompt, password },
+        parent,
+        identities: parent.identities
+      });
     } catch (err) {
       this.pendingInput = undefined;
       this.events.log(`input_request not delivered: ${(err as Error).message}`);
-      throw new Error('The frontend is not connected on stdin, so it cannot be asked for input.');
+      throw new Error(
+        'The frontend is not connected on stdin, so it cannot be asked for input.'
+      );
     }
     return answer;
   }
@@ -234,8 +350,15 @@ export class KernelServer {
     this.pendingInput = undefined;
   }
 
-  private async send(channel: 'shell' | 'control' | 'stdin' | 'iopub', message: OutgoingMessage): Promise<void> {
-    if (this.closed && channel !== 'control' && channel !== 'iopub') return;
-    await this.sockets.send(channel, () => encode(message, this.session, this.signer));
+  private async send(
+    channel: 'shell' | 'control' | 'stdin' | 'iopub',
+    message: OutgoingMessage
+  ): Promise<void> {
+    if (this.closed && channel !== 'control' && channel !== 'iopub') {
+      return;
+    }
+    await this.sockets.send(channel, () =>
+      encode(message, this.session, this.signer)
+    );
   }
 }

@@ -13,7 +13,7 @@ export const HeaderSchema = z.object({
   session: z.string(),
   date: z.string().optional(),
   msg_type: z.string(),
-  version: z.string().default(PROTOCOL_VERSION),
+  version: z.string().default(PROTOCOL_VERSION)
 });
 export type Header = z.infer<typeof HeaderSchema>;
 
@@ -48,12 +48,18 @@ export class MessageError extends SearchbookError {
 
 /** Parses raw frames; throws MessageError for anything that is not a valid, signed message. */
 export function decode(frames: Buffer[], signer: Signer): IncomingMessage {
-  const split = frames.findIndex((f) => f.equals(DELIMITER));
-  if (split < 0 || frames.length < split + 6) throw new MessageError('malformed message: no delimiter or missing frames');
+  const split = frames.findIndex(f => f.equals(DELIMITER));
+  if (split < 0 || frames.length < split + 6) {
+    throw new MessageError('malformed message: no delimiter or missing frames');
+  }
   const signature = frames[split + 1] as Buffer;
   const body = frames.slice(split + 2, split + 6);
-  if (!signer.verify(signature, body)) throw new MessageError('invalid signature');
-  const [header, parentHeader, metadata, content] = body.map((b) => JSON.parse(b.toString('utf8')) as unknown);
+  if (!signer.verify(signature, body)) {
+    throw new MessageError('invalid signature');
+  }
+  const [header, parentHeader, metadata, content] = body.map(
+    b => JSON.parse(b.toString('utf8')) as unknown
+  );
   return {
     identities: frames.slice(0, split),
     header: HeaderSchema.parse(header),
@@ -61,19 +67,33 @@ export function decode(frames: Buffer[], signer: Signer): IncomingMessage {
     metadata: JsonObject.parse(metadata),
     content,
     buffers: frames.slice(split + 6),
-    receivedAt: performance.now(),
+    receivedAt: performance.now()
   };
 }
 
-export function encode(message: OutgoingMessage, session: string, signer: Signer): Buffer[] {
+export function encode(
+  message: OutgoingMessage,
+  session: string,
+  signer: Signer
+): Buffer[] {
   const header: Header = {
     msg_id: randomUUID(),
     username: 'searchbook',
     session,
     date: new Date().toISOString(),
     msg_type: message.msgType,
-    version: PROTOCOL_VERSION,
+    version: PROTOCOL_VERSION
   };
-  const body = [header, message.parent?.header ?? {}, message.metadata ?? {}, message.content].map(serialise);
-  return [...(message.identities ?? []), DELIMITER, Buffer.from(signer.sign(body), 'ascii'), ...body];
+  const body = [
+    header,
+    message.parent?.header ?? {},
+    message.metadata ?? {},
+    message.content
+  ].map(serialise);
+  return [
+    ...(message.identities ?? []),
+    DELIMITER,
+    Buffer.from(signer.sign(body), 'ascii'),
+    ...body
+  ];
 }

@@ -8,13 +8,13 @@ export const ExecuteRequest = z.object({
   user_expressions: z.record(z.string(), z.unknown()).default({}),
   // As ipykernel: a frontend that does not say it can answer input_request is never asked.
   allow_stdin: z.boolean().default(false),
-  stop_on_error: z.boolean().default(true),
+  stop_on_error: z.boolean().default(true)
 });
 
 export const CodeAtCursor = z.object({
   code: z.string(),
   cursor_pos: z.number().int().nonnegative(),
-  detail_level: z.number().int().default(0),
+  detail_level: z.number().int().default(0)
 });
 
 export const IsCompleteRequest = z.object({ code: z.string() });
@@ -24,15 +24,17 @@ export const CommInfoRequest = z.object({ target_name: z.string().optional() });
 export const CommOpen = z.object({
   comm_id: z.string().min(1),
   target_name: z.string(),
-  data: z.record(z.string(), z.unknown()).default({}),
+  data: z.record(z.string(), z.unknown()).default({})
 });
 
 export const CommMsg = z.object({
   comm_id: z.string().min(1),
-  data: z.record(z.string(), z.unknown()).default({}),
+  data: z.record(z.string(), z.unknown()).default({})
 });
 
-export const ShutdownRequest = z.object({ restart: z.boolean().default(false) });
+export const ShutdownRequest = z.object({
+  restart: z.boolean().default(false)
+});
 
 /** history_request: JupyterLab's console asks for the `tail`; notebooks and other frontends use `range` and `search`. */
 export const HistoryRequest = z.object({
@@ -44,6 +46,6 @@ export const HistoryRequest = z.object({
   stop: z.number().int().optional(),
   n: z.number().int().nonnegative().optional(),
   pattern: z.string().default('*'),
-  unique: z.boolean().default(false),
+  unique: z.boolean().default(false)
 });
 export type HistoryQuery = z.infer<typeof HistoryRequest>;

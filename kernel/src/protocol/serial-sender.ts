@@ -5,7 +5,9 @@
 export class SerialSender {
   private tail: Promise<void> = Promise.resolve();
 
-  constructor(private readonly sendFrames: (frames: Buffer[]) => Promise<void>) {}
+  constructor(
+    private readonly sendFrames: (frames: Buffer[]) => Promise<void>
+  ) {}
 
   /**
    * Queues a message built by `frames` when its turn comes, not now: a cell's busy and

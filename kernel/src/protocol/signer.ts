@@ -9,25 +9,40 @@ export class Signer {
 
   constructor(
     private readonly key: string,
-    scheme: string,
+    scheme: string
   ) {
-    if (!key) return;
+    if (!key) {
+      return;
+    }
     const match = /^hmac-(.+)$/.exec(scheme);
-    if (!match?.[1]) throw new Error(`Unsupported signature scheme "${scheme}"; use hmac-sha256.`);
+    if (!match?.[1]) {
+      throw new Error(
+        `Unsupported signature scheme "${scheme}"; use hmac-sha256.`
+      );
+    }
     this.algorithm = match[1];
   }
 
   sign(frames: readonly Buffer[]): string {
-    if (!this.algorithm) return '';
+    if (!this.algorithm) {
+      return '';
+    }
     const hmac = createHmac(this.algorithm, this.key);
-    for (const frame of frames) hmac.update(frame);
+    for (const frame of frames) {
+      hmac.update(frame);
+    }
     return hmac.digest('hex');
   }
 
   /** Constant-time comparison, so a forger learns nothing from how long a refusal takes. */
   verify(signature: Buffer, frames: readonly Buffer[]): boolean {
-    if (!this.algorithm) return true;
+    if (!this.algorithm) {
+      return true;
+    }
     const expected = Buffer.from(this.sign(frames), 'ascii');
-    return signature.length === expected.length && timingSafeEqual(signature, expected);
+    return (
+      signature.length === expected.length &&
+      timingSafeEqual(signature, expected)
+    );
   }
 }

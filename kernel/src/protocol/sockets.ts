@@ -17,12 +17,20 @@ export class KernelSockets {
 
   constructor(private readonly info: ConnectionInfo) {
     this.senders = {
-      shell: new SerialSender((f) => this.shell.send(f)),
-      control: new SerialSender((f) => this.control.send(f)),
-      stdin: new SerialSender((f) => this.stdin.send(f)),
-      iopub: new SerialSender((f) => this.iopub.send(f)),
+      shell: new SerialSender(f => this.shell.send(f)),
+      control: new SerialSender(f => this.control.send(f)),
+      stdin: new SerialSender(f => this.stdin.send(f)),
+      iopub: new SerialSender(f => this.iopub.send(f))
     };
-    for (const socket of [this.shell, this.control, this.stdin, this.iopub, this.hb]) socket.linger = 1000;
+    for (const socket of [
+      this.shell,
+      this.control,
+      this.stdin,
+      this.iopub,
+      this.hb
+    ]) {
+      socket.linger = 1000;
+    }
   }
 
   /**
@@ -35,15 +43,24 @@ export class KernelSockets {
       ['control', this.control],
       ['stdin', this.stdin],
       ['iopub', this.iopub],
-      ['hb', this.hb],
+      ['hb', this.hb]
     ] as const;
-    const outcomes = await Promise.allSettled(bound.map(([channel, socket]) => socket.bind(endpoint(this.info, channel))));
-    const failed = outcomes.findIndex((o) => o.status === 'rejected');
+    const outcomes = await Promise.allSettled(
+      bound.map(([channel, socket]) =>
+        socket.bind(endpoint(this.info, channel))
+      )
+    );
+    const failed = outcomes.findIndex(o => o.status === 'rejected');
     if (failed >= 0) {
-      for (const [, socket] of bound) socket.close();
+      for (const [, socket] of bound) {
+        socket.close();
+      }
       const [channel] = bound[failed] as (typeof bound)[number];
-      const reason = (outcomes[failed] as PromiseRejectedResult).reason as Error;
-      throw new Error(`cannot listen on ${endpoint(this.info, channel)} (${channel}): ${reason.message}`);
+      const reason = (outcomes[failed] as PromiseRejectedResult)
+        .reason as Error;
+      throw new Error(
+        `cannot listen on ${endpoint(this.info, channel)} (${channel}): ${reason.message}`
+      );
     }
     void this.echoHeartbeats();
   }
@@ -58,13 +75,23 @@ export class KernelSockets {
   }
 
   async close(): Promise<void> {
-    await Promise.all(Object.values(this.senders).map((s) => s.flush()));
-    for (const socket of [this.shell, this.control, this.stdin, this.iopub, this.hb]) socket.close();
+    await Promise.all(Object.values(this.senders).map(s => s.flush()));
+    for (const socket of [
+      this.shell,
+      this.control,
+      this.stdin,
+      this.iopub,
+      this.hb
+    ]) {
+      socket.close();
+    }
   }
 
   private async echoHeartbeats(): Promise<void> {
     try {
-      for await (const frames of this.hb) await this.hb.send(frames);
+      for await (const frames of this.hb) {
+        await this.hb.send(frames);
+      }
     } catch {
       // The socket was closed at shutdown.
     }

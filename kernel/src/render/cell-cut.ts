@@ -21,9 +21,16 @@ export function cutLongCells(rows: Record<string, JsonValue>[]): CutRows {
   const out = rows.map((row, index) => {
     let copy: Record<string, JsonValue> | undefined;
     for (const [column, value] of Object.entries(row)) {
-      if (value === null || (typeof value !== 'object' && typeof value !== 'string')) continue;
+      if (
+        value === null ||
+        (typeof value !== 'object' && typeof value !== 'string')
+      ) {
+        continue;
+      }
       const text = typeof value === 'string' ? value : JSON.stringify(value);
-      if (text.length <= CELL_CHARS) continue;
+      if (text.length <= CELL_CHARS) {
+        continue;
+      }
       copy ??= fieldRecord(row);
       copy[column] = `${text.slice(0, CELL_CHARS)}...`;
       cut.push({ row: index, column });

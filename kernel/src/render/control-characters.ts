@@ -6,5 +6,8 @@
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export function escapeControlCharacters(text: string): string {
-  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    CONTROL,
+    c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+  );
 }

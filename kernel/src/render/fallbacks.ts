@@ -1,8 +1,19 @@
 import type { JsonValue } from '../console/cell';
 import type { AggregationResult } from '../engine/driver';
 import type { MimeBundle } from './mime-bundle';
-import { aggregationColumns, aggregationFooter, aggregationTitle } from '../../../contracts/mime-types';
-import { escapeHtml, htmlRowOf, htmlTable, plainCell, plainTableOf, rowTexts } from './text-table';
+import {
+  aggregationColumns,
+  aggregationFooter,
+  aggregationTitle
+} from '../../../contracts/mime-types';
+import {
+  escapeHtml,
+  htmlRowOf,
+  htmlTable,
+  plainCell,
+  plainTableOf,
+  rowTexts
+} from './text-table';
 
 type Row = Record<string, JsonValue>;
 
@@ -32,63 +43,109 @@ export function fallbacks(
   budgetChars: number,
   aggregations: AggregationResult[],
   /** A partial failure's warning (plain and escaped HTML), right under the summary; empty when nothing failed. */
-  warning: { plain: string; html: string } = { plain: '', html: '' },
+  warning: { plain: string; html: string } = { plain: '', html: '' }
 ): MimeBundle {
   const htmlLines = linesThatFit(kept, columns, budgetChars);
   const htmlRows = htmlLines.length;
   const plainCells = plainCellsThatFit(columns, htmlLines, budgetChars);
   // A search asked only for its aggregations (`size: 0`) gets no empty hits table.
   const table = columns.length > 0 && kept.held > 0;
-  const aggregationTables = aggregations.map((a) => aggregationFallback(a, budgetChars, kept.mimeType));
+  const aggregationTables = aggregations.map(a =>
+    aggregationFallback(a, budgetChars, kept.mimeType)
+  );
   const plain = [
     summary,
     warning.plain,
     table ? plainTableOf(columns, plainCells) : '',
     rest(kept, plainCells.length),
-    ...aggregationTables.map((a) => a.plain),
+    ...aggregationTables.map(a => a.plain)
   ];
   const html = [
     warning.html,
-    table ? htmlTable(summary, columns, htmlLines.map((line) => line.html)) : `<p>${escapeHtml(summary)}</p>`,
+    table
+      ? htmlTable(
+          summary,
+          columns,
+          htmlLines.map(line => line.html)
+        )
+      : `<p>${escapeHtml(summary)}</p>`,
     rest(kept, htmlRows) ? `<p>${escapeHtml(rest(kept, htmlRows))}</p>` : '',
-    ...aggregationTables.map((a) => a.html),
+    ...aggregationTables.map(a => a.html)
   ];
-  return { 'text/html': html.filter(Boolean).join('\n'), 'text/plain': plain.filter(Boolean).join('\n') };
+  return {
+    'text/html': html.filter(Boolean).join('\n'),
+    'text/plain': plain.filter(Boolean).join('\n')
+  };
 }
 
 /** An aggregation table with its footer, its rows cut to the budget as the hits table's are (a table of buckets in buckets can hold thousands). */
-function aggregationFallback(table: AggregationResult, budgetChars: number, mimeType: string): { plain: string; html: string } {
+function aggregationFallback(
+  table: AggregationResult,
+  budgetChars: number,
+  mimeType: string
+): { plain: string; html: string } {
   const columns = aggregationColumns(table);
-  const kept: KeptRows = { held: table.rows.length, row: (i) => table.rows[i] ?? {}, store: 'rows', mimeType, omittedRows: 0 };
+  const kept: KeptRows = {
+    held: table.rows.length,
+    row: i => table.rows[i] ?? {},
+    store: 'rows',
+    mimeType,
+    omittedRows: 0
+  };
   const lines = linesThatFit(kept, columns, budgetChars);
   const cells = plainCellsThatFit(columns, lines, budgetChars);
   const footer = aggregationFooter(table);
   const plainRest = rest(kept, cells.length);
   const htmlRest = rest(kept, lines.length);
   return {
-    plain: [`\n${aggregationTitle(table)}`, plainTableOf(columns, cells), ...(plainRest ? [plainRest] : []), ...footer].join('\n'),
-    html: [htmlTable(aggregationTitle(table), columns, lines.map((line) => line.html)), ...[...(htmlRest ? [htmlRest] : []), ...footer].map((line) => `<p>${escapeHtml(line)}</p>`)].join('\n'),
+    plain: [
+      `\n${aggregationTitle(table)}`,
+      plainTableOf(columns, cells),
+      ...(plainRest ? [plainRest] : []),
+      ...footer
+    ].join('\n'),
+    html: [
+      htmlTable(
+        aggregationTitle(table),
+        columns,
+        lines.map(line => line.html)
+      ),
+      ...[...(htmlRest ? [htmlRest] : []), ...footer].map(
+        line => `<p>${escapeHtml(line)}</p>`
+      )
+    ].join('\n')
   };
 }
 
 /** The sentence under a table that shows fewer rows than the notebook holds, or than the answer had. */
 function rest(kept: KeptRows, shown: number): string {
   const held = kept.held;
-  const notKept = kept.omittedRows > 0 ? ` ${kept.omittedRows} more rows of the answer are not in the notebook: set SEARCHBOOK_MAX_ROWS before starting the kernel and run the cell again to keep them.` : '';
-  if (shown >= held) return notKept.trim();
+  const notKept =
+    kept.omittedRows > 0
+      ? ` ${kept.omittedRows} more rows of the answer are not in the notebook: set SEARCHBOOK_MAX_ROWS before starting the kernel and run the cell again to keep them.`
+      : '';
+  if (shown >= held) {
+    return notKept.trim();
+  }
   const where = kept.store === 'answer' ? "the engine's answer" : 'its rows';
   return `This table shows the first ${shown} of the ${held} rows this notebook holds (${where}, in the output's ${kept.mimeType} data); open the notebook in JupyterLab with the searchbook extension to see every row in a grid.${notKept}`;
 }
 
 /** The leading rows whose lines fit the budget (at least one when there are any), with their cell texts. */
-function linesThatFit(kept: KeptRows, columns: readonly string[], budget: number): { texts: string[]; html: string }[] {
+function linesThatFit(
+  kept: KeptRows,
+  columns: readonly string[],
+  budget: number
+): { texts: string[]; html: string }[] {
   const lines: { texts: string[]; html: string }[] = [];
   let used = 0;
   for (let i = 0; i < kept.held; i++) {
     const texts = rowTexts(columns, kept.row(i));
     const html = htmlRowOf(texts);
     used += html.length + 1;
-    if (used > budget && i > 0) break;
+    if (used > budget && i > 0) {
+      break;
+    }
     lines.push({ texts, html });
   }
   return lines;
@@ -98,8 +155,12 @@ function linesThatFit(kept: KeptRows, columns: readonly string[], budget: number
  * The plain cells of the leading rows that fit the budget. Plain tables pad every line to the
  * widest cell, so the cost of a row grows with the rows before it.
  */
-function plainCellsThatFit(columns: readonly string[], rows: readonly { texts: string[] }[], budget: number): string[][] {
-  const widths = columns.map((c) => c.length);
+function plainCellsThatFit(
+  columns: readonly string[],
+  rows: readonly { texts: string[] }[],
+  budget: number
+): string[][] {
+  const widths = columns.map(c => c.length);
   const cells: string[][] = [];
   for (let i = 0; i < rows.length; i++) {
     const row = (rows[i] as { texts: string[] }).texts.map(plainCell);
@@ -107,7 +168,9 @@ function plainCellsThatFit(columns: readonly string[], rows: readonly { texts: s
       widths[j] = Math.max(widths[j] as number, cell.length);
     });
     const line = widths.reduce((a, b) => a + b + 2, 0);
-    if (line * (i + 3) > budget && i > 0) break;
+    if (line * (i + 3) > budget && i > 0) {
+      break;
+    }
     cells.push(row);
   }
   return cells;

@@ -16,12 +16,26 @@ export interface OutputLimits {
   rawJsonChars: number;
 }
 
-export const DEFAULT_LIMITS: OutputLimits = { gridRows: 1_000, fallbackChars: 8_000, fallbackShare: 0.04, fallbackMaxChars: 250_000, answerChars: 20_000_000, rawJsonChars: 1_000_000 };
+export const DEFAULT_LIMITS: OutputLimits = {
+  gridRows: 1_000,
+  fallbackChars: 8_000,
+  fallbackShare: 0.04,
+  fallbackMaxChars: 250_000,
+  answerChars: 20_000_000,
+  rawJsonChars: 1_000_000
+};
 
 const RowsSetting = z.coerce.number().int().positive();
 
 /** `SEARCHBOOK_MAX_ROWS` in the kernel's environment raises or lowers the grid's row cap. */
-export function limitsFromEnv(env: Record<string, string | undefined> = process.env): OutputLimits {
-  const rows = env.SEARCHBOOK_MAX_ROWS === undefined ? undefined : RowsSetting.safeParse(env.SEARCHBOOK_MAX_ROWS);
-  return rows?.success ? { ...DEFAULT_LIMITS, gridRows: rows.data } : DEFAULT_LIMITS;
+export function limitsFromEnv(
+  env: Record<string, string | undefined> = process.env
+): OutputLimits {
+  const rows =
+    env.SEARCHBOOK_MAX_ROWS === undefined
+      ? undefined
+      : RowsSetting.safeParse(env.SEARCHBOOK_MAX_ROWS);
+  return rows?.success
+    ? { ...DEFAULT_LIMITS, gridRows: rows.data }
+    : DEFAULT_LIMITS;
 }

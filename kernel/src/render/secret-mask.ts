@@ -32,16 +32,25 @@ export class SecretMask {
 
   /** Remembers `secret`, shown as `shown` from now on; the first form given for a value stays. */
   add(secret: string, shown: string): void {
-    if (secret.length < MIN_MASKED_LENGTH || this.known.has(secret)) return;
+    if (secret.length < MIN_MASKED_LENGTH || this.known.has(secret)) {
+      return;
+    }
     this.known.add(secret);
     const escaped = JSON.stringify(secret).slice(1, -1);
     // The notebook keeps answers as JSON text with their quotes swapped (render/swapped-answer.ts).
     const written = new Set([secret, escaped, swapQuotes(escaped)]);
-    for (const form of [...written]) written.add(escapeHtml(form));
+    for (const form of [...written]) {
+      written.add(escapeHtml(form));
+    }
     for (const form of written) {
       this.forms.push([form, shown]);
-      if (this.literalForms && /^[\x20-\x7e]+$/.test(form)) this.literalForms.push(Buffer.from(JSON.stringify(form).slice(1, -1), 'utf8'));
-      else this.literalForms = undefined;
+      if (this.literalForms && /^[\x20-\x7e]+$/.test(form)) {
+        this.literalForms.push(
+          Buffer.from(JSON.stringify(form).slice(1, -1), 'utf8')
+        );
+      } else {
+        this.literalForms = undefined;
+      }
     }
     this.forms.sort((a, b) => b[0].length - a[0].length);
   }
@@ -53,7 +62,11 @@ export class SecretMask {
   /** `text` with every secret replaced. */
   text(text: string): string {
     let masked = text;
-    for (const [form, shown] of this.forms) if (masked.includes(form)) masked = masked.split(form).join(shown);
+    for (const [form, shown] of this.forms) {
+      if (masked.includes(form)) {
+        masked = masked.split(form).join(shown);
+      }
+    }
     return masked;
   }
 
@@ -63,30 +76,58 @@ export class SecretMask {
    * may be nested deeper than the stack allows.
    */
   output<T>(value: T): T {
-    if (this.empty) return value;
+    if (this.empty) {
+      return value;
+    }
     const result: { value: unknown } = { value };
-    const stack: [unknown, (copy: unknown) => void][] = [[value, (copy) => (result.value = copy)]];
+    const stack: [unknown, (copy: unknown) => void][] = [
+      [value, copy => (result.value = copy)]
+    ];
     while (stack.length > 0) {
       const [current, put] = stack.pop() as [unknown, (copy: unknown) => void];
-      if (typeof current === 'string') put(this.text(current));
-      else if (current instanceof EncodedString && this.literalForms?.every((form) => !current.json.includes(form))) put(current);
-      else if (current instanceof EncodedString) {
+      if (typeof current === 'string') {
+        put(this.text(current));
+      } else if (
+        current instanceof EncodedString &&
+        this.literalForms?.every(form => !current.json.includes(form))
+      ) {
+        put(current);
+      } else if (current instanceof EncodedString) {
         const text = current.value;
         const masked = this.text(text);
-        put(masked === text ? current : new EncodedString(Buffer.from(JSON.stringify(masked), 'utf8')));
+        put(
+          masked === text
+            ? current
+            : new EncodedString(Buffer.from(JSON.stringify(masked), 'utf8'))
+        );
       } else if (Array.isArray(current)) {
         const copy: unknown[] = new Array(current.length);
         put(copy);
-        current.forEach((item, i) => stack.push([item, (c) => (copy[i] = c)]));
-      } else if (current !== null && typeof current === 'object' && isPlain(current)) {
+        current.forEach((item, i) => stack.push([item, c => (copy[i] = c)]));
+      } else if (
+        current !== null &&
+        typeof current === 'object' &&
+        isPlain(current)
+      ) {
         const copy: Record<string, unknown> = {};
         put(copy);
         // Pushed last to first, so the copy's keys are defined (as each is popped) in their order.
         for (const [key, item] of Object.entries(current).reverse()) {
           // defineProperty: a key such as `__proto__` stays an ordinary key of the copy.
-          stack.push([item, (c) => Object.defineProperty(copy, this.text(key), { value: c, enumerable: true, writable: true, configurable: true })]);
+          stack.push([
+            item,
+            c =>
+              Object.defineProperty(copy, this.text(key), {
+                value: c,
+                enumerable: true,
+                writable: true,
+                configurable: true
+              })
+          ]);
         }
-      } else put(current);
+      } else {
+        put(current);
+      }
     }
     return result.value as T;
   }

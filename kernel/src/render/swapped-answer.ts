@@ -5,7 +5,14 @@
  * answer four times.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
-import { WIDE_LEAD, escapeGrowth, fewWide, narrowed, sequenceLength, writeUnicodeEscape } from '../json/wide-characters';
+import {
+  WIDE_LEAD,
+  escapeGrowth,
+  fewWide,
+  narrowed,
+  sequenceLength,
+  writeUnicodeEscape
+} from '../json/wide-characters';
 import { EncodedString } from '../protocol/encoded-string';
 import { swapQuotes } from '../../../contracts/answer-rows';
 
@@ -23,12 +30,18 @@ const ESCAPES = new Map([
   [BACKSLASH, BACKSLASH],
   [TAB, 't'.charCodeAt(0)],
   [NEWLINE, 'n'.charCodeAt(0)],
-  [RETURN, 'r'.charCodeAt(0)],
+  [RETURN, 'r'.charCodeAt(0)]
 ]);
 
 /** The answer (UTF-8 JSON text) swapped, as the string a payload's `answer` holds. */
 export function swappedAnswer(json: Buffer): EncodedString {
-  return new EncodedString((isUtf8(json) && swappedLiteral(json)) || Buffer.from(narrowed(JSON.stringify(swapQuotes(json.toString('utf8')))), 'utf8'));
+  return new EncodedString(
+    (isUtf8(json) && swappedLiteral(json)) ||
+      Buffer.from(
+        narrowed(JSON.stringify(swapQuotes(json.toString('utf8')))),
+        'utf8'
+      )
+  );
 }
 
 /**
@@ -40,25 +53,39 @@ export function swappedAnswer(json: Buffer): EncodedString {
 function swappedLiteral(src: Buffer): Buffer | undefined {
   const escaped: number[] = [];
   for (const byte of ESCAPES.keys()) {
-    for (let at = src.indexOf(byte); at >= 0; at = src.indexOf(byte, at + 1)) escaped.push(at);
+    for (let at = src.indexOf(byte); at >= 0; at = src.indexOf(byte, at + 1)) {
+      escaped.push(at);
+    }
   }
   // A pretty-printed answer escapes every line: byte by byte is then quicker than copying runs.
-  if (escaped.length > src.length / 64) return literalByteByByte(src, escaped.length, wideToEscape(src));
+  if (escaped.length > src.length / 64) {
+    return literalByteByByte(src, escaped.length, wideToEscape(src));
+  }
   const n = src.length;
   // The swapped text goes 4 bytes into `whole`, as Uint32Array needs; with nothing to escape
   // it is the literal already, once its quotes are in place.
   const whole = Buffer.allocUnsafeSlow(n + 5);
   const swapped = whole.subarray(4, n + 4);
   const wide = quotesToApostrophes(src, swapped);
-  if (wide === undefined) return undefined;
+  if (wide === undefined) {
+    return undefined;
+  }
   const wideKept = fewWide(wide.length, n) ? wide : [];
   if (escaped.length === 0 && wideKept.length === 0) {
     whole[3] = QUOTE;
     whole[n + 4] = QUOTE;
     return whole.subarray(3, n + 5);
   }
-  const at = mergeSorted(escaped.sort((a, b) => a - b), wideKept);
-  const out = Buffer.allocUnsafe(n + 2 + escaped.length + wideKept.reduce((grown, p) => grown + escapeGrowth(src[p] as number), 0));
+  const at = mergeSorted(
+    escaped.sort((a, b) => a - b),
+    wideKept
+  );
+  const out = Buffer.allocUnsafe(
+    n +
+      2 +
+      escaped.length +
+      wideKept.reduce((grown, p) => grown + escapeGrowth(src[p] as number), 0)
+  );
   out[0] = QUOTE;
   let o = 1;
   let from = 0;
@@ -103,15 +130,30 @@ function quotesToApostrophes(src: Buffer, out: Buffer): number[] | undefined {
     const quotes = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) & 0x80808080;
     outWords[i] = w ^ ((quotes >>> 7) * (QUOTE ^ APOSTROPHE));
     // Non-zero when some byte is below 0x20: rare (tab, newline, return), so then look closer.
-    if (((w - 0x20202020) & ~w & 0x80808080) !== 0 && [w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, w >>> 24].some(isStrayControl)) return undefined;
+    if (
+      ((w - 0x20202020) & ~w & 0x80808080) !== 0 &&
+      [w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, w >>> 24].some(
+        isStrayControl
+      )
+    ) {
+      return undefined;
+    }
     if (!ascii && (w & 0x80808080) !== 0) {
-      for (let b = 0; b < 4; b++) if (((w >>> (8 * b)) & 0xff) >= WIDE_LEAD) wide.push(i * 4 + b);
+      for (let b = 0; b < 4; b++) {
+        if (((w >>> (8 * b)) & 0xff) >= WIDE_LEAD) {
+          wide.push(i * 4 + b);
+        }
+      }
     }
   }
   for (let i = words * 4; i < n; i++) {
     const b = source[i] as number;
-    if (isStrayControl(b)) return undefined;
-    if (b >= WIDE_LEAD) wide.push(i);
+    if (isStrayControl(b)) {
+      return undefined;
+    }
+    if (b >= WIDE_LEAD) {
+      wide.push(i);
+    }
     out[i] = b === QUOTE ? APOSTROPHE : b;
   }
   return wide;
@@ -132,8 +174,14 @@ function ownCopy(src: Buffer): Buffer {
  * The same literal, one byte at a time (`extra`: how many bytes get escaped; `wide`: whether
  * wide characters are escaped too).
  */
-function literalByteByByte(src: Buffer, extra: number, wide: { escape: boolean; growth: number }): Buffer | undefined {
-  const out = Buffer.allocUnsafe(src.length + extra + 2 + (wide.escape ? wide.growth : 0));
+function literalByteByByte(
+  src: Buffer,
+  extra: number,
+  wide: { escape: boolean; growth: number }
+): Buffer | undefined {
+  const out = Buffer.allocUnsafe(
+    src.length + extra + 2 + (wide.escape ? wide.growth : 0)
+  );
   out[0] = QUOTE;
   let o = 1;
   for (let i = 0; i < src.length; i++) {
@@ -141,12 +189,17 @@ function literalByteByByte(src: Buffer, extra: number, wide: { escape: boolean; 
     if (b >= WIDE_LEAD && wide.escape) {
       o += writeUnicodeEscape(out, o, src, i);
       i += sequenceLength(b) - 1;
-    } else if (b > APOSTROPHE && b !== BACKSLASH) out[o++] = b;
-    else if (b === QUOTE) out[o++] = APOSTROPHE;
-    else if (b >= SPACE && b !== APOSTROPHE && b !== BACKSLASH) out[o++] = b;
-    else {
+    } else if (b > APOSTROPHE && b !== BACKSLASH) {
+      out[o++] = b;
+    } else if (b === QUOTE) {
+      out[o++] = APOSTROPHE;
+    } else if (b >= SPACE && b !== APOSTROPHE && b !== BACKSLASH) {
+      out[o++] = b;
+    } else {
       const letter = ESCAPES.get(b);
-      if (letter === undefined) return undefined;
+      if (letter === undefined) {
+        return undefined;
+      }
       out[o++] = BACKSLASH;
       out[o++] = letter;
     }
@@ -157,7 +210,9 @@ function literalByteByByte(src: Buffer, extra: number, wide: { escape: boolean; 
 
 /** Whether the byte-by-byte literal escapes wide characters, and the bytes that adds. */
 function wideToEscape(src: Buffer): { escape: boolean; growth: number } {
-  if (isAscii(src)) return { escape: false, growth: 0 };
+  if (isAscii(src)) {
+    return { escape: false, growth: 0 };
+  }
   let count = 0;
   let growth = 0;
   for (let i = 0; i < src.length; i++) {
@@ -172,11 +227,21 @@ function wideToEscape(src: Buffer): { escape: boolean; growth: number } {
 
 /** Two ascending position lists as one. */
 function mergeSorted(a: number[], b: number[]): number[] {
-  if (b.length === 0) return a;
-  if (a.length === 0) return b;
+  if (b.length === 0) {
+    return a;
+  }
+  if (a.length === 0) {
+    return b;
+  }
   const out: number[] = [];
   let i = 0;
   let j = 0;
-  while (i < a.length || j < b.length) out.push(j >= b.length || (i < a.length && (a[i] as number) < (b[j] as number)) ? (a[i++] as number) : (b[j++] as number));
+  while (i < a.length || j < b.length) {
+    out.push(
+      j >= b.length || (i < a.length && (a[i] as number) < (b[j] as number))
+        ? (a[i++] as number)
+        : (b[j++] as number)
+    );
+  }
   return out;
 }

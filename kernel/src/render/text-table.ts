@@ -4,8 +4,11 @@ import { escapeControlCharacters } from './control-characters';
 import { cellText } from '../json/cell-text';
 
 /** Each column's cell text of a row, computed once for every table a row appears in. */
-export function rowTexts(columns: readonly string[], row: Record<string, JsonValue>): string[] {
-  return columns.map((c) => cellText(ownValue(row, c)));
+export function rowTexts(
+  columns: readonly string[],
+  row: Record<string, JsonValue>
+): string[] {
+  return columns.map(c => cellText(ownValue(row, c)));
 }
 
 const HTML_SPECIAL = /[&<>"']/;
@@ -13,14 +16,27 @@ const HTML_SPECIAL = /[&<>"']/;
 export function escapeHtml(text: string): string {
   // Most cells hold none: a test is cheaper than the replaces. Five single-character passes
   // beat one that calls back per character (JSON cells hold a quote every few characters).
-  if (!HTML_SPECIAL.test(text)) return text;
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  if (!HTML_SPECIAL.test(text)) {
+    return text;
+  }
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 /** An escaped HTML table, so GitHub and nbconvert show rows without the extension; rows may come as htmlRow lines. */
-export function htmlTable(caption: string, columns: string[], rows: Record<string, JsonValue>[] | string[]): string {
-  const head = columns.map((c) => `<th>${escapeHtml(c)}</th>`).join('');
-  const body = rows.map((row) => (typeof row === 'string' ? row : htmlRow(columns, row))).join('\n');
+export function htmlTable(
+  caption: string,
+  columns: string[],
+  rows: Record<string, JsonValue>[] | string[]
+): string {
+  const head = columns.map(c => `<th>${escapeHtml(c)}</th>`).join('');
+  const body = rows
+    .map(row => (typeof row === 'string' ? row : htmlRow(columns, row)))
+    .join('\n');
   return `<table class="searchbook-table">\n<caption>${escapeHtml(caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
@@ -28,36 +44,68 @@ export function htmlTable(caption: string, columns: string[], rows: Record<strin
 export const CLIP_HTML = 200;
 export const CLIP_PLAIN = 40;
 
-export function htmlRow(columns: string[], row: Record<string, JsonValue>): string {
+export function htmlRow(
+  columns: string[],
+  row: Record<string, JsonValue>
+): string {
   return htmlRowOf(rowTexts(columns, row));
 }
 
 /** A table row of cell texts (rowTexts), escaped and clipped. */
 export function htmlRowOf(texts: readonly string[]): string {
   let cells = '';
-  for (const text of texts) cells += `<td>${escapeHtml(clip(text, CLIP_HTML))}</td>`;
+  for (const text of texts) {
+    cells += `<td>${escapeHtml(clip(text, CLIP_HTML))}</td>`;
+  }
   return `<tr>${cells}</tr>`;
 }
 
 /** A cell text as a plain table shows it: on one line, clipped. */
 export function plainCell(text: string): string {
   // Most texts' only whitespace is single spaces, which the replace would copy unchanged.
-  return clip(escapeControlCharacters(FOLDED_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ') : text), CLIP_PLAIN);
+  return clip(
+    escapeControlCharacters(
+      FOLDED_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ') : text
+    ),
+    CLIP_PLAIN
+  );
 }
 
 /** Whitespace a plain cell folds: any run of two or more, or any one that is not a space. */
 const FOLDED_WHITESPACE = /\s\s|[^\S ]/;
 
 /** A fixed-width table for text/plain, with long values clipped so it stays readable. */
-export function plainTable(columns: string[], rows: Record<string, JsonValue>[]): string {
-  return plainTableOf(columns, rows.map((row) => rowTexts(columns, row).map(plainCell)));
+export function plainTable(
+  columns: string[],
+  rows: Record<string, JsonValue>[]
+): string {
+  return plainTableOf(
+    columns,
+    rows.map(row => rowTexts(columns, row).map(plainCell))
+  );
 }
 
 /** The same table from its plain cells (plainCell of each rowTexts). */
-export function plainTableOf(columns: readonly string[], cells: readonly string[][]): string {
-  const widths = columns.map((c, i) => cells.reduce((widest, r) => Math.max(widest, (r[i] as string).length), c.length));
-  const line = (values: readonly string[]) => values.map((v, i) => v.padEnd(widths[i] as number)).join('  ').trimEnd();
-  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+export function plainTableOf(
+  columns: readonly string[],
+  cells: readonly string[][]
+): string {
+  const widths = columns.map((c, i) =>
+    cells.reduce(
+      (widest, r) => Math.max(widest, (r[i] as string).length),
+      c.length
+    )
+  );
+  const line = (values: readonly string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i] as number))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(columns),
+    line(widths.map(w => '-'.repeat(w))),
+    ...cells.map(line)
+  ].join('\n');
 }
 
 export function clip(text: string, max: number): string {

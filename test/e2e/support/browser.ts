@@ -13,7 +13,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-dev-shm-usage',
       '--disable-background-networking',
       '--disable-component-update',
-      '--no-first-run',
-    ],
+      '--no-first-run'
+    ]
   });
 }

@@ -42,8 +42,12 @@ export interface LabOptions {
  * A real JupyterLab from the test environment (.venv), isolated from the user's settings and
  * workspaces, with the app object exposed so tests can run commands as the menus do.
  */
-export async function startJupyterLab(options: LabOptions): Promise<RunningLab> {
-  const dataDir = options.dataDir ?? (options.jupyter ? undefined : await installSearchbook());
+export async function startJupyterLab(
+  options: LabOptions
+): Promise<RunningLab> {
+  const dataDir =
+    options.dataDir ??
+    (options.jupyter ? undefined : await installSearchbook());
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   const home = await mkdtemp(join(tmpdir(), 'searchbook-lab-'));
@@ -51,14 +55,27 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
     await mkdir(join(home, dir), { recursive: true });
   }
   // No "get notified about Jupyter news?" toast over the notebook in screenshots.
-  const notificationSettings = join(home, 'settings', '@jupyterlab', 'apputils-extension');
+  const notificationSettings = join(
+    home,
+    'settings',
+    '@jupyterlab',
+    'apputils-extension'
+  );
   await mkdir(notificationSettings, { recursive: true });
-  await writeFile(join(notificationSettings, 'notification.jupyterlab-settings'), JSON.stringify({ fetchNews: 'false' }));
+  await writeFile(
+    join(notificationSettings, 'notification.jupyterlab-settings'),
+    JSON.stringify({ fetchNews: 'false' })
+  );
   const app = options.app ?? 'lab';
   if (options.disabledExtensions?.length) {
     await mkdir(join(home, 'config', 'labconfig'), { recursive: true });
-    const disabled = Object.fromEntries(options.disabledExtensions.map((name) => [name, true]));
-    await writeFile(join(home, 'config', 'labconfig', 'page_config.json'), JSON.stringify({ disabledExtensions: disabled }));
+    const disabled = Object.fromEntries(
+      options.disabledExtensions.map(name => [name, true])
+    );
+    await writeFile(
+      join(home, 'config', 'labconfig', 'page_config.json'),
+      JSON.stringify({ disabledExtensions: disabled })
+    );
   }
   const args = [
     app,
@@ -68,9 +85,11 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
     '--ServerApp.ip=127.0.0.1',
     `--IdentityProvider.token=${token}`,
     `--ServerApp.root_dir=${options.root}`,
-    app === 'lab' ? '--LabApp.expose_app_in_browser=True' : '--JupyterNotebookApp.expose_app_in_browser=True',
+    app === 'lab'
+      ? '--LabApp.expose_app_in_browser=True'
+      : '--JupyterNotebookApp.expose_app_in_browser=True',
     '--LabApp.news_url=',
-    '--LabServerApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate',
+    '--LabServerApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'
   ];
   if (process.getuid?.() === 0) {
     args.push('--allow-root');
@@ -78,19 +97,23 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
   const output: string[] = [];
   const env: Record<string, string | undefined> = { ...process.env };
   delete env.JUPYTER_PATH;
-  const child: ChildProcess = spawn(options.jupyter ?? join(REPO, '.venv', 'bin', 'jupyter'), args, {
-    cwd: options.root,
-    env: {
-      ...env,
-      ...(dataDir ? { JUPYTER_PATH: dataDir } : {}),
-      JUPYTER_CONFIG_DIR: join(home, 'config'),
-      JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
-      JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces'),
-      JUPYTER_RUNTIME_DIR: join(home, 'runtime'),
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    options.jupyter ?? join(REPO, '.venv', 'bin', 'jupyter'),
+    args,
+    {
+      cwd: options.root,
+      env: {
+        ...env,
+        ...(dataDir ? { JUPYTER_PATH: dataDir } : {}),
+        JUPYTER_CONFIG_DIR: join(home, 'config'),
+        JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
+        JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces'),
+        JUPYTER_RUNTIME_DIR: join(home, 'runtime'),
+        ...options.env
+      },
+      stdio: ['ignore', 'pipe', 'pipe']
+    }
+  );
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
@@ -99,13 +122,15 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
     url,
     token,
     root: options.root,
-    open: (path) => {
+    open: path => {
       const file = path.split('/').map(encodeURIComponent).join('/');
-      return app === 'lab' ? `${url}/lab/tree/${file}?token=${token}&reset` : `${url}/notebooks/${file}?token=${token}`;
+      return app === 'lab'
+        ? `${url}/lab/tree/${file}?token=${token}&reset`
+        : `${url}/notebooks/${file}?token=${token}`;
     },
     log: () => output.join(''),
     close: () =>
-      new Promise<void>((done) => {
+      new Promise<void>(done => {
         if (child.exitCode !== null) {
           done();
           return;
@@ -116,32 +141,44 @@ export async function startJupyterLab(options: LabOptions): Promise<RunningLab> 
           done();
         });
         child.kill('SIGTERM');
-      }),
+      })
   };
 }
 
 /** Installs the kernelspec and labextension as users do, into a throwaway prefix; returns its data dir. */
 export async function installSearchbook(): Promise<string> {
   const prefix = await mkdtemp(join(tmpdir(), 'searchbook-prefix-'));
-  await promisify(execFile)(process.execPath, [join(REPO, 'bin', 'searchbook.js'), 'install', '--prefix', prefix]);
+  await promisify(execFile)(process.execPath, [
+    join(REPO, 'bin', 'searchbook.js'),
+    'install',
+    '--prefix',
+    prefix
+  ]);
   return join(prefix, 'share', 'jupyter');
 }
 
 /** Polls /api/status until the server answers; bounded, and fails early if the server dies. */
-async function waitForServer(url: string, token: string, child: ChildProcess, log: () => string): Promise<void> {
+async function waitForServer(
+  url: string,
+  token: string,
+  child: ChildProcess,
+  log: () => string
+): Promise<void> {
   for (let attempt = 0; attempt < 240; attempt++) {
     if (child.exitCode !== null) {
       throw new Error(`JupyterLab exited with ${child.exitCode}:\n${log()}`);
     }
     try {
-      const response = await fetch(`${url}/api/status`, { headers: { Authorization: `token ${token}` } });
+      const response = await fetch(`${url}/api/status`, {
+        headers: { Authorization: `token ${token}` }
+      });
       if (response.ok) {
         return;
       }
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise(r => setTimeout(r, 250));
   }
   child.kill('SIGKILL');
   throw new Error(`JupyterLab did not answer within 60 s:\n${log()}`);

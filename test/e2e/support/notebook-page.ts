@@ -6,11 +6,19 @@ import { REPO } from './jupyter-lab';
 /** The little of JupyterLab's app object the tests use (exposed by expose_app_in_browser). */
 interface LabWindow {
   jupyterapp?: {
-    commands: { execute(id: string, args?: Record<string, unknown>): Promise<unknown> };
+    commands: {
+      execute(id: string, args?: Record<string, unknown>): Promise<unknown>;
+    };
     shell: {
       currentWidget: null | {
-        sessionContext?: { session?: { kernel?: { status: string } | null } | null };
-        content?: { widgets: ReadonlyArray<{ model: { type: string; executionCount?: number | null } }> };
+        sessionContext?: {
+          session?: { kernel?: { status: string } | null } | null;
+        };
+        content?: {
+          widgets: ReadonlyArray<{
+            model: { type: string; executionCount?: number | null };
+          }>;
+        };
       };
     };
   };
@@ -19,15 +27,29 @@ interface LabWindow {
 export const SCREENSHOTS = join(REPO, 'test-results', 'screenshots');
 
 /** A notebook file JupyterLab can open, on the searchbook kernel. */
-export async function writeNotebook(dir: string, name: string, cells: string[]): Promise<string> {
+export async function writeNotebook(
+  dir: string,
+  name: string,
+  cells: string[]
+): Promise<string> {
   const notebook = {
-    cells: cells.map((source) => ({ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source })),
+    cells: cells.map(source => ({
+      cell_type: 'code',
+      execution_count: null,
+      metadata: {},
+      outputs: [],
+      source
+    })),
     metadata: {
-      kernelspec: { display_name: 'searchbook', language: 'searchbook', name: 'searchbook' },
-      language_info: { name: 'searchbook' },
+      kernelspec: {
+        display_name: 'searchbook',
+        language: 'searchbook',
+        name: 'searchbook'
+      },
+      language_info: { name: 'searchbook' }
     },
     nbformat: 4,
-    nbformat_minor: 5,
+    nbformat_minor: 5
   };
   await writeFile(join(dir, name), JSON.stringify(notebook, null, 1));
   return name;
@@ -36,51 +58,89 @@ export async function writeNotebook(dir: string, name: string, cells: string[]):
 /** Opens a notebook and waits until its kernel is idle. */
 export async function openNotebook(page: Page, url: string): Promise<void> {
   await page.goto(url);
-  await page.waitForSelector('.jp-NotebookPanel .jp-Notebook', { timeout: 60_000 });
+  await page.waitForSelector('.jp-NotebookPanel .jp-Notebook', {
+    timeout: 60_000
+  });
   await page.waitForFunction(
-    () => (window as LabWindow).jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === 'idle',
+    () =>
+      (window as LabWindow).jupyterapp?.shell.currentWidget?.sessionContext
+        ?.session?.kernel?.status === 'idle',
     undefined,
-    { timeout: 60_000 },
+    { timeout: 60_000 }
   );
 }
 
 /** Runs every cell, as Run > Run All Cells does, and waits until each has run and the kernel rests. */
 export async function runAllCells(page: Page): Promise<void> {
-  await page.evaluate(() => (window as LabWindow).jupyterapp?.commands.execute('notebook:run-all-cells'));
+  await page.evaluate(() =>
+    (window as LabWindow).jupyterapp?.commands.execute('notebook:run-all-cells')
+  );
   await page.waitForFunction(
     () => {
       const widget = (window as LabWindow).jupyterapp?.shell.currentWidget;
       const cells = widget?.content?.widgets ?? [];
-      const ran = cells.every((cell) => cell.model.type !== 'code' || typeof cell.model.executionCount === 'number');
+      const ran = cells.every(
+        cell =>
+          cell.model.type !== 'code' ||
+          typeof cell.model.executionCount === 'number'
+      );
       return ran && widget?.sessionContext?.session?.kernel?.status === 'idle';
     },
     undefined,
-    { timeout: 90_000, polling: 200 },
+    { timeout: 90_000, polling: 200 }
   );
 }
 
-export async function runCommand(page: Page, id: string, args: Record<string, unknown> = {}): Promise<void> {
-  await page.evaluate(([command, commandArgs]) => (window as LabWindow).jupyterapp?.commands.execute(command, commandArgs), [id, args] as const);
+export async function runCommand(
+  page: Page,
+  id: string,
+  args: Record<string, unknown> = {}
+): Promise<void> {
+  await page.evaluate(
+    ([command, commandArgs]) =>
+      (window as LabWindow).jupyterapp?.commands.execute(command, commandArgs),
+    [id, args] as const
+  );
 }
 
 /** The output area of the n-th code cell (0-based). */
 export function cellOutput(page: Page, index: number): Locator {
-  return page.locator('.jp-Notebook .jp-CodeCell').nth(index).locator('.jp-OutputArea');
+  return page
+    .locator('.jp-Notebook .jp-CodeCell')
+    .nth(index)
+    .locator('.jp-OutputArea');
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+  await page.screenshot({
+    path: join(SCREENSHOTS, `${name}.png`),
+    fullPage: false
+  });
 }
 
 /** Grid height minus what its header and rows need, with the horizontal scroll bar's state. */
-export async function bandUnder(grid: Locator): Promise<{ band: number; scrollsSideways: boolean }> {
+export async function bandUnder(
+  grid: Locator
+): Promise<{ band: number; scrollsSideways: boolean }> {
   return grid.evaluate((node: HTMLElement) => {
     const rowHeight = Number(node.dataset.rowHeight);
     const rows = Math.min(Number(node.getAttribute('aria-rowcount')), 15);
-    const bar = node.querySelector<HTMLElement>('.lm-ScrollBar[data-orientation="horizontal"]');
-    const scrollsSideways = bar !== null && !bar.classList.contains('lm-mod-hidden') && bar.offsetHeight > 0;
+    const bar = node.querySelector<HTMLElement>(
+      '.lm-ScrollBar[data-orientation="horizontal"]'
+    );
+    const scrollsSideways =
+      bar !== null &&
+      !bar.classList.contains('lm-mod-hidden') &&
+      bar.offsetHeight > 0;
     // Two header rows (name, type), the body rows, and the top and bottom border.
-    return { band: node.getBoundingClientRect().height - (2 + rows) * rowHeight - 2 - (scrollsSideways ? bar.offsetHeight : 0), scrollsSideways };
+    return {
+      band:
+        node.getBoundingClientRect().height -
+        (2 + rows) * rowHeight -
+        2 -
+        (scrollsSideways ? bar.offsetHeight : 0),
+      scrollsSideways
+    };
   });
 }

@@ -3,7 +3,8 @@ import { launchChromium } from './browser';
 import { type RunningLab, startJupyterLab } from './jupyter-lab';
 import { openNotebook, runAllCells, writeNotebook } from './notebook-page';
 
-export const PANEL_TAB = '.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]';
+export const PANEL_TAB =
+  '.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]';
 
 export interface PanelLabOptions {
   /** The Jupyter root, where the notebook is written. */
@@ -14,7 +15,11 @@ export interface PanelLabOptions {
   env?: Record<string, string>;
   viewport?: { width: number; height: number };
   /** Set-up on the context or the page before the notebook loads (permissions, a websocket tap). */
-  beforeOpen?(page: Page, context: BrowserContext, lab: RunningLab): Promise<void> | void;
+  beforeOpen?(
+    page: Page,
+    context: BrowserContext,
+    lab: RunningLab
+  ): Promise<void> | void;
 }
 
 export interface PanelLab {
@@ -28,13 +33,20 @@ export interface PanelLab {
  * The side panel's browser suites' common start: JupyterLab on `root`, a notebook whose cells
  * ran, in Chromium, with the searchbook panel showing.
  */
-export async function openPanelLab(options: PanelLabOptions): Promise<PanelLab> {
+export async function openPanelLab(
+  options: PanelLabOptions
+): Promise<PanelLab> {
   await writeNotebook(options.root, options.notebook, options.cells);
-  const lab = await startJupyterLab({ root: options.root, ...(options.env ? { env: options.env } : {}) });
+  const lab = await startJupyterLab({
+    root: options.root,
+    ...(options.env ? { env: options.env } : {})
+  });
   let browser: Browser | undefined;
   try {
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1600, height: 1000 } });
+    const context = await browser.newContext({
+      viewport: options.viewport ?? { width: 1600, height: 1000 }
+    });
     const page = await context.newPage();
     await options.beforeOpen?.(page, context, lab);
     await openNotebook(page, lab.open(options.notebook));
@@ -48,7 +60,7 @@ export async function openPanelLab(options: PanelLabOptions): Promise<PanelLab> 
       close: async () => {
         await opened.close();
         await lab.close();
-      },
+      }
     };
   } catch (err) {
     await browser?.close();
@@ -60,10 +72,22 @@ export async function openPanelLab(options: PanelLabOptions): Promise<PanelLab> 
 /** Shows the panel unless it already is (a click on its tab would hide it). */
 export async function showPanel(page: Page): Promise<void> {
   const tab = page.locator(PANEL_TAB);
-  if (!(await tab.evaluate((node) => node.classList.contains('lm-mod-current')))) await tab.click();
+  if (
+    !(await tab.evaluate(node => node.classList.contains('lm-mod-current')))
+  ) {
+    await tab.click();
+  }
 }
 
 /** An index or collection (level 2) or a connection (level 1) in the panel's tree, by the start of its accessible name. */
-export function panelTreeItem(page: Page, name: string, level: 1 | 2 = 2): Locator {
-  return page.getByRole('tree', { name: 'searchbook connections' }).locator(`[role="treeitem"][aria-level="${level}"][aria-label^="${name} · "]`);
+export function panelTreeItem(
+  page: Page,
+  name: string,
+  level: 1 | 2 = 2
+): Locator {
+  return page
+    .getByRole('tree', { name: 'searchbook connections' })
+    .locator(
+      `[role="treeitem"][aria-level="${level}"][aria-label^="${name} · "]`
+    );
 }

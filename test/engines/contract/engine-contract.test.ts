@@ -11,7 +11,7 @@ import { viewsContract } from './behaviours/views';
 import { writesContract } from './behaviours/writes';
 import { describeEachEngine } from './targets';
 
-describeEachEngine((context) => {
+describeEachEngine(context => {
   describe('connect', () => connectContract(context));
   describe('console answers', () => consoleContract(context));
   describe('catalog', () => catalogContract(context));

@@ -10,11 +10,25 @@ import { join } from 'node:path';
 import { listen } from '../../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
 import { SECRETS } from '../../support/secrets';
-import { type GridCommClient, kernelWithGridComm } from '../../grid/grid-comm-client';
-import { type BreakingProxy, startBreakingProxy } from '../../support/breaking-proxy';
-import { elasticsearchTargets, REAL_START_TIMEOUT_MS } from '../../support/elasticsearch-targets';
+import {
+  type GridCommClient,
+  kernelWithGridComm
+} from '../../grid/grid-comm-client';
+import {
+  type BreakingProxy,
+  startBreakingProxy
+} from '../../support/breaking-proxy';
+import {
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS
+} from '../../support/elasticsearch-targets';
 import type { KernelClient } from '../../support/kernel-client';
-import { ENGINE_FIXTURES, type EngineFixture, type EngineHttp, SHOP } from './engines';
+import {
+  ENGINE_FIXTURES,
+  type EngineFixture,
+  type EngineHttp,
+  SHOP
+} from './engines';
 
 export interface ContractTarget {
   /** For test titles, e.g. "real Elasticsearch 7.17.29". */
@@ -31,16 +45,28 @@ const TYPESENSE_VERSION = '30.0';
 
 /** Every target: new engines add theirs here, and registry.test.ts checks each registered engine has one. */
 export function contractTargets(): ContractTarget[] {
-  const elastic = elasticsearchTargets().map((t): ContractTarget => ({ name: t.name, engine: 'elasticsearch', version: t.version, skipped: t.skipped, start: () => t.start({ security: false }) }));
+  const elastic = elasticsearchTargets().map((t): ContractTarget => ({
+    name: t.name,
+    engine: 'elasticsearch',
+    version: t.version,
+    skipped: t.skipped,
+    start: () => t.start({ security: false })
+  }));
   const typesense: ContractTarget = {
     name: `sandbox Typesense ${TYPESENSE_VERSION}`,
     engine: 'typesense',
     version: TYPESENSE_VERSION,
     skipped: undefined,
     start: async () => {
-      const server = await listen(createTypesenseSandbox({ version: TYPESENSE_VERSION, apiKey: SECRETS.TS_API_KEY }).handler, { port: 0 });
+      const server = await listen(
+        createTypesenseSandbox({
+          version: TYPESENSE_VERSION,
+          apiKey: SECRETS.TS_API_KEY
+        }).handler,
+        { port: 0 }
+      );
       return { url: server.url, close: () => server.close() };
-    },
+    }
   };
   return [...elastic, typesense];
 }
@@ -68,7 +94,9 @@ export interface TargetContext {
  * `describe` once per target, with the context its tests share: one engine, one kernel and the
  * data set per target. A target that cannot run here is reported as skipped, with why.
  */
-export function describeEachEngine(body: (context: () => TargetContext) => void): void {
+export function describeEachEngine(
+  body: (context: () => TargetContext) => void
+): void {
   for (const target of contractTargets()) {
     const title = `${target.name}${target.skipped ? ` (skipped: ${target.skipped})` : ''}`;
     (target.skipped ? describe.skip : describe)(title, () => {
@@ -78,15 +106,31 @@ export function describeEachEngine(body: (context: () => TargetContext) => void)
       let proxy: BreakingProxy | undefined;
       beforeAll(async () => {
         const fixture = ENGINE_FIXTURES[target.engine];
-        if (!fixture) throw new Error(`no fixture for the engine ${target.engine}: add its row to ENGINE_FIXTURES`);
+        if (!fixture) {
+          throw new Error(
+            `no fixture for the engine ${target.engine}: add its row to ENGINE_FIXTURES`
+          );
+        }
         const engine = await target.start();
         close = engine.close;
         const http: EngineHttp = {
           url: engine.url,
-          call: async (method, path, body, contentType = 'application/json') => {
-            const answer = await fetch(`${engine.url}${path}`, { method, headers: { ...fixture.headers, ...(body === undefined ? {} : { 'content-type': contentType }) }, ...(body === undefined ? {} : { body }) });
+          call: async (
+            method,
+            path,
+            body,
+            contentType = 'application/json'
+          ) => {
+            const answer = await fetch(`${engine.url}${path}`, {
+              method,
+              headers: {
+                ...fixture.headers,
+                ...(body === undefined ? {} : { 'content-type': contentType })
+              },
+              ...(body === undefined ? {} : { body })
+            });
             return { status: answer.status, text: await answer.text() };
-          },
+          }
         };
         // Names of this run's own: a real node is shared by the run's suites.
         const run = randomUUID().slice(0, 8);
@@ -100,20 +144,47 @@ export function describeEachEngine(body: (context: () => TargetContext) => void)
         const cwd = mkdtempSync(join(tmpdir(), 'searchbook-contract-'));
         const connection = 'engine';
         proxy = await startBreakingProxy(engine.url);
-        const { kernel, comm } = await kernelWithGridComm([`%connect ${fixture.engine} ${proxy.url} ${fixture.connectOptions} name=${connection}`], { ...SECRETS }, { cwd });
-        context = { target, fixture, http, kernel, comm, connection, proxy, cwd, shop, fresh };
+        const { kernel, comm } = await kernelWithGridComm(
+          [
+            `%connect ${fixture.engine} ${proxy.url} ${fixture.connectOptions} name=${connection}`
+          ],
+          { ...SECRETS },
+          { cwd }
+        );
+        context = {
+          target,
+          fixture,
+          http,
+          kernel,
+          comm,
+          connection,
+          proxy,
+          cwd,
+          shop,
+          fresh
+        };
       }, REAL_START_TIMEOUT_MS);
       beforeEach(() => {
-        if (proxy) proxy.rules.length = 0;
+        if (proxy) {
+          proxy.rules.length = 0;
+        }
       });
       afterAll(async () => {
         await context?.kernel.close();
         await proxy?.close();
-        if (context) for (const name of created) await context.fixture.deleteTarget(context.http, name).catch(() => undefined);
+        if (context) {
+          for (const name of created) {
+            await context.fixture
+              .deleteTarget(context.http, name)
+              .catch(() => undefined);
+          }
+        }
         await close?.();
       });
       body(() => {
-        if (!context) throw new Error(`${target.name} did not start`);
+        if (!context) {
+          throw new Error(`${target.name} did not start`);
+        }
         return context;
       });
     });

@@ -9,7 +9,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
-import type { FilterRow, GridReply, GridView } from '../../../contracts/panel-protocol';
+import type {
+  FilterRow,
+  GridReply,
+  GridView
+} from '../../../contracts/panel-protocol';
 import { SECRETS } from '../../drivers/helpers';
 import { KernelClient } from '../../support/kernel-client';
 import { GridCommClient } from '../../grid/grid-comm-client';
@@ -19,28 +23,58 @@ const BLOCK = 8;
 const TAGS = ['red', 'green', 'blue'];
 
 /** Titles where words, word starts and parts of words differ: "arden" is inside words only, "Gla" starts words but few titles. */
-const TITLES = ['The Glass Castle', 'Glass Houses', 'A Garden of Verses', 'Gardens of the Moon', 'The Secret Garden', 'Gladiator', 'The Glade', 'Wardens of the Glen', 'GLASS and Steel', 'Night Garden'];
-const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+const TITLES = [
+  'The Glass Castle',
+  'Glass Houses',
+  'A Garden of Verses',
+  'Gardens of the Moon',
+  'The Secret Garden',
+  'Gladiator',
+  'The Glade',
+  'Wardens of the Glen',
+  'GLASS and Steel',
+  'Night Garden'
+];
+const words = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(w => w !== '');
 
 let tsServer: ListeningServer;
 
 beforeAll(async () => {
-  const ts = createTypesenseSandbox({ version: '29.0', apiKey: SECRETS.TS_API_KEY });
+  const ts = createTypesenseSandbox({
+    version: '29.0',
+    apiKey: SECRETS.TS_API_KEY
+  });
   ts.createCollection({
     name: 'items',
     fields: [
       { name: 'title', type: 'string', sort: true },
       { name: 'tag', type: 'string', facet: true },
       { name: 'price', type: 'float' },
-      { name: 'rank', type: 'int32' },
-    ],
+      { name: 'rank', type: 'int32' }
+    ]
   });
   ts.loadDocuments(
     'items',
-    Array.from({ length: 700 }, (_, n) => ({ id: `i${n}`, title: `Item ${String(n).padStart(4, '0')}`, tag: TAGS[n % 3] ?? 'red', price: ((n * 37) % 700) + 0.5, rank: n })),
+    Array.from({ length: 700 }, (_, n) => ({
+      id: `i${n}`,
+      title: `Item ${String(n).padStart(4, '0')}`,
+      tag: TAGS[n % 3] ?? 'red',
+      price: ((n * 37) % 700) + 0.5,
+      rank: n
+    }))
   );
-  ts.createCollection({ name: 'titles', fields: [{ name: 'title', type: 'string' }] });
-  ts.loadDocuments('titles', TITLES.map((title, n) => ({ id: `t${n}`, title })));
+  ts.createCollection({
+    name: 'titles',
+    fields: [{ name: 'title', type: 'string' }]
+  });
+  ts.loadDocuments(
+    'titles',
+    TITLES.map((title, n) => ({ id: `t${n}`, title }))
+  );
   tsServer = await listen(ts.handler, { port: 0 });
 });
 
@@ -48,15 +82,24 @@ afterAll(async () => {
   await tsServer?.close();
 });
 
-function expectType<T extends GridReply['type']>(reply: GridReply, type: T): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) throw new Error(`expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`);
+function expectType<T extends GridReply['type']>(
+  reply: GridReply,
+  type: T
+): Extract<GridReply, { type: T }> {
+  if (reply.type !== type) {
+    throw new Error(
+      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
+    );
+  }
   return reply as Extract<GridReply, { type: T }>;
 }
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
 
 /** A kernel with the grid comm open, connected by the given `%connect` lines. */
-async function gridKernel(connects: string[]): Promise<{ kernel: KernelClient; comm: GridCommClient }> {
+async function gridKernel(
+  connects: string[]
+): Promise<{ kernel: KernelClient; comm: GridCommClient }> {
   const kernel = await KernelClient.start({ ...SECRETS });
   for (const line of connects) {
     const { reply } = await kernel.execute(line);
@@ -65,20 +108,41 @@ async function gridKernel(connects: string[]): Promise<{ kernel: KernelClient; c
   return { kernel, comm: await GridCommClient.open(kernel) };
 }
 
-const open = async (comm: GridCommClient, connection: string, target: string, view: Partial<GridView>, blockSize = BLOCK) =>
-  expectType(await comm.call({ type: 'open', connection, target, blockSize, view }), 'opened');
+const open = async (
+  comm: GridCommClient,
+  connection: string,
+  target: string,
+  view: Partial<GridView>,
+  blockSize = BLOCK
+) =>
+  expectType(
+    await comm.call({ type: 'open', connection, target, blockSize, view }),
+    'opened'
+  );
 
 /** Every row of a grid, block by block as the panel scrolls. */
-async function allRows(comm: GridCommClient, grid: Opened): Promise<Record<string, unknown>[]> {
+async function allRows(
+  comm: GridCommClient,
+  grid: Opened
+): Promise<Record<string, unknown>[]> {
   const rows = [...grid.first.rows];
-  for (let block = 1; block * grid.blockSize < grid.total; block++) rows.push(...expectType(await comm.call({ type: 'read', gridId: grid.gridId, block }), 'block').block.rows);
+  for (let block = 1; block * grid.blockSize < grid.total; block++) {
+    rows.push(
+      ...expectType(
+        await comm.call({ type: 'read', gridId: grid.gridId, block }),
+        'block'
+      ).block.rows
+    );
+  }
   await comm.call({ type: 'close', gridId: grid.gridId });
   return rows;
 }
 
 /** Runs the grid's "Copy as curl" command with the credential in the environment, as a user would. */
 async function curl(command: string): Promise<unknown> {
-  const { stdout } = await run('bash', ['-c', command], { env: { PATH: process.env.PATH ?? '', TYPESENSE_API_KEY: SECRETS.TS_API_KEY } });
+  const { stdout } = await run('bash', ['-c', command], {
+    env: { PATH: process.env.PATH ?? '', TYPESENSE_API_KEY: SECRETS.TS_API_KEY }
+  });
   return JSON.parse(stdout);
 }
 
@@ -88,7 +152,9 @@ describe('Typesense', () => {
   const call = (data: Record<string, unknown>) => comm.call(data);
 
   beforeAll(async () => {
-    ({ kernel, comm } = await gridKernel([`%connect typesense ${tsServer.url} key=\${env:TS_API_KEY} name=ts`]));
+    ({ kernel, comm } = await gridKernel([
+      `%connect typesense ${tsServer.url} key=\${env:TS_API_KEY} name=ts`
+    ]));
   }, 60_000);
 
   afterAll(async () => {
@@ -98,9 +164,9 @@ describe('Typesense', () => {
   const view: Partial<GridView> = {
     filters: [
       { column: 'tag', operator: 'not equals', value: 'green' },
-      { column: 'price', operator: 'between', value: ['100', '600'] },
+      { column: 'price', operator: 'between', value: ['100', '600'] }
     ],
-    sort: [{ column: 'price', direction: 'asc' }],
+    sort: [{ column: 'price', direction: 'asc' }]
   };
 
   it("a filtered, sorted grid equals the engine's answer to its curl command, run with the key in the environment", async () => {
@@ -108,52 +174,129 @@ describe('Typesense', () => {
     expect(grid.matchCaseSupported).toBe(false);
     expect(grid.request.curl).toContain('$TYPESENSE_API_KEY');
     expect(grid.request.curl).not.toContain(SECRETS.TS_API_KEY);
-    expect(JSON.parse(grid.request.cell.split('\n').slice(1).join('\n'))).toEqual({
-      searches: [{ collection: 'items', q: '*', filter_by: 'tag:!=`green` && price:[100..600]', sort_by: 'price:asc', offset: 0, limit: 250 }],
+    expect(
+      JSON.parse(grid.request.cell.split('\n').slice(1).join('\n'))
+    ).toEqual({
+      searches: [
+        {
+          collection: 'items',
+          q: '*',
+          filter_by: 'tag:!=`green` && price:[100..600]',
+          sort_by: 'price:asc',
+          offset: 0,
+          limit: 250
+        }
+      ]
     });
-    const answer = (await curl(grid.request.curl)) as { results: { found: number; hits: { document: { id: string } }[] }[] };
+    const answer = (await curl(grid.request.curl)) as {
+      results: { found: number; hits: { document: { id: string } }[] }[];
+    };
     const rows = await allRows(comm, grid);
-    const expected = Array.from({ length: 700 }, (_, n) => n).filter((n) => n % 3 !== 1 && ((n * 37) % 700) + 0.5 >= 100 && ((n * 37) % 700) + 0.5 <= 600);
+    const expected = Array.from({ length: 700 }, (_, n) => n).filter(
+      n =>
+        n % 3 !== 1 &&
+        ((n * 37) % 700) + 0.5 >= 100 &&
+        ((n * 37) % 700) + 0.5 <= 600
+    );
     expect(grid.total).toBe(expected.length);
     expect(answer.results[0]?.found).toBe(expected.length);
-    expect(rows.slice(0, 250).map((r) => r.id)).toEqual(answer.results[0]?.hits.map((h) => h.document.id));
-    expect(rows.map((r) => r.id)).toEqual(expected.sort((a, b) => ((a * 37) % 700) - ((b * 37) % 700)).map((n) => `i${n}`));
+    expect(rows.slice(0, 250).map(r => r.id)).toEqual(
+      answer.results[0]?.hits.map(h => h.document.id)
+    );
+    expect(rows.map(r => r.id)).toEqual(
+      expected
+        .sort((a, b) => ((a * 37) % 700) - ((b * 37) % 700))
+        .map(n => `i${n}`)
+    );
   });
 
   it('an operator the engine cannot express is refused under its row with what serves instead, never "contains"', async () => {
-    const endsWith = expectType(await call({ type: 'open', connection: 'ts', target: 'items', view: { filters: [{ column: 'title', operator: 'ends with', value: '7' }] } }), 'error');
+    const endsWith = expectType(
+      await call({
+        type: 'open',
+        connection: 'ts',
+        target: 'items',
+        view: {
+          filters: [{ column: 'title', operator: 'ends with', value: '7' }]
+        }
+      }),
+      'error'
+    );
     expect(endsWith.filterRow).toBe(0);
     expect(endsWith.message).toBe(
-      'Typesense cannot filter with "ends with": Typesense filters match whole words and word starts, never the end of a value. To find text inside or at the end of words, declare the field infix: true in the schema and search it in a cell (q=<text>, query_by=<field>, infix=always); to match whole values, use equals or in list.',
+      'Typesense cannot filter with "ends with": Typesense filters match whole words and word starts, never the end of a value. To find text inside or at the end of words, declare the field infix: true in the schema and search it in a cell (q=<text>, query_by=<field>, infix=always); to match whole values, use equals or in list.'
     );
-    const isNull = expectType(await call({ type: 'open', connection: 'ts', target: 'items', view: { filters: [{ column: 'title', operator: 'is null', value: '' }] } }), 'error');
-    expect(isNull.message).toMatch(/^Typesense cannot filter with "is null": Typesense's filter_by has no test for a missing, null or empty value\. /);
-    for (const message of [endsWith.message, isNull.message]) expect(message).not.toMatch(/contains/);
+    const isNull = expectType(
+      await call({
+        type: 'open',
+        connection: 'ts',
+        target: 'items',
+        view: { filters: [{ column: 'title', operator: 'is null', value: '' }] }
+      }),
+      'error'
+    );
+    expect(isNull.message).toMatch(
+      /^Typesense cannot filter with "is null": Typesense's filter_by has no test for a missing, null or empty value\. /
+    );
+    for (const message of [endsWith.message, isNull.message]) {
+      expect(message).not.toMatch(/contains/);
+    }
   });
 
   it('contains and starts with are named as Typesense does them: has word, has word starting with; the rows are word matches in any case', async () => {
     const titles = await open(comm, 'ts', 'titles', {}, 250);
-    const named = new Map(titles.operators.map((o) => [o.operator, o]));
-    expect(named.get('contains')).toMatchObject({ label: 'has word', does: expect.stringContaining('infix: true') as unknown });
+    const named = new Map(titles.operators.map(o => [o.operator, o]));
+    expect(named.get('contains')).toMatchObject({
+      label: 'has word',
+      does: expect.stringContaining('infix: true') as unknown
+    });
     expect(named.get('not contains')?.label).toBe('lacks word');
     expect(named.get('starts with')?.label).toBe('has word starting with');
     expect(named.get('ends with')?.unavailable).toContain('infix: true');
     await call({ type: 'close', gridId: titles.gridId });
-    const found = async (operator: FilterRow['operator'], value: string) => (await allRows(comm, await open(comm, 'ts', 'titles', { filters: [{ column: 'title', operator, value }] }, 250))).map((r) => r.title).sort();
+    const found = async (operator: FilterRow['operator'], value: string) =>
+      (
+        await allRows(
+          comm,
+          await open(
+            comm,
+            'ts',
+            'titles',
+            { filters: [{ column: 'title', operator, value }] },
+            250
+          )
+        )
+      )
+        .map(r => r.title)
+        .sort();
     // A whole word, in any case: "Gardens" is another word.
-    expect(await found('contains', 'garden')).toEqual(TITLES.filter((t) => words(t).includes('garden')).sort());
+    expect(await found('contains', 'garden')).toEqual(
+      TITLES.filter(t => words(t).includes('garden')).sort()
+    );
     // Inside words only: no word is "arden", though five titles hold it.
-    expect(TITLES.filter((t) => t.toLowerCase().includes('arden'))).toHaveLength(5);
+    expect(TITLES.filter(t => t.toLowerCase().includes('arden'))).toHaveLength(
+      5
+    );
     expect(await found('contains', 'arden')).toEqual([]);
     // Any word's start: "The Glass Castle" does not start with Gla, yet it has a word that does.
-    const glaWords = TITLES.filter((t) => words(t).some((w) => w.startsWith('gla'))).sort();
+    const glaWords = TITLES.filter(t =>
+      words(t).some(w => w.startsWith('gla'))
+    ).sort();
     expect(glaWords).toContain('The Glass Castle');
     expect(await found('starts with', 'Gla')).toEqual(glaWords);
-    expect(await found('not contains', 'glass')).toEqual(TITLES.filter((t) => !words(t).includes('glass')).sort());
+    expect(await found('not contains', 'glass')).toEqual(
+      TITLES.filter(t => !words(t).includes('glass')).sort()
+    );
   });
 
   it("a cell's Copy as curl: an environment variable the cell reads stays a reference, never its value", async () => {
-    const reply = expectType(await call({ type: 'curl', cell: '%use ts\nPOST /multi_search\n{"searches": [{"collection": "items", "q": "${env:TS_API_KEY}"}]}' }), 'curl');
+    const reply = expectType(
+      await call({
+        type: 'curl',
+        cell: '%use ts\nPOST /multi_search\n{"searches": [{"collection": "items", "q": "${env:TS_API_KEY}"}]}'
+      }),
+      'curl'
+    );
     expect(reply.commands[0]).toContain('"q":"$TS_API_KEY"');
     expect(reply.commands[0]).not.toContain(SECRETS.TS_API_KEY);
   });

@@ -4,7 +4,10 @@
  * does no layout.
  */
 import 'jest-canvas-mock';
-import { TextDecoder as NodeTextDecoder, TextEncoder as NodeTextEncoder } from 'node:util';
+import {
+  TextDecoder as NodeTextDecoder,
+  TextEncoder as NodeTextEncoder
+} from 'node:util';
 
 class InertResizeObserver {
   observe(): void {}
@@ -20,6 +23,9 @@ const dragGlobals = globalThis as { DragEvent?: unknown };
 dragGlobals.DragEvent ??= class DragEvent extends MouseEvent {};
 
 // Every browser has TextEncoder and TextDecoder (the stored answer is read with them); jsdom does not.
-const textGlobals = globalThis as { TextEncoder?: unknown; TextDecoder?: unknown };
+const textGlobals = globalThis as {
+  TextEncoder?: unknown;
+  TextDecoder?: unknown;
+};
 textGlobals.TextEncoder ??= NodeTextEncoder;
 textGlobals.TextDecoder ??= NodeTextDecoder;

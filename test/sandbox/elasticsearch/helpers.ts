@@ -1,5 +1,8 @@
 import { Agent, request } from 'undici';
-import { createElasticsearchSandbox, type ElasticsearchSandbox } from '../../../examples/sandbox/elasticsearch';
+import {
+  createElasticsearchSandbox,
+  type ElasticsearchSandbox
+} from '../../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
 import { generateCertificates } from '../../../examples/sandbox/tls';
 
@@ -12,12 +15,22 @@ export interface Running {
 }
 
 export const PASSWORD = 'changeme-sandbox';
-export const BASIC = 'Basic ' + Buffer.from(`elastic:${PASSWORD}`).toString('base64');
+export const BASIC =
+  'Basic ' + Buffer.from(`elastic:${PASSWORD}`).toString('base64');
 
-export async function start(opts: { version?: string; security?: boolean; tls?: boolean } = {}): Promise<Running> {
-  const sandbox = createElasticsearchSandbox({ version: opts.version ?? '8.15.0', security: opts.security ?? true, password: PASSWORD });
+export async function start(
+  opts: { version?: string; security?: boolean; tls?: boolean } = {}
+): Promise<Running> {
+  const sandbox = createElasticsearchSandbox({
+    version: opts.version ?? '8.15.0',
+    security: opts.security ?? true,
+    password: PASSWORD
+  });
   const certs = opts.tls ? await generateCertificates() : undefined;
-  const server = await listen(sandbox.handler, { port: 0, ...(certs ? { tls: { cert: certs.cert, key: certs.key } } : {}) });
+  const server = await listen(sandbox.handler, {
+    port: 0,
+    ...(certs ? { tls: { cert: certs.cert, key: certs.key } } : {})
+  });
   const dispatcher = new Agent(certs ? { connect: { ca: certs.ca } } : {});
   return {
     url: server.url,
@@ -27,7 +40,7 @@ export async function start(opts: { version?: string; security?: boolean; tls?: 
     close: async () => {
       await dispatcher.close();
       await server.close();
-    },
+    }
   };
 }
 
@@ -43,16 +56,25 @@ export async function call(
   method: string,
   path: string,
   body?: unknown,
-  headers: Record<string, string> = {},
+  headers: Record<string, string> = {}
 ): Promise<Reply> {
-  const h: Record<string, string> = 'authorization' in headers || headers['x-no-auth'] ? { ...headers } : { authorization: BASIC, ...headers };
+  const h: Record<string, string> =
+    'authorization' in headers || headers['x-no-auth']
+      ? { ...headers }
+      : { authorization: BASIC, ...headers };
   delete h['x-no-auth'];
   let payload: string | undefined;
   if (body !== undefined) {
     payload = typeof body === 'string' ? body : JSON.stringify(body);
-    h['content-type'] ??= typeof body === 'string' ? 'application/x-ndjson' : 'application/json';
+    h['content-type'] ??=
+      typeof body === 'string' ? 'application/x-ndjson' : 'application/json';
   }
-  const res = await request(es.url + path, { method: method as 'GET', headers: h, body: payload, dispatcher: es.dispatcher });
+  const res = await request(es.url + path, {
+    method: method as 'GET',
+    headers: h,
+    body: payload,
+    dispatcher: es.dispatcher
+  });
   const text = await res.body.text();
   let parsed: unknown = undefined;
   try {
@@ -64,5 +86,5 @@ export async function call(
 }
 
 export function ndjson(lines: unknown[]): string {
-  return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+  return lines.map(l => JSON.stringify(l)).join('\n') + '\n';
 }

@@ -3,7 +3,10 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { startSandbox, type RunningSandbox } from '../../../examples/sandbox/sandbox';
+import {
+  startSandbox,
+  type RunningSandbox
+} from '../../../examples/sandbox/sandbox';
 
 describe('sandbox --tls: HTTPS only', () => {
   let dir: string;
@@ -13,8 +16,16 @@ describe('sandbox --tls: HTTPS only', () => {
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sandbox-https-only-'));
     running = await startSandbox({
-      esPort: 0, tsPort: 0, tls: true, dataDir: dir, esVersion: '8.15.0', tsVersion: '29.0',
-      esPassword: 'pw', tsApiKey: 'key', security: true, products: 50,
+      esPort: 0,
+      tsPort: 0,
+      tls: true,
+      dataDir: dir,
+      esVersion: '8.15.0',
+      tsVersion: '29.0',
+      esPassword: 'pw',
+      tsApiKey: 'key',
+      security: true,
+      products: 50
     });
   });
   afterAll(async () => {
@@ -26,7 +37,10 @@ describe('sandbox --tls: HTTPS only', () => {
     const port = new URL(running.esUrl).port;
     const plain = new Agent();
     try {
-      const attempt = request(`http://127.0.0.1:${port}/`, { headers: { authorization: auth }, dispatcher: plain });
+      const attempt = request(`http://127.0.0.1:${port}/`, {
+        headers: { authorization: auth },
+        dispatcher: plain
+      });
       await expect(attempt).rejects.toThrow();
       const err = await attempt.catch((e: unknown) => e);
       // A network or protocol failure (socket closed, parser error), never a status code.
@@ -39,12 +53,19 @@ describe('sandbox --tls: HTTPS only', () => {
 
   it('answers HTTPS verified against the written CA file, as Elasticsearch', async () => {
     expect(running.esUrl.startsWith('https://127.0.0.1:')).toBe(true);
-    const verifying = new Agent({ connect: { ca: await fs.readFile(running.caFile as string, 'utf8') } });
+    const verifying = new Agent({
+      connect: { ca: await fs.readFile(running.caFile as string, 'utf8') }
+    });
     try {
-      const res = await request(`${running.esUrl}/`, { headers: { authorization: auth }, dispatcher: verifying });
+      const res = await request(`${running.esUrl}/`, {
+        headers: { authorization: auth },
+        dispatcher: verifying
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['x-elastic-product']).toBe('Elasticsearch');
-      expect(JSON.parse(await res.body.text())).toMatchObject({ version: { number: '8.15.0' } });
+      expect(JSON.parse(await res.body.text())).toMatchObject({
+        version: { number: '8.15.0' }
+      });
     } finally {
       await verifying.close();
     }

@@ -3,10 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { listen } from '../../../examples/sandbox/serve';
-import { generateCertificates, writeCaFile } from '../../../examples/sandbox/tls';
+import {
+  generateCertificates,
+  writeCaFile
+} from '../../../examples/sandbox/tls';
 
 describe('sandbox plumbing: listen() and certificates', () => {
-  const handler = (_req: unknown, res: import('node:http').ServerResponse): void => {
+  const handler = (
+    _req: unknown,
+    res: import('node:http').ServerResponse
+  ): void => {
     res.setHeader('content-type', 'text/plain');
     res.end('ok');
   };
@@ -24,18 +30,29 @@ describe('sandbox plumbing: listen() and certificates', () => {
     const certs = await generateCertificates();
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sandbox-ca-'));
     const caFile = await writeCaFile(certs, path.join(dir, 'ca.pem'));
-    const server = await listen(handler, { port: 0, tls: { cert: certs.cert, key: certs.key } });
+    const server = await listen(handler, {
+      port: 0,
+      tls: { cert: certs.cert, key: certs.key }
+    });
     expect(server.url.startsWith('https://127.0.0.1:')).toBe(true);
 
-    const verifying = new Agent({ connect: { ca: await fs.readFile(caFile, 'utf8') } });
+    const verifying = new Agent({
+      connect: { ca: await fs.readFile(caFile, 'utf8') }
+    });
     const ok = await request(server.url, { dispatcher: verifying });
     expect(await ok.body.text()).toBe('ok');
     // Identity check by host name, without depending on how this machine resolves localhost.
-    const byName = new Agent({ connect: { ca: certs.ca, servername: 'localhost' } });
-    expect(await (await request(server.url, { dispatcher: byName })).body.text()).toBe('ok');
+    const byName = new Agent({
+      connect: { ca: certs.ca, servername: 'localhost' }
+    });
+    expect(
+      await (await request(server.url, { dispatcher: byName })).body.text()
+    ).toBe('ok');
 
     const untrusting = new Agent();
-    await expect(request(server.url, { dispatcher: untrusting })).rejects.toThrow();
+    await expect(
+      request(server.url, { dispatcher: untrusting })
+    ).rejects.toThrow();
 
     await Promise.all([verifying.close(), untrusting.close(), byName.close()]);
     await server.close();

@@ -20,9 +20,14 @@ describe('Typesense sandbox: collections', () => {
       'name',
       'num_documents',
       'symbols_to_index',
-      'token_separators',
+      'token_separators'
     ]);
-    expect(s).toMatchObject({ name: 'books', num_documents: 0, default_sorting_field: 'ratings_count', enable_nested_fields: true });
+    expect(s).toMatchObject({
+      name: 'books',
+      num_documents: 0,
+      default_sorting_field: 'ratings_count',
+      enable_nested_fields: true
+    });
     const fields = s.fields as Record<string, unknown>[];
     expect(fields[0]).toEqual({
       facet: false,
@@ -35,73 +40,124 @@ describe('Typesense sandbox: collections', () => {
       stem: false,
       stem_dictionary: '',
       store: true,
-      type: 'string',
+      type: 'string'
     });
-    expect(fields.find((f) => f.name === 'author')).toMatchObject({ facet: true, sort: false });
-    expect(fields.find((f) => f.name === 'year')).toMatchObject({ sort: true, type: 'int32' });
-    expect(fields.find((f) => f.name === 'in_print')).toMatchObject({ sort: true, type: 'bool' });
+    expect(fields.find(f => f.name === 'author')).toMatchObject({
+      facet: true,
+      sort: false
+    });
+    expect(fields.find(f => f.name === 'year')).toMatchObject({
+      sort: true,
+      type: 'int32'
+    });
+    expect(fields.find(f => f.name === 'in_print')).toMatchObject({
+      sort: true,
+      type: 'bool'
+    });
   });
 
   test('duplicate name: 409 with the exact text', async () => {
     const r = await t.call('POST', '/collections', { body: BOOKS_SCHEMA });
-    expect([r.status, r.text]).toEqual([409, '{"message": "A collection with name `books` already exists."}']);
+    expect([r.status, r.text]).toEqual([
+      409,
+      '{"message": "A collection with name `books` already exists."}'
+    ]);
   });
 
   test('object fields without enable_nested_fields are refused', async () => {
-    const r = await t.call('POST', '/collections', { body: { name: 'x', fields: [{ name: 'o', type: 'object' }] } });
+    const r = await t.call('POST', '/collections', {
+      body: { name: 'x', fields: [{ name: 'o', type: 'object' }] }
+    });
     expect(r.status).toBe(400);
     expect(r.json()).toEqual({
-      message: 'Type `object` or `object[]` can be used only when nested fields are enabled by setting` enable_nested_fields` to true.',
+      message:
+        'Type `object` or `object[]` can be used only when nested fields are enabled by setting` enable_nested_fields` to true.'
     });
   });
 
   test('an unknown type is refused', async () => {
-    const r = await t.call('POST', '/collections', { body: { name: 'x', fields: [{ name: 'o', type: 'text' }] } });
-    expect([r.status, r.json()]).toEqual([400, { message: 'Field `o` has an invalid data type `text`, see docs for supported data types.' }]);
+    const r = await t.call('POST', '/collections', {
+      body: { name: 'x', fields: [{ name: 'o', type: 'text' }] }
+    });
+    expect([r.status, r.json()]).toEqual([
+      400,
+      {
+        message:
+          'Field `o` has an invalid data type `text`, see docs for supported data types.'
+      }
+    ]);
   });
 
   test('nested leaves appear in fields as dotted names once a document carries them', async () => {
     await t.call('POST', '/collections/books/documents', { body: book(1) });
-    const s = (await t.call('GET', '/collections/books')).json() as { fields: Record<string, unknown>[]; num_documents: number };
+    const s = (await t.call('GET', '/collections/books')).json() as {
+      fields: Record<string, unknown>[];
+      num_documents: number;
+    };
     expect(s.num_documents).toBe(1);
-    const byName = new Map(s.fields.map((f) => [f.name, f]));
-    expect(byName.get('meta.pages')).toMatchObject({ type: 'int64', optional: true, sort: true });
-    expect(byName.get('meta.publisher')).toMatchObject({ type: 'string', optional: true });
-    expect(byName.get('variants.sku')).toMatchObject({ type: 'string[]', optional: true, sort: false });
+    const byName = new Map(s.fields.map(f => [f.name, f]));
+    expect(byName.get('meta.pages')).toMatchObject({
+      type: 'int64',
+      optional: true,
+      sort: true
+    });
+    expect(byName.get('meta.publisher')).toMatchObject({
+      type: 'string',
+      optional: true
+    });
+    expect(byName.get('variants.sku')).toMatchObject({
+      type: 'string[]',
+      optional: true,
+      sort: false
+    });
     expect(byName.get('variants.format')).toMatchObject({ type: 'string[]' });
   });
 
   test('auto schema learns fields: string, int64 with sort, float, bool, arrays', async () => {
-    await t.call('POST', '/collections', { body: { name: 'notes', fields: [{ name: '.*', type: 'auto' }] } });
+    await t.call('POST', '/collections', {
+      body: { name: 'notes', fields: [{ name: '.*', type: 'auto' }] }
+    });
     const r = await t.call('POST', '/collections/notes/documents', {
-      body: { text: 'hello', n: 5, score: 1.5, done: true, tags: ['a', 'b'] },
+      body: { text: 'hello', n: 5, score: 1.5, done: true, tags: ['a', 'b'] }
     });
     expect(r.status).toBe(201);
-    const s = (await t.call('GET', '/collections/notes')).json() as { fields: Record<string, unknown>[] };
-    expect(s.fields.map((f) => [f.name, f.type, f.optional, f.sort])).toEqual([
+    const s = (await t.call('GET', '/collections/notes')).json() as {
+      fields: Record<string, unknown>[];
+    };
+    expect(s.fields.map(f => [f.name, f.type, f.optional, f.sort])).toEqual([
       ['.*', 'auto', true, false],
       ['text', 'string', true, false],
       ['n', 'int64', true, true],
       ['score', 'float', true, true],
       ['done', 'bool', true, true],
-      ['tags', 'string[]', true, false],
+      ['tags', 'string[]', true, false]
     ]);
   });
 
   test('GET /collections lists newest first', async () => {
-    const list = (await t.call('GET', '/collections')).json() as { name: string }[];
-    expect(list.map((c) => c.name)).toEqual(['notes', 'books']);
+    const list = (await t.call('GET', '/collections')).json() as {
+      name: string;
+    }[];
+    expect(list.map(c => c.name)).toEqual(['notes', 'books']);
   });
 
   test('missing collection: GET 404 Collection not found (29); DELETE 404 No collection with name `x` found.', async () => {
     const r = await t.call('GET', '/collections/nope');
-    expect([r.status, r.text]).toEqual([404, '{"message": "Collection not found"}']);
+    expect([r.status, r.text]).toEqual([
+      404,
+      '{"message": "Collection not found"}'
+    ]);
     const d = await t.call('DELETE', '/collections/nope');
-    expect([d.status, d.json()]).toEqual([404, { message: 'No collection with name `nope` found.' }]);
+    expect([d.status, d.json()]).toEqual([
+      404,
+      { message: 'No collection with name `nope` found.' }
+    ]);
   });
 
   test('DELETE answers the dropped summary', async () => {
-    await t.call('POST', '/collections', { body: { name: 'tmp', fields: [{ name: 'a', type: 'string' }] } });
+    await t.call('POST', '/collections', {
+      body: { name: 'tmp', fields: [{ name: 'a', type: 'string' }] }
+    });
     const r = await t.call('DELETE', '/collections/tmp');
     expect(r.status).toBe(200);
     expect(r.json()).toMatchObject({ name: 'tmp', num_documents: 0 });
@@ -114,23 +170,32 @@ describe('Typesense sandbox: summary shapes per version', () => {
     ['26.0', false, false, false],
     ['27.1', true, false, false],
     ['28.0', true, true, false],
-    ['30.0', true, true, true],
-  ])('%s: store=%s stem_dictionary=%s synonym_sets=%s', async (version, store, stemDict, sets) => {
-    const t = await start({ version });
-    try {
-      const s = (await t.call('POST', '/collections', { body: { name: 'c', fields: [{ name: 'a', type: 'string' }] } })).json() as Record<
-        string,
-        unknown
-      >;
-      const f = (s.fields as Record<string, unknown>[])[0] as Record<string, unknown>;
-      expect('store' in f).toBe(store);
-      expect('stem_dictionary' in f).toBe(stemDict);
-      expect('synonym_sets' in s).toBe(sets);
-      expect('curation_sets' in s).toBe(sets);
-      const debug = (await t.call('GET', '/debug')).json() as { version: string };
-      expect(debug.version).toBe(version);
-    } finally {
-      await t.close();
+    ['30.0', true, true, true]
+  ])(
+    '%s: store=%s stem_dictionary=%s synonym_sets=%s',
+    async (version, store, stemDict, sets) => {
+      const t = await start({ version });
+      try {
+        const s = (
+          await t.call('POST', '/collections', {
+            body: { name: 'c', fields: [{ name: 'a', type: 'string' }] }
+          })
+        ).json() as Record<string, unknown>;
+        const f = (s.fields as Record<string, unknown>[])[0] as Record<
+          string,
+          unknown
+        >;
+        expect('store' in f).toBe(store);
+        expect('stem_dictionary' in f).toBe(stemDict);
+        expect('synonym_sets' in s).toBe(sets);
+        expect('curation_sets' in s).toBe(sets);
+        const debug = (await t.call('GET', '/debug')).json() as {
+          version: string;
+        };
+        expect(debug.version).toBe(version);
+      } finally {
+        await t.close();
+      }
     }
-  });
+  );
 });

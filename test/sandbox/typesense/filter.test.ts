@@ -3,12 +3,22 @@ import { start, type Running } from './helpers';
 describe('Typesense sandbox: filter_by', () => {
   let t: Running;
   const ids = async (filter: string, coll = 'items'): Promise<string[]> => {
-    const r = await t.call('GET', `/collections/${coll}/documents/search?q=*&per_page=250&sort_by=n:asc&filter_by=${encodeURIComponent(filter)}`);
-    if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
-    return (r.json() as { hits: { document: { id: string } }[] }).hits.map((h) => h.document.id);
+    const r = await t.call(
+      'GET',
+      `/collections/${coll}/documents/search?q=*&per_page=250&sort_by=n:asc&filter_by=${encodeURIComponent(filter)}`
+    );
+    if (r.status !== 200) {
+      throw new Error(`${r.status} ${r.text}`);
+    }
+    return (r.json() as { hits: { document: { id: string } }[] }).hits.map(
+      h => h.document.id
+    );
   };
   const error = async (filter: string): Promise<[number, unknown]> => {
-    const r = await t.call('GET', `/collections/items/documents/search?q=*&filter_by=${encodeURIComponent(filter)}`);
+    const r = await t.call(
+      'GET',
+      `/collections/items/documents/search?q=*&filter_by=${encodeURIComponent(filter)}`
+    );
     return [r.status, r.json()];
   };
 
@@ -25,15 +35,54 @@ describe('Typesense sandbox: filter_by', () => {
           { name: 'tags', type: 'string[]' },
           { name: 'ok', type: 'bool' },
           { name: 'meta', type: 'object' },
-          { name: 'variants', type: 'object[]' },
-        ],
-      },
+          { name: 'variants', type: 'object[]' }
+        ]
+      }
     });
     t.sandbox.loadDocuments('items', [
-      { id: 'a', n: 1, price: 1.5, name: 'Red apple', tags: ['fruit', 'red'], ok: true, meta: { pages: 50 }, variants: [{ sku: 'A1', format: 'box' }] },
-      { id: 'b', n: 2, price: 2.5, name: 'Green apple pie', tags: ['baked'], ok: false, meta: { pages: 150 }, variants: [{ sku: 'B1', format: 'tin' }] },
-      { id: 'c', n: 3, price: 3.5, name: 'Johnny, Cash', tags: ['music'], ok: true, meta: { pages: 250 }, variants: [{ sku: 'C1', format: 'box' }, { sku: 'C2', format: 'bag' }] },
-      { id: 'd', n: 4, price: 4.5, name: 'Joanna', tags: [], ok: false, meta: { pages: 350 }, variants: [] },
+      {
+        id: 'a',
+        n: 1,
+        price: 1.5,
+        name: 'Red apple',
+        tags: ['fruit', 'red'],
+        ok: true,
+        meta: { pages: 50 },
+        variants: [{ sku: 'A1', format: 'box' }]
+      },
+      {
+        id: 'b',
+        n: 2,
+        price: 2.5,
+        name: 'Green apple pie',
+        tags: ['baked'],
+        ok: false,
+        meta: { pages: 150 },
+        variants: [{ sku: 'B1', format: 'tin' }]
+      },
+      {
+        id: 'c',
+        n: 3,
+        price: 3.5,
+        name: 'Johnny, Cash',
+        tags: ['music'],
+        ok: true,
+        meta: { pages: 250 },
+        variants: [
+          { sku: 'C1', format: 'box' },
+          { sku: 'C2', format: 'bag' }
+        ]
+      },
+      {
+        id: 'd',
+        n: 4,
+        price: 4.5,
+        name: 'Joanna',
+        tags: [],
+        ok: false,
+        meta: { pages: 350 },
+        variants: []
+      }
     ]);
   });
   afterAll(() => t.close());
@@ -77,7 +126,10 @@ describe('Typesense sandbox: filter_by', () => {
     expect(await ids('ok:true')).toEqual(['a', 'c']);
     expect(await ids('ok:=false')).toEqual(['b', 'd']);
     expect(await ids('ok:!=true')).toEqual(['b', 'd']);
-    expect(await error('ok:yes')).toEqual([400, { message: 'Value of filter field `ok` must be `true` or `false`.' }]);
+    expect(await error('ok:yes')).toEqual([
+      400,
+      { message: 'Value of filter field `ok` must be `true` or `false`.' }
+    ]);
   });
 
   test('&& and || share one precedence, left to right', async () => {
@@ -100,27 +152,69 @@ describe('Typesense sandbox: filter_by', () => {
   });
 
   test('unknown field: 404', async () => {
-    expect(await error('nope:1')).toEqual([404, { message: 'Could not find a filter field named `nope` in the schema.' }]);
+    expect(await error('nope:1')).toEqual([
+      404,
+      { message: 'Could not find a filter field named `nope` in the schema.' }
+    ]);
   });
 
   test('28+: validate_field_names=false ignores unknown fields', async () => {
-    const r = await t.call('GET', '/collections/items/documents/search?q=*&filter_by=nope:1&validate_field_names=false');
+    const r = await t.call(
+      'GET',
+      '/collections/items/documents/search?q=*&filter_by=nope:1&validate_field_names=false'
+    );
     expect((r.json() as { found: number }).found).toBe(4);
   });
 
   test('numeric errors', async () => {
-    expect(await error('n:abc')).toEqual([400, { message: 'Error with filter field `n`: Numerical field has an invalid comparator.' }]);
-    expect(await error('n:>abc')).toEqual([400, { message: 'Error with filter field `n`: Not an int32.' }]);
-    expect(await error('n:>1.5')).toEqual([400, { message: 'Error with filter field `n`: Not an int32.' }]);
-    expect(await error('n:>3000000000')).toEqual([400, { message: 'Error with filter field `n`: `3000000000` exceeds the range of an int32.' }]);
-    expect(await error('price:>x')).toEqual([400, { message: 'Error with filter field `price`: Not a float.' }]);
+    expect(await error('n:abc')).toEqual([
+      400,
+      {
+        message:
+          'Error with filter field `n`: Numerical field has an invalid comparator.'
+      }
+    ]);
+    expect(await error('n:>abc')).toEqual([
+      400,
+      { message: 'Error with filter field `n`: Not an int32.' }
+    ]);
+    expect(await error('n:>1.5')).toEqual([
+      400,
+      { message: 'Error with filter field `n`: Not an int32.' }
+    ]);
+    expect(await error('n:>3000000000')).toEqual([
+      400,
+      {
+        message:
+          'Error with filter field `n`: `3000000000` exceeds the range of an int32.'
+      }
+    ]);
+    expect(await error('price:>x')).toEqual([
+      400,
+      { message: 'Error with filter field `price`: Not a float.' }
+    ]);
   });
 
   test('parse errors', async () => {
-    expect(await error('n 3')).toEqual([400, { message: 'Could not parse the filter query.' }]);
-    expect(await error('(n:3')).toEqual([400, { message: 'Could not parse the filter query: unbalanced parentheses.' }]);
-    expect(await error('n:3)')).toEqual([400, { message: 'Could not parse the filter query: unbalanced parentheses.' }]);
-    expect(await error('n:3 &&')).toEqual([400, { message: 'Could not parse the filter query.' }]);
-    expect(await error('()')).toEqual([400, { message: 'Filter query cannot be empty.' }]);
+    expect(await error('n 3')).toEqual([
+      400,
+      { message: 'Could not parse the filter query.' }
+    ]);
+    expect(await error('(n:3')).toEqual([
+      400,
+      { message: 'Could not parse the filter query: unbalanced parentheses.' }
+    ]);
+    expect(await error('n:3)')).toEqual([
+      400,
+      { message: 'Could not parse the filter query: unbalanced parentheses.' }
+    ]);
+    expect(await error('n:3 &&')).toEqual([
+      400,
+      { message: 'Could not parse the filter query.' }
+    ]);
+    expect(await error('()')).toEqual([
+      400,
+      { message: 'Filter query cannot be empty.' }
+    ]);
   });
 });

@@ -4,7 +4,9 @@ describe('Typesense sandbox: operations and metrics', () => {
   let t: Running;
   beforeAll(async () => {
     t = await start({ version: '29.0' });
-    await t.call('POST', '/collections', { body: { name: 'c', fields: [{ name: 'a', type: 'string' }] } });
+    await t.call('POST', '/collections', {
+      body: { name: 'c', fields: [{ name: 'a', type: 'string' }] }
+    });
   });
   afterAll(() => t.close());
 
@@ -17,12 +19,18 @@ describe('Typesense sandbox: operations and metrics', () => {
   });
 
   test('/debug answers the version', async () => {
-    expect((await t.call('GET', '/debug')).json()).toEqual({ state: 1, version: '29.0' });
+    expect((await t.call('GET', '/debug')).json()).toEqual({
+      state: 1,
+      version: '29.0'
+    });
   });
 
   test('/metrics.json: every value a string, the named keys present', async () => {
-    const m = (await t.call('GET', '/metrics.json')).json() as Record<string, unknown>;
-    expect(Object.values(m).every((v) => typeof v === 'string')).toBe(true);
+    const m = (await t.call('GET', '/metrics.json')).json() as Record<
+      string,
+      unknown
+    >;
+    expect(Object.values(m).every(v => typeof v === 'string')).toBe(true);
     for (const k of [
       'system_cpu1_active_percentage',
       'system_disk_total_bytes',
@@ -34,18 +42,27 @@ describe('Typesense sandbox: operations and metrics', () => {
       'typesense_memory_active_bytes',
       'typesense_memory_allocated_bytes',
       'typesense_memory_resident_bytes',
-      'typesense_memory_fragmentation_ratio',
+      'typesense_memory_fragmentation_ratio'
     ]) {
       expect(m).toHaveProperty(k);
     }
   });
 
   test('/stats.json counts real requests; 29+ adds cache figures and percentiles', async () => {
-    for (let i = 0; i < 5; i++) await t.call('GET', '/collections/c/documents/search?q=*');
-    const s = (await t.call('GET', '/stats.json')).json() as Record<string, unknown>;
+    for (let i = 0; i < 5; i++) {
+      await t.call('GET', '/collections/c/documents/search?q=*');
+    }
+    const s = (await t.call('GET', '/stats.json')).json() as Record<
+      string,
+      unknown
+    >;
     expect(s.search_requests_per_second).toBeGreaterThan(0);
     expect(s.total_requests_per_second).toBeGreaterThan(0);
-    expect((s.requests_per_second as Record<string, number>)['GET /collections/c/documents/search']).toBeGreaterThan(0);
+    expect(
+      (s.requests_per_second as Record<string, number>)[
+        'GET /collections/c/documents/search'
+      ]
+    ).toBeGreaterThan(0);
     expect(s).toHaveProperty('latency_ms');
     expect(s).toHaveProperty('pending_write_batches', 0);
     expect(s).toHaveProperty('cache_hit_ratio');
@@ -55,7 +72,10 @@ describe('Typesense sandbox: operations and metrics', () => {
   test('26: no cache figures in /stats.json', async () => {
     const t26 = await start({ version: '26.0' });
     try {
-      const s = (await t26.call('GET', '/stats.json')).json() as Record<string, unknown>;
+      const s = (await t26.call('GET', '/stats.json')).json() as Record<
+        string,
+        unknown
+      >;
       expect(s).not.toHaveProperty('cache_hit_ratio');
       expect(s).toHaveProperty('write_latency_ms');
     } finally {

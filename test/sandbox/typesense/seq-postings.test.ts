@@ -15,12 +15,22 @@ describe('Typesense sandbox: sequence postings', () => {
         postings.add(seq);
         expected.add(seq);
       }
-      if (step % 997 === 0) expect([...postings.sorted()]).toEqual([...expected].sort((a, b) => a - b));
+      if (step % 997 === 0) {
+        expect([...postings.sorted()]).toEqual(
+          [...expected].sort((a, b) => a - b)
+        );
+      }
       expect(postings.size).toBe(expected.size);
     }
-    for (let seq = 6000; seq < 9000; seq++) postings.add(seq);
-    for (let seq = 6000; seq < 9000; seq += 2) postings.remove(seq);
-    for (let seq = 6001; seq < 9000; seq += 2) expected.add(seq);
+    for (let seq = 6000; seq < 9000; seq++) {
+      postings.add(seq);
+    }
+    for (let seq = 6000; seq < 9000; seq += 2) {
+      postings.remove(seq);
+    }
+    for (let seq = 6001; seq < 9000; seq += 2) {
+      expected.add(seq);
+    }
     expect([...postings.sorted()]).toEqual([...expected].sort((a, b) => a - b));
   });
 });

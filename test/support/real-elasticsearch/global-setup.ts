@@ -12,14 +12,18 @@ const RUN_DIR_PREFIX = 'searchbook-real-es-run-';
  */
 export default function globalSetup(): void {
   removeFoldersOfEndedRuns();
-  process.env[RUN_DIR_ENV] = mkdtempSync(join(tmpdir(), `${RUN_DIR_PREFIX}${process.pid}-`));
+  process.env[RUN_DIR_ENV] = mkdtempSync(
+    join(tmpdir(), `${RUN_DIR_PREFIX}${process.pid}-`)
+  );
   process.env[PARENT_PID_ENV] = String(process.pid);
 }
 
 function removeFoldersOfEndedRuns(): void {
   for (const name of readdirSync(tmpdir())) {
     const pid = Number(/^searchbook-real-es-run-(\d+)-/.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid > 0 && !running(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    if (Number.isInteger(pid) && pid > 0 && !running(pid)) {
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    }
   }
 }
 

@@ -1,7 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LAUNCHERS_DIR, REAL_FLAVOURS, REPO_ROOT, type RealFlavourId } from './flavours';
+import {
+  LAUNCHERS_DIR,
+  REAL_FLAVOURS,
+  REPO_ROOT,
+  type RealFlavourId
+} from './flavours';
 
 /** How to start a flavour's JVM: the java to run, the options its engine needs, its environment. */
 export interface NodeJvm {
@@ -20,13 +25,16 @@ const COMMON_OPTIONS = [
   '-XX:-UsePerfData',
   '-Djava.awt.headless=true',
   '-Dfile.encoding=UTF-8',
-  '-Dlog4j2.formatMsgNoLookups=true',
+  '-Dlog4j2.formatMsgNoLookups=true'
 ];
 
 /** What the tar distributions' launchers set: `GET /` reports them. */
 const DISTRIBUTION_OPTIONS = {
-  elasticsearch: ['-Des.distribution.flavor=default', '-Des.distribution.type=tar'],
-  opensearch: ['-Dopensearch.distribution.type=tar'],
+  elasticsearch: [
+    '-Des.distribution.flavor=default',
+    '-Des.distribution.type=tar'
+  ],
+  opensearch: ['-Dopensearch.distribution.type=tar']
 } as const;
 
 /**
@@ -37,10 +45,16 @@ const DISTRIBUTION_OPTIONS = {
 export function nodeJvm(flavour: RealFlavourId): NodeJvm | { skipped: string } {
   const spec = REAL_FLAVOURS[flavour];
   const options = [...COMMON_OPTIONS, ...DISTRIBUTION_OPTIONS[spec.product]];
-  if (spec.java === 17) return { command: 'java', options, env: process.env };
+  if (spec.java === 17) {
+    return { command: 'java', options, env: process.env };
+  }
   const target = join(LAUNCHERS_DIR, spec.module, 'target');
   const skipped = join(target, 'skipped.txt');
-  if (existsSync(skipped)) return { skipped: `Elasticsearch ${spec.version} is skipped: ${readFileSync(skipped, 'utf8').trim()}` };
+  if (existsSync(skipped)) {
+    return {
+      skipped: `Elasticsearch ${spec.version} is skipped: ${readFileSync(skipped, 'utf8').trim()}`
+    };
+  }
   const javaHome = readFileSync(join(target, 'java-home'), 'utf8').trim();
   return {
     command: join(javaHome, 'bin', 'java'),
@@ -52,9 +66,9 @@ export function nodeJvm(flavour: RealFlavourId): NodeJvm | { skipped: string } {
       // Elastic's SIMD vector library is not on Maven Central; without this switch its absence
       // turns all native access off again, zstd included.
       '-Dorg.elasticsearch.nativeaccess.enableVectorLibrary=false',
-      '--enable-native-access=ALL-UNNAMED',
+      '--enable-native-access=ALL-UNNAMED'
     ],
-    env: { ...process.env, JAVA_HOME: javaHome },
+    env: { ...process.env, JAVA_HOME: javaHome }
   };
 }
 
@@ -65,10 +79,21 @@ let jdk21Finding: { home: string } | { missing: string } | undefined;
  * setup script without building, so a test file can skip its 9.x suites when it loads.
  */
 export function java21Missing(flavour: RealFlavourId): string | undefined {
-  if (REAL_FLAVOURS[flavour].java === 17) return undefined;
+  if (REAL_FLAVOURS[flavour].java === 17) {
+    return undefined;
+  }
   if (!jdk21Finding) {
-    const found = spawnSync('bash', [SETUP_SCRIPT, '--find-jdk21'], { encoding: 'utf8' });
-    jdk21Finding = found.status === 0 ? { home: found.stdout.trim() } : { missing: found.stderr.trim() || `the JDK 21 search failed (exit ${found.status})` };
+    const found = spawnSync('bash', [SETUP_SCRIPT, '--find-jdk21'], {
+      encoding: 'utf8'
+    });
+    jdk21Finding =
+      found.status === 0
+        ? { home: found.stdout.trim() }
+        : {
+            missing:
+              found.stderr.trim() ||
+              `the JDK 21 search failed (exit ${found.status})`
+          };
   }
   return 'missing' in jdk21Finding ? jdk21Finding.missing : undefined;
 }

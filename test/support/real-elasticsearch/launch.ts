@@ -1,10 +1,27 @@
 import { spawn } from 'node:child_process';
-import { openSync, readFileSync, readdirSync, mkdirSync, closeSync, writeFileSync } from 'node:fs';
+import {
+  openSync,
+  readFileSync,
+  readdirSync,
+  mkdirSync,
+  closeSync,
+  writeFileSync
+} from 'node:fs';
 import { join } from 'node:path';
-import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import {
+  Agent,
+  fetch as undiciFetch,
+  type RequestInit,
+  type Response
+} from 'undici';
 import { generateCertificates } from '../../../examples/sandbox/tls';
 import { freePort } from '../free-port';
-import { LAUNCHERS_DIR, ES_TEST_PASSWORD, REAL_FLAVOURS, type RealFlavourId } from './flavours';
+import {
+  LAUNCHERS_DIR,
+  ES_TEST_PASSWORD,
+  REAL_FLAVOURS,
+  type RealFlavourId
+} from './flavours';
 import { nodeJvm } from './jvm';
 
 /** What a started node is reachable as; also the shape of a run's state file (see run-nodes). */
@@ -39,7 +56,11 @@ export function launcherClasspath(flavour: RealFlavourId): string {
   const target = join(LAUNCHERS_DIR, module, 'target');
   const jars = [join(target, `${module}-1.jar`)];
   for (const folder of classpaths) {
-    for (const name of readdirSync(join(target, folder)).sort()) if (name.endsWith('.jar')) jars.push(join(target, folder, name));
+    for (const name of readdirSync(join(target, folder)).sort()) {
+      if (name.endsWith('.jar')) {
+        jars.push(join(target, folder, name));
+      }
+    }
   }
   return jars.join(':');
 }
@@ -49,14 +70,19 @@ export function launcherClasspath(flavour: RealFlavourId): string {
  * cluster is green, with one-shard, no-replica defaults for new indices. Retries on another
  * port when one was taken between choosing and binding (other processes pick ports too).
  */
-export async function launchRealNode(flavour: RealFlavourId, opts: LaunchOptions): Promise<RealNodeAddress & { stop(): Promise<void> }> {
+export async function launchRealNode(
+  flavour: RealFlavourId,
+  opts: LaunchOptions
+): Promise<RealNodeAddress & { stop(): Promise<void> }> {
   let lastError: unknown;
   for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
     try {
       return await launchOnce(flavour, opts, attempt);
     } catch (err) {
       lastError = err;
-      if (!(err instanceof PortTakenError)) throw err;
+      if (!(err instanceof PortTakenError)) {
+        throw err;
+      }
     }
   }
   throw lastError;
@@ -64,15 +90,23 @@ export async function launchRealNode(flavour: RealFlavourId, opts: LaunchOptions
 
 class PortTakenError extends Error {}
 
-async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: number): Promise<RealNodeAddress & { stop(): Promise<void> }> {
+async function launchOnce(
+  flavour: RealFlavourId,
+  opts: LaunchOptions,
+  attempt: number
+): Promise<RealNodeAddress & { stop(): Promise<void> }> {
   const spec = REAL_FLAVOURS[flavour];
   const jvm = nodeJvm(flavour);
-  if ('skipped' in jvm) throw new Error(jvm.skipped);
+  if ('skipped' in jvm) {
+    throw new Error(jvm.skipped);
+  }
   const home = join(opts.home, `${flavour}-${attempt}`);
   mkdirSync(home, { recursive: true });
   const [httpPort, transportPort] = [await freePort(), await freePort()];
   const log = join(home, 'node.log');
-  const tlsDir = spec.tls ? await writeNodeCertificates(join(home, 'tls')) : undefined;
+  const tlsDir = spec.tls
+    ? await writeNodeCertificates(join(home, 'tls'))
+    : undefined;
   const logFd = openSync(log, 'a');
   const args = [
     ...jvm.options,
@@ -86,19 +120,23 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
     `parent.pid=${opts.parentPid}`,
     `security=${spec.security}`,
     `stop.on.stdin.eof=${opts.stopOnStdinEnd === true}`,
-    ...(tlsDir ? [`tls.dir=${tlsDir}`] : []),
+    ...(tlsDir ? [`tls.dir=${tlsDir}`] : [])
   ];
   // The password travels in the environment, not the command line `ps` shows.
-  const env = spec.security ? { ...jvm.env, SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD } : jvm.env;
+  const env = spec.security
+    ? { ...jvm.env, SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD }
+    : jvm.env;
   const child = spawn(jvm.command, args, {
     env,
     detached: opts.foreground !== true,
-    stdio: [opts.stopOnStdinEnd === true ? 'pipe' : 'ignore', 'pipe', logFd],
+    stdio: [opts.stopOnStdinEnd === true ? 'pipe' : 'ignore', 'pipe', logFd]
   });
   closeSync(logFd);
   const pid = child.pid;
   const stdout = child.stdout;
-  if (pid === undefined || !stdout) throw new Error('java could not be started');
+  if (pid === undefined || !stdout) {
+    throw new Error('java could not be started');
+  }
 
   await new Promise<void>((resolve, reject) => {
     let seen = '';
@@ -110,10 +148,16 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
       }
     };
     stdout.on('data', onData);
-    child.once('exit', (code) => {
+    child.once('exit', code => {
       const tail = readFileSync(log, 'utf8').slice(-4000);
       const failure = `the real ${spec.product === 'opensearch' ? 'OpenSearch' : 'Elasticsearch'} node (${flavour}) exited with ${code} before it started; its log (${log}) ends:\n${tail}`;
-      reject(/BindException|Address already in use|BindHttpException|BindTransportException/.test(tail) ? new PortTakenError(failure) : new Error(failure));
+      reject(
+        /BindException|Address already in use|BindHttpException|BindTransportException/.test(
+          tail
+        )
+          ? new PortTakenError(failure)
+          : new Error(failure)
+      );
     });
   });
   if (opts.foreground !== true) {
@@ -125,7 +169,15 @@ async function launchOnce(flavour: RealFlavourId, opts: LaunchOptions, attempt: 
   const url = `${tlsDir ? 'https' : 'http'}://127.0.0.1:${httpPort}`;
   const password = spec.security ? ES_TEST_PASSWORD : undefined;
   const caFile = tlsDir ? join(tlsDir, 'ca.pem') : undefined;
-  const address: RealNodeAddress = { flavour, version: spec.version, url, pid, log, ...(password ? { password } : {}), ...(caFile ? { caFile } : {}) };
+  const address: RealNodeAddress = {
+    flavour,
+    version: spec.version,
+    url,
+    pid,
+    log,
+    ...(password ? { password } : {}),
+    ...(caFile ? { caFile } : {})
+  };
   try {
     await prepareForTests(address);
   } catch (err) {
@@ -152,8 +204,14 @@ async function writeNodeCertificates(dir: string): Promise<string> {
 const trustingAgents = new Map<string, Agent>();
 
 /** fetch to a node, trusting its own CA when it serves HTTPS (set-up requests, not the code under test). */
-export function fetchFromNode(node: Pick<RealNodeAddress, 'url' | 'caFile'>, path: string, init: RequestInit = {}): Promise<Response> {
-  if (!node.caFile) return undiciFetch(`${node.url}${path}`, init);
+export function fetchFromNode(
+  node: Pick<RealNodeAddress, 'url' | 'caFile'>,
+  path: string,
+  init: RequestInit = {}
+): Promise<Response> {
+  if (!node.caFile) {
+    return undiciFetch(`${node.url}${path}`, init);
+  }
   let agent = trustingAgents.get(node.caFile);
   if (!agent) {
     agent = new Agent({ connect: { ca: readFileSync(node.caFile, 'utf8') } });
@@ -162,30 +220,62 @@ export function fetchFromNode(node: Pick<RealNodeAddress, 'url' | 'caFile'>, pat
   return undiciFetch(`${node.url}${path}`, { ...init, dispatcher: agent });
 }
 
-export function authHeaders(node: Pick<RealNodeAddress, 'password'>): Record<string, string> {
-  return node.password ? { authorization: `Basic ${Buffer.from(`elastic:${node.password}`).toString('base64')}` } : {};
+export function authHeaders(
+  node: Pick<RealNodeAddress, 'password'>
+): Record<string, string> {
+  return node.password
+    ? {
+        authorization: `Basic ${Buffer.from(`elastic:${node.password}`).toString('base64')}`
+      }
+    : {};
 }
 
 /** Green cluster, then defaults for test indices: one shard (stable scores), no replicas (green). */
 async function prepareForTests(node: RealNodeAddress): Promise<void> {
   const headers = { ...authHeaders(node), 'content-type': 'application/json' };
-  const health = await fetchFromNode(node, '/_cluster/health?wait_for_status=green&timeout=60s', { headers });
-  if (!health.ok) throw new Error(`${node.flavour}: cluster health answered ${health.status}: ${await health.text()}`);
-  const template = await fetchFromNode(node, '/_index_template/searchbook-test-defaults', {
-    method: 'PUT',
-    headers,
-    body: JSON.stringify({ index_patterns: ['*'], priority: 0, template: { settings: { number_of_shards: 1, number_of_replicas: 0 } } }),
-  });
-  if (!template.ok) throw new Error(`${node.flavour}: the index defaults template was refused: ${template.status} ${await template.text()}`);
+  const health = await fetchFromNode(
+    node,
+    '/_cluster/health?wait_for_status=green&timeout=60s',
+    { headers }
+  );
+  if (!health.ok) {
+    throw new Error(
+      `${node.flavour}: cluster health answered ${health.status}: ${await health.text()}`
+    );
+  }
+  const template = await fetchFromNode(
+    node,
+    '/_index_template/searchbook-test-defaults',
+    {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({
+        index_patterns: ['*'],
+        priority: 0,
+        template: { settings: { number_of_shards: 1, number_of_replicas: 0 } }
+      })
+    }
+  );
+  if (!template.ok) {
+    throw new Error(
+      `${node.flavour}: the index defaults template was refused: ${template.status} ${await template.text()}`
+    );
+  }
 }
 
 /** SIGTERM (the node closes cleanly), then SIGKILL if it has not ended within 20 s. */
 export async function stopRealNode(pid: number): Promise<void> {
-  if (!alive(pid)) return;
+  if (!alive(pid)) {
+    return;
+  }
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + 20_000;
-  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  if (alive(pid)) process.kill(pid, 'SIGKILL');
+  while (alive(pid) && Date.now() < deadline) {
+    await new Promise(r => setTimeout(r, 100));
+  }
+  if (alive(pid)) {
+    process.kill(pid, 'SIGKILL');
+  }
 }
 
 function alive(pid: number): boolean {

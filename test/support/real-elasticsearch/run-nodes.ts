@@ -1,4 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -22,10 +28,13 @@ const nodeState = z.object({
   pid: z.number().int(),
   password: z.string().optional(),
   caFile: z.string().optional(),
-  log: z.string(),
+  log: z.string()
 });
 const skipState = z.object({ skipped: z.string() });
-const buildState = z.union([z.object({ built: z.literal(true) }), z.object({ built: z.literal(false), reason: z.string() })]);
+const buildState = z.union([
+  z.object({ built: z.literal(true) }),
+  z.object({ built: z.literal(false), reason: z.string() })
+]);
 
 export type RealNodeOutcome = { node: RealNodeAddress } | { skipped: string };
 
@@ -38,13 +47,16 @@ const inProcess = new Map<string, Promise<RealNodeOutcome>>();
  * others (the parameterised suites use 'suites'; a suite that drops and reloads indices such
  * as `products` keeps the default one).
  */
-export function realNode(flavour: RealFlavourId, instance = 'shared'): Promise<RealNodeOutcome> {
+export function realNode(
+  flavour: RealFlavourId,
+  instance = 'shared'
+): Promise<RealNodeOutcome> {
   const key = `node-${flavour}-${instance}`;
   let pending = inProcess.get(key);
   if (!pending) {
-    pending = oncePerRun(key, z.union([nodeState, skipState]), () => startNode(flavour, instance)).then((state) =>
-      'skipped' in state ? state : { node: state },
-    );
+    pending = oncePerRun(key, z.union([nodeState, skipState]), () =>
+      startNode(flavour, instance)
+    ).then(state => ('skipped' in state ? state : { node: state }));
     inProcess.set(key, pending);
   }
   return pending;
@@ -65,9 +77,15 @@ export function runDir(): string {
 export function startedNodes(dir: string, files: string[]): RealNodeAddress[] {
   const started = z.object({ ok: nodeState });
   const nodes: RealNodeAddress[] = [];
-  for (const file of files.filter((name) => name.startsWith('node-') && name.endsWith('.json'))) {
-    const parsed = started.safeParse(JSON.parse(readFileSync(join(dir, file), 'utf8')));
-    if (parsed.success) nodes.push(parsed.data.ok);
+  for (const file of files.filter(
+    name => name.startsWith('node-') && name.endsWith('.json')
+  )) {
+    const parsed = started.safeParse(
+      JSON.parse(readFileSync(join(dir, file), 'utf8'))
+    );
+    if (parsed.success) {
+      nodes.push(parsed.data.ok);
+    }
   }
   return nodes;
 }
@@ -76,29 +94,50 @@ export function startedNodes(dir: string, files: string[]): RealNodeAddress[] {
  * Runs `work` in exactly one process of this test run (whichever asks first) and gives every
  * asker its result, through `<name>.json` in the run's folder. A failure is shared the same way.
  */
-export async function oncePerRun<T>(name: string, schema: z.ZodType<T>, work: () => Promise<T>): Promise<T> {
+export async function oncePerRun<T>(
+  name: string,
+  schema: z.ZodType<T>,
+  work: () => Promise<T>
+): Promise<T> {
   const dir = runDir();
   const stateFile = join(dir, `${name}.json`);
   if (claim(join(dir, `${name}.lock`))) {
     const outcome = await work().then(
-      (ok) => ({ ok }),
-      (err: unknown) => ({ failed: err instanceof Error ? err.message : String(err) }),
+      ok => ({ ok }),
+      (err: unknown) => ({
+        failed: err instanceof Error ? err.message : String(err)
+      })
     );
     writeAtomically(stateFile, outcome);
   }
-  const state = await waitForFile(stateFile, z.union([z.object({ ok: schema }), z.object({ failed: z.string() })]));
-  if ('failed' in state) throw new Error(state.failed);
+  const state = await waitForFile(
+    stateFile,
+    z.union([z.object({ ok: schema }), z.object({ failed: z.string() })])
+  );
+  if ('failed' in state) {
+    throw new Error(state.failed);
+  }
   return state.ok as T;
 }
 
-async function startNode(flavour: RealFlavourId, instance: string): Promise<RealNodeAddress | { skipped: string }> {
+async function startNode(
+  flavour: RealFlavourId,
+  instance: string
+): Promise<RealNodeAddress | { skipped: string }> {
   const build = await oncePerRun('build', buildState, buildLaunchers);
-  if (!build.built) return { skipped: build.reason };
+  if (!build.built) {
+    return { skipped: build.reason };
+  }
   // Elasticsearch 9.x without a JDK 21+ (or native zstd) here: its nodes alone are skipped.
   const jvm = nodeJvm(flavour);
-  if ('skipped' in jvm) return { skipped: jvm.skipped };
+  if ('skipped' in jvm) {
+    return { skipped: jvm.skipped };
+  }
   const parentPid = Number(process.env[PARENT_PID_ENV] ?? process.pid);
-  const { stop: _stop, ...address } = await launchRealNode(flavour, { home: join(runDir(), 'homes', instance), parentPid });
+  const { stop: _stop, ...address } = await launchRealNode(flavour, {
+    home: join(runDir(), 'homes', instance),
+    parentPid
+  });
   return address;
 }
 
@@ -123,9 +162,15 @@ async function waitForFile<T>(file: string, schema: z.ZodType<T>): Promise<T> {
     try {
       return schema.parse(JSON.parse(readFileSync(file, 'utf8')));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw err;
+      }
     }
-    if (Date.now() > deadline) throw new Error(`no real Elasticsearch state in ${file} after ${WAIT_LIMIT_MS / 60_000} minutes`);
-    await new Promise((r) => setTimeout(r, 200));
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no real Elasticsearch state in ${file} after ${WAIT_LIMIT_MS / 60_000} minutes`
+      );
+    }
+    await new Promise(r => setTimeout(r, 200));
   }
 }

@@ -16,20 +16,30 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   // For a parent that starts this script (the Python suites): its end closes our stdin.
   const stdinAt = args.indexOf('--stop-when-stdin-closes');
-  if (stdinAt >= 0) args.splice(stdinAt, 1);
+  if (stdinAt >= 0) {
+    args.splice(stdinAt, 1);
+  }
   const productsAt = args.indexOf('--products');
   const products = productsAt >= 0 ? Number(args[productsAt + 1]) : 0;
-  if (productsAt >= 0) args.splice(productsAt, 2);
+  if (productsAt >= 0) {
+    args.splice(productsAt, 2);
+  }
   if (!Number.isInteger(products) || products < 0) {
-    console.error('--products takes a whole number of sample documents, e.g. --products 25000.');
+    console.error(
+      '--products takes a whole number of sample documents, e.g. --products 25000.'
+    );
     process.exit(2);
   }
   const asked = args[0] ?? '8.19';
   // Elasticsearch's by version alone (8.19), OpenSearch's by its name (opensearch-2.19).
   const wanted = isRealFlavourId(asked) ? asked : `es-${asked}`;
   if (!isRealFlavourId(wanted)) {
-    const choices = REAL_FLAVOUR_IDS.map((id) => id.replace(/^es-/, '')).join(', ');
-    console.error(`Unknown version "${args[0]}": write one of ${choices} (e.g. npm run real-es -- 8.19).`);
+    const choices = REAL_FLAVOUR_IDS.map(id => id.replace(/^es-/, '')).join(
+      ', '
+    );
+    console.error(
+      `Unknown version "${args[0]}": write one of ${choices} (e.g. npm run real-es -- 8.19).`
+    );
     process.exit(2);
   }
   const build = await buildLaunchers();
@@ -39,20 +49,44 @@ async function main(): Promise<void> {
   }
   const home = mkdtempSync(join(tmpdir(), 'searchbook-real-es-'));
   const started = Date.now();
-  const node = await launchRealNode(wanted, { home, parentPid: process.pid, foreground: true });
+  const node = await launchRealNode(wanted, {
+    home,
+    parentPid: process.pid,
+    foreground: true
+  });
   const spec = REAL_FLAVOURS[wanted];
-  const seconds = (since: number): string => ((Date.now() - since) / 1000).toFixed(1);
-  const secured = spec.tls ? ' (security on, HTTPS)' : spec.security ? ' (security on)' : '';
-  const product = spec.product === 'opensearch' ? 'OpenSearch' : 'Elasticsearch';
-  console.log(`${product} ${spec.version}${secured} is up after ${seconds(started)} s at ${node.url}`);
+  const seconds = (since: number): string =>
+    ((Date.now() - since) / 1000).toFixed(1);
+  const secured = spec.tls
+    ? ' (security on, HTTPS)'
+    : spec.security
+      ? ' (security on)'
+      : '';
+  const product =
+    spec.product === 'opensearch' ? 'OpenSearch' : 'Elasticsearch';
+  console.log(
+    `${product} ${spec.version}${secured} is up after ${seconds(started)} s at ${node.url}`
+  );
   if (products > 0) {
     const loading = Date.now();
-    console.log(`  loaded ${await loadProducts(node, products)} sample documents into products (alias catalog) in ${seconds(loading)} s`);
+    console.log(
+      `  loaded ${await loadProducts(node, products)} sample documents into products (alias catalog) in ${seconds(loading)} s`
+    );
   }
-  if (node.password) console.log(`  user elastic, password ${node.password} (a fixed test password)`);
-  if (node.caFile) console.log(`  its CA certificate (generated for this node): ${node.caFile}`);
+  if (node.password) {
+    console.log(
+      `  user elastic, password ${node.password} (a fixed test password)`
+    );
+  }
+  if (node.caFile) {
+    console.log(
+      `  its CA certificate (generated for this node): ${node.caFile}`
+    );
+  }
   const caArg = node.caFile ? ` ssl=verify-identity ca=${node.caFile}` : '';
-  console.log(`  in a notebook: %connect elasticsearch ${node.url}${caArg}${node.password ? ' user=elastic password=...' : ''}`);
+  console.log(
+    `  in a notebook: %connect elasticsearch ${node.url}${caArg}${node.password ? ' user=elastic password=...' : ''}`
+  );
   console.log(`  log: ${node.log}; Ctrl-C stops the node and deletes its data`);
   const stop = (): void => {
     void node.stop().then(() => {
@@ -62,7 +96,9 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  if (stdinAt >= 0) process.stdin.once('end', stop).resume();
+  if (stdinAt >= 0) {
+    process.stdin.once('end', stop).resume();
+  }
 }
 
 main().catch((err: unknown) => {

@@ -3,8 +3,14 @@ import type { Json } from '../exchange';
 
 /** A field value as the analyzer reads it: objects as their JSON, other scalars as strings. */
 export function asText(v: Json | undefined): string {
-  if (v === null || v === undefined) return '';
-  return typeof v === 'string' ? plainText(v) : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (v === null || v === undefined) {
+    return '';
+  }
+  return typeof v === 'string'
+    ? plainText(v)
+    : typeof v === 'object'
+      ? JSON.stringify(v)
+      : String(v);
 }
 
 /** A standard-analyzer-like tokenizer: Unicode letters and digits, lowercased. */

@@ -27,7 +27,9 @@ export interface FieldStats {
 /** Lucene's longToInt4: 4 significant bits, the exponent above them. */
 function longToInt4(i: number): number {
   const numBits = 32 - Math.clz32(i);
-  if (numBits < 4) return i;
+  if (numBits < 4) {
+    return i;
+  }
   const shift = numBits - 4;
   return ((i >>> shift) & 0x07) | ((shift + 1) << 3);
 }
@@ -42,7 +44,9 @@ const NUM_FREE_VALUES = 255 - longToInt4(0x7fffffff);
 
 /** The field length a document's norm byte gives back (SmallFloat.intToByte4, then byte4ToInt). */
 export function storedLength(length: number): number {
-  if (length < NUM_FREE_VALUES) return length;
+  if (length < NUM_FREE_VALUES) {
+    return length;
+  }
   return NUM_FREE_VALUES + int4ToLong(longToInt4(length - NUM_FREE_VALUES));
 }
 
@@ -60,12 +64,19 @@ export class Bm25 {
   /** `idfSum` is the term's idf, or the sum of a phrase's idfs. */
   constructor(idfSum: number, stats: FieldStats, boost: number) {
     this.weight = f(f(f(boost) * f(K1 + 1)) * idfSum);
-    this.avgdl = stats.docCount > 0 ? f(stats.sumTotalTermFreq / stats.docCount) : 1;
+    this.avgdl =
+      stats.docCount > 0 ? f(stats.sumTotalTermFreq / stats.docCount) : 1;
   }
 
-  static forTerms(stats: FieldStats, terms: readonly string[], boost: number): Bm25 {
+  static forTerms(
+    stats: FieldStats,
+    terms: readonly string[],
+    boost: number
+  ): Bm25 {
     let sum = 0;
-    for (const t of terms) sum += idf(stats.docFreq(t), stats.docCount);
+    for (const t of terms) {
+      sum += idf(stats.docFreq(t), stats.docCount);
+    }
     return new Bm25(f(sum), stats, boost);
   }
 
@@ -73,8 +84,12 @@ export class Bm25 {
   score(freq: number, length: number): number {
     let normInverse = length < 256 ? (this.byLength[length] as number) : NaN;
     if (normInverse !== normInverse) {
-      normInverse = f(1 / f(K1 * f(f(1 - B) + f(f(B * storedLength(length)) / this.avgdl))));
-      if (length < 256) this.byLength[length] = normInverse;
+      normInverse = f(
+        1 / f(K1 * f(f(1 - B) + f(f(B * storedLength(length)) / this.avgdl)))
+      );
+      if (length < 256) {
+        this.byLength[length] = normInverse;
+      }
     }
     return f(this.weight - f(this.weight / f(1 + f(freq * normInverse))));
   }

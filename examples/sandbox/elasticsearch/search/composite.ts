@@ -19,20 +19,40 @@ interface Source {
 
 function readSources(spec: JsonObject): Source[] {
   const raw = spec['sources'];
-  if (!Array.isArray(raw) || raw.length === 0) throw illegalArgument('Composite [sources] cannot be null or empty');
-  return raw.filter(isObject).map((entry) => {
+  if (!Array.isArray(raw) || raw.length === 0) {
+    throw illegalArgument('Composite [sources] cannot be null or empty');
+  }
+  return raw.filter(isObject).map(entry => {
     const [name, def] = Object.entries(entry)[0] as [string, Json];
-    const [kind, body] = isObject(def) ? (Object.entries(def)[0] as [string, Json]) : ['terms', {}];
+    const [kind, body] = isObject(def)
+      ? (Object.entries(def)[0] as [string, Json])
+      : ['terms', {}];
     const s = isObject(body) ? body : {};
-    return { name, kind, spec: s, dir: s['order'] === 'desc' ? -1 : 1, missingBucket: s['missing_bucket'] === true };
+    return {
+      name,
+      kind,
+      spec: s,
+      dir: s['order'] === 'desc' ? -1 : 1,
+      missingBucket: s['missing_bucket'] === true
+    };
   });
 }
 
 function compareKeys(a: Key, b: Key): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  return typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : 1;
+  if (a === b) {
+    return 0;
+  }
+  if (a === null) {
+    return -1;
+  }
+  if (b === null) {
+    return 1;
+  }
+  return typeof a === 'number' && typeof b === 'number'
+    ? a - b
+    : String(a) < String(b)
+      ? -1
+      : 1;
 }
 
 export function compositeAgg(
@@ -40,7 +60,7 @@ export function compositeAgg(
   docs: AggDoc[],
   sub: (docs: AggDoc[]) => JsonObject,
   valuesOf: (doc: AggDoc, source: JsonObject) => (string | number)[],
-  fieldOf: (doc: AggDoc, name: string) => ResolvedField | null,
+  fieldOf: (doc: AggDoc, name: string) => ResolvedField | null
 ): JsonObject {
   const sources = readSources(spec);
   const size = typeof spec['size'] === 'number' ? spec['size'] : 10;
@@ -50,9 +70,18 @@ export function compositeAgg(
       return Math.floor(v / interval) * interval;
     }
     if (source.kind === 'date_histogram' && typeof v === 'number') {
-      const raw = String(source.spec['fixed_interval'] ?? source.spec['calendar_interval'] ?? '1d');
+      const raw = String(
+        source.spec['fixed_interval'] ??
+          source.spec['calendar_interval'] ??
+          '1d'
+      );
       const m = /^(\d+)(ms|s|m|h|d)$/.exec(raw);
-      const step = m ? Number(m[1]) * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 'ms']) : 86_400_000;
+      const step = m
+        ? Number(m[1]) *
+          { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+            m[2] as 'ms'
+          ]
+        : 86_400_000;
       return Math.floor(v / step) * step;
     }
     return v;
@@ -61,46 +90,74 @@ export function compositeAgg(
   for (const d of docs) {
     let combos: Key[][] = [[]];
     for (const source of sources) {
-      const values = [...new Set(valuesOf(d, source.spec).map((v) => keyOf(source, v)))];
-      if (values.length === 0 && source.missingBucket) values.push(null);
-      combos = combos.flatMap((c) => values.map((v) => [...c, v]));
+      const values = [
+        ...new Set(valuesOf(d, source.spec).map(v => keyOf(source, v)))
+      ];
+      if (values.length === 0 && source.missingBucket) {
+        values.push(null);
+      }
+      combos = combos.flatMap(c => values.map(v => [...c, v]));
     }
     for (const key of combos) {
       const id = JSON.stringify(key);
       let g = groups.get(id);
-      if (!g) groups.set(id, (g = { key, docs: [] }));
+      if (!g) {
+        groups.set(id, (g = { key, docs: [] }));
+      }
       g.docs.push(d);
     }
   }
   const compare = (a: Key[], b: Key[]): number => {
     for (let i = 0; i < sources.length; i++) {
-      const c = compareKeys(a[i] ?? null, b[i] ?? null) * (sources[i] as Source).dir;
-      if (c !== 0) return c;
+      const c =
+        compareKeys(a[i] ?? null, b[i] ?? null) * (sources[i] as Source).dir;
+      if (c !== 0) {
+        return c;
+      }
     }
     return 0;
   };
   let ordered = [...groups.values()].sort((x, y) => compare(x.key, y.key));
   const after = spec['after'];
   if (isObject(after)) {
-    const afterKey = sources.map((s) => {
+    const afterKey = sources.map(s => {
       const v = after[s.name];
-      return v === undefined || v === null ? null : typeof v === 'number' ? v : String(v);
+      return v === undefined || v === null
+        ? null
+        : typeof v === 'number'
+          ? v
+          : String(v);
     });
-    ordered = ordered.filter((g) => compare(g.key, afterKey) > 0);
+    ordered = ordered.filter(g => compare(g.key, afterKey) > 0);
   }
   const page = ordered.slice(0, size);
-  const asObject = (key: Key[]): JsonObject => Object.fromEntries(sources.map((s, i) => [s.name, key[i] ?? null]));
+  const asObject = (key: Key[]): JsonObject =>
+    Object.fromEntries(sources.map((s, i) => [s.name, key[i] ?? null]));
   const bool = (d: AggDoc | undefined, s: Source): boolean => {
     const name = s.spec['field'];
-    return d !== undefined && typeof name === 'string' && fieldOf(d, name)?.type === 'boolean';
+    return (
+      d !== undefined &&
+      typeof name === 'string' &&
+      fieldOf(d, name)?.type === 'boolean'
+    );
   };
-  const buckets = page.map((g) => {
-    const key = asObject(g.key.map((k, i) => (bool(g.docs[0], sources[i] as Source) && typeof k === 'number' ? (k === 1 ? 'true' : 'false') : k)));
+  const buckets = page.map(g => {
+    const key = asObject(
+      g.key.map((k, i) =>
+        bool(g.docs[0], sources[i] as Source) && typeof k === 'number'
+          ? k === 1
+            ? 'true'
+            : 'false'
+          : k
+      )
+    );
     return { key, doc_count: g.docs.length, ...sub(g.docs) };
   });
   const out: JsonObject = {};
   const last = buckets[buckets.length - 1];
-  if (last) out['after_key'] = last.key;
+  if (last) {
+    out['after_key'] = last.key;
+  }
   out['buckets'] = buckets;
   return out;
 }

@@ -11,13 +11,32 @@ import { makeSourceFilter } from '../source-filter';
 import type { EsVersion } from '../version';
 import { runAggregations, validateAggs, type AggDoc } from './aggregations';
 import { compileQuery, NO_MATCH, type Query, type QueryEnv } from './query';
-import { pageOf, rankHits, shardOf, tupleAt, type CollectedHits, type RankedHits } from './rank';
+import {
+  pageOf,
+  rankHits,
+  shardOf,
+  tupleAt,
+  type CollectedHits,
+  type RankedHits
+} from './rank';
 import type { RankedCache } from './ranked-cache';
 import { MatchesBuilder, withMatches, type DocMatches } from './scorer';
-import { collapseKey, collapseValue, docvalueFields, fieldsOption, highlightHit } from './hit-extras';
+import {
+  collapseKey,
+  collapseValue,
+  docvalueFields,
+  fieldsOption,
+  highlightHit
+} from './hit-extras';
 import { luceneDocIds, type DocIds } from './lucene-doc-ids';
 import type { SearchRequest } from './request';
-import { bindSort, checkSearchAfter, type BoundSort, type SortSpec, type SortValue } from './sort';
+import {
+  bindSort,
+  checkSearchAfter,
+  type BoundSort,
+  type SortSpec,
+  type SortValue
+} from './sort';
 import { indexedViewOf, type IndexedView } from './field-indexes';
 import type { DocView } from './values';
 
@@ -58,60 +77,120 @@ export function executeSearch(
   shards: Shard[],
   req: SearchRequest,
   version: EsVersion,
-  extra: { pitId?: string; tookFrom: number; cache?: RankedCache; scroll?: boolean },
+  extra: {
+    pitId?: string;
+    tookFrom: number;
+    cache?: RankedCache;
+    scroll?: boolean;
+  }
 ): SearchOutcome {
   const warnings: string[] = [];
-  const window = Math.min(...shards.map((s) => s.index.maxResultWindow), 10_000_000);
+  const window = Math.min(
+    ...shards.map(s => s.index.maxResultWindow),
+    10_000_000
+  );
   // A scroll's later pages lie past the window: only its first page is held to it.
-  if (shards.length > 0 && req.from + req.size > window && !(extra.scroll && req.from > 0)) {
-    const first = shards.find((s) => s.index.maxResultWindow === window) as Shard;
-    throw shardFailure(400, {
-      type: 'illegal_argument_exception',
-      reason: `Result window is too large, from + size must be less than or equal to: [${window}] but was [${req.from + req.size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
-    }, first.index);
+  if (
+    shards.length > 0 &&
+    req.from + req.size > window &&
+    !(extra.scroll && req.from > 0)
+  ) {
+    const first = shards.find(s => s.index.maxResultWindow === window) as Shard;
+    throw shardFailure(
+      400,
+      {
+        type: 'illegal_argument_exception',
+        reason: `Result window is too large, from + size must be less than or equal to: [${window}] but was [${req.from + req.size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`
+      },
+      first.index
+    );
   }
   validateAggs(req.aggs);
   // Under a point in time ES appends the implicit `_shard_doc` tie-breaker to an explicit sort (its value shows in each hit's sort).
-  const pitTieBreaker = extra.pitId !== undefined && req.sort.length > 0 && !req.sort.some((s) => s.name === '_shard_doc' || s.name === '_doc');
+  const pitTieBreaker =
+    extra.pitId !== undefined &&
+    req.sort.length > 0 &&
+    !req.sort.some(s => s.name === '_shard_doc' || s.name === '_doc');
   const specs: SortSpec[] =
-    req.sort.length > 0 ? (pitTieBreaker ? [...req.sort, { name: '_shard_doc', order: 1, missing: '_last' }] : req.sort) : [{ name: '_score', order: -1, missing: '_last' }];
-  const scoresRead = req.sort.length === 0 || specs.some((s) => s.name === '_score') || req.minScore !== undefined;
+    req.sort.length > 0
+      ? pitTieBreaker
+        ? [...req.sort, { name: '_shard_doc', order: 1, missing: '_last' }]
+        : req.sort
+      : [{ name: '_score', order: -1, missing: '_last' }];
+  const scoresRead =
+    req.sort.length === 0 ||
+    specs.some(s => s.name === '_score') ||
+    req.minScore !== undefined;
   const bound: Bound[] = shards.map((s, i) => {
     const indexed = indexedViewOf(s.index, s.docs);
-    const env: QueryEnv = { index: s.index, major: version.major, docs: s.docs, scores: scoresRead, ...(indexed ? { indexed } : {}) };
-    const boost = req.indicesBoost?.get(s.index.name) ?? [...s.index.aliases.keys()].map((a) => req.indicesBoost?.get(a)).find((v) => v !== undefined) ?? 1;
+    const env: QueryEnv = {
+      index: s.index,
+      major: version.major,
+      docs: s.docs,
+      scores: scoresRead,
+      ...(indexed ? { indexed } : {})
+    };
+    const boost =
+      req.indicesBoost?.get(s.index.name) ??
+      [...s.index.aliases.keys()]
+        .map(a => req.indicesBoost?.get(a))
+        .find(v => v !== undefined) ??
+      1;
     const compiled = compileQuery(req.query, env);
     const b: Bound = {
       ...s,
       query: boost === 1 ? compiled : boosted(compiled, boost),
-      post: req.postFilter !== undefined ? compileQuery(req.postFilter, { ...env, scores: false }) : null,
-      sort: bindSort(specs, s.index, version, env, (w) => warnings.push(w)),
+      post:
+        req.postFilter !== undefined
+          ? compileQuery(req.postFilter, { ...env, scores: false })
+          : null,
+      sort: bindSort(specs, s.index, version, env, w => warnings.push(w)),
       base: i * SHARD_SPAN,
-      indexed,
+      indexed
     };
-    if (req.searchAfter) checkSearchAfter(req.searchAfter, specs, s.index);
+    if (req.searchAfter) {
+      checkSearchAfter(req.searchAfter, specs, s.index);
+    }
     return b;
   });
 
   // `_doc` / `_shard_doc` values are Lucene document ids on the wire, ordinals (shard base + position) inside.
-  const docKeys = specs.map((s, k) => (s.name === '_doc' || s.name === '_shard_doc' ? k : -1)).filter((k) => k >= 0);
-  const idsOf = docKeys.length > 0 ? bound.map((b) => luceneDocIds(b.index, b.docs)) : [];
+  const docKeys = specs
+    .map((s, k) => (s.name === '_doc' || s.name === '_shard_doc' ? k : -1))
+    .filter(k => k >= 0);
+  const idsOf =
+    docKeys.length > 0 ? bound.map(b => luceneDocIds(b.index, b.docs)) : [];
   if (req.searchAfter && docKeys.length > 0) {
-    req = { ...req, searchAfter: req.searchAfter.map((v, k) => {
-      if (!docKeys.includes(k) || typeof v !== 'number') return v;
-      const shardNo = Math.floor(v / SHARD_SPAN);
-      const ids = idsOf[shardNo];
-      return ids ? shardNo * SHARD_SPAN + ids.posAtOrBefore(v - shardNo * SHARD_SPAN) : v;
-    }) };
+    req = {
+      ...req,
+      searchAfter: req.searchAfter.map((v, k) => {
+        if (!docKeys.includes(k) || typeof v !== 'number') {
+          return v;
+        }
+        const shardNo = Math.floor(v / SHARD_SPAN);
+        const ids = idsOf[shardNo];
+        return ids
+          ? shardNo * SHARD_SPAN + ids.posAtOrBefore(v - shardNo * SHARD_SPAN)
+          : v;
+      })
+    };
   }
   const explicitSort = req.sort.length > 0;
-  const allMatchAll = bound.every((b) => b.query.matchAll && !b.post) && req.minScore === undefined;
+  const allMatchAll =
+    bound.every(b => b.query.matchAll && !b.post) && req.minScore === undefined;
   // search_after names an ordinal only under a _doc sort; under match_all's score it is a score.
   const indexOrder =
-    (specs.length === 1 && (specs[0]?.name === '_doc' || specs[0]?.name === '_shard_doc') && specs[0].order === 1) ||
+    (specs.length === 1 &&
+      (specs[0]?.name === '_doc' || specs[0]?.name === '_shard_doc') &&
+      specs[0].order === 1) ||
     (!explicitSort && allMatchAll && !req.searchAfter && !req.collapse);
 
-  const limit = req.trackTotalHits === true ? Infinity : req.trackTotalHits === false ? 0 : req.trackTotalHits;
+  const limit =
+    req.trackTotalHits === true
+      ? Infinity
+      : req.trackTotalHits === false
+        ? 0
+        : req.trackTotalHits;
   let total = 0;
   let hits: Hit[];
   let maxScore: number | null = null;
@@ -119,9 +198,15 @@ export function executeSearch(
   const scoreOf = (b: Bound, doc: StoredDoc): number => {
     const view = viewOf(doc);
     const s = b.query.run(view);
-    if (s === NO_MATCH) return NO_MATCH;
-    if (b.post && b.post.run(view) === NO_MATCH) return NO_MATCH;
-    if (req.minScore !== undefined && s < req.minScore) return NO_MATCH;
+    if (s === NO_MATCH) {
+      return NO_MATCH;
+    }
+    if (b.post && b.post.run(view) === NO_MATCH) {
+      return NO_MATCH;
+    }
+    if (req.minScore !== undefined && s < req.minScore) {
+      return NO_MATCH;
+    }
     return s;
   };
 
@@ -132,7 +217,9 @@ export function executeSearch(
     } else if (limit > 0) {
       outer: for (const b of bound) {
         for (const doc of b.docs) {
-          if (scoreOf(b, doc) !== NO_MATCH && ++total > limit) break outer;
+          if (scoreOf(b, doc) !== NO_MATCH && ++total > limit) {
+            break outer;
+          }
         }
       }
     }
@@ -141,87 +228,163 @@ export function executeSearch(
     hits = [];
     let skip = req.from;
     for (const b of bound) {
-      if (hits.length >= req.size) break;
-      if (b.base + b.docs.length <= startOrdinal) continue;
-      for (let pos = Math.max(0, startOrdinal - b.base); pos < b.docs.length && hits.length < req.size; pos++) {
+      if (hits.length >= req.size) {
+        break;
+      }
+      if (b.base + b.docs.length <= startOrdinal) {
+        continue;
+      }
+      for (
+        let pos = Math.max(0, startOrdinal - b.base);
+        pos < b.docs.length && hits.length < req.size;
+        pos++
+      ) {
         const doc = b.docs[pos] as StoredDoc;
         const score = allMatchAll ? (maxScore ?? 1) : scoreOf(b, doc);
-        if (score === NO_MATCH) continue;
+        if (score === NO_MATCH) {
+          continue;
+        }
         if (skip > 0) {
           skip--;
           continue;
         }
-        hits.push({ shard: b, pos, score, ...(explicitSort ? { sort: [b.base + pos] } : {}) });
-        if (!explicitSort && (maxScore === null || score > maxScore)) maxScore = score;
+        hits.push({
+          shard: b,
+          pos,
+          score,
+          ...(explicitSort ? { sort: [b.base + pos] } : {})
+        });
+        if (!explicitSort && (maxScore === null || score > maxScore)) {
+          maxScore = score;
+        }
       }
     }
   } else {
-    const key = extra.cache?.keyOf(shards, { query: req.query, postFilter: req.postFilter, ...(req.minScore !== undefined ? { minScore: req.minScore } : {}), sort: specs });
+    const key = extra.cache?.keyOf(shards, {
+      query: req.query,
+      postFilter: req.postFilter,
+      ...(req.minScore !== undefined ? { minScore: req.minScore } : {}),
+      sort: specs
+    });
     let ranked = key !== undefined ? extra.cache?.get(key) : undefined;
     if (!ranked) {
       ranked = rankBound(bound, specs, req.minScore);
-      if (key !== undefined) extra.cache?.set(key, ranked);
+      if (key !== undefined) {
+        extra.cache?.set(key, ranked);
+      }
     }
     total = ranked.length;
     maxScore = ranked.maxScore;
-    const after = req.searchAfter?.map((v) => (v === null || typeof v === 'number' || typeof v === 'string' ? v : String(v)));
+    const after = req.searchAfter?.map(v =>
+      v === null || typeof v === 'number' || typeof v === 'string'
+        ? v
+        : String(v)
+    );
     const r = ranked;
-    const page = req.collapse ? collapsedPage(r, bound, req.collapse, req.from, req.size) : pageOf(r, specs, after, req.from, req.size);
-    hits = page.map((i) => ({
+    const page = req.collapse
+      ? collapsedPage(r, bound, req.collapse, req.from, req.size)
+      : pageOf(r, specs, after, req.from, req.size);
+    hits = page.map(i => ({
       shard: bound[shardOf(r, i)] as Bound,
       pos: r.pos[i] as number,
       score: r.score[i] as number,
-      ...(explicitSort ? { sort: tupleAt(r, i) } : {}),
+      ...(explicitSort ? { sort: tupleAt(r, i) } : {})
     }));
   }
-  const scoresShown = !explicitSort || specs.some((s) => s.name === '_score');
+  const scoresShown = !explicitSort || specs.some(s => s.name === '_score');
   // No page collected (size 0), or any explicit sort (ES tracks max_score only for its default score order): no max_score.
-  const scoreOrder = specs.length === 1 && specs[0]?.name === '_score' && specs[0].order === -1;
+  const scoreOrder =
+    specs.length === 1 && specs[0]?.name === '_score' && specs[0].order === -1;
   // 7.x reports no max_score for a collapsed search (7.17.29 gives null, 8.19.21 the score).
-  if ((explicitSort && !scoreOrder && !req.trackScores) || req.size === 0 || total === 0 || (req.collapse && version.major === 7)) maxScore = null;
+  if (
+    (explicitSort && !scoreOrder && !req.trackScores) ||
+    req.size === 0 ||
+    total === 0 ||
+    (req.collapse && version.major === 7)
+  ) {
+    maxScore = null;
+  }
   // No shard searched at all (every index unavailable and ignored): ES reports 0.
-  if (shards.length === 0 && !explicitSort) maxScore = 0;
+  if (shards.length === 0 && !explicitSort) {
+    maxScore = 0;
+  }
 
   const project = req.source.enabled ? makeSourceFilter(req.source) : null;
-  const hitsJson = hits.map((h) => {
+  const hitsJson = hits.map(h => {
     const doc = h.shard.docs[h.pos] as StoredDoc;
     const out: JsonObject = { _index: h.shard.index.name };
-    if (version.major === 7) out['_type'] = '_doc';
-    if (!req.noStoredFields) out['_id'] = doc.id;
-    if (req.version) out['_version'] = doc.version;
+    if (version.major === 7) {
+      out['_type'] = '_doc';
+    }
+    if (!req.noStoredFields) {
+      out['_id'] = doc.id;
+    }
+    if (req.version) {
+      out['_version'] = doc.version;
+    }
     if (req.seqNoPrimaryTerm) {
       out['_seq_no'] = doc.seqNo;
       out['_primary_term'] = 1;
     }
     out['_score'] = scoresShown ? asFloat(h.score) : null;
     // Unfiltered sources go out as the text written the first time they were shown.
-    if (req.source.enabled) out['_source'] = project ? project(doc.source) : (doc.printed as unknown as Json);
+    if (req.source.enabled) {
+      out['_source'] = project
+        ? project(doc.source)
+        : (doc.printed as unknown as Json);
+    }
     const fields: JsonObject = {
-      ...(req.fields ? fieldsOption(req.fields, h.shard.index, viewOf(doc)) : {}),
-      ...(req.docvalueFields ? docvalueFields(req.docvalueFields, h.shard.index, viewOf(doc)) : {}),
-      ...(req.collapse ? collapseValue(req.collapse, h.shard.index, viewOf(doc)) : {}),
+      ...(req.fields
+        ? fieldsOption(req.fields, h.shard.index, viewOf(doc))
+        : {}),
+      ...(req.docvalueFields
+        ? docvalueFields(req.docvalueFields, h.shard.index, viewOf(doc))
+        : {}),
+      ...(req.collapse
+        ? collapseValue(req.collapse, h.shard.index, viewOf(doc))
+        : {})
     };
-    if (Object.keys(fields).length > 0) out['fields'] = fields;
-    const highlight = req.highlight ? highlightHit(req.highlight, req.query, h.shard.index, viewOf(doc)) : undefined;
-    if (highlight) out['highlight'] = highlight;
+    if (Object.keys(fields).length > 0) {
+      out['fields'] = fields;
+    }
+    const highlight = req.highlight
+      ? highlightHit(req.highlight, req.query, h.shard.index, viewOf(doc))
+      : undefined;
+    if (highlight) {
+      out['highlight'] = highlight;
+    }
     if (h.sort) {
       out['sort'] = h.sort.map((v, k) => {
-        if (v === null) return h.shard.sort[k]?.missingShown ?? null;
-        return docKeys.includes(k) && typeof v === 'number' ? h.shard.base + (idsOf[bound.indexOf(h.shard)] as DocIds).idOf(v - h.shard.base) : v;
+        if (v === null) {
+          return h.shard.sort[k]?.missingShown ?? null;
+        }
+        return docKeys.includes(k) && typeof v === 'number'
+          ? h.shard.base +
+              (idsOf[bound.indexOf(h.shard)] as DocIds).idOf(v - h.shard.base)
+          : v;
       }) as Json[];
     }
     return out;
   });
 
   const body: JsonObject = {};
-  if (extra.pitId) body['pit_id'] = extra.pitId;
+  if (extra.pitId) {
+    body['pit_id'] = extra.pitId;
+  }
   body['took'] = Date.now() - extra.tookFrom;
   body['timed_out'] = false;
-  body['_shards'] = { total: shards.length, successful: shards.length, skipped: 0, failed: 0 };
+  body['_shards'] = {
+    total: shards.length,
+    successful: shards.length,
+    skipped: 0,
+    failed: 0
+  };
   const hitsBody: JsonObject = {};
   if (req.trackTotalHits !== false) {
     const capped = total > limit;
-    hitsBody['total'] = req.totalAsInt ? total : { value: capped ? limit : total, relation: capped ? 'gte' : 'eq' };
+    hitsBody['total'] = req.totalAsInt
+      ? total
+      : { value: capped ? limit : total, relation: capped ? 'gte' : 'eq' };
   }
   hitsBody['max_score'] = asFloat(maxScore);
   hitsBody['hits'] = hitsJson;
@@ -231,25 +394,49 @@ export function executeSearch(
     for (const b of bound) {
       // Aggregations see every document the query matches (match_all whatever its boost).
       if (b.query.matchAll) {
-        for (const doc of b.docs) docs.push({ view: viewOf(doc), index: b.index });
+        for (const doc of b.docs) {
+          docs.push({ view: viewOf(doc), index: b.index });
+        }
         continue;
       }
       const m = queryMatches(b);
-      for (let i = 0; i < m.positions.length; i++) docs.push({ view: viewOf(b.docs[m.positions[i] as number] as StoredDoc), index: b.index });
+      for (let i = 0; i < m.positions.length; i++) {
+        docs.push({
+          view: viewOf(b.docs[m.positions[i] as number] as StoredDoc),
+          index: b.index
+        });
+      }
     }
-    body['aggregations'] = runAggregations(req.aggs, docs, version, bound.map((b) => b.index));
+    body['aggregations'] = runAggregations(
+      req.aggs,
+      docs,
+      version,
+      bound.map(b => b.index)
+    );
   }
   return { body, warnings };
 }
 
 /** collapse: the first hit (in rank order) of each value of the field, then from/size over those. */
-function collapsedPage(r: RankedHits, bound: Bound[], field: string, from: number, size: number): number[] {
+function collapsedPage(
+  r: RankedHits,
+  bound: Bound[],
+  field: string,
+  from: number,
+  size: number
+): number[] {
   const seen = new Set<string>();
   const kept: number[] = [];
   for (let i = 0; i < r.length && kept.length < from + size; i++) {
     const b = bound[shardOf(r, i)] as Bound;
-    const key = collapseKey(field, b.index, viewOf(b.docs[r.pos[i] as number] as StoredDoc));
-    if (seen.has(key)) continue;
+    const key = collapseKey(
+      field,
+      b.index,
+      viewOf(b.docs[r.pos[i] as number] as StoredDoc)
+    );
+    if (seen.has(key)) {
+      continue;
+    }
     seen.add(key);
     kept.push(i);
   }
@@ -259,15 +446,24 @@ function collapsedPage(r: RankedHits, bound: Bound[], field: string, from: numbe
 /** indices_boost: the index's scores times its factor (as a float, like every score). */
 function boosted(query: Query, boost: number): Query {
   const run = query.run;
-  const times = (s: number): number => (s === NO_MATCH ? NO_MATCH : Math.fround(s * boost));
+  const times = (s: number): number =>
+    s === NO_MATCH ? NO_MATCH : Math.fround(s * boost);
   const matches = run.matches;
   // Not matchAll any more: index-order paging would give every index the first one's score.
   return {
     matchAll: false,
-    run: withMatches((view) => times(run(view)), matches ? (snapshot) => {
-      const m = matches(snapshot);
-      return { positions: m.positions, scores: Float64Array.from(m.scores, times) };
-    } : undefined),
+    run: withMatches(
+      view => times(run(view)),
+      matches
+        ? snapshot => {
+            const m = matches(snapshot);
+            return {
+              positions: m.positions,
+              scores: Float64Array.from(m.scores, times)
+            };
+          }
+        : undefined
+    )
   };
 }
 
@@ -276,23 +472,37 @@ function viewOf(doc: StoredDoc): DocView {
 }
 
 /** Every document of the shard the query matches, ascending, with its score. */
-function queryMatches(b: { docs: StoredDoc[]; query: Query; indexed: IndexedView | undefined }): DocMatches {
+function queryMatches(b: {
+  docs: StoredDoc[];
+  query: Query;
+  indexed: IndexedView | undefined;
+}): DocMatches {
   if (b.query.matchAll) {
     const out = new MatchesBuilder(b.docs.length);
     const score = b.query.run({ source: {} });
-    for (let pos = 0; pos < b.docs.length; pos++) out.push(pos, score);
+    for (let pos = 0; pos < b.docs.length; pos++) {
+      out.push(pos, score);
+    }
     return out.build();
   }
   const fromIndex = b.indexed && b.query.run.matches;
-  if (fromIndex) return fromIndex(b.indexed as IndexedView);
+  if (fromIndex) {
+    return fromIndex(b.indexed as IndexedView);
+  }
   const out = new MatchesBuilder();
-  for (let pos = 0; pos < b.docs.length; pos++) out.push(pos, b.query.run(viewOf(b.docs[pos] as StoredDoc)));
+  for (let pos = 0; pos < b.docs.length; pos++) {
+    out.push(pos, b.query.run(viewOf(b.docs[pos] as StoredDoc)));
+  }
   return out.build();
 }
 
 /** All hits of the search (post_filter and min_score applied), in sort order. */
-function rankBound(bound: Bound[], specs: SortSpec[], minScore: number | undefined): RankedHits {
-  const perShard = bound.map((b) => keptHits(b, queryMatches(b), minScore));
+function rankBound(
+  bound: Bound[],
+  specs: SortSpec[],
+  minScore: number | undefined
+): RankedHits {
+  const perShard = bound.map(b => keptHits(b, queryMatches(b), minScore));
   const length = perShard.reduce((n, m) => n + m.positions.length, 0);
   let hits: CollectedHits;
   if (perShard.length === 1) {
@@ -312,33 +522,63 @@ function rankBound(bound: Bound[], specs: SortSpec[], minScore: number | undefin
     });
     hits = { shard, pos, score, length };
   }
-  const kinds = (bound[0]?.sort ?? []).map((k) => k.kind);
-  return rankHits(hits, specs, kinds, bound.map((b) => b.base), (k, i) => {
-    const b = bound[shardOf(hits, i)] as Bound;
-    const read = (b.sort[k] as BoundSort).value as (view: DocView) => SortValue;
-    return read(viewOf(b.docs[hits.pos[i] as number] as StoredDoc));
-  });
+  const kinds = (bound[0]?.sort ?? []).map(k => k.kind);
+  return rankHits(
+    hits,
+    specs,
+    kinds,
+    bound.map(b => b.base),
+    (k, i) => {
+      const b = bound[shardOf(hits, i)] as Bound;
+      const read = (b.sort[k] as BoundSort).value as (
+        view: DocView
+      ) => SortValue;
+      return read(viewOf(b.docs[hits.pos[i] as number] as StoredDoc));
+    }
+  );
 }
 
 /** The query's matches that pass post_filter and min_score. */
-function keptHits(b: Bound, m: DocMatches, minScore: number | undefined): DocMatches {
-  if (!b.post && minScore === undefined) return m;
+function keptHits(
+  b: Bound,
+  m: DocMatches,
+  minScore: number | undefined
+): DocMatches {
+  if (!b.post && minScore === undefined) {
+    return m;
+  }
   const out = new MatchesBuilder(m.positions.length);
   for (let i = 0; i < m.positions.length; i++) {
     const p = m.positions[i] as number;
     const s = m.scores[i] as number;
-    if (b.post && b.post.run(viewOf(b.docs[p] as StoredDoc)) === NO_MATCH) continue;
-    if (minScore !== undefined && s < minScore) continue;
+    if (b.post && b.post.run(viewOf(b.docs[p] as StoredDoc)) === NO_MATCH) {
+      continue;
+    }
+    if (minScore !== undefined && s < minScore) {
+      continue;
+    }
     out.push(p, s);
   }
   return out.build();
 }
 
 /** Matching documents for `_count` and delete_by_query. */
-export function matchingDocs(shard: Shard, query: Json | undefined, version: EsVersion): StoredDoc[] {
+export function matchingDocs(
+  shard: Shard,
+  query: Json | undefined,
+  version: EsVersion
+): StoredDoc[] {
   const indexed = indexedViewOf(shard.index, shard.docs);
-  const q = compileQuery(query, { index: shard.index, major: version.major, docs: shard.docs, scores: false, ...(indexed ? { indexed } : {}) });
-  if (q.matchAll) return shard.docs;
+  const q = compileQuery(query, {
+    index: shard.index,
+    major: version.major,
+    docs: shard.docs,
+    scores: false,
+    ...(indexed ? { indexed } : {})
+  });
+  if (q.matchAll) {
+    return shard.docs;
+  }
   const m = queryMatches({ docs: shard.docs, query: q, indexed });
-  return Array.from(m.positions, (p) => shard.docs[p] as StoredDoc);
+  return Array.from(m.positions, p => shard.docs[p] as StoredDoc);
 }

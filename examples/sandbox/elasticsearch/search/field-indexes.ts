@@ -22,11 +22,22 @@ interface FieldEntry {
 }
 
 function isIndexedText(f: ResolvedField): boolean {
-  return f.nestedPath === undefined && (f.type === 'text' || f.type === 'match_only_text' || f.type === 'search_as_you_type');
+  return (
+    f.nestedPath === undefined &&
+    (f.type === 'text' ||
+      f.type === 'match_only_text' ||
+      f.type === 'search_as_you_type')
+  );
 }
 
 function isColumnar(f: ResolvedField): boolean {
-  return f.nestedPath === undefined && (isNumericType(f.type) || f.type === 'date' || f.type === 'date_nanos' || f.type === 'boolean');
+  return (
+    f.nestedPath === undefined &&
+    (isNumericType(f.type) ||
+      f.type === 'date' ||
+      f.type === 'date_nanos' ||
+      f.type === 'boolean')
+  );
 }
 
 export class FieldIndexes {
@@ -48,19 +59,46 @@ export class FieldIndexes {
       this.indexedDocs = 0;
     }
     let firstNew = view.length;
-    while (firstNew > 0 && (view[firstNew - 1] as StoredDoc).seqNo > this.indexedThrough) firstNew--;
+    while (
+      firstNew > 0 &&
+      (view[firstNew - 1] as StoredDoc).seqNo > this.indexedThrough
+    ) {
+      firstNew--;
+    }
     for (const [name, entry] of this.fields) {
-      if (mapping.resolve(name) === null) this.fields.delete(name);
-      else for (let i = firstNew; i < view.length; i++) entry.index.add((view[i] as StoredDoc).seqNo, (view[i] as StoredDoc).source);
+      if (mapping.resolve(name) === null) {
+        this.fields.delete(name);
+      } else {
+        for (let i = firstNew; i < view.length; i++) {
+          entry.index.add(
+            (view[i] as StoredDoc).seqNo,
+            (view[i] as StoredDoc).source
+          );
+        }
+      }
     }
     for (const field of mapping.leafFields()) {
-      if ((!isIndexedText(field) && !isColumnar(field)) || this.fields.has(field.name)) continue;
-      const index = isIndexedText(field) ? new TextFieldIndex(field) : new NumericColumn(field);
-      for (const doc of view) index.add(doc.seqNo, doc.source);
+      if (
+        (!isIndexedText(field) && !isColumnar(field)) ||
+        this.fields.has(field.name)
+      ) {
+        continue;
+      }
+      const index = isIndexedText(field)
+        ? new TextFieldIndex(field)
+        : new NumericColumn(field);
+      for (const doc of view) {
+        index.add(doc.seqNo, doc.source);
+      }
       this.fields.set(field.name, { index, since: this.generation });
     }
     this.indexedDocs += view.length - firstNew;
-    if (view.length > 0) this.indexedThrough = Math.max(this.indexedThrough, (view[view.length - 1] as StoredDoc).seqNo);
+    if (view.length > 0) {
+      this.indexedThrough = Math.max(
+        this.indexedThrough,
+        (view[view.length - 1] as StoredDoc).seqNo
+      );
+    }
     this.views.set(view, new IndexedView(view, this.generation, this.fields));
   }
 
@@ -79,7 +117,7 @@ export class IndexedView {
   constructor(
     readonly docs: StoredDoc[],
     private readonly generation: number,
-    private readonly fields: Map<string, FieldEntry>,
+    private readonly fields: Map<string, FieldEntry>
   ) {}
 
   /** The token index of a text field if it holds every document of this snapshot. */
@@ -100,13 +138,19 @@ export class IndexedView {
    */
   textStats(f: ResolvedField): FieldTerms | undefined {
     const fx = this.field(f);
-    if (!fx) return undefined;
+    if (!fx) {
+      return undefined;
+    }
     let stats = this.stats.get(f.name);
-    if (!stats) this.stats.set(f.name, (stats = new SnapshotStats(fx, this)));
+    if (!stats) {
+      this.stats.set(f.name, (stats = new SnapshotStats(fx, this)));
+    }
     return stats;
   }
 
-  private covering(f: ResolvedField): TextFieldIndex | NumericColumn | undefined {
+  private covering(
+    f: ResolvedField
+  ): TextFieldIndex | NumericColumn | undefined {
     const entry = this.fields.get(f.name);
     return entry && entry.since <= this.generation ? entry.index : undefined;
   }
@@ -114,23 +158,32 @@ export class IndexedView {
   /** Position in `docs` of the document with this sequence number, or -1 when the snapshot lacks it. */
   positionOf(seq: number): number {
     const positions = this.positions ?? this.buildPositions();
-    if (positions.length > 0 || this.docs.length === 0) return seq < positions.length ? (positions[seq] as number) : -1;
+    if (positions.length > 0 || this.docs.length === 0) {
+      return seq < positions.length ? (positions[seq] as number) : -1;
+    }
     // Sparse sequence numbers (many updates): bisect the snapshot, which is in sequence order.
     let lo = 0;
     let hi = this.docs.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const s = (this.docs[mid] as StoredDoc).seqNo;
-      if (s === seq) return mid;
-      if (s < seq) lo = mid + 1;
-      else hi = mid - 1;
+      if (s === seq) {
+        return mid;
+      }
+      if (s < seq) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
     }
     return -1;
   }
 
   /** Sequence number of each document by position: read in order, it spares chasing a million document objects. */
   seqs(): Int32Array {
-    if (!this.seqsByPosition) this.seqsByPosition = Int32Array.from(this.docs, (d) => d.seqNo);
+    if (!this.seqsByPosition) {
+      this.seqsByPosition = Int32Array.from(this.docs, d => d.seqNo);
+    }
     return this.seqsByPosition;
   }
 
@@ -143,7 +196,9 @@ export class IndexedView {
   private buildPositions(): Int32Array {
     const last = this.docs[this.docs.length - 1];
     const size = last ? last.seqNo + 1 : 0;
-    if (size > 4 * this.docs.length + 1024) return (this.positions = new Int32Array(0));
+    if (size > 4 * this.docs.length + 1024) {
+      return (this.positions = new Int32Array(0));
+    }
     const positions = new Int32Array(size).fill(-1);
     this.docs.forEach((d, i) => (positions[d.seqNo] = i));
     this.positions = positions;
@@ -152,7 +207,10 @@ export class IndexedView {
 }
 
 /** The indexed view of a shard's snapshot, when its index produced one. */
-export function indexedViewOf(index: IndexData, docs: StoredDoc[]): IndexedView | undefined {
+export function indexedViewOf(
+  index: IndexData,
+  docs: StoredDoc[]
+): IndexedView | undefined {
   return index.fieldIndexes.viewOf(docs);
 }
 
@@ -163,14 +221,16 @@ class SnapshotStats implements FieldTerms {
 
   constructor(
     private readonly fx: TextFieldIndex,
-    private readonly view: IndexedView,
+    private readonly view: IndexedView
   ) {
     let docCount = 0;
     let sum = 0;
     const seqs = view.seqs();
     for (let i = 0; i < seqs.length; i++) {
       const length = fx.length(seqs[i] as number);
-      if (length > 0) docCount++;
+      if (length > 0) {
+        docCount++;
+      }
       sum += length;
     }
     this.docCount = docCount;
@@ -181,8 +241,10 @@ class SnapshotStats implements FieldTerms {
     let n = this.freq.get(term);
     if (n === undefined) {
       let count = 0;
-      this.fx.forEach(term, (seq) => {
-        if (this.view.positionOf(seq) >= 0) count++;
+      this.fx.forEach(term, seq => {
+        if (this.view.positionOf(seq) >= 0) {
+          count++;
+        }
       });
       this.freq.set(term, (n = count));
     }
@@ -191,6 +253,6 @@ class SnapshotStats implements FieldTerms {
 
   /** Terms of the dictionary with at least one document in this snapshot. */
   allTerms(): Iterable<string> {
-    return [...this.fx.allTerms()].filter((t) => this.docFreq(t) > 0);
+    return [...this.fx.allTerms()].filter(t => this.docFreq(t) > 0);
   }
 }

@@ -37,10 +37,14 @@ class ScannedStats implements FieldTerms {
   }
 
   add(terms: string[], distinct: Set<string>): void {
-    if (distinct.size === 0) return;
+    if (distinct.size === 0) {
+      return;
+    }
     this.docCount++;
     this.sumTotalTermFreq += terms.length;
-    for (const t of distinct) this.freq.set(t, (this.freq.get(t) ?? 0) + 1);
+    for (const t of distinct) {
+      this.freq.set(t, (this.freq.get(t) ?? 0) + 1);
+    }
   }
 }
 
@@ -48,7 +52,9 @@ const scanned = new WeakMap<StoredDoc[], Map<string, ScannedStats>>();
 
 /** The terms a field holds in one Lucene document (a whole document, or one nested object). */
 function termsIn(view: DocView, field: ResolvedField): string[] {
-  if (isTextType(field.type)) return rawValues(view, field).flatMap((v) => tokenize(asText(v)));
+  if (isTextType(field.type)) {
+    return rawValues(view, field).flatMap(v => tokenize(asText(v)));
+  }
   return [...new Set(docValues(view, field).map(String))];
 }
 
@@ -56,9 +62,16 @@ function scan(docs: StoredDoc[], field: ResolvedField): ScannedStats {
   const stats = new ScannedStats();
   const nested = field.nestedPath;
   for (const doc of docs) {
-    const views: DocView[] = nested === undefined
-      ? [{ source: doc.source }]
-      : pathValues(doc.source, nested.split('.')).filter(isObject).map((obj) => ({ source: doc.source, nestedPath: nested, nested: obj }));
+    const views: DocView[] =
+      nested === undefined
+        ? [{ source: doc.source }]
+        : pathValues(doc.source, nested.split('.'))
+            .filter(isObject)
+            .map(obj => ({
+              source: doc.source,
+              nestedPath: nested,
+              nested: obj
+            }));
     for (const view of views) {
       const terms = termsIn(view, field);
       stats.add(terms, new Set(terms));
@@ -67,13 +80,23 @@ function scan(docs: StoredDoc[], field: ResolvedField): ScannedStats {
   return stats;
 }
 
-export function fieldStats(field: ResolvedField, docs: StoredDoc[], indexed: IndexedView | undefined): FieldTerms {
+export function fieldStats(
+  field: ResolvedField,
+  docs: StoredDoc[],
+  indexed: IndexedView | undefined
+): FieldTerms {
   const fromIndex = indexed?.textStats(field);
-  if (fromIndex) return fromIndex;
+  if (fromIndex) {
+    return fromIndex;
+  }
   let byField = scanned.get(docs);
-  if (!byField) scanned.set(docs, (byField = new Map()));
+  if (!byField) {
+    scanned.set(docs, (byField = new Map()));
+  }
   let stats = byField.get(field.name);
-  if (!stats) byField.set(field.name, (stats = scan(docs, field)));
+  if (!stats) {
+    byField.set(field.name, (stats = scan(docs, field)));
+  }
   return stats;
 }
 

@@ -23,7 +23,9 @@ export function editsFor(fuzziness: Json | undefined, term: string): number {
 
 /** Optimal-string-alignment distance, or max + 1 as soon as it exceeds max. */
 function distance(a: string[], b: string[], max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (Math.abs(a.length - b.length) > max) {
+    return max + 1;
+  }
   let prev2: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -31,12 +33,20 @@ function distance(a: string[], b: string[], max: number): number {
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (prev2[j - 2] as number) + 1);
+      let d = Math.min(
+        (prev[j] as number) + 1,
+        (cur[j - 1] as number) + 1,
+        (prev[j - 1] as number) + cost
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d = Math.min(d, (prev2[j - 2] as number) + 1);
+      }
       cur.push(d);
       rowMin = Math.min(rowMin, d);
     }
-    if (rowMin > max) return max + 1;
+    if (rowMin > max) {
+      return max + 1;
+    }
     prev2 = prev;
     prev = cur;
   }
@@ -48,15 +58,32 @@ export interface Expansion {
   boost: number;
 }
 
-export function fuzzyExpansions(term: string, maxEdits: number, terms: Iterable<string>): Expansion[] {
+export function fuzzyExpansions(
+  term: string,
+  maxEdits: number,
+  terms: Iterable<string>
+): Expansion[] {
   const want = [...term];
   const out: Expansion[] = [];
   for (const candidate of terms) {
     const chars = [...candidate];
     const edits = candidate === term ? 0 : distance(want, chars, maxEdits);
-    if (edits > maxEdits) continue;
-    out.push({ term: candidate, boost: edits === 0 ? 1 : Math.fround(1 - Math.fround(edits / Math.min(chars.length, want.length))) });
+    if (edits > maxEdits) {
+      continue;
+    }
+    out.push({
+      term: candidate,
+      boost:
+        edits === 0
+          ? 1
+          : Math.fround(
+              1 - Math.fround(edits / Math.min(chars.length, want.length))
+            )
+    });
   }
-  out.sort((x, y) => y.boost - x.boost || (x.term < y.term ? -1 : x.term > y.term ? 1 : 0));
+  out.sort(
+    (x, y) =>
+      y.boost - x.boost || (x.term < y.term ? -1 : x.term > y.term ? 1 : 0)
+  );
   return out.slice(0, MAX_EXPANSIONS);
 }

@@ -5,15 +5,32 @@
  */
 import type { IndexedView } from './field-indexes';
 import { NO_VALUE, SEVERAL_VALUES, type NumericColumn } from './numeric-column';
-import { MatchesBuilder, NO_MATCH, withMatches, type DocMatches, type Scorer } from './scorer';
+import {
+  MatchesBuilder,
+  NO_MATCH,
+  withMatches,
+  type DocMatches,
+  type Scorer
+} from './scorer';
 import type { DocView } from './values';
 
-export function columnFilter(column: NumericColumn, accepts: (value: number) => boolean, score: number, fromSource: Scorer): Scorer {
+export function columnFilter(
+  column: NumericColumn,
+  accepts: (value: number) => boolean,
+  score: number,
+  fromSource: Scorer
+): Scorer {
   const run = (view: DocView): number => {
-    if (view.seq === undefined || view.nestedPath !== undefined) return fromSource(view);
+    if (view.seq === undefined || view.nestedPath !== undefined) {
+      return fromSource(view);
+    }
     const value = column.valueOf(view.seq);
-    if (value === NO_VALUE) return NO_MATCH;
-    if (value === SEVERAL_VALUES) return fromSource(view);
+    if (value === NO_VALUE) {
+      return NO_MATCH;
+    }
+    if (value === SEVERAL_VALUES) {
+      return fromSource(view);
+    }
     return accepts(value) ? score : NO_MATCH;
   };
   const matches = (snapshot: IndexedView): DocMatches => {
@@ -22,14 +39,21 @@ export function columnFilter(column: NumericColumn, accepts: (value: number) => 
     let most = 0;
     for (let pos = 0; pos < seqs.length; pos++) {
       const value = column.valueOf(seqs[pos] as number);
-      if (value === SEVERAL_VALUES || (value !== NO_VALUE && accepts(value))) most++;
+      if (value === SEVERAL_VALUES || (value !== NO_VALUE && accepts(value))) {
+        most++;
+      }
     }
     const out = new MatchesBuilder(most);
     for (let pos = 0; pos < seqs.length; pos++) {
       const value = column.valueOf(seqs[pos] as number);
-      if (value === NO_VALUE) continue;
-      if (value === SEVERAL_VALUES) out.push(pos, fromSource(snapshot.viewAt(pos)));
-      else if (accepts(value)) out.push(pos, score);
+      if (value === NO_VALUE) {
+        continue;
+      }
+      if (value === SEVERAL_VALUES) {
+        out.push(pos, fromSource(snapshot.viewAt(pos)));
+      } else if (accepts(value)) {
+        out.push(pos, score);
+      }
     }
     return out.build();
   };

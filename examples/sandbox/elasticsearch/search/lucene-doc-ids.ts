@@ -14,23 +14,32 @@ export interface DocIds {
   posAtOrBefore(id: number): number;
 }
 
-const IDENTITY: DocIds = { idOf: (pos) => pos, posAtOrBefore: (id) => Math.floor(id) };
+const IDENTITY: DocIds = {
+  idOf: pos => pos,
+  posAtOrBefore: id => Math.floor(id)
+};
 const cache = new WeakMap<StoredDoc[], DocIds>();
 
 export function luceneDocIds(index: IndexData, docs: StoredDoc[]): DocIds {
   const paths = index.mapping.nestedPaths();
-  if (paths.length === 0) return IDENTITY;
+  if (paths.length === 0) {
+    return IDENTITY;
+  }
   let ids = cache.get(docs);
-  if (ids) return ids;
+  if (ids) {
+    return ids;
+  }
   const table = new Float64Array(docs.length);
   let nested = 0;
   docs.forEach((d, pos) => {
-    for (const p of paths) nested += pathValues(d.source, p.split('.')).filter(isObject).length;
+    for (const p of paths) {
+      nested += pathValues(d.source, p.split('.')).filter(isObject).length;
+    }
     table[pos] = pos + nested;
   });
   ids = {
-    idOf: (pos) => table[pos] ?? pos,
-    posAtOrBefore: (id) => {
+    idOf: pos => table[pos] ?? pos,
+    posAtOrBefore: id => {
       let lo = 0;
       let hi = table.length - 1;
       let found = -1;
@@ -39,10 +48,12 @@ export function luceneDocIds(index: IndexData, docs: StoredDoc[]): DocIds {
         if ((table[mid] as number) <= id) {
           found = mid;
           lo = mid + 1;
-        } else hi = mid - 1;
+        } else {
+          hi = mid - 1;
+        }
       }
       return found;
-    },
+    }
   };
   cache.set(docs, ids);
   return ids;

@@ -21,7 +21,9 @@ export class NumericColumn {
 
   add(seq: number, source: JsonObject): void {
     const values = docValues({ source }, this.field) as number[];
-    if (values.length === 0) return;
+    if (values.length === 0) {
+      return;
+    }
     this.reserve(seq);
     this.counts[seq] = values.length === 1 ? 1 : 2;
     this.values[seq] = values[0] as number;
@@ -29,14 +31,20 @@ export class NumericColumn {
 
   valueOf(seq: number): number | typeof NO_VALUE | typeof SEVERAL_VALUES {
     const count = seq < this.counts.length ? (this.counts[seq] as number) : 0;
-    if (count === 0) return NO_VALUE;
+    if (count === 0) {
+      return NO_VALUE;
+    }
     return count === 1 ? (this.values[seq] as number) : SEVERAL_VALUES;
   }
 
   private reserve(seq: number): void {
-    if (seq < this.counts.length) return;
+    if (seq < this.counts.length) {
+      return;
+    }
     let capacity = this.counts.length * 2;
-    while (capacity <= seq) capacity *= 2;
+    while (capacity <= seq) {
+      capacity *= 2;
+    }
     const values = new Float64Array(capacity);
     values.set(this.values);
     this.values = values;

@@ -35,7 +35,15 @@ const ORDINAL_BITS = 2 ** 21;
 /** The value compareTuples compares in place of a missing one, when `missing` names one. */
 function effective(spec: SortSpec, v: SortValue): SortValue {
   const m = spec.missing;
-  if (v === null && m !== '_last' && m !== '_first' && m !== null && (typeof m === 'string' || typeof m === 'number')) return m;
+  if (
+    v === null &&
+    m !== '_last' &&
+    m !== '_first' &&
+    m !== null &&
+    (typeof m === 'string' || typeof m === 'number')
+  ) {
+    return m;
+  }
   return v;
 }
 
@@ -43,10 +51,20 @@ function typeOf(values: SortValue[], spec: SortSpec): KeyType {
   let type: KeyType = 'none';
   for (const raw of values) {
     const v = effective(spec, raw);
-    if (v === null) continue;
-    const t = typeof v === 'number' ? (Number.isFinite(v) ? 'number' : 'mixed') : 'string';
-    if (type === 'none') type = t;
-    else if (type !== t) return 'mixed';
+    if (v === null) {
+      continue;
+    }
+    const t =
+      typeof v === 'number'
+        ? Number.isFinite(v)
+          ? 'number'
+          : 'mixed'
+        : 'string';
+    if (type === 'none') {
+      type = t;
+    } else if (type !== t) {
+      return 'mixed';
+    }
   }
   return type;
 }
@@ -57,7 +75,11 @@ export function shardOf(hits: CollectedHits, i: number): number {
 
 export function tupleAt(r: RankedHits, i: number): SortValue[] {
   return r.kinds.map((kind, k) =>
-    kind === 'score' ? (r.score[i] as number) : kind === 'doc' ? (r.bases[shardOf(r, i)] as number) + (r.pos[i] as number) : ((r.columns[k] as SortValue[])[i] ?? null),
+    kind === 'score'
+      ? (r.score[i] as number)
+      : kind === 'doc'
+        ? (r.bases[shardOf(r, i)] as number) + (r.pos[i] as number)
+        : ((r.columns[k] as SortValue[])[i] ?? null)
   );
 }
 
@@ -70,15 +92,18 @@ export function rankHits(
   specs: SortSpec[],
   kinds: KeyKind[],
   bases: number[],
-  fieldValue: (k: number, i: number) => SortValue,
+  fieldValue: (k: number, i: number) => SortValue
 ): RankedHits {
   const n = hits.length;
   let maxScore: number | null = null;
   for (let i = 0; i < n; i++) {
     const s = hits.score[i] as number;
-    if (maxScore === null || s > maxScore) maxScore = s;
+    if (maxScore === null || s > maxScore) {
+      maxScore = s;
+    }
   }
-  const ordinal = (i: number): number => (bases[shardOf(hits, i)] as number) + (hits.pos[i] as number);
+  const ordinal = (i: number): number =>
+    (bases[shardOf(hits, i)] as number) + (hits.pos[i] as number);
   let order: ArrayLike<number>;
   let columns: (SortValue[] | null)[] = kinds.map(() => null);
   if (specs.length === 1 && kinds[0] === 'score') {
@@ -86,42 +111,94 @@ export function rankHits(
   } else {
     const tuples: SortValue[][] = [];
     for (let i = 0; i < n; i++) {
-      tuples.push(kinds.map((kind, k) => (kind === 'score' ? (hits.score[i] as number) : kind === 'doc' ? ordinal(i) : fieldValue(k, i))));
+      tuples.push(
+        kinds.map((kind, k) =>
+          kind === 'score'
+            ? (hits.score[i] as number)
+            : kind === 'doc'
+              ? ordinal(i)
+              : fieldValue(k, i)
+        )
+      );
     }
     const idx = Array.from({ length: n }, (_, i) => i);
-    idx.sort((x, y) => compareTuples(specs, tuples[x] as SortValue[], tuples[y] as SortValue[]) || ordinal(x) - ordinal(y));
+    idx.sort(
+      (x, y) =>
+        compareTuples(
+          specs,
+          tuples[x] as SortValue[],
+          tuples[y] as SortValue[]
+        ) || ordinal(x) - ordinal(y)
+    );
     order = idx;
-    columns = kinds.map((kind, k) => (kind === 'field' ? idx.map((i) => (tuples[i] as SortValue[])[k] ?? null) : null));
+    columns = kinds.map((kind, k) =>
+      kind === 'field'
+        ? idx.map(i => (tuples[i] as SortValue[])[k] ?? null)
+        : null
+    );
   }
-  if (order === IN_COLLECTED_ORDER) return { ...hits, kinds, columns, types: null, bases, maxScore };
+  if (order === IN_COLLECTED_ORDER) {
+    return { ...hits, kinds, columns, types: null, bases, maxScore };
+  }
   const shard = hits.shard ? new Uint16Array(n) : null;
   const pos = new Int32Array(n);
-  const score = hits.score instanceof Float32Array ? new Float32Array(n) : new Float64Array(n);
+  const score =
+    hits.score instanceof Float32Array
+      ? new Float32Array(n)
+      : new Float64Array(n);
   for (let r = 0; r < n; r++) {
     const i = order[r] as number;
-    if (shard) shard[r] = shardOf(hits, i);
+    if (shard) {
+      shard[r] = shardOf(hits, i);
+    }
     pos[r] = hits.pos[i] as number;
     score[r] = hits.score[i] as number;
   }
-  return { shard, pos, score, length: n, kinds, columns, types: null, bases, maxScore };
+  return {
+    shard,
+    pos,
+    score,
+    length: n,
+    kinds,
+    columns,
+    types: null,
+    bases,
+    maxScore
+  };
 }
 
 function typesOf(r: RankedHits, specs: SortSpec[]): KeyType[] {
   r.types ??= specs.map((spec, k) => {
-    if (r.kinds[k] === 'doc') return 'number';
-    if (r.kinds[k] === 'field') return typeOf(r.columns[k] as SortValue[], spec);
-    for (let i = 0; i < r.length; i++) if (!Number.isFinite(r.score[i] as number)) return 'mixed';
+    if (r.kinds[k] === 'doc') {
+      return 'number';
+    }
+    if (r.kinds[k] === 'field') {
+      return typeOf(r.columns[k] as SortValue[], spec);
+    }
+    for (let i = 0; i < r.length; i++) {
+      if (!Number.isFinite(r.score[i] as number)) {
+        return 'mixed';
+      }
+    }
     return r.length > 0 ? 'number' : 'none';
   });
   return r.types;
 }
 
 /** Rank order by score alone, ties by collection (= ordinal) order. */
-function scoreOrder(scores: Scores, n: number, direction: 1 | -1): ArrayLike<number> {
+function scoreOrder(
+  scores: Scores,
+  n: number,
+  direction: 1 | -1
+): ArrayLike<number> {
   const first = scores[0] as number;
   let allEqual = true;
-  for (let i = 1; i < n && allEqual; i++) allEqual = scores[i] === first;
-  if (allEqual) return IN_COLLECTED_ORDER;
+  for (let i = 1; i < n && allEqual; i++) {
+    allEqual = scores[i] === first;
+  }
+  if (allEqual) {
+    return IN_COLLECTED_ORDER;
+  }
   let packable = n <= ORDINAL_BITS;
   for (let i = 0; i < n && packable; i++) {
     const s = scores[i] as number;
@@ -140,12 +217,17 @@ function scoreOrder(scores: Scores, n: number, direction: 1 | -1): ArrayLike<num
     }
     keys.sort();
     const out = new Int32Array(n);
-    for (let r = 0; r < n; r++) out[r] = (keys[r] as number) % ORDINAL_BITS;
+    for (let r = 0; r < n; r++) {
+      out[r] = (keys[r] as number) % ORDINAL_BITS;
+    }
     return out;
   }
   const idx = Array.from({ length: n }, (_, i) => i);
   // Same as compareTuples on [score] (a NaN comparison falls through to the ordinal, too).
-  idx.sort((x, y) => ((scores[x] as number) - (scores[y] as number)) * direction || x - y);
+  idx.sort(
+    (x, y) =>
+      ((scores[x] as number) - (scores[y] as number)) * direction || x - y
+  );
   return idx;
 }
 
@@ -156,24 +238,45 @@ const IN_COLLECTED_ORDER: ArrayLike<number> = { length: -1 };
  * Rank indices of one page: `size` hits from `from`, counting only hits that sort after
  * `after` when it is given.
  */
-export function pageOf(r: RankedHits, specs: SortSpec[], after: SortValue[] | undefined, from: number, size: number): number[] {
+export function pageOf(
+  r: RankedHits,
+  specs: SortSpec[],
+  after: SortValue[] | undefined,
+  from: number,
+  size: number
+): number[] {
   let start = 0;
   if (after) {
     const types = typesOf(r, specs);
     const fits = specs.every((spec, k) => {
       const v = effective(spec, after[k] ?? null);
       const t = types[k];
-      if (v === null || t === 'none') return true;
-      return t === (typeof v === 'number' ? (Number.isFinite(v) ? 'number' : 'mixed') : 'string');
+      if (v === null || t === 'none') {
+        return true;
+      }
+      return (
+        t ===
+        (typeof v === 'number'
+          ? Number.isFinite(v)
+            ? 'number'
+            : 'mixed'
+          : 'string')
+      );
     });
-    const isAfter = (i: number): boolean => compareTuples(specs, tupleAt(r, i), after) > 0;
+    const isAfter = (i: number): boolean =>
+      compareTuples(specs, tupleAt(r, i), after) > 0;
     if (!fits) {
       const out: number[] = [];
       let skip = from;
       for (let i = 0; i < r.length && out.length < size; i++) {
-        if (!isAfter(i)) continue;
-        if (skip > 0) skip--;
-        else out.push(i);
+        if (!isAfter(i)) {
+          continue;
+        }
+        if (skip > 0) {
+          skip--;
+        } else {
+          out.push(i);
+        }
       }
       return out;
     }
@@ -181,12 +284,17 @@ export function pageOf(r: RankedHits, specs: SortSpec[], after: SortValue[] | un
     let hi = r.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (isAfter(mid)) hi = mid;
-      else lo = mid + 1;
+      if (isAfter(mid)) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
     }
     start = lo;
   }
   const out: number[] = [];
-  for (let i = start + from; i < Math.min(r.length, start + from + size); i++) out.push(i);
+  for (let i = start + from; i < Math.min(r.length, start + from + size); i++) {
+    out.push(i);
+  }
   return out;
 }

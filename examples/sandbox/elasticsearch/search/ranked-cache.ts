@@ -25,14 +25,27 @@ export class RankedCache {
   /** At most `capacity` searches and `maxHits` hits in all (a hit costs 12 to 30 bytes). */
   constructor(
     private readonly capacity = 8,
-    private readonly maxHits = 4_000_000,
+    private readonly maxHits = 4_000_000
   ) {}
 
   /** The key of a search, or undefined when it must not be reused (date math on `now` moves with the clock). */
-  keyOf(shards: { index: IndexData; docs: StoredDoc[] }[], search: RankedSearch): string | undefined {
-    const request = JSON.stringify([search.query ?? null, search.postFilter ?? null, search.minScore ?? null, search.sort]);
-    if (request.includes('now')) return undefined;
-    const snapshots = shards.map((s) => `${s.index.uuid}@${this.snapshotId(s.docs)}r${s.index.mapping.revision}`);
+  keyOf(
+    shards: { index: IndexData; docs: StoredDoc[] }[],
+    search: RankedSearch
+  ): string | undefined {
+    const request = JSON.stringify([
+      search.query ?? null,
+      search.postFilter ?? null,
+      search.minScore ?? null,
+      search.sort
+    ]);
+    if (request.includes('now')) {
+      return undefined;
+    }
+    const snapshots = shards.map(
+      s =>
+        `${s.index.uuid}@${this.snapshotId(s.docs)}r${s.index.mapping.revision}`
+    );
     return `${snapshots.join(',')}|${request}`;
   }
 
@@ -46,16 +59,22 @@ export class RankedCache {
   }
 
   set(key: string, ranked: RankedHits): void {
-    if (ranked.length > this.maxHits) return;
+    if (ranked.length > this.maxHits) {
+      return;
+    }
     this.drop(key);
     this.entries.set(key, ranked);
     this.heldHits += ranked.length;
-    while (this.entries.size > this.capacity || this.heldHits > this.maxHits) this.drop(this.entries.keys().next().value as string);
+    while (this.entries.size > this.capacity || this.heldHits > this.maxHits) {
+      this.drop(this.entries.keys().next().value as string);
+    }
   }
 
   private drop(key: string): void {
     const entry = this.entries.get(key);
-    if (!entry) return;
+    if (!entry) {
+      return;
+    }
     this.entries.delete(key);
     this.heldHits -= entry.length;
   }

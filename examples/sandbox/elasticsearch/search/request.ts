@@ -1,12 +1,27 @@
 /** A search request as read from the body and the query string, validated like ES does. */
 import { z } from 'zod';
-import { esError, illegalArgument, parsingError, validationFailed } from '../errors';
-import { isObject, type Exchange, type Json, type JsonObject } from '../exchange';
+import {
+  esError,
+  illegalArgument,
+  parsingError,
+  validationFailed
+} from '../errors';
+import {
+  isObject,
+  type Exchange,
+  type Json,
+  type JsonObject
+} from '../exchange';
 import { parseSourceFilter, type SourceFilter } from '../source-filter';
 import { parseSlice, type Slice } from './slice';
 import { atLeast, type EsVersion } from '../version';
 import { parseSort, parseSortParam, type SortSpec } from './sort';
-import { readDocvalueFields, readHighlight, type DocvalueSpec, type HighlightSpec } from './hit-extras';
+import {
+  readDocvalueFields,
+  readHighlight,
+  type DocvalueSpec,
+  type HighlightSpec
+} from './hit-extras';
 
 export interface SearchRequest {
   query: Json | undefined;
@@ -40,33 +55,85 @@ export interface SearchRequest {
 }
 
 const KNOWN = new Set([
-  'query', 'post_filter', 'from', 'size', 'sort', 'search_after', 'track_total_hits', '_source', 'aggs', 'aggregations',
-  'version', 'seq_no_primary_term', 'min_score', 'pit', 'timeout', 'track_scores', 'highlight', 'fields', 'stored_fields',
-  'docvalue_fields', 'explain', 'profile', 'terminate_after', 'runtime_mappings', 'collapse', 'indices_boost', 'ext', 'stats', 'slice',
+  'query',
+  'post_filter',
+  'from',
+  'size',
+  'sort',
+  'search_after',
+  'track_total_hits',
+  '_source',
+  'aggs',
+  'aggregations',
+  'version',
+  'seq_no_primary_term',
+  'min_score',
+  'pit',
+  'timeout',
+  'track_scores',
+  'highlight',
+  'fields',
+  'stored_fields',
+  'docvalue_fields',
+  'explain',
+  'profile',
+  'terminate_after',
+  'runtime_mappings',
+  'collapse',
+  'indices_boost',
+  'ext',
+  'stats',
+  'slice'
 ]);
 
-const pitSchema = z.object({ id: z.string().min(1), keep_alive: z.string().optional() });
+const pitSchema = z.object({
+  id: z.string().min(1),
+  keep_alive: z.string().optional()
+});
 
 function tokenKind(v: Json): string {
-  if (Array.isArray(v)) return 'START_ARRAY';
-  if (isObject(v)) return 'START_OBJECT';
-  if (typeof v === 'number') return 'VALUE_NUMBER';
-  if (typeof v === 'boolean') return 'VALUE_BOOLEAN';
-  if (v === null) return 'VALUE_NULL';
+  if (Array.isArray(v)) {
+    return 'START_ARRAY';
+  }
+  if (isObject(v)) {
+    return 'START_OBJECT';
+  }
+  if (typeof v === 'number') {
+    return 'VALUE_NUMBER';
+  }
+  if (typeof v === 'boolean') {
+    return 'VALUE_BOOLEAN';
+  }
+  if (v === null) {
+    return 'VALUE_NULL';
+  }
   return 'VALUE_STRING';
 }
 
 function intField(body: JsonObject, key: string): number | undefined {
   const v = body[key];
-  if (v === undefined || v === null) return undefined;
+  if (v === undefined || v === null) {
+    return undefined;
+  }
   const n = typeof v === 'number' ? v : Number(v);
   // A string is read as Java reads an int: its failure is a bare NumberFormatException.
-  if (typeof v === 'string' && !Number.isInteger(n)) throw esError(400, { type: 'number_format_exception', reason: `For input string: "${v}"` });
-  if (!Number.isInteger(n)) throw parsingError(`[${key}] failed to parse field, expected an integer`);
+  if (typeof v === 'string' && !Number.isInteger(n)) {
+    throw esError(400, {
+      type: 'number_format_exception',
+      reason: `For input string: "${v}"`
+    });
+  }
+  if (!Number.isInteger(n)) {
+    throw parsingError(`[${key}] failed to parse field, expected an integer`);
+  }
   return n;
 }
 
-export function readSearchRequest(ex: Exchange, body: JsonObject, version: EsVersion): SearchRequest {
+export function readSearchRequest(
+  ex: Exchange,
+  body: JsonObject,
+  version: EsVersion
+): SearchRequest {
   const major = version.major;
   for (const [k, v] of Object.entries(body)) {
     if (!KNOWN.has(k)) {
@@ -84,27 +151,54 @@ export function readSearchRequest(ex: Exchange, body: JsonObject, version: EsVer
   const qParam = q.get('q');
   if (qParam !== null) {
     const qs: JsonObject = { query: qParam };
-    if (q.get('df')) qs['default_field'] = q.get('df');
-    if (q.get('default_operator')) qs['default_operator'] = q.get('default_operator');
-    if (q.get('lenient')) qs['lenient'] = q.get('lenient') === 'true';
+    if (q.get('df')) {
+      qs['default_field'] = q.get('df');
+    }
+    if (q.get('default_operator')) {
+      qs['default_operator'] = q.get('default_operator');
+    }
+    if (q.get('lenient')) {
+      qs['lenient'] = q.get('lenient') === 'true';
+    }
     query = { query_string: qs };
   }
   const totalAsInt = ex.flag('rest_total_hits_as_int');
   let trackTotalHits: number | boolean = 10_000;
-  const tth = q.get('track_total_hits') ?? (body['track_total_hits'] !== undefined ? String(body['track_total_hits']) : null);
+  const tth =
+    q.get('track_total_hits') ??
+    (body['track_total_hits'] !== undefined
+      ? String(body['track_total_hits'])
+      : null);
   if (tth !== null) {
-    if (tth === 'true') trackTotalHits = true;
-    else if (tth === 'false') trackTotalHits = false;
-    else if (/^-?\d+$/.test(tth)) trackTotalHits = Number(tth);
-    else throw parsingError(`[track_total_hits] failed to parse, expected a boolean or an integer but got [${tth}]`);
+    if (tth === 'true') {
+      trackTotalHits = true;
+    } else if (tth === 'false') {
+      trackTotalHits = false;
+    } else if (/^-?\d+$/.test(tth)) {
+      trackTotalHits = Number(tth);
+    } else {
+      throw parsingError(
+        `[track_total_hits] failed to parse, expected a boolean or an integer but got [${tth}]`
+      );
+    }
   }
-  if (totalAsInt && trackTotalHits !== false) trackTotalHits = true;
+  if (totalAsInt && trackTotalHits !== false) {
+    trackTotalHits = true;
+  }
 
   const errors: string[] = [];
   // 7.x reads -1 as "not set"; 8.x refuses any negative from.
-  if (from < 0 && major >= 8) throw illegalArgument(`[from] parameter cannot be negative but was [${from}]`);
-  if (from < -1) errors.push('[from] parameter cannot be negative');
-  if (size < 0) errors.push(`[size] parameter cannot be negative, found [${size}]`);
+  if (from < 0 && major >= 8) {
+    throw illegalArgument(
+      `[from] parameter cannot be negative but was [${from}]`
+    );
+  }
+  if (from < -1) {
+    errors.push('[from] parameter cannot be negative');
+  }
+  if (size < 0) {
+    errors.push(`[size] parameter cannot be negative, found [${size}]`);
+  }
   const req: SearchRequest = {
     query,
     postFilter: body['post_filter'],
@@ -115,50 +209,101 @@ export function readSearchRequest(ex: Exchange, body: JsonObject, version: EsVer
     totalAsInt,
     source: parseSourceFilter(body['_source'], q),
     version: body['version'] === true || ex.flag('version'),
-    seqNoPrimaryTerm: body['seq_no_primary_term'] === true || ex.flag('seq_no_primary_term'),
-    trackScores: body['track_scores'] === true,
+    seqNoPrimaryTerm:
+      body['seq_no_primary_term'] === true || ex.flag('seq_no_primary_term'),
+    trackScores: body['track_scores'] === true
   };
   // stored_fields: no field is stored, so none comes back; _source only when asked for as well.
   const stored = body['stored_fields'] ?? q.get('stored_fields');
   if (stored !== undefined && stored !== null) {
-    if (stored === '_none_') req.noStoredFields = true;
-    if (body['_source'] === undefined && q.get('_source') === null) req.source = { ...req.source, enabled: false };
+    if (stored === '_none_') {
+      req.noStoredFields = true;
+    }
+    if (body['_source'] === undefined && q.get('_source') === null) {
+      req.source = { ...req.source, enabled: false };
+    }
   }
   const fieldsOpt = readDocvalueFields(body['fields']);
-  if (fieldsOpt.length > 0) req.fields = fieldsOpt;
+  if (fieldsOpt.length > 0) {
+    req.fields = fieldsOpt;
+  }
   const collapse = body['collapse'];
-  if (isObject(collapse) && typeof collapse['field'] === 'string') req.collapse = collapse['field'];
+  if (isObject(collapse) && typeof collapse['field'] === 'string') {
+    req.collapse = collapse['field'];
+  }
   const docvalues = readDocvalueFields(body['docvalue_fields']);
-  if (docvalues.length > 0) req.docvalueFields = docvalues;
+  if (docvalues.length > 0) {
+    req.docvalueFields = docvalues;
+  }
   const highlight = readHighlight(body['highlight']);
-  if (highlight) req.highlight = highlight;
+  if (highlight) {
+    req.highlight = highlight;
+  }
   const boosts = body['indices_boost'];
   if (boosts !== undefined) {
-    const pairs = Array.isArray(boosts) ? boosts.filter(isObject).flatMap((o) => Object.entries(o)) : isObject(boosts) ? Object.entries(boosts) : [];
+    const pairs = Array.isArray(boosts)
+      ? boosts.filter(isObject).flatMap(o => Object.entries(o))
+      : isObject(boosts)
+        ? Object.entries(boosts)
+        : [];
     req.indicesBoost = new Map(pairs.map(([k, v]) => [k, Number(v)]));
   }
   const aggs = body['aggs'] ?? body['aggregations'];
   if (aggs !== undefined) {
-    if (!isObject(aggs)) throw parsingError('Expected [START_OBJECT] under [aggs], but got a [VALUE_STRING]');
+    if (!isObject(aggs)) {
+      throw parsingError(
+        'Expected [START_OBJECT] under [aggs], but got a [VALUE_STRING]'
+      );
+    }
     req.aggs = aggs;
   }
-  if (typeof body['min_score'] === 'number') req.minScore = body['min_score'];
+  if (typeof body['min_score'] === 'number') {
+    req.minScore = body['min_score'];
+  }
   const after = body['search_after'];
   if (after !== undefined) {
-    if (!Array.isArray(after)) throw parsingError('[search_after] failed to parse field, expected an array');
+    if (!Array.isArray(after)) {
+      throw parsingError(
+        '[search_after] failed to parse field, expected an array'
+      );
+    }
     req.searchAfter = after;
-    if (from > 0) errors.push('[from] parameter must be set to 0 when [search_after] is used');
+    if (from > 0) {
+      errors.push(
+        '[from] parameter must be set to 0 when [search_after] is used'
+      );
+    }
   }
   if (body['pit'] !== undefined) {
     const parsed = pitSchema.safeParse(body['pit']);
-    if (!parsed.success) throw parsingError('[pit] failed to parse field [id]');
-    req.pit = { id: parsed.data.id, ...(parsed.data.keep_alive !== undefined ? { keepAlive: parsed.data.keep_alive } : {}) };
-    if (ex.params['index'] !== undefined) errors.push('[indices] cannot be used with point in time. Do not specify any index with point in time.');
-  } else if (sort.some((s) => s.name === '_shard_doc') && !atLeast(version, 8, 19)) {
+    if (!parsed.success) {
+      throw parsingError('[pit] failed to parse field [id]');
+    }
+    req.pit = {
+      id: parsed.data.id,
+      ...(parsed.data.keep_alive !== undefined
+        ? { keepAlive: parsed.data.keep_alive }
+        : {})
+    };
+    if (ex.params['index'] !== undefined) {
+      errors.push(
+        '[indices] cannot be used with point in time. Do not specify any index with point in time.'
+      );
+    }
+  } else if (
+    sort.some(s => s.name === '_shard_doc') &&
+    !atLeast(version, 8, 19)
+  ) {
     // A real 8.19 node sorts by _shard_doc without a point in time; earlier versions refuse it.
-    errors.push('[_shard_doc] sort field cannot be used without [point in time]');
+    errors.push(
+      '[_shard_doc] sort field cannot be used without [point in time]'
+    );
   }
-  if (body['slice'] !== undefined) req.slice = parseSlice(body['slice']);
-  if (errors.length > 0) throw validationFailed(errors);
+  if (body['slice'] !== undefined) {
+    req.slice = parseSlice(body['slice']);
+  }
+  if (errors.length > 0) {
+    throw validationFailed(errors);
+  }
   return req;
 }

@@ -24,16 +24,26 @@ export interface Scorer {
   matches?: (snapshot: IndexedView) => DocMatches;
 }
 
-export const EMPTY_MATCHES: DocMatches = { positions: new Int32Array(0), scores: new Float32Array(0) };
+export const EMPTY_MATCHES: DocMatches = {
+  positions: new Int32Array(0),
+  scores: new Float32Array(0)
+};
 
 /** `n` copies of one score, in the narrowest array that holds it exactly. */
 export function constantScores(n: number, score: number): Scores {
-  return (Math.fround(score) === score ? new Float32Array(n) : new Float64Array(n)).fill(score);
+  return (
+    Math.fround(score) === score ? new Float32Array(n) : new Float64Array(n)
+  ).fill(score);
 }
 
-export function withMatches(run: (view: DocView) => number, matches: ((snapshot: IndexedView) => DocMatches) | undefined): Scorer {
-  const scorer: Scorer = (view) => run(view);
-  if (matches) scorer.matches = matches;
+export function withMatches(
+  run: (view: DocView) => number,
+  matches: ((snapshot: IndexedView) => DocMatches) | undefined
+): Scorer {
+  const scorer: Scorer = view => run(view);
+  if (matches) {
+    scorer.matches = matches;
+  }
   return scorer;
 }
 
@@ -55,25 +65,37 @@ export class MatchesBuilder {
 
   /** A score of NO_MATCH is no match, whatever arithmetic produced it: skipped, as searches skip it. */
   push(pos: number, score: number): void {
-    if (score === NO_MATCH) return;
+    if (score === NO_MATCH) {
+      return;
+    }
     if (this.n === this.positions.length) {
       const positions = new Int32Array(this.n * 2);
       positions.set(this.positions);
       this.positions = positions;
-      this.scores = this.widened(this.scores instanceof Float64Array, this.n * 2);
+      this.scores = this.widened(
+        this.scores instanceof Float64Array,
+        this.n * 2
+      );
     }
-    if (this.scores instanceof Float32Array && Math.fround(score) !== score) this.scores = this.widened(true, this.scores.length);
+    if (this.scores instanceof Float32Array && Math.fround(score) !== score) {
+      this.scores = this.widened(true, this.scores.length);
+    }
     this.positions[this.n] = pos;
     this.scores[this.n] = score;
     this.n++;
   }
 
   build(): DocMatches {
-    return { positions: this.positions.subarray(0, this.n), scores: this.scores.subarray(0, this.n) };
+    return {
+      positions: this.positions.subarray(0, this.n),
+      scores: this.scores.subarray(0, this.n)
+    };
   }
 
   private widened(wide: boolean, capacity: number): Scores {
-    const scores = wide ? new Float64Array(capacity) : new Float32Array(capacity);
+    const scores = wide
+      ? new Float64Array(capacity)
+      : new Float32Array(capacity);
     scores.set(this.scores.subarray(0, this.n));
     return scores;
   }
@@ -89,8 +111,12 @@ export function intersectPositions(lists: Int32Array[]): Int32Array {
     let j = 0;
     for (let i = 0; i < acc.length; i++) {
       const p = acc[i] as number;
-      while (j < other.length && (other[j] as number) < p) j++;
-      if (j < other.length && other[j] === p) out[n++] = p;
+      while (j < other.length && (other[j] as number) < p) {
+        j++;
+      }
+      if (j < other.length && other[j] === p) {
+        out[n++] = p;
+      }
     }
     acc = out.subarray(0, n);
   }
@@ -99,7 +125,9 @@ export function intersectPositions(lists: Int32Array[]): Int32Array {
 
 /** Ascending positions held by any list, for a snapshot of `size` documents. */
 export function unionPositions(lists: Int32Array[], size: number): Int32Array {
-  if (lists.length === 1) return lists[0] as Int32Array;
+  if (lists.length === 1) {
+    return lists[0] as Int32Array;
+  }
   const seen = new Uint8Array(size);
   let n = 0;
   for (const list of lists) {
@@ -113,7 +141,11 @@ export function unionPositions(lists: Int32Array[], size: number): Int32Array {
   }
   const out = new Int32Array(n);
   let k = 0;
-  for (let p = 0; p < size; p++) if (seen[p] === 1) out[k++] = p;
+  for (let p = 0; p < size; p++) {
+    if (seen[p] === 1) {
+      out[k++] = p;
+    }
+  }
   return out;
 }
 
@@ -126,8 +158,13 @@ export function unionPositions(lists: Int32Array[], size: number): Int32Array {
 export function mergeMatches(
   snapshot: IndexedView,
   parts: DocMatches[],
-  fold: (acc: number, score: number, extra: Float64Array, pos: number) => number,
-  finish: (acc: number, extra: Float64Array, pos: number) => number,
+  fold: (
+    acc: number,
+    score: number,
+    extra: Float64Array,
+    pos: number
+  ) => number,
+  finish: (acc: number, extra: Float64Array, pos: number) => number
 ): DocMatches {
   const size = snapshot.docs.length;
   const acc = new Float64Array(size).fill(NO_MATCH);
@@ -140,11 +177,20 @@ export function mergeMatches(
       acc[pos] = fold(acc[pos] as number, part.scores[i] as number, extra, pos);
     }
   }
-  const out = new MatchesBuilder(Math.min(size, parts.reduce((n, p) => n + p.positions.length, 0)));
+  const out = new MatchesBuilder(
+    Math.min(
+      size,
+      parts.reduce((n, p) => n + p.positions.length, 0)
+    )
+  );
   for (let pos = 0; pos < size; pos++) {
-    if (seen[pos] === 0) continue;
+    if (seen[pos] === 0) {
+      continue;
+    }
     const s = finish(acc[pos] as number, extra, pos);
-    if (s !== NO_MATCH) out.push(pos, s);
+    if (s !== NO_MATCH) {
+      out.push(pos, s);
+    }
   }
   return out.build();
 }

@@ -37,16 +37,24 @@ export class PostingList {
   /** Callers append in increasing sequence order; `positions` ascending, `tf` of them. */
   add(seq: number, positions: ArrayLike<number>): void {
     const tf = positions.length;
-    if (this.length === this.seqs.length) this.grow();
+    if (this.length === this.seqs.length) {
+      this.grow();
+    }
     if (tf !== 1 && !this.tfs) {
       this.tfs = new Int32Array(this.seqs.length).fill(1);
       this.starts = Int32Array.from({ length: this.seqs.length }, (_, i) => i);
     }
     this.seqs[this.length] = seq;
-    if (this.tfs) (this.tfs as Int32Array)[this.length] = tf;
-    if (this.starts) this.starts[this.length] = this.positionCount;
+    if (this.tfs) {
+      (this.tfs as Int32Array)[this.length] = tf;
+    }
+    if (this.starts) {
+      this.starts[this.length] = this.positionCount;
+    }
     this.reservePositions(tf);
-    for (let k = 0; k < tf; k++) this.positions[this.positionCount++] = positions[k] as number;
+    for (let k = 0; k < tf; k++) {
+      this.positions[this.positionCount++] = positions[k] as number;
+    }
     this.length++;
   }
 
@@ -70,9 +78,14 @@ export class PostingList {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const s = this.seqs[mid] as number;
-      if (s === seq) return mid;
-      if (s < seq) lo = mid + 1;
-      else hi = mid - 1;
+      if (s === seq) {
+        return mid;
+      }
+      if (s < seq) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
     }
     return -1;
   }
@@ -80,14 +93,22 @@ export class PostingList {
   private grow(): void {
     const capacity = this.seqs.length * 2;
     this.seqs = copied(this.seqs, capacity);
-    if (this.tfs) this.tfs = copied(this.tfs, capacity);
-    if (this.starts) this.starts = copied(this.starts, capacity);
+    if (this.tfs) {
+      this.tfs = copied(this.tfs, capacity);
+    }
+    if (this.starts) {
+      this.starts = copied(this.starts, capacity);
+    }
   }
 
   private reservePositions(more: number): void {
-    if (this.positionCount + more <= this.positions.length) return;
+    if (this.positionCount + more <= this.positions.length) {
+      return;
+    }
     let capacity = this.positions.length * 2;
-    while (capacity < this.positionCount + more) capacity *= 2;
+    while (capacity < this.positionCount + more) {
+      capacity *= 2;
+    }
     this.positions = copied(this.positions, capacity);
   }
 }
@@ -99,8 +120,16 @@ function copied(from: Int32Array, capacity: number): Int32Array {
 }
 
 /** Appends a document's positions of the term, returning the posting to store (it may change representation). */
-export function appendPosting(p: Posting | undefined, seq: number, positions: ArrayLike<number>): Posting {
-  if (p === undefined && positions.length === 1 && (positions[0] as number) < POSITION_SPAN) {
+export function appendPosting(
+  p: Posting | undefined,
+  seq: number,
+  positions: ArrayLike<number>
+): Posting {
+  if (
+    p === undefined &&
+    positions.length === 1 &&
+    (positions[0] as number) < POSITION_SPAN
+  ) {
     return seq * POSITION_SPAN + (positions[0] as number);
   }
   let list: PostingList;
@@ -117,33 +146,53 @@ export function appendPosting(p: Posting | undefined, seq: number, positions: Ar
 }
 
 export function postingTf(p: Posting | undefined, seq: number): number {
-  if (p === undefined) return 0;
-  if (typeof p === 'number') return Math.floor(p / POSITION_SPAN) === seq ? 1 : 0;
+  if (p === undefined) {
+    return 0;
+  }
+  if (typeof p === 'number') {
+    return Math.floor(p / POSITION_SPAN) === seq ? 1 : 0;
+  }
   const i = p.find(seq);
   return i < 0 ? 0 : p.tfAt(i);
 }
 
 /** Ascending positions of the term in document `seq` (empty when absent). */
-export function postingPositions(p: Posting | undefined, seq: number): ArrayLike<number> {
-  if (p === undefined) return [];
-  if (typeof p === 'number') return Math.floor(p / POSITION_SPAN) === seq ? [p % POSITION_SPAN] : [];
+export function postingPositions(
+  p: Posting | undefined,
+  seq: number
+): ArrayLike<number> {
+  if (p === undefined) {
+    return [];
+  }
+  if (typeof p === 'number') {
+    return Math.floor(p / POSITION_SPAN) === seq ? [p % POSITION_SPAN] : [];
+  }
   const i = p.find(seq);
   return i < 0 ? [] : p.positionsAt(i);
 }
 
 export function postingLength(p: Posting | undefined): number {
-  if (p === undefined) return 0;
+  if (p === undefined) {
+    return 0;
+  }
   return typeof p === 'number' ? 1 : p.length;
 }
 
 /** Calls `each(seq, tf)` in increasing sequence order. */
-export function forEachPosting(p: Posting | undefined, each: (seq: number, tf: number) => void): void {
-  if (p === undefined) return;
+export function forEachPosting(
+  p: Posting | undefined,
+  each: (seq: number, tf: number) => void
+): void {
+  if (p === undefined) {
+    return;
+  }
   if (typeof p === 'number') {
     each(Math.floor(p / POSITION_SPAN), 1);
     return;
   }
-  for (let i = 0; i < p.length; i++) each(p.seqAt(i), p.tfAt(i));
+  for (let i = 0; i < p.length; i++) {
+    each(p.seqAt(i), p.tfAt(i));
+  }
 }
 
 /** Reads one posting in increasing sequence order: seeks only forward, so a walk over many documents costs one pass. */
@@ -155,8 +204,12 @@ export class PostingCursor {
   /** Moves to document `seq` and says whether it holds the term; later seeks must not go back. */
   seek(seq: number): boolean {
     const p = this.p;
-    if (p === undefined) return false;
-    if (typeof p === 'number') return Math.floor(p / POSITION_SPAN) === seq;
+    if (p === undefined) {
+      return false;
+    }
+    if (typeof p === 'number') {
+      return Math.floor(p / POSITION_SPAN) === seq;
+    }
     let step = 1;
     let hi = this.i;
     while (hi < p.length && p.seqAt(hi) < seq) {
@@ -167,8 +220,11 @@ export class PostingCursor {
     hi = Math.min(hi, p.length);
     while (this.i < hi) {
       const mid = (this.i + hi) >>> 1;
-      if (p.seqAt(mid) < seq) this.i = mid + 1;
-      else hi = mid;
+      if (p.seqAt(mid) < seq) {
+        this.i = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
     return this.i < p.length && p.seqAt(this.i) === seq;
   }

@@ -7,7 +7,15 @@
 import type { JsonObject } from '../exchange';
 import type { ResolvedField } from '../mapping';
 import { asText, tokenize } from './analyze';
-import { appendPosting, forEachPosting, PostingCursor, postingLength, postingPositions, postingTf, type Posting } from './term-postings';
+import {
+  appendPosting,
+  forEachPosting,
+  PostingCursor,
+  postingLength,
+  postingPositions,
+  postingTf,
+  type Posting
+} from './term-postings';
 import { rawValues } from './values';
 
 export class TextFieldIndex {
@@ -24,10 +32,15 @@ export class TextFieldIndex {
   /** Indexes one document; callers add documents in increasing sequence order. */
   add(seq: number, source: JsonObject): void {
     const values = rawValues({ source }, this.field);
-    if (values.length === 0) return;
-    if (values.length > 1) this.multiValued.add(seq);
-    const perValue = values.map((v) => tokenize(asText(v)));
-    const tokens = perValue.length === 1 ? (perValue[0] as string[]) : perValue.flat();
+    if (values.length === 0) {
+      return;
+    }
+    if (values.length > 1) {
+      this.multiValued.add(seq);
+    }
+    const perValue = values.map(v => tokenize(asText(v)));
+    const tokens =
+      perValue.length === 1 ? (perValue[0] as string[]) : perValue.flat();
     this.setLength(seq, tokens.length);
     // Positions skip one between values, so that no phrase runs from one value into the next.
     let at = (k: number): number => k;
@@ -35,34 +48,50 @@ export class TextFieldIndex {
       const positions = new Int32Array(tokens.length);
       let k = 0;
       perValue.forEach((valueTokens, v) => {
-        for (let i = 0; i < valueTokens.length; i++, k++) positions[k] = k + v;
+        for (let i = 0; i < valueTokens.length; i++, k++) {
+          positions[k] = k + v;
+        }
       });
-      at = (k) => positions[k] as number;
+      at = k => positions[k] as number;
     }
     if (tokens.length > 16) {
       const byTerm = new Map<string, number[]>();
       tokens.forEach((t, k) => {
         const list = byTerm.get(t);
-        if (list) list.push(at(k));
-        else byTerm.set(t, [at(k)]);
+        if (list) {
+          list.push(at(k));
+        } else {
+          byTerm.set(t, [at(k)]);
+        }
       });
-      for (const [term, positions] of byTerm) this.append(term, seq, positions);
+      for (const [term, positions] of byTerm) {
+        this.append(term, seq, positions);
+      }
       return;
     }
     // Short values (most of them): finding repeats by scanning beats allocating a Map per document.
     for (let i = 0; i < tokens.length; i++) {
       const term = tokens[i] as string;
-      if (tokens.indexOf(term) < i) continue;
+      if (tokens.indexOf(term) < i) {
+        continue;
+      }
       const positions = [at(i)];
-      for (let j = i + 1; j < tokens.length; j++) if (tokens[j] === term) positions.push(at(j));
+      for (let j = i + 1; j < tokens.length; j++) {
+        if (tokens[j] === term) {
+          positions.push(at(j));
+        }
+      }
       this.append(term, seq, positions);
     }
   }
 
   private append(term: string, seq: number, positions: number[]): void {
     const p = this.terms.get(term);
-    if (typeof p === 'object') p.add(seq, positions);
-    else this.terms.set(term, appendPosting(p, seq, positions));
+    if (typeof p === 'object') {
+      p.add(seq, positions);
+    } else {
+      this.terms.set(term, appendPosting(p, seq, positions));
+    }
   }
 
   /** Tokens of the field in document `seq`, all values together (0 when it has none). */
@@ -83,7 +112,6 @@ export class TextFieldIndex {
     return postingLength(this.terms.get(term));
   }
 
-
   /** Ascending token positions of the term in document `seq` (values one position apart). */
   positions(term: string, seq: number): ArrayLike<number> {
     return postingPositions(this.terms.get(term), seq);
@@ -101,7 +129,11 @@ export class TextFieldIndex {
   /** Every indexed term starting with `prefix`: one pass over the dictionary. */
   termsWithPrefix(prefix: string): string[] {
     const out: string[] = [];
-    for (const term of this.terms.keys()) if (term.startsWith(prefix)) out.push(term);
+    for (const term of this.terms.keys()) {
+      if (term.startsWith(prefix)) {
+        out.push(term);
+      }
+    }
     return out;
   }
 
@@ -113,7 +145,9 @@ export class TextFieldIndex {
   private setLength(seq: number, length: number): void {
     if (seq >= this.lengths.length) {
       let capacity = this.lengths.length * 2;
-      while (capacity <= seq) capacity *= 2;
+      while (capacity <= seq) {
+        capacity *= 2;
+      }
       const next = new Int32Array(capacity);
       next.set(this.lengths);
       this.lengths = next;

@@ -17,29 +17,52 @@ export interface DocView {
   nested?: JsonObject;
 }
 
-function collect(node: Json | undefined, path: string[], i: number, out: Json[]): void {
-  if (node === undefined || node === null) return;
+function collect(
+  node: Json | undefined,
+  path: string[],
+  i: number,
+  out: Json[]
+): void {
+  if (node === undefined || node === null) {
+    return;
+  }
   if (Array.isArray(node)) {
-    for (const item of node) collect(item, path, i, out);
+    for (const item of node) {
+      collect(item, path, i, out);
+    }
     return;
   }
   if (i === path.length) {
     out.push(node);
     return;
   }
-  if (typeof node !== 'object') return;
+  if (typeof node !== 'object') {
+    return;
+  }
   // Only the object's own field: a document without `constructor` has no value there.
   const key = path[i] as string;
-  if (Object.hasOwn(node, key)) collect((node as JsonObject)[key], path, i + 1, out);
+  if (Object.hasOwn(node, key)) {
+    collect((node as JsonObject)[key], path, i + 1, out);
+  }
 }
 
 /** Raw values of a field. Fields inside nested objects are only visible from a nested view. */
 export function rawValues(view: DocView, field: ResolvedField): Json[] {
   const out: Json[] = [];
   // Inside a nested object the parent's own fields live in another Lucene document.
-  if (view.nestedPath !== undefined && field.nestedPath === undefined) return out;
+  if (view.nestedPath !== undefined && field.nestedPath === undefined) {
+    return out;
+  }
   if (field.nestedPath !== undefined) {
-    if (view.nestedPath === undefined || !(field.nestedPath === view.nestedPath || field.nestedPath.startsWith(view.nestedPath + '.'))) return out;
+    if (
+      view.nestedPath === undefined ||
+      !(
+        field.nestedPath === view.nestedPath ||
+        field.nestedPath.startsWith(view.nestedPath + '.')
+      )
+    ) {
+      return out;
+    }
     const depth = view.nestedPath.split('.').length;
     collect(view.nested, field.sourcePath, depth, out);
     return out;
@@ -56,23 +79,38 @@ export function pathValues(source: JsonObject, path: string[]): Json[] {
 }
 
 /** Values as the field's doc values see them: keyword strings, numbers, epoch millis, 0/1. */
-export function docValues(view: DocView, field: ResolvedField): (string | number)[] {
+export function docValues(
+  view: DocView,
+  field: ResolvedField
+): (string | number)[] {
   const raw = rawValues(view, field);
   const out: (string | number)[] = [];
   const t = field.type;
   for (const v of raw) {
-    if (isObject(v)) continue;
+    if (isObject(v)) {
+      continue;
+    }
     if (isNumericType(t)) {
       const n = numberOf(v);
-      if (Number.isFinite(n)) out.push(t === 'long' || t === 'integer' || t === 'short' || t === 'byte' ? Math.trunc(n) : n);
+      if (Number.isFinite(n)) {
+        out.push(
+          t === 'long' || t === 'integer' || t === 'short' || t === 'byte'
+            ? Math.trunc(n)
+            : n
+        );
+      }
     } else if (t === 'date' || t === 'date_nanos') {
       const d = parseWithFormat(v, field.format);
-      if (d !== undefined) out.push(d);
+      if (d !== undefined) {
+        out.push(d);
+      }
     } else if (t === 'boolean') {
       out.push(v === true || v === 'true' ? 1 : 0);
     } else {
       const s = typeof v === 'string' ? v : String(v);
-      if (field.ignoreAbove !== undefined && s.length > field.ignoreAbove) continue;
+      if (field.ignoreAbove !== undefined && s.length > field.ignoreAbove) {
+        continue;
+      }
       out.push(s);
     }
   }

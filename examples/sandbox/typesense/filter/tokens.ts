@@ -5,7 +5,12 @@
  */
 import { ApiError } from '../errors';
 
-export type FilterToken = { kind: 'open' } | { kind: 'close' } | { kind: 'and' } | { kind: 'or' } | { kind: 'clause'; text: string };
+export type FilterToken =
+  | { kind: 'open' }
+  | { kind: 'close' }
+  | { kind: 'and' }
+  | { kind: 'or' }
+  | { kind: 'clause'; text: string };
 
 export function tokenizeFilter(expr: string): FilterToken[] {
   const tokens: FilterToken[] = [];
@@ -24,7 +29,9 @@ export function tokenizeFilter(expr: string): FilterToken[] {
       i++;
     } else if (c === '&' || c === '|') {
       // The engine really does say "filter filter_query" here.
-      if (expr[i + 1] !== c) throw new ApiError(400, 'Could not parse the filter filter_query.');
+      if (expr[i + 1] !== c) {
+        throw new ApiError(400, 'Could not parse the filter filter_query.');
+      }
       tokens.push({ kind: c === '&' ? 'and' : 'or' });
       i += 2;
     } else {
@@ -34,24 +41,46 @@ export function tokenizeFilter(expr: string): FilterToken[] {
       let inGeo = false;
       do {
         const ch = expr[i] as string;
-        if (ch === '`') inBacktick = !inBacktick;
-        if (ch === ':') afterColon = true;
-        else if (afterColon && ch === '(') {
+        if (ch === '`') {
+          inBacktick = !inBacktick;
+        }
+        if (ch === ':') {
+          afterColon = true;
+        } else if (afterColon && ch === '(') {
           inGeo = true;
           afterColon = false;
-        } else if (afterColon && ch !== ' ') afterColon = false;
-        if (inGeo && ch === ')') inGeo = false;
+        } else if (afterColon && ch !== ' ') {
+          afterColon = false;
+        }
+        if (inGeo && ch === ')') {
+          inGeo = false;
+        }
         text += ch;
         i++;
-        if (i >= n) break;
+        if (i >= n) {
+          break;
+        }
         const next = expr[i] as string;
-        if (inBacktick || inGeo) continue;
-        if (afterColon && next === '(') continue;
-        if (next === '(' || next === ')') break;
-        if ((next === '&' && expr[i + 1] === '&') || (next === '|' && expr[i + 1] === '|')) break;
+        if (inBacktick || inGeo) {
+          continue;
+        }
+        if (afterColon && next === '(') {
+          continue;
+        }
+        if (next === '(' || next === ')') {
+          break;
+        }
+        if (
+          (next === '&' && expr[i + 1] === '&') ||
+          (next === '|' && expr[i + 1] === '|')
+        ) {
+          break;
+        }
       } while (i < n);
       const trimmed = text.trim();
-      if (trimmed !== '') tokens.push({ kind: 'clause', text: trimmed });
+      if (trimmed !== '') {
+        tokens.push({ kind: 'clause', text: trimmed });
+      }
     }
   }
   return tokens;
@@ -65,9 +94,13 @@ export function splitValues(inner: string): string[] {
   for (let i = 0; i < inner.length; i++) {
     const c = inner[i] as string;
     if (c === '`') {
-      if (i > 0 && inner[i - 1] === '\\') buf += c;
-      else if (inTick && buf !== '') inTick = false;
-      else inTick = true;
+      if (i > 0 && inner[i - 1] === '\\') {
+        buf += c;
+      } else if (inTick && buf !== '') {
+        inTick = false;
+      } else {
+        inTick = true;
+      }
     } else if (c === ',' && !inTick) {
       out.push(buf.trim());
       buf = '';
@@ -75,7 +108,9 @@ export function splitValues(inner: string): string[] {
       buf += c;
     }
   }
-  if (buf !== '') out.push(buf.trim());
+  if (buf !== '') {
+    out.push(buf.trim());
+  }
   return out;
 }
 
@@ -87,6 +122,8 @@ export function unquote(raw: string): { value: string; prefix: boolean } {
     prefix = true;
     v = v.slice(0, -1).trimEnd();
   }
-  if (v.length >= 2 && v.startsWith('`') && v.endsWith('`')) v = v.slice(1, -1);
+  if (v.length >= 2 && v.startsWith('`') && v.endsWith('`')) {
+    v = v.slice(1, -1);
+  }
   return { value: v, prefix };
 }

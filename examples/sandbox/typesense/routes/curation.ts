@@ -13,34 +13,53 @@ import { parseJsonBody } from './body';
 import { registerGlobalSets } from './global-sets';
 
 export function registerCuration(router: Router, engine: Engine): void {
-  if (engine.feat.globalSets) registerCurationSets(router, engine);
-  else registerOverrides(router, engine);
+  if (engine.feat.globalSets) {
+    registerCurationSets(router, engine);
+  } else {
+    registerOverrides(router, engine);
+  }
 }
 
 function registerOverrides(router: Router, engine: Engine): void {
-  const coll = (name: string | undefined) => documentsCollection(engine, name ?? '');
+  const coll = (name: string | undefined) =>
+    documentsCollection(engine, name ?? '');
   router
-    .add('GET', '/collections/:collection/overrides', (ctx) =>
-      json(200, sortedJson({ overrides: pageOf(coll(ctx.params.collection).overrides.list(), ctx.query).map(overrideView) })),
+    .add('GET', '/collections/:collection/overrides', ctx =>
+      json(
+        200,
+        sortedJson({
+          overrides: pageOf(
+            coll(ctx.params.collection).overrides.list(),
+            ctx.query
+          ).map(overrideView)
+        })
+      )
     )
-    .add('GET', '/collections/:collection/overrides/:id', (ctx) => {
+    .add('GET', '/collections/:collection/overrides/:id', ctx => {
       const id = ctx.params.id ?? '';
       const o = coll(ctx.params.collection).overrides.get(id);
-      if (!o) throw new ApiError(404, `override ${id} not found.`);
+      if (!o) {
+        throw new ApiError(404, `override ${id} not found.`);
+      }
       return json(200, sortedJson(overrideView(o)));
     })
-    .add('PUT', '/collections/:collection/overrides/:id', (ctx) => {
+    .add('PUT', '/collections/:collection/overrides/:id', ctx => {
       const c = coll(ctx.params.collection);
       const body = parseJsonBody(ctx.body);
       const id = ctx.params.id ?? '';
       c.overrides.upsert(parseOverride(body, id));
       c.generation++;
-      return json(200, sortedJson({ ...(body as Record<string, unknown>), id }));
+      return json(
+        200,
+        sortedJson({ ...(body as Record<string, unknown>), id })
+      );
     })
-    .add('DELETE', '/collections/:collection/overrides/:id', (ctx) => {
+    .add('DELETE', '/collections/:collection/overrides/:id', ctx => {
       const c = coll(ctx.params.collection);
       const id = ctx.params.id ?? '';
-      if (!c.overrides.remove(id)) throw new ApiError(404, 'Could not find that `id`.');
+      if (!c.overrides.remove(id)) {
+        throw new ApiError(404, 'Could not find that `id`.');
+      }
       c.generation++;
       return json(200, sortedJson({ id }));
     });
@@ -50,9 +69,9 @@ function registerCurationSets(router: Router, engine: Engine): void {
   registerGlobalSets(router, engine, {
     base: '/curation_sets',
     sets: engine.curationSets,
-    create: (name) => new CurationSet(name),
-    parseItem: (item) => parseOverride(item, null, 'Curation'),
+    create: name => new CurationSet(name),
+    parseItem: item => parseOverride(item, null, 'Curation'),
     itemView: overrideView,
-    missingSet: 'Curation index not found',
+    missingSet: 'Curation index not found'
   });
 }

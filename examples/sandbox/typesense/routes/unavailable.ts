@@ -9,11 +9,14 @@ export const UNAVAILABLE = {
   analytics: 'Analytics (rules and events)',
   stemming: 'Stemming dictionaries',
   conversations: 'Conversations (conversational search models)',
-  nlSearch: 'Natural language search (nl_search_models)',
+  nlSearch: 'Natural language search (nl_search_models)'
 } as const;
 
 export function unavailable(feature: string): ApiError {
-  return new ApiError(501, `${feature} are not available in the Typesense sandbox; use a real Typesense server for this feature.`);
+  return new ApiError(
+    501,
+    `${feature} are not available in the Typesense sandbox; use a real Typesense server for this feature.`
+  );
 }
 
 const ROUTES: [string, string, string][] = [
@@ -40,7 +43,7 @@ const ROUTES: [string, string, string][] = [
   ['GET', '/nl_search_models', UNAVAILABLE.nlSearch],
   ['GET', '/nl_search_models/:id', UNAVAILABLE.nlSearch],
   ['PUT', '/nl_search_models/:id', UNAVAILABLE.nlSearch],
-  ['DELETE', '/nl_search_models/:id', UNAVAILABLE.nlSearch],
+  ['DELETE', '/nl_search_models/:id', UNAVAILABLE.nlSearch]
 ];
 
 export function registerUnavailable(router: Router): void {

@@ -3,13 +3,21 @@
  * indices or collections (API keys, server metrics). Exists because engines offer different
  * sections, or none.
  */
-import type { AdminOffers, KeyInfo, MetricsSnapshot, NewKey } from '../../../../contracts/admin-protocol';
+import type {
+  AdminOffers,
+  KeyInfo,
+  MetricsSnapshot,
+  NewKey
+} from '../../../../contracts/admin-protocol';
 
 /** API keys of an engine that has them (Typesense): immutable, the value given once at creation. */
 export interface KeyAdmin {
   list(signal: AbortSignal): Promise<KeyInfo[]>;
   /** The listed key and its full value, which the caller must show once and never log. */
-  add(key: NewKey, signal: AbortSignal): Promise<{ key: KeyInfo; value: string }>;
+  add(
+    key: NewKey,
+    signal: AbortSignal
+  ): Promise<{ key: KeyInfo; value: string }>;
   remove(id: string, signal: AbortSignal): Promise<void>;
 }
 

@@ -37,7 +37,14 @@ export interface Catalog {
    * document counts may be rough (completion asks on every Tab); a request that creates or
    * drops one clears it at once.
    */
-  listTargets(signal: AbortSignal, options?: { recent?: boolean }): Promise<TargetListing>;
+  listTargets(
+    signal: AbortSignal,
+    options?: { recent?: boolean }
+  ): Promise<TargetListing>;
   /** Field names of one index or collection for completion (cached with its mapping or schema). */
-  fieldNames(target: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]>;
+  fieldNames(
+    target: string,
+    signal: AbortSignal,
+    options?: FieldNameOptions
+  ): Promise<string[]>;
 }

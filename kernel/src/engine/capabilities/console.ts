@@ -3,7 +3,11 @@
  * shown. Exists because every engine has its own refusals, failures and answer shapes.
  */
 import type { ConsoleRequest, JsonValue, Refusal } from '../../console/cell';
-import type { AggregationTable, DocumentLayout, PartialFailure } from '../../../../contracts/mime-types';
+import type {
+  AggregationTable,
+  DocumentLayout,
+  PartialFailure
+} from '../../../../contracts/mime-types';
 import type { Column } from '../../../../contracts/columns';
 import type { EngineError } from '../errors';
 
@@ -12,14 +16,24 @@ export interface EngineResponse {
   status: number;
   headers: Record<string, string>;
   /** Parsed JSON when the body was JSON, the JSONL values for JSONL, else the text. */
-  body: { kind: 'json'; value: JsonValue; /** The body's UTF-8 bytes as sent (no byte-order mark), kept so the notebook can store the engine's exact answer. */ bytes?: Buffer } | { kind: 'jsonl'; values: JsonValue[] } | { kind: 'text'; text: string } | { kind: 'empty' };
+  body:
+    | {
+        kind: 'json';
+        value: JsonValue;
+        /** The body's UTF-8 bytes as sent (no byte-order mark), kept so the notebook can store the engine's exact answer. */ bytes?: Buffer;
+      }
+    | { kind: 'jsonl'; values: JsonValue[] }
+    | { kind: 'text'; text: string }
+    | { kind: 'empty' };
   elapsedMs: number;
   /** How the body was read when it is not what it says it is (invalid JSON, nested too deep), shown under the answer. */
   notice?: string;
 }
 
 /** One aggregation or facet table as a driver builds it (the payload's shape, with JSON cells). */
-export type AggregationResult = Omit<AggregationTable, 'rows'> & { rows: Record<string, JsonValue>[] };
+export type AggregationResult = Omit<AggregationTable, 'rows'> & {
+  rows: Record<string, JsonValue>[];
+};
 
 /** How a console response should be shown; render/ turns it into a MIME bundle. */
 export type ConsoleResult =
@@ -35,11 +49,16 @@ export type ConsoleResult =
     }
   | { kind: 'table'; rows: Record<string, JsonValue>[] }
   /** `fields`: the answer is a mapping or collection schema, listed field by field (dotted names). */
-  | { kind: 'json'; value: JsonValue; fields?: { field: string; type: string }[] }
+  | {
+      kind: 'json';
+      value: JsonValue;
+      fields?: { field: string; type: string }[];
+    }
   | { kind: 'text'; text: string };
 
 /** A response as shown: one result, or one per search of a several-search request (`_msearch`, `multi_search`), in order. */
-export type PresentedResult = ConsoleResult | { kind: 'searches'; searches: SearchPart[] };
+export type PresentedResult =
+  ConsoleResult | { kind: 'searches'; searches: SearchPart[] };
 
 /** One search of several: what it searched (index or collection), its own status and answer. */
 export interface SearchPart {
@@ -60,9 +79,15 @@ export interface EngineConsole {
   /** The request as a curl command line; the credential stays an environment variable reference. */
   curl(request: ConsoleRequest): string;
   /** The error a failed response means (status and the engine's own reason), or undefined. */
-  failure(request: ConsoleRequest, response: EngineResponse): EngineError | undefined;
+  failure(
+    request: ConsoleRequest,
+    response: EngineResponse
+  ): EngineError | undefined;
   /** Parts of a 2xx answer that failed (bulk items, searches, shards, import lines); empty when none did. */
-  partialFailures(request: ConsoleRequest, response: EngineResponse): PartialFailure[];
+  partialFailures(
+    request: ConsoleRequest,
+    response: EngineResponse
+  ): PartialFailure[];
   /** Decides how a response is shown (hits grid, table, JSON; one per search of several). */
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult;
 }

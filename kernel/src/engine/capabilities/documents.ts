@@ -4,7 +4,12 @@
  * its own way (a point in time, `filter_by`).
  */
 import type { JsonValue } from '../../console/cell';
-import type { GridView, OperatorInfo, SentRequest, ViewRequest } from '../../../../contracts/panel-protocol';
+import type {
+  GridView,
+  OperatorInfo,
+  SentRequest,
+  ViewRequest
+} from '../../../../contracts/panel-protocol';
 import type { RowKey, RowVersion } from '../../../../contracts/edit-protocol';
 import type { Column } from '../../../../contracts/columns';
 
@@ -59,8 +64,17 @@ export interface Documents {
    * Opens a reader filtered and sorted by the view and reads block 0 (which gives the exact
    * total). A filter the engine cannot take rejects with ViewRefusal before anything is sent.
    */
-  open(target: string, blockSize: number, view: GridView, signal: AbortSignal): Promise<OpenedGrid>;
+  open(
+    target: string,
+    blockSize: number,
+    view: GridView,
+    signal: AbortSignal
+  ): Promise<OpenedGrid>;
   /** A cell's whole value, read from the stored document (a cut cell shows only its start). */
-  wholeValue(row: RowKey, column: string, signal: AbortSignal): Promise<JsonValue>;
+  wholeValue(
+    row: RowKey,
+    column: string,
+    signal: AbortSignal
+  ): Promise<JsonValue>;
   readonly filters: FilterSyntax;
 }

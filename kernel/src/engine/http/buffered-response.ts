@@ -21,7 +21,12 @@ export interface BufferedResponse {
  * The signal is honoured at every stage: before a socket is assigned the promise rejects at
  * once (and the request is dropped when its turn comes), after that the socket is torn down.
  */
-export function bufferedRequest(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, signal: AbortSignal, bounds: AnswerBounds = {}): Promise<BufferedResponse> {
+export function bufferedRequest(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  signal: AbortSignal,
+  bounds: AnswerBounds = {}
+): Promise<BufferedResponse> {
   return new Promise((resolve, reject) => {
     const handler = new GatheringHandler(signal, bounds, resolve, reject);
     if (signal.aborted) {
@@ -60,7 +65,7 @@ export class CapPassedError extends SearchbookError {
     readonly maxBytes: number,
     /** Bytes of body when it passed the cap: announced by Content-Length, read, or once decompressed. */
     readonly reached: number,
-    readonly stage: 'announced' | 'read' | 'decoded',
+    readonly stage: 'announced' | 'read' | 'decoded'
   ) {
     super(`the answer passed the cap of ${maxBytes} bytes`);
   }
@@ -78,7 +83,7 @@ export class AnswerCutError extends SearchbookError {
     readonly status: number,
     /** Bytes of body read before the cut, where known. */
     readonly received: number | undefined,
-    readonly failure: unknown,
+    readonly failure: unknown
   ) {
     super(`the connection failed after answer ${status} had begun`);
   }
@@ -98,7 +103,7 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
     private readonly signal: AbortSignal,
     private readonly bounds: AnswerBounds,
     private readonly resolve: (response: BufferedResponse) => void,
-    private readonly reject: (err: unknown) => void,
+    private readonly reject: (err: unknown) => void
   ) {}
 
   /** An arrow, so it can be handed to the signal as it is and taken back. */
@@ -115,7 +120,9 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
    */
   startDeadline(): void {
     const ms = this.bounds.deadlineMs;
-    if (ms === undefined || this.settled) return;
+    if (ms === undefined || this.settled) {
+      return;
+    }
     this.deadline = setTimeout(() => {
       const err = new DeadlinePassedError(ms);
       this.fail(err);
@@ -125,14 +132,26 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    if (this.signal.aborted) controller.abort(abortReason(this.signal));
+    if (this.signal.aborted) {
+      controller.abort(abortReason(this.signal));
+    }
     // Its deadline passed while it waited for a socket: it is not sent at all.
-    else if (this.settled) controller.abort(new DeadlinePassedError(this.bounds.deadlineMs ?? 0));
+    else if (this.settled) {
+      controller.abort(new DeadlinePassedError(this.bounds.deadlineMs ?? 0));
+    }
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: AnswerHeaders): void {
-    if (this.settled) return;
-    if (this.bounds.attempt) this.bounds.attempt.answered = true;
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: AnswerHeaders
+  ): void {
+    if (this.settled) {
+      return;
+    }
+    if (this.bounds.attempt) {
+      this.bounds.attempt.answered = true;
+    }
     // 1xx answers come before the real one; only the last start counts.
     this.status = status;
     this.headers = headers;
@@ -140,27 +159,42 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
     const announced = Number(headers['content-length']);
     const max = this.bounds.maxBytes;
     // An answer that says up front it will not fit is not read at all.
-    if (max !== undefined && Number.isFinite(announced) && announced > max) return this.tooLarge(controller, announced, 'announced');
-    this.body = new Blocks(Number.isSafeInteger(announced) && announced > 0 ? announced : undefined);
+    if (max !== undefined && Number.isFinite(announced) && announced > max) {
+      return this.tooLarge(controller, announced, 'announced');
+    }
+    this.body = new Blocks(
+      Number.isSafeInteger(announced) && announced > 0 ? announced : undefined
+    );
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.settled) return;
+  onResponseData(
+    controller: Dispatcher.DispatchController,
+    chunk: Buffer
+  ): void {
+    if (this.settled) {
+      return;
+    }
     const size = this.received + chunk.length;
     const max = this.bounds.maxBytes;
-    if (max !== undefined && size > max) return this.tooLarge(controller, size, 'read');
+    if (max !== undefined && size > max) {
+      return this.tooLarge(controller, size, 'read');
+    }
     try {
       this.body.append(chunk);
     } catch (err) {
       // Memory refused: the request ends here, settled, rather than with a half-read body.
       this.fail(err);
-      return controller.abort(err instanceof Error ? err : new Error(String(err)));
+      return controller.abort(
+        err instanceof Error ? err : new Error(String(err))
+      );
     }
     this.received = size;
   }
 
   onResponseEnd(): void {
-    if (this.settled) return;
+    if (this.settled) {
+      return;
+    }
     let bytes: Buffer;
     try {
       bytes = this.body.joined();
@@ -172,13 +206,24 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
     this.resolve({ status: this.status, headers: this.headers, bytes });
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+  onResponseError(
+    _controller: Dispatcher.DispatchController,
+    err: Error
+  ): void {
     // A socket failing once the status came cut the answer short; timeouts, interrupts and the
     // cap are failures of their own and settle before they get here.
-    this.fail(this.status !== 0 ? new AnswerCutError(this.status, this.received, err) : err);
+    this.fail(
+      this.status !== 0
+        ? new AnswerCutError(this.status, this.received, err)
+        : err
+    );
   }
 
-  private tooLarge(controller: Dispatcher.DispatchController, reached: number, stage: CapPassedError['stage']): void {
+  private tooLarge(
+    controller: Dispatcher.DispatchController,
+    reached: number,
+    stage: CapPassedError['stage']
+  ): void {
     const err = new CapPassedError(this.bounds.maxBytes ?? 0, reached, stage);
     // Settled first, so the abort's own error callback finds nothing left to do.
     this.fail(err);
@@ -186,7 +231,9 @@ class GatheringHandler implements Dispatcher.DispatchHandler {
   }
 
   private fail(err: unknown): void {
-    if (this.settled) return;
+    if (this.settled) {
+      return;
+    }
     this.settle();
     this.reject(err);
   }
@@ -225,7 +272,13 @@ class Blocks {
     while (from < chunk.length) {
       let last = this.blocks.at(-1);
       if (!last || this.used === last.length) {
-        const size = !last && this.expected ? this.expected : Math.min(LARGEST_BLOCK, Math.max(FIRST_BLOCK, (last?.length ?? 0) * 2));
+        const size =
+          !last && this.expected
+            ? this.expected
+            : Math.min(
+                LARGEST_BLOCK,
+                Math.max(FIRST_BLOCK, (last?.length ?? 0) * 2)
+              );
         last = Buffer.allocUnsafeSlow(size);
         this.blocks.push(last);
         this.used = 0;
@@ -240,12 +293,18 @@ class Blocks {
   /** The whole body in one buffer of its own size. */
   joined(): Buffer {
     const [only] = this.blocks;
-    if (this.blocks.length === 1 && only && this.used === only.length) return only;
-    const parts = this.blocks.map((block, i) => (i === this.blocks.length - 1 ? block.subarray(0, this.used) : block));
+    if (this.blocks.length === 1 && only && this.used === only.length) {
+      return only;
+    }
+    const parts = this.blocks.map((block, i) =>
+      i === this.blocks.length - 1 ? block.subarray(0, this.used) : block
+    );
     return Buffer.concat(parts, this.total);
   }
 }
 
 function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new undiciErrors.RequestAbortedError();
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new undiciErrors.RequestAbortedError();
 }

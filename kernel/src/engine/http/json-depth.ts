@@ -25,15 +25,23 @@ export function nestingDepth(bytes: Buffer, limit = MAX_ANSWER_DEPTH): number {
       // Through the string: brackets inside it do not count.
       for (i++; i < length; i++) {
         const c = bytes[i];
-        if (c === QUOTE) break;
-        if (c === BACKSLASH) i++;
+        if (c === QUOTE) {
+          break;
+        }
+        if (c === BACKSLASH) {
+          i++;
+        }
       }
     } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
       if (++depth > deepest) {
         deepest = depth;
-        if (deepest > limit) return deepest;
+        if (deepest > limit) {
+          return deepest;
+        }
       }
-    } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) depth--;
+    } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+      depth--;
+    }
   }
   return deepest;
 }

@@ -11,21 +11,33 @@ const LITERAL = /true|false|null/y;
 class Fault {
   constructor(
     readonly offset: number,
-    readonly what: string,
+    readonly what: string
   ) {}
 }
 
 /** The offset and a description of the first fault; undefined when the text is valid JSON. */
-export function jsonFault(text: string): { offset: number; what: string } | undefined {
+export function jsonFault(
+  text: string
+): { offset: number; what: string } | undefined {
   let at = 0;
   const blanks = () => {
-    while (at < text.length && ' \t\n\r'.includes(text[at] as string)) at++;
+    while (at < text.length && ' \t\n\r'.includes(text[at] as string)) {
+      at++;
+    }
   };
-  const unexpected = (): Fault => new Fault(at, at >= text.length ? 'the text ends before the value does (a bracket or quote is not closed)' : `unexpected ${JSON.stringify(text[at])}`);
+  const unexpected = (): Fault =>
+    new Fault(
+      at,
+      at >= text.length
+        ? 'the text ends before the value does (a bracket or quote is not closed)'
+        : `unexpected ${JSON.stringify(text[at])}`
+    );
   const token = (pattern: RegExp): boolean => {
     pattern.lastIndex = at;
     const match = pattern.exec(text);
-    if (!match) return false;
+    if (!match) {
+      return false;
+    }
     at += match[0].length;
     return true;
   };
@@ -36,13 +48,19 @@ export function jsonFault(text: string): { offset: number; what: string } | unde
       const close = ch === '{' ? '}' : ']';
       at++;
       blanks();
-      if (text[at] === close) return void at++;
+      if (text[at] === close) {
+        return void at++;
+      }
       for (;;) {
         if (ch === '{') {
           blanks();
-          if (!token(STRING)) throw unexpected();
+          if (!token(STRING)) {
+            throw unexpected();
+          }
           blanks();
-          if (text[at] !== ':') throw unexpected();
+          if (text[at] !== ':') {
+            throw unexpected();
+          }
           at++;
         }
         value();
@@ -51,19 +69,27 @@ export function jsonFault(text: string): { offset: number; what: string } | unde
           at++;
           continue;
         }
-        if (text[at] === close) return void at++;
+        if (text[at] === close) {
+          return void at++;
+        }
         throw unexpected();
       }
     }
-    if (!token(STRING) && !token(NUMBER) && !token(LITERAL)) throw unexpected();
+    if (!token(STRING) && !token(NUMBER) && !token(LITERAL)) {
+      throw unexpected();
+    }
   };
   try {
     value();
     blanks();
-    if (at < text.length) throw unexpected();
+    if (at < text.length) {
+      throw unexpected();
+    }
     return undefined;
   } catch (err) {
-    if (err instanceof Fault) return { offset: err.offset, what: err.what };
+    if (err instanceof Fault) {
+      return { offset: err.offset, what: err.what };
+    }
     throw err;
   }
 }

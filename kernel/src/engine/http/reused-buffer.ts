@@ -9,7 +9,9 @@ export class ReusedBuffer {
 
   /** `size` bytes to write into; what a previous take or fill returned is overwritten. */
   take(size: number): Buffer {
-    if (this.buffer.length < size) this.buffer = Buffer.allocUnsafe(Math.max(size, this.buffer.length * 2));
+    if (this.buffer.length < size) {
+      this.buffer = Buffer.allocUnsafe(Math.max(size, this.buffer.length * 2));
+    }
     return this.buffer.subarray(0, size);
   }
 
@@ -18,7 +20,9 @@ export class ReusedBuffer {
     let length = 0;
     for await (const chunk of chunks) {
       if (length + chunk.length > this.buffer.length) {
-        const grown = Buffer.allocUnsafe(Math.max(length + chunk.length, this.buffer.length * 2));
+        const grown = Buffer.allocUnsafe(
+          Math.max(length + chunk.length, this.buffer.length * 2)
+        );
         this.buffer.copy(grown, 0, 0, length);
         this.buffer = grown;
       }

@@ -4,11 +4,17 @@ import type { ConnectArgs } from '../../engine/connect-options';
 export type Auth = 'basic' | 'apikey' | 'none';
 
 /** The auth method, as %connect chooses it when none is written: an API key, else a username, else none. */
-export function authOf(p: { auth?: Auth | undefined; username?: string | undefined; api_key?: unknown }): Auth {
+export function authOf(p: {
+  auth?: Auth | undefined;
+  username?: string | undefined;
+  api_key?: unknown;
+}): Auth {
   return p.auth ?? (p.api_key ? 'apikey' : p.username ? 'basic' : 'none');
 }
 
 /** The same choice for `%connect` arguments: without auth=, the credentials given choose the method. */
-export function authOfArgs(args: Pick<ConnectArgs, 'auth' | 'key' | 'user'>): Auth {
+export function authOfArgs(
+  args: Pick<ConnectArgs, 'auth' | 'key' | 'user'>
+): Auth {
   return args.auth ?? (args.key ? 'apikey' : args.user ? 'basic' : 'none');
 }

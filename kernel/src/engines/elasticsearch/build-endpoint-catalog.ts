@@ -9,14 +9,20 @@ import { extractCatalog } from './endpoint-catalog';
 import { compactCatalogPath, specPath } from './endpoints';
 
 async function main(): Promise<void> {
-  const catalog = extractCatalog(JSON.parse(await readFile(specPath(), 'utf8')));
+  const catalog = extractCatalog(
+    JSON.parse(await readFile(specPath(), 'utf8'))
+  );
   const target = compactCatalogPath();
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, JSON.stringify(catalog));
-  process.stdout.write(`Wrote ${catalog.length} Elasticsearch endpoints to ${target}\n`);
+  process.stdout.write(
+    `Wrote ${catalog.length} Elasticsearch endpoints to ${target}\n`
+  );
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Could not build the Elasticsearch endpoint catalog: ${String(error)}\n`);
+  process.stderr.write(
+    `Could not build the Elasticsearch endpoint catalog: ${String(error)}\n`
+  );
   process.exitCode = 1;
 });

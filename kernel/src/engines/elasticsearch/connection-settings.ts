@@ -12,16 +12,18 @@ const VERIFICATION: Record<Exclude<SslMode, 'disabled'>, TlsVerification> = {
   preferred: 'none',
   required: 'none',
   'verify-ca': 'chain',
-  'verify-identity': 'identity',
+  'verify-identity': 'identity'
 };
 
 export const UNTRUSTED_CERTIFICATE_ADVICE =
   'For a self-signed certificate use ssl=required or add skip_verify; to keep verifying, give the CA that signed it with ca=<PEM file> (an 8.x node writes it to config/certs/http_ca.crt).';
 
-export function elasticsearchConnectionSettings(args: ConnectArgs): EngineConnectionSettings {
+export function elasticsearchConnectionSettings(
+  args: ConnectArgs
+): EngineConnectionSettings {
   return {
     headers: authorizationHeader(args),
-    verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl],
+    verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl]
   };
 }
 
@@ -29,7 +31,13 @@ export function elasticsearchConnectionSettings(args: ConnectArgs): EngineConnec
 function authorizationHeader(args: ConnectArgs): Record<string, string> {
   const auth = authOfArgs(args);
   // The key is the `encoded` value of the create-API-key answer (base64 of id:api_key), sent verbatim.
-  if (auth === 'apikey' && args.key) return { authorization: `ApiKey ${args.key}` };
-  if (auth === 'basic' && args.user) return { authorization: `Basic ${Buffer.from(`${args.user}:${args.password ?? ''}`).toString('base64')}` };
+  if (auth === 'apikey' && args.key) {
+    return { authorization: `ApiKey ${args.key}` };
+  }
+  if (auth === 'basic' && args.user) {
+    return {
+      authorization: `Basic ${Buffer.from(`${args.user}:${args.password ?? ''}`).toString('base64')}`
+    };
+  }
   return {};
 }

@@ -35,7 +35,7 @@ const NAMED: Record<string, string> = {
   hour_minute: '\\d{2}:\\d{2}',
   hour_minute_second: '\\d{2}:\\d{2}:\\d{2}',
   time: `\\d{2}:\\d{2}:\\d{2}${FRACTION}${ZONE}`,
-  time_no_millis: `\\d{2}:\\d{2}:\\d{2}${ZONE}`,
+  time_no_millis: `\\d{2}:\\d{2}:\\d{2}${ZONE}`
 };
 
 /** Java date pattern letters this checker reads, by run length. */
@@ -69,18 +69,24 @@ function letterPattern(letter: string, count: number): string | undefined {
 /** A Java-style pattern as a regular expression, or undefined when it uses letters not read here. */
 function customPattern(format: string): string | undefined {
   let out = '';
-  for (let i = 0; i < format.length; ) {
+  for (let i = 0; i < format.length;) {
     const ch = format[i] as string;
     if (ch === "'") {
       const end = format.indexOf("'", i + 1);
-      if (end < 0) return undefined;
+      if (end < 0) {
+        return undefined;
+      }
       out += end === i + 1 ? "'" : escape(format.slice(i + 1, end));
       i = end + 1;
     } else if (/[A-Za-z]/.test(ch)) {
       let count = 1;
-      while (format[i + count] === ch) count++;
+      while (format[i + count] === ch) {
+        count++;
+      }
       const part = letterPattern(ch, count);
-      if (part === undefined) return undefined;
+      if (part === undefined) {
+        return undefined;
+      }
       out += part;
       i += count;
     } else if (ch === '[' || ch === ']') {
@@ -107,25 +113,54 @@ function alternativePattern(alternative: string): string | undefined {
 
 /** A calendar date that does not exist (2024-02-30, month 13) in an ISO-shaped text. */
 function impossibleDate(text: string): boolean {
-  const match = /^(\d{4})-?(\d{2})-?(\d{2})?(?:T(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?)?/.exec(text);
-  if (!match) return false;
-  const [, y, mo, d, h, mi, s] = match.map((v) => (v === undefined ? undefined : Number(v)));
-  if (mo !== undefined && (mo < 1 || mo > 12)) return true;
+  const match =
+    /^(\d{4})-?(\d{2})-?(\d{2})?(?:T(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?)?/.exec(
+      text
+    );
+  if (!match) {
+    return false;
+  }
+  const [, y, mo, d, h, mi, s] = match.map(v =>
+    v === undefined ? undefined : Number(v)
+  );
+  if (mo !== undefined && (mo < 1 || mo > 12)) {
+    return true;
+  }
   if (d !== undefined && y !== undefined && mo !== undefined) {
     const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-    if (d < 1 || d > days) return true;
+    if (d < 1 || d > days) {
+      return true;
+    }
   }
-  return (h !== undefined && h > 23) || (mi !== undefined && mi > 59) || (s !== undefined && s > 59);
+  return (
+    (h !== undefined && h > 23) ||
+    (mi !== undefined && mi > 59) ||
+    (s !== undefined && s > 59)
+  );
 }
 
 /** Undefined when the text fits one alternative (or one cannot be checked here); else the formats it misses. */
-export function dateMisfit(text: string, format: string | undefined): string | undefined {
+export function dateMisfit(
+  text: string,
+  format: string | undefined
+): string | undefined {
   const formats = format ?? DEFAULT_DATE_FORMAT;
   const alternatives = formats.split('||');
   for (const alternative of alternatives) {
     const pattern = alternativePattern(alternative);
-    if (pattern === undefined) return undefined;
-    if (new RegExp(`^${pattern}$`).test(text) && !(/^\d{4}/.test(text) && !/^epoch_/.test(alternative.trim()) && impossibleDate(text))) return undefined;
+    if (pattern === undefined) {
+      return undefined;
+    }
+    if (
+      new RegExp(`^${pattern}$`).test(text) &&
+      !(
+        /^\d{4}/.test(text) &&
+        !/^epoch_/.test(alternative.trim()) &&
+        impossibleDate(text)
+      )
+    ) {
+      return undefined;
+    }
   }
   return formats;
 }

@@ -7,7 +7,12 @@ import { z } from 'zod';
 import type { ConnectArgs } from '../../engine/connect-options';
 import type { EngineDescriptor } from '../../engine/engine-module';
 import { authOf, authOfArgs } from './auth';
-import { PROFILE_COMMON_FIELDS, ProfilePortSchema, SecretRefSchema, type StoredProfile } from '../../engine/profile-fields';
+import {
+  PROFILE_COMMON_FIELDS,
+  ProfilePortSchema,
+  SecretRefSchema,
+  type StoredProfile
+} from '../../engine/profile-fields';
 
 export const ElasticsearchProfileSchema = z
   .strictObject({
@@ -19,47 +24,78 @@ export const ElasticsearchProfileSchema = z
     username: z.string().min(1).optional(),
     password: SecretRefSchema.optional(),
     /** The `encoded` value of the create-API-key answer, sent verbatim. */
-    api_key: SecretRefSchema.optional(),
+    api_key: SecretRefSchema.optional()
   })
   .superRefine((p, ctx) => {
     const auth = authOf(p);
-    if (auth === 'basic' && !p.username) ctx.addIssue({ code: 'custom', path: ['username'], message: 'auth is "basic", so a username is needed (or set "auth": "apikey" or "none")' });
-    if (auth !== 'basic' && p.password) ctx.addIssue({ code: 'custom', path: ['password'], message: `a password is only used with "auth": "basic" (auth is "${auth}")` });
-    if (auth !== 'apikey' && p.api_key) ctx.addIssue({ code: 'custom', path: ['api_key'], message: `an API key is only used with "auth": "apikey" (auth is "${auth}")` });
+    if (auth === 'basic' && !p.username) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['username'],
+        message:
+          'auth is "basic", so a username is needed (or set "auth": "apikey" or "none")'
+      });
+    }
+    if (auth !== 'basic' && p.password) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['password'],
+        message: `a password is only used with "auth": "basic" (auth is "${auth}")`
+      });
+    }
+    if (auth !== 'apikey' && p.api_key) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['api_key'],
+        message: `an API key is only used with "auth": "apikey" (auth is "${auth}")`
+      });
+    }
   });
 type ElasticsearchProfile = z.infer<typeof ElasticsearchProfileSchema>;
 
 /** A profile the profiles file has already checked against the schema above. */
-const own = (profile: StoredProfile): ElasticsearchProfile => ElasticsearchProfileSchema.parse(profile);
+const own = (profile: StoredProfile): ElasticsearchProfile =>
+  ElasticsearchProfileSchema.parse(profile);
 
 export const elasticsearchEngine: EngineDescriptor = {
   name: 'elasticsearch',
   displayName: 'Elasticsearch',
   targetNoun: 'index',
   namePrefix: 'es',
-  docs: { text: 'Elasticsearch REST APIs', url: 'https://www.elastic.co/docs/api/doc/elasticsearch/' },
+  docs: {
+    text: 'Elasticsearch REST APIs',
+    url: 'https://www.elastic.co/docs/api/doc/elasticsearch/'
+  },
   defaultPort: () => 9200,
   connect: {
     example: '%connect elasticsearch http://localhost:9200',
     usage: [
       '%connect elasticsearch http://localhost:9200 [auth=basic user=elastic password=${env:ES_PASSWORD}]',
-      '%connect elasticsearch https://localhost:9200 auth=apikey key=${env:ES_API_KEY} [ssl=verify-identity ca=/path/ca.pem]',
+      '%connect elasticsearch https://localhost:9200 auth=apikey key=${env:ES_API_KEY} [ssl=verify-identity ca=/path/ca.pem]'
     ],
     addressForm: '<url>',
     shownAsUrl: true,
-    nameTheEngine: (shown) => `%connect elasticsearch ${shown} [options]`,
+    nameTheEngine: shown => `%connect elasticsearch ${shown} [options]`,
     refuseAddress: () => undefined,
     refuseOptions: () => undefined,
-    refuseSave: (args) =>
-      args.auth === 'basic' && args.user === undefined ? '%connect: auth=basic needs user=<name> (or a user in the URL, https://elastic@host:9200) to be saved as a profile.' : undefined,
+    refuseSave: args =>
+      args.auth === 'basic' && args.user === undefined
+        ? '%connect: auth=basic needs user=<name> (or a user in the URL, https://elastic@host:9200) to be saved as a profile.'
+        : undefined
   },
   secrets: {
-    password: { field: 'password', label: 'password', describe: (args) => `the password of ${args.user ?? 'the user'}` },
-    key: { field: 'api_key', label: 'API key', describe: () => 'the API key' },
+    password: {
+      field: 'password',
+      label: 'password',
+      describe: args => `the password of ${args.user ?? 'the user'}`
+    },
+    key: { field: 'api_key', label: 'API key', describe: () => 'the API key' }
   },
   secretsUsed(args) {
     const auth = authOfArgs(args);
-    if (auth === 'basic') return args.user !== undefined ? ['password'] : [];
+    if (auth === 'basic') {
+      return args.user !== undefined ? ['password'] : [];
+    }
     return auth === 'apikey' ? ['key'] : [];
   },
   profile: {
@@ -69,33 +105,53 @@ export const elasticsearchEngine: EngineDescriptor = {
       const p = own(profile);
       // Decided before the secrets are fetched, as the %connect line would decide it with them.
       return {
-        args: { auth: authOf(p), ...(p.username !== undefined ? { user: p.username } : {}) },
-        refs: { ...(p.password !== undefined ? { password: p.password } : {}), ...(p.api_key !== undefined ? { api_key: p.api_key } : {}) },
+        args: {
+          auth: authOf(p),
+          ...(p.username !== undefined ? { user: p.username } : {})
+        },
+        refs: {
+          ...(p.password !== undefined ? { password: p.password } : {}),
+          ...(p.api_key !== undefined ? { api_key: p.api_key } : {})
+        }
       };
     },
     fromConnection(common, args, secrets) {
       const auth = authOfArgs(args);
-      return { engine: 'elasticsearch', ...common, auth, ...(args.user !== undefined && auth === 'basic' ? { username: args.user } : {}), ...secrets };
+      return {
+        engine: 'elasticsearch',
+        ...common,
+        auth,
+        ...(args.user !== undefined && auth === 'basic'
+          ? { username: args.user }
+          : {}),
+        ...secrets
+      };
     },
-    auth: (profile) => authOf(own(profile)),
+    auth: profile => authOf(own(profile)),
     secretInUse(profile) {
       const p = own(profile);
       const auth = authOf(p);
-      return auth === 'basic' ? p.password : auth === 'apikey' ? p.api_key : null;
+      return auth === 'basic'
+        ? p.password
+        : auth === 'apikey'
+          ? p.api_key
+          : null;
     },
     secretRefs(profile) {
       const p = own(profile);
-      return [p.api_key, p.password].filter((ref) => ref !== undefined);
+      return [p.api_key, p.password].filter(ref => ref !== undefined);
     },
-    user: (profile) => own(profile).username,
+    user: profile => own(profile).username
   },
   completion: {
     targetOfPath([first]) {
-      if (!first || first.startsWith('_') || first.includes('${')) return undefined;
+      if (!first || first.startsWith('_') || first.includes('${')) {
+        return undefined;
+      }
       return first;
     },
     // Sliced point-in-time export reads N cursors in parallel.
-    exportOptions: ['slices='],
+    exportOptions: ['slices=']
   },
-  load: async () => (await import('./engine-module')).elasticsearchModule,
+  load: async () => (await import('./engine-module')).elasticsearchModule
 };

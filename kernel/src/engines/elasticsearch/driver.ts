@@ -2,7 +2,11 @@ import { ELASTICSEARCH_SQL_ADVICE } from './sql-advice';
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
 import type { Driver, EngineIdentity } from '../../engine/driver';
-import type { EngineConsole, EngineResponse, PresentedResult } from '../../engine/capabilities/console';
+import type {
+  EngineConsole,
+  EngineResponse,
+  PresentedResult
+} from '../../engine/capabilities/console';
 import type { Catalog } from '../../engine/capabilities/catalog';
 import type { Documents } from '../../engine/capabilities/documents';
 import type { DocumentWrites } from '../../engine/capabilities/writes';
@@ -10,7 +14,7 @@ import type { TargetActions } from '../../engine/capabilities/target-actions';
 import type { DocumentExport } from '../../engine/capabilities/export';
 import type { AdminSections } from '../../engine/capabilities/admin';
 import { documentWrites, wholeValue } from '../../engine/edit-runner';
-import { ConnectionFailedError, EngineError } from '../../engine/errors';
+import { ConnectionFailedError, type EngineError } from '../../engine/errors';
 import { targetSegment } from '../../engine/grid-request';
 import { sendWithStructure } from '../../engine/structure-cache';
 import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
@@ -45,47 +49,97 @@ export class ElasticsearchDriver implements Driver {
     this.console = new ElasticsearchConsole(transport, structure);
     this.catalog = {
       endpoints: () => loadEndpoints(),
-      listTargets: (signal, options) => (options?.recent ? structure.recentTargets(signal) : listIndices(transport, signal, { counts: true })),
-      fieldNames: (target, signal, options) => structure.fieldNames(target, signal, options),
+      listTargets: (signal, options) =>
+        options?.recent
+          ? structure.recentTargets(signal)
+          : listIndices(transport, signal, { counts: true }),
+      fieldNames: (target, signal, options) =>
+        structure.fieldNames(target, signal, options)
     };
     const edits = new ElasticsearchEdits(
       transport,
       (index, signal) => structure.tree(index, signal),
-      ({ method, path, query }) => structure.noteRequest({ kind: 'request', method, path, query, line: 1 }),
+      ({ method, path, query }) =>
+        structure.noteRequest({ kind: 'request', method, path, query, line: 1 })
     );
     this.documents = {
       open: async (target, blockSize, view, signal) => {
         const tree = structure.tree(targetSegment(target), signal);
         // A view is translated before the point in time opens, so a refused filter sends nothing;
         // the whole target in engine order needs no mapping first, and reads it meanwhile.
-        const { query, sort, sortedBy, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
-        const opened = await openPointInTimeReader({ transport, target, blockSize, tree, query, sort }, signal);
-        return { ...opened, notes, sortedBy, request: searchRequest(transport, target, blockSize, query, sort) };
+        const { query, sort, sortedBy, notes } = searchOfView(
+          view,
+          isEmptyView(view) ? undefined : await tree
+        );
+        const opened = await openPointInTimeReader(
+          { transport, target, blockSize, tree, query, sort },
+          signal
+        );
+        return {
+          ...opened,
+          notes,
+          sortedBy,
+          request: searchRequest(transport, target, blockSize, query, sort)
+        };
       },
-      wholeValue: (row, column, signal) => wholeValue((r, s) => edits.currentRow(r, s), row, column, signal),
-      filters: { matchCase: true, operators: OPERATORS, rawHint: 'query string, e.g. name:Widget AND price:>10' },
+      wholeValue: (row, column, signal) =>
+        wholeValue((r, s) => edits.currentRow(r, s), row, column, signal),
+      filters: {
+        matchCase: true,
+        operators: OPERATORS,
+        rawHint: 'query string, e.g. name:Widget AND price:>10'
+      }
     };
     this.writes = documentWrites(edits.writes);
     this.targetActions = edits;
-    this.export = { open: (request, signal) => openElasticsearchExport(transport, request, (target) => structure.tree(target, signal), signal) };
+    this.export = {
+      open: (request, signal) =>
+        openElasticsearchExport(
+          transport,
+          request,
+          target => structure.tree(target, signal),
+          signal
+        )
+    };
     const overview = new ClusterOverview(transport);
-    this.admin = { offers: { metrics: { title: OVERVIEW_TITLE, refreshMs: 2000 } }, metrics: (signal) => overview.read(signal) };
+    this.admin = {
+      offers: { metrics: { title: OVERVIEW_TITLE, refreshMs: 2000 } },
+      metrics: signal => overview.read(signal)
+    };
   }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
-    const response = await this.transport.send({ method: 'GET', path: '/', query: '' }, signal);
+    const response = await this.transport.send(
+      { method: 'GET', path: '/', query: '' },
+      signal
+    );
     const failure = elasticsearchFailure(response);
-    if (failure?.code === 'SEARCHBOOK_ERR_AUTHENTICATION_FAILED') throw failure;
-    const body = response.body.kind === 'json' ? asObject(response.body.value) : undefined;
+    if (failure?.code === 'SEARCHBOOK_ERR_AUTHENTICATION_FAILED') {
+      throw failure;
+    }
+    const body =
+      response.body.kind === 'json' ? asObject(response.body.value) : undefined;
     const version = asObject(body?.version)?.number;
     if (response.status !== 200 || typeof version !== 'string') {
-      throw new ConnectionFailedError(`Connection failed: GET / answered ${response.status} without an Elasticsearch version; is this an Elasticsearch address?`, response.status);
+      throw new ConnectionFailedError(
+        `Connection failed: GET / answered ${response.status} without an Elasticsearch version; is this an Elasticsearch address?`,
+        response.status
+      );
     }
     const warnings: string[] = [];
     const major = Number(version.split('.')[0]);
-    if (major !== 7 && major !== 8) warnings.push(`Elasticsearch ${version} is not a supported version (7.x and 8.x are); requests are sent as written.`);
-    if (response.headers['x-elastic-product'] !== 'Elasticsearch' && major >= 7) {
-      warnings.push('The server did not send the X-Elastic-Product header: it may be a fork of Elasticsearch, which searchbook does not support.');
+    if (major !== 7 && major !== 8) {
+      warnings.push(
+        `Elasticsearch ${version} is not a supported version (7.x and 8.x are); requests are sent as written.`
+      );
+    }
+    if (
+      response.headers['x-elastic-product'] !== 'Elasticsearch' &&
+      major >= 7
+    ) {
+      warnings.push(
+        'The server did not send the X-Elastic-Product header: it may be a fork of Elasticsearch, which searchbook does not support.'
+      );
     }
     return { version, warnings };
   }
@@ -101,7 +155,7 @@ class ElasticsearchConsole implements EngineConsole {
 
   constructor(
     private readonly transport: Transport,
-    private readonly structure: ElasticsearchStructure,
+    private readonly structure: ElasticsearchStructure
   ) {}
 
   /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
@@ -117,15 +171,25 @@ class ElasticsearchConsole implements EngineConsole {
     return curlOfRequest(request, curlTarget(this.transport));
   }
 
-  failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
+  failure(
+    _request: ConsoleRequest,
+    response: EngineResponse
+  ): EngineError | undefined {
     return elasticsearchFailure(response);
   }
 
-  partialFailures(_request: ConsoleRequest, response: EngineResponse): PartialFailure[] {
+  partialFailures(
+    _request: ConsoleRequest,
+    response: EngineResponse
+  ): PartialFailure[] {
     return elasticsearchPartialFailures(response);
   }
 
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
-    return presentElasticsearch(request, response, this.structure.treeFor(request, response));
+    return presentElasticsearch(
+      request,
+      response,
+      this.structure.treeFor(request, response)
+    );
   }
 }

@@ -10,11 +10,21 @@
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
-import type { ChangeResult, RowKey, RowVersion, TargetAction, TargetActionId } from '../../../../contracts/edit-protocol';
+import type {
+  ChangeResult,
+  RowKey,
+  RowVersion,
+  TargetAction,
+  TargetActionId
+} from '../../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
 import { asObject } from '../../engine/document-columns';
 import type { EngineResponse } from '../../engine/capabilities/console';
-import type { EngineWrites, TypedChange, WriteRequest } from '../../engine/edit-runner';
+import type {
+  EngineWrites,
+  TypedChange,
+  WriteRequest
+} from '../../engine/edit-runner';
 import type { TargetActions } from '../../engine/capabilities/target-actions';
 import { holdsFields, nestFields } from '../../engine/edit-values';
 import type { FieldTree } from '../../engine/field-tree';
@@ -32,25 +42,55 @@ const WriteAnswer = z
     _id: z.string(),
     _seq_no: z.number().int().nonnegative().optional(),
     _primary_term: z.number().int().positive().optional(),
-    get: z.object({ _source: z.unknown().optional() }).loose().optional(),
+    get: z.object({ _source: z.unknown().optional() }).loose().optional()
   })
   .loose();
-const MgetAnswer = z.object({ docs: z.array(z.object({ _id: z.string(), found: z.boolean().optional(), _source: z.unknown().optional() }).loose()) }).loose();
-const GetAnswer = z.object({ found: z.boolean(), _source: z.unknown().optional(), _seq_no: z.number().int().nonnegative().optional(), _primary_term: z.number().int().positive().optional() }).loose();
+const MgetAnswer = z
+  .object({
+    docs: z.array(
+      z
+        .object({
+          _id: z.string(),
+          found: z.boolean().optional(),
+          _source: z.unknown().optional()
+        })
+        .loose()
+    )
+  })
+  .loose();
+const GetAnswer = z
+  .object({
+    found: z.boolean(),
+    _source: z.unknown().optional(),
+    _seq_no: z.number().int().nonnegative().optional(),
+    _primary_term: z.number().int().positive().optional()
+  })
+  .loose();
 
 function segment(name: string): string {
   return encodeURIComponent(name);
 }
 
 function versionQuery(version: RowVersion | undefined): string {
-  return version ? `&if_seq_no=${version.seqNo}&if_primary_term=${version.primaryTerm}` : '';
+  return version
+    ? `&if_seq_no=${version.seqNo}&if_primary_term=${version.primaryTerm}`
+    : '';
 }
 
-function versionOf(answer: { _seq_no?: number | undefined; _primary_term?: number | undefined }): { version?: RowVersion } {
-  return answer._seq_no !== undefined && answer._primary_term !== undefined ? { version: { seqNo: answer._seq_no, primaryTerm: answer._primary_term } } : {};
+function versionOf(answer: {
+  _seq_no?: number | undefined;
+  _primary_term?: number | undefined;
+}): { version?: RowVersion } {
+  return answer._seq_no !== undefined && answer._primary_term !== undefined
+    ? { version: { seqNo: answer._seq_no, primaryTerm: answer._primary_term } }
+    : {};
 }
 
-export function elasticsearchRequest({ change, fields, keys }: TypedChange): WriteRequest {
+export function elasticsearchRequest({
+  change,
+  fields,
+  keys
+}: TypedChange): WriteRequest {
   switch (change.kind) {
     case 'update':
       // `_source=true`: the answer carries the document as stored, for the grid to show. The
@@ -60,19 +100,34 @@ export function elasticsearchRequest({ change, fields, keys }: TypedChange): Wri
         method: 'POST',
         path: `/${segment(change.row.index)}/_update/${segment(change.row.id)}`,
         query: `refresh=wait_for&_source=true${versionQuery(change.version)}`,
-        body: { doc: nestFields(fields, (name) => keys?.[name] ?? name.split('.')) },
+        body: {
+          doc: nestFields(fields, name => keys?.[name] ?? name.split('.'))
+        }
       };
     case 'insert':
-      if (change.id === undefined) return { method: 'POST', path: `/${segment(change.index)}/_doc`, query: 'refresh=wait_for', body: nestFields(fields) };
+      if (change.id === undefined) {
+        return {
+          method: 'POST',
+          path: `/${segment(change.index)}/_doc`,
+          query: 'refresh=wait_for',
+          body: nestFields(fields)
+        };
+      }
       return {
         method: 'PUT',
         path: `/${segment(change.index)}/_doc/${segment(change.id)}`,
         // With a version the user chose to replace that document; otherwise never replace one.
-        query: change.version ? `refresh=wait_for${versionQuery(change.version)}` : 'op_type=create&refresh=wait_for',
-        body: nestFields(fields),
+        query: change.version
+          ? `refresh=wait_for${versionQuery(change.version)}`
+          : 'op_type=create&refresh=wait_for',
+        body: nestFields(fields)
       };
     case 'delete':
-      return { method: 'DELETE', path: `/${segment(change.row.index)}/_doc/${segment(change.row.id)}`, query: `refresh=wait_for${versionQuery(change.version)}` };
+      return {
+        method: 'DELETE',
+        path: `/${segment(change.row.index)}/_doc/${segment(change.row.id)}`,
+        query: `refresh=wait_for${versionQuery(change.version)}`
+      };
   }
 }
 
@@ -82,31 +137,59 @@ export class ElasticsearchEdits implements TargetActions {
 
   constructor(
     private readonly transport: Transport,
-    private readonly structure: (index: string, signal: AbortSignal) => Promise<FieldTree | undefined>,
+    private readonly structure: (
+      index: string,
+      signal: AbortSignal
+    ) => Promise<FieldTree | undefined>,
     /** Told of each write: cached mappings it may change are dropped. */
-    private readonly noted: (request: WriteRequest) => void,
+    private readonly noted: (request: WriteRequest) => void
   ) {
     this.writes = {
       transport,
       tree: (index, signal) => structure(segment(index), signal),
       typeValue: typeElasticsearchValue,
-      request: async (typed) => elasticsearchRequest(typed),
-      outcome: (typed, response, sent, signal) => this.outcome(typed, response, sent, signal),
+      request: async typed => elasticsearchRequest(typed),
+      outcome: (typed, response, sent, signal) =>
+        this.outcome(typed, response, sent, signal),
       noteWrite: noted,
-      storedDocuments: (index, ids, signal) => this.storedDocuments(index, ids, signal),
+      storedDocuments: (index, ids, signal) =>
+        this.storedDocuments(index, ids, signal)
     };
   }
 
-  private async storedDocuments(index: string, ids: string[], signal: AbortSignal): Promise<Map<string, JsonValue>> {
-    const response = await this.transport.send({ method: 'POST', path: `/${segment(index)}/_mget`, query: '', body: { kind: 'json', value: { ids } } }, signal);
+  private async storedDocuments(
+    index: string,
+    ids: string[],
+    signal: AbortSignal
+  ): Promise<Map<string, JsonValue>> {
+    const response = await this.transport.send(
+      {
+        method: 'POST',
+        path: `/${segment(index)}/_mget`,
+        query: '',
+        body: { kind: 'json', value: { ids } }
+      },
+      signal
+    );
     const failure = elasticsearchFailure(response);
-    if (failure) throw failure;
-    const { docs } = MgetAnswer.parse(response.body.kind === 'json' ? response.body.value : null);
-    return new Map(docs.filter((doc) => doc.found === true).map((doc) => [doc._id, (doc._source ?? {}) as JsonValue]));
+    if (failure) {
+      throw failure;
+    }
+    const { docs } = MgetAnswer.parse(
+      response.body.kind === 'json' ? response.body.value : null
+    );
+    return new Map(
+      docs
+        .filter(doc => doc.found === true)
+        .map(doc => [doc._id, (doc._source ?? {}) as JsonValue])
+    );
   }
 
   /** The stored document as a grid row; undefined when it is gone. */
-  async currentRow(row: RowKey, signal: AbortSignal): Promise<Record<string, JsonValue> | undefined> {
+  async currentRow(
+    row: RowKey,
+    signal: AbortSignal
+  ): Promise<Record<string, JsonValue> | undefined> {
     return (await this.current(row, signal))?.row;
   }
 
@@ -117,24 +200,54 @@ export class ElasticsearchEdits implements TargetActions {
         action: 'delete',
         label: 'Delete index',
         request: `DELETE /${targetSegment(target)}`,
-        ...(several ? { unavailable: `${target} may name several indices; delete names one index: open that index from the list and delete it there.` } : {}),
-      },
+        ...(several
+          ? {
+              unavailable: `${target} may name several indices; delete names one index: open that index from the list and delete it there.`
+            }
+          : {})
+      }
     ];
   }
 
-  async run(target: string, action: TargetActionId, signal: AbortSignal): Promise<{ request: SentRequest; message: string }> {
-    if (action !== 'delete') throw new Error(`Elasticsearch has no "${action}" for an index (it has no truncate); delete its documents with POST /${target}/_delete_by_query in a cell.`);
+  async run(
+    target: string,
+    action: TargetActionId,
+    signal: AbortSignal
+  ): Promise<{ request: SentRequest; message: string }> {
+    if (action !== 'delete') {
+      throw new Error(
+        `Elasticsearch has no "${action}" for an index (it has no truncate); delete its documents with POST /${target}/_delete_by_query in a cell.`
+      );
+    }
     const sent: SentRequest[] = [];
-    const request: WriteRequest = { method: 'DELETE', path: `/${targetSegment(target)}`, query: '' };
+    const request: WriteRequest = {
+      method: 'DELETE',
+      path: `/${targetSegment(target)}`,
+      query: ''
+    };
     try {
-      await sendGridRequest(this.transport, { method: request.method, path: request.path }, elasticsearchFailure, sent, signal);
+      await sendGridRequest(
+        this.transport,
+        { method: request.method, path: request.path },
+        elasticsearchFailure,
+        sent,
+        signal
+      );
     } finally {
       this.noted(request);
     }
-    return { request: sent[0] as SentRequest, message: `Deleted index ${target}.` };
+    return {
+      request: sent[0] as SentRequest,
+      message: `Deleted index ${target}.`
+    };
   }
 
-  private async outcome(typed: TypedChange, response: EngineResponse, sent: SentRequest, signal: AbortSignal): Promise<ChangeResult> {
+  private async outcome(
+    typed: TypedChange,
+    response: EngineResponse,
+    sent: SentRequest,
+    signal: AbortSignal
+  ): Promise<ChangeResult> {
     const { change } = typed;
     const key = change.key;
     const body = response.body.kind === 'json' ? response.body.value : null;
@@ -142,43 +255,116 @@ export class ElasticsearchEdits implements TargetActions {
       const answer = WriteAnswer.parse(body);
       const row = { index: answer._index, id: answer._id };
       // A new row is stored as sent (the grid shows it with the id the engine gave); an update answers the stored document.
-      const source = change.kind === 'insert' ? readValue(nestFields(typed.fields)) : change.kind === 'update' ? answer.get?._source : undefined;
-      const document = source !== undefined ? { document: await this.gridRow(row, source as JsonValue, signal) } : {};
-      return { key, status: 'saved', row, ...versionOf(answer), ...document, request: sent };
+      const source =
+        change.kind === 'insert'
+          ? readValue(nestFields(typed.fields))
+          : change.kind === 'update'
+            ? answer.get?._source
+            : undefined;
+      const document =
+        source !== undefined
+          ? { document: await this.gridRow(row, source as JsonValue, signal) }
+          : {};
+      return {
+        key,
+        status: 'saved',
+        row,
+        ...versionOf(answer),
+        ...document,
+        request: sent
+      };
     }
     const failure = elasticsearchFailure(response);
     if (response.status === 409 || goneMeanwhile(change.kind, response)) {
-      const row = change.kind === 'insert' ? { index: change.index, id: change.id ?? '' } : change.row;
+      const row =
+        change.kind === 'insert'
+          ? { index: change.index, id: change.id ?? '' }
+          : change.row;
       const current = await this.current(row, signal);
       // A save sent again after its answer was lost (a restart mid-save) finds its own write.
-      if (alreadyStored(typed, current)) return { key, status: 'saved', row, ...(current?.version ? { version: current.version } : {}), ...(current ? { document: current.row } : {}), request: sent };
-      const reason = failure?.message ?? `Elasticsearch answered ${response.status}`;
+      if (alreadyStored(typed, current)) {
+        return {
+          key,
+          status: 'saved',
+          row,
+          ...(current?.version ? { version: current.version } : {}),
+          ...(current ? { document: current.row } : {}),
+          request: sent
+        };
+      }
+      const reason =
+        failure?.message ?? `Elasticsearch answered ${response.status}`;
       const message =
         change.kind === 'insert' && current && !change.version
           ? `A document with id ${row.id} already exists in ${row.index}, so your new row was not written (${reason}). Overwrite replaces that document with your row; or drop your row.`
           : current
             ? `Someone changed this document after the grid read it, so your change was not written (${reason}). The current document is shown beside your edit: overwrite it, or drop your edit.`
             : `This document was deleted after the grid read it, so your change was not written (${reason}).`;
-      return { key, status: 'conflict', message, current: current?.row ?? null, ...(current?.version ? { version: current.version } : {}), request: sent };
+      return {
+        key,
+        status: 'conflict',
+        message,
+        current: current?.row ?? null,
+        ...(current?.version ? { version: current.version } : {}),
+        request: sent
+      };
     }
-    return { key, status: 'failed', message: failure?.message ?? `Elasticsearch answered ${response.status}.`, httpStatus: response.status, request: sent };
+    return {
+      key,
+      status: 'failed',
+      message: failure?.message ?? `Elasticsearch answered ${response.status}.`,
+      httpStatus: response.status,
+      request: sent
+    };
   }
 
   /** The stored document as a grid row and as stored, with its version; undefined when it is gone. */
-  private async current(row: RowKey, signal: AbortSignal): Promise<Stored | undefined> {
-    const response = await this.transport.send({ method: 'GET', path: `/${segment(row.index)}/_doc/${segment(row.id)}`, query: '' }, signal);
-    if (response.status === 404) return undefined;
+  private async current(
+    row: RowKey,
+    signal: AbortSignal
+  ): Promise<Stored | undefined> {
+    const response = await this.transport.send(
+      {
+        method: 'GET',
+        path: `/${segment(row.index)}/_doc/${segment(row.id)}`,
+        query: ''
+      },
+      signal
+    );
+    if (response.status === 404) {
+      return undefined;
+    }
     const failure = elasticsearchFailure(response);
-    if (failure) throw failure;
-    const answer = GetAnswer.parse(response.body.kind === 'json' ? response.body.value : null);
-    if (!answer.found) return undefined;
+    if (failure) {
+      throw failure;
+    }
+    const answer = GetAnswer.parse(
+      response.body.kind === 'json' ? response.body.value : null
+    );
+    if (!answer.found) {
+      return undefined;
+    }
     const source = (answer._source ?? {}) as JsonValue;
-    return { row: await this.gridRow(row, source, signal), source, ...versionOf(answer) };
+    return {
+      row: await this.gridRow(row, source, signal),
+      source,
+      ...versionOf(answer)
+    };
   }
 
-  private async gridRow(row: RowKey, source: JsonValue, signal: AbortSignal): Promise<Record<string, JsonValue>> {
+  private async gridRow(
+    row: RowKey,
+    source: JsonValue,
+    signal: AbortSignal
+  ): Promise<Record<string, JsonValue>> {
     const tree = await this.structure(segment(row.index), signal);
-    const grid = documentGrid({ tree, leading: LEADING, documents: [{ meta: { _id: row.id, _index: row.index, _score: null }, source }] });
+    const grid = documentGrid({
+      tree,
+      leading: LEADING,
+      documents: [
+        { meta: { _id: row.id, _index: row.index, _score: null }, source }
+      ]
+    });
     return grid.rows[0] ?? {};
   }
 }
@@ -193,10 +379,16 @@ interface Stored {
  * Whether the engine already holds what a refused write wanted: a new row stored as sent, an
  * edit whose fields all hold the values typed, a deletion of a document that is gone.
  */
-function alreadyStored({ change, fields }: TypedChange, current: Stored | undefined): boolean {
+function alreadyStored(
+  { change, fields }: TypedChange,
+  current: Stored | undefined
+): boolean {
   switch (change.kind) {
     case 'insert':
-      return current !== undefined && isDeepStrictEqual(current.source, readValue(nestFields(fields)));
+      return (
+        current !== undefined &&
+        isDeepStrictEqual(current.source, readValue(nestFields(fields)))
+      );
     case 'update':
       return current !== undefined && holdsFields(current.row, fields);
     case 'delete':
@@ -205,9 +397,21 @@ function alreadyStored({ change, fields }: TypedChange, current: Stored | undefi
 }
 
 /** An update or delete of a document that is no longer there: someone deleted it meanwhile. */
-function goneMeanwhile(kind: TypedChange['change']['kind'], response: EngineResponse): boolean {
-  if (response.status !== 404) return false;
-  const body = asObject(response.body.kind === 'json' ? response.body.value : undefined);
-  if (kind === 'delete') return body?.result === 'not_found';
-  return kind === 'update' && asObject(body?.error)?.type === 'document_missing_exception';
+function goneMeanwhile(
+  kind: TypedChange['change']['kind'],
+  response: EngineResponse
+): boolean {
+  if (response.status !== 404) {
+    return false;
+  }
+  const body = asObject(
+    response.body.kind === 'json' ? response.body.value : undefined
+  );
+  if (kind === 'delete') {
+    return body?.result === 'not_found';
+  }
+  return (
+    kind === 'update' &&
+    asObject(body?.error)?.type === 'document_missing_exception'
+  );
 }

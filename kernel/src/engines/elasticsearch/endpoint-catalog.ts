@@ -8,7 +8,10 @@ import { HTTP_METHODS, type HttpMethod } from '../../console/cell';
 import type { EndpointInfo } from '../../engine/driver';
 
 const Availability = z
-  .record(z.string(), z.object({ visibility: z.string().optional() }).loose().optional())
+  .record(
+    z.string(),
+    z.object({ visibility: z.string().optional() }).loose().optional()
+  )
   .optional()
   .nullable();
 
@@ -18,29 +21,40 @@ const SpecEndpoint = z
     description: z.string().optional().nullable(),
     docUrl: z.string().optional().nullable(),
     availability: Availability,
-    urls: z.array(z.object({ methods: z.array(z.string()), path: z.string() }).loose()),
+    urls: z.array(
+      z.object({ methods: z.array(z.string()), path: z.string() }).loose()
+    )
   })
   .loose();
 
-export const SpecSchema = z.object({ endpoints: z.array(SpecEndpoint) }).loose();
+export const SpecSchema = z
+  .object({ endpoints: z.array(SpecEndpoint) })
+  .loose();
 
 export const EndpointCatalog = z.array(
   z.object({
     methods: z.array(z.enum(HTTP_METHODS)),
     path: z.string().startsWith('/'),
     description: z.string(),
-    docUrl: z.string().optional(),
-  }),
+    docUrl: z.string().optional()
+  })
 );
 
 const METHODS = new Set<string>(HTTP_METHODS);
 
 function isHidden(endpoint: z.infer<typeof SpecEndpoint>): boolean {
-  if (endpoint.name.startsWith('_internal')) return true;
+  if (endpoint.name.startsWith('_internal')) {
+    return true;
+  }
   const availability = endpoint.availability ?? {};
-  const flavours = Object.values(availability).filter((a) => a !== undefined);
+  const flavours = Object.values(availability).filter(a => a !== undefined);
   // Hidden only when every flavour that states a visibility says private (or feature-flagged).
-  return flavours.length > 0 && flavours.every((a) => a?.visibility === 'private' || a?.visibility === 'feature_flag');
+  return (
+    flavours.length > 0 &&
+    flavours.every(
+      a => a?.visibility === 'private' || a?.visibility === 'feature_flag'
+    )
+  );
 }
 
 /** The first sentence of the description's first line, so completion lists stay one line. */
@@ -54,13 +68,22 @@ export function extractCatalog(spec: unknown): EndpointInfo[] {
   const parsed = SpecSchema.parse(spec);
   const catalog: EndpointInfo[] = [];
   for (const endpoint of parsed.endpoints) {
-    if (isHidden(endpoint)) continue;
-    const description = firstSentence(endpoint.description ?? '') || endpoint.name;
+    if (isHidden(endpoint)) {
+      continue;
+    }
+    const description =
+      firstSentence(endpoint.description ?? '') || endpoint.name;
     for (const url of endpoint.urls) {
-      const methods = url.methods.filter((m): m is HttpMethod => METHODS.has(m));
-      if (methods.length === 0 || !url.path.startsWith('/')) continue;
+      const methods = url.methods.filter((m): m is HttpMethod =>
+        METHODS.has(m)
+      );
+      if (methods.length === 0 || !url.path.startsWith('/')) {
+        continue;
+      }
       const info: EndpointInfo = { methods, path: url.path, description };
-      if (endpoint.docUrl) info.docUrl = endpoint.docUrl;
+      if (endpoint.docUrl) {
+        info.docUrl = endpoint.docUrl;
+      }
       catalog.push(info);
     }
   }

@@ -14,7 +14,9 @@ function packageRoot(): string {
   let dir = __dirname;
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) return process.cwd();
+    if (parent === dir) {
+      return process.cwd();
+    }
     dir = parent;
   }
   return dir;
@@ -30,9 +32,13 @@ export function specPath(): string {
 
 async function readCatalog(): Promise<EndpointInfo[]> {
   try {
-    return EndpointCatalog.parse(JSON.parse(await readFile(compactCatalogPath(), 'utf8')));
+    return EndpointCatalog.parse(
+      JSON.parse(await readFile(compactCatalogPath(), 'utf8'))
+    );
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw error;
+    }
   }
   return extractCatalog(JSON.parse(await readFile(specPath(), 'utf8')));
 }

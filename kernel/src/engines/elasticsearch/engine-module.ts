@@ -1,10 +1,14 @@
 import type { EngineModule } from '../../engine/engine-module';
-import { elasticsearchConnectionSettings, UNTRUSTED_CERTIFICATE_ADVICE } from './connection-settings';
+import {
+  elasticsearchConnectionSettings,
+  UNTRUSTED_CERTIFICATE_ADVICE
+} from './connection-settings';
 import { ElasticsearchDriver } from './driver';
 
 export const elasticsearchModule: EngineModule = {
   untrustedCertificateAdvice: UNTRUSTED_CERTIFICATE_ADVICE,
-  largeAnswerAdvice: 'Page it with size and from (or search_after past 10,000 hits), keep only the parts needed with filter_path=<paths> in the query string (for example filter_path=hits.hits._id,hits.hits._source), or only some fields of each hit with "_source": ["field", ...] in the body',
+  largeAnswerAdvice:
+    'Page it with size and from (or search_after past 10,000 hits), keep only the parts needed with filter_path=<paths> in the query string (for example filter_path=hits.hits._id,hits.hits._source), or only some fields of each hit with "_source": ["field", ...] in the body',
   connectionSettings: elasticsearchConnectionSettings,
-  createDriver: (transport) => new ElasticsearchDriver(transport),
+  createDriver: transport => new ElasticsearchDriver(transport)
 };

@@ -10,8 +10,16 @@ import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
 import { type EngineResponse } from '../../engine/driver';
 import type { Column } from '../../../../contracts/columns';
-import { EngineError, InvalidExportError, RequestFailedError } from '../../engine/errors';
-import type { ExportPage, ExportRequest, ExportStream } from '../../engine/capabilities/export';
+import {
+  type EngineError,
+  InvalidExportError,
+  RequestFailedError
+} from '../../engine/errors';
+import type {
+  ExportPage,
+  ExportRequest,
+  ExportStream
+} from '../../engine/capabilities/export';
 import type { FieldTree } from '../../engine/field-tree';
 import type { GridDocument } from '../../engine/grid-columns';
 import { mergePages } from '../../engine/merge-pages';
@@ -19,7 +27,13 @@ import { decoded, type Transport } from '../../engine/http/transport';
 import { elasticsearchFailure } from './failure';
 import { queryOfView } from './grid-query';
 import { ReusedBuffer } from '../../engine/http/reused-buffer';
-import { guessNextPage, HitRanges, type RawHitsPage, readRawHits, type ScanScratch } from './raw-hits';
+import {
+  guessNextPage,
+  HitRanges,
+  type RawHitsPage,
+  readRawHits,
+  type ScanScratch
+} from './raw-hits';
 
 /** How long the engine keeps the point in time between two pages. */
 const KEEP_ALIVE = '5m';
@@ -30,8 +44,21 @@ const DEFAULT_MAX_SLICES = 4;
 const CLOSE_TIMEOUT_MS = 5_000;
 
 const LEADING: Column[] = [
-  { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },
-  { name: '_index', type: 'keyword', readOnly: true, json: false, origin: 'meta' },
+  {
+    name: '_id',
+    type: 'keyword',
+    readOnly: true,
+    json: false,
+    origin: 'meta',
+    primaryKey: true
+  },
+  {
+    name: '_index',
+    type: 'keyword',
+    readOnly: true,
+    json: false,
+    origin: 'meta'
+  }
 ];
 
 const PitOpened = z.object({ id: z.string() }).loose();
@@ -47,18 +74,27 @@ export async function openElasticsearchExport(
   transport: Transport,
   request: ExportRequest,
   tree: (target: string) => Promise<FieldTree | undefined>,
-  signal: AbortSignal,
+  signal: AbortSignal
 ): Promise<ExportStream> {
   const bodyQuery = exportQuery(request.body);
   const ctx: Ctx = { transport, signal };
   const target = encodeURIComponent(request.target).replace(/%2C/gi, ',');
   const fields = await tree(target);
-  const query = request.view ? mergedQuery(bodyQuery, queryOfView(request.view, fields)) : bodyQuery;
+  const query = request.view
+    ? mergedQuery(bodyQuery, queryOfView(request.view, fields))
+    : bodyQuery;
   const { window: size, shards } = await readSettings(ctx, target);
   const total = await countOf(ctx, target, query);
-  const pit = await send(ctx, 'POST', `/${target}/_pit`, `keep_alive=${KEEP_ALIVE}`);
+  const pit = await send(
+    ctx,
+    'POST',
+    `/${target}/_pit`,
+    `keep_alive=${KEEP_ALIVE}`
+  );
   const opened = PitOpened.safeParse(json(pit));
-  if (!opened.success) throw unexpected('POST /_pit', pit);
+  if (!opened.success) {
+    throw unexpected('POST /_pit', pit);
+  }
   let pitId = opened.data.id;
   let closed = false;
   // A point in time slices by shard first: one cursor a shard reads them side by side.
@@ -67,8 +103,11 @@ export async function openElasticsearchExport(
   // Pages still in flight when the export stops early, or is interrupted, are cancelled with it.
   const stopping = new AbortController();
   const interrupted = () => stopping.abort();
-  if (signal.aborted) stopping.abort();
-  else signal.addEventListener('abort', interrupted, { once: true });
+  if (signal.aborted) {
+    stopping.abort();
+  } else {
+    signal.addEventListener('abort', interrupted, { once: true });
+  }
   const pageSignal = stopping.signal;
 
   /**
@@ -84,7 +123,12 @@ export async function openElasticsearchExport(
     cancel(): void;
   }
 
-  const fetchPage = (slice: number | undefined, after: JsonValue[] | undefined, buffer: ReusedBuffer, pit = pitId): InFlight => {
+  const fetchPage = (
+    slice: number | undefined,
+    after: JsonValue[] | undefined,
+    buffer: ReusedBuffer,
+    pit = pitId
+  ): InFlight => {
     const body: Record<string, JsonValue> = {
       size,
       pit: { id: pit, keep_alive: KEEP_ALIVE },
@@ -93,13 +137,24 @@ export async function openElasticsearchExport(
       ...(query ? { query } : {}),
       ...(request.fields ? { _source: request.fields } : {}),
       ...(after ? { search_after: after } : {}),
-      ...(slice !== undefined ? { slice: { id: slice, max: slices } } : {}),
+      ...(slice !== undefined ? { slice: { id: slice, max: slices } } : {})
     };
     const own = new AbortController();
     const cancel = () => own.abort();
-    if (pageSignal.aborted) own.abort();
-    else pageSignal.addEventListener('abort', cancel, { once: true });
-    const response = transport.stream({ method: 'POST', path: '/_search', query: '', body: { kind: 'json', value: body } }, own.signal);
+    if (pageSignal.aborted) {
+      own.abort();
+    } else {
+      pageSignal.addEventListener('abort', cancel, { once: true });
+    }
+    const response = transport.stream(
+      {
+        method: 'POST',
+        path: '/_search',
+        query: '',
+        body: { kind: 'json', value: body }
+      },
+      own.signal
+    );
     // Settled here when the export stops before the page is read (its failure is then moot).
     response.catch(() => undefined);
     let reading: Promise<Fetched> | undefined;
@@ -107,7 +162,11 @@ export async function openElasticsearchExport(
       (reading ??= (async (): Promise<Fetched> => {
         try {
           const answer = await response;
-          return { status: answer.status, headers: answer.headers, bytes: await buffer.fill(answer.body) };
+          return {
+            status: answer.status,
+            headers: answer.headers,
+            bytes: await buffer.fill(answer.body)
+          };
         } finally {
           pageSignal.removeEventListener('abort', cancel);
         }
@@ -116,12 +175,23 @@ export async function openElasticsearchExport(
   };
 
   const readFetched = (fetched: Fetched, scratch: ScanScratch): RawHitsPage => {
-    const raw = () => decoded({ ...fetched, bytes: Buffer.from(fetched.bytes), elapsedMs: 0 });
-    if (fetched.status >= 300) throw elasticsearchFailure(raw()) ?? unexpected('POST /_search', raw());
+    const raw = () =>
+      decoded({ ...fetched, bytes: Buffer.from(fetched.bytes), elapsedMs: 0 });
+    if (fetched.status >= 300) {
+      throw elasticsearchFailure(raw()) ?? unexpected('POST /_search', raw());
+    }
     const page = readRawHits(fetched.bytes, scratch);
-    if (!page) throw unexpected('POST /_search', raw());
-    if (page.shardFailures.length > 0) throw new RequestFailedError(`Elasticsearch could not read every shard of ${request.target}: ${page.shardFailures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`);
-    if (page.pitId) pitId = page.pitId;
+    if (!page) {
+      throw unexpected('POST /_search', raw());
+    }
+    if (page.shardFailures.length > 0) {
+      throw new RequestFailedError(
+        `Elasticsearch could not read every shard of ${request.target}: ${page.shardFailures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`
+      );
+    }
+    if (page.pitId) {
+      pitId = page.pitId;
+    }
     return page;
   };
 
@@ -132,23 +202,37 @@ export async function openElasticsearchExport(
    * written (the generator resumes when the writer asks for more). A cursor holds at most one
    * answer and one page of lines, in buffers it reuses.
    */
-  async function* cursor(slice: number | undefined): AsyncGenerator<ExportPage> {
+  async function* cursor(
+    slice: number | undefined
+  ): AsyncGenerator<ExportPage> {
     const scratch = cursorScratch();
     const received = [new ReusedBuffer(), new ReusedBuffer()] as const;
-    let current: InFlight | undefined = fetchPage(slice, undefined, received[0]);
+    let current: InFlight | undefined = fetchPage(
+      slice,
+      undefined,
+      received[0]
+    );
     let ahead: InFlight | undefined;
     try {
       while (current) {
         const fetched: Fetched = await current.read();
-        const spare: ReusedBuffer = current.buffer === received[0] ? received[1] : received[0];
-        const guess: ReturnType<typeof guessNextPage> = fetched.status < 300 ? guessNextPage(fetched.bytes) : undefined;
-        ahead = guess ? fetchPage(slice, guess.after, spare, guess.pitId ?? pitId) : undefined;
+        const spare: ReusedBuffer =
+          current.buffer === received[0] ? received[1] : received[0];
+        const guess: ReturnType<typeof guessNextPage> =
+          fetched.status < 300 ? guessNextPage(fetched.bytes) : undefined;
+        ahead = guess
+          ? fetchPage(slice, guess.after, spare, guess.pitId ?? pitId)
+          : undefined;
         const page = readFetched(fetched, scratch);
         let next: InFlight | undefined;
         if (page.count >= size) {
-          const right = ahead !== undefined && JSON.stringify(ahead.after) === JSON.stringify(page.lastSort) && (page.pitId === undefined || page.pitId === ahead.pitId);
-          if (right) next = ahead;
-          else {
+          const right =
+            ahead !== undefined &&
+            JSON.stringify(ahead.after) === JSON.stringify(page.lastSort) &&
+            (page.pitId === undefined || page.pitId === ahead.pitId);
+          if (right) {
+            next = ahead;
+          } else {
             // A wrong guess is dropped unread: its buffer was never filled.
             ahead?.cancel();
             next = fetchPage(slice, page.lastSort, current.buffer);
@@ -158,7 +242,9 @@ export async function openElasticsearchExport(
         }
         ahead = undefined;
         current = next;
-        if (page.count === 0) return;
+        if (page.count === 0) {
+          return;
+        }
         yield pageOf(page);
       }
     } finally {
@@ -171,16 +257,23 @@ export async function openElasticsearchExport(
     total,
     leading: LEADING,
     tree: fields,
-    pages: () => (slices > 1 ? mergePages(Array.from({ length: slices }, (_, i) => cursor(i))) : cursor(undefined)),
+    pages: () =>
+      slices > 1
+        ? mergePages(Array.from({ length: slices }, (_, i) => cursor(i)))
+        : cursor(undefined),
     close: async () => {
-      if (closed) return;
+      if (closed) {
+        return;
+      }
       closed = true;
       signal.removeEventListener('abort', interrupted);
       stopping.abort();
       // A fresh signal: an interrupted export still frees the point in time it opened.
       const closing = { ...ctx, signal: AbortSignal.timeout(CLOSE_TIMEOUT_MS) };
-      await send(closing, 'DELETE', '/_pit', '', { id: pitId }).catch(() => undefined);
-    },
+      await send(closing, 'DELETE', '/_pit', '', { id: pitId }).catch(
+        () => undefined
+      );
+    }
   };
 }
 
@@ -199,14 +292,17 @@ interface Fetched {
 function cursorScratch(): ScanScratch {
   const lines = [new ReusedBuffer(), new ReusedBuffer()];
   let turn = 0;
-  return { ranges: new HitRanges(), output: (size) => (lines[turn++ % 2] as ReusedBuffer).take(size) };
+  return {
+    ranges: new HitRanges(),
+    output: size => (lines[turn++ % 2] as ReusedBuffer).take(size)
+  };
 }
 
 function pageOf(page: RawHitsPage): ExportPage {
   return {
     count: page.count,
     jsonl: () => page.jsonl,
-    documents: () => jsonlDocuments(page.jsonl),
+    documents: () => jsonlDocuments(page.jsonl)
   };
 }
 
@@ -214,24 +310,47 @@ function pageOf(page: RawHitsPage): ExportPage {
 function jsonlDocuments(jsonl: Buffer): GridDocument[] {
   const lines = jsonl.toString('utf8').split('\n');
   lines.pop();
-  return lines.map((line) => {
-    const hit = JSON.parse(line) as { _index: string; _id: string; _source: JsonValue };
+  return lines.map(line => {
+    const hit = JSON.parse(line) as {
+      _index: string;
+      _id: string;
+      _source: JsonValue;
+    };
     return { meta: { _id: hit._id, _index: hit._index }, source: hit._source };
   });
 }
 
-function mergedQuery(a: JsonValue | undefined, b: JsonValue | undefined): JsonValue | undefined {
-  return a === undefined ? b : b === undefined ? a : { bool: { filter: [a, b] } };
+function mergedQuery(
+  a: JsonValue | undefined,
+  b: JsonValue | undefined
+): JsonValue | undefined {
+  return a === undefined
+    ? b
+    : b === undefined
+      ? a
+      : { bool: { filter: [a, b] } };
 }
 
 /** The query of an export body: a bare query object, or `{"query": {...}}`; refused before anything is sent otherwise. */
 function exportQuery(body: JsonValue | undefined): JsonValue | undefined {
-  if (body === undefined) return undefined;
+  if (body === undefined) {
+    return undefined;
+  }
   const object = asObject(body);
-  if (!object || Object.keys(object).length === 0) throw new InvalidExportError(`The export body must be a JSON object. Nothing was sent. ${BODY_ADVICE}`);
-  if (!('query' in object)) return object;
-  const others = Object.keys(object).filter((k) => k !== 'query');
-  if (others.length > 0) throw new InvalidExportError(`An export body takes only "query", not ${others.map((k) => `"${k}"`).join(', ')}. Nothing was sent. ${BODY_ADVICE}`);
+  if (!object || Object.keys(object).length === 0) {
+    throw new InvalidExportError(
+      `The export body must be a JSON object. Nothing was sent. ${BODY_ADVICE}`
+    );
+  }
+  if (!('query' in object)) {
+    return object;
+  }
+  const others = Object.keys(object).filter(k => k !== 'query');
+  if (others.length > 0) {
+    throw new InvalidExportError(
+      `An export body takes only "query", not ${others.map(k => `"${k}"`).join(', ')}. Nothing was sent. ${BODY_ADVICE}`
+    );
+  }
   return object.query;
 }
 
@@ -239,43 +358,91 @@ function exportQuery(body: JsonValue | undefined): JsonValue | undefined {
  * The smallest `index.max_result_window` of the target's indices (the engine's default when
  * none sets it) and their primary shards in all.
  */
-async function readSettings(ctx: Ctx, target: string): Promise<{ window: number; shards: number }> {
+async function readSettings(
+  ctx: Ctx,
+  target: string
+): Promise<{ window: number; shards: number }> {
   // A user allowed to read but not to see index settings gets the engine's default window.
-  const response = await ctx.transport.send({ method: 'GET', path: `/${target}/_settings`, query: 'flat_settings=true' }, ctx.signal);
-  if (response.status === 403) return { window: DEFAULT_WINDOW, shards: 1 };
+  const response = await ctx.transport.send(
+    {
+      method: 'GET',
+      path: `/${target}/_settings`,
+      query: 'flat_settings=true'
+    },
+    ctx.signal
+  );
+  if (response.status === 403) {
+    return { window: DEFAULT_WINDOW, shards: 1 };
+  }
   throwOnFailure(ctx, response);
   let window = Number.POSITIVE_INFINITY;
   let shards = 0;
   for (const index of Object.values(asObject(json(response)) ?? {})) {
     const settings = asObject(asObject(index)?.settings);
-    const setting = (name: string) => settings?.[`index.${name}`] ?? asObject(settings?.index)?.[name];
+    const setting = (name: string) =>
+      settings?.[`index.${name}`] ?? asObject(settings?.index)?.[name];
     const value = Number(setting('max_result_window') ?? DEFAULT_WINDOW);
-    if (Number.isInteger(value) && value > 0) window = Math.min(window, value);
+    if (Number.isInteger(value) && value > 0) {
+      window = Math.min(window, value);
+    }
     const primaries = Number(setting('number_of_shards') ?? 1);
     shards += Number.isInteger(primaries) && primaries > 0 ? primaries : 1;
   }
-  return { window: Number.isFinite(window) ? window : DEFAULT_WINDOW, shards: Math.max(shards, 1) };
+  return {
+    window: Number.isFinite(window) ? window : DEFAULT_WINDOW,
+    shards: Math.max(shards, 1)
+  };
 }
 
-async function countOf(ctx: Ctx, target: string, query: JsonValue | undefined): Promise<number | undefined> {
+async function countOf(
+  ctx: Ctx,
+  target: string,
+  query: JsonValue | undefined
+): Promise<number | undefined> {
   // The total only feeds the progress line: a user who may not count still exports. A bad
   // query or a missing index fails here, before a file is opened.
-  const response = await ctx.transport.send({ method: 'POST', path: `/${target}/_count`, query: '', ...(query ? { body: { kind: 'json', value: { query } } } : {}) }, ctx.signal);
-  if (response.status === 403) return undefined;
+  const response = await ctx.transport.send(
+    {
+      method: 'POST',
+      path: `/${target}/_count`,
+      query: '',
+      ...(query ? { body: { kind: 'json', value: { query } } } : {})
+    },
+    ctx.signal
+  );
+  if (response.status === 403) {
+    return undefined;
+  }
   throwOnFailure(ctx, response);
   const count = Count.safeParse(json(response));
   return count.success ? count.data.count : undefined;
 }
 
-async function send(ctx: Ctx, method: 'GET' | 'POST' | 'DELETE', path: string, query: string, body?: JsonValue): Promise<EngineResponse> {
-  const response = await ctx.transport.send({ method, path, query, ...(body !== undefined ? { body: { kind: 'json', value: body } } : {}) }, ctx.signal);
+async function send(
+  ctx: Ctx,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  query: string,
+  body?: JsonValue
+): Promise<EngineResponse> {
+  const response = await ctx.transport.send(
+    {
+      method,
+      path,
+      query,
+      ...(body !== undefined ? { body: { kind: 'json', value: body } } : {})
+    },
+    ctx.signal
+  );
   throwOnFailure(ctx, response);
   return response;
 }
 
 function throwOnFailure(ctx: Ctx, response: EngineResponse): void {
   const failure = elasticsearchFailure(response);
-  if (failure) throw failure;
+  if (failure) {
+    throw failure;
+  }
 }
 
 function json(response: EngineResponse): JsonValue | undefined {
@@ -283,5 +450,8 @@ function json(response: EngineResponse): JsonValue | undefined {
 }
 
 function unexpected(what: string, response: EngineResponse): EngineError {
-  return new RequestFailedError(`${what} answered ${response.status} with a body that is not what Elasticsearch sends; the export stopped.`, response.status);
+  return new RequestFailedError(
+    `${what} answered ${response.status} with a body that is not what Elasticsearch sends; the export stopped.`,
+    response.status
+  );
 }

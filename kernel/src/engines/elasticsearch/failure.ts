@@ -1,6 +1,10 @@
 import { asObject } from '../../engine/document-columns';
 import { type EngineResponse } from '../../engine/driver';
-import { AuthenticationFailedError, EngineError, RequestFailedError } from '../../engine/errors';
+import {
+  AuthenticationFailedError,
+  type EngineError,
+  RequestFailedError
+} from '../../engine/errors';
 import { noReason, redirectFailure } from '../../engine/http/http-status';
 import { type Cause, describeCause, errorCauses } from './error-cause';
 
@@ -9,32 +13,68 @@ import { type Cause, describeCause, errorCauses } from './error-cause';
  * (its `error.type`, `error.reason` and causes). Security errors are matched on status and
  * `security_exception`, never on the reason's wording, which varies from version to version.
  */
-export function elasticsearchFailure(response: EngineResponse): EngineError | undefined {
-  if (response.status < 400) return redirectFailure(response, 'Elasticsearch');
+export function elasticsearchFailure(
+  response: EngineResponse
+): EngineError | undefined {
+  if (response.status < 400) {
+    return redirectFailure(response, 'Elasticsearch');
+  }
   const body = response.body.kind === 'json' ? response.body.value : undefined;
   const error = asObject(asObject(body)?.error);
-  const reason = typeof error?.reason === 'string' ? error.reason : typeof asObject(body)?.error === 'string' ? String(asObject(body)?.error) : undefined;
+  const reason =
+    typeof error?.reason === 'string'
+      ? error.reason
+      : typeof asObject(body)?.error === 'string'
+        ? String(asObject(body)?.error)
+        : undefined;
   const type = typeof error?.type === 'string' ? error.type : undefined;
   const { causes, outer } = errorCauses(error);
-  const detail = causes.length > 0 ? causes.map(describeCause).join('; ') : [type, reason].filter(Boolean).join(': ') || noReason(response);
+  const detail =
+    causes.length > 0
+      ? causes.map(describeCause).join('; ')
+      : [type, reason].filter(Boolean).join(': ') || noReason(response);
   // A 403 is also how index blocks answer (cluster_block_exception): that is not about credentials.
-  if (response.status === 401 || (response.status === 403 && type === 'security_exception')) {
-    const advice = response.status === 401 ? rejectedAdvice(reason) : 'The credentials were accepted but lack this privilege; connect with a user or API key whose role grants it.';
-    return new AuthenticationFailedError(`Authentication failed: ${reason ?? detail}. ${advice}`, response.status, body);
+  if (
+    response.status === 401 ||
+    (response.status === 403 && type === 'security_exception')
+  ) {
+    const advice =
+      response.status === 401
+        ? rejectedAdvice(reason)
+        : 'The credentials were accepted but lack this privilege; connect with a user or API key whose role grants it.';
+    return new AuthenticationFailedError(
+      `Authentication failed: ${reason ?? detail}. ${advice}`,
+      response.status,
+      body
+    );
   }
   const wrapper = outer ? ` (reported as ${describeCause(outer)})` : '';
   const advice = adviceFor(causes);
   const message = `Elasticsearch answered ${response.status}: ${detail}${wrapper}`;
-  return new RequestFailedError(advice ? `${message.replace(/\.$/, '')}. ${advice}` : message, response.status, body);
+  return new RequestFailedError(
+    advice ? `${message.replace(/\.$/, '')}. ${advice}` : message,
+    response.status,
+    body
+  );
 }
 
 /** What to change, for the causes whose fix is not already in the engine's own words. */
 function adviceFor(causes: Cause[]): string | undefined {
-  const reasons = causes.map((c) => c.reason ?? '');
-  const fielddata = reasons.map((r) => /Fielddata is disabled on \[([^\]]+)\]|set fielddata=true on \[([^\]]+)\]/.exec(r)).find(Boolean);
+  const reasons = causes.map(c => c.reason ?? '');
+  const fielddata = reasons
+    .map(r =>
+      /Fielddata is disabled on \[([^\]]+)\]|set fielddata=true on \[([^\]]+)\]/.exec(
+        r
+      )
+    )
+    .find(Boolean);
   const field = fielddata?.[1] ?? fielddata?.[2];
-  if (field) return `Aggregate or sort on a keyword field: ${field}.keyword when the mapping has that subfield (GET /<index>/_mapping shows it).`;
-  if (causes.some((c) => c.type === 'index_not_found_exception')) return 'GET /_cat/indices?format=json lists the indices.';
+  if (field) {
+    return `Aggregate or sort on a keyword field: ${field}.keyword when the mapping has that subfield (GET /<index>/_mapping shows it).`;
+  }
+  if (causes.some(c => c.type === 'index_not_found_exception')) {
+    return 'GET /_cat/indices?format=json lists the indices.';
+  }
   return undefined;
 }
 

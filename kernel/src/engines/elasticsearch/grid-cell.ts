@@ -24,11 +24,35 @@ export function credential(transport: Transport): string[] {
 }
 
 /** Where curl reaches this connection, and how it authenticates (by environment variable). */
-export function curlTarget(transport: Transport): { baseUrl: string; credential: string[]; insecure: boolean } {
-  return { baseUrl: transport.baseUrl, credential: credential(transport), insecure: transport.skipsVerification };
+export function curlTarget(transport: Transport): {
+  baseUrl: string;
+  credential: string[];
+  insecure: boolean;
+} {
+  return {
+    baseUrl: transport.baseUrl,
+    credential: credential(transport),
+    insecure: transport.skipsVerification
+  };
 }
 
-export function searchRequest(transport: Transport, target: string, blockSize: number, query: JsonValue | undefined, sort: JsonValue[]): ViewRequest {
-  const body: Record<string, JsonValue> = { ...(query !== undefined ? { query } : {}), ...(sort.length ? { sort } : {}), size: blockSize, track_total_hits: true };
-  return viewRequest('POST', `/${targetSegment(target)}/_search`, body, curlTarget(transport));
+export function searchRequest(
+  transport: Transport,
+  target: string,
+  blockSize: number,
+  query: JsonValue | undefined,
+  sort: JsonValue[]
+): ViewRequest {
+  const body: Record<string, JsonValue> = {
+    ...(query !== undefined ? { query } : {}),
+    ...(sort.length ? { sort } : {}),
+    size: blockSize,
+    track_total_hits: true
+  };
+  return viewRequest(
+    'POST',
+    `/${targetSegment(target)}/_search`,
+    body,
+    curlTarget(transport)
+  );
 }

@@ -10,11 +10,19 @@ import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import type { RowKey, RowVersion } from '../../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
-import type { DocumentBlock, DocumentReader, EngineResponse } from '../../engine/driver';
+import type {
+  DocumentBlock,
+  DocumentReader,
+  EngineResponse
+} from '../../engine/driver';
 import type { EngineError } from '../../engine/errors';
 import type { FieldTree } from '../../engine/field-tree';
 import { documentGrid } from '../../engine/grid-columns';
-import { type GridRequestSpec, sendGridRequest, targetSegment } from '../../engine/grid-request';
+import {
+  type GridRequestSpec,
+  sendGridRequest,
+  targetSegment
+} from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
 import { elasticsearchFailure } from './failure';
 import { LEADING } from './present';
@@ -36,7 +44,7 @@ const Hit = z
     sort: z.array(z.unknown()).optional(),
     // Asked for with seq_no_primary_term: a write sends them back so a concurrent change is never overwritten.
     _seq_no: z.number().int().nonnegative().optional(),
-    _primary_term: z.number().int().positive().optional(),
+    _primary_term: z.number().int().positive().optional()
   })
   .loose();
 const SearchAnswer = z
@@ -44,7 +52,17 @@ const SearchAnswer = z
     pit_id: z.string().optional(),
     // A walk's filter_path leaves out `hits` when none matched. Hits are checked one by one
     // where they are used: a walk reads only a few of its ten thousand.
-    hits: z.object({ total: z.union([z.number(), z.object({ value: z.number(), relation: z.string() })]).optional(), hits: z.array(z.unknown()).default([]) }).default({ hits: [] }),
+    hits: z
+      .object({
+        total: z
+          .union([
+            z.number(),
+            z.object({ value: z.number(), relation: z.string() })
+          ])
+          .optional(),
+        hits: z.array(z.unknown()).default([])
+      })
+      .default({ hits: [] })
   })
   .loose();
 type HitT = z.infer<typeof Hit>;
@@ -62,21 +80,48 @@ interface ReaderSetup {
 /** `tree` (the mapping) is read while the settings and the point in time are asked for. */
 export async function openPointInTimeReader(
   opening: Omit<ReaderSetup, 'tree'> & { tree: Promise<FieldTree | undefined> },
-  signal: AbortSignal,
+  signal: AbortSignal
 ): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
   const sent: SentRequest[] = [];
   const failure = elasticsearchFailure;
   const segment = targetSegment(opening.target);
   const [settings, opened, tree] = await Promise.all([
-    sendGridRequest(opening.transport, { method: 'GET', path: `/${segment}/_settings`, query: 'include_defaults=true' }, failure, sent, signal),
-    sendGridRequest(opening.transport, { method: 'POST', path: `/${segment}/_pit`, query: `keep_alive=${KEEP_ALIVE}` }, failure, sent, signal),
-    opening.tree,
+    sendGridRequest(
+      opening.transport,
+      {
+        method: 'GET',
+        path: `/${segment}/_settings`,
+        query: 'include_defaults=true'
+      },
+      failure,
+      sent,
+      signal
+    ),
+    sendGridRequest(
+      opening.transport,
+      {
+        method: 'POST',
+        path: `/${segment}/_pit`,
+        query: `keep_alive=${KEEP_ALIVE}`
+      },
+      failure,
+      sent,
+      signal
+    ),
+    opening.tree
   ]);
   const pitId = z.object({ id: z.string() }).loose().parse(opened).id;
-  const reader = new PointInTimeReader({ ...opening, tree }, pitId, resultWindow(settings));
+  const reader = new PointInTimeReader(
+    { ...opening, tree },
+    pitId,
+    resultWindow(settings)
+  );
   try {
     const first = await reader.readBlock(0, signal, true);
-    return { reader, first: { ...first, requests: [...sent, ...first.requests] } };
+    return {
+      reader,
+      first: { ...first, requests: [...sent, ...first.requests] }
+    };
   } catch (err) {
     await reader.close();
     throw err;
@@ -85,18 +130,48 @@ export async function openPointInTimeReader(
 
 /** The smallest `index.max_result_window` of the indices behind the target (set, else default). */
 function resultWindow(settings: JsonValue): number {
-  const PerIndex = z.record(z.string(), z.object({ settings: z.unknown().optional(), defaults: z.unknown().optional() }).loose());
+  const PerIndex = z.record(
+    z.string(),
+    z
+      .object({
+        settings: z.unknown().optional(),
+        defaults: z.unknown().optional()
+      })
+      .loose()
+  );
   const parsed = PerIndex.safeParse(settings);
-  if (!parsed.success) return ENGINE_DEFAULT_WINDOW;
+  if (!parsed.success) {
+    return ENGINE_DEFAULT_WINDOW;
+  }
   const windowOf = (group: unknown): number | undefined => {
-    const Group = z.object({ index: z.object({ max_result_window: z.union([z.string(), z.number()]) }).loose() }).loose();
-    const flat = z.object({ 'index.max_result_window': z.union([z.string(), z.number()]) }).loose().safeParse(group);
+    const Group = z
+      .object({
+        index: z
+          .object({ max_result_window: z.union([z.string(), z.number()]) })
+          .loose()
+      })
+      .loose();
+    const flat = z
+      .object({ 'index.max_result_window': z.union([z.string(), z.number()]) })
+      .loose()
+      .safeParse(group);
     const nested = Group.safeParse(group);
-    const raw = flat.success ? flat.data['index.max_result_window'] : nested.success ? nested.data.index.max_result_window : undefined;
+    const raw = flat.success
+      ? flat.data['index.max_result_window']
+      : nested.success
+        ? nested.data.index.max_result_window
+        : undefined;
     const value = Number(raw);
-    return raw !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
+    return raw !== undefined && Number.isInteger(value) && value > 0
+      ? value
+      : undefined;
   };
-  const windows = Object.values(parsed.data).map((index) => windowOf(index.settings) ?? windowOf(index.defaults) ?? ENGINE_DEFAULT_WINDOW);
+  const windows = Object.values(parsed.data).map(
+    index =>
+      windowOf(index.settings) ??
+      windowOf(index.defaults) ??
+      ENGINE_DEFAULT_WINDOW
+  );
   return windows.length ? Math.min(...windows) : ENGINE_DEFAULT_WINDOW;
 }
 
@@ -106,9 +181,15 @@ function rowAddresses(hits: HitT[]): Pick<DocumentBlock, 'keys' | 'versions'> {
   const versions: (RowVersion | null)[] = [];
   for (const hit of hits) {
     // Every hit of a search has both; a shape without them cannot be edited, so no keys at all.
-    if (hit._index === undefined || hit._id === undefined) return {};
+    if (hit._index === undefined || hit._id === undefined) {
+      return {};
+    }
     keys.push({ index: hit._index, id: hit._id });
-    versions.push(hit._seq_no !== undefined && hit._primary_term !== undefined ? { seqNo: hit._seq_no, primaryTerm: hit._primary_term } : null);
+    versions.push(
+      hit._seq_no !== undefined && hit._primary_term !== undefined
+        ? { seqNo: hit._seq_no, primaryTerm: hit._primary_term }
+        : null
+    );
   }
   return { keys, versions };
 }
@@ -124,91 +205,210 @@ class PointInTimeReader implements DocumentReader {
     private readonly setup: ReaderSetup,
     private pitId: string,
     /** from + size may not pass this. */
-    private readonly window: number,
+    private readonly window: number
   ) {
     this.renewTimer = setInterval(() => void this.renew(), RENEW_EVERY_MS);
     this.renewTimer.unref();
   }
 
-  async readBlock(block: number, signal: AbortSignal, countTotal = false): Promise<DocumentBlock> {
+  async readBlock(
+    block: number,
+    signal: AbortSignal,
+    countTotal = false
+  ): Promise<DocumentBlock> {
     const sent: SentRequest[] = [];
     const offset = block * this.setup.blockSize;
-    const hits = await this.readRows(offset, this.setup.blockSize, { source: true, countTotal }, sent, signal);
-    const documents = hits.map((hit) => ({ meta: { _id: hit._id ?? null, _index: hit._index ?? null, _score: hit._score ?? null }, source: (hit._source ?? {}) as JsonValue }));
-    const grid = documentGrid({ tree: this.setup.tree, leading: LEADING, documents });
-    return { columns: grid.columns, rows: grid.rows, ...rowAddresses(hits), requests: sent, ...(countTotal ? { total: this.total } : {}) };
+    const hits = await this.readRows(
+      offset,
+      this.setup.blockSize,
+      { source: true, countTotal },
+      sent,
+      signal
+    );
+    const documents = hits.map(hit => ({
+      meta: {
+        _id: hit._id ?? null,
+        _index: hit._index ?? null,
+        _score: hit._score ?? null
+      },
+      source: (hit._source ?? {}) as JsonValue
+    }));
+    const grid = documentGrid({
+      tree: this.setup.tree,
+      leading: LEADING,
+      documents
+    });
+    return {
+      columns: grid.columns,
+      rows: grid.rows,
+      ...rowAddresses(hits),
+      requests: sent,
+      ...(countTotal ? { total: this.total } : {})
+    };
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed) {
+      return;
+    }
     this.closed = true;
     clearInterval(this.renewTimer);
-    await this.setup.transport.send({ method: 'DELETE', path: '/_pit', query: '', body: { kind: 'json', value: { id: this.pitId } } }, AbortSignal.timeout(10_000)).catch(() => undefined);
+    await this.setup.transport
+      .send(
+        {
+          method: 'DELETE',
+          path: '/_pit',
+          query: '',
+          body: { kind: 'json', value: { id: this.pitId } }
+        },
+        AbortSignal.timeout(10_000)
+      )
+      .catch(() => undefined);
   }
 
   /** Rows [offset, offset + count), in pieces the result window allows. */
-  private async readRows(offset: number, count: number, options: { source: boolean; countTotal: boolean }, sent: SentRequest[], signal: AbortSignal): Promise<HitT[]> {
+  private async readRows(
+    offset: number,
+    count: number,
+    options: { source: boolean; countTotal: boolean },
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): Promise<HitT[]> {
     const rows: HitT[] = [];
     let position = offset;
     let after: unknown[] | undefined;
     while (rows.length < count) {
       const wanted = count - rows.length;
       const fromSize = position < this.window;
-      const size = fromSize ? Math.min(wanted, this.window - position) : Math.min(wanted, this.window);
-      if (!fromSize) after ??= await this.searchAfterFor(position, sent, signal);
-      const hits = (await this.search({ size, ...(fromSize ? { from: position } : { search_after: after }) }, { ...options, countTotal: options.countTotal && rows.length === 0 }, position, sent, signal)).map((hit) => Hit.parse(hit));
+      const size = fromSize
+        ? Math.min(wanted, this.window - position)
+        : Math.min(wanted, this.window);
+      if (!fromSize) {
+        after ??= await this.searchAfterFor(position, sent, signal);
+      }
+      const hits = (
+        await this.search(
+          {
+            size,
+            ...(fromSize ? { from: position } : { search_after: after })
+          },
+          { ...options, countTotal: options.countTotal && rows.length === 0 },
+          position,
+          sent,
+          signal
+        )
+      ).map(hit => Hit.parse(hit));
       rows.push(...hits);
       position += hits.length;
       after = hits[hits.length - 1]?.sort;
-      if (hits.length < size) break;
+      if (hits.length < size) {
+        break;
+      }
     }
     return rows;
   }
 
   /** The search_after of row `position` (past the window): from a checkpoint, walking if needed. */
-  private async searchAfterFor(position: number, sent: SentRequest[], signal: AbortSignal): Promise<unknown[] | undefined> {
+  private async searchAfterFor(
+    position: number,
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): Promise<unknown[] | undefined> {
     const known = this.checkpoints.get(position);
-    if (known) return known;
+    if (known) {
+      return known;
+    }
     // Start from the furthest checkpoint before it, or from the last row from/size reaches.
     let start = this.window;
-    for (const row of this.checkpoints.keys()) if (row > start && row < position) start = row;
+    for (const row of this.checkpoints.keys()) {
+      if (row > start && row < position) {
+        start = row;
+      }
+    }
     let after = this.checkpoints.get(start);
     if (!after) {
-      const [last] = await this.search({ from: start - 1, size: 1 }, { source: false, countTotal: false }, start - 1, sent, signal);
+      const [last] = await this.search(
+        { from: start - 1, size: 1 },
+        { source: false, countTotal: false },
+        start - 1,
+        sent,
+        signal
+      );
       const sort = last === undefined ? undefined : Hit.parse(last).sort;
-      if (!sort) return undefined;
+      if (!sort) {
+        return undefined;
+      }
       after = sort;
     }
     // Walk forward, sort values only, recording every block boundary on the way.
     let at = start;
     while (at < position) {
       const size = Math.min(position - at, this.window, ENGINE_DEFAULT_WINDOW);
-      const hits = await this.search({ size, search_after: after }, { source: false, countTotal: false }, at, sent, signal);
-      const last = hits.length > 0 ? Hit.parse(hits[hits.length - 1]).sort : undefined;
-      if (!last) return after;
+      const hits = await this.search(
+        { size, search_after: after },
+        { source: false, countTotal: false },
+        at,
+        sent,
+        signal
+      );
+      const last =
+        hits.length > 0 ? Hit.parse(hits[hits.length - 1]).sort : undefined;
+      if (!last) {
+        return after;
+      }
       after = last;
       at += hits.length;
-      if (hits.length < size) break;
+      if (hits.length < size) {
+        break;
+      }
     }
     return after;
   }
 
   /** One search on the point in time; the hits come back unchecked (see SearchAnswer). */
-  private async search(page: { from?: number; size: number; search_after?: unknown[] | undefined }, options: { source: boolean; countTotal: boolean }, firstRow: number, sent: SentRequest[], signal: AbortSignal): Promise<unknown[]> {
+  private async search(
+    page: { from?: number; size: number; search_after?: unknown[] | undefined },
+    options: { source: boolean; countTotal: boolean },
+    firstRow: number,
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): Promise<unknown[]> {
     const body: Record<string, JsonValue> = {
       size: page.size,
       ...(page.from !== undefined && page.from > 0 ? { from: page.from } : {}),
-      ...(page.search_after ? { search_after: page.search_after as JsonValue[] } : {}),
+      ...(page.search_after
+        ? { search_after: page.search_after as JsonValue[] }
+        : {}),
       pit: { id: this.pitId, keep_alive: KEEP_ALIVE },
       ...(this.setup.query !== undefined ? { query: this.setup.query } : {}),
       sort: [...this.setup.sort, TIE_BREAKER],
       track_total_hits: options.countTotal,
-      ...(options.source ? { seq_no_primary_term: true } : { _source: false }),
+      ...(options.source ? { seq_no_primary_term: true } : { _source: false })
     };
-    const spec: GridRequestSpec = { method: 'POST', path: '/_search', body, ...(options.source ? {} : { query: 'filter_path=pit_id,hits.hits.sort' }) };
-    const answer = SearchAnswer.parse(await sendGridRequest(this.setup.transport, spec, (r) => this.failure(r), sent, signal));
-    if (answer.pit_id) this.pitId = answer.pit_id;
-    if (options.countTotal && answer.hits.total !== undefined) this.total = typeof answer.hits.total === 'number' ? answer.hits.total : answer.hits.total.value;
+    const spec: GridRequestSpec = {
+      method: 'POST',
+      path: '/_search',
+      body,
+      ...(options.source ? {} : { query: 'filter_path=pit_id,hits.hits.sort' })
+    };
+    const answer = SearchAnswer.parse(
+      await sendGridRequest(
+        this.setup.transport,
+        spec,
+        r => this.failure(r),
+        sent,
+        signal
+      )
+    );
+    if (answer.pit_id) {
+      this.pitId = answer.pit_id;
+    }
+    if (options.countTotal && answer.hits.total !== undefined) {
+      this.total =
+        typeof answer.hits.total === 'number'
+          ? answer.hits.total
+          : answer.hits.total.value;
+    }
     this.remember(firstRow, answer.hits.hits);
     return answer.hits.hits;
   }
@@ -217,9 +417,15 @@ class PointInTimeReader implements DocumentReader {
   private remember(firstRow: number, hits: unknown[]): void {
     const block = this.setup.blockSize;
     // The first hit that ends a block, then every block size on.
-    for (let i = (block - (firstRow % block) - 1 + block) % block; i < hits.length; i += block) {
+    for (
+      let i = (block - (firstRow % block) - 1 + block) % block;
+      i < hits.length;
+      i += block
+    ) {
       const sort = Hit.parse(hits[i]).sort;
-      if (sort) this.checkpoints.set(firstRow + i + 1, sort);
+      if (sort) {
+        this.checkpoints.set(firstRow + i + 1, sort);
+      }
     }
   }
 
@@ -229,8 +435,24 @@ class PointInTimeReader implements DocumentReader {
 
   /** Keeps the point in time alive while the grid stays open without reading. */
   private async renew(): Promise<void> {
-    if (this.closed) return;
-    const body = { size: 0, pit: { id: this.pitId, keep_alive: KEEP_ALIVE }, track_total_hits: false };
-    await this.setup.transport.send({ method: 'POST', path: '/_search', query: '', body: { kind: 'json', value: body } }, AbortSignal.timeout(30_000)).catch(() => undefined);
+    if (this.closed) {
+      return;
+    }
+    const body = {
+      size: 0,
+      pit: { id: this.pitId, keep_alive: KEEP_ALIVE },
+      track_total_hits: false
+    };
+    await this.setup.transport
+      .send(
+        {
+          method: 'POST',
+          path: '/_search',
+          query: '',
+          body: { kind: 'json', value: body }
+        },
+        AbortSignal.timeout(30_000)
+      )
+      .catch(() => undefined);
   }
 }

@@ -2,7 +2,12 @@ import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import { tableRows } from '../../../../contracts/answer-rows';
 import type { DocumentLayout } from '../../../../contracts/mime-types';
 import { asObject } from '../../engine/document-columns';
-import type { ConsoleResult, EngineResponse, PresentedResult, SearchPart } from '../../engine/driver';
+import type {
+  ConsoleResult,
+  EngineResponse,
+  PresentedResult,
+  SearchPart
+} from '../../engine/driver';
 import type { Column } from '../../../../contracts/columns';
 import type { FieldTree } from '../../engine/field-tree';
 import { structureFields } from '../../engine/structure-cache';
@@ -14,60 +19,144 @@ import { emptyAnswerText } from '../../engine/http/http-status';
 
 /** Every Elasticsearch grid starts with these, read-only (drivers.md 2.3). */
 export const LEADING: Column[] = [
-  { name: '_id', type: 'keyword', readOnly: true, json: false, origin: 'meta', primaryKey: true },
-  { name: '_index', type: 'keyword', readOnly: true, json: false, origin: 'meta' },
-  { name: '_score', type: 'float', readOnly: true, json: false, origin: 'meta' },
+  {
+    name: '_id',
+    type: 'keyword',
+    readOnly: true,
+    json: false,
+    origin: 'meta',
+    primaryKey: true
+  },
+  {
+    name: '_index',
+    type: 'keyword',
+    readOnly: true,
+    json: false,
+    origin: 'meta'
+  },
+  { name: '_score', type: 'float', readOnly: true, json: false, origin: 'meta' }
 ];
 
 /** Where a search answer's documents and their leading columns sit. */
-const HITS_LAYOUT: DocumentLayout = { at: ['hits', 'hits'], source: ['_source'], meta: { _id: ['_id'], _index: ['_index'], _score: ['_score'] } };
+const HITS_LAYOUT: DocumentLayout = {
+  at: ['hits', 'hits'],
+  source: ['_source'],
+  meta: { _id: ['_id'], _index: ['_index'], _score: ['_score'] }
+};
 
 /**
  * Search responses → hits grid, with columns from the mapping when `tree` is known; arrays
  * (`_cat/...?format=json`) → table; the rest → JSON.
  */
-export function presentElasticsearch(request: ConsoleRequest, response: EngineResponse, tree?: FieldTree): PresentedResult {
-  if (response.body.kind === 'text') return { kind: 'text', text: response.body.text };
-  if (response.body.kind === 'empty') return { kind: 'text', text: emptyAnswerText(response) };
-  if (response.body.kind === 'jsonl') return { kind: 'table', rows: tableRows(response.body.values) };
+export function presentElasticsearch(
+  request: ConsoleRequest,
+  response: EngineResponse,
+  tree?: FieldTree
+): PresentedResult {
+  if (response.body.kind === 'text') {
+    return { kind: 'text', text: response.body.text };
+  }
+  if (response.body.kind === 'empty') {
+    return { kind: 'text', text: emptyAnswerText(response) };
+  }
+  if (response.body.kind === 'jsonl') {
+    return { kind: 'table', rows: tableRows(response.body.values) };
+  }
   const body = response.body.value;
-  if (Array.isArray(body)) return { kind: 'table', rows: tableRows(body) };
+  if (Array.isArray(body)) {
+    return { kind: 'table', rows: tableRows(body) };
+  }
   const searches = msearchParts(request, response, body);
-  if (searches) return { kind: 'searches', searches };
+  if (searches) {
+    return { kind: 'searches', searches };
+  }
   const hits = asObject(asObject(body)?.hits);
   if (response.status < 300 && hits && Array.isArray(hits.hits)) {
-    const documents = hits.hits.map((hit) => {
+    const documents = hits.hits.map(hit => {
       const h = asObject(hit) ?? {};
-      return { meta: { _id: h._id ?? null, _index: h._index ?? null, _score: h._score ?? null }, source: h._source ?? {} };
+      return {
+        meta: {
+          _id: h._id ?? null,
+          _index: h._index ?? null,
+          _score: h._score ?? null
+        },
+        source: h._source ?? {}
+      };
     });
-    const grid = documentGrid({ tree, leading: LEADING, documents, onlyPresent: filtersFields(request) });
+    const grid = documentGrid({
+      tree,
+      leading: LEADING,
+      documents,
+      onlyPresent: filtersFields(request)
+    });
     const total = asObject(hits.total);
-    const aggregations = aggregationTables(asObject(asObject(body)?.aggregations));
+    const aggregations = aggregationTables(
+      asObject(asObject(body)?.aggregations)
+    );
     return hitsResult(grid, {
       documents: HITS_LAYOUT,
-      ...(total && typeof total.value === 'number' ? { total: { value: total.value, relation: total.relation === 'gte' ? 'gte' : 'eq' } } : {}),
-      ...(typeof hits.total === 'number' ? { total: { value: hits.total, relation: 'eq' as const } } : {}),
-      ...(aggregations.length ? { aggregations } : {}),
+      ...(total && typeof total.value === 'number'
+        ? {
+            total: {
+              value: total.value,
+              relation: total.relation === 'gte' ? 'gte' : 'eq'
+            }
+          }
+        : {}),
+      ...(typeof hits.total === 'number'
+        ? { total: { value: hits.total, relation: 'eq' as const } }
+        : {}),
+      ...(aggregations.length ? { aggregations } : {})
     });
   }
-  return { kind: 'json', value: body, ...structureFields(request, response, structureOfMapping) };
+  return {
+    kind: 'json',
+    value: body,
+    ...structureFields(request, response, structureOfMapping)
+  };
 }
 
-
 /** An `_msearch` of several searches: each answer shown as its own search, titled with its index. */
-function msearchParts(request: ConsoleRequest, response: EngineResponse, body: JsonValue): SearchPart[] | undefined {
+function msearchParts(
+  request: ConsoleRequest,
+  response: EngineResponse,
+  body: JsonValue
+): SearchPart[] | undefined {
   const responses = asObject(body)?.responses;
-  if (response.status >= 300 || !Array.isArray(responses) || responses.length < 2 || !request.path.endsWith('/_msearch')) return undefined;
+  if (
+    response.status >= 300 ||
+    !Array.isArray(responses) ||
+    responses.length < 2 ||
+    !request.path.endsWith('/_msearch')
+  ) {
+    return undefined;
+  }
   const pathTarget = request.path.split('/').filter(Boolean)[0] ?? '';
-  const defaultTarget = pathTarget.startsWith('_') ? '' : decodeURIComponent(pathTarget);
+  const defaultTarget = pathTarget.startsWith('_')
+    ? ''
+    : decodeURIComponent(pathTarget);
   // The NDJSON body alternates header and search lines; a header may name its own index.
   const lines = request.body?.kind === 'ndjson' ? request.body.values : [];
   return responses.map((answer, i) => {
     const index = asObject(lines[i * 2])?.index;
-    const target = typeof index === 'string' ? index : Array.isArray(index) ? index.join(',') : defaultTarget;
+    const target =
+      typeof index === 'string'
+        ? index
+        : Array.isArray(index)
+          ? index.join(',')
+          : defaultTarget;
     const status = asObject(answer)?.status;
     const partStatus = typeof status === 'number' ? status : response.status;
-    const part = presentElasticsearch(request, { ...response, status: partStatus, body: { kind: 'json', value: answer } });
-    return { target, status: partStatus, result: part.kind === 'searches' ? { kind: 'json', value: answer } : part, raw: answer };
+    const part = presentElasticsearch(request, {
+      ...response,
+      status: partStatus,
+      body: { kind: 'json', value: answer }
+    });
+    return {
+      target,
+      status: partStatus,
+      result: part.kind === 'searches' ? { kind: 'json', value: answer } : part,
+      raw: answer
+    };
   });
 }

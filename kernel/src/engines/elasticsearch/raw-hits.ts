@@ -75,13 +75,17 @@ function isBlank(c: number | undefined): boolean {
 }
 
 function skipBlanks(b: Buffer, at: number): number {
-  while (isBlank(b[at])) at++;
+  while (isBlank(b[at])) {
+    at++;
+  }
   return at;
 }
 
 function expectByte(b: Buffer, at: number, byte: number): number {
   at = skipBlanks(b, at);
-  if (b[at] !== byte) throw new NotASearchPage();
+  if (b[at] !== byte) {
+    throw new NotASearchPage();
+  }
   return at + 1;
 }
 
@@ -90,10 +94,16 @@ function stringEnd(b: Buffer, at: number): number {
   let from = at + 1;
   for (;;) {
     const quote = b.indexOf(QUOTE, from);
-    if (quote === -1) throw new NotASearchPage();
+    if (quote === -1) {
+      throw new NotASearchPage();
+    }
     let slashes = 0;
-    while (b[quote - 1 - slashes] === BACKSLASH) slashes++;
-    if (slashes % 2 === 0) return quote + 1;
+    while (b[quote - 1 - slashes] === BACKSLASH) {
+      slashes++;
+    }
+    if (slashes % 2 === 0) {
+      return quote + 1;
+    }
     from = quote + 1;
   }
 }
@@ -113,7 +123,9 @@ BYTE_KIND[QUOTE] = STRING;
 /** `at` starts a value (blanks skipped); returns the index just past it. */
 function valueEnd(b: Buffer, at: number): number {
   const first = b[at];
-  if (first === QUOTE) return stringEnd(b, at);
+  if (first === QUOTE) {
+    return stringEnd(b, at);
+  }
   if (first === OPEN_OBJECT || first === OPEN_ARRAY) {
     // The hot loop of an export (every byte of every _source): a table look-up a byte, and
     // strings (short, mostly) stepped through here rather than with a native indexOf call each.
@@ -121,28 +133,52 @@ function valueEnd(b: Buffer, at: number): number {
     const length = b.length;
     for (let i = at; i < length; i++) {
       const kind = BYTE_KIND[b[i] as number];
-      if (kind === PLAIN) continue;
+      if (kind === PLAIN) {
+        continue;
+      }
       if (kind === STRING) {
         for (i++; i < length; i++) {
           const c = b[i];
-          if (c === BACKSLASH) i++;
-          else if (c === QUOTE) break;
+          if (c === BACKSLASH) {
+            i++;
+          } else if (c === QUOTE) {
+            break;
+          }
         }
-      } else if (kind === OPENS) depth++;
-      else if (--depth === 0) return i + 1;
+      } else if (kind === OPENS) {
+        depth++;
+      } else if (--depth === 0) {
+        return i + 1;
+      }
     }
     throw new NotASearchPage();
   }
   let i = at;
-  while (i < b.length && b[i] !== COMMA && b[i] !== CLOSE_OBJECT && b[i] !== CLOSE_ARRAY && !isBlank(b[i])) i++;
-  if (i === at) throw new NotASearchPage();
+  while (
+    i < b.length &&
+    b[i] !== COMMA &&
+    b[i] !== CLOSE_OBJECT &&
+    b[i] !== CLOSE_ARRAY &&
+    !isBlank(b[i])
+  ) {
+    i++;
+  }
+  if (i === at) {
+    throw new NotASearchPage();
+  }
   return i;
 }
 
 /** Whether the key between quotes at [start, end) is `name` (ASCII), compared without decoding. */
 function keyIs(b: Buffer, start: number, end: number, name: string): boolean {
-  if (end - start - 2 !== name.length) return false;
-  for (let k = 0; k < name.length; k++) if (b[start + 1 + k] !== name.charCodeAt(k)) return false;
+  if (end - start - 2 !== name.length) {
+    return false;
+  }
+  for (let k = 0; k < name.length; k++) {
+    if (b[start + 1 + k] !== name.charCodeAt(k)) {
+      return false;
+    }
+  }
   return true;
 }
 
@@ -151,56 +187,107 @@ function keyIs(b: Buffer, start: number, end: number, name: string): boolean {
  * range (quotes included) and the value's start; `member` returns where the value ends.
  * Returns the index just past the object.
  */
-function eachMember(b: Buffer, at: number, member: (keyStart: number, keyEnd: number, valueStart: number) => number): number {
+function eachMember(
+  b: Buffer,
+  at: number,
+  member: (keyStart: number, keyEnd: number, valueStart: number) => number
+): number {
   let i = expectByte(b, at, OPEN_OBJECT);
   i = skipBlanks(b, i);
-  if (b[i] === CLOSE_OBJECT) return i + 1;
+  if (b[i] === CLOSE_OBJECT) {
+    return i + 1;
+  }
   for (;;) {
     i = skipBlanks(b, i);
-    if (b[i] !== QUOTE) throw new NotASearchPage();
+    if (b[i] !== QUOTE) {
+      throw new NotASearchPage();
+    }
     const keyEnd = stringEnd(b, i);
     const valueStart = skipBlanks(b, expectByte(b, keyEnd, COLON));
     i = skipBlanks(b, member(i, keyEnd, valueStart));
-    if (b[i] === CLOSE_OBJECT) return i + 1;
-    if (b[i] !== COMMA) throw new NotASearchPage();
+    if (b[i] === CLOSE_OBJECT) {
+      return i + 1;
+    }
+    if (b[i] !== COMMA) {
+      throw new NotASearchPage();
+    }
     i++;
   }
 }
 
-const decode = (b: Buffer, start: number, end: number): JsonValue => JSON.parse(b.toString('utf8', start, end)) as JsonValue;
+const decode = (b: Buffer, start: number, end: number): JsonValue =>
+  JSON.parse(b.toString('utf8', start, end)) as JsonValue;
 
 /** A `_source` holding line breaks (a document indexed pretty-printed) is printed again on one line. */
 function oneLine(b: Buffer, start: number, end: number): Buffer {
   for (let i = start; i < end; i++) {
-    if (b[i] === LF || b[i] === CR) return Buffer.from(JSON.stringify(decode(b, start, end)));
+    if (b[i] === LF || b[i] === CR) {
+      return Buffer.from(JSON.stringify(decode(b, start, end)));
+    }
   }
   return b.subarray(start, end);
 }
 
-const FIXED_BYTES = INDEX_KEY.length + ID_KEY.length + SOURCE_KEY.length + LINE_END.length;
+const FIXED_BYTES =
+  INDEX_KEY.length + ID_KEY.length + SOURCE_KEY.length + LINE_END.length;
 
-function put(out: Buffer, at: number, from: Buffer, start: number, end: number): number {
-  for (let k = start; k < end; k++) out[at++] = from[k] as number;
+function put(
+  out: Buffer,
+  at: number,
+  from: Buffer,
+  start: number,
+  end: number
+): number {
+  for (let k = start; k < end; k++) {
+    out[at++] = from[k] as number;
+  }
   return at;
 }
 
 /** The lines, byte-copied into one buffer (the usual case: an answer on one line). */
-function linesCopied(b: Buffer, ranges: HitRanges, output: (size: number) => Buffer): Buffer {
+function linesCopied(
+  b: Buffer,
+  ranges: HitRanges,
+  output: (size: number) => Buffer
+): Buffer {
   let size = 0;
   for (let h = 0; h < ranges.length; h += 8) {
     const source = ranges.data[h + 4] as number;
-    size += FIXED_BYTES + (ranges.data[h + 1] as number) - (ranges.data[h] as number) + (ranges.data[h + 3] as number) - (ranges.data[h + 2] as number) + (source === -1 ? EMPTY_SOURCE.length : (ranges.data[h + 5] as number) - source);
+    size +=
+      FIXED_BYTES +
+      (ranges.data[h + 1] as number) -
+      (ranges.data[h] as number) +
+      (ranges.data[h + 3] as number) -
+      (ranges.data[h + 2] as number) +
+      (source === -1
+        ? EMPTY_SOURCE.length
+        : (ranges.data[h + 5] as number) - source);
   }
   const out = output(size);
   let at = 0;
   for (let h = 0; h < ranges.length; h += 8) {
     at = put(out, at, INDEX_KEY, 0, INDEX_KEY.length);
-    at = put(out, at, b, ranges.data[h] as number, ranges.data[h + 1] as number);
+    at = put(
+      out,
+      at,
+      b,
+      ranges.data[h] as number,
+      ranges.data[h + 1] as number
+    );
     at = put(out, at, ID_KEY, 0, ID_KEY.length);
-    at = put(out, at, b, ranges.data[h + 2] as number, ranges.data[h + 3] as number);
+    at = put(
+      out,
+      at,
+      b,
+      ranges.data[h + 2] as number,
+      ranges.data[h + 3] as number
+    );
     at = put(out, at, SOURCE_KEY, 0, SOURCE_KEY.length);
     const source = ranges.data[h + 4] as number;
-    at = source === -1 ? put(out, at, EMPTY_SOURCE, 0, EMPTY_SOURCE.length) : put(out, at, b, source, ranges.data[h + 5] as number);
+    at =
+      source === -1
+        ? put(out, at, EMPTY_SOURCE, 0, EMPTY_SOURCE.length)
+        : put(out, at, b, source, ranges.data[h + 5] as number);
     at = put(out, at, LINE_END, 0, LINE_END.length);
   }
   return out;
@@ -211,7 +298,13 @@ function linesRebuilt(b: Buffer, ranges: HitRanges): Buffer {
   const parts: Buffer[] = [];
   for (let h = 0; h < ranges.length; h += 8) {
     const r = (k: number) => ranges.data[h + k] as number;
-    parts.push(INDEX_KEY, b.subarray(r(0), r(1)), ID_KEY, b.subarray(r(2), r(3)), SOURCE_KEY);
+    parts.push(
+      INDEX_KEY,
+      b.subarray(r(0), r(1)),
+      ID_KEY,
+      b.subarray(r(2), r(3)),
+      SOURCE_KEY
+    );
     parts.push(r(4) === -1 ? EMPTY_SOURCE : oneLine(b, r(4), r(5)), LINE_END);
   }
   return Buffer.concat(parts);
@@ -221,11 +314,16 @@ function linesRebuilt(b: Buffer, ranges: HitRanges): Buffer {
  * Reads a `_search` answer's hits; undefined when the bytes are not a search answer with
  * `hits.hits` whose hits carry string `_index` and `_id` (the caller reports it).
  */
-export function readRawHits(b: Buffer, scratch: ScanScratch): RawHitsPage | undefined {
+export function readRawHits(
+  b: Buffer,
+  scratch: ScanScratch
+): RawHitsPage | undefined {
   try {
     return scan(b, scratch);
   } catch (err) {
-    if (err instanceof NotASearchPage || err instanceof SyntaxError) return undefined;
+    if (err instanceof NotASearchPage || err instanceof SyntaxError) {
+      return undefined;
+    }
     throw err;
   }
 }
@@ -241,7 +339,9 @@ function scan(b: Buffer, scratch: ScanScratch): RawHitsPage {
   const end = eachMember(b, 0, (keyStart, keyEnd, at) => {
     if (keyIs(b, keyStart, keyEnd, 'hits')) {
       return eachMember(b, at, (innerStart, innerEnd, hitsAt) => {
-        if (!keyIs(b, innerStart, innerEnd, 'hits')) return valueEnd(b, hitsAt);
+        if (!keyIs(b, innerStart, innerEnd, 'hits')) {
+          return valueEnd(b, hitsAt);
+        }
         found = true;
         return hitArray(b, hitsAt, ranges);
       });
@@ -249,19 +349,40 @@ function scan(b: Buffer, scratch: ScanScratch): RawHitsPage {
     const after = valueEnd(b, at);
     if (keyIs(b, keyStart, keyEnd, 'pit_id')) {
       const id = decode(b, at, after);
-      if (typeof id === 'string') pitId = id;
+      if (typeof id === 'string') {
+        pitId = id;
+      }
     } else if (keyIs(b, keyStart, keyEnd, '_shards')) {
       shardFailures = failuresOf(decode(b, at, after));
     }
     return after;
   });
-  if (!found || skipBlanks(b, end) !== b.length) throw new NotASearchPage();
+  if (!found || skipBlanks(b, end) !== b.length) {
+    throw new NotASearchPage();
+  }
   const count = ranges.length / 8;
-  const jsonl = mayBreakLines ? linesRebuilt(b, ranges) : linesCopied(b, ranges, scratch.output);
+  const jsonl = mayBreakLines
+    ? linesRebuilt(b, ranges)
+    : linesCopied(b, ranges, scratch.output);
   const last = ranges.length - 8;
-  const lastSort = count > 0 && (ranges.data[last + 6] as number) !== -1 ? decode(b, ranges.data[last + 6] as number, ranges.data[last + 7] as number) : undefined;
-  if (count > 0 && !Array.isArray(lastSort)) throw new NotASearchPage();
-  return { pitId, count, jsonl, lastSort: lastSort as JsonValue[] | undefined, shardFailures };
+  const lastSort =
+    count > 0 && (ranges.data[last + 6] as number) !== -1
+      ? decode(
+          b,
+          ranges.data[last + 6] as number,
+          ranges.data[last + 7] as number
+        )
+      : undefined;
+  if (count > 0 && !Array.isArray(lastSort)) {
+    throw new NotASearchPage();
+  }
+  return {
+    pitId,
+    count,
+    jsonl,
+    lastSort: lastSort as JsonValue[] | undefined,
+    shardFailures
+  };
 }
 
 /** Which of a hit's ranges a key fills (its slot in `ranges`), or -1 for keys the line leaves out. */
@@ -283,12 +404,16 @@ function slotOf(b: Buffer, keyStart: number, keyEnd: number): number {
 /** Each hit's ranges go into `ranges` (eight numbers a hit); returns the index past the array. */
 function hitArray(b: Buffer, at: number, ranges: HitRanges): number {
   let i = skipBlanks(b, expectByte(b, at, OPEN_ARRAY));
-  if (b[i] === CLOSE_ARRAY) return i + 1;
+  if (b[i] === CLOSE_ARRAY) {
+    return i + 1;
+  }
   for (;;) {
     i = skipBlanks(b, expectByte(b, i, OPEN_OBJECT));
     const hit = ranges.addHit();
     while (b[i] !== CLOSE_OBJECT) {
-      if (b[i] !== QUOTE) throw new NotASearchPage();
+      if (b[i] !== QUOTE) {
+        throw new NotASearchPage();
+      }
       const keyEnd = stringEnd(b, i);
       const valueAt = skipBlanks(b, expectByte(b, keyEnd, COLON));
       const after = valueEnd(b, valueAt);
@@ -298,26 +423,49 @@ function hitArray(b: Buffer, at: number, ranges: HitRanges): number {
         ranges.data[hit + slot + 1] = after;
       }
       i = skipBlanks(b, after);
-      if (b[i] === COMMA) i = skipBlanks(b, i + 1);
-      else if (b[i] !== CLOSE_OBJECT) throw new NotASearchPage();
+      if (b[i] === COMMA) {
+        i = skipBlanks(b, i + 1);
+      } else if (b[i] !== CLOSE_OBJECT) {
+        throw new NotASearchPage();
+      }
     }
     // _index and _id must be strings: they are copied into the line as they are.
-    if (b[ranges.data[hit] as number] !== QUOTE || b[ranges.data[hit + 2] as number] !== QUOTE) throw new NotASearchPage();
+    if (
+      b[ranges.data[hit] as number] !== QUOTE ||
+      b[ranges.data[hit + 2] as number] !== QUOTE
+    ) {
+      throw new NotASearchPage();
+    }
     i = skipBlanks(b, i + 1);
-    if (b[i] === CLOSE_ARRAY) return i + 1;
-    if (b[i] !== COMMA) throw new NotASearchPage();
+    if (b[i] === CLOSE_ARRAY) {
+      return i + 1;
+    }
+    if (b[i] !== COMMA) {
+      throw new NotASearchPage();
+    }
     i = skipBlanks(b, i + 1);
   }
 }
 
 function failuresOf(shards: JsonValue): string[] {
-  const object = shards !== null && typeof shards === 'object' && !Array.isArray(shards) ? shards : undefined;
+  const object =
+    shards !== null && typeof shards === 'object' && !Array.isArray(shards)
+      ? shards
+      : undefined;
   const failed = object?.failed;
-  if (typeof failed !== 'number' || failed === 0) return [];
+  if (typeof failed !== 'number' || failed === 0) {
+    return [];
+  }
   const failures = Array.isArray(object?.failures) ? object.failures : [];
-  const reasons = failures.map((f) => {
-    const reason = f !== null && typeof f === 'object' && !Array.isArray(f) ? f.reason : undefined;
-    const text = reason !== null && typeof reason === 'object' && !Array.isArray(reason) ? reason.reason : reason;
+  const reasons = failures.map(f => {
+    const reason =
+      f !== null && typeof f === 'object' && !Array.isArray(f)
+        ? f.reason
+        : undefined;
+    const text =
+      reason !== null && typeof reason === 'object' && !Array.isArray(reason)
+        ? reason.reason
+        : reason;
     return typeof text === 'string' ? text : JSON.stringify(f);
   });
   return reasons.length > 0 ? reasons : [`${failed} shard(s) failed`];
@@ -333,18 +481,29 @@ const PIT_HEAD = /^\{\s*"pit_id"\s*:\s*"([^"\\]*)"/;
  * the next page can be asked for before this one is read; the caller checks it against the
  * page once read. Undefined when the ends are not of that shape.
  */
-export function guessNextPage(b: Buffer): { after: JsonValue[]; pitId: string | undefined } | undefined {
+export function guessNextPage(
+  b: Buffer
+): { after: JsonValue[]; pitId: string | undefined } | undefined {
   const key = b.lastIndexOf(SORT_KEY);
-  if (key === -1) return undefined;
+  if (key === -1) {
+    return undefined;
+  }
   const open = key + SORT_KEY.length - 1;
   const close = b.indexOf(CLOSE_ARRAY, open);
-  if (close === -1 || !PAGE_END.test(b.toString('latin1', close + 1))) return undefined;
+  if (close === -1 || !PAGE_END.test(b.toString('latin1', close + 1))) {
+    return undefined;
+  }
   let after: JsonValue;
   try {
     after = decode(b, open, close + 1);
   } catch {
     return undefined;
   }
-  if (!Array.isArray(after)) return undefined;
-  return { after, pitId: PIT_HEAD.exec(b.toString('latin1', 0, Math.min(b.length, 4096)))?.[1] };
+  if (!Array.isArray(after)) {
+    return undefined;
+  }
+  return {
+    after,
+    pitId: PIT_HEAD.exec(b.toString('latin1', 0, Math.min(b.length, 4096)))?.[1]
+  };
 }

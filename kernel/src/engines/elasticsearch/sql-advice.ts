@@ -6,5 +6,5 @@ export const ELASTICSEARCH_SQL_ADVICE = [
   '(`{"query": {"term": {"id": 1}}}`), `"sort"` ORDER BY and `"size"` LIMIT;',
   '`POST /<index>/_delete_by_query` with a `"query"` deletes what DELETE ... WHERE would.',
   '',
-  REQUEST_FORM_HINT,
+  REQUEST_FORM_HINT
 ].join('\n');

@@ -5,7 +5,10 @@
  */
 import type { ConsoleRequest } from '../../console/cell';
 import type { EngineResponse } from '../../engine/capabilities/console';
-import type { FieldNameOptions, TargetListing } from '../../engine/capabilities/catalog';
+import type {
+  FieldNameOptions,
+  TargetListing
+} from '../../engine/capabilities/catalog';
 import { fieldNamesOf, type FieldTree } from '../../engine/field-tree';
 import { NameCache } from '../../engine/name-cache';
 import { StructureCache } from '../../engine/structure-cache';
@@ -20,41 +23,71 @@ export class ElasticsearchStructure {
 
   constructor(transport: Transport) {
     this.mappings = new StructureCache(async (target, signal) =>
-      structureOfMapping(await transport.send({ method: 'GET', path: `/${target}/_mapping`, query: '' }, signal)),
+      structureOfMapping(
+        await transport.send(
+          { method: 'GET', path: `/${target}/_mapping`, query: '' },
+          signal
+        )
+      )
     );
-    this.names = new NameCache((signal) => listIndices(transport, signal, { counts: false }));
+    this.names = new NameCache(signal =>
+      listIndices(transport, signal, { counts: false })
+    );
   }
 
   /** Called with every request sent: drops the mappings and names it may have changed. */
   noteRequest(request: ConsoleRequest): void {
     const change = mappingChange(request);
-    if (change.kind === 'none') return;
+    if (change.kind === 'none') {
+      return;
+    }
     this.names.clear();
-    if (change.kind === 'all') this.mappings.clear();
-    else this.mappings.invalidate((target, members) => isStale(change, target, members));
+    if (change.kind === 'all') {
+      this.mappings.clear();
+    } else {
+      this.mappings.invalidate((target, members) =>
+        isStale(change, target, members)
+      );
+    }
   }
 
   /**
    * Makes sure a search answer's mapping is cached before it is presented. Never fails: an
    * unreadable mapping (403 for a key limited to search) leaves the columns to the documents.
    */
-  async prepare(request: ConsoleRequest, response: EngineResponse, signal: AbortSignal): Promise<void> {
+  async prepare(
+    request: ConsoleRequest,
+    response: EngineResponse,
+    signal: AbortSignal
+  ): Promise<void> {
     const target = searchTarget(request, response);
-    if (target) await this.mappings.get(target, signal);
+    if (target) {
+      await this.mappings.get(target, signal);
+    }
   }
 
   /** The cached mapping for a search answer, if prepare() could read one. */
-  treeFor(request: ConsoleRequest, response: EngineResponse): FieldTree | undefined {
+  treeFor(
+    request: ConsoleRequest,
+    response: EngineResponse
+  ): FieldTree | undefined {
     const target = searchTarget(request, response);
     return target ? this.mappings.peek(target)?.tree : undefined;
   }
 
   /** The mapping of a target as a path segment names it (the union for an alias or pattern); undefined when unreadable. */
-  async tree(target: string, signal: AbortSignal): Promise<FieldTree | undefined> {
+  async tree(
+    target: string,
+    signal: AbortSignal
+  ): Promise<FieldTree | undefined> {
     return (await this.mappings.get(target, signal))?.tree;
   }
 
-  async fieldNames(target: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]> {
+  async fieldNames(
+    target: string,
+    signal: AbortSignal,
+    options?: FieldNameOptions
+  ): Promise<string[]> {
     const structure = await this.mappings.get(target, signal);
     return structure ? fieldNamesOf(structure.tree, '', options) : [];
   }

@@ -21,9 +21,16 @@ import { documentsGrid } from './present';
 export const DOCUMENTS_PER_SEARCH = 250;
 export const SEARCHES_PER_BATCH = 50;
 
-const Found = z.object({ found: z.number().int(), hits: z.array(z.object({ document: z.unknown() }).loose()) }).loose();
+const Found = z
+  .object({
+    found: z.number().int(),
+    hits: z.array(z.object({ document: z.unknown() }).loose())
+  })
+  .loose();
 const Failed = z.object({ code: z.number().int(), error: z.string() }).loose();
-const MultiSearchAnswer = z.object({ results: z.array(z.union([Found, Failed])) }).loose();
+const MultiSearchAnswer = z
+  .object({ results: z.array(z.union([Found, Failed])) })
+  .loose();
 
 interface ReaderSetup {
   transport: Transport;
@@ -37,20 +44,28 @@ interface ReaderSetup {
 /** `tree` (the schema) is read while the first block is fetched. */
 export async function openCollectionReader(
   opening: Omit<ReaderSetup, 'tree'> & { tree: Promise<FieldTree | undefined> },
-  signal: AbortSignal,
+  signal: AbortSignal
 ): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
   const reader = new CollectionReader({ ...opening, tree: undefined });
-  const [documents, tree] = await Promise.all([reader.readDocuments(0, signal), opening.tree]);
+  const [documents, tree] = await Promise.all([
+    reader.readDocuments(0, signal),
+    opening.tree
+  ]);
   reader.tree = tree;
   return { reader, first: reader.present(documents) };
 }
 
 /** Each row's collection and `id`; Typesense keeps no versions. A document without a string id cannot be edited, so then no keys at all. */
-function rowKeys(collection: string, documents: JsonValue[]): Pick<DocumentBlock, 'keys' | 'versions'> {
+function rowKeys(
+  collection: string,
+  documents: JsonValue[]
+): Pick<DocumentBlock, 'keys' | 'versions'> {
   const keys: RowKey[] = [];
   for (const document of documents) {
     const id = asObject(document)?.id;
-    if (typeof id !== 'string' || id === '') return {};
+    if (typeof id !== 'string' || id === '') {
+      return {};
+    }
     keys.push({ index: collection, id });
   }
   return { keys, versions: keys.map(() => null) };
@@ -59,7 +74,12 @@ function rowKeys(collection: string, documents: JsonValue[]): Pick<DocumentBlock
 type GridSearch = Record<string, JsonValue>;
 
 /** One search of a grid read; the view's cell shows the first. */
-export function gridSearch(collection: string, parameters: SearchParameters, offset: number, limit: number): GridSearch {
+export function gridSearch(
+  collection: string,
+  parameters: SearchParameters,
+  offset: number,
+  limit: number
+): GridSearch {
   return { collection, q: '*', ...parameters, offset, limit };
 }
 
@@ -76,30 +96,79 @@ class CollectionReader implements DocumentReader {
   }
 
   /** The block's documents as grid rows, columns from the schema. */
-  present({ documents, sent }: { documents: JsonValue[]; sent: SentRequest[] }): DocumentBlock {
+  present({
+    documents,
+    sent
+  }: {
+    documents: JsonValue[];
+    sent: SentRequest[];
+  }): DocumentBlock {
     const { columns, rows } = documentsGrid(documents, this.tree, false);
-    return { columns, rows, ...rowKeys(this.setup.collection, documents), requests: sent, total: this.total };
+    return {
+      columns,
+      rows,
+      ...rowKeys(this.setup.collection, documents),
+      requests: sent,
+      total: this.total
+    };
   }
 
-  async readDocuments(block: number, signal: AbortSignal): Promise<{ documents: JsonValue[]; sent: SentRequest[] }> {
+  async readDocuments(
+    block: number,
+    signal: AbortSignal
+  ): Promise<{ documents: JsonValue[]; sent: SentRequest[] }> {
     const sent: SentRequest[] = [];
     const start = block * this.setup.blockSize;
     const searches: GridSearch[] = [];
-    for (let offset = start; offset < start + this.setup.blockSize; offset += DOCUMENTS_PER_SEARCH) {
-      searches.push(gridSearch(this.setup.collection, this.setup.parameters, offset, Math.min(DOCUMENTS_PER_SEARCH, start + this.setup.blockSize - offset)));
+    for (
+      let offset = start;
+      offset < start + this.setup.blockSize;
+      offset += DOCUMENTS_PER_SEARCH
+    ) {
+      searches.push(
+        gridSearch(
+          this.setup.collection,
+          this.setup.parameters,
+          offset,
+          Math.min(DOCUMENTS_PER_SEARCH, start + this.setup.blockSize - offset)
+        )
+      );
     }
     const batches: (typeof searches)[] = [];
-    for (let i = 0; i < searches.length; i += SEARCHES_PER_BATCH) batches.push(searches.slice(i, i + SEARCHES_PER_BATCH));
+    for (let i = 0; i < searches.length; i += SEARCHES_PER_BATCH) {
+      batches.push(searches.slice(i, i + SEARCHES_PER_BATCH));
+    }
     const answers = await Promise.all(
-      batches.map(async (batch) => MultiSearchAnswer.parse(await sendGridRequest(this.setup.transport, { method: 'POST', path: '/multi_search', body: { searches: batch } }, typesenseFailure, sent, signal))),
+      batches.map(async batch =>
+        MultiSearchAnswer.parse(
+          await sendGridRequest(
+            this.setup.transport,
+            {
+              method: 'POST',
+              path: '/multi_search',
+              body: { searches: batch }
+            },
+            typesenseFailure,
+            sent,
+            signal
+          )
+        )
+      )
     );
     const documents: JsonValue[] = [];
-    for (const result of answers.flatMap((a) => a.results)) {
+    for (const result of answers.flatMap(a => a.results)) {
       const failed = Failed.safeParse(result);
-      if (failed.success) throw new RequestFailedError(`Typesense answered ${failed.data.code}: ${failed.data.error}`, failed.data.code);
+      if (failed.success) {
+        throw new RequestFailedError(
+          `Typesense answered ${failed.data.code}: ${failed.data.error}`,
+          failed.data.code
+        );
+      }
       const found = Found.parse(result);
       this.total = found.found;
-      documents.push(...found.hits.map((hit) => (hit.document ?? null) as JsonValue));
+      documents.push(
+        ...found.hits.map(hit => (hit.document ?? null) as JsonValue)
+      );
     }
     return { documents, sent };
   }

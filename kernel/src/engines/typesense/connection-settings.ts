@@ -13,7 +13,7 @@ const VERIFICATION: Record<Exclude<SslMode, 'disabled'>, TlsVerification> = {
   preferred: 'identity',
   required: 'identity',
   'verify-ca': 'chain',
-  'verify-identity': 'identity',
+  'verify-identity': 'identity'
 };
 
 export const KEY_HEADER = 'x-typesense-api-key';
@@ -21,10 +21,12 @@ export const KEY_HEADER = 'x-typesense-api-key';
 export const UNTRUSTED_CERTIFICATE_ADVICE =
   'For a self-signed certificate add skip_verify, or give the CA that signed it with ca=<PEM file>.';
 
-export function typesenseConnectionSettings(args: ConnectArgs): EngineConnectionSettings {
+export function typesenseConnectionSettings(
+  args: ConnectArgs
+): EngineConnectionSettings {
   return {
     // The key is the whole credential (drivers.md 5.2); Typesense has no users.
     headers: args.key ? { [KEY_HEADER]: args.key } : {},
-    verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl],
+    verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl]
   };
 }

@@ -2,7 +2,11 @@ import { TYPESENSE_SQL_ADVICE } from './sql-advice';
 import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
 import type { Driver, EngineIdentity } from '../../engine/driver';
-import type { EngineConsole, EngineResponse, PresentedResult } from '../../engine/capabilities/console';
+import type {
+  EngineConsole,
+  EngineResponse,
+  PresentedResult
+} from '../../engine/capabilities/console';
 import type { Catalog } from '../../engine/capabilities/catalog';
 import type { Documents } from '../../engine/capabilities/documents';
 import type { DocumentWrites } from '../../engine/capabilities/writes';
@@ -10,7 +14,11 @@ import type { TargetActions } from '../../engine/capabilities/target-actions';
 import type { DocumentExport } from '../../engine/capabilities/export';
 import type { AdminSections } from '../../engine/capabilities/admin';
 import { documentWrites, wholeValue } from '../../engine/edit-runner';
-import { AuthenticationFailedError, ConnectionFailedError, EngineError } from '../../engine/errors';
+import {
+  AuthenticationFailedError,
+  ConnectionFailedError,
+  type EngineError
+} from '../../engine/errors';
 import { sendWithStructure } from '../../engine/structure-cache';
 import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
@@ -49,50 +57,113 @@ export class TypesenseDriver implements Driver {
     this.console = new TypesenseConsole(transport, structure);
     this.catalog = {
       endpoints: () => loadEndpoints(),
-      listTargets: (signal, options) => (options?.recent ? structure.recentTargets(signal) : listCollections(transport, signal)),
-      fieldNames: (target, signal, options) => structure.fieldNames(target, signal, options),
+      listTargets: (signal, options) =>
+        options?.recent
+          ? structure.recentTargets(signal)
+          : listCollections(transport, signal),
+      fieldNames: (target, signal, options) =>
+        structure.fieldNames(target, signal, options)
     };
     const edits = new TypesenseEdits(
       transport,
       (collection, signal) => structure.tree(collection, signal),
-      ({ method, path, query }) => structure.noteRequest({ kind: 'request', method, path, query, line: 1 }),
-      () => this.version,
+      ({ method, path, query }) =>
+        structure.noteRequest({
+          kind: 'request',
+          method,
+          path,
+          query,
+          line: 1
+        }),
+      () => this.version
     );
     this.documents = {
       open: async (collection, blockSize, view, signal) => {
         const tree = structure.tree(collection, signal);
         // A view is translated before any search, so a refused filter sends nothing; the whole
         // collection in engine order needs no schema first, and reads it meanwhile.
-        const { parameters, sortedBy, notes } = searchOfView(view, isEmptyView(view) ? undefined : await tree);
-        const opened = await openCollectionReader({ transport, collection, blockSize, tree, parameters }, signal);
-        return { ...opened, notes, sortedBy, request: searchRequest(transport, collection, parameters) };
+        const { parameters, sortedBy, notes } = searchOfView(
+          view,
+          isEmptyView(view) ? undefined : await tree
+        );
+        const opened = await openCollectionReader(
+          { transport, collection, blockSize, tree, parameters },
+          signal
+        );
+        return {
+          ...opened,
+          notes,
+          sortedBy,
+          request: searchRequest(transport, collection, parameters)
+        };
       },
-      wholeValue: (row, column, signal) => wholeValue((r, s) => edits.currentRow(r, s), row, column, signal),
-      filters: { matchCase: false, operators: OPERATORS, rawHint: 'filter_by, e.g. price:>10 && tag:=[a]' },
+      wholeValue: (row, column, signal) =>
+        wholeValue((r, s) => edits.currentRow(r, s), row, column, signal),
+      filters: {
+        matchCase: false,
+        operators: OPERATORS,
+        rawHint: 'filter_by, e.g. price:>10 && tag:=[a]'
+      }
     };
     this.writes = documentWrites(edits.writes);
     this.targetActions = edits;
-    this.export = { open: (request, signal) => openTypesenseExport(transport, request, (target) => structure.tree(target, signal), signal) };
+    this.export = {
+      open: (request, signal) =>
+        openTypesenseExport(
+          transport,
+          request,
+          target => structure.tree(target, signal),
+          signal
+        )
+    };
     this.admin = {
-      offers: { keys: { title: 'Keys', immutableNote: IMMUTABLE_NOTE, actionChoices: KEY_CHOICES }, metrics: { title: DASHBOARD_TITLE, refreshMs: 2000 } },
+      offers: {
+        keys: {
+          title: 'Keys',
+          immutableNote: IMMUTABLE_NOTE,
+          actionChoices: KEY_CHOICES
+        },
+        metrics: { title: DASHBOARD_TITLE, refreshMs: 2000 }
+      },
       keys: typesenseKeys(transport),
-      metrics: (signal) => typesenseDashboard(transport, signal),
+      metrics: signal => typesenseDashboard(transport, signal)
     };
   }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
-    const debug = await this.transport.send({ method: 'GET', path: '/debug', query: '' }, signal);
-    const version = debug.body.kind === 'json' ? asObject(debug.body.value)?.version : undefined;
-    if (debug.status === 401) return this.probeScopedKey(debug, signal);
+    const debug = await this.transport.send(
+      { method: 'GET', path: '/debug', query: '' },
+      signal
+    );
+    const version =
+      debug.body.kind === 'json'
+        ? asObject(debug.body.value)?.version
+        : undefined;
+    if (debug.status === 401) {
+      return this.probeScopedKey(debug, signal);
+    }
     if (typeof version !== 'string') {
-      throw new ConnectionFailedError(`Connection failed: GET /debug answered ${debug.status} without a Typesense version; is this a Typesense address?`, debug.status);
+      throw new ConnectionFailedError(
+        `Connection failed: GET /debug answered ${debug.status} without a Typesense version; is this a Typesense address?`,
+        debug.status
+      );
     }
     this.version = version;
     const major = Number.parseFloat(version.replace(/^v/, ''));
-    const warnings = Number.isFinite(major) && major < 26 ? [`Typesense ${version} is older than 26.0, the oldest version searchbook supports.`] : [];
+    const warnings =
+      Number.isFinite(major) && major < 26
+        ? [
+            `Typesense ${version} is older than 26.0, the oldest version searchbook supports.`
+          ]
+        : [];
     // A key without collections:list still opens the connection (drivers.md 5.2); the side panel says why it lists nothing.
-    const collections = await this.transport.send({ method: 'GET', path: '/collections', query: '' }, signal);
-    if (collections.status === 401) warnings.push(CANNOT_LIST_NOTE);
+    const collections = await this.transport.send(
+      { method: 'GET', path: '/collections', query: '' },
+      signal
+    );
+    if (collections.status === 401) {
+      warnings.push(CANNOT_LIST_NOTE);
+    }
     return { version, warnings };
   }
 
@@ -101,19 +172,35 @@ export class TypesenseDriver implements Driver {
    * A.2), so a key that may not read /debug is not refused: /health (which needs no key) shows
    * that Typesense answers, and the connection opens with a warning. Only a missing key is refused.
    */
-  private async probeScopedKey(debug: EngineResponse, signal: AbortSignal): Promise<EngineIdentity> {
-    const refused = typesenseFailure(debug) ?? new AuthenticationFailedError('Forbidden - a valid API key header must be sent.', 401);
-    if (!this.transport.sendsHeader(KEY_HEADER)) throw refused;
-    const health = await this.transport.send({ method: 'GET', path: '/health', query: '' }, signal);
-    const ok = health.body.kind === 'json' ? asObject(health.body.value)?.ok : undefined;
-    if (typeof ok !== 'boolean') throw refused;
+  private async probeScopedKey(
+    debug: EngineResponse,
+    signal: AbortSignal
+  ): Promise<EngineIdentity> {
+    const refused =
+      typesenseFailure(debug) ??
+      new AuthenticationFailedError(
+        'Forbidden - a valid API key header must be sent.',
+        401
+      );
+    if (!this.transport.sendsHeader(KEY_HEADER)) {
+      throw refused;
+    }
+    const health = await this.transport.send(
+      { method: 'GET', path: '/health', query: '' },
+      signal
+    );
+    const ok =
+      health.body.kind === 'json' ? asObject(health.body.value)?.ok : undefined;
+    if (typeof ok !== 'boolean') {
+      throw refused;
+    }
     return {
       // Shown as "Connected to Typesense (version not readable with this key) at ...".
       version: '(version not readable with this key)',
       warnings: [
         'Typesense refused this key GET /debug (401): it is either wrong or scoped to some actions (a search-only key). The connection is open; if the key is wrong, every request will answer 401 Forbidden.',
-        CANNOT_LIST_NOTE,
-      ],
+        CANNOT_LIST_NOTE
+      ]
     };
   }
 
@@ -128,7 +215,7 @@ class TypesenseConsole implements EngineConsole {
 
   constructor(
     private readonly transport: Transport,
-    private readonly structure: TypesenseStructure,
+    private readonly structure: TypesenseStructure
   ) {}
 
   refusal(request: ConsoleRequest): Refusal | undefined {
@@ -143,15 +230,23 @@ class TypesenseConsole implements EngineConsole {
     return curlOfRequest(request, curlTarget(this.transport));
   }
 
-  failure(_request: ConsoleRequest, response: EngineResponse): EngineError | undefined {
+  failure(
+    _request: ConsoleRequest,
+    response: EngineResponse
+  ): EngineError | undefined {
     return typesenseFailure(response);
   }
 
-  partialFailures(request: ConsoleRequest, response: EngineResponse): PartialFailure[] {
+  partialFailures(
+    request: ConsoleRequest,
+    response: EngineResponse
+  ): PartialFailure[] {
     return typesensePartialFailures(request, response);
   }
 
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
-    return presentTypesense(request, response, (search) => this.structure.treeFor(search));
+    return presentTypesense(request, response, search =>
+      this.structure.treeFor(search)
+    );
   }
 }

@@ -8,8 +8,16 @@ import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../engine/document-columns';
 import { type EngineResponse } from '../../engine/driver';
 import type { Column } from '../../../../contracts/columns';
-import { EngineError, InvalidExportError, RequestFailedError } from '../../engine/errors';
-import type { ExportPage, ExportRequest, ExportStream } from '../../engine/capabilities/export';
+import {
+  type EngineError,
+  InvalidExportError,
+  RequestFailedError
+} from '../../engine/errors';
+import type {
+  ExportPage,
+  ExportRequest,
+  ExportStream
+} from '../../engine/capabilities/export';
 import type { FieldTree } from '../../engine/field-tree';
 import type { GridDocument } from '../../engine/grid-columns';
 import type { StreamedResponse, Transport } from '../../engine/http/transport';
@@ -17,12 +25,25 @@ import { ReusedBuffer } from '../../engine/http/reused-buffer';
 import { typesenseFailure } from './failure';
 import { filterOfView } from './grid-filter';
 
-const LEADING: Column[] = [{ name: 'id', type: 'string', readOnly: true, json: false, origin: 'meta', primaryKey: true }];
+const LEADING: Column[] = [
+  {
+    name: 'id',
+    type: 'string',
+    readOnly: true,
+    json: false,
+    origin: 'meta',
+    primaryKey: true
+  }
+];
 
 const BODY_ADVICE =
   'Write the export parameters as a JSON object on the lines after %export, for example {"filter_by": "year:<1960", "include_fields": "title,author"} (keys filter_by, include_fields, exclude_fields); fields=a,b on the %export line also picks fields.';
 
-const ExportBody = z.strictObject({ filter_by: z.string().optional(), include_fields: z.string().optional(), exclude_fields: z.string().optional() });
+const ExportBody = z.strictObject({
+  filter_by: z.string().optional(),
+  include_fields: z.string().optional(),
+  exclude_fields: z.string().optional()
+});
 const Collection = z.object({ num_documents: z.number() }).loose();
 const Found = z.object({ found: z.number() }).loose();
 
@@ -30,17 +51,34 @@ export async function openTypesenseExport(
   transport: Transport,
   request: ExportRequest,
   tree: (collection: string) => Promise<FieldTree | undefined>,
-  signal: AbortSignal,
+  signal: AbortSignal
 ): Promise<ExportStream> {
   const params = exportParams(request);
   const collection = encodeURIComponent(request.target);
   const fields = await tree(collection);
-  const viewFilter = request.view ? filterOfView(request.view, fields) : undefined;
-  if (viewFilter !== undefined) params.filter_by = params.filter_by === undefined ? viewFilter : `(${params.filter_by}) && (${viewFilter})`;
+  const viewFilter = request.view
+    ? filterOfView(request.view, fields)
+    : undefined;
+  if (viewFilter !== undefined) {
+    params.filter_by =
+      params.filter_by === undefined
+        ? viewFilter
+        : `(${params.filter_by}) && (${viewFilter})`;
+  }
   const total = await totalOf(transport, collection, params.filter_by, signal);
-  const response = await transport.stream({ method: 'GET', path: `/collections/${collection}/documents/export`, query: new URLSearchParams(params).toString() }, signal);
-  if (response.status >= 300) throw await failureOf(response);
-  let body: AsyncIterator<Buffer> | undefined = response.body[Symbol.asyncIterator]();
+  const response = await transport.stream(
+    {
+      method: 'GET',
+      path: `/collections/${collection}/documents/export`,
+      query: new URLSearchParams(params).toString()
+    },
+    signal
+  );
+  if (response.status >= 300) {
+    throw await failureOf(response);
+  }
+  let body: AsyncIterator<Buffer> | undefined =
+    response.body[Symbol.asyncIterator]();
   return {
     total,
     leading: LEADING,
@@ -50,7 +88,7 @@ export async function openTypesenseExport(
       // Stops reading: undici then drops the socket instead of draining the rest of the export.
       await body?.return?.();
       body = undefined;
-    },
+    }
   };
 }
 
@@ -63,7 +101,9 @@ const NEWLINE = 0x0a;
  * waits for the rest, so a stopped export never writes half a document. Pages alternate
  * between two reused buffers: a page is written before the page after next is read.
  */
-async function* linePages(body: AsyncIterator<Buffer>): AsyncGenerator<ExportPage> {
+async function* linePages(
+  body: AsyncIterator<Buffer>
+): AsyncGenerator<ExportPage> {
   const buffers = [new ReusedBuffer(), new ReusedBuffer()];
   let turn = 0;
   let chunks: Buffer[] = [];
@@ -73,32 +113,53 @@ async function* linePages(body: AsyncIterator<Buffer>): AsyncGenerator<ExportPag
     if (!next.done) {
       chunks.push(next.value);
       size += next.value.length;
-      if (size < PAGE_BYTES) continue;
+      if (size < PAGE_BYTES) {
+        continue;
+      }
     }
     const bytes = (buffers[turn++ % 2] as ReusedBuffer).take(size);
     let at = 0;
-    for (const chunk of chunks) at += chunk.copy(bytes, at);
+    for (const chunk of chunks) {
+      at += chunk.copy(bytes, at);
+    }
     // The export ends without a newline (engine-facts A.5): the last line is whole at the end.
     const cut = next.done ? bytes.length : bytes.lastIndexOf(NEWLINE) + 1;
     const rest = bytes.subarray(cut);
     chunks = rest.length > 0 ? [rest] : [];
     size = rest.length;
     const page = linesPage(bytes.subarray(0, cut));
-    if (page.count > 0) yield page;
-    if (next.done) return;
+    if (page.count > 0) {
+      yield page;
+    }
+    if (next.done) {
+      return;
+    }
   }
 }
 
 function linesPage(bytes: Buffer): ExportPage {
   let count = 0;
-  for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) count++;
+  for (
+    let at = bytes.indexOf(NEWLINE);
+    at !== -1;
+    at = bytes.indexOf(NEWLINE, at + 1)
+  ) {
+    count++;
+  }
   const unterminated = bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE;
-  if (unterminated) count++;
-  const lines = () => bytes.toString('utf8').split('\n').filter((line) => line.length > 0);
+  if (unterminated) {
+    count++;
+  }
+  const lines = () =>
+    bytes
+      .toString('utf8')
+      .split('\n')
+      .filter(line => line.length > 0);
   return {
     count,
-    jsonl: () => (unterminated ? Buffer.concat([bytes, Buffer.from('\n')]) : bytes),
-    documents: () => lines().map(toDocument),
+    jsonl: () =>
+      unterminated ? Buffer.concat([bytes, Buffer.from('\n')]) : bytes,
+    documents: () => lines().map(toDocument)
   };
 }
 
@@ -110,17 +171,30 @@ function toDocument(line: string): GridDocument {
 
 function exportParams(request: ExportRequest): Record<string, string> {
   if (request.slices !== undefined && request.slices > 1) {
-    throw new InvalidExportError('Typesense exports a collection as one stream, so slices= does not apply. Nothing was sent. Leave slices= out.');
+    throw new InvalidExportError(
+      'Typesense exports a collection as one stream, so slices= does not apply. Nothing was sent. Leave slices= out.'
+    );
   }
   const parsed = ExportBody.safeParse(request.body ?? {});
   if (!parsed.success) {
-    const keys = Object.keys(asObject(request.body) ?? {}).filter((k) => !['filter_by', 'include_fields', 'exclude_fields'].includes(k));
-    const what = keys.length > 0 ? `does not take ${keys.map((k) => `"${k}"`).join(', ')}` : 'must be a JSON object of strings';
-    throw new InvalidExportError(`A Typesense export body ${what}. Nothing was sent. ${BODY_ADVICE}`);
+    const keys = Object.keys(asObject(request.body) ?? {}).filter(
+      k => !['filter_by', 'include_fields', 'exclude_fields'].includes(k)
+    );
+    const what =
+      keys.length > 0
+        ? `does not take ${keys.map(k => `"${k}"`).join(', ')}`
+        : 'must be a JSON object of strings';
+    throw new InvalidExportError(
+      `A Typesense export body ${what}. Nothing was sent. ${BODY_ADVICE}`
+    );
   }
   const params: Record<string, string> = { ...parsed.data };
   if (request.fields) {
-    if (params.include_fields !== undefined) throw new InvalidExportError(`fields= and "include_fields" both pick fields. Nothing was sent. Keep one of them.`);
+    if (params.include_fields !== undefined) {
+      throw new InvalidExportError(
+        `fields= and "include_fields" both pick fields. Nothing was sent. Keep one of them.`
+      );
+    }
     // The id keeps the lines re-importable and leads the CSV; include_fields alone would drop it.
     params.include_fields = [...new Set(['id', ...request.fields])].join(',');
   }
@@ -128,23 +202,47 @@ function exportParams(request: ExportRequest): Record<string, string> {
 }
 
 /** The collection's size, or the filter's match count; undefined when the key may not read it. */
-async function totalOf(transport: Transport, collection: string, filterBy: string | undefined, signal: AbortSignal): Promise<number | undefined> {
+async function totalOf(
+  transport: Transport,
+  collection: string,
+  filterBy: string | undefined,
+  signal: AbortSignal
+): Promise<number | undefined> {
   if (filterBy === undefined) {
-    const summary = await transport.send({ method: 'GET', path: `/collections/${collection}`, query: '' }, signal);
+    const summary = await transport.send(
+      { method: 'GET', path: `/collections/${collection}`, query: '' },
+      signal
+    );
     const failure = typesenseFailure(summary);
-    if (failure && summary.status !== 401) throw failure;
+    if (failure && summary.status !== 401) {
+      throw failure;
+    }
     const parsed = Collection.safeParse(json(summary));
     return parsed.success ? parsed.data.num_documents : undefined;
   }
-  const query = new URLSearchParams({ q: '*', filter_by: filterBy, per_page: '1', include_fields: 'id' }).toString();
-  const found = await transport.send({ method: 'GET', path: `/collections/${collection}/documents/search`, query }, signal);
+  const query = new URLSearchParams({
+    q: '*',
+    filter_by: filterBy,
+    per_page: '1',
+    include_fields: 'id'
+  }).toString();
+  const found = await transport.send(
+    {
+      method: 'GET',
+      path: `/collections/${collection}/documents/search`,
+      query
+    },
+    signal
+  );
   const parsed = Found.safeParse(json(found));
   return parsed.success ? parsed.data.found : undefined;
 }
 
 async function failureOf(response: StreamedResponse): Promise<EngineError> {
   const chunks: Buffer[] = [];
-  for await (const chunk of response.body) chunks.push(chunk);
+  for await (const chunk of response.body) {
+    chunks.push(chunk);
+  }
   const text = Buffer.concat(chunks).toString('utf8');
   let body: EngineResponse['body'];
   try {
@@ -152,7 +250,18 @@ async function failureOf(response: StreamedResponse): Promise<EngineError> {
   } catch {
     body = { kind: 'text', text };
   }
-  return typesenseFailure({ status: response.status, headers: response.headers, body, elapsedMs: 0 }) ?? new RequestFailedError(`Typesense answered ${response.status}.`, response.status);
+  return (
+    typesenseFailure({
+      status: response.status,
+      headers: response.headers,
+      body,
+      elapsedMs: 0
+    }) ??
+    new RequestFailedError(
+      `Typesense answered ${response.status}.`,
+      response.status
+    )
+  );
 }
 
 function json(response: EngineResponse): JsonValue | undefined {

@@ -16,38 +16,77 @@ const NUMERIC_STATS = ['min', 'max', 'avg', 'sum'];
  * said under the table. https://typesense.org/docs/latest/api/search.html#facet-results
  */
 export function facetTables(facetCounts: JsonValue | undefined): FacetTable[] {
-  if (!Array.isArray(facetCounts)) return [];
+  if (!Array.isArray(facetCounts)) {
+    return [];
+  }
   const tables: FacetTable[] = [];
   for (const facet of facetCounts) {
     const entry = asObject(facet);
     const field = entry?.field_name;
-    if (!entry || typeof field !== 'string' || !Array.isArray(entry.counts)) continue;
-    const notShown = new Set(Object.keys(entry).filter((k) => !SHOWN.has(k)));
+    if (!entry || typeof field !== 'string' || !Array.isArray(entry.counts)) {
+      continue;
+    }
+    const notShown = new Set(Object.keys(entry).filter(k => !SHOWN.has(k)));
     const rows = entry.counts.flatMap((count): Record<string, JsonValue>[] => {
       const c = asObject(count);
       if (!c || typeof c.count !== 'number') {
         notShown.add('counts[]');
         return [];
       }
-      const row: Record<string, JsonValue> = Object.create(null) as Record<string, JsonValue>;
+      const row: Record<string, JsonValue> = Object.create(null) as Record<
+        string,
+        JsonValue
+      >;
       row.key = c.value ?? null;
       row.doc_count = c.count;
       for (const [k, v] of Object.entries(c)) {
         // `highlighted` repeats the value unless the query marked part of it.
-        if (k === 'value' || k === 'count' || (k === 'highlighted' && v === c.value)) continue;
+        if (
+          k === 'value' ||
+          k === 'count' ||
+          (k === 'highlighted' && v === c.value)
+        ) {
+          continue;
+        }
         row[k] = v;
       }
       return [row];
     });
     const stats = asObject(entry.stats);
     const notes: string[] = [];
-    if (typeof stats?.total_values === 'number') notes.push(`${stats.total_values.toLocaleString('en-US')} distinct values in the results (total_values)`);
-    if (typeof entry.sampled === 'boolean') notes.push(entry.sampled ? 'sampled: true (the counts are estimated from a sample of the hits)' : 'sampled: false (the counts are exact)');
-    for (const k of Object.keys(stats ?? {})) if (k !== 'total_values' && !NUMERIC_STATS.includes(k)) notShown.add(`stats.${k}`);
-    tables.push({ name: field, kind: 'facet', rows, keyColumns: ['key'], ...(notes.length > 0 ? { notes } : {}), ...(notShown.size > 0 ? { notShown: [...notShown] } : {}) });
-    const numeric = stats && NUMERIC_STATS.filter((k) => typeof stats[k] === 'number');
+    if (typeof stats?.total_values === 'number') {
+      notes.push(
+        `${stats.total_values.toLocaleString('en-US')} distinct values in the results (total_values)`
+      );
+    }
+    if (typeof entry.sampled === 'boolean') {
+      notes.push(
+        entry.sampled
+          ? 'sampled: true (the counts are estimated from a sample of the hits)'
+          : 'sampled: false (the counts are exact)'
+      );
+    }
+    for (const k of Object.keys(stats ?? {})) {
+      if (k !== 'total_values' && !NUMERIC_STATS.includes(k)) {
+        notShown.add(`stats.${k}`);
+      }
+    }
+    tables.push({
+      name: field,
+      kind: 'facet',
+      rows,
+      keyColumns: ['key'],
+      ...(notes.length > 0 ? { notes } : {}),
+      ...(notShown.size > 0 ? { notShown: [...notShown] } : {})
+    });
+    const numeric =
+      stats && NUMERIC_STATS.filter(k => typeof stats[k] === 'number');
     if (stats && numeric && numeric.length > 0) {
-      tables.push({ name: `${field} stats`, kind: 'facet', rows: [Object.fromEntries(numeric.map((k) => [k, stats[k] as JsonValue]))] });
+      tables.push({
+        name: `${field} stats`,
+        kind: 'facet',
+        rows: [Object.fromEntries(numeric.map(k => [k, stats[k] as JsonValue]))]
+      });
     }
   }
   return tables;

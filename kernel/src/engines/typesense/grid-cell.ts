@@ -11,12 +11,28 @@ import { KEY_HEADER } from './connection-settings';
 import type { SearchParameters } from './grid-filter';
 
 /** Where curl reaches this connection, with the API key as an environment variable. */
-export function curlTarget(transport: Transport): { baseUrl: string; credential: string[]; insecure: boolean } {
-  const credential = transport.sendsHeader(KEY_HEADER) ? ['-H', '"X-TYPESENSE-API-KEY: $TYPESENSE_API_KEY"'] : [];
-  return { baseUrl: transport.baseUrl, credential, insecure: transport.skipsVerification };
+export function curlTarget(transport: Transport): {
+  baseUrl: string;
+  credential: string[];
+  insecure: boolean;
+} {
+  const credential = transport.sendsHeader(KEY_HEADER)
+    ? ['-H', '"X-TYPESENSE-API-KEY: $TYPESENSE_API_KEY"']
+    : [];
+  return {
+    baseUrl: transport.baseUrl,
+    credential,
+    insecure: transport.skipsVerification
+  };
 }
 
-export function searchRequest(transport: Transport, collection: string, parameters: SearchParameters): ViewRequest {
-  const body = { searches: [gridSearch(collection, parameters, 0, DOCUMENTS_PER_SEARCH)] };
+export function searchRequest(
+  transport: Transport,
+  collection: string,
+  parameters: SearchParameters
+): ViewRequest {
+  const body = {
+    searches: [gridSearch(collection, parameters, 0, DOCUMENTS_PER_SEARCH)]
+  };
   return viewRequest('POST', '/multi_search', body, curlTarget(transport));
 }

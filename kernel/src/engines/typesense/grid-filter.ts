@@ -4,9 +4,22 @@
  * engine cannot express and values it cannot quote are refused here, so nothing is sent.
  * Pure: nothing here sends anything.
  */
-import type { FilterOperator, FilterRow, GridView, OperatorInfo, SortKey } from '../../../../contracts/panel-protocol';
+import type {
+  FilterOperator,
+  FilterRow,
+  GridView,
+  OperatorInfo,
+  SortKey
+} from '../../../../contracts/panel-protocol';
 import type { FieldTree } from '../../engine/field-tree';
-import { booleanValue, listValue, numberValue, pairValue, resolveColumn, singleValue } from '../../engine/grid-view';
+import {
+  booleanValue,
+  listValue,
+  numberValue,
+  pairValue,
+  resolveColumn,
+  singleValue
+} from '../../engine/grid-view';
 import { filterRefusal } from '../../console/refusal';
 
 /** At most this many sort fields reach the engine (drivers.md 8). */
@@ -27,39 +40,105 @@ const NO_NULL_TEST =
  * what serves instead. https://typesense.org/docs/latest/api/search.html#filter-parameters
  */
 export const OPERATORS: OperatorInfo[] = [
-  { operator: 'equals', label: 'equals', does: 'The whole value is this (filter_by field:=`value`).' },
-  { operator: 'not equals', label: 'not equals', does: 'The whole value is not this (filter_by field:!=`value`).' },
-  { operator: 'greater than', label: 'greater than', does: 'Numeric columns: more than this (field:>n).' },
-  { operator: 'greater or equal', label: 'greater or equal', does: 'Numeric columns: this or more (field:>=n).' },
-  { operator: 'less than', label: 'less than', does: 'Numeric columns: less than this (field:<n).' },
-  { operator: 'less or equal', label: 'less or equal', does: 'Numeric columns: this or less (field:<=n).' },
-  { operator: 'between', label: 'between', does: 'Numeric columns: from low to high, both included (low..high; field:[low..high]).' },
-  { operator: 'in list', label: 'in list', does: 'The whole value is one of these (a, b, c; field:=[a,b,c]).' },
-  { operator: 'not in list', label: 'not in list', does: 'The whole value is none of these (field:!=[a,b,c]).' },
+  {
+    operator: 'equals',
+    label: 'equals',
+    does: 'The whole value is this (filter_by field:=`value`).'
+  },
+  {
+    operator: 'not equals',
+    label: 'not equals',
+    does: 'The whole value is not this (filter_by field:!=`value`).'
+  },
+  {
+    operator: 'greater than',
+    label: 'greater than',
+    does: 'Numeric columns: more than this (field:>n).'
+  },
+  {
+    operator: 'greater or equal',
+    label: 'greater or equal',
+    does: 'Numeric columns: this or more (field:>=n).'
+  },
+  {
+    operator: 'less than',
+    label: 'less than',
+    does: 'Numeric columns: less than this (field:<n).'
+  },
+  {
+    operator: 'less or equal',
+    label: 'less or equal',
+    does: 'Numeric columns: this or less (field:<=n).'
+  },
+  {
+    operator: 'between',
+    label: 'between',
+    does: 'Numeric columns: from low to high, both included (low..high; field:[low..high]).'
+  },
+  {
+    operator: 'in list',
+    label: 'in list',
+    does: 'The whole value is one of these (a, b, c; field:=[a,b,c]).'
+  },
+  {
+    operator: 'not in list',
+    label: 'not in list',
+    does: 'The whole value is none of these (field:!=[a,b,c]).'
+  },
   {
     operator: 'contains',
     label: 'has word',
-    does: `The value holds this word (or these words, side by side), in any case (filter_by field:\`word\`). Whole words only: arden does not find Garden. ${INFIX_ADVICE}.`,
+    does: `The value holds this word (or these words, side by side), in any case (filter_by field:\`word\`). Whole words only: arden does not find Garden. ${INFIX_ADVICE}.`
   },
-  { operator: 'not contains', label: 'lacks word', does: 'The value does not hold this word, in any case (filter_by field:!`word`). Whole words only.' },
+  {
+    operator: 'not contains',
+    label: 'lacks word',
+    does: 'The value does not hold this word, in any case (filter_by field:!`word`). Whole words only.'
+  },
   {
     operator: 'starts with',
     label: 'has word starting with',
-    does: 'A word of the value starts with this, in any case (filter_by field:`Gla`*): Gla finds "The Glass Castle". Typesense has no filter for the start of the whole value: equals or in list match whole values.',
+    does: 'A word of the value starts with this, in any case (filter_by field:`Gla`*): Gla finds "The Glass Castle". Typesense has no filter for the start of the whole value: equals or in list match whole values.'
   },
-  { operator: 'ends with', label: 'ends with', does: 'Not available on Typesense.', unavailable: `Typesense filters match whole words and word starts, never the end of a value. ${INFIX_ADVICE}; to match whole values, use equals or in list.` },
-  { operator: 'is null', label: 'is null', does: 'Not available on Typesense.', unavailable: NO_NULL_TEST },
-  { operator: 'is not null', label: 'is not null', does: 'Not available on Typesense.', unavailable: NO_NULL_TEST },
-  { operator: 'is empty', label: 'is empty', does: 'Not available on Typesense.', unavailable: NO_NULL_TEST },
-  { operator: 'is not empty', label: 'is not empty', does: 'Not available on Typesense.', unavailable: NO_NULL_TEST },
+  {
+    operator: 'ends with',
+    label: 'ends with',
+    does: 'Not available on Typesense.',
+    unavailable: `Typesense filters match whole words and word starts, never the end of a value. ${INFIX_ADVICE}; to match whole values, use equals or in list.`
+  },
+  {
+    operator: 'is null',
+    label: 'is null',
+    does: 'Not available on Typesense.',
+    unavailable: NO_NULL_TEST
+  },
+  {
+    operator: 'is not null',
+    label: 'is not null',
+    does: 'Not available on Typesense.',
+    unavailable: NO_NULL_TEST
+  },
+  {
+    operator: 'is empty',
+    label: 'is empty',
+    does: 'Not available on Typesense.',
+    unavailable: NO_NULL_TEST
+  },
+  {
+    operator: 'is not empty',
+    label: 'is not empty',
+    does: 'Not available on Typesense.',
+    unavailable: NO_NULL_TEST
+  },
   {
     operator: 'matches regex',
     label: 'matches regex',
     does: 'Not available on Typesense.',
-    unavailable: 'Typesense has no regular expressions in filters: has word matches words, has word starting with matches word starts, equals and in list match whole values; a raw filter_by combines them.',
-  },
+    unavailable:
+      'Typesense has no regular expressions in filters: has word matches words, has word starting with matches word starts, equals and in list match whole values; a raw filter_by combines them.'
+  }
 ];
-const INFO = new Map(OPERATORS.map((info) => [info.operator, info]));
+const INFO = new Map(OPERATORS.map(info => [info.operator, info]));
 
 /** The operator's name on Typesense, for messages. */
 function labelOf(operator: FilterOperator): string {
@@ -71,10 +150,20 @@ export interface SearchParameters {
   sort_by?: string;
 }
 
-export function searchOfView(view: GridView, tree: FieldTree | undefined): { parameters: SearchParameters; sortedBy: string[]; notes: string[] } {
+export function searchOfView(
+  view: GridView,
+  tree: FieldTree | undefined
+): { parameters: SearchParameters; sortedBy: string[]; notes: string[] } {
   const filter = filterOfView(view, tree);
   const { sortBy, sortedBy, notes } = sortOfView(view.sort, tree);
-  return { parameters: { ...(filter ? { filter_by: filter } : {}), ...(sortBy ? { sort_by: sortBy } : {}) }, sortedBy, notes };
+  return {
+    parameters: {
+      ...(filter ? { filter_by: filter } : {}),
+      ...(sortBy ? { sort_by: sortBy } : {})
+    },
+    sortedBy,
+    notes
+  };
 }
 
 interface Target {
@@ -83,36 +172,80 @@ interface Target {
   kind: 'integer' | 'number' | 'boolean' | 'string';
 }
 
-export function filterOfView(view: GridView, tree: FieldTree | undefined): string | undefined {
-  const parts = view.filters.map((row, index) => rowFilter(row, index, targetOf(row, index, tree)));
+export function filterOfView(
+  view: GridView,
+  tree: FieldTree | undefined
+): string | undefined {
+  const parts = view.filters.map((row, index) =>
+    rowFilter(row, index, targetOf(row, index, tree))
+  );
   const raw = view.raw.trim();
-  if (raw !== '') parts.push(parts.length === 0 ? raw : `(${raw})`);
-  return parts.length === 0 ? undefined : parts.join(view.join === 'all' ? ' && ' : ' || ');
+  if (raw !== '') {
+    parts.push(parts.length === 0 ? raw : `(${raw})`);
+  }
+  return parts.length === 0
+    ? undefined
+    : parts.join(view.join === 'all' ? ' && ' : ' || ');
 }
 
-function targetOf(row: FilterRow, index: number, tree: FieldTree | undefined): Target {
+function targetOf(
+  row: FilterRow,
+  index: number,
+  tree: FieldTree | undefined
+): Target {
   const unavailable = INFO.get(row.operator)?.unavailable;
-  if (unavailable) throw filterRefusal(`Typesense cannot filter with "${row.operator}": ${unavailable}`, index);
-  if (row.column === 'id') return { column: 'id', type: 'string', kind: 'string' };
+  if (unavailable) {
+    throw filterRefusal(
+      `Typesense cannot filter with "${row.operator}": ${unavailable}`,
+      index
+    );
+  }
+  if (row.column === 'id') {
+    return { column: 'id', type: 'string', kind: 'string' };
+  }
   const column = resolveColumn(tree, row.column);
   if (column.kind === 'array' || column.kind === 'object') {
-    throw filterRefusal(`${row.column} is the JSON column of an object or array: filter on its leaf columns (${row.column}.<field>).`, index);
+    throw filterRefusal(
+      `${row.column} is the JSON column of an object or array: filter on its leaf columns (${row.column}.<field>).`,
+      index
+    );
   }
   // A field only documents hold is filtered as a string; the engine answers if the schema lacks it.
   const type = column.kind === 'leaf' ? column.node.type : 'string';
   const element = type.replace(/\[\]$/, '');
-  return { column: row.column, type, kind: INTEGER.has(element) ? 'integer' : NUMERIC.has(element) ? 'number' : element === 'bool' ? 'boolean' : 'string' };
+  return {
+    column: row.column,
+    type,
+    kind: INTEGER.has(element)
+      ? 'integer'
+      : NUMERIC.has(element)
+        ? 'number'
+        : element === 'bool'
+          ? 'boolean'
+          : 'string'
+  };
 }
 
 /** A value as the expression writes it: numbers and booleans bare, strings in backticks. */
 function written(text: string, target: Target, index: number): string {
   if (text.includes('`')) {
-    throw filterRefusal(`A filter value cannot hold a backtick (\`): Typesense has no escape for it inside a quoted value. Leave the backtick out (has word matches the other words), or write a raw filter_by.`, index);
+    throw filterRefusal(
+      `A filter value cannot hold a backtick (\`): Typesense has no escape for it inside a quoted value. Leave the backtick out (has word matches the other words), or write a raw filter_by.`,
+      index
+    );
   }
   switch (target.kind) {
     case 'integer':
     case 'number':
-      return String(numberValue(text, target.column, target.type, target.kind === 'integer', index));
+      return String(
+        numberValue(
+          text,
+          target.column,
+          target.type,
+          target.kind === 'integer',
+          index
+        )
+      );
     case 'boolean':
       return String(booleanValue(text, target.column, target.type, index));
     case 'string':
@@ -122,18 +255,29 @@ function written(text: string, target: Target, index: number): string {
 
 function numericOnly(row: FilterRow, target: Target, index: number): void {
   if (target.kind !== 'integer' && target.kind !== 'number') {
-    throw filterRefusal(`"${labelOf(row.operator)}" works on numeric columns only; ${target.column} is a ${target.type} column: use equals or in list.`, index);
+    throw filterRefusal(
+      `"${labelOf(row.operator)}" works on numeric columns only; ${target.column} is a ${target.type} column: use equals or in list.`,
+      index
+    );
   }
 }
 
 function stringsOnly(row: FilterRow, target: Target, index: number): void {
-  if (target.kind !== 'string') throw filterRefusal(`"${labelOf(row.operator)}" works on string columns; ${target.column} is a ${target.type} column: use equals or a range.`, index);
+  if (target.kind !== 'string') {
+    throw filterRefusal(
+      `"${labelOf(row.operator)}" works on string columns; ${target.column} is a ${target.type} column: use equals or a range.`,
+      index
+    );
+  }
 }
 
 function rowFilter(row: FilterRow, index: number, target: Target): string {
   const field = row.column;
   const one = () => written(singleValue(row, index), target, index);
-  const list = () => `[${listValue(row, index).map((v) => written(v, target, index)).join(',')}]`;
+  const list = () =>
+    `[${listValue(row, index)
+      .map(v => written(v, target, index))
+      .join(',')}]`;
   switch (row.operator) {
     case 'equals':
       return `${field}:=${one()}`;
@@ -171,25 +315,47 @@ function rowFilter(row: FilterRow, index: number, target: Target): string {
       return `${field}:${one()}*`;
     default:
       // targetOf refused the rest before any value was read.
-      throw filterRefusal(`Typesense cannot filter with "${row.operator}"; write a raw filter_by.`, index);
+      throw filterRefusal(
+        `Typesense cannot filter with "${row.operator}"; write a raw filter_by.`,
+        index
+      );
   }
 }
 
 /** `sort_by` in click order: `sort: true` and numeric fields only, at most three; the rest dropped with a note. */
-export function sortOfView(keys: SortKey[], tree: FieldTree | undefined): { sortBy: string | undefined; sortedBy: string[]; notes: string[] } {
+export function sortOfView(
+  keys: SortKey[],
+  tree: FieldTree | undefined
+): { sortBy: string | undefined; sortedBy: string[]; notes: string[] } {
   const fields: string[] = [];
   const sortedBy: string[] = [];
   const notes: string[] = [];
-  const dropped = (column: string, why: string) => notes.push(`Not sorted by ${column}: ${why}; the rows keep their order for it.`);
+  const dropped = (column: string, why: string) =>
+    notes.push(
+      `Not sorted by ${column}: ${why}; the rows keep their order for it.`
+    );
   for (const key of keys) {
     const column = resolveColumn(tree, key.column);
-    if (key.column === 'id') dropped('id', 'Typesense does not sort on id');
-    else if (column.kind !== 'leaf' || column.node.sortable !== true) dropped(key.column, 'the schema does not declare it sort: true, and only those and numeric fields sort');
-    else if (fields.length === MAX_SORT_FIELDS) dropped(key.column, `Typesense sorts on at most ${MAX_SORT_FIELDS} fields`);
-    else {
+    if (key.column === 'id') {
+      dropped('id', 'Typesense does not sort on id');
+    } else if (column.kind !== 'leaf' || column.node.sortable !== true) {
+      dropped(
+        key.column,
+        'the schema does not declare it sort: true, and only those and numeric fields sort'
+      );
+    } else if (fields.length === MAX_SORT_FIELDS) {
+      dropped(
+        key.column,
+        `Typesense sorts on at most ${MAX_SORT_FIELDS} fields`
+      );
+    } else {
       fields.push(`${key.column}:${key.direction}`);
       sortedBy.push(key.column);
     }
   }
-  return { sortBy: fields.length ? fields.join(',') : undefined, sortedBy, notes };
+  return {
+    sortBy: fields.length ? fields.join(',') : undefined,
+    sortedBy,
+    notes
+  };
 }

@@ -4,5 +4,5 @@ export const TYPESENSE_SQL_ADVICE = [
   'where `filter_by=` does what WHERE does (`filter_by=year:>2000`), `sort_by=` ORDER BY and `per_page=` LIMIT;',
   '`DELETE /collections/<name>/documents?filter_by=<filter>` deletes what DELETE ... WHERE would.',
   '',
-  'GET /collections/books/documents/search?q=*&query_by=title&filter_by=year:>2000',
+  'GET /collections/books/documents/search?q=*&query_by=title&filter_by=year:>2000'
 ].join('\n');

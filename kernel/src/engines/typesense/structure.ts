@@ -6,7 +6,10 @@
  */
 import type { ConsoleRequest } from '../../console/cell';
 import type { EngineResponse } from '../../engine/capabilities/console';
-import type { FieldNameOptions, TargetListing } from '../../engine/capabilities/catalog';
+import type {
+  FieldNameOptions,
+  TargetListing
+} from '../../engine/capabilities/catalog';
 import { fieldNamesOf, type FieldTree } from '../../engine/field-tree';
 import { NameCache } from '../../engine/name-cache';
 import { StructureCache } from '../../engine/structure-cache';
@@ -21,31 +24,55 @@ export class TypesenseStructure {
 
   constructor(transport: Transport) {
     this.schemas = new StructureCache(async (collection, signal) =>
-      structureOfCollection(await transport.send({ method: 'GET', path: `/collections/${collection}`, query: '' }, signal)),
+      structureOfCollection(
+        await transport.send(
+          { method: 'GET', path: `/collections/${collection}`, query: '' },
+          signal
+        )
+      )
     );
-    this.names = new NameCache((signal) => listCollections(transport, signal));
+    this.names = new NameCache(signal => listCollections(transport, signal));
   }
 
   /** Called with every request sent: drops the schemas and names it may have changed. */
   noteRequest(request: ConsoleRequest): void {
     const change = schemaChange(request);
-    if (change.kind === 'none') return;
+    if (change.kind === 'none') {
+      return;
+    }
     if (change.kind === 'all') {
       this.names.clear();
       this.schemas.clear();
       return;
     }
-    if (change.listChanged) this.names.clear();
+    if (change.listChanged) {
+      this.names.clear();
+    }
     const names = change.names.map(decoded);
-    this.schemas.invalidate((target, members) => names.includes(decoded(target)) || names.some((n) => members.includes(n)));
+    this.schemas.invalidate(
+      (target, members) =>
+        names.includes(decoded(target)) || names.some(n => members.includes(n))
+    );
   }
 
   /** Makes sure the schema of a documents answer is cached; never fails (a scoped key may not read it). */
-  async prepare(request: ConsoleRequest, response: EngineResponse, signal: AbortSignal): Promise<void> {
-    if (response.status >= 300) return;
+  async prepare(
+    request: ConsoleRequest,
+    response: EngineResponse,
+    signal: AbortSignal
+  ): Promise<void> {
+    if (response.status >= 300) {
+      return;
+    }
     // A multi_search of several searches needs the schema of each search's collection.
-    const collections = [request, ...eachSearch(request)].flatMap((r) => documentsEndpoint(r)?.collection ?? []);
-    await Promise.all([...new Set(collections)].map((collection) => this.schemas.get(collection, signal)));
+    const collections = [request, ...eachSearch(request)].flatMap(
+      r => documentsEndpoint(r)?.collection ?? []
+    );
+    await Promise.all(
+      [...new Set(collections)].map(collection =>
+        this.schemas.get(collection, signal)
+      )
+    );
   }
 
   treeFor(request: ConsoleRequest): FieldTree | undefined {
@@ -54,12 +81,19 @@ export class TypesenseStructure {
   }
 
   /** The schema of a collection (or alias) by name; undefined when the key may not read it. */
-  async tree(collection: string, signal: AbortSignal): Promise<FieldTree | undefined> {
+  async tree(
+    collection: string,
+    signal: AbortSignal
+  ): Promise<FieldTree | undefined> {
     return (await this.schemas.get(asSegment(collection), signal))?.tree;
   }
 
   /** `collection` as a path segment, or as a body names it (completion inside multi_search). */
-  async fieldNames(collection: string, signal: AbortSignal, options?: FieldNameOptions): Promise<string[]> {
+  async fieldNames(
+    collection: string,
+    signal: AbortSignal,
+    options?: FieldNameOptions
+  ): Promise<string[]> {
     const structure = await this.schemas.get(asSegment(collection), signal);
     return structure ? fieldNamesOf(structure.tree, '', options) : [];
   }

@@ -4,7 +4,10 @@ import type { TargetContext } from '../targets';
 
 export function catalogContract(context: () => TargetContext): void {
   const complete = async (code: string): Promise<string[]> => {
-    const reply = await context().kernel.request('shell', 'complete_request', { code, cursor_pos: [...code].length });
+    const reply = await context().kernel.request('shell', 'complete_request', {
+      code,
+      cursor_pos: [...code].length
+    });
     expect(reply.content.status).toBe('ok');
     return reply.content.matches as string[];
   };
@@ -17,13 +20,22 @@ export function catalogContract(context: () => TargetContext): void {
 
   it("Tab inside a body completes the target's field names", async () => {
     const { fixture, shop } = context();
-    expect(await complete(fixture.fieldCompletion(shop, 'ra'))).toEqual(['rank']);
-    expect(await complete(fixture.fieldCompletion(shop, 'pr'))).toEqual(['price']);
+    expect(await complete(fixture.fieldCompletion(shop, 'ra'))).toEqual([
+      'rank'
+    ]);
+    expect(await complete(fixture.fieldCompletion(shop, 'pr'))).toEqual([
+      'price'
+    ]);
   });
 
   it('the panel lists the targets with their document counts', async () => {
     const { comm, connection, shop } = context();
-    const { targets } = await comm.expect({ type: 'targets', connection }, 'targets');
-    expect(targets).toContainEqual(expect.objectContaining({ name: shop, count: SHOP.length }));
+    const { targets } = await comm.expect(
+      { type: 'targets', connection },
+      'targets'
+    );
+    expect(targets).toContainEqual(
+      expect.objectContaining({ name: shop, count: SHOP.length })
+    );
   });
 }

@@ -4,16 +4,34 @@ import type { TargetContext } from '../targets';
 export function connectContract(context: () => TargetContext): void {
   it("%connect answers with the engine's name, version and address", async () => {
     const { fixture, target, kernel, http } = context();
-    const { reply, iopub } = await kernel.execute(`%connect ${fixture.engine} ${http.url} ${fixture.connectOptions} name=again`);
+    const { reply, iopub } = await kernel.execute(
+      `%connect ${fixture.engine} ${http.url} ${fixture.connectOptions} name=again`
+    );
     expect(reply.content.status).toBe('ok');
-    const shown = iopub.filter((m) => m.header.msg_type === 'display_data').map((m) => String((m.content.data as Record<string, unknown>)['text/plain']));
-    expect(shown).toEqual([`Connected to ${fixture.product} ${target.version} at ${http.url} as "again"; the following cells use it.`]);
+    const shown = iopub
+      .filter(m => m.header.msg_type === 'display_data')
+      .map(m =>
+        String((m.content.data as Record<string, unknown>)['text/plain'])
+      );
+    expect(shown).toEqual([
+      `Connected to ${fixture.product} ${target.version} at ${http.url} as "again"; the following cells use it.`
+    ]);
     await kernel.execute(`%use ${context().connection}`);
   });
 
   it('the panel lists the connection with its engine and version', async () => {
     const { fixture, target, comm, connection, proxy } = context();
-    const { connections } = await comm.expect({ type: 'connections' }, 'connections');
-    expect(connections).toContainEqual(expect.objectContaining({ name: connection, engine: fixture.engine, address: proxy.url, version: target.version }));
+    const { connections } = await comm.expect(
+      { type: 'connections' },
+      'connections'
+    );
+    expect(connections).toContainEqual(
+      expect.objectContaining({
+        name: connection,
+        engine: fixture.engine,
+        address: proxy.url,
+        version: target.version
+      })
+    );
   });
 }

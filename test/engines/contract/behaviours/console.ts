@@ -8,19 +8,27 @@ export function consoleContract(context: () => TargetContext): void {
     const { fixture, kernel, shop, connection } = context();
     const { reply, iopub } = await kernel.execute(fixture.searchCell(shop));
     expect(reply.content.status).toBe('ok');
-    const bundles = iopub.filter((m) => m.header.msg_type === 'display_data').map((m) => m.content.data as Record<string, unknown>);
+    const bundles = iopub
+      .filter(m => m.header.msg_type === 'display_data')
+      .map(m => m.content.data as Record<string, unknown>);
     expect(bundles).toHaveLength(1);
     const bundle = bundles[0] ?? {};
     const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
-    expect(payload.info).toMatchObject({ connection, engine: fixture.engine, status: 200 });
+    expect(payload.info).toMatchObject({
+      connection,
+      engine: fixture.engine,
+      status: 200
+    });
     expect(payload.total).toEqual({ value: SHOP.length, relation: 'eq' });
-    const columns = payload.columns.map((c) => c.name);
+    const columns = payload.columns.map(c => c.name);
     expect(columns[0]).toBe(fixture.idColumn);
     expect(columns).toEqual(expect.arrayContaining([...SHOP_FIELDS]));
     expect(payload.omittedRows).toBe(0);
     // Every document once, in the text a notebook viewer without the extension shows.
     const plain = String(bundle['text/plain']);
-    for (const doc of SHOP) expect(plain).toContain(doc.fields.title);
+    for (const doc of SHOP) {
+      expect(plain).toContain(doc.fields.title);
+    }
     expect(String(bundle['text/html'])).toContain(SHOP[0]?.fields.title);
   });
 
@@ -28,9 +36,16 @@ export function consoleContract(context: () => TargetContext): void {
     const { fixture, kernel } = context();
     const { cell, reason } = fixture.missingTarget('contract_no_such_target');
     const { reply, iopub } = await kernel.execute(cell);
-    expect(reply.content).toMatchObject({ status: 'error', ename: 'RequestFailed' });
+    expect(reply.content).toMatchObject({
+      status: 'error',
+      ename: 'RequestFailed'
+    });
     expect(String(reply.content.evalue)).toMatch(reason);
-    const shown = iopub.filter((m) => m.header.msg_type === 'display_data').map((m) => String((m.content.data as Record<string, unknown>)['text/plain']));
+    const shown = iopub
+      .filter(m => m.header.msg_type === 'display_data')
+      .map(m =>
+        String((m.content.data as Record<string, unknown>)['text/plain'])
+      );
     expect(shown).toEqual([expect.stringMatching(/→ 404 in \d+ ms/)]);
   });
 }
