@@ -11,7 +11,6 @@ import type { Connection } from '../../kernel/src/connections/open-connection';
 import {
   describeEachTarget,
   elasticsearchTargets,
-  type EsTarget,
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
@@ -19,7 +18,7 @@ import { connect, request } from './helpers';
 import { columnSummary, hitsOf, rowById } from './grid-helpers';
 
 const META = ['_id:keyword', '_index:keyword', '_score:float'];
-const productColumns = (target: EsTarget): string[] => [
+const productColumns = (): string[] => [
   ...META,
   ...[
     'address.city:text',
@@ -63,7 +62,7 @@ describeEachTarget(elasticsearchTargets(), 'grid columns', target => {
   const credentials = target.canSecure
     ? 'user=elastic password=${env:ES_PASSWORD}'
     : 'auth=none';
-  const PRODUCT_COLUMNS = productColumns(target);
+  const PRODUCT_COLUMNS = productColumns();
 
   beforeAll(async () => {
     engine = await target.start({ security: target.canSecure });

@@ -152,7 +152,9 @@ export function deleteByQuery(ex: Exchange, ctx: Context): void {
     ex.send(200, { task: `${task.node}:${task.id}` });
     return;
   }
-  while (targets.length > 0 && runBatch(job, cursor, status, failures)) {}
+  while (targets.length > 0 && runBatch(job, cursor, status, failures)) {
+    // Each batch does its work inside runBatch; the loop only decides whether to go on.
+  }
   const result = done();
   ex.send(failures.length > 0 && !job.proceedOnConflict ? 409 : 200, result);
 }

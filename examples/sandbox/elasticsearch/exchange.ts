@@ -6,6 +6,7 @@ import type http from 'node:http';
 import { badJson, esError, truncatedJson } from './errors';
 import { applyFilterPath } from './filter-path';
 import { parseJson, stringifyJson } from './long-json';
+import type { Principal } from './auth';
 
 export type Json =
   null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -22,7 +23,7 @@ export class Exchange {
   major = 8;
   params: Record<string, string> = {};
   /** Set by authentication; null when security is off. */
-  principal: import('./auth').Principal | null = null;
+  principal: Principal | null = null;
   private extraHeaders: Record<string, string | string[]> = {};
 
   constructor(

@@ -1,6 +1,6 @@
 import { DataGrid, BasicSelectionModel, TextRenderer } from '@lumino/datagrid';
 import { MessageLoop } from '@lumino/messaging';
-import { Panel, Widget } from '@lumino/widgets';
+import { Widget } from '@lumino/widgets';
 import { copyText } from './clipboard';
 import { blitRegionsWhole } from './region-blits';
 import { fitColumnWidths } from './column-widths';

@@ -130,7 +130,9 @@ export const consoleTokens: StreamParser<ConsoleState> = {
           state.phase = 'query';
           return 'operator';
         }
-        stream.match(/^[^\s?$]+/) || stream.next();
+        if (!stream.match(/^[^\s?$]+/)) {
+          stream.next();
+        }
         return 'url';
       case 'query':
         if (stream.eat('=') || stream.eat('&')) {
@@ -139,7 +141,9 @@ export const consoleTokens: StreamParser<ConsoleState> = {
         if (stream.match(/^[^\s=&$]+(?==)/)) {
           return 'attributeName';
         }
-        stream.match(/^[^\s=&$]+/) || stream.next();
+        if (!stream.match(/^[^\s=&$]+/)) {
+          stream.next();
+        }
         return 'string';
       case 'magic':
         if (stream.match(/^[\w-]+(?==)/)) {
@@ -148,7 +152,9 @@ export const consoleTokens: StreamParser<ConsoleState> = {
         if (stream.eat('=')) {
           return 'operator';
         }
-        stream.match(/^[^\s=$]+/) || stream.next();
+        if (!stream.match(/^[^\s=$]+/)) {
+          stream.next();
+        }
         return null;
       default:
         return bodyToken(stream, state);

@@ -3,6 +3,7 @@
  * Secret Service on Linux) through @napi-rs/keyring. Behind a small interface so the rest of
  * the kernel never depends on a platform store being present, and tests can supply their own.
  */
+import type * as Keyring from '@napi-rs/keyring';
 
 /** A keyring of secrets under the `searchbook` service, addressed by account name. */
 export interface SecretStore {
@@ -21,7 +22,7 @@ export class KeyringUnavailable extends Error {}
 
 export const KEYRING_SERVICE = 'searchbook';
 
-type KeyringModule = typeof import('@napi-rs/keyring');
+type KeyringModule = typeof Keyring;
 
 /**
  * The platform's keyring. On Linux the Secret Service is required: the library would otherwise

@@ -1,9 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import {
-  type Driver,
-  type EngineIdentity,
-  type EngineName
-} from '../engine/driver';
+import { type Driver, type EngineIdentity } from '../engine/driver';
 import { ConnectionFailedError } from '../engine/errors';
 import { engineNamed } from '../engines/registry';
 import type { TransportOptions } from '../engine/http/transport';

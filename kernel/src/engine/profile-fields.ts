@@ -53,7 +53,7 @@ export const PROFILE_COMMON_FIELDS = {
   max_answer: AnswerCapSchema.optional()
 };
 
-const ProfileCommonSchema = z.object({
+export const ProfileCommonSchema = z.object({
   ...PROFILE_COMMON_FIELDS,
   port: ProfilePortSchema
 });

@@ -34,8 +34,7 @@ import {
   PANEL_PROTOCOL_VERSION,
   type GridReply,
   type GridRequest,
-  GridRequestSchema,
-  type GridView
+  GridRequestSchema
 } from '../../../contracts/panel-protocol';
 import { type GridSession, GridSessions } from './grid-sessions';
 

@@ -14,9 +14,11 @@ beforeAll(async () => {
 });
 afterAll(async () => es.close());
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads the engine's JSON answer freely; every value it reads is asserted
 const onlyNode = (body: { nodes: Record<string, Record<string, any>> }) => {
   const nodes = Object.values(body.nodes);
   expect(nodes).toHaveLength(1);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads the engine's JSON answer freely; every value it reads is asserted
   return nodes[0] as Record<string, any>;
 };
 

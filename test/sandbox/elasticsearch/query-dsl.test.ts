@@ -59,6 +59,7 @@ beforeAll(async () => {
 });
 afterAll(async () => es.close());
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads the engine's JSON answer freely; every value it reads is asserted
 const search = (body: unknown): Promise<any> =>
   call(es, 'POST', '/shop/_search', body);
 

@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
@@ -9,10 +10,7 @@ import {
 } from '../../../examples/sandbox/tls';
 
 describe('sandbox plumbing: listen() and certificates', () => {
-  const handler = (
-    _req: unknown,
-    res: import('node:http').ServerResponse
-  ): void => {
+  const handler = (_req: unknown, res: ServerResponse): void => {
     res.setHeader('content-type', 'text/plain');
     res.end('ok');
   };

@@ -26,6 +26,7 @@ const find = (
   index: string,
   query: unknown,
   extra: object = {}
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads the engine's JSON answer freely; every value it reads is asserted
 ): Promise<any> => call(es, 'POST', `/${index}/_search`, { query, ...extra });
 
 it('index, update and delete reach match queries at refresh, not before', async () => {
@@ -168,6 +169,7 @@ it('a point in time keeps scoring its own snapshot after updates and refreshes',
   );
   const pit = (await call(es, 'POST', '/pit-text/_pit?keep_alive=1m')).body
     .id as string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads the engine's JSON answer freely; every value it reads is asserted
   const pitSearch = (query: unknown): Promise<any> =>
     call(es, 'POST', '/_search', { pit: { id: pit }, query });
   const first = await pitSearch({ match: { title: 'red' } });

@@ -4,7 +4,6 @@
  * (https://www.elastic.co/docs/deploy-manage/users-roles/cluster-or-deployment-auth).
  */
 import { z } from 'zod';
-import type { ConnectArgs } from '../../engine/connect-options';
 import type { EngineDescriptor } from '../../engine/engine-module';
 import { authOf, authOfArgs } from './auth';
 import {

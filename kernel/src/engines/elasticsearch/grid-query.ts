@@ -33,15 +33,6 @@ const NUMERIC = new Set([
   'scaled_float'
 ]);
 const DATES = new Set(['date', 'date_nanos']);
-const STRINGS = new Set([
-  'keyword',
-  'constant_keyword',
-  'wildcard',
-  'text',
-  'match_only_text',
-  'ip',
-  'version'
-]);
 
 const ANY_CASE = 'In any case unless Match case is on.';
 

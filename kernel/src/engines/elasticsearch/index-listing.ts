@@ -83,7 +83,11 @@ export async function listIndices(
         name: row.index,
         count:
           counted.get(row.index) ??
-          (row['docs.count'] != null && Number.isInteger(count) ? count : null),
+          (row['docs.count'] !== null &&
+          row['docs.count'] !== undefined &&
+          Number.isInteger(count)
+            ? count
+            : null),
         ...(row.health ? { health: row.health } : {}),
         ...(row['store.size'] ? { size: row['store.size'] } : {})
       };

@@ -3,7 +3,6 @@ import { tableRows } from '../../../../contracts/answer-rows';
 import type { DocumentLayout } from '../../../../contracts/mime-types';
 import { asObject } from '../../engine/document-columns';
 import type {
-  ConsoleResult,
   EngineResponse,
   PresentedResult,
   SearchPart
