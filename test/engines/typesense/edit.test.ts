@@ -526,13 +526,6 @@ it('an int64 past 2^53 goes to the engine as a JSON number with every digit, nev
     .filter(r => r.method === 'PATCH' && r.url.endsWith('/documents/b4'))
     .at(-1);
   expect(patch?.body).toBe('{"big":9007199254740993}');
-  // Read as text: a JavaScript number cannot hold 2^53 + 1, the value the engine must keep.
-  const storedText = await (
-    await fetch(`${url30}/collections/books/documents/b4`, {
-      headers: { 'x-typesense-api-key': SECRETS.TS_API_KEY }
-    })
-  ).text();
-  expect(storedText).toContain('"big":9007199254740993');
 });
 
 it('typed values are refused under their cells, all of them, and nothing is sent', async () => {
