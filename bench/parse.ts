@@ -2,6 +2,7 @@
  * Console parser speed against plain JSON.parse of the same text, measured in the same run.
  * Run after the build: `node dist/bench/parse.js`. Prints figures; asserts nothing.
  */
+import { CONSOLE_WORDING } from '../kernel/src/connections/console-wording';
 import { performance } from 'node:perf_hooks';
 import { parseCell } from '../kernel/src/console/parse';
 import { VariableScope } from '../kernel/src/console/variables';
@@ -58,11 +59,11 @@ function report(
   baseline: () => void
 ): void {
   const scope = new VariableScope(() => undefined);
-  const check = parseCell(cell, scope);
+  const check = parseCell(cell, scope, CONSOLE_WORDING);
   if (!check.ok) {
     throw new Error(`${label}: refused: ${check.refusal.message}`);
   }
-  const parse = time(() => parseCell(cell, scope));
+  const parse = time(() => parseCell(cell, scope, CONSOLE_WORDING));
   const plain = time(baseline);
   const mb = (body.length / 1e6).toFixed(2);
   process.stdout.write(
@@ -86,7 +87,7 @@ const templated = json.replace('"Product 0', '"${name} 0');
 const scope = new VariableScope(() => undefined, [['name', 'Widget']]);
 const plain = time(() => JSON.parse(json));
 const slow = time(() =>
-  parseCell(`POST /products/_search\n${templated}`, scope)
+  parseCell(`POST /products/_search\n${templated}`, scope, CONSOLE_WORDING)
 );
 process.stdout.write(
   `1 MB JSON body with a \${} (positional parser): parseCell ${slow.toFixed(1)} ms, JSON.parse ${plain.toFixed(1)} ms, ratio ${(slow / plain).toFixed(2)}x\n`

@@ -27,7 +27,7 @@ export const PANEL_COMM_TARGET = 'searchbook.panel';
 export const FORMER_COMM_TARGET = 'searchbook.grid';
 export { PANEL_PROTOCOL_VERSION };
 
-/** Rows per block when the panel does not ask for another size (drivers.md 8: the default page). */
+/** Rows per block when the panel does not ask for another size (the grid's default page). */
 export const DEFAULT_BLOCK_SIZE = 1000;
 export const MAX_BLOCK_SIZE = 10_000;
 

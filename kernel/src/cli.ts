@@ -1,7 +1,14 @@
 import type { InstallScope } from './protocol/jupyter-paths';
 import { SearchbookError } from '../../contracts/errors';
+import { SANDBOX_SYNOPSIS } from '../../examples/sandbox/synopsis';
 
-const USAGE = `searchbook: Elasticsearch and Typesense in Jupyter
+/** The command line's help; the engines it names are the registry's, loaded only for the help. */
+async function usage(): Promise<string> {
+  const { ENGINES } = await import('./engines/registry');
+  const engines = new Intl.ListFormat('en', { type: 'conjunction' }).format(
+    ENGINES.map(engine => engine.displayName)
+  );
+  return `searchbook: ${engines} in Jupyter
 
 Usage:
   searchbook kernel <connection-file>     run the Jupyter kernel (Jupyter starts this)
@@ -9,12 +16,9 @@ Usage:
                                           install the kernelspec and the JupyterLab extension
                                           into Jupyter's data directory
   searchbook uninstall [--user | --sys-prefix | --prefix DIR]
-  searchbook sandbox [--es-port 9200] [--ts-port 8108] [--tls] [--data DIR]
-                     [--es-version 8.15.0|7.17.0] [--ts-version 29.0]
-                     [--es-password PW] [--ts-api-key KEY] [--no-security]
-                                          local Elasticsearch and Typesense stand-ins with sample data
-  searchbook --version
+${SANDBOX_SYNOPSIS}  searchbook --version
 `;
+}
 
 class UsageError extends SearchbookError {
   override readonly name = 'UsageError';
@@ -104,14 +108,14 @@ export async function main(argv: string[]): Promise<number> {
       case '--help':
       case '-h':
       case 'help':
-        process.stdout.write(USAGE);
+        process.stdout.write(await usage());
         return 0;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`searchbook: ${err.message}\n\n${USAGE}`);
+      process.stderr.write(`searchbook: ${err.message}\n\n${await usage()}`);
       return 2;
     }
     process.stderr.write(`searchbook: ${(err as Error).message}\n`);

@@ -1,11 +1,13 @@
 /** `%export` lines as the parser reads them: words, quoting, variables, defaults, the body. */
+import { CONSOLE_WORDING } from '../../kernel/src/connections/console-wording';
 import { parseCell } from '../../kernel/src/console/parse';
 import { VariableScope } from '../../kernel/src/console/variables';
 
 const exportOf = (cell: string) => {
   const parsed = parseCell(
     cell,
-    new VariableScope(name => ({ EXPORTS: '/data/exports' })[name])
+    new VariableScope(name => ({ EXPORTS: '/data/exports' })[name]),
+    CONSOLE_WORDING
   );
   if (!parsed.ok) {
     throw new Error(parsed.refusal.message);
@@ -56,7 +58,8 @@ it('takes a quoted file name with blanks, variables and environment variables', 
 it('takes a body on the next lines, and the next request still runs after it', () => {
   const parsed = parseCell(
     '%export products cheap.jsonl\n{"range": {"price": {"lt": 20}}}\nGET /products/_count',
-    new VariableScope()
+    new VariableScope(),
+    CONSOLE_WORDING
   );
   expect(parsed.ok && parsed.items.map(i => i.kind)).toEqual([
     'magic',
@@ -76,7 +79,7 @@ it.each([
   ['%export products "out.csv', /unbalanced quote/],
   ['%export ${nope} out.csv', /Unknown variable `\$\{nope\}`/]
 ])('%s is refused with what to write', (cell, message) => {
-  const parsed = parseCell(cell, new VariableScope());
+  const parsed = parseCell(cell, new VariableScope(), CONSOLE_WORDING);
   expect(parsed.ok).toBe(false);
   if (!parsed.ok) {
     expect(parsed.refusal.message).toMatch(message);

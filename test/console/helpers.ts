@@ -1,3 +1,4 @@
+import { CONSOLE_WORDING } from '../../kernel/src/connections/console-wording';
 import type {
   CellItem,
   ConsoleRequest,
@@ -15,7 +16,7 @@ export function scope(
 }
 
 export function items(text: string, s: VariableScope = scope()): CellItem[] {
-  const result = parseCell(text, s);
+  const result = parseCell(text, s, CONSOLE_WORDING);
   if (!result.ok) {
     throw new Error(
       `refused: ${result.refusal.ename}: ${result.refusal.message}`
@@ -31,7 +32,7 @@ export function requests(text: string, s?: VariableScope): ConsoleRequest[] {
 }
 
 export function refusal(text: string, s: VariableScope = scope()): Refusal {
-  const result = parseCell(text, s);
+  const result = parseCell(text, s, CONSOLE_WORDING);
   if (result.ok) {
     throw new Error(`expected a refusal, got ${JSON.stringify(result.items)}`);
   }

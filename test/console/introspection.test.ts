@@ -1,3 +1,4 @@
+import { CONSOLE_WORDING } from '../../kernel/src/connections/console-wording';
 import {
   complete,
   type CompletionContext
@@ -189,12 +190,14 @@ describe('is_complete', () => {
     ['# only a comment', 'complete', undefined],
     ['GET /${unknown_here}', 'complete', undefined]
   ])('%j is %s', (text, status, indent) => {
-    const r = isComplete(text);
+    const r = isComplete(text, CONSOLE_WORDING);
     expect(r.status).toBe(status);
     expect(r.indent).toBe(indent);
   });
 
   test('with the kernel scope, unknown variables are invalid', () => {
-    expect(isComplete('GET /${unknown_here}', scope()).status).toBe('invalid');
+    expect(
+      isComplete('GET /${unknown_here}', CONSOLE_WORDING, scope()).status
+    ).toBe('invalid');
   });
 });

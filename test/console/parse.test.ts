@@ -1,3 +1,4 @@
+import { CONSOLE_WORDING } from '../../kernel/src/connections/console-wording';
 import { parseCell } from '../../kernel/src/console/parse';
 import { parseSetArgs } from '../../kernel/src/console/magics';
 import { items, refusal, requests, scope, SECRET } from './helpers';
@@ -62,11 +63,16 @@ describe('requests', () => {
   });
 
   test('a cell of only comments and blank lines has no items', () => {
-    expect(parseCell('# nothing\n\n   // here\n', scope())).toEqual({
+    expect(
+      parseCell('# nothing\n\n   // here\n', scope(), CONSOLE_WORDING)
+    ).toEqual({
       ok: true,
       items: []
     });
-    expect(parseCell('', scope())).toEqual({ ok: true, items: [] });
+    expect(parseCell('', scope(), CONSOLE_WORDING)).toEqual({
+      ok: true,
+      items: []
+    });
   });
 
   test('CRLF line ends', () => {

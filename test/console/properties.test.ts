@@ -1,3 +1,4 @@
+import { CONSOLE_WORDING } from '../../kernel/src/connections/console-wording';
 import fc from 'fast-check';
 import type { JsonValue, ParseResult } from '../../kernel/src/console/cell';
 import { isComplete } from '../../kernel/src/console/is-complete';
@@ -39,8 +40,8 @@ function run(text: string): void {
   const s = scope({ TOKEN: 'tok\r\n//evil' });
   s.set('idx', 'products');
   s.set('evil', 'http://evil/');
-  checkResult(parseCell(text, s));
-  const complete = isComplete(text);
+  checkResult(parseCell(text, s, CONSOLE_WORDING));
+  const complete = isComplete(text, CONSOLE_WORDING);
   expect(['complete', 'incomplete', 'invalid']).toContain(complete.status);
 }
 
@@ -173,7 +174,11 @@ test('any JSON value survives as a body, and NDJSON as lines', () => {
       fc.boolean(),
       (value, lines, pretty) => {
         const body = JSON.stringify(value, null, pretty ? 2 : undefined);
-        const single = parseCell(`POST /p/_search\n${body}`, scope());
+        const single = parseCell(
+          `POST /p/_search\n${body}`,
+          scope(),
+          CONSOLE_WORDING
+        );
         expect(single).toEqual({
           ok: true,
           items: [
@@ -189,7 +194,8 @@ test('any JSON value survives as a body, and NDJSON as lines', () => {
         });
         const ndjson = parseCell(
           `POST /_bulk\n${lines.map(l => JSON.stringify(l)).join('\n')}`,
-          scope()
+          scope(),
+          CONSOLE_WORDING
         );
         expect(ndjson.ok && ndjson.items[0]).toMatchObject({
           body: {
@@ -210,7 +216,8 @@ test('the positional parser agrees with JSON.parse on values holding templates',
       s.set('v', JSON.parse(JSON.stringify(value)) as JsonValue);
       const result = parseCell(
         'POST /p/_doc\n{"wrapped": ${v}, "text": "${v}"}',
-        s
+        s,
+        CONSOLE_WORDING
       );
       const text = typeof value === 'string' ? value : JSON.stringify(value);
       expect(result.ok && result.items[0]).toMatchObject({

@@ -1,3 +1,4 @@
+import { CONSOLE_WORDING } from '../../kernel/src/connections/console-wording';
 import { parseCell } from '../../kernel/src/console/parse';
 import { refusal, requests, scope } from './helpers';
 
@@ -79,7 +80,9 @@ describe('the _sql endpoint is refused', () => {
   });
 
   test('a path merely containing sql is fine', () => {
-    expect(parseCell('GET /my_sql_index/_search', scope()).ok).toBe(true);
+    expect(
+      parseCell('GET /my_sql_index/_search', scope(), CONSOLE_WORDING).ok
+    ).toBe(true);
   });
 });
 
@@ -120,7 +123,8 @@ describe('paths that would leave the host are refused', () => {
   test('cross-cluster names, wildcards, lists and date math stay allowed', () => {
     const result = parseCell(
       'GET /remote:logs-*,other/_search\nGET /<logs-{now/d}>/_search',
-      scope()
+      scope(),
+      CONSOLE_WORDING
     );
     expect(
       result.ok && result.items.map(i => i.kind === 'request' && i.path)
@@ -159,13 +163,17 @@ describe('control characters and line breaks are refused in the path', () => {
     expect(refusal('GET /x?q=a\u0007').ename).toBe('ControlCharacterRefused');
     const s = scope();
     s.set('v', 'a\r\nb');
-    const result = parseCell('GET /x?q=${v}', s);
+    const result = parseCell('GET /x?q=${v}', s, CONSOLE_WORDING);
     expect(result.ok && result.items[0]).toMatchObject({ query: 'q=a%0D%0Ab' });
   });
 });
 
 test('a refused cell sends nothing even when earlier requests were fine', () => {
-  const result = parseCell('GET /a\nGET /b\nSELECT 1', scope());
+  const result = parseCell(
+    'GET /a\nGET /b\nSELECT 1',
+    scope(),
+    CONSOLE_WORDING
+  );
   expect(result.ok).toBe(false);
   expect('items' in result).toBe(false);
 });

@@ -3,6 +3,7 @@
  * user reads; those words stay what the error output has always shown. Over real sockets: the
  * sandbox engines, a port nothing listens on, and the kernel over ZeroMQ.
  */
+import { CONSOLE_WORDING } from '../../kernel/src/connections/console-wording';
 import { errorCode, SearchbookError } from '../../contracts/errors';
 import {
   type RunningSandbox,
@@ -150,7 +151,8 @@ describe('refusals: one class, its kind in its code, one way of saying where', (
   it('a console cell: its code, its title and its line', () => {
     const parsed = parseCell(
       'GET /ok\nSELECT * FROM books',
-      new VariableScope(() => undefined)
+      new VariableScope(() => undefined),
+      CONSOLE_WORDING
     );
     if (parsed.ok) {
       throw new Error('SQL was not refused');

@@ -217,7 +217,7 @@ export class PagedRowsModel extends MutableDataModel {
     };
   }
 
-  /** The cell holds a fragment of a longer array or object (cut by the kernel, drivers.md 2.3). */
+  /** The cell holds a fragment of a longer array or object (cut by the kernel, so a long value never fills the grid). */
   isCut(row: number, column: number): boolean {
     const docRow = this.docRowAt(row - this.leadingRows);
     const block = this.blocks.get(Math.floor(docRow / this.blockSize));

@@ -46,7 +46,7 @@ export async function openConnection(
     args.name ??
     `${descriptor.namePrefix}-${url.hostname.replace(/[[\]]/g, '')}-${port}`;
   const tls = settings.verification && {
-    // Skip TLS Verification overrides every mode (drivers.md 2.1, 2.2).
+    // skip_verify overrides every mode: the user asked to trust any certificate.
     verification: args.skip_verify ? ('none' as const) : settings.verification,
     ...(args.ca ? { ca: await readCaFile(args.ca) } : {})
   };

@@ -9,6 +9,7 @@ import {
 } from '../../../contracts/export-formats';
 import type { ExportArgs } from './cell';
 import { refuse } from './refusal';
+import type { ConsoleWording } from './wording';
 
 export const EXPORT_USAGE =
   '%export <index-or-collection> <file> [format=jsonl|csv|json] [fields=a,b,...] [slices=N] [overwrite]';
@@ -35,7 +36,11 @@ function words(text: string, line: number): string[] {
   return out;
 }
 
-export function parseExportArgs(text: string, line: number): ExportArgs {
+export function parseExportArgs(
+  text: string,
+  line: number,
+  wording: Pick<ConsoleWording, 'slicesNote'>
+): ExportArgs {
   const [target, file, ...options] = words(text, line);
   if (!target || !file) {
     refuse(
@@ -109,7 +114,7 @@ export function parseExportArgs(text: string, line: number): ExportArgs {
         refuse(
           'InvalidMagic',
           `%export on line ${line}: slices=${value} is not a number of slices.`,
-          `Write slices=N with N from 1 to ${MAX_SLICES}, for example slices=4 (Elasticsearch reads N cursors in parallel).`,
+          `Write slices=N with N from 1 to ${MAX_SLICES}, for example slices=4${wording.slicesNote}.`,
           { line }
         );
       }

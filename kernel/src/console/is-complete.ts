@@ -5,6 +5,7 @@
 import { splitCell } from './cell-structure';
 import { parseCell } from './parse';
 import { VariableScope } from './variables';
+import type { ConsoleWording } from './wording';
 
 export interface IsCompleteResult {
   status: 'complete' | 'incomplete' | 'invalid';
@@ -18,6 +19,7 @@ export interface IsCompleteResult {
  */
 export function isComplete(
   text: string,
+  wording: ConsoleWording,
   scope?: VariableScope
 ): IsCompleteResult {
   const segments = splitCell(text);
@@ -34,7 +36,11 @@ export function isComplete(
       indent: open.openTriple ? '' : '  '.repeat(open.depth)
     };
   }
-  const result = parseCell(text, scope ?? new VariableScope(() => undefined));
+  const result = parseCell(
+    text,
+    scope ?? new VariableScope(() => undefined),
+    wording
+  );
   if (result.ok) {
     return { status: 'complete' };
   }

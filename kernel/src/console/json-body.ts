@@ -23,7 +23,7 @@ export interface BodyOptions extends ResolveOptions {
   /** The block starts at a line start, so a comment line may open it. */
   startsAtLineStart: boolean;
   /** What to say when a single-value body holds a second value. */
-  singleValueAdvice?: string;
+  singleValueAdvice: string;
   /** Advice for any JSON error, instead of the generic one. */
   errorAdvice?: string;
 }
@@ -133,10 +133,7 @@ class BodyParser {
       if (!this.options.multi && this.i < this.end) {
         this.fail(
           `unexpected ${describeChar(this.text[this.i])} after the JSON value`,
-          this.options.singleValueAdvice ??
-            withForm(
-              'A body holds one JSON value. Only _bulk, _msearch and Typesense documents/import take one JSON value a line.'
-            )
+          this.options.singleValueAdvice
         );
       }
     }

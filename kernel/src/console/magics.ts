@@ -5,6 +5,7 @@ import { EXPORT_USAGE } from './export-args';
 import { parseBody } from './json-body';
 import { refuse } from './refusal';
 import { isVariableName, type VariableScope } from './variables';
+import type { ConsoleWording } from './wording';
 
 export interface MagicInfo {
   name: string;
@@ -14,65 +15,68 @@ export interface MagicInfo {
   args: 'none' | 'required' | 'optional';
 }
 
-export const MAGICS: readonly MagicInfo[] = [
-  {
-    name: 'set',
-    usage: '%set name = <JSON value>',
-    description:
-      'Sets a variable for `${name}` in later request paths and bodies. The value is JSON: quote strings.',
-    args: 'required'
-  },
-  {
-    name: 'vars',
-    usage: '%vars',
-    description: 'Lists the variables set with %set and their values.',
-    args: 'none'
-  },
-  {
-    name: 'connect',
-    usage:
-      '%connect <profile> | %connect elasticsearch|typesense <address> [options] [--save <profile>]',
-    description:
-      'Connects to an Elasticsearch or Typesense server and makes it the active connection: a saved profile by name, or an engine and an address (Elasticsearch: a URL such as https://elastic@localhost:9200). --save keeps it as a profile.',
-    args: 'optional'
-  },
-  {
-    name: 'connections',
-    usage: '%connections',
-    description:
-      'Lists the open connections and the saved profiles (never their secrets).',
-    args: 'none'
-  },
-  {
-    name: 'profiles',
-    usage: '%profiles [delete <name>]',
-    description:
-      'Lists the saved connection profiles, or deletes one (and its OS keyring entry).',
-    args: 'optional'
-  },
-  {
-    name: 'use',
-    usage: '%use <connection name>',
-    description: 'Makes another open connection the active one.',
-    args: 'required'
-  },
-  {
-    name: 'export',
-    usage: EXPORT_USAGE,
-    description:
-      'Writes every document of an index or collection to a file (relative to the notebook), with progress. An optional body on the next lines narrows it: an Elasticsearch query, or Typesense {"filter_by": ..., "include_fields": ...}. overwrite replaces an existing file; slices=N reads Elasticsearch in N parallel cursors.',
-    args: 'required'
-  }
-];
-
-export const MAGIC_NAMES: readonly string[] = MAGICS.map(m => m.name);
-
-export function magicInfo(name: string): MagicInfo | undefined {
-  return MAGICS.find(m => m.name === name);
+/** The magics, with the texts of `%connect` and `%export` that name the registered engines. */
+export function magicList(wording: ConsoleWording): readonly MagicInfo[] {
+  return [
+    {
+      name: 'set',
+      usage: '%set name = <JSON value>',
+      description:
+        'Sets a variable for `${name}` in later request paths and bodies. The value is JSON: quote strings.',
+      args: 'required'
+    },
+    {
+      name: 'vars',
+      usage: '%vars',
+      description: 'Lists the variables set with %set and their values.',
+      args: 'none'
+    },
+    {
+      name: 'connect',
+      usage: wording.connectUsage,
+      description: wording.connectDescription,
+      args: 'optional'
+    },
+    {
+      name: 'connections',
+      usage: '%connections',
+      description:
+        'Lists the open connections and the saved profiles (never their secrets).',
+      args: 'none'
+    },
+    {
+      name: 'profiles',
+      usage: '%profiles [delete <name>]',
+      description:
+        'Lists the saved connection profiles, or deletes one (and its OS keyring entry).',
+      args: 'optional'
+    },
+    {
+      name: 'use',
+      usage: '%use <connection name>',
+      description: 'Makes another open connection the active one.',
+      args: 'required'
+    },
+    {
+      name: 'export',
+      usage: EXPORT_USAGE,
+      description: wording.exportDescription,
+      args: 'required'
+    }
+  ];
 }
 
-function knownMagicsText(): string {
-  return MAGICS.map(m => `\`${m.usage}\``).join(', ');
+export function magicInfo(
+  name: string,
+  wording: ConsoleWording
+): MagicInfo | undefined {
+  return magicList(wording).find(m => m.name === name);
+}
+
+function knownMagicsText(wording: ConsoleWording): string {
+  return magicList(wording)
+    .map(m => `\`${m.usage}\``)
+    .join(', ');
 }
 
 export interface MagicHead {
@@ -87,19 +91,20 @@ export function readMagicHead(
   at: number,
   lineEnd: number,
   lineNo: number,
-  column: number
+  column: number,
+  wording: ConsoleWording
 ): MagicHead {
   const match = /^%([A-Za-z_][\w-]*)?/.exec(cell.slice(at, lineEnd));
   const typed = match?.[1] ?? '';
   const name = typed.toLowerCase();
-  const info = magicInfo(name);
+  const info = magicInfo(name, wording);
   if (!info) {
     const shown =
       cell.slice(at, Math.min(lineEnd, at + 40)).split(/\s/)[0] ?? '%';
     refuse(
       'UnknownMagic',
       `Unknown magic \`${shown}\` on line ${lineNo}.`,
-      `The magics are ${knownMagicsText()}. Requests are written \`METHOD /path\`, for example \`GET /my-index/_search\`.`,
+      `The magics are ${knownMagicsText(wording)}. Requests are written \`METHOD /path\`, for example \`GET /my-index/_search\`.`,
       { line: lineNo, column }
     );
   }

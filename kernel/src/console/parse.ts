@@ -22,6 +22,7 @@ import { refuse, Refusal, withForm } from './refusal';
 import { parseRequestLine, substitute } from './request-line';
 import { positionAt } from './text-position';
 import type { VariableScope } from './variables';
+import type { ConsoleWording } from './wording';
 
 /** Paths whose body is one JSON value a line. */
 export function takesNdjson(path: string): boolean {
@@ -40,7 +41,8 @@ export function takesNdjson(path: string): boolean {
 function parseRequest(
   text: string,
   segment: RequestSegment,
-  scope: VariableScope
+  scope: VariableScope,
+  wording: ConsoleWording
 ): ConsoleRequest {
   const { method, path, query, shown } = parseRequestLine(
     text,
@@ -61,7 +63,8 @@ function parseRequest(
   const values = parseBody(text, segment.bodyStart, segment.body, scope, {
     multi: ndjson,
     allowEnv: true,
-    startsAtLineStart: true
+    startsAtLineStart: true,
+    singleValueAdvice: withForm(wording.oneValueAdvice)
   });
   let body: RequestBody | undefined;
   if (ndjson) {
@@ -80,7 +83,8 @@ function parseRequest(
 function parseMagic(
   text: string,
   segment: MagicSegment,
-  scope: VariableScope
+  scope: VariableScope,
+  wording: ConsoleWording
 ): ConsoleMagic {
   const column = positionAt(text, segment.at).column;
   const head = readMagicHead(
@@ -88,7 +92,8 @@ function parseMagic(
     segment.at,
     segment.lineEnd,
     segment.line,
-    column
+    column,
+    wording
   );
   const magic: ConsoleMagic = {
     kind: 'magic',
@@ -135,13 +140,15 @@ function parseMagic(
   if (head.name === 'export') {
     const args = parseExportArgs(
       substitute(text, head.argsStart, segment.lineEnd, scope, value => value),
-      segment.line
+      segment.line,
+      wording
     );
     const body = segment.body
       ? parseBody(text, segment.body.start, segment.body.scan, scope, {
           multi: false,
           allowEnv: true,
-          startsAtLineStart: true
+          startsAtLineStart: true,
+          singleValueAdvice: withForm(wording.oneValueAdvice)
         })[0]
       : undefined;
     magic.args = text.slice(head.argsStart, segment.lineEnd).trim();
@@ -150,15 +157,19 @@ function parseMagic(
   return magic;
 }
 
-export function parseCell(text: string, scope: VariableScope): ParseResult {
+export function parseCell(
+  text: string,
+  scope: VariableScope,
+  wording: ConsoleWording
+): ParseResult {
   const dryRun = scope.clone();
   const items: CellItem[] = [];
   try {
     for (const segment of splitCell(text)) {
       if (segment.kind === 'request') {
-        items.push(parseRequest(text, segment, dryRun));
+        items.push(parseRequest(text, segment, dryRun, wording));
       } else if (segment.kind === 'magic') {
-        items.push(parseMagic(text, segment, dryRun));
+        items.push(parseMagic(text, segment, dryRun, wording));
       } else {
         const { line, column } = positionAt(text, segment.at);
         refuse(

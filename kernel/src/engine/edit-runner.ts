@@ -1,7 +1,7 @@
 /**
  * A save of the grid's pending changes, engine-neutral: every typed value is checked first and
  * any refusal stops the whole save with nothing sent; then each change is its own request
- * (drivers.md 8: no transactions), sent a few at a time, and answered on its own, so one
+ * (search engines have no transactions), sent a few at a time, and answered on its own, so one
  * failure never holds back the others. The engine's folder builds the requests and reads the
  * answers.
  */

@@ -95,6 +95,18 @@ export interface EngineCompletion {
   readonly exportOptions: readonly string[];
 }
 
+/** How the console's help and refusals speak of this engine; they name every registered engine. */
+export interface EngineConsoleWords {
+  /** How an address is written, for `%connect`'s help, when it needs saying: `a URL such as ...`. */
+  readonly addressHint?: string;
+  /** What narrows an `%export`, as its help says it: `an Elasticsearch query`. */
+  readonly exportBody: string;
+  /** What `slices=N` does, if the engine takes it: in `%export`'s help (`reads ... in N parallel cursors`) and in its refusal. */
+  readonly slices?: { readonly help: string; readonly note: string };
+  /** The endpoints whose body is one JSON value a line, as a refusal names them: `_bulk`, `Typesense documents/import`. */
+  readonly ndjsonEndpoints: readonly string[];
+}
+
 /**
  * What the kernel must know of an engine before its code loads: enough to read `%connect`, the
  * profiles file and complete cells. Small and loaded at start; `load()` brings the rest.
@@ -119,5 +131,6 @@ export interface EngineDescriptor {
   secretsUsed(args: ConnectArgs): SecretArg[];
   readonly profile: EngineProfileRules;
   readonly completion: EngineCompletion;
+  readonly console: EngineConsoleWords;
   load(): Promise<EngineModule>;
 }

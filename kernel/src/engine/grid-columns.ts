@@ -231,7 +231,7 @@ class ColumnFinder {
           json: true,
           origin: 'mapping'
         });
-        // Leaf edits are not sent: an array of objects is edited through its JSON column (drivers.md 4.1 rule 5).
+        // Leaf edits are not sent: an array of objects is edited through its JSON column, which holds the whole array.
         for (const leaf of this.arrayLeaves(node)) {
           push({
             name: `${path}.${leaf.name}`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** drivers.md 5.3. Each engine decides what the HTTPS modes verify (its driver's connection settings). */
+/** The `ssl=` modes: `disabled` is plain HTTP, every other mode HTTPS. Each engine decides what the HTTPS modes verify (its connection settings). */
 export const SslModeSchema = z.enum([
   'disabled',
   'preferred',
@@ -15,7 +15,7 @@ export type Scheme = 'http' | 'https';
 /**
  * The scheme of the address and `ssl=` must agree, so a cell never says one thing and does
  * another. Either may be left out: an http:// address (or a bare host) means `disabled`, the
- * spec's default; an https:// address means `required`, which is what an Elasticsearch 8.x
+ * default; an https:// address means `required`, which is what an Elasticsearch 8.x
  * node with its generated self-signed CA needs. Returns undefined when they contradict.
  */
 export function reconcileSslMode(

@@ -5,6 +5,7 @@ import {
   defaultProfileServices,
   type ProfileServices
 } from '../connections/profile-services';
+import { CONSOLE_WORDING } from '../connections/console-wording';
 import type { ConnectionRegistry } from '../connections/registry';
 import { type EngineResponse } from '../engine/driver';
 import { EngineError } from '../engine/errors';
@@ -51,7 +52,7 @@ export class CellRunner {
 
   async run(code: string, sink: OutputSink): Promise<void> {
     const startedAt = performance.now();
-    const parsed = parseCell(code, this.scope);
+    const parsed = parseCell(code, this.scope, CONSOLE_WORDING);
     const driver = this.connections.active?.driver;
     // SQL is answered with the connection's own engine's way of asking the same.
     if (!parsed.ok) {

@@ -1,6 +1,7 @@
 import { type CompletionContext, complete } from '../introspection/complete';
 import { inspect } from '../introspection/inspect';
 import { isComplete } from '../console/is-complete';
+import { CONSOLE_WORDING } from '../connections/console-wording';
 import type { ConnectionRegistry } from '../connections/registry';
 import type { TargetListing } from '../engine/capabilities/catalog';
 import type { VariableScope } from '../console/variables';
@@ -91,7 +92,7 @@ export function inspectHandler(
 
 export const isCompleteHandler: Handler = async ctx => {
   const { code } = IsCompleteRequest.parse(ctx.message.content);
-  const result = isComplete(code);
+  const result = isComplete(code, CONSOLE_WORDING);
   await ctx.reply(
     result.status === 'incomplete'
       ? { status: 'incomplete', indent: result.indent ?? '' }

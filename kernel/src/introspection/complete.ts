@@ -16,7 +16,7 @@ import {
   pathSegments,
   segmentFits
 } from './endpoint-match';
-import { MAGICS } from '../console/magics';
+import { MAGICS } from '../connections/console-wording';
 
 export interface CompletionContext {
   engine?: EngineName;

@@ -3,7 +3,8 @@ import type { CompletionContext } from './complete';
 import { splitCell } from '../console/cell-structure';
 import { HTTP_METHODS, type HttpMethod } from '../console/cell';
 import { matchEndpoints } from './endpoint-match';
-import { MAGICS, magicInfo } from '../console/magics';
+import { CONSOLE_WORDING, MAGICS } from '../connections/console-wording';
+import { magicInfo } from '../console/magics';
 
 export async function inspect(
   text: string,
@@ -20,7 +21,7 @@ export async function inspect(
   const line = text.slice(segment.at, segment.lineEnd).trim();
   if (segment.kind === 'magic') {
     const name = /^%([\w-]*)/.exec(line)?.[1]?.toLowerCase() ?? '';
-    const info = magicInfo(name);
+    const info = magicInfo(name, CONSOLE_WORDING);
     if (info) {
       return `${info.usage}\n${info.description}`;
     }

@@ -6,6 +6,7 @@
  */
 import { parseCell } from '../console/parse';
 import { VariableScope } from '../console/variables';
+import { CONSOLE_WORDING } from '../connections/console-wording';
 import type { Connection } from '../connections/open-connection';
 import type { ConnectionRegistry } from '../connections/registry';
 
@@ -15,7 +16,7 @@ export function curlOfCell(
   scope: VariableScope
 ): string[] {
   const referencesOnly = new VariableScope(name => `$${name}`, scope.entries());
-  const parsed = parseCell(cell, referencesOnly);
+  const parsed = parseCell(cell, referencesOnly, CONSOLE_WORDING);
   if (!parsed.ok) {
     throw new Error(`${parsed.refusal.message} ${parsed.refusal.hint}`.trim());
   }

@@ -5,7 +5,7 @@ import type { TlsVerification } from '../../engine/http/transport';
 import { authOfArgs } from './auth';
 
 /**
- * drivers.md 5.3: Preferred and Required accept a self-signed certificate, because an 8.x node
+ * Preferred and Required accept a self-signed certificate, because an 8.x node
  * generates its own CA on first start; only the Verify modes check it.
  */
 const VERIFICATION: Record<Exclude<SslMode, 'disabled'>, TlsVerification> = {
@@ -27,7 +27,7 @@ export function elasticsearchConnectionSettings(
   };
 }
 
-/** drivers.md 5.1. Without auth=, the credentials given choose the method. */
+/** Basic, API key or none (docs/engines/elasticsearch.md). Without auth=, the credentials given choose the method. */
 function authorizationHeader(args: ConnectArgs): Record<string, string> {
   const auth = authOfArgs(args);
   // The key is the `encoded` value of the create-API-key answer (base64 of id:api_key), sent verbatim.

@@ -152,5 +152,14 @@ export const elasticsearchEngine: EngineDescriptor = {
     // Sliced point-in-time export reads N cursors in parallel.
     exportOptions: ['slices=']
   },
+  console: {
+    addressHint: 'a URL such as https://elastic@localhost:9200',
+    exportBody: 'an Elasticsearch query',
+    slices: {
+      help: 'reads Elasticsearch in N parallel cursors',
+      note: 'Elasticsearch reads N cursors in parallel'
+    },
+    ndjsonEndpoints: ['_bulk', '_msearch']
+  },
   load: async () => (await import('./engine-module')).elasticsearchModule
 };

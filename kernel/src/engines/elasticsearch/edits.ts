@@ -1,5 +1,5 @@
 /**
- * The document grid's writes to Elasticsearch (drivers.md 4.1, issue 12): changed fields as
+ * The document grid's writes to Elasticsearch: changed fields as
  * `POST /<index>/_update/<id>` with `{"doc": ...}` (and `_source=true`, so the answer holds the stored document), new rows as `PUT /<index>/_doc/<id>?op_type=create`
  * (never replacing a document silently) or `POST /<index>/_doc` when the engine names the id,
  * deletions as `DELETE /<index>/_doc/<id>`; all with `refresh=wait_for`, and with

@@ -1,5 +1,5 @@
 /**
- * Whole-index export (drivers.md 4.1, 8): a point in time read with `search_after` under a
+ * Whole-index export: a point in time read with `search_after` under a
  * `_shard_doc` sort, pages the size of the index's `max_result_window`, not capped; with
  * `slices=N`, N sliced cursors over the same point in time read in parallel (by default one
  * per shard, up to four, so a many-shard index is read by its shards at once). Lines are

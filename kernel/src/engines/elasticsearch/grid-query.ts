@@ -1,5 +1,5 @@
 /**
- * The grid's view as an Elasticsearch search (drivers.md 4.1 rules 1–4): filter rows as
+ * The grid's view as an Elasticsearch search: filter rows as
  * `term`, `range`, `wildcard`, `terms`, `exists`, `prefix` and `regexp` clauses, the raw row as
  * a `query_string`, leaves of nested arrays in `nested` queries, and header sorts with text
  * fields on their keyword subfield. Pure: nothing here sends anything.
@@ -508,7 +508,7 @@ function rowClause(
   }
 }
 
-/** Header sorts in click order; those the engine cannot do are left out with a note (drivers.md 7). */
+/** Header sorts in click order; those the engine cannot do (`_id`, a text field without a keyword subfield) are left out with a note. */
 export function sortOfView(
   keys: SortKey[],
   tree: FieldTree | undefined

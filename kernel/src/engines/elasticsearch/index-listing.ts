@@ -1,5 +1,5 @@
 /**
- * The side panel's list of an Elasticsearch cluster's indices (drivers.md 2.3): concrete indices
+ * The side panel's list of an Elasticsearch cluster's indices: concrete indices
  * only, names starting with `.` hidden (system and data-stream backing indices); aliases and
  * data streams are opened by name, and listed apart (`unlisted`) with the hidden indices, for
  * completion.

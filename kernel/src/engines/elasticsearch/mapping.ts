@@ -1,6 +1,7 @@
 /**
- * `GET /<target>/_mapping` as a field tree (engine-facts B.5): one key per concrete index, so an
- * alias or pattern gives the union of its indices' mappings (drivers.md 2.3).
+ * `GET /<target>/_mapping` as a field tree
+ * ([get mapping](https://www.elastic.co/docs/api/doc/elasticsearch/operation/operation-indices-get-mapping)):
+ * one key per concrete index, so an alias or pattern gives the union of its indices' mappings.
  */
 import { z } from 'zod';
 import { fieldsRecord } from '../../../../contracts/own-fields';

@@ -16,7 +16,7 @@ import { structureOfMapping } from './mapping';
 import { filtersFields } from './targets';
 import { emptyAnswerText } from '../../engine/http/http-status';
 
-/** Every Elasticsearch grid starts with these, read-only (drivers.md 2.3). */
+/** Every Elasticsearch grid starts with these, read-only: the metadata of a hit, not fields of its `_source`. */
 export const LEADING: Column[] = [
   {
     name: '_id',

@@ -1,7 +1,7 @@
 /**
  * The side panel's list of a Typesense node's collections with their document counts. A key
  * without `collections:list` gets 401 here: the connection stays open with an empty list and
- * the reason (drivers.md 5.2), and collections are opened by name.
+ * the reason, and collections are opened by name.
  */
 import { z } from 'zod';
 import type { TargetListing } from '../../engine/capabilities/catalog';

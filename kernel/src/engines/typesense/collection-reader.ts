@@ -1,5 +1,5 @@
 /**
- * Reads a collection block by block for the document grid (drivers.md 4.2 rule 2): searches of
+ * Reads a collection block by block for the document grid: searches of
  * 250 documents (the engine's most per request), batched fifty to a POST /multi_search, so the
  * default block of 1,000 rows is one round trip. Offsets are the engine's own, so any block is
  * one request away.

@@ -4,8 +4,8 @@ import type { EngineConnectionSettings } from '../../engine/engine-module';
 import type { TlsVerification } from '../../engine/http/transport';
 
 /**
- * drivers.md 2.2 and 5.3: for Typesense the mode only chooses HTTPS. The self-signed allowance
- * of Preferred/Required is the index engine's; a Typesense node over HTTPS is usually a hosted
+ * For Typesense the mode only chooses HTTPS. The self-signed allowance of Preferred/Required is
+ * Elasticsearch's (an 8.x node makes its own CA); a Typesense node over HTTPS is usually a hosted
  * cluster with a public certificate, so those modes verify fully. Verify CA still skips the
  * host name check, and skip_verify trusts any certificate.
  */
@@ -25,7 +25,7 @@ export function typesenseConnectionSettings(
   args: ConnectArgs
 ): EngineConnectionSettings {
   return {
-    // The key is the whole credential (drivers.md 5.2); Typesense has no users.
+    // The key is the whole credential (https://typesense.org/docs/latest/api/authentication.html); Typesense has no users.
     headers: args.key ? { [KEY_HEADER]: args.key } : {},
     verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl]
   };

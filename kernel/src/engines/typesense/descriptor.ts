@@ -106,5 +106,9 @@ export const typesenseEngine: EngineDescriptor = {
         : undefined,
     exportOptions: []
   },
+  console: {
+    exportBody: 'Typesense {"filter_by": ..., "include_fields": ...}',
+    ndjsonEndpoints: ['Typesense documents/import']
+  },
   load: async () => (await import('./engine-module')).typesenseModule
 };

@@ -156,7 +156,7 @@ export class TypesenseDriver implements Driver {
             `Typesense ${version} is older than 26.0, the oldest version searchbook supports.`
           ]
         : [];
-    // A key without collections:list still opens the connection (drivers.md 5.2); the side panel says why it lists nothing.
+    // A key without collections:list still opens the connection (it may search collections it is given by name); the side panel says why it lists nothing.
     const collections = await this.transport.send(
       { method: 'GET', path: '/collections', query: '' },
       signal
@@ -168,8 +168,8 @@ export class TypesenseDriver implements Driver {
   }
 
   /**
-   * Typesense answers 401 alike to a wrong key and to a key scoped to searches (engine-facts
-   * A.2), so a key that may not read /debug is not refused: /health (which needs no key) shows
+   * Typesense answers 401 alike to a wrong key and to a key scoped to searches
+   * ([authentication](https://typesense.org/docs/latest/api/authentication.html)), so a key that may not read /debug is not refused: /health (which needs no key) shows
    * that Typesense answers, and the connection opens with a warning. Only a missing key is refused.
    */
   private async probeScopedKey(

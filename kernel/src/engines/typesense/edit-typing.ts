@@ -1,8 +1,9 @@
 /**
- * A grid cell's text as the JSON value a Typesense field takes, by its schema type (drivers.md
- * 4.2 rule 1): `int32` / `int64` whole numbers in range, `float` numbers, `bool` true or false,
+ * A grid cell's text as the JSON value a Typesense field takes, by its schema type:
+ * `int32` / `int64` whole numbers in range, `float` numbers, `bool` true or false,
  * arrays, objects and geopoints as parsed JSON. A collection without `.*` refuses `"5"` for an
- * int32 (engine-facts A.5), so values are typed here, never left to the engine.
+ * int32 field (only an auto-schema collection coerces it), so values are typed here, never
+ * left to the engine.
  */
 import type { JsonValue } from '../../console/cell';
 import { exactJson, isIntegerLiteral } from '../../json/exact-integers';

@@ -1,5 +1,5 @@
 /**
- * The document grid's writes to Typesense (drivers.md 4.2, issue 12): changed fields as
+ * The document grid's writes to Typesense: changed fields as
  * `PATCH /collections/<c>/documents/<id>` with only those fields, new rows as
  * `POST /collections/<c>/documents` with the id the user typed (if any), deletions as
  * `DELETE /collections/<c>/documents/<id>`; deleting a collection, and emptying one with
@@ -41,7 +41,7 @@ import { typesenseFailure } from './failure';
 import { documentsGrid } from './present';
 import { ownValue, setField } from '../../../../contracts/own-fields';
 
-/** The first version with `truncate=true` (engine-facts A.5). */
+/** The first version with `truncate=true`; older ones answer 400 asking for `filter_by`. */
 const TRUNCATE_SINCE = 28;
 /** Reads of one save in flight at once. */
 const PARALLEL_READS = 8;

@@ -1,5 +1,7 @@
 /**
- * Whole-collection export (drivers.md 4.2, 8): `GET /collections/<c>/documents/export`
+ * Whole-collection export
+ * ([export documents](https://typesense.org/docs/latest/api/documents.html#export-documents)):
+ * `GET /collections/<c>/documents/export`
  * streamed and read line by line, not subject to the 250-hit ceiling. Lines are passed on as
  * the engine wrote them, so a file goes back with `documents/import` unchanged.
  */
@@ -122,7 +124,7 @@ async function* linePages(
     for (const chunk of chunks) {
       at += chunk.copy(bytes, at);
     }
-    // The export ends without a newline (engine-facts A.5): the last line is whole at the end.
+    // Typesense ends the export without a newline: the last line is whole at the end.
     const cut = next.done ? bytes.length : bytes.lastIndexOf(NEWLINE) + 1;
     const rest = bytes.subarray(cut);
     chunks = rest.length > 0 ? [rest] : [];

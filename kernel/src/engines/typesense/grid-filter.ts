@@ -1,5 +1,5 @@
 /**
- * The grid's view as Typesense search parameters (drivers.md 4.2 rule 3, 4.3, 7): filter rows
+ * The grid's view as Typesense search parameters: filter rows
  * as one `filter_by` expression, the raw row verbatim, header sorts as `sort_by`. Operators the
  * engine cannot express and values it cannot quote are refused here, so nothing is sent.
  * Pure: nothing here sends anything.
@@ -22,7 +22,7 @@ import {
 } from '../../engine/grid-view';
 import { filterRefusal } from '../../console/refusal';
 
-/** At most this many sort fields reach the engine (drivers.md 8). */
+/** At most this many sort fields reach the engine: Typesense's `sort_by` takes no more. */
 export const MAX_SORT_FIELDS = 3;
 const INTEGER = new Set(['int32', 'int64']);
 const NUMERIC = new Set([...INTEGER, 'float']);

@@ -1,5 +1,6 @@
 /**
- * Typesense API keys for the side panel (drivers.md 2.5, engine-facts A.8): `GET /keys` lists
+ * Typesense [API keys](https://typesense.org/docs/latest/api/api-keys.html) for the side
+ * panel: `GET /keys` lists
  * them with a four-character value prefix, `POST /keys` answers the full value exactly once,
  * `DELETE /keys/:id` removes one. Keys cannot be updated.
  */

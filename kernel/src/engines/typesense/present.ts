@@ -20,7 +20,7 @@ import { structureOfCollection } from './schema';
 import { documentsEndpoint, eachSearch, filtersFields } from './targets';
 import { emptyAnswerText } from '../../engine/http/http-status';
 
-/** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it (drivers.md 2.4). */
+/** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it. */
 const LEADING: Column[] = [
   {
     name: 'id',
@@ -36,7 +36,7 @@ const LEADING: Column[] = [
 const LISTED: DocumentLayout = { at: [], source: [], meta: {} };
 
 /**
- * drivers.md 4.2 rule 4: `hits` → grid, a multi_search of one search → grid, arrays and the
+ * `hits` → grid, a multi_search of one search → grid, arrays and the
  * export's JSONL → grid, anything else → JSON. Document answers take their columns from the
  * collection schema when `tree` is known.
  */

@@ -1,7 +1,8 @@
 /**
- * `GET /collections/<name>` as a field tree (engine-facts A.6). With nested fields enabled the
+ * `GET /collections/<name>` as a field tree
+ * ([collections](https://typesense.org/docs/latest/api/collections.html)). With nested fields enabled the
  * leaves of `object` and `object[]` fields are listed as dotted names (`meta.pages`,
- * `variants.sku`), after their parents; they are placed under them here (drivers.md 2.4).
+ * `variants.sku`), after their parents; they are placed under them here, so each leaf is its own column.
  */
 import { z } from 'zod';
 import type { EngineResponse } from '../../engine/driver';

@@ -1,5 +1,7 @@
 /**
- * The Typesense server dashboard (drivers.md 4.2 rule 6): `GET /metrics.json` (every value a
+ * The Typesense server dashboard
+ * ([cluster metrics](https://typesense.org/docs/latest/api/cluster-operations.html)):
+ * `GET /metrics.json` (every value a
  * string) and `GET /stats.json` (numbers; cache figures only from 29) read together into one
  * snapshot. A figure the server does not send stays null, so the panel says "not reported"
  * instead of showing 0.
