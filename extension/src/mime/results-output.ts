@@ -31,6 +31,8 @@ interface Results {
   total?: { value: number; relation: 'eq' | 'gte' };
   omittedRows: number;
   aggregations: AggregationTable[];
+  /** What the engine says about a table as a whole, shown under it (a partial ES|QL answer). */
+  notes: string[];
   /** The engine's answer as the notebook keeps it, for the raw view. */
   answer?: string;
   answerFormat?: string;
@@ -39,19 +41,20 @@ interface Results {
 function readResults(mimeType: string, data: unknown): Results {
   if (mimeType === HITS_MIME) {
     const hits = HitsPayloadSchema.parse(data);
-    return { ...hits, rows: hitsPayloadRows(hits) };
+    return { ...hits, rows: hitsPayloadRows(hits), notes: [] };
   }
   const table = TablePayloadSchema.parse(data);
   return {
     ...table,
     rows: tablePayloadRows(table),
-    columns: table.columns.map(name => ({
+    columns: table.columns.map((name, i) => ({
       name,
-      type: '',
+      type: table.types?.[i] ?? '',
       readOnly: false,
       json: false
     })),
-    aggregations: []
+    aggregations: [],
+    notes: table.notes ?? []
   };
 }
 
@@ -148,6 +151,9 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     const omitted = omittedText(results.omittedRows);
     if (omitted) {
       extras.push(new Widget({ node: block('searchbook-Omitted', omitted) }));
+    }
+    for (const note of results.notes) {
+      extras.push(new Widget({ node: block('searchbook-TableNote', note) }));
     }
     for (const aggregation of results.aggregations) {
       extras.push(...aggregationWidgets(aggregation, results.info.connection));
