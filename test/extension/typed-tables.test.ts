@@ -1,7 +1,8 @@
 /** @jest-environment jsdom */
 import './support/dom';
 import { Widget } from '@lumino/widgets';
-import { TABLE_MIME } from '../../contracts/mime-types';
+import { swapQuotes } from '../../contracts/answer-rows';
+import { ANSWER_FORMAT, TABLE_MIME } from '../../contracts/mime-types';
 import { GridView } from '../../extension/src/datagrid/grid-view';
 import {
   rangeAsTsv,
@@ -103,4 +104,51 @@ it('renders a table saved before types as it did: one header row, no notes', asy
   const grid = gridOf(output);
   expect(grid.model.rowCount('column-header')).toBe(1);
   expect(output.node.querySelector('.searchbook-TableNote')).toBeNull();
+});
+
+it('shows the answer in Raw JSON with a long past 2^53 digit for digit, as the engine sent it', async () => {
+  const engine =
+    '{"took":3,"columns":[{"name":"c","type":"long"},{"name":"u","type":"unsigned_long"}],"values":[[9007199254740993,18446744073709551615],[-9223372036854775808,"9007199254740993"]]}';
+  const output = await render({
+    ...esql,
+    columns: ['c', 'u'],
+    types: ['long', 'unsigned_long'],
+    rows: [
+      { c: '9007199254740993', u: '18446744073709551615' },
+      { c: '-9223372036854775808', u: '9007199254740993' }
+    ],
+    answer: swapQuotes(engine),
+    answerFormat: ANSWER_FORMAT
+  });
+  [...output.node.querySelectorAll('button')]
+    .find(b => b.textContent === 'Raw JSON')
+    ?.click();
+  const raw = output.node.querySelector('.searchbook-RawJson')?.textContent;
+  expect(raw).toBe(
+    [
+      '{',
+      '  "took": 3,',
+      '  "columns": [',
+      '    {',
+      '      "name": "c",',
+      '      "type": "long"',
+      '    },',
+      '    {',
+      '      "name": "u",',
+      '      "type": "unsigned_long"',
+      '    }',
+      '  ],',
+      '  "values": [',
+      '    [',
+      '      9007199254740993,',
+      '      18446744073709551615',
+      '    ],',
+      '    [',
+      '      -9223372036854775808,',
+      '      "9007199254740993"',
+      '    ]',
+      '  ]',
+      '}'
+    ].join('\n')
+  );
 });

@@ -2,10 +2,10 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
 import {
-  answerValue,
   hitsPayloadRows,
   tablePayloadRows
 } from '@searchbook/contracts/answer-rows';
+import { answerText } from '@searchbook/contracts/answer-text';
 import {
   type AggregationTable,
   aggregationColumns,
@@ -83,12 +83,13 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     this.showResults(
       results,
       results.answer !== undefined
-        ? () => answerValue(results)
-        : () => model.data['application/json']
+        ? () => answerText(results)
+        : () => jsonText(model.data['application/json'])
     );
   }
 
-  private showResults(results: Results, raw: () => unknown): void {
+  /** `raw`: the engine's answer as Raw JSON shows it, undefined when the output holds none. */
+  private showResults(results: Results, raw: () => string | undefined): void {
     const label = `${results.rows.length} rows from ${results.info.connection}, columns ${results.columns.map(c => c.name).join(', ')}`;
     const grid = new GridView(
       results.columns,
@@ -186,12 +187,13 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
   }
 }
 
-function rawJsonNode(raw: unknown): HTMLElement {
+function jsonText(value: unknown): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value, null, 2);
+}
+
+function rawJsonNode(raw: string | undefined): HTMLElement {
   const pre = document.createElement('pre');
-  pre.textContent =
-    raw === undefined
-      ? 'This output does not hold the raw response.'
-      : JSON.stringify(raw, null, 2);
+  pre.textContent = raw ?? 'This output does not hold the raw response.';
   return pre;
 }
 
