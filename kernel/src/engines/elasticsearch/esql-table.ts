@@ -48,7 +48,11 @@ function exactAnswer(response: EngineResponse): JsonValue | undefined {
     return undefined;
   }
   const { bytes, value } = response.body;
-  return bytes ? parseExactJson(bytes.toString('utf8')) : value;
+  const text = bytes?.toString('utf8');
+  // Read a second time only when the text holds a number too long to be exact as a double.
+  return text !== undefined && /\d{16}/.test(text)
+    ? parseExactJson(text)
+    : value;
 }
 
 function askedColumnar(request: ConsoleRequest): boolean {
@@ -75,17 +79,16 @@ export function esqlTable(
   }
   const answer = parsed.data;
   const columns = answer.columns;
-  const cell = (line: unknown[], i: number): JsonValue =>
-    withDigits((line[i] ?? null) as JsonValue);
-  const rowCount = askedColumnar(request)
+  const columnar = askedColumnar(request);
+  const at = (outer: number, inner: number): JsonValue =>
+    withDigits((answer.values[outer]?.[inner] ?? null) as JsonValue);
+  const rowCount = columnar
     ? Math.max(0, ...answer.values.map(column => column.length))
     : answer.values.length;
   const rows = Array.from({ length: rowCount }, (_, r) => {
     const row = fieldRecord<JsonValue>();
     columns.forEach((column, c) => {
-      row[column.name] = askedColumnar(request)
-        ? cell(answer.values[c] ?? [], r)
-        : cell(answer.values[r] ?? [], c);
+      row[column.name] = columnar ? at(c, r) : at(r, c);
     });
     return row;
   });
