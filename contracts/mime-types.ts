@@ -166,7 +166,11 @@ export const TablePayloadSchema = z
       .array(
         z.object({ row: z.number().int().nonnegative(), column: z.string() })
       )
-      .default([])
+      .default([]),
+    /** The engine's type of each column, in `columns` order, shown in the header (ES|QL's `long`, `keyword`); absent when the answer types nothing. */
+    types: z.array(z.string()).optional(),
+    /** What the engine says about the table as a whole, as sentences under it (`Partial answer (is_partial): ...`). */
+    notes: z.array(z.string()).optional()
   })
   .refine(p => p.rows !== undefined || p.answer !== undefined, {
     message: 'a table payload holds either rows or an answer'

@@ -110,6 +110,108 @@ describe('console highlighting', () => {
   });
 });
 
+describe('ES|QL highlighting of a POST /_query body', () => {
+  it('colours the query string as ES|QL: commands, pipes, strings, numbers, operators, functions', () => {
+    expect(
+      tokens(
+        'POST /_query?format=json\n{"query": "FROM products | WHERE price > 10.5 AND brand == \\"acme\\" | STATS c = COUNT(*) BY brand | SORT c DESC | LIMIT 5", "columnar": false}'
+      )
+    ).toEqual([
+      ['POST', 'keyword'],
+      ['/_query', 'url'],
+      ['?', 'operator'],
+      ['format', 'attributeName'],
+      ['=', 'operator'],
+      ['json', 'string'],
+      ['{', 'bracket'],
+      ['"query"', 'propertyName'],
+      [':', 'punctuation'],
+      ['"', 'string'],
+      ['FROM', 'keyword'],
+      ['|', 'operator'],
+      ['WHERE', 'keyword'],
+      ['>', 'operator'],
+      ['10.5', 'number'],
+      ['AND', 'keyword'],
+      ['==', 'operator'],
+      ['\\"acme\\"', 'string'],
+      ['|', 'operator'],
+      ['STATS', 'keyword'],
+      ['=', 'operator'],
+      ['COUNT', 'variableName.function'],
+      ['(', 'punctuation'],
+      ['*', 'operator'],
+      [')', 'punctuation'],
+      ['BY', 'keyword'],
+      ['|', 'operator'],
+      ['SORT', 'keyword'],
+      ['DESC', 'keyword'],
+      ['|', 'operator'],
+      ['LIMIT', 'keyword'],
+      ['5', 'number'],
+      ['"', 'string'],
+      [',', 'punctuation'],
+      ['"columnar"', 'propertyName'],
+      [':', 'punctuation'],
+      ['false', 'atom'],
+      ['}', 'bracket']
+    ]);
+  });
+
+  it('colours a triple-quoted query across lines, with its strings, EVAL, KEEP, variables and comments', () => {
+    expect(
+      tokens(
+        'POST /_query/async\n{\n  "query": """\n    FROM ${index}\n    | EVAL label = CONCAT("a", "b") // why\n    | KEEP label\n  """,\n  "wait_for_completion_timeout": "2s"\n}'
+      )
+    ).toEqual([
+      ['POST', 'keyword'],
+      ['/_query/async', 'url'],
+      ['{', 'bracket'],
+      ['"query"', 'propertyName'],
+      [':', 'punctuation'],
+      ['"""', 'string'],
+      ['FROM', 'keyword'],
+      ['${index}', 'variableName.special'],
+      ['|', 'operator'],
+      ['EVAL', 'keyword'],
+      ['=', 'operator'],
+      ['CONCAT', 'variableName.function'],
+      ['(', 'punctuation'],
+      ['"a"', 'string'],
+      [',', 'punctuation'],
+      ['"b"', 'string'],
+      [')', 'punctuation'],
+      ['// why', 'comment'],
+      ['|', 'operator'],
+      ['KEEP', 'keyword'],
+      ['"""', 'string'],
+      [',', 'punctuation'],
+      ['"wait_for_completion_timeout"', 'propertyName'],
+      [':', 'punctuation'],
+      ['"2s"', 'string'],
+      ['}', 'bracket']
+    ]);
+  });
+
+  it('leaves other requests and other keys as JSON: a search body\'s "query", a nested "query"', () => {
+    const search = tokens('POST /products/_search\n{"query": "FROM x"}');
+    expect(search).toContainEqual(['"FROM x"', 'string']);
+    expect(search).not.toContainEqual(['FROM', 'keyword']);
+    const nested = tokens(
+      'POST /_query\n{"filter": {"query": "FROM x"}, "query": "ROW a = 1"}'
+    );
+    expect(nested).toContainEqual(['"FROM x"', 'string']);
+    expect(nested).toContainEqual(['ROW', 'keyword']);
+    // A request line after an ES|QL body starts plain again.
+    expect(
+      tokens('POST /_query\n{"query": "FROM x"}\nGET /_cat/indices').slice(-2)
+    ).toEqual([
+      ['GET', 'keyword'],
+      ['/_cat/indices', 'url']
+    ]);
+  });
+});
+
 describe('auto-indent of a JSON body', () => {
   // The language as the editor loads it, asked where each line of a cell should start.
   const indentsOf = (cell: string): (number | null)[] => {

@@ -1,8 +1,10 @@
 import type { StreamParser, StringStream } from '@codemirror/language';
+import { esqlToken, type EsqlQuoting } from './esql-tokens';
 
 /**
  * Highlighting for searchbook console cells: `METHOD /path?query` lines, JSON bodies
- * (NDJSON and `"""` strings included), `#` and `//` comment lines, `${variables}` and magics.
+ * (NDJSON and `"""` strings included), `#` and `//` comment lines, `${variables}` and magics,
+ * and the ES|QL query of a `POST /_query` body (esql-tokens.ts).
  * It mirrors the kernel's cell grammar (kernel/src/console) closely enough to colour it; the
  * kernel stays the judge of what a cell means.
  */
@@ -16,7 +18,17 @@ export interface ConsoleState {
   string: boolean;
   /** Open `{` and `[` of the body so far: how deep the next line is indented. */
   depth: number;
+  /** The request line's path is ES|QL's (`/_query`, `/_query/async`): its body's `"query"` is ES|QL. */
+  esqlPath: boolean;
+  /** The last token was the body's top-level `"query"` key (or its colon): the next string is the query. */
+  queryKey: boolean;
+  /** Inside the ES|QL query string, and which JSON string holds it. */
+  esql: EsqlQuoting | null;
+  /** Inside an ES|QL string literal of that query. */
+  esqlString: boolean;
 }
+
+const ESQL_PATH = /^\/_query(?:\/async)?\/?$/;
 
 const METHOD = /^(?:GET|POST|PUT|PATCH|DELETE|HEAD)(?=\s|$)/i;
 const VARIABLE = /^\$\{[^}\s]*\}?/;
@@ -34,7 +46,12 @@ function stringRest(stream: StringStream, state: ConsoleState): string {
       stream.next();
     } else if (ch === '"') {
       state.string = false;
-      return stream.match(/^\s*:/, false) ? 'propertyName' : 'string';
+      if (!stream.match(/^\s*:/, false)) {
+        return 'string';
+      }
+      state.queryKey =
+        state.esqlPath && state.depth === 1 && stream.current() === '"query"';
+      return 'propertyName';
     }
   }
   state.string = false;
@@ -42,6 +59,14 @@ function stringRest(stream: StringStream, state: ConsoleState): string {
 }
 
 function bodyToken(stream: StringStream, state: ConsoleState): string | null {
+  const queryValue = state.queryKey;
+  state.queryKey = false;
+  if (queryValue && (stream.match('"""') || stream.eat('"'))) {
+    const triple = stream.current() === '"""';
+    state.triple = triple;
+    state.esql = triple ? 'triple' : 'json';
+    return 'string';
+  }
   if (stream.match('"""')) {
     state.triple = true;
     return tripleRest(stream, state);
@@ -62,6 +87,9 @@ function bodyToken(stream: StringStream, state: ConsoleState): string | null {
       state.depth + (ch === '{' || ch === '[' ? 1 : -1)
     );
     return 'bracket';
+  }
+  if (ch === ':') {
+    state.queryKey = queryValue;
   }
   return ch === ':' || ch === ',' ? 'punctuation' : null;
 }
@@ -84,6 +112,7 @@ function lineStart(stream: StringStream, state: ConsoleState): string | null {
   if (stream.match(METHOD)) {
     state.phase = 'path';
     state.depth = 0;
+    state.esqlPath = false;
     return 'keyword';
   }
   if (stream.match(/^%%?[A-Za-z_][\w-]*/)) {
@@ -96,9 +125,23 @@ function lineStart(stream: StringStream, state: ConsoleState): string | null {
 
 export const consoleTokens: StreamParser<ConsoleState> = {
   name: 'searchbook',
-  startState: () => ({ phase: 'line', triple: false, string: false, depth: 0 }),
+  startState: () => ({
+    phase: 'line',
+    triple: false,
+    string: false,
+    depth: 0,
+    esqlPath: false,
+    queryKey: false,
+    esql: null,
+    esqlString: false
+  }),
   copyState: state => ({ ...state }),
   token(stream, state) {
+    if (state.esql) {
+      return stream.match(VARIABLE)
+        ? 'variableName.special'
+        : esqlToken(stream, state);
+    }
     if (state.triple) {
       return tripleRest(stream, state);
     }
@@ -133,6 +176,7 @@ export const consoleTokens: StreamParser<ConsoleState> = {
         if (!stream.match(/^[^\s?$]+/)) {
           stream.next();
         }
+        state.esqlPath = ESQL_PATH.test(stream.current());
         return 'url';
       case 'query':
         if (stream.eat('=') || stream.eat('&')) {

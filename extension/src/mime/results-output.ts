@@ -2,10 +2,10 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
 import {
-  answerValue,
   hitsPayloadRows,
   tablePayloadRows
 } from '@searchbook/contracts/answer-rows';
+import { answerText } from '@searchbook/contracts/answer-text';
 import {
   type AggregationTable,
   aggregationColumns,
@@ -31,6 +31,8 @@ interface Results {
   total?: { value: number; relation: 'eq' | 'gte' };
   omittedRows: number;
   aggregations: AggregationTable[];
+  /** What the engine says about a table as a whole, shown under it (a partial ES|QL answer). */
+  notes: string[];
   /** The engine's answer as the notebook keeps it, for the raw view. */
   answer?: string;
   answerFormat?: string;
@@ -39,19 +41,20 @@ interface Results {
 function readResults(mimeType: string, data: unknown): Results {
   if (mimeType === HITS_MIME) {
     const hits = HitsPayloadSchema.parse(data);
-    return { ...hits, rows: hitsPayloadRows(hits) };
+    return { ...hits, rows: hitsPayloadRows(hits), notes: [] };
   }
   const table = TablePayloadSchema.parse(data);
   return {
     ...table,
     rows: tablePayloadRows(table),
-    columns: table.columns.map(name => ({
+    columns: table.columns.map((name, i) => ({
       name,
-      type: '',
+      type: table.types?.[i] ?? '',
       readOnly: false,
       json: false
     })),
-    aggregations: []
+    aggregations: [],
+    notes: table.notes ?? []
   };
 }
 
@@ -80,12 +83,13 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     this.showResults(
       results,
       results.answer !== undefined
-        ? () => answerValue(results)
-        : () => model.data['application/json']
+        ? () => answerText(results)
+        : () => jsonText(model.data['application/json'])
     );
   }
 
-  private showResults(results: Results, raw: () => unknown): void {
+  /** `raw`: the engine's answer as Raw JSON shows it, undefined when the output holds none. */
+  private showResults(results: Results, raw: () => string | undefined): void {
     const label = `${results.rows.length} rows from ${results.info.connection}, columns ${results.columns.map(c => c.name).join(', ')}`;
     const grid = new GridView(
       results.columns,
@@ -149,6 +153,9 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     if (omitted) {
       extras.push(new Widget({ node: block('searchbook-Omitted', omitted) }));
     }
+    for (const note of results.notes) {
+      extras.push(new Widget({ node: block('searchbook-TableNote', note) }));
+    }
     for (const aggregation of results.aggregations) {
       extras.push(...aggregationWidgets(aggregation, results.info.connection));
     }
@@ -180,12 +187,13 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
   }
 }
 
-function rawJsonNode(raw: unknown): HTMLElement {
+function jsonText(value: unknown): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value, null, 2);
+}
+
+function rawJsonNode(raw: string | undefined): HTMLElement {
   const pre = document.createElement('pre');
-  pre.textContent =
-    raw === undefined
-      ? 'This output does not hold the raw response.'
-      : JSON.stringify(raw, null, 2);
+  pre.textContent = raw ?? 'This output does not hold the raw response.';
   return pre;
 }
 

@@ -33,7 +33,8 @@ export function exactInteger(digits: bigint): number | string {
     : integerLiteral(digits.toString());
 }
 
-function literalDigits(value: JsonValue): string | undefined {
+/** The digits an integer literal stands for; undefined for any other value. */
+export function literalDigits(value: JsonValue): string | undefined {
   return typeof value === 'string' && value.startsWith(PREFIX)
     ? value.slice(PREFIX.length)
     : undefined;

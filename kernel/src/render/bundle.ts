@@ -170,15 +170,25 @@ export function toBundle(
         answerKept === undefined
           ? cutLongCells(shownRows)
           : { rows: shownRows, cut: [] };
-      const columns = [...new Set(rows.flatMap(r => Object.keys(r)))];
+      const columns = result.columns
+        ? result.columns.map(c => c.name)
+        : [...new Set(rows.flatMap(r => Object.keys(r)))];
+      // A typed table's rows are not its answer's elements: the rows are kept, the answer only for Raw JSON.
+      const rawKept =
+        result.columns && answer && omitted === 0
+          ? keptAnswer(answer, [], rows.length, 0, limits)
+          : undefined;
       const payload: Sent<TablePayload> = {
         info,
         columns,
         ...(answerKept === undefined
           ? { rows }
           : { answer: answerKept, answerFormat: ANSWER_FORMAT }),
+        ...(rawKept ? { answer: rawKept, answerFormat: ANSWER_FORMAT } : {}),
         omittedRows: omitted,
-        cut
+        cut,
+        ...(result.columns ? { types: result.columns.map(c => c.type) } : {}),
+        ...(result.notes?.length ? { notes: result.notes } : {})
       };
       const summary = `${caption} (${result.rows.length} rows${leftOut(omitted)})`;
       const kept: KeptRows = {
@@ -188,16 +198,23 @@ export function toBundle(
         mimeType: TABLE_MIME,
         omittedRows: omitted
       };
+      const shown = fallbacks(
+        summary,
+        columns,
+        kept,
+        fallbackBudget(answerKept ?? rawKept, limits),
+        [],
+        warningOf(info),
+        result.columns?.map(c => c.type)
+      );
+      const notes = result.notes ?? [];
       return {
         [TABLE_MIME]: payload,
-        ...fallbacks(
-          summary,
-          columns,
-          kept,
-          fallbackBudget(answerKept, limits),
-          [],
-          warningOf(info)
-        )
+        'text/html': [
+          shown['text/html'],
+          ...notes.map(line => `<p>${escapeHtml(line)}</p>`)
+        ].join('\n'),
+        'text/plain': [shown['text/plain'], ...notes].join('\n')
       };
     }
     case 'json': {

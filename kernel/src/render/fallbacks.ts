@@ -43,7 +43,9 @@ export function fallbacks(
   budgetChars: number,
   aggregations: AggregationResult[],
   /** A partial failure's warning (plain and escaped HTML), right under the summary; empty when nothing failed. */
-  warning: { plain: string; html: string } = { plain: '', html: '' }
+  warning: { plain: string; html: string } = { plain: '', html: '' },
+  /** Each column's engine type, shown under its name (typed tables). */
+  types?: readonly string[]
 ): MimeBundle {
   const htmlLines = linesThatFit(kept, columns, budgetChars);
   const htmlRows = htmlLines.length;
@@ -56,7 +58,7 @@ export function fallbacks(
   const plain = [
     summary,
     warning.plain,
-    table ? plainTableOf(columns, plainCells) : '',
+    table ? plainTableOf(columns, plainCells, types) : '',
     rest(kept, plainCells.length),
     ...aggregationTables.map(a => a.plain)
   ];
@@ -66,7 +68,8 @@ export function fallbacks(
       ? htmlTable(
           summary,
           columns,
-          htmlLines.map(line => line.html)
+          htmlLines.map(line => line.html),
+          types
         )
       : `<p>${escapeHtml(summary)}</p>`,
     rest(kept, htmlRows) ? `<p>${escapeHtml(rest(kept, htmlRows))}</p>` : '',

@@ -31,9 +31,16 @@ export function escapeHtml(text: string): string {
 export function htmlTable(
   caption: string,
   columns: string[],
-  rows: Record<string, JsonValue>[] | string[]
+  rows: Record<string, JsonValue>[] | string[],
+  /** Each column's engine type, shown under its name (typed tables). */
+  types?: readonly string[]
 ): string {
-  const head = columns.map(c => `<th>${escapeHtml(c)}</th>`).join('');
+  const head = columns
+    .map(
+      (c, i) =>
+        `<th>${escapeHtml(c)}${types?.[i] ? `<br><small>${escapeHtml(types[i])}</small>` : ''}</th>`
+    )
+    .join('');
   const body = rows
     .map(row => (typeof row === 'string' ? row : htmlRow(columns, row)))
     .join('\n');
@@ -88,12 +95,14 @@ export function plainTable(
 /** The same table from its plain cells (plainCell of each rowTexts). */
 export function plainTableOf(
   columns: readonly string[],
-  cells: readonly string[][]
+  cells: readonly string[][],
+  /** Each column's engine type, as a second header line (typed tables). */
+  types?: readonly string[]
 ): string {
   const widths = columns.map((c, i) =>
     cells.reduce(
       (widest, r) => Math.max(widest, (r[i] as string).length),
-      c.length
+      Math.max(c.length, types?.[i]?.length ?? 0)
     )
   );
   const line = (values: readonly string[]) =>
@@ -103,6 +112,7 @@ export function plainTableOf(
       .trimEnd();
   return [
     line(columns),
+    ...(types ? [line(columns.map((_, i) => types[i] ?? ''))] : []),
     line(widths.map(w => '-'.repeat(w))),
     ...cells.map(line)
   ].join('\n');

@@ -47,7 +47,14 @@ export type ConsoleResult =
       /** Where the documents sit in the answer, so the notebook can keep the answer alone and rebuild these rows from it. */
       documents?: DocumentLayout;
     }
-  | { kind: 'table'; rows: Record<string, JsonValue>[] }
+  | {
+      kind: 'table';
+      rows: Record<string, JsonValue>[];
+      /** The columns in the engine's order with its types, when the answer names them (ES|QL); else the rows' keys, untyped. */
+      columns?: { name: string; type: string }[];
+      /** What the engine says about the table as a whole, as sentences under it (a partial answer). */
+      notes?: string[];
+    }
   /** `fields`: the answer is a mapping or collection schema, listed field by field (dotted names). */
   | {
       kind: 'json';

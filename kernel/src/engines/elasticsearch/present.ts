@@ -12,6 +12,7 @@ import type { FieldTree } from '../../engine/field-tree';
 import { structureFields } from '../../engine/structure-cache';
 import { documentGrid, hitsResult } from '../../engine/grid-columns';
 import { aggregationTables } from './aggregation-tables';
+import { esqlTable } from './esql-table';
 import { structureOfMapping } from './mapping';
 import { filtersFields } from './targets';
 import { emptyAnswerText } from '../../engine/http/http-status';
@@ -64,6 +65,10 @@ export function presentElasticsearch(
   const body = response.body.value;
   if (Array.isArray(body)) {
     return { kind: 'table', rows: tableRows(body) };
+  }
+  const esql = esqlTable(request, response);
+  if (esql) {
+    return esql;
   }
   const searches = msearchParts(request, response, body);
   if (searches) {
