@@ -6,6 +6,8 @@
  * and exports (JSONL, CSV, sliced) holding every document exactly.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -298,6 +300,110 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       expect(new Set(rows).size).toBe(DOCS);
       expect(rows).toContain(`d7,${index},7,edited`);
       expect(rows).toContain(`d14999,${index},14999,doc 14999`);
+    });
+  });
+
+  /**
+   * OpenSearch 1.x has no point in time: a loopback proxy in front of the 2.19.1 node answers
+   * `GET /` as 1.3.19 does and `/_search/point_in_time` as 1.x does (400, no handler), and
+   * passes every other request to the node.
+   */
+  describe('a version without a point in time (1.3.19, by a proxy in front of the node)', () => {
+    let proxy: Server;
+    let proxyUrl = '';
+    const seen: string[] = [];
+
+    beforeAll(async () => {
+      proxy = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const url = req.url ?? '/';
+          seen.push(`${req.method} ${url}`);
+          void (async () => {
+            if (url.includes('point_in_time')) {
+              res.writeHead(400, { 'content-type': 'application/json' });
+              res.end(
+                JSON.stringify({
+                  error: `no handler found for uri [${url}] and method [${req.method}]`
+                })
+              );
+              return;
+            }
+            const body = Buffer.concat(chunks);
+            const answer = await fetchFromNode(node, url, {
+              method: req.method ?? 'GET',
+              ...(body.length
+                ? {
+                    body,
+                    headers: {
+                      'content-type':
+                        req.headers['content-type'] ?? 'application/json'
+                    }
+                  }
+                : {})
+            });
+            let text = await answer.text();
+            if (url === '/') {
+              text = text.replace('"2.19.1"', '"1.3.19"');
+            }
+            res.writeHead(answer.status, {
+              'content-type': 'application/json'
+            });
+            res.end(text);
+          })();
+        });
+      });
+      await new Promise<void>(resolve => proxy.listen(0, '127.0.0.1', resolve));
+      proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const connected = await runCell(
+        kernel,
+        `%connect elasticsearch ${proxyUrl} auth=none name=old`
+      );
+      expect(connected.text).toContain('Connected to OpenSearch 1.3.19');
+      expect(connected.text).not.toContain('Warning');
+    });
+
+    afterAll(async () => {
+      await runCell(kernel, '%use os');
+      await new Promise(resolve => proxy?.close(resolve));
+    });
+
+    it('the grid says it reads without a snapshot, pages with search_after on _id to the last of 15,000, and opens no point in time', async () => {
+      seen.length = 0;
+      const grid = await comm.expect(
+        { type: 'open', connection: 'old', target: index, blockSize: BLOCK },
+        'opened'
+      );
+      expect(grid.total).toBe(DOCS);
+      expect(grid.notes).toEqual([
+        'OpenSearch 1.3.19 has no point in time (OpenSearch 2.4 added it): the grid pages with search_after sorted by _id, not over one snapshot, so documents changed meanwhile may move, show twice or be missed.'
+      ]);
+      const last = await read(grid, LAST_BLOCK);
+      expect(last.rows).toHaveLength(BLOCK);
+      // _id order: the last rows are the highest ids as strings sort.
+      const ids = Array.from({ length: DOCS }, (_, n) => `d${n}`).sort();
+      expect(last.rows.map(r => r['_id'])).toEqual(ids.slice(-BLOCK));
+      expect(seen.filter(r => r.includes('point_in_time'))).toEqual([]);
+      await close(grid);
+    });
+
+    it('%export reads every document with one cursor; slices= is refused with what to write', async () => {
+      const run = await runCell(kernel, `%export ${index} old.jsonl`);
+      expect(run.status).toBe('ok');
+      const lines = readFileSync(join(dir, 'old.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map(line => (JSON.parse(line) as { _id: string })._id);
+      expect(lines).toHaveLength(DOCS);
+      expect(new Set(lines).size).toBe(DOCS);
+      const sliced = await runCell(
+        kernel,
+        `%export ${index} old2.jsonl slices=2`
+      );
+      expect(sliced.status).toBe('error');
+      expect(sliced.text).toContain('leave slices= out');
+      expect(seen.filter(r => r.includes('point_in_time'))).toEqual([]);
     });
   });
 });

@@ -20,6 +20,7 @@ import { sendWithStructure } from '../../engine/structure-cache';
 import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
 import { loadEndpoints } from './endpoints';
+import { openSearchEndpoints } from './opensearch-endpoints';
 import { openElasticsearchExport } from './export';
 import { ElasticsearchEdits } from './edits';
 import { elasticsearchFailure } from './failure';
@@ -57,7 +58,10 @@ export class ElasticsearchDriver implements Driver {
     const flavour = () => this.flavour;
     this.console = new ElasticsearchConsole(transport, structure, flavour);
     this.catalog = {
-      endpoints: () => loadEndpoints(),
+      endpoints: async () =>
+        this.flavour.product === 'OpenSearch'
+          ? openSearchEndpoints(await loadEndpoints())
+          : loadEndpoints(),
       listTargets: (signal, options) =>
         options?.recent
           ? structure.recentTargets(signal)
