@@ -280,6 +280,37 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       expect(await openPits()).toBe(before);
     });
 
+    it('the node slices a search under its point in time: two slices split the documents between them', async () => {
+      const Opened = z.object({ pit_id: z.string() }).loose();
+      const Counted = z
+        .object({ hits: z.object({ total: z.object({ value: z.number() }) }) })
+        .loose();
+      const { pit_id } = Opened.parse(
+        await engine('POST', `/${index}/_search/point_in_time?keep_alive=1m`)
+      );
+      const counts: number[] = [];
+      for (const id of [0, 1]) {
+        const answer = await engine(
+          'POST',
+          '/_search',
+          JSON.stringify({
+            size: 0,
+            track_total_hits: true,
+            pit: { id: pit_id, keep_alive: '1m' },
+            slice: { id, max: 2 }
+          })
+        );
+        counts.push(Counted.parse(answer).hits.total.value);
+      }
+      await engine(
+        'DELETE',
+        '/_search/point_in_time',
+        JSON.stringify({ pit_id: [pit_id] })
+      );
+      expect(counts.every(c => c > 0 && c < DOCS)).toBe(true);
+      expect(counts[0]! + counts[1]!).toBe(DOCS);
+    });
+
     it('sliced (slices=3) holds every document exactly once', async () => {
       const run = await runCell(
         kernel,
