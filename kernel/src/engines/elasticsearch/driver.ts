@@ -89,7 +89,8 @@ export class ElasticsearchDriver implements Driver {
         // the whole target in engine order needs no mapping first, and reads it meanwhile.
         const { query, sort, sortedBy, notes } = searchOfView(
           view,
-          isEmptyView(view) ? undefined : await tree
+          isEmptyView(view) ? undefined : await tree,
+          flavour()
         );
         const opened = await openPointInTimeReader(
           {
