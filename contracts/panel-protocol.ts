@@ -173,6 +173,8 @@ export const ConnectionInfoSchema = z.object({
   name: z.string(),
   /** The engine's registered name; the kernel checks it where it opens the connection. */
   engine: z.string(),
+  /** The product that answered (a fork of the engine names itself here), for showing; older kernels leave it out. */
+  product: z.string().optional(),
   address: z.string(),
   version: z.string(),
   active: z.boolean()

@@ -69,7 +69,62 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       `%connect elasticsearch ${node.url} auth=none`
     );
     expect(connected.status).toBe('ok');
-    expect(connected.text).toContain(`2.19.1 at ${node.url}`);
+    expect(connected.text).toContain(
+      `Connected to OpenSearch 2.19.1 at ${node.url}`
+    );
+    expect(connected.text).not.toContain('Warning');
+  });
+
+  it('%connect opensearch is the same engine under the name its users write', async () => {
+    const connected = await runCell(
+      kernel,
+      `%connect opensearch ${node.url} auth=none name=by-alias`
+    );
+    expect(connected.status).toBe('ok');
+    expect(connected.text).toContain(
+      `Connected to OpenSearch 2.19.1 at ${node.url} as \\"by-alias\\"`
+    );
+  });
+
+  it("completion offers OpenSearch's own endpoints, and none of Elastic's it does not serve", async () => {
+    const complete = async (code: string) => {
+      const reply = await kernel.request('shell', 'complete_request', {
+        code,
+        cursor_pos: [...code].length
+      });
+      return reply.content['matches'] as string[];
+    };
+    expect(await complete('GET /_plugins/_')).toEqual(
+      expect.arrayContaining([
+        '/_plugins/_security',
+        '/_plugins/_ism',
+        '/_plugins/_knn'
+      ])
+    );
+    expect(await complete(`POST /${index}/_search/p`)).toEqual([
+      `/${index}/_search/point_in_time`
+    ]);
+    expect(await complete('GET /_s')).not.toContain('/_security');
+    expect(await complete(`POST /${index}/_p`)).not.toContain(`/${index}/_pit`);
+    // Shared REST API still completes.
+    expect(await complete('GET /_cluster/he')).toEqual(['/_cluster/health']);
+  });
+
+  it('inspecting an OpenSearch endpoint shows its description and documentation page', async () => {
+    const code = 'DELETE /_search/point_in_time';
+    const reply = await kernel.request('shell', 'inspect_request', {
+      code,
+      cursor_pos: 3,
+      detail_level: 0
+    });
+    expect(reply.content).toMatchObject({ status: 'ok', found: true });
+    const text = (reply.content['data'] as Record<string, string>)[
+      'text/plain'
+    ];
+    expect(text).toContain('DELETE /_search/point_in_time');
+    expect(text).toContain(
+      'Documentation: https://docs.opensearch.org/latest/search-plugins/searching-data/point-in-time-api/'
+    );
   });
 
   it('documents indexed in cells are found by an English-analysed search, and the hits grid shows them with their mapped columns', async () => {

@@ -69,9 +69,11 @@ export class ConnectionsTree {
       item.dataset.key = `c:${connection.name}`;
       item.dataset.connection = connection.name;
       item.tabIndex = -1;
+      // Lower case as the engine names are, so a fork reads `opensearch 2.19.1`.
+      const engine = (connection.product ?? connection.engine).toLowerCase();
       const label = [
         connection.name,
-        `${connection.engine} ${connection.version}`,
+        `${engine} ${connection.version}`,
         connection.address
       ].join(' · ');
       item.setAttribute('aria-label', label);
@@ -80,7 +82,7 @@ export class ConnectionsTree {
       row.textContent = `${expanded ? '▾' : '▸'} ${connection.name}`;
       const detail = document.createElement('span');
       detail.className = 'searchbook-Tree-detail';
-      detail.textContent = ` ${connection.engine} ${connection.version}${connection.active ? ' · active' : ''}`;
+      detail.textContent = ` ${engine} ${connection.version}${connection.active ? ' · active' : ''}`;
       row.append(detail);
       row.addEventListener('click', () => this.toggle(connection.name));
       item.append(row);

@@ -6,7 +6,12 @@ import {
 } from '../engine/connect-options';
 import { ENV_REFERENCE } from '../engine/profile-fields';
 import { reconcileSslMode, type Scheme, schemeOf } from '../engine/ssl-mode';
-import { ENGINE_NAMES, ENGINES, engineNamed } from '../engines/registry';
+import {
+  canonicalEngineName,
+  ENGINE_NAMES,
+  ENGINES,
+  engineNamed
+} from '../engines/registry';
 import { typedSecretsIn } from '../../../contracts/typed-secrets';
 import { SearchbookError } from '../../../contracts/errors';
 
@@ -79,7 +84,9 @@ export function parseConnectAddress(
   if (typed) {
     throw typedSecretError(typed.option === 'key' ? 'key' : 'password');
   }
-  const fields: Record<string, string> = { engine: engine.toLowerCase() };
+  const fields: Record<string, string> = {
+    engine: canonicalEngineName(engine.toLowerCase())
+  };
   for (const option of options) {
     const eq = option.indexOf('=');
     if (eq < 0 && FLAGS.has(option)) {

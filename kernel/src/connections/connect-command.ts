@@ -11,7 +11,7 @@ import {
   type SecretEnvNames
 } from './connect-args';
 import { PROFILE_NAME } from '../engine/profile-fields';
-import { ENGINE_NAMES, ENGINES, engineNamed } from '../engines/registry';
+import { ENGINE_WORDS, ENGINES, engineNamed } from '../engines/registry';
 
 export type ConnectCommand =
   | { kind: 'profile'; name: string }
@@ -22,7 +22,7 @@ export type ConnectCommand =
       save?: string;
     };
 
-const NAMES = new Set(ENGINE_NAMES);
+const NAMES = new Set(ENGINE_WORDS);
 const [FIRST_ENGINE] = ENGINES;
 
 export const CONNECT_COMMAND_USAGE = `%connect <profile>\n${CONNECT_USAGE}\nAdd --save <name> to keep the connection as a profile.`;

@@ -80,7 +80,7 @@ export async function openConnection(
     return {
       name,
       engine: args.engine,
-      engineLabel: descriptor.displayName,
+      engineLabel: identity.product ?? descriptor.displayName,
       address,
       ssl: args.ssl,
       ...user,

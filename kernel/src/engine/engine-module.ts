@@ -114,6 +114,11 @@ export interface EngineConsoleWords {
 export interface EngineDescriptor {
   /** As written after `%connect` and in profiles' `engine`. */
   readonly name: string;
+  /**
+   * Other words `%connect` takes for this engine: products that speak its API and that users
+   * name by their own name. The connection, its profile and completion use `name`.
+   */
+  readonly aliases?: readonly string[];
   /** For messages: the engine's own spelling. */
   readonly displayName: string;
   /** What its targets are called: `index`, `collection`. */

@@ -18,6 +18,17 @@ export const ENGINE_NAMES = ENGINES.map(engine => engine.name) as [
   ...string[]
 ];
 
+/** Every word `%connect` takes for an engine: the names and their aliases. */
+export const ENGINE_WORDS: readonly string[] = ENGINES.flatMap(engine => [
+  engine.name,
+  ...(engine.aliases ?? [])
+]);
+
+/** The registered name a `%connect` word stands for (itself when it is no alias). */
+export function canonicalEngineName(word: string): string {
+  return ENGINES.find(engine => engine.aliases?.includes(word))?.name ?? word;
+}
+
 /** The engine of that name (as written after `%connect` or in a profile), if one is registered. */
 export function findEngine(
   name: string | undefined

@@ -226,6 +226,7 @@ export class GridService {
           connections: this.connections.list().map(c => ({
             name: c.name,
             engine: c.engine,
+            product: c.engineLabel,
             address: c.address,
             version: c.identity.version,
             active: c === active

@@ -58,6 +58,8 @@ const own = (profile: StoredProfile): ElasticsearchProfile =>
 
 export const elasticsearchEngine: EngineDescriptor = {
   name: 'elasticsearch',
+  // OpenSearch speaks this engine's API; the driver tells it apart by what `GET /` answers.
+  aliases: ['opensearch'],
   displayName: 'Elasticsearch',
   targetNoun: 'index',
   namePrefix: 'es',

@@ -20,6 +20,7 @@ import { sendWithStructure } from '../../engine/structure-cache';
 import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
 import { loadEndpoints } from './endpoints';
+import { openSearchEndpoints } from './opensearch-endpoints';
 import { openElasticsearchExport } from './export';
 import { ElasticsearchEdits } from './edits';
 import { elasticsearchFailure } from './failure';
@@ -32,6 +33,12 @@ import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
 import { ElasticsearchStructure } from './structure';
 import { elasticsearchPartialFailures } from './partial-failures';
 import type { PartialFailure } from '../../../../contracts/mime-types';
+import {
+  ELASTICSEARCH_FLAVOUR,
+  type Flavour,
+  flavourOf,
+  unsupportedVersion
+} from './flavour';
 
 export class ElasticsearchDriver implements Driver {
   readonly engine = 'elasticsearch' as const;
@@ -43,12 +50,18 @@ export class ElasticsearchDriver implements Driver {
   readonly targetActions: TargetActions;
   readonly export: DocumentExport;
   readonly admin: AdminSections;
+  /** Elasticsearch until `GET /` says otherwise. */
+  private flavour: Flavour = ELASTICSEARCH_FLAVOUR;
 
   constructor(private readonly transport: Transport) {
     const structure = new ElasticsearchStructure(transport);
-    this.console = new ElasticsearchConsole(transport, structure);
+    const flavour = () => this.flavour;
+    this.console = new ElasticsearchConsole(transport, structure, flavour);
     this.catalog = {
-      endpoints: () => loadEndpoints(),
+      endpoints: async () =>
+        this.flavour.product === 'OpenSearch'
+          ? openSearchEndpoints(await loadEndpoints())
+          : loadEndpoints(),
       listTargets: (signal, options) =>
         options?.recent
           ? structure.recentTargets(signal)
@@ -60,7 +73,14 @@ export class ElasticsearchDriver implements Driver {
       transport,
       (index, signal) => structure.tree(index, signal),
       ({ method, path, query }) =>
-        structure.noteRequest({ kind: 'request', method, path, query, line: 1 })
+        structure.noteRequest({
+          kind: 'request',
+          method,
+          path,
+          query,
+          line: 1
+        }),
+      () => this.flavour.product
     );
     this.documents = {
       open: async (target, blockSize, view, signal) => {
@@ -69,15 +89,25 @@ export class ElasticsearchDriver implements Driver {
         // the whole target in engine order needs no mapping first, and reads it meanwhile.
         const { query, sort, sortedBy, notes } = searchOfView(
           view,
-          isEmptyView(view) ? undefined : await tree
+          isEmptyView(view) ? undefined : await tree,
+          flavour()
         );
         const opened = await openPointInTimeReader(
-          { transport, target, blockSize, tree, query, sort },
+          {
+            transport,
+            target,
+            blockSize,
+            tree,
+            query,
+            sort,
+            flavour: flavour()
+          },
           signal
         );
         return {
-          ...opened,
-          notes,
+          reader: opened.reader,
+          first: opened.first,
+          notes: [...opened.notes, ...notes],
           sortedBy,
           request: searchRequest(transport, target, blockSize, query, sort)
         };
@@ -98,7 +128,8 @@ export class ElasticsearchDriver implements Driver {
           transport,
           request,
           target => structure.tree(target, signal),
-          signal
+          signal,
+          this.flavour
         )
     };
     const overview = new ClusterOverview(transport);
@@ -113,27 +144,32 @@ export class ElasticsearchDriver implements Driver {
       { method: 'GET', path: '/', query: '' },
       signal
     );
-    const failure = elasticsearchFailure(response);
+    const failure = elasticsearchFailure(response, this.flavour.product);
     if (failure?.code === 'SEARCHBOOK_ERR_AUTHENTICATION_FAILED') {
       throw failure;
     }
     const body =
       response.body.kind === 'json' ? asObject(response.body.value) : undefined;
-    const version = asObject(body?.version)?.number;
+    const versionObject = asObject(body?.version);
+    const version = versionObject?.number;
     if (response.status !== 200 || typeof version !== 'string') {
       throw new ConnectionFailedError(
         `Connection failed: GET / answered ${response.status} without an Elasticsearch version; is this an Elasticsearch address?`,
         response.status
       );
     }
+    this.flavour = flavourOf({
+      number: version,
+      distribution: versionObject?.distribution
+    });
     const warnings: string[] = [];
-    const major = Number(version.split('.')[0]);
-    if (major !== 7 && major !== 8) {
-      warnings.push(
-        `Elasticsearch ${version} is not a supported version (7.x and 8.x are); requests are sent as written.`
-      );
+    const unsupported = unsupportedVersion(this.flavour);
+    if (unsupported) {
+      warnings.push(unsupported);
     }
+    const major = Number(version.split('.')[0]);
     if (
+      this.flavour.product === 'Elasticsearch' &&
       response.headers['x-elastic-product'] !== 'Elasticsearch' &&
       major >= 7
     ) {
@@ -141,7 +177,7 @@ export class ElasticsearchDriver implements Driver {
         'The server did not send the X-Elastic-Product header: it may be a fork of Elasticsearch, which searchbook does not support.'
       );
     }
-    return { version, warnings };
+    return { version, warnings, product: this.flavour.product };
   }
 
   close(): Promise<void> {
@@ -155,7 +191,8 @@ class ElasticsearchConsole implements EngineConsole {
 
   constructor(
     private readonly transport: Transport,
-    private readonly structure: ElasticsearchStructure
+    private readonly structure: ElasticsearchStructure,
+    private readonly flavour: () => Flavour
   ) {}
 
   /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
@@ -175,7 +212,7 @@ class ElasticsearchConsole implements EngineConsole {
     _request: ConsoleRequest,
     response: EngineResponse
   ): EngineError | undefined {
-    return elasticsearchFailure(response);
+    return elasticsearchFailure(response, this.flavour().product);
   }
 
   partialFailures(

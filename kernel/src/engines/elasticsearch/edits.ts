@@ -34,6 +34,7 @@ import type { Transport } from '../../engine/http/transport';
 import { readValue } from '../../json/exact-integers';
 import { typeElasticsearchValue } from './edit-typing';
 import { elasticsearchFailure } from './failure';
+import type { Flavour } from './flavour';
 import { LEADING } from './present';
 
 const WriteAnswer = z
@@ -142,7 +143,9 @@ export class ElasticsearchEdits implements TargetActions {
       signal: AbortSignal
     ) => Promise<FieldTree | undefined>,
     /** Told of each write: cached mappings it may change are dropped. */
-    private readonly noted: (request: WriteRequest) => void
+    private readonly noted: (request: WriteRequest) => void,
+    /** The product that answers (Elasticsearch or OpenSearch), for error texts. */
+    private readonly product: () => Flavour['product'] = () => 'Elasticsearch'
   ) {
     this.writes = {
       transport,
@@ -171,7 +174,7 @@ export class ElasticsearchEdits implements TargetActions {
       },
       signal
     );
-    const failure = elasticsearchFailure(response);
+    const failure = elasticsearchFailure(response, this.product());
     if (failure) {
       throw failure;
     }
@@ -229,7 +232,7 @@ export class ElasticsearchEdits implements TargetActions {
       await sendGridRequest(
         this.transport,
         { method: request.method, path: request.path },
-        elasticsearchFailure,
+        r => elasticsearchFailure(r, this.product()),
         sent,
         signal
       );
@@ -274,7 +277,7 @@ export class ElasticsearchEdits implements TargetActions {
         request: sent
       };
     }
-    const failure = elasticsearchFailure(response);
+    const failure = elasticsearchFailure(response, this.product());
     if (response.status === 409 || goneMeanwhile(change.kind, response)) {
       const row =
         change.kind === 'insert'
@@ -293,7 +296,7 @@ export class ElasticsearchEdits implements TargetActions {
         };
       }
       const reason =
-        failure?.message ?? `Elasticsearch answered ${response.status}`;
+        failure?.message ?? `${this.product()} answered ${response.status}`;
       const message =
         change.kind === 'insert' && current && !change.version
           ? `A document with id ${row.id} already exists in ${row.index}, so your new row was not written (${reason}). Overwrite replaces that document with your row; or drop your row.`
@@ -312,7 +315,8 @@ export class ElasticsearchEdits implements TargetActions {
     return {
       key,
       status: 'failed',
-      message: failure?.message ?? `Elasticsearch answered ${response.status}.`,
+      message:
+        failure?.message ?? `${this.product()} answered ${response.status}.`,
       httpStatus: response.status,
       request: sent
     };
@@ -334,7 +338,7 @@ export class ElasticsearchEdits implements TargetActions {
     if (response.status === 404) {
       return undefined;
     }
-    const failure = elasticsearchFailure(response);
+    const failure = elasticsearchFailure(response, this.product());
     if (failure) {
       throw failure;
     }

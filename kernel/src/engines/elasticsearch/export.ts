@@ -1,6 +1,7 @@
 /**
- * Whole-index export: a point in time read with `search_after` under a
- * `_shard_doc` sort, pages the size of the index's `max_result_window`, not capped; with
+ * Whole-index export: a point in time read with `search_after` under its tie-breaker sort
+ * (`_shard_doc`; OpenSearch's `_doc`; `_id` where the version has no point in time, read by one
+ * cursor), pages the size of the index's `max_result_window`, not capped; with
  * `slices=N`, N sliced cursors over the same point in time read in parallel (by default one
  * per shard, up to four, so a many-shard index is read by its shards at once). Lines are
  * `{"_index","_id","_source"}`, the shape elasticdump writes and `_bulk` takes back.
@@ -25,6 +26,11 @@ import type { GridDocument } from '../../engine/grid-columns';
 import { mergePages } from '../../engine/merge-pages';
 import { decoded, type Transport } from '../../engine/http/transport';
 import { elasticsearchFailure } from './failure';
+import {
+  ELASTICSEARCH_FLAVOUR,
+  type Flavour,
+  type PointInTimeApi
+} from './flavour';
 import { queryOfView } from './grid-query';
 import { ReusedBuffer } from '../../engine/http/reused-buffer';
 import {
@@ -61,23 +67,57 @@ const LEADING: Column[] = [
   }
 ];
 
-const PitOpened = z.object({ id: z.string() }).loose();
 const Count = z.object({ count: z.number() }).loose();
 
 /** Keys of a search body an export honours; the rest (size, sort, from, aggs) would change what "whole index" means. */
 const BODY_ADVICE =
   'Write an Elasticsearch query on the lines after %export, either a query object such as {"term": {"brand.keyword": "Acme"}} or {"query": {...}}; the export reads every matching document, so size, sort, from and aggs are left out, and fields=a,b picks the fields.';
 
-type Ctx = { transport: Transport; signal: AbortSignal };
+type Ctx = {
+  transport: Transport;
+  signal: AbortSignal;
+  product: Flavour['product'];
+};
+
+/** Without a point in time (OpenSearch before 2.4) pages follow `_id`, which OpenSearch sorts on. */
+const NO_SNAPSHOT_SORT = { _id: 'asc' };
+
+async function openPointInTime(
+  ctx: Ctx,
+  target: string,
+  api: PointInTimeApi
+): Promise<string> {
+  const opened = await send(
+    ctx,
+    'POST',
+    `/${target}${api.openPath}`,
+    `keep_alive=${KEEP_ALIVE}`
+  );
+  const id = z
+    .object({ [api.idKey]: z.string() })
+    .loose()
+    .safeParse(json(opened));
+  if (!id.success) {
+    throw unexpected(`POST ${api.openPath}`, opened, ctx.product);
+  }
+  return id.data[api.idKey] as string;
+}
 
 export async function openElasticsearchExport(
   transport: Transport,
   request: ExportRequest,
   tree: (target: string) => Promise<FieldTree | undefined>,
-  signal: AbortSignal
+  signal: AbortSignal,
+  flavour: Flavour = ELASTICSEARCH_FLAVOUR
 ): Promise<ExportStream> {
   const bodyQuery = exportQuery(request.body);
-  const ctx: Ctx = { transport, signal };
+  const { product, pointInTime } = flavour;
+  if (!pointInTime && request.slices !== undefined && request.slices > 1) {
+    throw new InvalidExportError(
+      `${product} ${flavour.version} has no point in time (OpenSearch 2.4 added it), and a sliced read needs one: leave slices= out, and the export reads one cursor.`
+    );
+  }
+  const ctx: Ctx = { transport, signal, product };
   const target = encodeURIComponent(request.target).replace(/%2C/gi, ',');
   const fields = await tree(target);
   const query = request.view
@@ -85,20 +125,14 @@ export async function openElasticsearchExport(
     : bodyQuery;
   const { window: size, shards } = await readSettings(ctx, target);
   const total = await countOf(ctx, target, query);
-  const pit = await send(
-    ctx,
-    'POST',
-    `/${target}/_pit`,
-    `keep_alive=${KEEP_ALIVE}`
-  );
-  const opened = PitOpened.safeParse(json(pit));
-  if (!opened.success) {
-    throw unexpected('POST /_pit', pit);
-  }
-  let pitId = opened.data.id;
+  let pitId = pointInTime
+    ? await openPointInTime(ctx, target, pointInTime)
+    : undefined;
   let closed = false;
   // A point in time slices by shard first: one cursor a shard reads them side by side.
-  const slices = request.slices ?? Math.min(shards, DEFAULT_MAX_SLICES);
+  const slices = pointInTime
+    ? (request.slices ?? Math.min(shards, DEFAULT_MAX_SLICES))
+    : 1;
 
   // Pages still in flight when the export stops early, or is interrupted, are cancelled with it.
   const stopping = new AbortController();
@@ -119,7 +153,7 @@ export async function openElasticsearchExport(
     read(): Promise<Fetched>;
     buffer: ReusedBuffer;
     after: JsonValue[] | undefined;
-    pitId: string;
+    pitId: string | undefined;
     cancel(): void;
   }
 
@@ -131,8 +165,10 @@ export async function openElasticsearchExport(
   ): InFlight => {
     const body: Record<string, JsonValue> = {
       size,
-      pit: { id: pit, keep_alive: KEEP_ALIVE },
-      sort: [{ _shard_doc: 'asc' }],
+      ...(pit !== undefined
+        ? { pit: { id: pit, keep_alive: KEEP_ALIVE } }
+        : {}),
+      sort: [pointInTime?.tieBreaker ?? NO_SNAPSHOT_SORT],
       track_total_hits: false,
       ...(query ? { query } : {}),
       ...(request.fields ? { _source: request.fields } : {}),
@@ -149,7 +185,8 @@ export async function openElasticsearchExport(
     const response = transport.stream(
       {
         method: 'POST',
-        path: '/_search',
+        // A point in time names its indices; without one the search names the target.
+        path: pit !== undefined ? '/_search' : `/${target}/_search`,
         query: '',
         body: { kind: 'json', value: body }
       },
@@ -178,15 +215,18 @@ export async function openElasticsearchExport(
     const raw = () =>
       decoded({ ...fetched, bytes: Buffer.from(fetched.bytes), elapsedMs: 0 });
     if (fetched.status >= 300) {
-      throw elasticsearchFailure(raw()) ?? unexpected('POST /_search', raw());
+      throw (
+        elasticsearchFailure(raw(), product) ??
+        unexpected('POST /_search', raw(), product)
+      );
     }
     const page = readRawHits(fetched.bytes, scratch);
     if (!page) {
-      throw unexpected('POST /_search', raw());
+      throw unexpected('POST /_search', raw(), product);
     }
     if (page.shardFailures.length > 0) {
       throw new RequestFailedError(
-        `Elasticsearch could not read every shard of ${request.target}: ${page.shardFailures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`
+        `${product} could not read every shard of ${request.target}: ${page.shardFailures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`
       );
     }
     if (page.pitId) {
@@ -270,9 +310,15 @@ export async function openElasticsearchExport(
       stopping.abort();
       // A fresh signal: an interrupted export still frees the point in time it opened.
       const closing = { ...ctx, signal: AbortSignal.timeout(CLOSE_TIMEOUT_MS) };
-      await send(closing, 'DELETE', '/_pit', '', { id: pitId }).catch(
-        () => undefined
-      );
+      if (pointInTime && pitId !== undefined) {
+        await send(
+          closing,
+          'DELETE',
+          pointInTime.closePath,
+          '',
+          pointInTime.closeBody(pitId)
+        ).catch(() => undefined);
+      }
     }
   };
 }
@@ -439,7 +485,7 @@ async function send(
 }
 
 function throwOnFailure(ctx: Ctx, response: EngineResponse): void {
-  const failure = elasticsearchFailure(response);
+  const failure = elasticsearchFailure(response, ctx.product);
   if (failure) {
     throw failure;
   }
@@ -449,9 +495,13 @@ function json(response: EngineResponse): JsonValue | undefined {
   return response.body.kind === 'json' ? response.body.value : undefined;
 }
 
-function unexpected(what: string, response: EngineResponse): EngineError {
+function unexpected(
+  what: string,
+  response: EngineResponse,
+  product: Flavour['product']
+): EngineError {
   return new RequestFailedError(
-    `${what} answered ${response.status} with a body that is not what Elasticsearch sends; the export stopped.`,
+    `${what} answered ${response.status} with a body that is not what ${product} sends; the export stopped.`,
     response.status
   );
 }

@@ -6,6 +6,7 @@ import {
   RequestFailedError
 } from '../../engine/errors';
 import { noReason, redirectFailure } from '../../engine/http/http-status';
+import type { Flavour } from './flavour';
 import { type Cause, describeCause, errorCauses } from './error-cause';
 
 /**
@@ -14,10 +15,11 @@ import { type Cause, describeCause, errorCauses } from './error-cause';
  * `security_exception`, never on the reason's wording, which varies from version to version.
  */
 export function elasticsearchFailure(
-  response: EngineResponse
+  response: EngineResponse,
+  product: Flavour['product'] = 'Elasticsearch'
 ): EngineError | undefined {
   if (response.status < 400) {
-    return redirectFailure(response, 'Elasticsearch');
+    return redirectFailure(response, product);
   }
   const body = response.body.kind === 'json' ? response.body.value : undefined;
   const error = asObject(asObject(body)?.error);
@@ -50,7 +52,7 @@ export function elasticsearchFailure(
   }
   const wrapper = outer ? ` (reported as ${describeCause(outer)})` : '';
   const advice = adviceFor(causes);
-  const message = `Elasticsearch answered ${response.status}: ${detail}${wrapper}`;
+  const message = `${product} answered ${response.status}: ${detail}${wrapper}`;
   return new RequestFailedError(
     advice ? `${message.replace(/\.$/, '')}. ${advice}` : message,
     response.status,

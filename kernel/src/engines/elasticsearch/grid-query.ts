@@ -5,6 +5,7 @@
  * fields on their keyword subfield. Pure: nothing here sends anything.
  */
 import type { JsonValue } from '../../console/cell';
+import type { Flavour } from './flavour';
 import type {
   FilterRow,
   GridView,
@@ -144,9 +145,10 @@ export interface SearchView {
 
 export function searchOfView(
   view: GridView,
-  tree: FieldTree | undefined
+  tree: FieldTree | undefined,
+  flavour: Pick<Flavour, 'product'> = { product: 'Elasticsearch' }
 ): SearchView {
-  const { sort, sortedBy, notes } = sortOfView(view.sort, tree);
+  const { sort, sortedBy, notes } = sortOfView(view.sort, tree, flavour);
   return { query: queryOfView(view, tree), sort, sortedBy, notes };
 }
 
@@ -511,7 +513,8 @@ function rowClause(
 /** Header sorts in click order; those the engine cannot do (`_id`, a text field without a keyword subfield) are left out with a note. */
 export function sortOfView(
   keys: SortKey[],
-  tree: FieldTree | undefined
+  tree: FieldTree | undefined,
+  flavour: Pick<Flavour, 'product'> = { product: 'Elasticsearch' }
 ): { sort: JsonValue[]; sortedBy: string[]; notes: string[] } {
   const sort: JsonValue[] = [];
   const sortedBy: string[] = [];
@@ -521,11 +524,17 @@ export function sortOfView(
       `Not sorted by ${column}: ${why}; the rows keep their order for it.`
     );
   for (const key of keys) {
-    if (key.column === '_id') {
+    // OpenSearch sorts on _id; Elasticsearch 8 refuses it unless `indices.id_field_data.enabled` is set.
+    const idSorts = flavour.product === 'OpenSearch';
+    if (key.column === '_id' && !idSorts) {
       dropped('_id', 'Elasticsearch does not sort on _id');
       continue;
     }
-    if (key.column === '_score' || key.column === '_index') {
+    if (
+      key.column === '_score' ||
+      key.column === '_index' ||
+      key.column === '_id'
+    ) {
       sort.push({ [key.column]: { order: key.direction } });
       sortedBy.push(key.column);
       continue;

@@ -1,6 +1,7 @@
 /**
  * Reads an index, alias, pattern or data stream block by block for the document grid, in one
- * order over one snapshot: a point in time sorted by `_shard_doc`. Below the target's
+ * order over one snapshot: a point in time sorted by its tie-breaker (`_shard_doc`; OpenSearch's
+ * `_doc`), or without a snapshot where the version has no point in time. Below the target's
  * `max_result_window` a block is one from/size search; past it, `search_after` from a
  * checkpoint. A checkpoint (the sort values of the row before) is kept at every block
  * boundary any read has passed, so a passed block is one request away; a jump ahead walks
@@ -25,6 +26,7 @@ import {
 } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
 import { elasticsearchFailure } from './failure';
+import type { Flavour } from './flavour';
 import { LEADING } from './present';
 
 /** Each search renews the point in time for this long; a timer renews it while the grid is idle. */
@@ -32,8 +34,11 @@ const KEEP_ALIVE = '5m';
 const RENEW_EVERY_MS = 4 * 60_000;
 /** Elasticsearch's default `index.max_result_window`, when neither the settings nor the defaults name one. */
 const ENGINE_DEFAULT_WINDOW = 10_000;
-/** The point in time's tie-breaker, after the view's own sort: every row gets a distinct place. */
-const TIE_BREAKER = { _shard_doc: 'asc' };
+/**
+ * Without a point in time (OpenSearch before 2.4) rows are paged on `_id` after the view's
+ * sort: unique, and sortable there (OpenSearch allows sorting on `_id`).
+ */
+const NO_SNAPSHOT_TIE_BREAKER = { _id: 'asc' };
 
 const Hit = z
   .object({
@@ -75,15 +80,19 @@ interface ReaderSetup {
   /** The view's filter (none: every document) and sort (before the tie-breaker). */
   query: JsonValue | undefined;
   sort: JsonValue[];
+  /** Which product answers, and its point in time API (none: read without a snapshot). */
+  flavour: Flavour;
 }
 
 /** `tree` (the mapping) is read while the settings and the point in time are asked for. */
 export async function openPointInTimeReader(
   opening: Omit<ReaderSetup, 'tree'> & { tree: Promise<FieldTree | undefined> },
   signal: AbortSignal
-): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
+): Promise<{ reader: DocumentReader; first: DocumentBlock; notes: string[] }> {
   const sent: SentRequest[] = [];
-  const failure = elasticsearchFailure;
+  const { product, version, pointInTime } = opening.flavour;
+  const failure = (response: EngineResponse) =>
+    elasticsearchFailure(response, product);
   const segment = targetSegment(opening.target);
   const [settings, opened, tree] = await Promise.all([
     sendGridRequest(
@@ -97,30 +106,43 @@ export async function openPointInTimeReader(
       sent,
       signal
     ),
-    sendGridRequest(
-      opening.transport,
-      {
-        method: 'POST',
-        path: `/${segment}/_pit`,
-        query: `keep_alive=${KEEP_ALIVE}`
-      },
-      failure,
-      sent,
-      signal
-    ),
+    pointInTime
+      ? sendGridRequest(
+          opening.transport,
+          {
+            method: 'POST',
+            path: `/${segment}${pointInTime.openPath}`,
+            query: `keep_alive=${KEEP_ALIVE}`
+          },
+          failure,
+          sent,
+          signal
+        )
+      : undefined,
     opening.tree
   ]);
-  const pitId = z.object({ id: z.string() }).loose().parse(opened).id;
+  const pitId = pointInTime
+    ? z
+        .object({ [pointInTime.idKey]: z.string() })
+        .loose()
+        .parse(opened)[pointInTime.idKey]
+    : undefined;
   const reader = new PointInTimeReader(
     { ...opening, tree },
     pitId,
     resultWindow(settings)
   );
+  const notes = pointInTime
+    ? []
+    : [
+        `${product} ${version} has no point in time (OpenSearch 2.4 added it): the grid pages with search_after sorted by _id, not over one snapshot, so documents changed meanwhile may move, show twice or be missed.`
+      ];
   try {
     const first = await reader.readBlock(0, signal, true);
     return {
       reader,
-      first: { ...first, requests: [...sent, ...first.requests] }
+      first: { ...first, requests: [...sent, ...first.requests] },
+      notes
     };
   } catch (err) {
     await reader.close();
@@ -203,7 +225,8 @@ class PointInTimeReader implements DocumentReader {
 
   constructor(
     private readonly setup: ReaderSetup,
-    private pitId: string,
+    /** Undefined: the product's version has no point in time, searches name the target. */
+    private pitId: string | undefined,
     /** from + size may not pass this. */
     private readonly window: number
   ) {
@@ -253,13 +276,17 @@ class PointInTimeReader implements DocumentReader {
     }
     this.closed = true;
     clearInterval(this.renewTimer);
+    const api = this.setup.flavour.pointInTime;
+    if (!api || this.pitId === undefined) {
+      return;
+    }
     await this.setup.transport
       .send(
         {
           method: 'DELETE',
-          path: '/_pit',
+          path: api.closePath,
           query: '',
-          body: { kind: 'json', value: { id: this.pitId } }
+          body: { kind: 'json', value: api.closeBody(this.pitId) }
         },
         AbortSignal.timeout(10_000)
       )
@@ -379,15 +406,24 @@ class PointInTimeReader implements DocumentReader {
       ...(page.search_after
         ? { search_after: page.search_after as JsonValue[] }
         : {}),
-      pit: { id: this.pitId, keep_alive: KEEP_ALIVE },
+      ...(this.pitId !== undefined
+        ? { pit: { id: this.pitId, keep_alive: KEEP_ALIVE } }
+        : {}),
       ...(this.setup.query !== undefined ? { query: this.setup.query } : {}),
-      sort: [...this.setup.sort, TIE_BREAKER],
+      sort: [
+        ...this.setup.sort,
+        this.setup.flavour.pointInTime?.tieBreaker ?? NO_SNAPSHOT_TIE_BREAKER
+      ],
       track_total_hits: options.countTotal,
       ...(options.source ? { seq_no_primary_term: true } : { _source: false })
     };
     const spec: GridRequestSpec = {
       method: 'POST',
-      path: '/_search',
+      // A point in time names its indices; without one the search names the target.
+      path:
+        this.pitId !== undefined
+          ? '/_search'
+          : `/${targetSegment(this.setup.target)}/_search`,
       body,
       ...(options.source ? {} : { query: 'filter_path=pit_id,hits.hits.sort' })
     };
@@ -430,12 +466,12 @@ class PointInTimeReader implements DocumentReader {
   }
 
   private failure(response: EngineResponse): EngineError | undefined {
-    return elasticsearchFailure(response);
+    return elasticsearchFailure(response, this.setup.flavour.product);
   }
 
   /** Keeps the point in time alive while the grid stays open without reading. */
   private async renew(): Promise<void> {
-    if (this.closed) {
+    if (this.closed || this.pitId === undefined) {
       return;
     }
     const body = {
