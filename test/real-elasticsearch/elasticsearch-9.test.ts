@@ -130,6 +130,7 @@ for (const flavour of FLAVOURS) {
       expect(connected.text).toContain(
         `Connected to Elasticsearch 9.5.3 at ${node.url}`
       );
+      expect(connected.text).not.toContain('not a supported version');
     });
 
     it('documents indexed in cells are found by a search, and the hits grid shows them with their mapped columns', async () => {

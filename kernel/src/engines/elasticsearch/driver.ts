@@ -30,6 +30,8 @@ import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
 import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
 import { ElasticsearchStructure } from './structure';
+import { ElasticsearchVersion } from './version';
+import { leftOutVectorsNotice } from './vector-notice';
 import { elasticsearchPartialFailures } from './partial-failures';
 import type { PartialFailure } from '../../../../contracts/mime-types';
 
@@ -44,9 +46,13 @@ export class ElasticsearchDriver implements Driver {
   readonly export: DocumentExport;
   readonly admin: AdminSections;
 
+  /** Learnt by probe(), before anything else is sent. */
+  private readonly version = new ElasticsearchVersion();
+
   constructor(private readonly transport: Transport) {
+    const version = this.version;
     const structure = new ElasticsearchStructure(transport);
-    this.console = new ElasticsearchConsole(transport, structure);
+    this.console = new ElasticsearchConsole(transport, structure, this.version);
     this.catalog = {
       endpoints: () => loadEndpoints(),
       listTargets: (signal, options) =>
@@ -60,7 +66,14 @@ export class ElasticsearchDriver implements Driver {
       transport,
       (index, signal) => structure.tree(index, signal),
       ({ method, path, query }) =>
-        structure.noteRequest({ kind: 'request', method, path, query, line: 1 })
+        structure.noteRequest({
+          kind: 'request',
+          method,
+          path,
+          query,
+          line: 1
+        }),
+      version
     );
     this.documents = {
       open: async (target, blockSize, view, signal) => {
@@ -72,7 +85,15 @@ export class ElasticsearchDriver implements Driver {
           isEmptyView(view) ? undefined : await tree
         );
         const opened = await openPointInTimeReader(
-          { transport, target, blockSize, tree, query, sort },
+          {
+            transport,
+            target,
+            blockSize,
+            tree,
+            query,
+            sort,
+            rowSource: version.searchSource()
+          },
           signal
         );
         return {
@@ -98,7 +119,8 @@ export class ElasticsearchDriver implements Driver {
           transport,
           request,
           target => structure.tree(target, signal),
-          signal
+          signal,
+          version
         )
     };
     const overview = new ClusterOverview(transport);
@@ -127,10 +149,11 @@ export class ElasticsearchDriver implements Driver {
       );
     }
     const warnings: string[] = [];
+    this.version.learn(version);
     const major = Number(version.split('.')[0]);
-    if (major !== 7 && major !== 8) {
+    if (!this.version.isSupported()) {
       warnings.push(
-        `Elasticsearch ${version} is not a supported version (7.x and 8.x are); requests are sent as written.`
+        `Elasticsearch ${version} is not a supported version (${ElasticsearchVersion.supportedText()} are); requests are sent as written.`
       );
     }
     if (
@@ -155,7 +178,8 @@ class ElasticsearchConsole implements EngineConsole {
 
   constructor(
     private readonly transport: Transport,
-    private readonly structure: ElasticsearchStructure
+    private readonly structure: ElasticsearchStructure,
+    private readonly version: ElasticsearchVersion
   ) {}
 
   /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
@@ -163,8 +187,29 @@ class ElasticsearchConsole implements EngineConsole {
     return undefined;
   }
 
-  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
-    return sendWithStructure(this.transport, this.structure, request, signal);
+  async send(
+    request: ConsoleRequest,
+    signal: AbortSignal
+  ): Promise<EngineResponse> {
+    const response = await sendWithStructure(
+      this.transport,
+      this.structure,
+      request,
+      signal
+    );
+    const vectors = this.version.leavesOutVectors()
+      ? leftOutVectorsNotice(
+          response,
+          this.structure.treeFor(request, response)
+        )
+      : undefined;
+    if (!vectors) {
+      return response;
+    }
+    return {
+      ...response,
+      notice: response.notice ? `${response.notice}\n${vectors}` : vectors
+    };
   }
 
   curl(request: ConsoleRequest): string {

@@ -33,6 +33,7 @@ import { sendGridRequest, targetSegment } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
 import { readValue } from '../../json/exact-integers';
 import { typeElasticsearchValue } from './edit-typing';
+import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';
 import { LEADING } from './present';
 
@@ -142,7 +143,9 @@ export class ElasticsearchEdits implements TargetActions {
       signal: AbortSignal
     ) => Promise<FieldTree | undefined>,
     /** Told of each write: cached mappings it may change are dropped. */
-    private readonly noted: (request: WriteRequest) => void
+    private readonly noted: (request: WriteRequest) => void,
+    /** Reads of whole documents ask for vectors on versions that leave them out, so a write keeps them. */
+    private readonly version: ElasticsearchVersion
   ) {
     this.writes = {
       transport,
@@ -166,7 +169,7 @@ export class ElasticsearchEdits implements TargetActions {
       {
         method: 'POST',
         path: `/${segment(index)}/_mget`,
-        query: '',
+        query: this.version.vectorsQuery(),
         body: { kind: 'json', value: { ids } }
       },
       signal
@@ -327,7 +330,7 @@ export class ElasticsearchEdits implements TargetActions {
       {
         method: 'GET',
         path: `/${segment(row.index)}/_doc/${segment(row.id)}`,
-        query: ''
+        query: this.version.vectorsQuery()
       },
       signal
     );

@@ -24,6 +24,7 @@ import type { FieldTree } from '../../engine/field-tree';
 import type { GridDocument } from '../../engine/grid-columns';
 import { mergePages } from '../../engine/merge-pages';
 import { decoded, type Transport } from '../../engine/http/transport';
+import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';
 import { queryOfView } from './grid-query';
 import { ReusedBuffer } from '../../engine/http/reused-buffer';
@@ -66,7 +67,7 @@ const Count = z.object({ count: z.number() }).loose();
 
 /** Keys of a search body an export honours; the rest (size, sort, from, aggs) would change what "whole index" means. */
 const BODY_ADVICE =
-  'Write an Elasticsearch query on the lines after %export, either a query object such as {"term": {"brand.keyword": "Acme"}} or {"query": {...}}; the export reads every matching document, so size, sort, from and aggs are left out, and fields=a,b picks the fields.';
+  'Write an Elasticsearch query on the lines after %export, either a query object such as {"term": {"brand.keyword": "Acme"}} or {"query": {...}} (with "_source" options beside it if needed); the export reads every matching document, so size, sort, from and aggs are left out, and fields=a,b picks the fields.';
 
 type Ctx = { transport: Transport; signal: AbortSignal };
 
@@ -74,9 +75,17 @@ export async function openElasticsearchExport(
   transport: Transport,
   request: ExportRequest,
   tree: (target: string) => Promise<FieldTree | undefined>,
-  signal: AbortSignal
+  signal: AbortSignal,
+  version: ElasticsearchVersion
 ): Promise<ExportStream> {
-  const bodyQuery = exportQuery(request.body);
+  const { query: bodyQuery, source: bodySource } = exportBody(request.body);
+  if (bodySource !== undefined && request.fields) {
+    throw new InvalidExportError(
+      'fields= and the body\'s "_source" both choose the fields: write one of them. Nothing was sent.'
+    );
+  }
+  // Versions that leave vectors out of _source are asked for them: an export keeps every field.
+  const source = version.searchSource(request.fields ?? bodySource);
   const ctx: Ctx = { transport, signal };
   const target = encodeURIComponent(request.target).replace(/%2C/gi, ',');
   const fields = await tree(target);
@@ -135,7 +144,7 @@ export async function openElasticsearchExport(
       sort: [{ _shard_doc: 'asc' }],
       track_total_hits: false,
       ...(query ? { query } : {}),
-      ...(request.fields ? { _source: request.fields } : {}),
+      ...(source !== undefined ? { _source: source } : {}),
       ...(after ? { search_after: after } : {}),
       ...(slice !== undefined ? { slice: { id: slice, max: slices } } : {})
     };
@@ -332,9 +341,13 @@ function mergedQuery(
 }
 
 /** The query of an export body: a bare query object, or `{"query": {...}}`; refused before anything is sent otherwise. */
-function exportQuery(body: JsonValue | undefined): JsonValue | undefined {
+/** A body's query (a query object, or `{"query": ...}`) and its `_source` options. */
+function exportBody(body: JsonValue | undefined): {
+  query: JsonValue | undefined;
+  source: JsonValue | undefined;
+} {
   if (body === undefined) {
-    return undefined;
+    return { query: undefined, source: undefined };
   }
   const object = asObject(body);
   if (!object || Object.keys(object).length === 0) {
@@ -342,16 +355,18 @@ function exportQuery(body: JsonValue | undefined): JsonValue | undefined {
       `The export body must be a JSON object. Nothing was sent. ${BODY_ADVICE}`
     );
   }
-  if (!('query' in object)) {
-    return object;
+  if (!('query' in object) && !('_source' in object)) {
+    return { query: object, source: undefined };
   }
-  const others = Object.keys(object).filter(k => k !== 'query');
+  const others = Object.keys(object).filter(
+    k => k !== 'query' && k !== '_source'
+  );
   if (others.length > 0) {
     throw new InvalidExportError(
-      `An export body takes only "query", not ${others.map(k => `"${k}"`).join(', ')}. Nothing was sent. ${BODY_ADVICE}`
+      `An export body takes only "query" and "_source", not ${others.map(k => `"${k}"`).join(', ')}. Nothing was sent. ${BODY_ADVICE}`
     );
   }
-  return object.query;
+  return { query: object.query, source: object._source };
 }
 
 /**

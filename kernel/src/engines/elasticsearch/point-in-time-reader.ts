@@ -75,6 +75,8 @@ interface ReaderSetup {
   /** The view's filter (none: every document) and sort (before the tie-breaker). */
   query: JsonValue | undefined;
   sort: JsonValue[];
+  /** The `_source` rows are read with (undefined: the engine's default, the whole source). */
+  rowSource?: JsonValue | undefined;
 }
 
 /** `tree` (the mapping) is read while the settings and the point in time are asked for. */
@@ -383,7 +385,14 @@ class PointInTimeReader implements DocumentReader {
       ...(this.setup.query !== undefined ? { query: this.setup.query } : {}),
       sort: [...this.setup.sort, TIE_BREAKER],
       track_total_hits: options.countTotal,
-      ...(options.source ? { seq_no_primary_term: true } : { _source: false })
+      ...(options.source
+        ? {
+            seq_no_primary_term: true,
+            ...(this.setup.rowSource !== undefined
+              ? { _source: this.setup.rowSource }
+              : {})
+          }
+        : { _source: false })
     };
     const spec: GridRequestSpec = {
       method: 'POST',
