@@ -65,3 +65,40 @@ it('a later major connects with a warning naming the supported versions', async 
     'Elasticsearch 10.0.0 is not a supported version (7.x, 8.x and 9.x are); requests are sent as written.'
   );
 });
+
+describe('what Elasticsearch 9.x removed is refused before sending, with the 9.x way to write it', () => {
+  const cases = [
+    {
+      cell: 'POST /kk/_knn_search\n{"knn": {"field": "v", "query_vector": [1, 2], "k": 1, "num_candidates": 5}}',
+      path: '/kk/_knn_search',
+      said: /removed the _knn_search endpoint.*POST \/kk\/_search with \{\\"knn\\"/
+    },
+    {
+      cell: 'GET /_alias/ka?local=true',
+      path: '/_alias/ka?local=true',
+      said: /removed the local parameter of the alias APIs.*Leave local out/
+    }
+  ];
+
+  it.each(cases)(
+    'on 9.5.3: $path is refused and not sent',
+    async ({ cell, path, said }) => {
+      await connectTo('9.5.3');
+      const { reply, iopub } = await kernel.execute(cell);
+      expect(reply.content['status']).toBe('error');
+      expect(
+        JSON.stringify([reply.content, ...iopub.map(m => m.content)])
+      ).toMatch(said);
+      expect(engine.requests).not.toContain(path);
+    }
+  );
+
+  it.each(cases)(
+    'on 8.19: $path is sent as written',
+    async ({ cell, path }) => {
+      await connectTo('8.19.21');
+      await kernel.execute(cell);
+      expect(engine.requests).toContain(path);
+    }
+  );
+});

@@ -32,6 +32,7 @@ import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
 import { ElasticsearchStructure } from './structure';
 import { ElasticsearchVersion } from './version';
 import { leftOutVectorsNotice } from './vector-notice';
+import { removedInNine } from './removed-in-nine';
 import { elasticsearchPartialFailures } from './partial-failures';
 import type { PartialFailure } from '../../../../contracts/mime-types';
 
@@ -182,9 +183,9 @@ class ElasticsearchConsole implements EngineConsole {
     private readonly version: ElasticsearchVersion
   ) {}
 
-  /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
-  refusal(): Refusal | undefined {
-    return undefined;
+  /** Query strings are read as URLs do (flags such as `?pretty` have no value); on 9.x, what 9.x removed is refused. */
+  refusal(request: ConsoleRequest): Refusal | undefined {
+    return this.version.isNineOrLater() ? removedInNine(request) : undefined;
   }
 
   async send(
