@@ -36,18 +36,24 @@ const skipped =
   java21Missing(FLAVOUR);
 const describeNode = skipped ? describe.skip : describe;
 
-type Doc = { title: string; n: number; v: number[] };
+type Doc = { title: string; n: number; v: number[]; meta: { color: string } };
 const DOCS: Record<string, Doc> = Object.fromEntries(
   Array.from({ length: 12 }, (_, i) => [
     `d${i}`,
-    { title: `doc ${i}`, n: i, v: [i / 10, 0.2 + i, -0.3 * i] }
+    {
+      title: `doc ${i}`,
+      n: i,
+      v: [i / 10, 0.2 + i, -0.3 * i],
+      meta: { color: 'red' }
+    }
   ])
 );
 const MAPPINGS = {
   properties: {
     title: { type: 'keyword' },
     n: { type: 'integer' },
-    v: { type: 'dense_vector', dims: 3 }
+    v: { type: 'dense_vector', dims: 3 },
+    meta: { properties: { color: { type: 'keyword' } } }
   }
 };
 
@@ -168,6 +174,19 @@ describeNode(
       }
     });
 
+    it("the grid's request as a cell asks for the vectors too: run in the console, its rows carry them", async () => {
+      const grid = await comm.expect(
+        { type: 'open', connection: 'es', target: index, blockSize: 50 },
+        'opened'
+      );
+      expect(grid.request.cell).toContain('"exclude_vectors": false');
+      const run = await runCell(kernel, grid.request.cell);
+      expect(run.status).toBe('ok');
+      expect(run.hits?.rows).toHaveLength(12);
+      expect(run.hits?.rows.every(row => Array.isArray(row['v']))).toBe(true);
+      expect(run.text).not.toContain('leaves dense_vector fields out');
+    });
+
     it.each([
       ['one cursor', ''],
       ['sliced', ' slices=2']
@@ -218,7 +237,7 @@ describeNode(
         .map(l => (JSON.parse(l) as { _source: Partial<Doc> })._source);
       expect(sources).toHaveLength(3);
       for (const source of sources) {
-        expect(Object.keys(source).sort()).toEqual(['n', 'v']);
+        expect(Object.keys(source).sort()).toEqual(['meta', 'n', 'v']);
       }
     });
 
@@ -259,6 +278,36 @@ describeNode(
       const after = (await stored(index))['d4'];
       expect(after).toEqual({ ...before, title: 'renamed' });
       expect(after?.v).toHaveLength(3);
+    });
+
+    it('an edit of a dotted column (read first with _mget) keeps the vector', async () => {
+      const grid = await comm.expect(
+        { type: 'open', connection: 'es', target: index, blockSize: 50 },
+        'opened'
+      );
+      const at = grid.first.rows.findIndex(r => r['_id'] === 'd7');
+      const before = (await stored(index))['d7'];
+      const saved = await comm.expect(
+        {
+          type: 'save',
+          gridId: grid.gridId,
+          changes: [
+            {
+              kind: 'update',
+              key: 'k2',
+              row: grid.first.keys?.[at],
+              version: grid.first.versions?.[at] ?? undefined,
+              fields: { 'meta.color': 'blue' }
+            }
+          ]
+        },
+        'saved'
+      );
+      expect(saved.results[0]?.status).toBe('saved');
+      expect((await stored(index))['d7']).toEqual({
+        ...before,
+        meta: { color: 'blue' }
+      });
     });
   }
 );

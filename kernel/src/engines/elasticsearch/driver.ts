@@ -101,7 +101,14 @@ export class ElasticsearchDriver implements Driver {
           ...opened,
           notes,
           sortedBy,
-          request: searchRequest(transport, target, blockSize, query, sort)
+          request: searchRequest(
+            transport,
+            target,
+            blockSize,
+            query,
+            sort,
+            version.searchSource()
+          )
         };
       },
       wholeValue: (row, column, signal) =>
