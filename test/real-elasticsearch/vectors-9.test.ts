@@ -225,6 +225,36 @@ describeNode(
       }
     );
 
+    it('%export to CSV and to JSON writes the vectors too', async () => {
+      const engine = await stored(index);
+      expect(
+        (await kernel.execute(`%export ${index} all.json`)).reply.content[
+          'status'
+        ]
+      ).toBe('ok');
+      const documents = JSON.parse(
+        readFileSync(join(cwd, 'all.json'), 'utf8')
+      ) as { _id: string; _source: Doc }[];
+      expect(documents).toHaveLength(12);
+      for (const doc of documents) {
+        expect(doc._source.v).toEqual(engine[doc._id]?.v);
+      }
+      expect(
+        (await kernel.execute(`%export ${index} all.csv`)).reply.content[
+          'status'
+        ]
+      ).toBe('ok');
+      const [header, ...records] = readFileSync(join(cwd, 'all.csv'), 'utf8')
+        .split(/\r?\n/)
+        .filter(Boolean);
+      const column = (header ?? '').split(',').indexOf('v');
+      expect(column).toBeGreaterThan(0);
+      expect(records).toHaveLength(12);
+      for (const record of records) {
+        expect(record).toMatch(/"\[-?[\d.e-]+,-?[\d.e-]+,-?[\d.e-]+\]"/);
+      }
+    });
+
     it('an export body may ask for _source options: the fields it names, vectors kept', async () => {
       const file = 'source-options.jsonl';
       const { reply } = await kernel.execute(
