@@ -58,6 +58,23 @@ beforeAll(async () => {
     '/e502': empty(502),
     '/e503': empty(503),
     '/e429': empty(429),
+    '/busy/_search': body(
+      429,
+      json,
+      JSON.stringify({
+        error: {
+          root_cause: [
+            {
+              type: 'es_rejected_execution_exception',
+              reason: 'rejected execution of coordinating operation'
+            }
+          ],
+          type: 'es_rejected_execution_exception',
+          reason: 'rejected execution of coordinating operation'
+        },
+        status: 429
+      })
+    ),
     '/gzip/_search': body(
       200,
       { ...json, 'content-encoding': 'gzip' },
@@ -147,8 +164,7 @@ it('a redirect fails the cell, showing its status and Location, with no made-up 
 it.each([
   [500, 'Internal Server Error'],
   [502, 'Bad Gateway'],
-  [503, 'Service Unavailable'],
-  [429, 'Too Many Requests']
+  [503, 'Service Unavailable']
 ])(
   'an empty %i answer shows its status and reason phrase alone',
   async (status, phrase) => {
@@ -164,6 +180,22 @@ it.each([
     ]);
   }
 );
+
+const WAIT_AND_RETRY =
+  'The cluster is too busy for this request now: wait a little and run it again; if it keeps answering 429, send smaller requests (fewer documents a _bulk, a smaller size) or fewer at once.';
+
+it("a 429 answer keeps its status and the engine's reason, and advises waiting and running the cell again", async () => {
+  const empty429 = await kernel.execute('GET /e429');
+  expect(empty429.reply.content).toMatchObject({
+    status: 'error',
+    evalue: `Elasticsearch answered 429: Too Many Requests (the answer has no body). ${WAIT_AND_RETRY}`
+  });
+  const busy = await kernel.execute('GET /busy/_search');
+  expect(busy.reply.content).toMatchObject({
+    status: 'error',
+    evalue: `Elasticsearch answered 429: es_rejected_execution_exception: rejected execution of coordinating operation. ${WAIT_AND_RETRY}`
+  });
+});
 
 it.each(['gzip', 'deflate', 'br'])(
   'a %s-compressed answer is decompressed and shown as the search it is',

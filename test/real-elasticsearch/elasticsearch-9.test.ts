@@ -130,6 +130,26 @@ for (const flavour of FLAVOURS) {
       expect(connected.text).toContain(
         `Connected to Elasticsearch 9.5.3 at ${node.url}`
       );
+      expect(connected.text).not.toContain('not a supported version');
+    });
+
+    it('what 9.x removed is refused before sending, with the 9.x way to write it; the node would answer 400', async () => {
+      const knn = await runCell(
+        kernel,
+        `POST /${index}/_knn_search\n{"knn": {"field": "v", "query_vector": [1, 2], "k": 1, "num_candidates": 5}}`
+      );
+      expect(knn.status).toBe('error');
+      expect(knn.text).toContain('RemovedEndpointRefused');
+      expect(knn.text).toContain(`POST /${index}/_search with {\\"knn\\"`);
+      const local = await runCell(kernel, 'GET /_alias?local=true');
+      expect(local.status).toBe('error');
+      expect(local.text).toContain('Leave local out of the query string');
+      // What the node says to the same requests sent as written.
+      const sent = await fetchFromNode(node, '/_alias?local=true', { headers });
+      expect(sent.status).toBe(400);
+      expect(await sent.text()).toContain('unrecognized parameter: [local]');
+      const plain = await runCell(kernel, 'GET /_alias');
+      expect(plain.status).toBe('ok');
     });
 
     it('documents indexed in cells are found by a search, and the hits grid shows them with their mapped columns', async () => {

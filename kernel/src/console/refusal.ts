@@ -31,6 +31,8 @@ const REFUSAL_CODES = {
   UnsetEnvironmentVariable: 'SEARCHBOOK_ERR_UNSET_ENVIRONMENT_VARIABLE',
   UnknownVariable: 'SEARCHBOOK_ERR_UNKNOWN_VARIABLE',
   QueryStringRefused: 'SEARCHBOOK_ERR_QUERY_STRING_REFUSED',
+  /** An endpoint the engine's version no longer serves. */
+  RemovedEndpointRefused: 'SEARCHBOOK_ERR_REMOVED_ENDPOINT_REFUSED',
   /** A grid filter the engine cannot take. */
   FilterRefused: 'SEARCHBOOK_ERR_FILTER_REFUSED',
   /** An edited grid value the kernel will not send. */

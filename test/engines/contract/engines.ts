@@ -393,7 +393,7 @@ const elasticsearch: EngineFixture = {
       options: '',
       body: '{"query": {"match_all": {}}, "size": 10}',
       message:
-        /takes only "query", not "size"\. Nothing was sent\. Write an Elasticsearch query/
+        /takes only "query" and "_source", not "size"\. Nothing was sent\. Write an Elasticsearch query/
     }
   ],
   matchCaseSupported: true,

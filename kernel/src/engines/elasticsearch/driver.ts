@@ -31,6 +31,9 @@ import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
 import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
 import { ElasticsearchStructure } from './structure';
+import { ElasticsearchVersion } from './version';
+import { leftOutVectorsNotice } from './vector-notice';
+import { removedInNine } from './removed-in-nine';
 import { elasticsearchPartialFailures } from './partial-failures';
 import type { PartialFailure } from '../../../../contracts/mime-types';
 import {
@@ -53,10 +56,14 @@ export class ElasticsearchDriver implements Driver {
   /** Elasticsearch until `GET /` says otherwise. */
   private flavour: Flavour = ELASTICSEARCH_FLAVOUR;
 
+  /** Learnt by probe(), before anything else is sent. */
+  private readonly version = new ElasticsearchVersion();
+
   constructor(private readonly transport: Transport) {
+    const version = this.version;
     const structure = new ElasticsearchStructure(transport);
     const flavour = () => this.flavour;
-    this.console = new ElasticsearchConsole(transport, structure, flavour);
+    this.console = new ElasticsearchConsole(transport, structure, flavour, version);
     this.catalog = {
       endpoints: async () =>
         this.flavour.product === 'OpenSearch'
@@ -80,6 +87,7 @@ export class ElasticsearchDriver implements Driver {
           query,
           line: 1
         }),
+      version,
       () => this.flavour.product
     );
     this.documents = {
@@ -100,7 +108,8 @@ export class ElasticsearchDriver implements Driver {
             tree,
             query,
             sort,
-            flavour: flavour()
+            flavour: flavour(),
+            rowSource: version.searchSource()
           },
           signal
         );
@@ -109,7 +118,14 @@ export class ElasticsearchDriver implements Driver {
           first: opened.first,
           notes: [...opened.notes, ...notes],
           sortedBy,
-          request: searchRequest(transport, target, blockSize, query, sort)
+          request: searchRequest(
+            transport,
+            target,
+            blockSize,
+            query,
+            sort,
+            version.searchSource()
+          )
         };
       },
       wholeValue: (row, column, signal) =>
@@ -129,7 +145,8 @@ export class ElasticsearchDriver implements Driver {
           request,
           target => structure.tree(target, signal),
           signal,
-          this.flavour
+          this.flavour,
+          version
         )
     };
     const overview = new ClusterOverview(transport);
@@ -163,6 +180,9 @@ export class ElasticsearchDriver implements Driver {
       distribution: versionObject?.distribution
     });
     const warnings: string[] = [];
+    if (this.flavour.product === 'Elasticsearch') {
+      this.version.learn(version);
+    }
     const unsupported = unsupportedVersion(this.flavour);
     if (unsupported) {
       warnings.push(unsupported);
@@ -192,16 +212,38 @@ class ElasticsearchConsole implements EngineConsole {
   constructor(
     private readonly transport: Transport,
     private readonly structure: ElasticsearchStructure,
-    private readonly flavour: () => Flavour
+    private readonly flavour: () => Flavour,
+    private readonly version: ElasticsearchVersion
   ) {}
 
-  /** Elasticsearch reads query strings as URLs do (flags such as `?pretty` have no value): nothing to refuse. */
-  refusal(): Refusal | undefined {
-    return undefined;
+  /** Query strings are read as URLs do (flags such as `?pretty` have no value); on 9.x, what 9.x removed is refused. */
+  refusal(request: ConsoleRequest): Refusal | undefined {
+    return this.version.isNineOrLater() ? removedInNine(request) : undefined;
   }
 
-  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse> {
-    return sendWithStructure(this.transport, this.structure, request, signal);
+  async send(
+    request: ConsoleRequest,
+    signal: AbortSignal
+  ): Promise<EngineResponse> {
+    const response = await sendWithStructure(
+      this.transport,
+      this.structure,
+      request,
+      signal
+    );
+    const vectors = this.version.leavesOutVectors()
+      ? leftOutVectorsNotice(
+          response,
+          this.structure.treeFor(request, response)
+        )
+      : undefined;
+    if (!vectors) {
+      return response;
+    }
+    return {
+      ...response,
+      notice: response.notice ? `${response.notice}\n${vectors}` : vectors
+    };
   }
 
   curl(request: ConsoleRequest): string {

@@ -33,6 +33,7 @@ import { sendGridRequest, targetSegment } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
 import { readValue } from '../../json/exact-integers';
 import { typeElasticsearchValue } from './edit-typing';
+import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';
 import type { Flavour } from './flavour';
 import { LEADING } from './present';
@@ -144,6 +145,8 @@ export class ElasticsearchEdits implements TargetActions {
     ) => Promise<FieldTree | undefined>,
     /** Told of each write: cached mappings it may change are dropped. */
     private readonly noted: (request: WriteRequest) => void,
+    /** Reads of whole documents ask for vectors on versions that leave them out, so a write keeps them. */
+    private readonly version: ElasticsearchVersion,
     /** The product that answers (Elasticsearch or OpenSearch), for error texts. */
     private readonly product: () => Flavour['product'] = () => 'Elasticsearch'
   ) {
@@ -169,7 +172,7 @@ export class ElasticsearchEdits implements TargetActions {
       {
         method: 'POST',
         path: `/${segment(index)}/_mget`,
-        query: '',
+        query: this.version.vectorsQuery(),
         body: { kind: 'json', value: { ids } }
       },
       signal
@@ -331,7 +334,7 @@ export class ElasticsearchEdits implements TargetActions {
       {
         method: 'GET',
         path: `/${segment(row.index)}/_doc/${segment(row.id)}`,
-        query: ''
+        query: this.version.vectorsQuery()
       },
       signal
     );

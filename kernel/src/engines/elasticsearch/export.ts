@@ -25,6 +25,7 @@ import type { FieldTree } from '../../engine/field-tree';
 import type { GridDocument } from '../../engine/grid-columns';
 import { mergePages } from '../../engine/merge-pages';
 import { decoded, type Transport } from '../../engine/http/transport';
+import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';
 import {
   ELASTICSEARCH_FLAVOUR,
@@ -71,7 +72,7 @@ const Count = z.object({ count: z.number() }).loose();
 
 /** Keys of a search body an export honours; the rest (size, sort, from, aggs) would change what "whole index" means. */
 const BODY_ADVICE =
-  'Write an Elasticsearch query on the lines after %export, either a query object such as {"term": {"brand.keyword": "Acme"}} or {"query": {...}}; the export reads every matching document, so size, sort, from and aggs are left out, and fields=a,b picks the fields.';
+  'Write an Elasticsearch query on the lines after %export, either a query object such as {"term": {"brand.keyword": "Acme"}} or {"query": {...}} (with "_source" options beside it if needed); the export reads every matching document, so size, sort, from and aggs are left out, and fields=a,b picks the fields.';
 
 type Ctx = {
   transport: Transport;
@@ -108,15 +109,24 @@ export async function openElasticsearchExport(
   request: ExportRequest,
   tree: (target: string) => Promise<FieldTree | undefined>,
   signal: AbortSignal,
-  flavour: Flavour = ELASTICSEARCH_FLAVOUR
+  flavour: Flavour = ELASTICSEARCH_FLAVOUR,
+  version?: ElasticsearchVersion
 ): Promise<ExportStream> {
-  const bodyQuery = exportQuery(request.body);
+  const { query: bodyQuery, source: bodySource } = exportBody(request.body);
+  if (bodySource !== undefined && request.fields) {
+    throw new InvalidExportError(
+      'fields= and the body\'s "_source" both choose the fields: write one of them. Nothing was sent.'
+    );
+  }
   const { product, pointInTime } = flavour;
   if (!pointInTime && request.slices !== undefined && request.slices > 1) {
     throw new InvalidExportError(
       `${product} ${flavour.version} has no point in time (OpenSearch 2.4 added it), and a sliced read needs one: leave slices= out, and the export reads one cursor.`
     );
   }
+  // Versions that leave vectors out of _source are asked for them: an export keeps every field.
+  const asked = request.fields ?? bodySource;
+  const source = version ? version.searchSource(asked) : asked;
   const ctx: Ctx = { transport, signal, product };
   const target = encodeURIComponent(request.target).replace(/%2C/gi, ',');
   const fields = await tree(target);
@@ -171,7 +181,7 @@ export async function openElasticsearchExport(
       sort: [pointInTime?.tieBreaker ?? NO_SNAPSHOT_SORT],
       track_total_hits: false,
       ...(query ? { query } : {}),
-      ...(request.fields ? { _source: request.fields } : {}),
+      ...(source !== undefined ? { _source: source } : {}),
       ...(after ? { search_after: after } : {}),
       ...(slice !== undefined ? { slice: { id: slice, max: slices } } : {})
     };
@@ -378,9 +388,13 @@ function mergedQuery(
 }
 
 /** The query of an export body: a bare query object, or `{"query": {...}}`; refused before anything is sent otherwise. */
-function exportQuery(body: JsonValue | undefined): JsonValue | undefined {
+/** A body's query (a query object, or `{"query": ...}`) and its `_source` options. */
+function exportBody(body: JsonValue | undefined): {
+  query: JsonValue | undefined;
+  source: JsonValue | undefined;
+} {
   if (body === undefined) {
-    return undefined;
+    return { query: undefined, source: undefined };
   }
   const object = asObject(body);
   if (!object || Object.keys(object).length === 0) {
@@ -388,16 +402,18 @@ function exportQuery(body: JsonValue | undefined): JsonValue | undefined {
       `The export body must be a JSON object. Nothing was sent. ${BODY_ADVICE}`
     );
   }
-  if (!('query' in object)) {
-    return object;
+  if (!('query' in object) && !('_source' in object)) {
+    return { query: object, source: undefined };
   }
-  const others = Object.keys(object).filter(k => k !== 'query');
+  const others = Object.keys(object).filter(
+    k => k !== 'query' && k !== '_source'
+  );
   if (others.length > 0) {
     throw new InvalidExportError(
-      `An export body takes only "query", not ${others.map(k => `"${k}"`).join(', ')}. Nothing was sent. ${BODY_ADVICE}`
+      `An export body takes only "query" and "_source", not ${others.map(k => `"${k}"`).join(', ')}. Nothing was sent. ${BODY_ADVICE}`
     );
   }
-  return object.query;
+  return { query: object.query, source: object._source };
 }
 
 /**

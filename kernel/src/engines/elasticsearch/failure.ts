@@ -51,7 +51,8 @@ export function elasticsearchFailure(
     );
   }
   const wrapper = outer ? ` (reported as ${describeCause(outer)})` : '';
-  const advice = adviceFor(causes);
+  const advice =
+    response.status === 429 ? TOO_MANY_REQUESTS : adviceFor(causes);
   const message = `${product} answered ${response.status}: ${detail}${wrapper}`;
   return new RequestFailedError(
     advice ? `${message.replace(/\.$/, '')}. ${advice}` : message,
@@ -59,6 +60,13 @@ export function elasticsearchFailure(
     body
   );
 }
+
+/**
+ * 429: the node is too busy for the request now (a full queue, a circuit breaker; on 9.x also
+ * a search past its time limit): the same request may pass in a moment.
+ */
+const TOO_MANY_REQUESTS =
+  'The cluster is too busy for this request now: wait a little and run it again; if it keeps answering 429, send smaller requests (fewer documents a _bulk, a smaller size) or fewer at once.';
 
 /** What to change, for the causes whose fix is not already in the engine's own words. */
 function adviceFor(causes: Cause[]): string | undefined {

@@ -57,7 +57,7 @@ export const ELASTICSEARCH_FLAVOUR: Flavour = {
 
 /** Supported majors, per product: another connects with a warning. */
 const SUPPORTED_MAJORS = {
-  Elasticsearch: [7, 8],
+  Elasticsearch: [7, 8, 9],
   OpenSearch: [1, 2, 3]
 } as const;
 

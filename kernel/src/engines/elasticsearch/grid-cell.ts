@@ -41,11 +41,14 @@ export function searchRequest(
   target: string,
   blockSize: number,
   query: JsonValue | undefined,
-  sort: JsonValue[]
+  sort: JsonValue[],
+  /** The `_source` the grid reads rows with (vectors asked for on versions that leave them out). */
+  source?: JsonValue
 ): ViewRequest {
   const body: Record<string, JsonValue> = {
     ...(query !== undefined ? { query } : {}),
     ...(sort.length ? { sort } : {}),
+    ...(source !== undefined ? { _source: source } : {}),
     size: blockSize,
     track_total_hits: true
   };

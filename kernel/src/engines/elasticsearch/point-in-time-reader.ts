@@ -82,6 +82,8 @@ interface ReaderSetup {
   sort: JsonValue[];
   /** Which product answers, and its point in time API (none: read without a snapshot). */
   flavour: Flavour;
+  /** The `_source` rows are read with (undefined: the engine's default, the whole source). */
+  rowSource?: JsonValue | undefined;
 }
 
 /** `tree` (the mapping) is read while the settings and the point in time are asked for. */
@@ -415,7 +417,14 @@ class PointInTimeReader implements DocumentReader {
         this.setup.flavour.pointInTime?.tieBreaker ?? NO_SNAPSHOT_TIE_BREAKER
       ],
       track_total_hits: options.countTotal,
-      ...(options.source ? { seq_no_primary_term: true } : { _source: false })
+      ...(options.source
+        ? {
+            seq_no_primary_term: true,
+            ...(this.setup.rowSource !== undefined
+              ? { _source: this.setup.rowSource }
+              : {})
+          }
+        : { _source: false })
     };
     const spec: GridRequestSpec = {
       method: 'POST',
