@@ -63,7 +63,12 @@ export class ElasticsearchDriver implements Driver {
     const version = this.version;
     const structure = new ElasticsearchStructure(transport);
     const flavour = () => this.flavour;
-    this.console = new ElasticsearchConsole(transport, structure, flavour, version);
+    this.console = new ElasticsearchConsole(
+      transport,
+      structure,
+      flavour,
+      version
+    );
     this.catalog = {
       endpoints: async () =>
         this.flavour.product === 'OpenSearch'

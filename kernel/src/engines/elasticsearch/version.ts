@@ -5,9 +5,6 @@
  */
 import type { JsonValue } from '../../console/cell';
 
-/** The majors searchbook is tested against; another connects with a warning. */
-export const SUPPORTED_MAJORS = [7, 8, 9] as const;
-
 /** Asks for `dense_vector` values in `_source` (a search body's `_source`, or a read's query string). */
 const KEEP_VECTORS = { exclude_vectors: false } as const;
 export const KEEP_VECTORS_QUERY = '_source_exclude_vectors=false';
@@ -21,20 +18,6 @@ export class ElasticsearchVersion {
     const [major, minor] = number.split('.').map(Number);
     this.major = Number.isInteger(major) ? major : undefined;
     this.minor = Number.isInteger(minor) ? minor : undefined;
-  }
-
-  /** The supported versions in words, for the connect warning and docs. */
-  static supportedText(): string {
-    return `${SUPPORTED_MAJORS.slice(0, -1)
-      .map(m => `${m}.x`)
-      .join(', ')} and ${SUPPORTED_MAJORS[SUPPORTED_MAJORS.length - 1]}.x`;
-  }
-
-  isSupported(): boolean {
-    return (
-      this.major !== undefined &&
-      (SUPPORTED_MAJORS as readonly number[]).includes(this.major)
-    );
   }
 
   /** A 9.x node: its REST APIs dropped what 8.x deprecated (`_knn_search`, `?local` on alias reads). */
