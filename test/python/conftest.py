@@ -80,10 +80,10 @@ process.stdin.on('data', (d) => (text += d)).on('end', () => {
 
 def with_rows(payload):
     """A hits or table payload with the rows its grid shows, rebuilt from the answer it keeps
-    by searchbook's own code (render/answer-rows.ts), as the extension rebuilds them."""
+    by searchbook's own code (contracts/answer-rows.ts), as the extension rebuilds them."""
     import json
 
-    module = str(REPO / "dist" / "kernel" / "src" / "render" / "answer-rows.js")
+    module = str(REPO / "dist" / "contracts" / "answer-rows.js")
     done = subprocess.run(["node", "-e", _ROWS_OF, module], input=json.dumps(payload), capture_output=True, text=True, check=True)
     return {**payload, "rows": json.loads(done.stdout)}
 
