@@ -89,6 +89,13 @@ describe('what Elasticsearch 9.x removed is refused before sending, with the 9.x
       expect(
         JSON.stringify([reply.content, ...iopub.map(m => m.content)])
       ).toMatch(said);
+      // Said once, as every refusal says it.
+      expect(String(reply.content['evalue'])).toMatch(
+        /^[^]*Nothing was sent\.$/
+      );
+      expect(String(reply.content['evalue'])).not.toMatch(
+        /Nothing was sent\.[^]*Nothing was sent/
+      );
       expect(engine.requests).not.toContain(path);
     }
   );

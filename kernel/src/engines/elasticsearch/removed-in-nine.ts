@@ -17,7 +17,7 @@ export function removedInNine(request: ConsoleRequest): Refusal | undefined {
     const index = segments.length > 1 ? segments[0] : '<index>';
     return new Refusal(
       'RemovedEndpointRefused',
-      'Elasticsearch 9.x removed the _knn_search endpoint. Nothing was sent.',
+      'Elasticsearch 9.x removed the _knn_search endpoint.',
       {
         hint: `Write the kNN search as a knn section of a search: POST /${index}/_search with {"knn": {"field": ..., "query_vector": [...], "k": 10, "num_candidates": 100}} (https://www.elastic.co/docs/solutions/search/vector/knn).`,
         ...where
@@ -34,7 +34,7 @@ export function removedInNine(request: ConsoleRequest): Refusal | undefined {
   ) {
     return new Refusal(
       'QueryStringRefused',
-      'Elasticsearch 9.x removed the local parameter of the alias APIs. Nothing was sent.',
+      'Elasticsearch 9.x removed the local parameter of the alias APIs.',
       {
         hint: 'Leave local out of the query string: the aliases are read from the cluster state as they are.',
         ...where
