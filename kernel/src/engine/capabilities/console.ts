@@ -74,6 +74,8 @@ export interface SearchPart {
   result: ConsoleResult;
   /** This search's part of the engine's answer. */
   raw: JsonValue;
+  /** Said under this search's answer: what it cannot show, as a lone search's notice says it. */
+  notice?: string;
 }
 
 export interface EngineConsole {

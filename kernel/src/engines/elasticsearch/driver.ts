@@ -236,12 +236,7 @@ class ElasticsearchConsole implements EngineConsole {
       request,
       signal
     );
-    const vectors = this.version.leavesOutVectors()
-      ? leftOutVectorsNotice(
-          response,
-          this.structure.treeFor(request, response)
-        )
-      : undefined;
+    const vectors = this.vectorsNotice(request, response);
     if (!vectors) {
       return response;
     }
@@ -249,6 +244,19 @@ class ElasticsearchConsole implements EngineConsole {
       ...response,
       notice: response.notice ? `${response.notice}\n${vectors}` : vectors
     };
+  }
+
+  /** Said under a search's hits when the mapping has vector fields the engine left out of them. */
+  private vectorsNotice(
+    request: ConsoleRequest,
+    response: EngineResponse
+  ): string | undefined {
+    return this.version.leavesOutVectors()
+      ? leftOutVectorsNotice(
+          response,
+          this.structure.treeFor(request, response)
+        )
+      : undefined;
   }
 
   curl(request: ConsoleRequest): string {
@@ -270,10 +278,9 @@ class ElasticsearchConsole implements EngineConsole {
   }
 
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
-    return presentElasticsearch(
-      request,
-      response,
-      this.structure.treeFor(request, response)
-    );
+    return presentElasticsearch(request, response, {
+      treeFor: (search, answer) => this.structure.treeFor(search, answer),
+      partNotice: (search, answer) => this.vectorsNotice(search, answer)
+    });
   }
 }

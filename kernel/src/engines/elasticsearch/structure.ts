@@ -15,6 +15,7 @@ import { StructureCache } from '../../engine/structure-cache';
 import { listIndices } from './index-listing';
 import type { Transport } from '../../engine/http/transport';
 import { structureOfMapping } from './mapping';
+import { msearchSearches } from './msearch';
 import { isStale, mappingChange, searchTarget } from './targets';
 
 export class ElasticsearchStructure {
@@ -60,6 +61,16 @@ export class ElasticsearchStructure {
     response: EngineResponse,
     signal: AbortSignal
   ): Promise<void> {
+    const searches = msearchSearches(request, response);
+    if (searches) {
+      // One fetch per index however many searches name it: the cache shares a fetch in flight.
+      await Promise.all(
+        searches.map(search =>
+          this.prepare(search.request, search.response, signal)
+        )
+      );
+      return;
+    }
     const target = searchTarget(request, response);
     if (target) {
       await this.mappings.get(target, signal);
