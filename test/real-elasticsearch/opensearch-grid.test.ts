@@ -2,7 +2,7 @@
  * OpenSearch 2.19.1 through the kernel as its users meet it: named OpenSearch (connect line,
  * panel, errors) without a version warning, and the side panel's grid and `%export` reading
  * 15,000 documents through OpenSearch's own point in time (`/_search/point_in_time`, sorted by
- * `_doc`): the last block (Ctrl-End), filters, sorts, an edit with `if_seq_no` and a conflict,
+ * `_index` and `_id`): the last block (Ctrl-End), filters, sorts, an edit with `if_seq_no` and a conflict,
  * and exports (JSONL, CSV, sliced) holding every document exactly.
  */
 import { randomUUID } from 'node:crypto';
@@ -414,7 +414,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       );
       expect(grid.total).toBe(DOCS);
       expect(grid.notes).toEqual([
-        'OpenSearch 1.3.19 has no point in time (OpenSearch 2.4 added it): the grid pages with search_after sorted by _id, not over one snapshot, so documents changed meanwhile may move, show twice or be missed.'
+        'OpenSearch 1.3.19 has no point in time (OpenSearch 2.4 added it): the grid pages with search_after sorted by _index and _id, not over one snapshot, so documents changed meanwhile may move, show twice or be missed.'
       ]);
       const last = await read(grid, LAST_BLOCK);
       expect(last.rows).toHaveLength(BLOCK);

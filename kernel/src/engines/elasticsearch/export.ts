@@ -29,6 +29,7 @@ import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';
 import {
   ELASTICSEARCH_FLAVOUR,
+  INDEX_AND_ID_ORDER,
   type Flavour,
   type PointInTimeApi
 } from './flavour';
@@ -81,7 +82,6 @@ type Ctx = {
 };
 
 /** Without a point in time (OpenSearch before 2.4) pages follow `_id`, which OpenSearch sorts on. */
-const NO_SNAPSHOT_SORT = { _id: 'asc' };
 
 async function openPointInTime(
   ctx: Ctx,
@@ -121,7 +121,7 @@ export async function openElasticsearchExport(
   const { product, pointInTime } = flavour;
   if (!pointInTime && request.slices !== undefined && request.slices > 1) {
     throw new InvalidExportError(
-      `${product} ${flavour.version} has no point in time (OpenSearch 2.4 added it), and a sliced read needs one: leave slices= out, and the export reads one cursor.`
+      `${product} ${flavour.version} has no point in time (${product} ${flavour.pointInTimeSince} added it), and a sliced read needs one: leave slices= out, and the export reads one cursor.`
     );
   }
   // Versions that leave vectors out of _source are asked for them: an export keeps every field.
@@ -178,7 +178,7 @@ export async function openElasticsearchExport(
       ...(pit !== undefined
         ? { pit: { id: pit, keep_alive: KEEP_ALIVE } }
         : {}),
-      sort: [pointInTime?.tieBreaker ?? NO_SNAPSHOT_SORT],
+      sort: pointInTime?.tieBreakers ?? INDEX_AND_ID_ORDER,
       track_total_hits: false,
       ...(query ? { query } : {}),
       ...(source !== undefined ? { _source: source } : {}),

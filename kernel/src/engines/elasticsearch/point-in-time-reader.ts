@@ -26,7 +26,7 @@ import {
 } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
 import { elasticsearchFailure } from './failure';
-import type { Flavour } from './flavour';
+import { type Flavour, INDEX_AND_ID_ORDER } from './flavour';
 import { LEADING } from './present';
 
 /** Each search renews the point in time for this long; a timer renews it while the grid is idle. */
@@ -38,7 +38,6 @@ const ENGINE_DEFAULT_WINDOW = 10_000;
  * Without a point in time (OpenSearch before 2.4) rows are paged on `_id` after the view's
  * sort: unique, and sortable there (OpenSearch allows sorting on `_id`).
  */
-const NO_SNAPSHOT_TIE_BREAKER = { _id: 'asc' };
 
 const Hit = z
   .object({
@@ -137,7 +136,7 @@ export async function openPointInTimeReader(
   const notes = pointInTime
     ? []
     : [
-        `${product} ${version} has no point in time (OpenSearch 2.4 added it): the grid pages with search_after sorted by _id, not over one snapshot, so documents changed meanwhile may move, show twice or be missed.`
+        `${product} ${version} has no point in time (${product} ${opening.flavour.pointInTimeSince} added it): the grid pages with search_after sorted by _index and _id, not over one snapshot, so documents changed meanwhile may move, show twice or be missed.`
       ];
   try {
     const first = await reader.readBlock(0, signal, true);
@@ -414,7 +413,7 @@ class PointInTimeReader implements DocumentReader {
       ...(this.setup.query !== undefined ? { query: this.setup.query } : {}),
       sort: [
         ...this.setup.sort,
-        this.setup.flavour.pointInTime?.tieBreaker ?? NO_SNAPSHOT_TIE_BREAKER
+        ...(this.setup.flavour.pointInTime?.tieBreakers ?? INDEX_AND_ID_ORDER)
       ],
       track_total_hits: options.countTotal,
       ...(options.source
