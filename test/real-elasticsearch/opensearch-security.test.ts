@@ -242,17 +242,25 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       expectNoPassword(run.text);
     });
 
-    it('no credentials: the same 401, told the same way', async () => {
-      const run = await runCell(
-        kernel,
-        `%connect elasticsearch ${node.url} ${tls} auth=none name=anonymous`
-      );
-      expect(run.status).toBe('error');
-      expect(run.text).toContain(
-        "OpenSearch's security plugin answered 401 Unauthorized"
-      );
-      expect(run.text).not.toContain('auth=apikey');
-      expect(run.text).not.toContain('API key');
+    it('no credentials, or an API key (which OpenSearch does not take): the same 401, told the same way', async () => {
+      for (const credentials of ['auth=none', 'auth=apikey key=${env:WRONG}']) {
+        const run = await runCell(
+          kernel,
+          `%connect elasticsearch ${node.url} ${tls} ${credentials} name=anonymous`
+        );
+        expect(run.status).toBe('error');
+        expect(run.text).toContain(
+          "OpenSearch's security plugin answered 401 Unauthorized: it refused the user and password, or none were sent. Connect with user=<name> password=${env:NAME}"
+        );
+        // The error itself (the cell's own line, echoed, writes auth=apikey).
+        const error = z
+          .tuple([z.object({ evalue: z.string() }).loose()])
+          .rest(z.unknown())
+          .parse(JSON.parse(run.text))[0].evalue;
+        expect(error).not.toContain('apikey');
+        expect(error).not.toContain('API key');
+        expectNoPassword(run.text);
+      }
     });
   });
 
