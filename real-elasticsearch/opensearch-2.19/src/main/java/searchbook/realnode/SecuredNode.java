@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.List;
 
@@ -58,6 +59,7 @@ final class SecuredNode {
             // No audit log: it would want an index or a sink of its own.
             .put("plugins.security.audit.type", "noop");
         writeSecurityConfig(configDir.resolve("opensearch-security"), adminPassword, readerPassword);
+        ownerOnly(configDir);
         plugins.add(Class.forName(PLUGIN_CLASS).asSubclass(Plugin.class));
     }
 
@@ -116,6 +118,15 @@ final class SecuredNode {
 
     private static void write(Path dir, String file, String type, String body) throws IOException {
         Files.writeString(dir.resolve(file), "_meta:\n  type: \"" + type + "\"\n  config_version: 2\n" + body);
+    }
+
+    /** The plugin warns at start about every config file others may read (it holds keys and hashes). */
+    private static void ownerOnly(Path configDir) throws IOException {
+        try (java.util.stream.Stream<Path> paths = Files.walk(configDir)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwx------" : "rw-------"));
+            }
+        }
     }
 
     private static String bcrypt(String password) {
