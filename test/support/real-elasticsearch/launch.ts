@@ -19,7 +19,9 @@ import { freePort } from '../free-port';
 import {
   LAUNCHERS_DIR,
   ES_TEST_PASSWORD,
+  OPENSEARCH_READER_PASSWORD,
   REAL_FLAVOURS,
+  superuser,
   type RealFlavourId
 } from './flavours';
 import { nodeJvm } from './jvm';
@@ -30,8 +32,10 @@ export interface RealNodeAddress {
   version: string;
   url: string;
   pid: number;
-  /** The elastic user's password when security is on. */
+  /** The superuser's password when security is on. */
   password?: string;
+  /** Whose password that is: `elastic` (Elasticsearch), `admin` (OpenSearch's security plugin). */
+  user?: string;
   /** The PEM file of the CA that signed the node's certificate, when it serves HTTPS. */
   caFile?: string;
   log: string;
@@ -124,7 +128,13 @@ async function launchOnce(
   ];
   // The password travels in the environment, not the command line `ps` shows.
   const env = spec.security
-    ? { ...jvm.env, SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD }
+    ? {
+        ...jvm.env,
+        SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD,
+        ...(spec.product === 'opensearch'
+          ? { SEARCHBOOK_OS_READER_PASSWORD: OPENSEARCH_READER_PASSWORD }
+          : {})
+      }
     : jvm.env;
   const child = spawn(jvm.command, args, {
     env,
@@ -175,7 +185,7 @@ async function launchOnce(
     url,
     pid,
     log,
-    ...(password ? { password } : {}),
+    ...(password ? { password, user: superuser(flavour) } : {}),
     ...(caFile ? { caFile } : {})
   };
   try {
@@ -221,11 +231,11 @@ export function fetchFromNode(
 }
 
 export function authHeaders(
-  node: Pick<RealNodeAddress, 'password'>
+  node: Pick<RealNodeAddress, 'password' | 'user'>
 ): Record<string, string> {
   return node.password
     ? {
-        authorization: `Basic ${Buffer.from(`elastic:${node.password}`).toString('base64')}`
+        authorization: `Basic ${Buffer.from(`${node.user ?? 'elastic'}:${node.password}`).toString('base64')}`
       }
     : {};
 }
@@ -233,6 +243,7 @@ export function authHeaders(
 /** Green cluster, then defaults for test indices: one shard (stable scores), no replicas (green). */
 async function prepareForTests(node: RealNodeAddress): Promise<void> {
   const headers = { ...authHeaders(node), 'content-type': 'application/json' };
+  await securityInitialised(node, headers);
   const health = await fetchFromNode(
     node,
     '/_cluster/health?wait_for_status=green&timeout=60s',
@@ -260,6 +271,37 @@ async function prepareForTests(node: RealNodeAddress): Promise<void> {
     throw new Error(
       `${node.flavour}: the index defaults template was refused: ${template.status} ${await template.text()}`
     );
+  }
+}
+
+const SECURITY_INIT_LIMIT_MS = 120_000;
+
+/**
+ * OpenSearch's security plugin loads its configuration into its index only after the node has
+ * started; until then every request gets `503 OpenSearch Security not initialized.`.
+ */
+async function securityInitialised(
+  node: RealNodeAddress,
+  headers: Record<string, string>
+): Promise<void> {
+  if (REAL_FLAVOURS[node.flavour].product !== 'opensearch' || !node.password) {
+    return;
+  }
+  const deadline = Date.now() + SECURITY_INIT_LIMIT_MS;
+  for (;;) {
+    const res = await fetchFromNode(node, '/_plugins/_security/authinfo', {
+      headers
+    });
+    const body = await res.text();
+    if (res.ok) {
+      return;
+    }
+    if (res.status !== 503 || Date.now() > deadline) {
+      throw new Error(
+        `${node.flavour}: the security plugin answered ${res.status}: ${body}`
+      );
+    }
+    await new Promise(r => setTimeout(r, 500));
   }
 }
 

@@ -8,6 +8,11 @@ import {
 import { noReason, redirectFailure } from '../../engine/http/http-status';
 import type { Flavour } from './flavour';
 import { type Cause, describeCause, errorCauses } from './error-cause';
+import {
+  fromOpenSearchSecurity,
+  OPENSEARCH_UNAUTHORIZED,
+  openSearchForbidden
+} from './opensearch-security';
 
 /**
  * A failed Elasticsearch answer as an error naming the status and the engine's own reason
@@ -28,7 +33,10 @@ export function elasticsearchFailure(
       ? error.reason
       : typeof asObject(body)?.error === 'string'
         ? String(asObject(body)?.error)
-        : undefined;
+        : typeof asObject(body)?.message === 'string'
+          ? // OpenSearch's security REST API: {"status": "FORBIDDEN", "message": "..."}
+            String(asObject(body)?.message)
+          : undefined;
   const type = typeof error?.type === 'string' ? error.type : undefined;
   const { causes, outer } = errorCauses(error);
   const detail =
@@ -40,6 +48,15 @@ export function elasticsearchFailure(
     response.status === 401 ||
     (response.status === 403 && type === 'security_exception')
   ) {
+    if (fromOpenSearchSecurity(response, product)) {
+      return new AuthenticationFailedError(
+        response.status === 401
+          ? OPENSEARCH_UNAUTHORIZED
+          : openSearchForbidden(reason ?? detail),
+        response.status,
+        body
+      );
+    }
     const advice =
       response.status === 401
         ? rejectedAdvice(reason)
