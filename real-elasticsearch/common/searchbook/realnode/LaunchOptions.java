@@ -54,7 +54,16 @@ final class LaunchOptions {
         settings.put("path.logs", home.resolve("logs").toString());
         settings.put("cluster.name", get("cluster.name", "searchbook-test"));
         settings.put("node.name", get("node.name", "searchbook-real-node"));
-        settings.put("discovery.type", "single-node");
+        String seedHosts = get("seed.hosts", "");
+        if (seedHosts.isEmpty()) {
+            settings.put("discovery.type", "single-node");
+        } else {
+            // One node of a loopback cluster: it finds the others at these transport addresses;
+            // the first start elects the node named by initial.master.
+            settings.put("discovery.seed_hosts", seedHosts);
+            settings.put("cluster.initial_master_nodes", required("initial.master"));
+            settings.put("node.roles", get("node.roles", "master,data,ingest"));
+        }
         settings.put("network.host", "127.0.0.1");
         settings.put("http.port", required("http.port"));
         settings.put("transport.port", required("transport.port"));
