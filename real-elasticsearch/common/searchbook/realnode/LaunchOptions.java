@@ -59,10 +59,12 @@ final class LaunchOptions {
             settings.put("discovery.type", "single-node");
         } else {
             // One node of a loopback cluster: it finds the others at these transport addresses;
-            // the first start elects the node named by initial.master.
+            // the master-eligible node that starts it names itself in initial.master. node.roles
+            // may be empty: a coordinating-only node.
             settings.put("discovery.seed_hosts", seedHosts);
-            settings.put("cluster.initial_master_nodes", required("initial.master"));
-            settings.put("node.roles", get("node.roles", "master,data,ingest"));
+            String initialMaster = get("initial.master", "");
+            if (!initialMaster.isEmpty()) settings.put("cluster.initial_master_nodes", initialMaster);
+            settings.put("node.roles", required("node.roles"));
         }
         settings.put("network.host", "127.0.0.1");
         settings.put("http.port", required("http.port"));
