@@ -252,6 +252,14 @@ describe('a connection to several nodes', () => {
     expect(bodyOf(answer)).toEqual({ node: a.port });
     expect(answer.answeredBy).toBeUndefined();
     expect(b.seen).toEqual([]);
+    // Only a node that does not answer at all passes the request on.
+    await a.close();
+    const passed = await t.send(
+      { method: 'GET', path: '/_search', query: '' },
+      never
+    );
+    expect(bodyOf(passed)).toEqual({ node: b.port });
+    expect(b.seen).toEqual(['GET /_search']);
   });
 
   it('names every node and why when none answers', async () => {
