@@ -45,6 +45,12 @@ describe('%connect hosts=', () => {
       nodes: ['https://a:9200', 'https://b:9200'],
       ssl: 'required'
     });
+    // Each engine's default port: Typesense's is 8108.
+    expect(
+      parse('typesense hosts=ts1,ts2:8109 key=${env:TS_API_KEY}')
+    ).toMatchObject({
+      nodes: ['http://ts1:8108', 'http://ts2:8109']
+    });
     // One node in hosts= is an ordinary connection.
     const one = parse('elasticsearch hosts=a:9200');
     expect(one.url).toBe('http://a:9200');

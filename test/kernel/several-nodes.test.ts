@@ -26,6 +26,7 @@ let second: ListeningServer;
 let kernel: KernelClient;
 let comm: GridCommClient;
 let cwd: string;
+let config: string;
 let connected: WireMessage[];
 
 const plain = (iopub: WireMessage[]) =>
@@ -71,9 +72,14 @@ beforeAll(async () => {
   first = await listen(cluster.handler, { port: 0 });
   second = await listen(cluster.handler, { port: 0 });
   cwd = mkdtempSync(join(tmpdir(), 'searchbook-nodes-'));
-  ({ kernel, comm } = await kernelWithGridComm([], {}, { cwd }));
+  config = join(cwd, 'config');
+  ({ kernel, comm } = await kernelWithGridComm(
+    [],
+    { JUPYTER_CONFIG_DIR: config },
+    { cwd }
+  ));
   const result = await kernel.execute(
-    `%connect elasticsearch hosts=${host(first)},${host(second)} auth=none name=cluster`
+    `%connect elasticsearch hosts=${host(first)},${host(second)} auth=none --save cluster`
   );
   expect(result.reply.content.status).toBe('ok');
   connected = result.iopub;
@@ -83,10 +89,23 @@ afterAll(async () => {
   await Promise.all([stop(first), stop(second)]);
 });
 
-it('%connect lists the nodes', () => {
+it('%connect, %connections and the saved profile list the nodes', async () => {
   expect(plain(connected)).toContain(
     `Nodes: ${host(first)}, ${host(second)}. Requests go to the first that answers;`
   );
+  const listed = await kernel.execute('%connections');
+  expect(plain(listed.iopub)).toContain(`${host(first)}, ${host(second)}`);
+  const saved = JSON.parse(
+    readFileSync(join(config, 'searchbook', 'profiles.json'), 'utf8')
+  ) as { profiles: Record<string, unknown>[] };
+  expect(saved.profiles).toEqual([
+    expect.objectContaining({
+      name: 'cluster',
+      host: '127.0.0.1',
+      port: first.port,
+      hosts: [host(first), host(second)]
+    })
+  ]);
 });
 
 it('keeps answering cells, the grid and %export from the second node once the first stops', async () => {
@@ -146,4 +165,12 @@ it('names each node and why when none answers', async () => {
   expect(message).toContain('no node of cluster answered:');
   expect(message).toContain(`- ${host(first)}: nothing accepts connections`);
   expect(message).toContain(`- ${host(second)}: nothing accepts connections`);
+  // The saved profile tries both nodes too.
+  const again = await kernel.execute('%connect cluster');
+  expect(again.reply.content.status).toBe('error');
+  expect(String(again.reply.content.evalue)).toMatch(
+    new RegExp(
+      `no node of cluster answered:\\n- ${host(first).replace(/\./g, '\\.')}: .*\\n- ${host(second).replace(/\./g, '\\.')}: `
+    )
+  );
 });
