@@ -152,6 +152,13 @@ it('keeps answering cells, the grid and %export from the second node once the fi
     .split('\n')
     .filter(Boolean);
   expect(lines).toHaveLength(DOCS);
+
+  // Connecting again (the saved profile) while the first node is down says which node answered.
+  const reconnected = await kernel.execute('%connect cluster');
+  expect(reconnected.reply.content.status).toBe('ok');
+  expect(plain(reconnected.iopub)).toContain(
+    `It was answered by ${host(second)} (${host(first)} did not answer: ECONNREFUSED`
+  );
 });
 
 it('names each node and why when none answers', async () => {

@@ -16,6 +16,8 @@ export interface Connection {
   address: string;
   /** Every node (scheme, host and port), `address` first, when the connection lists several. */
   nodes?: string[];
+  /** Which node answered the connection's first request, when it was not the first one listed. */
+  answeredBy?: string;
   ssl: SslMode;
   /** The user (not a secret), for engines whose connections are shown as URLs. */
   user?: string;
@@ -64,7 +66,8 @@ export async function openConnection(
     ...(args.max_answer ? { maxAnswerBytes: args.max_answer } : {})
   };
   const { Transport } = await import('../engine/http/transport');
-  const driver = engine.createDriver(new Transport(options));
+  const transport = new Transport(options);
+  const driver = engine.createDriver(transport);
   const waitMs = args.timeout ? args.timeout * 1000 : CONNECT_WAIT_MS;
   const where = args.nodes ? args.nodes.join(', ') : address;
   waiting?.(
@@ -87,6 +90,7 @@ export async function openConnection(
       engineLabel: identity.product ?? descriptor.displayName,
       address,
       ...(args.nodes ? { nodes: args.nodes } : {}),
+      ...answeredBy(transport.usualNodeDown()),
       ssl: args.ssl,
       ...user,
       identity,
@@ -97,6 +101,9 @@ export async function openConnection(
     throw err;
   }
 }
+
+const answeredBy = (line: string | undefined) =>
+  line ? { answeredBy: line } : {};
 
 async function probe(
   driver: Driver,

@@ -114,7 +114,8 @@ export async function connectMagic(
       ? [
           `Nodes: ${connection.nodes.map(nodeName).join(', ')}. Requests go to the first that answers; a node that does not answer is skipped and tried again later, and an answer from another node than the first says which node gave it.`
         ]
-      : [])
+      : []),
+    ...(connection.answeredBy ? [`It was ${connection.answeredBy}.`] : [])
   ];
   const connected = messageBundle(
     [...lines, ...connection.identity.warnings.map(w => `Warning: ${w}`)].join(

@@ -147,6 +147,26 @@ export class Transport {
     return this.pool.urls;
   }
 
+  /**
+   * Which node requests go to now, when that is not the first one listed (it did not answer):
+   * a status line, as an answer from that node carries.
+   */
+  usualNodeDown(): string | undefined {
+    const [current] = this.pool.order();
+    if (
+      !current ||
+      current.dead !== undefined ||
+      current.url === this.pool.first
+    ) {
+      return undefined;
+    }
+    // A node marked dead was tried and did not answer.
+    return answeredByLine(
+      current.url,
+      this.pool.skipped().map(node => ({ ...node, tried: true }))
+    );
+  }
+
   /** Whether certificates go unchecked (curl then needs `-k` to reach the same engine). */
   get skipsVerification(): boolean {
     return this.secure && this.options.tls?.verification === 'none';
