@@ -5,12 +5,14 @@
  * says which node answered.
  *
  * The cluster is a master-and-data node and a coordinating-only node (node.roles empty), the
- * coordinating one listed first so it answers until it is killed. Why this shape: with two
- * master-eligible nodes, killing either loses the voting majority and the survivor stops
- * serving searches; with the documents' only copy (and so the point in time's search context)
- * on the node that stays, what dies is exactly the node the kernel talked to, which is what a
- * client's connection pool has to survive. A point in time lives in the cluster: any node can
- * carry on a search with its id.
+ * coordinating one listed first so it answers until it is killed. Why this shape: of two
+ * master-eligible nodes only one votes (Elasticsearch keeps the voting configuration odd,
+ * https://www.elastic.co/docs/deploy-manage/distributed-architecture/discovery-cluster-formation/modules-discovery-voting),
+ * so killing that one leaves the other without an elected master; and a data node killed
+ * takes its shard copies and their search contexts with it. With one master-eligible data
+ * node that stays and a coordinating node that dies, what dies is exactly the node the kernel
+ * talked to, which is what a client's connection pool has to survive. A point in time lives in
+ * the cluster: any node can carry on a search with its id.
  */
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
