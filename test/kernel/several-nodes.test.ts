@@ -141,6 +141,15 @@ it('keeps answering cells, the grid and %export from the second node once the fi
     )
   );
 
+  // Copy as curl names the node that answers now.
+  const curl = expectType(
+    await comm.call({ type: 'curl', cell: 'GET /items/_search' }),
+    'curl'
+  );
+  expect(curl.commands).toEqual([
+    expect.stringContaining(`http://${host(second)}/items/_search`)
+  ]);
+
   // Rows 40-49 are past max_result_window: read through the point in time opened before.
   expect((await read(4)).rows.map(r => r.n)).toEqual(
     Array.from({ length: BLOCK }, (_, i) => 4 * BLOCK + i)

@@ -137,9 +137,12 @@ export class Transport {
     return this.options.baseUrl.startsWith('https:');
   }
 
-  /** The engine's address (scheme, host, port): no credential lives in it. */
+  /**
+   * The engine's address (scheme, host, port): no credential lives in it. With several nodes,
+   * the one requests go to now, so a command copied for another client reaches a live node.
+   */
   get baseUrl(): string {
-    return this.options.baseUrl;
+    return this.pool.order()[0]?.url ?? this.options.baseUrl;
   }
 
   /** Every node requests may go to, in the order the connection lists them. */
