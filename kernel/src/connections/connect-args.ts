@@ -14,11 +14,13 @@ import {
 } from '../engines/registry';
 import { typedSecretsIn } from '../../../contracts/typed-secrets';
 import { SearchbookError } from '../../../contracts/errors';
+import { HOSTS_EXAMPLE, parseHosts } from './connect-hosts';
 
 export type { ConnectArgs } from '../engine/connect-options';
 
 /**
- * `%connect <engine> <address> [key=value ...] [skip_verify]`. Secrets may only be given as
+ * `%connect <engine> <address> [key=value ...] [skip_verify]`, or `hosts=<host:port>,...` in
+ * place of the address for the nodes of one cluster. Secrets may only be given as
  * `${env:NAME}` references, so a notebook never holds one. `%connect <profile>` and `--save`
  * are read by connect-command.ts around this. Each engine's descriptor says which options
  * and address forms apply to it.
@@ -30,7 +32,8 @@ const ConnectOptionsSchema = AnyEngineOptionsSchema.extend({
 export const CONNECT_USAGE = [
   ...ENGINES.flatMap(engine => engine.connect.usage),
   'ssl=disabled|preferred|required|verify-ca|verify-identity, ca=<PEM file>, skip_verify (trust any certificate)',
-  'timeout=<seconds> (60 by default), max_answer=<size> (256MiB by default, for example max_answer=64MB)'
+  'timeout=<seconds> (60 by default), max_answer=<size> (256MiB by default, for example max_answer=64MB)',
+  `${HOSTS_EXAMPLE} in place of the address: the nodes of one cluster, tried in turn when one does not answer`
 ].join('\n');
 
 const SECRET_KEYS = new Set<string>(['password', 'key'] satisfies SecretArg[]);
@@ -73,8 +76,12 @@ export function parseConnectAddress(
   env: (name: string) => string | undefined
 ): { args: ConnectArgs; envNames: SecretEnvNames } {
   const envNames: SecretEnvNames = {};
-  const [engine, address, ...options] = text.trim().split(/\s+/);
-  if (!engine || !address) {
+  const [engine, written0, ...more] = text.trim().split(/\s+/);
+  // hosts= stands in place of the address.
+  const listsHosts = written0 !== undefined && /^hosts=/i.test(written0);
+  const address = listsHosts ? undefined : written0;
+  const options = listsHosts && written0 ? [written0, ...more] : more;
+  if (!engine || (!address && !listsHosts)) {
     throw new ConnectArgsError(
       `%connect needs an engine and an address, for example:\n${CONNECT_USAGE}`
     );
@@ -98,7 +105,9 @@ export function parseConnectAddress(
         `"${option.split('=')[0]}" is not an option of %connect; write options as name=value, for example:\n${CONNECT_USAGE}`
       );
     }
-    const written = option.slice(0, eq);
+    const written = /^hosts$/i.test(option.slice(0, eq))
+      ? 'hosts'
+      : option.slice(0, eq);
     // Secret options are read in any case (PASSWORD=), as the typed-secret matcher reads them.
     const key = SECRET_KEYS.has(written.toLowerCase())
       ? written.toLowerCase()
@@ -118,11 +127,27 @@ export function parseConnectAddress(
       `%connect: ${describeIssue(parsed.error.issues[0])}. For example:\n${CONNECT_USAGE}`
     );
   }
-  const { ssl: sslOption, ...rest } = parsed.data;
+  const { ssl: sslOption, hosts, ...rest } = parsed.data;
 
   const rules = engineNamed(parsed.data.engine).connect;
-  refuseForeignAddress(rules.refuseAddress, address);
   const inapplicable = rules.refuseOptions(parsed.data);
+  if (hosts !== undefined) {
+    if (address !== undefined) {
+      throw new ConnectArgsError(
+        `%connect: write the nodes either as the address or in hosts=, not both; for several nodes write %connect ${parsed.data.engine} ${HOSTS_EXAMPLE} [options], with user= and ssl= for all of them.`
+      );
+    }
+    if (inapplicable) {
+      throw new ConnectArgsError(inapplicable);
+    }
+    return { args: hostsArgs(rest, hosts, sslOption), envNames };
+  }
+  if (address === undefined) {
+    throw new ConnectArgsError(
+      `%connect needs an engine and an address, for example:\n${CONNECT_USAGE}`
+    );
+  }
+  refuseForeignAddress(rules.refuseAddress, address);
   if (inapplicable) {
     throw new ConnectArgsError(inapplicable);
   }
@@ -158,6 +183,53 @@ export function parseConnectAddress(
       enginePort
     },
     envNames
+  };
+}
+
+/** The arguments of a line that lists its nodes in hosts=: each node gets the engine's port unless it names one. */
+function hostsArgs(
+  rest: Omit<z.infer<typeof ConnectOptionsSchema>, 'ssl' | 'hosts'>,
+  hosts: string,
+  sslOption: z.infer<typeof ConnectOptionsSchema>['ssl']
+): ConnectArgs {
+  let parsed: ReturnType<typeof parseHosts>;
+  try {
+    parsed = parseHosts(hosts);
+  } catch (err) {
+    throw new ConnectArgsError(`%connect: ${(err as Error).message}`);
+  }
+  const descriptor = engineNamed(rest.engine);
+  const refused = descriptor.connect.refuseAddress({
+    scheme: parsed.scheme,
+    userInfo: false
+  });
+  if (refused) {
+    throw new ConnectArgsError(refused);
+  }
+  const ssl = reconcileSslMode(parsed.scheme, sslOption);
+  if (!ssl) {
+    throw new ConnectArgsError(
+      `%connect: hosts= says ${parsed.scheme}:// but ssl=${sslOption} says ${sslOption === 'disabled' ? 'plain HTTP' : 'HTTPS'}; write the nodes without a scheme and keep ssl=${sslOption}.`
+    );
+  }
+  const nodes = parsed.entries.map(
+    e =>
+      new URL(
+        `${schemeOf(ssl)}://${e.host}:${e.port ?? descriptor.defaultPort(ssl)}`
+      ).origin
+  );
+  const twice = nodes.find((node, i) => nodes.indexOf(node) !== i);
+  if (twice) {
+    throw new ConnectArgsError(
+      `%connect: hosts= lists ${twice.replace(/^https?:\/\//, '')} twice; write each node once.`
+    );
+  }
+  return {
+    ...rest,
+    url: nodes[0] as string,
+    ...(nodes.length > 1 ? { nodes } : {}),
+    ssl,
+    enginePort: false
   };
 }
 

@@ -12,8 +12,12 @@ export interface Connection {
   engine: Driver['engine'];
   /** The engine's display name, for messages. */
   engineLabel: string;
-  /** Scheme, host and port only; never credentials. */
+  /** Scheme, host and port only; never credentials. The first node when there are several. */
   address: string;
+  /** Every node (scheme, host and port), `address` first, when the connection lists several. */
+  nodes?: string[];
+  /** Which node answered the connection's first request, when it was not the first one listed. */
+  answeredBy?: string;
   ssl: SslMode;
   /** The user (not a secret), for engines whose connections are shown as URLs. */
   user?: string;
@@ -52,6 +56,7 @@ export async function openConnection(
   };
   const options: TransportOptions = {
     baseUrl: address,
+    ...(args.nodes ? { nodes: args.nodes } : {}),
     headers: settings.headers,
     label: name,
     untrustedCertificateAdvice: engine.untrustedCertificateAdvice,
@@ -61,10 +66,12 @@ export async function openConnection(
     ...(args.max_answer ? { maxAnswerBytes: args.max_answer } : {})
   };
   const { Transport } = await import('../engine/http/transport');
-  const driver = engine.createDriver(new Transport(options));
+  const transport = new Transport(options);
+  const driver = engine.createDriver(transport);
   const waitMs = args.timeout ? args.timeout * 1000 : CONNECT_WAIT_MS;
+  const where = args.nodes ? args.nodes.join(', ') : address;
   waiting?.(
-    `Connecting to ${descriptor.displayName} at ${address}: waiting for its answer (at most ${waitMs / 1000} s)`
+    `Connecting to ${descriptor.displayName} at ${where}: waiting for its answer (at most ${waitMs / 1000} s)`
   );
   const bound = AbortSignal.timeout(waitMs);
   try {
@@ -82,6 +89,8 @@ export async function openConnection(
       engine: args.engine,
       engineLabel: identity.product ?? descriptor.displayName,
       address,
+      ...(args.nodes ? { nodes: args.nodes } : {}),
+      ...answeredBy(transport.usualNodeDown()),
       ssl: args.ssl,
       ...user,
       identity,
@@ -92,6 +101,9 @@ export async function openConnection(
     throw err;
   }
 }
+
+const answeredBy = (line: string | undefined) =>
+  line ? { answeredBy: line } : {};
 
 async function probe(
   driver: Driver,

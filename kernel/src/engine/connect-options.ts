@@ -23,13 +23,17 @@ export const ConnectOptionsSchema = z.strictObject({
   ssl: SslModeSchema.optional(),
   /** A PEM file of the CA to trust instead of the system roots (verify-ca, verify-identity). */
   ca: z.string().min(1).optional(),
-  skip_verify: z.stringbool().default(false)
+  skip_verify: z.stringbool().default(false),
+  /** `a:9200,b:9200`: the nodes of one cluster, in place of the address (read by connections/connect-hosts.ts). */
+  hosts: z.string().optional()
 });
 export type ConnectOptions = z.infer<typeof ConnectOptionsSchema>;
 
-export interface ConnectArgs extends Omit<ConnectOptions, 'ssl'> {
+export interface ConnectArgs extends Omit<ConnectOptions, 'ssl' | 'hosts'> {
   /** Scheme, host, port (and any path prefix); the scheme always agrees with `ssl`. */
   url: string;
+  /** Every node of the cluster, `url` first, each `scheme://host:port`: only when several are listed (hosts=). */
+  nodes?: string[];
   ssl: SslMode;
   /** The address was a bare host without a port: the engine's default port applies. */
   enginePort: boolean;

@@ -13,6 +13,7 @@ import {
   type Connection,
   openConnection
 } from '../connections/open-connection';
+import { nodeName } from '../engine/http/node-pool';
 import type { ProfileServices } from '../connections/profile-services';
 import type { Profile } from '../connections/profile-schema';
 import { ProfileFileError } from '../connections/profile-store';
@@ -108,7 +109,13 @@ export async function connectMagic(
   }
   connections.add(connection);
   const lines = [
-    `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`
+    `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`,
+    ...(connection.nodes
+      ? [
+          `Nodes: ${connection.nodes.map(nodeName).join(', ')}. Requests go to the first that answers; a node that does not answer is skipped and tried again later, and an answer from another node than the first says which node gave it.`
+        ]
+      : []),
+    ...(connection.answeredBy ? [`It was ${connection.answeredBy}.`] : [])
   ];
   const connected = messageBundle(
     [...lines, ...connection.identity.warnings.map(w => `Warning: ${w}`)].join(
@@ -151,6 +158,7 @@ export async function connectionsMagic(
     // As a URL with the user (never a password), or host:port for engines without a URL scheme.
     address: displayAddress(endpointOf(c.engine, c.ssl, c.address, c.user)),
     ssl: c.ssl,
+    ...(c.nodes ? { nodes: c.nodes.map(nodeName).join(', ') } : {}),
     version: c.identity.version,
     active: c === active
   }));

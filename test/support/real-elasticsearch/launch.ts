@@ -50,6 +50,19 @@ export interface LaunchOptions {
   stopOnStdinEnd?: boolean;
   /** Keep stdout open and attached, for a foreground node (otherwise the JVM is detached). */
   foreground?: boolean;
+  /** A node of a loopback cluster instead of a single node (see LaunchOptions.java). */
+  cluster?: ClusterMember;
+}
+
+/** One node of a cluster on loopback: it finds the others at their transport ports. */
+export interface ClusterMember {
+  nodeName: string;
+  /** Elasticsearch's node.roles; none for a coordinating-only node. */
+  roles: string[];
+  /** The transport ports of nodes started before it. */
+  seedTransportPorts: number[];
+  /** The master-eligible node that forms the cluster names itself here. */
+  initialMaster?: string;
 }
 
 const READY_LINE = 'searchbook real elasticsearch started';
@@ -77,7 +90,7 @@ export function launcherClasspath(flavour: RealFlavourId): string {
 export async function launchRealNode(
   flavour: RealFlavourId,
   opts: LaunchOptions
-): Promise<RealNodeAddress & { stop(): Promise<void> }> {
+): Promise<RealNodeAddress & { transportPort: number; stop(): Promise<void> }> {
   let lastError: unknown;
   for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
     try {
@@ -98,7 +111,7 @@ async function launchOnce(
   flavour: RealFlavourId,
   opts: LaunchOptions,
   attempt: number
-): Promise<RealNodeAddress & { stop(): Promise<void> }> {
+): Promise<RealNodeAddress & { transportPort: number; stop(): Promise<void> }> {
   const spec = REAL_FLAVOURS[flavour];
   const jvm = nodeJvm(flavour);
   if ('skipped' in jvm) {
@@ -124,7 +137,8 @@ async function launchOnce(
     `parent.pid=${opts.parentPid}`,
     `security=${spec.security}`,
     `stop.on.stdin.eof=${opts.stopOnStdinEnd === true}`,
-    ...(tlsDir ? [`tls.dir=${tlsDir}`] : [])
+    ...(tlsDir ? [`tls.dir=${tlsDir}`] : []),
+    ...(opts.cluster ? clusterArgs(opts.cluster, transportPort) : [])
   ];
   // The password travels in the environment, not the command line `ps` shows.
   const env = spec.security
@@ -195,7 +209,19 @@ async function launchOnce(
     await stopRealNode(pid);
     throw err;
   }
-  return { ...address, stop: () => stopRealNode(pid) };
+  return { ...address, transportPort, stop: () => stopRealNode(pid) };
+}
+
+function clusterArgs(member: ClusterMember, ownTransport: number): string[] {
+  const seeds = [ownTransport, ...member.seedTransportPorts].map(
+    port => `127.0.0.1:${port}`
+  );
+  return [
+    `node.name=${member.nodeName}`,
+    `seed.hosts=${seeds.join(',')}`,
+    `node.roles=${member.roles.join(',')}`,
+    ...(member.initialMaster ? [`initial.master=${member.initialMaster}`] : [])
+  ];
 }
 
 /**
