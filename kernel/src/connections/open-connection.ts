@@ -17,6 +17,8 @@ export interface Connection {
   ssl: SslMode;
   /** The user (not a secret), for engines whose connections are shown as URLs. */
   user?: string;
+  /** How it authenticates when that needs saying (`auth=aws-sigv4 region=... service=...`); never a secret. */
+  authSummary?: string;
   identity: EngineIdentity;
   driver: Driver;
 }
@@ -35,7 +37,7 @@ export async function openConnection(
 ): Promise<Connection> {
   const descriptor = engineNamed(args.engine);
   const engine = await descriptor.load();
-  const settings = engine.connectionSettings(args);
+  const settings = await engine.connectionSettings(args);
   const url = new URL(args.url);
   if (args.enginePort) {
     url.port = String(descriptor.defaultPort(args.ssl));
@@ -53,6 +55,7 @@ export async function openConnection(
   const options: TransportOptions = {
     baseUrl: address,
     headers: settings.headers,
+    ...(settings.signer ? { signer: settings.signer } : {}),
     label: name,
     untrustedCertificateAdvice: engine.untrustedCertificateAdvice,
     largeAnswerAdvice: engine.largeAnswerAdvice,
@@ -84,6 +87,7 @@ export async function openConnection(
       address,
       ssl: args.ssl,
       ...user,
+      ...(settings.authSummary ? { authSummary: settings.authSummary } : {}),
       identity,
       driver
     };

@@ -108,7 +108,10 @@ export async function connectMagic(
   }
   connections.add(connection);
   const lines = [
-    `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`
+    `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`,
+    ...(connection.authSummary
+      ? [`Every request is signed: ${connection.authSummary}.`]
+      : [])
   ];
   const connected = messageBundle(
     [...lines, ...connection.identity.warnings.map(w => `Warning: ${w}`)].join(
@@ -282,7 +285,9 @@ async function refusingTypedSecrets<T>(
     throw new CellFailure(
       'SecretInCell',
       `${err.message} ${still}`,
-      'Remove it (JupyterLab: "Remove it from the cell" above), then run the cell again: searchbook asks for the secret, or reads ${env:NAME}.'
+      err.option === 'aws-credential'
+        ? 'Remove it (JupyterLab: "Remove it from the cell" above), put the credentials in the kernel\'s environment or ~/.aws/credentials, then run the cell again.'
+        : 'Remove it (JupyterLab: "Remove it from the cell" above), then run the cell again: searchbook asks for the secret, or reads ${env:NAME}.'
     );
   }
 }
