@@ -143,12 +143,14 @@ it('the verifying domain holds AWS’s published signatures and refuses a reques
 describe('credentials from the environment, with a session token', () => {
   let kernel: KernelClient;
   const cwd = scratchDir();
+  const configDir = scratchDir();
 
   beforeAll(async () => {
     kernel = await KernelClient.start(
       {
         ...NO_AWS,
         HOME: scratchDir(),
+        JUPYTER_CONFIG_DIR: configDir,
         AWS_ACCESS_KEY_ID: KEY_ID,
         AWS_SECRET_ACCESS_KEY: SECRET_KEY,
         AWS_SESSION_TOKEN: SESSION_TOKEN
@@ -230,6 +232,42 @@ describe('credentials from the environment, with a session token', () => {
     expectNoAwsSecret(kernel.stderr);
   });
 
+  it('keeps auth=aws-sigv4, region and service in a profile, and no credential; the profile opens signed again', async () => {
+    const saved = await kernel.execute(
+      `%connect opensearch ${domain.url} auth=aws-sigv4 region=eu-west-1 service=es --save aws-domain`
+    );
+    expect(saved.reply.content.status).toBe('ok');
+    const file = readFileSync(
+      join(configDir, 'searchbook', 'profiles.json'),
+      'utf8'
+    );
+    expect(JSON.parse(file)).toMatchObject({
+      profiles: [
+        {
+          name: 'aws-domain',
+          engine: 'elasticsearch',
+          auth: 'aws-sigv4',
+          region: 'eu-west-1',
+          service: 'es'
+        }
+      ]
+    });
+    expect(file).not.toContain(KEY_ID);
+    expectNoAwsSecret(file);
+    domain.seen.length = 0;
+    const reopened = await kernel.execute('%connect aws-domain');
+    expect(reopened.reply.content.status).toBe('ok');
+    expect(plainOf(reopened.iopub)).toContain(
+      'auth=aws-sigv4 region=eu-west-1 service=es'
+    );
+    const profiles = await kernel.execute('%profiles');
+    expect(plainOf(profiles.iopub)).toMatch(/^aws-domain .* aws-sigv4 /m);
+    expect(domain.seen.length).toBeGreaterThan(0);
+    expect(domain.seen.map(r => r.failure)).toEqual(
+      domain.seen.map(() => undefined)
+    );
+  });
+
   it('refuses an AWS secret written on the line, says where it goes instead, and sends nothing', async () => {
     const { reply, iopub } = await kernel.execute(
       `%connect opensearch ${domain.url} auth=aws-sigv4 region=eu-west-1 aws_secret_access_key=${SECRET_KEY}`
@@ -302,6 +340,34 @@ describe('credentials from the AWS shared files, no session token', () => {
     }
     expectNoAwsSecret(everything(kernel.iopubMessages()));
   });
+});
+
+it('a signature AWS would refuse fails %connect as Authentication failed, naming what to check and not the secret', async () => {
+  const wrong = 'wRoNg/secret+0123456789abcdefghijKLMNOPQ';
+  const kernel = await KernelClient.start({
+    ...NO_AWS,
+    HOME: scratchDir(),
+    AWS_ACCESS_KEY_ID: KEY_ID,
+    AWS_SECRET_ACCESS_KEY: wrong,
+    AWS_REGION: 'eu-west-1'
+  });
+  try {
+    const { reply, iopub } = await kernel.execute(
+      `%connect opensearch ${domain.url} auth=aws-sigv4`
+    );
+    expect(reply.content.status).toBe('error');
+    expect(reply.content.ename).toBe('Authentication failed');
+    const said = plainOf(iopub);
+    expect(said).toContain(
+      'The request signature we calculated does not match the signature you provided.'
+    );
+    expect(said).toContain('AWS_SECRET_ACCESS_KEY');
+    expect(domain.seen).toHaveLength(1);
+    expect(domain.seen[0]?.failure).toMatch(/does not match/);
+    expect(everything(kernel.iopubMessages())).not.toContain(wrong);
+  } finally {
+    await kernel.close();
+  }
 });
 
 describe('nothing to sign with', () => {
