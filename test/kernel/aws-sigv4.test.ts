@@ -370,6 +370,48 @@ it('a signature AWS would refuse fails %connect as Authentication failed, naming
   }
 });
 
+it('an OpenSearch Serverless collection (service=aoss), which has no GET /, connects as OpenSearch Serverless; every request signed for aoss with its body hash', async () => {
+  const collection = await startVerifyingProxy(sandbox.esUrl, {
+    keys: { [KEY_ID]: SECRET_KEY },
+    region: 'us-east-2',
+    service: 'aoss',
+    noRootInfo: true
+  });
+  const kernel = await KernelClient.start({
+    ...NO_AWS,
+    HOME: scratchDir(),
+    AWS_ACCESS_KEY_ID: KEY_ID,
+    AWS_SECRET_ACCESS_KEY: SECRET_KEY,
+    AWS_REGION: 'us-east-2'
+  });
+  try {
+    const connected = await kernel.execute(
+      `%connect opensearch ${collection.url} auth=aws-sigv4 service=aoss`
+    );
+    expect(connected.reply.content.status).toBe('ok');
+    expect(plainOf(connected.iopub)).toContain(
+      `Connected to OpenSearch Serverless at ${collection.url}`
+    );
+    expect(plainOf(connected.iopub)).toContain(
+      'auth=aws-sigv4 region=us-east-2 service=aoss'
+    );
+    const search = await kernel.execute(
+      'POST /products/_search\n{"query": {"match_all": {}}, "size": 1}'
+    );
+    expect(search.reply.content.status).toBe('ok');
+    expect(collection.seen.some(r => r.url === '/')).toBe(false);
+    expect(collection.seen.length).toBeGreaterThan(1);
+    for (const request of collection.seen) {
+      expect(request.failure).toBeUndefined();
+      expect(request.headers['x-amz-content-sha256']).toBeDefined();
+    }
+    expectNoAwsSecret(everything(kernel.iopubMessages()));
+  } finally {
+    await kernel.close();
+    await collection.close();
+  }
+});
+
 describe('nothing to sign with', () => {
   let kernel: KernelClient;
 

@@ -35,6 +35,8 @@ export interface SigningExpectation {
   keys: Record<string, string>;
   region: string;
   service: string;
+  /** Answer `GET /` 404 with no body, as an OpenSearch Serverless collection does. */
+  noRootInfo?: boolean;
 }
 
 export async function startVerifyingProxy(
@@ -61,6 +63,11 @@ export async function startVerifyingProxy(
         if (failure) {
           res.writeHead(403, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ message: failure }));
+          return;
+        }
+        if (expected.noRootInfo && req.method === 'GET' && req.url === '/') {
+          res.writeHead(404, { server: 'aoss-amazon', 'content-length': '0' });
+          res.end();
           return;
         }
         const forwarded = { ...req.headers };
