@@ -16,6 +16,7 @@ import { scratchDir } from '../export/export-helpers';
 import { GridCommClient } from '../grid/grid-comm-client';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 import {
+  ECHO_TOKEN_PATH,
   signatureFailure,
   startVerifyingProxy,
   type VerifyingProxy
@@ -178,6 +179,13 @@ describe('credentials from the environment, with a session token', () => {
     );
     expect(search.reply.content.status).toBe('ok');
     expect(everything(search.iopub)).toContain('"_id"');
+
+    // An answer quoting the session token shows where it is kept instead.
+    const echoed = await kernel.execute(`GET ${ECHO_TOKEN_PATH}`);
+    expect(echoed.reply.content.status).toBe('error');
+    expect(plainOf(echoed.iopub)).toContain(
+      'expired token ${env:AWS_SESSION_TOKEN}'
+    );
 
     // A name without a value, commas and colons: the query is signed as AWS reads it.
     const listed = await kernel.execute(

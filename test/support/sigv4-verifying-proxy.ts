@@ -39,6 +39,9 @@ export interface SigningExpectation {
   noRootInfo?: boolean;
 }
 
+/** A path a signed request to which is answered 400 with an error quoting its session token, as a careless engine or proxy might. */
+export const ECHO_TOKEN_PATH = '/_echo_token';
+
 export async function startVerifyingProxy(
   upstreamUrl: string,
   expected: SigningExpectation
@@ -63,6 +66,19 @@ export async function startVerifyingProxy(
         if (failure) {
           res.writeHead(403, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ message: failure }));
+          return;
+        }
+        if (req.url === ECHO_TOKEN_PATH) {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              error: {
+                type: 'illegal_argument_exception',
+                reason: `expired token ${headers['x-amz-security-token'] ?? ''}`
+              },
+              status: 400
+            })
+          );
           return;
         }
         if (expected.noRootInfo && req.method === 'GET' && req.url === '/') {

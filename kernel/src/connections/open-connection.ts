@@ -29,15 +29,21 @@ export const CONNECT_WAIT_MS = 10_000;
 /**
  * Opens a connection and checks what answers. `waiting` hears, before the check, what the
  * connection waits for, so a server that accepts and never answers is not a silent wait.
+ * `hide` hears the secrets the engine read itself, before anything is sent, to mask them in
+ * outputs.
  */
 export async function openConnection(
   args: ConnectArgs,
   signal: AbortSignal,
-  waiting?: (what: string) => void
+  waiting?: (what: string) => void,
+  hide?: (secret: string, shownAs: string) => void
 ): Promise<Connection> {
   const descriptor = engineNamed(args.engine);
   const engine = await descriptor.load();
   const settings = await engine.connectionSettings(args);
+  for (const secret of settings.secrets ?? []) {
+    hide?.(secret.value, secret.shownAs);
+  }
   const url = new URL(args.url);
   if (args.enginePort) {
     url.port = String(descriptor.defaultPort(args.ssl));

@@ -24,6 +24,8 @@ export interface EngineConnectionSettings {
   signer?: RequestSigner;
   /** How the connection authenticates, for `%connect`'s answer and the panel (`auth=... region=...`): never a secret. */
   authSummary?: string;
+  /** Secrets the engine read itself (not from the `%connect` line), each with what outputs show in its place. */
+  secrets?: readonly { value: string; shownAs: string }[];
 }
 
 /** One engine's folder as the kernel loads it (lazily, on the first `%connect` to it). */

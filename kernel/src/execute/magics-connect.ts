@@ -91,7 +91,8 @@ export async function connectMagic(
       filled,
       signal,
       waitingFor =>
-        (progress = new Progress(sink, { waitingFor, stoppable: true }))
+        (progress = new Progress(sink, { waitingFor, stoppable: true })),
+      (secret, shownAs) => scope.secrets.add(secret, shownAs)
     );
   } catch (err) {
     await progress?.fail(signal.aborted ? 'interrupted' : 'failed');

@@ -40,7 +40,8 @@ it('takes the environment’s keys and token, the region from AWS_DEFAULT_REGION
       secretAccessKey: 'env-secret',
       sessionToken: 'env-token'
     },
-    source: 'the environment (AWS_ACCESS_KEY_ID)'
+    source: 'the environment (AWS_ACCESS_KEY_ID)',
+    fromEnvironment: true
   });
 });
 

@@ -23,9 +23,13 @@ export interface AwsSigning {
   credentials: AwsCredentials;
   /** Where the credentials were found, for the connection's summary: never a secret. */
   source: string;
+  /** Whether they came from the environment variables (else from a profile of the shared files). */
+  fromEnvironment: boolean;
 }
 
 type Env = Record<string, string | undefined>;
+
+const ENVIRONMENT = 'the environment (AWS_ACCESS_KEY_ID)';
 
 /** Profile keys that get credentials by running or asking something, which searchbook does not do. */
 const INDIRECT_KEYS = [
@@ -83,7 +87,7 @@ export async function awsSigning(
       secretAccessKey: envSecret,
       ...(token ? { sessionToken: token } : {})
     };
-    source = 'the environment (AWS_ACCESS_KEY_ID)';
+    source = ENVIRONMENT;
   } else {
     if (named !== undefined && !profile) {
       throw unavailable(
@@ -125,7 +129,8 @@ export async function awsSigning(
     region,
     service: options.service ?? DEFAULT_AWS_SERVICE,
     credentials,
-    source
+    source,
+    fromEnvironment: source === ENVIRONMENT
   };
 }
 

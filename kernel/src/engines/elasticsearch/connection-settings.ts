@@ -27,7 +27,10 @@ export async function elasticsearchConnectionSettings(
     args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl];
   if (authOfArgs(args) === 'aws-sigv4') {
     const signing = await awsSigning(args);
-    const { accessKeyId } = signing.credentials;
+    const { accessKeyId, secretAccessKey, sessionToken } = signing.credentials;
+    // An engine that echoes one (an error quoting a header) shows where it is kept instead.
+    const shownAs = (variable: string, key: string) =>
+      signing.fromEnvironment ? `\${env:${variable}}` : `<${key}>`;
     return {
       headers: {},
       verification,
@@ -36,6 +39,20 @@ export async function elasticsearchConnectionSettings(
         signing.service,
         signing.credentials
       ),
+      secrets: [
+        {
+          value: secretAccessKey,
+          shownAs: shownAs('AWS_SECRET_ACCESS_KEY', 'aws_secret_access_key')
+        },
+        ...(sessionToken
+          ? [
+              {
+                value: sessionToken,
+                shownAs: shownAs('AWS_SESSION_TOKEN', 'aws_session_token')
+              }
+            ]
+          : [])
+      ],
       // The key id's last four characters tell keys apart without giving one away.
       authSummary: `auth=aws-sigv4 region=${signing.region} service=${signing.service} (access key ${accessKeyId.length >= 16 ? `…${accessKeyId.slice(-4)} ` : ''}from ${signing.source})`
     };
