@@ -177,6 +177,8 @@ export const ConnectionInfoSchema = z.object({
   product: z.string().optional(),
   address: z.string(),
   version: z.string(),
+  /** How it authenticates when that needs saying (`auth=aws-sigv4 region=eu-west-1 service=es ...`); never a secret. */
+  auth: z.string().optional(),
   active: z.boolean()
 });
 export type ConnectionInfo = z.infer<typeof ConnectionInfoSchema>;

@@ -12,7 +12,10 @@ import {
   ENGINES,
   engineNamed
 } from '../engines/registry';
-import { typedSecretsIn } from '../../../contracts/typed-secrets';
+import {
+  type TypedSecretOption,
+  typedSecretsIn
+} from '../../../contracts/typed-secrets';
 import { SearchbookError } from '../../../contracts/errors';
 import { HOSTS_EXAMPLE, parseHosts } from './connect-hosts';
 
@@ -43,6 +46,13 @@ const SCHEME = /^(https?):\/\//i;
 /** Any `scheme://`, to refuse the ones that are not http(s) instead of reading them as a host. */
 const ANY_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
 
+/** AWS credentials as AWS names them: refused on the line whatever their value. */
+const AWS_CREDENTIAL_OPTION =
+  /^((aws_)?(secret_access_key|session_token|access_key_id)|secret_key|access_key)$/i;
+/** Where auth=aws-sigv4 reads its credentials instead (the AWS tools' own places). */
+const AWS_CREDENTIALS_ADVICE =
+  "auth=aws-sigv4 reads AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN from the kernel's environment (export them before starting Jupyter), or a profile of ~/.aws/credentials (aws_profile=<name> picks one).";
+
 /** The `${env:NAME}` names the secrets were read from, for `--save`. */
 export type SecretEnvNames = Partial<Record<SecretArg, string>>;
 
@@ -57,7 +67,7 @@ export class TypedSecretError extends ConnectArgsError {
   override readonly code = 'SEARCHBOOK_ERR_TYPED_SECRET';
   constructor(
     message: string,
-    readonly option: 'password' | 'key' | 'address'
+    readonly option: TypedSecretOption
   ) {
     super(message);
   }
@@ -88,6 +98,12 @@ export function parseConnectAddress(
   }
   // The same matcher as the history and the cell's "Remove it" button, so all agree on what was typed.
   const typed = typedSecretsIn(text).find(s => s.option !== 'address');
+  if (typed?.option === 'aws-credential') {
+    throw new TypedSecretError(
+      `%connect takes no AWS credential: ${AWS_CREDENTIALS_ADVICE} A secret typed into a cell would be saved in the notebook.`,
+      'aws-credential'
+    );
+  }
   if (typed) {
     throw typedSecretError(typed.option === 'key' ? 'key' : 'password');
   }
@@ -108,6 +124,11 @@ export function parseConnectAddress(
     const written = /^hosts$/i.test(option.slice(0, eq))
       ? 'hosts'
       : option.slice(0, eq);
+    if (AWS_CREDENTIAL_OPTION.test(written)) {
+      throw new ConnectArgsError(
+        `%connect takes no AWS credential, not even as \${env:NAME}: ${AWS_CREDENTIALS_ADVICE}`
+      );
+    }
     // Secret options are read in any case (PASSWORD=), as the typed-secret matcher reads them.
     const key = SECRET_KEYS.has(written.toLowerCase())
       ? written.toLowerCase()

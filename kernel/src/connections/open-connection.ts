@@ -21,6 +21,8 @@ export interface Connection {
   ssl: SslMode;
   /** The user (not a secret), for engines whose connections are shown as URLs. */
   user?: string;
+  /** How it authenticates when that needs saying (`auth=aws-sigv4 region=... service=...`); never a secret. */
+  authSummary?: string;
   identity: EngineIdentity;
   driver: Driver;
 }
@@ -31,15 +33,21 @@ export const CONNECT_WAIT_MS = 10_000;
 /**
  * Opens a connection and checks what answers. `waiting` hears, before the check, what the
  * connection waits for, so a server that accepts and never answers is not a silent wait.
+ * `hide` hears the secrets the engine read itself, before anything is sent, to mask them in
+ * outputs.
  */
 export async function openConnection(
   args: ConnectArgs,
   signal: AbortSignal,
-  waiting?: (what: string) => void
+  waiting?: (what: string) => void,
+  hide?: (secret: string, shownAs: string) => void
 ): Promise<Connection> {
   const descriptor = engineNamed(args.engine);
   const engine = await descriptor.load();
-  const settings = engine.connectionSettings(args);
+  const settings = await engine.connectionSettings(args);
+  for (const secret of settings.secrets ?? []) {
+    hide?.(secret.value, secret.shownAs);
+  }
   const url = new URL(args.url);
   if (args.enginePort) {
     url.port = String(descriptor.defaultPort(args.ssl));
@@ -58,6 +66,7 @@ export async function openConnection(
     baseUrl: address,
     ...(args.nodes ? { nodes: args.nodes } : {}),
     headers: settings.headers,
+    ...(settings.signer ? { signer: settings.signer } : {}),
     label: name,
     untrustedCertificateAdvice: engine.untrustedCertificateAdvice,
     largeAnswerAdvice: engine.largeAnswerAdvice,
@@ -93,6 +102,7 @@ export async function openConnection(
       ...answeredBy(transport.usualNodeDown()),
       ssl: args.ssl,
       ...user,
+      ...(settings.authSummary ? { authSummary: settings.authSummary } : {}),
       identity,
       driver
     };

@@ -13,10 +13,15 @@ export const ConnectOptionsSchema = z.strictObject({
     .string()
     .regex(/^[\w.-]+$/)
     .optional(),
-  auth: z.enum(['basic', 'apikey', 'none']).optional(),
+  auth: z.enum(['basic', 'apikey', 'none', 'aws-sigv4']).optional(),
   user: z.string().optional(),
   password: z.string().optional(),
   key: z.string().optional(),
+  /** Where a signing auth (auth=aws-sigv4) signs for: the cloud region and service name. */
+  region: z.string().min(1).optional(),
+  service: z.string().min(1).optional(),
+  /** The section of the cloud provider's shared credential files to read (auth=aws-sigv4). */
+  aws_profile: z.string().min(1).optional(),
   // Read as text first so `abc` and `1e999` meet the range's own message, not a generic one.
   timeout: z.string().transform(Number).pipe(TimeoutSecondsSchema).optional(),
   max_answer: AnswerCapSchema.optional(),

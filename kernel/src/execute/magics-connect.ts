@@ -92,7 +92,8 @@ export async function connectMagic(
       filled,
       signal,
       waitingFor =>
-        (progress = new Progress(sink, { waitingFor, stoppable: true }))
+        (progress = new Progress(sink, { waitingFor, stoppable: true })),
+      (secret, shownAs) => scope.secrets.add(secret, shownAs)
     );
   } catch (err) {
     await progress?.fail(signal.aborted ? 'interrupted' : 'failed');
@@ -115,7 +116,10 @@ export async function connectMagic(
           `Nodes: ${connection.nodes.map(nodeName).join(', ')}. Requests go to the first that answers; a node that does not answer is skipped and tried again later, and an answer from another node than the first says which node gave it.`
         ]
       : []),
-    ...(connection.answeredBy ? [`It was ${connection.answeredBy}.`] : [])
+    ...(connection.answeredBy ? [`It was ${connection.answeredBy}.`] : []),
+    ...(connection.authSummary
+      ? [`Every request is signed: ${connection.authSummary}.`]
+      : [])
   ];
   const connected = messageBundle(
     [...lines, ...connection.identity.warnings.map(w => `Warning: ${w}`)].join(
@@ -290,7 +294,9 @@ async function refusingTypedSecrets<T>(
     throw new CellFailure(
       'SecretInCell',
       `${err.message} ${still}`,
-      'Remove it (JupyterLab: "Remove it from the cell" above), then run the cell again: searchbook asks for the secret, or reads ${env:NAME}.'
+      err.option === 'aws-credential'
+        ? 'Remove it (JupyterLab: "Remove it from the cell" above), put the credentials in the kernel\'s environment or ~/.aws/credentials, then run the cell again.'
+        : 'Remove it (JupyterLab: "Remove it from the cell" above), then run the cell again: searchbook asks for the secret, or reads ${env:NAME}.'
     );
   }
 }

@@ -69,6 +69,27 @@ export interface TransportOptions {
   largeAnswerAdvice?: string;
   /** Which connection this is, for messages. */
   label: string;
+  /** Signs each request once its headers and body are final (a request-signing auth scheme). */
+  signer?: RequestSigner;
+}
+
+/** A request as it goes out, for a signer: method, host, path and query exactly as sent. */
+export interface OutgoingRequest {
+  method: string;
+  /** `host[:port]` as the Host header carries it. */
+  host: string;
+  path: string;
+  query?: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Adds the headers that authenticate one request (a signature over its method, path, query,
+ * headers and body). The headers it returns are sent as they are, `host` included.
+ */
+export interface RequestSigner {
+  sign(request: OutgoingRequest): Promise<Record<string, string>>;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -184,6 +205,11 @@ export class Transport {
     return scheme;
   }
 
+  /** The signer of every request, when the connection authenticates by signing them. */
+  get signer(): RequestSigner | undefined {
+    return this.options.signer;
+  }
+
   /** Whether every request carries this header (a credential), without revealing its value. */
   sendsHeader(name: string): boolean {
     return Object.keys(this.options.headers ?? {}).some(
@@ -207,16 +233,21 @@ export class Transport {
     const { body, contentType } = encodeBody(request.body);
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = this.options.maxAnswerBytes ?? DEFAULT_ANSWER_CAP_BYTES;
-    const sent = await this.toSomeNode(request.method, signal, node => {
+    const sent = await this.toSomeNode(request.method, signal, async node => {
       const options: Dispatcher.DispatchOptions = {
         origin: node,
         method: request.method,
         path: request.query ? `${request.path}?${request.query}` : request.path,
-        headers: {
-          ...this.options.headers,
-          ...(contentType ? { 'content-type': contentType } : {}),
-          accept: 'application/json'
-        },
+        headers: await this.finalHeaders(
+          request,
+          {
+            ...this.options.headers,
+            ...(contentType ? { 'content-type': contentType } : {}),
+            accept: 'application/json'
+          },
+          body,
+          node
+        ),
         body,
         // undici closes the connection after a GET or DELETE that carries a body (a search),
         // for servers that ignore such bodies; both engines read them, so keep it alive.
@@ -378,15 +409,20 @@ export class Transport {
   ): Promise<StreamedResponse> {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const { body, contentType } = encodeBody(request.body);
-    const sent = await this.toSomeNode(request.method, signal, node =>
+    const sent = await this.toSomeNode(request.method, signal, async node =>
       this.agent.request({
         origin: node,
         method: request.method,
         path: request.query ? `${request.path}?${request.query}` : request.path,
-        headers: {
-          ...this.options.headers,
-          ...(contentType ? { 'content-type': contentType } : {})
-        },
+        headers: await this.finalHeaders(
+          request,
+          {
+            ...this.options.headers,
+            ...(contentType ? { 'content-type': contentType } : {})
+          },
+          body,
+          node
+        ),
         body,
         signal,
         headersTimeout: timeoutMs,
@@ -412,6 +448,28 @@ export class Transport {
 
   close(): Promise<void> {
     return this.agent.close();
+  }
+
+  /** The headers as sent: the connection's and the request's, then the signer's over all of them. */
+  private async finalHeaders(
+    request: Pick<ConsoleRequest, 'method' | 'path' | 'query'>,
+    headers: Record<string, string>,
+    body: string | undefined,
+    node: string
+  ): Promise<Record<string, string>> {
+    const signer = this.options.signer;
+    if (!signer) {
+      return headers;
+    }
+    // Signed for the node it goes to: the host header is part of what is signed.
+    return signer.sign({
+      method: request.method,
+      host: new URL(node).host,
+      path: request.path,
+      ...(request.query ? { query: request.query } : {}),
+      headers,
+      ...(body !== undefined ? { body } : {})
+    });
   }
 
   private tooLarge(err: CapPassedError): EngineError {

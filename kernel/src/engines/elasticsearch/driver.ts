@@ -34,6 +34,11 @@ import { ElasticsearchStructure } from './structure';
 import { ElasticsearchVersion } from './version';
 import { leftOutVectorsNotice } from './vector-notice';
 import { removedInNine } from './removed-in-nine';
+import {
+  isServerless,
+  probeServerless,
+  SERVERLESS_FLAVOUR
+} from './serverless';
 import { elasticsearchPartialFailures } from './partial-failures';
 import type { PartialFailure } from '../../../../contracts/mime-types';
 import {
@@ -162,6 +167,10 @@ export class ElasticsearchDriver implements Driver {
   }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
+    if (isServerless(this.transport)) {
+      this.flavour = SERVERLESS_FLAVOUR;
+      return probeServerless(this.transport, signal);
+    }
     const response = await this.transport.send(
       { method: 'GET', path: '/', query: '' },
       signal

@@ -67,6 +67,14 @@ export function elasticsearchFailure(
       body
     );
   }
+  const refusedByAws = awsRefusal(response.status, body);
+  if (refusedByAws) {
+    return new AuthenticationFailedError(
+      `Authentication failed: ${refusedByAws} ${AWS_REFUSAL_ADVICE}`,
+      response.status,
+      body
+    );
+  }
   const wrapper = outer ? ` (reported as ${describeCause(outer)})` : '';
   const advice =
     response.status === 429 ? TOO_MANY_REQUESTS : adviceFor(causes);
@@ -77,6 +85,27 @@ export function elasticsearchFailure(
     body
   );
 }
+
+/**
+ * Amazon OpenSearch Service refuses a request before the engine sees it with 403 and a body of
+ * one `message` (`Message` for an access policy's denial), not Elasticsearch's `error` object.
+ */
+function awsRefusal(
+  status: number,
+  body: Parameters<typeof asObject>[0]
+): string | undefined {
+  const fields = asObject(body);
+  if (status !== 403 || !fields || Object.keys(fields).length !== 1) {
+    return undefined;
+  }
+  const message = fields.message ?? fields.Message;
+  return typeof message === 'string'
+    ? `${message.replace(/\.?$/, '.')}`
+    : undefined;
+}
+
+const AWS_REFUSAL_ADVICE =
+  "Check the AWS credentials the kernel reads (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, or the profile in ~/.aws/credentials), that region= and service= (es for a domain, aoss for OpenSearch Serverless) are the domain's, and that the domain's access policy allows this identity; the kernel's clock must be within 5 minutes of AWS's.";
 
 /**
  * 429: the node is too busy for the request now (a full queue, a circuit breaker; on 9.x also

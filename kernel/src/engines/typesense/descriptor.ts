@@ -63,7 +63,11 @@ export const typesenseEngine: EngineDescriptor = {
       options.password !== undefined ||
       options.auth !== undefined
         ? '%connect: Typesense has no users, so user=, password= and auth= do not apply; its API key is the whole credential: key=${env:NAME}.'
-        : undefined,
+        : options.region !== undefined ||
+            options.service !== undefined ||
+            options.aws_profile !== undefined
+          ? '%connect: region=, service= and aws_profile= sign requests for Amazon OpenSearch Service (auth=aws-sigv4) and do not apply to Typesense; its API key is the whole credential: key=${env:NAME}.'
+          : undefined,
     refuseSave: () => undefined
   },
   secrets: {
