@@ -199,7 +199,7 @@ async function editNote(ctx: Context, grid: Opened, at: number, note: string) {
 }
 
 suite('es-9.5', ctx => {
-  it('the engine: a time-series index without sequence numbers answers _seq_no -2, refuses _update and if_seq_no', async () => {
+  it('a time-series index without sequence numbers (hits answer _seq_no -2; _update and if_seq_no are refused): the grid says a save cannot detect concurrent changes and that _source is rebuilt; an edit is written without if_seq_no and reads back', async () => {
     const index = await created(
       ctx,
       'tsdb-noseq',
@@ -227,15 +227,6 @@ suite('es-9.5', ctx => {
     );
     expect(JSON.stringify(conditional.body)).toContain(
       'Optimistic concurrency control is not supported on indices with sequence numbers disabled'
-    );
-  });
-
-  it('the grid opens it, says a save cannot detect concurrent changes and that _source is rebuilt; an edit is written without if_seq_no and reads back', async () => {
-    const index = await created(
-      ctx,
-      'tsdb-noseq',
-      timeSeries({ 'index.disable_sequence_numbers': true }),
-      POINTS
     );
     const grid = await open(ctx, index);
     expect(grid.first.rows).toHaveLength(3);
@@ -314,17 +305,33 @@ suite('es-9.5', ctx => {
     }
   );
 
-  it('an index stored as indexed says nothing, and is still edited with _update and if_seq_no', async () => {
-    const index = await created(
+  it('an alias over a logsdb index and one stored as indexed: the notice names the logsdb index only, and the other keeps _update with if_seq_no', async () => {
+    const logs = await created(
+      ctx,
+      'logs',
+      { settings: { number_of_replicas: 0, 'index.mode': 'logsdb' } },
+      [LOG]
+    );
+    const plain = await created(
       ctx,
       'plain',
       { settings: { number_of_replicas: 0 } },
-      [LOG]
+      [{ ...LOG, message: 'plain' }]
     );
-    const grid = await open(ctx, index);
-    expect(grid.notes).toEqual([]);
-    const { plan, saved } = await editNote(ctx, grid, 0, 'edited');
-    expect(plan.requests[0]?.path).toMatch(/_update\/.*if_seq_no=0/);
+    const alias = `both-${randomUUID().slice(0, 8)}`;
+    const aliased = await call(ctx, 'POST', '/_aliases', {
+      actions: [{ add: { indices: [logs, plain], alias } }]
+    });
+    expect(aliased.status).toBe(200);
+    const grid = await open(ctx, alias);
+    expect(grid.notes).toEqual([
+      `The _source of ${logs} is rebuilt by Elasticsearch (synthetic _source, index.mode: logsdb), not the document as indexed: field order, arrays, multi-values and dropped or ignored values may differ. A save replaces the document with what is shown.`
+    ]);
+    const at = grid.first.rows.findIndex(r => r['message'] === 'plain');
+    const { plan, saved } = await editNote(ctx, grid, at, 'edited');
+    expect(plan.requests[0]?.path).toMatch(
+      new RegExp(`^/${plain}/_update/.*if_seq_no=0`)
+    );
     expect(saved.results[0]?.status).toBe('saved');
   });
 });
