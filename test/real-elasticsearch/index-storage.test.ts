@@ -7,6 +7,9 @@
  * and read back.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
@@ -22,6 +25,7 @@ import {
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
+import { runCell } from './console-smoke';
 import {
   type GridCommClient,
   kernelWithGridComm
@@ -79,6 +83,7 @@ function suite(flavour: Flavour, body: (ctx: Context) => void): void {
     () => {
       const ctx = {} as Context;
       ctx.created = [];
+      ctx.cwd = mkdtempSync(join(tmpdir(), 'searchbook-storage-'));
       beforeAll(async () => {
         const outcome = await realNode(flavour, SUITES_INSTANCE);
         if ('skipped' in outcome) {
@@ -91,7 +96,8 @@ function suite(flavour: Flavour, body: (ctx: Context) => void): void {
         };
         ({ kernel: ctx.kernel, comm: ctx.comm } = await kernelWithGridComm(
           [`%connect elasticsearch ${ctx.node.url} auth=none name=es`],
-          { ...SECRETS }
+          { ...SECRETS },
+          { cwd: ctx.cwd }
         ));
       }, REAL_START_TIMEOUT_MS);
       afterAll(async () => {
@@ -102,6 +108,7 @@ function suite(flavour: Flavour, body: (ctx: Context) => void): void {
             headers: ctx.headers
           });
         }
+        rmSync(ctx.cwd, { recursive: true, force: true });
       });
       body(ctx);
     }
@@ -114,7 +121,23 @@ interface Context {
   kernel: KernelClient;
   comm: GridCommClient;
   created: string[];
+  /** The kernel's working folder, where exports are written. */
+  cwd: string;
 }
+
+/** `%export` of an index to JSONL: the cell's text and the file's sources. */
+async function exported(ctx: Context, index: string) {
+  const file = `${index}.jsonl`;
+  const run = await runCell(ctx.kernel, `%export ${index} ${file}`);
+  expect(run.status).toBe('ok');
+  const sources = readFileSync(join(ctx.cwd, file), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map(line => (JSON.parse(line) as { _source: unknown })._source);
+  return { text: run.text, sources };
+}
+const exportNote = (because: string) =>
+  `This index's _source is rebuilt by Elasticsearch (synthetic _source, ${because}), not the document as indexed: field order, arrays, multi-values and dropped or ignored values may differ. The file holds the documents as rebuilt, and so will a re-import of it.`;
 
 async function call(
   ctx: Context,
@@ -296,6 +319,12 @@ suite('es-9.5', ctx => {
       );
       const grid = await open(ctx, index);
       expect(grid.notes).toEqual([rebuilt(because)]);
+      // The exported document is the rebuilt one (its keys in the engine's order), and the cell says so.
+      const { text, sources } = await exported(ctx, index);
+      expect(text).toContain(JSON.stringify(exportNote(because)).slice(1, -1));
+      expect(Object.keys(sources[0] as object)).toEqual(
+        Object.keys(LOG).sort()
+      );
       const { saved, row } = await editNote(ctx, grid, 0, 'edited');
       expect(saved.results[0]?.status).toBe('saved');
       expect(await source(ctx, index, String(row?.id))).toMatchObject({
@@ -323,6 +352,8 @@ suite('es-9.5', ctx => {
       actions: [{ add: { indices: [logs, plain], alias } }]
     });
     expect(aliased.status).toBe(200);
+    const { text } = await exported(ctx, plain);
+    expect(text).not.toContain('rebuilt');
     const grid = await open(ctx, alias);
     expect(grid.notes).toEqual([
       `The _source of ${logs} is rebuilt by Elasticsearch (synthetic _source, index.mode: logsdb), not the document as indexed: field order, arrays, multi-values and dropped or ignored values may differ. A save replaces the document with what is shown.`
@@ -373,5 +404,12 @@ suite('es-8.19', ctx => {
     expect(grid.notes).toEqual([
       rebuilt("its mapping's _source mode: synthetic")
     ]);
+    const { text } = await exported(ctx, index);
+    expect(text).toContain(
+      JSON.stringify(exportNote("its mapping's _source mode: synthetic")).slice(
+        1,
+        -1
+      )
+    );
   });
 });

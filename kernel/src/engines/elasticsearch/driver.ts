@@ -165,7 +165,8 @@ export class ElasticsearchDriver implements Driver {
           target => structure.tree(target, signal),
           signal,
           this.flavour,
-          version
+          version,
+          target => structure.syntheticByMapping(target, signal)
         )
     };
     const overview = new ClusterOverview(transport);

@@ -200,6 +200,23 @@ export function storageNotes(
         : `${subject} (index.disable_sequence_numbers), so a save cannot detect changes made by others since the rows were read.`
     );
   }
+  const rebuilt = rebuiltSource(target, storage, mappedSynthetic, product);
+  if (rebuilt) {
+    notes.push(`${rebuilt} A save replaces the document with what is shown.`);
+  }
+  return notes;
+}
+
+/**
+ * The sentence saying which indices answer a rebuilt `_source` and why; undefined when none
+ * does. The grid and exports each add what it means for them.
+ */
+export function rebuiltSource(
+  target: string,
+  storage: StorageByIndex,
+  mappedSynthetic: string[],
+  product: string
+): string | undefined {
   const synthetic = new Map<string, string>();
   for (const index of mappedSynthetic) {
     synthetic.set(index, "its mapping's _source mode: synthetic");
@@ -209,16 +226,14 @@ export function storageNotes(
       synthetic.set(index, s.syntheticBecause);
     }
   }
-  if (synthetic.size > 0) {
-    const indices = [...synthetic.keys()].sort();
-    const reasons = [...new Set(synthetic.values())].join('; ');
-    const self = indices.length === 1 && indices[0] === target;
-    const subject = self
-      ? `This index's _source is`
-      : `The _source of ${listed(indices)} is`;
-    notes.push(
-      `${subject} rebuilt by ${product} (synthetic _source, ${reasons}), not the document as indexed: field order, arrays, multi-values and dropped or ignored values may differ. A save replaces the document with what is shown.`
-    );
+  if (synthetic.size === 0) {
+    return undefined;
   }
-  return notes;
+  const indices = [...synthetic.keys()].sort();
+  const reasons = [...new Set(synthetic.values())].join('; ');
+  const self = indices.length === 1 && indices[0] === target;
+  const subject = self
+    ? `This index's _source is`
+    : `The _source of ${listed(indices)} is`;
+  return `${subject} rebuilt by ${product} (synthetic _source, ${reasons}), not the document as indexed: field order, arrays, multi-values and dropped or ignored values may differ.`;
 }
