@@ -197,7 +197,7 @@ export function storageNotes(
     notes.push(
       timeSeries
         ? `${subject}: ${product} keeps no sequence numbers ${where}, so a save cannot detect changes made by others since the rows were read.`
-        : `${subject} (index.disable_sequence_numbers), so a save cannot detect changes made by others since the rows were read.`
+        : `${subject}, so a save cannot detect changes made by others since the rows were read.`
     );
   }
   const rebuilt = rebuiltSource(target, storage, mappedSynthetic, product);
