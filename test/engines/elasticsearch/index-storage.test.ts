@@ -193,6 +193,26 @@ describeEachTarget(
       expect(await source(index, first.id)).toMatchObject({ note: 'one' });
     });
 
+    it('an index deleted and made again as a time-series index outside the kernel: the grid opened on it afterwards edits it as one', async () => {
+      const name = `replaced-${randomUUID().slice(0, 8)}`;
+      const make = async (definition: unknown) => {
+        expect((await call('PUT', `/${name}`, definition)).status).toBe(200);
+        const bulk = POINTS.map(
+          d => `{"create":{}}\n${JSON.stringify(d)}\n`
+        ).join('');
+        await call('POST', `/${name}/_bulk?refresh=true`, bulk);
+      };
+      await make({ settings: { number_of_replicas: 0 }, mappings: METRICS });
+      const before = await editNote(await open(name), 0, 'plain');
+      expect(before.plan.requests[0]?.path).toContain('/_update/');
+      expect((await call('DELETE', `/${name}`)).status).toBe(200);
+      await make(timeSeries());
+      const after = await editNote(await open(name), 0, 'series');
+      expect(after.plan.requests[0]?.method).toBe('PUT');
+      expect(after.saved.results[0]?.status).toBe('saved');
+      expect(await source(name, after.id)).toMatchObject({ note: 'series' });
+    });
+
     it('logsdb behind an alias with a plain index: the notice names the logsdb index, its export says the file holds rebuilt documents, and both are edited with _update', async () => {
       const logs = await created(
         'logs',

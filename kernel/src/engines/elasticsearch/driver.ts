@@ -120,6 +120,8 @@ export class ElasticsearchDriver implements Driver {
           },
           signal
         );
+        // An index replaced outside this kernel is known again as soon as a grid opens on it.
+        structure.rememberStorage(opened.storage);
         const { keys, versions } = opened.first;
         // Rows read without a sequence number (asked for) are written without a condition.
         const unversioned = (keys ?? [])

@@ -18,6 +18,7 @@ import { structureOfMapping } from './mapping';
 import {
   type IndexStorage,
   readIndexStorage,
+  type StorageByIndex,
   syntheticByMapping
 } from './index-storage';
 import { isStale, mappingChange, searchTarget } from './targets';
@@ -57,8 +58,12 @@ export class ElasticsearchStructure {
       return;
     }
     this.names.clear();
-    // An index deleted and created again under its name may store documents otherwise.
-    this.storage.clear();
+    // An index deleted and created again under its name may store documents otherwise; its
+    // mode is fixed at creation, so document writes (every save) leave what is known.
+    const wholeIndex = /^\/[^/]+\/?$/.test(request.path);
+    if (change.kind === 'all' || wholeIndex) {
+      this.storage.clear();
+    }
     if (change.kind === 'all') {
       this.mappings.clear();
     } else {
@@ -108,6 +113,13 @@ export class ElasticsearchStructure {
     return (await this.mappings.get(target, signal))
       ? (this.mappedSynthetic.get(target) ?? [])
       : [];
+  }
+
+  /** What a grid read of its indices' settings: its edits go by what it was opened on. */
+  rememberStorage(storage: StorageByIndex): void {
+    for (const [index, known] of storage) {
+      this.storage.set(index, Promise.resolve(known));
+    }
   }
 
   /** How one index stores documents, read once until a request may have replaced the index. */
