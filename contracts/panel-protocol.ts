@@ -266,7 +266,11 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     total: z.number().int().nonnegative(),
     columns: z.array(ColumnSchema),
     first: BlockSchema,
-    /** What of the view the engine could not do and was left out (a sort dropped), for the user to see. */
+    /**
+     * For the user to see above the rows: what of the view the engine could not do and was left
+     * out (a sort dropped), and how the target stores documents where edits depend on it (no
+     * sequence numbers to detect concurrent changes, a `_source` the engine rebuilds).
+     */
     notes: z.array(z.string()).default([]),
     /** The columns the engine sorts by, in order: the view's sort without those left out. */
     sortedBy: z.array(z.string()).default([]),

@@ -33,6 +33,7 @@ import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
 import { ElasticsearchStructure } from './structure';
 import { ElasticsearchVersion } from './version';
 import { leftOutVectorsNotice } from './vector-notice';
+import { storageNotes } from './index-storage';
 import { removedInNine } from './removed-in-nine';
 import {
   isServerless,
@@ -98,7 +99,8 @@ export class ElasticsearchDriver implements Driver {
           line: 1
         }),
       version,
-      () => this.flavour.product
+      () => this.flavour.product,
+      (index, signal) => structure.indexStorage(index, signal)
     );
     this.documents = {
       open: async (target, blockSize, view, signal) => {
@@ -123,10 +125,24 @@ export class ElasticsearchDriver implements Driver {
           },
           signal
         );
+        // An index replaced outside this kernel is known again as soon as a grid opens on it.
+        structure.rememberStorage(opened.storage);
+        const { keys, versions } = opened.first;
+        // Rows read without a sequence number (asked for) are written without a condition.
+        const unversioned = (keys ?? [])
+          .filter((_, at) => versions?.[at] === null)
+          .map(key => key.index);
+        const stored = storageNotes(
+          target,
+          opened.storage,
+          unversioned,
+          await structure.syntheticByMapping(targetSegment(target), signal),
+          flavour().product
+        );
         return {
           reader: opened.reader,
           first: opened.first,
-          notes: [...opened.notes, ...notes],
+          notes: [...opened.notes, ...notes, ...stored],
           sortedBy,
           request: searchRequest(
             transport,
@@ -156,7 +172,8 @@ export class ElasticsearchDriver implements Driver {
           target => structure.tree(target, signal),
           signal,
           this.flavour,
-          version
+          version,
+          target => structure.syntheticByMapping(target, signal)
         )
     };
     const overview = new ClusterOverview(transport);

@@ -27,6 +27,7 @@ import {
 import type { Transport } from '../../engine/http/transport';
 import { elasticsearchFailure } from './failure';
 import { type Flavour, INDEX_AND_ID_ORDER } from './flavour';
+import { type StorageByIndex, storageOfSettings } from './index-storage';
 import { LEADING } from './present';
 
 /** Each search renews the point in time for this long; a timer renews it while the grid is idle. */
@@ -46,9 +47,10 @@ const Hit = z
     _score: z.number().nullish(),
     _source: z.unknown().optional(),
     sort: z.array(z.unknown()).optional(),
-    // Asked for with seq_no_primary_term: a write sends them back so a concurrent change is never overwritten.
-    _seq_no: z.number().int().nonnegative().optional(),
-    _primary_term: z.number().int().positive().optional()
+    // Asked for with seq_no_primary_term: a write sends them back so a concurrent change is
+    // never overwritten. An index without sequence numbers answers -2 and 0 (index-storage.ts).
+    _seq_no: z.number().int().optional(),
+    _primary_term: z.number().int().optional()
   })
   .loose();
 const SearchAnswer = z
@@ -89,7 +91,13 @@ interface ReaderSetup {
 export async function openPointInTimeReader(
   opening: Omit<ReaderSetup, 'tree'> & { tree: Promise<FieldTree | undefined> },
   signal: AbortSignal
-): Promise<{ reader: DocumentReader; first: DocumentBlock; notes: string[] }> {
+): Promise<{
+  reader: DocumentReader;
+  first: DocumentBlock;
+  notes: string[];
+  /** How each index behind the target stores documents, from the same settings answer. */
+  storage: StorageByIndex;
+}> {
   const sent: SentRequest[] = [];
   const { product, version, pointInTime } = opening.flavour;
   const failure = (response: EngineResponse) =>
@@ -143,7 +151,8 @@ export async function openPointInTimeReader(
     return {
       reader,
       first: { ...first, requests: [...sent, ...first.requests] },
-      notes
+      notes,
+      storage: storageOfSettings(settings)
     };
   } catch (err) {
     await reader.close();
@@ -209,7 +218,10 @@ function rowAddresses(hits: HitT[]): Pick<DocumentBlock, 'keys' | 'versions'> {
     }
     keys.push({ index: hit._index, id: hit._id });
     versions.push(
-      hit._seq_no !== undefined && hit._primary_term !== undefined
+      hit._seq_no !== undefined &&
+        hit._seq_no >= 0 &&
+        hit._primary_term !== undefined &&
+        hit._primary_term > 0
         ? { seqNo: hit._seq_no, primaryTerm: hit._primary_term }
         : null
     );
