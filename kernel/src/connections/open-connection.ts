@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Driver, type EngineIdentity } from '../engine/driver';
-import { ConnectionFailedError } from '../engine/errors';
+import { AnswerTimeoutError, ConnectionFailedError } from '../engine/errors';
 import { engineNamed } from '../engines/registry';
 import type { TransportOptions } from '../engine/http/transport';
 import { type ConnectArgs, ConnectArgsError } from './connect-args';
@@ -125,7 +125,9 @@ async function probe(
   try {
     return await driver.probe(signal);
   } catch (err) {
-    if (!timedOut()) {
+    // The transport's own answer deadline and the connect bound are the same length: whichever
+    // fires first, the engine accepted the connection and did not answer in time.
+    if (!timedOut() && !(err instanceof AnswerTimeoutError)) {
       throw err;
     }
     throw new ConnectionFailedError(
