@@ -21,6 +21,7 @@ import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
 import { loadEndpoints } from './endpoints';
 import { openSearchEndpoints } from './opensearch-endpoints';
+import { servedEndpoints } from './served-endpoints';
 import { openElasticsearchExport } from './export';
 import { ElasticsearchEdits } from './edits';
 import { elasticsearchFailure } from './failure';
@@ -73,7 +74,9 @@ export class ElasticsearchDriver implements Driver {
       endpoints: async () =>
         this.flavour.product === 'OpenSearch'
           ? openSearchEndpoints(await loadEndpoints())
-          : loadEndpoints(),
+          : servedEndpoints(await loadEndpoints(), {
+              version: this.flavour.version || undefined
+            }),
       listTargets: (signal, options) =>
         options?.recent
           ? structure.recentTargets(signal)
