@@ -61,7 +61,7 @@ export async function openConnection(
     ...(args.max_answer ? { maxAnswerBytes: args.max_answer } : {})
   };
   const { Transport } = await import('../engine/http/transport');
-  const driver = engine.createDriver(new Transport(options));
+  const driver = engine.createDriver(new Transport(options), args);
   const waitMs = args.timeout ? args.timeout * 1000 : CONNECT_WAIT_MS;
   waiting?.(
     `Connecting to ${descriptor.displayName} at ${address}: waiting for its answer (at most ${waitMs / 1000} s)`

@@ -25,7 +25,7 @@ export interface EngineModule {
   /** How to page or narrow an answer that passed the connection's cap (`max_answer=`), in this engine's words. */
   readonly largeAnswerAdvice: string;
   connectionSettings(args: ConnectArgs): EngineConnectionSettings;
-  createDriver(transport: Transport): Driver;
+  createDriver(transport: Transport, args: ConnectArgs): Driver;
 }
 
 /** How a `%connect` line to this engine is written and checked, before anything is loaded or sent. */

@@ -60,6 +60,19 @@ export interface TransportOptions {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** What requests say their bodies are and which answers they accept. */
+export interface MediaTypes {
+  readonly accept: string;
+  readonly json: string;
+  readonly ndjson: string;
+}
+
+const PLAIN_MEDIA_TYPES: MediaTypes = {
+  accept: 'application/json',
+  json: 'application/json',
+  ndjson: 'application/x-ndjson'
+};
+
 /**
  * Methods that mean the same however often they are sent (RFC 9110, 9.2.1 safe methods):
  * only these are sent again after a connection closed before any answer came. A PUT or
@@ -71,6 +84,7 @@ const RESENDABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** One keep-alive connection pool per searchbook connection. */
 export class Transport {
   private readonly agent: Agent;
+  private mediaTypes: MediaTypes = PLAIN_MEDIA_TYPES;
 
   constructor(private readonly options: TransportOptions) {
     const tls = options.tls;
@@ -88,6 +102,21 @@ export class Transport {
           }
         : {}
     });
+  }
+
+  /**
+   * Sends every later request with these media types (an engine's versioned ones, which a
+   * driver chooses once it knows the version that answers).
+   */
+  useMediaTypes(mediaTypes: MediaTypes): void {
+    this.mediaTypes = mediaTypes;
+  }
+
+  /** An Accept header where the media types are not plain JSON (exports otherwise send none). */
+  private get mediaTypeHeaders(): Record<string, string> {
+    return this.mediaTypes === PLAIN_MEDIA_TYPES
+      ? {}
+      : { accept: this.mediaTypes.accept };
   }
 
   /** Whether requests go over TLS (some engines' advice depends on it). */
@@ -134,7 +163,7 @@ export class Transport {
     signal: AbortSignal
   ): Promise<RawResponse> {
     const started = performance.now();
-    const { body, contentType } = encodeBody(request.body);
+    const { body, contentType } = encodeBody(request.body, this.mediaTypes);
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = this.options.maxAnswerBytes ?? DEFAULT_ANSWER_CAP_BYTES;
     try {
@@ -145,7 +174,7 @@ export class Transport {
         headers: {
           ...this.options.headers,
           ...(contentType ? { 'content-type': contentType } : {}),
-          accept: 'application/json'
+          accept: this.mediaTypes.accept
         },
         body,
         // undici closes the connection after a GET or DELETE that carries a body (a search),
@@ -227,7 +256,7 @@ export class Transport {
     signal: AbortSignal
   ): Promise<StreamedResponse> {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const { body, contentType } = encodeBody(request.body);
+    const { body, contentType } = encodeBody(request.body, this.mediaTypes);
     try {
       const response = await this.agent.request({
         origin: this.options.baseUrl,
@@ -235,7 +264,8 @@ export class Transport {
         path: request.query ? `${request.path}?${request.query}` : request.path,
         headers: {
           ...this.options.headers,
-          ...(contentType ? { 'content-type': contentType } : {})
+          ...(contentType ? { 'content-type': contentType } : {}),
+          ...this.mediaTypeHeaders
         },
         body,
         signal,
@@ -383,7 +413,10 @@ async function* mappedChunks(
   }
 }
 
-function encodeBody(body: RequestBody | undefined): {
+function encodeBody(
+  body: RequestBody | undefined,
+  mediaTypes: MediaTypes
+): {
   body?: string;
   contentType?: string;
 } {
@@ -392,12 +425,12 @@ function encodeBody(body: RequestBody | undefined): {
   }
   // A grid write's whole numbers past 2^53 go out as number literals with every digit.
   if (body.kind === 'json') {
-    return { body: exactJson(body.value), contentType: 'application/json' };
+    return { body: exactJson(body.value), contentType: mediaTypes.json };
   }
   // NDJSON must end with a newline or Elasticsearch's _bulk refuses the last line.
   return {
     body: `${body.values.map(v => JSON.stringify(v)).join('\n')}\n`,
-    contentType: 'application/x-ndjson'
+    contentType: mediaTypes.ndjson
   };
 }
 

@@ -23,7 +23,14 @@ export const ElasticsearchProfileSchema = z
     username: z.string().min(1).optional(),
     password: SecretRefSchema.optional(),
     /** The `encoded` value of the create-API-key answer, sent verbatim. */
-    api_key: SecretRefSchema.optional()
+    api_key: SecretRefSchema.optional(),
+    /** REST compatibility: every request asks to be served as this major version's API (`compat=` of %connect). */
+    compat: z
+      .union([z.literal(7), z.literal(8)], {
+        error:
+          'write 8 (requests written for 8.x, on a 9.x or 8.x node) or 7 (written for 7.x, on an 8.x node)'
+      })
+      .optional()
   })
   .superRefine((p, ctx) => {
     const auth = authOf(p);
@@ -52,6 +59,8 @@ export const ElasticsearchProfileSchema = z
   });
 type ElasticsearchProfile = z.infer<typeof ElasticsearchProfileSchema>;
 
+const compatOption = (major: 7 | 8): '7' | '8' => (major === 7 ? '7' : '8');
+
 /** A profile the profiles file has already checked against the schema above. */
 const own = (profile: StoredProfile): ElasticsearchProfile =>
   ElasticsearchProfileSchema.parse(profile);
@@ -72,7 +81,8 @@ export const elasticsearchEngine: EngineDescriptor = {
     example: '%connect elasticsearch http://localhost:9200',
     usage: [
       '%connect elasticsearch http://localhost:9200 [auth=basic user=elastic password=${env:ES_PASSWORD}]',
-      '%connect elasticsearch https://localhost:9200 auth=apikey key=${env:ES_API_KEY} [ssl=verify-identity ca=/path/ca.pem]'
+      '%connect elasticsearch https://localhost:9200 auth=apikey key=${env:ES_API_KEY} [ssl=verify-identity ca=/path/ca.pem]',
+      'compat=8 (requests written for 8.x, served by a 9.x node through REST compatibility)'
     ],
     addressForm: '<url>',
     shownAsUrl: true,
@@ -108,7 +118,8 @@ export const elasticsearchEngine: EngineDescriptor = {
       return {
         args: {
           auth: authOf(p),
-          ...(p.username !== undefined ? { user: p.username } : {})
+          ...(p.username !== undefined ? { user: p.username } : {}),
+          ...(p.compat !== undefined ? { compat: compatOption(p.compat) } : {})
         },
         refs: {
           ...(p.password !== undefined ? { password: p.password } : {}),
@@ -125,6 +136,7 @@ export const elasticsearchEngine: EngineDescriptor = {
         ...(args.user !== undefined && auth === 'basic'
           ? { username: args.user }
           : {}),
+        ...(args.compat !== undefined ? { compat: Number(args.compat) } : {}),
         ...secrets
       };
     },

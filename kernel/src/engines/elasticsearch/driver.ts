@@ -22,6 +22,7 @@ import type { Transport } from '../../engine/http/transport';
 import { loadEndpoints } from './endpoints';
 import { openSearchEndpoints } from './opensearch-endpoints';
 import { servedEndpoints } from './served-endpoints';
+import { compatibilityMediaTypes, refuseCompatibility } from './compatibility';
 import { openElasticsearchExport } from './export';
 import { ElasticsearchEdits } from './edits';
 import { elasticsearchFailure } from './failure';
@@ -60,7 +61,14 @@ export class ElasticsearchDriver implements Driver {
   /** Learnt by probe(), before anything else is sent. */
   private readonly version = new ElasticsearchVersion();
 
-  constructor(private readonly transport: Transport) {
+  /**
+   * @param compatibleWith The major version every request asks to be served as
+   * (`compat=` of %connect), checked against the node's version on connect.
+   */
+  constructor(
+    private readonly transport: Transport,
+    private readonly compatibleWith?: number
+  ) {
     const version = this.version;
     const structure = new ElasticsearchStructure(transport);
     const flavour = () => this.flavour;
@@ -68,14 +76,16 @@ export class ElasticsearchDriver implements Driver {
       transport,
       structure,
       flavour,
-      version
+      version,
+      compatibleWith
     );
     this.catalog = {
       endpoints: async () =>
         this.flavour.product === 'OpenSearch'
           ? openSearchEndpoints(await loadEndpoints())
           : servedEndpoints(await loadEndpoints(), {
-              version: this.flavour.version || undefined
+              version: this.flavour.version || undefined,
+              ...(compatibleWith !== undefined ? { compatibleWith } : {})
             }),
       listTargets: (signal, options) =>
         options?.recent
@@ -187,6 +197,18 @@ export class ElasticsearchDriver implements Driver {
       number: version,
       distribution: versionObject?.distribution
     });
+    // Asked before any other request, so a node is never sent a compatibility it refuses.
+    const refused = refuseCompatibility(this.flavour, this.compatibleWith);
+    if (refused) {
+      throw new ConnectionFailedError(refused, response.status);
+    }
+    const mediaTypes = compatibilityMediaTypes(
+      this.flavour,
+      this.compatibleWith
+    );
+    if (mediaTypes) {
+      this.transport.useMediaTypes(mediaTypes);
+    }
     const warnings: string[] = [];
     if (this.flavour.product === 'Elasticsearch') {
       this.version.learn(version);
@@ -221,12 +243,18 @@ class ElasticsearchConsole implements EngineConsole {
     private readonly transport: Transport,
     private readonly structure: ElasticsearchStructure,
     private readonly flavour: () => Flavour,
-    private readonly version: ElasticsearchVersion
+    private readonly version: ElasticsearchVersion,
+    private readonly compatibleWith: number | undefined
   ) {}
 
-  /** Query strings are read as URLs do (flags such as `?pretty` have no value); on 9.x, what 9.x removed is refused. */
+  /**
+   * Query strings are read as URLs do (flags such as `?pretty` have no value); on 9.x, what
+   * 9.x removed is refused, unless requests ask for 8.x compatibility, which still serves it.
+   */
   refusal(request: ConsoleRequest): Refusal | undefined {
-    return this.version.isNineOrLater() ? removedInNine(request) : undefined;
+    return this.version.isNineOrLater() && this.compatibleWith !== 8
+      ? removedInNine(request)
+      : undefined;
   }
 
   async send(

@@ -63,7 +63,9 @@ export const typesenseEngine: EngineDescriptor = {
       options.password !== undefined ||
       options.auth !== undefined
         ? '%connect: Typesense has no users, so user=, password= and auth= do not apply; its API key is the whole credential: key=${env:NAME}.'
-        : undefined,
+        : options.compat !== undefined
+          ? '%connect: compat= asks Elasticsearch for REST compatibility with an earlier major version; Typesense has no such headers, so leave it out.'
+          : undefined,
     refuseSave: () => undefined
   },
   secrets: {
