@@ -4,7 +4,9 @@
  * and with `compat=7` an 8.19 node serves a 7.x typed search; `compat=7` is refused on connect
  * to 9.5.3, which itself answers `compatible-with=7` with 400 media_type_header_exception.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
@@ -19,7 +21,10 @@ import {
 } from '../support/real-elasticsearch/launch';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
 import type { RealFlavourId } from '../support/real-elasticsearch/flavours';
+import { GridCommClient } from '../grid/grid-comm-client';
 import { runCell } from './console-smoke';
+
+const run = promisify(execFile);
 
 const realTierSkipped = elasticsearchTargets().find(
   t => t.engine === 'real'
@@ -91,6 +96,27 @@ describeOn(
       ]);
       const local = await runCell(kernel(), 'GET /_alias?local=true');
       expect(local.status).toBe('ok');
+
+      // The cell's Copy as curl sends the same media types, so the node answers it the same.
+      const comm = await GridCommClient.open(kernel());
+      const copied = await comm.expect(
+        {
+          type: 'curl',
+          cell: `POST /${index}/_knn_search\n{"knn": {"field": "v", "query_vector": [1, 2], "k": 1, "num_candidates": 2}, "_source": ["title"]}`
+        },
+        'curl'
+      );
+      const [command] = copied.commands;
+      expect(command).toContain(
+        "-H 'Accept: application/vnd.elasticsearch+json; compatible-with=8'"
+      );
+      const { stdout } = await run('bash', ['-c', command ?? ''], {
+        env: { PATH: process.env.PATH ?? '' }
+      });
+      const answer = JSON.parse(stdout) as {
+        hits: { hits: { _id: string }[] };
+      };
+      expect(answer.hits.hits.map(hit => hit._id)).toEqual(['1']);
     });
 
     it('compat=7 is refused on connect; the node itself answers compatible-with=7 with 400', async () => {

@@ -112,11 +112,15 @@ export class Transport {
     this.mediaTypes = mediaTypes;
   }
 
+  /** The media types chosen by useMediaTypes(), if any (a curl line of a request sends them too). */
+  get versionedMediaTypes(): MediaTypes | undefined {
+    return this.mediaTypes === PLAIN_MEDIA_TYPES ? undefined : this.mediaTypes;
+  }
+
   /** An Accept header where the media types are not plain JSON (exports otherwise send none). */
   private get mediaTypeHeaders(): Record<string, string> {
-    return this.mediaTypes === PLAIN_MEDIA_TYPES
-      ? {}
-      : { accept: this.mediaTypes.accept };
+    const versioned = this.versionedMediaTypes;
+    return versioned ? { accept: versioned.accept } : {};
   }
 
   /** Whether requests go over TLS (some engines' advice depends on it). */
