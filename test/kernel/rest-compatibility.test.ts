@@ -5,7 +5,7 @@
  * `GET /`, so a notebook written for 8.x runs on 9.x with what 9.x removed let through;
  * `compat=7` is refused on connect to a 9.x node, which is never sent `compatible-with=7`.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ let kernel: KernelClient;
 let server: Server;
 let url = '';
 let answered = '9.5.3';
+let configDir = '';
 const seen: Seen[] = [];
 
 const COMPAT_8 = 'application/vnd.elasticsearch+json; compatible-with=8';
@@ -62,7 +63,7 @@ beforeAll(async () => {
   const port = (server.address() as AddressInfo).port;
   url = `http://127.0.0.1:${port}`;
   // A profile asks for compatibility as %connect's option does; JUPYTER_CONFIG_DIR keeps the test off the user's profiles.
-  const configDir = mkdtempSync(join(tmpdir(), 'searchbook-compat-'));
+  configDir = mkdtempSync(join(tmpdir(), 'searchbook-compat-'));
   mkdirSync(join(configDir, 'searchbook'));
   writeFileSync(
     join(configDir, 'searchbook', 'profiles.json'),
@@ -166,12 +167,28 @@ describe('compat=8 on a 9.x node', () => {
     expect(await complete('POST /kk/_kn')).toEqual(['/kk/_knn_search']);
   });
 
-  it('a profile with "compat": 8 does the same', async () => {
+  it('a profile with "compat": 8 does the same, and --save keeps compat= in the profile', async () => {
     answered = '9.5.3';
     expect((await run('%connect eight-on-nine')).status).toBe('ok');
     const sent = seen.length;
     expect((await run(KNN)).status).toBe('ok');
     expect(since(sent)[0]?.headers['content-type']).toBe(COMPAT_8);
+
+    expect(
+      (
+        await run(
+          `%connect elasticsearch ${url} auth=none compat=8 --save saved-eight`
+        )
+      ).status
+    ).toBe('ok');
+    const file = JSON.parse(
+      readFileSync(join(configDir, 'searchbook', 'profiles.json'), 'utf8')
+    ) as { profiles: { name: string; compat?: unknown }[] };
+    expect(file.profiles.find(p => p.name === 'saved-eight')?.compat).toBe(8);
+    expect((await run('%connect saved-eight')).status).toBe('ok');
+    const again = seen.length;
+    expect((await run(KNN)).status).toBe('ok');
+    expect(since(again)[0]?.headers['accept']).toBe(COMPAT_8);
   });
 });
 
