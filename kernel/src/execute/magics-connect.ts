@@ -108,7 +108,8 @@ export async function connectMagic(
   }
   connections.add(connection);
   const lines = [
-    `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`
+    `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`,
+    ...(connection.identity.notes ?? [])
   ];
   const connected = messageBundle(
     [...lines, ...connection.identity.warnings.map(w => `Warning: ${w}`)].join(

@@ -53,3 +53,15 @@ export function refuseCompatibility(
       : 'leave compat= out';
   return `${asked}: Elasticsearch ${flavour.version} serves requests written for ${served}, not for ${compatibleWith}.x, so nothing more was sent; ${instead}.`;
 }
+
+/** Said under the connect line, so a notebook's reader knows its requests are served the earlier way. */
+export function compatibilityNote(
+  flavour: Flavour,
+  compatibleWith: number | undefined
+): string {
+  const removed =
+    compatibleWith === 8
+      ? ' (what 9.x removed, such as _knn_search, is sent, not refused)'
+      : '';
+  return `Requests ask to be served as Elasticsearch ${compatibleWith}.x served them (REST compatibility, compat=${compatibleWith})${removed}; leave compat= out to write for ${flavour.version.split('.')[0]}.x.`;
+}

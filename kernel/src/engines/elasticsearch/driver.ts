@@ -22,7 +22,11 @@ import type { Transport } from '../../engine/http/transport';
 import { loadEndpoints } from './endpoints';
 import { openSearchEndpoints } from './opensearch-endpoints';
 import { servedEndpoints } from './served-endpoints';
-import { compatibilityMediaTypes, refuseCompatibility } from './compatibility';
+import {
+  compatibilityMediaTypes,
+  compatibilityNote,
+  refuseCompatibility
+} from './compatibility';
 import { openElasticsearchExport } from './export';
 import { ElasticsearchEdits } from './edits';
 import { elasticsearchFailure } from './failure';
@@ -227,7 +231,15 @@ export class ElasticsearchDriver implements Driver {
         'The server did not send the X-Elastic-Product header: it may be a fork of Elasticsearch, which searchbook does not support.'
       );
     }
-    return { version, warnings, product: this.flavour.product };
+    const notes = mediaTypes
+      ? [compatibilityNote(this.flavour, this.compatibleWith)]
+      : [];
+    return {
+      version,
+      warnings,
+      product: this.flavour.product,
+      ...(notes.length > 0 ? { notes } : {})
+    };
   }
 
   close(): Promise<void> {
