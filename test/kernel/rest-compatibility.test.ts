@@ -26,6 +26,7 @@ let server: Server;
 let url = '';
 let answered = '9.5.3';
 let configDir = '';
+let distribution: string | undefined;
 const seen: Seen[] = [];
 
 const COMPAT_8 = 'application/vnd.elasticsearch+json; compatible-with=8';
@@ -45,7 +46,10 @@ beforeAll(async () => {
         JSON.stringify({
           name: 'node',
           cluster_name: 'test',
-          version: { number: answered },
+          version: {
+            number: answered,
+            ...(distribution ? { distribution } : {})
+          },
           tagline: 'You Know, for Search'
         })
       );
@@ -235,6 +239,24 @@ describe('compatibility a node cannot serve is refused on connect', () => {
     expect(connect.said).toContain(
       'compat=8: Elasticsearch 7.17.29 serves requests written for 7.x only, not for 8.x'
     );
+  });
+
+  it('compat= on OpenSearch is refused: it has no REST compatibility', async () => {
+    answered = '2.19.1';
+    distribution = 'opensearch';
+    try {
+      const mark = seen.length;
+      const connect = await run(
+        `%connect opensearch ${url} auth=none compat=8`
+      );
+      expect(connect.status).toBe('error');
+      expect(connect.said).toContain(
+        'compat=8: OpenSearch 2.19.1 has no REST compatibility with Elasticsearch versions; connect again without compat='
+      );
+      expect(since(mark).map(r => r.url)).toEqual(['/']);
+    } finally {
+      distribution = undefined;
+    }
   });
 
   it('compat= is refused for Typesense, and a version it does not know says what to write', async () => {
