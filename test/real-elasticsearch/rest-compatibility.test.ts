@@ -6,6 +6,9 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SECRETS } from '../drivers/helpers';
 import {
@@ -117,6 +120,22 @@ describeOn(
         hits: { hits: { _id: string }[] };
       };
       expect(answer.hits.hits.map(hit => hit._id)).toEqual(['1']);
+
+      // Exports read through a point in time with the same media types, vectors kept.
+      const file = join(
+        mkdtempSync(join(tmpdir(), 'compat-export-')),
+        'out.jsonl'
+      );
+      const exported = await runCell(kernel(), `%export ${index} ${file}`);
+      expect(exported.status).toBe('ok');
+      const lines = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map(line => JSON.parse(line) as { _id: string; _source: unknown });
+      expect(lines.map(line => [line._id, line._source]).sort()).toEqual([
+        ['1', { v: [1, 2], title: 'near' }],
+        ['2', { v: [9, 9], title: 'far' }]
+      ]);
     });
 
     it('compat=7 is refused on connect; the node itself answers compatible-with=7 with 400', async () => {
