@@ -202,12 +202,17 @@ export const ProgressPayloadSchema = z.object({
 export type ProgressPayload = z.infer<typeof ProgressPayloadSchema>;
 
 export const TypedSecretPayloadSchema = z.object({
-  option: z.enum(['password', 'key', 'address'])
+  option: z.enum(['password', 'key', 'address', 'aws-credential'])
 });
 export type TypedSecretPayload = z.infer<typeof TypedSecretPayloadSchema>;
 /** How messages name each kind of typed secret. */
 export const TYPED_SECRET_WORDS: Record<TypedSecretPayload['option'], string> =
-  { password: 'password', key: 'key', address: 'password in the address' };
+  {
+    password: 'password',
+    key: 'key',
+    address: 'password in the address',
+    'aws-credential': 'AWS credential'
+  };
 
 /** The heading of an aggregation or facet table: `Aggregation brands`, `Facet genre`. */
 export function aggregationTitle(table: {

@@ -177,6 +177,8 @@ export const ConnectionInfoSchema = z.object({
   product: z.string().optional(),
   address: z.string(),
   version: z.string(),
+  /** How it authenticates when that needs saying (`auth=aws-sigv4 region=eu-west-1 service=es ...`); never a secret. */
+  auth: z.string().optional(),
   active: z.boolean()
 });
 export type ConnectionInfo = z.infer<typeof ConnectionInfoSchema>;
@@ -264,7 +266,11 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     total: z.number().int().nonnegative(),
     columns: z.array(ColumnSchema),
     first: BlockSchema,
-    /** What of the view the engine could not do and was left out (a sort dropped), for the user to see. */
+    /**
+     * For the user to see above the rows: what of the view the engine could not do and was left
+     * out (a sort dropped), and how the target stores documents where edits depend on it (no
+     * sequence numbers to detect concurrent changes, a `_source` the engine rebuilds).
+     */
     notes: z.array(z.string()).default([]),
     /** The columns the engine sorts by, in order: the view's sort without those left out. */
     sortedBy: z.array(z.string()).default([]),

@@ -4,7 +4,8 @@
  * all three agree on what a typed secret is. Pure string code: it runs in the browser too.
  */
 
-export type TypedSecretOption = 'password' | 'key' | 'address';
+export type TypedSecretOption =
+  'password' | 'key' | 'address' | 'aws-credential';
 
 /** One typed secret: where it is in the text given (`start` to `end`), and which option holds it. */
 export interface TypedSecret {
@@ -15,8 +16,12 @@ export interface TypedSecret {
 
 /** The only value a secret option may have. */
 const ENV_ONLY = /^\$\{env:[A-Za-z_][A-Za-z0-9_]*\}$/;
-/** `password=...` / `key=...`, the option name in any case (the kernel reads it so). */
-const OPTION = /^(password|key)(=.*)?$/is;
+/**
+ * `password=...` / `key=...`, the option name in any case (the kernel reads it so), and the
+ * names AWS gives its credentials (auth=aws-sigv4 reads them only outside the notebook).
+ */
+const OPTION =
+  /^(password|key|(?:aws_)?(?:secret_access_key|session_token|access_key_id)|secret_key|access_key)(=.*)?$/is;
 /** `scheme://user:password@`: the `:password` part. */
 const ADDRESS_PASSWORD = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@]*)(:[^\s/@]*)@/;
 /** Options written alone (connect-args.ts FLAGS): never the value of an option left empty. */
@@ -65,8 +70,10 @@ export function typedSecretsIn(args: string): TypedSecret[] {
         end = following.end;
       }
       if (!ENV_ONLY.test(value)) {
+        const name = (option[1] as string).toLowerCase();
         found.push({
-          option: (option[1] as string).toLowerCase() as 'password' | 'key',
+          option:
+            name === 'password' || name === 'key' ? name : 'aws-credential',
           start: token.start,
           end
         });

@@ -13,8 +13,30 @@ if ! stamp node_modules/.package-lock.json package-lock.json; then
   npm install --no-audit --no-fund --loglevel=error
 fi
 
-echo "searchbook setup: building" >&2
-npm run --silent build
+# The build is skipped when none of the files it reads changed since the last build that
+# succeeded (as make decides, by modification time): a second `npm start` then costs nothing.
+# The stamp is taken before building, so a file saved during the build counts as changed.
+build_inputs=(contracts kernel extension test bench examples packaging style bin
+  package.json package-lock.json tsconfig.json tsconfig.browser.json webpack.config.js)
+built=dist/.build-complete
+changed=""
+if [ -f "$built" ] && [ -d lib ] && [ -d labextension ]; then
+  # Sources only: pytest's caches and the like under test/ are not read by the build.
+  changed=$(find "${build_inputs[@]}" -type f -newer "$built" \
+    \( -name '*.ts' -o -name '*.js' -o -name '*.mjs' -o -name '*.cjs' -o -name '*.json' \
+    -o -name '*.css' -o -name '*.svg' \) -print -quit 2>/dev/null)
+else
+  changed="no earlier build"
+fi
+if [ -n "$changed" ]; then
+  echo "searchbook setup: building" >&2
+  mkdir -p dist
+  touch "$built.next"
+  npm run --silent build
+  mv "$built.next" "$built"
+else
+  echo "searchbook setup: the build is up to date" >&2
+fi
 
 if [ ! -x .venv/bin/python ]; then
   echo "searchbook setup: creating the Python environment (.venv)" >&2

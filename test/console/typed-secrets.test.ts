@@ -39,6 +39,18 @@ describe('secrets typed into %connect lines', () => {
     [
       '%connect elasticsearch http://h:9200 password= skip_verify',
       '%connect elasticsearch http://h:9200 skip_verify'
+    ],
+    [
+      '%connect opensearch https://h auth=aws-sigv4 aws_secret_access_key=wJalr/K7MDENG region=eu-west-1',
+      '%connect opensearch https://h auth=aws-sigv4 region=eu-west-1'
+    ],
+    [
+      '%connect opensearch https://h auth=aws-sigv4 AWS_SESSION_TOKEN=IQoJb3JpZ2lu SECRET_KEY=wJalr',
+      '%connect opensearch https://h auth=aws-sigv4'
+    ],
+    [
+      '%connect opensearch https://h auth=aws-sigv4 aws_access_key_id=AKIAEXAMPLE',
+      '%connect opensearch https://h auth=aws-sigv4'
     ]
   ])('%j loses its secret', (line, cleaned) => {
     expect(withoutTypedSecrets(`# keep me\n${line}\nGET /x?key=1`)).toBe(
@@ -59,7 +71,8 @@ describe('the kernel refuses what the removal removes', () => {
     'typesense h:8108 Key=abc123',
     'typesense h:8108 key=\tabc123',
     'typesense h:8108 key = abc123',
-    'elasticsearch http://h:9200 user=elastic password= name=x'
+    'elasticsearch http://h:9200 user=elastic password= name=x',
+    'opensearch https://h auth=aws-sigv4 secret_access_key=abc123'
   ])('%j', args => {
     expect(() => parseConnectCommand(args, () => undefined)).toThrow(
       TypedSecretError
@@ -67,6 +80,15 @@ describe('the kernel refuses what the removal removes', () => {
     expect(withoutTypedSecrets(`%connect ${args}`)).not.toMatch(
       /hunter2|abc123|password=|key\b/i
     );
+  });
+
+  test('an AWS credential is refused even as ${env:NAME}: auth=aws-sigv4 reads only the AWS variables and files', () => {
+    expect(() =>
+      parseConnectCommand(
+        'opensearch https://h auth=aws-sigv4 aws_secret_access_key=${env:MY_SECRET}',
+        () => 'value'
+      )
+    ).toThrow(/AWS_SECRET_ACCESS_KEY .*~\/\.aws\/credentials/);
   });
 
   test('a secret option in capitals that holds ${env:NAME} is read as the option', () => {

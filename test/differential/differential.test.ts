@@ -5,11 +5,12 @@
  */
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { allowed, ALLOWLIST } from './allowlist';
+import { allowed, ALLOWLIST, reasonOf } from './allowlist';
 import { differences, type Difference } from './compare';
 import { readCorpus, type CorpusEntry } from './corpus';
 import { corpusIndices } from './data';
 import { realNode, type RealNode, type RealNodeOrWhy } from './real-node';
+import type { ReleaseLine } from '../support/real-node-differences';
 import {
   dropIndices,
   replay,
@@ -43,7 +44,7 @@ it('the corpus: at least 150 requests, allowlist of at most 10 reasoned entries 
   expect(ALLOWLIST.length).toBeLessThanOrEqual(10);
   const ids = new Set(corpus.map(e => e.id));
   for (const a of ALLOWLIST) {
-    expect(a.reason.length).toBeGreaterThan(20);
+    expect(reasonOf(a).length).toBeGreaterThan(20);
     for (const e of a.entries) {
       expect(ids.has(e) ? e : `unknown entry ${e}`).toBe(e);
     }
@@ -76,7 +77,7 @@ interface Outcome {
 }
 
 async function compareAgainst(real: RealNode): Promise<Outcome[]> {
-  const sandbox = await startSandbox(real.version);
+  const sandbox = await startSandbox(real.sandboxVersion);
   try {
     const specs = corpusIndices();
     await dropIndices(real.url, SCRATCH);
@@ -87,7 +88,7 @@ async function compareAgainst(real: RealNode): Promise<Outcome[]> {
     const mineVars: Record<string, unknown> = {};
     const theirVars: Record<string, unknown> = {};
     for (const entry of corpus) {
-      if (entry.versions && !entry.versions.includes(real.major)) {
+      if (entry.versions && !entry.versions.includes(majorOf(real.line))) {
         continue;
       }
       const [mine, theirs] = [
@@ -104,21 +105,30 @@ async function compareAgainst(real: RealNode): Promise<Outcome[]> {
   }
 }
 
+/** The Elasticsearch major a `# versions:` line names; OpenSearch takes only entries for every version. */
+function majorOf(line: ReleaseLine): number {
+  return line === 'opensearch' ? Number.NaN : Number(line.slice(3));
+}
+
 function report(
-  major: number,
-  version: string,
+  real: RealNode,
   outcomes: Outcome[]
 ): { share: string; failing: string[] } {
   const identical = outcomes.filter(o => o.diffs.length === 0).length;
   const pct = ((100 * identical) / Math.max(outcomes.length, 1)).toFixed(1);
-  const share = `differential corpus, Elasticsearch ${version}: ${identical} of ${outcomes.length} answers identical (${pct}%)`;
+  const product = real.line === 'opensearch' ? 'OpenSearch' : 'Elasticsearch';
+  const held =
+    real.sandboxVersion === real.version
+      ? ''
+      : ` (the sandbox as ${real.sandboxVersion})`;
+  const share = `differential corpus, ${product} ${real.version}${held}: ${identical} of ${outcomes.length} answers identical (${pct}%)`;
   const failing: string[] = [];
   const lines: string[] = [share];
   for (const o of outcomes) {
     if (o.diffs.length === 0) {
       continue;
     }
-    const allowance = allowed(o.entry.id, major);
+    const allowance = allowed(o.entry.id, real.line);
     const text = `${allowance ? 'allowed' : 'DIFFERS'}  ${o.entry.id}  (${o.entry.method} ${o.entry.path})\n${o.diffs.map(d => `    ${d.path}: sandbox ${d.sandbox} | real ${d.real}`).join('\n')}`;
     lines.push(text);
     if (!allowance) {
@@ -129,26 +139,22 @@ function report(
   return { share, failing };
 }
 
-describe.each([7, 8] as const)(
-  'against a real Elasticsearch %i.x node',
-  major => {
+describe.each(['es-7', 'es-8', 'es-9', 'opensearch'] as const)(
+  'against a real node of the %s line',
+  line => {
     let real: RealNodeOrWhy;
     beforeAll(async () => {
-      real = await realNode(major);
+      real = await realNode(line);
     }, 900_000);
 
-    it('answers every corpus request as the sandbox does', async () => {
+    it('answers every corpus request as the sandbox does, or as the allowlist says it differs', async () => {
       if ('skipped' in real) {
         process.stdout.write(
-          `differential corpus: no real Elasticsearch ${major}.x node (${real.skipped}); this tier is skipped\n`
+          `differential corpus: no real ${line} node (${real.skipped}); this tier is skipped\n`
         );
         return;
       }
-      const { failing } = report(
-        major,
-        real.node.version,
-        await compareAgainst(real.node)
-      );
+      const { failing } = report(real.node, await compareAgainst(real.node));
       expect(failing).toEqual([]);
     }, 600_000);
   }

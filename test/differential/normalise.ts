@@ -10,7 +10,7 @@
  * - Keys an entry lists under `# mask:` get the same treatment (ids the engine generates, such
  *   as a point in time's `id`).
  * - Inside texts: the search context number in "No search context found for id [N]" (a node-wide
- *   counter of every search run so far) and the uuid in "index [name/uuid] already exists".
+ *   counter of every search run so far; on 9.x "[node id][N] searcherId [...]") and the uuid in "index [name/uuid] already exists".
  * - Integer literals of 16 digits or more are read as text ("<long>N", in replay.ts), so that
  *   64-bit values (ids, sort values such as Long.MAX_VALUE) must match digit for digit.
  * - Numbers are not rounded here: `compare.ts` accepts a relative difference below 1e-5,
@@ -34,8 +34,9 @@ const VARIES = new Set([
 ]);
 
 const IN_TEXT: [RegExp, string][] = [
+  // 9.x names the context as [node id][N] searcherId [...].
   [
-    /No search context found for id \[\d+\]/g,
+    /No search context found for id \[(?:\d+|\[[\w-]+\]\[\d+\] searcherId \[[^\]]*\])\]/g,
     'No search context found for id [<n>]'
   ],
   [/(index \[[^/\]]+\/)[A-Za-z0-9_-]{22}(\] already exists)/g, '$1<uuid>$2']

@@ -15,6 +15,7 @@ import {
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
+import { answerFor } from '../support/real-node-differences';
 import {
   connect,
   connectError,
@@ -35,13 +36,13 @@ const base = {
 };
 
 describeEachTarget(
-  elasticsearchTargets(['8.15.0', '7.17.0']),
+  elasticsearchTargets(['8.15.0', '7.17.0'], { newest: true }),
   'auth methods',
   target => {
     // The sandbox 8.x also runs over HTTPS here; the real nodes here serve plain HTTP (ssl-modes covers the real HTTPS node).
     const tls = target.engine === 'sandbox' && target.version.startsWith('8.');
     const skip = tls ? 'skip_verify' : '';
-    const is8 = target.version.startsWith('8.');
+    const major = `${target.version.split('.')[0] ?? ''}.x`;
     let secured: RunningEsTarget | undefined;
     let open: RunningEsTarget;
     beforeAll(async () => {
@@ -144,7 +145,7 @@ describeEachTarget(
     );
 
     itSecured(
-      `a rejected password gives no HTTPS advice (here: ${is8 ? '8.x' : '7.x'}, ${tls ? 'HTTPS' : 'HTTP'})`,
+      `a rejected password gives no HTTPS advice (here: ${major}, ${tls ? 'HTTPS' : 'HTTP'})`,
       async () => {
         const err = await connectError(
           `elasticsearch ${securedUrl()} ${skip} user=elastic password=\${env:WRONG}`
@@ -157,8 +158,14 @@ describeEachTarget(
     it('a request failing later keeps the engine reason; a 404 is not an auth error', async () => {
       const c = await connect(`elasticsearch ${open.url} ${skip}`);
       const missing = await failureOf(c, request('GET', '/nope/_search'));
+      const product = answerFor(target, 'opensearch-names-itself', {
+        asEight: 'Elasticsearch',
+        otherwise: 'OpenSearch'
+      });
       expect(missing?.message).toMatch(
-        /^Elasticsearch answered 404: index_not_found_exception: no such index \[nope\]/
+        new RegExp(
+          `^${product} answered 404: index_not_found_exception: no such index \\[nope\\]`
+        )
       );
       await c.driver.close();
     });

@@ -15,6 +15,7 @@ import {
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
+import { answerFor } from '../support/real-node-differences';
 import { KernelClient } from '../support/kernel-client';
 import { SECRETS } from './helpers';
 
@@ -65,7 +66,12 @@ describeEachTarget(
         `%connect elasticsearch ${engine.url} ssl=verify-identity ca=${engine.caFile} user=elastic password=\${env:ES_PASSWORD}`
       );
       expect(ok.status).toBe('ok');
-      expect(ok.text).toContain(`Connected to Elasticsearch ${target.version}`);
+      const product = answerFor(target, 'opensearch-names-itself', {
+        asEight: 'Elasticsearch',
+        otherwise: 'OpenSearch'
+      });
+      expect(ok.text).toContain(`Connected to ${product} ${target.version}`);
+      expect(ok.text).not.toContain('not a supported version');
       const search = await run(
         'GET /products/_search\n{"size": 3, "query": {"ids": {"values": ["8"]}}}'
       );
@@ -118,7 +124,7 @@ it('reports a wrong Typesense key without the secret, and connects with the sand
 });
 
 describeEachTarget(
-  elasticsearchTargets(),
+  elasticsearchTargets(undefined, { newest: true }),
   '%connect through the kernel',
   target => {
     let engine: RunningEsTarget;
@@ -127,7 +133,7 @@ describeEachTarget(
     }, REAL_START_TIMEOUT_MS);
     afterAll(() => engine?.close());
 
-    it('connects, names the version, and runs a search', async () => {
+    it('connects, names the engine and version without a warning, and runs a search', async () => {
       const credentials = target.canSecure
         ? 'user=elastic password=${env:ES_PASSWORD}'
         : 'auth=none';
@@ -135,7 +141,12 @@ describeEachTarget(
         `%connect elasticsearch ${engine.url} ${credentials}`
       );
       expect(ok.status).toBe('ok');
-      expect(ok.text).toContain(`Connected to Elasticsearch ${target.version}`);
+      const product = answerFor(target, 'opensearch-names-itself', {
+        asEight: 'Elasticsearch',
+        otherwise: 'OpenSearch'
+      });
+      expect(ok.text).toContain(`Connected to ${product} ${target.version}`);
+      expect(ok.text).not.toContain('not a supported version');
       const search = await run(
         'GET /products/_search\n{"size": 3, "query": {"ids": {"values": ["8"]}}}'
       );

@@ -422,7 +422,7 @@ const NodesStats = z.object({
 });
 
 describeEachTarget(
-  elasticsearchTargets(),
+  elasticsearchTargets(undefined, { newest: true }),
   'the cluster overview in the side panel',
   target => {
     // A real node is shared by the run's suites: an index of this run's own, and figures compared

@@ -305,3 +305,36 @@ it('an existing file is kept unless overwrite is asked for; a missing file name 
     /Name the file to write, for example products\.jsonl/
   );
 });
+
+it("an index whose _source the engine rebuilds (logsdb): the export's last line says the file holds the rebuilt documents", async () => {
+  const index = `logs-${randomUUID().slice(0, 8)}`;
+  const auth = `Basic ${Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64')}`;
+  for (const [path, body] of [
+    [`/${index}`, { settings: { 'index.mode': 'logsdb' } }],
+    [
+      `/${index}/_doc?refresh=true`,
+      { message: 'started', '@timestamp': '2026-11-27T03:00:00Z' }
+    ]
+  ] as const) {
+    const answer = await fetch(`${sandbox.esUrl}${path}`, {
+      method: path.includes('_doc') ? 'POST' : 'PUT',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body)
+    });
+    expect(answer.status).toBeLessThan(300);
+  }
+  const reply = await startExport({
+    exportId: 'logsdb',
+    connection: 'es',
+    target: index,
+    file: `${index}.jsonl`,
+    format: 'jsonl'
+  }).answer();
+  if (reply.type !== 'exported') {
+    throw new Error(`not exported: ${JSON.stringify(reply)}`);
+  }
+  expect(reply.progress.text).toContain(
+    "This index's _source is rebuilt by Elasticsearch (synthetic _source, index.mode: logsdb), not the document as indexed: field order, arrays, multi-values and dropped or ignored values may differ. The file holds the documents as rebuilt, and so will a re-import of it."
+  );
+  expect(lines(join(cwd, `${index}.jsonl`))).toHaveLength(1);
+});

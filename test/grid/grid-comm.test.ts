@@ -49,7 +49,7 @@ const IndexStats = z.object({
 });
 
 describeEachTarget(
-  elasticsearchTargets(),
+  elasticsearchTargets(undefined, { newest: true }),
   'the grid comm on an index with a small max_result_window',
   target => {
     // Names of this run's own: a real node is shared by the run's suites.

@@ -451,6 +451,42 @@ describe('several searches in one request: one output per search, titled', () =>
     });
   });
 
+  it('_msearch: each grid has the columns, types and order of the same search run alone (from the mapping)', async () => {
+    await ok('%use es');
+    const columnsOf = (bundle: Record<string, unknown> | undefined) =>
+      (
+        bundle?.['application/vnd.searchbook.hits+json'] as {
+          columns: { name: string; type: string }[];
+        }
+      ).columns.map(c => `${c.name}:${c.type}`);
+    const alone = displays(
+      await ok('GET /products/_search\n{"size": 2, "sort": ["_doc"]}')
+    );
+    const sourceFiltered = displays(
+      await ok('GET /products/_search\n{"size": 2, "_source": ["name"]}')
+    );
+    const several = displays(
+      await ok(
+        [
+          'POST /_msearch',
+          '{"index": "products"}',
+          '{"size": 2, "sort": ["_doc"]}',
+          '{"index": "products"}',
+          '{"size": 2, "_source": ["name"]}'
+        ].join('\n')
+      )
+    );
+    const expected = columnsOf(alone[0]);
+    // The mapping types its columns: not only what two documents happen to hold.
+    expect(
+      expected.some(c =>
+        /:(keyword|text|long|integer|double|float|date|nested|object)$/.test(c)
+      )
+    ).toBe(true);
+    expect(columnsOf(several[0])).toEqual(expected);
+    expect(columnsOf(several[1])).toEqual(columnsOf(sourceFiltered[0]));
+  });
+
   it('multi_search: a grid per search with its collection and found', async () => {
     await ok('%use ts');
     try {

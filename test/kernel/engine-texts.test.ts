@@ -9,7 +9,7 @@ import { KernelClient, REPO } from '../support/kernel-client';
 const CONNECT_USAGE =
   '%connect <profile> | %connect elasticsearch|typesense <address> [options] [--save <profile>]';
 const CONNECT_HELP =
-  'Connects to an Elasticsearch or Typesense server and makes it the active connection: a saved profile by name, or an engine and an address (Elasticsearch: a URL such as https://elastic@localhost:9200). --save keeps it as a profile.';
+  'Connects to an Elasticsearch or Typesense server and makes it the active connection: a saved profile by name, or an engine and an address (Elasticsearch: a URL such as https://elastic@localhost:9200), or hosts=<host:port>,<host:port> for the nodes of one cluster. --save keeps it as a profile.';
 const EXPORT_HELP =
   'Writes every document of an index or collection to a file (relative to the notebook), with progress. An optional body on the next lines narrows it: an Elasticsearch query, or Typesense {"filter_by": ..., "include_fields": ...}. overwrite replaces an existing file; slices=N reads Elasticsearch in N parallel cursors.';
 

@@ -101,7 +101,7 @@ const RACING = [
 ];
 
 describeEachTarget(
-  elasticsearchTargets(),
+  elasticsearchTargets(undefined, { newest: true }),
   'fields named constructor, __proto__, toString, valueOf',
   target => {
     let engine: RunningEsTarget;

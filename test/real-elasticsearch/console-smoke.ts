@@ -19,7 +19,8 @@ export interface CellRun {
   hits: { payload: HitsPayload; rows: Row[] } | undefined;
 }
 
-const bundles = (iopub: WireMessage[]) =>
+/** The display bundles of a cell's outputs, in order. */
+export const bundles = (iopub: WireMessage[]) =>
   iopub
     .filter(
       m =>

@@ -23,7 +23,7 @@ import {
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
-import { runCell } from './console-smoke';
+import { bundles, runCell } from './console-smoke';
 import {
   type GridCommClient,
   kernelWithGridComm
@@ -158,6 +158,29 @@ describeNode(
       expect(asked.hits?.rows).toHaveLength(10);
       expect(asked.hits?.rows.every(row => Array.isArray(row['v']))).toBe(true);
       expect(asked.text).not.toContain('leaves dense_vector fields out');
+    });
+
+    it('an _msearch says under each search whose hits lack the vectors, and only there', async () => {
+      const { reply, iopub } = await kernel.execute(
+        [
+          'POST /_msearch',
+          `{"index": "${index}"}`,
+          '{"_source": {"exclude_vectors": false}, "size": 3}',
+          `{"index": "${index}"}`,
+          '{"size": 3}'
+        ].join('\n')
+      );
+      expect(reply.content['status']).toBe('ok');
+      const shown = bundles(iopub).map(bundle =>
+        bundle['application/vnd.searchbook.hits+json'] !== undefined
+          ? 'grid'
+          : String(bundle['text/plain'])
+      );
+      expect(shown).toEqual([
+        'grid',
+        'grid',
+        'Search 2 of 2: Elasticsearch 9.x leaves dense_vector fields out of _source unless a search asks for them, so v is not in these hits (not empty in the index). To see them, add "_source": {"exclude_vectors": false} to the search body.'
+      ]);
     });
 
     it("the panel grid's rows carry every vector as the engine stores it", async () => {

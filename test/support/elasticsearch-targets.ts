@@ -13,6 +13,7 @@ import {
   ensureProducts,
   REAL_NODE_PRODUCTS
 } from './real-elasticsearch/products';
+import { java21Missing } from './real-elasticsearch/jvm';
 import { realNode } from './real-elasticsearch/run-nodes';
 
 /**
@@ -20,9 +21,11 @@ import { realNode } from './real-elasticsearch/run-nodes';
  * real nodes (test/support/real-elasticsearch). One list, so every suite covers the same ones.
  */
 export interface EsTarget {
-  /** For test titles, e.g. "real Elasticsearch 8.19.21". */
+  /** For test titles, e.g. "real Elasticsearch 8.19.21", "real OpenSearch 2.19.1". */
   name: string;
   engine: 'sandbox' | 'real';
+  /** The real node's flavour (test/support/real-elasticsearch/flavours.ts); undefined for the sandbox. */
+  flavour: RealFlavourId | undefined;
   /** The version `GET /` reports. */
   version: string;
   /** Whether a secured engine (Basic, API keys, 401s) can be had. */
@@ -54,6 +57,7 @@ export const REAL_START_TIMEOUT_MS = 10 * 60_000;
 const sandboxTarget = (version: string): EsTarget => ({
   name: `sandbox Elasticsearch ${version}`,
   engine: 'sandbox',
+  flavour: undefined,
   version,
   canSecure: true,
   canTls: true,
@@ -90,12 +94,13 @@ const realTarget = ({
   secured,
   tls: overHttps
 }: RealFlavours): EsTarget => ({
-  name: `real Elasticsearch ${REAL_FLAVOURS[open].version}`,
+  name: `real ${REAL_FLAVOURS[open].product === 'opensearch' ? 'OpenSearch' : 'Elasticsearch'} ${REAL_FLAVOURS[open].version}`,
   engine: 'real',
+  flavour: open,
   version: REAL_FLAVOURS[open].version,
   canSecure: secured !== undefined,
   canTls: overHttps !== undefined,
-  skipped: realNodesUnavailable(),
+  skipped: realNodesUnavailable() ?? java21Missing(open),
   start: async ({ security, tls = false }) => {
     const version = REAL_FLAVOURS[open].version;
     if (tls && !security) {
@@ -120,9 +125,14 @@ const realTarget = ({
   }
 });
 
-/** The sandbox at the versions a suite covered before (8.15.0 unless it says), then both real nodes. */
+/**
+ * The sandbox at the versions a suite covered before (8.15.0 unless it says), then the real
+ * 8.19 and 7.17 nodes; with `newest`, real Elasticsearch 9.5.3 and OpenSearch 2.19.1 too (the
+ * suites that take them say where they answer unlike 8.19 in real-node-differences.ts).
+ */
 export function elasticsearchTargets(
-  sandboxVersions: string[] = ['8.15.0']
+  sandboxVersions: string[] = ['8.15.0'],
+  { newest = false }: { newest?: boolean } = {}
 ): EsTarget[] {
   return [
     ...sandboxVersions.map(sandboxTarget),
@@ -131,7 +141,13 @@ export function elasticsearchTargets(
       secured: 'es-8.19-security',
       tls: 'es-8.19-tls'
     }),
-    realTarget({ open: 'es-7.17' })
+    realTarget({ open: 'es-7.17' }),
+    ...(newest
+      ? [
+          realTarget({ open: 'es-9.5', secured: 'es-9.5-security' }),
+          realTarget({ open: 'opensearch-2.19' })
+        ]
+      : [])
   ];
 }
 

@@ -5,7 +5,8 @@ import differences from './sandbox-differences.json';
  * sandbox-differences.json (the Python suites read it too), each entry saying what differs.
  * Suites that run against both pick their expectation through `expectFor`, so a difference is
  * never silently accepted. When the sandbox is fixed, delete the entry and the sandbox-side
- * expectations with it.
+ * expectations with it. Where real Elasticsearch 9.x or OpenSearch answer unlike 8.19 (which
+ * the sandbox plays), real-node-differences.ts says so.
  */
 export const SANDBOX_DIFFERENCES: Readonly<Record<string, string>> =
   differences;

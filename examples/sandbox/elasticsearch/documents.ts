@@ -1,4 +1,5 @@
 /** Single-document endpoints: index, create, get, exists, _source, delete, update, mget. */
+import { shownSequence } from './index-modes';
 import { authorizeExplicit } from './auth';
 import type { Context } from './context';
 import { esError, illegalArgument, indexNotFound } from './errors';
@@ -104,8 +105,7 @@ export function getDoc(ex: Exchange, ctx: Context): void {
   const out: JsonObject = {
     ...head,
     _version: doc.version,
-    _seq_no: doc.seqNo,
-    _primary_term: 1,
+    ...shownSequence(index, doc.seqNo),
     found: true
   };
   if (filter.enabled) {
@@ -166,8 +166,7 @@ export function update(ex: Exchange, ctx: Context): void {
   const stored = target.get(id);
   if (filter?.enabled && stored) {
     body['get'] = {
-      _seq_no: stored.seqNo,
-      _primary_term: 1,
+      ...shownSequence(target, stored.seqNo),
       found: true,
       _source: makeSourceFilter(filter)?.(stored.source) ?? stored.source
     };
@@ -259,8 +258,7 @@ export function mget(ex: Exchange, ctx: Context): void {
     const out: JsonObject = {
       ...head,
       _version: doc.version,
-      _seq_no: doc.seqNo,
-      _primary_term: 1,
+      ...shownSequence(idx, doc.seqNo),
       found: true
     };
     // A per-document _source wins over the URL's.

@@ -8,6 +8,7 @@ import { KnownJson } from './long-json';
 import { type Mapping } from './mapping';
 import { FieldIndexes } from './search/field-indexes';
 import { pathValues } from './search/values';
+import { storedSource } from './index-modes';
 
 export interface StoredDoc {
   readonly id: string;
@@ -147,13 +148,15 @@ export class IndexData {
     const bytes = size ?? JSON.stringify(source).length;
     const tombstone =
       this.tombstones.size > 0 ? this.tombstones.get(id) : undefined;
+    // A synthetic _source is what the engine answers from then on.
+    const kept = storedSource(this, source);
     const doc: StoredDoc = {
       id,
-      source,
+      source: kept,
       version: (old?.version ?? tombstone ?? 0) + 1,
       seqNo: this.nextSeqNo++,
       size: bytes,
-      printed: new KnownJson(source)
+      printed: new KnownJson(kept)
     };
     if (tombstone !== undefined) {
       this.tombstones.delete(id);

@@ -7,7 +7,12 @@ import {
   indexNotFound,
   resourceAlreadyExists
 } from './errors';
-import { isObject, type Exchange, type JsonObject } from './exchange';
+import {
+  isObject,
+  type Exchange,
+  type Json,
+  type JsonObject
+} from './exchange';
 import type { IndexData } from './index-data';
 import {
   aliasTargets,
@@ -16,6 +21,7 @@ import {
   validateIndexName
 } from './resolve';
 import { checkSettings, flattenSettings } from './settings';
+import { modeDefaults } from './index-modes';
 import { createdVersionId } from './version';
 
 export function createIndex(ex: Exchange, ctx: Context): void {
@@ -163,14 +169,73 @@ export function putMapping(ex: Exchange, ctx: Context): void {
   ex.send(200, { acknowledged: true });
 }
 
+/**
+ * `GET /{index}/_settings[/{name}]`: `include_defaults` adds the index-mode defaults (a real
+ * node lists every default; these are the ones searchbook reads), `flat_settings` prints
+ * dotted keys, a name list keeps only those settings.
+ */
 export function getSettings(ex: Exchange, ctx: Context): void {
   const out: JsonObject = {};
+  const names = ex.params['name']?.split(',');
+  const flat = ex.flag('flat_settings');
+  const shown = (group: JsonObject): JsonObject | undefined => {
+    const dotted = flatten(group);
+    const kept = Object.fromEntries(
+      Object.entries(dotted).filter(
+        ([key]) => !names || names.some(n => matches(n, key))
+      )
+    );
+    if (Object.keys(kept).length === 0) {
+      return undefined;
+    }
+    return flat ? kept : nest(kept);
+  };
   for (const idx of targetsFor(ex, ctx, 'getSettings')) {
+    const settings = shown(idx.settingsJson(createdVersionId(ctx.version)));
+    const defaults = ex.flag('include_defaults')
+      ? shown(modeDefaults(idx))
+      : undefined;
+    if (!settings && !defaults && names) {
+      continue;
+    }
     out[idx.name] = {
-      settings: idx.settingsJson(createdVersionId(ctx.version))
+      settings: settings ?? {},
+      ...(defaults ? { defaults } : {})
     };
   }
   ex.send(200, out);
+}
+
+function flatten(group: JsonObject, prefix = ''): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(group)) {
+    if (isObject(value)) {
+      Object.assign(out, flatten(value, `${prefix}${key}.`));
+    } else {
+      out[`${prefix}${key}`] = value;
+    }
+  }
+  return out;
+}
+
+function nest(flat: Record<string, Json>): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(flat)) {
+    const parts = key.split('.');
+    let at = out;
+    for (const part of parts.slice(0, -1)) {
+      const next = at[part];
+      at = isObject(next) ? next : (at[part] = {});
+    }
+    at[parts[parts.length - 1] as string] = value;
+  }
+  return out;
+}
+
+/** A settings name as the API takes it: exact, or with `*` wildcards. */
+function matches(pattern: string, key: string): boolean {
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped.replace(/\*/g, '.*')}$`).test(key);
 }
 
 export function putSettings(ex: Exchange, ctx: Context): void {

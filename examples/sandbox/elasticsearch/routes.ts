@@ -85,6 +85,7 @@ export function buildRouter(): Router {
   r.add(['PUT', 'POST'], '/{index}/_mapping', putMapping);
   r.add(['GET'], '/_settings', getSettings);
   r.add(['GET'], '/{index}/_settings', getSettings);
+  r.add(['GET'], '/{index}/_settings/{name}', getSettings);
   r.add(['PUT'], '/_settings', putSettings);
   r.add(['PUT'], '/{index}/_settings', putSettings);
   r.add(['GET'], '/{index}/_stats', indexStats);

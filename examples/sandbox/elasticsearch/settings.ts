@@ -1,6 +1,7 @@
 /** Index settings accepted at creation and by `PUT /i/_settings`, checked like ES does. */
 import { illegalArgument } from './errors';
 import { isObject, type Json, type JsonObject } from './exchange';
+import { checkModeSettings, modeSettingKnown } from './index-modes';
 
 const DYNAMIC = new Set([
   'max_result_window',
@@ -68,7 +69,8 @@ export function checkSettings(
   index?: { name: string; uuid: string }
 ): void {
   for (const [key, value] of Object.entries(settings)) {
-    if (!known(key)) {
+    const modal = modeSettingKnown(key);
+    if (!known(key) && !modal) {
       throw illegalArgument(
         `unknown setting [index.${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`
       );
@@ -86,10 +88,13 @@ export function checkSettings(
         );
       }
     }
-    if (forUpdate && STATIC.has(key) && index) {
+    if (forUpdate && (STATIC.has(key) || modal) && index) {
       throw illegalArgument(
         `Can't update non dynamic settings [[index.${key}]] for open indices [[${index.name}/${index.uuid}]]`
       );
     }
+  }
+  if (!forUpdate) {
+    checkModeSettings(settings);
   }
 }

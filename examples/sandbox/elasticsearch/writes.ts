@@ -8,6 +8,11 @@ import { esError, EsError, illegalArgument } from './errors';
 import { isObject, type Json, type JsonObject } from './exchange';
 import type { IndexData, StoredDoc } from './index-data';
 import { locateInBody } from './locate';
+import {
+  refuseConditionalWrite,
+  refuseUpdate,
+  shownSequence
+} from './index-modes';
 import { validateIndexName, writeTarget } from './resolve';
 
 export function autoId(): string {
@@ -48,8 +53,7 @@ export function writeResult(
     result === 'noop'
       ? { total: 0, successful: 0, failed: 0 }
       : shardsInfo(index);
-  out['_seq_no'] = seqNo;
-  out['_primary_term'] = 1;
+  Object.assign(out, shownSequence(index, seqNo));
   return out;
 }
 
@@ -81,6 +85,7 @@ function checkConcurrency(
   if (cc.ifSeqNo === undefined && cc.ifPrimaryTerm === undefined) {
     return;
   }
+  refuseConditionalWrite(index);
   if (cc.ifSeqNo === undefined || cc.ifPrimaryTerm === undefined) {
     throw illegalArgument('ifSeqNo is set, but primary term is [0]');
   }
@@ -231,6 +236,7 @@ export function updateDoc(
   body: JsonObject,
   cc: Concurrency = {}
 ): { body: JsonObject; status: number } {
+  refuseUpdate(index);
   if (body['script'] !== undefined) {
     throw illegalArgument(
       'scripted updates are not supported by the searchbook sandbox; send {"doc": {...}} instead'

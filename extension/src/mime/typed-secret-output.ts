@@ -30,7 +30,9 @@ export class TypedSecretOutput extends Widget implements IRenderMime.IRenderer {
     text.textContent = `The ${what} typed into this %connect line is still in this cell, and is saved with the notebook, until you remove it.`;
     const remove = button(
       'Remove it from the cell',
-      'Deletes the typed password or key from the %connect line; run the cell again and searchbook asks for it',
+      parsed.success && parsed.data.option === 'aws-credential'
+        ? "Deletes the typed AWS credential from the %connect line; auth=aws-sigv4 reads it from the kernel's environment or ~/.aws/credentials"
+        : 'Deletes the typed password or key from the %connect line; run the cell again and searchbook asks for it',
       b => {
         b.dispatchEvent(
           new CustomEvent(REMOVE_SECRET_EVENT, { bubbles: true })

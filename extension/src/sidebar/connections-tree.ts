@@ -74,12 +74,17 @@ export class ConnectionsTree {
       const label = [
         connection.name,
         `${engine} ${connection.version}`,
-        connection.address
+        connection.address,
+        ...(connection.auth ? [connection.auth] : [])
       ].join(' · ');
       item.setAttribute('aria-label', label);
       const row = document.createElement('div');
       row.className = 'searchbook-Tree-row';
       row.textContent = `${expanded ? '▾' : '▸'} ${connection.name}`;
+      // Signed connections say how on hover: `auth=aws-sigv4 region=... service=...`.
+      if (connection.auth) {
+        row.title = connection.auth;
+      }
       const detail = document.createElement('span');
       detail.className = 'searchbook-Tree-detail';
       detail.textContent = ` ${engine} ${connection.version}${connection.active ? ' · active' : ''}`;

@@ -12,13 +12,18 @@ import {
   ENGINES,
   engineNamed
 } from '../engines/registry';
-import { typedSecretsIn } from '../../../contracts/typed-secrets';
+import {
+  type TypedSecretOption,
+  typedSecretsIn
+} from '../../../contracts/typed-secrets';
 import { SearchbookError } from '../../../contracts/errors';
+import { HOSTS_EXAMPLE, parseHosts } from './connect-hosts';
 
 export type { ConnectArgs } from '../engine/connect-options';
 
 /**
- * `%connect <engine> <address> [key=value ...] [skip_verify]`. Secrets may only be given as
+ * `%connect <engine> <address> [key=value ...] [skip_verify]`, or `hosts=<host:port>,...` in
+ * place of the address for the nodes of one cluster. Secrets may only be given as
  * `${env:NAME}` references, so a notebook never holds one. `%connect <profile>` and `--save`
  * are read by connect-command.ts around this. Each engine's descriptor says which options
  * and address forms apply to it.
@@ -30,7 +35,8 @@ const ConnectOptionsSchema = AnyEngineOptionsSchema.extend({
 export const CONNECT_USAGE = [
   ...ENGINES.flatMap(engine => engine.connect.usage),
   'ssl=disabled|preferred|required|verify-ca|verify-identity, ca=<PEM file>, skip_verify (trust any certificate)',
-  'timeout=<seconds> (60 by default), max_answer=<size> (256MiB by default, for example max_answer=64MB)'
+  'timeout=<seconds> (60 by default), max_answer=<size> (256MiB by default, for example max_answer=64MB)',
+  `${HOSTS_EXAMPLE} in place of the address: the nodes of one cluster, tried in turn when one does not answer`
 ].join('\n');
 
 const SECRET_KEYS = new Set<string>(['password', 'key'] satisfies SecretArg[]);
@@ -39,6 +45,13 @@ const FLAGS = new Set(['skip_verify']);
 const SCHEME = /^(https?):\/\//i;
 /** Any `scheme://`, to refuse the ones that are not http(s) instead of reading them as a host. */
 const ANY_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+
+/** AWS credentials as AWS names them: refused on the line whatever their value. */
+const AWS_CREDENTIAL_OPTION =
+  /^((aws_)?(secret_access_key|session_token|access_key_id)|secret_key|access_key)$/i;
+/** Where auth=aws-sigv4 reads its credentials instead (the AWS tools' own places). */
+const AWS_CREDENTIALS_ADVICE =
+  "auth=aws-sigv4 reads AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN from the kernel's environment (export them before starting Jupyter), or a profile of ~/.aws/credentials (aws_profile=<name> picks one).";
 
 /** The `${env:NAME}` names the secrets were read from, for `--save`. */
 export type SecretEnvNames = Partial<Record<SecretArg, string>>;
@@ -54,7 +67,7 @@ export class TypedSecretError extends ConnectArgsError {
   override readonly code = 'SEARCHBOOK_ERR_TYPED_SECRET';
   constructor(
     message: string,
-    readonly option: 'password' | 'key' | 'address'
+    readonly option: TypedSecretOption
   ) {
     super(message);
   }
@@ -73,14 +86,24 @@ export function parseConnectAddress(
   env: (name: string) => string | undefined
 ): { args: ConnectArgs; envNames: SecretEnvNames } {
   const envNames: SecretEnvNames = {};
-  const [engine, address, ...options] = text.trim().split(/\s+/);
-  if (!engine || !address) {
+  const [engine, written0, ...more] = text.trim().split(/\s+/);
+  // hosts= stands in place of the address.
+  const listsHosts = written0 !== undefined && /^hosts=/i.test(written0);
+  const address = listsHosts ? undefined : written0;
+  const options = listsHosts && written0 ? [written0, ...more] : more;
+  if (!engine || (!address && !listsHosts)) {
     throw new ConnectArgsError(
       `%connect needs an engine and an address, for example:\n${CONNECT_USAGE}`
     );
   }
   // The same matcher as the history and the cell's "Remove it" button, so all agree on what was typed.
   const typed = typedSecretsIn(text).find(s => s.option !== 'address');
+  if (typed?.option === 'aws-credential') {
+    throw new TypedSecretError(
+      `%connect takes no AWS credential: ${AWS_CREDENTIALS_ADVICE} A secret typed into a cell would be saved in the notebook.`,
+      'aws-credential'
+    );
+  }
   if (typed) {
     throw typedSecretError(typed.option === 'key' ? 'key' : 'password');
   }
@@ -98,7 +121,14 @@ export function parseConnectAddress(
         `"${option.split('=')[0]}" is not an option of %connect; write options as name=value, for example:\n${CONNECT_USAGE}`
       );
     }
-    const written = option.slice(0, eq);
+    const written = /^hosts$/i.test(option.slice(0, eq))
+      ? 'hosts'
+      : option.slice(0, eq);
+    if (AWS_CREDENTIAL_OPTION.test(written)) {
+      throw new ConnectArgsError(
+        `%connect takes no AWS credential, not even as \${env:NAME}: ${AWS_CREDENTIALS_ADVICE}`
+      );
+    }
     // Secret options are read in any case (PASSWORD=), as the typed-secret matcher reads them.
     const key = SECRET_KEYS.has(written.toLowerCase())
       ? written.toLowerCase()
@@ -118,11 +148,27 @@ export function parseConnectAddress(
       `%connect: ${describeIssue(parsed.error.issues[0])}. For example:\n${CONNECT_USAGE}`
     );
   }
-  const { ssl: sslOption, ...rest } = parsed.data;
+  const { ssl: sslOption, hosts, ...rest } = parsed.data;
 
   const rules = engineNamed(parsed.data.engine).connect;
-  refuseForeignAddress(rules.refuseAddress, address);
   const inapplicable = rules.refuseOptions(parsed.data);
+  if (hosts !== undefined) {
+    if (address !== undefined) {
+      throw new ConnectArgsError(
+        `%connect: write the nodes either as the address or in hosts=, not both; for several nodes write %connect ${parsed.data.engine} ${HOSTS_EXAMPLE} [options], with user= and ssl= for all of them.`
+      );
+    }
+    if (inapplicable) {
+      throw new ConnectArgsError(inapplicable);
+    }
+    return { args: hostsArgs(rest, hosts, sslOption), envNames };
+  }
+  if (address === undefined) {
+    throw new ConnectArgsError(
+      `%connect needs an engine and an address, for example:\n${CONNECT_USAGE}`
+    );
+  }
+  refuseForeignAddress(rules.refuseAddress, address);
   if (inapplicable) {
     throw new ConnectArgsError(inapplicable);
   }
@@ -158,6 +204,53 @@ export function parseConnectAddress(
       enginePort
     },
     envNames
+  };
+}
+
+/** The arguments of a line that lists its nodes in hosts=: each node gets the engine's port unless it names one. */
+function hostsArgs(
+  rest: Omit<z.infer<typeof ConnectOptionsSchema>, 'ssl' | 'hosts'>,
+  hosts: string,
+  sslOption: z.infer<typeof ConnectOptionsSchema>['ssl']
+): ConnectArgs {
+  let parsed: ReturnType<typeof parseHosts>;
+  try {
+    parsed = parseHosts(hosts);
+  } catch (err) {
+    throw new ConnectArgsError(`%connect: ${(err as Error).message}`);
+  }
+  const descriptor = engineNamed(rest.engine);
+  const refused = descriptor.connect.refuseAddress({
+    scheme: parsed.scheme,
+    userInfo: false
+  });
+  if (refused) {
+    throw new ConnectArgsError(refused);
+  }
+  const ssl = reconcileSslMode(parsed.scheme, sslOption);
+  if (!ssl) {
+    throw new ConnectArgsError(
+      `%connect: hosts= says ${parsed.scheme}:// but ssl=${sslOption} says ${sslOption === 'disabled' ? 'plain HTTP' : 'HTTPS'}; write the nodes without a scheme and keep ssl=${sslOption}.`
+    );
+  }
+  const nodes = parsed.entries.map(
+    e =>
+      new URL(
+        `${schemeOf(ssl)}://${e.host}:${e.port ?? descriptor.defaultPort(ssl)}`
+      ).origin
+  );
+  const twice = nodes.find((node, i) => nodes.indexOf(node) !== i);
+  if (twice) {
+    throw new ConnectArgsError(
+      `%connect: hosts= lists ${twice.replace(/^https?:\/\//, '')} twice; write each node once.`
+    );
+  }
+  return {
+    ...rest,
+    url: nodes[0] as string,
+    ...(nodes.length > 1 ? { nodes } : {}),
+    ssl,
+    enginePort: false
   };
 }
 

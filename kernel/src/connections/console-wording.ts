@@ -32,7 +32,7 @@ const slices = ENGINES.flatMap(engine =>
 
 export const CONSOLE_WORDING: ConsoleWording = {
   connectUsage: `%connect <profile> | %connect ${ENGINE_NAMES.join('|')} <address> [options] [--save <profile>]`,
-  connectDescription: `Connects to ${withArticle(listed(displayNames, 'or'))} server and makes it the active connection: a saved profile by name, or an engine and an address${addressHints.length > 0 ? ` (${addressHints.join('; ')})` : ''}. --save keeps it as a profile.`,
+  connectDescription: `Connects to ${withArticle(listed(displayNames, 'or'))} server and makes it the active connection: a saved profile by name, or an engine and an address${addressHints.length > 0 ? ` (${addressHints.join('; ')})` : ''}, or hosts=<host:port>,<host:port> for the nodes of one cluster. --save keeps it as a profile.`,
   exportDescription: `Writes every document of ${withArticle(nouns.join(' or '))} to a file (relative to the notebook), with progress. An optional body on the next lines narrows it: ${ENGINES.map(engine => engine.console.exportBody).join(', or ')}. overwrite replaces an existing file${slices.map(s => `; slices=N ${s.help}`).join('')}.`,
   oneValueAdvice: `A body holds one JSON value. Only ${listed(
     ENGINES.flatMap(engine => engine.console.ndjsonEndpoints),

@@ -12,11 +12,17 @@ export interface Connection {
   engine: Driver['engine'];
   /** The engine's display name, for messages. */
   engineLabel: string;
-  /** Scheme, host and port only; never credentials. */
+  /** Scheme, host and port only; never credentials. The first node when there are several. */
   address: string;
+  /** Every node (scheme, host and port), `address` first, when the connection lists several. */
+  nodes?: string[];
+  /** Which node answered the connection's first request, when it was not the first one listed. */
+  answeredBy?: string;
   ssl: SslMode;
   /** The user (not a secret), for engines whose connections are shown as URLs. */
   user?: string;
+  /** How it authenticates when that needs saying (`auth=aws-sigv4 region=... service=...`); never a secret. */
+  authSummary?: string;
   identity: EngineIdentity;
   driver: Driver;
 }
@@ -27,15 +33,21 @@ export const CONNECT_WAIT_MS = 10_000;
 /**
  * Opens a connection and checks what answers. `waiting` hears, before the check, what the
  * connection waits for, so a server that accepts and never answers is not a silent wait.
+ * `hide` hears the secrets the engine read itself, before anything is sent, to mask them in
+ * outputs.
  */
 export async function openConnection(
   args: ConnectArgs,
   signal: AbortSignal,
-  waiting?: (what: string) => void
+  waiting?: (what: string) => void,
+  hide?: (secret: string, shownAs: string) => void
 ): Promise<Connection> {
   const descriptor = engineNamed(args.engine);
   const engine = await descriptor.load();
-  const settings = engine.connectionSettings(args);
+  const settings = await engine.connectionSettings(args);
+  for (const secret of settings.secrets ?? []) {
+    hide?.(secret.value, secret.shownAs);
+  }
   const url = new URL(args.url);
   if (args.enginePort) {
     url.port = String(descriptor.defaultPort(args.ssl));
@@ -52,7 +64,9 @@ export async function openConnection(
   };
   const options: TransportOptions = {
     baseUrl: address,
+    ...(args.nodes ? { nodes: args.nodes } : {}),
     headers: settings.headers,
+    ...(settings.signer ? { signer: settings.signer } : {}),
     label: name,
     untrustedCertificateAdvice: engine.untrustedCertificateAdvice,
     largeAnswerAdvice: engine.largeAnswerAdvice,
@@ -61,10 +75,12 @@ export async function openConnection(
     ...(args.max_answer ? { maxAnswerBytes: args.max_answer } : {})
   };
   const { Transport } = await import('../engine/http/transport');
-  const driver = engine.createDriver(new Transport(options), args);
+  const transport = new Transport(options);
+  const driver = engine.createDriver(transport, args);
   const waitMs = args.timeout ? args.timeout * 1000 : CONNECT_WAIT_MS;
+  const where = args.nodes ? args.nodes.join(', ') : address;
   waiting?.(
-    `Connecting to ${descriptor.displayName} at ${address}: waiting for its answer (at most ${waitMs / 1000} s)`
+    `Connecting to ${descriptor.displayName} at ${where}: waiting for its answer (at most ${waitMs / 1000} s)`
   );
   const bound = AbortSignal.timeout(waitMs);
   try {
@@ -82,8 +98,11 @@ export async function openConnection(
       engine: args.engine,
       engineLabel: identity.product ?? descriptor.displayName,
       address,
+      ...(args.nodes ? { nodes: args.nodes } : {}),
+      ...answeredBy(transport.usualNodeDown()),
       ssl: args.ssl,
       ...user,
+      ...(settings.authSummary ? { authSummary: settings.authSummary } : {}),
       identity,
       driver
     };
@@ -92,6 +111,9 @@ export async function openConnection(
     throw err;
   }
 }
+
+const answeredBy = (line: string | undefined) =>
+  line ? { answeredBy: line } : {};
 
 async function probe(
   driver: Driver,

@@ -47,6 +47,21 @@ export const ProfilesFileSchema = z
         });
       }
       seen.add(p.name);
+      const first = `${p.host}:${p.port}`;
+      if (p.hosts && p.hosts[0] !== first) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profiles', i, 'hosts'],
+          message: `lists every node, the one in "host" and "port" first: write ["${first}", ...]`
+        });
+      }
+      if (p.hosts && new Set(p.hosts).size !== p.hosts.length) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profiles', i, 'hosts'],
+          message: 'lists a node twice; write each node once'
+        });
+      }
     });
   });
 export type ProfilesFile = z.infer<typeof ProfilesFileSchema>;

@@ -26,6 +26,13 @@ export function profileConnectArgs(profile: Profile): {
     engine: profile.engine,
     name: profile.name,
     url: `${schemeOf(profile.ssl)}://${profile.host}:${profile.port}`,
+    ...(profile.hosts && profile.hosts.length > 1
+      ? {
+          nodes: profile.hosts.map(
+            node => new URL(`${schemeOf(profile.ssl)}://${node}`).origin
+          )
+        }
+      : {}),
     ssl: profile.ssl,
     enginePort: false,
     skip_verify: profile.skip_verify,
@@ -77,6 +84,14 @@ export async function saveProfile(
     host: endpoint.host,
     port: endpoint.port ?? (args.ssl === 'disabled' ? 80 : 443),
     ssl: args.ssl,
+    ...(args.nodes
+      ? {
+          hosts: args.nodes.map(node => {
+            const { host, port } = endpointOf(args.engine, args.ssl, node);
+            return `${host}:${port}`;
+          })
+        }
+      : {}),
     skip_verify: args.skip_verify,
     // The kernel's working directory is the notebook's: a relative CA path would break elsewhere.
     ...(args.ca !== undefined ? { ca: resolve(args.ca) } : {}),

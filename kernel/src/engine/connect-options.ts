@@ -13,10 +13,15 @@ export const ConnectOptionsSchema = z.strictObject({
     .string()
     .regex(/^[\w.-]+$/)
     .optional(),
-  auth: z.enum(['basic', 'apikey', 'none']).optional(),
+  auth: z.enum(['basic', 'apikey', 'none', 'aws-sigv4']).optional(),
   user: z.string().optional(),
   password: z.string().optional(),
   key: z.string().optional(),
+  /** Where a signing auth (auth=aws-sigv4) signs for: the cloud region and service name. */
+  region: z.string().min(1).optional(),
+  service: z.string().min(1).optional(),
+  /** The section of the cloud provider's shared credential files to read (auth=aws-sigv4). */
+  aws_profile: z.string().min(1).optional(),
   // Read as text first so `abc` and `1e999` meet the range's own message, not a generic one.
   timeout: z.string().transform(Number).pipe(TimeoutSecondsSchema).optional(),
   max_answer: AnswerCapSchema.optional(),
@@ -30,13 +35,17 @@ export const ConnectOptionsSchema = z.strictObject({
       error:
         'write compat=8 (requests written for 8.x, on a 9.x or 8.x node) or compat=7 (written for 7.x, on an 8.x node)'
     })
-    .optional()
+    .optional(),
+  /** `a:9200,b:9200`: the nodes of one cluster, in place of the address (read by connections/connect-hosts.ts). */
+  hosts: z.string().optional()
 });
 export type ConnectOptions = z.infer<typeof ConnectOptionsSchema>;
 
-export interface ConnectArgs extends Omit<ConnectOptions, 'ssl'> {
+export interface ConnectArgs extends Omit<ConnectOptions, 'ssl' | 'hosts'> {
   /** Scheme, host, port (and any path prefix); the scheme always agrees with `ssl`. */
   url: string;
+  /** Every node of the cluster, `url` first, each `scheme://host:port`: only when several are listed (hosts=). */
+  nodes?: string[];
   ssl: SslMode;
   /** The address was a bare host without a port: the engine's default port applies. */
   enginePort: boolean;

@@ -1,7 +1,11 @@
 import type { z } from 'zod';
 import type { ConnectArgs, ConnectOptions, SecretArg } from './connect-options';
 import type { Driver } from './driver';
-import type { Transport, TlsVerification } from './http/transport';
+import type {
+  RequestSigner,
+  Transport,
+  TlsVerification
+} from './http/transport';
 import type {
   ProfileCommon,
   SecretField,
@@ -16,6 +20,12 @@ export interface EngineConnectionSettings {
   headers: Record<string, string>;
   /** What HTTPS checks under the connection's SSL mode, before `skip_verify` is applied; undefined for plain HTTP. */
   verification: TlsVerification | undefined;
+  /** Signs every request, for an auth that signs each one instead of sending a fixed header. */
+  signer?: RequestSigner;
+  /** How the connection authenticates, for `%connect`'s answer and the panel (`auth=... region=...`): never a secret. */
+  authSummary?: string;
+  /** Secrets the engine read itself (not from the `%connect` line), each with what outputs show in its place. */
+  secrets?: readonly { value: string; shownAs: string }[];
 }
 
 /** One engine's folder as the kernel loads it (lazily, on the first `%connect` to it). */
@@ -24,7 +34,10 @@ export interface EngineModule {
   readonly untrustedCertificateAdvice: string;
   /** How to page or narrow an answer that passed the connection's cap (`max_answer=`), in this engine's words. */
   readonly largeAnswerAdvice: string;
-  connectionSettings(args: ConnectArgs): EngineConnectionSettings;
+  /** May read credentials from where the auth method keeps them (files, the environment); fails before anything is sent. */
+  connectionSettings(
+    args: ConnectArgs
+  ): EngineConnectionSettings | Promise<EngineConnectionSettings>;
   createDriver(transport: Transport, args: ConnectArgs): Driver;
 }
 

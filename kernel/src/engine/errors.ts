@@ -15,7 +15,8 @@ export type EngineErrorCode =
   | 'SEARCHBOOK_ERR_ANSWER_TOO_LARGE'
   | 'SEARCHBOOK_ERR_UNREADABLE_ANSWER'
   | 'SEARCHBOOK_ERR_REDIRECTED'
-  | 'SEARCHBOOK_ERR_INVALID_EXPORT';
+  | 'SEARCHBOOK_ERR_INVALID_EXPORT'
+  | 'SEARCHBOOK_ERR_CREDENTIALS_UNAVAILABLE';
 
 /** A failed request: what the user sees, with the engine's own reason. */
 export abstract class EngineError extends SearchbookError {
@@ -94,4 +95,11 @@ export class InvalidExportError extends EngineError {
   override readonly name = 'InvalidExportError';
   readonly code = 'SEARCHBOOK_ERR_INVALID_EXPORT';
   readonly ename = 'InvalidExport';
+}
+
+/** The credentials or settings an auth method reads outside the notebook are not there; nothing was sent. */
+export class CredentialsUnavailableError extends EngineError {
+  override readonly name = 'CredentialsUnavailableError';
+  readonly code = 'SEARCHBOOK_ERR_CREDENTIALS_UNAVAILABLE';
+  readonly ename = 'Credentials unavailable';
 }

@@ -13,6 +13,11 @@ export const PROFILE_NAME = /^[\w.-]+$/;
 const HOST =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])$/;
 
+/** `host:port`, a node of a cluster in a profile's `hosts`. */
+const HOST_PORT = new RegExp(
+  `^(?:${HOST.source.slice(1, -1)}):([1-9][0-9]{0,4})$`
+);
+
 export const LITERAL_SECRET_MESSAGE =
   'a secret is never stored in this file: write "${env:NAME}" (read from the kernel\'s environment), or save it to the OS keyring with %connect ... --save <name>, or leave the field out to be asked at connect time';
 
@@ -41,6 +46,24 @@ export const PROFILE_COMMON_FIELDS = {
     error:
       'write the host name only, for example localhost (the port goes in "port", and "ssl" chooses http or https)'
   }),
+  /**
+   * Every node of the cluster as `host:port`, the one in "host" and "port" first: requests go
+   * to the first that answers. Left out for a single node.
+   */
+  hosts: z
+    .array(
+      z
+        .string()
+        .regex(HOST_PORT, {
+          error:
+            'write each node as host:port, for example "es2.example:9200" (the scheme is "ssl"\'s, the same for every node)'
+        })
+        .refine(node => Number(node.split(':').pop()) <= 65535, {
+          error: 'a port is a number from 1 to 65535'
+        })
+    )
+    .min(1)
+    .optional(),
   /** Disabled (plain HTTP) is the default for new profiles. */
   ssl: SslModeSchema.default('disabled'),
   /** A PEM file of the CA to trust (verify-ca, verify-identity). */

@@ -168,6 +168,9 @@ export class CellRunner {
       if (response.notice) {
         await sink.display(messageBundle(response.notice));
       }
+      if (response.answeredBy) {
+        await sink.display(messageBundle(response.answeredBy));
+      }
     } catch (err) {
       // Whatever failed (the request, or showing its answer), the waiting line stops and says so.
       await progress.fail(signal.aborted ? 'interrupted' : 'failed');

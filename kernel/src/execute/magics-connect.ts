@@ -13,6 +13,7 @@ import {
   type Connection,
   openConnection
 } from '../connections/open-connection';
+import { nodeName } from '../engine/http/node-pool';
 import type { ProfileServices } from '../connections/profile-services';
 import type { Profile } from '../connections/profile-schema';
 import { ProfileFileError } from '../connections/profile-store';
@@ -91,7 +92,8 @@ export async function connectMagic(
       filled,
       signal,
       waitingFor =>
-        (progress = new Progress(sink, { waitingFor, stoppable: true }))
+        (progress = new Progress(sink, { waitingFor, stoppable: true })),
+      (secret, shownAs) => scope.secrets.add(secret, shownAs)
     );
   } catch (err) {
     await progress?.fail(signal.aborted ? 'interrupted' : 'failed');
@@ -109,6 +111,15 @@ export async function connectMagic(
   connections.add(connection);
   const lines = [
     `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`,
+    ...(connection.nodes
+      ? [
+          `Nodes: ${connection.nodes.map(nodeName).join(', ')}. Requests go to the first that answers; a node that does not answer is skipped and tried again later, and an answer from another node than the first says which node gave it.`
+        ]
+      : []),
+    ...(connection.answeredBy ? [`It was ${connection.answeredBy}.`] : []),
+    ...(connection.authSummary
+      ? [`Every request is signed: ${connection.authSummary}.`]
+      : []),
     ...(connection.identity.notes ?? [])
   ];
   const connected = messageBundle(
@@ -152,6 +163,7 @@ export async function connectionsMagic(
     // As a URL with the user (never a password), or host:port for engines without a URL scheme.
     address: displayAddress(endpointOf(c.engine, c.ssl, c.address, c.user)),
     ssl: c.ssl,
+    ...(c.nodes ? { nodes: c.nodes.map(nodeName).join(', ') } : {}),
     version: c.identity.version,
     active: c === active
   }));
@@ -283,7 +295,9 @@ async function refusingTypedSecrets<T>(
     throw new CellFailure(
       'SecretInCell',
       `${err.message} ${still}`,
-      'Remove it (JupyterLab: "Remove it from the cell" above), then run the cell again: searchbook asks for the secret, or reads ${env:NAME}.'
+      err.option === 'aws-credential'
+        ? 'Remove it (JupyterLab: "Remove it from the cell" above), put the credentials in the kernel\'s environment or ~/.aws/credentials, then run the cell again.'
+        : 'Remove it (JupyterLab: "Remove it from the cell" above), then run the cell again: searchbook asks for the secret, or reads ${env:NAME}.'
     );
   }
 }

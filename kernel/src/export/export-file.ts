@@ -57,6 +57,8 @@ export interface ExportSummary extends ExportProgress {
   file: string;
   /** CSV: document fields that appeared after the header was written, so not in the file. */
   leftOutColumns: string[];
+  /** What the engine said about the documents exported (ExportStream notes). */
+  notes: string[];
 }
 
 /** A temporary file being written. */
@@ -266,7 +268,8 @@ async function writeExport(
     bytes: out.bytes,
     elapsedMs: performance.now() - started,
     file: options.file,
-    leftOutColumns: [...writer.leftOut]
+    leftOutColumns: [...writer.leftOut],
+    notes: stream.notes ?? []
   };
 }
 

@@ -64,7 +64,8 @@ export function summaryText(
     s.leftOutColumns.length > 0
       ? ` Fields first seen after the CSV header was written are not in it: ${s.leftOutColumns.slice(0, 20).join(', ')}${s.leftOutColumns.length > 20 ? ', ...' : ''}; name them with fields= to keep them.`
       : '';
-  return `Exported ${count(s.documents)} documents of ${target} (${size(s.bytes)}) to ${file} in ${seconds(s.elapsedMs)} (${count(rate(s))} docs/s).${leftOut}`;
+  const notes = s.notes.map(note => ` ${note}`).join('');
+  return `Exported ${count(s.documents)} documents of ${target} (${size(s.bytes)}) to ${file} in ${seconds(s.elapsedMs)} (${count(rate(s))} docs/s).${leftOut}${notes}`;
 }
 
 export function stoppedText(

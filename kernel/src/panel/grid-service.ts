@@ -229,6 +229,7 @@ export class GridService {
             product: c.engineLabel,
             address: c.address,
             version: c.identity.version,
+            ...(c.authSummary ? { auth: c.authSummary } : {}),
             active: c === active
           }))
         };

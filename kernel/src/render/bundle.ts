@@ -76,8 +76,8 @@ export function toBundles(
     return [toBundle(result, info, answer, limits)];
   }
   const count = result.searches.length;
-  return result.searches.map((search, i) =>
-    toBundle(
+  return result.searches.flatMap((search, i) => {
+    const bundle = toBundle(
       search.result,
       {
         ...info,
@@ -89,8 +89,12 @@ export function toBundles(
         value: search.raw
       },
       limits
-    )
-  );
+    );
+    // Right under the search it is about, so it cannot be read as one about another.
+    return search.notice
+      ? [bundle, messageBundle(`Search ${i + 1} of ${count}: ${search.notice}`)]
+      : [bundle];
+  });
 }
 
 /** Turns a console result into the MIME bundle of one display_data output. */

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { ENGINE_NAMES } from '../../../kernel/src/engines/registry';
 import { SECRETS } from '../../support/secrets';
 import type { SeenRequest } from '../../support/breaking-proxy';
+import type { RealFlavourId } from '../../support/real-elasticsearch/flavours';
+import { differs } from '../../support/real-node-differences';
 
 /** The engine names the kernel registers: the one place the suite reads the registry. */
 export function registeredEngines(): string[] {
@@ -176,8 +178,8 @@ export interface EngineFixture {
   conflict: RegExp;
   /** Whether the grid's case control applies (false where the engine always ignores case). */
   matchCaseSupported: boolean;
-  /** A column of the data set the engine cannot sort on. */
-  unsortable: string;
+  /** A column of the data set the engine cannot sort on; undefined where it sorts on every one. */
+  unsortable: string | undefined;
   /** The ids and total of a search answer, as the engine answers the grid's request. */
   answerPage(answer: unknown): { total: number; ids: string[] };
   /** Whether rows carry the engine's version (Elasticsearch) or null (engines that keep none). */
@@ -216,6 +218,18 @@ const EsDoc = z
     _source: z.record(z.string(), z.unknown()).optional()
   })
   .loose();
+
+function missingIndex(
+  product: string,
+  name: string
+): { cell: string; reason: RegExp } {
+  return {
+    cell: `GET /${name}/_search`,
+    reason: new RegExp(
+      `^${product} answered 404: index_not_found_exception: no such index \\[${name}\\]`
+    )
+  };
+}
 
 const elasticsearch: EngineFixture = {
   engine: 'elasticsearch',
@@ -320,7 +334,9 @@ const elasticsearch: EngineFixture = {
     (await http.call('HEAD', `/${target}`)).status === 200,
   isWrite: (method, url) =>
     method === 'PUT' ||
-    (method === 'DELETE' && !url.startsWith('/_pit')) ||
+    (method === 'DELETE' &&
+      !url.startsWith('/_pit') &&
+      !url.startsWith('/_search/point_in_time')) ||
     (method === 'POST' && /\/_(update|doc)\b/.test(url)),
   // The grid sends an ip column's text as it is; the engine parses it.
   engineRefusal: {
@@ -351,12 +367,7 @@ const elasticsearch: EngineFixture = {
     );
   },
   searchCell: target => `GET /${target}/_search\n{"size": 100}`,
-  missingTarget: name => ({
-    cell: `GET /${name}/_search`,
-    reason: new RegExp(
-      `^Elasticsearch answered 404: index_not_found_exception: no such index \\[${name}\\]`
-    )
-  }),
+  missingTarget: name => missingIndex('Elasticsearch', name),
   targetCompletion: (prefix, name) => ({
     code: `GET /${prefix}`,
     match: `/${name}`
@@ -635,3 +646,42 @@ export const ENGINE_FIXTURES: Record<string, EngineFixture> = {
   elasticsearch,
   typesense
 };
+
+/**
+ * The engine's row as this target answers: the Elasticsearch row is written for 8.19, and a
+ * real 9.x or OpenSearch node changes only what real-node-differences.ts lists (and why).
+ */
+export function fixtureFor(target: {
+  engine: string;
+  flavour: RealFlavourId | undefined;
+}): EngineFixture | undefined {
+  const fixture = ENGINE_FIXTURES[target.engine];
+  if (target.engine !== 'elasticsearch' || fixture === undefined) {
+    return fixture;
+  }
+  const product = differs(target, 'opensearch-names-itself')
+    ? 'OpenSearch'
+    : fixture.product;
+  return {
+    ...fixture,
+    product,
+    missingTarget: name => missingIndex(product, name),
+    ...(differs(target, 'opensearch-sorts-on-id')
+      ? { unsortable: undefined }
+      : {}),
+    ...(differs(target, 'nine-asks-for-vectors')
+      ? {
+          sentFields: seen => {
+            const asked = z
+              .object({
+                exclude_vectors: z.literal(false),
+                includes: z.unknown()
+              })
+              .optional()
+              .parse(fixture.sentFields(seen));
+            return asked?.includes;
+          }
+        }
+      : {})
+  };
+}

@@ -1,7 +1,7 @@
 /**
  * The engine targets this test run has, each with a kernel of its own over ZeroMQ, the panel's
  * comm open on it, and the suite's data set loaded. Elasticsearch runs as the sandbox stand-in
- * and as real 7.17 and 8.19 nodes (test/support/elasticsearch-targets), Typesense as its sandbox.
+ * and as real 7.17, 8.19 and 9.5 nodes and OpenSearch 2.19 (test/support/elasticsearch-targets), Typesense as its sandbox.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -23,8 +23,9 @@ import {
   REAL_START_TIMEOUT_MS
 } from '../../support/elasticsearch-targets';
 import type { KernelClient } from '../../support/kernel-client';
+import type { RealFlavourId } from '../../support/real-elasticsearch/flavours';
 import {
-  ENGINE_FIXTURES,
+  fixtureFor,
   type EngineFixture,
   type EngineHttp,
   SHOP
@@ -36,6 +37,8 @@ export interface ContractTarget {
   engine: string;
   /** The version the engine reports. */
   version: string;
+  /** The real node's flavour; undefined for a sandbox (which answers as 8.19 does). */
+  flavour: RealFlavourId | undefined;
   /** Why this target does not run here, or undefined. */
   skipped: string | undefined;
   start(): Promise<{ url: string; close(): Promise<void> }>;
@@ -45,17 +48,21 @@ const TYPESENSE_VERSION = '30.0';
 
 /** Every target: new engines add theirs here, and registry.test.ts checks each registered engine has one. */
 export function contractTargets(): ContractTarget[] {
-  const elastic = elasticsearchTargets().map((t): ContractTarget => ({
-    name: t.name,
-    engine: 'elasticsearch',
-    version: t.version,
-    skipped: t.skipped,
-    start: () => t.start({ security: false })
-  }));
+  const elastic = elasticsearchTargets(undefined, { newest: true }).map(
+    (t): ContractTarget => ({
+      name: t.name,
+      engine: 'elasticsearch',
+      version: t.version,
+      flavour: t.flavour,
+      skipped: t.skipped,
+      start: () => t.start({ security: false })
+    })
+  );
   const typesense: ContractTarget = {
     name: `sandbox Typesense ${TYPESENSE_VERSION}`,
     engine: 'typesense',
     version: TYPESENSE_VERSION,
+    flavour: undefined,
     skipped: undefined,
     start: async () => {
       const server = await listen(
@@ -105,7 +112,7 @@ export function describeEachEngine(
       let close: (() => Promise<void>) | undefined;
       let proxy: BreakingProxy | undefined;
       beforeAll(async () => {
-        const fixture = ENGINE_FIXTURES[target.engine];
+        const fixture = fixtureFor(target);
         if (!fixture) {
           throw new Error(
             `no fixture for the engine ${target.engine}: add its row to ENGINE_FIXTURES`

@@ -22,6 +22,7 @@ import {
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../../support/elasticsearch-targets';
+import { answerFor } from '../../support/real-node-differences';
 import {
   authHeaders,
   fetchFromNode
@@ -40,7 +41,10 @@ const COUNT = 2_500;
 const WINDOW = 700;
 const expected = [...generateProducts(COUNT)];
 
-describeEachTarget(elasticsearchTargets(), 'whole-index export', target => {
+// Real Elasticsearch 9.5.3 and OpenSearch 2.19.1 too (real-node-differences.ts says where they answer unlike 8.19).
+const TARGETS = elasticsearchTargets(undefined, { newest: true });
+
+describeEachTarget(TARGETS, 'whole-index export', target => {
   // An index of this run's own, with a small window: a real node is shared by the run's suites.
   const INDEX = `export-products-${randomUUID().slice(0, 8)}`;
   const expectedLines = expected.map(d =>
@@ -120,15 +124,22 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', target => {
     expect(pages.map(p => p.size)).toEqual(pages.map(() => WINDOW));
     expect(pages[0]).toMatchObject({
       pit: { keep_alive: '5m' },
-      sort: [{ _shard_doc: 'asc' }]
+      sort: answerFor(target, 'opensearch-point-in-time-api', {
+        asEight: [{ _shard_doc: 'asc' }],
+        otherwise: [{ _index: 'asc' }, { _id: 'asc' }]
+      })
     });
     expect(pages[0]?.search_after).toBeUndefined();
     expect(pages.slice(1).every(p => Array.isArray(p.search_after))).toBe(true);
     expect(progress.at(-1)).toBe(COUNT);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     // The point in time is released.
+    const closePath = answerFor(target, 'opensearch-point-in-time-api', {
+      asEight: '/_pit',
+      otherwise: '/_search/point_in_time'
+    });
     expect(
-      proxy.seen.some(r => r.method === 'DELETE' && r.url === '/_pit')
+      proxy.seen.some(r => r.method === 'DELETE' && r.url === closePath)
     ).toBe(true);
   });
 
@@ -274,16 +285,22 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', target => {
   });
 
   it('a missing index or a query the engine refuses fails before any file is opened, with the engine reason', async () => {
+    const product = answerFor(target, 'opensearch-names-itself', {
+      asEight: 'Elasticsearch',
+      otherwise: 'OpenSearch'
+    });
     const missing = join(dir, 'missing.jsonl');
     await expect(
       run(es.driver, { target: 'no-such-index', file: missing })
     ).rejects.toThrow(
-      /Elasticsearch answered 404: index_not_found_exception: no such index \[no-such-index\]/
+      new RegExp(
+        `${product} answered 404: index_not_found_exception: no such index \\[no-such-index\\]`
+      )
     );
     const bad = join(dir, 'bad.jsonl');
     await expect(
       run(es.driver, { target: INDEX, file: bad, body: { no_such_query: {} } })
-    ).rejects.toThrow(/Elasticsearch answered 400/);
+    ).rejects.toThrow(`${product} answered 400`);
     for (const file of [missing, bad]) {
       expect(existsSync(file)).toBe(false);
     }
@@ -291,7 +308,8 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', target => {
       ...partialsOf(dir, 'missing.jsonl'),
       ...partialsOf(dir, 'bad.jsonl')
     ]).toEqual([]);
-    expect(proxy.seen.some(r => r.url.includes('_pit'))).toBe(false);
+    // No point in time is opened: /_pit on Elasticsearch, /_search/point_in_time on OpenSearch.
+    expect(proxy.seen.some(r => /_pit|point_in_time/.test(r.url))).toBe(false);
   });
 
   it('an existing file is not replaced without overwrite, and is with it', async () => {
@@ -336,8 +354,12 @@ describeEachTarget(elasticsearchTargets(), 'whole-index export', target => {
     expect(existsSync(file)).toBe(false);
     expect(partialsOf(dir, 'interrupted.jsonl')).toEqual([stopped.partial]);
     expect(lines(stopped.partial)).toHaveLength(WINDOW);
+    const closePath = answerFor(target, 'opensearch-point-in-time-api', {
+      asEight: '/_pit',
+      otherwise: '/_search/point_in_time'
+    });
     expect(
-      proxy.seen.some(r => r.method === 'DELETE' && r.url === '/_pit')
+      proxy.seen.some(r => r.method === 'DELETE' && r.url === closePath)
     ).toBe(true);
   });
 

@@ -78,6 +78,18 @@ export const REAL_FLAVOURS = {
     security: false,
     tls: false,
     classpaths: ['classpath']
+  },
+  // OpenSearch's security plugin: HTTP Basic against its internal users (admin and a reader
+  // that may not write), over HTTPS with a CA and certificate the launcher generates per node.
+  'opensearch-2.19-security': {
+    product: 'opensearch',
+    module: 'opensearch-2.19',
+    version: '2.19.1',
+    lucene: '9.12.1',
+    java: 17,
+    security: true,
+    tls: true,
+    classpaths: ['classpath', 'classpath-security']
   }
 } as const;
 
@@ -89,6 +101,14 @@ export const REAL_FLAVOUR_IDS = Object.keys(REAL_FLAVOURS) as RealFlavourId[];
  * value; the tests check that it never shows in a message).
  */
 export const ES_TEST_PASSWORD = 'es-Pa55-secret-9f3b';
+
+/** The all-powerful user a secured node's password belongs to: each product names its own. */
+export function superuser(flavour: RealFlavourId): 'elastic' | 'admin' {
+  return REAL_FLAVOURS[flavour].product === 'opensearch' ? 'admin' : 'elastic';
+}
+
+/** The password of the secured OpenSearch node's `reader` user (reads every index, writes none). */
+export const OPENSEARCH_READER_PASSWORD = 'os-Reader-secret-4c7e';
 
 /** The checkout's root, found upwards (these files run from test/ under jest and from dist/ by hand). */
 export const REPO_ROOT = ((): string => {

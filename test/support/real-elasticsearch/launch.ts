@@ -19,7 +19,9 @@ import { freePort } from '../free-port';
 import {
   LAUNCHERS_DIR,
   ES_TEST_PASSWORD,
+  OPENSEARCH_READER_PASSWORD,
   REAL_FLAVOURS,
+  superuser,
   type RealFlavourId
 } from './flavours';
 import { nodeJvm } from './jvm';
@@ -30,8 +32,10 @@ export interface RealNodeAddress {
   version: string;
   url: string;
   pid: number;
-  /** The elastic user's password when security is on. */
+  /** The superuser's password when security is on. */
   password?: string;
+  /** Whose password that is: `elastic` (Elasticsearch), `admin` (OpenSearch's security plugin). */
+  user?: string;
   /** The PEM file of the CA that signed the node's certificate, when it serves HTTPS. */
   caFile?: string;
   log: string;
@@ -46,6 +50,19 @@ export interface LaunchOptions {
   stopOnStdinEnd?: boolean;
   /** Keep stdout open and attached, for a foreground node (otherwise the JVM is detached). */
   foreground?: boolean;
+  /** A node of a loopback cluster instead of a single node (see LaunchOptions.java). */
+  cluster?: ClusterMember;
+}
+
+/** One node of a cluster on loopback: it finds the others at their transport ports. */
+export interface ClusterMember {
+  nodeName: string;
+  /** Elasticsearch's node.roles; none for a coordinating-only node. */
+  roles: string[];
+  /** The transport ports of nodes started before it. */
+  seedTransportPorts: number[];
+  /** The master-eligible node that forms the cluster names itself here. */
+  initialMaster?: string;
 }
 
 const READY_LINE = 'searchbook real elasticsearch started';
@@ -73,7 +90,7 @@ export function launcherClasspath(flavour: RealFlavourId): string {
 export async function launchRealNode(
   flavour: RealFlavourId,
   opts: LaunchOptions
-): Promise<RealNodeAddress & { stop(): Promise<void> }> {
+): Promise<RealNodeAddress & { transportPort: number; stop(): Promise<void> }> {
   let lastError: unknown;
   for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
     try {
@@ -94,7 +111,7 @@ async function launchOnce(
   flavour: RealFlavourId,
   opts: LaunchOptions,
   attempt: number
-): Promise<RealNodeAddress & { stop(): Promise<void> }> {
+): Promise<RealNodeAddress & { transportPort: number; stop(): Promise<void> }> {
   const spec = REAL_FLAVOURS[flavour];
   const jvm = nodeJvm(flavour);
   if ('skipped' in jvm) {
@@ -120,11 +137,18 @@ async function launchOnce(
     `parent.pid=${opts.parentPid}`,
     `security=${spec.security}`,
     `stop.on.stdin.eof=${opts.stopOnStdinEnd === true}`,
-    ...(tlsDir ? [`tls.dir=${tlsDir}`] : [])
+    ...(tlsDir ? [`tls.dir=${tlsDir}`] : []),
+    ...(opts.cluster ? clusterArgs(opts.cluster, transportPort) : [])
   ];
   // The password travels in the environment, not the command line `ps` shows.
   const env = spec.security
-    ? { ...jvm.env, SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD }
+    ? {
+        ...jvm.env,
+        SEARCHBOOK_ES_BOOTSTRAP_PASSWORD: ES_TEST_PASSWORD,
+        ...(spec.product === 'opensearch'
+          ? { SEARCHBOOK_OS_READER_PASSWORD: OPENSEARCH_READER_PASSWORD }
+          : {})
+      }
     : jvm.env;
   const child = spawn(jvm.command, args, {
     env,
@@ -175,7 +199,7 @@ async function launchOnce(
     url,
     pid,
     log,
-    ...(password ? { password } : {}),
+    ...(password ? { password, user: superuser(flavour) } : {}),
     ...(caFile ? { caFile } : {})
   };
   try {
@@ -185,7 +209,19 @@ async function launchOnce(
     await stopRealNode(pid);
     throw err;
   }
-  return { ...address, stop: () => stopRealNode(pid) };
+  return { ...address, transportPort, stop: () => stopRealNode(pid) };
+}
+
+function clusterArgs(member: ClusterMember, ownTransport: number): string[] {
+  const seeds = [ownTransport, ...member.seedTransportPorts].map(
+    port => `127.0.0.1:${port}`
+  );
+  return [
+    `node.name=${member.nodeName}`,
+    `seed.hosts=${seeds.join(',')}`,
+    `node.roles=${member.roles.join(',')}`,
+    ...(member.initialMaster ? [`initial.master=${member.initialMaster}`] : [])
+  ];
 }
 
 /**
@@ -221,11 +257,11 @@ export function fetchFromNode(
 }
 
 export function authHeaders(
-  node: Pick<RealNodeAddress, 'password'>
+  node: Pick<RealNodeAddress, 'password' | 'user'>
 ): Record<string, string> {
   return node.password
     ? {
-        authorization: `Basic ${Buffer.from(`elastic:${node.password}`).toString('base64')}`
+        authorization: `Basic ${Buffer.from(`${node.user ?? 'elastic'}:${node.password}`).toString('base64')}`
       }
     : {};
 }
@@ -233,6 +269,7 @@ export function authHeaders(
 /** Green cluster, then defaults for test indices: one shard (stable scores), no replicas (green). */
 async function prepareForTests(node: RealNodeAddress): Promise<void> {
   const headers = { ...authHeaders(node), 'content-type': 'application/json' };
+  await securityInitialised(node, headers);
   const health = await fetchFromNode(
     node,
     '/_cluster/health?wait_for_status=green&timeout=60s',
@@ -260,6 +297,37 @@ async function prepareForTests(node: RealNodeAddress): Promise<void> {
     throw new Error(
       `${node.flavour}: the index defaults template was refused: ${template.status} ${await template.text()}`
     );
+  }
+}
+
+const SECURITY_INIT_LIMIT_MS = 120_000;
+
+/**
+ * OpenSearch's security plugin loads its configuration into its index only after the node has
+ * started; until then every request gets `503 OpenSearch Security not initialized.`.
+ */
+async function securityInitialised(
+  node: RealNodeAddress,
+  headers: Record<string, string>
+): Promise<void> {
+  if (REAL_FLAVOURS[node.flavour].product !== 'opensearch' || !node.password) {
+    return;
+  }
+  const deadline = Date.now() + SECURITY_INIT_LIMIT_MS;
+  for (;;) {
+    const res = await fetchFromNode(node, '/_plugins/_security/authinfo', {
+      headers
+    });
+    const body = await res.text();
+    if (res.ok) {
+      return;
+    }
+    if (res.status !== 503 || Date.now() > deadline) {
+      throw new Error(
+        `${node.flavour}: the security plugin answered ${res.status}: ${body}`
+      );
+    }
+    await new Promise(r => setTimeout(r, 500));
   }
 }
 

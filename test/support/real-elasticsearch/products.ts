@@ -30,7 +30,7 @@ export function ensureProducts(node: RealNodeAddress): Promise<number> {
  * documents; or the same into another index (`into`), with extra index settings and no alias.
  */
 export async function loadProducts(
-  node: Pick<RealNodeAddress, 'url' | 'password' | 'caFile'>,
+  node: Pick<RealNodeAddress, 'url' | 'password' | 'user' | 'caFile'>,
   count: number,
   into: {
     index: string;

@@ -27,6 +27,7 @@ const nodeState = z.object({
   url: z.string(),
   pid: z.number().int(),
   password: z.string().optional(),
+  user: z.string().optional(),
   caFile: z.string().optional(),
   log: z.string()
 });

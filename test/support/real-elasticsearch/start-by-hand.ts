@@ -7,7 +7,7 @@ import { launchRealNode } from './launch';
 import { loadProducts } from './products';
 
 /**
- * `npm run real-es -- <7.17|8.19|8.19-security|8.19-tls|9.5|9.5-security|opensearch-2.19> [--products N]`:
+ * `npm run real-es -- <7.17|8.19|8.19-security|8.19-tls|9.5|9.5-security|opensearch-2.19|opensearch-2.19-security> [--products N]`:
  * one real Elasticsearch (or OpenSearch) node in the foreground for your own experiments, on a free loopback port, optionally with the
  * sandbox's sample index (`products`, alias `catalog`, the first N documents); Ctrl-C stops it
  * and deletes its data.
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   }
   if (node.password) {
     console.log(
-      `  user elastic, password ${node.password} (a fixed test password)`
+      `  user ${node.user}, password ${node.password} (a fixed test password)`
     );
   }
   if (node.caFile) {
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   }
   const caArg = node.caFile ? ` ssl=verify-identity ca=${node.caFile}` : '';
   console.log(
-    `  in a notebook: %connect elasticsearch ${node.url}${caArg}${node.password ? ' user=elastic password=...' : ''}`
+    `  in a notebook: %connect elasticsearch ${node.url}${caArg}${node.password ? ` user=${node.user} password=...` : ''}`
   );
   console.log(`  log: ${node.log}; Ctrl-C stops the node and deletes its data`);
   const stop = (): void => {

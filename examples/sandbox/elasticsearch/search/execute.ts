@@ -4,6 +4,7 @@
  * jump straight to their page, so deep PIT exports stay cheap on large indices. Other
  * requests rank all their hits once per snapshot (kept in the ranked cache) and slice pages.
  */
+import { shownSequence } from '../index-modes';
 import { shardFailure } from '../errors';
 import type { Json, JsonObject } from '../exchange';
 import type { IndexData, StoredDoc } from '../index-data';
@@ -323,8 +324,7 @@ export function executeSearch(
       out['_version'] = doc.version;
     }
     if (req.seqNoPrimaryTerm) {
-      out['_seq_no'] = doc.seqNo;
-      out['_primary_term'] = 1;
+      Object.assign(out, shownSequence(h.shard.index, doc.seqNo));
     }
     out['_score'] = scoresShown ? asFloat(h.score) : null;
     // Unfiltered sources go out as the text written the first time they were shown.

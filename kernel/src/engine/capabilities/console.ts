@@ -28,6 +28,8 @@ export interface EngineResponse {
   elapsedMs: number;
   /** How the body was read when it is not what it says it is (invalid JSON, nested too deep), shown under the answer. */
   notice?: string;
+  /** Which node answered, when the connection has several and it was not the first: a status line under the answer. */
+  answeredBy?: string;
 }
 
 /** One aggregation or facet table as a driver builds it (the payload's shape, with JSON cells). */
@@ -74,6 +76,8 @@ export interface SearchPart {
   result: ConsoleResult;
   /** This search's part of the engine's answer. */
   raw: JsonValue;
+  /** Said under this search's answer: what it cannot show, as a lone search's notice says it. */
+  notice?: string;
 }
 
 export interface EngineConsole {

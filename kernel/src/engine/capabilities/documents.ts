@@ -41,7 +41,7 @@ export interface DocumentReader {
 export interface OpenedGrid {
   reader: DocumentReader;
   first: DocumentBlock;
-  /** Parts of the view the engine cannot do, left out (a dropped sort). */
+  /** Parts of the view the engine cannot do, left out (a dropped sort), and what edits of this target cannot do (detect a concurrent change). */
   notes: string[];
   /** The columns the engine sorts by, in order (the view's sort without those left out). */
   sortedBy: string[];

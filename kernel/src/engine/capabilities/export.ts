@@ -51,6 +51,8 @@ export interface ExportStream {
   /** The grid's leading columns (`_id`, `_index`; Typesense `id`) and the mapping or schema, for CSV headers. */
   readonly leading: Column[];
   readonly tree: FieldTree | undefined;
+  /** What the file's reader should know about the documents it holds (a `_source` the engine rebuilt); said when the export ends. */
+  readonly notes?: string[];
   /**
    * Pages in the order they are read. A cursor reads its next page only once the caller asks
    * for it, after writing the previous one (with slices, the other cursors' pages may be in

@@ -23,6 +23,12 @@ import {
 } from './connection-failure';
 import { decodeContent } from './content-encoding';
 import { jsonFault } from './json-fault';
+import {
+  answeredByLine,
+  nodeName,
+  NodePool,
+  type PassedNode
+} from './node-pool';
 import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
 import type { EngineResponse } from '../capabilities/console';
 import {
@@ -40,8 +46,15 @@ import {
 export type TlsVerification = 'none' | 'chain' | 'identity';
 
 export interface TransportOptions {
-  /** `http://host:port` or `https://host:port`, no path. */
+  /** `http://host:port` or `https://host:port`, no path: the first node. */
   baseUrl: string;
+  /**
+   * Every node of the engine's cluster, `baseUrl` first, all with its scheme: a request goes
+   * to one of them, the next when one does not answer (see NodePool). Just `baseUrl` when left out.
+   */
+  nodes?: readonly string[];
+  /** The pool's clock, in milliseconds (performance.now() by default). */
+  now?: () => number;
   /** Headers on every request (auth); their values are secrets and never appear in errors. */
   headers?: Record<string, string>;
   /** For https:// base URLs. `ca` (PEM) replaces the system roots when given. */
@@ -56,6 +69,27 @@ export interface TransportOptions {
   largeAnswerAdvice?: string;
   /** Which connection this is, for messages. */
   label: string;
+  /** Signs each request once its headers and body are final (a request-signing auth scheme). */
+  signer?: RequestSigner;
+}
+
+/** A request as it goes out, for a signer: method, host, path and query exactly as sent. */
+export interface OutgoingRequest {
+  method: string;
+  /** `host[:port]` as the Host header carries it. */
+  host: string;
+  path: string;
+  query?: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Adds the headers that authenticate one request (a signature over its method, path, query,
+ * headers and body). The headers it returns are sent as they are, `host` included.
+ */
+export interface RequestSigner {
+  sign(request: OutgoingRequest): Promise<Record<string, string>>;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -81,12 +115,41 @@ const PLAIN_MEDIA_TYPES: MediaTypes = {
  */
 const RESENDABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * Socket failures that come before any byte of the request is written: the node was not
+ * reached, so any request may go to another node.
+ */
+const NOT_REACHED = new Set([
+  'ECONNREFUSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL'
+]);
+
+/** A node that gave no answer: whether the request may go to the next node, and why. */
+interface Unanswered {
+  reason: string;
+  /** The request may have reached the node (it was written before the connection failed). */
+  mayHaveArrived: boolean;
+}
+
 /** One keep-alive connection pool per searchbook connection. */
 export class Transport {
   private readonly agent: Agent;
   private mediaTypes: MediaTypes = PLAIN_MEDIA_TYPES;
+  private readonly pool: NodePool;
 
   constructor(private readonly options: TransportOptions) {
+    this.pool = new NodePool(
+      options.nodes && options.nodes.length > 0
+        ? options.nodes
+        : [options.baseUrl],
+      options.now
+    );
     const tls = options.tls;
     this.agent = new Agent({
       keepAliveTimeout: 30_000,
@@ -128,9 +191,37 @@ export class Transport {
     return this.options.baseUrl.startsWith('https:');
   }
 
-  /** The engine's address (scheme, host, port): no credential lives in it. */
+  /**
+   * The engine's address (scheme, host, port): no credential lives in it. With several nodes,
+   * the one requests go to now, so a command copied for another client reaches a live node.
+   */
   get baseUrl(): string {
-    return this.options.baseUrl;
+    return this.pool.order()[0]?.url ?? this.options.baseUrl;
+  }
+
+  /** Every node requests may go to, in the order the connection lists them. */
+  get nodes(): string[] {
+    return this.pool.urls;
+  }
+
+  /**
+   * Which node requests go to now, when that is not the first one listed (it did not answer):
+   * a status line, as an answer from that node carries.
+   */
+  usualNodeDown(): string | undefined {
+    const [current] = this.pool.order();
+    if (
+      !current ||
+      current.dead !== undefined ||
+      current.url === this.pool.first
+    ) {
+      return undefined;
+    }
+    // A node marked dead was tried and did not answer.
+    return answeredByLine(
+      current.url,
+      this.pool.skipped().map(node => ({ ...node, tried: true }))
+    );
   }
 
   /** Whether certificates go unchecked (curl then needs `-k` to reach the same engine). */
@@ -145,6 +236,11 @@ export class Transport {
     )?.[1];
     const scheme = value?.match(/^([A-Za-z][\w-]*) /)?.[1];
     return scheme;
+  }
+
+  /** The signer of every request, when the connection authenticates by signing them. */
+  get signer(): RequestSigner | undefined {
+    return this.options.signer;
   }
 
   /** Whether every request carries this header (a credential), without revealing its value. */
@@ -170,16 +266,21 @@ export class Transport {
     const { body, contentType } = encodeBody(request.body, this.mediaTypes);
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = this.options.maxAnswerBytes ?? DEFAULT_ANSWER_CAP_BYTES;
-    try {
+    const sent = await this.toSomeNode(request.method, signal, async node => {
       const options: Dispatcher.DispatchOptions = {
-        origin: this.options.baseUrl,
+        origin: node,
         method: request.method,
         path: request.query ? `${request.path}?${request.query}` : request.path,
-        headers: {
-          ...this.options.headers,
-          ...(contentType ? { 'content-type': contentType } : {}),
-          accept: this.mediaTypes.accept
-        },
+        headers: await this.finalHeaders(
+          request,
+          {
+            ...this.options.headers,
+            ...(contentType ? { 'content-type': contentType } : {}),
+            accept: this.mediaTypes.accept
+          },
+          body,
+          node
+        ),
         body,
         // undici closes the connection after a GET or DELETE that carries a body (a search),
         // for servers that ignore such bodies; both engines read them, so keep it alive.
@@ -187,10 +288,12 @@ export class Transport {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs
       };
-      const response = await this.dispatch(options, signal, {
-        maxBytes,
-        deadlineMs: timeoutMs
-      });
+      // The deadline covers every node tried.
+      const deadlineMs = Math.max(1, timeoutMs - (performance.now() - started));
+      return this.dispatch(options, signal, { maxBytes, deadlineMs });
+    });
+    const response = sent.response;
+    try {
       const headers = flattenHeaders(response.headers);
       const content = await decodeContent(
         response.bytes,
@@ -206,11 +309,89 @@ export class Transport {
         status: response.status,
         headers,
         bytes: content.bytes,
-        elapsedMs: performance.now() - started
+        elapsedMs: performance.now() - started,
+        ...(sent.answeredBy ? { answeredBy: sent.answeredBy } : {})
       };
     } catch (err) {
-      throw this.mapError(err, signal, timeoutMs);
+      throw this.mapError(err, signal, timeoutMs, sent.node);
     }
+  }
+
+  /**
+   * Sends to the first node the pool offers, and to the next one when a node does not
+   * answer and the request cannot have reached it (or is safe to repeat): a live node's
+   * answer, 4xx and 5xx included, is the answer. The answer says which node gave it when that
+   * is not the first one listed.
+   */
+  private async toSomeNode<T>(
+    method: string,
+    signal: AbortSignal,
+    send: (node: string) => Promise<T>
+  ): Promise<{ response: T; node: string; answeredBy?: string }> {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const order = this.pool.order();
+    const failed: { node: string; err: unknown; reason: string }[] = [];
+    for (const { url: node } of order) {
+      try {
+        const response = await send(node);
+        this.pool.markAlive(node);
+        if (node === this.pool.first) {
+          return { response, node };
+        }
+        const passed: PassedNode[] = [
+          ...failed.map(f => ({ node: f.node, reason: f.reason, tried: true })),
+          ...this.pool.skipped().filter(s => s.node !== node)
+        ];
+        return { response, node, answeredBy: answeredByLine(node, passed) };
+      } catch (err) {
+        const unanswered = signal.aborted
+          ? undefined
+          : this.unanswered(err, method);
+        if (!unanswered) {
+          throw this.mapError(err, signal, timeoutMs, node);
+        }
+        this.pool.markDead(node, unanswered.reason);
+        failed.push({ node, err, reason: unanswered.reason });
+        if (this.pool.size === 1) {
+          throw this.mapError(err, signal, timeoutMs, node);
+        }
+        if (unanswered.mayHaveArrived) {
+          const next = this.pool.order()[0]?.url ?? node;
+          const mapped = this.mapError(err, signal, timeoutMs, node);
+          throw new ConnectionFailedError(
+            `${mapped.message} ${method} was not sent to another node, since ${nodeName(node)} may have carried it out before the connection failed; run it again to send it to ${nodeName(next)}.`
+          );
+        }
+      }
+    }
+    throw this.noNodeAnswered(failed, signal, timeoutMs);
+  }
+
+  /** A node's failure to answer at all, as opposed to its answer or a failure of ours. */
+  private unanswered(err: unknown, method: string): Unanswered | undefined {
+    const code = socketCode(err);
+    const reason = connectionFailureReason(err);
+    if (code !== undefined && NOT_REACHED.has(code)) {
+      return { reason, mayHaveArrived: false };
+    }
+    if (!(err instanceof AnswerCutError) && closedUnanswered(err)) {
+      return { reason, mayHaveArrived: !RESENDABLE.has(method) };
+    }
+    return undefined;
+  }
+
+  private noNodeAnswered(
+    failed: { node: string; err: unknown }[],
+    signal: AbortSignal,
+    timeoutMs: number
+  ): EngineError {
+    const lines = failed.map(
+      f =>
+        `- ${nodeName(f.node)}: ${this.mapError(f.err, signal, timeoutMs, f.node).message.replace(/^Connection failed: /, '')}`
+    );
+    return new ConnectionFailedError(
+      `Connection failed: no node of ${this.options.label} answered:\n${lines.join('\n')}`
+    );
   }
 
   /**
@@ -261,40 +442,68 @@ export class Transport {
   ): Promise<StreamedResponse> {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const { body, contentType } = encodeBody(request.body, this.mediaTypes);
-    try {
-      const response = await this.agent.request({
-        origin: this.options.baseUrl,
+    const sent = await this.toSomeNode(request.method, signal, async node =>
+      this.agent.request({
+        origin: node,
         method: request.method,
         path: request.query ? `${request.path}?${request.query}` : request.path,
-        headers: {
-          ...this.options.headers,
-          ...(contentType ? { 'content-type': contentType } : {}),
-          ...this.mediaTypeHeaders
-        },
+        headers: await this.finalHeaders(
+          request,
+          {
+            ...this.options.headers,
+            ...(contentType ? { 'content-type': contentType } : {}),
+            ...this.mediaTypeHeaders
+          },
+          body,
+          node
+        ),
         body,
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs
-      });
-      // Anything failing while the body streams fails after the status came.
-      const mapError = (err: unknown) =>
-        this.mapError(
-          new AnswerCutError(response.statusCode, undefined, err),
-          signal,
-          timeoutMs
-        );
-      return {
-        status: response.statusCode,
-        headers: flattenHeaders(response.headers),
-        body: mappedChunks(response.body, mapError)
-      };
-    } catch (err) {
-      throw this.mapError(err, signal, timeoutMs);
-    }
+      })
+    );
+    const response = sent.response;
+    // Anything failing while the body streams fails after the status came.
+    const mapError = (err: unknown) =>
+      this.mapError(
+        new AnswerCutError(response.statusCode, undefined, err),
+        signal,
+        timeoutMs,
+        sent.node
+      );
+    return {
+      status: response.statusCode,
+      headers: flattenHeaders(response.headers),
+      body: mappedChunks(response.body, mapError),
+      ...(sent.answeredBy ? { answeredBy: sent.answeredBy } : {})
+    };
   }
 
   close(): Promise<void> {
     return this.agent.close();
+  }
+
+  /** The headers as sent: the connection's and the request's, then the signer's over all of them. */
+  private async finalHeaders(
+    request: Pick<ConsoleRequest, 'method' | 'path' | 'query'>,
+    headers: Record<string, string>,
+    body: string | undefined,
+    node: string
+  ): Promise<Record<string, string>> {
+    const signer = this.options.signer;
+    if (!signer) {
+      return headers;
+    }
+    // Signed for the node it goes to: the host header is part of what is signed.
+    return signer.sign({
+      method: request.method,
+      host: new URL(node).host,
+      path: request.path,
+      ...(request.query ? { query: request.query } : {}),
+      headers,
+      ...(body !== undefined ? { body } : {})
+    });
   }
 
   private tooLarge(err: CapPassedError): EngineError {
@@ -314,7 +523,8 @@ export class Transport {
   private mapError(
     err: unknown,
     signal: AbortSignal,
-    timeoutMs: number
+    timeoutMs: number,
+    baseUrl: string
   ): EngineError {
     if (signal.aborted) {
       return new InterruptedError(
@@ -340,7 +550,7 @@ export class Transport {
     if (err instanceof CapPassedError) {
       return this.tooLarge(err);
     }
-    const { label, baseUrl } = this.options;
+    const { label } = this.options;
     if (cut) {
       const read =
         cut.received === undefined
@@ -373,12 +583,29 @@ function closedUnanswered(err: unknown): boolean {
   );
 }
 
+/** The code of a socket failure, looked for down its causes (undici wraps some). */
+function socketCode(err: unknown): string | undefined {
+  for (
+    let e: unknown = err, depth = 0;
+    e && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_REACHED.has(code)) {
+      return code;
+    }
+  }
+  return undefined;
+}
+
 /** A whole response, its body as the engine sent it. */
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   bytes: Buffer;
   elapsedMs: number;
+  /** Which node answered, when the connection has several and it is not the first: a status line. */
+  answeredBy?: string;
 }
 
 /** A raw response with its body decoded (JSON, JSONL or text). */
@@ -392,7 +619,8 @@ export function decoded(raw: RawResponse): EngineResponse {
     headers: raw.headers,
     body,
     elapsedMs: raw.elapsedMs,
-    ...(notice ? { notice } : {})
+    ...(notice ? { notice } : {}),
+    ...(raw.answeredBy ? { answeredBy: raw.answeredBy } : {})
   };
 }
 
@@ -402,6 +630,8 @@ export interface StreamedResponse {
   headers: Record<string, string>;
   /** Rejects with EngineError when the connection breaks mid-body. */
   body: AsyncIterable<Buffer>;
+  /** As RawResponse's. */
+  answeredBy?: string;
 }
 
 async function* mappedChunks(

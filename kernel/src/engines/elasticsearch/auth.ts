@@ -1,7 +1,8 @@
 /** How an Elasticsearch connection authenticates, from a profile or from `%connect` arguments. */
 import type { ConnectArgs } from '../../engine/connect-options';
 
-export type Auth = 'basic' | 'apikey' | 'none';
+/** `aws-sigv4`: Amazon OpenSearch Service and Elasticsearch on AWS, every request signed (aws-auth.ts). */
+export type Auth = 'basic' | 'apikey' | 'none' | 'aws-sigv4';
 
 /** The auth method, as %connect chooses it when none is written: an API key, else a username, else none. */
 export function authOf(p: {

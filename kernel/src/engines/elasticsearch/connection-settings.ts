@@ -3,6 +3,8 @@ import type { SslMode } from '../../engine/ssl-mode';
 import type { EngineConnectionSettings } from '../../engine/engine-module';
 import type { TlsVerification } from '../../engine/http/transport';
 import { authOfArgs } from './auth';
+import { awsSigning } from './aws-credentials';
+import { AwsSigV4Signer } from './aws-signer';
 
 /**
  * Preferred and Required accept a self-signed certificate, because an 8.x node
@@ -18,13 +20,44 @@ const VERIFICATION: Record<Exclude<SslMode, 'disabled'>, TlsVerification> = {
 export const UNTRUSTED_CERTIFICATE_ADVICE =
   'For a self-signed certificate use ssl=required or add skip_verify; to keep verifying, give the CA that signed it with ca=<PEM file> (an 8.x node writes it to config/certs/http_ca.crt).';
 
-export function elasticsearchConnectionSettings(
+export async function elasticsearchConnectionSettings(
   args: ConnectArgs
-): EngineConnectionSettings {
-  return {
-    headers: authorizationHeader(args),
-    verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl]
-  };
+): Promise<EngineConnectionSettings> {
+  const verification =
+    args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl];
+  if (authOfArgs(args) === 'aws-sigv4') {
+    const signing = await awsSigning(args);
+    const { accessKeyId, secretAccessKey, sessionToken } = signing.credentials;
+    // An engine that echoes one (an error quoting a header) shows where it is kept instead.
+    const shownAs = (variable: string, key: string) =>
+      signing.fromEnvironment ? `\${env:${variable}}` : `<${key}>`;
+    return {
+      headers: {},
+      verification,
+      signer: new AwsSigV4Signer(
+        signing.region,
+        signing.service,
+        signing.credentials
+      ),
+      secrets: [
+        {
+          value: secretAccessKey,
+          shownAs: shownAs('AWS_SECRET_ACCESS_KEY', 'aws_secret_access_key')
+        },
+        ...(sessionToken
+          ? [
+              {
+                value: sessionToken,
+                shownAs: shownAs('AWS_SESSION_TOKEN', 'aws_session_token')
+              }
+            ]
+          : [])
+      ],
+      // The key id's last four characters tell keys apart without giving one away.
+      authSummary: `auth=aws-sigv4 region=${signing.region} service=${signing.service} (access key ${accessKeyId.length >= 16 ? `…${accessKeyId.slice(-4)} ` : ''}from ${signing.source})`
+    };
+  }
+  return { headers: authorizationHeader(args), verification };
 }
 
 /** Basic, API key or none (docs/engines/elasticsearch.md). Without auth=, the credentials given choose the method. */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { EngineDescriptor } from '../../engine/engine-module';
 import { authOf, authOfArgs } from './auth';
+import { AWS_REGION, AWS_SERVICES, refuseAwsOptions } from './aws-auth';
 import {
   PROFILE_COMMON_FIELDS,
   ProfilePortSchema,
@@ -18,8 +19,8 @@ export const ElasticsearchProfileSchema = z
     engine: z.literal('elasticsearch'),
     ...PROFILE_COMMON_FIELDS,
     port: ProfilePortSchema.default(9200),
-    /** Username & Password, API Key, None. Left out: chosen by the credentials given (see authOf). */
-    auth: z.enum(['basic', 'apikey', 'none']).optional(),
+    /** Username & Password, API Key, None, AWS Signature Version 4. Left out: chosen by the credentials given (see authOf). */
+    auth: z.enum(['basic', 'apikey', 'none', 'aws-sigv4']).optional(),
     username: z.string().min(1).optional(),
     password: SecretRefSchema.optional(),
     /** The `encoded` value of the create-API-key answer, sent verbatim. */
@@ -30,10 +31,35 @@ export const ElasticsearchProfileSchema = z
         error:
           'write 8 (requests written for 8.x, on a 9.x or 8.x node) or 7 (written for 7.x, on an 8.x node)'
       })
-      .optional()
+      .optional(),
+    /** auth=aws-sigv4: where it signs for. The credentials stay in the AWS environment variables or files. */
+    region: z
+      .string()
+      .regex(AWS_REGION, 'an AWS region such as "eu-west-1"')
+      .optional(),
+    service: z.enum(AWS_SERVICES).optional(),
+    aws_profile: z.string().regex(/^\S+$/).optional()
   })
   .superRefine((p, ctx) => {
     const auth = authOf(p);
+    if (auth !== 'aws-sigv4') {
+      for (const field of ['region', 'service', 'aws_profile'] as const) {
+        if (p[field] !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `${field} is only used with "auth": "aws-sigv4" (auth is "${auth}")`
+          });
+        }
+      }
+    } else if (p.username !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['username'],
+        message:
+          '"auth": "aws-sigv4" signs with AWS credentials, which stay in the AWS environment variables or ~/.aws/credentials; remove username'
+      });
+    }
     if (auth === 'basic' && !p.username) {
       ctx.addIssue({
         code: 'custom',
@@ -82,13 +108,14 @@ export const elasticsearchEngine: EngineDescriptor = {
     usage: [
       '%connect elasticsearch http://localhost:9200 [auth=basic user=elastic password=${env:ES_PASSWORD}]',
       '%connect elasticsearch https://localhost:9200 auth=apikey key=${env:ES_API_KEY} [ssl=verify-identity ca=/path/ca.pem]',
-      'compat=8 (requests written for 8.x, served by a 9.x node through REST compatibility)'
+      'compat=8 (requests written for 8.x, served by a 9.x node through REST compatibility)',
+      '%connect opensearch https://<domain endpoint> auth=aws-sigv4 [region=eu-west-1] [service=es|aoss] [aws_profile=<name>] (AWS credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or ~/.aws/credentials)'
     ],
     addressForm: '<url>',
     shownAsUrl: true,
     nameTheEngine: shown => `%connect elasticsearch ${shown} [options]`,
     refuseAddress: () => undefined,
-    refuseOptions: () => undefined,
+    refuseOptions: refuseAwsOptions,
     refuseSave: args =>
       args.auth === 'basic' && args.user === undefined
         ? '%connect: auth=basic needs user=<name> (or a user in the URL, https://elastic@host:9200) to be saved as a profile.'
@@ -119,7 +146,10 @@ export const elasticsearchEngine: EngineDescriptor = {
         args: {
           auth: authOf(p),
           ...(p.username !== undefined ? { user: p.username } : {}),
-          ...(p.compat !== undefined ? { compat: compatOption(p.compat) } : {})
+          ...(p.compat !== undefined ? { compat: compatOption(p.compat) } : {}),
+          ...(p.region !== undefined ? { region: p.region } : {}),
+          ...(p.service !== undefined ? { service: p.service } : {}),
+          ...(p.aws_profile !== undefined ? { aws_profile: p.aws_profile } : {})
         },
         refs: {
           ...(p.password !== undefined ? { password: p.password } : {}),
@@ -137,6 +167,15 @@ export const elasticsearchEngine: EngineDescriptor = {
           ? { username: args.user }
           : {}),
         ...(args.compat !== undefined ? { compat: Number(args.compat) } : {}),
+        ...(auth === 'aws-sigv4'
+          ? {
+              ...(args.region !== undefined ? { region: args.region } : {}),
+              ...(args.service !== undefined ? { service: args.service } : {}),
+              ...(args.aws_profile !== undefined
+                ? { aws_profile: args.aws_profile }
+                : {})
+            }
+          : {}),
         ...secrets
       };
     },

@@ -39,7 +39,13 @@ import { ClusterOverview, OVERVIEW_TITLE } from './cluster-overview';
 import { ElasticsearchStructure } from './structure';
 import { ElasticsearchVersion } from './version';
 import { leftOutVectorsNotice } from './vector-notice';
+import { storageNotes } from './index-storage';
 import { removedInNine } from './removed-in-nine';
+import {
+  isServerless,
+  probeServerless,
+  SERVERLESS_FLAVOUR
+} from './serverless';
 import { elasticsearchPartialFailures } from './partial-failures';
 import type { PartialFailure } from '../../../../contracts/mime-types';
 import {
@@ -110,7 +116,8 @@ export class ElasticsearchDriver implements Driver {
           line: 1
         }),
       version,
-      () => this.flavour.product
+      () => this.flavour.product,
+      (index, signal) => structure.indexStorage(index, signal)
     );
     this.documents = {
       open: async (target, blockSize, view, signal) => {
@@ -135,10 +142,24 @@ export class ElasticsearchDriver implements Driver {
           },
           signal
         );
+        // An index replaced outside this kernel is known again as soon as a grid opens on it.
+        structure.rememberStorage(opened.storage);
+        const { keys, versions } = opened.first;
+        // Rows read without a sequence number (asked for) are written without a condition.
+        const unversioned = (keys ?? [])
+          .filter((_, at) => versions?.[at] === null)
+          .map(key => key.index);
+        const stored = storageNotes(
+          target,
+          opened.storage,
+          unversioned,
+          await structure.syntheticByMapping(targetSegment(target), signal),
+          flavour().product
+        );
         return {
           reader: opened.reader,
           first: opened.first,
-          notes: [...opened.notes, ...notes],
+          notes: [...opened.notes, ...notes, ...stored],
           sortedBy,
           request: searchRequest(
             transport,
@@ -168,7 +189,8 @@ export class ElasticsearchDriver implements Driver {
           target => structure.tree(target, signal),
           signal,
           this.flavour,
-          version
+          version,
+          target => structure.syntheticByMapping(target, signal)
         )
     };
     const overview = new ClusterOverview(transport);
@@ -179,6 +201,10 @@ export class ElasticsearchDriver implements Driver {
   }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
+    if (isServerless(this.transport)) {
+      this.flavour = SERVERLESS_FLAVOUR;
+      return probeServerless(this.transport, signal);
+    }
     const response = await this.transport.send(
       { method: 'GET', path: '/', query: '' },
       signal
@@ -279,12 +305,7 @@ class ElasticsearchConsole implements EngineConsole {
       request,
       signal
     );
-    const vectors = this.version.leavesOutVectors()
-      ? leftOutVectorsNotice(
-          response,
-          this.structure.treeFor(request, response)
-        )
-      : undefined;
+    const vectors = this.vectorsNotice(request, response);
     if (!vectors) {
       return response;
     }
@@ -292,6 +313,19 @@ class ElasticsearchConsole implements EngineConsole {
       ...response,
       notice: response.notice ? `${response.notice}\n${vectors}` : vectors
     };
+  }
+
+  /** Said under a search's hits when the mapping has vector fields the engine left out of them. */
+  private vectorsNotice(
+    request: ConsoleRequest,
+    response: EngineResponse
+  ): string | undefined {
+    return this.version.leavesOutVectors()
+      ? leftOutVectorsNotice(
+          response,
+          this.structure.treeFor(request, response)
+        )
+      : undefined;
   }
 
   curl(request: ConsoleRequest): string {
@@ -313,10 +347,9 @@ class ElasticsearchConsole implements EngineConsole {
   }
 
   present(request: ConsoleRequest, response: EngineResponse): PresentedResult {
-    return presentElasticsearch(
-      request,
-      response,
-      this.structure.treeFor(request, response)
-    );
+    return presentElasticsearch(request, response, {
+      treeFor: (search, answer) => this.structure.treeFor(search, answer),
+      partNotice: (search, answer) => this.vectorsNotice(search, answer)
+    });
   }
 }

@@ -6,6 +6,8 @@
  * `if_seq_no` / `if_primary_term` when the row's version is known, so a concurrent change is
  * a conflict (409) instead of being overwritten. Rows go to their own `_index`. A refused
  * write whose result is already stored (the same save sent again) is saved, not a conflict.
+ * An index that refuses `_update` (time-series, or without sequence numbers: index-storage.ts)
+ * gets the stored document with the changes merged in, as `PUT /<index>/_doc/<id>`.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
@@ -27,6 +29,9 @@ import type {
 } from '../../engine/edit-runner';
 import type { TargetActions } from '../../engine/capabilities/target-actions';
 import { holdsFields, nestFields } from '../../engine/edit-values';
+import { RequestFailedError } from '../../engine/errors';
+import { ownValue, setField } from '../../../../contracts/own-fields';
+import type { IndexStorage } from './index-storage';
 import type { FieldTree } from '../../engine/field-tree';
 import { documentGrid } from '../../engine/grid-columns';
 import { sendGridRequest, targetSegment } from '../../engine/grid-request';
@@ -42,8 +47,9 @@ const WriteAnswer = z
   .object({
     _index: z.string(),
     _id: z.string(),
-    _seq_no: z.number().int().nonnegative().optional(),
-    _primary_term: z.number().int().positive().optional(),
+    // -2 and 0 from an index without sequence numbers (versionOf leaves them out).
+    _seq_no: z.number().int().optional(),
+    _primary_term: z.number().int().optional(),
     get: z.object({ _source: z.unknown().optional() }).loose().optional()
   })
   .loose();
@@ -64,8 +70,8 @@ const GetAnswer = z
   .object({
     found: z.boolean(),
     _source: z.unknown().optional(),
-    _seq_no: z.number().int().nonnegative().optional(),
-    _primary_term: z.number().int().positive().optional()
+    _seq_no: z.number().int().optional(),
+    _primary_term: z.number().int().optional()
   })
   .loose();
 
@@ -83,9 +89,61 @@ function versionOf(answer: {
   _seq_no?: number | undefined;
   _primary_term?: number | undefined;
 }): { version?: RowVersion } {
-  return answer._seq_no !== undefined && answer._primary_term !== undefined
+  return answer._seq_no !== undefined &&
+    answer._seq_no >= 0 &&
+    answer._primary_term !== undefined &&
+    answer._primary_term > 0
     ? { version: { seqNo: answer._seq_no, primaryTerm: answer._primary_term } }
     : {};
+}
+
+/**
+ * An update written as the whole document, for an index that refuses `_update`: the stored
+ * `source` with the changed fields merged in as `_update` merges `doc` (objects key by key,
+ * anything else replaced), conditional on the version read when the index keeps one.
+ */
+export function wholeDocumentRequest(
+  { change, fields, keys }: TypedChange,
+  source: JsonValue
+): WriteRequest {
+  if (change.kind !== 'update') {
+    return elasticsearchRequest({ change, fields, ...(keys ? { keys } : {}) });
+  }
+  return {
+    method: 'PUT',
+    path: `/${segment(change.row.index)}/_doc/${segment(change.row.id)}`,
+    query: `refresh=wait_for${versionQuery(change.version)}`,
+    body: mergedDocument(
+      source,
+      nestFields(fields, name => keys?.[name] ?? name.split('.'))
+    )
+  };
+}
+
+function mergedDocument(
+  source: JsonValue,
+  doc: Record<string, JsonValue>
+): JsonValue {
+  const base = asObject(source);
+  if (!base) {
+    return doc;
+  }
+  const out: Record<string, JsonValue> = {};
+  for (const [key, value] of Object.entries(base)) {
+    setField(out, key, value);
+  }
+  for (const [key, value] of Object.entries(doc)) {
+    const old = ownValue(out, key);
+    const inner = asObject(value);
+    setField(
+      out,
+      key,
+      old !== undefined && asObject(old) && inner
+        ? mergedDocument(old, inner)
+        : value
+    );
+  }
+  return out;
 }
 
 export function elasticsearchRequest({
@@ -148,19 +206,46 @@ export class ElasticsearchEdits implements TargetActions {
     /** Reads of whole documents ask for vectors on versions that leave them out, so a write keeps them. */
     private readonly version: ElasticsearchVersion,
     /** The product that answers (Elasticsearch or OpenSearch), for error texts. */
-    private readonly product: () => Flavour['product'] = () => 'Elasticsearch'
+    private readonly product: () => Flavour['product'],
+    /** How an index stores documents: whether it updates in place and keeps sequence numbers. */
+    private readonly storage: (
+      index: string,
+      signal: AbortSignal
+    ) => Promise<IndexStorage>
   ) {
     this.writes = {
       transport,
       tree: (index, signal) => structure(segment(index), signal),
       typeValue: typeElasticsearchValue,
-      request: async typed => elasticsearchRequest(typed),
+      request: (typed, signal) => this.request(typed, signal),
       outcome: (typed, response, sent, signal) =>
         this.outcome(typed, response, sent, signal),
       noteWrite: noted,
       storedDocuments: (index, ids, signal) =>
         this.storedDocuments(index, ids, signal)
     };
+  }
+
+  private async request(
+    typed: TypedChange,
+    signal: AbortSignal
+  ): Promise<WriteRequest> {
+    const { change } = typed;
+    if (change.kind !== 'update') {
+      return elasticsearchRequest(typed);
+    }
+    const storage = await this.storage(change.row.index, signal);
+    if (!storage.timeSeries && !storage.noSequenceNumbers) {
+      return elasticsearchRequest(typed);
+    }
+    const stored = await this.current(change.row, signal);
+    if (!stored) {
+      throw new RequestFailedError(
+        `Document ${change.row.id} is no longer in ${change.row.index}: it was deleted after the grid read it, so your change was not written. Refresh the grid.`,
+        404
+      );
+    }
+    return wholeDocumentRequest(typed, stored.source);
   }
 
   private async storedDocuments(
@@ -267,10 +352,17 @@ export class ElasticsearchEdits implements TargetActions {
           : change.kind === 'update'
             ? answer.get?._source
             : undefined;
+      // A whole document written in place of `_update` is read back: a rebuilt `_source` is what the engine shows.
+      const reread =
+        change.kind === 'update' && answer.get === undefined
+          ? await this.current(row, signal)
+          : undefined;
       const document =
         source !== undefined
           ? { document: await this.gridRow(row, source as JsonValue, signal) }
-          : {};
+          : reread
+            ? { document: reread.row }
+            : {};
       return {
         key,
         status: 'saved',

@@ -22,6 +22,11 @@ import type {
   ExportStream
 } from '../../engine/capabilities/export';
 import type { FieldTree } from '../../engine/field-tree';
+import {
+  rebuiltSource,
+  type StorageByIndex,
+  storageOfSettings
+} from './index-storage';
 import type { GridDocument } from '../../engine/grid-columns';
 import { mergePages } from '../../engine/merge-pages';
 import { decoded, type Transport } from '../../engine/http/transport';
@@ -29,6 +34,7 @@ import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';
 import {
   ELASTICSEARCH_FLAVOUR,
+  INDEX_AND_ID_ORDER,
   type Flavour,
   type PointInTimeApi
 } from './flavour';
@@ -81,7 +87,6 @@ type Ctx = {
 };
 
 /** Without a point in time (OpenSearch before 2.4) pages follow `_id`, which OpenSearch sorts on. */
-const NO_SNAPSHOT_SORT = { _id: 'asc' };
 
 async function openPointInTime(
   ctx: Ctx,
@@ -110,7 +115,9 @@ export async function openElasticsearchExport(
   tree: (target: string) => Promise<FieldTree | undefined>,
   signal: AbortSignal,
   flavour: Flavour = ELASTICSEARCH_FLAVOUR,
-  version?: ElasticsearchVersion
+  version?: ElasticsearchVersion,
+  /** The indices behind a target whose mapping asks for synthetic `_source`. */
+  mappedSynthetic: (target: string) => Promise<string[]> = async () => []
 ): Promise<ExportStream> {
   const { query: bodyQuery, source: bodySource } = exportBody(request.body);
   if (bodySource !== undefined && request.fields) {
@@ -121,7 +128,7 @@ export async function openElasticsearchExport(
   const { product, pointInTime } = flavour;
   if (!pointInTime && request.slices !== undefined && request.slices > 1) {
     throw new InvalidExportError(
-      `${product} ${flavour.version} has no point in time (OpenSearch 2.4 added it), and a sliced read needs one: leave slices= out, and the export reads one cursor.`
+      `${product} ${flavour.version} has no point in time (${product} ${flavour.pointInTimeSince} added it), and a sliced read needs one: leave slices= out, and the export reads one cursor.`
     );
   }
   // Versions that leave vectors out of _source are asked for them: an export keeps every field.
@@ -133,7 +140,13 @@ export async function openElasticsearchExport(
   const query = request.view
     ? mergedQuery(bodyQuery, queryOfView(request.view, fields))
     : bodyQuery;
-  const { window: size, shards } = await readSettings(ctx, target);
+  const { window: size, shards, storage } = await readSettings(ctx, target);
+  const rebuilt = rebuiltSource(
+    request.target,
+    storage,
+    await mappedSynthetic(target),
+    product
+  );
   const total = await countOf(ctx, target, query);
   let pitId = pointInTime
     ? await openPointInTime(ctx, target, pointInTime)
@@ -178,7 +191,7 @@ export async function openElasticsearchExport(
       ...(pit !== undefined
         ? { pit: { id: pit, keep_alive: KEEP_ALIVE } }
         : {}),
-      sort: [pointInTime?.tieBreaker ?? NO_SNAPSHOT_SORT],
+      sort: pointInTime?.tieBreakers ?? INDEX_AND_ID_ORDER,
       track_total_hits: false,
       ...(query ? { query } : {}),
       ...(source !== undefined ? { _source: source } : {}),
@@ -307,6 +320,12 @@ export async function openElasticsearchExport(
     total,
     leading: LEADING,
     tree: fields,
+    // A JSONL export reads as ready for _bulk: say when what it holds is not what was indexed.
+    notes: rebuilt
+      ? [
+          `${rebuilt} The file holds the documents as rebuilt, and so will a re-import of it.`
+        ]
+      : [],
     pages: () =>
       slices > 1
         ? mergePages(Array.from({ length: slices }, (_, i) => cursor(i)))
@@ -423,7 +442,7 @@ function exportBody(body: JsonValue | undefined): {
 async function readSettings(
   ctx: Ctx,
   target: string
-): Promise<{ window: number; shards: number }> {
+): Promise<{ window: number; shards: number; storage: StorageByIndex }> {
   // A user allowed to read but not to see index settings gets the engine's default window.
   const response = await ctx.transport.send(
     {
@@ -434,7 +453,7 @@ async function readSettings(
     ctx.signal
   );
   if (response.status === 403) {
-    return { window: DEFAULT_WINDOW, shards: 1 };
+    return { window: DEFAULT_WINDOW, shards: 1, storage: new Map() };
   }
   throwOnFailure(ctx, response);
   let window = Number.POSITIVE_INFINITY;
@@ -452,7 +471,9 @@ async function readSettings(
   }
   return {
     window: Number.isFinite(window) ? window : DEFAULT_WINDOW,
-    shards: Math.max(shards, 1)
+    shards: Math.max(shards, 1),
+    // Set settings only (no defaults): an index mode that rebuilds `_source` is always set.
+    storage: storageOfSettings(json(response))
   };
 }
 

@@ -8,6 +8,11 @@ import {
 import { noReason, redirectFailure } from '../../engine/http/http-status';
 import type { Flavour } from './flavour';
 import { type Cause, describeCause, errorCauses } from './error-cause';
+import {
+  fromOpenSearchSecurity,
+  OPENSEARCH_UNAUTHORIZED,
+  openSearchForbidden
+} from './opensearch-security';
 
 /**
  * A failed Elasticsearch answer as an error naming the status and the engine's own reason
@@ -28,7 +33,10 @@ export function elasticsearchFailure(
       ? error.reason
       : typeof asObject(body)?.error === 'string'
         ? String(asObject(body)?.error)
-        : undefined;
+        : typeof asObject(body)?.message === 'string'
+          ? // OpenSearch's security REST API: {"status": "FORBIDDEN", "message": "..."}
+            String(asObject(body)?.message)
+          : undefined;
   const type = typeof error?.type === 'string' ? error.type : undefined;
   const { causes, outer } = errorCauses(error);
   const detail =
@@ -40,12 +48,29 @@ export function elasticsearchFailure(
     response.status === 401 ||
     (response.status === 403 && type === 'security_exception')
   ) {
+    if (fromOpenSearchSecurity(response, product)) {
+      return new AuthenticationFailedError(
+        response.status === 401
+          ? OPENSEARCH_UNAUTHORIZED
+          : openSearchForbidden(reason ?? detail),
+        response.status,
+        body
+      );
+    }
     const advice =
       response.status === 401
         ? rejectedAdvice(reason)
         : 'The credentials were accepted but lack this privilege; connect with a user or API key whose role grants it.';
     return new AuthenticationFailedError(
       `Authentication failed: ${reason ?? detail}. ${advice}`,
+      response.status,
+      body
+    );
+  }
+  const refusedByAws = awsRefusal(response.status, body);
+  if (refusedByAws) {
+    return new AuthenticationFailedError(
+      `Authentication failed: ${refusedByAws} ${AWS_REFUSAL_ADVICE}`,
       response.status,
       body
     );
@@ -60,6 +85,27 @@ export function elasticsearchFailure(
     body
   );
 }
+
+/**
+ * Amazon OpenSearch Service refuses a request before the engine sees it with 403 and a body of
+ * one `message` (`Message` for an access policy's denial), not Elasticsearch's `error` object.
+ */
+function awsRefusal(
+  status: number,
+  body: Parameters<typeof asObject>[0]
+): string | undefined {
+  const fields = asObject(body);
+  if (status !== 403 || !fields || Object.keys(fields).length !== 1) {
+    return undefined;
+  }
+  const message = fields.message ?? fields.Message;
+  return typeof message === 'string'
+    ? `${message.replace(/\.?$/, '.')}`
+    : undefined;
+}
+
+const AWS_REFUSAL_ADVICE =
+  "Check the AWS credentials the kernel reads (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, or the profile in ~/.aws/credentials), that region= and service= (es for a domain, aoss for OpenSearch Serverless) are the domain's, and that the domain's access policy allows this identity; the kernel's clock must be within 5 minutes of AWS's.";
 
 /**
  * 429: the node is too busy for the request now (a full queue, a circuit breaker; on 9.x also

@@ -8,9 +8,23 @@ import type { ViewRequest } from '../../../../contracts/panel-protocol';
 import { targetSegment } from '../../engine/grid-request';
 import { type CurlTarget, viewRequest } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
+import { AwsSigV4Signer } from './aws-signer';
 
 /** curl arguments naming the credential the connection uses, by environment variable. */
 export function credential(transport: Transport): string[] {
+  const signer = transport.signer;
+  if (signer instanceof AwsSigV4Signer) {
+    // curl signs by itself (7.75+); it sends no session token unless told to.
+    return [
+      '--aws-sigv4',
+      `"aws:amz:${signer.region}:${signer.service}"`,
+      '--user',
+      '"$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY"',
+      ...(signer.sendsSessionToken
+        ? ['-H', '"x-amz-security-token: $AWS_SESSION_TOKEN"']
+        : [])
+    ];
+  }
   switch (transport.headerScheme('authorization')?.toLowerCase()) {
     case 'apikey':
       return ['-H', '"Authorization: ApiKey $ES_API_KEY"'];

@@ -100,6 +100,12 @@ const OWN: Listed[] = [
     '/security/access-control/api/'
   ],
   [
+    ['GET', 'POST'],
+    '/_plugins/_security/whoami',
+    'Whether the request came with the admin certificate or a node certificate, and its DN.',
+    '/api-reference/security-apis/'
+  ],
+  [
     ['GET'],
     '/_plugins/_security/health',
     'Whether the security plugin is up.',
@@ -139,6 +145,12 @@ const OWN: Listed[] = [
     ['GET'],
     '/_plugins/_security/api/rolesmapping',
     'List which users and backend roles each role maps to.',
+    '/security/access-control/api/#role-mappings'
+  ],
+  [
+    ['GET', 'PUT', 'PATCH', 'DELETE'],
+    '/_plugins/_security/api/rolesmapping/{role}',
+    'Read, create, update or delete which users and backend roles a role maps to.',
     '/security/access-control/api/#role-mappings'
   ],
   [

@@ -26,7 +26,8 @@ import {
 } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
 import { elasticsearchFailure } from './failure';
-import type { Flavour } from './flavour';
+import { type Flavour, INDEX_AND_ID_ORDER } from './flavour';
+import { type StorageByIndex, storageOfSettings } from './index-storage';
 import { LEADING } from './present';
 
 /** Each search renews the point in time for this long; a timer renews it while the grid is idle. */
@@ -38,7 +39,6 @@ const ENGINE_DEFAULT_WINDOW = 10_000;
  * Without a point in time (OpenSearch before 2.4) rows are paged on `_id` after the view's
  * sort: unique, and sortable there (OpenSearch allows sorting on `_id`).
  */
-const NO_SNAPSHOT_TIE_BREAKER = { _id: 'asc' };
 
 const Hit = z
   .object({
@@ -47,9 +47,10 @@ const Hit = z
     _score: z.number().nullish(),
     _source: z.unknown().optional(),
     sort: z.array(z.unknown()).optional(),
-    // Asked for with seq_no_primary_term: a write sends them back so a concurrent change is never overwritten.
-    _seq_no: z.number().int().nonnegative().optional(),
-    _primary_term: z.number().int().positive().optional()
+    // Asked for with seq_no_primary_term: a write sends them back so a concurrent change is
+    // never overwritten. An index without sequence numbers answers -2 and 0 (index-storage.ts).
+    _seq_no: z.number().int().optional(),
+    _primary_term: z.number().int().optional()
   })
   .loose();
 const SearchAnswer = z
@@ -90,7 +91,13 @@ interface ReaderSetup {
 export async function openPointInTimeReader(
   opening: Omit<ReaderSetup, 'tree'> & { tree: Promise<FieldTree | undefined> },
   signal: AbortSignal
-): Promise<{ reader: DocumentReader; first: DocumentBlock; notes: string[] }> {
+): Promise<{
+  reader: DocumentReader;
+  first: DocumentBlock;
+  notes: string[];
+  /** How each index behind the target stores documents, from the same settings answer. */
+  storage: StorageByIndex;
+}> {
   const sent: SentRequest[] = [];
   const { product, version, pointInTime } = opening.flavour;
   const failure = (response: EngineResponse) =>
@@ -137,14 +144,15 @@ export async function openPointInTimeReader(
   const notes = pointInTime
     ? []
     : [
-        `${product} ${version} has no point in time (OpenSearch 2.4 added it): the grid pages with search_after sorted by _id, not over one snapshot, so documents changed meanwhile may move, show twice or be missed.`
+        `${product} ${version} has no point in time (${product} ${opening.flavour.pointInTimeSince} added it): the grid pages with search_after sorted by _index and _id, not over one snapshot, so documents changed meanwhile may move, show twice or be missed.`
       ];
   try {
     const first = await reader.readBlock(0, signal, true);
     return {
       reader,
       first: { ...first, requests: [...sent, ...first.requests] },
-      notes
+      notes,
+      storage: storageOfSettings(settings)
     };
   } catch (err) {
     await reader.close();
@@ -210,7 +218,10 @@ function rowAddresses(hits: HitT[]): Pick<DocumentBlock, 'keys' | 'versions'> {
     }
     keys.push({ index: hit._index, id: hit._id });
     versions.push(
-      hit._seq_no !== undefined && hit._primary_term !== undefined
+      hit._seq_no !== undefined &&
+        hit._seq_no >= 0 &&
+        hit._primary_term !== undefined &&
+        hit._primary_term > 0
         ? { seqNo: hit._seq_no, primaryTerm: hit._primary_term }
         : null
     );
@@ -414,7 +425,7 @@ class PointInTimeReader implements DocumentReader {
       ...(this.setup.query !== undefined ? { query: this.setup.query } : {}),
       sort: [
         ...this.setup.sort,
-        this.setup.flavour.pointInTime?.tieBreaker ?? NO_SNAPSHOT_TIE_BREAKER
+        ...(this.setup.flavour.pointInTime?.tieBreakers ?? INDEX_AND_ID_ORDER)
       ],
       track_total_hits: options.countTotal,
       ...(options.source

@@ -1,4 +1,4 @@
-import type { ConsoleRequest, JsonValue } from '../../console/cell';
+import type { ConsoleRequest } from '../../console/cell';
 import { tableRows } from '../../../../contracts/answer-rows';
 import type { DocumentLayout } from '../../../../contracts/mime-types';
 import { asObject } from '../../engine/document-columns';
@@ -13,6 +13,7 @@ import { structureFields } from '../../engine/structure-cache';
 import { documentGrid, hitsResult } from '../../engine/grid-columns';
 import { aggregationTables } from './aggregation-tables';
 import { esqlTable } from './esql-table';
+import { msearchSearches } from './msearch';
 import { structureOfMapping } from './mapping';
 import { filtersFields } from './targets';
 import { emptyAnswerText } from '../../engine/http/http-status';
@@ -44,14 +45,28 @@ const HITS_LAYOUT: DocumentLayout = {
   meta: { _id: ['_id'], _index: ['_index'], _score: ['_score'] }
 };
 
+/** What the driver knows beside the answer itself. */
+export interface PresentOptions {
+  /** The cached mapping of a search's index, when it could be read: the grid's columns follow it. */
+  treeFor?(
+    request: ConsoleRequest,
+    response: EngineResponse
+  ): FieldTree | undefined;
+  /** What to say under one search of an `_msearch` (a lone search's notice comes with its response). */
+  partNotice?(
+    request: ConsoleRequest,
+    response: EngineResponse
+  ): string | undefined;
+}
+
 /**
- * Search responses → hits grid, with columns from the mapping when `tree` is known; arrays
+ * Search responses → hits grid, with columns from the mapping when it is known; arrays
  * (`_cat/...?format=json`) → table; the rest → JSON.
  */
 export function presentElasticsearch(
   request: ConsoleRequest,
   response: EngineResponse,
-  tree?: FieldTree
+  options: PresentOptions = {}
 ): PresentedResult {
   if (response.body.kind === 'text') {
     return { kind: 'text', text: response.body.text };
@@ -70,7 +85,7 @@ export function presentElasticsearch(
   if (esql) {
     return esql;
   }
-  const searches = msearchParts(request, response, body);
+  const searches = msearchParts(request, response, options);
   if (searches) {
     return { kind: 'searches', searches };
   }
@@ -88,7 +103,7 @@ export function presentElasticsearch(
       };
     });
     const grid = documentGrid({
-      tree,
+      tree: options.treeFor?.(request, response),
       leading: LEADING,
       documents,
       onlyPresent: filtersFields(request)
@@ -120,47 +135,23 @@ export function presentElasticsearch(
   };
 }
 
-/** An `_msearch` of several searches: each answer shown as its own search, titled with its index. */
+/** An `_msearch` of several searches: each answer shown as that search run alone would be, titled with its index. */
 function msearchParts(
   request: ConsoleRequest,
   response: EngineResponse,
-  body: JsonValue
+  options: PresentOptions
 ): SearchPart[] | undefined {
-  const responses = asObject(body)?.responses;
-  if (
-    response.status >= 300 ||
-    !Array.isArray(responses) ||
-    responses.length < 2 ||
-    !request.path.endsWith('/_msearch')
-  ) {
-    return undefined;
-  }
-  const pathTarget = request.path.split('/').filter(Boolean)[0] ?? '';
-  const defaultTarget = pathTarget.startsWith('_')
-    ? ''
-    : decodeURIComponent(pathTarget);
-  // The NDJSON body alternates header and search lines; a header may name its own index.
-  const lines = request.body?.kind === 'ndjson' ? request.body.values : [];
-  return responses.map((answer, i) => {
-    const index = asObject(lines[i * 2])?.index;
-    const target =
-      typeof index === 'string'
-        ? index
-        : Array.isArray(index)
-          ? index.join(',')
-          : defaultTarget;
-    const status = asObject(answer)?.status;
-    const partStatus = typeof status === 'number' ? status : response.status;
-    const part = presentElasticsearch(request, {
-      ...response,
-      status: partStatus,
-      body: { kind: 'json', value: answer }
-    });
+  return msearchSearches(request, response)?.map(search => {
+    const part = presentElasticsearch(search.request, search.response, options);
+    const notice = options.partNotice?.(search.request, search.response);
+    const answer =
+      search.response.body.kind === 'json' ? search.response.body.value : null;
     return {
-      target,
-      status: partStatus,
+      target: search.target,
+      status: search.response.status,
       result: part.kind === 'searches' ? { kind: 'json', value: answer } : part,
-      raw: answer
+      raw: answer,
+      ...(notice ? { notice } : {})
     };
   });
 }

@@ -15,21 +15,38 @@ import { StructureCache } from '../../engine/structure-cache';
 import { listIndices } from './index-listing';
 import type { Transport } from '../../engine/http/transport';
 import { structureOfMapping } from './mapping';
+import { msearchSearches } from './msearch';
+import {
+  type IndexStorage,
+  readIndexStorage,
+  type StorageByIndex,
+  syntheticByMapping
+} from './index-storage';
 import { isStale, mappingChange, searchTarget } from './targets';
 
 export class ElasticsearchStructure {
   private readonly mappings: StructureCache;
   private readonly names: NameCache<TargetListing>;
+  /** Per target as mappings are keyed: the indices whose mapping asks for synthetic `_source`, learnt with the mapping. */
+  private readonly mappedSynthetic = new Map<string, string[]>();
+  /** Per concrete index, for edits: whether it updates in place and keeps sequence numbers. */
+  private readonly storage = new Map<string, Promise<IndexStorage>>();
 
-  constructor(transport: Transport) {
-    this.mappings = new StructureCache(async (target, signal) =>
-      structureOfMapping(
-        await transport.send(
-          { method: 'GET', path: `/${target}/_mapping`, query: '' },
-          signal
-        )
-      )
-    );
+  constructor(private readonly transport: Transport) {
+    this.mappings = new StructureCache(async (target, signal) => {
+      const response = await transport.send(
+        { method: 'GET', path: `/${target}/_mapping`, query: '' },
+        signal
+      );
+      const structure = structureOfMapping(response);
+      this.mappedSynthetic.set(
+        target,
+        response.body.kind === 'json'
+          ? syntheticByMapping(response.body.value)
+          : []
+      );
+      return structure;
+    });
     this.names = new NameCache(signal =>
       listIndices(transport, signal, { counts: false })
     );
@@ -42,6 +59,12 @@ export class ElasticsearchStructure {
       return;
     }
     this.names.clear();
+    // An index deleted and created again under its name may store documents otherwise; its
+    // mode is fixed at creation, so document writes (every save) leave what is known.
+    const wholeIndex = /^\/[^/]+\/?$/.test(request.path);
+    if (change.kind === 'all' || wholeIndex) {
+      this.storage.clear();
+    }
     if (change.kind === 'all') {
       this.mappings.clear();
     } else {
@@ -60,6 +83,16 @@ export class ElasticsearchStructure {
     response: EngineResponse,
     signal: AbortSignal
   ): Promise<void> {
+    const searches = msearchSearches(request, response);
+    if (searches) {
+      // One fetch per index however many searches name it: the cache shares a fetch in flight.
+      await Promise.all(
+        searches.map(search =>
+          this.prepare(search.request, search.response, signal)
+        )
+      );
+      return;
+    }
     const target = searchTarget(request, response);
     if (target) {
       await this.mappings.get(target, signal);
@@ -81,6 +114,34 @@ export class ElasticsearchStructure {
     signal: AbortSignal
   ): Promise<FieldTree | undefined> {
     return (await this.mappings.get(target, signal))?.tree;
+  }
+
+  /** The indices behind a target whose mapping asks for synthetic `_source` (read with its mapping). */
+  async syntheticByMapping(
+    target: string,
+    signal: AbortSignal
+  ): Promise<string[]> {
+    return (await this.mappings.get(target, signal))
+      ? (this.mappedSynthetic.get(target) ?? [])
+      : [];
+  }
+
+  /** What a grid read of its indices' settings: its edits go by what it was opened on. */
+  rememberStorage(storage: StorageByIndex): void {
+    for (const [index, known] of storage) {
+      this.storage.set(index, Promise.resolve(known));
+    }
+  }
+
+  /** How one index stores documents, read once until a request may have replaced the index. */
+  indexStorage(index: string, signal: AbortSignal): Promise<IndexStorage> {
+    let known = this.storage.get(index);
+    if (!known) {
+      known = readIndexStorage(this.transport, index, signal);
+      this.storage.set(index, known);
+      known.catch(() => this.storage.delete(index));
+    }
+    return known;
   }
 
   async fieldNames(

@@ -65,7 +65,11 @@ export const typesenseEngine: EngineDescriptor = {
         ? '%connect: Typesense has no users, so user=, password= and auth= do not apply; its API key is the whole credential: key=${env:NAME}.'
         : options.compat !== undefined
           ? '%connect: compat= asks Elasticsearch for REST compatibility with an earlier major version; Typesense has no such headers, so leave it out.'
-          : undefined,
+          : options.region !== undefined ||
+              options.service !== undefined ||
+              options.aws_profile !== undefined
+            ? '%connect: region=, service= and aws_profile= sign requests for Amazon OpenSearch Service (auth=aws-sigv4) and do not apply to Typesense; its API key is the whole credential: key=${env:NAME}.'
+            : undefined,
     refuseSave: () => undefined
   },
   secrets: {

@@ -54,7 +54,18 @@ final class LaunchOptions {
         settings.put("path.logs", home.resolve("logs").toString());
         settings.put("cluster.name", get("cluster.name", "searchbook-test"));
         settings.put("node.name", get("node.name", "searchbook-real-node"));
-        settings.put("discovery.type", "single-node");
+        String seedHosts = get("seed.hosts", "");
+        if (seedHosts.isEmpty()) {
+            settings.put("discovery.type", "single-node");
+        } else {
+            // One node of a loopback cluster: it finds the others at these transport addresses;
+            // the master-eligible node that starts it names itself in initial.master. node.roles
+            // may be empty: a coordinating-only node.
+            settings.put("discovery.seed_hosts", seedHosts);
+            String initialMaster = get("initial.master", "");
+            if (!initialMaster.isEmpty()) settings.put("cluster.initial_master_nodes", initialMaster);
+            settings.put("node.roles", required("node.roles"));
+        }
         settings.put("network.host", "127.0.0.1");
         settings.put("http.port", required("http.port"));
         settings.put("transport.port", required("transport.port"));

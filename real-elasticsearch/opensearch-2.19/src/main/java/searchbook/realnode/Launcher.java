@@ -7,6 +7,8 @@ import org.opensearch.node.InternalSettingsPreparer;
 import org.opensearch.node.Node;
 import org.opensearch.plugins.Plugin;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +17,9 @@ import java.util.Map;
  * Starts one real OpenSearch 2.x node in this JVM from Maven Central's jars, with OpenSearch's
  * modules passed as classpath plugins (its Node takes them directly, as Elasticsearch 7.x's
  * does). Arguments are key=value: home (scratch folder), http.port, transport.port,
- * parent.pid; see LaunchOptions. Every answer of the node is OpenSearch's own.
+ * parent.pid; security=true with tls.dir=<folder of PEM files> for the node secured by
+ * OpenSearch's security plugin (see SecuredNode); see LaunchOptions. Every answer of the node
+ * is OpenSearch's own.
  */
 public final class Launcher {
     static final class ClasspathPluginsNode extends Node {
@@ -29,9 +33,9 @@ public final class Launcher {
         java.io.PrintStream stdout = System.out;
         LaunchOptions options = new LaunchOptions(args);
         options.exitWhenParentEnds();
-        Settings settings = Settings.builder().loadFromMap(options.singleNodeSettings()).build();
+        Settings.Builder settings = Settings.builder().loadFromMap(options.singleNodeSettings());
         // The modules of OpenSearch's distribution that are on Central (as codelibs' runner loads them).
-        List<Class<? extends Plugin>> plugins = List.of(
+        List<Class<? extends Plugin>> plugins = new ArrayList<>(List.of(
             org.opensearch.transport.Netty4Plugin.class,
             org.opensearch.analysis.common.CommonAnalysisPlugin.class,
             org.opensearch.painless.PainlessPlugin.class,
@@ -47,9 +51,16 @@ public final class Launcher {
             org.opensearch.ingest.useragent.IngestUserAgentPlugin.class,
             org.opensearch.geo.GeoModulePlugin.class,
             org.opensearch.plugin.repository.url.URLRepositoryPlugin.class
-        );
+        ));
+        String tlsDir = options.get("tls.dir", "");
+        if (options.flag("security")) {
+            if (tlsDir.isEmpty()) throw new IllegalArgumentException("security=true needs tls.dir (the security plugin requires TLS)");
+            SecuredNode.configure(settings, plugins, options.configDir(), Path.of(tlsDir));
+        } else if (!tlsDir.isEmpty()) {
+            throw new IllegalArgumentException("tls.dir needs security=true (HTTPS comes with the security plugin)");
+        }
 
-        Environment environment = InternalSettingsPreparer.prepareEnvironment(settings, Map.of(), options.configDir(), () -> "searchbook-real-node");
+        Environment environment = InternalSettingsPreparer.prepareEnvironment(settings.build(), Map.of(), options.configDir(), () -> "searchbook-real-node");
         LogConfigurator.configure(environment);
         Node node = new ClasspathPluginsNode(environment, plugins);
         LaunchOptions.run(node::start, node, stdout);

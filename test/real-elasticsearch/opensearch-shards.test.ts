@@ -1,0 +1,188 @@
+/**
+ * OpenSearch has no `_shard_doc`, and `_doc` is a document's place in its shard: equal on
+ * every shard, so search_after pages sorted by it skip whatever ties with a page's last row.
+ * On a real OpenSearch 2.19.1 node, with indices of several shards and small result windows
+ * (so every page after the first goes by search_after), the panel's grid and `%export` still
+ * read every document exactly once, also through an alias over two indices with equal ids.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { GridReply } from '../../contracts/panel-protocol';
+import { SECRETS } from '../drivers/helpers';
+import {
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS,
+  SUITES_INSTANCE
+} from '../support/elasticsearch-targets';
+import type { KernelClient } from '../support/kernel-client';
+import {
+  fetchFromNode,
+  type RealNodeAddress
+} from '../support/real-elasticsearch/launch';
+import { realNode } from '../support/real-elasticsearch/run-nodes';
+import {
+  type GridCommClient,
+  kernelWithGridComm
+} from '../grid/grid-comm-client';
+import { runCell } from './console-smoke';
+
+const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
+const describeNode = skipped ? describe.skip : describe;
+const TITLE =
+  'OpenSearch 2.19.1: grids and exports of indices of several shards read every document once';
+
+const DOCS = 3_000;
+const BLOCK = 100;
+/** A window this small makes every page after the first a search_after page. */
+const WINDOW = 499;
+
+type Opened = Extract<GridReply, { type: 'opened' }>;
+
+describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
+  const name = `os-shards-${randomUUID().slice(0, 8)}`;
+  const three = `${name}-a`;
+  const two = `${name}-b`;
+  const alias = `${name}-both`;
+  const dir = mkdtempSync(join(tmpdir(), 'searchbook-opensearch-shards-'));
+  let node: RealNodeAddress;
+  let kernel: KernelClient;
+  let comm: GridCommClient;
+
+  const engine = async (method: string, path: string, body?: string) => {
+    const res = await fetchFromNode(node, path, {
+      method,
+      ...(body === undefined
+        ? {}
+        : {
+            body,
+            headers: {
+              'content-type': path.includes('_bulk')
+                ? 'application/x-ndjson'
+                : 'application/json'
+            }
+          })
+    });
+    const text = await res.text();
+    if (!res.ok) {
+      throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+    }
+    return JSON.parse(text) as unknown;
+  };
+
+  /** Every row of a grid, block by block, as index/id. */
+  const gridRows = async (target: string): Promise<string[]> => {
+    const grid: Opened = await comm.expect(
+      { type: 'open', connection: 'os', target, blockSize: BLOCK },
+      'opened'
+    );
+    const rows = grid.first.rows.map(r => `${r['_index']}/${r['_id']}`);
+    for (let block = 1; block * BLOCK < grid.total; block++) {
+      const read = await comm.expect(
+        { type: 'read', gridId: grid.gridId, block },
+        'block'
+      );
+      rows.push(...read.block.rows.map(r => `${r['_index']}/${r['_id']}`));
+    }
+    await comm.expect({ type: 'close', gridId: grid.gridId }, 'closed');
+    return rows;
+  };
+
+  const exported = (file: string): string[] =>
+    readFileSync(join(dir, file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map(line => {
+        const { _index, _id } = JSON.parse(line) as {
+          _index: string;
+          _id: string;
+        };
+        return `${_index}/${_id}`;
+      });
+
+  const every = (...indices: string[]) =>
+    indices
+      .flatMap(index =>
+        Array.from({ length: DOCS }, (_, n) => `${index}/d${n}`)
+      )
+      .sort();
+
+  beforeAll(async () => {
+    const outcome = await realNode('opensearch-2.19', SUITES_INSTANCE);
+    if ('skipped' in outcome) {
+      throw new Error(outcome.skipped);
+    }
+    node = outcome.node;
+    for (const [index, shards] of [
+      [three, 3],
+      [two, 2]
+    ] as const) {
+      await engine(
+        'PUT',
+        `/${index}`,
+        JSON.stringify({
+          settings: {
+            number_of_shards: shards,
+            number_of_replicas: 0,
+            max_result_window: WINDOW
+          },
+          mappings: { properties: { n: { type: 'long' } } }
+        })
+      );
+      const lines = Array.from(
+        { length: DOCS },
+        (_, n) =>
+          `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n })}\n`
+      );
+      await engine('POST', `/${index}/_bulk?refresh=true`, lines.join(''));
+    }
+    await engine(
+      'POST',
+      '/_aliases',
+      JSON.stringify({
+        actions: [{ add: { indices: [three, two], alias } }]
+      })
+    );
+    ({ kernel, comm } = await kernelWithGridComm(
+      [`%connect elasticsearch ${node.url} auth=none name=os`],
+      { ...SECRETS },
+      { cwd: dir }
+    ));
+  }, REAL_START_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await kernel?.close();
+    if (node) {
+      await fetchFromNode(node, `/${name}-*`, { method: 'DELETE' });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the grid of a three-shard index shows every document once, block after block', async () => {
+    const rows = await gridRows(three);
+    expect(rows).toHaveLength(DOCS);
+    expect([...rows].sort()).toEqual(every(three));
+  });
+
+  it('the grid of an alias over two indices with the same ids shows both of each', async () => {
+    const rows = await gridRows(alias);
+    expect(rows).toHaveLength(2 * DOCS);
+    expect([...rows].sort()).toEqual(every(three, two));
+  });
+
+  it.each([
+    ['one cursor', ''],
+    ['sliced', ' slices=3']
+  ])(
+    '%%export (%s) of the alias writes every document of both indices once',
+    async (label, options) => {
+      const file = `${label.replace(' ', '-')}.jsonl`;
+      const run = await runCell(kernel, `%export ${alias} ${file}${options}`);
+      expect(run.status).toBe('ok');
+      const lines = exported(file);
+      expect(lines).toHaveLength(2 * DOCS);
+      expect([...lines].sort()).toEqual(every(three, two));
+    }
+  );
+});
