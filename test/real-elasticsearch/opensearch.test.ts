@@ -110,6 +110,34 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
     expect(await complete('GET /_cluster/he')).toEqual(['/_cluster/health']);
   });
 
+  it('completion offers the shared API as Elasticsearch 7.10 served it: what Elasticsearch added later is left out, as the node has no handler for it', async () => {
+    const complete = async (code: string) => {
+      const reply = await kernel.request('shell', 'complete_request', {
+        code,
+        cursor_pos: [...code].length
+      });
+      return reply.content['matches'] as string[];
+    };
+    // Resolve index came in 7.9, resolve cluster in 8.13.
+    expect(await complete('GET /_resolve/')).toEqual(['/_resolve/index']);
+    expect(await complete('POST /_data_stream/_mo')).toEqual([]);
+    const cluster = await fetchFromNode(node, '/_resolve/cluster');
+    expect(await cluster.text()).toContain(
+      'no handler found for uri [/_resolve/cluster]'
+    );
+    const modify = await fetchFromNode(node, '/_data_stream/_modify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"actions": []}'
+    });
+    expect(modify.status).toBe(405);
+    expect(await modify.text()).toContain(
+      'Incorrect HTTP method for uri [/_data_stream/_modify] and method [POST]'
+    );
+    const resolved = await fetchFromNode(node, '/_resolve/index/*');
+    expect(resolved.status).toBe(200);
+  });
+
   it('inspecting an OpenSearch endpoint shows its description and documentation page', async () => {
     const code = 'DELETE /_search/point_in_time';
     const reply = await kernel.request('shell', 'inspect_request', {

@@ -76,7 +76,7 @@ export async function openConnection(
   };
   const { Transport } = await import('../engine/http/transport');
   const transport = new Transport(options);
-  const driver = engine.createDriver(transport);
+  const driver = engine.createDriver(transport, args);
   const waitMs = args.timeout ? args.timeout * 1000 : CONNECT_WAIT_MS;
   const where = args.nodes ? args.nodes.join(', ') : address;
   waiting?.(

@@ -29,6 +29,13 @@ export const ConnectOptionsSchema = z.strictObject({
   /** A PEM file of the CA to trust instead of the system roots (verify-ca, verify-identity). */
   ca: z.string().min(1).optional(),
   skip_verify: z.stringbool().default(false),
+  /** Elasticsearch's REST compatibility: the major version whose requests every request asks to be served as. */
+  compat: z
+    .enum(['7', '8'], {
+      error:
+        'write compat=8 (requests written for 8.x, on a 9.x or 8.x node) or compat=7 (written for 7.x, on an 8.x node)'
+    })
+    .optional(),
   /** `a:9200,b:9200`: the nodes of one cluster, in place of the address (read by connections/connect-hosts.ts). */
   hosts: z.string().optional()
 });

@@ -51,6 +51,8 @@ export interface EngineIdentity {
   version: string;
   /** Things the user should know but that do not stop the connection (an unsupported major). */
   warnings: string[];
+  /** How the connection talks to the engine, said under the connect line (REST compatibility asked). */
+  notes?: string[];
   /** The product that answered, where the engine module tells several apart (a fork speaking its API); else the descriptor's display name serves. */
   product?: string;
 }

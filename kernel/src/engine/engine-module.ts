@@ -38,7 +38,7 @@ export interface EngineModule {
   connectionSettings(
     args: ConnectArgs
   ): EngineConnectionSettings | Promise<EngineConnectionSettings>;
-  createDriver(transport: Transport): Driver;
+  createDriver(transport: Transport, args: ConnectArgs): Driver;
 }
 
 /** How a `%connect` line to this engine is written and checked, before anything is loaded or sent. */

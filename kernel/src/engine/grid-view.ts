@@ -11,6 +11,7 @@ import type {
 } from '../../../contracts/panel-protocol';
 import type { FieldNode, FieldTree } from './field-tree';
 import { filterRefusal } from '../console/refusal';
+import type { MediaTypes } from './http/transport';
 
 export type LeafNode = Extract<FieldNode, { kind: 'leaf' }>;
 
@@ -187,7 +188,10 @@ export function curlCommand(spec: {
   body?: JsonValue | { ndjson: string };
   credential: string[];
   insecure: boolean;
+  /** Versioned media types the connection sends (Elasticsearch's REST compatibility). */
+  mediaTypes?: MediaTypes;
 }): string {
+  const types = spec.mediaTypes;
   const parts = [
     'curl',
     '-sS',
@@ -195,20 +199,21 @@ export function curlCommand(spec: {
     '-X',
     spec.method,
     shellQuote(spec.url),
-    ...spec.credential
+    ...spec.credential,
+    ...(types ? ['-H', shellQuote(`Accept: ${types.accept}`)] : [])
   ];
   const body = spec.body;
   if (body !== undefined && isNdjson(body)) {
     parts.push(
       '-H',
-      shellQuote('Content-Type: application/x-ndjson'),
+      shellQuote(`Content-Type: ${types?.ndjson ?? 'application/x-ndjson'}`),
       '--data-binary',
       shellQuote(body.ndjson)
     );
   } else if (body !== undefined) {
     parts.push(
       '-H',
-      shellQuote('Content-Type: application/json'),
+      shellQuote(`Content-Type: ${types?.json ?? 'application/json'}`),
       '-d',
       shellQuote(JSON.stringify(body))
     );
@@ -229,9 +234,17 @@ function isNdjson(
 }
 
 /** A console request as curl, against the connection's address with its credential as an environment variable. */
+/** Where a curl line reaches a connection, how it authenticates, and the media types it sends. */
+export interface CurlTarget {
+  baseUrl: string;
+  credential: string[];
+  insecure: boolean;
+  mediaTypes?: MediaTypes;
+}
+
 export function curlOfRequest(
   request: ConsoleRequest,
-  curl: { baseUrl: string; credential: string[]; insecure: boolean }
+  curl: CurlTarget
 ): string {
   const url =
     curl.baseUrl.replace(/\/$/, '') +
@@ -252,7 +265,8 @@ export function curlOfRequest(
     url,
     ...(body !== undefined ? { body } : {}),
     credential: curl.credential,
-    insecure: curl.insecure
+    insecure: curl.insecure,
+    ...(curl.mediaTypes ? { mediaTypes: curl.mediaTypes } : {})
   });
 }
 
@@ -260,7 +274,7 @@ export function viewRequest(
   method: HttpMethod,
   pathAndQuery: string,
   body: JsonValue | undefined,
-  curl: { baseUrl: string; credential: string[]; insecure: boolean }
+  curl: CurlTarget
 ): ViewRequest {
   return {
     cell: consoleCell(method, pathAndQuery, body),
@@ -269,7 +283,8 @@ export function viewRequest(
       url: curl.baseUrl.replace(/\/$/, '') + pathAndQuery,
       ...(body !== undefined ? { body } : {}),
       credential: curl.credential,
-      insecure: curl.insecure
+      insecure: curl.insecure,
+      ...(curl.mediaTypes ? { mediaTypes: curl.mediaTypes } : {})
     })
   };
 }

@@ -119,7 +119,8 @@ export async function connectMagic(
     ...(connection.answeredBy ? [`It was ${connection.answeredBy}.`] : []),
     ...(connection.authSummary
       ? [`Every request is signed: ${connection.authSummary}.`]
-      : [])
+      : []),
+    ...(connection.identity.notes ?? [])
   ];
   const connected = messageBundle(
     [...lines, ...connection.identity.warnings.map(w => `Warning: ${w}`)].join(

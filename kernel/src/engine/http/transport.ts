@@ -94,6 +94,19 @@ export interface RequestSigner {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** What requests say their bodies are and which answers they accept. */
+export interface MediaTypes {
+  readonly accept: string;
+  readonly json: string;
+  readonly ndjson: string;
+}
+
+const PLAIN_MEDIA_TYPES: MediaTypes = {
+  accept: 'application/json',
+  json: 'application/json',
+  ndjson: 'application/x-ndjson'
+};
+
 /**
  * Methods that mean the same however often they are sent (RFC 9110, 9.2.1 safe methods):
  * only these are sent again after a connection closed before any answer came. A PUT or
@@ -127,6 +140,7 @@ interface Unanswered {
 /** One keep-alive connection pool per searchbook connection. */
 export class Transport {
   private readonly agent: Agent;
+  private mediaTypes: MediaTypes = PLAIN_MEDIA_TYPES;
   private readonly pool: NodePool;
 
   constructor(private readonly options: TransportOptions) {
@@ -151,6 +165,25 @@ export class Transport {
           }
         : {}
     });
+  }
+
+  /**
+   * Sends every later request with these media types (an engine's versioned ones, which a
+   * driver chooses once it knows the version that answers).
+   */
+  useMediaTypes(mediaTypes: MediaTypes): void {
+    this.mediaTypes = mediaTypes;
+  }
+
+  /** The media types chosen by useMediaTypes(), if any (a curl line of a request sends them too). */
+  get versionedMediaTypes(): MediaTypes | undefined {
+    return this.mediaTypes === PLAIN_MEDIA_TYPES ? undefined : this.mediaTypes;
+  }
+
+  /** An Accept header where the media types are not plain JSON (exports otherwise send none). */
+  private get mediaTypeHeaders(): Record<string, string> {
+    const versioned = this.versionedMediaTypes;
+    return versioned ? { accept: versioned.accept } : {};
   }
 
   /** Whether requests go over TLS (some engines' advice depends on it). */
@@ -230,7 +263,7 @@ export class Transport {
     signal: AbortSignal
   ): Promise<RawResponse> {
     const started = performance.now();
-    const { body, contentType } = encodeBody(request.body);
+    const { body, contentType } = encodeBody(request.body, this.mediaTypes);
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = this.options.maxAnswerBytes ?? DEFAULT_ANSWER_CAP_BYTES;
     const sent = await this.toSomeNode(request.method, signal, async node => {
@@ -243,7 +276,7 @@ export class Transport {
           {
             ...this.options.headers,
             ...(contentType ? { 'content-type': contentType } : {}),
-            accept: 'application/json'
+            accept: this.mediaTypes.accept
           },
           body,
           node
@@ -408,7 +441,7 @@ export class Transport {
     signal: AbortSignal
   ): Promise<StreamedResponse> {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const { body, contentType } = encodeBody(request.body);
+    const { body, contentType } = encodeBody(request.body, this.mediaTypes);
     const sent = await this.toSomeNode(request.method, signal, async node =>
       this.agent.request({
         origin: node,
@@ -418,7 +451,8 @@ export class Transport {
           request,
           {
             ...this.options.headers,
-            ...(contentType ? { 'content-type': contentType } : {})
+            ...(contentType ? { 'content-type': contentType } : {}),
+            ...this.mediaTypeHeaders
           },
           body,
           node
@@ -613,7 +647,10 @@ async function* mappedChunks(
   }
 }
 
-function encodeBody(body: RequestBody | undefined): {
+function encodeBody(
+  body: RequestBody | undefined,
+  mediaTypes: MediaTypes
+): {
   body?: string;
   contentType?: string;
 } {
@@ -622,12 +659,12 @@ function encodeBody(body: RequestBody | undefined): {
   }
   // A grid write's whole numbers past 2^53 go out as number literals with every digit.
   if (body.kind === 'json') {
-    return { body: exactJson(body.value), contentType: 'application/json' };
+    return { body: exactJson(body.value), contentType: mediaTypes.json };
   }
   // NDJSON must end with a newline or Elasticsearch's _bulk refuses the last line.
   return {
     body: `${body.values.map(v => JSON.stringify(v)).join('\n')}\n`,
-    contentType: 'application/x-ndjson'
+    contentType: mediaTypes.ndjson
   };
 }
 

@@ -25,6 +25,13 @@ export const ElasticsearchProfileSchema = z
     password: SecretRefSchema.optional(),
     /** The `encoded` value of the create-API-key answer, sent verbatim. */
     api_key: SecretRefSchema.optional(),
+    /** REST compatibility: every request asks to be served as this major version's API (`compat=` of %connect). */
+    compat: z
+      .union([z.literal(7), z.literal(8)], {
+        error:
+          'write 8 (requests written for 8.x, on a 9.x or 8.x node) or 7 (written for 7.x, on an 8.x node)'
+      })
+      .optional(),
     /** auth=aws-sigv4: where it signs for. The credentials stay in the AWS environment variables or files. */
     region: z
       .string()
@@ -78,6 +85,8 @@ export const ElasticsearchProfileSchema = z
   });
 type ElasticsearchProfile = z.infer<typeof ElasticsearchProfileSchema>;
 
+const compatOption = (major: 7 | 8): '7' | '8' => (major === 7 ? '7' : '8');
+
 /** A profile the profiles file has already checked against the schema above. */
 const own = (profile: StoredProfile): ElasticsearchProfile =>
   ElasticsearchProfileSchema.parse(profile);
@@ -99,6 +108,7 @@ export const elasticsearchEngine: EngineDescriptor = {
     usage: [
       '%connect elasticsearch http://localhost:9200 [auth=basic user=elastic password=${env:ES_PASSWORD}]',
       '%connect elasticsearch https://localhost:9200 auth=apikey key=${env:ES_API_KEY} [ssl=verify-identity ca=/path/ca.pem]',
+      'compat=8 (requests written for 8.x, served by a 9.x node through REST compatibility)',
       '%connect opensearch https://<domain endpoint> auth=aws-sigv4 [region=eu-west-1] [service=es|aoss] [aws_profile=<name>] (AWS credentials from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or ~/.aws/credentials)'
     ],
     addressForm: '<url>',
@@ -136,6 +146,7 @@ export const elasticsearchEngine: EngineDescriptor = {
         args: {
           auth: authOf(p),
           ...(p.username !== undefined ? { user: p.username } : {}),
+          ...(p.compat !== undefined ? { compat: compatOption(p.compat) } : {}),
           ...(p.region !== undefined ? { region: p.region } : {}),
           ...(p.service !== undefined ? { service: p.service } : {}),
           ...(p.aws_profile !== undefined ? { aws_profile: p.aws_profile } : {})
@@ -155,6 +166,7 @@ export const elasticsearchEngine: EngineDescriptor = {
         ...(args.user !== undefined && auth === 'basic'
           ? { username: args.user }
           : {}),
+        ...(args.compat !== undefined ? { compat: Number(args.compat) } : {}),
         ...(auth === 'aws-sigv4'
           ? {
               ...(args.region !== undefined ? { region: args.region } : {}),

@@ -21,6 +21,12 @@ import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
 import { loadEndpoints } from './endpoints';
 import { openSearchEndpoints } from './opensearch-endpoints';
+import { servedEndpoints } from './served-endpoints';
+import {
+  compatibilityMediaTypes,
+  compatibilityNote,
+  refuseCompatibility
+} from './compatibility';
 import { openElasticsearchExport } from './export';
 import { ElasticsearchEdits } from './edits';
 import { elasticsearchFailure } from './failure';
@@ -65,7 +71,14 @@ export class ElasticsearchDriver implements Driver {
   /** Learnt by probe(), before anything else is sent. */
   private readonly version = new ElasticsearchVersion();
 
-  constructor(private readonly transport: Transport) {
+  /**
+   * @param compatibleWith The major version every request asks to be served as
+   * (`compat=` of %connect), checked against the node's version on connect.
+   */
+  constructor(
+    private readonly transport: Transport,
+    private readonly compatibleWith?: number
+  ) {
     const version = this.version;
     const structure = new ElasticsearchStructure(transport);
     const flavour = () => this.flavour;
@@ -73,13 +86,17 @@ export class ElasticsearchDriver implements Driver {
       transport,
       structure,
       flavour,
-      version
+      version,
+      compatibleWith
     );
     this.catalog = {
       endpoints: async () =>
         this.flavour.product === 'OpenSearch'
           ? openSearchEndpoints(await loadEndpoints())
-          : loadEndpoints(),
+          : servedEndpoints(await loadEndpoints(), {
+              version: this.flavour.version || undefined,
+              ...(compatibleWith !== undefined ? { compatibleWith } : {})
+            }),
       listTargets: (signal, options) =>
         options?.recent
           ? structure.recentTargets(signal)
@@ -210,6 +227,18 @@ export class ElasticsearchDriver implements Driver {
       number: version,
       distribution: versionObject?.distribution
     });
+    // Asked before any other request, so a node is never sent a compatibility it refuses.
+    const refused = refuseCompatibility(this.flavour, this.compatibleWith);
+    if (refused) {
+      throw new ConnectionFailedError(refused, response.status);
+    }
+    const mediaTypes = compatibilityMediaTypes(
+      this.flavour,
+      this.compatibleWith
+    );
+    if (mediaTypes) {
+      this.transport.useMediaTypes(mediaTypes);
+    }
     const warnings: string[] = [];
     if (this.flavour.product === 'Elasticsearch') {
       this.version.learn(version);
@@ -228,7 +257,15 @@ export class ElasticsearchDriver implements Driver {
         'The server did not send the X-Elastic-Product header: it may be a fork of Elasticsearch, which searchbook does not support.'
       );
     }
-    return { version, warnings, product: this.flavour.product };
+    const notes = mediaTypes
+      ? [compatibilityNote(this.flavour, this.compatibleWith)]
+      : [];
+    return {
+      version,
+      warnings,
+      product: this.flavour.product,
+      ...(notes.length > 0 ? { notes } : {})
+    };
   }
 
   close(): Promise<void> {
@@ -244,12 +281,18 @@ class ElasticsearchConsole implements EngineConsole {
     private readonly transport: Transport,
     private readonly structure: ElasticsearchStructure,
     private readonly flavour: () => Flavour,
-    private readonly version: ElasticsearchVersion
+    private readonly version: ElasticsearchVersion,
+    private readonly compatibleWith: number | undefined
   ) {}
 
-  /** Query strings are read as URLs do (flags such as `?pretty` have no value); on 9.x, what 9.x removed is refused. */
+  /**
+   * Query strings are read as URLs do (flags such as `?pretty` have no value); on 9.x, what
+   * 9.x removed is refused, unless requests ask for 8.x compatibility, which still serves it.
+   */
   refusal(request: ConsoleRequest): Refusal | undefined {
-    return this.version.isNineOrLater() ? removedInNine(request) : undefined;
+    return this.version.isNineOrLater() && this.compatibleWith !== 8
+      ? removedInNine(request)
+      : undefined;
   }
 
   async send(

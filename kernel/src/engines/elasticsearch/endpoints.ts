@@ -6,8 +6,11 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { EndpointInfo } from '../../engine/driver';
-import { EndpointCatalog, extractCatalog } from './endpoint-catalog';
+import {
+  type CatalogEntry,
+  EndpointCatalog,
+  extractCatalog
+} from './endpoint-catalog';
 
 /** The package root: the nearest folder above this file holding package.json. */
 function packageRoot(): string {
@@ -30,7 +33,7 @@ export function specPath(): string {
   return require.resolve('@elastic/request-converter/dist/schema.json');
 }
 
-async function readCatalog(): Promise<EndpointInfo[]> {
+async function readCatalog(): Promise<CatalogEntry[]> {
   try {
     return EndpointCatalog.parse(
       JSON.parse(await readFile(compactCatalogPath(), 'utf8'))
@@ -43,9 +46,9 @@ async function readCatalog(): Promise<EndpointInfo[]> {
   return extractCatalog(JSON.parse(await readFile(specPath(), 'utf8')));
 }
 
-let loading: Promise<EndpointInfo[]> | undefined;
+let loading: Promise<CatalogEntry[]> | undefined;
 
-export function loadEndpoints(): Promise<EndpointInfo[]> {
+export function loadEndpoints(): Promise<CatalogEntry[]> {
   loading ??= readCatalog().catch((error: unknown) => {
     // Let a later call retry instead of caching the failure.
     loading = undefined;

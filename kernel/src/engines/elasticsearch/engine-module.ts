@@ -10,5 +10,9 @@ export const elasticsearchModule: EngineModule = {
   largeAnswerAdvice:
     'Page it with size and from (or search_after past 10,000 hits), keep only the parts needed with filter_path=<paths> in the query string (for example filter_path=hits.hits._id,hits.hits._source), or only some fields of each hit with "_source": ["field", ...] in the body',
   connectionSettings: elasticsearchConnectionSettings,
-  createDriver: transport => new ElasticsearchDriver(transport)
+  createDriver: (transport, args) =>
+    new ElasticsearchDriver(
+      transport,
+      args.compat === undefined ? undefined : Number(args.compat)
+    )
 };

@@ -6,7 +6,7 @@
 import type { JsonValue } from '../../console/cell';
 import type { ViewRequest } from '../../../../contracts/panel-protocol';
 import { targetSegment } from '../../engine/grid-request';
-import { viewRequest } from '../../engine/grid-view';
+import { type CurlTarget, viewRequest } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
 import { AwsSigV4Signer } from './aws-signer';
 
@@ -38,15 +38,13 @@ export function credential(transport: Transport): string[] {
 }
 
 /** Where curl reaches this connection, and how it authenticates (by environment variable). */
-export function curlTarget(transport: Transport): {
-  baseUrl: string;
-  credential: string[];
-  insecure: boolean;
-} {
+export function curlTarget(transport: Transport): CurlTarget {
+  const mediaTypes = transport.versionedMediaTypes;
   return {
     baseUrl: transport.baseUrl,
     credential: credential(transport),
-    insecure: transport.skipsVerification
+    insecure: transport.skipsVerification,
+    ...(mediaTypes ? { mediaTypes } : {})
   };
 }
 

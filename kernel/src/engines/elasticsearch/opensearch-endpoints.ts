@@ -3,10 +3,15 @@
  * specification (https://github.com/opensearch-project/opensearch-api-specification) as a
  * release file, not as an npm package, so its own endpoints are listed here by hand from its
  * documentation, each with the page that describes it. The REST API it shares with
- * Elasticsearch 7.10 comes from Elastic's catalog, less what Elastic added under its own
- * licence or after the fork (OpenSearch answers those "no handler found").
+ * Elasticsearch 7.10 comes from Elastic's catalog as a 7.10 node serves it, less what Elastic
+ * added under its own licence or after the fork (OpenSearch answers those "no handler found").
  */
 import type { EndpointInfo } from '../../engine/driver';
+import type { CatalogEntry } from './endpoint-catalog';
+import { servedEndpoints } from './served-endpoints';
+
+/** The Elasticsearch release OpenSearch forked from. */
+const FORKED_FROM = '7.10.2';
 
 const DOCS = 'https://docs.opensearch.org/latest';
 
@@ -314,7 +319,7 @@ const OWN: Listed[] = [
 
 /** OpenSearch's catalog: its own endpoints, then the shared ones of Elastic's catalog it serves. */
 export function openSearchEndpoints(
-  shared: readonly EndpointInfo[]
+  catalog: readonly CatalogEntry[]
 ): EndpointInfo[] {
   const own = OWN.map(([methods, path, description, page]) => ({
     methods,
@@ -322,6 +327,7 @@ export function openSearchEndpoints(
     description,
     docUrl: `${DOCS}${page}`
   }));
+  const shared = servedEndpoints(catalog, { version: FORKED_FROM });
   const served = shared.filter(
     endpoint =>
       !endpoint.path.split('/').some(segment => NOT_IN_OPENSEARCH.has(segment))
