@@ -9,7 +9,9 @@
  * nodes only). The point in time API (POST /<index>/_search/point_in_time, pit_id,
  * DELETE /_search/point_in_time), `_id` sorts, error bodies (a missing index's
  * index_not_found_exception), the product's name in GET / and the absence of
- * X-Elastic-Product are the same on both.
+ * X-Elastic-Product are the same on both. Searches score otherwise on 3.x (Lucene's BM25
+ * without the (k1 + 1) factor: 2.19's scores divided by 2.2) and a search that only
+ * aggregates says `"terminated_early": true`; the hits grid shows both as the node sends them.
  */
 import { randomUUID } from 'node:crypto';
 import { SECRETS } from '../drivers/helpers';
