@@ -108,7 +108,7 @@ up_to_date() {
     [ -f "$module/target/$module-1.jar" ] || return 1
   done
   if [ -n "$es9_skipped" ]; then
-    [ -f "$es9_target/skipped.txt" ] && [ "$(cat "$es9_target/skipped.txt")" = "$es9_skipped" ]
+    [ -f "$es9_target/skipped.txt" ] && [ "$(cat "$es9_target/skipped.txt")" = "$es9_skipped" ] || return 1
   else
     [ -f "$es9_target/es-9.5-1.jar" ] && [ "$(cat "$es9_target/java-home" 2>/dev/null)" = "$jdk21" ] &&
       [ "$(readlink "$es9_target/nativelibs/libzstd.so")" = "$libzstd" ] || return 1
