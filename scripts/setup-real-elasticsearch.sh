@@ -3,11 +3,12 @@
 # from Maven Central into each module's git-ignored target/). Installs Debian's Maven when mvn
 # is missing and this user may install packages, as setup-browser.sh does for Chromium. Exits 3
 # when Java is missing: the real-node tier is then skipped, not failed.
-# Elasticsearch 9.x needs a JDK 21 or later (looked for in JAVA_HOME, java on PATH and the usual
-# JDK folders) and native zstd (Debian's libzstd1); without them only the 9.x nodes are skipped,
-# with the reason in real-elasticsearch/es-9.5/target/skipped.txt.
-# `--find-jdk21` only prints the JDK 21+ the 9.x nodes would use (exit 0), or why there is none
-# (exit 4): test files ask it to know whether to skip the 9.x suites, without building.
+# Elasticsearch 9.x and OpenSearch 3.x need a JDK 21 or later (looked for in JAVA_HOME, java on
+# PATH and the usual JDK folders); Elasticsearch 9.x also native zstd (Debian's libzstd1).
+# Without them only those nodes are skipped, with the reason in
+# real-elasticsearch/<module>/target/skipped.txt (es-9.5, opensearch-3.3).
+# `--find-jdk21` only prints the JDK 21+ those nodes would use (exit 0), or why there is none
+# (exit 4): test files ask it to know whether to skip their suites, without building.
 set -euo pipefail
 cd "$(dirname "$0")/../real-elasticsearch"
 
@@ -55,7 +56,7 @@ find_jdk21() {
   echo "$best"
 }
 
-NO_JDK21="no JDK 21 or later found (looked at JAVA_HOME, java on PATH, /usr/lib/jvm and the usual JDK folders); the Elasticsearch 9.x nodes need one: install e.g. Eclipse Temurin 21, or set JAVA_HOME to one"
+NO_JDK21="no JDK 21 or later found (looked at JAVA_HOME, java on PATH, /usr/lib/jvm and the usual JDK folders); the Elasticsearch 9.x and OpenSearch 3.x nodes need one: install e.g. Eclipse Temurin 21, or set JAVA_HOME to one"
 if [ "${1:-}" = --find-jdk21 ]; then
   jdk21=$(find_jdk21)
   [ -n "$jdk21" ] || { echo "$NO_JDK21" >&2; exit 4; }
@@ -73,10 +74,14 @@ find_libzstd() {
 
 es9_target=es-9.5/target
 es9_skipped=
+# OpenSearch 3.x needs the JDK 21+ only (it loads no native library).
+os3_target=opensearch-3.3/target
+os3_skipped=
 jdk21=$(find_jdk21)
 libzstd=
 if [ -z "$jdk21" ]; then
   es9_skipped=$NO_JDK21
+  os3_skipped=$NO_JDK21
 else
   libzstd=$(find_libzstd)
   if [ -z "$libzstd" ]; then
@@ -91,7 +96,7 @@ fi
 
 # One build at a time (a test run and a hand-started node may both ask), and only when a pom or
 # a launcher source is newer than the last build, a module's output is missing, or the JDK 21
-# found differs from the one the 9.x launcher was built with.
+# found differs from the one the 9.x and 3.x launchers were built with.
 exec 9>.build.lock
 flock 9
 stamp=.built
@@ -103,20 +108,30 @@ up_to_date() {
     [ -f "$module/target/$module-1.jar" ] || return 1
   done
   if [ -n "$es9_skipped" ]; then
-    [ -f "$es9_target/skipped.txt" ] && [ "$(cat "$es9_target/skipped.txt")" = "$es9_skipped" ]
+    [ -f "$es9_target/skipped.txt" ] && [ "$(cat "$es9_target/skipped.txt")" = "$es9_skipped" ] || return 1
   else
     [ -f "$es9_target/es-9.5-1.jar" ] && [ "$(cat "$es9_target/java-home" 2>/dev/null)" = "$jdk21" ] &&
-      [ "$(readlink "$es9_target/nativelibs/libzstd.so")" = "$libzstd" ]
+      [ "$(readlink "$es9_target/nativelibs/libzstd.so")" = "$libzstd" ] || return 1
+  fi
+  if [ -n "$os3_skipped" ]; then
+    [ -f "$os3_target/skipped.txt" ] && [ "$(cat "$os3_target/skipped.txt")" = "$os3_skipped" ]
+  else
+    [ -f "$os3_target/opensearch-3.3-1.jar" ] && [ "$(cat "$os3_target/java-home" 2>/dev/null)" = "$jdk21" ]
   fi
 }
 if up_to_date; then
   exit 0
 fi
 echo "searchbook setup: building the real Elasticsearch and OpenSearch launchers (Maven Central; first time about a minute)" >&2
-rm -f "$stamp" "$es9_target/skipped.txt" "$es9_target/java-home"
-es9_build=()
-[ -z "$es9_skipped" ] && es9_build=("-Djava21.home=$jdk21")
-mvn -q -B -Dstyle.color=never "${es9_build[@]}" package
+rm -f "$stamp" "$es9_target/skipped.txt" "$es9_target/java-home" "$os3_target/skipped.txt" "$os3_target/java-home"
+# -Djava21.home turns on the parent pom's java21 profile (es-9.5, opensearch-3.3); -pl leaves
+# es-9.5 out when only zstd is missing.
+java21_build=()
+if [ -n "$jdk21" ]; then
+  java21_build=("-Djava21.home=$jdk21")
+  [ -n "$es9_skipped" ] && java21_build+=(-pl '!es-9.5')
+fi
+mvn -q -B -Dstyle.color=never "${java21_build[@]}" package
 mkdir -p "$es9_target"
 if [ -n "$es9_skipped" ]; then
   echo "$es9_skipped" >"$es9_target/skipped.txt"
@@ -125,5 +140,11 @@ else
   mkdir -p "$es9_target/nativelibs"
   ln -sfn "$libzstd" "$es9_target/nativelibs/libzstd.so"
   echo "$jdk21" >"$es9_target/java-home"
+fi
+mkdir -p "$os3_target"
+if [ -n "$os3_skipped" ]; then
+  echo "$os3_skipped" >"$os3_target/skipped.txt"
+else
+  echo "$jdk21" >"$os3_target/java-home"
 fi
 touch "$stamp"

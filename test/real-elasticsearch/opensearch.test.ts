@@ -1,13 +1,23 @@
 /**
- * A real OpenSearch 2.19.1 node (OpenSearch's own server and modules from Maven Central, no
- * security plugin): it answers `GET /` as OpenSearch does, and a user's first session works
- * through the kernel: `%connect`, create an index (English analysis: OpenSearch's modules are
- * all there), load documents, search, read the hits grid.
+ * Real OpenSearch 2.19.1 and 3.3.2 nodes (OpenSearch's own server and modules from Maven
+ * Central, no security plugin): each answers `GET /` as OpenSearch does, and a user's first
+ * session works through the kernel: `%connect`, create an index (English analysis: OpenSearch's
+ * modules are all there), load documents, search, read the hits grid.
+ *
+ * What a console sees differently on 3.3.2 than on 2.19.1: GET / reports Lucene 10.3.1 (9.12.1
+ * on 2.19.1) and a minimum wire compatibility of 2.19.0 (7.10.0 on 2.19.1: 3.x talks to 2.19
+ * nodes only). The point in time API (POST /<index>/_search/point_in_time, pit_id,
+ * DELETE /_search/point_in_time), `_id` sorts, error bodies (a missing index's
+ * index_not_found_exception), the product's name in GET / and the absence of
+ * X-Elastic-Product are the same on both. Searches score otherwise on 3.x (Lucene's BM25
+ * without the (k1 + 1) factor: 2.19's scores divided by 2.2) and a search that only
+ * aggregates says `"terminated_early": true`; the hits grid shows both as the node sends them.
  */
 import { randomUUID } from 'node:crypto';
 import { SECRETS } from '../drivers/helpers';
 import {
-  elasticsearchTargets,
+  describeEachTarget,
+  opensearchTargets,
   REAL_START_TIMEOUT_MS,
   SUITES_INSTANCE
 } from '../support/elasticsearch-targets';
@@ -16,20 +26,26 @@ import {
   fetchFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
+import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
 import { indexThreeProducts, runCell } from './console-smoke';
 
-const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
-const describeNode = skipped ? describe.skip : describe;
-const TITLE = 'real OpenSearch 2.19.1';
+/** Where 3.x answers GET / otherwise than 2.19: the oldest version its nodes talk to. */
+const WIRE_OF = {
+  '2.19.1': { minimum_wire_compatibility_version: '7.10.0' },
+  '3.3.2': { minimum_wire_compatibility_version: '2.19.0' }
+} as const;
 
-describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
+describeEachTarget(opensearchTargets(), 'a first session', target => {
   const index = `smoke-${randomUUID().slice(0, 8)}`;
+  const flavour = target.flavour!;
+  const { version, lucene } = REAL_FLAVOURS[flavour];
+  const wire = WIRE_OF[version as keyof typeof WIRE_OF];
   let node: RealNodeAddress;
   let kernel: KernelClient;
 
   beforeAll(async () => {
-    const outcome = await realNode('opensearch-2.19', SUITES_INSTANCE);
+    const outcome = await realNode(flavour, SUITES_INSTANCE);
     if ('skipped' in outcome) {
       throw new Error(outcome.skipped);
     }
@@ -44,7 +60,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
     }
   });
 
-  it("GET / names the opensearch distribution 2.19.1, without Elastic's product header", async () => {
+  it(`GET / names the opensearch distribution ${version}, without Elastic's product header`, async () => {
     const res = await fetchFromNode(node, '/');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-elastic-product')).toBeNull();
@@ -54,25 +70,27 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
     };
     expect(root.version).toMatchObject({
       distribution: 'opensearch',
-      number: '2.19.1',
-      lucene_version: '9.12.1',
-      build_type: 'tar'
+      number: version,
+      lucene_version: lucene,
+      build_type: 'tar',
+      ...wire
     });
     expect(root.tagline).toBe(
       'The OpenSearch Project: https://opensearch.org/'
     );
   });
 
-  it('%connect through the kernel connects and names version 2.19.1', async () => {
+  it(`%connect through the kernel connects and names version ${version}, without a warning`, async () => {
     const connected = await runCell(
       kernel,
       `%connect elasticsearch ${node.url} auth=none`
     );
     expect(connected.status).toBe('ok');
     expect(connected.text).toContain(
-      `Connected to OpenSearch 2.19.1 at ${node.url}`
+      `Connected to OpenSearch ${version} at ${node.url}`
     );
     expect(connected.text).not.toContain('Warning');
+    expect(connected.text).not.toContain('Elasticsearch');
   });
 
   it('%connect opensearch is the same engine under the name its users write', async () => {
@@ -82,8 +100,17 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
     );
     expect(connected.status).toBe('ok');
     expect(connected.text).toContain(
-      `Connected to OpenSearch 2.19.1 at ${node.url} as \\"by-alias\\"`
+      `Connected to OpenSearch ${version} at ${node.url} as \\"by-alias\\"`
     );
+  });
+
+  it("a missing index is OpenSearch's 404, named so, with the node's own error body", async () => {
+    const missing = await runCell(kernel, `GET /${index}-missing/_search`);
+    expect(missing.status).toBe('error');
+    expect(missing.text).toContain('OpenSearch answered 404');
+    expect(missing.text).not.toContain('Elasticsearch answered');
+    expect(missing.text).toContain('index_not_found_exception');
+    expect(missing.text).toContain('index_or_alias');
   });
 
   it("completion offers OpenSearch's own endpoints, and none of Elastic's it does not serve", async () => {

@@ -151,6 +151,18 @@ export function elasticsearchTargets(
   ];
 }
 
+/**
+ * Real OpenSearch, one target per major the tests start: 2.19.1 and 3.3.2 (3.x needs a JDK 21+,
+ * as Elasticsearch 9.x does, and is skipped with the reason where there is none). Both answer
+ * on the `opensearch` line of real-node-differences.ts.
+ */
+export function opensearchTargets(): EsTarget[] {
+  return [
+    realTarget({ open: 'opensearch-2.19' }),
+    realTarget({ open: 'opensearch-3.3' })
+  ];
+}
+
 /** The targets that can serve HTTPS (secured, with their own CA file): the sandbox and real 8.19. */
 export function elasticsearchTlsTargets(
   sandboxVersions: string[] = ['8.15.0']

@@ -90,6 +90,17 @@ export const REAL_FLAVOURS = {
     security: true,
     tls: true,
     classpaths: ['classpath', 'classpath-security']
+  },
+  // OpenSearch 3.x (Lucene 10, Java 21+), its own server and modules; no security plugin.
+  'opensearch-3.3': {
+    product: 'opensearch',
+    module: 'opensearch-3.3',
+    version: '3.3.2',
+    lucene: '10.3.1',
+    java: 21,
+    security: false,
+    tls: false,
+    classpaths: ['classpath']
   }
 } as const;
 

@@ -39,8 +39,8 @@ const DISTRIBUTION_OPTIONS = {
 
 /**
  * The JVM of a built flavour, or why it cannot run here. Java 17 flavours run the `java` on
- * PATH; Elasticsearch 9.x runs on the JDK 21+ its launcher was built with (JAVA_HOME set for
- * that node only), with the native zstd folder the build made.
+ * PATH; Elasticsearch 9.x and OpenSearch 3.x run on the JDK 21+ their launcher was built with
+ * (JAVA_HOME set for that node only), Elasticsearch with the native zstd folder the build made.
  */
 export function nodeJvm(flavour: RealFlavourId): NodeJvm | { skipped: string } {
   const spec = REAL_FLAVOURS[flavour];
@@ -51,11 +51,21 @@ export function nodeJvm(flavour: RealFlavourId): NodeJvm | { skipped: string } {
   const target = join(LAUNCHERS_DIR, spec.module, 'target');
   const skipped = join(target, 'skipped.txt');
   if (existsSync(skipped)) {
+    const product =
+      spec.product === 'opensearch' ? 'OpenSearch' : 'Elasticsearch';
     return {
-      skipped: `Elasticsearch ${spec.version} is skipped: ${readFileSync(skipped, 'utf8').trim()}`
+      skipped: `${product} ${spec.version} is skipped: ${readFileSync(skipped, 'utf8').trim()}`
     };
   }
   const javaHome = readFileSync(join(target, 'java-home'), 'utf8').trim();
+  if (spec.product === 'opensearch') {
+    return {
+      command: join(javaHome, 'bin', 'java'),
+      // Lucene 10 maps its files through the foreign-memory API: allowed, not warned about.
+      options: [...options, '--enable-native-access=ALL-UNNAMED'],
+      env: { ...process.env, JAVA_HOME: javaHome }
+    };
+  }
   return {
     command: join(javaHome, 'bin', 'java'),
     options: [
@@ -76,7 +86,7 @@ let jdk21Finding: { home: string } | { missing: string } | undefined;
 
 /**
  * Why a flavour that needs Java 21 cannot run here (no such JDK), or undefined; asked of the
- * setup script without building, so a test file can skip its 9.x suites when it loads.
+ * setup script without building, so a test file can skip its 9.x and 3.x suites when it loads.
  */
 export function java21Missing(flavour: RealFlavourId): string | undefined {
   if (REAL_FLAVOURS[flavour].java === 17) {

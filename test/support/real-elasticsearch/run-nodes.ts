@@ -129,7 +129,8 @@ async function startNode(
   if (!build.built) {
     return { skipped: build.reason };
   }
-  // Elasticsearch 9.x without a JDK 21+ (or native zstd) here: its nodes alone are skipped.
+  // Elasticsearch 9.x or OpenSearch 3.x without a JDK 21+ (or 9.x without native zstd) here:
+  // those nodes alone are skipped.
   const jvm = nodeJvm(flavour);
   if ('skipped' in jvm) {
     return { skipped: jvm.skipped };

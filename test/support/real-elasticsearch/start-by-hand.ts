@@ -7,7 +7,7 @@ import { launchRealNode } from './launch';
 import { loadProducts } from './products';
 
 /**
- * `npm run real-es -- <7.17|8.19|8.19-security|8.19-tls|9.5|9.5-security|opensearch-2.19|opensearch-2.19-security> [--products N]`:
+ * `npm run real-es -- <7.17|8.19|8.19-security|8.19-tls|9.5|9.5-security|opensearch-2.19|opensearch-2.19-security|opensearch-3.3> [--products N]`:
  * one real Elasticsearch (or OpenSearch) node in the foreground for your own experiments, on a free loopback port, optionally with the
  * sandbox's sample index (`products`, alias `catalog`, the first N documents); Ctrl-C stops it
  * and deletes its data.
