@@ -354,10 +354,10 @@ export class Transport {
   ): EngineError {
     const lines = failed.map(
       f =>
-        `- ${nodeName(f.node)}: ${this.mapError(f.err, signal, timeoutMs, f.node).message.replace(/^Connection failed: /, '')}`
+        `- ${nodeName(f.node)}: ${this.mapError(f.err, signal, timeoutMs, f.node, false).message.replace(/^Connection failed: /, '')}`
     );
     return new ConnectionFailedError(
-      `Connection failed: no node of ${this.options.label} answered:\n${lines.join('\n')}`
+      `Connection failed: no node of connection ${this.options.label} answered:\n${lines.join('\n')}`
     );
   }
 
@@ -490,7 +490,9 @@ export class Transport {
     err: unknown,
     signal: AbortSignal,
     timeoutMs: number,
-    baseUrl: string
+    baseUrl: string,
+    /** false: the message names the connection already (one line per node). */
+    namesConnection = true
   ): EngineError {
     if (signal.aborted) {
       return new InterruptedError(
@@ -523,7 +525,7 @@ export class Transport {
           ? ''
           : ` after ${formatBytes(cut.received)} of it`;
       return new ConnectionFailedError(
-        `Connection failed: ${label} (${baseUrl}) answered ${cut.status} and then closed the connection before the whole answer came${read} (${connectionFailureReason(err)}), so none of it is shown. Run the cell again; if it happens again, the engine or a proxy in between cuts answers off: its log says why.`
+        `Connection failed: ${baseUrl} (connection ${label}) answered ${cut.status} and then closed the connection before the whole answer came${read} (${connectionFailureReason(err)}), so none of it is shown. Run the cell again; if it happens again, the engine or a proxy in between cuts answers off: its log says why.`
       );
     }
     const untrustedCertificateAdvice =
@@ -531,7 +533,7 @@ export class Transport {
       'Add skip_verify to trust it anyway, or ca=<PEM file> with the CA that signed it.';
     return new ConnectionFailedError(
       connectionFailureMessage(err, {
-        label,
+        ...(namesConnection ? { label } : {}),
         baseUrl,
         untrustedCertificateAdvice
       })
