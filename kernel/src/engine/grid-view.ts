@@ -177,6 +177,15 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Where and how curl reaches a connection: its address, its credential by environment variable, and a note on it. */
+export interface CurlTarget {
+  baseUrl: string;
+  credential: string[];
+  insecure: boolean;
+  /** Said in a shell comment line above the command (what a placeholder variable stands for). */
+  note?: string;
+}
+
 /**
  * The view's request as a curl command line. `credential` is curl arguments naming environment
  * variables (`-H "Authorization: ApiKey $ES_API_KEY"`): the value itself is never written.
@@ -187,6 +196,7 @@ export function curlCommand(spec: {
   body?: JsonValue | { ndjson: string };
   credential: string[];
   insecure: boolean;
+  note?: string;
 }): string {
   const parts = [
     'curl',
@@ -213,7 +223,8 @@ export function curlCommand(spec: {
       shellQuote(JSON.stringify(body))
     );
   }
-  return parts.join(' ');
+  const comment = spec.note ? `# ${spec.note.replace(/\n/g, ' ')}\n` : '';
+  return comment + parts.join(' ');
 }
 
 function isNdjson(
@@ -231,7 +242,7 @@ function isNdjson(
 /** A console request as curl, against the connection's address with its credential as an environment variable. */
 export function curlOfRequest(
   request: ConsoleRequest,
-  curl: { baseUrl: string; credential: string[]; insecure: boolean }
+  curl: CurlTarget
 ): string {
   const url =
     curl.baseUrl.replace(/\/$/, '') +
@@ -252,7 +263,8 @@ export function curlOfRequest(
     url,
     ...(body !== undefined ? { body } : {}),
     credential: curl.credential,
-    insecure: curl.insecure
+    insecure: curl.insecure,
+    ...(curl.note ? { note: curl.note } : {})
   });
 }
 
@@ -260,7 +272,7 @@ export function viewRequest(
   method: HttpMethod,
   pathAndQuery: string,
   body: JsonValue | undefined,
-  curl: { baseUrl: string; credential: string[]; insecure: boolean }
+  curl: CurlTarget
 ): ViewRequest {
   return {
     cell: consoleCell(method, pathAndQuery, body),
@@ -269,7 +281,8 @@ export function viewRequest(
       url: curl.baseUrl.replace(/\/$/, '') + pathAndQuery,
       ...(body !== undefined ? { body } : {}),
       credential: curl.credential,
-      insecure: curl.insecure
+      insecure: curl.insecure,
+      ...(curl.note ? { note: curl.note } : {})
     })
   };
 }

@@ -65,7 +65,16 @@ export async function connectMagic(
     plan = profileConnectArgs(profile);
     from = { name: profile.name, file: profiles.store.path };
   } else {
-    plan = { args: command.args, needs: missingSecrets(command.args) };
+    // The ${env:NAME} each secret of the line came from, so a curl command names the same variable.
+    const origins = Object.fromEntries(
+      Object.entries(command.envNames).map(([arg, env]) => [arg, { env }])
+    );
+    plan = {
+      args: Object.keys(origins).length
+        ? { ...command.args, secretOrigins: origins }
+        : command.args,
+      needs: missingSecrets(command.args)
+    };
   }
 
   let connection: Connection;

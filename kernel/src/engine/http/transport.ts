@@ -31,6 +31,7 @@ import {
 } from './node-pool';
 import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
 import type { EngineResponse } from '../capabilities/console';
+import type { CurlCredential } from '../curl-credential';
 import {
   AnswerTimeoutError,
   AnswerTooLargeError,
@@ -71,6 +72,8 @@ export interface TransportOptions {
   label: string;
   /** Signs each request once its headers and body are final (a request-signing auth scheme). */
   signer?: RequestSigner;
+  /** How a copied curl command authenticates as this connection (by environment variable). */
+  curl?: CurlCredential;
 }
 
 /** A request as it goes out, for a signer: method, host, path and query exactly as sent. */
@@ -203,6 +206,11 @@ export class Transport {
     )?.[1];
     const scheme = value?.match(/^([A-Za-z][\w-]*) /)?.[1];
     return scheme;
+  }
+
+  /** How a copied curl command authenticates as this connection, when the engine said so at connect. */
+  get curlCredential(): CurlCredential | undefined {
+    return this.options.curl;
   }
 
   /** The signer of every request, when the connection authenticates by signing them. */

@@ -6,7 +6,7 @@
 import type { JsonValue } from '../../console/cell';
 import type { ViewRequest } from '../../../../contracts/panel-protocol';
 import { targetSegment } from '../../engine/grid-request';
-import { viewRequest } from '../../engine/grid-view';
+import { type CurlTarget, viewRequest } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
 import { AwsSigV4Signer } from './aws-signer';
 
@@ -25,6 +25,11 @@ export function credential(transport: Transport): string[] {
         : [])
     ];
   }
+  const own = transport.curlCredential;
+  if (own) {
+    return own.args;
+  }
+  // A transport opened without %connect's arguments knows only its header's scheme.
   switch (transport.headerScheme('authorization')?.toLowerCase()) {
     case 'apikey':
       return ['-H', '"Authorization: ApiKey $ES_API_KEY"'];
@@ -38,15 +43,13 @@ export function credential(transport: Transport): string[] {
 }
 
 /** Where curl reaches this connection, and how it authenticates (by environment variable). */
-export function curlTarget(transport: Transport): {
-  baseUrl: string;
-  credential: string[];
-  insecure: boolean;
-} {
+export function curlTarget(transport: Transport): CurlTarget {
+  const note = transport.signer ? undefined : transport.curlCredential?.note;
   return {
     baseUrl: transport.baseUrl,
     credential: credential(transport),
-    insecure: transport.skipsVerification
+    insecure: transport.skipsVerification,
+    ...(note ? { note } : {})
   };
 }
 
