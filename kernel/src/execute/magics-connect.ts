@@ -53,7 +53,13 @@ export async function connectMagic(
 ): Promise<void> {
   const { scope, connections, sink, signal, profiles } = ctx;
   const command = await refusingTypedSecrets(sink, () =>
-    usage(() => parseConnectCommand(args, name => scope.env(name)))
+    usage(() =>
+      parseConnectCommand(
+        args,
+        name => scope.env(name),
+        name => scope.envAddress(name)
+      )
+    )
   );
   let plan: ReturnType<typeof profileConnectArgs>;
   let from: { name: string; file: string } | undefined;
