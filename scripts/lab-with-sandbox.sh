@@ -43,8 +43,29 @@ if [ "$want_sandbox" != "0" ]; then
   export ES_PASSWORD="${ES_PASSWORD:-sandbox-password}" TYPESENSE_API_KEY="${TYPESENSE_API_KEY:-sandbox-api-key}"
   # SEARCHBOOK_SANDBOX_ARGS: more sandbox options, such as --es-port 9201 (searchbook sandbox --help).
   # shellcheck disable=SC2086
-  node bin/searchbook.js sandbox --es-password "$ES_PASSWORD" --ts-api-key "$TYPESENSE_API_KEY" ${SEARCHBOOK_SANDBOX_ARGS:-} &
+  addresses="$(mktemp -d)/sandbox-addresses"
+  node bin/searchbook.js sandbox --es-password "$ES_PASSWORD" --ts-api-key "$TYPESENSE_API_KEY" --addresses "$addresses" ${SEARCHBOOK_SANDBOX_ARGS:-} &
   sandbox_pid=$!
+  # The examples connect to ${env:SEARCHBOOK_ES_URL} and ${env:SEARCHBOOK_TYPESENSE_URL}: the
+  # addresses the sandbox listens on (other ports when SEARCHBOOK_SANDBOX_ARGS says so), known
+  # once it has started, and exported before JupyterLab starts so its kernels inherit them.
+  for _ in $(seq 1 1200); do
+    [ -s "$addresses" ] && break
+    if ! kill -0 "$sandbox_pid" 2>/dev/null; then
+      echo "searchbook: the sandbox engines did not start (see above)" >&2
+      exit 1
+    fi
+    sleep 0.1
+  done
+  if [ -s "$addresses" ]; then
+    set -a
+    # shellcheck disable=SC1090
+    . "$addresses"
+    set +a
+    rm -rf "$(dirname "$addresses")"
+  else
+    echo "searchbook: the sandbox did not say its addresses within 2 minutes; the examples' first cells will say what to set" >&2
+  fi
 fi
 
 # JUPYTER_PATH makes the kernelspec in .venv visible even to a Jupyter started elsewhere.

@@ -2,6 +2,7 @@
  * `searchbook sandbox`: runs both sandbox engines in the foreground, prints how to connect,
  * and stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
  */
+import { rename, writeFile } from 'node:fs/promises';
 import { startSandbox, type SandboxOptions } from './sandbox';
 
 export const SANDBOX_USAGE = `Usage: searchbook sandbox [options]
@@ -15,12 +16,16 @@ export const SANDBOX_USAGE = `Usage: searchbook sandbox [options]
   --es-password P      password of the "elastic" user (default sandbox-password)
   --ts-api-key K       Typesense admin API key (default sandbox-api-key)
   --no-security        Elasticsearch without authentication
+  --addresses FILE     once both listen, write their addresses to FILE as shell
+                       assignments (SEARCHBOOK_ES_URL=..., SEARCHBOOK_TYPESENSE_URL=...)
 `;
 
 export class SandboxUsageError extends Error {}
 
-export function parseSandboxArgs(argv: string[]): SandboxOptions {
-  const opts: SandboxOptions = {
+export function parseSandboxArgs(
+  argv: string[]
+): SandboxOptions & { addressesFile?: string } {
+  const opts: SandboxOptions & { addressesFile?: string } = {
     esPort: 9200,
     tsPort: 8108,
     tls: false,
@@ -82,6 +87,9 @@ export function parseSandboxArgs(argv: string[]): SandboxOptions {
       case '--no-security':
         opts.security = false;
         break;
+      case '--addresses':
+        opts.addressesFile = value();
+        break;
       default:
         throw new SandboxUsageError(
           `unknown option "${raw}"\n\n${SANDBOX_USAGE}`
@@ -104,7 +112,7 @@ export async function sandboxMain(
     out(SANDBOX_USAGE);
     return;
   }
-  const opts = parseSandboxArgs(argv);
+  const { addressesFile, ...opts } = parseSandboxArgs(argv);
   out(
     `searchbook sandbox: Elasticsearch ${opts.esVersion} (security ${opts.security ? 'on' : 'off'}${opts.tls ? ', HTTPS' : ''}), Typesense ${opts.tsVersion}`
   );
@@ -119,6 +127,14 @@ export async function sandboxMain(
   out(`Typesense      ${running.tsUrl}   admin API key ${opts.tsApiKey}`);
   if (running.caFile) {
     out(`CA certificate ${running.caFile}`);
+  }
+  if (addressesFile) {
+    // Whole or not at all: `npm start` reads it as soon as it appears.
+    await writeFile(
+      `${addressesFile}.partial`,
+      `SEARCHBOOK_ES_URL=${running.esUrl}\nSEARCHBOOK_TYPESENSE_URL=${running.tsUrl}\n`
+    );
+    await rename(`${addressesFile}.partial`, addressesFile);
   }
   out('');
   out('In the shell that starts Jupyter:');

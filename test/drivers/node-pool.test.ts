@@ -268,7 +268,7 @@ describe('a connection to several nodes', () => {
     const failed = t.send({ method: 'GET', path: '/', query: '' }, never);
     await expect(failed).rejects.toThrow(
       new RegExp(
-        `^Connection failed: no node of cluster answered:\\n- 127\\.0\\.0\\.1:${p1}: nothing accepts connections at cluster \\(http://127\\.0\\.0\\.1:${p1}\\) \\(ECONNREFUSED[^\\n]*\\n- 127\\.0\\.0\\.1:${p2}: nothing accepts connections at cluster \\(http://127\\.0\\.0\\.1:${p2}\\) \\(ECONNREFUSED`
+        `^Connection failed: no node of connection cluster answered:\\n- 127\\.0\\.0\\.1:${p1}: nothing accepts connections at http://127\\.0\\.0\\.1:${p1} \\(ECONNREFUSED[^\\n]*\\n- 127\\.0\\.0\\.1:${p2}: nothing accepts connections at http://127\\.0\\.0\\.1:${p2} \\(ECONNREFUSED`
       )
     );
   });

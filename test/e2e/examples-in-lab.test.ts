@@ -47,11 +47,8 @@ beforeAll(async () => {
     n.endsWith('.ipynb')
   )) {
     const text = await readFile(join(REPO, 'examples', name), 'utf8');
-    // The notebooks name the sandbox's default ports; this run's sandbox has its own.
-    const moved = text
-      .replaceAll('http://127.0.0.1:9200', sandbox.esUrl)
-      .replaceAll('http://127.0.0.1:8108', sandbox.tsUrl);
-    await writeFile(join(root, name), moved);
+    // Unchanged: they read this run's sandbox addresses from the kernel's environment.
+    await writeFile(join(root, name), text);
     const cells = (
       JSON.parse(text) as { cells: { cell_type: string; id: string }[] }
     ).cells;
@@ -62,7 +59,13 @@ beforeAll(async () => {
   }
   lab = await startJupyterLab({
     root,
-    env: { ES_PASSWORD, TYPESENSE_API_KEY: TS_API_KEY }
+    // As `npm start` exports them: the secrets, and where the sandbox listens.
+    env: {
+      ES_PASSWORD,
+      TYPESENSE_API_KEY: TS_API_KEY,
+      SEARCHBOOK_ES_URL: sandbox.esUrl,
+      SEARCHBOOK_TYPESENSE_URL: sandbox.tsUrl
+    }
   });
   browser = await launchChromium();
   page = await (

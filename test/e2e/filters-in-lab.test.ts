@@ -403,6 +403,27 @@ describe('Elasticsearch grid', () => {
         .value
     ).toBe(3);
   });
+
+  it('"Copy as curl" on a cell without a request says so, and the page throws nothing', async () => {
+    const thrown: string[] = [];
+    const listen = (err: Error) => thrown.push(err.message);
+    page.on('pageerror', listen);
+    const connectCell = page
+      .locator('.jp-NotebookPanel .jp-Cell')
+      .filter({ hasText: '%connect elasticsearch' })
+      .first();
+    await connectCell.click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Copy as curl' }).click();
+    await expect(
+      page
+        .locator('.jp-toast-message')
+        .filter({ hasText: 'This cell holds no request to copy as curl.' })
+        .first()
+        .textContent({ timeout: 10_000 })
+    ).resolves.toContain('Copy as curl: ');
+    page.off('pageerror', listen);
+    expect(thrown).toEqual([]);
+  });
 });
 
 describe('Typesense grid', () => {

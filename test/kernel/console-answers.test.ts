@@ -166,12 +166,12 @@ describe('errors lead with the cause and say their name once', () => {
     );
   });
 
-  it('nothing listening: "Connection failed:" once', async () => {
+  it('nothing listening: "Connection failed:" once, naming the address as the address and the connection as a connection', async () => {
     const { iopub } = await kernel.execute(
       '%connect elasticsearch http://127.0.0.1:1 auth=none name=nowhere'
     );
     expect(firstLine(iopub)).toMatch(
-      /^Connection failed: nothing accepts connections at /
+      /^Connection failed: nothing accepts connections at http:\/\/127\.0\.0\.1:1 \(connection nowhere\) \(ECONNREFUSED/
     );
     expect(firstLine(iopub).match(/Connection failed/g)).toHaveLength(1);
   });

@@ -178,15 +178,20 @@ it('names each node and why when none answers', async () => {
     ename: 'Connection failed'
   });
   const message = String(reply.content.evalue);
-  expect(message).toContain('no node of cluster answered:');
-  expect(message).toContain(`- ${host(first)}: nothing accepts connections`);
-  expect(message).toContain(`- ${host(second)}: nothing accepts connections`);
+  expect(message).toContain('no node of connection cluster answered:');
+  // Each line names its node's address; the head names the connection once.
+  expect(message).toContain(
+    `- ${host(first)}: nothing accepts connections at http://${host(first)} (ECONNREFUSED`
+  );
+  expect(message).toContain(
+    `- ${host(second)}: nothing accepts connections at http://${host(second)} (ECONNREFUSED`
+  );
   // The saved profile tries both nodes too.
   const again = await kernel.execute('%connect cluster');
   expect(again.reply.content.status).toBe('error');
   expect(String(again.reply.content.evalue)).toMatch(
     new RegExp(
-      `no node of cluster answered:\\n- ${host(first).replace(/\./g, '\\.')}: .*\\n- ${host(second).replace(/\./g, '\\.')}: `
+      `no node of connection cluster answered:\\n- ${host(first).replace(/\./g, '\\.')}: .*\\n- ${host(second).replace(/\./g, '\\.')}: `
     )
   );
 });

@@ -1,7 +1,8 @@
 /**
  * `npm start`'s running part (scripts/lab-with-sandbox.sh) stopped the way a user stops it: one
  * SIGINT to its process group, as Ctrl-C sends, here without a terminal. JupyterLab, its
- * searchbook kernel and the sandbox must all be gone. And a kernel whose Jupyter server is
+ * searchbook kernel and the sandbox must all be gone; meanwhile the kernel has the sandbox's
+ * addresses (its ports, not the defaults) in its environment. And a kernel whose Jupyter server is
  * killed outright stops by itself.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -135,6 +136,17 @@ it('one SIGINT stops JupyterLab without its question, its kernels, then the sand
       const pids = await pidsWith(`kernel-${kernel.id}.json`);
       return pids.length ? pids : undefined;
     });
+    // The examples connect to ${env:SEARCHBOOK_ES_URL} and ${env:SEARCHBOOK_TYPESENSE_URL}: the
+    // kernel has the ports this sandbox listens on, not the defaults.
+    const environ = (
+      await readFile(`/proc/${kernelPid as number}/environ`, 'utf8')
+    ).split('\0');
+    expect(environ).toEqual(
+      expect.arrayContaining([
+        `SEARCHBOOK_ES_URL=http://127.0.0.1:${esPort}`,
+        `SEARCHBOOK_TYPESENSE_URL=http://127.0.0.1:${tsPort}`
+      ])
+    );
 
     process.kill(-(script.pid as number), 'SIGINT');
     let timer: NodeJS.Timeout | undefined;

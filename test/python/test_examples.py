@@ -7,9 +7,9 @@ A new examples/*.ipynb is picked up by the glob and gets the checks every exampl
 runs without unexpected errors, its tagged cells do fail, it is committed without outputs, no
 secret reaches the saved file); add an entry to CHECKS for what it should show.
 """
-import copy
 import json
 import os
+import re
 from pathlib import Path
 
 import nbformat
@@ -24,12 +24,9 @@ EXAMPLES = sorted((REPO / "examples").glob("*.ipynb"))
 HITS = "application/vnd.searchbook.hits+json"
 TABLE = "application/vnd.searchbook.table+json"
 
-# The examples name the sandbox that `npm start` runs on its default ports, so they read as
-# a user runs them. The `sandbox` fixture listens on free ports instead (a developer's own
-# `npm start` may hold 9200 and 8108), so the tests rewrite these addresses to the fixture's
-# before executing. Nothing else in a notebook is changed.
-NOTEBOOK_ES = "http://127.0.0.1:9200"
-NOTEBOOK_TS = "http://127.0.0.1:8108"
+# The examples connect to ${env:SEARCHBOOK_ES_URL} and ${env:SEARCHBOOK_TYPESENSE_URL}, which
+# `npm start` sets to where its sandbox listens; the tests set them to the fixture's free ports
+# (a developer's own `npm start` may hold 9200 and 8108). Nothing in a notebook is changed.
 
 
 # Where the sandbox knowingly answers unlike Elasticsearch: one list for every suite.
@@ -62,18 +59,29 @@ def test_there_are_examples():
     assert {p.name for p in EXAMPLES} >= {"elasticsearch.ipynb", "typesense.ipynb"}
 
 
-def pointed_at(nb, engines):
-    nb = copy.deepcopy(nb)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.source = cell.source.replace(NOTEBOOK_ES, engines["es"]).replace(NOTEBOOK_TS, engines["ts"])
-    return nb
+def test_examples_connect_wherever_the_sandbox_runs():
+    """No code cell names a fixed address: the first cells read it from the environment."""
+    for path in EXAMPLES:
+        code = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+        assert not [src for src in code if re.search(r"127\.0\.0\.1|localhost|:9200|:8108", src)], path.name
+        assert any(re.match(r"%connect \w+ \$\{env:SEARCHBOOK_(ES|TYPESENSE)_URL\} ", src) for src in code), path.name
+
+
+def kernel_env(engines):
+    """What `npm start` gives the kernel: the secrets, and the addresses the examples connect to."""
+    return {
+        **os.environ,
+        "ES_PASSWORD": engines["es_password"],
+        "TYPESENSE_API_KEY": engines["ts_api_key"],
+        "SEARCHBOOK_ES_URL": engines["es"],
+        "SEARCHBOOK_TYPESENSE_URL": engines["ts"],
+    }
 
 
 def execute(path, engines):
-    nb = pointed_at(nbformat.read(path, as_version=4), engines)
-    # The kernel reads the secrets from its environment, as it does under `npm start`.
-    env = {**os.environ, "ES_PASSWORD": engines["es_password"], "TYPESENSE_API_KEY": engines["ts_api_key"]}
+    nb = nbformat.read(path, as_version=4)
+    # The kernel reads the secrets and addresses from its environment, as it does under `npm start`.
+    env = kernel_env(engines)
     # allow_errors stays off: any error outside a cell tagged raises-exception fails the test.
     NotebookClient(nb, kernel_name="searchbook", timeout=60, resources={"metadata": {"path": str(path.parent)}}).execute(env=env)
     return nb
@@ -226,9 +234,9 @@ def test_run_all_as_jupyterlab_sends_it_goes_past_tagged_cells(path, engines):
     with stop_on_error false; the kernel must then not abort the cells queued behind it."""
     from jupyter_client.manager import start_new_kernel
 
-    nb = pointed_at(nbformat.read(path, as_version=4), engines)
+    nb = nbformat.read(path, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
-    env = {**os.environ, "ES_PASSWORD": engines["es_password"], "TYPESENSE_API_KEY": engines["ts_api_key"]}
+    env = kernel_env(engines)
     km, kc = start_new_kernel(kernel_name="searchbook", env=env)
     try:
         sent = [

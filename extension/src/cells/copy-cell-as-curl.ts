@@ -1,4 +1,5 @@
 import type { JupyterFrontEnd } from '@jupyterlab/application';
+import { Notification } from '@jupyterlab/apputils';
 import type { IConsoleTracker } from '@jupyterlab/console';
 import type { INotebookTracker } from '@jupyterlab/notebook';
 import type { Kernel } from '@jupyterlab/services';
@@ -30,6 +31,18 @@ function currentCell(
   return { source: cell.model.sharedModel.getSource(), kernel };
 }
 
+/** What was copied, and that a comment line explains a placeholder variable when there is one. */
+function copiedMessage(commands: readonly string[]): string {
+  const count = commands.filter(line => line.startsWith('curl ')).length;
+  const what =
+    count === 1
+      ? 'Copied the request as a curl command.'
+      : `Copied ${count} requests as curl commands.`;
+  return commands.some(line => line.startsWith('# '))
+    ? `${what} A comment line above it names the variable to set.`
+    : what;
+}
+
 /**
  * "Copy as curl" in the context menu of a searchbook notebook's or console's cells: the kernel
  * turns the cell's requests into curl command lines (credentials as environment variables),
@@ -57,6 +70,15 @@ export function addCopyCellAsCurl(
           'curl'
         );
         await copyText(reply.commands.join('\n'));
+        Notification.success(copiedMessage(reply.commands), {
+          autoClose: 4000
+        });
+      } catch (err) {
+        // A cell without a request, no connection, a refused cell: said where the user looks, never thrown into the page.
+        Notification.error(
+          `Copy as curl: ${err instanceof Error ? err.message : String(err)}`,
+          { autoClose: 8000 }
+        );
       } finally {
         client.dispose();
       }

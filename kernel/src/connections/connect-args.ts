@@ -10,7 +10,8 @@ import {
   canonicalEngineName,
   ENGINE_NAMES,
   ENGINES,
-  engineNamed
+  engineNamed,
+  findEngine
 } from '../engines/registry';
 import {
   type TypedSecretOption,
@@ -80,16 +81,27 @@ export function parseConnectArgs(
   return parseConnectAddress(text, env).args;
 }
 
-/** parseConnectArgs, also telling which environment variables the secrets came from. */
+/**
+ * parseConnectArgs, also telling which environment variables the secrets came from.
+ * `addressEnv` reads an address written as `${env:NAME}`: no secret, so not masked as one.
+ */
 export function parseConnectAddress(
   text: string,
-  env: (name: string) => string | undefined
+  env: (name: string) => string | undefined,
+  addressEnv: (name: string) => string | undefined = env
 ): { args: ConnectArgs; envNames: SecretEnvNames } {
   const envNames: SecretEnvNames = {};
   const [engine, written0, ...more] = text.trim().split(/\s+/);
   // hosts= stands in place of the address.
   const listsHosts = written0 !== undefined && /^hosts=/i.test(written0);
-  const address = listsHosts ? undefined : written0;
+  const addressVariable =
+    !listsHosts && written0 ? ENV_REFERENCE.exec(written0)?.[1] : undefined;
+  const address =
+    addressVariable !== undefined && engine
+      ? addressFromEnv(engine, addressVariable, addressEnv)
+      : listsHosts
+        ? undefined
+        : written0;
   const options = listsHosts && written0 ? [written0, ...more] : more;
   if (!engine || (!address && !listsHosts)) {
     throw new ConnectArgsError(
@@ -185,6 +197,11 @@ export function parseConnectAddress(
     );
   }
   const url = urlOf(written ? address : `${schemeOf(ssl)}://${address}`);
+  if (url.password && addressVariable !== undefined) {
+    throw new ConnectArgsError(
+      `%connect: the address in ${addressVariable} holds a password; set ${addressVariable} to the address without it and write password=\${env:NAME}.`
+    );
+  }
   if (url.password) {
     throw new TypedSecretError(
       `Put no password in the address; write password=\${env:NAME} so it stays out of the notebook.`,
@@ -205,6 +222,28 @@ export function parseConnectAddress(
     },
     envNames
   };
+}
+
+/**
+ * The address `${env:NAME}` stands for (the sandbox's, which `npm start` exports). An address is
+ * no secret: it is read as if written in the cell, and shown as such.
+ */
+function addressFromEnv(
+  engineWord: string,
+  name: string,
+  env: (name: string) => string | undefined
+): string {
+  const value = env(name)?.trim();
+  if (value) {
+    return value;
+  }
+  const descriptor = findEngine(canonicalEngineName(engineWord.toLowerCase()));
+  const instead = descriptor
+    ? `, or write the address itself, for example %connect ${descriptor.name} http://127.0.0.1:${descriptor.defaultPort('disabled')}`
+    : '';
+  throw new ConnectArgsError(
+    `%connect: the address is \${env:${name}}, but ${name} is not set in the kernel's environment. Set ${name} to the address before starting Jupyter (npm start sets the sandbox's addresses)${instead}.`
+  );
 }
 
 /** The arguments of a line that lists its nodes in hosts=: each node gets the engine's port unless it names one. */

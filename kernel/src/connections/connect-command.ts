@@ -29,7 +29,9 @@ export const CONNECT_COMMAND_USAGE = `%connect <profile>\n${CONNECT_USAGE}\nAdd 
 
 export function parseConnectCommand(
   text: string,
-  env: (name: string) => string | undefined
+  env: (name: string) => string | undefined,
+  /** Reads an address written as `${env:NAME}` (no secret). */
+  addressEnv: (name: string) => string | undefined = env
 ): ConnectCommand {
   const tokens = text.trim().split(/\s+/).filter(Boolean);
   const save = takeSave(tokens);
@@ -58,7 +60,11 @@ export function parseConnectCommand(
     }
     return { kind: 'profile', name: first };
   }
-  const { args, envNames } = parseConnectAddress(tokens.join(' '), env);
+  const { args, envNames } = parseConnectAddress(
+    tokens.join(' '),
+    env,
+    addressEnv
+  );
   const unsaved =
     save !== undefined
       ? engineNamed(args.engine).connect.refuseSave(args)

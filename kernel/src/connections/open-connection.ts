@@ -67,6 +67,7 @@ export async function openConnection(
     ...(args.nodes ? { nodes: args.nodes } : {}),
     headers: settings.headers,
     ...(settings.signer ? { signer: settings.signer } : {}),
+    ...(settings.curl ? { curl: settings.curl } : {}),
     label: name,
     untrustedCertificateAdvice: engine.untrustedCertificateAdvice,
     largeAnswerAdvice: engine.largeAnswerAdvice,

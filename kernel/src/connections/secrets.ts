@@ -4,7 +4,11 @@
  * password prompt when the frontend allows input. A prompted secret is used for this
  * connection only. No message here ever holds a secret.
  */
-import type { ConnectArgs, SecretArg } from '../engine/connect-options';
+import type {
+  ConnectArgs,
+  SecretArg,
+  SecretOrigin
+} from '../engine/connect-options';
 import {
   ENV_REFERENCE,
   type SecretField,
@@ -52,7 +56,7 @@ export function missingSecrets(args: ConnectArgs): SecretNeed[] {
     });
 }
 
-/** Fills each needed secret from its reference, else from the prompt; returns the filled arguments. */
+/** Fills each needed secret from its reference, else from the prompt; returns the filled arguments, saying where each came from. */
 export async function fillSecrets(
   args: ConnectArgs,
   needs: SecretNeed[],
@@ -60,10 +64,15 @@ export async function fillSecrets(
   profile?: { name: string; file: string }
 ): Promise<ConnectArgs> {
   const filled = { ...args };
+  const origins = { ...args.secretOrigins };
   for (const need of needs) {
-    filled[need.arg] = await obtain(args, need, sources, profile);
+    const { secret, origin } = await obtain(args, need, sources, profile);
+    filled[need.arg] = secret;
+    origins[need.arg] = origin;
   }
-  return filled;
+  return Object.keys(origins).length
+    ? { ...filled, secretOrigins: origins }
+    : filled;
 }
 
 async function obtain(
@@ -71,7 +80,7 @@ async function obtain(
   need: SecretNeed,
   sources: SecretSources,
   profile: { name: string; file: string } | undefined
-): Promise<string> {
+): Promise<{ secret: string; origin: SecretOrigin }> {
   const what = describeSecret(args, need);
   let reason: string;
   const env =
@@ -83,7 +92,7 @@ async function obtain(
     try {
       const secret = await sources.keyring.get(account);
       if (secret !== undefined) {
-        return secret;
+        return { secret, origin: 'keyring' };
       }
       reason = `${sources.keyring.label} has no entry "${account}"`;
     } catch (err) {
@@ -95,7 +104,7 @@ async function obtain(
   } else if (env) {
     const secret = sources.env(env);
     if (secret !== undefined) {
-      return secret;
+      return { secret, origin: { env } };
     }
     reason = `the environment variable ${env} is not set in the kernel's environment`;
   } else {
@@ -113,7 +122,7 @@ async function obtain(
         howToProvide(need, profile)
       );
     }
-    return typed;
+    return { secret: typed, origin: 'prompt' };
   }
   throw new SecretUnavailable(
     `${capitalize(what)} is needed to connect, but ${reason}; this frontend cannot be asked for it (it does not allow input), so nothing was sent.`,

@@ -73,6 +73,11 @@ export class VariableScope {
     return value;
   }
 
+  /** An environment variable that holds no secret (an address): read without masking it in outputs. */
+  envAddress(name: string): string | undefined {
+    return this.envLookup(name);
+  }
+
   /** A copy sharing the env lookup; values are shared too, which is safe because nothing mutates them. */
   clone(): VariableScope {
     return new VariableScope(this.envLookup, this.values, this.secrets);

@@ -49,7 +49,12 @@ export interface ConnectArgs extends Omit<ConnectOptions, 'ssl' | 'hosts'> {
   ssl: SslMode;
   /** The address was a bare host without a port: the engine's default port applies. */
   enginePort: boolean;
+  /** Where each secret was read from (never the secret), for texts that name it instead, such as curl commands. */
+  secretOrigins?: Partial<Record<SecretArg, SecretOrigin>>;
 }
+
+/** An environment variable (its name), the OS keyring, or Jupyter's password prompt. */
+export type SecretOrigin = { env: string } | 'keyring' | 'prompt';
 
 /** The `%connect` options that carry a secret (only ever as `${env:NAME}` in a cell). */
 export type SecretArg = 'password' | 'key';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ConnectArgs, ConnectOptions, SecretArg } from './connect-options';
+import type { CurlCredential } from './curl-credential';
 import type { Driver } from './driver';
 import type {
   RequestSigner,
@@ -24,6 +25,8 @@ export interface EngineConnectionSettings {
   signer?: RequestSigner;
   /** How the connection authenticates, for `%connect`'s answer and the panel (`auth=... region=...`): never a secret. */
   authSummary?: string;
+  /** How a copied curl command authenticates, by environment variable; none for a signing auth, which curl does itself. */
+  curl?: CurlCredential;
   /** Secrets the engine read itself (not from the `%connect` line), each with what outputs show in its place. */
   secrets?: readonly { value: string; shownAs: string }[];
 }

@@ -178,6 +178,17 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Where and how curl reaches a connection: its address, its credential by environment variable, the media types it sends, and a note on it. */
+export interface CurlTarget {
+  baseUrl: string;
+  credential: string[];
+  insecure: boolean;
+  /** Versioned media types the connection sends (Elasticsearch's REST compatibility). */
+  mediaTypes?: MediaTypes;
+  /** Said in a shell comment line above the command (what a placeholder variable stands for). */
+  note?: string;
+}
+
 /**
  * The view's request as a curl command line. `credential` is curl arguments naming environment
  * variables (`-H "Authorization: ApiKey $ES_API_KEY"`): the value itself is never written.
@@ -190,6 +201,7 @@ export function curlCommand(spec: {
   insecure: boolean;
   /** Versioned media types the connection sends (Elasticsearch's REST compatibility). */
   mediaTypes?: MediaTypes;
+  note?: string;
 }): string {
   const types = spec.mediaTypes;
   const parts = [
@@ -218,7 +230,8 @@ export function curlCommand(spec: {
       shellQuote(JSON.stringify(body))
     );
   }
-  return parts.join(' ');
+  const comment = spec.note ? `# ${spec.note.replace(/\n/g, ' ')}\n` : '';
+  return comment + parts.join(' ');
 }
 
 function isNdjson(
@@ -234,14 +247,6 @@ function isNdjson(
 }
 
 /** A console request as curl, against the connection's address with its credential as an environment variable. */
-/** Where a curl line reaches a connection, how it authenticates, and the media types it sends. */
-export interface CurlTarget {
-  baseUrl: string;
-  credential: string[];
-  insecure: boolean;
-  mediaTypes?: MediaTypes;
-}
-
 export function curlOfRequest(
   request: ConsoleRequest,
   curl: CurlTarget
@@ -266,7 +271,8 @@ export function curlOfRequest(
     ...(body !== undefined ? { body } : {}),
     credential: curl.credential,
     insecure: curl.insecure,
-    ...(curl.mediaTypes ? { mediaTypes: curl.mediaTypes } : {})
+    ...(curl.mediaTypes ? { mediaTypes: curl.mediaTypes } : {}),
+    ...(curl.note ? { note: curl.note } : {})
   });
 }
 
@@ -284,7 +290,8 @@ export function viewRequest(
       ...(body !== undefined ? { body } : {}),
       credential: curl.credential,
       insecure: curl.insecure,
-      ...(curl.mediaTypes ? { mediaTypes: curl.mediaTypes } : {})
+      ...(curl.mediaTypes ? { mediaTypes: curl.mediaTypes } : {}),
+      ...(curl.note ? { note: curl.note } : {})
     })
   };
 }

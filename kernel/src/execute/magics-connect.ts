@@ -53,7 +53,13 @@ export async function connectMagic(
 ): Promise<void> {
   const { scope, connections, sink, signal, profiles } = ctx;
   const command = await refusingTypedSecrets(sink, () =>
-    usage(() => parseConnectCommand(args, name => scope.env(name)))
+    usage(() =>
+      parseConnectCommand(
+        args,
+        name => scope.env(name),
+        name => scope.envAddress(name)
+      )
+    )
   );
   let plan: ReturnType<typeof profileConnectArgs>;
   let from: { name: string; file: string } | undefined;
@@ -65,7 +71,16 @@ export async function connectMagic(
     plan = profileConnectArgs(profile);
     from = { name: profile.name, file: profiles.store.path };
   } else {
-    plan = { args: command.args, needs: missingSecrets(command.args) };
+    // The ${env:NAME} each secret of the line came from, so a curl command names the same variable.
+    const origins = Object.fromEntries(
+      Object.entries(command.envNames).map(([arg, env]) => [arg, { env }])
+    );
+    plan = {
+      args: Object.keys(origins).length
+        ? { ...command.args, secretOrigins: origins }
+        : command.args,
+      needs: missingSecrets(command.args)
+    };
   }
 
   let connection: Connection;

@@ -35,7 +35,10 @@ export function curlOfCell(
         'No connection is open in this kernel: run %connect first, then copy the cell as curl.'
       );
     }
-    commands.push(connection.driver.console.curl(item));
+    // A note on a placeholder variable is said once, above the first command that uses it.
+    const [first, ...rest] = connection.driver.console.curl(item).split('\n');
+    const said = first?.startsWith('# ') && commands.includes(first);
+    commands.push(...(said ? rest : [first ?? '', ...rest]));
   }
   if (commands.length === 0) {
     throw new Error('This cell holds no request to copy as curl.');

@@ -141,7 +141,7 @@ async function allRows(
 /** Runs the grid's "Copy as curl" command with the credential in the environment, as a user would. */
 async function curl(command: string): Promise<unknown> {
   const { stdout } = await run('bash', ['-c', command], {
-    env: { PATH: process.env.PATH ?? '', TYPESENSE_API_KEY: SECRETS.TS_API_KEY }
+    env: { PATH: process.env.PATH ?? '', TS_API_KEY: SECRETS.TS_API_KEY }
   });
   return JSON.parse(stdout);
 }
@@ -628,7 +628,7 @@ describeEachTarget(
       ];
       expect(es.hits.total.value).toBe(DOCS / 3);
       expect(ts.found).toBe(3);
-      expect(reply.commands[1]).toContain('$TYPESENSE_API_KEY');
+      expect(reply.commands[1]).toContain('"X-TYPESENSE-API-KEY: $TS_API_KEY"');
       expect(reply.commands.join('\n')).not.toContain(SECRETS.TS_API_KEY);
     });
   }

@@ -141,7 +141,7 @@ async function allRows(
 /** Runs the grid's "Copy as curl" command with the credential in the environment, as a user would. */
 async function curl(command: string): Promise<unknown> {
   const { stdout } = await run('bash', ['-c', command], {
-    env: { PATH: process.env.PATH ?? '', TYPESENSE_API_KEY: SECRETS.TS_API_KEY }
+    env: { PATH: process.env.PATH ?? '', TS_API_KEY: SECRETS.TS_API_KEY }
   });
   return JSON.parse(stdout);
 }
@@ -172,7 +172,7 @@ describe('Typesense', () => {
   it("a filtered, sorted grid equals the engine's answer to its curl command, run with the key in the environment", async () => {
     const grid = await open(comm, 'ts', 'items', view, 250);
     expect(grid.matchCaseSupported).toBe(false);
-    expect(grid.request.curl).toContain('$TYPESENSE_API_KEY');
+    expect(grid.request.curl).toContain('"X-TYPESENSE-API-KEY: $TS_API_KEY"');
     expect(grid.request.curl).not.toContain(SECRETS.TS_API_KEY);
     expect(
       JSON.parse(grid.request.cell.split('\n').slice(1).join('\n'))

@@ -4,7 +4,8 @@
  * holds a request header, so no credential can leak through here.
  */
 export interface FailedConnection {
-  label: string;
+  /** The connection's name; left out where the message already names it (one line per node). */
+  label?: string;
   baseUrl: string;
   /** The sentence that fixes a certificate from an unknown CA, which depends on the engine's modes. */
   untrustedCertificateAdvice: string;
@@ -35,7 +36,10 @@ export function connectionFailureMessage(
 ): string {
   const code = errorCode(err);
   const reason = connectionFailureReason(err);
-  const where = `${at.label} (${at.baseUrl})`;
+  // The address is where to look; the connection's name only says which %connect line it was.
+  const where = at.label
+    ? `${at.baseUrl} (connection ${at.label})`
+    : at.baseUrl;
   const secure = at.baseUrl.startsWith('https:');
   if (code && UNKNOWN_CA.has(code)) {
     return `Connection failed: the certificate of ${where} is not signed by a trusted CA (${reason}). ${at.untrustedCertificateAdvice}`;

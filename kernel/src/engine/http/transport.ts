@@ -31,6 +31,7 @@ import {
 } from './node-pool';
 import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
 import type { EngineResponse } from '../capabilities/console';
+import type { CurlCredential } from '../curl-credential';
 import {
   AnswerTimeoutError,
   AnswerTooLargeError,
@@ -71,6 +72,8 @@ export interface TransportOptions {
   label: string;
   /** Signs each request once its headers and body are final (a request-signing auth scheme). */
   signer?: RequestSigner;
+  /** How a copied curl command authenticates as this connection (by environment variable). */
+  curl?: CurlCredential;
 }
 
 /** A request as it goes out, for a signer: method, host, path and query exactly as sent. */
@@ -238,6 +241,11 @@ export class Transport {
     return scheme;
   }
 
+  /** How a copied curl command authenticates as this connection, when the engine said so at connect. */
+  get curlCredential(): CurlCredential | undefined {
+    return this.options.curl;
+  }
+
   /** The signer of every request, when the connection authenticates by signing them. */
   get signer(): RequestSigner | undefined {
     return this.options.signer;
@@ -387,10 +395,10 @@ export class Transport {
   ): EngineError {
     const lines = failed.map(
       f =>
-        `- ${nodeName(f.node)}: ${this.mapError(f.err, signal, timeoutMs, f.node).message.replace(/^Connection failed: /, '')}`
+        `- ${nodeName(f.node)}: ${this.mapError(f.err, signal, timeoutMs, f.node, false).message.replace(/^Connection failed: /, '')}`
     );
     return new ConnectionFailedError(
-      `Connection failed: no node of ${this.options.label} answered:\n${lines.join('\n')}`
+      `Connection failed: no node of connection ${this.options.label} answered:\n${lines.join('\n')}`
     );
   }
 
@@ -524,7 +532,9 @@ export class Transport {
     err: unknown,
     signal: AbortSignal,
     timeoutMs: number,
-    baseUrl: string
+    baseUrl: string,
+    /** false: the message names the connection already (one line per node). */
+    namesConnection = true
   ): EngineError {
     if (signal.aborted) {
       return new InterruptedError(
@@ -557,7 +567,7 @@ export class Transport {
           ? ''
           : ` after ${formatBytes(cut.received)} of it`;
       return new ConnectionFailedError(
-        `Connection failed: ${label} (${baseUrl}) answered ${cut.status} and then closed the connection before the whole answer came${read} (${connectionFailureReason(err)}), so none of it is shown. Run the cell again; if it happens again, the engine or a proxy in between cuts answers off: its log says why.`
+        `Connection failed: ${baseUrl} (connection ${label}) answered ${cut.status} and then closed the connection before the whole answer came${read} (${connectionFailureReason(err)}), so none of it is shown. Run the cell again; if it happens again, the engine or a proxy in between cuts answers off: its log says why.`
       );
     }
     const untrustedCertificateAdvice =
@@ -565,7 +575,7 @@ export class Transport {
       'Add skip_verify to trust it anyway, or ca=<PEM file> with the CA that signed it.';
     return new ConnectionFailedError(
       connectionFailureMessage(err, {
-        label,
+        ...(namesConnection ? { label } : {}),
         baseUrl,
         untrustedCertificateAdvice
       })

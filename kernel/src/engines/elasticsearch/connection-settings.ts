@@ -2,6 +2,11 @@ import type { ConnectArgs } from '../../engine/connect-options';
 import type { SslMode } from '../../engine/ssl-mode';
 import type { EngineConnectionSettings } from '../../engine/engine-module';
 import type { TlsVerification } from '../../engine/http/transport';
+import {
+  type CurlCredential,
+  inDoubleQuotes,
+  secretVariable
+} from '../../engine/curl-credential';
 import { authOfArgs } from './auth';
 import { awsSigning } from './aws-credentials';
 import { AwsSigV4Signer } from './aws-signer';
@@ -57,7 +62,44 @@ export async function elasticsearchConnectionSettings(
       authSummary: `auth=aws-sigv4 region=${signing.region} service=${signing.service} (access key ${accessKeyId.length >= 16 ? `…${accessKeyId.slice(-4)} ` : ''}from ${signing.source})`
     };
   }
-  return { headers: authorizationHeader(args), verification };
+  const curl = curlCredential(args);
+  return {
+    headers: authorizationHeader(args),
+    verification,
+    ...(curl ? { curl } : {})
+  };
+}
+
+/** The same credential for a copied curl command: the user in clear, each secret by the variable it came from. */
+function curlCredential(args: ConnectArgs): CurlCredential | undefined {
+  const auth = authOfArgs(args);
+  if (auth === 'apikey' && args.key) {
+    const key = secretVariable(
+      args.secretOrigins?.key,
+      'ES_API_KEY',
+      'the API key'
+    );
+    return {
+      args: ['-H', `"Authorization: ApiKey $${key.name}"`],
+      ...(key.note ? { note: key.note } : {})
+    };
+  }
+  if (auth === 'basic' && args.user) {
+    const user = inDoubleQuotes(args.user);
+    if (args.password === undefined) {
+      return { args: ['-u', `"${user}:"`] };
+    }
+    const password = secretVariable(
+      args.secretOrigins?.password,
+      'ES_PASSWORD',
+      `the password of ${args.user}`
+    );
+    return {
+      args: ['-u', `"${user}:$${password.name}"`],
+      ...(password.note ? { note: password.note } : {})
+    };
+  }
+  return undefined;
 }
 
 /** Basic, API key or none (docs/engines/elasticsearch.md). Without auth=, the credentials given choose the method. */

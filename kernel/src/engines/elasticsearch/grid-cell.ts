@@ -25,6 +25,11 @@ export function credential(transport: Transport): string[] {
         : [])
     ];
   }
+  const own = transport.curlCredential;
+  if (own) {
+    return own.args;
+  }
+  // A transport opened without %connect's arguments knows only its header's scheme.
   switch (transport.headerScheme('authorization')?.toLowerCase()) {
     case 'apikey':
       return ['-H', '"Authorization: ApiKey $ES_API_KEY"'];
@@ -40,11 +45,13 @@ export function credential(transport: Transport): string[] {
 /** Where curl reaches this connection, and how it authenticates (by environment variable). */
 export function curlTarget(transport: Transport): CurlTarget {
   const mediaTypes = transport.versionedMediaTypes;
+  const note = transport.signer ? undefined : transport.curlCredential?.note;
   return {
     baseUrl: transport.baseUrl,
     credential: credential(transport),
     insecure: transport.skipsVerification,
-    ...(mediaTypes ? { mediaTypes } : {})
+    ...(mediaTypes ? { mediaTypes } : {}),
+    ...(note ? { note } : {})
   };
 }
 

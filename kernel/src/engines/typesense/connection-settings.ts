@@ -2,6 +2,7 @@ import type { ConnectArgs } from '../../engine/connect-options';
 import type { SslMode } from '../../engine/ssl-mode';
 import type { EngineConnectionSettings } from '../../engine/engine-module';
 import type { TlsVerification } from '../../engine/http/transport';
+import { secretVariable } from '../../engine/curl-credential';
 
 /**
  * For Typesense the mode only chooses HTTPS. The self-signed allowance of Preferred/Required is
@@ -24,7 +25,23 @@ export const UNTRUSTED_CERTIFICATE_ADVICE =
 export function typesenseConnectionSettings(
   args: ConnectArgs
 ): EngineConnectionSettings {
+  const key =
+    args.key === undefined
+      ? undefined
+      : secretVariable(
+          args.secretOrigins?.key,
+          'TYPESENSE_API_KEY',
+          'the Typesense API key'
+        );
   return {
+    ...(key
+      ? {
+          curl: {
+            args: ['-H', `"X-TYPESENSE-API-KEY: $${key.name}"`],
+            ...(key.note ? { note: key.note } : {})
+          }
+        }
+      : {}),
     // The key is the whole credential (https://typesense.org/docs/latest/api/authentication.html); Typesense has no users.
     headers: args.key ? { [KEY_HEADER]: args.key } : {},
     verification: args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl]

@@ -4,25 +4,26 @@
  * The API key stays an environment variable reference.
  */
 import type { ViewRequest } from '../../../../contracts/panel-protocol';
-import { viewRequest } from '../../engine/grid-view';
+import { type CurlTarget, viewRequest } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
 import { DOCUMENTS_PER_SEARCH, gridSearch } from './collection-reader';
 import { KEY_HEADER } from './connection-settings';
 import type { SearchParameters } from './grid-filter';
 
-/** Where curl reaches this connection, with the API key as an environment variable. */
-export function curlTarget(transport: Transport): {
-  baseUrl: string;
-  credential: string[];
-  insecure: boolean;
-} {
-  const credential = transport.sendsHeader(KEY_HEADER)
-    ? ['-H', '"X-TYPESENSE-API-KEY: $TYPESENSE_API_KEY"']
-    : [];
+/** Where curl reaches this connection, with the API key as the environment variable it was read from. */
+export function curlTarget(transport: Transport): CurlTarget {
+  const own = transport.curlCredential;
+  // A transport opened without %connect's arguments knows only that it sends the key.
+  const credential =
+    own?.args ??
+    (transport.sendsHeader(KEY_HEADER)
+      ? ['-H', '"X-TYPESENSE-API-KEY: $TYPESENSE_API_KEY"']
+      : []);
   return {
     baseUrl: transport.baseUrl,
     credential,
-    insecure: transport.skipsVerification
+    insecure: transport.skipsVerification,
+    ...(own?.note ? { note: own.note } : {})
   };
 }
 

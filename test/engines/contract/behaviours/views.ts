@@ -13,7 +13,7 @@ const run = promisify(execFile);
 /** Runs a "Copy as curl" command with the credential in the environment, as a user would. */
 async function curl(command: string): Promise<unknown> {
   const { stdout } = await run('bash', ['-c', command], {
-    env: { PATH: process.env.PATH ?? '', TYPESENSE_API_KEY: SECRETS.TS_API_KEY }
+    env: { PATH: process.env.PATH ?? '', TS_API_KEY: SECRETS.TS_API_KEY }
   });
   return JSON.parse(stdout) as unknown;
 }
