@@ -139,13 +139,15 @@ describeEachTarget(TARGETS, 'grid columns', target => {
       expect(rowById(hits.rows, '_id', '1')).not.toHaveProperty('variants.sku');
     });
 
-    it('an empty answer still shows the mapped columns', async () => {
+    it('an empty answer still shows the mapped columns (no _score: no hit has one)', async () => {
       const hits = await hitsOf(
         es,
         request('GET', '/products/_search', '', byIds('nope'))
       );
       expect(hits.rows).toEqual([]);
-      expect(columnSummary(hits.columns)).toEqual(PRODUCT_COLUMNS);
+      expect(columnSummary(hits.columns)).toEqual(
+        PRODUCT_COLUMNS.filter(c => !c.startsWith('_score:'))
+      );
     });
 
     it('a search without an index in the path takes the mapping of the indices its hits came from', async () => {
@@ -172,6 +174,22 @@ describeEachTarget(TARGETS, 'grid columns', target => {
         'variants',
         'variants.sku'
       ]);
+    });
+    it('a search sorted by a field scores nothing: no _score column; a ranked search keeps it', async () => {
+      const sorted = await hitsOf(
+        es,
+        request('GET', '/products/_search', '', {
+          ...byIds('8', '9'),
+          sort: [{ price: 'asc' }]
+        })
+      );
+      expect(sorted.columns.map(c => c.name)).not.toContain('_score');
+      expect(sorted.rows.every(r => !('_score' in r))).toBe(true);
+      const ranked = await hitsOf(
+        es,
+        request('GET', '/products/_search', '', byIds('8', '9'))
+      );
+      expect(ranked.columns.map(c => c.name)).toContain('_score');
     });
   });
 
@@ -352,10 +370,10 @@ describeEachTarget(TARGETS, 'grid columns', target => {
         mappings: { properties: { two: { type: 'integer' } } }
       });
       const hits = await hitsOf(es, request('GET', '/again/_search'));
+      // No hits, so no score: no _score column.
       expect(columnSummary(hits.columns)).toEqual([
         '_id:keyword',
         '_index:keyword',
-        '_score:float',
         'two:integer'
       ]);
     });

@@ -125,6 +125,7 @@ beforeAll(async () => {
   });
   es.loadIndex('shop', SHOP_MAPPING, SHOP);
   es.loadIndex('trash', undefined, [{ id: '1', source: { a: 1 } }]);
+  es.loadIndex('void', SHOP_MAPPING, []);
   const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
   ts.createCollection({
     name: 'items',
@@ -385,6 +386,18 @@ async function save(label: string): Promise<string> {
   return (await editMessage(label).textContent()) ?? '';
 }
 
+/** Discard, answered in its dialog (asked when more than one change is pending). */
+async function discardAll(label: string, question?: string): Promise<void> {
+  await editBar(label).getByRole('button', { name: 'Discard' }).click();
+  if (question === undefined) {
+    return;
+  }
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.textContent()).resolves.toContain(question);
+  await dialog.getByRole('button', { name: 'Discard' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 describe('editing an Elasticsearch index (sandbox)', () => {
   let label = '';
 
@@ -414,7 +427,40 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(source(esUrl, 'shop', 'p0')).resolves.toMatchObject({
       qty: 0
     });
-    await editBar(label).getByRole('button', { name: 'Discard' }).click();
+    // Discard asks first when it would drop more than one change, and can be undone until the next change.
+    await selectRow(label, await rowOf(label, 'p2'));
+    await editBar(label).getByRole('button', { name: 'Delete rows' }).click();
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '4 changes pending'
+    );
+    await discardAll(label, 'Discard 4 pending changes?');
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(rowHeader(label, 0)).resolves.not.toBe('new');
+    await editBar(label)
+      .getByRole('button', { name: 'Undo', exact: true })
+      .click();
+    await expect(pendingCount(label).textContent()).resolves.toBe(
+      '4 changes pending'
+    );
+    await expect(
+      cellText(label, await rowOf(label, 'p0'), 'qty')
+    ).resolves.toBe('42');
+    await expect(
+      cellText(label, await rowOf(label, 'p1'), 'name')
+    ).resolves.toBe('Renamed');
+    await expect(rowHeader(label, await rowOf(label, 'p2'))).resolves.toMatch(
+      /^✕ /
+    );
+    await expect(rowHeader(label, 0)).resolves.toBe('new');
+    await expect(cellText(label, 0, 'name')).resolves.toBe('Pending new row');
+    await expect(
+      editBar(label)
+        .getByRole('button', { name: 'Undo', exact: true })
+        .isHidden()
+    ).resolves.toBe(true);
+    await discardAll(label, 'Discard 4 pending changes?');
     await expect(pendingCount(label).textContent()).resolves.toBe(
       'No pending changes'
     );
@@ -599,7 +645,7 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(source(esUrl, 'shop', 'p3')).resolves.toMatchObject({
       qty: 3
     });
-    await editBar(label).getByRole('button', { name: 'Discard' }).click();
+    await discardAll(label, 'Discard 3 pending changes?');
     await expect(problems(label).isHidden()).resolves.toBe(true);
   });
 
@@ -675,6 +721,78 @@ describe('editing an Elasticsearch index (sandbox)', () => {
       rowHeader(label, await rowOf(label, 'p2'))
     ).resolves.not.toMatch(/[✎!]/);
     await editBar(label).getByRole('button', { name: 'Discard' }).click();
+  });
+
+  it('confirmations come and go without replacing the row count; an empty index and a filter matching nothing say so', async () => {
+    const status = tabOf(label).locator('.searchbook-DocumentGrid-status');
+    await expect(status.textContent()).resolves.toMatch(
+      /rows loaded · last: POST /
+    );
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: new URL(page.url()).origin
+      });
+    await tabOf(label).getByRole('button', { name: 'Copy as curl' }).click();
+    const toast = page
+      .locator('.jp-toast-message')
+      .filter({ hasText: 'Copied the request as a curl command.' });
+    await toast.waitFor();
+    await expect(status.textContent()).resolves.toMatch(
+      /rows loaded · last: POST /
+    );
+    // It closes by itself (JupyterLab's notification centre keeps it).
+    await toast.waitFor({ state: 'detached', timeout: 30_000 });
+
+    const bar = tabOf(label).getByRole('search', { name: 'Filter documents' });
+    await bar.getByRole('button', { name: 'Add filter' }).click();
+    const row = bar.getByRole('group', { name: 'Filter row 1' });
+    await row.getByRole('combobox', { name: 'Column' }).selectOption('name');
+    await row
+      .getByRole('combobox', { name: 'Operator' })
+      .selectOption('equals');
+    await row.getByRole('textbox', { name: 'Value' }).fill('no such item');
+    await bar.getByRole('button', { name: 'Apply' }).click();
+    const viewState = tabOf(label).locator(
+      '.searchbook-DocumentGrid-viewState'
+    );
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('data-view') === 'empty',
+      label,
+      { timeout: 30_000 }
+    );
+    await expect(viewState.locator('p').allInnerTexts()).resolves.toEqual([
+      'No documents match',
+      'Filter: name equals "no such item"'
+    ]);
+    await screenshot(page, 'editing-no-match');
+    await bar.getByRole('button', { name: 'Clear' }).click();
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('data-view') === 'shown',
+      label,
+      { timeout: 30_000 }
+    );
+
+    await treeItem('es', 'void').dblclick();
+    const empty = 'void · es';
+    await page.waitForFunction(
+      l =>
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('data-view') === 'empty',
+      empty,
+      { timeout: 30_000 }
+    );
+    await expect(
+      tabOf(empty).locator('.searchbook-DocumentGrid-viewState').innerText()
+    ).resolves.toBe('void is empty: it holds no documents.');
+    await closeGrid(empty);
   });
 
   it('Delete index… shows the exact request and needs the name typed; the tree then drops it', async () => {

@@ -673,6 +673,13 @@ describe('after Save', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(stored('p8')).resolves.toMatchObject({ qty: 8 });
     await editBar(page, label).getByRole('button', { name: 'Discard' }).click();
+    // More than one change pending: Discard asks first.
+    const ask = page.getByRole('dialog');
+    await ask.getByRole('button', { name: 'Discard' }).click();
+    await ask.waitFor({ state: 'detached' });
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
+      'No pending changes'
+    );
   });
 });
 

@@ -169,9 +169,10 @@ describe('the searchbook panel beside a notebook', () => {
     await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(
       String(DOCS)
     );
-    await expect(grid.getAttribute('aria-colcount')).resolves.toBe('5');
+    // No _score: the panel's grids browse, they do not rank.
+    await expect(grid.getAttribute('aria-colcount')).resolves.toBe('4');
     await expect(grid.getAttribute('data-columns')).resolves.toBe(
-      JSON.stringify(['_id', '_index', '_score', 'label', 'n'])
+      JSON.stringify(['_id', '_index', 'label', 'n'])
     );
     await expect(status(grid).textContent()).resolves.toMatch(
       /^1,000 of 12,000 rows loaded · last: POST \/_search 200 · \d+ ms/

@@ -209,13 +209,12 @@ describeEachTarget(
       await close(grid.gridId);
     });
 
-    it('opens with the exact total, mapped columns and the first block; values stay text', async () => {
+    it('opens with the exact total, mapped columns (no _score: the grid browses, it does not rank) and the first block; values stay text', async () => {
       const grid = await open(SMALL);
       expect(grid.total).toBe(DOCS);
       expect(grid.columns.map(c => c.name)).toEqual([
         '_id',
         '_index',
-        '_score',
         'n',
         'name'
       ]);

@@ -20,6 +20,7 @@ import { ValueView } from '../datagrid/value-view';
 import { FilterBar } from './filter-bar';
 import { type PanelClient, PanelRequestError } from '../panel-client';
 import { toolbarButton } from './toolbar-button';
+import { confirmDone, hint } from './confirmations';
 import type { PagedStatus } from './paged-rows-model';
 import { GatedEditorController } from './cell-editors';
 import { EditableRowsModel, type Mark } from './editable-rows-model';
@@ -209,7 +210,10 @@ export class DocumentGridWidget extends ThemedGridPanel {
     node.setAttribute('role', 'grid');
     node.setAttribute('aria-label', this.title.label);
     this.describeGrid();
-    this.model.changed.connect(() => this.describeGrid());
+    this.model.changed.connect(() => {
+      this.describeGrid();
+      this.sayIfEmpty();
+    });
     this.model.statusChanged.connect((_, status) => this.showStatus(status));
     this.showStatus(this.model.currentStatus);
 
@@ -349,6 +353,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
   ): void {
     this.viewLoading = state === 'loading';
     this.viewFailure = state === 'failed' ? message : undefined;
+    delete this.viewState.dataset.empty;
     this.viewState.hidden = state === undefined;
     this.viewState.classList.toggle('searchbook-mod-error', state === 'failed');
     this.grid.node.setAttribute('aria-busy', String(this.viewLoading));
@@ -493,21 +498,24 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   private async copy(text: string, done: string): Promise<void> {
     await copyText(text);
-    this.status.textContent = done;
+    confirmDone(done);
   }
 
   /** Ctrl-C (⌘-C): the selected cells as TSV with a header line, as in the notebook's grids. */
   private async copySelection(): Promise<void> {
     if (!this.grid.selectionModel?.currentSelection()) {
-      this.status.textContent =
-        'Nothing selected: click a cell (Shift-click another for a range), then copy.';
+      hint(
+        'Nothing selected: click a cell (Shift-click another for a range), then copy.'
+      );
       return;
     }
     const range = selectedRange(this.model, this.grid.selectionModel);
     const rows = range.lastRow - range.firstRow + 1;
     const columns = range.lastColumn - range.firstColumn + 1;
     if (rows > MAX_COPY_ROWS) {
-      this.status.textContent = `${numberFormat.format(rows)} rows are selected; Ctrl-C copies at most ${numberFormat.format(MAX_COPY_ROWS)}: select fewer rows.`;
+      hint(
+        `${numberFormat.format(rows)} rows are selected; Ctrl-C copies at most ${numberFormat.format(MAX_COPY_ROWS)}: select fewer rows.`
+      );
       return;
     }
     try {
@@ -595,6 +603,47 @@ export class DocumentGridWidget extends ThemedGridPanel {
       'searchbook-mod-error',
       status.error !== undefined || this.viewFailure !== undefined
     );
+    this.sayIfEmpty();
+  }
+
+  /**
+   * No rows to show (and no new row typed): said in place of the rows, with the view that
+   * matched nothing, or that the index or collection holds no documents.
+   */
+  private sayIfEmpty(): void {
+    if (this.viewLoading || this.viewFailure !== undefined) {
+      return;
+    }
+    const empty =
+      this.model.currentStatus.total === 0 &&
+      this.model.rowCount('body') === 0 &&
+      !this.model.currentStatus.loading;
+    const shown = this.viewState.dataset.empty;
+    const text = empty ? emptyText(this.shownView, this.opened.target) : '';
+    if ((shown ?? '') === text) {
+      return;
+    }
+    this.viewState.hidden = !empty;
+    this.grid.node.dataset.view = empty ? 'empty' : 'shown';
+    if (!empty) {
+      delete this.viewState.dataset.empty;
+      this.viewState.replaceChildren();
+      return;
+    }
+    this.viewState.dataset.empty = text;
+    this.viewState.classList.remove('searchbook-mod-error');
+    this.viewState.setAttribute('role', 'status');
+    const [title, ...rest] = text.split('\n');
+    const heading = document.createElement('p');
+    heading.className = 'searchbook-DocumentGrid-emptyTitle';
+    heading.textContent = title ?? '';
+    const lines = rest.map(line => {
+      const p = document.createElement('p');
+      p.textContent = line;
+      return p;
+    });
+    this.viewState.replaceChildren(heading, ...lines);
+    this.viewState.style.top = `${this.grid.headerHeight}px`;
   }
 
   private onClientClosed(): void {
@@ -672,6 +721,33 @@ export class DocumentGridWidget extends ThemedGridPanel {
       );
     }
   }
+}
+
+/** What an empty grid says: the first line, then the view that matched nothing. */
+function emptyText(view: GridView | undefined, target: string): string {
+  const filters = (view?.filters ?? []).map(
+    f =>
+      `${f.column} ${f.operator}${
+        f.value === '' || (Array.isArray(f.value) && f.value.length === 0)
+          ? ''
+          : ` ${Array.isArray(f.value) ? f.value.map(v => JSON.stringify(v)).join(', ') : JSON.stringify(f.value)}`
+      }`
+  );
+  const raw = view?.raw.trim() ?? '';
+  if (filters.length === 0 && raw === '') {
+    return `${target} is empty: it holds no documents.`;
+  }
+  const lines = ['No documents match'];
+  if (filters.length > 0) {
+    const join = view?.join === 'any' ? ' or ' : ' and ';
+    lines.push(
+      `Filter${view?.matchCase ? ' (match case)' : ''}: ${filters.join(join)}`
+    );
+  }
+  if (raw !== '') {
+    lines.push(`Raw filter: ${raw}`);
+  }
+  return lines.join('\n');
 }
 
 /** Backgrounds of the editing marks, from JupyterLab's theme (the canvas cannot read CSS). */

@@ -1,3 +1,4 @@
+import { Dialog, showDialog } from '@jupyterlab/apputils';
 import type { DataGrid, ICellEditor } from '@lumino/datagrid';
 import type {
   CellEdit,
@@ -7,7 +8,9 @@ import { type EditGate, JsonTextEditor, PlainTextEditor } from './cell-editors';
 import type { EditableRowsModel } from './editable-rows-model';
 import type { PanelClient } from '../panel-client';
 import { refusalText, renderProblems, rowLabel } from './change-problems';
+import type { PendingState } from './pending-changes';
 import type { PendingSync } from './pending-store';
+import { confirmDone } from './confirmations';
 import { showPlannedRequests } from './requests-dialog';
 import { toolbarButton } from './toolbar-button';
 
@@ -42,9 +45,18 @@ export class GridEditing implements EditGate {
   );
   private readonly discard = toolbarButton(
     'Discard',
-    'Drop every pending change',
-    () => this.discardChanges()
+    'Drop every pending change (Undo brings them back until the next change)',
+    () => void this.discardChanges()
   );
+  private readonly undo = toolbarButton(
+    'Undo',
+    'Undo Discard: bring back every change it dropped, as it was',
+    () => this.undoDiscard()
+  );
+  /** The pending set as it was before Discard, until the next change: what Undo restores. */
+  private discarded: PendingState | undefined;
+  /** The message says something is done ("Saved 2 changes."): it goes at the next change. */
+  private confirmation = false;
   private readonly show = toolbarButton(
     'Show requests',
     'Show the requests Save would send, without sending them',
@@ -81,6 +93,7 @@ export class GridEditing implements EditGate {
       remove,
       this.save,
       this.discard,
+      this.undo,
       this.show,
       this.live,
       this.message
@@ -91,7 +104,13 @@ export class GridEditing implements EditGate {
     this.note.setAttribute('role', 'tooltip');
     this.note.hidden = true;
     grid.node.append(this.note);
-    model.pendingChanged.connect(() => this.update());
+    this.showUndo(false);
+    model.pendingChanged.connect(() => {
+      if (this.confirmation) {
+        this.say('');
+      }
+      this.update();
+    });
     this.update();
     if (sync.keptAside) {
       this.say(
@@ -215,9 +234,54 @@ export class GridEditing implements EditGate {
     this.say('');
   }
 
-  discardChanges(): void {
+  /** Drops every pending change; more than one only once the user agrees. Undo brings them back until the next change. */
+  async discardChanges(): Promise<void> {
+    const count = this.model.pending.count;
+    if (count === 0 || this.busy) {
+      return;
+    }
+    if (count > 1) {
+      const answer = await showDialog({
+        title: 'Discard pending changes',
+        body: `Discard ${count} pending changes?`,
+        buttons: [
+          Dialog.cancelButton(),
+          Dialog.warnButton({ label: 'Discard' })
+        ]
+      });
+      if (!answer.button.accept) {
+        return;
+      }
+    }
+    // A copy sharing nothing with the set, which edits its entries in place.
+    const before = JSON.parse(
+      JSON.stringify(this.model.pending.state())
+    ) as PendingState;
     this.model.discard();
-    this.say('Pending changes dropped.');
+    this.discarded = before;
+    this.showUndo(true);
+    const text =
+      count === 1
+        ? 'Pending change dropped.'
+        : `${plural(count, 'pending change')} dropped.`;
+    this.say(text, true);
+    confirmDone(text, [{ label: 'Undo', callback: () => this.undoDiscard() }]);
+  }
+
+  /** Every change the last Discard dropped, back as it was: values, new rows, deletion marks. */
+  undoDiscard(): void {
+    const state = this.discarded;
+    if (!state || this.model.pending.count > 0) {
+      return;
+    }
+    this.discarded = undefined;
+    this.showUndo(false);
+    this.model.pending.replace(state);
+    this.model.pendingUpdated(true);
+    this.say(
+      `${plural(this.model.pending.count, 'pending change')} back.`,
+      true
+    );
   }
 
   async saveChanges(only?: readonly string[]): Promise<void> {
@@ -255,7 +319,8 @@ export class GridEditing implements EditGate {
       this.say(
         left
           ? `Saved ${saved} of ${plural(outcomes.length, 'change')}; ${left}: they stay pending, see below.`
-          : `Saved ${plural(saved, 'change')}.`
+          : `Saved ${plural(saved, 'change')}.`,
+        !left
       );
     } catch (err) {
       this.say(
@@ -307,7 +372,7 @@ export class GridEditing implements EditGate {
 
   drop(key: string): void {
     this.model.dropChange(key, this.model.pending.problemOf(key));
-    this.say('Your change was dropped; the row shows what is stored.');
+    this.say('Your change was dropped; the row shows what is stored.', true);
   }
 
   private refuse(refusals: readonly EditRefusal[]): void {
@@ -351,6 +416,11 @@ export class GridEditing implements EditGate {
 
   private update(): void {
     const count = this.model.pending.count;
+    // The next change (here or from another page) ends what Undo can restore.
+    if (count > 0 && this.discarded) {
+      this.discarded = undefined;
+      this.showUndo(false);
+    }
     this.live.textContent =
       count === 0 ? 'No pending changes' : `${plural(count, 'change')} pending`;
     for (const b of [this.save, this.discard, this.show]) {
@@ -397,6 +467,12 @@ export class GridEditing implements EditGate {
     this.grid.scrollToRow(row);
   }
 
+  /** The toolbar's button style sets its display, which would show it through `hidden`. */
+  private showUndo(shown: boolean): void {
+    this.undo.hidden = !shown;
+    this.undo.style.display = shown ? '' : 'none';
+  }
+
   private setBusy(busy: boolean, text?: string): void {
     this.busy = busy;
     if (text !== undefined) {
@@ -405,7 +481,9 @@ export class GridEditing implements EditGate {
     this.update();
   }
 
-  private say(text: string): void {
+  /** `confirmation`: it says something is done, and goes at the next change. */
+  private say(text: string, confirmation = false): void {
+    this.confirmation = confirmation && text !== '';
     this.message.textContent = text;
     if (text === '' || !text.startsWith('Nothing was sent')) {
       this.note.hidden = true;

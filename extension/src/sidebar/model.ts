@@ -10,6 +10,7 @@ import type {
 } from '@searchbook/contracts/panel-protocol';
 import type { OpenedGrid } from '../documents/document-grid-widget';
 import { PanelClient } from '../panel-client';
+import { confirmDone } from '../documents/confirmations';
 import type { IDocumentGrid } from '../tokens';
 import type { ConnectionNode } from './connections-tree';
 import { mayChangeListing } from './listing-changes';
@@ -305,7 +306,9 @@ export class SidebarModel implements IDisposable {
         'targetActionDone'
       );
       await this.reload();
-      this.say(done.message);
+      // Done, and the tree shows it: a confirmation that goes by itself, not a standing message.
+      this.say('');
+      confirmDone(done.message);
     } catch (err) {
       this.say(`${target}: ${(err as Error).message}`);
     }

@@ -28,7 +28,12 @@ import type {
   WriteRequest
 } from '../../engine/edit-runner';
 import type { TargetActions } from '../../engine/capabilities/target-actions';
-import { holdsFields, nestFields } from '../../engine/edit-values';
+import {
+  holdsFields,
+  nestFields,
+  readOnlyRefusal
+} from '../../engine/edit-values';
+import { valueRefusal } from '../../console/refusal';
 import { RequestFailedError } from '../../engine/errors';
 import { ownValue, setField } from '../../../../contracts/own-fields';
 import type { IndexStorage } from './index-storage';
@@ -41,7 +46,7 @@ import { typeElasticsearchValue } from './edit-typing';
 import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';
 import type { Flavour } from './flavour';
-import { LEADING } from './present';
+import { LEADING, UNSCORED_LEADING } from './present';
 
 const WriteAnswer = z
   .object({
@@ -216,7 +221,15 @@ export class ElasticsearchEdits implements TargetActions {
     this.writes = {
       transport,
       tree: (index, signal) => structure(segment(index), signal),
-      typeValue: typeElasticsearchValue,
+      // The grid shows no _score (it browses), so no column says it is read-only: a leading column all the same.
+      typeValue: (field, text) => {
+        const leading = LEADING.find(c => c.name === field.name);
+        const readOnly = leading && readOnlyRefusal({ ...field, ...leading });
+        if (readOnly) {
+          throw valueRefusal(field.name, readOnly);
+        }
+        return typeElasticsearchValue(field, text);
+      },
       request: (typed, signal) => this.request(typed, signal),
       outcome: (typed, response, sent, signal) =>
         this.outcome(typed, response, sent, signal),
@@ -459,10 +472,8 @@ export class ElasticsearchEdits implements TargetActions {
     const tree = await this.structure(segment(row.index), signal);
     const grid = documentGrid({
       tree,
-      leading: LEADING,
-      documents: [
-        { meta: { _id: row.id, _index: row.index, _score: null }, source }
-      ]
+      leading: UNSCORED_LEADING,
+      documents: [{ meta: { _id: row.id, _index: row.index }, source }]
     });
     return grid.rows[0] ?? {};
   }

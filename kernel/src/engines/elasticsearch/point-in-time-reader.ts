@@ -28,7 +28,7 @@ import type { Transport } from '../../engine/http/transport';
 import { elasticsearchFailure } from './failure';
 import { type Flavour, INDEX_AND_ID_ORDER } from './flavour';
 import { type StorageByIndex, storageOfSettings } from './index-storage';
-import { LEADING } from './present';
+import { UNSCORED_LEADING } from './present';
 
 /** Each search renews the point in time for this long; a timer renews it while the grid is idle. */
 const KEEP_ALIVE = '5m';
@@ -264,14 +264,13 @@ class PointInTimeReader implements DocumentReader {
     const documents = hits.map(hit => ({
       meta: {
         _id: hit._id ?? null,
-        _index: hit._index ?? null,
-        _score: hit._score ?? null
+        _index: hit._index ?? null
       },
       source: (hit._source ?? {}) as JsonValue
     }));
     const grid = documentGrid({
       tree: this.setup.tree,
-      leading: LEADING,
+      leading: UNSCORED_LEADING,
       documents
     });
     return {

@@ -38,11 +38,20 @@ export const LEADING: Column[] = [
   { name: '_score', type: 'float', readOnly: true, json: false, origin: 'meta' }
 ];
 
+/** The leading columns of a grid that browses rather than ranks (the panel's, a sorted search's): no `_score`, which would be empty. */
+export const UNSCORED_LEADING: Column[] = LEADING.filter(
+  c => c.name !== '_score'
+);
+
 /** Where a search answer's documents and their leading columns sit. */
 const HITS_LAYOUT: DocumentLayout = {
   at: ['hits', 'hits'],
   source: ['_source'],
   meta: { _id: ['_id'], _index: ['_index'], _score: ['_score'] }
+};
+const UNSCORED_LAYOUT: DocumentLayout = {
+  ...HITS_LAYOUT,
+  meta: { _id: ['_id'], _index: ['_index'] }
 };
 
 /** What the driver knows beside the answer itself. */
@@ -91,20 +100,24 @@ export function presentElasticsearch(
   }
   const hits = asObject(asObject(body)?.hits);
   if (response.status < 300 && hits && Array.isArray(hits.hits)) {
+    // A search sorted by a field scores nothing (`_score: null` in every hit): no empty column.
+    const scored = hits.hits.some(
+      hit => (asObject(hit)?._score ?? null) !== null
+    );
     const documents = hits.hits.map(hit => {
       const h = asObject(hit) ?? {};
       return {
         meta: {
           _id: h._id ?? null,
           _index: h._index ?? null,
-          _score: h._score ?? null
+          ...(scored ? { _score: h._score ?? null } : {})
         },
         source: h._source ?? {}
       };
     });
     const grid = documentGrid({
       tree: options.treeFor?.(request, response),
-      leading: LEADING,
+      leading: scored ? LEADING : UNSCORED_LEADING,
       documents,
       onlyPresent: filtersFields(request)
     });
@@ -113,7 +126,7 @@ export function presentElasticsearch(
       asObject(asObject(body)?.aggregations)
     );
     return hitsResult(grid, {
-      documents: HITS_LAYOUT,
+      documents: scored ? HITS_LAYOUT : UNSCORED_LAYOUT,
       ...(total && typeof total.value === 'number'
         ? {
             total: {
