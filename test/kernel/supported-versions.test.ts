@@ -3,36 +3,18 @@
  * 7.x, 8.x and 9.x connect without a version warning; a later major connects with one that
  * names the supported versions.
  */
-import type { ServerResponse } from 'node:http';
-import {
-  type HostileEngine,
-  startHostileEngine
-} from '../support/hostile-engine';
+import type { HostileEngine } from '../support/hostile-engine';
 import { KernelClient } from '../support/kernel-client';
+import { startVersionedRoot } from '../support/versioned-root';
 
 jest.setTimeout(30_000);
 
 let kernel: KernelClient;
 let engine: HostileEngine;
-let answered = '8.19.0';
+let answer: (version: string) => void;
 
 beforeAll(async () => {
-  engine = await startHostileEngine({
-    '/': (_req: unknown, res: ServerResponse) => {
-      res.writeHead(200, {
-        'x-elastic-product': 'Elasticsearch',
-        'content-type': 'application/json'
-      });
-      res.end(
-        JSON.stringify({
-          name: 'node',
-          cluster_name: 'test',
-          version: { number: answered },
-          tagline: 'You Know, for Search'
-        })
-      );
-    }
-  });
+  ({ engine, answer } = await startVersionedRoot());
   kernel = await KernelClient.start();
 });
 
@@ -42,7 +24,7 @@ afterAll(async () => {
 });
 
 async function connectTo(version: string): Promise<string> {
-  answered = version;
+  answer(version);
   const { reply, iopub } = await kernel.execute(
     `%connect elasticsearch ${engine.url} auth=none`
   );

@@ -4,36 +4,18 @@
  * 9.5.3: ES|QL and the inference APIs only from 8.11, the kNN search endpoint on 8.x marked
  * deprecated and left out on 9.x.
  */
-import type { ServerResponse } from 'node:http';
-import {
-  type HostileEngine,
-  startHostileEngine
-} from '../support/hostile-engine';
+import type { HostileEngine } from '../support/hostile-engine';
 import { KernelClient } from '../support/kernel-client';
+import { startVersionedRoot } from '../support/versioned-root';
 
 jest.setTimeout(30_000);
 
 let kernel: KernelClient;
 let engine: HostileEngine;
-let answered = '8.19.0';
+let answer: (version: string) => void;
 
 beforeAll(async () => {
-  engine = await startHostileEngine({
-    '/': (_req: unknown, res: ServerResponse) => {
-      res.writeHead(200, {
-        'x-elastic-product': 'Elasticsearch',
-        'content-type': 'application/json'
-      });
-      res.end(
-        JSON.stringify({
-          name: 'node',
-          cluster_name: 'test',
-          version: { number: answered },
-          tagline: 'You Know, for Search'
-        })
-      );
-    }
-  });
+  ({ engine, answer } = await startVersionedRoot());
   kernel = await KernelClient.start();
 });
 
@@ -43,7 +25,7 @@ afterAll(async () => {
 });
 
 async function connect(version: string): Promise<void> {
-  answered = version;
+  answer(version);
   const { reply } = await kernel.execute(
     `%connect elasticsearch ${engine.url} auth=none`
   );

@@ -22,6 +22,7 @@ import type { KernelClient } from '../support/kernel-client';
 import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
 import {
   fetchFromNode,
+  jsonFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
@@ -83,26 +84,8 @@ const Page = z.object({
     let kernel: KernelClient;
     let comm: GridCommClient;
 
-    const engine = async (method: string, path: string, body?: string) => {
-      const res = await fetchFromNode(node, path, {
-        method,
-        ...(body === undefined
-          ? {}
-          : {
-              body,
-              headers: {
-                'content-type': path.includes('_bulk')
-                  ? 'application/x-ndjson'
-                  : 'application/json'
-              }
-            })
-      });
-      const text = await res.text();
-      if (!res.ok) {
-        throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-      }
-      return JSON.parse(text) as unknown;
-    };
+    const engine = (method: string, path: string, body?: string) =>
+      jsonFromNode(node, method, path, body);
     /** Loads `lines` (action and source, one pair a document) in bulks of 5,000. */
     const bulk = async (name: string, pairs: string[]) => {
       for (let start = 0; start < pairs.length; start += 5_000) {

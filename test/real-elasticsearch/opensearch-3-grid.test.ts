@@ -23,6 +23,7 @@ import {
 import type { KernelClient } from '../support/kernel-client';
 import {
   fetchFromNode,
+  jsonFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
@@ -53,26 +54,8 @@ describeEachTarget(threeX, 'grids and exports on its point in time', () => {
   let kernel: KernelClient;
   let comm: GridCommClient;
 
-  const engine = async (method: string, path: string, body?: string) => {
-    const res = await fetchFromNode(node, path, {
-      method,
-      ...(body === undefined
-        ? {}
-        : {
-            body,
-            headers: {
-              'content-type': path.includes('_bulk')
-                ? 'application/x-ndjson'
-                : 'application/json'
-            }
-          })
-    });
-    const text = await res.text();
-    if (!res.ok) {
-      throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-    }
-    return JSON.parse(text) as unknown;
-  };
+  const engine = (method: string, path: string, body?: string) =>
+    jsonFromNode(node, method, path, body);
   /** Points in time open on the node, by its own list. */
   const openPits = async () =>
     PitList.parse(await engine('GET', '/_search/point_in_time/_all')).pits

@@ -23,6 +23,7 @@ import {
 import type { KernelClient } from '../support/kernel-client';
 import {
   fetchFromNode,
+  jsonFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import { realNode } from '../support/real-elasticsearch/run-nodes';
@@ -65,26 +66,8 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   let kernel: KernelClient;
   let comm: GridCommClient;
 
-  const engine = async (method: string, path: string, body?: string) => {
-    const res = await fetchFromNode(node, path, {
-      method,
-      ...(body === undefined
-        ? {}
-        : {
-            body,
-            headers: {
-              'content-type': path.includes('_bulk')
-                ? 'application/x-ndjson'
-                : 'application/json'
-            }
-          })
-    });
-    const text = await res.text();
-    if (!res.ok) {
-      throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-    }
-    return JSON.parse(text) as unknown;
-  };
+  const engine = (method: string, path: string, body?: string) =>
+    jsonFromNode(node, method, path, body);
   /** Every document of an index as the engine stores it, by id (search_after past the 10,000 window). */
   const everyDocument = async (name: string) => {
     const documents = new Map<string, Record<string, unknown>>();

@@ -256,6 +256,37 @@ export function fetchFromNode(
   return undiciFetch(`${node.url}${path}`, { ...init, dispatcher: agent });
 }
 
+/**
+ * A request to a node as a test's set-up sends it, bypassing the kernel: the answer's JSON, or
+ * an error naming the request and the node's answer. `_bulk` bodies go as NDJSON.
+ */
+export async function jsonFromNode(
+  node: Pick<RealNodeAddress, 'url' | 'caFile' | 'password' | 'user'>,
+  method: string,
+  path: string,
+  body?: string
+): Promise<unknown> {
+  const res = await fetchFromNode(node, path, {
+    method,
+    headers: {
+      ...authHeaders(node),
+      ...(body === undefined
+        ? {}
+        : {
+            'content-type': path.includes('_bulk')
+              ? 'application/x-ndjson'
+              : 'application/json'
+          })
+    },
+    ...(body === undefined ? {} : { body })
+  });
+  const text = await res.text();
+  if (!res.ok) {
+    throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+  }
+  return JSON.parse(text) as unknown;
+}
+
 export function authHeaders(
   node: Pick<RealNodeAddress, 'password' | 'user'>
 ): Record<string, string> {
