@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,14 +42,14 @@ final class LaunchOptions {
      * modules folders) and returns the settings of a single loopback node living in it, for
      * the engine's `Settings.builder().loadFromMap(...)`.
      */
-    Map<String, String> singleNodeSettings() throws IOException {
+    Map<String, Object> singleNodeSettings() throws IOException {
         Path home = Path.of(required("home")).toAbsolutePath();
         Path config = home.resolve("config");
         Files.createDirectories(config);
         Files.createDirectories(home.resolve("plugins"));
         Files.createDirectories(home.resolve("modules"));
         Files.writeString(config.resolve("log4j2.properties"), LOG4J_CONFIG);
-        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        Map<String, Object> settings = new java.util.LinkedHashMap<>();
         settings.put("path.home", home.toString());
         settings.put("path.data", home.resolve("data").toString());
         settings.put("path.logs", home.resolve("logs").toString());
@@ -64,7 +65,10 @@ final class LaunchOptions {
             settings.put("discovery.seed_hosts", seedHosts);
             String initialMaster = get("initial.master", "");
             if (!initialMaster.isEmpty()) settings.put("cluster.initial_master_nodes", initialMaster);
-            settings.put("node.roles", required("node.roles"));
+            // A list, not a string: an empty string is read as no setting at all, which gives
+            // the node every role (so the "coordinating-only" node could hold the shards).
+            String roles = required("node.roles");
+            settings.put("node.roles", roles.isEmpty() ? List.of() : List.of(roles.split(",")));
         }
         settings.put("network.host", "127.0.0.1");
         settings.put("http.port", required("http.port"));
