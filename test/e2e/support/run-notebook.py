@@ -1,10 +1,12 @@
 """Runs a notebook through nbclient on the searchbook kernel, as `jupyter nbconvert --execute`
-would, with the sandbox addresses of this run in place of the notebook's default ones, and
-prints what each code cell showed as JSON. Runs in the Python environment under test.
+would, with the sandbox addresses of this run where the notebook reads them
+(SEARCHBOOK_ES_URL and SEARCHBOOK_TYPESENSE_URL, as `npm start` sets them), and prints what
+each code cell showed as JSON. Runs in the Python environment under test.
 
     python run-notebook.py NOTEBOOK ES_URL TS_URL
 """
 import json
+import os
 import sys
 
 import nbformat
@@ -38,9 +40,9 @@ def shown(output):
 
 def main(path, es_url, ts_url):
     nb = nbformat.read(path, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.source = cell.source.replace("http://127.0.0.1:9200", es_url).replace("http://127.0.0.1:8108", ts_url)
+    # The kernel inherits this environment.
+    os.environ["SEARCHBOOK_ES_URL"] = es_url
+    os.environ["SEARCHBOOK_TYPESENSE_URL"] = ts_url
     # Errors outside the cells tagged raises-exception stop the run and fail the caller.
     NotebookClient(nb, kernel_name="searchbook", timeout=60).execute()
     cells = [{"id": c.get("id"), "outputs": [shown(o) for o in c.outputs]} for c in nb.cells if c.cell_type == "code"]
