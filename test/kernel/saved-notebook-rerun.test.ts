@@ -75,9 +75,25 @@ it('every hits output keeps the answer, and its rows are the ones the notebook w
   expect(
     payloads.map(p => (p.answer === undefined ? 'rows' : 'answer'))
   ).toEqual(grids.map(() => 'answer'));
+  const expected = grids.map(unscored).map((grid, i) =>
+    outputs[i] !== undefined &&
+    HitsPayloadSchema.parse(outputs[i]).info.title?.startsWith('Search ')
+      ? {
+          columns: ['_id', '_index'],
+          rows: grid.rows.map(row => ({
+            _id: row['_id'],
+            _index: row['_index']
+          }))
+        }
+      : grid
+  );
   expect(
     payloads.map(p => {
-      const columns = p.columns.map(c => c.name);
+      // That version built an _msearch's grids from its documents; now each is the grid of the
+      // same search run alone, from its index's mapping (other columns: nested leaves as lists,
+      // objects as JSON; console-answers tests them). Here: the same documents, in order.
+      const several = p.info.title?.startsWith('Search ') === true;
+      const columns = several ? ['_id', '_index'] : p.columns.map(c => c.name);
       return {
         columns,
         rows: hitsPayloadRows(p).map(row =>
@@ -89,5 +105,18 @@ it('every hits output keeps the answer, and its rows are the ones the notebook w
         )
       };
     })
-  ).toEqual(grids);
+  ).toEqual(expected);
 }, 60_000);
+
+/** That version showed `_score` even when no hit had one (a sorted search); now it is left out then. */
+function unscored(grid: (typeof grids)[number]): (typeof grids)[number] {
+  if (!grid.rows.every(row => row['_score'] === null)) {
+    return grid;
+  }
+  return {
+    columns: grid.columns.filter(name => name !== '_score'),
+    rows: grid.rows.map(row =>
+      Object.fromEntries(Object.entries(row).filter(([k]) => k !== '_score'))
+    )
+  };
+}

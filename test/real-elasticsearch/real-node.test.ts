@@ -112,7 +112,7 @@ function realNodeSuite(flavour: (typeof REAL_FLAVOUR_IDS)[number]): void {
     await fetchFromNode(node, `/${index}`, { method: 'DELETE', headers });
   });
 
-  if (spec.security) {
+  if (spec.security && spec.product !== 'opensearch') {
     it('without credentials: 401 with both challenges and without the product header', async () => {
       const res = await fetchFromNode(node, '/_cluster/health');
       expect(res.status).toBe(401);
@@ -120,6 +120,17 @@ function realNodeSuite(flavour: (typeof REAL_FLAVOUR_IDS)[number]): void {
         /Basic realm="security"/
       );
       expect(res.headers.get('www-authenticate')).toMatch(/ApiKey/);
+      expect(res.headers.get('x-elastic-product')).toBeNull();
+    });
+  }
+
+  if (spec.security && spec.product === 'opensearch') {
+    it("without credentials: the security plugin's 401, Basic only (OpenSearch has no API keys)", async () => {
+      const res = await fetchFromNode(node, '/_cluster/health');
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe(
+        'Basic realm="OpenSearch Security"'
+      );
       expect(res.headers.get('x-elastic-product')).toBeNull();
     });
   }
