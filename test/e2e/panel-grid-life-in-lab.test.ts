@@ -165,17 +165,29 @@ async function selectFromTopLeft(
 async function copied(): Promise<string> {
   await page.evaluate(() => navigator.clipboard.writeText(''));
   await page.keyboard.press('Control+C');
-  // The copy may first fetch blocks: wait for the clipboard to be written (or an error said).
-  await page.waitForFunction(
-    async () =>
-      (await navigator.clipboard.readText()) !== '' ||
-      [...document.querySelectorAll('.searchbook-DocumentGrid-status')].some(
-        s => /error/.test(s.textContent ?? '')
-      ),
-    undefined,
-    { timeout: 10_000 }
-  );
-  return page.evaluate(() => navigator.clipboard.readText());
+  // The copy may first fetch blocks: wait (at most 10 s) for the clipboard to be written, or
+  // for the grid to say why it was not (then that text is what the test sees).
+  for (let tries = 0; tries < 100; tries++) {
+    const seen = await page.evaluate(async () => {
+      const text = await navigator.clipboard.readText();
+      if (text !== '') {
+        return text;
+      }
+      const said = [
+        ...document.querySelectorAll(
+          '.jp-toast-message, .searchbook-DocumentGrid-status'
+        )
+      ]
+        .map(node => node.textContent ?? '')
+        .find(line => /error|Nothing selected|at most/.test(line));
+      return said === undefined ? '' : `(not copied: ${said})`;
+    });
+    if (seen !== '') {
+      return seen;
+    }
+    await page.waitForTimeout(100);
+  }
+  return '(nothing copied within 10 s)';
 }
 
 describe('a panel grid on the sandbox', () => {
