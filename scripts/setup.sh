@@ -6,18 +6,37 @@ cd "$(dirname "$0")/.."
 
 stamp() { [ -f "$1" ] && [ "$1" -nt "$2" ]; }
 
+# The Python environment installs while npm works: they compete for neither cores (both wait on
+# the network and the disk) nor files, and the two together were most of a first start.
+python_log=$(mktemp)
+(
+  if [ ! -x .venv/bin/python ]; then
+    echo "searchbook setup: creating the Python environment (.venv)" >&2
+    python3 -m venv .venv
+  fi
+  if ! stamp .venv/.requirements-installed requirements-dev.txt; then
+    echo "searchbook setup: installing Jupyter into .venv" >&2
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+    touch .venv/.requirements-installed
+  fi
+) >"$python_log" 2>&1 &
+python_setup=$!
+# A failure below ends set-up at once; the Python install must not outlive it.
+trap 'kill "$python_setup" 2>/dev/null || true' EXIT
+
 if ! stamp node_modules/.package-lock.json package-lock.json; then
   echo "searchbook setup: installing npm packages" >&2
-  # `npm install`, not `npm ci`: npm omits optional platform packages (swc's, for one) from
-  # the lock under some configurations, and `npm ci` then refuses the lock as out of sync.
-  npm install --no-audit --no-fund --loglevel=error
+  # `npm ci` installs exactly what package-lock.json says and never rewrites it, so set-up
+  # leaves the working tree as it found it.
+  npm ci --no-audit --no-fund --loglevel=error
 fi
 
 # The build is skipped when none of the files it reads changed since the last build that
 # succeeded (as make decides, by modification time): a second `npm start` then costs nothing.
 # The stamp is taken before building, so a file saved during the build counts as changed.
 build_inputs=(contracts kernel extension test bench examples packaging style bin
-  package.json package-lock.json tsconfig.json tsconfig.browser.json webpack.config.js)
+  package.json package-lock.json tsconfig.json tsconfig.browser.json webpack.config.js
+  scripts/transpile.mjs)
 built=dist/.build-complete
 changed=""
 if [ -f "$built" ] && [ -d lib ] && [ -d labextension ]; then
@@ -38,12 +57,11 @@ else
   echo "searchbook setup: the build is up to date" >&2
 fi
 
-if [ ! -x .venv/bin/python ]; then
-  echo "searchbook setup: creating the Python environment (.venv)" >&2
-  python3 -m venv .venv
-fi
-if ! stamp .venv/.requirements-installed requirements-dev.txt; then
-  echo "searchbook setup: installing Jupyter into .venv" >&2
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-  touch .venv/.requirements-installed
+python_status=0
+wait "$python_setup" || python_status=$?
+cat "$python_log" >&2
+rm -f "$python_log"
+if [ "$python_status" -ne 0 ]; then
+  echo "searchbook setup: the Python environment (.venv) could not be installed" >&2
+  exit "$python_status"
 fi
