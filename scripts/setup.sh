@@ -65,3 +65,4 @@ if [ "$python_status" -ne 0 ]; then
   echo "searchbook setup: the Python environment (.venv) could not be installed" >&2
   exit "$python_status"
 fi
+echo "searchbook setup: done" >&2
