@@ -19,7 +19,8 @@ import { freePort } from '../test/support/free-port';
 
 const REPO = join(__dirname, '..', '..');
 const args = process.argv.slice(2);
-const ROUNDS = Number(args[args.indexOf('--rounds') + 1] || 1);
+const roundsAt = args.indexOf('--rounds');
+const ROUNDS = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 1;
 const WARM_ONLY = args.includes('--warm-only');
 const TOKEN = 'first-start-bench';
 const AS_ROOT = process.getuid?.() === 0 ? ['--allow-root'] : [];
