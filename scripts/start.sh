@@ -9,7 +9,17 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
 node bin/searchbook.js install --prefix .venv >/dev/null
-.venv/bin/jupyter labextension list 2>&1 | grep -q 'searchbook.*OK' ||
-  echo "searchbook: warning: JupyterLab does not list the searchbook extension as OK" >&2
+# Asking JupyterLab whether it sees the extension costs a few seconds of Python: it is asked
+# once per build, beside JupyterLab's own start rather than before it.
+checked=.venv/.searchbook-extension-checked
+if [ ! -f "$checked" ] || [ labextension/package.json -nt "$checked" ]; then
+  (
+    if .venv/bin/jupyter labextension list 2>&1 | grep -q 'searchbook.*OK'; then
+      touch "$checked"
+    else
+      echo "searchbook: warning: JupyterLab does not list the searchbook extension as OK" >&2
+    fi
+  ) &
+fi
 
 exec bash scripts/lab-with-sandbox.sh "$@"

@@ -116,7 +116,23 @@ export async function sandboxMain(
   out(
     `searchbook sandbox: Elasticsearch ${opts.esVersion} (security ${opts.security ? 'on' : 'off'}${opts.tls ? ', HTTPS' : ''}), Typesense ${opts.tsVersion}`
   );
-  const running = await startSandbox({ ...opts, log: l => out(`  ${l}`) });
+  const running = await startSandbox({
+    ...opts,
+    log: l => out(`  ${l}`),
+    ...(addressesFile
+      ? {
+          onListening: async ({ esUrl, tsUrl }) => {
+            // Whole or not at all: `npm start` reads it as soon as it appears, and starts
+            // JupyterLab while the sample data loads.
+            await writeFile(
+              `${addressesFile}.partial`,
+              `SEARCHBOOK_ES_URL=${esUrl}\nSEARCHBOOK_TYPESENSE_URL=${tsUrl}\n`
+            );
+            await rename(`${addressesFile}.partial`, addressesFile);
+          }
+        }
+      : {})
+  });
   const esAuth = opts.security
     ? ` auth=basic user=elastic password=\${env:ES_PASSWORD}`
     : ' auth=none';
@@ -127,14 +143,6 @@ export async function sandboxMain(
   out(`Typesense      ${running.tsUrl}   admin API key ${opts.tsApiKey}`);
   if (running.caFile) {
     out(`CA certificate ${running.caFile}`);
-  }
-  if (addressesFile) {
-    // Whole or not at all: `npm start` reads it as soon as it appears.
-    await writeFile(
-      `${addressesFile}.partial`,
-      `SEARCHBOOK_ES_URL=${running.esUrl}\nSEARCHBOOK_TYPESENSE_URL=${running.tsUrl}\n`
-    );
-    await rename(`${addressesFile}.partial`, addressesFile);
   }
   out('');
   out('In the shell that starts Jupyter:');

@@ -3,6 +3,7 @@
  * sample data, and reports how to connect. Used by `searchbook sandbox`, demos and tests.
  */
 import { mkdtemp } from 'node:fs/promises';
+import type { RequestListener } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { generateBooksSample } from './sample-typesense';
@@ -29,6 +30,11 @@ export interface SandboxOptions {
   tsApiKey: string;
   security: boolean;
   log?: (line: string) => void;
+  /**
+   * Called once both engines listen, before the sample data loads (requests wait for it):
+   * whoever needs only the addresses can go on meanwhile.
+   */
+  onListening?: (addresses: { esUrl: string; tsUrl: string }) => Promise<void>;
   /** Sample sizes; tests use small ones. */
   products?: number;
 }
@@ -49,23 +55,10 @@ export async function startSandbox(
     security: opts.security,
     password: opts.esPassword
   });
-  const started = Date.now();
-  const loaded = es.loadIndex(
-    PRODUCTS_INDEX,
-    PRODUCTS_MAPPING,
-    generateProducts(opts.products)
-  );
-  es.state.indices.get(PRODUCTS_INDEX)?.aliases.set(PRODUCTS_ALIAS, {});
-  log(
-    `elasticsearch: loaded ${loaded} documents into "${PRODUCTS_INDEX}" (alias "${PRODUCTS_ALIAS}") in ${Date.now() - started} ms`
-  );
-
   const ts = createTypesenseSandbox({
     version: opts.tsVersion,
     apiKey: opts.tsApiKey
   });
-  const sample = generateBooksSample(ts);
-  log(`typesense: loaded ${sample}`);
 
   let tls: { cert: string; key: string } | undefined;
   let caFile: string | undefined;
@@ -77,18 +70,53 @@ export async function startSandbox(
       (await mkdtemp(path.join(os.tmpdir(), 'searchbook-sandbox-')));
     caFile = await writeCaFile(certs, path.join(dir, 'sandbox-ca.pem'));
   }
+  // Both listen before the sample data loads, so whoever waits for the addresses (JupyterLab,
+  // in `npm start`) starts alongside the load; a request that comes meanwhile waits for it and
+  // never sees a half-loaded index.
+  let loadedAll!: () => void;
+  const sampleLoaded = new Promise<void>(resolve => (loadedAll = resolve));
+  const afterLoad =
+    (handler: RequestListener): RequestListener =>
+    (request, response) => {
+      void sampleLoaded.then(() => handler(request, response));
+    };
   const servers: ListeningServer[] = [];
   try {
     servers.push(
-      await listen(es.handler, { port: opts.esPort, ...(tls ? { tls } : {}) })
+      await listen(afterLoad(es.handler), {
+        port: opts.esPort,
+        ...(tls ? { tls } : {})
+      })
     );
     servers.push(
-      await listen(ts.handler, { port: opts.tsPort, ...(tls ? { tls } : {}) })
+      await listen(afterLoad(ts.handler), {
+        port: opts.tsPort,
+        ...(tls ? { tls } : {})
+      })
     );
+    await opts.onListening?.({
+      esUrl: (servers[0] as ListeningServer).url,
+      tsUrl: (servers[1] as ListeningServer).url
+    });
   } catch (err) {
     await Promise.all(servers.map(s => s.close()));
     throw err;
   }
+
+  const started = Date.now();
+  const loaded = es.loadIndex(
+    PRODUCTS_INDEX,
+    PRODUCTS_MAPPING,
+    generateProducts(opts.products)
+  );
+  es.state.indices.get(PRODUCTS_INDEX)?.aliases.set(PRODUCTS_ALIAS, {});
+  log(
+    `elasticsearch: loaded ${loaded} documents into "${PRODUCTS_INDEX}" (alias "${PRODUCTS_ALIAS}") in ${Date.now() - started} ms`
+  );
+  const sample = generateBooksSample(ts);
+  log(`typesense: loaded ${sample}`);
+  loadedAll();
+
   const [esServer, tsServer] = servers as [ListeningServer, ListeningServer];
   return {
     esUrl: esServer.url,
