@@ -8,7 +8,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
-node bin/searchbook.js install --prefix .venv >/dev/null
+# The kernelspec names this clone and this Node.js: written again when either changed, or the
+# build did.
+installed=.venv/.searchbook-installed
+this_install="$(command -v node) $PWD"
+if [ ! -f "$installed" ] || [ "$(cat "$installed")" != "$this_install" ] ||
+  [ labextension/package.json -nt "$installed" ] || [ ! -d .venv/share/jupyter/kernels/searchbook ]; then
+  node bin/searchbook.js install --prefix .venv >/dev/null
+  echo "$this_install" >"$installed"
+fi
 # Asking JupyterLab whether it sees the extension costs a few seconds of Python: it is asked
 # once per build, beside JupyterLab's own start rather than before it.
 checked=.venv/.searchbook-extension-checked
