@@ -665,12 +665,20 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
       .getByRole('button', { name: 'Clear' })
       .click();
     await rowCountIs(label, total);
-    await cellMenu(
-      label,
-      await rowOf(label, 'b4'),
-      'notes',
-      'Filter by this value'
-    );
+    // From the keyboard: Shift-F10 opens the active cell's menu, arrows move, Enter picks.
+    await clickCell(label, await rowOf(label, 'b4'), 'notes');
+    await page.keyboard.press('Shift+F10');
+    const menu = page.locator('.searchbook-CellMenu');
+    await menu.waitFor();
+    await expect(menu.count()).resolves.toBe(1);
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('ArrowDown');
+    }
+    await expect(
+      menu.locator('.lm-Menu-item.lm-mod-active').textContent()
+    ).resolves.toBe('Filter by this value');
+    await page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'detached' });
     await expect(filterRows(label)).resolves.toEqual(['notes is null']);
     await rowCountIs(label, 1);
     await expect(rowOf(label, 'b4')).resolves.toBe(0);

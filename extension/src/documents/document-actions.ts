@@ -64,6 +64,15 @@ export class DocumentActions {
       )
     ];
     grid.node.addEventListener('contextmenu', event => this.openMenu(event));
+    // The keyboard's way to a context menu: Shift-F10 or the menu key, on the active cell.
+    grid.node.addEventListener('keydown', event => {
+      if (
+        event.key === 'ContextMenu' ||
+        (event.key === 'F10' && event.shiftKey)
+      ) {
+        this.openCursorMenu(event);
+      }
+    });
   }
 
   private activeRow(): number {
@@ -340,7 +349,33 @@ export class DocumentActions {
     }
     event.preventDefault();
     event.stopPropagation();
-    const { row, column } = hit;
+    this.openMenuAt(hit.row, hit.column, event.clientX, event.clientY);
+  }
+
+  /** The active cell's menu, opened below the cell. */
+  private openCursorMenu(event: KeyboardEvent): void {
+    const row = this.grid.selectionModel?.cursorRow ?? -1;
+    const column = this.grid.selectionModel?.cursorColumn ?? -1;
+    if (row < 0 || column < 0) {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    this.grid.scrollToCell(row, column);
+    const box = this.grid.node.getBoundingClientRect();
+    const x =
+      this.grid.headerWidth +
+      this.grid.columnOffset('body', column) -
+      this.grid.scrollX;
+    const y =
+      this.grid.headerHeight +
+      this.grid.rowOffset('body', row) +
+      this.grid.rowSize('body', row) -
+      this.grid.scrollY;
+    this.openMenuAt(row, column, box.left + x, box.top + y);
+  }
+
+  private openMenuAt(row: number, column: number, x: number, y: number): void {
     this.grid.selectionModel?.select({
       r1: row,
       c1: column,
@@ -412,6 +447,8 @@ export class DocumentActions {
       isEnabled: () => why === undefined,
       execute: () => this.filterBy(row, column, true)
     });
-    menu.open(event.clientX, event.clientY);
+    menu.open(x, y);
+    // Opened from the keyboard, the menu takes the keys: arrows move, Enter picks, Escape closes.
+    menu.activeIndex = 0;
   }
 }
