@@ -162,6 +162,13 @@ export const ChangeResultSchema = z.discriminatedUnion('status', [
 ]);
 export type ChangeResult = z.infer<typeof ChangeResultSchema>;
 
+/** A piece of a document's metadata as the engine keeps it (`_index`, `_id`, `_version`, `_seq_no`, `_primary_term`; a Typesense collection and id). */
+export const DocumentMetaSchema = z.object({
+  name: z.string().min(1),
+  value: JsonValueSchema
+});
+export type DocumentMeta = z.infer<typeof DocumentMetaSchema>;
+
 export const TargetActionIdSchema = z.enum(['delete', 'empty']);
 export type TargetActionId = z.infer<typeof TargetActionIdSchema>;
 
@@ -197,6 +204,13 @@ export const EditRequestSchemas = [
     gridId: GridId,
     row: RowKeySchema,
     column: z.string().min(1)
+  }),
+  /** A row's whole document as stored now, with its metadata: shown and edited as JSON. */
+  z.object({
+    ...Base,
+    type: z.literal('wholeDocument'),
+    gridId: GridId,
+    row: RowKeySchema
   }),
   /** What may be done to an index or collection, with the requests. */
   z.object({
@@ -239,6 +253,21 @@ export const EditReplySchemas = [
     row: RowKeySchema,
     column: z.string(),
     value: JsonValueSchema
+  }),
+  /**
+   * `document`: as the engine stores it (Elasticsearch `_source`, a Typesense document with its
+   * `id`); `values`: the same document as a grid row (each column's value), which edits made
+   * from it compare against; `version`: sent back with those edits.
+   */
+  z.object({
+    ...ReplyBase,
+    type: z.literal('wholeDocument'),
+    gridId: z.string(),
+    row: RowKeySchema,
+    document: JsonValueSchema,
+    meta: z.array(DocumentMetaSchema),
+    values: GridRow,
+    version: RowVersionSchema.optional()
   }),
   z.object({
     ...ReplyBase,

@@ -61,7 +61,10 @@ export class JsonTextEditor extends CellEditor {
         this.commit('none');
       }
     });
+    // Focus alone puts the caret, and the scroll, at the end of a long value.
+    area.setSelectionRange(0, 0);
     area.focus();
+    area.scrollTop = 0;
   }
 
   protected getInput(): string {

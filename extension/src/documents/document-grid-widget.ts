@@ -25,6 +25,7 @@ import type { PagedStatus } from './paged-rows-model';
 import { GatedEditorController } from './cell-editors';
 import { EditableRowsModel, type Mark } from './editable-rows-model';
 import { GridEditing } from './grid-editing';
+import { DocumentActions } from './document-actions';
 import { PendingSync } from './pending-store';
 
 export type OpenedGrid = Omit<
@@ -184,6 +185,27 @@ export class DocumentGridWidget extends ThemedGridPanel {
       this.pendingSync
     );
     this.grid.editorController = new GatedEditorController(this.editing);
+    const documents = new DocumentActions(
+      this.model,
+      this.grid,
+      () => ({ client: this.client, gridId: this.opened.gridId }),
+      {
+        add: row => {
+          this.filterBar.addRow(row);
+          this.filterBar.clearRefusals();
+          this.filterView = this.filterBar.view();
+          void this.applyView();
+        },
+        joinsAny: () =>
+          this.filterView.join === 'any' && this.filterView.filters.length > 0
+      }
+    );
+    const count = this.editing.toolbar.querySelector(
+      '.searchbook-EditBar-count'
+    );
+    for (const button of documents.buttons) {
+      this.editing.toolbar.insertBefore(button, count);
+    }
     client.failed.connect(this.onClientClosed, this);
     this.grid.editingEnabled = true;
     // Double-click edits; a cell that cannot be edited shows its whole value instead (and why).

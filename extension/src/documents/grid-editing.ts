@@ -6,6 +6,7 @@ import type {
 } from '@searchbook/contracts/edit-protocol';
 import { type EditGate, JsonTextEditor, PlainTextEditor } from './cell-editors';
 import type { EditableRowsModel } from './editable-rows-model';
+import { isLongText, LongTextEditor } from './long-text-editor';
 import type { PanelClient } from '../panel-client';
 import { refusalText, renderProblems, rowLabel } from './change-problems';
 import type { PendingState } from './pending-changes';
@@ -197,7 +198,9 @@ export class GridEditing implements EditGate {
     const text = this.model.editText(row, column);
     return this.model.columns[column]?.json
       ? new JsonTextEditor(text)
-      : new PlainTextEditor(text);
+      : isLongText(text)
+        ? new LongTextEditor(text)
+        : new PlainTextEditor(text);
   }
 
   refused(message: string): void {

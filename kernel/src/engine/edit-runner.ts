@@ -16,6 +16,7 @@ import type {
 import type { SentRequest } from '../../../contracts/panel-protocol';
 import type { EngineResponse } from './capabilities/console';
 import type { DocumentWrites, EditedGrid } from './capabilities/writes';
+import type { WholeDocument } from './capabilities/documents';
 import { EngineError, RequestFailedError } from './errors';
 import {
   arrayLeafRefusal,
@@ -347,6 +348,25 @@ export function documentWrites(writes: EngineWrites): DocumentWrites {
     plan: (grid, changes, signal) => planChanges(writes, grid, changes, signal),
     save: (grid, changes, signal) => saveChanges(writes, grid, changes, signal)
   };
+}
+
+/** The document a grid row shows, read now; a document deleted since the grid read it says so. */
+export async function wholeDocument(
+  read: (
+    row: RowKey,
+    signal: AbortSignal
+  ) => Promise<WholeDocument | undefined>,
+  row: RowKey,
+  signal: AbortSignal
+): Promise<WholeDocument> {
+  const found = await read(row, signal);
+  if (!found) {
+    throw new RequestFailedError(
+      `Document ${row.id} is no longer in ${row.index}: it was deleted after the grid read it. Refresh the grid.`,
+      404
+    );
+  }
+  return found;
 }
 
 /** A cell's whole value, from the stored document as the engine reads it into a grid row (undefined when it is gone). */

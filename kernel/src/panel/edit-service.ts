@@ -1,6 +1,7 @@
 /**
  * The side panel's editing requests (edit-protocol.ts), answered from the driver's writes,
- * documents and target actions: a save's plan or its results per change, a cut cell's whole value, and the destructive
+ * documents and target actions: a save's plan or its results per change, a cut cell's whole value, a row's whole
+ * document with its metadata, and the destructive
  * actions on an index or collection, run only when the name the user typed matches.
  */
 import type { Connection } from '../connections/open-connection';
@@ -62,6 +63,19 @@ export async function answerEdit(
           request.column,
           signal
         )
+      };
+    }
+    case 'wholeDocument': {
+      const { grid, driver } = gridEdits(context, request.gridId);
+      const whole = await driver.documents.wholeDocument(request.row, signal);
+      return {
+        type: 'wholeDocument',
+        gridId: grid.id,
+        row: request.row,
+        document: whole.document,
+        meta: whole.meta,
+        values: whole.values,
+        ...(whole.version ? { version: whole.version } : {})
       };
     }
     case 'targetActions': {

@@ -10,7 +10,11 @@ import type {
   SentRequest,
   ViewRequest
 } from '../../../../contracts/panel-protocol';
-import type { RowKey, RowVersion } from '../../../../contracts/edit-protocol';
+import type {
+  DocumentMeta,
+  RowKey,
+  RowVersion
+} from '../../../../contracts/edit-protocol';
 import type { Column } from '../../../../contracts/columns';
 
 /** One block of a document grid, with the columns its documents need. */
@@ -49,6 +53,14 @@ export interface OpenedGrid {
   request: ViewRequest;
 }
 
+/** A document as stored now, for the grid's document view (see the `wholeDocument` reply). */
+export interface WholeDocument {
+  document: JsonValue;
+  meta: DocumentMeta[];
+  values: Record<string, JsonValue>;
+  version?: RowVersion;
+}
+
 /** What the grid's filter bar offers on this engine. */
 export interface FilterSyntax {
   /** Whether string filters can match case exactly (the filter bar's case control). */
@@ -76,5 +88,7 @@ export interface Documents {
     column: string,
     signal: AbortSignal
   ): Promise<JsonValue>;
+  /** A row's whole document with its metadata, read from the engine now. */
+  wholeDocument(row: RowKey, signal: AbortSignal): Promise<WholeDocument>;
   readonly filters: FilterSyntax;
 }

@@ -13,7 +13,11 @@ import type { DocumentWrites } from '../../engine/capabilities/writes';
 import type { TargetActions } from '../../engine/capabilities/target-actions';
 import type { DocumentExport } from '../../engine/capabilities/export';
 import type { AdminSections } from '../../engine/capabilities/admin';
-import { documentWrites, wholeValue } from '../../engine/edit-runner';
+import {
+  documentWrites,
+  wholeDocument,
+  wholeValue
+} from '../../engine/edit-runner';
 import { ConnectionFailedError, type EngineError } from '../../engine/errors';
 import { targetSegment } from '../../engine/grid-request';
 import { sendWithStructure } from '../../engine/structure-cache';
@@ -173,6 +177,8 @@ export class ElasticsearchDriver implements Driver {
       },
       wholeValue: (row, column, signal) =>
         wholeValue((r, s) => edits.currentRow(r, s), row, column, signal),
+      wholeDocument: (row, signal) =>
+        wholeDocument((r, s) => edits.wholeDocument(r, s), row, signal),
       filters: {
         matchCase: true,
         operators: OPERATORS,

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import type {
   ChangeResult,
+  DocumentMeta,
   RowKey,
   RowVersion,
   TargetAction,
@@ -22,6 +23,7 @@ import type {
 import type { SentRequest } from '../../../../contracts/panel-protocol';
 import { asObject } from '../../engine/document-columns';
 import type { EngineResponse } from '../../engine/capabilities/console';
+import type { WholeDocument } from '../../engine/capabilities/documents';
 import type {
   EngineWrites,
   TypedChange,
@@ -74,9 +76,13 @@ const MgetAnswer = z
 const GetAnswer = z
   .object({
     found: z.boolean(),
+    _index: z.string().optional(),
+    _id: z.string().optional(),
+    _version: z.number().int().optional(),
     _source: z.unknown().optional(),
     _seq_no: z.number().int().optional(),
-    _primary_term: z.number().int().optional()
+    _primary_term: z.number().int().optional(),
+    _routing: z.string().optional()
   })
   .loose();
 
@@ -289,6 +295,22 @@ export class ElasticsearchEdits implements TargetActions {
     );
   }
 
+  /** The stored document with the metadata its GET answers; undefined when it is gone. */
+  async wholeDocument(
+    row: RowKey,
+    signal: AbortSignal
+  ): Promise<WholeDocument | undefined> {
+    const stored = await this.current(row, signal);
+    return (
+      stored && {
+        document: stored.source,
+        meta: stored.meta,
+        values: stored.row,
+        ...(stored.version ? { version: stored.version } : {})
+      }
+    );
+  }
+
   /** The stored document as a grid row; undefined when it is gone. */
   async currentRow(
     row: RowKey,
@@ -457,9 +479,28 @@ export class ElasticsearchEdits implements TargetActions {
       return undefined;
     }
     const source = (answer._source ?? {}) as JsonValue;
+    // An index without sequence numbers answers -2 and 0: those are left out, as versionOf does.
+    const sequenced = versionOf(answer).version !== undefined;
+    const meta: DocumentMeta[] = [
+      { name: '_index', value: answer._index ?? row.index },
+      { name: '_id', value: answer._id ?? row.id },
+      ...(answer._version !== undefined
+        ? [{ name: '_version', value: answer._version }]
+        : []),
+      ...(sequenced
+        ? [
+            { name: '_seq_no', value: answer._seq_no ?? null },
+            { name: '_primary_term', value: answer._primary_term ?? null }
+          ]
+        : []),
+      ...(answer._routing !== undefined
+        ? [{ name: '_routing', value: answer._routing }]
+        : [])
+    ];
     return {
       row: await this.gridRow(row, source, signal),
       source,
+      meta,
       ...versionOf(answer)
     };
   }
@@ -482,6 +523,7 @@ export class ElasticsearchEdits implements TargetActions {
 interface Stored {
   row: Record<string, JsonValue>;
   source: JsonValue;
+  meta: DocumentMeta[];
   version?: RowVersion;
 }
 

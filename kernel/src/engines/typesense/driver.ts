@@ -13,7 +13,11 @@ import type { DocumentWrites } from '../../engine/capabilities/writes';
 import type { TargetActions } from '../../engine/capabilities/target-actions';
 import type { DocumentExport } from '../../engine/capabilities/export';
 import type { AdminSections } from '../../engine/capabilities/admin';
-import { documentWrites, wholeValue } from '../../engine/edit-runner';
+import {
+  documentWrites,
+  wholeDocument,
+  wholeValue
+} from '../../engine/edit-runner';
 import {
   AuthenticationFailedError,
   ConnectionFailedError,
@@ -99,6 +103,8 @@ export class TypesenseDriver implements Driver {
       },
       wholeValue: (row, column, signal) =>
         wholeValue((r, s) => edits.currentRow(r, s), row, column, signal),
+      wholeDocument: (row, signal) =>
+        wholeDocument((r, s) => edits.wholeDocument(r, s), row, signal),
       filters: {
         matchCase: false,
         operators: OPERATORS,

@@ -25,6 +25,7 @@ import type {
 import type { SentRequest } from '../../../../contracts/panel-protocol';
 import { asObject } from '../../engine/document-columns';
 import type { EngineResponse } from '../../engine/capabilities/console';
+import type { WholeDocument } from '../../engine/capabilities/documents';
 import type {
   EngineWrites,
   TypedChange,
@@ -127,6 +128,24 @@ export class TypesenseEdits implements TargetActions {
       );
     }
     return stored;
+  }
+
+  /** The stored document (with its `id`) and where it lives; undefined when it is gone. Typesense keeps no versions. */
+  async wholeDocument(
+    row: RowKey,
+    signal: AbortSignal
+  ): Promise<WholeDocument | undefined> {
+    const { current, document } = await this.read(row, signal);
+    return (
+      current && {
+        document,
+        meta: [
+          { name: 'collection', value: row.index },
+          { name: 'id', value: row.id }
+        ],
+        values: current
+      }
+    );
   }
 
   /** The stored document as a grid row; undefined when it is gone. */

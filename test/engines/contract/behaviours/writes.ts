@@ -650,6 +650,45 @@ export function writesContract(context: () => TargetContext): void {
     expect(reply.refusals[0]?.message).toContain('load the whole value');
   });
 
+  it("a row's whole document is read as stored now, with where it lives and its version; a document deleted meanwhile says so", async () => {
+    const { fixture, http, comm } = context();
+    const grid = await open();
+    const { row } = rowOf(grid, 'c06');
+    // Changed after the grid read it: the document view shows what is stored now.
+    await fixture.changeBehindTheGrid(http, desk, 'c06', { rank: 606 });
+    const whole = await comm.expect(
+      { type: 'wholeDocument', gridId: grid.gridId, row },
+      'wholeDocument'
+    );
+    const { source } = await stored('c06');
+    expect(whole.document).toMatchObject(source);
+    expect(whole.document).toMatchObject({ rank: 606 });
+    expect(whole.values).toMatchObject({
+      [fixture.idColumn]: 'c06',
+      rank: 606
+    });
+    const meta = Object.fromEntries(whole.meta.map(m => [m.name, m.value]));
+    expect(Object.values(meta)).toEqual(expect.arrayContaining([desk, 'c06']));
+    expect(whole.version ?? null).toEqual(await storedVersion('c06'));
+    if (whole.version) {
+      expect(meta).toMatchObject({
+        _seq_no: whole.version.seqNo,
+        _primary_term: whole.version.primaryTerm,
+        _version: expect.any(Number)
+      });
+    }
+    await fixture.removeDocument(http, desk, 'c06');
+    const gone = await comm.call({
+      type: 'wholeDocument',
+      gridId: grid.gridId,
+      row
+    });
+    expect(gone).toMatchObject({
+      type: 'error',
+      message: expect.stringContaining('deleted after the grid read it')
+    });
+  });
+
   it('a target is deleted only with its name typed', async () => {
     const { fixture, http, fresh, comm, connection } = context();
     const doomed = fresh('doomed');
