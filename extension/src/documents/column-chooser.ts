@@ -44,6 +44,11 @@ export class ColumnChooser {
     this.popup.style.left = `${Math.round(box.left)}px`;
     this.popup.style.top = `${Math.round(box.bottom + 2)}px`;
     document.body.append(this.popup);
+    // Kept inside the window when the button sits near its right edge.
+    const room = window.innerWidth - this.popup.offsetWidth - 8;
+    if (box.left > room) {
+      this.popup.style.left = `${Math.max(0, Math.round(room))}px`;
+    }
     this.button.setAttribute('aria-expanded', 'true');
     document.addEventListener('mousedown', this.onOutside, true);
     document.addEventListener('keydown', this.onKey, true);
