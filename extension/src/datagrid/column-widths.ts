@@ -3,13 +3,17 @@ import type { DataModel } from '@lumino/datagrid';
 /** A grid model whose columns are listed (the output grid's and the panel's). */
 type ColumnsModel = DataModel & { readonly columns: readonly unknown[] };
 
-const MIN_WIDTH = 48;
-const MAX_WIDTH = 360;
+const MIN_WIDTH = 60;
+const MAX_WIDTH = 400;
 const PADDING = 20;
 /** Enough rows to size columns well without measuring ten thousand strings. */
 const SAMPLE_ROWS = 200;
 
-/** Column widths that fit the header and the first rows' text, within sensible bounds. */
+/**
+ * Column widths that fit the column's name and the first rows' text, within sensible bounds.
+ * The type line under the name (`keyword · read-only`) does not widen a column: `_id` and
+ * `_index` stay as narrow as their values, the line elided where it is longer.
+ */
 export function fitColumnWidths(
   model: ColumnsModel,
   font: string,
@@ -24,15 +28,11 @@ export function fitColumnWidths(
     return context.measureText(text).width;
   };
   const sample = Math.min(model.rowCount('body'), SAMPLE_ROWS);
-  const headerRows = model.rowCount('column-header');
   return model.columns.map((_, column) => {
-    let widest = 0;
-    for (let r = 0; r < headerRows; r++) {
-      widest = Math.max(
-        widest,
-        measure(model.data('column-header', r, column) + ' ▲', headerFont)
-      );
-    }
+    let widest = measure(
+      model.data('column-header', 0, column) + ' ▲',
+      headerFont
+    );
     for (let r = 0; r < sample; r++) {
       widest = Math.max(
         widest,

@@ -9,7 +9,6 @@ import type {
   SortKey
 } from '@searchbook/contracts/panel-protocol';
 import { copyText } from '../datagrid/clipboard';
-import { fitColumnWidths } from '../datagrid/column-widths';
 import { GridKeyHandler } from '../datagrid/grid-key-handler';
 import { readGridTheme } from '../datagrid/grid-theme';
 import { blitRegionsWhole } from '../datagrid/region-blits';
@@ -27,6 +26,7 @@ import { EditableRowsModel, type Mark } from './editable-rows-model';
 import { GridEditing } from './grid-editing';
 import { DocumentActions } from './document-actions';
 import { PendingSync } from './pending-store';
+import { GridColumns } from './grid-columns';
 
 export type OpenedGrid = Omit<
   Extract<GridReply, { type: 'opened' }>,
@@ -55,6 +55,8 @@ let tabs = 0;
 export class DocumentGridWidget extends ThemedGridPanel {
   readonly model: EditableRowsModel;
   readonly editing: GridEditing;
+  /** Shown, hidden, ordered, pinned columns and their widths, kept per target. */
+  readonly columnLayout: GridColumns;
   private readonly pendingSync: PendingSync;
   private readonly grid: DataGrid;
   private readonly status = document.createElement('div');
@@ -173,6 +175,18 @@ export class DocumentGridWidget extends ThemedGridPanel {
       dataModel: this.model,
       selectionMode: 'cell'
     });
+    this.columnLayout = new GridColumns(
+      this.model,
+      this.grid,
+      opened.connection,
+      opened.target,
+      {
+        headerClicked: column => this.sortBy(column),
+        cellOpened: (row, column) =>
+          this.editCell(row, column) || this.openCell(row, column)
+      }
+    );
+    bar.node.insertBefore(this.columnLayout.chooser.button, this.status);
     this.editing = new GridEditing(
       this.model,
       this.grid,
@@ -212,7 +226,9 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.grid.mouseHandler = new HeaderMouseHandler({
       headerClicked: column => this.sortBy(column),
       cellOpened: (row, column) =>
-        this.editCell(row, column) || this.openCell(row, column)
+        this.editCell(row, column) || this.openCell(row, column),
+      columnMoved: (from, to) => this.columnLayout.move(from, to),
+      columnsResized: () => this.columnLayout.resized()
     });
     this.grid.keyHandler = new GridKeyHandler({
       copy: () => void this.copySelection(),
@@ -256,11 +272,11 @@ export class DocumentGridWidget extends ThemedGridPanel {
     // New columns come with blocks now and then; cell repaints must not rebuild the menus.
     let offered = opened.columns.length;
     this.model.changed.connect(() => {
-      if (this.model.columns.length === offered) {
+      if (this.model.allColumns.length === offered) {
         return;
       }
-      offered = this.model.columns.length;
-      this.filterBar.setColumns(this.model.columns);
+      offered = this.model.allColumns.length;
+      this.filterBar.setColumns(this.model.allColumns);
     });
     this.addWidget(bar);
     this.addWidget(new Widget({ node: this.editing.toolbar }));
@@ -338,7 +354,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       this.showViewState(undefined);
       this.model.reset(reply.columns, reply.total, reply.first);
       this.grid.scrollTo(this.grid.scrollX, 0);
-      this.filterBar.setColumns(this.model.columns);
+      this.filterBar.setColumns(this.model.allColumns);
       this.showNotes(reply.notes);
       this.markSort();
       this.describeGrid();
@@ -446,6 +462,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       return;
     }
     this.pendingSync.unwatch();
+    this.columnLayout.dispose();
     this.client.failed.disconnect(this.onClientClosed, this);
     if (!this.client.isClosed) {
       void this.client
@@ -738,9 +755,10 @@ export class DocumentGridWidget extends ThemedGridPanel {
     });
     if (!this.sized) {
       this.sized = true;
-      fitColumnWidths(this.model, theme.font, theme.headerFont).forEach(
-        (width, column) => this.grid.resizeColumn('body', column, width)
-      );
+      this.columnLayout.fit({
+        font: theme.font,
+        headerFont: theme.headerFont
+      });
     }
   }
 }

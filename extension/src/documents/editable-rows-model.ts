@@ -160,20 +160,23 @@ export class EditableRowsModel extends PagedRowsModel {
     return ownValue(at.values, name) ?? null;
   }
 
-  /** A row's stored values by column, less the cells shown cut (their fragment is not what is stored). */
+  /** A row's stored values by column (hidden ones too), less the cells shown cut (their fragment is not what is stored). */
   private readValues(row: number): Record<string, unknown> {
     const read: Record<string, unknown> = fieldRecord();
-    this.columns.forEach((col, column) => {
-      if (!this.isCut(row, column)) {
-        read[col.name] = this.storedValue(row, column);
+    for (const col of this.allColumns) {
+      if (!this.isCutField(row, col.name)) {
+        read[col.name] = this.storedField(row, col.name);
       }
-    });
+    }
     return read;
   }
 
   /** The value as stored (the whole one for a cut cell that was loaded). */
   storedValue(row: number, column: number): unknown {
-    const name = this.columns[column]?.name;
+    return this.storedField(row, this.columns[column]?.name);
+  }
+
+  private storedField(row: number, name: string | undefined): unknown {
     const at = this.rowAt(row);
     if (name === undefined || !at?.values || at.kind === 'new') {
       return null;
@@ -215,12 +218,20 @@ export class EditableRowsModel extends PagedRowsModel {
   }
 
   override isCut(row: number, column: number): boolean {
+    return this.isCutField(row, this.columns[column]?.name);
+  }
+
+  protected override isCutField(
+    row: number,
+    name: string | undefined
+  ): boolean {
     const at = this.rowAt(row);
-    const name = this.columns[column]?.name;
     if (at?.kind !== 'document' || at.inserted || !name || !at.key) {
       return false;
     }
-    return !this.whole.has(wholeKey(at.key, name)) && super.isCut(row, column);
+    return (
+      !this.whole.has(wholeKey(at.key, name)) && super.isCutField(row, name)
+    );
   }
 
   /** The cell editor's commit: the text as typed (the kernel types it; an emptied number or date cell stores null). */
@@ -470,7 +481,7 @@ export class EditableRowsModel extends PagedRowsModel {
   }
 
   private idColumn(): string | undefined {
-    return this.columns.find(c => c.primaryKey)?.name;
+    return this.allColumns.find(c => c.primaryKey)?.name;
   }
 
   private withId(fields: Record<string, CellEdit>, id: string): GridRow {

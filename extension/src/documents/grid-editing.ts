@@ -353,7 +353,7 @@ export class GridEditing implements EditGate {
           this.model.pending.editedRows.find(e => e.key === r.key) ??
           this.model.pending.newRows.find(e => e.key === r.key);
         return {
-          row: row ? rowLabel(row, this.model.columns) : r.key,
+          row: row ? rowLabel(row, this.model.allColumns) : r.key,
           text: refusalText(r)
         };
       });
@@ -436,7 +436,7 @@ export class GridEditing implements EditGate {
     ) {
       this.note.hidden = true;
     }
-    renderProblems(this.problems, this.model.pending, this.model.columns, {
+    renderProblems(this.problems, this.model.pending, this.model.allColumns, {
       overwrite: key => void this.overwrite(key),
       drop: key => this.drop(key),
       locate: key => this.locate(key)

@@ -9,6 +9,7 @@ import type { RowKey, RowVersion } from '@searchbook/contracts/edit-protocol';
 import { cellText } from '../datagrid/cell-text';
 import { columnHeaderText } from '../datagrid/rows-model';
 import { ownValue } from '@searchbook/contracts/own-fields';
+import { arrangeColumns, type ColumnLayout } from '../datagrid/column-layout';
 
 /** Blocks fetched at once: more would only fetch rows the user already scrolled past. */
 const IN_FLIGHT = 2;
@@ -32,7 +33,12 @@ export interface PagedStatus {
  */
 export class PagedRowsModel extends MutableDataModel {
   readonly statusChanged = new Signal<this, PagedStatus>(this);
+  /** Every column, in the engine's order. */
   private columnList: Column[];
+  /** The columns shown, in the user's layout: what grid positions address. */
+  private shownList: Column[] = [];
+  private pinned = 0;
+  private layout: ColumnLayout | undefined;
   private readonly blocks = new Map<number, Block>();
   private readonly queued: number[] = [];
   private readonly inFlight = new Set<number>();
@@ -55,12 +61,39 @@ export class PagedRowsModel extends MutableDataModel {
   ) {
     super();
     this.columnList = [...columns];
+    this.arrange();
     this.status = { loadedRows: 0, total };
     this.store(first);
   }
 
+  /** The columns shown, left to right (pinned ones first): column positions of the grid index this. */
   get columns(): readonly Column[] {
+    return this.shownList;
+  }
+
+  /** Every column, hidden ones too, in the engine's order (what filters offer). */
+  get allColumns(): readonly Column[] {
     return this.columnList;
+  }
+
+  /** The first this many shown columns are pinned. */
+  get pinnedCount(): number {
+    return this.pinned;
+  }
+
+  /** Shows, hides, orders and pins columns by name; cells keep their fields, only their places move. */
+  setLayout(layout: ColumnLayout): void {
+    this.layout = layout;
+    this.arrange();
+    this.emitChanged({ type: 'model-reset' });
+  }
+
+  private arrange(): void {
+    const arranged = this.layout
+      ? arrangeColumns(this.columnList, this.layout)
+      : { shown: [...this.columnList], pinnedCount: 0 };
+    this.shownList = arranged.shown;
+    this.pinned = arranged.pinnedCount;
   }
 
   get currentStatus(): PagedStatus {
@@ -151,7 +184,7 @@ export class PagedRowsModel extends MutableDataModel {
   }
 
   columnCount(region: DataModel.ColumnRegion): number {
-    return region === 'body' ? this.columnList.length : 1;
+    return region === 'body' ? this.shownList.length : 1;
   }
 
   data(region: DataModel.CellRegion, row: number, column: number): string {
@@ -164,7 +197,7 @@ export class PagedRowsModel extends MutableDataModel {
         return value === undefined ? '' : cellText(value);
       }
       case 'column-header': {
-        const col = this.columnList[column];
+        const col = this.shownList[column];
         return col
           ? columnHeaderText(
               col,
@@ -183,7 +216,7 @@ export class PagedRowsModel extends MutableDataModel {
 
   /** The value of a cell, or undefined while its block is not loaded (its fetch is then asked for). */
   value(row: number, column: number): unknown {
-    const name = this.columnList[column]?.name;
+    const name = this.shownList[column]?.name;
     const values = this.documentRow(this.docRowAt(row - this.leadingRows));
     return name === undefined || values === undefined
       ? undefined
@@ -219,9 +252,13 @@ export class PagedRowsModel extends MutableDataModel {
 
   /** The cell holds a fragment of a longer array or object (cut by the kernel, so a long value never fills the grid). */
   isCut(row: number, column: number): boolean {
+    return this.isCutField(row, this.shownList[column]?.name);
+  }
+
+  /** `isCut` by the column's name (shown or not). */
+  protected isCutField(row: number, name: string | undefined): boolean {
     const docRow = this.docRowAt(row - this.leadingRows);
     const block = this.blocks.get(Math.floor(docRow / this.blockSize));
-    const name = this.columnList[column]?.name;
     return (
       block !== undefined &&
       block.cut.some(c => c.row === docRow - block.offset && c.column === name)
@@ -240,14 +277,14 @@ export class PagedRowsModel extends MutableDataModel {
   /** Marks the headers of the columns the engine sorts by. */
   setSortMarks(marks: Map<string, string>): void {
     this.sortMarks = marks;
-    if (this.columnList.length > 0) {
+    if (this.shownList.length > 0) {
       this.emitChanged({
         type: 'cells-changed',
         region: 'column-header',
         row: 0,
         column: 0,
         rowSpan: 1,
-        columnSpan: this.columnList.length
+        columnSpan: this.shownList.length
       });
     }
   }
@@ -261,6 +298,7 @@ export class PagedRowsModel extends MutableDataModel {
     this.failed.clear();
     this.hidden = [];
     this.columnList = [...columns];
+    this.arrange();
     this.total = total;
     this.status = { loadedRows: 0, total };
     this.store(first);
@@ -386,7 +424,7 @@ export class PagedRowsModel extends MutableDataModel {
       row,
       column: 0,
       rowSpan: Math.max(block.rows.length, 1),
-      columnSpan: this.columnList.length
+      columnSpan: this.shownList.length
     });
     this.emitChanged({
       type: 'cells-changed',
@@ -408,14 +446,20 @@ export class PagedRowsModel extends MutableDataModel {
       c => !this.columnList.some(k => k.name === c.name)
     );
     if (added.length > 0) {
-      const index = this.columnList.length;
+      const before = this.shownList.map(c => c.name);
       this.columnList.push(...added);
-      this.emitChanged({
-        type: 'columns-inserted',
-        region: 'body',
-        index,
-        span: added.length
-      });
+      this.arrange();
+      const appended = before.every((n, i) => this.shownList[i]?.name === n);
+      if (appended && this.shownList.length > before.length) {
+        this.emitChanged({
+          type: 'columns-inserted',
+          region: 'body',
+          index: before.length,
+          span: this.shownList.length - before.length
+        });
+      } else if (!appended) {
+        this.emitChanged({ type: 'model-reset' });
+      }
     }
     const loadedRows = [...this.blocks.values()].reduce(
       (n, b) => n + b.rows.length,

@@ -1,0 +1,457 @@
+/**
+ * The panel document grid's columns, in a real JupyterLab in Chromium against the
+ * Elasticsearch sandbox: widths fitted on open, the Columns chooser hiding and showing columns
+ * (one always stays), a header dragged to a new place, the identifier pinned at the left while
+ * the grid scrolls sideways (and another column pinned from the chooser), a width dragged, all
+ * of it back when the index is opened again; and, with a column hidden and two swapped, an
+ * edit, a copy and a sort still reach the right field, checked in the engine.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
+import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { openPanelLab } from './support/panel-lab';
+import type { RunningLab } from './support/jupyter-lab';
+import { screenshot } from './support/notebook-page';
+
+jest.setTimeout(180_000);
+
+const EXTRA = ['z1', 'z2', 'z3', 'z4', 'z5', 'z6', 'z7', 'z8'];
+const MAPPING = {
+  properties: {
+    name: { type: 'keyword' },
+    note: { type: 'keyword' },
+    qty: { type: 'integer' },
+    ...Object.fromEntries(EXTRA.map(f => [f, { type: 'keyword' }]))
+  }
+};
+const DOCS = Array.from({ length: 6 }, (_, n) => ({
+  id: `w${n}`,
+  source: {
+    name: `Name ${n}`,
+    note: `Note ${n}`,
+    qty: n,
+    // Wide enough that the grid scrolls sideways in a 1600 px window.
+    ...Object.fromEntries(
+      EXTRA.map(f => [f, `${f} of w${n}: a value long enough to be wide`])
+    )
+  }
+}));
+
+let server: ListeningServer;
+let esUrl = '';
+let lab: RunningLab;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  const es = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: false,
+    password: 'unused'
+  });
+  es.loadIndex('wide', MAPPING, DOCS);
+  server = await listen(es.handler, { port: 0 });
+  esUrl = server.url;
+  const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-columns-'));
+  ({ lab, browser, page } = await openPanelLab({
+    root,
+    notebook: 'columns.ipynb',
+    cells: [`%connect elasticsearch ${esUrl} name=es`],
+    beforeOpen: async (opened, context, running) => {
+      opened.setDefaultTimeout(30_000);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: running.url
+      });
+    }
+  }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await lab?.close();
+  await server?.close();
+});
+
+const LABEL = 'wide · es';
+const tree = () => page.getByRole('tree', { name: 'searchbook connections' });
+const grid = () => page.getByRole('grid', { name: LABEL });
+const tab = () =>
+  grid().locator(
+    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
+  );
+const chooser = () => page.getByRole('dialog', { name: 'Columns' });
+
+async function openGrid(): Promise<void> {
+  const item = tree().locator(
+    '[role="treeitem"][aria-level="2"][aria-label^="wide · "]'
+  );
+  // The tree renders anew while it reloads (after cells ran): a double-click on a replaced item is lost.
+  for (let attempt = 1; ; attempt++) {
+    await item.waitFor();
+    await item.dblclick();
+    if (
+      await grid()
+        .waitFor({ timeout: 10_000 })
+        .then(
+          () => true,
+          () => false
+        )
+    ) {
+      break;
+    }
+    if (attempt === 3) {
+      await screenshot(page, 'columns-open-failed');
+      throw new Error(`${LABEL} did not open`);
+    }
+  }
+  await page.waitForFunction(
+    l =>
+      Number(
+        document
+          .querySelector(`[role="grid"][aria-label="${l}"]`)
+          ?.getAttribute('data-loaded-rows')
+      ) > 0,
+    LABEL
+  );
+}
+
+async function closeGrid(): Promise<void> {
+  await page
+    .getByRole('tab', { name: new RegExp(`^${LABEL}`) })
+    .locator('.lm-TabBar-tabCloseIcon')
+    .first()
+    .click();
+  await grid().waitFor({ state: 'detached' });
+}
+
+/** Evaluates against the grid tab's widget (its model and datagrid). */
+async function inGrid<T, A>(arg: A, fn: string): Promise<T> {
+  return page.evaluate(
+    ({ label, arg, fn }) => {
+      type Shell = {
+        widgets(area: string): Iterable<{ title: { label: string } }>;
+      };
+      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
+        .jupyterapp.shell;
+      const widget = [...shell.widgets('main')].find(
+        w => w.title.label === label
+      );
+      if (!widget) {
+        throw new Error(`no grid tab ${label}`);
+      }
+      return new Function('w', 'arg', fn)(widget, arg) as T;
+    },
+    { label: LABEL, arg, fn }
+  );
+}
+
+const shownColumns = async (): Promise<string[]> =>
+  JSON.parse((await grid().getAttribute('data-columns')) ?? '[]') as string[];
+
+const columnWidth = (column: string) =>
+  inGrid<number, string>(
+    column,
+    `return w.dataGrid.columnSize('body', w.model.columns.findIndex((c) => c.name === arg));`
+  );
+
+/** Page coordinates of a column's header (its middle, or `at: 'right'` just inside its right border). */
+async function headerPoint(
+  column: string,
+  at: 'middle' | 'right' = 'middle'
+): Promise<{ x: number; y: number }> {
+  return inGrid<{ x: number; y: number }, { column: string; at: string }>(
+    { column, at },
+    `const g = w.dataGrid; const c = w.model.columns.findIndex((k) => k.name === arg.column);
+     if (c < 0) throw new Error('no column ' + arg.column);
+     const box = g.node.getBoundingClientRect();
+     const left = g.headerWidth + g.columnOffset('body', c) - g.scrollX;
+     const x = arg.at === 'right' ? left + g.columnSize('body', c) - 2 : left + Math.min(g.columnSize('body', c) / 2, 40);
+     return { x: box.x + x, y: box.y + g.headerHeight / 4 };`
+  );
+}
+
+/** Page coordinates of a body cell, scrolled into view first. */
+async function cellPoint(
+  row: number,
+  column: string
+): Promise<{ x: number; y: number }> {
+  return inGrid<{ x: number; y: number }, { row: number; column: string }>(
+    { row, column },
+    `const g = w.dataGrid; const c = w.model.columns.findIndex((k) => k.name === arg.column);
+     g.scrollToCell(arg.row, c);
+     const box = g.node.getBoundingClientRect();
+     const y = g.headerHeight + g.rowOffset('body', arg.row) - g.scrollY + g.rowSize('body', arg.row) / 2;
+     const x = g.headerWidth + g.columnOffset('body', c) - g.scrollX + Math.min(g.columnSize('body', c) / 2, 40);
+     return { x: box.x + x, y: box.y + y };`
+  );
+}
+
+/** The grid row of the document with this id. */
+const rowOf = (id: string) =>
+  inGrid<number, string>(
+    id,
+    `const m = w.model; const c = m.columns.findIndex((k) => k.name === '_id');
+     for (let r = 0; r < m.rowCount('body'); r++) if (m.data('body', r, c) === arg) return r; return -1;`
+  );
+
+async function dragHeader(from: string, to: string): Promise<void> {
+  const a = await headerPoint(from);
+  const b = await headerPoint(to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(a.x + (b.x > a.x ? 10 : -10), a.y, { steps: 2 });
+  await page.mouse.move(b.x, b.y, { steps: 5 });
+  await page.mouse.up();
+}
+
+async function openChooser(): Promise<Locator> {
+  if (!(await chooser().isVisible())) {
+    await tab().getByRole('button', { name: 'Columns', exact: true }).click();
+  }
+  await chooser().waitFor();
+  return chooser();
+}
+
+async function closeChooser(): Promise<void> {
+  await page.keyboard.press('Escape');
+  await chooser().waitFor({ state: 'detached' });
+}
+
+async function columnsAre(expected: string[]): Promise<void> {
+  await page.waitForFunction(
+    ({ label, expected }) =>
+      document
+        .querySelector(`[role="grid"][aria-label="${label}"]`)
+        ?.getAttribute('data-columns') === JSON.stringify(expected),
+    { label: LABEL, expected }
+  );
+}
+
+async function engineDoc(id: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${esUrl}/wide/_doc/${id}`);
+  return ((await response.json()) as { _source: Record<string, unknown> })
+    ._source;
+}
+
+const ALL = ['_id', '_index', 'name', 'note', 'qty', ...EXTRA];
+
+describe('the document grid’s columns', () => {
+  it('opens with the identifier and index as narrow as their text, no _score, and the identifier pinned', async () => {
+    await openGrid();
+    expect(await shownColumns()).toEqual(ALL);
+    // A browsing grid has no score to show.
+    expect(await shownColumns()).not.toContain('_score');
+    const idWidth = await columnWidth('_id');
+    const indexWidth = await columnWidth('_index');
+    expect(idWidth).toBeLessThan(120);
+    expect(indexWidth).toBeLessThan(120);
+    // The long values get room for their text (up to the cap), more than the short ones.
+    expect(await columnWidth('z1')).toBeGreaterThan(idWidth * 2);
+    const list = await openChooser();
+    await expect(
+      list.getByRole('checkbox', { name: 'Pin _id', exact: true }).isChecked()
+    ).resolves.toBe(true);
+    await closeChooser();
+  });
+
+  it('keeps the pinned identifier at the left while the grid scrolls sideways; a double-click there opens its value', async () => {
+    const start = await cellPoint(0, 'name');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.wheel(5_000, 0);
+    await page.waitForFunction(
+      label =>
+        document
+          .querySelector(`[role="grid"][aria-label="${label}"]`)
+          ?.getAttribute('data-pinned-shown') === '1',
+      LABEL
+    );
+    const scrolled = await inGrid<number, null>(
+      null,
+      'return w.dataGrid.scrollX;'
+    );
+    expect(scrolled).toBeGreaterThan(0);
+    await screenshot(page, 'columns-pinned-scrolled');
+    // Where the _id column stands when not scrolled: under the pointer now is the pinned copy.
+    const point = await inGrid<{ x: number; y: number }, null>(
+      null,
+      `const g = w.dataGrid; const box = g.node.getBoundingClientRect();
+       return { x: box.x + g.headerWidth + 8, y: box.y + g.headerHeight + g.rowSize('body', 0) / 2 };`
+    );
+    await page.mouse.dblclick(point.x, point.y);
+    const title = tab().locator('.searchbook-ValueView-title');
+    await expect(title.textContent()).resolves.toBe('_id · row 1');
+    await expect(
+      tab().locator('.searchbook-ValueView-body').textContent()
+    ).resolves.toBe(
+      await inGrid<string, null>(
+        null,
+        `return w.model.data('body', 0, w.model.columns.findIndex((c) => c.name === '_id'));`
+      )
+    );
+    await tab().locator('.searchbook-ValueView-close').click();
+    await inGrid<void, null>(null, 'w.dataGrid.scrollTo(0, 0);');
+    await page.waitForFunction(
+      label =>
+        !document
+          .querySelector(`[role="grid"][aria-label="${label}"]`)
+          ?.hasAttribute('data-pinned-shown'),
+      LABEL
+    );
+  });
+
+  it('hides and shows columns from the chooser, one always stays shown', async () => {
+    const list = await openChooser();
+    await list.getByRole('checkbox', { name: 'qty', exact: true }).uncheck();
+    await columnsAre(ALL.filter(c => c !== 'qty'));
+    await list.getByRole('checkbox', { name: 'qty', exact: true }).check();
+    await columnsAre(ALL);
+    // Hide all but z8: its checkbox can no longer be unchecked.
+    for (const name of ALL.filter(c => c !== 'z8')) {
+      await list.getByRole('checkbox', { name, exact: true }).uncheck();
+    }
+    await columnsAre(['z8']);
+    await expect(
+      list.getByRole('checkbox', { name: 'z8', exact: true }).isDisabled()
+    ).resolves.toBe(true);
+    for (const name of ALL.filter(c => c !== 'z8')) {
+      await list.getByRole('checkbox', { name, exact: true }).check();
+    }
+    await columnsAre(ALL);
+    await closeChooser();
+  });
+
+  it('moves a column by dragging its header; a header click still sorts', async () => {
+    await dragHeader('note', 'name');
+    await columnsAre(['_id', '_index', 'note', 'name', 'qty', ...EXTRA]);
+    // A click (no drag) on the moved header sorts by that column.
+    const note = await headerPoint('note');
+    await page.mouse.click(note.x, note.y);
+    await page.waitForFunction(
+      label =>
+        document
+          .querySelector(`[role="grid"][aria-label="${label}"]`)
+          ?.getAttribute('data-sort') ===
+        '[{"column":"note","direction":"asc"}]',
+      LABEL
+    );
+    await page.mouse.click(note.x, note.y);
+    await page.mouse.click(note.x, note.y);
+    await page.waitForFunction(
+      label =>
+        document
+          .querySelector(`[role="grid"][aria-label="${label}"]`)
+          ?.getAttribute('data-sort') === '[]',
+      LABEL
+    );
+  });
+
+  it('with a column hidden and two swapped, a typed cell is saved into its own field, and a copy names the columns shown', async () => {
+    const list = await openChooser();
+    await list.getByRole('checkbox', { name: 'qty', exact: true }).uncheck();
+    await closeChooser();
+    await columnsAre(['_id', '_index', 'note', 'name', ...EXTRA]);
+    await page.waitForFunction(
+      label =>
+        Number(
+          document
+            .querySelector(`[role="grid"][aria-label="${label}"]`)
+            ?.getAttribute('data-loaded-rows')
+        ) > 0,
+      LABEL
+    );
+    const row = await rowOf('w2');
+    expect(row).toBeGreaterThanOrEqual(0);
+    const editor = grid().locator('.lm-DataGrid-cellEditorWidget');
+    const cell = await cellPoint(row, 'name');
+    await page.mouse.dblclick(cell.x, cell.y);
+    await editor.waitFor();
+    await editor.fill('Renamed 2');
+    await editor.press('Enter');
+    await editor.waitFor({ state: 'detached' });
+    const editBar = tab().getByRole('toolbar', { name: 'Editing' });
+    await expect(editBar.getByRole('status').textContent()).resolves.toBe(
+      '1 change pending'
+    );
+    await editBar.getByRole('button', { name: 'Save' }).click();
+    await page.waitForFunction(
+      label =>
+        document
+          .querySelector(`[role="grid"][aria-label="${label}"]`)
+          ?.closest('.searchbook-DocumentGrid')
+          ?.querySelector('.searchbook-EditBar [role="status"]')
+          ?.textContent === 'No pending changes',
+      LABEL
+    );
+    const stored = await engineDoc('w2');
+    expect(stored).toMatchObject({ name: 'Renamed 2', note: 'Note 2', qty: 2 });
+
+    // A copy of note..name on one row: the header line and the values in the order shown.
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    const from = await cellPoint(row, 'note');
+    await page.mouse.click(from.x, from.y);
+    const to = await cellPoint(row, 'name');
+    await page.keyboard.down('Shift');
+    await page.mouse.click(to.x, to.y);
+    await page.keyboard.up('Shift');
+    await page.keyboard.press('Control+c');
+    const copied = await page.waitForFunction(
+      async () => {
+        const text = await navigator.clipboard.readText();
+        return text === '' ? false : text;
+      },
+      undefined,
+      { polling: 100, timeout: 10_000 }
+    );
+    expect(await copied.jsonValue()).toBe('note\tname\nNote 2\tRenamed 2');
+  });
+
+  it('pins a column from the chooser, keeps a dragged width, and lays the columns out again when the index is opened anew', async () => {
+    const list = await openChooser();
+    await list.getByRole('checkbox', { name: 'Pin name', exact: true }).check();
+    await closeChooser();
+    await columnsAre(['_id', 'name', '_index', 'note', ...EXTRA]);
+    const before = await columnWidth('note');
+    const border = await headerPoint('note', 'right');
+    await page.mouse.move(border.x, border.y);
+    await page.mouse.down();
+    await page.mouse.move(border.x + 30, border.y, { steps: 3 });
+    await page.mouse.move(border.x + 60, border.y, { steps: 3 });
+    await page.mouse.up();
+    const widened = await columnWidth('note');
+    expect(widened).toBeGreaterThan(before + 40);
+
+    // Scrolled sideways, both pinned columns stay at the left.
+    const start = await cellPoint(0, 'note');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.wheel(5_000, 0);
+    await page.waitForFunction(
+      label =>
+        document
+          .querySelector(`[role="grid"][aria-label="${label}"]`)
+          ?.getAttribute('data-pinned-shown') === '2',
+      LABEL
+    );
+
+    await closeGrid();
+    await openGrid();
+    await columnsAre(['_id', 'name', '_index', 'note', ...EXTRA]);
+    expect(await columnWidth('note')).toBe(widened);
+    const reopened = await openChooser();
+    await expect(
+      reopened.getByRole('checkbox', { name: 'qty', exact: true }).isChecked()
+    ).resolves.toBe(false);
+    await expect(
+      reopened
+        .getByRole('checkbox', { name: 'Pin name', exact: true })
+        .isChecked()
+    ).resolves.toBe(true);
+    // Reset columns: every column back, in the engine's order, the identifier pinned.
+    await reopened.getByRole('button', { name: 'Reset columns' }).click();
+    await columnsAre(ALL);
+    await closeChooser();
+    expect(await columnWidth('note')).toBeLessThan(widened);
+  });
+});
