@@ -93,9 +93,14 @@ def to_polars(columns, rows, types):
     series = []
     for name, kind, values in _columns(columns, rows, types):
         dtype = {"date": pl.Datetime("us", "UTC"), "integer": pl.Int64, "float": pl.Float64, "boolean": pl.Boolean}.get(kind)
-        if dtype is None and any(isinstance(v, (dict, list)) for v in values):
-            dtype = pl.Object
-        series.append(pl.Series(name, values, dtype=dtype, strict=False))
+        if dtype is not None:
+            series.append(pl.Series(name, values, dtype=dtype, strict=False))
+            continue
+        try:
+            # Lists of one type become polars lists (List(String) for tags, nested leaves).
+            series.append(pl.Series(name, values))
+        except Exception:  # polars raises several kinds for values of mixed types
+            series.append(pl.Series(name, values, dtype=pl.Object))
     return pl.DataFrame(series)
 
 

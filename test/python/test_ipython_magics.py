@@ -105,11 +105,26 @@ def test_the_answer_is_a_value_whose_dataframe_holds_the_grids_rows_and_columns(
                 "    'buckets': buckets.to_dict('records'), 'bucket_columns': list(buckets.columns),\n"
                 "    'took': found.json['took'] >= 0, 'hits': [h['_id'] for h in found.json['hits']['hits']]}))"
             ),
+            new_code_cell(
+                "try:\n"
+                "    frame = found.to_polars()\n"
+                "except ImportError:\n"
+                "    pass\n"
+                "else:\n"
+                "    print(json.dumps({'columns': frame.columns, 'dtypes': {c: str(t) for c, t in frame.schema.items()},\n"
+                "        'rows': frame.to_dicts()}, default=lambda d: d.isoformat(timespec='milliseconds').replace('+00:00', 'Z')))"
+            ),
         ],
         PYTHON_KERNEL,
         tmp_path,
     )
     grid = with_rows(displays(nb.cells[2])[0].data[HITS])
+    if printed(nb.cells[4]):
+        in_polars = json.loads(printed(nb.cells[4]))
+        assert in_polars["columns"] == [c["name"] for c in grid["columns"]]
+        assert in_polars["rows"] == [{c: row.get(c) for c in in_polars["columns"]} for row in grid["rows"]]
+        assert in_polars["dtypes"]["created_at"] == "Datetime(time_unit='us', time_zone='UTC')"
+        assert in_polars["dtypes"]["stock"] == "Int64" and in_polars["dtypes"]["tags"] == "List(String)"
     seen = json.loads(printed(nb.cells[3]))
     assert seen["columns"] == [c["name"] for c in grid["columns"]]
     assert seen["hits"] == [row["_id"] for row in grid["rows"]]
@@ -297,3 +312,55 @@ def test_an_interrupt_stops_the_request_in_flight_and_the_next_cell_runs(python_
     finally:
         server.shutdown()
         server.server_close()
+
+
+EXAMPLE = REPO / "examples" / "python.ipynb"
+
+
+def test_the_python_example_is_committed_clean_and_reads_its_addresses_from_the_environment():
+    nb = nbformat.read(EXAMPLE, as_version=4)
+    nbformat.validate(nb)
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code and all(c.outputs == [] and c.execution_count is None for c in code)
+    assert not [c.source for c in code if re.search(r"127\.0\.0\.1|localhost|:9200|password=(?!\$\{env:)", c.source)]
+    assert any("%connect elasticsearch ${env:SEARCHBOOK_ES_URL} " in c.source for c in code)
+
+
+def test_the_python_example_runs_top_to_bottom_with_dataframes_a_loop_and_an_export(sandbox, tmp_path, monkeypatch):
+    pytest.importorskip("pandas")
+    monkeypatch.setenv("SEARCHBOOK_ES_URL", sandbox["es"])
+    nb = nbformat.read(EXAMPLE, as_version=4)
+    # allow_errors stays off: any error fails the run.
+    NotebookClient(nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    by_id = {c.id: c for c in nb.cells}
+
+    def result(cell_id):
+        return [o for o in by_id[cell_id].outputs if o.output_type == "execute_result"][0].data["text/plain"]
+
+    assert "Connected to Elasticsearch" in displays(by_id["connect"])[0].data["text/plain"]
+    grid = with_rows(displays(by_id["search"])[0].data[HITS])
+    assert len(grid["rows"]) == 10
+    dtypes = result("hits-frame")
+    assert re.search(r"created_at\s+datetime64\[ns, UTC\]", dtypes) and re.search(r"price\s+float64", dtypes)
+    head = result("hits-head")
+    assert all(row["name"] in head for row in grid["rows"][:5])
+    buckets = displays(by_id["aggs"])[0].data[HITS]["aggregations"][0]["rows"]
+    assert all(b["key"] in result("aggs-frame") and str(b["doc_count"]) in result("aggs-frame") for b in buckets)
+    try:
+        import matplotlib  # noqa: F401
+
+        assert [o for o in by_id["plot"].outputs if "image/png" in o.get("data", {})]
+    except ImportError:
+        assert "matplotlib is not installed" in printed(by_id["plot"])
+    searched = [with_rows(o.data[HITS]) for o in displays(by_id["loop"])]
+    assert [s["info"]["path"].split("&")[0] for s in searched] == [f"/products/_search?q=category:{b['key']}" for b in buckets[:3]]
+    assert all(row["name"] in result("loop") for s in searched for row in s["rows"])
+    listed = with_rows(displays(by_id["list"])[0].data[HITS])["rows"]
+    assert listed and {row["category"] for row in listed} <= {b["key"] for b in buckets[:2]}
+    exported = re.search(r"Exported (\d+) documents", displays(by_id["export"])[0].data["text/plain"])
+    assert exported and printed(by_id["read-export"]).strip() == f"{exported.group(1)} products under 10"
+    path = tmp_path / "python-run.ipynb"
+    nbformat.write(nb, path)
+    text = path.read_text()
+    assert sandbox["es_password"] not in text and ROWS not in text
