@@ -306,9 +306,13 @@ def test_an_interrupt_stops_the_request_in_flight_and_the_next_cell_runs(python_
         manager.interrupt_kernel()
         reply = reply_to(client, msg_id)
         assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "KeyboardInterrupt"
+        # What the searchbook kernel said of its own cell: it was interrupted, not left running.
+        assert "the request in flight was aborted" in reply["content"]["evalue"]
         assert HoldingEngine.hung_up.wait(60)
-        reply, outputs = execute(client, "%searchbook %connections")
-        assert reply["status"] == "ok" and outputs
+        # The same searchbook kernel, with its connection, runs the next cell.
+        reply, outputs = execute(client, "%searchbook GET /")
+        assert reply["status"] == "ok"
+        assert [o["content"]["data"]["application/json"]["name"] for o in outputs if o["msg_type"] == "display_data"] == ["holding"]
     finally:
         server.shutdown()
         server.server_close()
