@@ -40,14 +40,12 @@ async function main(): Promise<void> {
   ]);
   const cell = searchCell(size);
   const times = { searchbook: [] as number[], magic: [] as number[] };
-  let weight = { searchbook: 0, magic: 0 };
   for (let i = 0; i <= runs; i++) {
     const first = i === 0;
-    const own = await timer.run('searchbook', cell, first);
-    const magic = await timer.run('python', `%%searchbook\n${cell}`, first);
+    const own = await timer.run('searchbook', cell);
+    const magic = await timer.run('python', `%%searchbook\n${cell}`);
     if (first) {
-      // The first round warms connections and caches, and weighs the outputs.
-      weight = { searchbook: own.weight ?? 0, magic: magic.weight ?? 0 };
+      // The first round warms connections and caches.
       continue;
     }
     times.searchbook.push(own.ms);
@@ -61,9 +59,6 @@ async function main(): Promise<void> {
   console.log(`  %%searchbook in ipykernel  ${magic.toFixed(2)}`);
   console.log(
     `  magic / cell               ${(magic / own).toFixed(2)} (overhead ${(magic - own).toFixed(2)} ms)`
-  );
-  console.log(
-    `  saved outputs (bytes)      searchbook ${weight.searchbook}, Python notebook ${weight.magic}`
   );
 }
 

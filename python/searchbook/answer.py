@@ -53,14 +53,12 @@ class Answer(Table):
     def __init__(self, bundle):
         self.bundle = bundle
         self.info = {}
-        self.json = None
         self.total = None
         self.aggregations = {}
         columns, rows, types = [], [], {}
         kept_rows = (bundle.get(ROWS_MIME) or {}).get("rows")
         if HITS_MIME in bundle:
             payload = bundle[HITS_MIME]
-            self.json = _answer_json(payload)
             columns = [c["name"] for c in payload["columns"]]
             types = {c["name"]: c.get("type", "") for c in payload["columns"]}
             rows = kept_rows if kept_rows is not None else payload.get("rows", [])
@@ -70,17 +68,23 @@ class Answer(Table):
                 self.aggregations[table["name"]] = Table(table["name"], names, table["rows"])
         elif TABLE_MIME in bundle:
             payload = bundle[TABLE_MIME]
-            self.json = _answer_json(payload)
             columns = payload["columns"]
             types = dict(zip(columns, payload.get("types") or []))
             rows = kept_rows if kept_rows is not None else payload.get("rows", [])
         elif JSON_MIME in bundle:
             payload = bundle[JSON_MIME]
-            self.json = bundle.get("application/json")
         else:
             payload = {}
         self.info = payload.get("info", {})
         super().__init__(self.info.get("path", ""), columns, rows, types)
+
+    @property
+    def json(self):
+        # Parsed when asked: a loop of searches that reads only rows never pays for it.
+        if JSON_MIME in self.bundle:
+            return self.bundle.get("application/json")
+        payload = self.bundle.get(HITS_MIME) or self.bundle.get(TABLE_MIME) or {}
+        return _answer_json(payload)
 
     def __repr__(self):
         info = self.info
