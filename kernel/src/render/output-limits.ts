@@ -14,6 +14,8 @@ export interface OutputLimits {
   answerChars: number;
   /** Characters of any other body kept as application/json. */
   rawJsonChars: number;
+  /** Each hits or table bundle also carries its grid's rows under ROWS_MIME (contracts/mime-types.ts). */
+  rowsAsValues?: boolean;
 }
 
 export const DEFAULT_LIMITS: OutputLimits = {
@@ -27,7 +29,10 @@ export const DEFAULT_LIMITS: OutputLimits = {
 
 const RowsSetting = z.coerce.number().int().positive();
 
-/** `SEARCHBOOK_MAX_ROWS` in the kernel's environment raises or lowers the grid's row cap. */
+/**
+ * `SEARCHBOOK_MAX_ROWS` in the kernel's environment raises or lowers the grid's row cap;
+ * `SEARCHBOOK_ROWS_AS_VALUES=1` (set by the IPython extension for the kernel it starts) adds the rows.
+ */
 export function limitsFromEnv(
   env: Record<string, string | undefined> = process.env
 ): OutputLimits {
@@ -35,7 +40,10 @@ export function limitsFromEnv(
     env.SEARCHBOOK_MAX_ROWS === undefined
       ? undefined
       : RowsSetting.safeParse(env.SEARCHBOOK_MAX_ROWS);
-  return rows?.success
+  const limits = rows?.success
     ? { ...DEFAULT_LIMITS, gridRows: rows.data }
     : DEFAULT_LIMITS;
+  return env.SEARCHBOOK_ROWS_AS_VALUES === '1'
+    ? { ...limits, rowsAsValues: true }
+    : limits;
 }

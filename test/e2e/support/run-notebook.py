@@ -1,4 +1,4 @@
-"""Runs a notebook through nbclient on the searchbook kernel, as `jupyter nbconvert --execute`
+"""Runs a notebook through nbclient on its own kernel (searchbook, or Python for the IPython extension's example), as `jupyter nbconvert --execute`
 would, with the sandbox addresses of this run where the notebook reads them
 (SEARCHBOOK_ES_URL and SEARCHBOOK_TYPESENSE_URL, as `npm start` sets them), and prints what
 each code cell showed as JSON. Runs in the Python environment under test.
@@ -44,7 +44,7 @@ def main(path, es_url, ts_url):
     os.environ["SEARCHBOOK_ES_URL"] = es_url
     os.environ["SEARCHBOOK_TYPESENSE_URL"] = ts_url
     # Errors outside the cells tagged raises-exception stop the run and fail the caller.
-    NotebookClient(nb, kernel_name="searchbook", timeout=60).execute()
+    NotebookClient(nb, kernel_name=nb.metadata["kernelspec"]["name"], timeout=60).execute()
     cells = [{"id": c.get("id"), "outputs": [shown(o) for o in c.outputs]} for c in nb.cells if c.cell_type == "code"]
     print(json.dumps({"language": nb.metadata.get("language_info", {}).get("name"), "cells": cells}))
 

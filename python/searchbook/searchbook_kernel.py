@@ -1,0 +1,132 @@
+"""The searchbook kernel run beside a Python kernel for the `%%searchbook` magics: started on
+first use through jupyter_client with the searchbook kernelspec (the Node.js the wheel brings),
+stopped when the Python kernel stops. Its outputs are shown in the Python notebook as they come."""
+import atexit
+import os
+
+KERNEL_NAME = "searchbook"
+# The kernel adds each grid's rows to its bundles (taken off before showing them).
+ROWS_VARIABLE = "SEARCHBOOK_ROWS_AS_VALUES"
+START_SECONDS = 60
+
+
+class Reply:
+    """What a cell ended with: its reply's status, and the error it raised, if any."""
+
+    def __init__(self, status, ename="", evalue="", traceback=None):
+        self.status = status
+        self.ename = ename
+        self.evalue = evalue
+        self.traceback = traceback or []
+
+
+class SearchbookKernel:
+    def __init__(self):
+        self.manager = None
+        self.client = None
+        atexit.register(self.stop)
+
+    def alive(self):
+        return self.manager is not None and self.manager.is_alive()
+
+    def start(self):
+        from jupyter_client.kernelspec import NoSuchKernel
+        from jupyter_client.manager import KernelManager
+
+        self.stop()
+        manager = KernelManager(kernel_name=KERNEL_NAME)
+        try:
+            manager.kernel_spec
+        except NoSuchKernel:
+            raise RuntimeError(
+                "The searchbook kernel is not installed where this Python looks for kernels: "
+                "run `pip install searchbook` in the environment this notebook's kernel runs in, then restart it."
+            ) from None
+        manager.start_kernel(env={**os.environ, ROWS_VARIABLE: "1"})
+        client = manager.client()
+        client.start_channels()
+        try:
+            client.wait_for_ready(timeout=START_SECONDS)
+        except BaseException:
+            client.stop_channels()
+            manager.shutdown_kernel(now=True)
+            raise
+        self.manager, self.client = manager, client
+
+    def ensure_started(self):
+        if not self.alive():
+            self.start()
+
+    def stop(self):
+        client, manager = self.client, self.manager
+        self.client = self.manager = None
+        if client is not None:
+            client.stop_channels()
+        if manager is not None and manager.has_kernel:
+            manager.shutdown_kernel(now=False)
+
+    def run(self, code, on_output, on_input, silent=False, allow_stdin=False):
+        """Runs `code`; each iopub output of it goes to `on_output(msg_type, content)`, each
+        input request to `on_input(prompt, password)`. A KeyboardInterrupt while it runs
+        interrupts the kernel, waits for the cell to end, and is raised again."""
+        import zmq
+
+        client = self.client
+        msg_id = client.execute(code, silent=silent, store_history=not silent, allow_stdin=allow_stdin, stop_on_error=False)
+        poller = zmq.Poller()
+        iopub, stdin = client.iopub_channel.socket, client.stdin_channel.socket
+        poller.register(iopub, zmq.POLLIN)
+        poller.register(stdin, zmq.POLLIN)
+        interrupted = None
+        idle = False
+        while not idle:
+            try:
+                events = dict(poller.poll(1000))
+            except KeyboardInterrupt as stop:
+                interrupted = stop
+                self.manager.interrupt_kernel()
+                continue
+            if not events and not self.alive():
+                raise RuntimeError("The searchbook kernel stopped while the cell ran; run the cell again to start a new one.")
+            if stdin in events:
+                request = client.stdin_channel.get_msg(timeout=0)
+                if request["parent_header"].get("msg_id") == msg_id:
+                    content = request["content"]
+                    try:
+                        client.input(on_input(content.get("prompt", ""), bool(content.get("password"))))
+                    except KeyboardInterrupt as stop:
+                        interrupted = stop
+                        client.input("")
+                        self.manager.interrupt_kernel()
+            if iopub in events:
+                for msg in _ready(client.iopub_channel):
+                    if msg["parent_header"].get("msg_id") != msg_id:
+                        continue
+                    kind = msg["msg_type"]
+                    if kind == "status":
+                        idle = idle or msg["content"].get("execution_state") == "idle"
+                    elif kind != "execute_input":
+                        on_output(kind, msg["content"])
+        reply = self._reply(msg_id)
+        if interrupted is not None:
+            raise KeyboardInterrupt(reply.evalue or "The searchbook request was interrupted.")
+        return reply
+
+    def _reply(self, msg_id):
+        while True:
+            msg = self.client.shell_channel.get_msg(timeout=START_SECONDS)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            content = msg["content"]
+            return Reply(content.get("status", "error"), content.get("ename", ""), content.get("evalue", ""), content.get("traceback"))
+
+
+def _ready(channel):
+    """The messages waiting on a channel (its get_msgs() waits for one more that may never come)."""
+    from queue import Empty
+
+    while True:
+        try:
+            yield channel.get_msg(timeout=0)
+        except Empty:
+            return
