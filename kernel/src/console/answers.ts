@@ -38,8 +38,7 @@ export class AnswerUnavailable extends Error {
 }
 
 const TOO_LARGE_HINT =
-  'Ask for less in the request: a smaller `size`, `_source` filtering or `filter_path=...` ' +
-  '(Typesense: `per_page`, `include_fields`), then run it again.';
+  'Ask for less in the request (fewer hits a page, fewer fields of each document, or only the paths the expression reads), then run it again.';
 
 export class AnswerStore {
   private last: LastAnswer | undefined;

@@ -19,6 +19,7 @@ import { VariableScope } from '../console/variables';
 import type { Comm, CommTarget } from '../protocol/comms';
 import { boundCrossed } from '../protocol/json-bounds';
 import { curlOfCell } from './cell-curl';
+import { pythonOfCell } from './cell-python';
 import type { AnswerStore } from '../console/answers';
 import { cutLongCells } from '../render/cell-cut';
 import { isAdminRequest } from '../../../contracts/admin-protocol';
@@ -336,6 +337,14 @@ export class GridService {
             this.scope,
             this.answers
           )
+        };
+      case 'python':
+        return {
+          type: 'python',
+          ...pythonOfCell(request.cell, this.connections, this.scope, {
+            ...(this.answers ? { answers: this.answers } : {}),
+            ...(request.connection ? { connection: request.connection } : {})
+          })
         };
       case 'close': {
         if (!(await this.sessions.close(request.gridId))) {
