@@ -157,6 +157,17 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
    * variable references.
    */
   z.object({ ...Base, type: z.literal('curl'), cell: z.string() }),
+  /**
+   * A console cell's requests as Python code for the engine's official client (the cells'
+   * context menu, and a grid's request on the grid's `connection`); credentials are read from
+   * the environment by their variables' names.
+   */
+  z.object({
+    ...Base,
+    type: z.literal('python'),
+    cell: z.string(),
+    connection: z.string().min(1).optional()
+  }),
   /** Releases the grid's cursors (an Elasticsearch point in time). */
   z.object({ ...Base, type: z.literal('close'), gridId: z.string().min(1) }),
   /** API keys and metrics of a connection (admin-protocol.ts). */
@@ -306,6 +317,14 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     ...ReplyBase,
     type: z.literal('curl'),
     commands: z.array(z.string())
+  }),
+  z.object({
+    ...ReplyBase,
+    type: z.literal('python'),
+    /** The whole program: imports, one client per connection, each request and its printed answer. */
+    code: z.string(),
+    /** How many requests it sends. */
+    requests: z.number().int().positive()
   }),
   z.object({
     ...ReplyBase,

@@ -9,6 +9,7 @@ import type { Kernel, Session } from '@jupyterlab/services';
 import { LabIcon } from '@jupyterlab/ui-components';
 import type { ISignal } from '@lumino/signaling';
 import { addCopyCellAsCurl } from './cells/copy-cell-as-curl';
+import { addCopyCellAsPython } from './cells/copy-cell-as-python';
 import {
   DocumentGridWidget,
   type GridHost
@@ -155,6 +156,7 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     const exportMenu = new ExportMenu(app, () => model.panelClient);
     sidebar.node.append(exportMenu.area.node);
     addCopyCellAsCurl(app, notebooks, consoles);
+    addCopyCellAsPython(app, notebooks, consoles);
     sidebar.title.icon = searchbookIcon;
     app.shell.add(sidebar, 'left', { rank: 700 });
     void app.restored.then(() => model.followCurrent());

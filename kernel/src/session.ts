@@ -44,7 +44,8 @@ export function createSession(hooks: SessionHooks): {
     connections,
     () => new ProfileStore(),
     scope,
-    hooks.log
+    hooks.log,
+    runner.answers
   );
   comms.register(PANEL_COMM_TARGET, grids.target());
   comms.register(FORMER_COMM_TARGET, formerCommTarget());

@@ -245,15 +245,23 @@ describe('variables', () => {
       where: { kind: 'cell', line: 1, column: 6 }
     });
     expect(refusal('%set x 2').ename).toBe('InvalidMagic');
-    const r = refusal('GET /a\n%set x = products');
+    // Text that starts like JSON keeps JSON's refusal, at its place.
+    const r = refusal('GET /a\n%set x = [products]');
     expect(r).toMatchObject({
       ename: 'InvalidJSON',
-      where: { kind: 'cell', line: 2, column: 10 }
+      where: { kind: 'cell', line: 2, column: 11 }
     });
     expect(r.message).toBe(
-      "Invalid JSON at line 2, column 10: expected a JSON value (strings need double quotes), found 'p'"
+      "Invalid JSON at line 2, column 11: expected a JSON value (strings need double quotes), found 'p'"
     );
     expect(r.hint).toContain('%set index = "products"');
+    // A bare word is a JMESPath expression: with no answer to read, the refusal says to quote text.
+    const word = refusal('%set x = products');
+    expect(word).toMatchObject({
+      ename: 'NoAnswer',
+      where: { kind: 'cell', line: 1, column: 10 }
+    });
+    expect(word.hint).toContain('%set name = "products"');
   });
 
   test('parseSetArgs for the executor gives the same value', () => {

@@ -9,7 +9,7 @@ import { PanelClient } from '../panel-client';
 export const COPY_CELL_AS_CURL = 'searchbook:copy-cell-as-curl';
 
 /** The current notebook's active cell or console's prompt, when the main area shows it and its kernel is searchbook's. */
-function currentCell(
+export function currentCell(
   app: JupyterFrontEnd,
   notebooks: INotebookTracker | null,
   consoles: IConsoleTracker | null

@@ -20,6 +20,7 @@ import { FilterBar } from './filter-bar';
 import { type PanelClient, PanelRequestError } from '../panel-client';
 import { toolbarButton } from './toolbar-button';
 import { confirmDone, hint } from './confirmations';
+import { copyViewAsPython } from './copy-view-as-python';
 import type { PagedStatus } from './paged-rows-model';
 import { GatedEditorController } from './cell-editors';
 import { EditableRowsModel, type Mark } from './editable-rows-model';
@@ -147,7 +148,23 @@ export class DocumentGridWidget extends ThemedGridPanel {
           'Copied the request as a curl command.'
         )
     );
-    bar.node.append(refresh, copyCell, insert, copyCurl, this.status);
+    const copyPython = toolbarButton(
+      'Copy as Python',
+      'Copy the request as Python code for the engine’s official client; the credential is read from an environment variable',
+      () =>
+        void copyViewAsPython(this.client, {
+          connection: this.opened.connection,
+          cell: this.opened.request.cell
+        })
+    );
+    bar.node.append(
+      refresh,
+      copyCell,
+      insert,
+      copyCurl,
+      copyPython,
+      this.status
+    );
     this.notes.className = 'searchbook-DocumentGrid-notes';
     this.notes.setAttribute('role', 'note');
     this.notes.hidden = true;

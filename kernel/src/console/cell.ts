@@ -5,6 +5,7 @@
 import type { ExportFormatName } from '../../../contracts/export-formats';
 import type { JsonValue } from '../../../contracts/json';
 import type { Refusal } from './refusal';
+import type { VariableOrigin } from './variables';
 
 export const HTTP_METHODS = [
   'GET',
@@ -45,8 +46,8 @@ export interface ConsoleMagic {
   /** Text after the magic name, trimmed. */
   args: string;
   line: number;
-  /** For `%set`: the variable and its value, already validated and substituted by the parser. */
-  set?: { name: string; value: JsonValue };
+  /** For `%set`: the variable, its value (already validated, substituted or read from an answer by the parser) and where it came from. */
+  set?: { name: string; value: JsonValue; origin: VariableOrigin };
   /** For `%export`: its words and the optional body on the next lines, checked by the parser. */
   export?: ExportArgs & { body?: JsonValue };
 }

@@ -47,6 +47,7 @@ export function isComplete(
   const unjudged =
     scope === undefined &&
     (result.refusal.code === 'SEARCHBOOK_ERR_UNKNOWN_VARIABLE' ||
-      result.refusal.code === 'SEARCHBOOK_ERR_UNSET_ENVIRONMENT_VARIABLE');
+      result.refusal.code === 'SEARCHBOOK_ERR_UNSET_ENVIRONMENT_VARIABLE' ||
+      result.refusal.code === 'SEARCHBOOK_ERR_NO_ANSWER');
   return { status: unjudged ? 'complete' : 'invalid' };
 }

@@ -20,15 +20,25 @@ export function magicList(wording: ConsoleWording): readonly MagicInfo[] {
   return [
     {
       name: 'set',
-      usage: '%set name = <JSON value>',
+      usage:
+        '%set name = <JSON value>, or %set name = [<answer name>:] <JMESPath expression>',
       description:
-        'Sets a variable for `${name}` in later request paths and bodies. The value is JSON: quote strings.',
+        'Sets a variable for `${name}` in later request paths and bodies: a JSON value (quote strings), ' +
+        'or a JMESPath expression over the last answer (`%set ids = hits.hits[*]._id`) or a named one (`%set ids = products_search: hits.hits[*]._id`).',
+      args: 'required'
+    },
+    {
+      name: 'name',
+      usage: '%name <answer name>',
+      description:
+        'Keeps the last answer under a name, so a %set in a later cell can read it: `%set ids = <answer name>: hits.hits[*]._id`.',
       args: 'required'
     },
     {
       name: 'vars',
       usage: '%vars',
-      description: 'Lists the variables set with %set and their values.',
+      description:
+        'Lists the variables set with %set: where each came from, its type and its value.',
       args: 'none'
     },
     {

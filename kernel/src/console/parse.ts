@@ -1,7 +1,8 @@
 /**
  * Cell text → requests and magics, or one refusal for the whole cell (then nothing is sent).
  * A dry run: `%set` lines are applied to a copy of the scope so later requests in the same
- * cell see them; the executor applies them for real when it runs each magic.
+ * cell see them; the executor applies them for real when it runs each magic. A `%set` that
+ * reads an answer reads it here, so it reads the answers of earlier cells only.
  */
 import type {
   CellItem,
@@ -15,11 +16,13 @@ import {
   type MagicSegment,
   type RequestSegment
 } from './cell-structure';
+import type { AnswerStore } from './answers';
 import { parseExportArgs } from './export-args';
 import { parseBody } from './json-body';
-import { readMagicHead, readSetHead, SET_USAGE } from './magics';
+import { readMagicHead, readSetHead } from './magics';
 import { refuse, Refusal, withForm } from './refusal';
 import { parseRequestLine, substitute } from './request-line';
+import { readSetValue } from './set-value';
 import { positionAt } from './text-position';
 import type { VariableScope } from './variables';
 import type { ConsoleWording } from './wording';
@@ -84,7 +87,9 @@ function parseMagic(
   text: string,
   segment: MagicSegment,
   scope: VariableScope,
-  wording: ConsoleWording
+  wording: ConsoleWording,
+  answers: AnswerStore | undefined,
+  afterRequest: boolean
 ): ConsoleMagic {
   const column = positionAt(text, segment.at).column;
   const head = readMagicHead(
@@ -118,24 +123,14 @@ function parseMagic(
         { line: segment.line, column }
       );
     }
-    const values = parseBody(text, value.start, value.scan, scope, {
-      multi: false,
-      allowEnv: false,
-      startsAtLineStart: false,
-      singleValueAdvice: SET_USAGE,
-      errorAdvice: SET_USAGE
+    const read = readSetValue(text, value, {
+      scope,
+      answers,
+      afterRequest,
+      line: segment.line
     });
-    const parsed = values[0];
-    if (parsed === undefined) {
-      refuse(
-        'InvalidMagic',
-        `%set on line ${segment.line} needs a JSON value after \`=\`.`,
-        'Write `%set name = <JSON value>`.',
-        { line: segment.line, column }
-      );
-    }
-    magic.set = { name: variable, value: parsed };
-    scope.set(variable, parsed);
+    magic.set = { name: variable, ...read };
+    scope.set(variable, read.value, read.origin);
   }
   if (head.name === 'export') {
     const args = parseExportArgs(
@@ -160,16 +155,22 @@ function parseMagic(
 export function parseCell(
   text: string,
   scope: VariableScope,
-  wording: ConsoleWording
+  wording: ConsoleWording,
+  /** The answers a `%set name = <expression>` reads; without them such a `%set` is refused. */
+  answers?: AnswerStore
 ): ParseResult {
   const dryRun = scope.clone();
   const items: CellItem[] = [];
+  let afterRequest = false;
   try {
     for (const segment of splitCell(text)) {
       if (segment.kind === 'request') {
         items.push(parseRequest(text, segment, dryRun, wording));
+        afterRequest = true;
       } else if (segment.kind === 'magic') {
-        items.push(parseMagic(text, segment, dryRun, wording));
+        items.push(
+          parseMagic(text, segment, dryRun, wording, answers, afterRequest)
+        );
       } else {
         const { line, column } = positionAt(text, segment.at);
         refuse(

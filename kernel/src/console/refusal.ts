@@ -30,6 +30,10 @@ const REFUSAL_CODES = {
   EnvironmentVariableInSet: 'SEARCHBOOK_ERR_ENVIRONMENT_VARIABLE_IN_SET',
   UnsetEnvironmentVariable: 'SEARCHBOOK_ERR_UNSET_ENVIRONMENT_VARIABLE',
   UnknownVariable: 'SEARCHBOOK_ERR_UNKNOWN_VARIABLE',
+  /** A `%set` value that is neither JSON nor a JMESPath expression the answer can take. */
+  InvalidExpression: 'SEARCHBOOK_ERR_INVALID_EXPRESSION',
+  /** A `%set` expression over an answer the kernel does not hold. */
+  NoAnswer: 'SEARCHBOOK_ERR_NO_ANSWER',
   QueryStringRefused: 'SEARCHBOOK_ERR_QUERY_STRING_REFUSED',
   /** An endpoint the engine's version no longer serves. */
   RemovedEndpointRefused: 'SEARCHBOOK_ERR_REMOVED_ENDPOINT_REFUSED',

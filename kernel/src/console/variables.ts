@@ -1,8 +1,9 @@
 /**
- * Variables of a console session: `%set name = <JSON>` values and `${env:NAME}` lookups.
+ * Variables of a console session: `%set name = <JSON>` values (or values read from an answer
+ * with a JMESPath expression), where each came from, and `${env:NAME}` lookups.
  * The parser works on a clone, so a dry run never changes the kernel's real scope.
  */
-import type { JsonValue } from './cell';
+import type { JsonValue } from '../../../contracts/json';
 
 export type EnvLookup = (name: string) => string | undefined;
 
@@ -24,8 +25,24 @@ export function isVariableName(name: string): boolean {
   return IDENTIFIER.test(name);
 }
 
+/** Where a variable's value came from, as `%vars` says it. */
+export type VariableOrigin =
+  | { kind: 'literal' }
+  | {
+      kind: 'expression';
+      /** The JMESPath expression as written. */
+      expression: string;
+      /** The `%name` of the answer it read; none for the last answer. */
+      answer?: string;
+      /** The request whose answer it read, as outputs show it (`es: GET /products/_search`). */
+      from: string;
+    };
+
+const LITERAL: VariableOrigin = { kind: 'literal' };
+
 export class VariableScope {
   private readonly values: Map<string, JsonValue>;
+  private readonly origins = new Map<string, VariableOrigin>();
 
   constructor(
     /** Injectable so tests never depend on (or leak) the real environment. */
@@ -45,14 +62,21 @@ export class VariableScope {
     return this.values.has(name);
   }
 
-  set(name: string, value: JsonValue): void {
+  set(name: string, value: JsonValue, origin: VariableOrigin = LITERAL): void {
     if (!isVariableName(name)) {
       throw new Error(`Not a variable name: ${name}`);
     }
     this.values.set(name, value);
+    this.origins.set(name, origin);
+  }
+
+  /** Where the variable's value came from (a literal when set without saying). */
+  origin(name: string): VariableOrigin {
+    return this.origins.get(name) ?? LITERAL;
   }
 
   delete(name: string): boolean {
+    this.origins.delete(name);
     return this.values.delete(name);
   }
 

@@ -9,7 +9,14 @@ export interface CurlCredential {
   args: string[];
   /** Said in a comment line above the command: what a placeholder variable stands for. */
   note?: string;
+  /** The same credential for copied code (Copy as Python): the user in clear, each secret by its variable's name. */
+  variables?: CredentialVariables;
 }
+
+/** A credential as names of environment variables, for code that reads them itself. */
+export type CredentialVariables =
+  | { kind: 'basic'; user: string; password?: string }
+  | { kind: 'key'; key: string };
 
 /**
  * The variable a curl command names for a secret: the one `${env:NAME}` read it from, else

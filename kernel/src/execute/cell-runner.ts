@@ -1,3 +1,4 @@
+import { AnswerStore } from '../console/answers';
 import type { ConsoleRequest, Refusal } from '../console/cell';
 import { parseCell } from '../console/parse';
 import type { VariableScope } from '../console/variables';
@@ -30,6 +31,8 @@ const NO_CONNECTION_HINT = [
 export class CellRunner {
   private current:
     { controller: AbortController; startedAt: number } | undefined;
+  /** The last answer and the named ones, for `%set name = <expression>`. */
+  readonly answers = new AnswerStore();
 
   constructor(
     private readonly scope: VariableScope,
@@ -52,7 +55,7 @@ export class CellRunner {
 
   async run(code: string, sink: OutputSink): Promise<void> {
     const startedAt = performance.now();
-    const parsed = parseCell(code, this.scope, CONSOLE_WORDING);
+    const parsed = parseCell(code, this.scope, CONSOLE_WORDING, this.answers);
     const driver = this.connections.active?.driver;
     // SQL is answered with the connection's own engine's way of asking the same.
     if (!parsed.ok) {
@@ -87,7 +90,8 @@ export class CellRunner {
             connections: this.connections,
             sink,
             signal: controller.signal,
-            profiles: this.profiles
+            profiles: this.profiles,
+            answers: this.answers
           });
         } else {
           await this.send(item, sink, controller.signal);
@@ -140,6 +144,7 @@ export class CellRunner {
       stoppable: true
     });
     let response: EngineResponse;
+    let answer: ReturnType<typeof answerOf>;
     try {
       response = await driver.console.send(request, signal);
       const partialFailures = driver.console.partialFailures(request, response);
@@ -152,10 +157,11 @@ export class CellRunner {
         elapsedMs: response.elapsedMs,
         ...(partialFailures.length > 0 ? { partialFailures } : {})
       };
+      answer = answerOf(response);
       const [first, ...more] = toBundles(
         driver.console.present(request, response),
         info,
-        answerOf(response),
+        answer,
         this.limits
       );
       if (first) {
@@ -181,6 +187,14 @@ export class CellRunner {
     const failure = driver.console.failure(request, response);
     if (failure) {
       throw CellFailure.fromEngine(failure);
+    }
+    // Only an answer that succeeded becomes the last one: an error's JSON is no data to read.
+    if (answer) {
+      this.answers.record(
+        `${connection.name}: ${request.method} ${path}`,
+        answer.value,
+        answer.bytes.length
+      );
     }
   }
 }

@@ -1,3 +1,4 @@
+import type { AnswerStore } from '../console/answers';
 import type { ProfileServices } from '../connections/profile-services';
 import type { ConnectionRegistry } from '../connections/registry';
 import type { VariableScope } from '../console/variables';
@@ -10,4 +11,6 @@ export interface MagicContext {
   sink: OutputSink;
   signal: AbortSignal;
   profiles: ProfileServices;
+  /** The answers `%name` names. */
+  answers: AnswerStore;
 }

@@ -1,8 +1,10 @@
-import type { ConsoleMagic, JsonValue } from '../console/cell';
+import { AnswerUnavailable } from '../console/answers';
+import type { ConsoleMagic } from '../console/cell';
 import { messageBundle } from '../render/bundle';
 import { CellFailure } from './cell-failure';
 import type { MagicContext } from './magic-context';
 import { exportMagic } from './magic-export';
+import { varsBundle } from './magic-vars';
 import {
   connectionsMagic,
   connectMagic,
@@ -20,20 +22,26 @@ const RUNNERS: Record<string, MagicRunner> = {
         'Write %set name = <JSON value>, for example %set size = 10.'
       );
     }
-    scope.set(magic.set.name, magic.set.value);
+    scope.set(magic.set.name, magic.set.value, magic.set.origin);
   },
   vars: async (_magic, { scope, sink }) => {
-    const rows: Record<string, JsonValue>[] = scope
-      .entries()
-      .map(([name, value]) => ({ name, value: JSON.stringify(value) }));
-    await sink.display(
-      messageBundle(
-        rows.length
-          ? 'Variables'
-          : 'No variables yet: set one with %set name = <JSON value>.',
-        rows
-      )
-    );
+    await sink.display(varsBundle(scope));
+  },
+  name: async ({ args }, { answers, sink }) => {
+    const name = args.trim();
+    try {
+      const answer = answers.name(name);
+      await sink.display(
+        messageBundle(
+          `Named the answer of ${answer.from} ${name}: read it in a later cell with %set <variable> = ${name}: <JMESPath expression>.`
+        )
+      );
+    } catch (err) {
+      if (err instanceof AnswerUnavailable) {
+        throw new CellFailure('NoAnswer', err.message, err.hint);
+      }
+      throw err;
+    }
   },
   connect: connectMagic,
   connections: connectionsMagic,

@@ -4,6 +4,7 @@
  * picks). `${env:NAME}` references become `$NAME` text and credentials environment variables,
  * so no secret reaches the clipboard.
  */
+import type { AnswerStore } from '../console/answers';
 import { parseCell } from '../console/parse';
 import { VariableScope } from '../console/variables';
 import { CONSOLE_WORDING } from '../connections/console-wording';
@@ -13,10 +14,11 @@ import type { ConnectionRegistry } from '../connections/registry';
 export function curlOfCell(
   cell: string,
   connections: ConnectionRegistry,
-  scope: VariableScope
+  scope: VariableScope,
+  answers?: AnswerStore
 ): string[] {
   const referencesOnly = new VariableScope(name => `$${name}`, scope.entries());
-  const parsed = parseCell(cell, referencesOnly, CONSOLE_WORDING);
+  const parsed = parseCell(cell, referencesOnly, CONSOLE_WORDING, answers);
   if (!parsed.ok) {
     throw new Error(`${parsed.refusal.message} ${parsed.refusal.hint}`.trim());
   }

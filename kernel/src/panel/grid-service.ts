@@ -19,6 +19,8 @@ import { VariableScope } from '../console/variables';
 import type { Comm, CommTarget } from '../protocol/comms';
 import { boundCrossed } from '../protocol/json-bounds';
 import { curlOfCell } from './cell-curl';
+import { pythonOfCell } from './cell-python';
+import type { AnswerStore } from '../console/answers';
 import { cutLongCells } from '../render/cell-cut';
 import { isAdminRequest } from '../../../contracts/admin-protocol';
 import { answerAdmin } from './admin-service';
@@ -65,7 +67,9 @@ export class GridService {
     /** The console's variables, for a cell's curl commands. */
     private readonly scope: VariableScope = new VariableScope(),
     /** The kernel's log, for failures no request can be told about. */
-    private readonly log: (line: string) => void = () => undefined
+    private readonly log: (line: string) => void = () => undefined,
+    /** The console's answers, so a copied cell's `%set name = <expression>` reads what the cell would. */
+    private readonly answers?: AnswerStore
   ) {
     connections.onEnded((ended, by) => this.endGrids(ended, by));
   }
@@ -327,7 +331,20 @@ export class GridService {
       case 'curl':
         return {
           type: 'curl',
-          commands: curlOfCell(request.cell, this.connections, this.scope)
+          commands: curlOfCell(
+            request.cell,
+            this.connections,
+            this.scope,
+            this.answers
+          )
+        };
+      case 'python':
+        return {
+          type: 'python',
+          ...pythonOfCell(request.cell, this.connections, this.scope, {
+            ...(this.answers ? { answers: this.answers } : {}),
+            ...(request.connection ? { connection: request.connection } : {})
+          })
         };
       case 'close': {
         if (!(await this.sessions.close(request.gridId))) {

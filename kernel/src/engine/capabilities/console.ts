@@ -10,6 +10,7 @@ import type {
 } from '../../../../contracts/mime-types';
 import type { Column } from '../../../../contracts/columns';
 import type { EngineError } from '../errors';
+import type { PythonClient } from '../python-code';
 
 /** The engine's answer, as read off the socket. */
 export interface EngineResponse {
@@ -89,6 +90,8 @@ export interface EngineConsole {
   send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse>;
   /** The request as a curl command line; the credential stays an environment variable reference. */
   curl(request: ConsoleRequest): string;
+  /** How this connection is reached with the engine's official Python client (Copy as Python); throws when it cannot be. */
+  python(): PythonClient;
   /** The error a failed response means (status and the engine's own reason), or undefined. */
   failure(
     request: ConsoleRequest,

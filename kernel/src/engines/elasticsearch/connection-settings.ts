@@ -81,13 +81,17 @@ function curlCredential(args: ConnectArgs): CurlCredential | undefined {
     );
     return {
       args: ['-H', `"Authorization: ApiKey $${key.name}"`],
-      ...(key.note ? { note: key.note } : {})
+      ...(key.note ? { note: key.note } : {}),
+      variables: { kind: 'key', key: key.name }
     };
   }
   if (auth === 'basic' && args.user) {
     const user = inDoubleQuotes(args.user);
     if (args.password === undefined) {
-      return { args: ['-u', `"${user}:"`] };
+      return {
+        args: ['-u', `"${user}:"`],
+        variables: { kind: 'basic', user: args.user }
+      };
     }
     const password = secretVariable(
       args.secretOrigins?.password,
@@ -96,7 +100,8 @@ function curlCredential(args: ConnectArgs): CurlCredential | undefined {
     );
     return {
       args: ['-u', `"${user}:$${password.name}"`],
-      ...(password.note ? { note: password.note } : {})
+      ...(password.note ? { note: password.note } : {}),
+      variables: { kind: 'basic', user: args.user, password: password.name }
     };
   }
   return undefined;

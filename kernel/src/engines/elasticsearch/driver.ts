@@ -36,6 +36,8 @@ import { ElasticsearchEdits } from './edits';
 import { elasticsearchFailure } from './failure';
 import { listIndices } from './index-listing';
 import { curlTarget, searchRequest } from './grid-cell';
+import { pythonClient } from './python-client';
+import type { PythonClient } from '../../engine/python-code';
 import { OPERATORS, searchOfView } from './grid-query';
 import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';
@@ -336,6 +338,10 @@ class ElasticsearchConsole implements EngineConsole {
 
   curl(request: ConsoleRequest): string {
     return curlOfRequest(request, curlTarget(this.transport));
+  }
+
+  python(): PythonClient {
+    return pythonClient(this.transport, this.flavour());
   }
 
   failure(

@@ -38,7 +38,8 @@ export function typesenseConnectionSettings(
       ? {
           curl: {
             args: ['-H', `"X-TYPESENSE-API-KEY: $${key.name}"`],
-            ...(key.note ? { note: key.note } : {})
+            ...(key.note ? { note: key.note } : {}),
+            variables: { kind: 'key' as const, key: key.name }
           }
         }
       : {}),

@@ -31,6 +31,8 @@ import { CANNOT_LIST_NOTE, listCollections } from './collection-listing';
 import { KEY_HEADER } from './connection-settings';
 import { openCollectionReader } from './collection-reader';
 import { curlTarget, searchRequest } from './grid-cell';
+import { pythonClient } from './python-client';
+import type { PythonClient } from '../../engine/python-code';
 import { OPERATORS, searchOfView } from './grid-filter';
 import { openTypesenseExport } from './export';
 import { TypesenseEdits } from './edits';
@@ -234,6 +236,10 @@ class TypesenseConsole implements EngineConsole {
 
   curl(request: ConsoleRequest): string {
     return curlOfRequest(request, curlTarget(this.transport));
+  }
+
+  python(): PythonClient {
+    return pythonClient(this.transport);
   }
 
   failure(

@@ -1,0 +1,235 @@
+/**
+ * Copy as Python, over ZeroMQ against the sandbox engines: a cell's requests, and a grid's
+ * request, as code for the engine's official client (elasticsearch-py, typesense-python) with
+ * each credential read from the environment by the name of the variable the connection's
+ * %connect line read, never the secret. Where the clients are installed in the test
+ * environment (.venv), the copied code is run with only those variables, and the engine answers.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import {
+  type RunningSandbox,
+  startSandbox
+} from '../../examples/sandbox/sandbox';
+import type { GridReply } from '../../contracts/panel-protocol';
+import { expectNoSecret, SECRETS } from '../support/secrets';
+import { GridCommClient } from '../grid/grid-comm-client';
+import { KernelClient, REPO } from '../support/kernel-client';
+
+jest.setTimeout(90_000);
+
+const run = promisify(execFile);
+const PYTHON = join(REPO, '.venv', 'bin', 'python');
+
+/** Whether the official clients can be imported by the test environment's Python. */
+function clientsInstalled(): boolean {
+  try {
+    execFileSync(PYTHON, ['-c', 'import elasticsearch, typesense'], {
+      stdio: 'ignore'
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const runsPython = clientsInstalled() ? it : it.skip;
+
+let sandbox: RunningSandbox;
+let kernel: KernelClient;
+let comm: GridCommClient;
+let apiKey: string;
+
+function expectType<T extends GridReply['type']>(
+  reply: GridReply,
+  type: T
+): Extract<GridReply, { type: T }> {
+  if (reply.type !== type) {
+    throw new Error(
+      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
+    );
+  }
+  return reply as Extract<GridReply, { type: T }>;
+}
+
+async function copied(
+  cell: string,
+  connection?: string
+): Promise<Extract<GridReply, { type: 'python' }>> {
+  return expectType(
+    await comm.call({
+      type: 'python',
+      cell,
+      ...(connection ? { connection } : {})
+    }),
+    'python'
+  );
+}
+
+/** Runs copied code with only `env` (and PATH), as a user pasting it into a script would; each printed answer parsed. */
+async function runCopied(
+  code: string,
+  env: Record<string, string>
+): Promise<unknown[]> {
+  const { stdout } = await run(PYTHON, ['-c', code], {
+    env: { PATH: process.env.PATH ?? '', ...env }
+  });
+  // Each answer is printed as indented JSON starting at a line's first column.
+  return stdout
+    .split(/\n(?=[[{])/)
+    .filter(part => part.trim() !== '')
+    .map(part => JSON.parse(part) as unknown);
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    esPort: 0,
+    tsPort: 0,
+    tls: false,
+    esVersion: '8.15.0',
+    tsVersion: '29.0',
+    esPassword: SECRETS.ES_PASSWORD,
+    tsApiKey: SECRETS.TS_API_KEY,
+    security: true,
+    products: 20
+  });
+  const created = await fetch(`${sandbox.esUrl}/_security/api_key`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64')}`,
+      'content-type': 'application/json'
+    },
+    body: JSON.stringify({ name: 'python-names' })
+  });
+  apiKey = ((await created.json()) as { encoded: string }).encoded;
+  kernel = await KernelClient.start({
+    REAL_ES_PASSWORD: SECRETS.ES_PASSWORD,
+    OPS_ES_KEY: apiKey,
+    MY_TS_KEY: SECRETS.TS_API_KEY
+  });
+  comm = await GridCommClient.open(kernel);
+  for (const line of [
+    `%connect elasticsearch ${sandbox.esUrl} user=elastic password=\${env:REAL_ES_PASSWORD} name=pw`,
+    `%connect elasticsearch ${sandbox.esUrl} key=\${env:OPS_ES_KEY} name=apikey`,
+    `%connect typesense ${sandbox.tsUrl} key=\${env:MY_TS_KEY} name=ts`,
+    '%use pw'
+  ]) {
+    const { reply } = await kernel.execute(line);
+    expect(reply.content.status).toBe('ok');
+  }
+});
+afterAll(async () => {
+  await kernel?.close();
+  await sandbox?.close();
+});
+
+const SEARCH_CELL =
+  'GET /products/_search?size=2\n{"query": {"match_all": {}}, "sort": [{"price": "asc"}], "_source": false}';
+
+it('an Elasticsearch cell becomes elasticsearch-py code naming the variables the connections read', async () => {
+  const { code, requests } = await copied(
+    `${SEARCH_CELL}\n%use apikey\nGET /products/_count`
+  );
+  expect(requests).toBe(2);
+  expect(code).toContain('from elasticsearch import Elasticsearch');
+  expect(code).toContain(
+    `client = Elasticsearch(\n    "${sandbox.esUrl}",\n    basic_auth=("elastic", os.environ["REAL_ES_PASSWORD"]),\n)`
+  );
+  expect(code).toContain(
+    `client_2 = Elasticsearch("${sandbox.esUrl}", api_key=os.environ["OPS_ES_KEY"])`
+  );
+  expect(code).toContain('response = client.perform_request(');
+  expect(code).toContain('    "/products/_search",\n    params={"size": "2"},');
+  expect(code).toContain('"sort": [{"price": "asc"}],');
+  expect(code).toContain('"_source": False,');
+  expect(code).toContain(
+    '    headers={\n        "accept": "application/json",\n        "content-type": "application/json",\n    },'
+  );
+  expect(code).toContain(
+    'response = client_2.perform_request(\n    "GET",\n    "/products/_count",\n    headers={"accept": "application/json"},\n)\nprint(json.dumps(response.body, indent=2))'
+  );
+  expectNoSecret(code, [apiKey]);
+});
+
+it('a Typesense cell becomes typesense-python code, with the client’s own methods where it has them', async () => {
+  const { code } = await copied(
+    '%use ts\nGET /collections/books/documents/search?q=*&query_by=title&per_page=3\nPOST /multi_search\n{"searches": [{"collection": "books", "q": "dune", "query_by": "title"}]}\nGET /health'
+  );
+  expect(code).toContain('import typesense');
+  expect(code).toContain(
+    `client = typesense.Client({\n    "nodes": [{"host": "127.0.0.1", "port": ${new URL(sandbox.tsUrl).port}, "protocol": "http"}],\n    "api_key": os.environ["MY_TS_KEY"],`
+  );
+  expect(code).toContain(
+    'response = client.collections["books"].documents.search('
+  );
+  expect(code).toContain('client.multi_search.perform(');
+  expect(code).toContain(
+    'response = client.api_call.get("/health", entity_type=dict)'
+  );
+  expectNoSecret(code);
+});
+
+it('a cell without a request, and a cell with no connection to send to, say so', async () => {
+  const empty = await comm.call({ type: 'python', cell: '%set size = 3' });
+  expect(empty).toMatchObject({
+    type: 'error',
+    message: expect.stringContaining(
+      'This cell holds no request to copy as Python'
+    )
+  });
+  const gone = await comm.call({
+    type: 'python',
+    cell: 'GET /_count',
+    connection: 'nowhere'
+  });
+  expect(gone).toMatchObject({
+    type: 'error',
+    message: expect.stringContaining('The connection nowhere is no longer open')
+  });
+});
+
+runsPython(
+  'the copied code runs with only the named variables set, and the engines answer',
+  async () => {
+    const es = await copied(
+      `${SEARCH_CELL}\n%use apikey\nGET /products/_count`
+    );
+    const [search, count] = await runCopied(es.code, {
+      REAL_ES_PASSWORD: SECRETS.ES_PASSWORD,
+      OPS_ES_KEY: apiKey
+    });
+    expect(search).toMatchObject({
+      hits: { total: { value: 20 }, hits: [{}, {}] }
+    });
+    expect(count).toMatchObject({ count: 20 });
+    const ts = await copied(
+      '%use ts\nGET /collections/books/documents/search?q=*&query_by=title&per_page=3\nPOST /multi_search\n{"searches": [{"collection": "books", "q": "*", "query_by": "title", "per_page": 2}]}\nGET /health'
+    );
+    const [found, multi, health] = await runCopied(ts.code, {
+      MY_TS_KEY: SECRETS.TS_API_KEY
+    });
+    expect(found).toMatchObject({ hits: [{}, {}, {}] });
+    expect((found as { found: number }).found).toBeGreaterThan(3);
+    expect(multi).toMatchObject({ results: [{ hits: [{}, {}] }] });
+    expect(health).toEqual({ ok: true });
+  }
+);
+
+runsPython(
+  "a grid's request copied as Python runs and gets the grid's first rows",
+  async () => {
+    const opened = expectType(
+      await comm.call({
+        type: 'open',
+        connection: 'apikey',
+        target: 'products'
+      }),
+      'opened'
+    );
+    const { code } = await copied(opened.request.cell, 'apikey');
+    expect(code).toContain('api_key=os.environ["OPS_ES_KEY"]');
+    const [answer] = await runCopied(code, { OPS_ES_KEY: apiKey });
+    expect(answer).toMatchObject({ hits: { total: { value: 20 } } });
+    await comm.call({ type: 'close', gridId: opened.gridId });
+  }
+);
