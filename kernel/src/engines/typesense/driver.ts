@@ -33,7 +33,12 @@ import { TypesenseEdits } from './edits';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
 import { DASHBOARD_TITLE, typesenseDashboard } from './server-dashboard';
-import { IMMUTABLE_NOTE, KEY_CHOICES, typesenseKeys } from './key-admin';
+import {
+  IMMUTABLE_NOTE,
+  KEY_CHOICES,
+  SCOPED_KEYS,
+  typesenseKeys
+} from './key-admin';
 import { queryStringRefusal } from './query-check';
 import { TypesenseStructure } from './structure';
 import { typesensePartialFailures } from './partial-failures';
@@ -121,7 +126,8 @@ export class TypesenseDriver implements Driver {
         keys: {
           title: 'Keys',
           immutableNote: IMMUTABLE_NOTE,
-          actionChoices: KEY_CHOICES
+          actionChoices: KEY_CHOICES,
+          scoped: SCOPED_KEYS
         },
         metrics: { title: DASHBOARD_TITLE, refreshMs: 2000 }
       },
