@@ -22,6 +22,8 @@ import { curlOfCell } from './cell-curl';
 import { cutLongCells } from '../render/cell-cut';
 import { isAdminRequest } from '../../../contracts/admin-protocol';
 import { answerAdmin } from './admin-service';
+import { isResourceRequest } from '../../../contracts/resource-protocol';
+import { answerResource } from './resource-service';
 import { isEditRequest } from '../../../contracts/edit-protocol';
 import { answerEdit } from './edit-service';
 import {
@@ -189,6 +191,13 @@ export class GridService {
   ): Promise<ReplyBody> {
     if (isAdminRequest(request)) {
       return answerAdmin(
+        request,
+        this.connection(request.connection).driver,
+        signal
+      );
+    }
+    if (isResourceRequest(request)) {
+      return answerResource(
         request,
         this.connection(request.connection).driver,
         signal

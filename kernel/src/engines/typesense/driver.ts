@@ -13,6 +13,8 @@ import type { DocumentWrites } from '../../engine/capabilities/writes';
 import type { TargetActions } from '../../engine/capabilities/target-actions';
 import type { DocumentExport } from '../../engine/capabilities/export';
 import type { AdminSections } from '../../engine/capabilities/admin';
+import type { ResourceAdmin } from '../../engine/capabilities/resources';
+import { typesenseResources } from './resources';
 import { documentWrites, wholeValue } from '../../engine/edit-runner';
 import {
   AuthenticationFailedError,
@@ -56,6 +58,7 @@ export class TypesenseDriver implements Driver {
   readonly targetActions: TargetActions;
   readonly export: DocumentExport;
   readonly admin: AdminSections;
+  readonly resources: ResourceAdmin;
 
   constructor(private readonly transport: Transport) {
     const structure = new TypesenseStructure(transport);
@@ -134,6 +137,7 @@ export class TypesenseDriver implements Driver {
       keys: typesenseKeys(transport),
       metrics: signal => typesenseDashboard(transport, signal)
     };
+    this.resources = typesenseResources(transport, () => this.version);
   }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {
