@@ -45,6 +45,26 @@ export const NewKeySchema = z.object({
 });
 export type NewKey = z.infer<typeof NewKeySchema>;
 
+/**
+ * A scoped search key to compute from a parent search-only key: `params` are the search
+ * parameters embedded in it (`filter_by`, `expires_at`, ...), which its users cannot change.
+ */
+export const ScopedKeyRequestSchema = z.object({
+  parentKey: z
+    .string()
+    .min(
+      4,
+      'Paste the value of a search-only key (documents:search) to derive the scoped key from.'
+    ),
+  params: z
+    .record(z.string(), z.unknown())
+    .refine(p => Object.keys(p).length > 0, {
+      message:
+        'Embed at least one search parameter, for example {"filter_by": "company_id:124"}.'
+    })
+});
+export type ScopedKeyRequest = z.infer<typeof ScopedKeyRequestSchema>;
+
 /** A figure's unit, for formatting and charting. */
 export const MetricUnitSchema = z.enum([
   'bytes',
@@ -110,7 +130,11 @@ export const AdminOffersSchema = z.object({
       immutableNote: z.string(),
       actionChoices: z.array(
         z.object({ label: z.string(), actions: z.array(z.string()) })
-      )
+      ),
+      /** Present when the engine's scoped search keys can be computed here. */
+      scoped: z
+        .object({ title: z.string(), note: z.string(), example: z.string() })
+        .optional()
     })
     .optional(),
   /** Title of the metrics section (server dashboard, cluster overview). */
@@ -129,6 +153,14 @@ export const AdminRequestSchemas = [
     connection: Connection,
     key: NewKeySchema,
     /** An RSA-OAEP (SHA-256) public key, SPKI DER in base64, made by the panel for this one request: the value comes back sealed with it, so no other listener of the kernel's messages can read it. */
+    sealWith: z.string().min(1).optional()
+  }),
+  z.object({
+    ...Base,
+    type: z.literal('scopedKey'),
+    connection: Connection,
+    scoped: ScopedKeyRequestSchema,
+    /** As for `addKey`: the computed value comes back sealed with this public key. */
     sealWith: z.string().min(1).optional()
   }),
   z.object({
@@ -163,6 +195,18 @@ export const AdminReplySchemas = [
     type: z.literal('keyAdded'),
     connection: z.string(),
     key: KeyInfoSchema,
+    value: z.string().optional(),
+    sealed: z.string().optional()
+  }),
+  /** A scoped key: like `keyAdded`, the one message with its value, sealed when asked. */
+  z.object({
+    ...ReplyBase,
+    type: z.literal('scopedKeyMade'),
+    connection: z.string(),
+    /** The parent key's first four characters, which the scoped key carries in clear. */
+    parentPrefix: z.string(),
+    /** The embedded parameters as signed, in the JSON text the key carries. */
+    embedded: z.string(),
     value: z.string().optional(),
     sealed: z.string().optional()
   }),

@@ -18,6 +18,10 @@ import {
 } from './edit-protocol';
 import { ExportReplySchemas, ExportRequestSchemas } from './export-protocol';
 import { PANEL_PROTOCOL_VERSION } from './protocol-version';
+import {
+  ResourceReplySchemas,
+  ResourceRequestSchemas
+} from './resource-protocol';
 
 export type { Column } from './columns';
 
@@ -175,7 +179,9 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
   /** Saving edits, whole values of cut cells, deleting and emptying targets (edit-protocol.ts). */
   ...EditRequestSchemas,
   /** Exports of a target or a grid's filter, with progress (export-protocol.ts). */
-  ...ExportRequestSchemas
+  ...ExportRequestSchemas,
+  /** Aliases, synonym and curation sets, presets, stopwords, schemas (resource-protocol.ts). */
+  ...ResourceRequestSchemas
 ]);
 export type GridRequest = z.infer<typeof GridRequestSchema>;
 export type GridRequestInput = z.input<typeof GridRequestSchema>;
@@ -341,6 +347,7 @@ export const GridReplySchema = z.discriminatedUnion('type', [
   }),
   ...AdminReplySchemas,
   ...EditReplySchemas,
-  ...ExportReplySchemas
+  ...ExportReplySchemas,
+  ...ResourceReplySchemas
 ]);
 export type GridReply = z.infer<typeof GridReplySchema>;

@@ -13,6 +13,7 @@ import {
 import { JSON_TYPE, readBody, type Reply } from './http-io';
 import type { Router } from './router';
 import { multiSearchCollections } from './routes/search';
+import { openScopedKey, withEmbedded } from './scoped-keys';
 
 const KEY_NAME = 'x-typesense-api-key';
 
@@ -68,8 +69,23 @@ async function handle(
 
   if (!route.public) {
     const header = req.headers[KEY_NAME];
-    const key =
+    let key =
       (Array.isArray(header) ? header[0] : header) ?? query.get(KEY_NAME);
+    if (
+      key !== undefined &&
+      route.action === 'documents:search' &&
+      !engine.keys.has(key)
+    ) {
+      const scoped = openScopedKey(
+        key,
+        engine.keys.list(),
+        Math.floor(Date.now() / 1000)
+      );
+      if (scoped) {
+        key = scoped.parent.value;
+        withEmbedded(query, scoped.embedded);
+      }
+    }
     const collections =
       route.pattern === '/multi_search'
         ? multiSearchCollections(body, query)

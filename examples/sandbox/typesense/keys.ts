@@ -98,6 +98,11 @@ export class KeyStore {
     return key;
   }
 
+  /** Whether `value` is the admin key or a key created through `/keys` (not a scoped key). */
+  has(value: string): boolean {
+    return value === this.adminKey || this.byValue.has(value);
+  }
+
   list(): ApiKey[] {
     return [...this.byValue.values()].sort((a, b) => a.id - b.id);
   }

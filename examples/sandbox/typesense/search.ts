@@ -243,8 +243,12 @@ export function runSearch(
   const offset = page > 0 ? (page - 1) * perPage : (offsetParam ?? 0);
   const dropStopwords = stopwordFilter(params, env.settings);
   let qTokens = wildcard ? [] : tokenize(q);
+  // A query made only of stopwords matches nothing; it does not become a wildcard.
+  let onlyStopwords = false;
   if (dropStopwords) {
+    onlyStopwords = qTokens.length > 0;
     qTokens = dropStopwords(qTokens);
+    onlyStopwords &&= qTokens.length === 0;
   }
   const locale = coll.field(queryBy[0] ?? '')?.locale ?? '';
   const synonyms =
@@ -295,6 +299,11 @@ export function runSearch(
     }
     found = ranked.length;
     window = ranked.slice(offset, offset + perPage);
+  }
+  if (onlyStopwords) {
+    ranked = [];
+    found = 0;
+    window = [];
   }
 
   const include = params.has('include_fields')

@@ -1,5 +1,6 @@
 /** Stopword sets (`/stopwords/:name`): parsed with the engine's texts, tokenised as queries are. */
 import { ApiError } from './errors';
+import { hashSetOrder } from './hash-set-order';
 import { isPlainObject, type JsonObject } from './json';
 import { tokenize } from './text';
 
@@ -47,7 +48,7 @@ export function parseStopwords(id: string, json: unknown): StopwordSet {
 }
 
 export function stopwordsView(s: StopwordSet): JsonObject {
-  const out: JsonObject = { id: s.id, stopwords: s.stopwords };
+  const out: JsonObject = { id: s.id, stopwords: hashSetOrder(s.stopwords) };
   if (s.locale !== '') {
     out.locale = s.locale;
   }

@@ -47,6 +47,8 @@ export function features(v: EngineVersion) {
     globalSets: v.major >= 30,
     /** Schema alters take `metadata` too, and refuse an empty body by name (27). */
     alterMetadata: v.major >= 27,
+    /** A schema alter answers each added field with the defaults the engine filled in (29). */
+    alterAnswersFilledFields: v.major >= 29,
     /** `GET /operations/schema_changes` (28). */
     schemaChanges: v.major >= 28,
     /** `GET /collections?exclude_fields=` (27). */

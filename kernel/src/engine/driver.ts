@@ -11,6 +11,7 @@ import type { DocumentWrites } from './capabilities/writes';
 import type { TargetActions } from './capabilities/target-actions';
 import type { DocumentExport } from './capabilities/export';
 import type { AdminSections } from './capabilities/admin';
+import type { ResourceAdmin } from './capabilities/resources';
 
 export type {
   EngineResponse,
@@ -70,4 +71,6 @@ export interface Driver {
   readonly export: DocumentExport;
   /** Absent when the engine offers the side panel no sections besides its targets. */
   readonly admin?: AdminSections;
+  /** Absent when the engine has no resources besides documents that the panel manages. */
+  readonly resources?: ResourceAdmin;
 }

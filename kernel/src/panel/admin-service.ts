@@ -52,6 +52,29 @@ export async function answerAdmin(
         ? { type: 'keyAdded', connection, key, sealed: seal(value) }
         : { type: 'keyAdded', connection, key, value };
     }
+    case 'scopedKey': {
+      const seal =
+        request.sealWith === undefined
+          ? undefined
+          : sealerFor(request.sealWith);
+      const keys = keysOf(driver, connection);
+      if (!keys.scoped) {
+        throw new Error(
+          `The connection "${connection}" cannot derive scoped keys (its engine has none).`
+        );
+      }
+      const { parentPrefix, embedded, value } = await keys.scoped(
+        request.scoped,
+        signal
+      );
+      const made = {
+        type: 'scopedKeyMade' as const,
+        connection,
+        parentPrefix,
+        embedded
+      };
+      return seal ? { ...made, sealed: seal(value) } : { ...made, value };
+    }
     case 'deleteKey':
       await keysOf(driver, connection).remove(request.id, signal);
       return { type: 'keyDeleted', connection, id: request.id };

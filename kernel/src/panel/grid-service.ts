@@ -24,6 +24,8 @@ import type { AnswerStore } from '../console/answers';
 import { cutLongCells } from '../render/cell-cut';
 import { isAdminRequest } from '../../../contracts/admin-protocol';
 import { answerAdmin } from './admin-service';
+import { isResourceRequest } from '../../../contracts/resource-protocol';
+import { answerResource } from './resource-service';
 import { isEditRequest } from '../../../contracts/edit-protocol';
 import { answerEdit } from './edit-service';
 import {
@@ -193,6 +195,13 @@ export class GridService {
   ): Promise<ReplyBody> {
     if (isAdminRequest(request)) {
       return answerAdmin(
+        request,
+        this.connection(request.connection).driver,
+        signal
+      );
+    }
+    if (isResourceRequest(request)) {
+      return answerResource(
         request,
         this.connection(request.connection).driver,
         signal

@@ -55,10 +55,20 @@ describe.each(['26.0', '29.0', '30.0'])(
         }
       });
       expect(r.status).toBe(200);
+      // Up to 28 the fields come back as sent; from 29 an added one with the engine's defaults.
       expect(r.json()).toEqual({
         fields: [
           { drop: true, name: 'b' },
-          { facet: true, name: 'c', type: 'string' }
+          major >= 29
+            ? expect.objectContaining({
+                facet: true,
+                name: 'c',
+                type: 'string',
+                index: true,
+                optional: false,
+                sort: false
+              })
+            : { facet: true, name: 'c', type: 'string' }
         ]
       });
       const s = (await t.call('GET', '/collections/alter_me')).json() as {

@@ -114,18 +114,14 @@ describe.each(['26.0', '30.0'])(
         200,
         '{"id":"english","locale":"en","stopwords":["the","a","And"]}'
       ]);
-      const got = await t.call('GET', '/stopwords/english');
-      expect(got.json()).toEqual({
-        stopwords: {
-          id: 'english',
-          locale: 'en',
-          stopwords: ['the', 'a', 'and']
-        }
-      });
+      // The engine keeps a hash set: the tokens come back lower-cased, once each, in its order.
+      const got = (await t.call('GET', '/stopwords/english')).json() as {
+        stopwords: { id: string; locale: string; stopwords: string[] };
+      };
+      expect(got.stopwords).toMatchObject({ id: 'english', locale: 'en' });
+      expect([...got.stopwords.stopwords].sort()).toEqual(['a', 'and', 'the']);
       expect((await t.call('GET', '/stopwords')).json()).toEqual({
-        stopwords: [
-          { id: 'english', locale: 'en', stopwords: ['the', 'a', 'and'] }
-        ]
+        stopwords: [got.stopwords]
       });
     });
 

@@ -4,7 +4,7 @@ import { ApiError } from '../errors';
 import { json } from '../http-io';
 import { isPlainObject, sortedJson, type JsonObject } from '../json';
 import type { Router } from '../router';
-import { collectionInput, parseFields } from '../schema';
+import { collectionInput, fieldSummary, parseFields } from '../schema';
 import { pageOf } from '../synonyms';
 import { parseJsonBody } from './body';
 
@@ -163,13 +163,21 @@ function alterCollection(
     coll.curationSets = setNames(engine, body.curation_sets, 'curation_sets');
   }
   if (body.fields !== undefined) {
-    out.fields = alterFields(coll, body.fields);
+    out.fields = alterFields(coll, body.fields, engine.feat);
   }
   coll.generation++;
   return out;
 }
 
-function alterFields(coll: Collection, raw: unknown): unknown[] {
+/**
+ * The answer lists the fields as sent; from 29 each added field comes back with the defaults
+ * the engine filled in (`facet`, `index`, `optional`, `sort`, ...), as its clients read it.
+ */
+function alterFields(
+  coll: Collection,
+  raw: unknown,
+  feat: Engine['feat']
+): unknown[] {
   const shape =
     'The `fields` value should be an array of objects containing the field `name` and other properties.';
   if (!Array.isArray(raw) || raw.length === 0) {
@@ -227,7 +235,13 @@ function alterFields(coll: Collection, raw: unknown): unknown[] {
   for (const f of newFields) {
     coll.addDeclaredField(f);
   }
-  return ordered;
+  return ordered.map(f => {
+    const declared =
+      f.drop === undefined ? newFields.find(n => n.name === f.name) : undefined;
+    return declared && feat.alterAnswersFilledFields
+      ? fieldSummary(declared, feat)
+      : f;
+  });
 }
 
 export function registerCollections(router: Router, engine: Engine): void {

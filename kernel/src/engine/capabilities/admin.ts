@@ -7,7 +7,8 @@ import type {
   AdminOffers,
   KeyInfo,
   MetricsSnapshot,
-  NewKey
+  NewKey,
+  ScopedKeyRequest
 } from '../../../../contracts/admin-protocol';
 
 /** API keys of an engine that has them (Typesense): immutable, the value given once at creation. */
@@ -19,6 +20,14 @@ export interface KeyAdmin {
     signal: AbortSignal
   ): Promise<{ key: KeyInfo; value: string }>;
   remove(id: string, signal: AbortSignal): Promise<void>;
+  /**
+   * A key derived locally from a parent key with search parameters embedded (no request
+   * creates it); its value, like a new key's, is shown once and never logged.
+   */
+  scoped?(
+    request: ScopedKeyRequest,
+    signal: AbortSignal
+  ): Promise<{ parentPrefix: string; embedded: string; value: string }>;
 }
 
 export interface AdminSections {

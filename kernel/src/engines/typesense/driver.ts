@@ -13,6 +13,8 @@ import type { DocumentWrites } from '../../engine/capabilities/writes';
 import type { TargetActions } from '../../engine/capabilities/target-actions';
 import type { DocumentExport } from '../../engine/capabilities/export';
 import type { AdminSections } from '../../engine/capabilities/admin';
+import type { ResourceAdmin } from '../../engine/capabilities/resources';
+import { typesenseResources } from './resources';
 import {
   documentWrites,
   wholeDocument,
@@ -39,7 +41,12 @@ import { TypesenseEdits } from './edits';
 import { typesenseFailure } from './failure';
 import { presentTypesense } from './present';
 import { DASHBOARD_TITLE, typesenseDashboard } from './server-dashboard';
-import { IMMUTABLE_NOTE, KEY_CHOICES, typesenseKeys } from './key-admin';
+import {
+  IMMUTABLE_NOTE,
+  KEY_CHOICES,
+  SCOPED_KEYS,
+  typesenseKeys
+} from './key-admin';
 import { queryStringRefusal } from './query-check';
 import { TypesenseStructure } from './structure';
 import { typesensePartialFailures } from './partial-failures';
@@ -57,6 +64,7 @@ export class TypesenseDriver implements Driver {
   readonly targetActions: TargetActions;
   readonly export: DocumentExport;
   readonly admin: AdminSections;
+  readonly resources: ResourceAdmin;
 
   constructor(private readonly transport: Transport) {
     const structure = new TypesenseStructure(transport);
@@ -129,13 +137,15 @@ export class TypesenseDriver implements Driver {
         keys: {
           title: 'Keys',
           immutableNote: IMMUTABLE_NOTE,
-          actionChoices: KEY_CHOICES
+          actionChoices: KEY_CHOICES,
+          scoped: SCOPED_KEYS
         },
         metrics: { title: DASHBOARD_TITLE, refreshMs: 2000 }
       },
       keys: typesenseKeys(transport),
       metrics: signal => typesenseDashboard(transport, signal)
     };
+    this.resources = typesenseResources(transport, () => this.version);
   }
 
   async probe(signal: AbortSignal): Promise<EngineIdentity> {

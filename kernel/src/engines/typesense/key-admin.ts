@@ -10,6 +10,11 @@ import type { KeyAdmin } from '../../engine/driver';
 import { sendGridRequest } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
 import { typesenseFailure } from './failure';
+import {
+  embeddedParamsProblem,
+  embeddedText,
+  scopedKeyFromText
+} from './scoped-key';
 
 /** Typesense's `expires_at` for a key created without one: year 4020, i.e. never. */
 const NEVER = 64723363199;
@@ -37,6 +42,12 @@ export const KEY_CHOICES = [
   },
   { label: 'Admin (every action)', actions: ['*'] }
 ];
+
+export const SCOPED_KEYS = {
+  title: 'Scoped search key…',
+  note: 'A scoped key is computed here from a search-only key (documents:search) with search parameters embedded that its users cannot change or remove; Typesense checks it on each search. Nothing is sent to the server to make it, and it cannot be listed or deleted: it stops working when the parent key is deleted or its expires_at passes.',
+  example: '{"filter_by": "company_id:124", "expires_at": 1906054106}'
+};
 
 export const IMMUTABLE_NOTE =
   'Typesense keys cannot be edited: to change one, add a new key and delete the old one. A key’s value is shown only once, when it is added.';
@@ -96,6 +107,47 @@ export function typesenseKeys(transport: Transport): KeyAdmin {
           parsed.data.value.slice(0, 4)
         ),
         value: parsed.data.value
+      };
+    },
+    async scoped(request, signal) {
+      const problem = embeddedParamsProblem(request.params);
+      if (problem !== null) {
+        throw new Error(`${problem} No key was computed.`);
+      }
+      const prefix = request.parentKey.slice(0, 4);
+      // The engine only accepts scoped keys of a search-only parent: say so now, not at the first search.
+      const listed = await sendGridRequest(
+        transport,
+        { method: 'GET', path: '/keys' },
+        typesenseFailure,
+        [],
+        signal
+      ).then(
+        body => KeyList.safeParse(body),
+        () => null
+      );
+      if (listed?.success) {
+        const parents = listed.data.keys.filter(k => k.value_prefix === prefix);
+        if (parents.length === 0) {
+          throw new Error(
+            `No key on this server starts with "${prefix}": derive a scoped key from a search-only key listed under Keys (the bootstrap admin key cannot be a parent). No key was computed.`
+          );
+        }
+        if (
+          !parents.some(
+            k => k.actions.length === 1 && k.actions[0] === 'documents:search'
+          )
+        ) {
+          throw new Error(
+            `The key starting "${prefix}" allows ${parents[0]?.actions.join(', ') ?? ''}: Typesense accepts scoped keys only from a key whose one action is documents:search. Add a "Search only" key and derive from it. No key was computed.`
+          );
+        }
+      }
+      const embedded = embeddedText(request.params);
+      return {
+        parentPrefix: prefix,
+        embedded,
+        value: scopedKeyFromText(request.parentKey, embedded)
       };
     },
     async remove(id, signal) {
