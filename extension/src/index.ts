@@ -15,6 +15,7 @@ import {
   REMOVE_SECRET_EVENT
 } from './mime/typed-secret-output';
 import { panelPlugin, trackersOf } from './panel-plugin';
+import { keyboardPlugin } from './commands/keyboard-plugin';
 
 /**
  * The console language, registered under the name and MIME type the kernel announces in
@@ -81,7 +82,13 @@ const typedSecretPlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [languagePlugin, stopPlugin, typedSecretPlugin, panelPlugin];
+export default [
+  languagePlugin,
+  stopPlugin,
+  typedSecretPlugin,
+  panelPlugin,
+  keyboardPlugin
+];
 
 /** For other extensions: `import { IDocumentGrids } from 'searchbook'` (see tokens.ts). */
 export { IDocumentGrids } from './tokens';

@@ -9,6 +9,7 @@ import type { Kernel, Session } from '@jupyterlab/services';
 import { LabIcon } from '@jupyterlab/ui-components';
 import type { ISignal } from '@lumino/signaling';
 import { addCopyCellAsCurl } from './cells/copy-cell-as-curl';
+import { addGridCommands } from './commands/grid-commands';
 import {
   DocumentGridWidget,
   type GridHost
@@ -154,6 +155,7 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     });
     const exportMenu = new ExportMenu(app, () => model.panelClient);
     sidebar.node.append(exportMenu.area.node);
+    addGridCommands(app, { model, exportMenu, sidebarId: sidebar.id });
     addCopyCellAsCurl(app, notebooks, consoles);
     sidebar.title.icon = searchbookIcon;
     app.shell.add(sidebar, 'left', { rank: 700 });

@@ -271,6 +271,19 @@ export class FilterBar extends Widget {
     this.rows.push(controls);
   }
 
+  /** The keyboard to the filters: the first row's value (a new row's column when there is none). */
+  focusFirst(): void {
+    if (this.rows.length === 0) {
+      this.addRow();
+    }
+    const first = this.rows[0];
+    const control =
+      first && !first.value.disabled && first.value.value !== ''
+        ? first.value
+        : first?.column;
+    control?.focus();
+  }
+
   /** Puts a view back in the controls ("Back to the previous filter"). */
   setView(view: Omit<GridView, 'sort'>): void {
     for (const row of this.rows) {
