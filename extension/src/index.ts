@@ -16,6 +16,7 @@ import {
 } from './mime/typed-secret-output';
 import { panelPlugin, trackersOf } from './panel-plugin';
 import { keyboardPlugin } from './commands/keyboard-plugin';
+import { settingsPlugin } from './settings/settings-plugin';
 
 /**
  * The console language, registered under the name and MIME type the kernel announces in
@@ -87,7 +88,8 @@ export default [
   stopPlugin,
   typedSecretPlugin,
   panelPlugin,
-  keyboardPlugin
+  keyboardPlugin,
+  settingsPlugin
 ];
 
 /** For other extensions: `import { IDocumentGrids } from 'searchbook'` (see tokens.ts). */

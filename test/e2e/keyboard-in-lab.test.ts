@@ -4,21 +4,25 @@
  * a grid with the keyboard in it, the grid is a Tab stop keeping its active cell, arrows and
  * Home/End/Ctrl-Home/End/Page Down move it, Shift-arrows and Ctrl-A select, Alt-S sorts,
  * Alt-Enter reads a value, F2 edits, Delete marks rows, a live region says the active cell;
- * the searchbook commands in the palette and on their keys; a notebook output's grid alike.
+ * the searchbook commands in the palette and on their keys; a notebook output's grid alike;
+ * searchbook's settings changed through JupyterLab's settings registry; and an axe-core check
+ * of the panel and an open grid.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { openPanelLab, panelTreeItem } from './support/panel-lab';
-import type { RunningLab } from './support/jupyter-lab';
+import { REPO, type RunningLab } from './support/jupyter-lab';
 import { cellOutput, screenshot } from './support/notebook-page';
 
 jest.setTimeout(180_000);
 
 const DOCS = 30;
+/** More rows than a screen shows: a grid reads only the blocks it shows. */
+const MANY = 1000;
 
 let server: ListeningServer;
 let lab: RunningLab;
@@ -45,6 +49,14 @@ beforeAll(async () => {
   es.loadIndex('films', mappings, [
     { id: 'f0', source: { title: 'Film 0', n: 0 } }
   ]);
+  es.loadIndex(
+    'many',
+    mappings,
+    Array.from({ length: MANY }, (_, n) => ({
+      id: `m${n}`,
+      source: { title: `Item ${n}`, n }
+    }))
+  );
   server = await listen(es.handler, { port: 0 });
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-keyboard-'));
   ({ lab, browser, page } = await openPanelLab({
@@ -439,5 +451,133 @@ describe('a notebook output grid by keyboard', () => {
     await output.locator('.searchbook-ValueView').waitFor();
     await page.keyboard.press('Escape');
     await output.locator('.searchbook-ValueView').waitFor({ state: 'hidden' });
+  });
+});
+
+/** Sets one of searchbook's settings through JupyterLab's settings registry, as the Settings Editor does. */
+async function setSetting(key: string, value: unknown): Promise<void> {
+  await page.evaluate(
+    async ({ key, value }) => {
+      interface Registry {
+        set(plugin: string, key: string, value: unknown): Promise<void>;
+      }
+      const app = (
+        window as unknown as {
+          jupyterapp: {
+            pluginRegistry: { _services: Map<{ name: string }, string> };
+            resolveRequiredService(token: unknown): Promise<Registry>;
+          };
+        }
+      ).jupyterapp;
+      const token = [...app.pluginRegistry._services.keys()].find(
+        t => t.name === '@jupyterlab/coreutils:ISettingRegistry'
+      );
+      const registry = await app.resolveRequiredService(token);
+      await registry.set('searchbook:settings', key, value);
+    },
+    { key, value }
+  );
+}
+
+describe('searchbook settings', () => {
+  const many = () => gridOf('many · es');
+  const status = () =>
+    tabOf(many()).locator('.searchbook-DocumentGrid-status').textContent();
+  const matchCase = () =>
+    tabOf(many()).getByRole('checkbox', { name: 'Match case' }).isChecked();
+
+  /** Opens `many` from the tree by keyboard and waits until no block is loading. */
+  async function openMany(): Promise<string> {
+    await page.keyboard.press('Alt+Shift+S');
+    const item = panelTreeItem(page, 'many');
+    await item.waitFor({ timeout: 30_000 });
+    await item.focus();
+    await page.keyboard.press('Enter');
+    await many().waitFor({ timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const grid = document.querySelector(
+          '[aria-label="many · es"][role="grid"]'
+        );
+        return (
+          Number(grid?.getAttribute('data-loaded-rows')) > 0 &&
+          grid?.getAttribute('aria-busy') === 'false'
+        );
+      },
+      undefined,
+      { timeout: 30_000 }
+    );
+    return (await status()) ?? '';
+  }
+
+  it('rows per block and Match case by default, set in the settings registry, apply to the next grid opened', async () => {
+    await expect(openMany()).resolves.toMatch(/^1,000 of 1,000 rows loaded/);
+    await expect(matchCase()).resolves.toBe(false);
+    await page
+      .getByRole('tab', { name: /many · es/ })
+      .locator('.lm-TabBar-tabCloseIcon')
+      .click();
+    await many().waitFor({ state: 'detached' });
+
+    await setSetting('rowsPerBlock', 10);
+    await setSetting('matchCaseByDefault', true);
+    // Blocks of 10: only those on screen (and those sampled to fit column widths) are read.
+    const loaded = Number(
+      /^([\d,]+) of 1,000 rows loaded/
+        .exec(await openMany())?.[1]
+        ?.replace(/,/g, '')
+    );
+    expect(loaded).toBeGreaterThanOrEqual(10);
+    expect(loaded).toBeLessThan(MANY);
+    expect(loaded % 10).toBe(0);
+    await expect(matchCase()).resolves.toBe(true);
+  });
+});
+
+/** axe-core's findings on part of the page: rule, impact and the elements, serious and critical only. */
+async function axeViolations(selectors: string[]): Promise<string[]> {
+  const source = await readFile(
+    join(REPO, 'node_modules', 'axe-core', 'axe.min.js'),
+    'utf8'
+  );
+  await page.evaluate(source);
+  return page.evaluate(async include => {
+    interface AxeResults {
+      violations: {
+        id: string;
+        impact: string | null;
+        help: string;
+        nodes: { target: unknown[]; failureSummary?: string }[];
+      }[];
+    }
+    const axe = (
+      window as unknown as {
+        axe: { run(context: unknown, options: unknown): Promise<AxeResults> };
+      }
+    ).axe;
+    const results = await axe.run(
+      { include: include.map(s => [s]) },
+      { resultTypes: ['violations'] }
+    );
+    return results.violations
+      .filter(v => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        v =>
+          `${v.impact} ${v.id} (${v.help}): ${v.nodes
+            .map(n => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`)
+            .join('; ')}`
+      );
+  }, selectors);
+}
+
+describe('accessibility (axe-core)', () => {
+  it('the side panel and an open grid tab have no serious or critical violations', async () => {
+    await page.getByRole('tab', { name: /books · es/ }).click();
+    await page.keyboard.press('Alt+Shift+S');
+    await panelTreeItem(page, 'books').waitFor();
+    await screenshot(page, 'keyboard-axe');
+    await expect(
+      axeViolations(['#searchbook-sidebar', '.searchbook-DocumentGrid'])
+    ).resolves.toEqual([]);
   });
 });

@@ -53,7 +53,10 @@ export class KeyboardGrid {
     this.activeCell.id = id;
     this.activeCell.setAttribute('role', 'gridcell');
     this.activeRow.append(this.activeCell);
-    node.append(this.activeRow);
+    // Lumino's viewport is focusable (tabindex=-1), which a grid may only hold as a row group;
+    // the hidden row of the active cell is its row.
+    grid.viewport.node.setAttribute('role', 'rowgroup');
+    grid.viewport.node.append(this.activeRow);
     this.announcer.className = 'searchbook-VisuallyHidden';
     this.announcer.setAttribute('aria-live', 'polite');
     this.announcer.setAttribute('aria-atomic', 'true');

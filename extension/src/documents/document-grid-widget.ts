@@ -18,6 +18,7 @@ import { HeaderMouseHandler } from '../datagrid/header-mouse-handler';
 import { rangeAsTsv, selectedRange } from '../datagrid/selection-copy';
 import { ValueView } from '../datagrid/value-view';
 import { KeyboardGrid, type SpokenCell } from '../datagrid/keyboard-grid';
+import { searchbookSettings } from '../settings/searchbook-settings';
 import { FilterBar } from './filter-bar';
 import { type PanelClient, PanelRequestError } from '../panel-client';
 import { toolbarButton } from './toolbar-button';
@@ -145,7 +146,13 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.notes.className = 'searchbook-DocumentGrid-notes';
     this.notes.setAttribute('role', 'note');
     this.notes.hidden = true;
+    // Match case as the settings say, where the engine can match case at all.
+    const matchCase =
+      opened.matchCaseSupported &&
+      searchbookSettings.current.matchCaseByDefault;
+    this.filterView = { ...this.filterView, matchCase };
     this.filterBar = new FilterBar(opened.columns, {
+      matchCase,
       matchCaseSupported: opened.matchCaseSupported,
       rawPlaceholder: opened.rawFilterHint,
       operators: opened.operators

@@ -81,6 +81,8 @@ export class FilterBar extends Widget {
   constructor(
     columns: readonly Column[],
     options: {
+      /** Whether Match case starts ticked (the settings' default). */
+      matchCase?: boolean;
       matchCaseSupported: boolean;
       rawPlaceholder: string;
       operators: readonly OperatorInfo[];
@@ -109,8 +111,8 @@ export class FilterBar extends Widget {
     }
     const join = labelled(this.join, 'Match', `${this.prefix}-join`);
     this.matchCase.type = 'checkbox';
-    // String filters ignore case until asked to match it.
-    this.matchCase.checked = false;
+    // String filters ignore case until asked to match it (or the settings say otherwise).
+    this.matchCase.checked = options.matchCase ?? false;
     const matchCase = labelled(
       this.matchCase,
       'Match case',
