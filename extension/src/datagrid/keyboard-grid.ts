@@ -65,6 +65,7 @@ export class KeyboardGrid {
     // Keys typed while the grid element itself has the focus: what Lumino's viewport would get.
     node.addEventListener('keydown', event => {
       if (event.target === node) {
+        this.ensureActiveCell();
         grid.handleEvent(event);
       }
     });
@@ -74,7 +75,11 @@ export class KeyboardGrid {
       node.focus({ preventScroll: true })
     );
     node.addEventListener('focus', () => {
-      this.ensureActiveCell();
+      // Reached by keyboard: an active cell at once. A click makes its own (or, on a header,
+      // none: "Copy TSV" then copies the whole grid, as before any selection).
+      if (this.byKeyboard) {
+        this.ensureActiveCell();
+      }
       this.speak(true);
     });
     grid.selectionModel?.changed.connect(() => this.keepActiveCell());
@@ -89,6 +94,12 @@ export class KeyboardGrid {
   /** Says the active cell again (its value or the row count changed). */
   refresh(): void {
     this.speak(false);
+  }
+
+  /** The grid has the focus and the browser shows it as keyboard focus (not after a click). */
+  private get byKeyboard(): boolean {
+    const node = this.grid.node;
+    return document.activeElement === node && node.matches(':focus-visible');
   }
 
   /** A grid reached by Tab has an active cell at once, so arrows move from somewhere. */
@@ -121,7 +132,12 @@ export class KeyboardGrid {
     const data = this.grid.dataModel;
     if (selection && selection.cursorRow >= 0) {
       this.last = { row: selection.cursorRow, column: selection.cursorColumn };
-    } else if (this.last && data && data.rowCount('body') > 0) {
+    } else if (
+      this.last &&
+      this.byKeyboard &&
+      data &&
+      data.rowCount('body') > 0
+    ) {
       const { row, column } = this.last;
       const r = Math.min(row, data.rowCount('body') - 1);
       const c = Math.min(column, data.columnCount('body') - 1);
