@@ -15,6 +15,8 @@ import {
   REMOVE_SECRET_EVENT
 } from './mime/typed-secret-output';
 import { panelPlugin, trackersOf } from './panel-plugin';
+import { keyboardPlugin } from './commands/keyboard-plugin';
+import { settingsPlugin } from './settings/settings-plugin';
 
 /**
  * The console language, registered under the name and MIME type the kernel announces in
@@ -81,7 +83,14 @@ const typedSecretPlugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default [languagePlugin, stopPlugin, typedSecretPlugin, panelPlugin];
+export default [
+  languagePlugin,
+  stopPlugin,
+  typedSecretPlugin,
+  panelPlugin,
+  keyboardPlugin,
+  settingsPlugin
+];
 
 /** For other extensions: `import { IDocumentGrids } from 'searchbook'` (see tokens.ts). */
 export { IDocumentGrids } from './tokens';

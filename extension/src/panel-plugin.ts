@@ -10,6 +10,7 @@ import { LabIcon } from '@jupyterlab/ui-components';
 import type { ISignal } from '@lumino/signaling';
 import { addCopyCellAsCurl } from './cells/copy-cell-as-curl';
 import { addCopyCellAsPython } from './cells/copy-cell-as-python';
+import { addGridCommands } from './commands/grid-commands';
 import {
   DocumentGridWidget,
   type GridHost
@@ -155,6 +156,7 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     });
     const exportMenu = new ExportMenu(app, () => model.panelClient);
     sidebar.node.append(exportMenu.area.node);
+    addGridCommands(app, { model, exportMenu, sidebarId: sidebar.id });
     addCopyCellAsCurl(app, notebooks, consoles);
     addCopyCellAsPython(app, notebooks, consoles);
     sidebar.title.icon = searchbookIcon;

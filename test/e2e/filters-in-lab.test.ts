@@ -205,7 +205,8 @@ async function cellValue(
   ) {
     const point = await cellPoint(label, column, row);
     await page.mouse.click(point.x, point.y);
-    await page.keyboard.press('Enter');
+    // Alt-Enter: the active cell's whole value (Enter edits it).
+    await page.keyboard.press('Alt+Enter');
     await page.waitForTimeout(250);
   }
   await heading.waitFor({ timeout: 5_000 });

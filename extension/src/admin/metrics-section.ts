@@ -5,6 +5,7 @@ import type {
 import type { PanelClient } from '../panel-client';
 import { formatMetric } from './metric-format';
 import { Sparkline } from './sparkline';
+import { searchbookSettings } from '../settings/searchbook-settings';
 
 /** How far back the small charts reach. */
 const HISTORY_MS = 5 * 60_000;
@@ -70,9 +71,10 @@ export class MetricsSection {
   private schedule(): void {
     window.clearTimeout(this.timer);
     if (!this.disposed) {
+      // The settings' interval (by default the engine's own, 2 s).
       this.timer = window.setTimeout(
         () => void this.tick(),
-        this.offer.refreshMs
+        searchbookSettings.current.dashboardRefreshSeconds * 1000
       );
     }
   }

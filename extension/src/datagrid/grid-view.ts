@@ -5,6 +5,7 @@ import { copyText } from './clipboard';
 import { blitRegionsWhole } from './region-blits';
 import { fitColumnWidths } from './column-widths';
 import { GridKeyHandler } from './grid-key-handler';
+import { KeyboardGrid, type SpokenCell } from './keyboard-grid';
 import { type GridTheme, readGridTheme } from './grid-theme';
 import { ThemedGridPanel } from './themed-grid-panel';
 import { HeaderMouseHandler } from './header-mouse-handler';
@@ -33,6 +34,7 @@ export class GridView extends ThemedGridPanel {
   private readonly valueView = new ValueView();
   private sized = false;
   private rowHeight = 0;
+  private readonly keyboard: KeyboardGrid;
 
   constructor(
     columns: readonly Column[],
@@ -65,7 +67,10 @@ export class GridView extends ThemedGridPanel {
           this.grid.selectionModel?.cursorRow ?? -1,
           this.grid.selectionModel?.cursorColumn ?? -1
         ),
-      closeDetail: () => this.valueView.hide()
+      closeDetail: () => this.valueView.hide(),
+      detailOpen: () => !this.valueView.isHidden,
+      sortCursorColumn: () =>
+        this.sortByColumn(this.grid.selectionModel?.cursorColumn ?? -1)
     });
     const node = this.grid.node;
     node.setAttribute('role', 'grid');
@@ -75,6 +80,24 @@ export class GridView extends ThemedGridPanel {
     node.dataset.columns = JSON.stringify(columns.map(c => c.name));
     this.addWidget(this.grid);
     this.addWidget(this.valueView);
+    this.keyboard = new KeyboardGrid(this.grid, {
+      label,
+      describe: (row, column) => this.spokenCell(row, column)
+    });
+    this.node.append(this.keyboard.announcer);
+  }
+
+  /** The active cell as the live region says it: its column, its row in the response, its text. */
+  private spokenCell(row: number, column: number): SpokenCell | undefined {
+    const col = this.model.columns[column];
+    if (!col || row >= this.model.rows.length) {
+      return undefined;
+    }
+    return {
+      column: col.name,
+      row: String(this.model.responseIndex(row) + 1),
+      value: this.model.data('body', row, column)
+    };
   }
 
   /** Sorts the rows shown by one column (null: back to the engine's order). */

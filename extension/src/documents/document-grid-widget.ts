@@ -16,6 +16,8 @@ import { ThemedGridPanel } from '../datagrid/themed-grid-panel';
 import { HeaderMouseHandler } from '../datagrid/header-mouse-handler';
 import { rangeAsTsv, selectedRange } from '../datagrid/selection-copy';
 import { ValueView } from '../datagrid/value-view';
+import { KeyboardGrid, type SpokenCell } from '../datagrid/keyboard-grid';
+import { searchbookSettings } from '../settings/searchbook-settings';
 import { FilterBar } from './filter-bar';
 import { type PanelClient, PanelRequestError } from '../panel-client';
 import { toolbarButton } from './toolbar-button';
@@ -84,6 +86,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
   /** Views asked for so far: only the newest one's answer is shown. */
   private viewRequests = 0;
   private readonly valueView = new ValueView();
+  private readonly keyboard: KeyboardGrid;
   private sized = false;
   /** Why this grid no longer reads (its connection was replaced or closed, the kernel restarted): shown until it is reopened. */
   private gone: string | undefined;
@@ -131,8 +134,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
     const copyCell = toolbarButton(
       'Copy as cell',
       'Copy the request this grid sends, as a console cell',
-      () =>
-        void this.copy(this.cellText(), 'Copied the request as a console cell.')
+      () => void this.copyAsCell()
     );
     const insert = toolbarButton(
       'Insert into notebook',
@@ -142,11 +144,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
     const copyCurl = toolbarButton(
       'Copy as curl',
       'Copy the request as a curl command; the credential stays an environment variable',
-      () =>
-        void this.copy(
-          this.opened.request.curl,
-          'Copied the request as a curl command.'
-        )
+      () => void this.copyAsCurl()
     );
     const copyPython = toolbarButton(
       'Copy as Python',
@@ -168,7 +166,13 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.notes.className = 'searchbook-DocumentGrid-notes';
     this.notes.setAttribute('role', 'note');
     this.notes.hidden = true;
+    // Match case as the settings say, where the engine can match case at all.
+    const matchCase =
+      opened.matchCaseSupported &&
+      searchbookSettings.current.matchCaseByDefault;
+    this.filterView = { ...this.filterView, matchCase };
     this.filterBar = new FilterBar(opened.columns, {
+      matchCase,
       matchCaseSupported: opened.matchCaseSupported,
       rawPlaceholder: opened.rawFilterHint,
       operators: opened.operators
@@ -255,11 +259,18 @@ export class DocumentGridWidget extends ThemedGridPanel {
           this.grid.selectionModel?.cursorColumn ?? -1
         ),
       closeDetail: () => this.valueView.hide(),
-      editCursorCell: () =>
-        void this.editCell(
-          this.grid.selectionModel?.cursorRow ?? -1,
-          this.grid.selectionModel?.cursorColumn ?? -1
-        )
+      detailOpen: () => !this.valueView.isHidden,
+      // As a double-click: a cell that cannot be edited shows its whole value (and why).
+      editCursorCell: () => {
+        const row = this.grid.selectionModel?.cursorRow ?? -1;
+        const column = this.grid.selectionModel?.cursorColumn ?? -1;
+        if (!this.editCell(row, column)) {
+          this.openCell(row, column);
+        }
+      },
+      sortCursorColumn: () =>
+        this.sortBy(this.grid.selectionModel?.cursorColumn ?? -1),
+      deleteSelectedRows: () => this.editing.deleteSelected()
     });
     const node = this.grid.node;
     node.setAttribute('role', 'grid');
@@ -303,6 +314,60 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.addWidget(this.grid);
     this.addWidget(new Widget({ node: this.editing.problems }));
     this.addWidget(this.valueView);
+    this.keyboard = new KeyboardGrid(this.grid, {
+      label: this.title.label,
+      describe: (row, column) => this.spokenCell(row, column)
+    });
+    this.node.append(this.keyboard.announcer);
+    this.model.changed.connect(() => this.keyboard.refresh());
+  }
+
+  /** "Copy as cell": the request this grid sends, as a console cell. */
+  copyAsCell(): Promise<void> {
+    return this.copy(this.cellText(), 'Copied the request as a console cell.');
+  }
+
+  /** "Copy as curl": the request as a curl command. */
+  copyAsCurl(): Promise<void> {
+    return this.copy(
+      this.opened.request.curl,
+      'Copied the request as a curl command.'
+    );
+  }
+
+  /** Puts the keyboard in the filter bar. */
+  focusFilter(): void {
+    this.filterBar.focusFirst();
+  }
+
+  /** Gives the grid the keyboard focus (its active cell kept): opening or activating the tab does. */
+  focusGrid(): void {
+    this.keyboard.focus();
+  }
+
+  protected override onActivateRequest(
+    msg: Parameters<Panel['processMessage']>[0]
+  ): void {
+    super.onActivateRequest(msg);
+    // The tab's first focusable element would be its Refresh button: the grid is what one works in.
+    if (this.isAttached && !this.node.contains(document.activeElement)) {
+      this.focusGrid();
+    }
+  }
+
+  /** The active cell as the live region says it: its column, its row header, its text. */
+  private spokenCell(row: number, column: number): SpokenCell | undefined {
+    const col = this.model.columns[column];
+    if (!col || row >= this.model.rowCount('body')) {
+      return undefined;
+    }
+    return {
+      column: col.name,
+      row: this.model.data('row-header', row, 0).replace(/^[^\w\s]+ /, ''),
+      value: this.model.isLoaded(row)
+        ? this.model.data('body', row, column)
+        : 'loading'
+    };
   }
 
   get gridId(): string {

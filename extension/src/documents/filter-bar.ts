@@ -81,6 +81,8 @@ export class FilterBar extends Widget {
   constructor(
     columns: readonly Column[],
     options: {
+      /** Whether Match case starts ticked (the settings' default). */
+      matchCase?: boolean;
       matchCaseSupported: boolean;
       rawPlaceholder: string;
       operators: readonly OperatorInfo[];
@@ -109,8 +111,8 @@ export class FilterBar extends Widget {
     }
     const join = labelled(this.join, 'Match', `${this.prefix}-join`);
     this.matchCase.type = 'checkbox';
-    // String filters ignore case until asked to match it.
-    this.matchCase.checked = false;
+    // String filters ignore case until asked to match it (or the settings say otherwise).
+    this.matchCase.checked = options.matchCase ?? false;
     const matchCase = labelled(
       this.matchCase,
       'Match case',
@@ -269,6 +271,19 @@ export class FilterBar extends Widget {
     );
     this.rowsNode.append(node);
     this.rows.push(controls);
+  }
+
+  /** The keyboard to the filters: the first row's value (a new row's column when there is none). */
+  focusFirst(): void {
+    if (this.rows.length === 0) {
+      this.addRow();
+    }
+    const first = this.rows[0];
+    const control =
+      first && !first.value.disabled && first.value.value !== ''
+        ? first.value
+        : first?.column;
+    control?.focus();
   }
 
   /** Puts a view back in the controls ("Back to the previous filter"). */

@@ -67,6 +67,14 @@ export class ExportMenu {
     await this.ask({ client, connection, target });
   }
 
+  /** "Export…" of a grid tab made exportable by addGrid, from a command. */
+  async exportGrid(node: HTMLElement): Promise<void> {
+    const subject = this.subjectOf(node);
+    if (subject) {
+      await this.ask(subject);
+    }
+  }
+
   private async exportAtMenu(): Promise<void> {
     const node = this.app.contextMenuHitTest(
       n => n.classList.contains(TREE_TARGET) || n.classList.contains(GRID)

@@ -14,6 +14,7 @@ import { confirmDone } from '../documents/confirmations';
 import type { IDocumentGrid } from '../tokens';
 import type { ConnectionNode } from './connections-tree';
 import { mayChangeListing } from './listing-changes';
+import { searchbookSettings } from '../settings/searchbook-settings';
 
 /** A notebook or console panel, as the trackers hold them: a widget with a session. */
 export type KernelWidget = Widget & {
@@ -47,8 +48,6 @@ export interface ProfilesListing {
   problem?: string;
 }
 
-/** Rows per grid block: the engines' default page. */
-const BLOCK_SIZE = 1000;
 /** A run of cells (Run All) ends in one listing, not one per cell. */
 const RELOAD_DELAY_MS = 200;
 
@@ -252,7 +251,12 @@ export class SidebarModel implements IDisposable {
     performance.mark('searchbook:grid-open-sent');
     try {
       const opened = await client.request(
-        { type: 'open', connection, target, blockSize: BLOCK_SIZE },
+        {
+          type: 'open',
+          connection,
+          target,
+          blockSize: searchbookSettings.current.rowsPerBlock
+        },
         'opened'
       );
       performance.mark('searchbook:grid-opened');

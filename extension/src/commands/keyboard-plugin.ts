@@ -1,0 +1,23 @@
+import type {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { ICommandPalette } from '@jupyterlab/apputils';
+import { GridCommandIds } from './grid-commands';
+
+/**
+ * The searchbook commands in the command palette, under "searchbook". Their keys are this
+ * plugin's `jupyter.lab.shortcuts` (schema/keyboard.json), which users change in the
+ * Settings Editor's keyboard shortcuts.
+ */
+export const keyboardPlugin: JupyterFrontEndPlugin<void> = {
+  id: 'searchbook:keyboard',
+  description: 'searchbook commands in the palette, with keyboard shortcuts',
+  autoStart: true,
+  optional: [ICommandPalette],
+  activate: (_app: JupyterFrontEnd, palette: ICommandPalette | null) => {
+    for (const command of Object.values(GridCommandIds)) {
+      palette?.addItem({ command, category: 'searchbook' });
+    }
+  }
+};

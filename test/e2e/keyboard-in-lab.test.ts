@@ -1,0 +1,583 @@
+/**
+ * The grids as keyboard workplaces, in a real JupyterLab in Chromium against the sandbox
+ * Elasticsearch, driven by the keyboard as a user without a mouse does: the panel's tree opens
+ * a grid with the keyboard in it, the grid is a Tab stop keeping its active cell, arrows and
+ * Home/End/Ctrl-Home/End/Page Down move it, Shift-arrows and Ctrl-A select, Alt-S sorts,
+ * Alt-Enter reads a value, F2 edits, Delete marks rows, a live region says the active cell;
+ * the searchbook commands in the palette and on their keys; a notebook output's grid alike;
+ * searchbook's settings changed through JupyterLab's settings registry; and an axe-core check
+ * of the panel and an open grid.
+ */
+import { readFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
+import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { openPanelLab, panelTreeItem } from './support/panel-lab';
+import { REPO, type RunningLab } from './support/jupyter-lab';
+import { cellOutput, screenshot } from './support/notebook-page';
+
+jest.setTimeout(180_000);
+
+const DOCS = 30;
+/** More rows than a screen shows: a grid reads only the blocks it shows. */
+const MANY = 1000;
+
+let server: ListeningServer;
+let lab: RunningLab;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  const es = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: false,
+    password: 'unused'
+  });
+  const mappings = {
+    properties: { title: { type: 'keyword' }, n: { type: 'long' } }
+  };
+  es.loadIndex(
+    'books',
+    mappings,
+    Array.from({ length: DOCS }, (_, n) => ({
+      id: `b${n}`,
+      source: { title: `Book ${n}`, n }
+    }))
+  );
+  es.loadIndex('films', mappings, [
+    { id: 'f0', source: { title: 'Film 0', n: 0 } }
+  ]);
+  es.loadIndex(
+    'many',
+    mappings,
+    Array.from({ length: MANY }, (_, n) => ({
+      id: `m${n}`,
+      source: { title: `Item ${n}`, n }
+    }))
+  );
+  server = await listen(es.handler, { port: 0 });
+  const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-keyboard-'));
+  ({ lab, browser, page } = await openPanelLab({
+    root,
+    notebook: 'keys.ipynb',
+    cells: [
+      `%connect elasticsearch ${server.url} name=es`,
+      'GET /books/_search\n{"size": 5, "sort": [{"n": "asc"}]}'
+    ],
+    beforeOpen: async (_page, context, running) => {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: running.url
+      });
+    }
+  }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await lab?.close();
+  await server?.close();
+});
+
+const gridOf = (label: string): Locator =>
+  page.getByRole('grid', { name: label, exact: true });
+const tabOf = (grid: Locator) =>
+  grid.locator(
+    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
+  );
+const announcerOf = (grid: Locator): Locator =>
+  grid.locator('xpath=..').locator('[data-grid-announcer]');
+const focusedLabel = () =>
+  page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+const columnsOf = async (grid: Locator): Promise<string[]> =>
+  JSON.parse((await grid.getAttribute('data-columns')) ?? '[]') as string[];
+
+/** The live region's text once it matches (what a screen reader was last told), or what it says after 10 s. */
+async function said(grid: Locator, pattern: RegExp): Promise<string> {
+  const announcer = announcerOf(grid);
+  for (let tries = 0; tries < 200; tries++) {
+    const text = (await announcer.textContent()) ?? '';
+    if (pattern.test(text)) {
+      return text;
+    }
+    await page.waitForTimeout(50);
+  }
+  return (await announcer.textContent()) ?? '';
+}
+
+/** A JupyterLab notification's text, once shown. */
+async function toast(text: string): Promise<void> {
+  await page
+    .locator('.jp-toast-message', { hasText: text })
+    .first()
+    .waitFor({ timeout: 15_000 });
+}
+
+async function toColumn(grid: Locator, name: string): Promise<void> {
+  await page.keyboard.press('Home');
+  const index = (await columnsOf(grid)).indexOf(name);
+  expect(index).toBeGreaterThanOrEqual(0);
+  for (let i = 0; i < index; i++) {
+    await page.keyboard.press('ArrowRight');
+  }
+}
+
+const pendingOf = (grid: Locator) =>
+  tabOf(grid).locator('.searchbook-EditBar-count');
+
+async function pendingIs(grid: Locator, text: string): Promise<string> {
+  for (let tries = 0; tries < 200; tries++) {
+    const now = (await pendingOf(grid).textContent()) ?? '';
+    if (now === text) {
+      return now;
+    }
+    await page.waitForTimeout(50);
+  }
+  return (await pendingOf(grid).textContent()) ?? '';
+}
+
+describe('a panel grid by keyboard', () => {
+  const books = () => gridOf('books · es');
+
+  it('Enter on an index in the tree opens its grid with the keyboard in it, and the live region says the active cell', async () => {
+    const item = panelTreeItem(page, 'books');
+    await item.waitFor({ timeout: 30_000 });
+    await item.focus();
+    await page.keyboard.press('Enter');
+    await books().waitFor({ timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('aria-label') === 'books · es',
+      undefined,
+      { timeout: 10_000 }
+    );
+    await expect(books().getAttribute('tabindex')).resolves.toBe('0');
+    await expect(books().getAttribute('aria-rowcount')).resolves.toBe(
+      String(DOCS)
+    );
+    await expect(said(books(), /^_id, row 1 of 30 rows: b0$/)).resolves.toBe(
+      '_id, row 1 of 30 rows: b0'
+    );
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await toColumn(books(), 'title');
+    await expect(said(books(), /^title, row 3/)).resolves.toBe(
+      'title, row 3 of 30 rows: Book 2'
+    );
+    // The cell a screen reader follows in the grid itself.
+    const active = await books().getAttribute('aria-activedescendant');
+    await expect(page.locator(`[id="${active}"]`).textContent()).resolves.toBe(
+      'title: Book 2'
+    );
+  });
+
+  it('is a Tab stop that keeps its active cell when the keyboard leaves and comes back', async () => {
+    await page.keyboard.press('Shift+Tab');
+    await expect(focusedLabel()).resolves.not.toBe('books · es');
+    await page.keyboard.press('Tab');
+    await expect(focusedLabel()).resolves.toBe('books · es');
+    await expect(said(books(), /^title, row 3/)).resolves.toBe(
+      'title, row 3 of 30 rows: Book 2'
+    );
+  });
+
+  it('Home, End, Ctrl-End, Ctrl-Home and Page Down move the active cell', async () => {
+    const columns = await columnsOf(books());
+    const lastColumn = columns[columns.length - 1] ?? '';
+    await page.keyboard.press('End');
+    await expect(
+      said(books(), new RegExp(`^${lastColumn}, row 3`))
+    ).resolves.toMatch(new RegExp(`^${lastColumn}, row 3 of 30 rows`));
+    await page.keyboard.press('Home');
+    await expect(said(books(), /^_id, row 3/)).resolves.toBe(
+      '_id, row 3 of 30 rows: b2'
+    );
+    await page.keyboard.press('Control+End');
+    await expect(said(books(), /row 30 of/)).resolves.toMatch(
+      new RegExp(`^${lastColumn}, row 30 of 30 rows`)
+    );
+    await page.keyboard.press('Control+Home');
+    await expect(said(books(), /^_id, row 1 of/)).resolves.toBe(
+      '_id, row 1 of 30 rows: b0'
+    );
+    await page.keyboard.press('PageDown');
+    await expect(said(books(), /^_id, row (?!1 )\d+/)).resolves.toMatch(
+      /^_id, row \d+ of 30 rows: b\d+$/
+    );
+    await page.keyboard.press('Control+Home');
+  });
+
+  it('Shift-arrows select a range and Ctrl-A every cell; Ctrl-C copies them', async () => {
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Control+C');
+    await toast('Copied 3 rows × 1 column as TSV.');
+    await expect(
+      page.evaluate(() => navigator.clipboard.readText())
+    ).resolves.toBe('_id\nb0\nb1\nb2');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+C');
+    const columns = await columnsOf(books());
+    await toast(`Copied 30 rows × ${columns.length} columns as TSV.`);
+    await page.keyboard.press('Escape');
+    await expect(said(books(), /^_id, row 1 of/)).resolves.toBe(
+      '_id, row 1 of 30 rows: b0'
+    );
+  });
+
+  it('Alt-S sorts by the active column (again: descending); the active cell stays', async () => {
+    await toColumn(books(), 'n');
+    await page.keyboard.press('Alt+S');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[aria-label="books · es"][role="grid"]')
+          ?.getAttribute('data-sort') === '[{"column":"n","direction":"asc"}]'
+    );
+    await page.keyboard.press('Alt+S');
+    await expect(said(books(), /^n, row 1 of 30 rows: 29$/)).resolves.toBe(
+      'n, row 1 of 30 rows: 29'
+    );
+    await expect(focusedLabel()).resolves.toBe('books · es');
+    await page.keyboard.press('Alt+S');
+    await expect(said(books(), /^n, row 1 of 30 rows: 0$/)).resolves.toBe(
+      'n, row 1 of 30 rows: 0'
+    );
+  });
+
+  it('Alt-Enter shows the active cell’s whole value; Escape closes it and the keyboard stays in the grid', async () => {
+    await toColumn(books(), 'title');
+    await page.keyboard.press('Alt+Enter');
+    const view = tabOf(books()).locator('.searchbook-ValueView');
+    await view.waitFor();
+    await expect(
+      view.locator('.searchbook-ValueView-title').textContent()
+    ).resolves.toBe('title · row 1');
+    await expect(
+      view.locator('.searchbook-ValueView-body').textContent()
+    ).resolves.toBe('Book 0');
+    await page.keyboard.press('Escape');
+    await view.waitFor({ state: 'hidden' });
+    await expect(focusedLabel()).resolves.toBe('books · es');
+  });
+
+  it('F2 edits the active cell, Delete marks the selected row, Ctrl-S saves both to the engine', async () => {
+    await page.keyboard.press('F2');
+    const editor = books().locator('.lm-DataGrid-cellEditorWidget');
+    await editor.waitFor();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Renamed');
+    await page.keyboard.press('Enter');
+    await editor.waitFor({ state: 'detached' });
+    await expect(pendingIs(books(), '1 change pending')).resolves.toBe(
+      '1 change pending'
+    );
+    await expect(focusedLabel()).resolves.toBe('books · es');
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    await expect(said(books(), /^_id, row 2 of/)).resolves.toBe(
+      '_id, row 2 of 30 rows: b1'
+    );
+    await page.keyboard.press('Delete');
+    await expect(pendingIs(books(), '2 changes pending')).resolves.toBe(
+      '2 changes pending'
+    );
+    await page.keyboard.press('Control+S');
+    await expect(pendingIs(books(), 'No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+    const renamed = (await (
+      await fetch(`${server.url}/books/_doc/b0`)
+    ).json()) as { _source?: { title?: string } };
+    expect(renamed._source?.title).toBe('Renamed');
+    expect((await fetch(`${server.url}/books/_doc/b1`)).status).toBe(404);
+  });
+});
+
+describe('searchbook commands', () => {
+  const books = () => gridOf('books · es');
+
+  it('are in the palette under searchbook, grid commands disabled while a notebook is current', async () => {
+    await page.getByRole('tab', { name: /keys\.ipynb/ }).click();
+    await page.keyboard.press('Control+Shift+C');
+    const palette = page.locator('#modal-command-palette');
+    await palette.locator('input').waitFor();
+    await page.keyboard.type('searchbook');
+    const item = (label: string) =>
+      palette.locator('.lm-CommandPalette-item', { hasText: label });
+    await item('Show the searchbook panel').waitFor();
+    await item('Open an index or collection').waitFor();
+    await expect(
+      palette
+        .locator('.lm-CommandPalette-header', { hasText: 'searchbook' })
+        .count()
+    ).resolves.toBeGreaterThan(0);
+    // JupyterLab's palette hides what cannot run now: the grid commands, with no grid current.
+    const refresh = item('Refresh the document grid');
+    await expect(refresh.getAttribute('class')).resolves.toContain(
+      'lm-mod-disabled'
+    );
+    await expect(refresh.isVisible()).resolves.toBe(false);
+    await screenshot(page, 'keyboard-palette');
+    await page.keyboard.press('Escape');
+    await palette.waitFor({ state: 'hidden' });
+  });
+
+  it('activating a grid tab puts the keyboard in its grid; Ctrl-F goes to its filter bar', async () => {
+    await page.getByRole('tab', { name: /books · es/ }).click();
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('aria-label') === 'books · es'
+    );
+    await page.keyboard.press('Control+F');
+    await expect(
+      page.evaluate(
+        () => document.activeElement?.closest('.searchbook-FilterBar') !== null
+      )
+    ).resolves.toBe(true);
+  });
+
+  it('copy as cell and as curl, refresh, export and discard on their keys act on the current grid', async () => {
+    await page.keyboard.press('Alt+Shift+C');
+    await toast('Copied the request as a console cell.');
+    await expect(
+      page.evaluate(() => navigator.clipboard.readText())
+    ).resolves.toMatch(/^%use es\n/);
+    await page.keyboard.press('Alt+Shift+U');
+    await toast('Copied the request as a curl command.');
+    await expect(
+      page.evaluate(() => navigator.clipboard.readText())
+    ).resolves.toMatch(/^curl /);
+
+    // A document written behind the grid's back shows after F5.
+    await fetch(`${server.url}/books/_doc/b99?refresh=true`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Book 99', n: 99 })
+    });
+    await books().focus();
+    await page.keyboard.press('F5');
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[aria-label="books · es"][role="grid"]')
+          ?.getAttribute('aria-rowcount') === '30'
+    );
+
+    await page.keyboard.press('Alt+Shift+X');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await expect(dialog.textContent()).resolves.toContain('books');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.getByRole('tab', { name: /books · es/ }).click();
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('aria-label') === 'books · es'
+    );
+    await toColumn(books(), 'title');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Typed');
+    await page.keyboard.press('Enter');
+    await expect(pendingIs(books(), '1 change pending')).resolves.toBe(
+      '1 change pending'
+    );
+    await page.keyboard.press('Alt+Shift+D');
+    await expect(pendingIs(books(), 'No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+  });
+
+  it('open an index by name: Alt-Shift-O lists the targets, the chosen one opens with the keyboard in it', async () => {
+    await page.keyboard.press('Alt+Shift+O');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    const input = dialog.locator('input');
+    await expect(
+      dialog
+        .locator('datalist option')
+        .evaluateAll(options =>
+          options.map(o => (o as HTMLOptionElement).value)
+        )
+    ).resolves.toEqual(expect.arrayContaining(['books · es', 'films · es']));
+    await input.fill('films · es');
+    await page.keyboard.press('Enter');
+    await gridOf('films · es').waitFor({ timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.activeElement?.getAttribute('aria-label') === 'films · es'
+    );
+  });
+
+  it('Alt-Shift-S shows the panel with the keyboard in its tree', async () => {
+    await page
+      .locator('.jp-SideBar.jp-mod-left [data-id="filebrowser"]')
+      .click();
+    await page.keyboard.press('Alt+Shift+S');
+    await page.waitForFunction(
+      () =>
+        document.activeElement?.closest('#searchbook-sidebar') !== null &&
+        document.activeElement?.getAttribute('role') === 'treeitem'
+    );
+    await screenshot(page, 'keyboard-panel');
+  });
+});
+
+describe('a notebook output grid by keyboard', () => {
+  it('is a Tab stop after the output’s buttons; arrows move its active cell, letters stay in it', async () => {
+    await page.getByRole('tab', { name: /keys\.ipynb/ }).click();
+    const output = cellOutput(page, 1);
+    const grid = output.getByRole('grid');
+    await grid.waitFor();
+    const cells = page.locator('.jp-Notebook .jp-Cell');
+    const before = await cells.count();
+    await output.locator('.searchbook-Toolbar-button').last().focus();
+    await page.keyboard.press('Tab');
+    await expect(
+      page.evaluate(() => document.activeElement?.getAttribute('role'))
+    ).resolves.toBe('grid');
+    await expect(said(grid, /, row 1 of 5 rows: /)).resolves.toMatch(
+      /^\S+, row 1 of 5 rows: /
+    );
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    await expect(said(grid, /row 2 of 5/)).resolves.toMatch(
+      /, row 2 of 5 rows: /
+    );
+    // D, D is the notebook's "delete cell" in command mode: typed in the grid it is the grid's.
+    await page.keyboard.press('d');
+    await page.keyboard.press('d');
+    await expect(cells.count()).resolves.toBe(before);
+    await page.keyboard.press('Alt+Enter');
+    await output.locator('.searchbook-ValueView').waitFor();
+    await page.keyboard.press('Escape');
+    await output.locator('.searchbook-ValueView').waitFor({ state: 'hidden' });
+  });
+});
+
+/** Sets one of searchbook's settings through JupyterLab's settings registry, as the Settings Editor does. */
+async function setSetting(key: string, value: unknown): Promise<void> {
+  await page.evaluate(
+    async ({ key, value }) => {
+      interface Registry {
+        set(plugin: string, key: string, value: unknown): Promise<void>;
+      }
+      const app = (
+        window as unknown as {
+          jupyterapp: {
+            pluginRegistry: { _services: Map<{ name: string }, string> };
+            resolveRequiredService(token: unknown): Promise<Registry>;
+          };
+        }
+      ).jupyterapp;
+      const token = [...app.pluginRegistry._services.keys()].find(
+        t => t.name === '@jupyterlab/coreutils:ISettingRegistry'
+      );
+      const registry = await app.resolveRequiredService(token);
+      await registry.set('searchbook:settings', key, value);
+    },
+    { key, value }
+  );
+}
+
+describe('searchbook settings', () => {
+  const many = () => gridOf('many · es');
+  const status = () =>
+    tabOf(many()).locator('.searchbook-DocumentGrid-status').textContent();
+  const matchCase = () =>
+    tabOf(many()).getByRole('checkbox', { name: 'Match case' }).isChecked();
+
+  /** Opens `many` from the tree by keyboard and waits until no block is loading. */
+  async function openMany(): Promise<string> {
+    await page.keyboard.press('Alt+Shift+S');
+    const item = panelTreeItem(page, 'many');
+    await item.waitFor({ timeout: 30_000 });
+    await item.focus();
+    await page.keyboard.press('Enter');
+    await many().waitFor({ timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const grid = document.querySelector(
+          '[aria-label="many · es"][role="grid"]'
+        );
+        return (
+          Number(grid?.getAttribute('data-loaded-rows')) > 0 &&
+          grid?.getAttribute('aria-busy') === 'false'
+        );
+      },
+      undefined,
+      { timeout: 30_000 }
+    );
+    return (await status()) ?? '';
+  }
+
+  it('rows per block and Match case by default, set in the settings registry, apply to the next grid opened', async () => {
+    await expect(openMany()).resolves.toMatch(/^1,000 of 1,000 rows loaded/);
+    await expect(matchCase()).resolves.toBe(false);
+    await page
+      .getByRole('tab', { name: /many · es/ })
+      .locator('.lm-TabBar-tabCloseIcon')
+      .click();
+    await many().waitFor({ state: 'detached' });
+
+    await setSetting('rowsPerBlock', 10);
+    await setSetting('matchCaseByDefault', true);
+    // Blocks of 10: only those on screen (and those sampled to fit column widths) are read.
+    const loaded = Number(
+      /^([\d,]+) of 1,000 rows loaded/
+        .exec(await openMany())?.[1]
+        ?.replace(/,/g, '')
+    );
+    expect(loaded).toBeGreaterThanOrEqual(10);
+    expect(loaded).toBeLessThan(MANY);
+    expect(loaded % 10).toBe(0);
+    await expect(matchCase()).resolves.toBe(true);
+  });
+});
+
+/** axe-core's findings on part of the page: rule, impact and the elements, serious and critical only. */
+async function axeViolations(selectors: string[]): Promise<string[]> {
+  const source = await readFile(
+    join(REPO, 'node_modules', 'axe-core', 'axe.min.js'),
+    'utf8'
+  );
+  await page.evaluate(source);
+  return page.evaluate(async include => {
+    interface AxeResults {
+      violations: {
+        id: string;
+        impact: string | null;
+        help: string;
+        nodes: { target: unknown[]; failureSummary?: string }[];
+      }[];
+    }
+    const axe = (
+      window as unknown as {
+        axe: { run(context: unknown, options: unknown): Promise<AxeResults> };
+      }
+    ).axe;
+    const results = await axe.run(
+      { include: include.map(s => [s]) },
+      { resultTypes: ['violations'] }
+    );
+    return results.violations
+      .filter(v => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        v =>
+          `${v.impact} ${v.id} (${v.help}): ${v.nodes
+            .map(n => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`)
+            .join('; ')}`
+      );
+  }, selectors);
+}
+
+describe('accessibility (axe-core)', () => {
+  it('the side panel and an open grid tab have no serious or critical violations', async () => {
+    await page.getByRole('tab', { name: /books · es/ }).click();
+    await page.keyboard.press('Alt+Shift+S');
+    await panelTreeItem(page, 'books').waitFor();
+    await screenshot(page, 'keyboard-axe');
+    await expect(
+      axeViolations(['#searchbook-sidebar', '.searchbook-DocumentGrid'])
+    ).resolves.toEqual([]);
+  });
+});
