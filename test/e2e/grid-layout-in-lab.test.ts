@@ -472,6 +472,12 @@ describe('the narrowest sidebar and a half-width tab', () => {
     expect(tab.width).toBeLessThan(main.width * 0.6);
     const filters = await box(bar);
     expect(filters.height).toBeLessThan(tab.height * 0.25);
+    // Each filter row is one line: no taller than its controls.
+    for (const name of ['Filter row 1', 'Filter row 2']) {
+      const row = bar.getByRole('group', { name });
+      const control = await box(row.getByRole('combobox', { name: 'Column' }));
+      expect((await box(row)).height).toBeLessThan(control.height * 1.5);
+    }
   });
 });
 
