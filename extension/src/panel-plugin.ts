@@ -160,6 +160,21 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
         return open;
       },
       showGrid: (client, opened, view) => {
+        // Opened twice at once (a tab restored after a reload, and a double-click in the tree): one tab stays.
+        const twin = [...grids].find(
+          g =>
+            !g.isDisposed &&
+            !g.isGone &&
+            g.connection === opened.connection &&
+            g.target === opened.target
+        );
+        if (twin) {
+          void client
+            .request({ type: 'close', gridId: opened.gridId }, 'closed')
+            .catch(() => undefined);
+          app.shell.activateById(twin.id);
+          return twin;
+        }
         const grid = new DocumentGridWidget(client, opened, host);
         if (view) {
           grid.adoptView(view);
