@@ -1,6 +1,7 @@
-import type {
-  JupyterFrontEnd,
-  JupyterFrontEndPlugin
+import {
+  ILayoutRestorer,
+  type JupyterFrontEnd,
+  type JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 import { IConsoleTracker } from '@jupyterlab/console';
 import { INotebookTracker } from '@jupyterlab/notebook';
@@ -15,6 +16,9 @@ import {
   DocumentGridWidget,
   type GridHost
 } from './documents/document-grid-widget';
+import { GridReopenTab } from './documents/grid-reopen-tab';
+import { restoreGridTabs } from './documents/grid-restorer';
+import { GridTabs } from './documents/grid-tabs';
 import { ExportMenu } from './export/export-menu';
 import { type KernelWidget, SidebarModel } from './sidebar/model';
 import { SearchbookSidebar } from './sidebar/sidebar';
@@ -50,12 +54,13 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
   description:
     'The searchbook side panel: connections, indices and collections, and document grids',
   autoStart: true,
-  optional: [INotebookTracker, IConsoleTracker],
+  optional: [INotebookTracker, IConsoleTracker, ILayoutRestorer],
   provides: IDocumentGrids,
   activate: (
     app: JupyterFrontEnd,
     notebooks: INotebookTracker | null,
-    consoles: IConsoleTracker | null
+    consoles: IConsoleTracker | null,
+    restorer: ILayoutRestorer | null
   ): IDocumentGrids => {
     const trackers = trackersOf(notebooks, consoles);
     let ownSession: Promise<Session.ISessionConnection> | undefined;
@@ -100,6 +105,38 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     };
 
     const grids = new Set<DocumentGridWidget>();
+    const tabs = new GridTabs(app.shell, widget =>
+      trackers.some(t => t.has(widget))
+    );
+    /** The session path of the notebook, console or panel session whose kernel each grid reads through. */
+    const sessionOfGrid = new WeakMap<DocumentGridWidget, string>();
+    const sessionOf = (kernel: Kernel.IKernelConnection): string =>
+      trackers.flatMap(t =>
+        t.filter(w => w.sessionContext.session?.kernel === kernel)
+      )[0]?.sessionContext.path ?? OWN_SESSION_PATH;
+    /** The kernel of a session a restored grid read through: its notebook's or console's, once restored, or the panel's own. */
+    const kernelOf = async (
+      session: string | undefined
+    ): Promise<Kernel.IKernelConnection> => {
+      if (session === undefined || session === OWN_SESSION_PATH) {
+        return ownKernel();
+      }
+      await Promise.all(trackers.map(t => t.restored));
+      const widget = trackers.flatMap(t =>
+        t.filter(w => w.sessionContext.path === session)
+      )[0];
+      if (!widget) {
+        throw new Error(
+          `${session} is not open, so its kernel's connections are not at hand.`
+        );
+      }
+      await widget.sessionContext.ready;
+      const kernel = widget.sessionContext.session?.kernel;
+      if (!kernel) {
+        throw new Error(`${session} has no kernel running.`);
+      }
+      return kernel;
+    };
     const shell = app.shell as JupyterFrontEnd.IShell & {
       currentChanged?: ISignal<unknown, unknown>;
     };
@@ -124,29 +161,35 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
         app.shell.activateById(open.id);
         return open;
       },
-      showGrid: (client, opened) => {
+      showGrid: (client, opened, view) => {
+        // Opened twice at once (a tab restored after a reload, and a double-click in the tree): one tab stays.
+        const twin = [...grids].find(
+          g =>
+            !g.isDisposed &&
+            !g.isGone &&
+            g.connection === opened.connection &&
+            g.target === opened.target
+        );
+        if (twin) {
+          void client
+            .request({ type: 'close', gridId: opened.gridId }, 'closed')
+            .catch(() => undefined);
+          app.shell.activateById(twin.id);
+          return twin;
+        }
         const grid = new DocumentGridWidget(client, opened, host);
+        if (view) {
+          grid.adoptView(view);
+        }
+        sessionOfGrid.set(grid, sessionOf(client.kernel));
+        grid.viewChanged.connect(() => void tabs.tracker.save(grid));
         grids.add(grid);
         grid.disposed.connect(() => grids.delete(grid));
         grid.documentsChanged.connect(
           (_, { connection }) => void model.recount(client, connection)
         );
         exportMenu.addGrid(grid, client, opened);
-        const current = app.shell.currentWidget;
-        // Beside the notebook or console the user works in; a tab like any other, so it can move anywhere.
-        const beside = current && trackers.some(t => t.has(current));
-        app.shell.add(
-          grid,
-          'main',
-          beside
-            ? { mode: 'split-right', ref: current.id }
-            : { mode: 'tab-after' }
-        );
-        // Notebook 7 keeps one document in its main area: the grid goes to the area below it.
-        if (!grid.isAttached) {
-          app.shell.add(grid, 'down');
-        }
-        app.shell.activateById(grid.id);
+        tabs.place(grid);
         return grid;
       }
     });
@@ -162,6 +205,28 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     sidebar.title.icon = searchbookIcon;
     app.shell.add(sidebar, 'left', { rank: 700 });
     void app.restored.then(() => model.followCurrent());
+    restoreGridTabs({
+      app,
+      restorer,
+      tabs,
+      stateOf: tab =>
+        tab instanceof GridReopenTab
+          ? tab.state
+          : {
+              connection: tab.connection,
+              target: tab.target,
+              session:
+                tab instanceof DocumentGridWidget
+                  ? sessionOfGrid.get(tab)
+                  : undefined,
+              view: tab instanceof DocumentGridWidget ? tab.view : undefined
+            },
+      open: async state =>
+        model.openGrid(state.connection, state.target, {
+          kernel: await kernelOf(state.session),
+          ...(state.view ? { view: state.view } : {})
+        })
+    });
 
     return { open: (connection, target) => model.openGrid(connection, target) };
   }

@@ -12,6 +12,7 @@ import { copyText } from '../datagrid/clipboard';
 import { GridKeyHandler } from '../datagrid/grid-key-handler';
 import { readGridTheme } from '../datagrid/grid-theme';
 import { blitRegionsWhole } from '../datagrid/region-blits';
+import { followNodeSize } from '../datagrid/follow-node-size';
 import { ThemedGridPanel } from '../datagrid/themed-grid-panel';
 import { HeaderMouseHandler } from '../datagrid/header-mouse-handler';
 import { rangeAsTsv, selectedRange } from '../datagrid/selection-copy';
@@ -83,6 +84,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this,
     { connection: string; target: string }
   >(this);
+  /** The engine answered a new view (filters, sort): the tab's restore state follows it. */
+  readonly viewChanged = new Signal<this, GridView>(this);
   /** Views asked for so far: only the newest one's answer is shown. */
   private viewRequests = 0;
   private readonly valueView = new ValueView();
@@ -187,6 +190,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       stretchLastColumn: true
     });
     blitRegionsWhole(this.grid);
+    followNodeSize(this.grid);
     this.grid.addClass('searchbook-DocumentGrid-grid');
     this.viewState.className = 'searchbook-DocumentGrid-viewState';
     this.viewState.hidden = true;
@@ -440,6 +444,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       this.showNotes(reply.notes);
       this.markSort();
       this.describeGrid();
+      this.viewChanged.emit(view);
     } catch (err) {
       if (asked !== this.viewRequests) {
         return;
@@ -450,6 +455,16 @@ export class DocumentGridWidget extends ThemedGridPanel {
       }
       this.showViewState('failed', message);
     }
+  }
+
+  /** Shows `view` in the bar and the header marks: the grid was opened with it (a tab restored after a reload). */
+  adoptView(view: GridView): void {
+    const { sort, ...filter } = view;
+    this.filterView = filter;
+    this.sort = sort;
+    this.shownView = view;
+    this.filterBar.setView(filter);
+    this.markSort();
   }
 
   /** "Back to the previous filter": the view whose rows were shown last, in the bar and the grid. */

@@ -166,16 +166,23 @@ export class ConnectionsTree {
     const name = document.createElement('span');
     name.className = 'searchbook-Tree-name';
     name.textContent = target.name;
+    // A long name is cut with an ellipsis; its whole text shows on hover.
+    name.title = target.name;
+    // The count stays whole in a narrow sidebar; health and size give way first.
+    const [count, ...rest] = facts;
+    const counted = document.createElement('span');
+    counted.className = 'searchbook-Tree-detail searchbook-Tree-count';
+    counted.textContent = count ?? '';
     const detail = document.createElement('span');
     detail.className = 'searchbook-Tree-detail';
-    detail.textContent = facts.join(' · ');
+    detail.textContent = rest.map(fact => `· ${fact}`).join(' ');
     if (target.health) {
       const dot = document.createElement('span');
       dot.className = `searchbook-Tree-health searchbook-mod-${target.health.replace(/[^a-z]/g, '')}`;
       dot.textContent = '●';
       item.append(dot);
     }
-    item.append(name, detail);
+    item.append(name, counted, detail);
     item.addEventListener('dblclick', () =>
       this.callbacks.open(connection, target.name)
     );

@@ -6,6 +6,7 @@ import type { Widget } from '@lumino/widgets';
 import type { TargetAction } from '@searchbook/contracts/edit-protocol';
 import type {
   ConnectionInfo,
+  GridView,
   ProfileInfo
 } from '@searchbook/contracts/panel-protocol';
 import type { OpenedGrid } from '../documents/document-grid-widget';
@@ -35,8 +36,20 @@ export interface SidebarModelOptions {
   ownKernel(): Promise<Kernel.IKernelConnection>;
   /** The tab already showing this target of this connection, brought forward; undefined when there is none. */
   activateGrid(connection: string, target: string): IDocumentGrid | undefined;
-  /** Shows an opened grid in the main area. */
-  showGrid(client: PanelClient, opened: OpenedGrid): IDocumentGrid;
+  /** Shows an opened grid in the main area; `view` is the view it was opened with, if not the whole target. */
+  showGrid(
+    client: PanelClient,
+    opened: OpenedGrid,
+    view?: GridView
+  ): IDocumentGrid;
+}
+
+/** How `openGrid` opens a target when it is not open yet. */
+export interface OpenGridOptions {
+  /** The filters and sort to open it with (a tab restored after a reload). */
+  view?: GridView;
+  /** The kernel holding the connection; without it, the kernel the panel follows. */
+  kernel?: Kernel.IKernelConnection;
 }
 
 /** What of the model changed, so the view redraws only that. */
@@ -239,13 +252,19 @@ export class SidebarModel implements IDisposable {
    * (one tab per connection and target: its pending changes are one set). Rejects with the
    * kernel's reason, which the sidebar shows too.
    */
-  async openGrid(connection: string, target: string): Promise<IDocumentGrid> {
+  async openGrid(
+    connection: string,
+    target: string,
+    options: OpenGridOptions = {}
+  ): Promise<IDocumentGrid> {
     const open = this.options.activateGrid(connection, target);
     if (open) {
       this.say('');
       return open;
     }
-    const client = this.client ?? (await this.ensureKernel());
+    const client = options.kernel
+      ? this.clientFor(options.kernel)
+      : (this.client ?? (await this.ensureKernel()));
     this.say(`Opening ${target}…`);
     // User timing marks, for the panel benchmark's breakdown of the time to first rows.
     performance.mark('searchbook:grid-open-sent');
@@ -255,13 +274,14 @@ export class SidebarModel implements IDisposable {
           type: 'open',
           connection,
           target,
-          blockSize: searchbookSettings.current.rowsPerBlock
+          blockSize: searchbookSettings.current.rowsPerBlock,
+          ...(options.view ? { view: options.view } : {})
         },
         'opened'
       );
       performance.mark('searchbook:grid-opened');
       this.say('');
-      const grid = this.options.showGrid(client, opened);
+      const grid = this.options.showGrid(client, opened, options.view);
       performance.mark('searchbook:grid-shown');
       return grid;
     } catch (err) {
