@@ -11,8 +11,19 @@ export async function runKernel(connectionFile: string): Promise<void> {
   const info = await readConnectionFile(connectionFile);
   // The kernel's own log goes to stderr, which Jupyter Server shows in its console; no secret is ever logged.
   const secrets = new SecretMask();
-  const log = (line: string) =>
-    process.stderr.write(`[searchbook] ${secrets.text(line)}\n`);
+  // When nobody reads stderr any more (the process that started the kernel died with the
+  // pipe's other end), a write fails with EPIPE: unheard, that error would be an uncaught
+  // exception, whose log line fails again, without end, and the kernel would spin instead of
+  // noticing its parent is gone. The log falls silent instead.
+  let logHeard = true;
+  process.stderr.on('error', () => {
+    logHeard = false;
+  });
+  const log = (line: string) => {
+    if (logHeard) {
+      process.stderr.write(`[searchbook] ${secrets.text(line)}\n`);
+    }
+  };
 
   let server: KernelServer | undefined;
   // The console half (parser, executor, drivers' front) loads while Jupyter connects, so the

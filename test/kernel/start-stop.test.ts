@@ -171,7 +171,16 @@ it('one SIGINT stops JupyterLab without its question, its kernels, then the sand
   }
 });
 
-it('a kernel whose Jupyter server is killed outright stops by itself', async () => {
+/**
+ * Starts a kernel from a shell (a stand-in for the server), kills the shell with SIGKILL once the
+ * kernel listens (as a server dies under a running kernel), and waits for the kernel to stop.
+ * `stderr` is where the shell sends the kernel's log; `reader` marks a process that reads it and
+ * is killed with the shell.
+ */
+async function killedParentLeavesNoKernel(
+  stderr: string,
+  reader?: string
+): Promise<void> {
   const ports = {
     shell_port: await freePort(),
     control_port: await freePort(),
@@ -194,35 +203,56 @@ it('a kernel whose Jupyter server is killed outright stops by itself', async () 
       kernel_name: 'searchbook'
     })
   );
-  // A stand-in for the server: a shell that starts the kernel, then is killed with SIGKILL.
   const parent = spawn(
     'sh',
     [
       '-c',
-      `"${process.execPath}" "${join(REPO, 'bin', 'searchbook.js')}" kernel "${connectionFile}" & wait`
+      `"${process.execPath}" "${join(REPO, 'bin', 'searchbook.js')}" kernel "${connectionFile}" ${stderr} & wait`
     ],
     { stdio: 'ignore' }
   );
   const [kernelPid] = await until(
     'the kernel process',
     async () => {
-      const pids = (await pidsWith(connectionFile)).filter(
+      const pids = (await pidsWith(`kernel\0${connectionFile}`)).filter(
         pid => pid !== parent.pid
       );
       return pids.length ? pids : undefined;
     },
     15_000
   );
-  // Killed once the kernel is up (it has bound its ports), as a server dies under a running kernel.
   await until(
     'the kernel to listen',
     async () => ((await listening(ports.shell_port)) ? true : undefined),
     15_000
   );
   parent.kill('SIGKILL');
-  await until(
-    'the kernel to stop',
-    () => (alive(kernelPid as number) ? undefined : true),
-    10_000
+  for (const pid of reader ? await pidsWith(reader) : []) {
+    process.kill(pid, 'SIGKILL');
+  }
+  try {
+    await until(
+      'the kernel to stop',
+      () => (alive(kernelPid as number) ? undefined : true),
+      10_000
+    );
+  } finally {
+    if (alive(kernelPid as number)) {
+      process.kill(kernelPid as number, 'SIGKILL');
+    }
+  }
+}
+
+it('a kernel whose Jupyter server is killed outright stops by itself', async () => {
+  await killedParentLeavesNoKernel('2>/dev/null');
+});
+
+it('a kernel whose log nobody reads any more stops by itself, and does not spin writing it', async () => {
+  // The kernel's stderr is a pipe whose reader dies with the server (as when a Python process
+  // that started it through jupyter_client is killed): writing its log there fails from then on.
+  const reader = `orphan-log-reader-${process.pid}`;
+  await killedParentLeavesNoKernel(
+    `2>&1 >/dev/null | "${process.execPath}" -e "process.stdin.resume()" ${reader}`,
+    reader
   );
 });
