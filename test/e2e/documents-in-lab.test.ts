@@ -596,6 +596,10 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
 
   it('Duplicate row adds a new row with the values and an empty id; Save creates the document', async () => {
     await cellMenu(label, await rowOf(label, 'b3'), 'title', 'Duplicate row');
+    // The copy is made from the stored document, read from the kernel first: bounded wait.
+    for (let i = 0; i < 100 && (await rowHeader(label, 0)) !== 'new'; i++) {
+      await new Promise(r => setTimeout(r, 100));
+    }
     await expect(rowHeader(label, 0)).resolves.toBe('new');
     await expect(cellText(label, 0, '_id')).resolves.toBe('');
     await expect(cellText(label, 0, 'title')).resolves.toBe('Book 3');

@@ -108,6 +108,11 @@ export class GridKeyHandler extends BasicKeyHandler {
     if ((accel || event.altKey) && key.length === 1) {
       return;
     }
+    // Function keys and the menu key type nothing, but Lumino reads a typed letter from the key
+    // code, and F10's is "y": Shift-F10 (the cell's menu) would open an editor under the menu.
+    if (key === 'ContextMenu' || /^F\d+$/.test(key)) {
+      return;
+    }
     super.onKeyDown(grid, event);
     // A typed letter is the grid's, not a notebook's command-mode shortcut (D, D deletes a cell).
     if (!accel && !event.altKey && key.length === 1) {
