@@ -1,3 +1,4 @@
+import { KEEP_MORE_ROWS } from './output-rows';
 import { z } from 'zod';
 import { ColumnSchema } from './columns';
 import { fieldsRecord } from './own-fields';
@@ -121,7 +122,7 @@ export const AggregationTableSchema = z.object({
   notes: z.array(z.string()).optional(),
   /** Parts of the answer the table cannot show, named by their path in the answer (`brands.buckets[].x`): read them in Raw JSON. */
   notShown: z.array(z.string()).optional(),
-  /** Rows after the first `SEARCHBOOK_MAX_ROWS` left out of the notebook (a table of buckets in buckets multiplies rows). */
+  /** Rows after the kernel's row cap (output-rows.ts) left out of the notebook (a table of buckets in buckets multiplies rows). */
   omittedRows: z.number().int().positive().optional()
 });
 export type AggregationTable = z.infer<typeof AggregationTableSchema>;
@@ -251,7 +252,7 @@ export function aggregationFooter(
       : []),
     ...(omitted > 0
       ? [
-          `${counts.format(omitted)} more rows of this table are not in the notebook (read them in Raw JSON, or set SEARCHBOOK_MAX_ROWS before starting the kernel and run the cell again to keep them).`
+          `${counts.format(omitted)} more rows of this table are not in the notebook (read them in Raw JSON, or ${KEEP_MORE_ROWS} and run the cell again to keep them).`
         ]
       : []),
     ...(table.notes ?? []),

@@ -17,6 +17,7 @@ import {
   RowVersionSchema
 } from './edit-protocol';
 import { ExportReplySchemas, ExportRequestSchemas } from './export-protocol';
+import { MAX_OUTPUT_ROWS } from './output-rows';
 import { PANEL_PROTOCOL_VERSION } from './protocol-version';
 import {
   ResourceReplySchemas,
@@ -174,6 +175,15 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
   }),
   /** Releases the grid's cursors (an Elasticsearch point in time). */
   z.object({ ...Base, type: z.literal('close'), gridId: z.string().min(1) }),
+  /**
+   * Rows of an answer kept in the kernel's notebook outputs from now on (searchbook's
+   * settings); null returns to `SEARCHBOOK_MAX_ROWS` or the kernel's default.
+   */
+  z.object({
+    ...Base,
+    type: z.literal('outputRows'),
+    rows: z.number().int().min(1).max(MAX_OUTPUT_ROWS).nullable()
+  }),
   /** API keys and metrics of a connection (admin-protocol.ts). */
   ...AdminRequestSchemas,
   /** Saving edits, whole values of cut cells, deleting and emptying targets (edit-protocol.ts). */
@@ -307,6 +317,12 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     block: BlockSchema
   }),
   z.object({ ...ReplyBase, type: z.literal('closed'), gridId: z.string() }),
+  /** The rows the kernel now keeps in notebook outputs. */
+  z.object({
+    ...ReplyBase,
+    type: z.literal('outputRows'),
+    rows: z.number().int().positive()
+  }),
   /**
    * Unasked (no request id): the kernel ended a grid because the connection it read was
    * replaced by `%connect` or closed. `message` leads with `connection replaced: reopen` or

@@ -7,6 +7,7 @@ import {
   GridReplySchema,
   type GridRequestInput
 } from '@searchbook/contracts/panel-protocol';
+import { tellOutputRows } from './settings/output-rows-sync';
 
 type Request = GridRequestInput extends infer R
   ? R extends GridRequestInput
@@ -70,6 +71,7 @@ export class PanelClient {
     // A restart drops the kernel's comms without a comm_close.
     kernel.statusChanged.connect(this.onStatus, this);
     this.comm.open({});
+    tellOutputRows(this);
   }
 
   get isClosed(): boolean {

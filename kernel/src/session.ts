@@ -45,7 +45,8 @@ export function createSession(hooks: SessionHooks): {
     () => new ProfileStore(),
     scope,
     hooks.log,
-    runner.answers
+    runner.answers,
+    rows => runner.keepOutputRows(rows)
   );
   comms.register(PANEL_COMM_TARGET, grids.target());
   comms.register(FORMER_COMM_TARGET, formerCommTarget());

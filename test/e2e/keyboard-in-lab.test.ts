@@ -5,7 +5,8 @@
  * Home/End/Ctrl-Home/End/Page Down move it, Shift-arrows and Ctrl-A select, Alt-S sorts,
  * Alt-Enter reads a value, F2 edits, Delete marks rows, a live region says the active cell;
  * the searchbook commands in the palette and on their keys; a notebook output's grid alike;
- * searchbook's settings changed through JupyterLab's settings registry; and an axe-core check
+ * searchbook's settings changed through JupyterLab's settings registry (rows per block, Match
+ * case, rows kept in notebook outputs); and an axe-core check
  * of the panel and an open grid.
  */
 import { readFile, mkdtemp } from 'node:fs/promises';
@@ -64,7 +65,8 @@ beforeAll(async () => {
     notebook: 'keys.ipynb',
     cells: [
       `%connect elasticsearch ${server.url} name=es`,
-      'GET /books/_search\n{"size": 5, "sort": [{"n": "asc"}]}'
+      'GET /books/_search\n{"size": 5, "sort": [{"n": "asc"}]}',
+      'GET /books/_search\n{"size": 20, "sort": [{"n": "asc"}]}'
     ],
     beforeOpen: async (_page, context, running) => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
@@ -531,6 +533,39 @@ describe('searchbook settings', () => {
     expect(loaded).toBeLessThan(MANY);
     expect(loaded % 10).toBe(0);
     await expect(matchCase()).resolves.toBe(true);
+  });
+
+  it('rows kept in notebook outputs, set in the settings registry, cap the next cell run in the notebook', async () => {
+    const output = cellOutput(page, 2);
+    const grid = output.getByRole('grid');
+    await page.getByRole('tab', { name: /keys\.ipynb/ }).click();
+    await grid.waitFor();
+    expect(await grid.getAttribute('aria-rowcount')).toBe(String(20));
+    await expect(output.locator('.searchbook-Omitted').count()).resolves.toBe(
+      0
+    );
+
+    await setSetting('rowsKeptInOutputs', 5);
+    await page.evaluate(() => {
+      const app = (
+        window as unknown as {
+          jupyterapp: {
+            shell: { currentWidget: { content: { activeCellIndex: number } } };
+            commands: { execute(id: string): Promise<unknown> };
+          };
+        }
+      ).jupyterapp;
+      app.shell.currentWidget.content.activeCellIndex = 2;
+      return app.commands.execute('notebook:run-cell');
+    });
+    const omitted = output.locator('.searchbook-Omitted');
+    await omitted.waitFor({ timeout: 30_000 });
+    await expect(omitted.textContent()).resolves.toBe(
+      "15 more rows were left out of the notebook to keep it small; raise Rows kept in notebook outputs in searchbook's settings (or SEARCHBOOK_MAX_ROWS) and run the cell again to keep more, or page with from/size or search_after."
+    );
+    expect(await grid.getAttribute('aria-rowcount')).toBe(String(5));
+    await screenshot(page, 'settings-rows-kept');
+    await setSetting('rowsKeptInOutputs', null);
   });
 });
 

@@ -69,7 +69,7 @@ it('a terms of 500 names inside a terms of categories: the first rows kept, the 
   const table = payload.aggregations.find(a => a.name === 'cats > names');
   expect(table?.rows).toHaveLength(DEFAULT_LIMITS.gridRows);
   expect(table?.omittedRows).toBe(inAnswer - DEFAULT_LIMITS.gridRows);
-  const said = `${(inAnswer - DEFAULT_LIMITS.gridRows).toLocaleString('en-US')} more rows of this table are not in the notebook (read them in Raw JSON, or set SEARCHBOOK_MAX_ROWS`;
+  const said = `${(inAnswer - DEFAULT_LIMITS.gridRows).toLocaleString('en-US')} more rows of this table are not in the notebook (read them in Raw JSON, or raise Rows kept in notebook outputs in searchbook`;
 
   const plain = String(data?.['text/plain']);
   const html = String(data?.['text/html']);

@@ -314,7 +314,7 @@ it('keeps the first SEARCHBOOK_MAX_ROWS rows and says how many were left out', a
   expect(tablePayloadRows(payload).map(row => row.n)).toEqual([1, 2, 3, 4, 5]);
   const plain = String(bundle['text/plain']);
   expect(plain.split('\n')[0]).toMatch(
-    /\(8 rows; 3 rows left out of the notebook, set SEARCHBOOK_MAX_ROWS to keep more\)$/
+    /\(8 rows; 3 rows left out of the notebook, raise Rows kept in notebook outputs in searchbook's settings \(or SEARCHBOOK_MAX_ROWS\) to keep more\)$/
   );
   expect(plain).toContain('3 more rows of the answer are not in the notebook');
 });

@@ -126,7 +126,7 @@ describe('console output bundles', () => {
       '1000 shown; 500 rows left out of the notebook'
     );
     expect(bundle['text/plain']).toContain(
-      '500 more rows of the answer are not in the notebook: set SEARCHBOOK_MAX_ROWS'
+      "500 more rows of the answer are not in the notebook: raise Rows kept in notebook outputs in searchbook's settings (or SEARCHBOOK_MAX_ROWS) and run the cell again"
     );
   });
 

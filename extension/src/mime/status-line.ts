@@ -1,3 +1,4 @@
+import { KEEP_MORE_ROWS } from '@searchbook/contracts/output-rows';
 import {
   partialFailureHeadline,
   partialFailureText,
@@ -39,7 +40,7 @@ export function statusText(info: ResponseInfo, counts?: Counts): string {
 /** The notice under a grid whose rows did not all go into the notebook. */
 export function omittedText(omitted: number): string {
   return omitted > 0
-    ? `${numberFormat.format(omitted)} more rows were left out of the notebook to keep it small; set SEARCHBOOK_MAX_ROWS before starting the kernel to keep more, or page with from/size or search_after.`
+    ? `${numberFormat.format(omitted)} more rows were left out of the notebook to keep it small; ${KEEP_MORE_ROWS} and run the cell again to keep more, or page with from/size or search_after.`
     : '';
 }
 

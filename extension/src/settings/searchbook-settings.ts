@@ -3,6 +3,7 @@ import {
   DEFAULT_BLOCK_SIZE,
   MAX_BLOCK_SIZE
 } from '@searchbook/contracts/panel-protocol';
+import { MAX_OUTPUT_ROWS } from '@searchbook/contracts/output-rows';
 import { z } from 'zod';
 
 /** The dashboard's reading interval when no setting says otherwise: what the engines offer. */
@@ -24,7 +25,15 @@ export const SearchbookSettingsSchema = z.object({
     .min(1)
     .max(3600)
     .catch(DEFAULT_DASHBOARD_SECONDS),
-  matchCaseByDefault: z.boolean().catch(false)
+  matchCaseByDefault: z.boolean().catch(false),
+  /** Null: each kernel keeps its own cap (`SEARCHBOOK_MAX_ROWS`, else its default). */
+  rowsKeptInOutputs: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_OUTPUT_ROWS)
+    .nullable()
+    .catch(null)
 });
 
 export type SearchbookSettings = z.infer<typeof SearchbookSettingsSchema>;

@@ -11,7 +11,7 @@ const PLUGIN_ID = 'searchbook:settings';
 export const settingsPlugin: JupyterFrontEndPlugin<void> = {
   id: PLUGIN_ID,
   description:
-    'searchbook settings: rows per block, dashboard refresh, default Match case',
+    'searchbook settings: rows per block, dashboard refresh, default Match case, rows kept in notebook outputs',
   autoStart: true,
   optional: [ISettingRegistry],
   activate: (_app: JupyterFrontEnd, registry: ISettingRegistry | null) => {

@@ -34,12 +34,29 @@ export class CellRunner {
   /** The last answer and the named ones, for `%set name = <expression>`. */
   readonly answers = new AnswerStore();
 
+  private limits: OutputLimits;
+
   constructor(
     private readonly scope: VariableScope,
     private readonly connections: ConnectionRegistry,
-    private readonly limits: OutputLimits = limitsFromEnv(),
+    /** The limits without the panel's setting: `SEARCHBOOK_MAX_ROWS` or the defaults. */
+    private readonly startLimits: OutputLimits = limitsFromEnv(),
     private readonly profiles: ProfileServices = defaultProfileServices()
-  ) {}
+  ) {
+    this.limits = startLimits;
+  }
+
+  /**
+   * searchbook's "Rows kept in notebook outputs" setting, for the cells run from now on; null
+   * returns to the kernel's own cap. Answers the cap in force.
+   */
+  keepOutputRows(rows: number | null): number {
+    this.limits =
+      rows === null
+        ? this.startLimits
+        : { ...this.startLimits, gridRows: rows };
+    return this.limits.gridRows;
+  }
 
   /**
    * Aborts the cell in flight, if it was already running at `arrivedAt` (performance.now());

@@ -71,7 +71,9 @@ export class GridService {
     /** The kernel's log, for failures no request can be told about. */
     private readonly log: (line: string) => void = () => undefined,
     /** The console's answers, so a copied cell's `%set name = <expression>` reads what the cell would. */
-    private readonly answers?: AnswerStore
+    private readonly answers?: AnswerStore,
+    /** Sets the rows kept in notebook outputs (null: the kernel's own cap); answers the cap in force. */
+    private readonly keepOutputRows?: (rows: number | null) => number
   ) {
     connections.onEnded((ended, by) => this.endGrids(ended, by));
   }
@@ -232,6 +234,17 @@ export class GridService {
       );
     }
     switch (request.type) {
+      case 'outputRows': {
+        if (!this.keepOutputRows) {
+          throw new Error(
+            'This kernel runs no cells: it keeps no rows in notebook outputs.'
+          );
+        }
+        return {
+          type: 'outputRows',
+          rows: this.keepOutputRows(request.rows)
+        };
+      }
       case 'connections': {
         const active = this.connections.active;
         return {

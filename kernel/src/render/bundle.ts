@@ -1,3 +1,4 @@
+import { KEEP_MORE_ROWS } from '../../../contracts/output-rows';
 import type { JsonValue } from '../console/cell';
 import type {
   AggregationResult,
@@ -364,7 +365,7 @@ function fallbackBudget(
 
 function leftOut(omitted: number): string {
   return omitted > 0
-    ? `; ${omitted} rows left out of the notebook, set SEARCHBOOK_MAX_ROWS to keep more`
+    ? `; ${omitted} rows left out of the notebook, ${KEEP_MORE_ROWS} to keep more`
     : '';
 }
 

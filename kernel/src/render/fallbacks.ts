@@ -1,3 +1,4 @@
+import { KEEP_MORE_ROWS } from '../../../contracts/output-rows';
 import type { JsonValue } from '../console/cell';
 import type { AggregationResult } from '../engine/driver';
 import type { MimeBundle } from './mime-bundle';
@@ -125,7 +126,7 @@ function rest(kept: KeptRows, shown: number): string {
   const held = kept.held;
   const notKept =
     kept.omittedRows > 0
-      ? ` ${kept.omittedRows} more rows of the answer are not in the notebook: set SEARCHBOOK_MAX_ROWS before starting the kernel and run the cell again to keep them.`
+      ? ` ${kept.omittedRows} more rows of the answer are not in the notebook: ${KEEP_MORE_ROWS} and run the cell again to keep them.`
       : '';
   if (shown >= held) {
     return notKept.trim();
