@@ -268,3 +268,35 @@ describe('aliases', () => {
     ).resolves.toMatch(/Typesense 30/);
   });
 });
+
+describe('a collection’s schema', () => {
+  it('shows the fields read-only from the collection’s menu, with the add-field request to copy as a cell', async () => {
+    await connection('ts')
+      .locator('[role="treeitem"][aria-level="2"][aria-label^="books · "]')
+      .click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Schema…' }).click();
+    await dialog().waitFor();
+    await expect(
+      dialog().locator('.jp-Dialog-header').textContent()
+    ).resolves.toContain('Schema of books');
+    const author = dialog()
+      .getByRole('table', { name: 'Fields of books' })
+      .getByRole('row', { name: /^author / });
+    await expect(author.textContent()).resolves.toBe(
+      'authorstringfacet, index'
+    );
+    await expect(
+      dialog().getByLabel('Add-field cell').textContent()
+    ).resolves.toMatch(/^PATCH \/collections\/books\n/);
+    await expect(
+      dialog()
+        .getByRole('button', { name: /edit|delete/i })
+        .count()
+    ).resolves.toBe(0);
+    await screenshot(page, 'typesense-collection-schema');
+    await dialog().getByRole('button', { name: 'Copy as cell' }).click();
+    await dialog().getByRole('button', { name: 'Copied' }).waitFor();
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    await dialog().waitFor({ state: 'detached' });
+  });
+});

@@ -11,6 +11,8 @@ import { ResourceSection } from './resource-section';
 export class AdminSections {
   readonly node = document.createElement('div');
   private metrics: MetricsSection | undefined;
+  /** True once the kernel said the connection has resources (so collection schemas too). */
+  hasResources = false;
 
   constructor(
     readonly client: PanelClient,
@@ -54,6 +56,7 @@ export class AdminSections {
         { type: 'resourceKinds', connection: this.connection },
         'resourceKinds'
       );
+      this.hasResources = true;
       for (const info of kinds.filter(k => k.scope === 'server')) {
         this.node.append(
           new ResourceSection(this.client, this.connection, info).node
