@@ -1,6 +1,7 @@
 import type { PanelClient } from '../panel-client';
 import { KeysSection } from './keys-section';
 import { MetricsSection } from './metrics-section';
+import { ResourceSection } from './resource-section';
 
 /**
  * What the panel shows under a connection besides its indices or collections: the sections
@@ -10,6 +11,8 @@ import { MetricsSection } from './metrics-section';
 export class AdminSections {
   readonly node = document.createElement('div');
   private metrics: MetricsSection | undefined;
+  /** True once the kernel said the connection has resources (so collection schemas too). */
+  hasResources = false;
 
   constructor(
     readonly client: PanelClient,
@@ -42,6 +45,25 @@ export class AdminSections {
       }
     } catch {
       // A kernel that predates these sections, or a connection just closed: nothing to add.
+    }
+    await this.loadResources();
+  }
+
+  /** Server-wide resources (aliases, presets, stopwords, sets), for engines that have them. */
+  private async loadResources(): Promise<void> {
+    try {
+      const { kinds } = await this.client.request(
+        { type: 'resourceKinds', connection: this.connection },
+        'resourceKinds'
+      );
+      this.hasResources = true;
+      for (const info of kinds.filter(k => k.scope === 'server')) {
+        this.node.append(
+          new ResourceSection(this.client, this.connection, info).node
+        );
+      }
+    } catch {
+      // An engine without such resources (Elasticsearch here): no section.
     }
   }
 

@@ -12,6 +12,14 @@ export async function showNewKeyValue(
   key: KeyInfo,
   value: string
 ): Promise<void> {
+  await showKeyValueOnce(`New key: ${key.description}`, value);
+}
+
+/** The dialog behind {@link showNewKeyValue}, for any key value shown once under a title. */
+export async function showKeyValueOnce(
+  title: string,
+  value: string
+): Promise<void> {
   const node = document.createElement('div');
   node.className = 'searchbook-NewKey';
   const note = document.createElement('p');
@@ -33,7 +41,7 @@ export async function showNewKeyValue(
   node.append(note, shown, copy);
   try {
     await showDialog({
-      title: `New key: ${key.description}`,
+      title,
       body: new Widget({ node }),
       buttons: [Dialog.okButton({ label: 'Close' })]
     });

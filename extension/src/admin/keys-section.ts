@@ -5,6 +5,7 @@ import {
 } from '@searchbook/contracts/admin-protocol';
 import type { PanelClient } from '../panel-client';
 import { confirmKeyDeletion, showNewKeyValue } from './key-dialogs';
+import { makeScopedKey } from './scoped-key-dialog';
 import { expiryText, scopeText } from './scope-text';
 import { createValueSeal } from './value-seal';
 
@@ -67,9 +68,22 @@ export class KeysSection {
     this.status.setAttribute('role', 'status');
     this.list.className = 'searchbook-Keys-list';
     this.list.setAttribute('aria-label', `${offer.title} of ${connection}`);
+    const scoped = offer.scoped;
+    const scopedButton = document.createElement('button');
+    scopedButton.type = 'button';
+    scopedButton.className = 'jp-Button searchbook-Toolbar-button';
+    scopedButton.hidden = scoped === undefined;
+    if (scoped) {
+      scopedButton.textContent = scoped.title;
+      scopedButton.addEventListener(
+        'click',
+        () => void makeScopedKey(this.client, this.connection, scoped)
+      );
+    }
     this.node.append(
       summary,
       refresh,
+      scopedButton,
       note,
       this.status,
       this.list,

@@ -1,6 +1,7 @@
 import { Widget } from '@lumino/widgets';
 import type { ProfileInfo } from '@searchbook/contracts/panel-protocol';
 import { AdminSections } from '../admin/admin-sections';
+import { showCollectionSchema } from '../admin/schema-dialog';
 import type { PanelClient } from '../panel-client';
 import { ConnectionsTree } from './connections-tree';
 import type { SidebarModel, SidebarPart } from './model';
@@ -267,6 +268,12 @@ export class SearchbookSidebar extends Widget {
         },
         exportTarget
           ? () => exportTarget(client, connection, target)
+          : undefined,
+        this.admin.get(connection)?.hasResources
+          ? () =>
+              void showCollectionSchema(client, connection, target).catch(
+                (err: Error) => this.model.say(`${target}: ${err.message}`)
+              )
           : undefined
       );
     } catch (err) {

@@ -78,7 +78,9 @@ export async function openTargetMenu(
   at: { x: number; y: number },
   run: (action: TargetAction) => void,
   /** "Export…", first in the menu, when the panel offers it. */
-  exportIt?: () => void
+  exportIt?: () => void,
+  /** "Schema…", for engines whose collections have a schema to show. */
+  showSchema?: () => void
 ): Promise<void> {
   const reply = await client.request(
     { type: 'targetActions', connection, target },
@@ -98,6 +100,14 @@ export async function openTargetMenu(
     if (reply.actions.length > 0) {
       menu.addItem({ type: 'separator' });
     }
+  }
+  if (showSchema) {
+    commands.addCommand('searchbook:target-schema', {
+      label: 'Schema…',
+      caption: 'The collection’s fields and settings, read-only',
+      execute: showSchema
+    });
+    menu.addItem({ command: 'searchbook:target-schema' });
   }
   for (const action of reply.actions) {
     const id = `searchbook:target-${action.action}`;

@@ -1,0 +1,302 @@
+/**
+ * Typesense resources in the panel, in a real JupyterLab in Chromium against the Typesense
+ * sandbox: a scoped search key made from a search-only key (shown once, searches only what its
+ * embedded filter allows, found in neither the page afterwards, the saved notebook, the
+ * server's log nor any kernel message in clear), aliases added and deleted with the request
+ * shown before it is sent, and a kind the server's version lacks shown disabled with the reason.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { generateBooksSample } from '../../examples/sandbox/sample-typesense';
+import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { openPanelLab } from './support/panel-lab';
+import type { RunningLab } from './support/jupyter-lab';
+import { runCommand, screenshot } from './support/notebook-page';
+
+jest.setTimeout(180_000);
+
+const TS_KEY = 'e2e-resources-ts-secret';
+const SEARCH_KEY = 'e2e-resources-search-only';
+
+let server: ListeningServer;
+let lab: RunningLab;
+let browser: Browser;
+let page: Page;
+const received: string[] = [];
+
+async function call(
+  path: string,
+  key: string,
+  init: RequestInit = {}
+): Promise<Response> {
+  return fetch(`${server.url}${path}`, {
+    ...init,
+    headers: { 'x-typesense-api-key': key, 'content-type': 'application/json' }
+  });
+}
+
+beforeAll(async () => {
+  const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
+  generateBooksSample(ts);
+  server = await listen(ts.handler, { port: 0 });
+  const created = await call('/keys', TS_KEY, {
+    method: 'POST',
+    body: JSON.stringify({
+      description: 'website search',
+      actions: ['documents:search'],
+      collections: ['*'],
+      value: SEARCH_KEY
+    })
+  });
+  expect(created.status).toBe(201);
+  const collection = await call('/collections', TS_KEY, {
+    method: 'POST',
+    body: JSON.stringify({
+      name: 'companies',
+      fields: [
+        { name: 'name', type: 'string' },
+        { name: 'company_id', type: 'int32' }
+      ]
+    })
+  });
+  expect(collection.status).toBe(201);
+  ts.loadDocuments('companies', [
+    { id: '1', name: 'Acme north', company_id: 124 },
+    { id: '2', name: 'Acme south', company_id: 124 },
+    { id: '3', name: 'Globex', company_id: 126 }
+  ]);
+  const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-resources-'));
+  ({ lab, browser, page } = await openPanelLab({
+    root,
+    notebook: 'resources.ipynb',
+    cells: [`%connect typesense ${server.url} key=\${env:TS_KEY} name=ts`],
+    env: { TS_KEY },
+    viewport: { width: 1400, height: 1000 },
+    // Every kernel message the browser receives, to check that no key value crosses in clear.
+    beforeOpen: opened =>
+      void opened.on('websocket', socket =>
+        socket.on('framereceived', frame =>
+          received.push(
+            typeof frame.payload === 'string'
+              ? frame.payload
+              : frame.payload.toString('utf8')
+          )
+        )
+      )
+  }));
+  await connection('ts').waitFor({ timeout: 30_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await lab?.close();
+  await server?.close();
+});
+
+function connection(name: string): Locator {
+  return page
+    .getByRole('tree', { name: 'searchbook connections' })
+    .locator(`[role="treeitem"][aria-level="1"][aria-label^="${name} · "]`);
+}
+
+async function openSection(title: string): Promise<Locator> {
+  const section = connection('ts').locator('details.searchbook-Admin-section', {
+    has: page.locator(`summary:text-is("${title}")`)
+  });
+  await section.waitFor({ timeout: 20_000 });
+  if (!(await section.evaluate(node => (node as HTMLDetailsElement).open))) {
+    await section.locator('summary').first().click();
+  }
+  return section;
+}
+
+const dialog = () => page.locator('.jp-Dialog');
+
+describe('scoped search keys', () => {
+  let value = '';
+
+  it('says what is wrong with parameters that are not JSON, keeping what was typed', async () => {
+    const keys = await openSection('Keys');
+    await keys.getByRole('button', { name: 'Scoped search key…' }).click();
+    await dialog().waitFor();
+    await dialog()
+      .getByLabel('Parent search-only key', { exact: true })
+      .fill(SEARCH_KEY);
+    await dialog()
+      .getByLabel('Embedded parameters (JSON)', { exact: true })
+      .fill('{"filter_by": company_id:124}');
+    await dialog().getByRole('button', { name: 'Make key' }).click();
+    await dialog().getByRole('alert').filter({ hasText: 'not JSON' }).waitFor();
+    await expect(
+      dialog()
+        .getByLabel('Embedded parameters (JSON)', { exact: true })
+        .inputValue()
+    ).resolves.toBe('{"filter_by": company_id:124}');
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+  });
+
+  it('makes a key from a search-only key with an embedded filter and shows it once; it finds only the filtered documents', async () => {
+    const keys = await openSection('Keys');
+    await keys.getByRole('button', { name: 'Scoped search key…' }).click();
+    await dialog().waitFor();
+    await expect(
+      dialog()
+        .getByLabel('Parent search-only key', { exact: true })
+        .getAttribute('type')
+    ).resolves.toBe('password');
+    await dialog()
+      .getByLabel('Parent search-only key', { exact: true })
+      .fill(SEARCH_KEY);
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    await dialog()
+      .getByLabel('Embedded parameters (JSON)', { exact: true })
+      .fill(
+        JSON.stringify({ filter_by: 'company_id:124', expires_at: expiresAt })
+      );
+    await dialog().getByRole('button', { name: 'Make key' }).click();
+    const shown = dialog().getByLabel('New key value');
+    await shown.waitFor();
+    await expect(
+      dialog().locator('.jp-Dialog-header').textContent()
+    ).resolves.toContain('Scoped search key');
+    value = (await shown.textContent()) ?? '';
+    expect(value.length).toBeGreaterThan(40);
+    expect(value).not.toContain(SEARCH_KEY);
+    await screenshot(page, 'typesense-scoped-key');
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    const found = await call(
+      '/collections/companies/documents/search?q=*&query_by=name',
+      value
+    );
+    expect(found.status).toBe(200);
+    const body = (await found.json()) as {
+      hits: { document: { company_id: number } }[];
+    };
+    expect(body.hits.map(h => h.document.company_id)).toEqual([124, 124]);
+    expect(
+      await page.evaluate(
+        v => document.documentElement.outerHTML.includes(v),
+        value
+      )
+    ).toBe(false);
+  });
+
+  it('writes the key into neither the saved notebook, the server log nor any kernel message in clear', async () => {
+    expect(value).not.toBe('');
+    await runCommand(page, 'docmanager:save');
+    await page.waitForTimeout(1000);
+    const notebook = await readFile(join(lab.root, 'resources.ipynb'), 'utf8');
+    expect(notebook).toContain('%connect typesense');
+    expect(notebook).not.toContain(value);
+    expect(notebook).not.toContain(SEARCH_KEY);
+    expect(lab.log()).not.toContain(value);
+    expect(
+      received.some(
+        frame => frame.includes('"scopedKeyMade"') && frame.includes('"sealed"')
+      )
+    ).toBe(true);
+    expect(received.some(frame => frame.includes(value))).toBe(false);
+  });
+});
+
+describe('aliases', () => {
+  it('adds an alias after showing the PUT it sends, and lists it with its collection', async () => {
+    const aliases = await openSection('Aliases');
+    await aliases
+      .getByRole('status')
+      .filter({ hasText: 'None yet.' })
+      .waitFor();
+    await aliases.getByRole('button', { name: 'Add to Aliases' }).click();
+    await dialog().waitFor();
+    await dialog().getByLabel('Name', { exact: true }).fill('books_live');
+    await dialog()
+      .getByLabel('JSON', { exact: true })
+      .fill('{"collection_name": "books"}');
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    const request = dialog().getByLabel('Request to send');
+    await request.waitFor();
+    await expect(request.textContent()).resolves.toBe(
+      'PUT /aliases/books_live\n{\n  "collection_name": "books"\n}'
+    );
+    // Nothing is sent before the user confirms.
+    await expect((await call('/aliases', TS_KEY)).json()).resolves.toEqual({
+      aliases: []
+    });
+    await screenshot(page, 'typesense-alias-confirm');
+    await dialog().getByRole('button', { name: 'Send' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    const item = aliases.getByRole('listitem', { name: 'books_live' });
+    await item.waitFor();
+    await expect(
+      item.locator('.searchbook-Resource-title').textContent()
+    ).resolves.toBe('books_live → books');
+    await expect((await call('/aliases', TS_KEY)).json()).resolves.toEqual({
+      aliases: [{ name: 'books_live', collection_name: 'books' }]
+    });
+  });
+
+  it('deletes the alias after showing the DELETE it sends', async () => {
+    const aliases = await openSection('Aliases');
+    await aliases.getByRole('button', { name: 'Delete books_live' }).click();
+    const request = dialog().getByLabel('Request to send');
+    await request.waitFor();
+    await expect(request.textContent()).resolves.toBe(
+      'DELETE /aliases/books_live'
+    );
+    await dialog().getByRole('button', { name: 'Send' }).click();
+    await aliases
+      .getByRole('listitem', { name: 'books_live' })
+      .waitFor({ state: 'detached' });
+    await expect((await call('/aliases', TS_KEY)).json()).resolves.toEqual({
+      aliases: []
+    });
+  });
+
+  it('shows a kind the server lacks disabled, with the version that brings it', async () => {
+    const sets = connection('ts').locator(
+      'details.searchbook-Resources[aria-disabled="true"]',
+      { has: page.locator('summary:text-is("Synonym sets")') }
+    );
+    await sets.waitFor();
+    await expect(
+      sets.locator('.searchbook-Admin-status').textContent()
+    ).resolves.toMatch(/Typesense 30/);
+  });
+});
+
+describe('a collection’s schema', () => {
+  it('shows the fields read-only from the collection’s menu, with the add-field request to copy as a cell', async () => {
+    await connection('ts')
+      .locator('[role="treeitem"][aria-level="2"][aria-label^="books · "]')
+      .click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Schema…' }).click();
+    await dialog().waitFor();
+    await expect(
+      dialog().locator('.jp-Dialog-header').textContent()
+    ).resolves.toContain('Schema of books');
+    const author = dialog()
+      .getByRole('table', { name: 'Fields of books' })
+      .getByRole('row', { name: /^author / });
+    await expect(author.textContent()).resolves.toBe(
+      'authorstringfacet, index'
+    );
+    await expect(
+      dialog().getByLabel('Add-field cell').textContent()
+    ).resolves.toMatch(/^PATCH \/collections\/books\n/);
+    await expect(
+      dialog()
+        .getByRole('button', { name: /edit|delete/i })
+        .count()
+    ).resolves.toBe(0);
+    await screenshot(page, 'typesense-collection-schema');
+    await dialog().getByRole('button', { name: 'Copy as cell' }).click();
+    await dialog().getByRole('button', { name: 'Copied' }).waitFor();
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    await dialog().waitFor({ state: 'detached' });
+  });
+});
