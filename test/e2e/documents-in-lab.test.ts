@@ -142,6 +142,16 @@ const tabOf = (label: string) =>
 const editBar = (label: string) =>
   tabOf(label).getByRole('toolbar', { name: 'Editing' });
 const pendingCount = (label: string) => editBar(label).getByRole('status');
+/** The edit bar's pending count, once it reads `text`: edits reach it after the kernel typed them (bounded). */
+async function pendingIs(label: string, text: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await pendingCount(label).textContent()) === text) {
+      return;
+    }
+    await new Promise(r => setTimeout(r, 100));
+  }
+  await expect(pendingCount(label).textContent()).resolves.toBe(text);
+}
 const editMessage = (label: string) => editBar(label).getByRole('alert');
 const problems = (label: string) =>
   tabOf(label).locator('.searchbook-Problems');
@@ -444,9 +454,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
       doc['tags'] = ['only'];
     });
     await dialog().waitFor({ state: 'detached' });
-    await expect(pendingCount(label).textContent()).resolves.toBe(
-      '1 change pending'
-    );
+    await pendingIs(label, '1 change pending');
     const row = await rowOf(label, 'b2');
     await expect(cellText(label, row, 'qty')).resolves.toBe('22');
     await expect(cellText(label, row, 'place.city')).resolves.toBe('Lima');
@@ -485,9 +493,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await expect(area.inputValue()).resolves.toContain('"many"');
     await dialog().getByRole('button', { name: 'Cancel' }).click();
     await dialog().waitFor({ state: 'detached' });
-    await expect(pendingCount(label).textContent()).resolves.toBe(
-      'No pending changes'
-    );
+    await pendingIs(label, 'No pending changes');
     await expect(esSource('b3')).resolves.toEqual(BOOKS[3]?.source);
   });
 
@@ -516,9 +522,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await problems(label)
       .getByRole('button', { name: 'Drop my change' })
       .click();
-    await expect(pendingCount(label).textContent()).resolves.toBe(
-      'No pending changes'
-    );
+    await pendingIs(label, 'No pending changes');
   });
 
   it('a long text edits in a multi-line editor over the grid: Ctrl-Enter keeps it, Escape drops it', async () => {
@@ -549,9 +553,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await editor.pressSequentially('second line');
     await editor.press('Escape');
     await editor.waitFor({ state: 'detached' });
-    await expect(pendingCount(label).textContent()).resolves.toBe(
-      'No pending changes'
-    );
+    await pendingIs(label, 'No pending changes');
     await page.mouse.dblclick(point.x, point.y);
     await editor.waitFor();
     await editor.fill('First line');
@@ -559,9 +561,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await editor.pressSequentially('second line');
     await editor.press('Control+Enter');
     await editor.waitFor({ state: 'detached' });
-    await expect(pendingCount(label).textContent()).resolves.toBe(
-      '1 change pending'
-    );
+    await pendingIs(label, '1 change pending');
     await expect(save(label)).resolves.toBe('Saved 1 change.');
     await expect(esSource('b1')).resolves.toMatchObject({
       notes: 'First line\nsecond line'
@@ -604,9 +604,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await expect(cellText(label, 0, '_id')).resolves.toBe('');
     await expect(cellText(label, 0, 'title')).resolves.toBe('Book 3');
     await expect(cellText(label, 0, 'place.city')).resolves.toBe('Oslo');
-    await expect(pendingCount(label).textContent()).resolves.toBe(
-      '1 change pending'
-    );
+    await pendingIs(label, '1 change pending');
     const point = await cellPoint(label, 0, '_id');
     await page.mouse.dblclick(point.x, point.y);
     const input = gridOf(label).locator('.lm-DataGrid-cellEditorWidget');
