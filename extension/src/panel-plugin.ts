@@ -87,6 +87,7 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
 
     // "Insert into notebook" adds to the notebook the user worked in last: the tracker's current one.
     const host: GridHost = {
+      exportGrid: node => exportMenu.exportGrid(node),
       insertCell: async text => {
         const notebook = notebooks?.currentWidget;
         if (!notebook || notebook.isDisposed) {

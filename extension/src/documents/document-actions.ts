@@ -49,7 +49,9 @@ export class DocumentActions {
     private readonly model: EditableRowsModel,
     private readonly grid: DataGrid,
     private readonly host: () => DocumentActionsHost,
-    private readonly filters: FilterTarget
+    private readonly filters: FilterTarget,
+    /** Export… of the grid's view: the cell menu takes the place of JupyterLab's on body cells. */
+    private readonly exportView?: () => void
   ) {
     this.buttons = [
       toolbarButton(
@@ -447,6 +449,16 @@ export class DocumentActions {
       isEnabled: () => why === undefined,
       execute: () => this.filterBy(row, column, true)
     });
+    const exportView = this.exportView;
+    if (exportView) {
+      menu.addItem({ type: 'separator' });
+      add('searchbook:cell-export', {
+        label: 'Export…',
+        caption:
+          'Write the documents this grid shows (under its filter) to a file next to the notebook',
+        execute: exportView
+      });
+    }
     menu.open(x, y);
     // Opened from the keyboard, the menu takes the keys: arrows move, Enter picks, Escape closes.
     menu.activeIndex = 0;

@@ -41,6 +41,8 @@ export type OpenedGrid = Omit<
 export interface GridHost {
   /** Adds a cell with this text below the active cell of the notebook the user works in. */
   insertCell(text: string): Promise<void>;
+  /** Export… of this grid tab (its view), as JupyterLab's context menu offers it. */
+  exportGrid?(node: HTMLElement): Promise<void>;
 }
 
 const SORT_ARROWS = { asc: '▲', desc: '▼' } as const;
@@ -237,7 +239,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
         },
         joinsAny: () =>
           this.filterView.join === 'any' && this.filterView.filters.length > 0
-      }
+      },
+      host.exportGrid ? () => void host.exportGrid?.(this.node) : undefined
     );
     const count = this.editing.toolbar.querySelector(
       '.searchbook-EditBar-count'
