@@ -1,11 +1,20 @@
-import type { PanelClient } from '../panel-client';
 import { searchbookSettings } from './searchbook-settings';
+
+/** What of a panel client this needs (the client calls tellOutputRows as its comm opens). */
+interface OutputRowsClient {
+  readonly isClosed: boolean;
+  request(
+    message: { type: 'outputRows'; rows: number | null },
+    expect: 'outputRows'
+  ): Promise<unknown>;
+  readonly failed: { connect(slot: () => void): unknown };
+}
 
 /**
  * Tells the kernel behind `client` searchbook's "Rows kept in notebook outputs" now and each
  * time it changes, while the comm lasts: the kernel caps its outputs, so it must hear it.
  */
-export function tellOutputRows(client: PanelClient): void {
+export function tellOutputRows(client: OutputRowsClient): void {
   let told: number | null | undefined;
   const tell = (): void => {
     const rows = searchbookSettings.current.rowsKeptInOutputs;
