@@ -24,11 +24,24 @@ python_setup=$!
 # A failure below ends set-up at once; the Python install must not outlive it.
 trap 'kill "$python_setup" 2>/dev/null || true' EXIT
 
-if ! stamp node_modules/.package-lock.json package-lock.json; then
+# package.json's dependencies are what running searchbook needs, its build included;
+# devDependencies add what only the tests and checks use (jest, eslint, Playwright, the
+# engines' official clients, ...), more than half of the packages. `npm start` installs the
+# first only; `npm test` (--for-tests) all of them.
+for_tests=false
+[ "${1:-}" = "--for-tests" ] && for_tests=true
+runtime_only=node_modules/.searchbook-runtime-only
+if ! stamp node_modules/.package-lock.json package-lock.json ||
+  { $for_tests && [ -f "$runtime_only" ]; }; then
   echo "searchbook setup: installing npm packages" >&2
   # `npm ci` installs exactly what package-lock.json says and never rewrites it, so set-up
   # leaves the working tree as it found it.
-  npm ci --no-audit --no-fund --loglevel=error
+  if $for_tests; then
+    npm ci --no-audit --no-fund --loglevel=error
+  else
+    npm ci --omit=dev --no-audit --no-fund --loglevel=error
+    touch "$runtime_only"
+  fi
 fi
 
 # The build is skipped when none of the files it reads changed since the last build that

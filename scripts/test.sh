@@ -4,7 +4,7 @@
 # "searchbook: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh || exit 1
+bash scripts/setup.sh --for-tests || exit 1
 bash scripts/setup-browser.sh || exit 1
 
 mkdir -p test-results
