@@ -8,15 +8,34 @@ stamp() { [ -f "$1" ] && [ "$1" -nt "$2" ]; }
 
 # The Python environment installs while npm works: they compete for neither cores (both wait on
 # the network and the disk) nor files, and the two together were most of a first start.
+# requirements.txt is what running needs (JupyterLab, pandas for the Python notebook
+# example); requirements-dev.txt adds the test tools, as package.json's two lists do below.
+for_tests=false
+[ "${1:-}" = "--for-tests" ] && for_tests=true
+requirement_files=(requirements.txt)
+python_stamp=.venv/.requirements-installed
+if $for_tests; then
+  requirement_files+=(requirements-dev.txt)
+  python_stamp=.venv/.requirements-dev-installed
+fi
 python_log=$(mktemp)
 (
   if [ ! -x .venv/bin/python ]; then
     echo "searchbook setup: creating the Python environment (.venv)" >&2
     python3 -m venv .venv
   fi
-  if ! stamp .venv/.requirements-installed requirements-dev.txt; then
+  installed=true
+  for file in "${requirement_files[@]}"; do
+    stamp "$python_stamp" "$file" || installed=false
+  done
+  if ! $installed; then
     echo "searchbook setup: installing Jupyter into .venv" >&2
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+    # Modules are compiled to bytecode when first imported rather than all at install time:
+    # most of what is installed is never imported by a start.
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-compile \
+      "${requirement_files[@]/#/--requirement=}"
+    touch "$python_stamp"
+    # What the tests install holds what a start needs.
     touch .venv/.requirements-installed
   fi
 ) >"$python_log" 2>&1 &
@@ -28,8 +47,6 @@ trap 'kill "$python_setup" 2>/dev/null || true' EXIT
 # devDependencies add what only the tests and checks use (jest, eslint, Playwright, the
 # engines' official clients, ...), more than half of the packages. `npm start` installs the
 # first only; `npm test` (--for-tests) all of them.
-for_tests=false
-[ "${1:-}" = "--for-tests" ] && for_tests=true
 runtime_only=node_modules/.searchbook-runtime-only
 if ! stamp node_modules/.package-lock.json package-lock.json ||
   { $for_tests && [ -f "$runtime_only" ]; }; then

@@ -168,6 +168,8 @@ beforeAll(async () => {
     'nbclient',
     'notebook==7.6.5',
     '-c',
+    join(REPO, 'requirements.txt'),
+    '-c',
     join(REPO, 'requirements-dev.txt')
   ]);
   sandbox = await startSandbox();
