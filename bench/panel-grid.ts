@@ -1,20 +1,33 @@
 /**
  * The side panel's document grid in JupyterLab in Chromium, on a 1,000,000-document sandbox
- * index: from the double-click on the index in the tree to the grid's first painted rows, and
+ * index (or a real node's, `--real`; the engine's requests are logged on the way): from the double-click on the index in the tree to the grid's first painted rows, and
  * frame times while scrolling a loaded grid with the mouse wheel. Baselines, measured in the
  * same run: one animation frame of the idle page, and a bare comm round trip to the kernel
  * through the Jupyter server (the floor under the kernel's answer). The open is split by the
- * sidebar's user timing marks (request sent, answer validated, tab added). Prints medians;
- * asserts nothing.
+ * sidebar's user timing marks (request sent, answer validated, tab added), the first open
+ * apart from the later ones. Prints medians; asserts nothing.
  *
- *   node dist/bench/panel-grid.js [--docs 1000000] [--runs 5] [--trace trace.json]
+ *   node dist/bench/panel-grid.js [--docs 1000000] [--runs 5] [--real 8.19] [--trace trace.json]
+ *     [--profile page.cpuprofile] [--kernel-profile dir]
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest, type RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
 import { listen } from '../examples/sandbox/serve';
 import type { Page } from 'playwright-core';
+import { buildLaunchers } from '../test/support/real-elasticsearch/build';
+import {
+  REAL_FLAVOURS,
+  REAL_FLAVOUR_IDS,
+  isRealFlavourId
+} from '../test/support/real-elasticsearch/flavours';
+import {
+  jsonFromNode,
+  launchRealNode,
+  stopRealNode
+} from '../test/support/real-elasticsearch/launch';
 import {
   PANEL_COMM_TARGET,
   PANEL_PROTOCOL_VERSION
@@ -27,8 +40,13 @@ import {
   writeNotebook
 } from '../test/e2e/support/notebook-page';
 
+// --real <version>: a real Elasticsearch node (8.19, 9.5, 7.17, opensearch-2.19, ...) instead
+// of the sandbox, started from the launchers the real-node tests use.
+const realAt = process.argv.indexOf('--real');
+const real = realAt >= 0 ? process.argv[realAt + 1] : undefined;
 const docs =
-  Number(process.argv[process.argv.indexOf('--docs') + 1]) || 1_000_000;
+  Number(process.argv[process.argv.indexOf('--docs') + 1]) ||
+  (real ? 50_000 : 1_000_000);
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 
 interface BenchWindow {
@@ -107,28 +125,102 @@ async function bareCommRoundTrips(
   );
 }
 
-async function main(): Promise<void> {
+const MAPPING = {
+  properties: {
+    n: { type: 'long' },
+    label: { type: 'keyword' },
+    group: { type: 'integer' }
+  }
+};
+
+function* generate(): Generator<{
+  id: string;
+  source: { n: number; label: string; group: number };
+}> {
+  for (let n = 0; n < docs; n++) {
+    yield { id: `d${n}`, source: { n, label: `row ${n}`, group: n % 97 } };
+  }
+}
+
+/** The sandbox's handler with the `big` index loaded. */
+function sandboxEngine(): {
+  handler: RequestListener;
+  stop: () => Promise<void>;
+} {
   const es = createElasticsearchSandbox({
     version: '8.15.0',
     security: false,
     password: 'unused'
   });
-  function* generate() {
-    for (let n = 0; n < docs; n++) {
-      yield { id: `d${n}`, source: { n, label: `row ${n}`, group: n % 97 } };
+  es.loadIndex('big', MAPPING, generate());
+  return { handler: es.handler, stop: async () => undefined };
+}
+
+/** A real node with the `big` index loaded, behind a loopback proxy (so its requests are logged too). */
+async function realEngine(
+  version: string
+): Promise<{ handler: RequestListener; stop: () => Promise<void> }> {
+  const flavour = isRealFlavourId(version) ? version : `es-${version}`;
+  if (!isRealFlavourId(flavour) || REAL_FLAVOURS[flavour].security) {
+    throw new Error(
+      `--real takes an unsecured real node: one of ${REAL_FLAVOUR_IDS.filter(id => !REAL_FLAVOURS[id].security).join(', ')}`
+    );
+  }
+  const build = await buildLaunchers();
+  if (!build.built) {
+    throw new Error(build.reason);
+  }
+  const home = await mkdtemp(join(tmpdir(), 'searchbook-bench-real-'));
+  const node = await launchRealNode(flavour, { home, parentPid: process.pid });
+  await jsonFromNode(
+    node,
+    'PUT',
+    '/big',
+    JSON.stringify({ settings: { number_of_replicas: 0 }, mappings: MAPPING })
+  );
+  let lines: string[] = [];
+  const flush = async (): Promise<void> => {
+    if (lines.length > 0) {
+      await jsonFromNode(node, 'POST', '/big/_bulk', `${lines.join('\n')}\n`);
+      lines = [];
+    }
+  };
+  for (const { id, source } of generate()) {
+    lines.push(JSON.stringify({ index: { _id: id } }), JSON.stringify(source));
+    if (lines.length >= 20_000) {
+      await flush();
     }
   }
-  es.loadIndex(
-    'big',
-    {
-      properties: {
-        n: { type: 'long' },
-        label: { type: 'keyword' },
-        group: { type: 'integer' }
-      }
+  await flush();
+  await jsonFromNode(node, 'POST', '/big/_refresh');
+  const target = new URL(node.url);
+  return {
+    handler: (req, res) => {
+      const forward = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers
+        },
+        answer => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        }
+      );
+      forward.on('error', error => res.destroy(error));
+      req.pipe(forward);
     },
-    generate()
-  );
+    stop: async () => {
+      await stopRealNode(node.pid);
+      await rm(home, { recursive: true, force: true });
+    }
+  };
+}
+
+async function main(): Promise<void> {
+  const engine = real ? await realEngine(real) : sandboxEngine();
   // The engine's side of each open, on the wall clock the page shares: which requests the
   // kernel sent and how long each took from the click.
   const engineLog: { path: string; started: number; ended: number }[] = [];
@@ -141,7 +233,7 @@ async function main(): Promise<void> {
       };
       engineLog.push(entry);
       res.once('finish', () => (entry.ended = Date.now()));
-      es.handler(req, res);
+      engine.handler(req, res);
     },
     { port: 0 }
   );
@@ -354,6 +446,7 @@ async function main(): Promise<void> {
     await browser.close();
     await lab.close();
     await server.close();
+    await engine.stop();
   }
 }
 

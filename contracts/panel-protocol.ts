@@ -145,7 +145,12 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
       .min(1)
       .max(MAX_BLOCK_SIZE)
       .default(DEFAULT_BLOCK_SIZE),
-    view: GridViewSchema.default(EMPTY_VIEW)
+    view: GridViewSchema.default(EMPTY_VIEW),
+    /**
+     * The answer holds only the first this many rows, what the grid's first screen shows, so
+     * they come sooner; the grid reads block 0 whole right after.
+     */
+    firstRows: z.number().int().min(1).max(MAX_BLOCK_SIZE).optional()
   }),
   /** One block of rows: rows [block × blockSize, (block + 1) × blockSize). */
   z.object({

@@ -210,3 +210,54 @@ it('a copy of rows scrolled out of memory reads just their missing blocks, then 
   expect(tsv.slice(0, 2)).toEqual(['_id\tn', 'd8\t8']);
   expect(tsv[24]).toBe('d31\t31');
 });
+
+it('a first block holding only the first screen is read whole at once: its later rows load, without a second fetch', async () => {
+  const remote = controlledFetch();
+  const firstScreen = block(0);
+  firstScreen.rows = firstScreen.rows.slice(0, 4);
+  const model = new PagedRowsModel(
+    columns,
+    TOTAL,
+    BLOCK,
+    firstScreen,
+    remote.fetch
+  );
+  const changes: DataModel.ChangedArgs[] = [];
+  model.changed.connect((_, args) => changes.push(args));
+  expect(model.data('body', 3, 0)).toBe('d3');
+  // Row 6 is in block 0 but not among the rows received: loading, not an empty document.
+  expect(model.isLoaded(model.leadingRows + 6)).toBe(false);
+  expect(model.data('body', 6, 1)).toBe('');
+  expect(model.currentStatus.loadedRows).toBe(4);
+  await tick();
+  // Asked for before any row past the first screen was painted, and only once.
+  expect(remote.asked).toEqual([0]);
+  model.data('body', 7, 1);
+  await tick();
+  expect(remote.asked).toEqual([0]);
+  await remote.answer(0);
+  expect(model.isLoaded(model.leadingRows + 6)).toBe(true);
+  expect(model.data('body', 6, 0)).toBe('d6');
+  expect(model.currentStatus.loadedRows).toBe(BLOCK);
+  expect(changes).toContainEqual(
+    expect.objectContaining({ type: 'cells-changed', region: 'body', row: 0 })
+  );
+  // Whole now: painting it again asks nothing.
+  model.data('body', 9, 0);
+  await tick();
+  expect(remote.asked).toEqual([0]);
+});
+
+it('a first block that holds every document there is is not read again', async () => {
+  const remote = controlledFetch();
+  const model = new PagedRowsModel(
+    columns,
+    3,
+    BLOCK,
+    block(0, { rows: block(0).rows.slice(0, 3) }),
+    remote.fetch
+  );
+  expect(model.data('body', 2, 0)).toBe('d2');
+  await tick();
+  expect(remote.asked).toEqual([]);
+});

@@ -223,6 +223,37 @@ describeEachTarget(
       await close(grid.gridId);
     });
 
+    it('an open asked for the first screen only answers its rows sooner, with the exact total; block 0 read next is whole and starts with them', async () => {
+      const whole = await open(SMALL);
+      const grid = expectType(
+        await call({
+          type: 'open',
+          connection: 'es',
+          target: SMALL,
+          blockSize: BLOCK,
+          firstRows: 4
+        }),
+        'opened'
+      );
+      expect(grid.total).toBe(DOCS);
+      expect(grid.first.rows.map(r => r.n)).toEqual(
+        whole.first.rows.slice(0, 4).map(r => r.n)
+      );
+      expect(grid.first.keys).toHaveLength(4);
+      // One search of 4 documents: the engine was not asked for the block's other rows.
+      const searches = grid.first.requests.filter(r =>
+        r.path.endsWith('/_search')
+      );
+      expect(searches).toHaveLength(1);
+      const block0 = await read(grid.gridId, 0);
+      expect(block0.rows.map(r => r.n)).toEqual(whole.first.rows.map(r => r.n));
+      const block1 = await read(grid.gridId, 1);
+      expect(block1.offset).toBe(BLOCK);
+      expect(block1.rows).toHaveLength(BLOCK);
+      await close(grid.gridId);
+      await close(whole.gridId);
+    });
+
     it('reads every row exactly once across the from/size → search_after boundary, one request a block when scrolled', async () => {
       const grid = await open(SMALL);
       const seen: number[] = grid.first.rows.map(r => r.n as number);
@@ -525,6 +556,27 @@ describe('Typesense grid', () => {
     });
     const ids = grid.first.rows.map(r => r.id);
     expect(new Set(ids).size).toBe(ids.length);
+    await call({ type: 'close', gridId: grid.gridId });
+  });
+
+  it('an open asked for the first screen only is one search of that many documents; block 0 read next is whole', async () => {
+    const grid = expectType(
+      await call({
+        type: 'open',
+        connection: 'ts',
+        target: 'books',
+        blockSize: 1000,
+        firstRows: 100
+      }),
+      'opened'
+    );
+    expect(grid.first.rows).toHaveLength(100);
+    expect(grid.first.requests).toHaveLength(1);
+    const block0 = await read(grid.gridId, 0);
+    expect(block0.rows).toHaveLength(Math.min(1000, grid.total));
+    expect(block0.rows.slice(0, 100).map(r => r.id)).toEqual(
+      grid.first.rows.map(r => r.id)
+    );
     await call({ type: 'close', gridId: grid.gridId });
   });
 

@@ -31,6 +31,7 @@ import { GridEditing } from './grid-editing';
 import { DocumentActions } from './document-actions';
 import { PendingSync } from './pending-store';
 import { GridColumns } from './grid-columns';
+import { FIRST_SCREEN_ROWS } from './first-screen';
 
 export type OpenedGrid = Omit<
   Extract<GridReply, { type: 'opened' }>,
@@ -422,7 +423,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
           connection: this.opened.connection,
           target: this.opened.target,
           blockSize: this.opened.blockSize,
-          view
+          view,
+          firstRows: FIRST_SCREEN_ROWS
         },
         'opened'
       );

@@ -49,6 +49,8 @@ export class PagedRowsModel extends MutableDataModel {
   private sortMarks = new Map<string, string>();
   /** Places (in the snapshot read) of documents deleted since, ascending: the grid shows the others. */
   private hidden: number[] = [];
+  /** The first block when it came with only the rows of the first screen: it is read whole next. */
+  private partialBlock: number | undefined;
 
   constructor(
     columns: readonly Column[],
@@ -63,7 +65,7 @@ export class PagedRowsModel extends MutableDataModel {
     this.columnList = [...columns];
     this.arrange();
     this.status = { loadedRows: 0, total };
-    this.store(first);
+    this.storeFirst(first);
   }
 
   /** The columns shown, left to right (pinned ones first): column positions of the grid index this. */
@@ -227,7 +229,7 @@ export class PagedRowsModel extends MutableDataModel {
   protected documentRow(docRow: number): Block['rows'][number] | undefined {
     const index = Math.floor(docRow / this.blockSize);
     const block = this.blocks.get(index);
-    if (!block) {
+    if (!block || !this.holds(docRow)) {
       this.want(index);
       return undefined;
     }
@@ -268,9 +270,7 @@ export class PagedRowsModel extends MutableDataModel {
   isLoaded(row: number): boolean {
     return (
       row < this.leadingRows ||
-      this.blocks.has(
-        Math.floor(this.docRowAt(row - this.leadingRows) / this.blockSize)
-      )
+      this.holds(this.docRowAt(row - this.leadingRows))
     );
   }
 
@@ -301,8 +301,34 @@ export class PagedRowsModel extends MutableDataModel {
     this.arrange();
     this.total = total;
     this.status = { loadedRows: 0, total };
-    this.store(first);
+    this.storeFirst(first);
     this.emitChanged({ type: 'model-reset' });
+  }
+
+  /**
+   * The first block of an open or a refresh; when it holds fewer rows than the block has (the
+   * open asked for the first screen's rows only), the whole block is asked for at once.
+   */
+  private storeFirst(first: Block): void {
+    this.store(first);
+    this.partialBlock =
+      first.rows.length < Math.min(this.blockSize, this.total - first.offset)
+        ? first.block
+        : undefined;
+    if (this.partialBlock !== undefined) {
+      this.want(this.partialBlock);
+    }
+  }
+
+  /** Whether the row's block is in memory with that row (a partial first block lacks its later rows). */
+  private holds(docRow: number): boolean {
+    const block = this.blocks.get(Math.floor(docRow / this.blockSize));
+    return block !== undefined && docRow - block.offset < block.rows.length;
+  }
+
+  /** The block is in memory whole (not only the first screen's rows of it). */
+  private complete(index: number): boolean {
+    return this.blocks.has(index) && index !== this.partialBlock;
   }
 
   /** No rows until the next reset: a new view is being read, and the previous view's rows are not its rows. */
@@ -333,7 +359,7 @@ export class PagedRowsModel extends MutableDataModel {
   private pump(): void {
     while (this.inFlight.size < IN_FLIGHT && this.queued.length > 0) {
       const index = this.queued.pop() as number;
-      if (this.blocks.has(index)) {
+      if (this.complete(index)) {
         continue;
       }
       this.inFlight.add(index);
@@ -388,7 +414,7 @@ export class PagedRowsModel extends MutableDataModel {
       index <= Math.floor(to / this.blockSize);
       index++
     ) {
-      if (this.blocks.has(index)) {
+      if (this.complete(index)) {
         continue;
       }
       const { block, total } = await this.fetchBlock(index);
@@ -402,6 +428,9 @@ export class PagedRowsModel extends MutableDataModel {
   }
 
   private arrived(block: Block, total: number): void {
+    if (block.block === this.partialBlock) {
+      this.partialBlock = undefined;
+    }
     if (total !== this.total) {
       // Read without a snapshot (an engine paging by offset): this block counts the documents saved or
       // deleted since (here or elsewhere), so the rows held, the places of the deleted ones and the saved

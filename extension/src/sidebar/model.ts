@@ -16,6 +16,7 @@ import type { IDocumentGrid } from '../tokens';
 import type { ConnectionNode } from './connections-tree';
 import { mayChangeListing } from './listing-changes';
 import { searchbookSettings } from '../settings/searchbook-settings';
+import { FIRST_SCREEN_ROWS } from '../documents/first-screen';
 
 /** A notebook or console panel, as the trackers hold them: a widget with a session. */
 export type KernelWidget = Widget & {
@@ -275,6 +276,7 @@ export class SidebarModel implements IDisposable {
           connection,
           target,
           blockSize: searchbookSettings.current.rowsPerBlock,
+          firstRows: FIRST_SCREEN_ROWS,
           ...(options.view ? { view: options.view } : {})
         },
         'opened'

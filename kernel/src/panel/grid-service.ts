@@ -296,7 +296,8 @@ export class GridService {
           request.target,
           request.blockSize,
           request.view,
-          signal
+          signal,
+          request.firstRows
         );
         if (!this.connections.isOpen(connection)) {
           await grid.reader.close().catch(() => undefined);

@@ -74,13 +74,15 @@ export interface FilterSyntax {
 export interface Documents {
   /**
    * Opens a reader filtered and sorted by the view and reads block 0 (which gives the exact
-   * total). A filter the engine cannot take rejects with ViewRefusal before anything is sent.
+   * total), or only its first `firstRows` rows when given. A filter the engine cannot take
+   * rejects with ViewRefusal before anything is sent.
    */
   open(
     target: string,
     blockSize: number,
     view: GridView,
-    signal: AbortSignal
+    signal: AbortSignal,
+    firstRows?: number
   ): Promise<OpenedGrid>;
   /** A cell's whole value, read from the stored document (a cut cell shows only its start). */
   wholeValue(

@@ -126,7 +126,7 @@ export class ElasticsearchDriver implements Driver {
       (index, signal) => structure.indexStorage(index, signal)
     );
     this.documents = {
-      open: async (target, blockSize, view, signal) => {
+      open: async (target, blockSize, view, signal, firstRows) => {
         const tree = structure.tree(targetSegment(target), signal);
         // A view is translated before the point in time opens, so a refused filter sends nothing;
         // the whole target in engine order needs no mapping first, and reads it meanwhile.
@@ -146,7 +146,8 @@ export class ElasticsearchDriver implements Driver {
             flavour: flavour(),
             rowSource: version.searchSource()
           },
-          signal
+          signal,
+          firstRows
         );
         // An index replaced outside this kernel is known again as soon as a grid opens on it.
         structure.rememberStorage(opened.storage);

@@ -87,10 +87,14 @@ interface ReaderSetup {
   rowSource?: JsonValue | undefined;
 }
 
-/** `tree` (the mapping) is read while the settings and the point in time are asked for. */
+/**
+ * `tree` (the mapping) is read while the settings and the point in time are asked for; the
+ * first block holds `firstRows` rows when given (block 0 whole otherwise).
+ */
 export async function openPointInTimeReader(
   opening: Omit<ReaderSetup, 'tree'> & { tree: Promise<FieldTree | undefined> },
-  signal: AbortSignal
+  signal: AbortSignal,
+  firstRows?: number
 ): Promise<{
   reader: DocumentReader;
   first: DocumentBlock;
@@ -147,7 +151,7 @@ export async function openPointInTimeReader(
         `${product} ${version} has no point in time (${product} ${opening.flavour.pointInTimeSince} added it): the grid pages with search_after sorted by _index and _id, not over one snapshot, so documents changed meanwhile may move, show twice or be missed.`
       ];
   try {
-    const first = await reader.readBlock(0, signal, true);
+    const first = await reader.readBlock(0, signal, true, firstRows);
     return {
       reader,
       first: { ...first, requests: [...sent, ...first.requests] },
@@ -247,16 +251,18 @@ class PointInTimeReader implements DocumentReader {
     this.renewTimer.unref();
   }
 
+  /** Block `block`, or only its first `rows` rows. */
   async readBlock(
     block: number,
     signal: AbortSignal,
-    countTotal = false
+    countTotal = false,
+    rows = this.setup.blockSize
   ): Promise<DocumentBlock> {
     const sent: SentRequest[] = [];
     const offset = block * this.setup.blockSize;
     const hits = await this.readRows(
       offset,
-      this.setup.blockSize,
+      Math.min(rows, this.setup.blockSize),
       { source: true, countTotal },
       sent,
       signal

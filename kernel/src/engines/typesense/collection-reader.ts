@@ -41,14 +41,18 @@ interface ReaderSetup {
   parameters: SearchParameters;
 }
 
-/** `tree` (the schema) is read while the first block is fetched. */
+/**
+ * `tree` (the schema) is read while the first block is fetched; it holds `firstRows` rows when
+ * given (block 0 whole otherwise).
+ */
 export async function openCollectionReader(
   opening: Omit<ReaderSetup, 'tree'> & { tree: Promise<FieldTree | undefined> },
-  signal: AbortSignal
+  signal: AbortSignal,
+  firstRows?: number
 ): Promise<{ reader: DocumentReader; first: DocumentBlock }> {
   const reader = new CollectionReader({ ...opening, tree: undefined });
   const [documents, tree] = await Promise.all([
-    reader.readDocuments(0, signal),
+    reader.readDocuments(0, signal, firstRows),
     opening.tree
   ]);
   reader.tree = tree;
@@ -113,24 +117,23 @@ class CollectionReader implements DocumentReader {
     };
   }
 
+  /** Block `block`'s documents, or only its first `rows`. */
   async readDocuments(
     block: number,
-    signal: AbortSignal
+    signal: AbortSignal,
+    rows = this.setup.blockSize
   ): Promise<{ documents: JsonValue[]; sent: SentRequest[] }> {
     const sent: SentRequest[] = [];
     const start = block * this.setup.blockSize;
+    const end = start + Math.min(rows, this.setup.blockSize);
     const searches: GridSearch[] = [];
-    for (
-      let offset = start;
-      offset < start + this.setup.blockSize;
-      offset += DOCUMENTS_PER_SEARCH
-    ) {
+    for (let offset = start; offset < end; offset += DOCUMENTS_PER_SEARCH) {
       searches.push(
         gridSearch(
           this.setup.collection,
           this.setup.parameters,
           offset,
-          Math.min(DOCUMENTS_PER_SEARCH, start + this.setup.blockSize - offset)
+          Math.min(DOCUMENTS_PER_SEARCH, end - offset)
         )
       );
     }

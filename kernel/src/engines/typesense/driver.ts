@@ -92,7 +92,7 @@ export class TypesenseDriver implements Driver {
       () => this.version
     );
     this.documents = {
-      open: async (collection, blockSize, view, signal) => {
+      open: async (collection, blockSize, view, signal, firstRows) => {
         const tree = structure.tree(collection, signal);
         // A view is translated before any search, so a refused filter sends nothing; the whole
         // collection in engine order needs no schema first, and reads it meanwhile.
@@ -102,7 +102,8 @@ export class TypesenseDriver implements Driver {
         );
         const opened = await openCollectionReader(
           { transport, collection, blockSize, tree, parameters },
-          signal
+          signal,
+          firstRows
         );
         return {
           ...opened,
