@@ -42,7 +42,9 @@ export const ResourceKindInfoSchema = z.object({
   /** For a kind the server lacks: what brings it ("Typesense 30"), or what replaced it. */
   unavailableReason: z.string().optional(),
   /** A new entry's JSON to start from. */
-  template: z.string()
+  template: z.string(),
+  /** For a kind whose entries are sets: the kind of the items inside each set. */
+  items: ResourceKindSchema.optional()
 });
 export type ResourceKindInfo = z.infer<typeof ResourceKindInfoSchema>;
 
