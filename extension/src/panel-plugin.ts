@@ -196,7 +196,13 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     });
     const sidebar = new SearchbookSidebar(model, {
       exportTarget: (client, connection, target) =>
-        void exportMenu.exportTarget(client, connection, target)
+        void exportMenu.exportTarget(client, connection, target),
+      showMain: widget => {
+        if (!widget.isAttached) {
+          app.shell.add(widget, 'main');
+        }
+        app.shell.activateById(widget.id);
+      }
     });
     const exportMenu = new ExportMenu(app, () => model.panelClient);
     sidebar.node.append(exportMenu.area.node);
