@@ -114,7 +114,8 @@ export async function openTargetMenu(
   }
   if (resources) {
     commands.addCommand('searchbook:target-resources', {
-      label: `${resources.label}…`,
+      // Menus show no captions: the reason it is disabled goes in the label, as for the actions.
+      label: `${resources.label}…${resources.unavailable ? ` (${resources.unavailable})` : ''}`,
       caption:
         resources.unavailable ??
         `The ${resources.label.toLowerCase()} of ${target}`,

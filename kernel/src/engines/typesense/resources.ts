@@ -194,7 +194,8 @@ export function typesenseResources(
       return `${spec.title} come with ${GLOBAL_SETS_SINCE}; this server (${version() ?? 'version unknown'}) keeps synonyms and overrides per collection.`;
     }
     if (spec.globalSets === false && global) {
-      return `From ${GLOBAL_SETS_SINCE} on, ${spec.title.toLowerCase()} live in global sets that collections name (see the sets).`;
+      // Short: the collection's menu shows it beside the item it disables.
+      return `in synonym and curation sets from ${GLOBAL_SETS_SINCE} on`;
     }
     return null;
   };
