@@ -36,6 +36,11 @@ const SynonymItem = z.looseObject({
 const flag = (what: string) =>
   z.boolean({ error: `write true or false (${what})` }).optional();
 
+const unixTime = z
+  .number({ error: 'write a Unix time in seconds' })
+  .int('write a Unix time in whole seconds')
+  .optional();
+
 const CurationRule = z
   .looseObject(
     {
@@ -112,14 +117,8 @@ const CurationItem = z
         error: 'write metadata as a JSON object'
       })
       .optional(),
-    effective_from_ts: z
-      .number({ error: 'write a Unix time in seconds' })
-      .int()
-      .optional(),
-    effective_to_ts: z
-      .number({ error: 'write a Unix time in seconds' })
-      .int()
-      .optional()
+    effective_from_ts: unixTime,
+    effective_to_ts: unixTime
   })
   .refine(
     c =>
@@ -141,11 +140,10 @@ const CurationItem = z
 
 const withId = <T extends z.ZodType>(item: T) =>
   z
-    .object(
+    .looseObject(
       { id: z.string({ error: 'give each item an "id" text' }).min(1) },
       { error: 'write each item as a JSON object' }
     )
-    .passthrough()
     .and(item);
 
 const SetOf = (item: z.ZodType) =>
