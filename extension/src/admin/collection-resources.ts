@@ -9,6 +9,8 @@ export function collectionResourcesLabel(kinds: ResourceKindInfo[]): string {
   return [first ?? '', ...rest.map(t => t.toLowerCase())].join(' and ');
 }
 
+let tabCount = 0;
+
 /**
  * A collection's own resources (up to Typesense 29: its synonyms and overrides) in a main-area
  * tab, one section per kind, each listing, adding, editing and deleting entries with the
@@ -22,7 +24,8 @@ export class CollectionResources extends Widget {
     kinds: ResourceKindInfo[]
   ) {
     super();
-    this.id = `searchbook-resources-${encodeURIComponent(connection)}-${encodeURIComponent(collection)}`;
+    // Unique: two kernels may each have a connection of this name.
+    this.id = `searchbook-resources-${++tabCount}`;
     this.addClass('searchbook-CollectionResources');
     const label = collectionResourcesLabel(kinds);
     this.title.label = `${collection} · ${label.toLowerCase()}`;
