@@ -106,6 +106,9 @@ export const CollectionSchemaViewSchema = z.object({
   tokenSeparators: z.array(z.string()),
   symbolsToIndex: z.array(z.string()),
   enableNestedFields: z.boolean(),
+  /** The synonym and curation sets the collection names, on servers that keep sets. */
+  synonymSets: z.array(z.string()).optional(),
+  curationSets: z.array(z.string()).optional(),
   /** The request that would add a field, for "copy as cell". */
   addFieldCell: z.string()
 });

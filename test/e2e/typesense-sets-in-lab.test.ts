@@ -259,6 +259,15 @@ describe('synonym sets', () => {
       .filter({ hasText: 'clothing · used by wear' })
       .waitFor();
 
+    // The collection's schema names the set too.
+    await panelTreeItem(page, 'wear').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Schema…' }).click();
+    await expect(
+      dialog().locator('.searchbook-Schema-facts').textContent()
+    ).resolves.toMatch(/synonym sets clothing · curation sets \(none\)$/);
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    await dialog().waitFor({ state: 'detached' });
+
     const items = await opened(set, 'Synonyms in clothing');
     await items.getByRole('status').filter({ hasText: 'None yet.' }).waitFor();
     // A mistyped item is refused, naming the key and what to write; the text stays.

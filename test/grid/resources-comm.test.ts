@@ -211,6 +211,12 @@ test('30: synonym and curation sets, their items and the collections that use th
   expect(sets).toEqual([
     expect.objectContaining({ name: 'clothing', usedBy: ['books'] })
   ]);
+  const { schema } = await comm.expect(
+    { type: 'collectionSchema', connection: 'ts30', collection: 'books' },
+    'collectionSchema'
+  );
+  expect(schema.synonymSets).toEqual(['clothing']);
+  expect(schema.curationSets).toEqual([]);
   expect(await list('30.0', 'synonymSetItems', 'clothing')).toEqual([
     {
       name: 'knit',
@@ -378,6 +384,11 @@ test.each(['29.0', '30.0'])(
     expect(field('year')).toMatchObject({ type: 'int32', sort: true });
     expect(field('author.name')).toMatchObject({ nested: true });
     expect(schema.addFieldCell.split('\n')[0]).toBe('PATCH /collections/books');
+    if (version === '29.0') {
+      // Sets come with 30: a 29 schema names none, and the view says nothing of them.
+      expect(schema.synonymSets).toBeUndefined();
+      expect(schema.curationSets).toBeUndefined();
+    }
   }
 );
 

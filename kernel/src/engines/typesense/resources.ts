@@ -313,6 +313,12 @@ export function typesenseResources(
         tokenSeparators: s.token_separators,
         symbolsToIndex: s.symbols_to_index,
         enableNestedFields: s.enable_nested_fields,
+        ...(s.synonym_sets !== undefined
+          ? { synonymSets: s.synonym_sets }
+          : {}),
+        ...(s.curation_sets !== undefined
+          ? { curationSets: s.curation_sets }
+          : {}),
         addFieldCell: `PATCH /collections/${s.name}\n${JSON.stringify(
           { fields: [{ name: 'new_field', type: 'string', optional: true }] },
           null,
