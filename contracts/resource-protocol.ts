@@ -42,7 +42,9 @@ export const ResourceKindInfoSchema = z.object({
   /** For a kind the server lacks: what brings it ("Typesense 30"), or what replaced it. */
   unavailableReason: z.string().optional(),
   /** A new entry's JSON to start from. */
-  template: z.string()
+  template: z.string(),
+  /** For a kind whose entries are sets: the kind of the items inside each set. */
+  items: ResourceKindSchema.optional()
 });
 export type ResourceKindInfo = z.infer<typeof ResourceKindInfoSchema>;
 
@@ -104,6 +106,9 @@ export const CollectionSchemaViewSchema = z.object({
   tokenSeparators: z.array(z.string()),
   symbolsToIndex: z.array(z.string()),
   enableNestedFields: z.boolean(),
+  /** The synonym and curation sets the collection names, on servers that keep sets. */
+  synonymSets: z.array(z.string()).optional(),
+  curationSets: z.array(z.string()).optional(),
   /** The request that would add a field, for "copy as cell". */
   addFieldCell: z.string()
 });

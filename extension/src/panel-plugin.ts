@@ -9,6 +9,7 @@ import type { IWidgetTracker } from '@jupyterlab/apputils';
 import type { Kernel, Session } from '@jupyterlab/services';
 import { LabIcon } from '@jupyterlab/ui-components';
 import type { ISignal } from '@lumino/signaling';
+import { CollectionResources } from './admin/collection-resources';
 import { addCopyCellAsCurl } from './cells/copy-cell-as-curl';
 import { addCopyCellAsPython } from './cells/copy-cell-as-python';
 import { addGridCommands } from './commands/grid-commands';
@@ -144,7 +145,9 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     const model: SidebarModel = new SidebarModel({
       trackers,
       shell,
-      keepsFollowing: widget => widget instanceof DocumentGridWidget,
+      keepsFollowing: widget =>
+        widget instanceof DocumentGridWidget ||
+        widget instanceof CollectionResources,
       ownKernel,
       activateGrid: (connection, target) => {
         const open = [...grids].find(
@@ -196,7 +199,13 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     });
     const sidebar = new SearchbookSidebar(model, {
       exportTarget: (client, connection, target) =>
-        void exportMenu.exportTarget(client, connection, target)
+        void exportMenu.exportTarget(client, connection, target),
+      showMain: widget => {
+        if (!widget.isAttached) {
+          app.shell.add(widget, 'main');
+        }
+        app.shell.activateById(widget.id);
+      }
     });
     const exportMenu = new ExportMenu(app, () => model.panelClient);
     sidebar.node.append(exportMenu.area.node);

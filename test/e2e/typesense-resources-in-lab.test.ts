@@ -1,9 +1,11 @@
 /**
- * Typesense resources in the panel, in a real JupyterLab in Chromium against the Typesense
+ * Typesense resources in the panel, in a real JupyterLab in Chromium against the Typesense 29
  * sandbox: a scoped search key made from a search-only key (shown once, searches only what its
  * embedded filter allows, found in neither the page afterwards, the saved notebook, the
- * server's log nor any kernel message in clear), aliases added and deleted with the request
- * shown before it is sent, and a kind the server's version lacks shown disabled with the reason.
+ * server's log nor any kernel message in clear), aliases added, opening their collection's
+ * grid and deleted with the request shown before it is sent, a kind the server's version lacks
+ * shown disabled with the reason, and a collection's own synonyms and overrides (the shape
+ * before 30) listed, added, edited and deleted from its menu.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -240,6 +242,19 @@ describe('aliases', () => {
     });
   });
 
+  it('opens the collection’s grid from the alias’s Open', async () => {
+    const aliases = await openSection('Aliases');
+    await aliases.getByRole('button', { name: 'Open books_live' }).click();
+    const grid = page.getByRole('grid', { name: 'books · ts' });
+    await grid.waitFor({ timeout: 30_000 });
+    const { found } = (await (
+      await call('/collections/books/documents/search?q=*', TS_KEY)
+    ).json()) as { found: number };
+    await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(
+      String(found)
+    );
+  });
+
   it('deletes the alias after showing the DELETE it sends', async () => {
     const aliases = await openSection('Aliases');
     await aliases.getByRole('button', { name: 'Delete books_live' }).click();
@@ -298,5 +313,181 @@ describe('a collection’s schema', () => {
     await dialog().getByRole('button', { name: 'Copied' }).waitFor();
     await dialog().getByRole('button', { name: 'Close' }).click();
     await dialog().waitFor({ state: 'detached' });
+  });
+});
+
+describe('a collection’s synonyms and overrides', () => {
+  const tab = () => page.locator('.searchbook-CollectionResources');
+
+  /** A section of the collection's tab by its heading. */
+  const section = (title: string) =>
+    tab().locator('details.searchbook-Resources', {
+      has: page.locator(`> summary:text-is("${title}")`)
+    });
+
+  async function review(
+    button: Locator,
+    json: string,
+    name?: string
+  ): Promise<string> {
+    await button.click();
+    await dialog().waitFor();
+    if (name !== undefined) {
+      await dialog().getByLabel('Name', { exact: true }).fill(name);
+    }
+    await dialog().getByLabel('JSON', { exact: true }).fill(json);
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    const request = dialog().getByLabel('Request to send');
+    await request.waitFor();
+    return (await request.textContent()) ?? '';
+  }
+
+  async function send(): Promise<void> {
+    await dialog().getByRole('button', { name: 'Send' }).click();
+    await dialog().waitFor({ state: 'detached' });
+  }
+
+  async function remove(within: Locator, name: string): Promise<string> {
+    await within.getByRole('button', { name: `Delete ${name}` }).click();
+    const request = dialog().getByLabel('Request to send');
+    await request.waitFor();
+    const text = (await request.textContent()) ?? '';
+    await send();
+    await within
+      .getByRole('listitem', { name, exact: true })
+      .waitFor({ state: 'detached' });
+    return text;
+  }
+
+  async function openFromMenu(): Promise<void> {
+    await connection('ts')
+      .locator('[role="treeitem"][aria-level="2"][aria-label^="books · "]')
+      .click({ button: 'right' });
+    await page
+      .getByRole('menuitem', { name: 'Synonyms and overrides (curation)…' })
+      .click();
+    await tab().waitFor();
+  }
+
+  it('opens from the collection’s menu in one tab, however often it is asked', async () => {
+    await openFromMenu();
+    await openFromMenu();
+    await expect(tab().count()).resolves.toBe(1);
+    await expect(
+      page.getByRole('tab', { name: /books · synonyms and overrides/ }).count()
+    ).resolves.toBe(1);
+    await section('Synonyms of books')
+      .getByRole('status')
+      .filter({ hasText: 'None yet.' })
+      .waitFor();
+  });
+
+  it('adds, edits and deletes a synonym, each request shown before it is sent', async () => {
+    const synonyms = section('Synonyms of books');
+    const put = await review(
+      synonyms.getByRole('button', { name: 'Add to Synonyms of books' }),
+      '{"synonyms": ["novel", "book"]}',
+      'reading'
+    );
+    expect(put).toBe(
+      'PUT /collections/books/synonyms/reading\n{\n  "synonyms": [\n    "novel",\n    "book"\n  ]\n}'
+    );
+    expect(
+      (await call('/collections/books/synonyms/reading', TS_KEY)).status
+    ).toBe(404);
+    await send();
+    await synonyms.getByRole('listitem', { name: 'reading' }).waitFor();
+    await expect(
+      (await call('/collections/books/synonyms/reading', TS_KEY)).json()
+    ).resolves.toMatchObject({ id: 'reading', synonyms: ['novel', 'book'] });
+
+    const edit = await review(
+      synonyms.getByRole('button', { name: 'Edit reading' }),
+      '{"root": "book", "synonyms": ["novel", "tome"]}'
+    );
+    expect(edit.split('\n')[0]).toBe('PUT /collections/books/synonyms/reading');
+    await send();
+    await synonyms
+      .getByRole('listitem', { name: 'reading' })
+      .filter({ hasText: 'tome' })
+      .waitFor();
+    await expect(
+      (await call('/collections/books/synonyms/reading', TS_KEY)).json()
+    ).resolves.toMatchObject({ root: 'book', synonyms: ['novel', 'tome'] });
+
+    expect(await remove(synonyms, 'reading')).toBe(
+      'DELETE /collections/books/synonyms/reading'
+    );
+    expect(
+      (await call('/collections/books/synonyms/reading', TS_KEY)).status
+    ).toBe(404);
+  });
+
+  it('adds, edits and deletes an override, a mistyped rule refused with what to write', async () => {
+    const overrides = section('Overrides (curation) of books');
+    await overrides
+      .getByRole('button', { name: 'Add to Overrides (curation) of books' })
+      .click();
+    await dialog().getByLabel('Name', { exact: true }).fill('pin');
+    const mistyped =
+      '{"rule": {"query": "dune", "match": "fuzzy"}, "includes": [{"id": "1", "position": 1}]}';
+    await dialog().getByLabel('JSON', { exact: true }).fill(mistyped);
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    await dialog()
+      .getByRole('alert')
+      .filter({ hasText: '"rule.match": write "exact" or "contains"' })
+      .waitFor();
+    await expect(
+      dialog().getByLabel('JSON', { exact: true }).inputValue()
+    ).resolves.toBe(mistyped);
+    await screenshot(page, 'typesense-29-override-refused');
+    await dialog()
+      .getByLabel('JSON', { exact: true })
+      .fill(mistyped.replace('fuzzy', 'exact'));
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    await expect(
+      dialog().getByLabel('Request to send').textContent()
+    ).resolves.toMatch(/^PUT \/collections\/books\/overrides\/pin\n/);
+    expect(
+      (await call('/collections/books/overrides/pin', TS_KEY)).status
+    ).toBe(404);
+    await send();
+    await overrides.getByRole('listitem', { name: 'pin' }).waitFor();
+    await expect(
+      (await call('/collections/books/overrides/pin', TS_KEY)).json()
+    ).resolves.toMatchObject({
+      id: 'pin',
+      rule: { query: 'dune', match: 'exact' },
+      includes: [{ id: '1', position: 1 }]
+    });
+
+    await review(
+      overrides.getByRole('button', { name: 'Edit pin' }),
+      '{"rule": {"query": "dune", "match": "contains"}, "excludes": [{"id": "2"}]}'
+    );
+    await send();
+    await overrides
+      .getByRole('listitem', { name: 'pin' })
+      .filter({ hasText: 'contains' })
+      .waitFor();
+    await expect(
+      (await call('/collections/books/overrides/pin', TS_KEY)).json()
+    ).resolves.toMatchObject({
+      rule: { match: 'contains' },
+      excludes: [{ id: '2' }]
+    });
+    await screenshot(page, 'typesense-29-collection-resources');
+
+    expect(await remove(overrides, 'pin')).toBe(
+      'DELETE /collections/books/overrides/pin'
+    );
+    expect(
+      (await call('/collections/books/overrides/pin', TS_KEY)).status
+    ).toBe(404);
+    // With the tab current, the panel still follows the notebook's kernel and its connection.
+    await expect(
+      page.locator('.searchbook-Sidebar-heading').textContent()
+    ).resolves.toContain('resources.ipynb');
+    await expect(connection('ts').isVisible()).resolves.toBe(true);
   });
 });

@@ -211,6 +211,12 @@ test('30: synonym and curation sets, their items and the collections that use th
   expect(sets).toEqual([
     expect.objectContaining({ name: 'clothing', usedBy: ['books'] })
   ]);
+  const { schema } = await comm.expect(
+    { type: 'collectionSchema', connection: 'ts30', collection: 'books' },
+    'collectionSchema'
+  );
+  expect(schema.synonymSets).toEqual(['clothing']);
+  expect(schema.curationSets).toEqual([]);
   expect(await list('30.0', 'synonymSetItems', 'clothing')).toEqual([
     {
       name: 'knit',
@@ -378,5 +384,164 @@ test.each(['29.0', '30.0'])(
     expect(field('year')).toMatchObject({ type: 'int32', sort: true });
     expect(field('author.name')).toMatchObject({ nested: true });
     expect(schema.addFieldCell.split('\n')[0]).toBe('PATCH /collections/books');
+    if (version === '29.0') {
+      // Sets come with 30: a 29 schema names none, and the view says nothing of them.
+      expect(schema.synonymSets).toBeUndefined();
+      expect(schema.curationSets).toBeUndefined();
+    }
   }
 );
+
+async function refusal(
+  version: string,
+  kind: string,
+  body: unknown,
+  parent?: string
+) {
+  const reply = await comm.call({
+    type: 'resourcePlan',
+    connection: conn(version),
+    change: {
+      target: { kind, ...(parent ? { parent } : {}) },
+      op: 'put',
+      name: 'mistyped',
+      body
+    }
+  });
+  expect(reply).toMatchObject({ type: 'error' });
+  const applied = await comm.call({
+    type: 'resourceApply',
+    connection: conn(version),
+    change: {
+      target: { kind, ...(parent ? { parent } : {}) },
+      op: 'put',
+      name: 'mistyped',
+      body
+    }
+  });
+  expect(applied).toMatchObject({ type: 'error' });
+  return (reply as { message: string }).message;
+}
+
+test('30: set items of the wrong shape are refused naming the key to fix and what to write, and nothing reaches the server', async () => {
+  const kinds = (
+    await comm.expect(
+      { type: 'resourceKinds', connection: 'ts30' },
+      'resourceKinds'
+    )
+  ).kinds;
+  expect(kinds.find(k => k.kind === 'synonymSets')?.items).toBe(
+    'synonymSetItems'
+  );
+  expect(kinds.find(k => k.kind === 'curationSets')?.items).toBe(
+    'curationSetItems'
+  );
+  await change('30.0', 'put', 'synonymSets', 'shapes', { items: [] });
+  await change('30.0', 'put', 'curationSets', 'shapes', { items: [] });
+
+  expect(
+    await refusal('30.0', 'synonymSetItems', { synonym: ['a', 'b'] }, 'shapes')
+  ).toMatch(/^"synonyms": write a list of words.*For example \{"synonyms"/);
+  expect(
+    await refusal(
+      '30.0',
+      'synonymSetItems',
+      { synonyms: ['a', 'b'], root: 3 },
+      'shapes'
+    )
+  ).toMatch(/^"root": .*Nothing was sent\.$/);
+  expect(
+    await refusal(
+      '30.0',
+      'curationSetItems',
+      { rule: { query: 'apple' }, includes: [{ id: '1', position: 1 }] },
+      'shapes'
+    )
+  ).toMatch(/^"rule": give the rule a "query" with "match"/);
+  expect(
+    await refusal(
+      '30.0',
+      'curationSetItems',
+      {
+        rule: { query: 'apple', match: 'exact' },
+        includes: [{ id: '1', position: 0 }]
+      },
+      'shapes'
+    )
+  ).toMatch(/^"includes\[0\]\.position": positions start at 1/);
+  expect(
+    await refusal(
+      '30.0',
+      'curationSetItems',
+      { rule: { query: 'apple', match: 'exact' } },
+      'shapes'
+    )
+  ).toMatch(/say what the rule does: "includes", "excludes"/);
+  expect(
+    await refusal('30.0', 'synonymSets', {
+      items: [{ synonyms: ['a', 'b'] }]
+    })
+  ).toMatch(/^"items\[0\]\.id": give each item an "id"/);
+
+  expect(
+    (await http('30.0', 'GET', '/synonym_sets/shapes/items')).json
+  ).toEqual([]);
+  expect(
+    (await http('30.0', 'GET', '/curation_sets/shapes/items')).json
+  ).toEqual([]);
+  expect(
+    (await list('30.0', 'synonymSets')).find(s => s.name === 'shapes')?.value
+  ).toEqual({ items: [] });
+  await change('30.0', 'delete', 'synonymSets', 'shapes');
+  await change('30.0', 'delete', 'curationSets', 'shapes');
+});
+
+test('29: a collection’s synonyms and overrides of the wrong shape are refused the same way, and nothing reaches the server', async () => {
+  expect(
+    await refusal(
+      '29.0',
+      'synonyms',
+      { synonyms: 'sweater, pullover' },
+      'books'
+    )
+  ).toMatch(/^"synonyms": write a list of words, as in \["blazer", "coat"\]/);
+  expect(
+    await refusal(
+      '29.0',
+      'overrides',
+      { rule: { query: 'wool', match: 'fuzzy' }, excludes: [{ id: '1' }] },
+      'books'
+    )
+  ).toMatch(/^"rule\.match": write "exact" or "contains"/);
+  expect(
+    await refusal(
+      '29.0',
+      'overrides',
+      {
+        rule: { query: 'wool', match: 'exact' },
+        replace_query: 'fleece',
+        remove_matched_tokens: true
+      },
+      'books'
+    )
+  ).toMatch(/either "replace_query" or "remove_matched_tokens"/);
+  expect(await refusal('29.0', 'stopwords', { stopwords: [] })).toMatch(
+    /^"stopwords": write at least one stopword/
+  );
+  expect(await refusal('29.0', 'aliases', { collection: 'books' })).toMatch(
+    /^"collection_name": write the name of the collection/
+  );
+  for (const path of [
+    '/collections/books/synonyms',
+    '/collections/books/overrides',
+    '/stopwords',
+    '/aliases'
+  ]) {
+    const { status, json } = await http('29.0', 'GET', path);
+    expect(status).toBe(200);
+    expect(JSON.stringify(json)).not.toContain('mistyped');
+  }
+  expect(
+    (await http('29.0', 'GET', '/collections/books/synonyms/mistyped')).status
+  ).toBe(404);
+});

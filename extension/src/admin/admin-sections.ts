@@ -1,3 +1,4 @@
+import type { ResourceKindInfo } from '@searchbook/contracts/resource-protocol';
 import type { PanelClient } from '../panel-client';
 import { KeysSection } from './keys-section';
 import { MetricsSection } from './metrics-section';
@@ -13,10 +14,14 @@ export class AdminSections {
   private metrics: MetricsSection | undefined;
   /** True once the kernel said the connection has resources (so collection schemas too). */
   hasResources = false;
+  /** The kinds kept per collection (a collection's synonyms, overrides), for its menu. */
+  collectionKinds: ResourceKindInfo[] = [];
 
   constructor(
     readonly client: PanelClient,
-    private readonly connection: string
+    private readonly connection: string,
+    /** Opens a collection's grid, for an alias's Open. */
+    private readonly open?: (collection: string) => void
   ) {
     this.node.className = 'searchbook-Admin';
     // The tree's arrow keys and Enter must not steal keystrokes typed into these sections.
@@ -57,9 +62,14 @@ export class AdminSections {
         'resourceKinds'
       );
       this.hasResources = true;
+      this.collectionKinds = kinds.filter(k => k.scope === 'collection');
       for (const info of kinds.filter(k => k.scope === 'server')) {
+        const itemsInfo = kinds.find(k => k.kind === info.items);
         this.node.append(
-          new ResourceSection(this.client, this.connection, info).node
+          new ResourceSection(this.client, this.connection, info, {
+            ...(itemsInfo ? { itemsInfo } : {}),
+            ...(this.open ? { open: this.open } : {})
+          }).node
         );
       }
     } catch {

@@ -1,34 +1,58 @@
 import type {
   ResourceChange,
   ResourceEntry,
-  ResourceKindInfo
+  ResourceKindInfo,
+  ResourceTarget
 } from '@searchbook/contracts/resource-protocol';
 import type { PanelClient } from '../panel-client';
 import { askEntry, confirmRequest, type EntryDraft } from './resource-dialogs';
 
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 
+export interface ResourceSectionOptions {
+  /** The collection or set the entries belong to, for kinds scoped to one. */
+  parent?: string;
+  /** The heading; the kind's title by default. */
+  title?: string;
+  /** For sets: the kind of their items, listed inside each set. */
+  itemsInfo?: ResourceKindInfo;
+  /** Opens a collection's grid: an alias's entry offers it for the collection it stands for. */
+  open?(collection: string): void;
+  /** Shown open, its entries loaded at once. */
+  startOpen?: boolean;
+}
+
 /**
- * One kind of engine resource (aliases, presets, stopword sets, synonym or curation sets): the
- * list of entries, add and edit as JSON, delete; every change shows the exact request the
- * kernel plans before it is sent. A kind the server's version lacks is shown disabled with the
- * reason the kernel gives. Entry names and values are the engine's text, rendered as text.
+ * One kind of engine resource (aliases, presets, stopword sets, synonym or curation sets and
+ * their items, a collection's synonyms or overrides): the list of entries, add and edit as
+ * JSON, delete; every change shows the exact request the kernel plans before it is sent. A set
+ * lists the collections that use it and its items inside it. A kind the server's version lacks
+ * is shown disabled with the reason the kernel gives. Entry names and values are the engine's
+ * text, rendered as text.
  */
 export class ResourceSection {
   readonly node = document.createElement('details');
   private readonly status = document.createElement('div');
   private readonly list = document.createElement('ul');
   private loaded = false;
+  private readonly target: ResourceTarget;
+  private readonly title: string;
 
   constructor(
     private readonly client: PanelClient,
     private readonly connection: string,
-    private readonly info: ResourceKindInfo
+    private readonly info: ResourceKindInfo,
+    private readonly options: ResourceSectionOptions = {}
   ) {
     this.node.className = 'searchbook-Admin-section searchbook-Resources';
     this.node.dataset.kind = info.kind;
+    this.target = {
+      kind: info.kind,
+      ...(options.parent !== undefined ? { parent: options.parent } : {})
+    };
+    this.title = options.title ?? info.title;
     const summary = document.createElement('summary');
-    summary.textContent = info.title;
+    summary.textContent = this.title;
     this.status.className = 'searchbook-Admin-status';
     this.status.setAttribute('role', 'status');
     if (!info.available) {
@@ -40,17 +64,20 @@ export class ResourceSection {
       return;
     }
     const refresh = this.button('Refresh', () => void this.load());
-    refresh.setAttribute('aria-label', `Refresh ${info.title}`);
+    refresh.setAttribute('aria-label', `Refresh ${this.title}`);
     const add = this.button('Add…', () => void this.edit(undefined));
-    add.setAttribute('aria-label', `Add to ${info.title}`);
+    add.setAttribute('aria-label', `Add to ${this.title}`);
     this.list.className = 'searchbook-Resources-list';
-    this.list.setAttribute('aria-label', `${info.title} of ${connection}`);
+    this.list.setAttribute('aria-label', `${this.title} of ${connection}`);
     this.node.append(summary, refresh, add, this.status, this.list);
     this.node.addEventListener('toggle', () => {
       if (this.node.open && !this.loaded) {
         void this.load();
       }
     });
+    if (options.startOpen) {
+      this.node.open = true;
+    }
   }
 
   private button(text: string, onClick: () => void): HTMLButtonElement {
@@ -71,7 +98,7 @@ export class ResourceSection {
         {
           type: 'resourceList',
           connection: this.connection,
-          target: { kind: this.info.kind }
+          target: this.target
         },
         'resourceList'
       );
@@ -97,18 +124,42 @@ export class ResourceSection {
     item.setAttribute('aria-label', entry.name);
     const title = document.createElement('div');
     title.className = 'searchbook-Resource-title';
-    title.textContent =
-      entry.usedBy && entry.usedBy.length > 0
+    const itemsInfo = this.options.itemsInfo;
+    title.textContent = itemsInfo
+      ? `${entry.name} · used by ${entry.usedBy && entry.usedBy.length > 0 ? entry.usedBy.join(', ') : 'no collection'}`
+      : entry.usedBy && entry.usedBy.length > 0
         ? `${entry.name} → ${entry.usedBy.join(', ')}`
         : entry.name;
-    const value = document.createElement('pre');
-    value.className = 'searchbook-Resource-value';
-    value.textContent = JSON.stringify(entry.value);
+    item.append(title);
+    const shown = itemsInfo ? withoutItems(entry.value) : entry.value;
+    if (shown !== undefined) {
+      const value = document.createElement('pre');
+      value.className = 'searchbook-Resource-value';
+      value.textContent = JSON.stringify(shown);
+      item.append(value);
+    }
+    const collection = entry.usedBy?.[0];
+    const open = this.options.open;
+    if (open && this.info.kind === 'aliases' && collection !== undefined) {
+      const button = this.button('Open', () => open(collection));
+      button.setAttribute('aria-label', `Open ${entry.name}`);
+      button.title = `Open ${collection}, the collection ${entry.name} stands for`;
+      title.addEventListener('dblclick', () => open(collection));
+      item.append(button);
+    }
     const edit = this.button('Edit…', () => void this.edit(entry));
     edit.setAttribute('aria-label', `Edit ${entry.name}`);
     const remove = this.button('Delete…', () => void this.remove(entry));
     remove.setAttribute('aria-label', `Delete ${entry.name}`);
-    item.append(title, value, edit, remove);
+    item.append(edit, remove);
+    if (itemsInfo) {
+      item.append(
+        new ResourceSection(this.client, this.connection, itemsInfo, {
+          parent: entry.name,
+          title: `${itemsInfo.title} in ${entry.name}`
+        }).node
+      );
+    }
     return item;
   }
 
@@ -118,7 +169,7 @@ export class ResourceSection {
       json: entry ? pretty(entry.value) : this.info.template,
       error: ''
     };
-    const title = entry ? `Edit ${entry.name}` : `Add to ${this.info.title}`;
+    const title = entry ? `Edit ${entry.name}` : `Add to ${this.title}`;
     for (;;) {
       const typed = await askEntry(title, draft, entry !== undefined);
       if (!typed) {
@@ -135,7 +186,7 @@ export class ResourceSection {
         continue;
       }
       const error = await this.change(
-        { target: { kind: this.info.kind }, op: 'put', name: typed.name, body },
+        { target: this.target, op: 'put', name: typed.name, body },
         title
       );
       if (error === undefined) {
@@ -147,7 +198,7 @@ export class ResourceSection {
 
   private async remove(entry: ResourceEntry): Promise<void> {
     const error = await this.change(
-      { target: { kind: this.info.kind }, op: 'delete', name: entry.name },
+      { target: this.target, op: 'delete', name: entry.name },
       `Delete ${entry.name}`
     );
     if (error !== undefined) {
@@ -181,4 +232,15 @@ export class ResourceSection {
       return (err as Error).message;
     }
   }
+}
+
+/** A set's own settings besides its items (listed inside it); undefined when it has none. */
+function withoutItems(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return value;
+  }
+  const rest = Object.fromEntries(
+    Object.entries(value).filter(([key]) => key !== 'items')
+  );
+  return Object.keys(rest).length > 0 ? rest : undefined;
 }

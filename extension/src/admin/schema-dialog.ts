@@ -30,6 +30,14 @@ function fieldRow(field: SchemaField): HTMLTableRowElement {
   return row;
 }
 
+/** The sets a collection names, on servers that keep sets; nothing on others. */
+function setsNamed(what: string, sets: string[] | undefined): string[] {
+  if (sets === undefined) {
+    return [];
+  }
+  return [`${what} ${sets.length > 0 ? sets.join(', ') : '(none)'}`];
+}
+
 function schemaNode(schema: CollectionSchemaView): HTMLElement {
   const node = document.createElement('div');
   node.className = 'searchbook-Schema';
@@ -52,7 +60,9 @@ function schemaNode(schema: CollectionSchemaView): HTMLElement {
     `default sorting field ${schema.defaultSortingField || '(none)'}`,
     `token separators ${schema.tokenSeparators.length > 0 ? JSON.stringify(schema.tokenSeparators) : '(none)'}`,
     `symbols to index ${schema.symbolsToIndex.length > 0 ? JSON.stringify(schema.symbolsToIndex) : '(none)'}`,
-    `nested fields ${schema.enableNestedFields ? 'enabled' : 'disabled'}`
+    `nested fields ${schema.enableNestedFields ? 'enabled' : 'disabled'}`,
+    ...setsNamed('synonym sets', schema.synonymSets),
+    ...setsNamed('curation sets', schema.curationSets)
   ].join(' · ');
   const cell = document.createElement('pre');
   cell.className = 'searchbook-PlannedRequest';

@@ -1,6 +1,7 @@
 import { Widget } from '@lumino/widgets';
 import type { ProfileInfo } from '@searchbook/contracts/panel-protocol';
 import { AdminSections } from '../admin/admin-sections';
+import { CollectionResourceTabs } from '../admin/collection-resources';
 import { showCollectionSchema } from '../admin/schema-dialog';
 import type { PanelClient } from '../panel-client';
 import { ConnectionsTree } from './connections-tree';
@@ -10,6 +11,8 @@ import { confirmTargetAction, openTargetMenu } from './target-actions';
 export interface SidebarOptions {
   /** Asks for and runs an export of an index or collection. */
   exportTarget?(client: PanelClient, connection: string, target: string): void;
+  /** Shows a tab in the main area (a collection's synonyms and overrides). */
+  showMain?(widget: Widget): void;
 }
 
 /**
@@ -27,6 +30,10 @@ export class SearchbookSidebar extends Widget {
   });
   /** Keys and metrics sections per connection of the followed kernel. */
   private readonly admin = new Map<string, AdminSections>();
+  /** Tabs of collections' synonyms and overrides. */
+  private readonly resourceTabs = new CollectionResourceTabs(widget =>
+    this.options.showMain?.(widget)
+  );
   private readonly heading = document.createElement('div');
   private readonly message = document.createElement('div');
   private readonly connectionChoice = document.createElement('select');
@@ -153,7 +160,9 @@ export class SearchbookSidebar extends Widget {
     let sections = this.admin.get(connection);
     if (!sections || sections.client !== client) {
       sections?.dispose();
-      sections = new AdminSections(client, connection);
+      sections = new AdminSections(client, connection, target =>
+        this.openGrid(connection, target)
+      );
       this.admin.set(connection, sections);
     }
     return sections.node;
@@ -274,6 +283,14 @@ export class SearchbookSidebar extends Widget {
               void showCollectionSchema(client, connection, target).catch(
                 (err: Error) => this.model.say(`${target}: ${err.message}`)
               )
+          : undefined,
+        this.options.showMain
+          ? this.resourceTabs.menuItem(
+              client,
+              connection,
+              target,
+              this.admin.get(connection)?.collectionKinds ?? []
+            )
           : undefined
       );
     } catch (err) {

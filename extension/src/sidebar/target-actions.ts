@@ -2,6 +2,7 @@ import { Dialog } from '@jupyterlab/apputils';
 import { CommandRegistry } from '@lumino/commands';
 import { Menu, Widget } from '@lumino/widgets';
 import type { TargetAction } from '@searchbook/contracts/edit-protocol';
+import type { TargetResources } from '../admin/collection-resources';
 import type { PanelClient } from '../panel-client';
 
 /**
@@ -80,7 +81,9 @@ export async function openTargetMenu(
   /** "Export…", first in the menu, when the panel offers it. */
   exportIt?: () => void,
   /** "Schema…", for engines whose collections have a schema to show. */
-  showSchema?: () => void
+  showSchema?: () => void,
+  /** The collection's own resources (synonyms, overrides), disabled with why when the server keeps none. */
+  resources?: TargetResources
 ): Promise<void> {
   const reply = await client.request(
     { type: 'targetActions', connection, target },
@@ -108,6 +111,18 @@ export async function openTargetMenu(
       execute: showSchema
     });
     menu.addItem({ command: 'searchbook:target-schema' });
+  }
+  if (resources) {
+    commands.addCommand('searchbook:target-resources', {
+      // Menus show no captions: the reason it is disabled goes in the label, as for the actions.
+      label: `${resources.label}…${resources.unavailable ? ` (${resources.unavailable})` : ''}`,
+      caption:
+        resources.unavailable ??
+        `The ${resources.label.toLowerCase()} of ${target}`,
+      isEnabled: () => resources.unavailable === undefined,
+      execute: resources.show
+    });
+    menu.addItem({ command: 'searchbook:target-resources' });
   }
   for (const action of reply.actions) {
     const id = `searchbook:target-${action.action}`;

@@ -18,6 +18,7 @@ import type { ResourceAdmin } from '../../engine/capabilities/resources';
 import { sendGridRequest } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
 import { typesenseFailure } from './failure';
+import { checkedBody } from './resource-bodies';
 import { GLOBAL_SETS_SINCE, resourceVersion } from './versions';
 
 interface KindSpec {
@@ -27,6 +28,8 @@ interface KindSpec {
   globalSets?: boolean;
   base(parent: string): string;
   template: string;
+  /** For sets: the kind of their items. */
+  items?: ResourceKind;
 }
 
 const seg = (s: string): string => encodeURIComponent(s);
@@ -43,7 +46,8 @@ const KINDS: Record<ResourceKind, KindSpec> = {
     scope: 'server',
     globalSets: true,
     base: () => '/synonym_sets',
-    template: '{"items": []}'
+    template: '{"items": []}',
+    items: 'synonymSetItems'
   },
   synonymSetItems: {
     title: 'Synonyms',
@@ -57,7 +61,8 @@ const KINDS: Record<ResourceKind, KindSpec> = {
     scope: 'server',
     globalSets: true,
     base: () => '/curation_sets',
-    template: '{"items": []}'
+    template: '{"items": []}',
+    items: 'curationSetItems'
   },
   curationSetItems: {
     title: 'Curation rules',
@@ -96,7 +101,6 @@ const KINDS: Record<ResourceKind, KindSpec> = {
   }
 };
 
-const Obj = z.record(z.string(), z.unknown());
 const Named = z.looseObject({ name: z.string() });
 const WithId = z.looseObject({ id: z.string() });
 const Listing: Record<ResourceKind, (body: unknown) => ResourceEntry[]> = {
@@ -190,7 +194,8 @@ export function typesenseResources(
       return `${spec.title} come with ${GLOBAL_SETS_SINCE}; this server (${version() ?? 'version unknown'}) keeps synonyms and overrides per collection.`;
     }
     if (spec.globalSets === false && global) {
-      return `From ${GLOBAL_SETS_SINCE} on, ${spec.title.toLowerCase()} live in global sets that collections name (see the sets).`;
+      // Short: the collection's menu shows it beside the item it disables.
+      return `in synonym and curation sets from ${GLOBAL_SETS_SINCE} on`;
     }
     return null;
   };
@@ -211,13 +216,8 @@ export function typesenseResources(
     if (change.op === 'delete') {
       return { method: 'DELETE', path };
     }
-    const body = Obj.safeParse(change.body);
-    if (!body.success) {
-      throw new Error(
-        `Write the entry as a JSON object, for example ${spec.template}. Nothing was sent.`
-      );
-    }
-    return { method: 'PUT', path, body: body.data };
+    const body = checkedBody(kind, change.body, spec.template);
+    return { method: 'PUT', path, body };
   };
 
   const usage = async (
@@ -235,7 +235,8 @@ export function typesenseResources(
           scope: KINDS[kind].scope,
           available: reason === null,
           ...(reason !== null ? { unavailableReason: reason } : {}),
-          template: KINDS[kind].template
+          template: KINDS[kind].template,
+          ...(KINDS[kind].items ? { items: KINDS[kind].items } : {})
         };
       });
     },
@@ -312,6 +313,12 @@ export function typesenseResources(
         tokenSeparators: s.token_separators,
         symbolsToIndex: s.symbols_to_index,
         enableNestedFields: s.enable_nested_fields,
+        ...(s.synonym_sets !== undefined
+          ? { synonymSets: s.synonym_sets }
+          : {}),
+        ...(s.curation_sets !== undefined
+          ? { curationSets: s.curation_sets }
+          : {}),
         addFieldCell: `PATCH /collections/${s.name}\n${JSON.stringify(
           { fields: [{ name: 'new_field', type: 'string', optional: true }] },
           null,

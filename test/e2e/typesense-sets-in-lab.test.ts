@@ -1,0 +1,446 @@
+/**
+ * Typesense 30's resources in the panel, in a real JupyterLab in Chromium against the
+ * Typesense 30 sandbox: presets and stopword sets, synonym sets and curation sets with the
+ * collections that use them and the items inside them, each listed, added, edited as JSON (a
+ * mistyped entry refused with what to write, the text kept) and deleted with the exact request
+ * shown before it is sent, the server's state checked afterwards with requests of its own; the
+ * per-collection synonyms and overrides of older versions disabled with why; an alias opening
+ * its collection's grid.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import type { RunningLab } from './support/jupyter-lab';
+import { screenshot } from './support/notebook-page';
+import { openPanelLab, panelTreeItem } from './support/panel-lab';
+
+jest.setTimeout(180_000);
+
+const TS_KEY = 'e2e-sets-ts-secret';
+
+let server: ListeningServer;
+let lab: RunningLab;
+let browser: Browser;
+let page: Page;
+
+async function call(
+  method: string,
+  path: string,
+  body?: unknown
+): Promise<{ status: number; json: unknown }> {
+  const r = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      'x-typesense-api-key': TS_KEY,
+      'content-type': 'application/json'
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {})
+  });
+  return { status: r.status, json: await r.json() };
+}
+
+/** The ids of a search's hits, in order. */
+async function searchIds(q: string): Promise<string[]> {
+  const { json } = await call(
+    'GET',
+    `/collections/wear/documents/search?q=${encodeURIComponent(q)}&query_by=name`
+  );
+  return (json as { hits: { document: { id: string } }[] }).hits.map(
+    h => h.document.id
+  );
+}
+
+beforeAll(async () => {
+  const ts = createTypesenseSandbox({ version: '30.0', apiKey: TS_KEY });
+  server = await listen(ts.handler, { port: 0 });
+  const created = await call('POST', '/collections', {
+    name: 'wear',
+    fields: [
+      { name: 'name', type: 'string' },
+      { name: 'price', type: 'int32' }
+    ]
+  });
+  expect(created.status).toBe(201);
+  ts.loadDocuments('wear', [
+    { id: '1', name: 'Wool sweater', price: 60 },
+    { id: '2', name: 'Cotton shirt', price: 25 },
+    { id: '3', name: 'Rain jacket', price: 90 },
+    { id: '4', name: 'Denim jacket', price: 70 }
+  ]);
+  const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-sets-'));
+  ({ lab, browser, page } = await openPanelLab({
+    root,
+    notebook: 'sets.ipynb',
+    cells: [`%connect typesense ${server.url} key=\${env:TS_KEY} name=ts`],
+    env: { TS_KEY },
+    viewport: { width: 1400, height: 1000 }
+  }));
+  await connection().waitFor({ timeout: 30_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await lab?.close();
+  await server?.close();
+});
+
+function connection(): Locator {
+  return page
+    .getByRole('tree', { name: 'searchbook connections' })
+    .locator('[role="treeitem"][aria-level="1"][aria-label^="ts · "]');
+}
+
+/** A resource section (a `details`) by its heading, opened. */
+async function opened(within: Locator, title: string): Promise<Locator> {
+  const section = within
+    .locator('details.searchbook-Resources', {
+      has: page.locator(`> summary:text-is("${title}")`)
+    })
+    .first();
+  await section.waitFor({ timeout: 20_000 });
+  if (!(await section.evaluate(node => (node as HTMLDetailsElement).open))) {
+    await section.locator('> summary').click();
+  }
+  return section;
+}
+
+const dialog = () => page.locator('.jp-Dialog');
+
+/**
+ * Fills the entry form the button opens (the name when given, the JSON) and asks to review;
+ * returns the request the panel shows, nothing sent yet.
+ */
+async function review(
+  button: Locator,
+  json: string,
+  name?: string
+): Promise<string> {
+  await button.click();
+  await dialog().waitFor();
+  if (name !== undefined) {
+    await dialog().getByLabel('Name', { exact: true }).fill(name);
+  }
+  await dialog().getByLabel('JSON', { exact: true }).fill(json);
+  await dialog().getByRole('button', { name: 'Review' }).click();
+  const request = dialog().getByLabel('Request to send');
+  await request.waitFor();
+  return (await request.textContent()) ?? '';
+}
+
+async function send(): Promise<void> {
+  await dialog().getByRole('button', { name: 'Send' }).click();
+  await dialog().waitFor({ state: 'detached' });
+}
+
+/** Deletes an entry through its Delete… button; returns the request shown before sending. */
+async function remove(within: Locator, name: string): Promise<string> {
+  await within.getByRole('button', { name: `Delete ${name}` }).click();
+  const request = dialog().getByLabel('Request to send');
+  await request.waitFor();
+  const text = (await request.textContent()) ?? '';
+  await send();
+  await within
+    .getByRole('listitem', { name, exact: true })
+    .waitFor({ state: 'detached' });
+  return text;
+}
+
+describe('presets and stopwords', () => {
+  it('adds, edits and deletes a preset, each request shown before it is sent', async () => {
+    const presets = await opened(connection(), 'Presets');
+    const put = await review(
+      presets.getByRole('button', { name: 'Add to Presets' }),
+      '{"value": {"query_by": "name", "sort_by": "price:asc"}}',
+      'cheap_first'
+    );
+    expect(put).toBe(
+      'PUT /presets/cheap_first\n{\n  "value": {\n    "query_by": "name",\n    "sort_by": "price:asc"\n  }\n}'
+    );
+    expect((await call('GET', '/presets/cheap_first')).status).toBe(404);
+    await send();
+    await presets.getByRole('listitem', { name: 'cheap_first' }).waitFor();
+    await expect(call('GET', '/presets/cheap_first')).resolves.toMatchObject({
+      json: { value: { sort_by: 'price:asc' } }
+    });
+
+    const edit = await review(
+      presets.getByRole('button', { name: 'Edit cheap_first' }),
+      '{"value": {"query_by": "name", "sort_by": "price:desc"}}'
+    );
+    expect(edit.split('\n')[0]).toBe('PUT /presets/cheap_first');
+    await send();
+    await presets
+      .getByRole('listitem', { name: 'cheap_first' })
+      .filter({ hasText: 'price:desc' })
+      .waitFor();
+    await expect(call('GET', '/presets/cheap_first')).resolves.toMatchObject({
+      json: { value: { sort_by: 'price:desc' } }
+    });
+
+    expect(await remove(presets, 'cheap_first')).toBe(
+      'DELETE /presets/cheap_first'
+    );
+    expect((await call('GET', '/presets/cheap_first')).status).toBe(404);
+  });
+
+  it('adds, edits and deletes a stopword set, refusing an empty list with what to write', async () => {
+    const stopwords = await opened(connection(), 'Stopwords');
+    await stopwords.getByRole('button', { name: 'Add to Stopwords' }).click();
+    await dialog().getByLabel('Name', { exact: true }).fill('common');
+    await dialog()
+      .getByLabel('JSON', { exact: true })
+      .fill('{"stopwords": [], "locale": "en"}');
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    const alert = dialog()
+      .getByRole('alert')
+      .filter({ hasText: 'write at least one stopword' });
+    await alert.waitFor();
+    await expect(alert.textContent()).resolves.toMatch(
+      /^"stopwords": write at least one stopword.*Nothing was sent\.$/
+    );
+    await expect(
+      dialog().getByLabel('JSON', { exact: true }).inputValue()
+    ).resolves.toBe('{"stopwords": [], "locale": "en"}');
+    expect((await call('GET', '/stopwords/common')).status).toBe(404);
+    await dialog()
+      .getByLabel('JSON', { exact: true })
+      .fill('{"stopwords": ["the", "a"], "locale": "en"}');
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    await expect(
+      dialog().getByLabel('Request to send').textContent()
+    ).resolves.toMatch(/^PUT \/stopwords\/common\n/);
+    await send();
+    await stopwords.getByRole('listitem', { name: 'common' }).waitFor();
+    const added = await call('GET', '/stopwords/common');
+    expect(added.status).toBe(200);
+    expect(JSON.stringify(added.json)).toContain('"the"');
+
+    await review(
+      stopwords.getByRole('button', { name: 'Edit common' }),
+      '{"stopwords": ["the", "a", "an"], "locale": "en"}'
+    );
+    await send();
+    await stopwords
+      .getByRole('listitem', { name: 'common' })
+      .filter({ hasText: '"an"' })
+      .waitFor();
+    // Read back in whichever shape the server answers, the set now holds "an".
+    expect(
+      JSON.stringify((await call('GET', '/stopwords/common')).json)
+    ).toContain('"an"');
+
+    expect(await remove(stopwords, 'common')).toBe('DELETE /stopwords/common');
+    expect((await call('GET', '/stopwords/common')).status).toBe(404);
+  });
+});
+
+describe('synonym sets', () => {
+  it('adds a set, shows the collections that use it, and adds, edits and deletes its items', async () => {
+    const sets = await opened(connection(), 'Synonym sets');
+    const put = await review(
+      sets.getByRole('button', { name: 'Add to Synonym sets' }),
+      '{"items": []}',
+      'clothing'
+    );
+    expect(put).toBe('PUT /synonym_sets/clothing\n{\n  "items": []\n}');
+    await send();
+    const set = sets.getByRole('listitem', { name: 'clothing', exact: true });
+    await expect(
+      set.locator('.searchbook-Resource-title').textContent()
+    ).resolves.toBe('clothing · used by no collection');
+    // A collection names the set in its schema (a change made in a cell).
+    await call('PATCH', '/collections/wear', { synonym_sets: ['clothing'] });
+    await sets.getByRole('button', { name: 'Refresh Synonym sets' }).click();
+    await set
+      .locator('.searchbook-Resource-title')
+      .filter({ hasText: 'clothing · used by wear' })
+      .waitFor();
+
+    // The collection's schema names the set too.
+    await panelTreeItem(page, 'wear').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Schema…' }).click();
+    await expect(
+      dialog().locator('.searchbook-Schema-facts').textContent()
+    ).resolves.toMatch(/synonym sets clothing · curation sets \(none\)$/);
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    await dialog().waitFor({ state: 'detached' });
+
+    const items = await opened(set, 'Synonyms in clothing');
+    await items.getByRole('status').filter({ hasText: 'None yet.' }).waitFor();
+    // A mistyped item is refused, naming the key and what to write; the text stays.
+    await items
+      .getByRole('button', { name: 'Add to Synonyms in clothing' })
+      .click();
+    await dialog().getByLabel('Name', { exact: true }).fill('knit');
+    await dialog()
+      .getByLabel('JSON', { exact: true })
+      .fill('{"synonyms": "sweater, jacket"}');
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    await dialog()
+      .getByRole('alert')
+      .filter({ hasText: '"synonyms": write a list of words' })
+      .waitFor();
+    await screenshot(page, 'typesense-synonym-item-refused');
+    await dialog()
+      .getByLabel('JSON', { exact: true })
+      .fill('{"synonyms": ["sweater", "jacket"]}');
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    await expect(
+      dialog().getByLabel('Request to send').textContent()
+    ).resolves.toBe(
+      'PUT /synonym_sets/clothing/items/knit\n{\n  "synonyms": [\n    "sweater",\n    "jacket"\n  ]\n}'
+    );
+    expect(
+      (await call('GET', '/synonym_sets/clothing/items/knit')).status
+    ).toBe(404);
+    await send();
+    await items.getByRole('listitem', { name: 'knit' }).waitFor();
+    await expect(
+      call('GET', '/synonym_sets/clothing/items/knit')
+    ).resolves.toMatchObject({
+      status: 200,
+      json: { id: 'knit', synonyms: ['sweater', 'jacket'] }
+    });
+    // The set works in a search of the collection that names it.
+    expect((await searchIds('sweater')).sort()).toEqual(['1', '3', '4']);
+    await screenshot(page, 'typesense-synonym-set-items');
+
+    const edit = await review(
+      items.getByRole('button', { name: 'Edit knit' }),
+      '{"root": "sweater", "synonyms": ["cardigan"]}'
+    );
+    expect(edit.split('\n')[0]).toBe('PUT /synonym_sets/clothing/items/knit');
+    await send();
+    await items
+      .getByRole('listitem', { name: 'knit' })
+      .filter({ hasText: 'cardigan' })
+      .waitFor();
+    await expect(
+      call('GET', '/synonym_sets/clothing/items/knit')
+    ).resolves.toMatchObject({
+      json: { root: 'sweater', synonyms: ['cardigan'] }
+    });
+    expect(await searchIds('sweater')).toEqual(['1']);
+
+    expect(await remove(items, 'knit')).toBe(
+      'DELETE /synonym_sets/clothing/items/knit'
+    );
+    expect(
+      (await call('GET', '/synonym_sets/clothing/items/knit')).status
+    ).toBe(404);
+    await expect(
+      call('GET', '/synonym_sets/clothing/items')
+    ).resolves.toMatchObject({ json: [] });
+
+    await call('PATCH', '/collections/wear', { synonym_sets: [] });
+    expect(await remove(sets, 'clothing')).toBe(
+      'DELETE /synonym_sets/clothing'
+    );
+    expect((await call('GET', '/synonym_sets/clothing')).status).toBe(404);
+  });
+});
+
+describe('curation sets', () => {
+  it('adds a set and adds, edits and deletes its rules, the rule taking effect in a search', async () => {
+    await call('PUT', '/curation_sets/promos', { items: [] });
+    await call('PATCH', '/collections/wear', { curation_sets: ['promos'] });
+    const sets = await opened(connection(), 'Curation sets');
+    await sets.getByRole('button', { name: 'Refresh Curation sets' }).click();
+    const set = sets.getByRole('listitem', { name: 'promos', exact: true });
+    await set
+      .locator('.searchbook-Resource-title')
+      .filter({ hasText: 'promos · used by wear' })
+      .waitFor();
+    const rules = await opened(set, 'Curation rules in promos');
+    expect(await searchIds('jacket')).toEqual(
+      expect.arrayContaining(['3', '4'])
+    );
+
+    await rules
+      .getByRole('button', { name: 'Add to Curation rules in promos' })
+      .click();
+    await dialog().getByLabel('Name', { exact: true }).fill('pin-sweater');
+    await dialog()
+      .getByLabel('JSON', { exact: true })
+      .fill(
+        '{"rule": {"query": "jacket", "match": "exact"}, "includes": [{"id": "1", "position": 0}]}'
+      );
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    await dialog()
+      .getByRole('alert')
+      .filter({ hasText: '"includes[0].position": positions start at 1' })
+      .waitFor();
+    await dialog()
+      .getByLabel('JSON', { exact: true })
+      .fill(
+        '{"rule": {"query": "jacket", "match": "exact"}, "includes": [{"id": "1", "position": 1}]}'
+      );
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    await expect(
+      dialog().getByLabel('Request to send').textContent()
+    ).resolves.toMatch(
+      /^PUT \/curation_sets\/promos\/items\/pin-sweater\n\{\n {2}"rule": \{/
+    );
+    expect(await searchIds('jacket')).not.toContain('1');
+    await send();
+    await rules.getByRole('listitem', { name: 'pin-sweater' }).waitFor();
+    await expect(
+      call('GET', '/curation_sets/promos/items/pin-sweater')
+    ).resolves.toMatchObject({
+      status: 200,
+      json: { includes: [{ id: '1', position: 1 }] }
+    });
+    expect((await searchIds('jacket'))[0]).toBe('1');
+
+    await review(
+      rules.getByRole('button', { name: 'Edit pin-sweater' }),
+      '{"rule": {"query": "jacket", "match": "exact"}, "excludes": [{"id": "3"}]}'
+    );
+    await send();
+    await rules
+      .getByRole('listitem', { name: 'pin-sweater' })
+      .filter({ hasText: 'excludes' })
+      .waitFor();
+    expect(await searchIds('jacket')).toEqual(['4']);
+
+    expect(await remove(rules, 'pin-sweater')).toBe(
+      'DELETE /curation_sets/promos/items/pin-sweater'
+    );
+    expect(
+      (await call('GET', '/curation_sets/promos/items/pin-sweater')).status
+    ).toBe(404);
+    expect((await searchIds('jacket')).sort()).toEqual(['3', '4']);
+  });
+});
+
+describe('the collection and its alias', () => {
+  it('offers no per-collection synonyms and overrides on 30: the menu item is disabled, saying the sets replaced them', async () => {
+    await panelTreeItem(page, 'wear').click({ button: 'right' });
+    const item = page.getByRole('menuitem', {
+      name: /^Synonyms and overrides \(curation\)…/
+    });
+    await item.waitFor();
+    await expect(item.getAttribute('aria-disabled')).resolves.toBe('true');
+    await expect(item.textContent()).resolves.toMatch(
+      /…\s*\(in synonym and curation sets from Typesense 30 on\)$/
+    );
+    await screenshot(page, 'typesense-30-collection-menu');
+    await page.keyboard.press('Escape');
+    await item.waitFor({ state: 'detached' });
+  });
+
+  it('opens the collection’s grid on a double-click of an alias', async () => {
+    await call('PUT', '/aliases/wear_live', { collection_name: 'wear' });
+    const aliases = await opened(connection(), 'Aliases');
+    await aliases.getByRole('button', { name: 'Refresh Aliases' }).click();
+    const alias = aliases.getByRole('listitem', { name: 'wear_live' });
+    await alias.getByRole('button', { name: 'Open wear_live' }).waitFor();
+    await alias.locator('.searchbook-Resource-title').dblclick();
+    const grid = page.getByRole('grid', { name: 'wear · ts' });
+    await grid.waitFor({ timeout: 30_000 });
+    await expect(grid.getAttribute('aria-rowcount')).resolves.toBe('4');
+  });
+});
