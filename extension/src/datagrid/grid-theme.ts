@@ -31,14 +31,15 @@ export function readGridTheme(node: HTMLElement): GridTheme {
   const border = cssVar(css, '--jp-border-color2', '#e0e0e0');
   const brand = cssVar(css, '--jp-brand-color1', '#1976d2');
   const px = Number.parseFloat(fontSize) || 13;
+  // Read once: the grid asks for a row's colour on every paint of every row, and a computed
+  // style read while the page's layout is dirty recomputes it.
+  const evenRows = cssVar(css, '--jp-layout-color0', '#ffffff');
+  const oddRows = cssVar(css, '--jp-layout-color1', '#fafafa');
   return {
     style: {
-      voidColor: cssVar(css, '--jp-layout-color0', '#ffffff'),
-      backgroundColor: cssVar(css, '--jp-layout-color0', '#ffffff'),
-      rowBackgroundColor: (i: number) =>
-        i % 2 === 0
-          ? cssVar(css, '--jp-layout-color0', '#ffffff')
-          : cssVar(css, '--jp-layout-color1', '#fafafa'),
+      voidColor: evenRows,
+      backgroundColor: evenRows,
+      rowBackgroundColor: (i: number) => (i % 2 === 0 ? evenRows : oddRows),
       gridLineColor: border,
       headerBackgroundColor: cssVar(css, '--jp-layout-color2', '#eeeeee'),
       headerGridLineColor: cssVar(css, '--jp-border-color1', '#bdbdbd'),
