@@ -89,7 +89,7 @@ export function pythonClient(
     ...(note ? [note.replace(/\$([A-Z_][A-Z0-9_]*)/g, '$1')] : []),
     ...(insecure
       ? [
-          'Certificates go unchecked, as this connection does (ssl=skip_verify).'
+          'Certificates go unchecked, as this connection does (ssl=required or skip_verify).'
         ]
       : [])
   ];
