@@ -280,6 +280,8 @@ const OPENSEARCH_TITLE =
         : data['application/json'];
     };
 
+    let caFile = '';
+
     beforeAll(async () => {
       const outcome = await realNode(
         'opensearch-2.19-security',
@@ -295,6 +297,11 @@ const OPENSEARCH_TITLE =
         `%connect opensearch ${outcome.node.url} skip_verify user=admin password=\${env:OS_ADMIN_PASSWORD} name=os`
       );
       expect(reply.content).toMatchObject({ status: 'ok' });
+      caFile = outcome.node.caFile ?? '';
+      const checked = await kernel.execute(
+        `%connect opensearch ${outcome.node.url} ssl=verify-identity ca=${caFile} user=admin password=\${env:OS_ADMIN_PASSWORD} name=os-ca`
+      );
+      expect(checked.reply.content).toMatchObject({ status: 'ok' });
     }, REAL_START_TIMEOUT_MS);
     afterAll(async () => {
       await kernel.execute('%use pw');
@@ -337,6 +344,16 @@ const OPENSEARCH_TITLE =
         ).aggregations.categories.buckets;
       expect(buckets(aggs).length).toBeGreaterThan(1);
       expect(buckets(aggs)).toEqual(buckets(await kernelAnswer(AGGS_CELL)));
+    });
+
+    it("a connection that trusts the node's own CA is copied with that CA file, and the copied code checks the certificate against it", async () => {
+      const { code } = await copied('%use os-ca\nGET /products/_count');
+      expect(code).toContain(`ca_certs=${JSON.stringify(caFile)}`);
+      expect(code).not.toContain('verify_certs=False');
+      const [count] = await runCopied(code, {
+        OS_ADMIN_PASSWORD: SECRETS.ES_PASSWORD
+      });
+      expect(count).toMatchObject({ count: REAL_NODE_PRODUCTS });
     });
 
     it("a grid's sorted view on OpenSearch copied as opensearch-py code gets the grid's rows in the grid's order", async () => {
