@@ -58,8 +58,10 @@ export interface TransportOptions {
   now?: () => number;
   /** Headers on every request (auth); their values are secrets and never appear in errors. */
   headers?: Record<string, string>;
-  /** For https:// base URLs. `ca` (PEM) replaces the system roots when given. */
-  /** `caFile`: where the `ca` PEM was read from (absolute), for code copied from this connection. */
+  /**
+   * For https:// base URLs. `ca` (PEM) replaces the system roots when given; `caFile` is where
+   * it was read from (absolute), for code copied from this connection.
+   */
   tls?: { verification: TlsVerification; ca?: string; caFile?: string };
   /** The sentence that fixes a certificate from an unknown CA under this engine's SSL modes. */
   untrustedCertificateAdvice?: string;
