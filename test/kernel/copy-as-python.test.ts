@@ -4,6 +4,8 @@
  * each credential read from the environment by the name of the variable the connection's
  * %connect line read, never the secret. Where the clients are installed in the test
  * environment (.venv), the copied code is run with only those variables, and the engine answers.
+ * OpenSearch's code (opensearch-py) runs against a real OpenSearch node secured by its security
+ * plugin over HTTPS, and gets the answers the kernel gets for the same cell.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -13,19 +15,31 @@ import {
   startSandbox
 } from '../../examples/sandbox/sandbox';
 import type { GridReply } from '../../contracts/panel-protocol';
+import { answerValue } from '../../contracts/answer-rows';
+import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { expectNoSecret, SECRETS } from '../support/secrets';
 import { GridCommClient } from '../grid/grid-comm-client';
 import { KernelClient, REPO } from '../support/kernel-client';
+import {
+  elasticsearchTargets,
+  REAL_START_TIMEOUT_MS,
+  SUITES_INSTANCE
+} from '../support/elasticsearch-targets';
+import {
+  ensureProducts,
+  REAL_NODE_PRODUCTS
+} from '../support/real-elasticsearch/products';
+import { realNode } from '../support/real-elasticsearch/run-nodes';
 
 jest.setTimeout(90_000);
 
 const run = promisify(execFile);
 const PYTHON = join(REPO, '.venv', 'bin', 'python');
 
-/** Whether the official clients can be imported by the test environment's Python. */
-function clientsInstalled(): boolean {
+/** Whether these modules can be imported by the test environment's Python. */
+function importable(modules: string): boolean {
   try {
-    execFileSync(PYTHON, ['-c', 'import elasticsearch, typesense'], {
+    execFileSync(PYTHON, ['-c', `import ${modules}`], {
       stdio: 'ignore'
     });
     return true;
@@ -33,7 +47,7 @@ function clientsInstalled(): boolean {
     return false;
   }
 }
-const runsPython = clientsInstalled() ? it : it.skip;
+const runsPython = importable('elasticsearch, typesense') ? it : it.skip;
 
 let sandbox: RunningSandbox;
 let kernel: KernelClient;
@@ -105,7 +119,8 @@ beforeAll(async () => {
   kernel = await KernelClient.start({
     REAL_ES_PASSWORD: SECRETS.ES_PASSWORD,
     OPS_ES_KEY: apiKey,
-    MY_TS_KEY: SECRETS.TS_API_KEY
+    MY_TS_KEY: SECRETS.TS_API_KEY,
+    OS_ADMIN_PASSWORD: SECRETS.ES_PASSWORD
   });
   comm = await GridCommClient.open(kernel);
   for (const line of [
@@ -231,5 +246,142 @@ runsPython(
     const [answer] = await runCopied(code, { OPS_ES_KEY: apiKey });
     expect(answer).toMatchObject({ hits: { total: { value: 20 } } });
     await comm.call({ type: 'close', gridId: opened.gridId });
+  }
+);
+
+const realSkipped = elasticsearchTargets().find(
+  t => t.engine === 'real'
+)?.skipped;
+const openSearchSkipped =
+  realSkipped ??
+  (importable('opensearchpy')
+    ? undefined
+    : 'opensearch-py is not installed (requirements-dev.txt)');
+const OPENSEARCH_TITLE =
+  "real OpenSearch 2.19.1 with its security plugin's HTTP Basic over HTTPS";
+
+(openSearchSkipped ? describe.skip : describe)(
+  openSearchSkipped
+    ? `${OPENSEARCH_TITLE} (skipped: ${openSearchSkipped})`
+    : OPENSEARCH_TITLE,
+  () => {
+    const AGGS_CELL =
+      'POST /products/_search\n{"size": 0, "aggs": {"categories": {"terms": {"field": "category"}}}}';
+    /** What the kernel itself answers to a request on the OpenSearch connection. */
+    const kernelAnswer = async (cell: string): Promise<unknown> => {
+      const { reply, iopub } = await kernel.execute(`%use os\n${cell}`);
+      expect(reply.content.status).toBe('ok');
+      const shown = iopub.filter(m => m.header.msg_type === 'display_data');
+      const data = shown.at(-1)?.content.data as Record<string, unknown>;
+      const hits = data[HITS_MIME];
+      // A hits bundle keeps the engine's answer as text; other answers are application/json.
+      return hits
+        ? answerValue(HitsPayloadSchema.parse(hits))
+        : data['application/json'];
+    };
+
+    let caFile = '';
+
+    beforeAll(async () => {
+      const outcome = await realNode(
+        'opensearch-2.19-security',
+        SUITES_INSTANCE
+      );
+      if ('skipped' in outcome) {
+        throw new Error(outcome.skipped);
+      }
+      await ensureProducts(outcome.node);
+      // Its certificate is signed by a CA made for the node: the copied code checks none, as
+      // this connection does.
+      const { reply } = await kernel.execute(
+        `%connect opensearch ${outcome.node.url} skip_verify user=admin password=\${env:OS_ADMIN_PASSWORD} name=os`
+      );
+      expect(reply.content).toMatchObject({ status: 'ok' });
+      caFile = outcome.node.caFile ?? '';
+      const checked = await kernel.execute(
+        `%connect opensearch ${outcome.node.url} ssl=verify-identity ca=${caFile} user=admin password=\${env:OS_ADMIN_PASSWORD} name=os-ca`
+      );
+      expect(checked.reply.content).toMatchObject({ status: 'ok' });
+    }, REAL_START_TIMEOUT_MS);
+    afterAll(async () => {
+      await kernel.execute('%use pw');
+    });
+
+    it("an OpenSearch cell becomes opensearch-py code that runs with only the named variable and gets the kernel's answers", async () => {
+      const { code, requests } = await copied(
+        `%use os\n${SEARCH_CELL}\nGET /products/_count\n${AGGS_CELL}`
+      );
+      expect(requests).toBe(3);
+      expect(code).toContain('from opensearchpy import OpenSearch');
+      expect(code).toContain(
+        'http_auth=("admin", os.environ["OS_ADMIN_PASSWORD"])'
+      );
+      expect(code).toContain(
+        '# Certificates go unchecked, as this connection does (ssl=required or skip_verify).'
+      );
+      expect(code).toContain('verify_certs=False');
+      expect(code).toContain('response = client.transport.perform_request(');
+      expectNoSecret(code);
+      const [search, count, aggs] = await runCopied(code, {
+        OS_ADMIN_PASSWORD: SECRETS.ES_PASSWORD
+      });
+      const ids = (answer: unknown) =>
+        (answer as { hits: { hits: { _id: string }[] } }).hits.hits.map(
+          hit => hit._id
+        );
+      const theKernels = await kernelAnswer(SEARCH_CELL);
+      expect(search).toMatchObject({
+        hits: { total: { value: REAL_NODE_PRODUCTS } }
+      });
+      expect(ids(search)).toHaveLength(2);
+      expect(ids(search)).toEqual(ids(theKernels));
+      expect(count).toEqual(await kernelAnswer('GET /products/_count'));
+      const buckets = (answer: unknown) =>
+        (
+          answer as {
+            aggregations: { categories: { buckets: unknown[] } };
+          }
+        ).aggregations.categories.buckets;
+      expect(buckets(aggs).length).toBeGreaterThan(1);
+      expect(buckets(aggs)).toEqual(buckets(await kernelAnswer(AGGS_CELL)));
+    });
+
+    it("a connection that trusts the node's own CA is copied with that CA file, and the copied code checks the certificate against it", async () => {
+      const { code } = await copied('%use os-ca\nGET /products/_count');
+      expect(code).toContain(`ca_certs=${JSON.stringify(caFile)}`);
+      expect(code).not.toContain('verify_certs=False');
+      const [count] = await runCopied(code, {
+        OS_ADMIN_PASSWORD: SECRETS.ES_PASSWORD
+      });
+      expect(count).toMatchObject({ count: REAL_NODE_PRODUCTS });
+    });
+
+    it("a grid's sorted view on OpenSearch copied as opensearch-py code gets the grid's rows in the grid's order", async () => {
+      const opened = expectType(
+        await comm.call({
+          type: 'open',
+          connection: 'os',
+          target: 'products',
+          view: { sort: [{ column: 'price', direction: 'desc' }] }
+        }),
+        'opened'
+      );
+      const { code } = await copied(opened.request.cell, 'os');
+      expect(code).toContain('from opensearchpy import OpenSearch');
+      expect(code).toContain('"sort": [{"price": {"order": "desc"}}]');
+      const [answer] = await runCopied(code, {
+        OS_ADMIN_PASSWORD: SECRETS.ES_PASSWORD
+      });
+      expect(answer).toMatchObject({
+        hits: { total: { value: REAL_NODE_PRODUCTS } }
+      });
+      const copiedIds = (
+        answer as { hits: { hits: { _id: string }[] } }
+      ).hits.hits.map(hit => hit._id);
+      const gridIds = opened.first.rows.map(row => row['_id']);
+      expect(gridIds.length).toBeGreaterThan(1);
+      expect(copiedIds.slice(0, gridIds.length)).toEqual(gridIds);
+      await comm.call({ type: 'close', gridId: opened.gridId });
+    });
   }
 );

@@ -100,19 +100,24 @@ def real_elasticsearch():
     import shutil
 
     started = {}
+    unavailable = {}
 
-    def start(version):
+    def start(version, products=REAL_SAMPLE_PRODUCTS):
+        """The node of this version, with the first `products` sample documents (its first caller's count)."""
         if os.environ.get("SEARCHBOOK_REAL_ES") == "0":
             pytest.skip("SEARCHBOOK_REAL_ES=0: the tests against real Elasticsearch nodes are skipped")
         if shutil.which("java") is None:
             pytest.skip("no java on PATH: the tests against real Elasticsearch nodes are skipped")
+        if version in unavailable:
+            pytest.skip(unavailable[version])
         if version in started:
+            assert started[version]["products"] == products, f"the {version} node holds {started[version]['products']} sample documents"
             return started[version]["info"]
         # Up to 15 minutes: the first start may build the launchers from Maven Central. The
         # node also stops when this process ends without tearing down (its stdin closes).
         proc, text = start_until(
             ["node", str(REPO / "dist" / "test" / "support" / "real-elasticsearch" / "start-by-hand.js"), version,
-             "--products", str(REAL_SAMPLE_PRODUCTS), "--stop-when-stdin-closes"],
+             "--products", str(products), "--stop-when-stdin-closes"],
             "Ctrl-C stops",
             900,
             stdin=subprocess.PIPE,
@@ -121,9 +126,14 @@ def real_elasticsearch():
         password = re.search(r"password (\S+)", text)
         if not url:
             proc.kill()
+            # Elasticsearch 9.x needs a JDK 21+ beside the default Java; without one only that node is skipped.
+            skipped = re.search(r"(Elasticsearch \S+ is skipped: .*)", text)
+            if skipped:
+                unavailable[version] = skipped.group(1)
+                pytest.skip(skipped.group(1))
             raise RuntimeError(f"the real Elasticsearch {version} node did not start:\n{text}")
         info = {"es": url.group(1), "es_password": password.group(1) if password else "unused-on-an-open-node"}
-        started[version] = {"proc": proc, "info": info}
+        started[version] = {"proc": proc, "info": info, "products": products}
         return info
 
     yield start

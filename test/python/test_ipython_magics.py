@@ -1,13 +1,20 @@
 """searchbook's IPython extension in a real Python kernel (ipykernel): `%%searchbook` cells show
 what the searchbook kernel shows for the same cell, answers come back as Python values and
-DataFrames, Python values reach the request as JSON, and prompts, interrupts and errors pass
-through; no secret reaches the notebook."""
+DataFrames, Python values reach the request as JSON, and prompts, interrupts, errors and
+progress pass through; no secret reaches the notebook. Against the sandbox and real
+Elasticsearch nodes (8.19 secured, 9.5 secured where a JDK 21 is found), started once per
+session by conftest's real_elasticsearch."""
+import base64
 import json
 import os
 import re
 import select
 import socket
 import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from queue import Empty
 
@@ -35,8 +42,33 @@ def python_finds_searchbook(sandbox, monkeypatch):
     monkeypatch.setenv("TYPESENSE_API_KEY", sandbox["ts_api_key"])
 
 
-def connect_line(sandbox):
-    return f"%connect elasticsearch {sandbox['es']} auth=basic user=elastic password=${{env:ES_PASSWORD}}"
+# The secured real nodes: 8.19 everywhere the suite runs, 9.5 for the bundles and DataFrames.
+REAL_819 = "real-8.19-security"
+REAL_95 = "real-9.5-security"
+REAL_95_PRODUCTS = 200
+
+
+@pytest.fixture
+def engine(request, sandbox, real_elasticsearch, monkeypatch):
+    """The Elasticsearch a test runs against (its address and the elastic user's password), the
+    password also in ES_PASSWORD, where `password=${env:ES_PASSWORD}` reads it."""
+    name = getattr(request, "param", "sandbox")
+    if name == "sandbox":
+        found = sandbox
+    else:
+        version = name.removeprefix("real-")
+        # The examples share the 8.19 node with the whole sample index; 9.5 is this suite's alone, and smaller.
+        found = {**sandbox, **real_elasticsearch(version, **({"products": REAL_95_PRODUCTS} if name == REAL_95 else {}))}
+    monkeypatch.setenv("ES_PASSWORD", found["es_password"])
+    return {**found, "engine": name}
+
+
+def engines(*names):
+    return pytest.mark.parametrize("engine", names, indirect=True)
+
+
+def connect_line(engine):
+    return f"%connect elasticsearch {engine['es']} auth=basic user=elastic password=${{env:ES_PASSWORD}}"
 
 
 def run_notebook(cells, kernelspec, tmp_path):
@@ -73,8 +105,9 @@ SEARCH = """GET /products/_search
 {"size": 5, "sort": [{"created_at": "asc"}], "aggs": {"categories": {"terms": {"field": "category"}}}}"""
 
 
-def test_a_magic_cell_shows_the_outputs_the_searchbook_kernel_shows(sandbox, tmp_path):
-    cells = [connect_line(sandbox), SEARCH, "GET /_cat/indices/products?format=json&h=index,health", "GET /products/_count"]
+@engines("sandbox", REAL_819, REAL_95)
+def test_a_magic_cell_shows_the_outputs_the_searchbook_kernel_shows(engine, tmp_path):
+    cells = [connect_line(engine), SEARCH, "GET /_cat/indices/products?format=json&h=index,health", "GET /products/_count"]
     own, _ = run_notebook([new_code_cell(c) for c in cells], SEARCHBOOK_KERNEL, tmp_path)
     in_python, saved = run_notebook(
         [new_code_cell("%load_ext searchbook"), *[magic(c) for c in cells]], PYTHON_KERNEL, tmp_path
@@ -86,15 +119,16 @@ def test_a_magic_cell_shows_the_outputs_the_searchbook_kernel_shows(sandbox, tmp
     assert len(with_rows(search[HITS])["rows"]) == 5 and "<table" in search["text/html"]
     # The rows the kernel adds for Python values never reach the notebook.
     assert ROWS not in saved
-    assert sandbox["es_password"] not in saved
+    assert engine["es_password"] not in saved
 
 
-def test_the_answer_is_a_value_whose_dataframe_holds_the_grids_rows_and_columns(sandbox, tmp_path):
+@engines("sandbox", REAL_819, REAL_95)
+def test_the_answer_is_a_value_whose_dataframe_holds_the_grids_rows_and_columns(engine, tmp_path):
     pytest.importorskip("pandas")
     nb, saved = run_notebook(
         [
             new_code_cell("%load_ext searchbook"),
-            magic(connect_line(sandbox)),
+            magic(connect_line(engine)),
             new_code_cell(f"%%searchbook --save found\n{SEARCH}"),
             new_code_cell(
                 "import json\n"
@@ -138,14 +172,14 @@ def test_the_answer_is_a_value_whose_dataframe_holds_the_grids_rows_and_columns(
     assert any(isinstance(row["variants.color"], list) for row in seen["rows"])
     table = grid["aggregations"][0]
     assert seen["bucket_columns"] == table["columns"] and seen["buckets"] == table["rows"]
-    assert sandbox["es_password"] not in saved
+    assert engine["es_password"] not in saved
 
 
-def test_python_values_reach_the_request_as_json(sandbox, tmp_path):
+def test_python_values_reach_the_request_as_json(engine, tmp_path):
     nb, _ = run_notebook(
         [
             new_code_cell("%load_ext searchbook"),
-            magic(connect_line(sandbox)),
+            magic(connect_line(engine)),
             new_code_cell(
                 "found = {}\n"
                 "for category in ['office', 'tools']:\n"
@@ -168,13 +202,14 @@ def test_python_values_reach_the_request_as_json(sandbox, tmp_path):
     assert printed(nb.cells[5]).strip() == "['apparel', 'home']"
 
 
-def test_a_failed_request_raises_with_the_engines_reason_and_no_secret(sandbox, tmp_path):
+@engines("sandbox", REAL_819)
+def test_a_failed_request_raises_with_the_engines_reason_and_no_secret(engine, tmp_path):
     failing = magic("GET /no-such-index/_search")
     failing.metadata["tags"] = ["raises-exception"]
     nb, saved = run_notebook(
         [
             new_code_cell("%load_ext searchbook"),
-            magic(connect_line(sandbox)),
+            magic(connect_line(engine)),
             failing,
             new_code_cell(
                 "from searchbook import SearchbookError\n"
@@ -193,7 +228,7 @@ def test_a_failed_request_raises_with_the_engines_reason_and_no_secret(sandbox, 
     assert displays(nb.cells[2])[0].data["application/json"]["status"] == 404
     ename, evalue = printed(nb.cells[3]).split(" | ")
     assert ename == "RequestFailed" and "no such index" in evalue
-    assert sandbox["es_password"] not in saved
+    assert engine["es_password"] not in saved
 
 
 def execute(client, code, allow_stdin=False, on_stdin=None):
@@ -221,6 +256,16 @@ def execute(client, code, allow_stdin=False, on_stdin=None):
     return reply_to(client, msg_id)["content"], outputs
 
 
+def execute_after_an_error(client, code):
+    """execute() for the cell after one that failed: ipykernel aborts the requests that reach it
+    before it has finished aborting the failed cell's queue (stop_on_error), so one that came
+    too soon is sent once more."""
+    reply, outputs = execute(client, code)
+    if reply["status"] == "aborted":
+        reply, outputs = execute(client, code)
+    return reply, outputs
+
+
 def reply_to(client, msg_id):
     for _ in range(100):
         reply = client.get_shell_msg(timeout=60)
@@ -230,35 +275,48 @@ def reply_to(client, msg_id):
 
 
 @pytest.fixture
-def python_kernel():
-    manager, client = start_new_kernel(kernel_name="python3")
-    yield manager, client
+def python_kernel(tmp_path):
+    """A Python kernel whose log (its stderr, which the searchbook kernel it starts shares) is a file."""
+    log = tmp_path / "python-kernel.log"
+    with log.open("w") as stderr:
+        manager, client = start_new_kernel(kernel_name="python3", stderr=stderr)
+    yield manager, client, log
     client.stop_channels()
-    manager.shutdown_kernel(now=True)
+    if manager.has_kernel:
+        manager.shutdown_kernel(now=True)
 
 
-def test_a_password_prompt_is_the_notebooks_and_the_password_is_shown_nowhere(sandbox, python_kernel):
-    manager, client = python_kernel
+@engines("sandbox", REAL_819)
+def test_a_password_prompt_is_the_notebooks_and_the_password_is_shown_nowhere(engine, python_kernel):
+    manager, client, log = python_kernel
     execute(client, "%load_ext searchbook")
     asked = []
 
     def type_password(content):
         asked.append(content)
-        return sandbox["es_password"]
+        return engine["es_password"]
 
     reply, outputs = execute(
         client,
-        f"%%searchbook\n%connect elasticsearch {sandbox['es']} auth=basic user=elastic",
+        f"%%searchbook\n%connect elasticsearch {engine['es']} auth=basic user=elastic",
         allow_stdin=True,
         on_stdin=type_password,
     )
     assert reply["status"] == "ok"
+    # One prompt, through getpass: the notebook's masked input, naming whose password it wants.
     assert len(asked) == 1 and asked[0]["password"] is True
+    assert asked[0]["prompt"].startswith("The password of elastic for ")
     shown = json.dumps([o["content"] for o in outputs])
-    assert "Connected to Elasticsearch" in shown and sandbox["es_password"] not in shown
+    assert "Connected to Elasticsearch" in shown and engine["es_password"] not in shown
     reply, outputs = execute(client, "%searchbook GET /products/_count")
     assert reply["status"] == "ok"
     assert [o["content"]["data"]["application/json"]["count"] > 0 for o in outputs if o["msg_type"] == "display_data"] == [True]
+    # The password typed reached the engine (the count answered) and nothing the Python kernel keeps.
+    history = json.dumps(client.history(raw=True, output=True, hist_access_type="tail", n=20, reply=True)["content"])
+    assert engine["es_password"] not in history
+    client.stop_channels()
+    manager.shutdown_kernel(now=False)
+    assert engine["es_password"] not in log.read_text()
 
 
 class HoldingEngine(BaseHTTPRequestHandler):
@@ -294,7 +352,7 @@ class HoldingEngine(BaseHTTPRequestHandler):
 
 
 def test_an_interrupt_stops_the_request_in_flight_and_the_next_cell_runs(python_kernel):
-    manager, client = python_kernel
+    manager, client, _ = python_kernel
     server = ThreadingHTTPServer(("127.0.0.1", 0), HoldingEngine)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -310,12 +368,157 @@ def test_an_interrupt_stops_the_request_in_flight_and_the_next_cell_runs(python_
         assert "the request in flight was aborted" in reply["content"]["evalue"]
         assert HoldingEngine.hung_up.wait(60)
         # The same searchbook kernel, with its connection, runs the next cell.
-        reply, outputs = execute(client, "%searchbook GET /")
+        reply, outputs = execute_after_an_error(client, "%searchbook GET /")
         assert reply["status"] == "ok"
         assert [o["content"]["data"]["application/json"]["name"] for o in outputs if o["msg_type"] == "display_data"] == ["holding"]
     finally:
         server.shutdown()
         server.server_close()
+
+
+def node_request(engine, path, method="GET", body=None):
+    """A set-up request to the engine as elastic (not through searchbook)."""
+    token = base64.b64encode(f"elastic:{engine['es_password']}".encode()).decode()
+    headers = {"authorization": f"Basic {token}", "content-type": "application/json"}
+    data = None if body is None else body.encode() if isinstance(body, str) else json.dumps(body).encode()
+    request = urllib.request.Request(f"{engine['es']}{path}", data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def node_get(engine, path):
+    return node_request(engine, path)
+
+
+def health_waits(engine, besides=()):
+    """The node's cluster-health tasks but those listed in `besides`: the waiting request's, while it runs."""
+    listed = node_get(engine, "/_tasks?actions=cluster:monitor/health&detailed=true")
+    return [task for node in listed["nodes"].values() for key, task in node["tasks"].items() if key not in besides]
+
+
+@engines(REAL_819)
+def test_an_interrupt_aborts_the_request_a_real_node_is_holding(engine, python_kernel):
+    manager, client, _ = python_kernel
+    execute(client, "%load_ext searchbook")
+    reply, _ = execute(client, f"%searchbook {connect_line(engine)}")
+    assert reply["status"] == "ok"
+    # A wait of another test on this shared node, still running or cancelled.
+    before = {key for node in node_get(engine, "/_tasks?actions=cluster:monitor/health")["nodes"].values() for key in node["tasks"]}
+    # The node holds this request until a second node joins (none will) or 50 s pass.
+    msg_id = client.execute("%searchbook GET /_cluster/health?wait_for_nodes=2&timeout=50s")
+    waiting = []
+    # Bounded: up to a minute, in short steps, until the node works on the request.
+    for _ in range(600):
+        waiting = health_waits(engine, before)
+        if waiting:
+            break
+        time.sleep(0.1)
+    assert len(waiting) == 1 and waiting[0]["cancelled"] is False
+    manager.interrupt_kernel()
+    reply = reply_to(client, msg_id)
+    assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "KeyboardInterrupt"
+    assert "the request in flight was aborted" in reply["content"]["evalue"]
+    # Elasticsearch cancels an HTTP request's task when its client hangs up.
+    for _ in range(600):
+        waiting = health_waits(engine, before)
+        if not waiting or waiting[0]["cancelled"]:
+            break
+        time.sleep(0.1)
+    assert not waiting or waiting[0]["cancelled"] is True
+    reply, outputs = execute_after_an_error(client, "%searchbook GET /products/_count")
+    assert reply["status"] == "ok"
+    assert [o["content"]["data"]["application/json"]["count"] > 0 for o in outputs if o["msg_type"] == "display_data"] == [True]
+
+
+class DelayingProxy(BaseHTTPRequestHandler):
+    """Forwards each request to `target`, holding every search 0.3 s: an export of a few pages
+    then lasts long enough for the kernel to report its progress between them."""
+
+    target = ""
+
+    def forward(self):
+        length = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(length) if length else None
+        if self.path.split("?")[0].endswith("/_search"):
+            time.sleep(0.3)
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length", "connection")}
+        request = urllib.request.Request(f"{self.target}{self.path}", data=body, headers=headers, method=self.command)
+        try:
+            answer = urllib.request.urlopen(request, timeout=60)
+        except urllib.error.HTTPError as err:
+            answer = err
+        with answer:
+            data = answer.read()
+            self.send_response(answer.status)
+            for key, value in answer.headers.items():
+                if key.lower() not in ("content-length", "transfer-encoding", "connection"):
+                    self.send_header(key, value)
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(data)
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = forward
+
+    def log_message(self, *args):
+        pass
+
+
+EXPORTED = 1000
+# The export reads pages the size of the index's max_result_window: ten pages here.
+PAGE = 100
+
+
+@pytest.fixture
+def slow_export(engine, tmp_path):
+    """An index of EXPORTED small documents paged by PAGE, behind a proxy that holds each search."""
+    index = f"progress-{uuid.uuid4().hex[:8]}"
+    node_request(engine, f"/{index}", "PUT", {"settings": {"index": {"max_result_window": PAGE}}})
+    lines = "".join(f'{{"index": {{"_id": "{n}"}}}}\n{{"n": {n}}}\n' for n in range(EXPORTED))
+    node_request(engine, f"/{index}/_bulk?refresh=true", "POST", lines)
+    handler = type("Proxy", (DelayingProxy,), {"target": engine["es"]})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    proxy = f"http://127.0.0.1:{server.server_port}"
+    try:
+        yield {"index": index, "connect": connect_line({**engine, "es": proxy}), "file": tmp_path / "exported.jsonl"}
+    finally:
+        server.shutdown()
+        server.server_close()
+        node_request(engine, f"/{index}", "DELETE")
+
+
+def test_export_progress_is_one_output_updated_in_place(engine, python_kernel, slow_export, tmp_path):
+    manager, client, _ = python_kernel
+    execute(client, "%load_ext searchbook")
+    reply, _ = execute(client, f"%searchbook {slow_export['connect']}")
+    assert reply["status"] == "ok"
+    export = f"%searchbook %export {slow_export['index']} {slow_export['file']}"
+    reply, outputs = execute(client, export)
+    assert reply["status"] == "ok"
+    shown = [o for o in outputs if o["msg_type"] == "display_data"]
+    updates = [o for o in outputs if o["msg_type"] == "update_display_data"]
+    # One output, shown once with a display id and then replaced under that id, never appended to.
+    assert len(shown) == 1 and [o["msg_type"] for o in outputs] == ["display_data"] + ["update_display_data"] * len(updates)
+    display_id = shown[0]["content"]["transient"]["display_id"]
+    assert display_id and len(updates) > 1
+    assert {o["content"]["transient"]["display_id"] for o in updates} == {display_id}
+    texts = [o["content"]["data"]["text/plain"] for o in [*shown, *updates]]
+    assert any(re.match(rf"Exporting {slow_export['index']} to \S+: [\d,]+ of 1,000 documents", t) for t in texts[:-1])
+    assert texts[-1].startswith(f"Exported 1,000 documents of {slow_export['index']}")
+    assert '<progress max="1000" value="1000"></progress>' in updates[-1]["content"]["data"]["text/html"]
+    assert len(slow_export["file"].read_text().splitlines()) == EXPORTED
+
+    # In a notebook run by nbclient (as JupyterLab keeps outputs), the cell keeps one output: the final line.
+    nb, saved = run_notebook(
+        [new_code_cell("%load_ext searchbook"), magic(slow_export["connect"]), magic(f"%export {slow_export['index']} {slow_export['file']} overwrite")],
+        PYTHON_KERNEL,
+        tmp_path,
+    )
+    outputs = nb.cells[2].outputs
+    assert len(outputs) == 1 and outputs[0].output_type == "display_data"
+    assert outputs[0].data["text/plain"].startswith(f"Exported 1,000 documents of {slow_export['index']}")
+    assert engine["es_password"] not in saved
 
 
 EXAMPLE = REPO / "examples" / "python.ipynb"

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { type Driver, type EngineIdentity } from '../engine/driver';
 import { AnswerTimeoutError, ConnectionFailedError } from '../engine/errors';
 import { engineNamed } from '../engines/registry';
@@ -60,7 +61,9 @@ export async function openConnection(
   const tls = settings.verification && {
     // skip_verify overrides every mode: the user asked to trust any certificate.
     verification: args.skip_verify ? ('none' as const) : settings.verification,
-    ...(args.ca ? { ca: await readCaFile(args.ca) } : {})
+    ...(args.ca
+      ? { ca: await readCaFile(args.ca), caFile: resolve(args.ca) }
+      : {})
   };
   const options: TransportOptions = {
     baseUrl: address,

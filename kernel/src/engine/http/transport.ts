@@ -58,8 +58,11 @@ export interface TransportOptions {
   now?: () => number;
   /** Headers on every request (auth); their values are secrets and never appear in errors. */
   headers?: Record<string, string>;
-  /** For https:// base URLs. `ca` (PEM) replaces the system roots when given. */
-  tls?: { verification: TlsVerification; ca?: string };
+  /**
+   * For https:// base URLs. `ca` (PEM) replaces the system roots when given; `caFile` is where
+   * it was read from (absolute), for code copied from this connection.
+   */
+  tls?: { verification: TlsVerification; ca?: string; caFile?: string };
   /** The sentence that fixes a certificate from an unknown CA under this engine's SSL modes. */
   untrustedCertificateAdvice?: string;
   /** How long one whole answer may take, headers and body (60 s by default). */
@@ -230,6 +233,13 @@ export class Transport {
   /** Whether certificates go unchecked (curl then needs `-k` to reach the same engine). */
   get skipsVerification(): boolean {
     return this.secure && this.options.tls?.verification === 'none';
+  }
+
+  /** The CA file certificates are checked against (%connect's `ca=`), when they are checked. */
+  get caFile(): string | undefined {
+    return this.secure && this.options.tls?.verification !== 'none'
+      ? this.options.tls?.caFile
+      : undefined;
   }
 
   /** The scheme word of a credential header (`ApiKey`, `Basic`), never the credential itself. */

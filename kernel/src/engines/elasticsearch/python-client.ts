@@ -66,6 +66,9 @@ export function pythonClient(
   const credential = variables(transport);
   const note = transport.curlCredential?.note;
   const insecure = transport.skipsVerification;
+  // Without it the client checks the certificate against the system's CAs, and fails where
+  // the connection trusts a CA of its own.
+  const caFile = transport.caFile;
   const authArgs = (): string[] => {
     if (credential === 'bearer') {
       return opensearch
@@ -89,7 +92,7 @@ export function pythonClient(
     ...(note ? [note.replace(/\$([A-Z_][A-Z0-9_]*)/g, '$1')] : []),
     ...(insecure
       ? [
-          'Certificates go unchecked, as this connection does (ssl=skip_verify).'
+          'Certificates go unchecked, as this connection does (ssl=required or skip_verify).'
         ]
       : [])
   ];
@@ -107,6 +110,7 @@ export function pythonClient(
           ? `hosts=[${pythonString(transport.baseUrl)}]`
           : pythonString(transport.baseUrl),
         ...authArgs(),
+        ...(caFile ? [`ca_certs=${pythonString(caFile)}`] : []),
         ...(insecure ? ['verify_certs=False', 'ssl_show_warn=False'] : [])
       ]),
     call: (name, request) => {
