@@ -8,7 +8,8 @@
  * shared, so its load drifts): each one's best round is compared, and every round is printed.
  * Prints docs/s and ratios; asserts nothing.
  *
- *   npx tsc -p tsconfig.json && node dist/bench/export.js [docs] [rounds, 3]
+ *   npx tsc -p tsconfig.json && node dist/bench/export.js [docs] [rounds, 3] [--memory-only]
+ * --memory-only: the kernel's peak RSS only (no contenders, Elasticsearch alone), e.g. at 5,000,000.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
@@ -28,6 +29,7 @@ import { KernelClient } from '../test/support/kernel-client';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
+const MEMORY_ONLY = process.argv.includes('--memory-only');
 const SMALL = 100_000;
 const REPO = join(__dirname, '..', '..');
 const ELASTICDUMP = '6.125.1';
@@ -53,9 +55,11 @@ async function startEngines(): Promise<{
   const child = spawn(
     process.execPath,
     [
-      '--max-old-space-size=8192',
+      // The engines hold every document in their heap (about 1.5 GB a million).
+      `--max-old-space-size=${Math.max(8192, Math.ceil(TOTAL / 1_000_000) * 2048)}`,
       join(REPO, 'dist', 'bench', 'export-sandbox.js'),
-      String(TOTAL)
+      String(TOTAL),
+      ...(MEMORY_ONLY ? ['--elasticsearch-only'] : [])
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] }
   );
@@ -245,7 +249,42 @@ const best = (times: number[]) => Math.min(...times);
 const runs = (times: number[]) =>
   times.map(ms => fmt(rate(TOTAL, ms))).join(', ');
 
+/** The kernel's peak RSS exporting 100k and TOTAL documents, one cursor and sliced, each in a fresh kernel. */
+async function memoryOnly(): Promise<void> {
+  const loading = performance.now();
+  const engines = await startEngines();
+  console.log(
+    `engine loaded ${fmt(TOTAL)} + ${fmt(SMALL)} ES documents in ${((performance.now() - loading) / 1000).toFixed(0)} s`
+  );
+  const esConnect = `%connect elasticsearch ${engines.es} user=elastic password=\${env:ES_PASSWORD}`;
+  try {
+    const runs: [string, string, string, number][] = [
+      ['one cursor', 'bench_small', 'small.jsonl', SMALL],
+      ['one cursor', 'bench', 'kernel.jsonl', TOTAL],
+      ['slices=2', 'bench', 'sliced.jsonl slices=2', TOTAL]
+    ];
+    for (const [kind, index, file, docs] of runs) {
+      await settle(engines.child);
+      const run = await kernelExport(esConnect, index, join(scratch, file));
+      const written = lines(join(scratch, file.split(' ')[0] as string));
+      if (written !== docs) {
+        throw new Error(`${file} holds ${written} lines, not ${docs}`);
+      }
+      console.log(
+        `kernel peak RSS, ${kind}, ${fmt(docs)} documents: ${run.rssMb.toFixed(0)} MB (after connect ${run.idleRssMb.toFixed(0)} MB; ${(run.ms / 1000).toFixed(0)} s, ${fmt(rate(docs, run.ms))} docs/s; goal < 200 MB and flat)`
+      );
+      rmSync(join(scratch, file.split(' ')[0] as string), { force: true });
+    }
+  } finally {
+    engines.child.kill();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (MEMORY_ONLY) {
+    return memoryOnly();
+  }
   const dump = installElasticdump();
   const loading = performance.now();
   const engines = await startEngines();
