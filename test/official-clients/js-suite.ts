@@ -1,0 +1,111 @@
+/**
+ * typesense-js's suite (vitest, its test/ folder) from a checkout, its dependencies installed
+ * there from npm; the browser project (jsdom streaming) and the tests behind
+ * RUN_INTEGRATION_TESTS (an embedding model and an LLM) stay off, as without that variable.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { z } from 'zod';
+import { cacheDir, runFromCheckout, type Tests } from './checkout-suite';
+import { runCommand, tail } from './run-command';
+import type { SuiteRun } from './suite-result';
+
+const VitestReport = z.object({
+  testResults: z.array(
+    z.object({
+      name: z.string(),
+      status: z.string(),
+      message: z.string().optional(),
+      assertionResults: z.array(
+        z.object({
+          fullName: z.string(),
+          status: z.string(),
+          failureMessages: z.array(z.string()).optional()
+        })
+      )
+    })
+  )
+});
+
+/** Tests by outcome from vitest's JSON report; a test file that did not load counts as a failure. */
+export function parseVitestJson(text: string, checkout: string): Tests {
+  const report = VitestReport.parse(JSON.parse(text));
+  const tests: Tests = { passed: [], failed: [], skipped: [], details: {} };
+  for (const file of report.testResults) {
+    const where = relative(checkout, file.name);
+    if (file.assertionResults.length === 0 && file.status === 'failed') {
+      tests.failed.push(where);
+      tests.details[where] = file.message ?? '';
+    }
+    for (const a of file.assertionResults) {
+      const name = `${where} > ${a.fullName}`;
+      if (a.status === 'passed') {
+        tests.passed.push(name);
+      } else if (a.status === 'failed') {
+        tests.failed.push(name);
+        tests.details[name] = (a.failureMessages ?? []).join('\n');
+      } else {
+        tests.skipped.push(name);
+      }
+    }
+  }
+  return tests;
+}
+
+export function runJsSuite(
+  checkout: string,
+  typesense: string
+): Promise<SuiteRun> {
+  const dir = resolve(checkout);
+  return runFromCheckout(
+    'typesense-js (checkout)',
+    dir,
+    typesense,
+    async () => {
+      if (existsSync(join(dir, 'node_modules', 'vitest'))) {
+        return;
+      }
+      const installed = await runCommand(
+        'npm',
+        [
+          'install',
+          '--ignore-scripts',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error'
+        ],
+        { cwd: dir, timeoutMs: 900_000 }
+      );
+      if (installed.code !== 0) {
+        throw new Error(
+          `npm install in ${dir} failed:\n${tail(installed.stderr)}`
+        );
+      }
+    },
+    async () => {
+      const out = join(cacheDir('js'), 'vitest.json');
+      rmSync(out, { force: true });
+      const env = { ...process.env };
+      delete env.RUN_INTEGRATION_TESTS;
+      const ran = await runCommand(
+        join(dir, 'node_modules', '.bin', 'vitest'),
+        [
+          'run',
+          '--project',
+          'default',
+          '--project',
+          'node',
+          '--reporter=json',
+          `--outputFile=${out}`
+        ],
+        { cwd: dir, env, timeoutMs: 900_000 }
+      );
+      if (!existsSync(out)) {
+        throw new Error(
+          `vitest wrote no report (exit ${ran.code}):\n${tail(ran.stdout + ran.stderr)}`
+        );
+      }
+      return parseVitestJson(readFileSync(out, 'utf8'), dir);
+    }
+  );
+}
