@@ -20,7 +20,7 @@ export interface GoSuite {
 
 /**
  * The newest release of each major version the proxy serves: v4 (synonym and curation sets)
- * tests Typesense 30, v3 (per-collection synonyms and overrides) tests 29.
+ * tests Typesense 30, v3 (per-collection synonyms and overrides) tests 29 and 28.
  */
 export const GO_SUITES: readonly GoSuite[] = [
   {
@@ -32,6 +32,12 @@ export const GO_SUITES: readonly GoSuite[] = [
     module: 'github.com/typesense/typesense-go/v3',
     version: 'v3.2.0',
     typesense: '29.0'
+  },
+  // v3 expects `stem_dictionary` in every field, which Typesense brought in 28.
+  {
+    module: 'github.com/typesense/typesense-go/v3',
+    version: 'v3.2.0',
+    typesense: '28.0'
   }
 ];
 

@@ -14,8 +14,8 @@ import { runIsGreen, type SuiteRun } from './suite-result';
 const USAGE = `Usage: npm run check:typesense-clients -- [options]
 
   Runs typesense-go's integration suites (from the Go module proxy: v4 against the
-  Typesense 30 sandbox, v3 against 29), and the Python and JavaScript suites from
-  checkouts you name (their registry packages carry no tests).
+  Typesense 30 sandbox, v3 against 29 and 28), and the Python and JavaScript suites
+  from checkouts you name (their registry packages carry no tests).
 
   --python DIR     a checkout of typesense-python: its tests/ run with pytest in a
                    venv of their own (node_modules/.cache/searchbook-typesense-clients)
