@@ -4,28 +4,12 @@
  * checkout the user names, against a sandbox on 127.0.0.1:8108 with the key `xyz`, the address
  * and key both suites hard-code.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { startSuiteSandbox } from './sandbox';
 import type { SuiteRun } from './suite-result';
 
 export const CHECKOUT_PORT = 8108;
 export const CHECKOUT_KEY = 'xyz';
-
-export const ROOT = join(__dirname, '..', '..', '..');
-
-/** Kept between runs (git-ignored with node_modules/): the Python venv of the suite. */
-export function cacheDir(name: string): string {
-  const dir = join(
-    ROOT,
-    'node_modules',
-    '.cache',
-    'searchbook-typesense-clients',
-    name
-  );
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
 
 export type Tests = Pick<SuiteRun, 'passed' | 'failed' | 'skipped' | 'details'>;
 

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { cacheDir, ROOT } from './paths';
 import { runCommand, tail } from './run-command';
 import { startSuiteSandbox } from './sandbox';
 import type { SuiteRun } from './suite-result';
@@ -14,7 +15,7 @@ import type { SuiteRun } from './suite-result';
 export interface GoSuite {
   module: string;
   version: string;
-  /** The Typesense version the suite was written against. */
+  /** The Typesense version the sandbox answers as for this suite. */
   typesense: string;
 }
 
@@ -41,7 +42,6 @@ export const GO_SUITES: readonly GoSuite[] = [
   }
 ];
 
-const ROOT = join(__dirname, '..', '..', '..');
 const GO_FALLBACK = '/usr/local/go/bin/go';
 const TEST_PACKAGE = './typesense/test/';
 const API_KEY = 'test_key';
@@ -103,7 +103,16 @@ async function goEnv(go: string): Promise<NodeJS.ProcessEnv> {
     ...process.env,
     GOPROXY: proxies.join(','),
     GOTOOLCHAIN: 'local',
-    GOFLAGS: ''
+    GOFLAGS: '',
+    // Go keeps its module and build caches under HOME, which a bare CI shell may lack; then
+    // they go under node_modules/.cache, writable so that removing node_modules works.
+    ...(process.env.HOME === undefined
+      ? {
+          GOPATH: cacheDir('gopath'),
+          GOCACHE: cacheDir('go-build'),
+          GOFLAGS: '-modcacherw'
+        }
+      : {})
   };
 }
 

@@ -5,7 +5,8 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { cacheDir, runFromCheckout, type Tests } from './checkout-suite';
+import { runFromCheckout, type Tests } from './checkout-suite';
+import { cacheDir } from './paths';
 import { runCommand, tail } from './run-command';
 import type { SuiteRun } from './suite-result';
 
