@@ -28,15 +28,21 @@ const VitestReport = z.object({
   )
 });
 
-/** Tests by outcome from vitest's JSON report; a test file that did not load counts as a failure. */
+/** Tests by outcome from vitest's JSON report. */
 export function parseVitestJson(text: string, checkout: string): Tests {
   const report = VitestReport.parse(JSON.parse(text));
   const tests: Tests = { passed: [], failed: [], skipped: [], details: {} };
   for (const file of report.testResults) {
     const where = relative(checkout, file.name);
-    if (file.assertionResults.length === 0 && file.status === 'failed') {
+    // A file that failed with no failing test failed to load or in a hook (beforeAll), and
+    // vitest then reports its tests as skipped: the file itself is the failure.
+    if (
+      file.status === 'failed' &&
+      !file.assertionResults.some(a => a.status === 'failed')
+    ) {
       tests.failed.push(where);
-      tests.details[where] = file.message ?? '';
+      tests.details[where] =
+        file.message || 'failed outside its tests (loading or a hook)';
     }
     for (const a of file.assertionResults) {
       const name = `${where} > ${a.fullName}`;
