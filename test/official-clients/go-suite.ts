@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { cacheDir, ROOT } from './paths';
-import { runCommand, tail } from './run-command';
+import { runCommand, tail, withoutModelKeys } from './run-command';
 import { startSuiteSandbox } from './sandbox';
 import type { SuiteRun } from './suite-result';
 
@@ -100,7 +100,7 @@ async function goEnv(go: string): Promise<NodeJS.ProcessEnv> {
     );
   }
   return {
-    ...process.env,
+    ...withoutModelKeys(process.env),
     GOPROXY: proxies.join(','),
     GOTOOLCHAIN: 'local',
     GOFLAGS: '',

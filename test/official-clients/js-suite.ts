@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { runFromCheckout, type Tests } from './checkout-suite';
 import { cacheDir } from './paths';
-import { runCommand, tail } from './run-command';
+import { runCommand, tail, withoutModelKeys } from './run-command';
 import type { SuiteRun } from './suite-result';
 
 const VitestReport = z.object({
@@ -92,7 +92,7 @@ export function runJsSuite(
     async () => {
       const out = join(cacheDir('js'), 'vitest.json');
       rmSync(out, { force: true });
-      const env = { ...process.env };
+      const env = withoutModelKeys(process.env);
       delete env.RUN_INTEGRATION_TESTS;
       const ran = await runCommand(
         join(dir, 'node_modules', '.bin', 'vitest'),

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { runFromCheckout, type Tests } from './checkout-suite';
 import { cacheDir } from './paths';
-import { runCommand, tail } from './run-command';
+import { runCommand, tail, withoutModelKeys } from './run-command';
 import type { SuiteRun } from './suite-result';
 
 /** The suite's runtime and test dependencies (its pyproject's dev group less the linters). */
@@ -123,7 +123,7 @@ export function runPythonSuite(
           'no:cacheprovider',
           `--report-log=${log}`
         ],
-        { cwd: dir, timeoutMs: 900_000 }
+        { cwd: dir, env: withoutModelKeys(process.env), timeoutMs: 900_000 }
       );
       if (!existsSync(log)) {
         throw new Error(

@@ -52,3 +52,15 @@ export function runCommand(
 export function tail(text: string, lines = 15): string {
   return text.trimEnd().split('\n').slice(-lines).join('\n');
 }
+
+/**
+ * The environment for a suite's run without the model providers' keys some suites read: the
+ * sandbox has no models, and a key has no reason to travel, even to loopback.
+ */
+export function withoutModelKeys(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept = { ...env };
+  for (const name of ['NL_SEARCH_MODEL_API_KEY', 'OPENAI_API_KEY']) {
+    delete kept[name];
+  }
+  return kept;
+}
