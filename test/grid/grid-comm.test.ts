@@ -24,23 +24,15 @@ import {
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
-import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import {
+  expectReply,
+  GridCommClient,
+  kernelWithGridComm
+} from './grid-comm-client';
 
 const SMALL_WINDOW = 25;
 const DOCS = 95;
 const BLOCK = 10;
-
-function expectType<T extends GridReply['type']>(
-  reply: GridReply,
-  type: T
-): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) {
-    throw new Error(
-      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
-    );
-  }
-  return reply as Extract<GridReply, { type: T }>;
-}
 
 const IndexStats = z.object({
   _all: z.object({
@@ -85,7 +77,7 @@ describeEachTarget(
         .total.search.open_contexts;
     const call = (data: Record<string, unknown>, on = comm) => on.call(data);
     const open = async (index: string, blockSize = BLOCK) =>
-      expectType(
+      expectReply(
         await call({
           type: 'open',
           connection: 'es',
@@ -95,7 +87,7 @@ describeEachTarget(
         'opened'
       );
     const read = async (gridId: string, block: number) =>
-      expectType(await call({ type: 'read', gridId, block }), 'block').block;
+      expectReply(await call({ type: 'read', gridId, block }), 'block').block;
     const close = (gridId: string) => call({ type: 'close', gridId });
 
     beforeAll(async () => {
@@ -166,7 +158,7 @@ describeEachTarget(
     });
 
     it('lists the open connection', async () => {
-      const reply = expectType(
+      const reply = expectReply(
         await call({ type: 'connections' }),
         'connections'
       );
@@ -176,7 +168,7 @@ describeEachTarget(
     });
 
     it('lists concrete indices with count, health and size; dot names hidden', async () => {
-      const reply = expectType(
+      const reply = expectReply(
         await call({ type: 'targets', connection: 'es' }),
         'targets'
       );
@@ -199,7 +191,7 @@ describeEachTarget(
           )
         );
       expect(Number(cat[0]?.['docs.count'])).toBe(9);
-      const reply = expectType(
+      const reply = expectReply(
         await call({ type: 'targets', connection: 'es' }),
         'targets'
       );
@@ -287,17 +279,17 @@ describeEachTarget(
         `%use es\nPUT /${SMALL}/_doc/extra?refresh=true\n{"n": 1000, "name": "late"}`
       );
       expect(added.reply.content).toMatchObject({ status: 'ok' });
-      const refreshed = expectType(
+      const refreshed = expectReply(
         await call({ type: 'refresh', gridId: grid.gridId }),
         'opened'
       );
       expect(refreshed.total).toBe(DOCS + 1);
       expect(await openContexts()).toBe(before + 1);
-      expect(expectType(await close(grid.gridId), 'closed').gridId).toBe(
+      expect(expectReply(await close(grid.gridId), 'closed').gridId).toBe(
         grid.gridId
       );
       expect(await openContexts()).toBe(before);
-      const gone = expectType(
+      const gone = expectReply(
         await call({ type: 'read', gridId: grid.gridId, block: 0 }),
         'error'
       );
@@ -308,7 +300,7 @@ describeEachTarget(
     it('closing the comm releases the grids it opened', async () => {
       const other = await GridCommClient.open(kernel);
       const before = await openContexts();
-      expectType(
+      expectReply(
         await call(
           { type: 'open', connection: 'es', target: SMALL, blockSize: BLOCK },
           other
@@ -345,7 +337,7 @@ describeEachTarget(
           /^connection replaced: reopen\. %connect opened "es" again/
         )
       });
-      const later = expectType(
+      const later = expectReply(
         await call({ type: 'read', gridId: grid.gridId, block: 1 }),
         'error'
       );
@@ -358,14 +350,14 @@ describeEachTarget(
       // Reopening works on the new connection; closing the ended grid (its tab) is answered, not refused.
       const again = await open(SMALL);
       expect((await read(again.gridId, 1)).rows).toHaveLength(BLOCK);
-      expect(expectType(await close(grid.gridId), 'closed').gridId).toBe(
+      expect(expectReply(await close(grid.gridId), 'closed').gridId).toBe(
         grid.gridId
       );
       await close(again.gridId);
     });
 
     it('an engine error is an error reply with the engine reason', async () => {
-      const reply = expectType(
+      const reply = expectReply(
         await call({
           type: 'open',
           connection: 'es',
@@ -466,16 +458,16 @@ async function waitForReply(
 }
 
 const open = async (connection: string, target: string, blockSize = BLOCK) =>
-  expectType(
+  expectReply(
     await call({ type: 'open', connection, target, blockSize }),
     'opened'
   );
 const read = async (gridId: string, block: number) =>
-  expectType(await call({ type: 'read', gridId, block }), 'block').block;
+  expectReply(await call({ type: 'read', gridId, block }), 'block').block;
 
 describe('listing', () => {
   it('lists the open connections', async () => {
-    const reply = expectType(
+    const reply = expectReply(
       await call({ type: 'connections' }),
       'connections'
     );
@@ -485,7 +477,7 @@ describe('listing', () => {
   });
 
   it('Typesense: collections with their document counts', async () => {
-    const reply = expectType(
+    const reply = expectReply(
       await call({ type: 'targets', connection: 'ts' }),
       'targets'
     );
@@ -497,7 +489,7 @@ describe('listing', () => {
   });
 
   it('an unknown connection is an error reply naming it', async () => {
-    const reply = expectType(
+    const reply = expectReply(
       await call({ type: 'targets', connection: 'nope' }),
       'error'
     );
@@ -507,7 +499,7 @@ describe('listing', () => {
 
 describe('Typesense grid', () => {
   it('a block of 1,000 rows is one multi_search of four 250-document searches', async () => {
-    const listed = expectType(
+    const listed = expectReply(
       await call({ type: 'targets', connection: 'ts' }),
       'targets'
     );
@@ -569,7 +561,7 @@ describe('Typesense grid', () => {
       kernel = scoped;
       try {
         const comm = await openComm();
-        const listing = expectType(
+        const listing = expectReply(
           await call({ type: 'targets', connection: 'scoped' }, comm),
           'targets'
         );
@@ -577,7 +569,7 @@ describe('Typesense grid', () => {
         expect(listing.note).toMatch(
           /may not list collections.*collections:list/
         );
-        const grid = expectType(
+        const grid = expectReply(
           await call(
             {
               type: 'open',
@@ -601,14 +593,14 @@ describe('Typesense grid', () => {
 
 describe('malformed messages', () => {
   it('a message without a known type gets an error reply with its request id', async () => {
-    const reply = expectType(await call({ type: 'explode' }), 'error');
+    const reply = expectReply(await call({ type: 'explode' }), 'error');
     expect(reply.message).toMatch(
       /^searchbook\.panel cannot read this message/
     );
   });
 
   it('a read without a grid id names the missing field', async () => {
-    const reply = expectType(await call({ type: 'read', block: 1 }), 'error');
+    const reply = expectReply(await call({ type: 'read', block: 1 }), 'error');
     expect(reply.message).toContain('gridId');
   });
 
@@ -618,7 +610,7 @@ describe('malformed messages', () => {
       comm_id: commId,
       data: { v: 99, requestId, type: 'connections' }
     });
-    const reply = expectType(await waitForReply(requestId), 'error');
+    const reply = expectReply(await waitForReply(requestId), 'error');
     expect(reply.message).toContain('reload the page');
   });
 
@@ -627,10 +619,11 @@ describe('malformed messages', () => {
       comm_id: commId,
       data: { nonsense: [1, 2, 3] }
     });
-    const reply = expectType(await waitForReply(null), 'error');
+    const reply = expectReply(await waitForReply(null), 'error');
     expect(reply.requestId).toBeNull();
     expect(
-      expectType(await call({ type: 'connections' }), 'connections').connections
+      expectReply(await call({ type: 'connections' }), 'connections')
+        .connections
     ).toHaveLength(1);
   });
 });
