@@ -31,6 +31,7 @@ import {
   screenshot,
   writeNotebook
 } from './support/notebook-page';
+import { jsonFromNode } from '../support/real-elasticsearch/launch';
 
 jest.setTimeout(180_000);
 
@@ -377,29 +378,11 @@ describeEachTarget(
     const FAR_DOCS = 1_050;
     let engine: RunningEsTarget;
 
-    const engineCall = async (
-      method: string,
-      path: string,
-      body?: string,
-      contentType = 'application/json'
-    ) => {
-      const answer = await fetch(`${engine.url}${path}`, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { body, headers: { 'content-type': contentType } })
-      });
-      const text = await answer.text();
-      if (!answer.ok) {
-        throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
-      }
-      return JSON.parse(text) as { count?: number };
-    };
-
     beforeAll(async () => {
       engine = await target.start({ security: false });
       // A small result window, so the far end is past from/size: the point in time and search_after take over.
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'PUT',
         `/${index}`,
         JSON.stringify({
@@ -417,11 +400,11 @@ describeEachTarget(
         d =>
           `${JSON.stringify({ index: { _id: d.id } })}\n${JSON.stringify(d.source)}\n`
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'POST',
         `/${index}/_bulk?refresh=true`,
-        lines.join(''),
-        'application/x-ndjson'
+        lines.join('')
       );
       const name = `far-${target.engine}-${target.version}.ipynb`;
       await writeNotebook(root, name, [
@@ -434,7 +417,9 @@ describeEachTarget(
 
     afterAll(async () => {
       if (engine) {
-        await engineCall('DELETE', `/${index}`).catch(() => undefined);
+        await jsonFromNode(engine, 'DELETE', `/${index}`).catch(
+          () => undefined
+        );
       }
       await engine?.close();
     });
@@ -445,7 +430,13 @@ describeEachTarget(
       const label = `${index} · far`;
       const grid = gridOf(page, label);
       await grid.waitFor({ timeout: 30_000 });
-      const { count } = await engineCall('GET', `/${index}/_count`);
+      const { count } = (await jsonFromNode(
+        engine,
+        'GET',
+        `/${index}/_count`
+      )) as {
+        count?: number;
+      };
       expect(count).toBe(FAR_DOCS);
       await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(
         String(count)

@@ -29,6 +29,7 @@ import {
   GridCommClient,
   kernelWithGridComm
 } from './grid-comm-client';
+import { jsonFromNode } from '../support/real-elasticsearch/launch';
 
 const SMALL_WINDOW = 25;
 const DOCS = 95;
@@ -53,28 +54,11 @@ describeEachTarget(
     let kernel: KernelClient;
     let comm: GridCommClient;
 
-    const engineCall = async (
-      method: string,
-      path: string,
-      body?: string,
-      contentType = 'application/json'
-    ) => {
-      const answer = await fetch(`${engine.url}${path}`, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { body, headers: { 'content-type': contentType } })
-      });
-      const text = await answer.text();
-      if (!answer.ok) {
-        throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
-      }
-      return JSON.parse(text) as unknown;
-    };
     /** Search contexts open on the small index, by the engine's own stats: one per point in time. */
     const openContexts = async () =>
-      IndexStats.parse(await engineCall('GET', `/${SMALL}/_stats/search`))._all
-        .total.search.open_contexts;
+      IndexStats.parse(
+        await jsonFromNode(engine, 'GET', `/${SMALL}/_stats/search`)
+      )._all.total.search.open_contexts;
     const call = (data: Record<string, unknown>, on = comm) => on.call(data);
     const open = async (index: string, blockSize = BLOCK) =>
       expectReply(
@@ -95,7 +79,8 @@ describeEachTarget(
       const mappings = {
         properties: { n: { type: 'long' }, name: { type: 'keyword' } }
       };
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'PUT',
         `/${SMALL}`,
         JSON.stringify({
@@ -112,18 +97,20 @@ describeEachTarget(
         (_, n) =>
           `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc <b>${n}</b>` })}\n`
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'POST',
         `/${SMALL}/_bulk?refresh=true`,
-        lines.join(''),
-        'application/x-ndjson'
+        lines.join('')
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'PUT',
         `/${HIDDEN}/_doc/1?refresh=true`,
         JSON.stringify({ a: 1 })
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'PUT',
         `/${NESTED}`,
         JSON.stringify({
@@ -135,11 +122,11 @@ describeEachTarget(
         n =>
           `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify({ variants: [{ size: 'S' }, { size: 'M' }] })}\n`
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'POST',
         `/${NESTED}/_bulk?refresh=true`,
-        products.join(''),
-        'application/x-ndjson'
+        products.join('')
       );
       ({ kernel, comm } = await kernelWithGridComm(
         [`%connect elasticsearch ${engine.url} name=es`],
@@ -151,7 +138,9 @@ describeEachTarget(
       await kernel?.close();
       if (engine) {
         for (const index of [SMALL, HIDDEN, NESTED]) {
-          await engineCall('DELETE', `/${index}`).catch(() => undefined);
+          await jsonFromNode(engine, 'DELETE', `/${index}`).catch(
+            () => undefined
+          );
         }
       }
       await engine?.close();
@@ -185,7 +174,8 @@ describeEachTarget(
       const cat = z
         .array(z.object({ 'docs.count': z.string() }))
         .parse(
-          await engineCall(
+          await jsonFromNode(
+            engine,
             'GET',
             `/_cat/indices/${NESTED}?format=json&h=docs.count`
           )

@@ -31,6 +31,7 @@ import {
   kernelWithGridComm,
   type OpenedGrid as Opened
 } from '../../grid/grid-comm-client';
+import { jsonFromNode } from '../../support/real-elasticsearch/launch';
 
 const run = promisify(execFile);
 const WINDOW = 20;
@@ -131,28 +132,11 @@ describeEachTarget(
     const close = (grid: Opened) =>
       call({ type: 'close', gridId: grid.gridId });
 
-    const engineCall = async (
-      method: string,
-      path: string,
-      body?: string,
-      contentType = 'application/json'
-    ): Promise<unknown> => {
-      const answer = await fetch(`${engine.url}${path}`, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { body, headers: { 'content-type': contentType } })
-      });
-      const text = await answer.text();
-      if (!answer.ok) {
-        throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
-      }
-      return JSON.parse(text) as unknown;
-    };
     /** Search contexts open on the index, by the engine's own stats: one per point in time. */
     const openContexts = async () =>
-      IndexStats.parse(await engineCall('GET', `/${SHOP}/_stats/search`))._all
-        .total.search.open_contexts;
+      IndexStats.parse(
+        await jsonFromNode(engine, 'GET', `/${SHOP}/_stats/search`)
+      )._all.total.search.open_contexts;
 
     beforeAll(async () => {
       engine = await target.start({ security: false });
@@ -169,7 +153,8 @@ describeEachTarget(
           }
         }
       };
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'PUT',
         `/${SHOP}`,
         JSON.stringify({
@@ -185,11 +170,11 @@ describeEachTarget(
         (doc, n) =>
           `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify(doc)}\n`
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'POST',
         `/${SHOP}/_bulk?refresh=true`,
-        lines.join(''),
-        'application/x-ndjson'
+        lines.join('')
       );
       ({ kernel, comm } = await gridKernel([
         `%connect elasticsearch ${engine.url} name=es`,
@@ -200,7 +185,7 @@ describeEachTarget(
     afterAll(async () => {
       await kernel?.close();
       if (engine) {
-        await engineCall('DELETE', `/${SHOP}`).catch(() => undefined);
+        await jsonFromNode(engine, 'DELETE', `/${SHOP}`).catch(() => undefined);
       }
       await engine?.close();
     });
@@ -222,7 +207,8 @@ describeEachTarget(
       // The same request, straight to the engine, asking for everything at once (the window does not bind a fresh search of this size).
       const body = JSON.parse(bodyLines.join('\n')) as Record<string, unknown>;
       const answer = SearchAnswer.parse(
-        await engineCall(
+        await jsonFromNode(
+          engine,
           'POST',
           `/${SHOP}/_search`,
           JSON.stringify({ ...body, size: WINDOW })
@@ -280,7 +266,8 @@ describeEachTarget(
         grid.request.cell.split('\n').slice(1).join('\n')
       ) as Record<string, unknown>;
       const answer = SearchAnswer.parse(
-        await engineCall(
+        await jsonFromNode(
+          engine,
           'POST',
           `/${SHOP}/_search`,
           JSON.stringify({ ...body, size: WINDOW })
