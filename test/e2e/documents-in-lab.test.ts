@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { typesenseWithItems } from './support/typesense-items';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
@@ -103,22 +103,7 @@ beforeAll(async () => {
     password: 'unused'
   });
   es.loadIndex('books', BOOKS_MAPPING, BOOKS);
-  const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({
-    name: 'items',
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'rank', type: 'int32' }
-    ]
-  });
-  ts.loadDocuments(
-    'items',
-    Array.from({ length: 4 }, (_, n) => ({
-      id: `i${n}`,
-      title: `Item ${n}`,
-      rank: n
-    }))
-  );
+  const ts = typesenseWithItems(TS_KEY, 4);
   servers = [
     await listen(es.handler, { port: 0 }),
     await listen(ts.handler, { port: 0 })

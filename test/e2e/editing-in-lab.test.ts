@@ -23,6 +23,7 @@ import {
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
+import { typesenseWithItems } from './support/typesense-items';
 import { openPanelLab, reloadLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { runAllCells, runCommand, screenshot } from './support/notebook-page';
@@ -143,22 +144,7 @@ beforeAll(async () => {
   es.loadIndex('shop', SHOP_MAPPING, SHOP);
   es.loadIndex('trash', undefined, [{ id: '1', source: { a: 1 } }]);
   es.loadIndex('void', SHOP_MAPPING, []);
-  const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({
-    name: 'items',
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'rank', type: 'int32' }
-    ]
-  });
-  ts.loadDocuments(
-    'items',
-    Array.from({ length: 5 }, (_, n) => ({
-      id: `i${n}`,
-      title: `Item ${n}`,
-      rank: n
-    }))
-  );
+  const ts = typesenseWithItems(TS_KEY, 5);
   const old = createTypesenseSandbox({ version: '27.1', apiKey: TS_KEY });
   old.createCollection({
     name: 'legacy',

@@ -16,7 +16,7 @@ import {
   type ElasticsearchSandbox
 } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { typesenseWithItems } from './support/typesense-items';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
@@ -69,22 +69,7 @@ beforeAll(async () => {
       }
     }))
   );
-  const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({
-    name: 'items',
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'rank', type: 'int32' }
-    ]
-  });
-  ts.loadDocuments(
-    'items',
-    Array.from({ length: 40 }, (_, n) => ({
-      id: `i${n}`,
-      title: `Item ${n}`,
-      rank: n
-    }))
-  );
+  const ts = typesenseWithItems(TS_KEY, 40);
   servers = [
     await listen(es.handler, { port: 0 }),
     await listen(ts.handler, { port: 0 })

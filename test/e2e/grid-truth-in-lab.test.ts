@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import {
   type EsTarget,
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
+import { typesenseWithItems } from './support/typesense-items';
 import { openPanelLab, reloadLab, showPanel } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { openNotebook, screenshot } from './support/notebook-page';
@@ -136,22 +136,7 @@ beforeAll(async () => {
   const realStarted = startRealNode().catch((err: Error) => {
     realSkipped = err.message;
   });
-  const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({
-    name: 'items',
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'rank', type: 'int32' }
-    ]
-  });
-  ts.loadDocuments(
-    'items',
-    Array.from({ length: TS_DOCS }, (_, n) => ({
-      id: `i${n}`,
-      title: `Item ${n}`,
-      rank: n
-    }))
-  );
+  const ts = typesenseWithItems(TS_KEY, TS_DOCS);
   servers = [
     await listen(es.handler, { port: 0 }),
     await listen(ts.handler, { port: 0 })
