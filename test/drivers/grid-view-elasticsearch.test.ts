@@ -6,7 +6,8 @@
  */
 import { searchOfView } from '../../kernel/src/engines/elasticsearch/grid-query';
 import { structureOfMapping } from '../../kernel/src/engines/elasticsearch/mapping';
-import { Refusal } from '../../kernel/src/console/refusal';
+import type { Refusal } from '../../kernel/src/console/refusal';
+import { filterRefusal } from './helpers';
 import {
   EMPTY_VIEW,
   type FilterRow,
@@ -53,20 +54,8 @@ const view = (
 ): GridView => GridViewSchema.parse({ matchCase: true, ...more, filters });
 const query = (row: Partial<FilterRow>, more: Partial<GridView> = {}) =>
   searchOfView(view([row], more), tree).query;
-const refusal = (v: GridView): Refusal => {
-  try {
-    searchOfView(v, tree);
-  } catch (err) {
-    if (
-      err instanceof Refusal &&
-      err.code === 'SEARCHBOOK_ERR_FILTER_REFUSED'
-    ) {
-      return err;
-    }
-    throw err;
-  }
-  throw new Error('not refused');
-};
+const refusal = (v: GridView): Refusal =>
+  filterRefusal(() => searchOfView(v, tree));
 const not = (clause: unknown) => ({ bool: { must_not: [clause] } });
 
 describe('each operator becomes its clause', () => {

@@ -4,6 +4,7 @@ import {
   type Connection,
   openConnection
 } from '../../kernel/src/connections/open-connection';
+import { Refusal } from '../../kernel/src/console/refusal';
 import { EngineError } from '../../kernel/src/engine/errors';
 import { SECRETS } from '../support/secrets';
 
@@ -73,4 +74,20 @@ export async function failureOf(
     new AbortController().signal
   );
   return connection.driver.console.failure(req, response);
+}
+
+/** The refusal of a filter bar's view that `build` throws (fails the test if it builds, or throws anything else). */
+export function filterRefusal(build: () => unknown): Refusal {
+  try {
+    build();
+  } catch (err) {
+    if (
+      err instanceof Refusal &&
+      err.code === 'SEARCHBOOK_ERR_FILTER_REFUSED'
+    ) {
+      return err;
+    }
+    throw err;
+  }
+  throw new Error('not refused');
 }

@@ -15,6 +15,16 @@ import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
+import {
+  cellPoint,
+  closeGrid,
+  gridOf,
+  gridTab,
+  headerPoint,
+  inGrid,
+  openGrid,
+  rowOf
+} from './support/grid-page';
 
 jest.setTimeout(180_000);
 
@@ -76,130 +86,24 @@ afterAll(async () => {
 });
 
 const LABEL = 'wide · es';
-const tree = () => page.getByRole('tree', { name: 'searchbook connections' });
-const grid = () => page.getByRole('grid', { name: LABEL });
-const tab = () =>
-  grid().locator(
-    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
-  );
 const chooser = () => page.getByRole('dialog', { name: 'Columns' });
 
-async function openGrid(): Promise<void> {
-  const item = tree().locator(
-    '[role="treeitem"][aria-level="2"][aria-label^="wide · "]'
-  );
-  // The tree renders anew while it reloads (after cells ran): a double-click on a replaced item is lost.
-  for (let attempt = 1; ; attempt++) {
-    await item.waitFor();
-    await item.dblclick();
-    if (
-      await grid()
-        .waitFor({ timeout: 10_000 })
-        .then(
-          () => true,
-          () => false
-        )
-    ) {
-      break;
-    }
-    if (attempt === 3) {
-      await screenshot(page, 'columns-open-failed');
-      throw new Error(`${LABEL} did not open`);
-    }
-  }
-  await page.waitForFunction(
-    l =>
-      Number(
-        document
-          .querySelector(`[role="grid"][aria-label="${l}"]`)
-          ?.getAttribute('data-loaded-rows')
-      ) > 0,
-    LABEL
-  );
-}
-
-async function closeGrid(): Promise<void> {
-  await page
-    .getByRole('tab', { name: new RegExp(`^${LABEL}`) })
-    .locator('.lm-TabBar-tabCloseIcon')
-    .first()
-    .click();
-  await grid().waitFor({ state: 'detached' });
-}
-
-/** Evaluates against the grid tab's widget (its model and datagrid). */
-async function inGrid<T, A>(arg: A, fn: string): Promise<T> {
-  return page.evaluate(
-    ({ label, arg, fn }) => {
-      type Shell = {
-        widgets(area: string): Iterable<{ title: { label: string } }>;
-      };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
-        .jupyterapp.shell;
-      const widget = [...shell.widgets('main')].find(
-        w => w.title.label === label
-      );
-      if (!widget) {
-        throw new Error(`no grid tab ${label}`);
-      }
-      return new Function('w', 'arg', fn)(widget, arg) as T;
-    },
-    { label: LABEL, arg, fn }
-  );
-}
-
 const shownColumns = async (): Promise<string[]> =>
-  JSON.parse((await grid().getAttribute('data-columns')) ?? '[]') as string[];
+  JSON.parse(
+    (await gridOf(page, LABEL).getAttribute('data-columns')) ?? '[]'
+  ) as string[];
 
 const columnWidth = (column: string) =>
   inGrid<number, string>(
+    page,
+    LABEL,
     column,
     `return w.dataGrid.columnSize('body', w.model.columns.findIndex((c) => c.name === arg));`
   );
 
-/** Page coordinates of a column's header (its middle, or `at: 'right'` just inside its right border). */
-async function headerPoint(
-  column: string,
-  at: 'middle' | 'right' = 'middle'
-): Promise<{ x: number; y: number }> {
-  return inGrid<{ x: number; y: number }, { column: string; at: string }>(
-    { column, at },
-    `const g = w.dataGrid; const c = w.model.columns.findIndex((k) => k.name === arg.column);
-     if (c < 0) throw new Error('no column ' + arg.column);
-     const box = g.node.getBoundingClientRect();
-     const left = g.headerWidth + g.columnOffset('body', c) - g.scrollX;
-     const x = arg.at === 'right' ? left + g.columnSize('body', c) - 2 : left + Math.min(g.columnSize('body', c) / 2, 40);
-     return { x: box.x + x, y: box.y + g.headerHeight / 4 };`
-  );
-}
-
-/** Page coordinates of a body cell, scrolled into view first. */
-async function cellPoint(
-  row: number,
-  column: string
-): Promise<{ x: number; y: number }> {
-  return inGrid<{ x: number; y: number }, { row: number; column: string }>(
-    { row, column },
-    `const g = w.dataGrid; const c = w.model.columns.findIndex((k) => k.name === arg.column);
-     g.scrollToCell(arg.row, c);
-     const box = g.node.getBoundingClientRect();
-     const y = g.headerHeight + g.rowOffset('body', arg.row) - g.scrollY + g.rowSize('body', arg.row) / 2;
-     const x = g.headerWidth + g.columnOffset('body', c) - g.scrollX + Math.min(g.columnSize('body', c) / 2, 40);
-     return { x: box.x + x, y: box.y + y };`
-  );
-}
-
-/** The grid row of the document with this id. */
-const rowOf = (id: string) =>
-  inGrid<number, string>(
-    id,
-    `const m = w.model; const c = m.columns.findIndex((k) => k.name === '_id');
-     for (let r = 0; r < m.rowCount('body'); r++) if (m.data('body', r, c) === arg) return r; return -1;`
-  );
-
 async function dragHeader(from: string, to: string): Promise<void> {
-  const a = await headerPoint(from);
-  const b = await headerPoint(to);
+  const a = await headerPoint(page, LABEL, from);
+  const b = await headerPoint(page, LABEL, to);
   await page.mouse.move(a.x, a.y);
   await page.mouse.down();
   await page.mouse.move(a.x + (b.x > a.x ? 10 : -10), a.y, { steps: 2 });
@@ -209,7 +113,9 @@ async function dragHeader(from: string, to: string): Promise<void> {
 
 async function openChooser(): Promise<Locator> {
   if (!(await chooser().isVisible())) {
-    await tab().getByRole('button', { name: 'Columns', exact: true }).click();
+    await gridTab(page, LABEL)
+      .getByRole('button', { name: 'Columns', exact: true })
+      .click();
   }
   await chooser().waitFor();
   return chooser();
@@ -240,7 +146,7 @@ const ALL = ['_id', '_index', 'name', 'note', 'qty', ...EXTRA];
 
 describe('the document grid’s columns', () => {
   it('opens with the identifier and index as narrow as their text, no _score, and the identifier pinned', async () => {
-    await openGrid();
+    await openGrid(page, 'es', 'wide');
     expect(await shownColumns()).toEqual(ALL);
     // A browsing grid has no score to show.
     expect(await shownColumns()).not.toContain('_score');
@@ -258,7 +164,7 @@ describe('the document grid’s columns', () => {
   });
 
   it('keeps the pinned identifier at the left while the grid scrolls sideways; a double-click there opens its value', async () => {
-    const start = await cellPoint(0, 'name');
+    const start = await cellPoint(page, LABEL, 0, 'name');
     await page.mouse.move(start.x, start.y);
     await page.mouse.wheel(5_000, 0);
     await page.waitForFunction(
@@ -269,6 +175,8 @@ describe('the document grid’s columns', () => {
       LABEL
     );
     const scrolled = await inGrid<number, null>(
+      page,
+      LABEL,
       null,
       'return w.dataGrid.scrollX;'
     );
@@ -276,23 +184,27 @@ describe('the document grid’s columns', () => {
     await screenshot(page, 'columns-pinned-scrolled');
     // Where the _id column stands when not scrolled: under the pointer now is the pinned copy.
     const point = await inGrid<{ x: number; y: number }, null>(
+      page,
+      LABEL,
       null,
       `const g = w.dataGrid; const box = g.node.getBoundingClientRect();
        return { x: box.x + g.headerWidth + 8, y: box.y + g.headerHeight + g.rowSize('body', 0) / 2 };`
     );
     await page.mouse.dblclick(point.x, point.y);
-    const title = tab().locator('.searchbook-ValueView-title');
+    const title = gridTab(page, LABEL).locator('.searchbook-ValueView-title');
     await expect(title.textContent()).resolves.toBe('_id · row 1');
     await expect(
-      tab().locator('.searchbook-ValueView-body').textContent()
+      gridTab(page, LABEL).locator('.searchbook-ValueView-body').textContent()
     ).resolves.toBe(
       await inGrid<string, null>(
+        page,
+        LABEL,
         null,
         `return w.model.data('body', 0, w.model.columns.findIndex((c) => c.name === '_id'));`
       )
     );
-    await tab().locator('.searchbook-ValueView-close').click();
-    await inGrid<void, null>(null, 'w.dataGrid.scrollTo(0, 0);');
+    await gridTab(page, LABEL).locator('.searchbook-ValueView-close').click();
+    await inGrid<void, null>(page, LABEL, null, 'w.dataGrid.scrollTo(0, 0);');
     await page.waitForFunction(
       label =>
         !document
@@ -327,7 +239,7 @@ describe('the document grid’s columns', () => {
     await dragHeader('note', 'name');
     await columnsAre(['_id', '_index', 'note', 'name', 'qty', ...EXTRA]);
     // A click (no drag) on the moved header sorts by that column.
-    const note = await headerPoint('note');
+    const note = await headerPoint(page, LABEL, 'note');
     await page.mouse.click(note.x, note.y);
     await page.waitForFunction(
       label =>
@@ -362,16 +274,18 @@ describe('the document grid’s columns', () => {
         ) > 0,
       LABEL
     );
-    const row = await rowOf('w2');
+    const row = await rowOf(page, LABEL, 'w2');
     expect(row).toBeGreaterThanOrEqual(0);
-    const editor = grid().locator('.lm-DataGrid-cellEditorWidget');
-    const cell = await cellPoint(row, 'name');
+    const editor = gridOf(page, LABEL).locator('.lm-DataGrid-cellEditorWidget');
+    const cell = await cellPoint(page, LABEL, row, 'name');
     await page.mouse.dblclick(cell.x, cell.y);
     await editor.waitFor();
     await editor.fill('Renamed 2');
     await editor.press('Enter');
     await editor.waitFor({ state: 'detached' });
-    const editBar = tab().getByRole('toolbar', { name: 'Editing' });
+    const editBar = gridTab(page, LABEL).getByRole('toolbar', {
+      name: 'Editing'
+    });
     await expect(editBar.getByRole('status').textContent()).resolves.toBe(
       '1 change pending'
     );
@@ -390,9 +304,9 @@ describe('the document grid’s columns', () => {
 
     // A copy of note..name on one row: the header line and the values in the order shown.
     await page.evaluate(() => navigator.clipboard.writeText(''));
-    const from = await cellPoint(row, 'note');
+    const from = await cellPoint(page, LABEL, row, 'note');
     await page.mouse.click(from.x, from.y);
-    const to = await cellPoint(row, 'name');
+    const to = await cellPoint(page, LABEL, row, 'name');
     await page.keyboard.down('Shift');
     await page.mouse.click(to.x, to.y);
     await page.keyboard.up('Shift');
@@ -414,7 +328,7 @@ describe('the document grid’s columns', () => {
     await closeChooser();
     await columnsAre(['_id', 'name', '_index', 'note', ...EXTRA]);
     const before = await columnWidth('note');
-    const border = await headerPoint('note', 'right');
+    const border = await headerPoint(page, LABEL, 'note', { at: 'right' });
     await page.mouse.move(border.x, border.y);
     await page.mouse.down();
     await page.mouse.move(border.x + 30, border.y, { steps: 3 });
@@ -424,7 +338,7 @@ describe('the document grid’s columns', () => {
     expect(widened).toBeGreaterThan(before + 40);
 
     // Scrolled sideways, both pinned columns stay at the left.
-    const start = await cellPoint(0, 'note');
+    const start = await cellPoint(page, LABEL, 0, 'note');
     await page.mouse.move(start.x, start.y);
     await page.mouse.wheel(5_000, 0);
     await page.waitForFunction(
@@ -435,8 +349,8 @@ describe('the document grid’s columns', () => {
       LABEL
     );
 
-    await closeGrid();
-    await openGrid();
+    await closeGrid(page, LABEL);
+    await openGrid(page, 'es', 'wide');
     await columnsAre(['_id', 'name', '_index', 'note', ...EXTRA]);
     expect(await columnWidth('note')).toBe(widened);
     const reopened = await openChooser();

@@ -10,13 +10,28 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { typesenseWithItems } from './support/typesense-items';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
+import {
+  cellPoint,
+  cellShows,
+  cellText,
+  editBar,
+  filterBar,
+  gridOf,
+  gridTab,
+  openGrid,
+  pendingCount,
+  problemsOf,
+  rowHeader,
+  rowOf,
+  saveEdits
+} from './support/grid-page';
 
 jest.setTimeout(240_000);
 
@@ -88,22 +103,7 @@ beforeAll(async () => {
     password: 'unused'
   });
   es.loadIndex('books', BOOKS_MAPPING, BOOKS);
-  const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({
-    name: 'items',
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'rank', type: 'int32' }
-    ]
-  });
-  ts.loadDocuments(
-    'items',
-    Array.from({ length: 4 }, (_, n) => ({
-      id: `i${n}`,
-      title: `Item ${n}`,
-      rank: n
-    }))
-  );
+  const ts = typesenseWithItems(TS_KEY, 4);
   servers = [
     await listen(es.handler, { port: 0 }),
     await listen(ts.handler, { port: 0 })
@@ -129,178 +129,20 @@ afterAll(async () => {
   await Promise.all(servers.map(s => s.close()));
 });
 
-const tree = () => page.getByRole('tree', { name: 'searchbook connections' });
-const treeItem = (connection: string, name: string): Locator =>
-  tree().locator(
-    `[role="treeitem"][aria-level="1"][data-connection="${connection}"] [role="treeitem"][aria-level="2"][aria-label^="${name} · "]`
-  );
-const gridOf = (label: string) => page.getByRole('grid', { name: label });
-const tabOf = (label: string) =>
-  gridOf(label).locator(
-    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
-  );
-const editBar = (label: string) =>
-  tabOf(label).getByRole('toolbar', { name: 'Editing' });
-const pendingCount = (label: string) => editBar(label).getByRole('status');
 /** The edit bar's pending count, once it reads `text`: edits reach it after the kernel typed them (bounded). */
 async function pendingIs(label: string, text: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    if ((await pendingCount(label).textContent()) === text) {
+    if ((await pendingCount(page, label).textContent()) === text) {
       return;
     }
     await new Promise(r => setTimeout(r, 100));
   }
-  await expect(pendingCount(label).textContent()).resolves.toBe(text);
+  await expect(pendingCount(page, label).textContent()).resolves.toBe(text);
 }
-const editMessage = (label: string) => editBar(label).getByRole('alert');
-const problems = (label: string) =>
-  tabOf(label).locator('.searchbook-Problems');
 const dialog = () => page.getByRole('dialog');
 
-async function openGrid(connection: string, target: string): Promise<string> {
-  const label = `${target} · ${connection}`;
-  // The tree renders anew while it reloads (after cells ran): a double-click on a replaced item is lost, so try again.
-  for (let attempt = 1; ; attempt++) {
-    await treeItem(connection, target).waitFor({ timeout: 30_000 });
-    await treeItem(connection, target).dblclick();
-    const opened = await gridOf(label)
-      .waitFor({ timeout: 10_000 })
-      .then(
-        () => true,
-        () => false
-      );
-    if (opened) {
-      break;
-    }
-    if (attempt === 3) {
-      await screenshot(page, 'documents-open-failed');
-      throw new Error(`${label} did not open`);
-    }
-  }
-  await waitForRows(label);
-  return label;
-}
-
-async function waitForRows(label: string): Promise<void> {
-  await page.waitForFunction(
-    l => {
-      const grid = document.querySelector(`[role="grid"][aria-label="${l}"]`);
-      return (
-        grid?.getAttribute('data-view') !== 'loading' &&
-        Number(grid?.getAttribute('data-loaded-rows')) > 0
-      );
-    },
-    label,
-    { timeout: 30_000 }
-  );
-}
-
-/** Evaluates against the grid tab's widget (its model and datagrid), found by its title. */
-async function inGrid<T, A>(label: string, arg: A, fn: string): Promise<T> {
-  return page.evaluate(
-    ({ label, arg, fn }) => {
-      type Shell = {
-        widgets(
-          area: string
-        ): Iterable<{ title: { label: string }; isVisible: boolean }>;
-      };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
-        .jupyterapp.shell;
-      const widget = [...shell.widgets('main')].find(
-        w => w.title.label === label && w.isVisible
-      );
-      if (!widget) {
-        throw new Error(`no grid tab ${label}`);
-      }
-      return new Function('w', 'arg', fn)(widget, arg) as T;
-    },
-    { label, arg, fn }
-  );
-}
-
-/** The grid row showing the document with this id (new rows first, then the documents). */
-const rowOf = (label: string, id: string) =>
-  inGrid<number, string>(
-    label,
-    id,
-    `const m = w.model; const c = m.columns.findIndex((k) => k.primaryKey); const n = m.rowCount('body'); for (let r = 0; r < Math.min(n, 200); r++) if (m.data('body', r, c) === arg) return r; return -1;`
-  );
-const cellText = (label: string, row: number, column: string) =>
-  inGrid<string, { row: number; column: string }>(
-    label,
-    { row, column },
-    `return w.model.data('body', arg.row, w.model.columns.findIndex((c) => c.name === arg.column));`
-  );
-const rowHeader = (label: string, row: number) =>
-  inGrid<string, number>(
-    label,
-    row,
-    `return w.model.data('row-header', arg, 0);`
-  );
-
-/** Waits until the row of this id shows `text` in a cell (a refresh has read the rows again). */
-async function cellShows(
-  label: string,
-  id: string,
-  column: string,
-  text: string
-): Promise<void> {
-  await page.waitForFunction(
-    ({ label, id, column, text }) => {
-      type Model = {
-        columns: { name: string; primaryKey?: boolean }[];
-        rowCount(region: string): number;
-        data(region: string, row: number, column: number): string;
-      };
-      type Shell = {
-        widgets(
-          area: string
-        ): Iterable<{ title: { label: string }; model?: Model }>;
-      };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
-        .jupyterapp.shell;
-      const model = [...shell.widgets('main')].find(
-        w => w.title.label === label
-      )?.model;
-      if (!model) {
-        return false;
-      }
-      const key = model.columns.findIndex(c => c.primaryKey);
-      const at = model.columns.findIndex(c => c.name === column);
-      const rows = Math.min(model.rowCount('body'), 200);
-      for (let r = 0; r < rows; r++) {
-        if (model.data('body', r, key) === id) {
-          return model.data('body', r, at).includes(text);
-        }
-      }
-      return false;
-    },
-    { label, id, column, text },
-    { timeout: 30_000 }
-  );
-}
-
-/** Page coordinates of a body cell, scrolled into view first. */
-async function cellPoint(
-  label: string,
-  row: number,
-  column: string
-): Promise<{ x: number; y: number }> {
-  return inGrid<{ x: number; y: number }, { row: number; column: string }>(
-    label,
-    { row, column },
-    `const g = w.dataGrid; const m = w.model;
-     const c = m.columns.findIndex((k) => k.name === arg.column);
-     g.scrollToCell(arg.row, Math.max(c, 0));
-     const box = g.node.getBoundingClientRect();
-     const y = g.headerHeight + g.rowOffset('body', arg.row) - g.scrollY + g.rowSize('body', arg.row) / 2;
-     const x = g.headerWidth + g.columnOffset('body', c) - g.scrollX + Math.min(g.columnSize('body', c) / 2, 40);
-     return { x: box.x + x, y: box.y + y };`
-  );
-}
-
 async function clickCell(label: string, row: number, column: string) {
-  const point = await cellPoint(label, row, column);
+  const point = await cellPoint(page, label, row, column);
   await page.mouse.click(point.x, point.y);
 }
 
@@ -311,29 +153,12 @@ async function cellMenu(
   column: string,
   item: string
 ): Promise<void> {
-  const point = await cellPoint(label, row, column);
+  const point = await cellPoint(page, label, row, column);
   await page.mouse.click(point.x, point.y, { button: 'right' });
   const menu = page.locator('.searchbook-CellMenu');
   await menu.waitFor();
   await menu.getByRole('menuitem', { name: item }).click();
   await menu.waitFor({ state: 'detached' });
-}
-
-async function save(label: string): Promise<string> {
-  await editBar(label).getByRole('button', { name: 'Save' }).click();
-  await page.waitForFunction(
-    l =>
-      !/^Saving/.test(
-        document
-          .querySelector(`[role="grid"][aria-label="${l}"]`)
-          ?.closest('.searchbook-DocumentGrid')
-          ?.querySelector('.searchbook-EditBar-message')?.textContent ??
-          'Saving'
-      ),
-    label,
-    { timeout: 30_000 }
-  );
-  return (await editMessage(label).textContent()) ?? '';
 }
 
 /** The edit dialog's JSON, changed by `change`, applied with Ctrl-Enter. */
@@ -361,8 +186,7 @@ async function dialogSays(pattern: RegExp): Promise<void> {
 
 /** The filter bar's rows as column / operator / value. */
 const filterRows = (label: string) =>
-  tabOf(label)
-    .getByRole('search', { name: 'Filter documents' })
+  filterBar(page, label)
     .getByRole('group')
     .evaluateAll(groups =>
       groups.map(g =>
@@ -393,9 +217,9 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
   let label = '';
 
   it("Document shows the active row's document as JSON under its metadata, values as text, from the top", async () => {
-    label = await openGrid('es', 'books');
-    await clickCell(label, await rowOf(label, 'b2'), 'title');
-    await editBar(label)
+    label = await openGrid(page, 'es', 'books');
+    await clickCell(label, await rowOf(page, label, 'b2'), 'title');
+    await editBar(page, label)
       .getByRole('button', { name: 'Document', exact: true })
       .click();
     await dialog().waitFor();
@@ -415,7 +239,12 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await dialog().getByRole('button', { name: 'Close' }).click();
     await dialog().waitFor({ state: 'detached' });
 
-    await cellMenu(label, await rowOf(label, 'b5'), 'qty', 'View document');
+    await cellMenu(
+      label,
+      await rowOf(page, label, 'b5'),
+      'qty',
+      'View document'
+    );
     await dialog().waitFor();
     await expect(
       dialog().getByRole('document', { name: 'Document (JSON)' }).textContent()
@@ -431,8 +260,8 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
   });
 
   it('Edit as JSON opens at the top; the changed fields become pending changes of the row, and Save writes them', async () => {
-    await clickCell(label, await rowOf(label, 'b2'), 'title');
-    await editBar(label)
+    await clickCell(label, await rowOf(page, label, 'b2'), 'title');
+    await editBar(page, label)
       .getByRole('button', { name: 'Document', exact: true })
       .click();
     await dialog().getByRole('button', { name: 'Edit as JSON' }).click();
@@ -455,13 +284,15 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     });
     await dialog().waitFor({ state: 'detached' });
     await pendingIs(label, '1 change pending');
-    const row = await rowOf(label, 'b2');
-    await expect(cellText(label, row, 'qty')).resolves.toBe('22');
-    await expect(cellText(label, row, 'place.city')).resolves.toBe('Lima');
-    await expect(rowHeader(label, row)).resolves.toMatch(/^✎ /);
+    const row = await rowOf(page, label, 'b2');
+    await expect(cellText(page, label, row, 'qty')).resolves.toBe('22');
+    await expect(cellText(page, label, row, 'place.city')).resolves.toBe(
+      'Lima'
+    );
+    await expect(rowHeader(page, label, row)).resolves.toMatch(/^✎ /);
     // Pending only: not yet in the engine.
     await expect(esSource('b2')).resolves.toMatchObject({ qty: 2 });
-    await expect(save(label)).resolves.toBe('Saved 1 change.');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(esSource('b2')).resolves.toEqual({
       ...BOOKS[2]?.source,
       qty: 22,
@@ -473,7 +304,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
   it('a value its field cannot hold is refused in the dialog, saying what to write; nothing is pending or sent', async () => {
     await cellMenu(
       label,
-      await rowOf(label, 'b3'),
+      await rowOf(page, label, 'b3'),
       'title',
       'Edit document as JSON…'
     );
@@ -500,7 +331,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
   it('a document changed by someone else after the JSON edit is a conflict in the list under the grid', async () => {
     await cellMenu(
       label,
-      await rowOf(label, 'b3'),
+      await rowOf(page, label, 'b3'),
       'qty',
       'Edit document as JSON…'
     );
@@ -512,24 +343,24 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
       method: 'POST',
       body: JSON.stringify({ doc: { qty: 99 } })
     });
-    await expect(save(label)).resolves.toMatch(
+    await expect(saveEdits(page, label)).resolves.toMatch(
       /^Saved 0 of 1 change; 1 conflict/
     );
     await expect(
-      problems(label).locator('.searchbook-mod-conflict').textContent()
+      problemsOf(page, label).locator('.searchbook-mod-conflict').textContent()
     ).resolves.toMatch(/qty: yours 33 · stored now 99/);
     await expect(esSource('b3')).resolves.toMatchObject({ qty: 99 });
-    await problems(label)
+    await problemsOf(page, label)
       .getByRole('button', { name: 'Drop my change' })
       .click();
     await pendingIs(label, 'No pending changes');
   });
 
   it('a long text edits in a multi-line editor over the grid: Ctrl-Enter keeps it, Escape drops it', async () => {
-    const row = await rowOf(label, 'b1');
-    const point = await cellPoint(label, row, 'notes');
+    const row = await rowOf(page, label, 'b1');
+    const point = await cellPoint(page, label, row, 'notes');
     await page.mouse.dblclick(point.x, point.y);
-    const editor = gridOf(label).locator(
+    const editor = gridOf(page, label).locator(
       'textarea.lm-DataGrid-cellEditorWidget'
     );
     await editor.waitFor();
@@ -562,24 +393,29 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await editor.press('Control+Enter');
     await editor.waitFor({ state: 'detached' });
     await pendingIs(label, '1 change pending');
-    await expect(save(label)).resolves.toBe('Saved 1 change.');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(esSource('b1')).resolves.toMatchObject({
       notes: 'First line\nsecond line'
     });
   });
 
   it('a JSON cell opens its editor at the top of the value', async () => {
-    await clickCell(label, await rowOf(label, 'b0'), 'title');
+    await clickCell(label, await rowOf(page, label, 'b0'), 'title');
     // b0's tags are short; a long list opens at its first line too.
     await engine(esUrl, '/books/_update/b0?refresh=true', {
       method: 'POST',
       body: JSON.stringify({ doc: { tags: TAGS } })
     });
-    await tabOf(label).getByRole('button', { name: 'Refresh' }).click();
-    await cellShows(label, 'b0', 'tags', 'tag-119');
-    const point = await cellPoint(label, await rowOf(label, 'b0'), 'tags');
+    await gridTab(page, label).getByRole('button', { name: 'Refresh' }).click();
+    await cellShows(page, label, { id: 'b0' }, 'tags', 'tag-119', 'contain');
+    const point = await cellPoint(
+      page,
+      label,
+      await rowOf(page, label, 'b0'),
+      'tags'
+    );
     await page.mouse.dblclick(point.x, point.y);
-    const editor = gridOf(label).locator(
+    const editor = gridOf(page, label).locator(
       'textarea.lm-DataGrid-cellEditorWidget'
     );
     await editor.waitFor();
@@ -595,24 +431,33 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
   });
 
   it('Duplicate row adds a new row with the values and an empty id; Save creates the document', async () => {
-    await cellMenu(label, await rowOf(label, 'b3'), 'title', 'Duplicate row');
+    await cellMenu(
+      label,
+      await rowOf(page, label, 'b3'),
+      'title',
+      'Duplicate row'
+    );
     // The copy is made from the stored document, read from the kernel first: bounded wait.
-    for (let i = 0; i < 100 && (await rowHeader(label, 0)) !== 'new'; i++) {
+    for (
+      let i = 0;
+      i < 100 && (await rowHeader(page, label, 0)) !== 'new';
+      i++
+    ) {
       await new Promise(r => setTimeout(r, 100));
     }
-    await expect(rowHeader(label, 0)).resolves.toBe('new');
-    await expect(cellText(label, 0, '_id')).resolves.toBe('');
-    await expect(cellText(label, 0, 'title')).resolves.toBe('Book 3');
-    await expect(cellText(label, 0, 'place.city')).resolves.toBe('Oslo');
+    await expect(rowHeader(page, label, 0)).resolves.toBe('new');
+    await expect(cellText(page, label, 0, '_id')).resolves.toBe('');
+    await expect(cellText(page, label, 0, 'title')).resolves.toBe('Book 3');
+    await expect(cellText(page, label, 0, 'place.city')).resolves.toBe('Oslo');
     await pendingIs(label, '1 change pending');
-    const point = await cellPoint(label, 0, '_id');
+    const point = await cellPoint(page, label, 0, '_id');
     await page.mouse.dblclick(point.x, point.y);
-    const input = gridOf(label).locator('.lm-DataGrid-cellEditorWidget');
+    const input = gridOf(page, label).locator('.lm-DataGrid-cellEditorWidget');
     await input.waitFor();
     await input.fill('b3-copy');
     await input.press('Enter');
     await input.waitFor({ state: 'detached' });
-    await expect(save(label)).resolves.toBe('Saved 1 change.');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(esSource('b3-copy')).resolves.toEqual(await esSource('b3'));
   });
 
@@ -622,7 +467,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await rowCountIs(label, total);
     await cellMenu(
       label,
-      await rowOf(label, 'b4'),
+      await rowOf(page, label, 'b4'),
       'place.city',
       'Filter by this value'
     );
@@ -632,7 +477,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await rowCountIs(label, 4);
     await cellMenu(
       label,
-      await rowOf(label, 'b4'),
+      await rowOf(page, label, 'b4'),
       'available',
       'Exclude this value'
     );
@@ -644,14 +489,14 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await rowCountIs(label, 3);
     await cellMenu(
       label,
-      await rowOf(label, 'b5'),
+      await rowOf(page, label, 'b5'),
       'published',
       'Exclude this value'
     );
     await rowCountIs(label, 2);
     await cellMenu(
       label,
-      await rowOf(label, 'b3'),
+      await rowOf(page, label, 'b3'),
       'qty',
       'Filter by this value'
     );
@@ -662,13 +507,13 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
       'qty equals 99'
     ]);
     await rowCountIs(label, 2);
-    await tabOf(label)
+    await gridTab(page, label)
       .getByRole('search', { name: 'Filter documents' })
       .getByRole('button', { name: 'Clear' })
       .click();
     await rowCountIs(label, total);
     // From the keyboard: Shift-F10 opens the active cell's menu, arrows move, Enter picks.
-    await clickCell(label, await rowOf(label, 'b4'), 'notes');
+    await clickCell(label, await rowOf(page, label, 'b4'), 'notes');
     await page.keyboard.press('Shift+F10');
     const menu = page.locator('.searchbook-CellMenu');
     await menu.waitFor();
@@ -683,7 +528,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
     await menu.waitFor({ state: 'detached' });
     await expect(filterRows(label)).resolves.toEqual(['notes is null']);
     await rowCountIs(label, 1);
-    await expect(rowOf(label, 'b4')).resolves.toBe(0);
+    await expect(rowOf(page, label, 'b4')).resolves.toBe(0);
     await screenshot(page, 'documents-filtered');
   });
 });
@@ -692,8 +537,13 @@ describe('whole documents of a Typesense collection (sandbox)', () => {
   let label = '';
 
   it('a JSON edit is saved; a wrong-typed value is refused with nothing sent; a change made meanwhile is a conflict', async () => {
-    label = await openGrid('ts', 'items');
-    await cellMenu(label, await rowOf(label, 'i1'), 'title', 'View document');
+    label = await openGrid(page, 'ts', 'items');
+    await cellMenu(
+      label,
+      await rowOf(page, label, 'i1'),
+      'title',
+      'View document'
+    );
     await expect(dialog().getByLabel('Metadata').textContent()).resolves.toBe(
       'collectionitemsidi1'
     );
@@ -708,7 +558,7 @@ describe('whole documents of a Typesense collection (sandbox)', () => {
     });
     await dialog().waitFor({ state: 'detached' });
     await expect(tsDocument('i1')).resolves.toMatchObject({ rank: 1 });
-    await expect(save(label)).resolves.toBe('Saved 1 change.');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(tsDocument('i1')).resolves.toEqual({
       id: 'i1',
       title: 'Item one',
@@ -717,7 +567,7 @@ describe('whole documents of a Typesense collection (sandbox)', () => {
 
     await cellMenu(
       label,
-      await rowOf(label, 'i2'),
+      await rowOf(page, label, 'i2'),
       'rank',
       'Edit document as JSON…'
     );
@@ -729,11 +579,11 @@ describe('whole documents of a Typesense collection (sandbox)', () => {
       method: 'PATCH',
       body: JSON.stringify({ rank: 99 })
     });
-    await expect(save(label)).resolves.toMatch(
+    await expect(saveEdits(page, label)).resolves.toMatch(
       /^Saved 0 of 1 change; 1 conflict/
     );
     await expect(
-      problems(label).locator('.searchbook-mod-conflict').textContent()
+      problemsOf(page, label).locator('.searchbook-mod-conflict').textContent()
     ).resolves.toMatch(/rank: yours 22 · stored now 99/);
     await expect(tsDocument('i2')).resolves.toMatchObject({ rank: 99 });
   });

@@ -10,7 +10,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   createElasticsearchSandbox,
   type ElasticsearchSandbox
@@ -23,9 +23,27 @@ import {
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
-import { openPanelLab, showPanel } from './support/panel-lab';
+import { typesenseWithItems } from './support/typesense-items';
+import { openPanelLab, reloadLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { runAllCells, runCommand, screenshot } from './support/notebook-page';
+import {
+  cellPoint,
+  cellText,
+  closeGrid,
+  editBar,
+  editMessage,
+  gridOf,
+  gridTab,
+  openGrid,
+  pendingCount,
+  problemsOf,
+  rowHeader,
+  rowOf,
+  saveEdits,
+  targetInTree,
+  typeInto
+} from './support/grid-page';
 
 jest.setTimeout(240_000);
 
@@ -126,22 +144,7 @@ beforeAll(async () => {
   es.loadIndex('shop', SHOP_MAPPING, SHOP);
   es.loadIndex('trash', undefined, [{ id: '1', source: { a: 1 } }]);
   es.loadIndex('void', SHOP_MAPPING, []);
-  const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({
-    name: 'items',
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'rank', type: 'int32' }
-    ]
-  });
-  ts.loadDocuments(
-    'items',
-    Array.from({ length: 5 }, (_, n) => ({
-      id: `i${n}`,
-      title: `Item ${n}`,
-      rank: n
-    }))
-  );
+  const ts = typesenseWithItems(TS_KEY, 5);
   const old = createTypesenseSandbox({ version: '27.1', apiKey: TS_KEY });
   old.createCollection({
     name: 'legacy',
@@ -195,200 +198,23 @@ afterAll(async () => {
   await real?.close();
 });
 
-const tree = () => page.getByRole('tree', { name: 'searchbook connections' });
-const treeItem = (connection: string, name: string): Locator =>
-  tree().locator(
-    `[role="treeitem"][aria-level="1"][data-connection="${connection}"] [role="treeitem"][aria-level="2"][aria-label^="${name} · "]`
-  );
-const gridOf = (label: string) => page.getByRole('grid', { name: label });
-const tabOf = (label: string) =>
-  gridOf(label).locator(
-    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
-  );
-const editBar = (label: string) =>
-  tabOf(label).getByRole('toolbar', { name: 'Editing' });
-const pendingCount = (label: string) => editBar(label).getByRole('status');
-const editMessage = (label: string) => editBar(label).getByRole('alert');
-const problems = (label: string) =>
-  tabOf(label).locator('.searchbook-Problems');
-
-async function openGrid(connection: string, target: string): Promise<string> {
-  const label = `${target} · ${connection}`;
-  // The tree renders anew while it reloads (after cells ran): a double-click on a replaced item is lost, so try again.
-  for (let attempt = 1; ; attempt++) {
-    await treeItem(connection, target).waitFor({ timeout: 30_000 });
-    await treeItem(connection, target).dblclick();
-    const opened = await gridOf(label)
-      .waitFor({ timeout: 10_000 })
-      .then(
-        () => true,
-        () => false
-      );
-    if (opened) {
-      break;
-    }
-    if (attempt === 3) {
-      await screenshot(page, 'editing-open-failed');
-      throw new Error(
-        `${label} did not open (the panel says: "${await page.locator('.searchbook-Sidebar-message').textContent()}")`
-      );
-    }
-  }
-  await page.waitForFunction(
-    l =>
-      Number(
-        document
-          .querySelector(`[role="grid"][aria-label="${l}"]`)
-          ?.getAttribute('data-loaded-rows')
-      ) > 0,
-    label,
-    { timeout: 30_000 }
-  );
-  return label;
-}
-
-async function closeGrid(label: string): Promise<void> {
-  await page
-    .getByRole('tab', {
-      name: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)
-    })
-    .locator('.lm-TabBar-tabCloseIcon')
-    .first()
-    .click();
-  await gridOf(label).waitFor({ state: 'detached' });
-}
-
-/** Evaluates against the grid tab's widget (its model and datagrid), found by its title. */
-async function inGrid<T, A>(label: string, arg: A, fn: string): Promise<T> {
-  return page.evaluate(
-    ({ label, arg, fn }) => {
-      type Shell = {
-        widgets(
-          area: string
-        ): Iterable<{ title: { label: string }; isVisible: boolean }>;
-      };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
-        .jupyterapp.shell;
-      const widget = [...shell.widgets('main')].find(
-        w => w.title.label === label && w.isVisible
-      );
-      if (!widget) {
-        throw new Error(`no grid tab ${label}`);
-      }
-      return new Function('w', 'arg', fn)(widget, arg) as T;
-    },
-    { label, arg, fn }
-  );
-}
-
-/** The grid row showing the document with this id (new rows first, then the documents). */
-const rowOf = (label: string, id: string) =>
-  inGrid<number, string>(
-    label,
-    id,
-    `const m = w.model; const n = m.rowCount('body'); for (let r = 0; r < Math.min(n, 200); r++) if (m.data('body', r, 0) === arg) return r; return -1;`
-  );
-const cellText = (label: string, row: number, column: string) =>
-  inGrid<string, { row: number; column: string }>(
-    label,
-    { row, column },
-    `return w.model.data('body', arg.row, w.model.columns.findIndex((c) => c.name === arg.column));`
-  );
-const rowHeader = (label: string, row: number) =>
-  inGrid<string, number>(
-    label,
-    row,
-    `return w.model.data('row-header', arg, 0);`
-  );
-
-/** Page coordinates of a body cell (or its row header), scrolled into view first. */
-async function cellPoint(
-  label: string,
-  row: number,
-  column: string | 'row-header'
-): Promise<{ x: number; y: number }> {
-  return inGrid<{ x: number; y: number }, { row: number; column: string }>(
-    label,
-    { row, column },
-    `const g = w.dataGrid; const m = w.model;
-     const c = m.columns.findIndex((k) => k.name === arg.column);
-     g.scrollToCell(arg.row, Math.max(c, 0));
-     const box = g.node.getBoundingClientRect();
-     const y = g.headerHeight + g.rowOffset('body', arg.row) - g.scrollY + g.rowSize('body', arg.row) / 2;
-     const x = arg.column === 'row-header' ? g.headerWidth / 2 : g.headerWidth + g.columnOffset('body', c) - g.scrollX + Math.min(g.columnSize('body', c) / 2, 40);
-     return { x: box.x + x, y: box.y + y };`
-  );
-}
-
-/** Types into a cell as a user does: double-click, replace the text, Enter (Ctrl-Enter in a JSON cell). */
-async function typeInto(
-  label: string,
-  row: number,
-  column: string,
-  text: string
-): Promise<void> {
-  const editor = gridOf(label).locator('.lm-DataGrid-cellEditorWidget');
-  for (let attempt = 1; !(await editor.isVisible()); attempt++) {
-    const point = await cellPoint(label, row, column);
-    await page.waitForTimeout(50);
-    await page.mouse.dblclick(point.x, point.y);
-    const shown = await editor.waitFor({ timeout: 5_000 }).then(
-      () => true,
-      () => false
-    );
-    if (shown) {
-      break;
-    }
-    if (attempt === 3) {
-      await screenshot(page, 'editing-no-editor');
-      throw new Error(
-        `no editor on ${column} of row ${row} (the editing bar says: "${await editMessage(label).textContent()}")`
-      );
-    }
-  }
-  await editor.fill(text);
-  await editor.press(
-    (await editor.evaluate(n => n.tagName)) === 'TEXTAREA'
-      ? 'Control+Enter'
-      : 'Enter'
-  );
-  await editor.waitFor({ state: 'detached' });
-}
-
 async function dblclickCell(
   label: string,
   row: number,
   column: string
 ): Promise<void> {
-  const point = await cellPoint(label, row, column);
+  const point = await cellPoint(page, label, row, column);
   await page.mouse.dblclick(point.x, point.y);
 }
 
 async function selectRow(label: string, row: number): Promise<void> {
-  const point = await cellPoint(label, row, 'row-header');
+  const point = await cellPoint(page, label, row, 'row-header');
   await page.mouse.click(point.x, point.y);
-}
-
-async function save(label: string): Promise<string> {
-  await editBar(label).getByRole('button', { name: 'Save' }).click();
-  await page.waitForFunction(
-    l =>
-      !/^Saving/.test(
-        document
-          .querySelector(`[role="grid"][aria-label="${l}"]`)
-          ?.closest('.searchbook-DocumentGrid')
-          ?.querySelector('.searchbook-EditBar-message')?.textContent ??
-          'Saving'
-      ),
-    label,
-    { timeout: 30_000 }
-  );
-  return (await editMessage(label).textContent()) ?? '';
 }
 
 /** Discard, answered in its dialog (asked when more than one change is pending). */
 async function discardAll(label: string, question?: string): Promise<void> {
-  await editBar(label).getByRole('button', { name: 'Discard' }).click();
+  await editBar(page, label).getByRole('button', { name: 'Discard' }).click();
   if (question === undefined) {
     return;
   }
@@ -402,24 +228,26 @@ describe('editing an Elasticsearch index (sandbox)', () => {
   let label = '';
 
   it('a typed cell is pending and marked until Save; Save stores it, checked in the engine', async () => {
-    label = await openGrid('es', 'shop');
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    label = await openGrid(page, 'es', 'shop');
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       'No pending changes'
     );
     await expect(
-      editBar(label).getByRole('button', { name: 'Save' }).isDisabled()
+      editBar(page, label).getByRole('button', { name: 'Save' }).isDisabled()
     ).resolves.toBe(true);
-    const row = await rowOf(label, 'p0');
-    await typeInto(label, row, 'qty', '42');
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    const row = await rowOf(page, label, 'p0');
+    await typeInto(page, label, row, 'qty', '42');
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '1 change pending'
     );
-    await expect(cellText(label, row, 'qty')).resolves.toBe('42');
-    await expect(rowHeader(label, row)).resolves.toMatch(/^✎ /);
-    await typeInto(label, await rowOf(label, 'p1'), 'name', 'Renamed');
-    await editBar(label).getByRole('button', { name: 'Insert row' }).click();
-    await typeInto(label, 0, 'name', 'Pending new row');
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await expect(cellText(page, label, row, 'qty')).resolves.toBe('42');
+    await expect(rowHeader(page, label, row)).resolves.toMatch(/^✎ /);
+    await typeInto(page, label, { id: 'p1' }, 'name', 'Renamed');
+    await editBar(page, label)
+      .getByRole('button', { name: 'Insert row' })
+      .click();
+    await typeInto(page, label, 0, 'name', 'Pending new row');
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '3 changes pending'
     );
     await screenshot(page, 'editing-pending');
@@ -428,81 +256,85 @@ describe('editing an Elasticsearch index (sandbox)', () => {
       qty: 0
     });
     // Discard asks first when it would drop more than one change, and can be undone until the next change.
-    await selectRow(label, await rowOf(label, 'p2'));
-    await editBar(label).getByRole('button', { name: 'Delete rows' }).click();
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await selectRow(label, await rowOf(page, label, 'p2'));
+    await editBar(page, label)
+      .getByRole('button', { name: 'Delete rows' })
+      .click();
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '4 changes pending'
     );
     await discardAll(label, 'Discard 4 pending changes?');
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       'No pending changes'
     );
-    await expect(rowHeader(label, 0)).resolves.not.toBe('new');
-    await editBar(label)
+    await expect(rowHeader(page, label, 0)).resolves.not.toBe('new');
+    await editBar(page, label)
       .getByRole('button', { name: 'Undo', exact: true })
       .click();
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '4 changes pending'
     );
     await expect(
-      cellText(label, await rowOf(label, 'p0'), 'qty')
+      cellText(page, label, await rowOf(page, label, 'p0'), 'qty')
     ).resolves.toBe('42');
     await expect(
-      cellText(label, await rowOf(label, 'p1'), 'name')
+      cellText(page, label, await rowOf(page, label, 'p1'), 'name')
     ).resolves.toBe('Renamed');
-    await expect(rowHeader(label, await rowOf(label, 'p2'))).resolves.toMatch(
-      /^✕ /
-    );
-    await expect(rowHeader(label, 0)).resolves.toBe('new');
-    await expect(cellText(label, 0, 'name')).resolves.toBe('Pending new row');
     await expect(
-      editBar(label)
+      rowHeader(page, label, await rowOf(page, label, 'p2'))
+    ).resolves.toMatch(/^✕ /);
+    await expect(rowHeader(page, label, 0)).resolves.toBe('new');
+    await expect(cellText(page, label, 0, 'name')).resolves.toBe(
+      'Pending new row'
+    );
+    await expect(
+      editBar(page, label)
         .getByRole('button', { name: 'Undo', exact: true })
         .isHidden()
     ).resolves.toBe(true);
     await discardAll(label, 'Discard 4 pending changes?');
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       'No pending changes'
     );
     await expect(
-      cellText(label, await rowOf(label, 'p0'), 'qty')
+      cellText(page, label, await rowOf(page, label, 'p0'), 'qty')
     ).resolves.toBe('0');
     await expect(
-      cellText(label, await rowOf(label, 'p1'), 'name')
+      cellText(page, label, await rowOf(page, label, 'p1'), 'name')
     ).resolves.toBe('Item 1');
 
-    await typeInto(label, await rowOf(label, 'p0'), 'qty', '42');
-    await expect(save(label)).resolves.toBe('Saved 1 change.');
+    await typeInto(page, label, { id: 'p0' }, 'qty', '42');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(source(esUrl, 'shop', 'p0')).resolves.toMatchObject({
       qty: 42,
       name: 'Item 0'
     });
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       'No pending changes'
     );
     await expect(
-      cellText(label, await rowOf(label, 'p0'), 'qty')
+      cellText(page, label, await rowOf(page, label, 'p0'), 'qty')
     ).resolves.toBe('42');
     await expect(
-      rowHeader(label, await rowOf(label, 'p0'))
+      rowHeader(page, label, await rowOf(page, label, 'p0'))
     ).resolves.not.toMatch(/✎/);
   });
 
   it('read-only cells say why instead of opening an editor; a hostile value edits as text', async () => {
-    const row = await rowOf(label, 'p2');
+    const row = await rowOf(page, label, 'p2');
     await dblclickCell(label, row, '_id');
-    await expect(editMessage(label).textContent()).resolves.toMatch(
+    await expect(editMessage(page, label).textContent()).resolves.toMatch(
       /_id identifies the document and cannot be changed/
     );
     await dblclickCell(label, row, 'variants.sku');
-    await expect(editMessage(label).textContent()).resolves.toMatch(
+    await expect(editMessage(page, label).textContent()).resolves.toMatch(
       /edit the array in the variants column/
     );
     await expect(
-      gridOf(label).locator('.lm-DataGrid-cellEditorWidget').count()
+      gridOf(page, label).locator('.lm-DataGrid-cellEditorWidget').count()
     ).resolves.toBe(0);
-    await dblclickCell(label, await rowOf(label, 'p5'), 'name');
-    const editor = gridOf(label).locator('.lm-DataGrid-cellEditorWidget');
+    await dblclickCell(label, await rowOf(page, label, 'p5'), 'name');
+    const editor = gridOf(page, label).locator('.lm-DataGrid-cellEditorWidget');
     await expect(editor.inputValue()).resolves.toBe(HOSTILE);
     await editor.press('Escape');
     expect(
@@ -513,8 +345,8 @@ describe('editing an Elasticsearch index (sandbox)', () => {
   });
 
   it('a cut cell loads its whole value before the editor opens', async () => {
-    await dblclickCell(label, await rowOf(label, 'p6'), 'variants');
-    const editor = gridOf(label).locator(
+    await dblclickCell(label, await rowOf(page, label, 'p6'), 'variants');
+    const editor = gridOf(page, label).locator(
       'textarea.lm-DataGrid-cellEditorWidget'
     );
     await editor.waitFor({ timeout: 15_000 });
@@ -525,14 +357,18 @@ describe('editing an Elasticsearch index (sandbox)', () => {
   });
 
   it('inserts a row with a typed id and one without: that one gets a random id and the grid shows it', async () => {
-    await editBar(label).getByRole('button', { name: 'Insert row' }).click();
-    await typeInto(label, 0, '_id', 'p100');
-    await typeInto(label, 0, 'name', 'Typed id');
-    await typeInto(label, 0, 'qty', '3');
-    await editBar(label).getByRole('button', { name: 'Insert row' }).click();
-    await typeInto(label, 0, 'name', 'Engine id');
-    await expect(rowHeader(label, 0)).resolves.toBe('new');
-    await expect(save(label)).resolves.toBe('Saved 2 changes.');
+    await editBar(page, label)
+      .getByRole('button', { name: 'Insert row' })
+      .click();
+    await typeInto(page, label, 0, '_id', 'p100');
+    await typeInto(page, label, 0, 'name', 'Typed id');
+    await typeInto(page, label, 0, 'qty', '3');
+    await editBar(page, label)
+      .getByRole('button', { name: 'Insert row' })
+      .click();
+    await typeInto(page, label, 0, 'name', 'Engine id');
+    await expect(rowHeader(page, label, 0)).resolves.toBe('new');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 2 changes.');
     await expect(source(esUrl, 'shop', 'p100')).resolves.toEqual({
       name: 'Typed id',
       qty: 3
@@ -545,17 +381,21 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     expect(hits).toHaveLength(1);
     const given = hits[0]?._id ?? '';
     expect(given).toMatch(/^[A-Za-z0-9]{20}$/);
-    await expect(rowOf(label, given)).resolves.toBeGreaterThanOrEqual(0);
-    await expect(rowHeader(label, await rowOf(label, given))).resolves.toBe(
-      'saved'
-    );
+    await expect(rowOf(page, label, given)).resolves.toBeGreaterThanOrEqual(0);
+    await expect(
+      rowHeader(page, label, await rowOf(page, label, given))
+    ).resolves.toBe('saved');
   });
 
   it('a new row whose save landed but whose answer was lost is saved once when saved again', async () => {
-    await editBar(label).getByRole('button', { name: 'Insert row' }).click();
-    await typeInto(label, 0, 'name', 'Sent twice');
-    await typeInto(label, 0, 'qty', '5');
-    await editBar(label).getByRole('button', { name: 'Show requests' }).click();
+    await editBar(page, label)
+      .getByRole('button', { name: 'Insert row' })
+      .click();
+    await typeInto(page, label, 0, 'name', 'Sent twice');
+    await typeInto(page, label, 0, 'qty', '5');
+    await editBar(page, label)
+      .getByRole('button', { name: 'Show requests' })
+      .click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     const text = (await dialog.getByLabel('Requests').textContent()) ?? '';
@@ -569,7 +409,7 @@ describe('editing an Elasticsearch index (sandbox)', () => {
       method: 'PUT',
       body: JSON.stringify({ name: 'Sent twice', qty: 5 })
     });
-    await expect(save(label)).resolves.toBe('Saved 1 change.');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     const found = await engine(esUrl, '/shop/_search', {
       method: 'POST',
       body: JSON.stringify({ query: { match_phrase: { name: 'Sent twice' } } })
@@ -579,29 +419,33 @@ describe('editing an Elasticsearch index (sandbox)', () => {
         h => h._id
       )
     ).toEqual([id]);
-    await expect(rowHeader(label, await rowOf(label, id))).resolves.toBe(
-      'saved'
-    );
+    await expect(
+      rowHeader(page, label, await rowOf(page, label, id))
+    ).resolves.toBe('saved');
   });
 
   it('Delete rows marks the selected row; Save deletes the document', async () => {
-    await selectRow(label, await rowOf(label, 'p1'));
-    await editBar(label).getByRole('button', { name: 'Delete rows' }).click();
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await selectRow(label, await rowOf(page, label, 'p1'));
+    await editBar(page, label)
+      .getByRole('button', { name: 'Delete rows' })
+      .click();
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '1 change pending'
     );
-    await expect(rowHeader(label, await rowOf(label, 'p1'))).resolves.toMatch(
-      /^✕ /
-    );
-    await expect(save(label)).resolves.toBe('Saved 1 change.');
+    await expect(
+      rowHeader(page, label, await rowOf(page, label, 'p1'))
+    ).resolves.toMatch(/^✕ /);
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(engine(esUrl, '/shop/_doc/p1')).resolves.toMatchObject({
       status: 404
     });
   });
 
   it('Show requests shows what Save would send, and sends nothing', async () => {
-    await typeInto(label, await rowOf(label, 'p2'), 'qty', '7');
-    await editBar(label).getByRole('button', { name: 'Show requests' }).click();
+    await typeInto(page, label, { id: 'p2' }, 'qty', '7');
+    await editBar(page, label)
+      .getByRole('button', { name: 'Show requests' })
+      .click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     const text = (await dialog.getByLabel('Requests').textContent()) ?? '';
@@ -611,32 +455,27 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(source(esUrl, 'shop', 'p2')).resolves.toMatchObject({
       qty: 2
     });
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '1 change pending'
     );
   });
 
   it('a fraction in an integer field is refused under its cell, nothing is sent, and everything stays pending', async () => {
-    await typeInto(label, await rowOf(label, 'p3'), 'qty', '2.5');
-    await typeInto(
-      label,
-      await rowOf(label, 'p4'),
-      'variants',
-      '[{"sku": "x",]'
-    );
-    const message = await save(label);
+    await typeInto(page, label, { id: 'p3' }, 'qty', '2.5');
+    await typeInto(page, label, { id: 'p4' }, 'variants', '[{"sku": "x",]');
+    const message = await saveEdits(page, label);
     expect(message).toMatch(/^Nothing was sent: 2 values refused/);
     // Each refusal names its field once, and a JSON one says where the text goes wrong.
-    const listed = await problems(label).textContent();
+    const listed = await problemsOf(page, label).textContent();
     expect(listed).toMatch(/qty \(\w+\): .*fraction/);
     expect(listed).toMatch(/variants \(\w+\) takes JSON: .*line 1, column \d+/);
     expect(listed).not.toMatch(
       /qty: qty|variants: variants|\(line 1, column \d+\)/
     );
     await expect(
-      tabOf(label).locator('.searchbook-CellNote').isVisible()
+      gridTab(page, label).locator('.searchbook-CellNote').isVisible()
     ).resolves.toBe(true);
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '3 changes pending'
     );
     await expect(source(esUrl, 'shop', 'p2')).resolves.toMatchObject({
@@ -646,24 +485,26 @@ describe('editing an Elasticsearch index (sandbox)', () => {
       qty: 3
     });
     await discardAll(label, 'Discard 3 pending changes?');
-    await expect(problems(label).isHidden()).resolves.toBe(true);
+    await expect(problemsOf(page, label).isHidden()).resolves.toBe(true);
   });
 
   it('a conflict keeps the edit beside the stored value: Overwrite saves it, Drop my change shows the stored one', async () => {
-    await typeInto(label, await rowOf(label, 'p3'), 'qty', '11');
+    await typeInto(page, label, { id: 'p3' }, 'qty', '11');
     await engine(esUrl, '/shop/_update/p3?refresh=true', {
       method: 'POST',
       body: JSON.stringify({ doc: { qty: 99 } })
     });
-    await expect(save(label)).resolves.toMatch(
+    await expect(saveEdits(page, label)).resolves.toMatch(
       /^Saved 0 of 1 change; 1 conflict/
     );
-    const conflict = problems(label).locator('.searchbook-mod-conflict');
+    const conflict = problemsOf(page, label).locator(
+      '.searchbook-mod-conflict'
+    );
     await expect(conflict.textContent()).resolves.toMatch(
       /qty: yours 11 · stored now 99/
     );
     await expect(
-      cellText(label, await rowOf(label, 'p3'), 'qty')
+      cellText(page, label, await rowOf(page, label, 'p3'), 'qty')
     ).resolves.toBe('11');
     await screenshot(page, 'editing-conflict');
     await conflict.getByRole('button', { name: 'Overwrite' }).click();
@@ -679,20 +520,20 @@ describe('editing an Elasticsearch index (sandbox)', () => {
       qty: 11
     });
 
-    await typeInto(label, await rowOf(label, 'p3'), 'qty', '12');
+    await typeInto(page, label, { id: 'p3' }, 'qty', '12');
     await engine(esUrl, '/shop/_update/p3?refresh=true', {
       method: 'POST',
       body: JSON.stringify({ doc: { qty: 77 } })
     });
-    await save(label);
-    await problems(label)
+    await saveEdits(page, label);
+    await problemsOf(page, label)
       .getByRole('button', { name: 'Drop my change' })
       .click();
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       'No pending changes'
     );
     await expect(
-      cellText(label, await rowOf(label, 'p3'), 'qty')
+      cellText(page, label, await rowOf(page, label, 'p3'), 'qty')
     ).resolves.toBe('77');
     await expect(source(esUrl, 'shop', 'p3')).resolves.toMatchObject({
       qty: 77
@@ -700,31 +541,33 @@ describe('editing an Elasticsearch index (sandbox)', () => {
   });
 
   it('a failed save keeps the failed change pending with the engine’s reason; the other change of the same Save shows as saved', async () => {
-    await typeInto(label, await rowOf(label, 'p2'), 'qty', '8');
+    await typeInto(page, label, { id: 'p2' }, 'qty', '8');
     // Text the kernel passes on as it is, which the engine refuses: not an IP address.
-    await typeInto(label, await rowOf(label, 'p4'), 'addr', 'not-an-ip');
-    const message = await save(label);
+    await typeInto(page, label, { id: 'p4' }, 'addr', 'not-an-ip');
+    const message = await saveEdits(page, label);
     expect(message).toMatch(/^Saved 1 of 2 changes; 1 failed/);
     await expect(source(esUrl, 'shop', 'p2')).resolves.toMatchObject({
       qty: 8
     });
-    await expect(problems(label).textContent()).resolves.toMatch(
+    await expect(problemsOf(page, label).textContent()).resolves.toMatch(
       /not saved.*failed to parse field \[addr\] of type \[ip\]/s
     );
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '1 change pending'
     );
     await expect(
-      cellText(label, await rowOf(label, 'p4'), 'addr')
+      cellText(page, label, await rowOf(page, label, 'p4'), 'addr')
     ).resolves.toBe('not-an-ip');
     await expect(
-      rowHeader(label, await rowOf(label, 'p2'))
+      rowHeader(page, label, await rowOf(page, label, 'p2'))
     ).resolves.not.toMatch(/[✎!]/);
-    await editBar(label).getByRole('button', { name: 'Discard' }).click();
+    await editBar(page, label).getByRole('button', { name: 'Discard' }).click();
   });
 
   it('confirmations come and go without replacing the row count; an empty index and a filter matching nothing say so', async () => {
-    const status = tabOf(label).locator('.searchbook-DocumentGrid-status');
+    const status = gridTab(page, label).locator(
+      '.searchbook-DocumentGrid-status'
+    );
     await expect(status.textContent()).resolves.toMatch(
       /rows loaded · last: POST /
     );
@@ -733,7 +576,9 @@ describe('editing an Elasticsearch index (sandbox)', () => {
       .grantPermissions(['clipboard-read', 'clipboard-write'], {
         origin: new URL(page.url()).origin
       });
-    await tabOf(label).getByRole('button', { name: 'Copy as curl' }).click();
+    await gridTab(page, label)
+      .getByRole('button', { name: 'Copy as curl' })
+      .click();
     const toast = page
       .locator('.jp-toast-message')
       .filter({ hasText: 'Copied the request as a curl command.' });
@@ -744,7 +589,9 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     // It closes by itself (JupyterLab's notification centre keeps it).
     await toast.waitFor({ state: 'detached', timeout: 30_000 });
 
-    const bar = tabOf(label).getByRole('search', { name: 'Filter documents' });
+    const bar = gridTab(page, label).getByRole('search', {
+      name: 'Filter documents'
+    });
     await bar.getByRole('button', { name: 'Add filter' }).click();
     const row = bar.getByRole('group', { name: 'Filter row 1' });
     await row.getByRole('combobox', { name: 'Column' }).selectOption('name');
@@ -753,7 +600,7 @@ describe('editing an Elasticsearch index (sandbox)', () => {
       .selectOption('equals');
     await row.getByRole('textbox', { name: 'Value' }).fill('no such item');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    const viewState = tabOf(label).locator(
+    const viewState = gridTab(page, label).locator(
       '.searchbook-DocumentGrid-viewState'
     );
     await page.waitForFunction(
@@ -779,7 +626,7 @@ describe('editing an Elasticsearch index (sandbox)', () => {
       { timeout: 30_000 }
     );
 
-    await treeItem('es', 'void').dblclick();
+    await targetInTree(page, 'es', 'void').dblclick();
     const empty = 'void · es';
     await page.waitForFunction(
       l =>
@@ -790,13 +637,15 @@ describe('editing an Elasticsearch index (sandbox)', () => {
       { timeout: 30_000 }
     );
     await expect(
-      tabOf(empty).locator('.searchbook-DocumentGrid-viewState').innerText()
+      gridTab(page, empty)
+        .locator('.searchbook-DocumentGrid-viewState')
+        .innerText()
     ).resolves.toBe('void is empty: it holds no documents.');
-    await closeGrid(empty);
+    await closeGrid(page, empty);
   });
 
   it('Delete index… shows the exact request and needs the name typed; the tree then drops it', async () => {
-    await treeItem('es', 'trash').click({ button: 'right' });
+    await targetInTree(page, 'es', 'trash').click({ button: 'right' });
     await page.getByRole('menuitem', { name: /Delete index/ }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByLabel('Request').textContent()).resolves.toBe(
@@ -810,7 +659,7 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(confirm.isDisabled()).resolves.toBe(false);
     await screenshot(page, 'delete-index-dialog');
     await confirm.click();
-    await treeItem('es', 'trash').waitFor({
+    await targetInTree(page, 'es', 'trash').waitFor({
       state: 'detached',
       timeout: 30_000
     });
@@ -825,26 +674,28 @@ describe('editing an Elasticsearch index (sandbox)', () => {
 
 describe('Typesense collections', () => {
   it('an edited cell is saved with PATCH (checked in the engine)', async () => {
-    const label = await openGrid('ts', 'items');
-    await typeInto(label, await rowOf(label, 'i1'), 'rank', '41');
-    await expect(save(label)).resolves.toBe('Saved 1 change.');
+    const label = await openGrid(page, 'ts', 'items');
+    await typeInto(page, label, { id: 'i1' }, 'rank', '41');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(
       engine(tsUrl, '/collections/items/documents/i1')
     ).resolves.toMatchObject({ body: { rank: 41, title: 'Item 1' } });
-    await closeGrid(label);
+    await closeGrid(page, label);
   });
 
   it('a change written by someone else after the grid read the row is a conflict, though Typesense keeps no versions: Overwrite saves yours; a deletion is kept back too', async () => {
-    const label = await openGrid('ts', 'items');
-    await typeInto(label, await rowOf(label, 'i2'), 'rank', '21');
+    const label = await openGrid(page, 'ts', 'items');
+    await typeInto(page, label, { id: 'i2' }, 'rank', '21');
     await engine(tsUrl, '/collections/items/documents/i2', {
       method: 'PATCH',
       body: JSON.stringify({ rank: 99 })
     });
-    await expect(save(label)).resolves.toMatch(
+    await expect(saveEdits(page, label)).resolves.toMatch(
       /^Saved 0 of 1 change; 1 conflict/
     );
-    const conflict = problems(label).locator('.searchbook-mod-conflict');
+    const conflict = problemsOf(page, label).locator(
+      '.searchbook-mod-conflict'
+    );
     await expect(conflict.textContent()).resolves.toMatch(
       /Someone changed rank in this document after the grid read it[\s\S]*rank: yours 21 · stored now 99/
     );
@@ -866,14 +717,16 @@ describe('Typesense collections', () => {
     ).resolves.toMatchObject({ body: { rank: 21, title: 'Item 2' } });
 
     // A row deleted after someone else changed it is kept; Drop my change shows their value.
-    await selectRow(label, await rowOf(label, 'i3'));
-    await editBar(label).getByRole('button', { name: 'Delete rows' }).click();
+    await selectRow(label, await rowOf(page, label, 'i3'));
+    await editBar(page, label)
+      .getByRole('button', { name: 'Delete rows' })
+      .click();
     await engine(tsUrl, '/collections/items/documents/i3', {
       method: 'PATCH',
       body: JSON.stringify({ title: 'Item 3, revised' })
     });
-    await expect(save(label)).resolves.toMatch(/1 conflict/);
-    await expect(problems(label).textContent()).resolves.toMatch(
+    await expect(saveEdits(page, label)).resolves.toMatch(/1 conflict/);
+    await expect(problemsOf(page, label).textContent()).resolves.toMatch(
       /Someone changed title in this document after the grid read it, so it was not deleted/
     );
     await expect(
@@ -882,20 +735,20 @@ describe('Typesense collections', () => {
       status: 200,
       body: { title: 'Item 3, revised' }
     });
-    await problems(label)
+    await problemsOf(page, label)
       .getByRole('button', { name: 'Drop my change' })
       .click();
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       'No pending changes'
     );
     await expect(
-      cellText(label, await rowOf(label, 'i3'), 'title')
+      cellText(page, label, await rowOf(page, label, 'i3'), 'title')
     ).resolves.toBe('Item 3, revised');
-    await closeGrid(label);
+    await closeGrid(page, label);
   });
 
   it('Empty collection… removes every document and keeps the schema', async () => {
-    await treeItem('ts', 'items').click({ button: 'right' });
+    await targetInTree(page, 'ts', 'items').click({ button: 'right' });
     await page.getByRole('menuitem', { name: /Empty collection/ }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByLabel('Request').textContent()).resolves.toBe(
@@ -923,7 +776,7 @@ describe('Typesense collections', () => {
   });
 
   it('on a server older than 28.0, Empty collection… is disabled and says why', async () => {
-    await treeItem('old', 'legacy').click({ button: 'right' });
+    await targetInTree(page, 'old', 'legacy').click({ button: 'right' });
     const item = page.getByRole('menuitem', { name: /Empty collection/ });
     await expect(item.getAttribute('aria-disabled')).resolves.toBe('true');
     await expect(item.textContent()).resolves.toMatch(/28/);
@@ -940,22 +793,28 @@ describe('Typesense collections', () => {
           `the real node did not start: ${realSkipped ?? 'no answer in time'}`
         );
       }
-      const label = await openGrid('real', REAL_INDEX);
-      await typeInto(label, await rowOf(label, 'p0'), 'qty', '42');
-      await expect(save(label)).resolves.toBe('Saved 1 change.');
+      const label = await openGrid(page, 'real', REAL_INDEX);
+      await typeInto(page, label, { id: 'p0' }, 'qty', '42');
+      await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
       await expect(source(real.url, REAL_INDEX, 'p0')).resolves.toMatchObject({
         qty: 42
       });
-      await typeInto(label, await rowOf(label, 'p1'), 'qty', '2.5');
-      await expect(save(label)).resolves.toMatch(/^Nothing was sent/);
-      await editBar(label).getByRole('button', { name: 'Discard' }).click();
-      await typeInto(label, await rowOf(label, 'p1'), 'qty', '11');
+      await typeInto(page, label, { id: 'p1' }, 'qty', '2.5');
+      await expect(saveEdits(page, label)).resolves.toMatch(
+        /^Nothing was sent/
+      );
+      await editBar(page, label)
+        .getByRole('button', { name: 'Discard' })
+        .click();
+      await typeInto(page, label, { id: 'p1' }, 'qty', '11');
       await engine(real.url, `/${REAL_INDEX}/_update/p1?refresh=true`, {
         method: 'POST',
         body: JSON.stringify({ doc: { qty: 99 } })
       });
-      await expect(save(label)).resolves.toMatch(/1 conflict/);
-      await problems(label).getByRole('button', { name: 'Overwrite' }).click();
+      await expect(saveEdits(page, label)).resolves.toMatch(/1 conflict/);
+      await problemsOf(page, label)
+        .getByRole('button', { name: 'Overwrite' })
+        .click();
       await page.waitForFunction(
         l =>
           document
@@ -978,9 +837,9 @@ describe('nothing typed is lost', () => {
     while ((await tabs.count()) > 0) {
       await tabs.first().locator('.lm-TabBar-tabCloseIcon').click();
     }
-    let label = await openGrid('es', 'shop');
-    await typeInto(label, await rowOf(label, 'p4'), 'qty', '55');
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    let label = await openGrid(page, 'es', 'shop');
+    await typeInto(page, label, { id: 'p4' }, 'qty', '55');
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '1 change pending'
     );
     await page.getByRole('tab', { name: /editing\.ipynb/ }).click();
@@ -1005,45 +864,28 @@ describe('nothing typed is lost', () => {
     await page.waitForTimeout(1_000);
     await runAllCells(page);
     await page.getByRole('tab', { name: /^shop · es/ }).click();
-    await expect(editMessage(label).textContent()).resolves.toMatch(
+    await expect(editMessage(page, label).textContent()).resolves.toMatch(
       /^The kernel restarted or stopped\. Pending changes are kept/
     );
-    await closeGrid(label);
-    label = await openGrid('es', 'shop');
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    await closeGrid(page, label);
+    label = await openGrid(page, 'es', 'shop');
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '1 change pending'
     );
     await expect(
-      cellText(label, await rowOf(label, 'p4'), 'qty')
+      cellText(page, label, await rowOf(page, label, 'p4'), 'qty')
     ).resolves.toBe('55');
 
-    await page.reload();
-    await page.waitForSelector('.jp-NotebookPanel .jp-Notebook', {
-      timeout: 60_000
-    });
-    // Once the layout is restored the panel's tab says whether it is open; a click before that could close it.
-    await page.waitForFunction(
-      () =>
-        (window as unknown as { jupyterapp?: unknown }).jupyterapp !==
-        undefined,
-      undefined,
-      { timeout: 60_000 }
-    );
-    await page.evaluate(
-      () =>
-        (window as unknown as { jupyterapp: { restored: Promise<void> } })
-          .jupyterapp.restored
-    );
-    await showPanel(page);
+    await reloadLab(page);
     // The reloaded page restores the grid tab only as a closed one: open it again from the tree.
-    if (await gridOf(label).count()) {
-      await closeGrid(label);
+    if (await gridOf(page, label).count()) {
+      await closeGrid(page, label);
     }
-    label = await openGrid('es', 'shop');
-    await expect(pendingCount(label).textContent()).resolves.toBe(
+    label = await openGrid(page, 'es', 'shop');
+    await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '1 change pending'
     );
-    await expect(save(label)).resolves.toBe('Saved 1 change.');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(source(esUrl, 'shop', 'p4')).resolves.toMatchObject({
       qty: 55
     });

@@ -10,16 +10,26 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import {
   createElasticsearchSandbox,
   type ElasticsearchSandbox
 } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { typesenseWithItems } from './support/typesense-items';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
+import {
+  addFilterRow,
+  cellPoint,
+  filterBar,
+  gridOf,
+  gridShows,
+  gridTab,
+  headerPoint,
+  openGrid
+} from './support/grid-page';
 
 jest.setTimeout(180_000);
 
@@ -59,22 +69,7 @@ beforeAll(async () => {
       }
     }))
   );
-  const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({
-    name: 'items',
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'rank', type: 'int32' }
-    ]
-  });
-  ts.loadDocuments(
-    'items',
-    Array.from({ length: 40 }, (_, n) => ({
-      id: `i${n}`,
-      title: `Item ${n}`,
-      rank: n
-    }))
-  );
+  const ts = typesenseWithItems(TS_KEY, 40);
   servers = [
     await listen(es.handler, { port: 0 }),
     await listen(ts.handler, { port: 0 })
@@ -100,101 +95,13 @@ afterAll(async () => {
   await Promise.all(servers.map(s => s.close()));
 });
 
-const treeItem = (name: string): Locator =>
-  page
-    .getByRole('tree', { name: 'searchbook connections' })
-    .locator(`[role="treeitem"][aria-level="2"][aria-label^="${name} · "]`);
-const tab = (grid: Locator) =>
-  grid.locator(
-    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
-  );
-const filterBar = (grid: Locator) =>
-  tab(grid).getByRole('search', { name: 'Filter documents' });
-
-/** Page coordinates of a column's header or of a body cell, from the grid's own geometry. */
-async function cellPoint(
-  label: string,
-  column: string,
-  row: number | 'header'
-): Promise<{ x: number; y: number }> {
-  // Scroll the column into view first, as a user would in a narrow tab.
-  await page.evaluate(
-    ({ label, column }) => {
-      type Shell = {
-        widgets(area: string): Iterable<{
-          dataGrid?: { scrollToColumn(i: number): void };
-          title: { label: string };
-        }>;
-      };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
-        .jupyterapp.shell;
-      const node = document.querySelector(
-        `[role="grid"][aria-label="${label}"]`
-      ) as HTMLElement | null;
-      const index = (
-        JSON.parse(node?.dataset.columns ?? '[]') as string[]
-      ).indexOf(column);
-      [...shell.widgets('main')]
-        .find(w => w.title.label === label)
-        ?.dataGrid?.scrollToColumn(index);
-    },
-    { label, column }
-  );
-  await page.waitForTimeout(100);
-  return page.evaluate(
-    ({ label, column, row }) => {
-      type Grid = {
-        headerWidth: number;
-        headerHeight: number;
-        defaultSizes: { rowHeight: number };
-        columnSize(region: string, i: number): number;
-        scrollX: number;
-      };
-      type Shell = {
-        widgets(
-          area: string
-        ): Iterable<{ dataGrid?: Grid; title: { label: string } }>;
-      };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
-        .jupyterapp.shell;
-      const widget = [...shell.widgets('main')].find(
-        w => w.title.label === label
-      );
-      const node = document.querySelector(
-        `[role="grid"][aria-label="${label}"]`
-      );
-      const grid = widget?.dataGrid;
-      if (!grid || !node) {
-        throw new Error(`no grid ${label}`);
-      }
-      const columns = JSON.parse(
-        (node as HTMLElement).dataset.columns ?? '[]'
-      ) as string[];
-      const index = columns.indexOf(column);
-      let x = grid.headerWidth - grid.scrollX;
-      for (let i = 0; i < index; i++) {
-        x += grid.columnSize('body', i);
-      }
-      x += Math.min(grid.columnSize('body', index) / 2, 40);
-      const box = node.getBoundingClientRect();
-      const y =
-        row === 'header'
-          ? grid.headerHeight / 4
-          : grid.headerHeight + grid.defaultSizes.rowHeight * (row + 0.5);
-      return { x: box.x + x, y: box.y + y };
-    },
-    { label, column, row }
-  );
-}
-
 /** What the grid shows in a cell, read as a user does: select it, press Enter and read the value view (a double-click edits). */
 async function cellValue(
-  grid: Locator,
   label: string,
   column: string,
   row: number
 ): Promise<string> {
-  const heading = tab(grid)
+  const heading = gridTab(page, label)
     .locator('.searchbook-ValueView-title')
     .filter({ hasText: `${column} · row ${row + 1}` });
   // The block may still be on its way after a new view: double-click again until the cell is loaded.
@@ -203,7 +110,7 @@ async function cellValue(
     attempt < 20 && !(await heading.isVisible());
     attempt++
   ) {
-    const point = await cellPoint(label, column, row);
+    const point = await cellPoint(page, label, row, column);
     await page.mouse.click(point.x, point.y);
     // Alt-Enter: the active cell's whole value (Enter edits it).
     await page.keyboard.press('Alt+Enter');
@@ -211,13 +118,15 @@ async function cellValue(
   }
   await heading.waitFor({ timeout: 5_000 });
   const text =
-    (await tab(grid).locator('.searchbook-ValueView-body').textContent()) ?? '';
-  await tab(grid).locator('.searchbook-ValueView-close').click();
+    (await gridTab(page, label)
+      .locator('.searchbook-ValueView-body')
+      .textContent()) ?? '';
+  await gridTab(page, label).locator('.searchbook-ValueView-close').click();
   return text;
 }
 
 async function clickHeader(label: string, column: string): Promise<void> {
-  const point = await cellPoint(label, column, 'header');
+  const point = await headerPoint(page, label, column, { scroll: true });
   await page.mouse.click(point.x, point.y);
   // The click reopens the grid through the engine; the next click must land on the new layout.
   await page.waitForFunction(
@@ -233,59 +142,45 @@ async function clickHeader(label: string, column: string): Promise<void> {
 
 describe('Elasticsearch grid', () => {
   const label = 'shop · es';
-  const grid = () => page.getByRole('grid', { name: label });
+  const grid = () => gridOf(page, label);
 
   it('a filter row set in the bar reaches the engine: aria-rowcount follows the filtered total; Match case starts off, so RED finds red', async () => {
-    await treeItem('shop').waitFor({ timeout: 30_000 });
-    await treeItem('shop').dblclick();
-    await grid().waitFor({ timeout: 30_000 });
+    await openGrid(page, 'es', 'shop');
     await expect(grid().getAttribute('aria-rowcount')).resolves.toBe(
       String(DOCS)
     );
-    const bar = filterBar(grid());
+    const bar = filterBar(page, label);
     await expect(
       bar.getByRole('checkbox', { name: 'Match case' }).isChecked()
     ).resolves.toBe(false);
-    await bar.getByRole('button', { name: 'Add filter' }).click();
-    const row = bar.getByRole('group', { name: 'Filter row 1' });
-    await row.getByRole('combobox', { name: 'Column' }).selectOption('tag');
-    await row
-      .getByRole('combobox', { name: 'Operator' })
-      .selectOption('equals');
-    await row.getByRole('textbox', { name: 'Value' }).fill('RED');
+    await addFilterRow(page, label, {
+      row: 1,
+      column: 'tag',
+      operator: 'equals',
+      value: 'RED'
+    });
     await bar.getByRole('button', { name: 'Apply' }).click();
-    await page.waitForFunction(
-      l =>
-        document
-          .querySelector(`[role="grid"][aria-label="${l}"]`)
-          ?.getAttribute('aria-rowcount') === '10',
+    await gridShows(
+      page,
       label,
-      { timeout: 30_000 }
+      "return node.getAttribute('aria-rowcount') === '10'"
     );
-    await expect(cellValue(grid(), label, 'tag', 0)).resolves.toBe('red');
+    await expect(cellValue(label, 'tag', 0)).resolves.toBe('red');
   });
 
   it('header clicks sort through the engine: ascending, descending, then off', async () => {
     await clickHeader(label, 'n');
-    await page.waitForFunction(
-      l =>
-        (
-          document.querySelector(
-            `[role="grid"][aria-label="${l}"]`
-          ) as HTMLElement | null
-        )?.dataset.sort === '[{"column":"n","direction":"asc"}]',
-      label
+    await gridShows(
+      page,
+      label,
+      `return node.dataset.sort === '[{"column":"n","direction":"asc"}]'`
     );
-    await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('0');
+    await expect(cellValue(label, 'n', 0)).resolves.toBe('0');
     await clickHeader(label, 'n');
-    await page.waitForFunction(
-      l =>
-        (
-          document.querySelector(
-            `[role="grid"][aria-label="${l}"]`
-          ) as HTMLElement | null
-        )?.dataset.sort === '[{"column":"n","direction":"desc"}]',
-      label
+    await gridShows(
+      page,
+      label,
+      `return node.dataset.sort === '[{"column":"n","direction":"desc"}]'`
     );
     // The largest n tagged red, out of the whole index: the engine sorted, not the loaded rows.
     await page.waitForFunction(() =>
@@ -294,51 +189,38 @@ describe('Elasticsearch grid', () => {
           ?.textContent ?? ''
       )
     );
-    await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('27');
+    await expect(cellValue(label, 'n', 0)).resolves.toBe('27');
     await expect(grid().getAttribute('aria-rowcount')).resolves.toBe('10');
     await screenshot(page, 'filters-sorted');
     await clickHeader(label, 'n');
-    await page.waitForFunction(
-      l =>
-        (
-          document.querySelector(
-            `[role="grid"][aria-label="${l}"]`
-          ) as HTMLElement | null
-        )?.dataset.sort === '[]',
-      label
-    );
-    await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('0');
+    await gridShows(page, label, `return node.dataset.sort === '[]'`);
+    await expect(cellValue(label, 'n', 0)).resolves.toBe('0');
   });
 
   it('sorting on _id is dropped with a visible note; the other sorted column still sorts', async () => {
     await clickHeader(label, 'n');
     await clickHeader(label, 'n');
     await clickHeader(label, '_id');
-    await page.waitForFunction(
-      l =>
-        (
-          document.querySelector(
-            `[role="grid"][aria-label="${l}"]`
-          ) as HTMLElement | null
-        )?.dataset.sort?.includes('_id') === true,
-      label
+    await gridShows(
+      page,
+      label,
+      `return node.dataset.sort?.includes('_id') === true`
     );
-    await tab(grid())
+    await gridTab(page, label)
       .getByRole('note')
       .filter({ hasText: 'Not sorted by _id' })
       .waitFor({ timeout: 30_000 });
-    await expect(cellValue(grid(), label, 'n', 0)).resolves.toBe('27');
+    await expect(cellValue(label, 'n', 0)).resolves.toBe('27');
   });
 
   it('a value that does not fit its column is refused under its row and in place of the rows; nothing is sent', async () => {
-    const bar = filterBar(grid());
-    await bar.getByRole('button', { name: 'Add filter' }).click();
-    const row = bar.getByRole('group', { name: 'Filter row 2' });
-    await row.getByRole('combobox', { name: 'Column' }).selectOption('n');
-    await row
-      .getByRole('combobox', { name: 'Operator' })
-      .selectOption('greater than');
-    await row.getByRole('textbox', { name: 'Value' }).fill('lots');
+    const bar = filterBar(page, label);
+    const row = await addFilterRow(page, label, {
+      row: 2,
+      column: 'n',
+      operator: 'greater than',
+      value: 'lots'
+    });
     const pits = es.state.pits.size;
     await bar.getByRole('button', { name: 'Apply' }).click();
     await expect(
@@ -348,24 +230,21 @@ describe('Elasticsearch grid', () => {
     // The previous filter's rows are not shown under a bar that says something else.
     await expect(grid().getAttribute('aria-rowcount')).resolves.toBe('0');
     await expect(
-      tab(grid())
+      gridTab(page, label)
         .locator('.searchbook-DocumentGrid-viewState[role="alert"]')
         .textContent()
     ).resolves.toContain('"lots" is not a number');
     await row.getByRole('textbox', { name: 'Value' }).fill('20');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    await page.waitForFunction(
-      l =>
-        document
-          .querySelector(`[role="grid"][aria-label="${l}"]`)
-          ?.getAttribute('aria-rowcount') === '3',
+    await gridShows(
+      page,
       label,
-      { timeout: 30_000 }
+      "return node.getAttribute('aria-rowcount') === '3'"
     );
   });
 
   it('"Insert into notebook" adds the grid’s request below the active cell', async () => {
-    await tab(grid())
+    await gridTab(page, label)
       .getByRole('button', { name: 'Insert into notebook' })
       .click();
     const inserted = page
@@ -429,13 +308,10 @@ describe('Elasticsearch grid', () => {
 
 describe('Typesense grid', () => {
   const label = 'items · ts';
-  const grid = () => page.getByRole('grid', { name: label });
 
   it('the case control is disabled with the reason; word operators are named as they match; an operator the engine cannot express is refused with what serves instead', async () => {
-    await treeItem('items').waitFor({ timeout: 30_000 });
-    await treeItem('items').dblclick();
-    await grid().waitFor({ timeout: 30_000 });
-    const bar = filterBar(grid());
+    await openGrid(page, 'ts', 'items');
+    const bar = filterBar(page, label);
     const matchCase = bar.getByRole('checkbox', { name: 'Match case' });
     await expect(matchCase.isDisabled()).resolves.toBe(true);
     await expect(bar.textContent()).resolves.toContain(
@@ -469,27 +345,20 @@ describe('Typesense grid', () => {
       .getByRole('combobox', { name: 'Operator' })
       .selectOption('less than');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    await page.waitForFunction(
-      l =>
-        document
-          .querySelector(`[role="grid"][aria-label="${l}"]`)
-          ?.getAttribute('aria-rowcount') === '7',
+    await gridShows(
+      page,
       label,
-      { timeout: 30_000 }
+      "return node.getAttribute('aria-rowcount') === '7'"
     );
     await clickHeader(label, 'rank');
     await clickHeader(label, 'rank');
-    await page.waitForFunction(
-      l =>
-        (
-          document.querySelector(
-            `[role="grid"][aria-label="${l}"]`
-          ) as HTMLElement | null
-        )?.dataset.sort?.includes('desc') === true,
-      label
+    await gridShows(
+      page,
+      label,
+      `return node.dataset.sort?.includes('desc') === true`
     );
     await page.waitForTimeout(300);
-    await expect(cellValue(grid(), label, 'rank', 0)).resolves.toBe('6');
+    await expect(cellValue(label, 'rank', 0)).resolves.toBe('6');
     await screenshot(page, 'filters-typesense');
   });
 });

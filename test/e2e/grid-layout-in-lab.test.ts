@@ -14,6 +14,19 @@ import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { openPanelLab, panelTreeItem, showPanel } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { runAllCells, screenshot } from './support/notebook-page';
+import {
+  addFilterRow,
+  cellText,
+  editBar,
+  filterBar,
+  gridOf,
+  gridShows,
+  gridTab,
+  headerPoint,
+  openGrid,
+  problemsOf,
+  typeInto
+} from './support/grid-page';
 
 jest.setTimeout(240_000);
 
@@ -72,17 +85,6 @@ afterAll(async () => {
   await Promise.all(servers.map(s => s.close()));
 });
 
-const gridOf = (label: string) => page.getByRole('grid', { name: label });
-const tabOf = (label: string) =>
-  gridOf(label).locator(
-    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
-  );
-const filterBar = (label: string) =>
-  tabOf(label).getByRole('search', { name: 'Filter documents' });
-const editBar = (label: string) =>
-  tabOf(label).getByRole('toolbar', { name: 'Editing' });
-const problems = (label: string) =>
-  tabOf(label).locator('.searchbook-Problems');
 const notebookTab = () =>
   page.locator('#jp-main-dock-panel .lm-TabBar-tab', { hasText: NOTEBOOK });
 
@@ -95,90 +97,16 @@ async function box(locator: Locator): Promise<Box> {
   return b;
 }
 
-async function gridShows(label: string, predicate: string): Promise<void> {
-  await page.waitForFunction(
-    ({ label, predicate }) => {
-      const node = document.querySelector(
-        `[role="grid"][aria-label="${label}"]`
-      ) as HTMLElement | null;
-      return node !== null && new Function('node', predicate)(node) === true;
-    },
-    { label, predicate },
-    { timeout: 30_000 }
-  );
-}
-
-/** Double-clicks a target in the tree (again if the tree was rendered anew under the click) until its grid shows rows. */
-async function openFromTree(target: string): Promise<string> {
-  const label = `${target} · es`;
-  for (let attempt = 1; ; attempt++) {
-    await panelTreeItem(page, target).dblclick();
-    const shown = await gridOf(label)
-      .waitFor({ timeout: 10_000 })
-      .then(
-        () => true,
-        () => false
-      );
-    if (shown || attempt === 3) {
-      break;
-    }
-  }
-  await gridShows(label, 'return Number(node.dataset.loadedRows) > 0');
-  return label;
-}
-
-/** Evaluates against the visible grid tab's widget (its model and datagrid), found by its title. */
-async function inGrid<T, A>(label: string, arg: A, fn: string): Promise<T> {
-  return page.evaluate(
-    ({ label, arg, fn }) => {
-      type Shell = {
-        widgets(
-          area: string
-        ): Iterable<{ title: { label: string }; isVisible: boolean }>;
-      };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
-        .jupyterapp.shell;
-      const widget = [...shell.widgets('main')].find(
-        w => w.title.label === label && w.isVisible
-      );
-      if (!widget) {
-        throw new Error(`no grid tab ${label}`);
-      }
-      return new Function('w', 'arg', fn)(widget, arg) as T;
-    },
-    { label, arg, fn }
-  );
-}
-
-/** Page coordinates of a body cell, or of a column's header (row -1). */
-const cellPoint = (label: string, row: number, column: string) =>
-  inGrid<{ x: number; y: number }, { row: number; column: string }>(
-    label,
-    { row, column },
-    `const g = w.dataGrid; const m = w.model;
-     const c = m.columns.findIndex((k) => k.name === arg.column);
-     g.scrollToColumn(c);
-     const box = g.node.getBoundingClientRect();
-     const y = arg.row < 0 ? g.rowSize('column-header', 0) / 2 : g.headerHeight + g.rowOffset('body', arg.row) - g.scrollY + g.rowSize('body', arg.row) / 2;
-     const x = g.headerWidth + g.columnOffset('body', c) - g.scrollX + Math.min(g.columnSize('body', c) / 2, 40);
-     return { x: box.x + x, y: box.y + y };`
-  );
-const cellText = (label: string, row: number, column: string) =>
-  inGrid<string, { row: number; column: string }>(
-    label,
-    { row, column },
-    `return w.model.data('body', arg.row, w.model.columns.findIndex((c) => c.name === arg.column));`
-  );
-
 /** A header click sorts through the engine; waits for the grid to show the new sort. */
 async function clickHeader(
   label: string,
   column: string,
   sort: string
 ): Promise<void> {
-  const point = await cellPoint(label, -1, column);
+  const point = await headerPoint(page, label, column, { scroll: true });
   await page.mouse.click(point.x, point.y);
   await gridShows(
+    page,
     label,
     `return node.dataset.sort === ${JSON.stringify(sort)} && node.dataset.view === 'shown' && Number(node.dataset.loadedRows) > 0`
   );
@@ -230,7 +158,7 @@ describe('grid tabs beside the notebook', () => {
     await panelTreeItem(page, 'shop').waitFor({ timeout: 30_000 });
     for (const target of ['shop', 'alpha', 'beta', 'gamma']) {
       await notebookTab().click();
-      await openFromTree(target);
+      await openGrid(page, 'es', target);
     }
     await screenshot(page, 'layout-four-grids');
     expect(await notebookShare()).toBeGreaterThan(0.4);
@@ -245,7 +173,7 @@ describe('grid tabs beside the notebook', () => {
 
     await notebookTab().click();
     await panelTreeItem(page, 'alpha').dblclick();
-    await gridOf('alpha · es').waitFor({ state: 'visible' });
+    await gridOf(page, 'alpha · es').waitFor({ state: 'visible' });
     expect(await mainTabBars()).toEqual(bars);
     await expect(
       page.locator('.searchbook-DocumentGrid').count()
@@ -257,35 +185,35 @@ describe('grid tabs after a page reload', () => {
   it('come back with their filter and sort applied and the rows they select', async () => {
     const label = 'shop · es';
     await page.getByRole('tab', { name: /^shop · es/ }).click();
-    const bar = filterBar(label);
-    await bar.getByRole('button', { name: 'Add filter' }).click();
-    const row = bar.getByRole('group', { name: 'Filter row 1' });
-    await row.getByRole('combobox', { name: 'Column' }).selectOption('tag');
-    await row
-      .getByRole('combobox', { name: 'Operator' })
-      .selectOption('equals');
-    await row.getByRole('textbox', { name: 'Value' }).fill('red');
-    await bar.getByRole('button', { name: 'Apply' }).click();
+    await addFilterRow(page, label, {
+      row: 1,
+      column: 'tag',
+      operator: 'equals',
+      value: 'red'
+    });
+    await filterBar(page, label).getByRole('button', { name: 'Apply' }).click();
     await gridShows(
+      page,
       label,
       `return node.getAttribute('aria-rowcount') === '${RED}' && node.dataset.view === 'shown'`
     );
     await clickHeader(label, 'n', '[{"column":"n","direction":"asc"}]');
     await clickHeader(label, 'n', '[{"column":"n","direction":"desc"}]');
-    await expect(cellText(label, 0, 'n')).resolves.toBe('27');
+    await expect(cellText(page, label, 0, 'n')).resolves.toBe('27');
 
     // JupyterLab writes its workspace a moment after a change: reload once the view is in it.
     await workspaceHolds('"direction":"desc"');
     await page.reload();
     await gridShows(
+      page,
       label,
       `return node.getAttribute('aria-rowcount') === '${RED}' && node.dataset.sort === '[{"column":"n","direction":"desc"}]' && Number(node.dataset.loadedRows) > 0`
     );
     await screenshot(page, 'layout-after-reload');
     await page.getByRole('tab', { name: /^shop · es/ }).click();
-    await expect(cellText(label, 0, 'n')).resolves.toBe('27');
-    await expect(cellText(label, RED - 1, 'n')).resolves.toBe('0');
-    const restored = filterBar(label).getByRole('group', {
+    await expect(cellText(page, label, 0, 'n')).resolves.toBe('27');
+    await expect(cellText(page, label, RED - 1, 'n')).resolves.toBe('0');
+    const restored = filterBar(page, label).getByRole('group', {
       name: 'Filter row 1'
     });
     await expect(
@@ -305,6 +233,7 @@ describe('grid tabs after a page reload', () => {
     ).toEqual(['alpha · es', 'beta · es', 'gamma · es', 'shop · es']);
     await page.getByRole('tab', { name: /^alpha · es/ }).click();
     await gridShows(
+      page,
       'alpha · es',
       `return node.getAttribute('aria-rowcount') === '1200'`
     );
@@ -316,36 +245,23 @@ describe('the change list under the grid', () => {
   it('shrinks the grid, which paints nothing over the list or its buttons, and grows back when the list goes', async () => {
     const label = 'shop · es';
     await page.getByRole('tab', { name: /^shop · es/ }).click();
-    await gridShows(label, 'return Number(node.dataset.loadedRows) > 0');
-    const editor = gridOf(label).locator('.lm-DataGrid-cellEditorWidget');
-    for (let attempt = 1; !(await editor.isVisible()); attempt++) {
-      const point = await cellPoint(label, 0, 'tag');
-      await page.mouse.dblclick(point.x, point.y);
-      const shown = await editor.waitFor({ timeout: 5_000 }).then(
-        () => true,
-        () => false
-      );
-      if (shown || attempt === 3) {
-        break;
-      }
-    }
-    await editor.fill('crimson');
-    await editor.press('Enter');
+    await gridShows(page, label, 'return Number(node.dataset.loadedRows) > 0');
+    await typeInto(page, label, 0, 'tag', 'crimson');
     // Someone else writes the document meanwhile: Save meets a conflict.
     await fetch(`${esUrl}/shop/_update/p27?refresh=true`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ doc: { tag: 'scarlet' } })
     });
-    await editBar(label).getByRole('button', { name: 'Save' }).click();
-    const overwrite = problems(label).getByRole('button', {
+    await editBar(page, label).getByRole('button', { name: 'Save' }).click();
+    const overwrite = problemsOf(page, label).getByRole('button', {
       name: 'Overwrite'
     });
     await overwrite.waitFor({ state: 'visible' });
     await screenshot(page, 'layout-change-list');
 
     const geometry = () =>
-      tabOf(label).evaluate((tab: HTMLElement) => {
+      gridTab(page, label).evaluate((tab: HTMLElement) => {
         const grid = tab.querySelector<HTMLElement>('[role="grid"]');
         const viewport = grid?.querySelector('.lm-DataGrid-viewport');
         const list = tab.querySelector<HTMLElement>('.searchbook-Problems');
@@ -373,7 +289,7 @@ describe('the change list under the grid', () => {
     expect(withList.paintedBottom).toBeLessThanOrEqual(withList.listTop ?? 0);
     // The buttons are what a click there reaches, not the grid's canvas.
     for (const name of ['Overwrite', 'Drop my change']) {
-      const button = problems(label).getByRole('button', { name });
+      const button = problemsOf(page, label).getByRole('button', { name });
       const b = await box(button);
       await expect(
         button.evaluate(
@@ -385,8 +301,8 @@ describe('the change list under the grid', () => {
     }
 
     await overwrite.click();
-    await problems(label).waitFor({ state: 'hidden' });
-    await gridShows(label, `return node.dataset.pending === '0'`);
+    await problemsOf(page, label).waitFor({ state: 'hidden' });
+    await gridShows(page, label, `return node.dataset.pending === '0'`);
     await screenshot(page, 'layout-change-list-gone');
     const without = await geometry();
     // The grid takes the room back: its painted rows reach its bottom, no blank band under it.
@@ -415,14 +331,13 @@ describe('the narrowest sidebar and a half-width tab', () => {
 
     const label = 'shop · es';
     await page.getByRole('tab', { name: /^shop · es/ }).click();
-    const bar = filterBar(label);
-    await bar.getByRole('button', { name: 'Add filter' }).click();
-    const second = bar.getByRole('group', { name: 'Filter row 2' });
-    await second.getByRole('combobox', { name: 'Column' }).selectOption('n');
-    await second
-      .getByRole('combobox', { name: 'Operator' })
-      .selectOption('between');
-    await second.getByRole('textbox', { name: 'Value' }).fill('0..20');
+    const bar = filterBar(page, label);
+    await addFilterRow(page, label, {
+      row: 2,
+      column: 'n',
+      operator: 'between',
+      value: '0..20'
+    });
     await screenshot(page, 'layout-narrow-sidebar-half-tab');
 
     // Each piece of text in the Open… box and the tree rows is whole (nothing cut to "Oper"), and inside the sidebar.
@@ -467,7 +382,7 @@ describe('the narrowest sidebar and a half-width tab', () => {
       long.locator('.searchbook-Tree-name').getAttribute('title')
     ).resolves.toBe(LONG_NAME);
 
-    const tab = await box(tabOf(label));
+    const tab = await box(gridTab(page, label));
     const main = await box(page.locator('#jp-main-dock-panel'));
     expect(tab.width).toBeLessThan(main.width * 0.6);
     const filters = await box(bar);
@@ -513,13 +428,14 @@ describe('a grid whose connection is gone after a reload', () => {
     await expect(failure.getByRole('alert').textContent()).resolves.toMatch(
       /Run the %connect cell that opens es/
     );
-    await expect(gridOf(label).count()).resolves.toBe(0);
+    await expect(gridOf(page, label).count()).resolves.toBe(0);
 
     await notebookTab().click();
     await runAllCells(page);
     await page.getByRole('tab', { name: /^shop · es/ }).click();
     await failure.getByRole('button', { name: 'Open again' }).click();
     await gridShows(
+      page,
       label,
       `return node.getAttribute('aria-rowcount') === '${RED - 1}' && node.dataset.sort === '[{"column":"n","direction":"desc"}]' && Number(node.dataset.loadedRows) > 0`
     );

@@ -12,19 +12,38 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import {
   type EsTarget,
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
-import { openPanelLab, showPanel } from './support/panel-lab';
+import { typesenseWithItems } from './support/typesense-items';
+import { openPanelLab, reloadLab, showPanel } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { openNotebook, screenshot } from './support/notebook-page';
+import {
+  cellPoint,
+  cellShows,
+  cellText,
+  editBar,
+  filterBar,
+  gridOf,
+  gridTab,
+  inGrid,
+  openGrid,
+  pendingCount,
+  rowOf,
+  saveEdits,
+  statusLine,
+  statusShows,
+  tabBarTab,
+  targetInTree,
+  typeInto
+} from './support/grid-page';
 
 jest.setTimeout(240_000);
 
@@ -117,22 +136,7 @@ beforeAll(async () => {
   const realStarted = startRealNode().catch((err: Error) => {
     realSkipped = err.message;
   });
-  const ts = createTypesenseSandbox({ version: '29.0', apiKey: TS_KEY });
-  ts.createCollection({
-    name: 'items',
-    fields: [
-      { name: 'title', type: 'string' },
-      { name: 'rank', type: 'int32' }
-    ]
-  });
-  ts.loadDocuments(
-    'items',
-    Array.from({ length: TS_DOCS }, (_, n) => ({
-      id: `i${n}`,
-      title: `Item ${n}`,
-      rank: n
-    }))
-  );
+  const ts = typesenseWithItems(TS_KEY, TS_DOCS);
   servers = [
     await listen(es.handler, { port: 0 }),
     await listen(ts.handler, { port: 0 })
@@ -191,25 +195,6 @@ const stored = async (id: string) =>
   (await engine(`/shop/_doc/${id}`)).body['_source'] as
     Record<string, unknown> | undefined;
 
-const treeItem = (p: Page, name: string, connection = 'es'): Locator =>
-  p
-    .getByRole('tree', { name: 'searchbook connections' })
-    .locator(
-      `[role="treeitem"][aria-level="1"][data-connection="${connection}"] [role="treeitem"][aria-level="2"][aria-label^="${name} · "]`
-    );
-const gridOf = (p: Page, label: string) => p.getByRole('grid', { name: label });
-const tabOf = (p: Page, label: string) =>
-  gridOf(p, label).locator(
-    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
-  );
-const editBar = (p: Page, label: string) =>
-  tabOf(p, label).getByRole('toolbar', { name: 'Editing' });
-const pendingCount = (p: Page, label: string) =>
-  editBar(p, label).getByRole('status');
-const filterBar = (p: Page, label: string) =>
-  tabOf(p, label).getByRole('search', { name: 'Filter documents' });
-const statusLine = (p: Page, label: string) =>
-  tabOf(p, label).locator('.searchbook-DocumentGrid-status');
 const currentTab = (p: Page) =>
   p.evaluate(
     () =>
@@ -221,236 +206,6 @@ const currentTab = (p: Page) =>
         }
       ).jupyterapp.shell.currentWidget?.title.label
   );
-/** Waits until the grid shows this text in a document's cell (another page's save reaches this one by a read of the rows). */
-const cellShows = (
-  p: Page,
-  label: string,
-  id: string,
-  column: string,
-  text: string
-) =>
-  p.waitForFunction(
-    ({ label, id, column, text }) => {
-      type Model = {
-        rowCount(r: string): number;
-        data(r: string, row: number, c: number): string;
-        columns: Array<{ name: string }>;
-      };
-      type Shell = {
-        widgets(
-          area: string
-        ): Iterable<{ title: { label: string }; model?: Model }>;
-      };
-      const m = [
-        ...(
-          window as unknown as { jupyterapp: { shell: Shell } }
-        ).jupyterapp.shell.widgets('main')
-      ].find(w => w.title.label === label)?.model;
-      if (!m) {
-        return false;
-      }
-      const c = m.columns.findIndex(k => k.name === column);
-      for (let r = 0; r < Math.min(m.rowCount('body'), 200); r++) {
-        if (m.data('body', r, 0) === id) {
-          return m.data('body', r, c) === text;
-        }
-      }
-      return false;
-    },
-    { label, id, column, text },
-    { timeout: 30_000 }
-  );
-/** Waits until the grid row shows this text in a cell (reading it fetches its block). */
-const rowShows = (
-  p: Page,
-  label: string,
-  row: number,
-  column: string,
-  text: string
-) =>
-  p.waitForFunction(
-    ({ label, row, column, text }) => {
-      type Model = {
-        data(r: string, row: number, c: number): string;
-        columns: Array<{ name: string }>;
-      };
-      type Shell = {
-        widgets(
-          area: string
-        ): Iterable<{ title: { label: string }; model?: Model }>;
-      };
-      const m = [
-        ...(
-          window as unknown as { jupyterapp: { shell: Shell } }
-        ).jupyterapp.shell.widgets('main')
-      ].find(w => w.title.label === label)?.model;
-      return (
-        m !== undefined &&
-        m.data(
-          'body',
-          row,
-          m.columns.findIndex(k => k.name === column)
-        ) === text
-      );
-    },
-    { label, row, column, text },
-    { timeout: 30_000 }
-  );
-const gridTabs = (p: Page, label: string) =>
-  p.getByRole('tab', {
-    name: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)
-  });
-
-async function openGrid(
-  p: Page,
-  target: string,
-  connection = 'es'
-): Promise<string> {
-  const label = `${target} · ${connection}`;
-  // The tree renders anew while it reloads (after cells ran): a double-click on a replaced item is lost, so try again.
-  for (let attempt = 1; ; attempt++) {
-    await treeItem(p, target, connection).waitFor({ timeout: 30_000 });
-    await treeItem(p, target, connection).dblclick();
-    if (
-      await gridOf(p, label)
-        .waitFor({ timeout: 10_000 })
-        .then(
-          () => true,
-          () => false
-        )
-    ) {
-      break;
-    }
-    if (attempt === 3) {
-      throw new Error(
-        `${label} did not open (the panel says: "${await p.locator('.searchbook-Sidebar-message').textContent()}")`
-      );
-    }
-  }
-  await p.waitForFunction(
-    l =>
-      Number(
-        document
-          .querySelector(`[role="grid"][aria-label="${l}"]`)
-          ?.getAttribute('data-loaded-rows')
-      ) > 0,
-    label,
-    { timeout: 30_000 }
-  );
-  return label;
-}
-
-/** Evaluates against the grid tab's widget (its model and datagrid), found by its title. */
-async function inGrid<T, A>(
-  p: Page,
-  label: string,
-  arg: A,
-  fn: string
-): Promise<T> {
-  return p.evaluate(
-    ({ label, arg, fn }) => {
-      type Shell = {
-        widgets(
-          area: string
-        ): Iterable<{ title: { label: string }; isVisible: boolean }>;
-      };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
-        .jupyterapp.shell;
-      const widget = [...shell.widgets('main')].find(
-        w => w.title.label === label && w.isVisible
-      );
-      if (!widget) {
-        throw new Error(`no grid tab ${label}`);
-      }
-      return new Function('w', 'arg', fn)(widget, arg) as T;
-    },
-    { label, arg, fn }
-  );
-}
-
-/** The grid row showing the document with this id, among the first 200 (-1: not shown). */
-const rowOf = (p: Page, label: string, id: string) =>
-  inGrid<number, string>(
-    p,
-    label,
-    id,
-    `const m = w.model; const c = Math.max(0, m.columns.findIndex((k) => k.primaryKey)); const n = m.rowCount('body'); for (let r = 0; r < Math.min(n, 200); r++) if (m.data('body', r, c) === arg) return r; return -1;`
-  );
-const cellText = (p: Page, label: string, row: number, column: string) =>
-  inGrid<string, { row: number; column: string }>(
-    p,
-    label,
-    { row, column },
-    `return w.model.data('body', arg.row, w.model.columns.findIndex((c) => c.name === arg.column));`
-  );
-
-async function cellPoint(
-  p: Page,
-  label: string,
-  row: number,
-  column: string | 'row-header'
-): Promise<{ x: number; y: number }> {
-  return inGrid<{ x: number; y: number }, { row: number; column: string }>(
-    p,
-    label,
-    { row, column },
-    `const g = w.dataGrid; const m = w.model;
-     const c = m.columns.findIndex((k) => k.name === arg.column);
-     g.scrollToCell(arg.row, Math.max(c, 0));
-     const box = g.node.getBoundingClientRect();
-     const y = g.headerHeight + g.rowOffset('body', arg.row) - g.scrollY + g.rowSize('body', arg.row) / 2;
-     const x = arg.column === 'row-header' ? g.headerWidth / 2 : g.headerWidth + g.columnOffset('body', c) - g.scrollX + Math.min(g.columnSize('body', c) / 2, 40);
-     return { x: box.x + x, y: box.y + y };`
-  );
-}
-
-/** Types into a cell as a user does: double-click, replace the text, Enter. */
-async function typeInto(
-  p: Page,
-  label: string,
-  id: string,
-  column: string,
-  text: string
-): Promise<void> {
-  const editor = gridOf(p, label).locator('.lm-DataGrid-cellEditorWidget');
-  for (let attempt = 1; !(await editor.isVisible()); attempt++) {
-    const point = await cellPoint(p, label, await rowOf(p, label, id), column);
-    await p.waitForTimeout(50);
-    await p.mouse.dblclick(point.x, point.y);
-    if (
-      await editor.waitFor({ timeout: 5_000 }).then(
-        () => true,
-        () => false
-      )
-    ) {
-      break;
-    }
-    if (attempt === 3) {
-      throw new Error(`no editor on ${column} of ${id}`);
-    }
-  }
-  await editor.fill(text);
-  await editor.press('Enter');
-  await editor.waitFor({ state: 'detached' });
-}
-
-async function save(p: Page, label: string): Promise<string> {
-  await editBar(p, label).getByRole('button', { name: 'Save' }).click();
-  await p.waitForFunction(
-    l =>
-      !/^Saving/.test(
-        document
-          .querySelector(`[role="grid"][aria-label="${l}"]`)
-          ?.closest('.searchbook-DocumentGrid')
-          ?.querySelector('.searchbook-EditBar-message')?.textContent ??
-          'Saving'
-      ),
-    label,
-    { timeout: 30_000 }
-  );
-  return (await editBar(p, label).getByRole('alert').textContent()) ?? '';
-}
-
 /** Starts recording, in the page, every state the grid and its status line pass through (read back with `recorded`). */
 async function recordStates(p: Page, label: string): Promise<void> {
   await p.evaluate(l => {
@@ -508,18 +263,18 @@ const recorded = (p: Page) =>
 
 describe('one tab and one pending set per index', () => {
   it('a double-click on an index already open brings its tab forward instead of opening a second one', async () => {
-    const label = await openGrid(page, 'shop');
+    const label = await openGrid(page, 'es', 'shop');
     // A grid opened while another grid is current goes in front of it, in the same tab bar.
     const point = await cellPoint(page, label, 0, 'n');
     await page.mouse.click(point.x, point.y);
     await expect(currentTab(page)).resolves.toBe(label);
-    await openGrid(page, 'big');
+    await openGrid(page, 'es', 'big');
     await expect(gridOf(page, label).isVisible()).resolves.toBe(false);
-    await treeItem(page, 'shop').dblclick();
+    await targetInTree(page, 'es', 'shop').dblclick();
     await gridOf(page, label).waitFor({ state: 'visible' });
     await expect(gridOf(page, 'big · es').isVisible()).resolves.toBe(false);
-    await expect(gridTabs(page, label).count()).resolves.toBe(1);
-    await expect(gridTabs(page, 'big · es').count()).resolves.toBe(1);
+    await expect(tabBarTab(page, label).count()).resolves.toBe(1);
+    await expect(tabBarTab(page, 'big · es').count()).resolves.toBe(1);
     await expect(
       page.locator('.searchbook-Sidebar-message').textContent()
     ).resolves.toBe('');
@@ -530,9 +285,9 @@ describe('one tab and one pending set per index', () => {
     const other = await page.context().newPage();
     await openNotebook(other, lab.open(NOTEBOOK));
     await showPanel(other);
-    await openGrid(other, 'shop');
+    await openGrid(other, 'es', 'shop');
 
-    await typeInto(page, label, 'p2', 'qty', '21');
+    await typeInto(page, label, { id: 'p2' }, 'qty', '21');
     await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '1 change pending'
     );
@@ -543,7 +298,7 @@ describe('one tab and one pending set per index', () => {
     await expect(
       cellText(other, label, await rowOf(other, label, 'p2'), 'qty')
     ).resolves.toBe('21');
-    await typeInto(other, label, 'p3', 'qty', '31');
+    await typeInto(other, label, { id: 'p3' }, 'qty', '31');
     await pendingCount(page, label)
       .filter({ hasText: '2 changes pending' })
       .waitFor();
@@ -553,43 +308,27 @@ describe('one tab and one pending set per index', () => {
     await screenshot(other, 'grid-truth-second-page');
 
     // A reload of the first page loses neither change.
-    await page.reload();
-    await page.waitForSelector('.jp-NotebookPanel .jp-Notebook', {
-      timeout: 60_000
-    });
-    await page.waitForFunction(
-      () =>
-        (window as unknown as { jupyterapp?: unknown }).jupyterapp !==
-        undefined,
-      undefined,
-      { timeout: 60_000 }
-    );
-    await page.evaluate(
-      () =>
-        (window as unknown as { jupyterapp: { restored: Promise<void> } })
-          .jupyterapp.restored
-    );
-    await showPanel(page);
-    if (await gridTabs(page, label).count()) {
-      await gridTabs(page, label)
+    await reloadLab(page);
+    if (await tabBarTab(page, label).count()) {
+      await tabBarTab(page, label)
         .first()
         .locator('.lm-TabBar-tabCloseIcon')
         .click();
     }
-    await openGrid(page, 'shop');
+    await openGrid(page, 'es', 'shop');
     await expect(pendingCount(page, label).textContent()).resolves.toBe(
       '2 changes pending'
     );
 
     // The second page saves the set; the first shows what is stored now, nothing left pending.
-    await expect(save(other, label)).resolves.toBe('Saved 2 changes.');
+    await expect(saveEdits(other, label)).resolves.toBe('Saved 2 changes.');
     await expect(stored('p2')).resolves.toMatchObject({ qty: 21 });
     await expect(stored('p3')).resolves.toMatchObject({ qty: 31 });
     await pendingCount(page, label)
       .filter({ hasText: 'No pending changes' })
       .waitFor();
-    await cellShows(page, label, 'p2', 'qty', '21');
-    await cellShows(page, label, 'p3', 'qty', '31');
+    await cellShows(page, label, { id: 'p2' }, 'qty', '21');
+    await cellShows(page, label, { id: 'p3' }, 'qty', '31');
     await other.close();
   });
 });
@@ -597,10 +336,10 @@ describe('one tab and one pending set per index', () => {
 describe('after Save', () => {
   it('a saved deletion leaves the grid at once; the grid’s total and the tree’s count follow deletions and insertions', async () => {
     const label = 'shop · es';
-    await treeItem(page, 'shop').dblclick();
+    await targetInTree(page, 'es', 'shop').dblclick();
     await gridOf(page, label).waitFor({ state: 'visible' });
     await expect(
-      treeItem(page, 'shop').getAttribute('aria-label')
+      targetInTree(page, 'es', 'shop').getAttribute('aria-label')
     ).resolves.toMatch(new RegExp(`^shop · ${SHOP} documents`));
     await expect(
       gridOf(page, label).getAttribute('aria-rowcount')
@@ -615,7 +354,7 @@ describe('after Save', () => {
     await editBar(page, label)
       .getByRole('button', { name: 'Delete rows' })
       .click();
-    await expect(save(page, label)).resolves.toBe('Saved 1 change.');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(engine('/shop/_doc/p5')).resolves.toMatchObject({
       status: 404
     });
@@ -629,7 +368,7 @@ describe('after Save', () => {
     await expect(statusLine(page, label).textContent()).resolves.toMatch(
       new RegExp(`of ${SHOP - 1} rows loaded`)
     );
-    await treeItem(page, 'shop')
+    await targetInTree(page, 'es', 'shop')
       .locator(
         `xpath=self::*[starts-with(@aria-label, "shop · ${SHOP - 1} documents")]`
       )
@@ -638,15 +377,15 @@ describe('after Save', () => {
     await editBar(page, label)
       .getByRole('button', { name: 'Insert row' })
       .click();
-    await typeInto(page, label, '', 'title', 'Fresh');
-    await expect(save(page, label)).resolves.toBe('Saved 1 change.');
+    await typeInto(page, label, { id: '' }, 'title', 'Fresh');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(
       gridOf(page, label).getAttribute('aria-rowcount')
     ).resolves.toBe(String(SHOP));
     await expect(statusLine(page, label).textContent()).resolves.toMatch(
       new RegExp(`of ${SHOP} rows loaded`)
     );
-    await treeItem(page, 'shop')
+    await targetInTree(page, 'es', 'shop')
       .locator(
         `xpath=self::*[starts-with(@aria-label, "shop · ${SHOP} documents")]`
       )
@@ -656,8 +395,8 @@ describe('after Save', () => {
 
   it('"Show requests" lists the valid requests and names the refused value, its row and why', async () => {
     const label = 'shop · es';
-    await typeInto(page, label, 'p7', 'qty', '2.5');
-    await typeInto(page, label, 'p8', 'qty', '80');
+    await typeInto(page, label, { id: 'p7' }, 'qty', '2.5');
+    await typeInto(page, label, { id: 'p8' }, 'qty', '80');
     await editBar(page, label)
       .getByRole('button', { name: 'Show requests' })
       .click();
@@ -685,7 +424,7 @@ describe('after Save', () => {
 
 describe('after Save on Typesense, which reads without a snapshot', () => {
   it('a saved deletion leaves the grid, and the rows read after it are the collection as it is: none skipped, the total right', async () => {
-    const label = await openGrid(page, 'items', 'ts');
+    const label = await openGrid(page, 'ts', 'items');
     await expect(
       gridOf(page, label).getAttribute('aria-rowcount')
     ).resolves.toBe(String(TS_DOCS));
@@ -700,12 +439,12 @@ describe('after Save on Typesense, which reads without a snapshot', () => {
     await editBar(page, label)
       .getByRole('button', { name: 'Delete rows' })
       .click();
-    await expect(save(page, label)).resolves.toBe('Saved 1 change.');
+    await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
     await expect(rowOf(page, label, 'i1499')).resolves.toBe(-1);
     await expect(
       gridOf(page, label).getAttribute('aria-rowcount')
     ).resolves.toBe(String(TS_DOCS - 1));
-    await treeItem(page, 'items', 'ts')
+    await targetInTree(page, 'ts', 'items')
       .locator(
         `xpath=self::*[starts-with(@aria-label, "items · 1,499 documents")]`
       )
@@ -717,13 +456,13 @@ describe('after Save on Typesense, which reads without a snapshot', () => {
       null,
       `w.dataGrid.scrollTo(0, w.dataGrid.maxScrollY);`
     );
-    await rowShows(page, label, TS_DOCS - 2, 'id', 'i0');
+    await cellShows(page, label, { row: TS_DOCS - 2 }, 'id', 'i0');
     await expect(
       gridOf(page, label).getAttribute('aria-rowcount')
     ).resolves.toBe(String(TS_DOCS - 1));
-    await rowShows(page, label, 999, 'id', 'i499');
-    await rowShows(page, label, 1000, 'id', 'i498');
-    await rowShows(page, label, 0, 'id', 'i1498');
+    await cellShows(page, label, { row: 999 }, 'id', 'i499');
+    await cellShows(page, label, { row: 1000 }, 'id', 'i498');
+    await cellShows(page, label, { row: 0 }, 'id', 'i1498');
   });
 });
 
@@ -731,25 +470,14 @@ describe('the rows belong to the bar', () => {
   const label = 'big · es';
 
   it('a new filter clears the old rows and says it is loading, then shows its rows from the top', async () => {
-    await openGrid(page, 'big');
+    await openGrid(page, 'es', 'big');
     await inGrid(
       page,
       label,
       null,
       `w.dataGrid.scrollTo(0, w.dataGrid.maxScrollY);`
     );
-    await page.waitForFunction(
-      l =>
-        /^2,000 of 5,000 rows loaded/.test(
-          document
-            .querySelector(`[role="grid"][aria-label="${l}"]`)
-            ?.closest('.searchbook-DocumentGrid')
-            ?.querySelector('.searchbook-DocumentGrid-status')?.textContent ??
-            ''
-        ),
-      label,
-      { timeout: 30_000 }
-    );
+    await statusShows(page, label, /^2,000 of 5,000 rows loaded/);
     await expect(
       inGrid<number, null>(page, label, null, `return w.dataGrid.scrollY;`)
     ).resolves.toBeGreaterThan(1000);
@@ -796,7 +524,7 @@ describe('the rows belong to the bar', () => {
     const row = bar.getByRole('group', { name: 'Filter row 1' });
     await row.getByRole('textbox', { name: 'Value' }).fill('lots');
     await bar.getByRole('button', { name: 'Apply' }).click();
-    const message = tabOf(page, label).locator(
+    const message = gridTab(page, label).locator(
       '.searchbook-DocumentGrid-viewState[role="alert"]'
     );
     await expect(message.textContent({ timeout: 30_000 })).resolves.toContain(
@@ -832,7 +560,7 @@ describe('the rows belong to the bar', () => {
     });
     await raw.fill('title:(');
     await raw.press('Enter');
-    const message = tabOf(page, label).locator(
+    const message = gridTab(page, label).locator(
       '.searchbook-DocumentGrid-viewState[role="alert"]'
     );
     await message.waitFor({ timeout: 30_000 });
@@ -870,33 +598,12 @@ describe('the rows belong to the bar', () => {
       label,
       { timeout: 30_000 }
     );
-    await page.waitForFunction(
-      l =>
-        /rows loaded/.test(
-          document
-            .querySelector(`[role="grid"][aria-label="${l}"]`)
-            ?.closest('.searchbook-DocumentGrid')
-            ?.querySelector('.searchbook-DocumentGrid-status')?.textContent ??
-            ''
-        ),
-      label
-    );
+    await statusShows(page, label, /rows loaded/);
     await recordStates(page, label);
     const point = await cellPoint(page, label, 0, 'n');
     await page.mouse.click(point.x, point.y);
     await page.keyboard.press('Control+End');
-    await page.waitForFunction(
-      l =>
-        /^2,000 of 5,000 rows loaded/.test(
-          document
-            .querySelector(`[role="grid"][aria-label="${l}"]`)
-            ?.closest('.searchbook-DocumentGrid')
-            ?.querySelector('.searchbook-DocumentGrid-status')?.textContent ??
-            ''
-        ),
-      label,
-      { timeout: 30_000 }
-    );
+    await statusShows(page, label, /^2,000 of 5,000 rows loaded/);
     await expect(gridOf(page, label).getAttribute('aria-busy')).resolves.toBe(
       'false'
     );
@@ -924,7 +631,7 @@ const bar = (label: string) => filterBar(page, label);
           `the real node did not start: ${realSkipped ?? 'no answer in time'}`
         );
       }
-      const label = await openGrid(page, REAL_INDEX, 'real');
+      const label = await openGrid(page, 'real', REAL_INDEX);
       await expect(
         gridOf(page, label).getAttribute('aria-rowcount')
       ).resolves.toBe(String(REAL_DOCS));
@@ -932,18 +639,7 @@ const bar = (label: string) => filterBar(page, label);
       const point = await cellPoint(page, label, 0, 'n');
       await page.mouse.click(point.x, point.y);
       await page.keyboard.press('Control+End');
-      await page.waitForFunction(
-        l =>
-          /^2,000 of 12,000 rows loaded/.test(
-            document
-              .querySelector(`[role="grid"][aria-label="${l}"]`)
-              ?.closest('.searchbook-DocumentGrid')
-              ?.querySelector('.searchbook-DocumentGrid-status')?.textContent ??
-              ''
-          ),
-        label,
-        { timeout: 60_000 }
-      );
+      await statusShows(page, label, /^2,000 of 12,000 rows loaded/, 60_000);
       const states = await recorded(page);
       expect(
         states.some(
@@ -962,7 +658,7 @@ const bar = (label: string) => filterBar(page, label);
       await editBar(page, label)
         .getByRole('button', { name: 'Delete rows' })
         .click();
-      await expect(save(page, label)).resolves.toBe('Saved 1 change.');
+      await expect(saveEdits(page, label)).resolves.toBe('Saved 1 change.');
       await expect(rowOf(page, label, 'r3')).resolves.toBe(-1);
       await expect(
         gridOf(page, label).getAttribute('aria-rowcount')
@@ -970,7 +666,7 @@ const bar = (label: string) => filterBar(page, label);
       await expect(statusLine(page, label).textContent()).resolves.toMatch(
         /of 11,999 rows loaded/
       );
-      await treeItem(page, REAL_INDEX, 'real')
+      await targetInTree(page, 'real', REAL_INDEX)
         .locator(
           `xpath=self::*[starts-with(@aria-label, "${REAL_INDEX} · 11,999 documents")]`
         )

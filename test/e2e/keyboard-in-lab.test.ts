@@ -18,6 +18,7 @@ import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { openPanelLab, panelTreeItem } from './support/panel-lab';
 import { REPO, type RunningLab } from './support/jupyter-lab';
 import { cellOutput, screenshot } from './support/notebook-page';
+import { gridOf, gridTab, statusLine } from './support/grid-page';
 
 jest.setTimeout(180_000);
 
@@ -82,12 +83,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-const gridOf = (label: string): Locator =>
-  page.getByRole('grid', { name: label, exact: true });
-const tabOf = (grid: Locator) =>
-  grid.locator(
-    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
-  );
 const announcerOf = (grid: Locator): Locator =>
   grid.locator('xpath=..').locator('[data-grid-announcer]');
 const focusedLabel = () =>
@@ -125,22 +120,22 @@ async function toColumn(grid: Locator, name: string): Promise<void> {
   }
 }
 
-const pendingOf = (grid: Locator) =>
-  tabOf(grid).locator('.searchbook-EditBar-count');
+const pendingOf = (label: string) =>
+  gridTab(page, label).locator('.searchbook-EditBar-count');
 
-async function pendingIs(grid: Locator, text: string): Promise<string> {
+async function pendingIs(label: string, text: string): Promise<string> {
   for (let tries = 0; tries < 200; tries++) {
-    const now = (await pendingOf(grid).textContent()) ?? '';
+    const now = (await pendingOf(label).textContent()) ?? '';
     if (now === text) {
       return now;
     }
     await page.waitForTimeout(50);
   }
-  return (await pendingOf(grid).textContent()) ?? '';
+  return (await pendingOf(label).textContent()) ?? '';
 }
 
 describe('a panel grid by keyboard', () => {
-  const books = () => gridOf('books · es');
+  const books = () => gridOf(page, 'books · es');
 
   it('Enter on an index in the tree opens its grid with the keyboard in it, and the live region says the active cell', async () => {
     const item = panelTreeItem(page, 'books');
@@ -250,7 +245,7 @@ describe('a panel grid by keyboard', () => {
   it('Alt-Enter shows the active cell’s whole value; Escape closes it and the keyboard stays in the grid', async () => {
     await toColumn(books(), 'title');
     await page.keyboard.press('Alt+Enter');
-    const view = tabOf(books()).locator('.searchbook-ValueView');
+    const view = gridTab(page, 'books · es').locator('.searchbook-ValueView');
     await view.waitFor();
     await expect(
       view.locator('.searchbook-ValueView-title').textContent()
@@ -271,7 +266,7 @@ describe('a panel grid by keyboard', () => {
     await page.keyboard.type('Renamed');
     await page.keyboard.press('Enter');
     await editor.waitFor({ state: 'detached' });
-    await expect(pendingIs(books(), '1 change pending')).resolves.toBe(
+    await expect(pendingIs('books · es', '1 change pending')).resolves.toBe(
       '1 change pending'
     );
     await expect(focusedLabel()).resolves.toBe('books · es');
@@ -281,11 +276,11 @@ describe('a panel grid by keyboard', () => {
       '_id, row 2 of 30 rows: b1'
     );
     await page.keyboard.press('Delete');
-    await expect(pendingIs(books(), '2 changes pending')).resolves.toBe(
+    await expect(pendingIs('books · es', '2 changes pending')).resolves.toBe(
       '2 changes pending'
     );
     await page.keyboard.press('Control+S');
-    await expect(pendingIs(books(), 'No pending changes')).resolves.toBe(
+    await expect(pendingIs('books · es', 'No pending changes')).resolves.toBe(
       'No pending changes'
     );
     const renamed = (await (
@@ -297,7 +292,7 @@ describe('a panel grid by keyboard', () => {
 });
 
 describe('searchbook commands', () => {
-  const books = () => gridOf('books · es');
+  const books = () => gridOf(page, 'books · es');
 
   it('are in the palette under searchbook, grid commands disabled while a notebook is current', async () => {
     await page.getByRole('tab', { name: /keys\.ipynb/ }).click();
@@ -381,11 +376,11 @@ describe('searchbook commands', () => {
     await page.keyboard.press('Control+A');
     await page.keyboard.type('Typed');
     await page.keyboard.press('Enter');
-    await expect(pendingIs(books(), '1 change pending')).resolves.toBe(
+    await expect(pendingIs('books · es', '1 change pending')).resolves.toBe(
       '1 change pending'
     );
     await page.keyboard.press('Alt+Shift+D');
-    await expect(pendingIs(books(), 'No pending changes')).resolves.toBe(
+    await expect(pendingIs('books · es', 'No pending changes')).resolves.toBe(
       'No pending changes'
     );
   });
@@ -404,7 +399,7 @@ describe('searchbook commands', () => {
     ).resolves.toEqual(expect.arrayContaining(['books · es', 'films · es']));
     await input.fill('films · es');
     await page.keyboard.press('Enter');
-    await gridOf('films · es').waitFor({ timeout: 30_000 });
+    await gridOf(page, 'films · es').waitFor({ timeout: 30_000 });
     await page.waitForFunction(
       () => document.activeElement?.getAttribute('aria-label') === 'films · es'
     );
@@ -482,11 +477,12 @@ async function setSetting(key: string, value: unknown): Promise<void> {
 }
 
 describe('searchbook settings', () => {
-  const many = () => gridOf('many · es');
-  const status = () =>
-    tabOf(many()).locator('.searchbook-DocumentGrid-status').textContent();
+  const many = () => gridOf(page, 'many · es');
+  const status = () => statusLine(page, 'many · es').textContent();
   const matchCase = () =>
-    tabOf(many()).getByRole('checkbox', { name: 'Match case' }).isChecked();
+    gridTab(page, 'many · es')
+      .getByRole('checkbox', { name: 'Match case' })
+      .isChecked();
 
   /** Opens `many` from the tree by keyboard and waits until no block is loading. */
   async function openMany(): Promise<string> {

@@ -18,7 +18,12 @@ import {
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
-import { openPanelLab, showPanel as showPanelOf } from './support/panel-lab';
+import {
+  openPanelLab,
+  panelTreeItem,
+  showPanel as showPanelOf
+} from './support/panel-lab';
+import { gridOf, gridTab, statusLine } from './support/grid-page';
 import type { RunningLab } from './support/jupyter-lab';
 import {
   openNotebook,
@@ -26,6 +31,7 @@ import {
   screenshot,
   writeNotebook
 } from './support/notebook-page';
+import { jsonFromNode } from '../support/real-elasticsearch/launch';
 
 jest.setTimeout(180_000);
 
@@ -110,26 +116,14 @@ afterAll(async () => {
 
 const showPanel = () => showPanelOf(page);
 
-const tree = () => page.getByRole('tree', { name: 'searchbook connections' });
-const treeItem = (level: 1 | 2, name: string): Locator =>
-  tree().locator(
-    `[role="treeitem"][aria-level="${level}"][aria-label^="${name} · "]`
-  );
-const tabOf = (grid: Locator) =>
-  grid.locator(
-    'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
-  );
-const statusOf = (grid: Locator) =>
-  tabOf(grid).locator('.searchbook-DocumentGrid-status');
-
 async function statusMatches(
-  grid: Locator,
+  label: string,
   pattern: RegExp,
   timeout = 10_000
 ): Promise<string> {
   const deadline = Date.now() + timeout;
   for (;;) {
-    const text = (await statusOf(grid).textContent()) ?? '';
+    const text = (await statusLine(page, label).textContent()) ?? '';
     if (pattern.test(text) || Date.now() > deadline) {
       return text;
     }
@@ -192,7 +186,7 @@ async function copied(): Promise<string> {
 
 describe('a panel grid on the sandbox', () => {
   it('its first paint copies each painted region to the screen once, not each cell', async () => {
-    await treeItem(2, 'big').waitFor({ timeout: 30_000 });
+    await panelTreeItem(page, 'big').waitFor({ timeout: 30_000 });
     // Counted on the grids' on-screen canvases: Lumino used to blit every cell from its buffer.
     await page.evaluate(() => {
       const w = window as unknown as { __blits: number; __drawImage?: unknown };
@@ -209,8 +203,9 @@ describe('a panel grid on the sandbox', () => {
         return (original as (...a: unknown[]) => void).apply(this, args);
       } as typeof original;
     });
-    await treeItem(2, 'big').dblclick();
-    const grid = page.getByRole('grid', { name: 'big · es' });
+    await panelTreeItem(page, 'big').dblclick();
+    const label = 'big · es';
+    const grid = gridOf(page, label);
     await grid.waitFor({ timeout: 30_000 });
     await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(
       String(DOCS)
@@ -243,7 +238,8 @@ describe('a panel grid on the sandbox', () => {
   });
 
   it('Ctrl-C copies the selected cells as TSV with a header line', async () => {
-    const grid = page.getByRole('grid', { name: 'big · es' });
+    const label = 'big · es';
+    const grid = gridOf(page, label);
     await selectFromTopLeft(grid, 2, 1);
     await expect(copied()).resolves.toBe(
       '_id\t_index\nd0\tbig\nd1\tbig\nd2\tbig'
@@ -254,11 +250,13 @@ describe('a panel grid on the sandbox', () => {
       .filter({ hasText: 'Copied 3 rows × 2 columns as TSV.' })
       .first()
       .waitFor();
-    await expect(statusOf(grid).textContent()).resolves.toMatch(/rows loaded/);
+    await expect(statusLine(page, label).textContent()).resolves.toMatch(
+      /rows loaded/
+    );
   });
 
   it('%connect replacing the connection: the open grid says "connection replaced: reopen" at once; Refresh reopens it on the new one', async () => {
-    const grid = page.getByRole('grid', { name: 'big · es' });
+    const label = 'big · es';
     // As a cell in the notebook would: the same name, another address.
     const status = await page.evaluate(async code => {
       type Kernel = {
@@ -284,11 +282,13 @@ describe('a panel grid on the sandbox', () => {
       return (await kernel?.requestExecute({ code }).done)?.content.status;
     }, `%connect elasticsearch ${servers[1]?.url} name=es`);
     expect(status).toBe('ok');
-    await expect(statusMatches(grid, /connection replaced/)).resolves.toMatch(
+    await expect(statusMatches(label, /connection replaced/)).resolves.toMatch(
       /error: connection replaced: reopen\. %connect opened "es" again \(now http:\/\/127\.0\.0\.1:\d+\)/
     );
     await screenshot(page, 'panel-grid-connection-replaced');
-    await tabOf(grid).locator('button', { hasText: 'Refresh' }).click();
+    await gridTab(page, label)
+      .locator('button', { hasText: 'Refresh' })
+      .click();
     await page.waitForFunction(
       rows =>
         document
@@ -297,13 +297,13 @@ describe('a panel grid on the sandbox', () => {
       String(REPLACEMENT_DOCS),
       { timeout: 10_000 }
     );
-    await expect(statusMatches(grid, /^40 of 40 rows loaded/)).resolves.toMatch(
-      /^40 of 40 rows loaded · last: POST \/_search 200/
-    );
+    await expect(
+      statusMatches(label, /^40 of 40 rows loaded/)
+    ).resolves.toMatch(/^40 of 40 rows loaded · last: POST \/_search 200/);
   });
 
   it('a kernel speaking another protocol version: panel and grid say "reload the page" at once, instead of waiting', async () => {
-    const grid = page.getByRole('grid', { name: 'big · es' });
+    const label = 'big · es';
     kernelFromTheFuture = true;
     try {
       await page
@@ -323,7 +323,7 @@ describe('a panel grid on the sandbox', () => {
         `The searchbook kernel speaks panel protocol 9, this page ${PANEL_PROTOCOL_VERSION}: reload the page (searchbook was upgraded since it was loaded).`
       );
       await expect(
-        statusMatches(grid, /reload the page/, 5_000)
+        statusMatches(label, /reload the page/, 5_000)
       ).resolves.toMatch(
         /error: The searchbook kernel speaks panel protocol 9, this page \d+: reload the page/
       );
@@ -341,9 +341,10 @@ describe('a panel grid on the sandbox', () => {
     await page
       .locator('.searchbook-Sidebar-tools button', { hasText: 'Refresh' })
       .click();
-    await treeItem(2, 'big').waitFor({ timeout: 30_000 });
-    await treeItem(2, 'big').dblclick();
-    const grid = page.getByRole('grid', { name: 'big · es' });
+    await panelTreeItem(page, 'big').waitFor({ timeout: 30_000 });
+    await panelTreeItem(page, 'big').dblclick();
+    const label = 'big · es';
+    const grid = gridOf(page, label);
     await grid.waitFor({ timeout: 30_000 });
     await page.evaluate(async () => {
       type Kernel = { name: string; restart(): Promise<void> };
@@ -363,7 +364,7 @@ describe('a panel grid on the sandbox', () => {
         .find(k => k?.name === 'searchbook')
         ?.restart();
     });
-    await expect(statusMatches(grid, /restarted/)).resolves.toMatch(
+    await expect(statusMatches(label, /restarted/)).resolves.toMatch(
       /error: The kernel restarted: reopen this grid from the searchbook panel\.$/
     );
   });
@@ -377,29 +378,11 @@ describeEachTarget(
     const FAR_DOCS = 1_050;
     let engine: RunningEsTarget;
 
-    const engineCall = async (
-      method: string,
-      path: string,
-      body?: string,
-      contentType = 'application/json'
-    ) => {
-      const answer = await fetch(`${engine.url}${path}`, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { body, headers: { 'content-type': contentType } })
-      });
-      const text = await answer.text();
-      if (!answer.ok) {
-        throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
-      }
-      return JSON.parse(text) as { count?: number };
-    };
-
     beforeAll(async () => {
       engine = await target.start({ security: false });
       // A small result window, so the far end is past from/size: the point in time and search_after take over.
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'PUT',
         `/${index}`,
         JSON.stringify({
@@ -417,11 +400,11 @@ describeEachTarget(
         d =>
           `${JSON.stringify({ index: { _id: d.id } })}\n${JSON.stringify(d.source)}\n`
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'POST',
         `/${index}/_bulk?refresh=true`,
-        lines.join(''),
-        'application/x-ndjson'
+        lines.join('')
       );
       const name = `far-${target.engine}-${target.version}.ipynb`;
       await writeNotebook(root, name, [
@@ -434,17 +417,26 @@ describeEachTarget(
 
     afterAll(async () => {
       if (engine) {
-        await engineCall('DELETE', `/${index}`).catch(() => undefined);
+        await jsonFromNode(engine, 'DELETE', `/${index}`).catch(
+          () => undefined
+        );
       }
       await engine?.close();
     });
 
     it('opens with the engine’s exact count as aria-rowcount; Ctrl-End reads the last block through the point in time', async () => {
-      await treeItem(2, index).waitFor({ timeout: 30_000 });
-      await treeItem(2, index).dblclick();
-      const grid = page.getByRole('grid', { name: `${index} · far` });
+      await panelTreeItem(page, index).waitFor({ timeout: 30_000 });
+      await panelTreeItem(page, index).dblclick();
+      const label = `${index} · far`;
+      const grid = gridOf(page, label);
       await grid.waitFor({ timeout: 30_000 });
-      const { count } = await engineCall('GET', `/${index}/_count`);
+      const { count } = (await jsonFromNode(
+        engine,
+        'GET',
+        `/${index}/_count`
+      )) as {
+        count?: number;
+      };
       expect(count).toBe(FAR_DOCS);
       await expect(grid.getAttribute('aria-rowcount')).resolves.toBe(
         String(count)
@@ -452,7 +444,7 @@ describeEachTarget(
       const box = await grid.boundingBox();
       await page.mouse.click((box?.x ?? 0) + 150, (box?.y ?? 0) + 120);
       await page.keyboard.press('Control+End');
-      const status = await statusMatches(grid, /requests\)/, 30_000);
+      const status = await statusMatches(label, /requests\)/, 30_000);
       expect(status).toMatch(
         /rows loaded · last: POST \/_search 200 · \d+ ms \(\d+ requests\)$/
       );

@@ -8,23 +8,17 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
-import {
-  PANEL_PROTOCOL_VERSION,
-  type GridReply,
-  GridReplySchema
-} from '../../contracts/panel-protocol';
+import type { RunningSandbox } from '../../examples/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import { parseCsv, partialsOf, scratchDir } from '../export/export-helpers';
-import {
-  type BreakingProxy,
-  startBreakingProxy
-} from '../support/breaking-proxy';
+import { startExportSandbox } from '../export/export-sandbox';
+import type { BreakingProxy } from '../support/breaking-proxy';
 import type { KernelClient } from '../support/kernel-client';
-import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import {
+  GridCommClient,
+  kernelWithGridComm,
+  startExport as startPanelExport
+} from './grid-comm-client';
 
 const COUNT = 2_000;
 let kernel: KernelClient;
@@ -34,21 +28,11 @@ let comm: GridCommClient;
 const cwd = scratchDir();
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    esPort: 0,
-    tsPort: 0,
-    tls: false,
-    esVersion: '8.15.0',
-    tsVersion: '29.0',
-    esPassword: SECRETS.ES_PASSWORD,
-    tsApiKey: SECRETS.TS_API_KEY,
-    security: true,
-    products: COUNT
-  });
-  proxy = await startBreakingProxy(sandbox.esUrl);
+  const started = await startExportSandbox(COUNT);
+  ({ sandbox, proxy } = started);
   const lines = [
-    `%connect elasticsearch ${proxy.url} user=elastic password=\${env:ES_PASSWORD} name=es`,
-    'PUT /products/_settings\n{"index": {"max_result_window": 200}}',
+    started.connect,
+    started.windowCell(200),
     `%connect typesense ${sandbox.tsUrl} key=\${env:TS_API_KEY} name=ts`
   ];
   ({ kernel, comm } = await kernelWithGridComm(lines, { ...SECRETS }, { cwd }));
@@ -63,48 +47,10 @@ beforeEach(() => {
 });
 
 /** Sends an export request (from `panel`); its progress messages and, once it comes, its one answer. */
-function startExport(
+const startExport = (
   data: Record<string, unknown>,
   panel: GridCommClient = comm
-) {
-  const requestId = randomUUID();
-  const sent = kernel.submit('shell', 'comm_msg', {
-    comm_id: panel.commId,
-    data: { v: PANEL_PROTOCOL_VERSION, requestId, type: 'export', ...data }
-  });
-  const messages = () =>
-    kernel
-      .iopubMessages()
-      .filter(
-        m =>
-          m.header.msg_type === 'comm_msg' &&
-          (m.content.data as { requestId?: unknown }).requestId === requestId
-      )
-      .map(m => GridReplySchema.parse(m.content.data));
-  const progress = () =>
-    messages().filter(
-      (m): m is Extract<GridReply, { type: 'exportProgress' }> =>
-        m.type === 'exportProgress'
-    );
-  const answer = async (): Promise<GridReply> => {
-    await sent;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const answers = messages().filter(m => m.type !== 'exportProgress');
-      if (answers.length > 1) {
-        throw new Error(`the export was answered ${answers.length} times`);
-      }
-      if (answers[0]) {
-        return answers[0];
-      }
-      if (Date.now() > deadline) {
-        throw new Error(`no answer to the export: ${kernel.stderr}`);
-      }
-      await new Promise(r => setTimeout(r, 20));
-    }
-  };
-  return { progress, answer };
-}
+) => startPanelExport(kernel, panel, data);
 
 const lines = (file: string) =>
   readFileSync(file, 'utf8').split('\n').filter(Boolean);
@@ -205,13 +151,7 @@ it('a cancel stops the export, which says how far it got; only the .partial file
     file: 'stopped.jsonl',
     format: 'jsonl'
   });
-  const deadline = Date.now() + 20_000;
-  while (
-    !run.progress().some(p => p.progress.documents > 0) &&
-    Date.now() < deadline
-  ) {
-    await new Promise(r => setTimeout(r, 20));
-  }
+  await run.started();
   await comm.expect(
     { type: 'cancelExport', exportId: 'e4' },
     'exportCancelled'
@@ -242,13 +182,7 @@ it('closing the panel stops its export: no page is read after it, and only the .
     },
     panel
   );
-  const deadline = Date.now() + 20_000;
-  while (
-    !run.progress().some(p => p.progress.documents > 0) &&
-    Date.now() < deadline
-  ) {
-    await new Promise(r => setTimeout(r, 20));
-  }
+  await run.started();
   expect(run.progress().length).toBeGreaterThan(0);
   const close = await kernel.submit('shell', 'comm_close', {
     comm_id: panel.commId,

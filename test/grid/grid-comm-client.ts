@@ -11,6 +11,21 @@ import {
 } from '../../contracts/panel-protocol';
 import { KernelClient } from '../support/kernel-client';
 
+export type OpenedGrid = Extract<GridReply, { type: 'opened' }>;
+
+/** The reply, checked to be of `type` (an error reply fails with its message). */
+export function expectReply<T extends GridReply['type']>(
+  reply: GridReply,
+  type: T
+): Extract<GridReply, { type: T }> {
+  if (reply.type !== type) {
+    throw new Error(
+      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
+    );
+  }
+  return reply as Extract<GridReply, { type: T }>;
+}
+
 export class GridCommClient {
   private constructor(
     private readonly kernel: KernelClient,
@@ -65,13 +80,7 @@ export class GridCommClient {
     data: Record<string, unknown>,
     type: T
   ): Promise<Extract<GridReply, { type: T }>> {
-    const reply = await this.call(data);
-    if (reply.type !== type) {
-      throw new Error(
-        `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
-      );
-    }
-    return reply as Extract<GridReply, { type: T }>;
+    return expectReply(await this.call(data), type);
   }
 }
 
@@ -99,4 +108,80 @@ export async function kernelWithGridComm(
     await kernel.close();
     throw err;
   }
+}
+
+/** Every row of a grid, block by block as the panel scrolls, then the grid closed. */
+export async function allRows(
+  comm: GridCommClient,
+  grid: OpenedGrid
+): Promise<Record<string, unknown>[]> {
+  const rows = [...grid.first.rows];
+  for (let block = 1; block * grid.blockSize < grid.total; block++) {
+    rows.push(
+      ...(
+        await comm.expect({ type: 'read', gridId: grid.gridId, block }, 'block')
+      ).block.rows
+    );
+  }
+  await comm.expect({ type: 'close', gridId: grid.gridId }, 'closed');
+  return rows;
+}
+
+/**
+ * Sends the panel's export request on `comm` (the panel that asks) without waiting for it: its
+ * progress messages so far, its one answer once it comes, and a wait until it has read its
+ * first documents (both bounded, failing with the kernel's stderr).
+ */
+export function startExport(
+  kernel: KernelClient,
+  comm: GridCommClient,
+  data: Record<string, unknown>
+) {
+  const requestId = randomUUID();
+  const sent = kernel.submit('shell', 'comm_msg', {
+    comm_id: comm.commId,
+    data: { v: PANEL_PROTOCOL_VERSION, requestId, type: 'export', ...data }
+  });
+  const messages = () =>
+    kernel
+      .iopubMessages()
+      .filter(
+        m =>
+          m.header.msg_type === 'comm_msg' &&
+          (m.content.data as { requestId?: unknown }).requestId === requestId
+      )
+      .map(m => GridReplySchema.parse(m.content.data));
+  const progress = () =>
+    messages().filter(
+      (m): m is Extract<GridReply, { type: 'exportProgress' }> =>
+        m.type === 'exportProgress'
+    );
+  const answer = async (): Promise<GridReply> => {
+    await sent;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const answers = messages().filter(m => m.type !== 'exportProgress');
+      if (answers.length > 1) {
+        throw new Error(`the export was answered ${answers.length} times`);
+      }
+      if (answers[0]) {
+        return answers[0];
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`no answer to the export: ${kernel.stderr}`);
+      }
+      await new Promise(r => setTimeout(r, 20));
+    }
+  };
+  const started = async () => {
+    await sent;
+    const deadline = Date.now() + 20_000;
+    while (!progress().some(p => p.progress.documents > 0)) {
+      if (Date.now() > deadline) {
+        throw new Error(`the export did not start: ${kernel.stderr}`);
+      }
+      await new Promise(r => setTimeout(r, 20));
+    }
+  };
+  return { progress, answer, started };
 }

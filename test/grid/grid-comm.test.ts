@@ -24,23 +24,16 @@ import {
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
-import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import {
+  expectReply,
+  GridCommClient,
+  kernelWithGridComm
+} from './grid-comm-client';
+import { jsonFromNode } from '../support/real-elasticsearch/launch';
 
 const SMALL_WINDOW = 25;
 const DOCS = 95;
 const BLOCK = 10;
-
-function expectType<T extends GridReply['type']>(
-  reply: GridReply,
-  type: T
-): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) {
-    throw new Error(
-      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
-    );
-  }
-  return reply as Extract<GridReply, { type: T }>;
-}
 
 const IndexStats = z.object({
   _all: z.object({
@@ -61,31 +54,14 @@ describeEachTarget(
     let kernel: KernelClient;
     let comm: GridCommClient;
 
-    const engineCall = async (
-      method: string,
-      path: string,
-      body?: string,
-      contentType = 'application/json'
-    ) => {
-      const answer = await fetch(`${engine.url}${path}`, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { body, headers: { 'content-type': contentType } })
-      });
-      const text = await answer.text();
-      if (!answer.ok) {
-        throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
-      }
-      return JSON.parse(text) as unknown;
-    };
     /** Search contexts open on the small index, by the engine's own stats: one per point in time. */
     const openContexts = async () =>
-      IndexStats.parse(await engineCall('GET', `/${SMALL}/_stats/search`))._all
-        .total.search.open_contexts;
+      IndexStats.parse(
+        await jsonFromNode(engine, 'GET', `/${SMALL}/_stats/search`)
+      )._all.total.search.open_contexts;
     const call = (data: Record<string, unknown>, on = comm) => on.call(data);
     const open = async (index: string, blockSize = BLOCK) =>
-      expectType(
+      expectReply(
         await call({
           type: 'open',
           connection: 'es',
@@ -95,7 +71,7 @@ describeEachTarget(
         'opened'
       );
     const read = async (gridId: string, block: number) =>
-      expectType(await call({ type: 'read', gridId, block }), 'block').block;
+      expectReply(await call({ type: 'read', gridId, block }), 'block').block;
     const close = (gridId: string) => call({ type: 'close', gridId });
 
     beforeAll(async () => {
@@ -103,7 +79,8 @@ describeEachTarget(
       const mappings = {
         properties: { n: { type: 'long' }, name: { type: 'keyword' } }
       };
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'PUT',
         `/${SMALL}`,
         JSON.stringify({
@@ -120,18 +97,20 @@ describeEachTarget(
         (_, n) =>
           `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc <b>${n}</b>` })}\n`
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'POST',
         `/${SMALL}/_bulk?refresh=true`,
-        lines.join(''),
-        'application/x-ndjson'
+        lines.join('')
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'PUT',
         `/${HIDDEN}/_doc/1?refresh=true`,
         JSON.stringify({ a: 1 })
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'PUT',
         `/${NESTED}`,
         JSON.stringify({
@@ -143,11 +122,11 @@ describeEachTarget(
         n =>
           `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify({ variants: [{ size: 'S' }, { size: 'M' }] })}\n`
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'POST',
         `/${NESTED}/_bulk?refresh=true`,
-        products.join(''),
-        'application/x-ndjson'
+        products.join('')
       );
       ({ kernel, comm } = await kernelWithGridComm(
         [`%connect elasticsearch ${engine.url} name=es`],
@@ -159,14 +138,16 @@ describeEachTarget(
       await kernel?.close();
       if (engine) {
         for (const index of [SMALL, HIDDEN, NESTED]) {
-          await engineCall('DELETE', `/${index}`).catch(() => undefined);
+          await jsonFromNode(engine, 'DELETE', `/${index}`).catch(
+            () => undefined
+          );
         }
       }
       await engine?.close();
     });
 
     it('lists the open connection', async () => {
-      const reply = expectType(
+      const reply = expectReply(
         await call({ type: 'connections' }),
         'connections'
       );
@@ -176,7 +157,7 @@ describeEachTarget(
     });
 
     it('lists concrete indices with count, health and size; dot names hidden', async () => {
-      const reply = expectType(
+      const reply = expectReply(
         await call({ type: 'targets', connection: 'es' }),
         'targets'
       );
@@ -193,13 +174,14 @@ describeEachTarget(
       const cat = z
         .array(z.object({ 'docs.count': z.string() }))
         .parse(
-          await engineCall(
+          await jsonFromNode(
+            engine,
             'GET',
             `/_cat/indices/${NESTED}?format=json&h=docs.count`
           )
         );
       expect(Number(cat[0]?.['docs.count'])).toBe(9);
-      const reply = expectType(
+      const reply = expectReply(
         await call({ type: 'targets', connection: 'es' }),
         'targets'
       );
@@ -318,17 +300,17 @@ describeEachTarget(
         `%use es\nPUT /${SMALL}/_doc/extra?refresh=true\n{"n": 1000, "name": "late"}`
       );
       expect(added.reply.content).toMatchObject({ status: 'ok' });
-      const refreshed = expectType(
+      const refreshed = expectReply(
         await call({ type: 'refresh', gridId: grid.gridId }),
         'opened'
       );
       expect(refreshed.total).toBe(DOCS + 1);
       expect(await openContexts()).toBe(before + 1);
-      expect(expectType(await close(grid.gridId), 'closed').gridId).toBe(
+      expect(expectReply(await close(grid.gridId), 'closed').gridId).toBe(
         grid.gridId
       );
       expect(await openContexts()).toBe(before);
-      const gone = expectType(
+      const gone = expectReply(
         await call({ type: 'read', gridId: grid.gridId, block: 0 }),
         'error'
       );
@@ -339,7 +321,7 @@ describeEachTarget(
     it('closing the comm releases the grids it opened', async () => {
       const other = await GridCommClient.open(kernel);
       const before = await openContexts();
-      expectType(
+      expectReply(
         await call(
           { type: 'open', connection: 'es', target: SMALL, blockSize: BLOCK },
           other
@@ -376,7 +358,7 @@ describeEachTarget(
           /^connection replaced: reopen\. %connect opened "es" again/
         )
       });
-      const later = expectType(
+      const later = expectReply(
         await call({ type: 'read', gridId: grid.gridId, block: 1 }),
         'error'
       );
@@ -389,14 +371,14 @@ describeEachTarget(
       // Reopening works on the new connection; closing the ended grid (its tab) is answered, not refused.
       const again = await open(SMALL);
       expect((await read(again.gridId, 1)).rows).toHaveLength(BLOCK);
-      expect(expectType(await close(grid.gridId), 'closed').gridId).toBe(
+      expect(expectReply(await close(grid.gridId), 'closed').gridId).toBe(
         grid.gridId
       );
       await close(again.gridId);
     });
 
     it('an engine error is an error reply with the engine reason', async () => {
-      const reply = expectType(
+      const reply = expectReply(
         await call({
           type: 'open',
           connection: 'es',
@@ -497,16 +479,16 @@ async function waitForReply(
 }
 
 const open = async (connection: string, target: string, blockSize = BLOCK) =>
-  expectType(
+  expectReply(
     await call({ type: 'open', connection, target, blockSize }),
     'opened'
   );
 const read = async (gridId: string, block: number) =>
-  expectType(await call({ type: 'read', gridId, block }), 'block').block;
+  expectReply(await call({ type: 'read', gridId, block }), 'block').block;
 
 describe('listing', () => {
   it('lists the open connections', async () => {
-    const reply = expectType(
+    const reply = expectReply(
       await call({ type: 'connections' }),
       'connections'
     );
@@ -516,7 +498,7 @@ describe('listing', () => {
   });
 
   it('Typesense: collections with their document counts', async () => {
-    const reply = expectType(
+    const reply = expectReply(
       await call({ type: 'targets', connection: 'ts' }),
       'targets'
     );
@@ -528,7 +510,7 @@ describe('listing', () => {
   });
 
   it('an unknown connection is an error reply naming it', async () => {
-    const reply = expectType(
+    const reply = expectReply(
       await call({ type: 'targets', connection: 'nope' }),
       'error'
     );
@@ -538,7 +520,7 @@ describe('listing', () => {
 
 describe('Typesense grid', () => {
   it('a block of 1,000 rows is one multi_search of four 250-document searches', async () => {
-    const listed = expectType(
+    const listed = expectReply(
       await call({ type: 'targets', connection: 'ts' }),
       'targets'
     );
@@ -621,7 +603,7 @@ describe('Typesense grid', () => {
       kernel = scoped;
       try {
         const comm = await openComm();
-        const listing = expectType(
+        const listing = expectReply(
           await call({ type: 'targets', connection: 'scoped' }, comm),
           'targets'
         );
@@ -629,7 +611,7 @@ describe('Typesense grid', () => {
         expect(listing.note).toMatch(
           /may not list collections.*collections:list/
         );
-        const grid = expectType(
+        const grid = expectReply(
           await call(
             {
               type: 'open',
@@ -653,14 +635,14 @@ describe('Typesense grid', () => {
 
 describe('malformed messages', () => {
   it('a message without a known type gets an error reply with its request id', async () => {
-    const reply = expectType(await call({ type: 'explode' }), 'error');
+    const reply = expectReply(await call({ type: 'explode' }), 'error');
     expect(reply.message).toMatch(
       /^searchbook\.panel cannot read this message/
     );
   });
 
   it('a read without a grid id names the missing field', async () => {
-    const reply = expectType(await call({ type: 'read', block: 1 }), 'error');
+    const reply = expectReply(await call({ type: 'read', block: 1 }), 'error');
     expect(reply.message).toContain('gridId');
   });
 
@@ -670,7 +652,7 @@ describe('malformed messages', () => {
       comm_id: commId,
       data: { v: 99, requestId, type: 'connections' }
     });
-    const reply = expectType(await waitForReply(requestId), 'error');
+    const reply = expectReply(await waitForReply(requestId), 'error');
     expect(reply.message).toContain('reload the page');
   });
 
@@ -679,10 +661,11 @@ describe('malformed messages', () => {
       comm_id: commId,
       data: { nonsense: [1, 2, 3] }
     });
-    const reply = expectType(await waitForReply(null), 'error');
+    const reply = expectReply(await waitForReply(null), 'error');
     expect(reply.requestId).toBeNull();
     expect(
-      expectType(await call({ type: 'connections' }), 'connections').connections
+      expectReply(await call({ type: 'connections' }), 'connections')
+        .connections
     ).toHaveLength(1);
   });
 });

@@ -10,14 +10,15 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import type { RunningSandbox } from '../../examples/sandbox/sandbox';
 import type { GridReply } from '../../contracts/panel-protocol';
 import { answerValue } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { expectNoSecret, SECRETS } from '../support/secrets';
+import {
+  credentialVariables,
+  securedSandboxWithKey
+} from '../support/secured-sandbox';
 import { GridCommClient } from '../grid/grid-comm-client';
 import { KernelClient, REPO } from '../support/kernel-client';
 import {
@@ -54,28 +55,12 @@ let kernel: KernelClient;
 let comm: GridCommClient;
 let apiKey: string;
 
-function expectType<T extends GridReply['type']>(
-  reply: GridReply,
-  type: T
-): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) {
-    throw new Error(
-      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
-    );
-  }
-  return reply as Extract<GridReply, { type: T }>;
-}
-
 async function copied(
   cell: string,
   connection?: string
 ): Promise<Extract<GridReply, { type: 'python' }>> {
-  return expectType(
-    await comm.call({
-      type: 'python',
-      cell,
-      ...(connection ? { connection } : {})
-    }),
+  return comm.expect(
+    { type: 'python', cell, ...(connection ? { connection } : {}) },
     'python'
   );
 }
@@ -96,30 +81,9 @@ async function runCopied(
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    esPort: 0,
-    tsPort: 0,
-    tls: false,
-    esVersion: '8.15.0',
-    tsVersion: '29.0',
-    esPassword: SECRETS.ES_PASSWORD,
-    tsApiKey: SECRETS.TS_API_KEY,
-    security: true,
-    products: 20
-  });
-  const created = await fetch(`${sandbox.esUrl}/_security/api_key`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64')}`,
-      'content-type': 'application/json'
-    },
-    body: JSON.stringify({ name: 'python-names' })
-  });
-  apiKey = ((await created.json()) as { encoded: string }).encoded;
+  ({ sandbox, apiKey } = await securedSandboxWithKey('python-names'));
   kernel = await KernelClient.start({
-    REAL_ES_PASSWORD: SECRETS.ES_PASSWORD,
-    OPS_ES_KEY: apiKey,
-    MY_TS_KEY: SECRETS.TS_API_KEY,
+    ...credentialVariables(apiKey),
     OS_ADMIN_PASSWORD: SECRETS.ES_PASSWORD
   });
   comm = await GridCommClient.open(kernel);
@@ -233,12 +197,8 @@ runsPython(
 runsPython(
   "a grid's request copied as Python runs and gets the grid's first rows",
   async () => {
-    const opened = expectType(
-      await comm.call({
-        type: 'open',
-        connection: 'apikey',
-        target: 'products'
-      }),
+    const opened = await comm.expect(
+      { type: 'open', connection: 'apikey', target: 'products' },
       'opened'
     );
     const { code } = await copied(opened.request.cell, 'apikey');

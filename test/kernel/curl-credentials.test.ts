@@ -10,12 +10,12 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
-import type { GridReply } from '../../contracts/panel-protocol';
+import type { RunningSandbox } from '../../examples/sandbox/sandbox';
 import { expectNoSecret, SECRETS } from '../support/secrets';
+import {
+  credentialVariables,
+  securedSandboxWithKey
+} from '../support/secured-sandbox';
 import { GridCommClient } from '../grid/grid-comm-client';
 import { KernelClient } from '../support/kernel-client';
 
@@ -26,18 +26,6 @@ let sandbox: RunningSandbox;
 let kernel: KernelClient;
 let comm: GridCommClient;
 let apiKey: string;
-
-function expectType<T extends GridReply['type']>(
-  reply: GridReply,
-  type: T
-): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) {
-    throw new Error(
-      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
-    );
-  }
-  return reply as Extract<GridReply, { type: T }>;
-}
 
 /** Runs copied text in a shell that has only `env` (and PATH), as a user pasting it would. */
 async function runCopied(
@@ -56,26 +44,7 @@ async function connect(line: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    esPort: 0,
-    tsPort: 0,
-    tls: false,
-    esVersion: '8.15.0',
-    tsVersion: '29.0',
-    esPassword: SECRETS.ES_PASSWORD,
-    tsApiKey: SECRETS.TS_API_KEY,
-    security: true,
-    products: 20
-  });
-  const created = await fetch(`${sandbox.esUrl}/_security/api_key`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64')}`,
-      'content-type': 'application/json'
-    },
-    body: JSON.stringify({ name: 'curl-names' })
-  });
-  apiKey = ((await created.json()) as { encoded: string }).encoded;
+  ({ sandbox, apiKey } = await securedSandboxWithKey('curl-names'));
   const config = mkdtempSync(join(tmpdir(), 'searchbook-curl-names-'));
   mkdirSync(join(config, 'searchbook'));
   // A profile without a password: the kernel asks for it at the prompt.
@@ -99,9 +68,7 @@ beforeAll(async () => {
   );
   kernel = await KernelClient.start({
     JUPYTER_CONFIG_DIR: config,
-    REAL_ES_PASSWORD: SECRETS.ES_PASSWORD,
-    OPS_ES_KEY: apiKey,
-    MY_TS_KEY: SECRETS.TS_API_KEY
+    ...credentialVariables(apiKey)
   });
   comm = await GridCommClient.open(kernel);
 });
@@ -120,11 +87,11 @@ it('names the variable each %connect line read, with the user in clear; each com
   await connect(
     `%connect typesense ${sandbox.tsUrl} key=\${env:MY_TS_KEY} name=ts`
   );
-  const reply = expectType(
-    await comm.call({
+  const reply = await comm.expect(
+    {
       type: 'curl',
       cell: '%use pw\nGET /products/_count\n%use apikey\nGET /products/_count\n%use ts\nGET /collections'
-    }),
+    },
     'curl'
   );
   const [basic, key, ts] = reply.commands as [string, string, string];
@@ -145,8 +112,8 @@ it('names the variable each %connect line read, with the user in clear; each com
 });
 
 it("a grid's Copy as curl names the same variable", async () => {
-  const opened = expectType(
-    await comm.call({ type: 'open', connection: 'pw', target: 'products' }),
+  const opened = await comm.expect(
+    { type: 'open', connection: 'pw', target: 'products' },
     'opened'
   );
   expect(opened.request.curl).toContain(' -u "elastic:$REAL_ES_PASSWORD"');
@@ -170,11 +137,8 @@ it('a password typed at the prompt becomes a placeholder variable, explained onc
   await kernel.inputReply(await kernel.nextInputRequest(), SECRETS.ES_PASSWORD);
   expect((await reply).content.status).toBe('ok');
   await kernel.iopubFor(id);
-  const copied = expectType(
-    await comm.call({
-      type: 'curl',
-      cell: 'GET /products/_count\nGET /products/_count'
-    }),
+  const copied = await comm.expect(
+    { type: 'curl', cell: 'GET /products/_count\nGET /products/_count' },
     'curl'
   );
   expect(copied.commands).toHaveLength(3);

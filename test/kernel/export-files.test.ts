@@ -18,26 +18,17 @@ import {
   writeFileSync
 } from 'node:fs';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
-import {
-  PANEL_PROTOCOL_VERSION,
-  type GridReply,
-  GridReplySchema
-} from '../../contracts/panel-protocol';
+import type { RunningSandbox } from '../../examples/sandbox/sandbox';
+import type { GridReply } from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { partialsOf, scratchDir } from '../export/export-helpers';
-import {
-  type BreakingProxy,
-  startBreakingProxy
-} from '../support/breaking-proxy';
+import { startExportSandbox } from '../export/export-sandbox';
+import type { BreakingProxy } from '../support/breaking-proxy';
 import type { KernelClient } from '../support/kernel-client';
 import {
   type GridCommClient,
-  kernelWithGridComm
+  kernelWithGridComm,
+  startExport
 } from '../grid/grid-comm-client';
 
 const COUNT = 3_000;
@@ -114,22 +105,9 @@ function unmount(dir: string): void {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    esPort: 0,
-    tsPort: 0,
-    tls: false,
-    esVersion: '8.15.0',
-    tsVersion: '29.0',
-    esPassword: SECRETS.ES_PASSWORD,
-    tsApiKey: SECRETS.TS_API_KEY,
-    security: true,
-    products: COUNT
-  });
-  proxy = await startBreakingProxy(sandbox.esUrl);
-  const lines = [
-    `%connect elasticsearch ${proxy.url} user=elastic password=\${env:ES_PASSWORD} name=es`,
-    'PUT /products/_settings\n{"index": {"max_result_window": 500}}'
-  ];
+  const started = await startExportSandbox(COUNT);
+  ({ sandbox, proxy } = started);
+  const lines = [started.connect, started.windowCell(500)];
   ({ kernel, comm } = await kernelWithGridComm(lines, { ...SECRETS }, { cwd }));
 }, 60_000);
 afterAll(async () => {
@@ -145,60 +123,14 @@ beforeEach(() => {
   proxy.seen.length = 0;
 });
 
-/** Sends the side panel's export request; its progress messages and, once it comes, its one answer. */
-function panelExport(data: Record<string, unknown>) {
-  const requestId = randomUUID();
-  const sent = kernel.submit('shell', 'comm_msg', {
-    comm_id: comm.commId,
-    data: {
-      v: PANEL_PROTOCOL_VERSION,
-      requestId,
-      type: 'export',
-      connection: 'es',
-      target: 'products',
-      format: 'jsonl',
-      ...data
-    }
+/** Sends the side panel's export request (of `products` on `es`, as JSONL unless `data` says); its answer and a wait for its first documents. */
+const panelExport = (data: Record<string, unknown>) =>
+  startExport(kernel, comm, {
+    connection: 'es',
+    target: 'products',
+    format: 'jsonl',
+    ...data
   });
-  const messages = () =>
-    kernel
-      .iopubMessages()
-      .filter(
-        m =>
-          m.header.msg_type === 'comm_msg' &&
-          (m.content.data as { requestId?: unknown }).requestId === requestId
-      )
-      .map(m => GridReplySchema.parse(m.content.data));
-  const progress = () => messages().filter(m => m.type === 'exportProgress');
-  const answer = async (): Promise<GridReply> => {
-    await sent;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const answers = messages().filter(m => m.type !== 'exportProgress');
-      if (answers[0]) {
-        return answers[0];
-      }
-      if (Date.now() > deadline) {
-        throw new Error(`no answer to the export: ${kernel.stderr}`);
-      }
-      await new Promise(r => setTimeout(r, 20));
-    }
-  };
-  const started = async () => {
-    const deadline = Date.now() + 20_000;
-    while (
-      !progress().some(
-        p => p.type === 'exportProgress' && p.progress.documents > 0
-      )
-    ) {
-      if (Date.now() > deadline) {
-        throw new Error(`the export did not start: ${kernel.stderr}`);
-      }
-      await new Promise(r => setTimeout(r, 20));
-    }
-  };
-  return { answer, started };
-}
 
 const lines = (file: string) =>
   readFileSync(file, 'utf8').split('\n').filter(Boolean);
@@ -558,38 +490,13 @@ it('a kernel shut down during an export leaves no temporary file behind', async 
       matches: (_m, url) => url === '/_search',
       delayMs: 400
     });
-    const requestId = randomUUID();
-    await other.submit('shell', 'comm_msg', {
-      comm_id: panel.commId,
-      data: {
-        v: PANEL_PROTOCOL_VERSION,
-        requestId,
-        type: 'export',
-        exportId: 'shut',
-        connection: 'es',
-        target: 'products',
-        format: 'jsonl',
-        file: 'shut.jsonl'
-      }
-    });
-    const deadline = Date.now() + 20_000;
-    while (
-      !other
-        .iopubMessages()
-        .some(
-          m =>
-            m.header.msg_type === 'comm_msg' &&
-            (m.content.data as { requestId?: unknown; type?: unknown })
-              .requestId === requestId &&
-            (m.content.data as { progress?: { documents: number } }).progress
-              ?.documents
-        )
-    ) {
-      if (Date.now() > deadline) {
-        throw new Error(`the export did not start: ${other.stderr}`);
-      }
-      await new Promise(r => setTimeout(r, 20));
-    }
+    await startExport(other, panel, {
+      exportId: 'shut',
+      connection: 'es',
+      target: 'products',
+      format: 'jsonl',
+      file: 'shut.jsonl'
+    }).started();
     expect(
       readdirSync(cwd).filter(f => f.startsWith('shut.jsonl'))
     ).toHaveLength(1);

@@ -6,16 +6,11 @@
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import type { RunningSandbox } from '../../examples/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import { partialsOf, scratchDir } from '../export/export-helpers';
-import {
-  type BreakingProxy,
-  startBreakingProxy
-} from '../support/breaking-proxy';
+import { startExportSandbox } from '../export/export-sandbox';
+import type { BreakingProxy } from '../support/breaking-proxy';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 
 const COUNT = 3_000;
@@ -25,28 +20,12 @@ let proxy: BreakingProxy;
 const cwd = scratchDir();
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    esPort: 0,
-    tsPort: 0,
-    tls: false,
-    esVersion: '8.15.0',
-    tsVersion: '29.0',
-    esPassword: SECRETS.ES_PASSWORD,
-    tsApiKey: SECRETS.TS_API_KEY,
-    security: true,
-    products: COUNT
-  });
-  [kernel, proxy] = await Promise.all([
-    KernelClient.start({ ...SECRETS }, { cwd }),
-    startBreakingProxy(sandbox.esUrl)
-  ]);
-  const connected = await kernel.execute(
-    `%connect elasticsearch ${proxy.url} user=elastic password=\${env:ES_PASSWORD} name=es`
-  );
+  const started = await startExportSandbox(COUNT);
+  ({ sandbox, proxy } = started);
+  kernel = await KernelClient.start({ ...SECRETS }, { cwd });
+  const connected = await kernel.execute(started.connect);
   expect(connected.reply.content.status).toBe('ok');
-  const window = await kernel.execute(
-    'PUT /products/_settings\n{"index": {"max_result_window": 500}}'
-  );
+  const window = await kernel.execute(started.windowCell(500));
   expect(window.reply.content.status).toBe('ok');
 }, 60_000);
 afterAll(async () => {

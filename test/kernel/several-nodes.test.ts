@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import type { GridReply } from '../../contracts/panel-protocol';
 import type { KernelClient, WireMessage } from '../support/kernel-client';
 import {
+  expectReply,
   type GridCommClient,
   kernelWithGridComm
 } from '../grid/grid-comm-client';
@@ -43,18 +43,6 @@ const stop = async (node: ListeningServer | undefined) => {
     await node.close();
   }
 };
-
-function expectType<T extends GridReply['type']>(
-  reply: GridReply,
-  type: T
-): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) {
-    throw new Error(
-      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
-    );
-  }
-  return reply as Extract<GridReply, { type: T }>;
-}
 
 beforeAll(async () => {
   const cluster = createElasticsearchSandbox({
@@ -113,7 +101,7 @@ it('keeps answering cells, the grid and %export from the second node once the fi
   expect(before.reply.content.status).toBe('ok');
   expect(plain(before.iopub)).not.toContain('answered by');
 
-  const opened = expectType(
+  const opened = expectReply(
     await comm.call({
       type: 'open',
       connection: 'cluster',
@@ -123,7 +111,7 @@ it('keeps answering cells, the grid and %export from the second node once the fi
     'opened'
   );
   const read = async (block: number) =>
-    expectType(
+    expectReply(
       await comm.call({ type: 'read', gridId: opened.gridId, block }),
       'block'
     ).block;
@@ -142,7 +130,7 @@ it('keeps answering cells, the grid and %export from the second node once the fi
   );
 
   // Copy as curl names the node that answers now.
-  const curl = expectType(
+  const curl = expectReply(
     await comm.call({ type: 'curl', cell: 'GET /items/_search' }),
     'curl'
   );

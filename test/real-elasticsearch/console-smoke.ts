@@ -79,3 +79,40 @@ export async function indexThreeProducts(
     throw new Error(`loading ${index} failed: ${loaded.text.slice(0, 600)}`);
   }
 }
+
+/**
+ * Searches the products `indexThreeProducts` made for `word` in their titles: the hits grid
+ * shows the two lamps, cheapest first, with the columns their mapping types.
+ */
+export async function expectLampsFound(
+  kernel: KernelClient,
+  index: string,
+  word: string
+): Promise<void> {
+  const search = await runCell(
+    kernel,
+    `GET /${index}/_search\n{"query": {"match": {"title": "${word}"}}, "sort": [{"price": "asc"}]}`
+  );
+  expect(search.status).toBe('ok');
+  expect(search.hits?.payload.total).toEqual({ value: 2, relation: 'eq' });
+  expect(
+    search.hits?.rows.map(row => [
+      row['_id'],
+      row['title'],
+      row['sku'],
+      row['price']
+    ])
+  ).toEqual([
+    ['1', 'red lamp', 'L-1', 10.5],
+    ['2', 'blue lamp', 'L-2', 20]
+  ]);
+  const types = Object.fromEntries(
+    (search.hits?.payload.columns ?? []).map(c => [c.name, c.type])
+  );
+  expect(types).toMatchObject({
+    _id: 'keyword',
+    title: 'text',
+    sku: 'keyword',
+    price: 'double'
+  });
+}

@@ -9,7 +9,7 @@ import { SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
 import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
@@ -19,8 +19,7 @@ import {
   fetchFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
-import { indexThreeProducts, runCell } from './console-smoke';
+import { expectLampsFound, indexThreeProducts, runCell } from './console-smoke';
 
 const FLAVOURS = ['es-9.5', 'es-9.5-security'] as const;
 const realTierSkipped = elasticsearchTargets().find(
@@ -40,11 +39,7 @@ for (const flavour of FLAVOURS) {
     let kernel: KernelClient;
 
     beforeAll(async () => {
-      const outcome = await realNode(flavour, SUITES_INSTANCE);
-      if ('skipped' in outcome) {
-        throw new Error(outcome.skipped);
-      }
-      node = outcome.node;
+      node = await suitesNode(flavour);
       headers = { ...authHeaders(node), 'content-type': 'application/json' };
       kernel = await KernelClient.start({ ...SECRETS });
     }, REAL_START_TIMEOUT_MS);
@@ -154,32 +149,7 @@ for (const flavour of FLAVOURS) {
 
     it('documents indexed in cells are found by a search, and the hits grid shows them with their mapped columns', async () => {
       await indexThreeProducts(kernel, index);
-      const search = await runCell(
-        kernel,
-        `GET /${index}/_search\n{"query": {"match": {"title": "lamp"}}, "sort": [{"price": "asc"}]}`
-      );
-      expect(search.status).toBe('ok');
-      expect(search.hits?.payload.total).toEqual({ value: 2, relation: 'eq' });
-      expect(
-        search.hits?.rows.map(row => [
-          row['_id'],
-          row['title'],
-          row['sku'],
-          row['price']
-        ])
-      ).toEqual([
-        ['1', 'red lamp', 'L-1', 10.5],
-        ['2', 'blue lamp', 'L-2', 20]
-      ]);
-      const types = Object.fromEntries(
-        (search.hits?.payload.columns ?? []).map(c => [c.name, c.type])
-      );
-      expect(types).toMatchObject({
-        _id: 'keyword',
-        title: 'text',
-        sku: 'keyword',
-        price: 'double'
-      });
+      await expectLampsFound(kernel, index, 'lamp');
     });
   });
 }

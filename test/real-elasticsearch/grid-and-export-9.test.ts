@@ -7,30 +7,30 @@
  * `_bulk` into a fresh index gives back equal documents.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { GridReply } from '../../contracts/panel-protocol';
-import { SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
-import {
-  fetchFromNode,
-  jsonFromNode,
-  type RealNodeAddress
-} from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
-import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+import type { RealNodeAddress } from '../support/real-elasticsearch/launch';
+import type { GridCommClient } from '../grid/grid-comm-client';
 import { runCell } from './console-smoke';
+import {
+  cleanUp,
+  createIndex,
+  everyDocument as storedDocuments,
+  exportedLines,
+  gridCalls,
+  gridKernel,
+  numberedDocuments,
+  reimport
+} from './grid-node';
 
 const FLAVOUR = 'es-9.5';
 const target = elasticsearchTargets(undefined, { newest: true }).find(
@@ -45,7 +45,6 @@ const LAST_BLOCK = DOCS / BLOCK - 1;
 const EDITED = 7;
 const DELETED = 8;
 
-type Opened = Extract<GridReply, { type: 'opened' }>;
 type Source = { n: number; name: string; v: number[] };
 const MAPPINGS = {
   properties: {
@@ -62,18 +61,6 @@ const sourceOf = (n: number): Source => ({
   v: vectorOf(n)
 });
 
-const Page = z.object({
-  hits: z.object({
-    hits: z.array(
-      z.object({
-        _id: z.string(),
-        _source: z.record(z.string(), z.unknown()),
-        sort: z.array(z.unknown())
-      })
-    )
-  })
-});
-
 (skipped ? describe.skip : describe)(
   skipped ? `${TITLE} (skipped: ${skipped})` : TITLE,
   () => {
@@ -84,117 +71,32 @@ const Page = z.object({
     let kernel: KernelClient;
     let comm: GridCommClient;
 
-    const engine = (method: string, path: string, body?: string) =>
-      jsonFromNode(node, method, path, body);
-    /** Loads `lines` (action and source, one pair a document) in bulks of 5,000. */
-    const bulk = async (name: string, pairs: string[]) => {
-      for (let start = 0; start < pairs.length; start += 5_000) {
-        const answer = z
-          .object({ errors: z.boolean() })
-          .loose()
-          .parse(
-            await engine(
-              'POST',
-              `/${name}/_bulk?refresh=true`,
-              pairs.slice(start, start + 5_000).join('')
-            )
-          );
-        expect(answer.errors).toBe(false);
-      }
-    };
     /** Every document of an index as the engine stores it, vectors asked for, by id. */
-    const everyDocument = async (name: string) => {
-      const documents = new Map<string, Record<string, unknown>>();
-      let after: unknown[] | undefined;
-      for (let page = 0; page < DOCS / 5_000 + 1; page++) {
-        const { hits } = Page.parse(
-          await engine(
-            'POST',
-            `/${name}/_search`,
-            JSON.stringify({
-              size: 5_000,
-              sort: [{ n: 'asc' }],
-              _source: { exclude_vectors: false },
-              ...(after ? { search_after: after } : {})
-            })
-          )
-        );
-        for (const hit of hits.hits) {
-          documents.set(hit._id, hit._source);
-        }
-        after = hits.hits.at(-1)?.sort;
-        if (hits.hits.length < 5_000) {
-          break;
-        }
-      }
-      return documents;
-    };
-    const open = async (view?: Record<string, unknown>) =>
-      comm.expect(
-        {
-          type: 'open',
-          connection: 'es',
-          target: index,
-          blockSize: BLOCK,
-          ...(view ? { view } : {})
-        },
-        'opened'
-      );
-    const read = async (grid: Opened, block: number) =>
-      (await comm.expect({ type: 'read', gridId: grid.gridId, block }, 'block'))
-        .block;
-    const close = (grid: Opened) =>
-      comm.expect({ type: 'close', gridId: grid.gridId }, 'closed');
-    const rowOf = async (n: number) => {
-      const grid = await open({
-        filters: [{ column: 'n', operator: 'equals', value: String(n) }]
+    const everyDocument = (name: string) =>
+      storedDocuments(node, name, DOCS, {
+        _source: { exclude_vectors: false }
       });
-      return {
-        grid,
-        row: grid.first.keys?.[0],
-        version: grid.first.versions?.[0],
-        values: grid.first.rows[0]
-      };
-    };
+    const { open, read, close, openDocument } = gridCalls(() => comm, {
+      connection: 'es',
+      target: index,
+      blockSize: BLOCK
+    });
 
     beforeAll(async () => {
-      const outcome = await realNode(FLAVOUR, SUITES_INSTANCE);
-      if ('skipped' in outcome) {
-        throw new Error(outcome.skipped);
-      }
-      node = outcome.node;
-      await engine(
-        'PUT',
-        `/${index}`,
-        JSON.stringify({
-          settings: { number_of_shards: 2, number_of_replicas: 0 },
-          mappings: MAPPINGS
-        })
-      );
-      await bulk(
+      node = await suitesNode(FLAVOUR);
+      await createIndex(
+        node,
         index,
-        Array.from(
-          { length: DOCS },
-          (_, n) =>
-            `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify(sourceOf(n))}\n`
-        )
+        MAPPINGS,
+        numberedDocuments(DOCS, sourceOf)
       );
-      ({ kernel, comm } = await kernelWithGridComm(
-        [`%connect elasticsearch ${node.url} auth=none name=es`],
-        { ...SECRETS },
-        { cwd: dir }
+      ({ kernel, comm } = await gridKernel(
+        `%connect elasticsearch ${node.url} auth=none name=es`,
+        dir
       ));
     }, REAL_START_TIMEOUT_MS);
 
-    afterAll(async () => {
-      await kernel?.close();
-      if (node) {
-        for (const name of [index, ...copies]) {
-          await fetchFromNode(node, `/${name}`, { method: 'DELETE' });
-        }
-      }
-      rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => cleanUp(kernel, node, [index, ...copies], dir));
 
     it("the grid opens on a point in time, reads every row once with its vector, and Ctrl-End's far block is the last 100", async () => {
       const grid = await open();
@@ -258,7 +160,7 @@ const Page = z.object({
     });
 
     it('an edit is sent with if_seq_no and keeps the vector; the same edit on the version read before is a conflict', async () => {
-      const { grid, row, version } = await rowOf(EDITED);
+      const { grid, row, version } = await openDocument(EDITED);
       expect(row).toEqual({ index, id: `d${EDITED}` });
       const change = (key: string, name: string) => ({
         kind: 'update',
@@ -295,7 +197,12 @@ const Page = z.object({
     });
 
     it('a deleted row is gone from the engine and from the grid', async () => {
-      const { grid: reading, row, version, values } = await rowOf(DELETED);
+      const {
+        grid: reading,
+        row,
+        version,
+        values
+      } = await openDocument(DELETED);
       const saved = await comm.expect(
         {
           type: 'save',
@@ -330,10 +237,7 @@ const Page = z.object({
             `%export ${index} ${file}${options}`
           );
           expect(run.status).toBe('ok');
-          const lines = readFileSync(join(dir, file), 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map(line => JSON.parse(line) as Line);
+          const lines = exportedLines(dir, file) as Line[];
           expect(lines).toHaveLength(DOCS - 1);
           const byId = new Map(lines.map(l => [l._id, l]));
           expect(byId.size).toBe(DOCS - 1);
@@ -356,18 +260,7 @@ const Page = z.object({
           }
           const copy = `${index}-copy-${randomUUID().slice(0, 6)}`;
           copies.push(copy);
-          await engine(
-            'PUT',
-            `/${copy}`,
-            JSON.stringify({ mappings: MAPPINGS })
-          );
-          await bulk(
-            copy,
-            lines.map(
-              l =>
-                `${JSON.stringify({ index: { _id: l._id } })}\n${JSON.stringify(l._source)}\n`
-            )
-          );
+          await reimport(node, copy, MAPPINGS, lines);
           expect(await everyDocument(copy)).toEqual(original);
         }
       );

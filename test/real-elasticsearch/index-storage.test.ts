@@ -14,7 +14,7 @@ import { SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
@@ -24,7 +24,6 @@ import {
   fetchFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
 import { runCell } from './console-smoke';
 import {
   type GridCommClient,
@@ -85,11 +84,7 @@ function suite(flavour: Flavour, body: (ctx: Context) => void): void {
       ctx.created = [];
       ctx.cwd = mkdtempSync(join(tmpdir(), 'searchbook-storage-'));
       beforeAll(async () => {
-        const outcome = await realNode(flavour, SUITES_INSTANCE);
-        if ('skipped' in outcome) {
-          throw new Error(outcome.skipped);
-        }
-        ctx.node = outcome.node;
+        ctx.node = await suitesNode(flavour);
         ctx.headers = {
           ...authHeaders(ctx.node),
           'content-type': 'application/json'

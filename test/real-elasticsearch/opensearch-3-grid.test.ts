@@ -8,37 +8,34 @@
  * is found.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { GridReply } from '../../contracts/panel-protocol';
-import { SECRETS } from '../drivers/helpers';
 import {
   describeEachTarget,
   opensearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
-import {
-  fetchFromNode,
-  jsonFromNode,
-  type RealNodeAddress
-} from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
-import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+import type { RealNodeAddress } from '../support/real-elasticsearch/launch';
+import type { GridCommClient } from '../grid/grid-comm-client';
 import { runCell } from './console-smoke';
+import {
+  cleanUp,
+  createIndex,
+  exportedLines,
+  gridCalls,
+  gridKernel,
+  numberedDocuments,
+  openPits as pitsOn
+} from './grid-node';
 
 const DOCS = 12_000;
 const BLOCK = 100;
 const LAST_BLOCK = DOCS / BLOCK - 1;
 
-type Opened = Extract<GridReply, { type: 'opened' }>;
-const PitList = z.object({ pits: z.array(z.unknown()) }).loose();
 const Line = z.object({
   _index: z.string(),
   _id: z.string(),
@@ -54,33 +51,14 @@ describeEachTarget(threeX, 'grids and exports on its point in time', () => {
   let kernel: KernelClient;
   let comm: GridCommClient;
 
-  const engine = (method: string, path: string, body?: string) =>
-    jsonFromNode(node, method, path, body);
-  /** Points in time open on the node, by its own list. */
-  const openPits = async () =>
-    PitList.parse(await engine('GET', '/_search/point_in_time/_all')).pits
-      .length;
-  const open = async (view?: Record<string, unknown>) =>
-    comm.expect(
-      {
-        type: 'open',
-        connection: 'os3',
-        target: index,
-        blockSize: BLOCK,
-        ...(view ? { view } : {})
-      },
-      'opened'
-    );
-  const read = async (grid: Opened, block: number) =>
-    (await comm.expect({ type: 'read', gridId: grid.gridId, block }, 'block'))
-      .block;
-  const close = (grid: Opened) =>
-    comm.expect({ type: 'close', gridId: grid.gridId }, 'closed');
+  const openPits = () => pitsOn(node);
+  const { open, read, close, openDocument } = gridCalls(() => comm, {
+    connection: 'os3',
+    target: index,
+    blockSize: BLOCK
+  });
   const exported = (file: string) =>
-    readFileSync(join(dir, file), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map(line => Line.parse(JSON.parse(line)));
+    exportedLines(dir, file).map(line => Line.parse(line));
   const expectEvery = (lines: z.infer<typeof Line>[]) => {
     expect(lines).toHaveLength(DOCS);
     const byId = new Map(lines.map(l => [l._id, l]));
@@ -95,42 +73,20 @@ describeEachTarget(threeX, 'grids and exports on its point in time', () => {
   };
 
   beforeAll(async () => {
-    const outcome = await realNode('opensearch-3.3', SUITES_INSTANCE);
-    if ('skipped' in outcome) {
-      throw new Error(outcome.skipped);
-    }
-    node = outcome.node;
-    await engine(
-      'PUT',
-      `/${index}`,
-      JSON.stringify({
-        settings: { number_of_shards: 2, number_of_replicas: 0 },
-        mappings: {
-          properties: { n: { type: 'long' }, name: { type: 'keyword' } }
-        }
-      })
+    node = await suitesNode('opensearch-3.3');
+    await createIndex(
+      node,
+      index,
+      { properties: { n: { type: 'long' }, name: { type: 'keyword' } } },
+      numberedDocuments(DOCS, n => ({ n, name: `doc ${n}` }))
     );
-    for (let start = 0; start < DOCS; start += 6_000) {
-      const lines = Array.from({ length: 6_000 }, (_, i) => {
-        const n = start + i;
-        return `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc ${n}` })}\n`;
-      });
-      await engine('POST', `/${index}/_bulk?refresh=true`, lines.join(''));
-    }
-    ({ kernel, comm } = await kernelWithGridComm(
-      [`%connect opensearch ${node.url} auth=none name=os3`],
-      { ...SECRETS },
-      { cwd: dir }
+    ({ kernel, comm } = await gridKernel(
+      `%connect opensearch ${node.url} auth=none name=os3`,
+      dir
     ));
   }, REAL_START_TIMEOUT_MS);
 
-  afterAll(async () => {
-    await kernel?.close();
-    if (node) {
-      await fetchFromNode(node, `/${index}`, { method: 'DELETE' });
-    }
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => cleanUp(kernel, node, [index], dir));
 
   it('the panel lists the connection as OpenSearch 3.3.2', async () => {
     const listed = await comm.expect({ type: 'connections' }, 'connections');
@@ -160,11 +116,8 @@ describeEachTarget(threeX, 'grids and exports on its point in time', () => {
   });
 
   it('an edit is sent with if_seq_no and saved', async () => {
-    const grid = await open({
-      filters: [{ column: 'n', operator: 'equals', value: '7' }]
-    });
-    expect(grid.first.keys?.[0]).toEqual({ index, id: 'd7' });
-    const version = grid.first.versions?.[0];
+    const { grid, row, version } = await openDocument(7);
+    expect(row).toEqual({ index, id: 'd7' });
     const saved = await comm.expect(
       {
         type: 'save',
@@ -173,7 +126,7 @@ describeEachTarget(threeX, 'grids and exports on its point in time', () => {
           {
             kind: 'update',
             key: 'k1',
-            row: grid.first.keys?.[0],
+            row,
             version,
             fields: { name: 'edited' }
           }

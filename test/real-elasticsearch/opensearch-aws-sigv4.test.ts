@@ -13,14 +13,13 @@ import { join } from 'node:path';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import {
   fetchFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
 import {
   startVerifyingProxy,
   type VerifyingProxy
@@ -51,11 +50,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   let comm: GridCommClient;
 
   beforeAll(async () => {
-    const outcome = await realNode('opensearch-2.19', SUITES_INSTANCE);
-    if ('skipped' in outcome) {
-      throw new Error(outcome.skipped);
-    }
-    node = outcome.node;
+    node = await suitesNode('opensearch-2.19');
     const made = await fetchFromNode(node, `/${index}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },

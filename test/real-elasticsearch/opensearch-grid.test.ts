@@ -9,16 +9,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { GridReply } from '../../contracts/panel-protocol';
-import { SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import {
@@ -26,12 +24,19 @@ import {
   jsonFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
-import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+import type { GridCommClient } from '../grid/grid-comm-client';
 import { runCell } from './console-smoke';
+import {
+  cleanUp,
+  createIndex,
+  everyDocument as storedDocuments,
+  exportedLines,
+  gridCalls,
+  gridKernel,
+  numberedDocuments,
+  openPits as pitsOn,
+  reimport
+} from './grid-node';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeNode = skipped ? describe.skip : describe;
@@ -41,22 +46,9 @@ const DOCS = 15_000;
 const BLOCK = 100;
 const LAST_BLOCK = DOCS / BLOCK - 1;
 
-type Opened = Extract<GridReply, { type: 'opened' }>;
 const MAPPINGS = {
   properties: { n: { type: 'long' }, name: { type: 'keyword' } }
 };
-const Page = z.object({
-  hits: z.object({
-    hits: z.array(
-      z.object({
-        _id: z.string(),
-        _source: z.record(z.string(), z.unknown()),
-        sort: z.array(z.unknown())
-      })
-    )
-  })
-});
-const PitList = z.object({ pits: z.array(z.unknown()) }).loose();
 
 describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   const index = `os-grid-${randomUUID().slice(0, 8)}`;
@@ -68,90 +60,30 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
 
   const engine = (method: string, path: string, body?: string) =>
     jsonFromNode(node, method, path, body);
-  /** Every document of an index as the engine stores it, by id (search_after past the 10,000 window). */
-  const everyDocument = async (name: string) => {
-    const documents = new Map<string, Record<string, unknown>>();
-    let after: unknown[] | undefined;
-    for (let page = 0; page < DOCS / 5_000 + 1; page++) {
-      const { hits } = Page.parse(
-        await engine(
-          'POST',
-          `/${name}/_search`,
-          JSON.stringify({
-            size: 5_000,
-            sort: [{ n: 'asc' }],
-            ...(after ? { search_after: after } : {})
-          })
-        )
-      );
-      for (const hit of hits.hits) {
-        documents.set(hit._id, hit._source);
-      }
-      after = hits.hits.at(-1)?.sort;
-      if (hits.hits.length < 5_000) {
-        break;
-      }
-    }
-    return documents;
-  };
-  /** Points in time open on the node, by its own list. */
-  const openPits = async () =>
-    PitList.parse(await engine('GET', '/_search/point_in_time/_all')).pits
-      .length;
-  const open = async (view?: Record<string, unknown>) =>
-    comm.expect(
-      {
-        type: 'open',
-        connection: 'os',
-        target: index,
-        blockSize: BLOCK,
-        ...(view ? { view } : {})
-      },
-      'opened'
-    );
-  const read = async (grid: Opened, block: number) =>
-    (await comm.expect({ type: 'read', gridId: grid.gridId, block }, 'block'))
-      .block;
-  const close = (grid: Opened) =>
-    comm.expect({ type: 'close', gridId: grid.gridId }, 'closed');
+  /** Every document of an index as the engine stores it, by id. */
+  const everyDocument = (name: string) => storedDocuments(node, name, DOCS);
+  const openPits = () => pitsOn(node);
+  const { open, read, close, openDocument } = gridCalls(() => comm, {
+    connection: 'os',
+    target: index,
+    blockSize: BLOCK
+  });
 
   beforeAll(async () => {
-    const outcome = await realNode('opensearch-2.19', SUITES_INSTANCE);
-    if ('skipped' in outcome) {
-      throw new Error(outcome.skipped);
-    }
-    node = outcome.node;
-    await engine(
-      'PUT',
-      `/${index}`,
-      JSON.stringify({
-        settings: { number_of_shards: 2, number_of_replicas: 0 },
-        mappings: MAPPINGS
-      })
+    node = await suitesNode('opensearch-2.19');
+    await createIndex(
+      node,
+      index,
+      MAPPINGS,
+      numberedDocuments(DOCS, n => ({ n, name: `doc ${n}` }))
     );
-    for (let start = 0; start < DOCS; start += 5_000) {
-      const lines = Array.from({ length: 5_000 }, (_, i) => {
-        const n = start + i;
-        return `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc ${n}` })}\n`;
-      });
-      await engine('POST', `/${index}/_bulk?refresh=true`, lines.join(''));
-    }
-    ({ kernel, comm } = await kernelWithGridComm(
-      [`%connect elasticsearch ${node.url} auth=none name=os`],
-      { ...SECRETS },
-      { cwd: dir }
+    ({ kernel, comm } = await gridKernel(
+      `%connect elasticsearch ${node.url} auth=none name=os`,
+      dir
     ));
   }, REAL_START_TIMEOUT_MS);
 
-  afterAll(async () => {
-    await kernel?.close();
-    if (node) {
-      for (const name of [index, ...copies]) {
-        await fetchFromNode(node, `/${name}`, { method: 'DELETE' });
-      }
-    }
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => cleanUp(kernel, node, [index, ...copies], dir));
 
   it('%connect names OpenSearch and its version, without a warning; the panel lists it as OpenSearch', async () => {
     const again = await runCell(
@@ -237,11 +169,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   });
 
   it('an edit is sent with if_seq_no and saved; the same edit on the version read before is a conflict', async () => {
-    const grid = await open({
-      filters: [{ column: 'n', operator: 'equals', value: '7' }]
-    });
-    const row = grid.first.keys?.[0];
-    const version = grid.first.versions?.[0];
+    const { grid, row, version } = await openDocument(7);
     expect(row).toEqual({ index, id: 'd7' });
     expect(version).toBeTruthy();
     const change = (key: string, name: string) => ({
@@ -285,11 +213,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       n,
       name: n === 7 ? 'edited' : `doc ${n}`
     });
-    const jsonl = (file: string): Line[] =>
-      readFileSync(join(dir, file), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map(line => JSON.parse(line) as Line);
+    const jsonl = (file: string) => exportedLines(dir, file) as Line[];
     const checkEvery = (lines: Line[]) => {
       expect(lines).toHaveLength(DOCS);
       const byId = new Map(lines.map(l => [l._id, l]));
@@ -356,22 +280,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       expect(lines).toHaveLength(DOCS);
       const copy = `${index}-copy`;
       copies.push(copy);
-      await engine('PUT', `/${copy}`, JSON.stringify({ mappings: MAPPINGS }));
-      for (let start = 0; start < DOCS; start += 5_000) {
-        const pairs = lines
-          .slice(start, start + 5_000)
-          .map(
-            l =>
-              `${JSON.stringify({ index: { _id: l._id } })}\n${JSON.stringify(l._source)}\n`
-          );
-        const loaded = z
-          .object({ errors: z.boolean() })
-          .loose()
-          .parse(
-            await engine('POST', `/${copy}/_bulk?refresh=true`, pairs.join(''))
-          );
-        expect(loaded.errors).toBe(false);
-      }
+      await reimport(node, copy, MAPPINGS, lines);
       const original = await everyDocument(index);
       expect(original.size).toBe(DOCS);
       expect(await everyDocument(copy)).toEqual(original);
@@ -496,22 +405,12 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   });
 
   it('a deleted row is gone from the engine and from the grid', async () => {
-    const reading = await open({
-      filters: [{ column: 'n', operator: 'equals', value: '8' }]
-    });
+    const { grid: reading, row, version, values } = await openDocument(8);
     const saved = await comm.expect(
       {
         type: 'save',
         gridId: reading.gridId,
-        changes: [
-          {
-            kind: 'delete',
-            key: 'd',
-            row: reading.first.keys?.[0],
-            version: reading.first.versions?.[0],
-            expected: reading.first.rows[0]
-          }
-        ]
+        changes: [{ kind: 'delete', key: 'd', row, version, expected: values }]
       },
       'saved'
     );

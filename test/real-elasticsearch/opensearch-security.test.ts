@@ -17,7 +17,7 @@ import { expectNoSecret, SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import { OPENSEARCH_READER_PASSWORD } from '../support/real-elasticsearch/flavours';
@@ -26,7 +26,6 @@ import {
   fetchFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
 import {
   type GridCommClient,
   kernelWithGridComm
@@ -82,11 +81,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
     comm.expect({ type: 'close', gridId: grid.gridId }, 'closed');
 
   beforeAll(async () => {
-    const outcome = await realNode('opensearch-2.19-security', SUITES_INSTANCE);
-    if ('skipped' in outcome) {
-      throw new Error(outcome.skipped);
-    }
-    node = outcome.node;
+    node = await suitesNode('opensearch-2.19-security');
     admin = { ...authHeaders(node), 'content-type': 'application/json' };
     tls = `ssl=verify-identity ca=${node.caFile}`;
     const created = await fetchFromNode(node, `/${index}`, {

@@ -6,28 +6,29 @@
  * read every document exactly once, also through an alias over two indices with equal ids.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { GridReply } from '../../contracts/panel-protocol';
-import { SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import {
-  fetchFromNode,
   jsonFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
-import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+import type { GridCommClient } from '../grid/grid-comm-client';
 import { runCell } from './console-smoke';
+import {
+  bulkLoad,
+  cleanUp,
+  exportedLines,
+  gridCalls,
+  gridKernel,
+  numberedDocuments
+} from './grid-node';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeNode = skipped ? describe.skip : describe;
@@ -38,8 +39,6 @@ const DOCS = 3_000;
 const BLOCK = 100;
 /** A window this small makes every page after the first a search_after page. */
 const WINDOW = 499;
-
-type Opened = Extract<GridReply, { type: 'opened' }>;
 
 describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   const name = `os-shards-${randomUUID().slice(0, 8)}`;
@@ -56,33 +55,27 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
 
   /** Every row of a grid, block by block, as index/id. */
   const gridRows = async (target: string): Promise<string[]> => {
-    const grid: Opened = await comm.expect(
-      { type: 'open', connection: 'os', target, blockSize: BLOCK },
-      'opened'
-    );
+    const { open, read, close } = gridCalls(() => comm, {
+      connection: 'os',
+      target,
+      blockSize: BLOCK
+    });
+    const grid = await open();
     const rows = grid.first.rows.map(r => `${r['_index']}/${r['_id']}`);
     for (let block = 1; block * BLOCK < grid.total; block++) {
-      const read = await comm.expect(
-        { type: 'read', gridId: grid.gridId, block },
-        'block'
+      rows.push(
+        ...(await read(grid, block)).rows.map(r => `${r['_index']}/${r['_id']}`)
       );
-      rows.push(...read.block.rows.map(r => `${r['_index']}/${r['_id']}`));
     }
-    await comm.expect({ type: 'close', gridId: grid.gridId }, 'closed');
+    await close(grid);
     return rows;
   };
 
   const exported = (file: string): string[] =>
-    readFileSync(join(dir, file), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map(line => {
-        const { _index, _id } = JSON.parse(line) as {
-          _index: string;
-          _id: string;
-        };
-        return `${_index}/${_id}`;
-      });
+    exportedLines(dir, file).map(line => {
+      const { _index, _id } = line as { _index: string; _id: string };
+      return `${_index}/${_id}`;
+    });
 
   const every = (...indices: string[]) =>
     indices
@@ -92,11 +85,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       .sort();
 
   beforeAll(async () => {
-    const outcome = await realNode('opensearch-2.19', SUITES_INSTANCE);
-    if ('skipped' in outcome) {
-      throw new Error(outcome.skipped);
-    }
-    node = outcome.node;
+    node = await suitesNode('opensearch-2.19');
     for (const [index, shards] of [
       [three, 3],
       [two, 2]
@@ -113,12 +102,11 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
           mappings: { properties: { n: { type: 'long' } } }
         })
       );
-      const lines = Array.from(
-        { length: DOCS },
-        (_, n) =>
-          `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n })}\n`
+      await bulkLoad(
+        node,
+        index,
+        numberedDocuments(DOCS, n => ({ n }))
       );
-      await engine('POST', `/${index}/_bulk?refresh=true`, lines.join(''));
     }
     await engine(
       'POST',
@@ -127,20 +115,13 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
         actions: [{ add: { indices: [three, two], alias } }]
       })
     );
-    ({ kernel, comm } = await kernelWithGridComm(
-      [`%connect elasticsearch ${node.url} auth=none name=os`],
-      { ...SECRETS },
-      { cwd: dir }
+    ({ kernel, comm } = await gridKernel(
+      `%connect elasticsearch ${node.url} auth=none name=os`,
+      dir
     ));
   }, REAL_START_TIMEOUT_MS);
 
-  afterAll(async () => {
-    await kernel?.close();
-    if (node) {
-      await fetchFromNode(node, `/${name}-*`, { method: 'DELETE' });
-    }
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => cleanUp(kernel, node, [`${name}-*`], dir));
 
   it('the grid of a three-shard index shows every document once, block after block', async () => {
     const rows = await gridRows(three);

@@ -19,7 +19,7 @@ import {
   describeEachTarget,
   opensearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
 import {
@@ -27,8 +27,7 @@ import {
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
-import { indexThreeProducts, runCell } from './console-smoke';
+import { expectLampsFound, indexThreeProducts, runCell } from './console-smoke';
 
 /** Where 3.x answers GET / otherwise than 2.19: the oldest version its nodes talk to. */
 const WIRE_OF = {
@@ -45,11 +44,7 @@ describeEachTarget(opensearchTargets(), 'a first session', target => {
   let kernel: KernelClient;
 
   beforeAll(async () => {
-    const outcome = await realNode(flavour, SUITES_INSTANCE);
-    if ('skipped' in outcome) {
-      throw new Error(outcome.skipped);
-    }
-    node = outcome.node;
+    node = await suitesNode(flavour);
     kernel = await KernelClient.start({ ...SECRETS });
   }, REAL_START_TIMEOUT_MS);
 
@@ -185,31 +180,6 @@ describeEachTarget(opensearchTargets(), 'a first session', target => {
   it('documents indexed in cells are found by an English-analysed search, and the hits grid shows them with their mapped columns', async () => {
     await indexThreeProducts(kernel, index, 'english');
     // "lamps" finds "lamp" only through the english analyzer's stemming (analysis-common).
-    const search = await runCell(
-      kernel,
-      `GET /${index}/_search\n{"query": {"match": {"title": "lamps"}}, "sort": [{"price": "asc"}]}`
-    );
-    expect(search.status).toBe('ok');
-    expect(search.hits?.payload.total).toEqual({ value: 2, relation: 'eq' });
-    expect(
-      search.hits?.rows.map(row => [
-        row['_id'],
-        row['title'],
-        row['sku'],
-        row['price']
-      ])
-    ).toEqual([
-      ['1', 'red lamp', 'L-1', 10.5],
-      ['2', 'blue lamp', 'L-2', 20]
-    ]);
-    const types = Object.fromEntries(
-      (search.hits?.payload.columns ?? []).map(c => [c.name, c.type])
-    );
-    expect(types).toMatchObject({
-      _id: 'keyword',
-      title: 'text',
-      sku: 'keyword',
-      price: 'double'
-    });
+    await expectLampsFound(kernel, index, 'lamps');
   });
 });

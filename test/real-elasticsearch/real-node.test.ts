@@ -15,11 +15,10 @@ import {
   fetchFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import { answerFor } from '../support/real-node-differences';
 
@@ -43,11 +42,7 @@ function realNodeSuite(flavour: (typeof REAL_FLAVOUR_IDS)[number]): void {
   let headers: Record<string, string>;
   beforeAll(async () => {
     // The parameterised suites' nodes: this file only adds and removes an index of its own.
-    const outcome = await realNode(flavour, SUITES_INSTANCE);
-    if ('skipped' in outcome) {
-      throw new Error(outcome.skipped);
-    }
-    node = outcome.node;
+    node = await suitesNode(flavour);
     headers = { ...authHeaders(node), 'content-type': 'application/json' };
   }, REAL_START_TIMEOUT_MS);
 

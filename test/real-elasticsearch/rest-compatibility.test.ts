@@ -14,7 +14,7 @@ import { SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
 import { java21Missing } from '../support/real-elasticsearch/jvm';
@@ -22,7 +22,6 @@ import {
   fetchFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
 import type { RealFlavourId } from '../support/real-elasticsearch/flavours';
 import { GridCommClient } from '../grid/grid-comm-client';
 import { runCell } from './console-smoke';
@@ -44,11 +43,7 @@ function describeOn(
     let node: RealNodeAddress;
     let kernel: KernelClient;
     beforeAll(async () => {
-      const outcome = await realNode(flavour, SUITES_INSTANCE);
-      if ('skipped' in outcome) {
-        throw new Error(outcome.skipped);
-      }
-      node = outcome.node;
+      node = await suitesNode(flavour);
       kernel = await KernelClient.start({ ...SECRETS });
     }, REAL_START_TIMEOUT_MS);
     afterAll(async () => {

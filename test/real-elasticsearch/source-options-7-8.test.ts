@@ -11,7 +11,7 @@ import { SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import {
@@ -19,7 +19,6 @@ import {
   fetchFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
 import {
   type GridCommClient,
   kernelWithGridComm
@@ -39,11 +38,7 @@ describeNodes.each(['es-7.17', 'es-8.19'] as const)(
     let comm: GridCommClient;
 
     beforeAll(async () => {
-      const outcome = await realNode(flavour, SUITES_INSTANCE);
-      if ('skipped' in outcome) {
-        throw new Error(outcome.skipped);
-      }
-      node = outcome.node;
+      node = await suitesNode(flavour);
       headers = { ...authHeaders(node), 'content-type': 'application/json' };
       const bulk = [1, 2, 3]
         .map(

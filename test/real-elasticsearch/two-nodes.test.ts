@@ -16,8 +16,8 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GridReply } from '../../contracts/panel-protocol';
 import {
+  expectReply,
   type GridCommClient,
   kernelWithGridComm
 } from '../grid/grid-comm-client';
@@ -60,18 +60,6 @@ const plain = (iopub: WireMessage[]) =>
     .join('\n');
 const hostOf = (node: Node) => node.url.replace('http://', '');
 const escaped = (text: string) => text.replace(/[.()]/g, '\\$&');
-
-function expectType<T extends GridReply['type']>(
-  reply: GridReply,
-  type: T
-): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) {
-    throw new Error(
-      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
-    );
-  }
-  return reply as Extract<GridReply, { type: T }>;
-}
 
 function alive(pid: number): boolean {
   try {
@@ -180,7 +168,7 @@ describeReal('two real Elasticsearch 8.19 nodes of one cluster', () => {
     expect(plain(before.iopub)).toContain('coordinating');
     expect(plain(before.iopub)).not.toContain('master-data');
 
-    const opened = expectType(
+    const opened = expectReply(
       await comm.call({
         type: 'open',
         connection: 'cluster',
@@ -190,7 +178,7 @@ describeReal('two real Elasticsearch 8.19 nodes of one cluster', () => {
       'opened'
     );
     const read = async (block: number) =>
-      expectType(
+      expectReply(
         await comm.call({ type: 'read', gridId: opened.gridId, block }),
         'block'
       ).block;

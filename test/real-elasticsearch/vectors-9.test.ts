@@ -12,7 +12,7 @@ import { SECRETS } from '../drivers/helpers';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
-  SUITES_INSTANCE
+  suitesNode
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
@@ -22,7 +22,6 @@ import {
   fetchFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { realNode } from '../support/real-elasticsearch/run-nodes';
 import { bundles, runCell } from './console-smoke';
 import {
   type GridCommClient,
@@ -91,11 +90,7 @@ describeNode(
     };
 
     beforeAll(async () => {
-      const outcome = await realNode(FLAVOUR, SUITES_INSTANCE);
-      if ('skipped' in outcome) {
-        throw new Error(outcome.skipped);
-      }
-      node = outcome.node;
+      node = await suitesNode(FLAVOUR);
       headers = { ...authHeaders(node), 'content-type': 'application/json' };
       expect(
         (

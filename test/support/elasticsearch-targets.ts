@@ -14,6 +14,7 @@ import {
   REAL_NODE_PRODUCTS
 } from './real-elasticsearch/products';
 import { java21Missing } from './real-elasticsearch/jvm';
+import type { RealNodeAddress } from './real-elasticsearch/launch';
 import { realNode } from './real-elasticsearch/run-nodes';
 
 /**
@@ -50,6 +51,17 @@ export interface RunningEsTarget {
  * else they create.
  */
 export const SUITES_INSTANCE = 'suites';
+
+/** The suites' node of this flavour; one that could not start fails the suite with the reason. */
+export async function suitesNode(
+  flavour: RealFlavourId
+): Promise<RealNodeAddress> {
+  const outcome = await realNode(flavour, SUITES_INSTANCE);
+  if ('skipped' in outcome) {
+    throw new Error(outcome.skipped);
+  }
+  return outcome.node;
+}
 
 /** Starting a real node may include the first Maven build of the launchers. */
 export const REAL_START_TIMEOUT_MS = 10 * 60_000;
@@ -114,13 +126,10 @@ const realTarget = ({
         `no ${tls ? 'HTTPS' : 'secured'} ${version} node (x-pack-security is on Central for 8.19 only)`
       );
     }
-    const outcome = await realNode(flavour, SUITES_INSTANCE);
-    if ('skipped' in outcome) {
-      throw new Error(outcome.skipped);
-    }
-    await ensureProducts(outcome.node);
+    const node = await suitesNode(flavour);
+    await ensureProducts(node);
     // Shared by the whole run; global-teardown.ts stops it.
-    const { url, caFile } = outcome.node;
+    const { url, caFile } = node;
     return { url, ...(caFile ? { caFile } : {}), close: async () => undefined };
   }
 });

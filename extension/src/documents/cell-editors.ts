@@ -1,10 +1,11 @@
 import {
-  CellEditor,
+  type CellEditor,
   CellEditorController,
   type ICellEditOptions,
   type ICellEditor,
   TextCellEditor
 } from '@lumino/datagrid';
+import { TextAreaEditor } from './text-area-editor';
 
 /** A one-line editor opening with the given text (not the painted one, where line breaks show as ⏎). */
 export class PlainTextEditor extends TextCellEditor {
@@ -26,49 +27,13 @@ export class PlainTextEditor extends TextCellEditor {
  * A multi-line editor for JSON cells (arrays, objects, nested parents): Enter adds a line,
  * Ctrl-Enter (⌘-Enter) or Tab keeps the text, Escape drops it. The kernel checks the JSON.
  */
-export class JsonTextEditor extends CellEditor {
-  private textarea!: HTMLTextAreaElement;
-
-  constructor(private readonly text: string) {
-    super();
-  }
-
-  protected startEditing(): void {
-    const area = document.createElement('textarea');
-    area.className = 'lm-DataGrid-cellEditorWidget searchbook-JsonEditor';
-    area.spellcheck = false;
-    area.value = this.text;
-    area.setAttribute('aria-label', 'Cell value (JSON)');
-    this.editorContainer.classList.add('searchbook-JsonEditor-container');
-    this.editorContainer.appendChild(area);
-    this.textarea = area;
-    area.addEventListener('keydown', event => {
-      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-        event.preventDefault();
-        this.commit('none');
-      } else if (event.key === 'Tab') {
-        event.preventDefault();
-        event.stopPropagation();
-        this.commit(event.shiftKey ? 'left' : 'right');
-      } else if (event.key === 'Escape') {
-        this.cancel();
-      }
-      // Typing stays in the editor: the grid's keys must not move the cursor meanwhile.
-      event.stopPropagation();
+export class JsonTextEditor extends TextAreaEditor {
+  constructor(text: string) {
+    super(text, {
+      className: 'searchbook-JsonEditor',
+      label: 'Cell value (JSON)',
+      tabKeeps: true
     });
-    area.addEventListener('blur', () => {
-      if (!this.isDisposed) {
-        this.commit('none');
-      }
-    });
-    // Focus alone puts the caret, and the scroll, at the end of a long value.
-    area.setSelectionRange(0, 0);
-    area.focus();
-    area.scrollTop = 0;
-  }
-
-  protected getInput(): string {
-    return this.textarea.value;
   }
 }
 

@@ -1,4 +1,4 @@
-import { CellEditor } from '@lumino/datagrid';
+import { TextAreaEditor } from './text-area-editor';
 
 /** Past this many characters a text is edited in the multi-line editor, even on one line. */
 const LONG_TEXT = 200;
@@ -12,43 +12,13 @@ export function isLongText(text: string): boolean {
  * A multi-line editor for long text, over the whole of the grid's rows: Enter adds a line,
  * Ctrl-Enter (⌘-Enter) keeps the text, Escape drops it. It opens at the start of the text.
  */
-export class LongTextEditor extends CellEditor {
-  private textarea!: HTMLTextAreaElement;
-
-  constructor(private readonly text: string) {
-    super();
-  }
-
-  protected startEditing(): void {
-    const area = document.createElement('textarea');
-    area.className = 'lm-DataGrid-cellEditorWidget searchbook-LongTextEditor';
-    area.spellcheck = false;
-    area.value = this.text;
-    area.setAttribute(
-      'aria-label',
-      'Cell value (Ctrl-Enter keeps it, Escape drops it)'
-    );
-    this.editorContainer.classList.add('searchbook-LongTextEditor-container');
-    this.editorContainer.appendChild(area);
-    this.textarea = area;
-    area.addEventListener('keydown', event => {
-      if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-        event.preventDefault();
-        this.commit('none');
-      } else if (event.key === 'Escape') {
-        this.cancel();
-      }
-      // Typing stays in the editor: the grid's keys must not move the cursor meanwhile.
-      event.stopPropagation();
+export class LongTextEditor extends TextAreaEditor {
+  constructor(text: string) {
+    super(text, {
+      className: 'searchbook-LongTextEditor',
+      label: 'Cell value (Ctrl-Enter keeps it, Escape drops it)',
+      tabKeeps: false
     });
-    area.addEventListener('blur', () => {
-      if (!this.isDisposed) {
-        this.commit('none');
-      }
-    });
-    area.setSelectionRange(0, 0);
-    area.focus();
-    area.scrollTop = 0;
   }
 
   /** The editor covers the grid's rows, not the one cell: a long text needs the room. */
@@ -60,9 +30,5 @@ export class LongTextEditor extends CellEditor {
     style.top = '0px';
     style.width = `${grid.viewportWidth - grid.headerWidth}px`;
     style.height = `${grid.viewportHeight - grid.headerHeight}px`;
-  }
-
-  protected getInput(): string {
-    return this.textarea.value;
   }
 }

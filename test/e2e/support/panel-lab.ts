@@ -91,3 +91,24 @@ export function panelTreeItem(
       `[role="treeitem"][aria-level="${level}"][aria-label^="${name} · "]`
     );
 }
+
+/** Reloads the page, waits until JupyterLab has restored its layout and shows the panel. */
+export async function reloadLab(page: Page): Promise<void> {
+  await page.reload();
+  await page.waitForSelector('.jp-NotebookPanel .jp-Notebook', {
+    timeout: 60_000
+  });
+  // Once the layout is restored the panel's tab says whether it is open; a click before that could close it.
+  await page.waitForFunction(
+    () =>
+      (window as unknown as { jupyterapp?: unknown }).jupyterapp !== undefined,
+    undefined,
+    { timeout: 60_000 }
+  );
+  await page.evaluate(
+    () =>
+      (window as unknown as { jupyterapp: { restored: Promise<void> } })
+        .jupyterapp.restored
+  );
+  await showPanel(page);
+}

@@ -12,11 +12,7 @@ import { promisify } from 'node:util';
 import { z } from 'zod';
 import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
-import type {
-  FilterRow,
-  GridReply,
-  GridView
-} from '../../../contracts/panel-protocol';
+import type { FilterRow, GridView } from '../../../contracts/panel-protocol';
 import { SECRETS } from '../../drivers/helpers';
 import {
   describeEachTarget,
@@ -27,8 +23,15 @@ import {
 import { answerFor } from '../../support/real-node-differences';
 import { generateProducts } from '../../../examples/data/generate-products';
 import { REAL_NODE_PRODUCTS } from '../../support/real-elasticsearch/products';
-import { KernelClient } from '../../support/kernel-client';
-import { GridCommClient } from '../../grid/grid-comm-client';
+import type { KernelClient } from '../../support/kernel-client';
+import {
+  allRows,
+  expectReply,
+  type GridCommClient,
+  kernelWithGridComm,
+  type OpenedGrid as Opened
+} from '../../grid/grid-comm-client';
+import { jsonFromNode } from '../../support/real-elasticsearch/launch';
 
 const run = promisify(execFile);
 const WINDOW = 20;
@@ -82,61 +85,18 @@ afterAll(async () => {
   await tsServer?.close();
 });
 
-function expectType<T extends GridReply['type']>(
-  reply: GridReply,
-  type: T
-): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) {
-    throw new Error(
-      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
-    );
-  }
-  return reply as Extract<GridReply, { type: T }>;
-}
-
-type Opened = Extract<GridReply, { type: 'opened' }>;
-
 /** A kernel with the grid comm open, connected by the given `%connect` lines. */
-async function gridKernel(
-  connects: string[]
-): Promise<{ kernel: KernelClient; comm: GridCommClient }> {
-  const kernel = await KernelClient.start({ ...SECRETS });
-  for (const line of connects) {
-    const { reply } = await kernel.execute(line);
-    expect(reply.content.status).toBe('ok');
-  }
-  return { kernel, comm: await GridCommClient.open(kernel) };
-}
+const gridKernel = (connects: string[]) =>
+  kernelWithGridComm(connects, { ...SECRETS });
 
-const open = async (
+const open = (
   comm: GridCommClient,
   connection: string,
   target: string,
   view: Partial<GridView>,
   blockSize = BLOCK
 ) =>
-  expectType(
-    await comm.call({ type: 'open', connection, target, blockSize, view }),
-    'opened'
-  );
-
-/** Every row of a grid, block by block as the panel scrolls. */
-async function allRows(
-  comm: GridCommClient,
-  grid: Opened
-): Promise<Record<string, unknown>[]> {
-  const rows = [...grid.first.rows];
-  for (let block = 1; block * grid.blockSize < grid.total; block++) {
-    rows.push(
-      ...expectType(
-        await comm.call({ type: 'read', gridId: grid.gridId, block }),
-        'block'
-      ).block.rows
-    );
-  }
-  await comm.call({ type: 'close', gridId: grid.gridId });
-  return rows;
-}
+  comm.expect({ type: 'open', connection, target, blockSize, view }, 'opened');
 
 /** Runs the grid's "Copy as curl" command with the credential in the environment, as a user would. */
 async function curl(command: string): Promise<unknown> {
@@ -172,28 +132,11 @@ describeEachTarget(
     const close = (grid: Opened) =>
       call({ type: 'close', gridId: grid.gridId });
 
-    const engineCall = async (
-      method: string,
-      path: string,
-      body?: string,
-      contentType = 'application/json'
-    ): Promise<unknown> => {
-      const answer = await fetch(`${engine.url}${path}`, {
-        method,
-        ...(body === undefined
-          ? {}
-          : { body, headers: { 'content-type': contentType } })
-      });
-      const text = await answer.text();
-      if (!answer.ok) {
-        throw new Error(`${method} ${path} answered ${answer.status}: ${text}`);
-      }
-      return JSON.parse(text) as unknown;
-    };
     /** Search contexts open on the index, by the engine's own stats: one per point in time. */
     const openContexts = async () =>
-      IndexStats.parse(await engineCall('GET', `/${SHOP}/_stats/search`))._all
-        .total.search.open_contexts;
+      IndexStats.parse(
+        await jsonFromNode(engine, 'GET', `/${SHOP}/_stats/search`)
+      )._all.total.search.open_contexts;
 
     beforeAll(async () => {
       engine = await target.start({ security: false });
@@ -210,7 +153,8 @@ describeEachTarget(
           }
         }
       };
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'PUT',
         `/${SHOP}`,
         JSON.stringify({
@@ -226,11 +170,11 @@ describeEachTarget(
         (doc, n) =>
           `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify(doc)}\n`
       );
-      await engineCall(
+      await jsonFromNode(
+        engine,
         'POST',
         `/${SHOP}/_bulk?refresh=true`,
-        lines.join(''),
-        'application/x-ndjson'
+        lines.join('')
       );
       ({ kernel, comm } = await gridKernel([
         `%connect elasticsearch ${engine.url} name=es`,
@@ -241,7 +185,7 @@ describeEachTarget(
     afterAll(async () => {
       await kernel?.close();
       if (engine) {
-        await engineCall('DELETE', `/${SHOP}`).catch(() => undefined);
+        await jsonFromNode(engine, 'DELETE', `/${SHOP}`).catch(() => undefined);
       }
       await engine?.close();
     });
@@ -263,7 +207,8 @@ describeEachTarget(
       // The same request, straight to the engine, asking for everything at once (the window does not bind a fresh search of this size).
       const body = JSON.parse(bodyLines.join('\n')) as Record<string, unknown>;
       const answer = SearchAnswer.parse(
-        await engineCall(
+        await jsonFromNode(
+          engine,
           'POST',
           `/${SHOP}/_search`,
           JSON.stringify({ ...body, size: WINDOW })
@@ -293,7 +238,7 @@ describeEachTarget(
       };
       const scrolled = await allRows(comm, await openShop(sortedView));
       const jumped = await openShop(sortedView);
-      const far = expectType(
+      const far = expectReply(
         await call({ type: 'read', gridId: jumped.gridId, block: 9 }),
         'block'
       ).block;
@@ -321,7 +266,8 @@ describeEachTarget(
         grid.request.cell.split('\n').slice(1).join('\n')
       ) as Record<string, unknown>;
       const answer = SearchAnswer.parse(
-        await engineCall(
+        await jsonFromNode(
+          engine,
           'POST',
           `/${SHOP}/_search`,
           JSON.stringify({ ...body, size: WINDOW })
@@ -332,7 +278,7 @@ describeEachTarget(
         answer.hits.hits.map(h => h._id)
       );
       const jumped = await openShop(nestedView);
-      const far = expectType(
+      const far = expectReply(
         await call({ type: 'read', gridId: jumped.gridId, block: 12 }),
         'block'
       ).block;
@@ -607,14 +553,14 @@ describeEachTarget(
         target: SHOP,
         view: { raw: 'tag:(red' }
       });
-      expect(expectType(reply, 'error').message).toContain(
+      expect(expectReply(reply, 'error').message).toContain(
         'Failed to parse query [tag:(red]'
       );
       expect(await openContexts()).toBe(before);
     });
 
     it("the cells' Copy as curl: each request on the connection it would use; the engine answers the command as it answers the cell", async () => {
-      const reply = expectType(
+      const reply = expectReply(
         await call({
           type: 'curl',
           cell: `%use es\nPOST /${SHOP}/_search\n{"query": {"term": {"tag": "red"}}, "size": 0}\n%use ts\nGET /collections/items/documents/search?q=*&filter_by=rank:<3`

@@ -9,14 +9,15 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
-import type {
-  FilterRow,
-  GridReply,
-  GridView
-} from '../../../contracts/panel-protocol';
+import type { FilterRow, GridView } from '../../../contracts/panel-protocol';
 import { SECRETS } from '../../drivers/helpers';
-import { KernelClient } from '../../support/kernel-client';
-import { GridCommClient } from '../../grid/grid-comm-client';
+import type { KernelClient } from '../../support/kernel-client';
+import {
+  allRows,
+  expectReply,
+  type GridCommClient,
+  kernelWithGridComm
+} from '../../grid/grid-comm-client';
 
 const run = promisify(execFile);
 const BLOCK = 8;
@@ -82,61 +83,18 @@ afterAll(async () => {
   await tsServer?.close();
 });
 
-function expectType<T extends GridReply['type']>(
-  reply: GridReply,
-  type: T
-): Extract<GridReply, { type: T }> {
-  if (reply.type !== type) {
-    throw new Error(
-      `expected ${type}, got ${JSON.stringify(reply).slice(0, 400)}`
-    );
-  }
-  return reply as Extract<GridReply, { type: T }>;
-}
-
-type Opened = Extract<GridReply, { type: 'opened' }>;
-
 /** A kernel with the grid comm open, connected by the given `%connect` lines. */
-async function gridKernel(
-  connects: string[]
-): Promise<{ kernel: KernelClient; comm: GridCommClient }> {
-  const kernel = await KernelClient.start({ ...SECRETS });
-  for (const line of connects) {
-    const { reply } = await kernel.execute(line);
-    expect(reply.content.status).toBe('ok');
-  }
-  return { kernel, comm: await GridCommClient.open(kernel) };
-}
+const gridKernel = (connects: string[]) =>
+  kernelWithGridComm(connects, { ...SECRETS });
 
-const open = async (
+const open = (
   comm: GridCommClient,
   connection: string,
   target: string,
   view: Partial<GridView>,
   blockSize = BLOCK
 ) =>
-  expectType(
-    await comm.call({ type: 'open', connection, target, blockSize, view }),
-    'opened'
-  );
-
-/** Every row of a grid, block by block as the panel scrolls. */
-async function allRows(
-  comm: GridCommClient,
-  grid: Opened
-): Promise<Record<string, unknown>[]> {
-  const rows = [...grid.first.rows];
-  for (let block = 1; block * grid.blockSize < grid.total; block++) {
-    rows.push(
-      ...expectType(
-        await comm.call({ type: 'read', gridId: grid.gridId, block }),
-        'block'
-      ).block.rows
-    );
-  }
-  await comm.call({ type: 'close', gridId: grid.gridId });
-  return rows;
-}
+  comm.expect({ type: 'open', connection, target, blockSize, view }, 'opened');
 
 /** Runs the grid's "Copy as curl" command with the credential in the environment, as a user would. */
 async function curl(command: string): Promise<unknown> {
@@ -211,7 +169,7 @@ describe('Typesense', () => {
   });
 
   it('an operator the engine cannot express is refused under its row with what serves instead, never "contains"', async () => {
-    const endsWith = expectType(
+    const endsWith = expectReply(
       await call({
         type: 'open',
         connection: 'ts',
@@ -226,7 +184,7 @@ describe('Typesense', () => {
     expect(endsWith.message).toBe(
       'Typesense cannot filter with "ends with": Typesense filters match whole words and word starts, never the end of a value. To find text inside or at the end of words, declare the field infix: true in the schema and search it in a cell (q=<text>, query_by=<field>, infix=always); to match whole values, use equals or in list.'
     );
-    const isNull = expectType(
+    const isNull = expectReply(
       await call({
         type: 'open',
         connection: 'ts',
@@ -290,7 +248,7 @@ describe('Typesense', () => {
   });
 
   it("a cell's Copy as curl: an environment variable the cell reads stays a reference, never its value", async () => {
-    const reply = expectType(
+    const reply = expectReply(
       await call({
         type: 'curl',
         cell: '%use ts\nPOST /multi_search\n{"searches": [{"collection": "items", "q": "${env:TS_API_KEY}"}]}'
