@@ -19,7 +19,7 @@ import {
   credentialVariables,
   securedSandboxWithKey
 } from '../support/secured-sandbox';
-import { GridCommClient } from '../grid/grid-comm-client';
+import { expectReply, GridCommClient } from '../grid/grid-comm-client';
 import { KernelClient, REPO } from '../support/kernel-client';
 import {
   elasticsearchTargets,
@@ -317,7 +317,7 @@ const OPENSEARCH_TITLE =
     });
 
     it("a grid's sorted view on OpenSearch copied as opensearch-py code gets the grid's rows in the grid's order", async () => {
-      const opened = expectType(
+      const opened = expectReply(
         await comm.call({
           type: 'open',
           connection: 'os',
