@@ -21,6 +21,7 @@ import {
   singleValue
 } from '../../engine/grid-view';
 import { filterRefusal } from '../../console/refusal';
+import { queryOfSearch, searchNote } from './search-preview';
 
 /** At most this many sort fields reach the engine: Typesense's `sort_by` takes no more. */
 export const MAX_SORT_FIELDS = 3;
@@ -146,6 +147,8 @@ function labelOf(operator: FilterOperator): string {
 }
 
 export interface SearchParameters {
+  q?: string;
+  query_by?: string;
   filter_by?: string;
   sort_by?: string;
 }
@@ -155,14 +158,23 @@ export function searchOfView(
   tree: FieldTree | undefined
 ): { parameters: SearchParameters; sortedBy: string[]; notes: string[] } {
   const filter = filterOfView(view, tree);
-  const { sortBy, sortedBy, notes } = sortOfView(view.sort, tree);
+  const query = view.search ? queryOfSearch(view.search, tree) : undefined;
+  // Under a query, header sorts lead and text match breaks their ties: one of the three places is its.
+  const { sortBy, sortedBy, notes } = sortOfView(
+    view.sort,
+    tree,
+    query ? MAX_SORT_FIELDS - 1 : MAX_SORT_FIELDS
+  );
   return {
     parameters: {
+      ...query,
       ...(filter ? { filter_by: filter } : {}),
-      ...(sortBy ? { sort_by: sortBy } : {})
+      ...(sortBy
+        ? { sort_by: query ? `${sortBy},_text_match:desc` : sortBy }
+        : {})
     },
     sortedBy,
-    notes
+    notes: query ? [searchNote(query, sortedBy), ...notes] : notes
   };
 }
 
@@ -325,7 +337,8 @@ function rowFilter(row: FilterRow, index: number, target: Target): string {
 /** `sort_by` in click order: `sort: true` and numeric fields only, at most three; the rest dropped with a note. */
 export function sortOfView(
   keys: SortKey[],
-  tree: FieldTree | undefined
+  tree: FieldTree | undefined,
+  most = MAX_SORT_FIELDS
 ): { sortBy: string | undefined; sortedBy: string[]; notes: string[] } {
   const fields: string[] = [];
   const sortedBy: string[] = [];
@@ -343,10 +356,12 @@ export function sortOfView(
         key.column,
         'the schema does not declare it sort: true, and only those and numeric fields sort'
       );
-    } else if (fields.length === MAX_SORT_FIELDS) {
+    } else if (fields.length === most) {
       dropped(
         key.column,
-        `Typesense sorts on at most ${MAX_SORT_FIELDS} fields`
+        most < MAX_SORT_FIELDS
+          ? `Typesense sorts on at most ${MAX_SORT_FIELDS} fields, and a search keeps one for text_match`
+          : `Typesense sorts on at most ${MAX_SORT_FIELDS} fields`
       );
     } else {
       fields.push(`${key.column}:${key.direction}`);
