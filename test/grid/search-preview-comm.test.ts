@@ -284,6 +284,62 @@ describe.each(VERSIONS)('Typesense %s', version => {
     expect(browsing.request.cell).not.toMatch(/query_by/);
   });
 
+  it('edits rows found by the query: a field saves, the score column is read-only', async () => {
+    const opened = await open(version, { search: { q: 'garden' } });
+    const at = opened.first.rows.findIndex(r => r.id === 'g7');
+    const row = opened.first.keys?.[at];
+    expect(row).toEqual({ index: 'books', id: 'g7' });
+    const save = (change: Record<string, unknown>) =>
+      comm.expect(
+        { type: 'save', gridId: opened.gridId, changes: [change] },
+        'saved'
+      );
+    const refused = await save({
+      kind: 'update',
+      key: 'k2',
+      row,
+      fields: { _text_match: '1' }
+    });
+    expect(refused.results).toEqual([]);
+    expect(refused.refusals).toMatchObject([
+      { key: 'k2', message: expect.stringMatching(/read-only/) }
+    ]);
+    const saved = await save({
+      kind: 'update',
+      key: 'k1',
+      row,
+      expected: { title: 'Garden 7' },
+      fields: { title: 'Garden 7 revised' }
+    });
+    expect(saved.results.map(r => [r.key, r.status])).toEqual([
+      ['k1', 'saved']
+    ]);
+    const r = await fetch(
+      `${servers[version]?.url}/collections/books/documents/g7`,
+      { headers: { 'x-typesense-api-key': SECRETS.TS_API_KEY } }
+    );
+    expect(((await r.json()) as { title: string }).title).toBe(
+      'Garden 7 revised'
+    );
+  });
+
+  it('refuses to export a grid under a query, which would write more than its matches', async () => {
+    const opened = await open(version, { search: { q: 'glass' } });
+    const reply = await comm.call({
+      type: 'export',
+      exportId: `x${version}`,
+      connection: conn(version),
+      target: 'books',
+      file: `never-${version}.jsonl`,
+      format: 'jsonl',
+      gridId: opened.gridId
+    });
+    expect(reply).toMatchObject({
+      type: 'error',
+      message: expect.stringMatching(/clear the search \(q\)/)
+    });
+  });
+
   it('says what to write when the collection has no field to search, sending nothing', async () => {
     const reply = await comm.call({
       type: 'open',
