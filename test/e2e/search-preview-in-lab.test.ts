@@ -222,17 +222,8 @@ async function markedPixels(column: string): Promise<number> {
   );
 }
 
-it('an Elasticsearch grid has no search box', async () => {
-  await panelTreeItem(page, 'shop').waitFor({ timeout: 30_000 });
-  await panelTreeItem(page, 'shop').dblclick();
-  const es = page.getByRole('grid', { name: 'shop · es', exact: true });
-  await es.waitFor({ timeout: 30_000 });
-  await expect(
-    tab(es).getByRole('search', { name: 'Search preview' }).count()
-  ).resolves.toBe(0);
-});
-
-it('a query ranks the rows as the engine does, with the score column and the match marked', async () => {
+it('a query ranks the rows as the engine does, with the score column and the match marked; Elasticsearch grids have no box', async () => {
+  await panelTreeItem(page, 'books').waitFor({ timeout: 30_000 });
   await panelTreeItem(page, 'books').dblclick();
   await grid().waitFor({ timeout: 30_000 });
   await rowCount(BOOKS.length);
@@ -240,6 +231,15 @@ it('a query ranks the rows as the engine does, with the score column and the mat
   await expect(
     box.getByRole('textbox', { name: 'query_by' }).getAttribute('placeholder')
   ).resolves.toBe('title,genre');
+  // An engine without a preview shows no box.
+  await panelTreeItem(page, 'shop').dblclick();
+  const es = page.getByRole('grid', { name: 'shop · es', exact: true });
+  await es.waitFor({ timeout: 30_000 });
+  await expect(
+    tab(es).getByRole('search', { name: 'Search preview' }).count()
+  ).resolves.toBe(0);
+  await page.getByRole('tab', { name: /^books · ts/ }).click();
+  await grid().waitFor({ state: 'visible' });
   expect(await columnsOf(grid())).not.toContain('_text_match');
   await expect(markedPixels('title')).resolves.toBe(0);
 
@@ -277,6 +277,42 @@ it('a query ranks the rows as the engine does, with the score column and the mat
   }
   expect(copied).toContain('"q": "glass"');
   expect(copied).toContain('"query_by": "title,genre"');
+});
+
+/** Polls (bounded) until JupyterLab's saved workspace holds `text`: it is written a moment after a change. */
+async function workspaceHolds(text: string): Promise<void> {
+  for (let tries = 0; tries < 150; tries++) {
+    const saved = await page.evaluate(async () => {
+      const config = JSON.parse(
+        document.getElementById('jupyter-config-data')?.textContent ?? '{}'
+      ) as { baseUrl?: string; workspace?: string };
+      const response = await fetch(
+        `${config.baseUrl ?? '/'}lab/api/workspaces/${config.workspace ?? 'default'}`
+      );
+      return response.ok ? JSON.stringify(await response.json()) : '';
+    });
+    if (saved.includes(text)) {
+      return;
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`the workspace never held ${text}`);
+}
+
+it('the query comes back with its tab after a page reload', async () => {
+  await workspaceHolds('"q":"glass"');
+  await page.reload();
+  // The restored tab is reopened first, then clicked: the restorer activates the tab that was current.
+  await grid().waitFor({ state: 'attached', timeout: 60_000 });
+  for (let tries = 0; tries < 40 && !(await grid().isVisible()); tries++) {
+    await page.getByRole('tab', { name: /^books · ts/ }).click();
+    await page.waitForTimeout(250);
+  }
+  await rowCount(15);
+  expect((await columnsOf(grid())).slice(0, 2)).toEqual(['id', '_text_match']);
+  await expect(
+    searchBox().getByRole('searchbox', { name: 'q' }).inputValue()
+  ).resolves.toBe('glass');
 });
 
 it('Clear returns to browsing every document in the usual order', async () => {
