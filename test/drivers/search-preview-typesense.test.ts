@@ -75,6 +75,39 @@ describe('the search as search parameters', () => {
     );
   });
 
+  it('sorts by the score column itself when its header is clicked, and never filters on it', () => {
+    const { parameters, sortedBy } = searchOfView(
+      GridViewSchema.parse({
+        search: { q: 'dune' },
+        sort: [
+          { column: 'year', direction: 'desc' },
+          { column: '_text_match', direction: 'asc' },
+          { column: 'rating', direction: 'asc' }
+        ]
+      }),
+      tree
+    );
+    expect(parameters.sort_by).toBe('year:desc,_text_match:asc,rating:asc');
+    expect(sortedBy).toEqual(['year', '_text_match', 'rating']);
+    const browsing = searchOfView(
+      GridViewSchema.parse({
+        sort: [{ column: '_text_match', direction: 'asc' }]
+      }),
+      tree
+    );
+    expect(browsing.parameters.sort_by).toBeUndefined();
+    expect(browsing.notes.join(' ')).toMatch(/no search is on/);
+    expect(() =>
+      searchOfView(
+        GridViewSchema.parse({
+          search: { q: 'dune' },
+          filters: [{ column: '_highlight', operator: 'contains', value: 'x' }]
+        }),
+        tree
+      )
+    ).toThrow(/not a field of the documents/);
+  });
+
   it('leaves sort_by to the engine without header sorts, and sends no q when browsing', () => {
     expect(
       searchOfView(GridViewSchema.parse({ search: { q: 'dune' } }), tree)

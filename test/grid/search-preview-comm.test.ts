@@ -253,6 +253,21 @@ describe.each(VERSIONS)('Typesense %s', version => {
     );
   });
 
+  it('sorts by the score column when its header is clicked', async () => {
+    const opened = await open(version, {
+      sort: [{ column: '_text_match', direction: 'asc' }],
+      search: { q: 'castle' }
+    });
+    const engine = await search(version, {
+      q: 'castle',
+      query_by: 'title,author,genre,tags',
+      sort_by: '_text_match:asc'
+    });
+    expect(opened.sortedBy).toEqual(['_text_match']);
+    expect(opened.request.cell).toMatch(/"sort_by": "_text_match:asc"/);
+    expect(idsOf(await allRows(opened))).toEqual(engine.ids);
+  });
+
   it('shows markup a document holds as its text, marking only the matched word', async () => {
     const opened = await open(version, { search: { q: 'bold' } });
     expect(opened.total).toBe(1);
