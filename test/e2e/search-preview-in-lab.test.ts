@@ -302,11 +302,16 @@ async function workspaceHolds(text: string): Promise<void> {
 it('the query comes back with its tab after a page reload', async () => {
   await workspaceHolds('"q":"glass"');
   await page.reload();
-  // The restored tab is reopened first, then clicked: the restorer activates the tab that was current.
-  await grid().waitFor({ state: 'attached', timeout: 60_000 });
-  for (let tries = 0; tries < 40 && !(await grid().isVisible()); tries++) {
-    await page.getByRole('tab', { name: /^books · ts/ }).click();
-    await page.waitForTimeout(250);
+  // The restorer brings the tab back and then activates the tab that was current: click until
+  // the grid shows (bounded).
+  const books = page.getByRole('tab', { name: /^books · ts/ });
+  await books.waitFor({ timeout: 60_000 });
+  for (let tries = 0; tries < 120 && !(await grid().isVisible()); tries++) {
+    await books.click();
+    await page.waitForTimeout(500);
+  }
+  if (!(await grid().isVisible())) {
+    await screenshot(page, 'search-preview-not-restored');
   }
   await rowCount(15);
   expect((await columnsOf(grid())).slice(0, 2)).toEqual(['id', '_text_match']);
