@@ -158,6 +158,44 @@ async function spoken(column: string): Promise<string> {
   return text;
 }
 
+/** Page coordinates of a column's header, from the grid's own geometry. */
+async function headerPoint(column: string): Promise<{ x: number; y: number }> {
+  return page.evaluate(
+    ({ label, column }) => {
+      type Grid = {
+        headerWidth: number;
+        headerHeight: number;
+        scrollX: number;
+        columnSize(region: string, i: number): number;
+        node: HTMLElement;
+      };
+      type Shell = {
+        widgets(
+          area: string
+        ): Iterable<{ dataGrid?: Grid; title: { label: string } }>;
+      };
+      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
+        .jupyterapp.shell;
+      const dataGrid = [...shell.widgets('main')].find(
+        w => w.title.label === label
+      )?.dataGrid;
+      if (!dataGrid) {
+        throw new Error(`no grid ${label}`);
+      }
+      const columns = JSON.parse(
+        dataGrid.node.dataset.columns ?? '[]'
+      ) as string[];
+      let x = dataGrid.headerWidth - dataGrid.scrollX;
+      for (let i = 0; i < columns.indexOf(column); i++) {
+        x += dataGrid.columnSize('body', i);
+      }
+      const box = dataGrid.node.getBoundingClientRect();
+      return { x: box.x + x + 20, y: box.y + dataGrid.headerHeight / 4 };
+    },
+    { label, column }
+  );
+}
+
 /** Canvas pixels of row 1's cell in `column` painted in the (yellow) search-match color. */
 async function markedPixels(column: string): Promise<number> {
   return page.evaluate(
@@ -320,9 +358,30 @@ it('the query comes back with its tab after a page reload', async () => {
   ).resolves.toBe('glass');
 });
 
-it('Clear returns to browsing every document in the usual order', async () => {
+it('Clear returns to browsing every document in the usual order, the score sort dropped', async () => {
+  // Sorted by the score while searching: a header click, as on any column.
+  const header = await headerPoint('_text_match');
+  await page.mouse.click(header.x, header.y);
+  for (
+    let tries = 0;
+    tries < 100 &&
+    (await grid().getAttribute('data-sort')) !==
+      '[{"column":"_text_match","direction":"asc"}]';
+    tries++
+  ) {
+    await page.waitForTimeout(100);
+  }
+  await expect(grid().getAttribute('data-sort')).resolves.toBe(
+    '[{"column":"_text_match","direction":"asc"}]'
+  );
+  await rowCount(15);
   await searchBox().getByRole('button', { name: 'Clear' }).click();
   await rowCount(BOOKS.length);
+  await expect(grid().getAttribute('data-sort')).resolves.toBe('[]');
+  // No note about a score sort left behind (the notes are empty and hidden while browsing).
+  await expect(
+    tab(grid()).locator('.searchbook-DocumentGrid-notes').textContent()
+  ).resolves.toBe('');
   expect(await columnsOf(grid())).not.toContain('_text_match');
   await expect(
     searchBox().getByRole('searchbox', { name: 'q' }).inputValue()

@@ -194,8 +194,13 @@ export class DocumentGridWidget extends ThemedGridPanel {
     });
     if (opened.searchPreview) {
       this.searchBox = new SearchBox(opened.searchPreview);
+      const score = opened.searchPreview.scoreColumn;
       this.searchBox.applied.connect((_, search) => {
         this.search = search;
+        // Browsing has no score to sort by.
+        if (!search) {
+          this.sort = this.sort.filter(k => k.column !== score);
+        }
         void this.applyView();
       });
     }
