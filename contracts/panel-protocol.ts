@@ -23,6 +23,11 @@ import {
   ResourceReplySchemas,
   ResourceRequestSchemas
 } from './resource-protocol';
+import {
+  GridSearchSchema,
+  RowHighlightsSchema,
+  SearchPreviewSchema
+} from './search-preview';
 
 export type { Column } from './columns';
 
@@ -104,7 +109,9 @@ export const GridViewSchema = z.object({
   raw: z.string().default(''),
   sort: z.array(SortKeySchema).default([]),
   /** String operators match case exactly (Elasticsearch only: Typesense always ignores case); off unless asked. */
-  matchCase: z.boolean().default(false)
+  matchCase: z.boolean().default(false),
+  /** A search query ranking the rows (search-preview.ts), where the engine offers one; none: browsing. */
+  search: GridSearchSchema.optional()
 });
 export type GridView = z.infer<typeof GridViewSchema>;
 export const EMPTY_VIEW: GridView = {
@@ -258,7 +265,9 @@ export const BlockSchema = z.object({
   /** Where each row lives, parallel to `rows`: edits are addressed to these. */
   keys: z.array(RowKeySchema).optional(),
   /** Each row's version as read, parallel to `rows`; null where the engine keeps none (Typesense). */
-  versions: z.array(RowVersionSchema.nullable()).optional()
+  versions: z.array(RowVersionSchema.nullable()).optional(),
+  /** Under a search query: each row's highlighted cells, parallel to `rows`. */
+  highlights: z.array(RowHighlightsSchema).optional()
 });
 export type Block = z.infer<typeof BlockSchema>;
 
@@ -312,7 +321,9 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     /** Every filter operator as the engine does it, in the bar's order. */
     operators: z.array(OperatorInfoSchema),
     /** The raw filter row's syntax, as an example for its placeholder. */
-    rawFilterHint: z.string()
+    rawFilterHint: z.string(),
+    /** The engine's search preview for this target; absent where it offers none. */
+    searchPreview: SearchPreviewSchema.optional()
   }),
   z.object({
     ...ReplyBase,

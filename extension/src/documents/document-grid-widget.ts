@@ -32,6 +32,9 @@ import { DocumentActions } from './document-actions';
 import { PendingSync } from './pending-store';
 import { GridColumns } from './grid-columns';
 import { FIRST_SCREEN_ROWS } from './first-screen';
+import type { GridSearch } from '@searchbook/contracts/search-preview';
+import { SearchBox } from './search-box';
+import { HighlightRenderer } from './highlight-renderer';
 
 export type OpenedGrid = Omit<
   Extract<GridReply, { type: 'opened' }>,
@@ -76,6 +79,9 @@ export class DocumentGridWidget extends ThemedGridPanel {
     matchCase: false
   };
   private sort: SortKey[] = [];
+  /** The search query ranking the rows (where the engine offers a preview); undefined: browsing. */
+  private search: GridSearch | undefined;
+  private readonly searchBox: SearchBox | undefined;
   /** The view whose rows the grid shows (the last one the engine answered): "Back to the previous filter" returns to it. */
   private shownView: GridView | undefined;
   /** Shown in place of the rows while a new view loads, or when it failed. */
@@ -187,6 +193,18 @@ export class DocumentGridWidget extends ThemedGridPanel {
       this.filterView = view;
       void this.applyView();
     });
+    if (opened.searchPreview) {
+      this.searchBox = new SearchBox(opened.searchPreview);
+      const score = opened.searchPreview.scoreColumn;
+      this.searchBox.applied.connect((_, search) => {
+        this.search = search;
+        // Browsing has no score to sort by.
+        if (!search) {
+          this.sort = this.sort.filter(k => k.column !== score);
+        }
+        void this.applyView();
+      });
+    }
 
     this.grid = new DataGrid({
       headerVisibility: 'all',
@@ -316,6 +334,9 @@ export class DocumentGridWidget extends ThemedGridPanel {
     });
     this.addWidget(bar);
     this.addWidget(new Widget({ node: this.editing.toolbar }));
+    if (this.searchBox) {
+      this.addWidget(this.searchBox);
+    }
     this.addWidget(this.filterBar);
     const notes = new Widget({ node: this.notes });
     this.addWidget(notes);
@@ -369,11 +390,16 @@ export class DocumentGridWidget extends ThemedGridPanel {
     if (!col || row >= this.model.rowCount('body')) {
       return undefined;
     }
+    const matched = this.model
+      .highlight(row, column)
+      ?.filter(p => p.marked)
+      .map(p => p.text);
     return {
       column: col.name,
       row: this.model.data('row-header', row, 0).replace(/^[^\w\s]+ /, ''),
       value: this.model.isLoaded(row)
-        ? this.model.data('body', row, column)
+        ? this.model.data('body', row, column) +
+          (matched?.length ? ` (matches: ${matched.join(', ')})` : '')
         : 'loading'
     };
   }
@@ -400,9 +426,13 @@ export class DocumentGridWidget extends ThemedGridPanel {
     return this.grid;
   }
 
-  /** The grid's view: filter rows and the engine sort in click order. */
+  /** The grid's view: filter rows, the engine sort in click order, the search query. */
   get view(): GridView {
-    return { ...this.filterView, sort: this.sort };
+    return {
+      ...this.filterView,
+      sort: this.sort,
+      ...(this.search ? { search: this.search } : {})
+    };
   }
 
   /**
@@ -442,6 +472,9 @@ export class DocumentGridWidget extends ThemedGridPanel {
         .request({ type: 'close', gridId: old }, 'closed')
         .catch(() => undefined);
       this.shownView = view;
+      if (reply.searchPreview) {
+        this.searchBox?.setOffer(reply.searchPreview);
+      }
       this.showViewState(undefined);
       this.model.reset(reply.columns, reply.total, reply.first);
       this.grid.scrollTo(this.grid.scrollX, 0);
@@ -464,9 +497,11 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   /** Shows `view` in the bar and the header marks: the grid was opened with it (a tab restored after a reload). */
   adoptView(view: GridView): void {
-    const { sort, ...filter } = view;
+    const { sort, search, ...filter } = view;
     this.filterView = filter;
     this.sort = sort;
+    this.search = search;
+    this.searchBox?.setSearch(search);
     this.shownView = view;
     this.filterBar.setView(filter);
     this.markSort();
@@ -478,9 +513,11 @@ export class DocumentGridWidget extends ThemedGridPanel {
     if (!view) {
       return;
     }
-    const { sort, ...filter } = view;
+    const { sort, search, ...filter } = view;
     this.filterView = filter;
     this.sort = sort;
+    this.search = search;
+    this.searchBox?.setSearch(search);
     this.filterBar.setView(filter);
     this.markSort();
     await this.applyView();
@@ -830,7 +867,9 @@ export class DocumentGridWidget extends ThemedGridPanel {
       columnHeaderHeight: theme.rowHeight
     };
     this.grid.cellRenderers.update({
-      body: new TextRenderer({
+      body: new HighlightRenderer({
+        marks: (row, column) => this.model.highlight(row, column),
+        markColor: markColors.match,
         font: theme.font,
         backgroundColor: ({ row, column }) =>
           markColors[this.model.mark(row, column) ?? 'none'] ||
@@ -876,10 +915,15 @@ function emptyText(view: GridView | undefined, target: string): string {
       }`
   );
   const raw = view?.raw.trim() ?? '';
-  if (filters.length === 0 && raw === '') {
+  if (filters.length === 0 && raw === '' && !view?.search) {
     return `${target} is empty: it holds no documents.`;
   }
   const lines = ['No documents match'];
+  if (view?.search) {
+    lines.push(
+      `Search: ${view.search.q}${view.search.queryBy ? ` in ${view.search.queryBy}` : ''}`
+    );
+  }
   if (filters.length > 0) {
     const join = view?.join === 'any' ? ' or ' : ' and ';
     lines.push(
@@ -893,7 +937,9 @@ function emptyText(view: GridView | undefined, target: string): string {
 }
 
 /** Backgrounds of the editing marks, from JupyterLab's theme (the canvas cannot read CSS). */
-function readMarkColors(node: HTMLElement): Record<Mark | 'none', string> {
+function readMarkColors(
+  node: HTMLElement
+): Record<Mark | 'none' | 'match', string> {
   const css = getComputedStyle(node);
   const v = (name: string, fallback: string) =>
     css.getPropertyValue(name).trim() || fallback;
@@ -904,6 +950,7 @@ function readMarkColors(node: HTMLElement): Record<Mark | 'none', string> {
     deleted: v('--jp-layout-color3', '#bdbdbd'),
     refused: v('--jp-error-color3', '#ffcdd2'),
     failed: v('--jp-error-color3', '#ffcdd2'),
-    conflict: v('--jp-warn-color2', '#ffb74d')
+    conflict: v('--jp-warn-color2', '#ffb74d'),
+    match: v('--jp-search-selected-match-background-color', '#f5c800')
   };
 }

@@ -6,6 +6,7 @@ import type {
   SentRequest
 } from '@searchbook/contracts/panel-protocol';
 import type { RowKey, RowVersion } from '@searchbook/contracts/edit-protocol';
+import type { MarkedText } from '@searchbook/contracts/search-preview';
 import { cellText } from '../datagrid/cell-text';
 import { columnHeaderText } from '../datagrid/rows-model';
 import { ownValue } from '@searchbook/contracts/own-fields';
@@ -265,6 +266,19 @@ export class PagedRowsModel extends MutableDataModel {
       block !== undefined &&
       block.cut.some(c => c.row === docRow - block.offset && c.column === name)
     );
+  }
+
+  /** The parts of a cell the engine matched to the view's search query, if it marked any. */
+  highlight(row: number, column: number): MarkedText | undefined {
+    const name = this.shownList[column]?.name;
+    if (row < this.leadingRows || name === undefined) {
+      return undefined;
+    }
+    const docRow = this.docRowAt(row - this.leadingRows);
+    const block = this.blocks.get(Math.floor(docRow / this.blockSize));
+    return block?.highlights?.[docRow - block.offset]?.find(
+      h => h.column === name
+    )?.parts;
   }
 
   isLoaded(row: number): boolean {

@@ -24,6 +24,8 @@ export type FieldNode =
       sortable?: boolean;
       /** A date field's formats as the mapping names them (`yyyy-MM-dd||epoch_millis`): edits are checked against them. */
       format?: string;
+      /** The engine searches this field's text by default in a search preview (Typesense: an indexed string field). */
+      searchable?: boolean;
     }
   /** An object that flattens into dotted columns and has none of its own (`address.city`). */
   | { kind: 'object'; type: string; children: FieldTree }

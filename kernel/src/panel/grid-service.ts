@@ -10,6 +10,7 @@ import type { ConnectionRegistry } from '../connections/registry';
 import type { Connection } from '../connections/open-connection';
 import {
   type DocumentBlock,
+  type Documents,
   type FilterSyntax,
   type OpenedGrid
 } from '../engine/driver';
@@ -38,7 +39,8 @@ import {
   PANEL_PROTOCOL_VERSION,
   type GridReply,
   type GridRequest,
-  GridRequestSchema
+  GridRequestSchema,
+  type GridView
 } from '../../../contracts/panel-protocol';
 import { type GridSession, GridSessions } from './grid-sessions';
 
@@ -292,6 +294,7 @@ export class GridService {
       }
       case 'open': {
         const connection = this.connection(request.connection);
+        refuseUnoffered(request.view, connection.driver.documents);
         const grid = await connection.driver.documents.open(
           request.target,
           request.blockSize,
@@ -427,9 +430,18 @@ function endedReason(ended: Connection, by: Connection | undefined): string {
   return `connection replaced: reopen. %connect opened "${ended.name}" again${where}, and this grid was reading the connection it replaced; Refresh reopens it on the new one.`;
 }
 
+/** A search query on an engine without search previews would be dropped silently: refused instead, nothing sent. */
+function refuseUnoffered(view: GridView, documents: Documents): void {
+  if (view.search && !documents.searches) {
+    throw new Error(
+      `This database offers no search preview in the grid: clear the search query, and use the filter bar (or a console cell) instead.`
+    );
+  }
+}
+
 function opened(
   session: GridSession,
-  { first, notes, sortedBy, request }: OpenedGrid,
+  { first, notes, sortedBy, request, searchPreview }: OpenedGrid,
   filters: FilterSyntax
 ): ReplyBody {
   return {
@@ -446,7 +458,8 @@ function opened(
     request,
     matchCaseSupported: filters.matchCase,
     operators: filters.operators,
-    rawFilterHint: filters.rawHint
+    rawFilterHint: filters.rawHint,
+    ...(searchPreview ? { searchPreview } : {})
   };
 }
 
@@ -464,6 +477,7 @@ function blockOf(
     columns: block.columns,
     requests: block.requests,
     ...(block.keys ? { keys: block.keys } : {}),
-    ...(block.versions ? { versions: block.versions } : {})
+    ...(block.versions ? { versions: block.versions } : {}),
+    ...(block.highlights ? { highlights: block.highlights } : {})
   };
 }

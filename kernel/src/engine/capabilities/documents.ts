@@ -16,6 +16,10 @@ import type {
   RowVersion
 } from '../../../../contracts/edit-protocol';
 import type { Column } from '../../../../contracts/columns';
+import type {
+  RowHighlights,
+  SearchPreview
+} from '../../../../contracts/search-preview';
 
 /** One block of a document grid, with the columns its documents need. */
 export interface DocumentBlock {
@@ -29,6 +33,8 @@ export interface DocumentBlock {
   keys?: RowKey[];
   /** Each row's version as read, parallel to `rows`; null where the engine keeps none. */
   versions?: (RowVersion | null)[];
+  /** Under a search query: each row's highlighted cells, parallel to `rows`. */
+  highlights?: RowHighlights[];
 }
 
 /**
@@ -51,6 +57,8 @@ export interface OpenedGrid {
   sortedBy: string[];
   /** The search the grid sends, as a console cell and a curl command. */
   request: ViewRequest;
+  /** The search preview this target offers (its default fields); absent where the engine has none. */
+  searchPreview?: SearchPreview;
 }
 
 /** A document as stored now, for the grid's document view (see the `wholeDocument` reply). */
@@ -93,4 +101,6 @@ export interface Documents {
   /** A row's whole document with its metadata, read from the engine now. */
   wholeDocument(row: RowKey, signal: AbortSignal): Promise<WholeDocument>;
   readonly filters: FilterSyntax;
+  /** The engine ranks a grid by a text query (the view's `search`); absent: a view with one is refused. */
+  readonly searches?: true;
 }

@@ -17,6 +17,7 @@ import type { Transport } from '../../engine/http/transport';
 import { typesenseFailure } from './failure';
 import type { SearchParameters } from './grid-filter';
 import { documentsGrid } from './present';
+import { previewGrid } from './search-preview';
 
 export const DOCUMENTS_PER_SEARCH = 250;
 export const SEARCHES_PER_BATCH = 50;
@@ -37,7 +38,7 @@ interface ReaderSetup {
   collection: string;
   blockSize: number;
   tree: FieldTree | undefined;
-  /** The view's `filter_by` and `sort_by`, on every search. */
+  /** The view's `filter_by` and `sort_by` (and its query's `q` and `query_by`), on every search. */
   parameters: SearchParameters;
 }
 
@@ -102,15 +103,30 @@ class CollectionReader implements DocumentReader {
   /** The block's documents as grid rows, columns from the schema. */
   present({
     documents,
+    hits,
     sent
   }: {
     documents: JsonValue[];
+    hits: unknown[];
     sent: SentRequest[];
   }): DocumentBlock {
-    const { columns, rows } = documentsGrid(documents, this.tree, false);
+    // Under a query each hit also brings its score and highlights.
+    if (this.setup.parameters.q !== undefined) {
+      const { columns, rows, highlights } = previewGrid(hits, this.tree);
+      return {
+        columns,
+        rows,
+        highlights,
+        ...rowKeys(this.setup.collection, documents),
+        requests: sent,
+        total: this.total
+      };
+    }
+    // Not spread: the grid's rows are a getter, built when first read.
+    const grid = documentsGrid(documents, this.tree, false);
     return {
-      columns,
-      rows,
+      columns: grid.columns,
+      rows: grid.rows,
       ...rowKeys(this.setup.collection, documents),
       requests: sent,
       total: this.total
@@ -122,7 +138,7 @@ class CollectionReader implements DocumentReader {
     block: number,
     signal: AbortSignal,
     rows = this.setup.blockSize
-  ): Promise<{ documents: JsonValue[]; sent: SentRequest[] }> {
+  ): Promise<{ documents: JsonValue[]; hits: unknown[]; sent: SentRequest[] }> {
     const sent: SentRequest[] = [];
     const start = block * this.setup.blockSize;
     const end = start + Math.min(rows, this.setup.blockSize);
@@ -159,6 +175,7 @@ class CollectionReader implements DocumentReader {
       )
     );
     const documents: JsonValue[] = [];
+    const hits: unknown[] = [];
     for (const result of answers.flatMap(a => a.results)) {
       const failed = Failed.safeParse(result);
       if (failed.success) {
@@ -172,8 +189,9 @@ class CollectionReader implements DocumentReader {
       documents.push(
         ...found.hits.map(hit => (hit.document ?? null) as JsonValue)
       );
+      hits.push(...found.hits);
     }
-    return { documents, sent };
+    return { documents, hits, sent };
   }
 
   async close(): Promise<void> {

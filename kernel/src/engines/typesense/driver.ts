@@ -36,6 +36,7 @@ import { curlTarget, searchRequest } from './grid-cell';
 import { pythonClient } from './python-client';
 import type { PythonClient } from '../../engine/python-code';
 import { OPERATORS, searchOfView } from './grid-filter';
+import { previewOffer } from './search-preview';
 import { openTypesenseExport } from './export';
 import { TypesenseEdits } from './edits';
 import { typesenseFailure } from './failure';
@@ -98,7 +99,7 @@ export class TypesenseDriver implements Driver {
         // collection in engine order needs no schema first, and reads it meanwhile.
         const { parameters, sortedBy, notes } = searchOfView(
           view,
-          isEmptyView(view) ? undefined : await tree
+          isEmptyView(view) && !view.search ? undefined : await tree
         );
         const opened = await openCollectionReader(
           { transport, collection, blockSize, tree, parameters },
@@ -109,7 +110,8 @@ export class TypesenseDriver implements Driver {
           ...opened,
           notes,
           sortedBy,
-          request: searchRequest(transport, collection, parameters)
+          request: searchRequest(transport, collection, parameters),
+          searchPreview: previewOffer(await tree)
         };
       },
       wholeValue: (row, column, signal) =>
@@ -120,7 +122,8 @@ export class TypesenseDriver implements Driver {
         matchCase: false,
         operators: OPERATORS,
         rawHint: 'filter_by, e.g. price:>10 && tag:=[a]'
-      }
+      },
+      searches: true
     };
     this.writes = documentWrites(edits.writes);
     this.targetActions = edits;

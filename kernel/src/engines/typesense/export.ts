@@ -55,6 +55,12 @@ export async function openTypesenseExport(
   tree: (collection: string) => Promise<FieldTree | undefined>,
   signal: AbortSignal
 ): Promise<ExportStream> {
+  if (request.view?.search) {
+    // The export endpoint takes filter_by only: it would write every filtered document, not the matches shown.
+    throw new Error(
+      'Export writes the documents of the filters, and Typesense exports take no search query: clear the search (q) to export the filtered documents, or page the search in a cell.'
+    );
+  }
   const params = exportParams(request);
   const collection = encodeURIComponent(request.target);
   const fields = await tree(collection);

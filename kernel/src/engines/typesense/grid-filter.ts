@@ -21,6 +21,12 @@ import {
   singleValue
 } from '../../engine/grid-view';
 import { filterRefusal } from '../../console/refusal';
+import {
+  HIGHLIGHT_COLUMN,
+  queryOfSearch,
+  SCORE_COLUMN,
+  searchNote
+} from './search-preview';
 
 /** At most this many sort fields reach the engine: Typesense's `sort_by` takes no more. */
 export const MAX_SORT_FIELDS = 3;
@@ -146,6 +152,8 @@ function labelOf(operator: FilterOperator): string {
 }
 
 export interface SearchParameters {
+  q?: string;
+  query_by?: string;
   filter_by?: string;
   sort_by?: string;
 }
@@ -155,14 +163,33 @@ export function searchOfView(
   tree: FieldTree | undefined
 ): { parameters: SearchParameters; sortedBy: string[]; notes: string[] } {
   const filter = filterOfView(view, tree);
-  const { sortBy, sortedBy, notes } = sortOfView(view.sort, tree);
+  const query = view.search ? queryOfSearch(view.search, tree) : undefined;
+  // Under a query, header sorts lead and text match breaks their ties: one of the three places
+  // is its, unless the score's own column is among the sorts.
+  const scoreSorted = view.sort.some(k => k.column === SCORE_COLUMN);
+  const { sortBy, sortedBy, notes } = sortOfView(
+    view.sort,
+    tree,
+    query && !scoreSorted ? MAX_SORT_FIELDS - 1 : MAX_SORT_FIELDS,
+    query !== undefined
+  );
   return {
     parameters: {
+      ...query,
       ...(filter ? { filter_by: filter } : {}),
-      ...(sortBy ? { sort_by: sortBy } : {})
+      ...(sortBy
+        ? {
+            sort_by:
+              query &&
+              !sortedBy.includes(SCORE_COLUMN) &&
+              sortedBy.length < MAX_SORT_FIELDS
+                ? `${sortBy},_text_match:desc`
+                : sortBy
+          }
+        : {})
     },
     sortedBy,
-    notes
+    notes: query ? [searchNote(query, sortedBy), ...notes] : notes
   };
 }
 
@@ -193,6 +220,12 @@ function targetOf(
   index: number,
   tree: FieldTree | undefined
 ): Target {
+  if (row.column === SCORE_COLUMN || row.column === HIGHLIGHT_COLUMN) {
+    throw filterRefusal(
+      `${row.column} is what a search says of each row, not a field of the documents: filter on the documents' fields (the search query keeps only the documents that match).`,
+      index
+    );
+  }
   const unavailable = INFO.get(row.operator)?.unavailable;
   if (unavailable) {
     throw filterRefusal(
@@ -325,7 +358,10 @@ function rowFilter(row: FilterRow, index: number, target: Target): string {
 /** `sort_by` in click order: `sort: true` and numeric fields only, at most three; the rest dropped with a note. */
 export function sortOfView(
   keys: SortKey[],
-  tree: FieldTree | undefined
+  tree: FieldTree | undefined,
+  most = MAX_SORT_FIELDS,
+  /** A search query is on: its score sorts (`_text_match`). */
+  searching = false
 ): { sortBy: string | undefined; sortedBy: string[]; notes: string[] } {
   const fields: string[] = [];
   const sortedBy: string[] = [];
@@ -336,17 +372,29 @@ export function sortOfView(
     );
   for (const key of keys) {
     const column = resolveColumn(tree, key.column);
-    if (key.column === 'id') {
+    if (key.column === SCORE_COLUMN && !searching) {
+      dropped(SCORE_COLUMN, 'it is the score of a search, and no search is on');
+    } else if (key.column === 'id') {
       dropped('id', 'Typesense does not sort on id');
+    } else if (key.column === SCORE_COLUMN && fields.length === most) {
+      dropped(
+        SCORE_COLUMN,
+        `Typesense sorts on at most ${MAX_SORT_FIELDS} fields`
+      );
+    } else if (key.column === SCORE_COLUMN) {
+      fields.push(`${SCORE_COLUMN}:${key.direction}`);
+      sortedBy.push(SCORE_COLUMN);
     } else if (column.kind !== 'leaf' || column.node.sortable !== true) {
       dropped(
         key.column,
         'the schema does not declare it sort: true, and only those and numeric fields sort'
       );
-    } else if (fields.length === MAX_SORT_FIELDS) {
+    } else if (fields.length === most) {
       dropped(
         key.column,
-        `Typesense sorts on at most ${MAX_SORT_FIELDS} fields`
+        most < MAX_SORT_FIELDS
+          ? `Typesense sorts on at most ${MAX_SORT_FIELDS} fields, and a search keeps one for text_match`
+          : `Typesense sorts on at most ${MAX_SORT_FIELDS} fields`
       );
     } else {
       fields.push(`${key.column}:${key.direction}`);

@@ -21,7 +21,7 @@ import { documentsEndpoint, eachSearch, filtersFields } from './targets';
 import { emptyAnswerText } from '../../engine/http/http-status';
 
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it. */
-const LEADING: Column[] = [
+export const LEADING: Column[] = [
   {
     name: 'id',
     type: 'string',

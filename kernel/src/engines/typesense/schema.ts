@@ -21,7 +21,8 @@ export const CollectionSummary = z
         .object({
           name: z.string(),
           type: z.string(),
-          sort: z.boolean().optional()
+          sort: z.boolean().optional(),
+          index: z.boolean().optional()
         })
         .loose()
     )
@@ -38,10 +39,19 @@ function sortableField(field: {
   return field.sort ?? NUMERIC.has(field.type);
 }
 
+/** Text a search's `query_by` may name: string fields the engine indexes. */
+function searchableField(field: {
+  type: string;
+  index?: boolean | undefined;
+}): boolean {
+  return field.index !== false && /^string(\[\]|\*)?$/.test(field.type);
+}
+
 function nodeOf(
   type: string,
   children: FieldTree,
-  sortable: boolean
+  sortable: boolean,
+  searchable = false
 ): FieldNode {
   if (type === 'object') {
     return { kind: 'object', type, children };
@@ -54,12 +64,18 @@ function nodeOf(
     kind: 'leaf',
     type,
     ...(type.endsWith('[]') || type === 'geopoint' ? { json: true } : {}),
-    ...(sortable ? { sortable } : {})
+    ...(sortable ? { sortable } : {}),
+    ...(searchable ? { searchable } : {})
   };
 }
 
 export function treeOfSchema(
-  fields: { name: string; type: string; sort?: boolean | undefined }[],
+  fields: {
+    name: string;
+    type: string;
+    sort?: boolean | undefined;
+    index?: boolean | undefined;
+  }[],
   nested: boolean
 ): FieldTree {
   const root: FieldTree = new Map();
@@ -88,7 +104,8 @@ export function treeOfSchema(
       nodeOf(
         field.type,
         existing && existing.kind !== 'leaf' ? existing.children : new Map(),
-        sortableField(field)
+        sortableField(field),
+        searchableField(field)
       )
     );
   }
