@@ -192,7 +192,8 @@ async function round(caches: 'empty' | 'warm'): Promise<void> {
         : `                                   tracked files changed by set-up:\n${status}`
     );
   } finally {
-    await rm(work, { recursive: true, force: true });
+    // npm may still be writing its logs as its processes stop.
+    await rm(work, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 

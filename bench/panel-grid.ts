@@ -193,6 +193,38 @@ async function realEngine(
   }
   await flush();
   await jsonFromNode(node, 'POST', '/big/_refresh');
+  // A user's cluster has served searches before: its JVM has compiled the search code. A
+  // freshly started node has not, so it searches another index a while first (the grid's own
+  // index stays unopened: its first open is what is measured).
+  await jsonFromNode(
+    node,
+    'PUT',
+    '/warm-up',
+    JSON.stringify({ settings: { number_of_replicas: 0 }, mappings: MAPPING })
+  );
+  await jsonFromNode(
+    node,
+    'POST',
+    '/warm-up/_bulk?refresh=true',
+    `${Array.from(
+      { length: 2000 },
+      (_, n) =>
+        `${JSON.stringify({ index: { _id: `w${n}` } })}\n${JSON.stringify({ n, label: `row ${n}`, group: n % 97 })}`
+    ).join('\n')}\n`
+  );
+  for (let round = 0; round < 200; round++) {
+    await jsonFromNode(
+      node,
+      'POST',
+      '/warm-up/_search',
+      JSON.stringify({
+        size: 100,
+        from: round % 10,
+        sort: ['_doc'],
+        track_total_hits: true
+      })
+    );
+  }
   const target = new URL(node.url);
   return {
     handler: (req, res) => {

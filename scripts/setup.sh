@@ -30,9 +30,7 @@ python_log=$(mktemp)
   done
   if ! $installed; then
     echo "searchbook setup: installing Jupyter into .venv" >&2
-    # Modules are compiled to bytecode when first imported rather than all at install time:
-    # most of what is installed is never imported by a start.
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-compile \
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check \
       "${requirement_files[@]/#/--requirement=}"
     touch "$python_stamp"
     # What the tests install holds what a start needs.
