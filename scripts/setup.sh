@@ -8,14 +8,15 @@ stamp() { [ -f "$1" ] && [ "$1" -nt "$2" ]; }
 
 # The Python environment installs while npm works: they compete for neither cores (both wait on
 # the network and the disk) nor files, and the two together were most of a first start.
-# requirements.txt is what running needs (JupyterLab, pandas for the Python notebook
-# example); requirements-dev.txt adds the test tools, as package.json's two lists do below.
+# requirements.txt is what running needs (JupyterLab); requirements-dev.txt adds the test
+# tools, as package.json's two lists do below, and requirements-examples.txt what the example
+# notebooks use (pandas), which `npm start` installs once JupyterLab is up (scripts/start.sh).
 for_tests=false
 [ "${1:-}" = "--for-tests" ] && for_tests=true
 requirement_files=(requirements.txt)
 python_stamp=.venv/.requirements-installed
 if $for_tests; then
-  requirement_files+=(requirements-dev.txt)
+  requirement_files+=(requirements-examples.txt requirements-dev.txt)
   python_stamp=.venv/.requirements-dev-installed
 fi
 python_log=$(mktemp)
@@ -33,8 +34,10 @@ python_log=$(mktemp)
     .venv/bin/python -m pip install --quiet --disable-pip-version-check \
       "${requirement_files[@]/#/--requirement=}"
     touch "$python_stamp"
-    # What the tests install holds what a start needs.
-    touch .venv/.requirements-installed
+    # What the tests install holds what a start needs, the examples' packages too.
+    if $for_tests; then
+      touch .venv/.requirements-installed .venv/.requirements-examples-installed
+    fi
   fi
 ) >"$python_log" 2>&1 &
 python_setup=$!

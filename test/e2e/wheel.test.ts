@@ -170,6 +170,8 @@ beforeAll(async () => {
     '-c',
     join(REPO, 'requirements.txt'),
     '-c',
+    join(REPO, 'requirements-examples.txt'),
+    '-c',
     join(REPO, 'requirements-dev.txt')
   ]);
   sandbox = await startSandbox();
