@@ -15,6 +15,7 @@ import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import { openPanelLab, panelTreeItem } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
+import { headerPoint } from './support/grid-page';
 
 jest.setTimeout(180_000);
 
@@ -156,44 +157,6 @@ async function spoken(column: string): Promise<string> {
     await page.waitForTimeout(100);
   }
   return text;
-}
-
-/** Page coordinates of a column's header, from the grid's own geometry. */
-async function headerPoint(column: string): Promise<{ x: number; y: number }> {
-  return page.evaluate(
-    ({ label, column }) => {
-      type Grid = {
-        headerWidth: number;
-        headerHeight: number;
-        scrollX: number;
-        columnSize(region: string, i: number): number;
-        node: HTMLElement;
-      };
-      type Shell = {
-        widgets(
-          area: string
-        ): Iterable<{ dataGrid?: Grid; title: { label: string } }>;
-      };
-      const shell = (window as unknown as { jupyterapp: { shell: Shell } })
-        .jupyterapp.shell;
-      const dataGrid = [...shell.widgets('main')].find(
-        w => w.title.label === label
-      )?.dataGrid;
-      if (!dataGrid) {
-        throw new Error(`no grid ${label}`);
-      }
-      const columns = JSON.parse(
-        dataGrid.node.dataset.columns ?? '[]'
-      ) as string[];
-      let x = dataGrid.headerWidth - dataGrid.scrollX;
-      for (let i = 0; i < columns.indexOf(column); i++) {
-        x += dataGrid.columnSize('body', i);
-      }
-      const box = dataGrid.node.getBoundingClientRect();
-      return { x: box.x + x + 20, y: box.y + dataGrid.headerHeight / 4 };
-    },
-    { label, column }
-  );
 }
 
 /** Canvas pixels of row 1's cell in `column` painted in the (yellow) search-match color. */
@@ -360,7 +323,7 @@ it('the query comes back with its tab after a page reload', async () => {
 
 it('Clear returns to browsing every document in the usual order, the score sort dropped', async () => {
   // Sorted by the score while searching: a header click, as on any column.
-  const header = await headerPoint('_text_match');
+  const header = await headerPoint(page, label, '_text_match');
   await page.mouse.click(header.x, header.y);
   for (
     let tries = 0;

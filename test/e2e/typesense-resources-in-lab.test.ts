@@ -15,6 +15,7 @@ import { generateBooksSample } from '../../examples/sandbox/sample-typesense';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import { openPanelLab } from './support/panel-lab';
+import { remove, review, send } from './support/resource-dialog';
 import type { RunningLab } from './support/jupyter-lab';
 import { runCommand, screenshot } from './support/notebook-page';
 
@@ -325,40 +326,6 @@ describe('a collection’s synonyms and overrides', () => {
       has: page.locator(`> summary:text-is("${title}")`)
     });
 
-  async function review(
-    button: Locator,
-    json: string,
-    name?: string
-  ): Promise<string> {
-    await button.click();
-    await dialog().waitFor();
-    if (name !== undefined) {
-      await dialog().getByLabel('Name', { exact: true }).fill(name);
-    }
-    await dialog().getByLabel('JSON', { exact: true }).fill(json);
-    await dialog().getByRole('button', { name: 'Review' }).click();
-    const request = dialog().getByLabel('Request to send');
-    await request.waitFor();
-    return (await request.textContent()) ?? '';
-  }
-
-  async function send(): Promise<void> {
-    await dialog().getByRole('button', { name: 'Send' }).click();
-    await dialog().waitFor({ state: 'detached' });
-  }
-
-  async function remove(within: Locator, name: string): Promise<string> {
-    await within.getByRole('button', { name: `Delete ${name}` }).click();
-    const request = dialog().getByLabel('Request to send');
-    await request.waitFor();
-    const text = (await request.textContent()) ?? '';
-    await send();
-    await within
-      .getByRole('listitem', { name, exact: true })
-      .waitFor({ state: 'detached' });
-    return text;
-  }
-
   async function openFromMenu(): Promise<void> {
     await connection('ts')
       .locator('[role="treeitem"][aria-level="2"][aria-label^="books · "]')
@@ -385,6 +352,7 @@ describe('a collection’s synonyms and overrides', () => {
   it('adds, edits and deletes a synonym, each request shown before it is sent', async () => {
     const synonyms = section('Synonyms of books');
     const put = await review(
+      page,
       synonyms.getByRole('button', { name: 'Add to Synonyms of books' }),
       '{"synonyms": ["novel", "book"]}',
       'reading'
@@ -395,18 +363,19 @@ describe('a collection’s synonyms and overrides', () => {
     expect(
       (await call('/collections/books/synonyms/reading', TS_KEY)).status
     ).toBe(404);
-    await send();
+    await send(page);
     await synonyms.getByRole('listitem', { name: 'reading' }).waitFor();
     await expect(
       (await call('/collections/books/synonyms/reading', TS_KEY)).json()
     ).resolves.toMatchObject({ id: 'reading', synonyms: ['novel', 'book'] });
 
     const edit = await review(
+      page,
       synonyms.getByRole('button', { name: 'Edit reading' }),
       '{"root": "book", "synonyms": ["novel", "tome"]}'
     );
     expect(edit.split('\n')[0]).toBe('PUT /collections/books/synonyms/reading');
-    await send();
+    await send(page);
     await synonyms
       .getByRole('listitem', { name: 'reading' })
       .filter({ hasText: 'tome' })
@@ -415,7 +384,7 @@ describe('a collection’s synonyms and overrides', () => {
       (await call('/collections/books/synonyms/reading', TS_KEY)).json()
     ).resolves.toMatchObject({ root: 'book', synonyms: ['novel', 'tome'] });
 
-    expect(await remove(synonyms, 'reading')).toBe(
+    expect(await remove(page, synonyms, 'reading')).toBe(
       'DELETE /collections/books/synonyms/reading'
     );
     expect(
@@ -451,7 +420,7 @@ describe('a collection’s synonyms and overrides', () => {
     expect(
       (await call('/collections/books/overrides/pin', TS_KEY)).status
     ).toBe(404);
-    await send();
+    await send(page);
     await overrides.getByRole('listitem', { name: 'pin' }).waitFor();
     await expect(
       (await call('/collections/books/overrides/pin', TS_KEY)).json()
@@ -462,10 +431,11 @@ describe('a collection’s synonyms and overrides', () => {
     });
 
     await review(
+      page,
       overrides.getByRole('button', { name: 'Edit pin' }),
       '{"rule": {"query": "dune", "match": "contains"}, "excludes": [{"id": "2"}]}'
     );
-    await send();
+    await send(page);
     await overrides
       .getByRole('listitem', { name: 'pin' })
       .filter({ hasText: 'contains' })
@@ -478,7 +448,7 @@ describe('a collection’s synonyms and overrides', () => {
     });
     await screenshot(page, 'typesense-29-collection-resources');
 
-    expect(await remove(overrides, 'pin')).toBe(
+    expect(await remove(page, overrides, 'pin')).toBe(
       'DELETE /collections/books/overrides/pin'
     );
     expect(

@@ -16,6 +16,7 @@ import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
 import { openPanelLab, panelTreeItem } from './support/panel-lab';
+import { remove, review, send } from './support/resource-dialog';
 
 jest.setTimeout(180_000);
 
@@ -109,49 +110,11 @@ async function opened(within: Locator, title: string): Promise<Locator> {
 
 const dialog = () => page.locator('.jp-Dialog');
 
-/**
- * Fills the entry form the button opens (the name when given, the JSON) and asks to review;
- * returns the request the panel shows, nothing sent yet.
- */
-async function review(
-  button: Locator,
-  json: string,
-  name?: string
-): Promise<string> {
-  await button.click();
-  await dialog().waitFor();
-  if (name !== undefined) {
-    await dialog().getByLabel('Name', { exact: true }).fill(name);
-  }
-  await dialog().getByLabel('JSON', { exact: true }).fill(json);
-  await dialog().getByRole('button', { name: 'Review' }).click();
-  const request = dialog().getByLabel('Request to send');
-  await request.waitFor();
-  return (await request.textContent()) ?? '';
-}
-
-async function send(): Promise<void> {
-  await dialog().getByRole('button', { name: 'Send' }).click();
-  await dialog().waitFor({ state: 'detached' });
-}
-
-/** Deletes an entry through its Delete… button; returns the request shown before sending. */
-async function remove(within: Locator, name: string): Promise<string> {
-  await within.getByRole('button', { name: `Delete ${name}` }).click();
-  const request = dialog().getByLabel('Request to send');
-  await request.waitFor();
-  const text = (await request.textContent()) ?? '';
-  await send();
-  await within
-    .getByRole('listitem', { name, exact: true })
-    .waitFor({ state: 'detached' });
-  return text;
-}
-
 describe('presets and stopwords', () => {
   it('adds, edits and deletes a preset, each request shown before it is sent', async () => {
     const presets = await opened(connection(), 'Presets');
     const put = await review(
+      page,
       presets.getByRole('button', { name: 'Add to Presets' }),
       '{"value": {"query_by": "name", "sort_by": "price:asc"}}',
       'cheap_first'
@@ -160,18 +123,19 @@ describe('presets and stopwords', () => {
       'PUT /presets/cheap_first\n{\n  "value": {\n    "query_by": "name",\n    "sort_by": "price:asc"\n  }\n}'
     );
     expect((await call('GET', '/presets/cheap_first')).status).toBe(404);
-    await send();
+    await send(page);
     await presets.getByRole('listitem', { name: 'cheap_first' }).waitFor();
     await expect(call('GET', '/presets/cheap_first')).resolves.toMatchObject({
       json: { value: { sort_by: 'price:asc' } }
     });
 
     const edit = await review(
+      page,
       presets.getByRole('button', { name: 'Edit cheap_first' }),
       '{"value": {"query_by": "name", "sort_by": "price:desc"}}'
     );
     expect(edit.split('\n')[0]).toBe('PUT /presets/cheap_first');
-    await send();
+    await send(page);
     await presets
       .getByRole('listitem', { name: 'cheap_first' })
       .filter({ hasText: 'price:desc' })
@@ -180,7 +144,7 @@ describe('presets and stopwords', () => {
       json: { value: { sort_by: 'price:desc' } }
     });
 
-    expect(await remove(presets, 'cheap_first')).toBe(
+    expect(await remove(page, presets, 'cheap_first')).toBe(
       'DELETE /presets/cheap_first'
     );
     expect((await call('GET', '/presets/cheap_first')).status).toBe(404);
@@ -212,17 +176,18 @@ describe('presets and stopwords', () => {
     await expect(
       dialog().getByLabel('Request to send').textContent()
     ).resolves.toMatch(/^PUT \/stopwords\/common\n/);
-    await send();
+    await send(page);
     await stopwords.getByRole('listitem', { name: 'common' }).waitFor();
     const added = await call('GET', '/stopwords/common');
     expect(added.status).toBe(200);
     expect(JSON.stringify(added.json)).toContain('"the"');
 
     await review(
+      page,
       stopwords.getByRole('button', { name: 'Edit common' }),
       '{"stopwords": ["the", "a", "an"], "locale": "en"}'
     );
-    await send();
+    await send(page);
     await stopwords
       .getByRole('listitem', { name: 'common' })
       .filter({ hasText: '"an"' })
@@ -232,7 +197,9 @@ describe('presets and stopwords', () => {
       JSON.stringify((await call('GET', '/stopwords/common')).json)
     ).toContain('"an"');
 
-    expect(await remove(stopwords, 'common')).toBe('DELETE /stopwords/common');
+    expect(await remove(page, stopwords, 'common')).toBe(
+      'DELETE /stopwords/common'
+    );
     expect((await call('GET', '/stopwords/common')).status).toBe(404);
   });
 });
@@ -241,12 +208,13 @@ describe('synonym sets', () => {
   it('adds a set, shows the collections that use it, and adds, edits and deletes its items', async () => {
     const sets = await opened(connection(), 'Synonym sets');
     const put = await review(
+      page,
       sets.getByRole('button', { name: 'Add to Synonym sets' }),
       '{"items": []}',
       'clothing'
     );
     expect(put).toBe('PUT /synonym_sets/clothing\n{\n  "items": []\n}');
-    await send();
+    await send(page);
     const set = sets.getByRole('listitem', { name: 'clothing', exact: true });
     await expect(
       set.locator('.searchbook-Resource-title').textContent()
@@ -296,7 +264,7 @@ describe('synonym sets', () => {
     expect(
       (await call('GET', '/synonym_sets/clothing/items/knit')).status
     ).toBe(404);
-    await send();
+    await send(page);
     await items.getByRole('listitem', { name: 'knit' }).waitFor();
     await expect(
       call('GET', '/synonym_sets/clothing/items/knit')
@@ -309,11 +277,12 @@ describe('synonym sets', () => {
     await screenshot(page, 'typesense-synonym-set-items');
 
     const edit = await review(
+      page,
       items.getByRole('button', { name: 'Edit knit' }),
       '{"root": "sweater", "synonyms": ["cardigan"]}'
     );
     expect(edit.split('\n')[0]).toBe('PUT /synonym_sets/clothing/items/knit');
-    await send();
+    await send(page);
     await items
       .getByRole('listitem', { name: 'knit' })
       .filter({ hasText: 'cardigan' })
@@ -325,7 +294,7 @@ describe('synonym sets', () => {
     });
     expect(await searchIds('sweater')).toEqual(['1']);
 
-    expect(await remove(items, 'knit')).toBe(
+    expect(await remove(page, items, 'knit')).toBe(
       'DELETE /synonym_sets/clothing/items/knit'
     );
     expect(
@@ -336,7 +305,7 @@ describe('synonym sets', () => {
     ).resolves.toMatchObject({ json: [] });
 
     await call('PATCH', '/collections/wear', { synonym_sets: [] });
-    expect(await remove(sets, 'clothing')).toBe(
+    expect(await remove(page, sets, 'clothing')).toBe(
       'DELETE /synonym_sets/clothing'
     );
     expect((await call('GET', '/synonym_sets/clothing')).status).toBe(404);
@@ -385,7 +354,7 @@ describe('curation sets', () => {
       /^PUT \/curation_sets\/promos\/items\/pin-sweater\n\{\n {2}"rule": \{/
     );
     expect(await searchIds('jacket')).not.toContain('1');
-    await send();
+    await send(page);
     await rules.getByRole('listitem', { name: 'pin-sweater' }).waitFor();
     await expect(
       call('GET', '/curation_sets/promos/items/pin-sweater')
@@ -396,17 +365,18 @@ describe('curation sets', () => {
     expect((await searchIds('jacket'))[0]).toBe('1');
 
     await review(
+      page,
       rules.getByRole('button', { name: 'Edit pin-sweater' }),
       '{"rule": {"query": "jacket", "match": "exact"}, "excludes": [{"id": "3"}]}'
     );
-    await send();
+    await send(page);
     await rules
       .getByRole('listitem', { name: 'pin-sweater' })
       .filter({ hasText: 'excludes' })
       .waitFor();
     expect(await searchIds('jacket')).toEqual(['4']);
 
-    expect(await remove(rules, 'pin-sweater')).toBe(
+    expect(await remove(page, rules, 'pin-sweater')).toBe(
       'DELETE /curation_sets/promos/items/pin-sweater'
     );
     expect(
