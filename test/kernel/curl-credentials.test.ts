@@ -10,7 +10,10 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { RunningSandbox } from '../../examples/sandbox/sandbox';
+import {
+  type RunningSandbox,
+  startSandbox
+} from '../../examples/sandbox/sandbox';
 import { expectNoSecret, SECRETS } from '../support/secrets';
 import {
   credentialVariables,
@@ -154,5 +157,47 @@ it('a password typed at the prompt becomes a placeholder variable, explained onc
         ES_PASSWORD: SECRETS.ES_PASSWORD
       })
     ).toMatchObject({ count: 20 });
+  }
+});
+
+it('a connection that trusts a CA of its own is copied with that file as --cacert, and curl checks the certificate against it', async () => {
+  const https = await startSandbox({
+    esPort: 0,
+    tsPort: 0,
+    tls: true,
+    esVersion: '8.15.0',
+    tsVersion: '29.0',
+    esPassword: SECRETS.ES_PASSWORD,
+    tsApiKey: SECRETS.TS_API_KEY,
+    security: true,
+    products: 20
+  });
+  try {
+    const caFile = https.caFile as string;
+    await connect(
+      `%connect elasticsearch ${https.esUrl} ssl=verify-identity ca=${caFile} user=elastic password=\${env:REAL_ES_PASSWORD} name=es-ca`
+    );
+    await connect(
+      `%connect typesense ${https.tsUrl} ssl=verify-ca ca=${caFile} key=\${env:MY_TS_KEY} name=ts-ca`
+    );
+    const reply = await comm.expect(
+      {
+        type: 'curl',
+        cell: '%use es-ca\nGET /products/_count\n%use ts-ca\nGET /collections'
+      },
+      'curl'
+    );
+    const [es, ts] = reply.commands as [string, string];
+    expect(es).toContain(` --cacert '${caFile}'`);
+    expect(ts).toContain(` --cacert '${caFile}'`);
+    expect(es).not.toContain(' -k ');
+    expect(
+      await runCopied(es, { REAL_ES_PASSWORD: SECRETS.ES_PASSWORD })
+    ).toMatchObject({ count: 20 });
+    expect(await runCopied(ts, { MY_TS_KEY: SECRETS.TS_API_KEY })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'books' })])
+    );
+  } finally {
+    await https.close();
   }
 });

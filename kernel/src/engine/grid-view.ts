@@ -183,6 +183,8 @@ export interface CurlTarget {
   baseUrl: string;
   credential: string[];
   insecure: boolean;
+  /** The CA file the connection checks certificates against (`ca=`): curl's `--cacert`. */
+  caFile?: string;
   /** Versioned media types the connection sends (Elasticsearch's REST compatibility). */
   mediaTypes?: MediaTypes;
   /** Said in a shell comment line above the command (what a placeholder variable stands for). */
@@ -199,6 +201,7 @@ export function curlCommand(spec: {
   body?: JsonValue | { ndjson: string };
   credential: string[];
   insecure: boolean;
+  caFile?: string;
   /** Versioned media types the connection sends (Elasticsearch's REST compatibility). */
   mediaTypes?: MediaTypes;
   note?: string;
@@ -208,6 +211,7 @@ export function curlCommand(spec: {
     'curl',
     '-sS',
     ...(spec.insecure ? ['-k'] : []),
+    ...(spec.caFile ? ['--cacert', shellQuote(spec.caFile)] : []),
     '-X',
     spec.method,
     shellQuote(spec.url),
@@ -271,6 +275,7 @@ export function curlOfRequest(
     ...(body !== undefined ? { body } : {}),
     credential: curl.credential,
     insecure: curl.insecure,
+    ...(curl.caFile ? { caFile: curl.caFile } : {}),
     ...(curl.mediaTypes ? { mediaTypes: curl.mediaTypes } : {}),
     ...(curl.note ? { note: curl.note } : {})
   });
@@ -290,6 +295,7 @@ export function viewRequest(
       ...(body !== undefined ? { body } : {}),
       credential: curl.credential,
       insecure: curl.insecure,
+      ...(curl.caFile ? { caFile: curl.caFile } : {}),
       ...(curl.mediaTypes ? { mediaTypes: curl.mediaTypes } : {}),
       ...(curl.note ? { note: curl.note } : {})
     })

@@ -46,10 +46,12 @@ export function credential(transport: Transport): string[] {
 export function curlTarget(transport: Transport): CurlTarget {
   const mediaTypes = transport.versionedMediaTypes;
   const note = transport.signer ? undefined : transport.curlCredential?.note;
+  const caFile = transport.caFile;
   return {
     baseUrl: transport.baseUrl,
     credential: credential(transport),
     insecure: transport.skipsVerification,
+    ...(caFile ? { caFile } : {}),
     ...(mediaTypes ? { mediaTypes } : {}),
     ...(note ? { note } : {})
   };

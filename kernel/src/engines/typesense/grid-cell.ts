@@ -19,10 +19,12 @@ export function curlTarget(transport: Transport): CurlTarget {
     (transport.sendsHeader(KEY_HEADER)
       ? ['-H', '"X-TYPESENSE-API-KEY: $TYPESENSE_API_KEY"']
       : []);
+  const caFile = transport.caFile;
   return {
     baseUrl: transport.baseUrl,
     credential,
     insecure: transport.skipsVerification,
+    ...(caFile ? { caFile } : {}),
     ...(own?.note ? { note: own.note } : {})
   };
 }
