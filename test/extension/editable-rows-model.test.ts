@@ -231,11 +231,23 @@ describe('the editable grid model', () => {
   it('while a block far down is fetched, the status names the rows being loaded; they go once it came', async () => {
     let answer: (value: { block: Block; total: number }) => void = () =>
       undefined;
+    // Block 0 whole (a shorter first block is read whole at once, which is not this test's case).
+    const whole = Array.from({ length: 1000 }, (_, i) => ({
+      _id: `w${i}`,
+      n: i,
+      tags: []
+    }));
     const m = new EditableRowsModel(
       columns,
       25_000,
       1000,
-      first,
+      {
+        ...first,
+        rows: whole,
+        cut: [],
+        keys: whole.map(r => ({ index: 'items', id: r._id })),
+        versions: whole.map((_, i) => ({ seqNo: i, primaryTerm: 1 }))
+      },
       () => new Promise(resolve => (answer = resolve)),
       new PendingChanges(),
       () => 'items'
