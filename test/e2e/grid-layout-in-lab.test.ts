@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { openPanelLab, panelTreeItem, showPanel } from './support/panel-lab';
+import {
+  openPanelLab,
+  panelTreeItem,
+  showPanel,
+  workspaceHolds
+} from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { runAllCells, screenshot } from './support/notebook-page';
 import {
@@ -112,27 +117,6 @@ async function clickHeader(
   );
 }
 
-/** Waits (at most 30 s) until JupyterLab's saved workspace holds `text`, as a reload will read it. */
-async function workspaceHolds(text: string): Promise<void> {
-  for (let tries = 0; tries < 150; tries++) {
-    const saved = await page.evaluate(async () => {
-      const config = JSON.parse(
-        document.getElementById('jupyter-config-data')?.textContent ?? '{}'
-      ) as { baseUrl?: string; workspace?: string };
-      const response = await fetch(
-        `${config.baseUrl ?? '/'}lab/api/workspaces/${config.workspace ?? 'default'}`
-      );
-      // Compared without the server's spacing.
-      return response.ok ? JSON.stringify(await response.json()) : '';
-    });
-    if (saved.includes(text)) {
-      return;
-    }
-    await page.waitForTimeout(200);
-  }
-  throw new Error(`the workspace never held ${text}`);
-}
-
 /** How wide the notebook is, against the main area. */
 async function notebookShare(): Promise<number> {
   const notebook = await box(page.locator('.jp-NotebookPanel').first());
@@ -202,7 +186,7 @@ describe('grid tabs after a page reload', () => {
     await expect(cellText(page, label, 0, 'n')).resolves.toBe('27');
 
     // JupyterLab writes its workspace a moment after a change: reload once the view is in it.
-    await workspaceHolds('"direction":"desc"');
+    await workspaceHolds(page, '"direction":"desc"');
     await page.reload();
     await gridShows(
       page,

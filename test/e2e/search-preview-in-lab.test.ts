@@ -12,7 +12,11 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
-import { openPanelLab, panelTreeItem } from './support/panel-lab';
+import {
+  openPanelLab,
+  panelTreeItem,
+  workspaceHolds
+} from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
 import { headerPoint } from './support/grid-page';
@@ -280,28 +284,8 @@ it('a query ranks the rows as the engine does, with the score column and the mat
   expect(copied).toContain('"query_by": "title,genre"');
 });
 
-/** Polls (bounded) until JupyterLab's saved workspace holds `text`: it is written a moment after a change. */
-async function workspaceHolds(text: string): Promise<void> {
-  for (let tries = 0; tries < 150; tries++) {
-    const saved = await page.evaluate(async () => {
-      const config = JSON.parse(
-        document.getElementById('jupyter-config-data')?.textContent ?? '{}'
-      ) as { baseUrl?: string; workspace?: string };
-      const response = await fetch(
-        `${config.baseUrl ?? '/'}lab/api/workspaces/${config.workspace ?? 'default'}`
-      );
-      return response.ok ? JSON.stringify(await response.json()) : '';
-    });
-    if (saved.includes(text)) {
-      return;
-    }
-    await page.waitForTimeout(200);
-  }
-  throw new Error(`the workspace never held ${text}`);
-}
-
 it('the query comes back with its tab after a page reload', async () => {
-  await workspaceHolds('"q":"glass"');
+  await workspaceHolds(page, '"q":"glass"');
   await page.reload();
   // The restorer brings the tab back and then activates the tab that was current: click until
   // the grid shows (bounded).

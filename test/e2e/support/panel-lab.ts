@@ -112,3 +112,26 @@ export async function reloadLab(page: Page): Promise<void> {
   );
   await showPanel(page);
 }
+
+/**
+ * Waits (bounded, about 30 s) until JupyterLab's saved workspace holds `text` (compared
+ * without the server's spacing): it is written a moment after a change, and a reload reads it.
+ */
+export async function workspaceHolds(page: Page, text: string): Promise<void> {
+  for (let tries = 0; tries < 150; tries++) {
+    const saved = await page.evaluate(async () => {
+      const config = JSON.parse(
+        document.getElementById('jupyter-config-data')?.textContent ?? '{}'
+      ) as { baseUrl?: string; workspace?: string };
+      const response = await fetch(
+        `${config.baseUrl ?? '/'}lab/api/workspaces/${config.workspace ?? 'default'}`
+      );
+      return response.ok ? JSON.stringify(await response.json()) : '';
+    });
+    if (saved.includes(text)) {
+      return;
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`the workspace never held ${text}`);
+}
