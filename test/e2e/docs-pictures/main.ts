@@ -21,7 +21,7 @@ import {
   type StepName,
   walkGettingStarted
 } from '../support/getting-started';
-import { gridTab } from '../support/grid-page';
+import { cellPoint, gridShows, gridTab, openGrid } from '../support/grid-page';
 import { REPO, startJupyterLab } from '../support/jupyter-lab';
 
 const ES_PASSWORD = 'docs-pictures-es';
@@ -68,6 +68,96 @@ async function capture(
       height: Math.min(box.height, height ?? box.height)
     }
   });
+}
+
+/** The grid tab's parts a reader looks for: the Columns chooser, a cell's menu, Export…. */
+async function gridParts(
+  page: Page,
+  label: string,
+  raw: string
+): Promise<void> {
+  const tab = gridTab(page, label);
+  await tab.getByRole('button', { name: 'Columns', exact: true }).click();
+  const chooser = page.getByRole('dialog', { name: 'Columns' });
+  await chooser.waitFor();
+  await capture(page, chooser, join(raw, 'grid-columns.png'), 420);
+  await page.keyboard.press('Escape');
+  await chooser.waitFor({ state: 'detached' });
+
+  const cell = await cellPoint(page, label, 1, 'name');
+  await page.mouse.click(cell.x, cell.y, { button: 'right' });
+  const menu = page.locator('.lm-Menu').last();
+  await menu.waitFor();
+  await capture(page, menu, join(raw, 'grid-context-menu.png'));
+  await page.getByRole('menuitem', { name: 'Export…' }).click();
+  const dialog = page.locator('.jp-Dialog-content');
+  await dialog.waitFor();
+  await page.waitForTimeout(200);
+  await capture(page, dialog, join(raw, 'export-dialog.png'));
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/**
+ * A Typesense connection beside the Elasticsearch one: the panel's Keys and Server dashboard
+ * sections, and a collection's grid under a search preview.
+ */
+async function typesenseParts(
+  page: Page,
+  notebook: Locator,
+  cellIndex: number,
+  raw: string
+): Promise<void> {
+  const cell = notebook.locator('.jp-CodeCell').nth(cellIndex);
+  await cell.locator('.cm-content').click();
+  await page.keyboard.insertText(
+    '%connect typesense ${env:SEARCHBOOK_TYPESENSE_URL} key=${env:TYPESENSE_API_KEY}'
+  );
+  await page.keyboard.press('Shift+Enter');
+  await cell
+    .locator('.jp-OutputArea')
+    .getByText('Connected to Typesense')
+    .waitFor({ timeout: 30_000 });
+  const tree = page.getByRole('tree', { name: 'searchbook connections' });
+  const ts = tree.locator(
+    '[role="treeitem"][aria-level="1"][aria-label^="ts-"]'
+  );
+  await ts.waitFor({ timeout: 30_000 });
+  const connection = ((await ts.getAttribute('aria-label')) ?? '').split(
+    ' · '
+  )[0] as string;
+  for (const title of ['Keys', 'Server dashboard']) {
+    const section = ts.locator('details.searchbook-Admin-section', {
+      has: page.locator(`summary:text-is("${title}")`)
+    });
+    await section.locator('summary').first().click();
+  }
+  await ts.locator('.searchbook-Metric').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(2_500);
+  await capture(
+    page,
+    page.locator('#jp-left-stack'),
+    join(raw, 'panel-typesense.png')
+  );
+
+  const label = await openGrid(page, connection, 'books');
+  const preview = gridTab(page, label).getByRole('search', {
+    name: 'Search preview'
+  });
+  await preview.getByRole('searchbox', { name: 'q' }).fill('garden');
+  await preview.getByRole('searchbox', { name: 'q' }).press('Enter');
+  await gridShows(
+    page,
+    label,
+    `return JSON.parse(node.dataset.columns ?? '[]').includes('_text_match') && node.getAttribute('data-view') !== 'loading'`
+  );
+  await page.waitForTimeout(500);
+  await capture(
+    page,
+    gridTab(page, label),
+    join(raw, 'search-preview.png'),
+    460
+  );
 }
 
 async function main(): Promise<void> {
@@ -165,6 +255,9 @@ async function main(): Promise<void> {
     await page.waitForTimeout(300);
     await capture(page, chart, join(raw, 'answers-chart.png'), 520);
 
+    await gridParts(page, label, raw);
+    await typesenseParts(page, notebook, steps.cells.length + 1, raw);
+
     await writeFile(
       join(raw, 'plan.json'),
       JSON.stringify({
@@ -174,7 +267,12 @@ async function main(): Promise<void> {
           'panel-tree.png',
           'grid-filter-bar.png',
           'show-requests.png',
-          'answers-chart.png'
+          'answers-chart.png',
+          'grid-columns.png',
+          'grid-context-menu.png',
+          'export-dialog.png',
+          'panel-typesense.png',
+          'search-preview.png'
         ],
         sheets: {
           'grid-steps.png': [
