@@ -16,7 +16,9 @@ export default defineConfig([
     'real-elasticsearch/*/target',
     'test-results',
     '.venv',
-    '.jupyter-test'
+    '.jupyter-test',
+    // The guide's site as Sphinx writes it (npm run docs:build)
+    'docs/_build'
   ]),
   {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
