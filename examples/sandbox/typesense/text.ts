@@ -57,6 +57,9 @@ export function packScore(
   };
 }
 
+/** A prefix-only hit, as kept in a field's hits: only the prefix is marked (`<mark>k</mark>eyboard`). */
+export const PREFIX_HIT = '\u0000';
+
 function tokenHits(
   valueTokens: string[],
   q: string,
@@ -64,8 +67,10 @@ function tokenHits(
 ): string[] {
   const hits: string[] = [];
   for (const t of valueTokens) {
-    if (t === q || (prefix && t.startsWith(q))) {
+    if (t === q) {
       hits.push(t);
+    } else if (prefix && t.startsWith(q)) {
+      hits.push(PREFIX_HIT + q);
     }
   }
   return hits;
@@ -161,25 +166,81 @@ export function textMatchValue(m: TextScore): RawNumber {
   return new RawNumber(m.score.toString());
 }
 
+/** How hits are marked: the tags, and when a long value is cut to a snippet around its hits. */
+export interface HighlightStyle {
+  startTag: string;
+  endTag: string;
+  /** Tokens kept on each side of the hits in a snippet (`highlight_affix_num_tokens`, 4). */
+  affixTokens: number;
+  /** Values of at most this many tokens are shown whole (`snippet_threshold`, 30). */
+  snippetThreshold: number;
+  /** Fields whose whole value is also given, marked, as `value` (`highlight_full_fields`). */
+  fullFields: ReadonlySet<string>;
+}
+
+export const DEFAULT_HIGHLIGHT: HighlightStyle = {
+  startTag: '<mark>',
+  endTag: '</mark>',
+  affixTokens: 4,
+  snippetThreshold: 30,
+  fullFields: new Set()
+};
+
 function markText(
   text: string,
-  hits: Set<string>
-): { snippet: string; matched: string[] } {
+  hits: Set<string>,
+  style: HighlightStyle
+): { snippet: string; value: string; matched: string[] } {
+  const prefixes = [...hits]
+    .filter(h => h.startsWith(PREFIX_HIT))
+    .map(h => h.slice(PREFIX_HIT.length));
   const matched: string[] = [];
-  const snippet = text.replace(TOKEN, word => {
-    if (!hits.has(word.toLowerCase())) {
-      return word;
+  const words = [...text.matchAll(TOKEN)];
+  const marked: number[] = [];
+  let value = '';
+  let at = 0;
+  words.forEach((w, i) => {
+    const word = w[0];
+    const start = w.index;
+    value += text.slice(at, start);
+    at = start + word.length;
+    const lower = word.toLowerCase();
+    const prefix = hits.has(lower)
+      ? word.length
+      : (prefixes.find(p => lower.startsWith(p))?.length ?? 0);
+    if (prefix === 0) {
+      value += word;
+      return;
     }
-    matched.push(word);
-    return `<mark>${word}</mark>`;
+    marked.push(i);
+    matched.push(word.slice(0, prefix));
+    value += `${style.startTag}${word.slice(0, prefix)}${style.endTag}${word.slice(prefix)}`;
   });
-  return { snippet, matched };
+  value += text.slice(at);
+  if (words.length <= style.snippetThreshold || marked.length === 0) {
+    return { snippet: value, value, matched };
+  }
+  // A long value: the tokens from the first hit to the last, with affixTokens on either side.
+  const first = Math.max((marked[0] as number) - style.affixTokens, 0);
+  const last = Math.min(
+    (marked[marked.length - 1] as number) + style.affixTokens,
+    words.length - 1
+  );
+  const from = (words[first] as RegExpExecArray).index;
+  const lastWord = words[last] as RegExpExecArray;
+  const cut = markText(
+    text.slice(from, lastWord.index + lastWord[0].length),
+    hits,
+    { ...style, snippetThreshold: Infinity }
+  );
+  return { snippet: cut.snippet, value, matched };
 }
 
 /** `highlight` (nested object, v2) and `highlights` (flat list, v1) for one hit. */
 export function highlightHit(
   doc: JsonObject,
-  m: TextMatch
+  m: TextMatch,
+  style: HighlightStyle = DEFAULT_HIGHLIGHT
 ): { highlight: JsonObject; highlights: JsonObject[] } {
   const highlight: JsonObject = {};
   const highlights: JsonObject[] = [];
@@ -188,7 +249,7 @@ export function highlightHit(
     let entry: unknown;
     if (Array.isArray(raw)) {
       const perElement = raw.map(v =>
-        markText(typeof v === 'string' ? v : String(v), hits)
+        markText(typeof v === 'string' ? v : String(v), hits, style)
       );
       entry = perElement.map(e => ({
         matched_tokens: e.matched,
@@ -204,9 +265,15 @@ export function highlightHit(
         snippets: indices.map(i => perElement[i]?.snippet ?? '')
       });
     } else if (typeof raw === 'string') {
-      const e = markText(raw, hits);
-      entry = { matched_tokens: e.matched, snippet: e.snippet };
-      highlights.push({ field, matched_tokens: e.matched, snippet: e.snippet });
+      const e = markText(raw, hits, style);
+      const full = style.fullFields.has(field) ? { value: e.value } : {};
+      entry = { matched_tokens: e.matched, snippet: e.snippet, ...full };
+      highlights.push({
+        field,
+        matched_tokens: e.matched,
+        snippet: e.snippet,
+        ...full
+      });
     } else {
       continue;
     }
