@@ -12,7 +12,8 @@ export const WHOLE_DOUBLES: unique symbol = Symbol('whole doubles');
 type Marked = JsonObject & { [WHOLE_DOUBLES]?: ReadonlySet<string> };
 
 /** `"name": 29.0` anywhere in the text; the names are checked against the top level by the caller. */
-const WHOLE_LITERAL = /"((?:[^"\\]|\\.)*)"\s*:\s*-?\d+\.0+(?:[eE][+-]?\d+)?(?=\s*[,}])/g;
+const WHOLE_LITERAL =
+  /"((?:[^"\\]|\\.)*)"\s*:\s*-?\d+\.0+(?:[eE][+-]?\d+)?(?=\s*[,}])/g;
 
 /** Marks the fields of `doc` (parsed from `text`) that the text wrote as whole numbers with a fraction. */
 export function markWholeDoubles(doc: JsonObject, text: string): void {

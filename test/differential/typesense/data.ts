@@ -82,7 +82,8 @@ function gadgets(): CollectionSpec {
       // One long field, for snippets: the match sits far from both ends.
       ...(i === 0
         ? {
-            blurb: `${'comfortable '.repeat(40)}wireless ${'travel '.repeat(40)}`.trim()
+            blurb:
+              `${'comfortable '.repeat(40)}wireless ${'travel '.repeat(40)}`.trim()
           }
         : {})
     }))

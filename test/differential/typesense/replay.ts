@@ -180,7 +180,9 @@ export async function setUpCollections(
       loaded.status !== 200 ||
       loaded.text.split('\n').some(l => !l.includes('"success":true'))
     ) {
-      throw new Error(`loading ${name} at ${base}: ${loaded.text.slice(0, 500)}`);
+      throw new Error(
+        `loading ${name} at ${base}: ${loaded.text.slice(0, 500)}`
+      );
     }
   }
 }

@@ -27,8 +27,7 @@ const serverState = z.object({
 const skipState = z.object({ skipped: z.string() });
 
 export type RealTypesenseOutcome =
-  | { server: RealTypesenseAddress }
-  | { skipped: string };
+  { server: RealTypesenseAddress } | { skipped: string };
 
 let pending: Promise<RealTypesenseOutcome> | undefined;
 
@@ -70,7 +69,9 @@ async function startServer(): Promise<
 }
 
 /** The server this run's folder says was started (for the teardown), or undefined. */
-export function startedTypesense(dir: string): RealTypesenseAddress | undefined {
+export function startedTypesense(
+  dir: string
+): RealTypesenseAddress | undefined {
   const file = join(dir, `${STATE}.json`);
   if (!existsSync(file)) {
     return undefined;
