@@ -32,6 +32,12 @@ import { loadEndpoints } from './endpoints';
 import { CANNOT_LIST_NOTE, listCollections } from './collection-listing';
 import { KEY_HEADER } from './connection-settings';
 import { openCollectionReader } from './collection-reader';
+import {
+  majorOf,
+  OLDEST_TESTED,
+  OLDEST_TESTED_MAJOR,
+  pagesOnly
+} from './versions';
 import { curlTarget, searchRequest } from './grid-cell';
 import { pythonClient } from './python-client';
 import type { PythonClient } from '../../engine/python-code';
@@ -101,8 +107,9 @@ export class TypesenseDriver implements Driver {
           view,
           isEmptyView(view) && !view.search ? undefined : await tree
         );
+        const byPages = pagesOnly(this.version);
         const opened = await openCollectionReader(
-          { transport, collection, blockSize, tree, parameters },
+          { transport, collection, blockSize, tree, parameters, byPages },
           signal,
           firstRows
         );
@@ -110,7 +117,7 @@ export class TypesenseDriver implements Driver {
           ...opened,
           notes,
           sortedBy,
-          request: searchRequest(transport, collection, parameters),
+          request: searchRequest(transport, collection, parameters, byPages),
           searchPreview: previewOffer(await tree)
         };
       },
@@ -171,11 +178,12 @@ export class TypesenseDriver implements Driver {
       );
     }
     this.version = version;
-    const major = Number.parseFloat(version.replace(/^v/, ''));
+    // 0.24 and 0.25 answer as 26+ does in all searchbook reads, but for paging (see pagesOnly) and the stopwords they lack.
+    const major = majorOf(version);
     const warnings =
-      Number.isFinite(major) && major < 26
+      Number.isFinite(major) && major < OLDEST_TESTED_MAJOR
         ? [
-            `Typesense ${version} is older than 26.0, the oldest version searchbook supports.`
+            `Typesense ${version} is older than ${OLDEST_TESTED}, the oldest version searchbook was tried with: what it shows may be incomplete. Upgrade the server to ${OLDEST_TESTED} or later (26 or later for every feature).`
           ]
         : [];
     // A key without collections:list still opens the connection (it may search collections it is given by name); the side panel says why it lists nothing.
