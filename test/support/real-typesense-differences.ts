@@ -12,6 +12,11 @@ export const REAL_TYPESENSE_DIFFERENCES = {
     reason:
       'Searches page with page and per_page only: offset and limit are ignored without a word (observed; 0.24.1 answers page 1 of 10 hits), so the kernel reads grids of a 0.24 server by pages.'
   },
+  'no-prefix-filter': {
+    until: '0.25',
+    reason:
+      'filter_by has no word starts nor "lacks word": field:Gla* finds no document at all and field:!glass the documents that hold glass, without a word (observed; both came with 0.25), so the grid refuses "has word starting with" and "lacks word" there.'
+  },
   'wildcard-hits-unscored': {
     until: '26.0',
     reason:

@@ -41,7 +41,7 @@ import {
 import { curlTarget, searchRequest } from './grid-cell';
 import { pythonClient } from './python-client';
 import type { PythonClient } from '../../engine/python-code';
-import { OPERATORS, searchOfView } from './grid-filter';
+import { operatorsFor, searchOfView } from './grid-filter';
 import { previewOffer } from './search-preview';
 import { openTypesenseExport } from './export';
 import { TypesenseEdits } from './edits';
@@ -98,6 +98,7 @@ export class TypesenseDriver implements Driver {
         }),
       () => this.version
     );
+    const currentVersion = (): string | undefined => this.version;
     this.documents = {
       open: async (collection, blockSize, view, signal, firstRows) => {
         const tree = structure.tree(collection, signal);
@@ -105,7 +106,8 @@ export class TypesenseDriver implements Driver {
         // collection in engine order needs no schema first, and reads it meanwhile.
         const { parameters, sortedBy, notes } = searchOfView(
           view,
-          isEmptyView(view) && !view.search ? undefined : await tree
+          isEmptyView(view) && !view.search ? undefined : await tree,
+          this.version
         );
         const byPages = pagesOnly(this.version);
         const opened = await openCollectionReader(
@@ -127,7 +129,10 @@ export class TypesenseDriver implements Driver {
         wholeDocument((r, s) => edits.wholeDocument(r, s), row, signal),
       filters: {
         matchCase: false,
-        operators: OPERATORS,
+        // Read when a grid opens, after %connect read the version.
+        get operators() {
+          return operatorsFor(currentVersion());
+        },
         rawHint: 'filter_by, e.g. price:>10 && tag:=[a]'
       },
       searches: true
@@ -140,7 +145,8 @@ export class TypesenseDriver implements Driver {
           transport,
           request,
           target => structure.tree(target, signal),
-          signal
+          signal,
+          this.version
         )
     };
     this.admin = {
