@@ -137,11 +137,8 @@ export class SynonymSet {
     return this.items.delete(id);
   }
 
-  /** In id order, as the engine keeps them (a map by id), whatever order they were written in. */
   list(): SynonymDef[] {
-    return [...this.items.values()].sort((a, b) =>
-      a.id < b.id ? -1 : a.id > b.id ? 1 : 0
-    );
+    return [...this.items.values()];
   }
 
   view(): JsonObject {
