@@ -5,10 +5,27 @@
 import { RawNumber, type JsonObject, setField } from './json';
 import { valueAt } from './paths';
 
-const TOKEN = /[\p{L}\p{N}]+/gu;
+/**
+ * The engine splits text on whitespace and drops the other characters that are neither letters
+ * nor digits from each piece: `e-mail` is the token `email`, `<b>bold</b>` the token `bboldb`.
+ */
+const CHUNK = /\S+/gu;
+const NOT_WORD = /[^\p{L}\p{N}]/gu;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+function tokenOf(chunk: string): string {
+  return chunk.toLowerCase().replace(NOT_WORD, '');
+}
 
 export function tokenize(s: string): string[] {
-  return s.toLowerCase().match(TOKEN) ?? [];
+  const tokens: string[] = [];
+  for (const chunk of s.match(CHUNK) ?? []) {
+    const token = tokenOf(chunk);
+    if (token !== '') {
+      tokens.push(token);
+    }
+  }
+  return tokens;
 }
 
 export interface QueryField {
@@ -195,26 +212,43 @@ function markText(
     .filter(h => h.startsWith(PREFIX_HIT))
     .map(h => h.slice(PREFIX_HIT.length));
   const matched: string[] = [];
-  const words = [...text.matchAll(TOKEN)];
+  const words = [...text.matchAll(CHUNK)].filter(w => tokenOf(w[0]) !== '');
   const marked: number[] = [];
   let value = '';
   let at = 0;
   words.forEach((w, i) => {
-    const word = w[0];
-    const start = w.index;
-    value += text.slice(at, start);
-    at = start + word.length;
-    const lower = word.toLowerCase();
-    const prefix = hits.has(lower)
-      ? word.length
-      : (prefixes.find(p => lower.startsWith(p))?.length ?? 0);
-    if (prefix === 0) {
-      value += word;
+    const chunk = w[0];
+    value += text.slice(at, w.index);
+    at = w.index + chunk.length;
+    // The mark spans the piece from its first letter or digit to its last: `<mark>e-mail</mark>`, `<mark>text</mark>,`.
+    const chars = [...chunk];
+    const first = chars.findIndex(c => WORD_CHAR.test(c));
+    const last =
+      chars.length - [...chars].reverse().findIndex(c => WORD_CHAR.test(c));
+    const token = tokenOf(chunk);
+    const prefix = prefixes.find(p => token.startsWith(p));
+    let end = -1;
+    if (hits.has(token)) {
+      end = last;
+    } else if (prefix !== undefined) {
+      // The first prefix.length letters and digits, with what lies between them.
+      let seen = 0;
+      end = first;
+      while (end < chars.length && seen < prefix.length) {
+        if (WORD_CHAR.test(chars[end] as string)) {
+          seen++;
+        }
+        end++;
+      }
+    }
+    if (end < 0) {
+      value += chunk;
       return;
     }
+    const word = chars.slice(first, end).join('');
     marked.push(i);
-    matched.push(word.slice(0, prefix));
-    value += `${style.startTag}${word.slice(0, prefix)}${style.endTag}${word.slice(prefix)}`;
+    matched.push(word);
+    value += `${chars.slice(0, first).join('')}${style.startTag}${word}${style.endTag}${chars.slice(end).join('')}`;
   });
   value += text.slice(at);
   if (words.length <= style.snippetThreshold || marked.length === 0) {
