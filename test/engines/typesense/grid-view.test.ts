@@ -9,6 +9,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { FilterRow, GridView } from '../../../contracts/panel-protocol';
 import { SECRETS } from '../../drivers/helpers';
+import {
+  embeddedText,
+  scopedKeyFromText
+} from '../../../kernel/src/engines/typesense/scoped-key';
 import type { KernelClient } from '../../support/kernel-client';
 import { typesenseDiffers } from '../../support/real-typesense-differences';
 import {
@@ -289,6 +293,46 @@ describe.each(typesenseTargets('29.0'))('$name', target => {
       expect(await found('not contains', 'glass')).toEqual(
         TITLES.filter(t => !words(t).includes('glass')).sort()
       );
+    }
+  });
+
+  it("a scoped key's limit_hits: the grid shows Typesense's refusal of a read past the cap, not a shorter list", async () => {
+    const parent = `gridSearchKey${target.real ? 'Real' : 'Sandbox'}${Date.now()}`;
+    const created = await fetch(`${engine.url}/keys`, {
+      method: 'POST',
+      headers: {
+        'x-typesense-api-key': SECRETS.TS_API_KEY,
+        'content-type': 'application/json'
+      },
+      body: JSON.stringify({
+        description: 'grid limit_hits',
+        actions: ['documents:search'],
+        collections: ['*'],
+        value: parent
+      })
+    });
+    expect(created.status).toBe(201);
+    const scoped = scopedKeyFromText(parent, embeddedText({ limit_hits: 4 }));
+    const limited = await kernelWithGridComm(
+      [`%connect typesense ${engine.url} key=\${env:TS_SCOPED} name=limited`],
+      { ...SECRETS, TS_SCOPED: scoped }
+    );
+    try {
+      const reply = await limited.comm.call({
+        type: 'open',
+        connection: 'limited',
+        target: items,
+        blockSize: BLOCK,
+        view: {}
+      });
+      expect(reply).toMatchObject({
+        type: 'error',
+        message: expect.stringMatching(
+          /^Typesense answered 422: Only upto 4 hits can be fetched\. Ensure that `page` and `per_page` parameters are within this range\./
+        ) as unknown
+      });
+    } finally {
+      await limited.kernel.close();
     }
   });
 
