@@ -1,7 +1,8 @@
 /**
  * The engine targets this test run has, each with a kernel of its own over ZeroMQ, the panel's
  * comm open on it, and the suite's data set loaded. Elasticsearch runs as the sandbox stand-in
- * and as real 7.17, 8.19 and 9.5 nodes and OpenSearch 2.19 (test/support/elasticsearch-targets), Typesense as its sandbox.
+ * and as real 7.17, 8.19 and 9.5 nodes and OpenSearch 2.19 (test/support/elasticsearch-targets), Typesense as its sandbox
+ * and as the run's real 0.24.1 server (test/support/real-typesense).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
