@@ -280,6 +280,8 @@ export function highlightHit(
   const highlights: JsonObject[] = [];
   for (const [field, hits] of m.fieldHits) {
     const raw = valueAt(doc, field);
+    // The flat v1 list holds top-level fields only: a leaf inside an object shows in `highlight`.
+    const listed: JsonObject[] = Object.hasOwn(doc, field) ? highlights : [];
     let entry: unknown;
     if (Array.isArray(raw)) {
       const perElement = raw.map(v =>
@@ -292,7 +294,7 @@ export function highlightHit(
       const indices = perElement.flatMap((e, i) =>
         e.matched.length > 0 ? [i] : []
       );
-      highlights.push({
+      listed.push({
         field,
         indices,
         matched_tokens: indices.map(i => perElement[i]?.matched ?? []),
@@ -302,7 +304,7 @@ export function highlightHit(
       const e = markText(raw, hits, style);
       const full = style.fullFields.has(field) ? { value: e.value } : {};
       entry = { matched_tokens: e.matched, snippet: e.snippet, ...full };
-      highlights.push({
+      listed.push({
         field,
         matched_tokens: e.matched,
         snippet: e.snippet,

@@ -53,6 +53,15 @@ export const TYPESENSE_ALLOWLIST: TypesenseAllowance[] = [
   },
   {
     entries: [
+      '03-collections: the nested schema learned',
+      '03-collections: drop the nested collection'
+    ],
+    paths: [/^\$\.fields\[\]\.(name|type|sort)$/],
+    standIn:
+      "The order in which an object's leaves join the schema: the stand-in adds them in name order (meta.pages, meta.publisher); 0.24.1 added meta.publisher first, in an order of its own flattening that the stand-in does not reproduce and that 26+ has not been checked for."
+  },
+  {
+    entries: [
       '02-documents: import, a line that is not JSON',
       '05-errors: a document body that is not JSON'
     ],

@@ -147,7 +147,13 @@ export async function setUpCollections(
   for (const alias of ['diff_alias']) {
     await call('DELETE', `/aliases/${alias}`);
   }
-  for (const name of ['diff_scratch', 'diff_types', 'diff_auto', 'diff_bad']) {
+  for (const name of [
+    'diff_scratch',
+    'diff_types',
+    'diff_auto',
+    'diff_bad',
+    'diff_nested'
+  ]) {
     await call('DELETE', `/collections/${name}`);
   }
   const listed = JSON.parse((await call('GET', '/keys')).text) as {
