@@ -5,6 +5,7 @@
  *     # mask: _id            (optional: keys whose values the engine invents, see normalise.ts)
  *     # versions: 8          (optional: only against these major versions)
  *     # capture: pit = id    (optional: keeps a value of the answer; later entries write {{pit}})
+ *     # key: search          (optional, Typesense: send the API key the runner calls `search`)
  *     POST /products/_search
  *     {"query": {"match_all": {}}}
  *
@@ -18,12 +19,14 @@ import { z } from 'zod';
 export const entrySchema = z.object({
   /** `file: title`, the name the allowlist and the report use. */
   id: z.string().min(1),
-  method: z.enum(['GET', 'POST', 'PUT', 'DELETE', 'HEAD']),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']),
   path: z.string().startsWith('/'),
   body: z.string().optional(),
   ndjson: z.boolean(),
   mask: z.array(z.string()),
   versions: z.array(z.number().int()).optional(),
+  /** Which of the runner's API keys the request carries (Typesense); the admin key when absent. */
+  key: z.string().optional(),
   /** Name -> path in the answer (`a.b[0]`, `[-1]` for the last element), read before normalisation. */
   captures: z.record(z.string(), z.string())
 });
@@ -72,10 +75,11 @@ export function parseCorpusFile(file: string, text: string): CorpusEntry[] {
     seen.add(id);
     const mask: string[] = [];
     let versions: number[] | undefined;
+    let key: string | undefined;
     const captures: Record<string, string> = {};
     while (lines.length > 0 && /^\s*(#|$)/.test(lines[0] as string)) {
       const line = (lines.shift() as string).trim();
-      const m = /^#\s*(mask|versions|capture):\s*(.+)$/.exec(line);
+      const m = /^#\s*(mask|versions|capture|key):\s*(.+)$/.exec(line);
       const capture =
         m?.[1] === 'capture'
           ? /^(\w+)\s*=\s*(\S+)$/.exec(m[2] as string)
@@ -84,6 +88,8 @@ export function parseCorpusFile(file: string, text: string): CorpusEntry[] {
         captures[capture[1] as string] = capture[2] as string;
       } else if (m?.[1] === 'mask') {
         mask.push(...(m[2] as string).split(',').map(s => s.trim()));
+      } else if (m?.[1] === 'key') {
+        key = (m[2] as string).trim();
       } else if (m?.[1] === 'versions') {
         versions = (m[2] as string).split(',').map(s => Number(s.trim()));
       }
@@ -103,7 +109,8 @@ export function parseCorpusFile(file: string, text: string): CorpusEntry[] {
       mask,
       captures,
       ...(body !== undefined ? { body } : {}),
-      ...(versions ? { versions } : {})
+      ...(versions ? { versions } : {}),
+      ...(key ? { key } : {})
     });
   });
 }

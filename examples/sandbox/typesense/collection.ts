@@ -3,6 +3,7 @@
  * insertion order so that wildcard searches and exports need no sorting.
  */
 import { CurationSet } from './curation';
+import { setMarks, wholeDoubles } from './whole-doubles';
 import { ApiError } from './errors';
 import { FieldTokenIndex } from './field-token-index';
 import { canonical, isPlainObject, type JsonObject, setField } from './json';
@@ -147,17 +148,26 @@ export class Collection {
     );
 
     let stored: JsonObject;
+    // A whole number written `29.0` stays a double unless the schema made it an integer.
+    const written = [...wholeDoubles(doc)].filter(k => {
+      const type = this.fieldsByName.get(k)?.type;
+      return type !== 'int32' && type !== 'int64' && typeof doc[k] === 'number';
+    });
     if (merge && existing) {
       stored = { ...existing.doc };
+      const marks = new Set(wholeDoubles(existing.doc));
       for (const [k, v] of Object.entries(doc)) {
+        marks.delete(k);
         if (v === null) {
           delete stored[k];
         } else {
           setField(stored, k, v);
         }
       }
+      setMarks(stored, new Set([...marks, ...written]));
     } else {
       stored = doc;
+      setMarks(stored, new Set(written));
     }
     this.learn(stored);
     const seq = existing ? existing.seq : this.nextSeq++;
@@ -336,8 +346,15 @@ export class Collection {
   /** Adds the fields an auto schema or a nested object reveals, after the document passed validation. */
   private learn(doc: JsonObject): void {
     if (this.patterns.length > 0) {
-      for (const [key, value] of Object.entries(doc)) {
-        if (key === 'id' || this.fieldsByName.has(key) || value === null) {
+      // The engine reads the document as a JSON object whose keys are sorted: fields it learns join in name order.
+      for (const key of Object.keys(doc).sort()) {
+        const value = doc[key];
+        if (
+          key === 'id' ||
+          this.fieldsByName.has(key) ||
+          value === null ||
+          value === undefined
+        ) {
           continue;
         }
         const pattern = this.patterns.find(p => p.re.test(key));

@@ -129,6 +129,13 @@ export class FieldTokenIndex {
     return sorted.subarray(0, n);
   }
 
+  /** Every token the field holds (typo correction compares the query's tokens with them). */
+  *tokens(): Iterable<string> {
+    for (const group of this.groups.values()) {
+      yield* group.keys();
+    }
+  }
+
   private addToken(token: string, seq: number): void {
     const key = groupOf(token);
     let group = this.groups.get(key);

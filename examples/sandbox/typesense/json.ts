@@ -3,6 +3,8 @@
  * never rely on it, but diffs and snapshot tests read better when the sandbox does the same.
  */
 
+import { keepMarks, wholeDoubles } from './whole-doubles';
+
 /** A 64-bit score that must reach the wire with all its digits. */
 export class RawNumber {
   constructor(readonly digits: string) {}
@@ -46,6 +48,7 @@ export function sortedJson(value: unknown): string {
       break;
     }
   }
+  const whole = wholeDoubles(obj);
   let out = '{';
   let first = true;
   for (const k of keys) {
@@ -53,7 +56,11 @@ export function sortedJson(value: unknown): string {
     if (v === undefined) {
       continue;
     }
-    out += (first ? '' : ',') + JSON.stringify(k) + ':' + sortedJson(v);
+    const text =
+      typeof v === 'number' && Number.isInteger(v) && whole.has(k)
+        ? `${v}.0`
+        : sortedJson(v);
+    out += (first ? '' : ',') + JSON.stringify(k) + ':' + text;
     first = false;
   }
   return out + '}';
@@ -70,7 +77,7 @@ export function canonical<T>(value: T): T {
     for (const k of Object.keys(src).sort()) {
       setField(dst, k, canonical(src[k]));
     }
-    return dst as T;
+    return keepMarks(src, dst) as T;
   }
   return value;
 }

@@ -4,6 +4,7 @@
  * objects fan out, which is how `variants.sku` yields one value per variant.
  */
 import { isPlainObject, type JsonObject, setField } from './json';
+import { keepMarks } from './whole-doubles';
 
 export function valueAt(doc: JsonObject, path: string): unknown {
   if (Object.prototype.hasOwnProperty.call(doc, path)) {
@@ -70,7 +71,7 @@ export function pruneDocument(
       removePath(out, path.split('.'));
     }
   }
-  return out;
+  return out === doc ? out : keepMarks(doc, out);
 }
 
 function copyPath(src: JsonObject, dst: JsonObject, parts: string[]): void {

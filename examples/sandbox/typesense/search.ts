@@ -30,13 +30,17 @@ import {
 } from './sort';
 import { expandQuery, type SynonymDef } from './synonyms';
 import {
+  DEFAULT_HIGHLIGHT,
   highlightHit,
   matchDocument,
+  type HighlightStyle,
+  type TextMatch,
   textMatchInfo,
   tokenize,
   WILDCARD_MATCH_INFO,
   type QueryField
 } from './text';
+import { correctedQueries, type TypoSettings } from './typos';
 import type { Features } from './version';
 
 export type SearchParams = Map<string, string>;
@@ -172,6 +176,15 @@ export function runSearch(
   const maxFacetValues = uintParam(params, 'max_facet_values') ?? 10;
   const prefix =
     (params.get('prefix') ?? 'true').split(',')[0]?.trim() !== 'false';
+  const typos: TypoSettings = {
+    numTypos: Number(
+      (params.get('num_typos') ?? '2').split(',')[0]?.trim() || 2
+    ),
+    minLen1: uintParam(params, 'min_len_1typo') ?? 4,
+    minLen2: uintParam(params, 'min_len_2typo') ?? 7,
+    threshold: uintParam(params, 'typo_tokens_threshold') ?? 1
+  };
+  const dropTokensThreshold = uintParam(params, 'drop_tokens_threshold') ?? 1;
   const validateFieldNames = !(
     env.feat.validateFieldNames &&
     params.get('validate_field_names') === 'false'
@@ -241,6 +254,13 @@ export function runSearch(
         : 1
       : pageParam;
   const offset = page > 0 ? (page - 1) * perPage : (offsetParam ?? 0);
+  const limitHits = uintParam(params, 'limit_hits');
+  if (limitHits !== undefined && offset + perPage > limitHits) {
+    throw new ApiError(
+      422,
+      `Only upto ${limitHits} hits can be fetched. Ensure that \`page\` and \`per_page\` parameters are within this range.`
+    );
+  }
   const dropStopwords = stopwordFilter(params, env.settings);
   let qTokens = wildcard ? [] : tokenize(q);
   // A query made only of stopwords matches nothing; it does not become a wildcard.
@@ -285,12 +305,17 @@ export function runSearch(
       sortText,
       prefix,
       validateFieldNames,
-      synonymKey
+      synonymKey,
+      JSON.stringify(typos),
+      dropTokensThreshold
     ].join('\u0000');
     const cached = env.cache.get(key);
     ranked =
       cached ??
-      rank(coll, qTokens, queryFields, prefix, filter, sortClauses, synonyms);
+      rank(coll, qTokens, queryFields, prefix, filter, sortClauses, synonyms, {
+        typos,
+        dropTokensThreshold
+      });
     if (!cached) {
       env.cache.set(key, ranked);
     }
@@ -306,18 +331,34 @@ export function runSearch(
     window = [];
   }
 
+  const facetQuery = parseFacetQuery(params.get('facet_query'));
   const include = params.has('include_fields')
     ? listParam(params, 'include_fields')
     : null;
   const exclude = params.has('exclude_fields')
     ? listParam(params, 'exclude_fields')
     : null;
-  const text: HighlightQuery = { tokens: qTokens, fields: queryFields, prefix };
+  const text: HighlightQuery = {
+    tokens: qTokens,
+    fields: queryFields,
+    prefix,
+    style: {
+      startTag: params.get('highlight_start_tag') ?? DEFAULT_HIGHLIGHT.startTag,
+      endTag: params.get('highlight_end_tag') ?? DEFAULT_HIGHLIGHT.endTag,
+      affixTokens:
+        uintParam(params, 'highlight_affix_num_tokens') ??
+        DEFAULT_HIGHLIGHT.affixTokens,
+      snippetThreshold:
+        uintParam(params, 'snippet_threshold') ??
+        DEFAULT_HIGHLIGHT.snippetThreshold,
+      fullFields: new Set(listParam(params, 'highlight_full_fields'))
+    }
+  };
   const hit = (r: Ranked): JsonObject => hitFor(r, text, include, exclude);
 
   const body: JsonObject = {
     facet_counts: facetBy.map(f =>
-      facetCounts(ranked, f, maxFacetValues, coll)
+      facetCounts(ranked, f, maxFacetValues, coll, facetQuery)
     ),
     found,
     out_of: coll.numDocuments,
@@ -360,6 +401,7 @@ interface HighlightQuery {
   tokens: string[];
   fields: QueryField[];
   prefix: boolean;
+  style: HighlightStyle;
 }
 
 /** Hidden hits leave the list; pinned ones (that exist, and pass the filter when asked) go to their 1-based places. */
@@ -432,7 +474,8 @@ function rank(
   prefix: boolean,
   filter: Predicate | null,
   sortClauses: ReturnType<typeof effectiveSort>,
-  synonyms: SynonymDef[]
+  synonyms: SynonymDef[],
+  widen: { typos: TypoSettings; dropTokensThreshold: number }
 ): Ranked[] {
   let ranked: Ranked[] = [];
   if (qTokens.length === 0) {
@@ -443,10 +486,13 @@ function rank(
     }
   } else {
     ranked = withSynonyms(coll, qTokens, fields, prefix, filter, synonyms);
-    // drop_tokens_threshold=1: with nothing found, drop tokens from the right until something is.
+    if (ranked.length < widen.typos.threshold && widen.typos.numTypos > 0) {
+      ranked = withTypos(coll, qTokens, fields, prefix, filter, widen.typos);
+    }
+    // With fewer found than drop_tokens_threshold (1), drop tokens from the right until something is.
     for (
       let keep = qTokens.length - 1;
-      keep >= 1 && ranked.length === 0;
+      keep >= 1 && ranked.length < widen.dropTokensThreshold;
       keep--
     ) {
       ranked = indexedMatches(
@@ -464,6 +510,32 @@ function rank(
     }
   }
   return sortRanked(ranked, sortClauses);
+}
+
+/** The matches of the query with its typos corrected, each carrying the tokens it matched (for its highlights). */
+function withTypos(
+  coll: Collection,
+  qTokens: string[],
+  fields: QueryField[],
+  prefix: boolean,
+  filter: Predicate | null,
+  settings: TypoSettings
+): Ranked[] {
+  const bySeq = new Map<number, Ranked>();
+  for (const tokens of correctedQueries(
+    coll,
+    qTokens,
+    fields,
+    prefix,
+    settings
+  )) {
+    for (const r of indexedMatches(coll, tokens, fields, prefix, filter)) {
+      if (!bySeq.has(r.rec.seq)) {
+        bySeq.set(r.rec.seq, { ...r, tokens });
+      }
+    }
+  }
+  return [...bySeq.values()].sort((a, b) => a.rec.seq - b.rec.seq);
 }
 
 /**
@@ -514,7 +586,8 @@ function hitFor(
   if (!r.match) {
     const out: JsonObject = {
       document,
-      highlight: {},
+      // A hit pinned into a text search shows each queried field unmarked.
+      highlight: r.curated ? unmarked(r.rec.doc, text) : {},
       highlights: [],
       text_match: 100,
       text_match_info: WILDCARD_MATCH_INFO
@@ -528,9 +601,13 @@ function hitFor(
   const kept =
     r.tokens ??
     text.tokens.slice(0, text.tokens.length - r.match.tokensDropped);
-  const hits = matchDocument(r.rec.doc, kept, text.fields, text.prefix);
+  // Tokens dropped to find the document are still marked where the document has them.
+  const hits =
+    r.tokens === undefined && r.match.tokensDropped > 0
+      ? everyTokenFound(r.rec.doc, text)
+      : matchDocument(r.rec.doc, kept, text.fields, text.prefix);
   const { highlight, highlights } = hits
-    ? highlightHit(r.rec.doc, hits)
+    ? highlightHit(r.rec.doc, hits, text.style)
     : { highlight: {}, highlights: [] };
   return {
     document,
@@ -541,12 +618,107 @@ function hitFor(
   };
 }
 
+/** The hits of each query token alone, joined: what a document found with tokens dropped shows marked. */
+function everyTokenFound(
+  doc: JsonObject,
+  text: HighlightQuery
+): TextMatch | null {
+  let joined: TextMatch | null = null;
+  text.tokens.forEach((token, i) => {
+    const prefix = text.prefix && i === text.tokens.length - 1;
+    const m = matchDocument(doc, [token], text.fields, prefix);
+    if (!m) {
+      return;
+    }
+    if (!joined) {
+      joined = m;
+      return;
+    }
+    const into: TextMatch = joined;
+    for (const [field, hits] of m.fieldHits) {
+      const seen = into.fieldHits.get(field);
+      into.fieldHits.set(field, new Set([...(seen ?? []), ...hits]));
+    }
+  });
+  return joined;
+}
+
+/** Each queried string field's value as it is, for a pinned hit of a text search. */
+function unmarked(doc: JsonObject, text: HighlightQuery): JsonObject {
+  const out: JsonObject = {};
+  if (text.tokens.length === 0) {
+    return out;
+  }
+  for (const f of text.fields) {
+    const value = doc[f.name];
+    if (typeof value === 'string') {
+      out[f.name] = { matched_tokens: [], snippet: value };
+    }
+  }
+  return out;
+}
+
+interface FacetQuery {
+  field: string;
+  tokens: string[];
+}
+
+function asDouble(v: number): number | RawNumber {
+  return Number.isInteger(v) ? new RawNumber(`${v}.0`) : v;
+}
+
+/** `facet_query=brand:gl`: the field, and the words its values must hold (the last as a prefix). */
+function parseFacetQuery(raw: string | undefined): FacetQuery | null {
+  const colon = raw?.indexOf(':') ?? -1;
+  if (raw === undefined || colon < 0) {
+    return null;
+  }
+  return {
+    field: raw.slice(0, colon).trim(),
+    tokens: tokenize(raw.slice(colon + 1))
+  };
+}
+
+/** A facet value that holds every word of the facet query, marked; null when it does not. */
+function facetMatch(value: string, tokens: string[]): string | null {
+  const words = [...value.matchAll(/[\p{L}\p{N}]+/gu)];
+  const marks = new Map<number, number>();
+  for (const [i, token] of tokens.entries()) {
+    const last = i === tokens.length - 1;
+    const at = words.findIndex(w => {
+      const lower = w[0].toLowerCase();
+      return last ? lower.startsWith(token) : lower === token;
+    });
+    if (at < 0) {
+      return null;
+    }
+    marks.set(at, token.length);
+  }
+  let out = '';
+  let from = 0;
+  words.forEach((w, i) => {
+    const length = marks.get(i);
+    if (length === undefined) {
+      return;
+    }
+    out += `${value.slice(from, w.index)}<mark>${w[0].slice(0, length)}</mark>`;
+    from = w.index + length;
+  });
+  return out + value.slice(from);
+}
+
 function facetCounts(
   ranked: Ranked[],
   field: string,
   max: number,
-  coll: Collection
+  coll: Collection,
+  facetQuery: FacetQuery | null
 ): JsonObject {
+  const query =
+    facetQuery?.field === field && facetQuery.tokens.length > 0
+      ? facetQuery.tokens
+      : null;
+  const highlighted = new Map<string, string>();
   const counts = new Map<string, number>();
   const numeric = ['int32', 'int64', 'float'].includes(
     baseType(coll.field(field)?.type ?? '')
@@ -558,6 +730,13 @@ function facetCounts(
   for (const r of ranked) {
     for (const v of scalarsAt(r.rec.doc, field)) {
       const key = typeof v === 'string' ? v : String(v);
+      if (query) {
+        const marked = highlighted.get(key) ?? facetMatch(key, query);
+        if (marked === null) {
+          continue;
+        }
+        highlighted.set(key, marked);
+      }
       counts.set(key, (counts.get(key) ?? 0) + 1);
       if (numeric && typeof v === 'number') {
         min = Math.min(min, v);
@@ -570,10 +749,20 @@ function facetCounts(
   const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, max);
   const stats: JsonObject = { total_values: counts.size };
   if (numeric && n > 0) {
-    Object.assign(stats, { avg: sum / n, max: maxValue, min, sum });
+    // The engine keeps facet stats as doubles, which it writes with a fraction even when whole (`119.0`).
+    Object.assign(stats, {
+      avg: asDouble(sum / n),
+      max: asDouble(maxValue),
+      min: asDouble(min),
+      sum: asDouble(sum)
+    });
   }
   return {
-    counts: top.map(([value, count]) => ({ count, highlighted: value, value })),
+    counts: top.map(([value, count]) => ({
+      count,
+      highlighted: highlighted.get(value) ?? value,
+      value
+    })),
     field_name: field,
     sampled: false,
     stats

@@ -5,10 +5,27 @@
 import { RawNumber, type JsonObject, setField } from './json';
 import { valueAt } from './paths';
 
-const TOKEN = /[\p{L}\p{N}]+/gu;
+/**
+ * The engine splits text on whitespace and drops the other characters that are neither letters
+ * nor digits from each piece: `e-mail` is the token `email`, `<b>bold</b>` the token `bboldb`.
+ */
+const CHUNK = /\S+/gu;
+const NOT_WORD = /[^\p{L}\p{N}]/gu;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+function tokenOf(chunk: string): string {
+  return chunk.toLowerCase().replace(NOT_WORD, '');
+}
 
 export function tokenize(s: string): string[] {
-  return s.toLowerCase().match(TOKEN) ?? [];
+  const tokens: string[] = [];
+  for (const chunk of s.match(CHUNK) ?? []) {
+    const token = tokenOf(chunk);
+    if (token !== '') {
+      tokens.push(token);
+    }
+  }
+  return tokens;
 }
 
 export interface QueryField {
@@ -57,6 +74,9 @@ export function packScore(
   };
 }
 
+/** A prefix-only hit, as kept in a field's hits: only the prefix is marked (`<mark>k</mark>eyboard`). */
+export const PREFIX_HIT = '\u0000';
+
 function tokenHits(
   valueTokens: string[],
   q: string,
@@ -64,8 +84,10 @@ function tokenHits(
 ): string[] {
   const hits: string[] = [];
   for (const t of valueTokens) {
-    if (t === q || (prefix && t.startsWith(q))) {
+    if (t === q) {
       hits.push(t);
+    } else if (prefix && t.startsWith(q)) {
+      hits.push(PREFIX_HIT + q);
     }
   }
   return hits;
@@ -161,34 +183,109 @@ export function textMatchValue(m: TextScore): RawNumber {
   return new RawNumber(m.score.toString());
 }
 
+/** How hits are marked: the tags, and when a long value is cut to a snippet around its hits. */
+export interface HighlightStyle {
+  startTag: string;
+  endTag: string;
+  /** Tokens kept on each side of the hits in a snippet (`highlight_affix_num_tokens`, 4). */
+  affixTokens: number;
+  /** Values of at most this many tokens are shown whole (`snippet_threshold`, 30). */
+  snippetThreshold: number;
+  /** Fields whose whole value is also given, marked, as `value` (`highlight_full_fields`). */
+  fullFields: ReadonlySet<string>;
+}
+
+export const DEFAULT_HIGHLIGHT: HighlightStyle = {
+  startTag: '<mark>',
+  endTag: '</mark>',
+  affixTokens: 4,
+  snippetThreshold: 30,
+  fullFields: new Set()
+};
+
 function markText(
   text: string,
-  hits: Set<string>
-): { snippet: string; matched: string[] } {
+  hits: Set<string>,
+  style: HighlightStyle
+): { snippet: string; value: string; matched: string[] } {
+  const prefixes = [...hits]
+    .filter(h => h.startsWith(PREFIX_HIT))
+    .map(h => h.slice(PREFIX_HIT.length));
   const matched: string[] = [];
-  const snippet = text.replace(TOKEN, word => {
-    if (!hits.has(word.toLowerCase())) {
-      return word;
+  const words = [...text.matchAll(CHUNK)].filter(w => tokenOf(w[0]) !== '');
+  const marked: number[] = [];
+  let value = '';
+  let at = 0;
+  words.forEach((w, i) => {
+    const chunk = w[0];
+    value += text.slice(at, w.index);
+    at = w.index + chunk.length;
+    // The mark spans the piece from its first letter or digit to its last: `<mark>e-mail</mark>`, `<mark>text</mark>,`.
+    const chars = [...chunk];
+    const first = chars.findIndex(c => WORD_CHAR.test(c));
+    const last =
+      chars.length - [...chars].reverse().findIndex(c => WORD_CHAR.test(c));
+    const token = tokenOf(chunk);
+    const prefix = prefixes.find(p => token.startsWith(p));
+    let end = -1;
+    if (hits.has(token)) {
+      end = last;
+    } else if (prefix !== undefined) {
+      // The first prefix.length letters and digits, with what lies between them.
+      let seen = 0;
+      end = first;
+      while (end < chars.length && seen < prefix.length) {
+        if (WORD_CHAR.test(chars[end] as string)) {
+          seen++;
+        }
+        end++;
+      }
     }
+    if (end < 0) {
+      value += chunk;
+      return;
+    }
+    const word = chars.slice(first, end).join('');
+    marked.push(i);
     matched.push(word);
-    return `<mark>${word}</mark>`;
+    value += `${chars.slice(0, first).join('')}${style.startTag}${word}${style.endTag}${chars.slice(end).join('')}`;
   });
-  return { snippet, matched };
+  value += text.slice(at);
+  if (words.length <= style.snippetThreshold || marked.length === 0) {
+    return { snippet: value, value, matched };
+  }
+  // A long value: the tokens from the first hit to the last, with affixTokens on either side.
+  const first = Math.max((marked[0] as number) - style.affixTokens, 0);
+  const last = Math.min(
+    (marked[marked.length - 1] as number) + style.affixTokens,
+    words.length - 1
+  );
+  const from = (words[first] as RegExpExecArray).index;
+  const lastWord = words[last] as RegExpExecArray;
+  const cut = markText(
+    text.slice(from, lastWord.index + lastWord[0].length),
+    hits,
+    { ...style, snippetThreshold: Infinity }
+  );
+  return { snippet: cut.snippet, value, matched };
 }
 
 /** `highlight` (nested object, v2) and `highlights` (flat list, v1) for one hit. */
 export function highlightHit(
   doc: JsonObject,
-  m: TextMatch
+  m: TextMatch,
+  style: HighlightStyle = DEFAULT_HIGHLIGHT
 ): { highlight: JsonObject; highlights: JsonObject[] } {
   const highlight: JsonObject = {};
   const highlights: JsonObject[] = [];
   for (const [field, hits] of m.fieldHits) {
     const raw = valueAt(doc, field);
+    // The flat v1 list holds top-level fields only: a leaf inside an object shows in `highlight`.
+    const listed: JsonObject[] = Object.hasOwn(doc, field) ? highlights : [];
     let entry: unknown;
     if (Array.isArray(raw)) {
       const perElement = raw.map(v =>
-        markText(typeof v === 'string' ? v : String(v), hits)
+        markText(typeof v === 'string' ? v : String(v), hits, style)
       );
       entry = perElement.map(e => ({
         matched_tokens: e.matched,
@@ -197,16 +294,22 @@ export function highlightHit(
       const indices = perElement.flatMap((e, i) =>
         e.matched.length > 0 ? [i] : []
       );
-      highlights.push({
+      listed.push({
         field,
         indices,
         matched_tokens: indices.map(i => perElement[i]?.matched ?? []),
         snippets: indices.map(i => perElement[i]?.snippet ?? '')
       });
     } else if (typeof raw === 'string') {
-      const e = markText(raw, hits);
-      entry = { matched_tokens: e.matched, snippet: e.snippet };
-      highlights.push({ field, matched_tokens: e.matched, snippet: e.snippet });
+      const e = markText(raw, hits, style);
+      const full = style.fullFields.has(field) ? { value: e.value } : {};
+      entry = { matched_tokens: e.matched, snippet: e.snippet, ...full };
+      listed.push({
+        field,
+        matched_tokens: e.matched,
+        snippet: e.snippet,
+        ...full
+      });
     } else {
       continue;
     }

@@ -10,6 +10,7 @@ import { SECRETS } from '../../support/secrets';
 import type { SeenRequest } from '../../support/breaking-proxy';
 import type { RealFlavourId } from '../../support/real-elasticsearch/flavours';
 import { differs } from '../../support/real-node-differences';
+import { typesenseDiffers } from '../../support/real-typesense-differences';
 
 /** The engine names the kernel registers: the one place the suite reads the registry. */
 export function registeredEngines(): string[] {
@@ -109,12 +110,14 @@ export interface EngineFixture {
     id: string,
     version: unknown
   ): { method: string; path: string; status: number };
+  /** The status of a saved edit's request. */
+  updateStatus: number;
   /** The request a conflict with a concurrent change reports (the write refused, or the read that found the change). */
   conflictRequest: { method?: string; status: number };
   /** The actions the panel offers on a target, and the request each sends. */
   targetActions(
     target: string
-  ): { action: string; label: string; request: string }[];
+  ): { action: string; label: string; request: string; unavailable?: string }[];
   targetExists(http: EngineHttp, target: string): Promise<boolean>;
   /** Whether a request the kernel sent writes (reads, searches and points in time do not). */
   isWrite(method: string, url: string): boolean;
@@ -325,6 +328,7 @@ const elasticsearch: EngineFixture = {
     path: `/${target}/_doc/${id}?refresh=wait_for${esVersionQuery(version)}`,
     status: 200
   }),
+  updateStatus: 200,
   conflictRequest: { status: 409 },
   // Elasticsearch has no "empty index": delete only.
   targetActions: target => [
@@ -510,6 +514,7 @@ const typesense: EngineFixture = {
     path: `/collections/${target}/documents/${id}`,
     status: 200
   }),
+  updateStatus: 200,
   // Typesense keeps no versions: the kernel reads the document first and finds the change there.
   conflictRequest: { method: 'GET', status: 200 },
   targetActions: target => [
@@ -654,8 +659,12 @@ export const ENGINE_FIXTURES: Record<string, EngineFixture> = {
 export function fixtureFor(target: {
   engine: string;
   flavour: RealFlavourId | undefined;
+  version: string;
 }): EngineFixture | undefined {
   const fixture = ENGINE_FIXTURES[target.engine];
+  if (target.engine === 'typesense' && fixture !== undefined) {
+    return typesenseFixtureFor(fixture, target.version);
+  }
   if (target.engine !== 'elasticsearch' || fixture === undefined) {
     return fixture;
   }
@@ -681,6 +690,44 @@ export function fixtureFor(target: {
               .parse(fixture.sentFields(seen));
             return asked?.includes;
           }
+        }
+      : {})
+  };
+}
+
+/**
+ * The Typesense row is written for 30; an older server changes what test/support/
+ * real-typesense-differences.ts lists, and before 28 the panel offers no "Empty collection".
+ */
+function typesenseFixtureFor(
+  fixture: EngineFixture,
+  version: string
+): EngineFixture {
+  const major = Number.parseFloat(version);
+  return {
+    ...fixture,
+    ...(typesenseDiffers(version, 'older-texts')
+      ? {
+          missingTarget: name => ({
+            ...fixture.missingTarget(name),
+            reason: /^Typesense answered 404: Not found\./
+          })
+        }
+      : {}),
+    ...(typesenseDiffers(version, 'document-patch-created')
+      ? { updateStatus: 201 }
+      : {}),
+    ...(major < 28
+      ? {
+          targetActions: target =>
+            fixture.targetActions(target).map(a =>
+              a.action === 'empty'
+                ? {
+                    ...a,
+                    unavailable: `Empty collection needs Typesense 28.0 or later; this server runs ${version}. Delete the documents with DELETE /collections/${target}/documents?filter_by=... in a cell, or delete the collection and create it again.`
+                  }
+                : a
+            )
         }
       : {})
   };

@@ -1,7 +1,8 @@
 /**
  * The engine targets this test run has, each with a kernel of its own over ZeroMQ, the panel's
  * comm open on it, and the suite's data set loaded. Elasticsearch runs as the sandbox stand-in
- * and as real 7.17, 8.19 and 9.5 nodes and OpenSearch 2.19 (test/support/elasticsearch-targets), Typesense as its sandbox.
+ * and as real 7.17, 8.19 and 9.5 nodes and OpenSearch 2.19 (test/support/elasticsearch-targets), Typesense as its sandbox
+ * and as the run's real 0.24.1 server (test/support/real-typesense).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -24,6 +25,11 @@ import {
 } from '../../support/elasticsearch-targets';
 import type { KernelClient } from '../../support/kernel-client';
 import type { RealFlavourId } from '../../support/real-elasticsearch/flavours';
+import { REAL_TYPESENSE_VERSION } from '../../support/real-typesense/binary';
+import {
+  realTypesenseMissing,
+  realTypesenseServer
+} from '../../support/real-typesense/run-server';
 import {
   fixtureFor,
   type EngineFixture,
@@ -39,6 +45,8 @@ export interface ContractTarget {
   version: string;
   /** The real node's flavour; undefined for a sandbox (which answers as 8.19 does). */
   flavour: RealFlavourId | undefined;
+  /** Whether this is a real server rather than the sandbox's stand-in. */
+  real: boolean;
   /** Why this target does not run here, or undefined. */
   skipped: string | undefined;
   start(): Promise<{ url: string; close(): Promise<void> }>;
@@ -54,6 +62,7 @@ export function contractTargets(): ContractTarget[] {
       engine: 'elasticsearch',
       version: t.version,
       flavour: t.flavour,
+      real: t.engine === 'real',
       skipped: t.skipped,
       start: () => t.start({ security: false })
     })
@@ -63,6 +72,7 @@ export function contractTargets(): ContractTarget[] {
     engine: 'typesense',
     version: TYPESENSE_VERSION,
     flavour: undefined,
+    real: false,
     skipped: undefined,
     start: async () => {
       const server = await listen(
@@ -75,7 +85,20 @@ export function contractTargets(): ContractTarget[] {
       return { url: server.url, close: () => server.close() };
     }
   };
-  return [...elastic, typesense];
+  // The real server is shared by the run's suites (global-teardown.ts stops it).
+  const realTypesense: ContractTarget = {
+    name: `real Typesense ${REAL_TYPESENSE_VERSION}`,
+    engine: 'typesense',
+    version: REAL_TYPESENSE_VERSION,
+    flavour: undefined,
+    real: true,
+    skipped: realTypesenseMissing(),
+    start: async () => {
+      const server = await realTypesenseServer();
+      return { url: server.url, close: async () => undefined };
+    }
+  };
+  return [...elastic, typesense, realTypesense];
 }
 
 /** One target while its describe runs: the engine, a kernel connected to it as `connection`, the panel's comm. */

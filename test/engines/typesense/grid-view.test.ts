@@ -1,17 +1,25 @@
 /**
  * The grid's filter bar and sorting over the wire (kernel over ZeroMQ, the Typesense sandbox
- * over HTTP), what is Typesense's own: the request the grid offers as a cell and as curl, with
+ * and the run's real Typesense server over HTTP), what is Typesense's own: the request the grid offers as a cell and as curl, with
  * the key as an environment variable; operators Typesense cannot express refused with what
  * serves instead; contains and starts with named as word matches. What every engine's grid
  * does is in test/engines/contract.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
 import type { FilterRow, GridView } from '../../../contracts/panel-protocol';
 import { SECRETS } from '../../drivers/helpers';
+import {
+  embeddedText,
+  scopedKeyFromText
+} from '../../../kernel/src/engines/typesense/scoped-key';
 import type { KernelClient } from '../../support/kernel-client';
+import { typesenseDiffers } from '../../support/real-typesense-differences';
+import {
+  type RunningTsTarget,
+  TS_START_TIMEOUT_MS,
+  typesenseTargets
+} from '../../support/typesense-targets';
 import {
   allRows,
   expectReply,
@@ -42,46 +50,30 @@ const words = (text: string): string[] =>
     .split(/[^a-z0-9]+/)
     .filter(w => w !== '');
 
-let tsServer: ListeningServer;
-
-beforeAll(async () => {
-  const ts = createTypesenseSandbox({
-    version: '29.0',
-    apiKey: SECRETS.TS_API_KEY
-  });
-  ts.createCollection({
-    name: 'items',
-    fields: [
-      { name: 'title', type: 'string', sort: true },
-      { name: 'tag', type: 'string', facet: true },
-      { name: 'price', type: 'float' },
-      { name: 'rank', type: 'int32' }
-    ]
-  });
-  ts.loadDocuments(
-    'items',
-    Array.from({ length: 700 }, (_, n) => ({
+const COLLECTIONS = [
+  {
+    schema: {
+      name: 'items',
+      fields: [
+        { name: 'title', type: 'string', sort: true },
+        { name: 'tag', type: 'string', facet: true },
+        { name: 'price', type: 'float' },
+        { name: 'rank', type: 'int32' }
+      ]
+    },
+    docs: Array.from({ length: 700 }, (_, n) => ({
       id: `i${n}`,
       title: `Item ${String(n).padStart(4, '0')}`,
       tag: TAGS[n % 3] ?? 'red',
       price: ((n * 37) % 700) + 0.5,
       rank: n
     }))
-  );
-  ts.createCollection({
-    name: 'titles',
-    fields: [{ name: 'title', type: 'string' }]
-  });
-  ts.loadDocuments(
-    'titles',
-    TITLES.map((title, n) => ({ id: `t${n}`, title }))
-  );
-  tsServer = await listen(ts.handler, { port: 0 });
-});
-
-afterAll(async () => {
-  await tsServer?.close();
-});
+  },
+  {
+    schema: { name: 'titles', fields: [{ name: 'title', type: 'string' }] },
+    docs: TITLES.map((title, n) => ({ id: `t${n}`, title }))
+  }
+];
 
 /** A kernel with the grid comm open, connected by the given `%connect` lines. */
 const gridKernel = (connects: string[]) =>
@@ -104,19 +96,29 @@ async function curl(command: string): Promise<unknown> {
   return JSON.parse(stdout);
 }
 
-describe('Typesense', () => {
+describe.each(typesenseTargets('29.0'))('$name', target => {
+  let engine: RunningTsTarget;
   let kernel: KernelClient;
   let comm: GridCommClient;
+  let items = 'items';
+  let titles = 'titles';
   const call = (data: Record<string, unknown>) => comm.call(data);
 
   beforeAll(async () => {
+    if (target.skipped) {
+      throw new Error(target.skipped);
+    }
+    engine = await target.start(COLLECTIONS);
+    items = engine.names['items'] ?? items;
+    titles = engine.names['titles'] ?? titles;
     ({ kernel, comm } = await gridKernel([
-      `%connect typesense ${tsServer.url} key=\${env:TS_API_KEY} name=ts`
+      `%connect typesense ${engine.url} key=\${env:TS_API_KEY} name=ts`
     ]));
-  }, 60_000);
+  }, TS_START_TIMEOUT_MS);
 
   afterAll(async () => {
     await kernel?.close();
+    await engine?.close();
   });
 
   const view: Partial<GridView> = {
@@ -128,7 +130,7 @@ describe('Typesense', () => {
   };
 
   it("a filtered, sorted grid equals the engine's answer to its curl command, run with the key in the environment", async () => {
-    const grid = await open(comm, 'ts', 'items', view, 250);
+    const grid = await open(comm, 'ts', items, view, 250);
     expect(grid.matchCaseSupported).toBe(false);
     expect(grid.request.curl).toContain('"X-TYPESENSE-API-KEY: $TS_API_KEY"');
     expect(grid.request.curl).not.toContain(SECRETS.TS_API_KEY);
@@ -137,12 +139,14 @@ describe('Typesense', () => {
     ).toEqual({
       searches: [
         {
-          collection: 'items',
+          collection: items,
           q: '*',
           filter_by: 'tag:!=`green` && price:[100..600]',
           sort_by: 'price:asc',
-          offset: 0,
-          limit: 250
+          // A 0.24 server ignores offset and limit: its grids page.
+          ...(typesenseDiffers(target.version, 'pages-only')
+            ? { page: 1, per_page: 250 }
+            : { offset: 0, limit: 250 })
         }
       ]
     });
@@ -168,12 +172,27 @@ describe('Typesense', () => {
     );
   });
 
+  it('blocks whose reads do not start on a page of the engine still hold every document once, in order', async () => {
+    // Blocks of 300 are read in searches of 250: the second starts at 300, inside a page of 250.
+    const grid = await open(
+      comm,
+      'ts',
+      items,
+      { sort: [{ column: 'rank', direction: 'asc' }] },
+      300
+    );
+    const rows = await allRows(comm, grid);
+    expect(rows.map(r => r.id)).toEqual(
+      Array.from({ length: 700 }, (_, n) => `i${n}`)
+    );
+  });
+
   it('an operator the engine cannot express is refused under its row with what serves instead, never "contains"', async () => {
     const endsWith = expectReply(
       await call({
         type: 'open',
         connection: 'ts',
-        target: 'items',
+        target: items,
         view: {
           filters: [{ column: 'title', operator: 'ends with', value: '7' }]
         }
@@ -188,7 +207,7 @@ describe('Typesense', () => {
       await call({
         type: 'open',
         connection: 'ts',
-        target: 'items',
+        target: items,
         view: { filters: [{ column: 'title', operator: 'is null', value: '' }] }
       }),
       'error'
@@ -202,8 +221,8 @@ describe('Typesense', () => {
   });
 
   it('contains and starts with are named as Typesense does them: has word, has word starting with; the rows are word matches in any case', async () => {
-    const titles = await open(comm, 'ts', 'titles', {}, 250);
-    const named = new Map(titles.operators.map(o => [o.operator, o]));
+    const titlesGrid = await open(comm, 'ts', titles, {}, 250);
+    const named = new Map(titlesGrid.operators.map(o => [o.operator, o]));
     expect(named.get('contains')).toMatchObject({
       label: 'has word',
       does: expect.stringContaining('infix: true') as unknown
@@ -211,7 +230,7 @@ describe('Typesense', () => {
     expect(named.get('not contains')?.label).toBe('lacks word');
     expect(named.get('starts with')?.label).toBe('has word starting with');
     expect(named.get('ends with')?.unavailable).toContain('infix: true');
-    await call({ type: 'close', gridId: titles.gridId });
+    await call({ type: 'close', gridId: titlesGrid.gridId });
     const found = async (operator: FilterRow['operator'], value: string) =>
       (
         await allRows(
@@ -219,7 +238,7 @@ describe('Typesense', () => {
           await open(
             comm,
             'ts',
-            'titles',
+            titles,
             { filters: [{ column: 'title', operator, value }] },
             250
           )
@@ -241,17 +260,87 @@ describe('Typesense', () => {
       words(t).some(w => w.startsWith('gla'))
     ).sort();
     expect(glaWords).toContain('The Glass Castle');
-    expect(await found('starts with', 'Gla')).toEqual(glaWords);
-    expect(await found('not contains', 'glass')).toEqual(
-      TITLES.filter(t => !words(t).includes('glass')).sort()
+    if (typesenseDiffers(target.version, 'no-prefix-filter')) {
+      // 0.24 answers field:Gla* with no document at all: the grid refuses rather than show none.
+      const refused = expectReply(
+        await call({
+          type: 'open',
+          connection: 'ts',
+          target: titles,
+          view: {
+            filters: [
+              { column: 'title', operator: 'starts with', value: 'Gla' }
+            ]
+          }
+        }),
+        'error'
+      );
+      expect(refused.message).toMatch(
+        /^Typesense 0\.24\.1 cannot filter with "has word starting with": this server filters whole words only/
+      );
+      expect(named.get('starts with')?.unavailable).toContain(
+        'Typesense 0.25 added word starts'
+      );
+    } else {
+      expect(await found('starts with', 'Gla')).toEqual(glaWords);
+    }
+    if (typesenseDiffers(target.version, 'no-prefix-filter')) {
+      // 0.24 answers field:!glass with the titles that DO hold glass: refused.
+      expect(named.get('not contains')?.unavailable).toContain(
+        'Typesense 0.25 added field:!word'
+      );
+    } else {
+      expect(await found('not contains', 'glass')).toEqual(
+        TITLES.filter(t => !words(t).includes('glass')).sort()
+      );
+    }
+  });
+
+  it("a scoped key's limit_hits: the grid shows Typesense's refusal of a read past the cap, not a shorter list", async () => {
+    const parent = `gridSearchKey${target.real ? 'Real' : 'Sandbox'}${Date.now()}`;
+    const created = await fetch(`${engine.url}/keys`, {
+      method: 'POST',
+      headers: {
+        'x-typesense-api-key': SECRETS.TS_API_KEY,
+        'content-type': 'application/json'
+      },
+      body: JSON.stringify({
+        description: 'grid limit_hits',
+        actions: ['documents:search'],
+        collections: ['*'],
+        value: parent
+      })
+    });
+    expect(created.status).toBe(201);
+    const scoped = scopedKeyFromText(parent, embeddedText({ limit_hits: 4 }));
+    const limited = await kernelWithGridComm(
+      [`%connect typesense ${engine.url} key=\${env:TS_SCOPED} name=limited`],
+      { ...SECRETS, TS_SCOPED: scoped }
     );
+    try {
+      const reply = await limited.comm.call({
+        type: 'open',
+        connection: 'limited',
+        target: items,
+        blockSize: BLOCK,
+        view: {}
+      });
+      expect(reply).toMatchObject({
+        type: 'error',
+        message: expect.stringMatching(
+          /^Typesense answered 422: Only upto 4 hits can be fetched\. Ensure that `page` and `per_page` parameters are within this range\./
+        ) as unknown
+      });
+    } finally {
+      await limited.kernel.close();
+    }
   });
 
   it("a cell's Copy as curl: an environment variable the cell reads stays a reference, never its value", async () => {
     const reply = expectReply(
       await call({
         type: 'curl',
-        cell: '%use ts\nPOST /multi_search\n{"searches": [{"collection": "items", "q": "${env:TS_API_KEY}"}]}'
+        cell: `%use ts\nPOST /multi_search\n{"searches": [{"collection": "${items}", "q": "\${env:TS_API_KEY}"}]}`
       }),
       'curl'
     );

@@ -113,7 +113,7 @@ describe('Typesense sandbox: collections', () => {
     expect(byName.get('variants.format')).toMatchObject({ type: 'string[]' });
   });
 
-  test('auto schema learns fields: string, int64 with sort, float, bool, arrays', async () => {
+  test('auto schema learns fields in name order (the engine reads documents with sorted keys): string, int64 with sort, float, bool, arrays', async () => {
     await t.call('POST', '/collections', {
       body: { name: 'notes', fields: [{ name: '.*', type: 'auto' }] }
     });
@@ -126,11 +126,11 @@ describe('Typesense sandbox: collections', () => {
     };
     expect(s.fields.map(f => [f.name, f.type, f.optional, f.sort])).toEqual([
       ['.*', 'auto', true, false],
-      ['text', 'string', true, false],
+      ['done', 'bool', true, true],
       ['n', 'int64', true, true],
       ['score', 'float', true, true],
-      ['done', 'bool', true, true],
-      ['tags', 'string[]', true, false]
+      ['tags', 'string[]', true, false],
+      ['text', 'string', true, false]
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors';
+import { markWholeDoubles } from '../whole-doubles';
 
 export function parseJsonBody(body: string): unknown {
   try {
@@ -19,5 +20,6 @@ export function parseDocumentBody(body: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ApiError(400, 'Bad JSON: not a properly formed document.');
   }
+  markWholeDoubles(value as Record<string, unknown>, body);
   return value as Record<string, unknown>;
 }

@@ -3,6 +3,7 @@
  * collection in chunks, never holding the whole of it in one string.
  */
 import type http from 'node:http';
+import { markWholeDoubles } from '../whole-doubles';
 import type { Collection, DocRecord } from '../collection';
 import { documentsCollection, type Engine } from '../engine';
 import { ApiError } from '../errors';
@@ -46,6 +47,7 @@ export function importLines(
       if (!isPlainObject(parsed)) {
         throw new ApiError(400, 'Bad JSON: not a properly formed document.');
       }
+      markWholeDoubles(parsed, line);
       const stored = coll.write(parsed, opts.action, opts.dirty);
       result = { success: true };
       if (opts.returnDoc) {

@@ -40,6 +40,8 @@ interface ReaderSetup {
   tree: FieldTree | undefined;
   /** The view's `filter_by` and `sort_by` (and its query's `q` and `query_by`), on every search. */
   parameters: SearchParameters;
+  /** The server pages with page and per_page only (see pagesOnly). */
+  byPages: boolean;
 }
 
 /**
@@ -86,6 +88,45 @@ export function gridSearch(
   limit: number
 ): GridSearch {
   return { collection, q: '*', ...parameters, offset, limit };
+}
+
+/** A search of the read and which of its hits the read keeps (all when absent). */
+interface PlannedSearch {
+  search: GridSearch;
+  keep?: { from: number; count: number };
+}
+
+/**
+ * The searches that read `limit` documents from `offset`: one by offset and limit, or, for a
+ * server that pages only (pagesOnly), the pages of `limit` documents that cover them (one when
+ * the offset falls on a page boundary, else two, of which the read keeps its part).
+ */
+export function searchesFor(
+  collection: string,
+  parameters: SearchParameters,
+  offset: number,
+  limit: number,
+  byPages: boolean
+): PlannedSearch[] {
+  if (!byPages) {
+    return [{ search: gridSearch(collection, parameters, offset, limit) }];
+  }
+  const page = (n: number): GridSearch => ({
+    collection,
+    q: '*',
+    ...parameters,
+    page: n,
+    per_page: limit
+  });
+  const first = Math.floor(offset / limit) + 1;
+  const skip = offset % limit;
+  if (skip === 0) {
+    return [{ search: page(first) }];
+  }
+  return [
+    { search: page(first), keep: { from: skip, count: limit - skip } },
+    { search: page(first + 1), keep: { from: 0, count: skip } }
+  ];
 }
 
 class CollectionReader implements DocumentReader {
@@ -142,17 +183,19 @@ class CollectionReader implements DocumentReader {
     const sent: SentRequest[] = [];
     const start = block * this.setup.blockSize;
     const end = start + Math.min(rows, this.setup.blockSize);
-    const searches: GridSearch[] = [];
+    const planned: PlannedSearch[] = [];
     for (let offset = start; offset < end; offset += DOCUMENTS_PER_SEARCH) {
-      searches.push(
-        gridSearch(
+      planned.push(
+        ...searchesFor(
           this.setup.collection,
           this.setup.parameters,
           offset,
-          Math.min(DOCUMENTS_PER_SEARCH, end - offset)
+          Math.min(DOCUMENTS_PER_SEARCH, end - offset),
+          this.setup.byPages
         )
       );
     }
+    const searches = planned.map(p => p.search);
     const batches: (typeof searches)[] = [];
     for (let i = 0; i < searches.length; i += SEARCHES_PER_BATCH) {
       batches.push(searches.slice(i, i + SEARCHES_PER_BATCH));
@@ -176,7 +219,7 @@ class CollectionReader implements DocumentReader {
     );
     const documents: JsonValue[] = [];
     const hits: unknown[] = [];
-    for (const result of answers.flatMap(a => a.results)) {
+    for (const [i, result] of answers.flatMap(a => a.results).entries()) {
       const failed = Failed.safeParse(result);
       if (failed.success) {
         throw new RequestFailedError(
@@ -186,10 +229,12 @@ class CollectionReader implements DocumentReader {
       }
       const found = Found.parse(result);
       this.total = found.found;
-      documents.push(
-        ...found.hits.map(hit => (hit.document ?? null) as JsonValue)
-      );
-      hits.push(...found.hits);
+      const keep = planned[i]?.keep;
+      const kept = keep
+        ? found.hits.slice(keep.from, keep.from + keep.count)
+        : found.hits;
+      documents.push(...kept.map(hit => (hit.document ?? null) as JsonValue));
+      hits.push(...kept);
     }
     return { documents, hits, sent };
   }

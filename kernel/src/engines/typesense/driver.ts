@@ -32,10 +32,16 @@ import { loadEndpoints } from './endpoints';
 import { CANNOT_LIST_NOTE, listCollections } from './collection-listing';
 import { KEY_HEADER } from './connection-settings';
 import { openCollectionReader } from './collection-reader';
+import {
+  majorOf,
+  OLDEST_TESTED,
+  OLDEST_TESTED_MAJOR,
+  pagesOnly
+} from './versions';
 import { curlTarget, searchRequest } from './grid-cell';
 import { pythonClient } from './python-client';
 import type { PythonClient } from '../../engine/python-code';
-import { OPERATORS, searchOfView } from './grid-filter';
+import { operatorsFor, searchOfView } from './grid-filter';
 import { previewOffer } from './search-preview';
 import { openTypesenseExport } from './export';
 import { TypesenseEdits } from './edits';
@@ -92,6 +98,7 @@ export class TypesenseDriver implements Driver {
         }),
       () => this.version
     );
+    const currentVersion = (): string | undefined => this.version;
     this.documents = {
       open: async (collection, blockSize, view, signal, firstRows) => {
         const tree = structure.tree(collection, signal);
@@ -99,10 +106,12 @@ export class TypesenseDriver implements Driver {
         // collection in engine order needs no schema first, and reads it meanwhile.
         const { parameters, sortedBy, notes } = searchOfView(
           view,
-          isEmptyView(view) && !view.search ? undefined : await tree
+          isEmptyView(view) && !view.search ? undefined : await tree,
+          this.version
         );
+        const byPages = pagesOnly(this.version);
         const opened = await openCollectionReader(
-          { transport, collection, blockSize, tree, parameters },
+          { transport, collection, blockSize, tree, parameters, byPages },
           signal,
           firstRows
         );
@@ -110,7 +119,7 @@ export class TypesenseDriver implements Driver {
           ...opened,
           notes,
           sortedBy,
-          request: searchRequest(transport, collection, parameters),
+          request: searchRequest(transport, collection, parameters, byPages),
           searchPreview: previewOffer(await tree)
         };
       },
@@ -120,7 +129,10 @@ export class TypesenseDriver implements Driver {
         wholeDocument((r, s) => edits.wholeDocument(r, s), row, signal),
       filters: {
         matchCase: false,
-        operators: OPERATORS,
+        // Read when a grid opens, after %connect read the version.
+        get operators() {
+          return operatorsFor(currentVersion());
+        },
         rawHint: 'filter_by, e.g. price:>10 && tag:=[a]'
       },
       searches: true
@@ -133,7 +145,8 @@ export class TypesenseDriver implements Driver {
           transport,
           request,
           target => structure.tree(target, signal),
-          signal
+          signal,
+          this.version
         )
     };
     this.admin = {
@@ -171,11 +184,12 @@ export class TypesenseDriver implements Driver {
       );
     }
     this.version = version;
-    const major = Number.parseFloat(version.replace(/^v/, ''));
+    // 0.24 and 0.25 answer as 26+ does in all searchbook reads, but for paging (see pagesOnly) and the stopwords they lack.
+    const major = majorOf(version);
     const warnings =
-      Number.isFinite(major) && major < 26
+      Number.isFinite(major) && major < OLDEST_TESTED_MAJOR
         ? [
-            `Typesense ${version} is older than 26.0, the oldest version searchbook supports.`
+            `Typesense ${version} is older than ${OLDEST_TESTED}, the oldest version searchbook was tried with: what it shows may be incomplete. Upgrade the server to ${OLDEST_TESTED} or later (26 or later for every feature).`
           ]
         : [];
     // A key without collections:list still opens the connection (it may search collections it is given by name); the side panel says why it lists nothing.

@@ -53,7 +53,8 @@ export async function openTypesenseExport(
   transport: Transport,
   request: ExportRequest,
   tree: (collection: string) => Promise<FieldTree | undefined>,
-  signal: AbortSignal
+  signal: AbortSignal,
+  version?: string
 ): Promise<ExportStream> {
   if (request.view?.search) {
     // The export endpoint takes filter_by only: it would write every filtered document, not the matches shown.
@@ -65,7 +66,7 @@ export async function openTypesenseExport(
   const collection = encodeURIComponent(request.target);
   const fields = await tree(collection);
   const viewFilter = request.view
-    ? filterOfView(request.view, fields)
+    ? filterOfView(request.view, fields, version)
     : undefined;
   if (viewFilter !== undefined) {
     params.filter_by =

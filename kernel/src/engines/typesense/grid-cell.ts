@@ -6,7 +6,7 @@
 import type { ViewRequest } from '../../../../contracts/panel-protocol';
 import { type CurlTarget, viewRequest } from '../../engine/grid-view';
 import type { Transport } from '../../engine/http/transport';
-import { DOCUMENTS_PER_SEARCH, gridSearch } from './collection-reader';
+import { DOCUMENTS_PER_SEARCH, searchesFor } from './collection-reader';
 import { KEY_HEADER } from './connection-settings';
 import type { SearchParameters } from './grid-filter';
 
@@ -32,10 +32,17 @@ export function curlTarget(transport: Transport): CurlTarget {
 export function searchRequest(
   transport: Transport,
   collection: string,
-  parameters: SearchParameters
+  parameters: SearchParameters,
+  byPages: boolean
 ): ViewRequest {
   const body = {
-    searches: [gridSearch(collection, parameters, 0, DOCUMENTS_PER_SEARCH)]
+    searches: searchesFor(
+      collection,
+      parameters,
+      0,
+      DOCUMENTS_PER_SEARCH,
+      byPages
+    ).map(p => p.search)
   };
   return viewRequest('POST', '/multi_search', body, curlTarget(transport));
 }

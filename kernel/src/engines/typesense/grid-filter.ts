@@ -27,6 +27,7 @@ import {
   SCORE_COLUMN,
   searchNote
 } from './search-preview';
+import { majorOf } from './versions';
 
 /** At most this many sort fields reach the engine: Typesense's `sort_by` takes no more. */
 export const MAX_SORT_FIELDS = 3;
@@ -146,6 +147,40 @@ export const OPERATORS: OperatorInfo[] = [
 ];
 const INFO = new Map(OPERATORS.map(info => [info.operator, info]));
 
+/**
+ * What a 0.24 server lacks of the filters the grid writes, each found to answer wrongly without
+ * a word: `field:Gla*` finds no document at all, `field:!glass` the documents that DO hold the
+ * word. Typesense 0.25 added both.
+ */
+const BEFORE_025: Partial<Record<FilterOperator, string>> = {
+  'starts with':
+    'this server filters whole words only (Typesense 0.25 added word starts, field:Gla*). Search the column in a cell instead (q=Gla, query_by=<field>, prefix=true), or use has word with whole words.',
+  'not contains':
+    'this server has no "lacks word" filter (Typesense 0.25 added field:!word; this one answers it with the documents that hold the word). Use not equals or not in list for whole values.'
+};
+
+/** The operators as this server offers them: 0.24 lacks two. */
+export function operatorsFor(version: string | undefined): OperatorInfo[] {
+  if (!before025(version)) {
+    return OPERATORS;
+  }
+  return OPERATORS.map(info => {
+    const unavailable = BEFORE_025[info.operator];
+    return unavailable
+      ? {
+          ...info,
+          does: 'Not available on this Typesense server.',
+          unavailable
+        }
+      : info;
+  });
+}
+
+function before025(version: string | undefined): boolean {
+  const major = majorOf(version);
+  return Number.isFinite(major) && major < 0.25;
+}
+
 /** The operator's name on Typesense, for messages. */
 function labelOf(operator: FilterOperator): string {
   return INFO.get(operator)?.label ?? operator;
@@ -160,9 +195,10 @@ export interface SearchParameters {
 
 export function searchOfView(
   view: GridView,
-  tree: FieldTree | undefined
+  tree: FieldTree | undefined,
+  version?: string
 ): { parameters: SearchParameters; sortedBy: string[]; notes: string[] } {
-  const filter = filterOfView(view, tree);
+  const filter = filterOfView(view, tree, version);
   const query = view.search ? queryOfSearch(view.search, tree) : undefined;
   // Under a query, header sorts lead and text match breaks their ties: one of the three places
   // is its, unless the score's own column is among the sorts.
@@ -201,11 +237,19 @@ interface Target {
 
 export function filterOfView(
   view: GridView,
-  tree: FieldTree | undefined
+  tree: FieldTree | undefined,
+  version?: string
 ): string | undefined {
-  const parts = view.filters.map((row, index) =>
-    rowFilter(row, index, targetOf(row, index, tree))
-  );
+  const parts = view.filters.map((row, index) => {
+    const lacking = before025(version) ? BEFORE_025[row.operator] : undefined;
+    if (lacking !== undefined) {
+      throw filterRefusal(
+        `Typesense ${version ?? ''} cannot filter with "${labelOf(row.operator)}": ${lacking}`,
+        index
+      );
+    }
+    return rowFilter(row, index, targetOf(row, index, tree));
+  });
   const raw = view.raw.trim();
   if (raw !== '') {
     parts.push(parts.length === 0 ? raw : `(${raw})`);

@@ -19,13 +19,19 @@ import { sendGridRequest } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
 import { typesenseFailure } from './failure';
 import { checkedBody } from './resource-bodies';
-import { GLOBAL_SETS_SINCE, resourceVersion } from './versions';
+import {
+  GLOBAL_SETS_SINCE,
+  resourceVersion,
+  STOPWORDS_SINCE_TEXT
+} from './versions';
 
 interface KindSpec {
   title: string;
   scope: ResourceKindInfo['scope'];
   /** Present only with global sets (true), only without (false), or always (undefined). */
   globalSets?: boolean;
+  /** Present only where the server has stopword sets (0.25 on). */
+  stopwords?: true;
   base(parent: string): string;
   template: string;
   /** For sets: the kind of their items. */
@@ -95,6 +101,7 @@ const KINDS: Record<ResourceKind, KindSpec> = {
   },
   stopwords: {
     title: 'Stopwords',
+    stopwords: true,
     scope: 'server',
     base: () => '/stopwords',
     template: '{"stopwords": [""], "locale": "en"}'
@@ -189,7 +196,11 @@ export function typesenseResources(
 
   const availability = (kind: ResourceKind): string | null => {
     const spec = KINDS[kind];
-    const global = resourceVersion(version()).globalSets;
+    const offered = resourceVersion(version());
+    const global = offered.globalSets;
+    if (spec.stopwords && !offered.stopwords) {
+      return `${spec.title} come with ${STOPWORDS_SINCE_TEXT}; this server (${version() ?? 'version unknown'}) has none.`;
+    }
     if (spec.globalSets === true && !global) {
       return `${spec.title} come with ${GLOBAL_SETS_SINCE}; this server (${version() ?? 'version unknown'}) keeps synonyms and overrides per collection.`;
     }

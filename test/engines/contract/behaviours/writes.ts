@@ -130,7 +130,7 @@ export function writesContract(context: () => TargetContext): void {
     const result = saved(await save(grid, changes), 'k');
     expect(result.request).toMatchObject({
       method: fixture.updateRequest(desk, 'c01', version, {}).method,
-      status: 200
+      status: fixture.updateStatus
     });
     expect((await stored('c01')).source).toEqual({
       ...docs[1]?.fields,
@@ -378,7 +378,7 @@ export function writesContract(context: () => TargetContext): void {
       ]),
       'late'
     );
-    expect(overwritten.request.status).toBe(200);
+    expect(overwritten.request.status).toBe(fixture.updateStatus);
     expect((await stored('c03')).source).toEqual({
       ...docs[3]?.fields,
       rank: 7
