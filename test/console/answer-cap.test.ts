@@ -7,6 +7,7 @@ import {
   MAX_ANSWER_BYTES,
   MAX_NAMED_ANSWERS
 } from '../../kernel/src/console/answers';
+import { AnswerReader } from '../../kernel/src/console/expression-results';
 import { parseCell } from '../../kernel/src/console/parse';
 import { VariableScope } from '../../kernel/src/console/variables';
 import { CONSOLE_WORDING } from '../../kernel/src/connections/console-wording';
@@ -24,7 +25,7 @@ it('an answer over the cap is not kept, and %set says so with the cap', () => {
     '%set ids = hits.hits[*]._id',
     scope,
     CONSOLE_WORDING,
-    answers
+    new AnswerReader(answers)
   );
   expect(parsed.ok).toBe(false);
   if (!parsed.ok) {
