@@ -30,7 +30,7 @@ it('an answer over the cap is not kept, and %set says so with the cap', () => {
   expect(parsed.ok).toBe(false);
   if (!parsed.ok) {
     expect(parsed.refusal.message).toContain(
-      'The last answer (es: GET /big/_search, 8 MB) was not kept: searchbook keeps answers of up to 8 MB for %set.'
+      'The last answer (es: GET /big/_search, 8,388,609 bytes, 1 byte more than 8 MB) was not kept: searchbook keeps answers of up to 8 MB for %set.'
     );
     expect(parsed.refusal.hint).toContain('fewer hits a page');
   }
