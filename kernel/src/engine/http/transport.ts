@@ -534,7 +534,7 @@ export class Transport {
         ? `its Content-Length announced ${sizePast(err.reached, err.maxBytes, formatBytes)}, so it was not read`
         : err.stage === 'decoded'
           ? 'it grew past that once decompressed, so it was dropped'
-          : `the request was aborted at ${sizePast(err.reached, err.maxBytes, formatBytes)} read and what was read let go`;
+          : `the request was aborted at ${formatBytes(err.reached)} read and what was read let go`;
     const advice = this.options.largeAnswerAdvice ?? 'Ask for a smaller answer';
     return new AnswerTooLargeError(
       `The answer of ${this.options.label} is larger than the ${cap} one answer may hold in memory (max_answer of this connection): ${reached}. ${advice}; or raise the cap with max_answer=<size> on %connect (at most ${formatBytes(MAX_ANSWER_CAP_BYTES).replace(' ', '')}).`
