@@ -35,25 +35,29 @@ export type ExpressionOutcome =
   | { kind: 'too-slow' }
   | { kind: 'too-much-memory' };
 
-interface WorkerInput {
+/** Read once by the worker: where the library is and the bounds of a value. */
+interface WorkerSetup {
   library: string;
-  answer: unknown;
-  expression: string;
   maxBytes: number;
   maxDepth: number;
 }
 
+/** What the worker is sent: an answer to keep (as JSON text), or an expression over the one kept. */
+type WorkerRequest =
+  { kind: 'answer'; text: string } | { kind: 'evaluate'; expression: string };
+
 /**
  * The worker's whole program, run from its source: it may use only `require`, its parameter
- * and globals. A field is read only where the object holds it, so `constructor` over an answer
- * without that key matches nothing instead of Object's function.
+ * and globals. It keeps the last answer it was sent, so several expressions over one answer
+ * copy it once. A field is read only where the object holds it, so `constructor` over an
+ * answer without that key matches nothing instead of Object's function.
  */
 function workerProgram(extent: typeof jsonExtent): void {
   /* eslint-disable @typescript-eslint/no-require-imports -- the worker runs this function's source, where imports are not resolved */
   const { parentPort, workerData } =
     require('node:worker_threads') as typeof WorkerThreads;
-  const input = workerData as WorkerInput;
-  const jmespath = require(input.library) as typeof JmesPath;
+  const setup = workerData as WorkerSetup;
+  const jmespath = require(setup.library) as typeof JmesPath;
   /* eslint-enable @typescript-eslint/no-require-imports */
   type Visit = (
     node: { type: string; name?: string },
@@ -76,98 +80,184 @@ function workerProgram(extent: typeof jsonExtent): void {
     }
     return visit.call(this, node, value);
   };
-  let reply: unknown;
-  try {
-    const value = jmespath.search(
-      input.answer as Parameters<typeof jmespath.search>[0],
-      input.expression
-    );
-    const measured = extent(value, input.maxBytes, input.maxDepth);
-    reply =
-      measured.kind === 'within'
-        ? { kind: 'value', value }
-        : { kind: measured.limit === 'bytes' ? 'too-large' : 'too-deep' };
-  } catch (error) {
-    reply =
-      error instanceof RangeError && /call stack/i.test(error.message)
-        ? { kind: 'too-deep' }
-        : {
-            kind: 'failed',
-            message: error instanceof Error ? error.message : String(error)
-          };
-  }
-  parentPort?.postMessage(reply);
+  let answer: unknown = null;
+  parentPort?.on('message', (request: WorkerRequest) => {
+    if (request.kind === 'answer') {
+      answer = JSON.parse(request.text);
+      return;
+    }
+    let reply: unknown;
+    try {
+      const value = jmespath.search(
+        answer as Parameters<typeof jmespath.search>[0],
+        request.expression
+      );
+      const measured = extent(value, setup.maxBytes, setup.maxDepth);
+      reply =
+        measured.kind === 'within'
+          ? { kind: 'value', value }
+          : { kind: measured.limit === 'bytes' ? 'too-large' : 'too-deep' };
+    } catch (error) {
+      reply =
+        error instanceof RangeError && /call stack/i.test(error.message)
+          ? { kind: 'too-deep' }
+          : {
+              kind: 'failed',
+              message: error instanceof Error ? error.message : String(error)
+            };
+    }
+    parentPort.postMessage(reply);
+  });
 }
 
 const PROGRAM = `(${workerProgram.toString()})(${jsonExtent.toString()});`;
-const LIBRARY = require.resolve('@jmespath-community/jmespath');
+const SETUP: WorkerSetup = {
+  library: require.resolve('@jmespath-community/jmespath'),
+  maxBytes: MAX_VALUE_BYTES,
+  maxDepth: MAX_VALUE_DEPTH
+};
+/** A worker left idle this long is ended, and the answer it kept let go. */
+const IDLE_MS = 30_000;
 
 /**
- * `expression` over `answer`, on a worker of its own. Rejects with `signal`'s reason when it is
- * aborted (the worker is ended then, however far it got).
+ * The one worker expressions run on, started on the first and kept while expressions follow;
+ * ended (and started afresh by the next) when one is interrupted or passes its limits.
  */
-export function evaluateExpression(
-  answer: JsonValue,
-  expression: string,
-  signal?: AbortSignal
-): Promise<ExpressionOutcome> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const input: WorkerInput = {
-      library: LIBRARY,
-      answer,
-      expression,
-      maxBytes: MAX_VALUE_BYTES,
-      maxDepth: MAX_VALUE_DEPTH
-    };
-    const worker = new Worker(PROGRAM, {
-      eval: true,
-      workerData: input,
-      resourceLimits: { maxOldGenerationSizeMb: EXPRESSION_MEMORY_MB },
-      stdout: true,
-      stderr: true
+class ExpressionThread {
+  private worker: Worker | undefined;
+  /** The answer the worker keeps. */
+  private kept: object | undefined;
+  private idle: NodeJS.Timeout | undefined;
+  /** Expressions run one at a time, in the order asked. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  evaluate(
+    answer: { value: JsonValue },
+    expression: string,
+    signal?: AbortSignal
+  ): Promise<ExpressionOutcome> {
+    const run = this.queue.then(() => this.run(answer, expression, signal));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private run(
+    answer: { value: JsonValue },
+    expression: string,
+    signal: AbortSignal | undefined
+  ): Promise<ExpressionOutcome> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      clearTimeout(this.idle);
+      const worker = this.started();
+      const finish = (
+        outcome: ExpressionOutcome | { abort: unknown },
+        keep: boolean
+      ) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        worker.off('message', answered);
+        worker.off('error', failed);
+        worker.off('exit', exited);
+        if (keep) {
+          this.idle = setTimeout(() => this.end(), IDLE_MS).unref();
+        } else {
+          this.end();
+        }
+        if ('abort' in outcome) {
+          reject(outcome.abort);
+        } else {
+          resolve(outcome);
+        }
+      };
+      const aborted = () => finish({ abort: signal?.reason }, false);
+      const answered = (message: unknown) => {
+        const parsed = OutcomeSchema.safeParse(message);
+        finish(
+          parsed.success
+            ? parsed.data
+            : {
+                kind: 'failed',
+                message: 'the evaluation answered nothing readable'
+              },
+          true
+        );
+      };
+      const failed = (error: Error & { code?: string }) =>
+        finish(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? { kind: 'too-much-memory' }
+            : { kind: 'failed', message: error.message },
+          false
+        );
+      const exited = () =>
+        finish(
+          { kind: 'failed', message: 'the evaluation stopped unfinished' },
+          false
+        );
+      const timer = setTimeout(
+        () => finish({ kind: 'too-slow' }, false),
+        EXPRESSION_SECONDS * 1000
+      );
+      signal?.addEventListener('abort', aborted, { once: true });
+      worker.on('message', answered);
+      worker.once('error', failed);
+      worker.once('exit', exited);
+      if (this.kept !== answer) {
+        // As JSON text: copied into the worker in a fraction of the time a structured clone of the value takes.
+        const text = JSON.stringify(answer.value);
+        worker.postMessage({ kind: 'answer', text } satisfies WorkerRequest);
+        this.kept = answer;
+      }
+      worker.postMessage({
+        kind: 'evaluate',
+        expression
+      } satisfies WorkerRequest);
     });
-    const finish = (outcome: ExpressionOutcome | { abort: unknown }) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', aborted);
+  }
+
+  private started(): Worker {
+    if (!this.worker) {
+      this.worker = new Worker(PROGRAM, {
+        eval: true,
+        workerData: SETUP,
+        resourceLimits: { maxOldGenerationSizeMb: EXPRESSION_MEMORY_MB },
+        stdout: true,
+        stderr: true
+      });
+      // An idle worker never keeps the kernel's process alive.
+      this.worker.unref();
+    }
+    return this.worker;
+  }
+
+  private end(): void {
+    clearTimeout(this.idle);
+    const worker = this.worker;
+    this.worker = undefined;
+    this.kept = undefined;
+    if (worker) {
       worker.removeAllListeners();
       worker.on('error', () => undefined);
       void worker.terminate();
-      if ('abort' in outcome) {
-        reject(outcome.abort);
-      } else {
-        resolve(outcome);
-      }
-    };
-    const aborted = () => finish({ abort: signal?.reason });
-    const timer = setTimeout(
-      () => finish({ kind: 'too-slow' }),
-      EXPRESSION_SECONDS * 1000
-    );
-    signal?.addEventListener('abort', aborted, { once: true });
-    worker.once('message', (message: unknown) => {
-      const parsed = OutcomeSchema.safeParse(message);
-      finish(
-        parsed.success
-          ? parsed.data
-          : {
-              kind: 'failed',
-              message: 'the evaluation answered nothing readable'
-            }
-      );
-    });
-    worker.once('error', (error: Error & { code?: string }) =>
-      finish(
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? { kind: 'too-much-memory' }
-          : { kind: 'failed', message: error.message }
-      )
-    );
-    worker.once('exit', () =>
-      finish({ kind: 'failed', message: 'the evaluation stopped unfinished' })
-    );
-  });
+    }
+  }
+}
+
+const thread = new ExpressionThread();
+
+/**
+ * `expression` over `answer` (a held answer: the same object is copied to the worker once), on
+ * the expression worker. Rejects with `signal`'s reason when it is aborted (the worker is
+ * ended then, however far it got).
+ */
+export function evaluateExpression(
+  answer: { value: JsonValue },
+  expression: string,
+  signal?: AbortSignal
+): Promise<ExpressionOutcome> {
+  return thread.evaluate(answer, expression, signal);
 }

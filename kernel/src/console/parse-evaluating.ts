@@ -27,7 +27,7 @@ export async function parseCellEvaluating(
       }
       reader.learn(
         error,
-        await evaluateExpression(error.answer.value, error.expression, signal)
+        await evaluateExpression(error.answer, error.expression, signal)
       );
     }
   }
