@@ -39,6 +39,8 @@ const answer =
 beforeAll(async () => {
   engine = await startHostileEngine({
     '/plain/_count': answer('{"count": 3, "_shards": {"total": 1}}'),
+    // Six million characters of text: a variable near the most one holds.
+    '/large/_count': answer(`{"count": 1, "pad": "${'x'.repeat(6_000_000)}"}`),
     // Every inherited name as a key of the answer, written as JSON so `__proto__` is one too.
     '/own/_count': answer(
       `{${INHERITED.map(name => `"${name}": "${name} of the answer"`).join(', ')}}`
@@ -116,6 +118,24 @@ it('an expression that doubles its value thirty times is refused for its size at
   expect(String(refused?.evalue)).toContain(
     'would be more than 8 MB of JSON, the most a variable holds.'
   );
+});
+
+it('a cell whose ${…} references would write more than 32 MB is refused, and nothing is sent', async () => {
+  expect((await run('GET /large/_count')).status).toBe('ok');
+  expect((await run('%set big = pad')).status).toBe('ok');
+  echoed.length = 0;
+  const refs = Array.from({ length: 6 }, () => '${big}').join(', ');
+  const refused = await run(`GET /echo/_search\n{"q": [${refs}]}`);
+  expect(refused).toMatchObject({ status: 'error', ename: 'ValueTooLarge' });
+  expect(String(refused.evalue)).toContain(
+    "would take this cell's variable references past 32 MB of JSON, the most one cell writes from variables."
+  );
+  expect(echoed).toEqual([]);
+  // Fewer are sent.
+  expect((await run('GET /echo/_search\n{"q": [${big}, ${big}]}')).status).toBe(
+    'ok'
+  );
+  expect(echoed).toHaveLength(1);
 });
 
 it.each([
