@@ -142,7 +142,7 @@ it.each([
   ['%set', `%set slow = @${' | [@, @]'.repeat(30)} | ${'[]'.repeat(30)}`],
   [
     'a %set after a ${…} reference',
-    `%set other = \${v}\n%set slow = @${' | [@, @]'.repeat(30)} | sort(${'[]'.repeat(30)})`
+    `%set base = [1, 2]\n%set other = [\${base}, \${base}]\n%set slow = @${' | [@, @]'.repeat(30)} | sort(${'[]'.repeat(30)})`
   ]
 ])(
   'an interrupt stops an expression that runs on (%s), and the kernel answers kernel_info within a second of it',

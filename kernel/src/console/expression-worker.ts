@@ -5,13 +5,10 @@
  * worker. (An expression runs synchronously to its end; on the kernel's own thread a
  * self-multiplying one held the kernel until it was killed.)
  */
-import type * as JmesPath from '@jmespath-community/jmespath';
-import type * as WorkerThreads from 'node:worker_threads';
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import type { JsonValue } from '../../../contracts/json';
 import { MAX_ANSWER_BYTES } from './answers';
-import { jsonExtent } from './json-extent';
 
 /** The most a `%set` value may write out as JSON: what an answer kept for `%set` may be. */
 export const MAX_VALUE_BYTES = MAX_ANSWER_BYTES;
@@ -22,7 +19,7 @@ export const EXPRESSION_SECONDS = 5;
 /** The heap an expression may use, the answer it reads included. */
 export const EXPRESSION_MEMORY_MB = 384;
 
-const OutcomeSchema = z.discriminatedUnion('kind', [
+export const OutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('value'), value: z.custom<JsonValue>() }),
   z.object({ kind: z.literal('failed'), message: z.string() }),
   z.object({ kind: z.literal('too-large') }),
@@ -35,87 +32,34 @@ export type ExpressionOutcome =
   | { kind: 'too-slow' }
   | { kind: 'too-much-memory' };
 
-/** Read once by the worker: where the library is and the bounds of a value. */
-interface WorkerSetup {
-  library: string;
+/** Read once by the worker: the bounds of a value. */
+export interface WorkerSetup {
   maxBytes: number;
   maxDepth: number;
 }
 
 /** What the worker is sent: an answer to keep (as JSON text), or an expression over the one kept. */
-type WorkerRequest =
+export type WorkerRequest =
   { kind: 'answer'; text: string } | { kind: 'evaluate'; expression: string };
 
-/**
- * The worker's whole program, run from its source: it may use only `require`, its parameter
- * and globals. It keeps the last answer it was sent, so several expressions over one answer
- * copy it once. A field is read only where the object holds it, so `constructor` over an
- * answer without that key matches nothing instead of Object's function.
- */
-function workerProgram(extent: typeof jsonExtent): void {
-  /* eslint-disable @typescript-eslint/no-require-imports -- the worker runs this function's source, where imports are not resolved */
-  const { parentPort, workerData } =
-    require('node:worker_threads') as typeof WorkerThreads;
-  const setup = workerData as WorkerSetup;
-  const jmespath = require(setup.library) as typeof JmesPath;
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  type Visit = (
-    node: { type: string; name?: string },
-    value: unknown
-  ) => unknown;
-  const interpreter = Object.getPrototypeOf(jmespath.TreeInterpreter) as {
-    visit: Visit;
-  };
-  const visit = interpreter.visit;
-  const own = Object.prototype.hasOwnProperty;
-  interpreter.visit = function (this: unknown, node, value) {
-    if (node.type === 'Field') {
-      const name = node.name as string;
-      return value !== null &&
-        typeof value === 'object' &&
-        !Array.isArray(value) &&
-        own.call(value, name)
-        ? ((value as Record<string, unknown>)[name] ?? null)
-        : null;
-    }
-    return visit.call(this, node, value);
-  };
-  let answer: unknown = null;
-  parentPort?.on('message', (request: WorkerRequest) => {
-    if (request.kind === 'answer') {
-      answer = JSON.parse(request.text);
-      return;
-    }
-    let reply: unknown;
-    try {
-      const value = jmespath.search(
-        answer as Parameters<typeof jmespath.search>[0],
-        request.expression
-      );
-      const measured = extent(value, setup.maxBytes, setup.maxDepth);
-      reply =
-        measured.kind === 'within'
-          ? { kind: 'value', value }
-          : { kind: measured.limit === 'bytes' ? 'too-large' : 'too-deep' };
-    } catch (error) {
-      reply =
-        error instanceof RangeError && /call stack/i.test(error.message)
-          ? { kind: 'too-deep' }
-          : {
-              kind: 'failed',
-              message: error instanceof Error ? error.message : String(error)
-            };
-    }
-    parentPort.postMessage(reply);
-  });
-}
+/** The command of the searchbook script that runs a worker (expression-worker-main.ts). */
+export const WORKER_COMMAND = 'expression-worker';
 
-const PROGRAM = `(${workerProgram.toString()})(${jsonExtent.toString()});`;
 const SETUP: WorkerSetup = {
-  library: require.resolve('@jmespath-community/jmespath'),
   maxBytes: MAX_VALUE_BYTES,
   maxDepth: MAX_VALUE_DEPTH
 };
+/**
+ * The script the worker runs: the searchbook command the kernel was started with (a checkout's
+ * bin/searchbook.js, or the wheel's bundle), with WORKER_COMMAND. Set when the kernel starts.
+ */
+let script: string | undefined;
+
+/** Expressions run on workers of `searchbookScript`, the script of the `searchbook` command. */
+export function runExpressionsFrom(searchbookScript: string): void {
+  script = searchbookScript;
+}
+
 /** A worker left idle this long is ended, and the answer it kept let go. */
 const IDLE_MS = 30_000;
 
@@ -152,7 +96,14 @@ class ExpressionThread {
         return;
       }
       clearTimeout(this.idle);
-      const worker = this.started();
+      if (script === undefined) {
+        resolve({
+          kind: 'failed',
+          message: 'expressions are evaluated only in a running kernel'
+        });
+        return;
+      }
+      const worker = this.started(script);
       const finish = (
         outcome: ExpressionOutcome | { abort: unknown },
         keep: boolean
@@ -219,10 +170,10 @@ class ExpressionThread {
     });
   }
 
-  private started(): Worker {
+  private started(from: string): Worker {
     if (!this.worker) {
-      this.worker = new Worker(PROGRAM, {
-        eval: true,
+      this.worker = new Worker(from, {
+        argv: [WORKER_COMMAND],
         workerData: SETUP,
         resourceLimits: { maxOldGenerationSizeMb: EXPRESSION_MEMORY_MB },
         stdout: true,
