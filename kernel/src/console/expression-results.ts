@@ -3,11 +3,15 @@
  * synchronously, and an expression runs on a worker (expression-worker.ts), so checking stops
  * at the first expression not evaluated yet, which is evaluated, and the check starts again.
  */
+import { SearchbookError } from '../../../contracts/errors';
 import type { AnswerStore, HeldAnswer } from './answers';
 import type { ExpressionOutcome } from './expression-worker';
 
 /** Thrown while a cell is checked: `expression` over `answer` must be evaluated first. */
-export class ExpressionPending extends Error {
+export class ExpressionPending extends SearchbookError {
+  override readonly name = 'ExpressionPending';
+  override readonly code = 'SEARCHBOOK_ERR_EXPRESSION_PENDING';
+
   constructor(
     readonly answer: HeldAnswer,
     readonly expression: string
