@@ -30,7 +30,8 @@ export const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
     z.number(),
     z.string(),
     z.array(JsonValueSchema),
-    z.record(z.string(), JsonValueSchema)
+    // Not z.record, which leaves a key named `__proto__` out: a document may hold one.
+    fieldsRecord(JsonValueSchema, 'objects hold JSON values')
   ])
 );
 

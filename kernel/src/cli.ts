@@ -59,6 +59,10 @@ export async function main(argv: string[]): Promise<number> {
         }
         // Loaded here, not at the top, so other commands don't pay for the kernel's modules.
         const { runKernel } = await import('./kernel');
+        // %set expressions run on worker threads of this same script.
+        const { runExpressionsFrom } =
+          await import('./console/expression-worker');
+        runExpressionsFrom(process.argv[1] as string);
         try {
           await runKernel(args[0] as string);
         } catch (err) {
@@ -67,6 +71,12 @@ export async function main(argv: string[]): Promise<number> {
           process.exit(1);
         }
         return -1; // keeps running
+      }
+      case 'expression-worker': {
+        const { runExpressionWorker } =
+          await import('./console/expression-worker-main');
+        runExpressionWorker();
+        return -1; // keeps running, until the kernel ends the worker
       }
       case 'install':
       case 'uninstall': {

@@ -7,6 +7,7 @@ import {
   MAX_ANSWER_BYTES,
   MAX_NAMED_ANSWERS
 } from '../../kernel/src/console/answers';
+import { AnswerReader } from '../../kernel/src/console/expression-results';
 import { parseCell } from '../../kernel/src/console/parse';
 import { VariableScope } from '../../kernel/src/console/variables';
 import { CONSOLE_WORDING } from '../../kernel/src/connections/console-wording';
@@ -24,12 +25,12 @@ it('an answer over the cap is not kept, and %set says so with the cap', () => {
     '%set ids = hits.hits[*]._id',
     scope,
     CONSOLE_WORDING,
-    answers
+    new AnswerReader(answers)
   );
   expect(parsed.ok).toBe(false);
   if (!parsed.ok) {
     expect(parsed.refusal.message).toContain(
-      'The last answer (es: GET /big/_search, 8 MB) was not kept: searchbook keeps answers of up to 8 MB for %set.'
+      'The last answer (es: GET /big/_search, 8,388,609 bytes, 1 byte more than 8 MB) was not kept: searchbook keeps answers of up to 8 MB for %set.'
     );
     expect(parsed.refusal.hint).toContain('fewer hits a page');
   }

@@ -93,7 +93,7 @@ function looksLikeDate(s: string): boolean {
  * A field's definition in a `properties` (or `fields`) map, only when the map itself holds it:
  * fields may be named `constructor` or `__proto__`, as Elasticsearch allows.
  */
-function own<T>(
+export function own<T>(
   map: Readonly<Record<string, T>> | undefined,
   name: string
 ): T | undefined {
@@ -101,7 +101,7 @@ function own<T>(
 }
 
 /** Sets a field of a map as an own key (`__proto__` assigned would replace the map's prototype). */
-function put<T>(map: Record<string, T>, name: string, value: T): void {
+export function put<T>(map: Record<string, T>, name: string, value: T): void {
   Object.defineProperty(map, name, {
     value,
     writable: true,

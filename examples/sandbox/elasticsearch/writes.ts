@@ -8,6 +8,7 @@ import { esError, EsError, illegalArgument } from './errors';
 import { isObject, type Json, type JsonObject } from './exchange';
 import type { IndexData, StoredDoc } from './index-data';
 import { locateInBody } from './locate';
+import { own, put } from './mapping';
 import {
   refuseConditionalWrite,
   refuseUpdate,
@@ -180,8 +181,9 @@ export function deleteDoc(
 function deepMerge(target: JsonObject, patch: JsonObject): JsonObject {
   const out: JsonObject = { ...target };
   for (const [k, v] of Object.entries(patch)) {
-    const old = out[k];
-    out[k] = isObject(v) && isObject(old) ? deepMerge(old, v) : v;
+    // A field named `constructor` or `__proto__` is a field: read and set only as the document's own.
+    const old = own(out, k);
+    put(out, k, isObject(v) && isObject(old) ? deepMerge(old, v) : v);
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Column } from '@searchbook/contracts/columns';
+import { fieldsRecord } from '@searchbook/contracts/own-fields';
 
 /**
  * How the user laid out a grid's columns, by column name: hidden ones, the order they dragged
@@ -10,7 +11,11 @@ export const ColumnLayoutSchema = z.object({
   hidden: z.array(z.string()),
   order: z.array(z.string()),
   pinned: z.array(z.string()),
-  widths: z.record(z.string(), z.number().positive().finite())
+  // By field name, `__proto__` included (z.record would leave that one out).
+  widths: fieldsRecord(
+    z.number().positive().finite(),
+    'column widths are positive numbers by column name'
+  )
 });
 export type ColumnLayout = z.infer<typeof ColumnLayoutSchema>;
 

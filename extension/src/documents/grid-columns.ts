@@ -1,6 +1,11 @@
 import type { DataGrid } from '@lumino/datagrid';
 import { Signal } from '@lumino/signaling';
 import type { Column } from '@searchbook/contracts/columns';
+import {
+  fieldRecord,
+  ownValue,
+  setField
+} from '@searchbook/contracts/own-fields';
 import { fitColumnWidths } from '../datagrid/column-widths';
 import {
   arrangeColumns,
@@ -118,12 +123,13 @@ export class GridColumns {
 
   /** The user dragged a border: the widths that differ from what was given are theirs, kept. */
   resized(): void {
-    const widths = { ...this.layout.widths };
+    // Widths by field name: a field named `constructor` or `__proto__` is a key like any other.
+    const widths = fieldRecord(this.layout.widths);
     let changed = false;
     this.model.columns.forEach((column, i) => {
       const width = this.grid.columnSize('body', i);
       if (width > 0 && width !== this.applied.get(column.name)) {
-        widths[column.name] = width;
+        setField(widths, column.name, width);
         this.applied.set(column.name, width);
         changed = true;
       }
@@ -154,7 +160,7 @@ export class GridColumns {
   private applyWidths(): void {
     this.model.columns.forEach((column, i) => {
       const width =
-        this.layout.widths[column.name] ??
+        ownValue(this.layout.widths, column.name) ??
         this.fitted.get(column.name) ??
         DEFAULT_WIDTH;
       if (this.grid.columnSize('body', i) !== width) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { setField } from '@searchbook/contracts/own-fields';
+import { ownValue, setField } from '@searchbook/contracts/own-fields';
 import {
   PendingChanges,
   type PendingState,
@@ -194,7 +194,8 @@ function mergeRecord(
   ];
   const out: Record<string, unknown> = {};
   for (const name of new Set([...Object.keys(o), ...Object.keys(s)])) {
-    const value = same(o[name], b[name]) ? s[name] : o[name];
+    const [was, mine, theirs] = [b, o, s].map(r => ownValue(r, name));
+    const value = same(mine, was) ? theirs : mine;
     if (value !== undefined) {
       setField(out, name, value);
     }

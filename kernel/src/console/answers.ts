@@ -4,6 +4,7 @@
  * MAX_NAMED_ANSWERS names, so a kernel that runs for days keeps no growing list of answers.
  */
 import type { JsonValue } from './cell';
+import { sizePast } from './size-past';
 import { isVariableName } from './variables';
 
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
@@ -103,7 +104,7 @@ export class AnswerStore {
     }
     if (this.last.kind === 'too-large') {
       throw new AnswerUnavailable(
-        `The last answer (${this.last.from}, ${megabytes(this.last.bytes)}) was not kept: ${ANSWER_CAP_TEXT}.`,
+        `The last answer (${this.last.from}, ${sizePast(this.last.bytes, MAX_ANSWER_BYTES, megabytes)}) was not kept: ${ANSWER_CAP_TEXT}.`,
         TOO_LARGE_HINT
       );
     }

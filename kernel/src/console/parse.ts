@@ -16,7 +16,7 @@ import {
   type MagicSegment,
   type RequestSegment
 } from './cell-structure';
-import type { AnswerStore } from './answers';
+import type { AnswerReader } from './expression-results';
 import { parseExportArgs } from './export-args';
 import { parseBody } from './json-body';
 import { readMagicHead, readSetHead } from './magics';
@@ -88,7 +88,7 @@ function parseMagic(
   segment: MagicSegment,
   scope: VariableScope,
   wording: ConsoleWording,
-  answers: AnswerStore | undefined,
+  answers: AnswerReader | undefined,
   afterRequest: boolean
 ): ConsoleMagic {
   const column = positionAt(text, segment.at).column;
@@ -156,8 +156,11 @@ export function parseCell(
   text: string,
   scope: VariableScope,
   wording: ConsoleWording,
-  /** The answers a `%set name = <expression>` reads; without them such a `%set` is refused. */
-  answers?: AnswerStore
+  /**
+   * The answers a `%set name = <expression>` reads; without them such a `%set` is refused. Its
+   * expressions must be evaluated already: parseCellEvaluating (parse-evaluating.ts) sees to it.
+   */
+  answers?: AnswerReader
 ): ParseResult {
   const dryRun = scope.clone();
   const items: CellItem[] = [];

@@ -32,6 +32,8 @@ const REFUSAL_CODES = {
   UnknownVariable: 'SEARCHBOOK_ERR_UNKNOWN_VARIABLE',
   /** A `%set` value that is neither JSON nor a JMESPath expression the answer can take. */
   InvalidExpression: 'SEARCHBOOK_ERR_INVALID_EXPRESSION',
+  /** A `%set` value larger or deeper than a variable holds, or an expression stopped at its time or memory limit. */
+  ValueTooLarge: 'SEARCHBOOK_ERR_VALUE_TOO_LARGE',
   /** A `%set` expression over an answer the kernel does not hold. */
   NoAnswer: 'SEARCHBOOK_ERR_NO_ANSWER',
   QueryStringRefused: 'SEARCHBOOK_ERR_QUERY_STRING_REFUSED',

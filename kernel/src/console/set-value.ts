@@ -5,8 +5,16 @@
  * was a JSON literal stays one; text that starts like JSON and fails keeps JSON's refusal.
  * JMESPath (https://jmespath.site/) is the library of @jmespath-community/jmespath.
  */
-import { compile, search, type JSONValue } from '@jmespath-community/jmespath';
-import { AnswerUnavailable, type AnswerStore } from './answers';
+import { compile } from '@jmespath-community/jmespath';
+import { AnswerUnavailable, megabytes } from './answers';
+import type { AnswerReader } from './expression-results';
+import {
+  EXPRESSION_MEMORY_MB,
+  EXPRESSION_SECONDS,
+  MAX_VALUE_BYTES,
+  MAX_VALUE_DEPTH
+} from './expression-worker';
+import { jsonExtent } from './json-extent';
 import type { BlockScan } from './block-scan';
 import type { JsonValue } from './cell';
 import { parseBody } from './json-body';
@@ -25,7 +33,7 @@ export const SET_EXPRESSION_USAGE =
 export interface SetContext {
   scope: VariableScope;
   /** The answers an expression can read; none where no answer is held (a completeness check). */
-  answers: AnswerStore | undefined;
+  answers: AnswerReader | undefined;
   /** A request comes before this `%set` in its cell (its answer is not there while the cell is checked). */
   afterRequest: boolean;
   line: number;
@@ -67,6 +75,17 @@ export function readSetValue(
       'InvalidMagic',
       `%set on line ${context.line} needs a JSON value after \`=\`.`,
       SET_EXPRESSION_USAGE,
+      { line: context.line }
+    );
+  }
+  const extent = jsonExtent(literal, MAX_VALUE_BYTES, MAX_VALUE_DEPTH);
+  if (extent.kind === 'over') {
+    refuse(
+      'ValueTooLarge',
+      extent.limit === 'bytes'
+        ? `The value of %set on line ${context.line} would be more than ${megabytes(MAX_VALUE_BYTES)} of JSON, the most a variable holds.`
+        : `The value of %set on line ${context.line} would nest deeper than ${MAX_VALUE_DEPTH} levels, the most a variable holds.`,
+      'Keep a smaller value: a variable written into itself twice (`[${v}, ${v}]`) doubles with each %set.',
       { line: context.line }
     );
   }
@@ -112,7 +131,7 @@ function readExpression(
         'Run the cell in the notebook.'
       );
     }
-    answer = context.answers.read(answerName);
+    answer = context.answers.store.read(answerName);
   } catch (error) {
     if (!(error instanceof AnswerUnavailable)) {
       throw error;
@@ -125,17 +144,40 @@ function readExpression(
       place
     );
   }
-  let result: JSONValue;
-  try {
-    result = search(answer.value as JSONValue, expression);
-  } catch (error) {
+  const outcome = context.answers.outcome(answer, expression);
+  const stopped = (why: string): never =>
     refuse(
-      'InvalidExpression',
-      `\`${shown}\` on line ${place.line} failed over ${over} (${answer.from}): ${reason(error)}.`,
-      SET_EXPRESSION_USAGE,
+      'ValueTooLarge',
+      `\`${shown}\` on line ${place.line} was stopped over ${over} (${answer.from}): ${why}.`,
+      'Read only the parts you need from the answer, for example `hits.hits[*]._id` instead of the whole hits.',
       place
     );
+  switch (outcome.kind) {
+    case 'failed':
+      return refuse(
+        'InvalidExpression',
+        `\`${shown}\` on line ${place.line} failed over ${over} (${answer.from}): ${reason(outcome.message)}.`,
+        SET_EXPRESSION_USAGE,
+        place
+      );
+    case 'too-large':
+      return stopped(
+        `its value would be more than ${megabytes(MAX_VALUE_BYTES)} of JSON, the most a variable holds`
+      );
+    case 'too-deep':
+      return stopped(
+        `its value would nest deeper than ${MAX_VALUE_DEPTH} levels, the most a variable holds`
+      );
+    case 'too-slow':
+      return stopped(
+        `it ran for ${EXPRESSION_SECONDS} s, the longest an expression may run`
+      );
+    case 'too-much-memory':
+      return stopped(
+        `it needed more than ${EXPRESSION_MEMORY_MB} MB of memory, the most an expression may use`
+      );
   }
+  const result = outcome.value;
   if (result === null) {
     refuse(
       'InvalidExpression',
@@ -146,7 +188,7 @@ function readExpression(
     );
   }
   return {
-    value: result as JsonValue,
+    value: result,
     origin: {
       kind: 'expression',
       expression,

@@ -5,7 +5,9 @@
 import type { JsonValue } from './cell';
 import { refuse } from './refusal';
 import { positionAt } from './text-position';
-import type { VariableScope } from './variables';
+import { megabytes } from './answers';
+import { jsonExtent } from './json-extent';
+import { MAX_SUBSTITUTED_BYTES, type VariableScope } from './variables';
 
 export interface VarRef {
   kind: 'var' | 'env';
@@ -82,7 +84,34 @@ export function resolveVarRef(
       { line, column }
     );
   }
+  if (!scope.spend(writtenBytes(value))) {
+    refuse(
+      'ValueTooLarge',
+      `\`\${${ref.name}}\` at line ${line}, column ${column} would take this cell's variable references past ${megabytes(MAX_SUBSTITUTED_BYTES)} of JSON, the most one cell writes from variables.`,
+      'Refer to fewer or smaller variables in the cell: each reference copies its whole value.',
+      { line, column }
+    );
+  }
   return value;
+}
+
+/** What each value writes out, measured once: values are never changed once set. */
+const WRITTEN = new WeakMap<object, number>();
+
+function writtenBytes(value: JsonValue): number {
+  if (typeof value === 'string') {
+    return value.length;
+  }
+  if (value === null || typeof value !== 'object') {
+    return 8;
+  }
+  let bytes = WRITTEN.get(value);
+  if (bytes === undefined) {
+    const extent = jsonExtent(value, Infinity, Infinity);
+    bytes = extent.kind === 'within' ? extent.bytes : Infinity;
+    WRITTEN.set(value, bytes);
+  }
+  return bytes;
 }
 
 /** Text of a value spliced into a string or a path: a string's own text, else its JSON. */

@@ -40,9 +40,14 @@ export type VariableOrigin =
 
 const LITERAL: VariableOrigin = { kind: 'literal' };
 
+/** The JSON a cell's `${name}` references may write in all: four variables of the most one holds. */
+export const MAX_SUBSTITUTED_BYTES = 32 * 1024 * 1024;
+
 export class VariableScope {
   private readonly values: Map<string, JsonValue>;
   private readonly origins = new Map<string, VariableOrigin>();
+  /** JSON written by `${name}` references through this scope (a cell's check works on a fresh clone). */
+  private substituted = 0;
 
   constructor(
     /** Injectable so tests never depend on (or leak) the real environment. */
@@ -100,6 +105,15 @@ export class VariableScope {
   /** An environment variable that holds no secret (an address): read without masking it in outputs. */
   envAddress(name: string): string | undefined {
     return this.envLookup(name);
+  }
+
+  /**
+   * Counts `bytes` of JSON written by a reference; false once the references through this scope
+   * would write more than MAX_SUBSTITUTED_BYTES (each one copies its value into the request).
+   */
+  spend(bytes: number): boolean {
+    this.substituted += bytes;
+    return this.substituted <= MAX_SUBSTITUTED_BYTES;
   }
 
   /** A copy sharing the env lookup; values are shared too, which is safe because nothing mutates them. */

@@ -1,6 +1,6 @@
 import { AnswerStore } from '../console/answers';
-import type { ConsoleRequest, Refusal } from '../console/cell';
-import { parseCell } from '../console/parse';
+import type { ConsoleRequest, ParseResult, Refusal } from '../console/cell';
+import { parseCellEvaluating } from '../console/parse-evaluating';
 import type { VariableScope } from '../console/variables';
 import {
   defaultProfileServices,
@@ -72,7 +72,36 @@ export class CellRunner {
 
   async run(code: string, sink: OutputSink): Promise<void> {
     const startedAt = performance.now();
-    const parsed = parseCell(code, this.scope, CONSOLE_WORDING, this.answers);
+    const controller = new AbortController();
+    const current = { controller, startedAt };
+    // Checking the cell can take a while (its %set expressions run first): an interrupt stops it too.
+    this.current = current;
+    try {
+      await this.runParsed(
+        await parseCellEvaluating(
+          code,
+          this.scope,
+          CONSOLE_WORDING,
+          this.answers,
+          controller.signal
+        ).catch((err: unknown) => {
+          throw controller.signal.aborted ? INTERRUPTED() : err;
+        }),
+        sink,
+        controller
+      );
+    } finally {
+      if (this.current === current) {
+        this.current = undefined;
+      }
+    }
+  }
+
+  private async runParsed(
+    parsed: ParseResult,
+    sink: OutputSink,
+    controller: AbortController
+  ): Promise<void> {
     const driver = this.connections.active?.driver;
     // SQL is answered with the connection's own engine's way of asking the same.
     if (!parsed.ok) {
@@ -93,9 +122,6 @@ export class CellRunner {
         }
       }
     }
-    const controller = new AbortController();
-    const current = { controller, startedAt };
-    this.current = current;
     try {
       for (const item of parsed.items) {
         if (controller.signal.aborted) {
@@ -128,10 +154,6 @@ export class CellRunner {
         throw CellFailure.fromEngine(err);
       }
       throw err;
-    } finally {
-      if (this.current === current) {
-        this.current = undefined;
-      }
     }
   }
 

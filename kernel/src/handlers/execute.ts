@@ -2,6 +2,7 @@ import { CellFailure } from '../execute/cell-failure';
 import type { CellRunner } from '../execute/cell-runner';
 import type { Handler } from '../protocol/kernel-server';
 import { ExecuteRequest } from '../protocol/requests';
+import { withinOutputDepth } from '../render/output-depth';
 import type { SecretMask } from '../render/secret-mask';
 import type { SessionHistory } from './history';
 
@@ -42,12 +43,15 @@ export function executeHandler(
     inputSent.catch(() => undefined);
     // Every output of the cell, its error and its reply go through this one mask.
     const shown = <T>(output: T): T => state.secrets.output(output);
+    // What a notebook keeps must stay readable by Python's notebook tools.
+    const kept = (bundle: Record<string, unknown>) =>
+      shown(withinOutputDepth(bundle));
     const sink = {
       display: (bundle: Record<string, unknown>, displayId?: string) =>
         request.silent
           ? Promise.resolve()
           : ctx.publish('display_data', {
-              data: shown(bundle),
+              data: kept(bundle),
               metadata: {},
               transient: displayId ? { display_id: displayId } : {}
             }),
@@ -55,7 +59,7 @@ export function executeHandler(
         request.silent
           ? Promise.resolve()
           : ctx.publish('update_display_data', {
-              data: shown(bundle),
+              data: kept(bundle),
               metadata: {},
               transient: { display_id: displayId }
             }),

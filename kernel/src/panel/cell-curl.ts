@@ -5,20 +5,25 @@
  * so no secret reaches the clipboard.
  */
 import type { AnswerStore } from '../console/answers';
-import { parseCell } from '../console/parse';
+import { parseCellEvaluating } from '../console/parse-evaluating';
 import { VariableScope } from '../console/variables';
 import { CONSOLE_WORDING } from '../connections/console-wording';
 import type { Connection } from '../connections/open-connection';
 import type { ConnectionRegistry } from '../connections/registry';
 
-export function curlOfCell(
+export async function curlOfCell(
   cell: string,
   connections: ConnectionRegistry,
   scope: VariableScope,
   answers?: AnswerStore
-): string[] {
+): Promise<string[]> {
   const referencesOnly = new VariableScope(name => `$${name}`, scope.entries());
-  const parsed = parseCell(cell, referencesOnly, CONSOLE_WORDING, answers);
+  const parsed = await parseCellEvaluating(
+    cell,
+    referencesOnly,
+    CONSOLE_WORDING,
+    answers
+  );
   if (!parsed.ok) {
     throw new Error(`${parsed.refusal.message} ${parsed.refusal.hint}`.trim());
   }

@@ -6,21 +6,21 @@
  * `${env:NAME}` references in paths and bodies become `$NAME` text, as in a copied curl command.
  */
 import type { AnswerStore } from '../console/answers';
-import { parseCell } from '../console/parse';
+import { parseCellEvaluating } from '../console/parse-evaluating';
 import { VariableScope } from '../console/variables';
 import { CONSOLE_WORDING } from '../connections/console-wording';
 import type { Connection } from '../connections/open-connection';
 import type { ConnectionRegistry } from '../connections/registry';
 import { type PythonPart, pythonProgram } from '../engine/python-code';
 
-export function pythonOfCell(
+export async function pythonOfCell(
   cell: string,
   connections: ConnectionRegistry,
   scope: VariableScope,
   options: { answers?: AnswerStore; connection?: string } = {}
-): { code: string; requests: number } {
+): Promise<{ code: string; requests: number }> {
   const referencesOnly = new VariableScope(name => `$${name}`, scope.entries());
-  const parsed = parseCell(
+  const parsed = await parseCellEvaluating(
     cell,
     referencesOnly,
     CONSOLE_WORDING,

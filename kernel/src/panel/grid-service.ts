@@ -357,7 +357,7 @@ export class GridService {
       case 'curl':
         return {
           type: 'curl',
-          commands: curlOfCell(
+          commands: await curlOfCell(
             request.cell,
             this.connections,
             this.scope,
@@ -367,10 +367,10 @@ export class GridService {
       case 'python':
         return {
           type: 'python',
-          ...pythonOfCell(request.cell, this.connections, this.scope, {
+          ...(await pythonOfCell(request.cell, this.connections, this.scope, {
             ...(this.answers ? { answers: this.answers } : {}),
             ...(request.connection ? { connection: request.connection } : {})
-          })
+          }))
         };
       case 'close': {
         if (!(await this.sessions.close(request.gridId))) {

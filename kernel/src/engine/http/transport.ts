@@ -1,3 +1,4 @@
+import { maxHeaderSize } from 'node:http';
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type {
   ConsoleRequest,
@@ -30,6 +31,7 @@ import {
   type PassedNode
 } from './node-pool';
 import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
+import { sizePast } from '../../console/size-past';
 import type { EngineResponse } from '../capabilities/console';
 import type { CurlCredential } from '../curl-credential';
 import {
@@ -37,7 +39,8 @@ import {
   AnswerTooLargeError,
   ConnectionFailedError,
   EngineError,
-  InterruptedError
+  InterruptedError,
+  UnreadableAnswerError
 } from '../errors';
 
 /**
@@ -528,7 +531,7 @@ export class Transport {
     const cap = formatBytes(err.maxBytes);
     const reached =
       err.stage === 'announced'
-        ? `its Content-Length announced ${formatBytes(err.reached)}, so it was not read`
+        ? `its Content-Length announced ${sizePast(err.reached, err.maxBytes, formatBytes)}, so it was not read`
         : err.stage === 'decoded'
           ? 'it grew past that once decompressed, so it was dropped'
           : `the request was aborted at ${formatBytes(err.reached)} read and what was read let go`;
@@ -571,6 +574,12 @@ export class Transport {
       return this.tooLarge(err);
     }
     const { label } = this.options;
+    // The engine was reached and answered; only its headers were more than the client reads.
+    if (err instanceof undiciErrors.HeadersOverflowError) {
+      return new UnreadableAnswerError(
+        `The answer of ${label} could not be read: its headers are larger than the ${formatBytes(maxHeaderSize)} searchbook reads of them (${connectionFailureReason(err)}), so nothing of it is shown. The engine or a proxy in between sends oversized headers (a long Set-Cookie or Warning header, for example): its configuration or log says which.`
+      );
+    }
     if (cut) {
       const read =
         cut.received === undefined
