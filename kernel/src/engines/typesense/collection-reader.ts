@@ -176,7 +176,8 @@ class CollectionReader implements DocumentReader {
     );
     const documents: JsonValue[] = [];
     const hits: unknown[] = [];
-    for (const result of answers.flatMap(a => a.results)) {
+    const asked = batches.flat();
+    for (const [index, result] of answers.flatMap(a => a.results).entries()) {
       const failed = Failed.safeParse(result);
       if (failed.success) {
         throw new RequestFailedError(
@@ -186,10 +187,12 @@ class CollectionReader implements DocumentReader {
       }
       const found = Found.parse(result);
       this.total = found.found;
-      documents.push(
-        ...found.hits.map(hit => (hit.document ?? null) as JsonValue)
-      );
-      hits.push(...found.hits);
+      // Never more hits than the search's limit asked for: the rows past it belong to no block.
+      const limit = Number(asked[index]?.limit ?? found.hits.length);
+      for (const hit of found.hits.slice(0, limit)) {
+        documents.push((hit.document ?? null) as JsonValue);
+        hits.push(hit);
+      }
     }
     return { documents, hits, sent };
   }
