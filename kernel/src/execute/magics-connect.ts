@@ -140,7 +140,7 @@ export async function connectMagic(
   }
   connections.add(connection);
   const lines = [
-    `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`,
+    `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.answeredAt ?? connection.address} as "${connection.name}"; the following cells use it.`,
     ...(connection.nodes
       ? [
           `Nodes: ${connection.nodes.map(nodeName).join(', ')}. Requests go to the first that answers; a node that does not answer is skipped and tried again later, and an answer from another node than the first says which node gave it.`
