@@ -30,6 +30,8 @@ import {
   type PassedNode
 } from './node-pool';
 import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
+import { elideJson, elisionNotice } from './elided-json';
+import { returnMemoryAfter } from './memory-return';
 import type { EngineResponse } from '../capabilities/console';
 import type { CurlCredential } from '../curl-credential';
 import {
@@ -315,6 +317,7 @@ export class Transport {
       return this.dispatch(options, signal, { maxBytes, deadlineMs });
     });
     const response = sent.response;
+    returnMemoryAfter(response.bytes.length);
     try {
       const headers = flattenHeaders(response.headers);
       const content = await decodeContent(
@@ -739,7 +742,28 @@ function encodeBody(
 const UTF8 = new TextDecoder();
 const BOM = 3;
 
+/**
+ * The body as read: JSON holding more values than one answer may (see elided-json.ts) is cut
+ * to them before it is parsed, a step of its own in front of parsing, and said so.
+ */
 function decodeBody(
+  bytes: Buffer,
+  contentType: string
+): { body: EngineResponse['body']; notice?: string } {
+  const elided = elideJson(bytes);
+  if (elided) {
+    const read = decodeWhole(elided.bytes, contentType);
+    if (read.body.kind === 'json') {
+      return {
+        body: { ...read.body, elisions: elided.elisions },
+        notice: elisionNotice(elided.elisions)
+      };
+    }
+  }
+  return decodeWhole(bytes, contentType);
+}
+
+function decodeWhole(
   bytes: Buffer,
   contentType: string
 ): { body: EngineResponse['body']; notice?: string } {
