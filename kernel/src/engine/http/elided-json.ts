@@ -235,5 +235,5 @@ export function elisionNotice(elisions: readonly Elision[]): string {
         `${pathText(e.path)} holds ${e.total} ${e.total === 1 ? 'value' : 'values'}, of which the first ${e.kept} ${e.kept === 1 ? 'was' : 'were'} read`
     );
   const more = elisions.length > 3 ? `; and ${elisions.length - 3} more` : '';
-  return `The answer holds more than the ${VALUE_BUDGET} values searchbook reads of one answer, so the rest was left out before it was read: ${listed.join('; ')}${more}. Ask the engine for fewer documents or fields (a smaller size, filter_path or _source).`;
+  return `The answer holds more than the ${VALUE_BUDGET} values searchbook reads of one answer, so the rest was left out before it was read: ${listed.join('; ')}${more}. Ask the engine for fewer documents, or fewer fields of each.`;
 }
