@@ -602,7 +602,11 @@ export class Transport {
     if (err instanceof EngineError) {
       return err;
     }
-    if (isTimeout(err)) {
+    if (
+      err instanceof DeadlinePassedError ||
+      err instanceof undiciErrors.HeadersTimeoutError ||
+      err instanceof undiciErrors.BodyTimeoutError
+    ) {
       return new AnswerTimeoutError(
         `${this.options.label} did not send its whole answer within ${timeoutMs / 1000} s (timeout=${timeoutMs / 1000} of this connection), so the request was aborted. Wait longer with timeout=<seconds> on %connect, or ask for less.`
       );

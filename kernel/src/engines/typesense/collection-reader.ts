@@ -176,8 +176,7 @@ class CollectionReader implements DocumentReader {
     );
     const documents: JsonValue[] = [];
     const hits: unknown[] = [];
-    const asked = batches.flat();
-    for (const [index, result] of answers.flatMap(a => a.results).entries()) {
+    for (const result of answers.flatMap(a => a.results)) {
       const failed = Failed.safeParse(result);
       if (failed.success) {
         throw new RequestFailedError(
@@ -187,12 +186,10 @@ class CollectionReader implements DocumentReader {
       }
       const found = Found.parse(result);
       this.total = found.found;
-      // Never more hits than the search's limit asked for: the rows past it belong to no block.
-      const limit = Number(asked[index]?.limit ?? found.hits.length);
-      for (const hit of found.hits.slice(0, limit)) {
-        documents.push((hit.document ?? null) as JsonValue);
-        hits.push(hit);
-      }
+      documents.push(
+        ...found.hits.map(hit => (hit.document ?? null) as JsonValue)
+      );
+      hits.push(...found.hits);
     }
     return { documents, hits, sent };
   }
