@@ -22,6 +22,8 @@ import {
   connectionFailureReason
 } from './connection-failure';
 import { decodeContent } from './content-encoding';
+import { elideJson, elisionNotice } from './elided-json';
+import { returnMemoryAfter } from './memory-return';
 import { jsonFault } from './json-fault';
 import {
   answeredByLine,
@@ -30,8 +32,6 @@ import {
   type PassedNode
 } from './node-pool';
 import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
-import { elideJson, elisionNotice } from './elided-json';
-import { returnMemoryAfter } from './memory-return';
 import type { EngineResponse } from '../capabilities/console';
 import type { CurlCredential } from '../curl-credential';
 import {
