@@ -62,7 +62,7 @@ export function createSession(hooks: SessionHooks): {
       is_complete_request: isCompleteHandler,
       history_request: historyHandler(history),
       interrupt_request: interruptHandler(runner, () => hooks.cancelInput()),
-      ...commHandlers(comms, hooks.log)
+      ...commHandlers(comms, hooks.log, data => hooks.secrets.output(data))
     },
     close: async () => {
       // Points in time are released while their connections can still send.

@@ -19,6 +19,8 @@ export interface Connection {
   nodes?: string[];
   /** Which node answered the connection's first request, when it was not the first one listed. */
   answeredBy?: string;
+  /** That node's address (scheme, host and port): the one `%connect` says it connected to. */
+  answeredAt?: string;
   ssl: SslMode;
   /** The user (not a secret), for engines whose connections are shown as URLs. */
   user?: string;
@@ -104,6 +106,9 @@ export async function openConnection(
       address,
       ...(args.nodes ? { nodes: args.nodes } : {}),
       ...answeredBy(transport.usualNodeDown()),
+      ...(transport.baseUrl !== address
+        ? { answeredAt: transport.baseUrl }
+        : {}),
       ssl: args.ssl,
       ...user,
       ...(settings.authSummary ? { authSummary: settings.authSummary } : {}),

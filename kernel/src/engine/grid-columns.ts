@@ -8,7 +8,12 @@
 import type { JsonValue } from '../console/cell';
 import type { JsonObject } from '../../../contracts/json';
 import { fieldRecord } from '../../../contracts/own-fields';
-import { type Row, rowBuilder, valueAt } from '../../../contracts/answer-rows';
+import {
+  type Row,
+  rowBuilder,
+  tableRows,
+  valueAt
+} from '../../../contracts/answer-rows';
 import { asObject } from './document-columns';
 import type { ConsoleResult } from './driver';
 import type { Column } from '../../../contracts/columns';
@@ -338,4 +343,39 @@ export function hitsResult(
     enumerable: true,
     get: rowsOfGrid
   }) as HitsResult;
+}
+
+type TableResult = Extract<ConsoleResult, { kind: 'table' }>;
+
+const TABLE = Symbol('table');
+
+/** The elements of an array answer and, once read, their rows. */
+class LazyTable {
+  private built: Row[] | undefined;
+
+  constructor(private readonly values: readonly JsonValue[]) {}
+
+  get rows(): Row[] {
+    this.built ??= tableRows(this.values as JsonValue[]);
+    return this.built;
+  }
+}
+
+function rowsOfTable(this: { [TABLE]: LazyTable }): Row[] {
+  return this[TABLE].rows;
+}
+
+/**
+ * The table of an array answer (or of JSONL lines), its rows built only when read: the
+ * notebook output builds those it keeps from the answer itself (render/bundle.ts), so an
+ * answer of millions of tiny elements never becomes millions of rows.
+ */
+export function tableResult(values: readonly JsonValue[]): TableResult {
+  const result = Object.defineProperty({ kind: 'table' as const }, TABLE, {
+    value: new LazyTable(values)
+  });
+  return Object.defineProperty(result, 'rows', {
+    enumerable: true,
+    get: rowsOfTable
+  }) as TableResult;
 }

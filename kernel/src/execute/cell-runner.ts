@@ -12,6 +12,7 @@ import { type EngineResponse } from '../engine/driver';
 import { EngineError } from '../engine/errors';
 import { ENGINES } from '../engines/registry';
 import { type Answer, messageBundle, toBundles } from '../render/bundle';
+import { answerDone } from '../engine/http/memory-return';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED, INTERRUPTED_CODE } from './cell-failure';
 import { runMagic } from './magics';
@@ -222,6 +223,7 @@ export class CellRunner {
       throw err;
     } finally {
       progress.stop();
+      answerDone();
     }
     const failure = driver.console.failure(request, response);
     if (failure) {
@@ -244,7 +246,8 @@ function answerOf(response: EngineResponse): Answer | undefined {
   if (body.kind === 'json') {
     return {
       bytes: body.bytes ?? Buffer.from(JSON.stringify(body.value), 'utf8'),
-      value: body.value
+      value: body.value,
+      ...(body.elisions ? { elisions: body.elisions } : {})
     };
   }
   if (body.kind === 'jsonl') {

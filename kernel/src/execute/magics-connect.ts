@@ -35,7 +35,7 @@ import {
 import { EngineError } from '../engine/errors';
 import { engineNamed } from '../engines/registry';
 import { messageBundle } from '../render/bundle';
-import { HIDDEN } from '../render/secret-mask';
+import { HIDDEN, MIN_MASKED_LENGTH, maskable } from '../render/secret-mask';
 import {
   TYPED_SECRET_MIME,
   TYPED_SECRET_WORDS,
@@ -86,6 +86,8 @@ export async function connectMagic(
   let connection: Connection;
   let filled: ConnectArgs;
   let progress: Progress | undefined;
+  /** The secrets of this connection outputs cannot mask (see maskable): the user is told. */
+  const unmasked: string[] = [];
   try {
     // The prompt is Jupyter's password field: the typed secret is not echoed or kept.
     const prompt = sink.canAsk
@@ -103,12 +105,25 @@ export async function connectMagic(
         scope.secrets.add(secret, HIDDEN);
       }
     }
+    for (const [option, secret] of [
+      ['password=', filled.password],
+      ['key=', filled.key]
+    ] as const) {
+      if (secret !== undefined && !maskable(secret)) {
+        unmasked.push(option);
+      }
+    }
     connection = await openConnection(
       filled,
       signal,
       waitingFor =>
         (progress = new Progress(sink, { waitingFor, stoppable: true })),
-      (secret, shownAs) => scope.secrets.add(secret, shownAs)
+      (secret, shownAs) => {
+        scope.secrets.add(secret, shownAs);
+        if (!maskable(secret)) {
+          unmasked.push(shownAs);
+        }
+      }
     );
   } catch (err) {
     await progress?.fail(signal.aborted ? 'interrupted' : 'failed');
@@ -125,7 +140,7 @@ export async function connectMagic(
   }
   connections.add(connection);
   const lines = [
-    `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.address} as "${connection.name}"; the following cells use it.`,
+    `Connected to ${connection.engineLabel} ${connection.identity.version} at ${connection.answeredAt ?? connection.address} as "${connection.name}"; the following cells use it.`,
     ...(connection.nodes
       ? [
           `Nodes: ${connection.nodes.map(nodeName).join(', ')}. Requests go to the first that answers; a node that does not answer is skipped and tried again later, and an answer from another node than the first says which node gave it.`
@@ -138,9 +153,11 @@ export async function connectMagic(
     ...(connection.identity.notes ?? [])
   ];
   const connected = messageBundle(
-    [...lines, ...connection.identity.warnings.map(w => `Warning: ${w}`)].join(
-      '\n'
-    )
+    [
+      ...lines,
+      ...connection.identity.warnings.map(w => `Warning: ${w}`),
+      ...(unmasked.length ? [unmaskedWarning(unmasked)] : [])
+    ].join('\n')
   );
   await (progress ? progress.finish(connected) : sink.display(connected));
   if (command.kind === 'address' && command.save !== undefined) {
@@ -330,4 +347,9 @@ async function fileStep<T>(step: () => Promise<T>): Promise<T> {
     }
     throw err;
   }
+}
+
+/** Why some secrets of a connection will show wherever an answer repeats them, and what to use instead. */
+function unmaskedWarning(secrets: readonly string[]): string {
+  return `Warning: the secret of ${secrets.join(', ')} is too short or too plain to be masked in outputs: shorter than ${MIN_MASKED_LENGTH} characters, or a single word or number, it is also an ordinary value of answers (a field, an index, true, a count), which masking would rewrite. An answer or error that repeats it shows it as it is. A secret of ${MIN_MASKED_LENGTH} or more characters mixing letters with digits or symbols is masked everywhere.`;
 }

@@ -5,7 +5,9 @@ import { CommInfoRequest, CommMsg, CommOpen } from '../protocol/requests';
 /** comm_open, comm_msg and comm_close from the frontend, and comm_info_request. */
 export function commHandlers(
   registry: CommRegistry,
-  log: (line: string) => void
+  log: (line: string) => void,
+  /** What every message to the frontend goes through: the secrets a cell's outputs mask, the panel's are masked too. */
+  shown: <T>(data: T) => T = data => data
 ): Record<
   'comm_info_request' | 'comm_open' | 'comm_msg' | 'comm_close',
   Handler
@@ -15,10 +17,10 @@ export function commHandlers(
     targetName,
     // Replies go out on iopub with the message that caused them as parent, as ipykernel does.
     send: (data: Record<string, unknown>) =>
-      ctx.publish('comm_msg', { comm_id: id, data }),
+      ctx.publish('comm_msg', { comm_id: id, data: shown(data) }),
     close: async (data: Record<string, unknown> = {}) => {
       registry.remove(id);
-      await ctx.publish('comm_close', { comm_id: id, data });
+      await ctx.publish('comm_close', { comm_id: id, data: shown(data) });
     }
   });
   return {

@@ -5,10 +5,16 @@ import type {
   ConsoleResult,
   PresentedResult
 } from '../engine/driver';
-import { cutLongCells } from './cell-cut';
+import { type CutRows, cutLongCells } from './cell-cut';
+import type { Elision } from '../engine/http/elided-json';
+import { fieldRecord, ownValue } from '../../../contracts/own-fields';
 import { escapeControlCharacters } from './control-characters';
 import type { EncodedString } from '../protocol/encoded-string';
-import { documentRow, documentsOf } from '../../../contracts/answer-rows';
+import {
+  documentRow,
+  documentsOf,
+  tableRows
+} from '../../../contracts/answer-rows';
 import { fallbacks, type KeptRows } from './fallbacks';
 import {
   aggregationColumns,
@@ -26,7 +32,11 @@ import {
   type TablePayload
 } from '../../../contracts/mime-types';
 import type { Column } from '../../../contracts/columns';
-import { DEFAULT_LIMITS, type OutputLimits } from './output-limits';
+import {
+  DEFAULT_LIMITS,
+  MAX_OUTPUT_COLUMNS,
+  type OutputLimits
+} from './output-limits';
 import { swappedAnswer } from './swapped-answer';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
@@ -65,6 +75,8 @@ function warningOf(info: ResponseInfo): { plain: string; html: string } {
 export interface Answer {
   bytes: Buffer;
   value: JsonValue;
+  /** Containers whose values past the read budget were left out before parsing (engine/http/elided-json.ts). */
+  elisions?: readonly Elision[];
 }
 
 /** A console result as display_data bundles: one, or one per search of a several-search request. */
@@ -113,23 +125,33 @@ export function toBundle(
         withFirstRows(table, limits.gridRows)
       );
       const layout = result.documents && answer ? result.documents : undefined;
-      const count =
+      const read =
         layout && answer
           ? documentsOf(answer.value, layout).length
           : result.rows.length;
-      const held = Math.min(count, limits.gridRows);
-      const omitted = count - held;
+      const count =
+        (layout && answer ? elidedTotal(answer, layout.at) : undefined) ?? read;
+      const columns = outputColumns(result.columns);
+      const fit = Math.min(read, limits.gridRows);
       const answerKept =
         layout && answer
-          ? keptAnswer(answer, layout.at, held, omitted, limits)
+          ? keptAnswer(answer, layout.at, fit, count - fit, limits)
           : undefined;
+      // Only the rows the notebook keeps are built, each cut to the output's columns and cells.
       const stored =
         answerKept === undefined
-          ? cutLongCells(result.rows.slice(0, limits.gridRows))
+          ? storedRows(
+              fit,
+              rowReader(undefined, answer, layout, result.columns, result.rows),
+              columns,
+              limits
+            )
           : undefined;
+      const held = stored ? stored.rows.length : fit;
+      const omitted = count - held;
       const payload: Sent<HitsPayload> = {
         info,
-        columns: result.columns,
+        columns,
         ...(answerKept !== undefined && layout
           ? {
               answer: answerKept,
@@ -145,10 +167,16 @@ export function toBundle(
       const total = result.total
         ? `${result.total.relation === 'gte' ? '≥' : ''}${result.total.value} total, `
         : '';
-      const summary = `${caption} (${total}${held} shown${leftOut(omitted)})`;
+      const summary = `${caption} (${total}${held} shown${leftOut(omitted)}${columnsLeftOut(result.columns.length, columns.length)})`;
       const kept: KeptRows = {
         held,
-        row: rowReader(stored?.rows, answer, layout, result.columns),
+        row: rowReader(
+          stored?.rows,
+          answer,
+          layout,
+          result.columns,
+          result.rows
+        ),
         store: stored ? 'rows' : 'answer',
         mimeType: HITS_MIME,
         omittedRows: omitted
@@ -158,7 +186,7 @@ export function toBundle(
         ...rowsAsValues(kept, limits),
         ...fallbacks(
           summary,
-          result.columns.map(c => c.name),
+          columns.map(c => c.name),
           kept,
           fallbackBudget(answerKept, limits),
           aggregations,
@@ -167,19 +195,41 @@ export function toBundle(
       };
     }
     case 'table': {
-      const shownRows = result.rows.slice(0, limits.gridRows);
-      const omitted = result.rows.length - shownRows.length;
+      // An untyped table's rows are its answer's elements: only those kept are made rows.
+      const elements =
+        !result.columns && answer && Array.isArray(answer.value)
+          ? answer.value
+          : undefined;
+      const count =
+        (elements && answer ? elidedTotal(answer, []) : undefined) ??
+        (elements ?? result.rows).length;
+      const shownRows = elements
+        ? tableRows(elements.slice(0, limits.gridRows))
+        : result.rows.slice(0, limits.gridRows);
       const answerKept =
         answer && Array.isArray(answer.value)
-          ? keptAnswer(answer, [], shownRows.length, omitted, limits)
+          ? keptAnswer(
+              answer,
+              [],
+              shownRows.length,
+              count - shownRows.length,
+              limits
+            )
           : undefined;
+      const allColumns = result.columns
+        ? result.columns.map(c => c.name)
+        : [...new Set(shownRows.flatMap(r => Object.keys(r)))];
+      const columns = outputColumns(allColumns);
       const { rows, cut } =
         answerKept === undefined
-          ? cutLongCells(shownRows)
+          ? storedRows(
+              shownRows.length,
+              i => shownRows[i] ?? {},
+              columns,
+              limits
+            )
           : { rows: shownRows, cut: [] };
-      const columns = result.columns
-        ? result.columns.map(c => c.name)
-        : [...new Set(rows.flatMap(r => Object.keys(r)))];
+      const omitted = count - rows.length;
       // A typed table's rows are not its answer's elements: the rows are kept, the answer only for Raw JSON.
       const rawKept =
         result.columns && answer && omitted === 0
@@ -197,7 +247,7 @@ export function toBundle(
         ...(result.columns ? { types: result.columns.map(c => c.type) } : {}),
         ...(result.notes?.length ? { notes: result.notes } : {})
       };
-      const summary = `${caption} (${result.rows.length} rows${leftOut(omitted)})`;
+      const summary = `${caption} (${count} rows${leftOut(omitted)}${columnsLeftOut(allColumns.length, columns.length)})`;
       const kept: KeptRows = {
         held: rows.length,
         row: i => rows[i] ?? {},
@@ -285,15 +335,19 @@ function rowsAsValues(kept: KeptRows, limits: OutputLimits): MimeBundle {
     : {};
 }
 
-/** Row `i` of the grid: from the rows kept, or rebuilt from the answer's documents. */
+/** Row `i` of the grid: from the rows kept, rebuilt from the answer's documents, or the result's own. */
 function rowReader(
   rows: Record<string, JsonValue>[] | undefined,
   answer: Answer | undefined,
   layout: DocumentLayout | undefined,
-  columns: readonly Column[]
+  columns: readonly Column[],
+  built: readonly Record<string, JsonValue>[]
 ): KeptRows['row'] {
-  if (rows || !answer || !layout) {
-    return i => rows?.[i] ?? {};
+  if (rows) {
+    return i => rows[i] ?? {};
+  }
+  if (!answer || !layout) {
+    return i => built[i] ?? {};
   }
   const documents = documentsOf(answer.value, layout);
   const build = documentRow(layout, columns);
@@ -349,6 +403,66 @@ function withFirstDocuments(
     };
   }
   return value;
+}
+
+/** The total of the container at `at` when the read budget cut it short (engine/http/elided-json.ts). */
+function elidedTotal(
+  answer: Answer,
+  at: readonly (string | number)[]
+): number | undefined {
+  return answer.elisions?.find(
+    e =>
+      e.path.length === at.length && e.path.every((step, i) => step === at[i])
+  )?.total;
+}
+
+/** The first MAX_OUTPUT_COLUMNS columns: a row a hundred thousand fields wide is cut as a long cell is. */
+function outputColumns<C>(columns: readonly C[]): C[] {
+  return columns.slice(0, MAX_OUTPUT_COLUMNS);
+}
+
+function columnsLeftOut(all: number, kept: number): string {
+  return all > kept
+    ? `; ${all - kept} of ${all} columns left out of the notebook, the first ${kept} kept`
+    : '';
+}
+
+/**
+ * The rows a notebook keeps when it cannot keep the answer: the first `held`, each with the
+ * output's columns only and its long cells cut, as many as fit in `storedRowsChars`; the
+ * rest are counted as left out.
+ */
+function storedRows(
+  held: number,
+  row: (i: number) => Record<string, JsonValue>,
+  columns: readonly (string | { name: string })[],
+  limits: OutputLimits
+): CutRows {
+  const names = columns.map(c => (typeof c === 'string' ? c : c.name));
+  const rows: CutRows['rows'] = [];
+  const cut: CutRows['cut'] = [];
+  let size = 0;
+  for (let i = 0; i < held; i++) {
+    const whole = row(i);
+    const narrow = fieldRecord<JsonValue>();
+    for (const name of names) {
+      const value = ownValue(whole, name);
+      if (value !== undefined) {
+        narrow[name] = value;
+      }
+    }
+    const one = cutLongCells([narrow]);
+    const stored = one.rows[0] ?? narrow;
+    size += JSON.stringify(stored).length + 1;
+    if (size > limits.storedRowsChars && i > 0) {
+      break;
+    }
+    rows.push(stored);
+    for (const c of one.cut) {
+      cut.push({ row: i, column: c.column });
+    }
+  }
+  return { rows, cut };
 }
 
 /** Each fallback's share of the notebook: a part of the answer kept, never less than a screenful nor more than a long page. */

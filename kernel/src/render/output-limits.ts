@@ -12,11 +12,19 @@ export interface OutputLimits {
   fallbackMaxChars: number;
   /** Bytes of a hits or table answer kept whole in the notebook; a larger one keeps its rows, long cells cut. */
   answerChars: number;
+  /** Characters of rows kept instead of an answer too large to keep: the rows past them are left out. */
+  storedRowsChars: number;
   /** Characters of any other body kept as application/json. */
   rawJsonChars: number;
   /** Each hits or table bundle also carries its grid's rows under ROWS_MIME (contracts/mime-types.ts). */
   rowsAsValues?: boolean;
 }
+
+/**
+ * Columns of a grid or table kept in the notebook: an answer whose documents hold a hundred
+ * thousand fields would otherwise write every one of them, in every row.
+ */
+export const MAX_OUTPUT_COLUMNS = 1_000;
 
 export const DEFAULT_LIMITS: OutputLimits = {
   gridRows: 1_000,
@@ -24,6 +32,7 @@ export const DEFAULT_LIMITS: OutputLimits = {
   fallbackShare: 0.04,
   fallbackMaxChars: 250_000,
   answerChars: 20_000_000,
+  storedRowsChars: 20_000_000,
   rawJsonChars: 1_000_000
 };
 

@@ -9,14 +9,34 @@ import { swapQuotes } from '../../../contracts/answer-rows';
 import { escapeHtml } from './text-table';
 
 /**
- * Shorter values are not masked: replacing every `a`, `10` or `true` in an answer would make
- * it unreadable, and a secret that short is guessed in a moment anyway. Four characters also
- * keeps the words a JSON answer is made of (`null`, `true`) out of reach of one-letter secrets.
+ * Shorter values are not masked: replacing every `10`, `true` or `name` in an answer would
+ * change what it says (a number cut in two, a column renamed), and a secret that short is
+ * guessed in a moment anyway. Eight characters is also the shortest piece of a secret that
+ * counts as shown: a cut output (a long cell, a page of fallback text, a `%vars` preview) that
+ * ends within a secret has its first characters from this many on masked too.
  */
-export const MIN_MASKED_LENGTH = 4;
+export const MIN_MASKED_LENGTH = 8;
 
 /** The text shown instead of a secret that has no `${env:NAME}` form. */
 export const HIDDEN = '***';
+
+/**
+ * Whether a secret can be masked without changing answers: long enough, and more than one
+ * word or number. A plain word (`products`) or number (`10000000`) is also an index name, a
+ * field, a count: masking it would rewrite answers, so it is left alone and `%connect` says so.
+ */
+export function maskable(secret: string): boolean {
+  if (secret.length < MIN_MASKED_LENGTH) {
+    return false;
+  }
+  const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter(kind =>
+    kind.test(secret)
+  ).length;
+  return kinds >= 2 && !/^[-+]?[0-9.eE+-]+$/.test(secret);
+}
+
+/** A JSON string literal in an answer as the notebook keeps it: its quotes are `'` (render/swapped-answer.ts). */
+const SWAPPED_LITERAL = /'(?:[^'\\]|\\.)*'/g;
 
 export class SecretMask {
   /** Each secret's written forms (raw, JSON-escaped, quote-swapped, HTML-escaped), longest first, with their replacement. */
@@ -30,10 +50,16 @@ export class SecretMask {
    */
   private literalForms: Buffer[] | undefined = [];
 
-  /** Remembers `secret`, shown as `shown` from now on; the first form given for a value stays. */
-  add(secret: string, shown: string): void {
-    if (secret.length < MIN_MASKED_LENGTH || this.known.has(secret)) {
-      return;
+  /**
+   * Remembers `secret`, shown as `shown` from now on; the first form given for a value stays.
+   * False when the secret is not masked (see maskable): the caller tells the user.
+   */
+  add(secret: string, shown: string): boolean {
+    if (!maskable(secret)) {
+      return false;
+    }
+    if (this.known.has(secret)) {
+      return true;
     }
     this.known.add(secret);
     const escaped = JSON.stringify(secret).slice(1, -1);
@@ -53,13 +79,14 @@ export class SecretMask {
       }
     }
     this.forms.sort((a, b) => b[0].length - a[0].length);
+    return true;
   }
 
   get empty(): boolean {
     return this.forms.length === 0;
   }
 
-  /** `text` with every secret replaced. */
+  /** `text` with every secret replaced, and every piece of one cut short (see MIN_MASKED_LENGTH). */
   text(text: string): string {
     let masked = text;
     for (const [form, shown] of this.forms) {
@@ -67,7 +94,18 @@ export class SecretMask {
         masked = masked.split(form).join(shown);
       }
     }
+    for (const [form, shown] of this.forms) {
+      masked = withoutPrefixes(masked, form, shown);
+    }
     return masked;
+  }
+
+  /**
+   * An answer's JSON text (quotes swapped) with secrets replaced inside its string literals
+   * only: its numbers, `true`, `false`, `null` and structure stay as the engine sent them.
+   */
+  private answerText(text: string): string {
+    return text.replace(SWAPPED_LITERAL, literal => this.text(literal));
   }
 
   /**
@@ -94,7 +132,7 @@ export class SecretMask {
         put(current);
       } else if (current instanceof EncodedString) {
         const text = current.value;
-        const masked = this.text(text);
+        const masked = this.answerText(text);
         put(
           masked === text
             ? current
@@ -136,4 +174,28 @@ export class SecretMask {
 function isPlain(value: object): boolean {
   const proto = Object.getPrototypeOf(value) as unknown;
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * `text` with each run of `form`'s first MIN_MASKED_LENGTH or more characters replaced by
+ * `shown`: what is left of a secret where an output was cut inside it.
+ */
+function withoutPrefixes(text: string, form: string, shown: string): string {
+  const head = form.slice(0, MIN_MASKED_LENGTH);
+  let at = text.indexOf(head);
+  if (at < 0) {
+    return text;
+  }
+  let out = '';
+  let from = 0;
+  while (at >= 0) {
+    let end = at + head.length;
+    for (let k = head.length; k < form.length && text[end] === form[k]; k++) {
+      end++;
+    }
+    out += text.slice(from, at) + shown;
+    from = end;
+    at = text.indexOf(head, from);
+  }
+  return out + text.slice(from);
 }

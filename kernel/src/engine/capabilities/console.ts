@@ -10,6 +10,7 @@ import type {
 } from '../../../../contracts/mime-types';
 import type { Column } from '../../../../contracts/columns';
 import type { EngineError } from '../errors';
+import type { Elision } from '../http/elided-json';
 import type { PythonClient } from '../python-code';
 
 /** The engine's answer, as read off the socket. */
@@ -22,6 +23,8 @@ export interface EngineResponse {
         kind: 'json';
         value: JsonValue;
         /** The body's UTF-8 bytes as sent (no byte-order mark), kept so the notebook can store the engine's exact answer. */ bytes?: Buffer;
+        /** The containers whose values past the read budget were left out before parsing (`value` and `bytes` lack them). */
+        elisions?: readonly Elision[];
       }
     | { kind: 'jsonl'; values: JsonValue[] }
     | { kind: 'text'; text: string }

@@ -101,6 +101,12 @@ export class NodePool {
       );
   }
 
+  /** Milliseconds until a dead node is tried first again (0 when it is not dead). */
+  deadFor(url: string): number {
+    const node = this.nodes.find(n => n.url === url);
+    return node ? Math.max(0, node.deadUntil - this.now()) : 0;
+  }
+
   markAlive(url: string): void {
     const node = this.nodes.find(n => n.url === url);
     if (node) {

@@ -23,6 +23,8 @@ import {
   connectionFailureReason
 } from './connection-failure';
 import { decodeContent } from './content-encoding';
+import { elideJson, elisionNotice } from './elided-json';
+import { returnMemoryAfter } from './memory-return';
 import { jsonFault } from './json-fault';
 import {
   answeredByLine,
@@ -142,8 +144,12 @@ const NOT_REACHED = new Set([
 /** A node that gave no answer: whether the request may go to the next node, and why. */
 interface Unanswered {
   reason: string;
-  /** The request may have reached the node (it was written before the connection failed). */
-  mayHaveArrived: boolean;
+  /**
+   * Why the request does not go on to the next node: it may have been carried out (written
+   * before the connection failed, and not safe to repeat), or its deadline is spent (the
+   * node held it until `timeout=` passed). Undefined: it goes on.
+   */
+  stays?: 'may-have-arrived' | 'deadline-spent';
 }
 
 /** One keep-alive connection pool per searchbook connection. */
@@ -314,6 +320,7 @@ export class Transport {
       return this.dispatch(options, signal, { maxBytes, deadlineMs });
     });
     const response = sent.response;
+    returnMemoryAfter(response.bytes.length);
     try {
       const headers = flattenHeaders(response.headers);
       const content = await decodeContent(
@@ -376,29 +383,66 @@ export class Transport {
         if (this.pool.size === 1) {
           throw this.mapError(err, signal, timeoutMs, node);
         }
-        if (unanswered.mayHaveArrived) {
-          const next = this.pool.order()[0]?.url ?? node;
-          const mapped = this.mapError(err, signal, timeoutMs, node);
-          throw new ConnectionFailedError(
-            `${mapped.message} ${method} was not sent to another node, since ${nodeName(node)} may have carried it out before the connection failed; run it again to send it to ${nodeName(next)}.`
-          );
+        if (unanswered.stays) {
+          throw this.stayedError(err, signal, node, method, unanswered.stays);
         }
       }
     }
     throw this.noNodeAnswered(failed, signal, timeoutMs);
   }
 
-  /** A node's failure to answer at all, as opposed to its answer or a failure of ours. */
+  /**
+   * A node's failure to give a whole answer, as opposed to its answer or a failure of ours: it
+   * was not reached, closed the connection before or while answering, or held the request
+   * (no answer, or one trickling) until the deadline. Each marks the node dead for its
+   * back-off, as the official clients' connection pools do on a connection error or timeout.
+   */
   private unanswered(err: unknown, method: string): Unanswered | undefined {
     const code = socketCode(err);
     const reason = connectionFailureReason(err);
+    const resendable = RESENDABLE.has(method);
     if (code !== undefined && NOT_REACHED.has(code)) {
-      return { reason, mayHaveArrived: false };
+      return { reason };
     }
-    if (!(err instanceof AnswerCutError) && closedUnanswered(err)) {
-      return { reason, mayHaveArrived: !RESENDABLE.has(method) };
+    if (isTimeout(err)) {
+      return {
+        reason: 'it did not send a whole answer in time',
+        stays: 'deadline-spent'
+      };
+    }
+    if (err instanceof AnswerCutError) {
+      // The answer was cut off: the request arrived, so only a safe one goes on.
+      return {
+        reason: `it closed the connection in the middle of its answer (${connectionFailureReason(err.failure)})`,
+        ...(resendable ? {} : { stays: 'may-have-arrived' as const })
+      };
+    }
+    if (closedUnanswered(err)) {
+      return resendable ? { reason } : { reason, stays: 'may-have-arrived' };
     }
     return undefined;
+  }
+
+  /** Why a request that failed on `node` was not sent to another, and where the next one goes. */
+  private stayedError(
+    err: unknown,
+    signal: AbortSignal,
+    node: string,
+    method: string,
+    stays: NonNullable<Unanswered['stays']>
+  ): EngineError {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const next = nodeName(this.pool.order()[0]?.url ?? node);
+    const mapped = this.mapError(err, signal, timeoutMs, node);
+    if (stays === 'deadline-spent') {
+      const back = Math.round(this.pool.deadFor(node) / 1000);
+      return new AnswerTimeoutError(
+        `${mapped.message} Node ${nodeName(node)} is left out for the next ${back} s: run the cell again to send it to ${next}.`
+      );
+    }
+    return new ConnectionFailedError(
+      `${mapped.message} ${method} was not sent to another node, since ${nodeName(node)} may have carried it out before the connection failed; run it again to send it to ${next}.`
+    );
   }
 
   private noNodeAnswered(
@@ -602,6 +646,16 @@ export class Transport {
   }
 }
 
+/** The answer did not come whole in time: our deadline, or undici's own timeouts. */
+function isTimeout(err: unknown): boolean {
+  const failure = err instanceof AnswerCutError ? err.failure : err;
+  return (
+    failure instanceof DeadlinePassedError ||
+    failure instanceof undiciErrors.HeadersTimeoutError ||
+    failure instanceof undiciErrors.BodyTimeoutError
+  );
+}
+
 /** A socket closed or reset before any answer: what a keep-alive connection closed while idle gives. */
 function closedUnanswered(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
@@ -701,7 +755,28 @@ function encodeBody(
 const UTF8 = new TextDecoder();
 const BOM = 3;
 
+/**
+ * The body as read: JSON holding more values than one answer may (see elided-json.ts) is cut
+ * to them before it is parsed, a step of its own in front of parsing, and said so.
+ */
 function decodeBody(
+  bytes: Buffer,
+  contentType: string
+): { body: EngineResponse['body']; notice?: string } {
+  const elided = elideJson(bytes);
+  if (elided) {
+    const read = decodeWhole(elided.bytes, contentType);
+    if (read.body.kind === 'json') {
+      return {
+        body: { ...read.body, elisions: elided.elisions },
+        notice: elisionNotice(elided.elisions)
+      };
+    }
+  }
+  return decodeWhole(bytes, contentType);
+}
+
+function decodeWhole(
   bytes: Buffer,
   contentType: string
 ): { body: EngineResponse['body']; notice?: string } {

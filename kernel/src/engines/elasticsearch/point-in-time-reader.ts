@@ -343,7 +343,9 @@ class PointInTimeReader implements DocumentReader {
           signal
         )
       ).map(hit => Hit.parse(hit));
-      rows.push(...hits);
+      for (const hit of hits) {
+        rows.push(hit);
+      }
       position += hits.length;
       after = hits[hits.length - 1]?.sort;
       if (hits.length < size) {
@@ -470,8 +472,14 @@ class PointInTimeReader implements DocumentReader {
           ? answer.hits.total
           : answer.hits.total.value;
     }
-    this.remember(firstRow, answer.hits.hits);
-    return answer.hits.hits;
+    // An engine answering more hits than the search's size asked for: the rows past it belong to
+    // no block, and a checkpoint taken from them would place later blocks wrongly.
+    const hits =
+      answer.hits.hits.length > page.size
+        ? answer.hits.hits.slice(0, page.size)
+        : answer.hits.hits;
+    this.remember(firstRow, hits);
+    return hits;
   }
 
   /** Checkpoints at every block boundary these hits (starting at row `firstRow`) pass. */

@@ -1,5 +1,4 @@
 import type { ConsoleRequest } from '../../console/cell';
-import { tableRows } from '../../../../contracts/answer-rows';
 import type { DocumentLayout } from '../../../../contracts/mime-types';
 import { asObject } from '../../engine/document-columns';
 import type {
@@ -10,7 +9,11 @@ import type {
 import type { Column } from '../../../../contracts/columns';
 import type { FieldTree } from '../../engine/field-tree';
 import { structureFields } from '../../engine/structure-cache';
-import { documentGrid, hitsResult } from '../../engine/grid-columns';
+import {
+  documentGrid,
+  hitsResult,
+  tableResult
+} from '../../engine/grid-columns';
 import { aggregationTables } from './aggregation-tables';
 import { esqlTable } from './esql-table';
 import { msearchSearches } from './msearch';
@@ -84,11 +87,11 @@ export function presentElasticsearch(
     return { kind: 'text', text: emptyAnswerText(response) };
   }
   if (response.body.kind === 'jsonl') {
-    return { kind: 'table', rows: tableRows(response.body.values) };
+    return tableResult(response.body.values);
   }
   const body = response.body.value;
   if (Array.isArray(body)) {
-    return { kind: 'table', rows: tableRows(body) };
+    return tableResult(body);
   }
   const esql = esqlTable(request, response);
   if (esql) {

@@ -1,0 +1,70 @@
+/**
+ * Memory given back after a large answer. V8 keeps the pages a large answer filled (its text,
+ * its parsed values, the rows built from it) long after they hold nothing, collecting them only
+ * as later allocations need, so a kernel that read one answer of 250 MB stayed at a gigabyte
+ * while it sat idle. Once such an answer has been shown, a full collection is asked for, which
+ * also returns the freed pages to the system; while the heap stays large (some of the answer
+ * was still held, by a structure read still in flight for its grid), again a little later.
+ */
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** Answers of at least this many bytes are followed by a full collection. */
+export const LARGE_ANSWER_BYTES = 32 * 1024 * 1024;
+/** After the answer is shown and its cell done: a collection then finds it unreachable. */
+const AFTER_MS = 1_000;
+/** Collections again while the heap holds more than this, every RETRY_MS, at most RETRIES times. */
+const LARGE_HEAP_BYTES = 64 * 1024 * 1024;
+const RETRY_MS = 2_000;
+const RETRIES = 4;
+
+type Collect = () => void;
+
+let collect: Collect | undefined | null;
+let pending: NodeJS.Timeout | undefined;
+
+/** V8's own full collection, exposed once (Node starts without `--expose-gc`). */
+function collector(): Collect | undefined {
+  if (collect === undefined) {
+    try {
+      setFlagsFromString('--expose-gc');
+      collect = runInNewContext('gc') as Collect;
+    } catch {
+      collect = null;
+    }
+  }
+  return collect ?? undefined;
+}
+
+/** Asks for a full collection soon after an answer of `bytes` was read, when that is large. */
+export function returnMemoryAfter(bytes: number): void {
+  if (bytes >= LARGE_ANSWER_BYTES) {
+    armCollection(AFTER_MS, RETRIES);
+  }
+}
+
+/**
+ * Said when the work on an answer is done (a cell has shown it): a collection asked for is
+ * put off until a moment after, so it runs once the answer is no longer held, not while it is.
+ */
+export function answerDone(): void {
+  if (pending) {
+    armCollection(AFTER_MS, RETRIES);
+  }
+}
+
+function armCollection(afterMs: number, retries: number): void {
+  clearTimeout(pending);
+  pending = setTimeout(() => {
+    pending = undefined;
+    const run = collector();
+    if (!run) {
+      return;
+    }
+    run();
+    if (retries > 0 && getHeapStatistics().used_heap_size > LARGE_HEAP_BYTES) {
+      armCollection(RETRY_MS, retries - 1);
+    }
+  }, afterMs);
+  pending.unref();
+}
