@@ -69,7 +69,7 @@ def to_pandas(columns, rows, types):
     try:
         import pandas as pd
     except ImportError:
-        raise ImportError("to_pandas() needs pandas: `pip install searchbook[pandas]` (or `pip install pandas`).") from None
+        raise ImportError("to_pandas() needs pandas: `pip install 'jupyterlab-searchbook[pandas]'` (or `pip install pandas`).") from None
     data = {}
     for name, kind, values in _columns(columns, rows, types):
         if kind == "date":
@@ -89,7 +89,7 @@ def to_polars(columns, rows, types):
     try:
         import polars as pl
     except ImportError:
-        raise ImportError("to_polars() needs polars: `pip install searchbook[polars]` (or `pip install polars`).") from None
+        raise ImportError("to_polars() needs polars: `pip install 'jupyterlab-searchbook[polars]'` (or `pip install polars`).") from None
     series = []
     for name, kind, values in _columns(columns, rows, types):
         dtype = {"date": pl.Datetime("us", "UTC"), "integer": pl.Int64, "float": pl.Float64, "boolean": pl.Boolean}.get(kind)

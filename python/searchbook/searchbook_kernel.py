@@ -40,7 +40,7 @@ class SearchbookKernel:
         except NoSuchKernel:
             raise RuntimeError(
                 "The searchbook kernel is not installed where this Python looks for kernels: "
-                "run `pip install searchbook` in the environment this notebook's kernel runs in, then restart it."
+                "run `pip install jupyterlab-searchbook` in the environment this notebook's kernel runs in, then restart it."
             ) from None
         manager.start_kernel(env={**os.environ, ROWS_VARIABLE: "1"})
         client = manager.client()
