@@ -4,12 +4,13 @@ searchbook kernel beside the Python kernel and show its outputs as it shows them
 last answer is returned as an Answer (searchbook.answer) and kept under `--save NAME` / `-o NAME`.
 `--quiet` / `-q`, a trailing `;`, or `%config SearchbookMagic.quiet = True` show nothing."""
 import getpass
+import re
 import sys
 import warnings
 
 from searchbook.answer import ROWS_MIME, Answer, RowsLeftOut, is_answer
 from searchbook.magic_options import HELP, USAGE, UsageError, parse_options
-from searchbook.python_values import NotJson, check_connect_values, referenced, set_line
+from searchbook.python_values import NotJson, SecretFromPython, check_connect_values, referenced, set_line
 from searchbook.searchbook_kernel import SearchbookKernel
 
 
@@ -59,6 +60,7 @@ class Bridge:
         for line in lines:
             self._run(line, silent=True, quiet=True)
         answer = self._run(code, silent=False, quiet=quiet)
+        self._copy_set_variables(code)
         if answer is not None:
             answer._rerun = self._every_row_runner(code, lines)
             if not answer.complete:
@@ -66,6 +68,22 @@ class Bridge:
         if save:
             self.shell.user_ns[save] = answer
         return answer
+
+    def _copy_set_variables(self, code):
+        """`%set name = ...` in a magic cell sets the Python variable `name` too (its JSON value)."""
+        names = SET_LINE.findall(code)
+        if not names:
+            return
+        values = {}
+
+        def on_output(kind, content):
+            for row in (content.get("data", {}).get(ROWS_MIME) or {}).get("rows", []):
+                values[row.get("name")] = row.get("value")
+
+        self.kernel.run("%vars", on_output, ask, silent=False)
+        for name in dict.fromkeys(names):
+            if name in values:
+                self.shell.user_ns[name] = values[name]
 
     def _pass_environment(self):
         """What Python's os.environ changed since the kernel last heard, for `${env:NAME}`."""
@@ -153,6 +171,7 @@ class Bridge:
         self.kernel.stop()
 
 
+SET_LINE = re.compile(r"^[ \t]*%set[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*=", re.M)
 METHODS = ("GET", "POST", "PUT", "DELETE", "HEAD", "PATCH")
 
 
@@ -224,6 +243,8 @@ def load(ipython):
                 return bridge.run_cell(code, options.save, quiet=options.quiet or hushed or self.quiet)
             except NotJson as err:
                 raise SearchbookError("NotJson", str(err)) from None
+            except SecretFromPython as err:
+                raise SearchbookError("SecretFromPython", str(err)) from None
 
         searchbook.__doc__ = HELP
 

@@ -12,6 +12,10 @@ class NotJson(TypeError):
     pass
 
 
+class SecretFromPython(ValueError):
+    pass
+
+
 def referenced(code, namespace):
     """The names the cell references that the Python namespace holds, in order, once each."""
     return [name for name in dict.fromkeys(REFERENCE.findall(code)) if name in namespace and not name.startswith("_")]
@@ -29,7 +33,7 @@ def check_connect_values(code, names):
             continue
         for option, name in SECRET_OPTION.findall(line):
             if name in names:
-                raise NotJson(
+                raise SecretFromPython(
                     f"{option}=${{{name}}} would send the Python variable {name} as a searchbook variable, which %vars lists. "
                     f"Put it in the environment instead, `os.environ['SEARCHBOOK_SECRET'] = {name}`, and write "
                     f"{option}=${{env:SEARCHBOOK_SECRET}} (or leave {option}= out to be asked for it): nothing was sent."
