@@ -30,63 +30,64 @@ def _kind(engine_type):
     return None
 
 
-def _is_number(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+_NUMBERS = (int, float)
 
 
 def integer_width(values):
     """`Int64`, `UInt64` or `object`: the narrowest exact type for these ints (None left out)."""
     present = [v for v in values if v is not None]
-    if all(INT64[0] <= v <= INT64[1] for v in present):
+    if not present or (INT64[0] <= min(present) and max(present) <= INT64[1]):
         return "Int64"
-    if all(UINT64[0] <= v <= UINT64[1] for v in present):
+    if UINT64[0] <= min(present) and max(present) <= UINT64[1]:
         return "UInt64"
     return "object"
 
 
-def _typed(kind, values, fmt, engine_type):
-    """(kind, values) converted to the column's kind, or None when one value does not fit."""
-    present = [v for v in values if v is not None]
+def instants(values, fmt, engine_type):
+    """Nanosecond instants of a date column's values by its format, or None when one does not fit."""
+    field = readers(fmt, nanos=engine_type == "date_nanos")
     try:
-        if kind == "date":
-            field = readers(fmt, nanos=engine_type == "date_nanos")
-            return [None if v is None else instant_ns(v, field) for v in values]
-        if kind in ("integer", "float"):
-            if not all(_is_number(v) for v in present):
-                return None
-            if kind == "float":
-                return [None if v is None else float(v) for v in values]
-            if not all(isinstance(v, int) or v.is_integer() for v in present):
-                return None
-            return [None if v is None else int(v) for v in values]
-        if kind == "boolean":
-            return values if all(isinstance(v, bool) for v in present) else None
-    except (ValueError, OverflowError, OSError):
+        return [None if v is None else instant_ns(v, field) for v in values]
+    except ValueError:
         return None
+
+
+def _typed(kind, values):
+    """The values converted to the column's kind (dates stay as sent, read later), or None when one does not fit."""
+    present = [v for v in values if v is not None]
+    # type() rather than isinstance: a bool is an int to isinstance, never a number here.
+    if kind == "date":
+        return values if all(type(v) in (str, int, float) for v in present) else None
+    if kind in ("integer", "float"):
+        if not all(type(v) in _NUMBERS for v in present):
+            return None
+        if kind == "float":
+            return [None if v is None else float(v) for v in values]
+        if not all(type(v) is int or v.is_integer() for v in present):
+            return None
+        return [v if v is None or type(v) is int else int(v) for v in values]
+    if kind == "boolean":
+        return values if all(type(v) is bool for v in present) else None
     return None
 
 
 def typed_columns(columns, rows, types, formats=None):
-    """Each column as (name, kind, engine type, values): kind None leaves the values as sent."""
+    """Each column as (name, kind, engine type, format, values): kind None leaves the values as sent."""
     formats = formats or {}
     for name in columns:
         values = [row.get(name) for row in rows]
         engine_type = (types.get(name) or "").strip()
         kind = _kind(engine_type)
-        typed = _typed(kind, values, formats.get(name), engine_type) if kind else None
+        typed = _typed(kind, values) if kind else None
         if typed is None and _untyped_big_integers(values):
             # A column the mapping says nothing of, holding integers a float would round.
             kind, typed = "integer", values
-        yield name, (kind if typed is not None else None), engine_type, (typed if typed is not None else values)
+        yield name, (kind if typed is not None else None), engine_type, formats.get(name), (typed if typed is not None else values)
 
 
 def _untyped_big_integers(values):
     present = [v for v in values if v is not None]
-    return (
-        bool(present)
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in present)
-        and any(abs(v) > EXACT_IN_FLOAT for v in present)
-    )
+    return bool(present) and all(type(v) is int for v in present) and (max(present) > EXACT_IN_FLOAT or min(present) < -EXACT_IN_FLOAT)
 
 
 def to_pandas(columns, rows, types, formats=None, notes=None):
@@ -95,10 +96,10 @@ def to_pandas(columns, rows, types, formats=None, notes=None):
     except ImportError:
         raise ImportError("to_pandas() needs pandas: `pip install 'jupyterlab-searchbook[pandas]'` (or `pip install pandas`).") from None
     data = {}
-    for name, kind, engine_type, values in typed_columns(columns, rows, types, formats):
+    for name, kind, engine_type, fmt, values in typed_columns(columns, rows, types, formats):
         column = None
         if kind == "date":
-            column = _pandas_dates(pd, values)
+            column = _pandas_dates(pd, values, fmt, engine_type)
         elif kind == "integer":
             width = integer_width(values)
             column = pd.Series(values, dtype=object) if width == "object" else pd.array(values, dtype=width)
@@ -122,16 +123,26 @@ def _inferred(pd, values):
         return pd.Series(values, dtype=object)
 
 
-def _pandas_dates(pd, instants):
-    """Nanosecond instants as `datetime64[ns, UTC]`; None when one lies outside what it holds (years 1677-2262)."""
+def _pandas_dates(pd, values, fmt, engine_type):
+    """A date column as `datetime64[ns, UTC]`; None when a value does not fit its format, or lies
+    outside what that type holds (years 1677-2262)."""
     import numpy as np
 
+    if fmt is None and all(type(v) is str for v in values if v is not None):
+        # The default format's ISO texts: pandas reads them at once, to the nanosecond.
+        try:
+            return pd.Series(pd.to_datetime(values, format="ISO8601", utc=True), dtype="datetime64[ns, UTC]")
+        except (ValueError, TypeError, OverflowError):
+            pass
+    read = instants(values, fmt, engine_type)
+    if read is None:
+        return None
     nat = np.iinfo(np.int64).min
     try:
-        raw = np.array([nat if v is None else v for v in instants], dtype="int64")
+        raw = np.array([nat if v is None else v for v in read], dtype="int64")
     except OverflowError:
         return None
-    if any(v == nat for v in instants if v is not None):
+    if any(v == nat for v in read if v is not None):
         return None
     return pd.Series(raw.view("datetime64[ns]")).dt.tz_localize("UTC")
 
@@ -142,10 +153,10 @@ def to_polars(columns, rows, types, formats=None):
     except ImportError:
         raise ImportError("to_polars() needs polars: `pip install 'jupyterlab-searchbook[polars]'` (or `pip install polars`).") from None
     series = []
-    for name, kind, engine_type, values in typed_columns(columns, rows, types, formats):
+    for name, kind, engine_type, fmt, values in typed_columns(columns, rows, types, formats):
         built = None
         if kind == "date":
-            built = _polars_dates(pl, name, values, engine_type == "date_nanos")
+            built = _polars_dates(pl, name, instants(values, fmt, engine_type), engine_type == "date_nanos")
         elif kind == "integer":
             built = _polars_integers(pl, name, values)
         elif kind in ("float", "boolean"):
@@ -157,6 +168,8 @@ def to_polars(columns, rows, types, formats=None):
 
 
 def _polars_dates(pl, name, instants, nanos):
+    if instants is None:
+        return None
     try:
         built = pl.Series(name, instants, dtype=pl.Int64).cast(pl.Datetime("ns")).dt.replace_time_zone("UTC")
     except (OverflowError, TypeError, ValueError, pl.exceptions.PolarsError):
@@ -187,4 +200,4 @@ def _polars_any(pl, name, values):
 
 
 def _has_lists(values):
-    return any(isinstance(v, (list, dict)) for v in values)
+    return any(type(v) in (list, dict) for v in values)
