@@ -27,9 +27,10 @@ def forget_cell(number, shell=None):
 def secret_advice(shell):
     """What to tell the user whose cell held a secret: IPython has stored it already."""
     history = getattr(shell, "history_manager", None)
-    number = getattr(shell, "execution_count", None)
-    if history is None or number is None:
+    if history is None or not history.input_hist_raw:
         return ""
+    # The running cell is the last input IPython stored (execution_count may already count the next).
+    number = len(history.input_hist_raw) - 1
     where = getattr(history, "hist_file", "history.sqlite")
     return (
         f" IPython has already stored this cell's text, the secret with it, in In[{number}] and its history file ({where}): "
