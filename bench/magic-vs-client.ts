@@ -78,7 +78,11 @@ async function main(): Promise<void> {
   const weights: Partial<Record<keyof typeof cells, number | null>> = {};
   for (let round = 0; round <= runs; round++) {
     for (const name of Object.keys(cells) as (keyof typeof cells)[]) {
-      const { ms, weight } = await timer.run('python', cells[name], round === 0);
+      const { ms, weight } = await timer.run(
+        'python',
+        cells[name],
+        round === 0
+      );
       // The first round warms connections, caches and imports; it weighs the outputs.
       if (round === 0) {
         weights[name] = weight;

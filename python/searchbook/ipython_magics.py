@@ -11,7 +11,7 @@ import warnings
 from searchbook.answer import ROWS_MIME, Answer, RowsLeftOut, is_answer
 from searchbook.magic_options import HELP, USAGE, UsageError, parse_options
 from searchbook.python_values import NotJson, SecretFromPython, check_connect_values, referenced, set_line
-from searchbook.searchbook_kernel import SearchbookKernel
+from searchbook.searchbook_kernel import PANEL_COMM, SearchbookKernel
 
 
 class SearchbookError(Exception):
@@ -167,6 +167,25 @@ class Bridge:
         kernel = getattr(self.shell, "kernel", None)
         return bool(getattr(kernel, "_allow_stdin", False))
 
+    def serve_panel(self, comm, _open_msg=None):
+        """The `searchbook.panel` comm of JupyterLab's side panel and cell menu, opened on this Python
+        kernel: each message goes to the magics' searchbook kernel, and its answers come back, so
+        the panel lists the magics' connections and Copy as curl / Python reads their cells."""
+
+        def on_msg(msg):
+            data = msg["content"]["data"]
+            if isinstance(data.get("cell"), str):
+                # Copy as curl / Python of a Python cell: the searchbook text of its magics.
+                data = {**data, "cell": magic_text(data["cell"])}
+            try:
+                self.kernel.ensure_started()
+                for answer in self.kernel.panel_exchange(data):
+                    comm.send(answer)
+            except Exception as err:  # the panel shows the message where the user looks
+                comm.send({"v": data.get("v"), "requestId": data.get("requestId"), "type": "error", "message": str(err)})
+
+        comm.on_msg(on_msg)
+
     def stop(self):
         self.kernel.stop()
 
@@ -182,6 +201,23 @@ def last_request(code):
         if lines[i].split(" ", 1)[0] in METHODS:
             return "\n".join(lines[i:])
     return None
+
+
+def magic_text(source):
+    """The searchbook text of a Python cell: a `%%searchbook` cell's body, or what each
+    `%searchbook` line magic runs (`a = %searchbook -q GET /x` gives `GET /x`)."""
+    lines = source.splitlines()
+    if lines and lines[0].lstrip().startswith("%%searchbook"):
+        return "\n".join(lines[1:])
+    found = []
+    for line in lines:
+        at = line.find("%searchbook ")
+        if at >= 0:
+            try:
+                found.append(parse_options(line[at + len("%searchbook ") :])[1].rstrip(";"))
+            except UsageError:
+                continue
+    return "\n".join(found) if found else source
 
 
 def ask(prompt, password):
@@ -252,9 +288,30 @@ def load(ipython):
     ipython.register_magics(magics)
     # `%config SearchbookMagic.quiet = True`, as `%config SqlMagic...` for JupySQL.
     ipython.configurables.append(magics)
+    comms = _comm_manager(ipython)
+    if comms is not None:
+        comms.register_target(PANEL_COMM, bridge.serve_panel)
+
+
+def _comm_manager(ipython):
+    """The kernel's comm manager (ipykernel), or None in a terminal IPython."""
+    kernel = getattr(ipython, "kernel", None)
+    manager = getattr(kernel, "comm_manager", None)
+    if manager is None and kernel is not None:
+        try:
+            from comm import get_comm_manager
+
+            manager = get_comm_manager()
+        except ImportError:
+            return None
+    return manager
 
 
 def unload(ipython):
     bridge = _bridges.pop(id(ipython), None)
-    if bridge is not None:
-        bridge.stop()
+    if bridge is None:
+        return
+    comms = _comm_manager(ipython)
+    if comms is not None and PANEL_COMM in getattr(comms, "targets", {}):
+        comms.unregister_target(PANEL_COMM, bridge.serve_panel)
+    bridge.stop()

@@ -72,14 +72,25 @@ class SearchbookKernel:
     def panel_request(self, request):
         """One request of the kernel's `searchbook.panel` comm (the side panel's protocol), and its reply."""
         import uuid
+
+        data = {"v": PANEL_PROTOCOL_VERSION, "requestId": uuid.uuid4().hex, **request}
+        replies = list(self.panel_exchange(data))
+        reply = replies[-1]
+        if reply.get("type") == "error":
+            raise RuntimeError(reply.get("message", "the searchbook kernel refused the request"))
+        return reply
+
+    def panel_exchange(self, data):
+        """Sends one message of the side panel's protocol on the kernel's comm and yields what the
+        comm sends until the reply to it (messages of no request, such as a grid ended, on the way)."""
+        import uuid
         from queue import Empty
 
         client = self.client
         if self.comm_id is None:
             self.comm_id = uuid.uuid4().hex
             client.shell_channel.send(client.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": PANEL_COMM, "data": {}}))
-        request_id = uuid.uuid4().hex
-        data = {"v": PANEL_PROTOCOL_VERSION, "requestId": request_id, **request}
+        request_id = data.get("requestId")
         client.shell_channel.send(client.session.msg("comm_msg", {"comm_id": self.comm_id, "data": data}))
         for _ in range(START_SECONDS * 10):
             try:
@@ -87,11 +98,12 @@ class SearchbookKernel:
             except Empty:
                 continue
             content = msg["content"]
-            if msg["msg_type"] == "comm_msg" and content.get("comm_id") == self.comm_id and content["data"].get("requestId") == request_id:
-                if content["data"].get("type") == "error":
-                    raise RuntimeError(content["data"].get("message", "the searchbook kernel refused the request"))
-                return content["data"]
-        raise RuntimeError("The searchbook kernel did not answer in time.")
+            if msg["msg_type"] != "comm_msg" or content.get("comm_id") != self.comm_id:
+                continue
+            yield content["data"]
+            if content["data"].get("requestId") == request_id:
+                return
+        yield {"v": PANEL_PROTOCOL_VERSION, "requestId": request_id, "type": "error", "message": "The searchbook kernel did not answer in time."}
 
     def run(self, code, on_output, on_input, silent=False, allow_stdin=False):
         """Runs `code`; each iopub output of it goes to `on_output(msg_type, content)`, each

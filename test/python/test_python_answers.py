@@ -315,3 +315,36 @@ def test_errors_show_no_searchbook_frames_and_secrets_stay_out_of_vars_and_histo
     )
     assert "".join(o["content"].get("text", "") for o in outputs if o["msg_type"] == "stream").strip() == "False"
 
+
+
+def panel_exchange(client, comm_id, data):
+    """One message of the side panel's comm opened on the Python kernel, and the reply to it."""
+    client.shell_channel.send(client.session.msg("comm_msg", {"comm_id": comm_id, "data": data}))
+    for _ in range(600):
+        try:
+            msg = client.get_iopub_msg(timeout=0.2)
+        except Exception:  # noqa: BLE001 (queue.Empty: nothing yet)
+            continue
+        if msg["msg_type"] == "comm_msg" and msg["content"]["data"].get("requestId") == data["requestId"]:
+            return msg["content"]["data"]
+    raise AssertionError(f"no reply to {data}")
+
+
+@engines("sandbox", REAL_819)
+def test_the_side_panel_and_copy_as_curl_reach_the_magics_kernel_through_the_python_kernel(engine, python_kernel):
+    _, client, _ = python_kernel
+    execute(client, "%load_ext searchbook")
+    reply, _ = execute(client, f"%searchbook -q {connect_line(engine)}")
+    assert reply["status"] == "ok"
+    comm_id = uuid.uuid4().hex
+    # As JupyterLab's panel opens it on the notebook's kernel (here the Python one).
+    client.shell_channel.send(client.session.msg("comm_open", {"comm_id": comm_id, "target_name": "searchbook.panel", "data": {}}))
+    listed = panel_exchange(client, comm_id, {"v": 4, "requestId": "r1", "type": "connections"})
+    assert listed["type"] == "connections"
+    assert [c["active"] for c in listed["connections"]] == [True] and engine["es"].split("//")[1].rstrip("/") in listed["connections"][0]["address"]
+    cell = "%%searchbook -q\nGET /products/_search\n{\"size\": 1}"
+    curl = panel_exchange(client, comm_id, {"v": 4, "requestId": "r2", "type": "curl", "cell": cell})
+    assert curl["type"] == "curl" and any("/products/_search" in line and line.startswith("curl ") for line in curl["commands"])
+    assert engine["es_password"] not in json.dumps(curl)
+    python = panel_exchange(client, comm_id, {"v": 4, "requestId": "r3", "type": "python", "cell": "a = %searchbook -q GET /products/_count"})
+    assert python["type"] == "python" and "_count" in python["code"]
