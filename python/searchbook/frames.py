@@ -193,10 +193,16 @@ def _polars_integers(pl, name, values):
 
 def _polars_any(pl, name, values):
     try:
-        # Lists of one type become polars lists (List(String) for tags, nested leaves).
-        return pl.Series(name, values)
+        # Lists of one type become polars lists (List(String) for tags, nested leaves). Not
+        # strict: polars' strict inference takes a list's type from its first values and cuts
+        # later ones to it (274.16 in a list after [274] became 274).
+        built = pl.Series(name, values, strict=False)
+        # Whatever polars made of them must read back as the values themselves, or they stay objects.
+        if built.to_list() == values:
+            return built
     except Exception:  # polars raises several kinds for values of mixed types
-        return pl.Series(name, values, dtype=pl.Object)
+        pass
+    return pl.Series(name, values, dtype=pl.Object)
 
 
 def _has_lists(values):
