@@ -15,6 +15,8 @@ export const ColumnSchema = z.object({
   json: z.boolean(),
   /** `meta`: `_id`, `_index`, `_score`, Typesense `id`; `mapping`: the index mapping or collection schema; `documents`: a field only the documents hold (or the mapping could not be read). */
   origin: z.enum(['meta', 'mapping', 'documents']).optional(),
+  /** A date field's formats as its mapping names them (`epoch_second`, `yyyy/MM/dd HH:mm||epoch_millis`), so a reader of the rows knows what a number or text in it means. */
+  format: z.string().optional(),
   /** The document identifier (`_id`, `id`): the primary key of the grid. */
   primaryKey: z.boolean().optional(),
   /** For a leaf of a `nested` / `object[]` field: that field's column name. The cell is an array with one entry per element, `null` where an element omits the leaf; edit it through the parent column. */

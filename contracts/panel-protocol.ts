@@ -196,6 +196,16 @@ export const GridRequestSchema = z.discriminatedUnion('type', [
     type: z.literal('outputRows'),
     rows: z.number().int().min(1).max(MAX_OUTPUT_ROWS).nullable()
   }),
+  /**
+   * Variables of the kernel's environment, set (a string) or removed (null), for `${env:NAME}`
+   * in the cells run from now on: searchbook's IPython extension passes on what Python's
+   * `os.environ` changed after it started the kernel. Never echoed in a reply.
+   */
+  z.object({
+    ...Base,
+    type: z.literal('environment'),
+    values: z.record(z.string().min(1), z.string().nullable())
+  }),
   /** API keys and metrics of a connection (admin-protocol.ts). */
   ...AdminRequestSchemas,
   /** Saving edits, whole values of cut cells, deleting and emptying targets (edit-protocol.ts). */
@@ -338,6 +348,12 @@ export const GridReplySchema = z.discriminatedUnion('type', [
     ...ReplyBase,
     type: z.literal('outputRows'),
     rows: z.number().int().positive()
+  }),
+  /** The environment variables were set; how many. */
+  z.object({
+    ...ReplyBase,
+    type: z.literal('environment'),
+    count: z.number().int().nonnegative()
   }),
   /**
    * Unasked (no request id): the kernel ended a grid because the connection it read was

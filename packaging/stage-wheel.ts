@@ -38,9 +38,9 @@ export const WHEEL_KERNEL_ARGV = [
 
 const FROM_PIP = {
   packageManager: 'python',
-  packageName: 'searchbook',
+  packageName: 'jupyterlab-searchbook',
   uninstallInstructions:
-    'Use your Python package manager (pip, conda, etc.) to uninstall the package searchbook'
+    'Use your Python package manager (pip, conda, etc.) to uninstall the package jupyterlab-searchbook'
 };
 
 const BUNDLE_OPTIONS = {

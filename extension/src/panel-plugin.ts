@@ -12,6 +12,7 @@ import type { ISignal } from '@lumino/signaling';
 import { CollectionResources } from './admin/collection-resources';
 import { addCopyCellAsCurl } from './cells/copy-cell-as-curl';
 import { addCopyCellAsPython } from './cells/copy-cell-as-python';
+import { loadsMagics } from './cells/magic-cells';
 import { addGridCommands } from './commands/grid-commands';
 import {
   DocumentGridWidget,
@@ -148,6 +149,11 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
       keepsFollowing: widget =>
         widget instanceof DocumentGridWidget ||
         widget instanceof CollectionResources,
+      runsMagics: widget => {
+        const notebook = notebooks?.find(panel => panel === widget);
+        const cells = notebook?.content.model?.sharedModel.cells ?? [];
+        return loadsMagics(cells.map(cell => cell.getSource()));
+      },
       ownKernel,
       activateGrid: (connection, target) => {
         const open = [...grids].find(

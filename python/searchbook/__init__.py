@@ -24,6 +24,10 @@ def __getattr__(name):
         from searchbook.ipython_magics import SearchbookError
 
         return SearchbookError
+    if name == "forget_cell":
+        from searchbook.history import forget_cell
+
+        return forget_cell
     if name in ("Answer", "Table"):
         from searchbook import answer
 

@@ -12,28 +12,36 @@ ANSWER_MIMES = (HITS_MIME, TABLE_MIME, JSON_MIME)
 _UNSWAP = {ord('"'): "'", ord("'"): '"'}
 
 
+class RowsLeftOut(UserWarning):
+    """An answer whose `.rows` (and DataFrames) hold fewer rows than the engine sent."""
+
+
 def is_answer(bundle):
     return any(mime in bundle for mime in ANSWER_MIMES)
 
 
 class Table:
-    """Rows under named columns, with the engine's type of each column where it says one."""
+    """Rows under named columns, with the engine's type (and a date field's format) of each
+    column where it says one, and what the engine says of the table as a whole (`notes`)."""
 
-    def __init__(self, name, columns, rows, types=None):
+    def __init__(self, name, columns, rows, types=None, formats=None, notes=None):
         self.name = name
         self.columns = list(columns)
         self.rows = rows
         self.types = dict(types or {})
+        self.formats = dict(formats or {})
+        self.notes = list(notes or [])
 
     def to_pandas(self):
+        """The rows as a pandas DataFrame, typed by the engine; `notes` are in its `.attrs["notes"]`."""
         from searchbook.frames import to_pandas
 
-        return to_pandas(self.columns, self.rows, self.types)
+        return to_pandas(self.columns, self.rows, self.types, self.formats, self.notes)
 
     def to_polars(self):
         from searchbook.frames import to_polars
 
-        return to_polars(self.columns, self.rows, self.types)
+        return to_polars(self.columns, self.rows, self.types, self.formats)
 
     def __len__(self):
         return len(self.rows)
@@ -42,41 +50,82 @@ class Table:
         return f"<searchbook table {self.name!r}: {len(self.rows)} rows × {len(self.columns)} columns>"
 
 
+class AggregationTable(Table):
+    """An aggregation or facet table; its columns are typed from the answer when first asked."""
+
+    def __init__(self, payload, answer):
+        rows = payload["rows"]
+        names = payload.get("columns") or list(dict.fromkeys(k for row in rows for k in row))
+        notes = list(payload.get("notes") or [])
+        notes += [f"Not shown here (read it in .json): {path}" for path in payload.get("notShown") or []]
+        if payload.get("omittedRows"):
+            notes.append(f"{payload['omittedRows']:,} more rows were left out (the row cap)")
+        super().__init__(payload["name"], names, rows, notes=notes)
+        self._answer = answer
+        self._typed = False
+
+    def _type(self):
+        if not self._typed:
+            from searchbook.aggregation_types import table_types
+
+            self.types, self.formats, self.rows = table_types(self.name, self.columns, self.rows, self._answer.json)
+            self._typed = True
+
+    def to_pandas(self):
+        self._type()
+        return super().to_pandas()
+
+    def to_polars(self):
+        self._type()
+        return super().to_polars()
+
+
 class Answer(Table):
     """The last answer of a `%%searchbook` cell.
 
-    `json`: the engine's answer (for hits, without the documents past the grid's row cap; None
-    when the answer was too large to keep). `rows` / `columns`: the grid's, hits or table.
-    `aggregations`: each aggregation or facet table by name. `to_pandas()` / `to_polars()`: the
-    grid as a DataFrame, typed by the mapping or schema."""
+    `json`: the engine's answer, every number as the engine wrote it (for hits, without the
+    documents past the row cap; None when the answer was too large to keep). `rows` /
+    `columns`: the grid's, hits or table. `complete`: False when rows were left out (the row
+    cap); `to_pandas(all=True)` then runs the request again and reads every row it answers.
+    `aggregations`: each aggregation or facet table by name. `to_pandas()` / `to_polars()`:
+    the grid as a DataFrame, typed by the mapping or schema."""
 
-    def __init__(self, bundle):
+    def __init__(self, bundle, rerun=None):
         self.bundle = bundle
         self.info = {}
         self.total = None
         self.aggregations = {}
-        columns, rows, types = [], [], {}
+        self.omitted_rows = 0
+        self._rerun = rerun
+        columns, rows, types, formats, notes = [], [], {}, {}, []
         kept_rows = (bundle.get(ROWS_MIME) or {}).get("rows")
         if HITS_MIME in bundle:
             payload = bundle[HITS_MIME]
             columns = [c["name"] for c in payload["columns"]]
             types = {c["name"]: c.get("type", "") for c in payload["columns"]}
+            formats = {c["name"]: c["format"] for c in payload["columns"] if c.get("format")}
             rows = kept_rows if kept_rows is not None else payload.get("rows", [])
             self.total = payload.get("total")
             for table in payload.get("aggregations", []):
-                names = table.get("columns") or list(dict.fromkeys(k for row in table["rows"] for k in row))
-                self.aggregations[table["name"]] = Table(table["name"], names, table["rows"])
+                self.aggregations[table["name"]] = AggregationTable(table, self)
         elif TABLE_MIME in bundle:
             payload = bundle[TABLE_MIME]
             columns = payload["columns"]
             types = dict(zip(columns, payload.get("types") or []))
             rows = kept_rows if kept_rows is not None else payload.get("rows", [])
+            notes = payload.get("notes") or []
         elif JSON_MIME in bundle:
             payload = bundle[JSON_MIME]
         else:
             payload = {}
+        self.omitted_rows = payload.get("omittedRows") or 0
         self.info = payload.get("info", {})
-        super().__init__(self.info.get("path", ""), columns, rows, types)
+        super().__init__(self.info.get("path", ""), columns, rows, types, formats, notes)
+
+    @property
+    def complete(self):
+        """True when `.rows` holds every row of the answer the engine sent."""
+        return not self.omitted_rows
 
     @property
     def json(self):
@@ -84,12 +133,40 @@ class Answer(Table):
         if JSON_MIME in self.bundle:
             return self.bundle.get("application/json")
         payload = self.bundle.get(HITS_MIME) or self.bundle.get(TABLE_MIME) or {}
-        return _answer_json(payload)
+        if "_json" not in self.__dict__:
+            self._json = _answer_json(payload)
+        return self._json
+
+    def left_out_message(self):
+        sent = len(self.rows) + self.omitted_rows
+        return (
+            f"searchbook kept {len(self.rows):,} of the {sent:,} rows of this answer (the row cap): .rows, .json and "
+            f"the DataFrames hold the first {len(self.rows):,}. answer.to_pandas(all=True) (or to_polars(all=True)) runs the "
+            f"request again and reads them all; `%config Searchbook.max_rows = {sent}` raises the cap for the next cells; "
+            f"%export writes a whole index to a file."
+        )
+
+    def every_row(self):
+        """This answer's request run again with every row kept (the same rows unless the index changed since)."""
+        if self.complete:
+            return self
+        if self._rerun is None:
+            raise ValueError("This answer was not made by a %searchbook magic in this kernel: run its request again instead.")
+        return self._rerun(self)
+
+    def to_pandas(self, all=False):
+        """The grid as a pandas DataFrame; `all=True` reads every row even past the row cap."""
+        return self.every_row().to_pandas() if all else super().to_pandas()
+
+    def to_polars(self, all=False):
+        return self.every_row().to_polars() if all else super().to_polars()
 
     def __repr__(self):
         info = self.info
         said = f"{info.get('method', '')} {info.get('path', '')} → {info.get('status', '')}".strip()
         parts = [f"{len(self.rows)} rows × {len(self.columns)} columns"] if self.columns else []
+        if self.omitted_rows:
+            parts.append(f"{self.omitted_rows:,} more rows left out (the row cap)")
         if self.aggregations:
             parts.append("aggregations " + ", ".join(self.aggregations))
         return f"<searchbook answer {said}" + (f": {'; '.join(parts)}" if parts else "") + ">"

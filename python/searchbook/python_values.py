@@ -12,9 +12,32 @@ class NotJson(TypeError):
     pass
 
 
+class SecretFromPython(ValueError):
+    pass
+
+
 def referenced(code, namespace):
     """The names the cell references that the Python namespace holds, in order, once each."""
     return [name for name in dict.fromkeys(REFERENCE.findall(code)) if name in namespace and not name.startswith("_")]
+
+
+# `%connect` options whose value is a secret, by the words their names are made of.
+SECRET_OPTION = re.compile(r"(?:^|\s)([\w-]*(?:password|key|secret|token|credential)[\w-]*)=\S*\$\{([A-Za-z_][A-Za-z0-9_]*)\}", re.I)
+
+
+def check_connect_values(code, names):
+    """Refuses a secret of a `%connect` line taken from a Python variable: sent with `%set`, it would
+    be one of the searchbook kernel's variables, listed by `%vars`."""
+    for line in code.splitlines():
+        if not line.lstrip().startswith("%connect"):
+            continue
+        for option, name in SECRET_OPTION.findall(line):
+            if name in names:
+                raise SecretFromPython(
+                    f"{option}=${{{name}}} would send the Python variable {name} as a searchbook variable, which %vars lists. "
+                    f"Put it in the environment instead, `os.environ['SEARCHBOOK_SECRET'] = {name}`, and write "
+                    f"{option}=${{env:SEARCHBOOK_SECRET}} (or leave {option}= out to be asked for it): nothing was sent."
+                )
 
 
 def _plain(value):

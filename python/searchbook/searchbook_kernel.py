@@ -8,6 +8,9 @@ KERNEL_NAME = "searchbook"
 # The kernel adds each grid's rows to its bundles (taken off before showing them).
 ROWS_VARIABLE = "SEARCHBOOK_ROWS_AS_VALUES"
 START_SECONDS = 60
+# The side panel's comm, which also takes the row cap of notebook outputs (contracts/panel-protocol.ts).
+PANEL_COMM = "searchbook.panel"
+PANEL_PROTOCOL_VERSION = 4
 
 
 class Reply:
@@ -24,6 +27,7 @@ class SearchbookKernel:
     def __init__(self):
         self.manager = None
         self.client = None
+        self.comm_id = None
         atexit.register(self.stop)
 
     def alive(self):
@@ -40,7 +44,7 @@ class SearchbookKernel:
         except NoSuchKernel:
             raise RuntimeError(
                 "The searchbook kernel is not installed where this Python looks for kernels: "
-                "run `pip install searchbook` in the environment this notebook's kernel runs in, then restart it."
+                "run `pip install jupyterlab-searchbook` in the environment this notebook's kernel runs in, then restart it."
             ) from None
         manager.start_kernel(env={**os.environ, ROWS_VARIABLE: "1"})
         client = manager.client()
@@ -59,11 +63,47 @@ class SearchbookKernel:
 
     def stop(self):
         client, manager = self.client, self.manager
-        self.client = self.manager = None
+        self.client = self.manager = self.comm_id = None
         if client is not None:
             client.stop_channels()
         if manager is not None and manager.has_kernel:
             manager.shutdown_kernel(now=False)
+
+    def panel_request(self, request):
+        """One request of the kernel's `searchbook.panel` comm (the side panel's protocol), and its reply."""
+        import uuid
+
+        data = {"v": PANEL_PROTOCOL_VERSION, "requestId": uuid.uuid4().hex, **request}
+        replies = list(self.panel_exchange(data))
+        reply = replies[-1]
+        if reply.get("type") == "error":
+            raise RuntimeError(reply.get("message", "the searchbook kernel refused the request"))
+        return reply
+
+    def panel_exchange(self, data):
+        """Sends one message of the side panel's protocol on the kernel's comm and yields what the
+        comm sends until the reply to it (messages of no request, such as a grid ended, on the way)."""
+        import uuid
+        from queue import Empty
+
+        client = self.client
+        if self.comm_id is None:
+            self.comm_id = uuid.uuid4().hex
+            client.shell_channel.send(client.session.msg("comm_open", {"comm_id": self.comm_id, "target_name": PANEL_COMM, "data": {}}))
+        request_id = data.get("requestId")
+        client.shell_channel.send(client.session.msg("comm_msg", {"comm_id": self.comm_id, "data": data}))
+        for _ in range(START_SECONDS * 10):
+            try:
+                msg = client.iopub_channel.get_msg(timeout=0.1)
+            except Empty:
+                continue
+            content = msg["content"]
+            if msg["msg_type"] != "comm_msg" or content.get("comm_id") != self.comm_id:
+                continue
+            yield content["data"]
+            if content["data"].get("requestId") == request_id:
+                return
+        yield {"v": PANEL_PROTOCOL_VERSION, "requestId": request_id, "type": "error", "message": "The searchbook kernel did not answer in time."}
 
     def run(self, code, on_output, on_input, silent=False, allow_stdin=False):
         """Runs `code`; each iopub output of it goes to `on_output(msg_type, content)`, each

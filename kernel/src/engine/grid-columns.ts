@@ -226,7 +226,8 @@ class ColumnFinder {
           type: node.type,
           readOnly: false,
           json: Boolean(node.json) || this.holdsJson.has(path),
-          origin: 'mapping'
+          origin: 'mapping',
+          ...(node.format ? { format: node.format } : {})
         });
       } else {
         push({

@@ -1,6 +1,7 @@
 /** `%vars`: each variable with where it came from, its type and a short preview of its value. */
 import type { JsonValue } from '../console/cell';
 import type { VariableOrigin, VariableScope } from '../console/variables';
+import { ROWS_MIME } from '../../../contracts/mime-types';
 import { messageBundle } from '../render/bundle';
 import type { MimeBundle } from '../render/mime-bundle';
 
@@ -36,7 +37,15 @@ function originText(origin: VariableOrigin): string {
   return `${origin.expression} over ${over}`;
 }
 
-export function varsBundle(scope: VariableScope): MimeBundle {
+/**
+ * The variables as a table; with `withValues` (a kernel started for searchbook's IPython
+ * extension) also each whole value under ROWS_MIME, which that extension hands to Python and
+ * takes off before showing the output.
+ */
+export function varsBundle(
+  scope: VariableScope,
+  withValues = false
+): MimeBundle {
   const rows: Record<string, JsonValue>[] = scope
     .entries()
     .map(([name, value]) => ({
@@ -45,10 +54,20 @@ export function varsBundle(scope: VariableScope): MimeBundle {
       type: typeOf(value),
       from: originText(scope.origin(name))
     }));
-  return messageBundle(
-    rows.length
-      ? 'Variables'
-      : 'No variables yet: set one with %set name = <JSON value or JMESPath expression>.',
-    rows
-  );
+  const values = withValues
+    ? {
+        [ROWS_MIME]: {
+          rows: scope.entries().map(([name, value]) => ({ name, value }))
+        }
+      }
+    : {};
+  return {
+    ...messageBundle(
+      rows.length
+        ? 'Variables'
+        : 'No variables yet: set one with %set name = <JSON value or JMESPath expression>.',
+      rows
+    ),
+    ...values
+  };
 }

@@ -1,6 +1,7 @@
 import { AnswerUnavailable } from '../console/answers';
 import type { ConsoleMagic } from '../console/cell';
 import { messageBundle } from '../render/bundle';
+import { limitsFromEnv } from '../render/output-limits';
 import { CellFailure } from './cell-failure';
 import type { MagicContext } from './magic-context';
 import { exportMagic } from './magic-export';
@@ -25,7 +26,9 @@ const RUNNERS: Record<string, MagicRunner> = {
     scope.set(magic.set.name, magic.set.value, magic.set.origin);
   },
   vars: async (_magic, { scope, sink }) => {
-    await sink.display(varsBundle(scope));
+    await sink.display(
+      varsBundle(scope, limitsFromEnv().rowsAsValues === true)
+    );
   },
   name: async ({ args }, { answers, sink }) => {
     const name = args.trim();

@@ -236,6 +236,19 @@ export class GridService {
       );
     }
     switch (request.type) {
+      case 'environment': {
+        for (const [name, value] of Object.entries(request.values)) {
+          if (value === null) {
+            delete process.env[name];
+          } else {
+            process.env[name] = value;
+          }
+        }
+        return {
+          type: 'environment',
+          count: Object.keys(request.values).length
+        };
+      }
       case 'outputRows': {
         if (!this.keepOutputRows) {
           throw new Error(

@@ -27,10 +27,24 @@ interface LabWindow {
 export const SCREENSHOTS = join(REPO, 'test-results', 'screenshots');
 
 /** A notebook file JupyterLab can open, on the searchbook kernel. */
+/** The kernel a written notebook names: searchbook's unless a test asks for another (a Python notebook of magics). */
+export interface NotebookKernel {
+  name: string;
+  display_name: string;
+  language: string;
+}
+
+const SEARCHBOOK_KERNEL: NotebookKernel = {
+  display_name: 'searchbook',
+  language: 'searchbook',
+  name: 'searchbook'
+};
+
 export async function writeNotebook(
   dir: string,
   name: string,
-  cells: string[]
+  cells: string[],
+  kernel: NotebookKernel = SEARCHBOOK_KERNEL
 ): Promise<string> {
   const notebook = {
     cells: cells.map(source => ({
@@ -41,12 +55,8 @@ export async function writeNotebook(
       source
     })),
     metadata: {
-      kernelspec: {
-        display_name: 'searchbook',
-        language: 'searchbook',
-        name: 'searchbook'
-      },
-      language_info: { name: 'searchbook' }
+      kernelspec: kernel,
+      language_info: { name: kernel.language }
     },
     nbformat: 4,
     nbformat_minor: 5

@@ -1,7 +1,12 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium } from './browser';
 import { type RunningLab, startJupyterLab } from './jupyter-lab';
-import { openNotebook, runAllCells, writeNotebook } from './notebook-page';
+import {
+  type NotebookKernel,
+  openNotebook,
+  runAllCells,
+  writeNotebook
+} from './notebook-page';
 
 export const PANEL_TAB =
   '.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]';
@@ -12,6 +17,8 @@ export interface PanelLabOptions {
   notebook: string;
   /** The notebook's cells (its `%connect` lines), run before the panel opens. */
   cells: string[];
+  /** The notebook's kernel, searchbook's by default. */
+  kernel?: NotebookKernel;
   env?: Record<string, string>;
   viewport?: { width: number; height: number };
   /** Set-up on the context or the page before the notebook loads (permissions, a websocket tap). */
@@ -36,7 +43,12 @@ export interface PanelLab {
 export async function openPanelLab(
   options: PanelLabOptions
 ): Promise<PanelLab> {
-  await writeNotebook(options.root, options.notebook, options.cells);
+  await writeNotebook(
+    options.root,
+    options.notebook,
+    options.cells,
+    options.kernel
+  );
   const lab = await startJupyterLab({
     root: options.root,
     ...(options.env ? { env: options.env } : {})
