@@ -4,14 +4,15 @@
  * every grid of it shows the same rows.
  */
 import type { Column } from './columns';
-import type { JsonObject, JsonValue } from './json';
+import { type JsonObject, type JsonValue, isJsonObject } from './json';
 import { fieldRecord, ownValue } from './own-fields';
+import { parseExactJson } from './exact-json';
 import type { DocumentLayout, HitsPayload, TablePayload } from './mime-types';
 
 export type Row = Record<string, JsonValue>;
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value);
 }
 
 /** Objects flatten to dotted paths; arrays stay whole (they render as JSON). The rows of tables. */
@@ -253,7 +254,7 @@ export function answerValue(payload: {
 }): JsonValue | undefined {
   return payload.answer === undefined
     ? undefined
-    : (JSON.parse(swapQuotes(payload.answer)) as JsonValue);
+    : (parseExactJson(swapQuotes(payload.answer)) as JsonValue);
 }
 
 /** The rows of a hits payload: stored (older notebooks, answers too large to keep) or rebuilt from its answer. */

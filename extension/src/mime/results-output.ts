@@ -21,6 +21,7 @@ import { barChart, bucketsOf } from './bar-chart';
 import { block, warningBlock } from './block';
 import { omittedText, statusText, warningText } from './status-line';
 import { toolbar } from './toolbar';
+import { exactJson } from '@searchbook/contracts/exact-json';
 
 /** Both payloads, brought to the one shape the grid shows. */
 interface Results {
@@ -188,7 +189,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
 }
 
 function jsonText(value: unknown): string | undefined {
-  return value === undefined ? undefined : JSON.stringify(value, null, 2);
+  return value === undefined ? undefined : exactJson(value, 2);
 }
 
 function rawJsonNode(raw: string | undefined): HTMLElement {

@@ -16,6 +16,7 @@ import {
   type ResolveOptions
 } from './var-ref';
 import type { VariableScope } from './variables';
+import { isExactNumber } from '../../../contracts/exact-json';
 
 export interface BodyOptions extends ResolveOptions {
   /** NDJSON: any number of values, one a line. Otherwise at most one value. */
@@ -337,7 +338,8 @@ class BodyParser {
     const ref = readVarRef(this.text, this.i, this.end);
     const value = resolveVarRef(this.text, ref, this.scope, this.options);
     this.i = ref.end;
-    return typeof value === 'object' && value !== null
+    // structuredClone would make an ExactNumber a plain object; it is never changed in place.
+    return typeof value === 'object' && value !== null && !isExactNumber(value)
       ? structuredClone(value)
       : value;
   }

@@ -6,6 +6,7 @@ import type { JsonValue } from './cell';
 import { refuse } from './refusal';
 import { positionAt } from './text-position';
 import type { VariableScope } from './variables';
+import { exactJson } from '../../../contracts/exact-json';
 
 export interface VarRef {
   kind: 'var' | 'env';
@@ -87,5 +88,5 @@ export function resolveVarRef(
 
 /** Text of a value spliced into a string or a path: a string's own text, else its JSON. */
 export function valueText(value: JsonValue): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : exactJson(value);
 }

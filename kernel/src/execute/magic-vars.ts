@@ -3,6 +3,7 @@ import type { JsonValue } from '../console/cell';
 import type { VariableOrigin, VariableScope } from '../console/variables';
 import { messageBundle } from '../render/bundle';
 import type { MimeBundle } from '../render/mime-bundle';
+import { ExactNumber, exactJson } from '../../../contracts/exact-json';
 
 const PREVIEW_CHARS = 80;
 
@@ -13,6 +14,9 @@ function typeOf(value: JsonValue): string {
   if (Array.isArray(value)) {
     return `array of ${value.length}`;
   }
+  if (value instanceof ExactNumber) {
+    return 'number';
+  }
   if (typeof value === 'object') {
     return `object of ${Object.keys(value).length} keys`;
   }
@@ -20,7 +24,7 @@ function typeOf(value: JsonValue): string {
 }
 
 function preview(value: JsonValue): string {
-  const text = JSON.stringify(value);
+  const text = exactJson(value);
   return text.length > PREVIEW_CHARS
     ? `${text.slice(0, PREVIEW_CHARS - 1)}…`
     : text;

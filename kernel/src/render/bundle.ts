@@ -31,6 +31,8 @@ import { swappedAnswer } from './swapped-answer';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
 import type { MimeBundle } from './mime-bundle';
+import { isJsonObject } from '../../../contracts/json';
+import { exactJson } from '../../../contracts/exact-json';
 export type { MimeBundle };
 
 /**
@@ -87,7 +89,7 @@ export function toBundles(
         title: `Search ${i + 1} of ${count}: ${search.target || '(no index named)'}`
       },
       {
-        bytes: Buffer.from(JSON.stringify(search.raw), 'utf8'),
+        bytes: Buffer.from(exactJson(search.raw), 'utf8'),
         value: search.raw
       },
       limits
@@ -226,11 +228,7 @@ export function toBundle(
       };
     }
     case 'json': {
-      const pretty = cutText(
-        JSON.stringify(result.value, null, 2),
-        'JSON',
-        limits
-      );
+      const pretty = cutText(exactJson(result.value, 2), 'JSON', limits);
       const payload: JsonPayload = {
         info,
         ...(result.fields ? { fields: result.fields } : {})
@@ -315,7 +313,7 @@ function keptAnswer(
     omitted === 0
       ? answer.bytes
       : Buffer.from(
-          JSON.stringify(withFirstDocuments(answer.value, at, keep)),
+          exactJson(withFirstDocuments(answer.value, at, keep)),
           'utf8'
         );
   return bytes.length <= limits.answerChars ? swappedAnswer(bytes) : undefined;
@@ -337,9 +335,7 @@ function withFirstDocuments(
     );
   }
   if (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
+    isJsonObject(value) &&
     typeof head === 'string' &&
     Object.hasOwn(value, head)
   ) {
@@ -404,7 +400,7 @@ function cutText(
 
 /** `application/json` must stay JSON; an oversized body is replaced by a note saying so. */
 function capJson(value: JsonValue, limits: OutputLimits): JsonValue {
-  const size = JSON.stringify(value)?.length ?? 0;
+  const size = exactJson(value)?.length ?? 0;
   return size <= limits.rawJsonChars
     ? value
     : {

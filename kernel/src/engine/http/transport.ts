@@ -16,7 +16,7 @@ import {
   bufferedRequest,
   DeadlinePassedError
 } from './buffered-response';
-import { exactJson } from '../../json/exact-integers';
+import { exactJson, parseExactJson } from '../../json/exact-integers';
 import {
   connectionFailureMessage,
   connectionFailureReason
@@ -683,7 +683,7 @@ function encodeBody(
   }
   // NDJSON must end with a newline or Elasticsearch's _bulk refuses the last line.
   return {
-    body: `${body.values.map(v => JSON.stringify(v)).join('\n')}\n`,
+    body: `${body.values.map(v => exactJson(v)).join('\n')}\n`,
     contentType: mediaTypes.ndjson
   };
 }
@@ -708,7 +708,8 @@ function decodeBody(
     };
   }
   try {
-    const value = JSON.parse(text) as JsonValue;
+    // Every digit the engine sent: a long past 2^53 is an ExactNumber, not the nearest double.
+    const value = parseExactJson(text);
     const bom =
       bytes.length >= BOM &&
       bytes[0] === 0xef &&
@@ -725,7 +726,7 @@ function decodeBody(
         return {
           body: {
             kind: 'jsonl',
-            values: lines.map(l => JSON.parse(l) as JsonValue)
+            values: lines.map(parseExactJson)
           }
         };
       } catch {

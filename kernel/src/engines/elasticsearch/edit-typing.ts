@@ -8,6 +8,7 @@ import {
   booleanCell,
   documentFieldCell,
   type FieldFacts,
+  decimalCell,
   numberCell,
   parseJsonCell,
   wholeNumberCell
@@ -79,7 +80,7 @@ export function typeElasticsearchValue(
     return wholeNumberCell(field, text, whole);
   }
   if (DECIMAL.has(type)) {
-    return numberCell(field, text, false);
+    return decimalCell(field, text);
   }
   if (type === 'boolean') {
     return booleanCell(field, text);
