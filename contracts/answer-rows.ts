@@ -259,6 +259,9 @@ export function answerValue(payload: {
 
 /** The rows of a hits payload: stored (older notebooks, answers too large to keep) or rebuilt from its answer. */
 export function hitsPayloadRows(payload: HitsPayload): Row[] {
+  if (payload.exactRows !== undefined) {
+    return parseExactJson(swapQuotes(payload.exactRows)) as Row[];
+  }
   if (payload.rows) {
     return payload.rows as Row[];
   }
@@ -270,6 +273,9 @@ export function hitsPayloadRows(payload: HitsPayload): Row[] {
 
 /** The rows of a table payload, stored or rebuilt from its answer. */
 export function tablePayloadRows(payload: TablePayload): Row[] {
+  if (payload.exactRows !== undefined) {
+    return parseExactJson(swapQuotes(payload.exactRows)) as Row[];
+  }
   if (payload.rows) {
     return payload.rows as Row[];
   }

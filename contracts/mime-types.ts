@@ -101,6 +101,13 @@ export const ANSWER_FORMAT = 'json, quotes swapped';
 const AnswerFormatSchema = z.literal(ANSWER_FORMAT);
 
 /**
+ * Rows kept in the payload (as `rows`) that hold a number a double cannot hold (an ES|QL
+ * `long` past 2^53): their JSON text, quotes swapped as the answer's, in place of `rows`, since
+ * JupyterLab reads a bundle with JSON.parse and would round the number.
+ */
+const ExactRowsSchema = z.string();
+
+/**
  * One table of an aggregation answer (or of a Typesense facet). A bucket aggregation inside the
  * buckets of another has a table of its own, titled with the path (`brands > colors`), whose
  * leading columns are the parent buckets' keys. Older notebooks have only name and rows.
@@ -133,6 +140,7 @@ export const HitsPayloadSchema = z
     columns: z.array(ColumnSchema),
     /** Rows as the grid shows them: only when the answer could not be kept (too large, cells cut), and in notebooks saved before `answer`. */
     rows: RowsSchema.optional(),
+    exactRows: ExactRowsSchema.optional(),
     answer: AnswerSchema.optional(),
     answerFormat: AnswerFormatSchema.optional(),
     documents: DocumentLayoutSchema.optional(),
@@ -152,6 +160,7 @@ export const HitsPayloadSchema = z
   .refine(
     p =>
       p.rows !== undefined ||
+      p.exactRows !== undefined ||
       (p.answer !== undefined && p.documents !== undefined),
     {
       message:
@@ -166,6 +175,7 @@ export const TablePayloadSchema = z
     columns: z.array(z.string()),
     /** As for hits: only when the answer could not be kept, and in older notebooks. */
     rows: RowsSchema.optional(),
+    exactRows: ExactRowsSchema.optional(),
     /** The engine's array (or JSONL lines, as one array) as JSON text; each element is one row. */
     answer: AnswerSchema.optional(),
     answerFormat: AnswerFormatSchema.optional(),
@@ -180,9 +190,15 @@ export const TablePayloadSchema = z
     /** What the engine says about the table as a whole, as sentences under it (`Partial answer (is_partial): ...`). */
     notes: z.array(z.string()).optional()
   })
-  .refine(p => p.rows !== undefined || p.answer !== undefined, {
-    message: 'a table payload holds either rows or an answer'
-  });
+  .refine(
+    p =>
+      p.rows !== undefined ||
+      p.exactRows !== undefined ||
+      p.answer !== undefined,
+    {
+      message: 'a table payload holds either rows or an answer'
+    }
+  );
 export type TablePayload = z.infer<typeof TablePayloadSchema>;
 export type ResponseInfo = z.infer<typeof ResponseInfoSchema>;
 
@@ -196,7 +212,14 @@ export type FieldType = z.infer<typeof FieldTypeSchema>;
 export const JsonPayloadSchema = z.object({
   info: ResponseInfoSchema,
   /** Set when the answer is a mapping or collection schema: every field with its type, dotted. */
-  fields: z.array(FieldTypeSchema).optional()
+  fields: z.array(FieldTypeSchema).optional(),
+  /**
+   * Set, with the bundle's `application/json` left out, when the answer holds a number a
+   * double cannot hold (a long past 2^53): its exact JSON text, quotes swapped as a hits
+   * answer's, since JupyterLab reads application/json with JSON.parse and would round it.
+   */
+  answer: AnswerSchema.optional(),
+  answerFormat: AnswerFormatSchema.optional()
 });
 export type JsonPayload = z.infer<typeof JsonPayloadSchema>;
 

@@ -82,7 +82,10 @@ class Answer(Table):
     def json(self):
         # Parsed when asked: a loop of searches that reads only rows never pays for it.
         if JSON_MIME in self.bundle:
-            return self.bundle.get("application/json")
+            # An answer holding a long past 2^53 is kept as exact text (JupyterLab would round application/json).
+            if "application/json" in self.bundle:
+                return self.bundle["application/json"]
+            return _answer_json(self.bundle[JSON_MIME])
         payload = self.bundle.get(HITS_MIME) or self.bundle.get(TABLE_MIME) or {}
         return _answer_json(payload)
 

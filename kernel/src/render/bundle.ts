@@ -32,15 +32,19 @@ import { escapeHtml, htmlTable, plainTable } from './text-table';
 
 import type { MimeBundle } from './mime-bundle';
 import { isJsonObject } from '../../../contracts/json';
-import { exactJson } from '../../../contracts/exact-json';
+import { exactJson, holdsExactNumber } from '../../../contracts/exact-json';
 export type { MimeBundle };
 
 /**
  * A payload as the kernel hands it to the wire: its answer already in JSON form, copied into
  * the message as bytes. JSON.stringify of it is the payload its schema describes.
  */
-type Sent<P extends { answer?: string | undefined }> = Omit<P, 'answer'> & {
+type Sent<P extends { answer?: string | undefined }> = Omit<
+  P,
+  'answer' | 'exactRows'
+> & {
   answer?: EncodedString;
+  exactRows?: EncodedString;
 };
 
 /** The status line every output starts with: who answered what, how, and how fast. */
@@ -138,7 +142,7 @@ export function toBundle(
               answerFormat: ANSWER_FORMAT,
               documents: layout
             }
-          : { rows: stored?.rows ?? [] }),
+          : keptRows(stored?.rows ?? [])),
         ...(result.total ? { total: result.total } : {}),
         omittedRows: omitted,
         cut: stored?.cut ?? [],
@@ -191,7 +195,7 @@ export function toBundle(
         info,
         columns,
         ...(answerKept === undefined
-          ? { rows }
+          ? keptRows(rows)
           : { answer: answerKept, answerFormat: ANSWER_FORMAT }),
         ...(rawKept ? { answer: rawKept, answerFormat: ANSWER_FORMAT } : {}),
         omittedRows: omitted,
@@ -229,14 +233,25 @@ export function toBundle(
     }
     case 'json': {
       const pretty = cutText(exactJson(result.value, 2), 'JSON', limits);
-      const payload: JsonPayload = {
-        info,
-        ...(result.fields ? { fields: result.fields } : {})
-      };
       const warning = warningOf(info);
+      const kept = capJson(result.value, limits);
+      // JupyterLab reads application/json with JSON.parse, which rounds a long past 2^53: a
+      // value holding one is left out of it and kept as its exact text in the payload, and
+      // frontends without searchbook show the exact text/html instead.
+      const exact = holdsExactNumber(kept);
+      const payload: Sent<JsonPayload> = {
+        info,
+        ...(result.fields ? { fields: result.fields } : {}),
+        ...(exact
+          ? {
+              answer: swappedAnswer(Buffer.from(exactJson(kept), 'utf8')),
+              answerFormat: ANSWER_FORMAT
+            }
+          : {})
+      };
       return {
         [JSON_MIME]: payload,
-        'application/json': capJson(result.value, limits),
+        ...(exact ? {} : { 'application/json': kept }),
         'text/html': `<div class="searchbook-json"><div>${escapeHtml(caption)}</div>${warning.html}<pre>${escapeHtml(pretty)}</pre></div>`,
         'text/plain': [caption, warning.plain, pretty]
           .filter(Boolean)
@@ -270,6 +285,15 @@ function withFirstRows(
         omittedRows: table.rows.length - keep
       }
     : ordered;
+}
+
+/** Rows kept in a payload: as values, or as exact JSON text where they hold a number a double cannot hold. */
+function keptRows(
+  rows: Record<string, JsonValue>[]
+): { rows: Record<string, JsonValue>[] } | { exactRows: EncodedString } {
+  return holdsExactNumber(rows)
+    ? { exactRows: swappedAnswer(Buffer.from(exactJson(rows), 'utf8')) }
+    : { rows };
 }
 
 /** The grid's rows under ROWS_MIME, when the kernel was asked for them (limitsFromEnv). */
