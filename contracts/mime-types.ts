@@ -2,6 +2,7 @@ import { KEEP_MORE_ROWS } from './output-rows';
 import { z } from 'zod';
 import { ColumnSchema } from './columns';
 import { fieldsRecord } from './own-fields';
+import { ExactNumber } from './exact-json';
 
 /**
  * The MIME payloads the kernel emits and the extension renders: defined once, here, and
@@ -28,6 +29,8 @@ export const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
     z.null(),
     z.boolean(),
     z.number(),
+    // Before the record: an ExactNumber (exact-json.ts) is kept as the instance it is.
+    z.instanceof(ExactNumber),
     z.string(),
     z.array(JsonValueSchema),
     z.record(z.string(), JsonValueSchema)
