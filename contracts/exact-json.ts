@@ -56,11 +56,34 @@ const PRINTED_MARK = new RegExp(
 /** Strings and numbers of JSON text, each whole, so a number is only ever read from its start. */
 const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
+const isDigitOrPoint = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || c === 0x2e;
+
 /**
- * Text that may hold a number of 16 or more significant digits: 16 digits in a row, or digits
- * and a decimal point together. Anything else parses exactly with JSON.parse.
+ * Whether text may hold a number of 16 or more significant digits: a run of 16 digits and
+ * decimal points. Anything else parses exactly with JSON.parse. Every 16th character is
+ * looked at, since any such run covers one of them: a few times faster than a regular
+ * expression over a long answer.
  */
-const MAY_HOLD_LONG_NUMBER = /[\d.]{16}/;
+export function mayHoldLongNumber(text: string): boolean {
+  const end = text.length;
+  for (let i = 15; i < end; i += 16) {
+    if (isDigitOrPoint(text.charCodeAt(i))) {
+      let from = i;
+      let to = i;
+      while (from > 0 && isDigitOrPoint(text.charCodeAt(from - 1))) {
+        from--;
+      }
+      while (to + 1 < end && isDigitOrPoint(text.charCodeAt(to + 1))) {
+        to++;
+      }
+      if (to - from >= 15) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
 
 /** A literal's value as sign, digits without leading or trailing zeros, and exponent. */
 function canonical(literal: string): string {
@@ -106,7 +129,7 @@ export function isExactNumber(value: unknown): value is ExactNumber {
 export function parseExactJson(text: string): unknown {
   // Parsed as written first: marking turns an invalid number (`09007199254740993`) into a valid string.
   const value: unknown = JSON.parse(text);
-  if (!MAY_HOLD_LONG_NUMBER.test(text)) {
+  if (!mayHoldLongNumber(text)) {
     return value;
   }
   let marked = false;
