@@ -5,7 +5,13 @@
 import { CurationSet } from './curation';
 import { ApiError } from './errors';
 import { FieldTokenIndex } from './field-token-index';
-import { canonical, isPlainObject, type JsonObject, setField } from './json';
+import {
+  canonical,
+  isPlainObject,
+  type JsonObject,
+  mergeExact,
+  setField
+} from './json';
 import { valueAt } from './paths';
 import {
   baseType,
@@ -156,6 +162,7 @@ export class Collection {
           setField(stored, k, v);
         }
       }
+      mergeExact(stored, doc);
     } else {
       stored = doc;
     }
