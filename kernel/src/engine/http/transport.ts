@@ -1,9 +1,5 @@
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
-import type {
-  ConsoleRequest,
-  JsonValue,
-  RequestBody
-} from '../../console/cell';
+import type { ConsoleRequest, RequestBody } from '../../console/cell';
 import {
   DEFAULT_ANSWER_CAP_BYTES,
   formatBytes,

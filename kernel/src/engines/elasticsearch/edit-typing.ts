@@ -9,7 +9,6 @@ import {
   documentFieldCell,
   type FieldFacts,
   decimalCell,
-  numberCell,
   parseJsonCell,
   wholeNumberCell
 } from '../../engine/edit-values';
