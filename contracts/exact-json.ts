@@ -36,9 +36,16 @@ export class ExactNumber {
    * literal; elsewhere a mark that exactJson prints as the bare literal.
    */
   toJSON(): unknown {
-    return rawJSON ? rawJSON(this.text) : MARK + this.text;
+    if (rawJSON) {
+      return rawJSON(this.text);
+    }
+    marksPrinted++;
+    return MARK + this.text;
   }
 }
+
+/** Marks JSON.stringify has printed: exactJson looks for marks only when it printed some. */
+let marksPrinted = 0;
 
 /** A JSON number literal, whole. */
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -176,8 +183,9 @@ function unmark(value: unknown): unknown {
 
 /** JSON.stringify, each ExactNumber printed as its bare literal with every digit. */
 export function exactJson(value: unknown, indent?: number | string): string {
+  const before = marksPrinted;
   const text = JSON.stringify(value, null, indent);
-  return text !== undefined && text.includes(PRINTED_MARK_TEXT)
+  return text !== undefined && marksPrinted !== before
     ? text.replace(PRINTED_MARK, '$1')
     : text;
 }
