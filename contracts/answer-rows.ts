@@ -271,6 +271,16 @@ export function hitsPayloadRows(payload: HitsPayload): Row[] {
     : [];
 }
 
+/** The rows of an aggregation table: exact where the payload keeps their exact text. */
+export function aggregationRows(table: {
+  rows: Record<string, unknown>[];
+  exactRows?: string | undefined;
+}): Row[] {
+  return table.exactRows !== undefined
+    ? (parseExactJson(swapQuotes(table.exactRows)) as Row[])
+    : (table.rows as Row[]);
+}
+
 /** The rows of a table payload, stored or rebuilt from its answer. */
 export function tablePayloadRows(payload: TablePayload): Row[] {
   if (payload.exactRows !== undefined) {

@@ -117,6 +117,8 @@ const ExactRowsSchema = z.string();
  */
 export const AggregationTableSchema = z.object({
   name: z.string(),
+  /** Beside `rows` (which Python reads), their exact text where they hold a number a double cannot hold (a `terms` key past 2^53). */
+  exactRows: ExactRowsSchema.optional(),
   /** `facet`: a Typesense facet (facet_by); older notebooks have none, meaning an aggregation. */
   kind: z.enum(['aggregation', 'facet']).optional(),
   rows: RowsSchema,

@@ -15,11 +15,16 @@ import {
   type RunningSandbox,
   startSandbox
 } from '../../examples/sandbox/sandbox';
-import { answerValue, hitsPayloadRows } from '../../contracts/answer-rows';
+import {
+  aggregationRows,
+  answerValue,
+  hitsPayloadRows
+} from '../../contracts/answer-rows';
 import { exactJson, parseExactJson } from '../../contracts/exact-json';
 import { isJsonObject, type JsonValue } from '../../contracts/json';
 import {
   HITS_MIME,
+  type HitsPayload,
   HitsPayloadSchema,
   JSON_MIME,
   JsonPayloadSchema,
@@ -188,9 +193,10 @@ async function checkHits(
   code: string,
   columns: string[],
   text: string
-): Promise<void> {
+): Promise<{ payload: HitsPayload; python: Record<string, unknown> }> {
   const { data, python } = await shown(code);
-  const rows = hitsPayloadRows(HitsPayloadSchema.parse(data[HITS_MIME]));
+  const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
+  const rows = hitsPayloadRows(payload);
   expect(rows).toHaveLength(1);
   const expected = parseExactJson(text) as Record<string, unknown>;
   const pick = (row: Record<string, unknown>) =>
@@ -206,6 +212,7 @@ async function checkHits(
       expect(String(data['text/plain'])).toContain(digitsOf(expected[column]));
     }
   }
+  return { payload, python };
 }
 
 /** The panel's grid of the target: the row of `id` in its first block. */
@@ -299,11 +306,25 @@ describeEachTarget(
               answer => (answer as { _source: unknown })._source,
               text
             );
-            await checkHits(
-              `GET /${index}/_search\n{"query": {"ids": {"values": ["${id}"]}}}`,
+            const { payload, python } = await checkHits(
+              `GET /${index}/_search\n{"query": {"ids": {"values": ["${id}"]}}, "aggs": {"longs": {"terms": {"field": "long"}}}}`,
               columns,
               text
             );
+            // A terms key is the long itself: the extension's table and Python's rows keep it
+            // (real nodes: the sandbox's aggregations compute keys as doubles).
+            if (target.engine === 'real') {
+              const table = payload.aggregations[0];
+              expect(
+                digitsOf(aggregationRows(table ?? { rows: [] })[0]?.key)
+              ).toBe(long.toString());
+              const pythonTable = (
+                python[HITS_MIME] as {
+                  aggregations: { rows: { key: unknown }[] }[];
+                }
+              ).aggregations[0];
+              expect(digitsOf(pythonTable?.rows[0]?.key)).toBe(long.toString());
+            }
 
             // The panel's grid, its whole document, and a duplicate saved from its values.
             const { grid, row } = await gridRow('es', index, id, '_id');

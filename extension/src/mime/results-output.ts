@@ -2,6 +2,7 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
 import {
+  aggregationRows,
   hitsPayloadRows,
   tablePayloadRows
 } from '@searchbook/contracts/answer-rows';
@@ -42,7 +43,15 @@ interface Results {
 function readResults(mimeType: string, data: unknown): Results {
   if (mimeType === HITS_MIME) {
     const hits = HitsPayloadSchema.parse(data);
-    return { ...hits, rows: hitsPayloadRows(hits), notes: [] };
+    return {
+      ...hits,
+      rows: hitsPayloadRows(hits),
+      aggregations: hits.aggregations.map(table => ({
+        ...table,
+        rows: aggregationRows(table)
+      })),
+      notes: []
+    };
   }
   const table = TablePayloadSchema.parse(data);
   return {

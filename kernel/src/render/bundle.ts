@@ -8,7 +8,11 @@ import type {
 import { cutLongCells } from './cell-cut';
 import { escapeControlCharacters } from './control-characters';
 import type { EncodedString } from '../protocol/encoded-string';
-import { documentRow, documentsOf } from '../../../contracts/answer-rows';
+import {
+  documentRow,
+  documentsOf,
+  swapQuotes
+} from '../../../contracts/answer-rows';
 import { fallbacks, type KeptRows } from './fallbacks';
 import {
   aggregationColumns,
@@ -278,13 +282,18 @@ function withFirstRows(
   keep: number
 ): AggregationResult {
   const ordered = { ...table, columns: aggregationColumns(table) };
-  return table.rows.length > keep
-    ? {
-        ...ordered,
-        rows: table.rows.slice(0, keep),
-        omittedRows: table.rows.length - keep
-      }
-    : ordered;
+  const kept =
+    table.rows.length > keep
+      ? {
+          ...ordered,
+          rows: table.rows.slice(0, keep),
+          omittedRows: table.rows.length - keep
+        }
+      : ordered;
+  // JupyterLab would round a key past 2^53 in `rows`: the extension reads their exact text.
+  return holdsExactNumber(kept.rows)
+    ? { ...kept, exactRows: swapQuotes(exactJson(kept.rows)) }
+    : kept;
 }
 
 /** Rows kept in a payload: as values, or as exact JSON text where they hold a number a double cannot hold. */
