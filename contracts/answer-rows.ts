@@ -4,14 +4,15 @@
  * every grid of it shows the same rows.
  */
 import type { Column } from './columns';
-import type { JsonObject, JsonValue } from './json';
+import { type JsonObject, type JsonValue, isJsonObject } from './json';
 import { fieldRecord, ownValue } from './own-fields';
+import { parseExactJson } from './exact-json';
 import type { DocumentLayout, HitsPayload, TablePayload } from './mime-types';
 
 export type Row = Record<string, JsonValue>;
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value);
 }
 
 /** Objects flatten to dotted paths; arrays stay whole (they render as JSON). The rows of tables. */
@@ -253,11 +254,14 @@ export function answerValue(payload: {
 }): JsonValue | undefined {
   return payload.answer === undefined
     ? undefined
-    : (JSON.parse(swapQuotes(payload.answer)) as JsonValue);
+    : (parseExactJson(swapQuotes(payload.answer)) as JsonValue);
 }
 
 /** The rows of a hits payload: stored (older notebooks, answers too large to keep) or rebuilt from its answer. */
 export function hitsPayloadRows(payload: HitsPayload): Row[] {
+  if (payload.exactRows !== undefined) {
+    return parseExactJson(swapQuotes(payload.exactRows)) as Row[];
+  }
   if (payload.rows) {
     return payload.rows as Row[];
   }
@@ -267,8 +271,21 @@ export function hitsPayloadRows(payload: HitsPayload): Row[] {
     : [];
 }
 
+/** The rows of an aggregation table: exact where the payload keeps their exact text. */
+export function aggregationRows(table: {
+  rows: Record<string, unknown>[];
+  exactRows?: string | undefined;
+}): Row[] {
+  return table.exactRows !== undefined
+    ? (parseExactJson(swapQuotes(table.exactRows)) as Row[])
+    : (table.rows as Row[]);
+}
+
 /** The rows of a table payload, stored or rebuilt from its answer. */
 export function tablePayloadRows(payload: TablePayload): Row[] {
+  if (payload.exactRows !== undefined) {
+    return parseExactJson(swapQuotes(payload.exactRows)) as Row[];
+  }
   if (payload.rows) {
     return payload.rows as Row[];
   }

@@ -2,6 +2,7 @@ import { KEEP_MORE_ROWS } from './output-rows';
 import { z } from 'zod';
 import { ColumnSchema } from './columns';
 import { fieldsRecord } from './own-fields';
+import { ExactNumber } from './exact-json';
 
 /**
  * The MIME payloads the kernel emits and the extension renders: defined once, here, and
@@ -28,6 +29,8 @@ export const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
     z.null(),
     z.boolean(),
     z.number(),
+    // Before the record: an ExactNumber (exact-json.ts) is kept as the instance it is.
+    z.instanceof(ExactNumber),
     z.string(),
     z.array(JsonValueSchema),
     // Not z.record, which leaves a key named `__proto__` out: a document may hold one.
@@ -102,12 +105,21 @@ export const ANSWER_FORMAT = 'json, quotes swapped';
 const AnswerFormatSchema = z.literal(ANSWER_FORMAT);
 
 /**
+ * Rows kept in the payload (as `rows`) that hold a number a double cannot hold (an ES|QL
+ * `long` past 2^53): their JSON text, quotes swapped as the answer's, in place of `rows`, since
+ * JupyterLab reads a bundle with JSON.parse and would round the number.
+ */
+const ExactRowsSchema = z.string();
+
+/**
  * One table of an aggregation answer (or of a Typesense facet). A bucket aggregation inside the
  * buckets of another has a table of its own, titled with the path (`brands > colors`), whose
  * leading columns are the parent buckets' keys. Older notebooks have only name and rows.
  */
 export const AggregationTableSchema = z.object({
   name: z.string(),
+  /** Beside `rows` (which Python reads), their exact text where they hold a number a double cannot hold (a `terms` key past 2^53). */
+  exactRows: ExactRowsSchema.optional(),
   /** `facet`: a Typesense facet (facet_by); older notebooks have none, meaning an aggregation. */
   kind: z.enum(['aggregation', 'facet']).optional(),
   rows: RowsSchema,
@@ -134,6 +146,7 @@ export const HitsPayloadSchema = z
     columns: z.array(ColumnSchema),
     /** Rows as the grid shows them: only when the answer could not be kept (too large, cells cut), and in notebooks saved before `answer`. */
     rows: RowsSchema.optional(),
+    exactRows: ExactRowsSchema.optional(),
     answer: AnswerSchema.optional(),
     answerFormat: AnswerFormatSchema.optional(),
     documents: DocumentLayoutSchema.optional(),
@@ -153,6 +166,7 @@ export const HitsPayloadSchema = z
   .refine(
     p =>
       p.rows !== undefined ||
+      p.exactRows !== undefined ||
       (p.answer !== undefined && p.documents !== undefined),
     {
       message:
@@ -167,6 +181,7 @@ export const TablePayloadSchema = z
     columns: z.array(z.string()),
     /** As for hits: only when the answer could not be kept, and in older notebooks. */
     rows: RowsSchema.optional(),
+    exactRows: ExactRowsSchema.optional(),
     /** The engine's array (or JSONL lines, as one array) as JSON text; each element is one row. */
     answer: AnswerSchema.optional(),
     answerFormat: AnswerFormatSchema.optional(),
@@ -181,9 +196,15 @@ export const TablePayloadSchema = z
     /** What the engine says about the table as a whole, as sentences under it (`Partial answer (is_partial): ...`). */
     notes: z.array(z.string()).optional()
   })
-  .refine(p => p.rows !== undefined || p.answer !== undefined, {
-    message: 'a table payload holds either rows or an answer'
-  });
+  .refine(
+    p =>
+      p.rows !== undefined ||
+      p.exactRows !== undefined ||
+      p.answer !== undefined,
+    {
+      message: 'a table payload holds either rows or an answer'
+    }
+  );
 export type TablePayload = z.infer<typeof TablePayloadSchema>;
 export type ResponseInfo = z.infer<typeof ResponseInfoSchema>;
 
@@ -197,7 +218,14 @@ export type FieldType = z.infer<typeof FieldTypeSchema>;
 export const JsonPayloadSchema = z.object({
   info: ResponseInfoSchema,
   /** Set when the answer is a mapping or collection schema: every field with its type, dotted. */
-  fields: z.array(FieldTypeSchema).optional()
+  fields: z.array(FieldTypeSchema).optional(),
+  /**
+   * Set, with the bundle's `application/json` left out, when the answer holds a number a
+   * double cannot hold (a long past 2^53): its exact JSON text, quotes swapped as a hits
+   * answer's, since JupyterLab reads application/json with JSON.parse and would round it.
+   */
+  answer: AnswerSchema.optional(),
+  answerFormat: AnswerFormatSchema.optional()
 });
 export type JsonPayload = z.infer<typeof JsonPayloadSchema>;
 

@@ -8,6 +8,7 @@ import {
   type GridRequestInput
 } from '@searchbook/contracts/panel-protocol';
 import { tellOutputRows } from './settings/output-rows-sync';
+import { fromExactWire, toExactWire } from '@searchbook/contracts/exact-wire';
 
 type Request = GridRequestInput extends infer R
   ? R extends GridRequestInput
@@ -63,7 +64,7 @@ export class PanelClient {
 
   constructor(readonly kernel: Kernel.IKernelConnection) {
     this.comm = kernel.createComm(PANEL_COMM_TARGET);
-    this.comm.onMsg = msg => this.receive(msg.content.data);
+    this.comm.onMsg = msg => this.receive(fromExactWire(msg.content.data));
     this.comm.onClose = () =>
       this.fail(
         'The kernel closed the panel comm (it restarted or shut down): reopen this grid from the searchbook panel.'
@@ -93,11 +94,14 @@ export class PanelClient {
     const reply = new Promise<GridReply>((resolve, reject) =>
       this.waiting.set(requestId, { resolve, reject })
     );
-    this.comm.send({
-      ...body,
-      v: PANEL_PROTOCOL_VERSION,
-      requestId
-    } as unknown as Parameters<Kernel.IComm['send']>[0]);
+    // An edit keeps every digit typed: a long past 2^53 crosses as exact JSON text.
+    this.comm.send(
+      toExactWire({
+        ...body,
+        v: PANEL_PROTOCOL_VERSION,
+        requestId
+      }) as unknown as Parameters<Kernel.IComm['send']>[0]
+    );
     const answer = await reply.finally(() => this.listeners.delete(requestId));
     if (answer.type === 'error') {
       throw new PanelRequestError(

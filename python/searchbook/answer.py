@@ -104,7 +104,7 @@ class Answer(Table):
             columns = [c["name"] for c in payload["columns"]]
             types = {c["name"]: c.get("type", "") for c in payload["columns"]}
             formats = {c["name"]: c["format"] for c in payload["columns"] if c.get("format")}
-            rows = kept_rows if kept_rows is not None else payload.get("rows", [])
+            rows = kept_rows if kept_rows is not None else _kept_rows(payload)
             self.total = payload.get("total")
             for table in payload.get("aggregations", []):
                 self.aggregations[table["name"]] = AggregationTable(table, self)
@@ -112,7 +112,7 @@ class Answer(Table):
             payload = bundle[TABLE_MIME]
             columns = payload["columns"]
             types = dict(zip(columns, payload.get("types") or []))
-            rows = kept_rows if kept_rows is not None else payload.get("rows", [])
+            rows = kept_rows if kept_rows is not None else _kept_rows(payload)
             notes = payload.get("notes") or []
         elif JSON_MIME in bundle:
             payload = bundle[JSON_MIME]
@@ -131,7 +131,10 @@ class Answer(Table):
     def json(self):
         # Parsed when asked: a loop of searches that reads only rows never pays for it.
         if JSON_MIME in self.bundle:
-            return self.bundle.get("application/json")
+            # An answer holding a long past 2^53 is kept as exact text (JupyterLab would round application/json).
+            if "application/json" in self.bundle:
+                return self.bundle["application/json"]
+            return _answer_json(self.bundle[JSON_MIME])
         payload = self.bundle.get(HITS_MIME) or self.bundle.get(TABLE_MIME) or {}
         if "_json" not in self.__dict__:
             self._json = _answer_json(payload)
@@ -175,3 +178,9 @@ class Answer(Table):
 def _answer_json(payload):
     text = payload.get("answer")
     return None if text is None else json.loads(text.translate(_UNSWAP))
+
+
+def _kept_rows(payload):
+    # Rows holding a number past 2^53 are kept as exact JSON text (quotes swapped), as the answer is.
+    text = payload.get("exactRows")
+    return json.loads(text.translate(_UNSWAP)) if text is not None else payload.get("rows", [])

@@ -10,6 +10,7 @@ import {
   GridReplySchema
 } from '../../contracts/panel-protocol';
 import { KernelClient } from '../support/kernel-client';
+import { fromExactWire, toExactWire } from '../../contracts/exact-wire';
 
 export type OpenedGrid = Extract<GridReply, { type: 'opened' }>;
 
@@ -49,7 +50,7 @@ export class GridCommClient {
     const requestId = randomUUID();
     await this.kernel.submit('shell', 'comm_msg', {
       comm_id: this.commId,
-      data: { v: PANEL_PROTOCOL_VERSION, requestId, ...data }
+      data: toExactWire({ v: PANEL_PROTOCOL_VERSION, requestId, ...data })
     });
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -58,7 +59,8 @@ export class GridCommClient {
         .filter(
           m =>
             m.header.msg_type === 'comm_msg' &&
-            (m.content.data as { requestId?: unknown }).requestId === requestId
+            (fromExactWire(m.content.data) as { requestId?: unknown })
+              .requestId === requestId
         );
       if (found.length > 1) {
         throw new Error(
@@ -66,7 +68,7 @@ export class GridCommClient {
         );
       }
       if (found[0]) {
-        return GridReplySchema.parse(found[0].content.data);
+        return GridReplySchema.parse(fromExactWire(found[0].content.data));
       }
       if (Date.now() > deadline) {
         throw new Error(`no reply to ${requestId}: ${this.kernel.stderr}`);
@@ -150,7 +152,7 @@ export function startExport(
           m.header.msg_type === 'comm_msg' &&
           (m.content.data as { requestId?: unknown }).requestId === requestId
       )
-      .map(m => GridReplySchema.parse(m.content.data));
+      .map(m => GridReplySchema.parse(fromExactWire(m.content.data)));
   const progress = () =>
     messages().filter(
       (m): m is Extract<GridReply, { type: 'exportProgress' }> =>

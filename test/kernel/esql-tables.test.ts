@@ -19,6 +19,7 @@ import {
   startHostileEngine
 } from '../support/hostile-engine';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { ExactNumber } from '../../contracts/exact-json';
 
 /** The documented answer of `FROM library | KEEP author, name, page_count, release_date | SORT page_count DESC | LIMIT 5`. */
 const LIBRARY = {
@@ -253,9 +254,12 @@ it('keeps a long past 2^53 digit for digit, nulls as nulls, a multi-valued field
   const payload = TablePayloadSchema.parse(bundle[TABLE_MIME]);
   expect(payload.columns).toEqual(['c', 'brand', 'tags']);
   expect(payload.types).toEqual(['long', 'keyword', 'keyword']);
+  // JupyterLab reads a bundle with JSON.parse: rows holding such a long cross as exact text.
+  expect(payload.rows).toBeUndefined();
+  expect(payload.exactRows).toContain('9007199254740993');
   expect(tablePayloadRows(payload).map(row => ({ ...row }))).toEqual([
     { c: 3, brand: 'acme', tags: ['new', 'sale'] },
-    { c: '9007199254740993', brand: '<b>big</b>', tags: null },
+    { c: new ExactNumber('9007199254740993'), brand: '<b>big</b>', tags: null },
     { c: null, brand: 'none', tags: 'solo' }
   ]);
   const plain = String(bundle['text/plain']);

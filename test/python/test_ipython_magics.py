@@ -571,3 +571,30 @@ def test_the_python_example_runs_top_to_bottom_with_dataframes_a_loop_and_an_exp
     nbformat.write(nb, path)
     text = path.read_text()
     assert sandbox["es_password"] not in text and ROWS not in text
+
+
+def test_a_long_past_2_53_keeps_every_digit_in_json_and_rows(engine, tmp_path):
+    big = 9007199254740993
+    nb, _ = run_notebook(
+        [
+            new_code_cell("%load_ext searchbook"),
+            magic(connect_line(engine)),
+            magic('PUT /exact-py\n{"mappings": {"properties": {"n": {"type": "long"}}}}'),
+            magic(f'PUT /exact-py/_doc/1?refresh=true\n{{"n": {big}, "list": [{big}, 1]}}'),
+            new_code_cell("%%searchbook --save doc\nGET /exact-py/_doc/1"),
+            new_code_cell("%%searchbook --save found\nGET /exact-py/_search"),
+            new_code_cell(
+                "import json\n"
+                "print(json.dumps({'doc': doc.json['_source'], 'row': {c: found.rows[0][c] for c in ('n', 'list')},\n"
+                "    'hit': found.json['hits']['hits'][0]['_source']}))"
+            ),
+        ],
+        PYTHON_KERNEL,
+        tmp_path,
+    )
+    seen = json.loads(printed(nb.cells[6]))
+    assert seen == {
+        "doc": {"n": big, "list": [big, 1]},
+        "row": {"n": big, "list": [big, 1]},
+        "hit": {"n": big, "list": [big, 1]},
+    }

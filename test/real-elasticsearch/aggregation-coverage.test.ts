@@ -229,7 +229,7 @@ function leaves(
     value.forEach(v => leaves(v, `${path}[]`, undefined, key, into));
   } else if (typeof value === 'object' && value !== null) {
     for (const [k, v] of Object.entries(value)) {
-      leaves(v, path ? `${path}.${k}` : k, value, k, into);
+      leaves(v, path ? `${path}.${k}` : k, value as Json, k, into);
     }
   } else {
     into.push({ path, key, value, holder });

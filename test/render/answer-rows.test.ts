@@ -84,7 +84,10 @@ function valuesOf(
     return [[keys, value]];
   }
   return Object.keys(value).flatMap(key =>
-    valuesOf(value[key] as JsonValue, [...keys, key])
+    valuesOf((value as Record<string, JsonValue>)[key] as JsonValue, [
+      ...keys,
+      key
+    ])
   );
 }
 

@@ -2,6 +2,7 @@ import type { JsonValue } from '../../kernel/src/console/cell';
 import type { ConsoleResult } from '../../kernel/src/engine/driver';
 import type { Column } from '../../contracts/columns';
 import {
+  aggregationRows,
   answerValue,
   hitsPayloadRows,
   swapQuotes,
@@ -23,6 +24,7 @@ import {
   limitsFromEnv
 } from '../../kernel/src/render/output-limits';
 import { serialise } from '../../kernel/src/protocol/encoded-string';
+import { ExactNumber, exactJson } from '../../contracts/exact-json';
 
 const info = {
   connection: 'es-local',
@@ -319,4 +321,26 @@ it('an aggregation table carries its column order, which rows saved with sorted 
     'price_stats.min',
     'extra'
   ]);
+});
+
+it('an aggregation table holding a key past 2^53 keeps it exact for the extension, and bare for Python', () => {
+  const key = new ExactNumber('9007199254740993');
+  const result: ConsoleResult = {
+    kind: 'hits',
+    columns: [],
+    rows: [],
+    aggregations: [{ name: 'longs', rows: [{ key, doc_count: 1 }] }]
+  };
+  const text = serialise(bundleOf(result, info, undefined)[HITS_MIME]).toString(
+    'utf8'
+  );
+  // JupyterLab's JSON.parse rounds `rows`; the exact text beside them does not.
+  const payload = HitsPayloadSchema.parse(JSON.parse(text));
+  const table = payload.aggregations?.[0];
+  expect(table?.rows[0]?.key).toBe(9007199254740992);
+  expect(exactJson(aggregationRows(table ?? { rows: [] }))).toBe(
+    '[{"key":9007199254740993,"doc_count":1}]'
+  );
+  // Python's json reads the message's bare digits.
+  expect(text).toContain('"rows":[{"key":9007199254740993,"doc_count":1}]');
 });

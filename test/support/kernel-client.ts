@@ -22,6 +22,8 @@ export interface WireMessage {
   parent_header: { msg_id?: string; msg_type?: string };
   metadata: Record<string, unknown>;
   content: Record<string, unknown>;
+  /** The content as the kernel wrote it, for what JSON.parse does not show (a number's every digit). */
+  contentText?: string;
 }
 
 type Channel = 'shell' | 'control' | 'stdin';
@@ -340,7 +342,13 @@ export class KernelClient {
     const [header, parent_header, metadata, content] = body.map(b =>
       JSON.parse(b.toString())
     );
-    return { header, parent_header, metadata, content };
+    return {
+      header,
+      parent_header,
+      metadata,
+      content,
+      contentText: body[3]?.toString()
+    };
   }
 
   private async readReplies(channel: Channel): Promise<void> {

@@ -6,7 +6,13 @@ import { CurationSet } from './curation';
 import { setMarks, wholeDoubles } from './whole-doubles';
 import { ApiError } from './errors';
 import { FieldTokenIndex } from './field-token-index';
-import { canonical, isPlainObject, type JsonObject, setField } from './json';
+import {
+  canonical,
+  isPlainObject,
+  type JsonObject,
+  mergeExact,
+  setField
+} from './json';
 import { valueAt } from './paths';
 import {
   baseType,
@@ -165,6 +171,7 @@ export class Collection {
         }
       }
       setMarks(stored, new Set([...marks, ...written]));
+      mergeExact(stored, doc);
     } else {
       stored = doc;
       setMarks(stored, new Set(written));

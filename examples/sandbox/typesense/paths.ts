@@ -3,7 +3,7 @@
  * (Typesense allows dots in flat field names), then walked through objects; arrays of
  * objects fan out, which is how `variants.sku` yields one value per variant.
  */
-import { isPlainObject, type JsonObject, setField } from './json';
+import { canonical, isPlainObject, type JsonObject, setField } from './json';
 import { keepMarks } from './whole-doubles';
 
 export function valueAt(doc: JsonObject, path: string): unknown {
@@ -66,7 +66,8 @@ export function pruneDocument(
     }
   }
   if (exclude && exclude.length > 0) {
-    out = out === doc ? structuredClone(doc) : out;
+    // canonical, not structuredClone: a copy keeps the digits of int64s past 2^53 (json.ts).
+    out = out === doc ? canonical(doc) : out;
     for (const path of exclude) {
       removePath(out, path.split('.'));
     }

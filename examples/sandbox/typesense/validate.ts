@@ -4,7 +4,7 @@
  * collections with an auto (`.*`) field default to coerce_or_reject, the others to reject.
  */
 import { ApiError } from './errors';
-import { isPlainObject, type JsonObject } from './json';
+import { isPlainObject, type JsonObject, mergeExact } from './json';
 import { baseType, isArrayType, type FieldDef } from './schema';
 
 export type DirtyValues =
@@ -99,6 +99,10 @@ function checkValue(
       if (v !== DROP) {
         out.push(v);
       }
+    }
+    // The digits of int64s past 2^53 stay with their elements.
+    if (out.length === value.length) {
+      mergeExact(out, value);
     }
     return out;
   }

@@ -1,6 +1,7 @@
 import { Dialog, showDialog } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
 import type { PlannedRequest } from '@searchbook/contracts/resource-protocol';
+import { exactJson } from '@searchbook/contracts/exact-json';
 
 /** What the entry form returns: the name and the JSON text as typed. */
 export interface EntryDraft {
@@ -72,7 +73,7 @@ export function requestText(request: PlannedRequest): string {
   const line = `${request.method} ${request.path}`;
   return request.body === undefined
     ? line
-    : `${line}\n${JSON.stringify(request.body, null, 2)}`;
+    : `${line}\n${exactJson(request.body, 2)}`;
 }
 
 /** Shows the request a change will send; true when the user confirmed sending it. */

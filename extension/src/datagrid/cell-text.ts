@@ -1,3 +1,4 @@
+import { ExactNumber, exactJson } from '@searchbook/contracts/exact-json';
 /**
  * How a document value reads in one grid cell. The grid paints text on a canvas, so nothing
  * here is ever markup; line breaks become a visible mark to keep rows one line high.
@@ -9,10 +10,14 @@ export function cellText(value: unknown): string {
   if (typeof value === 'string') {
     return value.replace(/\r\n|\r|\n/g, ' ⏎ ');
   }
-  if (typeof value === 'number' || typeof value === 'boolean') {
+  if (
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    value instanceof ExactNumber
+  ) {
     return String(value);
   }
-  return JSON.stringify(value);
+  return exactJson(value);
 }
 
 /** The full value for the detail view: pretty JSON for structures, the string itself otherwise. */
@@ -23,7 +28,7 @@ export function detailText(value: unknown): string {
   if (typeof value === 'string') {
     return value;
   }
-  return JSON.stringify(value, null, 2);
+  return exactJson(value, 2);
 }
 
 /** A value as one TSV field: tabs and line breaks would split the row, so they are escaped. */

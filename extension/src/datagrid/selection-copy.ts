@@ -1,5 +1,6 @@
 import type { DataModel, SelectionModel } from '@lumino/datagrid';
 import { tsvField } from './cell-text';
+import { exactJson } from '@searchbook/contracts/exact-json';
 
 /** A grid model copy reads from: the notebook's rows, or the panel's paged rows once loaded. */
 export interface CopyableModel {
@@ -80,5 +81,5 @@ export function rangeAsJson(model: CopyableModel, range: CellRange): string {
       ])
     )
   );
-  return JSON.stringify(objects, null, 2);
+  return exactJson(objects, 2);
 }

@@ -1,5 +1,6 @@
 export type SortDirection = 'ascending' | 'descending';
 import { ownValue } from '@searchbook/contracts/own-fields';
+import { ExactNumber, exactJson } from '@searchbook/contracts/exact-json';
 
 export interface SortState {
   column: string;
@@ -29,15 +30,36 @@ const collator = new Intl.Collator(undefined, {
  * last, whatever the direction, as spreadsheets do.
  */
 function compare(a: unknown, b: unknown): number {
-  if (typeof a === 'number' && typeof b === 'number') {
-    return a - b;
+  if (isNumeric(a) && isNumeric(b)) {
+    return compareNumbers(a, b);
   }
   if (typeof a === 'boolean' && typeof b === 'boolean') {
     return Number(a) - Number(b);
   }
-  const textA = typeof a === 'string' ? a : JSON.stringify(a);
-  const textB = typeof b === 'string' ? b : JSON.stringify(b);
+  const textA = typeof a === 'string' ? a : exactJson(a);
+  const textB = typeof b === 'string' ? b : exactJson(b);
   return collator.compare(textA, textB);
+}
+
+const isNumeric = (value: unknown): value is number | ExactNumber =>
+  typeof value === 'number' || value instanceof ExactNumber;
+
+/** Numbers by value; two a double cannot tell apart (longs past 2^53) by their digits. */
+function compareNumbers(
+  a: number | ExactNumber,
+  b: number | ExactNumber
+): number {
+  const difference = Number(a) - Number(b);
+  if (difference !== 0 || Number.isNaN(difference)) {
+    return difference;
+  }
+  const whole = /^-?\d+$/;
+  const textA = String(a);
+  const textB = String(b);
+  return whole.test(textA) && whole.test(textB)
+    ? Number(BigInt(textA) > BigInt(textB)) -
+        Number(BigInt(textA) < BigInt(textB))
+    : 0;
 }
 
 const isEmpty = (value: unknown): boolean =>

@@ -18,6 +18,7 @@ import { duplicateFields } from './duplicate-row';
 import { type EditableRowsModel, valueText } from './editable-rows-model';
 import { toolbarButton } from './toolbar-button';
 import { valueFilter } from './value-filter';
+import { exactJson, parseExactJson } from '@searchbook/contracts/exact-json';
 
 export interface DocumentActionsHost {
   client: PanelClient;
@@ -177,7 +178,7 @@ export class DocumentActions {
       async text => {
         let edited: JsonValue;
         try {
-          edited = JSON.parse(text) as JsonValue;
+          edited = parseExactJson(text) as JsonValue;
         } catch (err) {
           return [
             `This is not JSON (${(err as Error).message}): correct it, or Cancel to leave the document as it is.`
@@ -434,7 +435,7 @@ export class DocumentActions {
         exclude
       );
       return 'row' in made
-        ? `${made.row.column} ${made.row.operator}${made.row.value === '' ? '' : ` ${JSON.stringify(made.row.value)}`}`
+        ? `${made.row.column} ${made.row.operator}${made.row.value === '' ? '' : ` ${exactJson(made.row.value)}`}`
         : made.why;
     };
     add('searchbook:cell-filter', {

@@ -35,6 +35,7 @@ import { FIRST_SCREEN_ROWS } from './first-screen';
 import type { GridSearch } from '@searchbook/contracts/search-preview';
 import { SearchBox } from './search-box';
 import { HighlightRenderer } from './highlight-renderer';
+import { exactJson } from '@searchbook/contracts/exact-json';
 
 export type OpenedGrid = Omit<
   Extract<GridReply, { type: 'opened' }>,
@@ -911,7 +912,7 @@ function emptyText(view: GridView | undefined, target: string): string {
       `${f.column} ${f.operator}${
         f.value === '' || (Array.isArray(f.value) && f.value.length === 0)
           ? ''
-          : ` ${Array.isArray(f.value) ? f.value.map(v => JSON.stringify(v)).join(', ') : JSON.stringify(f.value)}`
+          : ` ${Array.isArray(f.value) ? f.value.map(v => exactJson(v)).join(', ') : exactJson(f.value)}`
       }`
   );
   const raw = view?.raw.trim() ?? '';

@@ -1,6 +1,7 @@
 import type { Column } from '@searchbook/contracts/columns';
-import type { JsonValue } from '@searchbook/contracts/json';
+import { type JsonValue, isJsonObject } from '@searchbook/contracts/json';
 import { ownValue } from '@searchbook/contracts/own-fields';
+import { exactJson } from '@searchbook/contracts/exact-json';
 
 /** A field the JSON edit changed: the grid column it writes (a dotted path) and its new value. */
 export interface EditedField {
@@ -17,11 +18,11 @@ export interface DocumentEdit {
 type JsonObject = Record<string, JsonValue>;
 
 function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value as JsonValue);
 }
 
 function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return exactJson(a) === exactJson(b);
 }
 
 /**

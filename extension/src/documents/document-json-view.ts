@@ -1,6 +1,7 @@
 import { Dialog } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
 import type { GridReply } from '@searchbook/contracts/panel-protocol';
+import { exactJson } from '@searchbook/contracts/exact-json';
 
 export type WholeDocument = Extract<GridReply, { type: 'wholeDocument' }>;
 
@@ -31,8 +32,7 @@ class DocumentBody extends Widget {
       const term = document.createElement('dt');
       term.textContent = name;
       const detail = document.createElement('dd');
-      detail.textContent =
-        typeof value === 'string' ? value : JSON.stringify(value);
+      detail.textContent = typeof value === 'string' ? value : exactJson(value);
       meta.append(term, detail);
     }
     const notice = document.createElement('p');
@@ -92,7 +92,7 @@ function title(whole: WholeDocument): string {
 
 /** The document's JSON as the dialogs show it. */
 export function documentText(whole: WholeDocument): string {
-  return JSON.stringify(whole.document, null, 2);
+  return exactJson(whole.document, 2);
 }
 
 /** Shows the document read-only; true when the user asked to edit it as JSON. */

@@ -20,6 +20,7 @@ import {
   hasField,
   ownValue
 } from '@searchbook/contracts/own-fields';
+import { exactJson } from '@searchbook/contracts/exact-json';
 
 /** What a grid row is: a new row not yet saved, a document (with where it lives, once loaded). */
 export type RowAt =
@@ -547,7 +548,7 @@ export function valueText(value: unknown, json: boolean): CellEdit {
   if (typeof value === 'number' || typeof value === 'boolean') {
     return String(value);
   }
-  return JSON.stringify(value, null, json ? 2 : undefined);
+  return exactJson(value, json ? 2 : undefined);
 }
 
 function problemMark(problem: Problem, column: string): Mark | undefined {

@@ -14,6 +14,7 @@ import type { PendingSync } from './pending-store';
 import { confirmDone } from './confirmations';
 import { showPlannedRequests } from './requests-dialog';
 import { toolbarButton } from './toolbar-button';
+import { exactJson, parseExactJson } from '@searchbook/contracts/exact-json';
 
 export interface EditingHost {
   client: PanelClient;
@@ -257,8 +258,8 @@ export class GridEditing implements EditGate {
       }
     }
     // A copy sharing nothing with the set, which edits its entries in place.
-    const before = JSON.parse(
-      JSON.stringify(this.model.pending.state())
+    const before = parseExactJson(
+      exactJson(this.model.pending.state())
     ) as PendingState;
     this.model.discard();
     this.discarded = before;

@@ -5,6 +5,7 @@ import {
   type PendingState,
   PendingStateSchema
 } from './pending-changes';
+import { exactJson, parseExactJson } from '@searchbook/contracts/exact-json';
 
 /**
  * Pending changes kept in the browser's localStorage per connection and index or collection,
@@ -18,7 +19,7 @@ import {
  * `storage` event).
  */
 function storageKey(connection: string, target: string): string {
-  return `searchbook:pending:v1:${JSON.stringify([connection, target])}`;
+  return `searchbook:pending:v1:${exactJson([connection, target])}`;
 }
 
 const EMPTY: PendingState = { v: 1, next: 1, edited: [], added: [] };
@@ -55,7 +56,7 @@ function parseState(text: string | null): {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseExactJson(text);
   } catch {
     return { state: EMPTY, whole: false };
   }
@@ -88,7 +89,7 @@ function parseState(text: string | null): {
 
 /** A copy sharing nothing: the pending set edits its entries in place, and `base` must not follow. */
 function copy(state: PendingState): PendingState {
-  return JSON.parse(JSON.stringify(state)) as PendingState;
+  return parseExactJson(exactJson(state)) as PendingState;
 }
 
 function isEmpty(state: PendingState): boolean {
@@ -103,11 +104,11 @@ function mergeList<T extends Keyed>(
   ours: readonly T[],
   stored: readonly T[]
 ): T[] {
-  const baseBy = new Map(base.map(e => [e.key, JSON.stringify(e)]));
+  const baseBy = new Map(base.map(e => [e.key, exactJson(e)]));
   const oursBy = new Map(ours.map(e => [e.key, e]));
   const mine = (key: string) =>
     baseBy.get(key) !==
-    (oursBy.has(key) ? JSON.stringify(oursBy.get(key)) : undefined);
+    (oursBy.has(key) ? exactJson(oursBy.get(key)) : undefined);
   const out: T[] = [];
   // This page's new entries lead, as a new row leads the grid.
   for (const entry of ours) {
@@ -120,7 +121,7 @@ function mergeList<T extends Keyed>(
       out.push(entry);
     } else if (oursBy.has(entry.key)) {
       out.push(
-        JSON.stringify(entry) === baseBy.get(entry.key)
+        exactJson(entry) === baseBy.get(entry.key)
           ? (oursBy.get(entry.key) as T)
           : mergeEntry(
               base.find(e => e.key === entry.key),
@@ -130,7 +131,7 @@ function mergeList<T extends Keyed>(
       );
     }
     // Removed here (saved or dropped) but changed by another page since: theirs stays.
-    else if (JSON.stringify(entry) !== baseBy.get(entry.key)) {
+    else if (exactJson(entry) !== baseBy.get(entry.key)) {
       out.push(entry);
     }
   }
@@ -146,8 +147,7 @@ function mergeList<T extends Keyed>(
   return out;
 }
 
-const same = (a: unknown, b: unknown) =>
-  JSON.stringify(a) === JSON.stringify(b);
+const same = (a: unknown, b: unknown) => exactJson(a) === exactJson(b);
 
 /**
  * One row changed on this page and on another since this page last read it (two pages typing
@@ -255,10 +255,10 @@ export class PendingSync {
       if (isEmpty(merged)) {
         window.localStorage.removeItem(this.key);
       } else if (
-        JSON.stringify(merged) !== JSON.stringify(stored) ||
+        exactJson(merged) !== exactJson(stored) ||
         readText(this.key) === null
       ) {
-        window.localStorage.setItem(this.key, JSON.stringify(merged));
+        window.localStorage.setItem(this.key, exactJson(merged));
       }
       this.base = copy(merged);
       this.notStored = false;
@@ -271,7 +271,7 @@ export class PendingSync {
         err
       );
     }
-    if (JSON.stringify(merged) === JSON.stringify(ours)) {
+    if (exactJson(merged) === exactJson(ours)) {
       return false;
     }
     pending.replace(copy(merged));

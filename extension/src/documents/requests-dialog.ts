@@ -1,13 +1,14 @@
 import { Dialog, showDialog } from '@jupyterlab/apputils';
 import { Widget } from '@lumino/widgets';
 import type { PlannedRequest } from '@searchbook/contracts/edit-protocol';
+import { exactJson } from '@searchbook/contracts/exact-json';
 
 /** One request as a console cell would hold it: `METHOD /path` and its JSON body. */
 export function requestText(request: PlannedRequest): string {
   const body =
     request.body === undefined
       ? ''
-      : `\n${request.bodyText ?? JSON.stringify(request.body, null, 2)}`;
+      : `\n${request.bodyText ?? exactJson(request.body, 2)}`;
   return `${request.method} ${request.path}${body}`;
 }
 

@@ -1,5 +1,6 @@
 import type { Column } from '@searchbook/contracts/columns';
 import type { FilterRow } from '@searchbook/contracts/panel-protocol';
+import { ExactNumber } from '@searchbook/contracts/exact-json';
 
 /**
  * The filter-bar row for "Filter by this value" (equals) or "Exclude this value" (not equals)
@@ -21,7 +22,8 @@ export function valueFilter(
       }
     };
   }
-  if (typeof value === 'object') {
+  // A long past 2^53 is a number like any other: its digits are the filter's value.
+  if (typeof value === 'object' && !(value instanceof ExactNumber)) {
     return {
       why: `${column.name} holds ${Array.isArray(value) ? 'a list' : 'an object'}: add a filter row on one of its values instead.`
     };

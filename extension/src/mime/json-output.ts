@@ -5,6 +5,7 @@ import {
   type JsonPayload,
   JsonPayloadSchema
 } from '@searchbook/contracts/mime-types';
+import { answerValue } from '@searchbook/contracts/answer-rows';
 import { GridView } from '../datagrid/grid-view';
 import { block, warningBlock } from './block';
 import { jsonView } from './json-tree';
@@ -28,7 +29,9 @@ export class JsonOutput extends Panel implements IRenderMime.IRenderer {
       child.dispose();
     }
     const parsed = JsonPayloadSchema.safeParse(model.data[JSON_MIME]);
-    const value = model.data['application/json'];
+    const value = parsed.success
+      ? (answerValue(parsed.data) ?? model.data['application/json'])
+      : model.data['application/json'];
     if (!parsed.success) {
       const reason = parsed.error.issues[0]?.message ?? '';
       this.addWidget(

@@ -1,3 +1,4 @@
+import { ExactNumber, exactJson } from '@searchbook/contracts/exact-json';
 /**
  * A JSON value as a tree of native disclosure elements (`<details>`), open to a sensible depth so
  * a mapping or an error reads at a glance; deeper levels and long arrays start closed. Every key
@@ -19,11 +20,13 @@ function span(className: string, text: string): HTMLSpanElement {
 }
 
 function scalar(value: unknown): HTMLSpanElement {
-  const kind = value === null ? 'null' : typeof value;
-  return span(
-    `searchbook-Json-${kind}`,
-    JSON.stringify(value) ?? String(value)
-  );
+  const kind =
+    value === null
+      ? 'null'
+      : value instanceof ExactNumber
+        ? 'number'
+        : typeof value;
+  return span(`searchbook-Json-${kind}`, exactJson(value) ?? String(value));
 }
 
 function entriesOf(value: object): [string, unknown][] {
@@ -37,7 +40,11 @@ function node(
   value: unknown,
   depth: number
 ): HTMLElement {
-  if (value === null || typeof value !== 'object') {
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    value instanceof ExactNumber
+  ) {
     const line = document.createElement('div');
     line.className = 'searchbook-Json-line';
     if (key !== undefined) {
@@ -84,11 +91,11 @@ function node(
 
 /** The tree of a large answer, or indented text for a small one (a write's result). */
 export function jsonView(value: unknown): HTMLElement {
-  const compact = JSON.stringify(value) ?? '';
+  const compact = exactJson(value) ?? '';
   if (compact.length <= COMPACT_CHARS) {
     const pre = document.createElement('pre');
     pre.className = 'searchbook-JsonCompact';
-    pre.textContent = JSON.stringify(value, null, 2) ?? String(value);
+    pre.textContent = exactJson(value, 2) ?? String(value);
     return pre;
   }
   const root = document.createElement('div');

@@ -2,6 +2,7 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
 import {
+  aggregationRows,
   hitsPayloadRows,
   tablePayloadRows
 } from '@searchbook/contracts/answer-rows';
@@ -21,6 +22,7 @@ import { barChart, bucketsOf } from './bar-chart';
 import { block, warningBlock } from './block';
 import { omittedText, statusText, warningText } from './status-line';
 import { toolbar } from './toolbar';
+import { exactJson } from '@searchbook/contracts/exact-json';
 
 /** Both payloads, brought to the one shape the grid shows. */
 interface Results {
@@ -41,7 +43,15 @@ interface Results {
 function readResults(mimeType: string, data: unknown): Results {
   if (mimeType === HITS_MIME) {
     const hits = HitsPayloadSchema.parse(data);
-    return { ...hits, rows: hitsPayloadRows(hits), notes: [] };
+    return {
+      ...hits,
+      rows: hitsPayloadRows(hits),
+      aggregations: hits.aggregations.map(table => ({
+        ...table,
+        rows: aggregationRows(table)
+      })),
+      notes: []
+    };
   }
   const table = TablePayloadSchema.parse(data);
   return {
@@ -188,7 +198,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
 }
 
 function jsonText(value: unknown): string | undefined {
-  return value === undefined ? undefined : JSON.stringify(value, null, 2);
+  return value === undefined ? undefined : exactJson(value, 2);
 }
 
 function rawJsonNode(raw: string | undefined): HTMLElement {

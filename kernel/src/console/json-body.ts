@@ -16,6 +16,8 @@ import {
   type ResolveOptions
 } from './var-ref';
 import type { VariableScope } from './variables';
+import { exactNumber, isExactNumber } from '../../../contracts/exact-json';
+import { parseExactJson } from '../json/exact-integers';
 
 export interface BodyOptions extends ResolveOptions {
   /** NDJSON: any number of values, one a line. Otherwise at most one value. */
@@ -68,12 +70,12 @@ function tryJsonParse(
   }
   try {
     if (!multi) {
-      return NON_BLANK.test(source) ? [JSON.parse(source) as JsonValue] : [];
+      return NON_BLANK.test(source) ? [parseExactJson(source)] : [];
     }
     const values: JsonValue[] = [];
     for (const line of source.split('\n')) {
       if (line.length > 0 && NON_BLANK.test(line)) {
-        values.push(JSON.parse(line) as JsonValue);
+        values.push(parseExactJson(line));
       }
     }
     return values;
@@ -327,7 +329,7 @@ class BodyParser {
       return this.failUnexpected('a number');
     }
     this.i = NUMBER.lastIndex;
-    return Number(match[0]);
+    return exactNumber(match[0]);
   }
 
   private reference(): JsonValue {
@@ -337,7 +339,8 @@ class BodyParser {
     const ref = readVarRef(this.text, this.i, this.end);
     const value = resolveVarRef(this.text, ref, this.scope, this.options);
     this.i = ref.end;
-    return typeof value === 'object' && value !== null
+    // structuredClone would make an ExactNumber a plain object; it is never changed in place.
+    return typeof value === 'object' && value !== null && !isExactNumber(value)
       ? structuredClone(value)
       : value;
   }

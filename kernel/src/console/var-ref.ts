@@ -8,6 +8,7 @@ import { positionAt } from './text-position';
 import { megabytes } from './answers';
 import { jsonExtent } from './json-extent';
 import { MAX_SUBSTITUTED_BYTES, type VariableScope } from './variables';
+import { exactJson } from '../../../contracts/exact-json';
 
 export interface VarRef {
   kind: 'var' | 'env';
@@ -116,5 +117,5 @@ function writtenBytes(value: JsonValue): number {
 
 /** Text of a value spliced into a string or a path: a string's own text, else its JSON. */
 export function valueText(value: JsonValue): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : exactJson(value);
 }

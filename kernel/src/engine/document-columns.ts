@@ -1,8 +1,8 @@
 import type { JsonValue } from '../console/cell';
-import type { JsonObject } from '../../../contracts/json';
+import { type JsonObject, isJsonObject } from '../../../contracts/json';
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value);
 }
 
 export function asObject(value: JsonValue | undefined): JsonObject | undefined {

@@ -31,11 +31,7 @@ import { editRefusal, Refusal, valueRefusal } from '../console/refusal';
 import type { FieldTree } from './field-tree';
 import type { Transport } from './http/transport';
 import { ownValue, setField } from '../../../contracts/own-fields';
-import {
-  exactJson,
-  holdsIntegerLiteral,
-  readValue
-} from '../json/exact-integers';
+import { exactJson, holdsIntegerLiteral } from '../json/exact-integers';
 
 /** A change whose values are typed: dotted column names to the JSON values to send. */
 export interface TypedChange {
@@ -263,7 +259,7 @@ function plannedBody(
   body: JsonValue
 ): Pick<PlannedRequest, 'body' | 'bodyText'> {
   return holdsIntegerLiteral(body)
-    ? { body: readValue(body), bodyText: exactJson(body, 2) }
+    ? { body, bodyText: exactJson(body, 2) }
     : { body };
 }
 

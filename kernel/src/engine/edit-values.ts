@@ -12,11 +12,8 @@ import type { Column } from '../../../contracts/columns';
 import type { FieldTree } from './field-tree';
 import { resolveColumn } from './grid-view';
 import { jsonFault } from './http/json-fault';
-import {
-  exactInteger,
-  parseExactJson,
-  readValue
-} from '../json/exact-integers';
+import { type ExactNumber, exactNumber } from '../../../contracts/exact-json';
+import { exactInteger, parseExactJson } from '../json/exact-integers';
 import { positionAt } from '../console/text-position';
 import { valueRefusal } from '../console/refusal';
 
@@ -134,6 +131,21 @@ export function numberCell(
 }
 
 /**
+ * A number with a fraction, kept digit for digit where it has more digits than a double holds
+ * (an engine keeps the document's text as sent: `0.12345678901234567` stays so).
+ */
+export function decimalCell(
+  field: FieldFacts,
+  text: string
+): number | ExactNumber {
+  const value = numberCell(field, text, false);
+  const trimmed = text.trim();
+  return JSON_NUMBER.test(trimmed) ? exactNumber(trimmed) : value;
+}
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
  * A whole number within [min, max]. Past 2^53 a JavaScript number is no longer exact: such a
  * number is kept as its digits and sent as a JSON number literal with every digit.
  */
@@ -141,7 +153,7 @@ export function wholeNumberCell(
   field: FieldFacts,
   text: string,
   range: { min: bigint; max: bigint }
-): number | string {
+): number | ExactNumber {
   const value = numberCell(field, text, true);
   const digits = exactWhole(text.trim());
   if (digits === undefined) {
@@ -318,11 +330,8 @@ export function holdsValue(
   column: string,
   value: unknown
 ): boolean {
-  // A whole number past 2^53 reads back as the nearest double, as the row holds it.
-  return isDeepStrictEqual(
-    ownValue(row, column) ?? null,
-    readValue(value as JsonValue)
-  );
+  // A whole number past 2^53 reads back as an ExactNumber, as it was typed.
+  return isDeepStrictEqual(ownValue(row, column) ?? null, value);
 }
 
 /** Whether a grid row already holds each of these values (dotted column names, typed). */

@@ -19,6 +19,7 @@ import type { ConsoleResult } from './driver';
 import type { Column } from '../../../contracts/columns';
 import type { GridDocument } from './capabilities/export';
 import type { FieldNode, FieldTree } from './field-tree';
+import { isExactNumber } from '../../../contracts/exact-json';
 
 export type { GridDocument };
 
@@ -69,7 +70,7 @@ class ColumnFinder {
     if (holds && this.input.onlyPresent) {
       this.present.add(name);
     }
-    if (typeof value === 'object' && value !== null) {
+    if (typeof value === 'object' && value !== null && !isExactNumber(value)) {
       this.holdsJson.add(name);
     }
   }

@@ -12,6 +12,7 @@ import type {
 import type { FieldNode, FieldTree } from './field-tree';
 import { filterRefusal } from '../console/refusal';
 import type { MediaTypes } from './http/transport';
+import { exactJson } from '../../../contracts/exact-json';
 
 export type LeafNode = Extract<FieldNode, { kind: 'leaf' }>;
 
@@ -170,7 +171,7 @@ export function consoleCell(
 ): string {
   return body === undefined
     ? `${method} ${pathAndQuery}`
-    : `${method} ${pathAndQuery}\n${JSON.stringify(body, null, 2)}`;
+    : `${method} ${pathAndQuery}\n${exactJson(body, 2)}`;
 }
 
 /** A POSIX shell word that stays literal. */
@@ -231,7 +232,7 @@ export function curlCommand(spec: {
       '-H',
       shellQuote(`Content-Type: ${types?.json ?? 'application/json'}`),
       '-d',
-      shellQuote(JSON.stringify(body))
+      shellQuote(exactJson(body))
     );
   }
   const comment = spec.note ? `# ${spec.note.replace(/\n/g, ' ')}\n` : '';
@@ -265,9 +266,7 @@ export function curlOfRequest(
       : request.body.kind === 'json'
         ? request.body.value
         : {
-            ndjson: request.body.values
-              .map(v => JSON.stringify(v) + '\n')
-              .join('')
+            ndjson: request.body.values.map(v => exactJson(v) + '\n').join('')
           };
   return curlCommand({
     method: request.method,

@@ -5,6 +5,7 @@
  * of the variables the connection took them from, as a copied curl command names them.
  */
 import type { ConsoleRequest, JsonValue } from '../console/cell';
+import { ExactNumber, exactJson } from '../../../contracts/exact-json';
 
 /** How one connection is reached from Python with its engine's official client. */
 export interface PythonClient {
@@ -39,8 +40,8 @@ export function pythonValue(value: JsonValue, depth = 0): string {
   if (value === false) {
     return 'False';
   }
-  if (typeof value === 'number') {
-    return JSON.stringify(value);
+  if (typeof value === 'number' || value instanceof ExactNumber) {
+    return exactJson(value);
   }
   if (typeof value === 'string') {
     return pythonString(value);

@@ -18,6 +18,7 @@ import { CellFailure, INTERRUPTED, INTERRUPTED_CODE } from './cell-failure';
 import { runMagic } from './magics';
 import type { OutputSink } from './output-sink';
 import { Progress } from './progress';
+import { exactJson } from '../../../contracts/exact-json';
 
 const NO_CONNECTION_HINT = [
   'Connect first, for example:',
@@ -245,14 +246,14 @@ function answerOf(response: EngineResponse): Answer | undefined {
   const body = response.body;
   if (body.kind === 'json') {
     return {
-      bytes: body.bytes ?? Buffer.from(JSON.stringify(body.value), 'utf8'),
+      bytes: body.bytes ?? Buffer.from(exactJson(body.value), 'utf8'),
       value: body.value,
       ...(body.elisions ? { elisions: body.elisions } : {})
     };
   }
   if (body.kind === 'jsonl') {
     return {
-      bytes: Buffer.from(JSON.stringify(body.values), 'utf8'),
+      bytes: Buffer.from(exactJson(body.values), 'utf8'),
       value: body.values
     };
   }

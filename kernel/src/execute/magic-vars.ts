@@ -4,6 +4,7 @@ import type { VariableOrigin, VariableScope } from '../console/variables';
 import { ROWS_MIME } from '../../../contracts/mime-types';
 import { messageBundle } from '../render/bundle';
 import type { MimeBundle } from '../render/mime-bundle';
+import { ExactNumber, exactJson } from '../../../contracts/exact-json';
 
 const PREVIEW_CHARS = 80;
 
@@ -14,6 +15,9 @@ function typeOf(value: JsonValue): string {
   if (Array.isArray(value)) {
     return `array of ${value.length}`;
   }
+  if (value instanceof ExactNumber) {
+    return 'number';
+  }
   if (typeof value === 'object') {
     return `object of ${Object.keys(value).length} keys`;
   }
@@ -21,7 +25,7 @@ function typeOf(value: JsonValue): string {
 }
 
 function preview(value: JsonValue): string {
-  const text = JSON.stringify(value);
+  const text = exactJson(value);
   return text.length > PREVIEW_CHARS
     ? `${text.slice(0, PREVIEW_CHARS - 1)}…`
     : text;

@@ -1,5 +1,6 @@
 /** RFC 4180 CSV: CRLF line ends, fields holding a quote, comma, CR or LF quoted with doubled quotes. */
 import type { JsonValue } from '../console/cell';
+import { ExactNumber, exactJson } from '../../../contracts/exact-json';
 
 export function csvField(value: JsonValue | undefined): string {
   if (value === null || value === undefined) {
@@ -7,7 +8,9 @@ export function csvField(value: JsonValue | undefined): string {
   }
   // Arrays and objects are written as JSON, as the grid shows them.
   const text =
-    typeof value === 'object' ? JSON.stringify(value) : String(value);
+    typeof value === 'object' && !(value instanceof ExactNumber)
+      ? exactJson(value)
+      : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

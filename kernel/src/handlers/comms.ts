@@ -1,3 +1,4 @@
+import { fromExactWire, toExactWire } from '../../../contracts/exact-wire';
 import type { CommRegistry } from '../protocol/comms';
 import type { Handler, RequestContext } from '../protocol/kernel-server';
 import { CommInfoRequest, CommMsg, CommOpen } from '../protocol/requests';
@@ -17,7 +18,7 @@ export function commHandlers(
     targetName,
     // Replies go out on iopub with the message that caused them as parent, as ipykernel does.
     send: (data: Record<string, unknown>) =>
-      ctx.publish('comm_msg', { comm_id: id, data: shown(data) }),
+      ctx.publish('comm_msg', { comm_id: id, data: toExactWire(shown(data)) }),
     close: async (data: Record<string, unknown> = {}) => {
       registry.remove(id);
       await ctx.publish('comm_close', { comm_id: id, data: shown(data) });
@@ -51,7 +52,7 @@ export function commHandlers(
         return;
       }
       await entry.handler.onMessage(
-        message.data,
+        fromExactWire(message.data) as typeof message.data,
         commFor(ctx, entry.comm.id, entry.comm.targetName)
       );
     },

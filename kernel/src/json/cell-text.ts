@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../../contracts/json';
+import { ExactNumber, exactJson } from '../../../contracts/exact-json';
 
 /** A cell's text as every fallback shows it: strings as they are, everything else as JSON. */
 export function cellText(value: JsonValue | undefined): string {
@@ -12,9 +13,10 @@ export function cellText(value: JsonValue | undefined): string {
   if (
     typeof value === 'number' ||
     typeof value === 'boolean' ||
-    value === null
+    value === null ||
+    value instanceof ExactNumber
   ) {
     return String(value);
   }
-  return JSON.stringify(value);
+  return exactJson(value);
 }

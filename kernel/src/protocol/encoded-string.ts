@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { narrowed } from '../json/wide-characters';
+import { exactJson } from '../../../contracts/exact-json';
 
 /**
  * A string already written in its JSON form (quotes and escapes included, UTF-8), so a
@@ -55,7 +56,8 @@ export function serialise(value: unknown): Buffer {
   let text: string;
   splicing = splice;
   try {
-    text = JSON.stringify(value) ?? 'null';
+    // Every exact number (a long past 2^53) as its bare literal: Python's json reads it exactly.
+    text = exactJson(value) ?? 'null';
   } finally {
     splicing = undefined;
   }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { serialise } from './encoded-string';
 import { SearchbookError } from '../../../contracts/errors';
 import type { Signer } from './signer';
+import { parseExactJson } from '../json/exact-integers';
 
 export const PROTOCOL_VERSION = '5.3';
 const DELIMITER = Buffer.from('<IDS|MSG>');
@@ -57,9 +58,11 @@ export function decode(frames: Buffer[], signer: Signer): IncomingMessage {
   if (!signer.verify(signature, body)) {
     throw new MessageError('invalid signature');
   }
-  const [header, parentHeader, metadata, content] = body.map(
-    b => JSON.parse(b.toString('utf8')) as unknown
-  );
+  const [header, parentHeader, metadata] = body
+    .slice(0, 3)
+    .map(b => JSON.parse(b.toString('utf8')) as unknown);
+  // An edit's value keeps every digit typed: a whole number past 2^53 is an ExactNumber.
+  const content = parseExactJson((body[3] as Buffer).toString('utf8'));
   return {
     identities: frames.slice(0, split),
     header: HeaderSchema.parse(header),

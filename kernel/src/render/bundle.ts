@@ -13,6 +13,7 @@ import type { EncodedString } from '../protocol/encoded-string';
 import {
   documentRow,
   documentsOf,
+  swapQuotes,
   tableRows
 } from '../../../contracts/answer-rows';
 import { fallbacks, type KeptRows } from './fallbacks';
@@ -41,14 +42,20 @@ import { swappedAnswer } from './swapped-answer';
 import { escapeHtml, htmlTable, plainTable } from './text-table';
 
 import type { MimeBundle } from './mime-bundle';
+import { isJsonObject } from '../../../contracts/json';
+import { exactJson, holdsExactNumber } from '../../../contracts/exact-json';
 export type { MimeBundle };
 
 /**
  * A payload as the kernel hands it to the wire: its answer already in JSON form, copied into
  * the message as bytes. JSON.stringify of it is the payload its schema describes.
  */
-type Sent<P extends { answer?: string | undefined }> = Omit<P, 'answer'> & {
+type Sent<P extends { answer?: string | undefined }> = Omit<
+  P,
+  'answer' | 'exactRows'
+> & {
   answer?: EncodedString;
+  exactRows?: EncodedString;
 };
 
 /** The status line every output starts with: who answered what, how, and how fast. */
@@ -99,7 +106,7 @@ export function toBundles(
         title: `Search ${i + 1} of ${count}: ${search.target || '(no index named)'}`
       },
       {
-        bytes: Buffer.from(JSON.stringify(search.raw), 'utf8'),
+        bytes: Buffer.from(exactJson(search.raw), 'utf8'),
         value: search.raw
       },
       limits
@@ -158,7 +165,7 @@ export function toBundle(
               answerFormat: ANSWER_FORMAT,
               documents: layout
             }
-          : { rows: stored?.rows ?? [] }),
+          : keptRows(stored?.rows ?? [])),
         ...(result.total ? { total: result.total } : {}),
         omittedRows: omitted,
         cut: stored?.cut ?? [],
@@ -239,7 +246,7 @@ export function toBundle(
         info,
         columns,
         ...(answerKept === undefined
-          ? { rows }
+          ? keptRows(rows)
           : { answer: answerKept, answerFormat: ANSWER_FORMAT }),
         ...(rawKept ? { answer: rawKept, answerFormat: ANSWER_FORMAT } : {}),
         omittedRows: omitted,
@@ -276,19 +283,26 @@ export function toBundle(
       };
     }
     case 'json': {
-      const pretty = cutText(
-        JSON.stringify(result.value, null, 2),
-        'JSON',
-        limits
-      );
-      const payload: JsonPayload = {
-        info,
-        ...(result.fields ? { fields: result.fields } : {})
-      };
+      const pretty = cutText(exactJson(result.value, 2), 'JSON', limits);
       const warning = warningOf(info);
+      const kept = capJson(result.value, limits);
+      // JupyterLab reads application/json with JSON.parse, which rounds a long past 2^53: a
+      // value holding one is left out of it and kept as its exact text in the payload, and
+      // frontends without searchbook show the exact text/html instead.
+      const exact = holdsExactNumber(kept);
+      const payload: Sent<JsonPayload> = {
+        info,
+        ...(result.fields ? { fields: result.fields } : {}),
+        ...(exact
+          ? {
+              answer: swappedAnswer(Buffer.from(exactJson(kept), 'utf8')),
+              answerFormat: ANSWER_FORMAT
+            }
+          : {})
+      };
       return {
         [JSON_MIME]: payload,
-        'application/json': capJson(result.value, limits),
+        ...(exact ? {} : { 'application/json': kept }),
         'text/html': `<div class="searchbook-json"><div>${escapeHtml(caption)}</div>${warning.html}<pre>${escapeHtml(pretty)}</pre></div>`,
         'text/plain': [caption, warning.plain, pretty]
           .filter(Boolean)
@@ -315,13 +329,27 @@ function withFirstRows(
   keep: number
 ): AggregationResult {
   const ordered = { ...table, columns: aggregationColumns(table) };
-  return table.rows.length > keep
-    ? {
-        ...ordered,
-        rows: table.rows.slice(0, keep),
-        omittedRows: table.rows.length - keep
-      }
-    : ordered;
+  const kept =
+    table.rows.length > keep
+      ? {
+          ...ordered,
+          rows: table.rows.slice(0, keep),
+          omittedRows: table.rows.length - keep
+        }
+      : ordered;
+  // JupyterLab would round a key past 2^53 in `rows`: the extension reads their exact text.
+  return holdsExactNumber(kept.rows)
+    ? { ...kept, exactRows: swapQuotes(exactJson(kept.rows)) }
+    : kept;
+}
+
+/** Rows kept in a payload: as values, or as exact JSON text where they hold a number a double cannot hold. */
+function keptRows(
+  rows: Record<string, JsonValue>[]
+): { rows: Record<string, JsonValue>[] } | { exactRows: EncodedString } {
+  return holdsExactNumber(rows)
+    ? { exactRows: swappedAnswer(Buffer.from(exactJson(rows), 'utf8')) }
+    : { rows };
 }
 
 /** The grid's rows under ROWS_MIME, when the kernel was asked for them (limitsFromEnv). */
@@ -369,7 +397,7 @@ function keptAnswer(
     omitted === 0
       ? answer.bytes
       : Buffer.from(
-          JSON.stringify(withFirstDocuments(answer.value, at, keep)),
+          exactJson(withFirstDocuments(answer.value, at, keep)),
           'utf8'
         );
   return bytes.length <= limits.answerChars ? swappedAnswer(bytes) : undefined;
@@ -391,9 +419,7 @@ function withFirstDocuments(
     );
   }
   if (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
+    isJsonObject(value) &&
     typeof head === 'string' &&
     Object.hasOwn(value, head)
   ) {
@@ -518,7 +544,7 @@ function cutText(
 
 /** `application/json` must stay JSON; an oversized body is replaced by a note saying so. */
 function capJson(value: JsonValue, limits: OutputLimits): JsonValue {
-  const size = JSON.stringify(value)?.length ?? 0;
+  const size = exactJson(value)?.length ?? 0;
   return size <= limits.rawJsonChars
     ? value
     : {

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../console/cell';
 import { fieldRecord } from '../../../contracts/own-fields';
+import { exactJson } from '../../../contracts/exact-json';
 
 /** Array and object cells longer than this (as JSON text), and strings longer than this, are cut (the grid loads the whole value before it is edited). */
 export const CELL_CHARS = 10_000;
@@ -27,7 +28,7 @@ export function cutLongCells(rows: Record<string, JsonValue>[]): CutRows {
       ) {
         continue;
       }
-      const text = typeof value === 'string' ? value : JSON.stringify(value);
+      const text = typeof value === 'string' ? value : exactJson(value);
       if (text.length <= CELL_CHARS) {
         continue;
       }

@@ -1,3 +1,4 @@
+import { parseExactJson } from '../json';
 import { ApiError } from '../errors';
 import { markWholeDoubles } from '../whole-doubles';
 
@@ -13,7 +14,7 @@ export function parseJsonBody(body: string): unknown {
 export function parseDocumentBody(body: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = parseExactJson(body);
   } catch (e) {
     throw new ApiError(400, `Bad JSON: ${(e as Error).message}`);
   }

@@ -9,7 +9,7 @@ import { documentsCollection, type Engine } from '../engine';
 import { ApiError } from '../errors';
 import { parseFilter } from '../filter/parse';
 import { text, TEXT_TYPE, writeChunk, type Reply } from '../http-io';
-import { isPlainObject, sortedJson } from '../json';
+import { isPlainObject, parseExactJson, sortedJson } from '../json';
 import { pruneDocument } from '../paths';
 import type { Router } from '../router';
 import { parseDirtyValues, type DirtyValues } from '../validate';
@@ -40,7 +40,7 @@ export function importLines(
     try {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(line);
+        parsed = parseExactJson(line);
       } catch (e) {
         throw new ApiError(400, `Bad JSON: ${(e as Error).message}`);
       }

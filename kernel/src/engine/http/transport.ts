@@ -1,10 +1,6 @@
 import { maxHeaderSize } from 'node:http';
 import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
-import type {
-  ConsoleRequest,
-  JsonValue,
-  RequestBody
-} from '../../console/cell';
+import type { ConsoleRequest, RequestBody } from '../../console/cell';
 import {
   DEFAULT_ANSWER_CAP_BYTES,
   formatBytes,
@@ -17,7 +13,7 @@ import {
   bufferedRequest,
   DeadlinePassedError
 } from './buffered-response';
-import { exactJson } from '../../json/exact-integers';
+import { exactJson, parseExactJson } from '../../json/exact-integers';
 import {
   connectionFailureMessage,
   connectionFailureReason
@@ -746,7 +742,7 @@ function encodeBody(
   }
   // NDJSON must end with a newline or Elasticsearch's _bulk refuses the last line.
   return {
-    body: `${body.values.map(v => JSON.stringify(v)).join('\n')}\n`,
+    body: `${body.values.map(v => exactJson(v)).join('\n')}\n`,
     contentType: mediaTypes.ndjson
   };
 }
@@ -792,7 +788,8 @@ function decodeWhole(
     };
   }
   try {
-    const value = JSON.parse(text) as JsonValue;
+    // Every digit the engine sent: a long past 2^53 is an ExactNumber, not the nearest double.
+    const value = parseExactJson(text);
     const bom =
       bytes.length >= BOM &&
       bytes[0] === 0xef &&
@@ -809,7 +806,7 @@ function decodeWhole(
         return {
           body: {
             kind: 'jsonl',
-            values: lines.map(l => JSON.parse(l) as JsonValue)
+            values: lines.map(parseExactJson)
           }
         };
       } catch {

@@ -20,7 +20,7 @@
  * https://www.elastic.co/guide/en/elasticsearch/reference/current/search-aggregations.html
  */
 import type { JsonValue } from '../../console/cell';
-import type { JsonObject } from '../../../../contracts/json';
+import { type JsonObject, isJsonObject } from '../../../../contracts/json';
 import type { AggregationResult as AggregationTable } from '../../engine/driver';
 import { cellText } from '../../json/cell-text';
 import { hasField } from '../../../../contracts/own-fields';
@@ -41,7 +41,7 @@ const BUCKET_SET_WORDS: Record<string, string> = {
 const numbers = new Intl.NumberFormat('en-US', { maximumFractionDigits: 20 });
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isJsonObject(value);
 }
 
 function own(object: JsonObject, key: string): JsonValue | undefined {

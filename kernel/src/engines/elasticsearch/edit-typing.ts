@@ -8,7 +8,7 @@ import {
   booleanCell,
   documentFieldCell,
   type FieldFacts,
-  numberCell,
+  decimalCell,
   parseJsonCell,
   wholeNumberCell
 } from '../../engine/edit-values';
@@ -79,7 +79,7 @@ export function typeElasticsearchValue(
     return wholeNumberCell(field, text, whole);
   }
   if (DECIMAL.has(type)) {
-    return numberCell(field, text, false);
+    return decimalCell(field, text);
   }
   if (type === 'boolean') {
     return booleanCell(field, text);

@@ -43,7 +43,6 @@ import type { FieldTree } from '../../engine/field-tree';
 import { documentGrid } from '../../engine/grid-columns';
 import { sendGridRequest, targetSegment } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
-import { readValue } from '../../json/exact-integers';
 import { typeElasticsearchValue } from './edit-typing';
 import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';
@@ -383,7 +382,7 @@ export class ElasticsearchEdits implements TargetActions {
       // A new row is stored as sent (the grid shows it with the id the engine gave); an update answers the stored document.
       const source =
         change.kind === 'insert'
-          ? readValue(nestFields(typed.fields))
+          ? nestFields(typed.fields)
           : change.kind === 'update'
             ? answer.get?._source
             : undefined;
@@ -539,7 +538,7 @@ function alreadyStored(
     case 'insert':
       return (
         current !== undefined &&
-        isDeepStrictEqual(current.source, readValue(nestFields(fields)))
+        isDeepStrictEqual(current.source, nestFields(fields))
       );
     case 'update':
       return current !== undefined && holdsFields(current.row, fields);

@@ -9,8 +9,8 @@
 import { z } from 'zod';
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import type { ConsoleResult, EngineResponse } from '../../engine/driver';
-import { literalDigits, parseExactJson } from '../../json/exact-integers';
 import { fieldRecord } from '../../../../contracts/own-fields';
+import { isJsonObject } from '../../../../contracts/json';
 
 const ColumnInfoSchema = z.object({ name: z.string(), type: z.string() });
 
@@ -30,39 +30,14 @@ function isEsqlPath(path: string): boolean {
   return path === '/_query' || path.startsWith('/_query/async');
 }
 
-/** A value with every integer literal (a whole number past 2^53) as the text of its digits. */
-function withDigits(value: JsonValue): JsonValue {
-  const digits = literalDigits(value);
-  if (digits !== undefined) {
-    return digits;
-  }
-  if (Array.isArray(value)) {
-    return value.map(withDigits);
-  }
-  return value;
-}
-
-/** The answer read again from the engine's bytes, whole numbers past 2^53 kept digit for digit. */
+/** The answer's JSON value: read exactly by the transport, whole numbers past 2^53 kept digit for digit. */
 function exactAnswer(response: EngineResponse): JsonValue | undefined {
-  if (response.body.kind !== 'json') {
-    return undefined;
-  }
-  const { bytes, value } = response.body;
-  const text = bytes?.toString('utf8');
-  // Read a second time only when the text holds a number too long to be exact as a double.
-  return text !== undefined && /\d{16}/.test(text)
-    ? parseExactJson(text)
-    : value;
+  return response.body.kind === 'json' ? response.body.value : undefined;
 }
 
 function askedColumnar(request: ConsoleRequest): boolean {
   const body = request.body?.kind === 'json' ? request.body.value : undefined;
-  return (
-    typeof body === 'object' &&
-    body !== null &&
-    !Array.isArray(body) &&
-    body.columnar === true
-  );
+  return isJsonObject(body) && body.columnar === true;
 }
 
 /** The table of an ES|QL answer, or undefined when the answer is not one (an error, an async query still running). */
@@ -81,7 +56,7 @@ export function esqlTable(
   const columns = answer.columns;
   const columnar = askedColumnar(request);
   const at = (outer: number, inner: number): JsonValue =>
-    withDigits((answer.values[outer]?.[inner] ?? null) as JsonValue);
+    (answer.values[outer]?.[inner] ?? null) as JsonValue;
   const rowCount = columnar
     ? Math.max(0, ...answer.values.map(column => column.length))
     : answer.values.length;

@@ -47,6 +47,7 @@ import {
   readRawHits,
   type ScanScratch
 } from './raw-hits';
+import { parseExactJson } from '../../../../contracts/exact-json';
 
 /** How long the engine keeps the point in time between two pages. */
 const KEEP_ALIVE = '5m';
@@ -386,7 +387,7 @@ function jsonlDocuments(jsonl: Buffer): GridDocument[] {
   const lines = jsonl.toString('utf8').split('\n');
   lines.pop();
   return lines.map(line => {
-    const hit = JSON.parse(line) as {
+    const hit = parseExactJson(line) as {
       _index: string;
       _id: string;
       _source: JsonValue;

@@ -8,6 +8,8 @@
  * answer whose hits have string `_index` and `_id` are refused.
  */
 import type { JsonValue } from '../../console/cell';
+import { isJsonObject } from '../../../../contracts/json';
+import { parseExactJson } from '../../../../contracts/exact-json';
 
 export interface RawHitsPage {
   pitId: string | undefined;
@@ -216,7 +218,7 @@ function eachMember(
 }
 
 const decode = (b: Buffer, start: number, end: number): JsonValue =>
-  JSON.parse(b.toString('utf8', start, end)) as JsonValue;
+  parseExactJson(b.toString('utf8', start, end)) as JsonValue;
 
 /** A `_source` holding line breaks (a document indexed pretty-printed) is printed again on one line. */
 function oneLine(b: Buffer, start: number, end: number): Buffer {
@@ -448,24 +450,15 @@ function hitArray(b: Buffer, at: number, ranges: HitRanges): number {
 }
 
 function failuresOf(shards: JsonValue): string[] {
-  const object =
-    shards !== null && typeof shards === 'object' && !Array.isArray(shards)
-      ? shards
-      : undefined;
+  const object = isJsonObject(shards) ? shards : undefined;
   const failed = object?.failed;
   if (typeof failed !== 'number' || failed === 0) {
     return [];
   }
   const failures = Array.isArray(object?.failures) ? object.failures : [];
   const reasons = failures.map(f => {
-    const reason =
-      f !== null && typeof f === 'object' && !Array.isArray(f)
-        ? f.reason
-        : undefined;
-    const text =
-      reason !== null && typeof reason === 'object' && !Array.isArray(reason)
-        ? reason.reason
-        : reason;
+    const reason = isJsonObject(f) ? f.reason : undefined;
+    const text = isJsonObject(reason) ? reason.reason : reason;
     return typeof text === 'string' ? text : JSON.stringify(f);
   });
   return reasons.length > 0 ? reasons : [`${failed} shard(s) failed`];

@@ -7,11 +7,12 @@
  */
 import type { JsonValue } from '../../console/cell';
 import { exactJson, isIntegerLiteral } from '../../json/exact-integers';
+import { ExactNumber } from '../../../../contracts/exact-json';
 import {
   booleanCell,
   documentFieldCell,
   type FieldFacts,
-  numberCell,
+  decimalCell,
   parseJsonCell,
   wholeNumberCell
 } from '../../engine/edit-values';
@@ -67,7 +68,7 @@ export function typeTypesenseValue(field: FieldFacts, text: string): JsonValue {
     return wholeNumberCell(field, text, whole);
   }
   if (type === 'float') {
-    return numberCell(field, text, false);
+    return decimalCell(field, text);
   }
   if (type === 'bool') {
     return booleanCell(field, text);
@@ -94,7 +95,7 @@ function checkElement(
       field.name,
       `${field.name} (${field.type}): ${shown} is not ${what}; every element of a ${field.type} field must be ${what}.`
     );
-  const isNumber = literal || typeof item === 'number';
+  const isNumber = item instanceof ExactNumber || typeof item === 'number';
   const range = Object.hasOwn(WHOLE, element) ? WHOLE[element] : undefined;
   if (range) {
     if (!literal && !(typeof item === 'number' && Number.isInteger(item))) {

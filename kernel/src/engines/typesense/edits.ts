@@ -36,7 +36,6 @@ import { holdsValue, nestFields } from '../../engine/edit-values';
 import type { FieldTree } from '../../engine/field-tree';
 import { sendGridRequest } from '../../engine/grid-request';
 import type { Transport } from '../../engine/http/transport';
-import { readValue } from '../../json/exact-integers';
 import { typeTypesenseValue } from './edit-typing';
 import { typesenseFailure } from './failure';
 import { documentsGrid } from './present';
@@ -391,7 +390,7 @@ export class TypesenseEdits implements TargetActions {
         stored?.current &&
         isDeepStrictEqual(
           withoutId(stored.document),
-          withoutId(readValue((await this.request(typed, signal)).body ?? null))
+          withoutId((await this.request(typed, signal)).body ?? null)
         )
       ) {
         return {

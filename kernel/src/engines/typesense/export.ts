@@ -26,6 +26,7 @@ import type { StreamedResponse, Transport } from '../../engine/http/transport';
 import { ReusedBuffer } from '../../engine/http/reused-buffer';
 import { typesenseFailure } from './failure';
 import { filterOfView } from './grid-filter';
+import { parseExactJson } from '../../../../contracts/exact-json';
 
 const LEADING: Column[] = [
   {
@@ -173,7 +174,7 @@ function linesPage(bytes: Buffer): ExportPage {
 }
 
 function toDocument(line: string): GridDocument {
-  const source = JSON.parse(line) as JsonValue;
+  const source = parseExactJson(line) as JsonValue;
   const id = asObject(source)?.id;
   return { meta: id === undefined ? {} : { id }, source };
 }
@@ -255,7 +256,7 @@ async function failureOf(response: StreamedResponse): Promise<EngineError> {
   const text = Buffer.concat(chunks).toString('utf8');
   let body: EngineResponse['body'];
   try {
-    body = { kind: 'json', value: JSON.parse(text) as JsonValue };
+    body = { kind: 'json', value: parseExactJson(text) as JsonValue };
   } catch {
     body = { kind: 'text', text };
   }

@@ -21,6 +21,7 @@ import { asObject } from '../../engine/document-columns';
 import type { FieldTree } from '../../engine/field-tree';
 import { documentGrid, type GridDocument } from '../../engine/grid-columns';
 import { LEADING } from './present';
+import { ExactNumber } from '../../../../contracts/exact-json';
 
 export const SCORE_COLUMN = '_text_match';
 export const HIGHLIGHT_COLUMN = '_highlight';
@@ -117,7 +118,8 @@ const Highlight = z
 const PreviewHit = z
   .object({
     document: z.unknown(),
-    text_match: z.number().optional(),
+    // A score past 2^53 (most are) is read with every digit, as an ExactNumber.
+    text_match: z.union([z.number(), z.instanceof(ExactNumber)]).optional(),
     text_match_info: z.object({ score: z.string() }).loose().optional(),
     highlights: z.array(Highlight).optional()
   })
