@@ -16,7 +16,8 @@ import {
 } from './document-json-view';
 import { duplicateFields } from './duplicate-row';
 import { type EditableRowsModel, valueText } from './editable-rows-model';
-import { toolbarButton } from './toolbar-button';
+import { toolbarMenu } from './toolbar-menu';
+import { openMenuReturningFocus } from '../focus/focus-return';
 import { valueFilter } from './value-filter';
 
 export interface DocumentActionsHost {
@@ -50,19 +51,37 @@ export class DocumentActions {
     private readonly grid: DataGrid,
     private readonly host: () => DocumentActionsHost,
     private readonly filters: FilterTarget,
-    /** Export… of the grid's view: the cell menu takes the place of JupyterLab's on body cells. */
-    private readonly exportView?: () => void
+    private readonly options: {
+      /** Puts the keyboard back on the grid's active cell (a menu closed). */
+      focusGrid: () => void;
+      /** Export… of the grid's view: the cell menu takes the place of JupyterLab's on body cells. */
+      exportView?: () => void;
+    }
   ) {
     this.buttons = [
-      toolbarButton(
+      toolbarMenu(
         'Document',
-        'Show the active row’s whole document as JSON, with its metadata; edit it as JSON from there',
-        () => void this.showDocument(this.activeRow())
-      ),
-      toolbarButton(
-        'Duplicate row',
-        'Add a new row holding the active row’s values, its id left for you to type',
-        () => void this.duplicate(this.activeRow())
+        'The active row’s whole document: view it as JSON with its metadata, edit it as JSON, or duplicate the row',
+        [
+          {
+            label: 'View document',
+            caption:
+              'Show the active row’s whole document as JSON, with its metadata; edit it as JSON from there',
+            run: () => this.showDocument(this.activeRow())
+          },
+          {
+            label: 'Edit document as JSON…',
+            caption:
+              'Edit the active row’s whole document as JSON; the changed fields become pending changes',
+            run: () => this.editDocument(this.activeRow())
+          },
+          {
+            label: 'Duplicate row',
+            caption:
+              'Add a new row holding the active row’s values, its id left for you to type',
+            run: () => this.duplicate(this.activeRow())
+          }
+        ]
       )
     ];
     grid.node.addEventListener('contextmenu', event => this.openMenu(event));
@@ -351,7 +370,7 @@ export class DocumentActions {
     }
     event.preventDefault();
     event.stopPropagation();
-    this.openMenuAt(hit.row, hit.column, event.clientX, event.clientY);
+    this.openMenuAt(hit.row, hit.column, event.clientX, event.clientY, false);
   }
 
   /** The active cell's menu, opened below the cell. */
@@ -374,10 +393,16 @@ export class DocumentActions {
       this.grid.rowOffset('body', row) +
       this.grid.rowSize('body', row) -
       this.grid.scrollY;
-    this.openMenuAt(row, column, box.left + x, box.top + y);
+    this.openMenuAt(row, column, box.left + x, box.top + y, true);
   }
 
-  private openMenuAt(row: number, column: number, x: number, y: number): void {
+  private openMenuAt(
+    row: number,
+    column: number,
+    x: number,
+    y: number,
+    fromKeyboard: boolean
+  ): void {
     this.grid.selectionModel?.select({
       r1: row,
       c1: column,
@@ -449,18 +474,22 @@ export class DocumentActions {
       isEnabled: () => why === undefined,
       execute: () => this.filterBy(row, column, true)
     });
-    const exportView = this.exportView;
+    const exportView = this.options.exportView;
     if (exportView) {
       menu.addItem({ type: 'separator' });
       add('searchbook:cell-export', {
         label: 'Export…',
         caption:
           'Write the documents this grid shows (under its filter) to a file next to the notebook',
-        execute: exportView
+        execute: () => exportView()
       });
     }
-    menu.open(x, y);
-    // Opened from the keyboard, the menu takes the keys: arrows move, Enter picks, Escape closes.
-    menu.activeIndex = 0;
+    // Escape, or an item picked, puts the keyboard back on the cell (before the item's dialog opens).
+    openMenuReturningFocus(
+      menu,
+      { x, y },
+      () => this.options.focusGrid(),
+      fromKeyboard
+    );
   }
 }

@@ -64,6 +64,8 @@ export class GridEditing implements EditGate {
     () => void this.showRequests()
   );
   private busy = false;
+  /** The message says why the active cell cannot be edited: it goes when the cell does. */
+  private refusalShown = false;
 
   constructor(
     private readonly model: EditableRowsModel,
@@ -106,6 +108,11 @@ export class GridEditing implements EditGate {
     this.note.hidden = true;
     grid.node.append(this.note);
     this.showUndo(false);
+    grid.selectionModel?.changed.connect(() => {
+      if (this.refusalShown) {
+        this.say('');
+      }
+    });
     model.pendingChanged.connect(() => {
       if (this.confirmation) {
         this.say('');
@@ -205,6 +212,7 @@ export class GridEditing implements EditGate {
 
   refused(message: string): void {
     this.say(message);
+    this.refusalShown = true;
   }
 
   // Actions
@@ -237,20 +245,27 @@ export class GridEditing implements EditGate {
     this.say('');
   }
 
-  /** Drops every pending change; more than one only once the user agrees. Undo brings them back until the next change. */
+  /**
+   * Drops every pending change; more than one edit (two cells of one row count two) only once
+   * the user agrees, Cancel being the default button. Undo brings them back until the next change.
+   */
   async discardChanges(): Promise<void> {
     const count = this.model.pending.count;
+    const edits = this.model.pending.editCount;
     if (count === 0 || this.busy) {
       return;
     }
-    if (count > 1) {
+    if (edits > 1) {
+      const rows = count === edits ? '' : ` (in ${plural(count, 'row')})`;
       const answer = await showDialog({
         title: 'Discard pending changes',
-        body: `Discard ${count} pending changes?`,
+        body: `Discard ${plural(edits, 'pending change')}${rows}? Undo brings them back until your next change.`,
         buttons: [
           Dialog.cancelButton(),
           Dialog.warnButton({ label: 'Discard' })
-        ]
+        ],
+        // Enter, or a key pressed by mistake, keeps what was typed.
+        defaultButton: 0
       });
       if (!answer.button.accept) {
         return;
@@ -264,9 +279,9 @@ export class GridEditing implements EditGate {
     this.discarded = before;
     this.showUndo(true);
     const text =
-      count === 1
+      edits === 1
         ? 'Pending change dropped.'
-        : `${plural(count, 'pending change')} dropped.`;
+        : `${plural(edits, 'pending change')} dropped.`;
     this.say(text, true);
     confirmDone(text, [{ label: 'Undo', callback: () => this.undoDiscard() }]);
   }
@@ -487,6 +502,7 @@ export class GridEditing implements EditGate {
   /** `confirmation`: it says something is done, and goes at the next change. */
   private say(text: string, confirmation = false): void {
     this.confirmation = confirmation && text !== '';
+    this.refusalShown = false;
     this.message.textContent = text;
     if (text === '' || !text.startsWith('Nothing was sent')) {
       this.note.hidden = true;

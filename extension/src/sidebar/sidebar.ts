@@ -5,6 +5,7 @@ import { CollectionResourceTabs } from '../admin/collection-resources';
 import { showCollectionSchema } from '../admin/schema-dialog';
 import type { PanelClient } from '../panel-client';
 import { ConnectionsTree } from './connections-tree';
+import { returningFocus, setFocusHome } from '../focus/focus-return';
 import type { SidebarModel, SidebarPart } from './model';
 import { confirmTargetAction, openTargetMenu } from './target-actions';
 
@@ -59,6 +60,13 @@ export class SearchbookSidebar extends Widget {
     filter.placeholder = 'Filter names';
     filter.setAttribute('aria-label', 'Filter indices and collections');
     filter.addEventListener('input', () => this.tree.setFilter(filter.value));
+    // A control of the panel that is gone when its dialog or action ends (a deleted index's
+    // item, a key's row) hands the keyboard to the tree's current item, or the filter box.
+    setFocusHome(this.node, () => {
+      if (!this.tree.focusCurrent()) {
+        filter.focus();
+      }
+    });
     const refresh = document.createElement('button');
     refresh.className = 'searchbook-Toolbar-button jp-Button';
     refresh.textContent = 'Refresh';
@@ -247,7 +255,7 @@ export class SearchbookSidebar extends Widget {
   private async targetMenu(
     connection: string,
     target: string,
-    at: { x: number; y: number }
+    at: { x: number; y: number; keyboard?: boolean }
   ): Promise<void> {
     const client = this.model.panelClient;
     if (!client) {
@@ -261,7 +269,7 @@ export class SearchbookSidebar extends Widget {
         target,
         at,
         action => {
-          void (async () => {
+          void returningFocus(document.activeElement, async () => {
             const confirmName = await confirmTargetAction(action, target);
             if (confirmName === null) {
               return;
@@ -273,7 +281,7 @@ export class SearchbookSidebar extends Widget {
               action.action,
               confirmName
             );
-          })();
+          });
         },
         exportTarget
           ? () => exportTarget(client, connection, target)
