@@ -11,7 +11,7 @@ import { toolbarButton } from './toolbar-button';
 import { ownValue } from '@searchbook/contracts/own-fields';
 
 export interface ProblemActions {
-  overwrite(key: string): void;
+  overwrite(key: string): Promise<void>;
   drop(key: string): void;
   locate(key: string): void;
 }

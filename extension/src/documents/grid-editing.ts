@@ -452,7 +452,7 @@ export class GridEditing implements EditGate {
       this.note.hidden = true;
     }
     renderProblems(this.problems, this.model.pending, this.model.allColumns, {
-      overwrite: key => void this.overwrite(key),
+      overwrite: key => this.overwrite(key),
       drop: key => this.drop(key),
       locate: key => this.locate(key)
     });
