@@ -642,6 +642,18 @@ async function dialogClosed(): Promise<void> {
   await page.locator('.jp-Dialog').waitFor({ state: 'detached' });
 }
 
+/** The grid's row count once it is `count`; else, after 15 s, what the grid and its status say. */
+async function rowsShown(label: string, count: string): Promise<string> {
+  const grid = gridOf(page, label);
+  for (let tries = 0; tries < 300; tries++) {
+    if ((await grid.getAttribute('aria-rowcount')) === count) {
+      return count;
+    }
+    await page.waitForTimeout(50);
+  }
+  return `${await grid.getAttribute('aria-rowcount')} rows; ${await statusLine(page, label).textContent()}; ${await grid.locator('.searchbook-DocumentGrid-viewState').textContent()}; filter ${JSON.stringify(await filterBar(page, label).evaluate(n => [...n.querySelectorAll('input,select')].map(i => (i as HTMLInputElement).value)))}`;
+}
+
 /** Opens the active cell's menu with Shift-F10 and picks its item `index` (by arrows), or closes it with Escape. */
 async function cellMenuByKeys(index: number | 'Escape'): Promise<void> {
   await page.keyboard.press('Shift+F10');
@@ -677,6 +689,8 @@ describe('focus never falls out: every menu, dialog and toolbar action hands it 
   const books = () => gridOf(page, 'books · es');
 
   beforeAll(async () => {
+    await page.keyboard.press('Alt+Shift+S');
+    await openGrid(page, 'es', 'books');
     await page.getByRole('tab', { name: /books · es/ }).click();
     await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
     await page.keyboard.press('Control+Home');
@@ -721,12 +735,7 @@ describe('focus never falls out: every menu, dialog and toolbar action hands it 
     await page.keyboard.press('Control+Home');
     await toColumn(books(), 'title');
     await cellMenuByKeys(3);
-    await page.waitForFunction(
-      () =>
-        document
-          .querySelector('[aria-label="books · es"][role="grid"]')
-          ?.getAttribute('aria-rowcount') === '1'
-    );
+    await expect(rowsShown('books · es', '1')).resolves.toBe('1');
     await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
     // Ctrl-F to the filter bar, its Clear, then Escape: back in the grid.
     await page.keyboard.press('Control+F');
@@ -734,12 +743,7 @@ describe('focus never falls out: every menu, dialog and toolbar action hands it 
       .getByRole('button', { name: 'Clear' })
       .focus();
     await page.keyboard.press('Enter');
-    await page.waitForFunction(
-      () =>
-        document
-          .querySelector('[aria-label="books · es"][role="grid"]')
-          ?.getAttribute('aria-rowcount') === '30'
-    );
+    await expect(rowsShown('books · es', '30')).resolves.toBe('30');
     await page.keyboard.press('Escape');
     await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
 
@@ -1003,6 +1007,9 @@ describe('names you can read', () => {
   const films = () => gridOf(page, 'films · es');
 
   it('a blank cell says whether it holds null or an empty text; a saved new row is counted as loaded', async () => {
+    await page.keyboard.press('Alt+Shift+S');
+    await openGrid(page, 'es', 'films');
+    await films().focus();
     await page.keyboard.press('Control+Home');
     await toColumn(films(), 'title');
     const heard: string[] = [];
@@ -1038,7 +1045,8 @@ describe('names you can read', () => {
   });
 
   it('row numbers are said alike: row 1,000 of 1,000 rows', async () => {
-    await page.getByRole('tab', { name: /many · es/ }).click();
+    await page.keyboard.press('Alt+Shift+S');
+    await openGrid(page, 'es', 'many');
     const many = gridOf(page, 'many · es');
     await many.focus();
     await page.keyboard.press('Control+End');

@@ -17,7 +17,7 @@ import {
 import { duplicateFields } from './duplicate-row';
 import { type EditableRowsModel, valueText } from './editable-rows-model';
 import { toolbarMenu } from './toolbar-menu';
-import { openMenuReturningFocus } from '../focus/focus-return';
+import { openMenuReturningFocus, returningFocus } from '../focus/focus-return';
 import { valueFilter } from './value-filter';
 
 export interface DocumentActionsHost {
@@ -94,6 +94,11 @@ export class DocumentActions {
         this.openCursorMenu(event);
       }
     });
+  }
+
+  /** A cell menu's action: once done, a keyboard that fell out (its dialog's control gone) is back on the cell. */
+  private afterwardsOnGrid(action: () => unknown): void {
+    void returningFocus(this.grid.node, action);
   }
 
   private activeRow(): number {
@@ -428,7 +433,7 @@ export class DocumentActions {
       label: 'View document',
       caption: 'The whole document as JSON, with its metadata',
       isEnabled: () => stored,
-      execute: () => void this.showDocument(row)
+      execute: () => this.afterwardsOnGrid(() => this.showDocument(row))
     });
     add('searchbook:cell-edit-document', {
       label: 'Edit document as JSON…',
@@ -438,13 +443,13 @@ export class DocumentActions {
         stored &&
         !(at?.kind === 'document' && at.deleted) &&
         !(at?.key && this.model.pending.rowOf(at.key)?.deleted),
-      execute: () => void this.editDocument(row)
+      execute: () => this.afterwardsOnGrid(() => this.editDocument(row))
     });
     add('searchbook:cell-duplicate', {
       label: 'Duplicate row',
       caption: 'A new row with these values; its id is left for you to type',
       isEnabled: () => at !== undefined,
-      execute: () => void this.duplicate(row)
+      execute: () => this.afterwardsOnGrid(() => this.duplicate(row))
     });
     menu.addItem({ type: 'separator' });
     const why = this.whyNoFilter(row, column);
@@ -466,13 +471,15 @@ export class DocumentActions {
       label: 'Filter by this value',
       caption: shown(false),
       isEnabled: () => why === undefined,
-      execute: () => this.filterBy(row, column, false)
+      execute: () =>
+        this.afterwardsOnGrid(() => this.filterBy(row, column, false))
     });
     add('searchbook:cell-exclude', {
       label: 'Exclude this value',
       caption: shown(true),
       isEnabled: () => why === undefined,
-      execute: () => this.filterBy(row, column, true)
+      execute: () =>
+        this.afterwardsOnGrid(() => this.filterBy(row, column, true))
     });
     const exportView = this.options.exportView;
     if (exportView) {

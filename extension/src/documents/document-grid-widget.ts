@@ -626,7 +626,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       const back = toolbarButton(
         'Back to the previous filter',
         'Show the rows of the filter and sort shown before',
-        () => void this.backToShownView()
+        () => this.backToShownView()
       );
       this.viewState.replaceChildren(text, back);
     } else {

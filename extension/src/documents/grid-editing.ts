@@ -42,12 +42,12 @@ export class GridEditing implements EditGate {
   private readonly save = toolbarButton(
     'Save',
     'Send the pending changes to the engine',
-    () => void this.saveChanges()
+    () => this.saveChanges()
   );
   private readonly discard = toolbarButton(
     'Discard',
     'Drop every pending change (Undo brings them back until the next change)',
-    () => void this.discardChanges()
+    () => this.discardChanges()
   );
   private readonly undo = toolbarButton(
     'Undo',
@@ -61,7 +61,7 @@ export class GridEditing implements EditGate {
   private readonly show = toolbarButton(
     'Show requests',
     'Show the requests Save would send, without sending them',
-    () => void this.showRequests()
+    () => this.showRequests()
   );
   private busy = false;
   /** The message says why the active cell cannot be edited: it goes when the cell does. */

@@ -42,18 +42,25 @@ function usable(node: Element | null): node is HTMLElement {
   );
 }
 
+/** Puts the keyboard on `origin`, or on its container's home when it is gone or disabled. */
+export function focusBack(
+  origin: Element | null,
+  home: (() => void) | undefined = focusHomeOf(origin)
+): void {
+  if (usable(origin)) {
+    origin.focus();
+  } else {
+    home?.();
+  }
+}
+
 /** Puts the keyboard back on `origin`, or its container's home, unless it is somewhere already. */
 export function returnFocus(
   origin: Element | null,
   home: (() => void) | undefined = focusHomeOf(origin)
 ): void {
-  if (!focusLost()) {
-    return;
-  }
-  if (usable(origin)) {
-    origin.focus();
-  } else {
-    home?.();
+  if (focusLost()) {
+    focusBack(origin, home);
   }
 }
 

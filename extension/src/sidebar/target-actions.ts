@@ -4,7 +4,11 @@ import { Menu, Widget } from '@lumino/widgets';
 import type { TargetAction } from '@searchbook/contracts/edit-protocol';
 import type { TargetResources } from '../admin/collection-resources';
 import type { PanelClient } from '../panel-client';
-import { openMenuReturningFocus, returnFocus } from '../focus/focus-return';
+import {
+  focusBack,
+  focusHomeOf,
+  openMenuReturningFocus
+} from '../focus/focus-return';
 
 /**
  * The confirmation of deleting or emptying an index or collection: it shows the exact request
@@ -88,6 +92,7 @@ export async function openTargetMenu(
 ): Promise<void> {
   // The tree item the menu is for: Escape, or an item picked, puts the keyboard back on it.
   const origin = document.activeElement;
+  const home = focusHomeOf(origin);
   const reply = await client.request(
     { type: 'targetActions', connection, target },
     'targetActions'
@@ -144,7 +149,7 @@ export async function openTargetMenu(
   openMenuReturningFocus(
     menu,
     at,
-    () => returnFocus(origin),
+    () => focusBack(origin, home),
     at.keyboard ?? false
   );
 }
