@@ -218,7 +218,6 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.grid.addClass('searchbook-DocumentGrid-grid');
     this.viewState.className = 'searchbook-DocumentGrid-viewState';
     this.viewState.hidden = true;
-    this.grid.node.append(this.viewState);
     this.grid.dataModel = this.model;
     this.grid.selectionModel = new BasicSelectionModel({
       dataModel: this.model,
@@ -254,6 +253,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       () => ({ client: this.client, gridId: this.opened.gridId }),
       {
         add: row => {
+          this.filterBar.dropBlankRows();
           this.filterBar.addRow(row);
           this.filterBar.clearRefusals();
           this.filterView = this.filterBar.view();
@@ -368,6 +368,9 @@ export class DocumentGridWidget extends ThemedGridPanel {
       describe: (row, column) => this.spokenCell(row, column)
     });
     this.node.append(this.keyboard.announcer);
+    // Over the rows, but not inside the grid element: a grid may hold rows only (its live
+    // region or alert would break the grid pattern a screen reader follows).
+    this.node.append(this.viewState);
     // A control of the tab that is gone when its dialog or action ends hands the keyboard to the grid.
     setFocusHome(this.node, () => this.focusGrid());
     this.model.changed.connect(() => this.keyboard.refresh());
@@ -632,8 +635,16 @@ export class DocumentGridWidget extends ThemedGridPanel {
     } else {
       this.viewState.replaceChildren();
     }
-    this.viewState.style.top = `${this.grid.headerHeight}px`;
+    this.placeViewState();
     this.showStatus(this.model.currentStatus);
+  }
+
+  /** The loading, failure or empty message over the grid's rows, below its header. */
+  private placeViewState(): void {
+    const grid = this.grid.node;
+    this.viewState.style.top = `${grid.offsetTop + this.grid.headerHeight}px`;
+    this.viewState.style.left = `${grid.offsetLeft}px`;
+    this.viewState.style.width = `${grid.offsetWidth}px`;
   }
 
   /** The request as a console cell, on the grid's connection. */
@@ -702,6 +713,9 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   protected override onResized(): void {
     MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize);
+    if (!this.viewState.hidden) {
+      this.placeViewState();
+    }
   }
 
   private async read(block: number): Promise<{ block: Block; total: number }> {
@@ -902,7 +916,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       return p;
     });
     this.viewState.replaceChildren(heading, ...lines);
-    this.viewState.style.top = `${this.grid.headerHeight}px`;
+    this.placeViewState();
   }
 
   private onClientClosed(): void {
