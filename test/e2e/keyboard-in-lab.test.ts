@@ -606,13 +606,10 @@ async function focused(): Promise<string> {
     if (!a || a === document.body) {
       return '<body>';
     }
+    // A menu button's caret (▾) is hidden from screen readers: not part of its name.
     const name =
       a.getAttribute('aria-label') ??
-      [...a.childNodes]
-        .filter(n => n.nodeType === Node.TEXT_NODE)
-        .map(n => n.textContent)
-        .join('')
-        .trim();
+      (a.textContent ?? '').replace('▾', '').trim();
     return `${a.tagName.toLowerCase()}[${a.getAttribute('role') ?? ''}] ${name}`;
   });
 }
