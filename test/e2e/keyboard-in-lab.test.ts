@@ -894,6 +894,12 @@ describe('focus never falls out: every menu, dialog and toolbar action hands it 
         document.querySelectorAll('.searchbook-Problem.searchbook-mod-conflict')
           .length === 3
     );
+    // The confirmations of the steps before close by themselves: the list as it stays.
+    await page
+      .locator('.jp-toast-message')
+      .first()
+      .waitFor({ state: 'detached', timeout: 15_000 })
+      .catch(() => undefined);
     await screenshot(page, 'keyboard-three-conflicts');
     // Nothing scrolled out of the list: every button is inside its box.
     await expect(
