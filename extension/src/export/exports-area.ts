@@ -2,6 +2,7 @@ import { Notification } from '@jupyterlab/apputils';
 import { confirmDone } from '../documents/confirmations';
 import type { PanelClient } from '../panel-client';
 import type { ExportChoice } from './export-dialog';
+import { returnFocusSoon } from '../focus/focus-return';
 
 /** What an export reads: an index or collection, or an open grid (its target under its filter). */
 export interface ExportSubject {
@@ -53,6 +54,8 @@ export class ExportsArea {
     cancel.className = 'jp-Button searchbook-Toolbar-button';
     cancel.textContent = 'Cancel';
     cancel.addEventListener('click', () => {
+      // The button goes once the export stops: the keyboard goes to the panel's tree.
+      returnFocusSoon(cancel);
       cancel.disabled = true;
       void subject.client
         .request({ type: 'cancelExport', exportId }, 'exportCancelled')

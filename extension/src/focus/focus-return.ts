@@ -28,7 +28,18 @@ export function focusHomeOf(from: Element | null): (() => void) | undefined {
  */
 export function focusLost(): boolean {
   const active = document.activeElement;
-  return !active || active === document.body || !active.isConnected;
+  return (
+    !active ||
+    active === document.body ||
+    !active.isConnected ||
+    (active as HTMLButtonElement).disabled === true
+  );
+}
+
+/** A control about to be disabled or removed by its own click: the keyboard goes home once it has. */
+export function returnFocusSoon(origin: Element): void {
+  const home = focusHomeOf(origin);
+  requestAnimationFrame(() => returnFocus(origin, home));
 }
 
 /** A control the keyboard can be put back on: still in the page, enabled and shown. */

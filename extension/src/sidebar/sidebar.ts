@@ -70,7 +70,10 @@ export class SearchbookSidebar extends Widget {
     const refresh = document.createElement('button');
     refresh.className = 'searchbook-Toolbar-button jp-Button';
     refresh.textContent = 'Refresh';
-    refresh.addEventListener('click', () => void this.model.reload());
+    refresh.addEventListener(
+      'click',
+      () => void returningFocus(refresh, () => this.model.reload())
+    );
     tools.append(filter, refresh);
 
     const openBox = document.createElement('form');
@@ -238,7 +241,10 @@ export class SearchbookSidebar extends Widget {
     button.setAttribute('aria-label', `Connect ${profile.name}`);
     button.addEventListener(
       'click',
-      () => void this.model.connectProfile(profile.name)
+      () =>
+        void returningFocus(button, () =>
+          this.model.connectProfile(profile.name)
+        )
     );
     const label = document.createElement('span');
     label.textContent = `${profile.name} · ${profile.engine} · ${profile.address}`;
