@@ -866,7 +866,7 @@ describe('focus never falls out: every menu, dialog and toolbar action hands it 
       /^_id identifies the document/
     );
     await page.keyboard.press('ArrowDown');
-    await expect(message.textContent()).resolves.toBe('');
+    await message.waitFor({ state: 'hidden', timeout: 5_000 });
   });
 
   it('three conflicts are all in sight with their Overwrite and Drop my change; each keeps the keyboard in the list, the last hands it to the grid', async () => {

@@ -108,9 +108,12 @@ export class GridEditing implements EditGate {
     this.note.hidden = true;
     grid.node.append(this.note);
     this.showUndo(false);
+    // The refusal is about the cell it was said for: it goes once another is active. Hidden,
+    // not emptied, so the bar keeps its height and the grid does not move under a double-click.
     grid.selectionModel?.changed.connect(() => {
       if (this.refusalShown) {
-        this.say('');
+        this.refusalShown = false;
+        this.message.style.visibility = 'hidden';
       }
     });
     model.pendingChanged.connect(() => {
@@ -503,6 +506,7 @@ export class GridEditing implements EditGate {
   private say(text: string, confirmation = false): void {
     this.confirmation = confirmation && text !== '';
     this.refusalShown = false;
+    this.message.style.visibility = '';
     this.message.textContent = text;
     if (text === '' || !text.startsWith('Nothing was sent')) {
       this.note.hidden = true;
