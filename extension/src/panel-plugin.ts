@@ -33,6 +33,9 @@ const searchbookIcon = new LabIcon({
   svgstr: ICON_SVG
 });
 
+/** JupyterLab's Settings Editor tabs (the form and the JSON editor), by their widget ids. */
+const SETTINGS_EDITORS = new Set(['setting-editor', 'json-setting-editor']);
+
 /** Where the panel's own kernel lives when no searchbook notebook or console is current. */
 const OWN_SESSION_PATH = 'searchbook-panel';
 
@@ -108,6 +111,17 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     };
 
     const grids = new Set<DocumentGridWidget>();
+    /** Tabs of one target name on two connections put the connection first in their titles. */
+    const labelApart = (): void => {
+      const open = [...grids].filter(g => !g.isDisposed);
+      for (const grid of open) {
+        grid.connectionFirst(
+          open.some(
+            g => g.target === grid.target && g.connection !== grid.connection
+          )
+        );
+      }
+    };
     const tabs = new GridTabs(app.shell, widget =>
       trackers.some(t => t.has(widget))
     );
@@ -146,9 +160,11 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     const model: SidebarModel = new SidebarModel({
       trackers,
       shell,
+      // JupyterLab's Settings Editor has no kernel: looking at settings keeps the listing.
       keepsFollowing: widget =>
         widget instanceof DocumentGridWidget ||
-        widget instanceof CollectionResources,
+        widget instanceof CollectionResources ||
+        SETTINGS_EDITORS.has(widget.id),
       runsMagics: widget => {
         const notebook = notebooks?.find(panel => panel === widget);
         const cells = notebook?.content.model?.sharedModel.cells ?? [];
@@ -194,13 +210,23 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
         sessionOfGrid.set(grid, sessionOf(client.kernel));
         grid.viewChanged.connect(() => void tabs.tracker.save(grid));
         grids.add(grid);
-        grid.disposed.connect(() => grids.delete(grid));
+        grid.disposed.connect(() => {
+          grids.delete(grid);
+          labelApart();
+        });
+        labelApart();
         grid.documentsChanged.connect(
           (_, { connection }) => void model.recount(client, connection)
         );
         exportMenu.addGrid(grid, client, opened);
         tabs.place(grid);
         return grid;
+      }
+    });
+    shell.currentChanged?.connect(() => {
+      const current = app.shell.currentWidget;
+      if (current && SETTINGS_EDITORS.has(current.id)) {
+        tabs.moveOutOfGridArea(current);
       }
     });
     const sidebar = new SearchbookSidebar(model, {
@@ -220,6 +246,8 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     addCopyCellAsPython(app, notebooks, consoles);
     sidebar.title.icon = searchbookIcon;
     app.shell.add(sidebar, 'left', { rank: 700 });
+    // Open (or closed) after a reload as it was before, as JupyterLab's own side panels.
+    restorer?.add(sidebar, sidebar.id);
     void app.restored.then(() => model.followCurrent());
     restoreGridTabs({
       app,

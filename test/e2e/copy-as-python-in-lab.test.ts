@@ -15,6 +15,7 @@ import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { REPO } from '../support/kernel-client';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
+import { toolbarAction } from './support/grid-page';
 
 jest.setTimeout(180_000);
 
@@ -151,10 +152,13 @@ it("a grid's toolbar copies the grid's request as Python on the grid's connectio
   await item.dblclick();
   const grid = page.getByRole('grid', { name: 'shop · es' });
   await grid.waitFor({ timeout: 30_000 });
-  await grid
-    .locator('xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]')
-    .getByRole('button', { name: 'Copy as Python' })
-    .click();
+  await toolbarAction(
+    grid.locator(
+      'xpath=ancestor::*[contains(@class,"searchbook-DocumentGrid")][1]'
+    ),
+    'Copy',
+    'Copy as Python'
+  );
   const code = await copiedPython();
   expect(code).toContain('os.environ["SHOP_PASSWORD"]');
   expect(code).toContain('"/shop/_search"');

@@ -30,7 +30,8 @@ import {
   problemsOf,
   rowHeader,
   rowOf,
-  saveEdits
+  saveEdits,
+  toolbarAction
 } from './support/grid-page';
 
 jest.setTimeout(240_000);
@@ -219,9 +220,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
   it("Document shows the active row's document as JSON under its metadata, values as text, from the top", async () => {
     label = await openGrid(page, 'es', 'books');
     await clickCell(label, await rowOf(page, label, 'b2'), 'title');
-    await editBar(page, label)
-      .getByRole('button', { name: 'Document', exact: true })
-      .click();
+    await toolbarAction(editBar(page, label), 'Document', 'View document');
     await dialog().waitFor();
     const meta = dialog().getByLabel('Metadata');
     await expect(meta.textContent()).resolves.toMatch(
@@ -261,9 +260,7 @@ describe('whole documents of an Elasticsearch index (sandbox)', () => {
 
   it('Edit as JSON opens at the top; the changed fields become pending changes of the row, and Save writes them', async () => {
     await clickCell(label, await rowOf(page, label, 'b2'), 'title');
-    await editBar(page, label)
-      .getByRole('button', { name: 'Document', exact: true })
-      .click();
+    await toolbarAction(editBar(page, label), 'Document', 'View document');
     await dialog().getByRole('button', { name: 'Edit as JSON' }).click();
     const area = dialog().getByRole('textbox', { name: 'Document (JSON)' });
     await area.waitFor();

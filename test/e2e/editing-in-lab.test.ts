@@ -42,7 +42,8 @@ import {
   rowOf,
   saveEdits,
   targetInTree,
-  typeInto
+  typeInto,
+  toolbarAction
 } from './support/grid-page';
 
 jest.setTimeout(240_000);
@@ -576,9 +577,7 @@ describe('editing an Elasticsearch index (sandbox)', () => {
       .grantPermissions(['clipboard-read', 'clipboard-write'], {
         origin: new URL(page.url()).origin
       });
-    await gridTab(page, label)
-      .getByRole('button', { name: 'Copy as curl' })
-      .click();
+    await toolbarAction(gridTab(page, label), 'Copy', 'Copy as curl');
     const toast = page
       .locator('.jp-toast-message')
       .filter({ hasText: 'Copied the request as a curl command.' });

@@ -28,7 +28,8 @@ import {
   gridShows,
   gridTab,
   headerPoint,
-  openGrid
+  openGrid,
+  toolbarAction
 } from './support/grid-page';
 
 jest.setTimeout(180_000);
@@ -244,9 +245,7 @@ describe('Elasticsearch grid', () => {
   });
 
   it('"Insert into notebook" adds the grid’s request below the active cell', async () => {
-    await gridTab(page, label)
-      .getByRole('button', { name: 'Insert into notebook' })
-      .click();
+    await toolbarAction(gridTab(page, label), 'Copy', 'Insert into notebook');
     const inserted = page
       .locator('.jp-NotebookPanel .jp-Cell')
       .filter({ hasText: 'POST /shop/_search' });

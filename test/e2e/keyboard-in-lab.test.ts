@@ -15,10 +15,24 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { openPanelLab, panelTreeItem } from './support/panel-lab';
+import {
+  openPanelLab,
+  PANEL_TAB,
+  panelTreeItem,
+  workspaceHolds
+} from './support/panel-lab';
 import { REPO, type RunningLab } from './support/jupyter-lab';
 import { cellOutput, screenshot } from './support/notebook-page';
-import { gridOf, gridTab, statusLine } from './support/grid-page';
+import {
+  editBar,
+  filterBar,
+  gridOf,
+  gridTab,
+  openGrid,
+  problemsOf,
+  statusLine,
+  targetInTree
+} from './support/grid-page';
 
 jest.setTimeout(180_000);
 
@@ -27,6 +41,7 @@ const DOCS = 30;
 const MANY = 1000;
 
 let server: ListeningServer;
+let otherServer: ListeningServer;
 let lab: RunningLab;
 let browser: Browser;
 let page: Page;
@@ -48,9 +63,25 @@ beforeAll(async () => {
       source: { title: `Book ${n}`, n }
     }))
   );
+  // A title set to null and one set to an empty text: a blank cell says which.
   es.loadIndex('films', mappings, [
-    { id: 'f0', source: { title: 'Film 0', n: 0 } }
+    { id: 'f0', source: { title: 'Film 0', n: 0 } },
+    { id: 'f1', source: { title: null, n: 1 } },
+    { id: 'f2', source: { title: '', n: 2 } }
   ]);
+  // One name on two connections: their tabs must tell them apart.
+  es.loadIndex('products', mappings, [
+    { id: 'p0', source: { title: 'Product 0', n: 0 } }
+  ]);
+  const other = createElasticsearchSandbox({
+    version: '8.15.0',
+    security: false,
+    password: 'unused'
+  });
+  other.loadIndex('products', mappings, [
+    { id: 'q0', source: { title: 'Other product', n: 0 } }
+  ]);
+  otherServer = await listen(other.handler, { port: 0 });
   es.loadIndex(
     'many',
     mappings,
@@ -65,6 +96,8 @@ beforeAll(async () => {
     root,
     notebook: 'keys.ipynb',
     cells: [
+      // Connected first, so the queries below run on es.
+      `%connect elasticsearch ${otherServer.url} name=es2`,
       `%connect elasticsearch ${server.url} name=es`,
       'GET /books/_search\n{"size": 5, "sort": [{"n": "asc"}]}',
       'GET /books/_search\n{"size": 20, "sort": [{"n": "asc"}]}'
@@ -81,6 +114,7 @@ afterAll(async () => {
   await browser?.close();
   await lab?.close();
   await server?.close();
+  await otherServer?.close();
 });
 
 const announcerOf = (grid: Locator): Locator =>
@@ -422,7 +456,7 @@ describe('searchbook commands', () => {
 describe('a notebook output grid by keyboard', () => {
   it('is a Tab stop after the output’s buttons; arrows move its active cell, letters stay in it', async () => {
     await page.getByRole('tab', { name: /keys\.ipynb/ }).click();
-    const output = cellOutput(page, 1);
+    const output = cellOutput(page, 2);
     const grid = output.getByRole('grid');
     await grid.waitFor();
     const cells = page.locator('.jp-Notebook .jp-Cell');
@@ -532,7 +566,7 @@ describe('searchbook settings', () => {
   });
 
   it('rows kept in notebook outputs, set in the settings registry, cap the next cell run in the notebook', async () => {
-    const output = cellOutput(page, 2);
+    const output = cellOutput(page, 3);
     const grid = output.getByRole('grid');
     await page.getByRole('tab', { name: /keys\.ipynb/ }).click();
     await grid.waitFor();
@@ -551,7 +585,7 @@ describe('searchbook settings', () => {
           };
         }
       ).jupyterapp;
-      app.shell.currentWidget.content.activeCellIndex = 2;
+      app.shell.currentWidget.content.activeCellIndex = 3;
       return app.commands.execute('notebook:run-cell');
     });
     const omitted = output.locator('.searchbook-Omitted');
@@ -562,6 +596,541 @@ describe('searchbook settings', () => {
     expect(await grid.getAttribute('aria-rowcount')).toBe(String(5));
     await screenshot(page, 'settings-rows-kept');
     await setSetting('rowsKeptInOutputs', null);
+  });
+});
+
+/** What has the keyboard: `<body>`, or the element's tag, role and name (a button's text). */
+async function focused(): Promise<string> {
+  return page.evaluate(() => {
+    const a = document.activeElement;
+    if (!a || a === document.body) {
+      return '<body>';
+    }
+    // A menu button's caret (▾) is hidden from screen readers: not part of its name.
+    const name =
+      a.getAttribute('aria-label') ??
+      (a.textContent ?? '').replace('▾', '').trim();
+    return `${a.tagName.toLowerCase()}[${a.getAttribute('role') ?? ''}] ${name}`;
+  });
+}
+
+/** The keyboard's place once it starts with `expected` (or where it is after 5 s). */
+async function focusOn(expected: string): Promise<string> {
+  for (let tries = 0; tries < 100; tries++) {
+    const now = await focused();
+    if (now.startsWith(expected)) {
+      return expected;
+    }
+    await page.waitForTimeout(50);
+  }
+  return focused();
+}
+
+const ON_BOOKS = 'div[grid] books · es';
+const button = (name: string) => `button[] ${name}`;
+
+async function dialogOpen(): Promise<Locator> {
+  const dialog = page.locator('.jp-Dialog');
+  await dialog.waitFor();
+  return dialog;
+}
+
+async function dialogClosed(): Promise<void> {
+  await page.locator('.jp-Dialog').waitFor({ state: 'detached' });
+}
+
+/** The grid's row count once it is `count`; else, after 15 s, what the grid and its status say. */
+async function rowsShown(label: string, count: string): Promise<string> {
+  const grid = gridOf(page, label);
+  for (let tries = 0; tries < 300; tries++) {
+    if ((await grid.getAttribute('aria-rowcount')) === count) {
+      return count;
+    }
+    await page.waitForTimeout(50);
+  }
+  return `${await grid.getAttribute('aria-rowcount')} rows; ${await statusLine(page, label).textContent()}; ${await grid.locator('.searchbook-DocumentGrid-viewState').textContent()}; filter ${JSON.stringify(await filterBar(page, label).evaluate(n => [...n.querySelectorAll('input,select')].map(i => (i as HTMLInputElement).value)))}`;
+}
+
+/** Opens the active cell's menu with Shift-F10 and picks its item `index` (by arrows), or closes it with Escape. */
+async function cellMenuByKeys(index: number | 'Escape'): Promise<void> {
+  await page.keyboard.press('Shift+F10');
+  const menu = page.locator('.searchbook-CellMenu');
+  await menu.waitFor();
+  if (index === 'Escape') {
+    await page.keyboard.press('Escape');
+  } else {
+    for (let i = 0; i < index; i++) {
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
+  }
+  await menu.waitFor({ state: 'detached' });
+}
+
+/** Enter on a toolbar control of the books tab, reached by the keyboard. */
+async function pressOn(name: string): Promise<void> {
+  await gridTab(page, 'books · es')
+    .getByRole('button', { name, exact: true })
+    .focus();
+  await page.keyboard.press('Enter');
+}
+
+async function typeInCell(text: string): Promise<void> {
+  await page.keyboard.press('F2');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+describe('focus never falls out: every menu, dialog and toolbar action hands it back', () => {
+  const books = () => gridOf(page, 'books · es');
+
+  beforeAll(async () => {
+    await page.keyboard.press('Alt+Shift+S');
+    await openGrid(page, 'es', 'books');
+    await page.getByRole('tab', { name: /books · es/ }).click();
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+    await page.keyboard.press('Control+Home');
+    await toColumn(books(), 'title');
+  });
+
+  it('the cell menu (Shift-F10): Escape, View document, Edit as JSON (Cancel, Apply), Duplicate row, Filter by this value, Export… each end on the cell', async () => {
+    await cellMenuByKeys('Escape');
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+
+    await cellMenuByKeys(0);
+    await dialogOpen();
+    await expect(axeViolations(['.jp-Dialog'])).resolves.toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialogClosed();
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+
+    await cellMenuByKeys(1);
+    await (await dialogOpen()).locator('textarea').waitFor();
+    await expect(axeViolations(['.jp-Dialog'])).resolves.toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialogClosed();
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+    await cellMenuByKeys(1);
+    await (await dialogOpen()).locator('textarea').waitFor();
+    await page.keyboard.press('Control+Enter');
+    await dialogClosed();
+    await toast('No field changed: the document is as stored.');
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+
+    await cellMenuByKeys(2);
+    await expect(pendingIs('books · es', '1 change pending')).resolves.toBe(
+      '1 change pending'
+    );
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+    await page.keyboard.press('Alt+Shift+D');
+    await expect(pendingIs('books · es', 'No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+
+    await page.keyboard.press('Control+Home');
+    await toColumn(books(), 'title');
+    await cellMenuByKeys(3);
+    await expect(rowsShown('books · es', '1')).resolves.toBe('1');
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+    // Ctrl-F to the filter bar, its Clear, then Escape: back in the grid.
+    await page.keyboard.press('Control+F');
+    await filterBar(page, 'books · es')
+      .getByRole('button', { name: 'Clear' })
+      .focus();
+    await page.keyboard.press('Enter');
+    await expect(rowsShown('books · es', '30')).resolves.toBe('30');
+    await page.keyboard.press('Escape');
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+
+    await cellMenuByKeys(5);
+    await dialogOpen();
+    await expect(axeViolations(['.jp-Dialog'])).resolves.toEqual([]);
+    await page.keyboard.press('Escape');
+    await dialogClosed();
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+  });
+
+  it('the toolbar: Copy ▾ and Document ▾ menus, Refresh, Columns, Show requests and Save end on their button (or the cell, the button disabled)', async () => {
+    await pressOn('Copy');
+    const menu = page.locator('.searchbook-ToolbarMenu');
+    await menu.waitFor();
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await expect(focusOn(button('Copy'))).resolves.toBe(button('Copy'));
+    await pressOn('Copy');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await toast('Copied the request as a curl command.');
+    await expect(focusOn(button('Copy'))).resolves.toBe(button('Copy'));
+
+    await pressOn('Document');
+    await menu.waitFor();
+    await page.keyboard.press('Enter');
+    await dialogOpen();
+    await page.keyboard.press('Escape');
+    await dialogClosed();
+    await expect(focusOn(button('Document'))).resolves.toBe(button('Document'));
+
+    await pressOn('Refresh');
+    await expect(focusOn(button('Refresh'))).resolves.toBe(button('Refresh'));
+    await pressOn('Columns');
+    await page.keyboard.press('Escape');
+    await expect(focusOn(button('Columns'))).resolves.toBe(button('Columns'));
+
+    await books().focus();
+    await page.keyboard.press('Control+Home');
+    await toColumn(books(), 'title');
+    await typeInCell('Asked');
+    await pressOn('Show requests');
+    await dialogOpen();
+    await page.keyboard.press('Escape');
+    await dialogClosed();
+    await expect(focusOn(button('Show requests'))).resolves.toBe(
+      button('Show requests')
+    );
+    await pressOn('Save');
+    await expect(pendingIs('books · es', 'No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+  });
+
+  it('Alt-Shift-P copies the grid’s request as Python; Alt-Shift-Left/Right move the active column, the cell going with it', async () => {
+    await page.keyboard.press('Alt+Shift+P');
+    await toast('Copied the request as Python.');
+    await expect(
+      page.evaluate(() => navigator.clipboard.readText())
+    ).resolves.toContain('/books/_search');
+
+    await toColumn(books(), 'title');
+    const before = await columnsOf(books());
+    const at = before.indexOf('title');
+    await page.keyboard.press('Alt+Shift+ArrowLeft');
+    await expect(said(books(), /^title moved to column/)).resolves.toBe(
+      `title moved to column ${at} of ${before.length}.`
+    );
+    const moved = await columnsOf(books());
+    expect(moved.indexOf('title')).toBe(at - 1);
+    expect(moved[at]).toBe(before[at - 1]);
+    await page.keyboard.press('Alt+Shift+ArrowRight');
+    await expect(said(books(), /^title moved to column/)).resolves.toBe(
+      `title moved to column ${at + 1} of ${before.length}.`
+    );
+    await expect(columnsOf(books())).resolves.toEqual(before);
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+  });
+
+  it('Discard asks for two edits of one row, Cancel the default button; Enter keeps them', async () => {
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    await toColumn(books(), 'title');
+    await typeInCell('Edited');
+    await toColumn(books(), 'n');
+    await typeInCell('77');
+    await expect(pendingIs('books · es', '1 change pending')).resolves.toBe(
+      '1 change pending'
+    );
+    await page.keyboard.press('Alt+Shift+D');
+    const dialog = await dialogOpen();
+    await expect(dialog.textContent()).resolves.toContain(
+      'Discard 2 pending changes (in 1 row)?'
+    );
+    await expect(focusOn(button('Cancel'))).resolves.toBe(button('Cancel'));
+    await expect(axeViolations(['.jp-Dialog'])).resolves.toEqual([]);
+    await page.keyboard.press('Enter');
+    await dialogClosed();
+    await expect(pendingOf('books · es').textContent()).resolves.toBe(
+      '1 change pending'
+    );
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+    await page.keyboard.press('Alt+Shift+D');
+    await dialogOpen();
+    await page.keyboard.press('Tab');
+    await expect(focusOn(button('Discard'))).resolves.toBe(button('Discard'));
+    await page.keyboard.press('Enter');
+    await expect(pendingIs('books · es', 'No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+  });
+
+  it('a refusal in the editing bar goes when the active cell moves on', async () => {
+    await toColumn(books(), '_id');
+    await page.keyboard.press('F2');
+    const message = editBar(page, 'books · es').locator(
+      '.searchbook-EditBar-message'
+    );
+    await expect(message.textContent()).resolves.toMatch(
+      /^_id identifies the document/
+    );
+    await page.keyboard.press('ArrowDown');
+    await message.waitFor({ state: 'hidden', timeout: 5_000 });
+  });
+
+  it('three conflicts are all in sight with their Overwrite and Drop my change; each keeps the keyboard in the list, the last hands it to the grid', async () => {
+    const ids: string[] = [];
+    await page.keyboard.press('Control+Home');
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('ArrowDown');
+      await toColumn(books(), '_id');
+      ids.push((await said(books(), /^_id, row/)).replace(/^.*: /, ''));
+      await toColumn(books(), 'title');
+      await typeInCell(`Mine ${i}`);
+    }
+    for (const id of ids) {
+      await fetch(`${server.url}/books/_update/${id}?refresh=true`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ doc: { title: `Theirs ${id}` } })
+      });
+    }
+    await page.keyboard.press('Control+S');
+    const problems = problemsOf(page, 'books · es');
+    const conflicts = problems.locator('.searchbook-mod-conflict');
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('.searchbook-Problem.searchbook-mod-conflict')
+          .length === 3
+    );
+    // The confirmations of the steps before close by themselves: the list as it stays.
+    await page
+      .locator('.jp-toast-message')
+      .first()
+      .waitFor({ state: 'detached', timeout: 15_000 })
+      .catch(() => undefined);
+    await screenshot(page, 'keyboard-three-conflicts');
+    // Nothing scrolled out of the list: every button is inside its box.
+    await expect(
+      problems.evaluate(node => {
+        const box = node.getBoundingClientRect();
+        return [...node.querySelectorAll('button')]
+          .filter(b => {
+            const r = b.getBoundingClientRect();
+            return r.top < box.top - 1 || r.bottom > box.bottom + 1;
+          })
+          .map(b => b.textContent);
+      })
+    ).resolves.toEqual([]);
+    await expect(
+      problems.getByRole('button', { name: 'Overwrite' }).count()
+    ).resolves.toBe(3);
+
+    await conflicts.first().getByRole('button', { name: 'Overwrite' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('.searchbook-Problem.searchbook-mod-conflict')
+          .length === 2
+    );
+    await expect(focusOn(button('Overwrite'))).resolves.toBe(
+      button('Overwrite')
+    );
+    await page.keyboard.press('Tab');
+    await expect(focusOn(button('Drop my change'))).resolves.toBe(
+      button('Drop my change')
+    );
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('.searchbook-Problem.searchbook-mod-conflict')
+          .length === 1
+    );
+    await expect(focusOn(button('Drop my change'))).resolves.toBe(
+      button('Drop my change')
+    );
+    await page.keyboard.press('Shift+Tab');
+    await expect(focusOn(button('Overwrite'))).resolves.toBe(
+      button('Overwrite')
+    );
+    await page.keyboard.press('Enter');
+    await expect(pendingIs('books · es', 'No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+    await expect(focusOn(ON_BOOKS)).resolves.toBe(ON_BOOKS);
+  });
+
+  it('the panel: the tree item’s menu (Escape, Export…) ends on its item, the export says it is done in a notification, and the panel with it listed has no serious axe finding', async () => {
+    await page.keyboard.press('Alt+Shift+S');
+    const item = panelTreeItem(page, 'books');
+    await item.focus();
+    const onItem = 'li[treeitem] books · ';
+    await expect(focusOn(onItem)).resolves.toBe(onItem);
+    await page.keyboard.press('Shift+F10');
+    const menu = page.locator('.searchbook-TargetMenu');
+    await menu.waitFor();
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await expect(focusOn(onItem)).resolves.toBe(onItem);
+
+    await page.keyboard.press('Shift+F10');
+    await menu.waitFor();
+    await page.keyboard.press('Enter');
+    const dialog = await dialogOpen();
+    await expect(axeViolations(['.jp-Dialog'])).resolves.toEqual([]);
+    await dialog.getByRole('textbox', { name: 'File' }).fill('kept.jsonl');
+    await page.keyboard.press('Enter');
+    await dialogClosed();
+    await expect(focusOn(onItem)).resolves.toBe(onItem);
+    await toast('Exported 30 documents of books');
+    await expect(axeViolations(['#searchbook-sidebar'])).resolves.toEqual([]);
+
+    const refresh = page
+      .locator('#searchbook-sidebar')
+      .getByRole('button', { name: 'Refresh', exact: true });
+    await refresh.focus();
+    await page.keyboard.press('Enter');
+    await expect(focusOn(button('Refresh'))).resolves.toBe(button('Refresh'));
+  });
+
+  it('Alt-Shift-O: its field is selected, so the name typed replaces it', async () => {
+    await page.keyboard.press('Alt+Shift+O');
+    const dialog = await dialogOpen();
+    await expect(axeViolations(['.jp-Dialog'])).resolves.toEqual([]);
+    await expect(
+      dialog
+        .locator('input')
+        .evaluate(
+          input =>
+            (input as HTMLInputElement).selectionEnd ===
+              (input as HTMLInputElement).value.length &&
+            (input as HTMLInputElement).selectionStart === 0
+        )
+    ).resolves.toBe(true);
+    await page.keyboard.type('films · es');
+    await page.keyboard.press('Enter');
+    await expect(focusOn('div[grid] films · es')).resolves.toBe(
+      'div[grid] films · es'
+    );
+  });
+});
+
+describe('names you can read', () => {
+  const films = () => gridOf(page, 'films · es');
+
+  it('a blank cell says whether it holds null or an empty text; a saved new row is counted as loaded', async () => {
+    await page.keyboard.press('Alt+Shift+S');
+    await openGrid(page, 'es', 'films');
+    await films().focus();
+    await page.keyboard.press('Control+Home');
+    await toColumn(films(), 'title');
+    const heard: string[] = [];
+    for (let row = 1; row <= 3; row++) {
+      heard.push(await said(films(), new RegExp(`^title, row ${row} `)));
+      await page.keyboard.press('ArrowDown');
+    }
+    expect(heard.map(h => h.replace(/^.*: /, '')).sort()).toEqual([
+      'Film 0',
+      'empty',
+      'null'
+    ]);
+    await gridTab(page, 'films · es')
+      .getByRole('button', { name: 'Insert row' })
+      .focus();
+    await page.keyboard.press('Enter');
+    await films().focus();
+    await page.keyboard.press('Control+Home');
+    await toColumn(films(), 'title');
+    await typeInCell('Film new');
+    await page.keyboard.press('Control+S');
+    await expect(pendingIs('films · es', 'No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+    await page.waitForFunction(() =>
+      /^4 of 4 rows loaded/.test(
+        document
+          .querySelector('[aria-label="films · es"][role="grid"]')
+          ?.closest('.searchbook-DocumentGrid')
+          ?.querySelector('.searchbook-DocumentGrid-status')?.textContent ?? ''
+      )
+    );
+  });
+
+  it('row numbers are said alike: row 1,000 of 1,000 rows', async () => {
+    await page.keyboard.press('Alt+Shift+S');
+    await openGrid(page, 'es', 'many');
+    const many = gridOf(page, 'many · es');
+    await many.focus();
+    await page.keyboard.press('Control+End');
+    await expect(said(many, /row 1,?000 of/)).resolves.toMatch(
+      /, row 1,000 of 1,000 rows: /
+    );
+  });
+
+  it('five tabs: one name on two connections reads apart in titles cut short; one document is "1 document"; the toolbars keep to one line each', async () => {
+    await page.keyboard.press('Alt+Shift+S');
+    await expect(
+      targetInTree(page, 'es2', 'products').getAttribute('aria-label')
+    ).resolves.toMatch(/^products · 1 document\b/);
+    await openGrid(page, 'es', 'products');
+    await openGrid(page, 'es2', 'products');
+    const titles = await page
+      .locator('.lm-DockPanel-tabBar .lm-TabBar-tab')
+      .evaluateAll(tabs =>
+        tabs
+          .filter(t => t.getAttribute('title')?.startsWith('Documents of'))
+          .map(t => ({
+            label: t.querySelector('.lm-TabBar-tabLabel')?.textContent ?? '',
+            caption: t.getAttribute('title') ?? '',
+            width: t.querySelector('.lm-TabBar-tabLabel')?.clientWidth ?? 0
+          }))
+      );
+    expect(titles.length).toBe(5);
+    const products = titles.filter(t => t.caption.includes('products'));
+    expect(products.map(t => t.label).sort()).toEqual([
+      'es · products',
+      'es2 · products'
+    ]);
+    expect(products.map(t => t.caption).sort()).toEqual([
+      'Documents of products on es',
+      'Documents of products on es2'
+    ]);
+    await screenshot(page, 'keyboard-five-tabs');
+
+    const tab = gridTab(page, 'products · es2');
+    const lines = await tab
+      .locator('.searchbook-DocumentGrid-bar')
+      .evaluateAll(bars =>
+        bars.map(bar => {
+          const tops = new Set(
+            [...bar.querySelectorAll('button')]
+              .filter(b => b.getClientRects().length > 0)
+              .map(b => Math.round(b.getBoundingClientRect().top))
+          );
+          return tops.size;
+        })
+      );
+    expect(lines).toEqual([1, 1]);
+    await screenshot(page, 'keyboard-grouped-toolbar');
+  });
+
+  it('Settings opens beside the notebook, not among the grids, and the panel keeps listing the notebook’s connections', async () => {
+    await page
+      .getByRole('tab', { name: /products/ })
+      .first()
+      .click();
+    await page.keyboard.press('Control+,');
+    const settings = page.locator('#setting-editor');
+    await settings.waitFor({ timeout: 30_000 });
+    const together = await page.evaluate(() => {
+      const bar = document
+        .querySelector('.lm-TabBar-tab[data-id="setting-editor"]')
+        ?.closest('.lm-TabBar');
+      return [...(bar?.querySelectorAll('.lm-TabBar-tab') ?? [])].map(
+        t => t.getAttribute('title') ?? ''
+      );
+    });
+    expect(together.some(t => t.startsWith('Documents of'))).toBe(false);
+    await expect(
+      page.locator('.searchbook-Sidebar-heading').textContent()
+    ).resolves.not.toMatch(/own kernel/);
+    await expect(panelTreeItem(page, 'es2', 1).count()).resolves.toBe(1);
+    await page
+      .locator(
+        '.lm-TabBar-tab[data-id="setting-editor"] .lm-TabBar-tabCloseIcon'
+      )
+      .click();
   });
 });
 
@@ -610,5 +1179,33 @@ describe('accessibility (axe-core)', () => {
     await expect(
       axeViolations(['#searchbook-sidebar', '.searchbook-DocumentGrid'])
     ).resolves.toEqual([]);
+  });
+});
+
+describe('after a reload', () => {
+  it('the side panel comes back open, as it was', async () => {
+    await page.keyboard.press('Alt+Shift+S');
+    await workspaceHolds(page, 'searchbook-sidebar');
+    await page.reload();
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { jupyterapp?: unknown }).jupyterapp !==
+        undefined,
+      undefined,
+      { timeout: 60_000 }
+    );
+    await page.evaluate(
+      () =>
+        (window as unknown as { jupyterapp: { restored: Promise<void> } })
+          .jupyterapp.restored
+    );
+    await expect(
+      page
+        .locator(PANEL_TAB)
+        .evaluate(node => node.classList.contains('lm-mod-current'))
+    ).resolves.toBe(true);
+    await expect(page.locator('#searchbook-sidebar').isVisible()).resolves.toBe(
+      true
+    );
   });
 });

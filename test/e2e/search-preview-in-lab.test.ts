@@ -19,7 +19,7 @@ import {
 } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
-import { headerPoint } from './support/grid-page';
+import { headerPoint, toolbarAction } from './support/grid-page';
 
 jest.setTimeout(180_000);
 
@@ -274,7 +274,7 @@ it('a query ranks the rows as the engine does, with the score column and the mat
   await screenshot(page, 'search-preview-ranked');
 
   await page.evaluate(() => navigator.clipboard.writeText(''));
-  await tab(grid()).getByRole('button', { name: 'Copy as cell' }).click();
+  await toolbarAction(tab(grid()), 'Copy', 'Copy as cell');
   let copied = '';
   for (let tries = 0; tries < 50 && copied === ''; tries++) {
     copied = await page.evaluate(() => navigator.clipboard.readText());

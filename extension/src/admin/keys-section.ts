@@ -8,6 +8,7 @@ import { confirmKeyDeletion, showNewKeyValue } from './key-dialogs';
 import { makeScopedKey } from './scoped-key-dialog';
 import { expiryText, scopeText } from './scope-text';
 import { createValueSeal } from './value-seal';
+import { returningFocus } from '../focus/focus-return';
 
 type KeysOffer = NonNullable<AdminOffers['keys']>;
 
@@ -60,7 +61,10 @@ export class KeysSection {
     refresh.type = 'button';
     refresh.className = 'jp-Button searchbook-Toolbar-button';
     refresh.textContent = 'Refresh keys';
-    refresh.addEventListener('click', () => void this.load());
+    refresh.addEventListener(
+      'click',
+      () => void returningFocus(refresh, () => this.load())
+    );
     const note = document.createElement('p');
     note.className = 'searchbook-Admin-note';
     note.textContent = offer.immutableNote;
@@ -191,7 +195,10 @@ export class KeysSection {
     remove.className = 'jp-Button searchbook-Toolbar-button';
     remove.textContent = 'Delete';
     remove.setAttribute('aria-label', `Delete key ${key.description}`);
-    remove.addEventListener('click', () => void this.remove(key));
+    remove.addEventListener(
+      'click',
+      () => void returningFocus(remove, () => this.remove(key))
+    );
     item.append(title, facts, remove);
     return item;
   }

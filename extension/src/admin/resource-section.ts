@@ -6,6 +6,7 @@ import type {
 } from '@searchbook/contracts/resource-protocol';
 import type { PanelClient } from '../panel-client';
 import { askEntry, confirmRequest, type EntryDraft } from './resource-dialogs';
+import { returningFocus } from '../focus/focus-return';
 
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 
@@ -85,7 +86,10 @@ export class ResourceSection {
     button.type = 'button';
     button.className = 'jp-Button searchbook-Toolbar-button';
     button.textContent = text;
-    button.addEventListener('click', onClick);
+    button.addEventListener(
+      'click',
+      () => void returningFocus(button, onClick)
+    );
     return button;
   }
 

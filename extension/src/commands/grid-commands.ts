@@ -1,9 +1,10 @@
 import type { JupyterFrontEnd } from '@jupyterlab/application';
-import { InputDialog, showErrorMessage } from '@jupyterlab/apputils';
+import { showErrorMessage } from '@jupyterlab/apputils';
 import { DocumentGridWidget } from '../documents/document-grid-widget';
 import type { ExportMenu } from '../export/export-menu';
 import type { SidebarModel } from '../sidebar/model';
 import { targetChoices, chosenTarget } from './target-choice';
+import { askTarget } from './target-dialog';
 
 /** The searchbook commands: in the palette (category "searchbook") and bound to keys in the settings. */
 export const GridCommandIds = {
@@ -13,6 +14,7 @@ export const GridCommandIds = {
   filter: 'searchbook:filter-grid',
   copyAsCell: 'searchbook:copy-grid-as-cell',
   copyAsCurl: 'searchbook:copy-grid-as-curl',
+  copyAsPython: 'searchbook:copy-grid-as-python',
   export: 'searchbook:export-grid',
   save: 'searchbook:save-grid',
   discard: 'searchbook:discard-grid'
@@ -80,19 +82,12 @@ export function addGridCommands(
       if (host.model.nodes.length === 0) {
         await host.model.reload();
       }
-      const choices = targetChoices(host.model.nodes);
-      const answer = await InputDialog.getItem({
-        title: 'Open an index or collection',
-        label: 'Index or collection · connection',
-        items: choices,
-        editable: true,
-        placeholder: 'name · connection'
-      });
-      if (!answer.button.accept || !answer.value) {
+      const answer = await askTarget(targetChoices(host.model.nodes));
+      if (answer === undefined) {
         return;
       }
       const chosen = chosenTarget(
-        answer.value,
+        answer,
         host.model.nodes.map(n => n.connection.name)
       );
       if ('error' in chosen) {
@@ -132,6 +127,12 @@ export function addGridCommands(
     'Copy the grid’s request as curl',
     'Copy the request the current grid sends as a curl command',
     grid => grid.copyAsCurl()
+  );
+  onGrid(
+    GridCommandIds.copyAsPython,
+    'Copy the grid’s request as Python',
+    'Copy the request the current grid sends as Python code for the engine’s official client',
+    grid => grid.copyAsPython()
   );
   onGrid(
     GridCommandIds.export,

@@ -11,8 +11,8 @@ const SAMPLE_ROWS = 200;
 
 /**
  * Column widths that fit the column's name and the first rows' text, within sensible bounds.
- * The type line under the name (`keyword · read-only`) does not widen a column: `_id` and
- * `_index` stay as narrow as their values, the line elided where it is longer.
+ * The type line under the name (`keyword · read-only`) widens a column to its first part only:
+ * `_id` and `_index` stay narrow yet show their whole type, what follows elided with "…".
  */
 export function fitColumnWidths(
   model: ColumnsModel,
@@ -33,6 +33,13 @@ export function fitColumnWidths(
       model.data('column-header', 0, column) + ' ▲',
       headerFont
     );
+    if (model.rowCount('column-header') > 1) {
+      const type = model.data('column-header', 1, column);
+      widest = Math.max(
+        widest,
+        measure(String(type ?? '').split(' · ')[0] ?? '', font)
+      );
+    }
     for (let r = 0; r < sample; r++) {
       widest = Math.max(
         widest,

@@ -12,6 +12,8 @@ export interface GridKeyCallbacks {
   editCursorCell?(): void;
   /** Alt-S: sort by the cursor's column, as a click on its header does. */
   sortCursorColumn?(): void;
+  /** Alt-Shift-Left/Right: move the cursor's column one place, as dragging its header does. */
+  moveCursorColumn?(by: -1 | 1): void;
   /** Delete: mark the selected rows for deletion (editable grids only). */
   deleteSelectedRows?(): void;
 }
@@ -20,6 +22,7 @@ export interface GridKeyCallbacks {
  * Lumino's keyboard navigation (arrows, Page Up/Down, Shift-selection) plus what a grid in the
  * WAI-ARIA grid pattern needs: Home/End, Ctrl-Home/End, Ctrl-A, copy as TSV, Enter/F2 to edit
  * (or read) the active cell, Alt-Enter for its whole value, Alt-S to sort by its column,
+ * Alt-Shift-Left/Right to move it,
  * Delete to mark rows, Escape to close the value view or shrink the selection to the cell.
  */
 export class GridKeyHandler extends BasicKeyHandler {
@@ -78,6 +81,17 @@ export class GridKeyHandler extends BasicKeyHandler {
     if (event.altKey && !accel && !event.shiftKey && event.code === 'KeyS') {
       handled();
       this.callbacks.sortCursorColumn?.();
+      return;
+    }
+    if (
+      event.altKey &&
+      event.shiftKey &&
+      !accel &&
+      (key === 'ArrowLeft' || key === 'ArrowRight') &&
+      this.callbacks.moveCursorColumn
+    ) {
+      handled();
+      this.callbacks.moveCursorColumn(key === 'ArrowLeft' ? -1 : 1);
       return;
     }
     if (key === 'Delete' && this.callbacks.deleteSelectedRows) {

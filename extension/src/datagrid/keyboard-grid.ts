@@ -91,6 +91,12 @@ export class KeyboardGrid {
     this.grid.node.focus({ preventScroll: true });
   }
 
+  /** Says something about the grid itself (a column moved), in its live region. */
+  say(text: string): void {
+    this.spoken = text;
+    this.announcer.textContent = text;
+  }
+
   /** Says the active cell again (its value or the row count changed). */
   refresh(): void {
     this.speak(false);
@@ -171,9 +177,15 @@ export class KeyboardGrid {
     if (cell) {
       this.activeRow.setAttribute('aria-rowindex', String(row + 1));
       this.activeCell.setAttribute('aria-colindex', String(column + 1));
-      this.activeCell.textContent = `${cell.column}: ${cell.value}`;
+      // An empty cell says so: nothing after the colon sounds like a reader cut short.
+      const value = cell.value === '' ? 'empty' : cell.value;
+      // Both numbers alike: "row 25,000 of 25,000 rows".
+      const at = /^\d+$/.test(cell.row)
+        ? numberFormat.format(Number(cell.row))
+        : cell.row;
+      this.activeCell.textContent = `${cell.column}: ${value}`;
       node.setAttribute('aria-activedescendant', this.activeCell.id);
-      text = `${cell.column}, row ${cell.row} of ${count}: ${cell.value}`;
+      text = `${cell.column}, row ${at} of ${count}: ${value}`;
     } else {
       this.activeRow.removeAttribute('aria-rowindex');
       this.activeCell.removeAttribute('aria-colindex');

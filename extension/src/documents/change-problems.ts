@@ -11,7 +11,7 @@ import { toolbarButton } from './toolbar-button';
 import { ownValue } from '@searchbook/contracts/own-fields';
 
 export interface ProblemActions {
-  overwrite(key: string): void;
+  overwrite(key: string): Promise<void>;
   drop(key: string): void;
   locate(key: string): void;
 }
@@ -38,8 +38,53 @@ export function renderProblems(
       items.push(problemItem(row, row.problem, columns, actions));
     }
   }
+  const focused = focusedAction(node);
   node.replaceChildren(...items);
   node.hidden = items.length === 0;
+  if (focused) {
+    refocus(node, focused);
+  }
+}
+
+/** The list's button holding the keyboard: its row's key, its place in the list, its text. */
+interface FocusedAction {
+  key: string;
+  at: number;
+  text: string;
+}
+
+function focusedAction(node: HTMLElement): FocusedAction | undefined {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLButtonElement) || !node.contains(active)) {
+    return undefined;
+  }
+  const item = active.closest<HTMLElement>('.searchbook-Problem');
+  const key = item?.dataset.key;
+  if (!item || key === undefined) {
+    return undefined;
+  }
+  return {
+    key,
+    at: [...node.children].indexOf(item),
+    text: active.textContent ?? ''
+  };
+}
+
+/**
+ * The list is drawn anew at every change: the keyboard stays on the same button of the same
+ * row, or, that row settled (Overwrite saved it), on the same button of the row now in its place.
+ */
+function refocus(node: HTMLElement, was: FocusedAction): void {
+  const items = [...node.children] as HTMLElement[];
+  const same = items.find(i => i.dataset.key === was.key);
+  const next = same ?? items[Math.min(was.at, items.length - 1)];
+  const buttons = [
+    ...(next?.querySelectorAll<HTMLButtonElement>('button') ?? [])
+  ];
+  const button =
+    buttons.find(b => b.textContent === was.text) ??
+    (same ? undefined : buttons[0]);
+  button?.focus();
 }
 
 /** A pending change's row as the user knows it: `_id p3`, `New row p100`. */
@@ -88,7 +133,11 @@ function problemItem(
   } else {
     line(problem.message);
   }
-  item.append(title, lines);
+  // The row's name and its actions share a line: three conflicts fit under the grid unscrolled.
+  const head = document.createElement('div');
+  head.className = 'searchbook-Problem-head';
+  head.append(title);
+  item.append(head, lines);
   if (problem.kind === 'conflict') {
     for (const [column, typed] of Object.entries(row.fields)) {
       const now =
@@ -113,7 +162,7 @@ function problemItem(
         () => actions.drop(row.key)
       )
     );
-    item.append(buttons);
+    head.append(buttons);
   }
   return item;
 }

@@ -16,7 +16,8 @@ import {
 } from './document-json-view';
 import { duplicateFields } from './duplicate-row';
 import { type EditableRowsModel, valueText } from './editable-rows-model';
-import { toolbarButton } from './toolbar-button';
+import { toolbarMenu } from './toolbar-menu';
+import { openMenuReturningFocus, returningFocus } from '../focus/focus-return';
 import { valueFilter } from './value-filter';
 import { exactJson, parseExactJson } from '@searchbook/contracts/exact-json';
 
@@ -51,19 +52,37 @@ export class DocumentActions {
     private readonly grid: DataGrid,
     private readonly host: () => DocumentActionsHost,
     private readonly filters: FilterTarget,
-    /** Export… of the grid's view: the cell menu takes the place of JupyterLab's on body cells. */
-    private readonly exportView?: () => void
+    private readonly options: {
+      /** Puts the keyboard back on the grid's active cell (a menu closed). */
+      focusGrid: () => void;
+      /** Export… of the grid's view: the cell menu takes the place of JupyterLab's on body cells. */
+      exportView?: () => void;
+    }
   ) {
     this.buttons = [
-      toolbarButton(
+      toolbarMenu(
         'Document',
-        'Show the active row’s whole document as JSON, with its metadata; edit it as JSON from there',
-        () => void this.showDocument(this.activeRow())
-      ),
-      toolbarButton(
-        'Duplicate row',
-        'Add a new row holding the active row’s values, its id left for you to type',
-        () => void this.duplicate(this.activeRow())
+        'The active row’s whole document: view it as JSON with its metadata, edit it as JSON, or duplicate the row',
+        [
+          {
+            label: 'View document',
+            caption:
+              'Show the active row’s whole document as JSON, with its metadata; edit it as JSON from there',
+            run: () => this.showDocument(this.activeRow())
+          },
+          {
+            label: 'Edit document as JSON…',
+            caption:
+              'Edit the active row’s whole document as JSON; the changed fields become pending changes',
+            run: () => this.editDocument(this.activeRow())
+          },
+          {
+            label: 'Duplicate row',
+            caption:
+              'Add a new row holding the active row’s values, its id left for you to type',
+            run: () => this.duplicate(this.activeRow())
+          }
+        ]
       )
     ];
     grid.node.addEventListener('contextmenu', event => this.openMenu(event));
@@ -76,6 +95,11 @@ export class DocumentActions {
         this.openCursorMenu(event);
       }
     });
+  }
+
+  /** A cell menu's action: once done, a keyboard that fell out (its dialog's control gone) is back on the cell. */
+  private afterwardsOnGrid(action: () => unknown): void {
+    void returningFocus(this.grid.node, action);
   }
 
   private activeRow(): number {
@@ -352,7 +376,7 @@ export class DocumentActions {
     }
     event.preventDefault();
     event.stopPropagation();
-    this.openMenuAt(hit.row, hit.column, event.clientX, event.clientY);
+    this.openMenuAt(hit.row, hit.column, event.clientX, event.clientY, false);
   }
 
   /** The active cell's menu, opened below the cell. */
@@ -375,10 +399,16 @@ export class DocumentActions {
       this.grid.rowOffset('body', row) +
       this.grid.rowSize('body', row) -
       this.grid.scrollY;
-    this.openMenuAt(row, column, box.left + x, box.top + y);
+    this.openMenuAt(row, column, box.left + x, box.top + y, true);
   }
 
-  private openMenuAt(row: number, column: number, x: number, y: number): void {
+  private openMenuAt(
+    row: number,
+    column: number,
+    x: number,
+    y: number,
+    fromKeyboard: boolean
+  ): void {
     this.grid.selectionModel?.select({
       r1: row,
       c1: column,
@@ -404,7 +434,7 @@ export class DocumentActions {
       label: 'View document',
       caption: 'The whole document as JSON, with its metadata',
       isEnabled: () => stored,
-      execute: () => void this.showDocument(row)
+      execute: () => this.afterwardsOnGrid(() => this.showDocument(row))
     });
     add('searchbook:cell-edit-document', {
       label: 'Edit document as JSON…',
@@ -414,13 +444,13 @@ export class DocumentActions {
         stored &&
         !(at?.kind === 'document' && at.deleted) &&
         !(at?.key && this.model.pending.rowOf(at.key)?.deleted),
-      execute: () => void this.editDocument(row)
+      execute: () => this.afterwardsOnGrid(() => this.editDocument(row))
     });
     add('searchbook:cell-duplicate', {
       label: 'Duplicate row',
       caption: 'A new row with these values; its id is left for you to type',
       isEnabled: () => at !== undefined,
-      execute: () => void this.duplicate(row)
+      execute: () => this.afterwardsOnGrid(() => this.duplicate(row))
     });
     menu.addItem({ type: 'separator' });
     const why = this.whyNoFilter(row, column);
@@ -442,26 +472,32 @@ export class DocumentActions {
       label: 'Filter by this value',
       caption: shown(false),
       isEnabled: () => why === undefined,
-      execute: () => this.filterBy(row, column, false)
+      execute: () =>
+        this.afterwardsOnGrid(() => this.filterBy(row, column, false))
     });
     add('searchbook:cell-exclude', {
       label: 'Exclude this value',
       caption: shown(true),
       isEnabled: () => why === undefined,
-      execute: () => this.filterBy(row, column, true)
+      execute: () =>
+        this.afterwardsOnGrid(() => this.filterBy(row, column, true))
     });
-    const exportView = this.exportView;
+    const exportView = this.options.exportView;
     if (exportView) {
       menu.addItem({ type: 'separator' });
       add('searchbook:cell-export', {
         label: 'Export…',
         caption:
           'Write the documents this grid shows (under its filter) to a file next to the notebook',
-        execute: exportView
+        execute: () => exportView()
       });
     }
-    menu.open(x, y);
-    // Opened from the keyboard, the menu takes the keys: arrows move, Enter picks, Escape closes.
-    menu.activeIndex = 0;
+    // Escape, or an item picked, puts the keyboard back on the cell (before the item's dialog opens).
+    openMenuReturningFocus(
+      menu,
+      { x, y },
+      () => this.options.focusGrid(),
+      fromKeyboard
+    );
   }
 }

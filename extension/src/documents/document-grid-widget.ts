@@ -22,6 +22,8 @@ import { searchbookSettings } from '../settings/searchbook-settings';
 import { FilterBar } from './filter-bar';
 import { type PanelClient, PanelRequestError } from '../panel-client';
 import { toolbarButton } from './toolbar-button';
+import { toolbarMenu } from './toolbar-menu';
+import { setFocusHome } from '../focus/focus-return';
 import { confirmDone, hint } from './confirmations';
 import { copyViewAsPython } from './copy-view-as-python';
 import type { PagedStatus } from './paged-rows-model';
@@ -36,6 +38,7 @@ import type { GridSearch } from '@searchbook/contracts/search-preview';
 import { SearchBox } from './search-box';
 import { HighlightRenderer } from './highlight-renderer';
 import { exactJson } from '@searchbook/contracts/exact-json';
+import { NullMarkRenderer } from '../datagrid/null-mark-renderer';
 
 export type OpenedGrid = Omit<
   Extract<GridReply, { type: 'opened' }>,
@@ -137,45 +140,45 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
     const bar = new Widget();
     bar.addClass('searchbook-DocumentGrid-bar');
-    const refresh = document.createElement('button');
-    refresh.className = 'searchbook-Toolbar-button jp-Button';
-    refresh.textContent = 'Refresh';
-    refresh.title = 'Read the index or collection again from the start';
-    refresh.addEventListener('click', () => void this.refresh());
+    const refresh = toolbarButton(
+      'Refresh',
+      'Read the index or collection again from the start',
+      () => this.refresh()
+    );
     this.status.className = 'searchbook-Status searchbook-DocumentGrid-status';
     this.status.setAttribute('role', 'status');
-    const copyCell = toolbarButton(
-      'Copy as cell',
-      'Copy the request this grid sends, as a console cell',
-      () => void this.copyAsCell()
+    const copy = toolbarMenu(
+      'Copy',
+      'Copy the request this grid sends: as a console cell, curl or Python, or insert it into the notebook',
+      [
+        {
+          label: 'Copy as cell',
+          caption: 'Copy the request this grid sends, as a console cell',
+          run: () => this.copyAsCell()
+        },
+        {
+          label: 'Copy as curl',
+          caption:
+            'Copy the request as a curl command; the credential stays an environment variable',
+          run: () => this.copyAsCurl()
+        },
+        {
+          label: 'Copy as Python',
+          caption:
+            'Copy the request as Python code for the engine’s official client; the credential is read from an environment variable',
+          run: () => this.copyAsPython()
+        },
+        {
+          label: 'Insert into notebook',
+          caption:
+            'Add the request this grid sends as a cell below the active cell of the notebook',
+          run: () => this.insert()
+        }
+      ]
     );
-    const insert = toolbarButton(
-      'Insert into notebook',
-      'Add the request this grid sends as a cell below the active cell of the notebook',
-      () => void this.insert()
-    );
-    const copyCurl = toolbarButton(
-      'Copy as curl',
-      'Copy the request as a curl command; the credential stays an environment variable',
-      () => void this.copyAsCurl()
-    );
-    const copyPython = toolbarButton(
-      'Copy as Python',
-      'Copy the request as Python code for the engine’s official client; the credential is read from an environment variable',
-      () =>
-        void copyViewAsPython(this.client, {
-          connection: this.opened.connection,
-          cell: this.opened.request.cell
-        })
-    );
-    bar.node.append(
-      refresh,
-      copyCell,
-      insert,
-      copyCurl,
-      copyPython,
-      this.status
-    );
+    bar.node.setAttribute('role', 'toolbar');
+    bar.node.setAttribute('aria-label', 'Grid');
+    bar.node.append(refresh, copy, this.status);
     this.notes.className = 'searchbook-DocumentGrid-notes';
     this.notes.setAttribute('role', 'note');
     this.notes.hidden = true;
@@ -216,7 +219,6 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.grid.addClass('searchbook-DocumentGrid-grid');
     this.viewState.className = 'searchbook-DocumentGrid-viewState';
     this.viewState.hidden = true;
-    this.grid.node.append(this.viewState);
     this.grid.dataModel = this.model;
     this.grid.selectionModel = new BasicSelectionModel({
       dataModel: this.model,
@@ -252,6 +254,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       () => ({ client: this.client, gridId: this.opened.gridId }),
       {
         add: row => {
+          this.filterBar.dropBlankRows();
           this.filterBar.addRow(row);
           this.filterBar.clearRefusals();
           this.filterView = this.filterBar.view();
@@ -260,7 +263,12 @@ export class DocumentGridWidget extends ThemedGridPanel {
         joinsAny: () =>
           this.filterView.join === 'any' && this.filterView.filters.length > 0
       },
-      host.exportGrid ? () => void host.exportGrid?.(this.node) : undefined
+      {
+        focusGrid: () => this.focusGrid(),
+        ...(host.exportGrid
+          ? { exportView: () => void host.exportGrid?.(this.node) }
+          : {})
+      }
     );
     const count = this.editing.toolbar.querySelector(
       '.searchbook-EditBar-count'
@@ -297,7 +305,8 @@ export class DocumentGridWidget extends ThemedGridPanel {
       },
       sortCursorColumn: () =>
         this.sortBy(this.grid.selectionModel?.cursorColumn ?? -1),
-      deleteSelectedRows: () => this.editing.deleteSelected()
+      deleteSelectedRows: () => this.editing.deleteSelected(),
+      moveCursorColumn: by => this.moveCursorColumn(by)
     });
     const node = this.grid.node;
     node.setAttribute('role', 'grid');
@@ -339,6 +348,17 @@ export class DocumentGridWidget extends ThemedGridPanel {
       this.addWidget(this.searchBox);
     }
     this.addWidget(this.filterBar);
+    // Escape in the filter bar (or the search box, once empty) goes back to the grid's active
+    // cell, as Escape leaves JupyterLab's find bar for the document.
+    for (const node of [this.filterBar.node, this.searchBox?.node]) {
+      node?.addEventListener('keydown', event => {
+        if (event.key === 'Escape' && !event.defaultPrevented) {
+          event.preventDefault();
+          event.stopPropagation();
+          this.focusGrid();
+        }
+      });
+    }
     const notes = new Widget({ node: this.notes });
     this.addWidget(notes);
     this.addWidget(this.grid);
@@ -349,6 +369,11 @@ export class DocumentGridWidget extends ThemedGridPanel {
       describe: (row, column) => this.spokenCell(row, column)
     });
     this.node.append(this.keyboard.announcer);
+    // Over the rows, but not inside the grid element: a grid may hold rows only (its live
+    // region or alert would break the grid pattern a screen reader follows).
+    this.node.append(this.viewState);
+    // A control of the tab that is gone when its dialog or action ends hands the keyboard to the grid.
+    setFocusHome(this.node, () => this.focusGrid());
     this.model.changed.connect(() => this.keyboard.refresh());
   }
 
@@ -357,11 +382,67 @@ export class DocumentGridWidget extends ThemedGridPanel {
     return this.copy(this.cellText(), 'Copied the request as a console cell.');
   }
 
+  /** "Copy as Python": the request as Python code for the engine's official client. */
+  copyAsPython(): Promise<void> {
+    return copyViewAsPython(this.client, {
+      connection: this.opened.connection,
+      cell: this.opened.request.cell
+    });
+  }
+
   /** "Copy as curl": the request as a curl command. */
   copyAsCurl(): Promise<void> {
     return this.copy(
       this.opened.request.curl,
       'Copied the request as a curl command.'
+    );
+  }
+
+  /**
+   * Another tab shows a target of this name on another connection: the connection, which tells
+   * them apart, goes first in the tab's title, so a title cut short still says which is which.
+   * The grid's accessible name and the tab's tooltip keep the full name.
+   */
+  connectionFirst(first: boolean): void {
+    const { target, connection } = this.opened;
+    this.title.label = first
+      ? `${connection} · ${target}`
+      : `${target} · ${connection}`;
+  }
+
+  /** Alt-Shift-Left/Right: the active column one place left or right; the active cell goes with it. */
+  moveCursorColumn(by: -1 | 1): void {
+    const selection = this.grid.selectionModel;
+    const from = selection?.cursorColumn ?? -1;
+    const row = selection?.cursorRow ?? -1;
+    const name = this.model.columns[from]?.name;
+    const to = from + by;
+    if (!selection || name === undefined || row < 0) {
+      return;
+    }
+    if (to < 0 || to >= this.model.columns.length) {
+      this.keyboard.say(
+        `${name} is already the ${by < 0 ? 'first' : 'last'} column.`
+      );
+      return;
+    }
+    this.columnLayout.move(from, to);
+    const now = this.model.columns.findIndex(c => c.name === name);
+    if (now < 0) {
+      return;
+    }
+    selection.select({
+      r1: row,
+      c1: now,
+      r2: row,
+      c2: now,
+      cursorRow: row,
+      cursorColumn: now,
+      clear: 'all'
+    });
+    this.grid.scrollToCell(row, now);
+    this.keyboard.say(
+      `${name} moved to column ${now + 1} of ${this.model.columns.length}.`
     );
   }
 
@@ -399,8 +480,11 @@ export class DocumentGridWidget extends ThemedGridPanel {
       column: col.name,
       row: this.model.data('row-header', row, 0).replace(/^[^\w\s]+ /, ''),
       value: this.model.isLoaded(row)
-        ? this.model.data('body', row, column) +
-          (matched?.length ? ` (matches: ${matched.join(', ')})` : '')
+        ? spokenValue(
+            this.model.data('body', row, column),
+            this.model.isStoredNull(row, column),
+            this.model.value(row, column)
+          ) + (matched?.length ? ` (matches: ${matched.join(', ')})` : '')
         : 'loading'
     };
   }
@@ -546,14 +630,22 @@ export class DocumentGridWidget extends ThemedGridPanel {
       const back = toolbarButton(
         'Back to the previous filter',
         'Show the rows of the filter and sort shown before',
-        () => void this.backToShownView()
+        () => this.backToShownView()
       );
       this.viewState.replaceChildren(text, back);
     } else {
       this.viewState.replaceChildren();
     }
-    this.viewState.style.top = `${this.grid.headerHeight}px`;
+    this.placeViewState();
     this.showStatus(this.model.currentStatus);
+  }
+
+  /** The loading, failure or empty message over the grid's rows, below its header. */
+  private placeViewState(): void {
+    const grid = this.grid.node;
+    this.viewState.style.top = `${grid.offsetTop + this.grid.headerHeight}px`;
+    this.viewState.style.left = `${grid.offsetLeft}px`;
+    this.viewState.style.width = `${grid.offsetWidth}px`;
   }
 
   /** The request as a console cell, on the grid's connection. */
@@ -622,6 +714,9 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   protected override onResized(): void {
     MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize);
+    if (!this.viewState.hidden) {
+      this.placeViewState();
+    }
   }
 
   private async read(block: number): Promise<{ block: Block; total: number }> {
@@ -822,7 +917,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       return p;
     });
     this.viewState.replaceChildren(heading, ...lines);
-    this.viewState.style.top = `${this.grid.headerHeight}px`;
+    this.placeViewState();
   }
 
   private onClientClosed(): void {
@@ -868,22 +963,32 @@ export class DocumentGridWidget extends ThemedGridPanel {
       columnHeaderHeight: theme.rowHeight
     };
     this.grid.cellRenderers.update({
-      body: new HighlightRenderer({
-        marks: (row, column) => this.model.highlight(row, column),
-        markColor: markColors.match,
-        font: theme.font,
-        backgroundColor: ({ row, column }) =>
-          markColors[this.model.mark(row, column) ?? 'none'] ||
-          (this.model.isCut(row, column) ? theme.cutBackground : ''),
-        textColor: ({ row }) =>
-          this.model.rowMark(row) === 'deleted'
-            ? theme.mutedColor
-            : theme.textColor,
-        elideDirection: 'right'
-      }),
+      body: new NullMarkRenderer(
+        new HighlightRenderer({
+          marks: (row, column) => this.model.highlight(row, column),
+          markColor: markColors.match,
+          font: theme.font,
+          backgroundColor: ({ row, column }) =>
+            markColors[this.model.mark(row, column) ?? 'none'] ||
+            (this.model.isCut(row, column) ? theme.cutBackground : ''),
+          textColor: ({ row }) =>
+            this.model.rowMark(row) === 'deleted'
+              ? theme.mutedColor
+              : theme.textColor,
+          elideDirection: 'right'
+        }),
+        {
+          isNull: (row, column) => this.model.isStoredNull(row, column),
+          font: theme.font,
+          color: theme.mutedColor
+        }
+      ),
       'column-header': new TextRenderer({
         font: ({ row }) => (row === 0 ? theme.headerFont : theme.font),
-        textColor: ({ row }) => (row === 0 ? theme.textColor : theme.mutedColor)
+        textColor: ({ row }) =>
+          row === 0 ? theme.textColor : theme.mutedColor,
+        // A cut type line ends in "…", never in a cut word ("keywor").
+        elideDirection: 'right'
       }),
       'row-header': new TextRenderer({
         font: theme.font,
@@ -903,6 +1008,14 @@ export class DocumentGridWidget extends ThemedGridPanel {
       });
     }
   }
+}
+
+/** A cell's text as said aloud: a blank cell says whether it holds null, an empty text, or nothing. */
+function spokenValue(shown: string, isNull: boolean, value: unknown): string {
+  if (shown !== '') {
+    return shown;
+  }
+  return isNull ? 'null' : value === '' ? 'empty' : 'no value';
 }
 
 /** What an empty grid says: the first line, then the view that matched nothing. */

@@ -161,6 +161,22 @@ export class EditableRowsModel extends PagedRowsModel {
     return ownValue(at.values, name) ?? null;
   }
 
+  /**
+   * The cell shows a stored null: the document holds the field, set to null (not an empty
+   * text, not a field it lacks), and no edit of it is pending. Its blank cell is marked "null".
+   */
+  isStoredNull(row: number, column: number): boolean {
+    const name = this.columns[column]?.name;
+    const at = this.rowAt(row);
+    if (name === undefined || at?.kind !== 'document' || !at.values) {
+      return false;
+    }
+    if (at.key && this.pending.fieldOf(at.key, name) !== undefined) {
+      return false;
+    }
+    return hasField(at.values, name) && ownValue(at.values, name) === null;
+  }
+
   /** A row's stored values by column (hidden ones too), less the cells shown cut (their fragment is not what is stored). */
   private readValues(row: number): Record<string, unknown> {
     const read: Record<string, unknown> = fieldRecord();

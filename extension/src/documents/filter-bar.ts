@@ -273,6 +273,20 @@ export class FilterBar extends Widget {
     this.rows.push(controls);
   }
 
+  /**
+   * Drops the rows still waiting for a value (one Ctrl-F added to have somewhere to type):
+   * a row added for the user ("Filter by this value") must not be refused for their blank.
+   */
+  dropBlankRows(): void {
+    for (const row of [...this.rows]) {
+      const op = row.operator.value as FilterOperator;
+      if (!NO_VALUE.has(op) && row.value.value.trim() === '') {
+        this.rows.splice(this.rows.indexOf(row), 1);
+        row.column.closest('.searchbook-FilterBar-row')?.remove();
+      }
+    }
+  }
+
   /** The keyboard to the filters: the first row's value (a new row's column when there is none). */
   focusFirst(): void {
     if (this.rows.length === 0) {

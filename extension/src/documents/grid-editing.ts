@@ -43,12 +43,12 @@ export class GridEditing implements EditGate {
   private readonly save = toolbarButton(
     'Save',
     'Send the pending changes to the engine',
-    () => void this.saveChanges()
+    () => this.saveChanges()
   );
   private readonly discard = toolbarButton(
     'Discard',
     'Drop every pending change (Undo brings them back until the next change)',
-    () => void this.discardChanges()
+    () => this.discardChanges()
   );
   private readonly undo = toolbarButton(
     'Undo',
@@ -62,9 +62,11 @@ export class GridEditing implements EditGate {
   private readonly show = toolbarButton(
     'Show requests',
     'Show the requests Save would send, without sending them',
-    () => void this.showRequests()
+    () => this.showRequests()
   );
   private busy = false;
+  /** The message says why the active cell cannot be edited: it goes when the cell does. */
+  private refusalShown = false;
 
   constructor(
     private readonly model: EditableRowsModel,
@@ -107,6 +109,14 @@ export class GridEditing implements EditGate {
     this.note.hidden = true;
     grid.node.append(this.note);
     this.showUndo(false);
+    // The refusal is about the cell it was said for: it goes once another is active. Hidden,
+    // not emptied, so the bar keeps its height and the grid does not move under a double-click.
+    grid.selectionModel?.changed.connect(() => {
+      if (this.refusalShown) {
+        this.refusalShown = false;
+        this.message.style.visibility = 'hidden';
+      }
+    });
     model.pendingChanged.connect(() => {
       if (this.confirmation) {
         this.say('');
@@ -206,6 +216,7 @@ export class GridEditing implements EditGate {
 
   refused(message: string): void {
     this.say(message);
+    this.refusalShown = true;
   }
 
   // Actions
@@ -238,20 +249,27 @@ export class GridEditing implements EditGate {
     this.say('');
   }
 
-  /** Drops every pending change; more than one only once the user agrees. Undo brings them back until the next change. */
+  /**
+   * Drops every pending change; more than one edit (two cells of one row count two) only once
+   * the user agrees, Cancel being the default button. Undo brings them back until the next change.
+   */
   async discardChanges(): Promise<void> {
     const count = this.model.pending.count;
+    const edits = this.model.pending.editCount;
     if (count === 0 || this.busy) {
       return;
     }
-    if (count > 1) {
+    if (edits > 1) {
+      const rows = count === edits ? '' : ` (in ${plural(count, 'row')})`;
       const answer = await showDialog({
         title: 'Discard pending changes',
-        body: `Discard ${count} pending changes?`,
+        body: `Discard ${plural(edits, 'pending change')}${rows}? Undo brings them back until your next change.`,
         buttons: [
           Dialog.cancelButton(),
           Dialog.warnButton({ label: 'Discard' })
-        ]
+        ],
+        // Enter, or a key pressed by mistake, keeps what was typed.
+        defaultButton: 0
       });
       if (!answer.button.accept) {
         return;
@@ -265,9 +283,9 @@ export class GridEditing implements EditGate {
     this.discarded = before;
     this.showUndo(true);
     const text =
-      count === 1
+      edits === 1
         ? 'Pending change dropped.'
-        : `${plural(count, 'pending change')} dropped.`;
+        : `${plural(edits, 'pending change')} dropped.`;
     this.say(text, true);
     confirmDone(text, [{ label: 'Undo', callback: () => this.undoDiscard() }]);
   }
@@ -438,7 +456,7 @@ export class GridEditing implements EditGate {
       this.note.hidden = true;
     }
     renderProblems(this.problems, this.model.pending, this.model.allColumns, {
-      overwrite: key => void this.overwrite(key),
+      overwrite: key => this.overwrite(key),
       drop: key => this.drop(key),
       locate: key => this.locate(key)
     });
@@ -488,6 +506,8 @@ export class GridEditing implements EditGate {
   /** `confirmation`: it says something is done, and goes at the next change. */
   private say(text: string, confirmation = false): void {
     this.confirmation = confirmation && text !== '';
+    this.refusalShown = false;
+    this.message.style.visibility = '';
     this.message.textContent = text;
     if (text === '' || !text.startsWith('Nothing was sent')) {
       this.note.hidden = true;

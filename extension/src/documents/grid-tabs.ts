@@ -16,6 +16,8 @@ export class GridTabs {
     namespace: 'searchbook-grids'
   });
 
+  private readonly moved = new WeakSet<Widget>();
+
   constructor(
     private readonly shell: JupyterFrontEnd.IShell,
     /** Whether a main-area widget is a notebook or console a first grid opens beside. */
@@ -70,6 +72,34 @@ export class GridTabs {
     if (bringForward) {
       this.shell.activateById(tab.id);
     }
+  }
+
+  /**
+   * A tab JupyterLab opened beside the current one while a grid was current (the Settings
+   * Editor) goes beside the notebook or console instead: the grid area holds grids. Done once
+   * per tab, so one the user drags back stays where they put it.
+   */
+  moveOutOfGridArea(tab: Widget): void {
+    if (this.moved.has(tab) || !tab.isAttached) {
+      return;
+    }
+    this.moved.add(tab);
+    const dock = tab.parent;
+    if (!(dock instanceof DockPanel)) {
+      return;
+    }
+    const bar = [...dock.tabBars()].find(b => b.titles.includes(tab.title));
+    const gridsBeside = bar?.titles.some(
+      t => t.owner !== tab && this.tracker.has(t.owner as IDocumentGrid)
+    );
+    const home = [...this.shell.widgets('main')].find(
+      w => this.worksIn(w) && !bar?.titles.includes(w.title)
+    );
+    if (!gridsBeside || !home) {
+      return;
+    }
+    this.shell.add(tab, 'main', { mode: 'tab-after', ref: home.id });
+    this.shell.activateById(tab.id);
   }
 
   /** The tab showing this target of this connection, if one is open. */

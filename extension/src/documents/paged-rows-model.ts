@@ -163,7 +163,26 @@ export class PagedRowsModel extends MutableDataModel {
 
   /** The status again, after the documents shown changed without a read. */
   protected restate(): void {
-    this.setStatus({ ...this.status, total: this.shownTotal });
+    this.setStatus({
+      ...this.status,
+      loadedRows: this.loadedCount(),
+      total: this.shownTotal
+    });
+  }
+
+  /**
+   * Rows in memory as the status counts them: those read, less those deleted since, plus those
+   * saved into the target since (shown too), so a saved new row is not "1 of 2 rows loaded".
+   */
+  private loadedCount(): number {
+    const read = [...this.blocks.values()].reduce(
+      (n, b) => n + b.rows.length,
+      0
+    );
+    return Math.max(
+      0,
+      Math.min(this.shownTotal, read - this.hidden.length + this.addedDocuments)
+    );
   }
 
   /** Rows shown before the documents (an editable grid's new rows); 0 here. */
@@ -504,10 +523,7 @@ export class PagedRowsModel extends MutableDataModel {
         this.emitChanged({ type: 'model-reset' });
       }
     }
-    const loadedRows = [...this.blocks.values()].reduce(
-      (n, b) => n + b.rows.length,
-      0
-    );
+    const loadedRows = this.loadedCount();
     const sent = block.requests;
     const last = sent[sent.length - 1];
     const elapsed = sent.reduce((ms, r) => ms + r.elapsedMs, 0);

@@ -141,6 +141,18 @@ export class PendingChanges {
     return n;
   }
 
+  /**
+   * What the user did, one by one: every edited value, every deletion mark, every new row. A
+   * row with two edited cells is one change a save sends but two edits Discard would drop.
+   */
+  get editCount(): number {
+    let n = this.added.length;
+    for (const row of this.edited.values()) {
+      n += leafCount(row.fields) + (row.deleted ? 1 : 0);
+    }
+    return n;
+  }
+
   get newRows(): readonly NewRow[] {
     return this.added;
   }
@@ -552,3 +564,15 @@ function groupBy<T>(
 }
 
 export { rowKeyString };
+
+/** Edited values in a fields record (nested records hold the fields of objects). */
+function leafCount(fields: Readonly<Record<string, unknown>>): number {
+  let n = 0;
+  for (const value of Object.values(fields)) {
+    n +=
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? leafCount(value as Record<string, unknown>)
+        : 1;
+  }
+  return n;
+}

@@ -1,14 +1,20 @@
-/** A button of the panel's toolbars, styled like JupyterLab's; `title` says what it does. */
+import { returningFocus } from '../focus/focus-return';
+
+/**
+ * A button of the panel's toolbars, styled like JupyterLab's; `title` says what it does. When
+ * what it does is over (a dialog closed, a request answered), a keyboard that fell out goes back
+ * to the button, or into its tab's grid when the button is gone or disabled.
+ */
 export function toolbarButton(
   text: string,
   title: string,
-  onClick: () => void
+  onClick: () => unknown
 ): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
   b.className = 'searchbook-Toolbar-button jp-Button';
   b.textContent = text;
   b.title = title;
-  b.addEventListener('click', onClick);
+  b.addEventListener('click', () => void returningFocus(b, onClick));
   return b;
 }

@@ -1,5 +1,8 @@
+import { Notification } from '@jupyterlab/apputils';
+import { confirmDone } from '../documents/confirmations';
 import type { PanelClient } from '../panel-client';
 import type { ExportChoice } from './export-dialog';
+import { returnFocusSoon } from '../focus/focus-return';
 
 /** What an export reads: an index or collection, or an open grid (its target under its filter). */
 export interface ExportSubject {
@@ -33,11 +36,15 @@ export class ExportsArea {
     const exportId = `x${++counter}-${Date.now().toString(36)}`;
     const item = document.createElement('li');
     item.className = 'searchbook-Export';
-    item.setAttribute('role', 'status');
-    item.setAttribute(
+    // A list holds list items only: the live region is inside the item, not the item itself.
+    const line = document.createElement('div');
+    line.className = 'searchbook-Export-line';
+    line.setAttribute('role', 'status');
+    line.setAttribute(
       'aria-label',
       `Export of ${subject.target} to ${choice.file}`
     );
+    item.append(line);
     const text = document.createElement('span');
     text.className = 'searchbook-Export-text';
     text.textContent = `Exporting ${subject.target} to ${choice.file}…`;
@@ -47,12 +54,14 @@ export class ExportsArea {
     cancel.className = 'jp-Button searchbook-Toolbar-button';
     cancel.textContent = 'Cancel';
     cancel.addEventListener('click', () => {
+      // The button goes once the export stops: the keyboard goes to the panel's tree.
+      returnFocusSoon(cancel);
       cancel.disabled = true;
       void subject.client
         .request({ type: 'cancelExport', exportId }, 'exportCancelled')
         .catch(() => undefined);
     });
-    item.append(text, bar, cancel);
+    line.append(text, bar, cancel);
     this.list.prepend(item);
     this.node.hidden = false;
     const show = (progress: {
@@ -88,10 +97,16 @@ export class ExportsArea {
       );
       show(done.progress);
       item.classList.add('searchbook-mod-done');
+      // Said where the user is too: the panel may be closed, or showing something else.
+      confirmDone(done.progress.text);
     } catch (err) {
       text.textContent = (err as Error).message;
       item.classList.add('searchbook-mod-error');
       bar.remove();
+      Notification.error(
+        `Export of ${subject.target} to ${choice.file}: ${(err as Error).message}`,
+        { autoClose: false }
+      );
     } finally {
       cancel.remove();
     }

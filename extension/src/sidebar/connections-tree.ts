@@ -17,7 +17,7 @@ export interface TreeCallbacks {
   targetMenu?(
     connection: string,
     target: string,
-    at: { x: number; y: number }
+    at: { x: number; y: number; keyboard?: boolean }
   ): void;
   /** What to show under a connection after its indices or collections (keys, metrics). */
   sections?(connection: string): HTMLElement | undefined;
@@ -157,7 +157,7 @@ export class ConnectionsTree {
     const facts = [
       target.count === null
         ? 'count unknown'
-        : `${numberFormat.format(target.count)} documents`,
+        : `${numberFormat.format(target.count)} ${target.count === 1 ? 'document' : 'documents'}`,
       target.health,
       target.size
     ].filter(Boolean);
@@ -200,6 +200,18 @@ export class ConnectionsTree {
       });
     });
     return item;
+  }
+
+  /** Puts the keyboard on the tree's current item (the one in its Tab order); false when it lists none. */
+  focusCurrent(): boolean {
+    const item =
+      this.node.querySelector<HTMLElement>('[role="treeitem"][tabindex="0"]') ??
+      this.items()[0];
+    if (!item) {
+      return false;
+    }
+    this.focusItem(item);
+    return true;
   }
 
   private items(): HTMLElement[] {
@@ -274,7 +286,8 @@ export class ConnectionsTree {
         if (connection && target !== undefined) {
           this.callbacks.targetMenu?.(connection, target, {
             x: box.left + 16,
-            y: box.bottom
+            y: box.bottom,
+            keyboard: true
           });
         }
         break;

@@ -5,6 +5,7 @@ import { CollectionResourceTabs } from '../admin/collection-resources';
 import { showCollectionSchema } from '../admin/schema-dialog';
 import type { PanelClient } from '../panel-client';
 import { ConnectionsTree } from './connections-tree';
+import { returningFocus, setFocusHome } from '../focus/focus-return';
 import type { SidebarModel, SidebarPart } from './model';
 import { confirmTargetAction, openTargetMenu } from './target-actions';
 
@@ -59,10 +60,20 @@ export class SearchbookSidebar extends Widget {
     filter.placeholder = 'Filter names';
     filter.setAttribute('aria-label', 'Filter indices and collections');
     filter.addEventListener('input', () => this.tree.setFilter(filter.value));
+    // A control of the panel that is gone when its dialog or action ends (a deleted index's
+    // item, a key's row) hands the keyboard to the tree's current item, or the filter box.
+    setFocusHome(this.node, () => {
+      if (!this.tree.focusCurrent()) {
+        filter.focus();
+      }
+    });
     const refresh = document.createElement('button');
     refresh.className = 'searchbook-Toolbar-button jp-Button';
     refresh.textContent = 'Refresh';
-    refresh.addEventListener('click', () => void this.model.reload());
+    refresh.addEventListener(
+      'click',
+      () => void returningFocus(refresh, () => this.model.reload())
+    );
     tools.append(filter, refresh);
 
     const openBox = document.createElement('form');
@@ -230,7 +241,10 @@ export class SearchbookSidebar extends Widget {
     button.setAttribute('aria-label', `Connect ${profile.name}`);
     button.addEventListener(
       'click',
-      () => void this.model.connectProfile(profile.name)
+      () =>
+        void returningFocus(button, () =>
+          this.model.connectProfile(profile.name)
+        )
     );
     const label = document.createElement('span');
     label.textContent = `${profile.name} · ${profile.engine} · ${profile.address}`;
@@ -247,7 +261,7 @@ export class SearchbookSidebar extends Widget {
   private async targetMenu(
     connection: string,
     target: string,
-    at: { x: number; y: number }
+    at: { x: number; y: number; keyboard?: boolean }
   ): Promise<void> {
     const client = this.model.panelClient;
     if (!client) {
@@ -261,7 +275,7 @@ export class SearchbookSidebar extends Widget {
         target,
         at,
         action => {
-          void (async () => {
+          void returningFocus(document.activeElement, async () => {
             const confirmName = await confirmTargetAction(action, target);
             if (confirmName === null) {
               return;
@@ -273,7 +287,7 @@ export class SearchbookSidebar extends Widget {
               action.action,
               confirmName
             );
-          })();
+          });
         },
         exportTarget
           ? () => exportTarget(client, connection, target)

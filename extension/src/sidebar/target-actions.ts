@@ -4,6 +4,11 @@ import { Menu, Widget } from '@lumino/widgets';
 import type { TargetAction } from '@searchbook/contracts/edit-protocol';
 import type { TargetResources } from '../admin/collection-resources';
 import type { PanelClient } from '../panel-client';
+import {
+  focusBack,
+  focusHomeOf,
+  openMenuReturningFocus
+} from '../focus/focus-return';
 
 /**
  * The confirmation of deleting or emptying an index or collection: it shows the exact request
@@ -76,7 +81,7 @@ export async function openTargetMenu(
   client: PanelClient,
   connection: string,
   target: string,
-  at: { x: number; y: number },
+  at: { x: number; y: number; keyboard?: boolean },
   run: (action: TargetAction) => void,
   /** "Export…", first in the menu, when the panel offers it. */
   exportIt?: () => void,
@@ -85,6 +90,9 @@ export async function openTargetMenu(
   /** The collection's own resources (synonyms, overrides), disabled with why when the server keeps none. */
   resources?: TargetResources
 ): Promise<void> {
+  // The tree item the menu is for: Escape, or an item picked, puts the keyboard back on it.
+  const origin = document.activeElement;
+  const home = focusHomeOf(origin);
   const reply = await client.request(
     { type: 'targetActions', connection, target },
     'targetActions'
@@ -138,5 +146,10 @@ export async function openTargetMenu(
   if (menu.items.length === 0) {
     return;
   }
-  menu.open(at.x, at.y);
+  openMenuReturningFocus(
+    menu,
+    at,
+    () => focusBack(origin, home),
+    at.keyboard ?? false
+  );
 }

@@ -27,6 +27,23 @@ export const filterBar = (page: Page, label: string): Locator =>
 export const statusLine = (page: Page, label: string): Locator =>
   gridTab(page, label).locator('.searchbook-DocumentGrid-status');
 
+/**
+ * Picks an action from one of the grid toolbar's menu buttons (Copy ▾, Document ▾), as a
+ * mouse user does: the button, then the item.
+ */
+export async function toolbarAction(
+  tab: Locator,
+  menu: 'Copy' | 'Document',
+  item: string
+): Promise<void> {
+  await tab.getByRole('button', { name: menu, exact: true }).click();
+  await tab
+    .page()
+    .locator('.searchbook-ToolbarMenu')
+    .getByRole('menuitem', { name: item })
+    .click();
+}
+
 /** The grid's title in the main area's tab bars (the tab can carry a mark after the label). */
 export const tabBarTab = (page: Page, label: string): Locator =>
   page.getByRole('tab', {
