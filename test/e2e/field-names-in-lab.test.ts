@@ -24,6 +24,7 @@ import {
   openGrid,
   rowOf,
   saveEdits,
+  toolbarAction,
   typeInto
 } from './support/grid-page';
 
@@ -198,9 +199,7 @@ describe.each([
         await page.mouse.click(point.x, point.y);
         await expect(selected(label)).resolves.toEqual([[row, name]]);
       }
-      await editBar(page, label)
-        .getByRole('button', { name: 'Document', exact: true })
-        .click();
+      await toolbarAction(editBar(page, label), 'Document', 'View document');
       await dialog().waitFor();
       const shown = await dialog()
         .getByRole('document', { name: 'Document (JSON)' })
