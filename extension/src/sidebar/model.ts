@@ -54,7 +54,13 @@ export interface OpenGridOptions {
 }
 
 /** What of the model changed, so the view redraws only that. */
-export type SidebarPart = 'heading' | 'message' | 'listing' | 'profiles';
+export type SidebarPart =
+  | 'heading'
+  | 'message'
+  | 'listing'
+  | 'profiles'
+  /** Listed again because the servers may have changed: what else the panel shows of them is read again too. */
+  | 'reread';
 
 /** The saved profiles the panel's own kernel can open, or why none are listed. */
 export interface ProfilesListing {
@@ -194,6 +200,7 @@ export class SidebarModel implements IDisposable {
       }));
       this.nodes = nodes;
       this.changed.emit('listing');
+      this.changed.emit('reread');
       await Promise.all(
         nodes.map(async node => {
           try {

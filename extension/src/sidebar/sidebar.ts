@@ -149,6 +149,12 @@ export class SearchbookSidebar extends Widget {
       case 'profiles':
         this.showProfiles();
         break;
+      case 'reread':
+        for (const sections of this.admin.values()) {
+          sections.refresh();
+        }
+        this.resourceTabs.refresh();
+        break;
     }
   }
 
