@@ -46,7 +46,11 @@ export async function answerResource(
         request: await resources.plan(request.change, signal)
       };
     case 'resourceApply': {
-      const conflict = await changedMeanwhile(request.change, resources, signal);
+      const conflict = await changedMeanwhile(
+        request.change,
+        resources,
+        signal
+      );
       if (conflict !== undefined) {
         return {
           type: 'resourceConflict',
