@@ -163,7 +163,26 @@ export class PagedRowsModel extends MutableDataModel {
 
   /** The status again, after the documents shown changed without a read. */
   protected restate(): void {
-    this.setStatus({ ...this.status, total: this.shownTotal });
+    this.setStatus({
+      ...this.status,
+      loadedRows: this.loadedShown(),
+      total: this.shownTotal
+    });
+  }
+
+  /**
+   * The rows in memory that are shown: a document deleted since the read is still in its block
+   * but no longer counted, so the status never says more rows are loaded than there are.
+   */
+  private loadedShown(): number {
+    let rows = this.addedDocuments;
+    for (const block of this.blocks.values()) {
+      const end = block.offset + block.rows.length;
+      rows +=
+        block.rows.length -
+        this.hidden.filter(h => h >= block.offset && h < end).length;
+    }
+    return rows;
   }
 
   /** Rows shown before the documents (an editable grid's new rows); 0 here. */
@@ -504,10 +523,7 @@ export class PagedRowsModel extends MutableDataModel {
         this.emitChanged({ type: 'model-reset' });
       }
     }
-    const loadedRows = [...this.blocks.values()].reduce(
-      (n, b) => n + b.rows.length,
-      0
-    );
+    const loadedRows = this.loadedShown();
     const sent = block.requests;
     const last = sent[sent.length - 1];
     const elapsed = sent.reduce((ms, r) => ms + r.elapsedMs, 0);
