@@ -107,6 +107,8 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
     };
 
     const grids = new Set<DocumentGridWidget>();
+    /** The kernel each grid reads through: two kernels may have connections of one name. */
+    const clientOfGrid = new WeakMap<DocumentGridWidget, PanelClient>();
     const tabs = new GridTabs(app.shell, widget =>
       trackers.some(t => t.has(widget))
     );
@@ -165,6 +167,19 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
         app.shell.activateById(open.id);
         return open;
       },
+      targetChanged: (client, connection, target) => {
+        for (const grid of grids) {
+          if (
+            !grid.isDisposed &&
+            !grid.isGone &&
+            clientOfGrid.get(grid) === client &&
+            grid.connection === connection &&
+            grid.target === target
+          ) {
+            void grid.refresh();
+          }
+        }
+      },
       showGrid: (client, opened, view) => {
         // Opened twice at once (a tab restored after a reload, and a double-click in the tree): one tab stays.
         const twin = [...grids].find(
@@ -186,6 +201,7 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
           grid.adoptView(view);
         }
         sessionOfGrid.set(grid, sessionOf(client.kernel));
+        clientOfGrid.set(grid, client);
         grid.viewChanged.connect(() => void tabs.tracker.save(grid));
         grids.add(grid);
         grid.disposed.connect(() => grids.delete(grid));

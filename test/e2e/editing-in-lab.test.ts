@@ -41,6 +41,8 @@ import {
   rowHeader,
   rowOf,
   saveEdits,
+  statusLine,
+  statusShows,
   targetInTree,
   typeInto
 } from './support/grid-page';
@@ -439,6 +441,17 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(engine(esUrl, '/shop/_doc/p1')).resolves.toMatchObject({
       status: 404
     });
+    // The deleted row's block is still in memory: the status counts the rows shown, never more than there are.
+    const shown = Number(
+      await gridOf(page, label).getAttribute('aria-rowcount')
+    );
+    const figures = /^([\d,]+) of ([\d,]+) rows loaded/.exec(
+      (await statusLine(page, label).textContent()) ?? ''
+    );
+    expect(figures?.slice(1).map(n => Number(n.replace(/,/g, '')))).toEqual([
+      shown,
+      shown
+    ]);
   });
 
   it('Show requests shows what Save would send, and sends nothing', async () => {
@@ -747,7 +760,8 @@ describe('Typesense collections', () => {
     await closeGrid(page, label);
   });
 
-  it('Empty collection… removes every document and keeps the schema', async () => {
+  it('Empty collection… removes every document and keeps the schema; the open grid shows it emptied', async () => {
+    const label = await openGrid(page, 'ts', 'items');
     await targetInTree(page, 'ts', 'items').click({ button: 'right' });
     await page.getByRole('menuitem', { name: /Empty collection/ }).click();
     const dialog = page.getByRole('dialog');
@@ -768,6 +782,12 @@ describe('Typesense collections', () => {
       undefined,
       { timeout: 30_000 }
     );
+    // The grid open on it reads it again, without Refresh.
+    await statusShows(page, label, /^0 of 0 rows loaded/, 15_000);
+    await expect(
+      gridOf(page, label).getAttribute('aria-rowcount')
+    ).resolves.toBe('0');
+    await closeGrid(page, label);
     const collection = await engine(tsUrl, '/collections/items');
     expect(collection.body['num_documents']).toBe(0);
     expect(

@@ -37,6 +37,8 @@ export interface SidebarModelOptions {
   ownKernel(): Promise<Kernel.IKernelConnection>;
   /** The tab already showing this target of this connection, brought forward; undefined when there is none. */
   activateGrid(connection: string, target: string): IDocumentGrid | undefined;
+  /** An index or collection was emptied or deleted from the panel: a grid showing it reads it again. */
+  targetChanged?(client: PanelClient, connection: string, target: string): void;
   /** Shows an opened grid in the main area; `view` is the view it was opened with, if not the whole target. */
   showGrid(
     client: PanelClient,
@@ -338,6 +340,7 @@ export class SidebarModel implements IDisposable {
         { type: 'targetAction', connection, target, action, confirmName },
         'targetActionDone'
       );
+      this.options.targetChanged?.(client, connection, target);
       await this.reload();
       // Done, and the tree shows it: a confirmation that goes by itself, not a standing message.
       this.say('');
