@@ -664,6 +664,10 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(dialog.getByLabel('Request').textContent()).resolves.toBe(
       'DELETE /trash'
     );
+    // What it deletes is read from the server as the menu opened.
+    await expect(dialog.locator('p').first().textContent()).resolves.toBe(
+      'This deletes trash and every document in it (1 document now). It cannot be undone. The request:'
+    );
     const confirm = dialog.getByRole('button', { name: 'Delete index' });
     await expect(confirm.isDisabled()).resolves.toBe(true);
     await dialog.getByRole('textbox').fill('tras');
@@ -682,6 +686,42 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(engine(esUrl, '/shop/_count')).resolves.toMatchObject({
       status: 200
     });
+  });
+
+  it('Delete index… sends nothing when the index changed while the confirmation was open, and says so', async () => {
+    await engine(esUrl, '/bin/_doc/1?refresh=true', {
+      method: 'PUT',
+      body: JSON.stringify({ a: 1 })
+    });
+    await page
+      .locator('.searchbook-Sidebar')
+      .getByRole('button', { name: 'Refresh', exact: true })
+      .click();
+    await targetInTree(page, 'es', 'bin').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: /Delete index/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Request').waitFor();
+    // Someone writes to it meanwhile.
+    await engine(esUrl, '/bin/_doc/2?refresh=true', {
+      method: 'PUT',
+      body: JSON.stringify({ a: 2 })
+    });
+    await dialog.getByRole('textbox').fill('bin');
+    await dialog.getByRole('button', { name: 'Delete index' }).click();
+    const message = page
+      .locator('.searchbook-Sidebar-message')
+      .filter({ hasText: 'changed since you confirmed' });
+    await message.waitFor({ timeout: 30_000 });
+    await expect(message.textContent()).resolves.toBe(
+      'bin: bin changed since you confirmed: it holds 2 documents now, 1 document when its menu was opened. Nothing was sent: open its menu again to confirm what it holds now.'
+    );
+    await expect(engine(esUrl, '/bin/_count')).resolves.toMatchObject({
+      status: 200,
+      body: { count: 2 }
+    });
+    await targetInTree(page, 'es', 'bin')
+      .locator('xpath=self::*[starts-with(@aria-label, "bin · 2 documents")]')
+      .waitFor();
   });
 });
 

@@ -333,11 +333,20 @@ export class SidebarModel implements IDisposable {
     connection: string,
     target: string,
     action: TargetAction['action'],
-    confirmName: string
+    confirmName: string,
+    /** The documents the confirmation showed: the kernel sends nothing if the server holds another count now. */
+    documents?: number | null
   ): Promise<void> {
     try {
       const done = await client.request(
-        { type: 'targetAction', connection, target, action, confirmName },
+        {
+          type: 'targetAction',
+          connection,
+          target,
+          action,
+          confirmName,
+          ...(documents !== undefined ? { basis: { documents } } : {})
+        },
         'targetActionDone'
       );
       this.options.targetChanged?.(client, connection, target);
@@ -346,6 +355,8 @@ export class SidebarModel implements IDisposable {
       this.say('');
       confirmDone(done.message);
     } catch (err) {
+      // Refused because the target changed, or failed: the tree shows what the server holds now.
+      await this.reload();
       this.say(`${target}: ${(err as Error).message}`);
     }
   }

@@ -266,9 +266,13 @@ export class SearchbookSidebar extends Widget {
         connection,
         target,
         at,
-        action => {
+        (action, documents) => {
           void (async () => {
-            const confirmName = await confirmTargetAction(action, target);
+            const confirmName = await confirmTargetAction(
+              action,
+              target,
+              documents
+            );
             if (confirmName === null) {
               return;
             }
@@ -277,7 +281,8 @@ export class SearchbookSidebar extends Widget {
               connection,
               target,
               action.action,
-              confirmName
+              confirmName,
+              documents
             );
           })();
         },
