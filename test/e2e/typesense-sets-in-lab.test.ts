@@ -471,6 +471,25 @@ describe('what the panel shows is what the server holds', () => {
     await remove(page, sets, 'clothing');
   });
 
+  it('an entry without a name is refused in the form, saying what to write, with nothing sent', async () => {
+    const aliases = await opened(connection(), 'Aliases');
+    await aliases.getByRole('button', { name: 'Add to Aliases' }).click();
+    await json().fill('{"collection_name": "wear"}');
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    const alert = dialog()
+      .getByRole('alert')
+      .filter({ hasText: 'Give the entry a name' });
+    await alert.waitFor();
+    await expect(alert.textContent()).resolves.toBe(
+      'Give the entry a name (letters, digits, - and _). Nothing was sent.'
+    );
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await expect(call('GET', '/aliases')).resolves.toMatchObject({
+      json: { aliases: [] }
+    });
+  });
+
   it('lists the sets again after a cell changed which collections use them, without Refresh', async () => {
     await call('PUT', '/curation_sets/promo', { items: [] });
     const sets = await opened(connection(), 'Curation sets');

@@ -1,8 +1,9 @@
-import type {
-  ResourceChange,
-  ResourceEntry,
-  ResourceKindInfo,
-  ResourceTarget
+import {
+  type ResourceChange,
+  ResourceChangeSchema,
+  type ResourceEntry,
+  type ResourceKindInfo,
+  type ResourceTarget
 } from '@searchbook/contracts/resource-protocol';
 import type { PanelClient } from '../panel-client';
 import { askEntry, confirmRequest, type EntryDraft } from './resource-dialogs';
@@ -226,6 +227,15 @@ export class ResourceSection {
       const typed = await askEntry(title, draft, shown !== undefined);
       if (!typed) {
         return;
+      }
+      // Checked here, in the words the form needs, before the kernel would refuse the message.
+      const named = ResourceChangeSchema.shape.name.safeParse(typed.name);
+      if (!named.success) {
+        draft = {
+          ...typed,
+          error: `${named.error.issues[0]?.message ?? 'Give the entry a name.'} Nothing was sent.`
+        };
+        continue;
       }
       let body: unknown;
       try {
