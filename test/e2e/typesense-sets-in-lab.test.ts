@@ -562,3 +562,42 @@ describe('the collection and its alias', () => {
     await expect(grid.getAttribute('aria-rowcount')).resolves.toBe('4');
   });
 });
+
+describe('the connection choice', () => {
+  it('shows a connection’s automatic name whole in the Open… box', async () => {
+    await expect(
+      runInNotebookKernel(
+        page,
+        `%connect typesense ${server.url} key=\${env:TS_KEY}`
+      )
+    ).resolves.toBe('ok');
+    const choice = page.getByRole('combobox', {
+      name: 'Connection to open a name on'
+    });
+    const auto = choice.locator('option', { hasText: /^ts-127\.0\.0\.1-\d+$/ });
+    await auto.waitFor({ state: 'attached', timeout: 15_000 });
+    await choice.selectOption((await auto.textContent()) ?? '');
+    // A sidebar dragged wider, so the choice and the name share a line.
+    await page
+      .locator('.searchbook-Sidebar-open')
+      .evaluate((node: HTMLElement) => (node.style.width = '380px'));
+    // The text the select shows, measured in its own font, fits inside it beside its arrow.
+    const room = await choice.evaluate((node: HTMLSelectElement) => {
+      const style = getComputedStyle(node);
+      const context = document.createElement('canvas').getContext('2d');
+      if (!context) {
+        throw new Error('no canvas');
+      }
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text = node.selectedOptions[0]?.textContent ?? '';
+      return {
+        text: context.measureText(text).width,
+        inner:
+          node.clientWidth -
+          Number.parseFloat(style.paddingLeft) -
+          Number.parseFloat(style.paddingRight)
+      };
+    });
+    expect(room.text).toBeLessThanOrEqual(room.inner);
+  });
+});
