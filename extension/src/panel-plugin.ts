@@ -20,6 +20,7 @@ import {
 import { GridReopenTab } from './documents/grid-reopen-tab';
 import { restoreGridTabs } from './documents/grid-restorer';
 import { GridTabs } from './documents/grid-tabs';
+import type { PanelClient } from './panel-client';
 import { ExportMenu } from './export/export-menu';
 import { type KernelWidget, SidebarModel } from './sidebar/model';
 import { SearchbookSidebar } from './sidebar/sidebar';
