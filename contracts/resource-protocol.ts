@@ -66,7 +66,12 @@ export type ResourceEntry = z.infer<typeof ResourceEntrySchema>;
 
 export const ResourceChangeSchema = z.object({
   target: ResourceTargetSchema,
-  op: z.enum(['put', 'delete']),
+  /**
+   * `link`: a set (kinds whose entries are sets) added to the sets a collection uses, the
+   * collection named in `body.collection`; planned from the collection's list as the server
+   * holds it when sent, so a set another change added meanwhile stays.
+   */
+  op: z.enum(['put', 'delete', 'link']),
   name: z
     .string()
     .trim()

@@ -509,6 +509,33 @@ describe('what the panel shows is what the server holds', () => {
       .waitFor({ timeout: 15_000 });
   });
 
+  it('Use in… adds a set to a collection’s sets after showing the PATCH, keeping the sets it had', async () => {
+    await call('PUT', '/curation_sets/extra', { items: [] });
+    await call('PATCH', '/collections/wear', { curation_sets: ['promo'] });
+    const sets = await opened(connection(), 'Curation sets');
+    await sets.getByRole('button', { name: 'Refresh Curation sets' }).click();
+    const entry = sets.getByRole('listitem', { name: 'extra', exact: true });
+    await entry
+      .getByRole('button', { name: 'Use extra in a collection' })
+      .click();
+    await dialog().getByRole('textbox').fill('wear');
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    const request = dialog().getByLabel('Request to send');
+    await request.waitFor();
+    await expect(request.textContent()).resolves.toBe(
+      'PATCH /collections/wear\n{\n  "curation_sets": [\n    "promo",\n    "extra"\n  ]\n}'
+    );
+    await send(page);
+    await entry
+      .locator('> .searchbook-Resource-title')
+      .filter({ hasText: 'extra · used by wear' })
+      .waitFor();
+    await expect(call('GET', '/collections/wear')).resolves.toMatchObject({
+      json: { curation_sets: ['promo', 'extra'] }
+    });
+    await call('PATCH', '/collections/wear', { curation_sets: ['promo'] });
+  });
+
   it('Delete… of a set reads who uses it from the server first and warns, naming them', async () => {
     await call('PUT', '/curation_sets/promo2', { items: [] });
     const sets = await opened(connection(), 'Curation sets');

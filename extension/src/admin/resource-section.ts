@@ -1,3 +1,4 @@
+import { InputDialog } from '@jupyterlab/apputils';
 import {
   type ResourceChange,
   ResourceChangeSchema,
@@ -185,6 +186,12 @@ export class ResourceSection {
     remove.setAttribute('aria-label', `Delete ${entry.name}`);
     item.append(edit, remove);
     if (itemsInfo) {
+      const link = this.button('Use in…', () => void this.link(entry));
+      link.setAttribute('aria-label', `Use ${entry.name} in a collection`);
+      link.title = `Add ${entry.name} to the sets a collection uses`;
+      item.append(link);
+    }
+    if (itemsInfo) {
       const items = new ResourceSection(
         this.client,
         this.connection,
@@ -264,6 +271,34 @@ export class ResourceSection {
         ...typed,
         error: conflictText(typed.name, outcome.current, shown === undefined)
       };
+    }
+  }
+
+  /**
+   * Use in…: a set added to the sets a collection uses, shown as the PATCH of the collection's
+   * list as the server holds it (read again when sent, so nothing another change added is lost).
+   */
+  private async link(entry: ResourceEntry): Promise<void> {
+    const asked = await InputDialog.getText({
+      title: `Use ${entry.name} in a collection`,
+      label: 'Collection',
+      okLabel: 'Review'
+    });
+    const collection = asked.value?.trim() ?? '';
+    if (!asked.button.accept || collection === '') {
+      return;
+    }
+    const outcome = await this.change(
+      {
+        target: this.target,
+        op: 'link',
+        name: entry.name,
+        body: { collection }
+      },
+      `Use ${entry.name} in ${collection}`
+    );
+    if (typeof outcome === 'string') {
+      this.fail(`Could not add "${entry.name}" to ${collection}: ${outcome}`);
     }
   }
 
