@@ -288,22 +288,22 @@ describe('Typesense', () => {
     expect(html).toContain('<strong>Warning: 1 of 3 lines failed.');
   });
 
-  it('a multi_search with a failed search says so', async () => {
+  it('a multi_search with a failed search says so once, over the first search', async () => {
     const outputs = await ok(
       'POST /multi_search\n{"searches": [{"collection": "pf_import", "q": "*", "query_by": "title"}, {"collection": "pf_missing", "q": "*", "query_by": "title"}]}'
     );
     expect(outputs.length).toBeGreaterThanOrEqual(1);
-    for (const bundle of outputs) {
-      const { info } = readOutput(bundle);
-      expect(info.partialFailures).toEqual([
-        {
-          failed: 1,
-          of: 2,
-          unit: 'searches',
-          outcome: 'failed',
-          reasons: [expect.stringMatching(/^search 2: Collection not found/)]
-        }
-      ]);
+    expect(readOutput(outputs[0]).info.partialFailures).toEqual([
+      {
+        failed: 1,
+        of: 2,
+        unit: 'searches',
+        outcome: 'failed',
+        reasons: [expect.stringMatching(/^search 2: Collection not found/)]
+      }
+    ]);
+    for (const bundle of outputs.slice(1)) {
+      expect(readOutput(bundle).info.partialFailures).toBeUndefined();
     }
   });
 });
