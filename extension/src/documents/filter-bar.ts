@@ -165,7 +165,9 @@ export class FilterBar extends Widget {
     this.state.className = 'searchbook-FilterBar-state';
     this.state.setAttribute('role', 'status');
     this.state.setAttribute('aria-label', 'Filter in force');
-    this.node.append(head, this.rowsNode, rawRow, this.state);
+    // In the head row, after the buttons: it takes no line of its own where the tab has room.
+    head.append(this.state);
+    this.node.append(head, this.rowsNode, rawRow);
     this.appliedView = this.view();
     // Anything typed or chosen may part the bar from the grid: say so as it happens.
     this.node.addEventListener('input', () => this.showState());
@@ -448,7 +450,7 @@ export class FilterBar extends Widget {
     const pending = !this.inForce;
     this.state.classList.toggle('searchbook-mod-unapplied', pending);
     this.state.textContent = pending
-      ? `${shown === '' ? 'No filter applied' : `Filter applied: ${shown}`}. The bar holds changes not applied yet: Apply (or Enter) to filter by them.`
+      ? `${shown === '' ? 'No filter applied' : `Filter applied: ${shown}`}. Changes not applied yet: Apply or Enter.`
       : shown === ''
         ? 'No filter applied.'
         : `Filter applied: ${shown}.`;
