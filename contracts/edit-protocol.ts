@@ -226,7 +226,15 @@ export const EditRequestSchemas = [
     connection: z.string().min(1),
     target: z.string().min(1),
     action: TargetActionIdSchema,
-    confirmName: z.string()
+    confirmName: z.string(),
+    /**
+     * What the confirmation showed, as the kernel read it when the menu opened: the documents
+     * the target held. When given, the kernel reads the count again just before sending and
+     * sends nothing if it changed, so what is deleted or emptied is what the user confirmed.
+     */
+    basis: z
+      .object({ documents: z.number().int().nonnegative().nullable() })
+      .optional()
   })
 ] as const;
 
@@ -274,7 +282,9 @@ export const EditReplySchemas = [
     type: z.literal('targetActions'),
     connection: z.string(),
     target: z.string(),
-    actions: z.array(TargetActionSchema)
+    actions: z.array(TargetActionSchema),
+    /** The documents it holds now, read from the server (null: the engine does not say); absent for a name the listing does not hold (an alias, a pattern). */
+    documents: z.number().int().nonnegative().nullable().optional()
   }),
   z.object({
     ...ReplyBase,

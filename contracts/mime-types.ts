@@ -270,14 +270,22 @@ export function aggregationColumns(
 }
 
 export function aggregationFooter(
-  table: Pick<AggregationTable, 'rows' | 'notes' | 'notShown' | 'omittedRows'>
+  table: Pick<
+    AggregationTable,
+    'rows' | 'notes' | 'notShown' | 'omittedRows' | 'kind'
+  >
 ): string[] {
   const notShown = table.notShown ?? [];
   const omitted = table.omittedRows ?? 0;
   return [
-    // An empty table under its title would read as a table that failed to show.
+    // An empty table under its title would read as a table that failed to show; in the
+    // engine's own words (a facet has values counted, an aggregation buckets).
     ...(table.rows.length === 0 && omitted === 0
-      ? ['No buckets: the engine answered this aggregation with none.']
+      ? [
+          table.kind === 'facet'
+            ? 'No values: the engine counted none for this facet.'
+            : 'No buckets: the engine answered this aggregation with none.'
+        ]
       : []),
     ...(omitted > 0
       ? [

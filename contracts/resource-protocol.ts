@@ -66,13 +66,26 @@ export type ResourceEntry = z.infer<typeof ResourceEntrySchema>;
 
 export const ResourceChangeSchema = z.object({
   target: ResourceTargetSchema,
-  op: z.enum(['put', 'delete']),
+  /**
+   * `link`: a set (kinds whose entries are sets) added to the sets a collection uses, the
+   * collection named in `body.collection`; planned from the collection's list as the server
+   * holds it when sent, so a set another change added meanwhile stays.
+   */
+  op: z.enum(['put', 'delete', 'link']),
   name: z
     .string()
     .trim()
     .min(1, 'Give the entry a name (letters, digits, - and _).'),
   /** For `put`: the entry's JSON body. */
-  body: z.unknown().optional()
+  body: z.unknown().optional(),
+  /**
+   * What the form started from, as the panel read it from the server when the form opened:
+   * the entry's listed value, or null for an entry that did not exist. When given, the kernel
+   * reads the entry again just before sending and sends nothing if the server now holds
+   * something else (another tab, a console cell), answering `resourceConflict` instead, so
+   * that no change overwrites one it never saw.
+   */
+  basis: z.object({ value: z.unknown() }).nullable().optional()
 });
 export type ResourceChange = z.infer<typeof ResourceChangeSchema>;
 
@@ -173,6 +186,15 @@ export const ResourceReplySchemas = [
     connection: z.string(),
     request: PlannedRequestSchema,
     answer: z.unknown()
+  }),
+  /** Nothing was sent: the entry changed on the server since the form read it. */
+  z.object({
+    ...ReplyBase,
+    type: z.literal('resourceConflict'),
+    connection: z.string(),
+    name: z.string(),
+    /** What the server holds now; null when the entry is gone. */
+    current: ResourceEntrySchema.nullable()
   }),
   z.object({
     ...ReplyBase,

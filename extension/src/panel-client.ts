@@ -79,9 +79,10 @@ export class PanelClient {
     return this.closed || this.kernel.isDisposed || this.comm.isDisposed;
   }
 
+  /** `expected`: the reply type, or the types a request may be answered with (a change or its conflict). */
   async request<T extends GridReply['type']>(
     body: Request,
-    expected: T,
+    expected: T | readonly T[],
     onProgress?: (message: GridReply) => void
   ): Promise<Reply<T>> {
     if (this.isClosed) {
@@ -110,9 +111,11 @@ export class PanelClient {
         answer.filterRow
       );
     }
-    if (answer.type !== expected) {
+    const types: readonly string[] =
+      typeof expected === 'string' ? [expected] : expected;
+    if (!types.includes(answer.type)) {
       throw new PanelRequestError(
-        `The kernel answered ${answer.type} where ${expected} was expected.`
+        `The kernel answered ${answer.type} where ${types.join(' or ')} was expected.`
       );
     }
     return answer as Reply<T>;

@@ -21,6 +21,7 @@ import {
 import { GridReopenTab } from './documents/grid-reopen-tab';
 import { restoreGridTabs } from './documents/grid-restorer';
 import { GridTabs } from './documents/grid-tabs';
+import type { PanelClient } from './panel-client';
 import { ExportMenu } from './export/export-menu';
 import { type KernelWidget, SidebarModel } from './sidebar/model';
 import { SearchbookSidebar } from './sidebar/sidebar';
@@ -122,6 +123,8 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
         );
       }
     };
+    /** The kernel each grid reads through: two kernels may have connections of one name. */
+    const clientOfGrid = new WeakMap<DocumentGridWidget, PanelClient>();
     const tabs = new GridTabs(app.shell, widget =>
       trackers.some(t => t.has(widget))
     );
@@ -187,6 +190,19 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
         app.shell.activateById(open.id);
         return open;
       },
+      targetChanged: (client, connection, target) => {
+        for (const grid of grids) {
+          if (
+            !grid.isDisposed &&
+            !grid.isGone &&
+            clientOfGrid.get(grid) === client &&
+            grid.connection === connection &&
+            grid.target === target
+          ) {
+            void grid.refresh();
+          }
+        }
+      },
       showGrid: (client, opened, view) => {
         // Opened twice at once (a tab restored after a reload, and a double-click in the tree): one tab stays.
         const twin = [...grids].find(
@@ -208,6 +224,7 @@ export const panelPlugin: JupyterFrontEndPlugin<IDocumentGrids> = {
           grid.adoptView(view);
         }
         sessionOfGrid.set(grid, sessionOf(client.kernel));
+        clientOfGrid.set(grid, client);
         grid.viewChanged.connect(() => void tabs.tracker.save(grid));
         grids.add(grid);
         grid.disposed.connect(() => {

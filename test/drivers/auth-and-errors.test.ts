@@ -255,6 +255,40 @@ describe('Typesense errors', () => {
     }
   });
 
+  it('an expired key: the message names expiry among the causes, and no variable the key did not come from', async () => {
+    const made = await fetch(`${sandbox.tsUrl}/keys`, {
+      method: 'POST',
+      headers: {
+        'x-typesense-api-key': SECRETS.TS_API_KEY,
+        'content-type': 'application/json'
+      },
+      body: JSON.stringify({
+        description: 'expired',
+        actions: ['*'],
+        collections: ['*'],
+        value: 'expired-key-value-123',
+        expires_at: 1
+      })
+    });
+    expect(made.status).toBe(201);
+    const expired = await connect(
+      `typesense ${sandbox.tsUrl} key=\${env:OLD_KEY}`,
+      { OLD_KEY: 'expired-key-value-123' }
+    );
+    try {
+      const err = await failureOf(
+        expired,
+        request('GET', '/collections/books/documents/search', 'q=*')
+      );
+      expect(err?.ename).toBe('Authentication failed');
+      expect(err?.message).toContain('a key past its expires_at');
+      expect(err?.message).not.toContain('${env:');
+      expect(err?.message).not.toContain('expired-key-value-123');
+    } finally {
+      await expired.driver.close();
+    }
+  });
+
   it('no key at all: the same message', async () => {
     const err = await connectError(`typesense ${sandbox.tsUrl}`);
     expect(

@@ -8,6 +8,7 @@ import {
 } from '../../examples/sandbox/sandbox';
 import type { Connection } from '../../kernel/src/connections/open-connection';
 import { connect, request, SECRETS } from './helpers';
+import { aggregationFooter } from '../../contracts/mime-types';
 import { hitsOf } from './grid-helpers';
 
 let sandbox: RunningSandbox;
@@ -138,6 +139,22 @@ describe('Typesense facets', () => {
       'sampled: false (the counts are exact)'
     ]);
     expect(genre?.notShown).toBeUndefined();
+  });
+
+  it('say a facet with no values in the facet’s words, not as an aggregation without buckets', async () => {
+    const hits = await hitsOf(
+      ts,
+      request(
+        'GET',
+        '/collections/books/documents/search',
+        'q=no-such-word-anywhere&query_by=title&facet_by=genre&per_page=0'
+      )
+    );
+    const genre = hits.aggregations?.find(a => a.name === 'genre');
+    expect(genre?.rows).toEqual([]);
+    expect(aggregationFooter(genre ?? { rows: [] })[0]).toBe(
+      'No values: the engine counted none for this facet.'
+    );
   });
 
   it('leave a search without facet_by with no tables', async () => {

@@ -50,6 +50,8 @@ const DOCS = Array.from({ length: 6 }, (_, n) => ({
   }
 }));
 
+const TALL = 280;
+
 let server: ListeningServer;
 let esUrl = '';
 let lab: RunningLab;
@@ -63,6 +65,20 @@ beforeAll(async () => {
     password: 'unused'
   });
   es.loadIndex('wide', MAPPING, DOCS);
+  es.loadIndex(
+    'tall',
+    MAPPING,
+    Array.from({ length: TALL }, (_, n) => ({
+      id: `t${String(n).padStart(3, '0')}`,
+      source: {
+        name: `Name ${n}`,
+        qty: n,
+        ...Object.fromEntries(
+          EXTRA.map(f => [f, `${f} of t${n}: a value long enough to be wide`])
+        )
+      }
+    }))
+  );
   server = await listen(es.handler, { port: 0 });
   esUrl = server.url;
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-columns-'));
@@ -212,6 +228,39 @@ describe('the document grid’s columns', () => {
           ?.hasAttribute('data-pinned-shown'),
       LABEL
     );
+  });
+
+  it('Ctrl-End from a cell brings the pinned identifier and row numbers down to the last rows with the others, in the same frame', async () => {
+    const label = await openGrid(page, 'es', 'tall');
+    const first = await cellPoint(page, label, 0, 'name');
+    await page.mouse.click(first.x, first.y);
+    await page.keyboard.press('Control+End');
+    await page.waitForFunction(l => {
+      const node = document.querySelector(`[role="grid"][aria-label="${l}"]`);
+      return node?.getAttribute('data-pinned-shown') === '1';
+    }, label);
+    // Two frames: what Lumino paints after the scroll it was asked for.
+    await page.evaluate(
+      () =>
+        new Promise(done =>
+          requestAnimationFrame(() => requestAnimationFrame(done))
+        )
+    );
+    // The pinned copy is a canvas of its own: its scroll position is what it paints.
+    const scrolled = await inGrid<{ grid: number; pinned: number }, null>(
+      page,
+      label,
+      null,
+      `const g = w.dataGrid;
+       const overlay = [...g.node.querySelectorAll('.searchbook-PinnedColumns')][0];
+       const pinned = w.columnLayout.pinned.overlay;
+       if (pinned.node !== overlay) throw new Error('no pinned overlay');
+       return { grid: g.scrollY, pinned: pinned.scrollY };`
+    );
+    expect(scrolled.grid).toBeGreaterThan(0);
+    expect(scrolled.pinned).toBe(scrolled.grid);
+    await screenshot(page, 'columns-pinned-ctrl-end');
+    await closeGrid(page, label);
   });
 
   it('hides and shows columns from the chooser, one always stays shown', async () => {

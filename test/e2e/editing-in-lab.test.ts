@@ -41,6 +41,8 @@ import {
   rowHeader,
   rowOf,
   saveEdits,
+  statusLine,
+  statusShows,
   targetInTree,
   typeInto,
   toolbarAction
@@ -440,6 +442,17 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(engine(esUrl, '/shop/_doc/p1')).resolves.toMatchObject({
       status: 404
     });
+    // The deleted row's block is still in memory: the status counts the rows shown, never more than there are.
+    const shown = Number(
+      await gridOf(page, label).getAttribute('aria-rowcount')
+    );
+    const figures = /^([\d,]+) of ([\d,]+) rows loaded/.exec(
+      (await statusLine(page, label).textContent()) ?? ''
+    );
+    expect(figures?.slice(1).map(n => Number(n.replace(/,/g, '')))).toEqual([
+      shown,
+      shown
+    ]);
   });
 
   it('Show requests shows what Save would send, and sends nothing', async () => {
@@ -650,6 +663,10 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(dialog.getByLabel('Request').textContent()).resolves.toBe(
       'DELETE /trash'
     );
+    // What it deletes is read from the server as the menu opened.
+    await expect(dialog.locator('p').first().textContent()).resolves.toBe(
+      'This deletes trash and every document in it (1 document now). It cannot be undone. The request:'
+    );
     const confirm = dialog.getByRole('button', { name: 'Delete index' });
     await expect(confirm.isDisabled()).resolves.toBe(true);
     await dialog.getByRole('textbox').fill('tras');
@@ -668,6 +685,42 @@ describe('editing an Elasticsearch index (sandbox)', () => {
     await expect(engine(esUrl, '/shop/_count')).resolves.toMatchObject({
       status: 200
     });
+  });
+
+  it('Delete index… sends nothing when the index changed while the confirmation was open, and says so', async () => {
+    await engine(esUrl, '/bin/_doc/1?refresh=true', {
+      method: 'PUT',
+      body: JSON.stringify({ a: 1 })
+    });
+    await page
+      .locator('.searchbook-Sidebar')
+      .getByRole('button', { name: 'Refresh', exact: true })
+      .click();
+    await targetInTree(page, 'es', 'bin').click({ button: 'right' });
+    await page.getByRole('menuitem', { name: /Delete index/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Request').waitFor();
+    // Someone writes to it meanwhile.
+    await engine(esUrl, '/bin/_doc/2?refresh=true', {
+      method: 'PUT',
+      body: JSON.stringify({ a: 2 })
+    });
+    await dialog.getByRole('textbox').fill('bin');
+    await dialog.getByRole('button', { name: 'Delete index' }).click();
+    const message = page
+      .locator('.searchbook-Sidebar-message')
+      .filter({ hasText: 'changed since you confirmed' });
+    await message.waitFor({ timeout: 30_000 });
+    await expect(message.textContent()).resolves.toBe(
+      'bin: bin changed since you confirmed: it holds 2 documents now, 1 document when its menu was opened. Nothing was sent: open its menu again to confirm what it holds now.'
+    );
+    await expect(engine(esUrl, '/bin/_count')).resolves.toMatchObject({
+      status: 200,
+      body: { count: 2 }
+    });
+    await targetInTree(page, 'es', 'bin')
+      .locator('xpath=self::*[starts-with(@aria-label, "bin · 2 documents")]')
+      .waitFor();
   });
 });
 
@@ -746,7 +799,8 @@ describe('Typesense collections', () => {
     await closeGrid(page, label);
   });
 
-  it('Empty collection… removes every document and keeps the schema', async () => {
+  it('Empty collection… removes every document and keeps the schema; the open grid shows it emptied', async () => {
+    const label = await openGrid(page, 'ts', 'items');
     await targetInTree(page, 'ts', 'items').click({ button: 'right' });
     await page.getByRole('menuitem', { name: /Empty collection/ }).click();
     const dialog = page.getByRole('dialog');
@@ -767,6 +821,12 @@ describe('Typesense collections', () => {
       undefined,
       { timeout: 30_000 }
     );
+    // The grid open on it reads it again, without Refresh.
+    await statusShows(page, label, /^0 of 0 rows loaded/, 15_000);
+    await expect(
+      gridOf(page, label).getAttribute('aria-rowcount')
+    ).resolves.toBe('0');
+    await closeGrid(page, label);
     const collection = await engine(tsUrl, '/collections/items');
     expect(collection.body['num_documents']).toBe(0);
     expect(

@@ -360,4 +360,57 @@ describe('Typesense grid', () => {
     await expect(cellValue(label, 'rank', 0)).resolves.toBe('6');
     await screenshot(page, 'filters-typesense');
   });
+
+  it('the bar says what is applied: a row not applied yet is marked, removing an applied row un-applies it, and Refresh keeps them in step', async () => {
+    const bar = filterBar(page, label);
+    const inForce = bar.getByRole('status', { name: 'Filter in force' });
+    await expect(inForce.textContent()).resolves.toBe(
+      'Filter applied: rank less than "7".'
+    );
+    const second = await addFilterRow(page, label, {
+      row: 2,
+      column: 'rank',
+      operator: 'greater than',
+      value: '2'
+    });
+    await expect(second.getAttribute('aria-description')).resolves.toBe(
+      'Not applied yet'
+    );
+    const first = bar.getByRole('group', { name: 'Filter row 1' });
+    await expect(first.getAttribute('aria-description')).resolves.toBeNull();
+    await expect(inForce.textContent()).resolves.toBe(
+      'Filter applied: rank less than "7". Changes not applied yet: Apply or Enter.'
+    );
+    await screenshot(page, 'filters-not-applied-yet');
+    // The applied row removed: the grid reads again without it, the new row still waits for Apply.
+    await first.getByRole('button', { name: 'Remove filter row 1' }).click();
+    await gridShows(
+      page,
+      label,
+      "return node.getAttribute('aria-rowcount') === '40'"
+    );
+    await gridTab(page, label)
+      .locator('button', { hasText: 'Refresh' })
+      .click();
+    await gridShows(
+      page,
+      label,
+      "return node.getAttribute('aria-rowcount') === '40' && node.getAttribute('aria-busy') === 'false'"
+    );
+    await expect(inForce.textContent()).resolves.toBe(
+      'No filter applied. Changes not applied yet: Apply or Enter.'
+    );
+    await bar.getByRole('button', { name: 'Apply' }).click();
+    await gridShows(
+      page,
+      label,
+      "return node.getAttribute('aria-rowcount') === '37'"
+    );
+    await expect(inForce.textContent()).resolves.toBe(
+      'Filter applied: rank greater than "2".'
+    );
+    await expect(
+      bar.locator('.searchbook-mod-unapplied').count()
+    ).resolves.toBe(0);
+  });
 });

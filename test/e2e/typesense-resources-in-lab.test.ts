@@ -310,7 +310,10 @@ describe('a collection’s schema', () => {
         .count()
     ).resolves.toBe(0);
     await screenshot(page, 'typesense-collection-schema');
-    await dialog().getByRole('button', { name: 'Copy as cell' }).click();
+    // A button of its own height, not squeezed by the dialog's column of parts.
+    const copy = dialog().getByRole('button', { name: 'Copy as cell' });
+    expect((await copy.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(16);
+    await copy.click();
     await dialog().getByRole('button', { name: 'Copied' }).waitFor();
     await dialog().getByRole('button', { name: 'Close' }).click();
     await dialog().waitFor({ state: 'detached' });

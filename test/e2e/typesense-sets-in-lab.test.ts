@@ -14,7 +14,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import type { RunningLab } from './support/jupyter-lab';
-import { screenshot } from './support/notebook-page';
+import { runInNotebookKernel, screenshot } from './support/notebook-page';
 import { openPanelLab, panelTreeItem } from './support/panel-lab';
 import { remove, review, send } from './support/resource-dialog';
 
@@ -386,6 +386,181 @@ describe('curation sets', () => {
   });
 });
 
+describe('what the panel shows is what the server holds', () => {
+  const json = () => dialog().getByLabel('JSON', { exact: true });
+
+  it('a set’s Edit… starts from the items as the server holds them after item edits and deletes, and Send keeps them', async () => {
+    await call('PUT', '/synonym_sets/clothing', {
+      items: [
+        { id: 'sn', synonyms: ['sneakers', 'trainers'] },
+        { id: 'mug', synonyms: ['mug', 'cup'] }
+      ]
+    });
+    const sets = await opened(connection(), 'Synonym sets');
+    await sets.getByRole('button', { name: 'Refresh Synonym sets' }).click();
+    const set = sets.getByRole('listitem', { name: 'clothing', exact: true });
+    const items = await opened(set, 'Synonyms in clothing');
+    await items.getByRole('listitem', { name: 'mug' }).waitFor();
+    await review(
+      page,
+      items.getByRole('button', { name: 'Edit sn' }),
+      '{"synonyms": ["sneakers", "trainers", "kicks"]}'
+    );
+    await send(page);
+    await items
+      .getByRole('listitem', { name: 'sn' })
+      .filter({ hasText: 'kicks' })
+      .waitFor();
+    await remove(page, items, 'mug');
+
+    await set
+      .getByRole('button', { name: 'Edit clothing', exact: true })
+      .click();
+    await json().waitFor();
+    const shown = await json().inputValue();
+    expect(shown).toContain('"kicks"');
+    expect(shown).not.toContain('"mug"');
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    await send(page);
+    await items.getByRole('status').filter({ hasText: '1 entry' }).waitFor();
+    await expect(call('GET', '/synonym_sets/clothing')).resolves.toMatchObject({
+      json: {
+        items: [{ id: 'sn', synonyms: ['sneakers', 'trainers', 'kicks'] }]
+      }
+    });
+  });
+
+  it('a set’s form sends nothing when the set changed since it opened: it shows the conflict and what the server holds, keeping the text', async () => {
+    const sets = await opened(connection(), 'Synonym sets');
+    const set = sets.getByRole('listitem', { name: 'clothing', exact: true });
+    await set
+      .getByRole('button', { name: 'Edit clothing', exact: true })
+      .click();
+    await json().waitFor();
+    // Another tab or a cell adds an item while the form is open.
+    await call('PUT', '/synonym_sets/clothing/items/hat', {
+      synonyms: ['hat', 'cap']
+    });
+    const typed =
+      '{"items": [{"id": "sn", "synonyms": ["sneakers", "kicks"]}]}';
+    await json().fill(typed);
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    await dialog().getByLabel('Request to send').waitFor();
+    await dialog().getByRole('button', { name: 'Send' }).click();
+    const conflict = dialog()
+      .getByRole('alert')
+      .filter({ hasText: 'Conflict' });
+    await conflict.waitFor();
+    await expect(conflict.textContent()).resolves.toMatch(
+      /^Conflict: "clothing" changed on the server since this form read it .*Nothing was sent\. The server now holds:\n[^]*"hat"[^]*Review again to send it over what the server holds, or Cancel\.$/
+    );
+    await screenshot(page, 'typesense-set-conflict');
+    await expect(json().inputValue()).resolves.toBe(typed);
+    const held = await call('GET', '/synonym_sets/clothing');
+    expect(
+      (held.json as { items: { id: string }[] }).items.map(i => i.id).sort()
+    ).toEqual(['hat', 'sn']);
+    // Seen the conflict, the user sends the text over it knowingly.
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    await send(page);
+    const items = await opened(set, 'Synonyms in clothing');
+    await items.getByRole('status').filter({ hasText: '1 entry' }).waitFor();
+    await expect(call('GET', '/synonym_sets/clothing')).resolves.toMatchObject({
+      json: { items: [{ id: 'sn', synonyms: ['sneakers', 'kicks'] }] }
+    });
+    await remove(page, sets, 'clothing');
+  });
+
+  it('an entry without a name is refused in the form, saying what to write, with nothing sent', async () => {
+    const aliases = await opened(connection(), 'Aliases');
+    await aliases.getByRole('button', { name: 'Add to Aliases' }).click();
+    await json().fill('{"collection_name": "wear"}');
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    const alert = dialog()
+      .getByRole('alert')
+      .filter({ hasText: 'Give the entry a name' });
+    await alert.waitFor();
+    await expect(alert.textContent()).resolves.toBe(
+      'Give the entry a name (letters, digits, - and _). Nothing was sent.'
+    );
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    await expect(call('GET', '/aliases')).resolves.toMatchObject({
+      json: { aliases: [] }
+    });
+  });
+
+  it('lists the sets again after a cell changed which collections use them, without Refresh', async () => {
+    await call('PUT', '/curation_sets/promo', { items: [] });
+    const sets = await opened(connection(), 'Curation sets');
+    await sets.getByRole('button', { name: 'Refresh Curation sets' }).click();
+    const title = sets
+      .getByRole('listitem', { name: 'promo', exact: true })
+      .locator('> .searchbook-Resource-title');
+    await title.filter({ hasText: 'promo · used by no collection' }).waitFor();
+    await expect(
+      runInNotebookKernel(
+        page,
+        'PATCH /collections/wear\n{"curation_sets": ["promo"]}'
+      )
+    ).resolves.toBe('ok');
+    await title
+      .filter({ hasText: 'promo · used by wear' })
+      .waitFor({ timeout: 15_000 });
+  });
+
+  it('Use in… adds a set to a collection’s sets after showing the PATCH, keeping the sets it had', async () => {
+    await call('PUT', '/curation_sets/extra', { items: [] });
+    await call('PATCH', '/collections/wear', { curation_sets: ['promo'] });
+    const sets = await opened(connection(), 'Curation sets');
+    await sets.getByRole('button', { name: 'Refresh Curation sets' }).click();
+    const entry = sets.getByRole('listitem', { name: 'extra', exact: true });
+    await entry
+      .getByRole('button', { name: 'Use extra in a collection' })
+      .click();
+    await dialog().getByRole('textbox').fill('wear');
+    await dialog().getByRole('button', { name: 'Review' }).click();
+    const request = dialog().getByLabel('Request to send');
+    await request.waitFor();
+    await expect(request.textContent()).resolves.toBe(
+      'PATCH /collections/wear\n{\n  "curation_sets": [\n    "promo",\n    "extra"\n  ]\n}'
+    );
+    await send(page);
+    await entry
+      .locator('> .searchbook-Resource-title')
+      .filter({ hasText: 'extra · used by wear' })
+      .waitFor();
+    await expect(call('GET', '/collections/wear')).resolves.toMatchObject({
+      json: { curation_sets: ['promo', 'extra'] }
+    });
+    await call('PATCH', '/collections/wear', { curation_sets: ['promo'] });
+  });
+
+  it('Delete… of a set reads who uses it from the server first and warns, naming them', async () => {
+    await call('PUT', '/curation_sets/promo2', { items: [] });
+    const sets = await opened(connection(), 'Curation sets');
+    await sets.getByRole('button', { name: 'Refresh Curation sets' }).click();
+    const entry = sets.getByRole('listitem', { name: 'promo2', exact: true });
+    await entry
+      .locator('> .searchbook-Resource-title')
+      .filter({ hasText: 'promo2 · used by no collection' })
+      .waitFor();
+    // Changed outside the panel and any cell: the list still says no collection uses it.
+    await call('PATCH', '/collections/wear', {
+      curation_sets: ['promo', 'promo2']
+    });
+    await entry.getByRole('button', { name: 'Delete promo2' }).click();
+    await dialog().getByLabel('Request to send').waitFor();
+    await expect(dialog().getByRole('alert').textContent()).resolves.toBe(
+      'wear names promo2: deleting it leaves that collection naming a set that no longer exists. Remove promo2 from it first, or send anyway.'
+    );
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    expect((await call('GET', '/curation_sets/promo2')).status).toBe(200);
+    await call('PATCH', '/collections/wear', { curation_sets: ['promos'] });
+  });
+});
+
 describe('the collection and its alias', () => {
   it('offers no per-collection synonyms and overrides on 30: the menu item is disabled, saying the sets replaced them', async () => {
     await panelTreeItem(page, 'wear').click({ button: 'right' });
@@ -412,5 +587,44 @@ describe('the collection and its alias', () => {
     const grid = page.getByRole('grid', { name: 'wear · ts' });
     await grid.waitFor({ timeout: 30_000 });
     await expect(grid.getAttribute('aria-rowcount')).resolves.toBe('4');
+  });
+});
+
+describe('the connection choice', () => {
+  it('shows a connection’s automatic name whole in the Open… box', async () => {
+    await expect(
+      runInNotebookKernel(
+        page,
+        `%connect typesense ${server.url} key=\${env:TS_KEY}`
+      )
+    ).resolves.toBe('ok');
+    const choice = page.getByRole('combobox', {
+      name: 'Connection to open a name on'
+    });
+    const auto = choice.locator('option', { hasText: /^ts-127\.0\.0\.1-\d+$/ });
+    await auto.waitFor({ state: 'attached', timeout: 15_000 });
+    await choice.selectOption((await auto.textContent()) ?? '');
+    // A sidebar dragged wider, so the choice and the name share a line.
+    await page
+      .locator('.searchbook-Sidebar-open')
+      .evaluate((node: HTMLElement) => (node.style.width = '380px'));
+    // The text the select shows, measured in its own font, fits inside it beside its arrow.
+    const room = await choice.evaluate((node: HTMLSelectElement) => {
+      const style = getComputedStyle(node);
+      const context = document.createElement('canvas').getContext('2d');
+      if (!context) {
+        throw new Error('no canvas');
+      }
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text = node.selectedOptions[0]?.textContent ?? '';
+      return {
+        text: context.measureText(text).width,
+        inner:
+          node.clientWidth -
+          Number.parseFloat(style.paddingLeft) -
+          Number.parseFloat(style.paddingRight)
+      };
+    });
+    expect(room.text).toBeLessThanOrEqual(room.inner);
   });
 });

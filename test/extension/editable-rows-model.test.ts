@@ -202,6 +202,8 @@ describe('the editable grid model', () => {
       deleted: false
     });
     expect(m.currentStatus.total).toBe(1);
+    // The deleted row's block is still in memory: the status counts what is shown, never "2 of 1".
+    expect(m.currentStatus.loadedRows).toBe(1);
     expect(changed).toBe(1);
     m.insertRow();
     m.setData('body', 0, 1, '3');
@@ -224,6 +226,7 @@ describe('the editable grid model', () => {
     );
     expect(m.rowCount('body')).toBe(2);
     expect(m.currentStatus.total).toBe(2);
+    expect(m.currentStatus.loadedRows).toBe(2);
     expect(totals.slice(-2)).toEqual([1, 2]);
     expect(changed).toBe(2);
   });

@@ -255,6 +255,63 @@ describe.each(VERSIONS)('Typesense %s', version => {
     expect(opened.notes.join(' ')).toMatch(/ranked by text_match/);
   });
 
+  it('marks a hit a curation rule placed, in the highlight column', async () => {
+    const rule = {
+      rule: { query: 'castle', match: 'exact' },
+      includes: [{ id: 'g1', position: 1 }]
+    };
+    const put = (path: string, body: unknown) =>
+      fetch(`${servers[version]?.url}${path}`, {
+        method: 'PUT',
+        headers: {
+          'x-typesense-api-key': SECRETS.TS_API_KEY,
+          'content-type': 'application/json'
+        },
+        body: JSON.stringify(body)
+      });
+    const drop = (path: string) =>
+      fetch(`${servers[version]?.url}${path}`, {
+        method: 'DELETE',
+        headers: { 'x-typesense-api-key': SECRETS.TS_API_KEY }
+      });
+    if (version === '29.0') {
+      expect(
+        (await put('/collections/books/overrides/pin-g1', rule)).status
+      ).toBe(200);
+    } else {
+      await put('/curation_sets/pins', { items: [{ id: 'pin-g1', ...rule }] });
+      await fetch(`${servers[version]?.url}/collections/books`, {
+        method: 'PATCH',
+        headers: {
+          'x-typesense-api-key': SECRETS.TS_API_KEY,
+          'content-type': 'application/json'
+        },
+        body: JSON.stringify({ curation_sets: ['pins'] })
+      });
+    }
+    try {
+      const opened = await open(version, { search: { q: 'castle' } });
+      const [pinned, ranked] = opened.first.rows;
+      expect(pinned?.id).toBe('g1');
+      expect(pinned?._highlight).toBe('curated (placed by a curation rule)');
+      expect(ranked?._highlight).not.toMatch(/curated/);
+    } finally {
+      if (version === '29.0') {
+        await drop('/collections/books/overrides/pin-g1');
+      } else {
+        await fetch(`${servers[version]?.url}/collections/books`, {
+          method: 'PATCH',
+          headers: {
+            'x-typesense-api-key': SECRETS.TS_API_KEY,
+            'content-type': 'application/json'
+          },
+          body: JSON.stringify({ curation_sets: [] })
+        });
+        await drop('/curation_sets/pins');
+      }
+    }
+  });
+
   it('combines the filters, the header sort and an edited query_by with the query', async () => {
     const opened = await open(version, {
       filters: [{ column: 'genre', operator: 'equals', value: 'history' }],

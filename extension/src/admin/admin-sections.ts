@@ -12,6 +12,7 @@ import { ResourceSection } from './resource-section';
 export class AdminSections {
   readonly node = document.createElement('div');
   private metrics: MetricsSection | undefined;
+  private readonly resources: ResourceSection[] = [];
   /** True once the kernel said the connection has resources (so collection schemas too). */
   hasResources = false;
   /** The kinds kept per collection (a collection's synonyms, overrides), for its menu. */
@@ -65,15 +66,27 @@ export class AdminSections {
       this.collectionKinds = kinds.filter(k => k.scope === 'collection');
       for (const info of kinds.filter(k => k.scope === 'server')) {
         const itemsInfo = kinds.find(k => k.kind === info.items);
-        this.node.append(
-          new ResourceSection(this.client, this.connection, info, {
+        const section = new ResourceSection(
+          this.client,
+          this.connection,
+          info,
+          {
             ...(itemsInfo ? { itemsInfo } : {}),
             ...(this.open ? { open: this.open } : {})
-          }).node
+          }
         );
+        this.resources.push(section);
+        this.node.append(section.node);
       }
     } catch {
       // An engine without such resources (Elasticsearch here): no section.
+    }
+  }
+
+  /** The server may have changed: the resource lists already shown are read again. */
+  refresh(): void {
+    for (const section of this.resources) {
+      void section.refresh();
     }
   }
 

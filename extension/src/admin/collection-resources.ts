@@ -17,6 +17,8 @@ let tabCount = 0;
  * request shown before it is sent. A tab rather than a dialog, since each change opens its own.
  */
 export class CollectionResources extends Widget {
+  private readonly sections: ResourceSection[] = [];
+
   constructor(
     readonly client: PanelClient,
     readonly connection: string,
@@ -35,13 +37,20 @@ export class CollectionResources extends Widget {
     heading.textContent = `${label} of ${collection}`;
     this.node.append(heading);
     for (const info of kinds) {
-      this.node.append(
-        new ResourceSection(client, connection, info, {
-          parent: collection,
-          title: `${info.title} of ${collection}`,
-          startOpen: true
-        }).node
-      );
+      const section = new ResourceSection(client, connection, info, {
+        parent: collection,
+        title: `${info.title} of ${collection}`,
+        startOpen: true
+      });
+      this.sections.push(section);
+      this.node.append(section.node);
+    }
+  }
+
+  /** The server may have changed: each list is read again. */
+  refresh(): void {
+    for (const section of this.sections) {
+      void section.refresh();
     }
   }
 }
@@ -59,6 +68,15 @@ export class CollectionResourceTabs {
   private readonly tabs = new Set<CollectionResources>();
 
   constructor(private readonly showMain: (widget: Widget) => void) {}
+
+  /** The server may have changed: the open tabs read their lists again. */
+  refresh(): void {
+    for (const tab of this.tabs) {
+      if (!tab.isDisposed) {
+        tab.refresh();
+      }
+    }
+  }
 
   /** The collection menu's item, or undefined for engines that keep nothing per collection. */
   menuItem(

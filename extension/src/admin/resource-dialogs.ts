@@ -76,12 +76,23 @@ export function requestText(request: PlannedRequest): string {
     : `${line}\n${exactJson(request.body, 2)}`;
 }
 
-/** Shows the request a change will send; true when the user confirmed sending it. */
+/**
+ * Shows the request a change will send, and `warning` (what it leaves broken) above it; true
+ * when the user confirmed sending it.
+ */
 export async function confirmRequest(
   title: string,
-  request: PlannedRequest
+  request: PlannedRequest,
+  warning?: string
 ): Promise<boolean> {
   const node = document.createElement('div');
+  if (warning !== undefined) {
+    const warned = document.createElement('p');
+    warned.className = 'searchbook-Admin-status searchbook-mod-error';
+    warned.setAttribute('role', 'alert');
+    warned.textContent = warning;
+    node.append(warned);
+  }
   const note = document.createElement('p');
   note.textContent = 'searchbook will send this request:';
   const shown = document.createElement('pre');

@@ -1,8 +1,10 @@
-import type {
-  ResourceChange,
-  ResourceEntry,
-  ResourceKindInfo,
-  ResourceTarget
+import { InputDialog } from '@jupyterlab/apputils';
+import {
+  type ResourceChange,
+  ResourceChangeSchema,
+  type ResourceEntry,
+  type ResourceKindInfo,
+  type ResourceTarget
 } from '@searchbook/contracts/resource-protocol';
 import type { PanelClient } from '../panel-client';
 import { askEntry, confirmRequest, type EntryDraft } from './resource-dialogs';
@@ -36,6 +38,8 @@ export class ResourceSection {
   private readonly status = document.createElement('div');
   private readonly list = document.createElement('ul');
   private loaded = false;
+  /** The sections of each set's items, by set name: kept open across a new listing. */
+  private children = new Map<string, ResourceSection>();
   private readonly target: ResourceTarget;
   private readonly title: string;
 
@@ -93,7 +97,11 @@ export class ResourceSection {
     return button;
   }
 
-  async load(): Promise<void> {
+  /**
+   * Lists the entries as the server holds them now; returns them, or undefined when they
+   * could not be read (the status says why).
+   */
+  async load(): Promise<ResourceEntry[] | undefined> {
     this.loaded = true;
     this.status.textContent = 'Loading…';
     this.status.classList.remove('searchbook-mod-error');
@@ -106,15 +114,37 @@ export class ResourceSection {
         },
         'resourceList'
       );
-      this.list.replaceChildren(...entries.map(entry => this.item(entry)));
+      const before = this.children;
+      this.children = new Map();
+      this.list.replaceChildren(
+        ...entries.map(entry => this.item(entry, before.get(entry.name)))
+      );
       this.status.textContent =
         entries.length === 0
           ? 'None yet.'
           : `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`;
+      return entries;
     } catch (err) {
       this.list.replaceChildren();
       this.fail((err as Error).message);
+      return undefined;
     }
+  }
+
+  /**
+   * The server may have changed (a cell that writes ran, the panel listed again): a section
+   * already listed lists again, and so do the item sections open inside it.
+   */
+  async refresh(): Promise<void> {
+    if (this.loaded && this.info.available) {
+      await this.load();
+    }
+  }
+
+  /** The entry as the server holds it now (the list read again), or undefined when it is gone. */
+  private async current(name: string): Promise<ResourceEntry | undefined> {
+    const entries = await this.load();
+    return entries?.find(e => e.name === name);
   }
 
   private fail(message: string): void {
@@ -122,7 +152,10 @@ export class ResourceSection {
     this.status.classList.add('searchbook-mod-error');
   }
 
-  private item(entry: ResourceEntry): HTMLLIElement {
+  private item(
+    entry: ResourceEntry,
+    before: ResourceSection | undefined
+  ): HTMLLIElement {
     const item = document.createElement('li');
     item.className = 'searchbook-Resource';
     item.setAttribute('aria-label', entry.name);
@@ -157,27 +190,63 @@ export class ResourceSection {
     remove.setAttribute('aria-label', `Delete ${entry.name}`);
     item.append(edit, remove);
     if (itemsInfo) {
-      item.append(
-        new ResourceSection(this.client, this.connection, itemsInfo, {
+      const link = this.button('Use in…', () => void this.link(entry));
+      link.setAttribute('aria-label', `Use ${entry.name} in a collection`);
+      link.title = `Add ${entry.name} to the sets a collection uses`;
+      item.append(link);
+    }
+    if (itemsInfo) {
+      const items = new ResourceSection(
+        this.client,
+        this.connection,
+        itemsInfo,
+        {
           parent: entry.name,
-          title: `${itemsInfo.title} in ${entry.name}`
-        }).node
+          title: `${itemsInfo.title} in ${entry.name}`,
+          startOpen: before?.node.open === true
+        }
       );
+      this.children.set(entry.name, items);
+      item.append(items.node);
     }
     return item;
   }
 
-  private async edit(entry: ResourceEntry | undefined): Promise<void> {
-    let draft: EntryDraft = {
-      name: entry?.name ?? '',
-      json: entry ? pretty(entry.value) : this.info.template,
-      error: ''
-    };
-    const title = entry ? `Edit ${entry.name}` : `Add to ${this.title}`;
+  /**
+   * Add, or Edit an entry: an edit starts from what the server holds now (read when the form
+   * opens, not what the list showed), and its Send carries that as the basis, so the kernel
+   * sends nothing when the entry changed meanwhile; the form then says so, showing what the
+   * server holds, with the typed text kept.
+   */
+  private async edit(shown: ResourceEntry | undefined): Promise<void> {
+    let basis: { value: unknown } | null = null;
+    let json = this.info.template;
+    if (shown) {
+      const entry = await this.current(shown.name);
+      if (!entry) {
+        this.fail(
+          `"${shown.name}" is no longer on the server: it was deleted since the list was read.`
+        );
+        return;
+      }
+      basis = { value: entry.value };
+      json = pretty(entry.value);
+    }
+    let draft: EntryDraft = { name: shown?.name ?? '', json, error: '' };
+    const title = shown ? `Edit ${shown.name}` : `Add to ${this.title}`;
     for (;;) {
-      const typed = await askEntry(title, draft, entry !== undefined);
+      const typed = await askEntry(title, draft, shown !== undefined);
       if (!typed) {
         return;
+      }
+      // Checked here, in the words the form needs, before the kernel would refuse the message.
+      const named = ResourceChangeSchema.shape.name.safeParse(typed.name);
+      if (!named.success) {
+        draft = {
+          ...typed,
+          error: `${named.error.issues[0]?.message ?? 'Give the entry a name.'} Nothing was sent.`
+        };
+        continue;
       }
       let body: unknown;
       try {
@@ -189,53 +258,142 @@ export class ResourceSection {
         };
         continue;
       }
-      const error = await this.change(
-        { target: this.target, op: 'put', name: typed.name, body },
+      const outcome = await this.change(
+        { target: this.target, op: 'put', name: typed.name, body, basis },
         title
       );
-      if (error === undefined) {
+      if (outcome === undefined) {
         return;
       }
-      draft = { ...typed, error };
+      if (typeof outcome === 'string') {
+        draft = { ...typed, error: outcome };
+        continue;
+      }
+      // Sending now would knowingly replace what the server holds: the basis moves to it.
+      basis = outcome.current ? { value: outcome.current.value } : null;
+      draft = {
+        ...typed,
+        error: conflictText(typed.name, outcome.current, shown === undefined)
+      };
     }
   }
 
-  private async remove(entry: ResourceEntry): Promise<void> {
-    const error = await this.change(
-      { target: this.target, op: 'delete', name: entry.name },
-      `Delete ${entry.name}`
+  /**
+   * Use in…: a set added to the sets a collection uses, shown as the PATCH of the collection's
+   * list as the server holds it (read again when sent, so nothing another change added is lost).
+   */
+  private async link(entry: ResourceEntry): Promise<void> {
+    const asked = await InputDialog.getText({
+      title: `Use ${entry.name} in a collection`,
+      label: 'Collection',
+      okLabel: 'Review'
+    });
+    const collection = asked.value?.trim() ?? '';
+    if (!asked.button.accept || collection === '') {
+      return;
+    }
+    const outcome = await this.change(
+      {
+        target: this.target,
+        op: 'link',
+        name: entry.name,
+        body: { collection }
+      },
+      `Use ${entry.name} in ${collection}`
     );
-    if (error !== undefined) {
-      this.fail(`Could not delete "${entry.name}": ${error}`);
+    if (typeof outcome === 'string') {
+      this.fail(`Could not add "${entry.name}" to ${collection}: ${outcome}`);
+    }
+  }
+
+  /**
+   * Delete: the list is read again first, so the request shown names what the server holds
+   * now and a set's "used by" is the server's, warned about before Send.
+   */
+  private async remove(shown: ResourceEntry): Promise<void> {
+    const entry = await this.current(shown.name);
+    if (!entry) {
+      this.fail(
+        `"${shown.name}" is no longer on the server: nothing to delete.`
+      );
+      return;
+    }
+    const users = this.options.itemsInfo ? (entry.usedBy ?? []) : [];
+    const warning =
+      users.length > 0
+        ? `${users.join(', ')} ${users.length === 1 ? 'names' : 'name'} ${entry.name}: deleting it leaves ${users.length === 1 ? 'that collection' : 'those collections'} naming a set that no longer exists. Remove ${entry.name} from ${users.length === 1 ? 'it' : 'them'} first, or send anyway.`
+        : undefined;
+    const outcome = await this.change(
+      {
+        target: this.target,
+        op: 'delete',
+        name: entry.name,
+        basis: { value: entry.value }
+      },
+      `Delete ${entry.name}`,
+      warning
+    );
+    if (typeof outcome === 'string') {
+      this.fail(`Could not delete "${entry.name}": ${outcome}`);
+    } else if (outcome !== undefined) {
+      this.fail(
+        `Nothing was deleted: ${conflictText(entry.name, outcome.current, false)}`
+      );
     }
   }
 
   /**
    * Plans the change, shows its request, sends it once confirmed and reloads the list.
-   * Returns the reason when it could not be planned or sent (the form keeps what was typed).
+   * Returns undefined when done or cancelled, the reason when it could not be planned or sent
+   * (the form keeps what was typed), or the conflict when the entry changed on the server
+   * since the form read it (nothing was sent).
    */
   private async change(
     change: ResourceChange,
-    title: string
-  ): Promise<string | undefined> {
+    title: string,
+    warning?: string
+  ): Promise<string | Conflict | undefined> {
     try {
       const { request } = await this.client.request(
         { type: 'resourcePlan', connection: this.connection, change },
         'resourcePlan'
       );
-      if (!(await confirmRequest(title, request))) {
+      if (!(await confirmRequest(title, request, warning))) {
         return undefined;
       }
-      await this.client.request(
+      const reply = await this.client.request(
         { type: 'resourceApply', connection: this.connection, change },
-        'resourceApplied'
+        ['resourceApplied', 'resourceConflict']
       );
       await this.load();
-      return undefined;
+      return reply.type === 'resourceConflict'
+        ? { current: reply.current }
+        : undefined;
     } catch (err) {
       return (err as Error).message;
     }
   }
+}
+
+/** What the server held when a change found its entry changed meanwhile (null: gone). */
+interface Conflict {
+  current: ResourceEntry | null;
+}
+
+/** The conflict as the form shows it: what happened, what the server holds, what to do. */
+function conflictText(
+  name: string,
+  current: ResourceEntry | null,
+  adding: boolean
+): string {
+  const what = adding
+    ? `"${name}" was added on the server since this form opened`
+    : `"${name}" changed on the server since this form read it`;
+  const now =
+    current === null
+      ? `"${name}" is no longer on the server.`
+      : `The server now holds:\n${pretty(current.value)}`;
+  return `Conflict: ${what} (another tab or a cell changed it). Nothing was sent. ${now}\nYour text is kept: Review again to send it over what the server holds, or Cancel.`;
 }
 
 /** A set's own settings besides its items (listed inside it); undefined when it has none. */

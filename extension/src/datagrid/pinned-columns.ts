@@ -116,7 +116,10 @@ export class PinnedColumns {
       style.height = box.height;
       MessageLoop.sendMessage(overlay, Widget.ResizeMessage.UnknownSize);
     }
-    overlay.scrollTo(0, this.grid.scrollY);
+    // At once, not through `scrollTo`: that clamps to the overlay's scroll bar, whose limit is
+    // only set once the overlay is laid out, so a first show during a long jump (Ctrl-End)
+    // left the pinned columns on the first rows beside the last ones.
+    scrollNow(overlay, 0, this.grid.scrollY);
     // For UI automation: the canvas has no elements to find the pinned columns by.
     this.grid.node.dataset.pinnedShown = String(pinned);
   }

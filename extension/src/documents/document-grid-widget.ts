@@ -557,6 +557,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
         .request({ type: 'close', gridId: old }, 'closed')
         .catch(() => undefined);
       this.shownView = view;
+      this.filterBar.markApplied(view);
       if (reply.searchPreview) {
         this.searchBox?.setOffer(reply.searchPreview);
       }
@@ -589,6 +590,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.searchBox?.setSearch(search);
     this.shownView = view;
     this.filterBar.setView(filter);
+    this.filterBar.markApplied(filter);
     this.markSort();
   }
 

@@ -63,6 +63,10 @@ function labelled<T extends HTMLElement>(
  * The document grid's filter bar: rows of (column, operator, value) joined by All or Any,
  * one raw row in the engine's own syntax, and the case control. Apply asks the grid to open
  * the view; a refused row shows the kernel's message under it. Every control has a label.
+ *
+ * The bar always says what the grid shows: a line under it names the filter applied (or that
+ * none is), rows typed since are marked "not applied yet" with what Apply would change, and
+ * removing an applied row un-applies it at once, so the bar never hides a filter in force.
  */
 export class FilterBar extends Widget {
   readonly applied = new Signal<this, Omit<GridView, 'sort'>>(this);
@@ -72,6 +76,9 @@ export class FilterBar extends Widget {
   private readonly raw = document.createElement('input');
   private readonly rawError = document.createElement('div');
   private readonly matchCase = document.createElement('input');
+  private readonly state = document.createElement('div');
+  /** The filter the grid's rows were read with; the bar marks what differs from it. */
+  private appliedView: Omit<GridView, 'sort'>;
   private readonly prefix = `searchbook-filter-${++counter}`;
   private columnNames: string[];
   private nestedColumns: Set<string>;
@@ -155,7 +162,33 @@ export class FilterBar extends Widget {
     this.rawError.setAttribute('role', 'alert');
     this.rawError.hidden = true;
     rawRow.append(raw.label, raw.control, this.rawError);
+    this.state.className = 'searchbook-FilterBar-state';
+    this.state.setAttribute('role', 'status');
+    this.state.setAttribute('aria-label', 'Filter in force');
+    // In the head row, after the buttons: it takes no line of its own where the tab has room.
+    head.append(this.state);
     this.node.append(head, this.rowsNode, rawRow);
+    this.appliedView = this.view();
+    // Anything typed or chosen may part the bar from the grid: say so as it happens.
+    this.node.addEventListener('input', () => this.showState());
+    this.node.addEventListener('change', () => this.showState());
+    this.showState();
+  }
+
+  /** The grid shows rows read with this filter: the bar says so, and marks what differs from it. */
+  markApplied(view: Omit<GridView, 'sort'>): void {
+    this.appliedView = {
+      filters: view.filters,
+      join: view.join,
+      raw: view.raw,
+      matchCase: view.matchCase
+    };
+    this.showState();
+  }
+
+  /** Whether the controls hold what the grid shows (nothing typed since the last Apply). */
+  get inForce(): boolean {
+    return sameView(this.view(), this.appliedView);
   }
 
   /** New columns arrived with a block: offer them too. */
@@ -225,10 +258,9 @@ export class FilterBar extends Widget {
       element: element.control,
       error
     };
-    const remove = toolbarButton('Remove', `Remove filter row ${n}`, () => {
-      this.rows.splice(this.rows.indexOf(controls), 1);
-      node.remove();
-    });
+    const remove = toolbarButton('Remove', `Remove filter row ${n}`, () =>
+      this.removeRow(controls)
+    );
     remove.setAttribute('aria-label', `Remove filter row ${n}`);
     const update = () => {
       const op = operator.control.value as FilterOperator;
@@ -271,6 +303,28 @@ export class FilterBar extends Widget {
     );
     this.rowsNode.append(node);
     this.rows.push(controls);
+    this.showState();
+  }
+
+  /**
+   * Removes a row; one the grid's rows were filtered by is un-applied at once (the grid reads
+   * again without it), so the bar never shows fewer filters than are in force. Other rows
+   * typed since the last Apply stay as typed, still marked not applied.
+   */
+  private removeRow(controls: RowControls): void {
+    const removed = this.rowFilter(controls);
+    this.rows.splice(this.rows.indexOf(controls), 1);
+    controls.node.remove();
+    const applied = this.appliedView.filters;
+    const at = applied.findIndex(f => sameFilter(f, removed));
+    if (at >= 0) {
+      this.clearRefusals();
+      this.applied.emit({
+        ...this.appliedView,
+        filters: applied.filter((_, i) => i !== at)
+      });
+    }
+    this.showState();
   }
 
   /**
@@ -342,29 +396,32 @@ export class FilterBar extends Widget {
     }
   }
 
+  /** One row as the filter it stands for. */
+  private rowFilter(r: RowControls): FilterRow {
+    const operator = r.operator.value as FilterOperator;
+    const text = r.value.value;
+    const value = NO_VALUE.has(operator)
+      ? ''
+      : LIST.has(operator)
+        ? text
+            .split(',')
+            .map(v => v.trim())
+            .filter(v => v !== '')
+        : operator === BETWEEN
+          ? text.split('..').map(v => v.trim())
+          : text;
+    const element = r.element.hidden ? '' : r.element.value.trim();
+    return {
+      column: r.column.value,
+      operator,
+      value,
+      ...(element ? { element } : {})
+    };
+  }
+
   /** The filter part of the view as the controls hold it. */
   view(): Omit<GridView, 'sort'> {
-    const filters = this.rows.map((r): FilterRow => {
-      const operator = r.operator.value as FilterOperator;
-      const text = r.value.value;
-      const value = NO_VALUE.has(operator)
-        ? ''
-        : LIST.has(operator)
-          ? text
-              .split(',')
-              .map(v => v.trim())
-              .filter(v => v !== '')
-          : operator === BETWEEN
-            ? text.split('..').map(v => v.trim())
-            : text;
-      const element = r.element.hidden ? '' : r.element.value.trim();
-      return {
-        column: r.column.value,
-        operator,
-        value,
-        ...(element ? { element } : {})
-      };
-    });
+    const filters = this.rows.map(r => this.rowFilter(r));
     return {
       filters,
       join: this.join.value === 'any' ? 'any' : 'all',
@@ -376,6 +433,41 @@ export class FilterBar extends Widget {
   private apply(): void {
     this.clearRefusals();
     this.applied.emit(this.view());
+  }
+
+  /**
+   * The line under the bar and the marks on its rows: what the grid's rows were read with, and
+   * what the controls hold that they were not (until Apply).
+   */
+  private showState(): void {
+    const applied = this.appliedView;
+    const left = [...applied.filters];
+    for (const row of this.rows) {
+      const at = left.findIndex(f => sameFilter(f, this.rowFilter(row)));
+      const inForce = at >= 0;
+      if (inForce) {
+        left.splice(at, 1);
+      }
+      row.node.classList.toggle('searchbook-mod-unapplied', !inForce);
+      if (inForce) {
+        row.node.removeAttribute('aria-description');
+      } else {
+        row.node.setAttribute('aria-description', 'Not applied yet');
+      }
+    }
+    const rawInForce = this.raw.value.trim() === applied.raw.trim();
+    this.raw.classList.toggle('searchbook-mod-unapplied', !rawInForce);
+    const shown = describeFilter(
+      applied,
+      op => this.operators.get(op)?.label ?? op
+    );
+    const pending = !this.inForce;
+    this.state.classList.toggle('searchbook-mod-unapplied', pending);
+    this.state.textContent = pending
+      ? `${shown === '' ? 'No filter applied' : `Filter applied: ${shown}`}. Changes not applied yet: Apply or Enter.`
+      : shown === ''
+        ? 'No filter applied.'
+        : `Filter applied: ${shown}.`;
   }
 
   private clear(): void {
@@ -403,4 +495,56 @@ export class FilterBar extends Widget {
       })
     );
   }
+}
+
+function sameFilter(a: FilterRow, b: FilterRow): boolean {
+  return (
+    a.column === b.column &&
+    a.operator === b.operator &&
+    JSON.stringify(a.value) === JSON.stringify(b.value) &&
+    (a.element ?? '') === (b.element ?? '')
+  );
+}
+
+function sameView(
+  a: Omit<GridView, 'sort'>,
+  b: Omit<GridView, 'sort'>
+): boolean {
+  return (
+    a.filters.length === b.filters.length &&
+    a.filters.every((f, i) => {
+      const other = b.filters[i];
+      return other !== undefined && sameFilter(f, other);
+    }) &&
+    (a.filters.length < 2 || a.join === b.join) &&
+    a.raw.trim() === b.raw.trim() &&
+    (a.filters.length === 0 && a.raw.trim() === ''
+      ? true
+      : a.matchCase === b.matchCase)
+  );
+}
+
+/** A filter as the bar's line names it (`brand equals "Acme" and n between "1".."5"`, operators by `label`); '' for none. */
+export function describeFilter(
+  view: Omit<GridView, 'sort'>,
+  label: (operator: FilterOperator) => string = op => op
+): string {
+  const rows = view.filters.map(f => {
+    const value =
+      f.value === '' || (Array.isArray(f.value) && f.value.length === 0)
+        ? ''
+        : ` ${Array.isArray(f.value) ? f.value.map(v => JSON.stringify(v)).join(f.operator === BETWEEN ? '..' : ', ') : JSON.stringify(f.value)}`;
+    return `${f.column} ${label(f.operator)}${value}`;
+  });
+  const raw = view.raw.trim();
+  const parts = [
+    ...(rows.length > 0
+      ? [rows.join(view.join === 'any' ? ' or ' : ' and ')]
+      : []),
+    ...(raw !== '' ? [`raw ${raw}`] : [])
+  ];
+  if (parts.length === 0) {
+    return '';
+  }
+  return `${parts.join(' and ')}${view.matchCase ? ' (match case)' : ''}`;
 }

@@ -171,18 +171,19 @@ export class PagedRowsModel extends MutableDataModel {
   }
 
   /**
-   * Rows in memory as the status counts them: those read, less those deleted since, plus those
-   * saved into the target since (shown too), so a saved new row is not "1 of 2 rows loaded".
+   * Rows in memory as the status counts them: those read, less those deleted since (a deleted
+   * document stays in its block), plus those saved into the target since (shown too), so the
+   * status never says "3 of 2 rows loaded" after a delete nor "1 of 2" after a saved new row.
    */
   private loadedCount(): number {
-    const read = [...this.blocks.values()].reduce(
-      (n, b) => n + b.rows.length,
-      0
-    );
-    return Math.max(
-      0,
-      Math.min(this.shownTotal, read - this.hidden.length + this.addedDocuments)
-    );
+    let rows = this.addedDocuments;
+    for (const block of this.blocks.values()) {
+      const end = block.offset + block.rows.length;
+      rows +=
+        block.rows.length -
+        this.hidden.filter(h => h >= block.offset && h < end).length;
+    }
+    return Math.max(0, Math.min(this.shownTotal, rows));
   }
 
   /** Rows shown before the documents (an editable grid's new rows); 0 here. */

@@ -39,6 +39,8 @@ export interface SidebarModelOptions {
   ownKernel(): Promise<Kernel.IKernelConnection>;
   /** The tab already showing this target of this connection, brought forward; undefined when there is none. */
   activateGrid(connection: string, target: string): IDocumentGrid | undefined;
+  /** An index or collection was emptied or deleted from the panel: a grid showing it reads it again. */
+  targetChanged?(client: PanelClient, connection: string, target: string): void;
   /** Shows an opened grid in the main area; `view` is the view it was opened with, if not the whole target. */
   showGrid(
     client: PanelClient,
@@ -56,7 +58,13 @@ export interface OpenGridOptions {
 }
 
 /** What of the model changed, so the view redraws only that. */
-export type SidebarPart = 'heading' | 'message' | 'listing' | 'profiles';
+export type SidebarPart =
+  | 'heading'
+  | 'message'
+  | 'listing'
+  | 'profiles'
+  /** Listed again because the servers may have changed: what else the panel shows of them is read again too. */
+  | 'reread';
 
 /** The saved profiles the panel's own kernel can open, or why none are listed. */
 export interface ProfilesListing {
@@ -197,6 +205,7 @@ export class SidebarModel implements IDisposable {
       }));
       this.nodes = nodes;
       this.changed.emit('listing');
+      this.changed.emit('reread');
       await Promise.all(
         nodes.map(async node => {
           try {
@@ -327,18 +336,30 @@ export class SidebarModel implements IDisposable {
     connection: string,
     target: string,
     action: TargetAction['action'],
-    confirmName: string
+    confirmName: string,
+    /** The documents the confirmation showed: the kernel sends nothing if the server holds another count now. */
+    documents?: number | null
   ): Promise<void> {
     try {
       const done = await client.request(
-        { type: 'targetAction', connection, target, action, confirmName },
+        {
+          type: 'targetAction',
+          connection,
+          target,
+          action,
+          confirmName,
+          ...(documents !== undefined ? { basis: { documents } } : {})
+        },
         'targetActionDone'
       );
+      this.options.targetChanged?.(client, connection, target);
       await this.reload();
       // Done, and the tree shows it: a confirmation that goes by itself, not a standing message.
       this.say('');
       confirmDone(done.message);
     } catch (err) {
+      // Refused because the target changed, or failed: the tree shows what the server holds now.
+      await this.reload();
       this.say(`${target}: ${(err as Error).message}`);
     }
   }

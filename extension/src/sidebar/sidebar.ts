@@ -160,6 +160,12 @@ export class SearchbookSidebar extends Widget {
       case 'profiles':
         this.showProfiles();
         break;
+      case 'reread':
+        for (const sections of this.admin.values()) {
+          sections.refresh();
+        }
+        this.resourceTabs.refresh();
+        break;
     }
   }
 
@@ -274,9 +280,13 @@ export class SearchbookSidebar extends Widget {
         connection,
         target,
         at,
-        action => {
+        (action, documents) => {
           void returningFocus(document.activeElement, async () => {
-            const confirmName = await confirmTargetAction(action, target);
+            const confirmName = await confirmTargetAction(
+              action,
+              target,
+              documents
+            );
             if (confirmName === null) {
               return;
             }
@@ -285,7 +295,8 @@ export class SearchbookSidebar extends Widget {
               connection,
               target,
               action.action,
-              confirmName
+              confirmName,
+              documents
             );
           });
         },

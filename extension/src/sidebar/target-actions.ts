@@ -17,15 +17,21 @@ import {
  */
 export async function confirmTargetAction(
   action: TargetAction,
-  target: string
+  target: string,
+  /** The documents it holds, read from the server as the menu opened; undefined when not known. */
+  documents?: number | null
 ): Promise<string | null> {
   const node = document.createElement('div');
   node.className = 'searchbook-ConfirmTarget';
   const what = document.createElement('p');
+  const held =
+    documents === undefined || documents === null
+      ? ''
+      : ` (${documents.toLocaleString('en-US')} document${documents === 1 ? '' : 's'} now)`;
   what.textContent =
     action.action === 'delete'
-      ? `This deletes ${target} and every document in it. It cannot be undone. The request:`
-      : `This removes every document of ${target}, keeping its schema. It cannot be undone. The request:`;
+      ? `This deletes ${target} and every document in it${held}. It cannot be undone. The request:`
+      : `This removes every document of ${target}${held}, keeping its schema. It cannot be undone. The request:`;
   const request = document.createElement('code');
   request.setAttribute('aria-label', 'Request');
   request.textContent = action.request;
@@ -82,7 +88,8 @@ export async function openTargetMenu(
   connection: string,
   target: string,
   at: { x: number; y: number; keyboard?: boolean },
-  run: (action: TargetAction) => void,
+  /** Runs an action; `documents`: what the target holds, read as the menu opened (the confirmation's basis). */
+  run: (action: TargetAction, documents?: number | null) => void,
   /** "Export…", first in the menu, when the panel offers it. */
   exportIt?: () => void,
   /** "Schema…", for engines whose collections have a schema to show. */
@@ -139,7 +146,7 @@ export async function openTargetMenu(
       label: `${action.label.replace(/…$/, '')}…${action.unavailable ? ` (${action.unavailable})` : ''}`,
       caption: action.unavailable ?? action.request,
       isEnabled: () => action.unavailable === undefined,
-      execute: () => run(action)
+      execute: () => run(action, reply.documents)
     });
     menu.addItem({ command: id });
   }

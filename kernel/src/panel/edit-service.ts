@@ -4,6 +4,7 @@
  * document with its metadata, and the destructive
  * actions on an index or collection, run only when the name the user typed matches.
  */
+import type { Driver } from '../engine/driver';
 import type { Connection } from '../connections/open-connection';
 import type { Column } from '../../../contracts/columns';
 import type { EditReply, EditRequest } from '../../../contracts/edit-protocol';
@@ -79,13 +80,14 @@ export async function answerEdit(
       };
     }
     case 'targetActions': {
-      const actions = context.connection(request.connection).driver
-        .targetActions;
+      const driver = context.connection(request.connection).driver;
+      const documents = await documentsHeld(driver, request.target, signal);
       return {
         type: 'targetActions',
         connection: request.connection,
         target: request.target,
-        actions: actions.offered(request.target)
+        actions: driver.targetActions.offered(request.target),
+        ...(documents !== undefined ? { documents } : {})
       };
     }
     case 'targetAction': {
@@ -106,6 +108,14 @@ export async function answerEdit(
       if (offered.unavailable) {
         throw new Error(`${offered.unavailable} Nothing was sent.`);
       }
+      if (request.basis) {
+        await refuseChangedSince(
+          context.connection(connection).driver,
+          target,
+          request.basis.documents,
+          signal
+        );
+      }
       const done = await actions.run(target, action, signal);
       return {
         type: 'targetActionDone',
@@ -118,6 +128,42 @@ export async function answerEdit(
     }
   }
 }
+
+/** The documents `target` holds now, as the server lists it; undefined when it lists no such name. */
+async function documentsHeld(
+  driver: Driver,
+  target: string,
+  signal: AbortSignal
+): Promise<number | null | undefined> {
+  const { targets } = await driver.catalog.listTargets(signal);
+  return targets.find(t => t.name === target)?.count;
+}
+
+/**
+ * Read just before a confirmed delete or empty: when the target is gone or holds another count
+ * of documents than the confirmation showed, nothing is sent and the user confirms again.
+ */
+async function refuseChangedSince(
+  driver: Driver,
+  target: string,
+  confirmed: number | null,
+  signal: AbortSignal
+): Promise<void> {
+  const now = await documentsHeld(driver, target, signal);
+  if (now === undefined) {
+    throw new Error(`${target} is no longer on the server; nothing was sent.`);
+  }
+  if (now !== confirmed) {
+    throw new Error(
+      `${target} changed since you confirmed: it holds ${documentsText(now)} now, ${documentsText(confirmed)} when its menu was opened. Nothing was sent: open its menu again to confirm what it holds now.`
+    );
+  }
+}
+
+const documentsText = (count: number | null): string =>
+  count === null
+    ? 'an unknown number of documents'
+    : `${count.toLocaleString('en-US')} document${count === 1 ? '' : 's'}`;
 
 function gridEdits(context: EditContext, gridId: string) {
   const grid = context.grid(gridId);

@@ -2,9 +2,12 @@
  * The side panel's resource requests (aliases, synonym and curation sets, presets, stopwords,
  * schemas), answered from the driver's resources capability.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Driver } from '../engine/driver';
 import type { ResourceAdmin } from '../engine/capabilities/resources';
 import type {
+  ResourceChange,
+  ResourceEntry,
   ResourceReply,
   ResourceRequest
 } from '../../../contracts/resource-protocol';
@@ -43,6 +46,19 @@ export async function answerResource(
         request: await resources.plan(request.change, signal)
       };
     case 'resourceApply': {
+      const conflict = await changedMeanwhile(
+        request.change,
+        resources,
+        signal
+      );
+      if (conflict !== undefined) {
+        return {
+          type: 'resourceConflict',
+          connection,
+          name: request.change.name,
+          current: conflict
+        };
+      }
       const { request: sent, answer } = await resources.apply(
         request.change,
         signal
@@ -56,6 +72,32 @@ export async function answerResource(
         schema: await resources.schema(request.collection, signal)
       };
   }
+}
+
+/**
+ * When the change says what its form started from: what the server holds now if that differs
+ * (null for an entry that is gone), else undefined. Read just before sending, so a form kept
+ * open while another tab or a cell changed the entry never writes over what it did not show.
+ */
+async function changedMeanwhile(
+  change: ResourceChange,
+  resources: ResourceAdmin,
+  signal: AbortSignal
+): Promise<ResourceEntry | null | undefined> {
+  if (change.basis === undefined) {
+    return undefined;
+  }
+  const entries = await resources.list(change.target, signal);
+  const current = entries.find(e => e.name === change.name) ?? null;
+  if (change.basis === null) {
+    return current ?? undefined;
+  }
+  if (current === null) {
+    return null;
+  }
+  return isDeepStrictEqual(current.value, change.basis.value)
+    ? undefined
+    : current;
 }
 
 function resourcesOf(driver: Driver, connection: string): ResourceAdmin {

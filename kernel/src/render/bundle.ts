@@ -97,11 +97,15 @@ export function toBundles(
     return [toBundle(result, info, answer, limits)];
   }
   const count = result.searches.length;
+  // Which searches failed is said once, over the first: repeated under each, it read as each
+  // search's own failure. A failed search says its own status.
+  const { partialFailures, ...rest } = info;
   return result.searches.flatMap((search, i) => {
     const bundle = toBundle(
       search.result,
       {
-        ...info,
+        ...rest,
+        ...(i === 0 && partialFailures ? { partialFailures } : {}),
         status: search.status,
         title: `Search ${i + 1} of ${count}: ${search.target || '(no index named)'}`
       },

@@ -154,3 +154,38 @@ export async function bandUnder(
     };
   });
 }
+
+/**
+ * Runs `code` in the searchbook kernel of an open notebook or console, as a cell there does
+ * (its iopub reaches every client, so the panel sees it ran), whichever tab is current;
+ * resolves to the execution's status.
+ */
+export async function runInNotebookKernel(
+  page: Page,
+  code: string
+): Promise<string | undefined> {
+  return page.evaluate(async source => {
+    type Kernel = {
+      name: string;
+      requestExecute(c: { code: string }): {
+        done: Promise<{ content: { status: string } }>;
+      };
+    };
+    const app = (
+      window as unknown as {
+        jupyterapp: {
+          shell: {
+            widgets(area: string): Iterable<{
+              sessionContext?: { session?: { kernel?: Kernel } };
+            }>;
+          };
+        };
+      }
+    ).jupyterapp;
+    const kernel = [...app.shell.widgets('main')]
+      .map(w => w.sessionContext?.session?.kernel)
+      .find(k => k?.name === 'searchbook');
+    return (await kernel?.requestExecute({ code: source }).done)?.content
+      .status;
+  }, code);
+}

@@ -56,7 +56,7 @@ export function typesenseFailure(
   // Typesense answers 401 for a missing key, a wrong key and a key that does not allow the action (https://typesense.org/docs/latest/api/api-errors.html).
   if (response.status === 401) {
     return new AuthenticationFailedError(
-      `Forbidden - a valid API key header must be sent. Typesense answered 401: ${reason} Check key=\${env:NAME} of this connection; a scoped key must allow this action and collection.`,
+      `Forbidden - a valid API key header must be sent. Typesense answered 401: ${reason} Typesense refuses alike a wrong key, a key past its expires_at (or a scoped key past the expires_at embedded in it), and a scoped key that does not allow this action and collection: check the key this connection was given (its key= in %connect, or the one typed when asked).`,
       401,
       body
     );

@@ -181,7 +181,7 @@ export function typesenseResources(
   version: () => string | undefined
 ): ResourceAdmin {
   const send = (
-    method: 'GET' | 'PUT' | 'DELETE',
+    method: 'GET' | PlannedRequest['method'],
     path: string,
     signal: AbortSignal,
     body?: JsonValue
@@ -229,6 +229,47 @@ export function typesenseResources(
     }
     const body = checkedBody(kind, change.body, spec.template);
     return { method: 'PUT', path, body };
+  };
+
+  /** A set added to a collection's sets: the PATCH of the list the collection holds now, with the set. */
+  const planLink = async (
+    change: ResourceChange,
+    signal: AbortSignal
+  ): Promise<PlannedRequest> => {
+    const { kind } = change.target;
+    if (kind !== 'synonymSets' && kind !== 'curationSets') {
+      throw new Error(
+        `Only synonym and curation sets are used by collections; ${KINDS[kind].title.toLowerCase()} are not. Nothing was sent.`
+      );
+    }
+    const refused = availability(kind);
+    if (refused !== null) {
+      throw new Error(`${refused} Nothing was sent.`);
+    }
+    const named = z
+      .object({ collection: z.string().trim().min(1) })
+      .safeParse(change.body);
+    if (!named.success) {
+      throw new Error(
+        'Name the collection that should use the set. Nothing was sent.'
+      );
+    }
+    const collection = named.data.collection;
+    const key = kind === 'synonymSets' ? 'synonym_sets' : 'curation_sets';
+    const held = CollectionSummary.parse(
+      await send('GET', `/collections/${seg(collection)}`, signal)
+    );
+    const sets = held[key] ?? [];
+    if (sets.includes(change.name)) {
+      throw new Error(
+        `${collection} already uses ${change.name}. Nothing was sent.`
+      );
+    }
+    return {
+      method: 'PATCH',
+      path: `/collections/${seg(collection)}`,
+      body: { [key]: [...sets, change.name] }
+    };
   };
 
   const usage = async (
@@ -284,13 +325,15 @@ export function typesenseResources(
       }
       return entries;
     },
-    async plan(change) {
-      return plan(change);
+    async plan(change, signal) {
+      return change.op === 'link' ? planLink(change, signal) : plan(change);
     },
     async apply(change, signal) {
-      const request = plan(change);
+      // Planned again as it is sent: a link adds to the list the collection holds now.
+      const request =
+        change.op === 'link' ? await planLink(change, signal) : plan(change);
       const answer = await send(
-        request.method === 'DELETE' ? 'DELETE' : 'PUT',
+        request.method,
         request.path,
         signal,
         request.body as JsonValue | undefined

@@ -121,9 +121,16 @@ const PreviewHit = z
     // A score past 2^53 (most are) is read with every digit, as an ExactNumber.
     text_match: z.union([z.number(), z.instanceof(ExactNumber)]).optional(),
     text_match_info: z.object({ score: z.string() }).loose().optional(),
-    highlights: z.array(Highlight).optional()
+    highlights: z.array(Highlight).optional(),
+    /** Placed by a curation rule (override) rather than ranked by its match. */
+    curated: z.boolean().optional()
   })
   .loose();
+
+/** Leads the highlight column of a hit a curation rule placed: its rank is the rule's, not its score's. */
+const CURATED: MarkedText = [
+  { text: 'curated (placed by a curation rule)', marked: false }
+];
 
 /** A marked snippet taken apart at its tags; adjacent parts of one kind joined, empty ones dropped. */
 export function markedParts(marked: string): MarkedText {
@@ -288,7 +295,15 @@ export function previewGrid(
   const documents = hits.map((raw): GridDocument => {
     const hit = PreviewHit.parse(raw);
     const source = (hit.document ?? null) as JsonValue;
-    const { cells, summary } = hitCells(hit);
+    const { cells, summary: matched } = hitCells(hit);
+    const summary: MarkedText = hit.curated
+      ? [
+          ...CURATED,
+          ...(matched.length > 0
+            ? [{ text: ' · ', marked: false }, ...matched]
+            : [])
+        ]
+      : matched;
     highlights.push(
       summary.length > 0
         ? [...cells, { column: HIGHLIGHT_COLUMN, parts: summary }]

@@ -727,4 +727,46 @@ export function writesContract(context: () => TargetContext): void {
     expect(done.request).toMatchObject({ method, path, status: 200 });
     expect(await fixture.targetExists(http, doomed)).toBe(false);
   });
+
+  it('a delete confirmed against what the target held is refused when it changed since, sending nothing', async () => {
+    const { fixture, http, fresh, comm, connection } = context();
+    const doomed = fresh('changing');
+    await fixture.createTarget(http, doomed, docs.slice(0, 3));
+    const menu = await comm.expect(
+      { type: 'targetActions', connection, target: doomed },
+      'targetActions'
+    );
+    expect(menu.documents).toBe(3);
+    // Someone writes to it while the confirmation is open.
+    await fixture.removeDocument(http, doomed, docs[0]?.id ?? '');
+    const refused = await comm.call({
+      type: 'targetAction',
+      connection,
+      target: doomed,
+      action: 'delete',
+      confirmName: doomed,
+      basis: { documents: menu.documents }
+    });
+    expect(refused).toMatchObject({
+      type: 'error',
+      message: `${doomed} changed since you confirmed: it holds 2 documents now, 3 documents when its menu was opened. Nothing was sent: open its menu again to confirm what it holds now.`
+    });
+    expect(await fixture.targetExists(http, doomed)).toBe(true);
+    const again = await comm.expect(
+      { type: 'targetActions', connection, target: doomed },
+      'targetActions'
+    );
+    await comm.expect(
+      {
+        type: 'targetAction',
+        connection,
+        target: doomed,
+        action: 'delete',
+        confirmName: doomed,
+        basis: { documents: again.documents }
+      },
+      'targetActionDone'
+    );
+    expect(await fixture.targetExists(http, doomed)).toBe(false);
+  });
 }
