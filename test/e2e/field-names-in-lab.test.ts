@@ -19,6 +19,7 @@ import { screenshot } from './support/notebook-page';
 import {
   cellPoint,
   cellText,
+  closeGrid,
   editBar,
   inGrid,
   openGrid,
@@ -240,6 +241,13 @@ describe.each([
         );
       }
       expect(thrown).toEqual([]);
+    });
+
+    // The other engine's grid opens on a target of the same name: one tab each keeps their titles apart.
+    afterAll(async () => {
+      if (label) {
+        await closeGrid(page, label);
+      }
     });
   }
 );

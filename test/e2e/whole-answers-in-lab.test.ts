@@ -24,7 +24,7 @@ import {
 
 jest.setTimeout(240_000);
 
-const ES_PASSWORD = 'e2e-whole-es-5d1a';
+const ES_PASSWORD = 'whole-answers-es-5d1a';
 
 let sandbox: RunningSandbox;
 let lab: RunningLab;
