@@ -183,7 +183,10 @@ export function toBundle(
       };
       return {
         [HITS_MIME]: payload,
-        ...rowsAsValues(kept, limits),
+        // Rebuilt from the answer by Python unless columns were left out of the payload.
+        ...(columns.length < result.columns.length
+          ? rowsAsValues(kept, limits)
+          : {}),
         ...fallbacks(
           summary,
           columns.map(c => c.name),
@@ -267,7 +270,6 @@ export function toBundle(
       const notes = result.notes ?? [];
       return {
         [TABLE_MIME]: payload,
-        ...rowsAsValues(kept, limits),
         'text/html': [
           shown['text/html'],
           ...notes.map(line => `<p>${escapeHtml(line)}</p>`)
@@ -324,7 +326,11 @@ function withFirstRows(
     : ordered;
 }
 
-/** The grid's rows under ROWS_MIME, when the kernel was asked for them (limitsFromEnv). */
+/**
+ * The grid's rows under ROWS_MIME, when the kernel was asked for them (limitsFromEnv) and the
+ * payload cannot rebuild them: rows the payload stores, or rebuilds from its answer and columns,
+ * are not sent twice (python/searchbook/answer_rows.py rebuilds them as answer-rows.ts does).
+ */
 function rowsAsValues(kept: KeptRows, limits: OutputLimits): MimeBundle {
   return limits.rowsAsValues
     ? {
