@@ -138,17 +138,16 @@ class Answer(Table):
         self._rows = rows
 
     def _rebuilt_rows(self):
-        from searchbook.answer_rows import document_rows, key_order, table_rows
+        from searchbook.answer_rows import document_rows, table_rows
 
         payload = self._payload
         answer = self.json if "answer" in payload else None
         if answer is None:
             return []
-        keys = key_order(payload["answer"])
         if HITS_MIME in self.bundle:
             layout = payload.get("documents")
-            return document_rows(answer, layout, payload["columns"], keys=keys) if layout else []
-        return table_rows(answer, keys)
+            return document_rows(answer, layout, payload["columns"]) if layout else []
+        return table_rows(answer)
 
     @property
     def complete(self):

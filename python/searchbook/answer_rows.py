@@ -2,14 +2,12 @@
 kernel and JupyterLab build them with (contracts/answer-rows.ts), so the kernel need not send
 every row a second time beside the answer. Numbers keep every digit the engine wrote."""
 
-import re
-
 _MISSING = object()
 
 
 def _is_index(key):
     """A key a JavaScript object lists before all others (an array index), in ascending order."""
-    return key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 4294967295
+    return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 4294967295
 
 
 def _js_keys(obj):
@@ -19,20 +17,6 @@ def _js_keys(obj):
         return obj
     indexes = sorted((k for k in obj if _is_index(k)), key=int)
     return indexes + [k for k in obj if not _is_index(k)] if indexes else obj
-
-
-def _keys(obj):
-    return obj
-
-
-# A key opening with a digit somewhere in the answer's text (or a string that looks like one):
-# only then are keys put in JavaScript's order, which costs a look at every key.
-_DIGIT_KEY = re.compile(r"""[{,]\s*["']\d""")
-
-
-def key_order(answer_text):
-    """How the keys of an answer's objects are walked: in JavaScript's order where that can differ."""
-    return _js_keys if answer_text is None or _DIGIT_KEY.search(answer_text) else _keys
 
 
 def _value_at(value, path, start=0):
@@ -58,22 +42,22 @@ def _or_none(value):
     return None if value is _MISSING else value
 
 
-def flatten_document(doc, prefix="", into=None, keys=_js_keys):
+def flatten_document(doc, prefix="", into=None):
     """Objects flatten to dotted paths; arrays stay whole. The rows of tables."""
     into = {} if into is None else into
-    for key in keys(doc):
+    for key in _js_keys(doc):
         value = doc[key]
         path = f"{prefix}.{key}" if prefix else key
         if type(value) is dict and value:
-            flatten_document(value, path, into, keys)
+            flatten_document(value, path, into)
         else:
             into[path] = value
     return into
 
 
-def table_rows(answer, keys=_js_keys):
+def table_rows(answer):
     """One table row per element of an array answer."""
-    return [flatten_document(v, "", None, keys) if type(v) is dict else {"value": v} for v in (answer if type(answer) is list else [answer])]
+    return [flatten_document(v) if type(v) is dict else {"value": v} for v in (answer if type(answer) is list else [answer])]
 
 
 def documents_of(answer, at):
@@ -81,12 +65,12 @@ def documents_of(answer, at):
     return found if type(found) is list else [found] if type(found) is dict else []
 
 
-def document_rows(answer, layout, columns, limit=None, keys=_js_keys):
+def document_rows(answer, layout, columns, limit=None):
     """One row per document of the answer: the leading columns from its element, then its fields."""
     documents = documents_of(answer, layout["at"])
     if limit is not None:
         documents = documents[:limit]
-    build = row_builder(columns, keys)
+    build = row_builder(columns)
     meta = [(name, path[0] if len(path) == 1 else None, path) for name, path in layout.get("meta", {}).items()]
     source = layout.get("source", [])
     source_key = source[0] if len(source) == 1 else None
@@ -100,7 +84,7 @@ def document_rows(answer, layout, columns, limit=None, keys=_js_keys):
     return rows
 
 
-def row_builder(columns, keys=_js_keys):
+def row_builder(columns):
     """How one document fills a row, given the grid's columns (see rowBuilder in answer-rows.ts):
     mapped columns keep their whole value and the leaves of arrays of objects get one entry per
     element; other objects flatten to dotted names."""
@@ -137,7 +121,7 @@ def row_builder(columns, keys=_js_keys):
                 row[name] = [_or_none(_value_at(element, path)) for element in elements]
 
     def walk(obj, prefix, row):
-        for key in keys(obj):
+        for key in _js_keys(obj):
             value = obj[key]
             path = f"{prefix}.{key}" if prefix else key
             if path in whole:
@@ -167,4 +151,36 @@ def row_builder(columns, keys=_js_keys):
             row["value"] = source
         return row
 
-    return build
+    # Fields kept as they are: their column is theirs alone, and no leaves hang under them.
+    plain = whole - set(array_leaves)
+    dotted_plain = {name for name in plain if "." in name}
+
+    def build_at_once(row, source):
+        """As build, with the fields kept as they are copied at once. Only when no top-level key
+        holds a dot: then no two of them write the same column, so their order cannot matter."""
+        if type(source) is not dict:
+            row["value"] = source
+            return row
+        others = source.keys() - plain
+        if any("." in key for key in others) or not dotted_plain.isdisjoint(source):
+            return build(row, source)
+        row.update(source)
+        for key in others:
+            value = source[key]
+            kind = type(value)
+            if key in whole:
+                leaves = array_leaves[key]
+                if kind is list:
+                    entries(row, leaves, value)
+                elif kind is dict:
+                    entries(row, leaves, [value])
+            elif kind is dict and value:
+                del row[key]
+                walk(value, key, row)
+            elif kind is list:
+                leaves = mapped_leaves.get(key)
+                if leaves and any(type(v) is dict for v in value):
+                    entries(row, leaves, value)
+        return row
+
+    return build_at_once

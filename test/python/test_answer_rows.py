@@ -141,7 +141,8 @@ def test_keys_javascript_walks_first_decide_a_shared_column_as_they_do_in_the_ke
 
     text = (
         '{"hits": {"hits": [{"_id": "a", "_source": {"free": {"0.x": "dotted", "b": 1, "10": "ten", "2": {"x": "nested"},'
-        ' "0": {"x": "nested"}, "01": "not an index"}, "s": "it\'s"}}, {"_id": "b", "_source": null}, {"_id": "c"}]}}'
+        ' "0": {"x": "nested"}, "01": "not an index", "\u0662": "not one either"}, "s": "it\'s",'
+        ' "u": {"v": "walked"}, "u.v": "written last"}}, {"_id": "b", "_source": null}, {"_id": "c"}]}}'
     )
     payload = {
         "info": {"method": "GET", "path": "/x/_search", "status": 200, "elapsedMs": 1},
@@ -156,4 +157,5 @@ def test_keys_javascript_walks_first_decide_a_shared_column_as_they_do_in_the_ke
     rows = Answer({HITS_MIME: payload}).rows
     assert rows == node_rows(payload)
     assert rows[0]["free.0.x"] == "dotted" and rows[0]["free.2.x"] == "nested" and rows[0]["s"] == "it's"
+    assert rows[0]["u.v"] == "written last"
     assert rows[1] == {"_id": "b"} and rows[2] == {"_id": "c"}
