@@ -270,6 +270,10 @@ export function toBundle(
       const notes = result.notes ?? [];
       return {
         [TABLE_MIME]: payload,
+        // Typed rows kept beside an array answer are not that answer's elements: sent as they are.
+        ...(result.columns && answerKept !== undefined
+          ? rowsAsValues(kept, limits)
+          : {}),
         'text/html': [
           shown['text/html'],
           ...notes.map(line => `<p>${escapeHtml(line)}</p>`)
