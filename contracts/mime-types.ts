@@ -17,10 +17,11 @@ export const TYPED_SECRET_MIME = 'application/vnd.searchbook.typed-secret+json';
 /** A JSON answer: who answered, plus the fields of a mapping or schema; the value itself is the bundle's `application/json`. */
 export const JSON_MIME = 'application/vnd.searchbook.json+json';
 /**
- * The grid's rows of a hits or table output, as JSON values, for a program that reads the
- * answer (searchbook's IPython extension): sent only by a kernel started with
- * `SEARCHBOOK_ROWS_AS_VALUES=1`, which that extension takes off before showing the output, so a
- * notebook never keeps the rows a second time beside the answer they are rebuilt from.
+ * The grid's rows of a hits output, as JSON values, for a program that reads the answer
+ * (searchbook's IPython extension): sent only by a kernel started with
+ * `SEARCHBOOK_ROWS_AS_VALUES=1`, and only where the payload cannot rebuild them (columns left
+ * out of it); that extension rebuilds all others from the payload and takes this off before
+ * showing the output, so a notebook never keeps the rows a second time beside the answer.
  */
 export const ROWS_MIME = 'application/vnd.searchbook.rows+json';
 

@@ -9,7 +9,8 @@ JSON_MIME = "application/vnd.searchbook.json+json"
 ROWS_MIME = "application/vnd.searchbook.rows+json"
 ANSWER_MIMES = (HITS_MIME, TABLE_MIME, JSON_MIME)
 # The notebook keeps the engine's JSON text with every `"` and `'` swapped (so it needs few escapes).
-_UNSWAP = {ord('"'): "'", ord("'"): '"'}
+# Swapped back as UTF-8 bytes, which json reads directly: str.translate is slow past ASCII.
+_UNSWAP = bytes.maketrans(b"\"'", b"'\"")
 
 
 class RowsLeftOut(UserWarning):
@@ -97,14 +98,15 @@ class Answer(Table):
         self.aggregations = {}
         self.omitted_rows = 0
         self._rerun = rerun
-        columns, rows, types, formats, notes = [], [], {}, {}, []
-        kept_rows = (bundle.get(ROWS_MIME) or {}).get("rows")
+        columns, types, formats, notes = [], {}, {}, []
+        # The kernel sends rows beside the answer only where they cannot be rebuilt from it;
+        # otherwise they are built from the answer when first asked for (`rows`).
+        rows = (bundle.get(ROWS_MIME) or {}).get("rows")
         if HITS_MIME in bundle:
             payload = bundle[HITS_MIME]
             columns = [c["name"] for c in payload["columns"]]
             types = {c["name"]: c.get("type", "") for c in payload["columns"]}
             formats = {c["name"]: c["format"] for c in payload["columns"] if c.get("format")}
-            rows = kept_rows if kept_rows is not None else _kept_rows(payload)
             self.total = payload.get("total")
             for table in payload.get("aggregations", []):
                 self.aggregations[table["name"]] = AggregationTable(table, self)
@@ -112,7 +114,6 @@ class Answer(Table):
             payload = bundle[TABLE_MIME]
             columns = payload["columns"]
             types = dict(zip(columns, payload.get("types") or []))
-            rows = kept_rows if kept_rows is not None else _kept_rows(payload)
             notes = payload.get("notes") or []
         elif JSON_MIME in bundle:
             payload = bundle[JSON_MIME]
@@ -120,7 +121,33 @@ class Answer(Table):
             payload = {}
         self.omitted_rows = payload.get("omittedRows") or 0
         self.info = payload.get("info", {})
+        self._payload = payload
+        if rows is None:
+            rows = _kept_rows(payload)
         super().__init__(self.info.get("path", ""), columns, rows, types, formats, notes)
+
+    @property
+    def rows(self):
+        """The grid's rows (dicts by column name), rebuilt from the answer when first asked for."""
+        if self._rows is None:
+            self._rows = self._rebuilt_rows()
+        return self._rows
+
+    @rows.setter
+    def rows(self, rows):
+        self._rows = rows
+
+    def _rebuilt_rows(self):
+        from searchbook.answer_rows import document_rows, table_rows
+
+        payload = self._payload
+        answer = self.json if "answer" in payload else None
+        if answer is None:
+            return []
+        if HITS_MIME in self.bundle:
+            layout = payload.get("documents")
+            return document_rows(answer, layout, payload["columns"]) if layout else []
+        return table_rows(answer)
 
     @property
     def complete(self):
@@ -177,10 +204,10 @@ class Answer(Table):
 
 def _answer_json(payload):
     text = payload.get("answer")
-    return None if text is None else json.loads(text.translate(_UNSWAP))
+    return None if text is None else json.loads(text.encode("utf-8", "surrogatepass").translate(_UNSWAP))
 
 
 def _kept_rows(payload):
     # Rows holding a number past 2^53 are kept as exact JSON text (quotes swapped), as the answer is.
     text = payload.get("exactRows")
-    return json.loads(text.translate(_UNSWAP)) if text is not None else payload.get("rows", [])
+    return payload.get("rows") if text is None else json.loads(text.encode("utf-8", "surrogatepass").translate(_UNSWAP))

@@ -194,7 +194,10 @@ export function toBundle(
       };
       return {
         [HITS_MIME]: payload,
-        ...rowsAsValues(kept, limits),
+        // Rebuilt from the answer by Python unless columns were left out of the payload.
+        ...(columns.length < result.columns.length
+          ? rowsAsValues(kept, limits)
+          : {}),
         ...fallbacks(
           summary,
           columns.map(c => c.name),
@@ -278,7 +281,10 @@ export function toBundle(
       const notes = result.notes ?? [];
       return {
         [TABLE_MIME]: payload,
-        ...rowsAsValues(kept, limits),
+        // Typed rows kept beside an array answer are not that answer's elements: sent as they are.
+        ...(result.columns && answerKept !== undefined
+          ? rowsAsValues(kept, limits)
+          : {}),
         'text/html': [
           shown['text/html'],
           ...notes.map(line => `<p>${escapeHtml(line)}</p>`)
@@ -356,7 +362,11 @@ function keptRows(
     : { rows };
 }
 
-/** The grid's rows under ROWS_MIME, when the kernel was asked for them (limitsFromEnv). */
+/**
+ * The grid's rows under ROWS_MIME, when the kernel was asked for them (limitsFromEnv) and the
+ * payload cannot rebuild them: rows the payload stores, or rebuilds from its answer and columns,
+ * are not sent twice (python/searchbook/answer_rows.py rebuilds them as answer-rows.ts does).
+ */
 function rowsAsValues(kept: KeptRows, limits: OutputLimits): MimeBundle {
   return limits.rowsAsValues
     ? {

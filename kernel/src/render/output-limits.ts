@@ -40,7 +40,8 @@ const RowsSetting = z.coerce.number().int().positive();
 
 /**
  * `SEARCHBOOK_MAX_ROWS` in the kernel's environment raises or lowers the grid's row cap;
- * `SEARCHBOOK_ROWS_AS_VALUES=1` (set by the IPython extension for the kernel it starts) adds the rows.
+ * `SEARCHBOOK_ROWS_AS_VALUES=1` (set by the IPython extension for the kernel it starts) adds the rows
+ * that extension cannot rebuild from the output.
  */
 export function limitsFromEnv(
   env: Record<string, string | undefined> = process.env

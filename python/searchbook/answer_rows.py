@@ -1,0 +1,186 @@
+"""The grid's rows rebuilt in Python from the engine's answer a bundle keeps, by the rules the
+kernel and JupyterLab build them with (contracts/answer-rows.ts), so the kernel need not send
+every row a second time beside the answer. Numbers keep every digit the engine wrote."""
+
+_MISSING = object()
+
+
+def _is_index(key):
+    """A key a JavaScript object lists before all others (an array index), in ascending order."""
+    return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 4294967295
+
+
+def _js_keys(obj):
+    """The object's keys in the order JavaScript walks them: array indexes first, ascending.
+    It decides which of two fields writing the same dotted column wins, as it does in the kernel."""
+    if not any(k[:1].isdigit() for k in obj):
+        return obj
+    indexes = sorted((k for k in obj if _is_index(k)), key=int)
+    return indexes + [k for k in obj if not _is_index(k)] if indexes else obj
+
+
+def _value_at(value, path, start=0):
+    """The value at a path (_MISSING where there is none); through an array, each element's value."""
+    current = value
+    for i in range(start, len(path)):
+        key = path[i]
+        if type(current) is list:
+            if type(key) is int:
+                current = current[key] if 0 <= key < len(current) else _MISSING
+            else:
+                return [_or_none(_value_at(element, path, i)) for element in current]
+        elif type(current) is dict:
+            current = current.get(str(key), _MISSING)
+        else:
+            return _MISSING
+        if current is _MISSING:
+            return _MISSING
+    return current
+
+
+def _or_none(value):
+    return None if value is _MISSING else value
+
+
+def flatten_document(doc, prefix="", into=None):
+    """Objects flatten to dotted paths; arrays stay whole. The rows of tables."""
+    into = {} if into is None else into
+    for key in _js_keys(doc):
+        value = doc[key]
+        path = f"{prefix}.{key}" if prefix else key
+        if type(value) is dict and value:
+            flatten_document(value, path, into)
+        else:
+            into[path] = value
+    return into
+
+
+def table_rows(answer):
+    """One table row per element of an array answer."""
+    return [flatten_document(v) if type(v) is dict else {"value": v} for v in (answer if type(answer) is list else [answer])]
+
+
+def documents_of(answer, at):
+    found = _value_at(answer, at)
+    return found if type(found) is list else [found] if type(found) is dict else []
+
+
+def document_rows(answer, layout, columns, limit=None):
+    """One row per document of the answer: the leading columns from its element, then its fields."""
+    documents = documents_of(answer, layout["at"])
+    if limit is not None:
+        documents = documents[:limit]
+    build = row_builder(columns)
+    meta = [(name, path[0] if len(path) == 1 else None, path) for name, path in layout.get("meta", {}).items()]
+    source = layout.get("source", [])
+    source_key = source[0] if len(source) == 1 else None
+    rows = []
+    for element in documents:
+        is_dict = type(element) is dict
+        # Most paths are one key of an object (`_id`, `_source`): read without walking them.
+        row = {name: element.get(key) if key is not None and is_dict else _or_none(_value_at(element, path)) for name, key, path in meta}
+        found = element.get(source_key) if source_key is not None and is_dict else _value_at(element, source)
+        rows.append(build(row, {} if found is _MISSING or found is None else found))
+    return rows
+
+
+def row_builder(columns):
+    """How one document fills a row, given the grid's columns (see rowBuilder in answer-rows.ts):
+    mapped columns keep their whole value and the leaves of arrays of objects get one entry per
+    element; other objects flatten to dotted names."""
+    whole = set()
+    array_leaves = {}
+    mapped_leaves = {}
+
+    def add(into, under, name):
+        into.setdefault(under, []).append((name, name[len(under) + 1 :].split(".")))
+
+    for c in columns:
+        name = c["name"]
+        if c.get("arrayParent") is not None:
+            add(array_leaves, c["arrayParent"], name)
+            continue
+        if c.get("origin") in ("documents", "meta"):
+            continue
+        whole.add(name)
+        if c.get("origin") == "mapping":
+            dot = name.find(".")
+            while dot > 0:
+                add(mapped_leaves, name[:dot], name)
+                dot = name.find(".", dot + 1)
+
+    def entries(row, leaves, elements):
+        for name, path in leaves:
+            if len(path) == 1:
+                # Most leaves sit right under each element: read them without walking a path.
+                key = path[0]
+                row[name] = [
+                    element.get(key) if type(element) is dict else _or_none(_value_at(element, path)) for element in elements
+                ]
+            else:
+                row[name] = [_or_none(_value_at(element, path)) for element in elements]
+
+    def walk(obj, prefix, row):
+        for key in _js_keys(obj):
+            value = obj[key]
+            path = f"{prefix}.{key}" if prefix else key
+            if path in whole:
+                row[path] = value
+                leaves = array_leaves.get(path)
+                if leaves:
+                    kind = type(value)
+                    if kind is list:
+                        entries(row, leaves, value)
+                    elif kind is dict:
+                        entries(row, leaves, [value])
+                continue
+            kind = type(value)
+            if kind is dict and value:
+                walk(value, path, row)
+                continue
+            row[path] = value
+            if kind is list:
+                leaves = mapped_leaves.get(path)
+                if leaves and any(type(v) is dict for v in value):
+                    entries(row, leaves, value)
+
+    def build(row, source):
+        if type(source) is dict:
+            walk(source, "", row)
+        else:
+            row["value"] = source
+        return row
+
+    # Fields kept as they are: their column is theirs alone, and no leaves hang under them.
+    plain = whole - set(array_leaves)
+    dotted_plain = {name for name in plain if "." in name}
+
+    def build_at_once(row, source):
+        """As build, with the fields kept as they are copied at once. Only when no top-level key
+        holds a dot: then no two of them write the same column, so their order cannot matter."""
+        if type(source) is not dict:
+            row["value"] = source
+            return row
+        others = source.keys() - plain
+        if any("." in key for key in others) or not dotted_plain.isdisjoint(source):
+            return build(row, source)
+        row.update(source)
+        for key in others:
+            value = source[key]
+            kind = type(value)
+            if key in whole:
+                leaves = array_leaves[key]
+                if kind is list:
+                    entries(row, leaves, value)
+                elif kind is dict:
+                    entries(row, leaves, [value])
+            elif kind is dict and value:
+                del row[key]
+                walk(value, key, row)
+            elif kind is list:
+                leaves = mapped_leaves.get(key)
+                if leaves and any(type(v) is dict for v in value):
+                    entries(row, leaves, value)
+        return row
+
+    return build_at_once
