@@ -45,7 +45,6 @@ DOCUMENTS = [
     "{}",
     '{"n": -9223372036854775808, "variants": [], "parts": [], "tags": ["t1", "t2"], "constructor": null}',
 ]
-BIG = 2**53
 
 READ = """\
 import json
@@ -55,24 +54,14 @@ print(json.dumps({'payload': found.bundle['application/vnd.searchbook.hits+json'
 """
 
 # The rows JupyterLab and the kernel build from a payload (the kernel's grid uses the same builder).
+# Printed with the exact printer, so a long past 2^53 reaches Python with every digit as the builder kept it.
 NODE_ROWS = (
     "const rows = require(process.argv[1]);"
+    "const { exactJson } = require(process.argv[2]);"
     "let text = '';"
     "process.stdin.on('data', d => (text += d));"
-    "process.stdin.on('end', () => process.stdout.write(JSON.stringify(rows.hitsPayloadRows(JSON.parse(text)))));"
+    "process.stdin.on('end', () => process.stdout.write(exactJson(rows.hitsPayloadRows(JSON.parse(text)))));"
 )
-
-
-def as_javascript_reads(value):
-    """A value as a JavaScript number keeps it: integers past 2^53 rounded to a double (on
-    both sides: JavaScript prints such a double with zeros for its last digits)."""
-    if type(value) is int and abs(value) > BIG:
-        return float(value)
-    if type(value) is list:
-        return [as_javascript_reads(v) for v in value]
-    if type(value) is dict:
-        return {k: as_javascript_reads(v) for k, v in value.items()}
-    return value
 
 
 @engines("sandbox", REAL_819)
@@ -100,13 +89,19 @@ def test_rows_rebuilt_in_python_are_the_rows_the_kernel_builds(engine, tmp_path)
     # Rebuilt, not sent: the bundle holds the answer and its layout, no rows beside them.
     assert seen["sent_rows"] is False and "rows" not in seen["payload"] and seen["payload"]["documents"]
     built = subprocess.run(
-        ["node", "-e", NODE_ROWS, str(REPO / "dist" / "contracts" / "answer-rows.js")],
+        [
+            "node",
+            "-e",
+            NODE_ROWS,
+            str(REPO / "dist" / "contracts" / "answer-rows.js"),
+            str(REPO / "dist" / "contracts" / "exact-json.js"),
+        ],
         input=json.dumps(seen["payload"]),
         capture_output=True,
         text=True,
         check=True,
     )
-    assert [as_javascript_reads(row) for row in rows] == as_javascript_reads(json.loads(built.stdout))
+    assert rows == json.loads(built.stdout)
     assert len(rows) == len(DOCUMENTS)
     first, second, empty, last = (next(r for r in rows if r["_id"] == str(i)) for i in range(len(DOCUMENTS)))
     # Python keeps every digit the engine wrote, where JavaScript's numbers round.
@@ -124,7 +119,13 @@ def test_rows_rebuilt_in_python_are_the_rows_the_kernel_builds(engine, tmp_path)
 
 def node_rows(payload):
     built = subprocess.run(
-        ["node", "-e", NODE_ROWS, str(REPO / "dist" / "contracts" / "answer-rows.js")],
+        [
+            "node",
+            "-e",
+            NODE_ROWS,
+            str(REPO / "dist" / "contracts" / "answer-rows.js"),
+            str(REPO / "dist" / "contracts" / "exact-json.js"),
+        ],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
