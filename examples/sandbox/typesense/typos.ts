@@ -5,6 +5,7 @@
  * (7) and more, never more than `num_typos` (2). An edit is an insertion, a deletion, a
  * substitution or two neighbouring letters swapped.
  */
+import { editDistance } from '../edit-distance';
 import type { Collection } from './collection';
 import type { QueryField } from './text';
 
@@ -23,38 +24,6 @@ export function allowedTypos(token: string, s: TypoSettings): number {
   const length = [...token].length;
   const allowed = length >= s.minLen2 ? 2 : length >= s.minLen1 ? 1 : 0;
   return Math.min(allowed, s.numTypos);
-}
-
-/** Optimal string alignment distance, or `limit + 1` once it is sure to exceed `limit`. */
-export function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) {
-    return limit + 1;
-  }
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(
-        (previous[j] as number) + 1,
-        (row[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, (before[j - 2] as number) + 1);
-      }
-      row.push(d);
-      best = Math.min(best, d);
-    }
-    if (best > limit) {
-      return limit + 1;
-    }
-    before = previous;
-    previous = row;
-  }
-  return previous[b.length] as number;
 }
 
 /**

@@ -3,6 +3,7 @@
  * edits (a transposition counts as one), each weighted by 1 - edits / min(length of the two),
  * the best 50 kept.
  */
+import { editDistance } from '../../edit-distance';
 import type { Json } from '../exchange';
 
 const MAX_EXPANSIONS = 50;
@@ -21,38 +22,6 @@ export function editsFor(fuzziness: Json | undefined, term: string): number {
   return Number.isFinite(n) ? Math.min(2, Math.max(0, Math.floor(n))) : 0;
 }
 
-/** Optimal-string-alignment distance, or max + 1 as soon as it exceeds max. */
-function distance(a: string[], b: string[], max: number): number {
-  if (Math.abs(a.length - b.length) > max) {
-    return max + 1;
-  }
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(
-        (prev[j] as number) + 1,
-        (cur[j - 1] as number) + 1,
-        (prev[j - 1] as number) + cost
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, (prev2[j - 2] as number) + 1);
-      }
-      cur.push(d);
-      rowMin = Math.min(rowMin, d);
-    }
-    if (rowMin > max) {
-      return max + 1;
-    }
-    prev2 = prev;
-    prev = cur;
-  }
-  return prev[b.length] as number;
-}
-
 export interface Expansion {
   term: string;
   boost: number;
@@ -67,7 +36,7 @@ export function fuzzyExpansions(
   const out: Expansion[] = [];
   for (const candidate of terms) {
     const chars = [...candidate];
-    const edits = candidate === term ? 0 : distance(want, chars, maxEdits);
+    const edits = candidate === term ? 0 : editDistance(want, chars, maxEdits);
     if (edits > maxEdits) {
       continue;
     }
