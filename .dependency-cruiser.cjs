@@ -65,7 +65,9 @@ module.exports = {
       comment:
         'An import cycle (type-only imports included) ties its files into one unit: move the shared type or function to the lowest folder that needs it.',
       severity: 'error',
-      from: {},
+      // The sandbox engines' package (sandbox/) is a test double with a structure of its own,
+      // held only to staying apart from the product (the two sandbox rules below).
+      from: { pathNot: '^sandbox/' },
       to: { circular: true }
     },
     ...upward,
@@ -117,6 +119,31 @@ module.exports = {
       to: { path: '^extension/' }
     },
     {
+      name: 'product: never the sandbox',
+      comment:
+        'The sandbox engines are a package of their own (sandbox/) for demos and tests: the kernel, contracts and the extension never import it, so neither the kernel nor the wheel carries it. Reach it from tests, benchmarks or scripts instead.',
+      severity: 'error',
+      from: { path: ['^contracts/', '^kernel/', '^extension/'] },
+      to: {
+        path: [
+          '^sandbox/',
+          '^node_modules/@searchbook/sandbox/',
+          '^node_modules/selfsigned/'
+        ]
+      }
+    },
+    {
+      name: 'sandbox: a package of its own',
+      comment:
+        'sandbox/ stands in for engines the product talks to over sockets: it imports its own files, Node and its npm packages, never the product.',
+      severity: 'error',
+      from: { path: '^sandbox/' },
+      to: {
+        pathNot: ['^sandbox/', '^node_modules/'],
+        dependencyTypesNot: ['core']
+      }
+    },
+    {
       name: 'no-unresolvable',
       comment:
         'An import that does not resolve cannot be checked against the layers.',
@@ -126,8 +153,7 @@ module.exports = {
     }
   ],
   options: {
-    // The sandbox engine the command line can start (examples/) is a test double with its own structure.
-    doNotFollow: { path: ['node_modules', '^examples/'] },
+    doNotFollow: { path: ['node_modules'] },
     // Type-only imports count (`import type`, `import { type X }`).
     tsPreCompilationDeps: true,
     enhancedResolveOptions: {

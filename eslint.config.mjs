@@ -10,6 +10,7 @@ export default defineConfig([
   globalIgnores([
     '**/node_modules',
     'dist',
+    'sandbox/dist',
     'lib',
     'labextension',
     'python',

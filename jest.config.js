@@ -1,10 +1,13 @@
 /** Tests run the TypeScript sources through swc (no type check: `npm run typecheck` does that). */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
+  // The sandbox engines' package keeps its own tests.
+  roots: ['<rootDir>/test', '<rootDir>/sandbox/test'],
   testMatch: ['**/*.test.ts'],
   moduleNameMapper: {
-    '^@searchbook/contracts/(.*)$': '<rootDir>/contracts/$1'
+    '^@searchbook/contracts/(.*)$': '<rootDir>/contracts/$1',
+    // Its TypeScript, as tsconfig.json's `paths` maps it; the package's exports name its build.
+    '^@searchbook/sandbox/(.*)$': '<rootDir>/sandbox/src/$1'
   },
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testTimeout: 30000,

@@ -139,8 +139,7 @@ export async function startSandboxProcess(): Promise<{
   const child = spawn(
     process.execPath,
     [
-      join(REPO, 'bin', 'searchbook.js'),
-      'sandbox',
+      join(REPO, 'sandbox', 'bin', 'searchbook-sandbox.js'),
       '--es-port',
       '0',
       '--ts-port',

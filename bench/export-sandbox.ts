@@ -4,10 +4,10 @@
  * the URLs once loaded. Documents are small products: numbers, text, a keyword array, an object.
  *   node dist/bench/export-sandbox.js <docs> [--elasticsearch-only]
  */
-import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
-import type { JsonObject } from '../examples/sandbox/elasticsearch/exchange';
-import { listen } from '../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../examples/sandbox/typesense';
+import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
+import type { JsonObject } from '@searchbook/sandbox/elasticsearch/exchange';
+import { listen } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { settleHeap } from './sandbox-settle';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);

@@ -8,8 +8,8 @@
  *   node dist/bench/grid-paging.js [--docs 1000000]
  */
 import { randomUUID } from 'node:crypto';
-import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
-import { listen } from '../examples/sandbox/serve';
+import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
+import { listen } from '@searchbook/sandbox/serve';
 import {
   PANEL_COMM_TARGET,
   PANEL_PROTOCOL_VERSION,

@@ -5,7 +5,7 @@
  * loaded into a running sandbox over HTTP, as a user's own index would be.
  */
 import type { Agent } from 'undici';
-import { generateProducts } from '../examples/data/generate-products';
+import { generateProducts } from '@searchbook/sandbox/data/generate-products';
 
 export const ISSUE_INDEX = 'issue15-products';
 const COUNT = 2_000;

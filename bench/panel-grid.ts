@@ -14,8 +14,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type RequestListener } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
-import { listen } from '../examples/sandbox/serve';
+import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
+import { listen } from '@searchbook/sandbox/serve';
 import type { Page } from 'playwright-core';
 import { buildLaunchers } from '../test/support/real-elasticsearch/build';
 import {

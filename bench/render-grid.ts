@@ -9,7 +9,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '../examples/sandbox/sandbox';
+import { startSandbox } from '@searchbook/sandbox/sandbox';
 import { launchChromium } from '../test/e2e/support/browser';
 import { startJupyterLab } from '../test/e2e/support/jupyter-lab';
 import {

@@ -8,8 +8,8 @@
  *   npx tsc -p tsconfig.json && node dist/bench/sandbox-elasticsearch.js [docs]
  */
 import { Agent, request } from 'undici';
-import { createElasticsearchSandbox } from '../examples/sandbox/elasticsearch';
-import { listen } from '../examples/sandbox/serve';
+import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
+import { listen } from '@searchbook/sandbox/serve';
 import { settleHeap } from './sandbox-settle';
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);

@@ -7,9 +7,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { listen } from '../examples/sandbox/serve';
+import { listen } from '@searchbook/sandbox/serve';
 import { settleHeap } from './sandbox-settle';
-import { createTypesenseSandbox } from '../examples/sandbox/typesense';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 
 const COUNT = Number(process.argv[2] ?? 1_000_000);
 const VERSION = process.argv[3] ?? '29.0';

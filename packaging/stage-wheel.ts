@@ -1,12 +1,11 @@
 /**
  * The build step behind `npm run build:wheel` (after `npm run build`): lays out under python/
  * what the Python package ships, for hatchling (python/pyproject.toml) to zip:
- *   searchbook/node/   the kernel and the sandbox bundled (lib/), the entry script (bin/), a
- *                      package.json, the Elasticsearch endpoint catalog, and the native addons
- *                      for this platform
+ *   searchbook/node/   the kernel bundled (lib/), the entry script (bin/), a package.json, the
+ *                      Elasticsearch endpoint catalog, and the native addons for this platform
  *   share/jupyter/     the kernelspec (started through `python -m searchbook`) and the labextension
  */
-import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { compactCatalogPath } from '../kernel/src/engines/elasticsearch/endpoints';
@@ -43,44 +42,25 @@ const FROM_PIP = {
     'Use your Python package manager (pip, conda, etc.) to uninstall the package jupyterlab-searchbook'
 };
 
-const BUNDLE_OPTIONS = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  external: [...NATIVE_PACKAGES],
-  logLevel: 'error',
-  metafile: true
-} satisfies BuildOptions;
-
 /**
- * Two bundles, from the files tsc built: the command line with the kernel, and the sandbox
- * (a megabyte of engines and certificate code the kernel never runs, so every kernel start
- * would compile it for nothing), which the command line loads from beside itself.
+ * One bundle, from the files the build wrote: the command line with the kernel, from the same
+ * entry as a checkout's `searchbook` command. The sandbox engines are a package of their own
+ * (sandbox/) that the kernel never imports, so none of it is bundled: the wheel's
+ * `searchbook sandbox` says where to find them.
  */
 async function bundle(): Promise<Metafile[]> {
-  const sandbox: Plugin = {
-    name: 'sandbox-beside',
-    setup(on) {
-      on.onResolve({ filter: /examples\/sandbox\/main$/ }, () => ({
-        path: './sandbox.js',
-        external: true
-      }));
-    }
-  };
-  // The same entry as a checkout's `searchbook` command.
   const cli = await build({
-    ...BUNDLE_OPTIONS,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: [...NATIVE_PACKAGES],
+    logLevel: 'error',
+    metafile: true,
     entryPoints: [join(PACKAGE_ROOT, 'bin', 'searchbook.js')],
-    outfile: join(NODE_ROOT, 'lib', 'searchbook.js'),
-    plugins: [sandbox]
+    outfile: join(NODE_ROOT, 'lib', 'searchbook.js')
   });
-  const sandboxBundle = await build({
-    ...BUNDLE_OPTIONS,
-    entryPoints: [join(PACKAGE_ROOT, 'dist', 'examples', 'sandbox', 'main.js')],
-    outfile: join(NODE_ROOT, 'lib', 'sandbox.js')
-  });
-  return [cli.metafile, sandboxBundle.metafile];
+  return [cli.metafile];
 }
 
 async function main(): Promise<void> {

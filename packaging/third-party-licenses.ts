@@ -51,5 +51,5 @@ export async function thirdPartyLicenses(
       `${pkg.name} ${pkg.version} (${pkg.license ?? 'see below'})\n\n${await licenceText(abs)}`
     );
   }
-  return `Packages bundled into searchbook's kernel and sandbox\n\n${sections.join(`\n\n${'-'.repeat(72)}\n\n`)}\n`;
+  return `Packages bundled into searchbook's kernel\n\n${sections.join(`\n\n${'-'.repeat(72)}\n\n`)}\n`;
 }

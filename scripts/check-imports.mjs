@@ -1,6 +1,7 @@
 // Checks the import rules of docs/architecture.md (written in .dependency-cruiser.cjs): no
 // cycle, no import running up the layers, the extension reaching outside itself only through
-// '@searchbook/contracts/...'. Exits 1 and lists each offending import when one is found.
+// '@searchbook/contracts/...', the sandbox package and the product never importing each other.
+// Exits 1 and lists each offending import when one is found.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -83,7 +84,7 @@ if (written !== configured) {
 
 const { enhancedResolveOptions, ...cruiseOptions } = options;
 const result = await cruise(
-  ['contracts', 'kernel/src', 'extension/src'],
+  ['contracts', 'kernel/src', 'extension/src', 'sandbox/src'],
   { ...cruiseOptions, validate: true, ruleSet },
   {
     ...enhancedResolveOptions,

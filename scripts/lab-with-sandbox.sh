@@ -41,10 +41,11 @@ trap stop_all EXIT
 
 if [ "$want_sandbox" != "0" ]; then
   export ES_PASSWORD="${ES_PASSWORD:-sandbox-password}" TYPESENSE_API_KEY="${TYPESENSE_API_KEY:-sandbox-api-key}"
-  # SEARCHBOOK_SANDBOX_ARGS: more sandbox options, such as --es-port 9201 (searchbook sandbox --help).
+  # SEARCHBOOK_SANDBOX_ARGS: more sandbox options, such as --es-port 9201 (searchbook-sandbox --help).
+  # The sandbox engines are a package of their own (sandbox/), run by its bin.
   # shellcheck disable=SC2086
   addresses="$(mktemp -d)/sandbox-addresses"
-  node bin/searchbook.js sandbox --es-password "$ES_PASSWORD" --ts-api-key "$TYPESENSE_API_KEY" --addresses "$addresses" ${SEARCHBOOK_SANDBOX_ARGS:-} &
+  node sandbox/bin/searchbook-sandbox.js --es-password "$ES_PASSWORD" --ts-api-key "$TYPESENSE_API_KEY" --addresses "$addresses" ${SEARCHBOOK_SANDBOX_ARGS:-} &
   sandbox_pid=$!
   # The examples connect to ${env:SEARCHBOOK_ES_URL} and ${env:SEARCHBOOK_TYPESENSE_URL}: the
   # addresses the sandbox listens on (other ports when SEARCHBOOK_SANDBOX_ARGS says so), known

@@ -65,8 +65,8 @@ fi
 # The build is skipped when none of the files it reads changed since the last build that
 # succeeded (as make decides, by modification time): a second `npm start` then costs nothing.
 # The stamp is taken before building, so a file saved during the build counts as changed.
-build_inputs=(contracts kernel extension test bench examples packaging style bin
-  package.json package-lock.json tsconfig.json tsconfig.browser.json webpack.config.js
+build_inputs=(contracts kernel extension test bench sandbox/src sandbox/bin packaging style bin
+  package.json sandbox/package.json package-lock.json tsconfig.json tsconfig.browser.json webpack.config.js
   scripts/transpile.mjs)
 built=dist/.build-complete
 changed=""

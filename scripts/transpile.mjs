@@ -10,30 +10,35 @@ import { transformFile } from '@swc/core';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+// Node 20 runs ES2022 as written, class fields with their standard semantics as tsc emits
+// them for this target.
+const forNode = {
+  module: { type: 'commonjs' },
+  jsc: {
+    target: 'es2022',
+    parser: { syntax: 'typescript' },
+    transform: { useDefineForClassFields: true }
+  }
+};
+
 // What each output holds mirrors the tsconfig that type-checks it (tsconfig.json and
-// tsconfig.browser.json for dist/, extension/tsconfig.json for lib/).
+// tsconfig.browser.json for dist/ and sandbox/dist/, extension/tsconfig.json for lib/). Files
+// land under outDir at their path below `base` (the repository root unless named).
 const outputs = [
   {
     outDir: 'dist',
-    sources: [
-      'contracts',
-      'kernel/src',
-      'test',
-      'bench',
-      'examples',
-      'packaging'
-    ],
+    sources: ['contracts', 'kernel/src', 'test', 'bench', 'packaging'],
     skip: ['test/extension', 'contracts/check'],
-    // Node 20 runs ES2022 as written, class fields with their standard semantics as tsc
-    // emits them for this target.
-    options: {
-      module: { type: 'commonjs' },
-      jsc: {
-        target: 'es2022',
-        parser: { syntax: 'typescript' },
-        transform: { useDefineForClassFields: true }
-      }
-    }
+    options: forNode
+  },
+  // The sandbox engines' package, built into its own folder: its bin and its exports
+  // (sandbox/package.json) name sandbox/dist/, and the product's build holds none of it.
+  {
+    outDir: 'sandbox/dist',
+    base: 'sandbox/src',
+    sources: ['sandbox/src'],
+    skip: [],
+    options: forNode
   },
   {
     outDir: 'lib',
@@ -72,7 +77,11 @@ async function typescriptFiles(dir, skip) {
 }
 
 async function transpile(file, output) {
-  const target = join(root, output.outDir, file.replace(/\.ts$/, '.js'));
+  const target = join(
+    root,
+    output.outDir,
+    relative(output.base ?? '', file).replace(/\.ts$/, '.js')
+  );
   const { code, map } = await transformFile(join(root, file), {
     ...output.options,
     swcrc: false,

@@ -1,6 +1,5 @@
 import type { InstallScope } from './protocol/jupyter-paths';
 import { SearchbookError } from '../../contracts/errors';
-import { SANDBOX_SYNOPSIS } from '../../examples/sandbox/synopsis';
 
 /** The command line's help; the engines it names are the registry's, loaded only for the help. */
 async function usage(): Promise<string> {
@@ -16,7 +15,9 @@ Usage:
                                           install the kernelspec and the JupyterLab extension
                                           into Jupyter's data directory
   searchbook uninstall [--user | --sys-prefix | --prefix DIR]
-${SANDBOX_SYNOPSIS}  searchbook --version
+  searchbook sandbox [options]            in a clone: local Elasticsearch and Typesense stand-ins
+                                          with sample data (searchbook-sandbox; --help lists the options)
+  searchbook --version
 `;
 }
 
@@ -104,9 +105,8 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'sandbox': {
-        const { sandboxMain } = await import('../../examples/sandbox/main');
-        await sandboxMain(args);
-        return -1;
+        const { runSandboxCommand } = await import('./sandbox-command');
+        return await runSandboxCommand(args);
       }
       case '--version':
       case '-V': {

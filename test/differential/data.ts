@@ -5,7 +5,7 @@
  * shard and no replicas, because scores depend on the shard layout.
  */
 
-import { seededRandom as seeded } from '../../examples/data/seeded-random';
+import { seededRandom as seeded } from '@searchbook/sandbox/data/seeded-random';
 
 const ADJECTIVES = [
   'red',

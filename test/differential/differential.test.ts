@@ -3,8 +3,8 @@
  * Elasticsearch node of the same version, answers compared after normalise.ts. It fails on
  * any difference the allowlist does not name, and prints the share of identical answers.
  */
-import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
 import { allowed, ALLOWLIST, reasonOf } from './allowlist';
 import { differences, type Difference } from './compare';
 import { readCorpus, type CorpusEntry } from './corpus';

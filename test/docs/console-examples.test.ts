@@ -7,10 +7,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
 import { fencedBlocks, guideFiles, read, shortName } from './markdown';
 

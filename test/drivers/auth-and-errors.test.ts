@@ -4,10 +4,7 @@
  * a sort or filter field the schema lacks, more than 250 hits a page, not an int32) with the
  * engine's own reason and the advice of what to change. No message may hold a secret.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import type { Connection } from '../../kernel/src/connections/open-connection';
 import {
   describeEachTarget,

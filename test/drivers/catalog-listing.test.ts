@@ -4,10 +4,7 @@
  * out (aliases, hidden indices); a cell that creates a target shows in both at once. Against
  * the sandbox engines over HTTP.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import type { Connection } from '../../kernel/src/connections/open-connection';
 import { connect, request, SECRETS } from './helpers';
 

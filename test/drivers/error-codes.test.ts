@@ -5,10 +5,7 @@
  */
 import { CONSOLE_WORDING } from '../../kernel/src/connections/console-wording';
 import { errorCode, SearchbookError } from '../../contracts/errors';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { parseCell } from '../../kernel/src/console/parse';
 import { editRefusal, Refusal } from '../../kernel/src/console/refusal';
 import { VariableScope } from '../../kernel/src/console/variables';

@@ -5,10 +5,7 @@
  * collection appear once a write taught them, and a key that cannot read the schema still
  * gets its search with columns from the documents.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import type { Connection } from '../../kernel/src/connections/open-connection';
 import { connect, request, SECRETS } from './helpers';
 import { columnSummary, hitsOf, rowById } from './grid-helpers';

@@ -4,10 +4,7 @@
  * %connect and a request against every Elasticsearch target (sandbox and real nodes), all
  * outputs scanned for secrets.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import {
   describeEachTarget,
   elasticsearchTargets,

@@ -4,10 +4,7 @@
  * platform keyring's failure and its fallbacks, and the secret scan of every output and file.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import {
   KeyringUnavailable,
   PlatformKeyring

@@ -7,13 +7,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { generateCertificates, writeCaFile } from '../../examples/sandbox/tls';
+import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { generateCertificates, writeCaFile } from '@searchbook/sandbox/tls';
 import {
   describeEachTarget,
   elasticsearchTlsTargets,

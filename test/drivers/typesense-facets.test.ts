@@ -2,10 +2,7 @@
  * Typesense facets (`facet_by`) shown as tables under the hits, shaped like Elasticsearch's
  * terms buckets so both engines' facets read and chart the same way; against the sandbox.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import type { Connection } from '../../kernel/src/connections/open-connection';
 import { connect, request, SECRETS } from './helpers';
 import { aggregationFooter } from '../../contracts/mime-types';

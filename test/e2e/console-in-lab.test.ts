@@ -10,10 +10,7 @@ import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 import { launchChromium } from './support/browser';
 import { REPO, type RunningLab, startJupyterLab } from './support/jupyter-lab';

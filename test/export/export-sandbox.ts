@@ -3,10 +3,7 @@
  * on, holding `products` documents in `products`, behind a breaking proxy (a suite delays or
  * breaks its answers), and Typesense 29.0.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import {
   type BreakingProxy,

@@ -9,10 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { request } from 'undici';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import type { Connection } from '../../kernel/src/connections/open-connection';
 import type { JsonValue } from '../../kernel/src/console/cell';
 import { connect, SECRETS } from '../drivers/helpers';

@@ -12,9 +12,9 @@ import {
   randomUUID
 } from 'node:crypto';
 import { z } from 'zod';
-import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import type { Metric, MetricsSnapshot } from '../../contracts/admin-protocol';
 import { SECRETS } from '../drivers/helpers';
 import {

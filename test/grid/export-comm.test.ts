@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunningSandbox } from '../../examples/sandbox/sandbox';
+import type { RunningSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import { parseCsv, partialsOf, scratchDir } from '../export/export-helpers';
 import { startExportSandbox } from '../export/export-sandbox';

@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { generateBooksSample } from '../../examples/sandbox/sample-typesense';
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { generateBooksSample } from '@searchbook/sandbox/sample-typesense';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import {
   PANEL_COMM_TARGET,
   PANEL_PROTOCOL_VERSION,

@@ -4,10 +4,7 @@
  * next search keeps that many rows in its output and counts the rest in its notice; null
  * returns to the kernel's own cap, here `SEARCHBOOK_MAX_ROWS` from its environment.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import type { KernelClient } from '../support/kernel-client';

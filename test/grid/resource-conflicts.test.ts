@@ -8,8 +8,8 @@
  * answered only when the entry really changed since the form read it.
  */
 import fc from 'fast-check';
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { SECRETS } from '../drivers/helpers';
 import type { KernelClient } from '../support/kernel-client';
 import { GridCommClient, kernelWithGridComm } from './grid-comm-client';

@@ -4,8 +4,8 @@
  * that use them (30), each collection's synonyms and overrides (29), presets, stopwords and a
  * collection's schema; every change planned (nothing sent) before it is applied.
  */
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { SECRETS } from '../drivers/helpers';
 import type { KernelClient } from '../support/kernel-client';
 import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';

@@ -6,9 +6,9 @@
  * and header sorts combine with it; the copied request carries it; clearing it browses again;
  * an engine without a preview refuses a query instead of dropping it.
  */
-import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import type { GridReply } from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
 import type { KernelClient } from '../support/kernel-client';

@@ -4,10 +4,7 @@
  * and says under it how many more the answer holds, and the text and HTML fallbacks show as many
  * rows as fit their share and say what they leave out, in place.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { swapQuotes } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { DEFAULT_LIMITS } from '../../kernel/src/render/output-limits';

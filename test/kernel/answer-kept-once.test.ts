@@ -5,10 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { request } from 'undici';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import {
   answerValue,
   hitsPayloadRows,

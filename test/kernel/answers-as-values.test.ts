@@ -4,10 +4,7 @@
  * `${name}`; `%vars` says where each value came from. A bad expression, an expression over
  * no answer, or over an answer the cell has not got yet, is refused and nothing is sent.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { hitsPayloadRows } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';

@@ -4,10 +4,7 @@
  * address is no secret: the answer shows it. An unset variable is refused with what to set and
  * the address to write instead, and nothing is sent.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../support/secrets';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 

@@ -9,10 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import {
   HITS_MIME,
   JSON_MIME,

@@ -10,7 +10,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { RunningSandbox } from '../../examples/sandbox/sandbox';
+import type { RunningSandbox } from '@searchbook/sandbox/sandbox';
 import type { GridReply } from '../../contracts/panel-protocol';
 import { answerValue } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';

@@ -18,7 +18,7 @@ import {
   writeFileSync
 } from 'node:fs';
 import { join } from 'node:path';
-import type { RunningSandbox } from '../../examples/sandbox/sandbox';
+import type { RunningSandbox } from '@searchbook/sandbox/sandbox';
 import type { GridReply } from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
 import { partialsOf, scratchDir } from '../export/export-helpers';

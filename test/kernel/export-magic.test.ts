@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunningSandbox } from '../../examples/sandbox/sandbox';
+import type { RunningSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import { partialsOf, scratchDir } from '../export/export-helpers';
 import { startExportSandbox } from '../export/export-sandbox';

@@ -8,10 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { hitsPayloadRows } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';

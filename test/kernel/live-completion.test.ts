@@ -5,10 +5,7 @@
  * JSON body; an engine that does not answer never hangs completion.
  */
 import { createServer, type Server } from 'node:http';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import {
   describeEachTarget,

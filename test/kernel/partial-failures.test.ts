@@ -5,10 +5,7 @@
  * shows (the payload's `info.partialFailures`), and in the text and HTML fallbacks. The cell
  * itself succeeds: the parts that worked did.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import {
   HITS_MIME,
   JSON_MIME,

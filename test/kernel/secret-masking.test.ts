@@ -4,10 +4,7 @@
  * `_id`) shows as `${env:NAME}` in the bundle of every MIME type, the fallbacks, the error and
  * the reply: nothing of the cell, which the notebook saves, holds the value.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 

@@ -8,8 +8,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch';
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
+import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
 import type { KernelClient, WireMessage } from '../support/kernel-client';
 import {
   expectReply,

@@ -3,10 +3,7 @@
  * export renders as a grid of the documents, as a search's hits do, and an int32 write error
  * fails the cell with the engine's message and advice on what to write, stopping the cell there.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { hitsPayloadRows } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';

@@ -1,6 +1,6 @@
 /** A fresh, empty Typesense sandbox on loopback for one official suite's run. */
-import { listen, type ListeningServer } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 
 export interface SuiteSandbox {
   url: string;

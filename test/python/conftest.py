@@ -52,7 +52,7 @@ def sandbox():
     import re
 
     proc, text = start_until(
-        ["node", str(REPO / "bin" / "searchbook.js"), "sandbox", "--es-port", "0", "--ts-port", "0",
+        ["node", str(REPO / "sandbox" / "bin" / "searchbook-sandbox.js"), "--es-port", "0", "--ts-port", "0",
          "--es-password", ES_PASSWORD, "--ts-api-key", TS_API_KEY],
         "Press Ctrl-C",
         60,

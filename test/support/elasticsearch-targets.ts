@@ -1,9 +1,6 @@
 import { delimiter, join } from 'node:path';
 import { accessSync, constants } from 'node:fs';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import {
   ES_TEST_PASSWORD,
   REAL_FLAVOURS,

@@ -3,10 +3,7 @@
  * them: Elasticsearch 8.15.0 holding 20 products behind the test password, Typesense 29.0
  * behind its key, and an Elasticsearch API key created for the suite.
  */
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from './secrets';
 
 export async function securedSandboxWithKey(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { listen } from '../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
+import { listen } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { REAL_TYPESENSE_VERSION } from './real-typesense/binary';
 import {
   realTypesenseMissing,

@@ -4,8 +4,8 @@
  * nearest version it imitates; answers compared after normalisation. It prints how many
  * answers are identical and fails on any difference the allowlist does not classify.
  */
-import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
-import { listen } from '../../../examples/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
+import { listen } from '@searchbook/sandbox/serve';
 import { realTypesense } from '../../support/real-typesense/run-server';
 import { REAL_START_TIMEOUT_MS } from '../../support/elasticsearch-targets';
 import { differences, type Difference } from '../compare';

@@ -11,10 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Locator, Page } from 'playwright-core';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../../examples/sandbox/sandbox';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { launchChromium } from '../support/browser';
 import {
   readGettingStarted,
@@ -165,10 +162,7 @@ async function main(): Promise<void> {
   const steps = await readGettingStarted();
   const sandbox = await sandboxOnUsualPorts();
   const root = await mkdtemp(join(tmpdir(), 'searchbook-pictures-lab-'));
-  await cp(join(REPO, 'examples'), root, {
-    recursive: true,
-    filter: source => !source.includes(join('examples', 'sandbox'))
-  });
+  await cp(join(REPO, 'examples'), root, { recursive: true });
   const lab = await startJupyterLab({
     root,
     env: {

@@ -1,7 +1,7 @@
 import {
   createTypesenseSandbox,
   type TypesenseSandbox
-} from '../../../examples/sandbox/typesense';
+} from '@searchbook/sandbox/typesense';
 
 /** A Typesense 29.0 sandbox behind `apiKey` holding `items`: `count` documents `i0`, `i1`… titled `Item n` and ranked n. */
 export function typesenseWithItems(

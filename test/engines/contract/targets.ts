@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listen } from '../../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
+import { listen } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { SECRETS } from '../../support/secrets';
 import {
   type GridCommClient,

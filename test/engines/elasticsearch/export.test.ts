@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateProducts } from '../../../examples/data/generate-products';
+import { generateProducts } from '@searchbook/sandbox/data/generate-products';
 import type { Connection } from '../../../kernel/src/connections/open-connection';
 import { ExportRefused } from '../../../kernel/src/export/export-file';
 import { connect, request, SECRETS } from '../../drivers/helpers';

@@ -10,8 +10,8 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { z } from 'zod';
-import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import type { FilterRow, GridView } from '../../../contracts/panel-protocol';
 import { SECRETS } from '../../drivers/helpers';
 import {
@@ -21,7 +21,7 @@ import {
   type RunningEsTarget
 } from '../../support/elasticsearch-targets';
 import { answerFor } from '../../support/real-node-differences';
-import { generateProducts } from '../../../examples/data/generate-products';
+import { generateProducts } from '@searchbook/sandbox/data/generate-products';
 import { REAL_NODE_PRODUCTS } from '../../support/real-elasticsearch/products';
 import type { KernelClient } from '../../support/kernel-client';
 import {

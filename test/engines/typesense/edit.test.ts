@@ -6,8 +6,8 @@
  * versions); int64 past 2^53; keys named __proto__; emptying collections, only on 28.0 and
  * later. What every engine does when editing is in test/engines/contract.
  */
-import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
-import { createTypesenseSandbox } from '../../../examples/sandbox/typesense';
+import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
+import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import type { GridReply } from '../../../contracts/panel-protocol';
 import { SECRETS } from '../../drivers/helpers';
 import {

@@ -7,11 +7,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { request as undiciRequest } from 'undici';
-import { generateBooks } from '../../../examples/data/generate-books';
-import {
-  type RunningSandbox,
-  startSandbox
-} from '../../../examples/sandbox/sandbox';
+import { generateBooks } from '@searchbook/sandbox/data/generate-books';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import type { Connection } from '../../../kernel/src/connections/open-connection';
 import { connect, SECRETS } from '../../drivers/helpers';
 import {

@@ -14,7 +14,7 @@ import {
   type RequestInit,
   type Response
 } from 'undici';
-import { generateCertificates } from '../../../examples/sandbox/tls';
+import { generateCertificates } from '@searchbook/sandbox/tls';
 import { freePort } from '../free-port';
 import {
   LAUNCHERS_DIR,

@@ -3,7 +3,7 @@ import {
   PRODUCTS_ALIAS,
   PRODUCTS_INDEX,
   PRODUCTS_MAPPING
-} from '../../../examples/data/generate-products';
+} from '@searchbook/sandbox/data/generate-products';
 import { z } from 'zod';
 import { authHeaders, fetchFromNode, type RealNodeAddress } from './launch';
 import { oncePerRun } from './run-nodes';

@@ -6,25 +6,16 @@
  * pages (from/size, search_after, through the ranked cache) are the brute-force ranking.
  */
 import fc from 'fast-check';
-import type {
-  Json,
-  JsonObject
-} from '../../../examples/sandbox/elasticsearch/exchange';
-import type {
-  IndexData,
-  StoredDoc
-} from '../../../examples/sandbox/elasticsearch/index-data';
-import { executeSearch } from '../../../examples/sandbox/elasticsearch/search/execute';
-import {
-  compileQuery,
-  NO_MATCH
-} from '../../../examples/sandbox/elasticsearch/search/query';
-import { type RankedCache } from '../../../examples/sandbox/elasticsearch/search/ranked-cache';
-import { parseSort } from '../../../examples/sandbox/elasticsearch/search/sort';
-import type { SearchRequest } from '../../../examples/sandbox/elasticsearch/search/request';
-import { FULL_SOURCE } from '../../../examples/sandbox/elasticsearch/source-filter';
-import { ClusterState } from '../../../examples/sandbox/elasticsearch/state';
-import { parseVersion } from '../../../examples/sandbox/elasticsearch/version';
+import type { Json, JsonObject } from '../../src/elasticsearch/exchange';
+import type { IndexData, StoredDoc } from '../../src/elasticsearch/index-data';
+import { executeSearch } from '../../src/elasticsearch/search/execute';
+import { compileQuery, NO_MATCH } from '../../src/elasticsearch/search/query';
+import { type RankedCache } from '../../src/elasticsearch/search/ranked-cache';
+import { parseSort } from '../../src/elasticsearch/search/sort';
+import type { SearchRequest } from '../../src/elasticsearch/search/request';
+import { FULL_SOURCE } from '../../src/elasticsearch/source-filter';
+import { ClusterState } from '../../src/elasticsearch/state';
+import { parseVersion } from '../../src/elasticsearch/version';
 
 const VERSION = parseVersion('8.15.0');
 const WORDS = [

@@ -1,14 +1,8 @@
-import {
-  Collection,
-  type WriteAction
-} from '../../../examples/sandbox/typesense/collection';
-import { indexedMatches } from '../../../examples/sandbox/typesense/indexed-match';
-import type { JsonObject } from '../../../examples/sandbox/typesense/json';
-import { makeField } from '../../../examples/sandbox/typesense/schema';
-import {
-  matchDocument,
-  type QueryField
-} from '../../../examples/sandbox/typesense/text';
+import { Collection, type WriteAction } from '../../src/typesense/collection';
+import { indexedMatches } from '../../src/typesense/indexed-match';
+import type { JsonObject } from '../../src/typesense/json';
+import { makeField } from '../../src/typesense/schema';
+import { matchDocument, type QueryField } from '../../src/typesense/text';
 import { start, type Running } from './helpers';
 
 const WORDS = [

@@ -1,5 +1,5 @@
 /** Loads the Typesense engineer's sample data (books, notes) into a Typesense sandbox. */
-import { loadSampleData } from '../data/generate-books';
+import { loadSampleData } from './data/generate-books';
 import type { TypesenseSandbox } from './typesense';
 
 export function generateBooksSample(ts: TypesenseSandbox): string {

@@ -1,8 +1,8 @@
 /** The official @elastic/elasticsearch 8.x client (it checks the product header) against the stand-in over HTTPS. */
 import { Client } from '@elastic/elasticsearch';
-import { createElasticsearchSandbox } from '../../../examples/sandbox/elasticsearch';
-import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
-import { generateCertificates } from '../../../examples/sandbox/tls';
+import { createElasticsearchSandbox } from '../../src/elasticsearch';
+import { listen, type ListeningServer } from '../../src/serve';
+import { generateCertificates } from '../../src/tls';
 
 let server: ListeningServer;
 let client: Client;

@@ -1,9 +1,6 @@
 /** sortedJson: JSON with keys sorted at every depth (integer-like keys too), and 64-bit raw numbers. */
 import fc from 'fast-check';
-import {
-  RawNumber,
-  sortedJson
-} from '../../../examples/sandbox/typesense/json';
+import { RawNumber, sortedJson } from '../../src/typesense/json';
 
 /** The plain definition: sort the keys, write each member. */
 function reference(value: unknown): string {

@@ -5,7 +5,7 @@
  * `notes` collection whose fields are learned from its documents.
  */
 import { request } from 'undici';
-import type { TypesenseSandbox } from '../sandbox/typesense';
+import type { TypesenseSandbox } from '../typesense';
 import { seededRandom } from './seeded-random';
 
 export const BOOKS_SCHEMA = {

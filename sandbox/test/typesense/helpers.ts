@@ -1,11 +1,11 @@
 /** Starts a Typesense sandbox on a real loopback socket and talks to it with undici. */
 import { request } from 'undici';
-import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
+import { listen, type ListeningServer } from '../../src/serve';
 import {
   createTypesenseSandbox,
   type TypesenseSandbox,
   type TypesenseSandboxOptions
-} from '../../../examples/sandbox/typesense';
+} from '../../src/typesense';
 
 export const ADMIN_KEY = 'sandbox-admin-key';
 

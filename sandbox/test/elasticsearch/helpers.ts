@@ -2,9 +2,9 @@ import { Agent, request } from 'undici';
 import {
   createElasticsearchSandbox,
   type ElasticsearchSandbox
-} from '../../../examples/sandbox/elasticsearch';
-import { listen, type ListeningServer } from '../../../examples/sandbox/serve';
-import { generateCertificates } from '../../../examples/sandbox/tls';
+} from '../../src/elasticsearch';
+import { listen, type ListeningServer } from '../../src/serve';
+import { generateCertificates } from '../../src/tls';
 
 export interface Running {
   url: string;

@@ -2,7 +2,7 @@ import {
   generateBooks,
   loadSampleData,
   loadSampleDataOverHttp
-} from '../../../examples/data/generate-books';
+} from '../../src/data/generate-books';
 import { ADMIN_KEY, start } from './helpers';
 
 describe('Typesense sample data', () => {

@@ -1,6 +1,6 @@
 /**
  * Starts both sandbox engines (Elasticsearch and Typesense stand-ins) on loopback, loads the
- * sample data, and reports how to connect. Used by `searchbook sandbox`, demos and tests.
+ * sample data, and reports how to connect. Used by `searchbook-sandbox`, demos and tests.
  */
 import { mkdtemp } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
@@ -12,7 +12,7 @@ import {
   PRODUCTS_ALIAS,
   PRODUCTS_INDEX,
   PRODUCTS_MAPPING
-} from '../data/generate-products';
+} from './data/generate-products';
 import { createElasticsearchSandbox } from './elasticsearch';
 import { listen, type ListeningServer } from './serve';
 import { generateCertificates, writeCaFile } from './tls';

@@ -1,12 +1,9 @@
-/** `searchbook sandbox --tls` is HTTPS only, as an 8.x node with TLS on the HTTP layer is. */
+/** `searchbook-sandbox --tls` is HTTPS only, as an 8.x node with TLS on the HTTP layer is. */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import {
-  startSandbox,
-  type RunningSandbox
-} from '../../../examples/sandbox/sandbox';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox';
 
 describe('sandbox --tls: HTTPS only', () => {
   let dir: string;

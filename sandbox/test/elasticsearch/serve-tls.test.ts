@@ -3,11 +3,8 @@ import type { ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { listen } from '../../../examples/sandbox/serve';
-import {
-  generateCertificates,
-  writeCaFile
-} from '../../../examples/sandbox/tls';
+import { listen } from '../../src/serve';
+import { generateCertificates, writeCaFile } from '../../src/tls';
 
 describe('sandbox plumbing: listen() and certificates', () => {
   const handler = (_req: unknown, res: ServerResponse): void => {

@@ -1,5 +1,5 @@
 /**
- * `searchbook sandbox --addresses FILE`, as `npm start` runs it: the addresses are written as
+ * `searchbook-sandbox --addresses FILE`, as `npm start` runs it: the addresses are written as
  * soon as both engines listen, before the sample data has loaded, so JupyterLab starts
  * alongside the load; a request sent at once waits for the load and sees every document.
  */
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 jest.setTimeout(120_000);
 
-const REPO = join(__dirname, '..', '..');
+const PACKAGE = join(__dirname, '..');
 
 it('writes the addresses before the sample loads, and a request sent then sees the whole sample', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'searchbook-addresses-'));
@@ -18,8 +18,7 @@ it('writes the addresses before the sample loads, and a request sent then sees t
   const child = spawn(
     process.execPath,
     [
-      join(REPO, 'bin', 'searchbook.js'),
-      'sandbox',
+      join(PACKAGE, 'bin', 'searchbook-sandbox.js'),
       '--es-port',
       '0',
       '--ts-port',

@@ -1,6 +1,6 @@
 /**
  * An in-memory Typesense (26 to 30) that answers over HTTP as the real engine does, for
- * tests, demos and benchmarks. Put `handler` on a socket with examples/sandbox/serve.ts.
+ * tests, demos and benchmarks. Put `handler` on a socket with sandbox/src/serve.ts.
  */
 import type http from 'node:http';
 import { type Collection, type WriteAction } from './collection';

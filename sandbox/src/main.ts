@@ -1,11 +1,11 @@
 /**
- * `searchbook sandbox`: runs both sandbox engines in the foreground, prints how to connect,
- * and stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
+ * `searchbook-sandbox` (the package's bin, which `npm start` runs): both sandbox engines in the
+ * foreground, how to connect printed, stopped cleanly on Ctrl-C (SIGINT) or SIGTERM.
  */
 import { rename, writeFile } from 'node:fs/promises';
 import { startSandbox, type SandboxOptions } from './sandbox';
 
-export const SANDBOX_USAGE = `Usage: searchbook sandbox [options]
+export const SANDBOX_USAGE = `Usage: searchbook-sandbox [options]
 
   --es-port N          Elasticsearch stand-in port (default 9200; 0 picks a free port)
   --ts-port N          Typesense stand-in port (default 8108; 0 picks a free port)
@@ -114,7 +114,7 @@ export async function sandboxMain(
   }
   const { addressesFile, ...opts } = parseSandboxArgs(argv);
   out(
-    `searchbook sandbox: Elasticsearch ${opts.esVersion} (security ${opts.security ? 'on' : 'off'}${opts.tls ? ', HTTPS' : ''}), Typesense ${opts.tsVersion}`
+    `searchbook-sandbox: Elasticsearch ${opts.esVersion} (security ${opts.security ? 'on' : 'off'}${opts.tls ? ', HTTPS' : ''}), Typesense ${opts.tsVersion}`
   );
   const running = await startSandbox({
     ...opts,
@@ -165,4 +165,15 @@ export async function sandboxMain(
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/** The bin's whole run: the exit code, with a usage mistake and a failure told on stderr. */
+export async function sandboxCommand(argv: string[]): Promise<number> {
+  try {
+    await sandboxMain(argv);
+    return 0;
+  } catch (err) {
+    process.stderr.write(`searchbook-sandbox: ${(err as Error).message}\n`);
+    return err instanceof SandboxUsageError ? 2 : 1;
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * Typesense answers the sandbox reproduces from the engine's sources
- * (examples/sandbox/typesense/FACTS.md), each checked over HTTP per version.
+ * (sandbox/src/typesense/FACTS.md), each checked over HTTP per version.
  */
 import { book, BOOKS_SCHEMA, start, type Running } from './helpers';
 

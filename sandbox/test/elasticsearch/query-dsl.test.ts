@@ -2,7 +2,7 @@
 import {
   generateProducts,
   PRODUCTS_MAPPING
-} from '../../../examples/data/generate-products';
+} from '../../src/data/generate-products';
 import { call, ndjson, start, type Running } from './helpers';
 
 let es: Running;

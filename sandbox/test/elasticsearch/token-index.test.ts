@@ -3,15 +3,15 @@
  * visibility does: nothing before a refresh, everything after it; points in time keep
  * their old view; mapping changes and the index's start-over are seen.
  */
-import { executeSearch } from '../../../examples/sandbox/elasticsearch/search/execute';
-import { RankedCache } from '../../../examples/sandbox/elasticsearch/search/ranked-cache';
+import { executeSearch } from '../../src/elasticsearch/search/execute';
+import { RankedCache } from '../../src/elasticsearch/search/ranked-cache';
 import {
   MatchesBuilder,
   NO_MATCH
-} from '../../../examples/sandbox/elasticsearch/search/scorer';
-import { FULL_SOURCE } from '../../../examples/sandbox/elasticsearch/source-filter';
-import { ClusterState } from '../../../examples/sandbox/elasticsearch/state';
-import { parseVersion } from '../../../examples/sandbox/elasticsearch/version';
+} from '../../src/elasticsearch/search/scorer';
+import { FULL_SOURCE } from '../../src/elasticsearch/source-filter';
+import { ClusterState } from '../../src/elasticsearch/state';
+import { parseVersion } from '../../src/elasticsearch/version';
 import { call, ndjson, start, type Running } from './helpers';
 
 let es: Running;

@@ -1,4 +1,4 @@
-import { SeqPostings } from '../../../examples/sandbox/typesense/seq-postings';
+import { SeqPostings } from '../../src/typesense/seq-postings';
 
 describe('Typesense sandbox: sequence postings', () => {
   test('stay sorted and exact through appends, out-of-order adds and many parked removals', () => {

@@ -3,11 +3,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import {
-  parseSandboxArgs,
-  SandboxUsageError
-} from '../../../examples/sandbox/main';
-import { startSandbox } from '../../../examples/sandbox/sandbox';
+import { parseSandboxArgs, SandboxUsageError } from '../../src/main';
+import { startSandbox } from '../../src/sandbox';
 
 it('parses flags with defaults', () => {
   expect(parseSandboxArgs([])).toEqual({
