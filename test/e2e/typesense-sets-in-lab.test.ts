@@ -14,7 +14,12 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { createTypesenseSandbox } from '../../examples/sandbox/typesense';
 import type { RunningLab } from './support/jupyter-lab';
-import { runInNotebookKernel, screenshot } from './support/notebook-page';
+import {
+  cellOutput,
+  runCommand,
+  runInNotebookKernel,
+  screenshot
+} from './support/notebook-page';
 import { openPanelLab, panelTreeItem } from './support/panel-lab';
 import { remove, review, send } from './support/resource-dialog';
 
@@ -148,6 +153,34 @@ describe('presets and stopwords', () => {
       'DELETE /presets/cheap_first'
     );
     expect((await call('GET', '/presets/cheap_first')).status).toBe(404);
+  });
+
+  it('a search through a preset that leaves a field out shows no column for it in the cell’s grid', async () => {
+    const presets = await opened(connection(), 'Presets');
+    await review(
+      page,
+      presets.getByRole('button', { name: 'Add to Presets' }),
+      '{"value": {"exclude_fields": "price"}}',
+      'no_price'
+    );
+    await send(page);
+    await presets.getByRole('listitem', { name: 'no_price' }).waitFor();
+    await page.getByRole('tab', { name: /^sets\.ipynb/ }).click();
+    await runCommand(page, 'notebook:insert-cell-below');
+    await runCommand(page, 'notebook:enter-edit-mode');
+    await page.keyboard.type(
+      'GET /collections/wear/documents/search?q=*&preset=no_price'
+    );
+    await runCommand(page, 'notebook:run-cell');
+    const grid = cellOutput(page, 1).locator('.searchbook-Grid');
+    await grid.waitFor({ timeout: 30_000 });
+    const columns = JSON.parse(
+      (await grid.getAttribute('data-columns')) ?? '[]'
+    ) as string[];
+    expect(columns).toContain('name');
+    expect(columns).not.toContain('price');
+    await expect(grid.getAttribute('aria-rowcount')).resolves.toBe('4');
+    await remove(page, presets, 'no_price');
   });
 
   it('adds, edits and deletes a stopword set, refusing an empty list with what to write', async () => {
