@@ -4,8 +4,10 @@
  * embedded filter allows, found in neither the page afterwards, the saved notebook, the
  * server's log nor any kernel message in clear), aliases added, opening their collection's
  * grid and deleted with the request shown before it is sent, a kind the server's version lacks
- * shown disabled with the reason, and a collection's own synonyms and overrides (the shape
- * before 30) listed, added, edited and deleted from its menu.
+ * shown disabled with the reason, a collection's schema read-only (vector fields and what
+ * auto-embeds them included, no credential), notifications that stack where each can be read,
+ * and a collection's own synonyms and overrides (the shape before 30) listed, added, edited and
+ * deleted from its menu.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,11 +1,12 @@
 /**
  * Typesense 30's resources in the panel, in a real JupyterLab in Chromium against the
- * Typesense 30 sandbox: presets and stopword sets, synonym sets and curation sets with the
- * collections that use them and the items inside them, each listed, added, edited as JSON (a
- * mistyped entry refused with what to write, the text kept) and deleted with the exact request
- * shown before it is sent, the server's state checked afterwards with requests of its own; the
- * per-collection synonyms and overrides of older versions disabled with why; an alias opening
- * its collection's grid.
+ * Typesense 30 sandbox: presets (a cell searching through one shows no column for a field it
+ * leaves out) and stopword sets, synonym sets and curation sets with the collections that use
+ * them and the items inside them, each listed, added, edited as JSON (a mistyped entry refused
+ * with what to write, the text kept) and deleted with the exact request shown before it is
+ * sent, the server's state checked afterwards with requests of its own; the per-collection
+ * synonyms and overrides of older versions disabled with why; an alias opening its
+ * collection's grid.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
