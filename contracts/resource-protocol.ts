@@ -108,7 +108,19 @@ export const SchemaFieldSchema = z.object({
   locale: z.string(),
   /** A field inside an object field (`a.b`), or the collection a `reference` points to. */
   nested: z.boolean(),
-  reference: z.string().optional()
+  reference: z.string().optional(),
+  /** A vector field: its dimensions, distance and index parameters as the server lists them. */
+  vector: z
+    .object({
+      numDim: z.number(),
+      vecDist: z.string().optional(),
+      hnswParams: z.record(z.string(), z.number()).optional()
+    })
+    .optional(),
+  /** Auto-embedding: the fields the vector is computed from and the model (never its credentials). */
+  embed: z
+    .object({ from: z.array(z.string()), modelName: z.string() })
+    .optional()
 });
 export type SchemaField = z.infer<typeof SchemaFieldSchema>;
 

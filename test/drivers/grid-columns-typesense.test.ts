@@ -131,6 +131,35 @@ describe('books: a schema with object and object[] fields', () => {
     ]);
   });
 
+  it('a search through a preset that leaves fields out shows no column for them, as a search naming its fields', async () => {
+    const response = await ts.driver.console.send(
+      request('PUT', '/presets/short', '', {
+        value: { exclude_fields: 'meta,variants,rating' }
+      }),
+      new AbortController().signal
+    );
+    expect(response.status).toBe(200);
+    const expected = BOOK_COLUMNS.filter(
+      c => !/^(meta|variants|rating:)/.test(c)
+    );
+    const hits = await hitsOf(
+      ts,
+      request(
+        'GET',
+        '/collections/books/documents/search',
+        'q=*&preset=short&per_page=5'
+      )
+    );
+    expect(columnSummary(hits.columns)).toEqual(expected);
+    const multi = await hitsOf(
+      ts,
+      request('POST', '/multi_search', '', {
+        searches: [{ collection: 'books', q: '*', preset: 'short' }]
+      })
+    );
+    expect(columnSummary(multi.columns)).toEqual(expected);
+  });
+
   it('a multi_search of one search takes the schema too; several searches give one result each', async () => {
     const one = await hitsOf(
       ts,

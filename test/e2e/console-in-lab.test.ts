@@ -1,10 +1,11 @@
 /**
  * The console as a daily tool, in a real JupyterLab in Chromium: JSON answers with their status
  * line, open tree and field table (and a scrollbar corner that follows the dark theme); errors
- * that lead with the cause; a grid per search of a several-search request; facets titled as
- * facets; a request in flight with its clock and a Stop control; a typed password removed from
- * the cell on request; a JSON body indented as it is typed; an example notebook that opening
- * leaves unchanged.
+ * that lead with the cause; a grid per search of a several-search request, a failed one said
+ * once over the first; facets titled as facets, an empty one said in a facet's words; a request
+ * in flight with its clock and a Stop control; a typed password removed from the cell on
+ * request; a JSON body indented as it is typed; an example notebook that opening leaves
+ * unchanged.
  */
 import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,8 @@ const ANSWERS = [
   'msearch',
   'connect-ts',
   'facets',
+  'ts-searches',
+  'empty-facet',
   'use-es',
   'fielddata'
 ] as const;
@@ -119,6 +122,8 @@ beforeAll(async () => {
     'POST /_msearch\n{"index": "products"}\n{"size": 2}\n{"index": "e2e-json"}\n{}',
     `%connect typesense ${sandbox.tsUrl} key=\${env:TYPESENSE_API_KEY} name=sandbox-ts`,
     'GET /collections/books/documents/search?q=*&query_by=title&facet_by=genre&per_page=3',
+    'POST /multi_search\n{"searches": [{"collection": "books", "q": "*", "per_page": 1}, {"collection": "no_such", "q": "*"}, {"collection": "books", "q": "*", "per_page": 1}]}',
+    'GET /collections/books/documents/search?q=*&query_by=title&filter_by=genre:=no_such_genre&facet_by=genre',
     '%use sandbox-es',
     'POST /products/_search\n{"size": 0, "aggs": {"names": {"terms": {"field": "name"}}}}'
   ]);
@@ -257,6 +262,33 @@ it('Typesense facets are titled as facets', async () => {
       .first()
       .textContent()
   ).toBe('Facet genre');
+});
+
+it('a multi_search with a failed search says how many failed once, over the first search, not under each', async () => {
+  const searches = output('ts-searches');
+  await expect(
+    searches.locator('.searchbook-SearchTitle').count()
+  ).resolves.toBe(3);
+  const statuses = await searches
+    .locator('.searchbook-Status')
+    .allTextContents();
+  expect(statuses).toHaveLength(3);
+  expect(statuses.map(s => s.includes('1 of 3 searches failed'))).toEqual([
+    true,
+    false,
+    false
+  ]);
+  const warnings = await searches
+    .locator('.searchbook-Warning')
+    .allTextContents();
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toMatch(/^Warning: 1 of 3 searches failed\./);
+});
+
+it('a facet with no values says so in a facet’s words, not as an aggregation without buckets', async () => {
+  const text = (await output('empty-facet').textContent()) ?? '';
+  expect(text).toContain('No values: the engine counted none for this facet.');
+  expect(text).not.toContain('No buckets');
 });
 
 it('a request in flight shows its clock in place and stops with its Stop control', async () => {

@@ -2,8 +2,8 @@
  * The search preview of a Typesense collection's grid in a real JupyterLab in Chromium, against
  * the Typesense sandbox: a query typed in the box ranks the rows as the engine does (its count,
  * its first hit, its text_match score in a column), the matched word is painted marked in its
- * cell and said by the live region, "Copy as cell" carries the query, and Clear browses again.
- * An Elasticsearch grid shows no search box.
+ * cell and said by the live region, "Copy as cell" carries the query, and Clear browses again;
+ * a hit a curation rule placed says so in its row. An Elasticsearch grid shows no search box.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -334,4 +334,59 @@ it('Clear returns to browsing every document in the usual order, the score sort 
     searchBox().getByRole('searchbox', { name: 'q' }).inputValue()
   ).resolves.toBe('');
   await expect(markedPixels('title')).resolves.toBe(0);
+});
+
+it('says in the row which hit a curation rule placed, its rank the rule’s and not its score’s', async () => {
+  const send = (method: string, path: string, body: unknown) =>
+    fetch(`${servers[1]?.url}${path}`, {
+      method,
+      headers: {
+        'x-typesense-api-key': TS_KEY,
+        'content-type': 'application/json'
+      },
+      body: JSON.stringify(body)
+    });
+  // Garden 7 matches nothing of "castle": only the rule brings it, first.
+  expect(
+    (
+      await send('PUT', '/curation_sets/pins', {
+        items: [
+          {
+            id: 'pin-g7',
+            rule: { query: 'castle', match: 'exact' },
+            includes: [{ id: 'g7', position: 1 }]
+          }
+        ]
+      })
+    ).status
+  ).toBe(200);
+  expect(
+    (await send('PATCH', '/collections/books', { curation_sets: ['pins'] }))
+      .status
+  ).toBe(200);
+  try {
+    const q = searchBox().getByRole('searchbox', { name: 'q' });
+    await q.fill('castle');
+    await q.press('Enter');
+    await rowCount(46);
+    expect(await spoken('id')).toMatch(/: g7$/);
+    expect(await spoken('_highlight')).toMatch(
+      /: curated \(placed by a curation rule\)/
+    );
+    await page.keyboard.press('ArrowDown');
+    const announcer = grid()
+      .locator('xpath=..')
+      .locator('[data-grid-announcer]');
+    let second = '';
+    for (let tries = 0; tries < 100 && !second.includes('row 2 of'); tries++) {
+      second = (await announcer.textContent()) ?? '';
+      await page.waitForTimeout(100);
+    }
+    expect(second).toMatch(/^_highlight, row 2 of /);
+    expect(second).not.toMatch(/curated/);
+    await screenshot(page, 'search-preview-curated');
+  } finally {
+    await send('PATCH', '/collections/books', { curation_sets: [] });
+    await send('DELETE', '/curation_sets/pins', {});
+  }
 });

@@ -4,8 +4,10 @@
  * embedded filter allows, found in neither the page afterwards, the saved notebook, the
  * server's log nor any kernel message in clear), aliases added, opening their collection's
  * grid and deleted with the request shown before it is sent, a kind the server's version lacks
- * shown disabled with the reason, and a collection's own synonyms and overrides (the shape
- * before 30) listed, added, edited and deleted from its menu.
+ * shown disabled with the reason, a collection's schema read-only (vector fields and what
+ * auto-embeds them included, no credential), notifications that stack where each can be read,
+ * and a collection's own synonyms and overrides (the shape before 30) listed, added, edited and
+ * deleted from its menu.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,11 +20,13 @@ import { openPanelLab } from './support/panel-lab';
 import { remove, review, send } from './support/resource-dialog';
 import type { RunningLab } from './support/jupyter-lab';
 import { runCommand, screenshot } from './support/notebook-page';
+import { gridTab, toolbarAction } from './support/grid-page';
 
 jest.setTimeout(180_000);
 
 const TS_KEY = 'e2e-resources-ts-secret';
 const SEARCH_KEY = 'e2e-resources-search-only';
+const EMBEDDING_KEY = 'sk-e2e-embedding-model-key';
 
 let server: ListeningServer;
 let lab: RunningLab;
@@ -66,6 +70,29 @@ beforeAll(async () => {
     })
   });
   expect(collection.status).toBe(201);
+  // Vector fields, one of them embedded by a model whose key the server lists cut short.
+  const passages = await call('/collections', TS_KEY, {
+    method: 'POST',
+    body: JSON.stringify({
+      name: 'passages',
+      fields: [
+        { name: 'text', type: 'string' },
+        { name: 'vec', type: 'float[]', num_dim: 4, vec_dist: 'ip' },
+        {
+          name: 'text_embedding',
+          type: 'float[]',
+          embed: {
+            from: ['text'],
+            model_config: {
+              model_name: 'openai/text-embedding-3-small',
+              api_key: EMBEDDING_KEY
+            }
+          }
+        }
+      ]
+    })
+  });
+  expect(passages.status).toBe(201);
   ts.loadDocuments('companies', [
     { id: '1', name: 'Acme north', company_id: 124 },
     { id: '2', name: 'Acme south', company_id: 124 },
@@ -256,6 +283,53 @@ describe('aliases', () => {
     );
   });
 
+  it('several notifications at once stack where each can be read: none over another, none off screen', async () => {
+    const tab = gridTab(page, 'books · ts');
+    for (const item of ['Copy as cell', 'Copy as curl', 'Copy as Python']) {
+      await toolbarAction(tab, 'Copy', item);
+    }
+    await page.waitForFunction(
+      () => document.querySelectorAll('.Toastify__toast').length >= 3
+    );
+    // Their entrance animations played out, the places they keep.
+    await page.waitForTimeout(1000);
+    const { boxes, width, height } = await page.evaluate(() => ({
+      boxes: [...document.querySelectorAll('.Toastify__toast')].map(toast => {
+        const r = toast.getBoundingClientRect();
+        return {
+          text: toast.textContent ?? '',
+          left: r.left,
+          top: r.top,
+          right: r.right,
+          bottom: r.bottom
+        };
+      }),
+      width: window.innerWidth,
+      height: window.innerHeight
+    }));
+    expect(boxes.length).toBeGreaterThanOrEqual(3);
+    for (const box of boxes) {
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.top).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(width);
+      expect(box.bottom).toBeLessThanOrEqual(height);
+    }
+    const overlapping = boxes.flatMap((a, i) =>
+      boxes
+        .slice(i + 1)
+        .filter(
+          b =>
+            a.left < b.right - 1 &&
+            b.left < a.right - 1 &&
+            a.top < b.bottom - 1 &&
+            b.top < a.bottom - 1
+        )
+        .map(b => `${a.text} / ${b.text}`)
+    );
+    expect(overlapping).toEqual([]);
+    await screenshot(page, 'typesense-notifications-stacked');
+  });
+
   it('deletes the alias after showing the DELETE it sends', async () => {
     const aliases = await openSection('Aliases');
     await aliases.getByRole('button', { name: 'Delete books_live' }).click();
@@ -315,6 +389,29 @@ describe('a collection’s schema', () => {
     expect((await copy.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(16);
     await copy.click();
     await dialog().getByRole('button', { name: 'Copied' }).waitFor();
+    await dialog().getByRole('button', { name: 'Close' }).click();
+    await dialog().waitFor({ state: 'detached' });
+  });
+
+  it('says which fields are vectors and what embeds them, in the schema’s own keys, with no credential', async () => {
+    await connection('ts')
+      .locator('[role="treeitem"][aria-level="2"][aria-label^="passages · "]')
+      .click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Schema…' }).click();
+    const fields = dialog().getByRole('table', { name: 'Fields of passages' });
+    await fields.waitFor();
+    const row = (name: string) =>
+      fields.getByRole('row', { name: new RegExp(`^${name} `) });
+    await expect(row('vec').textContent()).resolves.toBe(
+      'vecfloat[]indexnum_dim 4, vec_dist ip, hnsw_params M 16 ef_construction 200'
+    );
+    await expect(row('text_embedding').textContent()).resolves.toBe(
+      'text_embeddingfloat[]indexnum_dim 1536, vec_dist cosine, hnsw_params M 16 ef_construction 200, embed from text by model openai/text-embedding-3-small'
+    );
+    await expect(row('text').textContent()).resolves.toBe('textstringindex');
+    await expect(dialog().textContent()).resolves.not.toContain(
+      EMBEDDING_KEY.slice(0, 5)
+    );
     await dialog().getByRole('button', { name: 'Close' }).click();
     await dialog().waitFor({ state: 'detached' });
   });

@@ -1,11 +1,12 @@
 /**
  * Typesense 30's resources in the panel, in a real JupyterLab in Chromium against the
- * Typesense 30 sandbox: presets and stopword sets, synonym sets and curation sets with the
- * collections that use them and the items inside them, each listed, added, edited as JSON (a
- * mistyped entry refused with what to write, the text kept) and deleted with the exact request
- * shown before it is sent, the server's state checked afterwards with requests of its own; the
- * per-collection synonyms and overrides of older versions disabled with why; an alias opening
- * its collection's grid.
+ * Typesense 30 sandbox: presets (a cell searching through one shows no column for a field it
+ * leaves out) and stopword sets, synonym sets and curation sets with the collections that use
+ * them and the items inside them, each listed, added, edited as JSON (a mistyped entry refused
+ * with what to write, the text kept) and deleted with the exact request shown before it is
+ * sent, the server's state checked afterwards with requests of its own; the per-collection
+ * synonyms and overrides of older versions disabled with why; an alias opening its
+ * collection's grid.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,12 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
 import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import type { RunningLab } from './support/jupyter-lab';
-import { runInNotebookKernel, screenshot } from './support/notebook-page';
+import {
+  cellOutput,
+  runCommand,
+  runInNotebookKernel,
+  screenshot
+} from './support/notebook-page';
 import { openPanelLab, panelTreeItem } from './support/panel-lab';
 import { remove, review, send } from './support/resource-dialog';
 
@@ -148,6 +154,34 @@ describe('presets and stopwords', () => {
       'DELETE /presets/cheap_first'
     );
     expect((await call('GET', '/presets/cheap_first')).status).toBe(404);
+  });
+
+  it('a search through a preset that leaves a field out shows no column for it in the cell’s grid', async () => {
+    const presets = await opened(connection(), 'Presets');
+    await review(
+      page,
+      presets.getByRole('button', { name: 'Add to Presets' }),
+      '{"value": {"exclude_fields": "price"}}',
+      'no_price'
+    );
+    await send(page);
+    await presets.getByRole('listitem', { name: 'no_price' }).waitFor();
+    await page.getByRole('tab', { name: /^sets\.ipynb/ }).click();
+    await runCommand(page, 'notebook:insert-cell-below');
+    await runCommand(page, 'notebook:enter-edit-mode');
+    await page.keyboard.type(
+      'GET /collections/wear/documents/search?q=*&preset=no_price'
+    );
+    await runCommand(page, 'notebook:run-cell');
+    const grid = cellOutput(page, 1).locator('.searchbook-Grid');
+    await grid.waitFor({ timeout: 30_000 });
+    const columns = JSON.parse(
+      (await grid.getAttribute('data-columns')) ?? '[]'
+    ) as string[];
+    expect(columns).toContain('name');
+    expect(columns).not.toContain('price');
+    await expect(grid.getAttribute('aria-rowcount')).resolves.toBe('4');
+    await remove(page, presets, 'no_price');
   });
 
   it('adds, edits and deletes a stopword set, refusing an empty list with what to write', async () => {

@@ -392,6 +392,56 @@ test.each(['29.0', '30.0'])(
   }
 );
 
+test.each(['29.0', '30.0'])(
+  '%s: a schema view says which fields are vectors (num_dim, vec_dist, hnsw_params) and what auto-embeds them, never a credential',
+  async version => {
+    const created = await http(version, 'POST', '/collections', {
+      name: 'passages',
+      fields: [
+        { name: 'text', type: 'string' },
+        { name: 'vec', type: 'float[]', num_dim: 4, vec_dist: 'ip' },
+        {
+          name: 'text_embedding',
+          type: 'float[]',
+          embed: {
+            from: ['text'],
+            model_config: {
+              model_name: 'openai/text-embedding-3-small',
+              api_key: 'sk-embedding-secret'
+            }
+          }
+        }
+      ]
+    });
+    expect(created.status).toBe(201);
+    const { schema } = await comm.expect(
+      {
+        type: 'collectionSchema',
+        connection: conn(version),
+        collection: 'passages'
+      },
+      'collectionSchema'
+    );
+    const field = (n: string) => schema.fields.find(f => f.name === n);
+    expect(field('vec')).toMatchObject({
+      type: 'float[]',
+      vector: {
+        numDim: 4,
+        vecDist: 'ip',
+        hnswParams: { M: 16, ef_construction: 200 }
+      }
+    });
+    expect(field('text_embedding')).toMatchObject({
+      vector: { numDim: 1536, vecDist: 'cosine' },
+      embed: { from: ['text'], modelName: 'openai/text-embedding-3-small' }
+    });
+    expect(field('text')?.vector).toBeUndefined();
+    expect(field('text')?.embed).toBeUndefined();
+    expect(JSON.stringify(schema)).not.toContain('sk-em');
+    await http(version, 'DELETE', '/collections/passages');
+  }
+);
+
 async function refusal(
   version: string,
   kind: string,

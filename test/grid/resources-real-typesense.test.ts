@@ -19,6 +19,7 @@ let kernel: KernelClient;
 let comm: GridCommClient;
 let engine: RunningTsTarget;
 let books = 'books';
+let passages = 'passages';
 
 const kindsOf = async () =>
   (
@@ -100,9 +101,20 @@ const list = async (kind: string, parent?: string) =>
             { id: '1', title: 'Wool sweater patterns', year: 2001 },
             { id: '2', title: 'Pullover knitting', year: 2003 }
           ]
+        },
+        {
+          schema: {
+            name: 'passages',
+            fields: [
+              { name: 'text', type: 'string' },
+              { name: 'vec', type: 'float[]', num_dim: 4 }
+            ]
+          },
+          docs: [{ id: '1', text: 'Wool', vec: [0.1, 0.2, 0.3, 0.4] }]
         }
       ]);
       books = engine.names['books'] ?? books;
+      passages = engine.names['passages'] ?? passages;
       ({ kernel, comm } = await kernelWithGridComm(
         [`%connect typesense ${engine.url} key=\${env:TS_API_KEY} name=real`],
         SECRETS
@@ -135,6 +147,22 @@ const list = async (kind: string, parent?: string) =>
         type: 'error',
         message: expect.stringMatching(/Nothing was sent\.$/) as unknown
       });
+    });
+
+    it('the schema view shows a vector field with the dimensions the server holds', async () => {
+      const { schema } = await comm.expect(
+        { type: 'collectionSchema', connection: 'real', collection: passages },
+        'collectionSchema'
+      );
+      const field = (n: string) => schema.fields.find(f => f.name === n);
+      expect(field('vec')).toMatchObject({
+        type: 'float[]',
+        vector: { numDim: 4 }
+      });
+      // 0.24 lists no vec_dist (it came with 0.25): the view names none rather than a guess.
+      expect(field('vec')?.vector?.vecDist).toBeUndefined();
+      expect(field('text')?.vector).toBeUndefined();
+      expect(field('text')?.embed).toBeUndefined();
     });
 
     it("a collection's synonyms and overrides and the presets are written, read back from the server and deleted", async () => {

@@ -9,13 +9,30 @@ import type { PanelClient } from '../panel-client';
 
 const FLAGS = ['facet', 'index', 'sort', 'infix', 'optional'] as const;
 
+/** A vector field and its auto-embedding in the schema's own keys, as a user wrote them. */
+function vectorParts(field: SchemaField): string[] {
+  const vector = field.vector;
+  const params = Object.entries(vector?.hnswParams ?? {});
+  return [
+    vector ? `num_dim ${vector.numDim}` : '',
+    vector?.vecDist ? `vec_dist ${vector.vecDist}` : '',
+    params.length > 0
+      ? `hnsw_params ${params.map(([key, value]) => `${key} ${value}`).join(' ')}`
+      : '',
+    field.embed
+      ? `embed from ${field.embed.from.join(', ') || '(none)'} by model ${field.embed.modelName}`
+      : ''
+  ];
+}
+
 function fieldRow(field: SchemaField): HTMLTableRowElement {
   const row = document.createElement('tr');
   const flags = FLAGS.filter(flag => field[flag]);
   const extra = [
     field.locale === '' ? '' : `locale ${field.locale}`,
     field.nested ? 'nested' : '',
-    field.reference ? `reference ${field.reference}` : ''
+    field.reference ? `reference ${field.reference}` : '',
+    ...vectorParts(field)
   ].filter(text => text !== '');
   for (const text of [
     field.name,

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ApiError } from './errors';
 import type { Features } from './version';
+import { vectorOf } from './vector-fields';
 
 export const SCALAR_TYPES = [
   'string',
@@ -41,6 +42,14 @@ export interface FieldDef {
   nested: boolean;
   /** Name is a pattern (`.*`, `.*_facet`) that types fields learned from documents. */
   dynamic: boolean;
+  /** A vector field's dimensions (a `float[]` with `num_dim`), 0 for any other field. */
+  numDim: number;
+  /** A vector field's distance: `cosine` unless `ip` was asked for. */
+  vecDist: string;
+  /** A vector field's index parameters, the engine's defaults filled in. */
+  hnswParams: Record<string, number>;
+  /** Auto-embedding: the fields it is computed from and the model, as declared. */
+  embed: Record<string, unknown> | undefined;
 }
 
 const fieldInput = z.looseObject({
@@ -56,7 +65,11 @@ const fieldInput = z.looseObject({
   store: z.boolean().optional(),
   stem_dictionary: z.string().optional(),
   range_index: z.boolean().optional(),
-  truncate_len: z.number().int().positive().optional()
+  truncate_len: z.number().int().positive().optional(),
+  num_dim: z.unknown().optional(),
+  vec_dist: z.unknown().optional(),
+  hnsw_params: z.unknown().optional(),
+  embed: z.unknown().optional()
 });
 export type FieldInput = z.infer<typeof fieldInput>;
 
@@ -114,7 +127,11 @@ export function makeField(input: FieldInput, nested = false): FieldDef {
     rangeIndex: input.range_index ?? false,
     truncateLen: input.truncate_len ?? 100,
     nested,
-    dynamic
+    dynamic,
+    numDim: 0,
+    vecDist: 'cosine',
+    hnswParams: {},
+    embed: undefined
   };
 }
 
@@ -163,6 +180,7 @@ export function parseFields(
       );
     }
     const field = makeField(f);
+    Object.assign(field, vectorOf(f, field));
     if (field.dynamic && f.optional === false) {
       throw new ApiError(400, `Field \`${f.name}\` must be an optional field.`);
     }
@@ -244,6 +262,16 @@ export function fieldSummary(
   }
   if (feat.fieldTruncateLen) {
     out.truncate_len = f.truncateLen;
+  }
+  if (f.numDim > 0) {
+    if (feat.hnswParams) {
+      out.hnsw_params = f.hnswParams;
+    }
+    out.num_dim = f.numDim;
+    out.vec_dist = f.vecDist;
+  }
+  if (f.embed !== undefined) {
+    out.embed = f.embed;
   }
   return out;
 }

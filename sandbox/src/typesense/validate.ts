@@ -6,6 +6,7 @@
 import { ApiError } from './errors';
 import { isPlainObject, type JsonObject, mergeExact } from './json';
 import { baseType, isArrayType, type FieldDef } from './schema';
+import { checkDimensions } from './vector-fields';
 
 export type DirtyValues =
   'reject' | 'drop' | 'coerce_or_reject' | 'coerce_or_drop';
@@ -254,7 +255,8 @@ export function validateDocument(
       if (value === null && field.optional && topLevel && !opts.partial) {
         delete doc[field.name];
       }
-      if (field.optional || opts.partial) {
+      // An embedded field is the engine's to compute from other fields.
+      if (field.optional || opts.partial || field.embed !== undefined) {
         continue;
       }
       if (field.nested || baseType(field.type) === 'object') {
@@ -268,6 +270,7 @@ export function validateDocument(
       );
     }
     const checked = checkValue(field, value, opts.dirty);
+    checkDimensions(field, checked);
     if (!topLevel) {
       continue;
     }

@@ -53,6 +53,8 @@ export function features(v: EngineVersion) {
     schemaChanges: v.major >= 28,
     /** `GET /collections?exclude_fields=` (27). */
     collectionListExclude: v.major >= 27,
+    /** Vector fields list their `hnsw_params` (28). */
+    hnswParams: v.major >= 28,
     /** 30 field summaries carry `truncate_len` (default 100). */
     fieldTruncateLen: v.major >= 30
   };

@@ -199,3 +199,112 @@ describe('Typesense sandbox: summary shapes per version', () => {
     }
   );
 });
+
+describe('Typesense sandbox: vector fields and auto-embedding', () => {
+  const SCHEMA = {
+    name: 'vectors',
+    fields: [
+      { name: 'title', type: 'string' },
+      { name: 'vec', type: 'float[]', num_dim: 3, vec_dist: 'ip' },
+      {
+        name: 'title_embedding',
+        type: 'float[]',
+        embed: {
+          from: ['title'],
+          model_config: {
+            model_name: 'openai/text-embedding-3-small',
+            api_key: 'sk-secret-value'
+          }
+        }
+      }
+    ]
+  };
+
+  test.each([
+    ['27.0', false],
+    ['28.0', true],
+    ['30.0', true]
+  ])(
+    '%s: num_dim, vec_dist, embed (credentials hidden) kept and listed; hnsw_params=%s',
+    async (version, hnsw) => {
+      const t = await start({ version });
+      try {
+        const created = await t.call('POST', '/collections', { body: SCHEMA });
+        expect(created.status).toBe(201);
+        const listed = (await t.call('GET', '/collections/vectors')).json() as {
+          fields: Record<string, unknown>[];
+        };
+        for (const summary of [created.json() as typeof listed, listed]) {
+          const field = (name: string) =>
+            summary.fields.find(f => f.name === name);
+          expect(field('vec')).toMatchObject({
+            num_dim: 3,
+            vec_dist: 'ip',
+            sort: false
+          });
+          expect(field('title_embedding')).toMatchObject({
+            num_dim: 1536,
+            vec_dist: 'cosine',
+            embed: {
+              from: ['title'],
+              model_config: {
+                model_name: 'openai/text-embedding-3-small',
+                api_key: 'sk-se**********'
+              }
+            }
+          });
+          expect('num_dim' in (field('title') ?? {})).toBe(false);
+          expect(field('vec')?.hnsw_params).toEqual(
+            hnsw ? { M: 16, ef_construction: 200 } : undefined
+          );
+        }
+        // A vector of the wrong length is refused; the embedded field is the engine's to fill.
+        const wrong = await t.call('POST', '/collections/vectors/documents', {
+          body: { id: '1', title: 'a', vec: [1, 2] }
+        });
+        expect([wrong.status, wrong.json()]).toEqual([
+          400,
+          { message: 'Field `vec` must have 3 dimensions.' }
+        ]);
+        const right = await t.call('POST', '/collections/vectors/documents', {
+          body: { id: '1', title: 'a', vec: [1, 2, 3] }
+        });
+        expect(right.status).toBe(201);
+      } finally {
+        await t.close();
+      }
+    }
+  );
+
+  test('refuses what the engine refuses, in its words', async () => {
+    const t = await start({ version: '29.0' });
+    const refused = async (field: Record<string, unknown>) =>
+      (
+        await t.call('POST', '/collections', {
+          body: { name: 'v', fields: [field] }
+        })
+      ).json();
+    try {
+      await expect(
+        refused({ name: 'v', type: 'float', num_dim: 3 })
+      ).resolves.toEqual({
+        message: 'Property `num_dim` is only allowed on a float array field.'
+      });
+      await expect(
+        refused({ name: 'v', type: 'float[]', num_dim: 0 })
+      ).resolves.toEqual({
+        message: 'Property `num_dim` must be a positive integer.'
+      });
+      await expect(
+        refused({ name: 'v', type: 'float[]', num_dim: 3, vec_dist: 'l2' })
+      ).resolves.toEqual({ message: 'Property `vec_dist` is invalid.' });
+      await expect(
+        refused({ name: 'v', type: 'float[]', embed: { from: ['t'] } })
+      ).resolves.toEqual({
+        message: 'Property `embed.model_config` not found.'
+      });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -163,7 +163,18 @@ const SchemaField = z.looseObject({
   infix: z.boolean().default(false),
   optional: z.boolean().default(false),
   locale: z.string().default(''),
-  reference: z.string().optional()
+  reference: z.string().optional(),
+  num_dim: z.number().optional(),
+  vec_dist: z.string().optional(),
+  hnsw_params: z.record(z.string(), z.number()).optional(),
+  embed: z
+    .looseObject({
+      from: z.array(z.string()).optional(),
+      model_config: z
+        .looseObject({ model_name: z.string().optional() })
+        .optional()
+    })
+    .optional()
 });
 const CollectionSummary = z.looseObject({
   name: z.string(),
@@ -175,6 +186,29 @@ const CollectionSummary = z.looseObject({
   synonym_sets: z.array(z.string()).optional(),
   curation_sets: z.array(z.string()).optional()
 });
+
+/** What a field declares of vectors and auto-embedding; nothing for other fields (0.24 lists `num_dim: 0` on them). */
+function vectorView(
+  f: z.infer<typeof SchemaField>
+): Pick<CollectionSchemaView['fields'][number], 'vector' | 'embed'> {
+  const model = f.embed?.model_config?.model_name;
+  return {
+    ...(f.num_dim !== undefined && f.num_dim > 0
+      ? {
+          vector: {
+            numDim: f.num_dim,
+            ...(f.vec_dist !== undefined ? { vecDist: f.vec_dist } : {}),
+            ...(f.hnsw_params !== undefined
+              ? { hnswParams: f.hnsw_params }
+              : {})
+          }
+        }
+      : {}),
+    ...(model !== undefined
+      ? { embed: { from: f.embed?.from ?? [], modelName: model } }
+      : {})
+  };
+}
 
 export function typesenseResources(
   transport: Transport,
@@ -361,7 +395,8 @@ export function typesenseResources(
           optional: f.optional,
           locale: f.locale,
           nested: f.name.includes('.') || f.type.startsWith('object'),
-          ...(f.reference !== undefined ? { reference: f.reference } : {})
+          ...(f.reference !== undefined ? { reference: f.reference } : {}),
+          ...vectorView(f)
         })),
         defaultSortingField: s.default_sorting_field,
         tokenSeparators: s.token_separators,

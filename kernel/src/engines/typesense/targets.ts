@@ -116,10 +116,14 @@ export function schemaChange(request: ConsoleRequest): SchemaChange {
   return { kind: 'none' };
 }
 
-/** The request names the fields it wants (include_fields, exclude_fields). */
+/**
+ * The request names the fields it wants (include_fields, exclude_fields), or a preset that may
+ * name them: the grid then shows the fields the hits hold, not every schema field, so a field
+ * left out reads as left out rather than as a column of empty cells.
+ */
 export function filtersFields(request: ConsoleRequest): boolean {
   const search = singleSearch(request);
-  return ['include_fields', 'exclude_fields'].some(
+  return ['include_fields', 'exclude_fields', 'preset'].some(
     p =>
       queryParam(request.query, p) !== undefined ||
       (search !== undefined && p in search)
