@@ -8,7 +8,8 @@ import {
 } from '@searchbook/contracts/resource-protocol';
 import type { PanelClient } from '../panel-client';
 import { askEntry, confirmRequest, type EntryDraft } from './resource-dialogs';
-import { returningFocus } from '../focus/focus-return';
+import { returningFocus, setFocusHome } from '../focus/focus-return';
+import { redrawKeepingFocus } from '../focus/redraw-keeping-focus';
 
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 
@@ -75,6 +76,9 @@ export class ResourceSection {
     this.list.className = 'searchbook-Resources-list';
     this.list.setAttribute('aria-label', `${this.title} of ${connection}`);
     this.node.append(summary, refresh, add, this.status, this.list);
+    // The last entry deleted, its buttons gone with it: the keyboard stays in this section (in
+    // a collection's tab too, where no panel tree is there to take it).
+    setFocusHome(this.node, () => add.focus());
     this.node.addEventListener('toggle', () => {
       if (this.node.open && !this.loaded) {
         void this.load();
@@ -116,8 +120,9 @@ export class ResourceSection {
       );
       const before = this.children;
       this.children = new Map();
-      this.list.replaceChildren(
-        ...entries.map(entry => this.item(entry, before.get(entry.name)))
+      redrawKeepingFocus(
+        this.list,
+        entries.map(entry => this.item(entry, before.get(entry.name)))
       );
       this.status.textContent =
         entries.length === 0
@@ -158,6 +163,7 @@ export class ResourceSection {
   ): HTMLLIElement {
     const item = document.createElement('li');
     item.className = 'searchbook-Resource';
+    item.dataset.key = entry.name;
     item.setAttribute('aria-label', entry.name);
     const title = document.createElement('div');
     title.className = 'searchbook-Resource-title';

@@ -57,6 +57,8 @@ export class ConnectionsTree {
   private render(): void {
     const active = document.activeElement as HTMLElement | null;
     const focused = active?.dataset?.key;
+    // Where the focused item was: an item gone (an index deleted) hands the keyboard to the one now there.
+    const focusedAt = active ? this.items().indexOf(active) : -1;
     this.node.replaceChildren();
     for (const entry of this.nodes) {
       const { connection } = entry;
@@ -137,8 +139,16 @@ export class ConnectionsTree {
       active.focus();
     }
     if (focused) {
-      const again = this.items().find(i => i.dataset.key === focused);
+      const items = this.items();
+      const again =
+        items.find(i => i.dataset.key === focused) ??
+        (focusedAt >= 0
+          ? items[Math.min(focusedAt, items.length - 1)]
+          : undefined);
       if (again) {
+        for (const other of items) {
+          other.tabIndex = -1;
+        }
         again.tabIndex = 0;
         again.focus();
       }
