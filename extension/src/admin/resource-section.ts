@@ -69,9 +69,9 @@ export class ResourceSection {
       this.node.append(summary, this.status);
       return;
     }
-    const refresh = this.button('Refresh', () => void this.load());
+    const refresh = this.button('Refresh', () => this.load());
     refresh.setAttribute('aria-label', `Refresh ${this.title}`);
-    const add = this.button('Add…', () => void this.edit(undefined));
+    const add = this.button('Add…', () => this.edit(undefined));
     add.setAttribute('aria-label', `Add to ${this.title}`);
     this.list.className = 'searchbook-Resources-list';
     this.list.setAttribute('aria-label', `${this.title} of ${connection}`);
@@ -89,7 +89,11 @@ export class ResourceSection {
     }
   }
 
-  private button(text: string, onClick: () => void): HTMLButtonElement {
+  private button(
+    text: string,
+    /** What the button does; a promise while it is not done (the keyboard comes back after). */
+    onClick: () => unknown
+  ): HTMLButtonElement {
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'jp-Button searchbook-Toolbar-button';
@@ -190,13 +194,13 @@ export class ResourceSection {
       title.addEventListener('dblclick', () => open(collection));
       item.append(button);
     }
-    const edit = this.button('Edit…', () => void this.edit(entry));
+    const edit = this.button('Edit…', () => this.edit(entry));
     edit.setAttribute('aria-label', `Edit ${entry.name}`);
-    const remove = this.button('Delete…', () => void this.remove(entry));
+    const remove = this.button('Delete…', () => this.remove(entry));
     remove.setAttribute('aria-label', `Delete ${entry.name}`);
     item.append(edit, remove);
     if (itemsInfo) {
-      const link = this.button('Use in…', () => void this.link(entry));
+      const link = this.button('Use in…', () => this.link(entry));
       link.setAttribute('aria-label', `Use ${entry.name} in a collection`);
       link.title = `Add ${entry.name} to the sets a collection uses`;
       item.append(link);

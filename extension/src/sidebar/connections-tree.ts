@@ -57,8 +57,6 @@ export class ConnectionsTree {
   private render(): void {
     const active = document.activeElement as HTMLElement | null;
     const focused = active?.dataset?.key;
-    // Where the focused item was: an item gone (an index deleted) hands the keyboard to the one now there.
-    const focusedAt = active ? this.items().indexOf(active) : -1;
     this.node.replaceChildren();
     for (const entry of this.nodes) {
       const { connection } = entry;
@@ -139,16 +137,8 @@ export class ConnectionsTree {
       active.focus();
     }
     if (focused) {
-      const items = this.items();
-      const again =
-        items.find(i => i.dataset.key === focused) ??
-        (focusedAt >= 0
-          ? items[Math.min(focusedAt, items.length - 1)]
-          : undefined);
+      const again = this.items().find(i => i.dataset.key === focused);
       if (again) {
-        for (const other of items) {
-          other.tabIndex = -1;
-        }
         again.tabIndex = 0;
         again.focus();
       }
@@ -222,6 +212,34 @@ export class ConnectionsTree {
     }
     this.focusItem(item);
     return true;
+  }
+
+  /**
+   * The way back to `from`, a tree item an action may remove (an index deleted): the item
+   * again, else the one that was after it in its connection, the one before, the connection,
+   * or the tree's current item. Read before the action, while the item is in the tree.
+   */
+  wayBackFrom(from: Element | null): () => void {
+    const item = from?.closest<HTMLElement>('[role="treeitem"]');
+    const keys = [
+      item,
+      item?.nextElementSibling,
+      item?.previousElementSibling,
+      item?.parentElement?.closest('[role="treeitem"]')
+    ]
+      .map(node => (node as HTMLElement | null | undefined)?.dataset.key)
+      .filter((key): key is string => key !== undefined);
+    return () => {
+      const items = this.items();
+      for (const key of keys) {
+        const again = items.find(i => i.dataset.key === key);
+        if (again) {
+          this.focusItem(again);
+          return;
+        }
+      }
+      this.focusCurrent();
+    };
   }
 
   private items(): HTMLElement[] {
