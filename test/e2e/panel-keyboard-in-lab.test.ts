@@ -3,7 +3,9 @@
  * Chromium against the sandbox Typesense 29 and Elasticsearch: API keys (add one, its value
  * shown once, delete one, a scoped key), the server dashboard and the cluster overview,
  * aliases (add, edit, delete), a collection's schema and its synonyms tab, and the typed-name
- * confirmations of deleting or emptying a collection and deleting an index. After each close
+ * confirmations of deleting or emptying a collection and deleting an index; and the grid
+ * toolbar's actions not walked elsewhere (Insert row, Delete rows, Discard, Copy ▾, Document ▾,
+ * the filter bar, Columns). After each close
  * (Escape, Cancel, a confirmation) the keyboard is back on the control it came from, or, that
  * control gone with what it acted on, on the one now in its place, never on `<body>`; axe-core
  * finds nothing serious or critical in each dialog and section.
@@ -85,7 +87,12 @@ beforeAll(async () => {
       `%connect typesense ${tsServer.url} key=\${env:TS_KEY} name=ts`
     ],
     env: { TS_KEY },
-    viewport: { width: 1400, height: 1000 }
+    viewport: { width: 1400, height: 1000 },
+    beforeOpen: async (_page, context, running) => {
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: running.url
+      });
+    }
   }));
   await connection('ts').waitFor({ timeout: 30_000 });
 });
@@ -469,5 +476,119 @@ describe('deleting and emptying by keyboard', () => {
     await expect(axeFindings(page, ['#searchbook-sidebar'])).resolves.toEqual(
       []
     );
+  });
+});
+
+describe('the rest of a grid’s toolbar by keyboard', () => {
+  const LAMPS = 'lamps · es';
+  const onGrid = `div[grid] ${LAMPS}`;
+  const tab = () =>
+    page.locator('.searchbook-DocumentGrid', {
+      has: page.getByRole('grid', { name: LAMPS })
+    });
+  const control = (name: string) =>
+    tab().getByRole('button', { name, exact: true });
+  const pending = () => tab().locator('.searchbook-EditBar-count');
+
+  /** Opens a toolbar menu (Copy ▾, Document ▾) from the keyboard and picks `label` with the arrow keys. */
+  async function toolbarMenuPick(menuName: string, label: string) {
+    await press(control(menuName));
+    const menu = page.locator('.searchbook-ToolbarMenu');
+    await menu.waitFor();
+    const active = menu.locator(
+      '.lm-Menu-item.lm-mod-active .lm-Menu-itemLabel'
+    );
+    for (let i = 0; i < 10 && (await active.textContent()) !== label; i++) {
+      await page.keyboard.press('ArrowDown');
+    }
+    await expect(active.textContent()).resolves.toBe(label);
+    await page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'detached' });
+  }
+
+  async function pendingIs(text: string): Promise<string> {
+    for (let tries = 0; tries < 200; tries++) {
+      if ((await pending().textContent()) === text) {
+        return text;
+      }
+      await page.waitForTimeout(50);
+    }
+    return (await pending().textContent()) ?? '';
+  }
+
+  it('Insert row, Delete rows, Discard, Copy ▾’s Copy as cell and Copy as Python, Document ▾’s Edit as JSON and Duplicate row, Add filter, Apply and Columns end on their control or in the grid, never on <body>', async () => {
+    await page.keyboard.press('Alt+Shift+S');
+    await press(targetItem('es', 'lamps'));
+    await expect(focusOn(onGrid)).resolves.toBe(onGrid);
+
+    await press(control('Insert row'));
+    await expect(pendingIs('1 change pending')).resolves.toBe(
+      '1 change pending'
+    );
+    await expect(focusOn(button('Insert row'))).resolves.toBe(
+      button('Insert row')
+    );
+    // The stored document's row (the new one is first): marked for deletion too.
+    await page.getByRole('grid', { name: LAMPS }).focus();
+    await page.keyboard.press('Control+End');
+    await press(control('Delete rows'));
+    await expect(pendingIs('2 changes pending')).resolves.toBe(
+      '2 changes pending'
+    );
+    await expect(focusOn(button('Delete rows'))).resolves.toBe(
+      button('Delete rows')
+    );
+    await press(control('Discard'));
+    await dialogOpen();
+    await page.keyboard.press('Escape');
+    await dialogClosed();
+    await expect(focusOn(button('Discard'))).resolves.toBe(button('Discard'));
+    await page.keyboard.press('Enter');
+    await dialogOpen();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(pendingIs('No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+    // Discard is disabled with nothing left to drop: the keyboard goes into the grid.
+    await expect(focusOn(onGrid)).resolves.toBe(onGrid);
+    // The one stored document's row, for Document ▾.
+    await page.keyboard.press('Control+Home');
+
+    await toolbarMenuPick('Copy', 'Copy as cell');
+    await expect(focusOn(button('Copy'))).resolves.toBe(button('Copy'));
+    await toolbarMenuPick('Copy', 'Copy as Python');
+    await expect(focusOn(button('Copy'))).resolves.toBe(button('Copy'));
+
+    await toolbarMenuPick('Document', 'Edit document as JSON…');
+    await dialogOpen();
+    await page.keyboard.press('Escape');
+    await dialogClosed();
+    await expect(focusOn(button('Document'))).resolves.toBe(button('Document'));
+    await toolbarMenuPick('Document', 'Duplicate row');
+    await expect(pendingIs('1 change pending')).resolves.toBe(
+      '1 change pending'
+    );
+    await expect(focusOn(button('Document'))).resolves.toBe(button('Document'));
+    await page.keyboard.press('Alt+Shift+D');
+    await expect(pendingIs('No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+
+    const filters = tab().getByRole('search', { name: 'Filter documents' });
+    await press(filters.getByRole('button', { name: 'Add filter' }));
+    await expect(focusedIn(page)).resolves.not.toBe('<body>');
+    await press(filters.getByRole('button', { name: 'Apply' }));
+    await expect(focusOn(button('Apply'))).resolves.toBe(button('Apply'));
+
+    await press(control('Columns'));
+    const chooser = page.locator('.searchbook-ColumnChooser');
+    await chooser.waitFor();
+    await expect(
+      axeFindings(page, ['.searchbook-ColumnChooser'])
+    ).resolves.toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(focusOn(button('Columns'))).resolves.toBe(button('Columns'));
+    await screenshot(page, 'panel-keyboard-grid-toolbar');
   });
 });
