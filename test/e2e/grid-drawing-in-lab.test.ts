@@ -1,5 +1,5 @@
 /**
- * What a panel grid draws on its canvas, read in a real JupyterLab in Chromium against the
+ * What a panel grid and a notebook output's grid draw on their canvas, read in a real JupyterLab in Chromium against the
  * sandbox Elasticsearch: the type line under `_id` and `_index` ("keyword · read-only") keeps
  * its type whole inside the column (never "keywor"), and a stored null is drawn as a grey,
  * italic "null" where an empty text draws nothing, so the two no longer look the same.
@@ -12,7 +12,7 @@ import { createElasticsearchSandbox } from '../../examples/sandbox/elasticsearch
 import { listen, type ListeningServer } from '../../examples/sandbox/serve';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
-import { screenshot } from './support/notebook-page';
+import { cellOutput, runAllCells, screenshot } from './support/notebook-page';
 import { inGrid, openGrid, rowOf } from './support/grid-page';
 
 jest.setTimeout(180_000);
@@ -44,9 +44,32 @@ beforeAll(async () => {
   ({ lab, browser, page } = await openPanelLab({
     root,
     notebook: 'drawing.ipynb',
-    cells: [`%connect elasticsearch ${server.url} name=es`]
+    cells: [
+      `%connect elasticsearch ${server.url} name=es`,
+      'GET /films/_search'
+    ],
+    // Type lines ("keyword…") as the page's grids draw them, from the page's first frame.
+    beforeOpen: opened =>
+      opened.addInitScript(() => {
+        const drawn: unknown[] = [];
+        Object.assign(window, { typeLines: drawn });
+        const proto = CanvasRenderingContext2D.prototype;
+        const fillText = proto.fillText;
+        proto.fillText = function (text: string, x: number, y: number) {
+          if (/^keyword/.test(String(text))) {
+            drawn.push({
+              text: String(text),
+              x,
+              y,
+              font: this.font,
+              color: String(this.fillStyle),
+              width: this.measureText(String(text)).width
+            });
+          }
+          fillText.call(this, text, x, y);
+        };
+      })
   }));
-  await openGrid(page, 'es', 'films');
 });
 
 afterAll(async () => {
@@ -157,7 +180,50 @@ const typeLine = (column: string) =>
     `return w.model.data('column-header', 1, w.model.columns.findIndex((k) => k.name === arg));`
   );
 
+it('in a notebook output, the type lines of _id and _index end in "…" inside their columns, "keyword" whole', async () => {
+  const grid = cellOutput(page, 1).locator('.searchbook-Grid');
+  await grid.waitFor({ timeout: 30_000 });
+  // The cell run again: its new grid's drawing, watched from the first frame.
+  await page.evaluate(() => {
+    (window as unknown as { typeLines: Drawn[] }).typeLines.length = 0;
+  });
+  await runAllCells(page);
+  await page.waitForFunction(
+    () => (window as unknown as { typeLines: Drawn[] }).typeLines.length >= 2,
+    undefined,
+    { timeout: 20_000 }
+  );
+  await page.waitForTimeout(500);
+  const drawn = await page.evaluate(
+    () => (window as unknown as { typeLines: Drawn[] }).typeLines
+  );
+  const columns = JSON.parse(
+    (await grid.getAttribute('data-columns')) ?? '[]'
+  ) as string[];
+  const edges = JSON.parse(
+    (await grid.getAttribute('data-column-edges')) ?? '[]'
+  ) as number[];
+  for (const column of ['_id', '_index']) {
+    const c = columns.indexOf(column);
+    const [left = 0, right = 0] = edges.slice(c, c + 2);
+    const lines = drawn.filter(
+      d => d.x >= left && d.x < right && /^keyword/.test(d.text)
+    );
+    // What stays on screen: the last drawing (the first frames may come before the widths fit).
+    const line = lines[lines.length - 1];
+    expect({ column, text: line?.text }).toEqual({
+      column,
+      text: expect.stringMatching(/^keyword(?![a-z]).*…$/)
+    });
+    expect((line?.x ?? 0) + (line?.width ?? Infinity)).toBeLessThanOrEqual(
+      right
+    );
+  }
+  await screenshot(page, 'grid-drawing-output-type-lines');
+});
+
 it('the type lines of _id and _index keep "keyword" whole inside their columns', async () => {
+  await openGrid(page, 'es', 'films');
   await screenshot(page, 'grid-drawing-type-lines');
   const drawn = await drawnTexts();
   for (const column of ['_id', '_index']) {
