@@ -49,8 +49,8 @@ beforeAll(async () => {
       'GET /films/_search'
     ],
     // Type lines ("keyword…") as the page's grids draw them, from the page's first frame.
-    beforeOpen: opened =>
-      opened.addInitScript(() => {
+    beforeOpen: async opened => {
+      await opened.addInitScript(() => {
         const drawn: unknown[] = [];
         Object.assign(window, { typeLines: drawn });
         const proto = CanvasRenderingContext2D.prototype;
@@ -68,7 +68,8 @@ beforeAll(async () => {
           }
           fillText.call(this, text, x, y);
         };
-      })
+      });
+    }
   }));
 });
 
