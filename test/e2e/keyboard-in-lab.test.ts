@@ -9,7 +9,7 @@
  * case, rows kept in notebook outputs); and an axe-core check
  * of the panel and an open grid.
  */
-import { readFile, mkdtemp } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -21,7 +21,9 @@ import {
   panelTreeItem,
   workspaceHolds
 } from './support/panel-lab';
-import { REPO, type RunningLab } from './support/jupyter-lab';
+import type { RunningLab } from './support/jupyter-lab';
+import { axeFindings } from './support/axe';
+import { focusLandsOn } from './support/focus';
 import { cellOutput, screenshot } from './support/notebook-page';
 import {
   editBar,
@@ -599,32 +601,10 @@ describe('searchbook settings', () => {
   });
 });
 
-/** What has the keyboard: `<body>`, or the element's tag, role and name (a button's text). */
-async function focused(): Promise<string> {
-  return page.evaluate(() => {
-    const a = document.activeElement;
-    if (!a || a === document.body) {
-      return '<body>';
-    }
-    // A menu button's caret (▾) is hidden from screen readers: not part of its name.
-    const name =
-      a.getAttribute('aria-label') ??
-      (a.textContent ?? '').replace('▾', '').trim();
-    return `${a.tagName.toLowerCase()}[${a.getAttribute('role') ?? ''}] ${name}`;
-  });
-}
-
-/** The keyboard's place once it starts with `expected` (or where it is after 5 s). */
-async function focusOn(expected: string): Promise<string> {
-  for (let tries = 0; tries < 100; tries++) {
-    const now = await focused();
-    if (now.startsWith(expected)) {
-      return expected;
-    }
-    await page.waitForTimeout(50);
-  }
-  return focused();
-}
+const focusOn = (expected: string): Promise<string> =>
+  focusLandsOn(page, expected);
+const axeViolations = (selectors: string[]): Promise<string[]> =>
+  axeFindings(page, selectors);
 
 const ON_BOOKS = 'div[grid] books · es';
 const button = (name: string) => `button[] ${name}`;
@@ -1133,42 +1113,6 @@ describe('names you can read', () => {
       .click();
   });
 });
-
-/** axe-core's findings on part of the page: rule, impact and the elements, serious and critical only. */
-async function axeViolations(selectors: string[]): Promise<string[]> {
-  const source = await readFile(
-    join(REPO, 'node_modules', 'axe-core', 'axe.min.js'),
-    'utf8'
-  );
-  await page.evaluate(source);
-  return page.evaluate(async include => {
-    interface AxeResults {
-      violations: {
-        id: string;
-        impact: string | null;
-        help: string;
-        nodes: { target: unknown[]; failureSummary?: string }[];
-      }[];
-    }
-    const axe = (
-      window as unknown as {
-        axe: { run(context: unknown, options: unknown): Promise<AxeResults> };
-      }
-    ).axe;
-    const results = await axe.run(
-      { include: include.map(s => [s]) },
-      { resultTypes: ['violations'] }
-    );
-    return results.violations
-      .filter(v => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        v =>
-          `${v.impact} ${v.id} (${v.help}): ${v.nodes
-            .map(n => `${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`)
-            .join('; ')}`
-      );
-  }, selectors);
-}
 
 describe('accessibility (axe-core)', () => {
   it('the side panel and an open grid tab have no serious or critical violations', async () => {

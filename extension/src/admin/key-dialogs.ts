@@ -56,7 +56,9 @@ export async function confirmKeyDeletion(key: KeyInfo): Promise<boolean> {
   const result = await showDialog({
     title: 'Delete API key',
     body: `Delete the key "${key.description}" (${key.valuePrefix}…, id ${key.id})? Every application using it is refused from then on; this cannot be undone.`,
-    buttons: [Dialog.cancelButton(), Dialog.warnButton({ label: 'Delete' })]
+    buttons: [Dialog.cancelButton(), Dialog.warnButton({ label: 'Delete' })],
+    // Enter on a dialog opened by mistake keeps the key.
+    defaultButton: 0
   });
   return result.button.accept;
 }

@@ -8,7 +8,8 @@ import { confirmKeyDeletion, showNewKeyValue } from './key-dialogs';
 import { makeScopedKey } from './scoped-key-dialog';
 import { expiryText, scopeText } from './scope-text';
 import { createValueSeal } from './value-seal';
-import { returningFocus } from '../focus/focus-return';
+import { returningFocus, setFocusHome } from '../focus/focus-return';
+import { redrawKeepingFocus } from '../focus/redraw-keeping-focus';
 
 type KeysOffer = NonNullable<AdminOffers['keys']>;
 
@@ -81,7 +82,10 @@ export class KeysSection {
       scopedButton.textContent = scoped.title;
       scopedButton.addEventListener(
         'click',
-        () => void makeScopedKey(this.client, this.connection, scoped)
+        () =>
+          void returningFocus(scopedButton, () =>
+            makeScopedKey(this.client, this.connection, scoped)
+          )
       );
     }
     this.node.append(
@@ -93,6 +97,8 @@ export class KeysSection {
       this.list,
       this.buildForm()
     );
+    // The last key deleted, its Delete button gone with it: the keyboard stays in this section.
+    setFocusHome(this.node, () => refresh.focus());
     this.node.addEventListener('toggle', () => {
       if (this.node.open && !this.loaded) {
         void this.load();
@@ -162,7 +168,10 @@ export class KeysSection {
         { type: 'keys', connection: this.connection },
         'keys'
       );
-      this.list.replaceChildren(...keys.map(key => this.item(key)));
+      redrawKeepingFocus(
+        this.list,
+        keys.map(key => this.item(key))
+      );
       this.status.textContent =
         keys.length === 0
           ? 'No keys besides the one the server was started with.'
@@ -177,6 +186,7 @@ export class KeysSection {
   private item(key: KeyInfo): HTMLLIElement {
     const item = document.createElement('li');
     item.className = 'searchbook-Key';
+    item.dataset.key = key.id;
     item.setAttribute('aria-label', `${key.description} · ${key.valuePrefix}…`);
     const title = document.createElement('div');
     title.className = 'searchbook-Key-title';

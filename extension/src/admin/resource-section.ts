@@ -8,7 +8,8 @@ import {
 } from '@searchbook/contracts/resource-protocol';
 import type { PanelClient } from '../panel-client';
 import { askEntry, confirmRequest, type EntryDraft } from './resource-dialogs';
-import { returningFocus } from '../focus/focus-return';
+import { returningFocus, setFocusHome } from '../focus/focus-return';
+import { redrawKeepingFocus } from '../focus/redraw-keeping-focus';
 
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 
@@ -68,13 +69,16 @@ export class ResourceSection {
       this.node.append(summary, this.status);
       return;
     }
-    const refresh = this.button('Refresh', () => void this.load());
+    const refresh = this.button('Refresh', () => this.load());
     refresh.setAttribute('aria-label', `Refresh ${this.title}`);
-    const add = this.button('Add…', () => void this.edit(undefined));
+    const add = this.button('Add…', () => this.edit(undefined));
     add.setAttribute('aria-label', `Add to ${this.title}`);
     this.list.className = 'searchbook-Resources-list';
     this.list.setAttribute('aria-label', `${this.title} of ${connection}`);
     this.node.append(summary, refresh, add, this.status, this.list);
+    // The last entry deleted, its buttons gone with it: the keyboard stays in this section (in
+    // a collection's tab too, where no panel tree is there to take it).
+    setFocusHome(this.node, () => add.focus());
     this.node.addEventListener('toggle', () => {
       if (this.node.open && !this.loaded) {
         void this.load();
@@ -85,7 +89,11 @@ export class ResourceSection {
     }
   }
 
-  private button(text: string, onClick: () => void): HTMLButtonElement {
+  private button(
+    text: string,
+    /** What the button does; a promise while it is not done (the keyboard comes back after). */
+    onClick: () => unknown
+  ): HTMLButtonElement {
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'jp-Button searchbook-Toolbar-button';
@@ -116,8 +124,9 @@ export class ResourceSection {
       );
       const before = this.children;
       this.children = new Map();
-      this.list.replaceChildren(
-        ...entries.map(entry => this.item(entry, before.get(entry.name)))
+      redrawKeepingFocus(
+        this.list,
+        entries.map(entry => this.item(entry, before.get(entry.name)))
       );
       this.status.textContent =
         entries.length === 0
@@ -158,6 +167,7 @@ export class ResourceSection {
   ): HTMLLIElement {
     const item = document.createElement('li');
     item.className = 'searchbook-Resource';
+    item.dataset.key = entry.name;
     item.setAttribute('aria-label', entry.name);
     const title = document.createElement('div');
     title.className = 'searchbook-Resource-title';
@@ -184,13 +194,13 @@ export class ResourceSection {
       title.addEventListener('dblclick', () => open(collection));
       item.append(button);
     }
-    const edit = this.button('Edit…', () => void this.edit(entry));
+    const edit = this.button('Edit…', () => this.edit(entry));
     edit.setAttribute('aria-label', `Edit ${entry.name}`);
-    const remove = this.button('Delete…', () => void this.remove(entry));
+    const remove = this.button('Delete…', () => this.remove(entry));
     remove.setAttribute('aria-label', `Delete ${entry.name}`);
     item.append(edit, remove);
     if (itemsInfo) {
-      const link = this.button('Use in…', () => void this.link(entry));
+      const link = this.button('Use in…', () => this.link(entry));
       link.setAttribute('aria-label', `Use ${entry.name} in a collection`);
       link.title = `Add ${entry.name} to the sets a collection uses`;
       item.append(link);

@@ -34,10 +34,13 @@ export function fitColumnWidths(
       headerFont
     );
     if (model.rowCount('column-header') > 1) {
-      const type = model.data('column-header', 1, column);
+      const [first = '', ...rest] = String(
+        model.data('column-header', 1, column) ?? ''
+      ).split(' · ');
+      // What the header draws when the rest is cut: the type whole, then "…".
       widest = Math.max(
         widest,
-        measure(String(type ?? '').split(' · ')[0] ?? '', font)
+        measure(rest.length > 0 ? `${first}…` : first, font)
       );
     }
     for (let r = 0; r < sample; r++) {

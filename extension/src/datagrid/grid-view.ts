@@ -160,7 +160,10 @@ export class GridView extends ThemedGridPanel {
       body: this.bodyRenderer(theme),
       'column-header': new TextRenderer({
         font: ({ row }) => (row === 0 ? theme.headerFont : theme.font),
-        textColor: ({ row }) => (row === 0 ? theme.textColor : theme.mutedColor)
+        textColor: ({ row }) =>
+          row === 0 ? theme.textColor : theme.mutedColor,
+        // A cut type line ends in "…", not at the column's edge.
+        elideDirection: 'right'
       }),
       'row-header': new TextRenderer({
         font: theme.font,

@@ -9,6 +9,7 @@ import type {
 } from './pending-changes';
 import { toolbarButton } from './toolbar-button';
 import { ownValue } from '@searchbook/contracts/own-fields';
+import { redrawKeepingFocus } from '../focus/redraw-keeping-focus';
 
 export interface ProblemActions {
   overwrite(key: string): Promise<void>;
@@ -38,53 +39,8 @@ export function renderProblems(
       items.push(problemItem(row, row.problem, columns, actions));
     }
   }
-  const focused = focusedAction(node);
-  node.replaceChildren(...items);
+  redrawKeepingFocus(node, items);
   node.hidden = items.length === 0;
-  if (focused) {
-    refocus(node, focused);
-  }
-}
-
-/** The list's button holding the keyboard: its row's key, its place in the list, its text. */
-interface FocusedAction {
-  key: string;
-  at: number;
-  text: string;
-}
-
-function focusedAction(node: HTMLElement): FocusedAction | undefined {
-  const active = document.activeElement;
-  if (!(active instanceof HTMLButtonElement) || !node.contains(active)) {
-    return undefined;
-  }
-  const item = active.closest<HTMLElement>('.searchbook-Problem');
-  const key = item?.dataset.key;
-  if (!item || key === undefined) {
-    return undefined;
-  }
-  return {
-    key,
-    at: [...node.children].indexOf(item),
-    text: active.textContent ?? ''
-  };
-}
-
-/**
- * The list is drawn anew at every change: the keyboard stays on the same button of the same
- * row, or, that row settled (Overwrite saved it), on the same button of the row now in its place.
- */
-function refocus(node: HTMLElement, was: FocusedAction): void {
-  const items = [...node.children] as HTMLElement[];
-  const same = items.find(i => i.dataset.key === was.key);
-  const next = same ?? items[Math.min(was.at, items.length - 1)];
-  const buttons = [
-    ...(next?.querySelectorAll<HTMLButtonElement>('button') ?? [])
-  ];
-  const button =
-    buttons.find(b => b.textContent === was.text) ??
-    (same ? undefined : buttons[0]);
-  button?.focus();
 }
 
 /** A pending change's row as the user knows it: `_id p3`, `New row p100`. */

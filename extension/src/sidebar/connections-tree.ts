@@ -214,6 +214,34 @@ export class ConnectionsTree {
     return true;
   }
 
+  /**
+   * The way back to `from`, a tree item an action may remove (an index deleted): the item
+   * again, else the one that was after it in its connection, the one before, the connection,
+   * or the tree's current item. Read before the action, while the item is in the tree.
+   */
+  wayBackFrom(from: Element | null): () => void {
+    const item = from?.closest<HTMLElement>('[role="treeitem"]');
+    const keys = [
+      item,
+      item?.nextElementSibling,
+      item?.previousElementSibling,
+      item?.parentElement?.closest('[role="treeitem"]')
+    ]
+      .map(node => (node as HTMLElement | null | undefined)?.dataset.key)
+      .filter((key): key is string => key !== undefined);
+    return () => {
+      const items = this.items();
+      for (const key of keys) {
+        const again = items.find(i => i.dataset.key === key);
+        if (again) {
+          this.focusItem(again);
+          return;
+        }
+      }
+      this.focusCurrent();
+    };
+  }
+
   private items(): HTMLElement[] {
     return [...this.node.querySelectorAll<HTMLElement>('[role="treeitem"]')];
   }

@@ -5,7 +5,11 @@ import { CollectionResourceTabs } from '../admin/collection-resources';
 import { showCollectionSchema } from '../admin/schema-dialog';
 import type { PanelClient } from '../panel-client';
 import { ConnectionsTree } from './connections-tree';
-import { returningFocus, setFocusHome } from '../focus/focus-return';
+import {
+  returnFocus,
+  returningFocus,
+  setFocusHome
+} from '../focus/focus-return';
 import type { SidebarModel, SidebarPart } from './model';
 import { confirmTargetAction, openTargetMenu } from './target-actions';
 
@@ -281,24 +285,30 @@ export class SearchbookSidebar extends Widget {
         target,
         at,
         (action, documents) => {
-          void returningFocus(document.activeElement, async () => {
-            const confirmName = await confirmTargetAction(
-              action,
-              target,
-              documents
-            );
-            if (confirmName === null) {
-              return;
+          // The item goes with a deleted index: the keyboard then goes to the one in its place.
+          const origin = document.activeElement;
+          const back = this.tree.wayBackFrom(origin);
+          void (async () => {
+            try {
+              const confirmName = await confirmTargetAction(
+                action,
+                target,
+                documents
+              );
+              if (confirmName !== null) {
+                await this.model.runTargetAction(
+                  client,
+                  connection,
+                  target,
+                  action.action,
+                  confirmName,
+                  documents
+                );
+              }
+            } finally {
+              returnFocus(origin, back);
             }
-            await this.model.runTargetAction(
-              client,
-              connection,
-              target,
-              action.action,
-              confirmName,
-              documents
-            );
-          });
+          })();
         },
         exportTarget
           ? () => exportTarget(client, connection, target)
