@@ -37,12 +37,18 @@ class Table:
         """The rows as a pandas DataFrame, typed by the engine; `notes` are in its `.attrs["notes"]`."""
         from searchbook.frames import to_pandas
 
-        return to_pandas(self.columns, self.rows, self.types, self.formats, self.notes)
+        values = self._column_values()
+        return to_pandas(self.columns, self.rows if values is None else None, self.types, self.formats, self.notes, values)
 
     def to_polars(self):
         from searchbook.frames import to_polars
 
-        return to_polars(self.columns, self.rows, self.types, self.formats)
+        values = self._column_values()
+        return to_polars(self.columns, self.rows if values is None else None, self.types, self.formats, values)
+
+    def _column_values(self):
+        """Each column's values read straight from the answer, or None to read them from `rows`."""
+        return None
 
     def __len__(self):
         return len(self.rows)
@@ -136,6 +142,20 @@ class Answer(Table):
     @rows.setter
     def rows(self, rows):
         self._rows = rows
+
+    def _column_values(self):
+        # Rows already built are read as they are; else the hits' columns are read from the
+        # documents without making a row of each.
+        if self._rows is not None or HITS_MIME not in self.bundle:
+            return None
+        payload = self._payload
+        layout = payload.get("documents")
+        answer = self.json if layout and "answer" in payload else None
+        if answer is None:
+            return None
+        from searchbook.answer_rows import document_columns
+
+        return document_columns(answer, layout, payload["columns"], set(self.columns))
 
     def _rebuilt_rows(self):
         from searchbook.answer_rows import document_rows, table_rows

@@ -65,23 +65,107 @@ def documents_of(answer, at):
     return found if type(found) is list else [found] if type(found) is dict else []
 
 
+def _element_parts(layout):
+    """How each document's leading columns and its fields are read from its element."""
+    meta = [(name, path[0] if len(path) == 1 else None, path) for name, path in layout.get("meta", {}).items()]
+    source = layout.get("source", [])
+    return meta, source, (source[0] if len(source) == 1 else None)
+
+
+def _meta_row(element, meta):
+    is_dict = type(element) is dict
+    # Most paths are one key of an object (`_id`, `_source`): read without walking them.
+    return {name: element.get(key) if key is not None and is_dict else _or_none(_value_at(element, path)) for name, key, path in meta}
+
+
+def _source_of(element, source, source_key):
+    found = element.get(source_key) if source_key is not None and type(element) is dict else _value_at(element, source)
+    return {} if found is _MISSING or found is None else found
+
+
 def document_rows(answer, layout, columns, limit=None):
     """One row per document of the answer: the leading columns from its element, then its fields."""
     documents = documents_of(answer, layout["at"])
     if limit is not None:
         documents = documents[:limit]
-    build = row_builder(columns)
-    meta = [(name, path[0] if len(path) == 1 else None, path) for name, path in layout.get("meta", {}).items()]
-    source = layout.get("source", [])
-    source_key = source[0] if len(source) == 1 else None
-    rows = []
+    build = row_builder(columns).build
+    meta, source, source_key = _element_parts(layout)
+    return [build(_meta_row(element, meta), _source_of(element, source, source_key)) for element in documents]
+
+
+def document_columns(answer, layout, columns, names):
+    """The values of each column in `names`, one per document: `[row.get(name) for row in
+    document_rows(...)]` for each name, read from the documents column by column. A row is built
+    only for a document whose fields could write one column twice (a key holding a dot, a field
+    that is not an object); the others' plain fields are read straight from their source."""
+    documents = documents_of(answer, layout["at"])
+    builder = row_builder(columns)
+    meta, source_path, source_key = _element_parts(layout)
+    meta_names = {name for name, _, _ in meta}
+    sources, extras, deleted = [], [], set()
+    no_extra = {}
+    separable, settle = builder.others_if_separable, builder.settle
     for element in documents:
-        is_dict = type(element) is dict
-        # Most paths are one key of an object (`_id`, `_source`): read without walking them.
-        row = {name: element.get(key) if key is not None and is_dict else _or_none(_value_at(element, path)) for name, key, path in meta}
-        found = element.get(source_key) if source_key is not None and is_dict else _value_at(element, source)
-        rows.append(build(row, {} if found is _MISSING or found is None else found))
-    return rows
+        if source_key is not None and type(element) is dict:
+            source = element.get(source_key)
+            source = {} if source is None else source
+        else:
+            source = _source_of(element, source_path, source_key)
+        others = separable(source)
+        if others is None:
+            row = builder.build(_meta_row(element, meta), source)
+            sources.append(row)
+            extras.append(row)
+            continue
+        sources.append(source)
+        if not others:
+            extras.append(no_extra)
+            continue
+        extra = {}
+        for key in others:
+            if settle(extra, key, source[key]):
+                extra[(_DROPPED, key)] = True
+                deleted.add(key)
+        extras.append(extra)
+    meta_values = {}
+    for name, key, path in meta:
+        if name in names:
+            meta_values[name] = [
+                element.get(key) if key is not None and type(element) is dict else _or_none(_value_at(element, path))
+                for element in documents
+            ]
+    found = {}
+    for name in names:
+        if name in deleted or (name in meta_values and "." in name):
+            found[name] = _mixed_column(name, sources, extras, meta_values.get(name))
+        elif name in meta_values:
+            # A built row holds every leading column; a source holds one only as a field of its own.
+            found[name] = [source[name] if name in source else value for source, value in zip(sources, meta_values[name])]
+        elif "." in name:
+            found[name] = [extra.get(name) for extra in extras]
+        else:
+            found[name] = [source.get(name) for source in sources]
+    return found
+
+
+# Marks, in a document's extra values, a field whose own column it no longer writes (an object walked).
+_DROPPED = object()
+
+
+def _mixed_column(name, sources, extras, meta_values):
+    """A column read in full: written by a walked field, dropped, from the source, else the leading value."""
+    values = []
+    dropped = (_DROPPED, name)
+    for i, (source, extra) in enumerate(zip(sources, extras)):
+        if name in extra and extra is not source:
+            values.append(extra[name])
+        elif dropped in extra:
+            values.append(None)
+        elif name in source:
+            values.append(source[name])
+        else:
+            values.append(meta_values[i] if meta_values is not None else None)
+    return values
 
 
 def row_builder(columns):
@@ -155,32 +239,60 @@ def row_builder(columns):
     plain = whole - set(array_leaves)
     dotted_plain = {name for name in plain if "." in name}
 
+    def others_if_separable(source):
+        """The source's fields that are not kept as they are, when no two of its fields can write
+        the same column (no top-level key holds a dot); None when they can, or it is no object."""
+        if type(source) is not dict:
+            return None
+        others = source.keys() - plain
+        for key in others:
+            if "." in key:
+                return None
+        if dotted_plain and not dotted_plain.isdisjoint(source):
+            return None
+        return others
+
+    def settle(row, key, value):
+        """What a top-level field not kept as it is writes beside its own value; True when its
+        own column is dropped (an object, walked into dotted columns instead)."""
+        kind = type(value)
+        if key in whole:
+            leaves = array_leaves[key]
+            if kind is list:
+                entries(row, leaves, value)
+            elif kind is dict:
+                entries(row, leaves, [value])
+        elif kind is dict and value:
+            walk(value, key, row)
+            return True
+        elif kind is list:
+            leaves = mapped_leaves.get(key)
+            if leaves and any(type(v) is dict for v in value):
+                entries(row, leaves, value)
+        return False
+
     def build_at_once(row, source):
         """As build, with the fields kept as they are copied at once. Only when no top-level key
         holds a dot: then no two of them write the same column, so their order cannot matter."""
-        if type(source) is not dict:
-            row["value"] = source
-            return row
-        others = source.keys() - plain
-        if any("." in key for key in others) or not dotted_plain.isdisjoint(source):
+        others = others_if_separable(source)
+        if others is None:
             return build(row, source)
         row.update(source)
         for key in others:
-            value = source[key]
-            kind = type(value)
-            if key in whole:
-                leaves = array_leaves[key]
-                if kind is list:
-                    entries(row, leaves, value)
-                elif kind is dict:
-                    entries(row, leaves, [value])
-            elif kind is dict and value:
+            if settle(row, key, source[key]):
                 del row[key]
-                walk(value, key, row)
-            elif kind is list:
-                leaves = mapped_leaves.get(key)
-                if leaves and any(type(v) is dict for v in value):
-                    entries(row, leaves, value)
         return row
 
-    return build_at_once
+    return _Builder(build_at_once, others_if_separable, settle)
+
+
+class _Builder:
+    """A row builder's parts: `build(row, source)` fills a row; `others_if_separable` and
+    `settle` let the fields be read column by column where that gives the same values."""
+
+    __slots__ = ("build", "others_if_separable", "settle")
+
+    def __init__(self, build, others_if_separable, settle):
+        self.build = build
+        self.others_if_separable = others_if_separable
+        self.settle = settle

@@ -71,11 +71,12 @@ def _typed(kind, values):
     return None
 
 
-def typed_columns(columns, rows, types, formats=None):
-    """Each column as (name, kind, engine type, format, values): kind None leaves the values as sent."""
+def typed_columns(columns, rows, types, formats=None, values_by_name=None):
+    """Each column as (name, kind, engine type, format, values): kind None leaves the values as sent.
+    `values_by_name`, when given, holds each column's values already (read column by column)."""
     formats = formats or {}
     for name in columns:
-        values = [row.get(name) for row in rows]
+        values = values_by_name[name] if values_by_name is not None else [row.get(name) for row in rows]
         engine_type = (types.get(name) or "").strip()
         kind = _kind(engine_type)
         typed = _typed(kind, values) if kind else None
@@ -90,13 +91,13 @@ def _untyped_big_integers(values):
     return bool(present) and all(type(v) is int for v in present) and (max(present) > EXACT_IN_FLOAT or min(present) < -EXACT_IN_FLOAT)
 
 
-def to_pandas(columns, rows, types, formats=None, notes=None):
+def to_pandas(columns, rows, types, formats=None, notes=None, values_by_name=None):
     try:
         import pandas as pd
     except ImportError:
         raise ImportError("to_pandas() needs pandas: `pip install 'jupyterlab-searchbook[pandas]'` (or `pip install pandas`).") from None
     data = {}
-    for name, kind, engine_type, fmt, values in typed_columns(columns, rows, types, formats):
+    for name, kind, engine_type, fmt, values in typed_columns(columns, rows, types, formats, values_by_name):
         column = None
         if kind == "date":
             column = _pandas_dates(pd, values, fmt, engine_type)
@@ -147,13 +148,13 @@ def _pandas_dates(pd, values, fmt, engine_type):
     return pd.Series(raw.view("datetime64[ns]")).dt.tz_localize("UTC")
 
 
-def to_polars(columns, rows, types, formats=None):
+def to_polars(columns, rows, types, formats=None, values_by_name=None):
     try:
         import polars as pl
     except ImportError:
         raise ImportError("to_polars() needs polars: `pip install 'jupyterlab-searchbook[polars]'` (or `pip install polars`).") from None
     series = []
-    for name, kind, engine_type, fmt, values in typed_columns(columns, rows, types, formats):
+    for name, kind, engine_type, fmt, values in typed_columns(columns, rows, types, formats, values_by_name):
         built = None
         if kind == "date":
             built = _polars_dates(pl, name, instants(values, fmt, engine_type), engine_type == "date_nanos")

@@ -57,9 +57,7 @@ class Bridge:
 
             self._told_env, self._told_rows = dict(os.environ), None
         self._pass_row_cap()
-        for line in lines:
-            self._run(line, silent=True, quiet=True)
-        answer = self._run(code, silent=False, quiet=quiet)
+        answer = self._run(code, silent=False, quiet=quiet, values=lines)
         self._copy_set_variables(code)
         if answer is not None:
             answer._rerun = self._every_row_runner(code, lines)
@@ -113,9 +111,7 @@ class Bridge:
             self.max_rows = max(len(answer.rows) + answer.omitted_rows, before or 0)
             try:
                 self._pass_row_cap()
-                for line in set_lines:
-                    self._run(line, silent=True, quiet=True)
-                again = self._run(request, silent=False, quiet=True)
+                again = self._run(request, silent=False, quiet=True, values=set_lines)
             finally:
                 self.max_rows = before
                 self._pass_row_cap()
@@ -132,7 +128,9 @@ class Bridge:
 
         return rerun
 
-    def _run(self, code, silent, quiet):
+    def _run(self, code, silent, quiet, values=()):
+        """Runs `code` in the searchbook kernel after the `%set` lines of the Python values it
+        names (`values`), sent with it in one round trip: a failed one stops the code."""
         from IPython.display import clear_output, publish_display_data
 
         last = []
@@ -153,7 +151,18 @@ class Bridge:
             elif kind == "clear_output" and not quiet:
                 clear_output(wait=bool(content.get("wait")))
 
-        reply = self.kernel.run(code, on_output, ask, silent=silent, allow_stdin=self._can_ask())
+        queued = [self.kernel.queue_silently(line) for line in values]
+        try:
+            reply = self.kernel.run(code, on_output, ask, silent=silent, allow_stdin=self._can_ask())
+            for msg_id in queued:
+                self._raise_if_failed(self.kernel.reply(msg_id))
+        finally:
+            for msg_id in queued:
+                self.kernel.forget(msg_id)
+        self._raise_if_failed(reply)
+        return last[0] if last else None
+
+    def _raise_if_failed(self, reply):
         if reply.status != "ok":
             if reply.ename == "SecretInCell":
                 from searchbook.history import secret_advice
@@ -161,7 +170,6 @@ class Bridge:
                 advice = secret_advice(self.shell)
                 raise SearchbookError(reply.ename, reply.evalue + advice, [*reply.traceback, advice.strip()])
             raise SearchbookError(reply.ename or "SearchbookError", reply.evalue, reply.traceback)
-        return last[0] if last else None
 
     def _can_ask(self):
         kernel = getattr(self.shell, "kernel", None)

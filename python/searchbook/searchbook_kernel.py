@@ -28,6 +28,8 @@ class SearchbookKernel:
         self.manager = None
         self.client = None
         self.comm_id = None
+        # Replies of requests queued silently, by the msg_id they answer (None until read).
+        self._replies = {}
         atexit.register(self.stop)
 
     def alive(self):
@@ -64,6 +66,7 @@ class SearchbookKernel:
     def stop(self):
         client, manager = self.client, self.manager
         self.client = self.manager = self.comm_id = None
+        self._replies = {}
         if client is not None:
             client.stop_channels()
         if manager is not None and manager.has_kernel:
@@ -104,6 +107,14 @@ class SearchbookKernel:
             if content["data"].get("requestId") == request_id:
                 return
         yield {"v": PANEL_PROTOCOL_VERSION, "requestId": request_id, "type": "error", "message": "The searchbook kernel did not answer in time."}
+
+    def queue_silently(self, code):
+        """Sends `code` to run silently before whatever is sent next, without waiting for it (one
+        round trip for both): if it fails, the kernel answers the requests queued behind it
+        `aborted` instead of running them. `reply(msg_id)` reads how it ended, `forget(msg_id)` lets it go unread."""
+        msg_id = self.client.execute(code, silent=True, store_history=False, allow_stdin=False, stop_on_error=True)
+        self._replies[msg_id] = None
+        return msg_id
 
     def run(self, code, on_output, on_input, silent=False, allow_stdin=False):
         """Runs `code`; each iopub output of it goes to `on_output(msg_type, content)`, each
@@ -147,18 +158,28 @@ class SearchbookKernel:
                         idle = idle or msg["content"].get("execution_state") == "idle"
                     elif kind != "execute_input":
                         on_output(kind, msg["content"])
-        reply = self._reply(msg_id)
+        reply = self.reply(msg_id)
         if interrupted is not None:
             raise KeyboardInterrupt(reply.evalue or "The searchbook request was interrupted.")
         return reply
 
-    def _reply(self, msg_id):
-        while True:
-            msg = self.client.shell_channel.get_msg(timeout=START_SECONDS)
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            content = msg["content"]
-            return Reply(content.get("status", "error"), content.get("ename", ""), content.get("evalue", ""), content.get("traceback"))
+    def forget(self, msg_id):
+        self._replies.pop(msg_id, None)
+
+    def reply(self, msg_id):
+        """The shell reply to `msg_id` (replies to requests queued before it are kept for their turn)."""
+        msg = self._replies.pop(msg_id, None)
+        while msg is None:
+            got = self.client.shell_channel.get_msg(timeout=START_SECONDS)
+            answered = got["parent_header"].get("msg_id")
+            if answered == msg_id:
+                msg = got
+            elif answered in self._replies:
+                # A request queued before this one, whose reply is read after it.
+                self._replies[answered] = got
+        self._replies.pop(msg_id, None)
+        content = msg["content"]
+        return Reply(content.get("status", "error"), content.get("ename", ""), content.get("evalue", ""), content.get("traceback"))
 
 
 def _ready(channel):

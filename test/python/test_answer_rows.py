@@ -160,3 +160,104 @@ def test_keys_javascript_walks_first_decide_a_shared_column_as_they_do_in_the_ke
     assert rows[0]["free.0.x"] == "dotted" and rows[0]["free.2.x"] == "nested" and rows[0]["s"] == "it's"
     assert rows[0]["u.v"] == "written last"
     assert rows[1] == {"_id": "b"} and rows[2] == {"_id": "c"}
+
+
+COLUMNS = [
+    {"name": "_id", "type": "keyword", "origin": "meta"},
+    {"name": "_score", "type": "float", "origin": "meta"},
+    {"name": "title", "type": "keyword", "origin": "mapping"},
+    {"name": "n", "type": "long", "origin": "mapping"},
+    {"name": "address.city", "type": "keyword", "origin": "mapping"},
+    {"name": "address.zip", "type": "keyword", "origin": "mapping"},
+    {"name": "variants", "type": "nested", "origin": "mapping"},
+    {"name": "variants.color", "type": "keyword", "origin": "mapping", "arrayParent": "variants"},
+    {"name": "variants.size", "type": "integer", "origin": "mapping", "arrayParent": "variants"},
+    {"name": "parts.name", "type": "keyword", "origin": "mapping"},
+    {"name": "parts.deep.x", "type": "long", "origin": "mapping"},
+    {"name": "free", "origin": "documents"},
+    {"name": "free.b", "origin": "documents"},
+    {"name": "free.0.x", "origin": "documents"},
+    {"name": "u.v", "origin": "documents"},
+    {"name": "tags", "origin": "documents"},
+    {"name": "value", "origin": "documents"},
+    {"name": "constructor.k", "origin": "documents"},
+]
+LAYOUT = {"at": ["hits", "hits"], "source": ["_source"], "meta": {"_id": ["_id"], "_score": ["_score"]}}
+# Beside DOCUMENTS: a source holding a leading column's name, a dotted key beside the object it
+# names, an object where the column of the same name holds a scalar elsewhere, sources that are
+# no object or missing, an element that is no object.
+MORE = [
+    {"_id": "m1", "_source": {"_id": "from the source", "title": "t", "free": "scalar"}},
+    {"_id": "m2", "_source": {"u": {"v": "walked"}, "u.v": "written last", "title": "dotted beside"}},
+    {"_id": "m3", "_source": {"free": {"b": 1}, "address": {"city": "Rome"}, "_score": 7}},
+    {"_id": "m4", "_source": "just text"},
+    {"_id": "m5", "_source": None},
+    {"_id": "m6"},
+    "not an object",
+    {"_id": "m7", "_source": {"variants": {"color": "one"}, "parts": [1, {"name": "p"}], "address": [{"city": "A"}, "x"]}},
+    {"_id": "m8", "_source": {"2": "index first", "1": {"x": 1}, "title": "digits"}},
+]
+
+
+def _answer_of(documents):
+    return {"hits": {"hits": [{"_id": str(i), "_score": 1.5, "_source": doc} for i, doc in enumerate(documents)] + MORE}}
+
+
+def _random_documents(rand, count):
+    keys = ["title", "n", "address", "variants", "parts", "free", "tags", "u", "u.v", "free.b", "value", "0", "b", "x"]
+
+    def value(depth):
+        roll = rand.random()
+        if depth < 3 and roll < 0.25:
+            return {rand.choice(keys): value(depth + 1) for _ in range(rand.randint(0, 3))}
+        if depth < 3 and roll < 0.4:
+            return [value(depth + 1) for _ in range(rand.randint(0, 3))]
+        return rand.choice([None, 1, 2**70, 1.5, "s", True, {}, []])
+
+    return [{rand.choice(keys): value(1) for _ in range(rand.randint(0, 6))} for _ in range(count)]
+
+
+def test_columns_read_column_by_column_are_the_rows_columns(monkeypatch):
+    """to_pandas() reads each column straight from the documents instead of building rows: every
+    value must be the one the row of its document holds, whatever shape the documents take."""
+    import random
+
+    monkeypatch.syspath_prepend(str(REPO / "python"))
+    from searchbook.answer_rows import document_columns, document_rows
+
+    names = {c["name"] for c in COLUMNS}
+    rand = random.Random(20261205)
+    answers = [_answer_of([json.loads(text) for text in DOCUMENTS])]
+    answers += [_answer_of(_random_documents(rand, 40)) for _ in range(200)]
+    for answer in answers:
+        rows = document_rows(answer, LAYOUT, COLUMNS)
+        columns = document_columns(answer, LAYOUT, COLUMNS, names)
+        assert columns == {name: [row.get(name) for row in rows] for name in names}
+
+
+def test_dataframes_are_the_same_read_by_columns_or_from_rows(monkeypatch):
+    monkeypatch.syspath_prepend(str(REPO / "python"))
+    import pandas as pd
+
+    from searchbook.answer import HITS_MIME, Answer
+
+    text = json.dumps(_answer_of([json.loads(text) for text in DOCUMENTS]))
+    payload = {
+        "info": {"method": "GET", "path": "/x/_search", "status": 200, "elapsedMs": 1},
+        "columns": COLUMNS,
+        "answer": text.translate({ord('"'): "'", ord("'"): '"'}),
+        "answerFormat": "json, quotes swapped",
+        "documents": LAYOUT,
+        "omittedRows": 0,
+        "cut": [],
+        "aggregations": [],
+    }
+    by_rows = Answer({HITS_MIME: payload})
+    assert len(by_rows.rows) == len(DOCUMENTS) + len(MORE)
+    by_columns = Answer({HITS_MIME: payload})
+    assert by_columns._column_values() is not None and by_rows._column_values() is None
+    pd.testing.assert_frame_equal(by_columns.to_pandas(), by_rows.to_pandas(), check_exact=True)
+    # polars compares Object columns by identity: their dtypes and values are compared instead.
+    polars_columns, polars_rows = by_columns.to_polars(), by_rows.to_polars()
+    assert polars_columns.schema == polars_rows.schema
+    assert all(polars_columns[name].to_list() == polars_rows[name].to_list() for name in polars_rows.columns)

@@ -202,6 +202,50 @@ def test_python_values_reach_the_request_as_json(engine, tmp_path):
     assert printed(nb.cells[5]).strip() == "['apparel', 'home']"
 
 
+def test_a_python_value_the_kernel_refuses_stops_the_request_it_was_sent_with(engine, tmp_path):
+    """The `%set` lines of a cell's Python values go out in one round trip with the cell: when the
+    kernel refuses one, the cell's request must not be sent (with no value, or a stale one)."""
+    index = f"values-{uuid.uuid4().hex[:8]}"
+    put = f'PUT /{index}/_doc/1?refresh=true\n{{"n": ${{n}}}}'
+    run = f"get_ipython().run_cell_magic('searchbook', '-q', {put!r})"
+    try:
+        nb, _ = run_notebook(
+            [
+                new_code_cell("%load_ext searchbook"),
+                magic(connect_line(engine)),
+                new_code_cell(
+                    # The kernel holds an older value of n: a request sent without its own would use it.
+                    "n = 4\n"
+                    "a = %searchbook -q GET /products/_count?q=price:>=${n}\n"
+                    "import searchbook.ipython_magics as magics\n"
+                    "sent_as, n = magics.set_line, 5\n"
+                    # A `%set` line the kernel refuses, in place of the value's.
+                    "magics.set_line = lambda name, value: '%set 1n = 1'\n"
+                    f"try:\n    {run}\nexcept Exception as err:\n    print('refused', type(err).__name__)\n"
+                    "magics.set_line = sent_as"
+                ),
+            ],
+            PYTHON_KERNEL,
+            tmp_path,
+        )
+        assert printed(nb.cells[2]).strip() == "refused SearchbookError"
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            node_request(engine, f"/{index}/_doc/1")
+        assert missing.value.code == 404
+        # The same cell with the value's own line writes the document.
+        nb, _ = run_notebook(
+            [new_code_cell("%load_ext searchbook"), magic(connect_line(engine)), new_code_cell(f"n = 5\n{run}")],
+            PYTHON_KERNEL,
+            tmp_path,
+        )
+        assert node_request(engine, f"/{index}/_doc/1")["_source"] == {"n": 5}
+    finally:
+        try:
+            node_request(engine, f"/{index}", "DELETE")
+        except urllib.error.HTTPError:
+            pass
+
+
 @engines("sandbox", REAL_819)
 def test_a_failed_request_raises_with_the_engines_reason_and_no_secret(engine, tmp_path):
     failing = magic("GET /no-such-index/_search")

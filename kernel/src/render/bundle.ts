@@ -153,7 +153,13 @@ export function toBundle(
         answerKept === undefined
           ? storedRows(
               fit,
-              rowReader(undefined, answer, layout, result.columns, result.rows),
+              rowReader(
+                undefined,
+                answer,
+                layout,
+                result.columns,
+                () => result.rows
+              ),
               columns,
               limits
             )
@@ -186,7 +192,7 @@ export function toBundle(
           answer,
           layout,
           result.columns,
-          result.rows
+          () => result.rows
         ),
         store: stored ? 'rows' : 'answer',
         mimeType: HITS_MIME,
@@ -383,13 +389,15 @@ function rowReader(
   answer: Answer | undefined,
   layout: DocumentLayout | undefined,
   columns: readonly Column[],
-  built: readonly Record<string, JsonValue>[]
+  /** The result's own rows, read only when the answer cannot rebuild them (reading builds them all). */
+  built: () => readonly Record<string, JsonValue>[]
 ): KeptRows['row'] {
   if (rows) {
     return i => rows[i] ?? {};
   }
   if (!answer || !layout) {
-    return i => built[i] ?? {};
+    const own = built();
+    return i => own[i] ?? {};
   }
   const documents = documentsOf(answer.value, layout);
   const build = documentRow(layout, columns);
