@@ -1,19 +1,41 @@
 /** RFC 4180 CSV: CRLF line ends, fields holding a quote, comma, CR or LF quoted with doubled quotes. */
 import type { JsonValue } from '../console/cell';
 import { ExactNumber, exactJson } from '../../../contracts/exact-json';
+import { ownValue } from '../../../contracts/own-fields';
+
+const NEEDS_QUOTES = /[",\r\n]/;
 
 export function csvField(value: JsonValue | undefined): string {
   if (value === null || value === undefined) {
     return '';
+  }
+  // A number or boolean never needs quotes.
+  if (typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
   }
   // Arrays and objects are written as JSON, as the grid shows them.
   const text =
     typeof value === 'object' && !(value instanceof ExactNumber)
       ? exactJson(value)
       : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvRecord(values: (JsonValue | undefined)[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
+}
+
+/** The record of a row's values under `header`, without an array of them. */
+export function csvLine(
+  header: readonly string[],
+  row: Readonly<Record<string, JsonValue>>
+): string {
+  let line = '';
+  for (let i = 0; i < header.length; i++) {
+    if (i > 0) {
+      line += ',';
+    }
+    line += csvField(ownValue(row, header[i] as string));
+  }
+  return `${line}\r\n`;
 }

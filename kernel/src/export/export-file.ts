@@ -24,6 +24,7 @@ import {
 import { fileSystemErrorText, isFileSystemError } from './file-errors';
 import { type ExportFormat, pageWriter } from './formats';
 import { claimFile } from './running-exports';
+import { returnMemorySoon } from '../engine/http/memory-return';
 
 export { ExportRefused } from './export-target';
 
@@ -174,14 +175,19 @@ export async function exportToFile(
       throw fileSystemRefusal(err, 'creating', partial);
     }
     claim.writing(partial);
-    return await writeExport(
-      driver,
-      options,
-      hooks,
-      file,
-      partial,
-      new FileOut(created)
-    );
+    try {
+      return await writeExport(
+        driver,
+        options,
+        hooks,
+        file,
+        partial,
+        new FileOut(created)
+      );
+    } finally {
+      // Page after page of garbage, whether the export ended or stopped.
+      returnMemorySoon();
+    }
   } finally {
     claim.release();
   }

@@ -44,6 +44,15 @@ export function returnMemoryAfter(bytes: number): void {
 }
 
 /**
+ * Asks for a full collection soon after work that read and wrote page after page (an export):
+ * its buffers and the young objects V8 promoted while it ran are garbage once it ends, and
+ * would otherwise stay in the kernel's memory until later work needs the room.
+ */
+export function returnMemorySoon(): void {
+  armCollection(AFTER_MS, RETRIES);
+}
+
+/**
  * Said when the work on an answer is done (a cell has shown it): a collection asked for is
  * put off until a moment after, so it runs once the answer is no longer held, not while it is.
  */
