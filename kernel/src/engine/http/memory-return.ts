@@ -44,12 +44,21 @@ export function returnMemoryAfter(bytes: number): void {
 }
 
 /**
- * Asks for a full collection soon after work that read and wrote page after page (an export):
- * its buffers and the young objects V8 promoted while it ran are garbage once it ends, and
- * would otherwise stay in the kernel's memory until later work needs the room.
+ * After work that read and wrote page after page (an export), collections at these times: the
+ * first frees its buffers; V8 keeps its young generation at the size the work grew it to (32 MB)
+ * until collections find the allocation rate low, which takes some seconds of quiet.
  */
+const AFTER_WORK_MS = [AFTER_MS, 6_000, 7_000];
+let afterWork: NodeJS.Timeout[] = [];
+
+/** Gives back the memory of work that allocated at a high rate (an export), once it has ended. */
 export function returnMemorySoon(): void {
-  armCollection(AFTER_MS, RETRIES);
+  afterWork.forEach(clearTimeout);
+  afterWork = AFTER_WORK_MS.map(ms => {
+    const timer = setTimeout(() => collector()?.(), ms);
+    timer.unref();
+    return timer;
+  });
 }
 
 /**
