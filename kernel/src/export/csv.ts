@@ -1,7 +1,6 @@
 /** RFC 4180 CSV: CRLF line ends, fields holding a quote, comma, CR or LF quoted with doubled quotes. */
 import type { JsonValue } from '../console/cell';
 import { ExactNumber, exactJson } from '../../../contracts/exact-json';
-import { ownValue } from '../../../contracts/own-fields';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -25,17 +24,15 @@ export function csvRecord(values: (JsonValue | undefined)[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
 }
 
-/** The record of a row's values under `header`, without an array of them. */
-export function csvLine(
-  header: readonly string[],
-  row: Readonly<Record<string, JsonValue>>
-): string {
+/** The record of `values`, which are cleared for the next line: no array a line. */
+export function csvValues(values: (JsonValue | undefined)[]): string {
   let line = '';
-  for (let i = 0; i < header.length; i++) {
+  for (let i = 0; i < values.length; i++) {
     if (i > 0) {
       line += ',';
     }
-    line += csvField(ownValue(row, header[i] as string));
+    line += csvField(values[i]);
+    values[i] = undefined;
   }
   return `${line}\r\n`;
 }

@@ -7,8 +7,9 @@ import { documentGrid, type GridDocument } from '../engine/grid-columns';
 import { fieldRecord } from '../../../contracts/own-fields';
 import { rowBuilder } from '../../../contracts/answer-rows';
 import type { Column } from '../../../contracts/columns';
+import type { JsonValue } from '../console/cell';
 import type { ExportFormatName } from '../../../contracts/export-formats';
-import { csvLine, csvRecord } from './csv';
+import { csvRecord, csvValues } from './csv';
 import { PageBytes } from './page-bytes';
 
 type RowBuild = ReturnType<typeof rowBuilder>;
@@ -88,7 +89,9 @@ class JsonArrayWriter implements PageWriter {
  */
 class CsvWriter implements PageWriter {
   private header: string[] | undefined;
-  private headerSet = new Set<string>();
+  /** Each header name's place, and the values of the line being written in those places. */
+  private headerIndex = new Map<string, number>();
+  private values: (JsonValue | undefined)[] = [];
   /**
    * Whole documents: the rows of every page are built as the grid of the first page builds
    * them (a row's fields follow the mapping's columns, the same on every page). With fields=,
@@ -115,7 +118,8 @@ class CsvWriter implements PageWriter {
     const columns = this.grid(documents);
     if (!this.header) {
       this.header = this.columns(columns.map(c => c.name));
-      this.headerSet = new Set(this.header);
+      this.headerIndex = new Map(this.header.map((name, i) => [name, i]));
+      this.values = this.header.map(() => undefined);
       this.out.text(csvRecord(this.header));
     }
     const pageBuild = rowBuilder(columns);
@@ -146,12 +150,17 @@ class CsvWriter implements PageWriter {
 
   private line(build: RowBuild, document: GridDocument): void {
     const row = build(fieldRecord(document.meta), document.source);
+    // One pass over the row's own fields: each lands in its header column or is left out.
+    const values = this.values;
     for (const name in row) {
-      if (!this.headerSet.has(name)) {
+      const at = this.headerIndex.get(name);
+      if (at === undefined) {
         this.leftOut.add(name);
+      } else {
+        values[at] = row[name];
       }
     }
-    this.out.text(csvLine(this.header as string[], row));
+    this.out.text(csvValues(values));
   }
 
   /** The grid's columns; with fields=, in the order given, a picked object by its dotted columns. */
