@@ -115,7 +115,7 @@ class CsvWriter implements PageWriter {
     }
     const documents: GridDocument[] = [];
     page.eachDocument(document => documents.push(document));
-    const columns = this.grid(documents);
+    const columns = this.grid(documents, this.fields !== undefined);
     if (!this.header) {
       this.header = this.columns(columns.map(c => c.name));
       this.headerIndex = new Map(this.header.map((name, i) => [name, i]));
@@ -139,12 +139,13 @@ class CsvWriter implements PageWriter {
       : csvRecord(this.columns(this.grid([]).map(c => c.name)));
   }
 
-  private grid(documents: GridDocument[]): Column[] {
+  /** The grid's columns; `onlyPresent` with fields= (the header of an empty export names them all). */
+  private grid(documents: GridDocument[], onlyPresent = false): Column[] {
     return documentGrid({
       tree: this.stream.tree,
       leading: this.stream.leading,
       documents,
-      ...(this.fields && documents.length > 0 ? { onlyPresent: true } : {})
+      ...(onlyPresent ? { onlyPresent } : {})
     }).columns;
   }
 
