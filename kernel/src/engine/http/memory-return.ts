@@ -51,6 +51,15 @@ export function returnMemoryAfter(bytes: number): void {
 const AFTER_WORK_MS = [AFTER_MS, 6_000, 7_000];
 let afterWork: NodeJS.Timeout[] = [];
 
+/**
+ * A full collection now, during long work that reads page after page (an export): what its
+ * pages leave behind (socket chunks held while a page was written, promoted to the old
+ * generation) is otherwise collected only once it has piled up, tens of megabytes later.
+ */
+export function collectNow(): void {
+  collector()?.();
+}
+
 /** Gives back the memory of work that allocated at a high rate (an export), once it has ended. */
 export function returnMemorySoon(): void {
   afterWork.forEach(clearTimeout);
