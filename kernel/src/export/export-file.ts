@@ -137,7 +137,7 @@ export interface ExportHooks {
  * A long export collects its garbage every this many bytes written, so the kernel's peak stays
  * the same at five million documents as at a hundred thousand (a collection takes some ms).
  */
-const COLLECT_EVERY_BYTES = 32 * 1024 * 1024;
+const COLLECT_EVERY_BYTES = 16 * 1024 * 1024;
 
 /** Most filesystems allow 255 bytes in a name. */
 const NAME_MAX = 255;
