@@ -10,10 +10,8 @@ import { listen } from '@searchbook/sandbox/serve';
 import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { settleHeap } from './sandbox-settle';
 
-const TOTAL = Number(process.argv[2] ?? 1_000_000);
-const SMALL = 100_000;
-// The memory figures need only Elasticsearch: half the load and the heap, at 5M documents.
-const ELASTICSEARCH_ONLY = process.argv.includes('--elasticsearch-only');
+const TOTAL = Number(process.argv[2] ?? 200_000);
+const TS_TOTAL = Number(process.argv[3] ?? 30_000);
 const TAGS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
 const CITIES = ['Lyon', 'Oslo', 'Lima', 'Pune', 'Kyoto'];
 
@@ -52,7 +50,6 @@ async function main(): Promise<void> {
     }
   };
   es.loadIndex('bench', mappings, products(TOTAL));
-  es.loadIndex('bench_small', mappings, products(SMALL));
   const ts = createTypesenseSandbox({ version: '29.0', apiKey: 'bench' });
   ts.createCollection({
     name: 'bench',
@@ -64,7 +61,7 @@ async function main(): Promise<void> {
     ]
   });
   const docs = (function* () {
-    for (const p of products(TOTAL)) {
+    for (const p of products(TS_TOTAL)) {
       yield {
         id: p.id,
         n: p.source.n,
@@ -74,9 +71,7 @@ async function main(): Promise<void> {
       };
     }
   })();
-  if (!ELASTICSEARCH_ONLY) {
-    ts.loadDocuments('bench', docs);
-  }
+  ts.loadDocuments('bench', docs);
   const [esServer, tsServer] = await Promise.all([
     listen(es.handler, { port: 0 }),
     listen(ts.handler, { port: 0 })

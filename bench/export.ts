@@ -1,15 +1,22 @@
 /**
- * Whole-index export (`%export` and the panel's export), one run, side by side on the same sandbox engines (their own
- * process): `%export` through a real kernel over ZeroMQ against elasticdump 6.x (`--searchAfter
- * --pit --limit 10000`, installed into a scratch directory outside the repository) and against
- * a bare undici point-in-time + search_after loop writing the same JSONL; the kernel's peak RSS
- * (VmHWM) exporting 100k and 1M documents, each in a fresh kernel; Typesense `%export` against a
- * bare streamed GET into a file. The contenders take turns, round after round (the machine is
- * shared, so its load drifts): each one's best round is compared, and every round is printed.
- * Prints docs/s and ratios; asserts nothing.
+ * Whole-index export (`%export` and the panel's export) as a user runs it: one kernel over
+ * ZeroMQ, against the sandbox engines in a process of their own.
  *
- *   npx tsc -p tsconfig.json && node dist/bench/export.js [docs] [rounds, 3] [--memory-only]
- * --memory-only: the kernel's peak RSS only (no contenders, Elasticsearch alone), e.g. at 5,000,000.
+ * 1. Memory: in ONE kernel, in order, JSONL, CSV, JSONL again with `overwrite`, JSONL and CSV
+ *    with `slices=2`, then a Typesense collection to JSONL and CSV. After each step the kernel's
+ *    peak RSS so far (VmHWM of /proc/<kernel pid>/status) and how long its RSS took to come
+ *    back to what it was before the step (polled for up to 10 s). Goal: < 200 MB throughout.
+ * 2. Speed (skipped with --memory-only): the same kernel's JSONL and CSV, one cursor and
+ *    `slices=2`, and elasticdump 6.x (`--searchAfter --pit --limit 10000`, installed by npm into
+ *    a scratch directory outside the repository) and a bare undici `search_after` loop writing
+ *    the same JSONL, taking turns round after round (the machine is shared, so its load drifts);
+ *    medians per contender, every round printed, with the load average.
+ * Prints figures and ratios; asserts nothing but that each file holds every document.
+ *
+ *   npm run build && node dist/bench/export.js [docs, 200000] [rounds, 5] [--memory-only]
+ *     [--typesense-docs N, 30000] [--profile <dir>]
+ * --memory-only: part 1 only, e.g. at 5,000,000 documents.
+ * --profile: the kernel writes a .cpuprofile into <dir> when it exits (bench/cpu-profile-summary.ts).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
@@ -23,23 +30,53 @@ import {
   rmSync,
   statSync
 } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { once } from 'node:events';
-import { pipeline } from 'node:stream/promises';
 import { Agent, request } from 'undici';
 import { KernelClient } from '../test/support/kernel-client';
 
-const TOTAL = Number(process.argv[2] ?? 1_000_000);
-const ROUNDS = Number(process.argv[3] ?? 3);
+const positional = process.argv.slice(2).filter((a, i, all) => {
+  const previous = all[i - 1];
+  return (
+    !a.startsWith('--') &&
+    previous !== '--typesense-docs' &&
+    previous !== '--profile'
+  );
+});
+const option = (name: string): string | undefined => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+const TOTAL = Number(positional[0] ?? 200_000);
+const ROUNDS = Number(positional[1] ?? 5);
 const MEMORY_ONLY = process.argv.includes('--memory-only');
-const SMALL = 100_000;
+const TS_TOTAL = Number(option('--typesense-docs') ?? 30_000);
+const PROFILE = option('--profile');
 const REPO = join(__dirname, '..', '..');
 const ELASTICDUMP = '6.125.1';
+/** How long the kernel's memory may take to come back after an export. */
+const SETTLE_MS = 10_000;
+/** RSS within this much of its level before an export counts as back. */
+const SETTLE_SLACK_MB = 10;
 const scratch = mkdtempSync(join(tmpdir(), 'searchbook-export-bench-'));
 
 const rate = (docs: number, ms: number) => Math.round((docs / ms) * 1000);
+const perDoc = (cpuMs: number, docs: number) =>
+  `${((cpuMs * 1000) / docs).toFixed(1)} µs a document`;
 const fmt = (n: number) => n.toLocaleString('en-US');
+const load = () =>
+  loadavg()
+    .map(l => l.toFixed(2))
+    .join(' ');
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
 /** Lines in a file, read in chunks: a 5,000,000-document export is more than a string may hold. */
 const lines = (file: string): number => {
   const chunk = Buffer.alloc(1 << 20);
@@ -62,12 +99,12 @@ const lines = (file: string): number => {
   } finally {
     closeSync(fd);
   }
-  // A last line without its newline counts too; empty lines never occur in JSONL.
+  // A last line without its newline counts too; empty lines never occur in JSONL or CSV here.
   return last === 0x0a ? count : count + 1;
 };
 
 /** Asks the engines' process to collect its heap, and waits until it has. */
-async function settle(child: ChildProcess): Promise<void> {
+async function settleEngines(child: ChildProcess): Promise<void> {
   const done = once(child.stdout as NodeJS.ReadableStream, 'data');
   child.kill('SIGUSR2');
   await done;
@@ -82,10 +119,10 @@ async function startEngines(): Promise<{
     process.execPath,
     [
       // The engines hold every document in their heap (about 1.5 GB a million).
-      `--max-old-space-size=${Math.max(8192, Math.ceil(TOTAL / 1_000_000) * 2048)}`,
+      `--max-old-space-size=${Math.max(4096, Math.ceil(TOTAL / 1_000_000) * 2048)}`,
       join(REPO, 'dist', 'bench', 'export-sandbox.js'),
       String(TOTAL),
-      ...(MEMORY_ONLY ? ['--elasticsearch-only'] : [])
+      String(TS_TOTAL)
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] }
   );
@@ -99,41 +136,142 @@ async function startEngines(): Promise<{
   };
 }
 
-function peakRss(pid: number): number {
+/** The kernel's VmHWM (peak) and VmRSS (now), in MB. */
+function memory(pid: number): { peak: number; now: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  const kb = (name: string) =>
+    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+  return { peak: kb('VmHWM'), now: kb('VmRSS') };
 }
 
-/** `%export` in a fresh kernel: elapsed from the execute request to its reply, and the kernel's peak RSS. */
-async function kernelExport(
-  connect: string,
-  target: string,
-  file: string
-): Promise<{ ms: number; rssMb: number; idleRssMb: number }> {
-  const kernel = await KernelClient.start({
-    ES_PASSWORD: 'bench',
-    TS_KEY: 'bench'
-  });
-  try {
-    const connected = await kernel.execute(connect);
-    if (connected.reply.content.status !== 'ok') {
+/** CPU time the process has used, in ms (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** One kernel, kept for the whole run as a notebook keeps its kernel. */
+class Kernel {
+  private constructor(readonly client: KernelClient) {}
+
+  static async start(): Promise<Kernel> {
+    const client = await KernelClient.start({
+      ES_PASSWORD: 'bench',
+      TS_KEY: 'bench',
+      ...(PROFILE
+        ? {
+            NODE_OPTIONS: `--require ${join(REPO, 'dist', 'bench', 'kernel-cpu-profile.js')}`,
+            SEARCHBOOK_CPU_PROFILE_DIR: resolve(PROFILE)
+          }
+        : {})
+    });
+    return new Kernel(client);
+  }
+
+  get pid(): number {
+    return this.client.process.pid as number;
+  }
+
+  /** The kernel's CPU time in the last `run`, in ms: a figure the machine's load hardly moves. */
+  lastCpuMs = 0;
+
+  async run(code: string): Promise<number> {
+    const cpu = cpuMs(this.pid);
+    const started = performance.now();
+    const { reply } = await this.client.execute(code);
+    const ms = performance.now() - started;
+    this.lastCpuMs = cpuMs(this.pid) - cpu;
+    if (reply.content.status !== 'ok') {
       throw new Error(
-        `connect failed: ${String(connected.reply.content.evalue)}`
+        `${code.split('\n')[0]} failed: ${String(reply.content.evalue)}`
       );
     }
-    const pid = kernel.process.pid as number;
-    const idleRssMb = peakRss(pid);
+    return ms;
+  }
+
+  /** Polls RSS until it is within the slack of `before`; the time it took, or undefined past SETTLE_MS. */
+  async settle(
+    before: number
+  ): Promise<{ ms: number | undefined; mb: number }> {
     const started = performance.now();
-    const { reply } = await kernel.execute(
-      `%export ${target} ${file} overwrite`
-    );
-    const ms = performance.now() - started;
-    if (reply.content.status !== 'ok') {
-      throw new Error(`%export failed: ${String(reply.content.evalue)}`);
+    for (;;) {
+      const { now } = memory(this.pid);
+      const ms = performance.now() - started;
+      if (now <= before + SETTLE_SLACK_MB) {
+        return { ms, mb: now };
+      }
+      if (ms > SETTLE_MS) {
+        return { ms: undefined, mb: now };
+      }
+      await new Promise(r => setTimeout(r, 100));
     }
-    return { ms, rssMb: peakRss(pid), idleRssMb };
-  } finally {
-    await kernel.close();
+  }
+
+  async close(): Promise<void> {
+    if (PROFILE) {
+      // Shut down rather than killed: the profile is written as the process exits.
+      const exited = once(this.client.process, 'exit');
+      await this.client.submit('control', 'shutdown_request', {
+        restart: false
+      });
+      await exited;
+    }
+    await this.client.close();
+  }
+}
+
+function check(file: string, expected: number): void {
+  const n = lines(file);
+  if (n !== expected) {
+    throw new Error(`${file} holds ${n} lines, not ${expected}`);
+  }
+}
+
+/** Part 1: every format and order in one kernel, its peak after each step. */
+async function memorySteps(
+  kernel: Kernel,
+  engines: { es: string; ts: string; child: ChildProcess }
+): Promise<void> {
+  const esConnect = `%connect elasticsearch ${engines.es} user=elastic password=\${env:ES_PASSWORD}`;
+  const tsConnect = `%connect typesense ${engines.ts} key=\${env:TS_KEY}`;
+  const steps: [string, string | undefined, string, string, number][] = [
+    // [step, connect first, target, file and options, lines]
+    ['JSONL', esConnect, 'bench', 'a.jsonl', TOTAL],
+    ['CSV', undefined, 'bench', 'a.csv', TOTAL + 1],
+    ['JSONL overwrite', undefined, 'bench', 'a.jsonl overwrite', TOTAL],
+    ['JSONL slices=2', undefined, 'bench', 'b.jsonl slices=2', TOTAL],
+    ['CSV slices=2', undefined, 'bench', 'b.csv slices=2', TOTAL + 1],
+    ['Typesense JSONL', tsConnect, 'bench', 'ts.jsonl', TS_TOTAL],
+    ['Typesense CSV', undefined, 'bench', 'ts.csv', TS_TOTAL + 1]
+  ];
+  console.log(
+    `\nOne kernel, every format in turn (${fmt(TOTAL)} Elasticsearch documents, ${fmt(TS_TOTAL)} Typesense documents; load ${load()}):`
+  );
+  let highest = 0;
+  for (const [step, connect, target, file, expected] of steps) {
+    if (connect) {
+      await kernel.run(connect);
+      console.log(
+        `  after %connect: ${memory(kernel.pid).now.toFixed(0)} MB RSS`
+      );
+    }
+    await settleEngines(engines.child);
+    const before = memory(kernel.pid).now;
+    const ms = await kernel.run(`%export ${target} ${join(scratch, file)}`);
+    const { peak } = memory(kernel.pid);
+    highest = Math.max(highest, peak);
+    const back = await kernel.settle(before);
+    check(join(scratch, file.split(' ')[0] as string), expected);
+    console.log(
+      `  ${step.padEnd(16)} peak so far ${peak.toFixed(0).padStart(4)} MB; ${fmt(rate(expected, ms)).padStart(9)} docs/s, kernel CPU ${perDoc(kernel.lastCpuMs, expected)}; RSS ${before.toFixed(0)} MB before, ${back.ms === undefined ? `still ${back.mb.toFixed(0)} MB after ${SETTLE_MS / 1000} s` : `back to ${back.mb.toFixed(0)} MB in ${(back.ms / 1000).toFixed(1)} s`}`
+    );
+  }
+  console.log(
+    `  kernel peak ${highest.toFixed(0)} MB (goal < 200 MB throughout, memory back within ${SETTLE_MS / 1000} s)`
+  );
+  for (const file of ['a.jsonl', 'a.csv', 'b.jsonl', 'b.csv']) {
+    rmSync(join(scratch, file), { force: true });
   }
 }
 
@@ -189,15 +327,6 @@ async function bareLoop(es: string, file: string): Promise<number> {
   const ms = performance.now() - started;
   await dispatcher.close();
   return ms;
-}
-
-async function bareTypesense(ts: string, file: string): Promise<number> {
-  const started = performance.now();
-  const res = await request(`${ts}/collections/bench/documents/export`, {
-    headers: { 'x-typesense-api-key': 'bench' }
-  });
-  await pipeline(res.body, createWriteStream(file));
-  return performance.now() - started;
 }
 
 function installElasticdump(): string {
@@ -271,153 +400,88 @@ async function rounds(
   return times;
 }
 
-const best = (times: number[]) => Math.min(...times);
-const runs = (times: number[]) =>
-  times.map(ms => fmt(rate(TOTAL, ms))).join(', ');
-
-/** The kernel's peak RSS exporting 100k and TOTAL documents, one cursor and sliced, each in a fresh kernel. */
-async function memoryOnly(): Promise<void> {
-  const loading = performance.now();
-  const engines = await startEngines();
-  console.log(
-    `engine loaded ${fmt(TOTAL)} + ${fmt(SMALL)} ES documents in ${((performance.now() - loading) / 1000).toFixed(0)} s`
+/** Part 2: docs/s of each format and cursor count against elasticdump, in the same kernel. */
+async function speed(
+  kernel: Kernel,
+  engines: { es: string; ts: string; child: ChildProcess }
+): Promise<void> {
+  const dump = installElasticdump();
+  await kernel.run(
+    `%connect elasticsearch ${engines.es} user=elastic password=\${env:ES_PASSWORD}`
   );
-  const esConnect = `%connect elasticsearch ${engines.es} user=elastic password=\${env:ES_PASSWORD}`;
-  try {
-    const runs: [string, string, string, number][] = [
-      ['one cursor', 'bench_small', 'small.jsonl', SMALL],
-      ['one cursor', 'bench', 'kernel.jsonl', TOTAL],
-      ['slices=2', 'bench', 'sliced.jsonl slices=2', TOTAL]
-    ];
-    for (const [kind, index, file, docs] of runs) {
-      await settle(engines.child);
-      const run = await kernelExport(esConnect, index, join(scratch, file));
-      const written = lines(join(scratch, file.split(' ')[0] as string));
-      if (written !== docs) {
-        throw new Error(`${file} holds ${written} lines, not ${docs}`);
-      }
-      console.log(
-        `kernel peak RSS, ${kind}, ${fmt(docs)} documents: ${run.rssMb.toFixed(0)} MB (after connect ${run.idleRssMb.toFixed(0)} MB; ${(run.ms / 1000).toFixed(0)} s, ${fmt(rate(docs, run.ms))} docs/s; goal < 200 MB and flat)`
-      );
-      rmSync(join(scratch, file.split(' ')[0] as string), { force: true });
-    }
-  } finally {
-    engines.child.kill();
-    rmSync(scratch, { recursive: true, force: true });
+  const cpu: Record<string, number[]> = {};
+  const exported = (file: string, name: string) => async () => {
+    const ms = await kernel.run(
+      `%export bench ${join(scratch, file)} overwrite`
+    );
+    (cpu[name] ??= []).push(kernel.lastCpuMs);
+    return ms;
+  };
+  const JSONL = 'JSONL, 1 cursor';
+  const CSV = 'CSV, 1 cursor';
+  const JSONL2 = 'JSONL, slices=2';
+  const CSV2 = 'CSV, slices=2';
+  const DUMP = `elasticdump ${ELASTICDUMP}`;
+  const BARE = 'bare undici search_after';
+  // A first pass warms the engines and the kernel (JIT) so that no contender pays for it alone.
+  await bareLoop(engines.es, join(scratch, 'bare.jsonl'));
+  await exported('k.csv', 'warm-up')();
+  const loadBefore = load();
+  const times = await rounds(
+    {
+      [JSONL]: exported('k.jsonl', JSONL),
+      [CSV]: exported('k.csv', CSV),
+      [JSONL2]: exported('k2.jsonl slices=2', JSONL2),
+      [CSV2]: exported('k2.csv slices=2', CSV2),
+      [DUMP]: () => elasticdump(dump, engines.es, join(scratch, 'dump.json')),
+      [BARE]: () => bareLoop(engines.es, join(scratch, 'bare.jsonl'))
+    },
+    () => settleEngines(engines.child)
+  );
+  for (const file of ['k.jsonl', 'k2.jsonl', 'dump.json', 'bare.jsonl']) {
+    check(join(scratch, file), TOTAL);
   }
+  for (const file of ['k.csv', 'k2.csv']) {
+    check(join(scratch, file), TOTAL + 1);
+  }
+  const docsPerSecond = (name: string) =>
+    rate(TOTAL, median(times[name] as number[]));
+  console.log(
+    `\nElasticsearch, ${fmt(TOTAL)} documents (JSONL ${fmt(statSync(join(scratch, 'k.jsonl')).size)} bytes), median of ${ROUNDS} rounds (each round's docs/s); load ${loadBefore} before, ${load()} after:`
+  );
+  for (const name of Object.keys(times)) {
+    console.log(
+      `  ${name.padEnd(26)} ${fmt(docsPerSecond(name)).padStart(9)} docs/s (${(times[name] as number[]).map(ms => fmt(rate(TOTAL, ms))).join(', ')})${cpu[name] ? `; kernel CPU ${perDoc(median(cpu[name]), TOTAL)}` : ''}`
+    );
+  }
+  const ratio = (a: string, b: string) =>
+    (docsPerSecond(a) / docsPerSecond(b)).toFixed(2);
+  console.log(
+    [
+      `  JSONL / elasticdump = ${ratio(JSONL, DUMP)}x, CSV / elasticdump = ${ratio(CSV, DUMP)}x (goal >= 3)`,
+      `  CSV / JSONL = ${ratio(CSV, JSONL)}x one cursor, ${ratio(CSV2, JSONL2)}x slices=2 (goal >= 0.9)`,
+      `  slices=2 / one cursor = ${ratio(JSONL2, JSONL)}x JSONL, ${ratio(CSV2, CSV)}x CSV (goal >= 1.5)`,
+      `  JSONL / bare loop = ${ratio(JSONL, BARE)}x`,
+      `  kernel peak after the rounds ${memory(kernel.pid).peak.toFixed(0)} MB`
+    ].join('\n')
+  );
 }
 
 async function main(): Promise<void> {
-  if (MEMORY_ONLY) {
-    return memoryOnly();
-  }
-  const dump = installElasticdump();
   const loading = performance.now();
   const engines = await startEngines();
   console.log(
-    `engines loaded ${fmt(TOTAL)} + ${fmt(SMALL)} ES documents and ${fmt(TOTAL)} Typesense documents in ${((performance.now() - loading) / 1000).toFixed(0)} s`
+    `engines loaded ${fmt(TOTAL)} Elasticsearch and ${fmt(TS_TOTAL)} Typesense documents in ${((performance.now() - loading) / 1000).toFixed(0)} s`
   );
-  const esConnect = `%connect elasticsearch ${engines.es} user=elastic password=\${env:ES_PASSWORD}`;
+  const kernel = await Kernel.start();
   try {
-    // A first pass warms the engines (snapshots, JIT) so that no contender pays for it alone.
-    await bareLoop(engines.es, join(scratch, 'bare.jsonl'));
-    await bareTypesense(engines.ts, join(scratch, 'ts-bare.jsonl'));
-    const settled = () => settle(engines.child);
-    await settled();
-    const small = await kernelExport(
-      esConnect,
-      'bench_small',
-      join(scratch, 'small.jsonl')
-    );
-    await settled();
-    const peaks: Record<'cursor' | 'sliced', number[]> = {
-      cursor: [],
-      sliced: []
-    };
-    let idleRssMb = 0;
-    const kernelRun = async (file: string, kind: 'cursor' | 'sliced') => {
-      const run = await kernelExport(esConnect, 'bench', file);
-      peaks[kind].push(run.rssMb);
-      idleRssMb = run.idleRssMb;
-      return run.ms;
-    };
-    const es = await rounds(
-      {
-        '%export (kernel, 1 cursor)': () =>
-          kernelRun(join(scratch, 'kernel.jsonl'), 'cursor'),
-        '%export slices=2': () =>
-          kernelRun(`${join(scratch, 'sliced.jsonl')} slices=2`, 'sliced'),
-        'bare undici search_after': () =>
-          bareLoop(engines.es, join(scratch, 'bare.jsonl')),
-        [`elasticdump ${ELASTICDUMP}`]: () =>
-          elasticdump(dump, engines.es, join(scratch, 'elasticdump.json'))
-      },
-      settled
-    );
-    for (const name of [
-      'kernel.jsonl',
-      'sliced.jsonl',
-      'bare.jsonl',
-      'elasticdump.json'
-    ]) {
-      const n = lines(join(scratch, name));
-      if (n !== TOTAL) {
-        throw new Error(`${name} holds ${n} lines, not ${TOTAL}`);
-      }
+    console.log(`kernel started: ${memory(kernel.pid).now.toFixed(0)} MB RSS`);
+    await memorySteps(kernel, engines);
+    if (!MEMORY_ONLY) {
+      await speed(kernel, engines);
     }
-    console.log(
-      `\nElasticsearch, ${fmt(TOTAL)} documents (files of ${fmt(statSync(join(scratch, 'kernel.jsonl')).size)} bytes), best of ${ROUNDS} rounds (each round's docs/s):`
-    );
-    for (const [name, times] of Object.entries(es)) {
-      console.log(
-        `  ${name.padEnd(28)} ${fmt(rate(TOTAL, best(times))).padStart(9)} docs/s (${(best(times) / 1000).toFixed(1)} s; ${runs(times)})`
-      );
-    }
-    const kernelMs = best(es['%export (kernel, 1 cursor)'] as number[]);
-    const dumpMs = best(es[`elasticdump ${ELASTICDUMP}`] as number[]);
-    const bareMs = best(es['bare undici search_after'] as number[]);
-    console.log(
-      `  %export / elasticdump = ${(dumpMs / kernelMs).toFixed(2)}x (goal >= 2), %export / bare loop = ${(bareMs / kernelMs).toFixed(2)}x (goal >= 0.9)`
-    );
-    const highest = (mbs: number[]) =>
-      `${Math.max(...mbs).toFixed(0)} MB (${mbs.map(mb => mb.toFixed(0)).join(', ')})`;
-    console.log(
-      `kernel peak RSS, one cursor: ${small.rssMb.toFixed(0)} MB at ${fmt(SMALL)}, ${highest(peaks.cursor)} at ${fmt(TOTAL)}; slices=2: ${highest(peaks.sliced)} at ${fmt(TOTAL)} (after connect: ${idleRssMb.toFixed(0)} MB; goal < 200 MB and flat)`
-    );
-
-    const tsConnect = `%connect typesense ${engines.ts} key=\${env:TS_KEY}`;
-    let tsPeak = 0;
-    const ts = await rounds(
-      {
-        '%export (kernel)': async () => {
-          const run = await kernelExport(
-            tsConnect,
-            'bench',
-            join(scratch, 'ts-kernel.jsonl')
-          );
-          tsPeak = Math.max(tsPeak, run.rssMb);
-          return run.ms;
-        },
-        'bare streamed GET': () =>
-          bareTypesense(engines.ts, join(scratch, 'ts-bare.jsonl'))
-      },
-      settled
-    );
-    if (lines(join(scratch, 'ts-kernel.jsonl')) !== TOTAL) {
-      throw new Error('the Typesense export is incomplete');
-    }
-    console.log(
-      `\nTypesense, ${fmt(TOTAL)} documents, best of ${ROUNDS} rounds (each round's docs/s):`
-    );
-    for (const [name, times] of Object.entries(ts)) {
-      console.log(
-        `  ${name.padEnd(28)} ${fmt(rate(TOTAL, best(times))).padStart(9)} docs/s (${(best(times) / 1000).toFixed(1)} s; ${runs(times)})`
-      );
-    }
-    console.log(
-      `  %export / bare GET = ${(best(ts['bare streamed GET'] as number[]) / best(ts['%export (kernel)'] as number[])).toFixed(2)}x (goal >= 0.9); kernel peak RSS ${tsPeak.toFixed(0)} MB`
-    );
   } finally {
+    await kernel.close();
     engines.child.kill();
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -268,7 +268,7 @@ async function written(c: Case, format: ExportFormat): Promise<string> {
   const page: ExportPage = {
     count: c.exportLines.length,
     jsonl: () => `${c.exportLines.join('\n')}\n`,
-    documents: c.exportDocuments
+    eachDocument: visit => c.exportDocuments().forEach(d => visit(d))
   };
   const stream: ExportStream = {
     total: c.exportLines.length,

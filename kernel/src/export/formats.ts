@@ -3,10 +3,16 @@
  * array of the same objects, or CSV with the grid's columns and a header line.
  */
 import type { ExportPage, ExportStream } from '../engine/capabilities/export';
-import { documentGrid } from '../engine/grid-columns';
-import { ownValue } from '../../../contracts/own-fields';
+import { documentGrid, type GridDocument } from '../engine/grid-columns';
+import { fieldRecord } from '../../../contracts/own-fields';
+import { rowBuilder } from '../../../contracts/answer-rows';
+import type { Column } from '../../../contracts/columns';
+import type { JsonValue } from '../console/cell';
 import type { ExportFormatName } from '../../../contracts/export-formats';
-import { csvRecord } from './csv';
+import { csvRecord, csvValues } from './csv';
+import { PageBytes } from './page-bytes';
+
+type RowBuild = ReturnType<typeof rowBuilder>;
 
 export type ExportFormat = ExportFormatName;
 
@@ -34,74 +40,128 @@ export function pageWriter(
     };
   }
   if (format === 'json') {
-    let first = true;
-    return {
-      page: page => {
-        if (page.count === 0) {
-          return '';
-        }
-        // JSONL lines hold no line break inside, so each one but the last ends an array element.
-        const text = `${first ? '[\n' : ',\n'}${page.jsonl().toString().slice(0, -1).replaceAll('\n', ',\n')}`;
-        first = false;
-        return text;
-      },
-      end: () => (first ? '[]\n' : '\n]\n'),
-      leftOut: NONE
-    };
+    return new JsonArrayWriter();
   }
   return new CsvWriter(stream, fields);
 }
 
-/** CSV columns follow the grid's: fixed from the mapping and the first page, as the header is written first. */
+const NEWLINE = 0x0a;
+const ELEMENT_END = Buffer.from(',\n');
+
+/** The JSONL lines as the elements of one array, copied byte for byte. */
+class JsonArrayWriter implements PageWriter {
+  readonly leftOut = NONE;
+  private first = true;
+  private readonly out = new PageBytes();
+
+  page(page: ExportPage): string | Buffer {
+    if (page.count === 0) {
+      return '';
+    }
+    const jsonl = page.jsonl();
+    const lines = typeof jsonl === 'string' ? Buffer.from(jsonl) : jsonl;
+    this.out.reset();
+    this.out.text(this.first ? '[\n' : ',\n');
+    this.first = false;
+    // JSONL lines hold no line break inside, so each one but the last ends an array element.
+    const last = lines.length - 1;
+    for (let start = 0; start < last;) {
+      const end = lines.indexOf(NEWLINE, start);
+      if (end === -1 || end >= last) {
+        this.out.copy(lines, start, last);
+        break;
+      }
+      this.out.copy(lines, start, end);
+      this.out.copy(ELEMENT_END, 0, ELEMENT_END.length);
+      start = end + 1;
+    }
+    return this.out.bytes();
+  }
+
+  end(): string {
+    return this.first ? '[]\n' : '\n]\n';
+  }
+}
+
+/**
+ * CSV columns follow the grid's: fixed from the mapping and the first page, as the header is
+ * written first. Each document becomes its row and its line before the next one is decoded.
+ */
 class CsvWriter implements PageWriter {
   private header: string[] | undefined;
-  private headerSet = new Set<string>();
+  /** Each header name's place, and the values of the line being written in those places. */
+  private headerIndex = new Map<string, number>();
+  private values: (JsonValue | undefined)[] = [];
+  /**
+   * Whole documents: the rows of every page are built as the grid of the first page builds
+   * them (a row's fields follow the mapping's columns, the same on every page). With fields=,
+   * a mapped column no document of a page holds is not the grid's, so each page has its own.
+   */
+  private build: RowBuild | undefined;
   readonly leftOut = new Set<string>();
+  private readonly out = new PageBytes();
 
   constructor(
     private readonly stream: ExportStream,
     private readonly fields: string[] | undefined
   ) {}
 
-  page(page: ExportPage): string {
-    const documents = page.documents();
-    const grid = documentGrid({
-      tree: this.stream.tree,
-      leading: this.stream.leading,
-      documents,
-      ...(this.fields ? { onlyPresent: true } : {})
-    });
-    let text = '';
+  page(page: ExportPage): Buffer {
+    this.out.reset();
+    const build = this.build;
+    if (build) {
+      page.eachDocument(document => this.line(build, document));
+      return this.out.bytes();
+    }
+    const documents: GridDocument[] = [];
+    page.eachDocument(document => documents.push(document));
+    const columns = this.grid(documents, this.fields !== undefined);
     if (!this.header) {
-      this.header = this.columns(grid.columns.map(c => c.name));
-      this.headerSet = new Set(this.header);
-      text = csvRecord(this.header);
+      this.header = this.columns(columns.map(c => c.name));
+      this.headerIndex = new Map(this.header.map((name, i) => [name, i]));
+      this.values = this.header.map(() => undefined);
+      this.out.text(csvRecord(this.header));
     }
-    const header = this.header;
-    for (const row of grid.rows) {
-      for (const name of Object.keys(row)) {
-        if (!this.headerSet.has(name)) {
-          this.leftOut.add(name);
-        }
-      }
-      text += csvRecord(header.map(name => ownValue(row, name)));
+    const pageBuild = rowBuilder(columns);
+    if (!this.fields) {
+      this.build = pageBuild;
     }
-    return text;
+    for (const document of documents) {
+      this.line(pageBuild, document);
+    }
+    return this.out.bytes();
   }
 
   end(): string {
     // An empty export still says which columns it would have had.
     return this.header
       ? ''
-      : csvRecord(
-          this.columns(
-            documentGrid({
-              tree: this.stream.tree,
-              leading: this.stream.leading,
-              documents: []
-            }).columns.map(c => c.name)
-          )
-        );
+      : csvRecord(this.columns(this.grid([]).map(c => c.name)));
+  }
+
+  /** The grid's columns; `onlyPresent` with fields= (the header of an empty export names them all). */
+  private grid(documents: GridDocument[], onlyPresent = false): Column[] {
+    return documentGrid({
+      tree: this.stream.tree,
+      leading: this.stream.leading,
+      documents,
+      ...(onlyPresent ? { onlyPresent } : {})
+    }).columns;
+  }
+
+  private line(build: RowBuild, document: GridDocument): void {
+    const row = build(fieldRecord(document.meta), document.source);
+    // One pass over the row's own fields: each lands in its header column or is left out.
+    const values = this.values;
+    for (const name in row) {
+      const at = this.headerIndex.get(name);
+      if (at === undefined) {
+        this.leftOut.add(name);
+      } else {
+        values[at] = row[name];
+      }
+    }
+    this.out.text(csvValues(values));
   }
 
   /** The grid's columns; with fields=, in the order given, a picked object by its dotted columns. */

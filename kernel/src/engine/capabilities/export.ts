@@ -33,7 +33,8 @@ export interface GridDocument {
 /**
  * One page of exported documents: their JSONL as the engine re-imports it, line by line, and
  * their grid form for CSV. Only what the file's format needs is built (a Typesense JSONL
- * export passes the engine's bytes through without decoding them).
+ * export passes the engine's bytes through without decoding them), and documents are decoded
+ * one at a time, so a page never becomes one large string or ten thousand live objects.
  */
 export interface ExportPage {
   readonly count: number;
@@ -42,7 +43,8 @@ export interface ExportPage {
    * the buffer for a later page: use it before asking for the page after next.
    */
   jsonl(): string | Buffer;
-  documents(): GridDocument[];
+  /** Calls `visit` with each document's grid form, in order, each decoded only as it is visited. */
+  eachDocument(visit: (document: GridDocument) => void): void;
 }
 
 export interface ExportStream {

@@ -44,6 +44,33 @@ export function returnMemoryAfter(bytes: number): void {
 }
 
 /**
+ * After work that read and wrote page after page (an export), collections at these times: the
+ * first frees its buffers; V8 keeps its young generation at the size the work grew it to (32 MB)
+ * until collections find the allocation rate low, which takes some seconds of quiet.
+ */
+const AFTER_WORK_MS = [AFTER_MS, 6_000, 7_000];
+let afterWork: NodeJS.Timeout[] = [];
+
+/**
+ * A full collection now, during long work that reads page after page (an export): what its
+ * pages leave behind (socket chunks held while a page was written, promoted to the old
+ * generation) is otherwise collected only once it has piled up, tens of megabytes later.
+ */
+export function collectNow(): void {
+  collector()?.();
+}
+
+/** Gives back the memory of work that allocated at a high rate (an export), once it has ended. */
+export function returnMemorySoon(): void {
+  afterWork.forEach(clearTimeout);
+  afterWork = AFTER_WORK_MS.map(ms => {
+    const timer = setTimeout(() => collector()?.(), ms);
+    timer.unref();
+    return timer;
+  });
+}
+
+/**
  * Said when the work on an answer is done (a cell has shown it): a collection asked for is
  * put off until a moment after, so it runs once the answer is no longer held, not while it is.
  */

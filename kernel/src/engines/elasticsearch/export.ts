@@ -47,7 +47,7 @@ import {
   readRawHits,
   type ScanScratch
 } from './raw-hits';
-import { parseExactJson } from '../../../../contracts/exact-json';
+import { eachJsonLine } from '../../engine/jsonl-lines';
 
 /** How long the engine keeps the point in time between two pages. */
 const KEEP_ALIVE = '5m';
@@ -374,26 +374,20 @@ function cursorScratch(): ScanScratch {
   };
 }
 
-function pageOf(page: RawHitsPage): ExportPage {
+export function pageOf(page: RawHitsPage): ExportPage {
   return {
     count: page.count,
     jsonl: () => page.jsonl,
-    documents: () => jsonlDocuments(page.jsonl)
+    eachDocument: visit =>
+      eachJsonLine(page.jsonl, line => visit(lineDocument(line as Line)))
   };
 }
 
-/** The grid form of `{"_index","_id","_source"}` lines (CSV). */
-function jsonlDocuments(jsonl: Buffer): GridDocument[] {
-  const lines = jsonl.toString('utf8').split('\n');
-  lines.pop();
-  return lines.map(line => {
-    const hit = parseExactJson(line) as {
-      _index: string;
-      _id: string;
-      _source: JsonValue;
-    };
-    return { meta: { _id: hit._id, _index: hit._index }, source: hit._source };
-  });
+type Line = { _index: string; _id: string; _source: JsonValue };
+
+/** The grid form of a `{"_index","_id","_source"}` line (CSV). */
+function lineDocument(hit: Line): GridDocument {
+  return { meta: { _id: hit._id, _index: hit._index }, source: hit._source };
 }
 
 function mergedQuery(

@@ -27,6 +27,7 @@ import { ReusedBuffer } from '../../engine/http/reused-buffer';
 import { typesenseFailure } from './failure';
 import { filterOfView } from './grid-filter';
 import { parseExactJson } from '../../../../contracts/exact-json';
+import { eachJsonLine } from '../../engine/jsonl-lines';
 
 const LEADING: Column[] = [
   {
@@ -160,21 +161,16 @@ function linesPage(bytes: Buffer): ExportPage {
   if (unterminated) {
     count++;
   }
-  const lines = () =>
-    bytes
-      .toString('utf8')
-      .split('\n')
-      .filter(line => line.length > 0);
   return {
     count,
     jsonl: () =>
       unterminated ? Buffer.concat([bytes, Buffer.from('\n')]) : bytes,
-    documents: () => lines().map(toDocument)
+    eachDocument: visit =>
+      eachJsonLine(bytes, source => visit(toDocument(source as JsonValue)))
   };
 }
 
-function toDocument(line: string): GridDocument {
-  const source = parseExactJson(line) as JsonValue;
+function toDocument(source: JsonValue): GridDocument {
   const id = asObject(source)?.id;
   return { meta: id === undefined ? {} : { id }, source };
 }
