@@ -8,11 +8,8 @@ import type {
 } from './connect-options';
 import type { CurlCredential } from './curl-credential';
 import type { Driver } from './driver';
-import type {
-  RequestSigner,
-  Transport,
-  TlsVerification
-} from './http/transport';
+import type { Transport } from './http/transport';
+import type { RequestSigner, TlsVerification } from './http/transport-options';
 import type {
   ProfileCommon,
   SecretField,
