@@ -290,14 +290,13 @@ export class SearchbookSidebar extends Widget {
             if (confirmName === null) {
               return;
             }
-            await this.model.runTargetAction(
-              client,
+            await this.model.runTargetAction(client, {
               connection,
               target,
-              action.action,
+              action: action.action,
               confirmName,
               documents
-            );
+            });
           });
         },
         exportTarget
