@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ColumnSchema } from './columns';
 import { fieldsRecord } from './own-fields';
 import { ExactNumber } from './exact-json';
+import { type TypedSecretKind, TypedSecretKindSchema } from './typed-secrets';
 
 /**
  * The MIME payloads the kernel emits and the extension renders: defined once, here, and
@@ -240,17 +241,27 @@ export const ProgressPayloadSchema = z.object({
 export type ProgressPayload = z.infer<typeof ProgressPayloadSchema>;
 
 export const TypedSecretPayloadSchema = z.object({
-  option: z.enum(['password', 'key', 'address', 'aws-credential'])
+  /** `password`, `key`, `address`, or the `option` of an engine's own kind. */
+  option: z.string(),
+  /** The engine's own kind, when it is one: how to name it and what removing it does. */
+  kind: TypedSecretKindSchema.optional()
 });
 export type TypedSecretPayload = z.infer<typeof TypedSecretPayloadSchema>;
-/** How messages name each kind of typed secret. */
-export const TYPED_SECRET_WORDS: Record<TypedSecretPayload['option'], string> =
-  {
-    password: 'password',
-    key: 'key',
-    address: 'password in the address',
-    'aws-credential': 'AWS credential'
-  };
+
+/** How messages name the typed secrets every engine has. */
+const TYPED_SECRET_WORDS: Readonly<Record<string, string>> = {
+  password: 'password',
+  key: 'key',
+  address: 'password in the address'
+};
+
+/** How messages name a kind of typed secret: `password`, `AWS credential`. */
+export function typedSecretWords(
+  option: string,
+  kind: TypedSecretKind | undefined
+): string {
+  return TYPED_SECRET_WORDS[option] ?? kind?.words ?? 'secret';
+}
 
 /** The heading of an aggregation or facet table: `Aggregation brands`, `Facet genre`. */
 export function aggregationTitle(table: {

@@ -1,11 +1,34 @@
 /**
  * Secrets typed into `%connect` lines: one matcher, used by the kernel (which refuses them),
  * by the history it keeps, and by the extension's command that removes them from the cell, so
- * all three agree on what a typed secret is. Pure string code: it runs in the browser too.
+ * all three agree on what a typed secret is. Browser-safe: it runs in the browser too.
+ *
+ * `password=` and `key=` are every engine's; an engine may declare kinds of its own
+ * (credentials it reads only outside the notebook), which the kernel hands to the browser.
  */
+import { z } from 'zod';
 
-export type TypedSecretOption =
-  'password' | 'key' | 'address' | 'aws-credential';
+/** A kind of credential an engine never takes on a `%connect` line, whatever its value. */
+export const TypedSecretKindSchema = z.object({
+  /** Its name in payloads and errors: `aws-credential`. */
+  option: z.string().regex(/^[a-z][a-z0-9-]*$/),
+  /** The option names that carry it, as a regular expression of the whole name, read in any case. */
+  names: z.string(),
+  /** How messages name it: `AWS credential`. */
+  words: z.string(),
+  /** What removing it from the cell does, for the remove button's title. */
+  removeTitle: z.string()
+});
+export type TypedSecretKind = z.infer<typeof TypedSecretKindSchema>;
+
+/** The field of the kernel's kernel_info reply that lists the engines' kinds. */
+export const KERNEL_INFO_SECRET_KINDS = 'searchbook_typed_secrets';
+export const KernelInfoSecretKindsSchema = z.object({
+  [KERNEL_INFO_SECRET_KINDS]: z.array(TypedSecretKindSchema).default([])
+});
+
+/** `password`, `key`, a password in the address, or an engine's own kind (its `option`). */
+export type TypedSecretOption = 'password' | 'key' | 'address' | (string & {});
 
 /** One typed secret: where it is in the text given (`start` to `end`), and which option holds it. */
 export interface TypedSecret {
@@ -16,12 +39,28 @@ export interface TypedSecret {
 
 /** The only value a secret option may have. */
 const ENV_ONLY = /^\$\{env:[A-Za-z_][A-Za-z0-9_]*\}$/;
-/**
- * `password=...` / `key=...`, the option name in any case (the kernel reads it so), and the
- * names AWS gives its credentials (auth=aws-sigv4 reads them only outside the notebook).
- */
-const OPTION =
-  /^(password|key|(?:aws_)?(?:secret_access_key|session_token|access_key_id)|secret_key|access_key)(=.*)?$/is;
+/** `password=...` / `key=...` and the kinds' names, the option name in any case (the kernel reads it so). */
+function optionPattern(kinds: readonly TypedSecretKind[]): RegExp {
+  const names = ['password', 'key', ...kinds.map(kind => `(?:${kind.names})`)];
+  return new RegExp(`^(${names.join('|')})(=.*)?$`, 'is');
+}
+
+/** The kind an option name belongs to: `password`, `key` or an engine's kind. */
+function kindOf(name: string, kinds: readonly TypedSecretKind[]): string {
+  const lower = name.toLowerCase();
+  if (lower === 'password' || lower === 'key') {
+    return lower;
+  }
+  return secretKindOf(name, kinds)?.option ?? lower;
+}
+
+/** Whether an option name is one of the kinds' (refused whatever its value). */
+export function secretKindOf<Kind extends TypedSecretKind>(
+  name: string,
+  kinds: readonly Kind[]
+): Kind | undefined {
+  return kinds.find(kind => new RegExp(`^(?:${kind.names})$`, 'i').test(name));
+}
 /** `scheme://user:password@`: the `:password` part. */
 const ADDRESS_PASSWORD = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@]*)(:[^\s/@]*)@/;
 /** Options written alone (connect-args.ts FLAGS): never the value of an option left empty. */
@@ -34,7 +73,11 @@ const CONNECT_LINE = /^(\s*%connect)(?=\s|$)/i;
  * kernel splits them (on any whitespace). `key= secret`, `key =secret` and `key = secret`
  * count as a key too: the word after an empty option is the value the user meant.
  */
-export function typedSecretsIn(args: string): TypedSecret[] {
+export function typedSecretsIn(
+  args: string,
+  kinds: readonly TypedSecretKind[] = []
+): TypedSecret[] {
+  const OPTION = optionPattern(kinds);
   const tokens = [...args.matchAll(/\S+/g)].map(m => ({
     text: m[0],
     start: m.index,
@@ -70,10 +113,8 @@ export function typedSecretsIn(args: string): TypedSecret[] {
         end = following.end;
       }
       if (!ENV_ONLY.test(value)) {
-        const name = (option[1] as string).toLowerCase();
         found.push({
-          option:
-            name === 'password' || name === 'key' ? name : 'aws-credential',
+          option: kindOf(option[1] as string, kinds),
           start: token.start,
           end
         });
@@ -94,12 +135,15 @@ export function typedSecretsIn(args: string): TypedSecret[] {
 }
 
 /** The secrets typed into one line of a cell, with offsets in that line; none unless it is a `%connect` line. */
-export function typedSecretsInLine(line: string): TypedSecret[] {
+export function typedSecretsInLine(
+  line: string,
+  kinds: readonly TypedSecretKind[] = []
+): TypedSecret[] {
   const head = CONNECT_LINE.exec(line)?.[1];
   if (head === undefined) {
     return [];
   }
-  return typedSecretsIn(line.slice(head.length)).map(s => ({
+  return typedSecretsIn(line.slice(head.length), kinds).map(s => ({
     ...s,
     start: s.start + head.length,
     end: s.end + head.length
@@ -111,12 +155,15 @@ export function typedSecretsInLine(line: string): TypedSecret[] {
  * the space before them (the kernel then asks for the secret when the cell runs), and a
  * password leaves the address.
  */
-export function withoutTypedSecrets(cell: string): string {
+export function withoutTypedSecrets(
+  cell: string,
+  kinds: readonly TypedSecretKind[] = []
+): string {
   return cell
     .split('\n')
     .map(line => {
       let cleaned = line;
-      for (const secret of typedSecretsInLine(line).reverse()) {
+      for (const secret of typedSecretsInLine(line, kinds).reverse()) {
         let start = secret.start;
         if (secret.option !== 'address') {
           while (start > 0 && /\s/.test(cleaned.charAt(start - 1))) {

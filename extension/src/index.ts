@@ -5,8 +5,13 @@ import type {
 } from '@jupyterlab/application';
 import { IEditorLanguageRegistry } from '@jupyterlab/codemirror';
 import { IConsoleTracker } from '@jupyterlab/console';
-import { INotebookTracker } from '@jupyterlab/notebook';
-import { withoutTypedSecrets } from '@searchbook/contracts/typed-secrets';
+import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
+import {
+  KernelInfoSecretKindsSchema,
+  KERNEL_INFO_SECRET_KINDS,
+  type TypedSecretKind,
+  withoutTypedSecrets
+} from '@searchbook/contracts/typed-secrets';
 import { interruptKernelOf, rewriteCell } from './cells/kernel-actions';
 import { consoleTokens } from './language/console-tokens';
 import { STOP_EVENT } from './mime/progress-output';
@@ -73,15 +78,43 @@ const typedSecretPlugin: JupyterFrontEndPlugin<void> = {
       label: 'searchbook: Remove typed secrets from the cell',
       caption:
         "Deletes passwords and keys typed into the active cell's %connect lines (searchbook then asks for them when the cell runs)",
-      execute: () => rewriteCell(app, notebooks, withoutTypedSecrets)
+      execute: async () => {
+        const kinds = await secretKindsOf(notebooks.currentWidget);
+        return rewriteCell(app, notebooks, cell =>
+          withoutTypedSecrets(cell, kinds)
+        );
+      }
     });
     document.addEventListener(REMOVE_SECRET_EVENT, event => {
-      if (event.target instanceof Node) {
-        rewriteCell(app, notebooks, withoutTypedSecrets, event.target);
+      const node = event.target;
+      if (!(node instanceof Node)) {
+        return;
       }
+      void secretKindsOf(
+        notebooks.find(panel => panel.node.contains(node)) ?? null
+      ).then(kinds =>
+        rewriteCell(
+          app,
+          notebooks,
+          cell => withoutTypedSecrets(cell, kinds),
+          node
+        )
+      );
     });
   }
 };
+
+/** The engines' own kinds of typed secret, as the notebook's kernel lists them in its kernel_info reply. */
+async function secretKindsOf(
+  notebook: NotebookPanel | null
+): Promise<TypedSecretKind[]> {
+  const kernel = notebook?.sessionContext.session?.kernel;
+  if (!kernel) {
+    return [];
+  }
+  const info = KernelInfoSecretKindsSchema.safeParse(await kernel.info);
+  return info.success ? info.data[KERNEL_INFO_SECRET_KINDS] : [];
+}
 
 export default [
   languagePlugin,

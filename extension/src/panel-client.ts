@@ -15,7 +15,12 @@ type Request = GridRequestInput extends infer R
     ? Omit<R, 'v' | 'requestId'>
     : never
   : never;
-type Reply<T extends GridReply['type']> = Extract<GridReply, { type: T }>;
+/** The reply of this type, as request() resolves to it. */
+export type PanelReply<T extends GridReply['type']> = Extract<
+  GridReply,
+  { type: T }
+>;
+type Reply<T extends GridReply['type']> = PanelReply<T>;
 
 /** A panel request the kernel answered with an error: its message carries the engine's reason. */
 export class PanelRequestError extends Error {

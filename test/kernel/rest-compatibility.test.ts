@@ -264,7 +264,9 @@ describe('compatibility a node cannot serve is refused on connect', () => {
       `%connect typesense ${url} key=\${env:TS_API_KEY} compat=8`
     );
     expect(typesense.status).toBe('error');
-    expect(typesense.said).toContain('Typesense has no such headers');
+    expect(typesense.said).toContain(
+      'compat= is an Elasticsearch option, not a Typesense one; leave it out.'
+    );
     const nine = await run(`%connect elasticsearch ${url} auth=none compat=9`);
     expect(nine.status).toBe('error');
     expect(nine.said).toContain(

@@ -1,4 +1,4 @@
-import type { ConnectionNode } from '../sidebar/connections-tree';
+import type { ConnectionNode } from '../sidebar/connection-listing';
 
 const SEPARATOR = ' · ';
 

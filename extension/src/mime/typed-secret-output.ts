@@ -2,8 +2,8 @@ import type { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import {
   TYPED_SECRET_MIME,
-  TYPED_SECRET_WORDS,
-  TypedSecretPayloadSchema
+  TypedSecretPayloadSchema,
+  typedSecretWords
 } from '@searchbook/contracts/mime-types';
 import { button } from './toolbar';
 
@@ -23,16 +23,16 @@ export class TypedSecretOutput extends Widget implements IRenderMime.IRenderer {
     const parsed = TypedSecretPayloadSchema.safeParse(
       model.data[TYPED_SECRET_MIME]
     );
+    const kind = parsed.success ? parsed.data.kind : undefined;
     const what = parsed.success
-      ? TYPED_SECRET_WORDS[parsed.data.option]
+      ? typedSecretWords(parsed.data.option, kind)
       : 'secret';
     const text = document.createElement('span');
     text.textContent = `The ${what} typed into this %connect line is still in this cell, and is saved with the notebook, until you remove it.`;
     const remove = button(
       'Remove it from the cell',
-      parsed.success && parsed.data.option === 'aws-credential'
-        ? "Deletes the typed AWS credential from the %connect line; auth=aws-sigv4 reads it from the kernel's environment or ~/.aws/credentials"
-        : 'Deletes the typed password or key from the %connect line; run the cell again and searchbook asks for it',
+      kind?.removeTitle ??
+        'Deletes the typed password or key from the %connect line; run the cell again and searchbook asks for it',
       b => {
         b.dispatchEvent(
           new CustomEvent(REMOVE_SECRET_EVENT, { bubbles: true })

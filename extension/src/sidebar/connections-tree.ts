@@ -1,15 +1,7 @@
-import type {
-  ConnectionInfo,
-  TargetInfo
-} from '@searchbook/contracts/panel-protocol';
+import type { TargetInfo } from '@searchbook/contracts/panel-protocol';
+import type { ConnectionNode } from './connection-listing';
 
-export interface ConnectionNode {
-  connection: ConnectionInfo;
-  targets: TargetInfo[];
-  /** Why the list is empty or partial, or why it could not be read. */
-  note?: string;
-  loading: boolean;
-}
+export type { ConnectionNode } from './connection-listing';
 
 export interface TreeCallbacks {
   open(connection: string, target: string): void;

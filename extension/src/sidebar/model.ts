@@ -1,22 +1,31 @@
 import type { ISessionContext, IWidgetTracker } from '@jupyterlab/apputils';
-import type { Kernel, KernelMessage } from '@jupyterlab/services';
+import type { Kernel } from '@jupyterlab/services';
 import type { IDisposable } from '@lumino/disposable';
 import { type ISignal, Signal } from '@lumino/signaling';
 import type { Widget } from '@lumino/widgets';
-import type { TargetAction } from '@searchbook/contracts/edit-protocol';
 import type {
   ConnectionInfo,
-  GridView,
-  ProfileInfo
+  GridView
 } from '@searchbook/contracts/panel-protocol';
-import type { OpenedGrid } from '../documents/document-grid-widget';
-import { PanelClient } from '../panel-client';
+import type { PanelClient, PanelReply } from '../panel-client';
 import { confirmDone } from '../documents/confirmations';
 import type { IDocumentGrid } from '../tokens';
-import type { ConnectionNode } from './connections-tree';
-import { mayChangeListing } from './listing-changes';
-import { searchbookSettings } from '../settings/searchbook-settings';
-import { FIRST_SCREEN_ROWS } from '../documents/first-screen';
+import {
+  ConnectionListing,
+  type ConnectionNode,
+  type ListingPart,
+  type ProfilesListing
+} from './connection-listing';
+import { requestGrid } from './grid-opening';
+import { ListingWatch } from './listing-watch';
+import { PanelClients } from './panel-clients';
+import { connectProfileIn } from './profile-connection';
+import {
+  requestTargetAction,
+  type TargetActionOrder
+} from './target-action-request';
+
+export type { ProfilesListing } from './connection-listing';
 
 /** A notebook or console panel, as the trackers hold them: a widget with a session. */
 export type KernelWidget = Widget & {
@@ -44,7 +53,7 @@ export interface SidebarModelOptions {
   /** Shows an opened grid in the main area; `view` is the view it was opened with, if not the whole target. */
   showGrid(
     client: PanelClient,
-    opened: OpenedGrid,
+    opened: PanelReply<'opened'>,
     view?: GridView
   ): IDocumentGrid;
 }
@@ -58,57 +67,36 @@ export interface OpenGridOptions {
 }
 
 /** What of the model changed, so the view redraws only that. */
-export type SidebarPart =
-  | 'heading'
-  | 'message'
-  | 'listing'
-  | 'profiles'
-  /** Listed again because the servers may have changed: what else the panel shows of them is read again too. */
-  | 'reread';
-
-/** The saved profiles the panel's own kernel can open, or why none are listed. */
-export interface ProfilesListing {
-  profiles: ProfileInfo[];
-  problem?: string;
-}
-
-/** A run of cells (Run All) ends in one listing, not one per cell. */
-const RELOAD_DELAY_MS = 200;
+export type SidebarPart = 'heading' | 'message' | ListingPart;
 
 /**
  * What the searchbook sidebar shows, and the kernel it comes from: the current notebook's or
  * console's searchbook kernel, found through JupyterLab's notebook and console trackers, or
- * with none current the panel's own kernel. It owns the panel's comm clients (one per kernel,
- * kept while grids use it: closing a comm closes its grids in the kernel).
+ * with none current the panel's own kernel. Its parts: the listing (connection-listing.ts),
+ * what makes it read again (listing-watch.ts: cells that may change it, restarts), the comm
+ * clients (panel-clients.ts), and the requests of the sidebar's actions (grid-opening.ts,
+ * profile-connection.ts, target-action-request.ts).
  *
  * It lists again only when the listing may have changed: on following another kernel, after
- * a kernel restart, after a cell that may change it ran (`mayChangeListing`: magics, requests
- * other than GET and HEAD, seen on iopub, so cells run from any page count), after the
- * panel's own actions (profile connected, index deleted or emptied), and on Refresh. A grid's
- * save reads its connection's counts again (`recount`).
+ * a kernel restart, after a cell that may change it ran, after the panel's own actions
+ * (profile connected, index deleted or emptied), and on Refresh. A grid's save reads its
+ * connection's counts again (`recount`).
  */
 export class SidebarModel implements IDisposable {
   readonly changed = new Signal<this, SidebarPart>(this);
   heading = '';
   message = '';
-  connections: ConnectionInfo[] = [];
-  /** The tree's connections as last listed, whose counts a save reads again. */
-  nodes: ConnectionNode[] = [];
-  /** Listed only for the panel's own kernel. */
-  profiles: ProfilesListing | undefined;
 
   private client: PanelClient | null = null;
-  private readonly clients = new Map<Kernel.IKernelConnection, PanelClient>();
-  private kernel: Kernel.IKernelConnection | null = null;
+  private readonly clients = new PanelClients();
+  private readonly listing = new ConnectionListing(part =>
+    this.changed.emit(part)
+  );
+  private readonly watch = new ListingWatch(() => void this.reload());
   private own = false;
   private shown = false;
   private followed: Kernel.IKernelConnection | null = null;
   private watched: ISessionContext | undefined;
-  /** Executions (by request id) whose cell may change the listing, until they finish. */
-  private readonly listingCells = new Set<string>();
-  private restarted = false;
-  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
-  private generation = 0;
   private disposed = false;
 
   constructor(private readonly options: SidebarModelOptions) {
@@ -116,6 +104,21 @@ export class SidebarModel implements IDisposable {
       tracker.currentChanged.connect(this.followCurrent, this);
     }
     options.shell.currentChanged?.connect(this.followCurrent, this);
+  }
+
+  /** The connections of the kernel followed, as last listed. */
+  get connections(): ConnectionInfo[] {
+    return this.listing.connections;
+  }
+
+  /** The tree's connections as last listed, whose counts a save reads again. */
+  get nodes(): ConnectionNode[] {
+    return this.listing.nodes;
+  }
+
+  /** Listed only for the panel's own kernel. */
+  get profiles(): ProfilesListing | undefined {
+    return this.listing.profiles;
   }
 
   /** The client of the kernel whose connections are listed (null before one is followed). */
@@ -137,13 +140,13 @@ export class SidebarModel implements IDisposable {
       return;
     }
     this.disposed = true;
-    clearTimeout(this.reloadTimer);
+    this.watch.cancel();
     for (const tracker of this.options.trackers) {
       tracker.currentChanged.disconnect(this.followCurrent, this);
     }
     this.options.shell.currentChanged?.disconnect(this.followCurrent, this);
-    this.watch(undefined);
-    this.listen(null);
+    this.watchContext(undefined);
+    this.watch.listen(null);
     Signal.clearData(this);
   }
 
@@ -163,7 +166,7 @@ export class SidebarModel implements IDisposable {
     const tracked = widget
       ? this.options.trackers.find(t => t.has(widget))?.find(w => w === widget)
       : undefined;
-    this.watch(tracked?.sessionContext);
+    this.watchContext(tracked?.sessionContext);
     this.follow(
       tracked?.sessionContext.session?.kernel ?? null,
       tracked?.title.label ?? 'the current document',
@@ -174,85 +177,34 @@ export class SidebarModel implements IDisposable {
   /** The sidebar is shown or hidden: the panel's own kernel starts only when someone looks. */
   setShown(shown: boolean): void {
     this.shown = shown;
-    if (shown && !this.kernel) {
+    if (shown && !this.watch.watched) {
       void this.useOwn();
     }
   }
 
   /** Lists the connections, their indices or collections, and (own kernel) the saved profiles. */
   async reload(): Promise<void> {
-    clearTimeout(this.reloadTimer);
-    const kernel = this.kernel;
+    this.watch.cancel();
+    const kernel = this.watch.watched;
     if (!kernel) {
       return;
     }
-    const client = (this.client = this.clientFor(kernel));
-    const generation = ++this.generation;
+    const client = (this.client = this.clients.of(kernel));
     this.say('');
     try {
-      const { connections } = await client.request(
-        { type: 'connections' },
-        'connections'
-      );
-      if (generation !== this.generation) {
-        return;
-      }
-      this.connections = connections;
-      const nodes: ConnectionNode[] = connections.map(connection => ({
-        connection,
-        targets: [],
-        loading: true
-      }));
-      this.nodes = nodes;
-      this.changed.emit('listing');
-      this.changed.emit('reread');
-      await Promise.all(
-        nodes.map(async node => {
-          try {
-            const listing = await client.request(
-              { type: 'targets', connection: node.connection.name },
-              'targets'
-            );
-            node.targets = listing.targets;
-            if (listing.note) {
-              node.note = listing.note;
-            }
-          } catch (err) {
-            node.note = (err as Error).message;
-          }
-          node.loading = false;
-          if (generation === this.generation) {
-            this.changed.emit('listing');
-          }
-        })
-      );
-      if (this.own && generation === this.generation) {
-        await this.listProfiles(client, generation);
-      }
+      await this.listing.read(client, this.own);
     } catch (err) {
-      if (generation === this.generation) {
-        this.say((err as Error).message);
-      }
+      this.say((err as Error).message);
     }
   }
 
   /** A grid saved insertions or deletions: the counts of its connection's indices or collections are read again (what a search finds now). */
   async recount(client: PanelClient, connection: string): Promise<void> {
-    const node = this.nodes.find(n => n.connection.name === connection);
-    if (client !== this.client || !node || node.loading) {
+    if (client !== this.client) {
       return;
     }
-    const nodes = this.nodes;
     try {
-      const listing = await client.request(
-        { type: 'targets', connection },
-        'targets'
-      );
-      if (nodes !== this.nodes) {
-        return;
-      }
-      node.targets = listing.targets;
-      this.changed.emit('listing');
+      await this.listing.recount(client, connection);
     } catch (err) {
       this.say(
         `${connection}: the document counts could not be read again: ${(err as Error).message}`
@@ -276,24 +228,16 @@ export class SidebarModel implements IDisposable {
       return open;
     }
     const client = options.kernel
-      ? this.clientFor(options.kernel)
+      ? this.clients.of(options.kernel)
       : (this.client ?? (await this.ensureKernel()));
     this.say(`Opening ${target}…`);
-    // User timing marks, for the panel benchmark's breakdown of the time to first rows.
-    performance.mark('searchbook:grid-open-sent');
     try {
-      const opened = await client.request(
-        {
-          type: 'open',
-          connection,
-          target,
-          blockSize: searchbookSettings.current.rowsPerBlock,
-          firstRows: FIRST_SCREEN_ROWS,
-          ...(options.view ? { view: options.view } : {})
-        },
-        'opened'
+      const opened = await requestGrid(
+        client,
+        connection,
+        target,
+        options.view
       );
-      performance.mark('searchbook:grid-opened');
       this.say('');
       const grid = this.options.showGrid(client, opened, options.view);
       performance.mark('searchbook:grid-shown');
@@ -306,26 +250,12 @@ export class SidebarModel implements IDisposable {
 
   /** Opens a saved profile in the panel's own kernel, as `%connect <profile>` in a cell would. */
   async connectProfile(name: string): Promise<void> {
-    const kernel = this.kernel;
+    const kernel = this.watch.watched;
     if (!kernel) {
       return;
     }
     this.say(`Connecting ${name}…`);
-    let failure = '';
-    const future = kernel.requestExecute({
-      code: `%connect ${name}`,
-      silent: false,
-      store_history: false,
-      allow_stdin: false
-    });
-    future.onIOPub = msg => {
-      if (msg.header.msg_type === 'error') {
-        failure = String(
-          (msg.content as { evalue?: unknown }).evalue ?? 'failed'
-        );
-      }
-    };
-    await future.done;
+    const failure = await connectProfileIn(kernel, name);
     this.say(failure ? `${name}: ${failure}` : '');
     await this.reload();
   }
@@ -333,34 +263,19 @@ export class SidebarModel implements IDisposable {
   /** Deletes or empties an index or collection (confirmed by its typed name), then lists again. */
   async runTargetAction(
     client: PanelClient,
-    connection: string,
-    target: string,
-    action: TargetAction['action'],
-    confirmName: string,
-    /** The documents the confirmation showed: the kernel sends nothing if the server holds another count now. */
-    documents?: number | null
+    order: TargetActionOrder
   ): Promise<void> {
     try {
-      const done = await client.request(
-        {
-          type: 'targetAction',
-          connection,
-          target,
-          action,
-          confirmName,
-          ...(documents !== undefined ? { basis: { documents } } : {})
-        },
-        'targetActionDone'
-      );
-      this.options.targetChanged?.(client, connection, target);
+      const done = await requestTargetAction(client, order);
+      this.options.targetChanged?.(client, order.connection, order.target);
       await this.reload();
       // Done, and the tree shows it: a confirmation that goes by itself, not a standing message.
       this.say('');
-      confirmDone(done.message);
+      confirmDone(done);
     } catch (err) {
       // Refused because the target changed, or failed: the tree shows what the server holds now.
       await this.reload();
-      this.say(`${target}: ${(err as Error).message}`);
+      this.say(`${order.target}: ${(err as Error).message}`);
     }
   }
 
@@ -393,7 +308,7 @@ export class SidebarModel implements IDisposable {
           : `searchbook magics of ${label}`
       );
     } else if (!this.own) {
-      this.listen(null);
+      this.watch.listen(null);
       this.client = null;
       if (this.shown) {
         void this.useOwn();
@@ -403,7 +318,7 @@ export class SidebarModel implements IDisposable {
     }
   }
 
-  private watch(context: ISessionContext | undefined): void {
+  private watchContext(context: ISessionContext | undefined): void {
     if (this.watched === context) {
       return;
     }
@@ -413,7 +328,7 @@ export class SidebarModel implements IDisposable {
   }
 
   private async ensureKernel(): Promise<PanelClient> {
-    if (!this.kernel) {
+    if (!this.watch.watched) {
       await this.useOwn();
     }
     if (!this.client) {
@@ -447,96 +362,16 @@ export class SidebarModel implements IDisposable {
     own: boolean,
     heading: string
   ): Promise<void> {
-    if (this.kernel !== kernel) {
-      this.listen(kernel);
-      this.client = this.clientFor(kernel);
+    if (this.watch.watched !== kernel) {
+      this.watch.listen(kernel);
+      this.client = this.clients.of(kernel);
     }
     if (this.own !== own) {
       this.own = own;
-      this.profiles = undefined;
-      this.changed.emit('profiles');
+      this.listing.dropProfiles();
     }
     this.setHeading(heading);
     await this.reload();
-  }
-
-  private listen(kernel: Kernel.IKernelConnection | null): void {
-    if (this.kernel === kernel) {
-      return;
-    }
-    this.kernel?.iopubMessage.disconnect(this.onIopub, this);
-    this.kernel?.statusChanged.disconnect(this.onStatus, this);
-    this.listingCells.clear();
-    this.restarted = false;
-    this.kernel = kernel;
-    kernel?.iopubMessage.connect(this.onIopub, this);
-    kernel?.statusChanged.connect(this.onStatus, this);
-  }
-
-  /** A cell that may change the listing started; when its kernel is idle again, the listing is read again. */
-  private onIopub(
-    _: Kernel.IKernelConnection,
-    msg: KernelMessage.IIOPubMessage
-  ): void {
-    const parent = (msg.parent_header as Partial<KernelMessage.IHeader>).msg_id;
-    if (parent === undefined) {
-      return;
-    }
-    if (msg.header.msg_type === 'execute_input') {
-      if (
-        mayChangeListing(String((msg.content as { code?: unknown }).code ?? ''))
-      ) {
-        this.listingCells.add(parent);
-      }
-    } else if (
-      msg.header.msg_type === 'status' &&
-      (msg.content as { execution_state?: unknown }).execution_state ===
-        'idle' &&
-      this.listingCells.delete(parent)
-    ) {
-      this.scheduleReload();
-    }
-  }
-
-  /** A restart forgets the kernel's connections: listed again once it is idle. */
-  private onStatus(_: Kernel.IKernelConnection, status: Kernel.Status): void {
-    if (status === 'restarting' || status === 'autorestarting') {
-      this.restarted = true;
-      this.listingCells.clear();
-    } else if (status === 'idle' && this.restarted) {
-      this.restarted = false;
-      this.scheduleReload();
-    }
-  }
-
-  private scheduleReload(): void {
-    clearTimeout(this.reloadTimer);
-    this.reloadTimer = setTimeout(() => void this.reload(), RELOAD_DELAY_MS);
-  }
-
-  private clientFor(kernel: Kernel.IKernelConnection): PanelClient {
-    let client = this.clients.get(kernel);
-    if (!client || client.isClosed) {
-      client = new PanelClient(kernel);
-      this.clients.set(kernel, client);
-      kernel.disposed.connect(() => this.clients.delete(kernel));
-    }
-    return client;
-  }
-
-  private async listProfiles(
-    client: PanelClient,
-    generation: number
-  ): Promise<void> {
-    const reply = await client.request({ type: 'profiles' }, 'profiles');
-    if (generation !== this.generation) {
-      return;
-    }
-    this.profiles = {
-      profiles: reply.profiles,
-      ...(reply.problem !== undefined ? { problem: reply.problem } : {})
-    };
-    this.changed.emit('profiles');
   }
 
   private setHeading(text: string): void {

@@ -296,14 +296,13 @@ export class SearchbookSidebar extends Widget {
                 documents
               );
               if (confirmName !== null) {
-                await this.model.runTargetAction(
-                  client,
+                await this.model.runTargetAction(client, {
                   connection,
                   target,
-                  action.action,
+                  action: action.action,
                   confirmName,
                   documents
-                );
+                });
               }
             } finally {
               returnFocus(origin, back);

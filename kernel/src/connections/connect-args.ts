@@ -4,6 +4,10 @@ import {
   ConnectOptionsSchema as AnyEngineOptionsSchema,
   type SecretArg
 } from '../engine/connect-options';
+import type {
+  EngineDescriptor,
+  EngineTypedSecret
+} from '../engine/engine-module';
 import { ENV_REFERENCE } from '../engine/profile-fields';
 import { reconcileSslMode, type Scheme, schemeOf } from '../engine/ssl-mode';
 import {
@@ -14,11 +18,18 @@ import {
   findEngine
 } from '../engines/registry';
 import {
+  secretKindOf,
   type TypedSecretOption,
   typedSecretsIn
 } from '../../../contracts/typed-secrets';
 import { SearchbookError } from '../../../contracts/errors';
 import { HOSTS_EXAMPLE, parseHosts } from './connect-hosts';
+import {
+  engineOptionFields,
+  foreignOptionsRefusal,
+  optionsOf,
+  TYPED_SECRET_KINDS
+} from './engine-options';
 
 export type { ConnectArgs } from '../engine/connect-options';
 
@@ -26,8 +37,8 @@ export type { ConnectArgs } from '../engine/connect-options';
  * `%connect <engine> <address> [key=value ...] [skip_verify]`, or `hosts=<host:port>,...` in
  * place of the address for the nodes of one cluster. Secrets may only be given as
  * `${env:NAME}` references, so a notebook never holds one. `%connect <profile>` and `--save`
- * are read by connect-command.ts around this. Each engine's descriptor says which options
- * and address forms apply to it.
+ * are read by connect-command.ts around this. Each engine's descriptor brings its own options
+ * and says which address forms apply to it.
  */
 const ConnectOptionsSchema = AnyEngineOptionsSchema.extend({
   engine: z.enum(ENGINE_NAMES)
@@ -47,13 +58,6 @@ const SCHEME = /^(https?):\/\//i;
 /** Any `scheme://`, to refuse the ones that are not http(s) instead of reading them as a host. */
 const ANY_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
 
-/** AWS credentials as AWS names them: refused on the line whatever their value. */
-const AWS_CREDENTIAL_OPTION =
-  /^((aws_)?(secret_access_key|session_token|access_key_id)|secret_key|access_key)$/i;
-/** Where auth=aws-sigv4 reads its credentials instead (the AWS tools' own places). */
-const AWS_CREDENTIALS_ADVICE =
-  "auth=aws-sigv4 reads AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN from the kernel's environment (export them before starting Jupyter), or a profile of ~/.aws/credentials (aws_profile=<name> picks one).";
-
 /** The `${env:NAME}` names the secrets were read from, for `--save`. */
 export type SecretEnvNames = Partial<Record<SecretArg, string>>;
 
@@ -68,7 +72,9 @@ export class TypedSecretError extends ConnectArgsError {
   override readonly code = 'SEARCHBOOK_ERR_TYPED_SECRET';
   constructor(
     message: string,
-    readonly option: TypedSecretOption
+    readonly option: TypedSecretOption,
+    /** The engine's kind of secret, when it is one of an engine's own. */
+    readonly kind?: EngineTypedSecret
   ) {
     super(message);
   }
@@ -109,11 +115,15 @@ export function parseConnectAddress(
     );
   }
   // The same matcher as the history and the cell's "Remove it" button, so all agree on what was typed.
-  const typed = typedSecretsIn(text).find(s => s.option !== 'address');
-  if (typed?.option === 'aws-credential') {
+  const typed = typedSecretsIn(text, TYPED_SECRET_KINDS).find(
+    s => s.option !== 'address'
+  );
+  const typedKind = TYPED_SECRET_KINDS.find(k => k.option === typed?.option);
+  if (typedKind) {
     throw new TypedSecretError(
-      `%connect takes no AWS credential: ${AWS_CREDENTIALS_ADVICE} A secret typed into a cell would be saved in the notebook.`,
-      'aws-credential'
+      `%connect takes no ${typedKind.words}: ${typedKind.where} A secret typed into a cell would be saved in the notebook.`,
+      typedKind.option,
+      typedKind
     );
   }
   if (typed) {
@@ -136,9 +146,10 @@ export function parseConnectAddress(
     const written = /^hosts$/i.test(option.slice(0, eq))
       ? 'hosts'
       : option.slice(0, eq);
-    if (AWS_CREDENTIAL_OPTION.test(written)) {
+    const kind = secretKindOf(written, TYPED_SECRET_KINDS);
+    if (kind) {
       throw new ConnectArgsError(
-        `%connect takes no AWS credential, not even as \${env:NAME}: ${AWS_CREDENTIALS_ADVICE}`
+        `%connect takes no ${kind.words}, not even as \${env:NAME}: ${kind.where}`
       );
     }
     // Secret options are read in any case (PASSWORD=), as the typed-secret matcher reads them.
@@ -154,20 +165,15 @@ export function parseConnectAddress(
       fields[key] = value;
     }
   }
-  const parsed = ConnectOptionsSchema.safeParse(fields);
-  if (!parsed.success) {
-    throw new ConnectArgsError(
-      `%connect: ${describeIssue(parsed.error.issues[0])}. For example:\n${CONNECT_USAGE}`
-    );
-  }
-  const { ssl: sslOption, hosts, ...rest } = parsed.data;
+  const parsed = readOptions(fields);
+  const { ssl: sslOption, hosts, ...rest } = parsed.options;
 
-  const rules = engineNamed(parsed.data.engine).connect;
-  const inapplicable = rules.refuseOptions(parsed.data);
+  const rules = engineNamed(parsed.options.engine).connect;
+  const inapplicable = parsed.foreign ?? rules.refuseOptions(parsed.options);
   if (hosts !== undefined) {
     if (address !== undefined) {
       throw new ConnectArgsError(
-        `%connect: write the nodes either as the address or in hosts=, not both; for several nodes write %connect ${parsed.data.engine} ${HOSTS_EXAMPLE} [options], with user= and ssl= for all of them.`
+        `%connect: write the nodes either as the address or in hosts=, not both; for several nodes write %connect ${parsed.options.engine} ${HOSTS_EXAMPLE} [options], with user= and ssl= for all of them.`
       );
     }
     if (inapplicable) {
@@ -224,6 +230,56 @@ export function parseConnectAddress(
   };
 }
 
+type CommonOptions = z.infer<typeof ConnectOptionsSchema>;
+/** The engine's own options, by name, as its schema read them. */
+type EngineOwnOptions = { readonly [engineOption: string]: unknown };
+type LineOptions = CommonOptions & EngineOwnOptions;
+
+/**
+ * The line's options: the common ones by the common schema, the engine's own by its schema, and
+ * the refusal of options that are another engine's (given once the address is checked).
+ */
+function readOptions(fields: Record<string, string>): {
+  options: LineOptions;
+  foreign: string | undefined;
+} {
+  const commonFields = Object.fromEntries(
+    Object.entries(fields).filter(([name]) =>
+      Object.hasOwn(ConnectOptionsSchema.shape, name)
+    )
+  );
+  const common = ConnectOptionsSchema.safeParse(commonFields);
+  if (!common.success) {
+    throw new ConnectArgsError(
+      `%connect: ${describeIssue(common.error.issues[0])}. For example:\n${CONNECT_USAGE}`
+    );
+  }
+  const engine = engineNamed(common.data.engine);
+  const sorted = engineOptionFields(engine, fields);
+  if (sorted.unknown.length) {
+    throw new ConnectArgsError(
+      `%connect: ${unknownOptions(engine, sorted.unknown)}. For example:\n${CONNECT_USAGE}`
+    );
+  }
+  const own = z.strictObject(engine.connect.options).safeParse(sorted.own);
+  if (!own.success) {
+    throw new ConnectArgsError(
+      `%connect: ${describeIssue(own.error.issues[0])}. For example:\n${CONNECT_USAGE}`
+    );
+  }
+  return {
+    options: { ...common.data, ...own.data },
+    foreign: foreignOptionsRefusal(engine, sorted.foreign)
+  };
+}
+
+function unknownOptions(
+  engine: EngineDescriptor,
+  names: readonly string[]
+): string {
+  return `${names.map(k => `"${k}"`).join(', ')} is not an option of %connect (options: ${optionsOf(engine).join(', ')})`;
+}
+
 /**
  * The address `${env:NAME}` stands for (the sandbox's, which `npm start` exports). An address is
  * no secret: it is read as if written in the cell, and shown as such.
@@ -248,7 +304,7 @@ function addressFromEnv(
 
 /** The arguments of a line that lists its nodes in hosts=: each node gets the engine's port unless it names one. */
 function hostsArgs(
-  rest: Omit<z.infer<typeof ConnectOptionsSchema>, 'ssl' | 'hosts'>,
+  rest: Omit<CommonOptions, 'ssl' | 'hosts'> & EngineOwnOptions,
   hosts: string,
   sslOption: z.infer<typeof ConnectOptionsSchema>['ssl']
 ): ConnectArgs {
@@ -328,12 +384,6 @@ function urlOf(text: string): URL {
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   if (!issue) {
     return 'invalid arguments';
-  }
-  if (issue.code === 'unrecognized_keys') {
-    const known = Object.keys(ConnectOptionsSchema.shape).filter(
-      k => k !== 'engine'
-    );
-    return `${issue.keys.map(k => `"${k}"`).join(', ')} is not an option of %connect (options: ${known.join(', ')})`;
   }
   return `${issue.path.join('.') || 'arguments'}: ${issue.message}`;
 }

@@ -15,7 +15,7 @@ function listed(items: readonly string[], last: string): string {
 }
 
 /** `an index`, `a collection`: the article by the first letter, which is right for the engines' own words. */
-function withArticle(words: string): string {
+export function withArticle(words: string): string {
   return `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
 }
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { type Driver, type EngineIdentity } from '../engine/driver';
 import { AnswerTimeoutError, ConnectionFailedError } from '../engine/errors';
 import { engineNamed } from '../engines/registry';
-import type { TransportOptions } from '../engine/http/transport';
+import type { TransportOptions } from '../engine/http/transport-options';
 import { type ConnectArgs, ConnectArgsError } from './connect-args';
 import type { SslMode } from '../engine/ssl-mode';
 

@@ -1,7 +1,8 @@
 /**
- * Every option a `%connect <engine> <address> [key=value ...]` line may hold. Which of them apply
- * to an engine is the engine descriptor's to say; the engine names come from the registry
- * (connections/connect-args.ts narrows `engine` to them).
+ * The options every `%connect <engine> <address> [key=value ...]` line may hold, whatever the
+ * engine. An engine adds its own in its descriptor (`connect.options`); the engine names come
+ * from the registry (connections/connect-args.ts narrows `engine` to them and reads each
+ * engine's options with its own schema).
  */
 import { z } from 'zod';
 import { AnswerCapSchema, TimeoutSecondsSchema } from './request-bounds';
@@ -13,15 +14,9 @@ export const ConnectOptionsSchema = z.strictObject({
     .string()
     .regex(/^[\w.-]+$/)
     .optional(),
-  auth: z.enum(['basic', 'apikey', 'none', 'aws-sigv4']).optional(),
   user: z.string().optional(),
   password: z.string().optional(),
   key: z.string().optional(),
-  /** Where a signing auth (auth=aws-sigv4) signs for: the cloud region and service name. */
-  region: z.string().min(1).optional(),
-  service: z.string().min(1).optional(),
-  /** The section of the cloud provider's shared credential files to read (auth=aws-sigv4). */
-  aws_profile: z.string().min(1).optional(),
   // Read as text first so `abc` and `1e999` meet the range's own message, not a generic one.
   timeout: z.string().transform(Number).pipe(TimeoutSecondsSchema).optional(),
   max_answer: AnswerCapSchema.optional(),
@@ -29,19 +24,30 @@ export const ConnectOptionsSchema = z.strictObject({
   /** A PEM file of the CA to trust instead of the system roots (verify-ca, verify-identity). */
   ca: z.string().min(1).optional(),
   skip_verify: z.stringbool().default(false),
-  /** Elasticsearch's REST compatibility: the major version whose requests every request asks to be served as. */
-  compat: z
-    .enum(['7', '8'], {
-      error:
-        'write compat=8 (requests written for 8.x, on a 9.x or 8.x node) or compat=7 (written for 7.x, on an 8.x node)'
-    })
-    .optional(),
   /** `a:9200,b:9200`: the nodes of one cluster, in place of the address (read by connections/connect-hosts.ts). */
   hosts: z.string().optional()
 });
-export type ConnectOptions = z.infer<typeof ConnectOptionsSchema>;
 
-export interface ConnectArgs extends Omit<ConnectOptions, 'ssl' | 'hosts'> {
+/**
+ * The options an engine adds to the common ones, each read from the text after its `=`
+ * (`compat=8`). Their names must not be common options' names.
+ */
+export type EngineOptionShape = Readonly<Record<string, z.ZodType>>;
+
+/**
+ * A `%connect` line as read: the common options, and the engine's own ones by their names
+ * (unknown until the engine reads them with its own schema).
+ */
+export type ConnectOptions = z.infer<typeof ConnectOptionsSchema> & {
+  readonly [engineOption: string]: unknown;
+};
+
+export interface ConnectArgs extends Omit<
+  z.infer<typeof ConnectOptionsSchema>,
+  'ssl' | 'hosts'
+> {
+  /** The engine's own options (see EngineOptionShape), as its schema read them. */
+  [engineOption: string]: unknown;
   /** Scheme, host, port (and any path prefix); the scheme always agrees with `ssl`. */
   url: string;
   /** Every node of the cluster, `url` first, each `scheme://host:port`: only when several are listed (hosts=). */

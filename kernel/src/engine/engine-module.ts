@@ -1,12 +1,15 @@
 import type { z } from 'zod';
-import type { ConnectArgs, ConnectOptions, SecretArg } from './connect-options';
+import type { TypedSecretKind } from '../../../contracts/typed-secrets';
+import type {
+  ConnectArgs,
+  ConnectOptions,
+  EngineOptionShape,
+  SecretArg
+} from './connect-options';
 import type { CurlCredential } from './curl-credential';
 import type { Driver } from './driver';
-import type {
-  RequestSigner,
-  Transport,
-  TlsVerification
-} from './http/transport';
+import type { Transport } from './http/transport';
+import type { RequestSigner, TlsVerification } from './http/transport-options';
 import type {
   ProfileCommon,
   SecretField,
@@ -61,7 +64,12 @@ export interface EngineConnectRules {
     scheme: string | undefined;
     userInfo: boolean;
   }): string | undefined;
-  /** The whole refusal of options that do not apply to this engine, or undefined. */
+  /**
+   * The options this engine adds to the common ones (`compat=`, `region=`): their names and
+   * schemas. Another engine's `%connect` line that writes one is refused, naming this engine.
+   */
+  readonly options: EngineOptionShape;
+  /** The whole refusal of options (common ones, or its own together) that do not apply as written, or undefined. */
   refuseOptions(options: ConnectOptions): string | undefined;
   /** The whole refusal of saving this connection as a profile as written, or undefined. */
   refuseSave(args: ConnectArgs): string | undefined;
@@ -74,6 +82,17 @@ export interface EngineSecret {
   readonly label: string;
   /** `the password of elastic`, `the Typesense API key`: in prompts and messages. */
   describe(args: ConnectArgs): string;
+}
+
+/**
+ * A credential of this engine's that a `%connect` line never holds, not even as `${env:NAME}`:
+ * the engine reads it where its own tools keep it.
+ */
+export interface EngineTypedSecret extends TypedSecretKind {
+  /** Where the engine reads it instead, as a sentence: in the refusal. */
+  readonly where: string;
+  /** What to do once it is removed from the cell: the failed cell's hint. */
+  readonly afterRemoval: string;
 }
 
 /** The engine's saved profiles: its schema and what engine-neutral code reads of them. */
@@ -148,6 +167,8 @@ export interface EngineDescriptor {
   readonly connect: EngineConnectRules;
   /** The secret options this engine takes, by `%connect` option. */
   readonly secrets: Partial<Record<SecretArg, EngineSecret>>;
+  /** Kinds of credential of its own that `%connect` refuses on the line (and the cell's cleaning removes). */
+  readonly typedSecrets?: readonly EngineTypedSecret[];
   /** The secret options the connection's auth uses (given or still to be fetched). */
   secretsUsed(args: ConnectArgs): SecretArg[];
   readonly profile: EngineProfileRules;

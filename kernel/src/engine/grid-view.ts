@@ -11,7 +11,7 @@ import type {
 } from '../../../contracts/panel-protocol';
 import type { FieldNode, FieldTree } from './field-tree';
 import { filterRefusal } from '../console/refusal';
-import type { MediaTypes } from './http/transport';
+import type { MediaTypes } from './http/request-body';
 import { exactJson } from '../../../contracts/exact-json';
 
 export type LeafNode = Extract<FieldNode, { kind: 'leaf' }>;

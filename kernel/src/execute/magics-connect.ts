@@ -32,13 +32,14 @@ import {
   missingSecrets,
   SecretUnavailable
 } from '../connections/secrets';
+import { BROWSER_SECRET_KINDS } from '../connections/engine-options';
 import { EngineError } from '../engine/errors';
 import { engineNamed } from '../engines/registry';
 import { messageBundle } from '../render/bundle';
 import { HIDDEN, MIN_MASKED_LENGTH, maskable } from '../render/secret-mask';
 import {
   TYPED_SECRET_MIME,
-  TYPED_SECRET_WORDS,
+  typedSecretWords,
   type TypedSecretPayload
 } from '../../../contracts/mime-types';
 import { CellFailure } from './cell-failure';
@@ -317,9 +318,13 @@ async function refusingTypedSecrets<T>(
     if (!(err instanceof TypedSecretError)) {
       throw err;
     }
-    const what = TYPED_SECRET_WORDS[err.option];
+    const kind = BROWSER_SECRET_KINDS.find(k => k.option === err.option);
+    const what = typedSecretWords(err.option, kind);
     const still = `The ${what} is still in this cell, and is saved with the notebook, until you remove it.`;
-    const offer: TypedSecretPayload = { option: err.option };
+    const offer: TypedSecretPayload = {
+      option: err.option,
+      ...(kind ? { kind } : {})
+    };
     await sink.display({
       [TYPED_SECRET_MIME]: offer,
       'text/plain': `${still} In JupyterLab: the button below, or the command "searchbook: Remove typed secrets from the cell".`
@@ -327,9 +332,8 @@ async function refusingTypedSecrets<T>(
     throw new CellFailure(
       'SecretInCell',
       `${err.message} ${still}`,
-      err.option === 'aws-credential'
-        ? 'Remove it (JupyterLab: "Remove it from the cell" above), put the credentials in the kernel\'s environment or ~/.aws/credentials, then run the cell again.'
-        : 'Remove it (JupyterLab: "Remove it from the cell" above), then run the cell again: searchbook asks for the secret, or reads ${env:NAME}.'
+      err.kind?.afterRemoval ??
+        'Remove it (JupyterLab: "Remove it from the cell" above), then run the cell again: searchbook asks for the secret, or reads ${env:NAME}.'
     );
   }
 }

@@ -3,6 +3,7 @@
  * prompt, and its search). Secrets typed into `%connect` lines are removed before a cell is kept.
  */
 import { withoutTypedSecrets } from '../../../contracts/typed-secrets';
+import { TYPED_SECRET_KINDS } from '../connections/engine-options';
 import type { Handler } from '../protocol/kernel-server';
 import { type HistoryQuery, HistoryRequest } from '../protocol/requests';
 
@@ -29,7 +30,11 @@ export class SessionHistory {
   private readonly entries: Entry[] = [];
 
   add(line: number, code: string): void {
-    this.entries.push([SESSION_NUMBER, line, withoutTypedSecrets(code)]);
+    this.entries.push([
+      SESSION_NUMBER,
+      line,
+      withoutTypedSecrets(code, TYPED_SECRET_KINDS)
+    ]);
   }
 
   query(q: HistoryQuery): Entry[] {

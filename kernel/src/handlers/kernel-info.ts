@@ -1,6 +1,8 @@
 import { PROTOCOL_VERSION } from '../protocol/message';
 import { PACKAGE_VERSION } from '../package-info';
 import { ENGINES } from '../engines/registry';
+import { BROWSER_SECRET_KINDS } from '../connections/engine-options';
+import { KERNEL_INFO_SECRET_KINDS } from '../../../contracts/typed-secrets';
 
 /**
  * The console language's name, which the extension registers its highlighting for. JupyterLab
@@ -31,6 +33,8 @@ export function kernelInfo(): Record<string, unknown> {
       pygments_lexer: 'bash'
     },
     banner: `searchbook ${PACKAGE_VERSION}: ${new Intl.ListFormat('en', { type: 'conjunction' }).format(ENGINES.map(e => e.displayName))} request consoles.\nConnect with %connect, then write requests such as GET /my-index/_search.`,
-    help_links: ENGINES.map(e => ({ text: e.docs.text, url: e.docs.url }))
+    help_links: ENGINES.map(e => ({ text: e.docs.text, url: e.docs.url })),
+    // The engines' own kinds of typed secret, for the extension's command that cleans a cell.
+    [KERNEL_INFO_SECRET_KINDS]: BROWSER_SECRET_KINDS
   };
 }

@@ -5,11 +5,9 @@
  * so no secret reaches the clipboard.
  */
 import type { AnswerStore } from '../console/answers';
-import { parseCellEvaluating } from '../console/parse-evaluating';
-import { VariableScope } from '../console/variables';
-import { CONSOLE_WORDING } from '../connections/console-wording';
-import type { Connection } from '../connections/open-connection';
+import type { VariableScope } from '../console/variables';
 import type { ConnectionRegistry } from '../connections/registry';
+import { cellRequests } from './cell-requests';
 
 export async function curlOfCell(
   cell: string,
@@ -17,33 +15,16 @@ export async function curlOfCell(
   scope: VariableScope,
   answers?: AnswerStore
 ): Promise<string[]> {
-  const referencesOnly = new VariableScope(name => `$${name}`, scope.entries());
-  const parsed = await parseCellEvaluating(
-    cell,
-    referencesOnly,
-    CONSOLE_WORDING,
+  const requests = await cellRequests(cell, connections, scope, {
+    copyAs: 'curl',
     answers
-  );
-  if (!parsed.ok) {
-    throw new Error(`${parsed.refusal.message} ${parsed.refusal.hint}`.trim());
-  }
-  let connection: Connection | undefined = connections.active;
+  });
   const commands: string[] = [];
-  for (const item of parsed.items) {
-    if (item.kind === 'magic') {
-      if (item.name === 'use') {
-        connection =
-          connections.list().find(c => c.name === item.args) ?? connection;
-      }
-      continue;
-    }
-    if (!connection) {
-      throw new Error(
-        'No connection is open in this kernel: run %connect first, then copy the cell as curl.'
-      );
-    }
+  for (const { request, connection } of requests) {
     // A note on a placeholder variable is said once, above the first command that uses it.
-    const [first, ...rest] = connection.driver.console.curl(item).split('\n');
+    const [first, ...rest] = connection.driver.console
+      .curl(request)
+      .split('\n');
     const said = first?.startsWith('# ') && commands.includes(first);
     commands.push(...(said ? rest : [first ?? '', ...rest]));
   }

@@ -1,5 +1,6 @@
 /** How an Elasticsearch connection authenticates, from a profile or from `%connect` arguments. */
 import type { ConnectArgs } from '../../engine/connect-options';
+import { elasticsearchOptions } from './connect-options';
 
 /** `aws-sigv4`: Amazon OpenSearch Service and Elasticsearch on AWS, every request signed (aws-auth.ts). */
 export type Auth = 'basic' | 'apikey' | 'none' | 'aws-sigv4';
@@ -14,8 +15,9 @@ export function authOf(p: {
 }
 
 /** The same choice for `%connect` arguments: without auth=, the credentials given choose the method. */
-export function authOfArgs(
-  args: Pick<ConnectArgs, 'auth' | 'key' | 'user'>
-): Auth {
-  return args.auth ?? (args.key ? 'apikey' : args.user ? 'basic' : 'none');
+export function authOfArgs(args: ConnectArgs): Auth {
+  return (
+    elasticsearchOptions(args).auth ??
+    (args.key ? 'apikey' : args.user ? 'basic' : 'none')
+  );
 }

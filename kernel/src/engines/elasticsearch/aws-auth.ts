@@ -5,7 +5,7 @@
  * What the `%connect` line and a profile may say about it, checked before anything loads or is
  * sent. The credentials are never among them: they are read where the AWS tools keep them.
  */
-import type { ConnectOptions } from '../../engine/connect-options';
+import type { ElasticsearchOptions } from './connect-options';
 
 /** The signing names: `es` for a managed domain, `aoss` for an OpenSearch Serverless collection. */
 export const AWS_SERVICES = ['es', 'aoss'] as const;
@@ -21,9 +21,13 @@ export const AWS_CREDENTIALS_WHERE =
 /** The refusal of options that do not fit auth=aws-sigv4 (or that need it), or undefined. */
 export function refuseAwsOptions(
   options: Pick<
-    ConnectOptions,
-    'auth' | 'user' | 'password' | 'key' | 'region' | 'service' | 'aws_profile'
-  >
+    ElasticsearchOptions,
+    'auth' | 'region' | 'service' | 'aws_profile'
+  > & {
+    user?: string | undefined;
+    password?: string | undefined;
+    key?: string | undefined;
+  }
 ): string | undefined {
   const signing = options.auth === 'aws-sigv4';
   if (!signing) {

@@ -1,7 +1,7 @@
 import type { ConnectArgs } from '../../engine/connect-options';
 import type { SslMode } from '../../engine/ssl-mode';
 import type { EngineConnectionSettings } from '../../engine/engine-module';
-import type { TlsVerification } from '../../engine/http/transport';
+import type { TlsVerification } from '../../engine/http/transport-options';
 import {
   type CurlCredential,
   inDoubleQuotes,
@@ -9,6 +9,7 @@ import {
 } from '../../engine/curl-credential';
 import { authOfArgs } from './auth';
 import { awsSigning } from './aws-credentials';
+import { elasticsearchOptions } from './connect-options';
 import { AwsSigV4Signer } from './aws-signer';
 
 /**
@@ -31,7 +32,7 @@ export async function elasticsearchConnectionSettings(
   const verification =
     args.ssl === 'disabled' ? undefined : VERIFICATION[args.ssl];
   if (authOfArgs(args) === 'aws-sigv4') {
-    const signing = await awsSigning(args);
+    const signing = await awsSigning(elasticsearchOptions(args));
     const { accessKeyId, secretAccessKey, sessionToken } = signing.credentials;
     // An engine that echoes one (an error quoting a header) shows where it is kept instead.
     const shownAs = (variable: string, key: string) =>

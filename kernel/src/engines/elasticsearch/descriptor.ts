@@ -8,6 +8,11 @@ import type { EngineDescriptor } from '../../engine/engine-module';
 import { authOf, authOfArgs } from './auth';
 import { AWS_REGION, AWS_SERVICES, refuseAwsOptions } from './aws-auth';
 import {
+  AWS_CREDENTIAL,
+  ELASTICSEARCH_OPTIONS,
+  elasticsearchOptions
+} from './connect-options';
+import {
   PROFILE_COMMON_FIELDS,
   ProfilePortSchema,
   SecretRefSchema,
@@ -115,9 +120,11 @@ export const elasticsearchEngine: EngineDescriptor = {
     shownAsUrl: true,
     nameTheEngine: shown => `%connect elasticsearch ${shown} [options]`,
     refuseAddress: () => undefined,
-    refuseOptions: refuseAwsOptions,
+    options: ELASTICSEARCH_OPTIONS,
+    refuseOptions: options =>
+      refuseAwsOptions({ ...options, ...elasticsearchOptions(options) }),
     refuseSave: args =>
-      args.auth === 'basic' && args.user === undefined
+      elasticsearchOptions(args).auth === 'basic' && args.user === undefined
         ? '%connect: auth=basic needs user=<name> (or a user in the URL, https://elastic@host:9200) to be saved as a profile.'
         : undefined
   },
@@ -129,6 +136,7 @@ export const elasticsearchEngine: EngineDescriptor = {
     },
     key: { field: 'api_key', label: 'API key', describe: () => 'the API key' }
   },
+  typedSecrets: [AWS_CREDENTIAL],
   secretsUsed(args) {
     const auth = authOfArgs(args);
     if (auth === 'basic') {
@@ -159,6 +167,7 @@ export const elasticsearchEngine: EngineDescriptor = {
     },
     fromConnection(common, args, secrets) {
       const auth = authOfArgs(args);
+      const own = elasticsearchOptions(args);
       return {
         engine: 'elasticsearch',
         ...common,
@@ -166,13 +175,13 @@ export const elasticsearchEngine: EngineDescriptor = {
         ...(args.user !== undefined && auth === 'basic'
           ? { username: args.user }
           : {}),
-        ...(args.compat !== undefined ? { compat: Number(args.compat) } : {}),
+        ...(own.compat !== undefined ? { compat: Number(own.compat) } : {}),
         ...(auth === 'aws-sigv4'
           ? {
-              ...(args.region !== undefined ? { region: args.region } : {}),
-              ...(args.service !== undefined ? { service: args.service } : {}),
-              ...(args.aws_profile !== undefined
-                ? { aws_profile: args.aws_profile }
+              ...(own.region !== undefined ? { region: own.region } : {}),
+              ...(own.service !== undefined ? { service: own.service } : {}),
+              ...(own.aws_profile !== undefined
+                ? { aws_profile: own.aws_profile }
                 : {})
             }
           : {}),

@@ -3,6 +3,7 @@ import {
   elasticsearchConnectionSettings,
   UNTRUSTED_CERTIFICATE_ADVICE
 } from './connection-settings';
+import { elasticsearchOptions } from './connect-options';
 import { ElasticsearchDriver } from './driver';
 
 export const elasticsearchModule: EngineModule = {
@@ -10,9 +11,11 @@ export const elasticsearchModule: EngineModule = {
   largeAnswerAdvice:
     'Page it with size and from (or search_after past 10,000 hits), keep only the parts needed with filter_path=<paths> in the query string (for example filter_path=hits.hits._id,hits.hits._source), or only some fields of each hit with "_source": ["field", ...] in the body',
   connectionSettings: elasticsearchConnectionSettings,
-  createDriver: (transport, args) =>
-    new ElasticsearchDriver(
+  createDriver(transport, args) {
+    const { compat } = elasticsearchOptions(args);
+    return new ElasticsearchDriver(
       transport,
-      args.compat === undefined ? undefined : Number(args.compat)
-    )
+      compat === undefined ? undefined : Number(compat)
+    );
+  }
 };

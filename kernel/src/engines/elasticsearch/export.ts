@@ -29,7 +29,8 @@ import {
 } from './index-storage';
 import type { GridDocument } from '../../engine/grid-columns';
 import { mergePages } from '../../engine/merge-pages';
-import { decoded, type Transport } from '../../engine/http/transport';
+import { decoded } from '../../engine/http/answer-body';
+import type { Transport } from '../../engine/http/transport';
 import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';
 import {

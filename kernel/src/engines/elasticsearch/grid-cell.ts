@@ -12,7 +12,7 @@ import { AwsSigV4Signer } from './aws-signer';
 
 /** curl arguments naming the credential the connection uses, by environment variable. */
 export function credential(transport: Transport): string[] {
-  const signer = transport.signer;
+  const signer = transport.copy.signer;
   if (signer instanceof AwsSigV4Signer) {
     // curl signs by itself (7.75+); it sends no session token unless told to.
     return [
@@ -25,12 +25,12 @@ export function credential(transport: Transport): string[] {
         : [])
     ];
   }
-  const own = transport.curlCredential;
+  const own = transport.copy.curlCredential;
   if (own) {
     return own.args;
   }
   // A transport opened without %connect's arguments knows only its header's scheme.
-  switch (transport.headerScheme('authorization')?.toLowerCase()) {
+  switch (transport.copy.headerScheme('authorization')?.toLowerCase()) {
     case 'apikey':
       return ['-H', '"Authorization: ApiKey $ES_API_KEY"'];
     case 'basic':
@@ -44,13 +44,15 @@ export function credential(transport: Transport): string[] {
 
 /** Where curl reaches this connection, and how it authenticates (by environment variable). */
 export function curlTarget(transport: Transport): CurlTarget {
-  const mediaTypes = transport.versionedMediaTypes;
-  const note = transport.signer ? undefined : transport.curlCredential?.note;
-  const caFile = transport.caFile;
+  const mediaTypes = transport.copy.versionedMediaTypes;
+  const note = transport.copy.signer
+    ? undefined
+    : transport.copy.curlCredential?.note;
+  const caFile = transport.copy.caFile;
   return {
     baseUrl: transport.baseUrl,
     credential: credential(transport),
-    insecure: transport.skipsVerification,
+    insecure: transport.copy.skipsVerification,
     ...(caFile ? { caFile } : {}),
     ...(mediaTypes ? { mediaTypes } : {}),
     ...(note ? { note } : {})

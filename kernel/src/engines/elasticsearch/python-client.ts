@@ -24,11 +24,11 @@ const env = (name: string): string => `os.environ[${pythonString(name)}]`;
 function variables(
   transport: Transport
 ): CredentialVariables | 'bearer' | undefined {
-  const own = transport.curlCredential?.variables;
+  const own = transport.copy.curlCredential?.variables;
   if (own) {
     return own;
   }
-  switch (transport.headerScheme('authorization')?.toLowerCase()) {
+  switch (transport.copy.headerScheme('authorization')?.toLowerCase()) {
     case 'apikey':
       return { kind: 'key', key: 'ES_API_KEY' };
     case 'basic':
@@ -57,18 +57,18 @@ export function pythonClient(
   transport: Transport,
   flavour: Flavour
 ): PythonClient {
-  if (transport.signer instanceof AwsSigV4Signer) {
+  if (transport.copy.signer instanceof AwsSigV4Signer) {
     throw new Error(
       'Copy as Python does not sign requests with AWS SigV4: use Copy as curl for this connection (curl signs them itself).'
     );
   }
   const opensearch = flavour.product === 'OpenSearch';
   const credential = variables(transport);
-  const note = transport.curlCredential?.note;
-  const insecure = transport.skipsVerification;
+  const note = transport.copy.curlCredential?.note;
+  const insecure = transport.copy.skipsVerification;
   // Without it the client checks the certificate against the system's CAs, and fails where
   // the connection trusts a CA of its own.
-  const caFile = transport.caFile;
+  const caFile = transport.copy.caFile;
   const authArgs = (): string[] => {
     if (credential === 'bearer') {
       return opensearch

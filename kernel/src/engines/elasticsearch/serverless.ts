@@ -20,7 +20,7 @@ export const SERVERLESS_FLAVOUR: Flavour = {
 };
 
 export function isServerless(transport: Transport): boolean {
-  const signer = transport.signer;
+  const signer = transport.copy.signer;
   return signer instanceof AwsSigV4Signer && signer.service === 'aoss';
 }
 

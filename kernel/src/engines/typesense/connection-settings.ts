@@ -1,7 +1,7 @@
 import type { ConnectArgs } from '../../engine/connect-options';
 import type { SslMode } from '../../engine/ssl-mode';
 import type { EngineConnectionSettings } from '../../engine/engine-module';
-import type { TlsVerification } from '../../engine/http/transport';
+import type { TlsVerification } from '../../engine/http/transport-options';
 import { secretVariable } from '../../engine/curl-credential';
 
 /**

@@ -58,18 +58,11 @@ export const typesenseEngine: EngineDescriptor = {
       }
       return `%connect: "${foreign ? `${scheme}://` : 'user@'}..." is not a Typesense address. ${TYPESENSE_ADDRESS_ADVICE}`;
     },
+    options: {},
     refuseOptions: options =>
-      options.user !== undefined ||
-      options.password !== undefined ||
-      options.auth !== undefined
-        ? '%connect: Typesense has no users, so user=, password= and auth= do not apply; its API key is the whole credential: key=${env:NAME}.'
-        : options.compat !== undefined
-          ? '%connect: compat= asks Elasticsearch for REST compatibility with an earlier major version; Typesense has no such headers, so leave it out.'
-          : options.region !== undefined ||
-              options.service !== undefined ||
-              options.aws_profile !== undefined
-            ? '%connect: region=, service= and aws_profile= sign requests for Amazon OpenSearch Service (auth=aws-sigv4) and do not apply to Typesense; its API key is the whole credential: key=${env:NAME}.'
-            : undefined,
+      options.user !== undefined || options.password !== undefined
+        ? '%connect: Typesense has no users, so user= and password= do not apply; its API key is the whole credential: key=${env:NAME}.'
+        : undefined,
     refuseSave: () => undefined
   },
   secrets: {

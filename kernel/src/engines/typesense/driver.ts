@@ -218,7 +218,7 @@ export class TypesenseDriver implements Driver {
         'Forbidden - a valid API key header must be sent.',
         401
       );
-    if (!this.transport.sendsHeader(KEY_HEADER)) {
+    if (!this.transport.copy.sendsHeader(KEY_HEADER)) {
       throw refused;
     }
     const health = await this.transport.send(

@@ -22,7 +22,8 @@ import type {
 } from '../../engine/capabilities/export';
 import type { FieldTree } from '../../engine/field-tree';
 import type { GridDocument } from '../../engine/grid-columns';
-import type { StreamedResponse, Transport } from '../../engine/http/transport';
+import type { StreamedResponse } from '../../engine/http/answer-body';
+import type { Transport } from '../../engine/http/transport';
 import { ReusedBuffer } from '../../engine/http/reused-buffer';
 import { typesenseFailure } from './failure';
 import { filterOfView } from './grid-filter';

@@ -12,18 +12,18 @@ import type { SearchParameters } from './grid-filter';
 
 /** Where curl reaches this connection, with the API key as the environment variable it was read from. */
 export function curlTarget(transport: Transport): CurlTarget {
-  const own = transport.curlCredential;
+  const own = transport.copy.curlCredential;
   // A transport opened without %connect's arguments knows only that it sends the key.
   const credential =
     own?.args ??
-    (transport.sendsHeader(KEY_HEADER)
+    (transport.copy.sendsHeader(KEY_HEADER)
       ? ['-H', '"X-TYPESENSE-API-KEY: $TYPESENSE_API_KEY"']
       : []);
-  const caFile = transport.caFile;
+  const caFile = transport.copy.caFile;
   return {
     baseUrl: transport.baseUrl,
     credential,
-    insecure: transport.skipsVerification,
+    insecure: transport.copy.skipsVerification,
     ...(caFile ? { caFile } : {}),
     ...(own?.note ? { note: own.note } : {})
   };

@@ -114,11 +114,11 @@ function genericCall(
 }
 
 export function pythonClient(transport: Transport): PythonClient {
-  const own = transport.curlCredential;
+  const own = transport.copy.curlCredential;
   const key =
     own?.variables?.kind === 'key'
       ? own.variables.key
-      : own || transport.sendsHeader(KEY_HEADER)
+      : own || transport.copy.sendsHeader(KEY_HEADER)
         ? 'TYPESENSE_API_KEY'
         : undefined;
   const url = new URL(transport.baseUrl);
@@ -136,7 +136,7 @@ export function pythonClient(transport: Transport): PythonClient {
     imports: ['import typesense'],
     notes: [
       ...(own?.note ? [own.note.replace(/\$([A-Z_][A-Z0-9_]*)/g, '$1')] : []),
-      ...(transport.skipsVerification
+      ...(transport.copy.skipsVerification
         ? [
             'This connection leaves certificates unchecked (ssl=skip_verify); the client checks them.'
           ]
