@@ -15,7 +15,7 @@ Usage:
                                           install the kernelspec and the JupyterLab extension
                                           into Jupyter's data directory
   searchbook uninstall [--user | --sys-prefix | --prefix DIR]
-  searchbook sandbox [options]            in a clone: local Elasticsearch and Typesense stand-ins
+  searchbook sandbox [options]            in a clone: local stand-ins of the engines above,
                                           with sample data (searchbook-sandbox; --help lists the options)
   searchbook --version
 `;

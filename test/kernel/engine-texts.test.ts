@@ -77,7 +77,7 @@ describe('texts that name the engines', () => {
     );
     expect(run.stdout).toContain(
       [
-        '  searchbook sandbox [options]            in a clone: local Elasticsearch and Typesense stand-ins',
+        '  searchbook sandbox [options]            in a clone: local stand-ins of the engines above,',
         '                                          with sample data (searchbook-sandbox; --help lists the options)',
         '  searchbook --version',
         ''
