@@ -1,6 +1,7 @@
 /** Tests run the TypeScript sources through swc (no type check: `npm run typecheck` does that). */
 module.exports = {
-  testEnvironment: 'node',
+  // Node's, plus one JupyterLab and one Chromium per worker, started when a browser suite first asks.
+  testEnvironment: '<rootDir>/test/support/shared-lab-environment.ts',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   moduleNameMapper: {
@@ -10,5 +11,5 @@ module.exports = {
   testTimeout: 30000,
   // Real Elasticsearch nodes start on first use, not here (test/support/real-elasticsearch/).
   globalSetup: '<rootDir>/test/support/real-elasticsearch/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/real-elasticsearch/global-teardown.ts'
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts'
 };

@@ -1,8 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../../kernel/src/package-info';
 import { freePort } from '../../support/free-port';
@@ -19,7 +20,10 @@ export interface RunningLab {
   /** URL that opens a file in JupyterLab, logged in. */
   open(path: string): string;
   log(): string;
+  /** Stops the server and removes its folders. */
   close(): Promise<void>;
+  /** Signals the server to stop and removes its folders at once, for a process that is exiting. */
+  stopNow?(): void;
 }
 
 export interface LabOptions {
@@ -36,6 +40,8 @@ export interface LabOptions {
    * kernelspec and labextension on its own; by default the test environment's (.venv).
    */
   jupyter?: string;
+  /** A Python configuration file for the server (`--config`). */
+  configFile?: string;
 }
 
 /**
@@ -45,9 +51,9 @@ export interface LabOptions {
 export async function startJupyterLab(
   options: LabOptions
 ): Promise<RunningLab> {
-  const dataDir =
-    options.dataDir ??
-    (options.jupyter ? undefined : await installSearchbook());
+  const installed =
+    options.dataDir || options.jupyter ? undefined : await installSearchbook();
+  const dataDir = options.dataDir ?? installed;
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   const home = await mkdtemp(join(tmpdir(), 'searchbook-lab-'));
@@ -91,6 +97,9 @@ export async function startJupyterLab(
     '--LabApp.news_url=',
     '--LabServerApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'
   ];
+  if (options.configFile) {
+    args.push(`--config=${options.configFile}`);
+  }
   if (process.getuid?.() === 0) {
     args.push('--allow-root');
   }
@@ -117,7 +126,18 @@ export async function startJupyterLab(
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  await waitForServer(url, token, child, () => output.join(''));
+  // Its settings and the throwaway install: nothing of a server outlives it in the temp directory.
+  const removeFolders = () => {
+    for (const dir of [home, ...(installed ? [prefixOf(installed)] : [])]) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    await waitForServer(url, token, child, () => output.join(''));
+  } catch (err) {
+    removeFolders();
+    throw err;
+  }
   return {
     url,
     token,
@@ -132,17 +152,28 @@ export async function startJupyterLab(
     close: () =>
       new Promise<void>(done => {
         if (child.exitCode !== null) {
+          removeFolders();
           done();
           return;
         }
         const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
         child.once('exit', () => {
           clearTimeout(timer);
+          removeFolders();
           done();
         });
         child.kill('SIGTERM');
-      })
+      }),
+    stopNow: () => {
+      child.kill('SIGTERM');
+      removeFolders();
+    }
   };
+}
+
+/** The prefix `installSearchbook` made, from the data dir it returned. */
+function prefixOf(dataDir: string): string {
+  return dirname(dirname(dataDir));
 }
 
 /** Installs the kernelspec and labextension as users do, into a throwaway prefix; returns its data dir. */
