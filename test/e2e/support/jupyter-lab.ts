@@ -17,6 +17,8 @@ export interface RunningLab {
   token: string;
   /** Where JupyterLab serves files from. */
   root: string;
+  /** Where JupyterLab keeps the user's settings (the settings registry's files). */
+  settingsDir: string;
   /** URL that opens a file in JupyterLab, logged in. */
   open(path: string): string;
   log(): string;
@@ -60,18 +62,7 @@ export async function startJupyterLab(
   for (const dir of ['config', 'settings', 'workspaces', 'runtime']) {
     await mkdir(join(home, dir), { recursive: true });
   }
-  // No "get notified about Jupyter news?" toast over the notebook in screenshots.
-  const notificationSettings = join(
-    home,
-    'settings',
-    '@jupyterlab',
-    'apputils-extension'
-  );
-  await mkdir(notificationSettings, { recursive: true });
-  await writeFile(
-    join(notificationSettings, 'notification.jupyterlab-settings'),
-    JSON.stringify({ fetchNews: 'false' })
-  );
+  await writeStartSettings(join(home, 'settings'));
   const app = options.app ?? 'lab';
   if (options.disabledExtensions?.length) {
     await mkdir(join(home, 'config', 'labconfig'), { recursive: true });
@@ -142,6 +133,7 @@ export async function startJupyterLab(
     url,
     token,
     root: options.root,
+    settingsDir: join(home, 'settings'),
     open: path => {
       const file = path.split('/').map(encodeURIComponent).join('/');
       return app === 'lab'
@@ -169,6 +161,16 @@ export async function startJupyterLab(
       removeFolders();
     }
   };
+}
+
+/** The settings a test JupyterLab starts with: no "get notified about Jupyter news?" toast over the notebook in screenshots. */
+export async function writeStartSettings(settingsDir: string): Promise<void> {
+  const apputils = join(settingsDir, '@jupyterlab', 'apputils-extension');
+  await mkdir(apputils, { recursive: true });
+  await writeFile(
+    join(apputils, 'notification.jupyterlab-settings'),
+    JSON.stringify({ fetchNews: 'false' })
+  );
 }
 
 /** The prefix `installSearchbook` made, from the data dir it returned. */

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchChromium } from './browser';
-import { type RunningLab, startJupyterLab } from './jupyter-lab';
+import {
+  type RunningLab,
+  startJupyterLab,
+  writeStartSettings
+} from './jupyter-lab';
 
 /**
  * One JupyterLab (and one Chromium) per jest worker, shared by the browser suites it runs one
@@ -72,9 +76,19 @@ async function suiteLab(
     },
     close: async () => {
       await shutDownKernels(server);
+      await resetSettings(server.settingsDir);
       await rm(envFile, { force: true });
     }
   };
+}
+
+/**
+ * Settings a suite changed (searchbook's rows per block, say) must not reach the next suite:
+ * the server reads them from disk on each request, so they are put back as it started.
+ */
+async function resetSettings(settingsDir: string): Promise<void> {
+  await rm(settingsDir, { recursive: true, force: true });
+  await writeStartSettings(settingsDir);
 }
 
 /** Every kernel of the server: the suites run one at a time on it, and the next must find none running. */
