@@ -1,6 +1,7 @@
 /** Tests run the TypeScript sources through swc (no type check: `npm run typecheck` does that). */
 module.exports = {
-  testEnvironment: 'node',
+  // Node's, plus one JupyterLab and one Chromium per worker, started when a browser suite first asks.
+  testEnvironment: '<rootDir>/test/support/shared-lab-environment.ts',
   // The sandbox engines' package keeps its own tests.
   roots: ['<rootDir>/test', '<rootDir>/sandbox/test'],
   testMatch: ['**/*.test.ts'],
@@ -13,5 +14,5 @@ module.exports = {
   testTimeout: 30000,
   // Real Elasticsearch nodes start on first use, not here (test/support/real-elasticsearch/).
   globalSetup: '<rootDir>/test/support/real-elasticsearch/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/real-elasticsearch/global-teardown.ts'
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts'
 };

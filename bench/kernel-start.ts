@@ -66,6 +66,7 @@ async function kernelStart(
     shell.close();
     child.kill('SIGKILL');
     await exited;
+    await client.close();
   }
 }
 

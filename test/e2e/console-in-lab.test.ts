@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
-import { launchChromium } from './support/browser';
-import { REPO, type RunningLab, startJupyterLab } from './support/jupyter-lab';
+import { REPO, type RunningLab } from './support/jupyter-lab';
+import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
 import {
   cellOutput,
   openNotebook,
@@ -136,11 +136,11 @@ beforeAll(async () => {
     join(REPO, 'examples', 'elasticsearch.ipynb'),
     join(root, 'example.ipynb')
   );
-  lab = await startJupyterLab({
-    root,
-    env: { ES_PASSWORD, TYPESENSE_API_KEY: TS_API_KEY }
+  lab = await suiteJupyterLab(root, {
+    ES_PASSWORD,
+    TYPESENSE_API_KEY: TS_API_KEY
   });
-  browser = await launchChromium();
+  browser = await suiteChromium();
   page = await (
     await browser.newContext({ viewport: { width: 1600, height: 1000 } })
   ).newPage();

@@ -13,8 +13,8 @@ import {
   type HostileEngine,
   startHostileEngine
 } from '../support/hostile-engine';
-import { launchChromium } from './support/browser';
-import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
+import { type RunningLab } from './support/jupyter-lab';
+import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
 import {
   bandUnder,
   cellOutput,
@@ -66,8 +66,8 @@ beforeAll(async () => {
     `%connect elasticsearch ${engine.url} auth=none name=es`,
     'POST /_query\n{"query": "FROM products | STATS c = COUNT(*) BY brand, tags"}'
   ]);
-  lab = await startJupyterLab({ root });
-  browser = await launchChromium();
+  lab = await suiteJupyterLab(root);
+  browser = await suiteChromium();
   page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   await openNotebook(page, lab.open('esql.ipynb'));
   await runAllCells(page);

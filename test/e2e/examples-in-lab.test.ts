@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
-import { launchChromium } from './support/browser';
-import { REPO, type RunningLab, startJupyterLab } from './support/jupyter-lab';
+import { REPO, type RunningLab } from './support/jupyter-lab';
+import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
 import {
   cellOutput,
   openNotebook,
@@ -54,17 +54,14 @@ beforeAll(async () => {
       cells.filter(c => c.cell_type === 'code').map(c => c.id)
     );
   }
-  lab = await startJupyterLab({
-    root,
-    // As `npm start` exports them: the secrets, and where the sandbox listens.
-    env: {
-      ES_PASSWORD,
-      TYPESENSE_API_KEY: TS_API_KEY,
-      SEARCHBOOK_ES_URL: sandbox.esUrl,
-      SEARCHBOOK_TYPESENSE_URL: sandbox.tsUrl
-    }
+  // As `npm start` exports them: the secrets, and where the sandbox listens.
+  lab = await suiteJupyterLab(root, {
+    ES_PASSWORD,
+    TYPESENSE_API_KEY: TS_API_KEY,
+    SEARCHBOOK_ES_URL: sandbox.esUrl,
+    SEARCHBOOK_TYPESENSE_URL: sandbox.tsUrl
   });
-  browser = await launchChromium();
+  browser = await suiteChromium();
   page = await (
     await browser.newContext({ viewport: { width: 1600, height: 1000 } })
   ).newPage();

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
-import { launchChromium } from './support/browser';
-import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
+import { type RunningLab } from './support/jupyter-lab';
+import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
 import {
   bandUnder,
   cellOutput,
@@ -57,8 +57,8 @@ beforeAll(async () => {
     'GET /e2e-payload/_search\n{"query": {"match_all": {}}, "sort": [{"_doc": "asc"}]}',
     'GET /_cat/indices?format=json'
   ]);
-  lab = await startJupyterLab({ root, env: { ES_PASSWORD } });
-  browser = await launchChromium();
+  lab = await suiteJupyterLab(root, { ES_PASSWORD });
+  browser = await suiteChromium();
   context = await browser.newContext({
     viewport: { width: 1920, height: 1080 }
   });

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
-import { launchChromium } from './support/browser';
-import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
+import { type RunningLab } from './support/jupyter-lab';
+import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
 import {
   cellOutput,
   openNotebook,
@@ -51,8 +51,8 @@ beforeAll(async () => {
     'PUT /e2e-whole\n{"mappings": {"properties": {"price": {"type": "float"}}}}',
     'POST /e2e-whole/_bulk\n{"index": {"_id": "1"}}\n{"price": 1}\n{"index": {"_id": "2"}}\n{"price": "not a number"}'
   ]);
-  lab = await startJupyterLab({ root, env: { ES_PASSWORD } });
-  browser = await launchChromium();
+  lab = await suiteJupyterLab(root, { ES_PASSWORD });
+  browser = await suiteChromium();
   page = await (
     await browser.newContext({ viewport: { width: 1600, height: 1000 } })
   ).newPage();

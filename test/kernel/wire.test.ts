@@ -396,6 +396,7 @@ describe('a port already taken', () => {
       again.close();
     } finally {
       squatter.close();
+      await client.close();
     }
   });
 });

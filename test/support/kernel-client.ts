@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import * as zmq from 'zeromq';
@@ -330,6 +330,10 @@ export class KernelClient {
     ) {
       this.process.kill('SIGKILL');
       await this.exited();
+    }
+    // The connection file holds the session's HMAC key: nothing of it outlives the kernel.
+    if (this.connectionFile) {
+      rmSync(dirname(this.connectionFile), { recursive: true, force: true });
     }
   }
 

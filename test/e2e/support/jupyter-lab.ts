@@ -1,8 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { PACKAGE_ROOT } from '../../../kernel/src/package-info';
 import { freePort } from '../../support/free-port';
@@ -16,10 +17,15 @@ export interface RunningLab {
   token: string;
   /** Where JupyterLab serves files from. */
   root: string;
+  /** Where JupyterLab keeps the user's settings (the settings registry's files). */
+  settingsDir: string;
   /** URL that opens a file in JupyterLab, logged in. */
   open(path: string): string;
   log(): string;
+  /** Stops the server and removes its folders. */
   close(): Promise<void>;
+  /** Signals the server to stop and removes its folders at once, for a process that is exiting. */
+  stopNow?(): void;
 }
 
 export interface LabOptions {
@@ -36,6 +42,8 @@ export interface LabOptions {
    * kernelspec and labextension on its own; by default the test environment's (.venv).
    */
   jupyter?: string;
+  /** A Python configuration file for the server (`--config`). */
+  configFile?: string;
 }
 
 /**
@@ -45,27 +53,16 @@ export interface LabOptions {
 export async function startJupyterLab(
   options: LabOptions
 ): Promise<RunningLab> {
-  const dataDir =
-    options.dataDir ??
-    (options.jupyter ? undefined : await installSearchbook());
+  const installed =
+    options.dataDir || options.jupyter ? undefined : await installSearchbook();
+  const dataDir = options.dataDir ?? installed;
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   const home = await mkdtemp(join(tmpdir(), 'searchbook-lab-'));
   for (const dir of ['config', 'settings', 'workspaces', 'runtime']) {
     await mkdir(join(home, dir), { recursive: true });
   }
-  // No "get notified about Jupyter news?" toast over the notebook in screenshots.
-  const notificationSettings = join(
-    home,
-    'settings',
-    '@jupyterlab',
-    'apputils-extension'
-  );
-  await mkdir(notificationSettings, { recursive: true });
-  await writeFile(
-    join(notificationSettings, 'notification.jupyterlab-settings'),
-    JSON.stringify({ fetchNews: 'false' })
-  );
+  await writeStartSettings(join(home, 'settings'));
   const app = options.app ?? 'lab';
   if (options.disabledExtensions?.length) {
     await mkdir(join(home, 'config', 'labconfig'), { recursive: true });
@@ -91,6 +88,9 @@ export async function startJupyterLab(
     '--LabApp.news_url=',
     '--LabServerApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate'
   ];
+  if (options.configFile) {
+    args.push(`--config=${options.configFile}`);
+  }
   if (process.getuid?.() === 0) {
     args.push('--allow-root');
   }
@@ -117,11 +117,23 @@ export async function startJupyterLab(
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
-  await waitForServer(url, token, child, () => output.join(''));
+  // Its settings and the throwaway install: nothing of a server outlives it in the temp directory.
+  const removeFolders = () => {
+    for (const dir of [home, ...(installed ? [prefixOf(installed)] : [])]) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    await waitForServer(url, token, child, () => output.join(''));
+  } catch (err) {
+    removeFolders();
+    throw err;
+  }
   return {
     url,
     token,
     root: options.root,
+    settingsDir: join(home, 'settings'),
     open: path => {
       const file = path.split('/').map(encodeURIComponent).join('/');
       return app === 'lab'
@@ -132,17 +144,38 @@ export async function startJupyterLab(
     close: () =>
       new Promise<void>(done => {
         if (child.exitCode !== null) {
+          removeFolders();
           done();
           return;
         }
         const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
         child.once('exit', () => {
           clearTimeout(timer);
+          removeFolders();
           done();
         });
         child.kill('SIGTERM');
-      })
+      }),
+    stopNow: () => {
+      child.kill('SIGTERM');
+      removeFolders();
+    }
   };
+}
+
+/** The settings a test JupyterLab starts with: no "get notified about Jupyter news?" toast over the notebook in screenshots. */
+export async function writeStartSettings(settingsDir: string): Promise<void> {
+  const apputils = join(settingsDir, '@jupyterlab', 'apputils-extension');
+  await mkdir(apputils, { recursive: true });
+  await writeFile(
+    join(apputils, 'notification.jupyterlab-settings'),
+    JSON.stringify({ fetchNews: 'false' })
+  );
+}
+
+/** The prefix `installSearchbook` made, from the data dir it returned. */
+function prefixOf(dataDir: string): string {
+  return dirname(dirname(dataDir));
 }
 
 /** Installs the kernelspec and labextension as users do, into a throwaway prefix; returns its data dir. */

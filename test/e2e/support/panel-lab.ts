@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchChromium } from './browser';
-import { type RunningLab, startJupyterLab } from './jupyter-lab';
+import type { RunningLab } from './jupyter-lab';
+import { suiteChromium, suiteJupyterLab } from './shared-lab';
 import {
   type NotebookKernel,
   openNotebook,
@@ -49,13 +49,10 @@ export async function openPanelLab(
     options.cells,
     options.kernel
   );
-  const lab = await startJupyterLab({
-    root: options.root,
-    ...(options.env ? { env: options.env } : {})
-  });
+  const lab = await suiteJupyterLab(options.root, options.env);
   let browser: Browser | undefined;
   try {
-    browser = await launchChromium();
+    browser = await suiteChromium();
     const context = await browser.newContext({
       viewport: options.viewport ?? { width: 1600, height: 1000 }
     });

@@ -1,0 +1,64 @@
+import { rmSync } from 'node:fs';
+import type {
+  EnvironmentContext,
+  JestEnvironmentConfig
+} from '@jest/environment';
+import { TestEnvironment } from 'jest-environment-node';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../e2e/support/browser';
+import {
+  SHARED_FIXTURES,
+  type SharedBrowserFixtures,
+  type SharedLab,
+  startSharedLab
+} from '../e2e/support/shared-lab';
+
+/*
+ * jest loads a test environment once per worker, outside the suites' module registries: what
+ * this module holds lives as long as the worker, and nothing starts until a browser suite asks.
+ */
+let lab: Promise<SharedLab> | undefined;
+let browser: Promise<Browser> | undefined;
+
+const fixtures: SharedBrowserFixtures = {
+  lab: () => (lab ??= startSharedLab().then(stopAtExit)),
+  browser: () => (browser ??= launchChromium())
+};
+
+/**
+ * A worker ends by process.exit (jest's --forceExit too), which waits for nothing: the server
+ * is killed and its folders removed then. Playwright kills the browsers it launched itself.
+ */
+function stopAtExit(shared: SharedLab): SharedLab {
+  process.once('exit', () => {
+    shared.server.stopNow?.();
+    rmSync(shared.envDir, { recursive: true, force: true });
+  });
+  return shared;
+}
+
+/**
+ * Stops what this process started, for jest's global teardown: a run in band has its suites
+ * in jest's own process, which would otherwise wait for the server and browser forever.
+ */
+export async function stopSharedFixtures(): Promise<void> {
+  const [openLab, openBrowser] = [lab, browser];
+  lab = browser = undefined;
+  await Promise.all([
+    openBrowser?.then(b => b.close()).catch(() => undefined),
+    openLab
+      ?.then(async shared => {
+        await shared.server.close();
+        rmSync(shared.envDir, { recursive: true, force: true });
+      })
+      .catch(() => undefined)
+  ]);
+}
+
+/** Node's environment, plus the worker's shared JupyterLab and Chromium for the browser suites. */
+export default class SharedLabEnvironment extends TestEnvironment {
+  constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
+    super(config, context);
+    this.global[SHARED_FIXTURES] = fixtures;
+  }
+}
