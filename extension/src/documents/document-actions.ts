@@ -15,7 +15,8 @@ import {
   type WholeDocument
 } from './document-json-view';
 import { duplicateFields } from './duplicate-row';
-import { type EditableRowsModel, valueText } from './editable-rows-model';
+import type { EditableRowsModel } from './editable-rows-model';
+import { valueText } from './value-text';
 import { toolbarMenu } from './toolbar-menu';
 import { openMenuReturningFocus, returningFocus } from '../focus/focus-return';
 import { valueFilter } from './value-filter';

@@ -1,4 +1,4 @@
-import { BasicSelectionModel, DataGrid, TextRenderer } from '@lumino/datagrid';
+import { BasicSelectionModel, DataGrid } from '@lumino/datagrid';
 import { MessageLoop } from '@lumino/messaging';
 import { Signal } from '@lumino/signaling';
 import { type Panel, Widget } from '@lumino/widgets';
@@ -26,7 +26,7 @@ import { toolbarMenu } from './toolbar-menu';
 import { setFocusHome } from '../focus/focus-return';
 import { confirmDone, hint } from './confirmations';
 import { copyViewAsPython } from './copy-view-as-python';
-import type { PagedStatus } from './paged-rows-model';
+import type { PagedStatus } from './paged-rows';
 import { GatedEditorController } from './cell-editors';
 import { EditableRowsModel, type Mark } from './editable-rows-model';
 import { GridEditing } from './grid-editing';
@@ -39,6 +39,7 @@ import { SearchBox } from './search-box';
 import { HighlightRenderer } from './highlight-renderer';
 import { exactJson } from '@searchbook/contracts/exact-json';
 import { NullMarkRenderer } from '../datagrid/null-mark-renderer';
+import { headerRenderers } from '../datagrid/header-renderers';
 
 export type OpenedGrid = Omit<
   Extract<GridReply, { type: 'opened' }>,
@@ -985,22 +986,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
           color: theme.mutedColor
         }
       ),
-      'column-header': new TextRenderer({
-        font: ({ row }) => (row === 0 ? theme.headerFont : theme.font),
-        textColor: ({ row }) =>
-          row === 0 ? theme.textColor : theme.mutedColor,
-        // A cut type line ends in "…", never in a cut word ("keywor").
-        elideDirection: 'right'
-      }),
-      'row-header': new TextRenderer({
-        font: theme.font,
-        textColor: theme.mutedColor,
-        horizontalAlignment: 'right'
-      }),
-      'corner-header': new TextRenderer({
-        font: theme.headerFont,
-        textColor: theme.mutedColor
-      })
+      ...headerRenderers(theme, { elideColumnHeaders: true })
     });
     if (!this.sized) {
       this.sized = true;
