@@ -131,6 +131,13 @@ export class GridEditing implements EditGate {
     }
   }
 
+  /** Buttons of other actions on the bar, before its count. */
+  addButtons(buttons: readonly HTMLButtonElement[]): void {
+    for (const button of buttons) {
+      this.toolbar.insertBefore(button, this.live);
+    }
+  }
+
   /** The kernel behind the grid is gone: say what becomes of the pending changes. */
   kernelGone(): void {
     const { target } = this.host();
