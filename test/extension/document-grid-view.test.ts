@@ -89,7 +89,7 @@ describe('the document grid while a new filter or sort loads', () => {
       insertCell: async () => undefined
     });
     const viewing = grid.applyView();
-    expect(grid.rows.rowCount('body')).toBe(0);
+    expect(grid.model.rowCount('body')).toBe(0);
     const refreshing = grid.refresh();
     // The kernel answers the old grid's refresh with the old view's rows, and fails the new view.
     for (const request of asked.filter(r => r.body.type === 'refresh')) {
@@ -99,7 +99,7 @@ describe('the document grid while a new filter or sort loads', () => {
       request.reject(new Error('query_shard_exception'));
     }
     await Promise.all([viewing, refreshing]);
-    expect(grid.rows.rowCount('body')).toBe(0);
+    expect(grid.model.rowCount('body')).toBe(0);
     expect(grid.dataGrid.node.dataset.view).toBe('failed');
     grid.dispose();
   });

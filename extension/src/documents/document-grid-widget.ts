@@ -40,7 +40,8 @@ let tabs = 0;
  * which releases its cursor (an Elasticsearch point in time).
  */
 export class DocumentGridWidget extends ThemedGridPanel {
-  readonly model: DocumentGridModel;
+  /** The tab's view and its calls to the kernel. */
+  readonly viewModel: DocumentGridModel;
   readonly editing: GridEditing;
   /** Shown, hidden, ordered, pinned columns and their widths, kept per target. */
   readonly columnLayout: GridColumns;
@@ -62,14 +63,14 @@ export class DocumentGridWidget extends ThemedGridPanel {
     private readonly host: GridHost
   ) {
     super();
-    this.model = new DocumentGridModel(client, opened);
-    const rows = this.rows;
+    this.viewModel = new DocumentGridModel(client, opened);
+    const rows = this.viewModel.rows;
     this.id = `searchbook-grid-${opened.gridId}-${++tabs}`;
     this.addClass('searchbook-DocumentGrid');
     this.title.label = `${opened.target} · ${opened.connection}`;
     this.title.caption = `Documents of ${opened.target} on ${opened.connection}`;
     this.title.closable = true;
-    this.filters = new GridFilters(this.model, () => this.focusGrid());
+    this.filters = new GridFilters(this.viewModel, () => this.focusGrid());
     setUpDocumentGrid(this.grid, rows, this.title.label);
     this.columnLayout = new GridColumns(
       rows,
@@ -77,20 +78,20 @@ export class DocumentGridWidget extends ThemedGridPanel {
       opened.connection,
       opened.target,
       {
-        headerClicked: column => void this.model.sortBy(column),
+        headerClicked: column => void this.viewModel.sortBy(column),
         cellOpened: (row, column) => this.cells.editOrOpen(row, column)
       }
     );
     this.editing = new GridEditing(
       rows,
       this.grid,
-      () => ({ ...this.model.opened, client }),
-      this.model.pendingSync
+      () => ({ ...this.viewModel.opened, client }),
+      this.viewModel.pendingSync
     );
     this.grid.editorController = new GatedEditorController(this.editing);
     this.addDocumentActions();
     this.grid.editingEnabled = true;
-    this.state = new GridState(this.model, this.grid, () =>
+    this.state = new GridState(this.viewModel, this.grid, () =>
       this.backToShownView()
     );
     this.follow();
@@ -102,12 +103,12 @@ export class DocumentGridWidget extends ThemedGridPanel {
       this.editing,
       {
         label: this.title.label,
-        sortBy: column => void this.model.sortBy(column),
+        sortBy: column => void this.viewModel.sortBy(column),
         showError: message => this.state.showError(message)
       }
     );
     this.copies = new GridRequestCopies(
-      this.model,
+      this.viewModel,
       text => host.insertCell(text),
       message => this.state.showError(message)
     );
@@ -115,25 +116,25 @@ export class DocumentGridWidget extends ThemedGridPanel {
   }
 
   /** The rows shown, with the pending changes over them: the grid's DataModel. */
-  get rows(): EditableRowsModel {
-    return this.model.rows;
+  get model(): EditableRowsModel {
+    return this.viewModel.rows;
   }
 
   get gridId(): string {
-    return this.model.opened.gridId;
+    return this.viewModel.opened.gridId;
   }
 
   get connection(): string {
-    return this.model.opened.connection;
+    return this.viewModel.opened.connection;
   }
 
   get target(): string {
-    return this.model.opened.target;
+    return this.viewModel.opened.target;
   }
 
   /** This tab can no longer read: its kernel or its grid in the kernel is gone. */
   get isGone(): boolean {
-    return this.model.isGone;
+    return this.viewModel.isGone;
   }
 
   /** The datagrid, for scrolling from commands and tests. */
@@ -143,17 +144,17 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   /** The grid's view: filter rows, the engine sort in click order, the search query. */
   get view(): GridView {
-    return this.model.view;
+    return this.viewModel.view;
   }
 
   /** The engine answered a new view (filters, sort): the tab's restore state follows it. */
   get viewChanged(): Signal<DocumentGridModel, GridView> {
-    return this.model.viewChanged;
+    return this.viewModel.viewChanged;
   }
 
   /** A save inserted or deleted documents of this target. */
   get documentsChanged(): DocumentGridModel['documentsChanged'] {
-    return this.model.documentsChanged;
+    return this.viewModel.documentsChanged;
   }
 
   /**
@@ -162,7 +163,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
    * The grid's accessible name and the tab's tooltip keep the full name.
    */
   connectionFirst(first: boolean): void {
-    const { target, connection } = this.model.opened;
+    const { target, connection } = this.viewModel.opened;
     this.title.label = first
       ? `${connection} · ${target}`
       : `${target} · ${connection}`;
@@ -180,23 +181,23 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   /** Reads the grid again from the start (or opens the bar's view afresh where it never showed). */
   refresh(): Promise<void> {
-    return this.model.refresh();
+    return this.viewModel.refresh();
   }
 
   /** Reopens the grid through the engine with the current view. */
   applyView(): Promise<void> {
-    return this.model.applyView();
+    return this.viewModel.applyView();
   }
 
   /** Shows `view` in the bar and the header marks: the grid was opened with it (a tab restored after a reload). */
   adoptView(view: GridView): void {
-    this.model.adopt(view);
+    this.viewModel.adopt(view);
     this.filters.show(view, true);
   }
 
   /** "Back to the previous filter": the view whose rows were shown last, in the bar and the grid. */
   private backToShownView(): void {
-    this.filters.show(this.model.back(), false);
+    this.filters.show(this.viewModel.back(), false);
   }
 
   override dispose(): void {
@@ -204,7 +205,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
       return;
     }
     this.columnLayout.dispose();
-    this.model.dispose();
+    this.viewModel.dispose();
     super.dispose();
   }
 
@@ -234,9 +235,9 @@ export class DocumentGridWidget extends ThemedGridPanel {
   /** Show, edit, duplicate a document and filter by a value: on the editing bar, before its count. */
   private addDocumentActions(): void {
     const documents = new DocumentActions(
-      this.rows,
+      this.model,
       this.grid,
-      () => ({ client: this.model.client, gridId: this.gridId }),
+      () => ({ client: this.viewModel.client, gridId: this.gridId }),
       this.filters,
       {
         focusGrid: () => this.focusGrid(),
@@ -250,7 +251,7 @@ export class DocumentGridWidget extends ThemedGridPanel {
 
   /** What the tab itself does on the model's news: the editing bar, the columns' fit. */
   private follow(): void {
-    this.model.events.connect((_, event) => {
+    this.viewModel.events.connect((_, event) => {
       if (event.kind === 'gone' && event.kernel) {
         this.editing.kernelGone();
       } else if (event.kind === 'refreshed') {
@@ -283,11 +284,11 @@ export class DocumentGridWidget extends ThemedGridPanel {
     this.node.append(this.cells.keyboard.announcer, this.state.notice.node);
     // A control of the tab that is gone when its dialog or action ends hands the keyboard to the grid.
     setFocusHome(this.node, () => this.focusGrid());
-    this.rows.changed.connect(() => this.cells.keyboard.refresh());
+    this.model.changed.connect(() => this.cells.keyboard.refresh());
   }
 
   protected override applyTheme(): void {
-    const theme = paintDocumentGrid(this.grid, this.rows, this.node);
+    const theme = paintDocumentGrid(this.grid, this.model, this.node);
     if (!this.sized) {
       this.sized = true;
       this.columnLayout.fit({ font: theme.font, headerFont: theme.headerFont });
