@@ -3,6 +3,7 @@ import type { DataGrid } from '@lumino/datagrid';
 import { Menu } from '@lumino/widgets';
 import { exactJson } from '@searchbook/contracts/exact-json';
 import { cellCorner } from '../datagrid/cell-corner';
+import { selectCell } from '../datagrid/select-cell';
 import { openMenuReturningFocus, returningFocus } from '../focus/focus-return';
 import type { EditableRowsModel } from './editable-rows-model';
 import { valueFilter } from './value-filter';
@@ -79,15 +80,10 @@ export class CellMenu {
     y: number,
     fromKeyboard: boolean
   ): void {
-    this.grid.selectionModel?.select({
-      r1: row,
-      c1: column,
-      r2: row,
-      c2: column,
-      cursorRow: row,
-      cursorColumn: column,
-      clear: 'all'
-    });
+    const selection = this.grid.selectionModel;
+    if (selection) {
+      selectCell(selection, row, column);
+    }
     const at = this.model.rowAt(row);
     const stored = at?.kind === 'document' && at.key !== undefined;
     const commands = new CommandRegistry();
@@ -140,20 +136,20 @@ export class CellMenu {
         ? `${made.row.column} ${made.row.operator}${made.row.value === '' ? '' : ` ${exactJson(made.row.value)}`}`
         : made.why;
     };
-    add('searchbook:cell-filter', {
-      label: 'Filter by this value',
-      caption: shown(false),
-      isEnabled: () => why === undefined,
-      execute: () =>
-        afterwardsOn(this.grid, () => this.actions.filterBy(row, column, false))
-    });
-    add('searchbook:cell-exclude', {
-      label: 'Exclude this value',
-      caption: shown(true),
-      isEnabled: () => why === undefined,
-      execute: () =>
-        afterwardsOn(this.grid, () => this.actions.filterBy(row, column, true))
-    });
+    for (const [exclude, id, label] of [
+      [false, 'searchbook:cell-filter', 'Filter by this value'],
+      [true, 'searchbook:cell-exclude', 'Exclude this value']
+    ] as const) {
+      add(id, {
+        label,
+        caption: shown(exclude),
+        isEnabled: () => why === undefined,
+        execute: () =>
+          afterwardsOn(this.grid, () =>
+            this.actions.filterBy(row, column, exclude)
+          )
+      });
+    }
     const exportView = this.options.exportView;
     if (exportView) {
       menu.addItem({ type: 'separator' });

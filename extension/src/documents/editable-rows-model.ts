@@ -108,10 +108,6 @@ export class EditableRowsModel extends MutableDataModel {
     return region === 'body' ? this.shown.count : 2;
   }
 
-  columnCount(region: DataModel.ColumnRegion): number {
-    return region === 'body' ? this.columns.length : 1;
-  }
-
   data(region: DataModel.CellRegion, row: number, column: number): string {
     switch (region) {
       case 'body': {
@@ -134,6 +130,10 @@ export class EditableRowsModel extends MutableDataModel {
       case 'corner-header':
         return row === 0 ? '#' : '';
     }
+  }
+
+  columnCount(region: DataModel.ColumnRegion): number {
+    return region === 'body' ? this.columns.length : 1;
   }
 
   private rowHeader(row: number): string {

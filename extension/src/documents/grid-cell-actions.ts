@@ -3,6 +3,7 @@ import { GridKeyHandler } from '../datagrid/grid-key-handler';
 import { HeaderMouseHandler } from '../datagrid/header-mouse-handler';
 import { KeyboardGrid, type SpokenCell } from '../datagrid/keyboard-grid';
 import { rangeAsTsv, selectedRange } from '../datagrid/selection-copy';
+import { selectCell } from '../datagrid/select-cell';
 import type { ValueView } from '../datagrid/value-view';
 import { copyText } from '../datagrid/clipboard';
 import { confirmDone, hint } from './confirmations';
@@ -90,15 +91,7 @@ export class GridCellActions {
     if (now < 0) {
       return;
     }
-    selection.select({
-      r1: row,
-      c1: now,
-      r2: row,
-      c2: now,
-      cursorRow: row,
-      cursorColumn: now,
-      clear: 'all'
-    });
+    selectCell(selection, row, now);
     this.grid.scrollToCell(row, now);
     this.keyboard.say(
       `${name} moved to column ${now + 1} of ${this.model.columns.length}.`

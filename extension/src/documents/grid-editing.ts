@@ -12,7 +12,7 @@ import type { PendingState } from './pending-changes';
 import type { PendingSync } from './pending-store';
 import { confirmDone } from './confirmations';
 import { showPlannedRequests } from './requests-dialog';
-import { toolbarButton } from './toolbar-button';
+import { toolbarButton, toolbarRole } from './toolbar-button';
 import { CellNote } from '../datagrid/cell-note';
 import { editRefusal } from './edit-refusal';
 import { plural } from './plural';
@@ -103,8 +103,7 @@ export class GridEditing implements EditGate {
   /** Insert row, Delete rows, Save, Discard, Undo, Show requests, the count, and the message. */
   private buildToolbar(): void {
     this.toolbar.className = 'searchbook-DocumentGrid-bar searchbook-EditBar';
-    this.toolbar.setAttribute('role', 'toolbar');
-    this.toolbar.setAttribute('aria-label', 'Editing');
+    toolbarRole(this.toolbar, 'Editing');
     const insert = toolbarButton(
       'Insert row',
       'Add a new row at the top; leave its id empty for a random one',
@@ -274,8 +273,7 @@ export class GridEditing implements EditGate {
   }
 
   async saveChanges(only?: readonly string[]): Promise<void> {
-    const { client, gridId, target } = this.host();
-    const changes = this.model.pending.changes(target, only);
+    const { client, gridId, changes } = this.toSend(only);
     if (changes.length === 0 || this.busy) {
       return;
     }
@@ -306,8 +304,7 @@ export class GridEditing implements EditGate {
   }
 
   async showRequests(): Promise<void> {
-    const { client, gridId, target } = this.host();
-    const changes = this.model.pending.changes(target);
+    const { client, gridId, changes } = this.toSend();
     if (changes.length === 0) {
       return;
     }
@@ -341,6 +338,16 @@ export class GridEditing implements EditGate {
   drop(key: string): void {
     this.model.dropChange(key, this.model.pending.problemOf(key));
     this.say('Your change was dropped; the row shows what is stored.', true);
+  }
+
+  /** The changes a save would send (all, or those named), and where to. */
+  private toSend(only?: readonly string[]) {
+    const { client, gridId, target } = this.host();
+    return {
+      client,
+      gridId,
+      changes: this.model.pending.changes(target, only)
+    };
   }
 
   private refuse(refusals: readonly EditRefusal[]): void {

@@ -1,6 +1,6 @@
 import { Widget } from '@lumino/widgets';
 import type { GridRequestCopies } from './grid-request-copies';
-import { toolbarButton } from './toolbar-button';
+import { toolbarButton, toolbarRole } from './toolbar-button';
 import { toolbarMenu } from './toolbar-menu';
 
 /** What the grid tab's toolbar runs. */
@@ -54,8 +54,7 @@ export function gridToolbar(
       }
     ]
   );
-  bar.node.setAttribute('role', 'toolbar');
-  bar.node.setAttribute('aria-label', 'Grid');
+  toolbarRole(bar.node, 'Grid');
   bar.node.append(refresh, copy, chooser, status);
   return bar;
 }

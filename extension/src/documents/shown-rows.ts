@@ -82,17 +82,11 @@ export class ShownRows {
     if (name === undefined || !at?.values) {
       return undefined;
     }
-    if (at.kind === 'document' && at.key) {
-      const typed = this.pending.fieldOf(at.key, name);
-      if (typed !== undefined) {
-        return typed;
-      }
-      const whole = this.overlay.wholeValue(at.key, name);
-      if (whole !== undefined) {
-        return whole;
-      }
-    }
-    return ownValue(at.values, name) ?? null;
+    const typed =
+      at.kind === 'document' && at.key
+        ? this.pending.fieldOf(at.key, name)
+        : undefined;
+    return typed !== undefined ? typed : this.stored(at, at.values, name);
   }
 
   /** The document holds the field set to null, and no edit of it is pending. */
@@ -124,13 +118,16 @@ export class ShownRows {
     if (name === undefined || !at?.values || at.kind === 'new') {
       return null;
     }
-    if (at.key) {
-      const whole = this.overlay.wholeValue(at.key, name);
-      if (whole !== undefined) {
-        return whole;
-      }
-    }
-    return ownValue(at.values, name) ?? null;
+    return this.stored(at, at.values, name);
+  }
+
+  /** A field as read, or its whole value where the cell was cut and the whole was loaded. */
+  private stored(at: RowAt, values: GridRow, name: string): unknown {
+    const whole =
+      at.kind === 'document' && at.key
+        ? this.overlay.wholeValue(at.key, name)
+        : undefined;
+    return whole !== undefined ? whole : (ownValue(values, name) ?? null);
   }
 
   /** The text the editor opens with: what was typed, or the stored value as text (JSON indented). */
