@@ -14,6 +14,7 @@ import { confirmDone } from './confirmations';
 import { showPlannedRequests } from './requests-dialog';
 import { toolbarButton, toolbarRole } from './toolbar-button';
 import { CellNote } from '../datagrid/cell-note';
+import { selectedRows } from '../datagrid/selected-rows';
 import { editRefusal } from './edit-refusal';
 import { plural } from './plural';
 import { discardAgreed, saveSummary } from './save-wording';
@@ -209,22 +210,13 @@ export class GridEditing implements EditGate {
   }
 
   deleteSelected(): void {
-    const rows = new Set<number>();
-    const selection = this.grid.selectionModel;
-    for (const s of selection?.selections() ?? []) {
-      for (let r = Math.min(s.r1, s.r2); r <= Math.max(s.r1, s.r2); r++) {
-        rows.add(r);
-      }
-    }
-    if (rows.size === 0 && selection && selection.cursorRow >= 0) {
-      rows.add(selection.cursorRow);
-    }
-    if (rows.size === 0) {
+    const rows = selectedRows(this.grid.selectionModel);
+    if (rows.length === 0) {
       return this.say(
         'Select the rows to delete first (click a row number; Shift-click for a range).'
       );
     }
-    this.model.deleteRows([...rows]);
+    this.model.deleteRows(rows);
     this.say('');
   }
 
