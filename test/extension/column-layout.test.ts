@@ -8,7 +8,7 @@ import {
   withHidden,
   withMoved
 } from '../../extension/src/datagrid/column-layout';
-import { PagedRowsModel } from '../../extension/src/documents/paged-rows-model';
+import { pagedModel } from './support/paged-model';
 
 const column = (name: string, extra: Partial<Column> = {}): Column => ({
   name,
@@ -101,7 +101,7 @@ describe('a paged grid with a column layout', () => {
 
   it('addresses cells by the columns shown, and a column arriving later is shown last', async () => {
     let answer: (b: { block: Block; total: number }) => void = () => {};
-    const model = new PagedRowsModel(
+    const model = pagedModel(
       COLUMNS,
       2,
       1,

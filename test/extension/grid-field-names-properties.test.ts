@@ -20,7 +20,7 @@ import {
 } from '../../extension/src/datagrid/column-layout';
 import { EditableRowsModel } from '../../extension/src/documents/editable-rows-model';
 import { GridColumns } from '../../extension/src/documents/grid-columns';
-import { PagedRowsModel } from '../../extension/src/documents/paged-rows-model';
+import { pagedModel } from './support/paged-model';
 import { PendingChanges } from '../../extension/src/documents/pending-changes';
 import {
   mergePending,
@@ -168,7 +168,7 @@ it('every column gets a finite width, the widths dragged are kept under their na
         window.localStorage.clear();
         const columns = names.map(column);
         const open = () => {
-          const model = new PagedRowsModel(
+          const model = pagedModel(
             columns,
             1,
             100,

@@ -2,7 +2,7 @@
 import './support/dom';
 import type { DataModel } from '@lumino/datagrid';
 import type { Block, Column } from '../../contracts/panel-protocol';
-import { PagedRowsModel } from '../../extension/src/documents/paged-rows-model';
+import { pagedModel } from './support/paged-model';
 import { rangeAsTsv } from '../../extension/src/datagrid/selection-copy';
 
 const columns: Column[] = [
@@ -60,13 +60,7 @@ const tick = () => new Promise(r => setTimeout(r, 0));
 
 it('answers loaded rows, asks for the block a painted row needs, and repaints those rows when it arrives', async () => {
   const remote = controlledFetch();
-  const model = new PagedRowsModel(
-    columns,
-    TOTAL,
-    BLOCK,
-    block(0),
-    remote.fetch
-  );
+  const model = pagedModel(columns, TOTAL, BLOCK, block(0), remote.fetch);
   const changes: DataModel.ChangedArgs[] = [];
   model.changed.connect((_, args) => changes.push(args));
   expect(model.rowCount('body')).toBe(TOTAL);
@@ -97,13 +91,7 @@ it('answers loaded rows, asks for the block a painted row needs, and repaints th
 
 it('fetches the newest wanted block first, two at a time, so a scrollbar drag ends where it stops', async () => {
   const remote = controlledFetch();
-  const model = new PagedRowsModel(
-    columns,
-    TOTAL,
-    BLOCK,
-    block(0),
-    remote.fetch
-  );
+  const model = pagedModel(columns, TOTAL, BLOCK, block(0), remote.fetch);
   for (const row of [15, 25, 35, 45, 55]) {
     model.data('body', row, 0);
   }
@@ -115,13 +103,7 @@ it('fetches the newest wanted block first, two at a time, so a scrollbar drag en
 
 it('a failed block shows the engine reason on the status line and is not asked again by every repaint', async () => {
   const remote = controlledFetch();
-  const model = new PagedRowsModel(
-    columns,
-    TOTAL,
-    BLOCK,
-    block(0),
-    remote.fetch
-  );
+  const model = pagedModel(columns, TOTAL, BLOCK, block(0), remote.fetch);
   model.data('body', 70, 0);
   await tick();
   await remote.fail(
@@ -142,13 +124,7 @@ it('a failed block shows the engine reason on the status line and is not asked a
 
 it('columns that a later block brings are added after the others', async () => {
   const remote = controlledFetch();
-  const model = new PagedRowsModel(
-    columns,
-    TOTAL,
-    BLOCK,
-    block(0),
-    remote.fetch
-  );
+  const model = pagedModel(columns, TOTAL, BLOCK, block(0), remote.fetch);
   const changes: DataModel.ChangedArgs[] = [];
   model.changed.connect((_, args) => changes.push(args));
   model.data('body', 12, 0);
@@ -174,7 +150,7 @@ it('columns that a later block brings are added after the others', async () => {
 it('values are text: markup shows as its characters, cut cells are known', () => {
   const first = block(0);
   (first.rows[0] as Record<string, unknown>).n = '<img src=x onerror=alert(1)>';
-  const model = new PagedRowsModel(
+  const model = pagedModel(
     columns,
     TOTAL,
     BLOCK,
@@ -188,13 +164,7 @@ it('values are text: markup shows as its characters, cut cells are known', () =>
 
 it('a copy of rows scrolled out of memory reads just their missing blocks, then copies them as TSV', async () => {
   const remote = controlledFetch();
-  const model = new PagedRowsModel(
-    columns,
-    TOTAL,
-    BLOCK,
-    block(0),
-    remote.fetch
-  );
+  const model = pagedModel(columns, TOTAL, BLOCK, block(0), remote.fetch);
   const range = { firstRow: 8, lastRow: 31, firstColumn: 0, lastColumn: 1 };
   const loading = model.loadRows(range.firstRow, range.lastRow);
   await tick();
@@ -215,13 +185,7 @@ it('a first block holding only the first screen is read whole at once: its later
   const remote = controlledFetch();
   const firstScreen = block(0);
   firstScreen.rows = firstScreen.rows.slice(0, 4);
-  const model = new PagedRowsModel(
-    columns,
-    TOTAL,
-    BLOCK,
-    firstScreen,
-    remote.fetch
-  );
+  const model = pagedModel(columns, TOTAL, BLOCK, firstScreen, remote.fetch);
   const changes: DataModel.ChangedArgs[] = [];
   model.changed.connect((_, args) => changes.push(args));
   expect(model.data('body', 3, 0)).toBe('d3');
@@ -251,7 +215,7 @@ it('a first block holding only the first screen is read whole at once: its later
 
 it('a first block that holds every document there is is not read again', async () => {
   const remote = controlledFetch();
-  const model = new PagedRowsModel(
+  const model = pagedModel(
     columns,
     3,
     BLOCK,

@@ -120,19 +120,19 @@ export function addGridCommands(
     GridCommandIds.copyAsCell,
     'Copy the grid’s request as a cell',
     'Copy the request the current grid sends, as a console cell',
-    grid => grid.copyAsCell()
+    grid => grid.copies.asCell()
   );
   onGrid(
     GridCommandIds.copyAsCurl,
     'Copy the grid’s request as curl',
     'Copy the request the current grid sends as a curl command',
-    grid => grid.copyAsCurl()
+    grid => grid.copies.asCurl()
   );
   onGrid(
     GridCommandIds.copyAsPython,
     'Copy the grid’s request as Python',
     'Copy the request the current grid sends as Python code for the engine’s official client',
-    grid => grid.copyAsPython()
+    grid => grid.copies.asPython()
   );
   onGrid(
     GridCommandIds.export,

@@ -7,6 +7,7 @@ import { fitColumnWidths } from './column-widths';
 import { GridKeyHandler } from './grid-key-handler';
 import { KeyboardGrid, type SpokenCell } from './keyboard-grid';
 import { type GridTheme, readGridTheme } from './grid-theme';
+import { headerRenderers } from './header-renderers';
 import { ThemedGridPanel } from './themed-grid-panel';
 import { HeaderMouseHandler } from './header-mouse-handler';
 import type { Column } from '@searchbook/contracts/columns';
@@ -158,22 +159,8 @@ export class GridView extends ThemedGridPanel {
     };
     this.grid.cellRenderers.update({
       body: this.bodyRenderer(theme),
-      'column-header': new TextRenderer({
-        font: ({ row }) => (row === 0 ? theme.headerFont : theme.font),
-        textColor: ({ row }) =>
-          row === 0 ? theme.textColor : theme.mutedColor,
-        // A cut type line ends in "…", not at the column's edge.
-        elideDirection: 'right'
-      }),
-      'row-header': new TextRenderer({
-        font: theme.font,
-        textColor: theme.mutedColor,
-        horizontalAlignment: 'right'
-      }),
-      'corner-header': new TextRenderer({
-        font: theme.headerFont,
-        textColor: theme.mutedColor
-      })
+      // A cut type line ends in "…", not at the column's edge.
+      ...headerRenderers(theme, { elideColumnHeaders: true })
     });
     if (!this.sized) {
       this.sized = true;

@@ -1,4 +1,5 @@
 import type { DataGrid } from '@lumino/datagrid';
+import { selectCell } from './select-cell';
 
 /** The active cell as a screen reader says it. */
 export interface SpokenCell {
@@ -118,15 +119,7 @@ export class KeyboardGrid {
     if (data.rowCount('body') === 0 || data.columnCount('body') === 0) {
       return;
     }
-    selection.select({
-      r1: 0,
-      c1: 0,
-      r2: 0,
-      c2: 0,
-      cursorRow: 0,
-      cursorColumn: 0,
-      clear: 'all'
-    });
+    selectCell(selection, 0, 0);
   }
 
   /**
@@ -148,15 +141,9 @@ export class KeyboardGrid {
       const r = Math.min(row, data.rowCount('body') - 1);
       const c = Math.min(column, data.columnCount('body') - 1);
       if (c >= 0) {
-        selection?.select({
-          r1: r,
-          c1: c,
-          r2: r,
-          c2: c,
-          cursorRow: r,
-          cursorColumn: c,
-          clear: 'all'
-        });
+        if (selection) {
+          selectCell(selection, r, c);
+        }
         return;
       }
     }

@@ -1,4 +1,5 @@
 import type { DataGrid } from '@lumino/datagrid';
+import { selectCell } from './select-cell';
 
 /** Makes (row, column) of the body the active and only selected cell, and scrolls to it. */
 export function jumpTo(grid: DataGrid, row: number, column: number): void {
@@ -10,15 +11,7 @@ export function jumpTo(grid: DataGrid, row: number, column: number): void {
   }
   const r = Math.min(Math.max(row, 0), rows - 1);
   const c = Math.min(Math.max(column, 0), columns - 1);
-  selection.select({
-    r1: r,
-    c1: c,
-    r2: r,
-    c2: c,
-    cursorRow: r,
-    cursorColumn: c,
-    clear: 'all'
-  });
+  selectCell(selection, r, c);
   grid.scrollToCursor();
 }
 

@@ -55,6 +55,23 @@ export function rowLabel(
   return row.id ? `New row ${row.id}` : 'New row';
 }
 
+/** Refused values as "Show requests" lists them: each with its row as the user knows it, and why. */
+export function refusedValues(
+  refusals: readonly EditRefusal[],
+  pending: PendingChanges,
+  columns: readonly Column[]
+): Array<{ row: string; text: string }> {
+  return refusals.map(r => {
+    const row =
+      pending.editedRows.find(e => e.key === r.key) ??
+      pending.newRows.find(e => e.key === r.key);
+    return {
+      row: row ? rowLabel(row, columns) : r.key,
+      text: refusalText(r)
+    };
+  });
+}
+
 function problemItem(
   row: EditedRow | NewRow,
   problem: Problem,

@@ -1,6 +1,4 @@
-import { CommandRegistry } from '@lumino/commands';
 import type { DataGrid } from '@lumino/datagrid';
-import { Menu } from '@lumino/widgets';
 import type { CellEdit, RowKey } from '@searchbook/contracts/edit-protocol';
 import type { JsonValue } from '@searchbook/contracts/json';
 import { ownValue, setField } from '@searchbook/contracts/own-fields';
@@ -15,11 +13,13 @@ import {
   type WholeDocument
 } from './document-json-view';
 import { duplicateFields } from './duplicate-row';
-import { type EditableRowsModel, valueText } from './editable-rows-model';
+import type { EditableRowsModel } from './editable-rows-model';
+import { valueText } from './value-text';
 import { toolbarMenu } from './toolbar-menu';
-import { openMenuReturningFocus, returningFocus } from '../focus/focus-return';
+import { CellMenu } from './cell-menu';
+import { plural } from './plural';
 import { valueFilter } from './value-filter';
-import { exactJson, parseExactJson } from '@searchbook/contracts/exact-json';
+import { parseExactJson } from '@searchbook/contracts/exact-json';
 
 export interface DocumentActionsHost {
   client: PanelClient;
@@ -32,10 +32,6 @@ export interface FilterTarget {
   add(row: FilterRow): void;
   /** The bar joins its rows by Any and has some: one more row widens the view. */
   joinsAny(): boolean;
-}
-
-function plural(n: number, one: string): string {
-  return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
 /**
@@ -85,21 +81,7 @@ export class DocumentActions {
         ]
       )
     ];
-    grid.node.addEventListener('contextmenu', event => this.openMenu(event));
-    // The keyboard's way to a context menu: Shift-F10 or the menu key, on the active cell.
-    grid.node.addEventListener('keydown', event => {
-      if (
-        event.key === 'ContextMenu' ||
-        (event.key === 'F10' && event.shiftKey)
-      ) {
-        this.openCursorMenu(event);
-      }
-    });
-  }
-
-  /** A cell menu's action: once done, a keyboard that fell out (its dialog's control gone) is back on the cell. */
-  private afterwardsOnGrid(action: () => unknown): void {
-    void returningFocus(this.grid.node, action);
+    new CellMenu(grid, model, this, options);
   }
 
   private activeRow(): number {
@@ -349,7 +331,7 @@ export class DocumentActions {
     this.filters.add(made.row);
   }
 
-  private whyNoFilter(row: number, column: number): string | undefined {
+  whyNoFilter(row: number, column: number): string | undefined {
     const at = this.model.rowAt(row);
     const col = this.model.columns[column];
     if (!at || !col) {
@@ -366,138 +348,5 @@ export class DocumentActions {
     }
     const made = valueFilter(col, this.model.storedValue(row, column), false);
     return 'why' in made ? made.why : undefined;
-  }
-
-  /** A right-click on a cell: it becomes the active cell, and its menu opens. */
-  private openMenu(event: MouseEvent): void {
-    const hit = this.grid.hitTest(event.clientX, event.clientY);
-    if (hit.region !== 'body' || hit.row < 0 || hit.column < 0) {
-      return;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-    this.openMenuAt(hit.row, hit.column, event.clientX, event.clientY, false);
-  }
-
-  /** The active cell's menu, opened below the cell. */
-  private openCursorMenu(event: KeyboardEvent): void {
-    const row = this.grid.selectionModel?.cursorRow ?? -1;
-    const column = this.grid.selectionModel?.cursorColumn ?? -1;
-    if (row < 0 || column < 0) {
-      return;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-    this.grid.scrollToCell(row, column);
-    const box = this.grid.node.getBoundingClientRect();
-    const x =
-      this.grid.headerWidth +
-      this.grid.columnOffset('body', column) -
-      this.grid.scrollX;
-    const y =
-      this.grid.headerHeight +
-      this.grid.rowOffset('body', row) +
-      this.grid.rowSize('body', row) -
-      this.grid.scrollY;
-    this.openMenuAt(row, column, box.left + x, box.top + y, true);
-  }
-
-  private openMenuAt(
-    row: number,
-    column: number,
-    x: number,
-    y: number,
-    fromKeyboard: boolean
-  ): void {
-    this.grid.selectionModel?.select({
-      r1: row,
-      c1: column,
-      r2: row,
-      c2: column,
-      cursorRow: row,
-      cursorColumn: column,
-      clear: 'all'
-    });
-    const at = this.model.rowAt(row);
-    const stored = at?.kind === 'document' && at.key !== undefined;
-    const commands = new CommandRegistry();
-    const menu = new Menu({ commands });
-    menu.addClass('searchbook-CellMenu');
-    const add = (
-      id: string,
-      options: CommandRegistry.ICommandOptions
-    ): void => {
-      commands.addCommand(id, options);
-      menu.addItem({ command: id });
-    };
-    add('searchbook:cell-document', {
-      label: 'View document',
-      caption: 'The whole document as JSON, with its metadata',
-      isEnabled: () => stored,
-      execute: () => this.afterwardsOnGrid(() => this.showDocument(row))
-    });
-    add('searchbook:cell-edit-document', {
-      label: 'Edit document as JSON…',
-      caption:
-        'Edit the whole document as JSON; the changed fields become pending changes',
-      isEnabled: () =>
-        stored &&
-        !(at?.kind === 'document' && at.deleted) &&
-        !(at?.key && this.model.pending.rowOf(at.key)?.deleted),
-      execute: () => this.afterwardsOnGrid(() => this.editDocument(row))
-    });
-    add('searchbook:cell-duplicate', {
-      label: 'Duplicate row',
-      caption: 'A new row with these values; its id is left for you to type',
-      isEnabled: () => at !== undefined,
-      execute: () => this.afterwardsOnGrid(() => this.duplicate(row))
-    });
-    menu.addItem({ type: 'separator' });
-    const why = this.whyNoFilter(row, column);
-    const col = this.model.columns[column];
-    const shown = (exclude: boolean) => {
-      if (why !== undefined || !col) {
-        return why ?? '';
-      }
-      const made = valueFilter(
-        col,
-        this.model.storedValue(row, column),
-        exclude
-      );
-      return 'row' in made
-        ? `${made.row.column} ${made.row.operator}${made.row.value === '' ? '' : ` ${exactJson(made.row.value)}`}`
-        : made.why;
-    };
-    add('searchbook:cell-filter', {
-      label: 'Filter by this value',
-      caption: shown(false),
-      isEnabled: () => why === undefined,
-      execute: () =>
-        this.afterwardsOnGrid(() => this.filterBy(row, column, false))
-    });
-    add('searchbook:cell-exclude', {
-      label: 'Exclude this value',
-      caption: shown(true),
-      isEnabled: () => why === undefined,
-      execute: () =>
-        this.afterwardsOnGrid(() => this.filterBy(row, column, true))
-    });
-    const exportView = this.options.exportView;
-    if (exportView) {
-      menu.addItem({ type: 'separator' });
-      add('searchbook:cell-export', {
-        label: 'Export…',
-        caption:
-          'Write the documents this grid shows (under its filter) to a file next to the notebook',
-        execute: () => exportView()
-      });
-    }
-    // Escape, or an item picked, puts the keyboard back on the cell (before the item's dialog opens).
-    openMenuReturningFocus(
-      menu,
-      { x, y },
-      () => this.options.focusGrid(),
-      fromKeyboard
-    );
   }
 }

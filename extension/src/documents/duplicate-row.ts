@@ -1,7 +1,7 @@
 import type { Column } from '@searchbook/contracts/columns';
 import type { CellEdit } from '@searchbook/contracts/edit-protocol';
 import { ownValue, setField } from '@searchbook/contracts/own-fields';
-import { valueText } from './editable-rows-model';
+import { valueText } from './value-text';
 
 /**
  * The cells of a copy of a row, as texts typed into a new row: every field a new row can set,

@@ -1,164 +1,162 @@
-import type { DataModel } from '@lumino/datagrid';
-import { Signal } from '@lumino/signaling';
-import type {
-  CellEdit,
-  RowKey,
-  RowVersion
-} from '@searchbook/contracts/edit-protocol';
+import { type DataModel, MutableDataModel } from '@lumino/datagrid';
+import { type ISignal, Signal } from '@lumino/signaling';
+import type { CellEdit, RowKey } from '@searchbook/contracts/edit-protocol';
 import type { Block, Column } from '@searchbook/contracts/panel-protocol';
+import type { MarkedText } from '@searchbook/contracts/search-preview';
 import { cellText } from '../datagrid/cell-text';
-import { PagedRowsModel } from './paged-rows-model';
+import type { ColumnLayout } from '../datagrid/column-layout';
+import { columnHeaderText } from '../datagrid/rows-model';
 import {
-  type GridRow,
-  type PendingChanges,
-  type Problem,
-  rowKeyString,
-  type SaveOutcome
-} from './pending-changes';
+  type FetchBlock,
+  type PagedChange,
+  PagedRows,
+  type PagedStatus
+} from './paged-rows';
+import type { PendingChanges, Problem, SaveOutcome } from './pending-changes';
+import { PendingOverlay } from './pending-overlay';
 import {
-  fieldRecord,
-  hasField,
-  ownValue
-} from '@searchbook/contracts/own-fields';
-import { exactJson } from '@searchbook/contracts/exact-json';
+  cellMark,
+  type Mark,
+  ROW_MARKS,
+  type RowAt,
+  rowMark
+} from './row-marks';
+import { ShownRows } from './shown-rows';
+import { valueText } from './value-text';
 
-/** What a grid row is: a new row not yet saved, a document (with where it lives, once loaded). */
-export type RowAt =
-  | { kind: 'new'; key: string; values: GridRow }
-  | {
-      kind: 'document';
-      key: RowKey | undefined;
-      version: RowVersion | undefined;
-      values: GridRow | undefined;
-      deleted: boolean;
-      inserted: boolean;
-    };
-
-/** How a cell is marked, painted as its background and told in its row header. */
-export type Mark =
-  'changed' | 'new' | 'deleted' | 'refused' | 'conflict' | 'failed';
-
-/** A saved write, shown until the grid reads its target again (its snapshot predates the write). */
-interface SavedRow {
-  document: GridRow | undefined;
-  version: RowVersion | undefined;
-  deleted: boolean;
-}
-
-/** A document a save inserted, shown first among the documents. */
-interface SavedInsertion {
-  key: RowKey;
-  version: RowVersion | undefined;
-  document: GridRow;
-}
-
-const ROW_MARKS: Record<Mark, string> = {
-  changed: '✎',
-  new: '+',
-  deleted: '✕',
-  refused: '!',
-  conflict: '⚠',
-  failed: '!'
-};
+export type { Mark, RowAt } from './row-marks';
 
 /**
- * The document grid's rows with the user's pending changes laid over them: new rows first,
- * edited cells showing what was typed, rows to delete marked. Lumino's cell editor commits
- * into `setData`, which records a pending change instead of writing anywhere.
+ * The document grid's DataModel: the rows read block by block (`PagedRows`) with the user's
+ * edits laid over them (`PendingOverlay`): new rows first, edited cells showing what was typed,
+ * rows to delete marked. Lumino's cell editor commits into `setData`, which records a pending
+ * change instead of writing anywhere.
  */
-export class EditableRowsModel extends PagedRowsModel {
+export class EditableRowsModel extends MutableDataModel {
   /** The pending changes changed (a cell typed, a row inserted or marked, a save answered). */
   readonly pendingChanged = new Signal<this, void>(this);
   /** A save inserted or deleted documents: the target's count changed. */
   readonly documentsChanged = new Signal<this, void>(this);
-  private saved = new Map<string, SavedRow>();
-  private insertedRows: SavedInsertion[] = [];
-  /** Whole values of cut cells, loaded before editing them. */
-  private readonly whole = new Map<string, unknown>();
+  private readonly overlay: PendingOverlay;
+  private readonly rows: PagedRows;
+  private readonly shown: ShownRows;
+  /** Header marks of the engine sort: column name → ` ▲1`. */
+  private sortMarks = new Map<string, string>();
 
   constructor(
     columns: readonly Column[],
     total: number,
-    blockSize: number,
+    readonly blockSize: number,
     first: Block,
-    fetchBlock: (block: number) => Promise<{ block: Block; total: number }>,
+    fetchBlock: FetchBlock,
     readonly pending: PendingChanges,
-    private readonly target: () => string
+    readonly target: () => string
   ) {
-    super(columns, total, blockSize, first, fetchBlock);
+    super();
+    this.overlay = new PendingOverlay(pending);
+    this.rows = new PagedRows(
+      columns,
+      total,
+      blockSize,
+      first,
+      fetchBlock,
+      this.overlay
+    );
+    this.shown = new ShownRows(this.rows, this.overlay);
+    this.rows.changed.connect((_, change) => this.rowsChanged(change));
   }
 
-  protected override get leadingRows(): number {
-    return this.pending.newRows.length + this.insertedRows.length;
+  /** The columns shown, left to right (pinned ones first): column positions of the grid index this. */
+  get columns(): readonly Column[] {
+    return this.rows.columns;
   }
 
-  protected override get addedDocuments(): number {
-    // Asked by the base constructor too, before this class's fields exist.
-    return (this.insertedRows as SavedInsertion[] | undefined)?.length ?? 0;
+  /** Every column, hidden ones too, in the engine's order (what filters offer). */
+  get allColumns(): readonly Column[] {
+    return this.rows.allColumns;
   }
 
-  protected override forgetAddedDocuments(): void {
-    this.insertedRows = [];
+  /** The first this many shown columns are pinned. */
+  get pinnedCount(): number {
+    return this.rows.pinnedCount;
+  }
+
+  get currentStatus(): PagedStatus {
+    return this.rows.currentStatus;
+  }
+
+  get statusChanged(): ISignal<PagedRows, PagedStatus> {
+    return this.rows.statusChanged;
+  }
+
+  /** The documents the grid holds now: the snapshot's, less those deleted since, plus those inserted since. */
+  get shownTotal(): number {
+    return this.rows.shownTotal;
+  }
+
+  private get leadingRows(): number {
+    return this.shown.leadingRows;
+  }
+
+  /** Shows, hides, orders and pins columns by name; cells keep their fields, only their places move. */
+  setLayout(layout: ColumnLayout): void {
+    this.rows.setLayout(layout);
+    this.emitChanged({ type: 'model-reset' });
+  }
+
+  rowCount(region: DataModel.RowRegion): number {
+    return region === 'body' ? this.shown.count : 2;
+  }
+
+  data(region: DataModel.CellRegion, row: number, column: number): string {
+    switch (region) {
+      case 'body': {
+        const value = this.value(row, column);
+        return value === undefined ? '' : cellText(value);
+      }
+      case 'column-header': {
+        const col = this.columns[column];
+        return col
+          ? columnHeaderText(
+              col,
+              row,
+              this.allColumns.some(c => c.origin === 'mapping'),
+              this.sortMarks.get(col.name) ?? ''
+            )
+          : '';
+      }
+      case 'row-header':
+        return this.rowHeader(row);
+      case 'corner-header':
+        return row === 0 ? '#' : '';
+    }
+  }
+
+  columnCount(region: DataModel.ColumnRegion): number {
+    return region === 'body' ? this.columns.length : 1;
+  }
+
+  private rowHeader(row: number): string {
+    const at = this.rowAt(row);
+    const mark = at ? rowMark(at, this.pending) : undefined;
+    const number =
+      at?.kind === 'new'
+        ? 'new'
+        : at?.kind === 'document' && at.inserted
+          ? 'saved'
+          : String(row - this.leadingRows + 1);
+    return mark && mark !== 'saved' && mark !== 'new'
+      ? `${ROW_MARKS[mark]} ${number}`
+      : number;
   }
 
   rowAt(row: number): RowAt | undefined {
-    const fresh = this.pending.newRows[row];
-    if (fresh) {
-      const id = this.idColumn();
-      return {
-        kind: 'new',
-        key: fresh.key,
-        values: { ...fresh.fields, ...(id ? { [id]: fresh.id } : {}) }
-      };
-    }
-    const inserted = this.insertedRows[row - this.pending.newRows.length];
-    if (inserted) {
-      const saved = this.saved.get(rowKeyString(inserted.key));
-      return {
-        kind: 'document',
-        key: inserted.key,
-        version: saved?.version ?? inserted.version,
-        values: saved?.document ?? inserted.document,
-        deleted: saved?.deleted ?? false,
-        inserted: true
-      };
-    }
-    const shown = row - this.leadingRows;
-    if (shown < 0 || shown >= this.rowCount('body') - this.leadingRows) {
-      return undefined;
-    }
-    const docRow = this.docRowAt(shown);
-    const values = this.documentRow(docRow);
-    const { key, version } = this.documentKey(docRow);
-    const saved = key ? this.saved.get(rowKeyString(key)) : undefined;
-    return {
-      kind: 'document',
-      key,
-      version: saved ? saved.version : version,
-      values: saved?.document ?? values,
-      deleted: saved?.deleted ?? false,
-      inserted: false
-    };
+    return this.shown.rowAt(row);
   }
 
-  /** The value shown: what the user typed over what is stored. */
-  override value(row: number, column: number): unknown {
-    const name = this.columns[column]?.name;
-    const at = this.rowAt(row);
-    if (name === undefined || !at?.values) {
-      return undefined;
-    }
-    if (at.kind === 'document' && at.key) {
-      const typed = this.pending.fieldOf(at.key, name);
-      if (typed !== undefined) {
-        return typed;
-      }
-      const whole = this.whole.get(wholeKey(at.key, name));
-      if (whole !== undefined) {
-        return whole;
-      }
-    }
-    return ownValue(at.values, name) ?? null;
+  /** The value shown: what the user typed over what is stored; undefined while its block is not loaded (its fetch is then asked for). */
+  value(row: number, column: number): unknown {
+    return this.shown.value(row, this.columns[column]?.name);
   }
 
   /**
@@ -166,88 +164,52 @@ export class EditableRowsModel extends PagedRowsModel {
    * text, not a field it lacks), and no edit of it is pending. Its blank cell is marked "null".
    */
   isStoredNull(row: number, column: number): boolean {
-    const name = this.columns[column]?.name;
-    const at = this.rowAt(row);
-    if (name === undefined || at?.kind !== 'document' || !at.values) {
-      return false;
-    }
-    if (at.key && this.pending.fieldOf(at.key, name) !== undefined) {
-      return false;
-    }
-    return hasField(at.values, name) && ownValue(at.values, name) === null;
-  }
-
-  /** A row's stored values by column (hidden ones too), less the cells shown cut (their fragment is not what is stored). */
-  private readValues(row: number): Record<string, unknown> {
-    const read: Record<string, unknown> = fieldRecord();
-    for (const col of this.allColumns) {
-      if (!this.isCutField(row, col.name)) {
-        read[col.name] = this.storedField(row, col.name);
-      }
-    }
-    return read;
+    return this.shown.isStoredNull(row, this.columns[column]?.name);
   }
 
   /** The value as stored (the whole one for a cut cell that was loaded). */
   storedValue(row: number, column: number): unknown {
-    return this.storedField(row, this.columns[column]?.name);
-  }
-
-  private storedField(row: number, name: string | undefined): unknown {
-    const at = this.rowAt(row);
-    if (name === undefined || !at?.values || at.kind === 'new') {
-      return null;
-    }
-    if (at.key) {
-      const whole = this.whole.get(wholeKey(at.key, name));
-      if (whole !== undefined) {
-        return whole;
-      }
-    }
-    return ownValue(at.values, name) ?? null;
+    return this.shown.storedValue(row, this.columns[column]?.name);
   }
 
   /** The text the editor opens with: what was typed, or the stored value as text (JSON indented). */
   editText(row: number, column: number): string {
-    const col = this.columns[column];
-    const at = this.rowAt(row);
-    if (!col || !at) {
-      return '';
-    }
-    if (at.kind === 'new') {
-      const typed = ownValue(at.values, col.name);
-      return typeof typed === 'string' ? typed : '';
-    }
-    const typed = at.key ? this.pending.fieldOf(at.key, col.name) : undefined;
-    if (typed !== undefined) {
-      return typed ?? '';
-    }
-    return valueText(this.storedValue(row, column), col.json) ?? '';
+    return this.shown.editText(row, this.columns[column]);
   }
 
   /** Keeps a cut cell's whole value, so editing starts from it and never from the fragment. */
   setWholeValue(key: RowKey, column: string, value: unknown): void {
-    this.whole.set(wholeKey(key, column), value);
+    this.overlay.setWholeValue(key, column, value);
   }
 
   hasWholeValue(key: RowKey, column: string): boolean {
-    return this.whole.has(wholeKey(key, column));
+    return this.overlay.hasWholeValue(key, column);
   }
 
-  override isCut(row: number, column: number): boolean {
-    return this.isCutField(row, this.columns[column]?.name);
+  /** The cell holds a fragment of a longer array or object (cut by the kernel, so a long value never fills the grid). */
+  isCut(row: number, column: number): boolean {
+    return this.shown.isCut(row, this.columns[column]?.name);
   }
 
-  protected override isCutField(
-    row: number,
-    name: string | undefined
-  ): boolean {
-    const at = this.rowAt(row);
-    if (at?.kind !== 'document' || at.inserted || !name || !at.key) {
-      return false;
-    }
-    return (
-      !this.whole.has(wholeKey(at.key, name)) && super.isCutField(row, name)
+  /** The parts of a cell the engine matched to the view's search query, if it marked any. */
+  highlight(row: number, column: number): MarkedText | undefined {
+    return this.shown.highlight(row, this.columns[column]?.name);
+  }
+
+  isLoaded(row: number): boolean {
+    return this.shown.isLoaded(row);
+  }
+
+  /** The rows a save's change keys belong to, for moving the cursor to a refused cell. */
+  rowOfChange(key: string): number | undefined {
+    return this.shown.rowOfChange(key);
+  }
+
+  /** Loads the rows `first` to `last` that are not loaded (a copy of a selection scrolled past). */
+  loadRows(first: number, last: number): Promise<void> {
+    return this.rows.loadRows(
+      first - this.leadingRows,
+      last - this.leadingRows
     );
   }
 
@@ -290,11 +252,8 @@ export class EditableRowsModel extends PagedRowsModel {
 
   /** Marks the rows for deletion (or takes the mark back); new rows go. */
   deleteRows(rows: readonly number[]): void {
-    const existing: Array<{
-      row: RowKey;
-      version: RowVersion | undefined;
-      read?: Record<string, unknown>;
-    }> = [];
+    const existing: Parameters<PendingChanges['toggleDelete']>[0][number][] =
+      [];
     const fresh: string[] = [];
     for (const row of rows) {
       const at = this.rowAt(row);
@@ -304,7 +263,7 @@ export class EditableRowsModel extends PagedRowsModel {
         existing.push({
           row: at.key,
           version: at.version,
-          ...(at.version ? {} : { read: this.readValues(row) })
+          ...(at.version ? {} : { read: this.shown.readValues(row) })
         });
       }
     }
@@ -322,64 +281,21 @@ export class EditableRowsModel extends PagedRowsModel {
     outcomes: readonly SaveOutcome[],
     typed: ReadonlyMap<string, Record<string, CellEdit>>
   ): void {
-    let documents = false;
-    for (const outcome of outcomes) {
-      if (outcome.status !== 'saved') {
-        continue;
-      }
-      const key = rowKeyString(outcome.row);
-      if (outcome.kind === 'insert') {
-        documents = true;
-        this.insertedRows.unshift({
-          key: outcome.row,
-          version: outcome.version,
-          document: outcome.document ?? {
-            ...this.withId(typed.get(outcome.key) ?? {}, outcome.row.id)
-          }
-        });
-      } else if (outcome.kind === 'delete') {
-        documents = true;
-        // A deleted document leaves the grid; only one whose block was dropped from memory stays, marked, until the next read.
-        const inserted = this.insertedRows.findIndex(
-          r => rowKeyString(r.key) === key
-        );
-        if (inserted >= 0) {
-          this.insertedRows.splice(inserted, 1);
-        } else if (!this.hideDocument(outcome.row)) {
-          this.saved.set(key, {
-            document: this.saved.get(key)?.document,
-            version: undefined,
-            deleted: true
-          });
-        }
-      } else {
-        this.saved.set(key, {
-          document:
-            outcome.document ??
-            this.merged(outcome.row, typed.get(outcome.key) ?? {}),
-          version: outcome.version,
-          deleted: false
-        });
-      }
-    }
+    const documents = this.overlay.recordOutcomes(outcomes, typed, {
+      hide: key => this.rows.cache.hide(key),
+      merged: (key, fields) => this.shown.merged(key, fields),
+      withId: (fields, id) => this.shown.withId(fields, id)
+    });
     this.pendingUpdated(true);
     if (documents) {
-      this.restate();
+      this.rows.restate();
       this.documentsChanged.emit();
     }
   }
 
   /** "Drop my change" on a conflict: the row shows what someone else stored. */
   dropChange(key: string, problem: Problem | undefined): void {
-    const entry = this.pending.editedRows.find(r => r.key === key);
-    this.pending.remove(key);
-    if (entry && problem?.kind === 'conflict') {
-      this.saved.set(key, {
-        document: problem.current ?? undefined,
-        version: problem.version,
-        deleted: problem.current === null
-      });
-    }
+    this.overlay.dropChange(key, problem);
     this.pendingUpdated(true);
   }
 
@@ -387,140 +303,46 @@ export class EditableRowsModel extends PagedRowsModel {
   mark(row: number, column: number): Mark | undefined {
     const at = this.rowAt(row);
     const name = this.columns[column]?.name;
-    if (!at || !name) {
-      return undefined;
-    }
-    if (at.kind === 'new') {
-      const problem = this.pending.problemOf(at.key);
-      return problem ? (problemMark(problem, name) ?? 'new') : 'new';
-    }
-    if (!at.key) {
-      return undefined;
-    }
-    const entry = this.pending.rowOf(at.key);
-    if (at.deleted) {
-      return 'deleted';
-    }
-    if (!entry) {
-      return undefined;
-    }
-    const problem = entry.problem
-      ? problemMark(entry.problem, name)
-      : undefined;
-    if (entry.deleted) {
-      return problem ?? 'deleted';
-    }
-    if (!hasField(entry.fields, name)) {
-      return undefined;
-    }
-    return problem ?? 'changed';
+    return at && name ? cellMark(at, name, this.pending) : undefined;
   }
 
   rowMark(row: number): Mark | 'saved' | undefined {
     const at = this.rowAt(row);
-    if (!at) {
-      return undefined;
-    }
-    if (at.kind === 'new') {
-      const problem = this.pending.problemOf(at.key);
-      return problem ? problem.kind : 'new';
-    }
-    if (at.deleted) {
-      return 'deleted';
-    }
-    const entry = at.key ? this.pending.rowOf(at.key) : undefined;
-    if (!entry) {
-      return at.inserted ? 'saved' : undefined;
-    }
-    return entry.problem?.kind ?? (entry.deleted ? 'deleted' : 'changed');
+    return at ? rowMark(at, this.pending) : undefined;
   }
 
-  override data(
-    region: DataModel.CellRegion,
-    row: number,
-    column: number
-  ): string {
-    if (region !== 'row-header') {
-      return super.data(region, row, column);
+  /** Marks the headers of the columns the engine sorts by. */
+  setSortMarks(marks: Map<string, string>): void {
+    this.sortMarks = marks;
+    if (this.columns.length > 0) {
+      this.emitChanged({
+        type: 'cells-changed',
+        region: 'column-header',
+        row: 0,
+        column: 0,
+        rowSpan: 1,
+        columnSpan: this.columns.length
+      });
     }
-    const mark = this.rowMark(row);
-    const at = this.rowAt(row);
-    const number =
-      at?.kind === 'new'
-        ? 'new'
-        : at?.kind === 'document' && at.inserted
-          ? 'saved'
-          : super.data(region, row, column);
-    return mark && mark !== 'saved' && mark !== 'new'
-      ? `${ROW_MARKS[mark]} ${number}`
-      : number;
   }
 
-  protected override leadingData(row: number, column: number): string {
-    const value = this.value(row, column);
-    return value === undefined ? '' : cellText(value);
+  /** Starts over after a refresh: new columns, total and first block; the overlay of saved writes goes (the snapshot holds them). */
+  reset(columns: readonly Column[], total: number, first: Block): void {
+    this.overlay.clearSaved();
+    this.rows.reset(columns, total, first);
+    this.emitChanged({ type: 'model-reset' });
   }
 
-  /** A refresh reads a new snapshot, which holds the saved writes: the overlay of them goes. */
-  override reset(
-    columns: readonly Column[],
-    total: number,
-    first: Block
-  ): void {
-    this.saved = new Map();
-    this.insertedRows = [];
-    super.reset(columns, total, first);
-  }
-
-  /** The rows a save's change keys belong to, for moving the cursor to a refused cell. */
-  rowOfChange(key: string): number | undefined {
-    const fresh = this.pending.newRows.findIndex(r => r.key === key);
-    if (fresh >= 0) {
-      return fresh;
-    }
-    for (
-      let row = this.pending.newRows.length;
-      row < this.rowCount('body');
-      row++
-    ) {
-      if (!this.isLoaded(row)) {
-        continue;
-      }
-      const at = this.rowAt(row);
-      if (at?.kind === 'document' && at.key && rowKeyString(at.key) === key) {
-        return row;
-      }
-      if (row > this.leadingRows + 20_000) {
-        break;
-      }
-    }
-    return undefined;
-  }
-
-  private idColumn(): string | undefined {
-    return this.allColumns.find(c => c.primaryKey)?.name;
-  }
-
-  private withId(fields: Record<string, CellEdit>, id: string): GridRow {
-    const idColumn = this.idColumn();
-    return { ...fields, ...(idColumn ? { [idColumn]: id } : {}) };
-  }
-
-  private merged(key: RowKey, fields: Record<string, CellEdit>): GridRow {
-    for (let row = this.leadingRows; row < this.rowCount('body'); row++) {
-      if (!this.isLoaded(row)) {
-        continue;
-      }
-      const at = this.rowAt(row);
-      if (
-        at?.kind === 'document' &&
-        at.key &&
-        rowKeyString(at.key) === rowKeyString(key)
-      ) {
-        return { ...(at.values ?? {}), ...fields };
-      }
-    }
-    return { ...fields };
+  /** No rows until the next reset: a new view is being read, and the previous view's rows are not its rows. */
+  clearRows(): void {
+    this.reset(this.allColumns, 0, {
+      block: 0,
+      offset: 0,
+      rows: [],
+      cut: [],
+      columns: [],
+      requests: []
+    });
   }
 
   /** Repaints the marks and tells listeners (the toolbar's count, the stored copy). */
@@ -537,43 +359,37 @@ export class EditableRowsModel extends PagedRowsModel {
         columnSpan: this.columns.length
       });
     }
+    this.emitRowHeaders(0, this.rowCount('body'));
+    this.pendingChanged.emit();
+  }
+
+  private emitRowHeaders(row: number, rowSpan: number): void {
     this.emitChanged({
       type: 'cells-changed',
       region: 'row-header',
-      row: 0,
+      row,
       column: 0,
-      rowSpan: this.rowCount('body'),
+      rowSpan,
       columnSpan: 1
     });
-    this.pendingChanged.emit();
   }
-}
 
-function wholeKey(key: RowKey, column: string): string {
-  return `${rowKeyString(key)}\u0000${column}`;
-}
-
-/** A stored value as the text a user edits; null for null (an empty cell). */
-export function valueText(value: unknown, json: boolean): CellEdit {
-  if (value === null || value === undefined) {
-    return null;
+  private rowsChanged(change: PagedChange): void {
+    if (change.type === 'reset') {
+      this.emitChanged({ type: 'model-reset' });
+    } else if (change.type === 'columns-inserted') {
+      this.emitChanged({ ...change, region: 'body' });
+    } else {
+      const row = this.leadingRows + change.first;
+      this.emitChanged({
+        type: 'cells-changed',
+        region: 'body',
+        row,
+        column: 0,
+        rowSpan: change.count,
+        columnSpan: this.columns.length
+      });
+      this.emitRowHeaders(row, change.count);
+    }
   }
-  if (typeof value === 'string') {
-    return value;
-  }
-  if (typeof value === 'number' || typeof value === 'boolean') {
-    return String(value);
-  }
-  return exactJson(value, json ? 2 : undefined);
-}
-
-function problemMark(problem: Problem, column: string): Mark | undefined {
-  if (problem.kind !== 'refused') {
-    return problem.kind;
-  }
-  return problem.refusals.some(
-    r => r.column === undefined || r.column === column
-  )
-    ? 'refused'
-    : undefined;
 }

@@ -1,63 +1,32 @@
 import { Signal } from '@lumino/signaling';
 import { Widget } from '@lumino/widgets';
 import { toolbarButton } from './toolbar-button';
-import {
-  type Column,
-  FILTER_OPERATORS,
-  type FilterOperator,
-  type FilterRow,
-  type GridView,
-  type OperatorInfo
+import type {
+  Column,
+  FilterOperator,
+  FilterRow,
+  GridView,
+  OperatorInfo
 } from '@searchbook/contracts/panel-protocol';
+import {
+  filterRowControls,
+  labelled,
+  type RowControls,
+  rowFilter
+} from './filter-row';
+import {
+  BETWEEN,
+  describeFilter,
+  filterable,
+  nestedLeaves,
+  NO_VALUE,
+  sameFilter,
+  sameView
+} from './filter-view';
 
-/** Operators that take no value, and those that take a list or two ends. */
-const NO_VALUE = new Set<FilterOperator>([
-  'is null',
-  'is not null',
-  'is empty',
-  'is not empty'
-]);
-const LIST = new Set<FilterOperator>(['in list', 'not in list']);
-const BETWEEN = 'between';
 export const CASE_NOT_SUPPORTED = 'Not supported by this database';
 
-interface RowControls {
-  node: HTMLElement;
-  column: HTMLSelectElement;
-  operator: HTMLSelectElement;
-  value: HTMLInputElement;
-  element: HTMLInputElement;
-  error: HTMLElement;
-}
-
 let counter = 0;
-
-/** Every column but the JSON column of an array of objects (its leaf columns filter instead). */
-function filterable(columns: readonly Column[]): string[] {
-  const parents = new Set(
-    columns.map(c => c.arrayParent).filter(p => p !== undefined)
-  );
-  return columns.filter(c => !parents.has(c.name)).map(c => c.name);
-}
-
-function nestedLeaves(columns: readonly Column[]): Set<string> {
-  return new Set(
-    columns.filter(c => c.arrayParent !== undefined).map(c => c.name)
-  );
-}
-
-function labelled<T extends HTMLElement>(
-  control: T,
-  text: string,
-  id: string
-): { label: HTMLLabelElement; control: T } {
-  const label = document.createElement('label');
-  control.id = id;
-  label.htmlFor = id;
-  label.textContent = text;
-  label.className = 'searchbook-FilterBar-label';
-  return { label, control };
-}
 
 /**
  * The document grid's filter bar: rows of (column, operator, value) joined by All or Any,
@@ -105,6 +74,22 @@ export class FilterBar extends Widget {
     this.columnNames = filterable(columns);
     this.nestedColumns = nestedLeaves(columns);
 
+    const head = this.head(options);
+    this.rowsNode.className = 'searchbook-FilterBar-rows';
+    const rawRow = this.rawRow(options.rawPlaceholder);
+    this.node.append(head, this.rowsNode, rawRow);
+    this.appliedView = this.view();
+    // Anything typed or chosen may part the bar from the grid: say so as it happens.
+    this.node.addEventListener('input', () => this.showState());
+    this.node.addEventListener('change', () => this.showState());
+    this.showState();
+  }
+
+  /** The head row: the join, the case control (or why there is none), the buttons, and the line saying the filter in force. */
+  private head(options: {
+    matchCase?: boolean;
+    matchCaseSupported: boolean;
+  }): HTMLElement {
     const head = document.createElement('div');
     head.className = 'searchbook-FilterBar-head';
     for (const [value, text] of [
@@ -148,11 +133,20 @@ export class FilterBar extends Widget {
       toolbarButton('Clear', 'Remove every filter', () => this.clear())
     );
 
-    this.rowsNode.className = 'searchbook-FilterBar-rows';
+    this.state.className = 'searchbook-FilterBar-state';
+    this.state.setAttribute('role', 'status');
+    this.state.setAttribute('aria-label', 'Filter in force');
+    // In the head row, after the buttons: it takes no line of its own where the tab has room.
+    head.append(this.state);
+    return head;
+  }
+
+  /** The raw row: a filter in the engine's own syntax, and where its refusal shows. */
+  private rawRow(placeholder: string): HTMLElement {
     const rawRow = document.createElement('div');
     rawRow.className = 'searchbook-FilterBar-row';
     this.raw.type = 'text';
-    this.raw.placeholder = options.rawPlaceholder;
+    this.raw.placeholder = placeholder;
     this.raw.addEventListener(
       'keydown',
       e => e.key === 'Enter' && this.apply()
@@ -162,17 +156,7 @@ export class FilterBar extends Widget {
     this.rawError.setAttribute('role', 'alert');
     this.rawError.hidden = true;
     rawRow.append(raw.label, raw.control, this.rawError);
-    this.state.className = 'searchbook-FilterBar-state';
-    this.state.setAttribute('role', 'status');
-    this.state.setAttribute('aria-label', 'Filter in force');
-    // In the head row, after the buttons: it takes no line of its own where the tab has room.
-    head.append(this.state);
-    this.node.append(head, this.rowsNode, rawRow);
-    this.appliedView = this.view();
-    // Anything typed or chosen may part the bar from the grid: say so as it happens.
-    this.node.addEventListener('input', () => this.showState());
-    this.node.addEventListener('change', () => this.showState());
-    this.showState();
+    return rawRow;
   }
 
   /** The grid shows rows read with this filter: the bar says so, and marks what differs from it. */
@@ -204,104 +188,20 @@ export class FilterBar extends Widget {
 
   addRow(preset?: Partial<FilterRow>): void {
     const n = this.rows.length + 1;
-    const id = `${this.prefix}-row${counter}-${n}-${Math.random().toString(36).slice(2, 6)}`;
-    const node = document.createElement('div');
-    node.className = 'searchbook-FilterBar-row';
-    node.setAttribute('role', 'group');
-    node.setAttribute('aria-label', `Filter row ${n}`);
-    const column = labelled(
-      document.createElement('select'),
-      'Column',
-      `${id}-column`
+    const controls = filterRowControls(
+      `${this.prefix}-row${counter}-${n}-${Math.random().toString(36).slice(2, 6)}`,
+      n,
+      {
+        fillColumns: select => this.fillColumns(select),
+        operatorLabel: op => this.operators.get(op)?.label ?? op,
+        advice: op => this.advice(op),
+        isNested: column => this.nestedColumns.has(column),
+        apply: () => this.apply(),
+        remove: () => this.removeRow(controls)
+      },
+      preset
     );
-    this.fillColumns(column.control);
-    const operator = labelled(
-      document.createElement('select'),
-      'Operator',
-      `${id}-operator`
-    );
-    for (const op of FILTER_OPERATORS) {
-      const option = document.createElement('option');
-      option.value = op;
-      option.textContent = this.operators.get(op)?.label ?? op;
-      option.title = this.advice(op);
-      operator.control.append(option);
-    }
-    const value = labelled(
-      document.createElement('input'),
-      'Value',
-      `${id}-value`
-    );
-    value.control.type = 'text';
-    value.control.addEventListener(
-      'keydown',
-      e => e.key === 'Enter' && this.apply()
-    );
-    const element = labelled(
-      document.createElement('input'),
-      'Element',
-      `${id}-element`
-    );
-    element.control.type = 'text';
-    element.control.size = 3;
-    element.control.title =
-      'Rows on one nested array with the same element label must match the same element';
-    const error = document.createElement('div');
-    error.className = 'searchbook-FilterBar-error';
-    error.setAttribute('role', 'alert');
-    error.hidden = true;
-    const controls: RowControls = {
-      node,
-      column: column.control,
-      operator: operator.control,
-      value: value.control,
-      element: element.control,
-      error
-    };
-    const remove = toolbarButton('Remove', `Remove filter row ${n}`, () =>
-      this.removeRow(controls)
-    );
-    remove.setAttribute('aria-label', `Remove filter row ${n}`);
-    const update = () => {
-      const op = operator.control.value as FilterOperator;
-      operator.control.title = this.advice(op);
-      value.control.disabled = NO_VALUE.has(op);
-      value.control.placeholder = LIST.has(op)
-        ? 'a, b, c'
-        : op === BETWEEN
-          ? 'low..high'
-          : '';
-      const nested = this.nestedColumns.has(column.control.value);
-      element.label.hidden = !nested;
-      element.control.hidden = !nested;
-    };
-    column.control.addEventListener('change', update);
-    operator.control.addEventListener('change', update);
-    if (preset?.column !== undefined) {
-      column.control.value = preset.column;
-    }
-    if (preset?.operator !== undefined) {
-      operator.control.value = preset.operator;
-    }
-    if (preset?.value !== undefined) {
-      value.control.value = Array.isArray(preset.value)
-        ? preset.value.join(', ')
-        : preset.value;
-    }
-    update();
-    node.append(
-      column.label,
-      column.control,
-      operator.label,
-      operator.control,
-      value.label,
-      value.control,
-      element.label,
-      element.control,
-      remove,
-      error
-    );
-    this.rowsNode.append(node);
+    this.rowsNode.append(controls.node);
     this.rows.push(controls);
     this.showState();
   }
@@ -312,7 +212,7 @@ export class FilterBar extends Widget {
    * typed since the last Apply stay as typed, still marked not applied.
    */
   private removeRow(controls: RowControls): void {
-    const removed = this.rowFilter(controls);
+    const removed = rowFilter(controls);
     this.rows.splice(this.rows.indexOf(controls), 1);
     controls.node.remove();
     const applied = this.appliedView.filters;
@@ -396,32 +296,9 @@ export class FilterBar extends Widget {
     }
   }
 
-  /** One row as the filter it stands for. */
-  private rowFilter(r: RowControls): FilterRow {
-    const operator = r.operator.value as FilterOperator;
-    const text = r.value.value;
-    const value = NO_VALUE.has(operator)
-      ? ''
-      : LIST.has(operator)
-        ? text
-            .split(',')
-            .map(v => v.trim())
-            .filter(v => v !== '')
-        : operator === BETWEEN
-          ? text.split('..').map(v => v.trim())
-          : text;
-    const element = r.element.hidden ? '' : r.element.value.trim();
-    return {
-      column: r.column.value,
-      operator,
-      value,
-      ...(element ? { element } : {})
-    };
-  }
-
   /** The filter part of the view as the controls hold it. */
   view(): Omit<GridView, 'sort'> {
-    const filters = this.rows.map(r => this.rowFilter(r));
+    const filters = this.rows.map(r => rowFilter(r));
     return {
       filters,
       join: this.join.value === 'any' ? 'any' : 'all',
@@ -443,7 +320,7 @@ export class FilterBar extends Widget {
     const applied = this.appliedView;
     const left = [...applied.filters];
     for (const row of this.rows) {
-      const at = left.findIndex(f => sameFilter(f, this.rowFilter(row)));
+      const at = left.findIndex(f => sameFilter(f, rowFilter(row)));
       const inForce = at >= 0;
       if (inForce) {
         left.splice(at, 1);
@@ -495,56 +372,4 @@ export class FilterBar extends Widget {
       })
     );
   }
-}
-
-function sameFilter(a: FilterRow, b: FilterRow): boolean {
-  return (
-    a.column === b.column &&
-    a.operator === b.operator &&
-    JSON.stringify(a.value) === JSON.stringify(b.value) &&
-    (a.element ?? '') === (b.element ?? '')
-  );
-}
-
-function sameView(
-  a: Omit<GridView, 'sort'>,
-  b: Omit<GridView, 'sort'>
-): boolean {
-  return (
-    a.filters.length === b.filters.length &&
-    a.filters.every((f, i) => {
-      const other = b.filters[i];
-      return other !== undefined && sameFilter(f, other);
-    }) &&
-    (a.filters.length < 2 || a.join === b.join) &&
-    a.raw.trim() === b.raw.trim() &&
-    (a.filters.length === 0 && a.raw.trim() === ''
-      ? true
-      : a.matchCase === b.matchCase)
-  );
-}
-
-/** A filter as the bar's line names it (`brand equals "Acme" and n between "1".."5"`, operators by `label`); '' for none. */
-export function describeFilter(
-  view: Omit<GridView, 'sort'>,
-  label: (operator: FilterOperator) => string = op => op
-): string {
-  const rows = view.filters.map(f => {
-    const value =
-      f.value === '' || (Array.isArray(f.value) && f.value.length === 0)
-        ? ''
-        : ` ${Array.isArray(f.value) ? f.value.map(v => JSON.stringify(v)).join(f.operator === BETWEEN ? '..' : ', ') : JSON.stringify(f.value)}`;
-    return `${f.column} ${label(f.operator)}${value}`;
-  });
-  const raw = view.raw.trim();
-  const parts = [
-    ...(rows.length > 0
-      ? [rows.join(view.join === 'any' ? ' or ' : ' and ')]
-      : []),
-    ...(raw !== '' ? [`raw ${raw}`] : [])
-  ];
-  if (parts.length === 0) {
-    return '';
-  }
-  return `${parts.join(' and ')}${view.matchCase ? ' (match case)' : ''}`;
 }

@@ -21,7 +21,7 @@ import {
   PinnedColumns
 } from '../datagrid/pinned-columns';
 import { ColumnChooser } from './column-chooser';
-import type { PagedRowsModel } from './paged-rows-model';
+import type { EditableRowsModel } from './editable-rows-model';
 
 /** Lumino's width for a column nothing was measured for. */
 const DEFAULT_WIDTH = 120;
@@ -47,7 +47,7 @@ export class GridColumns {
   private readonly pinned: PinnedColumns;
 
   constructor(
-    private readonly model: PagedRowsModel,
+    private readonly model: EditableRowsModel,
     private readonly grid: DataGrid,
     connection: string,
     target: string,

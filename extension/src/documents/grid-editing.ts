@@ -1,4 +1,3 @@
-import { Dialog, showDialog } from '@jupyterlab/apputils';
 import type { DataGrid, ICellEditor } from '@lumino/datagrid';
 import type {
   CellEdit,
@@ -8,12 +7,17 @@ import { type EditGate, JsonTextEditor, PlainTextEditor } from './cell-editors';
 import type { EditableRowsModel } from './editable-rows-model';
 import { isLongText, LongTextEditor } from './long-text-editor';
 import type { PanelClient } from '../panel-client';
-import { refusalText, renderProblems, rowLabel } from './change-problems';
+import { refusalText, refusedValues, renderProblems } from './change-problems';
 import type { PendingState } from './pending-changes';
 import type { PendingSync } from './pending-store';
 import { confirmDone } from './confirmations';
 import { showPlannedRequests } from './requests-dialog';
-import { toolbarButton } from './toolbar-button';
+import { toolbarButton, toolbarRole } from './toolbar-button';
+import { CellNote } from '../datagrid/cell-note';
+import { selectedRows } from '../datagrid/selected-rows';
+import { editRefusal } from './edit-refusal';
+import { plural } from './plural';
+import { discardAgreed, saveSummary } from './save-wording';
 import { exactJson, parseExactJson } from '@searchbook/contracts/exact-json';
 
 export interface EditingHost {
@@ -21,10 +25,6 @@ export interface EditingHost {
   gridId: string;
   connection: string;
   target: string;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**
@@ -39,7 +39,7 @@ export class GridEditing implements EditGate {
   readonly problems = document.createElement('div');
   private readonly live = document.createElement('span');
   private readonly message = document.createElement('div');
-  private readonly note = document.createElement('div');
+  private readonly note: CellNote;
   private readonly save = toolbarButton(
     'Save',
     'Send the pending changes to the engine',
@@ -74,9 +74,37 @@ export class GridEditing implements EditGate {
     private readonly host: () => EditingHost,
     private readonly sync: PendingSync
   ) {
+    this.buildToolbar();
+    this.problems.className = 'searchbook-Problems';
+    this.problems.setAttribute('aria-label', 'Changes not saved');
+    this.note = new CellNote(grid);
+    this.showUndo(false);
+    // The refusal is about the cell it was said for: it goes once another is active. Hidden,
+    // not emptied, so the bar keeps its height and the grid does not move under a double-click.
+    grid.selectionModel?.changed.connect(() => {
+      if (this.refusalShown) {
+        this.refusalShown = false;
+        this.message.style.visibility = 'hidden';
+      }
+    });
+    model.pendingChanged.connect(() => {
+      if (this.confirmation) {
+        this.say('');
+      }
+      this.update();
+    });
+    this.update();
+    if (sync.keptAside) {
+      this.say(
+        `Some pending changes stored in this browser could not be read (another version of searchbook, or damaged): they are kept in its local storage under ${sync.keptAside}.`
+      );
+    }
+  }
+
+  /** Insert row, Delete rows, Save, Discard, Undo, Show requests, the count, and the message. */
+  private buildToolbar(): void {
     this.toolbar.className = 'searchbook-DocumentGrid-bar searchbook-EditBar';
-    this.toolbar.setAttribute('role', 'toolbar');
-    this.toolbar.setAttribute('aria-label', 'Editing');
+    toolbarRole(this.toolbar, 'Editing');
     const insert = toolbarButton(
       'Insert row',
       'Add a new row at the top; leave its id empty for a random one',
@@ -102,32 +130,12 @@ export class GridEditing implements EditGate {
       this.live,
       this.message
     );
-    this.problems.className = 'searchbook-Problems';
-    this.problems.setAttribute('aria-label', 'Changes not saved');
-    this.note.className = 'searchbook-CellNote';
-    this.note.setAttribute('role', 'tooltip');
-    this.note.hidden = true;
-    grid.node.append(this.note);
-    this.showUndo(false);
-    // The refusal is about the cell it was said for: it goes once another is active. Hidden,
-    // not emptied, so the bar keeps its height and the grid does not move under a double-click.
-    grid.selectionModel?.changed.connect(() => {
-      if (this.refusalShown) {
-        this.refusalShown = false;
-        this.message.style.visibility = 'hidden';
-      }
-    });
-    model.pendingChanged.connect(() => {
-      if (this.confirmation) {
-        this.say('');
-      }
-      this.update();
-    });
-    this.update();
-    if (sync.keptAside) {
-      this.say(
-        `Some pending changes stored in this browser could not be read (another version of searchbook, or damaged): they are kept in its local storage under ${sync.keptAside}.`
-      );
+  }
+
+  /** Buttons of other actions on the bar, before its count. */
+  addButtons(buttons: readonly HTMLButtonElement[]): void {
+    for (const button of buttons) {
+      this.toolbar.insertBefore(button, this.live);
     }
   }
 
@@ -147,35 +155,7 @@ export class GridEditing implements EditGate {
   // EditGate
 
   refusal(row: number, column: number): string | undefined {
-    const col = this.model.columns[column];
-    const at = this.model.rowAt(row);
-    if (!col || !at) {
-      return undefined;
-    }
-    if (!this.model.isLoaded(row)) {
-      return 'This row is still loading; try again in a moment.';
-    }
-    if (col.arrayParent) {
-      return `${col.name} lists one value per element of ${col.arrayParent}: edit the array in the ${col.arrayParent} column (JSON); this column follows it.`;
-    }
-    if (at.kind === 'new') {
-      return col.readOnly && !col.primaryKey
-        ? `${col.name} is set by the engine.`
-        : undefined;
-    }
-    if (at.deleted) {
-      return 'This row was deleted.';
-    }
-    if (col.primaryKey) {
-      return `${col.name} identifies the document and cannot be changed: insert a new row with the id you want, then delete this one.`;
-    }
-    if (col.readOnly) {
-      return `${col.name} is read-only.`;
-    }
-    if (!at.key) {
-      return 'This grid’s rows carry no key to save edits to: restart the kernel so it matches this extension.';
-    }
-    return undefined;
+    return editRefusal(this.model, row, column);
   }
 
   prepare(row: number, column: number): Promise<void> | undefined {
@@ -230,22 +210,13 @@ export class GridEditing implements EditGate {
   }
 
   deleteSelected(): void {
-    const rows = new Set<number>();
-    const selection = this.grid.selectionModel;
-    for (const s of selection?.selections() ?? []) {
-      for (let r = Math.min(s.r1, s.r2); r <= Math.max(s.r1, s.r2); r++) {
-        rows.add(r);
-      }
-    }
-    if (rows.size === 0 && selection && selection.cursorRow >= 0) {
-      rows.add(selection.cursorRow);
-    }
-    if (rows.size === 0) {
+    const rows = selectedRows(this.grid.selectionModel);
+    if (rows.length === 0) {
       return this.say(
         'Select the rows to delete first (click a row number; Shift-click for a range).'
       );
     }
-    this.model.deleteRows([...rows]);
+    this.model.deleteRows(rows);
     this.say('');
   }
 
@@ -259,21 +230,8 @@ export class GridEditing implements EditGate {
     if (count === 0 || this.busy) {
       return;
     }
-    if (edits > 1) {
-      const rows = count === edits ? '' : ` (in ${plural(count, 'row')})`;
-      const answer = await showDialog({
-        title: 'Discard pending changes',
-        body: `Discard ${plural(edits, 'pending change')}${rows}? Undo brings them back until your next change.`,
-        buttons: [
-          Dialog.cancelButton(),
-          Dialog.warnButton({ label: 'Discard' })
-        ],
-        // Enter, or a key pressed by mistake, keeps what was typed.
-        defaultButton: 0
-      });
-      if (!answer.button.accept) {
-        return;
-      }
+    if (edits > 1 && !(await discardAgreed(edits, count))) {
+      return;
     }
     // A copy sharing nothing with the set, which edits its entries in place.
     const before = parseExactJson(
@@ -307,8 +265,7 @@ export class GridEditing implements EditGate {
   }
 
   async saveChanges(only?: readonly string[]): Promise<void> {
-    const { client, gridId, target } = this.host();
-    const changes = this.model.pending.changes(target, only);
+    const { client, gridId, changes } = this.toSend(only);
     if (changes.length === 0 || this.busy) {
       return;
     }
@@ -327,23 +284,8 @@ export class GridEditing implements EditGate {
       }
       const outcomes = this.model.pending.settle(reply.results, changes);
       this.model.showOutcomes(outcomes, typed);
-      const saved = outcomes.filter(o => o.status === 'saved').length;
-      const conflicts = reply.results.filter(
-        r => r.status === 'conflict'
-      ).length;
-      const failed = reply.results.filter(r => r.status === 'failed').length;
-      const left = [
-        conflicts ? plural(conflicts, 'conflict') : '',
-        failed ? `${failed} failed` : ''
-      ]
-        .filter(Boolean)
-        .join(', ');
-      this.say(
-        left
-          ? `Saved ${saved} of ${plural(outcomes.length, 'change')}; ${left}: they stay pending, see below.`
-          : `Saved ${plural(saved, 'change')}.`,
-        !left
-      );
+      const summary = saveSummary(outcomes, reply.results);
+      this.say(summary.text, summary.done);
     } catch (err) {
       this.say(
         `Nothing typed is lost: the changes stay pending, and Save again is safe (no row is created twice). ${(err as Error).message}`
@@ -354,8 +296,7 @@ export class GridEditing implements EditGate {
   }
 
   async showRequests(): Promise<void> {
-    const { client, gridId, target } = this.host();
-    const changes = this.model.pending.changes(target);
+    const { client, gridId, changes } = this.toSend();
     if (changes.length === 0) {
       return;
     }
@@ -367,16 +308,10 @@ export class GridEditing implements EditGate {
       if (reply.refusals.length > 0) {
         this.refuse(reply.refusals);
       }
-      const refused = reply.refusals.map(r => {
-        const row =
-          this.model.pending.editedRows.find(e => e.key === r.key) ??
-          this.model.pending.newRows.find(e => e.key === r.key);
-        return {
-          row: row ? rowLabel(row, this.model.allColumns) : r.key,
-          text: refusalText(r)
-        };
-      });
-      await showPlannedRequests(reply.requests, refused);
+      await showPlannedRequests(
+        reply.requests,
+        refusedValues(reply.refusals, this.model.pending, this.model.allColumns)
+      );
     } catch (err) {
       this.say((err as Error).message);
     }
@@ -395,6 +330,16 @@ export class GridEditing implements EditGate {
   drop(key: string): void {
     this.model.dropChange(key, this.model.pending.problemOf(key));
     this.say('Your change was dropped; the row shows what is stored.', true);
+  }
+
+  /** The changes a save would send (all, or those named), and where to. */
+  private toSend(only?: readonly string[]) {
+    const { client, gridId, target } = this.host();
+    return {
+      client,
+      gridId,
+      changes: this.model.pending.changes(target, only)
+    };
   }
 
   private refuse(refusals: readonly EditRefusal[]): void {
@@ -418,22 +363,7 @@ export class GridEditing implements EditGate {
     if (row === undefined || column < 0) {
       return;
     }
-    this.grid.scrollToCell(row, column);
-    requestAnimationFrame(() => {
-      const x =
-        this.grid.headerWidth +
-        this.grid.columnOffset('body', column) -
-        this.grid.scrollX;
-      const y =
-        this.grid.headerHeight +
-        this.grid.rowOffset('body', row) +
-        this.grid.rowSize('body', row) -
-        this.grid.scrollY;
-      this.note.textContent = refusalText(refusal);
-      this.note.style.left = `${Math.max(0, x)}px`;
-      this.note.style.top = `${Math.max(0, y)}px`;
-      this.note.hidden = false;
-    });
+    this.note.show(row, column, refusalText(refusal));
   }
 
   private update(): void {
@@ -453,7 +383,7 @@ export class GridEditing implements EditGate {
       !this.model.pending.editedRows.some(r => r.problem?.kind === 'refused') &&
       !this.model.pending.newRows.some(r => r.problem?.kind === 'refused')
     ) {
-      this.note.hidden = true;
+      this.note.hide();
     }
     renderProblems(this.problems, this.model.pending, this.model.allColumns, {
       overwrite: key => this.overwrite(key),
@@ -510,7 +440,7 @@ export class GridEditing implements EditGate {
     this.message.style.visibility = '';
     this.message.textContent = text;
     if (text === '' || !text.startsWith('Nothing was sent')) {
-      this.note.hidden = true;
+      this.note.hide();
     }
   }
 }

@@ -1,104 +1,40 @@
-import { z } from 'zod';
-import {
-  type CellEdit,
-  CellEditSchema,
-  type ChangeResult,
-  type EditRefusal,
-  type RowChange,
-  type RowKey,
-  RowKeySchema,
-  type RowVersion,
-  RowVersionSchema
+import type {
+  CellEdit,
+  ChangeResult,
+  EditRefusal,
+  RowChange,
+  RowKey,
+  RowVersion
 } from '@searchbook/contracts/edit-protocol';
-import { GridRowSchema } from '@searchbook/contracts/mime-types';
+import { hasField, ownValue, setField } from '@searchbook/contracts/own-fields';
 import { randomDocumentId } from './document-id';
 import {
-  fieldsRecord,
-  hasField,
-  ownValue,
-  setField
-} from '@searchbook/contracts/own-fields';
+  type EditedRow,
+  expectedAfterSave,
+  expectedOf,
+  fieldsIn,
+  groupBy,
+  idOf,
+  leafCount,
+  type NewRow,
+  type PendingState,
+  type Problem,
+  rowKeyString,
+  type SaveOutcome,
+  unsavedProblem
+} from './pending-state';
 
-export type GridRow = z.infer<typeof GridRowSchema>;
-
-/** Why a pending change is not saved yet: the kernel refused a typed value (nothing sent), someone else changed the row, or the engine failed the write. */
-export const ProblemSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('refused'),
-    refusals: z.array(
-      z.object({
-        column: z.string().optional(),
-        message: z.string(),
-        line: z.number().optional(),
-        col: z.number().optional()
-      })
-    )
-  }),
-  z.object({
-    kind: z.literal('conflict'),
-    message: z.string(),
-    current: GridRowSchema.nullable(),
-    version: RowVersionSchema.optional()
-  }),
-  z.object({ kind: z.literal('failed'), message: z.string() })
-]);
-export type Problem = z.infer<typeof ProblemSchema>;
-
-const Fields = fieldsRecord(
-  CellEditSchema,
-  'edited cells are texts or null by column'
-);
-/** An existing row with edited cells, or marked for deletion (its edits kept, in case the mark is taken back). */
-const EditedRowSchema = z.object({
-  key: z.string(),
-  row: RowKeySchema,
-  version: RowVersionSchema.optional(),
-  /** Where the engine keeps no version: values as read (each edited field; for a deletion, the row), for the kernel to compare before writing. */
-  expected: GridRowSchema.optional(),
-  fields: Fields,
-  deleted: z.boolean(),
-  problem: ProblemSchema.optional()
-});
-/**
- * A row the user inserted, under the `id` typed, or when that is empty under `autoId`: chosen
- * when the row is made and kept with it, so a save sent again after its answer was lost (a
- * kernel restart mid-save) finds the document it created instead of creating a second one.
- */
-const NewRowSchema = z.object({
-  key: z.string(),
-  id: z.string(),
-  autoId: z.string().min(1).optional(),
-  version: RowVersionSchema.optional(),
-  fields: Fields,
-  problem: ProblemSchema.optional()
-});
-export type EditedRow = z.infer<typeof EditedRowSchema>;
-export type NewRow = z.infer<typeof NewRowSchema>;
-
-/** The stored form (localStorage): what a page reload or a kernel restart must not lose. */
-export const PendingStateSchema = z.object({
-  v: z.literal(1),
-  next: z.number().int().nonnegative(),
-  edited: z.array(EditedRowSchema),
-  added: z.array(NewRowSchema)
-});
-export type PendingState = z.infer<typeof PendingStateSchema>;
-
-/** What a save did to one change, for the grid to show: the stored document, or why it is still pending. */
-export type SaveOutcome =
-  | {
-      key: string;
-      status: 'saved';
-      kind: RowChange['kind'];
-      row: RowKey;
-      version?: RowVersion;
-      document?: GridRow;
-    }
-  | { key: string; status: 'pending'; problem: Problem };
-
-function rowKeyString(row: RowKey): string {
-  return `row:${row.index}/${row.id}`;
-}
+export {
+  type EditedRow,
+  type GridRow,
+  type NewRow,
+  type PendingState,
+  PendingStateSchema,
+  type Problem,
+  ProblemSchema,
+  rowKeyString,
+  type SaveOutcome
+} from './pending-state';
 
 /**
  * The user's pending changes to one grid's index or collection: edited cells by row key, new
@@ -183,14 +119,7 @@ export class PendingChanges {
     original: CellEdit,
     stored: unknown
   ): void {
-    const key = rowKeyString(row);
-    const entry = this.edited.get(key) ?? {
-      key,
-      row,
-      ...(version ? { version } : {}),
-      fields: {},
-      deleted: false
-    };
+    const entry = this.entryOf(row, version);
     if (text === original) {
       delete entry.fields[column];
       delete entry.expected?.[column];
@@ -249,14 +178,7 @@ export class PendingChanges {
         ({ row }) => this.edited.get(rowKeyString(row))?.deleted === true
       );
     for (const { row, version, read } of rows) {
-      const key = rowKeyString(row);
-      const entry = this.edited.get(key) ?? {
-        key,
-        row,
-        ...(version ? { version } : {}),
-        fields: {},
-        deleted: false
-      };
+      const entry = this.entryOf(row, version);
       entry.deleted = !all;
       // Values first read stay expected, as for edits.
       if (entry.deleted && !entry.version && read) {
@@ -368,15 +290,7 @@ export class PendingChanges {
           ...(result.document ? { document: result.document } : {})
         };
       }
-      const problem: Problem =
-        result.status === 'conflict'
-          ? {
-              kind: 'conflict',
-              message: result.message,
-              current: result.current,
-              ...(result.version ? { version: result.version } : {})
-            }
-          : { kind: 'failed', message: result.message };
+      const problem = unsavedProblem(result);
       this.setProblem(result.key, problem);
       return { key: result.key, status: 'pending', problem };
     });
@@ -477,20 +391,9 @@ export class PendingChanges {
     read: Record<string, unknown> | undefined
   ): void {
     const key = rowKeyString(result.row);
-    // Without versions: each value expected as the save left it, or else as first read.
-    const columns = deleted
-      ? [...new Set([...Object.keys(read ?? {}), ...Object.keys(fields)])]
-      : Object.keys(fields);
     const expected = result.version
       ? undefined
-      : Object.fromEntries(
-          columns.map(c => [
-            c,
-            (result.document && ownValue(result.document, c)) ??
-              (read && ownValue(read, c)) ??
-              null
-          ])
-        );
+      : expectedAfterSave(result, fields, deleted, read);
     this.edited.set(key, {
       key,
       row: result.row,
@@ -516,6 +419,20 @@ export class PendingChanges {
     }
   }
 
+  /** The row's pending entry, or a new one (not stored until it holds a change). */
+  private entryOf(row: RowKey, version: RowVersion | undefined): EditedRow {
+    const key = rowKeyString(row);
+    return (
+      this.edited.get(key) ?? {
+        key,
+        row,
+        ...(version ? { version } : {}),
+        fields: {},
+        deleted: false
+      }
+    );
+  }
+
   private store(entry: EditedRow): void {
     if (!entry.deleted && Object.keys(entry.fields).length === 0) {
       this.edited.delete(entry.key);
@@ -523,56 +440,4 @@ export class PendingChanges {
       this.edited.set(entry.key, entry);
     }
   }
-}
-
-/** The id a new row is stored under: the one typed, or the one chosen for it. */
-function idOf(row: NewRow): string | undefined {
-  return row.id !== '' ? row.id : row.autoId;
-}
-
-/** The values an update expects to find, for its edited fields only. */
-function expectedOf(
-  row: EditedRow
-): Pick<Extract<RowChange, { kind: 'update' }>, 'expected'> {
-  return row.expected && !row.version
-    ? { expected: fieldsIn(row.expected, row.fields) }
-    : {};
-}
-
-/** What `values` holds for each of `fields`, null where it holds nothing. */
-function fieldsIn(
-  values: Record<string, unknown>,
-  fields: Record<string, unknown>
-): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.keys(fields).map(column => [
-      column,
-      ownValue(values, column) ?? null
-    ])
-  );
-}
-
-function groupBy<T>(
-  items: readonly T[],
-  keyOf: (item: T) => string
-): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
-  }
-  return groups;
-}
-
-export { rowKeyString };
-
-/** Edited values in a fields record (nested records hold the fields of objects). */
-function leafCount(fields: Readonly<Record<string, unknown>>): number {
-  let n = 0;
-  for (const value of Object.values(fields)) {
-    n +=
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? leafCount(value as Record<string, unknown>)
-        : 1;
-  }
-  return n;
 }

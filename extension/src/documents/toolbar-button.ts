@@ -18,3 +18,9 @@ export function toolbarButton(
   b.addEventListener('click', () => void returningFocus(b, onClick));
   return b;
 }
+
+/** Makes `node` a toolbar a screen reader names `label` (the buttons inside are its tools). */
+export function toolbarRole(node: HTMLElement, label: string): void {
+  node.setAttribute('role', 'toolbar');
+  node.setAttribute('aria-label', label);
+}
