@@ -174,6 +174,17 @@ describe('the searchbook panel beside a notebook', () => {
     await expect(grid.getAttribute('data-columns')).resolves.toBe(
       JSON.stringify(['_id', '_index', 'label', 'n'])
     );
+    // The open reads the first screen's rows, then the rest of the first block at once.
+    await page.waitForFunction(
+      () =>
+        Number(
+          document
+            .querySelector('[aria-label="big · es"]')
+            ?.getAttribute('data-loaded-rows')
+        ) >= 1_000,
+      undefined,
+      { timeout: 30_000 }
+    );
     await expect(status(grid).textContent()).resolves.toMatch(
       /^1,000 of 12,000 rows loaded · last: POST \/_search 200 · \d+ ms/
     );
