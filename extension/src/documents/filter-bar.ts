@@ -28,6 +28,7 @@ interface RowControls {
   value: HTMLInputElement;
   element: HTMLInputElement;
   error: HTMLElement;
+  remove: HTMLElement;
 }
 
 let counter = 0;
@@ -71,6 +72,11 @@ function labelled<T extends HTMLElement>(
 export class FilterBar extends Widget {
   readonly applied = new Signal<this, Omit<GridView, 'sort'>>(this);
   private readonly rows: RowControls[] = [];
+  private readonly addButton = toolbarButton(
+    'Add filter',
+    'Add a filter row',
+    () => this.addRow()
+  );
   private readonly rowsNode = document.createElement('div');
   private readonly join = document.createElement('select');
   private readonly raw = document.createElement('input');
@@ -141,7 +147,7 @@ export class FilterBar extends Widget {
       matchCase.control,
       matchCase.label,
       caseNote,
-      toolbarButton('Add filter', 'Add a filter row', () => this.addRow()),
+      this.addButton,
       toolbarButton('Apply', 'Filter the grid through the engine', () =>
         this.apply()
       ),
@@ -250,18 +256,21 @@ export class FilterBar extends Widget {
     error.className = 'searchbook-FilterBar-error';
     error.setAttribute('role', 'alert');
     error.hidden = true;
+    const remove: HTMLElement = toolbarButton(
+      'Remove',
+      `Remove filter row ${n}`,
+      () => this.removeRow(controls)
+    );
+    remove.setAttribute('aria-label', `Remove filter row ${n}`);
     const controls: RowControls = {
       node,
       column: column.control,
       operator: operator.control,
       value: value.control,
       element: element.control,
-      error
+      error,
+      remove
     };
-    const remove = toolbarButton('Remove', `Remove filter row ${n}`, () =>
-      this.removeRow(controls)
-    );
-    remove.setAttribute('aria-label', `Remove filter row ${n}`);
     const update = () => {
       const op = operator.control.value as FilterOperator;
       operator.control.title = this.advice(op);
@@ -313,15 +322,22 @@ export class FilterBar extends Widget {
    */
   private removeRow(controls: RowControls): void {
     const removed = this.rowFilter(controls);
-    this.rows.splice(this.rows.indexOf(controls), 1);
+    const at = this.rows.indexOf(controls);
+    const hadKeyboard = controls.node.contains(document.activeElement);
+    this.rows.splice(at, 1);
     controls.node.remove();
+    if (hadKeyboard) {
+      // The row's Remove is gone with it: the keyboard goes to the row now in its place.
+      const successor = this.rows[at] ?? this.rows[at - 1];
+      (successor?.remove ?? this.addButton).focus();
+    }
     const applied = this.appliedView.filters;
-    const at = applied.findIndex(f => sameFilter(f, removed));
-    if (at >= 0) {
+    const wasApplied = applied.findIndex(f => sameFilter(f, removed));
+    if (wasApplied >= 0) {
       this.clearRefusals();
       this.applied.emit({
         ...this.appliedView,
-        filters: applied.filter((_, i) => i !== at)
+        filters: applied.filter((_, i) => i !== wasApplied)
       });
     }
     this.showState();
