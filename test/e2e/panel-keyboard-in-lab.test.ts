@@ -592,7 +592,7 @@ describe('the rest of a grid’s toolbar by keyboard', () => {
     await screenshot(page, 'panel-keyboard-grid-toolbar');
   });
 
-  it('Undo after a discard ends in the grid; each filter row’s Remove on the row now in its place, the last on Add filter; Copy ▾’s Insert into notebook on Copy', async () => {
+  it('Undo after a discard ends in the grid; each filter row’s Remove on the row now in its place, the last on Add filter; Copy ▾’s Insert into notebook on the cell it inserted', async () => {
     await page.getByRole('grid', { name: LAMPS }).focus();
     await press(control('Insert row'));
     await expect(pendingIs('1 change pending')).resolves.toBe(
@@ -641,7 +641,15 @@ describe('the rest of a grid’s toolbar by keyboard', () => {
         return false;
       })()
     ).resolves.toBe(true);
-    await expect(focusOn(button('Copy'))).resolves.toBe(button('Copy'));
+    // The notebook comes forward to show the new cell: the keyboard is on that cell, ready to run it.
+    await expect(
+      page.evaluate(() => {
+        const cell = document.activeElement?.closest('.jp-Cell');
+        return cell?.classList.contains('jp-mod-active') === true
+          ? (cell.querySelector('.cm-content')?.textContent ?? '')
+          : '<not in the active cell>';
+      })
+    ).resolves.toContain('lamps');
   });
 
   it('the panel’s Open… box: Enter on a typed name opens its grid with the keyboard in it', async () => {
