@@ -14,7 +14,6 @@ import type { PendingSync } from './pending-store';
 import { confirmDone } from './confirmations';
 import { showPlannedRequests } from './requests-dialog';
 import { toolbarButton } from './toolbar-button';
-import { returnFocusSoon } from '../focus/focus-return';
 import { exactJson, parseExactJson } from '@searchbook/contracts/exact-json';
 
 export interface EditingHost {
@@ -54,11 +53,7 @@ export class GridEditing implements EditGate {
   private readonly undo = toolbarButton(
     'Undo',
     'Undo Discard: bring back every change it dropped, as it was',
-    () => {
-      // Undo hides itself: the keyboard goes to the grid, not <body>.
-      returnFocusSoon(this.undo);
-      this.undoDiscard();
-    }
+    () => this.undoDiscard()
   );
   /** The pending set as it was before Discard, until the next change: what Undo restores. */
   private discarded: PendingState | undefined;
