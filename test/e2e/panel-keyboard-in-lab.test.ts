@@ -304,7 +304,7 @@ describe('server figures by keyboard', () => {
 });
 
 describe('resources by keyboard', () => {
-  it('Aliases: Add… (Review, Send) ends on Add…; Edit… (Escape) on its Edit…; Delete… (Escape, then Send) on Delete…, then, the list empty, on Add…', async () => {
+  it('Aliases: Add… (Review, Send) ends on Add…; Open in the grid it opens; Edit… (Escape) on its Edit…; Delete… (Escape, then Send) on Delete…, then, the list empty, on Add…', async () => {
     const aliases = section('ts', 'Aliases');
     await press(aliases.locator('> summary'));
     await aliases
@@ -329,6 +329,12 @@ describe('resources by keyboard', () => {
     await aliases.getByRole('listitem', { name: 'kbd_live' }).waitFor();
     await expect(focusOn(button('Add to Aliases'))).resolves.toBe(
       button('Add to Aliases')
+    );
+
+    // Open opens the collection the alias stands for, the keyboard in its grid.
+    await press(aliases.getByRole('button', { name: 'Open kbd_live' }));
+    await expect(focusOn('div[grid] books · ts')).resolves.toBe(
+      'div[grid] books · ts'
     );
 
     // Edit… and Delete… read the list again first: the keyboard stays on the button redrawn.
