@@ -3,7 +3,7 @@
  * Chromium, against the sandbox engine: from an index's context menu in the tree,
  * then from a grid tab under a filter, each through the dialog (file, format, fields) with the
  * progress and the final line in the panel, and the files' contents checked on disk next to
- * the notebook; and Cancel clicked on a running export.
+ * the notebook; and Cancel on a running export, pressed from the keyboard.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -17,6 +17,7 @@ import { parseCsv, partialsOf } from '../export/export-helpers';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
+import { focusedIn } from './support/focus';
 
 jest.setTimeout(180_000);
 
@@ -196,7 +197,7 @@ it('Export… on a grid tab writes what the grid shows under its filter, in the 
   await screenshot(page, 'export-grid');
 });
 
-it('Cancel on a running export stops it: the panel says how far it got, and only the .partial file is left', async () => {
+it('Cancel, pressed on a running export, stops it and leaves the keyboard on the panel’s tree: the panel says how far it got, and only the .partial file is left', async () => {
   slowPages = true;
   try {
     await treeItem('items').click({ button: 'right' });
@@ -210,11 +211,14 @@ it('Cancel on a running export stops it: the panel says how far it got, and only
           /^Exporting items to stopped\.jsonl: [1-9][\d,]* of 3,000 documents/
       })
       .waitFor({ timeout: 30_000 });
-    await line.getByRole('button', { name: 'Cancel' }).click();
+    await line.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('Enter');
     const stopped = line.filter({
       hasText: /^The export of items was interrupted/
     });
     await stopped.waitFor({ timeout: 30_000 });
+    // Cancel goes with the export it stopped: the keyboard is on the panel's tree item.
+    await expect(focusedIn(page)).resolves.toMatch(/^li\[treeitem\] /);
     await expect(stopped.textContent()).resolves.toMatch(
       /^The export of items was interrupted after [1-9][\d,]* of 3,000 documents .*: stopped\.jsonl was not written; the documents read so far are in stopped\.jsonl\.searchbook-[0-9a-f]{8}\.partial\.$/
     );

@@ -18,6 +18,7 @@ import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { screenshot } from './support/notebook-page';
+import { focusLandsOn } from './support/focus';
 
 jest.setTimeout(180_000);
 
@@ -295,7 +296,7 @@ describe('in Notebook 7', () => {
 });
 
 describe('with no searchbook notebook current', () => {
-  it('the panel starts its own kernel, lists saved profiles and opens one', async () => {
+  it('the panel starts its own kernel, lists saved profiles and opens one by keyboard, the keyboard then in its tree', async () => {
     // A launcher tab has no kernel: the panel falls back to its own.
     await page.evaluate(() =>
       (
@@ -305,11 +306,16 @@ describe('with no searchbook notebook current', () => {
       ).jupyterapp.commands.execute('launcher:create')
     );
     await page.getByText('Saved profiles').waitFor({ timeout: 60_000 });
-    await page
-      .getByRole('button', { name: 'Connect books-node' })
-      .click({ timeout: 60_000 });
+    const connect = page.getByRole('button', { name: 'Connect books-node' });
+    await connect.waitFor({ timeout: 60_000 });
+    await connect.focus();
+    await page.keyboard.press('Enter');
     await treeItem(1, 'books-node').waitFor({ timeout: 30_000 });
     await treeItem(2, 'books').first().waitFor();
+    // Connect turns into a disabled "Connected": the keyboard goes to the panel's tree.
+    await expect(focusLandsOn(page, 'li[treeitem] ')).resolves.toBe(
+      'li[treeitem] '
+    );
     await screenshot(page, 'panel-own-kernel');
   });
 });

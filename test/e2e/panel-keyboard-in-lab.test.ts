@@ -5,7 +5,7 @@
  * aliases (add, edit, delete), a collection's schema and its synonyms tab, and the typed-name
  * confirmations of deleting or emptying a collection and deleting an index; and the grid
  * toolbar's actions not walked elsewhere (Insert row, Delete rows, Discard, Copy ▾, Document ▾,
- * the filter bar, Columns). After each close
+ * the filter bar and its rows' Remove, Columns, Undo after a discard, Insert into notebook). After each close
  * (Escape, Cancel, a confirmation) the keyboard is back on the control it came from, or, that
  * control gone with what it acted on, on the one now in its place, never on `<body>`; axe-core
  * finds nothing serious or critical in each dialog and section.
@@ -304,7 +304,7 @@ describe('server figures by keyboard', () => {
 });
 
 describe('resources by keyboard', () => {
-  it('Aliases: Add… (Review, Send) ends on Add…; Edit… (Escape) on its Edit…; Delete… (Escape, then Send) on Delete…, then, the list empty, on Add…', async () => {
+  it('Aliases: Add… (Review, Send) ends on Add…; Open in the grid it opens; Edit… (Escape) on its Edit…; Delete… (Escape, then Send) on Delete…, then, the list empty, on Add…', async () => {
     const aliases = section('ts', 'Aliases');
     await press(aliases.locator('> summary'));
     await aliases
@@ -329,6 +329,12 @@ describe('resources by keyboard', () => {
     await aliases.getByRole('listitem', { name: 'kbd_live' }).waitFor();
     await expect(focusOn(button('Add to Aliases'))).resolves.toBe(
       button('Add to Aliases')
+    );
+
+    // Open opens the collection the alias stands for, the keyboard in its grid.
+    await press(aliases.getByRole('button', { name: 'Open kbd_live' }));
+    await expect(focusOn('div[grid] books · ts')).resolves.toBe(
+      'div[grid] books · ts'
     );
 
     // Edit… and Delete… read the list again first: the keyboard stays on the button redrawn.
@@ -590,5 +596,82 @@ describe('the rest of a grid’s toolbar by keyboard', () => {
     await page.keyboard.press('Escape');
     await expect(focusOn(button('Columns'))).resolves.toBe(button('Columns'));
     await screenshot(page, 'panel-keyboard-grid-toolbar');
+  });
+
+  it('Undo after a discard ends in the grid; each filter row’s Remove on the row now in its place, the last on Add filter; Copy ▾’s Insert into notebook on the cell it inserted', async () => {
+    await page.getByRole('grid', { name: LAMPS }).focus();
+    await press(control('Insert row'));
+    await expect(pendingIs('1 change pending')).resolves.toBe(
+      '1 change pending'
+    );
+    await press(control('Discard'));
+    await expect(pendingIs('No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+    await press(control('Undo'));
+    await expect(pendingIs('1 change pending')).resolves.toBe(
+      '1 change pending'
+    );
+    // Undo hides itself once it has brought the changes back.
+    await expect(focusOn(onGrid)).resolves.toBe(onGrid);
+    await page.keyboard.press('Alt+Shift+D');
+    await expect(pendingIs('No pending changes')).resolves.toBe(
+      'No pending changes'
+    );
+
+    const filters = tab().getByRole('search', { name: 'Filter documents' });
+    const removes = filters.getByRole('button', { name: /^Remove filter row/ });
+    await press(filters.getByRole('button', { name: 'Add filter' }));
+    await press(filters.getByRole('button', { name: 'Add filter' }));
+    for (let left = await removes.count(); left > 0; left--) {
+      await press(removes.last());
+      await expect(removes.count()).resolves.toBe(left - 1);
+      const successor =
+        left > 1
+          ? `button[] ${(await removes.last().getAttribute('aria-label')) ?? ''}`
+          : button('Add filter');
+      await expect(focusOn(successor)).resolves.toBe(successor);
+    }
+
+    const cells = page.locator('.jp-NotebookPanel .jp-Cell');
+    const before = await cells.count();
+    await toolbarMenuPick('Copy', 'Insert into notebook');
+    await expect(
+      (async () => {
+        for (let tries = 0; tries < 100; tries++) {
+          if ((await cells.count()) > before) {
+            return true;
+          }
+          await page.waitForTimeout(50);
+        }
+        return false;
+      })()
+    ).resolves.toBe(true);
+    // The notebook comes forward to show the new cell: the keyboard is on that cell, ready to run it.
+    await expect(
+      page.evaluate(() => {
+        const cell = document.activeElement?.closest('.jp-Cell');
+        return cell?.classList.contains('jp-mod-active') === true
+          ? (cell.querySelector('.cm-content')?.textContent ?? '')
+          : '<not in the active cell>';
+      })
+    ).resolves.toContain('lamps');
+  });
+
+  it('the panel’s Open… box: Enter on a typed name opens its grid with the keyboard in it', async () => {
+    await page.keyboard.press('Alt+Shift+S');
+    const choice = page.getByRole('combobox', {
+      name: 'Connection to open a name on'
+    });
+    // Type-ahead on the closed list picks the connection, as a keyboard user would.
+    await choice.focus();
+    await page.keyboard.press('e');
+    await expect(choice.inputValue()).resolves.toBe('es');
+    await page.keyboard.press('Tab');
+    await expect(focusOn('input[] Open…')).resolves.toBe('input[] Open…');
+    await page.keyboard.type('tables');
+    await page.keyboard.press('Enter');
+    const grid = 'div[grid] tables · es';
+    await expect(focusOn(grid)).resolves.toBe(grid);
   });
 });

@@ -23,6 +23,8 @@ import {
 } from './support/notebook-page';
 import { openPanelLab, panelTreeItem } from './support/panel-lab';
 import { remove, review, send } from './support/resource-dialog';
+import { axeFindings } from './support/axe';
+import { focusLandsOn } from './support/focus';
 
 jest.setTimeout(180_000);
 
@@ -543,27 +545,41 @@ describe('what the panel shows is what the server holds', () => {
       .waitFor({ timeout: 15_000 });
   });
 
-  it('Use in… adds a set to a collection’s sets after showing the PATCH, keeping the sets it had', async () => {
+  it('Use in…, by keyboard, adds a set to a collection’s sets after showing the PATCH, keeping the sets it had, and ends on its button', async () => {
     await call('PUT', '/curation_sets/extra', { items: [] });
     await call('PATCH', '/collections/wear', { curation_sets: ['promo'] });
     const sets = await opened(connection(), 'Curation sets');
     await sets.getByRole('button', { name: 'Refresh Curation sets' }).click();
     const entry = sets.getByRole('listitem', { name: 'extra', exact: true });
+    // By keyboard alone: Enter on Use in…, the name typed, Enter to review, Enter to send.
     await entry
       .getByRole('button', { name: 'Use extra in a collection' })
-      .click();
-    await dialog().getByRole('textbox').fill('wear');
-    await dialog().getByRole('button', { name: 'Review' }).click();
+      .focus();
+    await page.keyboard.press('Enter');
+    await dialog().waitFor();
+    await expect(axeFindings(page, ['.jp-Dialog'])).resolves.toEqual([]);
+    await expect(focusLandsOn(page, 'input[')).resolves.toBe('input[');
+    await page.keyboard.type('wear');
+    await page.keyboard.press('Enter');
     const request = dialog().getByLabel('Request to send');
     await request.waitFor();
     await expect(request.textContent()).resolves.toBe(
       'PATCH /collections/wear\n{\n  "curation_sets": [\n    "promo",\n    "extra"\n  ]\n}'
     );
-    await send(page);
+    await expect(axeFindings(page, ['.jp-Dialog'])).resolves.toEqual([]);
+    await expect(focusLandsOn(page, 'button[] Send')).resolves.toBe(
+      'button[] Send'
+    );
+    await page.keyboard.press('Enter');
+    await dialog().waitFor({ state: 'detached' });
     await entry
       .locator('> .searchbook-Resource-title')
       .filter({ hasText: 'extra · used by wear' })
       .waitFor();
+    // The list read again redraws the entry: the keyboard is on its Use in… again.
+    await expect(
+      focusLandsOn(page, 'button[] Use extra in a collection')
+    ).resolves.toBe('button[] Use extra in a collection');
     await expect(call('GET', '/collections/wear')).resolves.toMatchObject({
       json: { curation_sets: ['promo', 'extra'] }
     });

@@ -40,6 +40,11 @@ let counter = 0;
 export class FilterBar extends Widget {
   readonly applied = new Signal<this, Omit<GridView, 'sort'>>(this);
   private readonly rows: RowControls[] = [];
+  private readonly addButton = toolbarButton(
+    'Add filter',
+    'Add a filter row',
+    () => this.addRow()
+  );
   private readonly rowsNode = document.createElement('div');
   private readonly join = document.createElement('select');
   private readonly raw = document.createElement('input');
@@ -126,7 +131,7 @@ export class FilterBar extends Widget {
       matchCase.control,
       matchCase.label,
       caseNote,
-      toolbarButton('Add filter', 'Add a filter row', () => this.addRow()),
+      this.addButton,
       toolbarButton('Apply', 'Filter the grid through the engine', () =>
         this.apply()
       ),
@@ -213,15 +218,22 @@ export class FilterBar extends Widget {
    */
   private removeRow(controls: RowControls): void {
     const removed = rowFilter(controls);
-    this.rows.splice(this.rows.indexOf(controls), 1);
+    const at = this.rows.indexOf(controls);
+    const hadKeyboard = controls.node.contains(document.activeElement);
+    this.rows.splice(at, 1);
     controls.node.remove();
+    if (hadKeyboard) {
+      // The row's Remove is gone with it: the keyboard goes to the row now in its place.
+      const successor = this.rows[at] ?? this.rows[at - 1];
+      (successor?.remove ?? this.addButton).focus();
+    }
     const applied = this.appliedView.filters;
-    const at = applied.findIndex(f => sameFilter(f, removed));
-    if (at >= 0) {
+    const wasApplied = applied.findIndex(f => sameFilter(f, removed));
+    if (wasApplied >= 0) {
       this.clearRefusals();
       this.applied.emit({
         ...this.appliedView,
-        filters: applied.filter((_, i) => i !== at)
+        filters: applied.filter((_, i) => i !== wasApplied)
       });
     }
     this.showState();

@@ -14,6 +14,8 @@ export interface RowControls {
   value: HTMLInputElement;
   element: HTMLInputElement;
   error: HTMLElement;
+  /** Kept so that removing a row can hand the keyboard to its neighbour's Remove. */
+  remove: HTMLElement;
 }
 
 /** What a filter row asks of its bar. */
@@ -99,18 +101,21 @@ export function filterRowControls(
   error.className = 'searchbook-FilterBar-error';
   error.setAttribute('role', 'alert');
   error.hidden = true;
+  const remove: HTMLElement = toolbarButton(
+    'Remove',
+    `Remove filter row ${n}`,
+    () => host.remove()
+  );
+  remove.setAttribute('aria-label', `Remove filter row ${n}`);
   const controls: RowControls = {
     node,
     column: column.control,
     operator: operator.control,
     value: value.control,
     element: element.control,
-    error
+    error,
+    remove
   };
-  const remove = toolbarButton('Remove', `Remove filter row ${n}`, () =>
-    host.remove()
-  );
-  remove.setAttribute('aria-label', `Remove filter row ${n}`);
   const update = () => {
     const op = operator.control.value as FilterOperator;
     operator.control.title = host.advice(op);
