@@ -158,10 +158,14 @@ it('every column gets a finite width, the widths dragged are kept under their na
       fieldNames.chain(names =>
         fc.record({
           names: fc.constant(names),
-          widths: fc.array(fc.integer({ min: 30, max: 400 }), {
-            minLength: names.length,
-            maxLength: names.length
-          })
+          // A border dragged back to the 120 px it was laid out at changes nothing to keep.
+          widths: fc.array(
+            fc.integer({ min: 30, max: 400 }).filter(w => w !== 120),
+            {
+              minLength: names.length,
+              maxLength: names.length
+            }
+          )
         })
       ),
       ({ names, widths }) => {
