@@ -6,6 +6,7 @@
  */
 import {
   type GridReply,
+  GridReplySchema,
   type GridRequest,
   GridRequestSchema
 } from './panel-protocol';
@@ -47,11 +48,32 @@ export const PANEL_REPLIES = {
   collectionSchema: ['collectionSchema']
 } as const satisfies { [T in PanelRequestType]: readonly PanelReplyType[] };
 
-type RequestSchemaOption = (typeof GridRequestSchema.options)[number];
+type RequestSchema = (typeof GridRequestSchema.options)[number];
+type ReplySchema = (typeof GridReplySchema.options)[number];
 
-/** Request type → the schema that reads it, from the protocol's own union. */
-export const PANEL_REQUEST_SCHEMAS = new Map<string, RequestSchemaOption>(
-  GridRequestSchema.options.map(schema => [schema.shape.type.value, schema])
+/** One row of the table: the schema a request is read with, and those of the replies it may get. */
+export interface PanelRequestEntry {
+  request: RequestSchema;
+  replies: readonly ReplySchema[];
+}
+
+const replySchemas = new Map<string, ReplySchema>(
+  GridReplySchema.options.map(schema => [schema.shape.type.value, schema])
+);
+
+/** The table itself, request type → its entry, built from the protocol's schemas. */
+export const PANEL_REQUESTS: ReadonlyMap<string, PanelRequestEntry> = new Map(
+  GridRequestSchema.options.map(request => {
+    const type = request.shape.type.value;
+    const replies: readonly string[] = PANEL_REPLIES[type];
+    return [
+      type,
+      {
+        request,
+        replies: replies.flatMap(reply => replySchemas.get(reply) ?? [])
+      }
+    ];
+  })
 );
 
 /** A request of this type, as the kernel reads it. */
@@ -63,10 +85,6 @@ export type PanelRequest<T extends PanelRequestType> = Extract<
 export type PanelReply<T extends PanelReplyType> = Extract<
   GridReply,
   { type: T }
->;
-/** What a request of this type is answered with (its `error` aside). */
-export type PanelReplyTo<T extends PanelRequestType> = PanelReply<
-  (typeof PANEL_REPLIES)[T][number]
 >;
 /** A reply without the envelope (`v`, `requestId`) the comm adds. */
 export type ReplyBody<R> = R extends GridReply

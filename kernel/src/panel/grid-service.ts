@@ -19,7 +19,7 @@ import {
   type GridRequest,
   GridRequestSchema
 } from '../../../contracts/panel-protocol';
-import { PANEL_REQUEST_SCHEMAS } from '../../../contracts/panel-requests';
+import { PANEL_REQUESTS } from '../../../contracts/panel-requests';
 import { type GridSession, GridSessions } from './grid-sessions';
 import type {
   PanelContext,
@@ -139,7 +139,7 @@ export class GridService {
       }
       // The request's own schema when its type is known; else the whole union, whose error names the types there are.
       const parsed = (
-        PANEL_REQUEST_SCHEMAS.get(String(data.type)) ?? GridRequestSchema
+        PANEL_REQUESTS.get(String(data.type))?.request ?? GridRequestSchema
       ).safeParse(data);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
