@@ -7,7 +7,7 @@ import * as tree from './connection-handlers';
 import type { PanelHandlers } from './context';
 import * as grids from './grid-handlers';
 import * as settings from './kernel-settings-handlers';
-import { admin, edit, exports, resource } from './service-handlers';
+import { admin, edit, exportRequests, resource } from './service-handlers';
 
 export const PANEL_HANDLERS: PanelHandlers = {
   connections: tree.connections,
@@ -33,8 +33,8 @@ export const PANEL_HANDLERS: PanelHandlers = {
   wholeDocument: edit,
   targetActions: edit,
   targetAction: edit,
-  export: exports,
-  cancelExport: exports,
+  export: exportRequests,
+  cancelExport: exportRequests,
   resourceKinds: resource,
   resourceList: resource,
   resourcePlan: resource,

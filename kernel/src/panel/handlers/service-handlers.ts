@@ -51,7 +51,7 @@ export const edit = (
   );
 
 /** Exports of a target or a grid's filter; progress messages precede the answer. */
-export const exports = (
+export const exportRequests = (
   request: PanelExportRequest,
   context: PanelContext
 ): Promise<PanelReplyBody> =>
