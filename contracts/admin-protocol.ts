@@ -224,14 +224,5 @@ export const AdminReplySchemas = [
   })
 ] as const;
 
-export const ADMIN_REQUEST_TYPES = new Set<string>(
-  AdminRequestSchemas.map(s => s.shape.type.value)
-);
 export type AdminRequest = z.infer<(typeof AdminRequestSchemas)[number]>;
 export type AdminReply = z.infer<(typeof AdminReplySchemas)[number]>;
-
-export function isAdminRequest<T extends { type: string }>(
-  request: T
-): request is T & AdminRequest {
-  return ADMIN_REQUEST_TYPES.has(request.type);
-}

@@ -299,12 +299,4 @@ export const EditReplySchemas = [
 
 export type EditReply = z.infer<(typeof EditReplySchemas)[number]>;
 
-const EDIT_REQUEST_TYPES = new Set<string>(
-  EditRequestSchemas.map(s => s.shape.type.value)
-);
 export type EditRequest = z.infer<(typeof EditRequestSchemas)[number]>;
-export function isEditRequest(request: {
-  type: string;
-}): request is EditRequest {
-  return EDIT_REQUEST_TYPES.has(request.type);
-}

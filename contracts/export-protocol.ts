@@ -82,14 +82,5 @@ export const ExportReplySchemas = [
   })
 ] as const;
 
-export const EXPORT_REQUEST_TYPES = new Set<string>(
-  ExportRequestSchemas.map(s => s.shape.type.value)
-);
 export type PanelExportRequest = z.infer<(typeof ExportRequestSchemas)[number]>;
 export type PanelExportReply = z.infer<(typeof ExportReplySchemas)[number]>;
-
-export function isExportRequest<T extends { type: string }>(
-  request: T
-): request is T & PanelExportRequest {
-  return EXPORT_REQUEST_TYPES.has(request.type);
-}

@@ -216,14 +216,5 @@ export const ResourceReplySchemas = [
   })
 ] as const;
 
-export const RESOURCE_REQUEST_TYPES = new Set<string>(
-  ResourceRequestSchemas.map(s => s.shape.type.value)
-);
 export type ResourceRequest = z.infer<(typeof ResourceRequestSchemas)[number]>;
 export type ResourceReply = z.infer<(typeof ResourceReplySchemas)[number]>;
-
-export function isResourceRequest<T extends { type: string }>(
-  request: T
-): request is T & ResourceRequest {
-  return RESOURCE_REQUEST_TYPES.has(request.type);
-}

@@ -7,6 +7,7 @@ import {
   GridReplySchema,
   type GridRequestInput
 } from '@searchbook/contracts/panel-protocol';
+import type { PanelReply } from '@searchbook/contracts/panel-requests';
 import { tellOutputRows } from './settings/output-rows-sync';
 import { fromExactWire, toExactWire } from '@searchbook/contracts/exact-wire';
 
@@ -15,11 +16,8 @@ type Request = GridRequestInput extends infer R
     ? Omit<R, 'v' | 'requestId'>
     : never
   : never;
-/** The reply of this type, as request() resolves to it. */
-export type PanelReply<T extends GridReply['type']> = Extract<
-  GridReply,
-  { type: T }
->;
+/** The reply of this type, as request() resolves to it: the panel's request table types it. */
+export type { PanelReply };
 type Reply<T extends GridReply['type']> = PanelReply<T>;
 
 /** A panel request the kernel answered with an error: its message carries the engine's reason. */

@@ -1,48 +1,33 @@
 /**
  * The side panel's service on the `searchbook.panel` comm. Each request is validated against
- * the shared protocol and answered exactly once, with its reply or an `error` reply; work runs
- * beside the shell loop, so a slow engine never holds up cells or other grids.
+ * the shared protocol, handed to its handler (handlers/index.ts, one per request type) and
+ * answered exactly once, with its reply or an `error` reply; work runs beside the shell loop,
+ * so a slow engine never holds up cells or other grids.
  */
-import type { JsonValue } from '../console/cell';
-import { profileAddress } from '../connections/profile-url';
 import type { ProfileStore } from '../connections/profile-store';
 import type { ConnectionRegistry } from '../connections/registry';
 import type { Connection } from '../connections/open-connection';
-import {
-  type DocumentBlock,
-  type Documents,
-  type FilterSyntax,
-  type OpenedGrid
-} from '../engine/driver';
 import { EngineError } from '../engine/errors';
 import { Refusal } from '../console/refusal';
 import { VariableScope } from '../console/variables';
 import type { Comm, CommTarget } from '../protocol/comms';
 import { boundCrossed } from '../protocol/json-bounds';
-import { curlOfCell } from './cell-curl';
-import { pythonOfCell } from './cell-python';
 import type { AnswerStore } from '../console/answers';
-import { cutLongCells } from '../render/cell-cut';
-import { isAdminRequest } from '../../../contracts/admin-protocol';
-import { answerAdmin } from './admin-service';
-import { isResourceRequest } from '../../../contracts/resource-protocol';
-import { answerResource } from './resource-service';
-import { isEditRequest } from '../../../contracts/edit-protocol';
-import { answerEdit } from './edit-service';
+import { PanelExports } from './export-service';
 import {
-  isExportRequest,
-  type PanelExportRequest
-} from '../../../contracts/export-protocol';
-import { type ExportSource, PanelExports } from './export-service';
-import {
-  type Block,
   PANEL_PROTOCOL_VERSION,
-  type GridReply,
   type GridRequest,
-  GridRequestSchema,
-  type GridView
+  GridRequestSchema
 } from '../../../contracts/panel-protocol';
+import { PANEL_REQUESTS } from '../../../contracts/panel-requests';
 import { type GridSession, GridSessions } from './grid-sessions';
+import type {
+  PanelContext,
+  PanelHandler,
+  PanelReplyBody
+} from './handlers/context';
+import { endedReason } from './handlers/grid-handlers';
+import { PANEL_HANDLERS } from './handlers';
 
 /** How long one grid request may take before it is answered with an error. */
 const REQUEST_TIMEOUT_MS = 120_000;
@@ -52,12 +37,6 @@ const REQUEST_TIMEOUT_MS = 120_000;
  * leave its changes unanswered.
  */
 const SAVE_TIMEOUT_MS = 15 * 60_000;
-
-type ReplyBody = GridReply extends infer R
-  ? R extends GridReply
-    ? Omit<R, 'v' | 'requestId'>
-    : never
-  : never;
 
 export class GridService {
   readonly sessions = new GridSessions();
@@ -135,7 +114,7 @@ export class GridService {
   ): Promise<void> {
     const requestId =
       typeof data.requestId === 'string' ? data.requestId : null;
-    const send = (body: ReplyBody, id: string | null = requestId) =>
+    const send = (body: PanelReplyBody, id: string | null = requestId) =>
       comm
         .send({ v: PANEL_PROTOCOL_VERSION, requestId: id, ...body })
         .catch(() => undefined);
@@ -158,7 +137,10 @@ export class GridService {
         });
         return;
       }
-      const parsed = GridRequestSchema.safeParse(data);
+      // The request's own schema when its type is known; else the whole union, whose error names the types there are.
+      const parsed = (
+        PANEL_REQUESTS.get(String(data.type))?.request ?? GridRequestSchema
+      ).safeParse(data);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
@@ -192,221 +174,29 @@ export class GridService {
     }
   }
 
-  private async handle(
+  private handle(
     request: GridRequest,
     comm: Comm,
     signal: AbortSignal
-  ): Promise<ReplyBody> {
-    if (isAdminRequest(request)) {
-      return answerAdmin(
-        request,
-        this.connection(request.connection).driver,
-        signal
-      );
-    }
-    if (isResourceRequest(request)) {
-      return answerResource(
-        request,
-        this.connection(request.connection).driver,
-        signal
-      );
-    }
-    if (isEditRequest(request)) {
-      return answerEdit(
-        request,
-        {
-          grid: id => this.session(id),
-          connection: name => this.connection(name)
-        },
-        signal
-      );
-    }
-    if (isExportRequest(request)) {
-      const progress = (body: ReplyBody) =>
-        comm.send({
-          v: PANEL_PROTOCOL_VERSION,
-          requestId: request.requestId,
-          ...body
-        });
-      return this.exports.answer(
-        comm.id,
-        request,
-        exported => this.exportSource(exported),
-        progress
-      );
-    }
-    switch (request.type) {
-      case 'environment': {
-        for (const [name, value] of Object.entries(request.values)) {
-          if (value === null) {
-            delete process.env[name];
-          } else {
-            process.env[name] = value;
-          }
-        }
-        return {
-          type: 'environment',
-          count: Object.keys(request.values).length
-        };
-      }
-      case 'outputRows': {
-        if (!this.keepOutputRows) {
-          throw new Error(
-            'This kernel runs no cells: it keeps no rows in notebook outputs.'
-          );
-        }
-        return {
-          type: 'outputRows',
-          rows: this.keepOutputRows(request.rows)
-        };
-      }
-      case 'connections': {
-        const active = this.connections.active;
-        return {
-          type: 'connections',
-          connections: this.connections.list().map(c => ({
-            name: c.name,
-            engine: c.engine,
-            product: c.engineLabel,
-            address: c.address,
-            version: c.identity.version,
-            ...(c.authSummary ? { auth: c.authSummary } : {}),
-            active: c === active
-          }))
-        };
-      }
-      case 'profiles': {
-        try {
-          const file = await this.profiles().load();
-          return {
-            type: 'profiles',
-            profiles: file.profiles.map(p => ({
-              name: p.name,
-              engine: p.engine,
-              address: profileAddress(p)
-            }))
-          };
-        } catch (err) {
-          return {
-            type: 'profiles',
-            profiles: [],
-            problem: (err as Error).message
-          };
-        }
-      }
-      case 'targets': {
-        const listing = await this.connection(
-          request.connection
-        ).driver.catalog.listTargets(signal);
-        return {
-          type: 'targets',
-          connection: request.connection,
-          targets: listing.targets,
-          ...(listing.note ? { note: listing.note } : {})
-        };
-      }
-      case 'open': {
-        const connection = this.connection(request.connection);
-        refuseUnoffered(request.view, connection.driver.documents);
-        const grid = await connection.driver.documents.open(
-          request.target,
-          request.blockSize,
-          request.view,
-          signal,
-          request.firstRows
-        );
-        if (!this.connections.isOpen(connection)) {
-          await grid.reader.close().catch(() => undefined);
-          throw new Error(
-            endedReason(
-              connection,
-              this.connections.list().find(c => c.name === connection.name)
-            )
-          );
-        }
-        const session = this.sessions.add({
-          commId: comm.id,
-          connection: connection.name,
-          target: request.target,
-          blockSize: request.blockSize,
-          view: request.view,
-          reader: grid.reader
-        });
-        this.sessions.noteColumns(session, grid.first.columns);
-        return opened(session, grid, connection.driver.documents.filters);
-      }
-      case 'read': {
-        const session = this.session(request.gridId);
-        const block = await session.reader.readBlock(request.block, signal);
-        this.sessions.noteColumns(session, block.columns);
-        return {
-          type: 'block',
-          gridId: session.id,
-          total: session.reader.total,
-          block: blockOf(request.block, session.blockSize, block)
-        };
-      }
-      case 'refresh': {
-        const session = this.session(request.gridId);
-        const documents = this.connection(session.connection).driver.documents;
-        const grid = await documents.open(
-          session.target,
-          session.blockSize,
-          session.view,
-          signal
-        );
-        if (this.sessions.get(session.id) !== session) {
-          // Its connection ended while it was read again.
-          await grid.reader.close().catch(() => undefined);
-          throw new Error(
-            this.sessions.ending(session.id) ??
-              `The grid ${session.id} was closed meanwhile.`
-          );
-        }
-        await this.sessions.replaceReader(session, grid.reader);
-        this.sessions.noteColumns(session, grid.first.columns);
-        return opened(session, grid, documents.filters);
-      }
-      case 'curl':
-        return {
-          type: 'curl',
-          commands: await curlOfCell(
-            request.cell,
-            this.connections,
-            this.scope,
-            this.answers
-          )
-        };
-      case 'python':
-        return {
-          type: 'python',
-          ...(await pythonOfCell(request.cell, this.connections, this.scope, {
-            ...(this.answers ? { answers: this.answers } : {}),
-            ...(request.connection ? { connection: request.connection } : {})
-          }))
-        };
-      case 'close': {
-        if (!(await this.sessions.close(request.gridId))) {
-          throw new Error(
-            `No grid ${request.gridId} is open in this kernel (it was closed, or the kernel restarted).`
-          );
-        }
-        return { type: 'closed', gridId: request.gridId };
-      }
-    }
-  }
-
-  private exportSource(
-    request: Extract<PanelExportRequest, { type: 'export' }>
-  ): ExportSource {
-    if (request.gridId === undefined) {
-      return { driver: this.connection(request.connection).driver };
-    }
-    const session = this.session(request.gridId);
-    return {
-      driver: this.connection(session.connection).driver,
-      grid: { target: session.target, view: session.view }
+  ): Promise<PanelReplyBody> {
+    const context: PanelContext = {
+      comm,
+      signal,
+      connections: this.connections,
+      profiles: this.profiles,
+      scope: this.scope,
+      ...(this.answers ? { answers: this.answers } : {}),
+      ...(this.keepOutputRows ? { keepOutputRows: this.keepOutputRows } : {}),
+      sessions: this.sessions,
+      exports: this.exports,
+      connection: name => this.connection(name),
+      session: id => this.session(id)
     };
+    // The table pairs each type with its handler; the compiler cannot follow the pairing through an index.
+    const handler = PANEL_HANDLERS[request.type] as PanelHandler<
+      GridRequest['type']
+    >;
+    return handler(request, context);
   }
 
   private connection(name: string): Connection {
@@ -432,65 +222,4 @@ export class GridService {
     }
     return session;
   }
-}
-
-/** What a grid read through `ended` says: the status line leads with it. */
-function endedReason(ended: Connection, by: Connection | undefined): string {
-  if (!by) {
-    return `connection closed: reopen. "${ended.name}" is no longer open in this kernel; %connect it again, then Refresh reopens this grid on it.`;
-  }
-  const where = by.address === ended.address ? '' : ` (now ${by.address})`;
-  return `connection replaced: reopen. %connect opened "${ended.name}" again${where}, and this grid was reading the connection it replaced; Refresh reopens it on the new one.`;
-}
-
-/** A search query on an engine without search previews would be dropped silently: refused instead, nothing sent. */
-function refuseUnoffered(view: GridView, documents: Documents): void {
-  if (view.search && !documents.searches) {
-    throw new Error(
-      `This database offers no search preview in the grid: clear the search query, and use the filter bar (or a console cell) instead.`
-    );
-  }
-}
-
-function opened(
-  session: GridSession,
-  { first, notes, sortedBy, request, searchPreview }: OpenedGrid,
-  filters: FilterSyntax
-): ReplyBody {
-  return {
-    type: 'opened',
-    gridId: session.id,
-    connection: session.connection,
-    target: session.target,
-    blockSize: session.blockSize,
-    total: session.reader.total,
-    columns: first.columns,
-    first: blockOf(0, session.blockSize, first),
-    notes,
-    sortedBy,
-    request,
-    matchCaseSupported: filters.matchCase,
-    operators: filters.operators,
-    rawFilterHint: filters.rawHint,
-    ...(searchPreview ? { searchPreview } : {})
-  };
-}
-
-function blockOf(
-  index: number,
-  blockSize: number,
-  block: DocumentBlock
-): Block {
-  const { rows, cut } = cutLongCells(block.rows as Record<string, JsonValue>[]);
-  return {
-    block: index,
-    offset: index * blockSize,
-    rows,
-    cut,
-    columns: block.columns,
-    requests: block.requests,
-    ...(block.keys ? { keys: block.keys } : {}),
-    ...(block.versions ? { versions: block.versions } : {}),
-    ...(block.highlights ? { highlights: block.highlights } : {})
-  };
 }
