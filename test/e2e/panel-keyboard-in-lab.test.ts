@@ -160,16 +160,19 @@ async function itemMenu(item: Locator, label: string | 'Escape') {
   if (label === 'Escape') {
     await page.keyboard.press('Escape');
   } else {
-    const active = menu.locator(
-      '.lm-Menu-item.lm-mod-active .lm-Menu-itemLabel'
-    );
-    for (let i = 0; i < 10 && (await active.textContent()) !== label; i++) {
-      await page.keyboard.press('ArrowDown');
-    }
-    await expect(active.textContent()).resolves.toBe(label);
-    await page.keyboard.press('Enter');
+    await pickByArrows(menu, label);
   }
   await menu.waitFor({ state: 'detached' });
+}
+
+/** Moves down an open Lumino menu with the arrow keys to `label`, and presses Enter on it. */
+async function pickByArrows(menu: Locator, label: string) {
+  const active = menu.locator('.lm-Menu-item.lm-mod-active .lm-Menu-itemLabel');
+  for (let i = 0; i < 10 && (await active.textContent()) !== label; i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await expect(active.textContent()).resolves.toBe(label);
+  await page.keyboard.press('Enter');
 }
 
 /** The accessible names of the panel's tree items, in order. */
@@ -501,14 +504,7 @@ describe('the rest of a grid’s toolbar by keyboard', () => {
     await press(control(menuName));
     const menu = page.locator('.searchbook-ToolbarMenu');
     await menu.waitFor();
-    const active = menu.locator(
-      '.lm-Menu-item.lm-mod-active .lm-Menu-itemLabel'
-    );
-    for (let i = 0; i < 10 && (await active.textContent()) !== label; i++) {
-      await page.keyboard.press('ArrowDown');
-    }
-    await expect(active.textContent()).resolves.toBe(label);
-    await page.keyboard.press('Enter');
+    await pickByArrows(menu, label);
     await menu.waitFor({ state: 'detached' });
   }
 
