@@ -11,7 +11,7 @@ import { editRefusal, Refusal } from '../../kernel/src/console/refusal';
 import { VariableScope } from '../../kernel/src/console/variables';
 import { EngineError } from '../../kernel/src/engine/errors';
 import { typeElasticsearchValue } from '../../kernel/src/engines/elasticsearch/edit-typing';
-import { freePort } from '../support/free-port';
+import { closedPort as findClosedPort } from '../support/closed-port';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 import { connect, connectError, failureOf, request, SECRETS } from './helpers';
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
       products: 5
     }),
     KernelClient.start({ ...SECRETS }),
-    freePort()
+    findClosedPort()
   ]);
 });
 afterAll(async () => {
