@@ -69,7 +69,7 @@ export class CellTimer {
     name: string,
     code: string,
     weigh = false
-  ): Promise<{ ms: number; weight: number | null }> {
+  ): Promise<{ ms: number; weight: number | null; cpuMs: number | null }> {
     return this.ask({ run: name, code, weigh });
   }
 

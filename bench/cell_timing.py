@@ -5,7 +5,9 @@ Also weighs each answer as a saved notebook holds it (nbformat, as JupyterLab sa
 A line server, so the benchmark can interleave its own raw requests with the cells: each
 stdin line is a JSON command, each answer one JSON line on stdout.
   {"start": name, "kernel": kernelspec, "setup": [cells]}  -> {"ok": true}
-  {"run": name, "code": cell, "weigh": bool}               -> {"ms": elapsed, "weight": bytes or null}
+  {"run": name, "code": cell, "weigh": bool}               -> {"ms": elapsed, "weight": bytes or null, "cpuMs": cpu}
+`cpuMs`: CPU time the kernel and the processes it started (a searchbook kernel beside a Python
+one) spent on the cell, user and system: a figure the machine's other load sways less than time.
 """
 import json
 import sys
@@ -40,6 +42,25 @@ def run_cell(kc, code):
     return elapsed, outputs
 
 
+def tree_cpu_seconds(km):
+    """User and system CPU seconds of the kernel's process and every process under it, so far."""
+    import psutil
+
+    try:
+        root = psutil.Process(km.provisioner.process.pid)
+        processes = [root, *root.children(recursive=True)]
+    except (AttributeError, psutil.Error):
+        return None
+    total = 0.0
+    for process in processes:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
 def saved_weight(outputs):
     """Bytes these outputs add to a notebook saved by nbformat (indent 1, as JupyterLab saves)."""
     bare = new_notebook(cells=[new_code_cell("x")])
@@ -59,8 +80,12 @@ def main():
                     run_cell(kc, code)
                 answer = {"ok": True}
             else:
-                ms, outputs = run_cell(kernels[command["run"]][1], command["code"])
-                answer = {"ms": ms, "weight": saved_weight(outputs) if command.get("weigh") else None}
+                km, kc = kernels[command["run"]]
+                cpu_before = tree_cpu_seconds(km)
+                ms, outputs = run_cell(kc, command["code"])
+                cpu_after = tree_cpu_seconds(km)
+                cpu_ms = None if cpu_before is None or cpu_after is None else (cpu_after - cpu_before) * 1000
+                answer = {"ms": ms, "weight": saved_weight(outputs) if command.get("weigh") else None, "cpuMs": cpu_ms}
             sys.stdout.write(json.dumps(answer) + "\n")
             sys.stdout.flush()
     finally:

@@ -9,12 +9,15 @@
  *   displayed  `a = %searchbook GET ...` + `a.to_pandas()` (50 grids shown)
  *
  * Prints medians, the ratios quiet / client and displayed / client, and what each cell adds to
- * a saved notebook. Asserts nothing. The sandbox by default (its own process, 25,000 products);
+ * a saved notebook; then the CPU time per search of the Python kernel and the processes it
+ * started (the searchbook kernel), which a loaded machine sways less than the time, and the
+ * load average the run saw. Asserts nothing. The sandbox by default (its own process, 25,000 products);
  * `--es-url URL [--es-password PW]` runs it on a node already running here with the sample
  * index (`npm run real-es -- 8.19 --products 25000`), as the elastic user when given a password.
  *
  *   npm run bench:magic-client [-- --runs 5] [--searches 50] [--es-url http://127.0.0.1:PORT --es-password PW]
  */
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
   CellTimer,
@@ -75,10 +78,15 @@ async function main(): Promise<void> {
     quiet: [],
     displayed: []
   };
+  const cpu: Record<keyof typeof cells, number[]> = {
+    client: [],
+    quiet: [],
+    displayed: []
+  };
   const weights: Partial<Record<keyof typeof cells, number | null>> = {};
   for (let round = 0; round <= runs; round++) {
     for (const name of Object.keys(cells) as (keyof typeof cells)[]) {
-      const { ms, weight } = await timer.run(
+      const { ms, weight, cpuMs } = await timer.run(
         'python',
         cells[name],
         round === 0
@@ -88,6 +96,9 @@ async function main(): Promise<void> {
         weights[name] = weight;
       } else {
         times[name].push(ms);
+        if (cpuMs !== null) {
+          cpu[name].push(cpuMs / searches);
+        }
       }
     }
   }
@@ -112,6 +123,26 @@ async function main(): Promise<void> {
   console.log(
     `  %searchbook (shown) + to_pandas()    ${displayed.toFixed(0)}   saved ${kb(weights.displayed)}   ${(displayed / client).toFixed(2)}x`
   );
+  const [cpuClient, cpuQuiet, cpuShown] = [
+    median(cpu.client),
+    median(cpu.quiet),
+    median(cpu.displayed)
+  ];
+  console.log(
+    `  CPU per search, the Python kernel and what it started (ms): client ${cpuClient.toFixed(1)}, quiet ${cpuQuiet.toFixed(1)} (${ratioOf(cpuQuiet, cpuClient)}), shown ${cpuShown.toFixed(1)} (${ratioOf(cpuShown, cpuClient)})`
+  );
+  console.log(
+    `  load average ${loadavg()
+      .map(l => l.toFixed(2))
+      .join(' ')} (1, 5, 15 min) at the end of the run`
+  );
+}
+
+/** The ratio of two medians, or "-" when either is missing. */
+function ratioOf(value: number, base: number): string {
+  return Number.isFinite(value) && Number.isFinite(base) && base > 0
+    ? `${(value / base).toFixed(2)}x`
+    : '-';
 }
 
 main().catch((err: unknown) => {

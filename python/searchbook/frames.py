@@ -30,9 +30,6 @@ def _kind(engine_type):
     return None
 
 
-_NUMBERS = (int, float)
-
-
 def integer_width(values):
     """`Int64`, `UInt64` or `object`: the narrowest exact type for these ints (None left out)."""
     present = [v for v in values if v is not None]
@@ -52,22 +49,35 @@ def instants(values, fmt, engine_type):
         return None
 
 
+def _types_of(values):
+    """The exact types among the values, None left out (type() rather than isinstance: a bool is
+    an int to isinstance, never a number here). One pass in C, where a check per value is slow."""
+    kinds = set(map(type, values))
+    kinds.discard(type(None))
+    return kinds
+
+
+_DATE_VALUES = {str, int, float}
+_NUMBER_VALUES = {int, float}
+
+
 def _typed(kind, values):
     """The values converted to the column's kind (dates stay as sent, read later), or None when one does not fit."""
-    present = [v for v in values if v is not None]
-    # type() rather than isinstance: a bool is an int to isinstance, never a number here.
+    kinds = _types_of(values)
     if kind == "date":
-        return values if all(type(v) in (str, int, float) for v in present) else None
+        return values if kinds <= _DATE_VALUES else None
     if kind in ("integer", "float"):
-        if not all(type(v) in _NUMBERS for v in present):
+        if not kinds <= _NUMBER_VALUES:
             return None
         if kind == "float":
             return [None if v is None else float(v) for v in values]
-        if not all(type(v) is int or v.is_integer() for v in present):
+        if float not in kinds:
+            return values
+        if not all(v.is_integer() for v in values if type(v) is float):
             return None
         return [v if v is None or type(v) is int else int(v) for v in values]
     if kind == "boolean":
-        return values if all(type(v) is bool for v in present) else None
+        return values if kinds <= {bool} else None
     return None
 
 
@@ -87,8 +97,10 @@ def typed_columns(columns, rows, types, formats=None, values_by_name=None):
 
 
 def _untyped_big_integers(values):
+    if _types_of(values) != {int}:
+        return False
     present = [v for v in values if v is not None]
-    return bool(present) and all(type(v) is int for v in present) and (max(present) > EXACT_IN_FLOAT or min(present) < -EXACT_IN_FLOAT)
+    return max(present) > EXACT_IN_FLOAT or min(present) < -EXACT_IN_FLOAT
 
 
 def to_pandas(columns, rows, types, formats=None, notes=None, values_by_name=None):
@@ -207,4 +219,5 @@ def _polars_any(pl, name, values):
 
 
 def _has_lists(values):
-    return any(type(v) in (list, dict) for v in values)
+    kinds = set(map(type, values))
+    return list in kinds or dict in kinds

@@ -153,7 +153,7 @@ class Bridge:
 
         queued = [self.kernel.queue_silently(line) for line in values]
         try:
-            reply = self.kernel.run(code, on_output, ask, silent=silent, allow_stdin=self._can_ask())
+            reply = self.kernel.run(code, on_output, ask, silent=silent, allow_stdin=self._can_ask(), value_only=quiet)
             for msg_id in queued:
                 self._raise_if_failed(self.kernel.reply(msg_id))
         finally:

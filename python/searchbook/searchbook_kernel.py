@@ -11,6 +11,8 @@ START_SECONDS = 60
 # The side panel's comm, which also takes the row cap of notebook outputs (contracts/panel-protocol.ts).
 PANEL_COMM = "searchbook.panel"
 PANEL_PROTOCOL_VERSION = 4
+# The execute_request metadata the kernel reads (ExecuteMetadata in kernel/src/protocol/requests.ts).
+EXECUTE_METADATA = "searchbook"
 
 
 class Reply:
@@ -116,14 +118,15 @@ class SearchbookKernel:
         self._replies[msg_id] = None
         return msg_id
 
-    def run(self, code, on_output, on_input, silent=False, allow_stdin=False):
+    def run(self, code, on_output, on_input, silent=False, allow_stdin=False, value_only=False):
         """Runs `code`; each iopub output of it goes to `on_output(msg_type, content)`, each
         input request to `on_input(prompt, password)`. A KeyboardInterrupt while it runs
-        interrupts the kernel, waits for the cell to end, and is raised again."""
+        interrupts the kernel, waits for the cell to end, and is raised again. `value_only`:
+        nothing of the outputs will be shown, so the kernel builds no text or HTML grids."""
         import zmq
 
         client = self.client
-        msg_id = client.execute(code, silent=silent, store_history=not silent, allow_stdin=allow_stdin, stop_on_error=False)
+        msg_id = self._execute(code, silent, allow_stdin, value_only)
         poller = zmq.Poller()
         iopub, stdin = client.iopub_channel.socket, client.stdin_channel.socket
         poller.register(iopub, zmq.POLLIN)
@@ -162,6 +165,21 @@ class SearchbookKernel:
         if interrupted is not None:
             raise KeyboardInterrupt(reply.evalue or "The searchbook request was interrupted.")
         return reply
+
+    def _execute(self, code, silent, allow_stdin, value_only):
+        """Sends an execute_request as client.execute does, with the metadata the kernel reads."""
+        client = self.client
+        content = {
+            "code": code,
+            "silent": silent,
+            "store_history": not silent,
+            "user_expressions": {},
+            "allow_stdin": allow_stdin,
+            "stop_on_error": False,
+        }
+        msg = client.session.msg("execute_request", content, metadata={EXECUTE_METADATA: {"valueOnly": bool(value_only)}})
+        client.shell_channel.send(msg)
+        return msg["header"]["msg_id"]
 
     def forget(self, msg_id):
         self._replies.pop(msg_id, None)

@@ -202,6 +202,22 @@ def test_aggregation_tables_are_typed_like_hits_tables_and_keep_the_engines_note
     assert any("sum_other_doc_count" in note for note in tables["stock"]["notes"])
 
 
+def test_reading_an_answer_leaves_pythons_garbage_collector_as_the_user_set_it(engine, tmp_path):
+    # Answers are built with the cycle collector paused; whatever the user chose must hold after.
+    read = "a = %searchbook -q GET /products/_search?size=100\nlen(a.to_pandas()), len(a.to_polars()), len(a.rows), len(a.json['hits']['hits'])"
+    nb, _ = run_notebook(
+        [
+            new_code_cell("%load_ext searchbook"),
+            new_code_cell(f"%%searchbook --quiet\n{connect_line(engine)}"),
+            new_code_cell(f"import gc\ngc.disable()\n{read}\nprint(gc.isenabled())"),
+            new_code_cell(f"gc.enable()\n{read}\nprint(gc.isenabled())"),
+        ],
+        PYTHON_KERNEL,
+        tmp_path,
+    )
+    assert [printed(nb.cells[i]).strip() for i in (2, 3)] == ["False", "True"]
+
+
 LOOP = "for i in range(50):\n    a = %searchbook -q GET /products/_search?size=1000&q=price:>=${i}"
 
 

@@ -166,7 +166,8 @@ export class KernelClient {
   frames(
     msgType: string,
     content: Record<string, unknown>,
-    parent: Record<string, unknown> = {}
+    parent: Record<string, unknown> = {},
+    metadata: Record<string, unknown> = {}
   ): { id: string; frames: Buffer[] } {
     const id = randomUUID();
     const header = {
@@ -177,7 +178,7 @@ export class KernelClient {
       date: new Date().toISOString(),
       version: '5.3'
     };
-    const body = [header, parent, {}, content].map(p =>
+    const body = [header, parent, metadata, content].map(p =>
       Buffer.from(JSON.stringify(p))
     );
     return {
@@ -216,9 +217,10 @@ export class KernelClient {
   async submit(
     channel: Channel,
     msgType: string,
-    content: Record<string, unknown>
+    content: Record<string, unknown>,
+    metadata: Record<string, unknown> = {}
   ): Promise<{ id: string; reply: Promise<WireMessage> }> {
-    const { id, frames } = this.frames(msgType, content);
+    const { id, frames } = this.frames(msgType, content, {}, metadata);
     const reply = new Promise<WireMessage>(resolve =>
       this.replies.set(id, resolve)
     );
@@ -226,19 +228,26 @@ export class KernelClient {
     return { id, reply };
   }
 
+  /** Runs a cell; `metadata` is the execute_request's (what a frontend says of it). */
   async execute(
     code: string,
-    extra: Record<string, unknown> = {}
+    extra: Record<string, unknown> = {},
+    metadata: Record<string, unknown> = {}
   ): Promise<{ reply: WireMessage; iopub: WireMessage[] }> {
-    const { id, reply } = await this.submit('shell', 'execute_request', {
-      code,
-      silent: false,
-      store_history: true,
-      user_expressions: {},
-      allow_stdin: false,
-      stop_on_error: true,
-      ...extra
-    });
+    const { id, reply } = await this.submit(
+      'shell',
+      'execute_request',
+      {
+        code,
+        silent: false,
+        store_history: true,
+        user_expressions: {},
+        allow_stdin: false,
+        stop_on_error: true,
+        ...extra
+      },
+      metadata
+    );
     const answer = await reply;
     return { reply: answer, iopub: await this.iopubFor(id) };
   }

@@ -203,7 +203,7 @@ export class CellRunner {
         driver.console.present(request, response),
         info,
         answer,
-        this.limits
+        sink.valueOnly ? { ...this.limits, valueOnly: true } : this.limits
       );
       if (first) {
         await progress.finish(first);

@@ -10,4 +10,6 @@ export interface OutputSink {
   input(prompt: string, password: boolean): Promise<string>;
   /** Whether the request allows input (execute_request's allow_stdin); input() rejects otherwise. */
   readonly canAsk: boolean;
+  /** Whether the frontend reads only the answers' values and shows none of them (execute metadata). */
+  readonly valueOnly?: boolean;
 }

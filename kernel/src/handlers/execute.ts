@@ -1,7 +1,7 @@
 import { CellFailure } from '../execute/cell-failure';
 import type { CellRunner } from '../execute/cell-runner';
 import type { Handler } from '../protocol/kernel-server';
-import { ExecuteRequest } from '../protocol/requests';
+import { ExecuteMetadata, ExecuteRequest } from '../protocol/requests';
 import { withinOutputDepth } from '../render/output-depth';
 import type { SecretMask } from '../render/secret-mask';
 import type { SessionHistory } from './history';
@@ -26,6 +26,9 @@ export function executeHandler(
 ): Handler {
   return async ctx => {
     const request = ExecuteRequest.parse(ctx.message.content);
+    const { valueOnly } = ExecuteMetadata.parse(
+      ctx.message.metadata
+    ).searchbook;
     const counts = !request.silent && request.store_history;
     if (counts) {
       state.count += 1;
@@ -64,7 +67,8 @@ export function executeHandler(
               transient: { display_id: displayId }
             }),
       input: (prompt: string, password: boolean) => ctx.input(prompt, password),
-      canAsk: request.allow_stdin
+      canAsk: request.allow_stdin,
+      valueOnly
     };
     try {
       await runner.run(request.code, sink);

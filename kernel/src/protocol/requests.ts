@@ -11,6 +11,20 @@ export const ExecuteRequest = z.object({
   stop_on_error: z.boolean().default(true)
 });
 
+/**
+ * What a frontend may say of an execute_request in its metadata. `searchbook.valueOnly`: the
+ * frontend reads only the answers' values and shows nothing (a quiet magic call in a Python
+ * kernel), so no text or HTML grid is built for them. Anything else there is ignored.
+ */
+export const ExecuteMetadata = z
+  .object({
+    searchbook: z
+      .object({ valueOnly: z.boolean().default(false) })
+      .catch({ valueOnly: false })
+      .default({ valueOnly: false })
+  })
+  .catch({ searchbook: { valueOnly: false } });
+
 export const CodeAtCursor = z.object({
   code: z.string(),
   cursor_pos: z.number().int().nonnegative(),

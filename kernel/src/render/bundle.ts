@@ -204,14 +204,16 @@ export function toBundle(
         ...(columns.length < result.columns.length
           ? rowsAsValues(kept, limits)
           : {}),
-        ...fallbacks(
-          summary,
-          columns.map(c => c.name),
-          kept,
-          fallbackBudget(answerKept, limits),
-          aggregations,
-          warningOf(info)
-        )
+        ...(limits.valueOnly
+          ? summaryOnly(summary, warningOf(info))
+          : fallbacks(
+              summary,
+              columns.map(c => c.name),
+              kept,
+              fallbackBudget(answerKept, limits),
+              aggregations,
+              warningOf(info)
+            ))
       };
     }
     case 'table': {
@@ -275,15 +277,17 @@ export function toBundle(
         mimeType: TABLE_MIME,
         omittedRows: omitted
       };
-      const shown = fallbacks(
-        summary,
-        columns,
-        kept,
-        fallbackBudget(answerKept ?? rawKept, limits),
-        [],
-        warningOf(info),
-        result.columns?.map(c => c.type)
-      );
+      const shown = limits.valueOnly
+        ? summaryOnly(summary, warningOf(info))
+        : fallbacks(
+            summary,
+            columns,
+            kept,
+            fallbackBudget(answerKept ?? rawKept, limits),
+            [],
+            warningOf(info),
+            result.columns?.map(c => c.type)
+          );
       const notes = result.notes ?? [];
       return {
         [TABLE_MIME]: payload,
@@ -336,6 +340,19 @@ export function toBundle(
           .join('\n')
       };
   }
+}
+
+/** The fallbacks of an answer nobody is shown (OutputLimits.valueOnly): its summary line and warning. */
+function summaryOnly(
+  summary: string,
+  warning: { plain: string; html: string }
+): { 'text/html': string; 'text/plain': string } {
+  return {
+    'text/html': [warning.html, `<p>${escapeHtml(summary)}</p>`]
+      .filter(Boolean)
+      .join('\n'),
+    'text/plain': [summary, warning.plain].filter(Boolean).join('\n')
+  };
 }
 
 /** An aggregation table as the notebook keeps it: its first `keep` rows, the others counted (the footer says so under the table). */

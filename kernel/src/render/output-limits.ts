@@ -18,6 +18,8 @@ export interface OutputLimits {
   rawJsonChars: number;
   /** Each hits or table bundle also carries its grid's rows under ROWS_MIME (contracts/mime-types.ts). */
   rowsAsValues?: boolean;
+  /** Nothing of the answer is shown, only its value read: the text and HTML grids are one summary line. */
+  valueOnly?: boolean;
 }
 
 /**

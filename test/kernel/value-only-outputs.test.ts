@@ -1,0 +1,112 @@
+/**
+ * A frontend that reads only the answers' values (a quiet magic call in a Python kernel) says
+ * so in the execute_request's metadata, `{"searchbook": {"valueOnly": true}}`: over ZeroMQ
+ * against the sandbox, the kernel then sends the same answer payload without the text and HTML
+ * grids (their summary line only), and a shown cell keeps its grids. Metadata it cannot read
+ * changes nothing.
+ */
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
+import {
+  HITS_MIME,
+  HitsPayloadSchema,
+  TABLE_MIME
+} from '../../contracts/mime-types';
+import { SECRETS } from '../drivers/helpers';
+import { KernelClient, type WireMessage } from '../support/kernel-client';
+
+jest.setTimeout(60_000);
+
+let kernel: KernelClient;
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  [kernel, sandbox] = await Promise.all([
+    KernelClient.start({ ...SECRETS }),
+    startSandbox({
+      esPort: 0,
+      tsPort: 0,
+      tls: false,
+      esVersion: '8.15.0',
+      tsVersion: '29.0',
+      esPassword: SECRETS.ES_PASSWORD,
+      tsApiKey: SECRETS.TS_API_KEY,
+      security: true,
+      products: 200
+    })
+  ]);
+  const { reply } = await kernel.execute(
+    `%connect elasticsearch ${sandbox.esUrl} user=elastic password=\${env:ES_PASSWORD} name=es`
+  );
+  expect(reply.content).toMatchObject({ status: 'ok' });
+});
+
+afterAll(async () => {
+  await kernel?.close();
+  await sandbox?.close();
+});
+
+const SEARCH = 'GET /products/_search?size=100&sort=created_at:asc';
+const VALUE_ONLY = { searchbook: { valueOnly: true } };
+
+/** The one display_data bundle of a cell that ran without error. */
+async function bundleOf(
+  code: string,
+  metadata: Record<string, unknown> = {}
+): Promise<Record<string, unknown>> {
+  const { reply, iopub } = await kernel.execute(code, {}, metadata);
+  expect(reply.content).toMatchObject({ status: 'ok' });
+  const shown = iopub.filter(
+    (m: WireMessage) => m.header.msg_type === 'display_data'
+  );
+  expect(shown).toHaveLength(1);
+  return shown[0]?.content.data as Record<string, unknown>;
+}
+
+/** A payload without what differs between two runs of one request: the kernel's and the engine's timings. */
+const withoutTiming = (payload: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(payload)
+      .replace(/"elapsedMs":[0-9.e+-]+/g, '"elapsedMs":0')
+      .replace(/'took':\d+/g, "'took':0")
+  );
+
+it('a value-only search sends the same answer payload with its summary line instead of the grids', async () => {
+  const shown = await bundleOf(SEARCH);
+  const valueOnly = await bundleOf(SEARCH, VALUE_ONLY);
+
+  expect(withoutTiming(valueOnly[HITS_MIME])).toEqual(
+    withoutTiming(shown[HITS_MIME])
+  );
+  expect(HitsPayloadSchema.parse(valueOnly[HITS_MIME]).omittedRows).toBe(0);
+  // The shown cell's fallbacks hold its rows; the value-only one's only the summary line.
+  expect(shown['text/html']).toContain('<table');
+  expect(valueOnly['text/html']).not.toContain('<table');
+  const summary = valueOnly['text/plain'] as string;
+  expect(summary).toMatch(
+    /^es: GET \/products\/_search\S* → 200 in \d+ ms \(200 total, 100 shown\)$/
+  );
+  // The shown text grid holds rows under its summary line.
+  expect((shown['text/plain'] as string).split('\n').length).toBeGreaterThan(5);
+});
+
+it('a value-only table answer keeps its rows and loses its grids', async () => {
+  const code = 'GET /_cat/indices?format=json';
+  const shown = await bundleOf(code);
+  const valueOnly = await bundleOf(code, VALUE_ONLY);
+  expect(withoutTiming(valueOnly[TABLE_MIME])).toEqual(
+    withoutTiming(shown[TABLE_MIME])
+  );
+  expect(shown['text/html']).toContain('<table');
+  expect(valueOnly['text/html']).not.toContain('<table');
+});
+
+it('metadata the kernel cannot read shows the grids as always', async () => {
+  for (const metadata of [
+    { searchbook: { valueOnly: 'yes' } },
+    { searchbook: 'quiet' },
+    { other: { valueOnly: true } }
+  ]) {
+    const bundle = await bundleOf(SEARCH, metadata);
+    expect(bundle['text/html']).toContain('<table');
+  }
+});
