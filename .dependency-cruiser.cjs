@@ -20,7 +20,7 @@ const LAYERS = [
     paths: ['^kernel/src/json/', '^kernel/src/protocol/']
   },
   { name: 'console', paths: ['^kernel/src/console/'] },
-  { name: 'engine', paths: ['^kernel/src/engine/'] },
+  { name: 'driver-core', paths: ['^kernel/src/driver-core/'] },
   { name: 'engines/<name>', paths: ['^kernel/src/engines/[^/]+/'] },
   {
     name: 'engines/registry.ts',
@@ -82,7 +82,7 @@ module.exports = {
     {
       name: 'engines: never another engine',
       comment:
-        'What one engine knows stays in its folder: share it through kernel/src/engine/ instead.',
+        'What one engine knows stays in its folder: share it through kernel/src/driver-core/ instead.',
       severity: 'error',
       from: { path: '^kernel/src/engines/([^/]+)/' },
       to: { path: '^kernel/src/engines/', pathNot: '^kernel/src/engines/$1/' }

@@ -10,7 +10,7 @@ import {
   parseConnectAddress,
   type SecretEnvNames
 } from './connect-args';
-import { PROFILE_NAME } from '../engine/profile-fields';
+import { PROFILE_NAME } from '../driver-core/profile-fields';
 import { ENGINE_WORDS, ENGINES, engineNamed } from '../engines/registry';
 
 export type ConnectCommand =

@@ -2,11 +2,11 @@
  * The `%connect` options and secret kinds of every registered engine, gathered from their
  * descriptors: which engine an option belongs to, and the credentials no line may hold.
  */
-import { ConnectOptionsSchema } from '../engine/connect-options';
+import { ConnectOptionsSchema } from '../driver-core/connect-options';
 import type {
   EngineDescriptor,
   EngineTypedSecret
-} from '../engine/engine-module';
+} from '../driver-core/engine-module';
 import { ENGINES } from '../engines/registry';
 import type { TypedSecretKind } from '../../../contracts/typed-secrets';
 import { withArticle } from './console-wording';

@@ -3,7 +3,7 @@ import { inspect } from '../introspection/inspect';
 import { isComplete } from '../console/is-complete';
 import { CONSOLE_WORDING } from '../connections/console-wording';
 import type { ConnectionRegistry } from '../connections/registry';
-import type { TargetListing } from '../engine/capabilities/catalog';
+import type { TargetListing } from '../driver-core/capabilities/catalog';
 import type { VariableScope } from '../console/variables';
 import { codePointToIndex, indexToCodePoint } from '../protocol/cursor';
 import type { Handler } from '../protocol/kernel-server';

@@ -7,7 +7,7 @@
 import type { ProfileStore } from '../connections/profile-store';
 import type { ConnectionRegistry } from '../connections/registry';
 import type { Connection } from '../connections/open-connection';
-import { EngineError } from '../engine/errors';
+import { EngineError } from '../driver-core/errors';
 import { Refusal } from '../console/refusal';
 import { VariableScope } from '../console/variables';
 import type { Comm, CommTarget } from '../protocol/comms';

@@ -4,13 +4,13 @@
  * them. own-options.test.ts registers it beside the product's engines, as registry.ts does.
  */
 import { z } from 'zod';
-import type { EngineDescriptor } from '../../../kernel/src/engine/engine-module';
+import type { EngineDescriptor } from '../../../kernel/src/driver-core/engine-module';
 import {
   PROFILE_COMMON_FIELDS,
   ProfilePortSchema,
   SecretRefSchema,
   type StoredProfile
-} from '../../../kernel/src/engine/profile-fields';
+} from '../../../kernel/src/driver-core/profile-fields';
 
 const SampleProfileSchema = z.strictObject({
   engine: z.literal('sample'),
