@@ -3,13 +3,13 @@
  * beside this file, registered with the product's engines the way registry.ts registers them,
  * is read, refused and cleaned by the engine-neutral code without a line of it naming Sample.
  */
-import type * as EngineRegistryModule from '../../../kernel/src/driver-core/engine-registry';
+import type * as EngineRegistryModule from '../../../kernel/src/driver-core/engine-registry-builder';
 import type * as ProductRegistry from '../../../kernel/src/engines/registry';
 import type * as SampleFolder from './descriptor';
 
 jest.mock('../../../kernel/src/engines/registry', () => {
   const { engineRegistry } = jest.requireActual<typeof EngineRegistryModule>(
-    '../../../kernel/src/driver-core/engine-registry'
+    '../../../kernel/src/driver-core/engine-registry-builder'
   );
   const product = jest.requireActual<typeof ProductRegistry>(
     '../../../kernel/src/engines/registry'
