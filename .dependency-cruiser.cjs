@@ -23,8 +23,8 @@ const LAYERS = [
   { name: 'driver-core', paths: ['^kernel/src/driver-core/'] },
   { name: 'engines/<name>', paths: ['^kernel/src/engines/[^/]+/'] },
   {
-    name: 'engines/registry.ts',
-    paths: ['^kernel/src/engines/registry\\.ts$']
+    name: 'engines/engine-registry.ts',
+    paths: ['^kernel/src/engines/engine-registry\\.ts$']
   },
   { name: 'connections', paths: ['^kernel/src/connections/'] },
   {
@@ -90,7 +90,7 @@ module.exports = {
     {
       name: 'engines: only through the registry',
       comment:
-        'Engine folders are reached only through kernel/src/engines/registry.ts: ask the engine module or a capability.',
+        'Engine folders are reached only through kernel/src/engines/engine-registry.ts: ask the engine module or a capability.',
       severity: 'error',
       from: { pathNot: ['^kernel/src/engines/'] },
       to: { path: '^kernel/src/engines/[^/]+/' }

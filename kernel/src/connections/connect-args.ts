@@ -20,7 +20,7 @@ import {
   ENGINES,
   engineNamed,
   findEngine
-} from '../engines/registry';
+} from '../engines/engine-registry';
 import {
   secretKindOf,
   type TypedSecretOption,

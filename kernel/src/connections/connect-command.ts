@@ -11,7 +11,7 @@ import {
   type SecretEnvNames
 } from './connect-args';
 import { PROFILE_NAME } from '../driver-core/profile-fields';
-import { ENGINE_WORDS, ENGINES, engineNamed } from '../engines/registry';
+import { ENGINE_WORDS, ENGINES, engineNamed } from '../engines/engine-registry';
 
 export type ConnectCommand =
   | { kind: 'profile'; name: string }

@@ -7,7 +7,7 @@ import type {
   EngineDescriptor,
   EngineTypedSecret
 } from '../driver-core/engine-module';
-import { ENGINES } from '../engines/registry';
+import { ENGINES } from '../engines/engine-registry';
 import type { TypedSecretKind } from '../../../contracts/typed-secrets';
 import { withArticle } from './console-wording';
 

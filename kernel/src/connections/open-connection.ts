@@ -5,7 +5,7 @@ import {
   AnswerTimeoutError,
   ConnectionFailedError
 } from '../driver-core/errors';
-import { engineNamed } from '../engines/registry';
+import { engineNamed } from '../engines/engine-registry';
 import type { TransportOptions } from '../driver-core/http/transport-options';
 import { type ConnectArgs, ConnectArgsError } from './connect-args';
 import type { SslMode } from '../driver-core/ssl-mode';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { StoredProfile } from '../driver-core/profile-fields';
-import { ENGINE_NAMES, ENGINES } from '../engines/registry';
+import { ENGINE_NAMES, ENGINES } from '../engines/engine-registry';
 
 export {
   ENV_REFERENCE,

@@ -4,7 +4,7 @@
  * `host:port` beside the SSL mode. The engine's descriptor says which.
  */
 import type { EngineName } from '../driver-core/driver';
-import { engineNamed } from '../engines/registry';
+import { engineNamed } from '../engines/engine-registry';
 import type { Profile } from './profile-schema';
 import { schemeOf, type SslMode } from '../driver-core/ssl-mode';
 

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { ConnectArgs, SecretEnvNames } from './connect-args';
 import type { SecretArg } from '../driver-core/connect-options';
 import type { SecretField, SecretRef } from '../driver-core/profile-fields';
-import { engineNamed } from '../engines/registry';
+import { engineNamed } from '../engines/engine-registry';
 import { KeyringUnavailable, type SecretStore } from './keyring';
 import type { Profile } from './profile-schema';
 import type { ProfileStore } from './profile-store';

@@ -14,7 +14,7 @@ import {
   type SecretField,
   type SecretRef
 } from '../driver-core/profile-fields';
-import { engineNamed } from '../engines/registry';
+import { engineNamed } from '../engines/engine-registry';
 import { KeyringUnavailable, type SecretStore } from './keyring';
 import { connectionUrl } from './profile-url';
 

@@ -10,7 +10,7 @@ import { CONSOLE_WORDING } from '../connections/console-wording';
 import type { ConnectionRegistry } from '../connections/registry';
 import { type EngineResponse } from '../driver-core/driver';
 import { EngineError } from '../driver-core/errors';
-import { ENGINES } from '../engines/registry';
+import { ENGINES } from '../engines/engine-registry';
 import { type Answer, messageBundle, toBundles } from '../render/bundle';
 import { answerDone } from '../driver-core/http/memory-return';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';

@@ -34,7 +34,7 @@ import {
 } from '../connections/secrets';
 import { BROWSER_SECRET_KINDS } from '../connections/engine-options';
 import { EngineError } from '../driver-core/errors';
-import { engineNamed } from '../engines/registry';
+import { engineNamed } from '../engines/engine-registry';
 import { messageBundle } from '../render/bundle';
 import { HIDDEN, MIN_MASKED_LENGTH, maskable } from '../render/secret-mask';
 import {

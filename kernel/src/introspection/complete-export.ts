@@ -4,7 +4,7 @@
  * engine's own (`slices=`), `overwrite`. Options already on the line are not offered again.
  */
 import type { EngineName } from '../driver-core/driver';
-import { ENGINES, findEngine } from '../engines/registry';
+import { ENGINES, findEngine } from '../engines/engine-registry';
 import type { FieldNameOptions } from '../driver-core/field-tree';
 import { EXPORT_FORMATS } from '../../../contracts/export-formats';
 

@@ -5,7 +5,7 @@
  */
 import type { EndpointInfo, EngineName } from '../driver-core/driver';
 import type { FieldNameOptions } from '../driver-core/field-tree';
-import { findEngine } from '../engines/registry';
+import { findEngine } from '../engines/engine-registry';
 import { bodyContextAt } from './body-context';
 import { completeExportLine } from './complete-export';
 import { HTTP_METHODS, type HttpMethod } from '../console/cell';
