@@ -7,7 +7,7 @@ import {
   type ProfileServices
 } from '../connections/profile-services';
 import { CONSOLE_WORDING } from '../connections/console-wording';
-import type { ConnectionRegistry } from '../connections/registry';
+import type { ConnectionRegistry } from '../connections/connection-registry';
 import { type EngineResponse } from '../driver-core/driver';
 import { EngineError } from '../driver-core/errors';
 import { ENGINES } from '../engines/engine-registry';

@@ -2,7 +2,7 @@ import { type CompletionContext, complete } from '../introspection/complete';
 import { inspect } from '../introspection/inspect';
 import { isComplete } from '../console/is-complete';
 import { CONSOLE_WORDING } from '../connections/console-wording';
-import type { ConnectionRegistry } from '../connections/registry';
+import type { ConnectionRegistry } from '../connections/connection-registry';
 import type { TargetListing } from '../driver-core/capabilities/catalog';
 import type { VariableScope } from '../console/variables';
 import { codePointToIndex, indexToCodePoint } from '../protocol/cursor';
