@@ -20,11 +20,11 @@ const LAYERS = [
     paths: ['^kernel/src/json/', '^kernel/src/protocol/']
   },
   { name: 'console', paths: ['^kernel/src/console/'] },
-  { name: 'engine', paths: ['^kernel/src/engine/'] },
+  { name: 'driver-core', paths: ['^kernel/src/driver-core/'] },
   { name: 'engines/<name>', paths: ['^kernel/src/engines/[^/]+/'] },
   {
-    name: 'engines/registry.ts',
-    paths: ['^kernel/src/engines/registry\\.ts$']
+    name: 'engines/engine-registry.ts',
+    paths: ['^kernel/src/engines/engine-registry\\.ts$']
   },
   { name: 'connections', paths: ['^kernel/src/connections/'] },
   {
@@ -82,7 +82,7 @@ module.exports = {
     {
       name: 'engines: never another engine',
       comment:
-        'What one engine knows stays in its folder: share it through kernel/src/engine/ instead.',
+        'What one engine knows stays in its folder: share it through kernel/src/driver-core/ instead.',
       severity: 'error',
       from: { path: '^kernel/src/engines/([^/]+)/' },
       to: { path: '^kernel/src/engines/', pathNot: '^kernel/src/engines/$1/' }
@@ -90,7 +90,7 @@ module.exports = {
     {
       name: 'engines: only through the registry',
       comment:
-        'Engine folders are reached only through kernel/src/engines/registry.ts: ask the engine module or a capability.',
+        'Engine folders are reached only through kernel/src/engines/engine-registry.ts: ask the engine module or a capability.',
       severity: 'error',
       from: { pathNot: ['^kernel/src/engines/'] },
       to: { path: '^kernel/src/engines/[^/]+/' }

@@ -7,8 +7,11 @@
 import type {
   ExportPage,
   ExportStream
-} from '../kernel/src/engine/capabilities/export';
-import type { FieldNode, FieldTree } from '../kernel/src/engine/field-tree';
+} from '../kernel/src/driver-core/capabilities/export';
+import type {
+  FieldNode,
+  FieldTree
+} from '../kernel/src/driver-core/field-tree';
 import { pageWriter } from '../kernel/src/export/formats';
 import { pageOf } from '../kernel/src/engines/elasticsearch/export';
 

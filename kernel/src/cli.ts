@@ -3,7 +3,7 @@ import { SearchbookError } from '../../contracts/errors';
 
 /** The command line's help; the engines it names are the registry's, loaded only for the help. */
 async function usage(): Promise<string> {
-  const { ENGINES } = await import('./engines/registry');
+  const { ENGINES } = await import('./engines/engine-registry');
   const engines = new Intl.ListFormat('en', { type: 'conjunction' }).format(
     ENGINES.map(engine => engine.displayName)
   );

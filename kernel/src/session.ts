@@ -1,5 +1,5 @@
 import { VariableScope } from './console/variables';
-import { ConnectionRegistry } from './connections/registry';
+import { ConnectionRegistry } from './connections/connection-registry';
 import { CellRunner } from './execute/cell-runner';
 import {
   FORMER_COMM_TARGET,

@@ -1,7 +1,7 @@
 /**
  * Engine knowledge stays in its engine's folder: outside kernel/src/engines/, no code names an
  * engine (a string, an identifier or a text a user reads). Comments may name one, to explain.
- * The list of engines is the registry's (kernel/src/engines/registry.ts) and each engine's own
+ * The list of engines is the registry's (kernel/src/engines/engine-registry.ts) and each engine's own
  * descriptor; everything else asks them.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -58,7 +58,8 @@ const naming = SCANNED.flatMap(dir => sourceFiles(join(ROOT, dir)))
   .map(file => relative(ROOT, file).split('\\').join('/'))
   .filter(
     file =>
-      !file.startsWith(ENGINE_FOLDER) || file === `${ENGINE_FOLDER}registry.ts`
+      !file.startsWith(ENGINE_FOLDER) ||
+      file === `${ENGINE_FOLDER}engine-registry.ts`
   )
   .map(file => ({
     file,
@@ -79,7 +80,7 @@ test('the scanner sees engine names in strings, templates and identifiers, not i
 test('outside the engine folders, only the registry names an engine', () => {
   const files = naming.map(({ file }) => file);
   const unexpected = naming.filter(
-    ({ file }) => file !== `${ENGINE_FOLDER}registry.ts`
+    ({ file }) => file !== `${ENGINE_FOLDER}engine-registry.ts`
   );
   expect(
     unexpected.map(
@@ -87,5 +88,5 @@ test('outside the engine folders, only the registry names an engine', () => {
         `${file}: ${names.map(n => `line ${n.line}: ${n.token}`).join('; ')}`
     )
   ).toEqual([]);
-  expect(files).toContain(`${ENGINE_FOLDER}registry.ts`);
+  expect(files).toContain(`${ENGINE_FOLDER}engine-registry.ts`);
 });

@@ -7,7 +7,7 @@
  */
 import type { JsonValue } from '../../kernel/src/console/cell';
 import type { Connection } from '../../kernel/src/connections/open-connection';
-import type { AggregationResult } from '../../kernel/src/engine/driver';
+import type { AggregationResult } from '../../kernel/src/driver-core/driver';
 import { toBundle } from '../../kernel/src/render/bundle';
 import {
   describeEachTarget,

@@ -3,7 +3,7 @@
  * its bytes kept as sent for the notebook; JSONL to its lines; anything else as text.
  */
 import fc from 'fast-check';
-import { decoded } from '../../kernel/src/engine/http/answer-body';
+import { decoded } from '../../kernel/src/driver-core/http/answer-body';
 
 const body = (bytes: Buffer, contentType = 'application/json') =>
   decoded({

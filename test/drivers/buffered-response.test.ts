@@ -9,8 +9,8 @@ import { Agent } from 'undici';
 import {
   CapPassedError,
   bufferedRequest
-} from '../../kernel/src/engine/http/buffered-response';
-import { Transport } from '../../kernel/src/engine/http/transport';
+} from '../../kernel/src/driver-core/http/buffered-response';
+import { Transport } from '../../kernel/src/driver-core/http/transport';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 import {
   type Streamed,

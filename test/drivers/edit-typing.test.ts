@@ -3,7 +3,7 @@
  * what is refused before sending and what the refusal says. (The comm suites check the same
  * rules end to end against the engines.)
  */
-import type { FieldFacts } from '../../kernel/src/engine/edit-values';
+import type { FieldFacts } from '../../kernel/src/driver-core/edit-values';
 import { Refusal } from '../../kernel/src/console/refusal';
 import { dateMisfit } from '../../kernel/src/engines/elasticsearch/date-format';
 import { typeElasticsearchValue } from '../../kernel/src/engines/elasticsearch/edit-typing';

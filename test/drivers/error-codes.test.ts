@@ -9,7 +9,7 @@ import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { parseCell } from '../../kernel/src/console/parse';
 import { editRefusal, Refusal } from '../../kernel/src/console/refusal';
 import { VariableScope } from '../../kernel/src/console/variables';
-import { EngineError } from '../../kernel/src/engine/errors';
+import { EngineError } from '../../kernel/src/driver-core/errors';
 import { typeElasticsearchValue } from '../../kernel/src/engines/elasticsearch/edit-typing';
 import { closedPort as findClosedPort } from '../support/closed-port';
 import { KernelClient, type WireMessage } from '../support/kernel-client';

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { Connection } from '../../kernel/src/connections/open-connection';
-import { STRUCTURE_TIMEOUT_MS } from '../../kernel/src/engine/structure-cache';
+import { STRUCTURE_TIMEOUT_MS } from '../../kernel/src/driver-core/structure-cache';
 import { connect, request } from './helpers';
 import { hitsOf } from './grid-helpers';
 

@@ -5,14 +5,14 @@
  * cached mappings and schemas stale.
  */
 import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
-import type { EngineResponse } from '../../kernel/src/engine/driver';
+import type { EngineResponse } from '../../kernel/src/driver-core/driver';
 import { structureOfMapping } from '../../kernel/src/engines/elasticsearch/mapping';
 import {
   filtersFields,
   mappingChange
 } from '../../kernel/src/engines/elasticsearch/targets';
-import type { FieldTree } from '../../kernel/src/engine/field-tree';
-import { documentGrid } from '../../kernel/src/engine/grid-columns';
+import type { FieldTree } from '../../kernel/src/driver-core/field-tree';
+import { documentGrid } from '../../kernel/src/driver-core/grid-columns';
 import { treeOfSchema } from '../../kernel/src/engines/typesense/schema';
 import {
   filtersFields as typesenseFiltersFields,

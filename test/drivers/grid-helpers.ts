@@ -1,6 +1,6 @@
 import type { ConsoleRequest, JsonValue } from '../../kernel/src/console/cell';
 import type { Connection } from '../../kernel/src/connections/open-connection';
-import type { ConsoleResult } from '../../kernel/src/engine/driver';
+import type { ConsoleResult } from '../../kernel/src/driver-core/driver';
 import type { Column } from '../../contracts/columns';
 
 export type Hits = Extract<ConsoleResult, { kind: 'hits' }>;

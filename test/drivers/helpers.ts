@@ -5,7 +5,7 @@ import {
   openConnection
 } from '../../kernel/src/connections/open-connection';
 import { Refusal } from '../../kernel/src/console/refusal';
-import { EngineError } from '../../kernel/src/engine/errors';
+import { EngineError } from '../../kernel/src/driver-core/errors';
 import { SECRETS } from '../support/secrets';
 
 export { expectNoSecret, SECRETS } from '../support/secrets';

@@ -11,8 +11,8 @@ import {
   createServer as createNetServer,
   type Server as NetServer
 } from 'node:net';
-import { Transport } from '../../kernel/src/engine/http/transport';
-import type { EngineResponse } from '../../kernel/src/engine/capabilities/console';
+import { Transport } from '../../kernel/src/driver-core/http/transport';
+import type { EngineResponse } from '../../kernel/src/driver-core/capabilities/console';
 import { freePort } from '../support/free-port';
 
 jest.setTimeout(30_000);

@@ -11,7 +11,7 @@ import {
   ProfileStore,
   profilesPath
 } from '../../kernel/src/connections/profile-store';
-import { ConnectionRegistry } from '../../kernel/src/connections/registry';
+import { ConnectionRegistry } from '../../kernel/src/connections/connection-registry';
 import { CellFailure } from '../../kernel/src/execute/cell-failure';
 import { CellRunner } from '../../kernel/src/execute/cell-runner';
 import type { MimeBundle } from '../../kernel/src/render/bundle';

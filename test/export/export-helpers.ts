@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Driver } from '../../kernel/src/engine/driver';
+import type { Driver } from '../../kernel/src/driver-core/driver';
 import {
   type ExportFiles,
   type ExportOptions,

@@ -3,7 +3,7 @@
  * order whatever its length (lines longer than a whole batch included), blank lines skipped,
  * a last line without its newline read, and numbers a double cannot hold kept exact.
  */
-import { eachJsonLine } from '../../kernel/src/engine/jsonl-lines';
+import { eachJsonLine } from '../../kernel/src/driver-core/jsonl-lines';
 import { ExactNumber } from '../../contracts/exact-json';
 
 const values = (text: string): unknown[] => {

@@ -11,7 +11,7 @@ import type { JsonValue } from '../../kernel/src/console/cell';
 import type {
   ConsoleResult,
   EngineResponse
-} from '../../kernel/src/engine/driver';
+} from '../../kernel/src/driver-core/driver';
 import { presentElasticsearch } from '../../kernel/src/engines/elasticsearch/present';
 import { BlockSchema } from '../../contracts/panel-protocol';
 import { swapQuotes } from '../../contracts/answer-rows';

@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { JSON_MIME } from '../../contracts/mime-types';
-import { MAX_ANSWER_DEPTH } from '../../kernel/src/engine/http/json-depth';
+import { MAX_ANSWER_DEPTH } from '../../kernel/src/driver-core/http/json-depth';
 import {
   CUT_DEEPER,
   MAX_OUTPUT_DEPTH

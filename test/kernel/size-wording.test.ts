@@ -4,7 +4,7 @@
  * and headers larger than the client reads are said to be that, not an unreachable engine.
  */
 import { MAX_ANSWER_BYTES } from '../../kernel/src/console/answers';
-import { DEFAULT_ANSWER_CAP_BYTES } from '../../kernel/src/engine/request-bounds';
+import { DEFAULT_ANSWER_CAP_BYTES } from '../../kernel/src/driver-core/request-bounds';
 import {
   type HostileEngine,
   startHostileEngine

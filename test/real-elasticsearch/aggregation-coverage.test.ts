@@ -8,7 +8,7 @@
  */
 import type { JsonValue } from '../../kernel/src/console/cell';
 import type { Connection } from '../../kernel/src/connections/open-connection';
-import type { AggregationResult } from '../../kernel/src/engine/driver';
+import type { AggregationResult } from '../../kernel/src/driver-core/driver';
 import { connect, request } from '../drivers/helpers';
 import {
   describeEachTarget,

@@ -5,11 +5,11 @@
  */
 import fc from 'fast-check';
 import type { JsonValue } from '../../kernel/src/console/cell';
-import type { EngineResponse } from '../../kernel/src/engine/driver';
+import type { EngineResponse } from '../../kernel/src/driver-core/driver';
 import { structureOfMapping } from '../../kernel/src/engines/elasticsearch/mapping';
 import { treeOfSchema } from '../../kernel/src/engines/typesense/schema';
-import type { FieldTree } from '../../kernel/src/engine/field-tree';
-import { documentGrid } from '../../kernel/src/engine/grid-columns';
+import type { FieldTree } from '../../kernel/src/driver-core/field-tree';
+import { documentGrid } from '../../kernel/src/driver-core/grid-columns';
 import { documentRows, valueAt } from '../../contracts/answer-rows';
 import { ownValue } from '../../contracts/own-fields';
 

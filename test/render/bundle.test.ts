@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../kernel/src/console/cell';
-import type { ConsoleResult } from '../../kernel/src/engine/driver';
+import type { ConsoleResult } from '../../kernel/src/driver-core/driver';
 import type { Column } from '../../contracts/columns';
 import {
   aggregationRows,

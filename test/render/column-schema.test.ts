@@ -2,7 +2,7 @@
  * The hits payload's column schema, shared with the extension: the fields added with columns
  * from mappings pass through toBundle, and payloads written before them (older notebooks) still parse.
  */
-import type { ConsoleResult } from '../../kernel/src/engine/driver';
+import type { ConsoleResult } from '../../kernel/src/driver-core/driver';
 import { toBundle } from '../../kernel/src/render/bundle';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 

@@ -11,14 +11,14 @@ import type {
   ConsoleResult,
   EngineResponse,
   PresentedResult
-} from '../../kernel/src/engine/driver';
+} from '../../kernel/src/driver-core/driver';
 import type { Column } from '../../contracts/columns';
 import { presentElasticsearch } from '../../kernel/src/engines/elasticsearch/present';
 import type {
   ExportPage,
   ExportStream
-} from '../../kernel/src/engine/capabilities/export';
-import type { GridDocument } from '../../kernel/src/engine/grid-columns';
+} from '../../kernel/src/driver-core/capabilities/export';
+import type { GridDocument } from '../../kernel/src/driver-core/grid-columns';
 import { presentTypesense } from '../../kernel/src/engines/typesense/present';
 import { type ExportFormat, pageWriter } from '../../kernel/src/export/formats';
 import {

@@ -3,20 +3,24 @@ import {
   type ConnectArgs,
   ConnectOptionsSchema as AnyEngineOptionsSchema,
   type SecretArg
-} from '../engine/connect-options';
+} from '../driver-core/connect-options';
 import type {
   EngineDescriptor,
   EngineTypedSecret
-} from '../engine/engine-module';
-import { ENV_REFERENCE } from '../engine/profile-fields';
-import { reconcileSslMode, type Scheme, schemeOf } from '../engine/ssl-mode';
+} from '../driver-core/engine-module';
+import { ENV_REFERENCE } from '../driver-core/profile-fields';
+import {
+  reconcileSslMode,
+  type Scheme,
+  schemeOf
+} from '../driver-core/ssl-mode';
 import {
   canonicalEngineName,
   ENGINE_NAMES,
   ENGINES,
   engineNamed,
   findEngine
-} from '../engines/registry';
+} from '../engines/engine-registry';
 import {
   secretKindOf,
   type TypedSecretOption,
@@ -31,7 +35,7 @@ import {
   TYPED_SECRET_KINDS
 } from './engine-options';
 
-export type { ConnectArgs } from '../engine/connect-options';
+export type { ConnectArgs } from '../driver-core/connect-options';
 
 /**
  * `%connect <engine> <address> [key=value ...] [skip_verify]`, or `hosts=<host:port>,...` in

@@ -10,8 +10,8 @@ import {
   parseConnectAddress,
   type SecretEnvNames
 } from './connect-args';
-import { PROFILE_NAME } from '../engine/profile-fields';
-import { ENGINE_WORDS, ENGINES, engineNamed } from '../engines/registry';
+import { PROFILE_NAME } from '../driver-core/profile-fields';
+import { ENGINE_WORDS, ENGINES, engineNamed } from '../engines/engine-registry';
 
 export type ConnectCommand =
   | { kind: 'profile'; name: string }

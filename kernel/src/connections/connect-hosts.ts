@@ -4,7 +4,7 @@
  * and a port only, or a scheme all entries share.
  */
 import { z } from 'zod';
-import type { Scheme } from '../engine/ssl-mode';
+import type { Scheme } from '../driver-core/ssl-mode';
 
 /** A host name, IPv4 address or bracketed IPv6 address, then an optional port. */
 const ENTRY =

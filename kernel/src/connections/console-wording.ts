@@ -5,7 +5,7 @@
  */
 import { magicList, type MagicInfo } from '../console/magics';
 import type { ConsoleWording } from '../console/wording';
-import { ENGINES, ENGINE_NAMES } from '../engines/registry';
+import { ENGINES, ENGINE_NAMES } from '../engines/engine-registry';
 
 /** `a, b and c`: no comma before the last, as the console's texts write lists. */
 function listed(items: readonly string[], last: string): string {

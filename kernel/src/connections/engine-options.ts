@@ -2,12 +2,12 @@
  * The `%connect` options and secret kinds of every registered engine, gathered from their
  * descriptors: which engine an option belongs to, and the credentials no line may hold.
  */
-import { ConnectOptionsSchema } from '../engine/connect-options';
+import { ConnectOptionsSchema } from '../driver-core/connect-options';
 import type {
   EngineDescriptor,
   EngineTypedSecret
-} from '../engine/engine-module';
-import { ENGINES } from '../engines/registry';
+} from '../driver-core/engine-module';
+import { ENGINES } from '../engines/engine-registry';
 import type { TypedSecretKind } from '../../../contracts/typed-secrets';
 import { withArticle } from './console-wording';
 

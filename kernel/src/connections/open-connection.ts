@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type Driver, type EngineIdentity } from '../engine/driver';
-import { AnswerTimeoutError, ConnectionFailedError } from '../engine/errors';
-import { engineNamed } from '../engines/registry';
-import type { TransportOptions } from '../engine/http/transport-options';
+import { type Driver, type EngineIdentity } from '../driver-core/driver';
+import {
+  AnswerTimeoutError,
+  ConnectionFailedError
+} from '../driver-core/errors';
+import { engineNamed } from '../engines/engine-registry';
+import type { TransportOptions } from '../driver-core/http/transport-options';
 import { type ConnectArgs, ConnectArgsError } from './connect-args';
-import type { SslMode } from '../engine/ssl-mode';
+import type { SslMode } from '../driver-core/ssl-mode';
 
 /** An open connection as the rest of the kernel sees it: no secret is reachable from here. */
 export interface Connection {
@@ -80,7 +83,7 @@ export async function openConnection(
     ...(args.timeout ? { timeoutMs: args.timeout * 1000 } : {}),
     ...(args.max_answer ? { maxAnswerBytes: args.max_answer } : {})
   };
-  const { Transport } = await import('../engine/http/transport');
+  const { Transport } = await import('../driver-core/http/transport');
   const transport = new Transport(options);
   const driver = engine.createDriver(transport, args);
   const waitMs = args.timeout ? args.timeout * 1000 : CONNECT_WAIT_MS;

@@ -5,8 +5,8 @@
  * asked for at connect time.
  */
 import { z } from 'zod';
-import type { StoredProfile } from '../engine/profile-fields';
-import { ENGINE_NAMES, ENGINES } from '../engines/registry';
+import type { StoredProfile } from '../driver-core/profile-fields';
+import { ENGINE_NAMES, ENGINES } from '../engines/engine-registry';
 
 export {
   ENV_REFERENCE,
@@ -15,7 +15,7 @@ export {
   type SecretField,
   type SecretRef,
   SecretRefSchema
-} from '../engine/profile-fields';
+} from '../driver-core/profile-fields';
 
 const [FIRST, ...MORE] = ENGINES;
 

@@ -3,10 +3,10 @@
  * (`https://elastic@localhost:9200`), or, for an engine without a URL scheme of its own, as
  * `host:port` beside the SSL mode. The engine's descriptor says which.
  */
-import type { EngineName } from '../engine/driver';
-import { engineNamed } from '../engines/registry';
+import type { EngineName } from '../driver-core/driver';
+import { engineNamed } from '../engines/engine-registry';
 import type { Profile } from './profile-schema';
-import { schemeOf, type SslMode } from '../engine/ssl-mode';
+import { schemeOf, type SslMode } from '../driver-core/ssl-mode';
 
 export interface Endpoint {
   engine: EngineName;

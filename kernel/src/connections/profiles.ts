@@ -6,15 +6,15 @@
  */
 import { resolve } from 'node:path';
 import type { ConnectArgs, SecretEnvNames } from './connect-args';
-import type { SecretArg } from '../engine/connect-options';
-import type { SecretField, SecretRef } from '../engine/profile-fields';
-import { engineNamed } from '../engines/registry';
+import type { SecretArg } from '../driver-core/connect-options';
+import type { SecretField, SecretRef } from '../driver-core/profile-fields';
+import { engineNamed } from '../engines/engine-registry';
 import { KeyringUnavailable, type SecretStore } from './keyring';
 import type { Profile } from './profile-schema';
 import type { ProfileStore } from './profile-store';
 import { type Endpoint, endpointOf } from './profile-url';
 import { missingSecrets, type SecretNeed } from './secrets';
-import { schemeOf } from '../engine/ssl-mode';
+import { schemeOf } from '../driver-core/ssl-mode';
 
 /** The profile's connection arguments without secrets, and the secrets to fetch. */
 export function profileConnectArgs(profile: Profile): {

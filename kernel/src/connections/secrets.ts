@@ -8,13 +8,13 @@ import type {
   ConnectArgs,
   SecretArg,
   SecretOrigin
-} from '../engine/connect-options';
+} from '../driver-core/connect-options';
 import {
   ENV_REFERENCE,
   type SecretField,
   type SecretRef
-} from '../engine/profile-fields';
-import { engineNamed } from '../engines/registry';
+} from '../driver-core/profile-fields';
+import { engineNamed } from '../engines/engine-registry';
 import { KeyringUnavailable, type SecretStore } from './keyring';
 import { connectionUrl } from './profile-url';
 

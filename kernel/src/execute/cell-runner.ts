@@ -7,12 +7,12 @@ import {
   type ProfileServices
 } from '../connections/profile-services';
 import { CONSOLE_WORDING } from '../connections/console-wording';
-import type { ConnectionRegistry } from '../connections/registry';
-import { type EngineResponse } from '../engine/driver';
-import { EngineError } from '../engine/errors';
-import { ENGINES } from '../engines/registry';
+import type { ConnectionRegistry } from '../connections/connection-registry';
+import { type EngineResponse } from '../driver-core/driver';
+import { EngineError } from '../driver-core/errors';
+import { ENGINES } from '../engines/engine-registry';
 import { type Answer, messageBundle, toBundles } from '../render/bundle';
-import { answerDone } from '../engine/http/memory-return';
+import { answerDone } from '../driver-core/http/memory-return';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED, INTERRUPTED_CODE } from './cell-failure';
 import { runMagic } from './magics';

@@ -1,6 +1,6 @@
 import type { AnswerStore } from '../console/answers';
 import type { ProfileServices } from '../connections/profile-services';
-import type { ConnectionRegistry } from '../connections/registry';
+import type { ConnectionRegistry } from '../connections/connection-registry';
 import type { VariableScope } from '../console/variables';
 import type { OutputSink } from './output-sink';
 

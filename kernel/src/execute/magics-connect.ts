@@ -13,7 +13,7 @@ import {
   type Connection,
   openConnection
 } from '../connections/open-connection';
-import { nodeName } from '../engine/http/node-pool';
+import { nodeName } from '../driver-core/http/node-pool';
 import type { ProfileServices } from '../connections/profile-services';
 import type { Profile } from '../connections/profile-schema';
 import { ProfileFileError } from '../connections/profile-store';
@@ -33,8 +33,8 @@ import {
   SecretUnavailable
 } from '../connections/secrets';
 import { BROWSER_SECRET_KINDS } from '../connections/engine-options';
-import { EngineError } from '../engine/errors';
-import { engineNamed } from '../engines/registry';
+import { EngineError } from '../driver-core/errors';
+import { engineNamed } from '../engines/engine-registry';
 import { messageBundle } from '../render/bundle';
 import { HIDDEN, MIN_MASKED_LENGTH, maskable } from '../render/secret-mask';
 import {

@@ -11,9 +11,9 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { JsonValue } from '../console/cell';
 import type { GridView } from '../../../contracts/panel-protocol';
-import { type Driver } from '../engine/driver';
-import type { ExportStream } from '../engine/capabilities/export';
-import { EngineError, InterruptedError } from '../engine/errors';
+import { type Driver } from '../driver-core/driver';
+import type { ExportStream } from '../driver-core/capabilities/export';
+import { EngineError, InterruptedError } from '../driver-core/errors';
 import {
   checkReplaceable,
   ExportRefused,
@@ -24,7 +24,10 @@ import {
 import { fileSystemErrorText, isFileSystemError } from './file-errors';
 import { type ExportFormat, pageWriter } from './formats';
 import { claimFile } from './running-exports';
-import { collectNow, returnMemorySoon } from '../engine/http/memory-return';
+import {
+  collectNow,
+  returnMemorySoon
+} from '../driver-core/http/memory-return';
 
 export { ExportRefused } from './export-target';
 

@@ -2,8 +2,11 @@
  * How exported documents become file bytes: JSONL (the engine's re-importable lines), a JSON
  * array of the same objects, or CSV with the grid's columns and a header line.
  */
-import type { ExportPage, ExportStream } from '../engine/capabilities/export';
-import { documentGrid, type GridDocument } from '../engine/grid-columns';
+import type {
+  ExportPage,
+  ExportStream
+} from '../driver-core/capabilities/export';
+import { documentGrid, type GridDocument } from '../driver-core/grid-columns';
 import { fieldRecord } from '../../../contracts/own-fields';
 import { rowBuilder } from '../../../contracts/answer-rows';
 import type { Column } from '../../../contracts/columns';

@@ -1,6 +1,6 @@
 import { PROTOCOL_VERSION } from '../protocol/message';
 import { PACKAGE_VERSION } from '../package-info';
-import { ENGINES } from '../engines/registry';
+import { ENGINES } from '../engines/engine-registry';
 import { BROWSER_SECRET_KINDS } from '../connections/engine-options';
 import { KERNEL_INFO_SECRET_KINDS } from '../../../contracts/typed-secrets';
 

@@ -3,9 +3,9 @@
  * the options: `format=` and its formats, `fields=` and the target's field names, the
  * engine's own (`slices=`), `overwrite`. Options already on the line are not offered again.
  */
-import type { EngineName } from '../engine/driver';
-import { ENGINES, findEngine } from '../engines/registry';
-import type { FieldNameOptions } from '../engine/field-tree';
+import type { EngineName } from '../driver-core/driver';
+import { ENGINES, findEngine } from '../engines/engine-registry';
+import type { FieldNameOptions } from '../driver-core/field-tree';
 import { EXPORT_FORMATS } from '../../../contracts/export-formats';
 
 export interface ExportCompletionContext {

@@ -3,9 +3,9 @@
  * (templates filled with index or collection names), and field names inside JSON bodies and
  * in Typesense query-string parameters that name fields.
  */
-import type { EndpointInfo, EngineName } from '../engine/driver';
-import type { FieldNameOptions } from '../engine/field-tree';
-import { findEngine } from '../engines/registry';
+import type { EndpointInfo, EngineName } from '../driver-core/driver';
+import type { FieldNameOptions } from '../driver-core/field-tree';
+import { findEngine } from '../engines/engine-registry';
 import { bodyContextAt } from './body-context';
 import { completeExportLine } from './complete-export';
 import { HTTP_METHODS, type HttpMethod } from '../console/cell';

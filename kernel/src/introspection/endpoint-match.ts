@@ -1,6 +1,6 @@
 /** Matching typed paths against endpoint templates such as `/{index}/_search`. */
 import type { HttpMethod } from '../console/cell';
-import type { EndpointInfo } from '../engine/driver';
+import type { EndpointInfo } from '../driver-core/driver';
 
 /** Placeholders that name an index or collection, so target names can fill them. */
 const TARGET_PLACEHOLDERS = new Set([

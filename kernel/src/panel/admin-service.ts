@@ -9,8 +9,8 @@ import {
   type KeyObject,
   publicEncrypt
 } from 'node:crypto';
-import type { Driver } from '../engine/driver';
-import type { KeyAdmin } from '../engine/capabilities/admin';
+import type { Driver } from '../driver-core/driver';
+import type { KeyAdmin } from '../driver-core/capabilities/admin';
 import type {
   AdminReply,
   AdminRequest

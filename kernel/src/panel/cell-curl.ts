@@ -6,7 +6,7 @@
  */
 import type { AnswerStore } from '../console/answers';
 import type { VariableScope } from '../console/variables';
-import type { ConnectionRegistry } from '../connections/registry';
+import type { ConnectionRegistry } from '../connections/connection-registry';
 import { cellRequests } from './cell-requests';
 
 export async function curlOfCell(

@@ -7,8 +7,8 @@
  */
 import type { AnswerStore } from '../console/answers';
 import type { VariableScope } from '../console/variables';
-import type { ConnectionRegistry } from '../connections/registry';
-import { pythonProgram } from '../engine/python-code';
+import type { ConnectionRegistry } from '../connections/connection-registry';
+import { pythonProgram } from '../driver-core/python-code';
 import { cellRequests } from './cell-requests';
 
 export async function pythonOfCell(

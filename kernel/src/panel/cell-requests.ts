@@ -9,7 +9,7 @@ import { parseCellEvaluating } from '../console/parse-evaluating';
 import { VariableScope } from '../console/variables';
 import { CONSOLE_WORDING } from '../connections/console-wording';
 import type { Connection } from '../connections/open-connection';
-import type { ConnectionRegistry } from '../connections/registry';
+import type { ConnectionRegistry } from '../connections/connection-registry';
 import type { ConsoleRequest } from '../console/cell';
 
 export interface CellRequest {

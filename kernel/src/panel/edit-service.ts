@@ -4,7 +4,7 @@
  * document with its metadata, and the destructive
  * actions on an index or collection, run only when the name the user typed matches.
  */
-import type { Driver } from '../engine/driver';
+import type { Driver } from '../driver-core/driver';
 import type { Connection } from '../connections/open-connection';
 import type { Column } from '../../../contracts/columns';
 import type { EditReply, EditRequest } from '../../../contracts/edit-protocol';

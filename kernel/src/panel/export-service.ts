@@ -6,7 +6,7 @@
  * (comm) that asked: when it closes, its exports stop, as a cancel would stop them.
  */
 import { resolve } from 'node:path';
-import type { Driver } from '../engine/driver';
+import type { Driver } from '../driver-core/driver';
 import {
   type ExportProgress,
   ExportRefused,

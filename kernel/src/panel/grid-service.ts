@@ -5,9 +5,9 @@
  * so a slow engine never holds up cells or other grids.
  */
 import type { ProfileStore } from '../connections/profile-store';
-import type { ConnectionRegistry } from '../connections/registry';
+import type { ConnectionRegistry } from '../connections/connection-registry';
 import type { Connection } from '../connections/open-connection';
-import { EngineError } from '../engine/errors';
+import { EngineError } from '../driver-core/errors';
 import { Refusal } from '../console/refusal';
 import { VariableScope } from '../console/variables';
 import type { Comm, CommTarget } from '../protocol/comms';

@@ -4,7 +4,7 @@
  * them closes, and when the kernel stops.
  */
 import { randomUUID } from 'node:crypto';
-import type { DocumentReader } from '../engine/driver';
+import type { DocumentReader } from '../driver-core/driver';
 import type { Column } from '../../../contracts/columns';
 import type { GridView } from '../../../contracts/panel-protocol';
 

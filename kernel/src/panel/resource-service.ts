@@ -3,8 +3,8 @@
  * schemas), answered from the driver's resources capability.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Driver } from '../engine/driver';
-import type { ResourceAdmin } from '../engine/capabilities/resources';
+import type { Driver } from '../driver-core/driver';
+import type { ResourceAdmin } from '../driver-core/capabilities/resources';
 import type {
   ResourceChange,
   ResourceEntry,

@@ -4,9 +4,9 @@ import type {
   AggregationResult,
   ConsoleResult,
   PresentedResult
-} from '../engine/driver';
+} from '../driver-core/driver';
 import { type CutRows, cutLongCells } from './cell-cut';
-import type { Elision } from '../engine/http/elided-json';
+import type { Elision } from '../driver-core/http/elided-json';
 import { fieldRecord, ownValue } from '../../../contracts/own-fields';
 import { escapeControlCharacters } from './control-characters';
 import type { EncodedString } from '../protocol/encoded-string';
@@ -82,7 +82,7 @@ function warningOf(info: ResponseInfo): { plain: string; html: string } {
 export interface Answer {
   bytes: Buffer;
   value: JsonValue;
-  /** Containers whose values past the read budget were left out before parsing (engine/http/elided-json.ts). */
+  /** Containers whose values past the read budget were left out before parsing (driver-core/http/elided-json.ts). */
   elisions?: readonly Elision[];
 }
 
@@ -470,7 +470,7 @@ function withFirstDocuments(
   return value;
 }
 
-/** The total of the container at `at` when the read budget cut it short (engine/http/elided-json.ts). */
+/** The total of the container at `at` when the read budget cut it short (driver-core/http/elided-json.ts). */
 function elidedTotal(
   answer: Answer,
   at: readonly (string | number)[]

@@ -1,6 +1,6 @@
 import { KEEP_MORE_ROWS } from '../../../contracts/output-rows';
 import type { JsonValue } from '../console/cell';
-import type { AggregationResult } from '../engine/driver';
+import type { AggregationResult } from '../driver-core/driver';
 import type { MimeBundle } from './mime-bundle';
 import {
   aggregationColumns,

@@ -5,7 +5,7 @@
  * target in targets.ts.
  */
 import { z } from 'zod';
-import { ENGINE_NAMES } from '../../../kernel/src/engines/registry';
+import { ENGINE_NAMES } from '../../../kernel/src/engines/engine-registry';
 import { SECRETS } from '../../support/secrets';
 import type { SeenRequest } from '../../support/breaking-proxy';
 import type { RealFlavourId } from '../../support/real-elasticsearch/flavours';

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { awsSigning } from '../../../kernel/src/engines/elasticsearch/aws-credentials';
-import { CredentialsUnavailableError } from '../../../kernel/src/engine/errors';
+import { CredentialsUnavailableError } from '../../../kernel/src/driver-core/errors';
 import { scratchDir } from '../../export/export-helpers';
 
 function home(files: { credentials?: string; config?: string }): string {

@@ -1,16 +1,16 @@
 /**
  * An engine that exists only for the tests, written as a product engine's folder is: it brings
  * two `%connect` options and a kind of secret of its own, and nothing outside this folder names
- * them. own-options.test.ts registers it beside the product's engines, as registry.ts does.
+ * them. own-options.test.ts registers it beside the product's engines, as engine-registry.ts does.
  */
 import { z } from 'zod';
-import type { EngineDescriptor } from '../../../kernel/src/engine/engine-module';
+import type { EngineDescriptor } from '../../../kernel/src/driver-core/engine-module';
 import {
   PROFILE_COMMON_FIELDS,
   ProfilePortSchema,
   SecretRefSchema,
   type StoredProfile
-} from '../../../kernel/src/engine/profile-fields';
+} from '../../../kernel/src/driver-core/profile-fields';
 
 const SampleProfileSchema = z.strictObject({
   engine: z.literal('sample'),

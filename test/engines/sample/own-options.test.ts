@@ -1,18 +1,18 @@
 /**
  * An engine's own `%connect` options and secret kinds live in its folder: the sample engine
- * beside this file, registered with the product's engines the way registry.ts registers them,
+ * beside this file, registered with the product's engines the way engine-registry.ts registers them,
  * is read, refused and cleaned by the engine-neutral code without a line of it naming Sample.
  */
-import type * as EngineRegistryModule from '../../../kernel/src/engine/engine-registry';
-import type * as ProductRegistry from '../../../kernel/src/engines/registry';
+import type * as EngineRegistryModule from '../../../kernel/src/driver-core/engine-registry-builder';
+import type * as ProductRegistry from '../../../kernel/src/engines/engine-registry';
 import type * as SampleFolder from './descriptor';
 
-jest.mock('../../../kernel/src/engines/registry', () => {
+jest.mock('../../../kernel/src/engines/engine-registry', () => {
   const { engineRegistry } = jest.requireActual<typeof EngineRegistryModule>(
-    '../../../kernel/src/engine/engine-registry'
+    '../../../kernel/src/driver-core/engine-registry-builder'
   );
   const product = jest.requireActual<typeof ProductRegistry>(
-    '../../../kernel/src/engines/registry'
+    '../../../kernel/src/engines/engine-registry'
   );
   const { sampleEngine } =
     jest.requireActual<typeof SampleFolder>('./descriptor');

@@ -21,7 +21,7 @@
  */
 import type { JsonValue } from '../../console/cell';
 import { type JsonObject, isJsonObject } from '../../../../contracts/json';
-import type { AggregationResult as AggregationTable } from '../../engine/driver';
+import type { AggregationResult as AggregationTable } from '../../driver-core/driver';
 import { cellText } from '../../json/cell-text';
 import { hasField } from '../../../../contracts/own-fields';
 

@@ -1,5 +1,5 @@
 /** How an Elasticsearch connection authenticates, from a profile or from `%connect` arguments. */
-import type { ConnectArgs } from '../../engine/connect-options';
+import type { ConnectArgs } from '../../driver-core/connect-options';
 import { elasticsearchOptions } from './connect-options';
 
 /** `aws-sigv4`: Amazon OpenSearch Service and Elasticsearch on AWS, every request signed (aws-auth.ts). */

@@ -8,7 +8,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadSharedConfigFiles } from '@smithy/core/config';
-import { CredentialsUnavailableError } from '../../engine/errors';
+import { CredentialsUnavailableError } from '../../driver-core/errors';
 import { AWS_CREDENTIALS_WHERE, DEFAULT_AWS_SERVICE } from './aws-auth';
 
 export interface AwsCredentials {

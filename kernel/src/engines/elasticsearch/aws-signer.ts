@@ -9,7 +9,7 @@ import { Hash } from '@smithy/core/serde';
 import type {
   OutgoingRequest,
   RequestSigner
-} from '../../engine/http/transport-options';
+} from '../../driver-core/http/transport-options';
 import type { AwsCredentials } from './aws-credentials';
 
 export class AwsSigV4Signer implements RequestSigner {

@@ -11,8 +11,8 @@ import type {
   MetricsSnapshot
 } from '../../../../contracts/admin-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
-import { sendGridRequest } from '../../engine/grid-request';
-import type { Transport } from '../../engine/http/transport';
+import { sendGridRequest } from '../../driver-core/grid-request';
+import type { Transport } from '../../driver-core/http/transport';
 import { elasticsearchFailure } from './failure';
 
 export const OVERVIEW_TITLE = 'Cluster overview';

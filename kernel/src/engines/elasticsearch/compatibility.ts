@@ -6,7 +6,7 @@
  * `compatible-with=7` with 400 media_type_header_exception). The official 8.x clients send
  * these media types on every request.
  */
-import type { MediaTypes } from '../../engine/http/request-body';
+import type { MediaTypes } from '../../driver-core/http/request-body';
 import type { Flavour } from './flavour';
 
 /**

@@ -4,8 +4,8 @@
  * never options: `%connect` refuses them on the line, and the cell's cleaning removes them.
  */
 import { z } from 'zod';
-import type { EngineOptionShape } from '../../engine/connect-options';
-import type { EngineTypedSecret } from '../../engine/engine-module';
+import type { EngineOptionShape } from '../../driver-core/connect-options';
+import type { EngineTypedSecret } from '../../driver-core/engine-module';
 
 export const ELASTICSEARCH_OPTIONS = {
   auth: z.enum(['basic', 'apikey', 'none', 'aws-sigv4']).optional(),

@@ -1,12 +1,12 @@
-import type { ConnectArgs } from '../../engine/connect-options';
-import type { SslMode } from '../../engine/ssl-mode';
-import type { EngineConnectionSettings } from '../../engine/engine-module';
-import type { TlsVerification } from '../../engine/http/transport-options';
+import type { ConnectArgs } from '../../driver-core/connect-options';
+import type { SslMode } from '../../driver-core/ssl-mode';
+import type { EngineConnectionSettings } from '../../driver-core/engine-module';
+import type { TlsVerification } from '../../driver-core/http/transport-options';
 import {
   type CurlCredential,
   inDoubleQuotes,
   secretVariable
-} from '../../engine/curl-credential';
+} from '../../driver-core/curl-credential';
 import { authOfArgs } from './auth';
 import { awsSigning } from './aws-credentials';
 import { elasticsearchOptions } from './connect-options';

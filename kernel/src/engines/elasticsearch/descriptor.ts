@@ -4,7 +4,7 @@
  * (https://www.elastic.co/docs/deploy-manage/users-roles/cluster-or-deployment-auth).
  */
 import { z } from 'zod';
-import type { EngineDescriptor } from '../../engine/engine-module';
+import type { EngineDescriptor } from '../../driver-core/engine-module';
 import { authOf, authOfArgs } from './auth';
 import { AWS_REGION, AWS_SERVICES, refuseAwsOptions } from './aws-auth';
 import {
@@ -17,7 +17,7 @@ import {
   ProfilePortSchema,
   SecretRefSchema,
   type StoredProfile
-} from '../../engine/profile-fields';
+} from '../../driver-core/profile-fields';
 
 export const ElasticsearchProfileSchema = z
   .strictObject({

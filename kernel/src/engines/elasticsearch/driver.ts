@@ -1,28 +1,31 @@
 import { ELASTICSEARCH_SQL_ADVICE } from './sql-advice';
 import type { ConsoleRequest, Refusal } from '../../console/cell';
-import { asObject } from '../../engine/document-columns';
-import type { Driver, EngineIdentity } from '../../engine/driver';
+import { asObject } from '../../driver-core/document-columns';
+import type { Driver, EngineIdentity } from '../../driver-core/driver';
 import type {
   EngineConsole,
   EngineResponse,
   PresentedResult
-} from '../../engine/capabilities/console';
-import type { Catalog } from '../../engine/capabilities/catalog';
-import type { Documents } from '../../engine/capabilities/documents';
-import type { DocumentWrites } from '../../engine/capabilities/writes';
-import type { TargetActions } from '../../engine/capabilities/target-actions';
-import type { DocumentExport } from '../../engine/capabilities/export';
-import type { AdminSections } from '../../engine/capabilities/admin';
+} from '../../driver-core/capabilities/console';
+import type { Catalog } from '../../driver-core/capabilities/catalog';
+import type { Documents } from '../../driver-core/capabilities/documents';
+import type { DocumentWrites } from '../../driver-core/capabilities/writes';
+import type { TargetActions } from '../../driver-core/capabilities/target-actions';
+import type { DocumentExport } from '../../driver-core/capabilities/export';
+import type { AdminSections } from '../../driver-core/capabilities/admin';
 import {
   documentWrites,
   wholeDocument,
   wholeValue
-} from '../../engine/edit-runner';
-import { ConnectionFailedError, type EngineError } from '../../engine/errors';
-import { targetSegment } from '../../engine/grid-request';
-import { sendWithStructure } from '../../engine/structure-cache';
-import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
-import type { Transport } from '../../engine/http/transport';
+} from '../../driver-core/edit-runner';
+import {
+  ConnectionFailedError,
+  type EngineError
+} from '../../driver-core/errors';
+import { targetSegment } from '../../driver-core/grid-request';
+import { sendWithStructure } from '../../driver-core/structure-cache';
+import { curlOfRequest, isEmptyView } from '../../driver-core/grid-view';
+import type { Transport } from '../../driver-core/http/transport';
 import { loadEndpoints } from './endpoints';
 import { openSearchEndpoints } from './opensearch-endpoints';
 import { servedEndpoints } from './served-endpoints';
@@ -37,7 +40,7 @@ import { elasticsearchFailure } from './failure';
 import { listIndices } from './index-listing';
 import { curlTarget, searchRequest } from './grid-cell';
 import { pythonClient } from './python-client';
-import type { PythonClient } from '../../engine/python-code';
+import type { PythonClient } from '../../driver-core/python-code';
 import { OPERATORS, searchOfView } from './grid-query';
 import { openPointInTimeReader } from './point-in-time-reader';
 import { presentElasticsearch } from './present';

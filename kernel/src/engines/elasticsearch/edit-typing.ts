@@ -11,7 +11,7 @@ import {
   decimalCell,
   parseJsonCell,
   wholeNumberCell
-} from '../../engine/edit-values';
+} from '../../driver-core/edit-values';
 import { valueRefusal } from '../../console/refusal';
 import { dateMisfit } from './date-format';
 

@@ -21,28 +21,28 @@ import type {
   TargetActionId
 } from '../../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
-import { asObject } from '../../engine/document-columns';
-import type { EngineResponse } from '../../engine/capabilities/console';
-import type { WholeDocument } from '../../engine/capabilities/documents';
+import { asObject } from '../../driver-core/document-columns';
+import type { EngineResponse } from '../../driver-core/capabilities/console';
+import type { WholeDocument } from '../../driver-core/capabilities/documents';
 import type {
   EngineWrites,
   TypedChange,
   WriteRequest
-} from '../../engine/edit-runner';
-import type { TargetActions } from '../../engine/capabilities/target-actions';
+} from '../../driver-core/edit-runner';
+import type { TargetActions } from '../../driver-core/capabilities/target-actions';
 import {
   holdsFields,
   nestFields,
   readOnlyRefusal
-} from '../../engine/edit-values';
+} from '../../driver-core/edit-values';
 import { valueRefusal } from '../../console/refusal';
-import { RequestFailedError } from '../../engine/errors';
+import { RequestFailedError } from '../../driver-core/errors';
 import { ownValue, setField } from '../../../../contracts/own-fields';
 import type { IndexStorage } from './index-storage';
-import type { FieldTree } from '../../engine/field-tree';
-import { documentGrid } from '../../engine/grid-columns';
-import { sendGridRequest, targetSegment } from '../../engine/grid-request';
-import type { Transport } from '../../engine/http/transport';
+import type { FieldTree } from '../../driver-core/field-tree';
+import { documentGrid } from '../../driver-core/grid-columns';
+import { sendGridRequest, targetSegment } from '../../driver-core/grid-request';
+import type { Transport } from '../../driver-core/http/transport';
 import { typeElasticsearchValue } from './edit-typing';
 import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';

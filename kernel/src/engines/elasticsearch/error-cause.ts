@@ -4,7 +4,7 @@
  * deepest `caused_by`, and each failed shard's `reason`.
  */
 import type { JsonValue } from '../../console/cell';
-import { asObject } from '../../engine/document-columns';
+import { asObject } from '../../driver-core/document-columns';
 
 export interface Cause {
   type?: string;

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
-import type { ConsoleResult, EngineResponse } from '../../engine/driver';
+import type { ConsoleResult, EngineResponse } from '../../driver-core/driver';
 import { fieldRecord } from '../../../../contracts/own-fields';
 import { isJsonObject } from '../../../../contracts/json';
 

@@ -8,29 +8,29 @@
  */
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
-import { asObject } from '../../engine/document-columns';
-import { type EngineResponse } from '../../engine/driver';
+import { asObject } from '../../driver-core/document-columns';
+import { type EngineResponse } from '../../driver-core/driver';
 import type { Column } from '../../../../contracts/columns';
 import {
   type EngineError,
   InvalidExportError,
   RequestFailedError
-} from '../../engine/errors';
+} from '../../driver-core/errors';
 import type {
   ExportPage,
   ExportRequest,
   ExportStream
-} from '../../engine/capabilities/export';
-import type { FieldTree } from '../../engine/field-tree';
+} from '../../driver-core/capabilities/export';
+import type { FieldTree } from '../../driver-core/field-tree';
 import {
   rebuiltSource,
   type StorageByIndex,
   storageOfSettings
 } from './index-storage';
-import type { GridDocument } from '../../engine/grid-columns';
-import { mergePages } from '../../engine/merge-pages';
-import { decoded } from '../../engine/http/answer-body';
-import type { Transport } from '../../engine/http/transport';
+import type { GridDocument } from '../../driver-core/grid-columns';
+import { mergePages } from '../../driver-core/merge-pages';
+import { decoded } from '../../driver-core/http/answer-body';
+import type { Transport } from '../../driver-core/http/transport';
 import type { ElasticsearchVersion } from './version';
 import { elasticsearchFailure } from './failure';
 import {
@@ -40,7 +40,7 @@ import {
   type PointInTimeApi
 } from './flavour';
 import { queryOfView } from './grid-query';
-import { ReusedBuffer } from '../../engine/http/reused-buffer';
+import { ReusedBuffer } from '../../driver-core/http/reused-buffer';
 import {
   guessNextPage,
   HitRanges,
@@ -48,7 +48,7 @@ import {
   readRawHits,
   type ScanScratch
 } from './raw-hits';
-import { eachJsonLine } from '../../engine/jsonl-lines';
+import { eachJsonLine } from '../../driver-core/jsonl-lines';
 
 /** How long the engine keeps the point in time between two pages. */
 const KEEP_ALIVE = '5m';

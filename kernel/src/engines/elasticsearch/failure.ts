@@ -1,11 +1,11 @@
-import { asObject } from '../../engine/document-columns';
-import { type EngineResponse } from '../../engine/driver';
+import { asObject } from '../../driver-core/document-columns';
+import { type EngineResponse } from '../../driver-core/driver';
 import {
   AuthenticationFailedError,
   type EngineError,
   RequestFailedError
-} from '../../engine/errors';
-import { noReason, redirectFailure } from '../../engine/http/http-status';
+} from '../../driver-core/errors';
+import { noReason, redirectFailure } from '../../driver-core/http/http-status';
 import type { Flavour } from './flavour';
 import { type Cause, describeCause, errorCauses } from './error-cause';
 import {

@@ -5,9 +5,9 @@
  */
 import type { JsonValue } from '../../console/cell';
 import type { ViewRequest } from '../../../../contracts/panel-protocol';
-import { targetSegment } from '../../engine/grid-request';
-import { type CurlTarget, viewRequest } from '../../engine/grid-view';
-import type { Transport } from '../../engine/http/transport';
+import { targetSegment } from '../../driver-core/grid-request';
+import { type CurlTarget, viewRequest } from '../../driver-core/grid-view';
+import type { Transport } from '../../driver-core/http/transport';
 import { AwsSigV4Signer } from './aws-signer';
 
 /** curl arguments naming the credential the connection uses, by environment variable. */

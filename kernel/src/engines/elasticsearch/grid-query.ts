@@ -12,7 +12,7 @@ import type {
   OperatorInfo,
   SortKey
 } from '../../../../contracts/panel-protocol';
-import type { FieldTree } from '../../engine/field-tree';
+import type { FieldTree } from '../../driver-core/field-tree';
 import {
   booleanValue,
   type LeafNode,
@@ -22,7 +22,7 @@ import {
   type ResolvedColumn,
   resolveColumn,
   singleValue
-} from '../../engine/grid-view';
+} from '../../driver-core/grid-view';
 import { filterRefusal } from '../../console/refusal';
 
 const INTEGER = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);

@@ -10,9 +10,9 @@
  */
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
-import type { TargetListing } from '../../engine/capabilities/catalog';
-import { sendGridRequest } from '../../engine/grid-request';
-import type { Transport } from '../../engine/http/transport';
+import type { TargetListing } from '../../driver-core/capabilities/catalog';
+import { sendGridRequest } from '../../driver-core/grid-request';
+import type { Transport } from '../../driver-core/http/transport';
 import { elasticsearchFailure } from './failure';
 
 const CatRows = z.array(

@@ -24,8 +24,8 @@
  */
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
-import { asObject } from '../../engine/document-columns';
-import type { Transport } from '../../engine/http/transport';
+import { asObject } from '../../driver-core/document-columns';
+import type { Transport } from '../../driver-core/http/transport';
 
 export interface IndexStorage {
   /** `index.mode: time_series`: documents are never updated in place, so an edit writes the whole document. */

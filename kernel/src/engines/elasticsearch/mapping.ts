@@ -5,16 +5,16 @@
  */
 import { z } from 'zod';
 import { fieldsRecord } from '../../../../contracts/own-fields';
-import type { EngineResponse } from '../../engine/driver';
+import type { EngineResponse } from '../../driver-core/driver';
 import {
   type FieldNode,
   type FieldTree,
   mergeTrees
-} from '../../engine/field-tree';
+} from '../../driver-core/field-tree';
 import {
   type Structure,
   StructureUnavailable
-} from '../../engine/structure-cache';
+} from '../../driver-core/structure-cache';
 
 interface PropertyDef {
   type?: string | undefined;

@@ -5,8 +5,8 @@
  * `_source` filter, its notices.
  */
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
-import type { EngineResponse } from '../../engine/capabilities/console';
-import { asObject } from '../../engine/document-columns';
+import type { EngineResponse } from '../../driver-core/capabilities/console';
+import { asObject } from '../../driver-core/document-columns';
 
 export interface MsearchSearch {
   /** The index, list or pattern the search ran on, as the cell wrote it ('' when none is named). */

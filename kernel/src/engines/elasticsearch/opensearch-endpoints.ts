@@ -6,7 +6,7 @@
  * Elasticsearch 7.10 comes from Elastic's catalog as a 7.10 node serves it, less what Elastic
  * added under its own licence or after the fork (OpenSearch answers those "no handler found").
  */
-import type { EndpointInfo } from '../../engine/driver';
+import type { EndpointInfo } from '../../driver-core/driver';
 import type { CatalogEntry } from './endpoint-catalog';
 import { servedEndpoints } from './served-endpoints';
 

@@ -4,7 +4,7 @@
  * it takes HTTP Basic against its internal users (or the backends it is configured for) and
  * has no Elastic API keys, and its 401 carries no reason (a plain-text `Unauthorized`).
  */
-import type { EngineResponse } from '../../engine/driver';
+import type { EngineResponse } from '../../driver-core/driver';
 
 /**
  * The plugin's challenge names its realm (`Basic realm="OpenSearch Security"`), where

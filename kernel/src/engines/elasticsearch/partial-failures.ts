@@ -8,9 +8,9 @@
 import type { JsonValue } from '../../console/cell';
 import type { JsonObject } from '../../../../contracts/json';
 import type { PartialFailure } from '../../../../contracts/mime-types';
-import { asObject } from '../../engine/document-columns';
-import type { EngineResponse } from '../../engine/driver';
-import { firstReasons } from '../../engine/partial-failure-reasons';
+import { asObject } from '../../driver-core/document-columns';
+import type { EngineResponse } from '../../driver-core/driver';
+import { firstReasons } from '../../driver-core/partial-failure-reasons';
 import { describeCause, errorCauses } from './error-cause';
 
 /**

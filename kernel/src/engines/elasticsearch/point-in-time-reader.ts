@@ -15,16 +15,16 @@ import type {
   DocumentBlock,
   DocumentReader,
   EngineResponse
-} from '../../engine/driver';
-import type { EngineError } from '../../engine/errors';
-import type { FieldTree } from '../../engine/field-tree';
-import { documentGrid } from '../../engine/grid-columns';
+} from '../../driver-core/driver';
+import type { EngineError } from '../../driver-core/errors';
+import type { FieldTree } from '../../driver-core/field-tree';
+import { documentGrid } from '../../driver-core/grid-columns';
 import {
   type GridRequestSpec,
   sendGridRequest,
   targetSegment
-} from '../../engine/grid-request';
-import type { Transport } from '../../engine/http/transport';
+} from '../../driver-core/grid-request';
+import type { Transport } from '../../driver-core/http/transport';
 import { elasticsearchFailure } from './failure';
 import { type Flavour, INDEX_AND_ID_ORDER } from './flavour';
 import { type StorageByIndex, storageOfSettings } from './index-storage';

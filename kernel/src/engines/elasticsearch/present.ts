@@ -1,25 +1,25 @@
 import type { ConsoleRequest } from '../../console/cell';
 import type { DocumentLayout } from '../../../../contracts/mime-types';
-import { asObject } from '../../engine/document-columns';
+import { asObject } from '../../driver-core/document-columns';
 import type {
   EngineResponse,
   PresentedResult,
   SearchPart
-} from '../../engine/driver';
+} from '../../driver-core/driver';
 import type { Column } from '../../../../contracts/columns';
-import type { FieldTree } from '../../engine/field-tree';
-import { structureFields } from '../../engine/structure-cache';
+import type { FieldTree } from '../../driver-core/field-tree';
+import { structureFields } from '../../driver-core/structure-cache';
 import {
   documentGrid,
   hitsResult,
   tableResult
-} from '../../engine/grid-columns';
+} from '../../driver-core/grid-columns';
 import { aggregationTables } from './aggregation-tables';
 import { esqlTable } from './esql-table';
 import { msearchSearches } from './msearch';
 import { structureOfMapping } from './mapping';
 import { filtersFields } from './targets';
-import { emptyAnswerText } from '../../engine/http/http-status';
+import { emptyAnswerText } from '../../driver-core/http/http-status';
 
 /** Every Elasticsearch grid starts with these, read-only: the metadata of a hit, not fields of its `_source`. */
 export const LEADING: Column[] = [

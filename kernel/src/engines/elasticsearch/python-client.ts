@@ -6,15 +6,15 @@
  * the client's `perform_request`, which sends the method, path, parameters and body as written.
  */
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
-import type { CredentialVariables } from '../../engine/curl-credential';
+import type { CredentialVariables } from '../../driver-core/curl-credential';
 import {
   type PythonClient,
   pythonCall,
   pythonParams,
   pythonString,
   pythonValue
-} from '../../engine/python-code';
-import type { Transport } from '../../engine/http/transport';
+} from '../../driver-core/python-code';
+import type { Transport } from '../../driver-core/http/transport';
 import { AwsSigV4Signer } from './aws-signer';
 import type { Flavour } from './flavour';
 

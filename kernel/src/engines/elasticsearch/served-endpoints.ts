@@ -4,7 +4,7 @@
  * offered only what its version has, deprecated ones say so, and a 9.x node is not offered
  * what 9.x removed (unless requests ask for 8.x compatibility, under which 9.x still serves it).
  */
-import type { EndpointInfo } from '../../engine/driver';
+import type { EndpointInfo } from '../../driver-core/driver';
 import type { CatalogEntry } from './endpoint-catalog';
 import { removedInNine } from './removed-in-nine';
 

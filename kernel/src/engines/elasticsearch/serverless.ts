@@ -4,8 +4,8 @@
  * it is checked with a request the collection serves, and known as OpenSearch Serverless
  * (https://docs.aws.amazon.com/opensearch-service/latest/developerguide/serverless-genref.html).
  */
-import type { EngineIdentity } from '../../engine/driver';
-import type { Transport } from '../../engine/http/transport';
+import type { EngineIdentity } from '../../driver-core/driver';
+import type { Transport } from '../../driver-core/http/transport';
 import { AwsSigV4Signer } from './aws-signer';
 import { elasticsearchFailure } from './failure';
 import { type Flavour, flavourOf } from './flavour';

@@ -4,16 +4,16 @@
  * the listing of indices that completion reads, kept a short while.
  */
 import type { ConsoleRequest } from '../../console/cell';
-import type { EngineResponse } from '../../engine/capabilities/console';
+import type { EngineResponse } from '../../driver-core/capabilities/console';
 import type {
   FieldNameOptions,
   TargetListing
-} from '../../engine/capabilities/catalog';
-import { fieldNamesOf, type FieldTree } from '../../engine/field-tree';
-import { NameCache } from '../../engine/name-cache';
-import { StructureCache } from '../../engine/structure-cache';
+} from '../../driver-core/capabilities/catalog';
+import { fieldNamesOf, type FieldTree } from '../../driver-core/field-tree';
+import { NameCache } from '../../driver-core/name-cache';
+import { StructureCache } from '../../driver-core/structure-cache';
 import { listIndices } from './index-listing';
-import type { Transport } from '../../engine/http/transport';
+import type { Transport } from '../../driver-core/http/transport';
 import { structureOfMapping } from './mapping';
 import { msearchSearches } from './msearch';
 import {

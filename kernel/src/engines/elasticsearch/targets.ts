@@ -3,8 +3,8 @@
  * answer needs, which cached mappings a write makes stale, and whether a search filtered `_source`.
  */
 import type { ConsoleRequest } from '../../console/cell';
-import { asObject } from '../../engine/document-columns';
-import type { EngineResponse } from '../../engine/driver';
+import { asObject } from '../../driver-core/document-columns';
+import type { EngineResponse } from '../../driver-core/driver';
 
 function segments(path: string): string[] {
   return path.split('/').filter(s => s.length > 0);

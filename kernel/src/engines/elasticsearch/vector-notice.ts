@@ -5,9 +5,9 @@
  */
 import type { JsonValue } from '../../console/cell';
 import type { JsonObject } from '../../../../contracts/json';
-import type { EngineResponse } from '../../engine/capabilities/console';
-import { asObject } from '../../engine/document-columns';
-import { type FieldTree, fieldTypesOf } from '../../engine/field-tree';
+import type { EngineResponse } from '../../driver-core/capabilities/console';
+import { asObject } from '../../driver-core/document-columns';
+import { type FieldTree, fieldTypesOf } from '../../driver-core/field-tree';
 
 /** The notice for a hits answer whose mapping has vector fields no hit carries; undefined otherwise. */
 export function leftOutVectorsNotice(

@@ -4,10 +4,10 @@
  * the reason, and collections are opened by name.
  */
 import { z } from 'zod';
-import type { TargetListing } from '../../engine/capabilities/catalog';
-import { EngineError } from '../../engine/errors';
-import { sendGridRequest } from '../../engine/grid-request';
-import type { Transport } from '../../engine/http/transport';
+import type { TargetListing } from '../../driver-core/capabilities/catalog';
+import { EngineError } from '../../driver-core/errors';
+import { sendGridRequest } from '../../driver-core/grid-request';
+import type { Transport } from '../../driver-core/http/transport';
 import { typesenseFailure } from './failure';
 
 const AliasNames = z

@@ -8,12 +8,15 @@ import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import type { RowKey } from '../../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
-import { asObject } from '../../engine/document-columns';
-import { type DocumentBlock, type DocumentReader } from '../../engine/driver';
-import { RequestFailedError } from '../../engine/errors';
-import type { FieldTree } from '../../engine/field-tree';
-import { sendGridRequest } from '../../engine/grid-request';
-import type { Transport } from '../../engine/http/transport';
+import { asObject } from '../../driver-core/document-columns';
+import {
+  type DocumentBlock,
+  type DocumentReader
+} from '../../driver-core/driver';
+import { RequestFailedError } from '../../driver-core/errors';
+import type { FieldTree } from '../../driver-core/field-tree';
+import { sendGridRequest } from '../../driver-core/grid-request';
+import type { Transport } from '../../driver-core/http/transport';
 import { typesenseFailure } from './failure';
 import type { SearchParameters } from './grid-filter';
 import { documentsGrid } from './present';

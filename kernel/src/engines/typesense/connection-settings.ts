@@ -1,8 +1,8 @@
-import type { ConnectArgs } from '../../engine/connect-options';
-import type { SslMode } from '../../engine/ssl-mode';
-import type { EngineConnectionSettings } from '../../engine/engine-module';
-import type { TlsVerification } from '../../engine/http/transport-options';
-import { secretVariable } from '../../engine/curl-credential';
+import type { ConnectArgs } from '../../driver-core/connect-options';
+import type { SslMode } from '../../driver-core/ssl-mode';
+import type { EngineConnectionSettings } from '../../driver-core/engine-module';
+import type { TlsVerification } from '../../driver-core/http/transport-options';
+import { secretVariable } from '../../driver-core/curl-credential';
 
 /**
  * For Typesense the mode only chooses HTTPS. The self-signed allowance of Preferred/Required is

@@ -4,13 +4,13 @@
  * (https://typesense.org/docs/latest/api/authentication.html), so it is never shown as a URL.
  */
 import { z } from 'zod';
-import type { EngineDescriptor } from '../../engine/engine-module';
+import type { EngineDescriptor } from '../../driver-core/engine-module';
 import {
   PROFILE_COMMON_FIELDS,
   ProfilePortSchema,
   SecretRefSchema,
   type StoredProfile
-} from '../../engine/profile-fields';
+} from '../../driver-core/profile-fields';
 
 export const TYPESENSE_ADDRESS_ADVICE =
   'Typesense has no URL scheme of its own, so a Typesense connection is not written as a URL with credentials: write %connect typesense <host>[:port] [ssl=<mode>] key=${env:NAME}, for example %connect typesense localhost:8108 key=${env:TYPESENSE_API_KEY}.';

@@ -1,33 +1,33 @@
 import { TYPESENSE_SQL_ADVICE } from './sql-advice';
 import type { ConsoleRequest, Refusal } from '../../console/cell';
-import { asObject } from '../../engine/document-columns';
-import type { Driver, EngineIdentity } from '../../engine/driver';
+import { asObject } from '../../driver-core/document-columns';
+import type { Driver, EngineIdentity } from '../../driver-core/driver';
 import type {
   EngineConsole,
   EngineResponse,
   PresentedResult
-} from '../../engine/capabilities/console';
-import type { Catalog } from '../../engine/capabilities/catalog';
-import type { Documents } from '../../engine/capabilities/documents';
-import type { DocumentWrites } from '../../engine/capabilities/writes';
-import type { TargetActions } from '../../engine/capabilities/target-actions';
-import type { DocumentExport } from '../../engine/capabilities/export';
-import type { AdminSections } from '../../engine/capabilities/admin';
-import type { ResourceAdmin } from '../../engine/capabilities/resources';
+} from '../../driver-core/capabilities/console';
+import type { Catalog } from '../../driver-core/capabilities/catalog';
+import type { Documents } from '../../driver-core/capabilities/documents';
+import type { DocumentWrites } from '../../driver-core/capabilities/writes';
+import type { TargetActions } from '../../driver-core/capabilities/target-actions';
+import type { DocumentExport } from '../../driver-core/capabilities/export';
+import type { AdminSections } from '../../driver-core/capabilities/admin';
+import type { ResourceAdmin } from '../../driver-core/capabilities/resources';
 import { typesenseResources } from './resources';
 import {
   documentWrites,
   wholeDocument,
   wholeValue
-} from '../../engine/edit-runner';
+} from '../../driver-core/edit-runner';
 import {
   AuthenticationFailedError,
   ConnectionFailedError,
   type EngineError
-} from '../../engine/errors';
-import { sendWithStructure } from '../../engine/structure-cache';
-import { curlOfRequest, isEmptyView } from '../../engine/grid-view';
-import type { Transport } from '../../engine/http/transport';
+} from '../../driver-core/errors';
+import { sendWithStructure } from '../../driver-core/structure-cache';
+import { curlOfRequest, isEmptyView } from '../../driver-core/grid-view';
+import type { Transport } from '../../driver-core/http/transport';
 import { loadEndpoints } from './endpoints';
 import { CANNOT_LIST_NOTE, listCollections } from './collection-listing';
 import { KEY_HEADER } from './connection-settings';
@@ -40,7 +40,7 @@ import {
 } from './versions';
 import { curlTarget, searchRequest } from './grid-cell';
 import { pythonClient } from './python-client';
-import type { PythonClient } from '../../engine/python-code';
+import type { PythonClient } from '../../driver-core/python-code';
 import { operatorsFor, searchOfView } from './grid-filter';
 import { previewOffer } from './search-preview';
 import { openTypesenseExport } from './export';

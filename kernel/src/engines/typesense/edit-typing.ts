@@ -15,7 +15,7 @@ import {
   decimalCell,
   parseJsonCell,
   wholeNumberCell
-} from '../../engine/edit-values';
+} from '../../driver-core/edit-values';
 import { valueRefusal } from '../../console/refusal';
 
 const WHOLE: Record<string, { min: bigint; max: bigint }> = {

@@ -23,19 +23,19 @@ import type {
   TargetActionId
 } from '../../../../contracts/edit-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
-import { asObject } from '../../engine/document-columns';
-import type { EngineResponse } from '../../engine/capabilities/console';
-import type { WholeDocument } from '../../engine/capabilities/documents';
+import { asObject } from '../../driver-core/document-columns';
+import type { EngineResponse } from '../../driver-core/capabilities/console';
+import type { WholeDocument } from '../../driver-core/capabilities/documents';
 import type {
   EngineWrites,
   TypedChange,
   WriteRequest
-} from '../../engine/edit-runner';
-import type { TargetActions } from '../../engine/capabilities/target-actions';
-import { holdsValue, nestFields } from '../../engine/edit-values';
-import type { FieldTree } from '../../engine/field-tree';
-import { sendGridRequest } from '../../engine/grid-request';
-import type { Transport } from '../../engine/http/transport';
+} from '../../driver-core/edit-runner';
+import type { TargetActions } from '../../driver-core/capabilities/target-actions';
+import { holdsValue, nestFields } from '../../driver-core/edit-values';
+import type { FieldTree } from '../../driver-core/field-tree';
+import { sendGridRequest } from '../../driver-core/grid-request';
+import type { Transport } from '../../driver-core/http/transport';
 import { typeTypesenseValue } from './edit-typing';
 import { typesenseFailure } from './failure';
 import { documentsGrid } from './present';

@@ -3,7 +3,7 @@
  * spec in a package we ship, so this list is kept by hand from the API reference (v26 to v30).
  */
 import type { HttpMethod } from '../../console/cell';
-import type { EndpointInfo } from '../../engine/driver';
+import type { EndpointInfo } from '../../driver-core/driver';
 
 const DOCS = 'https://typesense.org/docs/latest/api';
 

@@ -1,4 +1,4 @@
-import type { EngineModule } from '../../engine/engine-module';
+import type { EngineModule } from '../../driver-core/engine-module';
 import {
   typesenseConnectionSettings,
   UNTRUSTED_CERTIFICATE_ADVICE

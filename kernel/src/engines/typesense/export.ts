@@ -7,28 +7,28 @@
  */
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
-import { asObject } from '../../engine/document-columns';
-import { type EngineResponse } from '../../engine/driver';
+import { asObject } from '../../driver-core/document-columns';
+import { type EngineResponse } from '../../driver-core/driver';
 import type { Column } from '../../../../contracts/columns';
 import {
   type EngineError,
   InvalidExportError,
   RequestFailedError
-} from '../../engine/errors';
+} from '../../driver-core/errors';
 import type {
   ExportPage,
   ExportRequest,
   ExportStream
-} from '../../engine/capabilities/export';
-import type { FieldTree } from '../../engine/field-tree';
-import type { GridDocument } from '../../engine/grid-columns';
-import type { StreamedResponse } from '../../engine/http/answer-body';
-import type { Transport } from '../../engine/http/transport';
-import { ReusedBuffer } from '../../engine/http/reused-buffer';
+} from '../../driver-core/capabilities/export';
+import type { FieldTree } from '../../driver-core/field-tree';
+import type { GridDocument } from '../../driver-core/grid-columns';
+import type { StreamedResponse } from '../../driver-core/http/answer-body';
+import type { Transport } from '../../driver-core/http/transport';
+import { ReusedBuffer } from '../../driver-core/http/reused-buffer';
 import { typesenseFailure } from './failure';
 import { filterOfView } from './grid-filter';
 import { parseExactJson } from '../../../../contracts/exact-json';
-import { eachJsonLine } from '../../engine/jsonl-lines';
+import { eachJsonLine } from '../../driver-core/jsonl-lines';
 
 const LEADING: Column[] = [
   {

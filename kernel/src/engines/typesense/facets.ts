@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../console/cell';
-import type { AggregationResult } from '../../engine/driver';
-import { asObject } from '../../engine/document-columns';
+import type { AggregationResult } from '../../driver-core/driver';
+import { asObject } from '../../driver-core/document-columns';
 
 type FacetTable = AggregationResult & { kind: 'facet' };
 

@@ -4,8 +4,8 @@
  * The API key stays an environment variable reference.
  */
 import type { ViewRequest } from '../../../../contracts/panel-protocol';
-import { type CurlTarget, viewRequest } from '../../engine/grid-view';
-import type { Transport } from '../../engine/http/transport';
+import { type CurlTarget, viewRequest } from '../../driver-core/grid-view';
+import type { Transport } from '../../driver-core/http/transport';
 import { DOCUMENTS_PER_SEARCH, searchesFor } from './collection-reader';
 import { KEY_HEADER } from './connection-settings';
 import type { SearchParameters } from './grid-filter';

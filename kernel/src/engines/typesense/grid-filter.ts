@@ -11,7 +11,7 @@ import type {
   OperatorInfo,
   SortKey
 } from '../../../../contracts/panel-protocol';
-import type { FieldTree } from '../../engine/field-tree';
+import type { FieldTree } from '../../driver-core/field-tree';
 import {
   booleanValue,
   listValue,
@@ -19,7 +19,7 @@ import {
   pairValue,
   resolveColumn,
   singleValue
-} from '../../engine/grid-view';
+} from '../../driver-core/grid-view';
 import { filterRefusal } from '../../console/refusal';
 import {
   HIGHLIGHT_COLUMN,

@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import type { KeyInfo } from '../../../../contracts/admin-protocol';
-import type { KeyAdmin } from '../../engine/driver';
-import { sendGridRequest } from '../../engine/grid-request';
-import type { Transport } from '../../engine/http/transport';
+import type { KeyAdmin } from '../../driver-core/driver';
+import { sendGridRequest } from '../../driver-core/grid-request';
+import type { Transport } from '../../driver-core/http/transport';
 import { typesenseFailure } from './failure';
 import {
   embeddedParamsProblem,

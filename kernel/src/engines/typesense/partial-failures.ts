@@ -7,9 +7,9 @@
  */
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import type { PartialFailure } from '../../../../contracts/mime-types';
-import { asObject } from '../../engine/document-columns';
-import type { EngineResponse } from '../../engine/driver';
-import { firstReasons } from '../../engine/partial-failure-reasons';
+import { asObject } from '../../driver-core/document-columns';
+import type { EngineResponse } from '../../driver-core/driver';
+import { firstReasons } from '../../driver-core/partial-failure-reasons';
 
 function isImport(request: ConsoleRequest): boolean {
   const [first, , third, fourth] = request.path.split('/').filter(Boolean);

@@ -1,24 +1,24 @@
 import type { ConsoleRequest, JsonValue } from '../../console/cell';
 import type { DocumentLayout } from '../../../../contracts/mime-types';
-import { asObject } from '../../engine/document-columns';
+import { asObject } from '../../driver-core/document-columns';
 import type {
   ConsoleResult,
   EngineResponse,
   PresentedResult,
   SearchPart
-} from '../../engine/driver';
+} from '../../driver-core/driver';
 import type { Column } from '../../../../contracts/columns';
-import type { FieldTree } from '../../engine/field-tree';
-import { structureFields } from '../../engine/structure-cache';
+import type { FieldTree } from '../../driver-core/field-tree';
+import { structureFields } from '../../driver-core/structure-cache';
 import {
   documentGrid,
   type GridDocument,
   hitsResult
-} from '../../engine/grid-columns';
+} from '../../driver-core/grid-columns';
 import { facetTables } from './facets';
 import { structureOfCollection } from './schema';
 import { documentsEndpoint, eachSearch, filtersFields } from './targets';
-import { emptyAnswerText } from '../../engine/http/http-status';
+import { emptyAnswerText } from '../../driver-core/http/http-status';
 
 /** `id` leads every Typesense grid, read-only: the engine refuses to rewrite it. */
 export const LEADING: Column[] = [

@@ -11,8 +11,8 @@ import {
   pythonParams,
   pythonString,
   pythonValue
-} from '../../engine/python-code';
-import type { Transport } from '../../engine/http/transport';
+} from '../../driver-core/python-code';
+import type { Transport } from '../../driver-core/http/transport';
 import { KEY_HEADER } from './connection-settings';
 
 const env = (name: string): string => `os.environ[${pythonString(name)}]`;

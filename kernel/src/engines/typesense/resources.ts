@@ -14,9 +14,9 @@ import type {
   ResourceKindInfo
 } from '../../../../contracts/resource-protocol';
 import type { JsonValue } from '../../console/cell';
-import type { ResourceAdmin } from '../../engine/capabilities/resources';
-import { sendGridRequest } from '../../engine/grid-request';
-import type { Transport } from '../../engine/http/transport';
+import type { ResourceAdmin } from '../../driver-core/capabilities/resources';
+import { sendGridRequest } from '../../driver-core/grid-request';
+import type { Transport } from '../../driver-core/http/transport';
 import { typesenseFailure } from './failure';
 import { checkedBody } from './resource-bodies';
 import {

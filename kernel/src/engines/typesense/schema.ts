@@ -5,12 +5,12 @@
  * `variants.sku`), after their parents; they are placed under them here, so each leaf is its own column.
  */
 import { z } from 'zod';
-import type { EngineResponse } from '../../engine/driver';
-import type { FieldNode, FieldTree } from '../../engine/field-tree';
+import type { EngineResponse } from '../../driver-core/driver';
+import type { FieldNode, FieldTree } from '../../driver-core/field-tree';
 import {
   type Structure,
   StructureUnavailable
-} from '../../engine/structure-cache';
+} from '../../driver-core/structure-cache';
 
 export const CollectionSummary = z
   .object({

@@ -17,9 +17,12 @@ import type {
 } from '../../../../contracts/search-preview';
 import { valueAt } from '../../../../contracts/answer-rows';
 import { ownValue } from '../../../../contracts/own-fields';
-import { asObject } from '../../engine/document-columns';
-import type { FieldTree } from '../../engine/field-tree';
-import { documentGrid, type GridDocument } from '../../engine/grid-columns';
+import { asObject } from '../../driver-core/document-columns';
+import type { FieldTree } from '../../driver-core/field-tree';
+import {
+  documentGrid,
+  type GridDocument
+} from '../../driver-core/grid-columns';
 import { LEADING } from './present';
 import { ExactNumber } from '../../../../contracts/exact-json';
 

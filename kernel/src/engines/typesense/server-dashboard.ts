@@ -12,9 +12,9 @@ import type {
   MetricsSnapshot
 } from '../../../../contracts/admin-protocol';
 import type { SentRequest } from '../../../../contracts/panel-protocol';
-import { asObject } from '../../engine/document-columns';
-import { sendGridRequest } from '../../engine/grid-request';
-import type { Transport } from '../../engine/http/transport';
+import { asObject } from '../../driver-core/document-columns';
+import { sendGridRequest } from '../../driver-core/grid-request';
+import type { Transport } from '../../driver-core/http/transport';
 import { typesenseFailure } from './failure';
 
 export const DASHBOARD_TITLE = 'Server dashboard';

@@ -3,7 +3,7 @@
  * holds, which cached schemas a request makes stale, and whether it asked for some fields only.
  */
 import type { ConsoleRequest } from '../../console/cell';
-import { asObject } from '../../engine/document-columns';
+import { asObject } from '../../driver-core/document-columns';
 
 function segments(path: string): string[] {
   return path.split('/').filter(s => s.length > 0);

@@ -6,7 +6,7 @@ import type { AnswerStore } from '../../console/answers';
 import type { VariableScope } from '../../console/variables';
 import type { Connection } from '../../connections/open-connection';
 import type { ProfileStore } from '../../connections/profile-store';
-import type { ConnectionRegistry } from '../../connections/registry';
+import type { ConnectionRegistry } from '../../connections/connection-registry';
 import type { Comm } from '../../protocol/comms';
 import type {
   PanelRequest,

@@ -9,7 +9,7 @@ import type {
   Documents,
   FilterSyntax,
   OpenedGrid
-} from '../../engine/driver';
+} from '../../driver-core/driver';
 import { cutLongCells } from '../../render/cell-cut';
 import type { Block, GridView } from '../../../../contracts/panel-protocol';
 import type { GridSession } from '../grid-sessions';

@@ -7,7 +7,7 @@ import type { EditRequest } from '../../../../contracts/edit-protocol';
 import type { PanelExportRequest } from '../../../../contracts/export-protocol';
 import { PANEL_PROTOCOL_VERSION } from '../../../../contracts/panel-protocol';
 import type { ResourceRequest } from '../../../../contracts/resource-protocol';
-import type { Driver } from '../../engine/driver';
+import type { Driver } from '../../driver-core/driver';
 import { answerAdmin } from '../admin-service';
 import { answerEdit } from '../edit-service';
 import type { ExportReplyBody, ExportSource } from '../export-service';

@@ -1,6 +1,6 @@
 /**
  * What the kernel derives from its list of engines: the names `%connect` and profiles accept,
- * the words that stand for them, and the look-ups by name. engines/registry.ts applies it to the
+ * the words that stand for them, and the look-ups by name. engines/engine-registry.ts applies it to the
  * product's engines; a list of other engines gets the same (the tests register one of theirs).
  */
 import type { EngineDescriptor } from './engine-module';

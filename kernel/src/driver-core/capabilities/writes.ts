@@ -1,7 +1,7 @@
 /**
  * The writes capability: saving the grid's edits, each change one request of the engine's
  * own, values typed by the mapping or schema first. Exists because a save must refuse a bad
- * value before anything is sent, whatever the engine; engine/edit-runner.ts builds it from
+ * value before anything is sent, whatever the engine; driver-core/edit-runner.ts builds it from
  * the engine's write primitives.
  */
 import type {

@@ -4,7 +4,7 @@
  * `%connect`, the profiles file and completion need to know, including its own `%connect`
  * options and secret kinds, and its module (loaded on the first connection) brings the driver.
  */
-import { engineRegistry } from '../engine/engine-registry';
+import { engineRegistry } from '../driver-core/engine-registry-builder';
 import { elasticsearchEngine } from './elasticsearch/descriptor';
 import { typesenseEngine } from './typesense/descriptor';
 

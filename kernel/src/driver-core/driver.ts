@@ -45,7 +45,7 @@ export type {
 } from './capabilities/export';
 export type { KeyAdmin, AdminSections } from './capabilities/admin';
 
-export type EngineName = string; // one of the names the engine registry lists (engines/registry.ts)
+export type EngineName = string; // one of the names the engine registry lists (engines/engine-registry.ts)
 
 /** What a connection learned about its engine when it connected. */
 export interface EngineIdentity {
