@@ -1,6 +1,8 @@
 """Installs the searchbook kernelspec into a throwaway prefix and points Jupyter at it,
 so the Python suites start the kernel exactly as Jupyter Server would."""
+import atexit
 import os
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -9,6 +11,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 PREFIX = Path(tempfile.mkdtemp(prefix="searchbook-prefix-"))
+# Nothing of a session outlives it in the temp directory.
+atexit.register(shutil.rmtree, PREFIX, ignore_errors=True)
 
 subprocess.run(
     ["node", str(REPO / "bin" / "searchbook.js"), "install", "--prefix", str(PREFIX)],
