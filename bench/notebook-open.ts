@@ -15,9 +15,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startSandbox } from '@searchbook/sandbox/sandbox';
-import { HITS_MIME } from '@searchbook/contracts/mime-types';
+import { HITS_MIME } from '../contracts/mime-types';
 import { launchChromium } from '../test/e2e/support/browser';
-import { type RunningLab, startJupyterLab } from '../test/e2e/support/jupyter-lab';
+import {
+  type RunningLab,
+  startJupyterLab
+} from '../test/e2e/support/jupyter-lab';
 import {
   type NotebookKernel,
   openNotebook,
@@ -141,7 +144,8 @@ async function scrollThrough(page: Page): Promise<Scrolled> {
     const scroller =
       document.querySelector<HTMLElement>(
         '.jp-NotebookPanel .jp-WindowedPanel-outer'
-      ) ?? document.querySelector<HTMLElement>('.jp-NotebookPanel .jp-Notebook');
+      ) ??
+      document.querySelector<HTMLElement>('.jp-NotebookPanel .jp-Notebook');
     if (!scroller) {
       return { fps: Number.NaN, worstFrameMs: Number.NaN };
     }
@@ -309,7 +313,8 @@ async function main(): Promise<void> {
       `  searchbook page heap: ${heap('searchbook').toFixed(1)} MB (goal <= 100 MB)`
     );
     const bytes = await answerBytes(join(root, 'searchbook.ipynb'));
-    const perAnswer = ((heap('searchbook') - heap('empty')) * 2 ** 20) / bytes.length;
+    const perAnswer =
+      ((heap('searchbook') - heap('empty')) * 2 ** 20) / bytes.length;
     const meanBytes = bytes.reduce((a, b) => a + b, 0) / bytes.length;
     console.log(
       `  searchbook heap per answer ${(perAnswer / 1024).toFixed(0)} KB vs its ${(meanBytes / 1024).toFixed(0)} KB in the notebook: x${(perAnswer / meanBytes).toFixed(2)} (goal <= 1.5)`

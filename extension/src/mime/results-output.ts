@@ -142,7 +142,10 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
       new Widget({
         node: toolbar({
           ...(results.rows.length > 0
-            ? { copy: (format: 'tsv' | 'json') => grid.ensureBuilt().copy(format) }
+            ? {
+                copy: (format: 'tsv' | 'json') =>
+                  grid.ensureBuilt().copy(format)
+              }
             : {}),
           toggleRaw: () => {
             if (rawView.childElementCount === 0) {
