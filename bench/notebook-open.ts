@@ -74,7 +74,6 @@ function median(values: number[]): number {
 
 const search = JSON.stringify({
   size: hits,
-  sort: [{ _id: 'asc' }],
   query: { match_all: {} }
 });
 

@@ -20,7 +20,7 @@ import {
 
 jest.setTimeout(300_000);
 
-const ANSWERS = 30;
+const ANSWERS = 24;
 const ROWS = 20;
 
 let sandbox: RunningSandbox;
@@ -31,7 +31,7 @@ let page: Page;
 
 /** The search of answer `n`: its own page of products, so every grid holds other rows. */
 const searchCell = (n: number): string =>
-  `GET /products/_search\n{"size": ${ROWS}, "from": ${n * ROWS}, "sort": [{"_id": "asc"}], "_source": ["name", "price"]}`;
+  `GET /products/_search\n{"size": ${ROWS}, "from": ${n * ROWS}, "_source": ["name", "price"]}`;
 
 beforeAll(async () => {
   sandbox = await startSandbox({
