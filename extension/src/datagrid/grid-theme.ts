@@ -23,7 +23,24 @@ function cssVar(
   return value === '' ? fallback : value;
 }
 
-export function readGridTheme(node: HTMLElement): GridTheme {
+/** The theme last read, and which theme it was read under. */
+let shared: { key: string; theme: GridTheme } | undefined;
+
+/**
+ * The grid theme of the page's current JupyterLab theme, read once per theme and shared by
+ * every grid: a computed-style read per grid forces the page's styles to be recalculated each
+ * time, which a notebook of many grids pays once per grid.
+ */
+export function readGridTheme(): GridTheme {
+  const body = document.body;
+  const key = `${body.dataset.jpThemeName ?? ''}|${body.dataset.jpThemeLight ?? ''}`;
+  if (shared?.key !== key) {
+    shared = { key, theme: readThemeFrom(body) };
+  }
+  return shared.theme;
+}
+
+function readThemeFrom(node: HTMLElement): GridTheme {
   const css = getComputedStyle(node);
   const fontSize = cssVar(css, '--jp-ui-font-size1', '13px');
   const fontFamily = cssVar(css, '--jp-ui-font-family', 'sans-serif');

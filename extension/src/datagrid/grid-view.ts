@@ -146,7 +146,7 @@ export class GridView extends ThemedGridPanel {
   }
 
   protected override applyTheme(): void {
-    const theme = readGridTheme(this.node);
+    const theme = readGridTheme();
     this.grid.style = theme.style;
     this.grid.defaultSizes = {
       rowHeight: theme.rowHeight,

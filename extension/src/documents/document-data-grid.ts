@@ -35,7 +35,7 @@ export function paintDocumentGrid(
   model: EditableRowsModel,
   node: HTMLElement
 ): GridTheme {
-  const theme = readGridTheme(node);
+  const theme = readGridTheme();
   grid.style = theme.style;
   grid.defaultSizes = {
     rowHeight: theme.rowHeight,

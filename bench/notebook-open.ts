@@ -1,0 +1,331 @@
+/**
+ * How a notebook of 50 answers of 1,000 hits each opens in JupyterLab in Chromium, saved by
+ * searchbook, against the same answers saved by ipykernel as pandas DataFrames and as
+ * IPython.display.JSON, each measured past a notebook of the same 50 cells without outputs, in
+ * the same run. Per notebook: time from navigation until its first outputs are drawn and the
+ * page answers at once again (median of the runs), page heap after a collection, long tasks,
+ * frames per second scrolling top to bottom; and searchbook's heap per answer against the
+ * answer's bytes in the notebook. Prints figures; asserts nothing.
+ *
+ *   npm run bench:notebook-open [-- --runs 3 --answers 50 --hits 1000]
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startSandbox } from '@searchbook/sandbox/sandbox';
+import { HITS_MIME } from '../contracts/mime-types';
+import { launchChromium } from '../test/e2e/support/browser';
+import {
+  type RunningLab,
+  startJupyterLab
+} from '../test/e2e/support/jupyter-lab';
+import {
+  type NotebookKernel,
+  openNotebook,
+  runAllCells,
+  runCommand,
+  writeNotebook
+} from '../test/e2e/support/notebook-page';
+
+const arg = (name: string, fallback: number): number => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? Number(process.argv[at + 1]) || fallback : fallback;
+};
+const runs = arg('runs', 3);
+const answers = arg('answers', 50);
+const hits = arg('hits', 1_000);
+const PASSWORD = 'bench-es';
+
+const PYTHON: NotebookKernel = {
+  name: 'python3',
+  display_name: 'Python 3',
+  language: 'python'
+};
+
+interface Opened {
+  ms: number;
+  heapMb: number;
+  longTasks: number[];
+}
+
+interface Scrolled {
+  fps: number;
+  worstFrameMs: number;
+}
+
+interface Measured {
+  opens: Opened[];
+  scroll: Scrolled;
+  fileMb: number;
+}
+
+declare global {
+  interface Window {
+    __longTasks?: number[];
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+const search = JSON.stringify({
+  size: hits,
+  query: { match_all: {} }
+});
+
+/** Runs a notebook in JupyterLab and saves it, as a user would before sharing it. */
+async function runAndSave(page: Page, lab: RunningLab, name: string) {
+  await openNotebook(page, lab.open(name));
+  await runAllCells(page);
+  await runCommand(page, 'docmanager:save');
+  await page.waitForFunction(
+    () => !document.querySelector('.jp-mod-dirty'),
+    undefined,
+    { timeout: 120_000 }
+  );
+}
+
+/** From navigation until the first outputs are on screen and the page is quiet again. */
+async function openOnce(browser: Browser, lab: RunningLab, name: string) {
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 1000 }
+  });
+  await context.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver(list => {
+      for (const entry of list.getEntries()) {
+        window.__longTasks?.push(entry.duration);
+      }
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const page = await context.newPage();
+  await page.goto(lab.open(name));
+  await page.waitForSelector('.jp-NotebookPanel .jp-Notebook .jp-Cell', {
+    timeout: 300_000
+  });
+  const withOutputs = !name.startsWith('empty');
+  if (withOutputs) {
+    await page.waitForSelector(
+      '.jp-Notebook .jp-CodeCell .jp-OutputArea-output',
+      { timeout: 300_000 }
+    );
+  }
+  // Quiet: three frames in a row each come within 50 ms of being asked for.
+  const ms = await page.evaluate(async () => {
+    let calm = 0;
+    while (calm < 3) {
+      const asked = performance.now();
+      await new Promise<void>(done =>
+        requestAnimationFrame(() => setTimeout(done, 0))
+      );
+      calm = performance.now() - asked < 50 ? calm + 1 : 0;
+    }
+    return performance.now();
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heap = await cdp.send('Runtime.getHeapUsage');
+  const longTasks = await page.evaluate(() => window.__longTasks ?? []);
+  return {
+    opened: { ms, heapMb: heap.usedSize / 2 ** 20, longTasks },
+    page,
+    close: () => context.close()
+  };
+}
+
+/** Scrolls the notebook top to bottom a half screen a frame, as a fast wheel would. */
+async function scrollThrough(page: Page): Promise<Scrolled> {
+  return page.evaluate(async () => {
+    const scroller =
+      document.querySelector<HTMLElement>(
+        '.jp-NotebookPanel .jp-WindowedPanel-outer'
+      ) ??
+      document.querySelector<HTMLElement>('.jp-NotebookPanel .jp-Notebook');
+    if (!scroller) {
+      return { fps: Number.NaN, worstFrameMs: Number.NaN };
+    }
+    scroller.scrollTop = 0;
+    const frames: number[] = [];
+    await new Promise<void>(done => {
+      const step = (time: number): void => {
+        frames.push(time);
+        const bottom = scroller.scrollHeight - scroller.clientHeight;
+        if (scroller.scrollTop >= bottom - 1) {
+          done();
+          return;
+        }
+        scroller.scrollTop = Math.min(
+          bottom,
+          scroller.scrollTop + scroller.clientHeight / 2
+        );
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    const gaps = frames.slice(1).map((time, i) => time - (frames[i] ?? time));
+    const elapsed = (frames.at(-1) ?? 0) - (frames[0] ?? 0);
+    return {
+      fps: (gaps.length * 1000) / Math.max(elapsed, 1),
+      worstFrameMs: Math.max(0, ...gaps)
+    };
+  });
+}
+
+async function measure(
+  browser: Browser,
+  lab: RunningLab,
+  name: string
+): Promise<Measured> {
+  const opens: Opened[] = [];
+  let scroll: Scrolled = { fps: Number.NaN, worstFrameMs: Number.NaN };
+  for (let run = 0; run < runs; run++) {
+    const { opened, page, close } = await openOnce(browser, lab, name);
+    opens.push(opened);
+    if (run === 0) {
+      scroll = await scrollThrough(page);
+    }
+    await close();
+  }
+  const fileMb = (await readFile(join(lab.root, name))).length / 2 ** 20;
+  return { opens, scroll, fileMb };
+}
+
+/** Bytes of each searchbook answer as the notebook keeps it (its MIME bundle's payload). */
+async function answerBytes(path: string): Promise<number[]> {
+  const notebook = JSON.parse(await readFile(path, 'utf8')) as {
+    cells: { outputs?: { data?: Record<string, unknown> }[] }[];
+  };
+  return notebook.cells.flatMap(cell =>
+    (cell.outputs ?? []).flatMap(output =>
+      output.data?.[HITS_MIME] === undefined
+        ? []
+        : [JSON.stringify(output.data[HITS_MIME]).length]
+    )
+  );
+}
+
+async function main(): Promise<void> {
+  const sandbox = await startSandbox({
+    esPort: 0,
+    tsPort: 0,
+    tls: false,
+    esVersion: '8.15.0',
+    tsVersion: '29.0',
+    esPassword: PASSWORD,
+    tsApiKey: 'bench-ts',
+    security: true,
+    products: hits
+  });
+  const root = await mkdtemp(join(tmpdir(), 'searchbook-bench-open-'));
+  // The same answer for the Python notebooks, as the engine gave it.
+  const response = await fetch(`${sandbox.esUrl}/products/_search`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`elastic:${PASSWORD}`).toString('base64')}`
+    },
+    body: search
+  });
+  await writeFile(join(root, 'answer.json'), await response.text());
+  const cells = Array.from(
+    { length: answers },
+    () => `GET /products/_search\n${search}`
+  );
+  const connect = `%connect elasticsearch ${sandbox.esUrl} auth=basic user=elastic password=\${env:ES_PASSWORD} name=bench`;
+  await writeNotebook(root, 'searchbook.ipynb', [connect, ...cells]);
+  await writeNotebook(root, 'empty.ipynb', [connect, ...cells]);
+  const load = "import json\nanswer = json.load(open('answer.json'))";
+  await writeNotebook(
+    root,
+    'dataframe.ipynb',
+    [
+      `${load}\nimport pandas as pd`,
+      ...Array.from(
+        { length: answers },
+        () =>
+          "pd.DataFrame([{'_id': h['_id'], **h['_source']} for h in answer['hits']['hits']])"
+      )
+    ],
+    PYTHON
+  );
+  await writeNotebook(
+    root,
+    'json.ipynb',
+    [
+      `${load}\nfrom IPython.display import JSON`,
+      ...Array.from({ length: answers }, () => 'JSON(answer)')
+    ],
+    PYTHON
+  );
+  const lab = await startJupyterLab({
+    root,
+    env: { ES_PASSWORD: PASSWORD, SEARCHBOOK_MAX_ROWS: String(hits) }
+  });
+  const browser = await launchChromium();
+  try {
+    const writer = await (await browser.newContext()).newPage();
+    for (const name of ['searchbook.ipynb', 'dataframe.ipynb', 'json.ipynb']) {
+      await runAndSave(writer, lab, name);
+    }
+    await writer.context().close();
+    const names = ['empty', 'searchbook', 'dataframe', 'json'] as const;
+    const results = new Map<string, Measured>();
+    // Interleaved would be fairer under a changing load, but each notebook's runs together
+    // keep Chromium's caches alike for all four.
+    for (const name of names) {
+      results.set(name, await measure(browser, lab, `${name}.ipynb`));
+    }
+    const open = (name: string) =>
+      median((results.get(name)?.opens ?? []).map(o => o.ms));
+    const heap = (name: string) =>
+      median((results.get(name)?.opens ?? []).map(o => o.heapMb));
+    const empty = open('empty');
+    const past = (name: string) => open(name) - empty;
+    console.log(
+      `notebook-open: ${answers} answers of ${hits} hits, median of ${runs} opens in Chromium; load average ${loadavg()
+        .map(l => l.toFixed(1))
+        .join(' ')}`
+    );
+    for (const name of names) {
+      const m = results.get(name);
+      if (!m) {
+        continue;
+      }
+      const longest = Math.max(0, ...m.opens.flatMap(o => o.longTasks));
+      const over200 = m.opens[0]?.longTasks.filter(t => t > 200).length ?? 0;
+      console.log(
+        `  ${name.padEnd(10)} ${m.fileMb.toFixed(1).padStart(5)} MB file  open ${open(name).toFixed(0).padStart(6)} ms (runs ${m.opens.map(o => o.ms.toFixed(0)).join(', ')})` +
+          `  past empty ${past(name).toFixed(0).padStart(6)} ms  heap ${heap(name).toFixed(1).padStart(6)} MB` +
+          `  long tasks (first open) ${m.opens[0]?.longTasks.length ?? 0}, ${over200} over 200 ms, longest ${longest.toFixed(0)} ms` +
+          `  scroll ${m.scroll.fps.toFixed(0)} fps (worst frame ${m.scroll.worstFrameMs.toFixed(0)} ms)`
+      );
+    }
+    const ratio = past('searchbook') / past('dataframe');
+    console.log(
+      `  searchbook/DataFrame time past empty: x${ratio.toFixed(2)} (goal <= 1.5)`
+    );
+    console.log(
+      `  searchbook page heap: ${heap('searchbook').toFixed(1)} MB (goal <= 100 MB)`
+    );
+    const bytes = await answerBytes(join(root, 'searchbook.ipynb'));
+    const perAnswer =
+      ((heap('searchbook') - heap('empty')) * 2 ** 20) / bytes.length;
+    const meanBytes = bytes.reduce((a, b) => a + b, 0) / bytes.length;
+    console.log(
+      `  searchbook heap per answer ${(perAnswer / 1024).toFixed(0)} KB vs its ${(meanBytes / 1024).toFixed(0)} KB in the notebook: x${(perAnswer / meanBytes).toFixed(2)} (goal <= 1.5)`
+    );
+  } finally {
+    await browser.close();
+    await lab.close();
+    await sandbox.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,192 @@
+/**
+ * A saved notebook of many answers, opened again in JupyterLab in Chromium: the grids a reader
+ * scrolls to show their rows, keyboard and copy work in them, and a theme change recolours
+ * every grid, those built before it and those built after it alike.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
+import { type RunningLab } from './support/jupyter-lab';
+import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
+import {
+  cellOutput,
+  openNotebook,
+  runAllCells,
+  runCommand,
+  writeNotebook
+} from './support/notebook-page';
+
+jest.setTimeout(300_000);
+
+const ANSWERS = 24;
+const ROWS = 20;
+
+let sandbox: RunningSandbox;
+let lab: RunningLab;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+/** The search of answer `n`: its own page of products, so every grid holds other rows. */
+const searchCell = (n: number): string =>
+  `GET /products/_search\n{"size": ${ROWS}, "from": ${n * ROWS}, "_source": ["name", "price"]}`;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    esPort: 0,
+    tsPort: 0,
+    tls: false,
+    esVersion: '8.15.0',
+    tsVersion: '29.0',
+    esPassword: 'e2e-es-secret-many',
+    tsApiKey: 'e2e-ts-secret',
+    security: true,
+    products: ANSWERS * ROWS
+  });
+  const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-many-'));
+  await writeNotebook(root, 'many.ipynb', [
+    `%connect elasticsearch ${sandbox.esUrl} auth=basic user=elastic password=\${env:ES_PASSWORD} name=sandbox-es`,
+    ...Array.from({ length: ANSWERS }, (_, n) => searchCell(n))
+  ]);
+  lab = await suiteJupyterLab(root, { ES_PASSWORD: 'e2e-es-secret-many' });
+  browser = await suiteChromium();
+  context = await browser.newContext({
+    viewport: { width: 1400, height: 900 }
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: lab.url
+  });
+  page = await context.newPage();
+  await openNotebook(page, lab.open('many.ipynb'));
+  await runAllCells(page);
+  await runCommand(page, 'docmanager:save');
+  await page.waitForFunction(
+    () => !document.querySelector('.jp-mod-dirty'),
+    undefined,
+    { timeout: 30_000 }
+  );
+  // As a reader meets it: the saved notebook opened afresh.
+  await page.close();
+  page = await context.newPage();
+  await openNotebook(page, lab.open('many.ipynb'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await lab?.close();
+  await sandbox?.close();
+});
+
+/** The output of answer `n` (cell 0 connects). */
+const answer = (n: number): Locator => cellOutput(page, n + 1);
+const gridOfAnswer = (n: number): Locator =>
+  answer(n).locator('.searchbook-Grid');
+
+/** Brightness of a grid's first body row, where only the row's background is painted. */
+function brightness(node: HTMLElement): number {
+  const canvas = node.querySelector('canvas');
+  const ratio = window.devicePixelRatio;
+  const rowHeight = Number(node.dataset.rowHeight);
+  const edges = JSON.parse(node.dataset.columnEdges ?? '[0]') as number[];
+  const x = Math.floor(((edges[0] ?? 0) + 3) * ratio);
+  const y = Math.floor(rowHeight * 1.5 * ratio);
+  const pixel = canvas?.getContext('2d')?.getImageData(x, y, 1, 1).data;
+  return pixel && pixel[3] === 255
+    ? (pixel[0]! + pixel[1]! + pixel[2]!) / 3
+    : -1;
+}
+
+async function brightnessOnceSettled(grid: Locator, dark: boolean) {
+  let value = await grid.evaluate(brightness);
+  for (let i = 0; i < 60 && (dark ? value >= 80 : value <= 200); i++) {
+    await page.waitForTimeout(250);
+    value = await grid.evaluate(brightness);
+  }
+  return value;
+}
+
+async function scrollTo(n: number): Promise<Locator> {
+  await answer(n).scrollIntoViewIfNeeded();
+  const grid = gridOfAnswer(n);
+  await grid.waitFor({ timeout: 30_000 });
+  await grid.scrollIntoViewIfNeeded();
+  return grid;
+}
+
+async function copiedIds(n: number): Promise<string[]> {
+  await answer(n).getByRole('button', { name: 'Copy TSV' }).click();
+  const tsv = await page.evaluate(() => navigator.clipboard.readText());
+  const [header, ...lines] = tsv.split('\n');
+  const idColumn = (header ?? '').split('\t').indexOf('_id');
+  return lines.map(line => line.split('\t')[idColumn] ?? '');
+}
+
+describe('a notebook of many answers', () => {
+  it('opens with every answer told and the first grids drawn, without building all of them', async () => {
+    await gridOfAnswer(0).waitFor({ timeout: 60_000 });
+    expect(await gridOfAnswer(0).getAttribute('aria-rowcount')).toBe(
+      String(ROWS)
+    );
+    // Off-screen grids are built when scrolled to: fewer canvases than answers at first.
+    const built = await page.locator('.searchbook-Grid').count();
+    expect(built).toBeLessThan(ANSWERS);
+  });
+
+  it('shows the rows of a grid far down once it is scrolled to, read from its saved answer', async () => {
+    const last = ANSWERS - 1;
+    const grid = await scrollTo(last);
+    expect(await grid.getAttribute('aria-rowcount')).toBe(String(ROWS));
+    expect(await brightnessOnceSettled(grid, false)).toBeGreaterThan(200);
+    const ids = await copiedIds(last);
+    expect(ids).toHaveLength(ROWS);
+    // Its own page of products, not another answer's.
+    const first = await copiedIds(0);
+    expect(ids.filter(id => first.includes(id))).toEqual([]);
+  });
+
+  it('moves and speaks with the keyboard in a grid built when scrolled to', async () => {
+    const n = ANSWERS - 2;
+    const grid = await scrollTo(n);
+    await grid.click({ position: { x: 60, y: 40 } });
+    await page.keyboard.press('ArrowDown');
+    const announcer = grid.locator('xpath=..').locator('[data-grid-announcer]');
+    await page.waitForFunction(
+      node => /row \d+ of 20 rows/.test(node?.textContent ?? ''),
+      await announcer.elementHandle(),
+      { timeout: 10_000 }
+    );
+    expect(await grid.getAttribute('data-active-cell')).toMatch(/^\d+,\d+$/);
+  });
+
+  it('recolours grids built before a theme change and paints those built after it dark', async () => {
+    const before = await scrollTo(ANSWERS - 1);
+    await runCommand(page, 'apputils:change-theme', {
+      theme: 'JupyterLab Dark'
+    });
+    await page.waitForFunction(
+      () => document.body.dataset.jpThemeLight === 'false',
+      undefined,
+      { timeout: 30_000 }
+    );
+    const darkBefore = await brightnessOnceSettled(before, true);
+    expect(darkBefore).toBeLessThan(80);
+    expect(darkBefore).toBeGreaterThanOrEqual(0);
+    // A grid in the middle, not built yet when the theme changed.
+    const middle = Math.floor(ANSWERS / 2);
+    const after = await scrollTo(middle);
+    const darkAfter = await brightnessOnceSettled(after, true);
+    expect(darkAfter).toBeLessThan(80);
+    expect(darkAfter).toBeGreaterThanOrEqual(0);
+    await runCommand(page, 'apputils:change-theme', {
+      theme: 'JupyterLab Light'
+    });
+    await page.waitForFunction(
+      () => document.body.dataset.jpThemeLight === 'true',
+      undefined,
+      { timeout: 30_000 }
+    );
+    expect(await brightnessOnceSettled(after, false)).toBeGreaterThan(200);
+  });
+});
