@@ -1,7 +1,9 @@
 /**
  * The side panel's document grid in JupyterLab in Chromium, on a 1,000,000-document sandbox
  * index (or a real node's, `--real`; the engine's requests are logged on the way): from the double-click on the index in the tree to the grid's first painted rows, and
- * frame times while scrolling a loaded grid with the mouse wheel. Baselines, measured in the
+ * frame times while scrolling a loaded grid with the mouse wheel; then jump, sort and Clear with the
+ * pinned columns shown against a window where they never show, and frame times while the wheel
+ * scrolls sideways over them. Baselines, measured in the
  * same run: one animation frame of the idle page, and a bare comm round trip to the kernel
  * through the Jupyter server (the floor under the kernel's answer). The open is split by the
  * sidebar's user timing marks (request sent, answer validated, tab added), the first open
@@ -12,7 +14,7 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type RequestListener } from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
 import { listen } from '@searchbook/sandbox/serve';
@@ -251,6 +253,268 @@ async function realEngine(
   };
 }
 
+/** What one grid action is, in the page: started by `start`, done once `changed` holds and the rows in view are loaded and painted. */
+interface GridAction {
+  start: string;
+  changed: string;
+}
+
+/**
+ * Times one action on the visible `big · es` grid, in the page: from its start to the frame after
+ * the rows in view are loaded. `start` and `changed` are bodies of functions of `w` (the grid
+ * tab's widget) and `g` (its DataGrid); `changed` tells the action took effect (a scroll made, a
+ * sort or a filter in force), so a grid still showing the old rows is not counted as done.
+ */
+async function timeGridAction(page: Page, action: GridAction): Promise<number> {
+  return page.evaluate(({ start, changed }) => {
+    type Shell = {
+      widgets(
+        area: string
+      ): Iterable<{ title: { label: string }; isVisible: boolean }>;
+    };
+    const shell = (window as unknown as { jupyterapp: { shell: Shell } })
+      .jupyterapp.shell;
+    const w = [...shell.widgets('main')].find(
+      x => x.title.label === 'big · es' && x.isVisible
+    ) as unknown as {
+      dataGrid: {
+        node: HTMLElement;
+        scrollY: number;
+        pageHeight: number;
+        rowAt(region: 'body', offset: number): number;
+        rowCount(region: 'body'): number;
+      };
+      model: { isLoaded(row: number): boolean };
+    };
+    const g = w.dataGrid;
+    const done = new Function('w', 'g', changed) as (
+      w: unknown,
+      g: unknown
+    ) => boolean;
+    const inView = (): boolean => {
+      if (g.node.dataset.view === 'loading') {
+        return false;
+      }
+      const first = Math.max(0, g.rowAt('body', g.scrollY));
+      const found = g.rowAt('body', g.scrollY + g.pageHeight - 1);
+      const last = found < 0 ? g.rowCount('body') - 1 : found;
+      for (let row = first; row <= last; row++) {
+        if (!w.model.isLoaded(row)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    return new Promise<number>((resolve, reject) => {
+      const started = performance.now();
+      const check = (): void => {
+        if (performance.now() - started > 60_000) {
+          reject(
+            new Error(
+              `not done in 60 s: ${changed} (view ${g.node.dataset.view}, sort ${g.node.dataset.sort}, rows ${g.node.getAttribute('aria-rowcount')}, scrollY ${g.scrollY})`
+            )
+          );
+        } else if (done(w, g) && inView()) {
+          // Painted: the frame after the rows came has been drawn.
+          requestAnimationFrame(() => resolve(performance.now() - started));
+        } else {
+          requestAnimationFrame(check);
+        }
+      };
+      (new Function('w', 'g', start) as (w: unknown, g: unknown) => void)(w, g);
+      requestAnimationFrame(check);
+    });
+  }, action);
+}
+
+/** Scrolls the grid sideways to its end (the pinned columns shown) or back to its start. */
+async function scrollGridSideways(page: Page, toEnd: boolean): Promise<void> {
+  await page.evaluate(toEnd => {
+    const grid = document.querySelector('[role="grid"][aria-label="big · es"]');
+    grid?.setAttribute('data-bench-sideways', toEnd ? 'end' : 'start');
+  }, toEnd);
+  await timeGridAction(page, {
+    start: `g.scrollTo(g.node.dataset.benchSideways === 'end' ? g.maxScrollX : 0, g.scrollY);`,
+    changed: `return g.node.dataset.benchSideways === 'end' ? g.scrollX === g.maxScrollX && g.scrollX > 0 && g.node.dataset.pinnedShown !== undefined : g.scrollX === 0;`
+  });
+}
+
+/** Jump to the middle, a sort by `n`, then a filter cleared: the ms each took to its rows painted. */
+async function jumpSortClear(
+  page: Page
+): Promise<{ jump: number; back: number; sort: number; clear: number }> {
+  const column = `w.model.columns.findIndex((c) => c.name === 'n')`;
+  await timeGridAction(page, {
+    start: `g.scrollTo(g.scrollX, 0);`,
+    changed: `return g.scrollY === 0;`
+  });
+  const jump = await timeGridAction(page, {
+    start: `g.node.dataset.benchY = String(Math.round(g.maxScrollY / 2)); g.scrollTo(g.scrollX, g.maxScrollY / 2);`,
+    changed: `return Math.abs(g.scrollY - Number(g.node.dataset.benchY)) <= 1;`
+  });
+  // Back to the first rows, loaded already: the grids' painting alone, no engine request.
+  const back = await timeGridAction(page, {
+    start: `g.scrollTo(g.scrollX, 0);`,
+    changed: `return g.scrollY === 0;`
+  });
+  const sort = await timeGridAction(page, {
+    start: `g.node.dataset.benchSort = g.node.dataset.sort ?? ''; void w.viewModel.sortBy(${column});`,
+    changed: `return (g.node.dataset.sort ?? '') !== g.node.dataset.benchSort;`
+  });
+  const bar = page.getByRole('search', { name: 'Filter documents' }).last();
+  const raw = bar.getByRole('textbox', { name: 'Raw filter' });
+  const rows = await page
+    .getByRole('grid', { name: 'big · es' })
+    .getAttribute('aria-rowcount');
+  await raw.fill('group:1');
+  await raw.press('Enter');
+  await timeGridAction(page, {
+    start: `g.node.dataset.benchRows = '${rows ?? ''}';`,
+    changed: `return g.node.getAttribute('aria-rowcount') !== g.node.dataset.benchRows;`
+  });
+  const clear = await timeGridAction(page, {
+    start: `g.node.dataset.benchRows = g.node.getAttribute('aria-rowcount') ?? ''; [...document.querySelectorAll('[role="search"][aria-label="Filter documents"] button')].filter((b) => b.textContent === 'Clear' && b.offsetParent !== null).pop()?.click();`,
+    changed: `return g.node.getAttribute('aria-rowcount') !== g.node.dataset.benchRows;`
+  });
+  return { jump, back, sort, clear };
+}
+
+/**
+ * Jump, sort and Clear with the pinned columns shown (a window narrow enough that the grid
+ * scrolls sideways, scrolled to its end) against a window wide enough that they never show,
+ * alternated run by run; then frame times while the wheel scrolls the loaded grid sideways.
+ */
+async function pinnedOverlayCosts(page: Page): Promise<void> {
+  const height = page.viewportSize()?.height ?? 1000;
+  const shown = {
+    jump: [] as number[],
+    back: [] as number[],
+    sort: [] as number[],
+    clear: [] as number[]
+  };
+  const never = {
+    jump: [] as number[],
+    back: [] as number[],
+    sort: [] as number[],
+    clear: [] as number[]
+  };
+  const resize = async (width: number): Promise<void> => {
+    await page.setViewportSize({ width, height });
+    // Laid out again: Lumino resizes the grid in a frame after the window's resize.
+    await page.waitForTimeout(100);
+    await page.evaluate(
+      () =>
+        new Promise(done =>
+          requestAnimationFrame(() => requestAnimationFrame(done))
+        )
+    );
+  };
+  const firstWidth = async (
+    widths: number[],
+    scrolls: boolean
+  ): Promise<number> => {
+    for (const width of widths) {
+      await resize(width);
+      if ((await maxScrollX(page)) > 0 === scrolls) {
+        return width;
+      }
+    }
+    throw new Error(
+      `no window width in ${widths.join(', ')} px where the grid ${scrolls ? 'scrolls' : 'does not scroll'} sideways`
+    );
+  };
+  const narrow = await firstWidth([900, 800, 700, 600, 500], true);
+  const wide = {
+    width: await firstWidth([1600, 2000, 2400, 3200], false),
+    height
+  };
+  const loads: string[] = [];
+  for (let run = 0; run < runs; run++) {
+    for (const withPinned of run % 2 === 0 ? [true, false] : [false, true]) {
+      await resize(withPinned ? narrow : wide.width);
+      await scrollGridSideways(page, withPinned);
+      const times = await jumpSortClear(page);
+      const into = withPinned ? shown : never;
+      into.jump.push(times.jump);
+      into.back.push(times.back);
+      into.sort.push(times.sort);
+      into.clear.push(times.clear);
+    }
+    loads.push(loadavg()[0].toFixed(2));
+    console.log(
+      `  pinned run ${run + 1}: shown ${shown.jump.at(-1)?.toFixed(0)}/${shown.sort.at(-1)?.toFixed(0)}/${shown.clear.at(-1)?.toFixed(0)} ms, never shown ${never.jump.at(-1)?.toFixed(0)}/${never.sort.at(-1)?.toFixed(0)}/${never.clear.at(-1)?.toFixed(0)} ms (jump/sort/Clear), load ${loads.at(-1)}`
+    );
+  }
+  await resize(narrow);
+  await scrollGridSideways(page, true);
+  const grid = page.getByRole('grid', { name: 'big · es' });
+  const box = await grid.boundingBox();
+  await page.mouse.move(
+    (box?.x ?? 0) + (box?.width ?? 0) / 2,
+    (box?.y ?? 0) + 200
+  );
+  await page.evaluate(() => {
+    const w = window as unknown as BenchWindow;
+    w.__frames = new Promise<number[]>(resolve => {
+      const times: number[] = [];
+      let last = performance.now();
+      const tick = (now: number) => {
+        times.push(now - last);
+        last = now;
+        if (times.length < 120) {
+          requestAnimationFrame(tick);
+        } else {
+          resolve(times.slice(1));
+        }
+      };
+      requestAnimationFrame(tick);
+    });
+  });
+  // Left and right across the point where the pinned columns show and hide.
+  for (let i = 0; i < 60; i++) {
+    await page.mouse.wheel(i % 10 < 5 ? -60 : 60, 0);
+    await page.waitForTimeout(16);
+  }
+  const frames = await page.evaluate(
+    () => (window as unknown as BenchWindow).__frames as Promise<number[]>
+  );
+  await resize(1600);
+  const line = (
+    name: 'jump' | 'back' | 'sort' | 'clear',
+    title: string
+  ): string => {
+    const a = median(shown[name]);
+    const b = median(never[name]);
+    return `  ${title}: pinned shown ${a.toFixed(0)} ms (${shown[name].map(t => t.toFixed(0)).join(', ')}); never shown ${b.toFixed(0)} ms (${never[name].map(t => t.toFixed(0)).join(', ')}); ratio ${(a / b).toFixed(2)}×`;
+  };
+  console.log(
+    `pinned columns (a ${narrow} px window scrolled sideways vs ${wide.width} px, alternated; medians of ${runs}; load average after each run: ${loads.join(', ')}):`
+  );
+  console.log(line('jump', 'jump to the middle (engine reads included)'));
+  console.log(line('back', 'jump back to the loaded first rows'));
+  console.log(line('sort', 'sort by n'));
+  console.log(line('clear', 'filter Clear'));
+  console.log(
+    `  wheel sideways over the pinned columns, frame times: median ${median(frames).toFixed(1)} ms, p95 ${percentile(frames, 0.95).toFixed(1)} ms, worst ${Math.max(...frames).toFixed(1)} ms, over 33 ms: ${frames.filter(f => f > 33).length} of ${frames.length}`
+  );
+}
+
+async function maxScrollX(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    type Shell = {
+      widgets(
+        area: string
+      ): Iterable<{ title: { label: string }; isVisible: boolean }>;
+    };
+    const shell = (window as unknown as { jupyterapp: { shell: Shell } })
+      .jupyterapp.shell;
+    const w = [...shell.widgets('main')].find(
+      x => x.title.label === 'big · es' && x.isVisible
+    ) as unknown as { dataGrid: { maxScrollX: number } } | undefined;
+    return w?.dataGrid.maxScrollX ?? 0;
+  });
+}
+
 async function main(): Promise<void> {
   const engine = real ? await realEngine(real) : sandboxEngine();
   // The engine's side of each open, on the wall clock the page shares: which requests the
@@ -474,6 +738,7 @@ async function main(): Promise<void> {
     console.log(
       `scrolling frame times: median ${median(frames).toFixed(1)} ms, p95 ${percentile(frames, 0.95).toFixed(1)} ms, worst ${Math.max(...frames).toFixed(1)} ms (${(1000 / median(frames)).toFixed(0)} fps median; ratio to the idle frame ${(median(frames) / frame).toFixed(2)}×)`
     );
+    await pinnedOverlayCosts(page);
   } finally {
     await browser.close();
     await lab.close();

@@ -18,7 +18,9 @@ import { screenshot } from './support/notebook-page';
 import {
   cellPoint,
   closeGrid,
+  filterBar,
   gridOf,
+  gridShows,
   gridTab,
   headerPoint,
   inGrid,
@@ -158,6 +160,57 @@ async function engineDoc(id: string): Promise<Record<string, unknown>> {
     ._source;
 }
 
+/**
+ * What the pinned copy and the grid beneath draw in one full repaint of both, read from
+ * `fillText`: at each height where the copy draws an identifier (`t123`) or a row number, the
+ * grid draws the same row (its `z… of t123: …` cell, its own row number). Rows that disagree
+ * are listed.
+ */
+function pinnedBeside(
+  label: string
+): Promise<{ rows: number; wrong: string[] }> {
+  return inGrid<{ rows: number; wrong: string[] }, null>(
+    page,
+    label,
+    null,
+    `const g = w.dataGrid;
+     const overlay = w.columnLayout.pinned.overlay;
+     if (overlay.node.hidden) throw new Error('the pinned columns are not shown');
+     const proto = CanvasRenderingContext2D.prototype;
+     const fillText = proto.fillText;
+     const pinned = new Map();
+     const beneath = new Map();
+     const at = (y) => Math.round(y);
+     proto.fillText = function (text, x, y, ...rest) {
+       const t = String(text);
+       const id = /^t(\\d{3})$/.exec(t)?.[1] ?? /of t(\\d+):/.exec(t)?.[1];
+       const kind = x < g.headerWidth && /^\\d+$/.test(t) ? 'row ' + t : id ? 'id ' + Number(id) : undefined;
+       if (kind && this.canvas === overlay._buffer) {
+         pinned.set(at(y) + (kind.startsWith('row') ? 'r' : 'i'), kind);
+       } else if (kind && this.canvas === g._buffer && (kind.startsWith('row') || x >= overlay.node.offsetWidth)) {
+         beneath.set(at(y) + (kind.startsWith('row') ? 'r' : 'i'), kind);
+       }
+       return fillText.call(this, text, x, y, ...rest);
+     };
+     g.repaintContent();
+     overlay.repaintContent();
+     return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => {
+       proto.fillText = fillText;
+       const wrong = [];
+       let rows = 0;
+       for (const [y, kind] of pinned) {
+         if (!y.endsWith('i')) continue;
+         rows++;
+         if (beneath.get(y) !== kind) wrong.push('at y ' + y + ': pinned ' + kind + ', beside it ' + beneath.get(y));
+       }
+       for (const [y, kind] of pinned) {
+         if (y.endsWith('r') && beneath.get(y) !== kind) wrong.push('at y ' + y + ': pinned ' + kind + ', beneath ' + beneath.get(y));
+       }
+       resolve({ rows, wrong });
+     })));`
+  );
+}
+
 const ALL = ['_id', '_index', 'name', 'note', 'qty', ...EXTRA];
 
 describe('the document grid’s columns', () => {
@@ -260,6 +313,133 @@ describe('the document grid’s columns', () => {
     expect(scrolled.grid).toBeGreaterThan(0);
     expect(scrolled.pinned).toBe(scrolled.grid);
     await screenshot(page, 'columns-pinned-ctrl-end');
+    await closeGrid(page, label);
+  });
+
+  it('after a jump, a sort, a filter cleared and a sideways scroll, the pinned identifier and row numbers draw the rows beside them', async () => {
+    const label = await openGrid(page, 'es', 'tall');
+    const sideways = async (): Promise<void> => {
+      const start = await cellPoint(page, label, 0, 'name');
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.wheel(5_000, 0);
+      await gridShows(page, label, `return node.dataset.pinnedShown === '1';`);
+    };
+    const settled = async (): Promise<void> => {
+      // The rows in view are loaded (a jump or a new view fetches them first).
+      await page.waitForFunction(l => {
+        type Shell = {
+          widgets(area: string): Iterable<{
+            title: { label: string };
+            isVisible: boolean;
+            dataGrid: {
+              node: HTMLElement;
+              scrollY: number;
+              pageHeight: number;
+              rowAt(region: 'body', offset: number): number;
+              rowCount(region: 'body'): number;
+            };
+            model: { isLoaded(row: number): boolean };
+          }>;
+        };
+        const w = [
+          ...(
+            window as unknown as { jupyterapp: { shell: Shell } }
+          ).jupyterapp.shell.widgets('main')
+        ].find(x => x.title.label === l && x.isVisible);
+        const g = w?.dataGrid;
+        if (!w || !g || g.node.dataset.view === 'loading') {
+          return false;
+        }
+        const first = Math.max(0, g.rowAt('body', g.scrollY));
+        const found = g.rowAt('body', g.scrollY + g.pageHeight - 1);
+        const last = found < 0 ? g.rowCount('body') - 1 : found;
+        for (let row = first; row <= last; row++) {
+          if (!w.model.isLoaded(row)) {
+            return false;
+          }
+        }
+        return true;
+      }, label);
+      await page.evaluate(
+        () =>
+          new Promise(done =>
+            requestAnimationFrame(() => requestAnimationFrame(done))
+          )
+      );
+    };
+    const expectInStep = async (when: string): Promise<void> => {
+      await settled();
+      const drawn = await pinnedBeside(label);
+      // Every row the pinned copy draws, beside the grid's own row at the same height.
+      expect({ when, rows: drawn.rows >= 10, wrong: drawn.wrong }).toEqual({
+        when,
+        rows: true,
+        wrong: []
+      });
+    };
+
+    await sideways();
+    await expectInStep('scrolled sideways');
+    await inGrid<void, null>(
+      page,
+      label,
+      null,
+      `const g = w.dataGrid; g.scrollTo(g.scrollX, g.maxScrollY / 2);`
+    );
+    await expectInStep('jumped to the middle');
+    await page.mouse.wheel(0, 600);
+    await expectInStep('wheeled down');
+    // A click on the pinned identifier's header sorts the grid beneath: twice, the last rows first.
+    const header = await inGrid<{ x: number; y: number }, null>(
+      page,
+      label,
+      null,
+      `const g = w.dataGrid; const box = g.node.getBoundingClientRect();
+       return { x: box.x + g.headerWidth + 8, y: box.y + g.headerHeight / 2 };`
+    );
+    await page.mouse.click(header.x, header.y);
+    await gridShows(
+      page,
+      label,
+      `return node.dataset.sort?.includes('"asc"') === true;`
+    );
+    await settled();
+    await page.mouse.click(header.x, header.y);
+    await gridShows(
+      page,
+      label,
+      `return node.dataset.sort?.includes('"desc"') === true;`
+    );
+    await sideways();
+    await expectInStep('sorted, the last rows first');
+    const raw = filterBar(page, label).getByRole('textbox', {
+      name: 'Raw filter'
+    });
+    await raw.fill('qty:[100 TO 200]');
+    await raw.press('Enter');
+    await gridShows(
+      page,
+      label,
+      `return node.getAttribute('aria-rowcount') === '101';`
+    );
+    await sideways();
+    await inGrid<void, null>(
+      page,
+      label,
+      null,
+      `const g = w.dataGrid; g.scrollTo(g.scrollX, g.maxScrollY);`
+    );
+    await expectInStep('filtered, at the end');
+    await filterBar(page, label).getByRole('button', { name: 'Clear' }).click();
+    await gridShows(
+      page,
+      label,
+      `return node.getAttribute('aria-rowcount') === '${TALL}';`
+    );
+    await sideways();
+    await expectInStep('filter cleared');
+    await page.keyboard.press('Control+End');
+    await expectInStep('Ctrl-End');
     await closeGrid(page, label);
   });
 

@@ -1,6 +1,7 @@
 import { BasicMouseHandler, DataGrid, DataModel } from '@lumino/datagrid';
 import { MessageLoop } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
+import { blitRegionsWhole } from './region-blits';
 
 /** A grid model whose first `pinnedCount` body columns are pinned. */
 export type PinnableModel = DataModel & { readonly pinnedCount: number };
@@ -27,6 +28,8 @@ export class PinnedColumns {
   private readonly overlay: DataGrid;
   private readonly view: PinnedView;
   private readonly observer: ResizeObserver;
+  /** The grid's style object last given to the overlay (Lumino keeps a copy, so its own never compares equal). */
+  private appliedStyle: DataGrid.Style | null = null;
   private disposed = false;
 
   constructor(
@@ -45,6 +48,8 @@ export class PinnedColumns {
     this.overlay.mouseHandler = new PinnedMouseHandler(grid, callbacks);
     this.overlay.node.setAttribute('aria-hidden', 'true');
     this.overlay.node.hidden = true;
+    // Painted like the grid: a region in one copy, not a `drawImage` per cell.
+    blitRegionsWhole(this.overlay);
     watchScroll(grid, () => this.sync());
     this.keepCursorClear();
     this.observer = new ResizeObserver(() => this.sync());
@@ -74,13 +79,18 @@ export class PinnedColumns {
       Widget.attach(this.overlay, this.grid.node);
     }
     const overlay = this.overlay;
-    if (overlay.style !== this.grid.style) {
+    // Each of these setters repaints the whole overlay, and this runs on every scroll step:
+    // set only what changed, or sideways scrolling repaints the pinned columns every frame.
+    if (this.appliedStyle !== this.grid.style) {
       overlay.style = this.grid.style;
+      this.appliedStyle = this.grid.style;
     }
     if (overlay.cellRenderers !== this.grid.cellRenderers) {
       overlay.cellRenderers = this.grid.cellRenderers;
     }
-    overlay.defaultSizes = this.grid.defaultSizes;
+    if (!sameSizes(overlay.defaultSizes, this.grid.defaultSizes)) {
+      overlay.defaultSizes = this.grid.defaultSizes;
+    }
     const resize = (
       region: DataModel.ColumnRegion,
       index: number,
@@ -296,6 +306,18 @@ class PinnedMouseHandler extends BasicMouseHandler {
   override onWheel(_overlay: DataGrid, event: WheelEvent): void {
     super.onWheel(this.grid, event);
   }
+}
+
+function sameSizes(
+  a: DataGrid.DefaultSizes,
+  b: DataGrid.DefaultSizes
+): boolean {
+  return (
+    a.rowHeight === b.rowHeight &&
+    a.columnWidth === b.columnWidth &&
+    a.rowHeaderWidth === b.rowHeaderWidth &&
+    a.columnHeaderHeight === b.columnHeaderHeight
+  );
 }
 
 /** Scrolls at once (`scrollTo` waits for the next frame), where Lumino's private method is there. */
