@@ -20,7 +20,6 @@ import { GridView } from '../datagrid/grid-view';
 import type { Column } from '@searchbook/contracts/columns';
 import { barChart, bucketsOf } from './bar-chart';
 import { block, warningBlock } from './block';
-import { GridWhenNear } from './grid-when-near';
 import { omittedText, statusText, warningText } from './status-line';
 import { toolbar } from './toolbar';
 import { exactJson } from '@searchbook/contracts/exact-json';
@@ -102,9 +101,11 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
   /** `raw`: the engine's answer as Raw JSON shows it, undefined when the output holds none. */
   private showResults(results: Results, raw: () => string | undefined): void {
     const label = `${results.rows.length} rows from ${results.info.connection}, columns ${results.columns.map(c => c.name).join(', ')}`;
-    const grid = new GridWhenNear(
-      () => new GridView(results.columns, results.rows, results.cut, label),
-      results.rows.length
+    const grid = new GridView(
+      results.columns,
+      results.rows,
+      results.cut,
+      label
     );
     // A search with `size: 0` is asked for its aggregations: an empty grid of every mapped
     // column would only push them down.
@@ -142,10 +143,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
       new Widget({
         node: toolbar({
           ...(results.rows.length > 0
-            ? {
-                copy: (format: 'tsv' | 'json') =>
-                  grid.ensureBuilt().copy(format)
-              }
+            ? { copy: (format: 'tsv' | 'json') => grid.copy(format) }
             : {}),
           toggleRaw: () => {
             if (rawView.childElementCount === 0) {
@@ -236,10 +234,7 @@ function aggregationWidgets(
   const label = `${aggregationTitle(aggregation)} from ${connection}: ${aggregation.rows.length} rows, columns ${names.join(', ')}`;
   const widgets: Widget[] = [
     new Widget({ node: section }),
-    new GridWhenNear(
-      () => new GridView(columns, aggregation.rows, [], label),
-      aggregation.rows.length
-    )
+    new GridView(columns, aggregation.rows, [], label)
   ];
   // What the engine says about the buckets as a whole, and what only Raw JSON shows: as text.
   for (const line of aggregationFooter(aggregation)) {
