@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import { scratchDir } from '../export/export-helpers';
-import { GridCommClient } from '../grid/grid-comm-client';
+import { GridCommClient } from '../panel/grid-comm-client';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 import {
   ECHO_TOKEN_PATH,

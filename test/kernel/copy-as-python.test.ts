@@ -19,7 +19,7 @@ import {
   credentialVariables,
   securedSandboxWithKey
 } from '../support/secured-sandbox';
-import { expectReply, GridCommClient } from '../grid/grid-comm-client';
+import { expectReply, GridCommClient } from '../panel/grid-comm-client';
 import { KernelClient, REPO } from '../support/kernel-client';
 import {
   elasticsearchTargets,

@@ -16,7 +16,7 @@ import {
   credentialVariables,
   securedSandboxWithKey
 } from '../support/secured-sandbox';
-import { GridCommClient } from '../grid/grid-comm-client';
+import { GridCommClient } from '../panel/grid-comm-client';
 import { KernelClient } from '../support/kernel-client';
 
 jest.setTimeout(60_000);

@@ -36,7 +36,7 @@ import {
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
-import { GridCommClient, type OpenedGrid } from '../grid/grid-comm-client';
+import { GridCommClient, type OpenedGrid } from '../panel/grid-comm-client';
 
 const cwd = scratchDir();
 let kernel: KernelClient;

@@ -29,7 +29,7 @@ import {
   type GridCommClient,
   kernelWithGridComm,
   startExport
-} from '../grid/grid-comm-client';
+} from '../panel/grid-comm-client';
 
 const COUNT = 3_000;
 let kernel: KernelClient;

@@ -7,7 +7,7 @@ import {
   PANEL_PROTOCOL_VERSION,
   GridReplySchema
 } from '../../contracts/panel-protocol';
-import { GridCommClient } from '../grid/grid-comm-client';
+import { GridCommClient } from '../panel/grid-comm-client';
 import { KernelClient } from '../support/kernel-client';
 
 jest.setTimeout(30_000);

@@ -15,7 +15,7 @@ import {
   expectReply,
   type GridCommClient,
   kernelWithGridComm
-} from '../grid/grid-comm-client';
+} from '../panel/grid-comm-client';
 
 jest.setTimeout(60_000);
 

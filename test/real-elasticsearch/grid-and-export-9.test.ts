@@ -19,7 +19,7 @@ import {
 import type { KernelClient } from '../support/kernel-client';
 import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
 import type { RealNodeAddress } from '../support/real-elasticsearch/launch';
-import type { GridCommClient } from '../grid/grid-comm-client';
+import type { GridCommClient } from '../panel/grid-comm-client';
 import { runCell } from './console-smoke';
 import {
   cleanUp,

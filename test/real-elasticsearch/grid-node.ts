@@ -17,7 +17,7 @@ import {
 import {
   type GridCommClient,
   kernelWithGridComm
-} from '../grid/grid-comm-client';
+} from '../panel/grid-comm-client';
 
 export type Opened = Extract<GridReply, { type: 'opened' }>;
 

@@ -28,7 +28,7 @@ import { runCell } from './console-smoke';
 import {
   type GridCommClient,
   kernelWithGridComm
-} from '../grid/grid-comm-client';
+} from '../panel/grid-comm-client';
 
 const NO_SEQ_NO =
   'This is a time-series index: Elasticsearch keeps no sequence numbers here, so a save cannot detect changes made by others since the rows were read.';

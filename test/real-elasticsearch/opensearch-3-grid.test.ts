@@ -20,7 +20,7 @@ import {
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import type { RealNodeAddress } from '../support/real-elasticsearch/launch';
-import type { GridCommClient } from '../grid/grid-comm-client';
+import type { GridCommClient } from '../panel/grid-comm-client';
 import { runCell } from './console-smoke';
 import {
   cleanUp,

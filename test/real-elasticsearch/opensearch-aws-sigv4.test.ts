@@ -27,7 +27,7 @@ import {
 import {
   type GridCommClient,
   kernelWithGridComm
-} from '../grid/grid-comm-client';
+} from '../panel/grid-comm-client';
 import { runCell } from './console-smoke';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;

@@ -19,7 +19,7 @@ import {
   jsonFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import type { GridCommClient } from '../grid/grid-comm-client';
+import type { GridCommClient } from '../panel/grid-comm-client';
 import { runCell } from './console-smoke';
 import {
   bulkLoad,

@@ -23,7 +23,7 @@ import {
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import type { RealFlavourId } from '../support/real-elasticsearch/flavours';
-import { GridCommClient } from '../grid/grid-comm-client';
+import { GridCommClient } from '../panel/grid-comm-client';
 import { runCell } from './console-smoke';
 
 const run = promisify(execFile);

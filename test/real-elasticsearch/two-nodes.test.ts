@@ -20,7 +20,7 @@ import {
   expectReply,
   type GridCommClient,
   kernelWithGridComm
-} from '../grid/grid-comm-client';
+} from '../panel/grid-comm-client';
 import type { KernelClient, WireMessage } from '../support/kernel-client';
 import { buildLaunchers } from '../support/real-elasticsearch/build';
 import {

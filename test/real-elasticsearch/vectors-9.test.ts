@@ -26,7 +26,7 @@ import { bundles, runCell } from './console-smoke';
 import {
   type GridCommClient,
   kernelWithGridComm
-} from '../grid/grid-comm-client';
+} from '../panel/grid-comm-client';
 
 const FLAVOUR = 'es-9.5';
 const spec = REAL_FLAVOURS[FLAVOUR];

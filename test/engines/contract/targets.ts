@@ -14,7 +14,7 @@ import { SECRETS } from '../../support/secrets';
 import {
   type GridCommClient,
   kernelWithGridComm
-} from '../../grid/grid-comm-client';
+} from '../../panel/grid-comm-client';
 import {
   type BreakingProxy,
   startBreakingProxy

@@ -30,7 +30,7 @@ import {
   type GridCommClient,
   kernelWithGridComm,
   type OpenedGrid as Opened
-} from '../../grid/grid-comm-client';
+} from '../../panel/grid-comm-client';
 import { jsonFromNode } from '../../support/real-elasticsearch/launch';
 
 const run = promisify(execFile);

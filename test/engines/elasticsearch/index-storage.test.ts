@@ -21,7 +21,7 @@ import type { KernelClient } from '../../support/kernel-client';
 import {
   type GridCommClient,
   kernelWithGridComm
-} from '../../grid/grid-comm-client';
+} from '../../panel/grid-comm-client';
 import { runCell } from '../../real-elasticsearch/console-smoke';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;

@@ -18,7 +18,7 @@ import type { KernelClient } from '../../support/kernel-client';
 import {
   type GridCommClient,
   kernelWithGridComm
-} from '../../grid/grid-comm-client';
+} from '../../panel/grid-comm-client';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
 type Saved = Extract<GridReply, { type: 'saved' }>;

@@ -25,7 +25,7 @@ import {
   expectReply,
   type GridCommClient,
   kernelWithGridComm
-} from '../../grid/grid-comm-client';
+} from '../../panel/grid-comm-client';
 
 const run = promisify(execFile);
 const BLOCK = 8;
