@@ -6,7 +6,7 @@ import {
   PANEL_COMM_TARGET
 } from '../../contracts/panel-protocol';
 import { formerCommTarget } from './panel/former-comm';
-import { GridService } from './panel/grid-service';
+import { PanelService } from './panel/panel-service';
 import { removeRunningPartials } from './export/running-exports';
 import { ProfileStore } from './connections/profile-store';
 import { commHandlers } from './handlers/comms';
@@ -40,7 +40,7 @@ export function createSession(hooks: SessionHooks): {
   const connections = new ConnectionRegistry();
   const runner = new CellRunner(scope, connections);
   const comms = new CommRegistry();
-  const grids = new GridService(
+  const panel = new PanelService(
     connections,
     () => new ProfileStore(),
     scope,
@@ -48,7 +48,7 @@ export function createSession(hooks: SessionHooks): {
     runner.answers,
     rows => runner.keepOutputRows(rows)
   );
-  comms.register(PANEL_COMM_TARGET, grids.target());
+  comms.register(PANEL_COMM_TARGET, panel.target());
   comms.register(FORMER_COMM_TARGET, formerCommTarget());
   const history = new SessionHistory();
   const state: ExecutionState = { count: 0, history, secrets: hooks.secrets };
@@ -66,10 +66,10 @@ export function createSession(hooks: SessionHooks): {
     },
     close: async () => {
       // Points in time are released while their connections can still send.
-      grids.exports.cancelAll();
+      panel.exports.cancelAll();
       // No one is left to be told where a running export's temporary file is.
       removeRunningPartials();
-      await grids.sessions.closeAll();
+      await panel.sessions.closeAll();
       await connections.closeAll();
     }
   };

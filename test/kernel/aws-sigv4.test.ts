@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import { scratchDir } from '../export/export-helpers';
-import { GridCommClient } from '../grid/grid-comm-client';
+import { PanelCommClient } from '../panel/panel-comm-client';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
 import {
   ECHO_TOKEN_PATH,
@@ -199,7 +199,7 @@ describe('credentials from the environment, with a session token', () => {
         .filter(Boolean)
     ).toHaveLength(COUNT);
 
-    const panel = await GridCommClient.open(kernel);
+    const panel = await PanelCommClient.open(kernel);
     const connections = await panel.expect(
       { type: 'connections' },
       'connections'

@@ -19,7 +19,7 @@ import {
   credentialVariables,
   securedSandboxWithKey
 } from '../support/secured-sandbox';
-import { expectReply, GridCommClient } from '../grid/grid-comm-client';
+import { expectReply, PanelCommClient } from '../panel/panel-comm-client';
 import { KernelClient, REPO } from '../support/kernel-client';
 import {
   elasticsearchTargets,
@@ -52,7 +52,7 @@ const runsPython = importable('elasticsearch, typesense') ? it : it.skip;
 
 let sandbox: RunningSandbox;
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 let apiKey: string;
 
 async function copied(
@@ -86,7 +86,7 @@ beforeAll(async () => {
     ...credentialVariables(apiKey),
     OS_ADMIN_PASSWORD: SECRETS.ES_PASSWORD
   });
-  comm = await GridCommClient.open(kernel);
+  comm = await PanelCommClient.open(kernel);
   for (const line of [
     `%connect elasticsearch ${sandbox.esUrl} user=elastic password=\${env:REAL_ES_PASSWORD} name=pw`,
     `%connect elasticsearch ${sandbox.esUrl} key=\${env:OPS_ES_KEY} name=apikey`,

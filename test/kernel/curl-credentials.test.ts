@@ -16,7 +16,7 @@ import {
   credentialVariables,
   securedSandboxWithKey
 } from '../support/secured-sandbox';
-import { GridCommClient } from '../grid/grid-comm-client';
+import { PanelCommClient } from '../panel/panel-comm-client';
 import { KernelClient } from '../support/kernel-client';
 
 jest.setTimeout(60_000);
@@ -24,7 +24,7 @@ jest.setTimeout(60_000);
 const run = promisify(execFile);
 let sandbox: RunningSandbox;
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 let apiKey: string;
 
 /** Runs copied text in a shell that has only `env` (and PATH), as a user pasting it would. */
@@ -70,7 +70,7 @@ beforeAll(async () => {
     JUPYTER_CONFIG_DIR: config,
     ...credentialVariables(apiKey)
   });
-  comm = await GridCommClient.open(kernel);
+  comm = await PanelCommClient.open(kernel);
 });
 afterAll(async () => {
   await kernel?.close();

@@ -36,11 +36,11 @@ import {
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
-import { GridCommClient, type OpenedGrid } from '../grid/grid-comm-client';
+import { PanelCommClient, type OpenedGrid } from '../panel/panel-comm-client';
 
 const cwd = scratchDir();
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
@@ -59,7 +59,7 @@ beforeAll(async () => {
       products: 5
     })
   ]);
-  comm = await GridCommClient.open(kernel);
+  comm = await PanelCommClient.open(kernel);
 }, 60_000);
 afterAll(async () => {
   await kernel?.close();

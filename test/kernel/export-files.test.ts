@@ -26,16 +26,16 @@ import { startExportSandbox } from '../export/export-sandbox';
 import type { BreakingProxy } from '../support/breaking-proxy';
 import type { KernelClient } from '../support/kernel-client';
 import {
-  type GridCommClient,
-  kernelWithGridComm,
+  type PanelCommClient,
+  kernelWithPanelComm,
   startExport
-} from '../grid/grid-comm-client';
+} from '../panel/panel-comm-client';
 
 const COUNT = 3_000;
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
 let proxy: BreakingProxy;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 const cwd = scratchDir();
 const mounts: string[] = [];
 
@@ -108,7 +108,11 @@ beforeAll(async () => {
   const started = await startExportSandbox(COUNT);
   ({ sandbox, proxy } = started);
   const lines = [started.connect, started.windowCell(500)];
-  ({ kernel, comm } = await kernelWithGridComm(lines, { ...SECRETS }, { cwd }));
+  ({ kernel, comm } = await kernelWithPanelComm(
+    lines,
+    { ...SECRETS },
+    { cwd }
+  ));
 }, 60_000);
 afterAll(async () => {
   for (const dir of [...mounts]) {
@@ -478,7 +482,7 @@ describe('filesystem errors are named as such, with the path', () => {
 });
 
 it('a kernel shut down during an export leaves no temporary file behind', async () => {
-  const { kernel: other, comm: panel } = await kernelWithGridComm(
+  const { kernel: other, comm: panel } = await kernelWithPanelComm(
     [
       `%connect elasticsearch ${proxy.url} user=elastic password=\${env:ES_PASSWORD} name=es`
     ],

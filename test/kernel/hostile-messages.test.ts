@@ -7,17 +7,17 @@ import {
   PANEL_PROTOCOL_VERSION,
   GridReplySchema
 } from '../../contracts/panel-protocol';
-import { GridCommClient } from '../grid/grid-comm-client';
+import { PanelCommClient } from '../panel/panel-comm-client';
 import { KernelClient } from '../support/kernel-client';
 
 jest.setTimeout(30_000);
 
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 
 beforeAll(async () => {
   kernel = await KernelClient.start();
-  comm = await GridCommClient.open(kernel);
+  comm = await PanelCommClient.open(kernel);
 });
 afterAll(async () => kernel?.close());
 

@@ -16,9 +16,9 @@ import {
 import type { KernelClient, WireMessage } from '../support/kernel-client';
 import {
   expectReply,
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../panel/panel-comm-client';
 
 jest.setTimeout(60_000);
 
@@ -82,7 +82,7 @@ const PLAIN_ANSWER = JSON.stringify({
 
 let engine: HostileEngine;
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 let connected = '';
 
 const POINT_IN_TIME = { id: 'pit-1' };
@@ -107,7 +107,7 @@ beforeAll(async () => {
         status: 400
       })
   });
-  ({ kernel, comm } = await kernelWithGridComm([], {
+  ({ kernel, comm } = await kernelWithPanelComm([], {
     LONG_SECRET,
     ...PLAIN,
     W_INDEX,

@@ -13,9 +13,9 @@ import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
 import type { KernelClient, WireMessage } from '../support/kernel-client';
 import {
   expectReply,
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../panel/panel-comm-client';
 
 jest.setTimeout(60_000);
 
@@ -24,7 +24,7 @@ const BLOCK = 10;
 let first: ListeningServer;
 let second: ListeningServer;
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 let cwd: string;
 let config: string;
 let connected: WireMessage[];
@@ -61,7 +61,7 @@ beforeAll(async () => {
   second = await listen(cluster.handler, { port: 0 });
   cwd = mkdtempSync(join(tmpdir(), 'searchbook-nodes-'));
   config = join(cwd, 'config');
-  ({ kernel, comm } = await kernelWithGridComm(
+  ({ kernel, comm } = await kernelWithPanelComm(
     [],
     { JUPYTER_CONFIG_DIR: config },
     { cwd }

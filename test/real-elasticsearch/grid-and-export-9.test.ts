@@ -19,7 +19,7 @@ import {
 import type { KernelClient } from '../support/kernel-client';
 import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
 import type { RealNodeAddress } from '../support/real-elasticsearch/launch';
-import type { GridCommClient } from '../grid/grid-comm-client';
+import type { PanelCommClient } from '../panel/panel-comm-client';
 import { runCell } from './console-smoke';
 import {
   cleanUp,
@@ -69,7 +69,7 @@ const sourceOf = (n: number): Source => ({
     const dir = mkdtempSync(join(tmpdir(), 'searchbook-es9-grid-'));
     let node: RealNodeAddress;
     let kernel: KernelClient;
-    let comm: GridCommClient;
+    let comm: PanelCommClient;
 
     /** Every document of an index as the engine stores it, vectors asked for, by id. */
     const everyDocument = (name: string) =>

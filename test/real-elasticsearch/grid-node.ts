@@ -15,9 +15,9 @@ import {
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../panel/panel-comm-client';
 
 export type Opened = Extract<GridReply, { type: 'opened' }>;
 
@@ -79,8 +79,8 @@ export async function createIndex(
 export const gridKernel = (
   connect: string,
   dir: string
-): Promise<{ kernel: KernelClient; comm: GridCommClient }> =>
-  kernelWithGridComm([connect], { ...SECRETS }, { cwd: dir });
+): Promise<{ kernel: KernelClient; comm: PanelCommClient }> =>
+  kernelWithPanelComm([connect], { ...SECRETS }, { cwd: dir });
 
 /** Closes the kernel, deletes `indices` (names or patterns) on the node and removes `dir`. */
 export async function cleanUp(
@@ -100,7 +100,7 @@ export async function cleanUp(
 
 /** The panel's grid requests on one target, over the comm the suite opens in its set-up. */
 export function gridCalls(
-  comm: () => GridCommClient,
+  comm: () => PanelCommClient,
   grid: { connection: string; target: string; blockSize: number }
 ) {
   const open = (view?: Record<string, unknown>) =>

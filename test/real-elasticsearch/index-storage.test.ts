@@ -26,9 +26,9 @@ import {
 } from '../support/real-elasticsearch/launch';
 import { runCell } from './console-smoke';
 import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../panel/panel-comm-client';
 
 const NO_SEQ_NO =
   'This is a time-series index: Elasticsearch keeps no sequence numbers here, so a save cannot detect changes made by others since the rows were read.';
@@ -89,7 +89,7 @@ function suite(flavour: Flavour, body: (ctx: Context) => void): void {
           ...authHeaders(ctx.node),
           'content-type': 'application/json'
         };
-        ({ kernel: ctx.kernel, comm: ctx.comm } = await kernelWithGridComm(
+        ({ kernel: ctx.kernel, comm: ctx.comm } = await kernelWithPanelComm(
           [`%connect elasticsearch ${ctx.node.url} auth=none name=es`],
           { ...SECRETS },
           { cwd: ctx.cwd }
@@ -114,7 +114,7 @@ interface Context {
   node: RealNodeAddress;
   headers: Record<string, string>;
   kernel: KernelClient;
-  comm: GridCommClient;
+  comm: PanelCommClient;
   created: string[];
   /** The kernel's working folder, where exports are written. */
   cwd: string;

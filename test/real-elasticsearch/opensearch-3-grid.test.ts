@@ -20,7 +20,7 @@ import {
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
 import type { RealNodeAddress } from '../support/real-elasticsearch/launch';
-import type { GridCommClient } from '../grid/grid-comm-client';
+import type { PanelCommClient } from '../panel/panel-comm-client';
 import { runCell } from './console-smoke';
 import {
   cleanUp,
@@ -49,7 +49,7 @@ describeEachTarget(threeX, 'grids and exports on its point in time', () => {
   const dir = mkdtempSync(join(tmpdir(), 'searchbook-opensearch-3-'));
   let node: RealNodeAddress;
   let kernel: KernelClient;
-  let comm: GridCommClient;
+  let comm: PanelCommClient;
 
   const openPits = () => pitsOn(node);
   const { open, read, close, openDocument } = gridCalls(() => comm, {

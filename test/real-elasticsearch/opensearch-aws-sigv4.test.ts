@@ -25,9 +25,9 @@ import {
   type VerifyingProxy
 } from '../support/sigv4-verifying-proxy';
 import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../panel/panel-comm-client';
 import { runCell } from './console-smoke';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
@@ -47,7 +47,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   let domain: VerifyingProxy;
   let collection: VerifyingProxy;
   let kernel: KernelClient;
-  let comm: GridCommClient;
+  let comm: PanelCommClient;
 
   beforeAll(async () => {
     node = await suitesNode('opensearch-2.19');
@@ -85,7 +85,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
         noRootInfo: true
       })
     ]);
-    ({ kernel, comm } = await kernelWithGridComm(
+    ({ kernel, comm } = await kernelWithPanelComm(
       [],
       {
         HOME: dir,

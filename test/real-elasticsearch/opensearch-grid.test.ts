@@ -24,7 +24,7 @@ import {
   jsonFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import type { GridCommClient } from '../grid/grid-comm-client';
+import type { PanelCommClient } from '../panel/panel-comm-client';
 import { runCell } from './console-smoke';
 import {
   cleanUp,
@@ -56,7 +56,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   const dir = mkdtempSync(join(tmpdir(), 'searchbook-opensearch-'));
   let node: RealNodeAddress;
   let kernel: KernelClient;
-  let comm: GridCommClient;
+  let comm: PanelCommClient;
 
   const engine = (method: string, path: string, body?: string) =>
     jsonFromNode(node, method, path, body);

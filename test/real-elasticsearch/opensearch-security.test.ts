@@ -27,9 +27,9 @@ import {
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../panel/panel-comm-client';
 import { runCell } from './console-smoke';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
@@ -55,7 +55,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   let node: RealNodeAddress;
   let admin: Record<string, string>;
   let kernel: KernelClient;
-  let comm: GridCommClient;
+  let comm: PanelCommClient;
   /** `%connect` arguments naming the node over HTTPS, trusting its own CA. */
   let tls = '';
 
@@ -105,7 +105,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       body: lines.join('')
     });
     expect(loaded.status).toBe(200);
-    ({ kernel, comm } = await kernelWithGridComm(
+    ({ kernel, comm } = await kernelWithPanelComm(
       [
         `%connect elasticsearch ${node.url} ${tls} user=admin password=\${env:ES_PASSWORD} name=admin`,
         `%connect opensearch ${node.url} ${tls} user=reader password=\${env:OS_READER_PASSWORD} name=reader`,

@@ -23,7 +23,7 @@ import {
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import type { RealFlavourId } from '../support/real-elasticsearch/flavours';
-import { GridCommClient } from '../grid/grid-comm-client';
+import { PanelCommClient } from '../panel/panel-comm-client';
 import { runCell } from './console-smoke';
 
 const run = promisify(execFile);
@@ -96,7 +96,7 @@ describeOn(
       expect(local.status).toBe('ok');
 
       // The cell's Copy as curl sends the same media types, so the node answers it the same.
-      const comm = await GridCommClient.open(kernel());
+      const comm = await PanelCommClient.open(kernel());
       const copied = await comm.expect(
         {
           type: 'curl',

@@ -20,9 +20,9 @@ import {
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
 import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../panel/panel-comm-client';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeNodes = skipped ? describe.skip : describe;
@@ -35,7 +35,7 @@ describeNodes.each(['es-7.17', 'es-8.19'] as const)(
     let node: RealNodeAddress;
     let headers: Record<string, string>;
     let kernel: KernelClient;
-    let comm: GridCommClient;
+    let comm: PanelCommClient;
 
     beforeAll(async () => {
       node = await suitesNode(flavour);
@@ -52,7 +52,7 @@ describeNodes.each(['es-7.17', 'es-8.19'] as const)(
         body: bulk
       });
       expect(loaded.status).toBe(200);
-      ({ kernel, comm } = await kernelWithGridComm(
+      ({ kernel, comm } = await kernelWithPanelComm(
         [`%connect elasticsearch ${node.url} auth=none name=es`],
         { ...SECRETS },
         { cwd }

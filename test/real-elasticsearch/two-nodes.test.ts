@@ -18,9 +18,9 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   expectReply,
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../panel/panel-comm-client';
 import type { KernelClient, WireMessage } from '../support/kernel-client';
 import { buildLaunchers } from '../support/real-elasticsearch/build';
 import {
@@ -74,7 +74,7 @@ describeReal('two real Elasticsearch 8.19 nodes of one cluster', () => {
   let master: Node;
   let coordinating: Node;
   let kernel: KernelClient;
-  let comm: GridCommClient;
+  let comm: PanelCommClient;
   let cwd: string;
 
   beforeAll(async () => {
@@ -142,7 +142,7 @@ describeReal('two real Elasticsearch 8.19 nodes of one cluster', () => {
     expect(roles.find(n => n.name === 'coordinating')?.['node.role']).toBe('-');
     cwd = join(home, 'notebook');
     mkdirSync(cwd);
-    ({ kernel, comm } = await kernelWithGridComm(
+    ({ kernel, comm } = await kernelWithPanelComm(
       [
         `%connect elasticsearch hosts=${hostOf(coordinating)},${hostOf(master)} auth=none name=cluster`
       ],

@@ -24,9 +24,9 @@ import {
 } from '../support/real-elasticsearch/launch';
 import { bundles, runCell } from './console-smoke';
 import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../panel/panel-comm-client';
 
 const FLAVOUR = 'es-9.5';
 const spec = REAL_FLAVOURS[FLAVOUR];
@@ -67,7 +67,7 @@ describeNode(
     let node: RealNodeAddress;
     let headers: Record<string, string>;
     let kernel: KernelClient;
-    let comm: GridCommClient;
+    let comm: PanelCommClient;
 
     const call = async (method: string, path: string, body?: string) => {
       const res = await fetchFromNode(node, path, {
@@ -113,7 +113,7 @@ describeNode(
       expect((await call('POST', '/_bulk?refresh=true', bulk)).status).toBe(
         200
       );
-      ({ kernel, comm } = await kernelWithGridComm(
+      ({ kernel, comm } = await kernelWithPanelComm(
         [`%connect elasticsearch ${node.url} auth=none name=es`],
         { ...SECRETS },
         { cwd }

@@ -12,9 +12,9 @@ import { listen } from '@searchbook/sandbox/serve';
 import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { SECRETS } from '../../support/secrets';
 import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../../panel/panel-comm-client';
 import {
   type BreakingProxy,
   startBreakingProxy
@@ -107,7 +107,7 @@ export interface TargetContext {
   fixture: EngineFixture;
   http: EngineHttp;
   kernel: KernelClient;
-  comm: GridCommClient;
+  comm: PanelCommClient;
   /** The `%connect` name; the kernel reaches the engine through `proxy`. */
   connection: string;
   /** Between the kernel and the engine: records every request, and can delay or cut an answer. */
@@ -174,7 +174,7 @@ export function describeEachEngine(
         const cwd = mkdtempSync(join(tmpdir(), 'searchbook-contract-'));
         const connection = 'engine';
         proxy = await startBreakingProxy(engine.url);
-        const { kernel, comm } = await kernelWithGridComm(
+        const { kernel, comm } = await kernelWithPanelComm(
           [
             `%connect ${fixture.engine} ${proxy.url} ${fixture.connectOptions} name=${connection}`
           ],

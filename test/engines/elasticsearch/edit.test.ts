@@ -18,9 +18,9 @@ import {
 } from '../../support/elasticsearch-targets';
 import type { KernelClient } from '../../support/kernel-client';
 import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../../panel/panel-comm-client';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
 type Saved = Extract<GridReply, { type: 'saved' }>;
@@ -81,7 +81,7 @@ describeEachTarget(TARGETS, 'editing from the grid', target => {
   const BOOKS = `edit-books-${randomUUID().slice(0, 8)}`;
   let engine: RunningEsTarget;
   let kernel: KernelClient;
-  let comm: GridCommClient;
+  let comm: PanelCommClient;
 
   const engineCall = async (
     method: string,
@@ -146,7 +146,7 @@ describeEachTarget(TARGETS, 'editing from the grid', target => {
       await engineCall('PUT', `/${BOOKS}/_doc/${id}`, doc);
     }
     await engineCall('POST', `/${BOOKS}/_refresh`);
-    ({ kernel, comm } = await kernelWithGridComm(
+    ({ kernel, comm } = await kernelWithPanelComm(
       [`%connect elasticsearch ${engine.url} name=es`],
       { ...SECRETS }
     ));

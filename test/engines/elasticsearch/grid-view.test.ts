@@ -27,10 +27,10 @@ import type { KernelClient } from '../../support/kernel-client';
 import {
   allRows,
   expectReply,
-  type GridCommClient,
-  kernelWithGridComm,
+  type PanelCommClient,
+  kernelWithPanelComm,
   type OpenedGrid as Opened
-} from '../../grid/grid-comm-client';
+} from '../../panel/panel-comm-client';
 import { jsonFromNode } from '../../support/real-elasticsearch/launch';
 
 const run = promisify(execFile);
@@ -87,10 +87,10 @@ afterAll(async () => {
 
 /** A kernel with the grid comm open, connected by the given `%connect` lines. */
 const gridKernel = (connects: string[]) =>
-  kernelWithGridComm(connects, { ...SECRETS });
+  kernelWithPanelComm(connects, { ...SECRETS });
 
 const open = (
-  comm: GridCommClient,
+  comm: PanelCommClient,
   connection: string,
   target: string,
   view: Partial<GridView>,
@@ -126,7 +126,7 @@ describeEachTarget(
     const SHOP = `grid-view-shop-${randomUUID().slice(0, 8)}`;
     let engine: RunningEsTarget;
     let kernel: KernelClient;
-    let comm: GridCommClient;
+    let comm: PanelCommClient;
     const call = (data: Record<string, unknown>) => comm.call(data);
     const openShop = (view: Partial<GridView>) => open(comm, 'es', SHOP, view);
     const close = (grid: Opened) =>

@@ -19,9 +19,9 @@ import {
 } from '../../support/elasticsearch-targets';
 import type { KernelClient } from '../../support/kernel-client';
 import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../../panel/panel-comm-client';
 import { runCell } from '../../real-elasticsearch/console-smoke';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
@@ -62,7 +62,7 @@ describeEachTarget(
     const cwd = mkdtempSync(join(tmpdir(), 'searchbook-storage-'));
     let engine: RunningEsTarget;
     let kernel: KernelClient;
-    let comm: GridCommClient;
+    let comm: PanelCommClient;
 
     const call = async (method: string, path: string, body?: unknown) => {
       const answer = await fetch(`${engine.url}${path}`, {
@@ -124,7 +124,7 @@ describeEachTarget(
 
     beforeAll(async () => {
       engine = await target.start({ security: false });
-      ({ kernel, comm } = await kernelWithGridComm(
+      ({ kernel, comm } = await kernelWithPanelComm(
         [`%connect elasticsearch ${engine.url} auth=none name=es`],
         { ...SECRETS },
         { cwd }

@@ -16,9 +16,9 @@ import {
 } from '../../support/breaking-proxy';
 import type { KernelClient } from '../../support/kernel-client';
 import {
-  type GridCommClient,
-  kernelWithGridComm
-} from '../../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../../panel/panel-comm-client';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
 type Saved = Extract<GridReply, { type: 'saved' }>;
@@ -69,7 +69,7 @@ const LOGS = [
 
 let servers: ListeningServer[] = [];
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 let url30 = '';
 let url27 = '';
 /** The kernel reaches the 30.0 sandbox through it: it records every request and can break an answer. */
@@ -135,7 +135,7 @@ beforeAll(async () => {
   }
   [url30, url27] = servers.map(s => s.url) as [string, string];
   proxy = await startBreakingProxy(url30);
-  ({ kernel, comm } = await kernelWithGridComm(
+  ({ kernel, comm } = await kernelWithPanelComm(
     [
       `%connect typesense ${proxy.url} key=\${env:TS_API_KEY} name=ts`,
       `%connect typesense ${url27} key=\${env:TS_API_KEY} name=ts27`

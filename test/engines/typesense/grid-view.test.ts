@@ -23,9 +23,9 @@ import {
 import {
   allRows,
   expectReply,
-  type GridCommClient,
-  kernelWithGridComm
-} from '../../grid/grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from '../../panel/panel-comm-client';
 
 const run = promisify(execFile);
 const BLOCK = 8;
@@ -77,10 +77,10 @@ const COLLECTIONS = [
 
 /** A kernel with the grid comm open, connected by the given `%connect` lines. */
 const gridKernel = (connects: string[]) =>
-  kernelWithGridComm(connects, { ...SECRETS });
+  kernelWithPanelComm(connects, { ...SECRETS });
 
 const open = (
-  comm: GridCommClient,
+  comm: PanelCommClient,
   connection: string,
   target: string,
   view: Partial<GridView>,
@@ -99,7 +99,7 @@ async function curl(command: string): Promise<unknown> {
 describe.each(typesenseTargets('29.0'))('$name', target => {
   let engine: RunningTsTarget;
   let kernel: KernelClient;
-  let comm: GridCommClient;
+  let comm: PanelCommClient;
   let items = 'items';
   let titles = 'titles';
   const call = (data: Record<string, unknown>) => comm.call(data);
@@ -313,7 +313,7 @@ describe.each(typesenseTargets('29.0'))('$name', target => {
     });
     expect(created.status).toBe(201);
     const scoped = scopedKeyFromText(parent, embeddedText({ limit_hits: 4 }));
-    const limited = await kernelWithGridComm(
+    const limited = await kernelWithPanelComm(
       [`%connect typesense ${engine.url} key=\${env:TS_SCOPED} name=limited`],
       { ...SECRETS, TS_SCOPED: scoped }
     );

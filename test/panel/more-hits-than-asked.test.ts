@@ -11,9 +11,9 @@ import {
 import type { KernelClient } from '../support/kernel-client';
 import {
   expectReply,
-  type GridCommClient,
-  kernelWithGridComm
-} from './grid-comm-client';
+  type PanelCommClient,
+  kernelWithPanelComm
+} from './panel-comm-client';
 
 jest.setTimeout(60_000);
 
@@ -23,7 +23,7 @@ const ANSWERED = 204_000;
 
 let engine: HostileEngine;
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 
 const json = (res: ServerResponse, value: unknown) => {
   res.setHeader('content-type', 'application/json');
@@ -55,7 +55,7 @@ beforeAll(async () => {
     '/_search': (_req, res) => json(res, answer),
     '/many/_search': (_req, res) => json(res, answer)
   });
-  ({ kernel, comm } = await kernelWithGridComm([
+  ({ kernel, comm } = await kernelWithPanelComm([
     `%connect elasticsearch ${engine.url} name=es`
   ]));
 });

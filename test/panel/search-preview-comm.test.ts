@@ -13,10 +13,10 @@ import type { GridReply } from '../../contracts/panel-protocol';
 import { SECRETS } from '../drivers/helpers';
 import type { KernelClient } from '../support/kernel-client';
 import { typesenseTargets } from '../support/typesense-targets';
-import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import { type PanelCommClient, kernelWithPanelComm } from './panel-comm-client';
 
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 const servers: Record<string, Pick<ListeningServer, 'url' | 'close'>> = {};
 /** The real server (shared by the run) beside the stand-ins, unless it cannot run here. */
 const REAL = typesenseTargets('29.0').find(t => t.real && !t.skipped);
@@ -170,7 +170,7 @@ beforeAll(async () => {
     ts.loadDocuments('scores', [{ id: '1', n: 1 }]);
     servers[version] = await listen(ts.handler, { port: 0 });
   }
-  ({ kernel, comm } = await kernelWithGridComm(
+  ({ kernel, comm } = await kernelWithPanelComm(
     [
       `%connect typesense ${servers['29.0']?.url} key=\${env:TS_API_KEY} name=ts29`,
       `%connect typesense ${servers['30.0']?.url} key=\${env:TS_API_KEY} name=ts30`,

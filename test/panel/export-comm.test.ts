@@ -15,16 +15,16 @@ import { startExportSandbox } from '../export/export-sandbox';
 import type { BreakingProxy } from '../support/breaking-proxy';
 import type { KernelClient } from '../support/kernel-client';
 import {
-  GridCommClient,
-  kernelWithGridComm,
+  PanelCommClient,
+  kernelWithPanelComm,
   startExport as startPanelExport
-} from './grid-comm-client';
+} from './panel-comm-client';
 
 const COUNT = 2_000;
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
 let proxy: BreakingProxy;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 const cwd = scratchDir();
 
 beforeAll(async () => {
@@ -35,7 +35,11 @@ beforeAll(async () => {
     started.windowCell(200),
     `%connect typesense ${sandbox.tsUrl} key=\${env:TS_API_KEY} name=ts`
   ];
-  ({ kernel, comm } = await kernelWithGridComm(lines, { ...SECRETS }, { cwd }));
+  ({ kernel, comm } = await kernelWithPanelComm(
+    lines,
+    { ...SECRETS },
+    { cwd }
+  ));
 }, 60_000);
 afterAll(async () => {
   await kernel?.close();
@@ -49,7 +53,7 @@ beforeEach(() => {
 /** Sends an export request (from `panel`); its progress messages and, once it comes, its one answer. */
 const startExport = (
   data: Record<string, unknown>,
-  panel: GridCommClient = comm
+  panel: PanelCommClient = comm
 ) => startPanelExport(kernel, panel, data);
 
 const lines = (file: string) =>
@@ -170,7 +174,7 @@ it('a cancel stops the export, which says how far it got; only the .partial file
 });
 
 it('closing the panel stops its export: no page is read after it, and only the .partial file is left', async () => {
-  const panel = await GridCommClient.open(kernel);
+  const panel = await PanelCommClient.open(kernel);
   proxy.rules.push({ matches: (_m, url) => url === '/_search', delayMs: 300 });
   const run = startExport(
     {

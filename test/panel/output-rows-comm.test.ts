@@ -8,10 +8,10 @@ import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import type { KernelClient } from '../support/kernel-client';
-import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import { type PanelCommClient, kernelWithPanelComm } from './panel-comm-client';
 
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
@@ -26,7 +26,7 @@ beforeAll(async () => {
     security: true,
     products: 100
   });
-  ({ kernel, comm } = await kernelWithGridComm(
+  ({ kernel, comm } = await kernelWithPanelComm(
     [
       `%connect elasticsearch ${sandbox.esUrl} user=elastic password=\${env:ES_PASSWORD} name=es`
     ],

@@ -12,11 +12,11 @@ import {
   TS_START_TIMEOUT_MS,
   typesenseTargets
 } from '../support/typesense-targets';
-import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import { type PanelCommClient, kernelWithPanelComm } from './panel-comm-client';
 
 const REAL = typesenseTargets('29.0').find(t => t.real);
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 let engine: RunningTsTarget;
 let books = 'books';
 let passages = 'passages';
@@ -115,7 +115,7 @@ const list = async (kind: string, parent?: string) =>
       ]);
       books = engine.names['books'] ?? books;
       passages = engine.names['passages'] ?? passages;
-      ({ kernel, comm } = await kernelWithGridComm(
+      ({ kernel, comm } = await kernelWithPanelComm(
         [`%connect typesense ${engine.url} key=\${env:TS_API_KEY} name=real`],
         SECRETS
       ));

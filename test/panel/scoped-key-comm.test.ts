@@ -18,7 +18,7 @@ import {
   TS_START_TIMEOUT_MS,
   typesenseTargets
 } from '../support/typesense-targets';
-import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import { type PanelCommClient, kernelWithPanelComm } from './panel-comm-client';
 
 // Keys stay on the real server for the whole run: each run of this suite makes its own.
 const RUN = Date.now().toString(36);
@@ -26,7 +26,7 @@ const SEARCH_PARENT = `parent-search-key-7Qm2x9-${RUN}`;
 const WIDE_KEY = `wide-key-every-action-31-${RUN}`;
 
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 let server: RunningTsTarget;
 let companies = 'companies';
 
@@ -90,7 +90,7 @@ describe.each(typesenseTargets('29.0'))('$name', target => {
       });
       expect(made.status).toBe(201);
     }
-    ({ kernel, comm } = await kernelWithGridComm(
+    ({ kernel, comm } = await kernelWithPanelComm(
       [`%connect typesense ${server.url} key=\${env:TS_API_KEY} name=ts`],
       SECRETS
     ));

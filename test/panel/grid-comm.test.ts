@@ -26,9 +26,9 @@ import {
 import { KernelClient } from '../support/kernel-client';
 import {
   expectReply,
-  GridCommClient,
-  kernelWithGridComm
-} from './grid-comm-client';
+  PanelCommClient,
+  kernelWithPanelComm
+} from './panel-comm-client';
 import { jsonFromNode } from '../support/real-elasticsearch/launch';
 
 const SMALL_WINDOW = 25;
@@ -52,7 +52,7 @@ describeEachTarget(
     const NESTED = `grid-nested-${suffix}`;
     let engine: RunningEsTarget;
     let kernel: KernelClient;
-    let comm: GridCommClient;
+    let comm: PanelCommClient;
 
     /** Search contexts open on the small index, by the engine's own stats: one per point in time. */
     const openContexts = async () =>
@@ -128,7 +128,7 @@ describeEachTarget(
         `/${NESTED}/_bulk?refresh=true`,
         products.join('')
       );
-      ({ kernel, comm } = await kernelWithGridComm(
+      ({ kernel, comm } = await kernelWithPanelComm(
         [`%connect elasticsearch ${engine.url} name=es`],
         { ...SECRETS }
       ));
@@ -319,7 +319,7 @@ describeEachTarget(
     });
 
     it('closing the comm releases the grids it opened', async () => {
-      const other = await GridCommClient.open(kernel);
+      const other = await PanelCommClient.open(kernel);
       const before = await openContexts();
       expectReply(
         await call(

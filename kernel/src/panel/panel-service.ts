@@ -38,7 +38,7 @@ const REQUEST_TIMEOUT_MS = 120_000;
  */
 const SAVE_TIMEOUT_MS = 15 * 60_000;
 
-export class GridService {
+export class PanelService {
   readonly sessions = new GridSessions();
   readonly exports = new PanelExports();
   /** Open comms by id, for telling a panel about grids the kernel ended. */

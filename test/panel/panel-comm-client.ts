@@ -27,20 +27,20 @@ export function expectReply<T extends GridReply['type']>(
   return reply as Extract<GridReply, { type: T }>;
 }
 
-export class GridCommClient {
+export class PanelCommClient {
   private constructor(
     private readonly kernel: KernelClient,
     readonly commId: string
   ) {}
 
-  static async open(kernel: KernelClient): Promise<GridCommClient> {
+  static async open(kernel: KernelClient): Promise<PanelCommClient> {
     const id = randomUUID();
     await kernel.submit('shell', 'comm_open', {
       comm_id: id,
       target_name: PANEL_COMM_TARGET,
       data: {}
     });
-    return new GridCommClient(kernel, id);
+    return new PanelCommClient(kernel, id);
   }
 
   async call(
@@ -90,11 +90,11 @@ export class GridCommClient {
  * A kernel that has run `lines` (each must succeed: the `%connect`s a suite needs) and a grid
  * comm on it; the kernel is closed again when a line fails.
  */
-export async function kernelWithGridComm(
+export async function kernelWithPanelComm(
   lines: string[],
   env: Record<string, string> = {},
   options: { cwd?: string } = {}
-): Promise<{ kernel: KernelClient; comm: GridCommClient }> {
+): Promise<{ kernel: KernelClient; comm: PanelCommClient }> {
   const kernel = await KernelClient.start(env, options);
   try {
     for (const line of lines) {
@@ -105,7 +105,7 @@ export async function kernelWithGridComm(
         );
       }
     }
-    return { kernel, comm: await GridCommClient.open(kernel) };
+    return { kernel, comm: await PanelCommClient.open(kernel) };
   } catch (err) {
     await kernel.close();
     throw err;
@@ -114,7 +114,7 @@ export async function kernelWithGridComm(
 
 /** Every row of a grid, block by block as the panel scrolls, then the grid closed. */
 export async function allRows(
-  comm: GridCommClient,
+  comm: PanelCommClient,
   grid: OpenedGrid
 ): Promise<Record<string, unknown>[]> {
   const rows = [...grid.first.rows];
@@ -136,7 +136,7 @@ export async function allRows(
  */
 export function startExport(
   kernel: KernelClient,
-  comm: GridCommClient,
+  comm: PanelCommClient,
   data: Record<string, unknown>
 ) {
   const requestId = randomUUID();

@@ -12,12 +12,12 @@ import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
 import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { SECRETS } from '../drivers/helpers';
 import type { KernelClient } from '../support/kernel-client';
-import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import { PanelCommClient, kernelWithPanelComm } from './panel-comm-client';
 
 jest.setTimeout(240_000);
 
 let kernel: KernelClient;
-let tabs: GridCommClient[];
+let tabs: PanelCommClient[];
 let server: ListeningServer;
 
 async function http(
@@ -130,7 +130,7 @@ const steps = fc.array(
 
 let words = 0;
 
-async function listed(tab: GridCommClient, kind: string, parent?: string) {
+async function listed(tab: PanelCommClient, kind: string, parent?: string) {
   return (
     await tab.expect(
       {
@@ -146,7 +146,7 @@ async function listed(tab: GridCommClient, kind: string, parent?: string) {
 /** Opens a form as the panel does: reads the entry as the server holds it now. */
 async function open(
   kind: SetKind,
-  tab: GridCommClient,
+  tab: PanelCommClient,
   step: Extract<Step, { act: 'open' }>
 ): Promise<Form | undefined> {
   const word = `w${++words}`;
@@ -235,12 +235,12 @@ beforeAll(async () => {
     apiKey: SECRETS.TS_API_KEY
   });
   server = await listen(ts.handler, { port: 0 });
-  let first: GridCommClient;
-  ({ kernel, comm: first } = await kernelWithGridComm(
+  let first: PanelCommClient;
+  ({ kernel, comm: first } = await kernelWithPanelComm(
     [`%connect typesense ${server.url} key=\${env:TS_API_KEY} name=ts`],
     SECRETS
   ));
-  tabs = [first, await GridCommClient.open(kernel)];
+  tabs = [first, await PanelCommClient.open(kernel)];
 }, 60_000);
 
 afterAll(async () => {
@@ -282,7 +282,7 @@ test.each([
         let model = await onServer(kind);
         const forms: (Form | undefined)[] = [undefined, undefined];
         for (const step of plan) {
-          const tab = tabs[step.tab] as GridCommClient;
+          const tab = tabs[step.tab] as PanelCommClient;
           if (step.act === 'open') {
             forms[step.tab] = await open(kind, tab, step);
             continue;

@@ -8,10 +8,10 @@ import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
 import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { SECRETS } from '../drivers/helpers';
 import type { KernelClient } from '../support/kernel-client';
-import { type GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import { type PanelCommClient, kernelWithPanelComm } from './panel-comm-client';
 
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 const servers: Record<string, ListeningServer> = {};
 
 const BOOKS = {
@@ -99,7 +99,7 @@ beforeAll(async () => {
       { id: '2', title: 'Pullover knitting', year: 2003, genre: 'craft' }
     ]);
   }
-  ({ kernel, comm } = await kernelWithGridComm(
+  ({ kernel, comm } = await kernelWithPanelComm(
     [
       `%connect typesense ${servers['29.0']?.url} key=\${env:TS_API_KEY} name=ts29`,
       `%connect typesense ${servers['30.0']?.url} key=\${env:TS_API_KEY} name=ts30`

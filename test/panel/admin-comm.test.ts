@@ -24,12 +24,12 @@ import {
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
 import { KernelClient } from '../support/kernel-client';
-import { GridCommClient, kernelWithGridComm } from './grid-comm-client';
+import { PanelCommClient, kernelWithPanelComm } from './panel-comm-client';
 
 const SEARCH_ONLY_KEY = 'ts-search-only-key-4e8a';
 
 let kernel: KernelClient;
-let comm: GridCommClient;
+let comm: PanelCommClient;
 let servers: ListeningServer[] = [];
 let tsUrl = '';
 
@@ -80,7 +80,7 @@ beforeAll(async () => {
     })
   });
   expect(created.status).toBe(201);
-  ({ kernel, comm } = await kernelWithGridComm(
+  ({ kernel, comm } = await kernelWithPanelComm(
     [
       `%connect elasticsearch ${servers[0]?.url} name=es`,
       `%connect typesense ${servers[1]?.url} key=\${env:TS_API_KEY} name=ts`,
@@ -430,7 +430,7 @@ describeEachTarget(
     const BOOKS = `overview-books-${randomUUID().slice(0, 8)}`;
     let engine: RunningEsTarget;
     let esKernel: KernelClient;
-    let overview: GridCommClient;
+    let overview: PanelCommClient;
     const engineJson = async (method: string, path: string, body?: unknown) => {
       const answer = await fetch(`${engine.url}${path}`, {
         method,
@@ -461,7 +461,7 @@ describeEachTarget(
         (await esKernel.execute(`%connect elasticsearch ${engine.url} name=es`))
           .reply.content.status
       ).toBe('ok');
-      overview = await GridCommClient.open(esKernel);
+      overview = await PanelCommClient.open(esKernel);
     }, REAL_START_TIMEOUT_MS);
     afterAll(async () => {
       await esKernel?.close();
