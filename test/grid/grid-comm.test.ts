@@ -145,8 +145,8 @@ describeEachTarget(
         })
       );
       const gaps = Array.from({ length: GAPS_DOCS }, (_, n) => {
-        // OpenSearch 2.19 fails search_after past a missing keyword (a null pointer in the engine), forward as
-        // backward: its documents all have names.
+        // OpenSearch 2.19 fails search_after from a row without the keyword (a null pointer in the engine):
+        // there every document has a name.
         const name =
           n % 5 === 0 && !target.name.includes('OpenSearch')
             ? {}
