@@ -575,6 +575,8 @@ async function main(): Promise<void> {
     );
     const roundTrips = await bareCommRoundTrips(page, 7);
     const opens: number[] = [];
+    const ctrlEnds: number[] = [];
+    const ctrlEndRequests: number[] = [];
     const phases: Record<Phase, number[]> = {
       sent: [],
       replied: [],
@@ -683,6 +685,42 @@ async function main(): Promise<void> {
             ', '
           )}; answer ${marks.replied.toFixed(0)}; tab ${marks.shown.toFixed(0)}; painted ${opens[run]?.toFixed(0)}`
       );
+      // Ctrl-End on the fresh grid: from the key to the last block loaded, and the engine requests it cost.
+      await page.waitForFunction(
+        () =>
+          document
+            .querySelector('[role="grid"][aria-label="big · es"]')
+            ?.getAttribute('aria-busy') === 'false'
+      );
+      const gridBox = await page
+        .getByRole('grid', { name: 'big · es' })
+        .boundingBox();
+      await page.mouse.click((gridBox?.x ?? 0) + 150, (gridBox?.y ?? 0) + 120);
+      const loadedBefore = await page.evaluate(() =>
+        Number(
+          document.querySelector<HTMLElement>(
+            '[role="grid"][aria-label="big · es"]'
+          )?.dataset.loadedRows
+        )
+      );
+      const logged = engineLog.length;
+      const pressed = performance.now();
+      await page.keyboard.press('Control+End');
+      await page.waitForFunction(
+        (before: number) => {
+          const grid = document.querySelector<HTMLElement>(
+            '[role="grid"][aria-label="big · es"]'
+          );
+          return (
+            Number(grid?.dataset.loadedRows) > before &&
+            grid?.getAttribute('aria-busy') === 'false'
+          );
+        },
+        loadedBefore,
+        { polling: 'raf', timeout: 120_000 }
+      );
+      ctrlEnds.push(performance.now() - pressed);
+      ctrlEndRequests.push(engineLog.length - logged);
       if (run < runs - 1) {
         await page
           .getByRole('tab', { name: /big · es/ })
@@ -734,6 +772,29 @@ async function main(): Promise<void> {
     );
     console.log(
       `  → grid tab added ${(shown - replied).toFixed(0)} ms; → laid out, first rows painted and the frame drawn ${(median(opens) - shown).toFixed(0)} ms`
+    );
+    // The bare client's floor: the last block as one reversed search straight to the engine.
+    const bare: number[] = [];
+    for (let run = 0; run < Math.max(runs, 5); run++) {
+      const started = performance.now();
+      const answer = await fetch(`${server.url}/big/_search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          size: docs % 1000 || 1000,
+          sort: [{ _doc: 'desc' }],
+          track_total_hits: false
+        })
+      });
+      await answer.text();
+      bare.push(performance.now() - started);
+    }
+    console.log(
+      `Ctrl-End → last block loaded (median of ${runs}, load average ${loadavg()
+        .map(l => l.toFixed(2))
+        .join(
+          ' '
+        )}): ${median(ctrlEnds).toFixed(0)} ms, min ${Math.min(...ctrlEnds).toFixed(0)}, max ${Math.max(...ctrlEnds).toFixed(0)}; engine requests ${ctrlEndRequests.join(', ')}; a bare client's one reversed search of the last block ${median(bare).toFixed(0)} ms (ratio ${(median(ctrlEnds) / median(bare)).toFixed(1)}×)`
     );
     console.log(
       `scrolling frame times: median ${median(frames).toFixed(1)} ms, p95 ${percentile(frames, 0.95).toFixed(1)} ms, worst ${Math.max(...frames).toFixed(1)} ms (${(1000 / median(frames)).toFixed(0)} fps median; ratio to the idle frame ${(median(frames) / frame).toFixed(2)}×)`

@@ -6,6 +6,9 @@
  * checkpoint. A checkpoint (the sort values of the row before) is kept at every block
  * boundary any read has passed, so a passed block is one request away; a jump ahead walks
  * forward from the nearest checkpoint asking for sort values only (`_source: false`).
+ * The end of the order is read from the other side: the last rows (within the window of the
+ * end) are one search in the reversed sort, and the rows before a block read that way are one
+ * reversed `search_after` from its first row, so Ctrl-End and scrolling up from there never walk.
  */
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
@@ -29,6 +32,7 @@ import { elasticsearchFailure } from './failure';
 import { type Flavour, INDEX_AND_ID_ORDER } from './flavour';
 import { type StorageByIndex, storageOfSettings } from './index-storage';
 import { UNSCORED_LEADING } from './present';
+import { reversedSort } from './reverse-sort';
 
 /** Each search renews the point in time for this long; a timer renews it while the grid is idle. */
 const KEEP_ALIVE = '5m';
@@ -237,6 +241,13 @@ class PointInTimeReader implements DocumentReader {
   total = 0;
   /** Row number → the sort values of the row before it (its `search_after`). */
   private readonly checkpoints = new Map<number, unknown[]>();
+  /**
+   * Row number → its own sort values as a reversed search gave them: the `search_after` of the
+   * reversed search that reads the rows before it.
+   */
+  private readonly endAnchors = new Map<number, unknown[]>();
+  /** Whether `total` was counted exactly (by the first block's read): rows are placed from the end by it. */
+  private counted = false;
   private readonly renewTimer: NodeJS.Timeout;
   private closed = false;
 
@@ -319,6 +330,20 @@ class PointInTimeReader implements DocumentReader {
     sent: SentRequest[],
     signal: AbortSignal
   ): Promise<HitT[]> {
+    const end = Math.min(offset + count, this.total);
+    if (this.readsFromEnd(offset, end)) {
+      const rows = await this.readRowsBackward(
+        offset,
+        end,
+        options,
+        sent,
+        signal
+      );
+      // Fewer rows than the count placed them by: they cannot be placed, so they are read forward.
+      if (rows.length === end - offset) {
+        return rows;
+      }
+    }
     const rows: HitT[] = [];
     let position = offset;
     let after: unknown[] | undefined;
@@ -353,6 +378,68 @@ class PointInTimeReader implements DocumentReader {
       }
     }
     return rows;
+  }
+
+  /**
+   * Rows past the window with no checkpoint before them, whose end the reversed sort reaches
+   * in one search: within the window of the last row, or right before a row read that way.
+   */
+  private readsFromEnd(offset: number, end: number): boolean {
+    return (
+      this.counted &&
+      offset >= this.window &&
+      offset < end &&
+      !this.checkpoints.has(offset) &&
+      (this.total - end < this.window || this.endAnchors.has(end))
+    );
+  }
+
+  /**
+   * Rows [offset, end) read last first in the reversed sort and put back in order: from/size
+   * counted from the end while the window allows, then reversed `search_after` from the
+   * earliest row read. Rows are placed by the exact total, over the point in time's snapshot.
+   */
+  private async readRowsBackward(
+    offset: number,
+    end: number,
+    options: { source: boolean; countTotal: boolean },
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): Promise<HitT[]> {
+    const backward: HitT[] = [];
+    let position = end;
+    let after = this.endAnchors.get(end);
+    while (position > offset) {
+      const wanted = position - offset;
+      const fromEnd = this.total - position;
+      const fromSize = after === undefined && fromEnd < this.window;
+      const size = fromSize
+        ? Math.min(wanted, this.window - fromEnd)
+        : Math.min(wanted, this.window);
+      if (!fromSize && after === undefined) {
+        break;
+      }
+      const hits = (
+        await this.search(
+          {
+            size,
+            ...(fromSize ? { from: fromEnd } : { search_after: after }),
+            reversed: true
+          },
+          { ...options, countTotal: false },
+          position - 1,
+          sent,
+          signal
+        )
+      ).map(hit => Hit.parse(hit));
+      backward.push(...hits);
+      position -= hits.length;
+      after = hits[hits.length - 1]?.sort;
+      if (hits.length < size) {
+        break;
+      }
+    }
+    return backward.reverse();
   }
 
   /** The search_after of row `position` (past the window): from a checkpoint, walking if needed. */
@@ -412,9 +499,18 @@ class PointInTimeReader implements DocumentReader {
     return after;
   }
 
-  /** One search on the point in time; the hits come back unchecked (see SearchAnswer). */
+  /**
+   * One search on the point in time; the hits come back unchecked (see SearchAnswer). A
+   * reversed one reads the sort backwards, its first hit being row `firstRow`, the next the row
+   * before it, and so on.
+   */
   private async search(
-    page: { from?: number; size: number; search_after?: unknown[] | undefined },
+    page: {
+      from?: number;
+      size: number;
+      search_after?: unknown[] | undefined;
+      reversed?: boolean;
+    },
     options: { source: boolean; countTotal: boolean },
     firstRow: number,
     sent: SentRequest[],
@@ -430,10 +526,7 @@ class PointInTimeReader implements DocumentReader {
         ? { pit: { id: this.pitId, keep_alive: KEEP_ALIVE } }
         : {}),
       ...(this.setup.query !== undefined ? { query: this.setup.query } : {}),
-      sort: [
-        ...this.setup.sort,
-        ...(this.setup.flavour.pointInTime?.tieBreakers ?? INDEX_AND_ID_ORDER)
-      ],
+      sort: page.reversed ? reversedSort(this.order()) : this.order(),
       track_total_hits: options.countTotal,
       ...(options.source
         ? {
@@ -471,6 +564,10 @@ class PointInTimeReader implements DocumentReader {
         typeof answer.hits.total === 'number'
           ? answer.hits.total
           : answer.hits.total.value;
+      // track_total_hits: true counts every match, whatever the relation says of a capped count.
+      this.counted =
+        typeof answer.hits.total === 'number' ||
+        answer.hits.total.relation === 'eq';
     }
     // An engine answering more hits than the search's size asked for: the rows past it belong to
     // no block, and a checkpoint taken from them would place later blocks wrongly.
@@ -478,8 +575,34 @@ class PointInTimeReader implements DocumentReader {
       answer.hits.hits.length > page.size
         ? answer.hits.hits.slice(0, page.size)
         : answer.hits.hits;
-    this.remember(firstRow, hits);
+    if (page.reversed) {
+      this.rememberFromEnd(firstRow, hits);
+    } else {
+      this.remember(firstRow, hits);
+    }
     return hits;
+  }
+
+  /** The view's sort, then the tie-breaker that makes every row's place unique. */
+  private order(): JsonValue[] {
+    return [
+      ...this.setup.sort,
+      ...(this.setup.flavour.pointInTime?.tieBreakers ?? INDEX_AND_ID_ORDER)
+    ];
+  }
+
+  /** Anchors at every block start these reversed hits (row `lastRow`, then the rows before it) pass. */
+  private rememberFromEnd(lastRow: number, hits: unknown[]): void {
+    const block = this.setup.blockSize;
+    for (let i = 0; i < hits.length; i++) {
+      const row = lastRow - i;
+      if (row % block === 0 || i === hits.length - 1) {
+        const sort = Hit.parse(hits[i]).sort;
+        if (sort) {
+          this.endAnchors.set(row, sort);
+        }
+      }
+    }
   }
 
   /** Checkpoints at every block boundary these hits (starting at row `firstRow`) pass. */
