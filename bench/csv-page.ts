@@ -1,7 +1,8 @@
 /**
- * The CSV writer alone, on pages shaped like the export benchmark's (Elasticsearch JSONL
- * lines of small products), timed against the JSONL writer on the same pages, so a change to
- * the CSV path can be measured in seconds without engines or a kernel.
+ * The kernel's part of an export page alone, from the search answer's bytes to the file's
+ * bytes (pages shaped like the export benchmark's: Elasticsearch answers of small products),
+ * CSV timed against JSONL on the same answers, so a change to the CSV path can be measured in
+ * seconds without engines or a kernel.
  *   node dist/bench/csv-page.js [pages, 40]
  */
 import type {
@@ -14,30 +15,40 @@ import type {
 } from '../kernel/src/driver-core/field-tree';
 import { pageWriter } from '../kernel/src/export/formats';
 import { pageOf } from '../kernel/src/engines/elasticsearch/export';
+import {
+  HitRanges,
+  type RawHitsPage,
+  readRawHits
+} from '../kernel/src/engines/elasticsearch/raw-hits';
 
 const PAGES = Number(process.argv[2] ?? 40);
 const SIZE = 10_000;
 const TAGS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
 const CITIES = ['Lyon', 'Oslo', 'Lima', 'Pune', 'Kyoto'];
 
+/** A `_search` answer under a point in time, as Elasticsearch writes one. */
 function page(from: number): Buffer {
-  const lines: string[] = [];
+  const hits: string[] = [];
   for (let i = from; i < from + SIZE; i++) {
-    lines.push(
+    hits.push(
       JSON.stringify({
         _index: 'bench',
         _id: String(i),
+        _score: null,
         _source: {
           n: i,
           name: `product number ${i}`,
           price: Math.round((i % 5000) * 0.37 * 100) / 100,
           tags: [TAGS[i % 5], TAGS[(i * 7) % 5]],
           address: { city: CITIES[i % 5], zip: 10000 + (i % 90000) }
-        }
+        },
+        sort: [i]
       })
     );
   }
-  return Buffer.from(`${lines.join('\n')}\n`);
+  return Buffer.from(
+    `{"pit_id":"p","took":3,"timed_out":false,"_shards":{"total":1,"successful":1,"skipped":0,"failed":0},"hits":{"total":{"value":${SIZE},"relation":"eq"},"max_score":null,"hits":[${hits.join(',')}]}}`
+  );
 }
 
 const leaf = (type: string) => ({ kind: 'leaf' as const, type });
@@ -60,15 +71,13 @@ const tree: FieldTree = new Map<string, FieldNode>([
 ]);
 
 async function main(): Promise<void> {
-  // The Elasticsearch driver's page, built as it builds one.
-  const pageOfJsonl = (jsonl: Buffer, count: number) =>
-    pageOf({
-      jsonl,
-      count,
-      pitId: undefined,
-      lastSort: undefined,
-      shardFailures: []
-    });
+  // The Elasticsearch driver's page, read as it reads one.
+  const scratch = {
+    ranges: new HitRanges(),
+    output: (size: number) => Buffer.allocUnsafe(size)
+  };
+  const pageOfAnswer = (answer: Buffer) =>
+    pageOf(readRawHits(answer, scratch) as RawHitsPage);
   const pages = [page(0), page(SIZE)];
   const stream = {
     total: undefined,
@@ -100,7 +109,7 @@ async function main(): Promise<void> {
     const started = process.cpuUsage();
     for (let p = 0; p < PAGES; p++) {
       const out = writer.page(
-        pageOfJsonl(pages[p % 2] as Buffer, SIZE) as ExportPage
+        pageOfAnswer(pages[p % 2] as Buffer) as ExportPage
       );
       bytes += out.length;
     }

@@ -440,7 +440,7 @@ async function pinnedOverlayCosts(page: Page): Promise<void> {
       into.sort.push(times.sort);
       into.clear.push(times.clear);
     }
-    loads.push(loadavg()[0].toFixed(2));
+    loads.push((loadavg()[0] ?? 0).toFixed(2));
     console.log(
       `  pinned run ${run + 1}: shown ${shown.jump.at(-1)?.toFixed(0)}/${shown.sort.at(-1)?.toFixed(0)}/${shown.clear.at(-1)?.toFixed(0)} ms, never shown ${never.jump.at(-1)?.toFixed(0)}/${never.sort.at(-1)?.toFixed(0)}/${never.clear.at(-1)?.toFixed(0)} ms (jump/sort/Clear), load ${loads.at(-1)}`
     );

@@ -5,7 +5,7 @@
  */
 import type { Column } from './columns';
 import { type JsonObject, type JsonValue, isJsonObject } from './json';
-import { fieldRecord, ownValue } from './own-fields';
+import { fieldRecord, hasField, ownValue } from './own-fields';
 import { parseExactJson } from './exact-json';
 import type { DocumentLayout, HitsPayload, TablePayload } from './mime-types';
 
@@ -103,6 +103,16 @@ export function documentRow(
   };
 }
 
+/** Whether an object has a field: no array of its keys made for every object of every document. */
+function hasKeys(object: JsonObject): boolean {
+  for (const key in object) {
+    if (hasField(object, key)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** A leaf under an array of objects: its column, and its path inside one element. */
 interface ElementLeaf {
   name: string;
@@ -128,6 +138,26 @@ interface ElementLeaf {
 export function rowBuilder(
   columns: readonly Column[]
 ): (row: Row, source: JsonValue) => Row {
+  const place = fieldPlacer(columns);
+  return (row, source) => {
+    place(source, (name, value) => {
+      row[name] = value;
+    });
+    return row;
+  };
+}
+
+/** Receives each field of a document as rowBuilder places it: its column's name and value. */
+export type PlaceField = (name: string, value: JsonValue) => void;
+
+/**
+ * rowBuilder's placing without the row: each field is handed to `set` in the order rowBuilder
+ * assigns it (a later one for the same column replaces an earlier one), so a writer that
+ * puts values straight into its own columns (a CSV line) builds no row a document.
+ */
+export function fieldPlacer(
+  columns: readonly Column[]
+): (source: JsonValue, set: PlaceField) => void {
   const whole = new Set<string>();
   const arrayLeaves = new Map<string, ElementLeaf[]>();
   const mappedLeaves = new Map<string, ElementLeaf[]>();
@@ -176,23 +206,24 @@ export function rowBuilder(
     return path;
   };
   const entries = (
-    row: Row,
+    set: PlaceField,
     leaves: readonly ElementLeaf[],
     elements: readonly JsonValue[]
   ): void => {
     for (const leaf of leaves) {
-      row[leaf.name] = elements.map(
-        element => valueAt(element, leaf.path) ?? null
+      set(
+        leaf.name,
+        elements.map(element => valueAt(element, leaf.path) ?? null)
       );
     }
   };
-  const walk = (object: JsonObject, prefix: string, row: Row): void => {
+  const walk = (object: JsonObject, prefix: string, set: PlaceField): void => {
     // for-in, not Object.entries: no pair arrays to collect for every field of every document.
     for (const key in object) {
       const value = object[key] as JsonValue;
       const path = joined(prefix, key);
       if (whole.has(path)) {
-        row[path] = value;
+        set(path, value);
         const leaves = arrayLeaves.get(path);
         const elements = Array.isArray(value)
           ? value
@@ -200,31 +231,30 @@ export function rowBuilder(
             ? [value]
             : undefined;
         if (leaves && elements) {
-          entries(row, leaves, elements);
+          entries(set, leaves, elements);
         }
         continue;
       }
-      if (isObject(value) && Object.keys(value).length > 0) {
-        walk(value, path, row);
+      if (isObject(value) && hasKeys(value)) {
+        walk(value, path, set);
         continue;
       }
-      row[path] = value;
+      set(path, value);
       const leaves =
         Array.isArray(value) && value.some(isObject)
           ? mappedLeaves.get(path)
           : undefined;
       if (leaves) {
-        entries(row, leaves, value as JsonValue[]);
+        entries(set, leaves, value as JsonValue[]);
       }
     }
   };
-  return (row, source) => {
+  return (source, set) => {
     if (isObject(source)) {
-      walk(source, '', row);
+      walk(source, '', set);
     } else {
-      row.value = source;
+      set('value', source);
     }
-    return row;
   };
 }
 

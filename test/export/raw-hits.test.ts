@@ -9,6 +9,7 @@ import {
   HitRanges,
   readRawHits
 } from '../../kernel/src/engines/elasticsearch/raw-hits';
+import { exactJson } from '../../contracts/exact-json';
 
 const scratch = () => ({
   ranges: new HitRanges(),
@@ -71,4 +72,34 @@ it("guesses the next page from the answer's ends: the last hit's own sort (not o
     guessNextPage(Buffer.from(answer(hits, ',"aggregations":{}')))
   ).toBeUndefined();
   expect(guessNextPage(Buffer.from(answer([])))).toBeUndefined();
+});
+
+it('decodes the hits straight from the answer for CSV, in order across chunks, long numbers exact', () => {
+  const long =
+    '{"_index":"i","_id":"L","_source":{"n":9007199254740993,"d":0.10000000000000000555},"sort":[0]}';
+  const many = Array.from(
+    { length: 3_000 },
+    (_, i) =>
+      `{"_index":"i","_id":"d${i}","_score":null,"_source":{"pad":"${'x'.repeat(40)}","i":${i}},"sort":[${i + 1}]}`
+  );
+  const page = read(
+    answer([
+      long,
+      '{"_index":"i","_id":"c","_score":null,"sort":[9]}',
+      '{"_index":"i","_id":"p","_source":{\n  "a": [1,\n 2]\n},"sort":[1]}',
+      ...many
+    ])
+  );
+  const hits: unknown[] = [];
+  page?.eachHit(hit => hits.push(hit));
+  expect(hits).toHaveLength(3_003);
+  expect(exactJson((hits[0] as { _source: unknown })._source)).toBe(
+    '{"n":9007199254740993,"d":0.10000000000000000555}'
+  );
+  expect(hits[1]).toMatchObject({ _id: 'c' });
+  expect(hits[1]).not.toHaveProperty('_source');
+  expect(hits[2]).toMatchObject({ _id: 'p', _source: { a: [1, 2] } });
+  expect(
+    hits.slice(3).map(h => (h as { _source: { i: number } })._source.i)
+  ).toEqual(many.map((_, i) => i));
 });

@@ -5,6 +5,10 @@ import { ExactNumber, exactJson } from '../../../contracts/exact-json';
 const NEEDS_QUOTES = /[",\r\n]/;
 
 export function csvField(value: JsonValue | undefined): string {
+  // Strings first: most fields of most documents are.
+  if (typeof value === 'string') {
+    return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  }
   if (value === null || value === undefined) {
     return '';
   }

@@ -7,15 +7,14 @@ import type {
   ExportStream
 } from '../driver-core/capabilities/export';
 import { documentGrid, type GridDocument } from '../driver-core/grid-columns';
-import { fieldRecord } from '../../../contracts/own-fields';
-import { rowBuilder } from '../../../contracts/answer-rows';
+import { fieldPlacer, type PlaceField } from '../../../contracts/answer-rows';
 import type { Column } from '../../../contracts/columns';
 import type { JsonValue } from '../console/cell';
 import type { ExportFormatName } from '../../../contracts/export-formats';
 import { csvRecord, csvValues } from './csv';
 import { PageBytes } from './page-bytes';
 
-type RowBuild = ReturnType<typeof rowBuilder>;
+type Place = ReturnType<typeof fieldPlacer>;
 
 export type ExportFormat = ExportFormatName;
 
@@ -100,7 +99,7 @@ class CsvWriter implements PageWriter {
    * them (a row's fields follow the mapping's columns, the same on every page). With fields=,
    * a mapped column no document of a page holds is not the grid's, so each page has its own.
    */
-  private build: RowBuild | undefined;
+  private build: Place | undefined;
   readonly leftOut = new Set<string>();
   private readonly out = new PageBytes();
 
@@ -125,7 +124,7 @@ class CsvWriter implements PageWriter {
       this.values = this.header.map(() => undefined);
       this.out.text(csvRecord(this.header));
     }
-    const pageBuild = rowBuilder(columns);
+    const pageBuild = fieldPlacer(columns);
     if (!this.fields) {
       this.build = pageBuild;
     }
@@ -152,19 +151,24 @@ class CsvWriter implements PageWriter {
     }).columns;
   }
 
-  private line(build: RowBuild, document: GridDocument): void {
-    const row = build(fieldRecord(document.meta), document.source);
-    // One pass over the row's own fields: each lands in its header column or is left out.
-    const values = this.values;
-    for (const name in row) {
-      const at = this.headerIndex.get(name);
-      if (at === undefined) {
-        this.leftOut.add(name);
-      } else {
-        values[at] = row[name];
-      }
+  /** Puts a field in its header column, or notes it as left out: no row object a document. */
+  private readonly set: PlaceField = (name, value) => {
+    const at = this.headerIndex.get(name);
+    if (at === undefined) {
+      this.leftOut.add(name);
+    } else {
+      this.values[at] = value;
     }
-    this.out.text(csvValues(values));
+  };
+
+  private line(place: Place, document: GridDocument): void {
+    // The leading values first: a document field of the same name replaces one, as in the grid.
+    const meta = document.meta;
+    for (const name of Object.keys(meta)) {
+      this.set(name, meta[name] as JsonValue);
+    }
+    place(document.source, this.set);
+    this.out.text(csvValues(this.values));
   }
 
   /** The grid's columns; with fields=, in the order given, a picked object by its dotted columns. */

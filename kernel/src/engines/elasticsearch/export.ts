@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../driver-core/document-columns';
+import { hasField } from '../../../../contracts/own-fields';
 import { type EngineResponse } from '../../driver-core/driver';
 import type { Column } from '../../../../contracts/columns';
 import {
@@ -48,7 +49,6 @@ import {
   readRawHits,
   type ScanScratch
 } from './raw-hits';
-import { eachJsonLine } from '../../driver-core/jsonl-lines';
 
 /** How long the engine keeps the point in time between two pages. */
 const KEEP_ALIVE = '5m';
@@ -379,16 +379,22 @@ export function pageOf(page: RawHitsPage): ExportPage {
   return {
     count: page.count,
     jsonl: () => page.jsonl,
-    eachDocument: visit =>
-      eachJsonLine(page.jsonl, line => visit(lineDocument(line as Line)))
+    eachDocument: visit => page.eachHit(hit => visit(hitDocument(hit as Hit)))
   };
 }
 
-type Line = { _index: string; _id: string; _source: JsonValue };
+type Hit = { _index: string; _id: string; _source?: JsonValue };
 
-/** The grid form of a `{"_index","_id","_source"}` line (CSV). */
-function lineDocument(hit: Line): GridDocument {
-  return { meta: { _id: hit._id, _index: hit._index }, source: hit._source };
+/** The grid form of a hit (CSV): what its line holds, a hit without `_source` an empty one. */
+function hitDocument(hit: Hit): GridDocument {
+  return {
+    meta: { _id: hit._id, _index: hit._index },
+    source: hitSource(hit)
+  };
+}
+
+function hitSource(hit: Hit): JsonValue {
+  return hasField(hit, '_source') ? (hit._source as JsonValue) : {};
 }
 
 function mergedQuery(

@@ -14,8 +14,17 @@ import { parseExactJson } from '../../../../contracts/exact-json';
 export interface RawHitsPage {
   pitId: string | undefined;
   count: number;
-  /** One `{"_index","_id","_source"}` line a hit, each ending in a newline. */
-  jsonl: Buffer;
+  /**
+   * One `{"_index","_id","_source"}` line a hit, each ending in a newline; made when first
+   * read (a CSV export never reads it), valid until the next page is scanned.
+   */
+  readonly jsonl: Buffer;
+  /**
+   * Calls `visit` with each hit as the engine sent it (`_index`, `_id`, `_source` and the
+   * rest), decoded straight from the answer's bytes a few hundred hits at a time: no line
+   * is made and parsed again. Valid until the next page is scanned.
+   */
+  eachHit(visit: (hit: unknown) => void): void;
   /** The last hit's `sort` values (where the next page starts). */
   lastSort: JsonValue[] | undefined;
   /** The failures of shards that did not answer (`_shards.failures`), when some did not. */
@@ -39,25 +48,26 @@ const SOURCE_KEY = Buffer.from(',"_source":');
 const LINE_END = Buffer.from('}\n');
 const EMPTY_SOURCE = Buffer.from('{}');
 
-/**
- * Eight offsets a hit (start and end of `_index`, `_id`, `_source`, `sort`; -1 when absent),
- * in one typed array used again for every page: no garbage a hit.
- */
+/** Offsets a hit: start and end of `_index`, `_id`, `_source`, `sort` (-1 when absent), and of the hit itself. */
+const SLOTS = 10;
+const HIT_SLOT = 8;
+
+/** Each hit's offsets (SLOTS a hit), in one typed array used again for every page: no garbage a hit. */
 export class HitRanges {
-  data = new Int32Array(8 * 1024);
-  /** Offsets in use: eight times the hits read. */
+  data = new Int32Array(SLOTS * 1024);
+  /** Offsets in use: SLOTS times the hits read. */
   length = 0;
 
   /** Room for one more hit, its offsets -1; returns where they start. */
   addHit(): number {
-    if (this.length + 8 > this.data.length) {
+    if (this.length + SLOTS > this.data.length) {
       const grown = new Int32Array(this.data.length * 2);
       grown.set(this.data);
       this.data = grown;
     }
     const at = this.length;
-    this.data.fill(-1, at, at + 8);
-    this.length += 8;
+    this.data.fill(-1, at, at + SLOTS);
+    this.length += SLOTS;
     return at;
   }
 }
@@ -253,7 +263,7 @@ function linesCopied(
   output: (size: number) => Buffer
 ): Buffer {
   let size = 0;
-  for (let h = 0; h < ranges.length; h += 8) {
+  for (let h = 0; h < ranges.length; h += SLOTS) {
     const source = ranges.data[h + 4] as number;
     size +=
       FIXED_BYTES +
@@ -267,7 +277,7 @@ function linesCopied(
   }
   const out = output(size);
   let at = 0;
-  for (let h = 0; h < ranges.length; h += 8) {
+  for (let h = 0; h < ranges.length; h += SLOTS) {
     at = put(out, at, INDEX_KEY, 0, INDEX_KEY.length);
     at = put(
       out,
@@ -298,7 +308,7 @@ function linesCopied(
 /** The lines of an answer holding line breaks (pretty-printed sources), each source put on one line. */
 function linesRebuilt(b: Buffer, ranges: HitRanges): Buffer {
   const parts: Buffer[] = [];
-  for (let h = 0; h < ranges.length; h += 8) {
+  for (let h = 0; h < ranges.length; h += SLOTS) {
     const r = (k: number) => ranges.data[h + k] as number;
     parts.push(
       INDEX_KEY,
@@ -362,11 +372,9 @@ function scan(b: Buffer, scratch: ScanScratch): RawHitsPage {
   if (!found || skipBlanks(b, end) !== b.length) {
     throw new NotASearchPage();
   }
-  const count = ranges.length / 8;
-  const jsonl = mayBreakLines
-    ? linesRebuilt(b, ranges)
-    : linesCopied(b, ranges, scratch.output);
-  const last = ranges.length - 8;
+  const count = ranges.length / SLOTS;
+  let jsonl: Buffer | undefined;
+  const last = ranges.length - SLOTS;
   const lastSort =
     count > 0 && (ranges.data[last + 6] as number) !== -1
       ? decode(
@@ -381,10 +389,46 @@ function scan(b: Buffer, scratch: ScanScratch): RawHitsPage {
   return {
     pitId,
     count,
-    jsonl,
+    get jsonl(): Buffer {
+      return (jsonl ??= mayBreakLines
+        ? linesRebuilt(b, ranges)
+        : linesCopied(b, ranges, scratch.output));
+    },
+    eachHit: visit => eachHitOf(b, ranges, visit),
     lastSort: lastSort as JsonValue[] | undefined,
     shardFailures
   };
+}
+
+/** Hits decoded together: strings below V8's large-object size, so young and cheap to collect. */
+const CHUNK_BYTES = 1 << 16;
+
+function eachHitOf(
+  b: Buffer,
+  ranges: HitRanges,
+  visit: (hit: unknown) => void
+): void {
+  const data = ranges.data;
+  for (let first = 0; first < ranges.length;) {
+    // Hits from `first` up to about CHUNK_BYTES (at least one, however long), as the answer's
+    // array holds them: only commas and blanks lie between two.
+    const start = data[first + HIT_SLOT] as number;
+    let next = first + SLOTS;
+    while (
+      next < ranges.length &&
+      (data[next + HIT_SLOT + 1] as number) - start <= CHUNK_BYTES
+    ) {
+      next += SLOTS;
+    }
+    const end = data[next - SLOTS + HIT_SLOT + 1] as number;
+    const hits = parseExactJson(
+      `[${b.toString('utf8', start, end)}]`
+    ) as unknown[];
+    for (const hit of hits) {
+      visit(hit);
+    }
+    first = next;
+  }
 }
 
 /** Which of a hit's ranges a key fills (its slot in `ranges`), or -1 for keys the line leaves out. */
@@ -410,8 +454,10 @@ function hitArray(b: Buffer, at: number, ranges: HitRanges): number {
     return i + 1;
   }
   for (;;) {
+    const hitStart = skipBlanks(b, i);
     i = skipBlanks(b, expectByte(b, i, OPEN_OBJECT));
     const hit = ranges.addHit();
+    ranges.data[hit + HIT_SLOT] = hitStart;
     while (b[i] !== CLOSE_OBJECT) {
       if (b[i] !== QUOTE) {
         throw new NotASearchPage();
@@ -438,6 +484,7 @@ function hitArray(b: Buffer, at: number, ranges: HitRanges): number {
     ) {
       throw new NotASearchPage();
     }
+    ranges.data[hit + HIT_SLOT + 1] = i + 1;
     i = skipBlanks(b, i + 1);
     if (b[i] === CLOSE_ARRAY) {
       return i + 1;
