@@ -45,6 +45,9 @@ const SHOP_DOCS = Array.from({ length: DOCS }, (_, n) => ({
   // Distinct prices, not in id order, so a sort is visible and has no ties.
   price: ((n * 37) % DOCS) + 0.5,
   rank: n,
+  // Missing from every fourth document and two values in every fifth: the reversed read of the
+  // last rows must put the missing ones and the arrays where the forward order does.
+  ...(n % 4 === 0 ? {} : { discount: n % 5 === 0 ? [n % 7, 9] : n % 7 }),
   added: new Date(Date.UTC(2024, 0, 1 + n)).toISOString().slice(0, 10),
   variants: [
     { sku: `S${n % 5}`, stock: n % 2 },
@@ -146,6 +149,7 @@ describeEachTarget(
           tag: { type: 'keyword' },
           price: { type: 'double' },
           rank: { type: 'integer' },
+          discount: { type: 'integer' },
           added: { type: 'date' },
           variants: {
             type: 'nested',
@@ -239,7 +243,7 @@ describeEachTarget(
       const scrolled = await allRows(comm, await openShop(sortedView));
       const jumped = await openShop(sortedView);
       const far = expectReply(
-        await call({ type: 'read', gridId: jumped.gridId, block: 9 }),
+        await call({ type: 'read', gridId: jumped.gridId, block: 6 }),
         'block'
       ).block;
       expect(
@@ -248,10 +252,58 @@ describeEachTarget(
         )
       ).toBe(true);
       expect(far.rows.map(r => r._id)).toEqual(
-        scrolled.slice(72, 80).map(r => r._id)
+        scrolled.slice(48, 56).map(r => r._id)
       );
       await close(jumped);
     });
+
+    it.each([
+      ['ascending', 'asc'],
+      ['descending', 'desc']
+    ] as const)(
+      'the last rows of a grid sorted %s on a column some documents lack (arrays in others) are one search, in the engine’s order',
+      async (_, direction) => {
+        const tailView: Partial<GridView> = {
+          sort: [
+            { column: 'discount', direction },
+            { column: 'variants.sku', direction: 'desc' }
+          ]
+        };
+        // Documents without the column sort last in both orders, then by the SKU column (every
+        // one of them has T0 as its largest SKU), then by the tie-breaker: index order on
+        // Elasticsearch (one shard, one bulk), _id on OpenSearch.
+        const inIndexOrder = SHOP_DOCS.flatMap((doc, n) =>
+          'discount' in doc ? [] : [`p${n}`]
+        );
+        const lacking = target.name.includes('OpenSearch')
+          ? [...inIndexOrder].sort()
+          : inIndexOrder;
+        const jumped = await openShop(tailView);
+        const lastBlock = DOCS / BLOCK - 1;
+        const last = expectReply(
+          await call({ type: 'read', gridId: jumped.gridId, block: lastBlock }),
+          'block'
+        ).block;
+        expect(last.requests.map(r => `${r.method} ${r.path}`)).toEqual([
+          'POST /_search'
+        ]);
+        expect(last.rows.map(r => r._id)).toEqual(lacking.slice(-BLOCK));
+        // The block before it is within the window of the end too: one search.
+        const before = expectReply(
+          await call({
+            type: 'read',
+            gridId: jumped.gridId,
+            block: lastBlock - 1
+          }),
+          'block'
+        ).block;
+        expect(before.requests).toHaveLength(1);
+        expect(before.rows.map(r => r._id)).toEqual(
+          lacking.slice(-2 * BLOCK, -BLOCK)
+        );
+        await close(jumped);
+      }
+    );
 
     it("a sort on a nested leaf column: the first window is the engine's answer to the cell and a far jump lands in the scrolled order", async () => {
       const nestedView: Partial<GridView> = {

@@ -10,6 +10,7 @@ import type { Json, JsonObject } from '../exchange';
 import type { IndexData, StoredDoc } from '../index-data';
 import { makeSourceFilter } from '../source-filter';
 import type { EsVersion } from '../version';
+import { numberOf } from '../long-json';
 import { runAggregations, validateAggs, type AggDoc } from './aggregations';
 import { compileQuery, NO_MATCH, type Query, type QueryEnv } from './query';
 import {
@@ -276,11 +277,23 @@ export function executeSearch(
     }
     total = ranked.length;
     maxScore = ranked.maxScore;
-    const after = req.searchAfter?.map(v =>
-      v === null || typeof v === 'number' || typeof v === 'string'
+    // A document without the value is printed with Long.MAX_VALUE or Long.MIN_VALUE in its `sort`;
+    // sent back in search_after, that stands for "missing", which then ties with every other
+    // missing value and the tie-breaker decides, as in Elasticsearch.
+    const after = req.searchAfter?.map((v, k) => {
+      const shown = bound.find(b => b.sort[k]?.missingShown)?.sort[k]
+        ?.missingShown;
+      if (
+        shown !== undefined &&
+        v !== null &&
+        numberOf(v) === numberOf(shown)
+      ) {
+        return null;
+      }
+      return v === null || typeof v === 'number' || typeof v === 'string'
         ? v
-        : String(v)
-    );
+        : String(v);
+    });
     const r = ranked;
     const page = req.collapse
       ? collapsedPage(r, bound, req.collapse, req.from, req.size)
