@@ -453,23 +453,7 @@ async function pinnedOverlayCosts(page: Page): Promise<void> {
     (box?.x ?? 0) + (box?.width ?? 0) / 2,
     (box?.y ?? 0) + 200
   );
-  await page.evaluate(() => {
-    const w = window as unknown as BenchWindow;
-    w.__frames = new Promise<number[]>(resolve => {
-      const times: number[] = [];
-      let last = performance.now();
-      const tick = (now: number) => {
-        times.push(now - last);
-        last = now;
-        if (times.length < 120) {
-          requestAnimationFrame(tick);
-        } else {
-          resolve(times.slice(1));
-        }
-      };
-      requestAnimationFrame(tick);
-    });
-  });
+  await recordFrames(page);
   // Left and right across the point where the pinned columns show and hide.
   for (let i = 0; i < 60; i++) {
     await page.mouse.wheel(i % 10 < 5 ? -60 : 60, 0);
@@ -733,23 +717,7 @@ async function main(): Promise<void> {
     const grid = page.getByRole('grid', { name: 'big · es' });
     const box = await grid.boundingBox();
     await page.mouse.move((box?.x ?? 0) + 200, (box?.y ?? 0) + 200);
-    await page.evaluate(() => {
-      const w = window as unknown as BenchWindow;
-      w.__frames = new Promise<number[]>(resolve => {
-        const times: number[] = [];
-        let last = performance.now();
-        const tick = (now: number) => {
-          times.push(now - last);
-          last = now;
-          if (times.length < 120) {
-            requestAnimationFrame(tick);
-          } else {
-            resolve(times.slice(1));
-          }
-        };
-        requestAnimationFrame(tick);
-      });
-    });
+    await recordFrames(page);
     for (let i = 0; i < 60; i++) {
       await page.mouse.wheel(0, 120);
       await page.waitForTimeout(16);
@@ -812,3 +780,24 @@ void main().catch(err => {
   console.error(err);
   process.exitCode = 1;
 });
+
+/** Starts recording the next 120 animation frames' durations into `window.__frames`. */
+async function recordFrames(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as BenchWindow;
+    w.__frames = new Promise<number[]>(resolve => {
+      const times: number[] = [];
+      let last = performance.now();
+      const tick = (now: number) => {
+        times.push(now - last);
+        last = now;
+        if (times.length < 120) {
+          requestAnimationFrame(tick);
+        } else {
+          resolve(times.slice(1));
+        }
+      };
+      requestAnimationFrame(tick);
+    });
+  });
+}
