@@ -5,9 +5,9 @@
  * server's log nor any kernel message in clear), aliases added, opening their collection's
  * grid and deleted with the request shown before it is sent, a kind the server's version lacks
  * shown disabled with the reason, a collection's schema read-only (vector fields and what
- * auto-embeds them included, no credential), notifications that stack where each can be read,
- * and a collection's own synonyms and overrides (the shape before 30) listed, added, edited and
- * deleted from its menu.
+ * auto-embeds them included, no credential), more notifications than the window holds stacking
+ * inside it (newest in view, each scrolled to readable), and a collection's own synonyms and
+ * overrides (the shape before 30) listed, added, edited and deleted from its menu.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -283,51 +283,127 @@ describe('aliases', () => {
     );
   });
 
-  it('several notifications at once stack where each can be read: none over another, none off screen', async () => {
-    const tab = gridTab(page, 'books · ts');
-    for (const item of ['Copy as cell', 'Copy as curl', 'Copy as Python']) {
-      await toolbarAction(tab, 'Copy', item);
+  it('more notifications than the window holds stack inside it, the newest in view, each one scrolled to readable, none over another', async () => {
+    // A short window: three confirmations and seven failed exports (errors stay until closed)
+    // make a stack taller than it.
+    await page.setViewportSize({ width: 1400, height: 520 });
+    try {
+      const tab = gridTab(page, 'books · ts');
+      for (const item of ['Copy as cell', 'Copy as curl', 'Copy as Python']) {
+        await toolbarAction(tab, 'Copy', item);
+      }
+      const exports = 7;
+      for (let n = 1; n <= exports; n++) {
+        await connection('ts')
+          .locator('[role="treeitem"][aria-level="2"][aria-label^="books · "]')
+          .click({ button: 'right' });
+        await page.getByRole('menuitem', { name: 'Export…' }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog
+          .getByRole('textbox', { name: 'File' })
+          .fill(`missing/books-${n}.jsonl`);
+        await dialog.getByRole('button', { name: 'Export' }).click();
+        await dialog.waitFor({ state: 'detached' });
+      }
+      const failed = page
+        .locator('.Toastify__toast')
+        .filter({ hasText: /^Export of books to missing\/books-\d\.jsonl: / });
+      await page.waitForFunction(
+        count =>
+          [...document.querySelectorAll('.Toastify__toast')].filter(toast =>
+            toast.textContent?.startsWith('Export of books to missing/')
+          ).length === count,
+        exports
+      );
+      // Their entrance animations played out, the places they keep.
+      await page.waitForTimeout(1000);
+      const inWindow = () =>
+        page.evaluate(() => {
+          const box = (node: Element) => {
+            const r = node.getBoundingClientRect();
+            return {
+              top: r.top,
+              bottom: r.bottom,
+              left: r.left,
+              right: r.right
+            };
+          };
+          const stack = document.querySelector('.jp-toastContainer');
+          return {
+            stack: stack ? box(stack) : null,
+            toasts: [...document.querySelectorAll('.Toastify__toast')].map(
+              toast => ({ text: toast.textContent ?? '', ...box(toast) })
+            ),
+            width: window.innerWidth,
+            height: window.innerHeight
+          };
+        });
+      const inside = (
+        b: { top: number; bottom: number; left: number; right: number },
+        w: { width: number; height: number }
+      ) =>
+        b.top >= 0 && b.left >= 0 && b.bottom <= w.height && b.right <= w.width;
+      const all = await inWindow();
+      const errors = all.toasts.filter(t =>
+        t.text.startsWith('Export of books to missing/')
+      );
+      expect(
+        errors.reduce((sum, t) => sum + t.bottom - t.top, 0)
+      ).toBeGreaterThan(all.height);
+      expect(all.stack).not.toBeNull();
+      expect(inside(all.stack!, all)).toBe(true);
+      // The newest (on top) is whole in the window as it comes.
+      expect(all.toasts[0]?.text).toMatch(
+        new RegExp(`^Export of books to missing/books-${exports}\\.jsonl: `)
+      );
+      expect(inside(all.toasts[0]!, all)).toBe(true);
+      // Each of them, scrolled to within the stack, is whole in the window.
+      for (let n = 0; n < exports; n++) {
+        await failed.nth(n).scrollIntoViewIfNeeded();
+        const box = await failed.nth(n).boundingBox();
+        expect(box).not.toBeNull();
+        expect(
+          inside(
+            {
+              top: box!.y,
+              bottom: box!.y + box!.height,
+              left: box!.x,
+              right: box!.x + box!.width
+            },
+            all
+          )
+        ).toBe(true);
+      }
+      const overlapping = all.toasts.flatMap((a, i) =>
+        all.toasts
+          .slice(i + 1)
+          .filter(
+            b =>
+              a.left < b.right - 1 &&
+              b.left < a.right - 1 &&
+              a.top < b.bottom - 1 &&
+              b.top < a.bottom - 1
+          )
+          .map(b => `${a.text} / ${b.text}`)
+      );
+      expect(overlapping).toEqual([]);
+      await screenshot(page, 'typesense-notifications-stacked');
+      // Closed, as a user would, so the suite's later steps see no leftover errors.
+      for (let n = exports; n >= 1; n--) {
+        await failed
+          .filter({ hasText: `books-${n}.jsonl` })
+          .getByRole('button', { name: 'Hide notification' })
+          .click();
+      }
+      await page.waitForFunction(
+        () =>
+          ![...document.querySelectorAll('.Toastify__toast')].some(toast =>
+            toast.textContent?.startsWith('Export of books to missing/')
+          )
+      );
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 1000 });
     }
-    await page.waitForFunction(
-      () => document.querySelectorAll('.Toastify__toast').length >= 3
-    );
-    // Their entrance animations played out, the places they keep.
-    await page.waitForTimeout(1000);
-    const { boxes, width, height } = await page.evaluate(() => ({
-      boxes: [...document.querySelectorAll('.Toastify__toast')].map(toast => {
-        const r = toast.getBoundingClientRect();
-        return {
-          text: toast.textContent ?? '',
-          left: r.left,
-          top: r.top,
-          right: r.right,
-          bottom: r.bottom
-        };
-      }),
-      width: window.innerWidth,
-      height: window.innerHeight
-    }));
-    expect(boxes.length).toBeGreaterThanOrEqual(3);
-    for (const box of boxes) {
-      expect(box.left).toBeGreaterThanOrEqual(0);
-      expect(box.top).toBeGreaterThanOrEqual(0);
-      expect(box.right).toBeLessThanOrEqual(width);
-      expect(box.bottom).toBeLessThanOrEqual(height);
-    }
-    const overlapping = boxes.flatMap((a, i) =>
-      boxes
-        .slice(i + 1)
-        .filter(
-          b =>
-            a.left < b.right - 1 &&
-            b.left < a.right - 1 &&
-            a.top < b.bottom - 1 &&
-            b.top < a.bottom - 1
-        )
-        .map(b => `${a.text} / ${b.text}`)
-    );
-    expect(overlapping).toEqual([]);
-    await screenshot(page, 'typesense-notifications-stacked');
   });
 
   it('deletes the alias after showing the DELETE it sends', async () => {

@@ -5,7 +5,8 @@
  * the form showed. Each form carries what it started from: the kernel reads the entry just
  * before sending and answers a conflict, sending nothing, when the server holds something else.
  * After every step the server holds every change that was confirmed, and a conflict is
- * answered only when the entry really changed since the form read it.
+ * answered only when the entry really changed since the form read it. An alias's form keeps the
+ * same rule: pointed elsewhere meanwhile, it is neither repointed nor deleted by that form.
  */
 import fc from 'fast-check';
 import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
@@ -349,4 +350,63 @@ test('a form that started from nothing refuses when the entry was added meanwhil
     value: { synonyms: ['boots', 'galoshes'] }
   });
   expect(await onServer(SYNONYMS)).toEqual({ boots: ['boots', 'galoshes'] });
+});
+
+test('an alias pointed elsewhere since its form read it is neither repointed nor deleted by that form', async () => {
+  for (const name of ['shop_v1', 'shop_v2', 'shop_v3']) {
+    await http('POST', '/collections', {
+      name,
+      fields: [{ name: 'title', type: 'string' }]
+    });
+  }
+  await http('PUT', '/aliases/shop', { collection_name: 'shop_v1' });
+  const [first, second] = tabs as [PanelCommClient, PanelCommClient];
+  // Both tabs open the alias's form from what the server holds.
+  const read = async (tab: PanelCommClient) =>
+    (await listed(tab, 'aliases')).find(e => e.name === 'shop');
+  const seenFirst = await read(first);
+  const seenSecond = await read(second);
+  expect(seenFirst?.usedBy).toEqual(['shop_v1']);
+  const put = (collection: string, basis: unknown) => ({
+    target: { kind: 'aliases' },
+    op: 'put',
+    name: 'shop',
+    body: { collection_name: collection },
+    basis: { value: basis }
+  });
+  await second.expect(
+    {
+      type: 'resourceApply',
+      connection: 'ts',
+      change: put('shop_v2', seenSecond?.value)
+    },
+    'resourceApplied'
+  );
+  const repoint = await first.expect(
+    {
+      type: 'resourceApply',
+      connection: 'ts',
+      change: put('shop_v3', seenFirst?.value)
+    },
+    'resourceConflict'
+  );
+  expect(repoint.current).toMatchObject({ name: 'shop', usedBy: ['shop_v2'] });
+  const removal = await first.expect(
+    {
+      type: 'resourceApply',
+      connection: 'ts',
+      change: {
+        target: { kind: 'aliases' },
+        op: 'delete',
+        name: 'shop',
+        basis: { value: seenFirst?.value }
+      }
+    },
+    'resourceConflict'
+  );
+  expect(removal.current).toMatchObject({ name: 'shop', usedBy: ['shop_v2'] });
+  await expect(http('GET', '/aliases/shop')).resolves.toMatchObject({
+    status: 200,
+    json: { name: 'shop', collection_name: 'shop_v2' }
+  });
 });
