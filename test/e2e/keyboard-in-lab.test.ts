@@ -1066,6 +1066,36 @@ describe('names you can read', () => {
       'Documents of products on es',
       'Documents of products on es2'
     ]);
+    // What a reader sees of each title, cut or not: the characters inside its label's box.
+    const seen = await page
+      .locator('.lm-DockPanel-tabBar .lm-TabBar-tab')
+      .evaluateAll(tabs =>
+        tabs
+          .filter(t =>
+            (t.getAttribute('title') ?? '').startsWith('Documents of products')
+          )
+          .map(t => {
+            const label = t.querySelector('.lm-TabBar-tabLabel');
+            const text = label?.firstChild;
+            if (!label || !text) {
+              return '';
+            }
+            const right = label.getBoundingClientRect().right;
+            const range = document.createRange();
+            let shown = '';
+            for (let i = 0; i < (text.textContent ?? '').length; i++) {
+              range.setStart(text, i);
+              range.setEnd(text, i + 1);
+              if (range.getBoundingClientRect().right > right) {
+                break;
+              }
+              shown += text.textContent?.[i] ?? '';
+            }
+            return shown.trim();
+          })
+      );
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).not.toBe(seen[1]);
     await screenshot(page, 'keyboard-five-tabs');
 
     const tab = gridTab(page, 'products · es2');

@@ -6,10 +6,11 @@
  * collection's schema and its synonyms tab, and the typed-name confirmations of deleting or
  * emptying a collection and deleting an index; and the grid toolbar's actions not walked
  * elsewhere (Insert row, Delete rows, Discard, Copy ▾, Document ▾, the filter bar and its rows'
- * Remove, Columns, Undo after a discard, Insert into notebook). After each close (Escape, a
- * dialog's buttons, a confirmation) the keyboard is back on the control it came from, or, that
- * control gone with what it acted on, on the one now in its place, never on `<body>`; axe-core
- * finds nothing serious or critical in each dialog and section.
+ * Remove, a refused filter's Back to the previous filter, Columns, Undo after a discard, Insert
+ * into notebook). After each close (Escape, a dialog's buttons, a confirmation) the keyboard is
+ * back on the control it came from, or, that control gone with what it acted on, on the one now
+ * in its place, never on `<body>`; axe-core finds nothing serious or critical in each dialog and
+ * section.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -615,7 +616,7 @@ describe('the rest of a grid’s toolbar by keyboard', () => {
     return (await pending().textContent()) ?? '';
   }
 
-  it('Insert row, Delete rows, Discard, Copy ▾’s Copy as cell and Copy as Python, Document ▾’s Edit as JSON and Duplicate row, Add filter, Apply and Columns end on their control or in the grid, never on <body>', async () => {
+  it('Insert row, Delete rows, Discard, Copy ▾’s Copy as cell and Copy as Python, Document ▾’s Edit as JSON and Duplicate row, Add filter, Apply, Back to the previous filter and Columns end on their control or in the grid, never on <body>', async () => {
     await page.keyboard.press('Alt+Shift+S');
     await press(targetItem('es', 'lamps'));
     await expect(focusOn(onGrid)).resolves.toBe(onGrid);
@@ -679,6 +680,14 @@ describe('the rest of a grid’s toolbar by keyboard', () => {
     await expect(focusedIn(page)).resolves.not.toBe('<body>');
     await press(filters.getByRole('button', { name: 'Apply' }));
     await expect(focusOn(button('Apply'))).resolves.toBe(button('Apply'));
+    // The filter is refused (its row has no value): a message stands in for the rows, with a way
+    // back that goes with it once pressed.
+    const back = tab().getByRole('button', {
+      name: 'Back to the previous filter'
+    });
+    await press(back);
+    await back.waitFor({ state: 'detached' });
+    await expect(focusOn(onGrid)).resolves.toBe(onGrid);
 
     await press(control('Columns'));
     const chooser = page.locator('.searchbook-ColumnChooser');
