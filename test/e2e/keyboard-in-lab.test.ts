@@ -289,6 +289,7 @@ describe('a panel grid by keyboard', () => {
     await expect(
       view.locator('.searchbook-ValueView-body').textContent()
     ).resolves.toBe('Book 0');
+    await expect(axeViolations(['.searchbook-ValueView'])).resolves.toEqual([]);
     await page.keyboard.press('Escape');
     await view.waitFor({ state: 'hidden' });
     await expect(focusedLabel()).resolves.toBe('books · es');
@@ -765,6 +766,7 @@ describe('focus never falls out: every menu, dialog and toolbar action hands it 
     await typeInCell('Asked');
     await pressOn('Show requests');
     await dialogOpen();
+    await expect(axeViolations(['.jp-Dialog'])).resolves.toEqual([]);
     await page.keyboard.press('Escape');
     await dialogClosed();
     await expect(focusOn(button('Show requests'))).resolves.toBe(
