@@ -898,6 +898,14 @@ describe('focus never falls out: every menu, dialog and toolbar action hands it 
     await expect(
       problems.getByRole('button', { name: 'Overwrite' }).count()
     ).resolves.toBe(3);
+    // Listed in the order the rows were changed, as they stand in the grid.
+    await expect(
+      conflicts.evaluateAll(items =>
+        items.map(item => item.getAttribute('aria-label'))
+      )
+    ).resolves.toEqual(
+      ids.map(id => `_id ${id} in books: changed by someone else`)
+    );
 
     await conflicts.first().getByRole('button', { name: 'Overwrite' }).focus();
     await page.keyboard.press('Enter');
