@@ -1,19 +1,20 @@
 /**
- * What a panel grid and a notebook output's grid draw on their canvas, read in a real JupyterLab in Chromium against the
- * sandbox Elasticsearch: the type line under `_id` and `_index` ("keyword · read-only") keeps
- * its type whole inside the column (never "keywor"), and a stored null is drawn as a grey,
- * italic "null" where an empty text draws nothing, so the two no longer look the same.
+ * What a panel grid and a notebook output's grid draw on their canvas, read in a real JupyterLab
+ * in Chromium against the sandbox Elasticsearch: the type line under `_id` and `_index`
+ * ("keyword · read-only") keeps its type whole inside the column (never "keywor"), and a stored
+ * null is drawn as a grey, italic "null" where an empty text draws nothing, so the two no longer
+ * look the same (and, in an output, are said apart too).
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
 import { openPanelLab } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
 import { cellOutput, runAllCells, screenshot } from './support/notebook-page';
-import { inGrid, openGrid, rowOf } from './support/grid-page';
+import { gridOf, inGrid, openGrid, rowOf } from './support/grid-page';
 
 jest.setTimeout(180_000);
 
@@ -48,7 +49,8 @@ beforeAll(async () => {
       `%connect elasticsearch ${server.url} name=es`,
       'GET /films/_search'
     ],
-    // Type lines ("keyword…") as the page's grids draw them, from the page's first frame.
+    // Type lines ("keyword…"), null marks and the ids placing each row, as the page's grids draw
+    // them, from the page's first frame.
     beforeOpen: async opened => {
       await opened.addInitScript(() => {
         const drawn: unknown[] = [];
@@ -56,7 +58,7 @@ beforeAll(async () => {
         const proto = CanvasRenderingContext2D.prototype;
         const fillText = proto.fillText;
         proto.fillText = function (text: string, x: number, y: number) {
-          if (/^keyword/.test(String(text))) {
+          if (/^(keyword|null$|f\d$)/.test(String(text))) {
             drawn.push({
               text: String(text),
               x,
@@ -153,24 +155,34 @@ const inside = (d: Drawn, box: Box): boolean =>
   d.y > box.top &&
   d.y <= box.top + box.height;
 
-/** Canvas pixels inside a box (its borders left out) that differ from the box's background. */
-function inkIn(box: Box): Promise<number> {
-  return inGrid<number, Box>(
-    page,
-    LABEL,
-    box,
-    `const canvas = w.dataGrid.node.querySelector('canvas');
-     const ratio = window.devicePixelRatio;
-     const data = canvas.getContext('2d').getImageData(
-       Math.ceil((arg.left + 2) * ratio), Math.ceil((arg.top + 2) * ratio),
-       Math.floor((arg.width - 4) * ratio), Math.floor((arg.height - 4) * ratio)).data;
-     const [r0, g0, b0] = [data[0], data[1], data[2]];
-     let ink = 0;
-     for (let i = 0; i < data.length; i += 4) {
-       if (Math.abs(data[i] - r0) + Math.abs(data[i + 1] - g0) + Math.abs(data[i + 2] - b0) > 60) ink++;
-     }
-     return ink;`
-  );
+/** Pixels of a grid's canvas inside a box (its borders left out) that differ from the box's background. */
+function inkIn(grid: Locator, box: Box): Promise<number> {
+  return grid.evaluate((node, arg) => {
+    const canvas = node.querySelector('canvas');
+    const context = canvas?.getContext('2d');
+    if (!context) {
+      throw new Error('the grid has no canvas');
+    }
+    const ratio = window.devicePixelRatio;
+    const data = context.getImageData(
+      Math.ceil((arg.left + 2) * ratio),
+      Math.ceil((arg.top + 2) * ratio),
+      Math.floor((arg.width - 4) * ratio),
+      Math.floor((arg.height - 4) * ratio)
+    ).data;
+    const [r0 = 0, g0 = 0, b0 = 0] = data;
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const off =
+        Math.abs((data[i] ?? 0) - r0) +
+        Math.abs((data[i + 1] ?? 0) - g0) +
+        Math.abs((data[i + 2] ?? 0) - b0);
+      if (off > 60) {
+        ink++;
+      }
+    }
+    return ink;
+  }, box);
 }
 
 const typeLine = (column: string) =>
@@ -180,6 +192,35 @@ const typeLine = (column: string) =>
     column,
     `return w.model.data('column-header', 1, w.model.columns.findIndex((k) => k.name === arg));`
   );
+
+/** What the page's grids drew so far (see the init script), and where an output grid's columns and rows lie. */
+async function outputDrawing(grid: Locator): Promise<{
+  drawn: Drawn[];
+  columns: string[];
+  column: (name: string) => [number, number];
+  rowHeight: number;
+}> {
+  const drawn = await page.evaluate(
+    () => (window as unknown as { typeLines: Drawn[] }).typeLines
+  );
+  const columns = JSON.parse(
+    (await grid.getAttribute('data-columns')) ?? '[]'
+  ) as string[];
+  const edges = JSON.parse(
+    (await grid.getAttribute('data-column-edges')) ?? '[]'
+  ) as number[];
+  const rowHeight = Number(await grid.getAttribute('data-row-height'));
+  return {
+    drawn,
+    columns,
+    rowHeight,
+    column: name => {
+      const c = columns.indexOf(name);
+      const [left = 0, right = 0] = edges.slice(c, c + 2);
+      return [left, right];
+    }
+  };
+}
 
 it('in a notebook output, the type lines of _id and _index end in "…" inside their columns, "keyword" whole', async () => {
   const grid = cellOutput(page, 1).locator('.searchbook-Grid');
@@ -195,18 +236,9 @@ it('in a notebook output, the type lines of _id and _index end in "…" inside t
     { timeout: 20_000 }
   );
   await page.waitForTimeout(500);
-  const drawn = await page.evaluate(
-    () => (window as unknown as { typeLines: Drawn[] }).typeLines
-  );
-  const columns = JSON.parse(
-    (await grid.getAttribute('data-columns')) ?? '[]'
-  ) as string[];
-  const edges = JSON.parse(
-    (await grid.getAttribute('data-column-edges')) ?? '[]'
-  ) as number[];
+  const { drawn, column: edgesOf } = await outputDrawing(grid);
   for (const column of ['_id', '_index']) {
-    const c = columns.indexOf(column);
-    const [left = 0, right = 0] = edges.slice(c, c + 2);
+    const [left, right] = edgesOf(column);
     const lines = drawn.filter(
       d => d.x >= left && d.x < right && /^keyword/.test(d.text)
     );
@@ -221,6 +253,59 @@ it('in a notebook output, the type lines of _id and _index end in "…" inside t
     );
   }
   await screenshot(page, 'grid-drawing-output-type-lines');
+});
+
+it('in a notebook output, a stored null is drawn as a grey italic "null" and said "null"; an empty text draws nothing and is said "empty"', async () => {
+  const grid = cellOutput(page, 1).locator('.searchbook-Grid');
+  // What the first test's run drew, the last drawing of each row being what stays on screen.
+  const { drawn, columns, column, rowHeight } = await outputDrawing(grid);
+  const [idLeft, idRight] = column('_id');
+  const [left, right] = column('title');
+  const idOf = (id: string): Drawn | undefined =>
+    drawn.filter(d => d.text === id && d.x >= idLeft && d.x < idRight).pop();
+  // Header and body rows are all rowHeight high: the row holding a text starts at the multiple below it.
+  const titleOf = (id: string): { cell: Box; texts: Drawn[] } => {
+    const top = Math.floor((idOf(id)?.y ?? -1) / rowHeight) * rowHeight;
+    return {
+      cell: { left, width: right - left, top, height: rowHeight },
+      texts: drawn.filter(
+        d => d.x >= left && d.x < right && d.y >= top && d.y < top + rowHeight
+      )
+    };
+  };
+  const held = titleOf('f1');
+  const empty = titleOf('f2');
+  expect(held.texts.map(d => d.text)).toContain('null');
+  expect(empty.texts).toEqual([]);
+  const mark = held.texts.find(d => d.text === 'null');
+  expect(mark?.font).toMatch(/^italic /);
+  // Muted: another colour than a value's text (the row's id).
+  expect(mark?.color).not.toBe(idOf('f1')?.color);
+  expect(idOf('f1')?.font).not.toMatch(/italic/);
+  // And on the screen: ink in the null cell, none in the empty one.
+  await expect(inkIn(grid, held.cell)).resolves.toBeGreaterThan(10);
+  await expect(inkIn(grid, empty.cell)).resolves.toBe(0);
+
+  // Said apart too: the live region names what a blank cell holds.
+  const announcer = grid.locator('xpath=..').locator('[data-grid-announcer]');
+  await grid.focus();
+  await page.keyboard.press('Control+Home');
+  for (let c = 0; c < columns.indexOf('title'); c++) {
+    await page.keyboard.press('ArrowRight');
+  }
+  const said: string[] = [];
+  for (let row = 1; row <= 3; row++) {
+    await page.waitForFunction(
+      ([node, r]) =>
+        new RegExp(`^title, row ${String(r)} of`).test(
+          (node as Element).textContent ?? ''
+        ),
+      [await announcer.elementHandle(), row] as const
+    );
+    said.push(((await announcer.textContent()) ?? '').replace(/^.*: /, ''));
+    await page.keyboard.press('ArrowDown');
+  }
+  expect(said).toEqual(['Film 0', 'null', 'empty']);
 });
 
 it('the type lines of _id and _index keep "keyword" whole inside their columns', async () => {
@@ -265,7 +350,9 @@ it('a stored null is drawn as a grey italic "null"; an empty text draws nothing'
   expect(mark.color).not.toBe(text.color);
   expect(drawn.filter(d => inside(d, emptyBox))).toEqual([]);
   // And on the screen: ink in the null cell, none in the empty one.
-  await expect(inkIn(nullBox)).resolves.toBeGreaterThan(10);
-  await expect(inkIn(emptyBox)).resolves.toBe(0);
+  await expect(inkIn(gridOf(page, LABEL), nullBox)).resolves.toBeGreaterThan(
+    10
+  );
+  await expect(inkIn(gridOf(page, LABEL), emptyBox)).resolves.toBe(0);
   await screenshot(page, 'grid-drawing-null-and-empty');
 });

@@ -289,6 +289,7 @@ describe('a panel grid by keyboard', () => {
     await expect(
       view.locator('.searchbook-ValueView-body').textContent()
     ).resolves.toBe('Book 0');
+    await expect(axeViolations(['.searchbook-ValueView'])).resolves.toEqual([]);
     await page.keyboard.press('Escape');
     await view.waitFor({ state: 'hidden' });
     await expect(focusedLabel()).resolves.toBe('books · es');
@@ -765,6 +766,7 @@ describe('focus never falls out: every menu, dialog and toolbar action hands it 
     await typeInCell('Asked');
     await pressOn('Show requests');
     await dialogOpen();
+    await expect(axeViolations(['.jp-Dialog'])).resolves.toEqual([]);
     await page.keyboard.press('Escape');
     await dialogClosed();
     await expect(focusOn(button('Show requests'))).resolves.toBe(
@@ -896,6 +898,14 @@ describe('focus never falls out: every menu, dialog and toolbar action hands it 
     await expect(
       problems.getByRole('button', { name: 'Overwrite' }).count()
     ).resolves.toBe(3);
+    // Listed in the order the rows were changed, as they stand in the grid.
+    await expect(
+      conflicts.evaluateAll(items =>
+        items.map(item => item.getAttribute('aria-label'))
+      )
+    ).resolves.toEqual(
+      ids.map(id => `_id ${id} in books: changed by someone else`)
+    );
 
     await conflicts.first().getByRole('button', { name: 'Overwrite' }).focus();
     await page.keyboard.press('Enter');
@@ -1066,6 +1076,36 @@ describe('names you can read', () => {
       'Documents of products on es',
       'Documents of products on es2'
     ]);
+    // What a reader sees of each title, cut or not: the characters inside its label's box.
+    const seen = await page
+      .locator('.lm-DockPanel-tabBar .lm-TabBar-tab')
+      .evaluateAll(tabs =>
+        tabs
+          .filter(t =>
+            (t.getAttribute('title') ?? '').startsWith('Documents of products')
+          )
+          .map(t => {
+            const label = t.querySelector('.lm-TabBar-tabLabel');
+            const text = label?.firstChild;
+            if (!label || !text) {
+              return '';
+            }
+            const right = label.getBoundingClientRect().right;
+            const range = document.createRange();
+            let shown = '';
+            for (let i = 0; i < (text.textContent ?? '').length; i++) {
+              range.setStart(text, i);
+              range.setEnd(text, i + 1);
+              if (range.getBoundingClientRect().right > right) {
+                break;
+              }
+              shown += text.textContent?.[i] ?? '';
+            }
+            return shown.trim();
+          })
+      );
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).not.toBe(seen[1]);
     await screenshot(page, 'keyboard-five-tabs');
 
     const tab = gridTab(page, 'products · es2');

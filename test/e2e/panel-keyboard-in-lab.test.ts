@@ -1,14 +1,16 @@
 /**
  * The side panel's sections, menus and dialogs by keyboard alone, in a real JupyterLab in
  * Chromium against the sandbox Typesense 29 and Elasticsearch: API keys (add one, its value
- * shown once, delete one, a scoped key), the server dashboard and the cluster overview,
- * aliases (add, edit, delete), a collection's schema and its synonyms tab, and the typed-name
- * confirmations of deleting or emptying a collection and deleting an index; and the grid
- * toolbar's actions not walked elsewhere (Insert row, Delete rows, Discard, Copy ▾, Document ▾,
- * the filter bar and its rows' Remove, Columns, Undo after a discard, Insert into notebook). After each close
- * (Escape, Cancel, a confirmation) the keyboard is back on the control it came from, or, that
- * control gone with what it acted on, on the one now in its place, never on `<body>`; axe-core
- * finds nothing serious or critical in each dialog and section.
+ * shown once with Copy and Close, refresh, delete one or keep it, a scoped key refused and then
+ * made), the server dashboard and the cluster overview, aliases (add, edit, delete), a
+ * collection's schema and its synonyms tab, and the typed-name confirmations of deleting or
+ * emptying a collection and deleting an index; and the grid toolbar's actions not walked
+ * elsewhere (Insert row, Delete rows, Discard, Copy ▾, Document ▾, the filter bar and its rows'
+ * Remove, a refused filter's Back to the previous filter, Columns, Undo after a discard, Insert
+ * into notebook). After each close (Escape, a dialog's buttons, a confirmation) the keyboard is
+ * back on the control it came from, or, that control gone with what it acted on, on the one now
+ * in its place, never on `<body>`; axe-core finds nothing serious or critical in each dialog and
+ * section.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -251,6 +253,96 @@ describe('API keys by keyboard', () => {
     ).resolves.toEqual({ keys: [] });
   });
 
+  it('a new key’s value: Copy keeps the keyboard in the dialog, its Close button ends on Add key; Refresh keys keeps it; Enter on Delete’s default Cancel keeps the key and the keyboard on its Delete', async () => {
+    const addForm = keys().locator('details.searchbook-Keys-add');
+    if (!(await addForm.evaluate(node => (node as HTMLDetailsElement).open))) {
+      await press(addForm.locator('> summary'));
+    }
+    await keys().getByRole('textbox', { name: 'Description' }).focus();
+    await page.keyboard.type('kbd copier');
+    await press(keys().getByRole('button', { name: 'Add key', exact: true }));
+    await expect((await dialogOpen()).textContent()).resolves.toContain(
+      'New key: kbd copier'
+    );
+    const value =
+      (await dialog().getByLabel('New key value').textContent()) ?? '';
+    expect(value.length).toBeGreaterThan(20);
+    await expect(focusOn(button('Close'))).resolves.toBe(button('Close'));
+    await page.keyboard.press('Shift+Tab');
+    await expect(focusOn(button('Copy'))).resolves.toBe(button('Copy'));
+    await page.keyboard.press('Enter');
+    await expect(focusOn(button('Copied'))).resolves.toBe(button('Copied'));
+    await expect(
+      page.evaluate(() => navigator.clipboard.readText())
+    ).resolves.toBe(value);
+    await expect(tabTo(button('Close'))).resolves.toBe(button('Close'));
+    await page.keyboard.press('Enter');
+    await dialogClosed();
+    await keys()
+      .getByRole('listitem', { name: /^kbd copier/ })
+      .waitFor();
+    await expect(focusOn(button('Add key'))).resolves.toBe(button('Add key'));
+
+    await press(keys().getByRole('button', { name: 'Refresh keys' }));
+    await keys()
+      .getByRole('status')
+      .filter({ hasText: /^1 key$/ })
+      .waitFor();
+    await expect(focusOn(button('Refresh keys'))).resolves.toBe(
+      button('Refresh keys')
+    );
+
+    await press(keys().getByRole('button', { name: 'Delete key kbd copier' }));
+    await dialogOpen();
+    await expect(focusOn(button('Cancel'))).resolves.toBe(button('Cancel'));
+    await page.keyboard.press('Enter');
+    await dialogClosed();
+    await expect(focusOn(button('Delete key kbd copier'))).resolves.toBe(
+      button('Delete key kbd copier')
+    );
+    await expect(
+      typesense('/keys').then(r => r.json() as Promise<{ keys: unknown[] }>)
+    ).resolves.toEqual({
+      keys: [expect.objectContaining({ description: 'kbd copier' })]
+    });
+  });
+
+  it('Scoped search key… made by keyboard from that key: parameters that are not JSON reopen the form with the keyboard in it; Make key shows the value once, and its Close ends on Scoped search key…', async () => {
+    const parent = await page.evaluate(() => navigator.clipboard.readText());
+    await press(keys().getByRole('button', { name: 'Scoped search key…' }));
+    await dialogOpen();
+    const parentField = 'input[] Parent search-only key';
+    await expect(focusOn(parentField)).resolves.toBe(parentField);
+    await page.keyboard.type(parent);
+    await page.keyboard.press('Tab');
+    const params = 'textarea[] Embedded parameters (JSON)';
+    await expect(focusOn(params)).resolves.toBe(params);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('{"filter_by": name:drafts}');
+    await expect(tabTo(button('Make key'))).resolves.toBe(button('Make key'));
+    await page.keyboard.press('Enter');
+    await dialog().getByRole('alert').filter({ hasText: 'not JSON' }).waitFor();
+    await expect(axeFindings(page, ['.jp-Dialog'])).resolves.toEqual([]);
+    await expect(focusOn(parentField)).resolves.toBe(parentField);
+
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('{"filter_by": "name:drafts"}');
+    await expect(tabTo(button('Make key'))).resolves.toBe(button('Make key'));
+    await page.keyboard.press('Enter');
+    await dialog().getByLabel('New key value').waitFor();
+    await expect(
+      dialog().locator('.jp-Dialog-header').textContent()
+    ).resolves.toContain('Scoped search key');
+    await expect(axeFindings(page, ['.jp-Dialog'])).resolves.toEqual([]);
+    await expect(focusOn(button('Close'))).resolves.toBe(button('Close'));
+    await page.keyboard.press('Enter');
+    await dialogClosed();
+    await expect(focusOn(button('Scoped search key…'))).resolves.toBe(
+      button('Scoped search key…')
+    );
+  });
+
   it('Scoped search key…: Escape and Cancel end on its button', async () => {
     const scoped = keys().getByRole('button', { name: 'Scoped search key…' });
     await press(scoped);
@@ -379,6 +471,12 @@ describe('resources by keyboard', () => {
     await itemMenu(books, 'Schema…');
     await dialogOpen();
     await page.keyboard.press('Escape');
+    await dialogClosed();
+    await expect(focusOn(onBooks)).resolves.toBe(onBooks);
+    await itemMenu(books, 'Schema…');
+    await dialogOpen();
+    await expect(tabTo(button('Close'))).resolves.toBe(button('Close'));
+    await page.keyboard.press('Enter');
     await dialogClosed();
     await expect(focusOn(onBooks)).resolves.toBe(onBooks);
 
@@ -518,7 +616,7 @@ describe('the rest of a grid’s toolbar by keyboard', () => {
     return (await pending().textContent()) ?? '';
   }
 
-  it('Insert row, Delete rows, Discard, Copy ▾’s Copy as cell and Copy as Python, Document ▾’s Edit as JSON and Duplicate row, Add filter, Apply and Columns end on their control or in the grid, never on <body>', async () => {
+  it('Insert row, Delete rows, Discard, Copy ▾’s Copy as cell and Copy as Python, Document ▾’s Edit as JSON and Duplicate row, Add filter, Apply, Back to the previous filter and Columns end on their control or in the grid, never on <body>', async () => {
     await page.keyboard.press('Alt+Shift+S');
     await press(targetItem('es', 'lamps'));
     await expect(focusOn(onGrid)).resolves.toBe(onGrid);
@@ -582,6 +680,14 @@ describe('the rest of a grid’s toolbar by keyboard', () => {
     await expect(focusedIn(page)).resolves.not.toBe('<body>');
     await press(filters.getByRole('button', { name: 'Apply' }));
     await expect(focusOn(button('Apply'))).resolves.toBe(button('Apply'));
+    // The filter is refused (its row has no value): a message stands in for the rows, with a way
+    // back that goes with it once pressed.
+    const back = tab().getByRole('button', {
+      name: 'Back to the previous filter'
+    });
+    await press(back);
+    await back.waitFor({ state: 'detached' });
+    await expect(focusOn(onGrid)).resolves.toBe(onGrid);
 
     await press(control('Columns'));
     const chooser = page.locator('.searchbook-ColumnChooser');

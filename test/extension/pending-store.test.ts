@@ -45,6 +45,22 @@ describe('the pending set shared by the pages of one origin', () => {
     );
   });
 
+  it('edited rows stay in the order they were changed, stored one after another', () => {
+    const { a, pa } = twoPages();
+    for (const [row, value] of [
+      [p3, '33'],
+      [p1, '11'],
+      [p2, '22']
+    ] as const) {
+      pa.edit(row, v, 'qty', value, '0', 1);
+      a.store(pa);
+    }
+    expect(typed(pa).map(([id]) => id)).toEqual(['p3', 'p1', 'p2']);
+    expect(
+      typed(new PendingSync('es', 'shop').load()).map(([id]) => id)
+    ).toEqual(['p3', 'p1', 'p2']);
+  });
+
   it("a page's save or discard removes only what that page had: a change made elsewhere meanwhile stays", () => {
     const { a, b, pa, pb } = twoPages();
     pb.edit(p2, v, 'qty', '22', '2', 2);

@@ -1,4 +1,9 @@
-import { DataGrid, BasicSelectionModel, TextRenderer } from '@lumino/datagrid';
+import {
+  BasicSelectionModel,
+  type CellRenderer,
+  DataGrid,
+  TextRenderer
+} from '@lumino/datagrid';
 import { MessageLoop } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 import { copyText } from './clipboard';
@@ -6,6 +11,8 @@ import { blitRegionsWhole } from './region-blits';
 import { fitColumnWidths } from './column-widths';
 import { GridKeyHandler } from './grid-key-handler';
 import { KeyboardGrid, type SpokenCell } from './keyboard-grid';
+import { NullMarkRenderer } from './null-mark-renderer';
+import { spokenValue } from './spoken-value';
 import { type GridTheme, readGridTheme } from './grid-theme';
 import { headerRenderers } from './header-renderers';
 import { ThemedGridPanel } from './themed-grid-panel';
@@ -94,10 +101,15 @@ export class GridView extends ThemedGridPanel {
     if (!col || row >= this.model.rows.length) {
       return undefined;
     }
+    const value = this.model.value(row, column);
     return {
       column: col.name,
       row: String(this.model.responseIndex(row) + 1),
-      value: this.model.data('body', row, column)
+      value: spokenValue(
+        this.model.data('body', row, column),
+        value === null,
+        value
+      )
     };
   }
 
@@ -213,13 +225,21 @@ export class GridView extends ThemedGridPanel {
     this.grid.node.dataset.columnEdges = JSON.stringify([...edges, x]);
   }
 
-  private bodyRenderer(theme: GridTheme): TextRenderer {
-    return new TextRenderer({
-      font: theme.font,
-      textColor: theme.textColor,
-      backgroundColor: ({ row, column }) =>
-        this.model.isCut(row, column) ? theme.cutBackground : '',
-      elideDirection: 'right'
-    });
+  private bodyRenderer(theme: GridTheme): CellRenderer {
+    return new NullMarkRenderer(
+      new TextRenderer({
+        font: theme.font,
+        textColor: theme.textColor,
+        backgroundColor: ({ row, column }) =>
+          this.model.isCut(row, column) ? theme.cutBackground : '',
+        elideDirection: 'right'
+      }),
+      {
+        // A field the answer holds as null; one the document lacks stays blank.
+        isNull: (row, column) => this.model.value(row, column) === null,
+        font: theme.font,
+        color: theme.mutedColor
+      }
+    );
   }
 }

@@ -4,6 +4,7 @@ import { HeaderMouseHandler } from '../datagrid/header-mouse-handler';
 import { KeyboardGrid, type SpokenCell } from '../datagrid/keyboard-grid';
 import { rangeAsTsv, selectedRange } from '../datagrid/selection-copy';
 import { selectCell } from '../datagrid/select-cell';
+import { spokenValue } from '../datagrid/spoken-value';
 import type { ValueView } from '../datagrid/value-view';
 import { copyText } from '../datagrid/clipboard';
 import { confirmDone, hint } from './confirmations';
@@ -183,12 +184,4 @@ export class GridCellActions {
 /** The row as its header shows it, less its mark. */
 function rowNumber(model: EditableRowsModel, row: number): string {
   return model.data('row-header', row, 0).replace(/^[^\w\s]+ /, '');
-}
-
-/** A cell's text as said aloud: a blank cell says whether it holds null, an empty text, or nothing. */
-function spokenValue(shown: string, isNull: boolean, value: unknown): string {
-  if (shown !== '') {
-    return shown;
-  }
-  return isNull ? 'null' : value === '' ? 'empty' : 'no value';
 }

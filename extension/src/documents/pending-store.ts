@@ -98,24 +98,26 @@ function isEmpty(state: PendingState): boolean {
 
 type Keyed = { key: string };
 
-/** Per change: a change this page made since `base` (edited, added or removed) goes over `stored`; any other is as stored. */
+/**
+ * Per change: a change this page made since `base` (edited, added or removed) goes over `stored`;
+ * any other is as stored. This page's new entries go `first` (a new row leads the grid) or
+ * `last` (edited rows stay in the order they were changed, as the list of problems shows them).
+ */
 function mergeList<T extends Keyed>(
   base: readonly T[],
   ours: readonly T[],
-  stored: readonly T[]
+  stored: readonly T[],
+  fresh: 'first' | 'last'
 ): T[] {
   const baseBy = new Map(base.map(e => [e.key, exactJson(e)]));
   const oursBy = new Map(ours.map(e => [e.key, e]));
   const mine = (key: string) =>
     baseBy.get(key) !==
     (oursBy.has(key) ? exactJson(oursBy.get(key)) : undefined);
-  const out: T[] = [];
-  // This page's new entries lead, as a new row leads the grid.
-  for (const entry of ours) {
-    if (!baseBy.has(entry.key) && !stored.some(s => s.key === entry.key)) {
-      out.push(entry);
-    }
-  }
+  const added = ours.filter(
+    entry => !baseBy.has(entry.key) && !stored.some(s => s.key === entry.key)
+  );
+  const out: T[] = fresh === 'first' ? [...added] : [];
   for (const entry of stored) {
     if (!mine(entry.key)) {
       out.push(entry);
@@ -144,7 +146,7 @@ function mergeList<T extends Keyed>(
       out.push(entry);
     }
   }
-  return out;
+  return fresh === 'first' ? out : [...out, ...added];
 }
 
 const same = (a: unknown, b: unknown) => exactJson(a) === exactJson(b);
@@ -211,8 +213,8 @@ export function mergePending(
   return {
     v: 1,
     next: Math.max(ours.next, stored.next),
-    edited: mergeList(base.edited, ours.edited, stored.edited),
-    added: mergeList(base.added, ours.added, stored.added)
+    edited: mergeList(base.edited, ours.edited, stored.edited, 'last'),
+    added: mergeList(base.added, ours.added, stored.added, 'first')
   };
 }
 
