@@ -10,7 +10,10 @@
  * apart from the later ones. Prints medians; asserts nothing.
  *
  *   node dist/bench/panel-grid.js [--docs 1000000] [--runs 5] [--real 8.19] [--trace trace.json]
- *     [--profile page.cpuprofile] [--kernel-profile dir]
+ *     [--profile page.cpuprofile] [--kernel-profile dir] [--open-only]
+ *
+ * `--open-only` stops after the opens and Ctrl-End (no wheel, no pinned columns): for the
+ * larger indices, where only Ctrl-End's cost by index size is wanted.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type RequestListener } from 'node:http';
@@ -50,6 +53,7 @@ const docs =
   Number(process.argv[process.argv.indexOf('--docs') + 1]) ||
   (real ? 50_000 : 1_000_000);
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
+const openOnly = process.argv.includes('--open-only');
 
 interface BenchWindow {
   __opened?: Promise<number>;
@@ -713,18 +717,8 @@ async function main(): Promise<void> {
       }
     }
 
-    // Frame times while the wheel scrolls through the loaded first block.
-    const grid = page.getByRole('grid', { name: 'big · es' });
-    const box = await grid.boundingBox();
-    await page.mouse.move((box?.x ?? 0) + 200, (box?.y ?? 0) + 200);
-    await recordFrames(page);
-    for (let i = 0; i < 60; i++) {
-      await page.mouse.wheel(0, 120);
-      await page.waitForTimeout(16);
-    }
-    const frames = await page.evaluate(
-      () => (window as unknown as BenchWindow).__frames as Promise<number[]>
-    );
+    // Frame times while the wheel scrolls through the loaded first block (none with --open-only).
+    const frames = openOnly ? [] : await wheelDownFrames(page);
 
     console.log(
       `${docs.toLocaleString('en-US')} documents; baseline: one animation frame of the idle page = ${frame.toFixed(1)} ms`
@@ -764,6 +758,9 @@ async function main(): Promise<void> {
           ' '
         )}): ${median(ctrlEnds).toFixed(0)} ms, min ${Math.min(...ctrlEnds).toFixed(0)}, max ${Math.max(...ctrlEnds).toFixed(0)}; engine requests ${ctrlEndRequests.join(', ')}; a bare client's one reversed search of the last block ${median(bare).toFixed(0)} ms (ratio ${(median(ctrlEnds) / median(bare)).toFixed(1)}×)`
     );
+    if (openOnly) {
+      return;
+    }
     console.log(
       `scrolling frame times: median ${median(frames).toFixed(1)} ms, p95 ${percentile(frames, 0.95).toFixed(1)} ms, worst ${Math.max(...frames).toFixed(1)} ms (${(1000 / median(frames)).toFixed(0)} fps median; ratio to the idle frame ${(median(frames) / frame).toFixed(2)}×)`
     );
@@ -780,6 +777,21 @@ void main().catch(err => {
   console.error(err);
   process.exitCode = 1;
 });
+
+/** Frame times while the wheel scrolls down through the loaded first block. */
+async function wheelDownFrames(page: Page): Promise<number[]> {
+  const grid = page.getByRole('grid', { name: 'big · es' });
+  const box = await grid.boundingBox();
+  await page.mouse.move((box?.x ?? 0) + 200, (box?.y ?? 0) + 200);
+  await recordFrames(page);
+  for (let i = 0; i < 60; i++) {
+    await page.mouse.wheel(0, 120);
+    await page.waitForTimeout(16);
+  }
+  return page.evaluate(
+    () => (window as unknown as BenchWindow).__frames as Promise<number[]>
+  );
+}
 
 /** Starts recording the next 120 animation frames' durations into `window.__frames`. */
 async function recordFrames(page: Page): Promise<void> {
