@@ -373,6 +373,37 @@ describeEachTarget(
       await close(jumped.gridId);
     });
 
+    it('two far blocks of a sorted grid asked for at once (a jump shows two) walk once: the second goes on from where the first stopped', async () => {
+      const view = {
+        filters: [],
+        join: 'all',
+        sort: [{ column: 'n', direction: 'desc' }]
+      };
+      const order = await scrolledOrder(view);
+      const jumped = expectReply(
+        await call({
+          type: 'open',
+          connection: 'es',
+          target: SMALL,
+          blockSize: BLOCK,
+          view
+        }),
+        'opened'
+      );
+      const [a, b] = await Promise.all([
+        read(jumped.gridId, 5),
+        read(jumped.gridId, 6)
+      ]);
+      expect(a.rows.map(r => r.n)).toEqual(order.slice(50, 60));
+      expect(b.rows.map(r => r.n)).toEqual(order.slice(60, 70));
+      const walks = [...a.requests, ...b.requests].filter(r =>
+        r.path.includes('filter_path=pit_id,hits.hits.sort')
+      );
+      // The window's last row, one step to row 50, one more to row 60: not two walks from the window.
+      expect(walks).toHaveLength(3);
+      await close(jumped.gridId);
+    });
+
     it('the last block (Ctrl-End) is one search in the reversed order, its rows in place; scrolling up from it is one search a block', async () => {
       const scrolled = await open(SMALL);
       const order: number[] = scrolled.first.rows.map(r => r.n as number);

@@ -256,6 +256,8 @@ class PointInTimeReader implements DocumentReader {
   private lastSort: unknown[] | undefined;
   /** Set when a jump found a row not where the first and last rows placed it: walk from then on. */
   private placesDisproved = false;
+  /** The walk under way (searchAfterFor), which the next one waits for. */
+  private walks: Promise<unknown> = Promise.resolve();
   private readonly renewTimer: NodeJS.Timeout;
   private closed = false;
 
@@ -463,7 +465,19 @@ class PointInTimeReader implements DocumentReader {
   }
 
   /** The search_after of row `position` (past the window): from a checkpoint, walking if needed. */
-  private async searchAfterFor(
+  private searchAfterFor(
+    position: number,
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): Promise<unknown[] | undefined> {
+    // One walk at a time: blocks asked for together (a jump shows two) would each walk the same
+    // way; the one waiting starts from the checkpoints the other left.
+    const turn = this.walks.then(() => this.walkTo(position, sent, signal));
+    this.walks = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async walkTo(
     position: number,
     sent: SentRequest[],
     signal: AbortSignal
