@@ -11,6 +11,7 @@
  *
  *   node dist/bench/panel-grid.js [--docs 1000000] [--runs 5] [--real 8.19] [--trace trace.json]
  *     [--profile page.cpuprofile] [--kernel-profile dir] [--open-only]
+ *     [--wheel-profile wheel.cpuprofile]
  *
  * `--open-only` stops after the opens and Ctrl-End (no wheel, no pinned columns): for the
  * larger indices, where only Ctrl-End's cost by index size is wanted.
@@ -343,19 +344,34 @@ async function scrollGridSideways(page: Page, toEnd: boolean): Promise<void> {
   });
 }
 
-/** Jump to the middle, a sort by `n`, then a filter cleared: the ms each took to its rows painted. */
+/**
+ * Jump to the middle, a sort by `n`, then a filter cleared: the ms each took to its rows painted,
+ * and the engine requests the jump cost (`requests` counts those logged so far) in which sort.
+ */
 async function jumpSortClear(
-  page: Page
-): Promise<{ jump: number; back: number; sort: number; clear: number }> {
+  page: Page,
+  requests: () => number
+): Promise<{
+  jump: number;
+  back: number;
+  sort: number;
+  clear: number;
+  jumpRequests: string;
+}> {
   const column = `w.model.columns.findIndex((c) => c.name === 'n')`;
   await timeGridAction(page, {
     start: `g.scrollTo(g.scrollX, 0);`,
     changed: `return g.scrollY === 0;`
   });
+  const before = requests();
   const jump = await timeGridAction(page, {
     start: `g.node.dataset.benchY = String(Math.round(g.maxScrollY / 2)); g.scrollTo(g.scrollX, g.maxScrollY / 2);`,
     changed: `return Math.abs(g.scrollY - Number(g.node.dataset.benchY)) <= 1;`
   });
+  const sortedBy = await page
+    .getByRole('grid', { name: 'big · es' })
+    .getAttribute('data-sort');
+  const jumpRequests = `${requests() - before} (${sortedBy && sortedBy !== '[]' ? `sorted ${sortedBy}` : 'index order'})`;
   // Back to the first rows, loaded already: the grids' painting alone, no engine request.
   const back = await timeGridAction(page, {
     start: `g.scrollTo(g.scrollX, 0);`,
@@ -380,7 +396,7 @@ async function jumpSortClear(
     start: `g.node.dataset.benchRows = g.node.getAttribute('aria-rowcount') ?? ''; [...document.querySelectorAll('[role="search"][aria-label="Filter documents"] button')].filter((b) => b.textContent === 'Clear' && b.offsetParent !== null).pop()?.click();`,
     changed: `return g.node.getAttribute('aria-rowcount') !== g.node.dataset.benchRows;`
   });
-  return { jump, back, sort, clear };
+  return { jump, back, sort, clear, jumpRequests };
 }
 
 /**
@@ -388,7 +404,10 @@ async function jumpSortClear(
  * scrolls sideways, scrolled to its end) against a window wide enough that they never show,
  * alternated run by run; then frame times while the wheel scrolls the loaded grid sideways.
  */
-async function pinnedOverlayCosts(page: Page): Promise<void> {
+async function pinnedOverlayCosts(
+  page: Page,
+  requests: () => number
+): Promise<void> {
   const height = page.viewportSize()?.height ?? 1000;
   const shown = {
     jump: [] as number[],
@@ -433,11 +452,13 @@ async function pinnedOverlayCosts(page: Page): Promise<void> {
     height
   };
   const loads: string[] = [];
+  const jumpRequests: string[] = [];
   for (let run = 0; run < runs; run++) {
     for (const withPinned of run % 2 === 0 ? [true, false] : [false, true]) {
       await resize(withPinned ? narrow : wide.width);
       await scrollGridSideways(page, withPinned);
-      const times = await jumpSortClear(page);
+      const times = await jumpSortClear(page, requests);
+      jumpRequests.push(times.jumpRequests);
       const into = withPinned ? shown : never;
       into.jump.push(times.jump);
       into.back.push(times.back);
@@ -457,6 +478,18 @@ async function pinnedOverlayCosts(page: Page): Promise<void> {
     (box?.x ?? 0) + (box?.width ?? 0) / 2,
     (box?.y ?? 0) + 200
   );
+  // --wheel-profile <file>: a CPU profile of the page while the wheel scrolls sideways.
+  const wheelProfile = process.argv.includes('--wheel-profile')
+    ? process.argv[process.argv.indexOf('--wheel-profile') + 1]
+    : undefined;
+  const cdp = wheelProfile
+    ? await page.context().newCDPSession(page)
+    : undefined;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await recordFrames(page);
   // Left and right across the point where the pinned columns show and hide.
   for (let i = 0; i < 60; i++) {
@@ -466,6 +499,10 @@ async function pinnedOverlayCosts(page: Page): Promise<void> {
   const frames = await page.evaluate(
     () => (window as unknown as BenchWindow).__frames as Promise<number[]>
   );
+  if (cdp && wheelProfile) {
+    const { profile } = await cdp.send('Profiler.stop');
+    await writeFile(wheelProfile, JSON.stringify(profile));
+  }
   await resize(1600);
   const line = (
     name: 'jump' | 'back' | 'sort' | 'clear',
@@ -479,6 +516,9 @@ async function pinnedOverlayCosts(page: Page): Promise<void> {
     `pinned columns (a ${narrow} px window scrolled sideways vs ${wide.width} px, alternated; medians of ${runs}; load average after each run: ${loads.join(', ')}):`
   );
   console.log(line('jump', 'jump to the middle (engine reads included)'));
+  console.log(
+    `    engine requests per jump, shown and never shown alternated: ${jumpRequests.join(', ')}`
+  );
   console.log(line('back', 'jump back to the loaded first rows'));
   console.log(line('sort', 'sort by n'));
   console.log(line('clear', 'filter Clear'));
@@ -764,7 +804,7 @@ async function main(): Promise<void> {
     console.log(
       `scrolling frame times: median ${median(frames).toFixed(1)} ms, p95 ${percentile(frames, 0.95).toFixed(1)} ms, worst ${Math.max(...frames).toFixed(1)} ms (${(1000 / median(frames)).toFixed(0)} fps median; ratio to the idle frame ${(median(frames) / frame).toFixed(2)}×)`
     );
-    await pinnedOverlayCosts(page);
+    await pinnedOverlayCosts(page, () => engineLog.length);
   } finally {
     await browser.close();
     await lab.close();
