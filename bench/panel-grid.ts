@@ -10,7 +10,11 @@
  * apart from the later ones. Prints medians; asserts nothing.
  *
  *   node dist/bench/panel-grid.js [--docs 1000000] [--runs 5] [--real 8.19] [--trace trace.json]
- *     [--profile page.cpuprofile] [--kernel-profile dir]
+ *     [--profile page.cpuprofile] [--kernel-profile dir] [--open-only]
+ *     [--wheel-profile wheel.cpuprofile]
+ *
+ * `--open-only` stops after the opens and Ctrl-End (no wheel, no pinned columns): for the
+ * larger indices, where only Ctrl-End's cost by index size is wanted.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type RequestListener } from 'node:http';
@@ -50,6 +54,7 @@ const docs =
   Number(process.argv[process.argv.indexOf('--docs') + 1]) ||
   (real ? 50_000 : 1_000_000);
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
+const openOnly = process.argv.includes('--open-only');
 
 interface BenchWindow {
   __opened?: Promise<number>;
@@ -339,19 +344,34 @@ async function scrollGridSideways(page: Page, toEnd: boolean): Promise<void> {
   });
 }
 
-/** Jump to the middle, a sort by `n`, then a filter cleared: the ms each took to its rows painted. */
+/**
+ * Jump to the middle, a sort by `n`, then a filter cleared: the ms each took to its rows painted,
+ * and the engine requests the jump cost (`requests` counts those logged so far) in which sort.
+ */
 async function jumpSortClear(
-  page: Page
-): Promise<{ jump: number; back: number; sort: number; clear: number }> {
+  page: Page,
+  requests: () => number
+): Promise<{
+  jump: number;
+  back: number;
+  sort: number;
+  clear: number;
+  jumpRequests: string;
+}> {
   const column = `w.model.columns.findIndex((c) => c.name === 'n')`;
   await timeGridAction(page, {
     start: `g.scrollTo(g.scrollX, 0);`,
     changed: `return g.scrollY === 0;`
   });
+  const before = requests();
   const jump = await timeGridAction(page, {
     start: `g.node.dataset.benchY = String(Math.round(g.maxScrollY / 2)); g.scrollTo(g.scrollX, g.maxScrollY / 2);`,
     changed: `return Math.abs(g.scrollY - Number(g.node.dataset.benchY)) <= 1;`
   });
+  const sortedBy = await page
+    .getByRole('grid', { name: 'big · es' })
+    .getAttribute('data-sort');
+  const jumpRequests = `${requests() - before} (${sortedBy && sortedBy !== '[]' ? `sorted ${sortedBy}` : 'index order'})`;
   // Back to the first rows, loaded already: the grids' painting alone, no engine request.
   const back = await timeGridAction(page, {
     start: `g.scrollTo(g.scrollX, 0);`,
@@ -376,7 +396,7 @@ async function jumpSortClear(
     start: `g.node.dataset.benchRows = g.node.getAttribute('aria-rowcount') ?? ''; [...document.querySelectorAll('[role="search"][aria-label="Filter documents"] button')].filter((b) => b.textContent === 'Clear' && b.offsetParent !== null).pop()?.click();`,
     changed: `return g.node.getAttribute('aria-rowcount') !== g.node.dataset.benchRows;`
   });
-  return { jump, back, sort, clear };
+  return { jump, back, sort, clear, jumpRequests };
 }
 
 /**
@@ -384,7 +404,10 @@ async function jumpSortClear(
  * scrolls sideways, scrolled to its end) against a window wide enough that they never show,
  * alternated run by run; then frame times while the wheel scrolls the loaded grid sideways.
  */
-async function pinnedOverlayCosts(page: Page): Promise<void> {
+async function pinnedOverlayCosts(
+  page: Page,
+  requests: () => number
+): Promise<void> {
   const height = page.viewportSize()?.height ?? 1000;
   const shown = {
     jump: [] as number[],
@@ -429,11 +452,13 @@ async function pinnedOverlayCosts(page: Page): Promise<void> {
     height
   };
   const loads: string[] = [];
+  const jumpRequests: string[] = [];
   for (let run = 0; run < runs; run++) {
     for (const withPinned of run % 2 === 0 ? [true, false] : [false, true]) {
       await resize(withPinned ? narrow : wide.width);
       await scrollGridSideways(page, withPinned);
-      const times = await jumpSortClear(page);
+      const times = await jumpSortClear(page, requests);
+      jumpRequests.push(times.jumpRequests);
       const into = withPinned ? shown : never;
       into.jump.push(times.jump);
       into.back.push(times.back);
@@ -453,6 +478,18 @@ async function pinnedOverlayCosts(page: Page): Promise<void> {
     (box?.x ?? 0) + (box?.width ?? 0) / 2,
     (box?.y ?? 0) + 200
   );
+  // --wheel-profile <file>: a CPU profile of the page while the wheel scrolls sideways.
+  const wheelProfile = process.argv.includes('--wheel-profile')
+    ? process.argv[process.argv.indexOf('--wheel-profile') + 1]
+    : undefined;
+  const cdp = wheelProfile
+    ? await page.context().newCDPSession(page)
+    : undefined;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await recordFrames(page);
   // Left and right across the point where the pinned columns show and hide.
   for (let i = 0; i < 60; i++) {
@@ -462,6 +499,10 @@ async function pinnedOverlayCosts(page: Page): Promise<void> {
   const frames = await page.evaluate(
     () => (window as unknown as BenchWindow).__frames as Promise<number[]>
   );
+  if (cdp && wheelProfile) {
+    const { profile } = await cdp.send('Profiler.stop');
+    await writeFile(wheelProfile, JSON.stringify(profile));
+  }
   await resize(1600);
   const line = (
     name: 'jump' | 'back' | 'sort' | 'clear',
@@ -475,6 +516,9 @@ async function pinnedOverlayCosts(page: Page): Promise<void> {
     `pinned columns (a ${narrow} px window scrolled sideways vs ${wide.width} px, alternated; medians of ${runs}; load average after each run: ${loads.join(', ')}):`
   );
   console.log(line('jump', 'jump to the middle (engine reads included)'));
+  console.log(
+    `    engine requests per jump, shown and never shown alternated: ${jumpRequests.join(', ')}`
+  );
   console.log(line('back', 'jump back to the loaded first rows'));
   console.log(line('sort', 'sort by n'));
   console.log(line('clear', 'filter Clear'));
@@ -713,18 +757,8 @@ async function main(): Promise<void> {
       }
     }
 
-    // Frame times while the wheel scrolls through the loaded first block.
-    const grid = page.getByRole('grid', { name: 'big · es' });
-    const box = await grid.boundingBox();
-    await page.mouse.move((box?.x ?? 0) + 200, (box?.y ?? 0) + 200);
-    await recordFrames(page);
-    for (let i = 0; i < 60; i++) {
-      await page.mouse.wheel(0, 120);
-      await page.waitForTimeout(16);
-    }
-    const frames = await page.evaluate(
-      () => (window as unknown as BenchWindow).__frames as Promise<number[]>
-    );
+    // Frame times while the wheel scrolls through the loaded first block (none with --open-only).
+    const frames = openOnly ? [] : await wheelDownFrames(page);
 
     console.log(
       `${docs.toLocaleString('en-US')} documents; baseline: one animation frame of the idle page = ${frame.toFixed(1)} ms`
@@ -764,10 +798,13 @@ async function main(): Promise<void> {
           ' '
         )}): ${median(ctrlEnds).toFixed(0)} ms, min ${Math.min(...ctrlEnds).toFixed(0)}, max ${Math.max(...ctrlEnds).toFixed(0)}; engine requests ${ctrlEndRequests.join(', ')}; a bare client's one reversed search of the last block ${median(bare).toFixed(0)} ms (ratio ${(median(ctrlEnds) / median(bare)).toFixed(1)}×)`
     );
+    if (openOnly) {
+      return;
+    }
     console.log(
       `scrolling frame times: median ${median(frames).toFixed(1)} ms, p95 ${percentile(frames, 0.95).toFixed(1)} ms, worst ${Math.max(...frames).toFixed(1)} ms (${(1000 / median(frames)).toFixed(0)} fps median; ratio to the idle frame ${(median(frames) / frame).toFixed(2)}×)`
     );
-    await pinnedOverlayCosts(page);
+    await pinnedOverlayCosts(page, () => engineLog.length);
   } finally {
     await browser.close();
     await lab.close();
@@ -780,6 +817,21 @@ void main().catch(err => {
   console.error(err);
   process.exitCode = 1;
 });
+
+/** Frame times while the wheel scrolls down through the loaded first block. */
+async function wheelDownFrames(page: Page): Promise<number[]> {
+  const grid = page.getByRole('grid', { name: 'big · es' });
+  const box = await grid.boundingBox();
+  await page.mouse.move((box?.x ?? 0) + 200, (box?.y ?? 0) + 200);
+  await recordFrames(page);
+  for (let i = 0; i < 60; i++) {
+    await page.mouse.wheel(0, 120);
+    await page.waitForTimeout(16);
+  }
+  return page.evaluate(
+    () => (window as unknown as BenchWindow).__frames as Promise<number[]>
+  );
+}
 
 /** Starts recording the next 120 animation frames' durations into `window.__frames`. */
 async function recordFrames(page: Page): Promise<void> {

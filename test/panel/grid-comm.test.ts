@@ -290,14 +290,30 @@ describeEachTarget(
       await close(grid.gridId);
     });
 
-    it('a far jump walks forward with sort values only, then reads the block; the rows match a scrolled read', async () => {
-      const scrolled = await open(SMALL);
-      const order: number[] = scrolled.first.rows.map(r => r.n as number);
-      for (let block = 1; block * BLOCK < DOCS; block++) {
+    /** Every row's n in the grid's order, read block by block from the start. */
+    const scrolledOrder = async (view?: Record<string, unknown>) => {
+      const grid = expectReply(
+        await call({
+          type: 'open',
+          connection: 'es',
+          target: SMALL,
+          blockSize: BLOCK,
+          ...(view ? { view } : {})
+        }),
+        'opened'
+      );
+      const order: number[] = grid.first.rows.map(r => r.n as number);
+      for (let block = 1; block * BLOCK < grid.total; block++) {
         order.push(
-          ...(await read(scrolled.gridId, block)).rows.map(r => r.n as number)
+          ...(await read(grid.gridId, block)).rows.map(r => r.n as number)
         );
       }
+      await close(grid.gridId);
+      return order;
+    };
+
+    it('a far jump in the index order lands on the rows a scrolled read has there: one search from the row before it on Elasticsearch, a walk on OpenSearch', async () => {
+      const order = await scrolledOrder();
       const jumped = await open(SMALL);
       // Rows 60-69: neither the window from the start nor the window from the end reaches them.
       const far = await read(jumped.gridId, 6);
@@ -305,16 +321,86 @@ describeEachTarget(
       const walks = far.requests.filter(r =>
         r.path.includes('filter_path=pit_id,hits.hits.sort')
       );
-      // From the window's last row to row 60 in steps of at most the window, then one read.
-      expect(walks.length).toBeGreaterThanOrEqual(
-        Math.ceil((60 - SMALL_WINDOW) / SMALL_WINDOW)
-      );
+      if (target.name.includes('OpenSearch')) {
+        // No _shard_doc: from the window's last row to row 60 in steps of at most the window, then one read.
+        expect(walks.length).toBeGreaterThanOrEqual(
+          Math.ceil((60 - SMALL_WINDOW) / SMALL_WINDOW)
+        );
+      } else {
+        // The first and the last row's _shard_doc are 94 apart over 95 rows: row 60 is the first
+        // one's plus 60. One reversed search for the last row's value, then the block.
+        expect(far.requests).toHaveLength(2);
+        expect(walks).toHaveLength(1);
+        // The last row's value is known now: another far jump is one search.
+        const other = await read(jumped.gridId, 4);
+        expect(other.requests).toHaveLength(1);
+        expect(other.rows.map(r => r.n)).toEqual(order.slice(40, 50));
+      }
       expect(far.requests[far.requests.length - 1]?.path).toBe('/_search');
-      // The jump left checkpoints on its way: block 4 is now one request.
-      const passed = await read(jumped.gridId, 4);
-      expect(passed.requests).toHaveLength(1);
-      expect(passed.rows.map(r => r.n)).toEqual(order.slice(40, 50));
-      await close(scrolled.gridId);
+      // The jump left checkpoints: the block after it is one request.
+      const next = await read(jumped.gridId, 7);
+      expect(next.requests).toHaveLength(1);
+      expect(next.rows.map(r => r.n)).toEqual(order.slice(70, 80));
+      await close(jumped.gridId);
+    });
+
+    it('a far jump in a filtered grid in the index order, whose rows skip documents, walks to its rows: the rows a scrolled read has there', async () => {
+      const view = {
+        filters: [{ column: 'n', operator: 'not equals', value: '7' }],
+        join: 'all',
+        sort: []
+      };
+      const order = await scrolledOrder(view);
+      expect(order).toHaveLength(DOCS - 1);
+      const jumped = expectReply(
+        await call({
+          type: 'open',
+          connection: 'es',
+          target: SMALL,
+          blockSize: BLOCK,
+          view
+        }),
+        'opened'
+      );
+      // Rows 50-59 (of 94): past the window from either end.
+      const far = await read(jumped.gridId, 5);
+      expect(far.rows.map(r => r.n)).toEqual(order.slice(50, 60));
+      expect(
+        far.requests.filter(r =>
+          r.path.includes('filter_path=pit_id,hits.hits.sort')
+        ).length
+      ).toBeGreaterThanOrEqual(Math.ceil((50 - SMALL_WINDOW) / SMALL_WINDOW));
+      await close(jumped.gridId);
+    });
+
+    it('two far blocks of a sorted grid asked for at once (a jump shows two) walk once: the second goes on from where the first stopped', async () => {
+      const view = {
+        filters: [],
+        join: 'all',
+        sort: [{ column: 'n', direction: 'desc' }]
+      };
+      const order = await scrolledOrder(view);
+      const jumped = expectReply(
+        await call({
+          type: 'open',
+          connection: 'es',
+          target: SMALL,
+          blockSize: BLOCK,
+          view
+        }),
+        'opened'
+      );
+      const [a, b] = await Promise.all([
+        read(jumped.gridId, 5),
+        read(jumped.gridId, 6)
+      ]);
+      expect(a.rows.map(r => r.n)).toEqual(order.slice(50, 60));
+      expect(b.rows.map(r => r.n)).toEqual(order.slice(60, 70));
+      const walks = [...a.requests, ...b.requests].filter(r =>
+        r.path.includes('filter_path=pit_id,hits.hits.sort')
+      );
+      // The window's last row, one step to row 50, one more to row 60: not two walks from the window.
+      expect(walks).toHaveLength(3);
       await close(jumped.gridId);
     });
 

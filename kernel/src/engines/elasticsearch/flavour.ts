@@ -31,6 +31,9 @@ export const INDEX_AND_ID_ORDER: JsonValue[] = [
   { _id: 'asc' }
 ];
 
+/** `_shard_doc` alone: a point in time's documents in shard order, then Lucene document order. */
+export const SHARD_DOC_ORDER: JsonValue[] = [{ _shard_doc: 'asc' }];
+
 export interface Flavour {
   /** The product's own name, for every text that names the engine. */
   readonly product: 'Elasticsearch' | 'OpenSearch';
@@ -50,7 +53,7 @@ const ELASTICSEARCH_POINT_IN_TIME: PointInTimeApi = {
   idKey: 'id',
   closePath: '/_pit',
   closeBody: id => ({ id }),
-  tieBreakers: [{ _shard_doc: 'asc' }]
+  tieBreakers: SHARD_DOC_ORDER
 };
 
 /** Elasticsearch 7.10 and 7.11 have a point in time but no `_shard_doc` yet. */

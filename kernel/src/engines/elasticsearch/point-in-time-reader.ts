@@ -9,6 +9,8 @@
  * The end of the order is read from the other side: the last rows (within the window of the
  * end) are one search in the reversed sort, and the rows before a block read that way are one
  * reversed `search_after` from its first row, so Ctrl-End and scrolling up from there never walk.
+ * In the index's own order (`_shard_doc`, no sort) over rows the engine shows to be contiguous
+ * (shard-doc-places.ts), a far jump is one `search_after` from the value before its first row.
  */
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
@@ -29,10 +31,11 @@ import {
 } from '../../driver-core/grid-request';
 import type { Transport } from '../../driver-core/http/transport';
 import { elasticsearchFailure } from './failure';
-import { type Flavour, INDEX_AND_ID_ORDER } from './flavour';
+import { type Flavour, INDEX_AND_ID_ORDER, SHARD_DOC_ORDER } from './flavour';
 import { type StorageByIndex, storageOfSettings } from './index-storage';
 import { UNSCORED_LEADING } from './present';
 import { reversedSort } from './reverse-sort';
+import { contiguousShardDocAfter } from './shard-doc-places';
 
 /** Each search renews the point in time for this long; a timer renews it while the grid is idle. */
 const KEEP_ALIVE = '5m';
@@ -248,6 +251,13 @@ class PointInTimeReader implements DocumentReader {
   private readonly endAnchors = new Map<number, unknown[]>();
   /** Whether `total` was counted exactly (by the first block's read): rows are placed from the end by it. */
   private counted = false;
+  /** The sort values of the first and the last row, once a read has reached them. */
+  private firstSort: unknown[] | undefined;
+  private lastSort: unknown[] | undefined;
+  /** Set when a jump found a row not where the first and last rows placed it: walk from then on. */
+  private placesDisproved = false;
+  /** The walk under way (searchAfterFor), which the next one waits for. */
+  private walks: Promise<unknown> = Promise.resolve();
   private readonly renewTimer: NodeJS.Timeout;
   private closed = false;
 
@@ -353,21 +363,33 @@ class PointInTimeReader implements DocumentReader {
       const size = fromSize
         ? Math.min(wanted, this.window - position)
         : Math.min(wanted, this.window);
-      if (!fromSize) {
+      // The `_shard_doc` the first row must have when `after` was placed, not read.
+      let placed: number | undefined;
+      if (!fromSize && after === undefined) {
+        after = this.checkpoints.get(position);
+        if (after === undefined) {
+          after = await this.contiguousAfter(position, sent, signal);
+          placed = typeof after?.[0] === 'number' ? after[0] + 1 : undefined;
+        }
         after ??= await this.searchAfterFor(position, sent, signal);
       }
-      const hits = (
-        await this.search(
-          {
-            size,
-            ...(fromSize ? { from: position } : { search_after: after })
-          },
-          { ...options, countTotal: options.countTotal && rows.length === 0 },
-          position,
-          sent,
-          signal
-        )
-      ).map(hit => Hit.parse(hit));
+      const found = await this.search(
+        {
+          size,
+          ...(fromSize ? { from: position } : { search_after: after }),
+          ...(placed !== undefined ? { placed } : {})
+        },
+        { ...options, countTotal: options.countTotal && rows.length === 0 },
+        position,
+        sent,
+        signal
+      );
+      if (placed !== undefined && this.placesDisproved) {
+        // Not where it was placed: walk to it instead.
+        after = await this.searchAfterFor(position, sent, signal);
+        continue;
+      }
+      const hits = found.map(hit => Hit.parse(hit));
       for (const hit of hits) {
         rows.push(hit);
       }
@@ -443,7 +465,19 @@ class PointInTimeReader implements DocumentReader {
   }
 
   /** The search_after of row `position` (past the window): from a checkpoint, walking if needed. */
-  private async searchAfterFor(
+  private searchAfterFor(
+    position: number,
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): Promise<unknown[] | undefined> {
+    // One walk at a time: blocks asked for together (a jump shows two) would each walk the same
+    // way; the one waiting starts from the checkpoints the other left.
+    const turn = this.walks.then(() => this.walkTo(position, sent, signal));
+    this.walks = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async walkTo(
     position: number,
     sent: SentRequest[],
     signal: AbortSignal
@@ -510,6 +544,8 @@ class PointInTimeReader implements DocumentReader {
       size: number;
       search_after?: unknown[] | undefined;
       reversed?: boolean;
+      /** The `_shard_doc` the first hit must have; none is taken when it has another (placesDisproved). */
+      placed?: number;
     },
     options: { source: boolean; countTotal: boolean },
     firstRow: number,
@@ -575,6 +611,13 @@ class PointInTimeReader implements DocumentReader {
       answer.hits.hits.length > page.size
         ? answer.hits.hits.slice(0, page.size)
         : answer.hits.hits;
+    if (
+      page.placed !== undefined &&
+      (hits.length === 0 || Hit.parse(hits[0]).sort?.[0] !== page.placed)
+    ) {
+      this.placesDisproved = true;
+      return [];
+    }
     if (page.reversed) {
       this.rememberFromEnd(firstRow, hits);
     } else {
@@ -593,6 +636,7 @@ class PointInTimeReader implements DocumentReader {
 
   /** Anchors at every block start these reversed hits (row `lastRow`, then the rows before it) pass. */
   private rememberFromEnd(lastRow: number, hits: unknown[]): void {
+    this.rememberEnds(lastRow - hits.length + 1, [...hits].reverse());
     const block = this.setup.blockSize;
     for (let i = 0; i < hits.length; i++) {
       const row = lastRow - i;
@@ -605,8 +649,58 @@ class PointInTimeReader implements DocumentReader {
     }
   }
 
+  /** The first and the last row's sort values, when these hits (from row `firstRow`, in order) hold them. */
+  private rememberEnds(firstRow: number, hits: unknown[]): void {
+    if (hits.length === 0) {
+      return;
+    }
+    if (firstRow === 0) {
+      this.firstSort = Hit.parse(hits[0]).sort;
+    }
+    if (this.counted && firstRow + hits.length === this.total) {
+      this.lastSort = Hit.parse(hits[hits.length - 1]).sort;
+    }
+  }
+
+  /**
+   * In the `_shard_doc` order alone, the `search_after` of row `position` from where the first
+   * and the last row place it (one reversed search of the last row's value when none has read
+   * it yet); undefined when they do not place it.
+   */
+  private async contiguousAfter(
+    position: number,
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): Promise<unknown[] | undefined> {
+    if (
+      this.placesDisproved ||
+      !this.counted ||
+      this.setup.sort.length > 0 ||
+      this.setup.flavour.pointInTime?.tieBreakers !== SHARD_DOC_ORDER ||
+      this.firstSort === undefined
+    ) {
+      return undefined;
+    }
+    if (this.lastSort === undefined) {
+      await this.search(
+        { size: 1, reversed: true },
+        { source: false, countTotal: false },
+        this.total - 1,
+        sent,
+        signal
+      );
+    }
+    return contiguousShardDocAfter(
+      this.firstSort[0],
+      this.lastSort?.[0],
+      this.total,
+      position
+    );
+  }
+
   /** Checkpoints at every block boundary these hits (starting at row `firstRow`) pass. */
   private remember(firstRow: number, hits: unknown[]): void {
+    this.rememberEnds(firstRow, hits);
     const block = this.setup.blockSize;
     // The first hit that ends a block, then every block size on.
     for (

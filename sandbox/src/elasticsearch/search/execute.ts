@@ -21,6 +21,7 @@ import {
   type CollectedHits,
   type RankedHits
 } from './rank';
+import { topHits } from './top-hits';
 import type { RankedCache } from './ranked-cache';
 import { MatchesBuilder, withMatches, type DocMatches } from './scorer';
 import {
@@ -64,6 +65,8 @@ interface Hit {
 }
 
 const SHARD_SPAN = 2 ** 32;
+/** A page reaching past this many hits is sliced from a full ranking, not selected. */
+const TOP_HITS_AT_MOST = 10_000;
 
 /** Scores are Java floats in ES; print them with float precision, not as doubles. */
 function asFloat(n: number | null): number | null {
@@ -186,6 +189,11 @@ export function executeSearch(
       (specs[0]?.name === '_doc' || specs[0]?.name === '_shard_doc') &&
       specs[0].order === 1) ||
     (!explicitSort && allMatchAll && !req.searchAfter && !req.collapse);
+  const reversedIndexOrder =
+    specs.length === 1 &&
+    (specs[0]?.name === '_doc' || specs[0]?.name === '_shard_doc') &&
+    specs[0].order === -1 &&
+    !req.collapse;
 
   const limit =
     req.trackTotalHits === true
@@ -212,7 +220,7 @@ export function executeSearch(
     return s;
   };
 
-  if (indexOrder) {
+  if (indexOrder || reversedIndexOrder) {
     if (allMatchAll) {
       total = bound.reduce((n, b) => n + b.docs.length, 0);
       maxScore = total > 0 ? (bound[0]?.query.run({ source: {} }) ?? 1) : null;
@@ -226,38 +234,50 @@ export function executeSearch(
       }
     }
     const after = req.searchAfter?.[0];
-    const startOrdinal = typeof after === 'number' ? after + 1 : 0;
     hits = [];
     let skip = req.from;
-    for (const b of bound) {
-      if (hits.length >= req.size) {
-        break;
+    const take = (b: Bound, pos: number): void => {
+      const doc = b.docs[pos] as StoredDoc;
+      const score = allMatchAll ? (maxScore ?? 1) : scoreOf(b, doc);
+      if (score === NO_MATCH) {
+        return;
       }
-      if (b.base + b.docs.length <= startOrdinal) {
-        continue;
+      if (skip > 0) {
+        skip--;
+        return;
       }
-      for (
-        let pos = Math.max(0, startOrdinal - b.base);
-        pos < b.docs.length && hits.length < req.size;
-        pos++
-      ) {
-        const doc = b.docs[pos] as StoredDoc;
-        const score = allMatchAll ? (maxScore ?? 1) : scoreOf(b, doc);
-        if (score === NO_MATCH) {
-          continue;
+      (hits as Hit[]).push({
+        shard: b,
+        pos,
+        score,
+        ...(explicitSort ? { sort: [b.base + pos] } : {})
+      });
+      if (!explicitSort && (maxScore === null || score > maxScore)) {
+        maxScore = score;
+      }
+    };
+    if (reversedIndexOrder) {
+      // From the last document back: the reversed index order needs no sort either.
+      const startOrdinal = typeof after === 'number' ? after - 1 : Infinity;
+      for (let s = bound.length - 1; s >= 0; s--) {
+        const b = bound[s] as Bound;
+        for (
+          let pos = Math.min(b.docs.length - 1, startOrdinal - b.base);
+          pos >= 0 && hits.length < req.size;
+          pos--
+        ) {
+          take(b, pos);
         }
-        if (skip > 0) {
-          skip--;
-          continue;
-        }
-        hits.push({
-          shard: b,
-          pos,
-          score,
-          ...(explicitSort ? { sort: [b.base + pos] } : {})
-        });
-        if (!explicitSort && (maxScore === null || score > maxScore)) {
-          maxScore = score;
+      }
+    } else {
+      const startOrdinal = typeof after === 'number' ? after + 1 : 0;
+      for (const b of bound) {
+        for (
+          let pos = Math.max(0, startOrdinal - b.base);
+          pos < b.docs.length && hits.length < req.size;
+          pos++
+        ) {
+          take(b, pos);
         }
       }
     }
@@ -268,15 +288,6 @@ export function executeSearch(
       ...(req.minScore !== undefined ? { minScore: req.minScore } : {}),
       sort: specs
     });
-    let ranked = key !== undefined ? extra.cache?.get(key) : undefined;
-    if (!ranked) {
-      ranked = rankBound(bound, specs, req.minScore);
-      if (key !== undefined) {
-        extra.cache?.set(key, ranked);
-      }
-    }
-    total = ranked.length;
-    maxScore = ranked.maxScore;
     // A document without the value is printed with Long.MAX_VALUE or Long.MIN_VALUE in its `sort`;
     // sent back in search_after, that stands for "missing", which then ties with every other
     // missing value and the tie-breaker decides, as in Elasticsearch.
@@ -294,16 +305,74 @@ export function executeSearch(
         ? v
         : String(v);
     });
-    const r = ranked;
-    const page = req.collapse
-      ? collapsedPage(r, bound, req.collapse, req.from, req.size)
-      : pageOf(r, specs, after, req.from, req.size);
-    hits = page.map(i => ({
-      shard: bound[shardOf(r, i)] as Bound,
-      pos: r.pos[i] as number,
-      score: r.score[i] as number,
-      ...(explicitSort ? { sort: tupleAt(r, i) } : {})
-    }));
+    let ranked = key !== undefined ? extra.cache?.get(key) : undefined;
+    const collected = ranked ? undefined : collectBound(bound, req.minScore);
+    // A search's first page, or any page of one too large to keep ranked, is a top-k selection;
+    // the same search asked again (its next page) is ranked once and kept for the pages after.
+    if (
+      collected &&
+      !req.collapse &&
+      req.from + req.size <= TOP_HITS_AT_MOST &&
+      (key === undefined ||
+        !extra.cache?.askedBefore(key) ||
+        !extra.cache.holds(collected.hits.length))
+    ) {
+      const { hits: all, kinds, fieldValue } = collected;
+      const top = topHits(
+        all,
+        specs,
+        kinds,
+        bound.map(b => b.base),
+        fieldValue,
+        after,
+        req.from + req.size
+      );
+      total = all.length;
+      for (let i = 0; i < all.length; i++) {
+        const s = all.score[i] as number;
+        if (maxScore === null || s > maxScore) {
+          maxScore = s;
+        }
+      }
+      hits = top.order.slice(req.from).map((i, r) => ({
+        shard: bound[shardOf(all, i)] as Bound,
+        pos: all.pos[i] as number,
+        score: all.score[i] as number,
+        ...(explicitSort
+          ? { sort: top.tuples[req.from + r] as SortValue[] }
+          : {})
+      }));
+    } else {
+      if (!ranked) {
+        const {
+          hits: all,
+          kinds,
+          fieldValue
+        } = collected as NonNullable<typeof collected>;
+        ranked = rankHits(
+          all,
+          specs,
+          kinds,
+          bound.map(b => b.base),
+          fieldValue
+        );
+        if (key !== undefined) {
+          extra.cache?.set(key, ranked);
+        }
+      }
+      total = ranked.length;
+      maxScore = ranked.maxScore;
+      const r = ranked;
+      const page = req.collapse
+        ? collapsedPage(r, bound, req.collapse, req.from, req.size)
+        : pageOf(r, specs, after, req.from, req.size);
+      hits = page.map(i => ({
+        shard: bound[shardOf(r, i)] as Bound,
+        pos: r.pos[i] as number,
+        score: r.score[i] as number,
+        ...(explicitSort ? { sort: tupleAt(r, i) } : {})
+      }));
+    }
   }
   const scoresShown = !explicitSort || specs.some(s => s.name === '_score');
   // No page collected (size 0), or any explicit sort (ES tracks max_score only for its default score order): no max_score.
@@ -509,12 +578,15 @@ function queryMatches(b: {
   return out.build();
 }
 
-/** All hits of the search (post_filter and min_score applied), in sort order. */
-function rankBound(
+/** All hits of the search (post_filter and min_score applied), in global ordinal order, and how to read their sort values. */
+function collectBound(
   bound: Bound[],
-  specs: SortSpec[],
   minScore: number | undefined
-): RankedHits {
+): {
+  hits: CollectedHits;
+  kinds: BoundSort['kind'][];
+  fieldValue: (k: number, i: number) => SortValue;
+} {
   const perShard = bound.map(b => keptHits(b, queryMatches(b), minScore));
   const length = perShard.reduce((n, m) => n + m.positions.length, 0);
   let hits: CollectedHits;
@@ -535,20 +607,17 @@ function rankBound(
     });
     hits = { shard, pos, score, length };
   }
-  const kinds = (bound[0]?.sort ?? []).map(k => k.kind);
-  return rankHits(
+  return {
     hits,
-    specs,
-    kinds,
-    bound.map(b => b.base),
-    (k, i) => {
+    kinds: (bound[0]?.sort ?? []).map(k => k.kind),
+    fieldValue: (k, i) => {
       const b = bound[shardOf(hits, i)] as Bound;
       const read = (b.sort[k] as BoundSort).value as (
         view: DocView
       ) => SortValue;
       return read(viewOf(b.docs[hits.pos[i] as number] as StoredDoc));
     }
-  );
+  };
 }
 
 /** The query's matches that pass post_filter and min_score. */

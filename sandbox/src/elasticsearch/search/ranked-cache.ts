@@ -18,6 +18,8 @@ export interface RankedSearch {
 
 export class RankedCache {
   private readonly entries = new Map<string, RankedHits>();
+  /** Keys of recent searches answered without a ranking (a top-k selection), newest last. */
+  private readonly asked = new Set<string>();
   private readonly snapshotIds = new WeakMap<StoredDoc[], number>();
   private nextSnapshotId = 1;
   private heldHits = 0;
@@ -56,6 +58,21 @@ export class RankedCache {
       this.entries.set(key, hit);
     }
     return hit;
+  }
+
+  /** Whether the search was asked before; records that it now has been. */
+  askedBefore(key: string): boolean {
+    const before = this.asked.delete(key);
+    this.asked.add(key);
+    if (this.asked.size > 8 * this.capacity) {
+      this.asked.delete(this.asked.values().next().value as string);
+    }
+    return before;
+  }
+
+  /** Whether a ranking of `hits` hits would be kept. */
+  holds(hits: number): boolean {
+    return hits <= this.maxHits;
   }
 
   set(key: string, ranked: RankedHits): void {

@@ -296,6 +296,33 @@ function compareValues(a: SortValue, b: SortValue): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** Compares two values of one sort key (a missing value placed per `missing`). */
+export function compareKey(spec: SortSpec, a: SortValue, b: SortValue): number {
+  let x = a;
+  let y = b;
+  if (
+    spec.missing !== '_last' &&
+    spec.missing !== '_first' &&
+    spec.missing !== null &&
+    (typeof spec.missing === 'string' || typeof spec.missing === 'number')
+  ) {
+    if (x === null) {
+      x = spec.missing;
+    }
+    if (y === null) {
+      y = spec.missing;
+    }
+  }
+  if (x === null || y === null) {
+    if (x === y) {
+      return 0;
+    }
+    const nullFirst = spec.missing === '_first';
+    return (x === null) === nullFirst ? -1 : 1;
+  }
+  return compareValues(x, y) * spec.order;
+}
+
 /** Compares two sort tuples under the specs (missing values placed per `missing`). */
 export function compareTuples(
   specs: SortSpec[],
@@ -303,30 +330,7 @@ export function compareTuples(
   b: SortValue[]
 ): number {
   for (let i = 0; i < specs.length; i++) {
-    const spec = specs[i] as SortSpec;
-    let x = a[i] ?? null;
-    let y = b[i] ?? null;
-    if (
-      spec.missing !== '_last' &&
-      spec.missing !== '_first' &&
-      spec.missing !== null &&
-      (typeof spec.missing === 'string' || typeof spec.missing === 'number')
-    ) {
-      if (x === null) {
-        x = spec.missing;
-      }
-      if (y === null) {
-        y = spec.missing;
-      }
-    }
-    if (x === null || y === null) {
-      if (x === y) {
-        continue;
-      }
-      const nullFirst = spec.missing === '_first';
-      return (x === null) === nullFirst ? -1 : 1;
-    }
-    const c = compareValues(x, y) * spec.order;
+    const c = compareKey(specs[i] as SortSpec, a[i] ?? null, b[i] ?? null);
     if (c !== 0) {
       return c;
     }
