@@ -65,6 +65,12 @@ type Sent<P extends { answer?: string | undefined }> = Omit<
 /** An answer kept: the swapped string the notebook keeps, or its bytes in a buffer of the message. */
 type KeptAnswer = EncodedString | MessageBuffer;
 
+/** An answer kept, and the bytes of its JSON text: the fallbacks' share is counted from them, however it is sent. */
+interface Kept {
+  answer: KeptAnswer;
+  bytes: number;
+}
+
 /** The payload's fields holding a kept answer. */
 function answerFields(
   kept: KeptAnswer
@@ -187,7 +193,7 @@ export function toBundle(
         columns,
         ...(answerKept !== undefined && layout
           ? {
-              ...answerFields(answerKept),
+              ...answerFields(answerKept.answer),
               answerFormat: ANSWER_FORMAT,
               documents: layout
             }
@@ -226,7 +232,7 @@ export function toBundle(
               summary,
               columns.map(c => c.name),
               kept,
-              fallbackBudget(answerKept, limits),
+              fallbackBudget(answerKept?.bytes, limits),
               aggregations,
               warningOf(info)
             ))
@@ -278,9 +284,12 @@ export function toBundle(
         columns,
         ...(answerKept === undefined
           ? keptRows(rows)
-          : { ...answerFields(answerKept), answerFormat: ANSWER_FORMAT }),
+          : {
+              ...answerFields(answerKept.answer),
+              answerFormat: ANSWER_FORMAT
+            }),
         ...(rawKept
-          ? { ...answerFields(rawKept), answerFormat: ANSWER_FORMAT }
+          ? { ...answerFields(rawKept.answer), answerFormat: ANSWER_FORMAT }
           : {}),
         omittedRows: omitted,
         cut,
@@ -301,7 +310,7 @@ export function toBundle(
             summary,
             columns,
             kept,
-            fallbackBudget(answerKept ?? rawKept, limits),
+            fallbackBudget((answerKept ?? rawKept)?.bytes, limits),
             [],
             warningOf(info),
             result.columns?.map(c => c.type)
@@ -451,7 +460,7 @@ function keptAnswer(
   keep: number,
   omitted: number,
   limits: OutputLimits
-): KeptAnswer | undefined {
+): Kept | undefined {
   const bytes =
     omitted === 0
       ? answer.bytes
@@ -463,11 +472,12 @@ function keptAnswer(
     return undefined;
   }
   if (limits.answerAsBuffer) {
-    return new MessageBuffer(
-      isUtf8(bytes) ? bytes : Buffer.from(bytes.toString('utf8'), 'utf8')
-    );
+    const sent = isUtf8(bytes)
+      ? bytes
+      : Buffer.from(bytes.toString('utf8'), 'utf8');
+    return { answer: new MessageBuffer(sent), bytes: bytes.length };
   }
-  return swappedAnswer(bytes);
+  return { answer: swappedAnswer(bytes), bytes: bytes.length };
 }
 
 /** A copy of `value` whose array at `at` keeps its first `keep` elements; the rest is shared. */
@@ -560,15 +570,10 @@ function storedRows(
 
 /** Each fallback's share of the notebook: a part of the answer kept, never less than a screenful nor more than a long page. */
 function fallbackBudget(
-  answer: KeptAnswer | undefined,
+  answerBytes: number | undefined,
   limits: OutputLimits
 ): number {
-  // A buffer's bytes as a string literal: the two quotes more (its few escapes aside).
-  const kept =
-    answer instanceof MessageBuffer
-      ? answer.bytes.length + 2
-      : (answer?.json.length ?? 0);
-  const share = Math.floor(kept * limits.fallbackShare);
+  const share = Math.floor((answerBytes ?? 0) * limits.fallbackShare);
   return Math.min(
     limits.fallbackMaxChars,
     Math.max(limits.fallbackChars, share)
