@@ -107,6 +107,13 @@ export const ANSWER_FORMAT = 'json, quotes swapped';
 const AnswerFormatSchema = z.literal(ANSWER_FORMAT);
 
 /**
+ * In place of `answer`, for a frontend that asked for it (searchbook's Python magics): the
+ * index of the message buffer holding the engine's answer as its own JSON bytes (UTF-8, quotes
+ * as sent). Never in a notebook: what shows the output puts `answer` back.
+ */
+const AnswerBufferSchema = z.number().int().nonnegative();
+
+/**
  * Rows kept in the payload (as `rows`) that hold a number a double cannot hold (an ES|QL
  * `long` past 2^53): their JSON text, quotes swapped as the answer's, in place of `rows`, since
  * JupyterLab reads a bundle with JSON.parse and would round the number.
@@ -150,6 +157,7 @@ export const HitsPayloadSchema = z
     rows: RowsSchema.optional(),
     exactRows: ExactRowsSchema.optional(),
     answer: AnswerSchema.optional(),
+    answerBuffer: AnswerBufferSchema.optional(),
     answerFormat: AnswerFormatSchema.optional(),
     documents: DocumentLayoutSchema.optional(),
     total: z
@@ -169,7 +177,8 @@ export const HitsPayloadSchema = z
     p =>
       p.rows !== undefined ||
       p.exactRows !== undefined ||
-      (p.answer !== undefined && p.documents !== undefined),
+      ((p.answer !== undefined || p.answerBuffer !== undefined) &&
+        p.documents !== undefined),
     {
       message:
         'a hits payload holds either rows or an answer with its document layout'
@@ -186,6 +195,7 @@ export const TablePayloadSchema = z
     exactRows: ExactRowsSchema.optional(),
     /** The engine's array (or JSONL lines, as one array) as JSON text; each element is one row. */
     answer: AnswerSchema.optional(),
+    answerBuffer: AnswerBufferSchema.optional(),
     answerFormat: AnswerFormatSchema.optional(),
     omittedRows: z.number().int().nonnegative(),
     cut: z
@@ -202,7 +212,8 @@ export const TablePayloadSchema = z
     p =>
       p.rows !== undefined ||
       p.exactRows !== undefined ||
-      p.answer !== undefined,
+      p.answer !== undefined ||
+      p.answerBuffer !== undefined,
     {
       message: 'a table payload holds either rows or an answer'
     }

@@ -101,8 +101,11 @@ class Answer(Table):
     `aggregations`: each aggregation or facet table by name. `to_pandas()` / `to_polars()`:
     the grid as a DataFrame, typed by the mapping or schema."""
 
-    def __init__(self, bundle, rerun=None):
-        self.bundle = bundle
+    def __init__(self, bundle, rerun=None, buffers=()):
+        # As it came: an answer sent as its own JSON bytes is one of the message's buffers (`answerBuffer`).
+        self._bundle = bundle
+        self._buffers = list(buffers)
+        self._shown = None
         self.info = {}
         self.total = None
         self.aggregations = {}
@@ -151,11 +154,11 @@ class Answer(Table):
     def _column_values(self):
         # Rows already built are read as they are; else the hits' columns are read from the
         # documents without making a row of each.
-        if self._rows is not None or HITS_MIME not in self.bundle:
+        if self._rows is not None or HITS_MIME not in self._bundle:
             return None
         payload = self._payload
         layout = payload.get("documents")
-        answer = self.json if layout and "answer" in payload else None
+        answer = self.json if layout and _holds_answer(payload) else None
         if answer is None:
             return None
         from searchbook.answer_rows import document_columns
@@ -166,13 +169,20 @@ class Answer(Table):
         from searchbook.answer_rows import document_rows, table_rows
 
         payload = self._payload
-        answer = self.json if "answer" in payload else None
+        answer = self.json if _holds_answer(payload) else None
         if answer is None:
             return []
-        if HITS_MIME in self.bundle:
+        if HITS_MIME in self._bundle:
             layout = payload.get("documents")
             return document_rows(answer, layout, payload["columns"]) if layout else []
         return table_rows(answer)
+
+    @property
+    def bundle(self):
+        """The MIME bundle as a notebook keeps it (the answer as the swapped string of `answer`)."""
+        if self._shown is None:
+            self._shown = shown_bundle(self._bundle, self._buffers)
+        return self._shown
 
     @property
     def complete(self):
@@ -182,14 +192,14 @@ class Answer(Table):
     @property
     def json(self):
         # Parsed when asked: a loop of searches that reads only rows never pays for it.
-        if JSON_MIME in self.bundle:
+        if JSON_MIME in self._bundle:
             # An answer holding a long past 2^53 is kept as exact text (JupyterLab would round application/json).
-            if "application/json" in self.bundle:
-                return self.bundle["application/json"]
-            return _answer_json(self.bundle[JSON_MIME])
-        payload = self.bundle.get(HITS_MIME) or self.bundle.get(TABLE_MIME) or {}
+            if "application/json" in self._bundle:
+                return self._bundle["application/json"]
+            return _answer_json(self._bundle[JSON_MIME])
+        payload = self._bundle.get(HITS_MIME) or self._bundle.get(TABLE_MIME) or {}
         if "_json" not in self.__dict__:
-            self._json = _answer_json(payload)
+            self._json = _answer_json(payload, self._buffers)
         return self._json
 
     def left_out_message(self):
@@ -247,9 +257,42 @@ def _swapped_json(text):
         return json.loads(text.encode("utf-8", "surrogatepass").translate(_UNSWAP))
 
 
-def _answer_json(payload):
+def _answer_json(payload, buffers=()):
+    at = payload.get("answerBuffer")
+    if at is not None:
+        with acyclic_build():
+            return json.loads(_buffer_bytes(buffers[at]))
     text = payload.get("answer")
     return None if text is None else _swapped_json(text)
+
+
+def _holds_answer(payload):
+    return "answer" in payload or "answerBuffer" in payload
+
+
+def _buffer_bytes(buffer):
+    # jupyter_client hands buffers as memoryviews of the frames' bytes: read without a copy.
+    if isinstance(buffer, memoryview) and isinstance(buffer.obj, bytes) and buffer.nbytes == len(buffer.obj):
+        return buffer.obj
+    return bytes(buffer)
+
+
+def shown_bundle(bundle, buffers):
+    """The bundle as a notebook keeps it: an answer sent as a buffer of the message back in its
+    payload as the swapped string JupyterLab's renderer reads (`answer`)."""
+    shown = dict(bundle)
+    for mime in (HITS_MIME, TABLE_MIME):
+        payload = bundle.get(mime)
+        if payload and "answerBuffer" in payload:
+            shown[mime] = {
+                ("answer" if key == "answerBuffer" else key): (_swapped_text(buffers[value]) if key == "answerBuffer" else value)
+                for key, value in payload.items()
+            }
+    return shown
+
+
+def _swapped_text(buffer):
+    return _buffer_bytes(buffer).translate(_UNSWAP).decode("utf-8", "surrogatepass")
 
 
 def _kept_rows(payload):

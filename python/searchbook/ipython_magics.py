@@ -74,7 +74,7 @@ class Bridge:
             return
         values = {}
 
-        def on_output(kind, content):
+        def on_output(kind, content, _buffers):
             for row in (content.get("data", {}).get(ROWS_MIME) or {}).get("rows", []):
                 values[row.get("name")] = row.get("value")
 
@@ -135,17 +135,20 @@ class Bridge:
 
         last = []
 
-        def on_output(kind, content):
+        def on_output(kind, content, buffers):
             if kind == "stream":
                 if not quiet or content.get("name") == "stderr":
                     (sys.stderr if content.get("name") == "stderr" else sys.stdout).write(content.get("text", ""))
             elif kind in ("display_data", "update_display_data", "execute_result"):
                 data = content.get("data", {})
-                if is_answer(data):
-                    last[:] = [Answer(data)]
+                answer = Answer(data, buffers=buffers) if is_answer(data) else None
+                if answer is not None:
+                    last[:] = [answer]
                 if quiet:
                     return
-                shown = {mime: value for mime, value in data.items() if mime != ROWS_MIME}
+                # The answer's bytes go back into its payload, as the notebook keeps it.
+                bundle = answer.bundle if answer is not None else data
+                shown = {mime: value for mime, value in bundle.items() if mime != ROWS_MIME}
                 transient = content.get("transient") or {}
                 publish_display_data(shown, content.get("metadata") or {}, transient=transient, update=kind == "update_display_data")
             elif kind == "clear_output" and not quiet:

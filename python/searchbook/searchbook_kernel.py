@@ -119,7 +119,7 @@ class SearchbookKernel:
         return msg_id
 
     def run(self, code, on_output, on_input, silent=False, allow_stdin=False, value_only=False):
-        """Runs `code`; each iopub output of it goes to `on_output(msg_type, content)`, each
+        """Runs `code`; each iopub output of it goes to `on_output(msg_type, content, buffers)`, each
         input request to `on_input(prompt, password)`. A KeyboardInterrupt while it runs
         interrupts the kernel, waits for the cell to end, and is raised again. `value_only`:
         nothing of the outputs will be shown, so the kernel builds no text or HTML grids."""
@@ -160,7 +160,7 @@ class SearchbookKernel:
                     if kind == "status":
                         idle = idle or msg["content"].get("execution_state") == "idle"
                     elif kind != "execute_input":
-                        on_output(kind, msg["content"])
+                        on_output(kind, msg["content"], msg.get("buffers") or [])
         reply = self.reply(msg_id)
         if interrupted is not None:
             raise KeyboardInterrupt(reply.evalue or "The searchbook request was interrupted.")
@@ -177,7 +177,9 @@ class SearchbookKernel:
             "allow_stdin": allow_stdin,
             "stop_on_error": False,
         }
-        msg = client.session.msg("execute_request", content, metadata={EXECUTE_METADATA: {"valueOnly": bool(value_only)}})
+        # An answer comes as its JSON bytes in a buffer of the message (searchbook.answer reads it).
+        asked = {"valueOnly": bool(value_only), "answerAsBuffer": True}
+        msg = client.session.msg("execute_request", content, metadata={EXECUTE_METADATA: asked})
         client.shell_channel.send(msg)
         return msg["header"]["msg_id"]
 

@@ -218,3 +218,63 @@ it('secrets that are ordinary values of an answer leave it exactly as the engine
     '${env:'
   );
 });
+
+/** What searchbook's Python magics say of each request: the answer as a buffer of the message. */
+const AS_BUFFER = { searchbook: { answerAsBuffer: true } };
+
+/** The answer's own JSON text, sent as a buffer of the display_data message, and its payload. */
+function bufferedAnswer(iopub: WireMessage[]): {
+  text: string;
+  payload: Record<string, unknown>;
+} {
+  const output = iopub.find(m => m.header.msg_type === 'display_data');
+  const payload = (output?.content.data as Record<string, unknown>)[
+    HITS_MIME
+  ] as Record<string, unknown>;
+  expect(payload.answer).toBeUndefined();
+  const at = payload.answerBuffer as number;
+  return {
+    text: (output?.buffers?.[at] ?? Buffer.alloc(0)).toString(),
+    payload
+  };
+}
+
+it('an answer sent as a message buffer masks an echoed secret inside its strings, as the answer string is masked', async () => {
+  const { reply, iopub } = await kernel.execute(
+    'GET /vault/_search?q=${env:LONG_SECRET}',
+    {},
+    AS_BUFFER
+  );
+  expect(reply.content.status).toBe('ok');
+  const { text } = bufferedAnswer(iopub);
+  expectNoPrefix(text);
+  expectNoPrefix(allText(iopub));
+  const sent = JSON.parse(text) as {
+    hits: { hits: { _source: Record<string, string> }[] };
+  };
+  const [first, second] = sent.hits.hits;
+  expect(first?._source.note).toBe('${env:LONG_SECRET}');
+  expect(first?._source.padded).toBe(`${'x'.repeat(50)}\${env:LONG_SECRET}`);
+  expect(second?._source.note).toBe(`${'y'.repeat(170)}\${env:LONG_SECRET}`);
+  // The same answer as the string a notebook keeps.
+  const shown = await kernel.execute('GET /vault/_search?q=${env:LONG_SECRET}');
+  const payload = HitsPayloadSchema.parse(
+    (
+      shown.iopub.find(m => m.header.msg_type === 'display_data')?.content
+        .data as Record<string, unknown>
+    )[HITS_MIME]
+  );
+  expect(sent).toEqual(JSON.parse(swapQuotes(payload.answer ?? '')));
+});
+
+it("an answer sent as a message buffer holding no secret is the engine's own bytes", async () => {
+  const { reply, iopub } = await kernel.execute(
+    'GET /${env:W_INDEX}/_search?q=${env:W_NAME}:${env:W_NUM}&track=${env:W_TRUE}',
+    {},
+    AS_BUFFER
+  );
+  expect(reply.content.status).toBe('ok');
+  const { text, payload } = bufferedAnswer(iopub);
+  expect(text).toBe(PLAIN_ANSWER);
+  expect(HitsPayloadSchema.parse(payload).answerBuffer).toBe(0);
+});

@@ -115,3 +115,32 @@ it('values shorter than four characters are left alone, so an answer stays reada
     .data as Record<string, unknown>;
   expect(String(data['text/plain'])).toMatch(/"_id": "doc"/);
 });
+
+it('an answer sent as a message buffer (the Python magics read it so) shows ${env:NAME} where a document holds the value', async () => {
+  const put = await kernel.execute(
+    'PUT /products/_doc/masked?refresh=true\n{"name": ${env:DOC_SECRET}}'
+  );
+  expect(put.reply.content.status).toBe('ok');
+  const { reply, iopub } = await kernel.execute(
+    'GET /products/_search\n{"query": {"ids": {"values": ["masked"]}}}',
+    {},
+    { searchbook: { answerAsBuffer: true } }
+  );
+  expect(reply.content.status).toBe('ok');
+  const output = iopub.find(m => m.header.msg_type === 'display_data');
+  const payload = (output?.content.data as Record<string, unknown>)[
+    'application/vnd.searchbook.hits+json'
+  ] as { answer?: string; answerBuffer?: number };
+  expect(payload.answer).toBeUndefined();
+  const text = String(output?.buffers?.[payload.answerBuffer ?? -1]);
+  for (const form of forms(DOC_SECRET)) {
+    expect(text).not.toContain(form);
+    expect(cellText(reply, iopub)).not.toContain(form);
+  }
+  const answer = JSON.parse(text) as {
+    hits: { hits: { _id: string; _source: { name: string } }[] };
+  };
+  expect(answer.hits.hits.map(h => [h._id, h._source.name])).toEqual([
+    ['masked', '${env:DOC_SECRET}']
+  ]);
+});

@@ -24,6 +24,8 @@ export interface WireMessage {
   content: Record<string, unknown>;
   /** The content as the kernel wrote it, for what JSON.parse does not show (a number's every digit). */
   contentText?: string;
+  /** The frames after the four JSON parts (a payload's `answerBuffer` indexes them). */
+  buffers?: Buffer[];
 }
 
 type Channel = 'shell' | 'control' | 'stdin';
@@ -360,7 +362,8 @@ export class KernelClient {
       parent_header,
       metadata,
       content,
-      contentText: body[3]?.toString()
+      contentText: body[3]?.toString(),
+      buffers: frames.slice(split + 6)
     };
   }
 

@@ -203,7 +203,11 @@ export class CellRunner {
         driver.console.present(request, response),
         info,
         answer,
-        sink.valueOnly ? { ...this.limits, valueOnly: true } : this.limits
+        {
+          ...this.limits,
+          ...(sink.valueOnly ? { valueOnly: true } : {}),
+          ...(sink.answerAsBuffer ? { answerAsBuffer: true } : {})
+        }
       );
       if (first) {
         await progress.finish(first);

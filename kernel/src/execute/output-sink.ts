@@ -12,4 +12,6 @@ export interface OutputSink {
   readonly canAsk: boolean;
   /** Whether the frontend reads only the answers' values and shows none of them (execute metadata). */
   readonly valueOnly?: boolean;
+  /** Whether the frontend reads an answer's bytes from a buffer of the message (execute metadata). */
+  readonly answerAsBuffer?: boolean;
 }

@@ -26,7 +26,7 @@ export function executeHandler(
 ): Handler {
   return async ctx => {
     const request = ExecuteRequest.parse(ctx.message.content);
-    const { valueOnly } = ExecuteMetadata.parse(
+    const { valueOnly, answerAsBuffer } = ExecuteMetadata.parse(
       ctx.message.metadata
     ).searchbook;
     const counts = !request.silent && request.store_history;
@@ -68,7 +68,8 @@ export function executeHandler(
             }),
       input: (prompt: string, password: boolean) => ctx.input(prompt, password),
       canAsk: request.allow_stdin,
-      valueOnly
+      valueOnly,
+      answerAsBuffer
     };
     try {
       await runner.run(request.code, sink);

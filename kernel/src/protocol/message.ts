@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { serialise } from './encoded-string';
+import { withBuffers } from './message-buffer';
 import { SearchbookError } from '../../../contracts/errors';
 import type { Signer } from './signer';
 import { parseExactJson } from '../json/exact-integers';
@@ -87,16 +88,19 @@ export function encode(
     msg_type: message.msgType,
     version: PROTOCOL_VERSION
   };
-  const body = [
-    header,
-    message.parent?.header ?? {},
-    message.metadata ?? {},
-    message.content
-  ].map(serialise);
+  const { value: body, buffers } = withBuffers(() =>
+    [
+      header,
+      message.parent?.header ?? {},
+      message.metadata ?? {},
+      message.content
+    ].map(serialise)
+  );
   return [
     ...(message.identities ?? []),
     DELIMITER,
     Buffer.from(signer.sign(body), 'ascii'),
-    ...body
+    ...body,
+    ...buffers
   ];
 }

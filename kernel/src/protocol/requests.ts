@@ -14,16 +14,23 @@ export const ExecuteRequest = z.object({
 /**
  * What a frontend may say of an execute_request in its metadata. `searchbook.valueOnly`: the
  * frontend reads only the answers' values and shows nothing (a quiet magic call in a Python
- * kernel), so no text or HTML grid is built for them. Anything else there is ignored.
+ * kernel), so no text or HTML grid is built for them. `searchbook.answerAsBuffer`: the
+ * frontend (searchbook's Python magics) reads an answer's JSON bytes from a buffer of the
+ * message (the payload's `answerBuffer`) instead of the `answer` string. Anything else there
+ * is ignored.
  */
+const NOTHING_ASKED = { valueOnly: false, answerAsBuffer: false };
 export const ExecuteMetadata = z
   .object({
     searchbook: z
-      .object({ valueOnly: z.boolean().default(false) })
-      .catch({ valueOnly: false })
-      .default({ valueOnly: false })
+      .object({
+        valueOnly: z.boolean().default(false),
+        answerAsBuffer: z.boolean().default(false)
+      })
+      .catch(NOTHING_ASKED)
+      .default(NOTHING_ASKED)
   })
-  .catch({ searchbook: { valueOnly: false } });
+  .catch({ searchbook: NOTHING_ASKED });
 
 export const CodeAtCursor = z.object({
   code: z.string(),

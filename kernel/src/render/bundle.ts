@@ -10,6 +10,8 @@ import type { Elision } from '../driver-core/http/elided-json';
 import { fieldRecord, ownValue } from '../../../contracts/own-fields';
 import { escapeControlCharacters } from './control-characters';
 import type { EncodedString } from '../protocol/encoded-string';
+import { MessageBuffer } from '../protocol/message-buffer';
+import { isUtf8 } from 'node:buffer';
 import {
   documentRow,
   documentsOf,
@@ -48,15 +50,35 @@ export type { MimeBundle };
 
 /**
  * A payload as the kernel hands it to the wire: its answer already in JSON form, copied into
- * the message as bytes. JSON.stringify of it is the payload its schema describes.
+ * the message as bytes (or sent as a buffer of the message, its index in `answerBuffer`).
+ * Serialised into a message, it is the payload its schema describes.
  */
 type Sent<P extends { answer?: string | undefined }> = Omit<
   P,
-  'answer' | 'exactRows'
+  'answer' | 'exactRows' | 'answerBuffer'
 > & {
   answer?: EncodedString;
   exactRows?: EncodedString;
+  answerBuffer?: MessageBuffer;
 };
+
+/** An answer kept: the swapped string the notebook keeps, or its bytes in a buffer of the message. */
+type KeptAnswer = EncodedString | MessageBuffer;
+
+/** An answer kept, and the bytes of its JSON text: the fallbacks' share is counted from them, however it is sent. */
+interface Kept {
+  answer: KeptAnswer;
+  bytes: number;
+}
+
+/** The payload's fields holding a kept answer. */
+function answerFields(
+  kept: KeptAnswer
+): { answer: EncodedString } | { answerBuffer: MessageBuffer } {
+  return kept instanceof MessageBuffer
+    ? { answerBuffer: kept }
+    : { answer: kept };
+}
 
 /** The status line every output starts with: who answered what, how, and how fast. */
 export function statusLine(info: ResponseInfo): string {
@@ -171,7 +193,7 @@ export function toBundle(
         columns,
         ...(answerKept !== undefined && layout
           ? {
-              answer: answerKept,
+              ...answerFields(answerKept.answer),
               answerFormat: ANSWER_FORMAT,
               documents: layout
             }
@@ -210,7 +232,7 @@ export function toBundle(
               summary,
               columns.map(c => c.name),
               kept,
-              fallbackBudget(answerKept, limits),
+              fallbackBudget(answerKept?.bytes, limits),
               aggregations,
               warningOf(info)
             ))
@@ -262,8 +284,13 @@ export function toBundle(
         columns,
         ...(answerKept === undefined
           ? keptRows(rows)
-          : { answer: answerKept, answerFormat: ANSWER_FORMAT }),
-        ...(rawKept ? { answer: rawKept, answerFormat: ANSWER_FORMAT } : {}),
+          : {
+              ...answerFields(answerKept.answer),
+              answerFormat: ANSWER_FORMAT
+            }),
+        ...(rawKept
+          ? { ...answerFields(rawKept.answer), answerFormat: ANSWER_FORMAT }
+          : {}),
         omittedRows: omitted,
         cut,
         ...(result.columns ? { types: result.columns.map(c => c.type) } : {}),
@@ -283,7 +310,7 @@ export function toBundle(
             summary,
             columns,
             kept,
-            fallbackBudget(answerKept ?? rawKept, limits),
+            fallbackBudget((answerKept ?? rawKept)?.bytes, limits),
             [],
             warningOf(info),
             result.columns?.map(c => c.type)
@@ -424,6 +451,8 @@ function rowReader(
 /**
  * The answer's JSON text as the notebook keeps it: the engine's own bytes, or, past the row
  * cap, the answer without the documents left out. Undefined when it is too large to keep.
+ * As a buffer of the message when the frontend reads it so (OutputLimits.answerAsBuffer):
+ * UTF-8, as the kernel read it (a byte that is no UTF-8 is the replacement character there too).
  */
 function keptAnswer(
   answer: Answer,
@@ -431,7 +460,7 @@ function keptAnswer(
   keep: number,
   omitted: number,
   limits: OutputLimits
-): EncodedString | undefined {
+): Kept | undefined {
   const bytes =
     omitted === 0
       ? answer.bytes
@@ -439,7 +468,16 @@ function keptAnswer(
           exactJson(withFirstDocuments(answer.value, at, keep)),
           'utf8'
         );
-  return bytes.length <= limits.answerChars ? swappedAnswer(bytes) : undefined;
+  if (bytes.length > limits.answerChars) {
+    return undefined;
+  }
+  if (limits.answerAsBuffer) {
+    const sent = isUtf8(bytes)
+      ? bytes
+      : Buffer.from(bytes.toString('utf8'), 'utf8');
+    return { answer: new MessageBuffer(sent), bytes: bytes.length };
+  }
+  return { answer: swappedAnswer(bytes), bytes: bytes.length };
 }
 
 /** A copy of `value` whose array at `at` keeps its first `keep` elements; the rest is shared. */
@@ -532,10 +570,10 @@ function storedRows(
 
 /** Each fallback's share of the notebook: a part of the answer kept, never less than a screenful nor more than a long page. */
 function fallbackBudget(
-  answer: EncodedString | undefined,
+  answerBytes: number | undefined,
   limits: OutputLimits
 ): number {
-  const share = Math.floor((answer?.json.length ?? 0) * limits.fallbackShare);
+  const share = Math.floor((answerBytes ?? 0) * limits.fallbackShare);
   return Math.min(
     limits.fallbackMaxChars,
     Math.max(limits.fallbackChars, share)

@@ -20,6 +20,8 @@ export interface OutputLimits {
   rowsAsValues?: boolean;
   /** Nothing of the answer is shown, only its value read: the text and HTML grids are one summary line. */
   valueOnly?: boolean;
+  /** A hits or table answer kept goes as its JSON bytes in a buffer of the message (MessageBuffer), not as a swapped string. */
+  answerAsBuffer?: boolean;
 }
 
 /**

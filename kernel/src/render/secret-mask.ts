@@ -5,6 +5,7 @@
  * error text) it is replaced by the form the cell wrote, `${env:NAME}`, or by `***`.
  */
 import { EncodedString } from '../protocol/encoded-string';
+import { MessageBuffer } from '../protocol/message-buffer';
 import { swapQuotes } from '../../../contracts/answer-rows';
 import { escapeHtml } from './text-table';
 
@@ -38,6 +39,9 @@ export function maskable(secret: string): boolean {
 /** A JSON string literal in an answer as the notebook keeps it: its quotes are `'` (render/swapped-answer.ts). */
 const SWAPPED_LITERAL = /'(?:[^'\\]|\\.)*'/g;
 
+/** A JSON string literal in an answer's own text (a message buffer's bytes). */
+const JSON_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+
 export class SecretMask {
   /** Each secret's written forms (raw, JSON-escaped, quote-swapped, HTML-escaped), longest first, with their replacement. */
   private forms: [form: string, shown: string][] = [];
@@ -49,6 +53,8 @@ export class SecretMask {
    * `\u` escapes), so a secret with other characters is always looked for in the decoded text.
    */
   private literalForms: Buffer[] | undefined = [];
+  /** Each form in UTF-8, as an answer's own bytes (a message buffer, valid UTF-8) hold it. */
+  private readonly byteForms: Buffer[] = [];
 
   /**
    * Remembers `secret`, shown as `shown` from now on; the first form given for a value stays.
@@ -70,6 +76,7 @@ export class SecretMask {
     }
     for (const form of written) {
       this.forms.push([form, shown]);
+      this.byteForms.push(Buffer.from(form, 'utf8'));
       if (this.literalForms && /^[\x20-\x7e]+$/.test(form)) {
         this.literalForms.push(
           Buffer.from(JSON.stringify(form).slice(1, -1), 'utf8')
@@ -109,6 +116,21 @@ export class SecretMask {
   }
 
   /**
+   * An answer's own bytes (a message buffer) masked as a swapped answer is: inside its string
+   * literals only, and decoded only when a secret's form is in them.
+   */
+  private answerBytes(kept: MessageBuffer): MessageBuffer {
+    if (this.byteForms.every(form => !kept.bytes.includes(form))) {
+      return kept;
+    }
+    const text = kept.bytes.toString('utf8');
+    const masked = text.replace(JSON_LITERAL, literal => this.text(literal));
+    return masked === text
+      ? kept
+      : new MessageBuffer(Buffer.from(masked, 'utf8'));
+  }
+
+  /**
    * A copy of an output (a MIME bundle, an error, a reply) with every secret replaced in its
    * strings and keys; the output itself when nothing is to be masked. Iterative, as an answer
    * may be nested deeper than the stack allows.
@@ -130,6 +152,8 @@ export class SecretMask {
         this.literalForms?.every(form => !current.json.includes(form))
       ) {
         put(current);
+      } else if (current instanceof MessageBuffer) {
+        put(this.answerBytes(current));
       } else if (current instanceof EncodedString) {
         const text = current.value;
         const masked = this.answerText(text);

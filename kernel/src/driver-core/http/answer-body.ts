@@ -3,6 +3,7 @@
  * or text, with a notice when it is not what its Content-Type says or is cut to what one
  * answer may hold.
  */
+import { isAscii } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { parseExactJson } from '../../json/exact-integers';
 import type { EngineResponse } from '../capabilities/console';
@@ -90,7 +91,8 @@ function decodeWhole(
   bytes: Buffer,
   contentType: string
 ): { body: EngineResponse['body']; notice?: string } {
-  const text = UTF8.decode(bytes);
+  // ASCII (most answers) is Latin-1 too, which Node copies as it is: UTF-8 decoding checks each byte again.
+  const text = isAscii(bytes) ? bytes.toString('latin1') : UTF8.decode(bytes);
   if (text.length === 0) {
     return { body: { kind: 'empty' } };
   }
