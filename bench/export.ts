@@ -11,12 +11,16 @@
  *    a scratch directory outside the repository) and a bare undici `search_after` loop writing
  *    the same JSONL, taking turns round after round (the machine is shared, so its load drifts);
  *    medians per contender, every round printed, with the load average.
+ * Each step and contender also prints the CPU time the kernel and the engines' process spent a
+ * document, and how busy each was over the wall time: on a machine of two cores the engines
+ * run beside the kernel, and whichever is near 100% sets the pace.
  * Prints figures and ratios; asserts nothing but that each file holds every document.
  *
  *   npm run build && node dist/bench/export.js [docs, 200000] [rounds, 5] [--memory-only]
  *     [--typesense-docs N, 30000] [--profile <dir>]
  * --memory-only: part 1 only, e.g. at 5,000,000 documents.
- * --profile: the kernel writes a .cpuprofile into <dir> when it exits (bench/cpu-profile-summary.ts).
+ * --profile: the kernel and the engines write a .cpuprofile each into <dir> when they exit
+ *   (bench/cpu-profile-summary.ts).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
@@ -64,6 +68,9 @@ const scratch = mkdtempSync(join(tmpdir(), 'searchbook-export-bench-'));
 const rate = (docs: number, ms: number) => Math.round((docs / ms) * 1000);
 const perDoc = (cpuMs: number, docs: number) =>
   `${((cpuMs * 1000) / docs).toFixed(1)} µs a document`;
+/** A process's CPU time as a share of the wall time (above 100% on more than one core). */
+const busy = (cpuMs: number, wallMs: number) =>
+  `${Math.round((cpuMs / wallMs) * 100)}%`;
 const fmt = (n: number) => n.toLocaleString('en-US');
 const load = () =>
   loadavg()
@@ -120,6 +127,13 @@ async function startEngines(): Promise<{
     [
       // The engines hold every document in their heap (about 1.5 GB a million).
       `--max-old-space-size=${Math.max(4096, Math.ceil(TOTAL / 1_000_000) * 2048)}`,
+      ...(PROFILE
+        ? [
+            '--cpu-prof',
+            `--cpu-prof-dir=${resolve(PROFILE)}`,
+            '--cpu-prof-name=engines.cpuprofile'
+          ]
+        : []),
       join(REPO, 'dist', 'bench', 'export-sandbox.js'),
       String(TOTAL),
       String(TS_TOTAL)
@@ -258,13 +272,15 @@ async function memorySteps(
     }
     await settleEngines(engines.child);
     const before = memory(kernel.pid).now;
+    const engineCpu = cpuMs(engines.child.pid as number);
     const ms = await kernel.run(`%export ${target} ${join(scratch, file)}`);
+    const engineMs = cpuMs(engines.child.pid as number) - engineCpu;
     const { peak } = memory(kernel.pid);
     highest = Math.max(highest, peak);
     const back = await kernel.settle(before);
     check(join(scratch, file.split(' ')[0] as string), expected);
     console.log(
-      `  ${step.padEnd(16)} peak so far ${peak.toFixed(0).padStart(4)} MB; ${fmt(rate(expected, ms)).padStart(9)} docs/s, kernel CPU ${perDoc(kernel.lastCpuMs, expected)}; RSS ${before.toFixed(0)} MB before, ${back.ms === undefined ? `still ${back.mb.toFixed(0)} MB after ${SETTLE_MS / 1000} s` : `back to ${back.mb.toFixed(0)} MB in ${(back.ms / 1000).toFixed(1)} s`}`
+      `  ${step.padEnd(16)} peak so far ${peak.toFixed(0).padStart(4)} MB; ${fmt(rate(expected, ms)).padStart(9)} docs/s, kernel CPU ${perDoc(kernel.lastCpuMs, expected)} (busy ${busy(kernel.lastCpuMs, ms)}), engines ${perDoc(engineMs, expected)} (${busy(engineMs, ms)}); RSS ${before.toFixed(0)} MB before, ${back.ms === undefined ? `still ${back.mb.toFixed(0)} MB after ${SETTLE_MS / 1000} s` : `back to ${back.mb.toFixed(0)} MB in ${(back.ms / 1000).toFixed(1)} s`}`
     );
   }
   console.log(
@@ -384,20 +400,29 @@ async function elasticdump(
 /** Runs the contenders in turn, `ROUNDS` times, in a rotating order; the times of each, in order. */
 async function rounds(
   contenders: Record<string, () => Promise<number>>,
-  between: () => Promise<void>
-): Promise<Record<string, number[]>> {
+  between: () => Promise<void>,
+  enginesPid: number
+): Promise<{
+  times: Record<string, number[]>;
+  engineCpu: Record<string, number[]>;
+}> {
   const names = Object.keys(contenders);
   const times: Record<string, number[]> = Object.fromEntries(
+    names.map(n => [n, []])
+  );
+  const engineCpu: Record<string, number[]> = Object.fromEntries(
     names.map(n => [n, []])
   );
   for (let r = 0; r < ROUNDS; r++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length] as string;
+      const cpu = cpuMs(enginesPid);
       times[name]?.push(await (contenders[name] as () => Promise<number>)());
+      engineCpu[name]?.push(cpuMs(enginesPid) - cpu);
       await between();
     }
   }
-  return times;
+  return { times, engineCpu };
 }
 
 /** Part 2: docs/s of each format and cursor count against elasticdump, in the same kernel. */
@@ -427,7 +452,7 @@ async function speed(
   await bareLoop(engines.es, join(scratch, 'bare.jsonl'));
   await exported('k.csv', 'warm-up')();
   const loadBefore = load();
-  const times = await rounds(
+  const { times, engineCpu } = await rounds(
     {
       [JSONL]: exported('k.jsonl', JSONL),
       [CSV]: exported('k.csv', CSV),
@@ -436,7 +461,8 @@ async function speed(
       [DUMP]: () => elasticdump(dump, engines.es, join(scratch, 'dump.json')),
       [BARE]: () => bareLoop(engines.es, join(scratch, 'bare.jsonl'))
     },
-    () => settleEngines(engines.child)
+    () => settleEngines(engines.child),
+    engines.child.pid as number
   );
   for (const file of ['k.jsonl', 'k2.jsonl', 'dump.json', 'bare.jsonl']) {
     check(join(scratch, file), TOTAL);
@@ -450,8 +476,11 @@ async function speed(
     `\nElasticsearch, ${fmt(TOTAL)} documents (JSONL ${fmt(statSync(join(scratch, 'k.jsonl')).size)} bytes), median of ${ROUNDS} rounds (each round's docs/s); load ${loadBefore} before, ${load()} after:`
   );
   for (const name of Object.keys(times)) {
+    const wall = median(times[name] as number[]);
+    const engine = median(engineCpu[name] as number[]);
+    const own = cpu[name] ? median(cpu[name]) : undefined;
     console.log(
-      `  ${name.padEnd(26)} ${fmt(docsPerSecond(name)).padStart(9)} docs/s (${(times[name] as number[]).map(ms => fmt(rate(TOTAL, ms))).join(', ')})${cpu[name] ? `; kernel CPU ${perDoc(median(cpu[name]), TOTAL)}` : ''}`
+      `  ${name.padEnd(26)} ${fmt(docsPerSecond(name)).padStart(9)} docs/s (${(times[name] as number[]).map(ms => fmt(rate(TOTAL, ms))).join(', ')}); engines CPU ${perDoc(engine, TOTAL)}, busy ${busy(engine, wall)}${own === undefined ? '' : `; kernel CPU ${perDoc(own, TOTAL)}, busy ${busy(own, wall)}`}`
     );
   }
   const ratio = (a: string, b: string) =>
@@ -482,7 +511,10 @@ async function main(): Promise<void> {
     }
   } finally {
     await kernel.close();
+    const enginesGone = once(engines.child, 'exit');
     engines.child.kill();
+    // A profiled engines process writes its profile as it exits.
+    await enginesGone;
     rmSync(scratch, { recursive: true, force: true });
   }
 }
