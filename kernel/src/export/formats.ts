@@ -120,14 +120,7 @@ class CsvWriter implements PageWriter {
     this.out.reset();
     const build = this.build;
     if (build) {
-      const text = this.text;
-      if (text && page.eachDocumentText) {
-        page.eachDocumentText(document => {
-          if (!text.line(document, this.out)) {
-            this.line(build, document.decoded());
-          }
-        });
-      } else {
+      if (!this.textLines(page, build)) {
         page.eachDocument(document => this.line(build, document));
       }
       return this.out.bytes();
@@ -150,10 +143,27 @@ class CsvWriter implements PageWriter {
         this.leftOut
       );
     }
-    for (const document of documents) {
-      this.line(pageBuild, document);
+    // The first page's documents were decoded for its columns; its lines are made as the next ones.
+    if (!this.textLines(page, pageBuild)) {
+      for (const document of documents) {
+        this.line(pageBuild, document);
+      }
     }
     return this.out.bytes();
+  }
+
+  /** The page's lines from its documents' JSON text, when it offers it; false when it does not. */
+  private textLines(page: ExportPage, build: Place): boolean {
+    const text = this.text;
+    if (!text || !page.eachDocumentText) {
+      return false;
+    }
+    page.eachDocumentText(document => {
+      if (!text.line(document, this.out)) {
+        this.line(build, document.decoded());
+      }
+    });
+    return true;
   }
 
   end(): string {
