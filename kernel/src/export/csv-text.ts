@@ -340,11 +340,13 @@ export class CsvTextLines {
   private readonly missing: string[] = [];
 
   constructor(
+    /** The header's columns, and the place of each name among them. */
+    columns: number,
     private readonly headerIndex: ReadonlyMap<string, number>,
     private readonly placement: FieldPlacement,
     private readonly leftOut: Set<string>
   ) {
-    const n = headerIndex.size;
+    const n = columns;
     this.kinds = new Uint8Array(n);
     this.starts = new Int32Array(n);
     this.ends = new Int32Array(n);

@@ -138,6 +138,7 @@ class CsvWriter implements PageWriter {
     if (!this.fields) {
       this.build = pageBuild;
       this.text = new CsvTextLines(
+        this.values.length,
         this.headerIndex,
         fieldPlacement(columns),
         this.leftOut
