@@ -82,6 +82,8 @@ async function main(): Promise<void> {
     settleHeap();
     process.stdout.write('settled\n');
   });
+  // Ended by the benchmark: exit as a process does, so that --cpu-prof writes its profile.
+  process.on('SIGTERM', () => process.exit(0));
   process.stdout.write(
     `${JSON.stringify({ es: esServer.url, ts: tsServer.url })}\n`
   );

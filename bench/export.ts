@@ -11,12 +11,16 @@
  *    a scratch directory outside the repository) and a bare undici `search_after` loop writing
  *    the same JSONL, taking turns round after round (the machine is shared, so its load drifts);
  *    medians per contender, every round printed, with the load average.
+ * Each step and contender also prints the CPU time the kernel and the engines' process spent a
+ * document, and how busy each was over the wall time: on a machine of two cores the engines
+ * run beside the kernel, and whichever is near 100% sets the pace.
  * Prints figures and ratios; asserts nothing but that each file holds every document.
  *
  *   npm run build && node dist/bench/export.js [docs, 200000] [rounds, 5] [--memory-only]
  *     [--typesense-docs N, 30000] [--profile <dir>]
  * --memory-only: part 1 only, e.g. at 5,000,000 documents.
- * --profile: the kernel writes a .cpuprofile into <dir> when it exits (bench/cpu-profile-summary.ts).
+ * --profile: the kernel and the engines write a .cpuprofile each into <dir> when they exit
+ *   (bench/cpu-profile-summary.ts).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
@@ -64,6 +68,9 @@ const scratch = mkdtempSync(join(tmpdir(), 'searchbook-export-bench-'));
 const rate = (docs: number, ms: number) => Math.round((docs / ms) * 1000);
 const perDoc = (cpuMs: number, docs: number) =>
   `${((cpuMs * 1000) / docs).toFixed(1)} µs a document`;
+/** A process's CPU time as a share of the wall time (above 100% on more than one core). */
+const busy = (cpuMs: number, wallMs: number) =>
+  `${Math.round((cpuMs / wallMs) * 100)}%`;
 const fmt = (n: number) => n.toLocaleString('en-US');
 const load = () =>
   loadavg()
@@ -120,6 +127,13 @@ async function startEngines(): Promise<{
     [
       // The engines hold every document in their heap (about 1.5 GB a million).
       `--max-old-space-size=${Math.max(4096, Math.ceil(TOTAL / 1_000_000) * 2048)}`,
+      ...(PROFILE
+        ? [
+            '--cpu-prof',
+            `--cpu-prof-dir=${resolve(PROFILE)}`,
+            '--cpu-prof-name=engines.cpuprofile'
+          ]
+        : []),
       join(REPO, 'dist', 'bench', 'export-sandbox.js'),
       String(TOTAL),
       String(TS_TOTAL)
@@ -258,13 +272,15 @@ async function memorySteps(
     }
     await settleEngines(engines.child);
     const before = memory(kernel.pid).now;
+    const engineCpu = cpuMs(engines.child.pid as number);
     const ms = await kernel.run(`%export ${target} ${join(scratch, file)}`);
+    const engineMs = cpuMs(engines.child.pid as number) - engineCpu;
     const { peak } = memory(kernel.pid);
     highest = Math.max(highest, peak);
     const back = await kernel.settle(before);
     check(join(scratch, file.split(' ')[0] as string), expected);
     console.log(
-      `  ${step.padEnd(16)} peak so far ${peak.toFixed(0).padStart(4)} MB; ${fmt(rate(expected, ms)).padStart(9)} docs/s, kernel CPU ${perDoc(kernel.lastCpuMs, expected)}; RSS ${before.toFixed(0)} MB before, ${back.ms === undefined ? `still ${back.mb.toFixed(0)} MB after ${SETTLE_MS / 1000} s` : `back to ${back.mb.toFixed(0)} MB in ${(back.ms / 1000).toFixed(1)} s`}`
+      `  ${step.padEnd(16)} peak so far ${peak.toFixed(0).padStart(4)} MB; ${fmt(rate(expected, ms)).padStart(9)} docs/s, kernel CPU ${perDoc(kernel.lastCpuMs, expected)} (busy ${busy(kernel.lastCpuMs, ms)}), engines ${perDoc(engineMs, expected)} (${busy(engineMs, ms)}); RSS ${before.toFixed(0)} MB before, ${back.ms === undefined ? `still ${back.mb.toFixed(0)} MB after ${SETTLE_MS / 1000} s` : `back to ${back.mb.toFixed(0)} MB in ${(back.ms / 1000).toFixed(1)} s`}`
     );
   }
   console.log(
@@ -361,9 +377,14 @@ async function elasticdump(
   // elasticdump refuses to replace a file (the previous round's).
   rmSync(file, { force: true });
   const started = performance.now();
+  // Run by a shell whose `times` then prints the CPU time its child (elasticdump) used.
   const child = spawn(
-    bin,
+    'bash',
     [
+      '-c',
+      '"$@" >/dev/null && times',
+      'elasticdump',
+      bin,
       `--input=${input}/bench`,
       `--output=${file}`,
       '--type=data',
@@ -372,32 +393,55 @@ async function elasticdump(
       '--pit',
       '--quiet'
     ],
-    { stdio: ['ignore', 'ignore', 'inherit'] }
+    { stdio: ['ignore', 'pipe', 'inherit'] }
   );
+  let printed = '';
+  child.stdout?.on('data', (d: Buffer) => (printed += d.toString()));
   const [code] = (await once(child, 'exit')) as [number];
   if (code !== 0) {
     throw new Error(`elasticdump exited with ${code}`);
   }
-  return performance.now() - started;
+  const ms = performance.now() - started;
+  // `times`: the shell's user and system time, then its children's, as `0m1.234s 0m0.056s`.
+  const children = printed.trim().split('\n')[1] ?? '';
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, m) => sum + Number(m[1]) * 60 + Number(m[2]),
+    0
+  );
+  (dumpCpu[ELASTICDUMP_NAME] ??= []).push(seconds * 1000);
+  return ms;
 }
+
+const ELASTICDUMP_NAME = `elasticdump ${ELASTICDUMP}`;
+/** elasticdump's own CPU time in each round, in ms. */
+const dumpCpu: Record<string, number[]> = {};
 
 /** Runs the contenders in turn, `ROUNDS` times, in a rotating order; the times of each, in order. */
 async function rounds(
   contenders: Record<string, () => Promise<number>>,
-  between: () => Promise<void>
-): Promise<Record<string, number[]>> {
+  between: () => Promise<void>,
+  enginesPid: number
+): Promise<{
+  times: Record<string, number[]>;
+  engineCpu: Record<string, number[]>;
+}> {
   const names = Object.keys(contenders);
   const times: Record<string, number[]> = Object.fromEntries(
+    names.map(n => [n, []])
+  );
+  const engineCpu: Record<string, number[]> = Object.fromEntries(
     names.map(n => [n, []])
   );
   for (let r = 0; r < ROUNDS; r++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length] as string;
+      const cpu = cpuMs(enginesPid);
       times[name]?.push(await (contenders[name] as () => Promise<number>)());
+      engineCpu[name]?.push(cpuMs(enginesPid) - cpu);
       await between();
     }
   }
-  return times;
+  return { times, engineCpu };
 }
 
 /** Part 2: docs/s of each format and cursor count against elasticdump, in the same kernel. */
@@ -421,13 +465,13 @@ async function speed(
   const CSV = 'CSV, 1 cursor';
   const JSONL2 = 'JSONL, slices=2';
   const CSV2 = 'CSV, slices=2';
-  const DUMP = `elasticdump ${ELASTICDUMP}`;
+  const DUMP = ELASTICDUMP_NAME;
   const BARE = 'bare undici search_after';
   // A first pass warms the engines and the kernel (JIT) so that no contender pays for it alone.
   await bareLoop(engines.es, join(scratch, 'bare.jsonl'));
   await exported('k.csv', 'warm-up')();
   const loadBefore = load();
-  const times = await rounds(
+  const { times, engineCpu } = await rounds(
     {
       [JSONL]: exported('k.jsonl', JSONL),
       [CSV]: exported('k.csv', CSV),
@@ -436,7 +480,8 @@ async function speed(
       [DUMP]: () => elasticdump(dump, engines.es, join(scratch, 'dump.json')),
       [BARE]: () => bareLoop(engines.es, join(scratch, 'bare.jsonl'))
     },
-    () => settleEngines(engines.child)
+    () => settleEngines(engines.child),
+    engines.child.pid as number
   );
   for (const file of ['k.jsonl', 'k2.jsonl', 'dump.json', 'bare.jsonl']) {
     check(join(scratch, file), TOTAL);
@@ -450,8 +495,12 @@ async function speed(
     `\nElasticsearch, ${fmt(TOTAL)} documents (JSONL ${fmt(statSync(join(scratch, 'k.jsonl')).size)} bytes), median of ${ROUNDS} rounds (each round's docs/s); load ${loadBefore} before, ${load()} after:`
   );
   for (const name of Object.keys(times)) {
+    const wall = median(times[name] as number[]);
+    const engine = median(engineCpu[name] as number[]);
+    const ownCpu = cpu[name] ?? dumpCpu[name];
+    const own = ownCpu ? median(ownCpu) : undefined;
     console.log(
-      `  ${name.padEnd(26)} ${fmt(docsPerSecond(name)).padStart(9)} docs/s (${(times[name] as number[]).map(ms => fmt(rate(TOTAL, ms))).join(', ')})${cpu[name] ? `; kernel CPU ${perDoc(median(cpu[name]), TOTAL)}` : ''}`
+      `  ${name.padEnd(26)} ${fmt(docsPerSecond(name)).padStart(9)} docs/s (${(times[name] as number[]).map(ms => fmt(rate(TOTAL, ms))).join(', ')}); engines CPU ${perDoc(engine, TOTAL)}, busy ${busy(engine, wall)}${own === undefined ? '' : `; ${name === DUMP ? 'its own' : 'kernel'} CPU ${perDoc(own, TOTAL)}, busy ${busy(own, wall)}`}`
     );
   }
   const ratio = (a: string, b: string) =>
@@ -482,7 +531,10 @@ async function main(): Promise<void> {
     }
   } finally {
     await kernel.close();
+    const enginesGone = once(engines.child, 'exit');
     engines.child.kill();
+    // A profiled engines process writes its profile as it exits.
+    await enginesGone;
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -114,7 +114,7 @@ function hasKeys(object: JsonObject): boolean {
 }
 
 /** A leaf under an array of objects: its column, and its path inside one element. */
-interface ElementLeaf {
+export interface ElementLeaf {
   name: string;
   path: string[];
 }
@@ -147,17 +147,17 @@ export function rowBuilder(
   };
 }
 
-/** Receives each field of a document as rowBuilder places it: its column's name and value. */
-export type PlaceField = (name: string, value: JsonValue) => void;
+/** How rowBuilder places the fields under a grid's columns (see rowBuilder). */
+export interface FieldPlacement {
+  /** Paths whose value fills its column whole, objects included. */
+  whole: ReadonlySet<string>;
+  /** Under such a path, the leaves of an array of objects: one entry per element. */
+  arrayLeaves: ReadonlyMap<string, readonly ElementLeaf[]>;
+  /** Under a mapped object's path, the mapped leaves an array of objects there also fills. */
+  mappedLeaves: ReadonlyMap<string, readonly ElementLeaf[]>;
+}
 
-/**
- * rowBuilder's placing without the row: each field is handed to `set` in the order rowBuilder
- * assigns it (a later one for the same column replaces an earlier one), so a writer that
- * puts values straight into its own columns (a CSV line) builds no row a document.
- */
-export function fieldPlacer(
-  columns: readonly Column[]
-): (source: JsonValue, set: PlaceField) => void {
+export function fieldPlacement(columns: readonly Column[]): FieldPlacement {
   const whole = new Set<string>();
   const arrayLeaves = new Map<string, ElementLeaf[]>();
   const mappedLeaves = new Map<string, ElementLeaf[]>();
@@ -189,6 +189,21 @@ export function fieldPlacer(
       }
     }
   }
+  return { whole, arrayLeaves, mappedLeaves };
+}
+
+/** Receives each field of a document as rowBuilder places it: its column's name and value. */
+export type PlaceField = (name: string, value: JsonValue) => void;
+
+/**
+ * rowBuilder's placing without the row: each field is handed to `set` in the order rowBuilder
+ * assigns it (a later one for the same column replaces an earlier one), so a writer that
+ * puts values straight into its own columns (a CSV line) builds no row a document.
+ */
+export function fieldPlacer(
+  columns: readonly Column[]
+): (source: JsonValue, set: PlaceField) => void {
+  const { whole, arrayLeaves, mappedLeaves } = fieldPlacement(columns);
   // `prefix.key`, made once per grid: thousands of documents repeat the same paths.
   const paths = new Map<string, Map<string, string>>();
   const joined = (prefix: string, key: string): string => {

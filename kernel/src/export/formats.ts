@@ -7,11 +7,16 @@ import type {
   ExportStream
 } from '../driver-core/capabilities/export';
 import { documentGrid, type GridDocument } from '../driver-core/grid-columns';
-import { fieldPlacer, type PlaceField } from '../../../contracts/answer-rows';
+import {
+  fieldPlacement,
+  fieldPlacer,
+  type PlaceField
+} from '../../../contracts/answer-rows';
 import type { Column } from '../../../contracts/columns';
 import type { JsonValue } from '../console/cell';
 import type { ExportFormatName } from '../../../contracts/export-formats';
 import { csvRecord, csvValues } from './csv';
+import { CsvTextLines } from './csv-text';
 import { PageBytes } from './page-bytes';
 
 type Place = ReturnType<typeof fieldPlacer>;
@@ -87,7 +92,8 @@ class JsonArrayWriter implements PageWriter {
 
 /**
  * CSV columns follow the grid's: fixed from the mapping and the first page, as the header is
- * written first. Each document becomes its row and its line before the next one is decoded.
+ * written first. Each document becomes its line before the next one is read: from its JSON text
+ * where the page offers it (csv-text.ts), else decoded, its fields placed as the grid places them.
  */
 class CsvWriter implements PageWriter {
   private header: string[] | undefined;
@@ -100,6 +106,8 @@ class CsvWriter implements PageWriter {
    * a mapped column no document of a page holds is not the grid's, so each page has its own.
    */
   private build: Place | undefined;
+  /** The same lines made from the documents' JSON text, where the page offers it. */
+  private text: CsvTextLines | undefined;
   readonly leftOut = new Set<string>();
   private readonly out = new PageBytes();
 
@@ -112,7 +120,9 @@ class CsvWriter implements PageWriter {
     this.out.reset();
     const build = this.build;
     if (build) {
-      page.eachDocument(document => this.line(build, document));
+      if (!this.textLines(page, build)) {
+        page.eachDocument(document => this.line(build, document));
+      }
       return this.out.bytes();
     }
     const documents: GridDocument[] = [];
@@ -127,11 +137,34 @@ class CsvWriter implements PageWriter {
     const pageBuild = fieldPlacer(columns);
     if (!this.fields) {
       this.build = pageBuild;
+      this.text = new CsvTextLines(
+        this.values.length,
+        this.headerIndex,
+        fieldPlacement(columns),
+        this.leftOut
+      );
     }
-    for (const document of documents) {
-      this.line(pageBuild, document);
+    // The first page's documents were decoded for its columns; its lines are made as the next ones.
+    if (!this.textLines(page, pageBuild)) {
+      for (const document of documents) {
+        this.line(pageBuild, document);
+      }
     }
     return this.out.bytes();
+  }
+
+  /** The page's lines from its documents' JSON text, when it offers it; false when it does not. */
+  private textLines(page: ExportPage, build: Place): boolean {
+    const text = this.text;
+    if (!text || !page.eachDocumentText) {
+      return false;
+    }
+    page.eachDocumentText(document => {
+      if (!text.line(document, this.out)) {
+        this.line(build, document.decoded());
+      }
+    });
+    return true;
   }
 
   end(): string {

@@ -31,6 +31,26 @@ export interface GridDocument {
 }
 
 /**
+ * One document of a page as the JSON text the engine sent, for a writer that copies values
+ * without decoding them (CSV): ranges into the page's bytes, which are valid UTF-8. Valid only
+ * during the visit (the object is reused for the next document).
+ */
+export interface DocumentText {
+  readonly bytes: Buffer;
+  /** The leading values' JSON text in `bytes`, in the order GridDocument.meta holds them. */
+  readonly meta: readonly {
+    readonly name: string;
+    readonly start: number;
+    readonly end: number;
+  }[];
+  /** The document's JSON text in `bytes` (GridDocument.source); start -1 when the engine sent none (an empty document). */
+  readonly start: number;
+  readonly end: number;
+  /** The same document decoded, for what its text alone does not settle. */
+  decoded(): GridDocument;
+}
+
+/**
  * One page of exported documents: their JSONL as the engine re-imports it, line by line, and
  * their grid form for CSV. Only what the file's format needs is built (a Typesense JSONL
  * export passes the engine's bytes through without decoding them), and documents are decoded
@@ -45,6 +65,11 @@ export interface ExportPage {
   jsonl(): string | Buffer;
   /** Calls `visit` with each document's grid form, in order, each decoded only as it is visited. */
   eachDocument(visit: (document: GridDocument) => void): void;
+  /**
+   * The same documents as their JSON text, in order, where the page's bytes allow it (absent
+   * for bytes that are not valid UTF-8, which only decoding turns into text).
+   */
+  eachDocumentText?: (visit: (document: DocumentText) => void) => void;
 }
 
 export interface ExportStream {

@@ -379,7 +379,13 @@ export function pageOf(page: RawHitsPage): ExportPage {
   return {
     count: page.count,
     jsonl: () => page.jsonl,
-    eachDocument: visit => page.eachHit(hit => visit(hitDocument(hit as Hit)))
+    eachDocument: visit => page.eachHit(hit => visit(hitDocument(hit as Hit))),
+    ...(page.eachHitText
+      ? {
+          eachDocumentText: visit =>
+            page.eachHitText?.(visit, hit => hitDocument(hit as Hit))
+        }
+      : {})
   };
 }
 

@@ -7,9 +7,15 @@
  * edge (in place of a zod schema, which would decode every hit): bytes that are not a search
  * answer whose hits have string `_index` and `_id` are refused.
  */
+import { isBlank, skipBlanks } from '../../json/json-bytes';
 import type { JsonValue } from '../../console/cell';
 import { isJsonObject } from '../../../../contracts/json';
 import { parseExactJson } from '../../../../contracts/exact-json';
+import { isUtf8 } from 'node:buffer';
+import type {
+  DocumentText,
+  GridDocument
+} from '../../driver-core/capabilities/export';
 
 export interface RawHitsPage {
   pitId: string | undefined;
@@ -25,6 +31,17 @@ export interface RawHitsPage {
    * is made and parsed again. Valid until the next page is scanned.
    */
   eachHit(visit: (hit: unknown) => void): void;
+  /**
+   * Calls `visit` with each hit's `_id`, `_index` and `_source` as JSON text in the answer's
+   * bytes (`decoded` turns a hit as sent into its grid form, for a hit the text does not
+   * settle); undefined when the answer is not valid UTF-8. Valid until the next page is scanned.
+   */
+  readonly eachHitText:
+    | ((
+        visit: (hit: DocumentText) => void,
+        decoded: (hit: unknown) => GridDocument
+      ) => void)
+    | undefined;
   /** The last hit's `sort` values (where the next page starts). */
   lastSort: JsonValue[] | undefined;
   /** The failures of shards that did not answer (`_shards.failures`), when some did not. */
@@ -81,17 +98,6 @@ export interface ScanScratch {
 
 /** Thrown inside the scanner when the bytes are not the search answer they should be. */
 class NotASearchPage extends Error {}
-
-function isBlank(c: number | undefined): boolean {
-  return c === 0x20 || c === LF || c === CR || c === 0x09;
-}
-
-function skipBlanks(b: Buffer, at: number): number {
-  while (isBlank(b[at])) {
-    at++;
-  }
-  return at;
-}
 
 function expectByte(b: Buffer, at: number, byte: number): number {
   at = skipBlanks(b, at);
@@ -395,6 +401,10 @@ function scan(b: Buffer, scratch: ScanScratch): RawHitsPage {
         : linesCopied(b, ranges, scratch.output));
     },
     eachHit: visit => eachHitOf(b, ranges, visit),
+    // Bytes that are not UTF-8 become text only by decoding (each bad sequence a U+FFFD).
+    eachHitText: isUtf8(b)
+      ? (visit, decoded) => eachHitTextOf(b, ranges, visit, decoded)
+      : undefined,
     lastSort: lastSort as JsonValue[] | undefined,
     shardFailures
   };
@@ -428,6 +438,54 @@ function eachHitOf(
       visit(hit);
     }
     first = next;
+  }
+}
+
+/** One hit's text, the object reused for every hit of a page. */
+class HitText implements DocumentText {
+  private readonly id = { name: '_id', start: 0, end: 0 };
+  private readonly index = { name: '_index', start: 0, end: 0 };
+  /** In the order a hit's grid form holds them. */
+  readonly meta = [this.id, this.index];
+  start = -1;
+  end = -1;
+  private hitStart = 0;
+  private hitEnd = 0;
+
+  constructor(
+    readonly bytes: Buffer,
+    private readonly decode: (hit: unknown) => GridDocument
+  ) {}
+
+  at(data: Int32Array, h: number): this {
+    const { id, index } = this;
+    id.start = data[h + 2] as number;
+    id.end = data[h + 3] as number;
+    index.start = data[h] as number;
+    index.end = data[h + 1] as number;
+    this.start = data[h + 4] as number;
+    this.end = data[h + 5] as number;
+    this.hitStart = data[h + HIT_SLOT] as number;
+    this.hitEnd = data[h + HIT_SLOT + 1] as number;
+    return this;
+  }
+
+  decoded(): GridDocument {
+    return this.decode(
+      parseExactJson(this.bytes.toString('utf8', this.hitStart, this.hitEnd))
+    );
+  }
+}
+
+function eachHitTextOf(
+  b: Buffer,
+  ranges: HitRanges,
+  visit: (hit: DocumentText) => void,
+  decoded: (hit: unknown) => GridDocument
+): void {
+  const text = new HitText(b, decoded);
+  for (let h = 0; h < ranges.length; h += SLOTS) {
+    visit(text.at(ranges.data, h));
   }
 }
 

@@ -16,12 +16,14 @@ import {
   RequestFailedError
 } from '../../driver-core/errors';
 import type {
+  DocumentText,
   ExportPage,
   ExportRequest,
   ExportStream
 } from '../../driver-core/capabilities/export';
 import type { FieldTree } from '../../driver-core/field-tree';
 import type { GridDocument } from '../../driver-core/grid-columns';
+import { isUtf8 } from 'node:buffer';
 import type { StreamedResponse } from '../../driver-core/http/answer-body';
 import type { Transport } from '../../driver-core/http/transport';
 import { ReusedBuffer } from '../../driver-core/http/reused-buffer';
@@ -149,7 +151,7 @@ async function* linePages(
   }
 }
 
-function linesPage(bytes: Buffer): ExportPage {
+export function linesPage(bytes: Buffer): ExportPage {
   let count = 0;
   for (
     let at = bytes.indexOf(NEWLINE);
@@ -167,8 +169,48 @@ function linesPage(bytes: Buffer): ExportPage {
     jsonl: () =>
       unterminated ? Buffer.concat([bytes, Buffer.from('\n')]) : bytes,
     eachDocument: visit =>
-      eachJsonLine(bytes, source => visit(toDocument(source as JsonValue)))
+      eachJsonLine(bytes, source => visit(toDocument(source as JsonValue))),
+    // Bytes that are not UTF-8 become text only by decoding (each bad sequence a U+FFFD).
+    ...(isUtf8(bytes)
+      ? { eachDocumentText: visit => eachLineText(bytes, visit) }
+      : {})
   };
+}
+
+/** One line's text, the object reused for every line of a page. */
+class LineText implements DocumentText {
+  /** The `id` is one of the document's own fields, which set its column as they are placed. */
+  readonly meta = [];
+  start = 0;
+  end = 0;
+
+  constructor(readonly bytes: Buffer) {}
+
+  decoded(): GridDocument {
+    return toDocument(
+      parseExactJson(
+        this.bytes.toString('utf8', this.start, this.end)
+      ) as JsonValue
+    );
+  }
+}
+
+/** Each non-empty line, as eachJsonLine reads them. */
+function eachLineText(
+  bytes: Buffer,
+  visit: (document: DocumentText) => void
+): void {
+  const text = new LineText(bytes);
+  for (let line = 0; line < bytes.length;) {
+    const newline = bytes.indexOf(NEWLINE, line);
+    const end = newline === -1 ? bytes.length : newline;
+    if (end > line) {
+      text.start = line;
+      text.end = end;
+      visit(text);
+    }
+    line = end + 1;
+  }
 }
 
 function toDocument(source: JsonValue): GridDocument {
