@@ -5,9 +5,8 @@
  * answer, so a server that trickles its body is cut off; an interrupt ends a trickling request;
  * a timeout outside its range is refused before anything is sent.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KernelClient } from '../support/kernel-client';
 import {
@@ -17,6 +16,7 @@ import {
   streamBody,
   trickleBody
 } from '../support/hostile-engine';
+import { scratchDir } from '../support/scratch-dir';
 
 jest.setTimeout(60_000);
 
@@ -65,7 +65,7 @@ beforeAll(async () => {
     }
   });
   // A profile sets the cap as %connect's option does; JUPYTER_CONFIG_DIR keeps the test off the user's profiles.
-  configDir = mkdtempSync(join(tmpdir(), 'searchbook-bounds-'));
+  configDir = scratchDir('searchbook-bounds-');
   mkdirSync(join(configDir, 'searchbook'));
   const port = Number(new URL(engine.url).port);
   const profile = {

@@ -6,14 +6,7 @@
  * %connections, URL export, Typesense URL refusal, a bad profiles file. Every output, input
  * request, the kernel's stderr and the profiles file are scanned for the known secrets.
  */
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  statSync,
-  writeFileSync
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { expectNoSecret, SECRETS } from '../drivers/helpers';
@@ -24,10 +17,11 @@ import {
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
 import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { scratchDir } from '../support/scratch-dir';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
-const configDir = mkdtempSync(join(tmpdir(), 'searchbook-jupyter-config-'));
+const configDir = scratchDir('searchbook-jupyter-config-');
 const profilesFile = join(configDir, 'searchbook', 'profiles.json');
 const seen: string[] = [];
 

@@ -5,8 +5,7 @@
  * first node stops, each answer saying which node gave it; with both stopped, the cell's error
  * names each node and why.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
@@ -16,6 +15,7 @@ import {
   type PanelCommClient,
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
+import { scratchDir } from '../support/scratch-dir';
 
 jest.setTimeout(60_000);
 
@@ -59,7 +59,7 @@ beforeAll(async () => {
   );
   first = await listen(cluster.handler, { port: 0 });
   second = await listen(cluster.handler, { port: 0 });
-  cwd = mkdtempSync(join(tmpdir(), 'searchbook-nodes-'));
+  cwd = scratchDir('searchbook-nodes-');
   config = join(cwd, 'config');
   ({ kernel, comm } = await kernelWithPanelComm(
     [],

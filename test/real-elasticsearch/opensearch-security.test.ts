@@ -8,8 +8,7 @@
  * missing permission; the panel's grid opens, pages and edits; `%export` writes every document.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { GridReply } from '../../contracts/panel-protocol';
@@ -31,6 +30,7 @@ import {
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
 import { runCell } from './console-smoke';
+import { scratchDir } from '../support/scratch-dir';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeNode = skipped ? describe.skip : describe;
@@ -51,7 +51,7 @@ type Opened = Extract<GridReply, { type: 'opened' }>;
 
 describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   const index = `os-sec-${randomUUID().slice(0, 8)}`;
-  const dir = mkdtempSync(join(tmpdir(), 'searchbook-opensearch-security-'));
+  const dir = scratchDir('searchbook-opensearch-security-');
   let node: RealNodeAddress;
   let admin: Record<string, string>;
   let kernel: KernelClient;
@@ -124,7 +124,6 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
         headers: admin
       });
     }
-    rmSync(dir, { recursive: true, force: true });
   });
 
   describe('what the node answers', () => {

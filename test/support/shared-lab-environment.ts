@@ -12,6 +12,7 @@ import {
   type SharedLab,
   startSharedLab
 } from '../e2e/support/shared-lab';
+import { SCRATCH_DIRS } from './scratch-dir';
 
 /*
  * jest loads a test environment once per worker, outside the suites' module registries: what
@@ -55,10 +56,24 @@ export async function stopSharedFixtures(): Promise<void> {
   ]);
 }
 
-/** Node's environment, plus the worker's shared JupyterLab and Chromium for the browser suites. */
+/**
+ * Node's environment, plus the worker's shared JupyterLab and Chromium for the browser suites,
+ * and the test file's scratch folders (test/support/scratch-dir.ts), removed here: after the
+ * file's every afterAll, so no kernel or server of it still uses them.
+ */
 export default class SharedLabEnvironment extends TestEnvironment {
+  private readonly scratchDirs: string[] = [];
+
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
     this.global[SHARED_FIXTURES] = fixtures;
+    this.global[SCRATCH_DIRS] = this.scratchDirs;
+  }
+
+  override async teardown(): Promise<void> {
+    for (const dir of this.scratchDirs.splice(0)) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await super.teardown();
   }
 }
