@@ -1,3 +1,4 @@
+import type { KernelMessage } from '@jupyterlab/services';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,8 @@ const HERE = join(__dirname, '..', '..');
 export const REPO = basename(HERE) === 'dist' ? dirname(HERE) : HERE;
 
 export interface WireMessage {
+  /** The socket it came on. */
+  channel: KernelMessage.Channel;
   header: {
     msg_id: string;
     msg_type: string;
@@ -24,6 +27,31 @@ export interface WireMessage {
   content: Record<string, unknown>;
   /** The content as the kernel wrote it, for what JSON.parse does not show (a number's every digit). */
   contentText?: string;
+}
+
+/** The content as the kernel wrote it, besides the parsed message. */
+interface Received {
+  contentText?: string;
+}
+
+/** A reply to execute_request as JupyterLab types it: `status` tells ok, error and aborted apart. */
+export type ExecuteReply = KernelMessage.IExecuteReplyMsg & Received;
+
+/** A reply `submit` resolved with, as the execute reply it must be. */
+export function executeReply(message: WireMessage): ExecuteReply {
+  if (message.header.msg_type !== 'execute_reply') {
+    throw new Error(`execute_request answered by ${message.header.msg_type}`);
+  }
+  return message as unknown as ExecuteReply;
+}
+
+/** The content of an execute reply that says the cell failed (its name, value and traceback); throws for any other. */
+export function errorOf(reply: ExecuteReply): KernelMessage.IReplyErrorContent {
+  const { content } = reply;
+  if (content.status !== 'error') {
+    throw new Error(`the cell did not fail: ${JSON.stringify(content)}`);
+  }
+  return content;
 }
 
 type Channel = 'shell' | 'control' | 'stdin';
@@ -233,7 +261,7 @@ export class KernelClient {
     code: string,
     extra: Record<string, unknown> = {},
     metadata: Record<string, unknown> = {}
-  ): Promise<{ reply: WireMessage; iopub: WireMessage[] }> {
+  ): Promise<{ reply: ExecuteReply; iopub: WireMessage[] }> {
     const { id, reply } = await this.submit(
       'shell',
       'execute_request',
@@ -248,8 +276,10 @@ export class KernelClient {
       },
       metadata
     );
-    const answer = await reply;
-    return { reply: answer, iopub: await this.iopubFor(id) };
+    return {
+      reply: executeReply(await reply),
+      iopub: await this.iopubFor(id)
+    };
   }
 
   /** The iopub messages caused by one request, up to and including its final `idle`. */
@@ -346,7 +376,7 @@ export class KernelClient {
     }
   }
 
-  private parse(frames: Buffer[]): WireMessage {
+  private parse(channel: KernelMessage.Channel, frames: Buffer[]): WireMessage {
     const split = frames.findIndex(f => f.toString() === '<IDS|MSG>');
     const body = frames.slice(split + 2, split + 6);
     if (frames[split + 1]?.toString() !== this.sign(body)) {
@@ -356,6 +386,7 @@ export class KernelClient {
       JSON.parse(b.toString())
     );
     return {
+      channel,
       header,
       parent_header,
       metadata,
@@ -367,7 +398,7 @@ export class KernelClient {
   private async readReplies(channel: Channel): Promise<void> {
     try {
       for await (const frames of this.sockets[channel]) {
-        const message = this.parse(frames);
+        const message = this.parse(channel, frames);
         if (message.header.msg_type === 'input_request') {
           this.inputRequests.push(message);
         }
@@ -386,7 +417,7 @@ export class KernelClient {
   private async readIopub(): Promise<void> {
     try {
       for await (const frames of this.iopub) {
-        this.iopubLog.push(this.parse(frames));
+        this.iopubLog.push(this.parse('iopub', frames));
         const waiters = this.waiters;
         this.waiters = [];
         for (const w of waiters) {
