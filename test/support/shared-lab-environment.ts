@@ -27,13 +27,23 @@ const fixtures: SharedBrowserFixtures = {
 };
 
 /**
- * A worker ends by process.exit (jest's --forceExit too), which waits for nothing: the server
- * is killed and its folders removed then. Playwright kills the browsers it launched itself.
+ * A worker ends by process.exit (jest's --forceExit too), which waits for nothing, or, since
+ * this server and the browser keep it running, by jest's SIGTERM (then SIGKILL), which runs no
+ * 'exit' handler: either way the server is signalled to stop and its folders removed at once.
+ * Playwright closes the browsers it launched itself.
  */
 function stopAtExit(shared: SharedLab): SharedLab {
-  process.once('exit', () => {
+  const stop = () => {
     shared.server.stopNow?.();
     rmSync(shared.envDir, { recursive: true, force: true });
+  };
+  process.once('exit', stop);
+  process.once('SIGTERM', () => {
+    stop();
+    // With no one else listening (Playwright's handler ends the process itself), end as SIGTERM does.
+    if (process.listenerCount('SIGTERM') === 0) {
+      process.kill(process.pid, 'SIGTERM');
+    }
   });
   return shared;
 }
