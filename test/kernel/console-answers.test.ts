@@ -21,7 +21,8 @@ import {
   KernelClient,
   REPO,
   type WireMessage,
-  errorOf
+  errorOf,
+  okOf
 } from '../support/kernel-client';
 
 let kernel: KernelClient;
@@ -264,9 +265,7 @@ it('kernel_info language_info is what the example notebooks store, so opening on
     const notebook = JSON.parse(
       await readFile(join(REPO, 'examples', name), 'utf8')
     ) as { metadata: { language_info: unknown } };
-    expect(reply.content.language_info).toEqual(
-      notebook.metadata.language_info
-    );
+    expect(okOf(reply).language_info).toEqual(notebook.metadata.language_info);
   }
 });
 
@@ -315,7 +314,7 @@ describe('history_request', () => {
       output: false,
       raw: true
     });
-    const history = reply.content.history as [number, number, string][];
+    const history = okOf(reply).history as [number, number, string][];
     expect(history.map(([, , input]) => input)).toEqual([
       '%set marker = 1',
       `%connect elasticsearch ${sandbox.esUrl} user=elastic`,
@@ -339,16 +338,16 @@ describe('history_request', () => {
       n: 10
     });
     expect(
-      (search.content.history as [number, number, string][]).map(
+      (okOf(search).history as [number, number, string][]).map(
         ([, , input]) => input
       )
     ).toEqual(['GET /daily/_doc/1']);
-    const tail = (
+    const tail = okOf(
       await kernel.request('shell', 'history_request', {
         hist_access_type: 'tail',
         n: 1
       })
-    ).content.history as [number, number, string][];
+    ).history as [number, number, string][];
     const [session, line] = tail[0] ?? [0, 0];
     const range = await kernel.request('shell', 'history_request', {
       hist_access_type: 'range',
@@ -356,7 +355,7 @@ describe('history_request', () => {
       start: line - 1,
       stop: line + 1
     });
-    expect(range.content.history).toEqual([
+    expect(okOf(range).history).toEqual([
       [session, line - 1, 'GET /daily/_doc/1'],
       [session, line, 'GET /daily/_doc/1']
     ]);
@@ -400,7 +399,7 @@ describe('history_request', () => {
         raw: true
       });
       expect(
-        (tail.content.history as [number, number, string][]).map(
+        (okOf(tail).history as [number, number, string][]).map(
           ([, , input]) => input
         )
       ).toEqual([kept.replace('URL', sandbox.esUrl)]);
@@ -409,7 +408,7 @@ describe('history_request', () => {
         pattern: '*hunter2*',
         n: 10
       });
-      expect(search.content.history).toEqual([]);
+      expect(okOf(search).history).toEqual([]);
     }
   );
 });

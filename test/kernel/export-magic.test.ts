@@ -14,7 +14,8 @@ import type { BreakingProxy } from '../support/breaking-proxy';
 import {
   KernelClient,
   type WireMessage,
-  errorOf
+  errorOf,
+  okOf
 } from '../support/kernel-client';
 
 const COUNT = 3_000;
@@ -207,7 +208,7 @@ it("Tab on a %export line completes the index, then the options and the index's 
       cursor_pos: [...code].length
     });
     expect(reply.content.status).toBe('ok');
-    return reply.content.matches as string[];
+    return okOf(reply).matches as string[];
   };
   expect(await complete('%export prod')).toEqual(['products']);
   expect(await complete('%export products out.csv ')).toEqual([

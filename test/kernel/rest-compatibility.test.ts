@@ -10,7 +10,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SECRETS } from '../drivers/helpers';
-import { KernelClient } from '../support/kernel-client';
+import { KernelClient, okOf } from '../support/kernel-client';
 import { scratchDir } from '../support/scratch-dir';
 
 jest.setTimeout(30_000);
@@ -115,7 +115,7 @@ async function complete(code: string): Promise<string[]> {
     code,
     cursor_pos: [...code].length
   });
-  return reply.content.matches as string[];
+  return okOf(reply).matches as string[];
 }
 
 const KNN =

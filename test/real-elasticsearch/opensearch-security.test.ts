@@ -18,7 +18,7 @@ import {
   REAL_START_TIMEOUT_MS,
   suitesNode
 } from '../support/elasticsearch-targets';
-import type { KernelClient } from '../support/kernel-client';
+import { type KernelClient, okOf } from '../support/kernel-client';
 import { OPENSEARCH_READER_PASSWORD } from '../support/real-elasticsearch/flavours';
 import {
   authHeaders,
@@ -304,12 +304,12 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
 
     it("completion offers the security plugin's own endpoints", async () => {
       const complete = async (code: string) =>
-        (
+        okOf(
           await kernel.request('shell', 'complete_request', {
             code,
             cursor_pos: code.length
           })
-        ).content['matches'];
+        ).matches;
       expect(await complete('GET /_plugins/_security/')).toEqual(
         expect.arrayContaining([
           '/_plugins/_security/authinfo',
@@ -332,7 +332,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       });
       expect(inspected.content).toMatchObject({ status: 'ok', found: true });
       expect(
-        (inspected.content['data'] as Record<string, string>)['text/plain']
+        (okOf(inspected)['data'] as Record<string, string>)['text/plain']
       ).toContain(
         'Read, create, update or delete which users and backend roles a role maps to.'
       );

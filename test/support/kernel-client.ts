@@ -37,6 +37,33 @@ interface Received {
 /** A reply to execute_request as JupyterLab types it: `status` tells ok, error and aborted apart. */
 export type ExecuteReply = KernelMessage.IExecuteReplyMsg & Received;
 
+/** The replies JupyterLab types, by the request they answer. */
+interface RepliesTo {
+  kernel_info_request: KernelMessage.IInfoReplyMsg;
+  complete_request: KernelMessage.ICompleteReplyMsg;
+  inspect_request: KernelMessage.IInspectReplyMsg;
+  is_complete_request: KernelMessage.IIsCompleteReplyMsg;
+  interrupt_request: KernelMessage.IInterruptReplyMsg;
+  history_request: KernelMessage.IHistoryReplyMsg;
+  comm_info_request: KernelMessage.ICommInfoReplyMsg;
+}
+
+/** The reply to a request of type `T`: typed as JupyterLab types it where it does. */
+export type ReplyTo<T extends string> = T extends keyof RepliesTo
+  ? RepliesTo[T] & Received
+  : WireMessage;
+
+/** The content of a reply that says the request succeeded; throws for an error or aborted reply. */
+export function okOf<C extends { status: string }>(reply: {
+  content: C;
+}): Extract<C, { status: 'ok' }> {
+  const { content } = reply;
+  if (content.status !== 'ok') {
+    throw new Error(`the request did not succeed: ${JSON.stringify(content)}`);
+  }
+  return content as Extract<C, { status: 'ok' }>;
+}
+
 /** A reply `submit` resolved with, as the execute reply it must be. */
 export function executeReply(message: WireMessage): ExecuteReply {
   if (message.header.msg_type !== 'execute_reply') {
@@ -216,12 +243,12 @@ export class KernelClient {
   }
 
   /** Sends a request and resolves with its reply. */
-  async request(
+  async request<T extends string>(
     channel: Channel,
-    msgType: string,
+    msgType: T,
     content: Record<string, unknown>,
     timeoutMs = 10_000
-  ): Promise<WireMessage> {
+  ): Promise<ReplyTo<T>> {
     const { id, frames } = this.frames(msgType, content);
     const reply = new Promise<WireMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -234,7 +261,12 @@ export class KernelClient {
       });
     });
     await this.sockets[channel].send(frames);
-    return reply;
+    const answer = await reply;
+    const expected = msgType.replace(/_request$/, '_reply');
+    if (answer.header.msg_type !== expected) {
+      throw new Error(`${msgType} answered by ${answer.header.msg_type}`);
+    }
+    return answer as unknown as ReplyTo<T>;
   }
 
   async sendRaw(channel: Channel, frames: Buffer[]): Promise<void> {
