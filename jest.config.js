@@ -13,6 +13,6 @@ module.exports = {
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testTimeout: 30000,
   // Real Elasticsearch nodes start on first use, not here (test/support/real-elasticsearch/).
-  globalSetup: '<rootDir>/test/support/real-elasticsearch/global-setup.ts',
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts'
 };

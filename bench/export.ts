@@ -39,6 +39,7 @@ import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { Agent, request } from 'undici';
 import { KernelClient } from '../test/support/kernel-client';
+import { errorOf } from '../test/support/kernel-client';
 
 const positional = process.argv.slice(2).filter((a, i, all) => {
   const previous = all[i - 1];
@@ -198,7 +199,7 @@ class Kernel {
     this.lastCpuMs = cpuMs(this.pid) - cpu;
     if (reply.content.status !== 'ok') {
       throw new Error(
-        `${code.split('\n')[0]} failed: ${String(reply.content.evalue)}`
+        `${code.split('\n')[0]} failed: ${errorOf(reply).evalue}`
       );
     }
     return ms;

@@ -236,7 +236,7 @@ async function main(): Promise<void> {
         `%connect elasticsearch ${url} auth=none timeout=2`
       );
       console.log(
-        `connect with an answer cap failed (${String(connect.reply.content.evalue)}); without: ${String(fallback.reply.content.status)}`
+        `connect with an answer cap failed (${JSON.stringify(connect.reply.content)}); without: ${String(fallback.reply.content.status)}`
       );
     }
     for (let i = 0; i < 20; i++) {

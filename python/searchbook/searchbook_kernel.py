@@ -59,6 +59,10 @@ class SearchbookKernel:
             client.stop_channels()
             manager.shutdown_kernel(now=True)
             raise
+        # The kernel read its connection file as it started and the client holds its ports and
+        # key: the file, which holds the key, does not wait in the temporary directory for a stop
+        # that never comes when the Python kernel is killed outright.
+        manager.cleanup_connection_file()
         self.manager, self.client = manager, client
 
     def ensure_started(self):

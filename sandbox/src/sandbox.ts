@@ -2,7 +2,7 @@
  * Starts both sandbox engines (Elasticsearch and Typesense stand-ins) on loopback, loads the
  * sample data, and reports how to connect. Used by `searchbook-sandbox`, demos and tests.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { RequestListener } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,12 +62,16 @@ export async function startSandbox(
 
   let tls: { cert: string; key: string } | undefined;
   let caFile: string | undefined;
+  // A folder of its own for the CA file when none is given, removed when the sandbox closes.
+  let ownDir: string | undefined;
+  const removeOwnDir = () =>
+    ownDir ? rm(ownDir, { recursive: true, force: true }) : undefined;
   if (opts.tls) {
     const certs = await generateCertificates();
     tls = { cert: certs.cert, key: certs.key };
     const dir =
       opts.dataDir ??
-      (await mkdtemp(path.join(os.tmpdir(), 'searchbook-sandbox-')));
+      (ownDir = await mkdtemp(path.join(os.tmpdir(), 'searchbook-sandbox-')));
     caFile = await writeCaFile(certs, path.join(dir, 'sandbox-ca.pem'));
   }
   // Both listen before the sample data loads, so whoever waits for the addresses (JupyterLab,
@@ -100,6 +104,7 @@ export async function startSandbox(
     });
   } catch (err) {
     await Promise.all(servers.map(s => s.close()));
+    await removeOwnDir();
     throw err;
   }
 
@@ -124,6 +129,7 @@ export async function startSandbox(
     ...(caFile ? { caFile } : {}),
     close: async () => {
       await Promise.all(servers.map(s => s.close()));
+      await removeOwnDir();
     }
   };
 }

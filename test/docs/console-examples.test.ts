@@ -4,12 +4,11 @@
  * the real kernel over ZeroMQ against the sandbox `npm start` starts, with the environment it
  * sets. None may end in an error; the README's example must print the output the README shows.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
 import { fencedBlocks, guideFiles, read, shortName } from './markdown';
+import { scratchDir } from '../support/scratch-dir';
 
 jest.setTimeout(120_000);
 
@@ -73,7 +72,7 @@ describe.each(pages)('$name', ({ file, blocks }) => {
         SEARCHBOOK_ES_URL: sandbox.esUrl,
         SEARCHBOOK_TYPESENSE_URL: sandbox.tsUrl
       },
-      { cwd: mkdtempSync(join(tmpdir(), 'searchbook-docs-examples-')) }
+      { cwd: scratchDir('searchbook-docs-examples-') }
     );
   });
 

@@ -5,14 +5,7 @@
  * Changelog's form whose version comes from package.json alone.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  statSync,
-  writeFileSync
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { REPO } from '../support/kernel-client';
 import {
@@ -24,6 +17,7 @@ import {
   shortName,
   slug
 } from './markdown';
+import { scratchDir } from '../support/scratch-dir';
 
 /**
  * The headings of the README before it became a short introduction (frozen here): each topic
@@ -195,10 +189,7 @@ describe('the changelog', () => {
   });
 
   it('npm version turns Unreleased into the new version’s section, dated, under a fresh Unreleased', () => {
-    const copy = join(
-      mkdtempSync(join(tmpdir(), 'searchbook-changelog-')),
-      'CHANGELOG.md'
-    );
+    const copy = join(scratchDir('searchbook-changelog-'), 'CHANGELOG.md');
     writeFileSync(copy, text);
     execFileSync(
       process.execPath,

@@ -2,8 +2,7 @@
  * `hosts=` on a %connect line and `hosts` in a profile: the nodes of one cluster, one scheme
  * and one set of credentials for all of them; a bad list is refused with what to write.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ConnectArgsError,
@@ -15,6 +14,7 @@ import {
 } from '../../kernel/src/connections/profile-store';
 import { profileConnectArgs } from '../../kernel/src/connections/profiles';
 import { secretEnv } from './helpers';
+import { scratchDir } from '../support/scratch-dir';
 
 const parse = (line: string) => parseConnectArgs(line, secretEnv());
 
@@ -94,7 +94,7 @@ describe('%connect hosts=', () => {
 describe('a profile with hosts', () => {
   const load = async (profile: Record<string, unknown>) => {
     const store = new ProfileStore(
-      join(mkdtempSync(join(tmpdir(), 'searchbook-hosts-')), 'profiles.json')
+      join(scratchDir('searchbook-hosts-'), 'profiles.json')
     );
     writeFileSync(store.path, JSON.stringify({ profiles: [profile] }));
     return store.load();

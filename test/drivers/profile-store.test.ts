@@ -1,13 +1,11 @@
 /** The profiles file: where it lives, round trip, mode 0600, atomic writes, and errors naming the field. */
 import {
-  mkdtempSync,
   promises as fsPromises,
   readdirSync,
   readFileSync,
   statSync,
   writeFileSync
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   ProfileFileError,
@@ -16,8 +14,9 @@ import {
 } from '../../kernel/src/connections/profile-store';
 import type { ProfilesFile } from '../../kernel/src/connections/profile-schema';
 import { userConfigDir } from '../../kernel/src/protocol/jupyter-paths';
+import { scratchDir } from '../support/scratch-dir';
 
-const tempDir = () => mkdtempSync(join(tmpdir(), 'searchbook-profiles-'));
+const tempDir = () => scratchDir('searchbook-profiles-');
 
 const SAMPLE: ProfilesFile = {
   version: 1,

@@ -1,7 +1,4 @@
 /** An in-memory keyring and an in-process cell runner for the profile tests. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { VariableScope } from '../../kernel/src/console/variables';
 import {
   KeyringUnavailable,
@@ -16,6 +13,7 @@ import { CellFailure } from '../../kernel/src/execute/cell-failure';
 import { CellRunner } from '../../kernel/src/execute/cell-runner';
 import type { MimeBundle } from '../../kernel/src/render/bundle';
 import { DEFAULT_LIMITS } from '../../kernel/src/render/output-limits';
+import { scratchDir } from '../support/scratch-dir';
 
 /** The SecretStore interface over a Map: proves what the kernel stores, loads and deletes. */
 export class MemoryKeyring implements SecretStore {
@@ -54,7 +52,7 @@ export class MemoryKeyring implements SecretStore {
 export function tempProfileStore(): ProfileStore {
   return new ProfileStore(
     profilesPath({
-      JUPYTER_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'searchbook-config-'))
+      JUPYTER_CONFIG_DIR: scratchDir('searchbook-config-')
     })
   );
 }

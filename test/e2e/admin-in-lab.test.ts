@@ -193,8 +193,8 @@ describe('Typesense keys', () => {
 
   it('writes the value into neither the saved notebook, the server log (kernel stderr) nor any kernel message', async () => {
     expect(value).not.toBe('');
+    // The command settles once the server wrote the file.
     await runCommand(page, 'docmanager:save');
-    await page.waitForTimeout(1000);
     const notebook = await readFile(join(lab.root, 'admin.ipynb'), 'utf8');
     expect(notebook).toContain('%connect typesense');
     expect(notebook).not.toContain(value);

@@ -66,6 +66,11 @@ interface LabWindow {
     shell: {
       currentWidget: null | {
         context?: { model: { dirty: boolean } };
+        sessionContext?: {
+          session?: {
+            kernel?: { info: Promise<unknown>; spec: Promise<unknown> } | null;
+          } | null;
+        };
         content?: {
           activeCellIndex: number;
           widgets: ReadonlyArray<{
@@ -387,7 +392,14 @@ it('opening an example notebook changes nothing: not marked modified, and saving
     await readFile(join(root, 'example.ipynb'), 'utf8')
   ) as { metadata: unknown };
   await openNotebook(page, lab.open('example.ipynb'));
-  await page.waitForTimeout(1_000);
+  // What opening writes into a notebook's metadata comes with the kernel's info and spec:
+  // once both arrived (and the notebook's own handlers ran before this), it is still unmodified.
+  await page.evaluate(async () => {
+    const kernel = (window as LabWindow).jupyterapp?.shell.currentWidget
+      ?.sessionContext?.session?.kernel;
+    await kernel?.info;
+    await kernel?.spec;
+  });
   expect(
     await page.evaluate(
       () =>
@@ -395,10 +407,10 @@ it('opening an example notebook changes nothing: not marked modified, and saving
           .dirty
     )
   ).toBe(false);
+  // The command settles once the server wrote the file.
   await page.evaluate(() =>
     (window as LabWindow).jupyterapp?.commands.execute('docmanager:save')
   );
-  await page.waitForTimeout(1_000);
   const saved = JSON.parse(
     await readFile(join(root, 'example.ipynb'), 'utf8')
   ) as { metadata: unknown };

@@ -218,8 +218,8 @@ describe('scoped search keys', () => {
 
   it('writes the key into neither the saved notebook, the server log nor any kernel message in clear', async () => {
     expect(value).not.toBe('');
+    // The command settles once the server wrote the file.
     await runCommand(page, 'docmanager:save');
-    await page.waitForTimeout(1000);
     const notebook = await readFile(join(lab.root, 'resources.ipynb'), 'utf8');
     expect(notebook).toContain('%connect typesense');
     expect(notebook).not.toContain(value);

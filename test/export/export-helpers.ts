@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Driver } from '../../kernel/src/driver-core/driver';
 import {
@@ -10,9 +9,10 @@ import {
   exportToFile,
   nodeFiles
 } from '../../kernel/src/export/export-file';
+import { scratchDir as newScratchDir } from '../support/scratch-dir';
 
-export const scratchDir = (): string =>
-  mkdtempSync(join(tmpdir(), 'searchbook-export-'));
+/** A folder for a test's export files, removed when the test file ends. */
+export const scratchDir = (): string => newScratchDir('searchbook-export-');
 
 /** The export's own temporary file name for `name`: `<name>.searchbook-<8 hex digits>.partial`. */
 export const partialPattern = (name: string): RegExp =>

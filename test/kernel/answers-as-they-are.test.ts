@@ -13,7 +13,11 @@ import {
   type HostileEngine,
   startHostileEngine
 } from '../support/hostile-engine';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  type WireMessage,
+  errorOf
+} from '../support/kernel-client';
 
 jest.setTimeout(30_000);
 
@@ -151,7 +155,7 @@ const plainTexts = (iopub: WireMessage[]) =>
 it('a redirect fails the cell, showing its status and Location, with no made-up body', async () => {
   const { reply, iopub } = await kernel.execute('GET /moved/_search');
   expect(reply.content).toMatchObject({ status: 'error', ename: 'Redirected' });
-  expect(String(reply.content.evalue)).toBe(
+  expect(errorOf(reply).evalue).toBe(
     'Elasticsearch answered 301 Moved Permanently to http://elsewhere.example:9200/moved/_search. searchbook does not follow redirects, so nothing was read from there; if the engine moved, %connect to the address it names.'
   );
   const [shown] = displays(iopub);
@@ -223,7 +227,7 @@ it('a compressed answer that grows past the cap once decompressed is dropped wit
     status: 'error',
     ename: 'Answer too large'
   });
-  expect(String(reply.content.evalue)).toContain(
+  expect(errorOf(reply).evalue).toContain(
     'larger than the 1 MiB one answer may hold in memory (max_answer of this connection): it grew past that once decompressed'
   );
   expect((await kernel.execute('%use odd')).reply.content.status).toBe('ok');
@@ -261,7 +265,7 @@ it('control characters from the engine are escaped in text/plain and in error te
     status: 'error',
     ename: 'RequestFailed'
   });
-  expect(String(failed.reply.content.evalue)).toBe(
+  expect(errorOf(failed.reply).evalue).toBe(
     'Elasticsearch answered 400: parsing_exception: bad \\u001b[2J\\u001b[31mquery'
   );
 });
@@ -287,7 +291,7 @@ it('an answer cut off after its status says so, and does not send the user after
     status: 'error',
     ename: 'Connection failed'
   });
-  const text = `${String(reply.content.evalue)}\n${plainTexts(iopub).join('\n')}`;
+  const text = `${errorOf(reply).evalue}\n${plainTexts(iopub).join('\n')}`;
   expect(text).toMatch(
     /answered 200 and then closed the connection before the whole answer came after 19 bytes of it/
   );

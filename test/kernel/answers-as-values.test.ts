@@ -8,7 +8,11 @@ import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { hitsPayloadRows } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  type WireMessage,
+  errorOf
+} from '../support/kernel-client';
 
 jest.setTimeout(60_000);
 
@@ -77,9 +81,9 @@ async function refused(
   const { reply } = await kernel.execute(code);
   expect(reply.content.status).toBe('error');
   return {
-    ename: reply.content.ename as string,
-    evalue: reply.content.evalue as string,
-    traceback: (reply.content.traceback as string[]).join('\n')
+    ename: errorOf(reply).ename,
+    evalue: errorOf(reply).evalue,
+    traceback: errorOf(reply).traceback.join('\n')
   };
 }
 

@@ -11,7 +11,11 @@ import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
 import { scratchDir } from '../export/export-helpers';
 import { PanelCommClient } from '../panel/panel-comm-client';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  type WireMessage,
+  errorOf
+} from '../support/kernel-client';
 import {
   ECHO_TOKEN_PATH,
   signatureFailure,
@@ -361,7 +365,7 @@ it('a signature AWS would refuse fails %connect as Authentication failed, naming
       `%connect opensearch ${domain.url} auth=aws-sigv4`
     );
     expect(reply.content.status).toBe('error');
-    expect(reply.content.ename).toBe('Authentication failed');
+    expect(errorOf(reply).ename).toBe('Authentication failed');
     const said = plainOf(iopub);
     expect(said).toContain(
       'The request signature we calculated does not match the signature you provided.'

@@ -5,11 +5,10 @@
  * answer, so a server that trickles its body is cut off; an interrupt ends a trickling request;
  * a timeout outside its range is refused before anything is sent.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KernelClient } from '../support/kernel-client';
+import { KernelClient, errorOf } from '../support/kernel-client';
 import {
   type HostileEngine,
   type Streamed,
@@ -17,6 +16,7 @@ import {
   streamBody,
   trickleBody
 } from '../support/hostile-engine';
+import { scratchDir } from '../support/scratch-dir';
 
 jest.setTimeout(60_000);
 
@@ -65,7 +65,7 @@ beforeAll(async () => {
     }
   });
   // A profile sets the cap as %connect's option does; JUPYTER_CONFIG_DIR keeps the test off the user's profiles.
-  configDir = mkdtempSync(join(tmpdir(), 'searchbook-bounds-'));
+  configDir = scratchDir('searchbook-bounds-');
   mkdirSync(join(configDir, 'searchbook'));
   const port = Number(new URL(engine.url).port);
   const profile = {
@@ -110,7 +110,7 @@ describe('an answer larger than the connection cap', () => {
       status: 'error',
       ename: 'Answer too large'
     });
-    const text = String(reply.content.evalue);
+    const text = errorOf(reply).evalue;
     expect(text).toMatch(
       /^The answer of capped is larger than the 1 MiB one answer may hold in memory \(max_answer of this connection\): the request was aborted at 1(\.\d)? MiB read and what was read let go\./
     );
@@ -141,7 +141,7 @@ describe('an answer larger than the connection cap', () => {
       status: 'error',
       ename: 'Answer too large'
     });
-    expect(String(reply.content.evalue)).toMatch(
+    expect(errorOf(reply).evalue).toMatch(
       /^The answer of capped-profile is larger than the 1 MiB one answer may hold in memory/
     );
     expect((await streamed.at(-1))?.closedEarly).toBe(true);
@@ -184,7 +184,7 @@ describe('an answer larger than the connection cap', () => {
       status: 'error',
       ename: 'Answer too large'
     });
-    expect(String(reply.content.evalue)).toContain(
+    expect(errorOf(reply).evalue).toContain(
       'its Content-Length announced 47.7 MiB, so it was not read'
     );
     const sent = await streamed.at(-1);
@@ -205,7 +205,7 @@ describe('timeout=', () => {
     ).toBe('ok');
     const { reply } = await kernel.execute('GET /trickle/_search');
     expect(reply.content).toMatchObject({ status: 'error', ename: 'Timeout' });
-    expect(String(reply.content.evalue)).toBe(
+    expect(errorOf(reply).evalue).toBe(
       'hurried did not send its whole answer within 1 s (timeout=1 of this connection), so the request was aborted. Wait longer with timeout=<seconds> on %connect, or ask for less.'
     );
     const sent = await streamed.at(-1);
@@ -251,7 +251,7 @@ describe('timeout=', () => {
         `%connect elasticsearch ${engine.url} auth=none timeout=${value}`
       );
       expect(reply.content.status).toBe('error');
-      expect(String(reply.content.evalue)).toContain(
+      expect(errorOf(reply).evalue).toContain(
         'timeout: takes the seconds one answer may take, from 0.1 to 86400 (a day); write for example timeout=120'
       );
       expect(engine.requests.length).toBe(before);
@@ -266,7 +266,7 @@ describe('timeout=', () => {
         `%connect elasticsearch ${engine.url} auth=none max_answer=${value}`
       );
       expect(reply.content.status).toBe('error');
-      expect(String(reply.content.evalue)).toContain(
+      expect(errorOf(reply).evalue).toContain(
         'max_answer: takes the bytes one answer may hold in memory, from 64KiB to 500MiB'
       );
       expect(engine.requests.length).toBe(before);

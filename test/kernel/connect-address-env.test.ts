@@ -6,7 +6,11 @@
  */
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../support/secrets';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  type WireMessage,
+  errorOf
+} from '../support/kernel-client';
 
 jest.setTimeout(60_000);
 
@@ -71,7 +75,7 @@ it('an unset variable: what to set, and the address to write instead', async () 
   const ts = await kernel.execute(
     '%connect typesense ${env:NOT_SET_ADDRESS} key=${env:TS_API_KEY}'
   );
-  expect(String(ts.reply.content.evalue)).toContain(
+  expect(errorOf(ts.reply).evalue).toContain(
     'for example %connect typesense http://127.0.0.1:8108.'
   );
   const listed = await kernel.execute('%connections');

@@ -17,7 +17,13 @@ import {
   TYPED_SECRET_MIME
 } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
-import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  REPO,
+  type WireMessage,
+  errorOf,
+  okOf
+} from '../support/kernel-client';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
@@ -26,18 +32,18 @@ const displays = (iopub: WireMessage[]) =>
   iopub
     .filter(m => m.header.msg_type === 'display_data')
     .map(m => m.content.data as Record<string, unknown>);
-const errorOf = (iopub: WireMessage[]) =>
+const errorOutput = (iopub: WireMessage[]) =>
   iopub.find(m => m.header.msg_type === 'error')?.content as
     { ename: string; evalue: string; traceback: string[] } | undefined;
 // The traceback's first line without its colour codes.
 const firstLine = (iopub: WireMessage[]) =>
-  (errorOf(iopub)?.traceback[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+  (errorOutput(iopub)?.traceback[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '');
 
 async function ok(code: string): Promise<WireMessage[]> {
   const { reply, iopub } = await kernel.execute(code);
   if (reply.content.status !== 'ok') {
     throw new Error(
-      `${code}\nfailed: ${reply.content.ename}: ${reply.content.evalue}`
+      `${code}\nfailed: ${errorOf(reply).ename}: ${errorOf(reply).evalue}`
     );
   }
   return iopub;
@@ -142,13 +148,13 @@ describe('errors lead with the cause and say their name once', () => {
       status: 'error',
       ename: 'RequestFailed'
     });
-    expect(errorOf(iopub)?.evalue).toMatch(
+    expect(errorOutput(iopub)?.evalue).toMatch(
       /^Elasticsearch answered 400: illegal_argument_exception: Fielddata is disabled on \[name\] in \[products\]/
     );
-    expect(errorOf(iopub)?.evalue).toContain(
+    expect(errorOutput(iopub)?.evalue).toContain(
       '(reported as search_phase_execution_exception: all shards failed)'
     );
-    expect(errorOf(iopub)?.evalue).toContain('name.keyword');
+    expect(errorOutput(iopub)?.evalue).toContain('name.keyword');
   });
 
   it('a refused password: "Authentication failed:" once, and no HTTPS advice from a server that answered over HTTP', async () => {
@@ -177,10 +183,10 @@ describe('errors lead with the cause and say their name once', () => {
     const { iopub } = await kernel.execute(
       'POST /products/_search\n{"size": 1,}'
     );
-    expect(errorOf(iopub)?.evalue).toBe(
+    expect(errorOutput(iopub)?.evalue).toBe(
       "Invalid JSON at line 2, column 11: a trailing comma before '}'. Nothing was sent."
     );
-    const traceback = errorOf(iopub)?.traceback.join('\n') ?? '';
+    const traceback = errorOutput(iopub)?.traceback.join('\n') ?? '';
     expect(traceback).toContain('Remove the comma after the last member');
     expect(traceback).not.toContain('Write an HTTP request');
   });
@@ -204,7 +210,7 @@ describe('Typesense query strings that would be cut at "&"', () => {
       ename: 'QueryStringRefused'
     });
     expect(displays(iopub)).toEqual([]);
-    const error = errorOf(iopub);
+    const error = errorOutput(iopub);
     expect(error?.evalue).toContain(
       'Typesense reads `filter_by=year:>=1990 ` as the whole filter_by'
     );
@@ -259,9 +265,7 @@ it('kernel_info language_info is what the example notebooks store, so opening on
     const notebook = JSON.parse(
       await readFile(join(REPO, 'examples', name), 'utf8')
     ) as { metadata: { language_info: unknown } };
-    expect(reply.content.language_info).toEqual(
-      notebook.metadata.language_info
-    );
+    expect(okOf(reply).language_info).toEqual(notebook.metadata.language_info);
   }
 });
 
@@ -280,7 +284,7 @@ describe('a password typed into %connect', () => {
         status: 'error',
         ename: 'SecretInCell'
       });
-      expect(String(reply.content.evalue)).toMatch(
+      expect(errorOf(reply).evalue).toMatch(
         /is still in this cell, and is saved with the notebook, until you remove it\.$/
       );
       const [offer] = displays(iopub);
@@ -310,7 +314,7 @@ describe('history_request', () => {
       output: false,
       raw: true
     });
-    const history = reply.content.history as [number, number, string][];
+    const history = okOf(reply).history as [number, number, string][];
     expect(history.map(([, , input]) => input)).toEqual([
       '%set marker = 1',
       `%connect elasticsearch ${sandbox.esUrl} user=elastic`,
@@ -334,16 +338,16 @@ describe('history_request', () => {
       n: 10
     });
     expect(
-      (search.content.history as [number, number, string][]).map(
+      (okOf(search).history as [number, number, string][]).map(
         ([, , input]) => input
       )
     ).toEqual(['GET /daily/_doc/1']);
-    const tail = (
+    const tail = okOf(
       await kernel.request('shell', 'history_request', {
         hist_access_type: 'tail',
         n: 1
       })
-    ).content.history as [number, number, string][];
+    ).history as [number, number, string][];
     const [session, line] = tail[0] ?? [0, 0];
     const range = await kernel.request('shell', 'history_request', {
       hist_access_type: 'range',
@@ -351,7 +355,7 @@ describe('history_request', () => {
       start: line - 1,
       stop: line + 1
     });
-    expect(range.content.history).toEqual([
+    expect(okOf(range).history).toEqual([
       [session, line - 1, 'GET /daily/_doc/1'],
       [session, line, 'GET /daily/_doc/1']
     ]);
@@ -395,7 +399,7 @@ describe('history_request', () => {
         raw: true
       });
       expect(
-        (tail.content.history as [number, number, string][]).map(
+        (okOf(tail).history as [number, number, string][]).map(
           ([, , input]) => input
         )
       ).toEqual([kept.replace('URL', sandbox.esUrl)]);
@@ -404,7 +408,7 @@ describe('history_request', () => {
         pattern: '*hunter2*',
         n: 10
       });
-      expect(search.content.history).toEqual([]);
+      expect(okOf(search).history).toEqual([]);
     }
   );
 });

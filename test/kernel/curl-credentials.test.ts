@@ -6,8 +6,7 @@
  * Each command is run by a shell that has only those variables, and the engine answers it.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
@@ -18,6 +17,7 @@ import {
 } from '../support/secured-sandbox';
 import { PanelCommClient } from '../panel/panel-comm-client';
 import { KernelClient } from '../support/kernel-client';
+import { scratchDir } from '../support/scratch-dir';
 
 jest.setTimeout(60_000);
 
@@ -45,7 +45,7 @@ async function connect(line: string): Promise<void> {
 
 beforeAll(async () => {
   ({ sandbox, apiKey } = await securedSandboxWithKey('curl-names'));
-  const config = mkdtempSync(join(tmpdir(), 'searchbook-curl-names-'));
+  const config = scratchDir('searchbook-curl-names-');
   mkdirSync(join(config, 'searchbook'));
   // A profile without a password: the kernel asks for it at the prompt.
   writeFileSync(

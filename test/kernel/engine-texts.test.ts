@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { KernelClient, REPO } from '../support/kernel-client';
+import { KernelClient, REPO, okOf } from '../support/kernel-client';
 
 const CONNECT_USAGE =
   '%connect <profile> | %connect elasticsearch|typesense <address> [options] [--save <profile>]';
@@ -29,7 +29,7 @@ describe('texts that name the engines', () => {
       cursor_pos: 2,
       detail_level: 0
     });
-    return (reply.content.data as Record<string, string>)['text/plain'] ?? '';
+    return (okOf(reply).data as Record<string, string>)['text/plain'] ?? '';
   };
 
   const refusal = async (code: string): Promise<string> => {

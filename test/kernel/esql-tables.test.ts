@@ -18,7 +18,11 @@ import {
   type HostileEngine,
   startHostileEngine
 } from '../support/hostile-engine';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  type WireMessage,
+  errorOf
+} from '../support/kernel-client';
 import { ExactNumber } from '../../contracts/exact-json';
 
 /** The documented answer of `FROM library | KEEP author, name, page_count, release_date | SORT page_count DESC | LIMIT 5`. */
@@ -343,5 +347,5 @@ it('shows an ES|QL error as the failure it is, not as a table', async () => {
     `POST /_query\n${JSON.stringify({ query: 'FROM nowhere' })}`
   );
   expect(reply.content.status).toBe('error');
-  expect(String(reply.content.evalue)).toContain('Unknown index');
+  expect(errorOf(reply).evalue).toContain('Unknown index');
 });

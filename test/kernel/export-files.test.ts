@@ -24,7 +24,11 @@ import { SECRETS } from '../drivers/helpers';
 import { partialsOf, scratchDir } from '../export/export-helpers';
 import { startExportSandbox } from '../export/export-sandbox';
 import type { BreakingProxy } from '../support/breaking-proxy';
-import type { KernelClient } from '../support/kernel-client';
+import {
+  type ExecuteReply,
+  type KernelClient,
+  errorOf as cellError
+} from '../support/kernel-client';
 import {
   type PanelCommClient,
   kernelWithPanelComm,
@@ -140,10 +144,9 @@ const lines = (file: string) =>
   readFileSync(file, 'utf8').split('\n').filter(Boolean);
 const errorOf = (answer: GridReply) =>
   answer.type === 'error' ? answer.message : `not an error: ${answer.type}`;
-const evalue = (reply: { content: Record<string, unknown> }) =>
-  String(reply.content.evalue);
-const traceback = (reply: { content: Record<string, unknown> }) =>
-  (reply.content.traceback as string[]).join('\n');
+const evalue = (reply: ExecuteReply) => cellError(reply).evalue;
+const traceback = (reply: ExecuteReply) =>
+  cellError(reply).traceback.join('\n');
 /** Requests that would read documents: none may be sent for a refused export. */
 const reads = () =>
   proxy.seen.filter(r => r.url.includes('_pit') || r.url.includes('_search'));

@@ -11,7 +11,12 @@ import { SECRETS } from '../drivers/helpers';
 import { partialsOf, scratchDir } from '../export/export-helpers';
 import { startExportSandbox } from '../export/export-sandbox';
 import type { BreakingProxy } from '../support/breaking-proxy';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  type WireMessage,
+  errorOf,
+  okOf
+} from '../support/kernel-client';
 
 const COUNT = 3_000;
 let kernel: KernelClient;
@@ -138,7 +143,7 @@ it('an existing file is kept unless overwrite is given', async () => {
     status: 'error',
     ename: 'FileExists'
   });
-  expect((refused.reply.content.traceback as string[]).join('\n')).toContain(
+  expect(errorOf(refused.reply).traceback.join('\n')).toContain(
     'Add overwrite to the %export line'
   );
   expect(readFileSync(join(cwd, 'mine.json'), 'utf8')).toBe('[]\n');
@@ -188,9 +193,9 @@ it.each([
   async (code, message, hint) => {
     const { reply } = await kernel.execute(code);
     expect(reply.content.status).toBe('error');
-    expect(String(reply.content.evalue)).toMatch(message);
-    expect(String(reply.content.evalue)).toContain('Nothing was sent');
-    expect((reply.content.traceback as string[]).join('\n')).toMatch(hint);
+    expect(errorOf(reply).evalue).toMatch(message);
+    expect(errorOf(reply).evalue).toContain('Nothing was sent');
+    expect(errorOf(reply).traceback.join('\n')).toMatch(hint);
     expect(proxy.seen).toHaveLength(0);
     expect(existsSync(join(cwd, 'out.jsonl'))).toBe(false);
   }
@@ -203,7 +208,7 @@ it("Tab on a %export line completes the index, then the options and the index's 
       cursor_pos: [...code].length
     });
     expect(reply.content.status).toBe('ok');
-    return reply.content.matches as string[];
+    return okOf(reply).matches as string[];
   };
   expect(await complete('%export prod')).toEqual(['products']);
   expect(await complete('%export products out.csv ')).toEqual([

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -8,6 +7,7 @@ import {
   userDataDir
 } from '../../kernel/src/protocol/jupyter-paths';
 import { REPO } from '../support/kernel-client';
+import { scratchDir } from '../support/scratch-dir';
 
 const run = promisify(execFile);
 
@@ -69,7 +69,7 @@ describe('searchbook install and uninstall', () => {
   const cli = join(REPO, 'bin', 'searchbook.js');
 
   test('write and remove the kernelspec with message interrupts and logos', async () => {
-    const prefix = mkdtempSync(join(tmpdir(), 'searchbook-install-'));
+    const prefix = scratchDir('searchbook-install-');
     const { stdout } = await run(process.execPath, [
       cli,
       'install',

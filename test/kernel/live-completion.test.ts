@@ -13,7 +13,7 @@ import {
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
-import { KernelClient } from '../support/kernel-client';
+import { KernelClient, okOf } from '../support/kernel-client';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
@@ -51,7 +51,7 @@ async function complete(code: string): Promise<string[]> {
     cursor_pos: [...code].length
   });
   expect(reply.content.status).toBe('ok');
-  return reply.content.matches as string[];
+  return okOf(reply).matches as string[];
 }
 
 // Real Elasticsearch 9.5.3 and OpenSearch 2.19.1 too (real-node-differences.ts says where they answer unlike 8.19).

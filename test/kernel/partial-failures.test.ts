@@ -22,7 +22,11 @@ import {
   type HostileEngine,
   startHostileEngine
 } from '../support/hostile-engine';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  type WireMessage,
+  errorOf
+} from '../support/kernel-client';
 import { expectFor } from '../support/sandbox-differences';
 
 let kernel: KernelClient;
@@ -37,7 +41,7 @@ async function ok(code: string): Promise<Record<string, unknown>[]> {
   const { reply, iopub } = await kernel.execute(code);
   if (reply.content.status !== 'ok') {
     throw new Error(
-      `${code}\nfailed: ${String(reply.content.ename)}: ${String(reply.content.evalue)}`
+      `${code}\nfailed: ${errorOf(reply).ename}: ${errorOf(reply).evalue}`
     );
   }
   // A request's answer replaces its progress output: the last display or update holds it.

@@ -6,14 +6,7 @@
  * %connections, URL export, Typesense URL refusal, a bad profiles file. Every output, input
  * request, the kernel's stderr and the profiles file are scanned for the known secrets.
  */
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  statSync,
-  writeFileSync
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { expectNoSecret, SECRETS } from '../drivers/helpers';
@@ -23,11 +16,18 @@ import {
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  type ExecuteReply,
+  KernelClient,
+  type WireMessage,
+  errorOf,
+  executeReply
+} from '../support/kernel-client';
+import { scratchDir } from '../support/scratch-dir';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
-const configDir = mkdtempSync(join(tmpdir(), 'searchbook-jupyter-config-'));
+const configDir = scratchDir('searchbook-jupyter-config-');
 const profilesFile = join(configDir, 'searchbook', 'profiles.json');
 const seen: string[] = [];
 
@@ -60,10 +60,10 @@ interface Ran {
   status: unknown;
   text: string;
   plain: string;
-  reply: WireMessage;
+  reply: ExecuteReply;
 }
 
-function record(reply: WireMessage, iopub: WireMessage[]): Ran {
+function record(reply: ExecuteReply, iopub: WireMessage[]): Ran {
   const text = JSON.stringify([reply.content, ...iopub.map(m => m.content)]);
   seen.push(text);
   const plain = iopub
@@ -96,7 +96,7 @@ async function runAnswering(
   const request = await kernel.nextInputRequest();
   seen.push(JSON.stringify(request.content));
   await kernel.inputReply(request, answer);
-  const done = record(await reply, await kernel.iopubFor(id));
+  const done = record(executeReply(await reply), await kernel.iopubFor(id));
   return { ...done, request };
 }
 
@@ -247,7 +247,7 @@ describe("Jupyter's password prompt", () => {
     expect(asked.plain).toContain('either wrong or scoped');
     const refused = await run('GET /collections', false);
     expect(refused.status).toBe('error');
-    expect(refused.reply.content.evalue).toContain(
+    expect(errorOf(refused.reply).evalue).toContain(
       'Forbidden - a valid API key header must be sent.'
     );
   });
@@ -265,11 +265,11 @@ describe("Jupyter's password prompt", () => {
   it('is not used when the frontend allows no input: the error says how to provide the secret', async () => {
     const refused = await run('%connect es-ask', false);
     expect(refused.status).toBe('error');
-    expect(refused.reply.content.ename).toBe('SecretUnavailable');
-    expect(refused.reply.content.evalue).toBe(
+    expect(errorOf(refused.reply).ename).toBe('SecretUnavailable');
+    expect(errorOf(refused.reply).evalue).toBe(
       `The password of elastic is needed to connect, but profile "es-ask" does not say where it is; this frontend cannot be asked for it (it does not allow input), so nothing was sent.`
     );
-    const traceback = (refused.reply.content.traceback as string[]).join('\n');
+    const traceback = errorOf(refused.reply).traceback.join('\n');
     expect(traceback).toContain(
       `write "password": "\${env:NAME}" in profile "es-ask" in ${profilesFile}`
     );
@@ -278,8 +278,8 @@ describe("Jupyter's password prompt", () => {
       `%connect elasticsearch https://elastic@127.0.0.1:${esPort()} skip_verify`,
       false
     );
-    expect(direct.reply.content.ename).toBe('SecretUnavailable');
-    expect((direct.reply.content.traceback as string[]).join('\n')).toContain(
+    expect(errorOf(direct.reply).ename).toBe('SecretUnavailable');
+    expect(errorOf(direct.reply).traceback.join('\n')).toContain(
       'write password=${env:NAME} in the %connect line'
     );
   });
@@ -295,8 +295,11 @@ describe("Jupyter's password prompt", () => {
     });
     seen.push(JSON.stringify((await kernel.nextInputRequest()).content));
     await kernel.request('control', 'interrupt_request', {});
-    const interrupted = record(await reply, await kernel.iopubFor(id));
-    expect(interrupted.reply.content.ename).toBe('Interrupted');
+    const interrupted = record(
+      executeReply(await reply),
+      await kernel.iopubFor(id)
+    );
+    expect(errorOf(interrupted.reply).ename).toBe('Interrupted');
     expect((await run('%vars')).status).toBe('ok');
   });
 });
@@ -331,7 +334,7 @@ describe('refusals', () => {
   ])('%s', async (code, message) => {
     const refused = await run(code);
     expect(refused.status).toBe('error');
-    expect(String(refused.reply.content.evalue)).toMatch(message);
+    expect(errorOf(refused.reply).evalue).toMatch(message);
     // The cell's own text comes back in execute_input; no message of the kernel repeats the password in it.
     expect(JSON.stringify(refused.reply.content)).not.toContain('hunter2');
   });
@@ -344,8 +347,8 @@ describe('refusals', () => {
       { engine: 'elasticsearch', name: 'c', host: 'h', port: 'x' }
     ]);
     const bad = await run('%connect a');
-    expect(bad.reply.content.ename).toBe('ProfileFileError');
-    expect(bad.reply.content.evalue).toBe(
+    expect(errorOf(bad.reply).ename).toBe('ProfileFileError');
+    expect(errorOf(bad.reply).evalue).toBe(
       `profiles.json: profiles[2].port: expected a number (in ${profilesFile})`
     );
     writeProfiles([
@@ -359,7 +362,7 @@ describe('refusals', () => {
       }
     ]);
     const literal = await run('%connections');
-    expect(literal.reply.content.evalue).toMatch(
+    expect(errorOf(literal.reply).evalue).toMatch(
       /^profiles\.json: profiles\[0\]\.password: a secret is never stored in this file/
     );
     writeFileSync(profilesFile, good, { mode: 0o600 });

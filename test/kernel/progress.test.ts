@@ -16,7 +16,11 @@ import {
   PROGRESS_MIME,
   ProgressPayloadSchema
 } from '../../contracts/mime-types';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  type WireMessage,
+  errorOf
+} from '../support/kernel-client';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
 
 jest.setTimeout(30_000);
@@ -118,7 +122,7 @@ it('%connect to a server that accepts and never answers says what it waits for, 
     status: 'error',
     ename: 'Connection failed'
   });
-  expect(String(reply.content.evalue)).toBe(
+  expect(errorOf(reply).evalue).toBe(
     `http://127.0.0.1:${silentPort} accepted the connection but did not answer within 2 s. Check that this is the engine's HTTP address and port (another service may accept connections without answering), or wait longer with timeout=<seconds>.`
   );
   const waiting = iopub.find(m => m.header.msg_type === 'display_data');

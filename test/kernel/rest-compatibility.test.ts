@@ -5,13 +5,13 @@
  * `GET /`, so a notebook written for 8.x runs on 9.x with what 9.x removed let through;
  * `compat=7` is refused on connect to a 9.x node, which is never sent `compatible-with=7`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SECRETS } from '../drivers/helpers';
-import { KernelClient } from '../support/kernel-client';
+import { KernelClient, okOf } from '../support/kernel-client';
+import { scratchDir } from '../support/scratch-dir';
 
 jest.setTimeout(30_000);
 
@@ -67,7 +67,7 @@ beforeAll(async () => {
   const port = (server.address() as AddressInfo).port;
   url = `http://127.0.0.1:${port}`;
   // A profile asks for compatibility as %connect's option does; JUPYTER_CONFIG_DIR keeps the test off the user's profiles.
-  configDir = mkdtempSync(join(tmpdir(), 'searchbook-compat-'));
+  configDir = scratchDir('searchbook-compat-');
   mkdirSync(join(configDir, 'searchbook'));
   writeFileSync(
     join(configDir, 'searchbook', 'profiles.json'),
@@ -115,7 +115,7 @@ async function complete(code: string): Promise<string[]> {
     code,
     cursor_pos: [...code].length
   });
-  return reply.content.matches as string[];
+  return okOf(reply).matches as string[];
 }
 
 const KNN =

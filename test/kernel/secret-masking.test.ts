@@ -6,7 +6,11 @@
  */
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  type ExecuteReply,
+  KernelClient,
+  type WireMessage
+} from '../support/kernel-client';
 
 jest.setTimeout(60_000);
 
@@ -67,7 +71,7 @@ function forms(secret: string): string[] {
   ];
 }
 
-function cellText(reply: WireMessage, iopub: WireMessage[]): string {
+function cellText(reply: ExecuteReply, iopub: WireMessage[]): string {
   return [reply, ...iopub].map(m => JSON.stringify(m)).join('\n');
 }
 

@@ -5,8 +5,7 @@
  * first node stops, each answer saying which node gave it; with both stopped, the cell's error
  * names each node and why.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
@@ -16,6 +15,8 @@ import {
   type PanelCommClient,
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
+import { scratchDir } from '../support/scratch-dir';
+import { errorOf } from '../support/kernel-client';
 
 jest.setTimeout(60_000);
 
@@ -59,7 +60,7 @@ beforeAll(async () => {
   );
   first = await listen(cluster.handler, { port: 0 });
   second = await listen(cluster.handler, { port: 0 });
-  cwd = mkdtempSync(join(tmpdir(), 'searchbook-nodes-'));
+  cwd = scratchDir('searchbook-nodes-');
   config = join(cwd, 'config');
   ({ kernel, comm } = await kernelWithPanelComm(
     [],
@@ -165,7 +166,7 @@ it('names each node and why when none answers', async () => {
     status: 'error',
     ename: 'Connection failed'
   });
-  const message = String(reply.content.evalue);
+  const message = errorOf(reply).evalue;
   expect(message).toContain('no node of connection cluster answered:');
   // Each line names its node's address; the head names the connection once.
   expect(message).toContain(
@@ -177,7 +178,7 @@ it('names each node and why when none answers', async () => {
   // The saved profile tries both nodes too.
   const again = await kernel.execute('%connect cluster');
   expect(again.reply.content.status).toBe('error');
-  expect(String(again.reply.content.evalue)).toMatch(
+  expect(errorOf(again.reply).evalue).toMatch(
     new RegExp(
       `no node of connection cluster answered:\\n- ${host(first).replace(/\./g, '\\.')}: .*\\n- ${host(second).replace(/\./g, '\\.')}: `
     )

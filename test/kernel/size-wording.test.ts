@@ -9,7 +9,7 @@ import {
   type HostileEngine,
   startHostileEngine
 } from '../support/hostile-engine';
-import { KernelClient } from '../support/kernel-client';
+import { KernelClient, errorOf } from '../support/kernel-client';
 
 jest.setTimeout(60_000);
 
@@ -64,7 +64,7 @@ it('an answer announcing one byte more than the cap is said to be that', async (
     status: 'error',
     ename: 'Answer too large'
   });
-  expect(String(reply.content.evalue)).toContain(
+  expect(errorOf(reply).evalue).toContain(
     'is larger than the 256 MiB one answer may hold in memory (max_answer of this connection): its Content-Length announced 268,435,457 bytes, 1 byte more than 256 MiB, so it was not read.'
   );
 });
@@ -75,7 +75,7 @@ it('an answer one byte over what %set keeps is said to be that', async () => {
   );
   const { reply } = await kernel.execute('%set n = count');
   expect(reply.content.status).toBe('error');
-  expect(String(reply.content.evalue)).toContain(
+  expect(errorOf(reply).evalue).toContain(
     'The last answer (odd: GET /kept/_search, 8,388,609 bytes, 1 byte more than 8 MB) was not kept: searchbook keeps answers of up to 8 MB for %set.'
   );
 });
@@ -86,7 +86,7 @@ it('headers larger than the client reads are said to be that, not an engine out 
     status: 'error',
     ename: 'Unreadable answer'
   });
-  const said = String(reply.content.evalue);
+  const said = errorOf(reply).evalue;
   expect(said).toContain(
     'The answer of odd could not be read: its headers are larger than the 16 KiB searchbook reads of them (UND_ERR_HEADERS_OVERFLOW'
   );

@@ -6,13 +6,13 @@
  * killed outright stops by itself.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installSearchbook } from '../e2e/support/jupyter-lab';
 import { freePort } from '../support/free-port';
 import { REPO } from '../support/kernel-client';
+import { scratchDir } from '../support/scratch-dir';
 
 jest.setTimeout(120_000);
 
@@ -77,8 +77,8 @@ it('one SIGINT stops JupyterLab without its question, its kernels, then the sand
     await freePort()
   ];
   const token = 'start-stop-test-token';
-  const home = await mkdtemp(join(tmpdir(), 'searchbook-start-'));
-  const dataDir = await installSearchbook();
+  const home = scratchDir('searchbook-start-');
+  const dataDir = await installSearchbook(home);
   let log = '';
   const script: ChildProcess = spawn(
     'bash',
@@ -188,10 +188,7 @@ async function killedParentLeavesNoKernel(
     iopub_port: await freePort(),
     hb_port: await freePort()
   };
-  const connectionFile = join(
-    await mkdtemp(join(tmpdir(), 'searchbook-orphan-')),
-    'kernel.json'
-  );
+  const connectionFile = join(scratchDir('searchbook-orphan-'), 'kernel.json');
   await writeFile(
     connectionFile,
     JSON.stringify({

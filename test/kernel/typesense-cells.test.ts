@@ -7,7 +7,11 @@ import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { hitsPayloadRows } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  type WireMessage,
+  errorOf
+} from '../support/kernel-client';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
@@ -112,11 +116,11 @@ describe('an int32 field given "5" or 5.5', () => {
         status: 'error',
         ename: 'RequestFailed'
       });
-      expect(String(reply.content.evalue)).toMatch(
+      expect(errorOf(reply).evalue).toMatch(
         /^Not an int32: Field `year` must be an int32\. An int32 field takes a whole number written without quotes.*a decimal with a fraction part is not an int32/
       );
       const error = iopub.find(m => m.header.msg_type === 'error');
-      expect(error?.content.evalue).toBe(reply.content.evalue);
+      expect(error?.content.evalue).toBe(errorOf(reply).evalue);
       // The engine's answer is shown above the error.
       expect(displays(iopub)[0]?.['application/json']).toEqual({
         message: 'Field `year` must be an int32.'
@@ -126,7 +130,7 @@ describe('an int32 field given "5" or 5.5', () => {
         'GET /collections/books/documents/after-bad-year'
       );
       expect(later.reply.content.status).toBe('error');
-      expect(String(later.reply.content.evalue)).toContain(
+      expect(errorOf(later.reply).evalue).toContain(
         'Could not find a document with id: after-bad-year'
       );
     }
@@ -138,7 +142,7 @@ it('SQL on a Typesense connection is refused with Typesense advice, not Elastics
     'SELECT * FROM books WHERE year > 2000'
   );
   expect(reply.content).toMatchObject({ status: 'error', ename: 'SQLRefused' });
-  const traceback = (reply.content.traceback as string[]).join('\n');
+  const traceback = errorOf(reply).traceback.join('\n');
   expect(traceback).toContain(
     'GET /collections/<name>/documents/search?q=<words>&query_by=<field>'
   );

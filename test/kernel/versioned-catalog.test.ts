@@ -5,7 +5,7 @@
  * deprecated and left out on 9.x.
  */
 import type { HostileEngine } from '../support/hostile-engine';
-import { KernelClient } from '../support/kernel-client';
+import { KernelClient, okOf } from '../support/kernel-client';
 import { startVersionedRoot } from '../support/versioned-root';
 
 jest.setTimeout(30_000);
@@ -38,7 +38,7 @@ async function complete(code: string): Promise<string[]> {
     cursor_pos: [...code].length
   });
   expect(reply.content.status).toBe('ok');
-  return reply.content.matches as string[];
+  return okOf(reply).matches as string[];
 }
 
 async function inspect(code: string): Promise<string> {
@@ -48,7 +48,7 @@ async function inspect(code: string): Promise<string> {
     detail_level: 0
   });
   expect(reply.content.status).toBe('ok');
-  return (reply.content.data as Record<string, string>)['text/plain'] ?? '';
+  return (okOf(reply).data as Record<string, string>)['text/plain'] ?? '';
 }
 
 describe('the endpoint catalog of the version connected', () => {

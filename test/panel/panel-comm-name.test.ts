@@ -7,7 +7,7 @@ import {
   PANEL_PROTOCOL_VERSION,
   GridReplySchema
 } from '../../contracts/panel-protocol';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient, type WireMessage, okOf } from '../support/kernel-client';
 
 /** The iopub messages about one comm, waited for until `done` holds (bounded). */
 async function commMessages(
@@ -62,11 +62,11 @@ describe('the panel comm by name', () => {
       connections: []
     });
     expect(
-      (
+      okOf(
         await kernel.request('shell', 'comm_info_request', {
           target_name: 'searchbook.panel'
         })
-      ).content.comms
+      ).comms
     ).toEqual({ 'panel-1': { target_name: 'searchbook.panel' } });
   });
 
@@ -97,11 +97,11 @@ describe('the panel comm by name', () => {
       /reload the page/
     );
     expect(
-      (
+      okOf(
         await kernel.request('shell', 'comm_info_request', {
           target_name: 'searchbook.grid'
         })
-      ).content.comms
+      ).comms
     ).toEqual({});
     // The kernel is unharmed: the panel's comm still answers.
     await kernel.submit('shell', 'comm_msg', {

@@ -10,9 +10,14 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+# Every temporary file of the session, and of every process it starts (kernels, Jupyter's
+# connection files), goes in one folder of its own; what a test leaves there is named at the
+# end and fails the session, and nothing of it outlives the session.
+SESSION_TEMP = Path(tempfile.mkdtemp(prefix="searchbook-pytest-"))
+os.environ["TMPDIR"] = str(SESSION_TEMP)
+tempfile.tempdir = str(SESSION_TEMP)
+atexit.register(shutil.rmtree, SESSION_TEMP, ignore_errors=True)
 PREFIX = Path(tempfile.mkdtemp(prefix="searchbook-prefix-"))
-# Nothing of a session outlives it in the temp directory.
-atexit.register(shutil.rmtree, PREFIX, ignore_errors=True)
 
 subprocess.run(
     ["node", str(REPO / "bin" / "searchbook.js"), "install", "--prefix", str(PREFIX)],
@@ -21,6 +26,17 @@ subprocess.run(
 )
 # Jupyter searches JUPYTER_PATH first; set before any test imports jupyter_client paths.
 os.environ["JUPYTER_PATH"] = str(PREFIX / "share" / "jupyter")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    """After the session's fixtures are torn down: only the kernelspec prefix and pytest's own
+    tmp_path folders may be left in the session's temporary folder."""
+    left = sorted(p.name for p in SESSION_TEMP.iterdir() if p != PREFIX and not p.name.startswith("pytest-of-"))
+    shutil.rmtree(SESSION_TEMP, ignore_errors=True)
+    if left:
+        print(f"\nthe tests left {len(left)} temporary entries (removed now; each test must remove what it makes): {', '.join(left)}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(scope="session")

@@ -581,6 +581,9 @@ def test_the_python_example_is_committed_clean_and_reads_its_addresses_from_the_
 def test_the_python_example_runs_top_to_bottom_with_dataframes_a_loop_and_an_export(sandbox, tmp_path, monkeypatch):
     pytest.importorskip("pandas")
     monkeypatch.setenv("SEARCHBOOK_ES_URL", sandbox["es"])
+    # The example exports into a folder of the temporary directory, as a reader's run does: here
+    # the test's own, removed with it.
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
     nb = nbformat.read(EXAMPLE, as_version=4)
     # allow_errors stays off: any error fails the run.
     NotebookClient(nb, kernel_name="python3", timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()

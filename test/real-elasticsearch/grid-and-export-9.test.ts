@@ -7,9 +7,6 @@
  * `_bulk` into a fresh index gives back equal documents.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { z } from 'zod';
 import {
   elasticsearchTargets,
@@ -31,6 +28,7 @@ import {
   numberedDocuments,
   reimport
 } from './grid-node';
+import { scratchDir } from '../support/scratch-dir';
 
 const FLAVOUR = 'es-9.5';
 const target = elasticsearchTargets(undefined, { newest: true }).find(
@@ -66,7 +64,7 @@ const sourceOf = (n: number): Source => ({
   () => {
     const index = `es9-grid-${randomUUID().slice(0, 8)}`;
     const copies: string[] = [];
-    const dir = mkdtempSync(join(tmpdir(), 'searchbook-es9-grid-'));
+    const dir = scratchDir('searchbook-es9-grid-');
     let node: RealNodeAddress;
     let kernel: KernelClient;
     let comm: PanelCommClient;

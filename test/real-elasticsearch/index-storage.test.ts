@@ -7,8 +7,7 @@
  * and read back.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SECRETS } from '../drivers/helpers';
 import {
@@ -29,6 +28,7 @@ import {
   type PanelCommClient,
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
+import { scratchDir } from '../support/scratch-dir';
 
 const NO_SEQ_NO =
   'This is a time-series index: Elasticsearch keeps no sequence numbers here, so a save cannot detect changes made by others since the rows were read.';
@@ -82,7 +82,7 @@ function suite(flavour: Flavour, body: (ctx: Context) => void): void {
     () => {
       const ctx = {} as Context;
       ctx.created = [];
-      ctx.cwd = mkdtempSync(join(tmpdir(), 'searchbook-storage-'));
+      ctx.cwd = scratchDir('searchbook-storage-');
       beforeAll(async () => {
         ctx.node = await suitesNode(flavour);
         ctx.headers = {
@@ -103,7 +103,6 @@ function suite(flavour: Flavour, body: (ctx: Context) => void): void {
             headers: ctx.headers
           });
         }
-        rmSync(ctx.cwd, { recursive: true, force: true });
       });
       body(ctx);
     }

@@ -8,9 +8,6 @@
  * is found.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { z } from 'zod';
 import {
   describeEachTarget,
@@ -31,6 +28,7 @@ import {
   numberedDocuments,
   openPits as pitsOn
 } from './grid-node';
+import { scratchDir } from '../support/scratch-dir';
 
 const DOCS = 12_000;
 const BLOCK = 100;
@@ -46,7 +44,7 @@ const threeX = opensearchTargets().filter(t => t.flavour === 'opensearch-3.3');
 
 describeEachTarget(threeX, 'grids and exports on its point in time', () => {
   const index = `os3-grid-${randomUUID().slice(0, 8)}`;
-  const dir = mkdtempSync(join(tmpdir(), 'searchbook-opensearch-3-'));
+  const dir = scratchDir('searchbook-opensearch-3-');
   let node: RealNodeAddress;
   let kernel: KernelClient;
   let comm: PanelCommClient;

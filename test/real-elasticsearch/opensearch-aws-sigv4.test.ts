@@ -7,8 +7,7 @@
  * `%export`, every request signed.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   elasticsearchTargets,
@@ -29,6 +28,7 @@ import {
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
 import { runCell } from './console-smoke';
+import { scratchDir } from '../support/scratch-dir';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeNode = skipped ? describe.skip : describe;
@@ -42,7 +42,7 @@ const SESSION_TOKEN = 'IQoJrealNodeSessionToken//+==';
 
 describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   const index = `os-aws-${randomUUID().slice(0, 8)}`;
-  const dir = mkdtempSync(join(tmpdir(), 'searchbook-opensearch-aws-'));
+  const dir = scratchDir('searchbook-opensearch-aws-');
   let node: RealNodeAddress;
   let domain: VerifyingProxy;
   let collection: VerifyingProxy;
@@ -109,7 +109,6 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
     if (node) {
       await fetchFromNode(node, `/${index}`, { method: 'DELETE' });
     }
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it.each([

@@ -9,8 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
@@ -37,6 +36,7 @@ import {
   openPits as pitsOn,
   reimport
 } from './grid-node';
+import { scratchDir } from '../support/scratch-dir';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeNode = skipped ? describe.skip : describe;
@@ -53,7 +53,7 @@ const MAPPINGS = {
 describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   const index = `os-grid-${randomUUID().slice(0, 8)}`;
   const copies: string[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'searchbook-opensearch-'));
+  const dir = scratchDir('searchbook-opensearch-');
   let node: RealNodeAddress;
   let kernel: KernelClient;
   let comm: PanelCommClient;

@@ -8,8 +8,7 @@
  * missing permission; the panel's grid opens, pages and edits; `%export` writes every document.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { GridReply } from '../../contracts/panel-protocol';
@@ -19,7 +18,7 @@ import {
   REAL_START_TIMEOUT_MS,
   suitesNode
 } from '../support/elasticsearch-targets';
-import type { KernelClient } from '../support/kernel-client';
+import { type KernelClient, okOf } from '../support/kernel-client';
 import { OPENSEARCH_READER_PASSWORD } from '../support/real-elasticsearch/flavours';
 import {
   authHeaders,
@@ -31,6 +30,7 @@ import {
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
 import { runCell } from './console-smoke';
+import { scratchDir } from '../support/scratch-dir';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeNode = skipped ? describe.skip : describe;
@@ -51,7 +51,7 @@ type Opened = Extract<GridReply, { type: 'opened' }>;
 
 describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   const index = `os-sec-${randomUUID().slice(0, 8)}`;
-  const dir = mkdtempSync(join(tmpdir(), 'searchbook-opensearch-security-'));
+  const dir = scratchDir('searchbook-opensearch-security-');
   let node: RealNodeAddress;
   let admin: Record<string, string>;
   let kernel: KernelClient;
@@ -124,7 +124,6 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
         headers: admin
       });
     }
-    rmSync(dir, { recursive: true, force: true });
   });
 
   describe('what the node answers', () => {
@@ -305,12 +304,12 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
 
     it("completion offers the security plugin's own endpoints", async () => {
       const complete = async (code: string) =>
-        (
+        okOf(
           await kernel.request('shell', 'complete_request', {
             code,
             cursor_pos: code.length
           })
-        ).content['matches'];
+        ).matches;
       expect(await complete('GET /_plugins/_security/')).toEqual(
         expect.arrayContaining([
           '/_plugins/_security/authinfo',
@@ -333,7 +332,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
       });
       expect(inspected.content).toMatchObject({ status: 'ok', found: true });
       expect(
-        (inspected.content['data'] as Record<string, string>)['text/plain']
+        (okOf(inspected)['data'] as Record<string, string>)['text/plain']
       ).toContain(
         'Read, create, update or delete which users and backend roles a role maps to.'
       );

@@ -6,9 +6,6 @@
  * read every document exactly once, also through an alias over two indices with equal ids.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
@@ -29,6 +26,7 @@ import {
   gridKernel,
   numberedDocuments
 } from './grid-node';
+import { scratchDir } from '../support/scratch-dir';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeNode = skipped ? describe.skip : describe;
@@ -45,7 +43,7 @@ describeNode(skipped ? `${TITLE} (skipped: ${skipped})` : TITLE, () => {
   const three = `${name}-a`;
   const two = `${name}-b`;
   const alias = `${name}-both`;
-  const dir = mkdtempSync(join(tmpdir(), 'searchbook-opensearch-shards-'));
+  const dir = scratchDir('searchbook-opensearch-shards-');
   let node: RealNodeAddress;
   let kernel: KernelClient;
   let comm: PanelCommClient;

@@ -21,7 +21,7 @@ import {
   REAL_START_TIMEOUT_MS,
   suitesNode
 } from '../support/elasticsearch-targets';
-import { KernelClient } from '../support/kernel-client';
+import { KernelClient, okOf } from '../support/kernel-client';
 import {
   fetchFromNode,
   type RealNodeAddress
@@ -114,7 +114,7 @@ describeEachTarget(opensearchTargets(), 'a first session', target => {
         code,
         cursor_pos: [...code].length
       });
-      return reply.content['matches'] as string[];
+      return okOf(reply)['matches'] as string[];
     };
     expect(await complete('GET /_plugins/_')).toEqual(
       expect.arrayContaining([
@@ -138,7 +138,7 @@ describeEachTarget(opensearchTargets(), 'a first session', target => {
         code,
         cursor_pos: [...code].length
       });
-      return reply.content['matches'] as string[];
+      return okOf(reply)['matches'] as string[];
     };
     // Resolve index came in 7.9, resolve cluster in 8.13.
     expect(await complete('GET /_resolve/')).toEqual(['/_resolve/index']);
@@ -168,9 +168,7 @@ describeEachTarget(opensearchTargets(), 'a first session', target => {
       detail_level: 0
     });
     expect(reply.content).toMatchObject({ status: 'ok', found: true });
-    const text = (reply.content['data'] as Record<string, string>)[
-      'text/plain'
-    ];
+    const text = (okOf(reply)['data'] as Record<string, string>)['text/plain'];
     expect(text).toContain('DELETE /_search/point_in_time');
     expect(text).toContain(
       'Documentation: https://docs.opensearch.org/latest/search-plugins/searching-data/point-in-time-api/'

@@ -6,8 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SECRETS } from '../drivers/helpers';
@@ -25,6 +24,7 @@ import {
 import type { RealFlavourId } from '../support/real-elasticsearch/flavours';
 import { PanelCommClient } from '../panel/panel-comm-client';
 import { runCell } from './console-smoke';
+import { scratchDir } from '../support/scratch-dir';
 
 const run = promisify(execFile);
 
@@ -117,10 +117,7 @@ describeOn(
       expect(answer.hits.hits.map(hit => hit._id)).toEqual(['1']);
 
       // Exports read through a point in time with the same media types, vectors kept.
-      const file = join(
-        mkdtempSync(join(tmpdir(), 'compat-export-')),
-        'out.jsonl'
-      );
+      const file = join(scratchDir('compat-export-'), 'out.jsonl');
       const exported = await runCell(kernel(), `%export ${index} ${file}`);
       expect(exported.status).toBe('ok');
       const lines = readFileSync(file, 'utf8')

@@ -4,8 +4,7 @@
  * an export body's `_source` is sent as written.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SECRETS } from '../drivers/helpers';
 import {
@@ -23,6 +22,7 @@ import {
   type PanelCommClient,
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
+import { scratchDir } from '../support/scratch-dir';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeNodes = skipped ? describe.skip : describe;
@@ -31,7 +31,7 @@ describeNodes.each(['es-7.17', 'es-8.19'] as const)(
   'source options on real %s',
   flavour => {
     const index = `source-${randomUUID().slice(0, 8)}`;
-    const cwd = mkdtempSync(join(tmpdir(), 'searchbook-source-'));
+    const cwd = scratchDir('searchbook-source-');
     let node: RealNodeAddress;
     let headers: Record<string, string>;
     let kernel: KernelClient;
@@ -64,7 +64,6 @@ describeNodes.each(['es-7.17', 'es-8.19'] as const)(
       if (node) {
         await fetchFromNode(node, `/${index}`, { method: 'DELETE', headers });
       }
-      rmSync(cwd, { recursive: true, force: true });
     });
 
     it('the grid reads its rows without any vector option', async () => {

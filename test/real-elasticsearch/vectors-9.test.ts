@@ -5,8 +5,7 @@
  * and an edit of another field keeps them. All through the kernel's own wire.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SECRETS } from '../drivers/helpers';
 import {
@@ -27,6 +26,7 @@ import {
   type PanelCommClient,
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
+import { scratchDir } from '../support/scratch-dir';
 
 const FLAVOUR = 'es-9.5';
 const spec = REAL_FLAVOURS[FLAVOUR];
@@ -63,7 +63,7 @@ describeNode(
   () => {
     const index = `vectors-${randomUUID().slice(0, 8)}`;
     const copies: string[] = [];
-    const cwd = mkdtempSync(join(tmpdir(), 'searchbook-vectors-'));
+    const cwd = scratchDir('searchbook-vectors-');
     let node: RealNodeAddress;
     let headers: Record<string, string>;
     let kernel: KernelClient;
@@ -127,7 +127,6 @@ describeNode(
           await fetchFromNode(node, `/${name}`, { method: 'DELETE', headers });
         }
       }
-      rmSync(cwd, { recursive: true, force: true });
     });
 
     it('the engine leaves vectors out of a plain search (what the kernel must ask around)', async () => {

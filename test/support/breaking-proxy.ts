@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import {
   type IncomingMessage,
   type Server,
@@ -18,6 +19,8 @@ export interface ProxyRule {
   breakAfterBytes?: number;
   /** Hold the answer back this long. */
   delayMs?: number;
+  /** Hold the answer back until this settles (the test says when). */
+  holdUntil?: Promise<void>;
 }
 
 export interface SeenRequest {
@@ -30,6 +33,10 @@ export interface BreakingProxy {
   url: string;
   seen: SeenRequest[];
   rules: ProxyRule[];
+  /** The index in `seen` of the next request `matches` picks, once it arrives. */
+  nextRequest(matches: ProxyRule['matches']): Promise<number>;
+  /** Settles once the client gave up request `index` (closed its connection) before the whole answer reached it; fails after `timeoutMs`. */
+  abandoned(index: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,6 +46,9 @@ export async function startBreakingProxy(
   const upstream = new URL(target);
   const seen: SeenRequest[] = [];
   const rules: ProxyRule[] = [];
+  // 'request' and 'abandoned', with the request's index in `seen`.
+  const events = new EventEmitter();
+  const gaveUp = new Set<number>();
   const server: Server = createServer(
     (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
@@ -51,6 +61,13 @@ export async function startBreakingProxy(
           url: req.url ?? '',
           body: body.toString('utf8')
         });
+        res.on('close', () => {
+          if (!res.writableFinished) {
+            gaveUp.add(index);
+            events.emit('abandoned', index);
+          }
+        });
+        events.emit('request', index);
         const rule = rules.find(r =>
           r.matches(req.method ?? '', req.url ?? '', index)
         );
@@ -87,7 +104,9 @@ export async function startBreakingProxy(
           out.on('error', () => res.socket?.destroy());
           out.end(body);
         };
-        if (rule?.delayMs) {
+        if (rule?.holdUntil) {
+          void rule.holdUntil.then(forward);
+        } else if (rule?.delayMs) {
           setTimeout(forward, rule.delayMs);
         } else {
           forward();
@@ -102,6 +121,30 @@ export async function startBreakingProxy(
     url: `http://127.0.0.1:${port}`,
     seen,
     rules,
+    nextRequest: matches =>
+      new Promise(resolve => {
+        const onRequest = (index: number) => {
+          const request = seen[index];
+          if (request && matches(request.method, request.url, index)) {
+            events.off('request', onRequest);
+            resolve(index);
+          }
+        };
+        events.on('request', onRequest);
+      }),
+    abandoned: async (index, timeoutMs = 10_000) => {
+      const signal = AbortSignal.timeout(timeoutMs);
+      try {
+        while (!gaveUp.has(index)) {
+          await once(events, 'abandoned', { signal });
+        }
+      } catch {
+        const request = seen[index];
+        throw new Error(
+          `the client still waits on ${request?.method} ${request?.url} after ${timeoutMs} ms`
+        );
+      }
+    },
     close: () =>
       new Promise(r => {
         server.closeAllConnections();

@@ -1,3 +1,4 @@
+import type { KernelMessage } from '@jupyterlab/services';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,8 @@ const HERE = join(__dirname, '..', '..');
 export const REPO = basename(HERE) === 'dist' ? dirname(HERE) : HERE;
 
 export interface WireMessage {
+  /** The socket it came on. */
+  channel: KernelMessage.Channel;
   header: {
     msg_id: string;
     msg_type: string;
@@ -26,6 +29,58 @@ export interface WireMessage {
   contentText?: string;
   /** The frames after the four JSON parts (a payload's `answerBuffer` indexes them). */
   buffers?: Buffer[];
+}
+
+/** The content as the kernel wrote it, besides the parsed message. */
+interface Received {
+  contentText?: string;
+}
+
+/** A reply to execute_request as JupyterLab types it: `status` tells ok, error and aborted apart. */
+export type ExecuteReply = KernelMessage.IExecuteReplyMsg & Received;
+
+/** The replies JupyterLab types, by the request they answer. */
+interface RepliesTo {
+  kernel_info_request: KernelMessage.IInfoReplyMsg;
+  complete_request: KernelMessage.ICompleteReplyMsg;
+  inspect_request: KernelMessage.IInspectReplyMsg;
+  is_complete_request: KernelMessage.IIsCompleteReplyMsg;
+  interrupt_request: KernelMessage.IInterruptReplyMsg;
+  history_request: KernelMessage.IHistoryReplyMsg;
+  comm_info_request: KernelMessage.ICommInfoReplyMsg;
+}
+
+/** The reply to a request of type `T`: typed as JupyterLab types it where it does. */
+export type ReplyTo<T extends string> = T extends keyof RepliesTo
+  ? RepliesTo[T] & Received
+  : WireMessage;
+
+/** The content of a reply that says the request succeeded; throws for an error or aborted reply. */
+export function okOf<C extends { status: string }>(reply: {
+  content: C;
+}): Extract<C, { status: 'ok' }> {
+  const { content } = reply;
+  if (content.status !== 'ok') {
+    throw new Error(`the request did not succeed: ${JSON.stringify(content)}`);
+  }
+  return content as Extract<C, { status: 'ok' }>;
+}
+
+/** A reply `submit` resolved with, as the execute reply it must be. */
+export function executeReply(message: WireMessage): ExecuteReply {
+  if (message.header.msg_type !== 'execute_reply') {
+    throw new Error(`execute_request answered by ${message.header.msg_type}`);
+  }
+  return message as unknown as ExecuteReply;
+}
+
+/** The content of an execute reply that says the cell failed (its name, value and traceback); throws for any other. */
+export function errorOf(reply: ExecuteReply): KernelMessage.IReplyErrorContent {
+  const { content } = reply;
+  if (content.status !== 'error') {
+    throw new Error(`the cell did not fail: ${JSON.stringify(content)}`);
+  }
+  return content;
 }
 
 type Channel = 'shell' | 'control' | 'stdin';
@@ -190,12 +245,12 @@ export class KernelClient {
   }
 
   /** Sends a request and resolves with its reply. */
-  async request(
+  async request<T extends string>(
     channel: Channel,
-    msgType: string,
+    msgType: T,
     content: Record<string, unknown>,
     timeoutMs = 10_000
-  ): Promise<WireMessage> {
+  ): Promise<ReplyTo<T>> {
     const { id, frames } = this.frames(msgType, content);
     const reply = new Promise<WireMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -208,7 +263,12 @@ export class KernelClient {
       });
     });
     await this.sockets[channel].send(frames);
-    return reply;
+    const answer = await reply;
+    const expected = msgType.replace(/_request$/, '_reply');
+    if (answer.header.msg_type !== expected) {
+      throw new Error(`${msgType} answered by ${answer.header.msg_type}`);
+    }
+    return answer as unknown as ReplyTo<T>;
   }
 
   async sendRaw(channel: Channel, frames: Buffer[]): Promise<void> {
@@ -235,7 +295,7 @@ export class KernelClient {
     code: string,
     extra: Record<string, unknown> = {},
     metadata: Record<string, unknown> = {}
-  ): Promise<{ reply: WireMessage; iopub: WireMessage[] }> {
+  ): Promise<{ reply: ExecuteReply; iopub: WireMessage[] }> {
     const { id, reply } = await this.submit(
       'shell',
       'execute_request',
@@ -250,8 +310,10 @@ export class KernelClient {
       },
       metadata
     );
-    const answer = await reply;
-    return { reply: answer, iopub: await this.iopubFor(id) };
+    return {
+      reply: executeReply(await reply),
+      iopub: await this.iopubFor(id)
+    };
   }
 
   /** The iopub messages caused by one request, up to and including its final `idle`. */
@@ -348,7 +410,7 @@ export class KernelClient {
     }
   }
 
-  private parse(frames: Buffer[]): WireMessage {
+  private parse(channel: KernelMessage.Channel, frames: Buffer[]): WireMessage {
     const split = frames.findIndex(f => f.toString() === '<IDS|MSG>');
     const body = frames.slice(split + 2, split + 6);
     if (frames[split + 1]?.toString() !== this.sign(body)) {
@@ -358,6 +420,7 @@ export class KernelClient {
       JSON.parse(b.toString())
     );
     return {
+      channel,
       header,
       parent_header,
       metadata,
@@ -370,7 +433,7 @@ export class KernelClient {
   private async readReplies(channel: Channel): Promise<void> {
     try {
       for await (const frames of this.sockets[channel]) {
-        const message = this.parse(frames);
+        const message = this.parse(channel, frames);
         if (message.header.msg_type === 'input_request') {
           this.inputRequests.push(message);
         }
@@ -389,7 +452,7 @@ export class KernelClient {
   private async readIopub(): Promise<void> {
     try {
       for await (const frames of this.iopub) {
-        this.iopubLog.push(this.parse(frames));
+        this.iopubLog.push(this.parse('iopub', frames));
         const waiters = this.waiters;
         this.waiters = [];
         for (const w of waiters) {

@@ -12,6 +12,7 @@ import {
   type SharedLab,
   startSharedLab
 } from '../e2e/support/shared-lab';
+import { SCRATCH_DIRS } from './scratch-dir';
 
 /*
  * jest loads a test environment once per worker, outside the suites' module registries: what
@@ -26,13 +27,23 @@ const fixtures: SharedBrowserFixtures = {
 };
 
 /**
- * A worker ends by process.exit (jest's --forceExit too), which waits for nothing: the server
- * is killed and its folders removed then. Playwright kills the browsers it launched itself.
+ * A worker ends by process.exit (jest's --forceExit too), which waits for nothing, or, since
+ * this server and the browser keep it running, by jest's SIGTERM (then SIGKILL), which runs no
+ * 'exit' handler: either way the server is signalled to stop and its folders removed at once.
+ * Playwright closes the browsers it launched itself.
  */
 function stopAtExit(shared: SharedLab): SharedLab {
-  process.once('exit', () => {
+  const stop = () => {
     shared.server.stopNow?.();
     rmSync(shared.envDir, { recursive: true, force: true });
+  };
+  process.once('exit', stop);
+  process.once('SIGTERM', () => {
+    stop();
+    // With no one else listening (Playwright's handler ends the process itself), end as SIGTERM does.
+    if (process.listenerCount('SIGTERM') === 0) {
+      process.kill(process.pid, 'SIGTERM');
+    }
   });
   return shared;
 }
@@ -55,10 +66,24 @@ export async function stopSharedFixtures(): Promise<void> {
   ]);
 }
 
-/** Node's environment, plus the worker's shared JupyterLab and Chromium for the browser suites. */
+/**
+ * Node's environment, plus the worker's shared JupyterLab and Chromium for the browser suites,
+ * and the test file's scratch folders (test/support/scratch-dir.ts), removed here: after the
+ * file's every afterAll, so no kernel or server of it still uses them.
+ */
 export default class SharedLabEnvironment extends TestEnvironment {
+  private readonly scratchDirs: string[] = [];
+
   constructor(config: JestEnvironmentConfig, context: EnvironmentContext) {
     super(config, context);
     this.global[SHARED_FIXTURES] = fixtures;
+    this.global[SCRATCH_DIRS] = this.scratchDirs;
+  }
+
+  override async teardown(): Promise<void> {
+    for (const dir of this.scratchDirs.splice(0)) {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await super.teardown();
   }
 }

@@ -178,9 +178,12 @@ function prefixOf(dataDir: string): string {
   return dirname(dirname(dataDir));
 }
 
-/** Installs the kernelspec and labextension as users do, into a throwaway prefix; returns its data dir. */
-export async function installSearchbook(): Promise<string> {
-  const prefix = await mkdtemp(join(tmpdir(), 'searchbook-prefix-'));
+/**
+ * Installs the kernelspec and labextension as users do, into a throwaway prefix (made in
+ * `parent`, the temporary directory by default); returns its data dir.
+ */
+export async function installSearchbook(parent = tmpdir()): Promise<string> {
+  const prefix = await mkdtemp(join(parent, 'searchbook-prefix-'));
   await promisify(execFile)(process.execPath, [
     join(REPO, 'bin', 'searchbook.js'),
     'install',

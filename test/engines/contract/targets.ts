@@ -5,9 +5,6 @@
  * and as the run's real 0.24.1 server (test/support/real-typesense).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { listen } from '@searchbook/sandbox/serve';
 import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { SECRETS } from '../../support/secrets';
@@ -36,6 +33,7 @@ import {
   type EngineHttp,
   SHOP
 } from './engines';
+import { scratchDir } from '../../support/scratch-dir';
 
 export interface ContractTarget {
   /** For test titles, e.g. "real Elasticsearch 7.17.29". */
@@ -171,7 +169,7 @@ export function describeEachEngine(
         };
         const shop = fresh('shop');
         await fixture.createTarget(http, shop, SHOP);
-        const cwd = mkdtempSync(join(tmpdir(), 'searchbook-contract-'));
+        const cwd = scratchDir('searchbook-contract-');
         const connection = 'engine';
         proxy = await startBreakingProxy(engine.url);
         const { kernel, comm } = await kernelWithPanelComm(

@@ -7,9 +7,6 @@
  * Sandbox only: `index.disable_sequence_numbers` is 9.x's, and the real 8.19 node refuses it.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { GridReply } from '../../../contracts/panel-protocol';
 import { SECRETS } from '../../drivers/helpers';
 import {
@@ -23,6 +20,7 @@ import {
   kernelWithPanelComm
 } from '../../panel/panel-comm-client';
 import { runCell } from '../../real-elasticsearch/console-smoke';
+import { scratchDir } from '../../support/scratch-dir';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
 
@@ -59,7 +57,7 @@ describeEachTarget(
   elasticsearchTargets().filter(t => t.engine === 'sandbox'),
   'index storage in the grid',
   target => {
-    const cwd = mkdtempSync(join(tmpdir(), 'searchbook-storage-'));
+    const cwd = scratchDir('searchbook-storage-');
     let engine: RunningEsTarget;
     let kernel: KernelClient;
     let comm: PanelCommClient;
@@ -133,7 +131,6 @@ describeEachTarget(
     afterAll(async () => {
       await kernel?.close();
       await engine?.close();
-      rmSync(cwd, { recursive: true, force: true });
     });
 
     it('a time-series index without sequence numbers: the grid says a save cannot detect concurrent changes and that _source is rebuilt; an edit is a whole document without if_seq_no, and reads back', async () => {

@@ -1,6 +1,7 @@
 /** Catalog: completion lists targets and their fields; the panel lists the targets with their counts. */
 import { SHOP } from '../engines';
 import type { TargetContext } from '../targets';
+import { okOf } from '../../../support/kernel-client';
 
 export function catalogContract(context: () => TargetContext): void {
   const complete = async (code: string): Promise<string[]> => {
@@ -9,7 +10,7 @@ export function catalogContract(context: () => TargetContext): void {
       cursor_pos: [...code].length
     });
     expect(reply.content.status).toBe('ok');
-    return reply.content.matches as string[];
+    return okOf(reply).matches as string[];
   };
 
   it('Tab in the path completes the target names', async () => {

@@ -2,6 +2,7 @@
 import { HITS_MIME, HitsPayloadSchema } from '../../../../contracts/mime-types';
 import { SHOP, SHOP_FIELDS } from '../engines';
 import type { TargetContext } from '../targets';
+import { errorOf } from '../../../support/kernel-client';
 
 export function consoleContract(context: () => TargetContext): void {
   it('a search answers with a hits grid: its columns, every document counted, and text fallbacks', async () => {
@@ -40,7 +41,7 @@ export function consoleContract(context: () => TargetContext): void {
       status: 'error',
       ename: 'RequestFailed'
     });
-    expect(String(reply.content.evalue)).toMatch(reason);
+    expect(errorOf(reply).evalue).toMatch(reason);
     const shown = iopub
       .filter(m => m.header.msg_type === 'display_data')
       .map(m =>

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseCsv } from '../../../support/parse-csv';
 import { SHOP, SHOP_FIELDS } from '../engines';
 import type { TargetContext } from '../targets';
+import { errorOf } from '../../../support/kernel-client';
 
 export function exportContract(context: () => TargetContext): void {
   const exportTo = async (
@@ -93,10 +94,7 @@ export function exportContract(context: () => TargetContext): void {
       );
       expect(reply.content.status).toBe('error');
       expect(
-        [
-          String(reply.content.evalue),
-          ...(reply.content.traceback as string[])
-        ].join('\n')
+        [errorOf(reply).evalue, ...errorOf(reply).traceback].join('\n')
       ).toMatch(refused.message);
       expect(proxy.seen).toHaveLength(sent);
       expect(existsSync(join(cwd, 'never.jsonl'))).toBe(false);
