@@ -85,7 +85,10 @@ async function gridColumns(
   notebook: string,
   cellId: string
 ): Promise<string[]> {
-  const grid = output(notebook, cellId).locator('.searchbook-Grid').first();
+  // As a reader would: a grid is built when its output is scrolled to.
+  const shown = output(notebook, cellId);
+  await shown.scrollIntoViewIfNeeded();
+  const grid = shown.locator('.searchbook-Grid').first();
   await grid.waitFor();
   return JSON.parse(
     (await grid.getAttribute('data-columns')) ?? '[]'

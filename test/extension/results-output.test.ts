@@ -126,7 +126,11 @@ describe('the hits output', () => {
       b => b.textContent === 'Raw JSON'
     );
     const raw = output.node.querySelector<HTMLElement>('.searchbook-RawJson');
-    const grid = output.node.querySelector<HTMLElement>('.searchbook-GridView');
+    // The grid's place in the output, hidden with the grid in it.
+    const grid = output.node.querySelector<HTMLElement>(
+      '.searchbook-GridPlace'
+    );
+    expect(grid?.querySelector('.searchbook-GridView')).not.toBeNull();
     expect(raw?.hidden).toBe(true);
     toggle?.click();
     expect(raw?.hidden).toBe(false);

@@ -26,6 +26,24 @@ const BORDERS_PX = 2;
 export type CopyFormat = 'tsv' | 'json';
 
 /**
+ * A grid's height in CSS pixels: its header rows and up to VISIBLE_ROWS body rows (one row
+ * when empty), the horizontal scroll bar when it scrolls sideways, and its borders.
+ */
+export function gridHeight(
+  headerRows: number,
+  rows: number,
+  rowHeight: number,
+  scrollsSideways: boolean
+): number {
+  const bodyRows = Math.max(Math.min(rows, VISIBLE_ROWS), 1);
+  return (
+    (headerRows + bodyRows) * rowHeight +
+    (scrollsSideways ? SCROLLBAR_PX : 0) +
+    BORDERS_PX
+  );
+}
+
+/**
  * A virtualised, read-only grid of rows (Lumino's DataGrid, as JupyterLab's CSV viewer) with
  * sorting on header click, resizable columns, copy, and a view of a cell's whole value.
  */
@@ -182,16 +200,16 @@ export class GridView extends ThemedGridPanel {
     if (this.rowHeight === 0) {
       return;
     }
-    const headerRows = this.model.rowCount('column-header');
-    const bodyRows = Math.max(
-      Math.min(this.model.rows.length, VISIBLE_ROWS),
-      1
-    );
     const scrollsDown = this.model.rows.length > VISIBLE_ROWS;
     const room = this.grid.node.clientWidth - (scrollsDown ? SCROLLBAR_PX : 0);
     const scrollsSideways =
       room <= 0 || this.grid.headerWidth + this.grid.bodyWidth > room;
-    const height = `${(headerRows + bodyRows) * this.rowHeight + (scrollsSideways ? SCROLLBAR_PX : 0) + BORDERS_PX}px`;
+    const height = `${gridHeight(
+      this.model.rowCount('column-header'),
+      this.model.rows.length,
+      this.rowHeight,
+      scrollsSideways
+    )}px`;
     if (this.grid.node.style.height !== height) {
       this.grid.node.style.height = height;
     }

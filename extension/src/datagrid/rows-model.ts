@@ -31,7 +31,7 @@ export class RowsModel extends DataModel {
     super();
     this.order = rows.map((_, index) => index);
     this.cutCells = new Set(cut.map(c => cutKey(c.row, c.column)));
-    this.typed = columns.some(c => c.type !== '' || c.readOnly);
+    this.typed = headerRowCount(columns) === 2;
     this.mapped = columns.some(c => c.origin === 'mapping');
   }
 
@@ -103,6 +103,11 @@ export class RowsModel extends DataModel {
         : '';
     return columnHeaderText(col, row, this.mapped, mark);
   }
+}
+
+/** A name row, and a type row when any column has a type or is read-only. */
+export function headerRowCount(columns: readonly Column[]): number {
+  return columns.some(c => c.type !== '' || c.readOnly) ? 2 : 1;
 }
 
 /**
