@@ -59,11 +59,12 @@ export class GridView extends ThemedGridPanel {
     columns: readonly Column[],
     rows: readonly Record<string, unknown>[],
     cut: readonly CutCell[],
-    label: string
+    label: string,
+    reread?: () => readonly Record<string, unknown>[]
   ) {
     super();
     this.addClass('searchbook-GridView');
-    this.model = new RowsModel(columns, rows, cut);
+    this.model = new RowsModel(columns, rows, cut, reread);
     this.grid = new DataGrid({
       headerVisibility: 'all',
       stretchLastColumn: true
@@ -109,7 +110,7 @@ export class GridView extends ThemedGridPanel {
   /** The active cell as the live region says it: its column, its row in the response, its text. */
   private spokenCell(row: number, column: number): SpokenCell | undefined {
     const col = this.model.columns[column];
-    if (!col || row >= this.model.rows.length) {
+    if (!col || row >= this.model.rowCount('body')) {
       return undefined;
     }
     return {
@@ -152,7 +153,7 @@ export class GridView extends ThemedGridPanel {
 
   private openCell(row: number, column: number): void {
     const col = this.model.columns[column];
-    if (!col || row < 0 || row >= this.model.rows.length) {
+    if (!col || row < 0 || row >= this.model.rowCount('body')) {
       return;
     }
     this.valueView.open({
@@ -171,7 +172,7 @@ export class GridView extends ThemedGridPanel {
       columnWidth: 120,
       rowHeaderWidth: Math.max(
         40,
-        String(this.model.rows.length).length * 9 + 20
+        String(this.model.rowCount('body')).length * 9 + 20
       ),
       columnHeaderHeight: theme.rowHeight
     };
@@ -200,13 +201,13 @@ export class GridView extends ThemedGridPanel {
     if (this.rowHeight === 0) {
       return;
     }
-    const scrollsDown = this.model.rows.length > VISIBLE_ROWS;
+    const scrollsDown = this.model.rowCount('body') > VISIBLE_ROWS;
     const room = this.grid.node.clientWidth - (scrollsDown ? SCROLLBAR_PX : 0);
     const scrollsSideways =
       room <= 0 || this.grid.headerWidth + this.grid.bodyWidth > room;
     const height = `${gridHeight(
       this.model.rowCount('column-header'),
-      this.model.rows.length,
+      this.model.rowCount('body'),
       this.rowHeight,
       scrollsSideways
     )}px`;

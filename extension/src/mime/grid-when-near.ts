@@ -7,6 +7,11 @@ type PanelMessage = Parameters<Panel['processMessage']>[0];
 
 /** How far outside the scrolled view a grid is built, so it is drawn before it is reached. */
 const AHEAD = '1500px 0px';
+/**
+ * How far outside it a built grid lets go of its rows (read again from the answer when it
+ * comes back near): far enough that scrolling to and fro past it does not read them each time.
+ */
+const FAR = '5000px 0px';
 
 /** What a grid is built from, and what its place needs to know before it is. */
 export interface GridPlan {
@@ -24,7 +29,7 @@ export interface GridPlan {
  */
 export class GridWhenNear extends Panel {
   private grid: GridView | undefined;
-  private observer: IntersectionObserver | undefined;
+  private observers: IntersectionObserver[] = [];
 
   constructor(private readonly plan: GridPlan) {
     super();
@@ -41,8 +46,13 @@ export class GridWhenNear extends Panel {
     }
   }
 
-  /** Builds the grid; an answer that cannot be read says so where its grid would be. */
+  /** Builds the grid (or reads its rows again); an answer that cannot be read says so there. */
   private buildOrSayWhyNot(): void {
+    if (this.grid) {
+      // Read now, before the grid paints them in a frame of the scroll.
+      void this.grid.model.rows;
+      return;
+    }
     try {
       this.ensureBuilt();
     } catch (error) {
@@ -58,17 +68,11 @@ export class GridWhenNear extends Panel {
     }
   }
 
-  /** Whether the grid is built (for tests and copies that must not build it). */
-  get built(): boolean {
-    return this.grid !== undefined;
-  }
-
   /** The grid, built now if it was not yet (a copy from the toolbar needs its rows). */
   ensureBuilt(): GridView {
     if (!this.grid) {
       this.grid = this.plan.build();
       this.node.style.minHeight = '';
-      this.stopWatching();
       this.addWidget(this.grid);
     }
     return this.grid;
@@ -81,32 +85,47 @@ export class GridWhenNear extends Panel {
 
   protected override onAfterAttach(msg: PanelMessage): void {
     super.onAfterAttach(msg);
-    if (this.grid) {
+    if (typeof IntersectionObserver === 'undefined') {
       return;
     }
     // The notebook and the console scroll inside their own panels: a margin on the page's
     // viewport would not reach past that panel's edge.
-    const scroller = this.node.closest<HTMLElement>(
+    const root = this.node.closest<HTMLElement>(
       '.jp-WindowedPanel-outer, .jp-CodeConsole-content'
     );
-    this.observer = new IntersectionObserver(
+    const near = new IntersectionObserver(
       entries => {
         if (entries.some(entry => entry.isIntersecting)) {
           this.buildOrSayWhyNot();
         }
       },
-      { root: scroller, rootMargin: AHEAD }
+      { root, rootMargin: AHEAD }
     );
-    this.observer.observe(this.node);
+    const far = new IntersectionObserver(
+      entries => {
+        if (entries.every(entry => !entry.isIntersecting)) {
+          this.grid?.model.releaseRows();
+        }
+      },
+      { root, rootMargin: FAR }
+    );
+    this.observers = [near, far];
+    for (const observer of this.observers) {
+      observer.observe(this.node);
+    }
   }
 
   protected override onBeforeDetach(msg: PanelMessage): void {
     this.stopWatching();
+    // Off the page (a notebook that keeps only the cells in view attached): nothing to show.
+    this.grid?.model.releaseRows();
     super.onBeforeDetach(msg);
   }
 
   private stopWatching(): void {
-    this.observer?.disconnect();
-    this.observer = undefined;
+    for (const observer of this.observers) {
+      observer.disconnect();
+    }
+    this.observers = [];
   }
 }

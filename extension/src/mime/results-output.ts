@@ -149,7 +149,8 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
   ): void {
     const label = `${results.rowCount} rows from ${results.info.connection}, columns ${results.columns.map(c => c.name).join(', ')}`;
     const grid = new GridWhenNear({
-      build: () => new GridView(results.columns, rows(), results.cut, label),
+      build: () =>
+        new GridView(results.columns, rows(), results.cut, label, rows),
       rows: results.rowCount,
       headerRows: headerRowCount(results.columns)
     });
