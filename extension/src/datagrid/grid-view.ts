@@ -105,6 +105,11 @@ export class GridView extends ThemedGridPanel {
       describe: (row, column) => this.spokenCell(row, column)
     });
     this.node.append(this.keyboard.announcer);
+    // Styled and its columns sized before it is shown: Lumino resizes a column it does not
+    // draw yet for nothing, where once shown it repaints and copies the grid for each column.
+    // Its resizes are messages run at the end of the task, after the grid is shown: run now.
+    this.styleGrid(readGridTheme());
+    MessageLoop.flush();
   }
 
   /** The active cell as the live region says it: its column, its row in the response, its text. */
@@ -166,6 +171,13 @@ export class GridView extends ThemedGridPanel {
 
   protected override applyTheme(): void {
     const theme = readGridTheme();
+    this.styleGrid(theme);
+    this.rowHeight = theme.rowHeight;
+    this.fitHeight();
+  }
+
+  /** The theme's colours, fonts and sizes, and the first time the columns' widths: no layout read. */
+  private styleGrid(theme: GridTheme): void {
     this.grid.style = theme.style;
     this.grid.defaultSizes = {
       rowHeight: theme.rowHeight,
@@ -189,8 +201,6 @@ export class GridView extends ThemedGridPanel {
       );
       this.publishColumnEdges(widths);
     }
-    this.rowHeight = theme.rowHeight;
-    this.fitHeight();
   }
 
   /**
