@@ -268,6 +268,8 @@ describe('the hits output', () => {
       expect(reads).toBe(1);
       const [near, far] = watched;
       near?.call(true);
+      // Built in the next frame, one grid a frame.
+      await new Promise(done => setTimeout(done, 50));
       const grid = output.node.querySelector('.searchbook-Grid');
       expect(grid?.getAttribute('aria-rowcount')).toBe('2');
       expect(reads).toBe(2);
