@@ -53,6 +53,8 @@ interface Opened {
 interface Scrolled {
   fps: number;
   worstFrameMs: number;
+  /** Page heap after a collection once scrolled to the bottom: what the grids passed still hold. */
+  heapMb?: number;
 }
 
 interface Measured {
@@ -187,6 +189,10 @@ async function measure(
     opens.push(opened);
     if (run === 0) {
       scroll = await scrollThrough(page);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('HeapProfiler.collectGarbage');
+      const heap = await cdp.send('Runtime.getHeapUsage');
+      scroll.heapMb = heap.usedSize / 2 ** 20;
     }
     await close();
   }
@@ -301,7 +307,7 @@ async function main(): Promise<void> {
         `  ${name.padEnd(10)} ${m.fileMb.toFixed(1).padStart(5)} MB file  open ${open(name).toFixed(0).padStart(6)} ms (runs ${m.opens.map(o => o.ms.toFixed(0)).join(', ')})` +
           `  past empty ${past(name).toFixed(0).padStart(6)} ms  heap ${heap(name).toFixed(1).padStart(6)} MB` +
           `  long tasks (first open) ${m.opens[0]?.longTasks.length ?? 0}, ${over200} over 200 ms, longest ${longest.toFixed(0)} ms` +
-          `  scroll ${m.scroll.fps.toFixed(0)} fps (worst frame ${m.scroll.worstFrameMs.toFixed(0)} ms)`
+          `  scroll ${m.scroll.fps.toFixed(0)} fps (worst frame ${m.scroll.worstFrameMs.toFixed(0)} ms, heap after ${(m.scroll.heapMb ?? Number.NaN).toFixed(1)} MB)`
       );
     }
     const ratio = past('searchbook') / past('dataframe');

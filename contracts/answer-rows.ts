@@ -7,6 +7,7 @@ import type { Column } from './columns';
 import { type JsonObject, type JsonValue, isJsonObject } from './json';
 import { fieldRecord, hasField, ownValue } from './own-fields';
 import { parseExactJson } from './exact-json';
+import { documentCountOfText } from './answer-count';
 import type { DocumentLayout, HitsPayload, TablePayload } from './mime-types';
 
 export type Row = Record<string, JsonValue>;
@@ -336,4 +337,30 @@ export function tablePayloadRows(payload: TablePayload): Row[] {
   }
   const answer = answerValue(payload);
   return answer !== undefined ? tableRows(answer) : [];
+}
+
+/**
+ * How many rows a hits payload holds, without building them: an output shows its count at
+ * once but builds its rows only when its grid is shown.
+ */
+export function hitsPayloadRowCount(payload: HitsPayload): number {
+  if (payload.exactRows !== undefined || payload.rows) {
+    return hitsPayloadRows(payload).length;
+  }
+  if (payload.answer === undefined || !payload.documents) {
+    return 0;
+  }
+  return (
+    documentCountOfText(payload.answer, payload.documents.at) ??
+    documentsOf(answerValue(payload) ?? null, payload.documents).length
+  );
+}
+
+/** How many rows a table payload holds, without flattening them. */
+export function tablePayloadRowCount(payload: TablePayload): number {
+  if (payload.exactRows !== undefined || payload.rows) {
+    return tablePayloadRows(payload).length;
+  }
+  const answer = answerValue(payload);
+  return answer === undefined ? 0 : Array.isArray(answer) ? answer.length : 1;
 }

@@ -17,6 +17,7 @@ import { REPO, type RunningLab } from './support/jupyter-lab';
 import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
 import {
   cellOutput,
+  gridsShownIn,
   openNotebook,
   runAllCells,
   runCommand,
@@ -254,7 +255,7 @@ it('several searches in one _msearch: a grid per search, each titled with its in
   expect(
     await msearch.locator('.searchbook-SearchTitle').allTextContents()
   ).toEqual(['Search 1 of 2: products', 'Search 2 of 2: e2e-json']);
-  expect(await msearch.locator('.searchbook-Grid').count()).toBe(2);
+  expect(await (await gridsShownIn(msearch, 2)).count()).toBe(2);
   expect(
     await msearch.locator('.searchbook-Status').first().textContent()
   ).toMatch(/ · 200 · \d+ ms · 50 total · 2 shown$/);

@@ -11,6 +11,7 @@ import { REPO, type RunningLab } from './support/jupyter-lab';
 import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
 import {
   cellOutput,
+  gridsShownIn,
   openNotebook,
   runAllCells,
   screenshot
@@ -85,8 +86,7 @@ async function gridColumns(
   notebook: string,
   cellId: string
 ): Promise<string[]> {
-  const grid = output(notebook, cellId).locator('.searchbook-Grid').first();
-  await grid.waitFor();
+  const grid = (await gridsShownIn(output(notebook, cellId))).first();
   return JSON.parse(
     (await grid.getAttribute('data-columns')) ?? '[]'
   ) as string[];

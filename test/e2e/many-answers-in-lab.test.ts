@@ -131,6 +131,20 @@ describe('a notebook of many answers', () => {
     );
   });
 
+  it('tells the rows of an answer far down before its grid is built, and builds it when scrolled to', async () => {
+    const last = ANSWERS - 1;
+    const status = answer(last).locator('.searchbook-Status');
+    await status.waitFor({ state: 'attached', timeout: 30_000 });
+    expect(await status.textContent()).toMatch(new RegExp(` · ${ROWS} shown$`));
+    // Far below the screen: its place is held, its grid not built yet.
+    expect(await gridOfAnswer(last).count()).toBe(0);
+    expect(await page.locator('.searchbook-Grid').count()).toBeLessThan(
+      ANSWERS
+    );
+    const grid = await scrollTo(last);
+    expect(await grid.getAttribute('aria-rowcount')).toBe(String(ROWS));
+  });
+
   it('shows the rows of a grid far down once it is scrolled to, read from its saved answer', async () => {
     const last = ANSWERS - 1;
     const grid = await scrollTo(last);

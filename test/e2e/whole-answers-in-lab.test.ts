@@ -13,6 +13,7 @@ import { type RunningLab } from './support/jupyter-lab';
 import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
 import {
   cellOutput,
+  gridsShownIn,
   openNotebook,
   runAllCells,
   screenshot,
@@ -72,7 +73,7 @@ it('a stats metric inside buckets shows as columns, a terms inside a terms as it
   expect(
     await aggs.locator('.searchbook-Aggregation-title').allTextContents()
   ).toEqual(['Aggregation cats', 'Aggregation cats > brand']);
-  const grids = aggs.locator('.searchbook-Grid');
+  const grids = await gridsShownIn(aggs, 2);
   const cats = JSON.parse(
     (await grids.nth(0).getAttribute('data-columns')) ?? '[]'
   ) as string[];

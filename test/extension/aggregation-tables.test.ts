@@ -2,12 +2,12 @@
 import './support/dom';
 import { Widget } from '@lumino/widgets';
 import { HITS_MIME } from '../../contracts/mime-types';
-import { GridView } from '../../extension/src/datagrid/grid-view';
 import {
   rangeAsTsv,
   selectedRange
 } from '../../extension/src/datagrid/selection-copy';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
+import { outputGrids } from './support/output-grids';
 
 const info = {
   connection: 'ts',
@@ -56,9 +56,7 @@ it('paints statistics rounded and grouped, keys as written; copies keep the exac
       ]
     }
   ]);
-  const [grid] = output.widgets.filter(
-    (w): w is GridView => w instanceof GridView
-  );
+  const [grid] = outputGrids(output);
   const painted = [0, 1, 2, 3].map(c => grid?.model.data('body', 0, c));
   expect(painted).toEqual(['1990', '1,234,567', '252.25', '0.000123']);
   const tsv = grid
@@ -109,9 +107,7 @@ it('labels the bars of a sub-aggregation with the parent keys and its own, and s
   // Values from the answer are text, never markup.
   expect(output.node.querySelector('b')).toBeNull();
   // Parent keys read as written, like the bucket's own key.
-  const [grid] = output.widgets.filter(
-    (w): w is GridView => w instanceof GridView
-  );
+  const [grid] = outputGrids(output);
   expect([0, 1, 2].map(c => grid?.model.data('body', 0, c))).toEqual([
     'acme',
     'red',
@@ -169,9 +165,7 @@ it('draws no bar chart for a single-bucket aggregation (nested, filter, global):
     n => n.getAttribute('aria-label')
   );
   expect(charts).toEqual(['Bar chart of variants > colors']);
-  const [grid] = output.widgets.filter(
-    (w): w is GridView => w instanceof GridView
-  );
+  const [grid] = outputGrids(output);
   expect(grid?.model.data('body', 0, 0)).toBe('37,527');
 });
 
@@ -195,9 +189,7 @@ it('a table read back from a saved notebook, whose rows nbformat wrote with sort
       columns: ['key', 'doc_count', 'price_stats.min', 'price_stats.max']
     }
   ]);
-  const [grid] = output.widgets.filter(
-    (w): w is GridView => w instanceof GridView
-  );
+  const [grid] = outputGrids(output);
   expect(
     [0, 1, 2, 3].map(c => grid?.model.data('column-header', 0, c))
   ).toEqual(['key', 'doc_count', 'price_stats.min', 'price_stats.max']);

@@ -18,11 +18,12 @@ import { swapQuotes } from '../../contracts/answer-rows';
 import { cutLongCells } from '../../kernel/src/render/cell-cut';
 import { ANSWER_FORMAT, HITS_MIME } from '../../contracts/mime-types';
 import { cellText } from '../../extension/src/datagrid/cell-text';
-import { GridView } from '../../extension/src/datagrid/grid-view';
+import { type GridView } from '../../extension/src/datagrid/grid-view';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
 import { EditableRowsModel } from '../../extension/src/documents/editable-rows-model';
 import { PendingChanges } from '../../extension/src/documents/pending-changes';
 import { hostileDocuments } from '../support/hostile-documents';
+import { outputGrids } from './support/output-grids';
 
 type Hits = Extract<ConsoleResult, { kind: 'hits' }>;
 
@@ -90,7 +91,7 @@ async function notebookGrid(text: string, hits: Hits): Promise<GridView> {
     trusted: false,
     setData: () => undefined
   } as never);
-  const grid = output.widgets.find((w): w is GridView => w instanceof GridView);
+  const grid = outputGrids(output)[0];
   if (!grid) {
     throw new Error('no grid in the output');
   }

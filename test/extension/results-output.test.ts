@@ -126,7 +126,11 @@ describe('the hits output', () => {
       b => b.textContent === 'Raw JSON'
     );
     const raw = output.node.querySelector<HTMLElement>('.searchbook-RawJson');
-    const grid = output.node.querySelector<HTMLElement>('.searchbook-GridView');
+    // The grid's place in the output, hidden with the grid in it.
+    const grid = output.node.querySelector<HTMLElement>(
+      '.searchbook-GridPlace'
+    );
+    expect(grid?.querySelector('.searchbook-GridView')).not.toBeNull();
     expect(raw?.hidden).toBe(true);
     toggle?.click();
     expect(raw?.hidden).toBe(false);
@@ -200,6 +204,83 @@ describe('the hits output', () => {
         output.node.querySelector('.searchbook-RawJson')?.textContent ?? ''
       )
     ).toEqual(engine);
+  });
+
+  it('builds its grid when scrolled near, lets go of its rows when far and reads them again from the output', async () => {
+    const engine = {
+      hits: {
+        hits: [
+          { _id: 'a', _source: { name: "it's" } },
+          { _id: 'b', _source: { name: 'plain' } }
+        ]
+      }
+    };
+    const data = {
+      [HITS_MIME]: {
+        info,
+        columns: [
+          { name: '_id', type: 'keyword', readOnly: true, json: false }
+        ],
+        answer: swapQuotes(JSON.stringify(engine)),
+        answerFormat: ANSWER_FORMAT,
+        documents: {
+          at: ['hits', 'hits'],
+          source: ['_source'],
+          meta: { _id: ['_id'] }
+        },
+        omittedRows: 0
+      }
+    };
+    // JupyterLab's output model hands out a fresh copy of its bundle on every read.
+    let reads = 0;
+    const counted = {
+      get data() {
+        reads++;
+        return JSON.parse(JSON.stringify(data)) as typeof data;
+      },
+      metadata: {},
+      trusted: false,
+      setData: () => undefined
+    } as never;
+    const watched: { margin: string; call: (shown: boolean) => void }[] = [];
+    const globals = globalThis as { IntersectionObserver?: unknown };
+    globals.IntersectionObserver = class {
+      constructor(
+        callback: (entries: { isIntersecting: boolean }[]) => void,
+        options: { rootMargin: string }
+      ) {
+        watched.push({
+          margin: options.rootMargin,
+          call: shown => callback([{ isIntersecting: shown }])
+        });
+      }
+      observe(): void {}
+      disconnect(): void {}
+    };
+    try {
+      const output = new ResultsOutput(HITS_MIME);
+      Widget.attach(output, document.body);
+      await output.renderModel(counted);
+      expect(
+        output.node.querySelector('.searchbook-Status')?.textContent
+      ).toContain('2 shown');
+      expect(output.node.querySelector('.searchbook-Grid')).toBeNull();
+      expect(reads).toBe(1);
+      const [near, far] = watched;
+      near?.call(true);
+      // Built in the next frame, one grid a frame.
+      await new Promise(done => setTimeout(done, 50));
+      const grid = output.node.querySelector('.searchbook-Grid');
+      expect(grid?.getAttribute('aria-rowcount')).toBe('2');
+      expect(reads).toBe(2);
+      far?.call(false);
+      near?.call(true);
+      expect(reads).toBe(3);
+      // The same grid, not a second one.
+      expect(output.node.querySelectorAll('.searchbook-Grid')).toHaveLength(1);
+    } finally {
+      delete globals.IntersectionObserver;
+    }
   });
 
   it('shows a short line instead of an empty grid when only aggregations came back, and offers nothing to copy', async () => {

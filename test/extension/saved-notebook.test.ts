@@ -13,8 +13,8 @@ import type { JsonValue } from '../../contracts/json';
 import { HITS_MIME } from '../../contracts/mime-types';
 import { hasField } from '../../contracts/own-fields';
 import { cellText } from '../../extension/src/datagrid/cell-text';
-import { GridView } from '../../extension/src/datagrid/grid-view';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
+import { outputGrids } from './support/output-grids';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -59,9 +59,7 @@ it.each(hitsOutputs.map((output, i) => [i, output] as const))(
       trusted: false,
       setData: () => undefined
     } as never);
-    const grid = rendered.widgets.find(
-      (w): w is GridView => w instanceof GridView
-    );
+    const grid = outputGrids(rendered)[0];
     if (!grid) {
       throw new Error('no grid in the output');
     }

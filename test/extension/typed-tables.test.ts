@@ -3,12 +3,13 @@ import './support/dom';
 import { Widget } from '@lumino/widgets';
 import { swapQuotes } from '../../contracts/answer-rows';
 import { ANSWER_FORMAT, TABLE_MIME } from '../../contracts/mime-types';
-import { GridView } from '../../extension/src/datagrid/grid-view';
+import { type GridView } from '../../extension/src/datagrid/grid-view';
 import {
   rangeAsTsv,
   selectedRange
 } from '../../extension/src/datagrid/selection-copy';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
+import { outputGrids } from './support/output-grids';
 
 /** A table payload as the kernel writes one for an ES|QL answer (`POST /_query`). */
 const esql = {
@@ -46,9 +47,7 @@ async function render(payload: unknown): Promise<ResultsOutput> {
 }
 
 function gridOf(output: ResultsOutput): GridView {
-  const [grid] = output.widgets.filter(
-    (w): w is GridView => w instanceof GridView
-  );
+  const [grid] = outputGrids(output);
   if (!grid) {
     throw new Error('no grid in the output');
   }

@@ -33,6 +33,24 @@ const BORDERS_PX = 2;
 export type CopyFormat = 'tsv' | 'json';
 
 /**
+ * A grid's height in CSS pixels: its header rows and up to VISIBLE_ROWS body rows (one row
+ * when empty), the horizontal scroll bar when it scrolls sideways, and its borders.
+ */
+export function gridHeight(
+  headerRows: number,
+  rows: number,
+  rowHeight: number,
+  scrollsSideways: boolean
+): number {
+  const bodyRows = Math.max(Math.min(rows, VISIBLE_ROWS), 1);
+  return (
+    (headerRows + bodyRows) * rowHeight +
+    (scrollsSideways ? SCROLLBAR_PX : 0) +
+    BORDERS_PX
+  );
+}
+
+/**
  * A virtualised, read-only grid of rows (Lumino's DataGrid, as JupyterLab's CSV viewer) with
  * sorting on header click, resizable columns, copy, and a view of a cell's whole value.
  */
@@ -48,11 +66,12 @@ export class GridView extends ThemedGridPanel {
     columns: readonly Column[],
     rows: readonly Record<string, unknown>[],
     cut: readonly CutCell[],
-    label: string
+    label: string,
+    reread?: () => readonly Record<string, unknown>[]
   ) {
     super();
     this.addClass('searchbook-GridView');
-    this.model = new RowsModel(columns, rows, cut);
+    this.model = new RowsModel(columns, rows, cut, reread);
     this.grid = new DataGrid({
       headerVisibility: 'all',
       stretchLastColumn: true
@@ -93,12 +112,17 @@ export class GridView extends ThemedGridPanel {
       describe: (row, column) => this.spokenCell(row, column)
     });
     this.node.append(this.keyboard.announcer);
+    // Styled and its columns sized before it is shown: Lumino resizes a column it does not
+    // draw yet for nothing, where once shown it repaints and copies the grid for each column.
+    // Its resizes are messages run at the end of the task, after the grid is shown: run now.
+    this.styleGrid(readGridTheme());
+    MessageLoop.flush();
   }
 
   /** The active cell as the live region says it: its column, its row in the response, its text. */
   private spokenCell(row: number, column: number): SpokenCell | undefined {
     const col = this.model.columns[column];
-    if (!col || row >= this.model.rows.length) {
+    if (!col || row >= this.model.rowCount('body')) {
       return undefined;
     }
     const value = this.model.value(row, column);
@@ -146,7 +170,7 @@ export class GridView extends ThemedGridPanel {
 
   private openCell(row: number, column: number): void {
     const col = this.model.columns[column];
-    if (!col || row < 0 || row >= this.model.rows.length) {
+    if (!col || row < 0 || row >= this.model.rowCount('body')) {
       return;
     }
     this.valueView.open({
@@ -159,13 +183,20 @@ export class GridView extends ThemedGridPanel {
 
   protected override applyTheme(): void {
     const theme = readGridTheme();
+    this.styleGrid(theme);
+    this.rowHeight = theme.rowHeight;
+    this.fitHeight();
+  }
+
+  /** The theme's colours, fonts and sizes, and the first time the columns' widths: no layout read. */
+  private styleGrid(theme: GridTheme): void {
     this.grid.style = theme.style;
     this.grid.defaultSizes = {
       rowHeight: theme.rowHeight,
       columnWidth: 120,
       rowHeaderWidth: Math.max(
         40,
-        String(this.model.rows.length).length * 9 + 20
+        String(this.model.rowCount('body')).length * 9 + 20
       ),
       columnHeaderHeight: theme.rowHeight
     };
@@ -182,8 +213,6 @@ export class GridView extends ThemedGridPanel {
       );
       this.publishColumnEdges(widths);
     }
-    this.rowHeight = theme.rowHeight;
-    this.fitHeight();
   }
 
   /**
@@ -194,16 +223,16 @@ export class GridView extends ThemedGridPanel {
     if (this.rowHeight === 0) {
       return;
     }
-    const headerRows = this.model.rowCount('column-header');
-    const bodyRows = Math.max(
-      Math.min(this.model.rows.length, VISIBLE_ROWS),
-      1
-    );
-    const scrollsDown = this.model.rows.length > VISIBLE_ROWS;
+    const scrollsDown = this.model.rowCount('body') > VISIBLE_ROWS;
     const room = this.grid.node.clientWidth - (scrollsDown ? SCROLLBAR_PX : 0);
     const scrollsSideways =
       room <= 0 || this.grid.headerWidth + this.grid.bodyWidth > room;
-    const height = `${(headerRows + bodyRows) * this.rowHeight + (scrollsSideways ? SCROLLBAR_PX : 0) + BORDERS_PX}px`;
+    const height = `${gridHeight(
+      this.model.rowCount('column-header'),
+      this.model.rowCount('body'),
+      this.rowHeight,
+      scrollsSideways
+    )}px`;
     if (this.grid.node.style.height !== height) {
       this.grid.node.style.height = height;
     }

@@ -16,6 +16,9 @@ const SORT_MARKS = { ascending: ' ▲', descending: ' ▼' } as const;
  * (shown in the row header) while the display order follows the header the user clicked.
  */
 export class RowsModel extends DataModel {
+  /** The rows while held; undefined once let go (they are read again when asked for). */
+  private held: readonly Record<string, unknown>[] | undefined;
+  private readonly count: number;
   private order: number[];
   private sortState: SortState | null = null;
   private readonly cutCells: Set<string>;
@@ -23,16 +26,36 @@ export class RowsModel extends DataModel {
   /** "not mapped" only means something when the other columns came from a mapping. */
   private readonly mapped: boolean;
 
+  /**
+   * `reread`: reads the same rows again, in the same order, from where they came from (an
+   * output's kept answer); with it, the rows may be let go while the grid is far from view.
+   */
   constructor(
     readonly columns: readonly Column[],
-    readonly rows: readonly Record<string, unknown>[],
-    cut: readonly CutCell[] = []
+    rows: readonly Record<string, unknown>[],
+    cut: readonly CutCell[] = [],
+    private readonly reread?: () => readonly Record<string, unknown>[]
   ) {
     super();
+    this.held = rows;
+    this.count = rows.length;
     this.order = rows.map((_, index) => index);
     this.cutCells = new Set(cut.map(c => cutKey(c.row, c.column)));
-    this.typed = columns.some(c => c.type !== '' || c.readOnly);
+    this.typed = headerRowCount(columns) === 2;
     this.mapped = columns.some(c => c.origin === 'mapping');
+  }
+
+  /** The rows, in the response's order; read again if they were let go. */
+  get rows(): readonly Record<string, unknown>[] {
+    this.held ??= this.reread?.() ?? [];
+    return this.held;
+  }
+
+  /** Lets go of the rows when they can be read again: a grid far from view holds none. */
+  releaseRows(): void {
+    if (this.reread) {
+      this.held = undefined;
+    }
   }
 
   get sort(): SortState | null {
@@ -46,7 +69,7 @@ export class RowsModel extends DataModel {
   }
 
   rowCount(region: DataModel.RowRegion): number {
-    return region === 'body' ? this.rows.length : this.typed ? 2 : 1;
+    return region === 'body' ? this.count : this.typed ? 2 : 1;
   }
 
   columnCount(region: DataModel.ColumnRegion): number {
@@ -103,6 +126,11 @@ export class RowsModel extends DataModel {
         : '';
     return columnHeaderText(col, row, this.mapped, mark);
   }
+}
+
+/** A name row, and a type row when any column has a type or is read-only. */
+export function headerRowCount(columns: readonly Column[]): number {
+  return columns.some(c => c.type !== '' || c.readOnly) ? 2 : 1;
 }
 
 /**

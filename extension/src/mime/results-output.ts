@@ -3,7 +3,9 @@ import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
 import {
   aggregationRows,
+  hitsPayloadRowCount,
   hitsPayloadRows,
+  tablePayloadRowCount,
   tablePayloadRows
 } from '@searchbook/contracts/answer-rows';
 import { answerText } from '@searchbook/contracts/answer-text';
@@ -13,59 +15,90 @@ import {
   aggregationFooter,
   aggregationTitle,
   HITS_MIME,
+  type HitsPayload,
   HitsPayloadSchema,
+  type TablePayload,
   TablePayloadSchema
 } from '@searchbook/contracts/mime-types';
 import { GridView } from '../datagrid/grid-view';
+import { headerRowCount } from '../datagrid/rows-model';
 import type { Column } from '@searchbook/contracts/columns';
 import { barChart, bucketsOf } from './bar-chart';
 import { block, warningBlock } from './block';
+import { GridWhenNear } from './grid-when-near';
 import { omittedText, statusText, warningText } from './status-line';
 import { toolbar } from './toolbar';
 import { exactJson } from '@searchbook/contracts/exact-json';
 
-/** Both payloads, brought to the one shape the grid shows. */
+/**
+ * Both payloads, brought to the one shape the output shows before its grid is built: all but
+ * the rows and the answer, which stay in the output's model until a grid or the raw view asks.
+ */
 interface Results {
   info: z.infer<typeof HitsPayloadSchema>['info'];
   columns: Column[];
-  rows: Record<string, unknown>[];
+  /** How many rows the grid shows, counted without building them. */
+  rowCount: number;
   cut: { row: number; column: string }[];
   total?: { value: number; relation: 'eq' | 'gte' };
   omittedRows: number;
   aggregations: AggregationTable[];
   /** What the engine says about a table as a whole, shown under it (a partial ES|QL answer). */
   notes: string[];
-  /** The engine's answer as the notebook keeps it, for the raw view. */
-  answer?: string;
-  answerFormat?: string;
+  /** Whether the payload keeps the engine's answer (older notebooks kept it as application/json). */
+  keepsAnswer: boolean;
 }
 
-function readResults(mimeType: string, data: unknown): Results {
-  if (mimeType === HITS_MIME) {
-    const hits = HitsPayloadSchema.parse(data);
+type Payload =
+  { kind: 'hits'; hits: HitsPayload } | { kind: 'table'; table: TablePayload };
+
+function readPayload(mimeType: string, data: unknown): Payload {
+  return mimeType === HITS_MIME
+    ? { kind: 'hits', hits: HitsPayloadSchema.parse(data) }
+    : { kind: 'table', table: TablePayloadSchema.parse(data) };
+}
+
+/** Picks out what the output shows at once: no field of the result holds the answer. */
+function readResults(payload: Payload): Results {
+  if (payload.kind === 'hits') {
+    const { hits } = payload;
     return {
-      ...hits,
-      rows: hitsPayloadRows(hits),
+      info: hits.info,
+      columns: hits.columns,
+      rowCount: hitsPayloadRowCount(hits),
+      cut: hits.cut,
+      ...(hits.total ? { total: hits.total } : {}),
+      omittedRows: hits.omittedRows,
       aggregations: hits.aggregations.map(table => ({
         ...table,
         rows: aggregationRows(table)
       })),
-      notes: []
+      notes: [],
+      keepsAnswer: hits.answer !== undefined
     };
   }
-  const table = TablePayloadSchema.parse(data);
+  const { table } = payload;
   return {
-    ...table,
-    rows: tablePayloadRows(table),
+    info: table.info,
     columns: table.columns.map((name, i) => ({
       name,
       type: table.types?.[i] ?? '',
       readOnly: false,
       json: false
     })),
+    rowCount: tablePayloadRowCount(table),
+    cut: table.cut,
+    omittedRows: table.omittedRows,
     aggregations: [],
-    notes: table.notes ?? []
+    notes: table.notes ?? [],
+    keepsAnswer: table.answer !== undefined
   };
+}
+
+function payloadRows(payload: Payload): Record<string, unknown>[] {
+  return payload.kind === 'hits'
+    ? hitsPayloadRows(payload.hits)
+    : tablePayloadRows(payload.table);
 }
 
 /**
@@ -84,33 +117,47 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     }
     let results: Results;
     try {
-      results = readResults(this.mimeType, model.data[this.mimeType]);
+      results = readResults(
+        readPayload(this.mimeType, model.data[this.mimeType])
+      );
     } catch (error) {
       this.addWidget(new Widget({ node: this.unreadable(error, model) }));
       return;
     }
-    // Notebooks saved before the answer moved into the payload kept it as application/json.
+    // JupyterLab's output model hands out a fresh copy of its bundle on every read of `data`:
+    // the payload is read again when a grid or the raw view needs it, and dropped after, so the
+    // page holds no copy of an answer beside the model's own.
+    const payload = () => readPayload(this.mimeType, model.data[this.mimeType]);
     this.showResults(
       results,
-      results.answer !== undefined
-        ? () => answerText(results)
+      () => payloadRows(payload()),
+      // Notebooks saved before the answer moved into the payload kept it as application/json.
+      results.keepsAnswer
+        ? () => {
+            const read = payload();
+            return answerText(read.kind === 'hits' ? read.hits : read.table);
+          }
         : () => jsonText(model.data['application/json'])
     );
   }
 
   /** `raw`: the engine's answer as Raw JSON shows it, undefined when the output holds none. */
-  private showResults(results: Results, raw: () => string | undefined): void {
-    const label = `${results.rows.length} rows from ${results.info.connection}, columns ${results.columns.map(c => c.name).join(', ')}`;
-    const grid = new GridView(
-      results.columns,
-      results.rows,
-      results.cut,
-      label
-    );
+  private showResults(
+    results: Results,
+    rows: () => Record<string, unknown>[],
+    raw: () => string | undefined
+  ): void {
+    const label = `${results.rowCount} rows from ${results.info.connection}, columns ${results.columns.map(c => c.name).join(', ')}`;
+    const grid = new GridWhenNear({
+      build: () =>
+        new GridView(results.columns, rows(), results.cut, label, rows),
+      rows: results.rowCount,
+      headerRows: headerRowCount(results.columns)
+    });
     // A search with `size: 0` is asked for its aggregations: an empty grid of every mapped
     // column would only push them down.
     const main: Widget =
-      results.rows.length > 0
+      results.rowCount > 0
         ? grid
         : new Widget({
             node: block('searchbook-Empty', 'No documents in this response.')
@@ -120,7 +167,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     const extras: Widget[] = [];
     const counts = {
       total: results.total,
-      shown: results.rows.length,
+      shown: results.rowCount,
       omitted: results.omittedRows
     };
     if (results.info.title) {
@@ -142,8 +189,11 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     this.addWidget(
       new Widget({
         node: toolbar({
-          ...(results.rows.length > 0
-            ? { copy: (format: 'tsv' | 'json') => grid.copy(format) }
+          ...(results.rowCount > 0
+            ? {
+                copy: (format: 'tsv' | 'json') =>
+                  grid.ensureBuilt().copy(format)
+              }
             : {}),
           toggleRaw: () => {
             if (rawView.childElementCount === 0) {
@@ -234,7 +284,11 @@ function aggregationWidgets(
   const label = `${aggregationTitle(aggregation)} from ${connection}: ${aggregation.rows.length} rows, columns ${names.join(', ')}`;
   const widgets: Widget[] = [
     new Widget({ node: section }),
-    new GridView(columns, aggregation.rows, [], label)
+    new GridWhenNear({
+      build: () => new GridView(columns, aggregation.rows, [], label),
+      rows: aggregation.rows.length,
+      headerRows: headerRowCount(columns)
+    })
   ];
   // What the engine says about the buckets as a whole, and what only Raw JSON shows: as text.
   for (const line of aggregationFooter(aggregation)) {

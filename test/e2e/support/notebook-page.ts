@@ -121,6 +121,20 @@ export function cellOutput(page: Page, index: number): Locator {
     .locator('.jp-OutputArea');
 }
 
+/**
+ * The grids of an output once a reader has scrolled to it (an output builds its grid only when
+ * it comes near the part of the page shown), waiting until `count` of them are built.
+ */
+export async function gridsShownIn(
+  output: Locator,
+  count = 1
+): Promise<Locator> {
+  await output.scrollIntoViewIfNeeded();
+  const grids = output.locator('.searchbook-Grid');
+  await grids.nth(count - 1).waitFor();
+  return grids;
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({

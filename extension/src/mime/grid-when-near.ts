@@ -1,0 +1,205 @@
+import { Panel } from '@lumino/widgets';
+import { gridHeight, type GridView } from '../datagrid/grid-view';
+import { readGridTheme } from '../datagrid/grid-theme';
+import { block } from './block';
+
+type PanelMessage = Parameters<Panel['processMessage']>[0];
+
+/** How far outside the scrolled view a grid is built, so it is drawn before it is reached. */
+const AHEAD_PX = 1500;
+const AHEAD = `${AHEAD_PX}px 0px`;
+/**
+ * How far outside it a built grid lets go of its rows (read again from the answer when it
+ * comes back near): far enough that scrolling to and fro past it does not read them each time.
+ */
+const FAR = '5000px 0px';
+
+/**
+ * Places near the view waiting for their grid, in the order they came near. One is built a
+ * frame, and only if it is still near then: a notebook first laid out before its outputs have
+ * their heights finds every output near at once, and the grids built first push the others away.
+ */
+const waiting = new Set<GridWhenNear>();
+let scheduled = false;
+
+function buildWaitingSoon(): void {
+  if (scheduled) {
+    return;
+  }
+  scheduled = true;
+  const next = (): void => {
+    scheduled = false;
+    for (const place of waiting) {
+      waiting.delete(place);
+      if (place.buildIfStillNear()) {
+        break;
+      }
+    }
+    if (waiting.size > 0) {
+      buildWaitingSoon();
+    }
+  };
+  if (typeof requestAnimationFrame === 'function') {
+    requestAnimationFrame(next);
+  } else {
+    setTimeout(next, 0);
+  }
+}
+
+/** What a grid is built from, and what its place needs to know before it is. */
+export interface GridPlan {
+  /** Builds the grid, its rows read from the answer only now. */
+  build: () => GridView;
+  rows: number;
+  headerRows: number;
+}
+
+/**
+ * Holds the place of a grid, at its height, and builds it only when it comes near the part
+ * of the notebook shown: a notebook of many answers opens paying for the few grids a reader
+ * sees, and each of the others reads its rows from its answer when it is scrolled to. Where
+ * the page cannot tell what is shown (no IntersectionObserver), the grid is built at once.
+ */
+export class GridWhenNear extends Panel {
+  private grid: GridView | undefined;
+  private observers: IntersectionObserver[] = [];
+  /** Whether the place was near the view when last told. */
+  private near = false;
+  /** The panel the place scrolls in; null: the page. */
+  private scroller: HTMLElement | null = null;
+
+  constructor(private readonly plan: GridPlan) {
+    super();
+    this.addClass('searchbook-GridPlace');
+    const height = gridHeight(
+      plan.headerRows,
+      plan.rows,
+      readGridTheme().rowHeight,
+      false
+    );
+    this.node.style.minHeight = `${height}px`;
+    if (typeof IntersectionObserver === 'undefined') {
+      this.buildOrSayWhyNot();
+    }
+  }
+
+  /** Builds the grid if its place is still near the view and attached; whether it did. */
+  buildIfStillNear(): boolean {
+    if (!this.near || this.grid || !this.isAttached) {
+      return false;
+    }
+    if (!this.nearByLayout()) {
+      // Told near by a layout since changed: asked again, the observer tells when it is.
+      this.near = false;
+      for (const observer of this.observers) {
+        observer.unobserve(this.node);
+        observer.observe(this.node);
+      }
+      return false;
+    }
+    this.buildOrSayWhyNot();
+    return true;
+  }
+
+  /** Whether the place is near the view in the page's layout as it is now. */
+  private nearByLayout(): boolean {
+    const view = this.scroller?.getBoundingClientRect() ?? {
+      top: 0,
+      bottom: window.innerHeight
+    };
+    const place = this.node.getBoundingClientRect();
+    return (
+      place.bottom >= view.top - AHEAD_PX && place.top <= view.bottom + AHEAD_PX
+    );
+  }
+
+  /** Builds the grid; an answer that cannot be read says so where its grid would be. */
+  private buildOrSayWhyNot(): void {
+    try {
+      this.ensureBuilt();
+    } catch (error) {
+      this.stopWatching();
+      this.node.style.minHeight = '';
+      const reason = error instanceof Error ? error.message : String(error);
+      this.node.replaceChildren(
+        block(
+          'searchbook-Unreadable-reason',
+          `searchbook cannot show these rows: the answer this output keeps could not be read (${reason.slice(0, 300)}).`
+        )
+      );
+    }
+  }
+
+  /** The grid, built now if it was not yet (a copy from the toolbar needs its rows). */
+  ensureBuilt(): GridView {
+    if (!this.grid) {
+      this.grid = this.plan.build();
+      this.node.style.minHeight = '';
+      this.addWidget(this.grid);
+    }
+    return this.grid;
+  }
+
+  override dispose(): void {
+    waiting.delete(this);
+    this.stopWatching();
+    super.dispose();
+  }
+
+  protected override onAfterAttach(msg: PanelMessage): void {
+    super.onAfterAttach(msg);
+    if (typeof IntersectionObserver === 'undefined') {
+      return;
+    }
+    // The notebook and the console scroll inside their own panels: a margin on the page's
+    // viewport would not reach past that panel's edge.
+    const root = this.node.closest<HTMLElement>(
+      '.jp-WindowedPanel-outer, .jp-CodeConsole-content'
+    );
+    this.scroller = root;
+    const near = new IntersectionObserver(
+      entries => {
+        this.near = entries.at(-1)?.isIntersecting ?? this.near;
+        if (!this.near) {
+          return;
+        }
+        if (this.grid) {
+          // Read now, before the grid paints them in a frame of the scroll.
+          void this.grid.model.rows;
+        } else {
+          waiting.add(this);
+          buildWaitingSoon();
+        }
+      },
+      { root, rootMargin: AHEAD }
+    );
+    const far = new IntersectionObserver(
+      entries => {
+        if (entries.every(entry => !entry.isIntersecting)) {
+          this.grid?.model.releaseRows();
+        }
+      },
+      { root, rootMargin: FAR }
+    );
+    this.observers = [near, far];
+    for (const observer of this.observers) {
+      observer.observe(this.node);
+    }
+  }
+
+  protected override onBeforeDetach(msg: PanelMessage): void {
+    waiting.delete(this);
+    this.near = false;
+    this.stopWatching();
+    // Off the page (a notebook that keeps only the cells in view attached): nothing to show.
+    this.grid?.model.releaseRows();
+    super.onBeforeDetach(msg);
+  }
+
+  private stopWatching(): void {
+    for (const observer of this.observers) {
+      observer.disconnect();
+    }
+    this.observers = [];
+  }
+}

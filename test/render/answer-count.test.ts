@@ -1,0 +1,106 @@
+/**
+ * An output counts its rows off the kept answer's text before building them: the count must be
+ * the number of rows the grid then shows, for any answer, or no count at all (it is parsed).
+ */
+import fc from 'fast-check';
+import { documentCountOfText } from '../../contracts/answer-count';
+import { documentsOf, swapQuotes } from '../../contracts/answer-rows';
+import type { JsonValue } from '../../contracts/json';
+
+/** Keys a document or an answer may hold, quotes, escapes and the path's own names included. */
+const key = fc.oneof(
+  fc.constantFrom('hits', 'docs', '_source', "it's", 'say "hi"', 'back\\slash'),
+  fc.string({ maxLength: 6 })
+);
+
+const json: fc.Arbitrary<JsonValue> = fc.letrec(tie => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.string({ maxLength: 8 }),
+    fc.constantFrom("'", '"', '\\', "\\'", '\\"', ']', '}', ','),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(key, tie('value'), { maxKeys: 4 })
+  )
+})).value as fc.Arbitrary<JsonValue>;
+
+const path = fc.array(fc.oneof(key, fc.nat({ max: 3 })), { maxLength: 3 });
+
+/** An answer with something at `at` (a documents array most of the time). */
+const answerWith = (at: (string | number)[]) =>
+  fc
+    .tuple(json, fc.array(json, { maxLength: 6 }), json, fc.boolean())
+    .map(([around, documents, other, asArray]) => {
+      let value: JsonValue = asArray ? documents : other;
+      for (const step of [...at].reverse()) {
+        value =
+          typeof step === 'number'
+            ? [...Array.from({ length: step }, () => around), value]
+            : { before: around, [step]: value, after: around };
+      }
+      return value;
+    });
+
+const expected = (answer: JsonValue, at: (string | number)[]): number =>
+  documentsOf(answer, { at }).length;
+
+describe('counting the documents of a kept answer by its text', () => {
+  it('agrees with the parsed answer wherever it gives a count', () => {
+    fc.assert(
+      fc.property(
+        path.chain(at => fc.tuple(fc.constant(at), answerWith(at))),
+        fc.boolean(),
+        ([at, answer], indented) => {
+          const text = swapQuotes(
+            JSON.stringify(answer, null, indented ? 2 : undefined)
+          );
+          const count = documentCountOfText(text, at);
+          if (count !== undefined) {
+            expect(count).toBe(expected(answer, at));
+          }
+        }
+      ),
+      { numRuns: 2000 }
+    );
+  });
+
+  it('counts the hits of a search answer, and any answer a path does not reach as none', () => {
+    const answer = {
+      took: 3,
+      hits: {
+        total: { value: 2, relation: 'eq' },
+        hits: [
+          { _id: "it's", _source: { name: 'a ] } , "quoted"' } },
+          { _id: '2', _source: { tags: [[], {}], n: -1.5e3 } }
+        ]
+      }
+    };
+    const text = swapQuotes(JSON.stringify(answer));
+    expect(documentCountOfText(text, ['hits', 'hits'])).toBe(2);
+    expect(documentCountOfText(text, ['hits', 'hits', 0])).toBe(1);
+    expect(documentCountOfText(text, ['hits', 'missing'])).toBe(0);
+    expect(documentCountOfText(text, ['took'])).toBe(0);
+    expect(documentCountOfText(swapQuotes('[1, 2, 3]'), [])).toBe(3);
+  });
+
+  it('takes the last of two members of one name, as JSON.parse does', () => {
+    const text = swapQuotes('{"hits": [1, 2, 3], "hits": [4]}');
+    expect(documentCountOfText(text, ['hits'])).toBe(1);
+    expect(expected(JSON.parse(swapQuotes(text)) as JsonValue, ['hits'])).toBe(
+      1
+    );
+  });
+
+  it('gives no count for a path through an array of objects, which the parse maps', () => {
+    const text = swapQuotes('{"responses": [{"hits": [1]}, {"hits": [2]}]}');
+    expect(documentCountOfText(text, ['responses', 'hits'])).toBeUndefined();
+  });
+
+  it('gives no count for text that is not JSON', () => {
+    expect(documentCountOfText("{'hits': [1, 2", ['hits'])).toBeUndefined();
+    expect(documentCountOfText("{'hits' [1]}", ['hits'])).toBeUndefined();
+  });
+});
