@@ -8,6 +8,46 @@ const MAX_WIDTH = 400;
 const PADDING = 20;
 /** Enough rows to size columns well without measuring ten thousand strings. */
 const SAMPLE_ROWS = 200;
+/** Cell text past this many characters is wider than any column anyway. */
+const MEASURED_CHARS = 80;
+
+let context: CanvasRenderingContext2D | null | undefined;
+
+/** Each character's width, per font, measured the first time a grid draws it in that font. */
+const characterWidths = new Map<string, Map<string, number>>();
+
+/** The width of text as the canvas draws it in a font (8 px a character without a canvas). */
+function measureText(text: string, font: string): number {
+  context ??= document.createElement('canvas').getContext('2d');
+  if (!context) {
+    return text.length * 8;
+  }
+  context.font = font;
+  return context.measureText(text).width;
+}
+
+/**
+ * The width of a cell's text as the sum of its characters' widths: within a pixel or two of
+ * measuring the whole string (kerning aside), and a map read a character instead of a canvas
+ * call a cell, which made sizing the columns most of building a grid while a notebook scrolls.
+ */
+function cellTextWidth(text: string, font: string): number {
+  let widths = characterWidths.get(font);
+  if (!widths) {
+    widths = new Map();
+    characterWidths.set(font, widths);
+  }
+  let total = 0;
+  for (const character of text) {
+    let width = widths.get(character);
+    if (width === undefined) {
+      width = measureText(character, font);
+      widths.set(character, width);
+    }
+    total += width;
+  }
+  return total;
+}
 
 /**
  * Column widths that fit the column's name and the first rows' text, within sensible bounds.
@@ -19,17 +59,9 @@ export function fitColumnWidths(
   font: string,
   headerFont: string
 ): number[] {
-  const context = document.createElement('canvas').getContext('2d');
-  const measure = (text: string, f: string): number => {
-    if (!context) {
-      return text.length * 8;
-    }
-    context.font = f;
-    return context.measureText(text).width;
-  };
   const sample = Math.min(model.rowCount('body'), SAMPLE_ROWS);
   return model.columns.map((_, column) => {
-    let widest = measure(
+    let widest = measureText(
       model.data('column-header', 0, column) + ' ▲',
       headerFont
     );
@@ -40,13 +72,17 @@ export function fitColumnWidths(
       // What the header draws when the rest is cut: the type whole, then "…".
       widest = Math.max(
         widest,
-        measure(rest.length > 0 ? `${first}…` : first, font)
+        measureText(rest.length > 0 ? `${first}…` : first, font)
       );
     }
-    for (let r = 0; r < sample; r++) {
+    for (let r = 0; r < sample && widest + PADDING < MAX_WIDTH; r++) {
+      const text = model.data('body', r, column);
       widest = Math.max(
         widest,
-        measure(model.data('body', r, column).slice(0, 80), font)
+        cellTextWidth(
+          text.length > MEASURED_CHARS ? text.slice(0, MEASURED_CHARS) : text,
+          font
+        )
       );
     }
     return Math.round(

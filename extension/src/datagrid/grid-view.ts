@@ -59,6 +59,8 @@ export class GridView extends ThemedGridPanel {
   private readonly grid: DataGrid;
   private readonly valueView = new ValueView();
   private sized = false;
+  /** The theme last applied: attaching again under the same theme repaints nothing. */
+  private styled: GridTheme | undefined;
   private rowHeight = 0;
   private readonly keyboard: KeyboardGrid;
 
@@ -183,13 +185,16 @@ export class GridView extends ThemedGridPanel {
 
   protected override applyTheme(): void {
     const theme = readGridTheme();
-    this.styleGrid(theme);
+    if (theme !== this.styled) {
+      this.styleGrid(theme);
+    }
     this.rowHeight = theme.rowHeight;
     this.fitHeight();
   }
 
   /** The theme's colours, fonts and sizes, and the first time the columns' widths: no layout read. */
   private styleGrid(theme: GridTheme): void {
+    this.styled = theme;
     this.grid.style = theme.style;
     this.grid.defaultSizes = {
       rowHeight: theme.rowHeight,

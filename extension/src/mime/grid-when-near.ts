@@ -9,6 +9,18 @@ type PanelMessage = Parameters<Panel['processMessage']>[0];
 const AHEAD_PX = 1500;
 const AHEAD = `${AHEAD_PX}px 0px`;
 /**
+ * How far outside the view a grid is built in idle time, before the scroll brings it near: a
+ * scroll then seldom pays for a build in one of its frames. Inside FAR, so a grid built this
+ * way keeps its rows until it is reached.
+ */
+const SOON_PX = 3500;
+const SOON = `${SOON_PX}px 0px`;
+/**
+ * Idle time an idle build needs left in its slot (a build takes a few milliseconds): less, and
+ * it would run into the next frame of a scroll.
+ */
+const IDLE_BUILD_MS = 8;
+/**
  * How far outside it a built grid lets go of its rows (read again from the answer when it
  * comes back near): far enough that scrolling to and fro past it does not read them each time.
  */
@@ -44,6 +56,40 @@ function buildWaitingSoon(): void {
   } else {
     setTimeout(next, 0);
   }
+}
+
+/** Places within SOON_PX of the view without their grid, built one per idle slot, nearest first. */
+const soon = new Set<GridWhenNear>();
+let idleScheduled = false;
+
+function buildSoonWhenIdle(): void {
+  if (idleScheduled || typeof requestIdleCallback !== 'function') {
+    return;
+  }
+  idleScheduled = true;
+  requestIdleCallback(deadline => {
+    idleScheduled = false;
+    if (deadline.timeRemaining() >= IDLE_BUILD_MS) {
+      let nearest: GridWhenNear | undefined;
+      let nearestPx = Number.POSITIVE_INFINITY;
+      for (const place of soon) {
+        const px = place.pxFromView();
+        if (px === undefined || px > SOON_PX) {
+          soon.delete(place);
+        } else if (px < nearestPx) {
+          nearest = place;
+          nearestPx = px;
+        }
+      }
+      if (nearest) {
+        soon.delete(nearest);
+        nearest.buildAhead();
+      }
+    }
+    if (soon.size > 0) {
+      buildSoonWhenIdle();
+    }
+  });
 }
 
 /** What a grid is built from, and what its place needs to know before it is. */
@@ -101,16 +147,31 @@ export class GridWhenNear extends Panel {
     return true;
   }
 
-  /** Whether the place is near the view in the page's layout as it is now. */
-  private nearByLayout(): boolean {
+  /**
+   * How many pixels the place is above or below the view in the page's layout as it is now (0:
+   * in it); undefined once it has its grid or is off the page.
+   */
+  pxFromView(): number | undefined {
+    if (this.grid || !this.isAttached) {
+      return undefined;
+    }
     const view = this.scroller?.getBoundingClientRect() ?? {
       top: 0,
       bottom: window.innerHeight
     };
     const place = this.node.getBoundingClientRect();
-    return (
-      place.bottom >= view.top - AHEAD_PX && place.top <= view.bottom + AHEAD_PX
-    );
+    return Math.max(0, place.top - view.bottom, view.top - place.bottom);
+  }
+
+  /** Builds the grid ahead of the scroll, in idle time. */
+  buildAhead(): void {
+    waiting.delete(this);
+    this.buildOrSayWhyNot();
+  }
+
+  /** Whether the place is near the view in the page's layout as it is now. */
+  private nearByLayout(): boolean {
+    return (this.pxFromView() ?? Number.POSITIVE_INFINITY) <= AHEAD_PX;
   }
 
   /** Builds the grid; an answer that cannot be read says so where its grid would be. */
@@ -142,6 +203,7 @@ export class GridWhenNear extends Panel {
 
   override dispose(): void {
     waiting.delete(this);
+    soon.delete(this);
     this.stopWatching();
     super.dispose();
   }
@@ -181,7 +243,18 @@ export class GridWhenNear extends Panel {
       },
       { root, rootMargin: FAR }
     );
-    this.observers = [near, far];
+    const ahead = new IntersectionObserver(
+      entries => {
+        if (entries.at(-1)?.isIntersecting && !this.grid) {
+          soon.add(this);
+          buildSoonWhenIdle();
+        } else {
+          soon.delete(this);
+        }
+      },
+      { root, rootMargin: SOON }
+    );
+    this.observers = [near, ahead, far];
     for (const observer of this.observers) {
       observer.observe(this.node);
     }
@@ -189,6 +262,7 @@ export class GridWhenNear extends Panel {
 
   protected override onBeforeDetach(msg: PanelMessage): void {
     waiting.delete(this);
+    soon.delete(this);
     this.near = false;
     this.stopWatching();
     // Off the page (a notebook that keeps only the cells in view attached): nothing to show.
