@@ -58,10 +58,21 @@ tier_done lint
 # --forceExit: jest runs in band on two cores, so one handle a test leaks would keep the run
 # alive until CI kills it; the leak then shows as a test failure or warning, not a hang.
 # And a watchdog: a test stuck past every timeout ends the run with a message here, well inside CI's limit.
+rm -f test-results/temp-left.txt
 timeout --kill-after=30s 60m npx jest --ci --forceExit --json --outputFile=test-results/jest.json "$@"
 jest_status=$?
 if [ "$jest_status" -eq 124 ] || [ "$jest_status" -eq 137 ]; then echo "searchbook: jest was stopped after 60 minutes; the last suite it printed was still running" >&2; fi
 [ "$jest_status" -eq 0 ] || status=1
+# What the tests left in the run's temporary folder (the jest teardown lists it): the suites' own
+# folders fail the run; other programs' entries (Python's tmp*) are named, to be traced.
+if [ -s test-results/temp-left.txt ]; then
+  if grep -q '^searchbook-' test-results/temp-left.txt; then
+    echo "searchbook: the tests left these in the temporary directory: $(tr '\n' ' ' <test-results/temp-left.txt)" >&2
+    status=1
+  else
+    echo "searchbook: programs the tests started left these in the temporary directory: $(tr '\n' ' ' <test-results/temp-left.txt)" >&2
+  fi
+fi
 tier_done jest
 .venv/bin/python -m pytest test/python -q --junitxml=test-results/pytest.xml || status=1
 tier_done python

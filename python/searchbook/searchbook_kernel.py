@@ -136,39 +136,46 @@ class SearchbookKernel:
         poller.register(iopub, zmq.POLLIN)
         poller.register(stdin, zmq.POLLIN)
         interrupted = None
-        idle = False
-        while not idle:
+        ended = []  # holds True once the cell's idle status is read, whatever interrupts after
+        while not ended:
+            # Ctrl-C lands wherever Python happens to be, most often in poll but not always:
+            # wherever it lands, the kernel is asked to stop the cell and the loop reads on to its end.
             try:
-                events = dict(poller.poll(1000))
+                self._read_step(poller, iopub, stdin, msg_id, on_output, on_input, ended)
             except KeyboardInterrupt as stop:
                 interrupted = stop
                 self.manager.interrupt_kernel()
-                continue
-            if not events and not self.alive():
-                raise RuntimeError("The searchbook kernel stopped while the cell ran; run the cell again to start a new one.")
-            if stdin in events:
-                request = client.stdin_channel.get_msg(timeout=0)
-                if request["parent_header"].get("msg_id") == msg_id:
-                    content = request["content"]
-                    try:
-                        client.input(on_input(content.get("prompt", ""), bool(content.get("password"))))
-                    except KeyboardInterrupt as stop:
-                        interrupted = stop
-                        client.input("")
-                        self.manager.interrupt_kernel()
-            if iopub in events:
-                for msg in _ready(client.iopub_channel):
-                    if msg["parent_header"].get("msg_id") != msg_id:
-                        continue
-                    kind = msg["msg_type"]
-                    if kind == "status":
-                        idle = idle or msg["content"].get("execution_state") == "idle"
-                    elif kind != "execute_input":
-                        on_output(kind, msg["content"], msg.get("buffers") or [])
         reply = self.reply(msg_id)
         if interrupted is not None:
             raise KeyboardInterrupt(reply.evalue or "The searchbook request was interrupted.")
         return reply
+
+    def _read_step(self, poller, iopub, stdin, msg_id, on_output, on_input, ended):
+        """Reads what the kernel sent for `msg_id` within a second; appends to `ended` when the cell ended."""
+        client = self.client
+        events = dict(poller.poll(1000))
+        if not events and not self.alive():
+            raise RuntimeError("The searchbook kernel stopped while the cell ran; run the cell again to start a new one.")
+        if stdin in events:
+            request = client.stdin_channel.get_msg(timeout=0)
+            if request["parent_header"].get("msg_id") == msg_id:
+                content = request["content"]
+                try:
+                    client.input(on_input(content.get("prompt", ""), bool(content.get("password"))))
+                except KeyboardInterrupt:
+                    # The kernel waits for an answer before it can be interrupted.
+                    client.input("")
+                    raise
+        if iopub in events:
+            for msg in _ready(client.iopub_channel):
+                if msg["parent_header"].get("msg_id") != msg_id:
+                    continue
+                kind = msg["msg_type"]
+                if kind == "status":
+                    if msg["content"].get("execution_state") == "idle":
+                        ended.append(True)
+                elif kind != "execute_input":
+                    on_output(kind, msg["content"], msg.get("buffers") or [])
 
     def _execute(self, code, silent, allow_stdin, value_only):
         """Sends an execute_request as client.execute does, with the metadata the kernel reads."""

@@ -5,9 +5,9 @@
  * page's cells typed and run, the index opened from the side panel, filtered, sorted, one cell
  * edited and saved). What the grid shows is checked against the sandbox engine itself.
  */
-import { cp, mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratch-dir';
 import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
@@ -65,7 +65,7 @@ beforeAll(async () => {
     tsApiKey: TS_API_KEY,
     security: true
   });
-  const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-start-'));
+  const root = scratchDir('searchbook-e2e-start-');
   await cp(join(REPO, 'examples'), root, { recursive: true });
   lab = await startJupyterLab({
     root,

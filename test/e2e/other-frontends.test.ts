@@ -3,9 +3,7 @@
  * extension (grids without an empty band, nothing to copy on an answer without rows), and a
  * JupyterLab with the extension disabled, which must show the HTML tables and not a JSON tree.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { scratchDir } from '../support/scratch-dir';
 import type { Browser, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { launchChromium } from './support/browser';
@@ -39,7 +37,7 @@ beforeAll(async () => {
     security: true,
     products: 300
   });
-  root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-frontends-'));
+  root = scratchDir('searchbook-e2e-frontends-');
   await writeNotebook(root, 'frontends.ipynb', [
     `%connect elasticsearch ${sandbox.esUrl} auth=basic user=elastic password=\${env:ES_PASSWORD} name=sandbox-es`,
     'GET /products/_search\n{"size": 3, "_source": ["name", "price"], "sort": [{"_doc": "asc"}]}',

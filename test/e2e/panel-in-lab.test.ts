@@ -7,6 +7,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from '../support/scratch-dir';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   createElasticsearchSandbox,
@@ -64,7 +65,7 @@ beforeAll(async () => {
 
   const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-panel-'));
   // A saved profile for the panel's own kernel (no notebook current).
-  const config = await mkdtemp(join(tmpdir(), 'searchbook-e2e-config-'));
+  const config = scratchDir('searchbook-e2e-config-');
   await mkdir(join(config, 'searchbook'), { recursive: true });
   const tsPort = Number(new URL(tsServer.url).port);
   await writeFile(
