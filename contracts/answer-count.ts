@@ -4,14 +4,17 @@
  * when its grid is shown.
  */
 
+import {
+  BACKSLASH,
+  OPEN_OBJECT,
+  CLOSE_OBJECT,
+  OPEN_ARRAY,
+  CLOSE_ARRAY,
+  COMMA,
+  COLON
+} from './json-char-codes';
+
 const QUOTE = 0x27; // the answer's quotes are swapped: its strings are quoted with '
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 /** The text is not JSON of the shape expected: the caller reads it the long way. */
 class NotThatShape extends Error {}

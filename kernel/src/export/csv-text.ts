@@ -15,21 +15,23 @@ import type { FieldPlacement } from '../../../contracts/answer-rows';
 import { isJsonObject } from '../../../contracts/json';
 import { csvField } from './csv';
 import type { PageBytes } from './page-bytes';
+import {
+  QUOTE,
+  BACKSLASH,
+  OPEN_OBJECT,
+  CLOSE_OBJECT,
+  OPEN_ARRAY,
+  CLOSE_ARRAY,
+  COMMA,
+  COLON,
+  LF,
+  CR
+} from '../../../contracts/json-char-codes';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 const MINUS = 0x2d;
 const POINT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const CR = 0x0d;
-const LF = 0x0a;
 
 /** What a column of the line being made holds. */
 const EMPTY = 0;

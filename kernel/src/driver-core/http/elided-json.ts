@@ -8,6 +8,17 @@
  * says what was not read.
  */
 
+import {
+  QUOTE,
+  BACKSLASH,
+  OPEN_OBJECT,
+  CLOSE_OBJECT,
+  OPEN_ARRAY,
+  CLOSE_ARRAY,
+  COMMA,
+  COLON
+} from '../../../../contracts/json-char-codes';
+
 /** Values (array elements and object members, nested ones included) read of one answer. */
 export const VALUE_BUDGET = 3_000_000;
 
@@ -21,15 +32,6 @@ export interface Elision {
   kept: number;
   total: number;
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
 
 interface Frame {
   array: boolean;
@@ -122,7 +124,7 @@ export function elideJson(
       } else if (frame?.array) {
         begin(start);
       }
-    } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
+    } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
       const parent = stack[stack.length - 1];
       if (parent?.array) {
         begin(i);
@@ -130,7 +132,7 @@ export function elideJson(
       const inert =
         parent !== undefined && (parent.inert || parent.cutFrom !== undefined);
       stack.push({
-        array: b === OPEN_BRACKET,
+        array: b === OPEN_ARRAY,
         inert,
         parent,
         step:
@@ -149,9 +151,9 @@ export function elideJson(
         comma: i + 1,
         keyStart: 0,
         keyEnd: 0,
-        expectKey: b === OPEN_BRACE
+        expectKey: b === OPEN_OBJECT
       });
-    } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+    } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
       const frame = stack.pop();
       if (frame && !frame.inert && frame.cutFrom !== undefined) {
         cuts.push([frame.cutFrom, i]);
@@ -179,8 +181,8 @@ export function elideJson(
         const c = bytes[i + 1] as number;
         if (
           c === COMMA ||
-          c === CLOSE_BRACE ||
-          c === CLOSE_BRACKET ||
+          c === CLOSE_OBJECT ||
+          c === CLOSE_ARRAY ||
           c <= 0x20
         ) {
           break;

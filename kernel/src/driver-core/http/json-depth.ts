@@ -5,14 +5,16 @@
  * 1,000 leaves room for the kernel's own frames above them, and no search answer comes near
  * it (a document's fields nest a few levels, its envelope four more).
  */
-export const MAX_ANSWER_DEPTH = 1_000;
 
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+import {
+  QUOTE,
+  BACKSLASH,
+  OPEN_OBJECT,
+  CLOSE_OBJECT,
+  OPEN_ARRAY,
+  CLOSE_ARRAY
+} from '../../../../contracts/json-char-codes';
+export const MAX_ANSWER_DEPTH = 1_000;
 
 /** The deepest nesting in JSON (or JSONL) text, counting no further than `limit + 1`. */
 export function nestingDepth(bytes: Buffer, limit = MAX_ANSWER_DEPTH): number {
@@ -32,14 +34,14 @@ export function nestingDepth(bytes: Buffer, limit = MAX_ANSWER_DEPTH): number {
           i++;
         }
       }
-    } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
+    } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
       if (++depth > deepest) {
         deepest = depth;
         if (deepest > limit) {
           return deepest;
         }
       }
-    } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+    } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
       depth--;
     }
   }

@@ -16,6 +16,18 @@ import type {
   DocumentText,
   GridDocument
 } from '../../driver-core/capabilities/export';
+import {
+  QUOTE,
+  BACKSLASH,
+  OPEN_OBJECT,
+  CLOSE_OBJECT,
+  OPEN_ARRAY,
+  CLOSE_ARRAY,
+  COMMA,
+  COLON,
+  LF,
+  CR
+} from '../../../../contracts/json-char-codes';
 
 export interface RawHitsPage {
   pitId: string | undefined;
@@ -47,17 +59,6 @@ export interface RawHitsPage {
   /** The failures of shards that did not answer (`_shards.failures`), when some did not. */
   shardFailures: string[];
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const LF = 0x0a;
-const CR = 0x0d;
 
 const INDEX_KEY = Buffer.from('{"_index":');
 const ID_KEY = Buffer.from(',"_id":');
