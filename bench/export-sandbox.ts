@@ -5,7 +5,7 @@
  *   node dist/bench/export-sandbox.js <docs> [--elasticsearch-only]
  */
 import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
-import type { JsonObject } from '@searchbook/sandbox/elasticsearch/exchange';
+import type { JsonObject } from '@searchbook/sandbox/elasticsearch/json-value';
 import { listen } from '@searchbook/sandbox/serve';
 import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { settleHeap } from './sandbox-settle';

@@ -4,7 +4,7 @@
  * booleans, dates, an object (`address`) and a nested array (`variants`); some documents
  * omit fields so that missing values show up in grids, sorts and `exists` queries.
  */
-import type { JsonObject } from '../elasticsearch/exchange';
+import type { JsonObject } from '../elasticsearch/json-value';
 import { seededRandom } from './seeded-random';
 
 export const PRODUCTS_INDEX = 'products';

@@ -2,12 +2,8 @@
 import { authorizeExplicit, narrow } from './auth';
 import type { Context } from './context';
 import { esError, illegalArgument, indexNotFound } from './errors';
-import {
-  isObject,
-  type Exchange,
-  type Json,
-  type JsonObject
-} from './exchange';
+import type { Exchange } from './exchange';
+import { isObject, type Json, type JsonObject } from './json-value';
 import type { AliasProps } from './index-data';
 import { optionsFromQuery, resolveIndices } from './resolve';
 

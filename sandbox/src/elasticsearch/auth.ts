@@ -6,12 +6,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { esError, type EsError } from './errors';
 import type { Exchange } from './exchange';
 import { aliasTargets } from './resolve';
-import type { ApiKeyRecord, ClusterState } from './state';
+import type { Principal } from './principal';
+import type { ClusterState } from './state';
 import { atLeast, type EsVersion } from './version';
-
-export type Principal =
-  | { kind: 'user'; username: string; roles: string[] }
-  | { kind: 'api_key'; username: string; key: ApiKeyRecord };
 
 export interface SecurityOptions {
   enabled: boolean;

@@ -5,7 +5,8 @@
 import { mayAccessIndex, INDEX_ACTIONS } from './auth';
 import type { Context } from './context';
 import { EsError, esError, illegalArgument } from './errors';
-import { isObject, type Exchange, type JsonObject } from './exchange';
+import type { Exchange } from './exchange';
+import { isObject, type JsonObject } from './json-value';
 import type { IndexData } from './index-data';
 import { locateInBody } from './locate';
 import { parseJson } from './long-json';

@@ -5,7 +5,8 @@
 import { authorizeExplicit, narrow } from './auth';
 import type { Context } from './context';
 import { parsingError } from './errors';
-import type { Exchange, JsonObject } from './exchange';
+import type { Exchange } from './exchange';
+import type { JsonObject } from './json-value';
 import type { IndexData, StoredDoc } from './index-data';
 import { optionsFromQuery, resolveIndices } from './resolve';
 import { matchingDocs } from './search/execute';

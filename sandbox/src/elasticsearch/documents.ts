@@ -3,12 +3,8 @@ import { shownSequence } from './index-modes';
 import { authorizeExplicit } from './auth';
 import type { Context } from './context';
 import { esError, illegalArgument, indexNotFound } from './errors';
-import {
-  isObject,
-  type Exchange,
-  type Json,
-  type JsonObject
-} from './exchange';
+import type { Exchange } from './exchange';
+import { isObject, type Json, type JsonObject } from './json-value';
 import type { IndexData } from './index-data';
 import { writeTarget } from './resolve';
 import { makeSourceFilter, parseSourceFilter } from './source-filter';

@@ -6,11 +6,8 @@ import type http from 'node:http';
 import { badJson, esError, truncatedJson } from './errors';
 import { applyFilterPath } from './filter-path';
 import { parseJson, stringifyJson } from './long-json';
-import type { Principal } from './auth';
-
-export type Json =
-  null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import type { Principal } from './principal';
+import type { Json, JsonObject } from './json-value';
 
 export class Exchange {
   readonly method: string;
@@ -170,8 +167,4 @@ export class Exchange {
       ? `application/vnd.elasticsearch+json;compatible-with=${m[1]}`
       : 'application/json';
   }
-}
-
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

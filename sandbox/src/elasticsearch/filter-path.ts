@@ -3,7 +3,7 @@
  * name (comma-separated, dotted; `*` one key of any name, `**` any depth; a leading `-`
  * drops a path instead). Objects left empty disappear, as in Elasticsearch.
  */
-import type { Json } from './exchange';
+import type { Json } from './json-value';
 
 type Pattern = string[];
 

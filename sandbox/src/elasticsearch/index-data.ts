@@ -3,7 +3,7 @@
  * on request, or once the refresh interval has passed), mapping, settings and aliases.
  */
 import { randomBytes } from 'node:crypto';
-import type { JsonObject } from './exchange';
+import type { JsonObject } from './json-value';
 import { KnownJson } from './long-json';
 import { type Mapping } from './mapping';
 import { FieldIndexes } from './search/field-indexes';
@@ -19,6 +19,12 @@ export interface StoredDoc {
   readonly size: number;
   /** The source as hits print it, its JSON text written on first use. */
   readonly printed: KnownJson;
+}
+
+/** An index and the documents one search sees of it (a refreshed view, a point in time or a slice of either). */
+export interface Shard {
+  index: IndexData;
+  docs: StoredDoc[];
 }
 
 export interface AliasProps {

@@ -11,7 +11,7 @@
  * from the dimensions and `@timestamp` and refuses one chosen by the writer.
  */
 import { esError, illegalArgument } from './errors';
-import { isObject, type Json, type JsonObject } from './exchange';
+import { isObject, type Json, type JsonObject } from './json-value';
 
 /** An index as far as its mode goes: its settings under `index.`, as ES prints them. */
 interface Moded {

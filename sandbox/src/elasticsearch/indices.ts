@@ -7,12 +7,8 @@ import {
   indexNotFound,
   resourceAlreadyExists
 } from './errors';
-import {
-  isObject,
-  type Exchange,
-  type Json,
-  type JsonObject
-} from './exchange';
+import type { Exchange } from './exchange';
+import { isObject, type Json, type JsonObject } from './json-value';
 import type { IndexData } from './index-data';
 import {
   aliasTargets,

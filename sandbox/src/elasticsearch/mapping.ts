@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { esError, type EsError, illegalArgument } from './errors';
-import { isObject, type Json, type JsonObject } from './exchange';
+import { isObject, type Json, type JsonObject } from './json-value';
 import { isLongMarker, numberOf } from './long-json';
 import {
   DEFAULT_DATE_FORMAT,

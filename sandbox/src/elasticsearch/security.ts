@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { requireCluster } from './auth';
 import type { Context } from './context';
 import { esError, illegalArgument } from './errors';
-import type { Exchange, JsonObject } from './exchange';
-import type { RoleDescriptor } from './state';
+import type { Exchange } from './exchange';
+import type { JsonObject } from './json-value';
+import type { RoleDescriptor } from './principal';
 
 const roleDescriptorSchema = z
   .object({

@@ -1,6 +1,6 @@
 /** Index settings accepted at creation and by `PUT /i/_settings`, checked like ES does. */
 import { illegalArgument } from './errors';
-import { isObject, type Json, type JsonObject } from './exchange';
+import { isObject, type Json, type JsonObject } from './json-value';
 import { checkModeSettings, modeSettingKnown } from './index-modes';
 
 const DYNAMIC = new Set([

@@ -1,5 +1,5 @@
 /** `_source` filtering: includes/excludes with wildcards on dotted paths, or `false`. */
-import { isObject, type Json, type JsonObject } from './exchange';
+import { isObject, type Json, type JsonObject } from './json-value';
 
 export interface SourceFilter {
   enabled: boolean;

@@ -3,30 +3,13 @@
  * it through the Context so that tests can inspect it.
  */
 import { randomBytes } from 'node:crypto';
-import type { JsonObject } from './exchange';
+import type { JsonObject } from './json-value';
+import type { ApiKeyRecord } from './principal';
 import { IndexData, newUuid, type StoredDoc } from './index-data';
 import { Mapping } from './mapping';
 import { RankedCache } from './search/ranked-cache';
 import type { EsVersion } from './version';
 import type { SearchRequest } from './search/request';
-
-export interface ApiKeyRecord {
-  id: string;
-  name: string;
-  /** The secret half; compared on each request. */
-  key: string;
-  owner: string;
-  created: number;
-  expiration?: number;
-  invalidated: boolean;
-  /** Empty: the key has its owner's privileges. */
-  roleDescriptors: Record<string, RoleDescriptor>;
-}
-
-export interface RoleDescriptor {
-  cluster: string[];
-  indices: { names: string[]; privileges: string[] }[];
-}
 
 export interface PitRecord {
   contextId: number;

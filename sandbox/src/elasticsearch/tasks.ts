@@ -2,7 +2,8 @@
 import { requireCluster } from './auth';
 import type { Context } from './context';
 import { esError, illegalArgument } from './errors';
-import type { Exchange, JsonObject } from './exchange';
+import type { Exchange } from './exchange';
+import type { JsonObject } from './json-value';
 import type { TaskRecord } from './state';
 
 export function startTask(

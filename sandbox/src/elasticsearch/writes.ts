@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from './context';
 import { esError, EsError, illegalArgument } from './errors';
-import { isObject, type Json, type JsonObject } from './exchange';
+import { isObject, type Json, type JsonObject } from './json-value';
 import type { IndexData, StoredDoc } from './index-data';
 import { locateInBody } from './locate';
 import { own, put } from './mapping';

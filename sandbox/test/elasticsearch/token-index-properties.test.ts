@@ -6,7 +6,7 @@
  * pages (from/size, search_after, through the ranked cache) are the brute-force ranking.
  */
 import fc from 'fast-check';
-import type { Json, JsonObject } from '../../src/elasticsearch/exchange';
+import type { Json, JsonObject } from '../../src/elasticsearch/json-value';
 import type { IndexData, StoredDoc } from '../../src/elasticsearch/index-data';
 import { executeSearch } from '../../src/elasticsearch/search/execute';
 import { compileQuery, NO_MATCH } from '../../src/elasticsearch/search/query';

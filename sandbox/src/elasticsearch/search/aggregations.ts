@@ -12,7 +12,7 @@ import {
 import { formatWith, parseWithFormat, zoneOffset } from './date-format';
 import { resolveDate } from './date-math';
 import { compositeAgg } from './composite';
-import { isObject, type Json, type JsonObject } from '../exchange';
+import { isObject, type Json, type JsonObject } from '../json-value';
 import type { IndexData } from '../index-data';
 import { isNumericType, type ResolvedField } from '../mapping';
 import type { EsVersion } from '../version';

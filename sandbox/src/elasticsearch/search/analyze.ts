@@ -1,5 +1,5 @@
 import { plainText } from '../long-json';
-import type { Json } from '../exchange';
+import type { Json } from '../json-value';
 
 /** A field value as the analyzer reads it: objects as their JSON, other scalars as strings. */
 export function asText(v: Json | undefined): string {

@@ -3,7 +3,7 @@
  * date_histogram), in the order of their keys, `size` at a time, resumed `after` a key.
  */
 import { illegalArgument } from '../errors';
-import { isObject, type Json, type JsonObject } from '../exchange';
+import { isObject, type Json, type JsonObject } from '../json-value';
 import type { ResolvedField } from '../mapping';
 import type { AggDoc } from './aggregations';
 

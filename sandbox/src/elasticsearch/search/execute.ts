@@ -6,8 +6,8 @@
  */
 import { shownSequence } from '../index-modes';
 import { shardFailure } from '../errors';
-import type { Json, JsonObject } from '../exchange';
-import type { IndexData, StoredDoc } from '../index-data';
+import type { Json, JsonObject } from '../json-value';
+import type { Shard, StoredDoc } from '../index-data';
 import { makeSourceFilter } from '../source-filter';
 import type { EsVersion } from '../version';
 import { numberOf } from '../long-json';
@@ -42,11 +42,6 @@ import {
 } from './sort';
 import { indexedViewOf, type IndexedView } from './field-indexes';
 import type { DocView } from './values';
-
-export interface Shard {
-  index: IndexData;
-  docs: StoredDoc[];
-}
 
 interface Bound extends Shard {
   indexed: IndexedView | undefined;

@@ -7,7 +7,7 @@
  * own in Lucene; keyword and boolean fields count distinct values (they keep no frequencies).
  */
 import type { StoredDoc } from '../index-data';
-import { isObject } from '../exchange';
+import { isObject } from '../json-value';
 import type { ResolvedField } from '../mapping';
 import { asText, tokenize } from './analyze';
 import type { FieldStats } from './bm25';

@@ -4,7 +4,7 @@
  * the best 50 kept.
  */
 import { editDistance } from '../../edit-distance';
-import type { Json } from '../exchange';
+import type { Json } from '../json-value';
 
 const MAX_EXPANSIONS = 50;
 

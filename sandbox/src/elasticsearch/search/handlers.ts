@@ -8,15 +8,12 @@ import {
   parsingError,
   validationFailed
 } from '../errors';
-import {
-  isObject,
-  type Exchange,
-  type Json,
-  type JsonObject
-} from '../exchange';
+import type { Exchange } from '../exchange';
+import { isObject, type Json, type JsonObject } from '../json-value';
 import { optionsFromQuery, resolveIndices } from '../resolve';
 import { encodeId, lookupPit, parseKeepAlive } from '../pit';
-import { executeSearch, matchingDocs, type Shard } from './execute';
+import { executeSearch, matchingDocs } from './execute';
+import type { Shard } from '../index-data';
 import { readSearchRequest, type SearchRequest } from './request';
 import { sliceShards } from './slice';
 

@@ -5,7 +5,7 @@
  * `<em>` tags; values up to `fragment_size` come back whole, longer ones in passages of
  * about that size cut at word boundaries).
  */
-import { isObject, type Json, type JsonObject } from '../exchange';
+import { isObject, type Json, type JsonObject } from '../json-value';
 import type { IndexData } from '../index-data';
 import type { ResolvedField } from '../mapping';
 import { asText, tokenize } from './analyze';

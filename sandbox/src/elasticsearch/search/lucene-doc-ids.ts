@@ -5,7 +5,7 @@
  * before it. Without nested fields the id is the position.
  */
 import type { IndexData, StoredDoc } from '../index-data';
-import { isObject } from '../exchange';
+import { isObject } from '../json-value';
 import { pathValues } from './values';
 
 export interface DocIds {

@@ -4,7 +4,7 @@
  * range and term filters and sorts read a number instead of walking _source. Documents with
  * several values are only marked; their scorers read _source.
  */
-import type { JsonObject } from '../exchange';
+import type { JsonObject } from '../json-value';
 import type { ResolvedField } from '../mapping';
 import { docValues } from './values';
 

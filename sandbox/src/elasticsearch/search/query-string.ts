@@ -3,7 +3,7 @@
  * field:value, "phrases", wildcards, /regexps/, ranges ([a TO b], {a TO b}, >n, <=n),
  * AND/OR/NOT (&&, ||, !), +/- and grouping, over the default fields (all fields by default).
  */
-import type { Json } from '../exchange';
+import type { Json } from '../json-value';
 import type { ResolvedField } from '../mapping';
 import {
   boolScorer,

@@ -6,7 +6,7 @@
  */
 import { esError, type EsError, parsingError, shardFailure } from '../errors';
 import { didYouMean } from '../locate';
-import { isObject, type Json } from '../exchange';
+import { isObject, type Json } from '../json-value';
 import type { IndexData, StoredDoc } from '../index-data';
 import { isNumericType, type ResolvedField } from '../mapping';
 import { asText, tokenize } from './analyze';

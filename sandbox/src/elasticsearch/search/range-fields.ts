@@ -4,7 +4,7 @@
  * interval holds the value; a `range` query those whose interval intersects its own
  * (the default relation). Both are constant-score, as in Elasticsearch.
  */
-import { isObject, type Json } from '../exchange';
+import { isObject, type Json } from '../json-value';
 import type { ResolvedField } from '../mapping';
 import { parseWithFormat } from './date-format';
 import { resolveDate } from './date-math';

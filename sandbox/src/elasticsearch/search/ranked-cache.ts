@@ -4,7 +4,7 @@
  * keeps its own), so a repeated search, such as the next page, reuses the ranking instead of
  * scoring and sorting every match again. Least recently used entries go first.
  */
-import type { Json } from '../exchange';
+import type { Json } from '../json-value';
 import type { IndexData, StoredDoc } from '../index-data';
 import type { RankedHits } from './rank';
 import type { SortSpec } from './sort';

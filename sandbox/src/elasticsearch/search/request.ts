@@ -6,12 +6,8 @@ import {
   parsingError,
   validationFailed
 } from '../errors';
-import {
-  isObject,
-  type Exchange,
-  type Json,
-  type JsonObject
-} from '../exchange';
+import type { Exchange } from '../exchange';
+import { isObject, type Json, type JsonObject } from '../json-value';
 import { parseSourceFilter, type SourceFilter } from '../source-filter';
 import { parseSlice, type Slice } from './slice';
 import { atLeast, type EsVersion } from '../version';

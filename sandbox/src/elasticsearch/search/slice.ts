@@ -4,9 +4,8 @@
  * document order, as Elasticsearch splits doc ids; every document is in exactly one slice.
  */
 import { illegalArgument, parsingError } from '../errors';
-import { isObject, type Json } from '../exchange';
-import type { StoredDoc } from '../index-data';
-import type { Shard } from './execute';
+import { isObject, type Json } from '../json-value';
+import type { Shard, StoredDoc } from '../index-data';
 
 export interface Slice {
   id: number;

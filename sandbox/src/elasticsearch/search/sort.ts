@@ -9,7 +9,7 @@ import {
   shardFailure,
   type EsError
 } from '../errors';
-import { isObject, type Json } from '../exchange';
+import { isObject, type Json } from '../json-value';
 import type { IndexData } from '../index-data';
 import type { ResolvedField } from '../mapping';
 import { atLeast, type EsVersion } from '../version';

@@ -4,7 +4,7 @@
  * document (tokens of every value, counted together), so they can score from here instead
  * of tokenizing _source on every query.
  */
-import type { JsonObject } from '../exchange';
+import type { JsonObject } from '../json-value';
 import type { ResolvedField } from '../mapping';
 import { asText, tokenize } from './analyze';
 import {

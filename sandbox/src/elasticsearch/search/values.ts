@@ -2,7 +2,7 @@
  * Reading field values out of _source for queries, sorting and aggregations, including
  * the "inside one nested object" view used by `nested` queries.
  */
-import type { Json, JsonObject } from '../exchange';
+import type { Json, JsonObject } from '../json-value';
 import { isNumericType, type ResolvedField } from '../mapping';
 import { parseWithFormat } from './date-format';
 import { numberOf } from '../long-json';
