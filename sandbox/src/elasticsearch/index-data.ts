@@ -5,21 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonObject } from './json-value';
 import { KnownJson } from './long-json';
+import type { StoredDoc } from './stored-doc';
 import { type Mapping } from './mapping';
 import { FieldIndexes } from './search/field-indexes';
 import { pathValues } from './search/values';
 import { storedSource } from './index-modes';
-
-export interface StoredDoc {
-  readonly id: string;
-  readonly source: JsonObject;
-  readonly version: number;
-  readonly seqNo: number;
-  /** Approximate stored size in bytes, for _cat/indices. */
-  readonly size: number;
-  /** The source as hits print it, its JSON text written on first use. */
-  readonly printed: KnownJson;
-}
 
 /** An index and the documents one search sees of it (a refreshed view, a point in time or a slice of either). */
 export interface Shard {

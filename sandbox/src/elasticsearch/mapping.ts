@@ -9,6 +9,7 @@ import { isObject, type Json, type JsonObject } from './json-value';
 import { isLongMarker, numberOf } from './long-json';
 import {
   DEFAULT_DATE_FORMAT,
+  looksLikeDate,
   parseWithFormat,
   patternFailure
 } from './search/date-format';
@@ -48,46 +49,6 @@ const NUMERIC = new Set([
 const INTEGRAL = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 export const isNumericType = (t: string): boolean => NUMERIC.has(t);
 export const isIntegralType = (t: string): boolean => INTEGRAL.has(t);
-
-const DATE_RE =
-  /^\d{4}-\d{2}-\d{2}(?:T\d{2}(?::\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
-const SLASH_DATE_RE =
-  /^(\d{4})\/(\d{2})\/(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?(?: ?(Z|[+-]\d{2}:?\d{2}))?$/;
-
-/** Parses the date forms the sandbox accepts (ISO-8601 and epoch millis) to epoch millis. */
-export function parseDate(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) {
-    return value;
-  }
-  if (typeof value !== 'string') {
-    return undefined;
-  }
-  if (/^-?\d+$/.test(value) && !/^\d{4}$/.test(value)) {
-    return Number(value);
-  }
-  if (DATE_RE.test(value)) {
-    const iso =
-      value.length === 10
-        ? `${value}T00:00:00Z`
-        : /Z|[+-]\d{2}:?\d{2}$/.test(value.slice(10))
-          ? value
-          : `${value}Z`;
-    const t = Date.parse(iso);
-    return Number.isNaN(t) ? undefined : t;
-  }
-  const m = SLASH_DATE_RE.exec(value);
-  if (m) {
-    const t = Date.parse(
-      `${m[1]}-${m[2]}-${m[3]}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}${m[7] ?? 'Z'}`
-    );
-    return Number.isNaN(t) ? undefined : t;
-  }
-  return undefined;
-}
-
-function looksLikeDate(s: string): boolean {
-  return (DATE_RE.test(s) && s.length >= 10) || SLASH_DATE_RE.test(s);
-}
 
 /**
  * A field's definition in a `properties` (or `fields`) map, only when the map itself holds it:

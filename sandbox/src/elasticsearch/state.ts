@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { JsonObject } from './json-value';
 import type { ApiKeyRecord } from './principal';
-import { IndexData, newUuid, type StoredDoc } from './index-data';
+import { IndexData, newUuid } from './index-data';
+import type { StoredDoc } from './stored-doc';
 import { Mapping } from './mapping';
 import { RankedCache } from './search/ranked-cache';
 import type { EsVersion } from './version';

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from './context';
 import { esError, EsError, illegalArgument } from './errors';
 import { isObject, type Json, type JsonObject } from './json-value';
-import type { IndexData, StoredDoc } from './index-data';
+import type { IndexData } from './index-data';
+import type { StoredDoc } from './stored-doc';
 import { locateInBody } from './locate';
 import { own, put } from './mapping';
 import {

@@ -14,13 +14,8 @@ import {
   setField
 } from './json';
 import { valueAt } from './paths';
-import {
-  baseType,
-  detectType,
-  fieldSummary,
-  makeField,
-  type FieldDef
-} from './schema';
+import { baseType, detectType, fieldSummary, makeField } from './schema';
+import type { FieldDef } from './field-def';
 import { SynonymSet } from './synonyms';
 import { validateDocument, type DirtyValues } from './validate';
 import type { Features } from './version';

@@ -5,7 +5,8 @@
  */
 import { ApiError } from './errors';
 import { isPlainObject, type JsonObject, mergeExact } from './json';
-import { baseType, isArrayType, type FieldDef } from './schema';
+import type { FieldDef } from './field-def';
+import { baseType, isArrayType } from './schema';
 import { checkDimensions } from './vector-fields';
 
 export type DirtyValues =

@@ -6,7 +6,7 @@
  * nothing is written into it.
  */
 import { ApiError } from './errors';
-import type { FieldDef, FieldInput } from './schema';
+import type { FieldDef, FieldInput } from './field-def';
 
 /** Dimensions of the models the stand-in knows by name (the engine learns them from the model). */
 const MODEL_DIMENSIONS: Record<string, number> = {

@@ -5,7 +5,8 @@
  * copies and JSON ignores), the names of its top-level fields written as whole numbers with a
  * fraction; sortedJson writes those with their `.0`.
  */
-import type { JsonObject } from './json';
+/** A document as parsed; json.ts names the same shape JsonObject (it reads these marks, so it cannot be imported here). */
+type JsonObject = Record<string, unknown>;
 
 export const WHOLE_DOUBLES: unique symbol = Symbol('whole doubles');
 

@@ -7,9 +7,11 @@
  */
 import fc from 'fast-check';
 import type { Json, JsonObject } from '../../src/elasticsearch/json-value';
-import type { IndexData, StoredDoc } from '../../src/elasticsearch/index-data';
+import type { IndexData } from '../../src/elasticsearch/index-data';
+import type { StoredDoc } from '../../src/elasticsearch/stored-doc';
 import { executeSearch } from '../../src/elasticsearch/search/execute';
-import { compileQuery, NO_MATCH } from '../../src/elasticsearch/search/query';
+import { compileQuery } from '../../src/elasticsearch/search/query';
+import { NO_MATCH } from '../../src/elasticsearch/search/scorer';
 import { type RankedCache } from '../../src/elasticsearch/search/ranked-cache';
 import { parseSort } from '../../src/elasticsearch/search/sort';
 import type { SearchRequest } from '../../src/elasticsearch/search/request';

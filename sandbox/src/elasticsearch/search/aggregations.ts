@@ -16,7 +16,8 @@ import { isObject, type Json, type JsonObject } from '../json-value';
 import type { IndexData } from '../index-data';
 import { isNumericType, type ResolvedField } from '../mapping';
 import type { EsVersion } from '../version';
-import { compileQuery, NO_MATCH, type Scorer } from './query';
+import { compileQuery } from './query';
+import { NO_MATCH, type Scorer } from './scorer';
 import { fielddataError } from './sort';
 import { docValues, pathValues, type DocView } from './values';
 

@@ -24,6 +24,11 @@ export interface FieldStats {
   docFreq(term: string): number;
 }
 
+/** A field's statistics and every term it holds (what a fuzzy or prefix query expands over). */
+export interface FieldTerms extends FieldStats {
+  allTerms(): Iterable<string>;
+}
+
 /** Lucene's longToInt4: 4 significant bits, the exponent above them. */
 function longToInt4(i: number): number {
   const numBits = 32 - Math.clz32(i);

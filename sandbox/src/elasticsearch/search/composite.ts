@@ -5,7 +5,6 @@
 import { illegalArgument } from '../errors';
 import { isObject, type Json, type JsonObject } from '../json-value';
 import type { ResolvedField } from '../mapping';
-import type { AggDoc } from './aggregations';
 
 type Key = string | number | null;
 
@@ -55,12 +54,13 @@ function compareKeys(a: Key, b: Key): number {
       : 1;
 }
 
-export function compositeAgg(
+/** `Doc` is whatever the caller's value readers take: the composite only groups and orders. */
+export function compositeAgg<Doc>(
   spec: JsonObject,
-  docs: AggDoc[],
-  sub: (docs: AggDoc[]) => JsonObject,
-  valuesOf: (doc: AggDoc, source: JsonObject) => (string | number)[],
-  fieldOf: (doc: AggDoc, name: string) => ResolvedField | null
+  docs: Doc[],
+  sub: (docs: Doc[]) => JsonObject,
+  valuesOf: (doc: Doc, source: JsonObject) => (string | number)[],
+  fieldOf: (doc: Doc, name: string) => ResolvedField | null
 ): JsonObject {
   const sources = readSources(spec);
   const size = typeof spec['size'] === 'number' ? spec['size'] : 10;
@@ -86,7 +86,7 @@ export function compositeAgg(
     }
     return v;
   };
-  const groups = new Map<string, { key: Key[]; docs: AggDoc[] }>();
+  const groups = new Map<string, { key: Key[]; docs: Doc[] }>();
   for (const d of docs) {
     let combos: Key[][] = [[]];
     for (const source of sources) {
@@ -133,7 +133,7 @@ export function compositeAgg(
   const page = ordered.slice(0, size);
   const asObject = (key: Key[]): JsonObject =>
     Object.fromEntries(sources.map((s, i) => [s.name, key[i] ?? null]));
-  const bool = (d: AggDoc | undefined, s: Source): boolean => {
+  const bool = (d: Doc | undefined, s: Source): boolean => {
     const name = s.spec['field'];
     return (
       d !== undefined &&

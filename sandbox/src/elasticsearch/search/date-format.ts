@@ -5,7 +5,6 @@
  * yyyy yy MM M dd d HH H mm ss SSS, quoted literals and X/Z zone offsets. A value parses
  * with the first format that reads it whole; it prints with the first format of the list.
  */
-import { parseDate } from '../mapping';
 
 export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time||epoch_millis';
 
@@ -261,4 +260,44 @@ export function zoneOffset(zone: unknown): number | undefined {
     return undefined;
   }
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}
+
+const DATE_RE =
+  /^\d{4}-\d{2}-\d{2}(?:T\d{2}(?::\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const SLASH_DATE_RE =
+  /^(\d{4})\/(\d{2})\/(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?(?: ?(Z|[+-]\d{2}:?\d{2}))?$/;
+
+/** Parses the date forms the sandbox accepts (ISO-8601 and epoch millis) to epoch millis. */
+export function parseDate(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    return value;
+  }
+  if (typeof value !== 'string') {
+    return undefined;
+  }
+  if (/^-?\d+$/.test(value) && !/^\d{4}$/.test(value)) {
+    return Number(value);
+  }
+  if (DATE_RE.test(value)) {
+    const iso =
+      value.length === 10
+        ? `${value}T00:00:00Z`
+        : /Z|[+-]\d{2}:?\d{2}$/.test(value.slice(10))
+          ? value
+          : `${value}Z`;
+    const t = Date.parse(iso);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  const m = SLASH_DATE_RE.exec(value);
+  if (m) {
+    const t = Date.parse(
+      `${m[1]}-${m[2]}-${m[3]}T${m[4] ?? '00'}:${m[5] ?? '00'}:${m[6] ?? '00'}${m[7] ?? 'Z'}`
+    );
+    return Number.isNaN(t) ? undefined : t;
+  }
+  return undefined;
+}
+
+export function looksLikeDate(s: string): boolean {
+  return (DATE_RE.test(s) && s.length >= 10) || SLASH_DATE_RE.test(s);
 }

@@ -1,6 +1,5 @@
 /** Date math for range queries: `now`, `now-1d/d`, `2024-01-01||+1M/M`. */
-import { parseDate } from '../mapping';
-import { parseWithFormat } from './date-format';
+import { parseDate, parseWithFormat } from './date-format';
 
 const UNIT_MS: Record<string, number> = {
   s: 1000,

@@ -7,12 +7,15 @@
 import { shownSequence } from '../index-modes';
 import { shardFailure } from '../errors';
 import type { Json, JsonObject } from '../json-value';
-import type { Shard, StoredDoc } from '../index-data';
+import type { Shard } from '../index-data';
+import type { StoredDoc } from '../stored-doc';
 import { makeSourceFilter } from '../source-filter';
 import type { EsVersion } from '../version';
 import { numberOf } from '../long-json';
 import { runAggregations, validateAggs, type AggDoc } from './aggregations';
-import { compileQuery, NO_MATCH, type Query, type QueryEnv } from './query';
+import { compileQuery } from './query';
+import type { Query, QueryEnv } from './query-scorers';
+import { NO_MATCH } from './scorer';
 import {
   pageOf,
   rankHits,
@@ -40,7 +43,7 @@ import {
   type SortSpec,
   type SortValue
 } from './sort';
-import { indexedViewOf, type IndexedView } from './field-indexes';
+import type { IndexedView } from './field-indexes';
 import type { DocView } from './values';
 
 interface Bound extends Shard {
@@ -122,7 +125,7 @@ export function executeSearch(
     specs.some(s => s.name === '_score') ||
     req.minScore !== undefined;
   const bound: Bound[] = shards.map((s, i) => {
-    const indexed = indexedViewOf(s.index, s.docs);
+    const indexed = s.index.fieldIndexes.viewOf(s.docs);
     const env: QueryEnv = {
       index: s.index,
       major: version.major,
@@ -645,7 +648,7 @@ export function matchingDocs(
   query: Json | undefined,
   version: EsVersion
 ): StoredDoc[] {
-  const indexed = indexedViewOf(shard.index, shard.docs);
+  const indexed = shard.index.fieldIndexes.viewOf(shard.docs);
   const q = compileQuery(query, {
     index: shard.index,
     major: version.major,

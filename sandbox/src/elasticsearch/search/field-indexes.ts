@@ -8,12 +8,12 @@
  * Replaced and deleted documents leave dead entries that each snapshot skips; once the dead
  * outnumber the live, the next refresh starts over from the live documents.
  */
-import type { IndexData, StoredDoc } from '../index-data';
+import type { StoredDoc } from '../stored-doc';
 import { isNumericType, type Mapping, type ResolvedField } from '../mapping';
 import { NumericColumn } from './numeric-column';
 import { TextFieldIndex } from './text-field-index';
 import type { DocView } from './values';
-import type { FieldTerms } from './field-stats';
+import type { FieldTerms } from './bm25';
 
 interface FieldEntry {
   index: TextFieldIndex | NumericColumn;
@@ -204,14 +204,6 @@ export class IndexedView {
     this.positions = positions;
     return positions;
   }
-}
-
-/** The indexed view of a shard's snapshot, when its index produced one. */
-export function indexedViewOf(
-  index: IndexData,
-  docs: StoredDoc[]
-): IndexedView | undefined {
-  return index.fieldIndexes.viewOf(docs);
 }
 
 class SnapshotStats implements FieldTerms {

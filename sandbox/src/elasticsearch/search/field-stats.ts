@@ -6,19 +6,15 @@
  * Fields inside `nested` objects count their nested objects, which are documents of their
  * own in Lucene; keyword and boolean fields count distinct values (they keep no frequencies).
  */
-import type { StoredDoc } from '../index-data';
+import type { StoredDoc } from '../stored-doc';
 import { isObject } from '../json-value';
 import type { ResolvedField } from '../mapping';
 import { asText, tokenize } from './analyze';
-import type { FieldStats } from './bm25';
+import type { FieldTerms } from './bm25';
 import type { IndexedView } from './field-indexes';
 import { docValues, pathValues, rawValues, type DocView } from './values';
 
 /** Statistics plus the term dictionary, for the queries that expand terms (prefix phrases, fuzziness). */
-export interface FieldTerms extends FieldStats {
-  allTerms(): Iterable<string>;
-}
-
 export function isTextType(t: string): boolean {
   return t === 'text' || t === 'match_only_text' || t === 'search_as_you_type';
 }

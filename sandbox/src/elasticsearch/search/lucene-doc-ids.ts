@@ -4,7 +4,8 @@
  * so a parent's id is its position plus the nested objects of it and of every document
  * before it. Without nested fields the id is the position.
  */
-import type { IndexData, StoredDoc } from '../index-data';
+import type { IndexData } from '../index-data';
+import type { StoredDoc } from '../stored-doc';
 import { isObject } from '../json-value';
 import { pathValues } from './values';
 

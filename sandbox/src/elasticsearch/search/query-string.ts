@@ -5,23 +5,22 @@
  */
 import type { Json } from '../json-value';
 import type { ResolvedField } from '../mapping';
+import { boolScorer } from './bool-scorer';
+import { NO_MATCH, type Scorer } from './scorer';
 import {
-  boolScorer,
   existsScorer,
   expandFields,
   luceneRegex,
   matchScorer,
   maxScorer,
-  NO_MATCH,
   patternScorer,
   phraseScorer,
   queryShardError,
   rangeScorer,
   wildcardRegex,
   type Bounds,
-  type QueryEnv,
-  type Scorer
-} from './query';
+  type QueryEnv
+} from './query-scorers';
 import { EMPTY_MATCHES, MatchesBuilder, withMatches } from './scorer';
 
 export interface QueryStringOptions {

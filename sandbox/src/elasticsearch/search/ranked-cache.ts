@@ -5,7 +5,8 @@
  * scoring and sorting every match again. Least recently used entries go first.
  */
 import type { Json } from '../json-value';
-import type { IndexData, StoredDoc } from '../index-data';
+import type { IndexData } from '../index-data';
+import type { StoredDoc } from '../stored-doc';
 import type { RankedHits } from './rank';
 import type { SortSpec } from './sort';
 

@@ -5,7 +5,8 @@
  */
 import { illegalArgument, parsingError } from '../errors';
 import { isObject, type Json } from '../json-value';
-import type { Shard, StoredDoc } from '../index-data';
+import type { Shard } from '../index-data';
+import type { StoredDoc } from '../stored-doc';
 
 export interface Slice {
   id: number;

@@ -15,7 +15,9 @@ import type { ResolvedField } from '../mapping';
 import { atLeast, type EsVersion } from '../version';
 import { longMarker } from '../long-json';
 import { NO_VALUE, SEVERAL_VALUES } from './numeric-column';
-import { compileQuery, NO_MATCH, type QueryEnv, type Scorer } from './query';
+import { compileQuery } from './query';
+import type { QueryEnv } from './query-scorers';
+import { NO_MATCH, type Scorer } from './scorer';
 import { docValues, pathValues, type DocView } from './values';
 
 export interface SortSpec {

@@ -6,7 +6,8 @@
 import { ApiError } from '../errors';
 import type { JsonObject } from '../json';
 import { scalarsAt } from '../paths';
-import { baseType, type FieldDef } from '../schema';
+import type { FieldDef } from '../field-def';
+import { baseType } from '../schema';
 import { tokenize } from '../text';
 import { splitValues, unquote } from './tokens';
 
