@@ -76,69 +76,17 @@ export function stringifyJson(value: unknown, indent?: number): string {
 export class KnownJson {
   private text: string | undefined;
 
-  constructor(
-    readonly value: unknown,
-    /** How the text is written, when not by stringifyJson (same text, made another way). */
-    private readonly print: (value: unknown) => string = stringifyJson
-  ) {}
+  constructor(readonly value: unknown) {}
 
   /** The value's JSON text, written once. */
   get json(): string {
-    this.text ??= this.print(this.value);
+    this.text ??= stringifyJson(this.value);
     return this.text;
   }
 
   toJSON(): unknown {
     return splicing ? splicing.mark(this) : this.value;
   }
-}
-
-/**
- * A page of hits, each holding its stored `_source` as known text: printed hit by hit, the
- * sources copied in, so that an answer of ten thousand hits is one concatenation as a real
- * engine's is (stored source bytes copied into the answer) rather than a serialisation whose
- * every source stands in as a mark to be found again. Prints what stringifyJson prints.
- */
-export function knownList(items: unknown[]): KnownJson {
-  return new KnownJson(items, printList);
-}
-
-function printList(value: unknown): string {
-  const items = value as unknown[];
-  const parts = new Array<string>(items.length);
-  for (let i = 0; i < items.length; i++) {
-    parts[i] = printed(items[i]) ?? 'null';
-  }
-  return `[${parts.join(',')}]`;
-}
-
-/** JSON.stringify's text of a value (undefined where it leaves a member out), markers as integers. */
-function printed(v: unknown): string | undefined {
-  if (v instanceof KnownJson) {
-    return v.json;
-  }
-  if (typeof v === 'string') {
-    return isLongMarker(v) ? v.slice(PREFIX.length) : JSON.stringify(v);
-  }
-  if (typeof v !== 'object' || v === null) {
-    // Numbers (NaN and infinities print null), booleans, null; undefined and functions: left out.
-    return JSON.stringify(v);
-  }
-  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') {
-    return stringifyJson(v);
-  }
-  if (Array.isArray(v)) {
-    return printList(v);
-  }
-  const object = v as Record<string, unknown>;
-  let text = '';
-  for (const key of Object.keys(object)) {
-    const member = printed(object[key]);
-    if (member !== undefined) {
-      text += `${text ? ',' : ''}${JSON.stringify(key)}:${member}`;
-    }
-  }
-  return `{${text}}`;
 }
 
 /** Stands in for each KnownJson while stringifyJson runs (synchronously: no other call sees it). */

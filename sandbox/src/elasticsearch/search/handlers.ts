@@ -14,24 +14,11 @@ import {
   type Json,
   type JsonObject
 } from '../exchange';
-import { knownList } from '../long-json';
 import { optionsFromQuery, resolveIndices } from '../resolve';
 import { encodeId, lookupPit, parseKeepAlive } from '../pit';
 import { executeSearch, matchingDocs, type Shard } from './execute';
 import { readSearchRequest, type SearchRequest } from './request';
 import { sliceShards } from './slice';
-
-/** The answer as sent: its hits printed one by one, their stored sources copied in (long-json.ts). */
-function sent(body: JsonObject): JsonObject {
-  const hits = body['hits'];
-  if (isObject(hits) && Array.isArray(hits['hits'])) {
-    return {
-      ...body,
-      hits: { ...hits, hits: knownList(hits['hits']) as unknown as Json }
-    };
-  }
-  return body;
-}
 
 function shardsFor(
   ex: Exchange,
@@ -79,7 +66,7 @@ export function search(ex: Exchange, ctx: Context): void {
     cache: ctx.state.rankedCache,
     ...(pitId ? { pitId } : {})
   });
-  ex.send(200, sent(body), warnings.length > 0 ? { Warning: warnings } : {});
+  ex.send(200, body, warnings.length > 0 ? { Warning: warnings } : {});
 }
 
 export function count(ex: Exchange, ctx: Context): void {
@@ -145,7 +132,7 @@ function sendScrollPage(
   });
   ex.send(
     200,
-    { _scroll_id: id, ...sent(body) },
+    { _scroll_id: id, ...body },
     warnings.length > 0 ? { Warning: warnings } : {}
   );
 }
