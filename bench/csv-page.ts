@@ -107,16 +107,22 @@ async function main(): Promise<void> {
     const writer = pageWriter(format, stream, undefined);
     let bytes = 0;
     const started = process.cpuUsage();
+    let firstMs = 0;
     for (let p = 0; p < PAGES; p++) {
       const out = writer.page(
         pageOfAnswer(pages[p % 2] as Buffer) as ExportPage
       );
       bytes += out.length;
+      if (p === 0) {
+        const first = process.cpuUsage(started);
+        firstMs = (first.user + first.system) / 1000;
+      }
     }
     const used = process.cpuUsage(started);
     const ms = (used.user + used.system) / 1000;
+    // The first page also fixes a CSV file's columns; an export of 200,000 documents has 20 pages.
     console.log(
-      `${format.padEnd(5)} ${((ms * 1000) / (PAGES * SIZE)).toFixed(2).padStart(6)} µs CPU a document, ${bytes} bytes; heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`
+      `${format.padEnd(5)} ${((ms * 1000) / (PAGES * SIZE)).toFixed(2).padStart(6)} µs CPU a document, first page ${firstMs.toFixed(0)} ms, ${bytes} bytes; heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MB, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`
     );
   }
 }

@@ -62,6 +62,13 @@ class PathNode {
   private sibling: PathNode | undefined;
   /** The document that last held this path: a second time is a repeated key, decoded (the last one counts). */
   seenBy = 0;
+  /**
+   * The key the last document wrote first in this object, and the one it wrote after this
+   * key: documents of one index mostly write their keys in the same order, so the next key
+   * is checked against these before it is looked up.
+   */
+  first: PathNode | undefined;
+  next: PathNode | undefined;
 
   constructor(
     readonly path: string,
@@ -94,7 +101,7 @@ class PathNode {
     return made;
   }
 
-  private holds(b: Buffer, start: number, end: number): boolean {
+  holds(b: Buffer, start: number, end: number): boolean {
     const key = this.key;
     if (key.length !== end - start) {
       return false;
@@ -424,6 +431,7 @@ export class CsvTextLines {
     if (b[i] === CLOSE_OBJECT) {
       return i + 1;
     }
+    let previous: PathNode | undefined;
     for (;;) {
       if (b[i] !== QUOTE) {
         throw needsDecoding;
@@ -433,7 +441,17 @@ export class CsvTextLines {
       if (stringEscapes || isDigit(b[i + 1])) {
         throw needsDecoding;
       }
-      const child = node.child(b, i + 1, keyEnd - 1, this);
+      const expected = previous ? previous.next : node.first;
+      const child =
+        expected?.holds(b, i + 1, keyEnd - 1) === true
+          ? expected
+          : node.child(b, i + 1, keyEnd - 1, this);
+      if (previous) {
+        previous.next = child;
+      } else {
+        node.first = child;
+      }
+      previous = child;
       if (child.seenBy === this.document) {
         throw needsDecoding;
       }

@@ -17,6 +17,7 @@ import type { JsonValue } from '../console/cell';
 import type { ExportFormatName } from '../../../contracts/export-formats';
 import { csvRecord, csvValues } from './csv';
 import { CsvTextLines } from './csv-text';
+import { DocumentShapes } from './document-shape';
 import { PageBytes } from './page-bytes';
 
 type Place = ReturnType<typeof fieldPlacer>;
@@ -53,6 +54,7 @@ export function pageWriter(
 }
 
 const NEWLINE = 0x0a;
+const EMPTY_SOURCE = Buffer.from('{}');
 const ELEMENT_END = Buffer.from(',\n');
 
 /** The JSONL lines as the elements of one array, copied byte for byte. */
@@ -125,8 +127,7 @@ class CsvWriter implements PageWriter {
       }
       return this.out.bytes();
     }
-    const documents: GridDocument[] = [];
-    page.eachDocument(document => documents.push(document));
+    const documents = this.columnDocuments(page);
     const columns = this.grid(documents, this.fields !== undefined);
     if (!this.header) {
       this.header = this.columns(columns.map(c => c.name));
@@ -151,6 +152,31 @@ class CsvWriter implements PageWriter {
       }
     }
     return this.out.bytes();
+  }
+
+  /**
+   * The first page's documents the columns are found from: each decoded; where the lines are
+   * made from the documents' text, only one document of each shape (document-shape.ts), as the
+   * others add no column.
+   */
+  private columnDocuments(page: ExportPage): GridDocument[] {
+    const documents: GridDocument[] = [];
+    if (this.fields || !page.eachDocumentText) {
+      page.eachDocument(document => documents.push(document));
+      return documents;
+    }
+    const shapes = new DocumentShapes();
+    page.eachDocumentText(text => {
+      // A hit without a source is an empty document: one shape.
+      const isNew =
+        text.start === -1
+          ? shapes.isNew(EMPTY_SOURCE, 0, EMPTY_SOURCE.length)
+          : shapes.isNew(text.bytes, text.start, text.end);
+      if (isNew) {
+        documents.push(text.decoded());
+      }
+    });
+    return documents;
   }
 
   /** The page's lines from its documents' JSON text, when it offers it; false when it does not. */

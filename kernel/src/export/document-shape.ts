@@ -1,0 +1,194 @@
+/**
+ * A document's shape, read from its JSON text: its keys as written and where each value is
+ * a string, a plain number, `true`, `false`, `null`, an array or an object, with the values
+ * themselves left out. The CSV header's columns depend on the documents' shapes only (which
+ * paths they hold, which hold objects, arrays or null, which type a path's first value has),
+ * so a document of a shape already seen adds no column and need not be decoded for them.
+ */
+import { isBlank } from '../json/json-bytes';
+import {
+  QUOTE,
+  BACKSLASH,
+  OPEN_OBJECT,
+  CLOSE_OBJECT,
+  OPEN_ARRAY,
+  CLOSE_ARRAY,
+  COMMA,
+  COLON
+} from '../../../contracts/json-char-codes';
+
+const ZERO = 0x30;
+const NINE = 0x39;
+const MINUS = 0x2d;
+const POINT = 0x2e;
+/** A number of more digits may decode as an exact number (an object, not a number). */
+const PLAIN_DIGITS = 15;
+
+/** Stands for any string value, and for any plain number. */
+const STRING_VALUE = QUOTE;
+const NUMBER_VALUE = ZERO;
+
+/**
+ * The shapes met so far. A shape is written as bytes into one buffer used again, hashed, and
+ * compared byte for byte with the shapes of the same hash: no string a document.
+ */
+export class DocumentShapes {
+  private shape = Buffer.allocUnsafe(256);
+  private length = 0;
+  private readonly seen = new Map<number, Buffer[]>();
+  /** Per open array or object, whether it is an object. */
+  private readonly inObject: boolean[] = [];
+
+  /**
+   * Whether the JSON text in [start, end) of `b` has a shape not met before (it is then
+   * remembered); also true for text this reading does not follow (decoded, as every document
+   * used to be).
+   */
+  isNew(b: Buffer, start: number, end: number): boolean {
+    if (!this.read(b, start, end)) {
+      return true;
+    }
+    let hash = 0x811c9dc5;
+    const shape = this.shape;
+    for (let i = 0; i < this.length; i++) {
+      hash = Math.imul(hash ^ (shape[i] as number), 0x01000193);
+    }
+    const same = this.seen.get(hash);
+    if (same?.some(known => known.equals(shape.subarray(0, this.length)))) {
+      return false;
+    }
+    const kept = Buffer.from(shape.subarray(0, this.length));
+    if (same) {
+      same.push(kept);
+    } else {
+      this.seen.set(hash, [kept]);
+    }
+    return true;
+  }
+
+  /** Writes the shape of [start, end) into `shape`; false where the text is not followed. */
+  private read(b: Buffer, start: number, end: number): boolean {
+    this.length = 0;
+    const inObject = this.inObject;
+    inObject.length = 0;
+    /** Whether the next string is a key (inside an object, before its colon). */
+    let expectKey = false;
+    let i = start;
+    while (i < end) {
+      const c = b[i] as number;
+      if (isBlank(c)) {
+        i++;
+        continue;
+      }
+      if (c === QUOTE) {
+        const close = stringClose(b, i, end);
+        if (close === -1) {
+          return false;
+        }
+        // Keys as written (two spellings of one key only cost a decoding); values by kind.
+        if (expectKey) {
+          this.copy(b, i, close + 1);
+        } else {
+          this.byte(STRING_VALUE);
+        }
+        i = close + 1;
+        continue;
+      }
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        inObject.push(c === OPEN_OBJECT);
+        expectKey = c === OPEN_OBJECT;
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        inObject.pop();
+        expectKey = false;
+      } else if (c === COLON) {
+        expectKey = false;
+      } else if (c === COMMA) {
+        expectKey = inObject[inObject.length - 1] === true;
+      } else {
+        // A literal: true, false, null or a number.
+        let j = i;
+        while (j < end) {
+          const d = b[j] as number;
+          if (
+            d === COMMA ||
+            d === CLOSE_OBJECT ||
+            d === CLOSE_ARRAY ||
+            isBlank(d)
+          ) {
+            break;
+          }
+          j++;
+        }
+        if (plainNumber(b, i, j)) {
+          this.byte(NUMBER_VALUE);
+        } else {
+          this.copy(b, i, j);
+        }
+        i = j;
+        continue;
+      }
+      this.byte(c);
+      i++;
+    }
+    return inObject.length === 0;
+  }
+
+  private byte(c: number): void {
+    if (this.length === this.shape.length) {
+      this.grow(1);
+    }
+    this.shape[this.length++] = c;
+  }
+
+  private copy(b: Buffer, start: number, end: number): void {
+    if (this.length + end - start > this.shape.length) {
+      this.grow(end - start);
+    }
+    for (let i = start; i < end; i++) {
+      this.shape[this.length++] = b[i] as number;
+    }
+  }
+
+  private grow(more: number): void {
+    const grown = Buffer.allocUnsafe(
+      Math.max(this.shape.length * 2, this.length + more)
+    );
+    this.shape.copy(grown, 0, 0, this.length);
+    this.shape = grown;
+  }
+}
+
+/** The index of the quote closing the string opening at `at`; -1 when it does not close before `end`. */
+function stringClose(b: Buffer, at: number, end: number): number {
+  for (let i = at + 1; i < end; i++) {
+    const c = b[i] as number;
+    if (c === BACKSLASH) {
+      i++;
+    } else if (c === QUOTE) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** A number of at most 15 digits without an exponent: always decoded as a plain number. */
+function plainNumber(b: Buffer, start: number, end: number): boolean {
+  let i = b[start] === MINUS ? start + 1 : start;
+  let digits = 0;
+  /** Digits after the point, -1 before one. */
+  let decimals = -1;
+  for (; i < end; i++) {
+    const c = b[i] as number;
+    if (c >= ZERO && c <= NINE) {
+      digits++;
+      if (decimals !== -1) {
+        decimals++;
+      }
+    } else if (c === POINT && decimals === -1 && digits > 0) {
+      decimals = 0;
+    } else {
+      return false;
+    }
+  }
+  return digits > 0 && digits <= PLAIN_DIGITS && decimals !== 0;
+}
