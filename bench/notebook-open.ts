@@ -12,11 +12,11 @@
  * `--only searchbook`: the empty and searchbook notebooks alone (no Python kernel), for
  * comparing searchbook's own figures between builds quickly.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { startSandbox } from '@searchbook/sandbox/sandbox';
 import { HITS_MIME } from '../contracts/mime-types';
 import { launchChromium } from '../test/e2e/support/browser';
@@ -42,6 +42,14 @@ const hits = arg('hits', 1_000);
 const only = process.argv.includes('--only')
   ? process.argv[process.argv.indexOf('--only') + 1]
   : undefined;
+/** `--against DATA_DIR`: a second JupyterLab with another build's labextension, opened in turn with this one. */
+const against = process.argv.includes('--against')
+  ? process.argv[process.argv.indexOf('--against') + 1]
+  : undefined;
+/** `--profile FILE`: a CPU profile of the first searchbook scroll of each build (FILE.<build>.cpuprofile). */
+const profile = process.argv.includes('--profile')
+  ? process.argv[process.argv.indexOf('--profile') + 1]
+  : undefined;
 const PASSWORD = 'bench-es';
 
 const PYTHON: NotebookKernel = {
@@ -52,12 +60,19 @@ const PYTHON: NotebookKernel = {
 
 interface Opened {
   ms: number;
+  /** CPU time of the page's main thread from its start until quiet: what load on other cores does not inflate. */
+  cpuMs: number;
   heapMb: number;
   longTasks: number[];
 }
 
 interface Scrolled {
   fps: number;
+  /** Main-thread CPU time per frame while scrolling: under 16.7 ms, an idle core keeps 60 fps. */
+  cpuMsPerFrame?: number;
+  /** The page's process CPU time (main thread, compositor, raster) per frame. */
+  processMsPerFrame?: number;
+  frames?: number;
   worstFrameMs: number;
   /** Page heap after a collection once scrolled to the bottom: what the grids passed still hold. */
   heapMb?: number;
@@ -112,6 +127,9 @@ async function openOnce(browser: Browser, lab: RunningLab, name: string) {
     }).observe({ type: 'longtask', buffered: true });
   });
   const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  // Durations in thread time: CPU spent, not time waited for a core on a loaded machine.
+  await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   await page.goto(lab.open(name));
   await page.waitForSelector('.jp-NotebookPanel .jp-Notebook .jp-Cell', {
     timeout: 300_000
@@ -135,15 +153,26 @@ async function openOnce(browser: Browser, lab: RunningLab, name: string) {
     }
     return performance.now();
   });
-  const cdp = await context.newCDPSession(page);
+  const cpuMs = (await cpuTimes(cdp)).thread;
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = await cdp.send('Runtime.getHeapUsage');
   const longTasks = await page.evaluate(() => window.__longTasks ?? []);
   return {
-    opened: { ms, heapMb: heap.usedSize / 2 ** 20, longTasks },
+    opened: { ms, cpuMs, heapMb: heap.usedSize / 2 ** 20, longTasks },
     page,
+    cdp,
     close: () => context.close()
   };
+}
+
+/** The page's main thread and process CPU time so far, in ms. */
+async function cpuTimes(
+  cdp: CDPSession
+): Promise<{ thread: number; process: number }> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const of = (name: string) =>
+    (metrics.find(m => m.name === name)?.value ?? Number.NaN) * 1000;
+  return { thread: of('ThreadTime'), process: of('ProcessTime') };
 }
 
 /** Scrolls the notebook top to bottom a half screen a frame, as a fast wheel would. */
@@ -179,30 +208,55 @@ async function scrollThrough(page: Page): Promise<Scrolled> {
     const elapsed = (frames.at(-1) ?? 0) - (frames[0] ?? 0);
     return {
       fps: (gaps.length * 1000) / Math.max(elapsed, 1),
-      worstFrameMs: Math.max(0, ...gaps)
+      worstFrameMs: Math.max(0, ...gaps),
+      frames: gaps.length
     };
   });
 }
 
-async function measure(
+async function measureOnce(
   browser: Browser,
   lab: RunningLab,
-  name: string
-): Promise<Measured> {
-  const opens: Opened[] = [];
-  const scrolls: Scrolled[] = [];
-  for (let run = 0; run < runs; run++) {
-    const { opened, page, close } = await openOnce(browser, lab, name);
-    opens.push(opened);
-    const scroll = await scrollThrough(page);
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('HeapProfiler.collectGarbage');
-    const heap = await cdp.send('Runtime.getHeapUsage');
-    scrolls.push({ ...scroll, heapMb: heap.usedSize / 2 ** 20 });
-    await close();
+  name: string,
+  profileTo?: string
+): Promise<{ opened: Opened; scrolled: Scrolled }> {
+  const { opened, page, cdp, close } = await openOnce(browser, lab, name);
+  if (profileTo) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    await browser.startTracing(page, {
+      path: profileTo.replace(/\.cpuprofile$/, '.trace.json'),
+      categories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'blink',
+        'cc',
+        'gpu',
+        'viz'
+      ]
+    });
   }
-  const fileMb = (await readFile(join(lab.root, name))).length / 2 ** 20;
-  return { opens, scrolls, fileMb };
+  const before = await cpuTimes(cdp);
+  const scroll = await scrollThrough(page);
+  const after = await cpuTimes(cdp);
+  const frames = scroll.frames ?? 1;
+  const spent = {
+    cpuMsPerFrame: (after.thread - before.thread) / frames,
+    processMsPerFrame: (after.process - before.process) / frames
+  };
+  if (profileTo) {
+    await browser.stopTracing();
+    const { profile: taken } = await cdp.send('Profiler.stop');
+    await writeFile(profileTo, JSON.stringify(taken));
+  }
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heap = await cdp.send('Runtime.getHeapUsage');
+  await close();
+  return {
+    opened,
+    scrolled: { ...scroll, ...spent, heapMb: heap.usedSize / 2 ** 20 }
+  };
 }
 
 /** Bytes of each searchbook answer as the notebook keeps it (its MIME bundle's payload). */
@@ -276,6 +330,13 @@ async function main(): Promise<void> {
     root,
     env: { ES_PASSWORD: PASSWORD, SEARCHBOOK_MAX_ROWS: String(hits) }
   });
+  const other = against
+    ? await startJupyterLab({
+        root,
+        dataDir: against,
+        env: { ES_PASSWORD: PASSWORD, SEARCHBOOK_MAX_ROWS: String(hits) }
+      })
+    : undefined;
   const browser = await launchChromium();
   try {
     const writer = await (await browser.newContext()).newPage();
@@ -286,19 +347,52 @@ async function main(): Promise<void> {
       await runAndSave(writer, lab, name);
     }
     await writer.context().close();
-    const names = ['empty', ...written];
-    const results = new Map<string, Measured>();
-    // Interleaved would be fairer under a changing load, but each notebook's runs together
-    // keep Chromium's caches alike for all four.
-    for (const name of names) {
-      results.set(name, await measure(browser, lab, `${name}.ipynb`));
+    const notebooks = ['empty', ...written];
+    const labs: [string, RunningLab][] = [['', lab]];
+    if (other) {
+      labs.push(['against:', other]);
+    }
+    const names = labs.flatMap(([tag]) => notebooks.map(n => `${tag}${n}`));
+    const results = new Map<string, Measured>(
+      names.map(name => [name, { opens: [], scrolls: [], fileMb: 0 }])
+    );
+    // Run by run, each build and notebook in turn: a load that changes over the minutes of a
+    // run falls on all of them alike.
+    for (let run = 0; run < runs; run++) {
+      for (const name of notebooks) {
+        for (const [tag, at] of labs) {
+          const { opened, scrolled } = await measureOnce(
+            browser,
+            at,
+            `${name}.ipynb`,
+            profile && run === 0 && name === 'searchbook'
+              ? `${profile}.${tag ? 'against' : 'this'}.cpuprofile`
+              : undefined
+          );
+          const m = results.get(`${tag}${name}`);
+          m?.opens.push(opened);
+          m?.scrolls.push(scrolled);
+        }
+      }
+    }
+    for (const [tag] of labs) {
+      for (const name of notebooks) {
+        const m = results.get(`${tag}${name}`);
+        if (m) {
+          m.fileMb =
+            (await readFile(join(root, `${name}.ipynb`))).length / 2 ** 20;
+        }
+      }
     }
     const open = (name: string) =>
       median((results.get(name)?.opens ?? []).map(o => o.ms));
+    const cpu = (name: string) =>
+      median((results.get(name)?.opens ?? []).map(o => o.cpuMs));
     const heap = (name: string) =>
       median((results.get(name)?.opens ?? []).map(o => o.heapMb));
-    const empty = open('empty');
-    const past = (name: string) => open(name) - empty;
+    const past = (name: string) =>
+      open(name) -
+      open(name.startsWith('against:') ? 'against:empty' : 'empty');
     console.log(
       `notebook-open: ${answers} answers of ${hits} hits, median of ${runs} opens in Chromium; load average ${loadavg()
         .map(l => l.toFixed(1))
@@ -312,9 +406,11 @@ async function main(): Promise<void> {
       const longest = Math.max(0, ...m.opens.flatMap(o => o.longTasks));
       const over200 = m.opens[0]?.longTasks.filter(t => t > 200).length ?? 0;
       console.log(
-        `  ${name.padEnd(10)} ${m.fileMb.toFixed(1).padStart(5)} MB file  open ${open(name).toFixed(0).padStart(6)} ms (runs ${m.opens.map(o => o.ms.toFixed(0)).join(', ')})` +
+        `  ${name.padEnd(18)} ${m.fileMb.toFixed(1).padStart(5)} MB file  open ${open(name).toFixed(0).padStart(6)} ms (runs ${m.opens.map(o => o.ms.toFixed(0)).join(', ')})` +
           `  past empty ${past(name).toFixed(0).padStart(6)} ms  heap ${heap(name).toFixed(1).padStart(6)} MB` +
           `  long tasks (first open) ${m.opens[0]?.longTasks.length ?? 0}, ${over200} over 200 ms, longest ${longest.toFixed(0)} ms` +
+          `  CPU to open ${cpu(name).toFixed(0)} ms, past empty ${(cpu(name) - cpu(name.startsWith('against:') ? 'against:empty' : 'empty')).toFixed(0)} ms (runs ${m.opens.map(o => o.cpuMs.toFixed(0)).join(', ')})` +
+          `  scroll CPU a frame ${median(m.scrolls.map(s => s.cpuMsPerFrame ?? Number.NaN)).toFixed(1)} ms main thread, ${median(m.scrolls.map(s => s.processMsPerFrame ?? Number.NaN)).toFixed(1)} ms page process (runs ${m.scrolls.map(s => (s.cpuMsPerFrame ?? Number.NaN).toFixed(1)).join(', ')})` +
           `  scroll ${median(m.scrolls.map(s => s.fps)).toFixed(0)} fps (runs ${m.scrolls.map(s => s.fps.toFixed(0)).join(', ')}; worst frame ${Math.max(...m.scrolls.map(s => s.worstFrameMs)).toFixed(0)} ms, heap after ${median(m.scrolls.map(s => s.heapMb ?? Number.NaN)).toFixed(1)} MB)`
       );
     }
@@ -323,6 +419,12 @@ async function main(): Promise<void> {
       console.log(
         `  searchbook/DataFrame time past empty: x${ratio.toFixed(2)} (goal <= 1.5)`
       );
+      if (other) {
+        const theirs = past('against:searchbook') / past('against:dataframe');
+        console.log(
+          `  the other build's searchbook/DataFrame time past empty: x${theirs.toFixed(2)}`
+        );
+      }
     }
     console.log(
       `  searchbook page heap: ${heap('searchbook').toFixed(1)} MB (goal <= 100 MB)`
@@ -337,7 +439,9 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await lab.close();
+    await other?.close();
     await sandbox.close();
+    await rm(root, { recursive: true, force: true });
   }
 }
 

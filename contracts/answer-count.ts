@@ -19,6 +19,23 @@ const QUOTE = 0x27; // the answer's quotes are swapped: its strings are quoted w
 /** The text is not JSON of the shape expected: the caller reads it the long way. */
 class NotThatShape extends Error {}
 
+/** Just past the quote closing the string whose text starts at `from`. */
+function stringEnd(text: string, from: number): number {
+  let end = text.indexOf("'", from);
+  while (end >= 0) {
+    // Escaped when an odd number of backslashes stands before it.
+    let slashes = 0;
+    while (text.charCodeAt(end - 1 - slashes) === BACKSLASH) {
+      slashes++;
+    }
+    if (slashes % 2 === 0) {
+      return end + 1;
+    }
+    end = text.indexOf("'", end + 1);
+  }
+  throw new NotThatShape();
+}
+
 class Scanner {
   private at = 0;
 
@@ -29,22 +46,41 @@ class Scanner {
    * else), as `documentsOf` counts them once the answer is parsed.
    */
   count(path: readonly (string | number)[]): number {
+    this.documents(path, false);
+    return this.counted;
+  }
+
+  /** How many documents `documents` found. */
+  private counted = 0;
+
+  /**
+   * Where each document the path leads to starts and ends in the text, as pairs of offsets
+   * (`spans`) or not; their number kept in `counted` (an object: one document).
+   */
+  documents(path: readonly (string | number)[], spans: boolean): number[] {
+    this.counted = 0;
     this.space();
     for (const step of path) {
       const found =
         typeof step === 'string' ? this.member(step) : this.element(step);
       if (!found) {
-        return 0;
+        return [];
       }
     }
     const first = this.text.charCodeAt(this.at);
     if (first === OPEN_OBJECT) {
-      return 1;
+      this.counted = 1;
+      if (!spans) {
+        return [];
+      }
+      const start = this.at;
+      this.value();
+      return [start, this.at];
     }
     if (first !== OPEN_ARRAY) {
-      return 0;
+      return [];
     }
-    return this.elements();
+    return this.elements(spans);
   }
 
   /** Past the object here to the value of its last `key` member (JSON.parse keeps the last). */
@@ -107,18 +143,24 @@ class Scanner {
     }
   }
 
-  /** How many elements the array here holds. */
-  private elements(): number {
+  /** The elements of the array here: their spans when asked for, their number in `counted`. */
+  private elements(spans: boolean): number[] {
+    const found: number[] = [];
     this.at++;
     this.space();
     if (this.text.charCodeAt(this.at) === CLOSE_ARRAY) {
-      return 0;
+      return found;
     }
     for (let n = 1; ; n++) {
+      const start = this.at;
       this.value();
+      if (spans) {
+        found.push(start, this.at);
+      }
       this.space();
       if (this.separator(CLOSE_ARRAY)) {
-        return n;
+        this.counted = n;
+        return found;
       }
     }
   }
@@ -163,8 +205,8 @@ class Scanner {
 
   /** Steps over an object or array, whatever it holds, by its brackets outside strings. */
   private nested(): void {
-    // One tight loop over character codes, the whole of an answer's documents mostly: no
-    // call per string or value.
+    // One tight loop over the character codes between strings, each string jumped over by
+    // indexOf (most of an answer's characters are inside strings): no call per value.
     const text = this.text;
     const length = text.length;
     let depth = 0;
@@ -172,18 +214,7 @@ class Scanner {
     while (i < length) {
       const c = text.charCodeAt(i++);
       if (c === QUOTE) {
-        for (;;) {
-          if (i >= length) {
-            throw new NotThatShape();
-          }
-          const d = text.charCodeAt(i++);
-          if (d === QUOTE) {
-            break;
-          }
-          if (d === BACKSLASH) {
-            i++;
-          }
-        }
+        i = stringEnd(text, i);
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         depth++;
       } else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) {
@@ -195,20 +226,7 @@ class Scanner {
   }
 
   private string(): void {
-    let end = this.text.indexOf("'", this.at + 1);
-    while (end >= 0) {
-      // Escaped when an odd number of backslashes stands before it.
-      let slashes = 0;
-      while (this.text.charCodeAt(end - 1 - slashes) === BACKSLASH) {
-        slashes++;
-      }
-      if (slashes % 2 === 0) {
-        this.at = end + 1;
-        return;
-      }
-      end = this.text.indexOf("'", end + 1);
-    }
-    throw new NotThatShape();
+    this.at = stringEnd(this.text, this.at + 1);
   }
 
   /** A member's name, its escapes read as JSON reads them. */
@@ -254,6 +272,26 @@ export function documentCountOfText(
 ): number | undefined {
   try {
     return new Scanner(text).count(at);
+  } catch (error) {
+    if (error instanceof NotThatShape) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Where each document under `at` starts and ends in an answer kept with its quotes swapped,
+ * as pairs of offsets (start, end) in document order: each slice parses alone to the element
+ * `documentsOf` gives once the whole answer is parsed, so a grid reads only the rows it shows.
+ * Undefined when the text is not of a shape this reads (the caller then parses it whole).
+ */
+export function documentSpansOfText(
+  text: string,
+  at: readonly (string | number)[]
+): number[] | undefined {
+  try {
+    return new Scanner(text).documents(at, true);
   } catch (error) {
     if (error instanceof NotThatShape) {
       return undefined;

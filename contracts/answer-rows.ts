@@ -7,7 +7,7 @@ import type { Column } from './columns';
 import { type JsonObject, type JsonValue, isJsonObject } from './json';
 import { fieldRecord, hasField, ownValue } from './own-fields';
 import { parseExactJson } from './exact-json';
-import { documentCountOfText } from './answer-count';
+import { documentCountOfText, documentSpansOfText } from './answer-count';
 import type { DocumentLayout, HitsPayload, TablePayload } from './mime-types';
 
 export type Row = Record<string, JsonValue>;
@@ -363,4 +363,71 @@ export function tablePayloadRowCount(payload: TablePayload): number {
   }
   const answer = answerValue(payload);
   return answer === undefined ? 0 : Array.isArray(answer) ? answer.length : 1;
+}
+
+/** Rows built one at a time when asked for: a grid builds only those it draws. */
+export interface RowReader {
+  readonly count: number;
+  row(index: number): Row;
+}
+
+/** Where each document lies in the text of the answer a payload keeps, and that text's length. */
+export interface DocumentPlaces {
+  spans: readonly number[];
+  textLength: number;
+}
+
+/**
+ * Where the documents of a hits payload lie in its answer's text (see documentSpansOfText):
+ * undefined for payloads that keep their rows, or an answer the scanner cannot place.
+ */
+export function hitsPayloadDocumentPlaces(
+  payload: HitsPayload
+): DocumentPlaces | undefined {
+  const { answer, documents } = payload;
+  if (
+    payload.exactRows !== undefined ||
+    payload.rows ||
+    answer === undefined ||
+    !documents
+  ) {
+    return undefined;
+  }
+  const spans = documentSpansOfText(answer, documents.at);
+  return spans && { spans, textLength: answer.length };
+}
+
+/**
+ * The rows of a hits payload that keeps its answer, each parsed from its own document's text
+ * when asked for (the same row hitsPayloadRows builds at that index); undefined where
+ * hitsPayloadDocumentPlaces is (read the rows whole then). `places`: found before in the same
+ * payload's text, so the text is not scanned again.
+ */
+export function hitsPayloadRowReader(
+  payload: HitsPayload,
+  places?: DocumentPlaces
+): RowReader | undefined {
+  const { answer, documents } = payload;
+  const found =
+    places && places.textLength === answer?.length
+      ? places
+      : hitsPayloadDocumentPlaces(payload);
+  if (!found || answer === undefined || !documents) {
+    return undefined;
+  }
+  const { spans } = found;
+  const build = documentRow(documents, payload.columns);
+  return {
+    count: spans.length / 2,
+    row: index => {
+      const start = spans[2 * index];
+      const end = spans[2 * index + 1];
+      if (start === undefined || end === undefined) {
+        throw new RangeError(`no document ${index} in this answer`);
+      }
+      return build(
+        parseExactJson(swapQuotes(answer.slice(start, end))) as JsonValue
+      );
+    }
+  };
 }

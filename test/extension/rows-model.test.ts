@@ -146,3 +146,48 @@ describe('copying', () => {
     ]);
   });
 });
+
+describe('rows read one at a time', () => {
+  /** A reader over `rows` that notes which rows were built. */
+  const reading = () => {
+    const built: number[] = [];
+    const reader = {
+      count: rows.length,
+      row: (index: number) => {
+        built.push(index);
+        return rows[index] ?? {};
+      }
+    };
+    return { built, reader };
+  };
+
+  it('builds only the rows drawn, each once, and shows the same cells as the rows whole', () => {
+    const { built, reader } = reading();
+    const model = new RowsModel(columns, reader);
+    const whole = new RowsModel(columns, rows);
+    expect(model.rowCount('body')).toBe(4);
+    expect(model.data('body', 2, 1)).toBe(whole.data('body', 2, 1));
+    expect(model.data('body', 2, 2)).toBe(whole.data('body', 2, 2));
+    expect(model.value(1, 1)).toBeNull();
+    expect(built).toEqual([2, 1]);
+  });
+
+  it('sorts and copies over every row, and reads them again once let go', () => {
+    const { built, reader } = reading();
+    const model = new RowsModel(columns, reader, [], () => reader);
+    model.sort = { column: 'price', direction: 'descending' };
+    expect([0, 1, 2].map(r => model.data('body', r, 0))).toEqual([
+      'd',
+      'a',
+      'c'
+    ]);
+    expect(built.sort()).toEqual([0, 1, 2, 3]);
+    model.releaseRows();
+    expect(model.data('body', 0, 0)).toBe('d');
+    expect(built.length).toBe(5);
+    const range = { firstRow: 0, lastRow: 0, firstColumn: 0, lastColumn: 1 };
+    expect(JSON.parse(rangeAsJson(model, range))).toEqual([
+      { _id: 'd', price: 100 }
+    ]);
+  });
+});

@@ -3,9 +3,18 @@
  * the number of rows the grid then shows, for any answer, or no count at all (it is parsed).
  */
 import fc from 'fast-check';
-import { documentCountOfText } from '../../contracts/answer-count';
-import { documentsOf, swapQuotes } from '../../contracts/answer-rows';
+import {
+  documentCountOfText,
+  documentSpansOfText
+} from '../../contracts/answer-count';
+import {
+  documentsOf,
+  hitsPayloadRowReader,
+  hitsPayloadRows,
+  swapQuotes
+} from '../../contracts/answer-rows';
 import type { JsonValue } from '../../contracts/json';
+import { HitsPayloadSchema } from '../../contracts/mime-types';
 
 /** Keys a document or an answer may hold, quotes, escapes and the path's own names included. */
 const key = fc.oneof(
@@ -102,5 +111,86 @@ describe('counting the documents of a kept answer by its text', () => {
   it('gives no count for text that is not JSON', () => {
     expect(documentCountOfText("{'hits': [1, 2", ['hits'])).toBeUndefined();
     expect(documentCountOfText("{'hits' [1]}", ['hits'])).toBeUndefined();
+  });
+});
+
+describe('reading each document of a kept answer from its own text', () => {
+  it('finds the text of each document, which parses alone to the document of the parsed answer', () => {
+    fc.assert(
+      fc.property(
+        path.chain(at => fc.tuple(fc.constant(at), answerWith(at))),
+        fc.boolean(),
+        ([at, answer], indented) => {
+          const text = swapQuotes(
+            JSON.stringify(answer, null, indented ? 2 : undefined)
+          );
+          const spans = documentSpansOfText(text, at);
+          if (spans !== undefined) {
+            const slices = [];
+            for (let i = 0; i < spans.length; i += 2) {
+              slices.push(text.slice(spans[i], spans[i + 1]));
+            }
+            // Against the text parsed whole (the answer itself may hold a -0 the text writes as 0).
+            const whole = JSON.parse(swapQuotes(text)) as JsonValue;
+            expect(slices.map(s => JSON.parse(swapQuotes(s)))).toEqual(
+              documentsOf(whole, { at })
+            );
+          }
+        }
+      ),
+      { numRuns: 2000 }
+    );
+  });
+
+  it('builds, one row at a time, the rows the whole answer gives, whole numbers past 2^53 included', () => {
+    const answer = `{"took": 2, "hits": {"hits": [
+      {"_id": "it's", "_source": {"n": 9007199254740993, "name": "a ] } , \\"q\\"", "o": {"p": [1, {"q": -0.0}]}}},
+      {"_id": "2", "_source": {"n": 18446744073709551615, "__proto__": {"x": 1}, "tags": []}},
+      {"_id": "3", "_source": {}}
+    ]}}`;
+    const payload = HitsPayloadSchema.parse({
+      info: {
+        connection: 'c',
+        engine: 'elasticsearch',
+        method: 'GET',
+        path: '/i/_search',
+        status: 200,
+        elapsedMs: 1
+      },
+      columns: [],
+      answer: swapQuotes(answer),
+      documents: {
+        at: ['hits', 'hits'],
+        source: ['_source'],
+        meta: { _id: ['_id'] }
+      },
+      omittedRows: 0
+    });
+    const reader = hitsPayloadRowReader(payload);
+    const whole = hitsPayloadRows(payload);
+    expect(reader?.count).toBe(3);
+    const one = [2, 0, 1].map(i => reader?.row(i));
+    expect(one).toEqual([whole[2], whole[0], whole[1]]);
+    // The long whole numbers read exactly, as the whole answer's parse reads them.
+    expect(String(one[1]?.n)).toBe('9007199254740993');
+    expect(String(one[2]?.n)).toBe('18446744073709551615');
+  });
+
+  it('reads no rows one at a time from an answer it cannot place', () => {
+    const payload = HitsPayloadSchema.parse({
+      info: {
+        connection: 'c',
+        engine: 'elasticsearch',
+        method: 'GET',
+        path: '/i/_search',
+        status: 200,
+        elapsedMs: 1
+      },
+      columns: [],
+      answer: swapQuotes('{"responses": [{"hits": [1]}, {"hits": [2]}]}'),
+      documents: { at: ['responses', 'hits'], source: [], meta: {} },
+      omittedRows: 0
+    });
+    expect(hitsPayloadRowReader(payload)).toBeUndefined();
   });
 });

@@ -18,7 +18,7 @@ import { headerRenderers } from './header-renderers';
 import { ThemedGridPanel } from './themed-grid-panel';
 import { HeaderMouseHandler } from './header-mouse-handler';
 import type { Column } from '@searchbook/contracts/columns';
-import { type CutCell, RowsModel } from './rows-model';
+import { type CutCell, type Rows, RowsModel } from './rows-model';
 import { rangeAsJson, rangeAsTsv, selectedRange } from './selection-copy';
 import { nextSort, type SortState } from './sort-order';
 import { ValueView } from './value-view';
@@ -66,10 +66,10 @@ export class GridView extends ThemedGridPanel {
 
   constructor(
     columns: readonly Column[],
-    rows: readonly Record<string, unknown>[],
+    rows: Rows,
     cut: readonly CutCell[],
     label: string,
-    reread?: () => readonly Record<string, unknown>[]
+    reread?: () => Rows
   ) {
     super();
     this.addClass('searchbook-GridView');
@@ -104,7 +104,7 @@ export class GridView extends ThemedGridPanel {
     const node = this.grid.node;
     node.setAttribute('role', 'grid');
     node.setAttribute('aria-label', label);
-    node.setAttribute('aria-rowcount', String(rows.length));
+    node.setAttribute('aria-rowcount', String(this.model.rowCount('body')));
     node.setAttribute('aria-colcount', String(columns.length));
     node.dataset.columns = JSON.stringify(columns.map(c => c.name));
     this.addWidget(this.grid);

@@ -4,6 +4,17 @@ import { type SortState, sortedRowOrder } from './sort-order';
 import { ownValue } from '@searchbook/contracts/own-fields';
 import type { Column } from '@searchbook/contracts/columns';
 
+type Row = Record<string, unknown>;
+
+/** Rows built one at a time when asked for (an answer's documents parsed one by one). */
+export interface RowReader {
+  readonly count: number;
+  row(index: number): Row;
+}
+
+/** A grid's rows: all of them, or a reader building each when it is drawn. */
+export type Rows = readonly Row[] | RowReader;
+
 export interface CutCell {
   row: number;
   column: string;
@@ -16,8 +27,12 @@ const SORT_MARKS = { ascending: ' ▲', descending: ' ▼' } as const;
  * (shown in the row header) while the display order follows the header the user clicked.
  */
 export class RowsModel extends DataModel {
-  /** The rows while held; undefined once let go (they are read again when asked for). */
-  private held: readonly Record<string, unknown>[] | undefined;
+  /**
+   * The rows while held, each read when first asked for where they come from a reader;
+   * undefined once let go (they are read again when asked for).
+   */
+  private held: (Row | undefined)[] | undefined;
+  private reader: RowReader | undefined;
   private readonly count: number;
   private order: number[];
   private sortState: SortState | null = null;
@@ -32,29 +47,61 @@ export class RowsModel extends DataModel {
    */
   constructor(
     readonly columns: readonly Column[],
-    rows: readonly Record<string, unknown>[],
+    rows: Rows,
     cut: readonly CutCell[] = [],
-    private readonly reread?: () => readonly Record<string, unknown>[]
+    private readonly reread?: () => Rows
   ) {
     super();
-    this.held = rows;
-    this.count = rows.length;
-    this.order = rows.map((_, index) => index);
+    this.hold(rows);
+    this.count = isReader(rows) ? rows.count : rows.length;
+    this.order = Array.from({ length: this.count }, (_, index) => index);
     this.cutCells = new Set(cut.map(c => cutKey(c.row, c.column)));
     this.typed = headerRowCount(columns) === 2;
     this.mapped = columns.some(c => c.origin === 'mapping');
   }
 
-  /** The rows, in the response's order; read again if they were let go. */
-  get rows(): readonly Record<string, unknown>[] {
-    this.held ??= this.reread?.() ?? [];
-    return this.held;
+  /** The rows, in the response's order, every one built; read again if they were let go. */
+  get rows(): readonly Row[] {
+    const held = this.heldRows();
+    for (let index = 0; index < this.count; index++) {
+      this.rowAt(index);
+    }
+    return held as readonly Row[];
+  }
+
+  /** One row, by its place in the response: built now if a reader holds it unbuilt. */
+  rowAt(index: number): Row | undefined {
+    const held = this.heldRows();
+    let row = held[index];
+    if (row === undefined && this.reader && index < this.count) {
+      row = this.reader.row(index);
+      held[index] = row;
+    }
+    return row;
   }
 
   /** Lets go of the rows when they can be read again: a grid far from view holds none. */
   releaseRows(): void {
     if (this.reread) {
       this.held = undefined;
+      this.reader = undefined;
+    }
+  }
+
+  private heldRows(): (Row | undefined)[] {
+    if (!this.held) {
+      this.hold(this.reread?.() ?? []);
+    }
+    return this.held ?? [];
+  }
+
+  private hold(rows: Rows): void {
+    if (isReader(rows)) {
+      this.reader = rows;
+      this.held = new Array<Row | undefined>(rows.count);
+    } else {
+      this.reader = undefined;
+      this.held = [...rows];
     }
   }
 
@@ -96,7 +143,7 @@ export class RowsModel extends DataModel {
   /** The raw value under a display position (what copy and the detail view use). */
   value(row: number, column: number): unknown {
     const name = this.columns[column]?.name;
-    const values = this.rows[this.responseIndex(row)];
+    const values = this.rowAt(this.responseIndex(row));
     return name === undefined || values === undefined
       ? undefined
       : ownValue(values, name);
@@ -153,6 +200,10 @@ export function columnHeaderText(
   ]
     .filter(Boolean)
     .join(' · ');
+}
+
+function isReader(rows: Rows): rows is RowReader {
+  return !Array.isArray(rows);
 }
 
 const cutKey = (row: number, column: string): string => `${row}\u0000${column}`;

@@ -222,13 +222,8 @@ export class GridWhenNear extends Panel {
     const near = new IntersectionObserver(
       entries => {
         this.near = entries.at(-1)?.isIntersecting ?? this.near;
-        if (!this.near) {
-          return;
-        }
-        if (this.grid) {
-          // Read now, before the grid paints them in a frame of the scroll.
-          void this.grid.model.rows;
-        } else {
+        // A built grid reads only the rows it draws, each from its own document's text.
+        if (this.near && !this.grid) {
           waiting.add(this);
           buildWaitingSoon();
         }

@@ -3,7 +3,10 @@ import { Panel, Widget } from '@lumino/widgets';
 import type { z } from 'zod';
 import {
   aggregationRows,
+  type DocumentPlaces,
+  hitsPayloadDocumentPlaces,
   hitsPayloadRowCount,
+  hitsPayloadRowReader,
   hitsPayloadRows,
   tablePayloadRowCount,
   tablePayloadRows
@@ -21,7 +24,7 @@ import {
   TablePayloadSchema
 } from '@searchbook/contracts/mime-types';
 import { GridView } from '../datagrid/grid-view';
-import { headerRowCount } from '../datagrid/rows-model';
+import { headerRowCount, type Rows } from '../datagrid/rows-model';
 import type { Column } from '@searchbook/contracts/columns';
 import { barChart, bucketsOf } from './bar-chart';
 import { block, warningBlock } from './block';
@@ -39,6 +42,8 @@ interface Results {
   columns: Column[];
   /** How many rows the grid shows, counted without building them. */
   rowCount: number;
+  /** Where the documents lie in the kept answer's text: found once, each row read from its own. */
+  places?: DocumentPlaces;
   cut: { row: number; column: string }[];
   total?: { value: number; relation: 'eq' | 'gte' };
   omittedRows: number;
@@ -62,10 +67,12 @@ function readPayload(mimeType: string, data: unknown): Payload {
 function readResults(payload: Payload): Results {
   if (payload.kind === 'hits') {
     const { hits } = payload;
+    const places = hitsPayloadDocumentPlaces(hits);
     return {
       info: hits.info,
       columns: hits.columns,
-      rowCount: hitsPayloadRowCount(hits),
+      rowCount: places ? places.spans.length / 2 : hitsPayloadRowCount(hits),
+      ...(places ? { places } : {}),
       cut: hits.cut,
       ...(hits.total ? { total: hits.total } : {}),
       omittedRows: hits.omittedRows,
@@ -95,9 +102,11 @@ function readResults(payload: Payload): Results {
   };
 }
 
-function payloadRows(payload: Payload): Record<string, unknown>[] {
+/** A hits grid builds each row from its own document's text when it first draws it. */
+function payloadRows(payload: Payload, places?: DocumentPlaces): Rows {
   return payload.kind === 'hits'
-    ? hitsPayloadRows(payload.hits)
+    ? (hitsPayloadRowReader(payload.hits, places) ??
+        hitsPayloadRows(payload.hits))
     : tablePayloadRows(payload.table);
 }
 
@@ -130,7 +139,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     const payload = () => readPayload(this.mimeType, model.data[this.mimeType]);
     this.showResults(
       results,
-      () => payloadRows(payload()),
+      () => payloadRows(payload(), results.places),
       // Notebooks saved before the answer moved into the payload kept it as application/json.
       results.keepsAnswer
         ? () => {
@@ -144,7 +153,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
   /** `raw`: the engine's answer as Raw JSON shows it, undefined when the output holds none. */
   private showResults(
     results: Results,
-    rows: () => Record<string, unknown>[],
+    rows: () => Rows,
     raw: () => string | undefined
   ): void {
     const label = `${results.rowCount} rows from ${results.info.connection}, columns ${results.columns.map(c => c.name).join(', ')}`;
