@@ -30,8 +30,6 @@ class SearchbookKernel:
         self.manager = None
         self.client = None
         self.comm_id = None
-        # Replies of requests queued silently, by the msg_id they answer (None until read).
-        self._replies = {}
         atexit.register(self.stop)
 
     def alive(self):
@@ -72,7 +70,6 @@ class SearchbookKernel:
     def stop(self):
         client, manager = self.client, self.manager
         self.client = self.manager = self.comm_id = None
-        self._replies = {}
         if client is not None:
             client.stop_channels()
         if manager is not None and manager.has_kernel:
@@ -114,23 +111,16 @@ class SearchbookKernel:
                 return
         yield {"v": PANEL_PROTOCOL_VERSION, "requestId": request_id, "type": "error", "message": "The searchbook kernel did not answer in time."}
 
-    def queue_silently(self, code):
-        """Sends `code` to run silently before whatever is sent next, without waiting for it (one
-        round trip for both): if it fails, the kernel answers the requests queued behind it
-        `aborted` instead of running them. `reply(msg_id)` reads how it ended, `forget(msg_id)` lets it go unread."""
-        msg_id = self.client.execute(code, silent=True, store_history=False, allow_stdin=False, stop_on_error=True)
-        self._replies[msg_id] = None
-        return msg_id
-
-    def run(self, code, on_output, on_input, silent=False, allow_stdin=False, value_only=False):
-        """Runs `code`; each iopub output of it goes to `on_output(msg_type, content, buffers)`, each
+    def run(self, code, on_output, on_input, silent=False, allow_stdin=False, value_only=False, set_first=()):
+        """Runs `code` after the `%set` lines `set_first` (in the same request: one refused, the
+        code does not run); each iopub output of it goes to `on_output(msg_type, content, buffers)`, each
         input request to `on_input(prompt, password)`. A KeyboardInterrupt while it runs
         interrupts the kernel, waits for the cell to end, and is raised again. `value_only`:
         nothing of the outputs will be shown, so the kernel builds no text or HTML grids."""
         import zmq
 
         client = self.client
-        msg_id = self._execute(code, silent, allow_stdin, value_only)
+        msg_id = self._execute(code, silent, allow_stdin, value_only, set_first)
         poller = zmq.Poller()
         iopub, stdin = client.iopub_channel.socket, client.stdin_channel.socket
         poller.register(iopub, zmq.POLLIN)
@@ -177,7 +167,7 @@ class SearchbookKernel:
                 elif kind != "execute_input":
                     on_output(kind, msg["content"], msg.get("buffers") or [])
 
-    def _execute(self, code, silent, allow_stdin, value_only):
+    def _execute(self, code, silent, allow_stdin, value_only, set_first):
         """Sends an execute_request as client.execute does, with the metadata the kernel reads."""
         client = self.client
         content = {
@@ -189,26 +179,17 @@ class SearchbookKernel:
             "stop_on_error": False,
         }
         # An answer comes as its JSON bytes in a buffer of the message (searchbook.answer reads it).
-        asked = {"valueOnly": bool(value_only), "answerAsBuffer": True}
+        asked = {"valueOnly": bool(value_only), "answerAsBuffer": True, "setFirst": list(set_first)}
         msg = client.session.msg("execute_request", content, metadata={EXECUTE_METADATA: asked})
         client.shell_channel.send(msg)
         return msg["header"]["msg_id"]
 
-    def forget(self, msg_id):
-        self._replies.pop(msg_id, None)
-
     def reply(self, msg_id):
-        """The shell reply to `msg_id` (replies to requests queued before it are kept for their turn)."""
-        msg = self._replies.pop(msg_id, None)
-        while msg is None:
-            got = self.client.shell_channel.get_msg(timeout=START_SECONDS)
-            answered = got["parent_header"].get("msg_id")
-            if answered == msg_id:
-                msg = got
-            elif answered in self._replies:
-                # A request queued before this one, whose reply is read after it.
-                self._replies[answered] = got
-        self._replies.pop(msg_id, None)
+        """The shell reply to `msg_id`."""
+        while True:
+            msg = self.client.shell_channel.get_msg(timeout=START_SECONDS)
+            if msg["parent_header"].get("msg_id") == msg_id:
+                break
         content = msg["content"]
         return Reply(content.get("status", "error"), content.get("ename", ""), content.get("evalue", ""), content.get("traceback"))
 
