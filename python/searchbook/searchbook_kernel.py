@@ -116,37 +116,35 @@ class SearchbookKernel:
         code does not run); each iopub output of it goes to `on_output(msg_type, content, buffers)`, each
         input request to `on_input(prompt, password)`. A KeyboardInterrupt while it runs
         interrupts the kernel, waits for the cell to end, and is raised again. `value_only`:
-        nothing of the outputs will be shown, so the kernel builds no text or HTML grids."""
-        import zmq
-
-        client = self.client
+        nothing of the outputs will be shown, so the kernel builds no text or HTML grids, and
+        they are read once the reply has come (see _Reading)."""
         msg_id = self._execute(code, silent, allow_stdin, value_only, set_first)
-        poller = zmq.Poller()
-        iopub, stdin = client.iopub_channel.socket, client.stdin_channel.socket
-        poller.register(iopub, zmq.POLLIN)
-        poller.register(stdin, zmq.POLLIN)
+        reading = _Reading(self.client, msg_id, value_only)
         interrupted = None
-        ended = []  # holds True once the cell's idle status is read, whatever interrupts after
-        while not ended:
+        while not reading.ended:
             # Ctrl-C lands wherever Python happens to be, most often in poll but not always:
             # wherever it lands, the kernel is asked to stop the cell and the loop reads on to its end.
             try:
-                self._read_step(poller, iopub, stdin, msg_id, on_output, on_input, ended)
+                self._read_step(reading, on_output, on_input)
             except KeyboardInterrupt as stop:
                 interrupted = stop
                 self.manager.interrupt_kernel()
-        reply = self.reply(msg_id)
+        reply = self.reply(msg_id) if reading.reply is None else _reply_of(reading.reply)
         if interrupted is not None:
             raise KeyboardInterrupt(reply.evalue or "The searchbook request was interrupted.")
         return reply
 
-    def _read_step(self, poller, iopub, stdin, msg_id, on_output, on_input, ended):
-        """Reads what the kernel sent for `msg_id` within a second; appends to `ended` when the cell ended."""
-        client = self.client
-        events = dict(poller.poll(1000))
-        if not events and not self.alive():
-            raise RuntimeError("The searchbook kernel stopped while the cell ran; run the cell again to start a new one.")
-        if stdin in events:
+    def _read_step(self, reading, on_output, on_input):
+        """Reads what the kernel sent for the cell within a step; `reading.ended` once the cell ended."""
+        import time
+
+        client, msg_id = self.client, reading.msg_id
+        events = dict(reading.poller.poll(reading.step_ms))
+        if not events and time.monotonic() - reading.checked >= 1:
+            if not self.alive():
+                raise RuntimeError("The searchbook kernel stopped while the cell ran; run the cell again to start a new one.")
+            reading.checked = time.monotonic()
+        if reading.stdin in events:
             request = client.stdin_channel.get_msg(timeout=0)
             if request["parent_header"].get("msg_id") == msg_id:
                 content = request["content"]
@@ -156,14 +154,20 @@ class SearchbookKernel:
                     # The kernel waits for an answer before it can be interrupted.
                     client.input("")
                     raise
-        if iopub in events:
+        # Waiting for the reply, iopub is read at each step, so it never holds more than a step's worth.
+        waiting = reading.shell is not None
+        if waiting and reading.shell in events:
+            for msg in _ready(client.shell_channel):
+                if msg["parent_header"].get("msg_id") == msg_id:
+                    reading.replied(msg)
+        if waiting or reading.iopub in events:
             for msg in _ready(client.iopub_channel):
                 if msg["parent_header"].get("msg_id") != msg_id:
                     continue
                 kind = msg["msg_type"]
                 if kind == "status":
                     if msg["content"].get("execution_state") == "idle":
-                        ended.append(True)
+                        reading.ended = True
                 elif kind != "execute_input":
                     on_output(kind, msg["content"], msg.get("buffers") or [])
 
@@ -189,9 +193,47 @@ class SearchbookKernel:
         while True:
             msg = self.client.shell_channel.get_msg(timeout=START_SECONDS)
             if msg["parent_header"].get("msg_id") == msg_id:
-                break
-        content = msg["content"]
-        return Reply(content.get("status", "error"), content.get("ename", ""), content.get("evalue", ""), content.get("traceback"))
+                return _reply_of(msg)
+
+
+def _reply_of(msg):
+    content = msg["content"]
+    return Reply(content.get("status", "error"), content.get("ename", ""), content.get("evalue", ""), content.get("traceback"))
+
+
+class _Reading:
+    """How a cell's messages are waited for. A shown cell's outputs are read as they come (iopub,
+    and stdin for prompts). A quiet one's are not shown, so it waits on its reply instead (and
+    stdin): the kernel's early messages (busy, execute_input) do not wake it while the engine
+    answers, and its outputs, sent before the reply, are read with it in one go; iopub is
+    drained every QUIET_STEP_MS meanwhile, so a long cell's messages never pile up."""
+
+    QUIET_STEP_MS = 50
+
+    def __init__(self, client, msg_id, quiet):
+        import time
+
+        import zmq
+
+        self.msg_id = msg_id
+        self.poller = zmq.Poller()
+        self.iopub, self.stdin = client.iopub_channel.socket, client.stdin_channel.socket
+        self.shell = client.shell_channel.socket if quiet else None
+        self.poller.register(self.shell if quiet else self.iopub, zmq.POLLIN)
+        self.poller.register(self.stdin, zmq.POLLIN)
+        self.step_ms = self.QUIET_STEP_MS if quiet else 1000
+        self.reply = None
+        self.ended = False
+        self.checked = time.monotonic()
+
+    def replied(self, msg):
+        """The reply came: iopub's last messages (idle) follow it, read as they come."""
+        import zmq
+
+        self.reply = msg
+        self.poller.unregister(self.shell)
+        self.poller.register(self.iopub, zmq.POLLIN)
+        self.shell, self.step_ms = None, 1000
 
 
 def _ready(channel):
