@@ -33,7 +33,14 @@ class SearchbookKernel:
         atexit.register(self.stop)
 
     def alive(self):
-        return self.manager is not None and self.manager.is_alive()
+        if self.manager is None:
+            return False
+        # Asked on every magic call: the kernel's own process is polled where the manager started
+        # one (its is_alive runs an event loop for the same poll, a third of a millisecond).
+        process = getattr(self.manager.provisioner, "process", None) if self.manager.has_kernel else None
+        if process is not None and hasattr(process, "poll"):
+            return process.poll() is None
+        return self.manager.is_alive()
 
     def start(self):
         from jupyter_client.kernelspec import NoSuchKernel
