@@ -13,7 +13,8 @@ def _is_index(key):
 def _js_keys(obj):
     """The object's keys in the order JavaScript walks them: array indexes first, ascending.
     It decides which of two fields writing the same dotted column wins, as it does in the kernel."""
-    if not any(k[:1].isdigit() for k in obj):
+    # The smallest key compares at C speed: from ":" up, no key starts with a digit ("0" to "9" sort below ":").
+    if not obj or min(obj) >= ":" or not any(k[:1].isdigit() for k in obj):
         return obj
     indexes = sorted((k for k in obj if _is_index(k)), key=int)
     return indexes + [k for k in obj if not _is_index(k)] if indexes else obj

@@ -33,14 +33,12 @@ class Bridge:
     """One searchbook kernel per Python kernel, and what a magic cell does with it."""
 
     def __init__(self, shell):
-        import os
-
         self.shell = shell
         self.kernel = SearchbookKernel()
         # The row cap the kernel keeps (None: its own), and the environment it was last given.
         self.max_rows = None
         self._told_rows = None
-        self._told_env = dict(os.environ)
+        self._told_env, self._told_raw = environment()
 
     def run_cell(self, code, save=None, quiet=False):
         if not code.strip():
@@ -48,14 +46,11 @@ class Bridge:
         names = referenced(code, self.shell.user_ns)
         check_connect_values(code, names)
         lines = [set_line(name, self.shell.user_ns[name]) for name in names]
-        started = self.kernel.alive()
-        self.kernel.ensure_started()
-        if started:
+        if self.kernel.alive():
             self._pass_environment()
         else:
-            import os
-
-            self._told_env, self._told_rows = dict(os.environ), None
+            self.kernel.start()
+            (self._told_env, self._told_raw), self._told_rows = environment(), None
         self._pass_row_cap()
         answer = self._run(code, silent=False, quiet=quiet, values=lines)
         self._copy_set_variables(code)
@@ -85,9 +80,10 @@ class Bridge:
 
     def _pass_environment(self):
         """What Python's os.environ changed since the kernel last heard, for `${env:NAME}`."""
-        import os
-
-        now = dict(os.environ)
+        raw = _undecoded_environment()
+        if raw is not None and raw == self._told_raw:
+            return
+        now, self._told_raw = environment()
         changed = {k: v for k, v in now.items() if self._told_env.get(k) != v}
         changed.update({k: None for k in self._told_env if k not in now})
         if changed:
@@ -130,7 +126,7 @@ class Bridge:
 
     def _run(self, code, silent, quiet, values=()):
         """Runs `code` in the searchbook kernel after the `%set` lines of the Python values it
-        names (`values`), sent with it in one round trip: a failed one stops the code."""
+        names (`values`), sent in the same request: a refused one stops the code."""
         from IPython.display import clear_output, publish_display_data
 
         last = []
@@ -154,14 +150,7 @@ class Bridge:
             elif kind == "clear_output" and not quiet:
                 clear_output(wait=bool(content.get("wait")))
 
-        queued = [self.kernel.queue_silently(line) for line in values]
-        try:
-            reply = self.kernel.run(code, on_output, ask, silent=silent, allow_stdin=self._can_ask(), value_only=quiet)
-            for msg_id in queued:
-                self._raise_if_failed(self.kernel.reply(msg_id))
-        finally:
-            for msg_id in queued:
-                self.kernel.forget(msg_id)
+        reply = self.kernel.run(code, on_output, ask, silent=silent, allow_stdin=self._can_ask(), value_only=quiet, set_first=values)
         self._raise_if_failed(reply)
         return last[0] if last else None
 
@@ -199,6 +188,22 @@ class Bridge:
 
     def stop(self):
         self.kernel.stop()
+
+
+def environment():
+    """os.environ as it is now: (its names and values, decoded, and its undecoded copy or None).
+    Read on every magic call: where os.environ keeps the bytes it decodes, a copy of them says
+    at C speed whether anything changed, and the text is decoded only then."""
+    import os
+
+    return dict(os.environ), _undecoded_environment()
+
+
+def _undecoded_environment():
+    import os
+
+    raw = getattr(os.environ, "_data", None)
+    return dict(raw) if isinstance(raw, dict) else None
 
 
 SET_LINE = re.compile(r"^[ \t]*%set[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*=", re.M)

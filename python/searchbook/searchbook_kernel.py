@@ -30,12 +30,17 @@ class SearchbookKernel:
         self.manager = None
         self.client = None
         self.comm_id = None
-        # Replies of requests queued silently, by the msg_id they answer (None until read).
-        self._replies = {}
         atexit.register(self.stop)
 
     def alive(self):
-        return self.manager is not None and self.manager.is_alive()
+        if self.manager is None:
+            return False
+        # Asked on every magic call: the kernel's own process is polled where the manager started
+        # one (its is_alive runs an event loop for the same poll, a third of a millisecond).
+        process = getattr(self.manager.provisioner, "process", None) if self.manager.has_kernel else None
+        if process is not None and hasattr(process, "poll"):
+            return process.poll() is None
+        return self.manager.is_alive()
 
     def start(self):
         from jupyter_client.kernelspec import NoSuchKernel
@@ -72,7 +77,6 @@ class SearchbookKernel:
     def stop(self):
         client, manager = self.client, self.manager
         self.client = self.manager = self.comm_id = None
-        self._replies = {}
         if client is not None:
             client.stop_channels()
         if manager is not None and manager.has_kernel:
@@ -114,49 +118,40 @@ class SearchbookKernel:
                 return
         yield {"v": PANEL_PROTOCOL_VERSION, "requestId": request_id, "type": "error", "message": "The searchbook kernel did not answer in time."}
 
-    def queue_silently(self, code):
-        """Sends `code` to run silently before whatever is sent next, without waiting for it (one
-        round trip for both): if it fails, the kernel answers the requests queued behind it
-        `aborted` instead of running them. `reply(msg_id)` reads how it ended, `forget(msg_id)` lets it go unread."""
-        msg_id = self.client.execute(code, silent=True, store_history=False, allow_stdin=False, stop_on_error=True)
-        self._replies[msg_id] = None
-        return msg_id
-
-    def run(self, code, on_output, on_input, silent=False, allow_stdin=False, value_only=False):
-        """Runs `code`; each iopub output of it goes to `on_output(msg_type, content, buffers)`, each
+    def run(self, code, on_output, on_input, silent=False, allow_stdin=False, value_only=False, set_first=()):
+        """Runs `code` after the `%set` lines `set_first` (in the same request: one refused, the
+        code does not run); each iopub output of it goes to `on_output(msg_type, content, buffers)`, each
         input request to `on_input(prompt, password)`. A KeyboardInterrupt while it runs
         interrupts the kernel, waits for the cell to end, and is raised again. `value_only`:
-        nothing of the outputs will be shown, so the kernel builds no text or HTML grids."""
-        import zmq
-
-        client = self.client
-        msg_id = self._execute(code, silent, allow_stdin, value_only)
-        poller = zmq.Poller()
-        iopub, stdin = client.iopub_channel.socket, client.stdin_channel.socket
-        poller.register(iopub, zmq.POLLIN)
-        poller.register(stdin, zmq.POLLIN)
+        nothing of the outputs will be shown, so the kernel builds no text or HTML grids, and
+        they are read once the reply has come (see _Reading)."""
+        msg_id = self._execute(code, silent, allow_stdin, value_only, set_first)
+        reading = _Reading(self.client, msg_id, value_only)
         interrupted = None
-        ended = []  # holds True once the cell's idle status is read, whatever interrupts after
-        while not ended:
+        while not reading.ended:
             # Ctrl-C lands wherever Python happens to be, most often in poll but not always:
             # wherever it lands, the kernel is asked to stop the cell and the loop reads on to its end.
             try:
-                self._read_step(poller, iopub, stdin, msg_id, on_output, on_input, ended)
+                self._read_step(reading, on_output, on_input)
             except KeyboardInterrupt as stop:
                 interrupted = stop
                 self.manager.interrupt_kernel()
-        reply = self.reply(msg_id)
+        reply = self.reply(msg_id) if reading.reply is None else _reply_of(reading.reply)
         if interrupted is not None:
             raise KeyboardInterrupt(reply.evalue or "The searchbook request was interrupted.")
         return reply
 
-    def _read_step(self, poller, iopub, stdin, msg_id, on_output, on_input, ended):
-        """Reads what the kernel sent for `msg_id` within a second; appends to `ended` when the cell ended."""
-        client = self.client
-        events = dict(poller.poll(1000))
-        if not events and not self.alive():
-            raise RuntimeError("The searchbook kernel stopped while the cell ran; run the cell again to start a new one.")
-        if stdin in events:
+    def _read_step(self, reading, on_output, on_input):
+        """Reads what the kernel sent for the cell within a step; `reading.ended` once the cell ended."""
+        import time
+
+        client, msg_id = self.client, reading.msg_id
+        events = dict(reading.poller.poll(reading.step_ms))
+        if not events and time.monotonic() - reading.checked >= 1:
+            if not self.alive():
+                raise RuntimeError("The searchbook kernel stopped while the cell ran; run the cell again to start a new one.")
+            reading.checked = time.monotonic()
+        if reading.stdin in events:
             request = client.stdin_channel.get_msg(timeout=0)
             if request["parent_header"].get("msg_id") == msg_id:
                 content = request["content"]
@@ -166,18 +161,24 @@ class SearchbookKernel:
                     # The kernel waits for an answer before it can be interrupted.
                     client.input("")
                     raise
-        if iopub in events:
+        # Waiting for the reply, iopub is read at each step, so it never holds more than a step's worth.
+        waiting = reading.shell is not None
+        if waiting and reading.shell in events:
+            for msg in _ready(client.shell_channel):
+                if msg["parent_header"].get("msg_id") == msg_id:
+                    reading.replied(msg)
+        if waiting or reading.iopub in events:
             for msg in _ready(client.iopub_channel):
                 if msg["parent_header"].get("msg_id") != msg_id:
                     continue
                 kind = msg["msg_type"]
                 if kind == "status":
                     if msg["content"].get("execution_state") == "idle":
-                        ended.append(True)
+                        reading.ended = True
                 elif kind != "execute_input":
                     on_output(kind, msg["content"], msg.get("buffers") or [])
 
-    def _execute(self, code, silent, allow_stdin, value_only):
+    def _execute(self, code, silent, allow_stdin, value_only, set_first):
         """Sends an execute_request as client.execute does, with the metadata the kernel reads."""
         client = self.client
         content = {
@@ -189,28 +190,57 @@ class SearchbookKernel:
             "stop_on_error": False,
         }
         # An answer comes as its JSON bytes in a buffer of the message (searchbook.answer reads it).
-        asked = {"valueOnly": bool(value_only), "answerAsBuffer": True}
+        asked = {"valueOnly": bool(value_only), "answerAsBuffer": True, "setFirst": list(set_first)}
         msg = client.session.msg("execute_request", content, metadata={EXECUTE_METADATA: asked})
         client.shell_channel.send(msg)
         return msg["header"]["msg_id"]
 
-    def forget(self, msg_id):
-        self._replies.pop(msg_id, None)
-
     def reply(self, msg_id):
-        """The shell reply to `msg_id` (replies to requests queued before it are kept for their turn)."""
-        msg = self._replies.pop(msg_id, None)
-        while msg is None:
-            got = self.client.shell_channel.get_msg(timeout=START_SECONDS)
-            answered = got["parent_header"].get("msg_id")
-            if answered == msg_id:
-                msg = got
-            elif answered in self._replies:
-                # A request queued before this one, whose reply is read after it.
-                self._replies[answered] = got
-        self._replies.pop(msg_id, None)
-        content = msg["content"]
-        return Reply(content.get("status", "error"), content.get("ename", ""), content.get("evalue", ""), content.get("traceback"))
+        """The shell reply to `msg_id`."""
+        while True:
+            msg = self.client.shell_channel.get_msg(timeout=START_SECONDS)
+            if msg["parent_header"].get("msg_id") == msg_id:
+                return _reply_of(msg)
+
+
+def _reply_of(msg):
+    content = msg["content"]
+    return Reply(content.get("status", "error"), content.get("ename", ""), content.get("evalue", ""), content.get("traceback"))
+
+
+class _Reading:
+    """How a cell's messages are waited for. A shown cell's outputs are read as they come (iopub,
+    and stdin for prompts). A quiet one's are not shown, so it waits on its reply instead (and
+    stdin): the kernel's early messages (busy, execute_input) do not wake it while the engine
+    answers, and its outputs, sent before the reply, are read with it in one go; iopub is
+    drained every QUIET_STEP_MS meanwhile, so a long cell's messages never pile up."""
+
+    QUIET_STEP_MS = 50
+
+    def __init__(self, client, msg_id, quiet):
+        import time
+
+        import zmq
+
+        self.msg_id = msg_id
+        self.poller = zmq.Poller()
+        self.iopub, self.stdin = client.iopub_channel.socket, client.stdin_channel.socket
+        self.shell = client.shell_channel.socket if quiet else None
+        self.poller.register(self.shell if quiet else self.iopub, zmq.POLLIN)
+        self.poller.register(self.stdin, zmq.POLLIN)
+        self.step_ms = self.QUIET_STEP_MS if quiet else 1000
+        self.reply = None
+        self.ended = False
+        self.checked = time.monotonic()
+
+    def replied(self, msg):
+        """The reply came: iopub's last messages (idle) follow it, read as they come."""
+        import zmq
+
+        self.reply = msg
+        self.poller.unregister(self.shell)
+        self.poller.register(self.iopub, zmq.POLLIN)
+        self.shell, self.step_ms = None, 1000
 
 
 def _ready(channel):

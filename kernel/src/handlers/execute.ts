@@ -19,6 +19,29 @@ export interface ExecutionState {
  * is an `error` output and an error reply, and with stop_on_error the cells queued behind
  * it are aborted.
  */
+/** Only `%set` lines come with a request's metadata: anything else would run unseen. */
+const SET_LINE = /^%set[ \t]/;
+
+/** A request's `%set` lines (its metadata's), each run as a silent cell of its own, in order; the first refused stops the request. */
+async function runSetLines(runner: CellRunner, lines: string[]): Promise<void> {
+  const unseen = {
+    display: () => Promise.resolve(),
+    update: () => Promise.resolve(),
+    input: () =>
+      Promise.reject(new CellFailure('SetUsage', 'A %set line asks nothing.')),
+    canAsk: false
+  };
+  for (const line of lines) {
+    if (!SET_LINE.test(line) || line.includes('\n')) {
+      throw new CellFailure(
+        'SetUsage',
+        `The execute metadata's setFirst takes one %set line each, not ${JSON.stringify(line.slice(0, 80))}: nothing was run.`
+      );
+    }
+    await runner.run(line, unseen);
+  }
+}
+
 export function executeHandler(
   runner: CellRunner,
   state: ExecutionState,
@@ -26,7 +49,7 @@ export function executeHandler(
 ): Handler {
   return async ctx => {
     const request = ExecuteRequest.parse(ctx.message.content);
-    const { valueOnly, answerAsBuffer } = ExecuteMetadata.parse(
+    const { valueOnly, answerAsBuffer, setFirst } = ExecuteMetadata.parse(
       ctx.message.metadata
     ).searchbook;
     const counts = !request.silent && request.store_history;
@@ -72,6 +95,7 @@ export function executeHandler(
       answerAsBuffer
     };
     try {
+      await runSetLines(runner, setFirst);
       await runner.run(request.code, sink);
       await inputSent;
       await ctx.reply({

@@ -16,16 +16,19 @@ export const ExecuteRequest = z.object({
  * frontend reads only the answers' values and shows nothing (a quiet magic call in a Python
  * kernel), so no text or HTML grid is built for them. `searchbook.answerAsBuffer`: the
  * frontend (searchbook's Python magics) reads an answer's JSON bytes from a buffer of the
- * message (the payload's `answerBuffer`) instead of the `answer` string. Anything else there
- * is ignored.
+ * message (the payload's `answerBuffer`) instead of the `answer` string. `searchbook.setFirst`:
+ * `%set` lines run before the cell, in the same request (the Python values a magic's cell
+ * names): one refused fails the request and nothing of the cell runs. Anything else there is
+ * ignored.
  */
-const NOTHING_ASKED = { valueOnly: false, answerAsBuffer: false };
+const NOTHING_ASKED = { valueOnly: false, answerAsBuffer: false, setFirst: [] };
 export const ExecuteMetadata = z
   .object({
     searchbook: z
       .object({
         valueOnly: z.boolean().default(false),
-        answerAsBuffer: z.boolean().default(false)
+        answerAsBuffer: z.boolean().default(false),
+        setFirst: z.array(z.string()).default([])
       })
       .catch(NOTHING_ASKED)
       .default(NOTHING_ASKED)
