@@ -1,0 +1,178 @@
+/**
+ * Where a row sits in a grid sorted by one number or date field, found by counting instead of
+ * walking. The rows before a threshold are a `range` clause: going up, every row whose smallest
+ * value is below it (`lt`: a document with any value below it sorts by one); going down, every
+ * row whose largest value is above it (`gt`). Counted on the point in time under the view's own
+ * filter, that clause is exactly the first rows of the order, and its negation (`must_not`)
+ * exactly the rest, rows without a value included (they sort last either way). So row `k` is
+ * read by a search of the rest from `k - count`, once thresholds have narrowed `count` to within
+ * the result window of `k`. Pure: the reader sends the counts and the searches.
+ *
+ * Thresholds are worked out on one axis that grows with the order (the value going up, its
+ * negation going down), so both directions narrow the same way.
+ */
+import type { JsonValue } from '../../console/cell';
+
+/** The one sort clause a grid's rows can be placed by, and how its values count. */
+export interface RankedSort {
+  field: string;
+  order: 'asc' | 'desc';
+  /** `integer`: whole numbers (and dates as epoch milliseconds); `number`: any double. */
+  values: 'integer' | 'number';
+  /** Dates: thresholds are sent as epoch milliseconds. */
+  date: boolean;
+}
+
+/** The thresholds asked for in one request: each round narrows the span to a 1/(PROBES+1) part. */
+export const PROBES = 31;
+/** Rounds before giving up and walking from the nearest counted row. */
+export const MAX_ROUNDS = 8;
+
+/** The rows strictly before `threshold` (on the axis) in the order. */
+export function rowsBefore(rank: RankedSort, threshold: number): JsonValue {
+  const bound: Record<string, JsonValue> =
+    rank.order === 'asc' ? { lt: threshold } : { gt: axisValue(threshold) };
+  return {
+    range: {
+      [rank.field]: rank.date ? { ...bound, format: 'epoch_millis' } : bound
+    }
+  };
+}
+
+/** The rows holding a value at all; the rest sort last in both directions. */
+export function rowsWithValue(rank: RankedSort): JsonValue {
+  return { exists: { field: rank.field } };
+}
+
+/** The view's filter narrowed to `part`, or to the rows not in `part`. */
+export function within(
+  query: JsonValue | undefined,
+  part: JsonValue,
+  negated: boolean
+): JsonValue {
+  return {
+    bool: {
+      ...(query !== undefined ? { filter: [query] } : {}),
+      [negated ? 'must_not' : 'filter']: [part]
+    }
+  };
+}
+
+/** A value on the axis, or back (its own inverse). Zero stays zero, not -0. */
+export function axisValue(value: number): number {
+  return -value || 0;
+}
+
+/** The lowest and highest axis values of the view's rows, from the field's min and max. */
+export function axisSpan(
+  rank: RankedSort,
+  min: number,
+  max: number
+): { low: number; high: number } | undefined {
+  const usable = (v: number) =>
+    rank.values === 'integer'
+      ? Number.isSafeInteger(v)
+      : Number.isFinite(v) && Math.abs(v) < Number.MAX_SAFE_INTEGER;
+  if (!usable(min) || !usable(max) || min > max) {
+    return undefined;
+  }
+  return rank.order === 'asc'
+    ? { low: min, high: max }
+    : { low: axisValue(max), high: axisValue(min) };
+}
+
+/**
+ * Up to PROBES thresholds strictly above `low`, strictly below `high` (none: unbounded), and
+ * at most `top` (the highest axis value), evenly spread, rising; empty when none fits.
+ */
+export function probes(
+  rank: RankedSort,
+  low: number,
+  high: number | undefined,
+  top: number
+): number[] {
+  const end = high ?? top;
+  const found: number[] = [];
+  for (let k = 1; k <= PROBES; k++) {
+    const raw =
+      low + ((end - low) * k) / (high === undefined ? PROBES : PROBES + 1);
+    const value = rank.values === 'integer' ? Math.floor(raw) : raw;
+    const last = found[found.length - 1] ?? low;
+    if (value > last && (high === undefined ? value <= top : value < high)) {
+      found.push(value);
+    }
+  }
+  return found;
+}
+
+/**
+ * How row `row` (0-based) is reached: `rest`, the `skip`th row (0-based, within the result
+ * window) of the rows not in `part`; `after`, the `rows` rows in `part` come first, the rest is
+ * walked from the last of them. Undefined: the counts place nothing (values past what a double
+ * holds exactly, counts that disagree), and the grid walks as before.
+ */
+export type SortedPlace =
+  | { kind: 'rest'; part: JsonValue; skip: number }
+  | { kind: 'after'; part: JsonValue; rows: number }
+  | undefined;
+
+export interface SortedCounts {
+  /** The view's rows in each part, counted in one request. */
+  count(parts: JsonValue[]): Promise<number[]>;
+  /** The field's smallest and largest value over the view's rows, and how many rows hold one. */
+  span(): Promise<{ min: number | null; max: number | null; present: number }>;
+}
+
+export async function placeRow(
+  rank: RankedSort,
+  row: number,
+  window: number,
+  counts: SortedCounts
+): Promise<SortedPlace> {
+  const { min, max, present } = await counts.span();
+  const placed = (part: JsonValue, before: number): SortedPlace =>
+    row - before < window
+      ? { kind: 'rest', part, skip: row - before }
+      : before > 0
+        ? { kind: 'after', part, rows: before }
+        : undefined;
+  if (row >= present) {
+    return placed(rowsWithValue(rank), present);
+  }
+  const span =
+    min === null || max === null ? undefined : axisSpan(rank, min, max);
+  if (!span) {
+    return undefined;
+  }
+  // Invariant: the rows before `low` number `before` ≤ row; those before `high` (unbounded: every row with a value) more.
+  let low = span.low;
+  let before = 0;
+  let high: number | undefined;
+  let beforeHigh = present;
+  for (let round = 0; round < MAX_ROUNDS && row - before >= window; round++) {
+    const thresholds = probes(rank, low, high, span.high);
+    if (thresholds.length === 0) {
+      // One value held by more rows than the window: they are walked in the tie-breaker's order.
+      break;
+    }
+    const found = await counts.count(thresholds.map(t => rowsBefore(rank, t)));
+    let previous = before;
+    for (const [i, threshold] of thresholds.entries()) {
+      const n = found[i];
+      // Counts must rise with the threshold between the two known ones; anything else proves nothing.
+      if (n === undefined || n < previous || n > beforeHigh) {
+        return undefined;
+      }
+      previous = n;
+      if (n <= row) {
+        low = threshold;
+        before = n;
+      } else if (high === undefined || threshold < high) {
+        high = threshold;
+        beforeHigh = n;
+        break;
+      }
+    }
+  }
+  return placed(rowsBefore(rank, low), before);
+}
