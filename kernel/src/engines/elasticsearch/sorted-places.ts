@@ -23,10 +23,14 @@ export interface RankedSort {
   date: boolean;
 }
 
-/** The thresholds asked for in one request: each round narrows the span to a 1/(PROBES+1) part. */
-export const PROBES = 31;
+/**
+ * Thresholds asked for in one request: a few spread evenly (each round narrows the span to a
+ * 1/(SPREAD+1) part whatever the values), and two either side of where the row would be were
+ * the values spread evenly, half a window apart, which usually settles it in one round.
+ */
+export const SPREAD = 3;
 /** Rounds before giving up and walking from the nearest counted row. */
-export const MAX_ROUNDS = 8;
+export const MAX_ROUNDS = 12;
 
 /** The rows strictly before `threshold` (on the axis) in the order. */
 export function rowsBefore(rank: RankedSort, threshold: number): JsonValue {
@@ -82,27 +86,35 @@ export function axisSpan(
 }
 
 /**
- * Up to PROBES thresholds strictly above `low`, strictly below `high` (none: unbounded), and
- * at most `top` (the highest axis value), evenly spread, rising; empty when none fits.
+ * Thresholds strictly above `low`, strictly below `high` (none: unbounded), and at most `top`
+ * (the highest axis value), rising; empty when none fits. `share` (0..1) is how far through
+ * the rows between `low` and `high` the row sits, `margin` half a window as a share of them.
  */
 export function probes(
   rank: RankedSort,
-  low: number,
-  high: number | undefined,
-  top: number
+  bracket: { low: number; high: number | undefined; top: number },
+  share: number,
+  margin: number
 ): number[] {
+  const { low, high, top } = bracket;
   const end = high ?? top;
-  const found: number[] = [];
-  for (let k = 1; k <= PROBES; k++) {
-    const raw =
-      low + ((end - low) * k) / (high === undefined ? PROBES : PROBES + 1);
-    const value = rank.values === 'integer' ? Math.floor(raw) : raw;
-    const last = found[found.length - 1] ?? low;
-    if (value > last && (high === undefined ? value <= top : value < high)) {
-      found.push(value);
-    }
-  }
-  return found;
+  const span = end - low;
+  const raw = [
+    ...Array.from(
+      { length: SPREAD },
+      (_, k) =>
+        low + (span * (k + 1)) / (high === undefined ? SPREAD : SPREAD + 1)
+    ),
+    low + span * (share - margin),
+    low + span * (share + margin)
+  ];
+  const fits = (v: number) =>
+    Number.isFinite(v) && v > low && (high === undefined ? v <= top : v < high);
+  const values = raw
+    .map(v => (rank.values === 'integer' ? Math.floor(v) : v))
+    .filter(fits)
+    .sort((a, b) => a - b);
+  return values.filter((v, i) => i === 0 || v !== values[i - 1]);
 }
 
 /**
@@ -150,7 +162,13 @@ export async function placeRow(
   let high: number | undefined;
   let beforeHigh = present;
   for (let round = 0; round < MAX_ROUNDS && row - before >= window; round++) {
-    const thresholds = probes(rank, low, high, span.high);
+    const between = beforeHigh - before;
+    const thresholds = probes(
+      rank,
+      { low, high, top: span.high },
+      (row - before + 0.5) / between,
+      window / 2 / between
+    );
     if (thresholds.length === 0) {
       // One value held by more rows than the window: they are walked in the tie-breaker's order.
       break;
