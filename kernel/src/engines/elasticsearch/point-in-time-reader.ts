@@ -39,6 +39,7 @@ import { type StorageByIndex, storageOfSettings } from './index-storage';
 import { UNSCORED_LEADING } from './present';
 import { reversedSort } from './reverse-sort';
 import { contiguousShardDocAfter } from './shard-doc-places';
+import { onlySortField, rowsLacking } from './lacking-value';
 import {
   placeRow,
   type RankedSort,
@@ -576,12 +577,30 @@ class PointInTimeReader implements DocumentReader {
       placed?: number;
       /** The rows searched instead of the view's (a part of them, sorted the same). */
       query?: JsonValue;
+      /** The order instead of the view's (the tie-breaker alone); its hits are not remembered. */
+      order?: JsonValue[];
     },
     options: { source: boolean; countTotal: boolean },
     firstRow: number,
     sent: SentRequest[],
     signal: AbortSignal
   ): Promise<unknown[]> {
+    const field = onlySortField(this.setup.sort);
+    if (
+      page.order === undefined &&
+      field !== undefined &&
+      page.search_after?.[0] === null
+    ) {
+      return this.searchAfterLacking(
+        field,
+        page,
+        options,
+        firstRow,
+        sent,
+        signal
+      );
+    }
+    const order = page.order ?? this.order();
     const body: Record<string, JsonValue> = {
       size: page.size,
       ...(page.from !== undefined && page.from > 0 ? { from: page.from } : {}),
@@ -594,7 +613,7 @@ class PointInTimeReader implements DocumentReader {
       ...((page.query ?? this.setup.query) !== undefined
         ? { query: page.query ?? this.setup.query ?? null }
         : {}),
-      sort: page.reversed ? reversedSort(this.order()) : this.order(),
+      sort: page.reversed ? reversedSort(order) : order,
       track_total_hits: options.countTotal,
       ...(options.source
         ? {
@@ -649,6 +668,70 @@ class PointInTimeReader implements DocumentReader {
     ) {
       this.placesDisproved = true;
       return [];
+    }
+    if (page.order !== undefined) {
+      return hits;
+    }
+    if (page.reversed) {
+      this.rememberFromEnd(firstRow, hits);
+    } else {
+      this.remember(firstRow, hits);
+    }
+    return hits;
+  }
+
+  /**
+   * The rows after (or, reversed, before) one lacking the sort's one field, read without sending
+   * its null back (lacking-value.ts); their sort values are given their null again.
+   */
+  private async searchAfterLacking(
+    field: string,
+    page: {
+      size: number;
+      search_after?: unknown[] | undefined;
+      reversed?: boolean;
+    },
+    options: { source: boolean; countTotal: boolean },
+    firstRow: number,
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): Promise<unknown[]> {
+    const tieBreakers = this.order().slice(1);
+    const withNull = (hit: unknown): unknown => {
+      const parsed = Hit.parse(hit);
+      return parsed.sort ? { ...parsed, sort: [null, ...parsed.sort] } : hit;
+    };
+    const hits = (
+      await this.search(
+        {
+          size: page.size,
+          search_after: page.search_after?.slice(1),
+          reversed: page.reversed ?? false,
+          query: rowsLacking(this.setup.query, field, true),
+          order: tieBreakers
+        },
+        options,
+        firstRow,
+        sent,
+        signal
+      )
+    ).map(withNull);
+    if (page.reversed && hits.length < page.size) {
+      // Backwards, the rows holding a value come next, from the last of them.
+      hits.push(
+        ...(await this.search(
+          {
+            size: page.size - hits.length,
+            reversed: true,
+            query: rowsLacking(this.setup.query, field, false),
+            order: this.order()
+          },
+          options,
+          firstRow - hits.length,
+          sent,
+          signal
+        ))
+      );
     }
     if (page.reversed) {
       this.rememberFromEnd(firstRow, hits);

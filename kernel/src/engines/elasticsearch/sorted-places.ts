@@ -44,7 +44,7 @@ export function rowsBefore(rank: RankedSort, threshold: number): JsonValue {
 }
 
 /** The rows holding a value at all; the rest sort last in both directions. */
-export function rowsWithValue(rank: RankedSort): JsonValue {
+export function rowsWithValue(rank: Pick<RankedSort, 'field'>): JsonValue {
   return { exists: { field: rank.field } };
 }
 
@@ -148,6 +148,9 @@ export async function placeRow(
       : before > 0
         ? { kind: 'after', part, rows: before }
         : undefined;
+  if (!Number.isSafeInteger(present)) {
+    return undefined;
+  }
   if (row >= present) {
     return placed(rowsWithValue(rank), present);
   }
@@ -178,7 +181,12 @@ export async function placeRow(
     for (const [i, threshold] of thresholds.entries()) {
       const n = found[i];
       // Counts must rise with the threshold between the two known ones; anything else proves nothing.
-      if (n === undefined || n < previous || n > beforeHigh) {
+      if (
+        n === undefined ||
+        !Number.isSafeInteger(n) ||
+        n < previous ||
+        n > beforeHigh
+      ) {
         return undefined;
       }
       previous = n;
