@@ -4,8 +4,9 @@
  * themselves in the tie-breaker's order. So the rows after one of them are the rows lacking
  * the field whose tie-breaker values come after its own: a search of those rows sorted by the
  * tie-breaker alone, from the tie-breaker values alone, reads them without sending the null back
- * (OpenSearch 2.19 fails a `search_after` holding one with a null pointer error). Going backwards
- * the rows lacking the field come first, and the rows holding one follow from the top.
+ * (OpenSearch 2.19 fails a `search_after` holding one with a null pointer error; Elasticsearch
+ * takes it, one request a block, and is left to). Going backwards the rows lacking the field come
+ * first, and the rows holding one follow from the last of them.
  */
 import type { JsonValue } from '../../console/cell';
 import { NOT_FIELDS } from './reverse-sort';

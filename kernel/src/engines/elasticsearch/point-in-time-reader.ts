@@ -585,7 +585,11 @@ class PointInTimeReader implements DocumentReader {
     sent: SentRequest[],
     signal: AbortSignal
   ): Promise<unknown[]> {
-    const field = onlySortField(this.setup.sort);
+    // Elasticsearch takes the null back; OpenSearch fails it (lacking-value.ts).
+    const field =
+      this.setup.flavour.product === 'OpenSearch'
+        ? onlySortField(this.setup.sort)
+        : undefined;
     if (
       page.order === undefined &&
       field !== undefined &&
