@@ -3,11 +3,15 @@
  * kernel process, ZeroMQ, the grid comm, HTTP to the Elasticsearch sandbox): opening a grid
  * (first block), the block at row 500,000 reached by scrolling, revisiting a passed block, and
  * a jump from row 0 to row 990,000. Ratios are against the first block read in the same run
- * (block 1, one from/size search on the point in time). Prints medians; asserts nothing.
+ * (block 1, one from/size search on the point in time). Then far jumps in grids sorted by a
+ * field (a unique long going down, an integer of 97 values each held by more rows than the
+ * result window going up, and the same filtered), each on a fresh grid, with the engine
+ * requests each took. Prints medians and the load average; asserts nothing.
  *
- *   node dist/bench/grid-paging.js [--docs 1000000]
+ *   node dist/bench/grid-paging.js [--docs 1000000] [--runs 5] [--sorted-only]
  */
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
 import { listen } from '@searchbook/sandbox/serve';
 import {
@@ -21,6 +25,8 @@ import { KernelClient } from '../test/support/kernel-client';
 const docs =
   Number(process.argv[process.argv.indexOf('--docs') + 1]) || 1_000_000;
 const BLOCK = 1000;
+const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
+const sortedOnly = process.argv.includes('--sorted-only');
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -91,12 +97,13 @@ async function main(): Promise<void> {
         await new Promise(r => setTimeout(r, 1));
       }
     };
-    const open = async () => {
+    const open = async (view?: Record<string, unknown>) => {
       const { reply, ms } = await call({
         type: 'open',
         connection: 'es',
         target: 'big',
-        blockSize: BLOCK
+        blockSize: BLOCK,
+        ...(view ? { view } : {})
       });
       if (reply.type !== 'opened') {
         throw new Error(reply.type);
@@ -114,6 +121,47 @@ async function main(): Promise<void> {
         rows: reply.block.rows.length
       };
     };
+
+    const load = () =>
+      loadavg()
+        .map(l => l.toFixed(1))
+        .join(' ');
+    console.log(`load average before: ${load()}`);
+    const sortedJumps: [string, Record<string, unknown>][] = [
+      ['n (unique long) desc', { sort: [{ column: 'n', direction: 'desc' }] }],
+      [
+        'group (97 values) asc',
+        { sort: [{ column: 'group', direction: 'asc' }] }
+      ],
+      [
+        'n asc, filtered to group < 50',
+        {
+          filters: [{ column: 'group', operator: 'less than', value: '50' }],
+          sort: [{ column: 'n', direction: 'asc' }]
+        }
+      ]
+    ];
+    for (const [label, view] of sortedJumps) {
+      for (const row of [docs / 2, docs * 0.99 - 20 * BLOCK]) {
+        const block = Math.floor(row / BLOCK);
+        const times: number[] = [];
+        const requests: number[] = [];
+        for (let i = 0; i < runs; i++) {
+          const fresh = await open(view);
+          const jump = await read(fresh.gridId, block);
+          times.push(jump.ms);
+          requests.push(jump.requests);
+          await call({ type: 'close', gridId: fresh.gridId });
+        }
+        console.log(
+          `sorted ${label}, jump to row ${(block * BLOCK).toLocaleString('en-US')}: ${median(times).toFixed(0)} ms median (${Math.min(...times).toFixed(0)}-${Math.max(...times).toFixed(0)}), ${Math.min(...requests)}-${Math.max(...requests)} requests, ${runs} runs`
+        );
+      }
+    }
+    console.log(`load average after: ${load()}`);
+    if (sortedOnly) {
+      return;
+    }
 
     const opens: number[] = [];
     for (let i = 0; i < 5; i++) {

@@ -133,7 +133,7 @@ export class ElasticsearchDriver implements Driver {
         const tree = structure.tree(targetSegment(target), signal);
         // A view is translated before the point in time opens, so a refused filter sends nothing;
         // the whole target in engine order needs no mapping first, and reads it meanwhile.
-        const { query, sort, sortedBy, notes } = searchOfView(
+        const { query, sort, sortedBy, notes, rankedBy } = searchOfView(
           view,
           isEmptyView(view) ? undefined : await tree,
           flavour()
@@ -146,6 +146,7 @@ export class ElasticsearchDriver implements Driver {
             tree,
             query,
             sort,
+            ...(rankedBy ? { rankedBy } : {}),
             flavour: flavour(),
             rowSource: version.searchSource()
           },

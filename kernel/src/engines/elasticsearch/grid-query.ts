@@ -24,6 +24,7 @@ import {
   singleValue
 } from '../../driver-core/grid-view';
 import { filterRefusal } from '../../console/refusal';
+import type { RankedSort } from './sorted-places';
 
 const INTEGER = new Set(['long', 'integer', 'short', 'byte', 'unsigned_long']);
 const NUMERIC = new Set([
@@ -141,6 +142,8 @@ export interface SearchView {
   /** The columns the sort holds, in order (the view's sort without those left out). */
   sortedBy: string[];
   notes: string[];
+  /** The sort's one clause when rows can be placed in it by counting (sorted-places.ts). */
+  rankedBy?: RankedSort;
 }
 
 export function searchOfView(
@@ -148,8 +151,18 @@ export function searchOfView(
   tree: FieldTree | undefined,
   flavour: Pick<Flavour, 'product'> = { product: 'Elasticsearch' }
 ): SearchView {
-  const { sort, sortedBy, notes } = sortOfView(view.sort, tree, flavour);
-  return { query: queryOfView(view, tree), sort, sortedBy, notes };
+  const { sort, sortedBy, notes, rankedBy } = sortOfView(
+    view.sort,
+    tree,
+    flavour
+  );
+  return {
+    query: queryOfView(view, tree),
+    sort,
+    sortedBy,
+    notes,
+    ...(rankedBy ? { rankedBy } : {})
+  };
 }
 
 /** A filter column: the field exact clauses use, how values are typed, and its nested array. */
@@ -515,8 +528,14 @@ export function sortOfView(
   keys: SortKey[],
   tree: FieldTree | undefined,
   flavour: Pick<Flavour, 'product'> = { product: 'Elasticsearch' }
-): { sort: JsonValue[]; sortedBy: string[]; notes: string[] } {
+): {
+  sort: JsonValue[];
+  sortedBy: string[];
+  notes: string[];
+  rankedBy?: RankedSort;
+} {
   const sort: JsonValue[] = [];
+  const ranked: RankedSort[] = [];
   const sortedBy: string[] = [];
   const notes: string[] = [];
   const dropped = (column: string, why: string) =>
@@ -563,8 +582,38 @@ export function sortOfView(
         }
         sort.push({ [field]: order });
         sortedBy.push(key.column);
+        const values = rankedValues(column.node.type);
+        if (values && !order.nested) {
+          ranked.push({
+            field,
+            order: key.direction,
+            values,
+            date: column.node.type === 'date'
+          });
+        }
       }
     }
   }
-  return { sort, sortedBy, notes };
+  const only = ranked[0];
+  return {
+    sort,
+    sortedBy,
+    notes,
+    ...(only && sort.length === 1 ? { rankedBy: only } : {})
+  };
+}
+
+/**
+ * How a field's sort values count: whole numbers for integers and dates (epoch milliseconds),
+ * doubles for the rest. Left out: `unsigned_long` and `date_nanos`, whose values pass what a
+ * double holds exactly, and strings.
+ */
+function rankedValues(type: string): RankedSort['values'] | undefined {
+  if (INTEGER.has(type) && type !== 'unsigned_long') {
+    return 'integer';
+  }
+  if (type === 'date') {
+    return 'integer';
+  }
+  return NUMERIC.has(type) ? 'number' : undefined;
 }

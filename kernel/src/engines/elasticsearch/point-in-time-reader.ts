@@ -11,6 +11,9 @@
  * reversed `search_after` from its first row, so Ctrl-End and scrolling up from there never walk.
  * In the index's own order (`_shard_doc`, no sort) over rows the engine shows to be contiguous
  * (shard-doc-places.ts), a far jump is one `search_after` from the value before its first row.
+ * Sorted by one number or date field, a far jump counts its way to the row before it
+ * (sorted-places.ts) and reads that row's sort values in one search, or walks only the rows
+ * of one value too common to count past.
  */
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
@@ -36,6 +39,14 @@ import { type StorageByIndex, storageOfSettings } from './index-storage';
 import { UNSCORED_LEADING } from './present';
 import { reversedSort } from './reverse-sort';
 import { contiguousShardDocAfter } from './shard-doc-places';
+import { onlySortField, rowsLacking } from './lacking-value';
+import {
+  placeRow,
+  type RankedSort,
+  rowsWithValue,
+  type SortedCounts,
+  within
+} from './sorted-places';
 
 /** Each search renews the point in time for this long; a timer renews it while the grid is idle. */
 const KEEP_ALIVE = '5m';
@@ -88,6 +99,8 @@ interface ReaderSetup {
   /** The view's filter (none: every document) and sort (before the tie-breaker). */
   query: JsonValue | undefined;
   sort: JsonValue[];
+  /** The sort's one clause when rows can be placed in it by counting. */
+  rankedBy?: RankedSort;
   /** Which product answers, and its point in time API (none: read without a snapshot). */
   flavour: Flavour;
   /** The `_source` rows are read with (undefined: the engine's default, the whole source). */
@@ -256,6 +269,10 @@ class PointInTimeReader implements DocumentReader {
   private lastSort: unknown[] | undefined;
   /** Set when a jump found a row not where the first and last rows placed it: walk from then on. */
   private placesDisproved = false;
+  /** The field's span over the view's rows, once counted (sortedCounts). */
+  private span: ReturnType<SortedCounts['span']> | undefined;
+  /** Set when a count failed (a field the engine cannot range on): walk from then on. */
+  private countsFailed = false;
   /** The walk under way (searchAfterFor), which the next one waits for. */
   private walks: Promise<unknown> = Promise.resolve();
   private readonly renewTimer: NodeJS.Timeout;
@@ -487,11 +504,23 @@ class PointInTimeReader implements DocumentReader {
       return known;
     }
     // Start from the furthest checkpoint before it, or from the last row from/size reaches.
-    let start = this.window;
-    for (const row of this.checkpoints.keys()) {
-      if (row > start && row < position) {
-        start = row;
+    const nearest = () => {
+      let row = this.window;
+      for (const at of this.checkpoints.keys()) {
+        if (at > row && at < position) {
+          row = at;
+        }
       }
+      return row;
+    };
+    let start = nearest();
+    // More than one walking step away: counting places it in a few requests, or nearer.
+    if (position - start > this.window) {
+      const placed = await this.sortedAfter(position, sent, signal);
+      if (placed) {
+        return placed;
+      }
+      start = nearest();
     }
     let after = this.checkpoints.get(start);
     if (!after) {
@@ -546,12 +575,36 @@ class PointInTimeReader implements DocumentReader {
       reversed?: boolean;
       /** The `_shard_doc` the first hit must have; none is taken when it has another (placesDisproved). */
       placed?: number;
+      /** The rows searched instead of the view's (a part of them, sorted the same). */
+      query?: JsonValue;
+      /** The order instead of the view's (the tie-breaker alone); its hits are not remembered. */
+      order?: JsonValue[];
     },
     options: { source: boolean; countTotal: boolean },
     firstRow: number,
     sent: SentRequest[],
     signal: AbortSignal
   ): Promise<unknown[]> {
+    // Elasticsearch takes the null back; OpenSearch fails it (lacking-value.ts).
+    const field =
+      this.setup.flavour.product === 'OpenSearch'
+        ? onlySortField(this.setup.sort)
+        : undefined;
+    if (
+      page.order === undefined &&
+      field !== undefined &&
+      page.search_after?.[0] === null
+    ) {
+      return this.searchAfterLacking(
+        field,
+        page,
+        options,
+        firstRow,
+        sent,
+        signal
+      );
+    }
+    const order = page.order ?? this.order();
     const body: Record<string, JsonValue> = {
       size: page.size,
       ...(page.from !== undefined && page.from > 0 ? { from: page.from } : {}),
@@ -561,8 +614,10 @@ class PointInTimeReader implements DocumentReader {
       ...(this.pitId !== undefined
         ? { pit: { id: this.pitId, keep_alive: KEEP_ALIVE } }
         : {}),
-      ...(this.setup.query !== undefined ? { query: this.setup.query } : {}),
-      sort: page.reversed ? reversedSort(this.order()) : this.order(),
+      ...((page.query ?? this.setup.query) !== undefined
+        ? { query: page.query ?? this.setup.query ?? null }
+        : {}),
+      sort: page.reversed ? reversedSort(order) : order,
       track_total_hits: options.countTotal,
       ...(options.source
         ? {
@@ -618,6 +673,70 @@ class PointInTimeReader implements DocumentReader {
       this.placesDisproved = true;
       return [];
     }
+    if (page.order !== undefined) {
+      return hits;
+    }
+    if (page.reversed) {
+      this.rememberFromEnd(firstRow, hits);
+    } else {
+      this.remember(firstRow, hits);
+    }
+    return hits;
+  }
+
+  /**
+   * The rows after (or, reversed, before) one lacking the sort's one field, read without sending
+   * its null back (lacking-value.ts); their sort values are given their null again.
+   */
+  private async searchAfterLacking(
+    field: string,
+    page: {
+      size: number;
+      search_after?: unknown[] | undefined;
+      reversed?: boolean;
+    },
+    options: { source: boolean; countTotal: boolean },
+    firstRow: number,
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): Promise<unknown[]> {
+    const tieBreakers = this.order().slice(1);
+    const withNull = (hit: unknown): unknown => {
+      const parsed = Hit.parse(hit);
+      return parsed.sort ? { ...parsed, sort: [null, ...parsed.sort] } : hit;
+    };
+    const hits = (
+      await this.search(
+        {
+          size: page.size,
+          search_after: page.search_after?.slice(1),
+          reversed: page.reversed ?? false,
+          query: rowsLacking(this.setup.query, field, true),
+          order: tieBreakers
+        },
+        options,
+        firstRow,
+        sent,
+        signal
+      )
+    ).map(withNull);
+    if (page.reversed && hits.length < page.size) {
+      // Backwards, the rows holding a value come next, from the last of them.
+      hits.push(
+        ...(await this.search(
+          {
+            size: page.size - hits.length,
+            reversed: true,
+            query: rowsLacking(this.setup.query, field, false),
+            order: this.order()
+          },
+          options,
+          firstRow - hits.length,
+          sent,
+          signal
+        ))
+      );
+    }
     if (page.reversed) {
       this.rememberFromEnd(firstRow, hits);
     } else {
@@ -660,6 +779,167 @@ class PointInTimeReader implements DocumentReader {
     if (this.counted && firstRow + hits.length === this.total) {
       this.lastSort = Hit.parse(hits[hits.length - 1]).sort;
     }
+  }
+
+  /**
+   * In a grid sorted by one number or date field, the `search_after` of row `position` found by
+   * counting; undefined when counting does not place it, after leaving a checkpoint as near as
+   * the counts go (the rows before the one value too common to count past).
+   */
+  private async sortedAfter(
+    position: number,
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): Promise<unknown[] | undefined> {
+    const rank = this.setup.rankedBy;
+    // Counts are exact only over the snapshot the rows are read from.
+    if (
+      !rank ||
+      this.pitId === undefined ||
+      !this.counted ||
+      this.countsFailed
+    ) {
+      return undefined;
+    }
+    try {
+      const place = await placeRow(
+        rank,
+        position - 1,
+        this.window,
+        this.sortedCounts(rank, sent, signal)
+      );
+      if (place?.kind === 'rest') {
+        const [hit] = await this.search(
+          {
+            size: 1,
+            from: place.skip,
+            query: within(this.setup.query, place.part, true)
+          },
+          { source: false, countTotal: false },
+          position - 1,
+          sent,
+          signal
+        );
+        return hit === undefined ? undefined : Hit.parse(hit).sort;
+      }
+      if (place?.kind === 'after') {
+        const [hit] = await this.search(
+          {
+            size: 1,
+            reversed: true,
+            query: within(this.setup.query, place.part, false)
+          },
+          { source: false, countTotal: false },
+          place.rows - 1,
+          sent,
+          signal
+        );
+        const sort = hit === undefined ? undefined : Hit.parse(hit).sort;
+        if (sort) {
+          this.checkpoints.set(place.rows, sort);
+        }
+      }
+      return undefined;
+    } catch (err) {
+      if (signal.aborted) {
+        throw err;
+      }
+      this.countsFailed = true;
+      return undefined;
+    }
+  }
+
+  /** Counts under the view's filter on the point in time, each one search of `size: 0`. */
+  private sortedCounts(
+    rank: RankedSort,
+    sent: SentRequest[],
+    signal: AbortSignal
+  ): SortedCounts {
+    const aggregate = async (
+      aggs: Record<string, JsonValue>
+    ): Promise<unknown> => {
+      const answer = z
+        .object({ pit_id: z.string().optional(), aggregations: z.unknown() })
+        .loose()
+        .parse(
+          await sendGridRequest(
+            this.setup.transport,
+            {
+              method: 'POST',
+              path: '/_search',
+              query: 'filter_path=pit_id,aggregations',
+              body: {
+                size: 0,
+                track_total_hits: false,
+                pit: { id: this.pitId ?? '', keep_alive: KEEP_ALIVE },
+                ...(this.setup.query !== undefined
+                  ? { query: this.setup.query }
+                  : {}),
+                aggs
+              }
+            },
+            r => this.failure(r),
+            sent,
+            signal
+          )
+        );
+      if (answer.pit_id) {
+        this.pitId = answer.pit_id;
+      }
+      return answer.aggregations;
+    };
+    return {
+      count: async parts => {
+        const keys = parts.map((_, i) => `p${i}`);
+        const buckets = z
+          .object({
+            parts: z.object({
+              buckets: z.record(
+                z.string(),
+                z.object({ doc_count: z.number().int() }).loose()
+              )
+            })
+          })
+          .parse(
+            await aggregate({
+              parts: {
+                filters: {
+                  filters: Object.fromEntries(
+                    parts.map((part, i) => [keys[i], part])
+                  )
+                }
+              }
+            })
+          ).parts.buckets;
+        return keys.map(key => buckets[key]?.doc_count ?? Number.NaN);
+      },
+      span: () => {
+        this.span ??= aggregate({
+          low: { min: { field: rank.field } },
+          high: { max: { field: rank.field } },
+          present: { filter: rowsWithValue(rank) }
+        }).then(found => {
+          const Value = z.object({ value: z.number().nullable() }).loose();
+          const parsed = z
+            .object({
+              low: Value,
+              high: Value,
+              present: z.object({ doc_count: z.number().int() }).loose()
+            })
+            .parse(found);
+          return {
+            min: parsed.low.value,
+            max: parsed.high.value,
+            present: parsed.present.doc_count
+          };
+        });
+        // A failed count is asked again next time, not remembered.
+        this.span.catch(() => {
+          this.span = undefined;
+        });
+        return this.span;
+      }
+    };
   }
 
   /**

@@ -9,7 +9,13 @@
 import type { JsonValue } from '../../console/cell';
 
 /** Sort names that are no field: they take no `missing` nor `mode`. */
-const NOT_FIELDS = new Set(['_score', '_doc', '_shard_doc', '_index', '_id']);
+export const NOT_FIELDS = new Set([
+  '_score',
+  '_doc',
+  '_shard_doc',
+  '_index',
+  '_id'
+]);
 
 type Direction = 'asc' | 'desc';
 

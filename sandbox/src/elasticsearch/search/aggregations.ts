@@ -323,7 +323,9 @@ function one(
           type = field.type;
         }
         for (const v of values) {
-          distinct.add(v);
+          if (kind === 'cardinality') {
+            distinct.add(v);
+          }
           if (typeof v === 'number') {
             nums.push(v);
           }
@@ -341,8 +343,13 @@ function one(
         return { value: distinct.size };
       }
       const sum = nums.reduce((a, b) => a + b, 0);
-      const min = nums.length ? Math.min(...nums) : null;
-      const max = nums.length ? Math.max(...nums) : null;
+      // A loop, not Math.min(...nums): spreading a million values overflows the call stack.
+      let min: number | null = null;
+      let max: number | null = null;
+      for (const v of nums) {
+        min = min === null || v < min ? v : min;
+        max = max === null || v > max ? v : max;
+      }
       const format =
         typeof spec['format'] === 'string'
           ? spec['format']
@@ -650,18 +657,14 @@ function one(
       return { buckets };
     }
     case 'filter': {
-      const matched = docs.filter(
-        d => filterFor(spec, d, env, aggName)(d.view) !== NO_MATCH
-      );
+      const matched = matching(docs, spec, env, aggName);
       return { doc_count: matched.length, ...sub(matched) };
     }
     case 'filters': {
       const filters = isObject(spec['filters']) ? spec['filters'] : {};
       const buckets: JsonObject = {};
       for (const [k, f] of Object.entries(filters)) {
-        const matched = docs.filter(
-          d => filterFor(f, d, env, `${aggName}/${k}`)(d.view) !== NO_MATCH
-        );
+        const matched = matching(docs, f, env, `${aggName}/${k}`);
         buckets[k] = { doc_count: matched.length, ...sub(matched) };
       }
       return { buckets };
@@ -715,6 +718,28 @@ function one(
     default:
       return {};
   }
+}
+
+/** The documents a filter matches, its scorer looked up once per index rather than per document. */
+function matching(
+  docs: AggDoc[],
+  spec: Json,
+  env: AggEnv,
+  key: string
+): AggDoc[] {
+  const matched: AggDoc[] = [];
+  let index: AggDoc['index'] | undefined;
+  let scorer: Scorer | undefined;
+  for (const d of docs) {
+    if (d.index !== index || scorer === undefined) {
+      index = d.index;
+      scorer = filterFor(spec, d, env, key);
+    }
+    if (scorer(d.view) !== NO_MATCH) {
+      matched.push(d);
+    }
+  }
+  return matched;
 }
 
 function filterFor(spec: Json, doc: AggDoc, env: AggEnv, key: string): Scorer {
