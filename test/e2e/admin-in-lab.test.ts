@@ -80,9 +80,9 @@ beforeAll(async () => {
     cells,
     env: { TS_KEY, SEARCH_KEY },
     viewport: { width: 1400, height: 1000 },
-    // Every kernel message the browser receives (iopub included), to check that no key value crosses in clear.
-    beforeOpen: opened =>
-      void opened.on('websocket', socket =>
+    beforeOpen: async opened => {
+      // Every kernel message the browser receives (iopub included), to check that no key value crosses in clear.
+      opened.on('websocket', socket =>
         socket.on('framereceived', frame =>
           received.push(
             typeof frame.payload === 'string'
@@ -90,10 +90,43 @@ beforeAll(async () => {
               : frame.payload.toString('utf8')
           )
         )
-      )
+      );
+      // A clock that runs as the real one until a test runs its timers ahead at once, and a
+      // count of the figures' requests the page sends, to see that none goes.
+      await opened.clock.install();
+      await opened.addInitScript(countMetricsRequests);
+    }
   }));
   await connection('older').waitFor({ timeout: 30_000 });
 });
+
+/** In the page before it loads: counts the kernel messages it sends that ask for a connection's figures. */
+function countMetricsRequests(): void {
+  const counted = window as unknown as { __metricsRequests: number };
+  counted.__metricsRequests = 0;
+  const decoder = new TextDecoder();
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (
+    this: WebSocket,
+    data: Parameters<WebSocket['send']>[0]
+  ) {
+    const text =
+      typeof data === 'string'
+        ? data
+        : data instanceof Blob
+          ? ''
+          : decoder.decode(data);
+    if (/"type":\s*"metrics"/.test(text)) {
+      counted.__metricsRequests++;
+    }
+    send.call(this, data);
+  };
+}
+
+const metricsRequests = () =>
+  page.evaluate(
+    () => (window as unknown as { __metricsRequests: number }).__metricsRequests
+  );
 
 afterAll(async () => {
   await browser?.close();
@@ -303,13 +336,15 @@ describe('Typesense server dashboard', () => {
     const sidebarTab = page.locator(
       '.jp-SideBar.jp-mod-left [data-id="searchbook-sidebar"]'
     );
+    // Read while shown: the count sees the dashboard's requests.
+    expect(await metricsRequests()).toBeGreaterThan(0);
     await sidebarTab.click();
     try {
-      await page.waitForTimeout(700);
-      const before = await points();
-      expect(before).toBeGreaterThan(0);
-      await page.waitForTimeout(5000);
-      expect(await points()).toBe(before);
+      expect(await points()).toBeGreaterThan(0);
+      const asked = await metricsRequests();
+      // Five seconds of the page's timers, run at once: two readings' worth.
+      await page.clock.runFor(5_000);
+      expect(await metricsRequests()).toBe(asked);
     } finally {
       await sidebarTab.click();
     }

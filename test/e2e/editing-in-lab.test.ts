@@ -904,15 +904,15 @@ describe('nothing typed is lost', () => {
     await page.getByRole('tab', { name: /editing\.ipynb/ }).click();
     // Execution counts cleared, so waiting for the cells to run again waits for the new kernel.
     await runCommand(page, 'notebook:clear-all-cell-outputs');
-    // Not awaited: the command settles only once its dialog is answered.
-    await page.evaluate(
-      () =>
-        void (
-          window as unknown as {
-            jupyterapp: { commands: { execute(id: string): Promise<unknown> } };
-          }
-        ).jupyterapp.commands.execute('notebook:restart-kernel')
-    );
+    // Kept in the page, not awaited: the command settles only once its dialog is answered and
+    // the kernel has restarted.
+    await page.evaluate(() => {
+      const w = window as unknown as {
+        jupyterapp: { commands: { execute(id: string): Promise<unknown> } };
+        __restarted?: Promise<unknown>;
+      };
+      w.__restarted = w.jupyterapp.commands.execute('notebook:restart-kernel');
+    });
     await page
       .getByRole('dialog')
       .getByRole('button', { name: 'Confirm Kernel Restart' })
@@ -920,7 +920,10 @@ describe('nothing typed is lost', () => {
     await page.waitForFunction(
       () => document.querySelector('.jp-Dialog') === null
     );
-    await page.waitForTimeout(1_000);
+    await page.evaluate(
+      () =>
+        (window as unknown as { __restarted?: Promise<unknown> }).__restarted
+    );
     await runAllCells(page);
     await page.getByRole('tab', { name: /^shop · es/ }).click();
     await expect(editMessage(page, label).textContent()).resolves.toMatch(

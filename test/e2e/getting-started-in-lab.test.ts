@@ -11,7 +11,6 @@ import { scratchDir } from '../support/scratch-dir';
 import type { Browser, Page } from 'playwright-core';
 import { request } from 'undici';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
-import { launchChromium } from './support/browser';
 import {
   GETTING_STARTED,
   type GettingStartedSteps,
@@ -21,6 +20,7 @@ import {
 } from './support/getting-started';
 import { cellText, gridOf, statusLine } from './support/grid-page';
 import { REPO, type RunningLab, startJupyterLab } from './support/jupyter-lab';
+import { suiteChromium } from './support/shared-lab';
 import { screenshot } from './support/notebook-page';
 
 jest.setTimeout(300_000);
@@ -76,7 +76,7 @@ beforeAll(async () => {
       SEARCHBOOK_TYPESENSE_URL: sandbox.tsUrl
     }
   });
-  browser = await launchChromium();
+  browser = await suiteChromium();
   page = await (
     await browser.newContext({ viewport: { width: 1600, height: 1000 } })
   ).newPage();

@@ -6,8 +6,8 @@
 import { scratchDir } from '../support/scratch-dir';
 import type { Browser, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
-import { launchChromium } from './support/browser';
 import { type RunningLab, startJupyterLab } from './support/jupyter-lab';
+import { suiteChromium } from './support/shared-lab';
 import {
   bandUnder,
   cellOutput,
@@ -44,7 +44,7 @@ beforeAll(async () => {
     'GET /products/_search\n{"size": 0, "aggs": {"brands": {"terms": {"field": "brand.keyword"}}}}',
     'GET /_cat/indices?format=json'
   ]);
-  browser = await launchChromium();
+  browser = await suiteChromium();
 });
 
 afterAll(async () => {

@@ -316,7 +316,13 @@ describe('aliases', () => {
         exports
       );
       // Their entrance animations played out, the places they keep.
-      await page.waitForTimeout(1000);
+      await page.evaluate(() =>
+        Promise.all(
+          [...document.querySelectorAll('.Toastify__toast')]
+            .flatMap(toast => toast.getAnimations())
+            .map(animation => animation.finished)
+        )
+      );
       const inWindow = () =>
         page.evaluate(() => {
           const box = (node: Element) => {

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './support/browser';
+import { suiteChromium } from './support/shared-lab';
 import { freePort } from '../support/free-port';
 import { REPO, startJupyterLab } from './support/jupyter-lab';
 import {
@@ -49,6 +49,7 @@ let sandbox: {
   tsUrl: string;
   output: string;
 };
+let sandboxStarting: Promise<typeof sandbox> | undefined;
 
 const bin = (name: string) => join(venv, 'bin', name);
 
@@ -122,11 +123,16 @@ async function pathNodeCalls(): Promise<string[]> {
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'searchbook-wheel-'));
-  await promisify(execFile)(
-    'bash',
-    [join(REPO, 'scripts', 'build-wheel.sh'), '--no-js-build'],
-    { cwd: REPO, maxBuffer: 16 * 1024 * 1024 }
-  );
+  venv = join(work, 'venv');
+  // The wheel is built while the environment is made: neither needs the other.
+  await Promise.all([
+    promisify(execFile)(
+      'bash',
+      [join(REPO, 'scripts', 'build-wheel.sh'), '--no-js-build'],
+      { cwd: REPO, maxBuffer: 16 * 1024 * 1024 }
+    ),
+    promisify(execFile)('python3', ['-m', 'venv', venv])
+  ]);
   const built = (await readdir(join(REPO, 'dist', 'wheel'))).filter(name =>
     name.endsWith('.whl')
   );
@@ -140,7 +146,6 @@ beforeAll(async () => {
     `#!/bin/sh\necho "$*" >> '${join(work, 'path-node', 'calls')}'\nexit 97\n`
   );
   await chmod(join(work, 'path-node', 'node'), 0o755);
-  venv = join(work, 'venv');
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k, v]) =>
@@ -156,8 +161,11 @@ beforeAll(async () => {
     JUPYTER_DATA_DIR: join(work, 'jupyter-data'),
     JUPYTER_CONFIG_DIR: join(work, 'jupyter-config')
   };
-  await promisify(execFile)('python3', ['-m', 'venv', venv]);
-  // JupyterLab, nbclient and Notebook at the test environment's versions (pip's cache keeps the downloads).
+  // JupyterLab, nbclient and Notebook at the test environment's versions (pip's cache keeps the
+  // downloads), while the sandbox engines start.
+  sandboxStarting = startSandbox();
+  // Handled here and awaited below: the install may fail first.
+  sandboxStarting.catch(() => undefined);
   await run(bin('python'), [
     '-m',
     'pip',
@@ -176,11 +184,11 @@ beforeAll(async () => {
     '-c',
     join(REPO, 'requirements-dev.txt')
   ]);
-  sandbox = await startSandbox();
+  sandbox = await sandboxStarting;
 });
 
 afterAll(async () => {
-  sandbox?.process.kill('SIGTERM');
+  (await sandboxStarting?.catch(() => undefined))?.process.kill('SIGTERM');
   if (work) {
     await rm(work, { recursive: true, force: true });
   }
@@ -509,7 +517,7 @@ describe('pip install jupyterlab-searchbook', () => {
     });
     let browser: Browser | undefined;
     try {
-      browser = await launchChromium();
+      browser = await suiteChromium();
       const page = await (
         await browser.newContext({ viewport: { width: 1600, height: 1000 } })
       ).newPage();
