@@ -670,7 +670,7 @@ async function waitForReply(
     if (Date.now() > deadline) {
       throw new Error(`no reply to ${requestId}: ${kernel.stderr}`);
     }
-    await new Promise(r => setTimeout(r, 20));
+    await kernel.nextIopub();
   }
 }
 

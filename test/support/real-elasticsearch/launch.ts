@@ -66,6 +66,8 @@ export interface ClusterMember {
 }
 
 const READY_LINE = 'searchbook real elasticsearch started';
+/** How often a test index makes its writes visible (Elasticsearch's default is 1s). */
+const TEST_REFRESH_INTERVAL = '100ms';
 const START_ATTEMPTS = 3;
 
 export function launcherClasspath(flavour: RealFlavourId): string {
@@ -297,7 +299,12 @@ export function authHeaders(
     : {};
 }
 
-/** Green cluster, then defaults for test indices: one shard (stable scores), no replicas (green). */
+/**
+ * Green cluster, then defaults for test indices: one shard (stable scores), no replicas (green),
+ * and a refresh every TEST_REFRESH_INTERVAL instead of every second: the grid saves with
+ * `refresh=wait_for`, which answers at the index's next refresh, so each save would otherwise
+ * wait up to a second.
+ */
 async function prepareForTests(node: RealNodeAddress): Promise<void> {
   const headers = { ...authHeaders(node), 'content-type': 'application/json' };
   await securityInitialised(node, headers);
@@ -320,7 +327,13 @@ async function prepareForTests(node: RealNodeAddress): Promise<void> {
       body: JSON.stringify({
         index_patterns: ['*'],
         priority: 0,
-        template: { settings: { number_of_shards: 1, number_of_replicas: 0 } }
+        template: {
+          settings: {
+            number_of_shards: 1,
+            number_of_replicas: 0,
+            refresh_interval: TEST_REFRESH_INTERVAL
+          }
+        }
       })
     }
   );
