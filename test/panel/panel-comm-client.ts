@@ -115,6 +115,30 @@ export async function kernelWithPanelComm(
   }
 }
 
+/**
+ * `kernelWithPanelComm` started while `setUp` makes the suite's data on the engine: the kernel's
+ * start-up and the engine's work overlap. The kernel is closed again when `setUp` fails.
+ */
+export async function kernelWithPanelCommBeside(
+  setUp: () => Promise<unknown>,
+  ...kernelArgs: Parameters<typeof kernelWithPanelComm>
+): Promise<{ kernel: KernelClient; comm: PanelCommClient }> {
+  const [made, started] = await Promise.allSettled([
+    setUp(),
+    kernelWithPanelComm(...kernelArgs)
+  ]);
+  if (made.status === 'rejected') {
+    if (started.status === 'fulfilled') {
+      await started.value.kernel.close();
+    }
+    throw made.reason;
+  }
+  if (started.status === 'rejected') {
+    throw started.reason;
+  }
+  return started.value;
+}
+
 /** Every row of a grid, block by block as the panel scrolls, then the grid closed. */
 export async function allRows(
   comm: PanelCommClient,

@@ -52,6 +52,11 @@ export interface LaunchOptions {
   foreground?: boolean;
   /** A node of a loopback cluster instead of a single node (see LaunchOptions.java). */
   cluster?: ClusterMember;
+  /**
+   * How often new indices make their writes visible, instead of Elasticsearch's 1s: the grid
+   * saves with `refresh=wait_for`, which answers at the index's next refresh.
+   */
+  refreshInterval?: string;
 }
 
 /** One node of a cluster on loopback: it finds the others at their transport ports. */
@@ -66,8 +71,6 @@ export interface ClusterMember {
 }
 
 const READY_LINE = 'searchbook real elasticsearch started';
-/** How often a test index makes its writes visible (Elasticsearch's default is 1s). */
-const TEST_REFRESH_INTERVAL = '100ms';
 const START_ATTEMPTS = 3;
 
 export function launcherClasspath(flavour: RealFlavourId): string {
@@ -205,7 +208,7 @@ async function launchOnce(
     ...(caFile ? { caFile } : {})
   };
   try {
-    await prepareForTests(address);
+    await prepareForTests(address, opts.refreshInterval);
   } catch (err) {
     // A node that failed its set-up is in no state file, so the run's teardown would not stop it.
     await stopRealNode(pid);
@@ -301,11 +304,12 @@ export function authHeaders(
 
 /**
  * Green cluster, then defaults for test indices: one shard (stable scores), no replicas (green),
- * and a refresh every TEST_REFRESH_INTERVAL instead of every second: the grid saves with
- * `refresh=wait_for`, which answers at the index's next refresh, so each save would otherwise
- * wait up to a second.
+ * and the refresh interval asked for, if any.
  */
-async function prepareForTests(node: RealNodeAddress): Promise<void> {
+async function prepareForTests(
+  node: RealNodeAddress,
+  refreshInterval: string | undefined
+): Promise<void> {
   const headers = { ...authHeaders(node), 'content-type': 'application/json' };
   await securityInitialised(node, headers);
   const health = await fetchFromNode(
@@ -331,7 +335,7 @@ async function prepareForTests(node: RealNodeAddress): Promise<void> {
           settings: {
             number_of_shards: 1,
             number_of_replicas: 0,
-            refresh_interval: TEST_REFRESH_INTERVAL
+            ...(refreshInterval ? { refresh_interval: refreshInterval } : {})
           }
         }
       })
