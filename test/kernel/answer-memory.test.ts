@@ -120,7 +120,7 @@ async function settledWithin(ms: number): Promise<number> {
     if (now < SETTLED_LIMIT || Date.now() > deadline) {
       return now;
     }
-    await new Promise(r => setTimeout(r, 250));
+    await new Promise(r => setTimeout(r, 50));
   }
 }
 

@@ -147,16 +147,39 @@ const errorOf = (answer: GridReply) =>
 const evalue = (reply: ExecuteReply) => cellError(reply).evalue;
 const traceback = (reply: ExecuteReply) =>
   cellError(reply).traceback.join('\n');
+/**
+ * Lets an export read two pages, the second after the kernel's progress interval (250 ms) so
+ * that its progress shows documents, then holds its later pages until `release` is called: the
+ * export is certainly still running for what the test does meanwhile, however slow the
+ * machine, and ends as soon as the test lets it.
+ */
+function holdPagesAfterProgress(): { release(): void } {
+  let release!: () => void;
+  const released = new Promise<void>(resolve => (release = resolve));
+  const searchesBefore = (index: number) =>
+    proxy.seen.slice(0, index).filter(r => r.url === '/_search').length;
+  proxy.rules.push(
+    {
+      matches: (_m, url, index) =>
+        url === '/_search' && searchesBefore(index) === 1,
+      delayMs: 300
+    },
+    {
+      matches: (_m, url, index) =>
+        url === '/_search' && searchesBefore(index) > 1,
+      holdUntil: released
+    }
+  );
+  return { release };
+}
+
 /** Requests that would read documents: none may be sent for a refused export. */
 const reads = () =>
   proxy.seen.filter(r => r.url.includes('_pit') || r.url.includes('_search'));
 
 describe('two exports to one file name at once', () => {
   it("a %export while the side panel writes the same file is refused, naming that export; the file is the panel's complete export", async () => {
-    proxy.rules.push({
-      matches: (_m, url) => url === '/_search',
-      delayMs: 400
-    });
+    const pages = holdPagesAfterProgress();
     const panel = panelExport({ exportId: 'both', file: 'both.jsonl' });
     await panel.started();
     const seenBefore = proxy.seen.length;
@@ -181,6 +204,7 @@ describe('two exports to one file name at once', () => {
         .slice(seenBefore)
         .filter(r => r.method === 'POST' && r.url.includes('_pit'))
     ).toHaveLength(0);
+    pages.release();
     const answer = await panel.answer();
     expect(answer).toMatchObject({
       type: 'exported',
@@ -199,10 +223,7 @@ describe('two exports to one file name at once', () => {
   });
 
   it('two side panel exports with the same file name: the second is refused and the first completes', async () => {
-    proxy.rules.push({
-      matches: (_m, url) => url === '/_search',
-      delayMs: 300
-    });
+    const pages = holdPagesAfterProgress();
     const first = panelExport({ exportId: 'first', file: 'products.jsonl' });
     await first.started();
     const second = await panelExport({
@@ -213,6 +234,7 @@ describe('two exports to one file name at once', () => {
     expect(errorOf(second)).toMatch(
       /products\.jsonl is being written by another export \(the side panel's export of products, running for [\d.]+ s\), so nothing was exported\. Wait for that export to end/
     );
+    pages.release();
     const answer = await first.answer();
     expect(answer).toMatchObject({
       type: 'exported',
@@ -307,10 +329,7 @@ describe('only a regular file or a new name is ever replaced', () => {
   });
 
   it('a pipe made at the name while the export runs is not replaced: the complete export stays in the temporary file the answer names', async () => {
-    proxy.rules.push({
-      matches: (_m, url) => url === '/_search',
-      delayMs: 300
-    });
+    const pages = holdPagesAfterProgress();
     const run = panelExport({
       exportId: 'late',
       file: 'late.jsonl',
@@ -318,6 +337,7 @@ describe('only a regular file or a new name is ever replaced', () => {
     });
     await run.started();
     execFileSync('mkfifo', [join(cwd, 'late.jsonl')]);
+    pages.release();
     const message = errorOf(await run.answer());
     expect(message).toMatch(
       new RegExp(
@@ -492,11 +512,8 @@ it('a kernel shut down during an export leaves no temporary file behind', async 
     { ...SECRETS },
     { cwd }
   );
+  const pages = holdPagesAfterProgress();
   try {
-    proxy.rules.push({
-      matches: (_m, url) => url === '/_search',
-      delayMs: 400
-    });
     await startExport(other, panel, {
       exportId: 'shut',
       connection: 'es',
@@ -513,6 +530,7 @@ it('a kernel shut down during an export leaves no temporary file behind', async 
       []
     );
   } finally {
+    pages.release();
     await other.close();
   }
 });

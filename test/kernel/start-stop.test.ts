@@ -66,7 +66,7 @@ async function until<T>(
     if (Date.now() > deadline) {
       throw new Error(`timed out waiting for ${what}`);
     }
-    await sleep(250);
+    await sleep(100);
   }
 }
 

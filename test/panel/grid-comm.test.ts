@@ -27,7 +27,7 @@ import { KernelClient } from '../support/kernel-client';
 import {
   expectReply,
   PanelCommClient,
-  kernelWithPanelComm
+  kernelWithPanelCommBeside
 } from './panel-comm-client';
 import { jsonFromNode } from '../support/real-elasticsearch/launch';
 
@@ -81,85 +81,92 @@ describeEachTarget(
       const mappings = {
         properties: { n: { type: 'long' }, name: { type: 'keyword' } }
       };
-      await jsonFromNode(
-        engine,
-        'PUT',
-        `/${SMALL}`,
-        JSON.stringify({
-          settings: {
-            number_of_shards: 1,
-            number_of_replicas: 0,
-            max_result_window: SMALL_WINDOW
-          },
-          mappings
-        })
-      );
-      const lines = Array.from(
-        { length: DOCS },
-        (_, n) =>
-          `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc <b>${n}</b>` })}\n`
-      );
-      await jsonFromNode(
-        engine,
-        'POST',
-        `/${SMALL}/_bulk?refresh=true`,
-        lines.join('')
-      );
-      await jsonFromNode(
-        engine,
-        'PUT',
-        `/${HIDDEN}/_doc/1?refresh=true`,
-        JSON.stringify({ a: 1 })
-      );
-      await jsonFromNode(
-        engine,
-        'PUT',
-        `/${NESTED}`,
-        JSON.stringify({
-          settings: { number_of_shards: 1, number_of_replicas: 0 },
-          mappings: { properties: { variants: { type: 'nested' } } }
-        })
-      );
-      const products = [1, 2, 3].map(
-        n =>
-          `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify({ variants: [{ size: 'S' }, { size: 'M' }] })}\n`
-      );
-      await jsonFromNode(
-        engine,
-        'POST',
-        `/${NESTED}/_bulk?refresh=true`,
-        products.join('')
-      );
+      const bulk = (index: string, lines: string[]) =>
+        jsonFromNode(
+          engine,
+          'POST',
+          `/${index}/_bulk?refresh=true`,
+          lines.join('')
+        );
+      const small = async () => {
+        await jsonFromNode(
+          engine,
+          'PUT',
+          `/${SMALL}`,
+          JSON.stringify({
+            settings: {
+              number_of_shards: 1,
+              number_of_replicas: 0,
+              max_result_window: SMALL_WINDOW
+            },
+            mappings
+          })
+        );
+        await bulk(
+          SMALL,
+          Array.from(
+            { length: DOCS },
+            (_, n) =>
+              `${JSON.stringify({ index: { _id: `d${n}` } })}\n${JSON.stringify({ n, name: `doc <b>${n}</b>` })}\n`
+          )
+        );
+      };
+      const hidden = () =>
+        jsonFromNode(
+          engine,
+          'PUT',
+          `/${HIDDEN}/_doc/1?refresh=true`,
+          JSON.stringify({ a: 1 })
+        );
+      const nested = async () => {
+        await jsonFromNode(
+          engine,
+          'PUT',
+          `/${NESTED}`,
+          JSON.stringify({
+            settings: { number_of_shards: 1, number_of_replicas: 0 },
+            mappings: { properties: { variants: { type: 'nested' } } }
+          })
+        );
+        await bulk(
+          NESTED,
+          [1, 2, 3].map(
+            n =>
+              `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify({ variants: [{ size: 'S' }, { size: 'M' }] })}\n`
+          )
+        );
+      };
       // Two shards; names missing, repeated and several to a document, where reversing an order goes wrong.
-      await jsonFromNode(
-        engine,
-        'PUT',
-        `/${GAPS}`,
-        JSON.stringify({
-          settings: {
-            number_of_shards: 2,
-            number_of_replicas: 0,
-            max_result_window: SMALL_WINDOW
-          },
-          mappings
-        })
-      );
-      const gaps = Array.from({ length: GAPS_DOCS }, (_, n) => {
-        // OpenSearch 2.19 fails search_after from a row without the keyword (a null pointer in the engine):
-        // there every document has a name.
-        const name =
-          n % 5 === 0 && !target.name.includes('OpenSearch')
-            ? {}
-            : { name: n % 3 === 0 ? [`v${n % 7}`, 'a'] : `v${n % 4}` };
-        return `${JSON.stringify({ index: { _id: `g${n}` } })}\n${JSON.stringify({ n, ...name })}\n`;
-      });
-      await jsonFromNode(
-        engine,
-        'POST',
-        `/${GAPS}/_bulk?refresh=true`,
-        gaps.join('')
-      );
-      ({ kernel, comm } = await kernelWithPanelComm(
+      const gaps = async () => {
+        await jsonFromNode(
+          engine,
+          'PUT',
+          `/${GAPS}`,
+          JSON.stringify({
+            settings: {
+              number_of_shards: 2,
+              number_of_replicas: 0,
+              max_result_window: SMALL_WINDOW
+            },
+            mappings
+          })
+        );
+        await bulk(
+          GAPS,
+          Array.from({ length: GAPS_DOCS }, (_, n) => {
+            // OpenSearch 2.19 fails search_after from a row without the keyword (a null pointer in the engine):
+            // there every document has a name.
+            const name =
+              n % 5 === 0 && !target.name.includes('OpenSearch')
+                ? {}
+                : { name: n % 3 === 0 ? [`v${n % 7}`, 'a'] : `v${n % 4}` };
+            return `${JSON.stringify({ index: { _id: `g${n}` } })}\n${JSON.stringify({ n, ...name })}\n`;
+          })
+        );
+      };
+      // The four indices are made side by side, and the kernel starts meanwhile.
+      ({ kernel, comm } = await kernelWithPanelCommBeside(
+        () => Promise.all([small(), hidden(), nested(), gaps()]),
         [`%connect elasticsearch ${engine.url} name=es`],
         { ...SECRETS }
       ));
@@ -168,11 +175,11 @@ describeEachTarget(
     afterAll(async () => {
       await kernel?.close();
       if (engine) {
-        for (const index of [SMALL, HIDDEN, NESTED, GAPS]) {
-          await jsonFromNode(engine, 'DELETE', `/${index}`).catch(
-            () => undefined
-          );
-        }
+        await Promise.all(
+          [SMALL, HIDDEN, NESTED, GAPS].map(index =>
+            jsonFromNode(engine, 'DELETE', `/${index}`).catch(() => undefined)
+          )
+        );
       }
       await engine?.close();
     });
@@ -670,7 +677,7 @@ async function waitForReply(
     if (Date.now() > deadline) {
       throw new Error(`no reply to ${requestId}: ${kernel.stderr}`);
     }
-    await new Promise(r => setTimeout(r, 20));
+    await kernel.nextIopub();
   }
 }
 

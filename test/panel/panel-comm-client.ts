@@ -48,6 +48,8 @@ export class PanelCommClient {
     timeoutMs = 20_000
   ): Promise<GridReply> {
     const requestId = randomUUID();
+    // Its answer comes after the request: only the log from here on is read.
+    const from = this.kernel.iopubMessages().length;
     await this.kernel.submit('shell', 'comm_msg', {
       comm_id: this.commId,
       data: toExactWire({ v: PANEL_PROTOCOL_VERSION, requestId, ...data })
@@ -56,6 +58,7 @@ export class PanelCommClient {
     for (;;) {
       const found = this.kernel
         .iopubMessages()
+        .slice(from)
         .filter(
           m =>
             m.header.msg_type === 'comm_msg' &&
@@ -73,7 +76,7 @@ export class PanelCommClient {
       if (Date.now() > deadline) {
         throw new Error(`no reply to ${requestId}: ${this.kernel.stderr}`);
       }
-      await new Promise(r => setTimeout(r, 20));
+      await this.kernel.nextIopub();
     }
   }
 
@@ -112,6 +115,30 @@ export async function kernelWithPanelComm(
   }
 }
 
+/**
+ * `kernelWithPanelComm` started while `setUp` makes the suite's data on the engine: the kernel's
+ * start-up and the engine's work overlap. The kernel is closed again when `setUp` fails.
+ */
+export async function kernelWithPanelCommBeside(
+  setUp: () => Promise<unknown>,
+  ...kernelArgs: Parameters<typeof kernelWithPanelComm>
+): Promise<{ kernel: KernelClient; comm: PanelCommClient }> {
+  const [made, started] = await Promise.allSettled([
+    setUp(),
+    kernelWithPanelComm(...kernelArgs)
+  ]);
+  if (made.status === 'rejected') {
+    if (started.status === 'fulfilled') {
+      await started.value.kernel.close();
+    }
+    throw made.reason;
+  }
+  if (started.status === 'rejected') {
+    throw started.reason;
+  }
+  return started.value;
+}
+
 /** Every row of a grid, block by block as the panel scrolls, then the grid closed. */
 export async function allRows(
   comm: PanelCommClient,
@@ -140,6 +167,7 @@ export function startExport(
   data: Record<string, unknown>
 ) {
   const requestId = randomUUID();
+  const from = kernel.iopubMessages().length;
   const sent = kernel.submit('shell', 'comm_msg', {
     comm_id: comm.commId,
     data: { v: PANEL_PROTOCOL_VERSION, requestId, type: 'export', ...data }
@@ -147,6 +175,7 @@ export function startExport(
   const messages = () =>
     kernel
       .iopubMessages()
+      .slice(from)
       .filter(
         m =>
           m.header.msg_type === 'comm_msg' &&
@@ -172,7 +201,7 @@ export function startExport(
       if (Date.now() > deadline) {
         throw new Error(`no answer to the export: ${kernel.stderr}`);
       }
-      await new Promise(r => setTimeout(r, 20));
+      await kernel.nextIopub();
     }
   };
   const started = async () => {
@@ -182,7 +211,7 @@ export function startExport(
       if (Date.now() > deadline) {
         throw new Error(`the export did not start: ${kernel.stderr}`);
       }
-      await new Promise(r => setTimeout(r, 20));
+      await kernel.nextIopub();
     }
   };
   return { progress, answer, started };

@@ -346,6 +346,17 @@ export class KernelClient {
     return [...this.iopubLog];
   }
 
+  /** Resolves when the next iopub message comes in, or after `timeoutMs`: a wait on the log without a poll interval. */
+  nextIopub(timeoutMs = 100): Promise<void> {
+    return new Promise<void>(resolve => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   async nextInputRequest(timeoutMs = 5000): Promise<WireMessage> {
     const deadline = Date.now() + timeoutMs;
     while (this.inputRequests.length === 0) {

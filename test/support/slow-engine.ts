@@ -6,6 +6,8 @@ import { type IncomingMessage, type Server, createServer } from 'node:http';
  */
 export interface SlowEngine {
   url: string;
+  /** Every request's path, in the order they arrived. */
+  requests: string[];
   /** Resolves when a /slow request has arrived. */
   slowArrived: Promise<void>;
   /** Resolves when the client closed a /slow request before it was answered. */
@@ -22,7 +24,9 @@ export async function startSlowEngine(holdMs = 30_000): Promise<SlowEngine> {
   const slowAborted = new Promise<number>(r => (aborted = r));
   const timers = new Set<NodeJS.Timeout>();
   let waiting: (() => void)[] = [];
+  const requests: string[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
+    requests.push(req.url ?? '');
     res.setHeader('x-elastic-product', 'Elasticsearch');
     res.setHeader('content-type', 'application/json');
     if (req.url?.startsWith('/slow')) {
@@ -54,6 +58,7 @@ export async function startSlowEngine(holdMs = 30_000): Promise<SlowEngine> {
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `http://127.0.0.1:${port}`,
+    requests,
     slowArrived,
     slowAborted,
     slowArrivals: () => new Promise<void>(resolve => waiting.push(resolve)),

@@ -10,7 +10,7 @@ import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import { SECRETS } from '../../support/secrets';
 import {
   type PanelCommClient,
-  kernelWithPanelComm
+  kernelWithPanelCommBeside
 } from '../../panel/panel-comm-client';
 import {
   type BreakingProxy,
@@ -168,11 +168,12 @@ export function describeEachEngine(
           return name;
         };
         const shop = fresh('shop');
-        await fixture.createTarget(http, shop, SHOP);
         const cwd = scratchDir('searchbook-contract-');
         const connection = 'engine';
         proxy = await startBreakingProxy(engine.url);
-        const { kernel, comm } = await kernelWithPanelComm(
+        // The kernel starts while the data set is loaded.
+        const { kernel, comm } = await kernelWithPanelCommBeside(
+          () => fixture.createTarget(http, shop, SHOP),
           [
             `%connect ${fixture.engine} ${proxy.url} ${fixture.connectOptions} name=${connection}`
           ],
@@ -201,11 +202,12 @@ export function describeEachEngine(
         await context?.kernel.close();
         await proxy?.close();
         if (context) {
-          for (const name of created) {
-            await context.fixture
-              .deleteTarget(context.http, name)
-              .catch(() => undefined);
-          }
+          const { fixture, http } = context;
+          await Promise.all(
+            created.map(name =>
+              fixture.deleteTarget(http, name).catch(() => undefined)
+            )
+          );
         }
         await close?.();
       });

@@ -19,7 +19,7 @@ import {
 import type { KernelClient } from '../../support/kernel-client';
 import {
   type PanelCommClient,
-  kernelWithPanelComm
+  kernelWithPanelCommBeside
 } from '../../panel/panel-comm-client';
 
 type Opened = Extract<GridReply, { type: 'opened' }>;
@@ -137,16 +137,19 @@ describeEachTarget(TARGETS, 'editing from the grid', target => {
 
   beforeAll(async () => {
     engine = await target.start({ security: false });
-    const created = await engineCall('PUT', `/${BOOKS}`, {
-      settings: { number_of_shards: 1, number_of_replicas: 0 },
-      mappings: MAPPINGS
-    });
-    expect(created.status).toBe(200);
-    for (const [id, doc] of Object.entries(DOCS)) {
-      await engineCall('PUT', `/${BOOKS}/_doc/${id}`, doc);
-    }
-    await engineCall('POST', `/${BOOKS}/_refresh`);
-    ({ kernel, comm } = await kernelWithPanelComm(
+    // The kernel starts while the index is made.
+    ({ kernel, comm } = await kernelWithPanelCommBeside(
+      async () => {
+        const created = await engineCall('PUT', `/${BOOKS}`, {
+          settings: { number_of_shards: 1, number_of_replicas: 0 },
+          mappings: MAPPINGS
+        });
+        expect(created.status).toBe(200);
+        for (const [id, doc] of Object.entries(DOCS)) {
+          await engineCall('PUT', `/${BOOKS}/_doc/${id}`, doc);
+        }
+        await engineCall('POST', `/${BOOKS}/_refresh`);
+      },
       [`%connect elasticsearch ${engine.url} name=es`],
       { ...SECRETS }
     ));
@@ -155,19 +158,19 @@ describeEachTarget(TARGETS, 'editing from the grid', target => {
   afterAll(async () => {
     await kernel?.close();
     if (engine) {
-      for (const index of [
-        BOOKS,
-        `${BOOKS}-a`,
-        `${BOOKS}-b`,
-        `${BOOKS}-gone`,
-        `${BOOKS}-dot`,
-        `${BOOKS}-big`,
-        `${BOOKS}-arr`,
-        `${BOOKS}-proto`,
-        `${BOOKS}-keys`
-      ]) {
-        await engineCall('DELETE', `/${index}`).catch(() => undefined);
-      }
+      await Promise.all(
+        [
+          BOOKS,
+          `${BOOKS}-a`,
+          `${BOOKS}-b`,
+          `${BOOKS}-gone`,
+          `${BOOKS}-dot`,
+          `${BOOKS}-big`,
+          `${BOOKS}-arr`,
+          `${BOOKS}-proto`,
+          `${BOOKS}-keys`
+        ].map(index => engineCall('DELETE', `/${index}`).catch(() => undefined))
+      );
     }
     await engine?.close();
   });

@@ -28,7 +28,7 @@ import {
   allRows,
   expectReply,
   type PanelCommClient,
-  kernelWithPanelComm,
+  kernelWithPanelCommBeside,
   type OpenedGrid as Opened
 } from '../../panel/panel-comm-client';
 import { jsonFromNode } from '../../support/real-elasticsearch/launch';
@@ -87,10 +87,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await tsServer?.close();
 });
-
-/** A kernel with the grid comm open, connected by the given `%connect` lines. */
-const gridKernel = (connects: string[]) =>
-  kernelWithPanelComm(connects, { ...SECRETS });
 
 const open = (
   comm: PanelCommClient,
@@ -157,33 +153,40 @@ describeEachTarget(
           }
         }
       };
-      await jsonFromNode(
-        engine,
-        'PUT',
-        `/${SHOP}`,
-        JSON.stringify({
-          settings: {
-            number_of_shards: 1,
-            number_of_replicas: 0,
-            max_result_window: WINDOW
-          },
-          mappings
-        })
-      );
-      const lines = SHOP_DOCS.map(
-        (doc, n) =>
-          `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify(doc)}\n`
-      );
-      await jsonFromNode(
-        engine,
-        'POST',
-        `/${SHOP}/_bulk?refresh=true`,
-        lines.join('')
-      );
-      ({ kernel, comm } = await gridKernel([
-        `%connect elasticsearch ${engine.url} name=es`,
-        `%connect typesense ${tsServer.url} key=\${env:TS_API_KEY} name=ts`
-      ]));
+      const makeShop = async () => {
+        await jsonFromNode(
+          engine,
+          'PUT',
+          `/${SHOP}`,
+          JSON.stringify({
+            settings: {
+              number_of_shards: 1,
+              number_of_replicas: 0,
+              max_result_window: WINDOW
+            },
+            mappings
+          })
+        );
+        const lines = SHOP_DOCS.map(
+          (doc, n) =>
+            `${JSON.stringify({ index: { _id: `p${n}` } })}\n${JSON.stringify(doc)}\n`
+        );
+        await jsonFromNode(
+          engine,
+          'POST',
+          `/${SHOP}/_bulk?refresh=true`,
+          lines.join('')
+        );
+      };
+      // The kernel starts while the index is made.
+      ({ kernel, comm } = await kernelWithPanelCommBeside(
+        makeShop,
+        [
+          `%connect elasticsearch ${engine.url} name=es`,
+          `%connect typesense ${tsServer.url} key=\${env:TS_API_KEY} name=ts`
+        ],
+        { ...SECRETS }
+      ));
     }, REAL_START_TIMEOUT_MS);
 
     afterAll(async () => {

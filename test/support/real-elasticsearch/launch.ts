@@ -52,6 +52,11 @@ export interface LaunchOptions {
   foreground?: boolean;
   /** A node of a loopback cluster instead of a single node (see LaunchOptions.java). */
   cluster?: ClusterMember;
+  /**
+   * How often new indices make their writes visible, instead of Elasticsearch's 1s: the grid
+   * saves with `refresh=wait_for`, which answers at the index's next refresh.
+   */
+  refreshInterval?: string;
 }
 
 /** One node of a cluster on loopback: it finds the others at their transport ports. */
@@ -203,7 +208,7 @@ async function launchOnce(
     ...(caFile ? { caFile } : {})
   };
   try {
-    await prepareForTests(address);
+    await prepareForTests(address, opts.refreshInterval);
   } catch (err) {
     // A node that failed its set-up is in no state file, so the run's teardown would not stop it.
     await stopRealNode(pid);
@@ -297,8 +302,14 @@ export function authHeaders(
     : {};
 }
 
-/** Green cluster, then defaults for test indices: one shard (stable scores), no replicas (green). */
-async function prepareForTests(node: RealNodeAddress): Promise<void> {
+/**
+ * Green cluster, then defaults for test indices: one shard (stable scores), no replicas (green),
+ * and the refresh interval asked for, if any.
+ */
+async function prepareForTests(
+  node: RealNodeAddress,
+  refreshInterval: string | undefined
+): Promise<void> {
   const headers = { ...authHeaders(node), 'content-type': 'application/json' };
   await securityInitialised(node, headers);
   const health = await fetchFromNode(
@@ -320,7 +331,13 @@ async function prepareForTests(node: RealNodeAddress): Promise<void> {
       body: JSON.stringify({
         index_patterns: ['*'],
         priority: 0,
-        template: { settings: { number_of_shards: 1, number_of_replicas: 0 } }
+        template: {
+          settings: {
+            number_of_shards: 1,
+            number_of_replicas: 0,
+            ...(refreshInterval ? { refresh_interval: refreshInterval } : {})
+          }
+        }
       })
     }
   );
