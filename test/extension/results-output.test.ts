@@ -11,6 +11,7 @@ import {
   TYPED_SECRET_MIME
 } from '../../contracts/mime-types';
 import { ValueView } from '../../extension/src/datagrid/value-view';
+import { GridWhenNear } from '../../extension/src/mime/grid-when-near';
 import { ResultsOutput } from '../../extension/src/mime/results-output';
 import extensions from '../../extension/src/mime-extension';
 
@@ -275,6 +276,10 @@ describe('the hits output', () => {
       expect(reads).toBe(2);
       far?.call(false);
       near?.call(true);
+      // Back near, nothing is read until the grid draws a row: then from the output again.
+      expect(reads).toBe(2);
+      const lazy = output.widgets.find(w => w instanceof GridWhenNear);
+      expect(lazy?.ensureBuilt().model.data('body', 1, 0)).toBe('b');
       expect(reads).toBe(3);
       // The same grid, not a second one.
       expect(output.node.querySelectorAll('.searchbook-Grid')).toHaveLength(1);
