@@ -12,6 +12,8 @@ module.exports = {
   },
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testTimeout: 30000,
+  // The longest files first, so the workers of a full run end together.
+  testSequencer: '<rootDir>/test/support/longest-first-sequencer.js',
   // Real Elasticsearch nodes start on first use, not here (test/support/real-elasticsearch/).
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts'

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# Runs every test: set-up, type check, import layers, lint and format, jest (unit, property, wire, driver, sandbox), then the
-# Python suites (jupyter_kernel_test conformance, nbclient notebooks). Ends with one line
+# Runs every test: set-up, then jest (unit, property, wire, driver, sandbox and browser suites) in two
+# workers while, beside it, the type check, import layers, lint and format, then the Python suites
+# (jupyter_kernel_test conformance, nbclient notebooks) run one after the other. Ends with one line
 # "searchbook: N passed, N failed", after the seconds each tier took (also in test-results/tiers.txt).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
 : >test-results/tiers.txt
-tier_started=$SECONDS
-# Records how long the tier that just ended took, for test-results/tiers.txt and the closing lines.
+run_started=$SECONDS
+# Appends how long a tier took, from the SECONDS value it started at, and what it ran beside.
 tier_done() {
-  printf '%-10s %5d s\n' "$1" $((SECONDS - tier_started)) >>test-results/tiers.txt
-  tier_started=$SECONDS
+  printf '%-10s %5d s%s\n' "$1" $((SECONDS - $2)) "${3:+  ($3)}" >>"${4:-test-results/tiers.txt}"
 }
 
 # Runs the given commands (one per argument, through bash) at once and prints each one's output
@@ -36,30 +36,52 @@ side_by_side() {
 
 bash scripts/setup.sh --for-tests || exit 1
 bash scripts/setup-browser.sh || exit 1
-tier_done setup
+tier_done setup "$run_started"
+
+# Beside jest, one after the other: the type check, the import layers, lint and format, then the
+# Python suites. They run niced, so they take only the CPU jest's suites leave (which wait on
+# kernels, servers, nodes and browsers much of the time) and never squeeze a jest suite's timing;
+# what they print is kept and shown after jest's output, each tier's seconds in tiers.txt.
+beside=$(mktemp -d)
+(
+  renice -n 10 -p "$BASHPID" >/dev/null
+  failed=0
+  started=$SECONDS
+  # Four programs, checked side by side; --incremental keeps what tsc learnt for the next run.
+  tsc_cache=node_modules/.cache/tsc
+  side_by_side \
+    "npx tsc -p contracts/tsconfig.json --incremental --tsBuildInfoFile $tsc_cache/contracts.tsbuildinfo" \
+    "npx tsc -p tsconfig.json --noEmit --incremental --tsBuildInfoFile $tsc_cache/node.tsbuildinfo" \
+    "npx tsc -p tsconfig.browser.json --noEmit --incremental --tsBuildInfoFile $tsc_cache/browser.tsbuildinfo" \
+    "npx tsc -p extension/tsconfig.test.json --incremental --tsBuildInfoFile $tsc_cache/extension.tsbuildinfo" ||
+    failed=1
+  tier_done typecheck $started "beside jest, niced" "$beside/tiers"
+  started=$SECONDS
+  # The layers of docs/architecture.md (no cycle, no import running up), then ESLint and Prettier.
+  side_by_side \
+    "npm run --silent check:imports" \
+    "npx eslint --cache --cache-location node_modules/.cache/eslint/ ." \
+    "npx prettier --check --cache --cache-location node_modules/.cache/prettier/.prettier-cache ." ||
+    failed=1
+  tier_done lint $started "beside jest, niced" "$beside/tiers"
+  started=$SECONDS
+  .venv/bin/python -m pytest test/python -q --junitxml=test-results/pytest.xml || failed=1
+  tier_done python $started "beside jest, niced" "$beside/tiers"
+  exit $failed
+) >"$beside/output" 2>&1 &
+beside_pid=$!
 
 status=0
-# Four programs, checked side by side; --incremental keeps what tsc learnt for the next run.
-tsc_cache=node_modules/.cache/tsc
-side_by_side \
-  "npx tsc -p contracts/tsconfig.json --incremental --tsBuildInfoFile $tsc_cache/contracts.tsbuildinfo" \
-  "npx tsc -p tsconfig.json --noEmit --incremental --tsBuildInfoFile $tsc_cache/node.tsbuildinfo" \
-  "npx tsc -p tsconfig.browser.json --noEmit --incremental --tsBuildInfoFile $tsc_cache/browser.tsbuildinfo" \
-  "npx tsc -p extension/tsconfig.test.json --incremental --tsBuildInfoFile $tsc_cache/extension.tsbuildinfo" ||
-  status=1
-tier_done typecheck
-# The layers of docs/architecture.md (no cycle, no import running up), then ESLint and Prettier.
-side_by_side \
-  "npm run --silent check:imports" \
-  "npx eslint --cache --cache-location node_modules/.cache/eslint/ ." \
-  "npx prettier --check --cache --cache-location node_modules/.cache/prettier/.prettier-cache ." ||
-  status=1
-tier_done lint
-# --forceExit: jest runs in band on two cores, so one handle a test leaks would keep the run
-# alive until CI kills it; the leak then shows as a test failure or warning, not a hang.
-# And a watchdog: a test stuck past every timeout ends the run with a message here, well inside CI's limit.
+started=$SECONDS
+# Two workers, one a core; the real nodes, the real Typesense server and the run's temporary
+# folder are shared by both (test/support/global-setup.ts), each worker runs the browser suites
+# it is given on a JupyterLab and Chromium of its own, and the longest files start first
+# (test/support/longest-first-sequencer.js) so both workers end together.
+# --forceExit: one handle a test leaks would keep the run alive until CI kills it; the leak then
+# shows as a test failure or warning, not a hang. And a watchdog: a test stuck past every
+# timeout ends the run with a message here, well inside CI's limit.
 rm -f test-results/temp-left.txt
-timeout --kill-after=30s 60m npx jest --ci --forceExit --json --outputFile=test-results/jest.json "$@"
+timeout --kill-after=30s 60m npx jest --ci --forceExit --maxWorkers=2 --json --outputFile=test-results/jest.json "$@"
 jest_status=$?
 if [ "$jest_status" -eq 124 ] || [ "$jest_status" -eq 137 ]; then echo "searchbook: jest was stopped after 60 minutes; the last suite it printed was still running" >&2; fi
 [ "$jest_status" -eq 0 ] || status=1
@@ -73,9 +95,12 @@ if [ -s test-results/temp-left.txt ]; then
     echo "searchbook: programs the tests started left these in the temporary directory: $(tr '\n' ' ' <test-results/temp-left.txt)" >&2
   fi
 fi
-tier_done jest
-.venv/bin/python -m pytest test/python -q --junitxml=test-results/pytest.xml || status=1
-tier_done python
+tier_done jest $started
+wait "$beside_pid" || status=1
+cat "$beside/output"
+cat "$beside/tiers" >>test-results/tiers.txt 2>/dev/null
+rm -rf "$beside"
+tier_done total "$run_started" "wall clock, set-up to the end"
 cat test-results/tiers.txt
 node scripts/summarize-tests.js test-results/jest.json test-results/pytest.xml || status=1
 exit $status

@@ -66,8 +66,12 @@ interface Ran {
 function record(reply: ExecuteReply, iopub: WireMessage[]): Ran {
   const text = JSON.stringify([reply.content, ...iopub.map(m => m.content)]);
   seen.push(text);
+  // A request that takes over a second shows its progress first and its status line in an
+  // update of that output: both are what the cell shows.
   const plain = iopub
-    .filter(m => m.header.msg_type === 'display_data')
+    .filter(m =>
+      ['display_data', 'update_display_data'].includes(m.header.msg_type)
+    )
     .map(m => String((m.content.data as Record<string, unknown>)['text/plain']))
     .join('\n');
   return { status: reply.content.status, text, plain, reply };

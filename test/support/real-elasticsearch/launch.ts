@@ -351,28 +351,33 @@ async function prepareForTests(
 const SECURITY_INIT_LIMIT_MS = 120_000;
 
 /**
- * OpenSearch's security plugin loads its configuration into its index only after the node has
- * started; until then every request gets `503 OpenSearch Security not initialized.`.
+ * A secured node answers every request 503 until its security layer can check a password:
+ * OpenSearch's plugin until it loaded its configuration into its index (`OpenSearch Security not
+ * initialized.`), Elasticsearch until the primary shard of `.security-7` started (`failed to
+ * retrieve password hash for reserved user [elastic]`), which a node starting beside busy
+ * processes reaches seconds after it said it started.
  */
 async function securityInitialised(
   node: RealNodeAddress,
   headers: Record<string, string>
 ): Promise<void> {
-  if (REAL_FLAVOURS[node.flavour].product !== 'opensearch' || !node.password) {
+  if (!node.password) {
     return;
   }
+  const whoAmI =
+    REAL_FLAVOURS[node.flavour].product === 'opensearch'
+      ? '/_plugins/_security/authinfo'
+      : '/_security/_authenticate';
   const deadline = Date.now() + SECURITY_INIT_LIMIT_MS;
   for (;;) {
-    const res = await fetchFromNode(node, '/_plugins/_security/authinfo', {
-      headers
-    });
+    const res = await fetchFromNode(node, whoAmI, { headers });
     const body = await res.text();
     if (res.ok) {
       return;
     }
     if (res.status !== 503 || Date.now() > deadline) {
       throw new Error(
-        `${node.flavour}: the security plugin answered ${res.status}: ${body}`
+        `${node.flavour}: the security layer answered ${res.status}: ${body}`
       );
     }
     await new Promise(r => setTimeout(r, 500));
