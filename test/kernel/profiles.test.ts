@@ -19,10 +19,12 @@ import {
 import {
   type ExecuteReply,
   KernelClient,
+  type IopubMessage,
   type WireMessage,
   errorOf,
   executeReply
 } from '../support/kernel-client';
+import { displays } from '../support/shown-text';
 import { scratchDir } from '../support/scratch-dir';
 
 let kernel: KernelClient;
@@ -63,12 +65,11 @@ interface Ran {
   reply: ExecuteReply;
 }
 
-function record(reply: ExecuteReply, iopub: WireMessage[]): Ran {
+function record(reply: ExecuteReply, iopub: IopubMessage[]): Ran {
   const text = JSON.stringify([reply.content, ...iopub.map(m => m.content)]);
   seen.push(text);
-  const plain = iopub
-    .filter(m => m.header.msg_type === 'display_data')
-    .map(m => String((m.content.data as Record<string, unknown>)['text/plain']))
+  const plain = displays(iopub)
+    .map(d => String(d['text/plain']))
     .join('\n');
   return { status: reply.content.status, text, plain, reply };
 }
