@@ -39,6 +39,9 @@ interface Received {
 /**
  * A message on iopub as JupyterLab types it: `KernelMessage.isDisplayDataMsg`, `isErrorMsg`,
  * `isStreamMsg`, `isCommMsgMsg` and their kin tell the kinds apart (and narrow to them).
+ * `filter(KernelMessage.isDisplayDataMsg)` gives JupyterLab's own type, without `contentText`;
+ * `filter(m => KernelMessage.isDisplayDataMsg(m))` keeps it. Its `buffers` are typed as JupyterLab
+ * types them (array buffer views); they are Node Buffers.
  */
 export type IopubMessage = (
   | KernelMessage.IStatusMsg
