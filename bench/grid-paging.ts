@@ -21,6 +21,7 @@ import {
   GridReplySchema
 } from '../contracts/panel-protocol';
 import { KernelClient } from '../test/support/kernel-client';
+import { KernelMessage } from '../test/support/kernel-messages';
 
 const docs =
   Number(process.argv[process.argv.indexOf('--docs') + 1]) || 1_000_000;
@@ -81,12 +82,8 @@ async function main(): Promise<void> {
       for (;;) {
         const found = kernel
           .iopubMessages()
-          .find(
-            m =>
-              m.header.msg_type === 'comm_msg' &&
-              (m.content.data as { requestId?: unknown }).requestId ===
-                requestId
-          );
+          .filter(KernelMessage.isCommMsgMsg)
+          .find(m => m.content.data.requestId === requestId);
         if (found) {
           const reply = GridReplySchema.parse(found.content.data);
           if (reply.type === 'error') {

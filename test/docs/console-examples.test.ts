@@ -6,9 +6,15 @@
  */
 import { join } from 'node:path';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
-import { KernelClient, REPO, type WireMessage } from '../support/kernel-client';
+import {
+  KernelClient,
+  REPO,
+  type IopubMessage
+} from '../support/kernel-client';
+import { plainText } from '../support/shown-text';
 import { fencedBlocks, guideFiles, read, shortName } from './markdown';
 import { scratchDir } from '../support/scratch-dir';
+import { KernelMessage } from '../support/kernel-messages';
 
 jest.setTimeout(120_000);
 
@@ -43,10 +49,13 @@ afterAll(async () => {
 });
 
 /** What a reader sees as text: each output's text/plain, in order. */
-const shownText = (iopub: WireMessage[]): string[] =>
+const shownText = (iopub: IopubMessage[]): string[] =>
   iopub
-    .filter(m => ['display_data', 'execute_result'].includes(m.header.msg_type))
-    .map(m => (m.content.data as Record<string, string>)['text/plain'] ?? '');
+    .filter(
+      m =>
+        KernelMessage.isDisplayDataMsg(m) || KernelMessage.isExecuteResultMsg(m)
+    )
+    .map(m => plainText(m.content.data) ?? '');
 
 /** The parts of an output that differ from run to run: the sandbox's port and the time taken. */
 const settled = (text: string): string =>
@@ -85,13 +94,12 @@ describe.each(pages)('$name', ({ file, blocks }) => {
     async (_line, block) => {
       const { reply, iopub } = await kernel.execute(block.body);
       const errors = iopub
-        .filter(m => m.header.msg_type === 'error')
-        .map(m => `${String(m.content.ename)}: ${String(m.content.evalue)}`);
+        .filter(KernelMessage.isErrorMsg)
+        .map(m => `${m.content.ename}: ${m.content.evalue}`);
       const stderr = iopub
-        .filter(
-          m => m.header.msg_type === 'stream' && m.content.name === 'stderr'
-        )
-        .map(m => String(m.content.text));
+        .filter(KernelMessage.isStreamMsg)
+        .filter(m => m.content.name === 'stderr')
+        .map(m => m.content.text);
       expect({ status: reply.content.status, errors, stderr }).toEqual({
         status: 'ok',
         errors: [],

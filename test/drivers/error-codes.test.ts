@@ -12,8 +12,9 @@ import { VariableScope } from '../../kernel/src/console/variables';
 import { EngineError } from '../../kernel/src/driver-core/errors';
 import { typeElasticsearchValue } from '../../kernel/src/engines/elasticsearch/edit-typing';
 import { closedPort as findClosedPort } from '../support/closed-port';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient } from '../support/kernel-client';
 import { connect, connectError, failureOf, request, SECRETS } from './helpers';
+import { KernelMessage } from '../support/kernel-messages';
 
 let sandbox: RunningSandbox;
 let kernel: KernelClient;
@@ -48,8 +49,7 @@ async function errorOutput(
 ): Promise<{ ename: string; evalue: string }> {
   const { reply, iopub } = await kernel.execute(code);
   expect(reply.content.status).toBe('error');
-  const error = iopub.find((m: WireMessage) => m.header.msg_type === 'error')
-    ?.content as { ename: string; evalue: string } | undefined;
+  const error = iopub.find(KernelMessage.isErrorMsg)?.content;
   if (!error) {
     throw new Error(`no error output for ${code}`);
   }

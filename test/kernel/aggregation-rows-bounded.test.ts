@@ -10,6 +10,7 @@ import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { DEFAULT_LIMITS } from '../../kernel/src/render/output-limits';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient } from '../support/kernel-client';
+import { displaysAndUpdates } from '../support/shown-text';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
@@ -45,14 +46,7 @@ it('a terms of 500 names inside a terms of categories: the first rows kept, the 
     'GET /products/_search\n{"size": 0, "aggs": {"cats": {"terms": {"field": "category", "size": 10}, "aggs": {"names": {"terms": {"field": "name.keyword", "size": 500}}}}}}'
   );
   expect(reply.content.status).toBe('ok');
-  const data = iopub
-    .filter(
-      m =>
-        m.header.msg_type === 'display_data' ||
-        m.header.msg_type === 'update_display_data'
-    )
-    .map(m => m.content.data as Record<string, unknown>)
-    .find(d => d[HITS_MIME] !== undefined);
+  const data = displaysAndUpdates(iopub).find(d => d[HITS_MIME] !== undefined);
   const payload = HitsPayloadSchema.parse(data?.[HITS_MIME]);
   const answer = JSON.parse(swapQuotes(String(payload.answer))) as {
     aggregations: { cats: { buckets: { names: { buckets: unknown[] } }[] } };

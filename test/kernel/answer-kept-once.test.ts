@@ -19,7 +19,8 @@ import {
   TablePayloadSchema
 } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient } from '../support/kernel-client';
+import { displays, type MimeBundle } from '../support/shown-text';
 
 /** Forwards every request to `target` and keeps the last body answered to each path, byte for byte. */
 async function recordingProxy(target: string): Promise<{
@@ -104,14 +105,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function display(code: string): Promise<Record<string, unknown>> {
+async function display(code: string): Promise<MimeBundle> {
   const { reply, iopub } = await kernel.execute(code);
   expect(reply.content.status).toBe('ok');
-  const data = iopub
-    .filter((m: WireMessage) => m.header.msg_type === 'display_data')
-    .map(m => m.content.data as Record<string, unknown>);
+  const data = displays(iopub);
   expect(data).toHaveLength(1);
-  return data[0] as Record<string, unknown>;
+  return data[0] ?? {};
 }
 
 it('a 1,000-hit search: the engine bytes come back from the notebook output, and the grid rows from them', async () => {

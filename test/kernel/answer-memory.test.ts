@@ -12,7 +12,8 @@ import {
   type HostileEngine,
   startHostileEngine
 } from '../support/hostile-engine';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient, type IopubMessage } from '../support/kernel-client';
+import { KernelMessage } from '../support/kernel-messages';
 
 jest.setTimeout(180_000);
 
@@ -124,9 +125,11 @@ async function settledWithin(ms: number): Promise<number> {
   }
 }
 
-const outputs = (iopub: WireMessage[]) =>
-  iopub.filter(m =>
-    ['display_data', 'update_display_data'].includes(m.header.msg_type)
+const outputs = (iopub: IopubMessage[]) =>
+  iopub.filter(
+    m =>
+      KernelMessage.isDisplayDataMsg(m) ||
+      KernelMessage.isUpdateDisplayDataMsg(m)
   );
 
 const mb = (bytes: number) => `${Math.round(bytes / MIB)} MiB`;
@@ -164,9 +167,10 @@ it.each([
     const { peak } = memory();
     expect(reply.content.status).toBe('ok');
     const shown = outputs(iopub);
-    const payload = shown
-      .map(m => (m.content.data as Record<string, unknown>)[mime])
-      .find(Boolean) as { rows?: unknown[]; columns: unknown[] };
+    const payload = shown.map(m => m.content.data[mime]).find(Boolean) as {
+      rows?: unknown[];
+      columns: unknown[];
+    };
     expect(payload.rows?.length ?? 0).toBeLessThanOrEqual(ROW_CAP);
     expect(payload.columns.length).toBeLessThanOrEqual(ROW_CAP);
     const written = shown.reduce(
@@ -176,11 +180,7 @@ it.each([
     expect(written).toBeLessThanOrEqual(OUTPUT_LIMIT);
     // What was left out is said, in place.
     expect(
-      shown
-        .map(m =>
-          String((m.content.data as Record<string, unknown>)['text/plain'])
-        )
-        .join('\n')
+      shown.map(m => String(m.content.data['text/plain'])).join('\n')
     ).toMatch(said);
     const settled = await settledWithin(10_000);
     // The figures, for whoever reads the run.

@@ -15,9 +15,10 @@ import {
 } from '../support/hostile-engine';
 import {
   KernelClient,
-  type WireMessage,
+  type IopubMessage,
   errorOf
 } from '../support/kernel-client';
+import { displays } from '../support/shown-text';
 
 jest.setTimeout(30_000);
 
@@ -145,11 +146,7 @@ afterAll(async () => {
   await Promise.all([kernel?.close(), engine?.close()]);
 });
 
-const displays = (iopub: WireMessage[]) =>
-  iopub
-    .filter(m => m.header.msg_type === 'display_data')
-    .map(m => m.content.data as Record<string, unknown>);
-const plainTexts = (iopub: WireMessage[]) =>
+const plainTexts = (iopub: IopubMessage[]) =>
   displays(iopub).map(d => String(d['text/plain'] ?? ''));
 
 it('a redirect fails the cell, showing its status and Location, with no made-up body', async () => {

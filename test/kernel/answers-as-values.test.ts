@@ -10,9 +10,10 @@ import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import {
   KernelClient,
-  type WireMessage,
+  type IopubMessage,
   errorOf
 } from '../support/kernel-client';
+import { displays, plainText } from '../support/shown-text';
 
 jest.setTimeout(60_000);
 
@@ -34,17 +35,13 @@ async function es(path: string, body?: unknown): Promise<unknown> {
   return response.json();
 }
 
-const texts = (iopub: WireMessage[]): string =>
-  iopub
-    .filter(m => m.header.msg_type === 'display_data')
-    .map(m => (m.content.data as Record<string, string>)['text/plain'])
-    .join('\n');
+const texts = (iopub: IopubMessage[]): string =>
+  displays(iopub).map(plainText).join('\n');
 
 /** `%vars` as its HTML table shows it: one row of cell texts a variable. */
-function varsRows(iopub: WireMessage[]): Map<string, string[]> {
-  const html = iopub
-    .filter(m => m.header.msg_type === 'display_data')
-    .map(m => (m.content.data as Record<string, string>)['text/html'])
+function varsRows(iopub: IopubMessage[]): Map<string, string[]> {
+  const html = displays(iopub)
+    .map(d => d['text/html'])
     .join('\n');
   const unescape = (text: string): string =>
     text
@@ -63,13 +60,12 @@ function varsRows(iopub: WireMessage[]): Map<string, string[]> {
   return rows;
 }
 
-const answerJson = (iopub: WireMessage[]): unknown[] =>
-  iopub
-    .filter(m => m.header.msg_type === 'display_data')
-    .map(m => (m.content.data as Record<string, unknown>)['application/json'])
+const answerJson = (iopub: IopubMessage[]): unknown[] =>
+  displays(iopub)
+    .map(d => d['application/json'])
     .filter(v => v !== undefined);
 
-async function ok(code: string): Promise<WireMessage[]> {
+async function ok(code: string): Promise<IopubMessage[]> {
   const { reply, iopub } = await kernel.execute(code);
   expect(reply.content).toMatchObject({ status: 'ok' });
   return iopub;
@@ -221,10 +217,7 @@ it('Typesense: ids from a search, joined by JMESPath, filter the next search', a
   const picked = await ok(
     'GET /collections/books/documents/search?q=*&query_by=title&filter_by=id:[${ids}]&per_page=10'
   );
-  const grid = picked.find(m => m.header.msg_type === 'display_data');
-  const payload = HitsPayloadSchema.parse(
-    (grid?.content.data as Record<string, unknown>)[HITS_MIME]
-  );
+  const payload = HitsPayloadSchema.parse(displays(picked)[0]?.[HITS_MIME]);
   const [value, type, from] = varsRows(await ok('%vars')).get('ids') ?? [];
   const ids = (JSON.parse(value ?? '""') as string).split(',');
   expect(ids).toHaveLength(3);

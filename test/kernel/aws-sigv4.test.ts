@@ -13,15 +13,17 @@ import { scratchDir } from '../export/export-helpers';
 import { PanelCommClient } from '../panel/panel-comm-client';
 import {
   KernelClient,
-  type WireMessage,
+  type IopubMessage,
   errorOf
 } from '../support/kernel-client';
+import { textOf } from '../support/shown-text';
 import {
   ECHO_TOKEN_PATH,
   signatureFailure,
   startVerifyingProxy,
   type VerifyingProxy
 } from '../support/sigv4-verifying-proxy';
+import { KernelMessage } from '../support/kernel-messages';
 
 const COUNT = 120;
 const KEY_ID = 'AKIASEARCHBOOKTEST42';
@@ -73,21 +75,15 @@ beforeEach(() => {
 });
 
 /** What the kernel said: every message but execute_input, which only repeats the cell as typed. */
-const everything = (messages: WireMessage[]) =>
+const everything = (messages: IopubMessage[]) =>
   JSON.stringify(messages.filter(m => m.header.msg_type !== 'execute_input'));
-const plainOf = (messages: WireMessage[]) =>
+const plainOf = (messages: IopubMessage[]) =>
   messages
-    .map(m => {
-      const data = m.content.data as Record<string, unknown> | undefined;
-      return [
-        data?.['text/plain'],
-        m.content.text,
-        m.content.evalue,
-        ...((m.content.traceback as string[] | undefined) ?? [])
-      ]
+    .map(m =>
+      [textOf(m), ...(KernelMessage.isErrorMsg(m) ? m.content.traceback : [])]
         .filter(t => typeof t === 'string')
-        .join('\n');
-    })
+        .join('\n')
+    )
     .join('\n');
 
 /** Names which secrets the text holds, so a failure does not print the whole text. */

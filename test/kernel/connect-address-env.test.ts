@@ -8,19 +8,23 @@ import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../support/secrets';
 import {
   KernelClient,
-  type WireMessage,
+  type IopubMessage,
   errorOf
 } from '../support/kernel-client';
+import { KernelMessage } from '../support/kernel-messages';
 
 jest.setTimeout(60_000);
 
 let sandbox: RunningSandbox;
 let kernel: KernelClient;
 
-const plain = (iopub: WireMessage[]) =>
+const plain = (iopub: IopubMessage[]) =>
   iopub
-    .filter(m => ['display_data', 'execute_result'].includes(m.header.msg_type))
-    .map(m => String((m.content.data as Record<string, unknown>)['text/plain']))
+    .filter(
+      m =>
+        KernelMessage.isDisplayDataMsg(m) || KernelMessage.isExecuteResultMsg(m)
+    )
+    .map(m => String(m.content.data['text/plain']))
     .join('\n');
 
 beforeAll(async () => {

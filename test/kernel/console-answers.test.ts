@@ -20,26 +20,23 @@ import { SECRETS } from '../drivers/helpers';
 import {
   KernelClient,
   REPO,
-  type WireMessage,
+  type IopubMessage,
   errorOf,
   okOf
 } from '../support/kernel-client';
+import { displays } from '../support/shown-text';
+import { KernelMessage } from '../support/kernel-messages';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
 
-const displays = (iopub: WireMessage[]) =>
-  iopub
-    .filter(m => m.header.msg_type === 'display_data')
-    .map(m => m.content.data as Record<string, unknown>);
-const errorOutput = (iopub: WireMessage[]) =>
-  iopub.find(m => m.header.msg_type === 'error')?.content as
-    { ename: string; evalue: string; traceback: string[] } | undefined;
+const errorOutput = (iopub: IopubMessage[]) =>
+  iopub.find(KernelMessage.isErrorMsg)?.content;
 // The traceback's first line without its colour codes.
-const firstLine = (iopub: WireMessage[]) =>
+const firstLine = (iopub: IopubMessage[]) =>
   (errorOutput(iopub)?.traceback[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '');
 
-async function ok(code: string): Promise<WireMessage[]> {
+async function ok(code: string): Promise<IopubMessage[]> {
   const { reply, iopub } = await kernel.execute(code);
   if (reply.content.status !== 'ok') {
     throw new Error(
@@ -197,7 +194,7 @@ describe('Typesense query strings that would be cut at "&"', () => {
   afterAll(() => ok('%use es'));
   const search =
     'GET /collections/books/documents/search?q=*&query_by=title&per_page=1';
-  const found = (iopub: WireMessage[]) =>
+  const found = (iopub: IopubMessage[]) =>
     (displays(iopub)[0]?.[HITS_MIME] as { total: { value: number } }).total
       .value;
 
@@ -414,7 +411,7 @@ describe('history_request', () => {
 });
 
 describe('several searches in one request: one output per search, titled', () => {
-  const titles = (iopub: WireMessage[]) =>
+  const titles = (iopub: IopubMessage[]) =>
     displays(iopub).map(b => {
       const payload = (b['application/vnd.searchbook.hits+json'] ??
         b[JSON_MIME]) as {

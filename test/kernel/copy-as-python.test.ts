@@ -21,6 +21,7 @@ import {
 } from '../support/secured-sandbox';
 import { expectReply, PanelCommClient } from '../panel/panel-comm-client';
 import { KernelClient, REPO } from '../support/kernel-client';
+import { displays } from '../support/shown-text';
 import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS,
@@ -231,8 +232,7 @@ const OPENSEARCH_TITLE =
     const kernelAnswer = async (cell: string): Promise<unknown> => {
       const { reply, iopub } = await kernel.execute(`%use os\n${cell}`);
       expect(reply.content.status).toBe('ok');
-      const shown = iopub.filter(m => m.header.msg_type === 'display_data');
-      const data = shown.at(-1)?.content.data as Record<string, unknown>;
+      const data = displays(iopub).at(-1) ?? {};
       const hits = data[HITS_MIME];
       // A hits bundle keeps the engine's answer as text; other answers are application/json.
       return hits

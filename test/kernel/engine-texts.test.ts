@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { KernelClient, REPO, okOf } from '../support/kernel-client';
+import { KernelMessage } from '../support/kernel-messages';
 
 const CONNECT_USAGE =
   '%connect <profile> | %connect elasticsearch|typesense <address> [options] [--save <profile>]';
@@ -35,8 +36,8 @@ describe('texts that name the engines', () => {
   const refusal = async (code: string): Promise<string> => {
     const { reply, iopub } = await kernel.execute(code);
     expect(reply.content.status).toBe('error');
-    const error = iopub.find(m => m.header.msg_type === 'error');
-    return (error?.content.traceback as string[]).join('\n');
+    const error = iopub.find(KernelMessage.isErrorMsg);
+    return error?.content.traceback.join('\n') ?? '';
   };
 
   test("%connect's help names every engine and how Elasticsearch's address is written", async () => {

@@ -20,9 +20,10 @@ import {
 } from '../support/hostile-engine';
 import {
   KernelClient,
-  type WireMessage,
+  type IopubMessage,
   errorOf
 } from '../support/kernel-client';
+import { displaysAndUpdates, type MimeBundle } from '../support/shown-text';
 import { ExactNumber } from '../../contracts/exact-json';
 
 /** The documented answer of `FROM library | KEEP author, name, page_count, release_date | SORT page_count DESC | LIMIT 5`. */
@@ -195,27 +196,22 @@ afterAll(async () => {
   await Promise.all([kernel?.close(), engine?.close()]);
 });
 
-const displays = (iopub: WireMessage[]) =>
-  iopub
-    .filter(
-      m =>
-        m.header.msg_type === 'display_data' ||
-        m.header.msg_type === 'update_display_data'
-    )
-    .map(m => m.content.data as Record<string, unknown>)
-    .filter(d => !('application/vnd.searchbook.progress+json' in d));
+const displays = (iopub: IopubMessage[]) =>
+  displaysAndUpdates(iopub).filter(
+    d => !('application/vnd.searchbook.progress+json' in d)
+  );
 
 /** Runs an ES|QL cell and returns the one output it shows. */
 async function run(
   query: string,
   options: { path?: string; extra?: string } = {}
-): Promise<Record<string, unknown>> {
+): Promise<MimeBundle> {
   const cell = `POST ${options.path ?? '/_query'}\n${JSON.stringify({ query, ...(options.extra ? JSON.parse(options.extra) : {}) })}`;
   const { reply, iopub } = await kernel.execute(cell);
   expect(reply.content.status).toBe('ok');
   const shown = displays(iopub);
   expect(shown).toHaveLength(1);
-  return shown[0] as Record<string, unknown>;
+  return shown[0] ?? {};
 }
 
 it("shows the documented answer as a table: the answer's columns in order, typed, each row a line of values", async () => {

@@ -35,8 +35,10 @@ import {
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient, type IopubMessage } from '../support/kernel-client';
+import { textOf } from '../support/shown-text';
 import { PanelCommClient, type OpenedGrid } from '../panel/panel-comm-client';
+import { KernelMessage } from '../support/kernel-messages';
 
 const cwd = scratchDir();
 let kernel: KernelClient;
@@ -120,18 +122,11 @@ const digitsOf = (value: unknown): string => exactJson(sorted(value)) ?? '';
 /** What the JSON text says, printed as digitsOf prints a value read back. */
 const written = (text: string): string => digitsOf(parseExactJson(text));
 
-function shownText(iopub: WireMessage[]): string {
-  return iopub
-    .map(m => {
-      const data = m.content.data as Record<string, unknown> | undefined;
-      return String(
-        data?.['text/plain'] ?? m.content.text ?? m.content.evalue ?? ''
-      );
-    })
-    .join('\n');
+function shownText(iopub: IopubMessage[]): string {
+  return iopub.map(m => textOf(m) ?? '').join('\n');
 }
 
-async function run(code: string): Promise<WireMessage[]> {
+async function run(code: string): Promise<IopubMessage[]> {
   const { reply, iopub } = await kernel.execute(code);
   if (reply.content.status !== 'ok') {
     throw new Error(`${code.slice(0, 300)}\n→ ${shownText(iopub)}`);
@@ -141,15 +136,15 @@ async function run(code: string): Promise<WireMessage[]> {
 
 /** The one display_data a cell showed: as JupyterLab reads it (JSON.parse), and as Python's json does (exact). */
 async function shown(code: string) {
-  const outputs = (await run(code)).filter(
-    m => m.header.msg_type === 'display_data'
+  const outputs = (await run(code)).filter(m =>
+    KernelMessage.isDisplayDataMsg(m)
   );
   expect(outputs).toHaveLength(1);
-  const message = outputs[0] as WireMessage;
+  const [message] = outputs;
   return {
-    data: message.content.data as Record<string, unknown>,
+    data: message?.content.data ?? {},
     python: (
-      parseExactJson(message.contentText ?? '') as {
+      parseExactJson(message?.contentText ?? '') as {
         data: Record<string, unknown>;
       }
     ).data

@@ -11,12 +11,8 @@ import { SECRETS } from '../drivers/helpers';
 import { partialsOf, scratchDir } from '../export/export-helpers';
 import { startExportSandbox } from '../export/export-sandbox';
 import type { BreakingProxy } from '../support/breaking-proxy';
-import {
-  KernelClient,
-  type WireMessage,
-  errorOf,
-  okOf
-} from '../support/kernel-client';
+import { KernelClient, errorOf, okOf } from '../support/kernel-client';
+import { KernelMessage } from '../support/kernel-messages';
 
 const COUNT = 3_000;
 let kernel: KernelClient;
@@ -43,13 +39,8 @@ beforeEach(() => {
   proxy.seen.length = 0;
 });
 
-const of = (iopub: WireMessage[], type: string) =>
-  iopub.filter(m => m.header.msg_type === type);
-const plain = (m: WireMessage | undefined) =>
-  String(
-    (m?.content.data as Record<string, unknown> | undefined)?.['text/plain'] ??
-      ''
-  );
+const plain = (m: KernelMessage.IUpdateDisplayDataMsg | undefined) =>
+  String(m?.content.data['text/plain'] ?? '');
 
 it('writes the file next to the notebook, with progress updated in place and a final line', async () => {
   proxy.rules.push({ matches: (_m, url) => url === '/_search', delayMs: 300 });
@@ -61,17 +52,14 @@ it('writes the file next to the notebook, with progress updated in place and a f
   expect(readFileSync(file, 'utf8').split('\n').filter(Boolean)).toHaveLength(
     COUNT
   );
-  const [shown, ...more] = of(iopub, 'display_data');
+  const [shown, ...more] = iopub.filter(KernelMessage.isDisplayDataMsg);
   expect(more).toHaveLength(0);
-  const displayId = (shown?.content.transient as { display_id?: string })
-    .display_id;
+  const displayId = shown?.content.transient?.display_id;
   expect(displayId).toEqual(expect.any(String));
-  const updates = of(iopub, 'update_display_data');
+  const updates = iopub.filter(KernelMessage.isUpdateDisplayDataMsg);
   expect(updates.length).toBeGreaterThan(1);
   for (const u of updates) {
-    expect((u.content.transient as { display_id?: string }).display_id).toBe(
-      displayId
-    );
+    expect(u.content.transient.display_id).toBe(displayId);
   }
   expect(
     updates
@@ -89,9 +77,7 @@ it('writes the file next to the notebook, with progress updated in place and a f
       `^Exported 3,000 documents of products \\(${bytes.toLocaleString('en-US')} bytes, [\\d.]+ [KM]B\\) to products\\.jsonl in [\\d.]+ s \\([\\d,]+ docs/s\\)\\.$`
     )
   );
-  const html = String(
-    (last?.content.data as Record<string, unknown>)['text/html']
-  );
+  const html = String(last?.content.data['text/html']);
   expect(html).toContain('<progress max="3000" value="3000"></progress>');
   expect(html).toContain('Exported 3,000 documents of products');
 });

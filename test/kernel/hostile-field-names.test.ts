@@ -19,7 +19,8 @@ import {
   REAL_START_TIMEOUT_MS,
   type RunningEsTarget
 } from '../support/elasticsearch-targets';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient, type IopubMessage } from '../support/kernel-client';
+import { displays, textOf } from '../support/shown-text';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
@@ -47,18 +48,11 @@ afterAll(async () => {
 });
 
 /** Everything a cell showed as text: outputs' text/plain, streams and the error. */
-function shownText(iopub: WireMessage[]): string {
-  return iopub
-    .map(m => {
-      const data = m.content.data as Record<string, unknown> | undefined;
-      return String(
-        data?.['text/plain'] ?? m.content.text ?? m.content.evalue ?? ''
-      );
-    })
-    .join('\n');
+function shownText(iopub: IopubMessage[]): string {
+  return iopub.map(m => textOf(m) ?? '').join('\n');
 }
 
-async function run(code: string): Promise<WireMessage[]> {
+async function run(code: string): Promise<IopubMessage[]> {
   const { reply, iopub } = await kernel.execute(code);
   expect({
     code,
@@ -70,11 +64,9 @@ async function run(code: string): Promise<WireMessage[]> {
 
 /** The one hits grid a search cell shows: its payload and the rows a notebook grid rebuilds. */
 async function hitsOf(code: string) {
-  const shown = (await run(code)).filter(
-    m => m.header.msg_type === 'display_data'
-  );
+  const shown = displays(await run(code));
   expect(shown).toHaveLength(1);
-  const data = shown[0]?.content.data as Record<string, unknown>;
+  const data = shown[0] ?? {};
   const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
   return {
     payload,

@@ -9,6 +9,7 @@ import {
 } from '../../contracts/panel-protocol';
 import { PanelCommClient } from '../panel/panel-comm-client';
 import { KernelClient } from '../support/kernel-client';
+import { KernelMessage } from '../support/kernel-messages';
 
 jest.setTimeout(30_000);
 
@@ -41,11 +42,8 @@ async function commReply(
   for (let i = 0; i < 500; i++) {
     const found = kernel
       .iopubMessages()
-      .find(
-        m =>
-          m.header.msg_type === 'comm_msg' &&
-          (m.content.data as { requestId?: unknown }).requestId === requestId
-      );
+      .filter(KernelMessage.isCommMsgMsg)
+      .find(m => m.content.data.requestId === requestId);
     if (found) {
       return GridReplySchema.parse(found.content.data);
     }

@@ -11,7 +11,8 @@ import {
   startHostileEngine,
   trickleBody
 } from '../support/hostile-engine';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient, type IopubMessage } from '../support/kernel-client';
+import { KernelMessage } from '../support/kernel-messages';
 
 jest.setTimeout(60_000);
 
@@ -78,16 +79,14 @@ async function twoNodes(failure: Failure) {
   return { a, b, searches };
 }
 
-function plain(iopub: WireMessage[]): string {
+function plain(iopub: IopubMessage[]): string {
   return iopub
     .map(m =>
-      m.header.msg_type === 'error'
-        ? String(m.content.evalue)
-        : String(
-            (m.content.data as Record<string, unknown> | undefined)?.[
-              'text/plain'
-            ] ?? ''
-          )
+      KernelMessage.isErrorMsg(m)
+        ? m.content.evalue
+        : 'data' in m.content
+          ? String(m.content.data['text/plain'] ?? '')
+          : ''
     )
     .join('\n');
 }

@@ -15,7 +15,8 @@ import {
   type HostileEngine,
   startHostileEngine
 } from '../support/hostile-engine';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient } from '../support/kernel-client';
+import { displays, type MimeBundle } from '../support/shown-text';
 
 jest.setTimeout(60_000);
 
@@ -62,13 +63,10 @@ function innermost(value: unknown): { depth: number; at: unknown } {
   return { depth, at };
 }
 
-async function shown(path: string): Promise<Record<string, unknown>> {
+async function shown(path: string): Promise<MimeBundle> {
   const { reply, iopub } = await kernel.execute(`GET ${path}`);
   expect(reply.content.status).toBe('ok');
-  const display = iopub.find(
-    (m: WireMessage) => m.header.msg_type === 'display_data'
-  );
-  return display?.content.data as Record<string, unknown>;
+  return displays(iopub)[0] ?? {};
 }
 
 it(`an answer nested ${MAX_ANSWER_DEPTH} levels is shown, its JSON output cut at ${MAX_OUTPUT_DEPTH} levels and saying so there; one nested ${MAX_OUTPUT_DEPTH} is kept whole`, async () => {

@@ -22,22 +22,18 @@ import {
   type HostileEngine,
   startHostileEngine
 } from '../support/hostile-engine';
+import { KernelClient, errorOf } from '../support/kernel-client';
 import {
-  KernelClient,
-  type WireMessage,
-  errorOf
-} from '../support/kernel-client';
+  displays,
+  displaysAndUpdates,
+  type MimeBundle
+} from '../support/shown-text';
 import { expectFor } from '../support/sandbox-differences';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
 
-const displays = (iopub: WireMessage[]) =>
-  iopub
-    .filter(m => m.header.msg_type === 'display_data')
-    .map(m => m.content.data as Record<string, unknown>);
-
-async function ok(code: string): Promise<Record<string, unknown>[]> {
+async function ok(code: string): Promise<MimeBundle[]> {
   const { reply, iopub } = await kernel.execute(code);
   if (reply.content.status !== 'ok') {
     throw new Error(
@@ -45,14 +41,7 @@ async function ok(code: string): Promise<Record<string, unknown>[]> {
     );
   }
   // A request's answer replaces its progress output: the last display or update holds it.
-  const shown = iopub
-    .filter(
-      m =>
-        m.header.msg_type === 'display_data' ||
-        m.header.msg_type === 'update_display_data'
-    )
-    .map(m => m.content.data as Record<string, unknown>);
-  return shown
+  return displaysAndUpdates(iopub)
     .filter(
       data =>
         data[JSON_MIME] !== undefined ||

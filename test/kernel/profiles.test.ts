@@ -19,10 +19,12 @@ import {
 import {
   type ExecuteReply,
   KernelClient,
+  type IopubMessage,
   type WireMessage,
   errorOf,
   executeReply
 } from '../support/kernel-client';
+import { displaysAndUpdates } from '../support/shown-text';
 import { scratchDir } from '../support/scratch-dir';
 
 let kernel: KernelClient;
@@ -63,16 +65,13 @@ interface Ran {
   reply: ExecuteReply;
 }
 
-function record(reply: ExecuteReply, iopub: WireMessage[]): Ran {
+function record(reply: ExecuteReply, iopub: IopubMessage[]): Ran {
   const text = JSON.stringify([reply.content, ...iopub.map(m => m.content)]);
   seen.push(text);
   // A request that takes over a second shows its progress first and its status line in an
   // update of that output: both are what the cell shows.
-  const plain = iopub
-    .filter(m =>
-      ['display_data', 'update_display_data'].includes(m.header.msg_type)
-    )
-    .map(m => String((m.content.data as Record<string, unknown>)['text/plain']))
+  const plain = displaysAndUpdates(iopub)
+    .map(d => String(d['text/plain']))
     .join('\n');
   return { status: reply.content.status, text, plain, reply };
 }

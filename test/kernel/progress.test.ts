@@ -18,10 +18,11 @@ import {
 } from '../../contracts/mime-types';
 import {
   KernelClient,
-  type WireMessage,
+  type IopubMessage,
   errorOf
 } from '../support/kernel-client';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
+import { KernelMessage } from '../support/kernel-messages';
 
 jest.setTimeout(30_000);
 
@@ -52,8 +53,8 @@ afterAll(async () => {
   ]);
 });
 
-const displayId = (m: WireMessage) =>
-  (m.content.transient as { display_id?: string } | undefined)?.display_id;
+const displayId = (m: IopubMessage) =>
+  'transient' in m.content ? m.content.transient?.display_id : undefined;
 
 it('a slow request shows its elapsed time in place, then the answer replaces it', async () => {
   expect(
@@ -65,23 +66,25 @@ it('a slow request shows its elapsed time in place, then the answer replaces it'
   ).toBe('ok');
   const { reply, iopub } = await kernel.execute('GET /slow/_search');
   expect(reply.content.status).toBe('ok');
-  const outputs = iopub.filter(m =>
-    ['display_data', 'update_display_data'].includes(m.header.msg_type)
+  const outputs = iopub.filter(
+    m =>
+      KernelMessage.isDisplayDataMsg(m) ||
+      KernelMessage.isUpdateDisplayDataMsg(m)
   );
   const [first, ...updates] = outputs;
   expect(first?.header.msg_type).toBe('display_data');
-  const id = displayId(first as WireMessage);
+  const id = first?.content.transient?.display_id;
   expect(id).toEqual(expect.any(String));
   const waiting = ProgressPayloadSchema.parse(
-    (first?.content.data as Record<string, unknown>)[PROGRESS_MIME]
+    first?.content.data[PROGRESS_MIME]
   );
   expect(waiting).toMatchObject({
     waitingFor: 'slow: GET /slow/_search',
     stoppable: true
   });
-  expect(
-    String((first?.content.data as Record<string, unknown>)['text/plain'])
-  ).toMatch(/^slow: GET \/slow\/_search: 1 s \(interrupt the kernel/);
+  expect(String(first?.content.data['text/plain'])).toMatch(
+    /^slow: GET \/slow\/_search: 1 s \(interrupt the kernel/
+  );
   // Every later output updates that one; the clock moves; the last is the answer.
   expect(updates.map(m => [m.header.msg_type, displayId(m)])).toEqual(
     updates.map(() => ['update_display_data', id])
@@ -89,17 +92,14 @@ it('a slow request shows its elapsed time in place, then the answer replaces it'
   const clock = updates
     .slice(0, -1)
     .map(
-      m =>
-        ProgressPayloadSchema.parse(
-          (m.content.data as Record<string, unknown>)[PROGRESS_MIME]
-        ).elapsedMs
+      m => ProgressPayloadSchema.parse(m.content.data[PROGRESS_MIME]).elapsedMs
     );
   expect(clock.length).toBeGreaterThanOrEqual(1);
   expect(clock[0] as number).toBeGreaterThan(waiting.elapsedMs);
-  const answer = updates.at(-1)?.content.data as Record<string, unknown>;
-  expect(answer[PROGRESS_MIME]).toBeUndefined();
+  const answer = updates.at(-1)?.content.data;
+  expect(answer?.[PROGRESS_MIME]).toBeUndefined();
   expect(
-    answer[JSON_MIME] ?? answer['application/vnd.searchbook.hits+json']
+    answer?.[JSON_MIME] ?? answer?.['application/vnd.searchbook.hits+json']
   ).toBeDefined();
 });
 
@@ -125,18 +125,14 @@ it('%connect to a server that accepts and never answers says what it waits for, 
   expect(errorOf(reply).evalue).toBe(
     `http://127.0.0.1:${silentPort} accepted the connection but did not answer within 2 s. Check that this is the engine's HTTP address and port (another service may accept connections without answering), or wait longer with timeout=<seconds>.`
   );
-  const waiting = iopub.find(m => m.header.msg_type === 'display_data');
+  const waiting = iopub.find(KernelMessage.isDisplayDataMsg);
   expect(
-    ProgressPayloadSchema.parse(
-      (waiting?.content.data as Record<string, unknown>)[PROGRESS_MIME]
-    ).waitingFor
+    ProgressPayloadSchema.parse(waiting?.content.data[PROGRESS_MIME]).waitingFor
   ).toBe(
     `Connecting to Elasticsearch at http://127.0.0.1:${silentPort}: waiting for its answer (at most 2 s)`
   );
-  const last = iopub
-    .filter(m => m.header.msg_type === 'update_display_data')
-    .at(-1);
-  expect((last?.content.data as Record<string, unknown>)['text/plain']).toMatch(
+  const last = iopub.filter(KernelMessage.isUpdateDisplayDataMsg).at(-1);
+  expect(last?.content.data['text/plain']).toMatch(
     /waiting for its answer \(at most 2 s\): failed after 2\.\d s$/
   );
   expect(took).toBeLessThan(5_000);
@@ -179,21 +175,18 @@ it('a waiting line whose late answer is odd (JSON nested 100,000 deep) gives way
     const { reply, iopub } = await kernel.execute('GET /deep/_search');
     // Shown as the text it came as, with a note saying why (not an error of the kernel's own).
     expect(reply.content.status).toBe('ok');
-    const waiting = iopub.find(m => m.header.msg_type === 'display_data');
-    const id = displayId(waiting as WireMessage);
+    const waiting = iopub.find(KernelMessage.isDisplayDataMsg);
+    const id = waiting?.content.transient?.display_id;
     expect(id).toEqual(expect.any(String));
     // Its last word, before the reply, is the answer, not the clock.
     const last = iopub
-      .filter(
-        m => m.header.msg_type === 'update_display_data' && displayId(m) === id
-      )
+      .filter(KernelMessage.isUpdateDisplayDataMsg)
+      .filter(m => m.content.transient.display_id === id)
       .at(-1);
-    expect(
-      (last?.content.data as Record<string, unknown>)[PROGRESS_MIME]
-    ).toBeUndefined();
-    expect(
-      (last?.content.data as Record<string, unknown>)['text/plain']
-    ).toMatch(/^deep: GET \/deep\/_search → 200 in \d/);
+    expect(last?.content.data[PROGRESS_MIME]).toBeUndefined();
+    expect(last?.content.data['text/plain']).toMatch(
+      /^deep: GET \/deep\/_search → 200 in \d/
+    );
     // A later cell that waits itself for over two seconds sees no update of that line any more.
     expect(
       (

@@ -10,7 +10,8 @@ import { hitsPayloadRows } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { SECRETS } from '../drivers/helpers';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient } from '../support/kernel-client';
+import { displays } from '../support/shown-text';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const notebook = JSON.parse(
@@ -52,7 +53,7 @@ afterAll(async () => {
 });
 
 it('every hits output keeps the answer, and its rows are the ones the notebook was saved with', async () => {
-  const outputs: Record<string, unknown>[] = [];
+  const outputs: unknown[] = [];
   for (const cell of notebook.cells.filter(c => c.cell_type === 'code')) {
     const source = (
       Array.isArray(cell.source) ? cell.source.join('') : cell.source
@@ -62,10 +63,9 @@ it('every hits output keeps the answer, and its rows are the ones the notebook w
     const { reply, iopub } = await kernel.execute(source);
     expect(reply.content.status).toBe('ok');
     outputs.push(
-      ...(iopub
-        .filter((m: WireMessage) => m.header.msg_type === 'display_data')
-        .map(m => (m.content.data as Record<string, unknown>)[HITS_MIME])
-        .filter(p => p !== undefined) as Record<string, unknown>[])
+      ...displays(iopub)
+        .map(d => d[HITS_MIME])
+        .filter(p => p !== undefined)
     );
   }
   const payloads = outputs.map(p => HitsPayloadSchema.parse(p));

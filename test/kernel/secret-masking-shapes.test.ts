@@ -8,17 +8,22 @@
  */
 import type { ServerResponse } from 'node:http';
 import { swapQuotes } from '../../contracts/answer-rows';
-import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
+import {
+  HITS_MIME,
+  type HitsPayload,
+  HitsPayloadSchema
+} from '../../contracts/mime-types';
 import {
   type HostileEngine,
   startHostileEngine
 } from '../support/hostile-engine';
-import type { KernelClient, WireMessage } from '../support/kernel-client';
+import type { KernelClient, IopubMessage } from '../support/kernel-client';
 import {
   expectReply,
   type PanelCommClient,
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
+import { KernelMessage } from '../support/kernel-messages';
 
 jest.setTimeout(60_000);
 
@@ -124,7 +129,7 @@ afterAll(async () => {
   await engine?.close();
 });
 
-function allText(messages: WireMessage[]): string {
+function allText(messages: IopubMessage[]): string {
   return messages.map(m => JSON.stringify(m)).join('\n');
 }
 
@@ -140,10 +145,9 @@ it('a long secret cut short in a plain or HTML table cell shows none of its firs
   expect(reply.content.status).toBe('ok');
   const text = allText(iopub);
   expectNoPrefix(text);
-  const data = iopub.find(m => m.header.msg_type === 'display_data')?.content
-    .data as Record<string, unknown>;
+  const data = iopub.find(KernelMessage.isDisplayDataMsg)?.content.data;
   // The table is still there, the cut cell says where the secret was.
-  expect(String(data['text/plain'])).toContain('${env:LONG_SECRET}');
+  expect(String(data?.['text/plain'])).toContain('${env:LONG_SECRET}');
 });
 
 it('a %vars preview that cuts a secret short shows none of it', async () => {
@@ -194,8 +198,7 @@ it('secrets that are ordinary values of an answer leave it exactly as the engine
     'GET /${env:W_INDEX}/_search?q=${env:W_NAME}:${env:W_NUM}&track=${env:W_TRUE}'
   );
   expect(reply.content.status).toBe('ok');
-  const data = iopub.find(m => m.header.msg_type === 'display_data')?.content
-    .data as Record<string, unknown>;
+  const data = iopub.find(KernelMessage.isDisplayDataMsg)?.content.data ?? {};
   const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
   expect(JSON.parse(swapQuotes(payload.answer ?? ''))).toEqual(
     JSON.parse(PLAIN_ANSWER)
@@ -223,16 +226,14 @@ it('secrets that are ordinary values of an answer leave it exactly as the engine
 const AS_BUFFER = { searchbook: { answerAsBuffer: true } };
 
 /** The answer's own JSON text, sent as a buffer of the display_data message, and its payload. */
-function bufferedAnswer(iopub: WireMessage[]): {
+function bufferedAnswer(iopub: IopubMessage[]): {
   text: string;
-  payload: Record<string, unknown>;
+  payload: HitsPayload;
 } {
-  const output = iopub.find(m => m.header.msg_type === 'display_data');
-  const payload = (output?.content.data as Record<string, unknown>)[
-    HITS_MIME
-  ] as Record<string, unknown>;
+  const output = iopub.find(KernelMessage.isDisplayDataMsg);
+  const payload = HitsPayloadSchema.parse(output?.content.data[HITS_MIME]);
   expect(payload.answer).toBeUndefined();
-  const at = payload.answerBuffer as number;
+  const at = payload.answerBuffer ?? -1;
   return {
     text: (output?.buffers?.[at] ?? Buffer.alloc(0)).toString(),
     payload
@@ -259,10 +260,7 @@ it('an answer sent as a message buffer masks an echoed secret inside its strings
   // The same answer as the string a notebook keeps.
   const shown = await kernel.execute('GET /vault/_search?q=${env:LONG_SECRET}');
   const payload = HitsPayloadSchema.parse(
-    (
-      shown.iopub.find(m => m.header.msg_type === 'display_data')?.content
-        .data as Record<string, unknown>
-    )[HITS_MIME]
+    shown.iopub.find(KernelMessage.isDisplayDataMsg)?.content.data[HITS_MIME]
   );
   expect(sent).toEqual(JSON.parse(swapQuotes(payload.answer ?? '')));
 });
@@ -276,5 +274,5 @@ it("an answer sent as a message buffer holding no secret is the engine's own byt
   expect(reply.content.status).toBe('ok');
   const { text, payload } = bufferedAnswer(iopub);
   expect(text).toBe(PLAIN_ANSWER);
-  expect(HitsPayloadSchema.parse(payload).answerBuffer).toBe(0);
+  expect(payload.answerBuffer).toBe(0);
 });

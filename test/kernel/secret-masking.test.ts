@@ -5,12 +5,14 @@
  * the reply: nothing of the cell, which the notebook saves, holds the value.
  */
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
+import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import {
   type ExecuteReply,
   KernelClient,
-  type WireMessage
+  type IopubMessage
 } from '../support/kernel-client';
+import { KernelMessage } from '../support/kernel-messages';
 
 jest.setTimeout(60_000);
 
@@ -71,7 +73,7 @@ function forms(secret: string): string[] {
   ];
 }
 
-function cellText(reply: ExecuteReply, iopub: WireMessage[]): string {
+function cellText(reply: ExecuteReply, iopub: IopubMessage[]): string {
   return [reply, ...iopub].map(m => JSON.stringify(m)).join('\n');
 }
 
@@ -87,8 +89,7 @@ it('a 404 whose _id echoes ${env:NAME} shows ${env:NAME} in every output, fallba
     expect(text).not.toContain(secret);
   }
   // The answer is still shown, with the reference where the value was.
-  const output = iopub.find(m => m.header.msg_type === 'display_data');
-  const data = output?.content.data as Record<string, unknown>;
+  const data = iopub.find(KernelMessage.isDisplayDataMsg)?.content.data ?? {};
   expect(Object.keys(data).length).toBeGreaterThan(1);
   for (const [mime, value] of Object.entries(data)) {
     expect([mime, JSON.stringify(value)]).toEqual([
@@ -115,9 +116,8 @@ it('an error text that repeats the value masks it too', async () => {
 
 it('values shorter than four characters are left alone, so an answer stays readable', async () => {
   const { iopub } = await kernel.execute('GET /products/_doc/${env:SHORT_ID}');
-  const data = iopub.find(m => m.header.msg_type === 'display_data')?.content
-    .data as Record<string, unknown>;
-  expect(String(data['text/plain'])).toMatch(/"_id": "doc"/);
+  const data = iopub.find(KernelMessage.isDisplayDataMsg)?.content.data;
+  expect(data?.['text/plain']).toMatch(/"_id": "doc"/);
 });
 
 it('an answer sent as a message buffer (the Python magics read it so) shows ${env:NAME} where a document holds the value', async () => {
@@ -131,10 +131,8 @@ it('an answer sent as a message buffer (the Python magics read it so) shows ${en
     { searchbook: { answerAsBuffer: true } }
   );
   expect(reply.content.status).toBe('ok');
-  const output = iopub.find(m => m.header.msg_type === 'display_data');
-  const payload = (output?.content.data as Record<string, unknown>)[
-    'application/vnd.searchbook.hits+json'
-  ] as { answer?: string; answerBuffer?: number };
+  const output = iopub.find(KernelMessage.isDisplayDataMsg);
+  const payload = HitsPayloadSchema.parse(output?.content.data[HITS_MIME]);
   expect(payload.answer).toBeUndefined();
   const text = String(output?.buffers?.[payload.answerBuffer ?? -1]);
   for (const form of forms(DOC_SECRET)) {

@@ -7,6 +7,7 @@
  */
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { KernelClient } from '../support/kernel-client';
+import { displays } from '../support/shown-text';
 
 jest.setTimeout(60_000);
 
@@ -52,9 +53,8 @@ async function engineCount(query: string): Promise<number> {
 async function countShown(code: string, lines: string[]): Promise<number> {
   const { reply, iopub } = await kernel.execute(code, {}, setFirst(lines));
   expect(reply.content).toMatchObject({ status: 'ok' });
-  const shown = iopub.find(m => m.header.msg_type === 'display_data');
-  const data = shown?.content.data as Record<string, unknown>;
-  return (data['application/json'] as { count: number }).count;
+  const [shown] = displays(iopub);
+  return (shown?.['application/json'] as { count: number }).count;
 }
 
 it('the metadata’s %set lines set the variables the cell reads, in order', async () => {

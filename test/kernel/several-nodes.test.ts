@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createElasticsearchSandbox } from '@searchbook/sandbox/elasticsearch';
 import { listen, type ListeningServer } from '@searchbook/sandbox/serve';
-import type { KernelClient, WireMessage } from '../support/kernel-client';
+import type { KernelClient, IopubMessage } from '../support/kernel-client';
 import {
   expectReply,
   type PanelCommClient,
@@ -17,6 +17,7 @@ import {
 } from '../panel/panel-comm-client';
 import { scratchDir } from '../support/scratch-dir';
 import { errorOf } from '../support/kernel-client';
+import { KernelMessage } from '../support/kernel-messages';
 
 jest.setTimeout(60_000);
 
@@ -28,12 +29,15 @@ let kernel: KernelClient;
 let comm: PanelCommClient;
 let cwd: string;
 let config: string;
-let connected: WireMessage[];
+let connected: IopubMessage[];
 
-const plain = (iopub: WireMessage[]) =>
+const plain = (iopub: IopubMessage[]) =>
   iopub
-    .filter(m => ['display_data', 'execute_result'].includes(m.header.msg_type))
-    .map(m => String((m.content.data as Record<string, unknown>)['text/plain']))
+    .filter(
+      m =>
+        KernelMessage.isDisplayDataMsg(m) || KernelMessage.isExecuteResultMsg(m)
+    )
+    .map(m => String(m.content.data['text/plain']))
     .join('\n');
 const host = (s: ListeningServer) => `127.0.0.1:${s.port}`;
 const stopped = new Set<ListeningServer>();

@@ -7,11 +7,9 @@ import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { hitsPayloadRows } from '../../contracts/answer-rows';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
-import {
-  KernelClient,
-  type WireMessage,
-  errorOf
-} from '../support/kernel-client';
+import { KernelClient, errorOf } from '../support/kernel-client';
+import { displays } from '../support/shown-text';
+import { KernelMessage } from '../support/kernel-messages';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
@@ -40,11 +38,6 @@ afterAll(async () => {
   await kernel?.close();
   await sandbox?.close();
 });
-
-const displays = (iopub: WireMessage[]) =>
-  iopub
-    .filter(m => m.header.msg_type === 'display_data')
-    .map(m => m.content.data as Record<string, unknown>);
 
 it('the documents export (JSONL) renders as a grid of the documents, columns from the schema', async () => {
   const { reply, iopub } = await kernel.execute(
@@ -119,7 +112,7 @@ describe('an int32 field given "5" or 5.5', () => {
       expect(errorOf(reply).evalue).toMatch(
         /^Not an int32: Field `year` must be an int32\. An int32 field takes a whole number written without quotes.*a decimal with a fraction part is not an int32/
       );
-      const error = iopub.find(m => m.header.msg_type === 'error');
+      const error = iopub.find(KernelMessage.isErrorMsg);
       expect(error?.content.evalue).toBe(errorOf(reply).evalue);
       // The engine's answer is shown above the error.
       expect(displays(iopub)[0]?.['application/json']).toEqual({

@@ -12,7 +12,8 @@ import {
   TABLE_MIME
 } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
-import { KernelClient, type WireMessage } from '../support/kernel-client';
+import { KernelClient } from '../support/kernel-client';
+import { displays, plainText, type MimeBundle } from '../support/shown-text';
 
 jest.setTimeout(60_000);
 
@@ -52,14 +53,12 @@ const VALUE_ONLY = { searchbook: { valueOnly: true } };
 async function bundleOf(
   code: string,
   metadata: Record<string, unknown> = {}
-): Promise<Record<string, unknown>> {
+): Promise<MimeBundle> {
   const { reply, iopub } = await kernel.execute(code, {}, metadata);
   expect(reply.content).toMatchObject({ status: 'ok' });
-  const shown = iopub.filter(
-    (m: WireMessage) => m.header.msg_type === 'display_data'
-  );
+  const shown = displays(iopub);
   expect(shown).toHaveLength(1);
-  return shown[0]?.content.data as Record<string, unknown>;
+  return shown[0] ?? {};
 }
 
 /** A payload without what differs between two runs of one request: the kernel's and the engine's timings. */
@@ -81,12 +80,12 @@ it('a value-only search sends the same answer payload with its summary line inst
   // The shown cell's fallbacks hold its rows; the value-only one's only the summary line.
   expect(shown['text/html']).toContain('<table');
   expect(valueOnly['text/html']).not.toContain('<table');
-  const summary = valueOnly['text/plain'] as string;
+  const summary = plainText(valueOnly);
   expect(summary).toMatch(
     /^es: GET \/products\/_search\S* → 200 in \d+ ms \(200 total, 100 shown\)$/
   );
   // The shown text grid holds rows under its summary line.
-  expect((shown['text/plain'] as string).split('\n').length).toBeGreaterThan(5);
+  expect(plainText(shown)?.split('\n').length).toBeGreaterThan(5);
 });
 
 it('a value-only table answer keeps its rows and loses its grids', async () => {

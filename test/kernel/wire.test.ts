@@ -5,12 +5,14 @@ import { PANEL_PROTOCOL_VERSION } from '../../contracts/panel-protocol';
 import {
   KernelClient,
   REPO,
-  type WireMessage,
+  type IopubMessage,
   okOf
 } from '../support/kernel-client';
 import { type SlowEngine, startSlowEngine } from '../support/slow-engine';
+import { KernelMessage } from '../support/kernel-messages';
 
-const types = (messages: WireMessage[]) => messages.map(m => m.header.msg_type);
+const types = (messages: IopubMessage[]) =>
+  messages.map(m => m.header.msg_type);
 
 describe('the kernel over ZeroMQ', () => {
   let kernel: KernelClient;
@@ -65,18 +67,21 @@ describe('the kernel over ZeroMQ', () => {
       'display_data',
       'status'
     ]);
-    expect([
-      second.iopub[0]?.content.execution_state,
-      second.iopub[3]?.content.execution_state
-    ]).toEqual(['busy', 'idle']);
-    const [, input, display] = second.iopub;
-    expect(input?.content).toEqual({
-      code: '# a comment\n%vars',
-      execution_count: second.reply.content.execution_count
-    });
-    const data = display?.content.data as Record<string, string>;
-    expect(data['text/plain']).toMatch(/size\s+3/);
-    expect(data['text/html']).toContain('<td>size</td>');
+    expect(
+      second.iopub
+        .filter(KernelMessage.isStatusMsg)
+        .map(m => m.content.execution_state)
+    ).toEqual(['busy', 'idle']);
+    expect(second.iopub.find(KernelMessage.isExecuteInputMsg)?.content).toEqual(
+      {
+        code: '# a comment\n%vars',
+        execution_count: second.reply.content.execution_count
+      }
+    );
+    const data = second.iopub.find(KernelMessage.isDisplayDataMsg)?.content
+      .data;
+    expect(data?.['text/plain']).toMatch(/size\s+3/);
+    expect(data?.['text/html']).toContain('<td>size</td>');
   });
 
   test('refuses SQL with an error output that shows the request form, and runs later cells', async () => {
@@ -85,14 +90,12 @@ describe('the kernel over ZeroMQ', () => {
       status: 'error',
       ename: 'SQLRefused'
     });
-    const error = iopub.find(m => m.header.msg_type === 'error');
+    const error = iopub.find(KernelMessage.isErrorMsg);
     expect(error?.content.evalue).toMatch(/HTTP requests, not SQL/);
-    expect((error?.content.traceback as string[]).join('\n')).toContain(
+    expect(error?.content.traceback.join('\n')).toContain(
       'GET /my-index/_search'
     );
-    expect((error?.content.traceback as string[]).join('\n')).not.toMatch(
-      /at .*\.js:\d+/
-    );
+    expect(error?.content.traceback.join('\n')).not.toMatch(/at .*\.js:\d+/);
     const after = await kernel.execute('%vars');
     expect(after.reply.content.status).toBe('ok');
   });
@@ -183,12 +186,8 @@ describe('the kernel over ZeroMQ', () => {
       for (let tries = 0; tries < 250; tries++) {
         const found = kernel
           .iopubMessages()
-          .find(
-            m =>
-              m.header.msg_type === 'comm_msg' &&
-              (m.content.data as { requestId?: unknown }).requestId ===
-                requestId
-          );
+          .filter(KernelMessage.isCommMsgMsg)
+          .find(m => m.content.data.requestId === requestId);
         if (found) {
           return found.content;
         }
@@ -223,7 +222,7 @@ describe('the kernel over ZeroMQ', () => {
       data: {}
     });
     const closed = (await kernel.iopubFor(unknown.id)).find(
-      m => m.header.msg_type === 'comm_close'
+      KernelMessage.isCommCloseMsg
     );
     expect(closed?.content.comm_id).toBe('c2');
     const close = await kernel.submit('shell', 'comm_close', {

@@ -275,7 +275,7 @@ describe('Typesense keys', () => {
     expect(
       carrying.map(m => [
         m.header.msg_type,
-        (m.content.data as { type?: string } | undefined)?.type
+        'data' in m.content ? m.content.data.type : undefined
       ])
     ).toEqual([['comm_msg', 'keyAdded']]);
     expect(kernel.stderr).not.toContain(value);

@@ -30,6 +30,7 @@ import {
   kernelWithPanelCommBeside
 } from './panel-comm-client';
 import { jsonFromNode } from '../support/real-elasticsearch/launch';
+import { KernelMessage } from '../support/kernel-messages';
 
 const SMALL_WINDOW = 25;
 const DOCS = 95;
@@ -553,8 +554,9 @@ describeEachTarget(
       // Unasked, before the cell's reply: the panel learns it without scrolling.
       const told = kernel
         .iopubMessages()
-        .map(m => m.content.data as Record<string, unknown> | undefined)
-        .find(d => d?.type === 'ended' && d.gridId === grid.gridId);
+        .filter(KernelMessage.isCommMsgMsg)
+        .map(m => m.content.data)
+        .find(d => d.type === 'ended' && d.gridId === grid.gridId);
       expect(told).toMatchObject({
         requestId: null,
         message: expect.stringMatching(
@@ -661,11 +663,8 @@ async function waitForReply(
   for (;;) {
     const found = kernel
       .iopubMessages()
-      .filter(
-        m =>
-          m.header.msg_type === 'comm_msg' &&
-          (m.content.data as { requestId?: unknown }).requestId === requestId
-      );
+      .filter(KernelMessage.isCommMsgMsg)
+      .filter(m => m.content.data.requestId === requestId);
     if (found.length > 1) {
       throw new Error(
         `request ${requestId} was answered ${found.length} times`
@@ -781,12 +780,12 @@ describe('Typesense grid', () => {
     );
     expect(created.reply.content.status).toBe('ok');
     const value = created.iopub
-      .filter(m => m.header.msg_type === 'display_data')
-      .map(
-        m =>
-          (m.content.data as Record<string, { value?: string } | undefined>)[
-            'application/json'
-          ]?.value
+      .filter(KernelMessage.isDisplayDataMsg)
+      .map(m => m.content.data['application/json'])
+      .map(json =>
+        typeof json === 'object' && !Array.isArray(json)
+          ? json.value
+          : undefined
       )
       .find(v => v !== undefined);
     expect(typeof value).toBe('string');

@@ -8,6 +8,7 @@ import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import type { KernelClient } from '../support/kernel-client';
+import { displaysAndUpdates } from '../support/shown-text';
 import { type PanelCommClient, kernelWithPanelComm } from './panel-comm-client';
 
 let kernel: KernelClient;
@@ -44,14 +45,7 @@ async function searchTwenty(): Promise<{ omitted: number; plain: string }> {
     'GET /products/_search\n{"size": 20, "sort": ["_doc"]}'
   );
   expect(reply.content.status).toBe('ok');
-  const data = iopub
-    .filter(
-      m =>
-        m.header.msg_type === 'display_data' ||
-        m.header.msg_type === 'update_display_data'
-    )
-    .map(m => m.content.data as Record<string, unknown>)
-    .find(d => d[HITS_MIME] !== undefined);
+  const data = displaysAndUpdates(iopub).find(d => d[HITS_MIME] !== undefined);
   const payload = HitsPayloadSchema.parse(data?.[HITS_MIME]);
   return {
     omitted: payload.omittedRows,

@@ -11,6 +11,7 @@ import {
 } from '../../contracts/panel-protocol';
 import { KernelClient } from '../support/kernel-client';
 import { fromExactWire, toExactWire } from '../../contracts/exact-wire';
+import { KernelMessage } from '../support/kernel-messages';
 
 export type OpenedGrid = Extract<GridReply, { type: 'opened' }>;
 
@@ -59,9 +60,9 @@ export class PanelCommClient {
       const found = this.kernel
         .iopubMessages()
         .slice(from)
+        .filter(KernelMessage.isCommMsgMsg)
         .filter(
           m =>
-            m.header.msg_type === 'comm_msg' &&
             (fromExactWire(m.content.data) as { requestId?: unknown })
               .requestId === requestId
         );
@@ -176,11 +177,8 @@ export function startExport(
     kernel
       .iopubMessages()
       .slice(from)
-      .filter(
-        m =>
-          m.header.msg_type === 'comm_msg' &&
-          (m.content.data as { requestId?: unknown }).requestId === requestId
-      )
+      .filter(KernelMessage.isCommMsgMsg)
+      .filter(m => m.content.data.requestId === requestId)
       .map(m => GridReplySchema.parse(fromExactWire(m.content.data)));
   const progress = () =>
     messages().filter(

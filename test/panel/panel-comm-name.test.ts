@@ -7,18 +7,30 @@ import {
   PANEL_PROTOCOL_VERSION,
   GridReplySchema
 } from '../../contracts/panel-protocol';
-import { KernelClient, type WireMessage, okOf } from '../support/kernel-client';
+import { KernelClient, okOf } from '../support/kernel-client';
+import { KernelMessage } from '../support/kernel-messages';
+
+type CommMessage =
+  | KernelMessage.ICommOpenMsg
+  | KernelMessage.ICommMsgMsg
+  | KernelMessage.ICommCloseMsg;
 
 /** The iopub messages about one comm, waited for until `done` holds (bounded). */
 async function commMessages(
   kernel: KernelClient,
   commId: string,
-  done: (messages: WireMessage[]) => boolean
-): Promise<WireMessage[]> {
+  done: (messages: CommMessage[]) => boolean
+): Promise<CommMessage[]> {
   for (let tries = 0; tries < 500; tries++) {
     const messages = kernel
       .iopubMessages()
-      .filter(m => (m.content as { comm_id?: unknown }).comm_id === commId);
+      .filter(
+        m =>
+          KernelMessage.isCommOpenMsg(m) ||
+          KernelMessage.isCommMsgMsg(m) ||
+          KernelMessage.isCommCloseMsg(m)
+      )
+      .filter(m => m.content.comm_id === commId);
     if (done(messages)) {
       return messages;
     }
@@ -50,10 +62,10 @@ describe('the panel comm by name', () => {
       data: { v: PANEL_PROTOCOL_VERSION, type: 'connections', requestId: 'r1' }
     });
     const messages = await commMessages(kernel, 'panel-1', m =>
-      m.some(x => x.header.msg_type === 'comm_msg')
+      m.some(KernelMessage.isCommMsgMsg)
     );
     const reply = GridReplySchema.parse(
-      messages.find(m => m.header.msg_type === 'comm_msg')?.content.data
+      messages.find(KernelMessage.isCommMsgMsg)?.content.data
     );
     expect(reply).toEqual({
       v: PANEL_PROTOCOL_VERSION,
@@ -77,7 +89,7 @@ describe('the panel comm by name', () => {
       data: {}
     });
     const messages = await commMessages(kernel, 'former-1', m =>
-      m.some(x => x.header.msg_type === 'comm_close')
+      m.some(KernelMessage.isCommCloseMsg)
     );
     expect(messages.map(m => m.header.msg_type)).toEqual([
       'comm_msg',
@@ -93,9 +105,7 @@ describe('the panel comm by name', () => {
     expect(error.type === 'error' && error.message).toMatch(
       /searchbook was upgraded after this page was loaded .*searchbook\.panel.*: reload the page\./
     );
-    expect((closed?.content.data as { error?: unknown }).error).toMatch(
-      /reload the page/
-    );
+    expect(closed?.content.data.error).toMatch(/reload the page/);
     expect(
       okOf(
         await kernel.request('shell', 'comm_info_request', {
@@ -109,11 +119,7 @@ describe('the panel comm by name', () => {
       data: { v: PANEL_PROTOCOL_VERSION, type: 'connections', requestId: 'r2' }
     });
     const again = await commMessages(kernel, 'panel-1', m =>
-      m.some(
-        x =>
-          (x.content.data as { requestId?: unknown } | undefined)?.requestId ===
-          'r2'
-      )
+      m.some(x => x.content.data.requestId === 'r2')
     );
     expect(again.length).toBeGreaterThan(0);
   });

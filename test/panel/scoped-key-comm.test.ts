@@ -175,7 +175,7 @@ describe.each(typesenseTargets('29.0'))('$name', target => {
       .iopubMessages()
       .filter(m => JSON.stringify(m).includes(value));
     expect(
-      carrying.map(m => (m.content.data as { type?: string } | undefined)?.type)
+      carrying.map(m => ('data' in m.content ? m.content.data.type : undefined))
     ).toEqual(['scopedKeyMade']);
     expect(kernel.stderr).not.toContain(value);
   });

@@ -9,7 +9,8 @@ import {
   HitsPayloadSchema,
   type HitsPayload
 } from '../../contracts/mime-types';
-import type { KernelClient, WireMessage } from '../support/kernel-client';
+import type { KernelClient } from '../support/kernel-client';
+import { displaysAndUpdates } from '../support/shown-text';
 
 export interface CellRun {
   status: unknown;
@@ -19,22 +20,12 @@ export interface CellRun {
   hits: { payload: HitsPayload; rows: Row[] } | undefined;
 }
 
-/** The display bundles of a cell's outputs, in order. */
-export const bundles = (iopub: WireMessage[]) =>
-  iopub
-    .filter(
-      m =>
-        m.header.msg_type === 'display_data' ||
-        m.header.msg_type === 'update_display_data'
-    )
-    .map(m => m.content['data'] as Record<string, unknown>);
-
 export async function runCell(
   kernel: KernelClient,
   code: string
 ): Promise<CellRun> {
   const { reply, iopub } = await kernel.execute(code);
-  const grids = bundles(iopub).filter(
+  const grids = displaysAndUpdates(iopub).filter(
     bundle => bundle[HITS_MIME] !== undefined
   );
   const last = grids[grids.length - 1];

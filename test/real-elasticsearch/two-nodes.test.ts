@@ -21,7 +21,7 @@ import {
   type PanelCommClient,
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
-import type { KernelClient, WireMessage } from '../support/kernel-client';
+import type { KernelClient, IopubMessage } from '../support/kernel-client';
 import { buildLaunchers } from '../support/real-elasticsearch/build';
 import {
   fetchFromNode,
@@ -36,6 +36,7 @@ import {
   elasticsearchTargets,
   REAL_START_TIMEOUT_MS
 } from '../support/elasticsearch-targets';
+import { KernelMessage } from '../support/kernel-messages';
 
 const skipped = elasticsearchTargets().find(t => t.engine === 'real')?.skipped;
 const describeReal = skipped ? describe.skip : describe;
@@ -47,15 +48,18 @@ const WINDOW = 25;
 type Node = Awaited<ReturnType<typeof launchRealNode>>;
 
 /** What a cell showed as text, its error included. */
-const plain = (iopub: WireMessage[]) =>
+const plain = (iopub: IopubMessage[]) =>
   iopub
-    .filter(m =>
-      ['display_data', 'execute_result', 'error'].includes(m.header.msg_type)
+    .filter(
+      m =>
+        KernelMessage.isDisplayDataMsg(m) ||
+        KernelMessage.isExecuteResultMsg(m) ||
+        KernelMessage.isErrorMsg(m)
     )
     .map(m =>
-      m.header.msg_type === 'error'
-        ? String(m.content.evalue)
-        : String((m.content.data as Record<string, unknown>)['text/plain'])
+      KernelMessage.isErrorMsg(m)
+        ? m.content.evalue
+        : String(m.content.data['text/plain'])
     )
     .join('\n');
 const hostOf = (node: Node) => node.url.replace('http://', '');

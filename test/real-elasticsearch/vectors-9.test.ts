@@ -14,6 +14,7 @@ import {
   suitesNode
 } from '../support/elasticsearch-targets';
 import type { KernelClient } from '../support/kernel-client';
+import { displaysAndUpdates } from '../support/shown-text';
 import { REAL_FLAVOURS } from '../support/real-elasticsearch/flavours';
 import { java21Missing } from '../support/real-elasticsearch/jvm';
 import {
@@ -21,7 +22,7 @@ import {
   fetchFromNode,
   type RealNodeAddress
 } from '../support/real-elasticsearch/launch';
-import { bundles, runCell } from './console-smoke';
+import { runCell } from './console-smoke';
 import {
   type PanelCommClient,
   kernelWithPanelComm
@@ -165,7 +166,7 @@ describeNode(
         ].join('\n')
       );
       expect(reply.content['status']).toBe('ok');
-      const shown = bundles(iopub).map(bundle =>
+      const shown = displaysAndUpdates(iopub).map(bundle =>
         bundle['application/vnd.searchbook.hits+json'] !== undefined
           ? 'grid'
           : String(bundle['text/plain'])

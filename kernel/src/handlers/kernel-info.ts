@@ -1,3 +1,4 @@
+import type { KernelMessage } from '@jupyterlab/services';
 import { PROTOCOL_VERSION } from '../protocol/message';
 import { PACKAGE_VERSION } from '../package-info';
 import { ENGINES } from '../engines/engine-registry';
@@ -16,7 +17,10 @@ export const LANGUAGE = {
   fileExtension: '.searchbook'
 } as const;
 
-export function kernelInfo(): Record<string, unknown> {
+/** kernel_info_reply's content as JupyterLab reads it (the reply adds its status), with the secret kinds. */
+export function kernelInfo(): Omit<KernelMessage.IInfoReply, 'status'> & {
+  [KERNEL_INFO_SECRET_KINDS]: typeof BROWSER_SECRET_KINDS;
+} {
   return {
     protocol_version: PROTOCOL_VERSION,
     implementation: 'searchbook',

@@ -1,3 +1,4 @@
+import type { KernelMessage } from '@jupyterlab/services';
 import { randomUUID } from 'node:crypto';
 import type { ConnectionInfo } from './connection-file';
 import { boundCrossed } from './json-bounds';
@@ -19,6 +20,27 @@ const COMM_MESSAGES = new Set(['comm_open', 'comm_msg', 'comm_close']);
 /** How long the shell socket is drained after a failed cell before queued cells are aborted. */
 const DRAIN_MS = 10;
 
+/**
+ * A content whose `data` the kernel builds: not JSON yet (exact numbers and answers sent as
+ * buffers become JSON when the message is written), so not JupyterLab's JSON types.
+ */
+type WithBuiltData<C extends { data: unknown }> = Omit<C, 'data'> & {
+  data: Record<string, unknown>;
+};
+
+/** What the kernel publishes on iopub, by message type: the content JupyterLab reads there. */
+export interface IopubContent {
+  status: KernelMessage.IStatusMsg['content'];
+  execute_input: KernelMessage.IExecuteInputMsg['content'];
+  display_data: WithBuiltData<KernelMessage.IDisplayDataMsg['content']>;
+  update_display_data: WithBuiltData<
+    KernelMessage.IUpdateDisplayDataMsg['content']
+  >;
+  error: KernelMessage.IErrorMsg['content'];
+  comm_msg: WithBuiltData<KernelMessage.ICommMsgMsg['content']>;
+  comm_close: WithBuiltData<KernelMessage.ICommCloseMsg['content']>;
+}
+
 /** What a handler gets for one request: its message and the ways to answer it. */
 export interface RequestContext {
   readonly message: IncomingMessage;
@@ -26,9 +48,9 @@ export interface RequestContext {
   /** Sends the `<type>_reply` on the request's channel; `status` is added when missing. */
   reply(content: Record<string, unknown>, msgType?: string): Promise<void>;
   /** Publishes on iopub with this request as parent. */
-  publish(
-    msgType: string,
-    content: Record<string, unknown>,
+  publish<T extends keyof IopubContent>(
+    msgType: T,
+    content: IopubContent[T],
     metadata?: Record<string, unknown>
   ): Promise<void>;
   /** Asks the frontend for text on stdin; rejects when the frontend does not allow stdin. */

@@ -1,5 +1,6 @@
 /** Connect: `%connect` answers with the engine's identity, and the panel lists the connection. */
 import type { TargetContext } from '../targets';
+import { KernelMessage } from '../../../support/kernel-messages';
 
 export function connectContract(context: () => TargetContext): void {
   it("%connect answers with the engine's name, version and address", async () => {
@@ -9,10 +10,8 @@ export function connectContract(context: () => TargetContext): void {
     );
     expect(reply.content.status).toBe('ok');
     const shown = iopub
-      .filter(m => m.header.msg_type === 'display_data')
-      .map(m =>
-        String((m.content.data as Record<string, unknown>)['text/plain'])
-      );
+      .filter(KernelMessage.isDisplayDataMsg)
+      .map(m => String(m.content.data['text/plain']));
     expect(shown).toEqual([
       `Connected to ${fixture.product} ${target.version} at ${http.url} as "again"; the following cells use it.`
     ]);

@@ -3,6 +3,7 @@ import { HITS_MIME, HitsPayloadSchema } from '../../../../contracts/mime-types';
 import { SHOP, SHOP_FIELDS } from '../engines';
 import type { TargetContext } from '../targets';
 import { errorOf } from '../../../support/kernel-client';
+import { KernelMessage } from '../../../support/kernel-messages';
 
 export function consoleContract(context: () => TargetContext): void {
   it('a search answers with a hits grid: its columns, every document counted, and text fallbacks', async () => {
@@ -10,8 +11,8 @@ export function consoleContract(context: () => TargetContext): void {
     const { reply, iopub } = await kernel.execute(fixture.searchCell(shop));
     expect(reply.content.status).toBe('ok');
     const bundles = iopub
-      .filter(m => m.header.msg_type === 'display_data')
-      .map(m => m.content.data as Record<string, unknown>);
+      .filter(KernelMessage.isDisplayDataMsg)
+      .map(m => m.content.data);
     expect(bundles).toHaveLength(1);
     const bundle = bundles[0] ?? {};
     const payload = HitsPayloadSchema.parse(bundle[HITS_MIME]);
@@ -43,10 +44,8 @@ export function consoleContract(context: () => TargetContext): void {
     });
     expect(errorOf(reply).evalue).toMatch(reason);
     const shown = iopub
-      .filter(m => m.header.msg_type === 'display_data')
-      .map(m =>
-        String((m.content.data as Record<string, unknown>)['text/plain'])
-      );
+      .filter(KernelMessage.isDisplayDataMsg)
+      .map(m => String(m.content.data['text/plain']));
     expect(shown).toEqual([expect.stringMatching(/→ 404 in \d+ ms/)]);
   });
 }

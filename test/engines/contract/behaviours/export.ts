@@ -5,6 +5,7 @@ import { parseCsv } from '../../../support/parse-csv';
 import { SHOP, SHOP_FIELDS } from '../engines';
 import type { TargetContext } from '../targets';
 import { errorOf } from '../../../support/kernel-client';
+import { KernelMessage } from '../../../support/kernel-messages';
 
 export function exportContract(context: () => TargetContext): void {
   const exportTo = async (
@@ -19,10 +20,8 @@ export function exportContract(context: () => TargetContext): void {
     );
     expect(reply.content).toMatchObject({ status: 'ok' });
     const updates = iopub
-      .filter(m => m.header.msg_type === 'update_display_data')
-      .map(m =>
-        String((m.content.data as Record<string, unknown>)['text/plain'])
-      );
+      .filter(KernelMessage.isUpdateDisplayDataMsg)
+      .map(m => String(m.content.data['text/plain']));
     expect(updates.at(-1)).toMatch(
       new RegExp(`^Exported ${documents} documents of ${shop} \\(`)
     );
