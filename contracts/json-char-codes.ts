@@ -12,3 +12,8 @@ export const COMMA = 0x2c;
 export const COLON = 0x3a;
 export const LF = 0x0a;
 export const CR = 0x0d;
+/** A number's sign, fraction point and digits, for telling plain numbers apart. */
+export const MINUS = 0x2d;
+export const POINT = 0x2e;
+export const ZERO = 0x30;
+export const NINE = 0x39;

@@ -25,13 +25,12 @@ import {
   COMMA,
   COLON,
   LF,
-  CR
+  CR,
+  MINUS,
+  POINT,
+  ZERO,
+  NINE
 } from '../../../contracts/json-char-codes';
-
-const MINUS = 0x2d;
-const POINT = 0x2e;
-const ZERO = 0x30;
-const NINE = 0x39;
 
 /** What a column of the line being made holds. */
 const EMPTY = 0;

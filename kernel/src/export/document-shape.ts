@@ -14,13 +14,13 @@ import {
   OPEN_ARRAY,
   CLOSE_ARRAY,
   COMMA,
-  COLON
+  COLON,
+  MINUS,
+  POINT,
+  ZERO,
+  NINE
 } from '../../../contracts/json-char-codes';
 
-const ZERO = 0x30;
-const NINE = 0x39;
-const MINUS = 0x2d;
-const POINT = 0x2e;
 /** A number of more digits may decode as an exact number (an object, not a number). */
 const PLAIN_DIGITS = 15;
 
