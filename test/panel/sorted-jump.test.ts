@@ -67,13 +67,14 @@ describeEachTarget(
           }
         })
       );
-      // OpenSearch 2.19 loses the block after a row without the sorted number when scrolling
-      // (search_after from its stand-in value): there no number is missing.
+      // OpenSearch 2.19 now and then leaves out of a search_after page a row lacking a double or a
+      // date it is sorted by (once in a few scrolls, a row after the last value): there those two
+      // are never missing; its integers are (the grid reads past their stand-in its own way).
       const gaps = !target.name.includes('OpenSearch');
       const lines = Array.from({ length: DOCS }, (_, n) => {
         // v: missing on every 7th; 40 rows hold 5 (a tie longer than the window); every 11th holds two.
         const v =
-          n % 7 === 0 && gaps
+          n % 7 === 0
             ? {}
             : n % 6 === 1
               ? { v: 5 }
@@ -81,7 +82,11 @@ describeEachTarget(
         const f = n % 9 === 0 && gaps ? {} : { f: ((n * 37) % 101) / 7 - 3 };
         // k: missing on every 5th, on every engine; few values, so long ties.
         const k = n % 5 === 0 ? {} : { k: `k${n % 4}` };
-        const at = { at: Date.UTC(2024, 0, 1) + ((n * 13) % 50) * 3_600_000 };
+        // at: missing on every 8th (a date's missing rows sort by a stand-in epoch value).
+        const at =
+          n % 8 === 3 && gaps
+            ? {}
+            : { at: Date.UTC(2024, 0, 1) + ((n * 13) % 50) * 3_600_000 };
         return `${JSON.stringify({ index: { _id: `s${n}` } })}\n${JSON.stringify({ n, ...v, ...f, ...k, ...at })}\n`;
       });
       await jsonFromNode(
@@ -132,6 +137,7 @@ describeEachTarget(
       }
       await comm.call({ type: 'close', gridId: grid.gridId });
       expect(ids).toHaveLength(grid.total);
+      expect(new Set(ids).size).toBe(grid.total);
       return ids;
     };
 
@@ -143,11 +149,11 @@ describeEachTarget(
       ],
       ['v going down', { sort: [{ column: 'v', direction: 'desc' }] }],
       [
-        'f (a double, missing on some) going up',
+        'f (a double, missing on some but on OpenSearch) going up',
         { sort: [{ column: 'f', direction: 'asc' }] }
       ],
       [
-        'at (a date, repeated) going down, filtered to n > 40',
+        'at (a date, repeated, missing on some but on OpenSearch) going down, filtered to n > 40',
         {
           filters: [{ column: 'n', operator: 'greater than', value: '40' }],
           sort: [{ column: 'at', direction: 'desc' }]

@@ -6,6 +6,9 @@ import { showCollectionSchema } from '../admin/schema-dialog';
 import type { PanelClient } from '../panel-client';
 import { ConnectionsTree } from './connections-tree';
 import {
+  focusBack,
+  focusHomeOf,
+  focusLost,
   returnFocus,
   returningFocus,
   setFocusHome
@@ -227,9 +230,21 @@ export class SearchbookSidebar extends Widget {
       this.profiles.replaceChildren();
       return;
     }
+    // The keyboard on a profile's button stays with that profile through the redraw, or goes to
+    // the panel's tree once its button says Connected (a redraw after Connect's own answer).
+    const active = document.activeElement;
+    const focused = this.profiles.contains(active)
+      ? active?.getAttribute('aria-label')
+      : undefined;
     this.profiles.replaceChildren(
       ...listing.profiles.map(p => this.profileItem(p))
     );
+    if (focused && focusLost()) {
+      const again = [
+        ...this.profiles.querySelectorAll<HTMLButtonElement>('button')
+      ].find(b => b.getAttribute('aria-label') === focused);
+      focusBack(again ?? null, focusHomeOf(this.profiles));
+    }
     if (listing.profiles.length === 0) {
       const none = document.createElement('li');
       none.className = 'searchbook-Tree-note';

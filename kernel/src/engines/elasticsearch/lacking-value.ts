@@ -7,10 +7,18 @@
  * (OpenSearch 2.19 fails a `search_after` holding one with a null pointer error; Elasticsearch
  * takes it, one request a block, and is left to). Going backwards the rows lacking the field come
  * first, and the rows holding one follow from the last of them.
+ *
+ * A number or date field's missing rows carry a stand-in instead of null: the type's largest
+ * value going up, its smallest going down (2147483647, Long.MAX_VALUE as exact digits,
+ * "Infinity"). OpenSearch 2.19 answers a `search_after` from one with no rows at all past it, so
+ * the rows after such a row are read the same way: the rows whose sort value is that stand-in
+ * (lacking the field, or holding nothing but that extreme, which ties with them), by the
+ * tie-breaker alone.
  */
 import type { JsonValue } from '../../console/cell';
+import { literalDigits } from '../../json/exact-integers';
 import { NOT_FIELDS } from './reverse-sort';
-import { rowsWithValue, within } from './sorted-places';
+import { rowsWithValue, within, type RankedSort } from './sorted-places';
 
 /** The field of a sort of one plain field clause (`{ field: { order } }`); undefined for anything else. */
 export function onlySortField(sort: JsonValue[]): string | undefined {
@@ -47,4 +55,40 @@ export function rowsLacking(
   lacking: boolean
 ): JsonValue {
   return within(query, rowsWithValue({ field }), lacking);
+}
+
+const STAND_INS = new Set<unknown>([
+  2147483647,
+  -2147483648,
+  'Infinity',
+  '-Infinity',
+  '9223372036854775807',
+  '-9223372036854775808'
+]);
+
+/** Whether a number or date sort value is the stand-in a row lacking the field sorts by. */
+export function isMissingStandIn(value: JsonValue | undefined): boolean {
+  return (
+    value !== undefined &&
+    (STAND_INS.has(value) || STAND_INS.has(literalDigits(value)))
+  );
+}
+
+/**
+ * The view's rows whose sort value is `standIn` (`atStandIn`), or the others: a date has no
+ * value at the stand-in, so those are the rows lacking it; a number's are the rows with no
+ * value before the stand-in in the sort (holding none, or only the extreme itself).
+ */
+export function rowsAtStandIn(
+  query: JsonValue | undefined,
+  rank: RankedSort,
+  standIn: JsonValue,
+  atStandIn: boolean
+): JsonValue {
+  if (rank.date) {
+    return rowsLacking(query, rank.field, atStandIn);
+  }
+  const before: Record<string, JsonValue> =
+    rank.order === 'asc' ? { lt: standIn } : { gt: standIn };
+  return within(query, { range: { [rank.field]: before } }, atStandIn);
 }

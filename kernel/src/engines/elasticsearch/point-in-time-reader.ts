@@ -39,7 +39,12 @@ import { type StorageByIndex, storageOfSettings } from './index-storage';
 import { UNSCORED_LEADING } from './present';
 import { reversedSort } from './reverse-sort';
 import { contiguousShardDocAfter } from './shard-doc-places';
-import { onlySortField, rowsLacking } from './lacking-value';
+import {
+  isMissingStandIn,
+  onlySortField,
+  rowsAtStandIn,
+  rowsLacking
+} from './lacking-value';
 import {
   placeRow,
   type RankedSort,
@@ -585,18 +590,14 @@ class PointInTimeReader implements DocumentReader {
     sent: SentRequest[],
     signal: AbortSignal
   ): Promise<unknown[]> {
-    // Elasticsearch takes the null back; OpenSearch fails it (lacking-value.ts).
-    const field =
-      this.setup.flavour.product === 'OpenSearch'
-        ? onlySortField(this.setup.sort)
+    // Elasticsearch takes a missing row's sort value back; OpenSearch fails on it (lacking-value.ts).
+    const lacking =
+      this.setup.flavour.product === 'OpenSearch' && page.order === undefined
+        ? this.lackingPart(page.search_after?.[0] as JsonValue | undefined)
         : undefined;
-    if (
-      page.order === undefined &&
-      field !== undefined &&
-      page.search_after?.[0] === null
-    ) {
+    if (lacking) {
       return this.searchAfterLacking(
-        field,
+        lacking,
         page,
         options,
         firstRow,
@@ -685,11 +686,32 @@ class PointInTimeReader implements DocumentReader {
   }
 
   /**
+   * When `after` is the sort value of a row lacking the sort's one field (null, or a number's
+   * stand-in): that value, and the view's rows sorting at it (`atIt`) or not.
+   */
+  private lackingPart(
+    after: JsonValue | undefined
+  ): { value: JsonValue; rows: (atIt: boolean) => JsonValue } | undefined {
+    const { query, sort, rankedBy } = this.setup;
+    const field = onlySortField(sort);
+    if (after === null && field !== undefined) {
+      return { value: null, rows: atIt => rowsLacking(query, field, atIt) };
+    }
+    if (after !== undefined && rankedBy && isMissingStandIn(after)) {
+      return {
+        value: after,
+        rows: atIt => rowsAtStandIn(query, rankedBy, after, atIt)
+      };
+    }
+    return undefined;
+  }
+
+  /**
    * The rows after (or, reversed, before) one lacking the sort's one field, read without sending
-   * its null back (lacking-value.ts); their sort values are given their null again.
+   * its sort value back (lacking-value.ts); their sort values are given it again.
    */
   private async searchAfterLacking(
-    field: string,
+    lacking: { value: JsonValue; rows: (atIt: boolean) => JsonValue },
     page: {
       size: number;
       search_after?: unknown[] | undefined;
@@ -701,9 +723,11 @@ class PointInTimeReader implements DocumentReader {
     signal: AbortSignal
   ): Promise<unknown[]> {
     const tieBreakers = this.order().slice(1);
-    const withNull = (hit: unknown): unknown => {
+    const withValue = (hit: unknown): unknown => {
       const parsed = Hit.parse(hit);
-      return parsed.sort ? { ...parsed, sort: [null, ...parsed.sort] } : hit;
+      return parsed.sort
+        ? { ...parsed, sort: [lacking.value, ...parsed.sort] }
+        : hit;
     };
     const hits = (
       await this.search(
@@ -711,7 +735,7 @@ class PointInTimeReader implements DocumentReader {
           size: page.size,
           search_after: page.search_after?.slice(1),
           reversed: page.reversed ?? false,
-          query: rowsLacking(this.setup.query, field, true),
+          query: lacking.rows(true),
           order: tieBreakers
         },
         options,
@@ -719,7 +743,7 @@ class PointInTimeReader implements DocumentReader {
         sent,
         signal
       )
-    ).map(withNull);
+    ).map(withValue);
     if (page.reversed && hits.length < page.size) {
       // Backwards, the rows holding a value come next, from the last of them.
       hits.push(
@@ -727,7 +751,7 @@ class PointInTimeReader implements DocumentReader {
           {
             size: page.size - hits.length,
             reversed: true,
-            query: rowsLacking(this.setup.query, field, false),
+            query: lacking.rows(false),
             order: this.order()
           },
           options,
