@@ -588,7 +588,8 @@ export function sortOfView(
             field,
             order: key.direction,
             values,
-            date: column.node.type === 'date'
+            date: column.node.type === 'date',
+            type: column.node.type
           });
         }
       }

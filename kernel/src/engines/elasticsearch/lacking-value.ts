@@ -57,21 +57,35 @@ export function rowsLacking(
   return within(query, rowsWithValue({ field }), lacking);
 }
 
-const STAND_INS = new Set<unknown>([
-  2147483647,
-  -2147483648,
-  'Infinity',
-  '-Infinity',
-  '9223372036854775807',
-  '-9223372036854775808'
-]);
+/**
+ * The sort value a row lacking the field gets, by the field's type, going up and going down:
+ * Lucene's missing value for the type's sort (an int's, a long's, a float's or double's).
+ * A field of the type can hold no value past it, so the rows sorting at it are easy to tell.
+ */
+const STAND_INS: Record<string, readonly [unknown, unknown]> = {
+  integer: [2147483647, -2147483648],
+  short: [2147483647, -2147483648],
+  byte: [2147483647, -2147483648],
+  long: ['9223372036854775807', '-9223372036854775808'],
+  date: ['9223372036854775807', '-9223372036854775808'],
+  double: ['Infinity', '-Infinity'],
+  float: ['Infinity', '-Infinity'],
+  half_float: ['Infinity', '-Infinity'],
+  scaled_float: ['Infinity', '-Infinity']
+};
 
-/** Whether a number or date sort value is the stand-in a row lacking the field sorts by. */
-export function isMissingStandIn(value: JsonValue | undefined): boolean {
-  return (
-    value !== undefined &&
-    (STAND_INS.has(value) || STAND_INS.has(literalDigits(value)))
-  );
+/** Whether `value` is the sort value of a row lacking the field the grid is sorted by. */
+export function isMissingStandIn(
+  value: JsonValue | undefined,
+  rank: RankedSort
+): boolean {
+  const standIns = STAND_INS[rank.type];
+  if (value === undefined || !standIns) {
+    return false;
+  }
+  // Going up the missing rows sort last at the largest value, going down at the smallest.
+  const standIn = rank.order === 'asc' ? standIns[0] : standIns[1];
+  return value === standIn || literalDigits(value) === standIn;
 }
 
 /**

@@ -697,10 +697,10 @@ class PointInTimeReader implements DocumentReader {
     if (after === null && field !== undefined) {
       return { value: null, rows: atIt => rowsLacking(query, field, atIt) };
     }
-    if (after !== undefined && rankedBy && isMissingStandIn(after)) {
+    if (rankedBy && isMissingStandIn(after, rankedBy)) {
       return {
-        value: after,
-        rows: atIt => rowsAtStandIn(query, rankedBy, after, atIt)
+        value: after as JsonValue,
+        rows: atIt => rowsAtStandIn(query, rankedBy, after as JsonValue, atIt)
       };
     }
     return undefined;

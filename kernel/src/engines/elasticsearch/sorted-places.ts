@@ -21,6 +21,8 @@ export interface RankedSort {
   values: 'integer' | 'number';
   /** Dates: thresholds are sent as epoch milliseconds. */
   date: boolean;
+  /** The field's mapped type (`integer`, `long`, `double`, `date` …). */
+  type: string;
 }
 
 /**
