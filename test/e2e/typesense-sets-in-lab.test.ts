@@ -406,9 +406,10 @@ describe('curation sets', () => {
       '{"rule": {"query": "jacket", "match": "exact"}, "excludes": [{"id": "3"}]}'
     );
     await send(page);
+    // The list shows each rule as the server holds it, an empty `excludes` too: wait for this one.
     await rules
       .getByRole('listitem', { name: 'pin-sweater' })
-      .filter({ hasText: 'excludes' })
+      .filter({ hasText: '"excludes":[{"id":"3"}]' })
       .waitFor();
     expect(await searchIds('jacket')).toEqual(['4']);
 
