@@ -74,7 +74,7 @@ beside_pid=$!
 status=0
 started=$SECONDS
 # One jest worker unless SEARCHBOOK_TEST_WORKERS says more: two (one a core) take 11 minutes
-# instead of 17, but side by side on two cores a few timing-bound browser suites still fail now
+# instead of 15, but side by side on two cores a few timing-bound browser suites still fail now
 # and then, so CI keeps one until they are steady. With two, the real nodes, the real Typesense
 # server and the run's temporary folder are shared by both (test/support/global-setup.ts), each
 # worker runs the browser suites it is given on a JupyterLab and Chromium of its own, and the
