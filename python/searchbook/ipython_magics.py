@@ -178,9 +178,7 @@ class Bridge:
                 # Copy as curl / Python of a Python cell: the searchbook text of its magics.
                 data = {**data, "cell": magic_text(data["cell"])}
             try:
-                self.kernel.ensure_started()
-                for answer in self.kernel.panel_exchange(data):
-                    comm.send(answer)
+                self.kernel.panel_exchange(data, comm.send, start=True)
             except Exception as err:  # the panel shows the message where the user looks
                 comm.send({"v": data.get("v"), "requestId": data.get("requestId"), "type": "error", "message": str(err)})
 

@@ -3,6 +3,7 @@ first use through jupyter_client with the searchbook kernelspec (the Node.js the
 stopped when the Python kernel stops. Its outputs are shown in the Python notebook as they come."""
 import atexit
 import os
+import threading
 
 KERNEL_NAME = "searchbook"
 # The kernel adds each grid's rows to its bundles (taken off before showing them).
@@ -26,10 +27,21 @@ class Reply:
 
 
 class SearchbookKernel:
+    """The searchbook kernel and the one client that speaks to it. JupyterLab sends the side
+    panel's comm messages on a kernel subshell of their own, which ipykernel serves in another
+    thread while a cell runs in the main one: both would read the client's sockets (which are
+    not thread-safe), and each would drop the messages it found for the other. So one thread at a
+    time speaks to the kernel: a panel request waits for the magic call in flight, and the
+    next magic call for the panel request."""
+
+    # How long stopping waits for a request in flight in another thread before it stops anyway.
+    STOP_WAIT_SECONDS = 5
+
     def __init__(self):
         self.manager = None
         self.client = None
         self.comm_id = None
+        self.speaking = threading.RLock()
         atexit.register(self.stop)
 
     def alive(self):
@@ -43,10 +55,14 @@ class SearchbookKernel:
         return self.manager.is_alive()
 
     def start(self):
+        with self.speaking:
+            self._start()
+
+    def _start(self):
         from jupyter_client.kernelspec import NoSuchKernel
         from jupyter_client.manager import KernelManager
 
-        self.stop()
+        self._stop()
         manager = KernelManager(kernel_name=KERNEL_NAME)
         try:
             manager.kernel_spec
@@ -70,11 +86,16 @@ class SearchbookKernel:
         manager.cleanup_connection_file()
         self.manager, self.client = manager, client
 
-    def ensure_started(self):
-        if not self.alive():
-            self.start()
-
     def stop(self):
+        # At exit a panel request may still be waiting in another thread: stop all the same.
+        held = self.speaking.acquire(timeout=self.STOP_WAIT_SECONDS)
+        try:
+            self._stop()
+        finally:
+            if held:
+                self.speaking.release()
+
+    def _stop(self):
         client, manager = self.client, self.manager
         self.client = self.manager = self.comm_id = None
         if client is not None:
@@ -87,17 +108,25 @@ class SearchbookKernel:
         import uuid
 
         data = {"v": PANEL_PROTOCOL_VERSION, "requestId": uuid.uuid4().hex, **request}
-        replies = list(self.panel_exchange(data))
+        replies = []
+        self.panel_exchange(data, replies.append)
         reply = replies[-1]
         if reply.get("type") == "error":
             raise RuntimeError(reply.get("message", "the searchbook kernel refused the request"))
         return reply
 
-    def panel_exchange(self, data):
-        """Sends one message of the side panel's protocol on the kernel's comm and yields what the
-        comm sends until the reply to it (messages of no request, such as a grid ended, on the way)."""
-        import uuid
+    def panel_exchange(self, data, on_message, start=False):
+        """Sends one message of the side panel's protocol on the kernel's comm and passes
+        `on_message` what the comm sends until the reply to it (messages of no request, such as a
+        grid ended, on the way). `start`: the kernel is started first if it is not running."""
+        with self.speaking:
+            if start and not self.alive():
+                self._start()
+            self._panel_exchange(data, on_message)
+
+    def _panel_exchange(self, data, on_message):
         from queue import Empty
+        import uuid
 
         client = self.client
         if self.comm_id is None:
@@ -113,10 +142,10 @@ class SearchbookKernel:
             content = msg["content"]
             if msg["msg_type"] != "comm_msg" or content.get("comm_id") != self.comm_id:
                 continue
-            yield content["data"]
+            on_message(content["data"])
             if content["data"].get("requestId") == request_id:
                 return
-        yield {"v": PANEL_PROTOCOL_VERSION, "requestId": request_id, "type": "error", "message": "The searchbook kernel did not answer in time."}
+        on_message({"v": PANEL_PROTOCOL_VERSION, "requestId": request_id, "type": "error", "message": "The searchbook kernel did not answer in time."})
 
     def run(self, code, on_output, on_input, silent=False, allow_stdin=False, value_only=False, set_first=()):
         """Runs `code` after the `%set` lines `set_first` (in the same request: one refused, the
@@ -125,6 +154,10 @@ class SearchbookKernel:
         interrupts the kernel, waits for the cell to end, and is raised again. `value_only`:
         nothing of the outputs will be shown, so the kernel builds no text or HTML grids, and
         they are read once the reply has come (see _Reading)."""
+        with self.speaking:
+            return self._run(code, on_output, on_input, silent, allow_stdin, value_only, set_first)
+
+    def _run(self, code, on_output, on_input, silent, allow_stdin, value_only, set_first):
         msg_id = self._execute(code, silent, allow_stdin, value_only, set_first)
         reading = _Reading(self.client, msg_id, value_only)
         interrupted = None

@@ -34,9 +34,14 @@ export async function showKeyValueOnce(
   copy.className = 'jp-Button searchbook-Toolbar-button';
   copy.textContent = 'Copy';
   copy.addEventListener('click', () => {
-    void copyText(shown.textContent ?? '').then(() => {
-      copy.textContent = 'Copied';
-    });
+    copyText(shown.textContent ?? '').then(
+      () => {
+        copy.textContent = 'Copied';
+      },
+      () => {
+        copy.textContent = 'Not copied: select the text and press Ctrl+C';
+      }
+    );
   });
   node.append(note, shown, copy);
   try {

@@ -90,9 +90,14 @@ function schemaNode(schema: CollectionSchemaView): HTMLElement {
   copy.className = 'jp-Button searchbook-Toolbar-button';
   copy.textContent = 'Copy as cell';
   copy.addEventListener('click', () => {
-    void copyText(schema.addFieldCell).then(() => {
-      copy.textContent = 'Copied';
-    });
+    copyText(schema.addFieldCell).then(
+      () => {
+        copy.textContent = 'Copied';
+      },
+      () => {
+        copy.textContent = 'Not copied: select the text and press Ctrl+C';
+      }
+    );
   });
   node.append(note, table, facts, cell, copy);
   return node;

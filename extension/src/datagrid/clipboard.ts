@@ -1,6 +1,11 @@
+/** Said when the browser refuses both ways of writing the clipboard. */
+export const CLIPBOARD_REFUSED =
+  'The browser did not let the page write to the clipboard (it needs the page focused): click into the page and copy again.';
+
 /**
  * Puts text on the clipboard. The async API needs a secure context and focus; the textarea
- * fallback covers notebooks served over plain HTTP on another host.
+ * fallback covers notebooks served over plain HTTP on another host. Rejects with
+ * CLIPBOARD_REFUSED when neither wrote it, so no one is told "Copied" of a clipboard left as it was.
  */
 export async function copyText(text: string): Promise<void> {
   try {
@@ -14,7 +19,10 @@ export async function copyText(text: string): Promise<void> {
     area.style.opacity = '0';
     document.body.appendChild(area);
     area.select();
-    document.execCommand('copy');
+    const copied = document.execCommand('copy');
     area.remove();
+    if (!copied) {
+      throw new Error(CLIPBOARD_REFUSED);
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { copyText } from '../datagrid/clipboard';
-import { confirmDone } from './confirmations';
+import { confirmDone, hint } from './confirmations';
 import { copyViewAsPython } from './copy-view-as-python';
 import type { DocumentGridModel } from './document-grid-model';
 
@@ -15,15 +15,19 @@ export class GridRequestCopies {
   ) {}
 
   /** "Copy as cell": the request this grid sends, as a console cell. */
-  async asCell(): Promise<void> {
-    await copyText(this.model.cellText());
-    confirmDone('Copied the request as a console cell.');
+  asCell(): Promise<void> {
+    return this.copy(
+      this.model.cellText(),
+      'Copied the request as a console cell.'
+    );
   }
 
   /** "Copy as curl": the request as a curl command. */
-  async asCurl(): Promise<void> {
-    await copyText(this.model.opened.request.curl);
-    confirmDone('Copied the request as a curl command.');
+  asCurl(): Promise<void> {
+    return this.copy(
+      this.model.opened.request.curl,
+      'Copied the request as a curl command.'
+    );
   }
 
   /** "Copy as Python": the request as Python code for the engine's official client. */
@@ -33,6 +37,15 @@ export class GridRequestCopies {
       connection,
       cell: request.cell
     });
+  }
+
+  private async copy(text: string, done: string): Promise<void> {
+    try {
+      await copyText(text);
+      confirmDone(done);
+    } catch (err) {
+      hint((err as Error).message);
+    }
   }
 
   /** "Insert into notebook": the request as a cell below the active cell of the notebook. */

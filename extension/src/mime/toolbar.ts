@@ -35,12 +35,20 @@ export function toolbar(actions: ToolbarActions): HTMLElement {
       button(
         'Copy TSV',
         'Copy the selected cells (or every row) as tab-separated values',
-        b => void copy('tsv').then(() => flash(b, 'Copied'))
+        b =>
+          void copy('tsv').then(
+            () => flash(b, 'Copied'),
+            () => flash(b, 'Not copied')
+          )
       ),
       button(
         'Copy JSON',
         'Copy the selected cells (or every row) as a JSON array of objects',
-        b => void copy('json').then(() => flash(b, 'Copied'))
+        b =>
+          void copy('json').then(
+            () => flash(b, 'Copied'),
+            () => flash(b, 'Not copied')
+          )
       )
     );
   }
