@@ -1,4 +1,4 @@
-import { kernelInfo } from './handlers/kernel-info';
+import { kernelInfoHandler } from './handlers/kernel-info';
 import { shutdownHandler } from './handlers/control';
 import { readConnectionFile } from './protocol/connection-file';
 import { type Handler, KernelServer } from './protocol/kernel-server';
@@ -52,7 +52,7 @@ export async function runKernel(connectionFile: string): Promise<void> {
     })());
 
   const handlers: Record<string, Handler> = {
-    kernel_info_request: async ctx => ctx.reply(kernelInfo()),
+    kernel_info_request: kernelInfoHandler,
     shutdown_request: shutdownHandler(shutdown)
   };
   // Once loaded, the session's handler is called in the same tick: an await here would let the

@@ -9,10 +9,9 @@ export function commHandlers(
   log: (line: string) => void,
   /** What every message to the frontend goes through: the secrets a cell's outputs mask, the panel's are masked too. */
   shown: <T>(data: T) => T = data => data
-): Record<
-  'comm_info_request' | 'comm_open' | 'comm_msg' | 'comm_close',
-  Handler
-> {
+): Record<'comm_open' | 'comm_msg' | 'comm_close', Handler> & {
+  comm_info_request: Handler<'comm_info_request'>;
+} {
   const commFor = (ctx: RequestContext, id: string, targetName: string) => ({
     id,
     targetName,

@@ -5,7 +5,7 @@ import { ShutdownRequest } from '../protocol/requests';
 export function interruptHandler(
   runner: CellRunner,
   cancelInput: () => void
-): Handler {
+): Handler<'interrupt_request'> {
   return async ctx => {
     // Only the cell running when the interrupt arrived stops; one that arrives while idle does nothing.
     if (runner.interrupt(ctx.message.receivedAt)) {
@@ -16,7 +16,9 @@ export function interruptHandler(
 }
 
 /** Replies, then lets the process end; on restart Jupyter starts a new process itself. */
-export function shutdownHandler(shutdown: () => Promise<void>): Handler {
+export function shutdownHandler(
+  shutdown: () => Promise<void>
+): Handler<'shutdown_request'> {
   return async ctx => {
     const { restart } = ShutdownRequest.parse(ctx.message.content);
     await ctx.reply({ restart });

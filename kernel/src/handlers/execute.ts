@@ -46,7 +46,7 @@ export function executeHandler(
   runner: CellRunner,
   state: ExecutionState,
   takeQueued: () => Promise<() => Promise<void>>
-): Handler {
+): Handler<'execute_request'> {
   return async ctx => {
     const request = ExecuteRequest.parse(ctx.message.content);
     const { valueOnly, answerAsBuffer, setFirst } = ExecuteMetadata.parse(

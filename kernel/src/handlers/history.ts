@@ -62,7 +62,9 @@ export class SessionHistory {
   }
 }
 
-export function historyHandler(history: SessionHistory): Handler {
+export function historyHandler(
+  history: SessionHistory
+): Handler<'history_request'> {
   return async ctx => {
     const query = HistoryRequest.parse(ctx.message.content);
     const found = history.query(query);

@@ -53,7 +53,7 @@ function namesOf(listing: TargetListing): string[] {
 export function completeHandler(
   connections: ConnectionRegistry,
   scope: VariableScope
-): Handler {
+): Handler<'complete_request'> {
   return async ctx => {
     const { code, cursor_pos } = CodeAtCursor.parse(ctx.message.content);
     const cursor = codePointToIndex(code, cursor_pos);
@@ -74,7 +74,7 @@ export function completeHandler(
 export function inspectHandler(
   connections: ConnectionRegistry,
   scope: VariableScope
-): Handler {
+): Handler<'inspect_request'> {
   return async ctx => {
     const { code, cursor_pos } = CodeAtCursor.parse(ctx.message.content);
     const text = await inspect(
@@ -90,7 +90,7 @@ export function inspectHandler(
   };
 }
 
-export const isCompleteHandler: Handler = async ctx => {
+export const isCompleteHandler: Handler<'is_complete_request'> = async ctx => {
   const { code } = IsCompleteRequest.parse(ctx.message.content);
   const result = isComplete(code, CONSOLE_WORDING);
   await ctx.reply(

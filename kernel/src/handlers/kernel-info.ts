@@ -1,4 +1,5 @@
 import type { KernelMessage } from '@jupyterlab/services';
+import type { Handler } from '../protocol/kernel-server';
 import { PROTOCOL_VERSION } from '../protocol/message';
 import { PACKAGE_VERSION } from '../package-info';
 import { ENGINES } from '../engines/engine-registry';
@@ -16,6 +17,10 @@ export const LANGUAGE = {
   mimetype: 'text/x-searchbook',
   fileExtension: '.searchbook'
 } as const;
+
+/** Answers kernel_info_request. */
+export const kernelInfoHandler: Handler<'kernel_info_request'> = ctx =>
+  ctx.reply(kernelInfo());
 
 /** kernel_info_reply's content as JupyterLab reads it (the reply adds its status), with the secret kinds. */
 export function kernelInfo(): Omit<KernelMessage.IInfoReply, 'status'> & {

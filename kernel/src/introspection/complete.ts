@@ -31,7 +31,16 @@ export interface CompletionResult {
   matches: string[];
   cursorStart: number;
   cursorEnd: number;
-  metadata?: Record<string, unknown>;
+  /** JupyterLab's completer reads each match's kind from here. */
+  metadata?: {
+    _jupyter_types_experimental: {
+      start: number;
+      end: number;
+      text: string;
+      type: string;
+      signature: string;
+    }[];
+  };
 }
 
 interface Candidate {

@@ -41,12 +41,45 @@ export interface IopubContent {
   comm_close: WithBuiltData<KernelMessage.ICommCloseMsg['content']>;
 }
 
-/** What a handler gets for one request: its message and the ways to answer it. */
-export interface RequestContext {
+/** A successful reply's content, its `status: 'ok'` added when missing. */
+type OkReply<T extends { status: 'ok' }> = Omit<T, 'status'> & {
+  status?: 'ok';
+};
+
+/** What the kernel answers each request it serves with, by request type: the content JupyterLab reads. */
+export interface ReplyContent {
+  kernel_info_request: OkReply<KernelMessage.IInfoReply>;
+  execute_request:
+    | OkReply<KernelMessage.IExecuteReply>
+    | (KernelMessage.IReplyErrorContent & KernelMessage.IExecuteCount);
+  complete_request: OkReply<
+    Extract<KernelMessage.ICompleteReplyMsg['content'], { status: 'ok' }>
+  >;
+  inspect_request: OkReply<KernelMessage.IInspectReply>;
+  is_complete_request: KernelMessage.IIsCompleteReplyMsg['content'];
+  // Output is null where none was kept (as ipykernel answers), which JupyterLab's type leaves out.
+  history_request: {
+    status?: 'ok';
+    history: [number, number, string | [string, string | null]][];
+  };
+  comm_info_request: OkReply<KernelMessage.ICommInfoReply>;
+  interrupt_request: OkReply<KernelMessage.IInterruptReply>;
+  // Not among JupyterLab's message types: Jupyter's protocol answers with the restart asked for.
+  shutdown_request: { restart: boolean };
+}
+
+/** What a request of type T may be answered with: its own reply, or an error or abort (any request). */
+export type ReplyOf<T extends string> =
+  | (T extends keyof ReplyContent ? ReplyContent[T] : never)
+  | KernelMessage.IReplyErrorContent
+  | KernelMessage.IReplyAbortContent;
+
+/** What a handler gets for one request of type T: its message and the ways to answer it. */
+export interface RequestContext<T extends string = string> {
   readonly message: IncomingMessage;
   readonly channel: RequestChannel;
   /** Sends the `<type>_reply` on the request's channel; `status` is added when missing. */
-  reply(content: Record<string, unknown>, msgType?: string): Promise<void>;
+  reply(content: ReplyOf<T>): Promise<void>;
   /** Publishes on iopub with this request as parent. */
   publish<T extends keyof IopubContent>(
     msgType: T,
@@ -57,7 +90,10 @@ export interface RequestContext {
   input(prompt: string, password: boolean): Promise<string>;
 }
 
-export type Handler = (ctx: RequestContext) => Promise<void>;
+/** Serves requests of type T (a request type of ReplyContent types what it replies). */
+export type Handler<T extends string = string> = (
+  ctx: RequestContext<T>
+) => Promise<void>;
 
 export interface ServerEvents {
   /** Every request type the kernel answers, by msg_type. */
@@ -272,7 +308,7 @@ export class KernelServer {
         `handler ${message.header.msg_type} failed: ${(err as Error).stack ?? String(err)}`
       );
       const error = {
-        status: 'error',
+        status: 'error' as const,
         ename: 'InternalError',
         evalue: (err as Error).message,
         traceback: []
@@ -300,14 +336,16 @@ export class KernelServer {
     return {
       message,
       channel,
-      reply: async (content, msgType = replyType) => {
+      reply: async content => {
         if (replied) {
           return;
         }
         replied = true;
+        // Typed per request, so a reply without its status is the ok one.
+        const body: object = content;
         await this.send(channel, {
-          msgType,
-          content: { status: 'ok', ...content },
+          msgType: replyType,
+          content: { status: 'ok', ...body },
           parent: message,
           identities: message.identities
         });
