@@ -12,14 +12,15 @@ import { corpusIndices } from './data';
 import { realNode, type RealNode, type RealNodeOrWhy } from './real-node';
 import type { ReleaseLine } from '../support/real-node-differences';
 import {
+  dropCorpusDefaults,
   dropIndices,
+  holdCorpusDefaults,
   replay,
-  restoreDefaultReplicas,
   setUpIndices
 } from './replay';
 
 const corpus = readCorpus();
-// Indices the corpus writes; all named diff_*, apart from the indices other suites keep on the shared real nodes.
+// Indices the corpus writes; all named diff_*, apart from the indices the other suites keep on the same real nodes.
 const SCRATCH = [
   'diff_scratch',
   'diff_made_by_write',
@@ -78,10 +79,11 @@ interface Outcome {
 
 async function compareAgainst(real: RealNode): Promise<Outcome[]> {
   const sandbox = await startSandbox(real.sandboxVersion);
+  const specs = corpusIndices();
+  const created = [...SCRATCH, ...specs.map(s => s.name)];
   try {
-    const specs = corpusIndices();
     await dropIndices(real.url, SCRATCH);
-    await restoreDefaultReplicas(real.url, 'diff_made_by_write');
+    await holdCorpusDefaults(real.url);
     await setUpIndices(real.url, specs);
     await setUpIndices(sandbox.url, specs);
     const outcomes: Outcome[] = [];
@@ -101,6 +103,9 @@ async function compareAgainst(real: RealNode): Promise<Outcome[]> {
     }
     return outcomes;
   } finally {
+    // The node is the other suites' too: leave it as found.
+    await dropIndices(real.url, created);
+    await dropCorpusDefaults(real.url);
     await sandbox.close();
   }
 }

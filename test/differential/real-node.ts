@@ -1,12 +1,15 @@
 /**
- * The real node a differential run compares with: the run's shared node from
+ * The real node a differential run compares with: the node the run's other suites share, from
  * test/support/real-elasticsearch (started on first use), or the URL in
  * SEARCHBOOK_DIFF_ES7_URL, SEARCHBOOK_DIFF_ES8_URL, SEARCHBOOK_DIFF_ES9_URL or
  * SEARCHBOOK_DIFF_OPENSEARCH_URL to compare with a node started some other way.
  */
 import { request } from 'undici';
 import type { RealFlavourId } from '../support/real-elasticsearch/flavours';
-import { realNode as runNode } from '../support/real-elasticsearch/run-nodes';
+import {
+  realNode as runNode,
+  SUITES_INSTANCE
+} from '../support/real-elasticsearch/run-nodes';
 import type { ReleaseLine } from '../support/real-node-differences';
 
 export interface RealNode {
@@ -41,7 +44,7 @@ const URL_VARIABLE: Record<ReleaseLine, string> = {
 export async function realNode(line: ReleaseLine): Promise<RealNodeOrWhy> {
   let url = process.env[URL_VARIABLE[line]];
   if (!url) {
-    const outcome = await runNode(FLAVOUR[line]);
+    const outcome = await runNode(FLAVOUR[line], SUITES_INSTANCE);
     if ('skipped' in outcome) {
       return { skipped: outcome.skipped };
     }

@@ -137,26 +137,47 @@ export async function dropIndices(
 }
 
 /**
- * The test launcher gives every new index one shard and no replicas (an index template on
- * `*`); the corpus creates one index by writing a document, to see Elasticsearch's own
- * defaults (one replica, so yellow health). A more specific template gives that index back
- * the default replica count on the real node.
+ * The corpus's indices live on the real node the other suites share, whose index template on
+ * `*` gives every new index one shard, no replicas and a 100 ms refresh interval; index
+ * settings answers would show that interval, which the sandbox does not have. Composable
+ * templates do not merge (the matching one of highest priority applies alone), so one on
+ * `diff_*` restates one shard and no replicas without the interval, and one on
+ * `diff_made_by_write`, which the corpus creates by writing a document to see Elasticsearch's
+ * own defaults, gives it back the default replica (so yellow health).
  */
-export async function restoreDefaultReplicas(
-  base: string,
-  index: string
-): Promise<void> {
-  const res = await send(
-    base,
-    'PUT',
-    `/_index_template/differential-${index}`,
-    JSON.stringify({
-      index_patterns: [index],
-      priority: 10,
-      template: { settings: { number_of_replicas: 1 } }
-    })
-  );
-  if (res.status !== 200) {
-    throw new Error(`template for ${index} refused: ${res.status} ${res.text}`);
+const CORPUS_TEMPLATES = [
+  {
+    name: 'differential-defaults',
+    index_patterns: ['diff_*'],
+    priority: 5,
+    template: { settings: { number_of_shards: 1, number_of_replicas: 0 } }
+  },
+  {
+    name: 'differential-diff_made_by_write',
+    index_patterns: ['diff_made_by_write'],
+    priority: 10,
+    template: { settings: { number_of_replicas: 1 } }
+  }
+];
+
+/** Puts the corpus's index templates on a real node (see CORPUS_TEMPLATES). */
+export async function holdCorpusDefaults(base: string): Promise<void> {
+  for (const { name, ...template } of CORPUS_TEMPLATES) {
+    const res = await send(
+      base,
+      'PUT',
+      `/_index_template/${name}`,
+      JSON.stringify(template)
+    );
+    if (res.status !== 200) {
+      throw new Error(`template ${name} refused: ${res.status} ${res.text}`);
+    }
+  }
+}
+
+/** Removes the corpus's index templates from a real node. */
+export async function dropCorpusDefaults(base: string): Promise<void> {
+  for (const { name } of CORPUS_TEMPLATES) {
+    await send(base, 'DELETE', `/_index_template/${name}`);
   }
 }

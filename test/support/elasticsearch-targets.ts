@@ -12,7 +12,7 @@ import {
 } from './real-elasticsearch/products';
 import { java21Missing } from './real-elasticsearch/jvm';
 import type { RealNodeAddress } from './real-elasticsearch/launch';
-import { realNode } from './real-elasticsearch/run-nodes';
+import { realNode, SUITES_INSTANCE } from './real-elasticsearch/run-nodes';
 
 /**
  * The Elasticsearch engines the parameterised suites run against: the sandbox stand-in and
@@ -43,11 +43,11 @@ export interface RunningEsTarget {
 }
 
 /**
- * The parameterised suites share their own real nodes (not the differential suite's, which
- * drops and reloads indices). They treat `products` and `catalog` as read-only and remove what
- * else they create.
+ * The parameterised suites share their real nodes with each other and with the differential
+ * suite (which keeps to its own `diff_*` indices). They treat `products` and `catalog` as
+ * read-only and remove what else they create.
  */
-export const SUITES_INSTANCE = 'suites';
+export { SUITES_INSTANCE };
 
 /** The suites' node of this flavour; one that could not start fails the suite with the reason. */
 export async function suitesNode(

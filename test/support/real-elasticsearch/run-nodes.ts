@@ -41,27 +41,25 @@ export type RealNodeOutcome = { node: RealNodeAddress } | { skipped: string };
 
 const WAIT_LIMIT_MS = 15 * 60_000;
 /**
- * The instance `realNode` starts unless asked for another: the differential suite's, which
- * compares answers holding index settings with the sandbox's, so its indices keep
- * Elasticsearch's own defaults.
+ * The instance every suite shares unless it asks for a node of its own (the differential suite
+ * too: an index template of its own gives its `diff_*` indices Elasticsearch's defaults back).
  */
-const DIFFERENTIAL_INSTANCE = 'shared';
+export const SUITES_INSTANCE = 'suites';
 /**
- * Every other instance's indices refresh this often: the grid saves with `refresh=wait_for`,
- * which answers at the next refresh, so at Elasticsearch's 1s each save waits up to a second.
+ * New indices refresh this often: the grid saves with `refresh=wait_for`, which answers at the
+ * next refresh, so at Elasticsearch's 1s each save waits up to a second.
  */
 const SUITES_REFRESH_INTERVAL = '100ms';
 const inProcess = new Map<string, Promise<RealNodeOutcome>>();
 
 /**
  * The run's node of this flavour, starting it when no worker has; or why the tier is skipped.
- * `instance` names a separate node of the same flavour, for suites whose set-up would disturb
- * others (the parameterised suites use 'suites'; a suite that drops and reloads indices such
- * as `products` keeps the default one).
+ * `instance` names a separate node of the same flavour, for a suite whose set-up would disturb
+ * the others (a JVM takes 15 to 30 s of CPU to start, so every suite shares 'suites').
  */
 export function realNode(
   flavour: RealFlavourId,
-  instance = DIFFERENTIAL_INSTANCE
+  instance = SUITES_INSTANCE
 ): Promise<RealNodeOutcome> {
   const key = `node-${flavour}-${instance}`;
   let pending = inProcess.get(key);
@@ -150,9 +148,7 @@ async function startNode(
   const { stop: _stop, ...address } = await launchRealNode(flavour, {
     home: join(runDir(), 'homes', instance),
     parentPid,
-    ...(instance === DIFFERENTIAL_INSTANCE
-      ? {}
-      : { refreshInterval: SUITES_REFRESH_INTERVAL })
+    refreshInterval: SUITES_REFRESH_INTERVAL
   });
   return address;
 }
