@@ -10,10 +10,11 @@
  *
  * A number or date field's missing rows carry a stand-in instead of null: the type's largest
  * value going up, its smallest going down (2147483647, Long.MAX_VALUE as exact digits,
- * "Infinity"). OpenSearch 2.19 answers a `search_after` from one with no rows at all past it, so
- * the rows after such a row are read the same way: the rows whose sort value is that stand-in
- * (lacking the field, or holding nothing but that extreme, which ties with them), by the
- * tie-breaker alone.
+ * "Infinity"). OpenSearch 2.19 answers a `search_after` from one with no rows at all past it
+ * while the clause leaves `missing` to its default (it skips every segment whose values all sort
+ * before the stand-in: reverse-sort.ts), so the rows after such a row are read the same way: the
+ * rows whose sort value is that stand-in (lacking the field, or holding nothing but that
+ * extreme, which ties with them), by the tie-breaker alone.
  */
 import type { JsonValue } from '../../console/cell';
 import { literalDigits } from '../../json/exact-integers';

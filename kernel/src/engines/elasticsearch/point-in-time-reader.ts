@@ -37,7 +37,7 @@ import { elasticsearchFailure } from './failure';
 import { type Flavour, INDEX_AND_ID_ORDER, SHARD_DOC_ORDER } from './flavour';
 import { type StorageByIndex, storageOfSettings } from './index-storage';
 import { UNSCORED_LEADING } from './present';
-import { reversedSort } from './reverse-sort';
+import { reversedSort, withMissingStated } from './reverse-sort';
 import { contiguousShardDocAfter } from './shard-doc-places';
 import {
   isMissingStandIn,
@@ -769,10 +769,13 @@ class PointInTimeReader implements DocumentReader {
     return hits;
   }
 
-  /** The view's sort, then the tie-breaker that makes every row's place unique. */
+  /**
+   * The view's sort (each field's missing values placed outright: reverse-sort.ts), then the
+   * tie-breaker that makes every row's place unique.
+   */
   private order(): JsonValue[] {
     return [
-      ...this.setup.sort,
+      ...withMissingStated(this.setup.sort),
       ...(this.setup.flavour.pointInTime?.tieBreakers ?? INDEX_AND_ID_ORDER)
     ];
   }

@@ -31,8 +31,12 @@ function directionOf(value: JsonValue | undefined, name: string): Direction {
   return name === '_score' ? 'desc' : 'asc';
 }
 
-/** One clause (`"field"`, `{ field: "asc" }` or `{ field: { order, ... } }`) reversed. */
-function reversedClause(clause: JsonValue): JsonValue {
+/** One clause (`"field"`, `{ field: "asc" }` or `{ field: { order, ... } }`): its name, options and direction. */
+function clauseParts(
+  clause: JsonValue
+):
+  | { name: string; options: Record<string, JsonValue>; forward: Direction }
+  | undefined {
   const [name, spec] =
     typeof clause === 'string'
       ? [clause, undefined]
@@ -40,7 +44,7 @@ function reversedClause(clause: JsonValue): JsonValue {
         ? (Object.entries(clause)[0] ?? [])
         : [];
   if (name === undefined) {
-    return clause;
+    return undefined;
   }
   const options: Record<string, JsonValue> =
     spec !== null && typeof spec === 'object' && !Array.isArray(spec)
@@ -50,6 +54,16 @@ function reversedClause(clause: JsonValue): JsonValue {
     typeof spec === 'string' ? spec : options.order,
     name
   );
+  return { name, options, forward };
+}
+
+/** One clause reversed. */
+function reversedClause(clause: JsonValue): JsonValue {
+  const parts = clauseParts(clause);
+  if (!parts) {
+    return clause;
+  }
+  const { name, options, forward } = parts;
   options.order = flipped(forward);
   if (!NOT_FIELDS.has(name)) {
     const missing = options.missing ?? '_last';
@@ -58,6 +72,30 @@ function reversedClause(clause: JsonValue): JsonValue {
     options.mode ??= forward === 'asc' ? 'min' : 'max';
   }
   return { [name]: options };
+}
+
+/**
+ * The sort with every field's place for missing values said outright (its default, last).
+ * OpenSearch 2.19 skips a shard or a segment whose values all sort before a `search_after`
+ * when the first clause leaves `missing` to its default, although the rows there lacking the
+ * field sort after it: a page read on from a value would leave those rows out. Said outright,
+ * every shard and segment is searched, and the order is the same.
+ */
+export function withMissingStated(sort: JsonValue[]): JsonValue[] {
+  return sort.map(clause => {
+    const parts = clauseParts(clause);
+    if (!parts || NOT_FIELDS.has(parts.name)) {
+      return clause;
+    }
+    const { name, options, forward } = parts;
+    return {
+      [name]: {
+        ...options,
+        order: forward,
+        missing: options.missing ?? '_last'
+      }
+    };
+  });
 }
 
 /** The whole sort reversed, clause by clause in the same order of precedence. */
