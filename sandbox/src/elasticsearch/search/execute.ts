@@ -14,6 +14,7 @@ import type { EsVersion } from '../version';
 import { numberOf } from '../long-json';
 import { runAggregations, validateAggs, type AggDoc } from './aggregations';
 import { compileQuery } from './query';
+import { countedAggregations } from './counted-aggregations';
 import type { Query, QueryEnv } from './query-scorers';
 import { NO_MATCH } from './scorer';
 import {
@@ -469,7 +470,14 @@ export function executeSearch(
   hitsBody['max_score'] = asFloat(maxScore);
   hitsBody['hits'] = hitsJson;
   body['hits'] = hitsBody;
-  if (req.aggs) {
+  // Every document searched: counts and extremes come from sorted doc values when they can.
+  const counted =
+    req.aggs && bound.every(b => b.query.matchAll)
+      ? countedAggregations(req.aggs, bound, version)
+      : undefined;
+  if (counted) {
+    body['aggregations'] = counted;
+  } else if (req.aggs) {
     const docs: AggDoc[] = [];
     for (const b of bound) {
       // Aggregations see every document the query matches (match_all whatever its boost).

@@ -20,6 +20,7 @@ import { resolveDate } from './date-math';
 import { DEFAULT_DATE_FORMAT, patternFailure } from './date-format';
 import { boolScorer } from './bool-scorer';
 import { columnFilter } from './indexed-column';
+import { sortedDocValues, type NumericBounds } from './sorted-doc-values';
 import { indexedMatch, indexedPhrase } from './indexed-text';
 import {
   constantScores,
@@ -590,7 +591,18 @@ export function rangeScorer(
     return NO_MATCH;
   };
   const column = text ? undefined : env.indexed?.column(field);
-  return column ? columnFilter(column, within, score, fromSource) : fromSource;
+  if (!column) {
+    return fromSource;
+  }
+  const scorer = columnFilter(column, within, score, fromSource);
+  const numeric = { gt, gte, lt, lte };
+  if (
+    Object.values(numeric).every(v => v === undefined || typeof v === 'number')
+  ) {
+    scorer.count = snapshot =>
+      sortedDocValues(snapshot, column, field).count(numeric as NumericBounds);
+  }
+  return scorer;
 }
 
 /** prefix / wildcard / regexp: per token on text fields (lowercased pattern), per value otherwise. */
@@ -678,11 +690,17 @@ export function luceneRegex(
 export function existsScorer(env: QueryEnv, name: string): Scorer {
   const field = env.index.mapping.resolve(name);
   if (field) {
-    return view =>
+    const scorer: Scorer = view =>
       docValues(view, field).length > 0 ||
       (isTextType(field.type) && rawValues(view, field).some(v => v !== ''))
         ? 1
         : NO_MATCH;
+    const column = env.indexed?.column(field);
+    if (column) {
+      scorer.count = snapshot =>
+        sortedDocValues(snapshot, column, field).present;
+    }
+    return scorer;
   }
   const def = env.index.mapping.definitionAt(name);
   if (def && (def.properties || def.type === 'nested')) {

@@ -22,6 +22,11 @@ export interface Scorer {
   (view: DocView): number;
   /** Set when the matches can be found without scoring every document; given the snapshot the scorer was compiled for. */
   matches?: (snapshot: IndexedView) => DocMatches;
+  /**
+   * Set when how many documents of the snapshot match can be told without visiting them (from
+   * sorted doc values); undefined from it when they cannot tell after all.
+   */
+  count?: (snapshot: IndexedView) => number | undefined;
 }
 
 export const EMPTY_MATCHES: DocMatches = {

@@ -1,0 +1,171 @@
+/**
+ * A numeric or date field's doc values of one snapshot, sorted, as Lucene's points answer a
+ * count: how many documents a one-sided range holds is a binary search, not a pass over the
+ * documents. Each document counts once, by its smallest value (below a bound) or its largest
+ * (above one); documents without a value are in neither list. Built on first use per snapshot
+ * and field, so a write shows in the next refreshed snapshot's own copy.
+ */
+import type { ResolvedField } from '../mapping';
+import type { IndexedView } from './field-indexes';
+import { NO_VALUE, SEVERAL_VALUES, type NumericColumn } from './numeric-column';
+import { docValues } from './values';
+
+/** The bounds of a range on numbers (dates as epoch millis), as the range query resolved them. */
+export interface NumericBounds {
+  gt?: number;
+  gte?: number;
+  lt?: number;
+  lte?: number;
+}
+
+export class SortedDocValues {
+  constructor(
+    /** Each valued document's smallest value, ascending. */
+    private readonly lows: Float64Array,
+    /** Each valued document's largest value, ascending. */
+    private readonly highs: Float64Array,
+    /** Documents holding more than one value. */
+    private readonly several: number,
+    /** Values over all documents, each value of a document counted. */
+    readonly values: number
+  ) {}
+
+  /** Documents holding a value. */
+  get present(): number {
+    return this.lows.length;
+  }
+
+  get min(): number | null {
+    return this.lows.length > 0 ? (this.lows[0] as number) : null;
+  }
+
+  get max(): number | null {
+    return this.highs.length > 0
+      ? (this.highs[this.highs.length - 1] as number)
+      : null;
+  }
+
+  /**
+   * Documents with a value within the bounds; undefined when sorted values cannot tell (two
+   * bounds while some document holds several values: its values may straddle the range).
+   */
+  count(bounds: NumericBounds): number | undefined {
+    const { gt, gte, lt, lte } = bounds;
+    const below = lt !== undefined || lte !== undefined;
+    const above = gt !== undefined || gte !== undefined;
+    if (below && above) {
+      if (this.several > 0) {
+        return undefined;
+      }
+      // One value per document: lows are the values.
+      const from =
+        gt !== undefined
+          ? firstAbove(this.lows, gt, false)
+          : firstAbove(this.lows, gte as number, true);
+      const to =
+        lt !== undefined
+          ? firstAbove(this.lows, lt, true)
+          : firstAbove(this.lows, lte as number, false);
+      return Math.max(0, to - from);
+    }
+    if (below) {
+      return lt !== undefined
+        ? firstAbove(this.lows, lt, true)
+        : firstAbove(this.lows, lte as number, false);
+    }
+    if (above) {
+      return (
+        this.highs.length -
+        (gt !== undefined
+          ? firstAbove(this.highs, gt, false)
+          : firstAbove(this.highs, gte as number, true))
+      );
+    }
+    return this.present;
+  }
+}
+
+/** The first position holding a value above `bound` (or at it, when `inclusive`). */
+function firstAbove(
+  sorted: Float64Array,
+  bound: number,
+  inclusive: boolean
+): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid] as number;
+    if (inclusive ? v >= bound : v > bound) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return lo;
+}
+
+const built = new WeakMap<IndexedView, Map<string, SortedDocValues>>();
+
+/** The sorted doc values of `field` (read through its column) over `snapshot`'s documents. */
+export function sortedDocValues(
+  snapshot: IndexedView,
+  column: NumericColumn,
+  field: ResolvedField
+): SortedDocValues {
+  let byField = built.get(snapshot);
+  if (!byField) {
+    built.set(snapshot, (byField = new Map()));
+  }
+  let sorted = byField.get(field.name);
+  if (!sorted) {
+    byField.set(field.name, (sorted = build(snapshot, column, field)));
+  }
+  return sorted;
+}
+
+function build(
+  snapshot: IndexedView,
+  column: NumericColumn,
+  field: ResolvedField
+): SortedDocValues {
+  const seqs = snapshot.seqs();
+  let present = 0;
+  for (let pos = 0; pos < seqs.length; pos++) {
+    if (column.valueOf(seqs[pos] as number) !== NO_VALUE) {
+      present++;
+    }
+  }
+  const lows = new Float64Array(present);
+  const highs = new Float64Array(present);
+  let at = 0;
+  let several = 0;
+  let values = 0;
+  for (let pos = 0; pos < seqs.length; pos++) {
+    const value = column.valueOf(seqs[pos] as number);
+    if (value === NO_VALUE) {
+      continue;
+    }
+    if (value !== SEVERAL_VALUES) {
+      lows[at] = value;
+      highs[at++] = value;
+      values++;
+      continue;
+    }
+    // The column keeps one value per document: the others are read as the range query reads them.
+    const all = docValues(snapshot.viewAt(pos), field) as number[];
+    let low = Infinity;
+    let high = -Infinity;
+    for (const v of all) {
+      low = v < low ? v : low;
+      high = v > high ? v : high;
+    }
+    lows[at] = low;
+    highs[at++] = high;
+    several++;
+    values += all.length;
+  }
+  lows.sort();
+  highs.sort();
+  return new SortedDocValues(lows, highs, several, values);
+}
