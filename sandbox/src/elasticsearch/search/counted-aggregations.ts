@@ -1,10 +1,12 @@
 /**
- * Aggregations answered from sorted doc values when every document is searched: `filter` and
- * `filters` buckets whose filters can count themselves (a range or exists on a numeric or
- * date field), and min, max and value_count of such a field, without sub-aggregations. That
- * is how an engine counts the rows before a value in a sorted grid without reading them.
- * Anything else is undefined here, and aggregated document by document as before; the answer
- * is the same either way.
+ * Aggregations answered from doc values instead of each matching document's _source: `filter`
+ * and `filters` buckets whose filters can count themselves (a range, term or exists on a
+ * numeric or date field), and min, max and value_count of such a field, without
+ * sub-aggregations. When the query matches every document they come from sorted doc values
+ * (binary searches: how an engine counts the rows before a value in a sorted grid without
+ * reading them), otherwise from the column at each matching position. Anything else is
+ * undefined here, and aggregated document by document as before; the answer is the same
+ * either way.
  */
 import type { IndexData } from '../index-data';
 import { isObject, type Json, type JsonObject } from '../json-value';
@@ -14,19 +16,25 @@ import type { EsVersion } from '../version';
 import { withDateString } from './aggregations';
 import type { IndexedView } from './field-indexes';
 import { compileQuery } from './query';
-import { sortedDocValues, type SortedDocValues } from './sorted-doc-values';
+import {
+  sortedDocValues,
+  summaryAmong,
+  type FieldSummary
+} from './sorted-doc-values';
 
-/** One searched shard whose query matched all its documents. */
-export interface WholeShard {
+/** One searched shard and where its query matched. */
+export interface SearchedShard {
   index: IndexData;
   docs: StoredDoc[];
   indexed: IndexedView | undefined;
+  /** The matching documents' positions in `docs`, ascending; undefined: all of them. */
+  among: Int32Array | undefined;
 }
 
 /** Each aggregation's answer, or undefined when one of them needs the documents read. */
 export function countedAggregations(
   aggs: JsonObject,
-  shards: WholeShard[],
+  shards: SearchedShard[],
   version: EsVersion
 ): JsonObject | undefined {
   const out: JsonObject = {};
@@ -47,7 +55,7 @@ export function countedAggregations(
 function counted(
   kind: string,
   spec: Json,
-  shards: WholeShard[],
+  shards: SearchedShard[],
   version: EsVersion
 ): JsonObject | undefined {
   switch (kind) {
@@ -85,7 +93,7 @@ function counted(
 /** Documents the filter matches over all shards, each shard counting its own. */
 function matchCount(
   filter: Json,
-  shards: WholeShard[],
+  shards: SearchedShard[],
   version: EsVersion
 ): number | undefined {
   let total = 0;
@@ -104,8 +112,8 @@ function matchCount(
       indexed: shard.indexed
     });
     const n = query.matchAll
-      ? shard.docs.length
-      : query.run.count?.(shard.indexed);
+      ? (shard.among?.length ?? shard.docs.length)
+      : query.run.count?.(shard.indexed, shard.among);
     if (n === undefined) {
       return undefined;
     }
@@ -117,7 +125,7 @@ function matchCount(
 function metric(
   kind: 'min' | 'max' | 'value_count',
   spec: Json,
-  shards: WholeShard[]
+  shards: SearchedShard[]
 ): JsonObject | undefined {
   if (
     !isObject(spec) ||
@@ -127,7 +135,7 @@ function metric(
     return undefined;
   }
   const name = spec['field'];
-  const found: SortedDocValues[] = [];
+  const found: FieldSummary[] = [];
   // The format is the first searched index's, the type that of the fields holding documents.
   let format: ResolvedField | undefined;
   let type: string | undefined;
@@ -145,7 +153,12 @@ function metric(
       return undefined;
     }
     type = field.type;
-    found.push(sortedDocValues(shard.indexed as IndexedView, column, field));
+    const snapshot = shard.indexed as IndexedView;
+    found.push(
+      shard.among === undefined
+        ? sortedDocValues(snapshot, column, field)
+        : summaryAmong(snapshot, column, field, shard.among)
+    );
   }
   if (kind === 'value_count') {
     return { value: found.reduce((n, sorted) => n + sorted.values, 0) };

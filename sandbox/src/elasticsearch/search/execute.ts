@@ -470,37 +470,37 @@ export function executeSearch(
   hitsBody['max_score'] = asFloat(maxScore);
   hitsBody['hits'] = hitsJson;
   body['hits'] = hitsBody;
-  // Every document searched: counts and extremes come from sorted doc values when they can.
-  const counted =
-    req.aggs && bound.every(b => b.query.matchAll)
-      ? countedAggregations(req.aggs, bound, version)
-      : undefined;
-  if (counted) {
-    body['aggregations'] = counted;
-  } else if (req.aggs) {
+  if (req.aggs) {
+    // Where each shard's query matched (undefined: everywhere), for counts read from doc values.
+    const searched = bound.map(b => ({
+      ...b,
+      among: b.query.matchAll ? undefined : queryMatches(b).positions
+    }));
+    const counted = countedAggregations(req.aggs, searched, version);
     const docs: AggDoc[] = [];
-    for (const b of bound) {
+    for (const b of counted ? [] : searched) {
       // Aggregations see every document the query matches (match_all whatever its boost).
-      if (b.query.matchAll) {
+      if (b.among === undefined) {
         for (const doc of b.docs) {
           docs.push({ view: viewOf(doc), index: b.index });
         }
         continue;
       }
-      const m = queryMatches(b);
-      for (let i = 0; i < m.positions.length; i++) {
+      for (let i = 0; i < b.among.length; i++) {
         docs.push({
-          view: viewOf(b.docs[m.positions[i] as number] as StoredDoc),
+          view: viewOf(b.docs[b.among[i] as number] as StoredDoc),
           index: b.index
         });
       }
     }
-    body['aggregations'] = runAggregations(
-      req.aggs,
-      docs,
-      version,
-      bound.map(b => b.index)
-    );
+    body['aggregations'] =
+      counted ??
+      runAggregations(
+        req.aggs,
+        docs,
+        version,
+        bound.map(b => b.index)
+      );
   }
   return { body, warnings };
 }

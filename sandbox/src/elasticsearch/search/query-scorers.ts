@@ -20,7 +20,11 @@ import { resolveDate } from './date-math';
 import { DEFAULT_DATE_FORMAT, patternFailure } from './date-format';
 import { boolScorer } from './bool-scorer';
 import { columnFilter } from './indexed-column';
-import { sortedDocValues, type NumericBounds } from './sorted-doc-values';
+import {
+  sortedDocValues,
+  valuedAmong,
+  type NumericBounds
+} from './sorted-doc-values';
 import { indexedMatch, indexedPhrase } from './indexed-text';
 import {
   constantScores,
@@ -594,15 +598,22 @@ export function rangeScorer(
   if (!column) {
     return fromSource;
   }
-  const scorer = columnFilter(column, within, score, fromSource);
   const numeric = { gt, gte, lt, lte };
-  if (
-    Object.values(numeric).every(v => v === undefined || typeof v === 'number')
-  ) {
-    scorer.count = snapshot =>
-      sortedDocValues(snapshot, column, field).count(numeric as NumericBounds);
-  }
-  return scorer;
+  const countable = Object.values(numeric).every(
+    v => v === undefined || typeof v === 'number'
+  );
+  return columnFilter(
+    column,
+    within,
+    score,
+    fromSource,
+    countable
+      ? snapshot =>
+          sortedDocValues(snapshot, column, field).count(
+            numeric as NumericBounds
+          )
+      : undefined
+  );
 }
 
 /** prefix / wildcard / regexp: per token on text fields (lowercased pattern), per value otherwise. */
@@ -697,8 +708,10 @@ export function existsScorer(env: QueryEnv, name: string): Scorer {
         : NO_MATCH;
     const column = env.indexed?.column(field);
     if (column) {
-      scorer.count = snapshot =>
-        sortedDocValues(snapshot, column, field).present;
+      scorer.count = (snapshot, among) =>
+        among === undefined
+          ? sortedDocValues(snapshot, column, field).present
+          : valuedAmong(snapshot, column, among);
     }
     return scorer;
   }

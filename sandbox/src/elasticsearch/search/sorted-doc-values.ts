@@ -18,7 +18,14 @@ export interface NumericBounds {
   lte?: number;
 }
 
-export class SortedDocValues {
+/** A field's extremes and how many values it holds, over some documents. */
+export interface FieldSummary {
+  readonly min: number | null;
+  readonly max: number | null;
+  readonly values: number;
+}
+
+export class SortedDocValues implements FieldSummary {
   constructor(
     /** Each valued document's smallest value, ascending. */
     private readonly lows: Float64Array,
@@ -130,12 +137,7 @@ function build(
   field: ResolvedField
 ): SortedDocValues {
   const seqs = snapshot.seqs();
-  let present = 0;
-  for (let pos = 0; pos < seqs.length; pos++) {
-    if (column.valueOf(seqs[pos] as number) !== NO_VALUE) {
-      present++;
-    }
-  }
+  const present = valuedAmong(snapshot, column);
   const lows = new Float64Array(present);
   const highs = new Float64Array(present);
   let at = 0;
@@ -168,4 +170,55 @@ function build(
   lows.sort();
   highs.sort();
   return new SortedDocValues(lows, highs, several, values);
+}
+
+/** Documents at `among` (positions in `snapshot`; none given: all of them) holding a value. */
+export function valuedAmong(
+  snapshot: IndexedView,
+  column: NumericColumn,
+  among?: Int32Array
+): number {
+  const seqs = snapshot.seqs();
+  const length = among?.length ?? seqs.length;
+  let n = 0;
+  for (let i = 0; i < length; i++) {
+    const pos = among ? (among[i] as number) : i;
+    if (column.valueOf(seqs[pos] as number) !== NO_VALUE) {
+      n++;
+    }
+  }
+  return n;
+}
+
+/** The field's extremes and values over the documents at `among` (positions in `snapshot`). */
+export function summaryAmong(
+  snapshot: IndexedView,
+  column: NumericColumn,
+  field: ResolvedField,
+  among: Int32Array
+): FieldSummary {
+  const seqs = snapshot.seqs();
+  let min: number | null = null;
+  let max: number | null = null;
+  let values = 0;
+  const see = (v: number): void => {
+    min = min === null || v < min ? v : min;
+    max = max === null || v > max ? v : max;
+  };
+  for (let i = 0; i < among.length; i++) {
+    const pos = among[i] as number;
+    const value = column.valueOf(seqs[pos] as number);
+    if (value === NO_VALUE) {
+      continue;
+    }
+    if (value !== SEVERAL_VALUES) {
+      see(value);
+      values++;
+      continue;
+    }
+    const all = docValues(snapshot.viewAt(pos), field) as number[];
+    all.forEach(see);
+    values += all.length;
+  }
+  return { min, max, values };
 }
