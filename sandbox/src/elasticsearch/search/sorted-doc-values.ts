@@ -168,6 +168,10 @@ function build(
     values += all.length;
   }
   lows.sort();
+  // One value to each document (the usual case): its smallest is its largest, sorted once.
+  if (several === 0) {
+    return new SortedDocValues(lows, lows, several, values);
+  }
   highs.sort();
   return new SortedDocValues(lows, highs, several, values);
 }
