@@ -19,70 +19,24 @@ import { stringifyJson } from '../../src/elasticsearch/long-json';
 import { FULL_SOURCE } from '../../src/elasticsearch/source-filter';
 import { ClusterState } from '../../src/elasticsearch/state';
 import { parseVersion } from '../../src/elasticsearch/version';
+import {
+  applyWrites,
+  numbersDoc,
+  NUMBERS_MAPPING,
+  type Write
+} from './random-writes';
 
 const VERSION = parseVersion('8.15.0');
 
-const MAPPING: JsonObject = {
-  properties: {
-    n: { type: 'long' },
-    price: { type: 'double' },
-    at: { type: 'date' },
-    label: { type: 'keyword' }
-  }
-};
-
-const number = fc.oneof(
-  { weight: 6, arbitrary: fc.integer({ min: -5, max: 5 }) },
-  { weight: 2, arbitrary: fc.constantFrom(2.5, -0.5, 4.75) },
-  { weight: 1, arbitrary: fc.constantFrom('3', '-2') }
-);
-const date = fc.constantFrom<Json>(
-  '2024-01-01',
-  '2024-01-01T00:00:00.001Z',
-  '2024-06-30T12:00:00Z',
-  1704067200000,
-  '2023-12-31'
-);
-/** A field's value: one, several, null, or an empty list. */
-function valueOf(one: fc.Arbitrary<Json>): fc.Arbitrary<Json> {
-  return fc.oneof(
-    { weight: 6, arbitrary: one },
-    {
-      weight: 3,
-      arbitrary: fc.array(fc.oneof(one, fc.constant(null)), {
-        minLength: 1,
-        maxLength: 3
-      })
-    },
-    { weight: 1, arbitrary: fc.constantFrom<Json>(null, []) }
-  );
-}
-
-const doc = fc.record(
-  {
-    n: valueOf(number),
-    price: valueOf(number),
-    at: valueOf(date),
-    label: fc.constantFrom('a', 'b')
-  },
-  { requiredKeys: [] }
-) as fc.Arbitrary<JsonObject>;
-
-type Op =
-  | { kind: 'put'; shard: number; id: string; doc: JsonObject }
-  | { kind: 'remove'; shard: number; id: string }
-  | { kind: 'refresh' }
-  | { kind: 'keep' };
-
 const shard = fc.integer({ min: 0, max: 1 });
-const op: fc.Arbitrary<Op> = fc.oneof(
+const op: fc.Arbitrary<Write> = fc.oneof(
   {
     weight: 8,
     arbitrary: fc.record({
       kind: fc.constant('put' as const),
       shard,
       id: fc.integer({ min: 0, max: 30 }).map(String),
-      doc
+      doc: numbersDoc(true)
     })
   },
   {
@@ -199,26 +153,12 @@ function wire(value: unknown): Json | undefined {
     : (JSON.parse(stringifyJson(value)) as Json);
 }
 
-function checkAll(ops: Op[], asked: [Json | undefined, JsonObject][]): void {
+function checkAll(ops: Write[], asked: [Json | undefined, JsonObject][]): void {
   const state = new ClusterState(VERSION);
   const indices = ['t', 'u'].map(name =>
-    state.createIndex(name, MAPPING, { refresh_interval: '-1' })
+    state.createIndex(name, NUMBERS_MAPPING, { refresh_interval: '-1' })
   );
-  const kept: StoredDoc[][][] = [];
-  for (const o of ops) {
-    if (o.kind === 'put') {
-      const index = indices[o.shard] as IndexData;
-      index.mapping.index(o.doc, o.id);
-      index.put(o.id, o.doc);
-    } else if (o.kind === 'remove') {
-      indices[o.shard]?.remove(o.id);
-    } else if (o.kind === 'refresh') {
-      indices.forEach(i => i.refresh());
-    } else {
-      kept.push(indices.map(i => i.searchable()));
-    }
-  }
-  indices.forEach(i => i.refresh());
+  const kept = applyWrites(indices, ops);
   const current = indices.map(i => i.searchable());
   for (const views of [current, ...kept]) {
     const shards = indices.map((index, i) => ({

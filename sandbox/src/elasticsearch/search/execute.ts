@@ -15,6 +15,7 @@ import { numberOf } from '../long-json';
 import { runAggregations, validateAggs, type AggDoc } from './aggregations';
 import { compileQuery } from './query';
 import { countedAggregations } from './counted-aggregations';
+import { pageInColumnOrder } from './column-sorted-page';
 import type { Query, QueryEnv } from './query-scorers';
 import { NO_MATCH } from './scorer';
 import {
@@ -304,11 +305,39 @@ export function executeSearch(
         ? v
         : String(v);
     });
-    let ranked = key !== undefined ? extra.cache?.get(key) : undefined;
-    const collected = ranked ? undefined : collectBound(bound, req.minScore);
-    // A search's first page, or any page of one too large to keep ranked, is a top-k selection;
-    // the same search asked again (its next page) is ranked once and kept for the pages after.
-    if (
+    // Sorted by one numeric or date field on one shard: the page is read from the field's order.
+    const only = bound.length === 1 ? bound[0] : undefined;
+    const columnPage =
+      only &&
+      !only.post &&
+      !req.collapse &&
+      !req.trackScores &&
+      req.minScore === undefined
+        ? pageInColumnOrder(
+            only,
+            specs,
+            () =>
+              only.query.matchAll ? undefined : queryMatches(only).positions,
+            after,
+            req.from,
+            req.size
+          )
+        : undefined;
+    let ranked =
+      key !== undefined && !columnPage ? extra.cache?.get(key) : undefined;
+    const collected =
+      ranked || columnPage ? undefined : collectBound(bound, req.minScore);
+    if (columnPage && only) {
+      total = columnPage.total;
+      hits = columnPage.hits.map(h => ({
+        shard: only,
+        pos: h.pos,
+        score: 1,
+        sort: h.sort
+      }));
+    } else if (
+      // A search's first page, or any page of one too large to keep ranked, is a top-k selection;
+      // the same search asked again (its next page) is ranked once and kept for the pages after.
       collected &&
       !req.collapse &&
       req.from + req.size <= TOP_HITS_AT_MOST &&

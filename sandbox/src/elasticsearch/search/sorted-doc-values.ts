@@ -226,3 +226,59 @@ export function summaryAmong(
   }
   return { min, max, values };
 }
+
+const orders = new WeakMap<IndexedView, Map<string, Int32Array | null>>();
+
+/**
+ * The snapshot's positions in the order of `field` going up (1) or down (-1), ties and then
+ * the documents without a value (last) in position order: the ranking of a search sorted by
+ * the field alone, kept per snapshot as an index sort is. Null when a document holds several
+ * values (its place would depend on the sort's mode).
+ */
+export function sortedOrder(
+  snapshot: IndexedView,
+  column: NumericColumn,
+  field: ResolvedField,
+  order: 1 | -1
+): Int32Array | null {
+  let byField = orders.get(snapshot);
+  if (!byField) {
+    orders.set(snapshot, (byField = new Map()));
+  }
+  const key = `${order}:${field.name}`;
+  let sorted = byField.get(key);
+  if (sorted === undefined) {
+    byField.set(key, (sorted = buildOrder(snapshot, column, order)));
+  }
+  return sorted;
+}
+
+function buildOrder(
+  snapshot: IndexedView,
+  column: NumericColumn,
+  order: 1 | -1
+): Int32Array | null {
+  const seqs = snapshot.seqs();
+  const values = new Float64Array(seqs.length);
+  const valued = new Int32Array(valuedAmong(snapshot, column));
+  const out = new Int32Array(seqs.length);
+  let at = 0;
+  let missing = valued.length;
+  for (let pos = 0; pos < seqs.length; pos++) {
+    const value = column.valueOf(seqs[pos] as number);
+    if (value === SEVERAL_VALUES) {
+      return null;
+    }
+    if (value === NO_VALUE) {
+      out[missing++] = pos;
+    } else {
+      values[pos] = value;
+      valued[at++] = pos;
+    }
+  }
+  valued.sort(
+    (a, b) => ((values[a] as number) - (values[b] as number)) * order || a - b
+  );
+  out.set(valued);
+  return out;
+}
