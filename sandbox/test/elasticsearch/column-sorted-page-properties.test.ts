@@ -56,7 +56,7 @@ const sortOf = fc
 const bound = (f: string): fc.Arbitrary<Json> =>
   f === 'at'
     ? fc.constantFrom<Json>(1704067200000, 1719748800000, '2024-01-01')
-    : fc.constantFrom<Json>(-1, 0, 1, 2.5);
+    : fc.constantFrom<Json>(-4, -1, 0, 1, 2.5, 6);
 const range: fc.Arbitrary<Json> = fc
   .tuple(field, fc.constantFrom('gt', 'gte', 'lt', 'lte'))
   .chain(([f, side]) =>
@@ -67,6 +67,7 @@ const query = fc.oneof<fc.Arbitrary<Json | undefined>[]>(
   fc.constant({ match_all: {} }),
   range.map(r => ({ bool: { must_not: [r] } })),
   range.map(r => ({ bool: { filter: [r] } })),
+  range,
   fc.constant({ term: { label: 'a' } })
 );
 

@@ -8,9 +8,11 @@
  * that are not numbers); the search then ranks its matches as before, with the same answer.
  */
 import type { IndexData } from '../index-data';
+import { isObject, type Json } from '../json-value';
 import type { StoredDoc } from '../stored-doc';
 import type { IndexedView } from './field-indexes';
-import { NO_VALUE } from './numeric-column';
+import { NO_VALUE, type NumericColumn } from './numeric-column';
+import { NO_MATCH, type Scorer } from './scorer';
 import { sortedOrder } from './sorted-doc-values';
 import {
   compareTuples,
@@ -47,8 +49,12 @@ export interface ColumnSortedPage {
 export function pageInColumnOrder(
   shard: ColumnSortedShard,
   specs: SortSpec[],
-  /** Positions the query matches, ascending; undefined: every document. */
-  matched: () => Int32Array | undefined,
+  query: {
+    json: Json | undefined;
+    run: Scorer;
+    /** Positions the query matches, ascending; undefined: every document. */
+    matched: () => Int32Array | undefined;
+  },
   after: SortValue[] | undefined,
   from: number,
   size: number
@@ -98,19 +104,28 @@ export function pageInColumnOrder(
       }
     }
   }
-  const positions = matched();
+  const within =
+    boundOn(query.json, lead.name) &&
+    withinBound(order, snapshot, column, query.run);
   let member: Uint8Array | undefined;
-  if (positions) {
-    member = new Uint8Array(shard.docs.length);
-    for (let i = 0; i < positions.length; i++) {
-      member[positions[i] as number] = 1;
+  let total = shard.docs.length;
+  if (within) {
+    total = within.total;
+  } else {
+    const positions = query.matched();
+    if (positions) {
+      total = positions.length;
+      member = new Uint8Array(shard.docs.length);
+      for (let i = 0; i < positions.length; i++) {
+        member[positions[i] as number] = 1;
+      }
     }
   }
   const hits: ColumnSortedPage['hits'] = [];
   let skip = from;
   for (let i = start; i < order.length && hits.length < size; i++) {
     const pos = order[i] as number;
-    if (member && member[pos] !== 1) {
+    if ((member && member[pos] !== 1) || (within && !within.holds(i))) {
       continue;
     }
     if (skip > 0) {
@@ -126,8 +141,97 @@ export function pageInColumnOrder(
       sort: tie ? [read(view), shard.base + pos] : [read(view)]
     });
   }
+  return { hits, total };
+}
+
+/**
+ * Whether the query is one bound on the sorted field (`range` with one of gt, gte, lt, lte),
+ * alone or as a bool's one filter or must_not clause: the rows before or after a place in a
+ * sorted grid. Over documents of one value each, its matches among the valued documents are
+ * then a run at one end of the field's order.
+ */
+function boundOn(json: Json | undefined, field: string): boolean {
+  let clause = json;
+  if (isObject(clause) && isObject(clause['bool'])) {
+    const bool = clause['bool'];
+    const [kind, list] = Object.entries(bool)[0] ?? [];
+    if (
+      Object.keys(bool).length !== 1 ||
+      (kind !== 'filter' && kind !== 'must_not') ||
+      !Array.isArray(list) ||
+      list.length !== 1
+    ) {
+      return false;
+    }
+    clause = list[0];
+  }
+  const range = isObject(clause) ? clause['range'] : undefined;
+  if (
+    !isObject(clause) ||
+    Object.keys(clause).length !== 1 ||
+    !isObject(range) ||
+    Object.keys(range).length !== 1
+  ) {
+    return false;
+  }
+  const bounds = range[field];
+  if (!isObject(bounds)) {
+    return false;
+  }
+  const keys = Object.keys(bounds).filter(k => k !== 'format');
+  return (
+    keys.length === 1 && ['gt', 'gte', 'lt', 'lte'].includes(keys[0] as string)
+  );
+}
+
+/**
+ * Where a one-bound query matches along the order, from a few documents asked by binary search:
+ * among the valued documents a run at one end (the bound is monotone in the value), among those
+ * without a value all or none (the query treats them alike).
+ */
+function withinBound(
+  order: Int32Array,
+  snapshot: IndexedView,
+  column: NumericColumn,
+  run: Scorer
+): { total: number; holds: (i: number) => boolean } {
+  const seqs = snapshot.seqs();
+  const matches = (i: number): boolean =>
+    run(snapshot.viewAt(order[i] as number)) !== NO_MATCH;
+  // The valued documents come first in the order: find where they end.
+  let valued = order.length;
+  while (
+    valued > 0 &&
+    column.valueOf(seqs[order[valued - 1] as number] as number) === NO_VALUE
+  ) {
+    valued--;
+  }
+  const missingHeld = valued < order.length && matches(valued);
+  let from = 0;
+  let to = 0;
+  if (valued > 0) {
+    const first = matches(0);
+    const last = matches(valued - 1);
+    if (first && last) {
+      to = valued;
+    } else if (first || last) {
+      // The first position whose answer differs from the first one's.
+      let lo = 1;
+      let hi = valued - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (matches(mid) === first) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      [from, to] = first ? [0, lo] : [lo, valued];
+    }
+  }
+  const missing = missingHeld ? order.length - valued : 0;
   return {
-    hits,
-    total: positions ? positions.length : shard.docs.length
+    total: to - from + missing,
+    holds: i => (i < valued ? i >= from && i < to : missingHeld)
   };
 }

@@ -316,8 +316,12 @@ export function executeSearch(
         ? pageInColumnOrder(
             only,
             specs,
-            () =>
-              only.query.matchAll ? undefined : queryMatches(only).positions,
+            {
+              json: req.query,
+              run: only.query.run,
+              matched: () =>
+                only.query.matchAll ? undefined : queryMatches(only).positions
+            },
             after,
             req.from,
             req.size
