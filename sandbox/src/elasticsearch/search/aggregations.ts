@@ -292,6 +292,20 @@ function valuesOf(
   return { field, values };
 }
 
+/** A metric of a date field also prints as a date, beside its number. */
+export function withDateString(
+  o: JsonObject,
+  key: string,
+  v: number | null,
+  type: string,
+  format: string | undefined
+): JsonObject {
+  if (type === 'date' && v !== null) {
+    o[`${key}_as_string`] = formatWith(v, format);
+  }
+  return o;
+}
+
 const fmtDouble = (n: number): string =>
   Number.isInteger(n) ? n.toFixed(1) : String(n);
 
@@ -358,12 +372,7 @@ function one(
         o: JsonObject,
         key: string,
         v: number | null
-      ): JsonObject => {
-        if (type === 'date' && v !== null) {
-          o[`${key}_as_string`] = formatWith(v, format);
-        }
-        return o;
-      };
+      ): JsonObject => withDateString(o, key, v, type, format);
       if (kind === 'sum') {
         return { value: sum };
       }

@@ -14,6 +14,8 @@ import type { EsVersion } from '../version';
 import { numberOf } from '../long-json';
 import { runAggregations, validateAggs, type AggDoc } from './aggregations';
 import { compileQuery } from './query';
+import { countedAggregations } from './counted-aggregations';
+import { pageInColumnOrder } from './column-sorted-page';
 import type { Query, QueryEnv } from './query-scorers';
 import { NO_MATCH } from './scorer';
 import {
@@ -303,11 +305,43 @@ export function executeSearch(
         ? v
         : String(v);
     });
-    let ranked = key !== undefined ? extra.cache?.get(key) : undefined;
-    const collected = ranked ? undefined : collectBound(bound, req.minScore);
-    // A search's first page, or any page of one too large to keep ranked, is a top-k selection;
-    // the same search asked again (its next page) is ranked once and kept for the pages after.
-    if (
+    // Sorted by one numeric or date field on one shard: the page is read from the field's order.
+    const only = bound.length === 1 ? bound[0] : undefined;
+    const columnPage =
+      only &&
+      !only.post &&
+      !req.collapse &&
+      !req.trackScores &&
+      req.minScore === undefined
+        ? pageInColumnOrder(
+            only,
+            specs,
+            {
+              json: req.query,
+              run: only.query.run,
+              matched: () =>
+                only.query.matchAll ? undefined : queryMatches(only).positions
+            },
+            after,
+            req.from,
+            req.size
+          )
+        : undefined;
+    let ranked =
+      key !== undefined && !columnPage ? extra.cache?.get(key) : undefined;
+    const collected =
+      ranked || columnPage ? undefined : collectBound(bound, req.minScore);
+    if (columnPage && only) {
+      total = columnPage.total;
+      hits = columnPage.hits.map(h => ({
+        shard: only,
+        pos: h.pos,
+        score: 1,
+        sort: h.sort
+      }));
+    } else if (
+      // A search's first page, or any page of one too large to keep ranked, is a top-k selection;
+      // the same search asked again (its next page) is ranked once and kept for the pages after.
       collected &&
       !req.collapse &&
       req.from + req.size <= TOP_HITS_AT_MOST &&
@@ -470,29 +504,36 @@ export function executeSearch(
   hitsBody['hits'] = hitsJson;
   body['hits'] = hitsBody;
   if (req.aggs) {
+    // Where each shard's query matched (undefined: everywhere), for counts read from doc values.
+    const searched = bound.map(b => ({
+      ...b,
+      among: b.query.matchAll ? undefined : queryMatches(b).positions
+    }));
+    const counted = countedAggregations(req.aggs, searched, version);
     const docs: AggDoc[] = [];
-    for (const b of bound) {
+    for (const b of counted ? [] : searched) {
       // Aggregations see every document the query matches (match_all whatever its boost).
-      if (b.query.matchAll) {
+      if (b.among === undefined) {
         for (const doc of b.docs) {
           docs.push({ view: viewOf(doc), index: b.index });
         }
         continue;
       }
-      const m = queryMatches(b);
-      for (let i = 0; i < m.positions.length; i++) {
+      for (let i = 0; i < b.among.length; i++) {
         docs.push({
-          view: viewOf(b.docs[m.positions[i] as number] as StoredDoc),
+          view: viewOf(b.docs[b.among[i] as number] as StoredDoc),
           index: b.index
         });
       }
     }
-    body['aggregations'] = runAggregations(
-      req.aggs,
-      docs,
-      version,
-      bound.map(b => b.index)
-    );
+    body['aggregations'] =
+      counted ??
+      runAggregations(
+        req.aggs,
+        docs,
+        version,
+        bound.map(b => b.index)
+      );
   }
   return { body, warnings };
 }

@@ -18,7 +18,9 @@ export function columnFilter(
   column: NumericColumn,
   accepts: (value: number) => boolean,
   score: number,
-  fromSource: Scorer
+  fromSource: Scorer,
+  /** How many of a snapshot's documents match, when sorted doc values tell. */
+  countAll?: (snapshot: IndexedView) => number | undefined
 ): Scorer {
   const run = (view: DocView): number => {
     if (view.seq === undefined || view.nestedPath !== undefined) {
@@ -57,5 +59,25 @@ export function columnFilter(
     }
     return out.build();
   };
-  return withMatches(run, matches);
+  const scorer = withMatches(run, matches);
+  scorer.count = (snapshot, among) => {
+    if (among === undefined) {
+      return countAll?.(snapshot);
+    }
+    const seqs = snapshot.seqs();
+    let n = 0;
+    for (let i = 0; i < among.length; i++) {
+      const pos = among[i] as number;
+      const value = column.valueOf(seqs[pos] as number);
+      if (
+        value === SEVERAL_VALUES
+          ? fromSource(snapshot.viewAt(pos)) !== NO_MATCH
+          : value !== NO_VALUE && accepts(value)
+      ) {
+        n++;
+      }
+    }
+    return n;
+  };
+  return scorer;
 }

@@ -20,6 +20,11 @@ import { resolveDate } from './date-math';
 import { DEFAULT_DATE_FORMAT, patternFailure } from './date-format';
 import { boolScorer } from './bool-scorer';
 import { columnFilter } from './indexed-column';
+import {
+  sortedDocValues,
+  valuedAmong,
+  type NumericBounds
+} from './sorted-doc-values';
 import { indexedMatch, indexedPhrase } from './indexed-text';
 import {
   constantScores,
@@ -590,7 +595,25 @@ export function rangeScorer(
     return NO_MATCH;
   };
   const column = text ? undefined : env.indexed?.column(field);
-  return column ? columnFilter(column, within, score, fromSource) : fromSource;
+  if (!column) {
+    return fromSource;
+  }
+  const numeric = { gt, gte, lt, lte };
+  const countable = Object.values(numeric).every(
+    v => v === undefined || typeof v === 'number'
+  );
+  return columnFilter(
+    column,
+    within,
+    score,
+    fromSource,
+    countable
+      ? snapshot =>
+          sortedDocValues(snapshot, column, field).count(
+            numeric as NumericBounds
+          )
+      : undefined
+  );
 }
 
 /** prefix / wildcard / regexp: per token on text fields (lowercased pattern), per value otherwise. */
@@ -678,11 +701,19 @@ export function luceneRegex(
 export function existsScorer(env: QueryEnv, name: string): Scorer {
   const field = env.index.mapping.resolve(name);
   if (field) {
-    return view =>
+    const scorer: Scorer = view =>
       docValues(view, field).length > 0 ||
       (isTextType(field.type) && rawValues(view, field).some(v => v !== ''))
         ? 1
         : NO_MATCH;
+    const column = env.indexed?.column(field);
+    if (column) {
+      scorer.count = (snapshot, among) =>
+        among === undefined
+          ? sortedDocValues(snapshot, column, field).present
+          : valuedAmong(snapshot, column, among);
+    }
+    return scorer;
   }
   const def = env.index.mapping.definitionAt(name);
   if (def && (def.properties || def.type === 'nested')) {

@@ -22,6 +22,12 @@ export interface Scorer {
   (view: DocView): number;
   /** Set when the matches can be found without scoring every document; given the snapshot the scorer was compiled for. */
   matches?: (snapshot: IndexedView) => DocMatches;
+  /**
+   * Set when how many documents of the snapshot match can be told from doc values: of all its
+   * documents (sorted doc values, none visited), or of those at `among` (ascending positions);
+   * undefined from it when they cannot tell after all.
+   */
+  count?: (snapshot: IndexedView, among?: Int32Array) => number | undefined;
 }
 
 export const EMPTY_MATCHES: DocMatches = {
