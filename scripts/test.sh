@@ -73,17 +73,16 @@ beside_pid=$!
 
 status=0
 started=$SECONDS
-# One jest worker unless SEARCHBOOK_TEST_WORKERS says more: two (one a core) take 11 minutes
-# instead of 15, but side by side on two cores a few timing-bound browser suites still fail now
-# and then, so CI keeps one until they are steady. With two, the real nodes, the real Typesense
-# server and the run's temporary folder are shared by both (test/support/global-setup.ts), each
-# worker runs the browser suites it is given on a JupyterLab and Chromium of its own, and the
-# longest files start first (test/support/longest-first-sequencer.js) so both end together.
+# Two jest workers, one a core (12 minutes on two cores instead of 15 with one), unless
+# SEARCHBOOK_TEST_WORKERS says otherwise. The real nodes, the real Typesense server and the
+# run's temporary folder are shared by both (test/support/global-setup.ts), each worker runs the
+# browser suites it is given on a JupyterLab and Chromium of its own, and the longest files
+# start first (test/support/longest-first-sequencer.js) so both end together.
 # --forceExit: one handle a test leaks would keep the run alive until CI kills it; the leak then
 # shows as a test failure or warning, not a hang. And a watchdog: a test stuck past every
 # timeout ends the run with a message here, well inside CI's limit.
 rm -f test-results/temp-left.txt
-timeout --kill-after=30s 60m npx jest --ci --forceExit --maxWorkers="${SEARCHBOOK_TEST_WORKERS:-1}" --json --outputFile=test-results/jest.json "$@"
+timeout --kill-after=30s 60m npx jest --ci --forceExit --maxWorkers="${SEARCHBOOK_TEST_WORKERS:-2}" --json --outputFile=test-results/jest.json "$@"
 jest_status=$?
 if [ "$jest_status" -eq 124 ] || [ "$jest_status" -eq 137 ]; then echo "searchbook: jest was stopped after 60 minutes; the last suite it printed was still running" >&2; fi
 [ "$jest_status" -eq 0 ] || status=1

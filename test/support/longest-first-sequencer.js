@@ -5,7 +5,7 @@ const FILE_SECONDS = require('./file-seconds.json');
 /**
  * Starts the longest test files first, so the workers end together instead of one running a
  * long file alone at the end. A file's length is what jest's cache says it took last time
- * here, else file-seconds.json (a quiet full run: a clean clone has no cache), else it is one
+ * here, else file-seconds.json (a clean clone's full run: it has no cache), else it is one
  * of the short files and goes after those by size. A stale figure only costs balance.
  */
 class LongestFirstSequencer extends TestSequencer {
