@@ -396,6 +396,29 @@ export class KernelClient {
     await this.sockets.stdin.send(frames);
   }
 
+  /**
+   * The kernel's stderr once it holds `text`, or as it is after `timeoutMs`: its pipe is read apart
+   * from ZeroMQ, so a line the kernel logged before a reply may reach this process after the reply.
+   */
+  async stderrHolding(text: string, timeoutMs = 5000): Promise<string> {
+    const stream = this.process.stderr;
+    if (this.stderr.includes(text) || !stream) {
+      return this.stderr;
+    }
+    await new Promise<void>(resolve => {
+      const done = () => {
+        clearTimeout(timer);
+        stream.off('data', check);
+        resolve();
+      };
+      // Registered after the collecting listener, so this.stderr already holds the chunk.
+      const check = () => this.stderr.includes(text) && done();
+      const timer = setTimeout(done, timeoutMs);
+      stream.on('data', check);
+    });
+    return this.stderr;
+  }
+
   async heartbeat(timeoutMs = 2000): Promise<boolean> {
     const req = new zmq.Request({ receiveTimeout: timeoutMs });
     const port = (
