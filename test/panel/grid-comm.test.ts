@@ -407,9 +407,11 @@ describeEachTarget(
       const walks = [...a.requests, ...b.requests].filter(r =>
         r.path.includes('filter_path=pit_id,hits.hits.sort')
       );
-      // The window's last row, one step to row 50, one more to row 60: not two walks from the window.
-      expect(walks).toHaveLength(3);
+      // At most the window's last row, one step to row 50, one more to row 60: not two walks from
+      // the window (where the engine lets the grid count its way to row 50, fewer steps).
       await close(jumped.gridId);
+      expect(walks.length).toBeGreaterThanOrEqual(1);
+      expect(walks.length).toBeLessThanOrEqual(3);
     });
 
     it('the last block (Ctrl-End) is one search in the reversed order, its rows in place; scrolling up from it is one search a block', async () => {
