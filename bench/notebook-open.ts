@@ -31,6 +31,7 @@ import {
   runCommand,
   writeNotebook
 } from '../test/e2e/support/notebook-page';
+import { countForcedStyles } from './forced-styles';
 
 const arg = (name: string, fallback: number): number => {
   const at = process.argv.indexOf(`--${name}`);
@@ -259,6 +260,55 @@ async function measureOnce(
   };
 }
 
+/**
+ * One more open of a notebook, traced: the style recalculations searchbook's own script forces
+ * while its outputs are drawn (a theme read per grid would show as one per output).
+ */
+async function forcedStylesOnOpen(
+  browser: Browser,
+  lab: RunningLab,
+  name: string,
+  tracePath: string
+) {
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 1000 }
+  });
+  try {
+    const page = await context.newPage();
+    let grids = 0;
+    const forced = await countForcedStyles(
+      browser,
+      page,
+      tracePath,
+      '/lab/extensions/searchbook/',
+      async () => {
+        await page.goto(lab.open(name));
+        await page.waitForSelector(
+          '.jp-Notebook .jp-CodeCell .jp-OutputArea-output',
+          { timeout: 300_000 }
+        );
+        // Until quiet, as the timed opens: three frames in a row each within 50 ms.
+        await page.evaluate(async () => {
+          let calm = 0;
+          while (calm < 3) {
+            const asked = performance.now();
+            await new Promise<void>(done =>
+              requestAnimationFrame(() => setTimeout(done, 0))
+            );
+            calm = performance.now() - asked < 50 ? calm + 1 : 0;
+          }
+        });
+        grids = await page.evaluate(
+          () => document.querySelectorAll('.searchbook-GridView').length
+        );
+      }
+    );
+    return { ...forced, grids };
+  } finally {
+    await context.close();
+  }
+}
+
 /** Bytes of each searchbook answer as the notebook keeps it (its MIME bundle's payload). */
 async function answerBytes(path: string): Promise<number[]> {
   const notebook = JSON.parse(await readFile(path, 'utf8')) as {
@@ -428,6 +478,16 @@ async function main(): Promise<void> {
     }
     console.log(
       `  searchbook page heap: ${heap('searchbook').toFixed(1)} MB (goal <= 100 MB)`
+    );
+    const forced = await forcedStylesOnOpen(
+      browser,
+      lab,
+      'searchbook.ipynb',
+      join(root, 'forced-styles.trace.json')
+    );
+    console.log(
+      `  style recalculations forced by script while opening searchbook (${forced.grids} grids built): ${forced.own} by searchbook's code, ${forced.all} in all` +
+        ` (goal: one per theme, not one per grid)${[...forced.ownBy].map(([by, n]) => `; ${n}x ${by}`).join('')}`
     );
     const bytes = await answerBytes(join(root, 'searchbook.ipynb'));
     const perAnswer =

@@ -25,6 +25,14 @@ const ES_PASSWORD = 'e2e-es-secret-5d1c';
 const HOSTILE_NAME = '<img src=x onerror="window.__pwned=1">';
 const HOSTILE_NOTE = '<script>window.__pwned=2</script>';
 
+/** A document of many long fields: its grid is wider than any notebook output. */
+const WIDE_DOCUMENT = Object.fromEntries(
+  Array.from({ length: 30 }, (_, i) => [
+    `field_${i}`,
+    `a value long enough to widen its column ${i}`
+  ])
+);
+
 let sandbox: RunningSandbox;
 let lab: RunningLab;
 let browser: Browser;
@@ -55,7 +63,12 @@ beforeAll(async () => {
       JSON.stringify({ name: 'desk', note: 'plain', price: 120 })
     ].join('\n'),
     'GET /e2e-payload/_search\n{"query": {"match_all": {}}, "sort": [{"_doc": "asc"}]}',
-    'GET /_cat/indices?format=json'
+    'GET /_cat/indices?format=json',
+    [
+      'PUT /e2e-wide/_doc/1?refresh=true',
+      JSON.stringify(WIDE_DOCUMENT),
+      'GET /e2e-wide/_search'
+    ].join('\n')
   ]);
   lab = await suiteJupyterLab(root, { ES_PASSWORD });
   browser = await suiteChromium();
@@ -128,6 +141,15 @@ describe('searchbook in JupyterLab', () => {
   it('leaves no empty band under a grid whose columns fit', async () => {
     const { band, scrollsSideways } = await bandUnder(searchGrid());
     expect(scrollsSideways).toBe(false);
+    expect(Math.abs(band)).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps room for the sideways scroll bar under a grid wider than its output, and no more', async () => {
+    const grid = cellOutput(page, 4).locator('.searchbook-Grid').last();
+    await grid.waitFor();
+    const { band, scrollsSideways } = await bandUnder(grid);
+    expect(scrollsSideways).toBe(true);
+    // The bar's height is taken into account: the one row is not covered by it.
     expect(Math.abs(band)).toBeLessThanOrEqual(1);
   });
 

@@ -12,6 +12,8 @@ export interface GridTheme {
   mutedColor: string;
   cutBackground: string;
   rowHeight: number;
+  /** JupyterLab's border width, which the grid's outline takes on each side. */
+  borderPx: number;
 }
 
 function cssVar(
@@ -71,7 +73,8 @@ function readThemeFrom(node: HTMLElement): GridTheme {
     textColor: cssVar(css, '--jp-ui-font-color1', '#212121'),
     mutedColor: cssVar(css, '--jp-ui-font-color2', '#616161'),
     cutBackground: cssVar(css, '--jp-warn-color3', '#ffe0b2'),
-    rowHeight: Math.round(px * 1.9)
+    rowHeight: Math.round(px * 1.9),
+    borderPx: Number.parseFloat(cssVar(css, '--jp-border-width', '1px')) || 0
   };
 }
 

@@ -229,7 +229,14 @@ export class GridView extends ThemedGridPanel {
       return;
     }
     const scrollsDown = this.model.rowCount('body') > VISIBLE_ROWS;
-    const room = this.grid.node.clientWidth - (scrollsDown ? SCROLLBAR_PX : 0);
+    // Until the node's width is first observed (before its first paint), no sideways bar:
+    // that observation fits the height again.
+    const width = this.contentWidth;
+    const room =
+      width === undefined
+        ? Number.POSITIVE_INFINITY
+        : Math.round(width - 2 * (this.styled?.borderPx ?? 0)) -
+          (scrollsDown ? SCROLLBAR_PX : 0);
     const scrollsSideways =
       room <= 0 || this.grid.headerWidth + this.grid.bodyWidth > room;
     const height = `${gridHeight(

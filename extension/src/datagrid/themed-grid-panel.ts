@@ -8,7 +8,16 @@ type PanelMessage = Parameters<Panel['processMessage']>[0];
  * theme by itself, so while attached the panel reports resizes and theme changes to it.
  */
 export abstract class ThemedGridPanel extends Panel {
-  private readonly resizeObserver = new ResizeObserver(() => this.onResized());
+  private readonly resizeObserver = new ResizeObserver(entries => {
+    this.contentWidth = entries.at(-1)?.contentRect.width;
+    this.onResized();
+  });
+  /**
+   * The node's content width as last observed, undefined until the first observation: read
+   * from the observer, not the layout, since a layout read per grid forces the page's styles
+   * and layout to be recomputed once per grid while a notebook of many outputs opens.
+   */
+  protected contentWidth: number | undefined;
   private readonly stopWatchingTheme = onThemeChange(() => this.applyTheme());
 
   /** The node changed size: tell the grid (and fit whatever depends on its size). */
@@ -34,6 +43,7 @@ export abstract class ThemedGridPanel extends Panel {
 
   protected override onBeforeDetach(msg: PanelMessage): void {
     this.resizeObserver.unobserve(this.node);
+    this.contentWidth = undefined;
     super.onBeforeDetach(msg);
   }
 }

@@ -6,8 +6,7 @@ import { block } from './block';
 type PanelMessage = Parameters<Panel['processMessage']>[0];
 
 /** How far outside the scrolled view a grid is built, so it is drawn before it is reached. */
-const AHEAD_PX = 1500;
-const AHEAD = `${AHEAD_PX}px 0px`;
+const AHEAD = '1500px 0px';
 /**
  * How far outside the view a grid is built in idle time, before the scroll brings it near: a
  * scroll then seldom pays for a build in one of its frames. Inside FAR, so a grid built this
@@ -73,7 +72,9 @@ function buildSoonWhenIdle(): void {
       let nearest: GridWhenNear | undefined;
       let nearestPx = Number.POSITIVE_INFINITY;
       for (const place of soon) {
-        const px = place.pxFromView();
+        // As last observed, not read from the layout now: a read here, after the previous
+        // build changed the page, would recompute its styles and layout once per grid.
+        const px = place.observedPxFromView();
         if (px === undefined || px > SOON_PX) {
           soon.delete(place);
         } else if (px < nearestPx) {
@@ -111,8 +112,8 @@ export class GridWhenNear extends Panel {
   private observers: IntersectionObserver[] = [];
   /** Whether the place was near the view when last told. */
   private near = false;
-  /** The panel the place scrolls in; null: the page. */
-  private scroller: HTMLElement | null = null;
+  /** Pixels from the view when the SOON observer last saw the place within its margin. */
+  private observedPx = Number.POSITIVE_INFINITY;
 
   constructor(private readonly plan: GridPlan) {
     super();
@@ -129,49 +130,29 @@ export class GridWhenNear extends Panel {
     }
   }
 
-  /** Builds the grid if its place is still near the view and attached; whether it did. */
+  /**
+   * Builds the grid if its place is still near the view and attached; whether it did. Near as
+   * the observer last said, which it says after each layout: a grid built in the frame before
+   * that pushed this place away has been told by now, without a layout read here (one per grid
+   * would recompute the page's styles and layout each time).
+   */
   buildIfStillNear(): boolean {
     if (!this.near || this.grid || !this.isAttached) {
-      return false;
-    }
-    if (!this.nearByLayout()) {
-      // Told near by a layout since changed: asked again, the observer tells when it is.
-      this.near = false;
-      for (const observer of this.observers) {
-        observer.unobserve(this.node);
-        observer.observe(this.node);
-      }
       return false;
     }
     this.buildOrSayWhyNot();
     return true;
   }
 
-  /**
-   * How many pixels the place is above or below the view in the page's layout as it is now (0:
-   * in it); undefined once it has its grid or is off the page.
-   */
-  pxFromView(): number | undefined {
-    if (this.grid || !this.isAttached) {
-      return undefined;
-    }
-    const view = this.scroller?.getBoundingClientRect() ?? {
-      top: 0,
-      bottom: window.innerHeight
-    };
-    const place = this.node.getBoundingClientRect();
-    return Math.max(0, place.top - view.bottom, view.top - place.bottom);
+  /** How far from the view the place was when last observed; undefined once it has its grid or is off the page. */
+  observedPxFromView(): number | undefined {
+    return this.grid || !this.isAttached ? undefined : this.observedPx;
   }
 
   /** Builds the grid ahead of the scroll, in idle time. */
   buildAhead(): void {
     waiting.delete(this);
     this.buildOrSayWhyNot();
-  }
-
-  /** Whether the place is near the view in the page's layout as it is now. */
-  private nearByLayout(): boolean {
-    return (this.pxFromView() ?? Number.POSITIVE_INFINITY) <= AHEAD_PX;
   }
 
   /** Builds the grid; an answer that cannot be read says so where its grid would be. */
@@ -218,7 +199,6 @@ export class GridWhenNear extends Panel {
     const root = this.node.closest<HTMLElement>(
       '.jp-WindowedPanel-outer, .jp-CodeConsole-content'
     );
-    this.scroller = root;
     const near = new IntersectionObserver(
       entries => {
         this.near = entries.at(-1)?.isIntersecting ?? this.near;
@@ -240,7 +220,9 @@ export class GridWhenNear extends Panel {
     );
     const ahead = new IntersectionObserver(
       entries => {
-        if (entries.at(-1)?.isIntersecting && !this.grid) {
+        const entry = entries.at(-1);
+        if (entry?.isIntersecting && !this.grid) {
+          this.observedPx = pxOutside(entry, SOON_PX);
           soon.add(this);
           buildSoonWhenIdle();
         } else {
@@ -271,4 +253,17 @@ export class GridWhenNear extends Panel {
     }
     this.observers = [];
   }
+}
+
+/**
+ * How many pixels an observed place lay above or below the view (0: in it). The entry's root
+ * box includes the observer's margin, `marginPx` above and below.
+ */
+function pxOutside(entry: IntersectionObserverEntry, marginPx: number): number {
+  const place = entry.boundingClientRect;
+  const root = entry.rootBounds;
+  const view = root
+    ? { top: root.top + marginPx, bottom: root.bottom - marginPx }
+    : { top: 0, bottom: window.innerHeight };
+  return Math.max(0, place.top - view.bottom, view.top - place.bottom);
 }
