@@ -50,6 +50,10 @@ const against = process.argv.includes('--against')
 const profile = process.argv.includes('--profile')
   ? process.argv[process.argv.indexOf('--profile') + 1]
   : undefined;
+/** `--snapshot FILE`: a heap snapshot of the page after the first searchbook open (FILE.heapsnapshot). */
+const snapshot = process.argv.includes('--snapshot')
+  ? process.argv[process.argv.indexOf('--snapshot') + 1]
+  : undefined;
 const PASSWORD = 'bench-es';
 
 const PYTHON: NotebookKernel = {
@@ -218,9 +222,13 @@ async function measureOnce(
   browser: Browser,
   lab: RunningLab,
   name: string,
-  profileTo?: string
+  profileTo?: string,
+  snapshotTo?: string
 ): Promise<{ opened: Opened; scrolled: Scrolled }> {
   const { opened, page, cdp, close } = await openOnce(browser, lab, name);
+  if (snapshotTo) {
+    await writeHeapSnapshot(cdp, snapshotTo);
+  }
   if (profileTo) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -257,6 +265,17 @@ async function measureOnce(
     opened,
     scrolled: { ...scroll, ...spent, heapMb: heap.usedSize / 2 ** 20 }
   };
+}
+
+/** The page's heap as DevTools' Memory tab saves it: who holds what, for finding copies of an answer. */
+async function writeHeapSnapshot(cdp: CDPSession, path: string) {
+  const chunks: string[] = [];
+  const collect = ({ chunk }: { chunk: string }) => chunks.push(chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', collect);
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', collect);
+  await writeFile(path, chunks.join(''));
 }
 
 /** Bytes of each searchbook answer as the notebook keeps it (its MIME bundle's payload). */
@@ -367,6 +386,9 @@ async function main(): Promise<void> {
             `${name}.ipynb`,
             profile && run === 0 && name === 'searchbook'
               ? `${profile}.${tag ? 'against' : 'this'}.cpuprofile`
+              : undefined,
+            snapshot && run === 0 && name === 'searchbook'
+              ? `${snapshot}.${tag ? 'against' : 'this'}.heapsnapshot`
               : undefined
           );
           const m = results.get(`${tag}${name}`);
