@@ -20,6 +20,7 @@ import type { Browser, CDPSession, Page } from 'playwright-core';
 import { startSandbox } from '@searchbook/sandbox/sandbox';
 import { HITS_MIME } from '../contracts/mime-types';
 import { launchChromium } from '../test/e2e/support/browser';
+import { takeHeapSnapshot } from '../test/e2e/support/heap-snapshot';
 import {
   type RunningLab,
   startJupyterLab
@@ -227,7 +228,7 @@ async function measureOnce(
 ): Promise<{ opened: Opened; scrolled: Scrolled }> {
   const { opened, page, cdp, close } = await openOnce(browser, lab, name);
   if (snapshotTo) {
-    await writeHeapSnapshot(cdp, snapshotTo);
+    await writeFile(snapshotTo, await takeHeapSnapshot(cdp));
   }
   if (profileTo) {
     await cdp.send('Profiler.enable');
@@ -265,17 +266,6 @@ async function measureOnce(
     opened,
     scrolled: { ...scroll, ...spent, heapMb: heap.usedSize / 2 ** 20 }
   };
-}
-
-/** The page's heap as DevTools' Memory tab saves it: who holds what, for finding copies of an answer. */
-async function writeHeapSnapshot(cdp: CDPSession, path: string) {
-  const chunks: string[] = [];
-  const collect = ({ chunk }: { chunk: string }) => chunks.push(chunk);
-  cdp.on('HeapProfiler.addHeapSnapshotChunk', collect);
-  await cdp.send('HeapProfiler.enable');
-  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
-  cdp.off('HeapProfiler.addHeapSnapshotChunk', collect);
-  await writeFile(path, chunks.join(''));
 }
 
 /** Bytes of each searchbook answer as the notebook keeps it (its MIME bundle's payload). */

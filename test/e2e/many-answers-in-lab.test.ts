@@ -1,13 +1,15 @@
 /**
  * A saved notebook of many answers, opened again in JupyterLab in Chromium: the grids a reader
  * scrolls to show their rows, keyboard and copy work in them, and a theme change recolours
- * every grid, on screen or not when it changed (one theme reading shared by every grid).
+ * every grid, on screen or not when it changed (one theme reading shared by every grid), and
+ * the page holds each answer's text once, however many models and grids read it.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
+import { heldStrings, takeHeapSnapshot } from './support/heap-snapshot';
 import { type RunningLab } from './support/jupyter-lab';
 import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
 import {
@@ -129,6 +131,15 @@ describe('a notebook of many answers', () => {
     expect(await gridOfAnswer(0).getAttribute('aria-rowcount')).toBe(
       String(ROWS)
     );
+  });
+
+  it('holds the text of each saved answer once, its grid built or not', async () => {
+    await gridOfAnswer(0).waitFor({ timeout: 60_000 });
+    const cdp = await context.newCDPSession(page);
+    // Answers are kept with their quotes swapped: every one starts so.
+    const copies = heldStrings(await takeHeapSnapshot(cdp), "{'took'");
+    await cdp.detach();
+    expect(copies).toHaveLength(ANSWERS);
   });
 
   it('tells the rows of an answer far down before its grid is built, and builds it when scrolled to', async () => {
