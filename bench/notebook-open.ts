@@ -147,6 +147,10 @@ async function openOnce(
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
+    await browser.startTracing(page, {
+      path: profileTo.replace(/\.cpuprofile$/, '.trace.json'),
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline']
+    });
   }
   await page.goto(lab.open(name));
   await page.waitForSelector('.jp-NotebookPanel .jp-Notebook .jp-Cell', {
@@ -173,6 +177,7 @@ async function openOnce(
   });
   const cpuMs = (await cpuTimes(cdp)).thread;
   if (profileTo) {
+    await browser.stopTracing();
     const { profile: taken } = await cdp.send('Profiler.stop');
     await writeFile(profileTo, JSON.stringify(taken));
   }
