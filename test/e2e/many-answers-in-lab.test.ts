@@ -4,7 +4,7 @@
  * every grid, on screen or not when it changed (one theme reading shared by every grid), and
  * the page holds each answer's text once, however many models and grids read it.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
@@ -30,6 +30,7 @@ let lab: RunningLab;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let root: string;
 
 /** The search of answer `n`: its own page of products, so every grid holds other rows. */
 const searchCell = (n: number): string =>
@@ -47,7 +48,7 @@ beforeAll(async () => {
     security: true,
     products: ANSWERS * ROWS
   });
-  const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-many-'));
+  root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-many-'));
   await writeNotebook(root, 'many.ipynb', [
     `%connect elasticsearch ${sandbox.esUrl} auth=basic user=elastic password=\${env:ES_PASSWORD} name=sandbox-es`,
     ...Array.from({ length: ANSWERS }, (_, n) => searchCell(n))
@@ -140,6 +141,27 @@ describe('a notebook of many answers', () => {
     const copies = heldStrings(await takeHeapSnapshot(cdp), "{'took'");
     await cdp.detach();
     expect(copies).toHaveLength(ANSWERS);
+  });
+
+  it('saves the outputs it was opened with, unchanged', async () => {
+    const outputs = async () =>
+      (
+        JSON.parse(await readFile(join(root, 'many.ipynb'), 'utf8')) as {
+          cells: { outputs?: unknown[] }[];
+        }
+      ).cells.map(cell => cell.outputs);
+    const opened = await outputs();
+    expect(await page.locator('.jp-mod-dirty').count()).toBe(0);
+    // Written by the server from the notebook's model: what it keeps after being read.
+    const written = page.waitForResponse(
+      response =>
+        response.url().includes('/api/contents/') &&
+        response.request().method() === 'PUT',
+      { timeout: 30_000 }
+    );
+    await runCommand(page, 'docmanager:save');
+    expect((await written).ok()).toBe(true);
+    expect(await outputs()).toEqual(opened);
   });
 
   it('tells the rows of an answer far down before its grid is built, and builds it when scrolled to', async () => {
