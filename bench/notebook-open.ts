@@ -20,6 +20,7 @@ import type { Browser, CDPSession, Page } from 'playwright-core';
 import { startSandbox } from '@searchbook/sandbox/sandbox';
 import { HITS_MIME } from '../contracts/mime-types';
 import { launchChromium } from '../test/e2e/support/browser';
+import { takeHeapSnapshot } from '../test/e2e/support/heap-snapshot';
 import {
   type RunningLab,
   startJupyterLab
@@ -47,9 +48,16 @@ const only = process.argv.includes('--only')
 const against = process.argv.includes('--against')
   ? process.argv[process.argv.indexOf('--against') + 1]
   : undefined;
-/** `--profile FILE`: a CPU profile of the first searchbook scroll of each build (FILE.<build>.cpuprofile). */
+/**
+ * `--profile FILE`: CPU profiles of the first open and scroll of the searchbook and empty
+ * notebooks, per build (FILE.<build>[.empty][.open].cpuprofile).
+ */
 const profile = process.argv.includes('--profile')
   ? process.argv[process.argv.indexOf('--profile') + 1]
+  : undefined;
+/** `--snapshot FILE`: a heap snapshot of the page after the first searchbook open (FILE.heapsnapshot). */
+const snapshot = process.argv.includes('--snapshot')
+  ? process.argv[process.argv.indexOf('--snapshot') + 1]
   : undefined;
 const PASSWORD = 'bench-es';
 
@@ -115,7 +123,12 @@ async function runAndSave(page: Page, lab: RunningLab, name: string) {
 }
 
 /** From navigation until the first outputs are on screen and the page is quiet again. */
-async function openOnce(browser: Browser, lab: RunningLab, name: string) {
+async function openOnce(
+  browser: Browser,
+  lab: RunningLab,
+  name: string,
+  profileTo?: string
+) {
   const context = await browser.newContext({
     viewport: { width: 1400, height: 1000 }
   });
@@ -131,6 +144,15 @@ async function openOnce(browser: Browser, lab: RunningLab, name: string) {
   const cdp = await context.newCDPSession(page);
   // Durations in thread time: CPU spent, not time waited for a core on a loaded machine.
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  if (profileTo) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    await browser.startTracing(page, {
+      path: profileTo.replace(/\.cpuprofile$/, '.trace.json'),
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline']
+    });
+  }
   await page.goto(lab.open(name));
   await page.waitForSelector('.jp-NotebookPanel .jp-Notebook .jp-Cell', {
     timeout: 300_000
@@ -155,6 +177,11 @@ async function openOnce(browser: Browser, lab: RunningLab, name: string) {
     return performance.now();
   });
   const cpuMs = (await cpuTimes(cdp)).thread;
+  if (profileTo) {
+    await browser.stopTracing();
+    const { profile: taken } = await cdp.send('Profiler.stop');
+    await writeFile(profileTo, JSON.stringify(taken));
+  }
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = await cdp.send('Runtime.getHeapUsage');
   const longTasks = await page.evaluate(() => window.__longTasks ?? []);
@@ -219,9 +246,18 @@ async function measureOnce(
   browser: Browser,
   lab: RunningLab,
   name: string,
-  profileTo?: string
+  profileTo?: string,
+  snapshotTo?: string
 ): Promise<{ opened: Opened; scrolled: Scrolled }> {
-  const { opened, page, cdp, close } = await openOnce(browser, lab, name);
+  const { opened, page, cdp, close } = await openOnce(
+    browser,
+    lab,
+    name,
+    profileTo?.replace(/\.cpuprofile$/, '.open.cpuprofile')
+  );
+  if (snapshotTo) {
+    await writeFile(snapshotTo, await takeHeapSnapshot(cdp));
+  }
   if (profileTo) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -415,8 +451,11 @@ async function main(): Promise<void> {
             browser,
             at,
             `${name}.ipynb`,
-            profile && run === 0 && name === 'searchbook'
-              ? `${profile}.${tag ? 'against' : 'this'}.cpuprofile`
+            profile && run === 0 && (name === 'searchbook' || name === 'empty')
+              ? `${profile}.${tag ? 'against' : 'this'}${name === 'empty' ? '.empty' : ''}.cpuprofile`
+              : undefined,
+            snapshot && run === 0 && name === 'searchbook'
+              ? `${snapshot}.${tag ? 'against' : 'this'}.heapsnapshot`
               : undefined
           );
           const m = results.get(`${tag}${name}`);

@@ -22,6 +22,7 @@ import {
 import { panelPlugin, trackersOf } from './panel-plugin';
 import { keyboardPlugin } from './commands/keyboard-plugin';
 import { settingsPlugin } from './settings/settings-plugin';
+import { sharedOutputStringsPlugin } from './cells/shared-output-strings';
 
 /**
  * The console language, registered under the name and MIME type the kernel announces in
@@ -122,7 +123,8 @@ export default [
   typedSecretPlugin,
   panelPlugin,
   keyboardPlugin,
-  settingsPlugin
+  settingsPlugin,
+  sharedOutputStringsPlugin
 ];
 
 /** For other extensions: `import { IDocumentGrids } from 'searchbook'` (see tokens.ts). */

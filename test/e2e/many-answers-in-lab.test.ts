@@ -1,13 +1,15 @@
 /**
  * A saved notebook of many answers, opened again in JupyterLab in Chromium: the grids a reader
  * scrolls to show their rows, keyboard and copy work in them, and a theme change recolours
- * every grid, on screen or not when it changed (one theme reading shared by every grid).
+ * every grid, on screen or not when it changed (one theme reading shared by every grid), and
+ * the page holds each answer's text once, however many models and grids read it.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
+import { heldStrings, takeHeapSnapshot } from './support/heap-snapshot';
 import { type RunningLab } from './support/jupyter-lab';
 import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
 import {
@@ -28,6 +30,7 @@ let lab: RunningLab;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let root: string;
 
 /** The search of answer `n`: its own page of products, so every grid holds other rows. */
 const searchCell = (n: number): string =>
@@ -45,7 +48,7 @@ beforeAll(async () => {
     security: true,
     products: ANSWERS * ROWS
   });
-  const root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-many-'));
+  root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-many-'));
   await writeNotebook(root, 'many.ipynb', [
     `%connect elasticsearch ${sandbox.esUrl} auth=basic user=elastic password=\${env:ES_PASSWORD} name=sandbox-es`,
     ...Array.from({ length: ANSWERS }, (_, n) => searchCell(n))
@@ -129,6 +132,36 @@ describe('a notebook of many answers', () => {
     expect(await gridOfAnswer(0).getAttribute('aria-rowcount')).toBe(
       String(ROWS)
     );
+  });
+
+  it('holds the text of each saved answer once, its grid built or not', async () => {
+    await gridOfAnswer(0).waitFor({ timeout: 60_000 });
+    const cdp = await context.newCDPSession(page);
+    // Answers are kept with their quotes swapped: every one starts so.
+    const copies = heldStrings(await takeHeapSnapshot(cdp), "{'took'");
+    await cdp.detach();
+    expect(copies).toHaveLength(ANSWERS);
+  });
+
+  it('saves the outputs it was opened with, unchanged', async () => {
+    const outputs = async () =>
+      (
+        JSON.parse(await readFile(join(root, 'many.ipynb'), 'utf8')) as {
+          cells: { outputs?: unknown[] }[];
+        }
+      ).cells.map(cell => cell.outputs);
+    const opened = await outputs();
+    expect(await page.locator('.jp-mod-dirty').count()).toBe(0);
+    // Written by the server from the notebook's model: what it keeps after being read.
+    const written = page.waitForResponse(
+      response =>
+        response.url().includes('/api/contents/') &&
+        response.request().method() === 'PUT',
+      { timeout: 30_000 }
+    );
+    await runCommand(page, 'docmanager:save');
+    expect((await written).ok()).toBe(true);
+    expect(await outputs()).toEqual(opened);
   });
 
   it('tells the rows of an answer far down before its grid is built, and builds it when scrolled to', async () => {

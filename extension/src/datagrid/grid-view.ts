@@ -8,6 +8,7 @@ import { MessageLoop } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 import { copyText } from './clipboard';
 import { blitRegionsWhole } from './region-blits';
+import { skipRepaintsAlreadyDone } from './repaints-already-done';
 import { fitColumnWidths } from './column-widths';
 import { GridKeyHandler } from './grid-key-handler';
 import { KeyboardGrid, type SpokenCell } from './keyboard-grid';
@@ -79,6 +80,7 @@ export class GridView extends ThemedGridPanel {
       stretchLastColumn: true
     });
     blitRegionsWhole(this.grid);
+    skipRepaintsAlreadyDone(this.grid);
     this.grid.addClass('searchbook-Grid');
     this.grid.dataModel = this.model;
     this.grid.selectionModel = new BasicSelectionModel({

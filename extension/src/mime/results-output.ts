@@ -115,12 +115,23 @@ function payloadRows(payload: Payload, places?: DocumentPlaces): Rows {
  * response on demand, and a chart and table per aggregation.
  */
 export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
+  /** Counts the renders asked for: a render overtaken by a newer one while it waited stops. */
+  private renders = 0;
+
   constructor(private readonly mimeType: string) {
     super();
     this.addClass('searchbook-Results');
   }
 
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    const render = ++this.renders;
+    // A notebook being opened renders the outputs of all its cells in the one task that builds
+    // them: each answer is read (its documents counted) in a task of its own, so the page
+    // answers between them and opening many answers makes no long task of their reading.
+    await nextTask();
+    if (render !== this.renders || this.isDisposed) {
+      return;
+    }
     for (const child of [...this.widgets]) {
       child.dispose();
     }
@@ -254,6 +265,10 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     node.append(text);
     return node;
   }
+}
+
+function nextTask(): Promise<void> {
+  return new Promise(resolve => setTimeout(resolve, 0));
 }
 
 function jsonText(value: unknown): string | undefined {
