@@ -93,9 +93,14 @@ const stringText = fc
         'é',
         '🙂',
         '\u2028',
-        '12'
+        '12',
+        // Longer than a field copied byte by byte: copied at once, quoted or not.
+        'a value of more than thirty-two bytes, with commas',
+        'a value of more than thirty-two bytes and no comma at all',
+        '"quoted" and more than thirty-two bytes long, 🙂'
       ),
-      fc.string({ maxLength: 6 })
+      fc.string({ maxLength: 6 }),
+      fc.string({ minLength: 30, maxLength: 80 })
     ),
     fc.boolean()
   )

@@ -7,7 +7,7 @@
  * the lines are byte for byte those of the decoded way (csv.ts and fieldPlacer), several times
  * cheaper, with no object a document to collect.
  */
-import { isBlank, skipBlanks } from '../json/json-bytes';
+import { copyBytes, isBlank, skipBlanks } from '../json/json-bytes';
 import type { DocumentText } from '../driver-core/capabilities/export';
 import type { JsonValue } from '../console/cell';
 import { parseExactJson } from '../../../contracts/exact-json';
@@ -310,22 +310,34 @@ function decode(b: Buffer, start: number, end: number): JsonValue {
   }
 }
 
-/** JSON text as a CSV field: between quotes, each quote doubled, when it holds a quote or a comma. */
+/**
+ * JSON text as a CSV field into `out` at `at`: between quotes, each quote doubled, when it
+ * holds a quote or a comma. Where the field ends.
+ */
 function quotedJson(
-  out: PageBytes,
   b: Buffer,
   start: number,
-  end: number
-): void {
+  end: number,
+  out: Buffer,
+  at: number
+): number {
   let plain = true;
   for (let i = start; i < end && plain; i++) {
     plain = b[i] !== QUOTE && b[i] !== COMMA;
   }
   if (plain) {
-    out.copy(b, start, end);
-    return;
+    return copyBytes(b, start, end, out, at);
   }
-  out.quoted(b, start, end);
+  out[at++] = QUOTE;
+  for (let i = start; i < end; i++) {
+    const c = b[i] as number;
+    out[at++] = c;
+    if (c === QUOTE) {
+      out[at++] = QUOTE;
+    }
+  }
+  out[at++] = QUOTE;
+  return at;
 }
 
 /**
@@ -346,6 +358,8 @@ export class CsvTextLines {
   private paths = 0;
   /** Fields without a header column met in this document, noted once it is written. */
   private readonly missing: string[] = [];
+  private metaOf: DocumentText['meta'] | undefined;
+  private metaAt: number[] = [];
 
   constructor(
     /** The header's columns, and the place of each name among them. */
@@ -390,9 +404,12 @@ export class CsvTextLines {
     this.missing.length = 0;
     try {
       // The leading values first: a document field of the same name replaces one, as in the grid.
-      for (const { name, start, end } of text.meta) {
-        const column = this.headerIndex.get(name);
-        if (column === undefined) {
+      const meta = text.meta;
+      const columns = this.metaColumns(meta);
+      for (let m = 0; m < meta.length; m++) {
+        const { name, start, end } = meta[m] as DocumentText['meta'][number];
+        const column = columns[m] as number;
+        if (column === -1) {
           this.missing.push(name);
         } else {
           if (b[start] === QUOTE && stringEnd(b, start) !== end) {
@@ -421,6 +438,18 @@ export class CsvTextLines {
       this.leftOut.add(name);
     }
     return true;
+  }
+
+  /**
+   * The header column of each leading value (-1 for none): a page gives every document the
+   * same list of names, so they are looked up once a page, not once a document.
+   */
+  private metaColumns(meta: DocumentText['meta']): number[] {
+    if (meta !== this.metaOf) {
+      this.metaOf = meta;
+      this.metaAt = meta.map(({ name }) => this.headerIndex.get(name) ?? -1);
+    }
+    return this.metaAt;
   }
 
   /** Walks the members of the object opening at `at` as fieldPlacer walks them; returns where it ends. */
@@ -585,32 +614,55 @@ export class CsvTextLines {
   private write(out: PageBytes): void {
     const b = this.bytes;
     const kinds = this.kinds;
+    const starts = this.starts;
+    const ends = this.ends;
+    // The most the line can take: every copied field doubled and quoted, a UTF-16 unit of text
+    // three bytes, the commas and the line end.
+    let most = kinds.length + 2;
+    for (let i = 0; i < kinds.length; i++) {
+      const kind = kinds[i];
+      if (kind === TEXT) {
+        most += (this.texts[i] as string).length * 3;
+      } else if (kind !== EMPTY) {
+        most += 2 * ((ends[i] as number) - (starts[i] as number)) + 2;
+      }
+    }
+    let buffer = out.reserve(most);
+    let at = out.size;
     for (let i = 0; i < kinds.length; i++) {
       if (i > 0) {
-        out.byte(COMMA);
+        buffer[at++] = COMMA;
       }
       const kind = kinds[i];
       if (kind === EMPTY) {
         continue;
       }
-      const start = this.starts[i] as number;
-      const end = this.ends[i] as number;
-      if (kind === BYTES) {
-        out.copy(b, start, end);
-      } else if (kind === QUOTED) {
-        out.byte(QUOTE);
-        out.copy(b, start, end);
-        out.byte(QUOTE);
+      kinds[i] = EMPTY;
+      const start = starts[i] as number;
+      const end = ends[i] as number;
+      if (kind === BYTES || kind === QUOTED) {
+        if (kind === QUOTED) {
+          buffer[at++] = QUOTE;
+        }
+        at = copyBytes(b, start, end, buffer, at);
+        if (kind === QUOTED) {
+          buffer[at++] = QUOTE;
+        }
       } else if (kind === QUOTED_DOUBLED) {
-        quotedJson(out, b, start, end);
+        at = quotedJson(b, start, end, buffer, at);
       } else {
+        // Text is written by PageBytes, which may move the line to a larger buffer (it was
+        // reserved for, so it does not).
+        out.wrote(at);
         out.text(this.texts[i] as string);
         this.texts[i] = undefined;
+        buffer = out.reserve(0);
+        at = out.size;
       }
-      kinds[i] = EMPTY;
     }
-    out.byte(CR);
-    out.byte(LF);
+    buffer[at++] = CR;
+    buffer[at++] = LF;
+    out.wrote(at);
   }
 
   private clear(): void {

@@ -5,10 +5,9 @@
  * hundred megabytes. The file layer has written a page before the next one is made, so one
  * buffer is enough.
  */
+import { copyBytes } from '../json/json-bytes';
+
 const INITIAL_BYTES = 1 << 16;
-const QUOTE = 0x22;
-/** Copies of at most this many bytes are made byte by byte. */
-const SHORT_COPY = 32;
 
 export class PageBytes {
   private buffer = Buffer.allocUnsafe(INITIAL_BYTES);
@@ -29,40 +28,24 @@ export class PageBytes {
   /** Appends bytes [start, end) of `from`. */
   copy(from: Buffer, start: number, end: number): void {
     this.room(end - start);
-    if (end - start > SHORT_COPY) {
-      this.length += from.copy(this.buffer, this.length, start, end);
-      return;
-    }
-    // A CSV field is a few bytes: a loop costs less than a call into Buffer.copy.
-    const buffer = this.buffer;
-    let at = this.length;
-    for (let i = start; i < end; i++) {
-      buffer[at++] = from[i] as number;
-    }
-    this.length = at;
+    this.length = copyBytes(from, start, end, this.buffer, this.length);
   }
 
-  /** Appends bytes [start, end) of `from` between quotes, each quote doubled (a CSV field). */
-  quoted(from: Buffer, start: number, end: number): void {
-    this.room(2 * (end - start) + 2);
-    const buffer = this.buffer;
-    let at = this.length;
-    buffer[at++] = QUOTE;
-    for (let i = start; i < end; i++) {
-      const c = from[i] as number;
-      buffer[at++] = c;
-      if (c === QUOTE) {
-        buffer[at++] = QUOTE;
-      }
-    }
-    buffer[at++] = QUOTE;
-    this.length = at;
+  /**
+   * Room for `more` bytes, and the buffer and length to write them at, for a writer that puts a
+   * whole line in place (one check a line, not one a byte); `wrote` then sets the new length.
+   */
+  reserve(more: number): Buffer {
+    this.room(more);
+    return this.buffer;
   }
 
-  /** Appends one byte. */
-  byte(value: number): void {
-    this.room(1);
-    this.buffer[this.length++] = value;
+  get size(): number {
+    return this.length;
+  }
+
+  wrote(length: number): void {
+    this.length = length;
   }
 
   /** The page so far, valid until the next reset. */

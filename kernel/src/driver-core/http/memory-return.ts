@@ -18,7 +18,8 @@ const LARGE_HEAP_BYTES = 64 * 1024 * 1024;
 const RETRY_MS = 2_000;
 const RETRIES = 4;
 
-type Collect = () => void;
+/** V8's gc(): a full collection, or with `type: 'minor'` only the young generation. */
+type Collect = (options?: { type: 'minor' | 'major' }) => void;
 
 let collect: Collect | undefined | null;
 let pending: NodeJS.Timeout | undefined;
@@ -52,12 +53,14 @@ const AFTER_WORK_MS = [AFTER_MS, 6_000, 7_000];
 let afterWork: NodeJS.Timeout[] = [];
 
 /**
- * A full collection now, during long work that reads page after page (an export): what its
- * pages leave behind (socket chunks held while a page was written, promoted to the old
- * generation) is otherwise collected only once it has piled up, tens of megabytes later.
+ * A collection now, during long work that reads page after page (an export): what its pages
+ * leave behind (socket chunks held while a page was written) is otherwise collected only once
+ * it has piled up, tens of megabytes later. `young`: the young generation alone, where that
+ * garbage mostly is, in a millisecond where a full collection takes tens; a full one now and
+ * then still takes what was promoted.
  */
-export function collectNow(): void {
-  collector()?.();
+export function collectNow(young = false): void {
+  collector()?.(young ? { type: 'minor' } : undefined);
 }
 
 /** Gives back the memory of work that allocated at a high rate (an export), once it has ended. */

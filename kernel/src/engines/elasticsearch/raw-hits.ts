@@ -7,7 +7,7 @@
  * edge (in place of a zod schema, which would decode every hit): bytes that are not a search
  * answer whose hits have string `_index` and `_id` are refused.
  */
-import { isBlank, skipBlanks } from '../../json/json-bytes';
+import { copyBytes, isBlank, skipBlanks } from '../../json/json-bytes';
 import type { JsonValue } from '../../console/cell';
 import { isJsonObject } from '../../../../contracts/json';
 import { parseExactJson } from '../../../../contracts/exact-json';
@@ -250,19 +250,6 @@ function oneLine(b: Buffer, start: number, end: number): Buffer {
 const FIXED_BYTES =
   INDEX_KEY.length + ID_KEY.length + SOURCE_KEY.length + LINE_END.length;
 
-function put(
-  out: Buffer,
-  at: number,
-  from: Buffer,
-  start: number,
-  end: number
-): number {
-  for (let k = start; k < end; k++) {
-    out[at++] = from[k] as number;
-  }
-  return at;
-}
-
 /** The lines, byte-copied into one buffer (the usual case: an answer on one line). */
 function linesCopied(
   b: Buffer,
@@ -285,29 +272,29 @@ function linesCopied(
   const out = output(size);
   let at = 0;
   for (let h = 0; h < ranges.length; h += SLOTS) {
-    at = put(out, at, INDEX_KEY, 0, INDEX_KEY.length);
-    at = put(
-      out,
-      at,
+    at = copyBytes(INDEX_KEY, 0, INDEX_KEY.length, out, at);
+    at = copyBytes(
       b,
       ranges.data[h] as number,
-      ranges.data[h + 1] as number
-    );
-    at = put(out, at, ID_KEY, 0, ID_KEY.length);
-    at = put(
+      ranges.data[h + 1] as number,
       out,
-      at,
+      at
+    );
+    at = copyBytes(ID_KEY, 0, ID_KEY.length, out, at);
+    at = copyBytes(
       b,
       ranges.data[h + 2] as number,
-      ranges.data[h + 3] as number
+      ranges.data[h + 3] as number,
+      out,
+      at
     );
-    at = put(out, at, SOURCE_KEY, 0, SOURCE_KEY.length);
+    at = copyBytes(SOURCE_KEY, 0, SOURCE_KEY.length, out, at);
     const source = ranges.data[h + 4] as number;
     at =
       source === -1
-        ? put(out, at, EMPTY_SOURCE, 0, EMPTY_SOURCE.length)
-        : put(out, at, b, source, ranges.data[h + 5] as number);
-    at = put(out, at, LINE_END, 0, LINE_END.length);
+        ? copyBytes(EMPTY_SOURCE, 0, EMPTY_SOURCE.length, out, at)
+        : copyBytes(b, source, ranges.data[h + 5] as number, out, at);
+    at = copyBytes(LINE_END, 0, LINE_END.length, out, at);
   }
   return out;
 }
