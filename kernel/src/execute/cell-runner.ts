@@ -11,7 +11,13 @@ import type { ConnectionRegistry } from '../connections/connection-registry';
 import { type EngineResponse } from '../driver-core/driver';
 import { EngineError } from '../driver-core/errors';
 import { ENGINES } from '../engines/engine-registry';
-import { type Answer, messageBundle, toBundles } from '../render/bundle';
+import {
+  type Answer,
+  messageBundle,
+  readsShapeOnly,
+  toBundles
+} from '../render/bundle';
+import { wholeResponse, wholeValue } from '../driver-core/http/answer-body';
 import { answerDone } from '../driver-core/http/memory-return';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED, INTERRUPTED_CODE } from './cell-failure';
@@ -187,7 +193,10 @@ export class CellRunner {
     let response: EngineResponse;
     let answer: ReturnType<typeof answerOf>;
     try {
-      response = await driver.console.send(request, signal);
+      // A quiet magic forwards a search answer's bytes: its documents are read for their shape only.
+      response = await driver.console.send(request, signal, {
+        shapeOnly: Boolean(sink.valueOnly && sink.answerAsBuffer)
+      });
       const partialFailures = driver.console.partialFailures(request, response);
       const info = {
         connection: connection.name,
@@ -198,17 +207,19 @@ export class CellRunner {
         elapsedMs: response.elapsedMs,
         ...(partialFailures.length > 0 ? { partialFailures } : {})
       };
+      const limits = {
+        ...this.limits,
+        ...(sink.valueOnly ? { valueOnly: true } : {}),
+        ...(sink.answerAsBuffer ? { answerAsBuffer: true } : {})
+      };
       answer = answerOf(response);
-      const [first, ...more] = toBundles(
-        driver.console.present(request, response),
-        info,
-        answer,
-        {
-          ...this.limits,
-          ...(sink.valueOnly ? { valueOnly: true } : {}),
-          ...(sink.answerAsBuffer ? { answerAsBuffer: true } : {})
-        }
-      );
+      let presented = driver.console.present(request, response);
+      if (answer?.shapeOnly && !readsShapeOnly(presented, answer, limits)) {
+        response = wholeResponse(response);
+        answer = answerOf(response);
+        presented = driver.console.present(request, response);
+      }
+      const [first, ...more] = toBundles(presented, info, answer, limits);
       if (first) {
         await progress.finish(first);
       }
@@ -236,10 +247,11 @@ export class CellRunner {
     }
     // Only an answer that succeeded becomes the last one: an error's JSON is no data to read.
     if (answer) {
+      const { bytes } = answer;
       this.answers.record(
         `${connection.name}: ${request.method} ${path}`,
-        answer.value,
-        answer.bytes.length
+        answer.shapeOnly ? () => wholeValue(bytes) : answer.value,
+        bytes.length
       );
     }
   }
@@ -252,7 +264,8 @@ function answerOf(response: EngineResponse): Answer | undefined {
     return {
       bytes: body.bytes ?? Buffer.from(exactJson(body.value), 'utf8'),
       value: body.value,
-      ...(body.elisions ? { elisions: body.elisions } : {})
+      ...(body.elisions ? { elisions: body.elisions } : {}),
+      ...(body.shapeOnly ? { shapeOnly: true } : {})
     };
   }
   if (body.kind === 'jsonl') {

@@ -106,6 +106,31 @@ export interface Answer {
   value: JsonValue;
   /** Containers whose values past the read budget were left out before parsing (driver-core/http/elided-json.ts). */
   elisions?: readonly Elision[];
+  /** `value` holds the documents' shape only, their values blanked (driver-core/http/shared-sources.ts); `bytes` is whole. */
+  shapeOnly?: true;
+}
+
+/**
+ * Whether the bundle of a hits result reads nothing of its documents but their count and
+ * shape: an answer nobody is shown, sent as its own bytes (OutputLimits.valueOnly and
+ * answerAsBuffer), whole (no row past the cap, no column cut, not too large to keep). Only then
+ * may its answer be one read for its shape only; any other is read whole first.
+ */
+export function readsShapeOnly(
+  result: PresentedResult,
+  answer: Answer,
+  limits: OutputLimits
+): boolean {
+  return (
+    result.kind === 'hits' &&
+    result.documents !== undefined &&
+    limits.valueOnly === true &&
+    limits.answerAsBuffer === true &&
+    answer.elisions === undefined &&
+    answer.bytes.length <= limits.answerChars &&
+    result.columns.length <= MAX_OUTPUT_COLUMNS &&
+    documentsOf(answer.value, result.documents).length <= limits.gridRows
+  );
 }
 
 /** A console result as display_data bundles: one, or one per search of a several-search request. */
@@ -209,12 +234,14 @@ export function toBundle(
       const summary = `${caption} (${total}${held} shown${leftOut(omitted)}${columnsLeftOut(result.columns.length, columns.length)})`;
       const kept: KeptRows = {
         held,
-        row: rowReader(
-          stored?.rows,
-          answer,
-          layout,
-          result.columns,
-          () => result.rows
+        row: lazyRow(() =>
+          rowReader(
+            stored?.rows,
+            answer,
+            layout,
+            result.columns,
+            () => result.rows
+          )
         ),
         store: stored ? 'rows' : 'answer',
         mimeType: HITS_MIME,
@@ -446,6 +473,12 @@ function rowReader(
   const documents = documentsOf(answer.value, layout);
   const build = documentRow(layout, columns);
   return i => build(documents[i] ?? null);
+}
+
+/** A row reader made when first read: a summary line alone reads no row. */
+function lazyRow(make: () => KeptRows['row']): KeptRows['row'] {
+  let row: KeptRows['row'] | undefined;
+  return i => (row ??= make())(i);
 }
 
 /**
