@@ -17,6 +17,9 @@ import { structureOfMapping } from '../../kernel/src/engines/elasticsearch/mappi
 import { elasticsearchPartialFailures } from '../../kernel/src/engines/elasticsearch/partial-failures';
 import type { ConsoleRequest } from '../../kernel/src/console/cell';
 import type { EngineResponse } from '../../kernel/src/driver-core/driver';
+import { answerOf } from '../../kernel/src/execute/cell-runner';
+import { readsShapeOnly, toBundle } from '../../kernel/src/render/bundle';
+import { DEFAULT_LIMITS } from '../../kernel/src/render/output-limits';
 
 const SOURCES = { at: ['hits', 'hits'], source: '_source' };
 const SEARCH: ConsoleRequest = {
@@ -230,4 +233,62 @@ test('an answer without documents, a failed one, one nested too deep or not JSON
       decoded(raw(text, status))
     );
   }
+});
+
+const INFO = {
+  connection: 'es',
+  engine: 'elasticsearch',
+  method: 'GET',
+  path: '/products/_search',
+  status: 200,
+  elapsedMs: 1
+};
+
+test('a shown grid of an answer read for its shape holds the rows the whole answer gives, each document read alone', () => {
+  fc.assert(
+    fc.property(
+      answer,
+      fc.boolean(),
+      fc.constantFrom(1, 3, 1000),
+      (value, quiet, gridRows) => {
+        const text = textOf(value);
+        const limits = {
+          ...DEFAULT_LIMITS,
+          gridRows,
+          answerAsBuffer: true,
+          ...(quiet ? { valueOnly: true } : {})
+        };
+        const bundleOf = (response: EngineResponse) => {
+          const result = presentElasticsearch(SEARCH, response, {
+            treeFor: () => TREE
+          });
+          const read = answerOf(response);
+          if (!read || result.kind === 'searches') {
+            throw new Error('a search answer is read as one');
+          }
+          return { bundle: toBundle(result, INFO, read, limits), result, read };
+        };
+        const whole = bundleOf(decoded(raw(text)));
+        const shaped = bundleOf(decodedShapeOnly(raw(text), SOURCES));
+        // Not read for its shape (no documents), or read so and its bundle reads nothing else.
+        if (
+          !shaped.read.shapeOnly ||
+          readsShapeOnly(shaped.result, shaped.read, limits)
+        ) {
+          expect(shaped.bundle).toEqual(whole.bundle);
+        } else {
+          // Read whole first (cell-runner.ts): rows past the cap, a document that is no object.
+          const read = answerOf(
+            wholeResponse(decodedShapeOnly(raw(text), SOURCES))
+          );
+          expect(read?.shapeOnly).toBeUndefined();
+          expect(
+            value.hits.hits.length > gridRows ||
+              value.hits.hits.some(h => typeof h !== 'object')
+          ).toBe(true);
+        }
+      }
+    ),
+    { numRuns: 300 }
+  );
 });

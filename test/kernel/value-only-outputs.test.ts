@@ -136,7 +136,11 @@ it('a quiet search sent as the engine’s bytes (as the Python magics ask) gives
     const output = iopub.find(KernelMessage.isDisplayDataMsg);
     const payload = HitsPayloadSchema.parse(output?.content.data[HITS_MIME]);
     const bytes = String(output?.buffers?.[payload.answerBuffer ?? -1]);
-    return { payload, bytes: bytes.replace(/"took":\d+/, '"took":0') };
+    const grids = [
+      output?.content.data['text/plain'],
+      output?.content.data['text/html']
+    ].map(text => String(text).replace(/ in \d+ ms/g, ''));
+    return { payload, bytes: bytes.replace(/"took":\d+/, '"took":0'), grids };
   };
   const shown = await sent(false);
   const quiet = await sent(true);
@@ -145,6 +149,15 @@ it('a quiet search sent as the engine’s bytes (as the Python magics ask) gives
     expect.arrayContaining(['extra.deep', 'extra.big', 'mixed', 'other'])
   );
   expect(quiet.bytes).toBe(shown.bytes);
+  // A shown grid read from the documents one by one is the grid of the whole answer (as JupyterLab asks).
+  const asJupyterLab = await bundleOf(search);
+  expect(shown.grids).toEqual(
+    [asJupyterLab['text/plain'], asJupyterLab['text/html']].map(text =>
+      String(text).replace(/ in \d+ ms/g, '')
+    )
+  );
+  expect(shown.grids[1]).toContain('${env:DOC_SECRET}');
+  expect(shown.grids[1]).toContain('12345678901234567890');
   expect(quiet.bytes).toContain('9007199254740993');
   expect(quiet.bytes).toContain('12345678901234567890');
   expect(quiet.bytes).not.toContain('7f3a-secret');

@@ -193,9 +193,10 @@ export class CellRunner {
     let response: EngineResponse;
     let answer: ReturnType<typeof answerOf>;
     try {
-      // A quiet magic forwards a search answer's bytes: its documents are read for their shape only.
+      // The Python magics take a search answer as its bytes: its documents are read for their
+      // shape, and those a shown grid holds one by one.
       response = await driver.console.send(request, signal, {
-        shapeOnly: Boolean(sink.valueOnly && sink.answerAsBuffer)
+        shapeOnly: Boolean(sink.answerAsBuffer)
       });
       const partialFailures = driver.console.partialFailures(request, response);
       const info = {
@@ -258,14 +259,17 @@ export class CellRunner {
 }
 
 /** The answer as the notebook may keep it: JSON as the engine sent it, JSONL lines as one array. */
-function answerOf(response: EngineResponse): Answer | undefined {
+export function answerOf(response: EngineResponse): Answer | undefined {
   const body = response.body;
   if (body.kind === 'json') {
     return {
       bytes: body.bytes ?? Buffer.from(exactJson(body.value), 'utf8'),
       value: body.value,
       ...(body.elisions ? { elisions: body.elisions } : {}),
-      ...(body.shapeOnly ? { shapeOnly: true } : {})
+      ...(body.shapeOnly ? { shapeOnly: true } : {}),
+      ...(body.shapeOnly && body.bytes && body.documentRanges
+        ? { document: documentReader(body.bytes, body.documentRanges) }
+        : {})
     };
   }
   if (body.kind === 'jsonl') {
@@ -275,6 +279,18 @@ function answerOf(response: EngineResponse): Answer | undefined {
     };
   }
   return undefined;
+}
+
+/** Each document of an answer read for its shape, read alone from its own bytes when asked. */
+function documentReader(
+  bytes: Buffer,
+  ranges: readonly number[]
+): NonNullable<Answer['document']> {
+  return {
+    count: ranges.length / 2,
+    at: i =>
+      wholeValue(bytes.subarray(ranges[2 * i] ?? 0, ranges[2 * i + 1] ?? 0))
+  };
 }
 
 function refusalFailure(refusal: Refusal, hint = refusal.hint): CellFailure {

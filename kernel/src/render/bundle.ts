@@ -108,13 +108,16 @@ export interface Answer {
   elisions?: readonly Elision[];
   /** `value` holds the documents' shape only, their values blanked (driver-core/http/shared-sources.ts); `bytes` is whole. */
   shapeOnly?: true;
+  /** With `shapeOnly`, when each document can be read alone: the whole document `i`, read from its own bytes. */
+  document?: { count: number; at(i: number): JsonValue };
 }
 
 /**
  * Whether the bundle of a hits result reads nothing of its documents but their count and
- * shape: an answer nobody is shown, sent as its own bytes (OutputLimits.valueOnly and
- * answerAsBuffer), whole (no row past the cap, no column cut, not too large to keep). Only then
- * may its answer be one read for its shape only; any other is read whole first.
+ * shape, and the rows its text and HTML grids show, each read alone: an answer sent as its own
+ * bytes (OutputLimits.answerAsBuffer), whole (no row past the cap, no column cut, not too large
+ * to keep), its grids not shown (valueOnly) or its documents readable one by one. Only then may
+ * its answer be one read for its shape only; any other is read whole first.
  */
 export function readsShapeOnly(
   result: PresentedResult,
@@ -124,8 +127,10 @@ export function readsShapeOnly(
   return (
     result.kind === 'hits' &&
     result.documents !== undefined &&
-    limits.valueOnly === true &&
     limits.answerAsBuffer === true &&
+    (limits.valueOnly === true ||
+      answer.document?.count ===
+        documentsOf(answer.value, result.documents).length) &&
     answer.elisions === undefined &&
     answer.bytes.length <= limits.answerChars &&
     result.columns.length <= MAX_OUTPUT_COLUMNS &&
@@ -470,8 +475,13 @@ function rowReader(
     const own = built();
     return i => own[i] ?? {};
   }
-  const documents = documentsOf(answer.value, layout);
   const build = documentRow(layout, columns);
+  // An answer read for its documents' shape: the rows shown are read from their own bytes.
+  const alone = answer.shapeOnly ? answer.document : undefined;
+  if (alone) {
+    return i => build(i < alone.count ? alone.at(i) : null);
+  }
+  const documents = documentsOf(answer.value, layout);
   return i => build(documents[i] ?? null);
 }
 

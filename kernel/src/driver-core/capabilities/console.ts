@@ -30,6 +30,8 @@ export interface EngineResponse {
          * (http/shared-sources.ts); `bytes` is the whole answer. Asked for with `shapeOnly`.
          */
         shapeOnly?: true;
+        /** With `shapeOnly`: where each document starts and ends in `bytes` (two numbers a document), when every one is an object or array. */
+        documentRanges?: readonly number[];
       }
     | { kind: 'jsonl'; values: JsonValue[] }
     | { kind: 'text'; text: string }

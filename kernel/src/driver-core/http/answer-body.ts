@@ -86,7 +86,12 @@ export function decodedShapeOnly(
       kind: 'json',
       value,
       bytes,
-      ...(shared.shapes.length > 0 ? { shapeOnly: true as const } : {})
+      ...(shared.shapes.length > 0
+        ? {
+            shapeOnly: true as const,
+            documentRanges: shared.documents
+          }
+        : {})
     },
     elapsedMs: raw.elapsedMs,
     ...(raw.answeredBy ? { answeredBy: raw.answeredBy } : {})

@@ -33,6 +33,8 @@ export interface SourcesAt {
 export interface SharedSources {
   skeleton: Buffer;
   shapes: Buffer[];
+  /** Where each object of the documents' array starts and ends in the answer's bytes, two numbers a document. */
+  documents: number[];
 }
 
 /** Marks of an open container: how much of the path to the documents leads to it. */
@@ -68,6 +70,7 @@ export function sharedSources(
   let expectKey = false;
   /** What the value after the last key is: on the path (its mark), a source, or neither. */
   let next = OFF_PATH;
+  const documents: number[] = [];
 
   /** Copies the skeleton's bytes up to `end`. */
   const flush = (end: number) => {
@@ -139,6 +142,9 @@ export function sharedSources(
             : isObject[parent] === 0 && mark[parent] === path.length
               ? documentMark
               : OFF_PATH;
+      if (mark[depth] === documentMark) {
+        documents.push(i);
+      }
       if (next === SOURCE && inSource === 0) {
         inSource = depth;
         sourceStarts(i);
@@ -155,6 +161,9 @@ export function sharedSources(
           inSource = 0;
           sourceEnds(i + 1);
         }
+      }
+      if (mark[depth] === documentMark) {
+        documents.push(i + 1);
       }
       if (--depth < 0) {
         return undefined;
@@ -208,7 +217,7 @@ export function sharedSources(
     return undefined;
   }
   flush(length);
-  return { skeleton: out.subarray(0, written), shapes: shapes.all };
+  return { skeleton: out.subarray(0, written), shapes: shapes.all, documents };
 }
 
 /** The index of the quote closing the string opening at `at`; -1 when it does not close before `end`. */
