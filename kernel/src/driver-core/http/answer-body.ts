@@ -112,8 +112,11 @@ function withShapes(
     throw new Error('The documents are not where their sources were read.');
   }
   for (const document of documents) {
-    if (isJsonObject(document) && Object.hasOwn(document, source)) {
-      const shape = shapes[document[source] as number];
+    const number = isJsonObject(document)
+      ? ownValue(document, source)
+      : undefined;
+    if (isJsonObject(document) && number !== undefined) {
+      const shape = shapes[number as number];
       if (shape === undefined) {
         throw new Error('A document holds no shape number.');
       }
