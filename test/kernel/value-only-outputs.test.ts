@@ -13,6 +13,7 @@ import {
 } from '../../contracts/mime-types';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient } from '../support/kernel-client';
+import { KernelMessage } from '../support/kernel-messages';
 import { displays, plainText, type MimeBundle } from '../support/shown-text';
 
 jest.setTimeout(60_000);
@@ -22,7 +23,7 @@ let sandbox: RunningSandbox;
 
 beforeAll(async () => {
   [kernel, sandbox] = await Promise.all([
-    KernelClient.start({ ...SECRETS }),
+    KernelClient.start({ ...SECRETS, DOC_SECRET }),
     startSandbox({
       esPort: 0,
       tsPort: 0,
@@ -47,6 +48,7 @@ afterAll(async () => {
 });
 
 const SEARCH = 'GET /products/_search?size=100&sort=created_at:asc';
+const DOC_SECRET = 'pw-"quoted"-7f3a-secret';
 const VALUE_ONLY = { searchbook: { valueOnly: true } };
 
 /** The one display_data bundle of a cell that ran without error. */
@@ -108,4 +110,69 @@ it('metadata the kernel cannot read shows the grids as always', async () => {
     const bundle = await bundleOf(SEARCH, metadata);
     expect(bundle['text/html']).toContain('<table');
   }
+});
+
+it('a quiet search sent as the engine’s bytes (as the Python magics ask) gives what a shown one gives: payload, bytes, secrets masked, every digit', async () => {
+  // Documents of several shapes: unmapped fields, objects, arrays, nulls, numbers no double holds, a secret.
+  const docs = [
+    '{"ref": "1", "name": ${env:DOC_SECRET}, "n": 9007199254740993, "extra": {"deep": "x", "big": 12345678901234567890}, "tags": ["a", "b"]}',
+    '{"ref": "2", "name": "b \\"q\\" é", "n": 2, "mixed": [{"k": 1}, null], "flag": true, "none": null}',
+    '{"ref": "3", "name": "c", "other": {}}'
+  ];
+  for (const [i, doc] of docs.entries()) {
+    const { reply } = await kernel.execute(
+      `PUT /shapes/_doc/${i + 1}?refresh=true\n${doc}`
+    );
+    expect(reply.content).toMatchObject({ status: 'ok' });
+  }
+  const search = 'GET /shapes/_search';
+  const sent = async (valueOnly: boolean) => {
+    const { reply, iopub } = await kernel.execute(
+      search,
+      {},
+      { searchbook: { answerAsBuffer: true, valueOnly } }
+    );
+    expect(reply.content).toMatchObject({ status: 'ok' });
+    const output = iopub.find(KernelMessage.isDisplayDataMsg);
+    const payload = HitsPayloadSchema.parse(output?.content.data[HITS_MIME]);
+    const bytes = String(output?.buffers?.[payload.answerBuffer ?? -1]);
+    const grids = [
+      output?.content.data['text/plain'],
+      output?.content.data['text/html']
+    ].map(text => String(text).replace(/ in \d+ ms/g, ''));
+    return { payload, bytes: bytes.replace(/"took":\d+/, '"took":0'), grids };
+  };
+  const shown = await sent(false);
+  const quiet = await sent(true);
+  expect(withoutTiming(quiet.payload)).toEqual(withoutTiming(shown.payload));
+  expect(quiet.payload.columns.map(c => c.name)).toEqual(
+    expect.arrayContaining(['extra.deep', 'extra.big', 'mixed', 'other'])
+  );
+  expect(quiet.bytes).toBe(shown.bytes);
+  // A shown grid read from the documents one by one is the grid of the whole answer (as JupyterLab asks).
+  const asJupyterLab = await bundleOf(search);
+  expect(shown.grids).toEqual(
+    [asJupyterLab['text/plain'], asJupyterLab['text/html']].map(text =>
+      String(text).replace(/ in \d+ ms/g, '')
+    )
+  );
+  expect(shown.grids[1]).toContain('${env:DOC_SECRET}');
+  expect(shown.grids[1]).toContain('12345678901234567890');
+  expect(quiet.bytes).toContain('9007199254740993');
+  expect(quiet.bytes).toContain('12345678901234567890');
+  expect(quiet.bytes).not.toContain('7f3a-secret');
+  expect(quiet.bytes).toContain('${env:DOC_SECRET}');
+  // The answer a quiet call leaves for %set is the whole one, not its shape.
+  await kernel.execute(
+    search,
+    {},
+    { searchbook: { answerAsBuffer: true, valueOnly: true } }
+  );
+  const refs = await kernel.execute('%set refs = hits.hits[*]._source.ref');
+  expect(refs.reply.content).toMatchObject({ status: 'ok' });
+  const found = await bundleOf(
+    'GET /shapes/_search\n{"query": {"ids": {"values": ${refs}}}}',
+    VALUE_ONLY
+  );
+  expect(HitsPayloadSchema.parse(found[HITS_MIME]).total?.value).toBe(3);
 });

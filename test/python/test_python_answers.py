@@ -254,6 +254,67 @@ def test_quiet_magics_show_nothing_and_give_the_value_a_shown_call_gives(engine,
     assert len(shown_text.encode()) > 100_000
 
 
+SHAPES = [
+    {"ref": "1", "n": 1, "extra": {"deep": "x", "big": "__LONG__"}, "tags": ["a", "b"]},
+    {"ref": "2", "name": 'b "q" \\ \u00e9', "n": 2, "mixed": [{"k": 1}, None], "flag": True, "none": None},
+    {"ref": "3", "name": "c", "n": 3, "other": {}},
+]
+COMPARE = """\
+import json
+def same(x, y):
+    def no_took(v):
+        return {k: w for k, w in v.json.items() if k != 'took'}
+    return [no_took(x) == no_took(y), x.columns == y.columns, x.types == y.types, x.rows == y.rows,
+            x.to_pandas().equals(y.to_pandas()), x.complete == y.complete, x.omitted_rows == y.omitted_rows]
+text = json.dumps(a.json) + repr(a.rows)
+big = [h['_source']['extra']['big'] for h in a.json['hits']['hits'] if 'extra' in h['_source']]
+print(json.dumps({'same': same(a, b), 'same_cut': same(c, d), 'complete': [a.complete, c.complete, d.complete],
+    'masked': SECRET not in text and '${env:DOC_SECRET}' in text, 'big': big,
+    'big_row': [r.get('extra.big') for r in a.rows if r.get('extra.big') is not None]}))
+"""
+
+
+@engines("sandbox", REAL_819)
+def test_a_quiet_value_equals_a_shown_ones_secrets_masked_every_digit_kept_rows_left_out_said(engine, tmp_path):
+    # Documents of several shapes (fields the mapping lacks, objects, arrays, nulls, a number no
+    # double holds, a secret), read quiet and shown, whole and past the row cap.
+    pytest.importorskip("pandas")
+    index = f"shapes-{uuid.uuid4().hex[:8]}"
+    node_request(engine, f"/{index}", "PUT", {"mappings": {"dynamic": False, "properties": {"n": {"type": "long"}, "name": {"type": "text"}}}})
+    lines = "".join(f'{{"index": {{"_id": "{d["ref"]}"}}}}\n' + json.dumps(d).replace('"__LONG__"', "12345678901234567890") + "\n" for d in SHAPES)
+    assert node_request(engine, f"/{index}/_bulk?refresh=true", "POST", lines)["errors"] is False
+    secret = 'pw-"quoted"-7f3a-secret'
+    search = f"GET /{index}/_search?size=10"
+    try:
+        nb, _ = run_notebook(
+            [
+                new_code_cell(f"%load_ext searchbook\nimport os\nSECRET = {secret!r}\nos.environ['DOC_SECRET'] = SECRET"),
+                new_code_cell(f"%%searchbook --quiet\n{connect_line(engine)}"),
+                new_code_cell(f"%%searchbook -q\nPUT /{index}/_doc/4?refresh=true\n{{\"name\": ${{env:DOC_SECRET}}, \"n\": 4}}"),
+                new_code_cell(f"a = %searchbook -q {search}"),
+                new_code_cell(f"b = %searchbook {search}"),
+                new_code_cell(f"%config SearchbookMagic.max_rows = 3\nc = %searchbook -q {search}"),
+                new_code_cell(f"d = %searchbook {search}\n%config SearchbookMagic.max_rows = None"),
+                new_code_cell(COMPARE),
+            ],
+            PYTHON_KERNEL,
+            tmp_path,
+        )
+    finally:
+        node_request(engine, f"/{index}", "DELETE")
+    seen = json.loads(printed(nb.cells[7]))
+    assert seen["same"] == [True] * 7 and seen["same_cut"] == [True] * 7, seen
+    assert seen["complete"] == [True, False, False]
+    assert seen["masked"] is True
+    assert seen["big"] == [12345678901234567890] and seen["big_row"] == [12345678901234567890]
+    # The rows left out are said: by a warning for the quiet call, in its output for the shown one.
+    warned = "".join(o.text for o in nb.cells[5].outputs if o.output_type == "stream" and o.name == "stderr")
+    assert "RowsLeftOut" in warned and "kept 3 of the 4 rows" in warned, warned
+    [shown] = displays(nb.cells[6])
+    assert "1 rows left out of the notebook" in shown.data["text/plain"]
+    assert [len(displays(nb.cells[i])) for i in (3, 4)] == [0, 1]
+
+
 def test_rows_past_the_cap_are_said_and_read_on_request(engine, tmp_path):
     pytest.importorskip("pandas")
     nb, _ = run_notebook(

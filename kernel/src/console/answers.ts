@@ -45,12 +45,26 @@ export class AnswerStore {
   private last: LastAnswer | undefined;
   private readonly named = new Map<string, HeldAnswer>();
 
-  /** Keeps the answer a request just got as the last one (only its reference when too large). */
-  record(from: string, value: JsonValue, bytes: number): void {
+  /**
+   * Keeps the answer a request just got as the last one (only its reference when too large).
+   * `value` may be a function making it, called when an expression first reads the answer: a
+   * quiet magic's answer is read whole only then.
+   */
+  record(
+    from: string,
+    value: JsonValue | (() => JsonValue),
+    bytes: number
+  ): void {
     this.last =
       bytes > MAX_ANSWER_BYTES
         ? { kind: 'too-large', from, bytes }
-        : { kind: 'held', answer: { value, from, bytes } };
+        : {
+            kind: 'held',
+            answer:
+              typeof value === 'function'
+                ? new LaterAnswer(value, from, bytes)
+                : { value, from, bytes }
+          };
   }
 
   /** Keeps the last answer under `name` too (`%name`); naming again replaces. */
@@ -109,5 +123,21 @@ export class AnswerStore {
       );
     }
     return this.last.answer;
+  }
+}
+
+/** A held answer whose value is made when first read. */
+class LaterAnswer implements HeldAnswer {
+  private made: { value: JsonValue } | undefined;
+
+  constructor(
+    private readonly make: () => JsonValue,
+    readonly from: string,
+    readonly bytes: number
+  ) {}
+
+  get value(): JsonValue {
+    this.made ??= { value: this.make() };
+    return this.made.value;
   }
 }

@@ -8,6 +8,7 @@ import type { ConsoleRequest } from '../console/cell';
 import type { EngineResponse } from './capabilities/console';
 import { type FieldTree, fieldTypesOf } from './field-tree';
 import type { Transport } from './http/transport';
+import type { SourcesAt } from './http/shared-sources';
 
 /** What one fetch learned: the structure, and the concrete indices or collections behind the target. */
 export interface Structure {
@@ -149,11 +150,12 @@ export async function sendWithStructure(
   transport: Transport,
   structure: RequestStructure,
   request: ConsoleRequest,
-  signal: AbortSignal
+  signal: AbortSignal,
+  shapeOnly?: SourcesAt
 ): Promise<EngineResponse> {
   let response: EngineResponse;
   try {
-    response = await transport.send(request, signal);
+    response = await transport.send(request, signal, shapeOnly);
   } finally {
     structure.noteRequest(request);
   }

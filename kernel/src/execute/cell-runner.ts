@@ -11,7 +11,13 @@ import type { ConnectionRegistry } from '../connections/connection-registry';
 import { type EngineResponse } from '../driver-core/driver';
 import { EngineError } from '../driver-core/errors';
 import { ENGINES } from '../engines/engine-registry';
-import { type Answer, messageBundle, toBundles } from '../render/bundle';
+import {
+  type Answer,
+  messageBundle,
+  readsShapeOnly,
+  toBundles
+} from '../render/bundle';
+import { wholeResponse, wholeValue } from '../driver-core/http/answer-body';
 import { answerDone } from '../driver-core/http/memory-return';
 import { type OutputLimits, limitsFromEnv } from '../render/output-limits';
 import { CellFailure, INTERRUPTED, INTERRUPTED_CODE } from './cell-failure';
@@ -187,7 +193,11 @@ export class CellRunner {
     let response: EngineResponse;
     let answer: ReturnType<typeof answerOf>;
     try {
-      response = await driver.console.send(request, signal);
+      // The Python magics take a search answer as its bytes: its documents are read for their
+      // shape, and those a shown grid holds one by one.
+      response = await driver.console.send(request, signal, {
+        shapeOnly: Boolean(sink.answerAsBuffer)
+      });
       const partialFailures = driver.console.partialFailures(request, response);
       const info = {
         connection: connection.name,
@@ -198,17 +208,19 @@ export class CellRunner {
         elapsedMs: response.elapsedMs,
         ...(partialFailures.length > 0 ? { partialFailures } : {})
       };
+      const limits = {
+        ...this.limits,
+        ...(sink.valueOnly ? { valueOnly: true } : {}),
+        ...(sink.answerAsBuffer ? { answerAsBuffer: true } : {})
+      };
       answer = answerOf(response);
-      const [first, ...more] = toBundles(
-        driver.console.present(request, response),
-        info,
-        answer,
-        {
-          ...this.limits,
-          ...(sink.valueOnly ? { valueOnly: true } : {}),
-          ...(sink.answerAsBuffer ? { answerAsBuffer: true } : {})
-        }
-      );
+      let presented = driver.console.present(request, response);
+      if (answer?.shapeOnly && !readsShapeOnly(presented, answer, limits)) {
+        response = wholeResponse(response);
+        answer = answerOf(response);
+        presented = driver.console.present(request, response);
+      }
+      const [first, ...more] = toBundles(presented, info, answer, limits);
       if (first) {
         await progress.finish(first);
       }
@@ -236,23 +248,28 @@ export class CellRunner {
     }
     // Only an answer that succeeded becomes the last one: an error's JSON is no data to read.
     if (answer) {
+      const { bytes } = answer;
       this.answers.record(
         `${connection.name}: ${request.method} ${path}`,
-        answer.value,
-        answer.bytes.length
+        answer.shapeOnly ? () => wholeValue(bytes) : answer.value,
+        bytes.length
       );
     }
   }
 }
 
 /** The answer as the notebook may keep it: JSON as the engine sent it, JSONL lines as one array. */
-function answerOf(response: EngineResponse): Answer | undefined {
+export function answerOf(response: EngineResponse): Answer | undefined {
   const body = response.body;
   if (body.kind === 'json') {
     return {
       bytes: body.bytes ?? Buffer.from(exactJson(body.value), 'utf8'),
       value: body.value,
-      ...(body.elisions ? { elisions: body.elisions } : {})
+      ...(body.elisions ? { elisions: body.elisions } : {}),
+      ...(body.shapeOnly ? { shapeOnly: true } : {}),
+      ...(body.shapeOnly && body.bytes && body.documentRanges
+        ? { document: documentReader(body.bytes, body.documentRanges) }
+        : {})
     };
   }
   if (body.kind === 'jsonl') {
@@ -262,6 +279,18 @@ function answerOf(response: EngineResponse): Answer | undefined {
     };
   }
   return undefined;
+}
+
+/** Each document of an answer read for its shape, read alone from its own bytes when asked. */
+function documentReader(
+  bytes: Buffer,
+  ranges: readonly number[]
+): NonNullable<Answer['document']> {
+  return {
+    count: ranges.length / 2,
+    at: i =>
+      wholeValue(bytes.subarray(ranges[2 * i] ?? 0, ranges[2 * i + 1] ?? 0))
+  };
 }
 
 function refusalFailure(refusal: Refusal, hint = refusal.hint): CellFailure {

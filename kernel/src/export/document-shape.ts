@@ -5,24 +5,17 @@
  * paths they hold, which hold objects, arrays or null, which type a path's first value has),
  * so a document of a shape already seen adds no column and need not be decoded for them.
  */
-import { isBlank } from '../json/json-bytes';
+import { isBlank, plainNumber, stringClose } from '../json/json-bytes';
 import {
   QUOTE,
-  BACKSLASH,
   OPEN_OBJECT,
   CLOSE_OBJECT,
   OPEN_ARRAY,
   CLOSE_ARRAY,
   COMMA,
   COLON,
-  MINUS,
-  POINT,
-  ZERO,
-  NINE
+  ZERO
 } from '../../../contracts/json-char-codes';
-
-/** A number of more digits may decode as an exact number (an object, not a number). */
-const PLAIN_DIGITS = 15;
 
 /** Stands for any string value, and for any plain number. */
 const STRING_VALUE = QUOTE;
@@ -156,39 +149,4 @@ export class DocumentShapes {
     this.shape.copy(grown, 0, 0, this.length);
     this.shape = grown;
   }
-}
-
-/** The index of the quote closing the string opening at `at`; -1 when it does not close before `end`. */
-function stringClose(b: Buffer, at: number, end: number): number {
-  for (let i = at + 1; i < end; i++) {
-    const c = b[i] as number;
-    if (c === BACKSLASH) {
-      i++;
-    } else if (c === QUOTE) {
-      return i;
-    }
-  }
-  return -1;
-}
-
-/** A number of at most 15 digits without an exponent: always decoded as a plain number. */
-function plainNumber(b: Buffer, start: number, end: number): boolean {
-  let i = b[start] === MINUS ? start + 1 : start;
-  let digits = 0;
-  /** Digits after the point, -1 before one. */
-  let decimals = -1;
-  for (; i < end; i++) {
-    const c = b[i] as number;
-    if (c >= ZERO && c <= NINE) {
-      digits++;
-      if (decimals !== -1) {
-        decimals++;
-      }
-    } else if (c === POINT && decimals === -1 && digits > 0) {
-      decimals = 0;
-    } else {
-      return false;
-    }
-  }
-  return digits > 0 && digits <= PLAIN_DIGITS && decimals !== 0;
 }

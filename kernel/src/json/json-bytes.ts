@@ -1,4 +1,12 @@
 /** Reading JSON text as bytes (export pages are scanned without decoding them), and copying it. */
+import {
+  QUOTE,
+  BACKSLASH,
+  MINUS,
+  POINT,
+  ZERO,
+  NINE
+} from '../../../contracts/json-char-codes';
 
 /** Whether a byte is a blank JSON allows between tokens (space, LF, CR, tab). */
 export function isBlank(c: number | undefined): boolean {
@@ -35,4 +43,50 @@ export function copyBytes(
     to[at++] = from[i] as number;
   }
   return at;
+}
+
+/** A number of more digits may decode as an exact number (an object, not a number). */
+const PLAIN_DIGITS = 15;
+
+/** The index of the quote closing the string opening at `at`; -1 when it does not close before `end`. */
+export function stringClose(b: Buffer, at: number, end: number): number {
+  for (let i = at + 1; i < end; i++) {
+    const c = b[i] as number;
+    if (c === BACKSLASH) {
+      i++;
+    } else if (c === QUOTE) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** A number of at most 15 digits without an exponent: always decoded as a plain number. */
+export function plainNumber(b: Buffer, start: number, end: number): boolean {
+  let i = b[start] === MINUS ? start + 1 : start;
+  // `01` is no JSON number: read as one, it would pass for the 1 JSON.parse refuses.
+  if (
+    b[i] === ZERO &&
+    (b[i + 1] as number) >= ZERO &&
+    (b[i + 1] as number) <= NINE
+  ) {
+    return false;
+  }
+  let digits = 0;
+  /** Digits after the point, -1 before one. */
+  let decimals = -1;
+  for (; i < end; i++) {
+    const c = b[i] as number;
+    if (c >= ZERO && c <= NINE) {
+      digits++;
+      if (decimals !== -1) {
+        decimals++;
+      }
+    } else if (c === POINT && decimals === -1 && digits > 0) {
+      decimals = 0;
+    } else {
+      return false;
+    }
+  }
+  return digits > 0 && digits <= PLAIN_DIGITS && decimals !== 0;
 }

@@ -106,6 +106,36 @@ export interface Answer {
   value: JsonValue;
   /** Containers whose values past the read budget were left out before parsing (driver-core/http/elided-json.ts). */
   elisions?: readonly Elision[];
+  /** `value` holds the documents' shape only, their values blanked (driver-core/http/shared-sources.ts); `bytes` is whole. */
+  shapeOnly?: true;
+  /** With `shapeOnly`, when each document can be read alone: the whole document `i`, read from its own bytes. */
+  document?: { count: number; at(i: number): JsonValue };
+}
+
+/**
+ * Whether the bundle of a hits result reads nothing of its documents but their count and
+ * shape, and the rows its text and HTML grids show, each read alone: an answer sent as its own
+ * bytes (OutputLimits.answerAsBuffer), whole (no row past the cap, no column cut, not too large
+ * to keep), its grids not shown (valueOnly) or its documents readable one by one. Only then may
+ * its answer be one read for its shape only; any other is read whole first.
+ */
+export function readsShapeOnly(
+  result: PresentedResult,
+  answer: Answer,
+  limits: OutputLimits
+): boolean {
+  return (
+    result.kind === 'hits' &&
+    result.documents !== undefined &&
+    limits.answerAsBuffer === true &&
+    (limits.valueOnly === true ||
+      answer.document?.count ===
+        documentsOf(answer.value, result.documents).length) &&
+    answer.elisions === undefined &&
+    answer.bytes.length <= limits.answerChars &&
+    result.columns.length <= MAX_OUTPUT_COLUMNS &&
+    documentsOf(answer.value, result.documents).length <= limits.gridRows
+  );
 }
 
 /** A console result as display_data bundles: one, or one per search of a several-search request. */
@@ -209,12 +239,14 @@ export function toBundle(
       const summary = `${caption} (${total}${held} shown${leftOut(omitted)}${columnsLeftOut(result.columns.length, columns.length)})`;
       const kept: KeptRows = {
         held,
-        row: rowReader(
-          stored?.rows,
-          answer,
-          layout,
-          result.columns,
-          () => result.rows
+        row: lazyRow(() =>
+          rowReader(
+            stored?.rows,
+            answer,
+            layout,
+            result.columns,
+            () => result.rows
+          )
         ),
         store: stored ? 'rows' : 'answer',
         mimeType: HITS_MIME,
@@ -443,9 +475,20 @@ function rowReader(
     const own = built();
     return i => own[i] ?? {};
   }
-  const documents = documentsOf(answer.value, layout);
   const build = documentRow(layout, columns);
+  // An answer read for its documents' shape: the rows shown are read from their own bytes.
+  const alone = answer.shapeOnly ? answer.document : undefined;
+  if (alone) {
+    return i => build(i < alone.count ? alone.at(i) : null);
+  }
+  const documents = documentsOf(answer.value, layout);
   return i => build(documents[i] ?? null);
+}
+
+/** A row reader made when first read: a summary line alone reads no row. */
+function lazyRow(make: () => KeptRows['row']): KeptRows['row'] {
+  let row: KeptRows['row'] | undefined;
+  return i => (row ??= make())(i);
 }
 
 /**

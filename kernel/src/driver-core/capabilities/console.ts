@@ -25,6 +25,13 @@ export interface EngineResponse {
         /** The body's UTF-8 bytes as sent (no byte-order mark), kept so the notebook can store the engine's exact answer. */ bytes?: Buffer;
         /** The containers whose values past the read budget were left out before parsing (`value` and `bytes` lack them). */
         elisions?: readonly Elision[];
+        /**
+         * `value` holds the documents' shape only, their source values blanked
+         * (http/shared-sources.ts); `bytes` is the whole answer. Asked for with `shapeOnly`.
+         */
+        shapeOnly?: true;
+        /** With `shapeOnly`: where each document starts and ends in `bytes` (two numbers a document), when every one is an object or array. */
+        documentRanges?: readonly number[];
       }
     | { kind: 'jsonl'; values: JsonValue[] }
     | { kind: 'text'; text: string }
@@ -89,8 +96,16 @@ export interface EngineConsole {
   readonly sqlAdvice: string;
   /** Why this engine would misread a request as written (checked before anything is sent), or undefined. */
   refusal(request: ConsoleRequest): Refusal | undefined;
-  /** Sends one console request; rejects with EngineError (never with a raw socket error). */
-  send(request: ConsoleRequest, signal: AbortSignal): Promise<EngineResponse>;
+  /**
+   * Sends one console request; rejects with EngineError (never with a raw socket error).
+   * `shapeOnly`: the caller forwards a search answer's bytes and reads its documents' shape,
+   * not their values; an engine may then blank them in `body.value` (and says so there).
+   */
+  send(
+    request: ConsoleRequest,
+    signal: AbortSignal,
+    reading?: { shapeOnly?: boolean }
+  ): Promise<EngineResponse>;
   /** The request as a curl command line; the credential stays an environment variable reference. */
   curl(request: ConsoleRequest): string;
   /** How this connection is reached with the engine's official Python client (Copy as Python); throws when it cannot be. */

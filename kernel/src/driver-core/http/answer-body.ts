@@ -7,10 +7,14 @@ import { isAscii } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { parseExactJson } from '../../json/exact-integers';
 import type { EngineResponse } from '../capabilities/console';
+import type { JsonValue } from '../../console/cell';
 import type { EngineError } from '../errors';
 import { elideJson, elisionNotice } from './elided-json';
 import { MAX_ANSWER_DEPTH, nestingDepth } from './json-depth';
 import { jsonFault } from './json-fault';
+import { sharedSources, type SourcesAt } from './shared-sources';
+import { isJsonObject } from '../../../../contracts/json';
+import { ownValue } from '../../../../contracts/own-fields';
 
 /** A whole response, its body as the engine sent it. */
 export interface RawResponse {
@@ -36,6 +40,89 @@ export function decoded(raw: RawResponse): EngineResponse {
     ...(notice ? { notice } : {}),
     ...(raw.answeredBy ? { answeredBy: raw.answeredBy } : {})
   };
+}
+
+/**
+ * A raw response as `decoded` reads it, except that a 2xx JSON answer holding documents at
+ * `sources` is parsed with their source values blanked (blanked-sources.ts): `bytes` stays the
+ * engine's whole answer and `shapeOnly` says that `value` holds the documents' shape only.
+ * Whatever this reading does not settle (an answer cut to the read budget, nested too deep,
+ * not JSON, with a byte-order mark) is decoded whole, as `decoded` does.
+ */
+export function decodedShapeOnly(
+  raw: RawResponse,
+  sources: SourcesAt
+): EngineResponse {
+  const bytes = raw.bytes;
+  if (
+    raw.status < 200 ||
+    raw.status >= 300 ||
+    bytes[0] === 0xef ||
+    bytes.length === 0 ||
+    elideJson(bytes)
+  ) {
+    return decoded(raw);
+  }
+  const shared = sharedSources(bytes, sources);
+  if (!shared) {
+    return decoded(raw);
+  }
+  let value: JsonValue;
+  try {
+    value = parseExactJson(answerText(shared.skeleton));
+    if (shared.shapes.length > 0) {
+      const shapes = shared.shapes.map(shape =>
+        parseExactJson(answerText(shape))
+      );
+      withShapes(value, sources, shapes);
+    }
+  } catch {
+    return decoded(raw);
+  }
+  return {
+    status: raw.status,
+    headers: raw.headers,
+    body: {
+      kind: 'json',
+      value,
+      bytes,
+      ...(shared.shapes.length > 0
+        ? {
+            shapeOnly: true as const,
+            documentRanges: shared.documents
+          }
+        : {})
+    },
+    elapsedMs: raw.elapsedMs,
+    ...(raw.answeredBy ? { answeredBy: raw.answeredBy } : {})
+  };
+}
+
+/** Puts each document's shape where the skeleton holds its number (every source there is one: sharedSources). */
+function withShapes(
+  value: JsonValue,
+  { at, source }: SourcesAt,
+  shapes: JsonValue[]
+): void {
+  let documents: JsonValue | undefined = value;
+  for (const key of at) {
+    documents = isJsonObject(documents) ? ownValue(documents, key) : undefined;
+  }
+  if (!Array.isArray(documents)) {
+    throw new Error('The documents are not where their sources were read.');
+  }
+  for (const document of documents) {
+    const number = isJsonObject(document)
+      ? ownValue(document, source)
+      : undefined;
+    if (isJsonObject(document) && number !== undefined) {
+      const shape = shapes[number as number];
+      if (shape === undefined) {
+        throw new Error('A document holds no shape number.');
+      }
+      document[source] = shape;
+    }
+  }
 }
 
 /** A response whose body is read as it arrives; read it to the end or the socket stays busy. */
@@ -64,6 +151,35 @@ export async function* mappedChunks(
 
 /** Drops a byte-order mark, as undici's text() does. */
 const UTF8 = new TextDecoder();
+
+/** An answer's text. ASCII (most answers) is Latin-1 too, which Node copies as it is: UTF-8 decoding checks each byte again. */
+function answerText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : UTF8.decode(bytes);
+}
+
+/** An answer's value as the engine wrote it, every digit of its numbers kept. */
+export function wholeValue(bytes: Buffer): JsonValue {
+  return parseExactJson(answerText(bytes));
+}
+
+/**
+ * A response read for its documents' shape only (decodedShapeOnly), read whole: for a
+ * caller that finds it needs the documents' values after all. Any other response as it is.
+ */
+export function wholeResponse(response: EngineResponse): EngineResponse {
+  const body = response.body;
+  if (body.kind !== 'json' || !body.shapeOnly || !body.bytes) {
+    return response;
+  }
+  return {
+    ...response,
+    body: {
+      kind: 'json',
+      value: wholeValue(body.bytes),
+      bytes: body.bytes
+    }
+  };
+}
 const BOM = 3;
 
 /**
@@ -91,8 +207,7 @@ function decodeWhole(
   bytes: Buffer,
   contentType: string
 ): { body: EngineResponse['body']; notice?: string } {
-  // ASCII (most answers) is Latin-1 too, which Node copies as it is: UTF-8 decoding checks each byte again.
-  const text = isAscii(bytes) ? bytes.toString('latin1') : UTF8.decode(bytes);
+  const text = answerText(bytes);
   if (text.length === 0) {
     return { body: { kind: 'empty' } };
   }

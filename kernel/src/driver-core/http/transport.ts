@@ -8,8 +8,10 @@ import { Agent, type Dispatcher } from 'undici';
 import type { ConsoleRequest } from '../../console/cell';
 import { DEFAULT_ANSWER_CAP_BYTES } from '../request-bounds';
 import type { EngineResponse } from '../capabilities/console';
+import type { SourcesAt } from './shared-sources';
 import {
   decoded,
+  decodedShapeOnly,
   flattenHeaders,
   mappedChunks,
   type RawResponse,
@@ -116,11 +118,14 @@ export class Transport {
     );
   }
 
+  /** `shapeOnly`: where a search answer's documents sit, read for their shape only (decodedShapeOnly). */
   async send(
     request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>,
-    signal: AbortSignal
+    signal: AbortSignal,
+    shapeOnly?: SourcesAt
   ): Promise<EngineResponse> {
-    return decoded(await this.sendRaw(request, signal));
+    const raw = await this.sendRaw(request, signal);
+    return shapeOnly ? decodedShapeOnly(raw, shapeOnly) : decoded(raw);
   }
 
   /** Sends a request and hands back the body's bytes (decompressed, not parsed: export pages are read from them). */

@@ -24,6 +24,7 @@ import {
 } from '../../driver-core/errors';
 import { targetSegment } from '../../driver-core/grid-request';
 import { sendWithStructure } from '../../driver-core/structure-cache';
+import type { SourcesAt } from '../../driver-core/http/shared-sources';
 import { curlOfRequest, isEmptyView } from '../../driver-core/grid-view';
 import type { Transport } from '../../driver-core/http/transport';
 import { loadEndpoints } from './endpoints';
@@ -286,6 +287,9 @@ export class ElasticsearchDriver implements Driver {
   }
 }
 
+/** Where a search answer's documents keep their fields (the hits layout of present.ts). */
+const HITS_SOURCES: SourcesAt = { at: ['hits', 'hits'], source: '_source' };
+
 /** Cells sent as written; mappings read around them so answers show in mapping order. */
 class ElasticsearchConsole implements EngineConsole {
   readonly sqlAdvice = ELASTICSEARCH_SQL_ADVICE;
@@ -310,13 +314,15 @@ class ElasticsearchConsole implements EngineConsole {
 
   async send(
     request: ConsoleRequest,
-    signal: AbortSignal
+    signal: AbortSignal,
+    reading: { shapeOnly?: boolean } = {}
   ): Promise<EngineResponse> {
     const response = await sendWithStructure(
       this.transport,
       this.structure,
       request,
-      signal
+      signal,
+      reading.shapeOnly ? HITS_SOURCES : undefined
     );
     const vectors = this.vectorsNotice(request, response);
     if (!vectors) {
