@@ -23,10 +23,6 @@ const COMMON_OPTIONS = [
   // One GC thread and no parallel phases: the machine's two cores are shared by many processes.
   '-XX:+UseSerialGC',
   '-XX:-UsePerfData',
-  // The client compiler only: the server compiler's work while a node starts and loads its
-  // sample documents costs about as much CPU as the start itself (11 s of CPU for an 8.19 node
-  // and 25,000 documents, 5 s without it), and the tests' small requests never repay it.
-  '-XX:TieredStopAtLevel=1',
   '-Djava.awt.headless=true',
   '-Dfile.encoding=UTF-8',
   '-Dlog4j2.formatMsgNoLookups=true'
