@@ -137,7 +137,7 @@ def real_elasticsearch():
         # node also stops when this process ends without tearing down (its stdin closes).
         proc, text = start_until(
             ["node", str(REPO / "dist" / "test" / "support" / "real-elasticsearch" / "start-by-hand.js"), version,
-             "--products", str(products), "--stop-when-stdin-closes"],
+             "--products", str(products), "--stop-when-stdin-closes", "--client-compiler-only"],
             "Ctrl-C stops",
             900,
             stdin=subprocess.PIPE,

@@ -91,6 +91,7 @@ describeReal('two real Elasticsearch 8.19 nodes of one cluster', () => {
     master = await launchRealNode('es-8.19', {
       home: join(home, 'master'),
       parentPid,
+      clientCompilerOnly: true,
       cluster: {
         nodeName: 'master-data',
         roles: ['master', 'data'],
@@ -101,6 +102,7 @@ describeReal('two real Elasticsearch 8.19 nodes of one cluster', () => {
     coordinating = await launchRealNode('es-8.19', {
       home: join(home, 'coordinating'),
       parentPid,
+      clientCompilerOnly: true,
       cluster: {
         nodeName: 'coordinating',
         roles: [],

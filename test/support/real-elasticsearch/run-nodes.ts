@@ -148,7 +148,8 @@ async function startNode(
   const { stop: _stop, ...address } = await launchRealNode(flavour, {
     home: join(runDir(), 'homes', instance),
     parentPid,
-    refreshInterval: SUITES_REFRESH_INTERVAL
+    refreshInterval: SUITES_REFRESH_INTERVAL,
+    clientCompilerOnly: true
   });
   return address;
 }

@@ -10,7 +10,7 @@ import { loadProducts } from './products';
  * `npm run real-es -- <7.17|8.19|8.19-security|8.19-tls|9.5|9.5-security|opensearch-2.19|opensearch-2.19-security|opensearch-3.3> [--products N]`:
  * one real Elasticsearch (or OpenSearch) node in the foreground for your own experiments, on a free loopback port, optionally with the
  * sandbox's sample index (`products`, alias `catalog`, the first N documents); Ctrl-C stops it
- * and deletes its data.
+ * and deletes its data. `--client-compiler-only` is for a test run's node (see LaunchOptions).
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -18,6 +18,10 @@ async function main(): Promise<void> {
   const stdinAt = args.indexOf('--stop-when-stdin-closes');
   if (stdinAt >= 0) {
     args.splice(stdinAt, 1);
+  }
+  const clientAt = args.indexOf('--client-compiler-only');
+  if (clientAt >= 0) {
+    args.splice(clientAt, 1);
   }
   const productsAt = args.indexOf('--products');
   const products = productsAt >= 0 ? Number(args[productsAt + 1]) : 0;
@@ -52,7 +56,8 @@ async function main(): Promise<void> {
   const node = await launchRealNode(wanted, {
     home,
     parentPid: process.pid,
-    foreground: true
+    foreground: true,
+    clientCompilerOnly: clientAt >= 0
   });
   const spec = REAL_FLAVOURS[wanted];
   const seconds = (since: number): string =>
