@@ -15,6 +15,7 @@ import { createTypesenseSandbox } from '@searchbook/sandbox/typesense';
 import {
   openPanelLab,
   panelTreeItem,
+  reloadLab,
   workspaceHolds
 } from './support/panel-lab';
 import type { RunningLab } from './support/jupyter-lab';
@@ -286,9 +287,10 @@ it('a query ranks the rows as the engine does, with the score column and the mat
 
 it('the query comes back with its tab after a page reload', async () => {
   await workspaceHolds(page, '"q":"glass"');
-  await page.reload();
-  // The restorer brings the tab back and then activates the tab that was current: click until
-  // the grid shows (bounded).
+  // Until the layout is restored: the restorer brings the tab back and then activates the tab
+  // that was current, which, on a loaded machine, came after a click that had shown the grid.
+  await reloadLab(page);
+  // Then click until the grid shows (bounded).
   const books = page.getByRole('tab', { name: /^books · ts/ });
   await books.waitFor({ timeout: 60_000 });
   for (let tries = 0; tries < 120 && !(await grid().isVisible()); tries++) {
