@@ -122,6 +122,21 @@ async function runAndSave(page: Page, lab: RunningLab, name: string) {
   );
 }
 
+/** Until the page is quiet (three frames in a row each come within 50 ms of being asked for): when, on its clock. */
+async function untilQuiet(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    let calm = 0;
+    while (calm < 3) {
+      const asked = performance.now();
+      await new Promise<void>(done =>
+        requestAnimationFrame(() => setTimeout(done, 0))
+      );
+      calm = performance.now() - asked < 50 ? calm + 1 : 0;
+    }
+    return performance.now();
+  });
+}
+
 /** From navigation until the first outputs are on screen and the page is quiet again. */
 async function openOnce(
   browser: Browser,
@@ -164,18 +179,7 @@ async function openOnce(
       { timeout: 300_000 }
     );
   }
-  // Quiet: three frames in a row each come within 50 ms of being asked for.
-  const ms = await page.evaluate(async () => {
-    let calm = 0;
-    while (calm < 3) {
-      const asked = performance.now();
-      await new Promise<void>(done =>
-        requestAnimationFrame(() => setTimeout(done, 0))
-      );
-      calm = performance.now() - asked < 50 ? calm + 1 : 0;
-    }
-    return performance.now();
-  });
+  const ms = await untilQuiet(page);
   const cpuMs = (await cpuTimes(cdp)).thread;
   if (profileTo) {
     await browser.stopTracing();
@@ -323,17 +327,7 @@ async function forcedStylesOnOpen(
           '.jp-Notebook .jp-CodeCell .jp-OutputArea-output',
           { timeout: 300_000 }
         );
-        // Until quiet, as the timed opens: three frames in a row each within 50 ms.
-        await page.evaluate(async () => {
-          let calm = 0;
-          while (calm < 3) {
-            const asked = performance.now();
-            await new Promise<void>(done =>
-              requestAnimationFrame(() => setTimeout(done, 0))
-            );
-            calm = performance.now() - asked < 50 ? calm + 1 : 0;
-          }
-        });
+        await untilQuiet(page);
         grids = await page.evaluate(
           () => document.querySelectorAll('.searchbook-GridView').length
         );

@@ -5,7 +5,12 @@
  * paths they hold, which hold objects, arrays or null, which type a path's first value has),
  * so a document of a shape already seen adds no column and need not be decoded for them.
  */
-import { isBlank, plainNumber, stringClose } from '../json/json-bytes';
+import {
+  isBlank,
+  literalEnd,
+  plainNumber,
+  stringClose
+} from '../json/json-bytes';
 import {
   QUOTE,
   OPEN_OBJECT,
@@ -99,19 +104,7 @@ export class DocumentShapes {
         expectKey = inObject[inObject.length - 1] === true;
       } else {
         // A literal: true, false, null or a number.
-        let j = i;
-        while (j < end) {
-          const d = b[j] as number;
-          if (
-            d === COMMA ||
-            d === CLOSE_OBJECT ||
-            d === CLOSE_ARRAY ||
-            isBlank(d)
-          ) {
-            break;
-          }
-          j++;
-        }
+        const j = literalEnd(b, i, end);
         if (plainNumber(b, i, j)) {
           this.byte(NUMBER_VALUE);
         } else {

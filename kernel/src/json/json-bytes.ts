@@ -1,5 +1,8 @@
 /** Reading JSON text as bytes (export pages are scanned without decoding them), and copying it. */
 import {
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COMMA,
   QUOTE,
   BACKSLASH,
   MINUS,
@@ -19,6 +22,19 @@ export function skipBlanks(b: Buffer, at: number): number {
     at++;
   }
   return at;
+}
+
+/** Where the literal (a number, true, false or null) starting at `at` ends, at most at `end`. */
+export function literalEnd(b: Buffer, at: number, end: number): number {
+  let i = at + 1;
+  while (i < end) {
+    const c = b[i] as number;
+    if (c === COMMA || c === CLOSE_OBJECT || c === CLOSE_ARRAY || isBlank(c)) {
+      break;
+    }
+    i++;
+  }
+  return i;
 }
 
 /** Copies of at most this many bytes are made byte by byte (a key, an id, a CSV field). */

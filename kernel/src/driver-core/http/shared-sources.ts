@@ -20,7 +20,7 @@ import {
   QUOTE,
   ZERO
 } from '../../../../contracts/json-char-codes';
-import { isBlank, plainNumber } from '../../json/json-bytes';
+import { isBlank, literalEnd, plainNumber } from '../../json/json-bytes';
 import { MAX_ANSWER_DEPTH } from './json-depth';
 
 /** Where the documents' sources sit: the array at `at` (object keys from the top), its elements' `source` key. */
@@ -182,19 +182,7 @@ export function sharedSources(
       }
     } else if (!isBlank(c)) {
       // A literal: a number, true, false or null.
-      let end = i + 1;
-      while (end < length) {
-        const d = bytes[end] as number;
-        if (
-          d === COMMA ||
-          d === CLOSE_OBJECT ||
-          d === CLOSE_ARRAY ||
-          isBlank(d)
-        ) {
-          break;
-        }
-        end++;
-      }
+      const end = literalEnd(bytes, i, length);
       const source = inSource === 0 && next === SOURCE;
       if (source) {
         sourceStarts(i);
