@@ -160,13 +160,7 @@ async function openOnce(
   // Durations in thread time: CPU spent, not time waited for a core on a loaded machine.
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   if (profileTo) {
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-    await cdp.send('Profiler.start');
-    await browser.startTracing(page, {
-      path: profileTo.replace(/\.cpuprofile$/, '.trace.json'),
-      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline']
-    });
+    await startProfile(browser, page, cdp, profileTo, OPEN_TRACE);
   }
   await page.goto(lab.open(name));
   await page.waitForSelector('.jp-NotebookPanel .jp-Notebook .jp-Cell', {
@@ -182,9 +176,7 @@ async function openOnce(
   const ms = await untilQuiet(page);
   const cpuMs = (await cpuTimes(cdp)).thread;
   if (profileTo) {
-    await browser.stopTracing();
-    const { profile: taken } = await cdp.send('Profiler.stop');
-    await writeFile(profileTo, JSON.stringify(taken));
+    await stopProfile(browser, cdp, profileTo);
   }
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = await cdp.send('Runtime.getHeapUsage');
@@ -195,6 +187,41 @@ async function openOnce(
     cdp,
     close: () => context.close()
   };
+}
+
+const OPEN_TRACE = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline'
+];
+/** Scrolling: the compositor's and raster's work too. */
+const SCROLL_TRACE = [...OPEN_TRACE, 'blink', 'cc', 'gpu', 'viz'];
+
+/** Starts a CPU profile of the page and a trace beside it (FILE.trace.json). */
+async function startProfile(
+  browser: Browser,
+  page: Page,
+  cdp: CDPSession,
+  profileTo: string,
+  categories: string[]
+): Promise<void> {
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  await browser.startTracing(page, {
+    path: profileTo.replace(/\.cpuprofile$/, '.trace.json'),
+    categories
+  });
+}
+
+/** Ends what startProfile began and writes the CPU profile to `profileTo`. */
+async function stopProfile(
+  browser: Browser,
+  cdp: CDPSession,
+  profileTo: string
+): Promise<void> {
+  await browser.stopTracing();
+  const { profile } = await cdp.send('Profiler.stop');
+  await writeFile(profileTo, JSON.stringify(profile));
 }
 
 /** The page's main thread and process CPU time so far, in ms. */
@@ -263,20 +290,7 @@ async function measureOnce(
     await writeFile(snapshotTo, await takeHeapSnapshot(cdp));
   }
   if (profileTo) {
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-    await cdp.send('Profiler.start');
-    await browser.startTracing(page, {
-      path: profileTo.replace(/\.cpuprofile$/, '.trace.json'),
-      categories: [
-        'devtools.timeline',
-        'disabled-by-default-devtools.timeline',
-        'blink',
-        'cc',
-        'gpu',
-        'viz'
-      ]
-    });
+    await startProfile(browser, page, cdp, profileTo, SCROLL_TRACE);
   }
   const before = await cpuTimes(cdp);
   const scroll = await scrollThrough(page);
@@ -287,9 +301,7 @@ async function measureOnce(
     processMsPerFrame: (after.process - before.process) / frames
   };
   if (profileTo) {
-    await browser.stopTracing();
-    const { profile: taken } = await cdp.send('Profiler.stop');
-    await writeFile(profileTo, JSON.stringify(taken));
+    await stopProfile(browser, cdp, profileTo);
   }
   await cdp.send('HeapProfiler.collectGarbage');
   const heap = await cdp.send('Runtime.getHeapUsage');
