@@ -357,6 +357,8 @@ async function prepareForTests(
 }
 
 const SECURITY_INIT_LIMIT_MS = 120_000;
+/** How long after start-up a refused password is asked again before it counts as wrong. */
+const SECURITY_REFUSAL_RETRY_MS = 30_000;
 
 /**
  * A secured node answers every request 503 until its security layer can check a password:
@@ -377,13 +379,18 @@ async function securityInitialised(
       ? '/_plugins/_security/authinfo'
       : '/_security/_authenticate';
   const deadline = Date.now() + SECURITY_INIT_LIMIT_MS;
+  // A node still writing its security index has also been seen to refuse the reserved user once
+  // (401, `unable to authenticate user [elastic]`) on a loaded machine: asked again for a while.
+  const refusedUntil = Date.now() + SECURITY_REFUSAL_RETRY_MS;
   for (;;) {
     const res = await fetchFromNode(node, whoAmI, { headers });
     const body = await res.text();
     if (res.ok) {
       return;
     }
-    if (res.status !== 503 || Date.now() > deadline) {
+    const transient =
+      res.status === 503 || (res.status === 401 && Date.now() < refusedUntil);
+    if (!transient || Date.now() > deadline) {
       throw new Error(
         `${node.flavour}: the security layer answered ${res.status}: ${body}`
       );
