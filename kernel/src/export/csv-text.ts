@@ -100,6 +100,26 @@ class PathNode {
     return made;
   }
 
+  get keyLength(): number {
+    return this.key.length;
+  }
+
+  /**
+   * Whether the string opening at `at` is this key: its bytes, then the closing quote. A key
+   * is known only once read without escapes, so it holds no quote or backslash, and the first
+   * quote after its bytes ends the string; one compare instead of a scan and a compare.
+   */
+  isKeyAt(b: Buffer, at: number): boolean {
+    const key = this.key;
+    const start = at + 1;
+    for (let k = 0; k < key.length; k++) {
+      if (key[k] !== b[start + k]) {
+        return false;
+      }
+    }
+    return b[start + key.length] === QUOTE;
+  }
+
   holds(b: Buffer, start: number, end: number): boolean {
     const key = this.key;
     if (key.length !== end - start) {
@@ -464,16 +484,20 @@ export class CsvTextLines {
       if (b[i] !== QUOTE) {
         throw needsDecoding;
       }
-      const keyEnd = stringEnd(b, i);
-      // An escaped key is decoded; an index-like key comes first in a decoded object's order.
-      if (stringEscapes || isDigit(b[i + 1])) {
-        throw needsDecoding;
-      }
       const expected = previous ? previous.next : node.first;
-      const child =
-        expected?.holds(b, i + 1, keyEnd - 1) === true
-          ? expected
-          : node.child(b, i + 1, keyEnd - 1, this);
+      let child: PathNode;
+      let keyEnd: number;
+      if (expected?.isKeyAt(b, i) === true) {
+        child = expected;
+        keyEnd = i + expected.keyLength + 2;
+      } else {
+        keyEnd = stringEnd(b, i);
+        // An escaped key is decoded; an index-like key comes first in a decoded object's order.
+        if (stringEscapes || isDigit(b[i + 1])) {
+          throw needsDecoding;
+        }
+        child = node.child(b, i + 1, keyEnd - 1, this);
+      }
       if (previous) {
         previous.next = child;
       } else {

@@ -5,7 +5,7 @@
 import type http from 'node:http';
 import { badJson, esError, truncatedJson } from './errors';
 import { applyFilterPath } from './filter-path';
-import { parseJson, stringifyJson } from './long-json';
+import { jsonBytes, parseJson, stringifyJson } from './long-json';
 import type { Principal } from './principal';
 import type { Json, JsonObject } from './json-value';
 
@@ -127,14 +127,14 @@ export class Exchange {
         ? body
         : this.flag('pretty')
           ? stringifyJson(body, 2) + '\n'
-          : stringifyJson(body);
+          : jsonBytes(body);
     this.sendRaw(status, text, this.contentType(), headers);
   }
 
   /** For bodies already serialised (search pages are built as strings, not objects). */
   sendRaw(
     status: number,
-    text: string,
+    text: string | Buffer,
     contentType: string,
     headers: Record<string, string | string[]> = {}
   ): void {

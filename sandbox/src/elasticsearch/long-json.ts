@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { JsonSink } from './json-sink';
 
 /**
  * Exact 64-bit integers: JavaScript numbers hold integers exactly only up to 2^53, while
@@ -55,17 +56,38 @@ export function parseJson(text: string): unknown {
 /** JSON.stringify, printing markers as the integers they hold, and KnownJson as its text. */
 export function stringifyJson(value: unknown, indent?: number): string {
   // Pretty answers re-indent every part, known ones too: they are written from their values.
-  const splice = indent === undefined ? (splicing = new Splice()) : undefined;
-  let text: string;
+  if (indent !== undefined) {
+    return printedLongs(JSON.stringify(value, null, indent));
+  }
+  const { text, splice } = spliced(value);
+  return splice.found.length > 0 ? splice.fill(text) : text;
+}
+
+/** stringifyJson's compact text as UTF-8 bytes, each KnownJson written into them where it stands. */
+export function jsonBytes(value: unknown): Buffer {
+  const { text, splice } = spliced(value);
+  if (splice.found.length === 0) {
+    return Buffer.from(text);
+  }
+  const sink = new JsonSink();
+  splice.writeTo(text, sink);
+  return sink.bytes();
+}
+
+/** The compact text with a mark in place of each KnownJson (the marks it stands for in `found`). */
+function spliced(value: unknown): { text: string; splice: Splice } {
+  const splice = (splicing = new Splice());
   try {
-    text = JSON.stringify(value, null, indent);
+    return { text: printedLongs(JSON.stringify(value)), splice };
   } finally {
     splicing = undefined;
   }
-  if (text.includes('\\u0000long:')) {
-    text = text.replace(/"\\u0000long:(-?\d+)"/g, '$1');
-  }
-  return splice && splice.found.length > 0 ? splice.fill(text) : text;
+}
+
+function printedLongs(text: string): string {
+  return text.includes('\\u0000long:')
+    ? text.replace(/"\\u0000long:(-?\d+)"/g, '$1')
+    : text;
 }
 
 /**
@@ -75,13 +97,56 @@ export function stringifyJson(value: unknown, indent?: number): string {
  */
 export class KnownJson {
   private text: string | undefined;
+  private built: unknown;
+  private build: (() => unknown) | undefined;
+  private writer: ((sink: JsonSink) => void) | undefined;
 
-  constructor(readonly value: unknown) {}
+  constructor(value: unknown) {
+    this.built = value;
+  }
+
+  /**
+   * JSON written by a faster hand than stringifyJson (a search page's hits), and the value it
+   * stands for, built only if a pretty or filtered answer asks for it.
+   */
+  static written(
+    write: (sink: JsonSink) => void,
+    value: () => unknown
+  ): KnownJson {
+    const known = new KnownJson(undefined);
+    known.writer = write;
+    known.build = value;
+    return known;
+  }
+
+  get value(): unknown {
+    if (this.build) {
+      this.built = this.build();
+      this.build = undefined;
+    }
+    return this.built;
+  }
 
   /** The value's JSON text, written once. */
   get json(): string {
-    this.text ??= stringifyJson(this.value);
+    if (this.text === undefined) {
+      if (this.writer) {
+        const sink = new JsonSink();
+        this.writer(sink);
+        this.text = sink.bytes().toString('utf8');
+      } else {
+        this.text = stringifyJson(this.value);
+      }
+    }
     return this.text;
+  }
+
+  writeTo(sink: JsonSink): void {
+    if (this.writer && this.text === undefined) {
+      this.writer(sink);
+    } else {
+      sink.add(this.json);
+    }
   }
 
   toJSON(): unknown {
@@ -104,6 +169,17 @@ class Splice {
       MARK_WRITTEN,
       (_, i: string) => (this.found[Number(i)] as KnownJson).json
     );
+  }
+
+  /** The same, written into a sink. */
+  writeTo(text: string, sink: JsonSink): void {
+    let from = 0;
+    for (const m of text.matchAll(MARK_WRITTEN)) {
+      sink.add(text.slice(from, m.index));
+      (this.found[Number(m[1])] as KnownJson).writeTo(sink);
+      from = m.index + m[0].length;
+    }
+    sink.add(text.slice(from));
   }
 }
 

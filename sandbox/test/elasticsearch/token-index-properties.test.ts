@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import type { Json, JsonObject } from '../../src/elasticsearch/json-value';
 import type { IndexData } from '../../src/elasticsearch/index-data';
 import type { StoredDoc } from '../../src/elasticsearch/stored-doc';
+import { stringifyJson } from '../../src/elasticsearch/long-json';
 import { executeSearch } from '../../src/elasticsearch/search/execute';
 import { compileQuery } from '../../src/elasticsearch/search/query';
 import { NO_MATCH } from '../../src/elasticsearch/search/scorer';
@@ -356,7 +357,8 @@ function checkPages(
       VERSION,
       { tookFrom: Date.now(), cache }
     );
-    const hits = body['hits'] as {
+    // As a client reads the answer.
+    const hits = JSON.parse(stringifyJson(body['hits'])) as {
       hits: JsonObject[];
       total: { value: number };
     };
@@ -411,7 +413,10 @@ function checkSorted(
         VERSION,
         { tookFrom: Date.now(), ...(withCache ? { cache } : {}) }
       );
-      return (body['hits'] as { hits: JsonObject[] }).hits.map(h => ({
+      const hits = JSON.parse(stringifyJson(body['hits'])) as {
+        hits: JsonObject[];
+      };
+      return hits.hits.map(h => ({
         id: h['_id'],
         score: h['_score'],
         sort: h['sort']

@@ -108,8 +108,22 @@ function expectByte(b: Buffer, at: number, byte: number): number {
   return at + 1;
 }
 
+/** Strings are stepped through for this many bytes before a native search takes over. */
+const SHORT_STRING = 32;
+
 /** `at` is an opening quote; returns the index just past the closing one. */
 function stringEnd(b: Buffer, at: number): number {
+  // Keys, ids and index names are short: a loop costs less than a call into indexOf.
+  const near = Math.min(b.length, at + 1 + SHORT_STRING);
+  for (let i = at + 1; i < near; i++) {
+    const c = b[i];
+    if (c === QUOTE) {
+      return i + 1;
+    }
+    if (c === BACKSLASH) {
+      i++;
+    }
+  }
   let from = at + 1;
   for (;;) {
     const quote = b.indexOf(QUOTE, from);

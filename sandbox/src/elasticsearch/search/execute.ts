@@ -4,12 +4,10 @@
  * jump straight to their page, so deep PIT exports stay cheap on large indices. Other
  * requests rank all their hits once per snapshot (kept in the ranked cache) and slice pages.
  */
-import { shownSequence } from '../index-modes';
 import { shardFailure } from '../errors';
 import type { Json, JsonObject } from '../json-value';
 import type { Shard } from '../index-data';
 import type { StoredDoc } from '../stored-doc';
-import { makeSourceFilter } from '../source-filter';
 import type { EsVersion } from '../version';
 import { numberOf } from '../long-json';
 import { runAggregations, validateAggs, type AggDoc } from './aggregations';
@@ -29,13 +27,8 @@ import {
 import { topHits } from './top-hits';
 import type { RankedCache } from './ranked-cache';
 import { MatchesBuilder, withMatches, type DocMatches } from './scorer';
-import {
-  collapseKey,
-  collapseValue,
-  docvalueFields,
-  fieldsOption,
-  highlightHit
-} from './hit-extras';
+import { collapseKey } from './hit-extras';
+import { asFloat, printedHits } from './hit-json';
 import { luceneDocIds, type DocIds } from './lucene-doc-ids';
 import type { SearchRequest } from './request';
 import {
@@ -67,11 +60,6 @@ interface Hit {
 const SHARD_SPAN = 2 ** 32;
 /** A page reaching past this many hits is sliced from a full ranking, not selected. */
 const TOP_HITS_AT_MOST = 10_000;
-
-/** Scores are Java floats in ES; print them with float precision, not as doubles. */
-function asFloat(n: number | null): number | null {
-  return n === null ? null : Number(Math.fround(n).toPrecision(8));
-}
 
 export interface SearchOutcome {
   body: JsonObject;
@@ -424,61 +412,12 @@ export function executeSearch(
     maxScore = 0;
   }
 
-  const project = req.source.enabled ? makeSourceFilter(req.source) : null;
-  const hitsJson = hits.map(h => {
-    const doc = h.shard.docs[h.pos] as StoredDoc;
-    const out: JsonObject = { _index: h.shard.index.name };
-    if (version.major === 7) {
-      out['_type'] = '_doc';
-    }
-    if (!req.noStoredFields) {
-      out['_id'] = doc.id;
-    }
-    if (req.version) {
-      out['_version'] = doc.version;
-    }
-    if (req.seqNoPrimaryTerm) {
-      Object.assign(out, shownSequence(h.shard.index, doc.seqNo));
-    }
-    out['_score'] = scoresShown ? asFloat(h.score) : null;
-    // Unfiltered sources go out as the text written the first time they were shown.
-    if (req.source.enabled) {
-      out['_source'] = project
-        ? project(doc.source)
-        : (doc.printed as unknown as Json);
-    }
-    const fields: JsonObject = {
-      ...(req.fields
-        ? fieldsOption(req.fields, h.shard.index, viewOf(doc))
-        : {}),
-      ...(req.docvalueFields
-        ? docvalueFields(req.docvalueFields, h.shard.index, viewOf(doc))
-        : {}),
-      ...(req.collapse
-        ? collapseValue(req.collapse, h.shard.index, viewOf(doc))
-        : {})
-    };
-    if (Object.keys(fields).length > 0) {
-      out['fields'] = fields;
-    }
-    const highlight = req.highlight
-      ? highlightHit(req.highlight, req.query, h.shard.index, viewOf(doc))
-      : undefined;
-    if (highlight) {
-      out['highlight'] = highlight;
-    }
-    if (h.sort) {
-      out['sort'] = h.sort.map((v, k) => {
-        if (v === null) {
-          return h.shard.sort[k]?.missingShown ?? null;
-        }
-        return docKeys.includes(k) && typeof v === 'number'
-          ? h.shard.base +
-              (idsOf[bound.indexOf(h.shard)] as DocIds).idOf(v - h.shard.base)
-          : v;
-      }) as Json[];
-    }
-    return out;
+  const hitsJson = printedHits(hits, {
+    req,
+    major: version.major,
+    scoresShown,
+    docKeys,
+    idsOf: shard => idsOf[bound.indexOf(shard as Bound)] as DocIds
   });
 
   const body: JsonObject = {};
@@ -501,7 +440,7 @@ export function executeSearch(
       : { value: capped ? limit : total, relation: capped ? 'gte' : 'eq' };
   }
   hitsBody['max_score'] = asFloat(maxScore);
-  hitsBody['hits'] = hitsJson;
+  hitsBody['hits'] = hitsJson as unknown as Json;
   body['hits'] = hitsBody;
   if (req.aggs) {
     // Where each shard's query matched (undefined: everywhere), for counts read from doc values.
