@@ -49,8 +49,8 @@ const against = process.argv.includes('--against')
   ? process.argv[process.argv.indexOf('--against') + 1]
   : undefined;
 /**
- * `--profile FILE`: CPU profiles of the first open and scroll of the searchbook and empty
- * notebooks, per build (FILE.<build>[.empty][.open].cpuprofile).
+ * `--profile FILE`: CPU profiles of the first open and scroll of the searchbook, empty and
+ * DataFrame notebooks, per build (FILE.<build>[.empty|.dataframe][.open].cpuprofile).
  */
 const profile = process.argv.includes('--profile')
   ? process.argv[process.argv.indexOf('--profile') + 1]
@@ -457,8 +457,8 @@ async function main(): Promise<void> {
             browser,
             at,
             `${name}.ipynb`,
-            profile && run === 0 && (name === 'searchbook' || name === 'empty')
-              ? `${profile}.${tag ? 'against' : 'this'}${name === 'empty' ? '.empty' : ''}.cpuprofile`
+            profile && run === 0 && name !== 'json'
+              ? `${profile}.${tag ? 'against' : 'this'}${name === 'searchbook' ? '' : `.${name}`}.cpuprofile`
               : undefined,
             snapshot && run === 0 && name === 'searchbook'
               ? `${snapshot}.${tag ? 'against' : 'this'}.heapsnapshot`

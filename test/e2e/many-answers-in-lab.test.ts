@@ -178,6 +178,84 @@ describe('a notebook of many answers', () => {
     expect(await grid.getAttribute('aria-rowcount')).toBe(String(ROWS));
   });
 
+  it('builds no grid for the answers a fast scroll passes, and builds the grids where it stops', async () => {
+    const reader = await context.newPage();
+    try {
+      await openNotebook(reader, lab.open('many.ipynb'));
+      const cells = reader.locator('.jp-Notebook .jp-CodeCell');
+      await cells
+        .nth(1)
+        .locator('.searchbook-Grid')
+        .waitFor({ timeout: 60_000 });
+      // Every cell in the page (JupyterLab adds those below the screen in idle time).
+      await reader.waitForFunction(
+        count =>
+          document.querySelectorAll('.jp-Notebook .jp-CodeCell').length ===
+          count,
+        ANSWERS + 1,
+        { timeout: 30_000 }
+      );
+      // Half a screen a frame, as a flung wheel or a dragged scroll bar: each answer it passes is
+      // on screen for two or three frames.
+      const scrolled = await reader.evaluate(async () => {
+        const scroller = document.querySelector<HTMLElement>(
+          '.jp-NotebookPanel .jp-WindowedPanel-outer'
+        );
+        const cells = [
+          ...document.querySelectorAll('.jp-Notebook .jp-CodeCell')
+        ];
+        const built = () =>
+          cells.map(cell => cell.querySelector('.searchbook-Grid') !== null);
+        if (!scroller) {
+          return { before: [], after: [], seen: [] };
+        }
+        // Where each cell lies in the scrolled content: places keep their heights unbuilt.
+        const origin =
+          scroller.getBoundingClientRect().top - scroller.scrollTop;
+        const spans = cells.map(cell => {
+          const box = cell.getBoundingClientRect();
+          return { top: box.top - origin, bottom: box.bottom - origin };
+        });
+        const before = built();
+        const seen = new Set<number>();
+        await new Promise<void>(done => {
+          const step = (): void => {
+            const top = scroller.scrollTop;
+            const bottom = top + scroller.clientHeight;
+            spans.forEach((span, i) => {
+              if (span.bottom > top && span.top < bottom) {
+                seen.add(i);
+              }
+            });
+            const end = scroller.scrollHeight - scroller.clientHeight;
+            if (top >= end - 1) {
+              done();
+              return;
+            }
+            scroller.scrollTop = Math.min(end, top + scroller.clientHeight / 2);
+            requestAnimationFrame(step);
+          };
+          requestAnimationFrame(step);
+        });
+        return { before, after: built(), seen: [...seen] };
+      });
+      const passed = scrolled.seen.filter(
+        i => !scrolled.before[i] && i < ANSWERS - 2
+      );
+      expect(passed.length).toBeGreaterThan(10);
+      // Built while the scroll passed them (a loaded page may slow a frame past the scroll's pace).
+      expect(passed.filter(i => scrolled.after[i]).length).toBeLessThanOrEqual(
+        2
+      );
+      // Where it stops, the grids are built and read from their answers.
+      const last = cells.nth(ANSWERS).locator('.searchbook-Grid');
+      await last.waitFor({ timeout: 30_000 });
+      expect(await last.getAttribute('aria-rowcount')).toBe(String(ROWS));
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('shows the rows of a grid far down once it is scrolled to, read from its saved answer', async () => {
     const last = ANSWERS - 1;
     const grid = await scrollTo(last);

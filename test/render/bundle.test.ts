@@ -132,7 +132,7 @@ describe('console output bundles', () => {
     );
   });
 
-  test('the fallbacks keep the rows their budget allows and say where the rest is, never "in the grid"', () => {
+  test('the fallbacks show the first ten rows, as pandas shows a long frame, and say where the rest is, never "in the grid"', () => {
     const { answer, text, result } = search(1000, i => ({
       name: `n${i}`,
       tags: ['a', `t${i}`],
@@ -140,17 +140,39 @@ describe('console output bundles', () => {
     }));
     const bundle = toBundle(result, info, answer);
     const html = String(bundle['text/html']);
+    const plain = String(bundle['text/plain']);
+    expect(html.match(/<tr><td>/g)).toHaveLength(DEFAULT_LIMITS.fallbackRows);
+    expect(html).toContain('<tr><td>9</td><td>n9</td>');
+    expect(plain).toMatch(/\n9 +n9 /);
+    expect(plain).not.toMatch(/\n10 +n10 /);
+    for (const fallback of [html, plain]) {
+      expect(fallback).toContain(
+        `This table shows the first ${DEFAULT_LIMITS.fallbackRows} of the 1000 rows this notebook holds (the engine${fallback === html ? '&#39;' : "'"}s answer, in the output${fallback === html ? '&#39;' : "'"}s ${HITS_MIME} data)`
+      );
+      expect(fallback).not.toContain('in the grid');
+    }
+    // JupyterLab sanitizes each output's HTML as a notebook opens (its table of contents).
+    expect(html.length).toBeLessThan(8_000);
+    expect(html.length + plain.length).toBeLessThan(text.length * 0.05);
+  });
+
+  test("rows of many long cells show fewer than ten, as many as fit the fallback's characters", () => {
+    const fields = Array.from({ length: 8 }, (_, f) => `field${f}`);
+    const { answer, result } = search(50, i =>
+      Object.fromEntries(
+        fields.map(f => [f, `${f} of ${i}: ${'a long text '.repeat(25)}`])
+      )
+    );
+    const wide = {
+      ...result,
+      columns: [column('_id'), ...fields.map(f => column(f))]
+    } as ConsoleResult;
+    const html = String(toBundle(wide, info, answer)['text/html']);
     const shown = html.match(/<tr><td>/g)?.length ?? 0;
-    expect(shown).toBeGreaterThan(10);
-    expect(shown).toBeLessThan(1000);
+    expect(shown).toBeGreaterThan(1);
+    expect(shown).toBeLessThan(DEFAULT_LIMITS.fallbackRows);
     expect(html).toContain(
-      `This table shows the first ${shown} of the 1000 rows this notebook holds (the engine&#39;s answer, in the output&#39;s ${HITS_MIME} data)`
-    );
-    expect(html.length + String(bundle['text/plain']).length).toBeLessThan(
-      text.length * 0.15
-    );
-    expect(`${html}${String(bundle['text/plain'])}`).not.toContain(
-      'in the grid'
+      `This table shows the first ${shown} of the 50 rows this notebook holds`
     );
   });
 

@@ -2,6 +2,7 @@ import { Panel } from '@lumino/widgets';
 import { gridHeight, type GridView } from '../datagrid/grid-view';
 import { readGridTheme } from '../datagrid/grid-theme';
 import { block } from './block';
+import { followScrolls, scrollingPast } from './scroll-speed';
 
 type PanelMessage = Parameters<Panel['processMessage']>[0];
 
@@ -29,6 +30,9 @@ const FAR = '5000px 0px';
  * Places near the view waiting for their grid, in the order they came near. One is built a
  * frame, and only if it is still near then: a notebook first laid out before its outputs have
  * their heights finds every output near at once, and the grids built first push the others away.
+ * Places a scroll is passing faster than anyone reads wait until it slows: building and first
+ * painting a grid a frame would keep a fast scroll under 30 frames a second, for grids on
+ * screen for a frame or two.
  */
 const waiting = new Set<GridWhenNear>();
 let scheduled = false;
@@ -41,6 +45,9 @@ function buildWaitingSoon(): void {
   const next = (): void => {
     scheduled = false;
     for (const place of waiting) {
+      if (place.beingPassed()) {
+        continue;
+      }
       waiting.delete(place);
       if (place.buildIfStillNear()) {
         break;
@@ -82,7 +89,7 @@ function buildSoonWhenIdle(): void {
           nearestPx = px;
         }
       }
-      if (nearest) {
+      if (nearest && !nearest.beingPassed()) {
         soon.delete(nearest);
         nearest.buildAhead();
       }
@@ -114,6 +121,8 @@ export class GridWhenNear extends Panel {
   private near = false;
   /** Pixels from the view when the SOON observer last saw the place within its margin. */
   private observedPx = Number.POSITIVE_INFINITY;
+  /** The panel the place scrolls in (the notebook's, the console's). */
+  private scroller: HTMLElement | null = null;
 
   constructor(private readonly plan: GridPlan) {
     super();
@@ -142,6 +151,11 @@ export class GridWhenNear extends Panel {
     }
     this.buildOrSayWhyNot();
     return true;
+  }
+
+  /** Whether a scroll is passing the place faster than anyone reads (see scrollingPast): its grid waits. */
+  beingPassed(): boolean {
+    return scrollingPast(this.scroller);
   }
 
   /** How far from the view the place was when last observed; undefined once it has its grid or is off the page. */
@@ -199,6 +213,10 @@ export class GridWhenNear extends Panel {
     const root = this.node.closest<HTMLElement>(
       '.jp-WindowedPanel-outer, .jp-CodeConsole-content'
     );
+    this.scroller = root;
+    if (root) {
+      followScrolls(root);
+    }
     const near = new IntersectionObserver(
       entries => {
         this.near = entries.at(-1)?.isIntersecting ?? this.near;

@@ -264,7 +264,7 @@ export function toBundle(
               summary,
               columns.map(c => c.name),
               kept,
-              fallbackBudget(answerKept?.bytes, limits),
+              limits,
               aggregations,
               warningOf(info)
             ))
@@ -342,7 +342,7 @@ export function toBundle(
             summary,
             columns,
             kept,
-            fallbackBudget((answerKept ?? rawKept)?.bytes, limits),
+            limits,
             [],
             warningOf(info),
             result.columns?.map(c => c.type)
@@ -609,18 +609,6 @@ function storedRows(
     }
   }
   return { rows, cut };
-}
-
-/** Each fallback's share of the notebook: a part of the answer kept, never less than a screenful nor more than a long page. */
-function fallbackBudget(
-  answerBytes: number | undefined,
-  limits: OutputLimits
-): number {
-  const share = Math.floor((answerBytes ?? 0) * limits.fallbackShare);
-  return Math.min(
-    limits.fallbackMaxChars,
-    Math.max(limits.fallbackChars, share)
-  );
 }
 
 function leftOut(omitted: number): string {

@@ -2,6 +2,7 @@ import { KEEP_MORE_ROWS } from '../../../contracts/output-rows';
 import type { JsonValue } from '../console/cell';
 import type { AggregationResult } from '../driver-core/driver';
 import type { MimeBundle } from './mime-bundle';
+import type { OutputLimits } from './output-limits';
 import {
   aggregationColumns,
   aggregationFooter,
@@ -32,29 +33,39 @@ export interface KeptRows {
   omittedRows: number;
 }
 
+/** How much of each table the fallbacks show. */
+export type FallbackBudget = Pick<
+  OutputLimits,
+  'fallbackRows' | 'fallbackChars'
+>;
+
 /**
  * text/plain and escaped text/html, so the notebook reads well without the extension. Each
- * gets about `budgetChars` characters of rows: the first rows that fit, then a sentence saying
- * what the notebook holds and how to see it.
+ * table shows its first rows, as many as the budget allows, then a sentence saying what the
+ * notebook holds and how to see it.
  */
 export function fallbacks(
   summary: string,
   columns: string[],
   kept: KeptRows,
-  budgetChars: number,
+  budget: FallbackBudget,
   aggregations: AggregationResult[],
   /** A partial failure's warning (plain and escaped HTML), right under the summary; empty when nothing failed. */
   warning: { plain: string; html: string } = { plain: '', html: '' },
   /** Each column's engine type, shown under its name (typed tables). */
   types?: readonly string[]
 ): MimeBundle {
-  const htmlLines = linesThatFit(kept, columns, budgetChars);
+  const htmlLines = linesThatFit(kept, columns, budget);
   const htmlRows = htmlLines.length;
-  const plainCells = plainCellsThatFit(columns, htmlLines, budgetChars);
+  const plainCells = plainCellsThatFit(
+    columns,
+    htmlLines,
+    budget.fallbackChars
+  );
   // A search asked only for its aggregations (`size: 0`) gets no empty hits table.
   const table = columns.length > 0 && kept.held > 0;
   const aggregationTables = aggregations.map(a =>
-    aggregationFallback(a, budgetChars, kept.mimeType)
+    aggregationFallback(a, budget, kept.mimeType)
   );
   const plain = [
     summary,
@@ -85,7 +96,7 @@ export function fallbacks(
 /** An aggregation table with its footer, its rows cut to the budget as the hits table's are (a table of buckets in buckets can hold thousands). */
 function aggregationFallback(
   table: AggregationResult,
-  budgetChars: number,
+  budget: FallbackBudget,
   mimeType: string
 ): { plain: string; html: string } {
   const columns = aggregationColumns(table);
@@ -96,8 +107,8 @@ function aggregationFallback(
     mimeType,
     omittedRows: 0
   };
-  const lines = linesThatFit(kept, columns, budgetChars);
-  const cells = plainCellsThatFit(columns, lines, budgetChars);
+  const lines = linesThatFit(kept, columns, budget);
+  const cells = plainCellsThatFit(columns, lines, budget.fallbackChars);
   const footer = aggregationFooter(table);
   const plainRest = rest(kept, cells.length);
   const htmlRest = rest(kept, lines.length);
@@ -139,15 +150,16 @@ function rest(kept: KeptRows, shown: number): string {
 function linesThatFit(
   kept: KeptRows,
   columns: readonly string[],
-  budget: number
+  budget: FallbackBudget
 ): { texts: string[]; html: string }[] {
   const lines: { texts: string[]; html: string }[] = [];
   let used = 0;
-  for (let i = 0; i < kept.held; i++) {
+  const rows = Math.min(kept.held, Math.max(1, budget.fallbackRows));
+  for (let i = 0; i < rows; i++) {
     const texts = rowTexts(columns, kept.row(i));
     const html = htmlRowOf(texts);
     used += html.length + 1;
-    if (used > budget && i > 0) {
+    if (used > budget.fallbackChars && i > 0) {
       break;
     }
     lines.push({ texts, html });

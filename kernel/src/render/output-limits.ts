@@ -4,11 +4,15 @@ import { z } from 'zod';
 export interface OutputLimits {
   /** Rows in the grid payload; the rest are counted in a notice. */
   gridRows: number;
-  /** Characters of rows each of the text/plain and text/html fallbacks may hold at least... */
+  /**
+   * Rows each table of the text/plain and text/html fallbacks shows at most, as pandas shows
+   * ten of a long frame: JupyterLab's table of contents sanitizes every output's HTML when a
+   * notebook opens, whatever it shows, so each row there slows the open of a notebook.
+   */
+  fallbackRows: number;
+  /** Characters of rows each fallback table may hold (at least one row), for rows of many or long cells. */
   fallbackChars: number;
-  /** ...or this share of the answer kept, when more: a notebook holds at most ~1.15× the engine's bytes... */
-  fallbackShare: number;
-  /** ...and never more than this, so a huge answer's fallbacks stay readable pages. */
+  /** Characters of a JSON or text answer its fallbacks keep, so a huge answer's fallbacks stay readable pages. */
   fallbackMaxChars: number;
   /** Bytes of a hits or table answer kept whole in the notebook; a larger one keeps its rows, long cells cut. */
   answerChars: number;
@@ -32,8 +36,8 @@ export const MAX_OUTPUT_COLUMNS = 1_000;
 
 export const DEFAULT_LIMITS: OutputLimits = {
   gridRows: 1_000,
+  fallbackRows: 10,
   fallbackChars: 8_000,
-  fallbackShare: 0.04,
   fallbackMaxChars: 250_000,
   answerChars: 20_000_000,
   storedRowsChars: 20_000_000,
