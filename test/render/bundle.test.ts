@@ -156,6 +156,23 @@ describe('console output bundles', () => {
     expect(html.length + plain.length).toBeLessThan(text.length * 0.05);
   });
 
+  test('a table of up to 60 rows shows them all in its fallbacks, one of 61 its first ten', () => {
+    for (const [rows, shown] of [
+      [DEFAULT_LIMITS.fallbackWholeRows, DEFAULT_LIMITS.fallbackWholeRows],
+      [DEFAULT_LIMITS.fallbackWholeRows + 1, DEFAULT_LIMITS.fallbackRows]
+    ] as const) {
+      const { answer, result } = search(rows, i => ({ name: `n${i}` }));
+      const bundle = toBundle(result, info, answer);
+      const html = String(bundle['text/html']);
+      const plain = String(bundle['text/plain']);
+      expect(html.match(/<tr><td>/g)).toHaveLength(shown);
+      expect(plain).toMatch(
+        new RegExp(`\\n${shown - 1} +n${shown - 1}(\\n|$)`)
+      );
+      expect(plain).not.toMatch(new RegExp(`\\n${shown} +n${shown}(\\n|$)`));
+    }
+  });
+
   test("rows of many long cells show fewer than ten, as many as fit the fallback's characters", () => {
     const fields = Array.from({ length: 8 }, (_, f) => `field${f}`);
     const { answer, result } = search(50, i =>

@@ -36,7 +36,7 @@ export interface KeptRows {
 /** How much of each table the fallbacks show. */
 export type FallbackBudget = Pick<
   OutputLimits,
-  'fallbackRows' | 'fallbackChars'
+  'fallbackRows' | 'fallbackWholeRows' | 'fallbackChars'
 >;
 
 /**
@@ -154,7 +154,10 @@ function linesThatFit(
 ): { texts: string[]; html: string }[] {
   const lines: { texts: string[]; html: string }[] = [];
   let used = 0;
-  const rows = Math.min(kept.held, Math.max(1, budget.fallbackRows));
+  const rows =
+    kept.held <= budget.fallbackWholeRows
+      ? kept.held
+      : Math.max(1, budget.fallbackRows);
   for (let i = 0; i < rows; i++) {
     const texts = rowTexts(columns, kept.row(i));
     const html = htmlRowOf(texts);

@@ -5,11 +5,14 @@ export interface OutputLimits {
   /** Rows in the grid payload; the rest are counted in a notice. */
   gridRows: number;
   /**
-   * Rows each table of the text/plain and text/html fallbacks shows at most, as pandas shows
-   * ten of a long frame: JupyterLab's table of contents sanitizes every output's HTML when a
-   * notebook opens, whatever it shows, so each row there slows the open of a notebook.
+   * Rows each table of the text/plain and text/html fallbacks shows when it has more than
+   * `fallbackWholeRows`, as pandas shows ten of a long frame: JupyterLab's table of contents
+   * sanitizes every output's HTML when a notebook opens, whatever it shows, so each row there
+   * slows the open of a notebook.
    */
   fallbackRows: number;
+  /** A table of at most this many rows shows them all in its fallbacks (pandas' `max_rows`). */
+  fallbackWholeRows: number;
   /** Characters of rows each fallback table may hold (at least one row), for rows of many or long cells. */
   fallbackChars: number;
   /** Characters of a JSON or text answer its fallbacks keep, so a huge answer's fallbacks stay readable pages. */
@@ -37,6 +40,7 @@ export const MAX_OUTPUT_COLUMNS = 1_000;
 export const DEFAULT_LIMITS: OutputLimits = {
   gridRows: 1_000,
   fallbackRows: 10,
+  fallbackWholeRows: 60,
   fallbackChars: 8_000,
   fallbackMaxChars: 250_000,
   answerChars: 20_000_000,
