@@ -158,7 +158,12 @@ class Answer(Table):
             return None
         payload = self._payload
         layout = payload.get("documents")
-        answer = self.json if layout and _holds_answer(payload) else None
+        if not layout or not _holds_answer(payload):
+            return None
+        # Parsed for the columns alone unless `.json` was read already: the parsed answer is then
+        # freed before the cycle collector runs again, which would otherwise walk its objects
+        # (tens of thousands for 1,000 hits) once more for every DataFrame made in a loop.
+        answer = self.__dict__["_json"] if "_json" in self.__dict__ else _answer_json(payload, self._buffers)
         if answer is None:
             return None
         from searchbook.answer_rows import document_columns
