@@ -3,6 +3,7 @@ import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../../driver-core/document-columns';
 import type { Driver, EngineIdentity } from '../../driver-core/driver';
 import type {
+  ConsoleReading,
   EngineConsole,
   EngineResponse,
   PresentedResult
@@ -315,14 +316,15 @@ class ElasticsearchConsole implements EngineConsole {
   async send(
     request: ConsoleRequest,
     signal: AbortSignal,
-    reading: { shapeOnly?: boolean } = {}
+    reading: ConsoleReading = {}
   ): Promise<EngineResponse> {
     const response = await sendWithStructure(
       this.transport,
       this.structure,
       request,
       signal,
-      reading.shapeOnly ? HITS_SOURCES : undefined
+      reading.shapeOnly ? HITS_SOURCES : undefined,
+      reading.shapeOnly ? reading.early : undefined
     );
     const vectors = this.vectorsNotice(request, response);
     if (!vectors) {
