@@ -213,9 +213,15 @@ it('asked for early bytes (as the Python magics ask), a search answer’s bytes 
     expect(earlyBytes).not.toContain('7f3a-secret');
     expect(earlyBytes).toContain('9007199254740993');
   }
-  // Not asked, or the request failed: the answer's output alone.
+  // Not asked, not a search, or the request failed: the answer's output alone.
   const unasked = await run('GET /early/_search', { valueOnly: true });
   expect(unasked.outputs).toHaveLength(1);
+  const document = await run('GET /early/_doc/1', {
+    answerEarly: true,
+    valueOnly: true
+  });
+  expect(document.status).toBe('ok');
+  expect(document.outputs).toHaveLength(1);
   const failed = await run('GET /no-such-index/_search', {
     answerEarly: true,
     valueOnly: true

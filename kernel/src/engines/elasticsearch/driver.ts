@@ -291,6 +291,9 @@ export class ElasticsearchDriver implements Driver {
 /** Where a search answer's documents keep their fields (the hits layout of present.ts). */
 const HITS_SOURCES: SourcesAt = { at: ['hits', 'hits'], source: '_source' };
 
+/** A search (`/_search`, `/index/_search`): the requests whose answers' bytes may go ahead early. */
+const SEARCH_PATH = /(?:^|\/)_search\/?$/;
+
 /** Cells sent as written; mappings read around them so answers show in mapping order. */
 class ElasticsearchConsole implements EngineConsole {
   readonly sqlAdvice = ELASTICSEARCH_SQL_ADVICE;
@@ -324,7 +327,9 @@ class ElasticsearchConsole implements EngineConsole {
       request,
       signal,
       reading.shapeOnly ? HITS_SOURCES : undefined,
-      reading.shapeOnly ? reading.early : undefined
+      reading.shapeOnly && SEARCH_PATH.test(request.path)
+        ? reading.early
+        : undefined
     );
     const vectors = this.vectorsNotice(request, response);
     if (!vectors) {
