@@ -62,7 +62,10 @@ def main():
     parser.add_argument("--searches", type=int, default=50)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="searchbook-bench-") as prefix:
-        subprocess.run(["node", str(REPO / "bin" / "searchbook.js"), "install", "--prefix", prefix], check=True, capture_output=True)
+        # The kernelspec is all it needs (the install also says whether the JupyterLab extension is built).
+        installed = subprocess.run(["node", str(REPO / "bin" / "searchbook.js"), "install", "--prefix", prefix], capture_output=True, text=True)
+        if not (Path(prefix) / "share" / "jupyter" / "kernels" / "searchbook" / "kernel.json").exists():
+            raise SystemExit(f"the searchbook kernelspec was not installed:\n{installed.stdout}{installed.stderr}")
         env = {**os.environ, "JUPYTER_PATH": str(Path(prefix) / "share" / "jupyter")}
         os.environ["JUPYTER_PATH"] = env["JUPYTER_PATH"]
         kernels = {side: start_new_kernel(kernel_name="python3", env={**env, "PYTHONPATH": path}) for side, path in (("other", args.against), ("this", str(REPO / "python")))}
