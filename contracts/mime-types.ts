@@ -26,6 +26,14 @@ export const JSON_MIME = 'application/vnd.searchbook.json+json';
  */
 export const ROWS_MIME = 'application/vnd.searchbook.rows+json';
 
+/**
+ * A search answer's bytes, sent as they arrived (its `answerBuffer`, a buffer of the message)
+ * before the kernel reads them, to searchbook's IPython extension only, when it asks
+ * (`answerEarly`): it parses them while the kernel reads them, and uses that parse when the
+ * answer's output carries the same bytes. Never shown, never kept in a notebook.
+ */
+export const ANSWER_BYTES_MIME = 'application/vnd.searchbook.answer-bytes';
+
 export const JsonValueSchema: z.ZodType<unknown> = z.lazy(() =>
   z.union([
     z.null(),

@@ -10,6 +10,8 @@ TABLE_MIME = "application/vnd.searchbook.table+json"
 JSON_MIME = "application/vnd.searchbook.json+json"
 ROWS_MIME = "application/vnd.searchbook.rows+json"
 ANSWER_MIMES = (HITS_MIME, TABLE_MIME, JSON_MIME)
+# A search answer's bytes sent before its output, as soon as the kernel has them (never shown).
+ANSWER_BYTES_MIME = "application/vnd.searchbook.answer-bytes"
 # The notebook keeps the engine's JSON text with every `"` and `'` swapped (so it needs few escapes).
 # Swapped back as UTF-8 bytes, which json reads directly: str.translate is slow past ASCII.
 _UNSWAP = bytes.maketrans(b"\"'", b"'\"")
@@ -101,10 +103,12 @@ class Answer(Table):
     `aggregations`: each aggregation or facet table by name. `to_pandas()` / `to_polars()`:
     the grid as a DataFrame, typed by the mapping or schema."""
 
-    def __init__(self, bundle, rerun=None, buffers=()):
+    def __init__(self, bundle, rerun=None, buffers=(), early=None):
         # As it came: an answer sent as its own JSON bytes is one of the message's buffers (`answerBuffer`).
         self._bundle = bundle
         self._buffers = list(buffers)
+        # Its parse, when the same bytes came before it (EarlyAnswer): given to the first reader.
+        self._early = _NOTHING
         self._shown = None
         self.info = {}
         self.total = None
@@ -135,6 +139,9 @@ class Answer(Table):
         self.omitted_rows = payload.get("omittedRows") or 0
         self.info = payload.get("info", {})
         self._payload = payload
+        at = payload.get("answerBuffer")
+        if early is not None and at is not None and HITS_MIME in bundle:
+            self._early = early.take(self._buffers[at])
         if rows is None:
             rows = _kept_rows(payload)
         super().__init__(self.info.get("path", ""), columns, rows, types, formats, notes)
@@ -158,7 +165,12 @@ class Answer(Table):
             return None
         payload = self._payload
         layout = payload.get("documents")
-        answer = self.json if layout and _holds_answer(payload) else None
+        if not layout or not _holds_answer(payload):
+            return None
+        # Parsed for the columns alone unless `.json` was read already: the parsed answer is then
+        # freed before the cycle collector runs again, which would otherwise walk its objects
+        # (tens of thousands for 1,000 hits) once more for every DataFrame made in a loop.
+        answer = self.__dict__["_json"] if "_json" in self.__dict__ else self._parsed_once()
         if answer is None:
             return None
         from searchbook.answer_rows import document_columns
@@ -191,16 +203,23 @@ class Answer(Table):
 
     @property
     def json(self):
-        # Parsed when asked: a loop of searches that reads only rows never pays for it.
+        # Parsed when first asked, or while the kernel read it (EarlyAnswer).
         if JSON_MIME in self._bundle:
             # An answer holding a long past 2^53 is kept as exact text (JupyterLab would round application/json).
             if "application/json" in self._bundle:
                 return self._bundle["application/json"]
             return _answer_json(self._bundle[JSON_MIME])
-        payload = self._bundle.get(HITS_MIME) or self._bundle.get(TABLE_MIME) or {}
         if "_json" not in self.__dict__:
-            self._json = _answer_json(payload, self._buffers)
+            self._json = self._parsed_once()
         return self._json
+
+    def _parsed_once(self):
+        """The answer parsed: the parse made while the kernel read it, once, else parsed now."""
+        if self._early is not _NOTHING:
+            parsed, self._early = self._early, _NOTHING
+            return parsed
+        payload = self._bundle.get(HITS_MIME) or self._bundle.get(TABLE_MIME) or {}
+        return _answer_json(payload, self._buffers)
 
     def left_out_message(self):
         sent = len(self.rows) + self.omitted_rows
@@ -235,6 +254,38 @@ class Answer(Table):
         if self.aggregations:
             parts.append("aggregations " + ", ".join(self.aggregations))
         return f"<searchbook answer {said}" + (f": {'; '.join(parts)}" if parts else "") + ">"
+
+
+_NOTHING = object()
+
+
+class EarlyAnswer:
+    """A search answer's bytes as the kernel sent them before reading them itself, parsed while
+    it reads them; `take` gives that parse to the answer whose output carries the same bytes."""
+
+    __slots__ = ("bytes", "value")
+
+    def __init__(self):
+        self.bytes, self.value = None, _NOTHING
+
+    def read(self, payload, buffers):
+        self.bytes, self.value = None, _NOTHING
+        try:
+            raw = _buffer_bytes(buffers[payload["answerBuffer"]])
+            with acyclic_build():
+                value = json.loads(raw)
+        except (IndexError, KeyError, TypeError, ValueError):
+            # Not JSON after all (or not sent whole): the answer's output is read as it comes.
+            return
+        self.bytes, self.value = raw, value
+
+    def take(self, buffer):
+        """The parse of these bytes if they are the ones that came early (once), else _NOTHING."""
+        raw, value = self.bytes, self.value
+        self.bytes, self.value = None, _NOTHING
+        if raw is None or not (raw is (sent := _buffer_bytes(buffer)) or raw == sent):
+            return _NOTHING
+        return value
 
 
 @contextmanager

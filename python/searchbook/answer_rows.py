@@ -106,13 +106,22 @@ def document_columns(answer, layout, columns, names):
     sources, extras, deleted = [], [], set()
     no_extra = {}
     separable, settle = builder.others_if_separable, builder.settle
+    # What `separable` says depends on a source's keys alone, and the hits of one index share a
+    # handful of key lists: said once for each.
+    separable_by_keys = {}
     for element in documents:
         if source_key is not None and type(element) is dict:
             source = element.get(source_key)
             source = {} if source is None else source
         else:
             source = _source_of(element, source_path, source_key)
-        others = separable(source)
+        if type(source) is dict:
+            keys = tuple(source)
+            others = separable_by_keys.get(keys, _UNSAID)
+            if others is _UNSAID:
+                others = separable_by_keys[keys] = separable(source)
+        else:
+            others = separable(source)
         if others is None:
             row = builder.build(_meta_row(element, meta), source)
             sources.append(row)
@@ -151,6 +160,7 @@ def document_columns(answer, layout, columns, names):
 
 # Marks, in a document's extra values, a field whose own column it no longer writes (an object walked).
 _DROPPED = object()
+_UNSAID = object()
 
 
 def _mixed_column(name, sources, extras, meta_values):

@@ -8,7 +8,7 @@ import re
 import sys
 import warnings
 
-from searchbook.answer import ROWS_MIME, Answer, RowsLeftOut, is_answer
+from searchbook.answer import ANSWER_BYTES_MIME, ROWS_MIME, Answer, EarlyAnswer, RowsLeftOut, is_answer
 from searchbook.magic_options import HELP, USAGE, UsageError, parse_options
 from searchbook.python_values import NotJson, SecretFromPython, check_connect_values, referenced, set_line
 from searchbook.searchbook_kernel import PANEL_COMM, SearchbookKernel
@@ -130,6 +130,8 @@ class Bridge:
         from IPython.display import clear_output, publish_display_data
 
         last = []
+        # A search answer's bytes, sent before the kernel read them: parsed while it reads them.
+        early = EarlyAnswer()
 
         def on_output(kind, content, buffers):
             if kind == "stream":
@@ -137,7 +139,10 @@ class Bridge:
                     (sys.stderr if content.get("name") == "stderr" else sys.stdout).write(content.get("text", ""))
             elif kind in ("display_data", "update_display_data", "execute_result"):
                 data = content.get("data", {})
-                answer = Answer(data, buffers=buffers) if is_answer(data) else None
+                if ANSWER_BYTES_MIME in data:
+                    early.read(data[ANSWER_BYTES_MIME], buffers)
+                    return
+                answer = Answer(data, buffers=buffers, early=early) if is_answer(data) else None
                 if answer is not None:
                     last[:] = [answer]
                 if quiet:

@@ -222,8 +222,9 @@ class SearchbookKernel:
             "allow_stdin": allow_stdin,
             "stop_on_error": False,
         }
-        # An answer comes as its JSON bytes in a buffer of the message (searchbook.answer reads it).
-        asked = {"valueOnly": bool(value_only), "answerAsBuffer": True, "setFirst": list(set_first)}
+        # An answer comes as its JSON bytes in a buffer of the message (searchbook.answer reads it);
+        # a search answer's bytes also come as soon as the kernel has them, parsed while it reads them.
+        asked = {"valueOnly": bool(value_only), "answerAsBuffer": True, "answerEarly": True, "setFirst": list(set_first)}
         msg = client.session.msg("execute_request", content, metadata={EXECUTE_METADATA: asked})
         client.shell_channel.send(msg)
         return msg["header"]["msg_id"]
@@ -242,13 +243,10 @@ def _reply_of(msg):
 
 
 class _Reading:
-    """How a cell's messages are waited for. A shown cell's outputs are read as they come (iopub,
-    and stdin for prompts). A quiet one's are not shown, so it waits on its reply instead (and
-    stdin): the kernel's early messages (busy, execute_input) do not wake it while the engine
-    answers, and its outputs, sent before the reply, are read with it in one go; iopub is
-    drained every QUIET_STEP_MS meanwhile, so a long cell's messages never pile up."""
-
-    QUIET_STEP_MS = 50
+    """How a cell's messages are waited for: its outputs as they come (iopub), its reply (shell)
+    and prompts (stdin). A quiet cell's outputs are shown nowhere, but a search answer's bytes
+    come on iopub before the kernel has read them, to be parsed meanwhile; so a quiet cell waits
+    on both iopub and its reply, and reads iopub on to its end once the reply came."""
 
     def __init__(self, client, msg_id, quiet):
         import time
@@ -259,21 +257,20 @@ class _Reading:
         self.poller = zmq.Poller()
         self.iopub, self.stdin = client.iopub_channel.socket, client.stdin_channel.socket
         self.shell = client.shell_channel.socket if quiet else None
-        self.poller.register(self.shell if quiet else self.iopub, zmq.POLLIN)
+        self.poller.register(self.iopub, zmq.POLLIN)
+        if quiet:
+            self.poller.register(self.shell, zmq.POLLIN)
         self.poller.register(self.stdin, zmq.POLLIN)
-        self.step_ms = self.QUIET_STEP_MS if quiet else 1000
+        self.step_ms = 1000
         self.reply = None
         self.ended = False
         self.checked = time.monotonic()
 
     def replied(self, msg):
         """The reply came: iopub's last messages (idle) follow it, read as they come."""
-        import zmq
-
         self.reply = msg
         self.poller.unregister(self.shell)
-        self.poller.register(self.iopub, zmq.POLLIN)
-        self.shell, self.step_ms = None, 1000
+        self.shell = None
 
 
 def _ready(channel):

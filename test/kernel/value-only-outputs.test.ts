@@ -7,6 +7,7 @@
  */
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import {
+  ANSWER_BYTES_MIME,
   HITS_MIME,
   HitsPayloadSchema,
   TABLE_MIME
@@ -175,4 +176,58 @@ it('a quiet search sent as the engine’s bytes (as the Python magics ask) gives
     VALUE_ONLY
   );
   expect(HitsPayloadSchema.parse(found[HITS_MIME]).total?.value).toBe(3);
+});
+
+it('asked for early bytes (as the Python magics ask), a search answer’s bytes come before its output, masked, as its output carries them', async () => {
+  const { reply } = await kernel.execute(
+    'PUT /early/_doc/1?refresh=true\n{"name": ${env:DOC_SECRET}, "n": 9007199254740993}'
+  );
+  expect(reply.content).toMatchObject({ status: 'ok' });
+  const run = async (code: string, asked: Record<string, unknown>) => {
+    const { reply, iopub } = await kernel.execute(
+      code,
+      {},
+      { searchbook: { answerAsBuffer: true, ...asked } }
+    );
+    const outputs = iopub.filter(KernelMessage.isDisplayDataMsg);
+    return { status: reply.content.status, outputs };
+  };
+  for (const valueOnly of [true, false]) {
+    const { status, outputs } = await run('GET /early/_search', {
+      answerEarly: true,
+      valueOnly
+    });
+    expect(status).toBe('ok');
+    const [early, answer] = outputs;
+    expect(outputs).toHaveLength(2);
+    expect(Object.keys(early?.content.data ?? {})).toEqual([ANSWER_BYTES_MIME]);
+    const at = (
+      early?.content.data[ANSWER_BYTES_MIME] as { answerBuffer: number }
+    ).answerBuffer;
+    const earlyBytes = String(early?.buffers?.[at]);
+    const payload = HitsPayloadSchema.parse(answer?.content.data[HITS_MIME]);
+    expect(earlyBytes).toBe(
+      String(answer?.buffers?.[payload.answerBuffer ?? -1])
+    );
+    expect(earlyBytes).toContain('${env:DOC_SECRET}');
+    expect(earlyBytes).not.toContain('7f3a-secret');
+    expect(earlyBytes).toContain('9007199254740993');
+  }
+  // Not asked, not a search, or the request failed: the answer's output alone.
+  const unasked = await run('GET /early/_search', { valueOnly: true });
+  expect(unasked.outputs).toHaveLength(1);
+  const document = await run('GET /early/_doc/1', {
+    answerEarly: true,
+    valueOnly: true
+  });
+  expect(document.status).toBe('ok');
+  expect(document.outputs).toHaveLength(1);
+  const failed = await run('GET /no-such-index/_search', {
+    answerEarly: true,
+    valueOnly: true
+  });
+  expect(failed.status).toBe('error');
+  expect(
+    failed.outputs.filter(o => ANSWER_BYTES_MIME in o.content.data)
+  ).toHaveLength(0);
 });

@@ -261,3 +261,99 @@ def test_dataframes_are_the_same_read_by_columns_or_from_rows(monkeypatch):
     polars_columns, polars_rows = by_columns.to_polars(), by_rows.to_polars()
     assert polars_columns.schema == polars_rows.schema
     assert all(polars_columns[name].to_list() == polars_rows[name].to_list() for name in polars_rows.columns)
+
+
+def test_a_dataframe_leaves_the_parsed_answer_to_be_freed_and_json_still_reads_it(monkeypatch):
+    """A loop making DataFrames of searches keeps only the DataFrames: to_pandas() reads the
+    answer for its columns and lets the parse go (the fields no column holds with it), unless
+    `.json` was read; `.json` and `.rows` read it whenever asked."""
+    import tracemalloc
+
+    import pandas as pd
+
+    monkeypatch.syspath_prepend(str(REPO / "python"))
+    from searchbook.answer import HITS_MIME, Answer
+    from searchbook.frames import to_pandas  # noqa: F401 (imported before memory is counted)
+
+    # Each document holds a field no column shows, larger than the rest of it.
+    documents = [{"title": f"t{i}", "n": i, "blob": {"words": [f"w{i}-{k}" for k in range(40)]}} for i in range(300)]
+    text = json.dumps(_answer_of(documents))
+    payload = {
+        "info": {"method": "GET", "path": "/x/_search", "status": 200, "elapsedMs": 1},
+        "columns": [c for c in COLUMNS if c["name"] in ("_id", "title", "n")],
+        "answer": text.translate({ord('"'): "'", ord("'"): '"'}),
+        "answerFormat": "json, quotes swapped",
+        "documents": LAYOUT,
+        "omittedRows": 0,
+        "cut": [],
+        "aggregations": [],
+    }
+
+    def held_by(make):
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            kept = make()
+            return kept, tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+
+    _, parsed = held_by(lambda: json.loads(text))
+    answer = Answer({HITS_MIME: payload})
+    frame, held = held_by(answer.to_pandas)
+    assert held < parsed / 4, (held, parsed)
+    assert list(frame["title"][:2]) == ["t0", "t1"] and frame["n"].dtype == "Int64"
+    # Read after the DataFrame, the answer is whole; read before it, the DataFrame is the same.
+    assert answer.json == json.loads(text)
+    assert answer.rows[0]["title"] == "t0"
+    again = Answer({HITS_MIME: payload})
+    assert again.json == json.loads(text)
+    pd.testing.assert_frame_equal(again.to_pandas(), frame, check_exact=True)
+
+
+def test_an_answer_parsed_while_the_kernel_read_it_is_parsed_once_and_only_for_its_own_bytes(monkeypatch):
+    """A search answer's bytes come before its output (the kernel sends them as they arrive) and
+    are parsed meanwhile: the answer whose output carries the same bytes uses that parse, once;
+    an output carrying other bytes (the first documents of an answer past the row cap) is read
+    from its own; bytes that are no JSON are left to the output."""
+    monkeypatch.syspath_prepend(str(REPO / "python"))
+    import pandas as pd
+
+    import searchbook.answer as answer_module
+    from searchbook.answer import HITS_MIME, Answer, EarlyAnswer
+
+    text = json.dumps(_answer_of([json.loads(doc) for doc in DOCUMENTS])).encode()
+    payload = {
+        "info": {"method": "GET", "path": "/x/_search", "status": 200, "elapsedMs": 1},
+        "columns": COLUMNS,
+        "answerBuffer": 0,
+        "answerFormat": "json, quotes swapped",
+        "documents": LAYOUT,
+        "omittedRows": 0,
+        "cut": [],
+        "aggregations": [],
+    }
+    expected = Answer({HITS_MIME: payload}, buffers=[text]).to_pandas()
+    parses = []
+    real_loads = json.loads
+    monkeypatch.setattr(answer_module.json, "loads", lambda raw: parses.append(len(raw)) or real_loads(raw))
+
+    early = EarlyAnswer()
+    early.read({"answerBuffer": 0}, [memoryview(bytes(text))])
+    assert len(parses) == 1
+    # Its own message's copy of the same bytes: the early parse is used, and nothing is parsed again.
+    answer = Answer({HITS_MIME: payload}, buffers=[memoryview(bytes(text))], early=early)
+    pd.testing.assert_frame_equal(answer.to_pandas(), expected, check_exact=True)
+    assert len(parses) == 1
+    # Read once: `.json` after the DataFrame parses the answer's own bytes.
+    assert answer.json == real_loads(text) and len(parses) == 2
+
+    # Other bytes in the output (the answer cut to its first documents): its own are read.
+    cut = json.dumps({"hits": {"hits": _answer_of([json.loads(DOCUMENTS[0])])["hits"]["hits"][:1]}}).encode()
+    early.read({"answerBuffer": 0}, [text])
+    answer = Answer({HITS_MIME: {**payload, "omittedRows": 12}}, buffers=[cut], early=early)
+    assert answer.json == real_loads(cut) and len(answer.rows) == 1
+    # No JSON: nothing kept, the output read as it comes.
+    early.read({"answerBuffer": 0}, [b"not json"])
+    answer = Answer({HITS_MIME: payload}, buffers=[text], early=early)
+    pd.testing.assert_frame_equal(answer.to_pandas(), expected, check_exact=True)

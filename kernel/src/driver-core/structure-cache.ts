@@ -151,11 +151,12 @@ export async function sendWithStructure(
   structure: RequestStructure,
   request: ConsoleRequest,
   signal: AbortSignal,
-  shapeOnly?: SourcesAt
+  shapeOnly?: SourcesAt,
+  early?: (bytes: Buffer) => Promise<void>
 ): Promise<EngineResponse> {
   let response: EngineResponse;
   try {
-    response = await transport.send(request, signal, shapeOnly);
+    response = await transport.send(request, signal, shapeOnly, early);
   } finally {
     structure.noteRequest(request);
   }

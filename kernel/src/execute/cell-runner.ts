@@ -196,7 +196,8 @@ export class CellRunner {
       // The Python magics take a search answer as its bytes: its documents are read for their
       // shape, and those a shown grid holds one by one.
       response = await driver.console.send(request, signal, {
-        shapeOnly: Boolean(sink.answerAsBuffer)
+        shapeOnly: Boolean(sink.answerAsBuffer),
+        ...(sink.answerBytes ? { early: sink.answerBytes } : {})
       });
       const partialFailures = driver.console.partialFailures(request, response);
       const info = {

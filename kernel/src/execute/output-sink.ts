@@ -14,4 +14,9 @@ export interface OutputSink {
   readonly valueOnly?: boolean;
   /** Whether the frontend reads an answer's bytes from a buffer of the message (execute metadata). */
   readonly answerAsBuffer?: boolean;
+  /**
+   * Sends a search answer's bytes as they arrived, before the kernel reads them (execute
+   * metadata `answerEarly`): the frontend parses them while the kernel reads their shape.
+   */
+  readonly answerBytes?: (bytes: Buffer) => Promise<void>;
 }

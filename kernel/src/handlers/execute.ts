@@ -1,6 +1,8 @@
 import { CellFailure } from '../execute/cell-failure';
 import type { CellRunner } from '../execute/cell-runner';
 import type { Handler } from '../protocol/kernel-server';
+import { ANSWER_BYTES_MIME } from '../../../contracts/mime-types';
+import { MessageBuffer } from '../protocol/message-buffer';
 import { ExecuteMetadata, ExecuteRequest } from '../protocol/requests';
 import { withinOutputDepth } from '../render/output-depth';
 import type { SecretMask } from '../render/secret-mask';
@@ -49,9 +51,8 @@ export function executeHandler(
 ): Handler<'execute_request'> {
   return async ctx => {
     const request = ExecuteRequest.parse(ctx.message.content);
-    const { valueOnly, answerAsBuffer, setFirst } = ExecuteMetadata.parse(
-      ctx.message.metadata
-    ).searchbook;
+    const { valueOnly, answerAsBuffer, answerEarly, setFirst } =
+      ExecuteMetadata.parse(ctx.message.metadata).searchbook;
     const counts = !request.silent && request.store_history;
     if (counts) {
       state.count += 1;
@@ -92,7 +93,22 @@ export function executeHandler(
       input: (prompt: string, password: boolean) => ctx.input(prompt, password),
       canAsk: request.allow_stdin,
       valueOnly,
-      answerAsBuffer
+      answerAsBuffer,
+      // Masked as the answer's output will be, so the two carry the same bytes.
+      ...(answerEarly && answerAsBuffer && !request.silent
+        ? {
+            answerBytes: (bytes: Buffer) =>
+              ctx.publish('display_data', {
+                data: kept({
+                  [ANSWER_BYTES_MIME]: {
+                    answerBuffer: new MessageBuffer(bytes)
+                  }
+                }),
+                metadata: {},
+                transient: {}
+              })
+          }
+        : {})
     };
     try {
       await runSetLines(runner, setFirst);

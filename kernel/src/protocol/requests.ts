@@ -18,16 +18,24 @@ export const ExecuteRequest = z.object({
  * frontend (searchbook's Python magics) reads an answer's JSON bytes from a buffer of the
  * message (the payload's `answerBuffer`) instead of the `answer` string. `searchbook.setFirst`:
  * `%set` lines run before the cell, in the same request (the Python values a magic's cell
- * names): one refused fails the request and nothing of the cell runs. Anything else there is
- * ignored.
+ * names): one refused fails the request and nothing of the cell runs. `searchbook.answerEarly`
+ * (with answerAsBuffer): a search answer's bytes are also sent as soon as they arrive, before
+ * the kernel reads them (ANSWER_BYTES_MIME), so the frontend parses them meanwhile. Anything
+ * else there is ignored.
  */
-const NOTHING_ASKED = { valueOnly: false, answerAsBuffer: false, setFirst: [] };
+const NOTHING_ASKED = {
+  valueOnly: false,
+  answerAsBuffer: false,
+  answerEarly: false,
+  setFirst: []
+};
 export const ExecuteMetadata = z
   .object({
     searchbook: z
       .object({
         valueOnly: z.boolean().default(false),
         answerAsBuffer: z.boolean().default(false),
+        answerEarly: z.boolean().default(false),
         setFirst: z.array(z.string()).default([])
       })
       .catch(NOTHING_ASKED)

@@ -91,6 +91,16 @@ export interface SearchPart {
   notice?: string;
 }
 
+/**
+ * How a console request's answer is read. `shapeOnly`: see EngineConsole.send. `early`: with
+ * `shapeOnly`, handed a successful search answer's bytes before they are read (a frontend
+ * that parses them meanwhile); an engine that reads no answer so may leave it uncalled.
+ */
+export interface ConsoleReading {
+  shapeOnly?: boolean;
+  early?: (bytes: Buffer) => Promise<void>;
+}
+
 export interface EngineConsole {
   /** How to write in this engine's requests what a line of SQL asks for (the hint of a SQL refusal). */
   readonly sqlAdvice: string;
@@ -104,7 +114,7 @@ export interface EngineConsole {
   send(
     request: ConsoleRequest,
     signal: AbortSignal,
-    reading?: { shapeOnly?: boolean }
+    reading?: ConsoleReading
   ): Promise<EngineResponse>;
   /** The request as a curl command line; the credential stays an environment variable reference. */
   curl(request: ConsoleRequest): string;

@@ -118,13 +118,21 @@ export class Transport {
     );
   }
 
-  /** `shapeOnly`: where a search answer's documents sit, read for their shape only (decodedShapeOnly). */
+  /**
+   * `shapeOnly`: where a search answer's documents sit, read for their shape only
+   * (decodedShapeOnly). `early`: handed a successful answer's bytes before they are read.
+   */
   async send(
     request: Pick<ConsoleRequest, 'method' | 'path' | 'query' | 'body'>,
     signal: AbortSignal,
-    shapeOnly?: SourcesAt
+    shapeOnly?: SourcesAt,
+    early?: (bytes: Buffer) => Promise<void>
   ): Promise<EngineResponse> {
     const raw = await this.sendRaw(request, signal);
+    if (shapeOnly && early && raw.status >= 200 && raw.status < 300) {
+      // Only a head start for the reader: the answer goes on whether or not it went out.
+      await early(raw.bytes).catch(() => undefined);
+    }
     return shapeOnly ? decodedShapeOnly(raw, shapeOnly) : decoded(raw);
   }
 

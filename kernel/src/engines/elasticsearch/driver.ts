@@ -3,6 +3,7 @@ import type { ConsoleRequest, Refusal } from '../../console/cell';
 import { asObject } from '../../driver-core/document-columns';
 import type { Driver, EngineIdentity } from '../../driver-core/driver';
 import type {
+  ConsoleReading,
   EngineConsole,
   EngineResponse,
   PresentedResult
@@ -290,6 +291,9 @@ export class ElasticsearchDriver implements Driver {
 /** Where a search answer's documents keep their fields (the hits layout of present.ts). */
 const HITS_SOURCES: SourcesAt = { at: ['hits', 'hits'], source: '_source' };
 
+/** A search (`/_search`, `/index/_search`): the requests whose answers' bytes may go ahead early. */
+const SEARCH_PATH = /(?:^|\/)_search\/?$/;
+
 /** Cells sent as written; mappings read around them so answers show in mapping order. */
 class ElasticsearchConsole implements EngineConsole {
   readonly sqlAdvice = ELASTICSEARCH_SQL_ADVICE;
@@ -315,14 +319,17 @@ class ElasticsearchConsole implements EngineConsole {
   async send(
     request: ConsoleRequest,
     signal: AbortSignal,
-    reading: { shapeOnly?: boolean } = {}
+    reading: ConsoleReading = {}
   ): Promise<EngineResponse> {
     const response = await sendWithStructure(
       this.transport,
       this.structure,
       request,
       signal,
-      reading.shapeOnly ? HITS_SOURCES : undefined
+      reading.shapeOnly ? HITS_SOURCES : undefined,
+      reading.shapeOnly && SEARCH_PATH.test(request.path)
+        ? reading.early
+        : undefined
     );
     const vectors = this.vectorsNotice(request, response);
     if (!vectors) {
