@@ -41,9 +41,10 @@ tier_done setup "$run_started"
 # The real nodes' launchers, which a clean clone's first real-node suite (a minute into jest)
 # would otherwise wait for while Maven builds them: built from the start, beside everything.
 # That suite's own build then waits for this one (the script takes a lock) and finds everything
-# up to date; a build that fails here fails there again, with its message.
+# up to date; a build that fails here fails there again, with its message. Where Maven or Java is
+# missing, the suite's build installs or skips as before (two package installs at once would clash).
 launchers_pid=
-if [ "${SEARCHBOOK_REAL_ES:-}" != 0 ]; then
+if [ "${SEARCHBOOK_REAL_ES:-}" != 0 ] && command -v mvn >/dev/null && command -v java >/dev/null; then
   bash scripts/setup-real-elasticsearch.sh >/dev/null 2>&1 &
   launchers_pid=$!
 fi
