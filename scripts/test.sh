@@ -38,6 +38,17 @@ bash scripts/setup.sh --for-tests || exit 1
 bash scripts/setup-browser.sh || exit 1
 tier_done setup "$run_started"
 
+# The real nodes' launchers, which a clean clone's first real-node suite (a minute into jest)
+# would otherwise wait for while Maven builds them: built from the start, beside everything.
+# That suite's own build then waits for this one (the script takes a lock) and finds everything
+# up to date; a build that fails here fails there again, with its message. Where Maven or Java is
+# missing, the suite's build installs or skips as before (two package installs at once would clash).
+launchers_pid=
+if [ "${SEARCHBOOK_REAL_ES:-}" != 0 ] && command -v mvn >/dev/null && command -v java >/dev/null; then
+  bash scripts/setup-real-elasticsearch.sh >/dev/null 2>&1 &
+  launchers_pid=$!
+fi
+
 # Beside jest, one after the other: the type check, the import layers, lint and format, then the
 # Python suites. They run niced, so they take only the CPU jest's suites leave (which wait on
 # kernels, servers, nodes and browsers much of the time) and never squeeze a jest suite's timing;
@@ -93,6 +104,7 @@ if [ -s test-results/temp-left.txt ]; then
   status=1
 fi
 tier_done jest $started
+[ -z "$launchers_pid" ] || wait "$launchers_pid" || true
 wait "$beside_pid" || status=1
 cat "$beside/output"
 cat "$beside/tiers" >>test-results/tiers.txt 2>/dev/null

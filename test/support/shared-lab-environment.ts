@@ -5,7 +5,7 @@ import type {
 } from '@jest/environment';
 import { TestEnvironment } from 'jest-environment-node';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../e2e/support/browser';
+import { launchChromium, TEST_CHROMIUM } from '../e2e/support/browser';
 import {
   SHARED_FIXTURES,
   type SharedBrowserFixtures,
@@ -23,7 +23,7 @@ let browser: Promise<Browser> | undefined;
 
 const fixtures: SharedBrowserFixtures = {
   lab: () => (lab ??= startSharedLab().then(stopAtExit)),
-  browser: () => (browser ??= launchChromium())
+  browser: () => (browser ??= launchChromium(TEST_CHROMIUM))
 };
 
 /**

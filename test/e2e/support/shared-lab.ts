@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { launchChromium } from './browser';
+import { launchChromium, TEST_CHROMIUM } from './browser';
 import {
   type RunningLab,
   startJupyterLab,
@@ -138,7 +138,9 @@ export async function suiteJupyterLab(
 /** The Chromium a browser suite uses: the worker's shared one (closing it closes the suite's contexts), else its own. */
 export async function suiteChromium(): Promise<Browser> {
   const shared = sharedFixtures();
-  return shared ? borrowedBrowser(await shared.browser()) : launchChromium();
+  return shared
+    ? borrowedBrowser(await shared.browser())
+    : launchChromium(TEST_CHROMIUM);
 }
 
 /** The shared browser as a suite sees it: close closes the contexts (and pages) it opened, not the browser. */
