@@ -145,16 +145,11 @@ def test_keys_javascript_walks_first_decide_a_shared_column_as_they_do_in_the_ke
         ' "0": {"x": "nested"}, "01": "not an index", "\u0662": "not one either"}, "s": "it\'s",'
         ' "u": {"v": "walked"}, "u.v": "written last"}}, {"_id": "b", "_source": null}, {"_id": "c"}]}}'
     )
-    payload = {
-        "info": {"method": "GET", "path": "/x/_search", "status": 200, "elapsedMs": 1},
-        "columns": [{"name": "_id", "type": "keyword", "origin": "meta"}, {"name": "s", "type": "text", "origin": "mapping"}],
-        "answer": text.translate({ord('"'): "'", ord("'"): '"'}),
-        "answerFormat": "json, quotes swapped",
-        "documents": {"at": ["hits", "hits"], "source": ["_source"], "meta": {"_id": ["_id"]}},
-        "omittedRows": 0,
-        "cut": [],
-        "aggregations": [],
-    }
+    payload = _hits_payload(
+        [{"name": "_id", "type": "keyword", "origin": "meta"}, {"name": "s", "type": "text", "origin": "mapping"}],
+        text=text,
+        documents={"at": ["hits", "hits"], "source": ["_source"], "meta": {"_id": ["_id"]}},
+    )
     rows = Answer({HITS_MIME: payload}).rows
     assert rows == node_rows(payload)
     assert rows[0]["free.0.x"] == "dotted" and rows[0]["free.2.x"] == "nested" and rows[0]["s"] == "it's"
@@ -242,16 +237,7 @@ def test_dataframes_are_the_same_read_by_columns_or_from_rows(monkeypatch):
     from searchbook.answer import HITS_MIME, Answer
 
     text = json.dumps(_answer_of([json.loads(text) for text in DOCUMENTS]))
-    payload = {
-        "info": {"method": "GET", "path": "/x/_search", "status": 200, "elapsedMs": 1},
-        "columns": COLUMNS,
-        "answer": text.translate({ord('"'): "'", ord("'"): '"'}),
-        "answerFormat": "json, quotes swapped",
-        "documents": LAYOUT,
-        "omittedRows": 0,
-        "cut": [],
-        "aggregations": [],
-    }
+    payload = _hits_payload(COLUMNS, text=text)
     by_rows = Answer({HITS_MIME: payload})
     assert len(by_rows.rows) == len(DOCUMENTS) + len(MORE)
     by_columns = Answer({HITS_MIME: payload})
@@ -278,16 +264,7 @@ def test_a_dataframe_leaves_the_parsed_answer_to_be_freed_and_json_still_reads_i
     # Each document holds a field no column shows, larger than the rest of it.
     documents = [{"title": f"t{i}", "n": i, "blob": {"words": [f"w{i}-{k}" for k in range(40)]}} for i in range(300)]
     text = json.dumps(_answer_of(documents))
-    payload = {
-        "info": {"method": "GET", "path": "/x/_search", "status": 200, "elapsedMs": 1},
-        "columns": [c for c in COLUMNS if c["name"] in ("_id", "title", "n")],
-        "answer": text.translate({ord('"'): "'", ord("'"): '"'}),
-        "answerFormat": "json, quotes swapped",
-        "documents": LAYOUT,
-        "omittedRows": 0,
-        "cut": [],
-        "aggregations": [],
-    }
+    payload = _hits_payload([c for c in COLUMNS if c["name"] in ("_id", "title", "n")], text=text)
 
     def held_by(make):
         tracemalloc.start()
@@ -323,16 +300,7 @@ def test_an_answer_parsed_while_the_kernel_read_it_is_parsed_once_and_only_for_i
     from searchbook.answer import HITS_MIME, Answer, EarlyAnswer
 
     text = json.dumps(_answer_of([json.loads(doc) for doc in DOCUMENTS])).encode()
-    payload = {
-        "info": {"method": "GET", "path": "/x/_search", "status": 200, "elapsedMs": 1},
-        "columns": COLUMNS,
-        "answerBuffer": 0,
-        "answerFormat": "json, quotes swapped",
-        "documents": LAYOUT,
-        "omittedRows": 0,
-        "cut": [],
-        "aggregations": [],
-    }
+    payload = _hits_payload(COLUMNS, answer_buffer=0)
     expected = Answer({HITS_MIME: payload}, buffers=[text]).to_pandas()
     parses = []
     real_loads = json.loads
@@ -357,3 +325,22 @@ def test_an_answer_parsed_while_the_kernel_read_it_is_parsed_once_and_only_for_i
     early.read({"answerBuffer": 0}, [b"not json"])
     answer = Answer({HITS_MIME: payload}, buffers=[text], early=early)
     pd.testing.assert_frame_equal(answer.to_pandas(), expected, check_exact=True)
+
+
+def _hits_payload(columns, text=None, documents=None, answer_buffer=None):
+    """The hits output of a 200 search of /x/_search holding `text` (its quotes swapped, as the
+    kernel sends it) or pointing at the message's buffer `answer_buffer`; every row kept."""
+    payload = {
+        "info": {"method": "GET", "path": "/x/_search", "status": 200, "elapsedMs": 1},
+        "columns": columns,
+        "answerFormat": "json, quotes swapped",
+        "documents": documents if documents is not None else LAYOUT,
+        "omittedRows": 0,
+        "cut": [],
+        "aggregations": [],
+    }
+    if answer_buffer is None:
+        payload["answer"] = text.translate({ord('"'): "'", ord("'"): '"'})
+    else:
+        payload["answerBuffer"] = answer_buffer
+    return payload
