@@ -8,13 +8,12 @@ import { TextRenderer } from '@lumino/datagrid';
  * notebook opening paid twice, on top of the theme's own read. Here a theme's fonts are
  * measured in the same recalculation as its variables' read, the way Lumino measures them (the
  * same node, the same font), so each height, and where the text is drawn, is what Lumino would
- * have measured.
+ * have measured. Lumino's measure (shared by the page's grids) is wrapped to answer with these
+ * heights; for every other font it measures as before.
  */
 
 /** Heights measured here, by the font as the renderers name it. */
 const measured = new Map<string, number>();
-/** Fonts to measure together the first time one of them is drawn. */
-const expected = new Set<string>();
 let wrapped = false;
 
 /**
@@ -23,7 +22,7 @@ let wrapped = false;
  * read may force covers them too. Call the function returned once the variables are read,
  * with `css` holding them and, for each of `cssFonts`, the font string the renderers will name.
  * A font that is not the CSS font with its variables written out (a size in other units, a
- * variable unset) is measured instead when first drawn, with the others left.
+ * variable unset) is left to Lumino, which measures it when first drawn.
  */
 export function probeFonts(
   cssFonts: readonly string[]
@@ -37,8 +36,6 @@ export function probeFonts(
       const written = cssFonts[i] && withVariables(cssFonts[i], css);
       if (node && written === font) {
         measured.set(font, node.offsetHeight);
-      } else if (!measured.has(font)) {
-        expected.add(font);
       }
     });
     for (const node of nodes) {
@@ -71,50 +68,8 @@ function wrapLumino(): void {
   }
   wrapped = true;
   const lumino = TextRenderer.measureFontHeight.bind(TextRenderer);
-  TextRenderer.measureFontHeight = (font: string): number => {
-    if (expected.has(font)) {
-      measureExpected();
-    }
-    return measured.get(font) ?? lumino(font);
-  };
-}
-
-/** Measures every font still expected, in one layout read. */
-function measureExpected(): void {
-  const canvas = document.createElement('canvas').getContext('2d');
-  const nodes: [string, HTMLElement][] = [];
-  for (const font of expected) {
-    const normal = canvasFont(canvas, font);
-    if (normal !== undefined) {
-      nodes.push([font, measuringNode(normal)]);
-    }
-  }
-  expected.clear();
-  document.body.append(...nodes.map(([, node]) => node));
-  for (const [font, node] of nodes) {
-    measured.set(font, node.offsetHeight);
-  }
-  for (const [, node] of nodes) {
-    node.remove();
-  }
-}
-
-/**
- * The font as a canvas normalises it, which is what Lumino sets on its measuring node;
- * undefined when the canvas refuses it (Lumino's would then keep its previous font, which only
- * Lumino can reproduce).
- */
-function canvasFont(
-  canvas: CanvasRenderingContext2D | null,
-  font: string
-): string | undefined {
-  if (!canvas) {
-    return undefined;
-  }
-  canvas.font = '1px searchbook-refused';
-  const refused = canvas.font;
-  canvas.font = font;
-  return canvas.font === refused ? undefined : canvas.font;
+  TextRenderer.measureFontHeight = (font: string): number =>
+    measured.get(font) ?? lumino(font);
 }
 
 /** A node styled as Lumino's own for measuring a font's height. */
