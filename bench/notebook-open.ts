@@ -526,17 +526,19 @@ async function main(): Promise<void> {
     console.log(
       `  searchbook page heap: ${heap('searchbook').toFixed(1)} MB (goal <= 100 MB)`
     );
-    for (let open = 0; open < traced; open++) {
-      const forced = await forcedStylesOnOpen(
-        browser,
-        lab,
-        'searchbook.ipynb',
-        join(root, 'forced-styles.trace.json')
-      );
-      console.log(
-        `  style recalculations forced by script while opening searchbook (${forced.grids} grids built): ${forced.own} by searchbook's code, ${forced.all} in all` +
-          ` (goal: one per theme, not one per grid)${[...forced.ownBy].map(([by, n]) => `; ${n}x ${by}`).join('')}`
-      );
+    for (const [tag, at] of labs) {
+      for (let open = 0; open < traced; open++) {
+        const forced = await forcedStylesOnOpen(
+          browser,
+          at,
+          'searchbook.ipynb',
+          join(root, 'forced-styles.trace.json')
+        );
+        console.log(
+          `  ${tag}style recalculations forced by script while opening searchbook (${forced.grids} grids built): ${forced.own} by searchbook's code (${forced.ownMs.toFixed(1)} ms), ${forced.all} in all` +
+            ` (goal: one per theme, not one per grid)${[...forced.ownBy].map(([by, n]) => `; ${n}x ${by}`).join('')}`
+        );
+      }
     }
     const bytes = await answerBytes(join(root, 'searchbook.ipynb'));
     const perAnswer =
