@@ -18,6 +18,8 @@ const traceSchema = z.object({
     z.object({
       name: z.string(),
       ph: z.string().optional(),
+      /** Microseconds, on a complete event. */
+      dur: z.number().optional(),
       args: z
         .object({
           beginData: z
@@ -34,6 +36,8 @@ const traceSchema = z.object({
 export interface ForcedStyles {
   /** Forced recalculations whose stack holds a script URL containing `ownUrl`. */
   own: number;
+  /** Their time, in ms. */
+  ownMs: number;
   all: number;
   /** The first function of each own stack, with its count: where they come from. */
   ownBy: Map<string, number>;
@@ -63,7 +67,12 @@ export async function countForcedStyles(
     JSON.parse(await readFile(tracePath, 'utf8'))
   );
   await rm(tracePath, { force: true });
-  const counted: ForcedStyles = { own: 0, all: 0, ownBy: new Map() };
+  const counted: ForcedStyles = {
+    own: 0,
+    ownMs: 0,
+    all: 0,
+    ownBy: new Map()
+  };
   for (const event of trace.traceEvents) {
     const stack = event.args?.beginData?.stackTrace;
     if (event.name !== 'UpdateLayoutTree' || !stack || stack.length === 0) {
@@ -73,6 +82,7 @@ export async function countForcedStyles(
     const own = stack.find(frame => frame.url?.includes(ownUrl));
     if (own) {
       counted.own++;
+      counted.ownMs += (event.dur ?? 0) / 1000;
       const name = `${stack[0]?.functionName || '(anonymous)'} ← ${own.functionName || '(anonymous)'}`;
       counted.ownBy.set(name, (counted.ownBy.get(name) ?? 0) + 1);
     }

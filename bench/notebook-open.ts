@@ -7,7 +7,7 @@
  * frames per second scrolling top to bottom; and searchbook's heap per answer against the
  * answer's bytes in the notebook. Prints figures; asserts nothing.
  *
- *   npm run bench:notebook-open [-- --runs 3 --answers 50 --hits 1000 --only searchbook]
+ *   npm run bench:notebook-open [-- --runs 3 --answers 50 --hits 1000 --only searchbook --traced 1]
  *
  * `--only searchbook`: the empty and searchbook notebooks alone (no Python kernel), for
  * comparing searchbook's own figures between builds quickly.
@@ -41,6 +41,8 @@ const arg = (name: string, fallback: number): number => {
 const runs = arg('runs', 3);
 const answers = arg('answers', 50);
 const hits = arg('hits', 1_000);
+/** `--traced N`: traced opens of the searchbook notebook counting the style recalculations its script forces. */
+const traced = arg('traced', 1);
 const only = process.argv.includes('--only')
   ? process.argv[process.argv.indexOf('--only') + 1]
   : undefined;
@@ -524,16 +526,20 @@ async function main(): Promise<void> {
     console.log(
       `  searchbook page heap: ${heap('searchbook').toFixed(1)} MB (goal <= 100 MB)`
     );
-    const forced = await forcedStylesOnOpen(
-      browser,
-      lab,
-      'searchbook.ipynb',
-      join(root, 'forced-styles.trace.json')
-    );
-    console.log(
-      `  style recalculations forced by script while opening searchbook (${forced.grids} grids built): ${forced.own} by searchbook's code, ${forced.all} in all` +
-        ` (goal: one per theme, not one per grid)${[...forced.ownBy].map(([by, n]) => `; ${n}x ${by}`).join('')}`
-    );
+    for (const [tag, at] of labs) {
+      for (let open = 0; open < traced; open++) {
+        const forced = await forcedStylesOnOpen(
+          browser,
+          at,
+          'searchbook.ipynb',
+          join(root, 'forced-styles.trace.json')
+        );
+        console.log(
+          `  ${tag}style recalculations forced by script while opening searchbook (${forced.grids} grids built): ${forced.own} by searchbook's code (${forced.ownMs.toFixed(1)} ms), ${forced.all} in all` +
+            ` (goal: one per theme, not one per grid)${[...forced.ownBy].map(([by, n]) => `; ${n}x ${by}`).join('')}`
+        );
+      }
+    }
     const bytes = await answerBytes(join(root, 'searchbook.ipynb'));
     const perAnswer =
       ((heap('searchbook') - heap('empty')) * 2 ** 20) / bytes.length;

@@ -49,8 +49,8 @@ beforeAll(async () => {
       `%connect elasticsearch ${server.url} name=es`,
       'GET /films/_search'
     ],
-    // Type lines ("keyword…"), null marks and the ids placing each row, as the page's grids draw
-    // them, from the page's first frame.
+    // Type lines ("keyword…"), null marks, the ids placing each row and the title column's name,
+    // as the page's grids draw them, from the page's first frame.
     beforeOpen: async opened => {
       await opened.addInitScript(() => {
         const drawn: unknown[] = [];
@@ -58,7 +58,7 @@ beforeAll(async () => {
         const proto = CanvasRenderingContext2D.prototype;
         const fillText = proto.fillText;
         proto.fillText = function (text: string, x: number, y: number) {
-          if (/^(keyword|null$|f\d$)/.test(String(text))) {
+          if (/^(keyword|null$|f\d$|title$)/.test(String(text))) {
             drawn.push({
               text: String(text),
               x,
@@ -306,6 +306,54 @@ it('in a notebook output, a stored null is drawn as a grey italic "null" and sai
     await page.keyboard.press('ArrowDown');
   }
   expect(said).toEqual(['Film 0', 'null', 'empty']);
+});
+
+it('in a notebook output, a column name, a type line and a value are each drawn centred in their row as Lumino measures their font', async () => {
+  const grid = cellOutput(page, 1).locator('.searchbook-Grid');
+  const { drawn, rowHeight } = await outputDrawing(grid);
+  const texts = [
+    drawn.filter(d => d.text === 'title').pop(),
+    drawn.filter(d => /^keyword/.test(d.text)).pop(),
+    drawn.filter(d => d.text === 'f0').pop()
+  ];
+  expect(texts.map(d => d?.text)).toEqual([
+    'title',
+    expect.stringMatching(/^keyword/),
+    'f0'
+  ]);
+  // Lumino's own measure of a font's height: a node holding "M" in the font as a canvas writes
+  // it, added to the page.
+  const heights = await page.evaluate(
+    fonts =>
+      fonts.map(font => {
+        const canvas = document.createElement('canvas').getContext('2d');
+        const node = document.createElement('div');
+        node.style.position = 'absolute';
+        node.style.top = '-99999px';
+        node.style.left = '-99999px';
+        node.style.visibility = 'hidden';
+        node.textContent = 'M';
+        if (canvas) {
+          canvas.font = font;
+          node.style.font = canvas.font;
+        }
+        document.body.append(node);
+        const height = node.offsetHeight;
+        node.remove();
+        return height;
+      }),
+    texts.map(d => d?.font ?? '')
+  );
+  // Every header and body row is rowHeight high, so a row's middle lies half a row past a
+  // multiple of it; Lumino draws on the text's bottom line, half the font's height below that.
+  const offRowMiddle = texts.map((d, i) => {
+    const middle = (d?.y ?? Number.NaN) - (heights[i] ?? 0) / 2;
+    return (((middle - rowHeight / 2) % rowHeight) + rowHeight) % rowHeight;
+  });
+  expect(offRowMiddle).toEqual([0, 0, 0]);
+  // The column name is bold, the others are not: two fonts measured.
+  expect(texts[0]?.font).toMatch(/bold/);
+  expect(texts[2]?.font).not.toMatch(/bold/);
 });
 
 it('the type lines of _id and _index keep "keyword" whole inside their columns', async () => {

@@ -153,6 +153,47 @@ describe('searchbook in JupyterLab', () => {
     expect(Math.abs(band)).toBeLessThanOrEqual(1);
   });
 
+  it('follows the window in width: it draws as wide as it is, the sideways scroll bar and its room coming and going with it', async () => {
+    const grid = searchGrid();
+    /**
+     * Once the grid draws as wide as it is inside its borders (its drawn area, the viewport, laid
+     * out from the size Lumino was told), that width between `least` and `most`: the width.
+     */
+    const fitted = async (least: number, most: number): Promise<number> => {
+      const width = await page.waitForFunction(
+        ([node, range]) => {
+          const drawn = (node as HTMLElement).querySelector<HTMLElement>(
+            '.lm-DataGrid-viewport'
+          );
+          const inside = (node as HTMLElement).clientWidth;
+          return (
+            drawn?.getBoundingClientRect().width === inside &&
+            inside >= range.least &&
+            inside <= range.most &&
+            inside
+          );
+        },
+        [await grid.elementHandle(), { least, most }] as const,
+        { timeout: 10_000 }
+      );
+      return (await width.jsonValue()) as number;
+    };
+    const wide = await fitted(1, Number.MAX_SAFE_INTEGER);
+    try {
+      await page.setViewportSize({ width: 700, height: 1080 });
+      await fitted(1, wide - 500);
+      const narrow = await bandUnder(grid);
+      expect(narrow.scrollsSideways).toBe(true);
+      expect(Math.abs(narrow.band)).toBeLessThanOrEqual(1);
+    } finally {
+      await page.setViewportSize({ width: 1920, height: 1080 });
+    }
+    expect(await fitted(wide, wide)).toBe(wide);
+    const back = await bandUnder(grid);
+    expect(back.scrollsSideways).toBe(false);
+    expect(Math.abs(back.band)).toBeLessThanOrEqual(1);
+  });
+
   it('sorts the rows shown when a header is clicked, and back on the third click', async () => {
     const ids = (tsv: string) =>
       tsv

@@ -1,4 +1,5 @@
 import type { DataGrid } from '@lumino/datagrid';
+import { probeFonts } from './font-heights';
 
 /**
  * The datagrid paints on a canvas, where CSS cannot reach, so its colours and fonts are read
@@ -31,19 +32,27 @@ let shared: { key: string; theme: GridTheme } | undefined;
 /**
  * The grid theme of the page's current JupyterLab theme, read once per theme and shared by
  * every grid: a computed-style read per grid forces the page's styles to be recalculated each
- * time, which a notebook of many grids pays once per grid.
+ * time, which a notebook of many grids pays once per grid. Its fonts' heights are measured
+ * in the same recalculation (see probeFonts), not by the first grid to draw text, once a font.
  */
 export function readGridTheme(): GridTheme {
   const body = document.body;
   const key = `${body.dataset.jpThemeName ?? ''}|${body.dataset.jpThemeLight ?? ''}`;
   if (shared?.key !== key) {
-    shared = { key, theme: readThemeFrom(body) };
+    const measureFonts = probeFonts([HEADER_FONT, BODY_FONT]);
+    const css = getComputedStyle(body);
+    const theme = readThemeFrom(css);
+    measureFonts(css, [theme.headerFont, theme.font]);
+    shared = { key, theme };
   }
   return shared.theme;
 }
 
-function readThemeFrom(node: HTMLElement): GridTheme {
-  const css = getComputedStyle(node);
+/** The grid's fonts as CSS, which readThemeFrom writes out from the same variables. */
+const HEADER_FONT = 'bold var(--jp-ui-font-size1) var(--jp-ui-font-family)';
+const BODY_FONT = 'var(--jp-ui-font-size1) var(--jp-code-font-family)';
+
+function readThemeFrom(css: CSSStyleDeclaration): GridTheme {
   const fontSize = cssVar(css, '--jp-ui-font-size1', '13px');
   const fontFamily = cssVar(css, '--jp-ui-font-family', 'sans-serif');
   const codeFamily = cssVar(css, '--jp-code-font-family', 'monospace');

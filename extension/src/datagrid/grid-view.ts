@@ -5,8 +5,8 @@ import {
   TextRenderer
 } from '@lumino/datagrid';
 import { MessageLoop } from '@lumino/messaging';
-import { Widget } from '@lumino/widgets';
 import { copyText } from './clipboard';
+import { followNodeSize } from './follow-node-size';
 import { blitRegionsWhole } from './region-blits';
 import { skipRepaintsAlreadyDone } from './repaints-already-done';
 import { fitColumnWidths } from './column-widths';
@@ -81,6 +81,7 @@ export class GridView extends ThemedGridPanel {
     });
     blitRegionsWhole(this.grid);
     skipRepaintsAlreadyDone(this.grid);
+    followNodeSize(this.grid);
     this.grid.addClass('searchbook-Grid');
     this.grid.dataModel = this.model;
     this.grid.selectionModel = new BasicSelectionModel({
@@ -160,8 +161,8 @@ export class GridView extends ThemedGridPanel {
     return text;
   }
 
+  /** The grid's canvas follows its node's own size (followNodeSize): here, only the height is fitted. */
   protected override onResized(): void {
-    MessageLoop.sendMessage(this.grid, Widget.ResizeMessage.UnknownSize);
     this.fitHeight();
   }
 

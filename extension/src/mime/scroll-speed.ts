@@ -11,23 +11,32 @@ interface Move {
 
 interface Followed {
   moves: Move[];
-  top: number;
+  /** Where the last scroll left the panel; unknown until its first scroll. */
+  top: number | undefined;
 }
 
 const followed = new WeakMap<HTMLElement, Followed>();
 
-/** Starts keeping the recent moves of `scroller`'s scrolls (once per element). */
+/**
+ * Starts keeping the recent moves of `scroller`'s scrolls (once per element). Where it stands
+ * now is not read: this starts while a notebook's first grids are added, and a layout read
+ * then recomputes the page's styles and layout. So the first scroll's first move counts no
+ * pixels, and its speed is known from its second move on.
+ */
 export function followScrolls(scroller: HTMLElement): void {
   if (followed.has(scroller)) {
     return;
   }
-  const state: Followed = { moves: [], top: scroller.scrollTop };
+  const state: Followed = { moves: [], top: undefined };
   followed.set(scroller, state);
   scroller.addEventListener(
     'scroll',
     event => {
       const top = scroller.scrollTop;
-      state.moves.push({ at: event.timeStamp, px: Math.abs(top - state.top) });
+      state.moves.push({
+        at: event.timeStamp,
+        px: state.top === undefined ? 0 : Math.abs(top - state.top)
+      });
       state.top = top;
       while (
         (state.moves[0]?.at ?? event.timeStamp) <
