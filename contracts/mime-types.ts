@@ -4,6 +4,7 @@ import { ColumnSchema } from './columns';
 import { fieldsRecord } from './own-fields';
 import { ExactNumber } from './exact-json';
 import { type TypedSecretKind, TypedSecretKindSchema } from './typed-secrets';
+import { ANSWER_FORMATS } from './answer-format';
 
 /**
  * The MIME payloads the kernel emits and the extension renders: defined once, here, and
@@ -106,13 +107,14 @@ export type DocumentLayout = z.infer<typeof DocumentLayoutSchema>;
 
 /**
  * The engine's answer as the JSON text it sent (hits beyond the row cap left out), with every
- * `"` and `'` swapped (`answerFormat` says so; answer-rows.ts reads it back). A string,
+ * `"` and `'` swapped (`answerFormat` says so; answer-format.ts reads it back). A string,
  * not a parsed value, so a saved notebook holds it on one line, and swapped, so that line
  * needs almost no escapes: a notebook holds about 1.0× the engine's bytes instead of 1.15×.
  */
 const AnswerSchema = z.string();
-export const ANSWER_FORMAT = 'json, quotes swapped';
-const AnswerFormatSchema = z.literal(ANSWER_FORMAT);
+export { ANSWER_FORMAT, COMPRESSED_ANSWER_FORMAT } from './answer-format';
+/** Answers over 64 KiB are kept compressed (answer-format.ts); swappedAnswerText reads either. */
+const AnswerFormatSchema = z.enum(ANSWER_FORMATS);
 
 /**
  * In place of `answer`, for a frontend that asked for it (searchbook's Python magics): the

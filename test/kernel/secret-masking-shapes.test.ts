@@ -24,6 +24,7 @@ import {
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
 import { KernelMessage } from '../support/kernel-messages';
+import { swappedAnswerText } from '../../contracts/answer-format';
 
 jest.setTimeout(60_000);
 
@@ -200,7 +201,7 @@ it('secrets that are ordinary values of an answer leave it exactly as the engine
   expect(reply.content.status).toBe('ok');
   const data = iopub.find(KernelMessage.isDisplayDataMsg)?.content.data ?? {};
   const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
-  expect(JSON.parse(swapQuotes(payload.answer ?? ''))).toEqual(
+  expect(JSON.parse(swapQuotes(swappedAnswerText(payload) ?? ''))).toEqual(
     JSON.parse(PLAIN_ANSWER)
   );
   expect(payload.columns.map(c => c.name)).toEqual([
@@ -262,7 +263,9 @@ it('an answer sent as a message buffer masks an echoed secret inside its strings
   const payload = HitsPayloadSchema.parse(
     shown.iopub.find(KernelMessage.isDisplayDataMsg)?.content.data[HITS_MIME]
   );
-  expect(sent).toEqual(JSON.parse(swapQuotes(payload.answer ?? '')));
+  expect(sent).toEqual(
+    JSON.parse(swapQuotes(swappedAnswerText(payload) ?? ''))
+  );
 });
 
 it("an answer sent as a message buffer holding no secret is the engine's own bytes", async () => {
