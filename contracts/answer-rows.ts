@@ -347,6 +347,9 @@ export function hitsPayloadRowCount(payload: HitsPayload): number {
   if (payload.exactRows !== undefined || payload.rows) {
     return hitsPayloadRows(payload).length;
   }
+  if (payload.rowCount !== undefined) {
+    return payload.rowCount;
+  }
   const answer = swappedAnswerText(payload);
   if (answer === undefined || !payload.documents) {
     return 0;
@@ -361,6 +364,9 @@ export function hitsPayloadRowCount(payload: HitsPayload): number {
 export function tablePayloadRowCount(payload: TablePayload): number {
   if (payload.exactRows !== undefined || payload.rows) {
     return tablePayloadRows(payload).length;
+  }
+  if (payload.rowCount !== undefined) {
+    return payload.rowCount;
   }
   const answer = answerValue(payload);
   return answer === undefined ? 0 : Array.isArray(answer) ? answer.length : 1;

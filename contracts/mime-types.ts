@@ -169,6 +169,12 @@ export const HitsPayloadSchema = z
     answer: AnswerSchema.optional(),
     answerBuffer: AnswerBufferSchema.optional(),
     answerFormat: AnswerFormatSchema.optional(),
+    /**
+     * How many rows the kept answer holds (its documents), so an output says it and sizes its
+     * grid without reading the answer until the grid is built. Older notebooks have none: the
+     * answer is counted then.
+     */
+    rowCount: z.number().int().nonnegative().optional(),
     documents: DocumentLayoutSchema.optional(),
     total: z
       .object({ value: z.number(), relation: z.enum(['eq', 'gte']) })
@@ -207,6 +213,8 @@ export const TablePayloadSchema = z
     answer: AnswerSchema.optional(),
     answerBuffer: AnswerBufferSchema.optional(),
     answerFormat: AnswerFormatSchema.optional(),
+    /** As for hits: the rows the kept answer holds (its elements); older notebooks have none. */
+    rowCount: z.number().int().nonnegative().optional(),
     omittedRows: z.number().int().nonnegative(),
     cut: z
       .array(
