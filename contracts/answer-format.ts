@@ -10,8 +10,9 @@ export const ANSWER_FORMAT = 'json, quotes swapped';
 
 /**
  * The same swapped text gzip-compressed and base64-encoded (`base64 -d | gunzip` reads it back),
- * for answers over COMPRESSED_ANSWER_BYTES: a notebook of large answers is a fifth as big, and
- * the Jupyter server reads, checks and sends it, and the browser parses it, that much faster.
+ * for answers over COMPRESSED_ANSWER_BYTES: a notebook of large answers is several times
+ * smaller, and the Jupyter server reads, checks and sends it, and the browser parses it, that
+ * much faster.
  */
 export const COMPRESSED_ANSWER_FORMAT = 'json, quotes swapped, gzip, base64';
 
@@ -32,8 +33,8 @@ export interface KeptAnswer {
 
 /**
  * The last few answers decompressed, by their compressed text: an output reads its answer to
- * count its rows and again to build the grid it draws next, and decompressing twice would cost
- * as much as the scan itself. Few, so the page holds no more than the grids it builds.
+ * build its grid, again for Raw JSON, and again when a grid let go of its rows is scrolled back
+ * to. Few, so the page holds no more than the grids it builds.
  */
 const recent: [compressed: string, text: string][] = [];
 const RECENT = 4;
