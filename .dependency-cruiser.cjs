@@ -71,12 +71,14 @@ module.exports = {
     },
     ...upward,
     {
-      name: 'contracts: zod and itself only',
+      name: 'contracts: zod, fflate and itself only',
       comment:
-        'contracts/ is shared by the kernel (Node) and the extension (browser): it imports zod and its own files, nothing else.',
+        'contracts/ is shared by the kernel (Node) and the extension (browser): it imports zod, fflate (compressed answers) and its own files, nothing else.',
       severity: 'error',
       from: { path: '^contracts/' },
-      to: { pathNot: ['^contracts/', '^node_modules/zod/'] }
+      to: {
+        pathNot: ['^contracts/', '^node_modules/zod/', '^node_modules/fflate/']
+      }
     },
     {
       name: 'engines: never another engine',

@@ -9,6 +9,7 @@ import { fieldRecord, hasField, ownValue } from './own-fields';
 import { parseExactJson } from './exact-json';
 import { documentCountOfText, documentSpansOfText } from './answer-count';
 import type { DocumentLayout, HitsPayload, TablePayload } from './mime-types';
+import { type KeptAnswer, swappedAnswerText } from './answer-format';
 
 export type Row = Record<string, JsonValue>;
 
@@ -295,12 +296,11 @@ export function swapQuotes(text: string): string {
 }
 
 /** The engine's answer a payload keeps, as a JSON value. */
-export function answerValue(payload: {
-  answer?: string | undefined;
-}): JsonValue | undefined {
-  return payload.answer === undefined
+export function answerValue(payload: KeptAnswer): JsonValue | undefined {
+  const answer = swappedAnswerText(payload);
+  return answer === undefined
     ? undefined
-    : (parseExactJson(swapQuotes(payload.answer)) as JsonValue);
+    : (parseExactJson(swapQuotes(answer)) as JsonValue);
 }
 
 /** The rows of a hits payload: stored (older notebooks, answers too large to keep) or rebuilt from its answer. */
@@ -347,11 +347,15 @@ export function hitsPayloadRowCount(payload: HitsPayload): number {
   if (payload.exactRows !== undefined || payload.rows) {
     return hitsPayloadRows(payload).length;
   }
-  if (payload.answer === undefined || !payload.documents) {
+  if (payload.rowCount !== undefined) {
+    return payload.rowCount;
+  }
+  const answer = swappedAnswerText(payload);
+  if (answer === undefined || !payload.documents) {
     return 0;
   }
   return (
-    documentCountOfText(payload.answer, payload.documents.at) ??
+    documentCountOfText(answer, payload.documents.at) ??
     documentsOf(answerValue(payload) ?? null, payload.documents).length
   );
 }
@@ -360,6 +364,9 @@ export function hitsPayloadRowCount(payload: HitsPayload): number {
 export function tablePayloadRowCount(payload: TablePayload): number {
   if (payload.exactRows !== undefined || payload.rows) {
     return tablePayloadRows(payload).length;
+  }
+  if (payload.rowCount !== undefined) {
+    return payload.rowCount;
   }
   const answer = answerValue(payload);
   return answer === undefined ? 0 : Array.isArray(answer) ? answer.length : 1;
@@ -384,13 +391,12 @@ export interface DocumentPlaces {
 export function hitsPayloadDocumentPlaces(
   payload: HitsPayload
 ): DocumentPlaces | undefined {
-  const { answer, documents } = payload;
-  if (
-    payload.exactRows !== undefined ||
-    payload.rows ||
-    answer === undefined ||
-    !documents
-  ) {
+  const { documents } = payload;
+  if (payload.exactRows !== undefined || payload.rows || !documents) {
+    return undefined;
+  }
+  const answer = swappedAnswerText(payload);
+  if (answer === undefined) {
     return undefined;
   }
   const spans = documentSpansOfText(answer, documents.at);
@@ -407,7 +413,8 @@ export function hitsPayloadRowReader(
   payload: HitsPayload,
   places?: DocumentPlaces
 ): RowReader | undefined {
-  const { answer, documents } = payload;
+  const { documents } = payload;
+  const answer = swappedAnswerText(payload);
   const found =
     places && places.textLength === answer?.length
       ? places

@@ -5,12 +5,12 @@
  */
 import { swapQuotes } from './answer-rows';
 import { exactJson, parseExactJson } from './exact-json';
+import { type KeptAnswer, swappedAnswerText } from './answer-format';
 
 /** The answer's JSON text indented by two spaces, numbers exact; undefined when the payload keeps none. */
-export function answerText(payload: {
-  answer?: string | undefined;
-}): string | undefined {
-  return payload.answer === undefined
+export function answerText(payload: KeptAnswer): string | undefined {
+  const answer = swappedAnswerText(payload);
+  return answer === undefined
     ? undefined
-    : exactJson(parseExactJson(swapQuotes(payload.answer)), 2);
+    : exactJson(parseExactJson(swapQuotes(answer)), 2);
 }

@@ -4,6 +4,7 @@ import { ColumnSchema } from './columns';
 import { fieldsRecord } from './own-fields';
 import { ExactNumber } from './exact-json';
 import { type TypedSecretKind, TypedSecretKindSchema } from './typed-secrets';
+import { ANSWER_FORMATS } from './answer-format';
 
 /**
  * The MIME payloads the kernel emits and the extension renders: defined once, here, and
@@ -106,13 +107,14 @@ export type DocumentLayout = z.infer<typeof DocumentLayoutSchema>;
 
 /**
  * The engine's answer as the JSON text it sent (hits beyond the row cap left out), with every
- * `"` and `'` swapped (`answerFormat` says so; answer-rows.ts reads it back). A string,
+ * `"` and `'` swapped (`answerFormat` says so; answer-format.ts reads it back). A string,
  * not a parsed value, so a saved notebook holds it on one line, and swapped, so that line
  * needs almost no escapes: a notebook holds about 1.0× the engine's bytes instead of 1.15×.
  */
 const AnswerSchema = z.string();
-export const ANSWER_FORMAT = 'json, quotes swapped';
-const AnswerFormatSchema = z.literal(ANSWER_FORMAT);
+export { ANSWER_FORMAT, COMPRESSED_ANSWER_FORMAT } from './answer-format';
+/** Answers over 64 KiB are kept compressed (answer-format.ts); swappedAnswerText reads either. */
+const AnswerFormatSchema = z.enum(ANSWER_FORMATS);
 
 /**
  * In place of `answer`, for a frontend that asked for it (searchbook's Python magics): the
@@ -167,6 +169,12 @@ export const HitsPayloadSchema = z
     answer: AnswerSchema.optional(),
     answerBuffer: AnswerBufferSchema.optional(),
     answerFormat: AnswerFormatSchema.optional(),
+    /**
+     * How many rows the kept answer holds (its documents), so an output says it and sizes its
+     * grid without reading the answer until the grid is built. Older notebooks have none: the
+     * answer is counted then.
+     */
+    rowCount: z.number().int().nonnegative().optional(),
     documents: DocumentLayoutSchema.optional(),
     total: z
       .object({ value: z.number(), relation: z.enum(['eq', 'gte']) })
@@ -205,6 +213,8 @@ export const TablePayloadSchema = z
     answer: AnswerSchema.optional(),
     answerBuffer: AnswerBufferSchema.optional(),
     answerFormat: AnswerFormatSchema.optional(),
+    /** As for hits: the rows the kept answer holds (its elements); older notebooks have none. */
+    rowCount: z.number().int().nonnegative().optional(),
     omittedRows: z.number().int().nonnegative(),
     cut: z
       .array(

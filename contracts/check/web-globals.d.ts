@@ -10,3 +10,5 @@ declare class TextDecoder {
   );
   decode(input?: Uint8Array, options?: { stream?: boolean }): string;
 }
+/** Base64 to a string of one character per byte (what a compressed answer is written in). */
+declare function atob(data: string): string;

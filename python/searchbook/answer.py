@@ -1,7 +1,9 @@
 """A searchbook answer as a Python value, read from the MIME bundle the searchbook kernel showed:
 the engine's JSON, the grid's rows and columns, and each aggregation table, as DataFrames when
 pandas or polars is installed."""
+import base64
 import gc
+import gzip
 import json
 from contextlib import contextmanager
 
@@ -15,6 +17,14 @@ ANSWER_BYTES_MIME = "application/vnd.searchbook.answer-bytes"
 # The notebook keeps the engine's JSON text with every `"` and `'` swapped (so it needs few escapes).
 # Swapped back as UTF-8 bytes, which json reads directly: str.translate is slow past ASCII.
 _UNSWAP = bytes.maketrans(b"\"'", b"'\"")
+# `answerFormat`: answers over COMPRESSED_ANSWER_BYTES are kept as that swapped text gzip-compressed
+# and base64-encoded, so a notebook of large answers is a fifth as big; smaller ones stay plain.
+ANSWER_FORMAT = "json, quotes swapped"
+COMPRESSED_ANSWER_FORMAT = "json, quotes swapped, gzip, base64"
+COMPRESSED_ANSWER_BYTES = 64 * 1024
+# gzip's level, as the kernel's: the fastest (about 1.6 ms for 1,000 hits), where 6 would give a text
+# a quarter smaller for nearly three times the time of every shown answer.
+_GZIP_LEVEL = 1
 
 
 class RowsLeftOut(UserWarning):
@@ -303,9 +313,31 @@ def acyclic_build():
             gc.enable()
 
 
+def swapped_answer_bytes(payload):
+    """The answer a payload keeps, as its swapped JSON text in UTF-8, whatever its `answerFormat`
+    (plain, or gzip-compressed and base64-encoded); None when the payload keeps none. Every
+    reader of a payload's `answer` goes through here."""
+    text = payload.get("answer")
+    if text is None:
+        return None
+    if payload.get("answerFormat") == COMPRESSED_ANSWER_FORMAT:
+        try:
+            return gzip.decompress(base64.b64decode(text, validate=True))
+        except (ValueError, OSError, EOFError) as error:
+            raise ValueError(
+                f"This answer is marked '{COMPRESSED_ANSWER_FORMAT}' but does not read as that: the notebook's "
+                "output was changed by hand or cut. Run the cell again to get it back."
+            ) from error
+    return text.encode("utf-8", "surrogatepass")
+
+
 def _swapped_json(text):
+    return _unswapped_json(text.encode("utf-8", "surrogatepass"))
+
+
+def _unswapped_json(swapped):
     with acyclic_build():
-        return json.loads(text.encode("utf-8", "surrogatepass").translate(_UNSWAP))
+        return json.loads(swapped.translate(_UNSWAP))
 
 
 def _answer_json(payload, buffers=()):
@@ -313,8 +345,8 @@ def _answer_json(payload, buffers=()):
     if at is not None:
         with acyclic_build():
             return json.loads(_buffer_bytes(buffers[at]))
-    text = payload.get("answer")
-    return None if text is None else _swapped_json(text)
+    swapped = swapped_answer_bytes(payload)
+    return None if swapped is None else _unswapped_json(swapped)
 
 
 def _holds_answer(payload):
@@ -330,20 +362,28 @@ def _buffer_bytes(buffer):
 
 def shown_bundle(bundle, buffers):
     """The bundle as a notebook keeps it: an answer sent as a buffer of the message back in its
-    payload as the swapped string JupyterLab's renderer reads (`answer`)."""
+    payload as the string JupyterLab's renderer reads (`answer`), compressed past the same size
+    as the kernel compresses the answers it shows itself."""
     shown = dict(bundle)
     for mime in (HITS_MIME, TABLE_MIME):
         payload = bundle.get(mime)
         if payload and "answerBuffer" in payload:
+            answer, answer_format = _kept_answer(buffers[payload["answerBuffer"]])
             shown[mime] = {
-                ("answer" if key == "answerBuffer" else key): (_swapped_text(buffers[value]) if key == "answerBuffer" else value)
-                for key, value in payload.items()
+                **{("answer" if key == "answerBuffer" else key): value for key, value in payload.items()},
+                "answer": answer,
+                "answerFormat": answer_format,
             }
     return shown
 
 
-def _swapped_text(buffer):
-    return _buffer_bytes(buffer).translate(_UNSWAP).decode("utf-8", "surrogatepass")
+def _kept_answer(buffer):
+    """An answer's own bytes as a payload keeps them: the swapped text, and its `answerFormat`."""
+    swapped = _buffer_bytes(buffer).translate(_UNSWAP)
+    if len(swapped) > COMPRESSED_ANSWER_BYTES:
+        compressed = gzip.compress(swapped, compresslevel=_GZIP_LEVEL, mtime=0)
+        return base64.b64encode(compressed).decode("ascii"), COMPRESSED_ANSWER_FORMAT
+    return swapped.decode("utf-8", "surrogatepass"), ANSWER_FORMAT
 
 
 def _kept_rows(payload):

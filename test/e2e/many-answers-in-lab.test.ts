@@ -2,13 +2,16 @@
  * A saved notebook of many answers, opened again in JupyterLab in Chromium: the grids a reader
  * scrolls to show their rows, keyboard and copy work in them, and a theme change recolours
  * every grid, on screen or not when it changed (one theme reading shared by every grid), and
- * the page holds each answer's text once, however many models and grids read it.
+ * the page holds each answer's text once, however many models and grids read it. An answer over
+ * 64 KiB, saved compressed, opens with all its rows, as the same answer saved plain before does.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
+import { HITS_MIME } from '../../contracts/mime-types';
 import { heldStrings, takeHeapSnapshot } from './support/heap-snapshot';
 import { type RunningLab } from './support/jupyter-lab';
 import { suiteChromium, suiteJupyterLab } from './support/shared-lab';
@@ -36,6 +39,9 @@ let root: string;
 const searchCell = (n: number): string =>
   `GET /products/_search\n{"size": ${ROWS}, "from": ${n * ROWS}, "_source": ["name", "price"]}`;
 
+const connectCell = (): string =>
+  `%connect elasticsearch ${sandbox.esUrl} auth=basic user=elastic password=\${env:ES_PASSWORD} name=sandbox-es`;
+
 beforeAll(async () => {
   sandbox = await startSandbox({
     esPort: 0,
@@ -50,7 +56,7 @@ beforeAll(async () => {
   });
   root = await mkdtemp(join(tmpdir(), 'searchbook-e2e-many-'));
   await writeNotebook(root, 'many.ipynb', [
-    `%connect elasticsearch ${sandbox.esUrl} auth=basic user=elastic password=\${env:ES_PASSWORD} name=sandbox-es`,
+    connectCell(),
     ...Array.from({ length: ANSWERS }, (_, n) => searchCell(n))
   ]);
   lab = await suiteJupyterLab(root, { ES_PASSWORD: 'e2e-es-secret-many' });
@@ -311,4 +317,82 @@ describe('a notebook of many answers', () => {
     );
     expect(await brightnessOnceSettled(after, false)).toBeGreaterThan(200);
   });
+});
+
+describe('a saved answer over 64 KiB, kept compressed', () => {
+  const ALL = ANSWERS * ROWS;
+  interface Saved {
+    cells: { outputs?: { data?: Record<string, Record<string, unknown>> }[] }[];
+  }
+  const hitsOf = (notebook: Saved) =>
+    notebook.cells[1]?.outputs?.[0]?.data?.[HITS_MIME] ?? {};
+  /** The engine's ids in the saved answer, read from the file as a script would. */
+  let savedIds: string[];
+
+  beforeAll(async () => {
+    await writeNotebook(root, 'large.ipynb', [
+      connectCell(),
+      `GET /products/_search\n{"size": ${ALL}}`
+    ]);
+    const writer = await context.newPage();
+    await openNotebook(writer, lab.open('large.ipynb'));
+    await runAllCells(writer);
+    await runCommand(writer, 'docmanager:save');
+    await writer.waitForFunction(
+      () => !document.querySelector('.jp-mod-dirty'),
+      undefined,
+      { timeout: 30_000 }
+    );
+    await writer.close();
+    const saved = JSON.parse(
+      await readFile(join(root, 'large.ipynb'), 'utf8')
+    ) as Saved;
+    const hits = hitsOf(saved);
+    expect(hits.answerFormat).toBe('json, quotes swapped, gzip, base64');
+    const swapped = gunzipSync(
+      Buffer.from(String(hits.answer), 'base64')
+    ).toString('utf8');
+    const text = swapped.replace(/["']/g, q => (q === '"' ? "'" : '"'));
+    savedIds = (
+      JSON.parse(text) as { hits: { hits: { _id: string }[] } }
+    ).hits.hits.map(h => h._id);
+    expect(savedIds).toHaveLength(ALL);
+    // The same notebook as searchbook saved it before answers were compressed.
+    hits.answer = swapped;
+    hits.answerFormat = 'json, quotes swapped';
+    await writeFile(
+      join(root, 'large-before.ipynb'),
+      JSON.stringify(saved, null, 1)
+    );
+  });
+
+  for (const [name, saved] of [
+    ['large.ipynb', 'compressed'],
+    ['large-before.ipynb', 'plain, as notebooks saved before keep it']
+  ] as const) {
+    it(`opens and shows every row and the Raw JSON of an answer saved ${saved}`, async () => {
+      const reader = await context.newPage();
+      try {
+        await openNotebook(reader, lab.open(name));
+        const output = cellOutput(reader, 1);
+        const grid = output.locator('.searchbook-Grid');
+        await grid.waitFor({ timeout: 60_000 });
+        expect(await grid.getAttribute('aria-rowcount')).toBe(String(ALL));
+        await output.getByRole('button', { name: 'Copy TSV' }).click();
+        const tsv = await reader.evaluate(() => navigator.clipboard.readText());
+        const [header, ...lines] = tsv.split('\n');
+        const idColumn = (header ?? '').split('\t').indexOf('_id');
+        expect(lines.map(line => line.split('\t')[idColumn])).toEqual(savedIds);
+        await output.getByRole('button', { name: 'Raw JSON' }).click();
+        const raw = output.locator('.searchbook-RawJson');
+        await raw.waitFor({ state: 'visible' });
+        const body = JSON.parse((await raw.textContent()) ?? '{}') as {
+          hits: { hits: { _id: string }[] };
+        };
+        expect(body.hits.hits.map(h => h._id)).toEqual(savedIds);
+      } finally {
+        await reader.close();
+      }
+    });
+  }
 });

@@ -1,9 +1,11 @@
 /** @jest-environment jsdom */
 import './support/dom';
+import { gzipSync } from 'node:zlib';
 import { Widget } from '@lumino/widgets';
 import { swapQuotes } from '../../contracts/answer-rows';
 import {
   ANSWER_FORMAT,
+  COMPRESSED_ANSWER_FORMAT,
   HITS_MIME,
   JSON_MIME,
   PROGRESS_MIME,
@@ -159,53 +161,68 @@ describe('the hits output', () => {
     );
   });
 
-  it('rebuilds the grid from the engine answer the notebook keeps, and shows that answer as the raw response', async () => {
-    const engine = {
-      took: 2,
-      hits: {
-        total: { value: 2, relation: 'eq' },
-        hits: [
+  it.each([
+    ['plain', (swapped: string) => swapped, ANSWER_FORMAT],
+    [
+      'gzip-compressed in base64',
+      (swapped: string) => gzipSync(Buffer.from(swapped)).toString('base64'),
+      COMPRESSED_ANSWER_FORMAT
+    ]
+  ] as const)(
+    'rebuilds the grid from the engine answer the notebook keeps (%s), and shows that answer as the raw response',
+    async (_, kept, answerFormat) => {
+      const engine = {
+        took: 2,
+        hits: {
+          total: { value: 2, relation: 'eq' },
+          hits: [
+            {
+              _id: 'a',
+              _index: 'p',
+              _score: 1,
+              _source: { name: 'it\'s "quoted"', address: { city: 'Zürich' } }
+            },
+            { _id: 'b', _index: 'p', _score: 0.5, _source: { name: 'plain' } }
+          ]
+        }
+      };
+      const payload = {
+        info,
+        columns: [
+          { name: '_id', type: 'keyword', readOnly: true, json: false },
+          { name: 'name', type: 'text', readOnly: false, json: false },
           {
-            _id: 'a',
-            _index: 'p',
-            _score: 1,
-            _source: { name: 'it\'s "quoted"', address: { city: 'Zürich' } }
-          },
-          { _id: 'b', _index: 'p', _score: 0.5, _source: { name: 'plain' } }
-        ]
-      }
-    };
-    const kept = {
-      info,
-      columns: [
-        { name: '_id', type: 'keyword', readOnly: true, json: false },
-        { name: 'name', type: 'text', readOnly: false, json: false },
-        { name: 'address.city', type: 'keyword', readOnly: false, json: false }
-      ],
-      answer: swapQuotes(JSON.stringify(engine)),
-      answerFormat: ANSWER_FORMAT,
-      documents: {
-        at: ['hits', 'hits'],
-        source: ['_source'],
-        meta: { _id: ['_id'], _index: ['_index'], _score: ['_score'] }
-      },
-      omittedRows: 0
-    };
-    const output = await render(HITS_MIME, { [HITS_MIME]: kept });
-    const grid = output.node.querySelector('.searchbook-Grid');
-    expect(grid?.getAttribute('aria-rowcount')).toBe('2');
-    expect(
-      output.node.querySelector('.searchbook-Status')?.textContent
-    ).toContain('2 shown');
-    [...output.node.querySelectorAll('button')]
-      .find(b => b.textContent === 'Raw JSON')
-      ?.click();
-    expect(
-      JSON.parse(
-        output.node.querySelector('.searchbook-RawJson')?.textContent ?? ''
-      )
-    ).toEqual(engine);
-  });
+            name: 'address.city',
+            type: 'keyword',
+            readOnly: false,
+            json: false
+          }
+        ],
+        answer: kept(swapQuotes(JSON.stringify(engine))),
+        answerFormat,
+        documents: {
+          at: ['hits', 'hits'],
+          source: ['_source'],
+          meta: { _id: ['_id'], _index: ['_index'], _score: ['_score'] }
+        },
+        omittedRows: 0
+      };
+      const output = await render(HITS_MIME, { [HITS_MIME]: payload });
+      const grid = output.node.querySelector('.searchbook-Grid');
+      expect(grid?.getAttribute('aria-rowcount')).toBe('2');
+      expect(
+        output.node.querySelector('.searchbook-Status')?.textContent
+      ).toContain('2 shown');
+      [...output.node.querySelectorAll('button')]
+        .find(b => b.textContent === 'Raw JSON')
+        ?.click();
+      expect(
+        JSON.parse(
+          output.node.querySelector('.searchbook-RawJson')?.textContent ?? ''
+        )
+      ).toEqual(engine);
+    }
+  );
 
   it('builds its grid when scrolled near, lets go of its rows when far and reads them again from the output', async () => {
     const engine = {

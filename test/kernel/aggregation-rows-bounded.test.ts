@@ -11,6 +11,7 @@ import { DEFAULT_LIMITS } from '../../kernel/src/render/output-limits';
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient } from '../support/kernel-client';
 import { displaysAndUpdates } from '../support/shown-text';
+import { swappedAnswerText } from '../../contracts/answer-format';
 
 let kernel: KernelClient;
 let sandbox: RunningSandbox;
@@ -48,7 +49,7 @@ it('a terms of 500 names inside a terms of categories: the first rows kept, the 
   expect(reply.content.status).toBe('ok');
   const data = displaysAndUpdates(iopub).find(d => d[HITS_MIME] !== undefined);
   const payload = HitsPayloadSchema.parse(data?.[HITS_MIME]);
-  const answer = JSON.parse(swapQuotes(String(payload.answer))) as {
+  const answer = JSON.parse(swapQuotes(String(swappedAnswerText(payload)))) as {
     aggregations: { cats: { buckets: { names: { buckets: unknown[] } }[] } };
   };
   const inAnswer = answer.aggregations.cats.buckets.reduce(

@@ -4,6 +4,7 @@
  * alone: the answer's text, and the grid's rows from it.
  */
 import { createServer, type Server } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import {
@@ -21,6 +22,12 @@ import {
 import { SECRETS } from '../drivers/helpers';
 import { KernelClient } from '../support/kernel-client';
 import { displays, type MimeBundle } from '../support/shown-text';
+import {
+  ANSWER_FORMAT,
+  COMPRESSED_ANSWER_BYTES,
+  COMPRESSED_ANSWER_FORMAT,
+  swappedAnswerText
+} from '../../contracts/answer-format';
 
 /** Forwards every request to `target` and keeps the last body answered to each path, byte for byte. */
 async function recordingProxy(target: string): Promise<{
@@ -123,7 +130,7 @@ it('a 1,000-hit search: the engine bytes come back from the notebook output, and
     'text/plain'
   ]);
   const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
-  expect(swapQuotes(payload.answer as string)).toBe(
+  expect(swapQuotes(swappedAnswerText(payload) as string)).toBe(
     es.answerTo('/products/_search')
   );
   const engine = JSON.parse(es.answerTo('/products/_search')) as {
@@ -148,7 +155,9 @@ it('large answers in a row each arrive signed and exact, the first output the hi
     );
     expect(Object.keys(data)[0]).toBe(HITS_MIME);
     const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
-    expect(swapQuotes(payload.answer as string)).toBe(es.answerTo(path));
+    expect(swapQuotes(swappedAnswerText(payload) as string)).toBe(
+      es.answerTo(path)
+    );
     expect(hitsPayloadRows(payload)).toHaveLength(size);
     expect(String(data['text/plain'])).toContain(`${size} shown`);
   }
@@ -165,13 +174,66 @@ it('a table (_cat/indices as JSON) keeps the engine array once', async () => {
   );
 });
 
+it('an answer over 64 KiB is kept gzip-compressed in base64, which base64 -d | gunzip reads back, and its grid rows are the same', async () => {
+  const data = await display(
+    'GET /products/_search\n{"size": 1000, "query": {"match_all": {}}}'
+  );
+  const engine = es.answerTo('/products/_search');
+  expect(Buffer.byteLength(engine)).toBeGreaterThan(COMPRESSED_ANSWER_BYTES);
+  const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
+  expect(payload.answerFormat).toBe(COMPRESSED_ANSWER_FORMAT);
+  const answer = payload.answer ?? '';
+  expect(answer).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+  // As a command line reads it, without searchbook.
+  expect(
+    swapQuotes(gunzipSync(Buffer.from(answer, 'base64')).toString('utf8'))
+  ).toBe(engine);
+  expect(JSON.stringify(data[HITS_MIME]).length).toBeLessThan(
+    engine.length / 3
+  );
+  const hits = (
+    JSON.parse(engine) as {
+      hits: { hits: { _id: string; _source: Record<string, unknown> }[] };
+    }
+  ).hits.hits;
+  const rows = hitsPayloadRows(payload);
+  expect(rows.map(r => [r._id, r.name, r.price])).toEqual(
+    hits.map(h => [h._id, h._source.name, h._source.price])
+  );
+  // The same answer as notebooks saved before kept it (and, older still, without answerFormat).
+  const plain = swapQuotes(engine);
+  const { answerFormat: _, ...older } = payload;
+  for (const saved of [
+    { ...payload, answer: plain, answerFormat: ANSWER_FORMAT },
+    { ...older, answer: plain }
+  ]) {
+    const read = HitsPayloadSchema.parse(JSON.parse(JSON.stringify(saved)));
+    expect(hitsPayloadRows(read)).toEqual(rows);
+    expect(answerValue(read)).toEqual(answerValue(payload));
+  }
+});
+
+it('an answer of 64 KiB or less stays plain swapped text in the payload', async () => {
+  const data = await display(
+    'GET /products/_search\n{"size": 5, "query": {"match_all": {}}}'
+  );
+  const engine = es.answerTo('/products/_search');
+  expect(Buffer.byteLength(engine)).toBeLessThanOrEqual(
+    COMPRESSED_ANSWER_BYTES
+  );
+  const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
+  expect(payload.answerFormat).toBe(ANSWER_FORMAT);
+  expect(swapQuotes(payload.answer ?? '')).toBe(engine);
+  expect(hitsPayloadRows(payload)).toHaveLength(5);
+});
+
 it('a Typesense search keeps its answer once; rows come from the hits documents', async () => {
   await display(`%connect typesense ${ts.url} key=\${env:TS_API_KEY} name=ts`);
   const data = await display(
     'GET /collections/books/documents/search?q=*&per_page=50'
   );
   const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
-  expect(swapQuotes(payload.answer as string)).toBe(
+  expect(swapQuotes(swappedAnswerText(payload) as string)).toBe(
     ts.answerTo('/collections/books/documents/search?q=*&per_page=50')
   );
   const engine = JSON.parse(

@@ -24,6 +24,10 @@ import {
   kernelWithPanelComm
 } from '../panel/panel-comm-client';
 import { KernelMessage } from '../support/kernel-messages';
+import {
+  COMPRESSED_ANSWER_FORMAT,
+  swappedAnswerText
+} from '../../contracts/answer-format';
 
 jest.setTimeout(60_000);
 
@@ -69,6 +73,23 @@ const ECHOED = JSON.stringify({
   }
 });
 
+/** The same documents among 400 others: an answer over 64 KiB, which the notebook keeps compressed. */
+const ECHOED_LARGE = JSON.stringify({
+  ...(JSON.parse(ECHOED) as object),
+  hits: {
+    total: { value: 402, relation: 'eq' },
+    hits: [
+      ...(JSON.parse(ECHOED) as { hits: { hits: unknown[] } }).hits.hits,
+      ...Array.from({ length: 400 }, (_, n) => ({
+        _index: 'vault',
+        _id: `filler-${n}`,
+        _score: 1,
+        _source: { note: `filler ${n} ${'z'.repeat(200)}` }
+      }))
+    ]
+  }
+});
+
 const PLAIN_ANSWER = JSON.stringify({
   took: 1,
   timed_out: false,
@@ -95,6 +116,7 @@ const POINT_IN_TIME = { id: 'pit-1' };
 beforeAll(async () => {
   engine = await startHostileEngine({
     '/vault/_search': (_req, res) => json(res, 200, ECHOED),
+    '/large-vault/_search': (_req, res) => json(res, 200, ECHOED_LARGE),
     '/products/_search': (_req, res) => json(res, 200, PLAIN_ANSWER),
     '/vault/_settings': (_req, res) =>
       json(res, 200, { vault: { settings: { index: {} } } }),
@@ -150,6 +172,25 @@ it('a long secret cut short in a plain or HTML table cell shows none of its firs
   expect(String(data?.['text/plain'])).toContain('${env:LONG_SECRET}');
 });
 
+it('an answer over 64 KiB is masked before it is compressed: its notebook text holds the secret’s form, not the secret', async () => {
+  const { reply, iopub } = await kernel.execute(
+    'GET /large-vault/_search?q=${env:LONG_SECRET}'
+  );
+  expect(reply.content.status).toBe('ok');
+  expectNoPrefix(allText(iopub));
+  const payload = HitsPayloadSchema.parse(
+    iopub.find(KernelMessage.isDisplayDataMsg)?.content.data[HITS_MIME]
+  );
+  expect(payload.answerFormat).toBe(COMPRESSED_ANSWER_FORMAT);
+  const kept = swapQuotes(swappedAnswerText(payload) ?? '');
+  expectNoPrefix(kept);
+  const hits = (
+    JSON.parse(kept) as { hits: { hits: { _source: { note: string } }[] } }
+  ).hits.hits;
+  expect(hits).toHaveLength(402);
+  expect(hits[0]?._source.note).toBe('${env:LONG_SECRET}');
+});
+
 it('a %vars preview that cuts a secret short shows none of it', async () => {
   await kernel.execute('GET /vault/_search?q=${env:LONG_SECRET}');
   const set = await kernel.execute('%set padded = hits.hits[0]._source.padded');
@@ -200,7 +241,7 @@ it('secrets that are ordinary values of an answer leave it exactly as the engine
   expect(reply.content.status).toBe('ok');
   const data = iopub.find(KernelMessage.isDisplayDataMsg)?.content.data ?? {};
   const payload = HitsPayloadSchema.parse(data[HITS_MIME]);
-  expect(JSON.parse(swapQuotes(payload.answer ?? ''))).toEqual(
+  expect(JSON.parse(swapQuotes(swappedAnswerText(payload) ?? ''))).toEqual(
     JSON.parse(PLAIN_ANSWER)
   );
   expect(payload.columns.map(c => c.name)).toEqual([
@@ -262,7 +303,9 @@ it('an answer sent as a message buffer masks an echoed secret inside its strings
   const payload = HitsPayloadSchema.parse(
     shown.iopub.find(KernelMessage.isDisplayDataMsg)?.content.data[HITS_MIME]
   );
-  expect(sent).toEqual(JSON.parse(swapQuotes(payload.answer ?? '')));
+  expect(sent).toEqual(
+    JSON.parse(swapQuotes(swappedAnswerText(payload) ?? ''))
+  );
 });
 
 it("an answer sent as a message buffer holding no secret is the engine's own bytes", async () => {

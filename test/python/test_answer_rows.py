@@ -344,3 +344,71 @@ def _hits_payload(columns, text=None, documents=None, answer_buffer=None):
     else:
         payload["answerBuffer"] = answer_buffer
     return payload
+
+
+def _compressed(text):
+    """`text` (JSON) as a payload keeps an answer over 64 KiB, made with the standard library alone:
+    quotes swapped, gzip-compressed, base64-encoded."""
+    import base64
+    import gzip
+
+    swapped = text.encode().translate(bytes.maketrans(b"\"'", b"'\""))
+    return base64.b64encode(gzip.compress(swapped)).decode()
+
+
+def test_an_answer_saved_compressed_reads_as_the_same_answer_saved_plain(monkeypatch):
+    """Notebooks keep answers over 64 KiB gzip-compressed in base64 (`answerFormat` says so): the
+    Python package reads the same rows, JSON (integers past 2^53 exact) and DataFrame from one as
+    from the same answer kept plain, and a compressed text that is damaged says so."""
+    monkeypatch.syspath_prepend(str(REPO / "python"))
+    import pandas as pd
+
+    from searchbook.answer import COMPRESSED_ANSWER_BYTES, HITS_MIME, Answer
+
+    text = json.dumps(_answer_of([json.loads(doc) for doc in DOCUMENTS] * 100))
+    assert len(text.encode()) > COMPRESSED_ANSWER_BYTES
+    plain = Answer({HITS_MIME: _hits_payload(COLUMNS, text)})
+    compressed_payload = {
+        **_hits_payload(COLUMNS, text),
+        "answer": _compressed(text),
+        "answerFormat": "json, quotes swapped, gzip, base64",
+    }
+    compressed = Answer({HITS_MIME: compressed_payload})
+    assert compressed.json == plain.json == json.loads(text)
+    assert compressed.json["hits"]["hits"][0]["_source"]["n"] == 9007199254740993
+    assert compressed.rows == plain.rows and len(compressed.rows) == 4 * 100 + len(MORE)
+    pd.testing.assert_frame_equal(
+        Answer({HITS_MIME: compressed_payload}).to_pandas(), plain.to_pandas(), check_exact=True
+    )
+
+    damaged = Answer({HITS_MIME: {**compressed_payload, "answer": compressed_payload["answer"][:-40]}})
+    try:
+        damaged.json
+    except ValueError as error:
+        assert "does not read as that" in str(error) and "Run the cell again" in str(error)
+    else:
+        raise AssertionError("a damaged compressed answer was read")
+
+
+def test_an_answer_received_as_bytes_is_shown_compressed_past_64_kib_and_plain_below(monkeypatch):
+    """The magics receive a search answer as its own bytes (`answerBuffer`) and put it back into the
+    bundle they show as a notebook keeps it: compressed past 64 KiB, as the kernel keeps the
+    answers it shows, plain below; either reads back as the answer sent."""
+    import base64
+    import gzip
+
+    monkeypatch.syspath_prepend(str(REPO / "python"))
+    from searchbook.answer import COMPRESSED_ANSWER_BYTES, HITS_MIME, Answer
+
+    unswap = str.maketrans({'"': "'", "'": '"'})
+    for copies, expected_format in [(100, "json, quotes swapped, gzip, base64"), (1, "json, quotes swapped")]:
+        text = json.dumps(_answer_of([json.loads(doc) for doc in DOCUMENTS] * copies))
+        assert (len(text.encode()) > COMPRESSED_ANSWER_BYTES) == (copies > 1)
+        received = Answer({HITS_MIME: _hits_payload(COLUMNS, answer_buffer=0)}, buffers=[memoryview(text.encode())])
+        shown = received.bundle[HITS_MIME]
+        assert "answerBuffer" not in shown and shown["answerFormat"] == expected_format
+        kept = shown["answer"]
+        if copies > 1:
+            kept = gzip.decompress(base64.b64decode(kept)).decode()
+        assert kept.translate(unswap) == text
+        assert Answer({HITS_MIME: shown}).rows == received.rows

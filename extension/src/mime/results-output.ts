@@ -67,7 +67,10 @@ function readPayload(mimeType: string, data: unknown): Payload {
 function readResults(payload: Payload): Results {
   if (payload.kind === 'hits') {
     const { hits } = payload;
-    const places = hitsPayloadDocumentPlaces(hits);
+    // An answer that says its row count is read only when its grid is built: off screen, a
+    // large one is never decompressed nor scanned while the notebook opens.
+    const places =
+      hits.rowCount === undefined ? hitsPayloadDocumentPlaces(hits) : undefined;
     return {
       info: hits.info,
       columns: hits.columns,

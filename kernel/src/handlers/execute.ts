@@ -4,6 +4,7 @@ import type { Handler } from '../protocol/kernel-server';
 import { ANSWER_BYTES_MIME } from '../../../contracts/mime-types';
 import { MessageBuffer } from '../protocol/message-buffer';
 import { ExecuteMetadata, ExecuteRequest } from '../protocol/requests';
+import { withLargeAnswersCompressed } from '../render/compressed-answers';
 import { withinOutputDepth } from '../render/output-depth';
 import type { SecretMask } from '../render/secret-mask';
 import type { SessionHistory } from './history';
@@ -70,9 +71,10 @@ export function executeHandler(
     inputSent.catch(() => undefined);
     // Every output of the cell, its error and its reply go through this one mask.
     const shown = <T>(output: T): T => state.secrets.output(output);
-    // What a notebook keeps must stay readable by Python's notebook tools.
+    // What a notebook keeps must stay readable by Python's notebook tools; large answers are
+    // compressed once their secrets are masked.
     const kept = (bundle: Record<string, unknown>) =>
-      shown(withinOutputDepth(bundle));
+      withLargeAnswersCompressed(shown(withinOutputDepth(bundle)));
     const sink = {
       display: (bundle: Record<string, unknown>, displayId?: string) =>
         request.silent

@@ -225,6 +225,7 @@ export function toBundle(
           ? {
               ...answerFields(answerKept.answer),
               answerFormat: ANSWER_FORMAT,
+              rowCount: held,
               documents: layout
             }
           : keptRows(stored?.rows ?? [])),
@@ -318,7 +319,8 @@ export function toBundle(
           ? keptRows(rows)
           : {
               ...answerFields(answerKept.answer),
-              answerFormat: ANSWER_FORMAT
+              answerFormat: ANSWER_FORMAT,
+              rowCount: rows.length
             }),
         ...(rawKept
           ? { ...answerFields(rawKept.answer), answerFormat: ANSWER_FORMAT }

@@ -5,6 +5,8 @@ each code cell showed as JSON. Runs in the Python environment under test.
 
     python run-notebook.py NOTEBOOK ES_URL TS_URL
 """
+import base64
+import gzip
 import json
 import os
 import sys
@@ -17,10 +19,14 @@ HITS = "application/vnd.searchbook.hits+json"
 
 def row_count(hits):
     """Rows of a hits payload: stored, or the documents of the answer it keeps (JSON text with
-    `"` and `'` swapped, the documents at the `documents.at` path), read as a script would."""
+    `"` and `'` swapped, gzip-compressed and base64-encoded past 64 KiB, the documents at the
+    `documents.at` path), read as a script would."""
     if "rows" in hits:
         return len(hits["rows"])
-    value = json.loads(hits["answer"].translate(str.maketrans({'"': "'", "'": '"'})))
+    text = hits["answer"]
+    if hits.get("answerFormat") == "json, quotes swapped, gzip, base64":
+        text = gzip.decompress(base64.b64decode(text)).decode()
+    value = json.loads(text.translate(str.maketrans({'"': "'", "'": '"'})))
     for step in hits["documents"]["at"]:
         value = value[step]
     return len(value) if isinstance(value, list) else 1
