@@ -24,6 +24,7 @@ import {
 import { fileSystemErrorText, isFileSystemError } from './file-errors';
 import { type ExportFormat, pageWriter } from './formats';
 import { claimFile } from './running-exports';
+import { threadedPages } from './page-workers';
 import {
   collectNow,
   returnMemorySoon
@@ -245,11 +246,12 @@ async function writeExport(
     elapsedMs: 0
   };
   const writer = pageWriter(options.format, stream, options.fields);
+  const threaded = threadedPages(stream, options.format, options.fields);
   try {
     hooks.onProgress?.({ ...progress });
     let collected = 0;
     let collections = 0;
-    for await (const page of stream.pages()) {
+    for await (const page of stream.pages(threaded?.conversion)) {
       await out.write(writer.page(page));
       progress.documents += page.count;
       progress.bytes = out.bytes;
@@ -277,6 +279,7 @@ async function writeExport(
     }
     await syncFolder(dirname(file));
   } catch (err) {
+    threaded?.end();
     await stream.close();
     throw await stopped(
       err,
@@ -286,6 +289,7 @@ async function writeExport(
       hooks.signal
     );
   }
+  threaded?.end();
   await stream.close();
   return {
     ...progress,

@@ -6,12 +6,17 @@
  * buffer is enough.
  */
 import { copyBytes } from '../json/json-bytes';
+import type { Allocate } from '../driver-core/http/reused-buffer';
 
 const INITIAL_BYTES = 1 << 16;
 
 export class PageBytes {
-  private buffer = Buffer.allocUnsafe(INITIAL_BYTES);
+  private buffer: Buffer;
   private length = 0;
+
+  constructor(private readonly allocate: Allocate = Buffer.allocUnsafe) {
+    this.buffer = allocate(INITIAL_BYTES);
+  }
 
   /** Starts a new page: what the last `bytes()` returned is overwritten from here on. */
   reset(): void {
@@ -57,7 +62,7 @@ export class PageBytes {
     if (this.length + more <= this.buffer.length) {
       return;
     }
-    const grown = Buffer.allocUnsafe(
+    const grown = this.allocate(
       Math.max(this.length + more, this.buffer.length * 2)
     );
     this.buffer.copy(grown, 0, 0, this.length);

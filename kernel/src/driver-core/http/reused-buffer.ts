@@ -5,12 +5,14 @@
  * outside-the-heap memory), so the kernel's memory stays flat whatever the export's size.
  */
 export class ReusedBuffer {
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly allocate: Allocate = Buffer.allocUnsafe) {}
 
   /** `size` bytes to write into; what a previous take or fill returned is overwritten. */
   take(size: number): Buffer {
     if (this.buffer.length < size) {
-      this.buffer = Buffer.allocUnsafe(Math.max(size, this.buffer.length * 2));
+      this.buffer = this.allocate(Math.max(size, this.buffer.length * 2));
     }
     return this.buffer.subarray(0, size);
   }
@@ -20,7 +22,7 @@ export class ReusedBuffer {
     let length = 0;
     for await (const chunk of chunks) {
       if (length + chunk.length > this.buffer.length) {
-        const grown = Buffer.allocUnsafe(
+        const grown = this.allocate(
           Math.max(length + chunk.length, this.buffer.length * 2)
         );
         this.buffer.copy(grown, 0, 0, length);
@@ -32,3 +34,13 @@ export class ReusedBuffer {
     return this.buffer.subarray(0, length);
   }
 }
+
+/** Where a buffer's bytes are allocated. */
+export type Allocate = (size: number) => Buffer;
+
+/**
+ * Bytes another thread reads or writes in place: posted to a worker thread, a view of shared
+ * memory is neither copied nor moved, so a buffer used again page after page stays one buffer.
+ */
+export const sharedBytes: Allocate = size =>
+  Buffer.from(new SharedArrayBuffer(size));

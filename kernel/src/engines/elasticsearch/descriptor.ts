@@ -18,6 +18,7 @@ import {
   SecretRefSchema,
   type StoredProfile
 } from '../../driver-core/profile-fields';
+import { ELASTICSEARCH_ENGINE_NAME } from './engine-name';
 
 export const ElasticsearchProfileSchema = z
   .strictObject({
@@ -97,7 +98,7 @@ const own = (profile: StoredProfile): ElasticsearchProfile =>
   ElasticsearchProfileSchema.parse(profile);
 
 export const elasticsearchEngine: EngineDescriptor = {
-  name: 'elasticsearch',
+  name: ELASTICSEARCH_ENGINE_NAME,
   // OpenSearch speaks this engine's API; the driver tells it apart by what `GET /` answers.
   aliases: ['opensearch'],
   displayName: 'Elasticsearch',
@@ -223,5 +224,7 @@ export const elasticsearchEngine: EngineDescriptor = {
     },
     ndjsonEndpoints: ['_bulk', '_msearch']
   },
-  load: async () => (await import('./engine-module')).elasticsearchModule
+  load: async () => (await import('./engine-module')).elasticsearchModule,
+  loadExportPages: async () =>
+    (await import('./export-pages')).elasticsearchExportPages
 };

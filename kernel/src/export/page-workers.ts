@@ -1,0 +1,272 @@
+/**
+ * The worker threads a sliced export's pages are made on: each cursor's answers are read and
+ * written in the file's format there (page-worker-main.ts), so that two cursors use two cores
+ * while the main thread only receives answers and writes files. The threads are started from
+ * the kernel's own script, as expression workers are, and kept a few seconds after an export
+ * for the next one. A CSV file's first page fixes its header: it is made alone, and every
+ * thread then takes up its setup, so the lines are those one thread would write.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type {
+  ConvertedPage,
+  ExportStream,
+  PageConversion
+} from '../driver-core/capabilities/export';
+import type { CsvSetup, ExportFormat } from './formats';
+import {
+  type FromPageWorker,
+  PAGE_WORKER_COMMAND,
+  type ToPageWorker
+} from './page-worker-protocol';
+
+let script: string | undefined;
+
+/** The kernel's script, which starts page workers (`searchbook export-page-worker`); unset, pages are made on the main thread. */
+export function makeExportPagesWith(searchbookScript: string): void {
+  script = searchbookScript;
+}
+
+/** Threads left idle this long are ended, and their memory given back. */
+const IDLE_MS = 5_000;
+const MAX_THREADS = 4;
+/**
+ * A page's lines are made in buffers, so little of a thread's heap lives long: a small young
+ * generation keeps each thread's memory near its code's.
+ */
+const YOUNG_MB = 4;
+
+type Reply = Extract<FromPageWorker, { facts: unknown }>;
+
+/** One worker thread and the pages it is making. */
+class PageThread {
+  readonly worker: Worker;
+  private readonly pending = new Map<
+    number,
+    { resolve: (reply: Reply) => void; reject: (err: Error) => void }
+  >();
+  /** Exports this thread was told of. */
+  readonly knows = new Set<number>();
+  failed: Error | undefined;
+
+  constructor(from: string, onEnd: (thread: PageThread) => void) {
+    this.worker = new Worker(from, {
+      argv: [PAGE_WORKER_COMMAND],
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB }
+    });
+    // An idle thread never keeps the kernel's process alive.
+    this.worker.unref();
+    this.worker.on('message', (reply: FromPageWorker) => {
+      const waiting = this.pending.get(reply.request);
+      this.pending.delete(reply.request);
+      if ('error' in reply) {
+        waiting?.reject(new Error(reply.error));
+      } else {
+        waiting?.resolve(reply);
+      }
+    });
+    const ended = (err: Error) => {
+      this.failed ??= err;
+      for (const waiting of this.pending.values()) {
+        waiting.reject(this.failed);
+      }
+      this.pending.clear();
+      onEnd(this);
+    };
+    this.worker.on('error', err =>
+      ended(
+        new Error(
+          `The thread that makes the export's pages failed (${err.message}); run the export again, or with slices=1 to read it on the kernel's own thread.`
+        )
+      )
+    );
+    this.worker.on('exit', code =>
+      ended(
+        new Error(
+          `The thread that makes the export's pages ended (exit code ${code}); run the export again, or with slices=1 to read it on the kernel's own thread.`
+        )
+      )
+    );
+  }
+
+  send(message: ToPageWorker, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(message, transfer);
+  }
+
+  ask(
+    message: Extract<ToPageWorker, { kind: 'page' }>,
+    transfer: ArrayBuffer[]
+  ): Promise<Reply> {
+    if (this.failed) {
+      return Promise.reject(this.failed);
+    }
+    return new Promise<Reply>((resolve, reject) => {
+      this.pending.set(message.request, { resolve, reject });
+      this.send(message, transfer);
+    });
+  }
+}
+
+class PageThreads {
+  private threads: PageThread[] = [];
+  private running = 0;
+  private idle: NodeJS.Timeout | undefined;
+  private exports = 0;
+  private requests = 0;
+
+  /** Threads for an export of `cursors` cursors (one a cursor, no more than the cores). */
+  begin(from: string, cursors: number): { id: number; threads: PageThread[] } {
+    clearTimeout(this.idle);
+    this.running++;
+    const wanted = Math.min(cursors, MAX_THREADS, availableParallelism());
+    while (this.threads.length < wanted) {
+      this.threads.push(
+        new PageThread(from, thread => {
+          this.threads = this.threads.filter(t => t !== thread);
+        })
+      );
+    }
+    return { id: ++this.exports, threads: this.threads.slice(0, wanted) };
+  }
+
+  nextRequest(): number {
+    return ++this.requests;
+  }
+
+  end(): void {
+    if (--this.running > 0) {
+      return;
+    }
+    this.idle = setTimeout(() => {
+      const threads = this.threads;
+      this.threads = [];
+      for (const thread of threads) {
+        thread.worker.removeAllListeners('exit');
+        void thread.worker.terminate();
+      }
+    }, IDLE_MS);
+    this.idle.unref();
+  }
+}
+
+const pool = new PageThreads();
+
+/**
+ * Pages made on worker threads for `stream`'s cursors, when the engine offers it and the export
+ * reads more than one cursor; undefined otherwise (pages are made on the main thread). `end`
+ * once the export is over.
+ */
+export function threadedPages(
+  stream: ExportStream,
+  format: ExportFormat,
+  fields: string[] | undefined
+): { conversion: PageConversion; end(): void } | undefined {
+  const off = stream.offThread;
+  if (!script || !off || off.cursors < 2) {
+    return undefined;
+  }
+  const { id, threads } = pool.begin(script, off.cursors);
+  const started: ToPageWorker = {
+    kind: 'export',
+    export: id,
+    engine: off.engine,
+    format,
+    fields,
+    columns: { tree: stream.tree, leading: stream.leading }
+  };
+  let setup: CsvSetup | undefined;
+  /** The page that is fixing the CSV header, which the others wait for. */
+  let fixing: Promise<unknown> | undefined;
+
+  const made = async (
+    cursor: number,
+    bytes: Buffer,
+    signal: AbortSignal
+  ): Promise<ConvertedPage> => {
+    const thread = threads[cursor % threads.length] as PageThread;
+    if (!thread.knows.has(id)) {
+      thread.knows.add(id);
+      thread.send(started);
+    }
+    // Shared memory the thread reads in place (the cursor fills it again two pages later);
+    // other bytes are copied into a buffer of their own, moved to the thread.
+    const shared = bytes.buffer instanceof SharedArrayBuffer;
+    const moved = shared ? bytes : Uint8Array.from(bytes);
+    const reply = await abortable(
+      thread.ask(
+        {
+          kind: 'page',
+          export: id,
+          cursor,
+          request: pool.nextRequest(),
+          bytes: moved,
+          setup
+        },
+        shared ? [] : [moved.buffer as ArrayBuffer]
+      ),
+      signal
+    );
+    setup ??= reply.setup;
+    return {
+      facts: reply.facts,
+      bytes: Buffer.from(
+        reply.bytes.buffer,
+        reply.bytes.byteOffset,
+        reply.bytes.byteLength
+      ),
+      leftOut: reply.leftOut
+    };
+  };
+
+  return {
+    conversion: {
+      convert: async (cursor, bytes, signal) => {
+        // CSV: the file's first page with documents fixes the header; the others wait for it.
+        while (format === 'csv' && !setup && fixing) {
+          await fixing.catch(() => undefined);
+        }
+        if (format !== 'csv' || setup) {
+          return made(cursor, bytes, signal);
+        }
+        const page = made(cursor, bytes, signal);
+        fixing = page;
+        try {
+          return await page;
+        } finally {
+          if (fixing === page) {
+            fixing = undefined;
+          }
+        }
+      }
+    },
+    end: () => {
+      for (const thread of threads) {
+        if (thread.knows.delete(id)) {
+          thread.send({ kind: 'end', export: id });
+        }
+      }
+      pool.end();
+    }
+  };
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(new Error('The export stopped.'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const aborted = () => reject(new Error('The export stopped.'));
+    signal.addEventListener('abort', aborted, { once: true });
+    promise.then(
+      value => {
+        signal.removeEventListener('abort', aborted);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', aborted);
+        reject(err as Error);
+      }
+    );
+  });
+}
