@@ -109,6 +109,8 @@ class PageThread {
 
 class PageThreads {
   private threads: PageThread[] = [];
+  /** The script the threads were started from. */
+  private from: string | undefined;
   private running = 0;
   private idle: NodeJS.Timeout | undefined;
   private exports = 0;
@@ -118,6 +120,10 @@ class PageThreads {
   begin(from: string, cursors: number): { id: number; threads: PageThread[] } {
     clearTimeout(this.idle);
     this.running++;
+    if (from !== this.from) {
+      this.endThreads();
+      this.from = from;
+    }
     const wanted = Math.min(cursors, MAX_THREADS, availableParallelism());
     while (this.threads.length < wanted) {
       this.threads.push(
@@ -137,19 +143,26 @@ class PageThreads {
     if (--this.running > 0) {
       return;
     }
-    this.idle = setTimeout(() => {
-      const threads = this.threads;
-      this.threads = [];
-      for (const thread of threads) {
-        thread.worker.removeAllListeners('exit');
-        void thread.worker.terminate();
-      }
-    }, IDLE_MS);
+    this.idle = setTimeout(() => this.endThreads(), IDLE_MS);
     this.idle.unref();
+  }
+
+  endThreads(): void {
+    const threads = this.threads;
+    this.threads = [];
+    for (const thread of threads) {
+      thread.worker.removeAllListeners('exit');
+      void thread.worker.terminate();
+    }
   }
 }
 
 const pool = new PageThreads();
+
+/** Ends the idle page threads now rather than after IDLE_MS (an embedding process that is done). */
+export function endPageThreads(): void {
+  pool.endThreads();
+}
 
 /**
  * Pages made on worker threads for `stream`'s cursors, when the engine offers it and the export
