@@ -10,6 +10,7 @@ import type {
 } from '../driver-core/capabilities/export';
 import { engineNamed } from '../engines/engine-registry';
 import { sharedBytes } from '../driver-core/http/reused-buffer';
+import { collectNow } from '../driver-core/http/memory-return';
 import { CsvWriter, type PageWriter, pageWriter } from './formats';
 import type { FromPageWorker, ToPageWorker } from './page-worker-protocol';
 
@@ -45,6 +46,11 @@ export function runExportPageWorker(): void {
     }
     if (message.kind === 'end') {
       running.delete(message.export);
+      // The export's buffers are shared memory, freed once neither thread holds them: this
+      // thread allocates too little for its collector to run by itself before the next export.
+      if (running.size === 0) {
+        collectNow();
+      }
       return;
     }
     void made(running.get(message.export), message).then(

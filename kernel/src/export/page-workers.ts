@@ -1,7 +1,7 @@
 /**
  * The worker threads a sliced export's pages are made on: each cursor's answers are read and
- * written in the file's format there (page-worker-main.ts), so that two cursors use two cores
- * while the main thread only receives answers and writes files. The threads are started from
+ * written in the file's format there (page-worker-main.ts), so that the cursors use the cores
+ * the main thread leaves, while it only receives answers and writes the file. The threads are started from
  * the kernel's own script, as expression workers are, and kept a few seconds after an export
  * for the next one. A CSV file's first page fixes its header: it is made alone, and every
  * thread then takes up its setup, so the lines are those one thread would write.
@@ -116,7 +116,7 @@ class PageThreads {
   private exports = 0;
   private requests = 0;
 
-  /** Threads for an export of `cursors` cursors (one a cursor, no more than the cores). */
+  /** Threads for an export of `cursors` cursors: one a cursor, no more than the cores but one. */
   begin(from: string, cursors: number): { id: number; threads: PageThread[] } {
     clearTimeout(this.idle);
     this.running++;
@@ -124,7 +124,11 @@ class PageThreads {
       this.endThreads();
       this.from = from;
     }
-    const wanted = Math.min(cursors, MAX_THREADS, availableParallelism());
+    // The main thread keeps a core to receive answers and write the file.
+    const wanted = Math.max(
+      1,
+      Math.min(cursors, MAX_THREADS, availableParallelism() - 1)
+    );
     while (this.threads.length < wanted) {
       this.threads.push(
         new PageThread(from, thread => {

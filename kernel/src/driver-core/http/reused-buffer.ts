@@ -17,8 +17,22 @@ export class ReusedBuffer {
     return this.buffer.subarray(0, size);
   }
 
-  /** The chunks (a response body) copied one after the other; overwrites what was there. */
-  async fill(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
+  /**
+   * The chunks (a response body) copied one after the other; overwrites what was there.
+   * `expected`: the body's length when the answer said (content-length), room made for it at
+   * once rather than by doubling as chunks come.
+   */
+  async fill(
+    chunks: AsyncIterable<Buffer>,
+    expected?: number
+  ): Promise<Buffer> {
+    if (
+      expected !== undefined &&
+      Number.isSafeInteger(expected) &&
+      expected > this.buffer.length
+    ) {
+      this.buffer = this.allocate(expected);
+    }
     let length = 0;
     for await (const chunk of chunks) {
       if (length + chunk.length > this.buffer.length) {

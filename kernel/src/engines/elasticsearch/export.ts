@@ -228,7 +228,10 @@ export async function openElasticsearchExport(
           return {
             status: answer.status,
             headers: answer.headers,
-            bytes: await buffer.fill(answer.body)
+            bytes: await buffer.fill(
+              answer.body,
+              Number(answer.headers['content-length'] ?? Number.NaN)
+            )
           };
         } finally {
           pageSignal.removeEventListener('abort', cancel);
@@ -317,12 +320,12 @@ export async function openElasticsearchExport(
     conversion: PageConversion | undefined
   ): AsyncGenerator<ExportPage> {
     const read = pageReader();
-    // Answers read on a worker thread are received into memory it reads in place.
-    const allocate = conversion ? sharedBytes : undefined;
-    const received = [
-      new ReusedBuffer(allocate),
-      new ReusedBuffer(allocate)
-    ] as const;
+    // Answers read on a worker thread are received into memory it reads in place; its page is
+    // made before the cursor reads the next answer, so one buffer is enough.
+    const shared = conversion ? new ReusedBuffer(sharedBytes) : undefined;
+    const received = shared
+      ? ([shared, shared] as const)
+      : ([new ReusedBuffer(), new ReusedBuffer()] as const);
     let current: InFlight | undefined = fetchPage(
       slice,
       undefined,
