@@ -125,10 +125,7 @@ class PageThreads {
       this.from = from;
     }
     // The main thread keeps a core to receive answers and write the file.
-    const wanted = Math.max(
-      1,
-      Math.min(cursors, MAX_THREADS, availableParallelism() - 1)
-    );
+    const wanted = Math.min(cursors, MAX_THREADS, availableParallelism() - 1);
     while (this.threads.length < wanted) {
       this.threads.push(
         new PageThread(from, thread => {
@@ -179,7 +176,8 @@ export function threadedPages(
   fields: string[] | undefined
 ): { conversion: PageConversion; end(): void } | undefined {
   const off = stream.offThread;
-  if (!script || !off || off.cursors < 2) {
+  // One core: a thread would only take turns with the main thread.
+  if (!script || !off || off.cursors < 2 || availableParallelism() < 2) {
     return undefined;
   }
   const { id, threads } = pool.begin(script, off.cursors);

@@ -393,8 +393,9 @@ export async function openElasticsearchExport(
             Array.from({ length: slices }, (_, i) => cursor(i, conversion))
           )
         : cursor(undefined, conversion),
-    // Sliced cursors read their answers on worker threads, a core each.
-    ...(slices > 1
+    // Sliced cursors may have their answers read on worker threads: worth a thread's start
+    // once the cursors read more than a page each.
+    ...(slices > 1 && (total === undefined || total > slices * size)
       ? { offThread: { engine: ELASTICSEARCH_ENGINE_NAME, cursors: slices } }
       : {}),
     close: async () => {
