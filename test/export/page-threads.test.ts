@@ -131,6 +131,12 @@ it.each([
 ] as const)(
   '%s (fields=%s): two cursors made on page threads write the lines one cursor writes, byte for byte',
   async (format, picked) => {
+    // Slow enough pages that the thread, started by the sliced export, makes most of them:
+    // the first are read on the main thread while it starts (CSV: its header fixed there).
+    sandbox.proxy.rules.push({
+      matches: (_m, url) => url === '/_search',
+      delayMs: 40
+    });
     const fields = picked ? [...picked] : undefined;
     const one = join(dir, `one.${format}`);
     const two = join(dir, `two.${format}`);
@@ -222,6 +228,10 @@ it('an interrupt stops a sliced export, the pages written so far in .partial, th
 
 it('a page thread that ends mid-way stops the export, says so, keeps the pages written, and the next export runs', async () => {
   makeExportPagesWith(ENDING_WORKER);
+  sandbox.proxy.rules.push({
+    matches: (_m, url) => url === '/_search',
+    delayMs: 60
+  });
   const file = join(dir, 'thread-ended.jsonl');
   const stopped = await stoppedBy(
     run(es.driver, { target: 'products', file, slices: 2 })

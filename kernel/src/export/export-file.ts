@@ -246,7 +246,12 @@ async function writeExport(
     elapsedMs: 0
   };
   const writer = pageWriter(options.format, stream, options.fields);
-  const threaded = threadedPages(stream, options.format, options.fields);
+  const threaded = threadedPages(
+    stream,
+    options.format,
+    options.fields,
+    writer
+  );
   try {
     hooks.onProgress?.({ ...progress });
     let collected = 0;

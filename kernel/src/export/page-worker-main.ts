@@ -32,6 +32,7 @@ export function runExportPageWorker(): void {
     throw new Error('export-page-worker runs only on a kernel worker thread');
   }
   const running = new Map<number, Running>();
+  port.postMessage({ ready: true } satisfies FromPageWorker);
   port.on('message', (message: ToPageWorker) => {
     if (message.kind === 'export') {
       const reading = loadReading(message.engine);
@@ -113,16 +114,17 @@ async function made(
     request: message.request,
     facts: read?.facts,
     bytes: new Uint8Array(0),
-    leftOut: [],
-    setup: undefined
+    leftOut: []
   };
-  // An empty page (a cursor's last) writes nothing: a CSV header comes from documents.
+  // An empty page (a cursor's last) writes nothing.
   if (!read || read.facts.count === 0) {
     return empty;
   }
   const csv = writer instanceof CsvWriter ? writer : undefined;
-  const fixed = csv?.setup !== undefined;
-  if (csv && !fixed && message.setup) {
+  if (csv && !csv.setup) {
+    if (!message.setup) {
+      throw new Error('a CSV page came before the file had its header');
+    }
     csv.adopt(message.setup);
   }
   const written = writer.page(read.page);
@@ -131,12 +133,7 @@ async function made(
   );
   const leftOut = csv ? [...csv.leftOut] : [];
   csv?.leftOut.clear();
-  return {
-    ...empty,
-    bytes: out,
-    leftOut,
-    setup: csv && !fixed && !message.setup ? csv.setup : undefined
-  };
+  return { ...empty, bytes: out, leftOut };
 }
 
 /**

@@ -17,7 +17,7 @@ export type ToPageWorker =
       fields: string[] | undefined;
       columns: StreamColumns;
     }
-  /** One answer of a cursor; `setup` the CSV file's, once known (the first page sets it). */
+  /** One answer of a cursor; `setup` the CSV file's (its first page fixed it on the main thread). */
   | {
       kind: 'page';
       export: number;
@@ -29,13 +29,13 @@ export type ToPageWorker =
   | { kind: 'end'; export: number };
 
 export type FromPageWorker =
+  /** The thread's code is loaded: pages may come. */
+  | { ready: true }
   | {
       request: number;
       facts: ExportPageFacts | undefined;
       bytes: Uint8Array;
       leftOut: string[];
-      /** CSV: the setup the page fixed, when it was the file's first. */
-      setup: CsvSetup | undefined;
     }
   | { request: number; error: string };
 

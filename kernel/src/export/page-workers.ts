@@ -3,17 +3,17 @@
  * written in the file's format there (page-worker-main.ts), so that the cursors use the cores
  * the main thread leaves, while it only receives answers and writes the file. The threads are started from
  * the kernel's own script, as expression workers are, and kept a few seconds after an export
- * for the next one. A CSV file's first page fixes its header: it is made alone, and every
- * thread then takes up its setup, so the lines are those one thread would write.
+ * for the next one. Until a thread is ready, and for CSV until the file's first page has fixed
+ * its header on the main thread, pages are read there as with one cursor; the threads then
+ * take up the header's setup, so the lines are those one thread would write.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type {
-  ConvertedPage,
   ExportStream,
   PageConversion
 } from '../driver-core/capabilities/export';
-import type { CsvSetup, ExportFormat } from './formats';
+import { CsvWriter, type ExportFormat, type PageWriter } from './formats';
 import {
   type FromPageWorker,
   PAGE_WORKER_COMMAND,
@@ -48,6 +48,8 @@ class PageThread {
   /** Exports this thread was told of. */
   readonly knows = new Set<number>();
   failed: Error | undefined;
+  /** Once its code is loaded (its first message says so). */
+  ready = false;
 
   constructor(from: string, onEnd: (thread: PageThread) => void) {
     this.worker = new Worker(from, {
@@ -57,6 +59,10 @@ class PageThread {
     // An idle thread never keeps the kernel's process alive.
     this.worker.unref();
     this.worker.on('message', (reply: FromPageWorker) => {
+      if ('ready' in reply) {
+        this.ready = true;
+        return;
+      }
       const waiting = this.pending.get(reply.request);
       this.pending.delete(reply.request);
       if ('error' in reply) {
@@ -173,7 +179,9 @@ export function endPageThreads(): void {
 export function threadedPages(
   stream: ExportStream,
   format: ExportFormat,
-  fields: string[] | undefined
+  fields: string[] | undefined,
+  /** The file's writer: a CSV header it has fixed is taken up by the threads. */
+  writer: PageWriter
 ): { conversion: PageConversion; end(): void } | undefined {
   const off = stream.offThread;
   // One core: a thread would only take turns with the main thread.
@@ -189,69 +197,49 @@ export function threadedPages(
     fields,
     columns: { tree: stream.tree, leading: stream.leading }
   };
-  let setup: CsvSetup | undefined;
-  /** The page that is fixing the CSV header, which the others wait for. */
-  let fixing: Promise<unknown> | undefined;
-
-  const made = async (
-    cursor: number,
-    bytes: Buffer,
-    signal: AbortSignal
-  ): Promise<ConvertedPage> => {
-    const thread = threads[cursor % threads.length] as PageThread;
-    if (!thread.knows.has(id)) {
-      thread.knows.add(id);
-      thread.send(started);
-    }
-    // Shared memory the thread reads in place (the cursor fills it again two pages later);
-    // other bytes are copied into a buffer of their own, moved to the thread.
-    const shared = bytes.buffer instanceof SharedArrayBuffer;
-    const moved = shared ? bytes : Uint8Array.from(bytes);
-    const reply = await abortable(
-      thread.ask(
-        {
-          kind: 'page',
-          export: id,
-          cursor,
-          request: pool.nextRequest(),
-          bytes: moved,
-          setup
-        },
-        shared ? [] : [moved.buffer as ArrayBuffer]
-      ),
-      signal
-    );
-    setup ??= reply.setup;
-    return {
-      facts: reply.facts,
-      bytes: Buffer.from(
-        reply.bytes.buffer,
-        reply.bytes.byteOffset,
-        reply.bytes.byteLength
-      ),
-      leftOut: reply.leftOut
-    };
-  };
+  const csv = writer instanceof CsvWriter ? writer : undefined;
 
   return {
     conversion: {
       convert: async (cursor, bytes, signal) => {
-        // CSV: the file's first page with documents fixes the header; the others wait for it.
-        while (format === 'csv' && !setup && fixing) {
-          await fixing.catch(() => undefined);
+        const thread = threads[cursor % threads.length] as PageThread;
+        // Pages are read on the main thread while the thread starts (an export of a few pages
+        // may end before it is ready), and for CSV until the first page has fixed the header.
+        const setup = csv?.setup;
+        if (!thread.ready || (csv && !setup)) {
+          return undefined;
         }
-        if (format !== 'csv' || setup) {
-          return made(cursor, bytes, signal);
+        if (!thread.knows.has(id)) {
+          thread.knows.add(id);
+          thread.send(started);
         }
-        const page = made(cursor, bytes, signal);
-        fixing = page;
-        try {
-          return await page;
-        } finally {
-          if (fixing === page) {
-            fixing = undefined;
-          }
-        }
+        // Shared memory the thread reads in place (the cursor fills it again only once this
+        // page is written); other bytes are copied into a buffer of their own, moved there.
+        const shared = bytes.buffer instanceof SharedArrayBuffer;
+        const moved = shared ? bytes : Uint8Array.from(bytes);
+        const reply = await abortable(
+          thread.ask(
+            {
+              kind: 'page',
+              export: id,
+              cursor,
+              request: pool.nextRequest(),
+              bytes: moved,
+              setup
+            },
+            shared ? [] : [moved.buffer as ArrayBuffer]
+          ),
+          signal
+        );
+        return {
+          facts: reply.facts,
+          bytes: Buffer.from(
+            reply.bytes.buffer,
+            reply.bytes.byteOffset,
+            reply.bytes.byteLength
+          ),
+          leftOut: reply.leftOut
+        };
       }
     },
     end: () => {

@@ -119,14 +119,15 @@ export interface ConvertedPage {
 
 /**
  * Turns a cursor's answers into file bytes off the kernel's main thread, so that the cursors
- * of a sliced export are read on as many cores. Rejects when `signal` aborts.
+ * of a sliced export are read on as many cores; undefined when the page is to be read on the
+ * main thread as usual (no thread ready yet). Rejects when `signal` aborts.
  */
 export interface PageConversion {
   convert(
     cursor: number,
     bytes: Buffer,
     signal: AbortSignal
-  ): Promise<ConvertedPage>;
+  ): Promise<ConvertedPage | undefined>;
 }
 
 export interface ExportStream {

@@ -272,12 +272,12 @@ export async function openElasticsearchExport(
     }
     let page: ExportPage;
     let facts: ExportPageFacts;
-    if (conversion) {
-      const converted = await conversion.convert(
-        slice ?? 0,
-        fetched.bytes,
-        pageSignal
-      );
+    const converted = await conversion?.convert(
+      slice ?? 0,
+      fetched.bytes,
+      pageSignal
+    );
+    if (converted) {
       if (!converted.facts) {
         throw failed(fetched, true);
       }
@@ -320,8 +320,9 @@ export async function openElasticsearchExport(
     conversion: PageConversion | undefined
   ): AsyncGenerator<ExportPage> {
     const read = pageReader();
-    // Answers read on a worker thread are received into memory it reads in place; its page is
-    // made before the cursor reads the next answer, so one buffer is enough.
+    // Answers read on a worker thread are received into memory it reads in place. A page is
+    // written (its lines made from the answer, here or there) before the cursor reads the next
+    // answer, so one buffer is enough.
     const shared = conversion ? new ReusedBuffer(sharedBytes) : undefined;
     const received = shared
       ? ([shared, shared] as const)
