@@ -14,7 +14,7 @@ import type {
   FieldTree
 } from '../kernel/src/driver-core/field-tree';
 import { pageWriter } from '../kernel/src/export/formats';
-import { pageOf } from '../kernel/src/engines/elasticsearch/export-pages';
+import { pageOf } from '../kernel/src/engines/elasticsearch/export';
 import {
   HitRanges,
   type RawHitsPage,

@@ -64,9 +64,6 @@ export async function main(argv: string[]): Promise<number> {
         const { runExpressionsFrom } =
           await import('./console/expression-worker');
         runExpressionsFrom(process.argv[1] as string);
-        // So are the pages of sliced exports.
-        const { makeExportPagesWith } = await import('./export/page-workers');
-        makeExportPagesWith(process.argv[1] as string);
         try {
           await runKernel(args[0] as string);
         } catch (err) {
@@ -80,12 +77,6 @@ export async function main(argv: string[]): Promise<number> {
         const { runExpressionWorker } =
           await import('./console/expression-worker-main');
         runExpressionWorker();
-        return -1; // keeps running, until the kernel ends the worker
-      }
-      case 'export-page-worker': {
-        const { runExportPageWorker } =
-          await import('./export/page-worker-main');
-        runExportPageWorker();
         return -1; // keeps running, until the kernel ends the worker
       }
       case 'install':

@@ -14,7 +14,7 @@ import type {
   FieldNode,
   FieldTree
 } from '../../kernel/src/driver-core/field-tree';
-import { pageOf } from '../../kernel/src/engines/elasticsearch/export-pages';
+import { pageOf } from '../../kernel/src/engines/elasticsearch/export';
 import {
   HitRanges,
   type RawHitsPage,

@@ -15,7 +15,7 @@ import type {
   FieldTree
 } from '../../kernel/src/driver-core/field-tree';
 import type { Column } from '../../contracts/columns';
-import { pageOf } from '../../kernel/src/engines/elasticsearch/export-pages';
+import { pageOf } from '../../kernel/src/engines/elasticsearch/export';
 import {
   HitRanges,
   type RawHitsPage,

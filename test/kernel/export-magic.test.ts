@@ -82,7 +82,7 @@ it('writes the file next to the notebook, with progress updated in place and a f
   expect(html).toContain('Exported 3,000 documents of products');
 });
 
-it("slices=2 writes the records one cursor writes, its pages made on the kernel's page threads", async () => {
+it('slices=2 writes the records one cursor writes, the header included', async () => {
   const one = await kernel.execute('%export products one.csv');
   expect(one.reply.content.status).toBe('ok');
   const two = await kernel.execute('%export products two.csv slices=2');

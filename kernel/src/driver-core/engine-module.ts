@@ -8,7 +8,6 @@ import type {
 } from './connect-options';
 import type { CurlCredential } from './curl-credential';
 import type { Driver } from './driver';
-import type { ExportPageReading } from './capabilities/export';
 import type { Transport } from './http/transport';
 import type { RequestSigner, TlsVerification } from './http/transport-options';
 import type {
@@ -176,9 +175,4 @@ export interface EngineDescriptor {
   readonly completion: EngineCompletion;
   readonly console: EngineConsoleWords;
   load(): Promise<EngineModule>;
-  /**
-   * What reads the engine's export answers from their bytes, for an export whose cursors are
-   * read on worker threads (loaded there alone, without the driver).
-   */
-  loadExportPages?(): Promise<ExportPageReading>;
 }

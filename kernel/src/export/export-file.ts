@@ -24,7 +24,6 @@ import {
 import { fileSystemErrorText, isFileSystemError } from './file-errors';
 import { type ExportFormat, pageWriter } from './formats';
 import { claimFile } from './running-exports';
-import { threadedPages } from './page-workers';
 import {
   collectNow,
   returnMemorySoon
@@ -246,17 +245,11 @@ async function writeExport(
     elapsedMs: 0
   };
   const writer = pageWriter(options.format, stream, options.fields);
-  const threaded = threadedPages(
-    stream,
-    options.format,
-    options.fields,
-    writer
-  );
   try {
     hooks.onProgress?.({ ...progress });
     let collected = 0;
     let collections = 0;
-    for await (const page of stream.pages(threaded?.conversion)) {
+    for await (const page of stream.pages()) {
       await out.write(writer.page(page));
       progress.documents += page.count;
       progress.bytes = out.bytes;
@@ -284,7 +277,6 @@ async function writeExport(
     }
     await syncFolder(dirname(file));
   } catch (err) {
-    threaded?.end();
     await stream.close();
     throw await stopped(
       err,
@@ -294,7 +286,6 @@ async function writeExport(
       hooks.signal
     );
   }
-  threaded?.end();
   await stream.close();
   return {
     ...progress,

@@ -19,7 +19,6 @@ import { csvRecord, csvValues } from './csv';
 import { CsvTextLines } from './csv-text';
 import { DocumentShapes } from './document-shape';
 import { PageBytes } from './page-bytes';
-import type { Allocate } from '../driver-core/http/reused-buffer';
 
 type Place = ReturnType<typeof fieldPlacer>;
 
@@ -36,19 +35,13 @@ export interface PageWriter {
 
 const NONE: ReadonlySet<string> = new Set();
 
-/** What a writer needs of the stream: the CSV header's columns come from them. */
-export type StreamColumns = Pick<ExportStream, 'tree' | 'leading'>;
-
 export function pageWriter(
   format: ExportFormat,
-  stream: StreamColumns,
-  fields: string[] | undefined,
-  /** Where CSV and JSON pages are made (shared memory on a page worker). */
-  allocate?: Allocate
+  stream: ExportStream,
+  fields: string[] | undefined
 ): PageWriter {
   if (format === 'jsonl') {
     return {
-      // A page made on a worker thread holds these same lines.
       page: page => (page.count > 0 ? page.jsonl() : ''),
       end: () => '',
       leftOut: NONE
@@ -57,7 +50,7 @@ export function pageWriter(
   if (format === 'json') {
     return new JsonArrayWriter();
   }
-  return new CsvWriter(stream, fields, allocate);
+  return new CsvWriter(stream, fields);
 }
 
 const NEWLINE = 0x0a;
@@ -100,21 +93,11 @@ class JsonArrayWriter implements PageWriter {
 }
 
 /**
- * What fixes a CSV file's lines, once its first page is written: the header, and (whole
- * documents) the grid's columns of that page. Plain data, so that writers on worker threads
- * make the same lines.
- */
-export interface CsvSetup {
-  header: string[];
-  columns: Column[] | undefined;
-}
-
-/**
  * CSV columns follow the grid's: fixed from the mapping and the first page, as the header is
  * written first. Each document becomes its line before the next one is read: from its JSON text
  * where the page offers it (csv-text.ts), else decoded, its fields placed as the grid places them.
  */
-export class CsvWriter implements PageWriter {
+class CsvWriter implements PageWriter {
   private header: string[] | undefined;
   /** Each header name's place, and the values of the line being written in those places. */
   private headerIndex = new Map<string, number>();
@@ -128,44 +111,14 @@ export class CsvWriter implements PageWriter {
   /** The same lines made from the documents' JSON text, where the page offers it. */
   private text: CsvTextLines | undefined;
   readonly leftOut = new Set<string>();
-  private readonly out: PageBytes;
-  /** Whether pages made elsewhere were written (the first of them held the header). */
-  private convertedPages = false;
-  /** The first page's columns (whole documents), for writers that take up this one's setup. */
-  private firstColumns: Column[] | undefined;
+  private readonly out = new PageBytes();
 
   constructor(
-    private readonly stream: StreamColumns,
-    private readonly fields: string[] | undefined,
-    allocate?: Allocate
-  ) {
-    this.out = new PageBytes(allocate);
-  }
-
-  /** The header and columns once the first page is written; undefined before. */
-  get setup(): CsvSetup | undefined {
-    return this.header
-      ? { header: this.header, columns: this.firstColumns }
-      : undefined;
-  }
-
-  /** Writes its lines as the writer of `setup` does, its header taken as written. */
-  adopt(setup: CsvSetup): void {
-    this.fixHeader(setup.header);
-    if (setup.columns) {
-      this.fixColumns(setup.columns);
-    }
-  }
+    private readonly stream: ExportStream,
+    private readonly fields: string[] | undefined
+  ) {}
 
   page(page: ExportPage): Buffer {
-    if (page.converted) {
-      // Made by a writer that took up this one's setup (or set it, the header included).
-      this.convertedPages = true;
-      for (const name of page.converted.leftOut) {
-        this.leftOut.add(name);
-      }
-      return page.converted.bytes;
-    }
     this.out.reset();
     const build = this.build;
     if (build) {
@@ -177,13 +130,20 @@ export class CsvWriter implements PageWriter {
     const documents = this.columnDocuments(page);
     const columns = this.grid(documents, this.fields !== undefined);
     if (!this.header) {
-      const header = this.columns(columns.map(c => c.name));
-      this.fixHeader(header);
-      this.out.text(csvRecord(header));
+      this.header = this.columns(columns.map(c => c.name));
+      this.headerIndex = new Map(this.header.map((name, i) => [name, i]));
+      this.values = this.header.map(() => undefined);
+      this.out.text(csvRecord(this.header));
     }
     const pageBuild = fieldPlacer(columns);
     if (!this.fields) {
-      this.fixColumns(columns);
+      this.build = pageBuild;
+      this.text = new CsvTextLines(
+        this.values.length,
+        this.headerIndex,
+        fieldPlacement(columns),
+        this.leftOut
+      );
     }
     // The first page's documents were decoded for its columns; its lines are made as the next ones.
     if (!this.textLines(page, pageBuild)) {
@@ -192,24 +152,6 @@ export class CsvWriter implements PageWriter {
       }
     }
     return this.out.bytes();
-  }
-
-  private fixHeader(header: string[]): void {
-    this.header = header;
-    this.headerIndex = new Map(header.map((name, i) => [name, i]));
-    this.values = header.map(() => undefined);
-  }
-
-  /** Whole documents: every page's lines are placed by the first page's columns. */
-  private fixColumns(columns: Column[]): void {
-    this.firstColumns = columns;
-    this.build = fieldPlacer(columns);
-    this.text = new CsvTextLines(
-      this.values.length,
-      this.headerIndex,
-      fieldPlacement(columns),
-      this.leftOut
-    );
   }
 
   /**
@@ -253,7 +195,7 @@ export class CsvWriter implements PageWriter {
 
   end(): string {
     // An empty export still says which columns it would have had.
-    return this.header || this.convertedPages
+    return this.header
       ? ''
       : csvRecord(this.columns(this.grid([]).map(c => c.name)));
   }

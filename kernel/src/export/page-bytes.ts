@@ -6,17 +6,12 @@
  * buffer is enough.
  */
 import { copyBytes } from '../json/json-bytes';
-import type { Allocate } from '../driver-core/http/reused-buffer';
 
 const INITIAL_BYTES = 1 << 16;
 
 export class PageBytes {
-  private buffer: Buffer;
+  private buffer = Buffer.allocUnsafe(INITIAL_BYTES);
   private length = 0;
-
-  constructor(private readonly allocate: Allocate = Buffer.allocUnsafe) {
-    this.buffer = allocate(INITIAL_BYTES);
-  }
 
   /** Starts a new page: what the last `bytes()` returned is overwritten from here on. */
   reset(): void {
@@ -62,7 +57,7 @@ export class PageBytes {
     if (this.length + more <= this.buffer.length) {
       return;
     }
-    const grown = this.allocate(
+    const grown = Buffer.allocUnsafe(
       Math.max(this.length + more, this.buffer.length * 2)
     );
     this.buffer.copy(grown, 0, 0, this.length);

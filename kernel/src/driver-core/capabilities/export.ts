@@ -70,64 +70,6 @@ export interface ExportPage {
    * for bytes that are not valid UTF-8, which only decoding turns into text).
    */
   eachDocumentText?: (visit: (document: DocumentText) => void) => void;
-  /** The page's file bytes, already made off the kernel's main thread (PageConversion). */
-  readonly converted?: ConvertedPage;
-}
-
-/**
- * What an engine's cursor needs from a page it did not read itself: plain data, so that it
- * crosses from a worker thread as it is.
- */
-export interface ExportPageFacts {
-  /** Documents in the page. */
-  count: number;
-  /** Exact JSON text of where the next page starts (the last document's sort values), when the page says. */
-  next: string | undefined;
-  /** A new id of the context the cursor reads in (a point in time), when the engine sent one. */
-  context: string | undefined;
-  /** What the engine reported as not read beside the page (failed shards). */
-  failures: string[];
-}
-
-/** One page of an engine's answer, read from its bytes: the page, and its facts for the cursor. */
-export interface ReadExportPage {
-  page: ExportPage;
-  facts: ExportPageFacts;
-}
-
-/**
- * Reads an engine's export answers from their bytes, on any thread: `cursor()` makes the
- * reader of one cursor's pages (it keeps buffers from one page to the next), which returns
- * undefined for bytes that are not such an answer.
- */
-export interface ExportPageReading {
-  /** `allocate`: where the page's JSONL lines are made (shared memory on a worker thread). */
-  cursor(
-    allocate?: (size: number) => Buffer
-  ): (bytes: Buffer) => ReadExportPage | undefined;
-}
-
-/** A page's file bytes made from the engine's answer elsewhere (a worker thread). */
-export interface ConvertedPage {
-  /** Undefined when the bytes were not a page the engine's reader reads (the cursor says so). */
-  facts: ExportPageFacts | undefined;
-  /** The page's bytes in the file's format (JSONL lines for a JSON array). */
-  bytes: Buffer;
-  /** CSV: document fields met in this page that the header lacks. */
-  leftOut: string[];
-}
-
-/**
- * Turns a cursor's answers into file bytes off the kernel's main thread, so that the cursors
- * of a sliced export are read on as many cores; undefined when the page is to be read on the
- * main thread as usual (no thread ready yet). Rejects when `signal` aborts.
- */
-export interface PageConversion {
-  convert(
-    cursor: number,
-    bytes: Buffer,
-    signal: AbortSignal
-  ): Promise<ConvertedPage | undefined>;
 }
 
 export interface ExportStream {
@@ -143,13 +85,7 @@ export interface ExportStream {
    * for it, after writing the previous one (with slices, the other cursors' pages may be in
    * flight meanwhile: one each). Rejects with EngineError on an engine failure.
    */
-  pages(conversion?: PageConversion): AsyncIterable<ExportPage>;
-  /**
-   * Present when the engine's answers can be read on worker threads (its descriptor's
-   * `loadExportPages`): the engine's name and how many cursors read at once. `pages` then
-   * takes a PageConversion.
-   */
-  readonly offThread?: { readonly engine: string; readonly cursors: number };
+  pages(): AsyncIterable<ExportPage>;
   /** Frees what the engine holds for the export (a point in time); safe to call twice. */
   close(): Promise<void>;
 }

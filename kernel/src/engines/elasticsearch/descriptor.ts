@@ -18,7 +18,6 @@ import {
   SecretRefSchema,
   type StoredProfile
 } from '../../driver-core/profile-fields';
-import { ELASTICSEARCH_ENGINE_NAME } from './engine-name';
 
 export const ElasticsearchProfileSchema = z
   .strictObject({
@@ -98,7 +97,7 @@ const own = (profile: StoredProfile): ElasticsearchProfile =>
   ElasticsearchProfileSchema.parse(profile);
 
 export const elasticsearchEngine: EngineDescriptor = {
-  name: ELASTICSEARCH_ENGINE_NAME,
+  name: 'elasticsearch',
   // OpenSearch speaks this engine's API; the driver tells it apart by what `GET /` answers.
   aliases: ['opensearch'],
   displayName: 'Elasticsearch',
@@ -224,7 +223,5 @@ export const elasticsearchEngine: EngineDescriptor = {
     },
     ndjsonEndpoints: ['_bulk', '_msearch']
   },
-  load: async () => (await import('./engine-module')).elasticsearchModule,
-  loadExportPages: async () =>
-    (await import('./export-pages')).elasticsearchExportPages
+  load: async () => (await import('./engine-module')).elasticsearchModule
 };

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../driver-core/document-columns';
+import { hasField } from '../../../../contracts/own-fields';
 import { type EngineResponse } from '../../driver-core/driver';
 import type { Column } from '../../../../contracts/columns';
 import {
@@ -17,12 +18,9 @@ import {
   RequestFailedError
 } from '../../driver-core/errors';
 import type {
-  ConvertedPage,
   ExportPage,
-  ExportPageFacts,
   ExportRequest,
-  ExportStream,
-  PageConversion
+  ExportStream
 } from '../../driver-core/capabilities/export';
 import type { FieldTree } from '../../driver-core/field-tree';
 import {
@@ -30,6 +28,7 @@ import {
   type StorageByIndex,
   storageOfSettings
 } from './index-storage';
+import type { GridDocument } from '../../driver-core/grid-columns';
 import { mergePages } from '../../driver-core/merge-pages';
 import { decoded } from '../../driver-core/http/answer-body';
 import type { Transport } from '../../driver-core/http/transport';
@@ -42,14 +41,14 @@ import {
   type PointInTimeApi
 } from './flavour';
 import { queryOfView } from './grid-query';
+import { ReusedBuffer } from '../../driver-core/http/reused-buffer';
 import {
-  ReusedBuffer,
-  sharedBytes
-} from '../../driver-core/http/reused-buffer';
-import { guessNextPage } from './raw-hits';
-import { cursorScratch, readExportPage } from './export-pages';
-import { ELASTICSEARCH_ENGINE_NAME } from './engine-name';
-import { parseExactJson } from '../../../../contracts/exact-json';
+  guessNextPage,
+  HitRanges,
+  type RawHitsPage,
+  readRawHits,
+  type ScanScratch
+} from './raw-hits';
 
 /** How long the engine keeps the point in time between two pages. */
 const KEEP_ALIVE = '5m';
@@ -228,10 +227,7 @@ export async function openElasticsearchExport(
           return {
             status: answer.status,
             headers: answer.headers,
-            bytes: await buffer.fill(
-              answer.body,
-              Number(answer.headers['content-length'] ?? Number.NaN)
-            )
+            bytes: await buffer.fill(answer.body)
           };
         } finally {
           pageSignal.removeEventListener('abort', cancel);
@@ -240,72 +236,28 @@ export async function openElasticsearchExport(
     return { read, buffer, after, pitId: pit, cancel };
   };
 
-  const failed = (fetched: Fetched, notAPage = false): EngineError => {
-    const raw = decoded({
-      ...fetched,
-      bytes: Buffer.from(fetched.bytes),
-      elapsedMs: 0
-    });
-    return (
-      (notAPage ? undefined : elasticsearchFailure(raw, product)) ??
-      unexpected('POST /_search', raw, product)
-    );
-  };
-
-  /**
-   * A page's documents and facts, read here or (`conversion`, a sliced export) on a worker
-   * thread that also makes its file bytes. Failed shards stop the export; the point in time's
-   * new id is kept.
-   */
-  const readFetched = async (
-    fetched: Fetched,
-    read: ReturnType<typeof pageReader>,
-    conversion: PageConversion | undefined,
-    slice: number | undefined
-  ): Promise<{
-    page: ExportPage;
-    lastSort: JsonValue[] | undefined;
-    context: string | undefined;
-  }> => {
+  const readFetched = (fetched: Fetched, scratch: ScanScratch): RawHitsPage => {
+    const raw = () =>
+      decoded({ ...fetched, bytes: Buffer.from(fetched.bytes), elapsedMs: 0 });
     if (fetched.status >= 300) {
-      throw failed(fetched);
-    }
-    let page: ExportPage;
-    let facts: ExportPageFacts;
-    const converted = await conversion?.convert(
-      slice ?? 0,
-      fetched.bytes,
-      pageSignal
-    );
-    if (converted) {
-      if (!converted.facts) {
-        throw failed(fetched, true);
-      }
-      facts = converted.facts;
-      page = convertedPage(converted.facts.count, converted);
-    } else {
-      const done = read(fetched.bytes);
-      if (!done) {
-        throw failed(fetched, true);
-      }
-      ({ page, facts } = done);
-    }
-    if (facts.failures.length > 0) {
-      throw new RequestFailedError(
-        `${product} could not read every shard of ${request.target}: ${facts.failures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`
+      throw (
+        elasticsearchFailure(raw(), product) ??
+        unexpected('POST /_search', raw(), product)
       );
     }
-    if (facts.context) {
-      pitId = facts.context;
+    const page = readRawHits(fetched.bytes, scratch);
+    if (!page) {
+      throw unexpected('POST /_search', raw(), product);
     }
-    return {
-      page,
-      context: facts.context,
-      lastSort:
-        facts.next === undefined
-          ? undefined
-          : (parseExactJson(facts.next) as JsonValue[])
-    };
+    if (page.shardFailures.length > 0) {
+      throw new RequestFailedError(
+        `${product} could not read every shard of ${request.target}: ${page.shardFailures.slice(0, 3).join('; ')}. The export stopped rather than miss their documents.`
+      );
+    }
+    if (page.pitId) {
+      pitId = page.pitId;
+    }
+    return page;
   };
 
   /**
@@ -316,17 +268,10 @@ export async function openElasticsearchExport(
    * answer and one page of lines, in buffers it reuses.
    */
   async function* cursor(
-    slice: number | undefined,
-    conversion: PageConversion | undefined
+    slice: number | undefined
   ): AsyncGenerator<ExportPage> {
-    const read = pageReader();
-    // Answers read on a worker thread are received into memory it reads in place. A page is
-    // written (its lines made from the answer, here or there) before the cursor reads the next
-    // answer, so one buffer is enough.
-    const shared = conversion ? new ReusedBuffer(sharedBytes) : undefined;
-    const received = shared
-      ? ([shared, shared] as const)
-      : ([new ReusedBuffer(), new ReusedBuffer()] as const);
+    const scratch = cursorScratch();
+    const received = [new ReusedBuffer(), new ReusedBuffer()] as const;
     let current: InFlight | undefined = fetchPage(
       slice,
       undefined,
@@ -343,24 +288,19 @@ export async function openElasticsearchExport(
         ahead = guess
           ? fetchPage(slice, guess.after, spare, guess.pitId ?? pitId)
           : undefined;
-        const { page, lastSort, context } = await readFetched(
-          fetched,
-          read,
-          conversion,
-          slice
-        );
+        const page = readFetched(fetched, scratch);
         let next: InFlight | undefined;
         if (page.count >= size) {
           const right =
             ahead !== undefined &&
-            JSON.stringify(ahead.after) === JSON.stringify(lastSort) &&
-            (context === undefined || context === ahead.pitId);
+            JSON.stringify(ahead.after) === JSON.stringify(page.lastSort) &&
+            (page.pitId === undefined || page.pitId === ahead.pitId);
           if (right) {
             next = ahead;
           } else {
             // A wrong guess is dropped unread: its buffer was never filled.
             ahead?.cancel();
-            next = fetchPage(slice, lastSort, current.buffer);
+            next = fetchPage(slice, page.lastSort, current.buffer);
           }
         } else {
           ahead?.cancel();
@@ -370,7 +310,7 @@ export async function openElasticsearchExport(
         if (page.count === 0) {
           return;
         }
-        yield page;
+        yield pageOf(page);
       }
     } finally {
       current?.cancel();
@@ -388,17 +328,10 @@ export async function openElasticsearchExport(
           `${rebuilt} The file holds the documents as rebuilt, and so will a re-import of it.`
         ]
       : [],
-    pages: conversion =>
+    pages: () =>
       slices > 1
-        ? mergePages(
-            Array.from({ length: slices }, (_, i) => cursor(i, conversion))
-          )
-        : cursor(undefined, conversion),
-    // Sliced cursors may have their answers read on worker threads: worth a thread's start
-    // once the cursors read more than a page each.
-    ...(slices > 1 && (total === undefined || total > slices * size)
-      ? { offThread: { engine: ELASTICSEARCH_ENGINE_NAME, cursors: slices } }
-      : {}),
+        ? mergePages(Array.from({ length: slices }, (_, i) => cursor(i)))
+        : cursor(undefined),
     close: async () => {
       if (closed) {
         return;
@@ -421,31 +354,53 @@ export async function openElasticsearchExport(
   };
 }
 
-/** One cursor's reader of its answers, on the kernel's main thread. */
-function pageReader(): (bytes: Buffer) => ReturnType<typeof readExportPage> {
-  const scratch = cursorScratch();
-  return bytes => readExportPage(bytes, scratch);
-}
-
-/** A page whose file bytes a worker thread made: only they are written. */
-function convertedPage(count: number, converted: ConvertedPage): ExportPage {
-  return {
-    count,
-    converted,
-    jsonl: () => converted.bytes,
-    eachDocument: () => {
-      throw new Error(
-        'A page made on a worker thread holds its file bytes only.'
-      );
-    }
-  };
-}
-
 /** An answer as received: its bytes are in a buffer the cursor reuses. */
 interface Fetched {
   status: number;
   headers: Record<string, string>;
   bytes: Buffer;
+}
+
+/**
+ * Where one cursor reads a page's hits into: its offsets, and two buffers its lines alternate
+ * in. A page's lines are written to the file before the page after next is read (the file
+ * layer waits for each write), so two are enough.
+ */
+function cursorScratch(): ScanScratch {
+  const lines = [new ReusedBuffer(), new ReusedBuffer()];
+  let turn = 0;
+  return {
+    ranges: new HitRanges(),
+    output: size => (lines[turn++ % 2] as ReusedBuffer).take(size)
+  };
+}
+
+export function pageOf(page: RawHitsPage): ExportPage {
+  return {
+    count: page.count,
+    jsonl: () => page.jsonl,
+    eachDocument: visit => page.eachHit(hit => visit(hitDocument(hit as Hit))),
+    ...(page.eachHitText
+      ? {
+          eachDocumentText: visit =>
+            page.eachHitText?.(visit, hit => hitDocument(hit as Hit))
+        }
+      : {})
+  };
+}
+
+type Hit = { _index: string; _id: string; _source?: JsonValue };
+
+/** The grid form of a hit (CSV): what its line holds, a hit without `_source` an empty one. */
+function hitDocument(hit: Hit): GridDocument {
+  return {
+    meta: { _id: hit._id, _index: hit._index },
+    source: hitSource(hit)
+  };
+}
+
+function hitSource(hit: Hit): JsonValue {
+  return hasField(hit, '_source') ? (hit._source as JsonValue) : {};
 }
 
 function mergedQuery(
