@@ -82,6 +82,26 @@ it('writes the file next to the notebook, with progress updated in place and a f
   expect(html).toContain('Exported 3,000 documents of products');
 });
 
+it('slices=2 writes the records one cursor writes, the header included', async () => {
+  const one = await kernel.execute('%export products one.csv');
+  expect(one.reply.content.status).toBe('ok');
+  const two = await kernel.execute('%export products two.csv slices=2');
+  expect(two.reply.content.status).toBe('ok');
+  const records = (name: string) =>
+    readFileSync(join(cwd, name), 'utf8').split('\r\n');
+  const [header, ...lines] = records('one.csv');
+  const [slicedHeader, ...slicedLines] = records('two.csv');
+  expect(slicedHeader).toBe(header);
+  expect(lines.filter(Boolean)).toHaveLength(COUNT);
+  expect(slicedLines.sort()).toEqual(lines.sort());
+  const slices = new Set(
+    proxy.seen
+      .filter(r => r.url === '/_search')
+      .map(r => (JSON.parse(r.body) as { slice?: { id: number } }).slice?.id)
+  );
+  expect(slices).toEqual(new Set([undefined, 0, 1]));
+});
+
 it('an interrupt stops the export and says how far it got; no complete-looking file is left', async () => {
   proxy.rules.push({ matches: (_m, url) => url === '/_search', delayMs: 400 });
   const cell = await kernel.submit('shell', 'execute_request', {
