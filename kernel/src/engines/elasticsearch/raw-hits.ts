@@ -554,7 +554,10 @@ function hitMembers(
     i = nextMember(b, after);
   }
   // _index and _id must be strings: they are copied into the line as they are.
-  if (b[data[hit] as number] !== QUOTE || b[data[hit + 2] as number] !== QUOTE) {
+  if (
+    b[data[hit] as number] !== QUOTE ||
+    b[data[hit + 2] as number] !== QUOTE
+  ) {
     throw new NotASearchPage();
   }
   data[hit + HIT_SLOT + 1] = i + 1;
