@@ -10,7 +10,7 @@
 import { copyBytes, isBlank, skipBlanks } from '../../json/json-bytes';
 import type { JsonValue } from '../../console/cell';
 import { isJsonObject } from '../../../../contracts/json';
-import { parseExactJson } from '../../../../contracts/exact-json';
+import { exactJson, parseExactJson } from '../../../../contracts/exact-json';
 import { isUtf8 } from 'node:buffer';
 import type {
   DocumentText,
@@ -259,7 +259,8 @@ const decode = (b: Buffer, start: number, end: number): JsonValue =>
 function oneLine(b: Buffer, start: number, end: number): Buffer {
   for (let i = start; i < end; i++) {
     if (b[i] === LF || b[i] === CR) {
-      return Buffer.from(JSON.stringify(decode(b, start, end)));
+      // exactJson: a long number decoded as an ExactNumber prints as its digits, not its marker.
+      return Buffer.from(exactJson(decode(b, start, end)));
     }
   }
   return b.subarray(start, end);
