@@ -48,6 +48,17 @@ it('puts a pretty-printed source on one line', () => {
   );
 });
 
+it('keeps every digit of a long number in a pretty-printed source it puts on one line', () => {
+  const page = read(
+    answer([
+      '{"_index":"i","_id":"a","_source":{\n  "n": 123456789012345678,\n  "d": [9007199254740993]\n},"sort":[1]}'
+    ])
+  );
+  expect(page?.jsonl.toString()).toBe(
+    '{"_index":"i","_id":"a","_source":{"n":123456789012345678,"d":[9007199254740993]}}\n'
+  );
+});
+
 it('an empty page, an answer that is not a search page, and shard failures', () => {
   expect(read(answer([]))).toMatchObject({ count: 0, lastSort: undefined });
   expect(read('{"error":{"type":"x"},"status":500}')).toBeUndefined();

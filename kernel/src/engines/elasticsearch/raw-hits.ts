@@ -10,7 +10,7 @@
 import { copyBytes, isBlank, skipBlanks } from '../../json/json-bytes';
 import type { JsonValue } from '../../console/cell';
 import { isJsonObject } from '../../../../contracts/json';
-import { parseExactJson } from '../../../../contracts/exact-json';
+import { exactJson, parseExactJson } from '../../../../contracts/exact-json';
 import { isUtf8 } from 'node:buffer';
 import type {
   DocumentText,
@@ -84,7 +84,11 @@ export class HitRanges {
       this.data = grown;
     }
     const at = this.length;
-    this.data.fill(-1, at, at + SLOTS);
+    // Ten stores cost less than a call into fill, once a hit.
+    const data = this.data;
+    for (let k = at; k < at + SLOTS; k++) {
+      data[k] = -1;
+    }
     this.length += SLOTS;
     return at;
   }
@@ -255,7 +259,8 @@ const decode = (b: Buffer, start: number, end: number): JsonValue =>
 function oneLine(b: Buffer, start: number, end: number): Buffer {
   for (let i = start; i < end; i++) {
     if (b[i] === LF || b[i] === CR) {
-      return Buffer.from(JSON.stringify(decode(b, start, end)));
+      // exactJson: a long number decoded as an ExactNumber prints as its digits, not its marker.
+      return Buffer.from(exactJson(decode(b, start, end)));
     }
   }
   return b.subarray(start, end);
@@ -507,45 +512,16 @@ function slotOf(b: Buffer, keyStart: number, keyEnd: number): number {
   }
 }
 
-/** Each hit's ranges go into `ranges` (eight numbers a hit); returns the index past the array. */
+/** Each hit's ranges go into `ranges` (SLOTS numbers a hit); returns the index past the array. */
 function hitArray(b: Buffer, at: number, ranges: HitRanges): number {
   let i = skipBlanks(b, expectByte(b, at, OPEN_ARRAY));
   if (b[i] === CLOSE_ARRAY) {
     return i + 1;
   }
   for (;;) {
-    const hitStart = skipBlanks(b, i);
-    i = skipBlanks(b, expectByte(b, i, OPEN_OBJECT));
     const hit = ranges.addHit();
-    ranges.data[hit + HIT_SLOT] = hitStart;
-    while (b[i] !== CLOSE_OBJECT) {
-      if (b[i] !== QUOTE) {
-        throw new NotASearchPage();
-      }
-      const keyEnd = stringEnd(b, i);
-      const valueAt = skipBlanks(b, expectByte(b, keyEnd, COLON));
-      const after = valueEnd(b, valueAt);
-      const slot = slotOf(b, i, keyEnd);
-      if (slot !== -1) {
-        ranges.data[hit + slot] = valueAt;
-        ranges.data[hit + slot + 1] = after;
-      }
-      i = skipBlanks(b, after);
-      if (b[i] === COMMA) {
-        i = skipBlanks(b, i + 1);
-      } else if (b[i] !== CLOSE_OBJECT) {
-        throw new NotASearchPage();
-      }
-    }
-    // _index and _id must be strings: they are copied into the line as they are.
-    if (
-      b[ranges.data[hit] as number] !== QUOTE ||
-      b[ranges.data[hit + 2] as number] !== QUOTE
-    ) {
-      throw new NotASearchPage();
-    }
-    ranges.data[hit + HIT_SLOT + 1] = i + 1;
-    i = skipBlanks(b, i + 1);
+    ranges.data[hit + HIT_SLOT] = i;
+    i = skipBlanks(b, hitMembers(b, i, ranges.data, hit));
     if (b[i] === CLOSE_ARRAY) {
       return i + 1;
     }
@@ -554,6 +530,51 @@ function hitArray(b: Buffer, at: number, ranges: HitRanges): number {
     }
     i = skipBlanks(b, i + 1);
   }
+}
+
+/** Reads the members of the hit opening at `at` into its slots; returns past its closing brace. */
+function hitMembers(
+  b: Buffer,
+  at: number,
+  data: Int32Array,
+  hit: number
+): number {
+  let i = skipBlanks(b, expectByte(b, at, OPEN_OBJECT));
+  while (b[i] !== CLOSE_OBJECT) {
+    if (b[i] !== QUOTE) {
+      throw new NotASearchPage();
+    }
+    const keyEnd = stringEnd(b, i);
+    const valueAt = skipBlanks(b, expectByte(b, keyEnd, COLON));
+    const after = valueEnd(b, valueAt);
+    const slot = slotOf(b, i, keyEnd);
+    if (slot !== -1) {
+      data[hit + slot] = valueAt;
+      data[hit + slot + 1] = after;
+    }
+    i = nextMember(b, after);
+  }
+  // _index and _id must be strings: they are copied into the line as they are.
+  if (
+    b[data[hit] as number] !== QUOTE ||
+    b[data[hit + 2] as number] !== QUOTE
+  ) {
+    throw new NotASearchPage();
+  }
+  data[hit + HIT_SLOT + 1] = i + 1;
+  return i + 1;
+}
+
+/** From just past a member's value: the next key, or the object's closing brace. */
+function nextMember(b: Buffer, after: number): number {
+  const i = skipBlanks(b, after);
+  if (b[i] === COMMA) {
+    return skipBlanks(b, i + 1);
+  }
+  if (b[i] !== CLOSE_OBJECT) {
+    throw new NotASearchPage();
+  }
+  return i;
 }
 
 function failuresOf(shards: JsonValue): string[] {
