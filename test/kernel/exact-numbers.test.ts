@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { type RunningSandbox, startSandbox } from '@searchbook/sandbox/sandbox';
 import {
   aggregationRows,
@@ -421,6 +422,44 @@ describeEachTarget(
           parseExactJson(digitsOf(expected.list))
         );
       }
+    }, 120_000);
+
+    it('a document another client stored pretty-printed exports to JSONL with every digit, on one line', async () => {
+      // searchbook sends bodies compact; a client that sends line breaks gets them back in
+      // `_source`, which the export must put on one line without rounding its numbers. (The
+      // sandbox keeps sources compact whatever was sent: only the real nodes answer the breaks.)
+      const id = 'pretty-printed';
+      const text =
+        '{\n  "long": 123456789012345678,\n  "list": [9007199254740993, -9007199254740993]\n}';
+      const response = await request(
+        `${engine.url}/${index}/_doc/${id}?refresh=true`,
+        {
+          method: 'PUT',
+          headers: {
+            'content-type': 'application/json',
+            ...(target.canSecure
+              ? {
+                  authorization: `Basic ${Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64')}`
+                }
+              : {})
+          },
+          body: text
+        }
+      );
+      await response.body.dump();
+      expect(response.statusCode).toBeLessThan(300);
+      const stored = await kernel.execute(`GET /${index}/_doc/${id}`);
+      expect(stored.reply.content.status).toBe('ok');
+
+      const name = `pretty-${target.engine}-${target.version}`;
+      await run(`%export ${index} ${name}.jsonl overwrite`);
+      const line = readFileSync(join(cwd, `${name}.jsonl`), 'utf8')
+        .split('\n')
+        .find(l => l.includes(`"_id":"${id}"`));
+      expect(line).toBeDefined();
+      expect(line).toContain(
+        '"_source":{"long":123456789012345678,"list":[9007199254740993,-9007199254740993]}'
+      );
     }, 120_000);
   }
 );
