@@ -1,12 +1,20 @@
 /** How long the moves of a scroll count towards its speed. */
-const RECENT_MS = 250;
-/** A scroll with no move for this long has stopped (a loaded page still draws a frame by then). */
+const RECENT_MS = 500;
+/**
+ * A scroll with no move for this long has stopped (a loaded page still draws a frame by then).
+ * On a page whose frames come slower, twice the time between its recent moves.
+ */
 const STOPPED_MS = 150;
+/**
+ * Faster than this, in window heights a second, nobody reads what the scroll passes: it is on
+ * screen for less than two thirds of a second.
+ */
+const READING_WINDOWS_PER_S = 1.5;
 
 interface Move {
   at: number;
-  /** Pixels scrolled by this move. */
-  px: number;
+  /** Pixels scrolled by this move; unknown for a panel's first move (where it stood is not read). */
+  px: number | undefined;
 }
 
 interface Followed {
@@ -20,8 +28,8 @@ const followed = new WeakMap<HTMLElement, Followed>();
 /**
  * Starts keeping the recent moves of `scroller`'s scrolls (once per element). Where it stands
  * now is not read: this starts while a notebook's first grids are added, and a layout read
- * then recomputes the page's styles and layout. So the first scroll's first move counts no
- * pixels, and its speed is known from its second move on.
+ * then recomputes the page's styles and layout. So the first scroll's first move has no known
+ * length, and its speed is known from its second move on.
  */
 export function followScrolls(scroller: HTMLElement): void {
   if (followed.has(scroller)) {
@@ -35,7 +43,7 @@ export function followScrolls(scroller: HTMLElement): void {
       const top = scroller.scrollTop;
       state.moves.push({
         at: event.timeStamp,
-        px: state.top === undefined ? 0 : Math.abs(top - state.top)
+        px: state.top === undefined ? undefined : Math.abs(top - state.top)
       });
       state.top = top;
       while (
@@ -50,30 +58,30 @@ export function followScrolls(scroller: HTMLElement): void {
 }
 
 /**
- * Whether `scroller` is being scrolled past faster than anyone reads: more than a window's
- * height within the last quarter of a second, in more than one move, and still moving. What it
- * passes stays on screen for less than that. A jump (to a heading, to the end) is one move: what
- * it lands on is not being passed; a page down moves less than a window.
+ * Whether `scroller` is being scrolled past faster than anyone reads: still moving, and more
+ * than READING_WINDOWS_PER_S window heights a second over its recent moves. The speed is the
+ * pixels of the moves after the first recent one over the time since it, so it does not depend
+ * on how often the page draws: a loaded page that draws a frame every 200 ms and a quiet one
+ * at 60 frames a second see the same fling as the same speed. A jump (to a heading, to the end)
+ * is one move: what it lands on is not being passed.
  */
 export function scrollingPast(
   scroller: HTMLElement | null,
   now = performance.now()
 ): boolean {
   const state = scroller ? followed.get(scroller) : undefined;
-  if (!state) {
+  const recent = state?.moves.filter(move => move.at >= now - RECENT_MS) ?? [];
+  const first = recent[0];
+  const last = recent.at(-1);
+  if (!first || !last || recent.length < 2) {
     return false;
   }
-  const last = state.moves.at(-1);
-  if (!last || last.at < now - STOPPED_MS) {
+  const span = last.at - first.at;
+  const pace = span / (recent.length - 1);
+  if (now - last.at > Math.max(STOPPED_MS, 2 * pace)) {
     return false;
   }
-  let moves = 0;
-  let px = 0;
-  for (const move of state.moves) {
-    if (move.at >= now - RECENT_MS) {
-      moves++;
-      px += move.px;
-    }
-  }
-  return moves > 1 && px > window.innerHeight;
+  const px = recent.slice(1).reduce((sum, move) => sum + (move.px ?? 0), 0);
+  const windowsPerS = px / window.innerHeight / (Math.max(span, 1) / 1000);
+  return windowsPerS > READING_WINDOWS_PER_S;
 }
