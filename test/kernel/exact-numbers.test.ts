@@ -426,8 +426,8 @@ describeEachTarget(
 
     it('a document another client stored pretty-printed exports to JSONL with every digit, on one line', async () => {
       // searchbook sends bodies compact; a client that sends line breaks gets them back in
-      // `_source`, which the export must put on one line without rounding its numbers. (The
-      // sandbox keeps sources compact whatever was sent: only the real nodes answer the breaks.)
+      // `_source` (the sandbox, as the real nodes, keeps a source as it was sent), which the
+      // export must put on one line without rounding its numbers.
       const id = 'pretty-printed';
       const text =
         '{\n  "long": 123456789012345678,\n  "list": [9007199254740993, -9007199254740993]\n}';

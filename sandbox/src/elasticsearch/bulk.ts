@@ -178,7 +178,8 @@ export function bulk(ex: Exchange, ctx: Context): void {
         } else {
           result = indexDoc(ctx, index, id, source, {
             create: kind === 'create',
-            size: (sourceLine as string).length
+            size: (sourceLine as string).length,
+            sent: sourceLine as string
           });
         }
       }

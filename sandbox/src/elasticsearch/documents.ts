@@ -6,6 +6,7 @@ import { esError, illegalArgument, indexNotFound } from './errors';
 import type { Exchange } from './exchange';
 import { isObject, type Json, type JsonObject } from './json-value';
 import type { IndexData } from './index-data';
+import type { StoredDoc } from './stored-doc';
 import { writeTarget } from './resolve';
 import { makeSourceFilter, parseSourceFilter } from './source-filter';
 import {
@@ -28,6 +29,11 @@ function concurrency(ex: Exchange): Concurrency {
     cc.ifPrimaryTerm = t;
   }
   return cc;
+}
+
+/** A whole source as answers carry it: the text it was stored with (the value in pretty answers). */
+function asSent(doc: StoredDoc): Json {
+  return doc.printed as unknown as Json;
 }
 
 function docBody(ex: Exchange): JsonObject {
@@ -56,6 +62,7 @@ export function putDoc(ex: Exchange, ctx: Context): void {
   const create = ex.path.includes('/_create/') || opType === 'create';
   const { body, status } = indexDoc(ctx, index, ex.params['id'], source, {
     create,
+    sent: ex.body.toString('utf8'),
     ...concurrency(ex)
   });
   applyRefresh(ex.query.get('refresh'), [index], body);
@@ -105,7 +112,7 @@ export function getDoc(ex: Exchange, ctx: Context): void {
     found: true
   };
   if (filter.enabled) {
-    out['_source'] = makeSourceFilter(filter)?.(doc.source) ?? doc.source;
+    out['_source'] = makeSourceFilter(filter)?.(doc.source) ?? asSent(doc);
   }
   ex.send(200, out);
 }
@@ -121,7 +128,7 @@ export function getSource(ex: Exchange, ctx: Context): void {
     });
   }
   const filter = parseSourceFilter(undefined, ex.query);
-  ex.send(200, makeSourceFilter(filter)?.(doc.source) ?? doc.source);
+  ex.send(200, makeSourceFilter(filter)?.(doc.source) ?? asSent(doc));
 }
 
 export function removeDoc(ex: Exchange, ctx: Context): void {
@@ -266,7 +273,7 @@ export function mget(ex: Exchange, ctx: Context): void {
       out['_source'] =
         (s.source !== undefined ? makeSourceFilter(own) : project)?.(
           doc.source
-        ) ?? doc.source;
+        ) ?? asSent(doc);
     }
     return out;
   });

@@ -134,11 +134,15 @@ export class IndexData {
     return this.docs.get(id);
   }
 
-  /** Stores a document (mapping must already have accepted it). */
+  /**
+   * Stores a document (mapping must already have accepted it); `sent` is its source's text as
+   * the client wrote it, which answers then carry as written.
+   */
   put(
     id: string,
     source: JsonObject,
-    size?: number
+    size?: number,
+    sent?: string
   ): { doc: StoredDoc; created: boolean } {
     const old = this.docs.get(id);
     const bytes = size ?? JSON.stringify(source).length;
@@ -152,7 +156,11 @@ export class IndexData {
       version: (old?.version ?? tombstone ?? 0) + 1,
       seqNo: this.nextSeqNo++,
       size: bytes,
-      printed: new KnownJson(kept)
+      // A synthetic _source is printed from its values, as the engine rebuilds it.
+      printed:
+        sent !== undefined && kept === source
+          ? KnownJson.sent(kept, sent)
+          : new KnownJson(kept)
     };
     if (tombstone !== undefined) {
       this.tombstones.delete(id);

@@ -106,6 +106,16 @@ export class KnownJson {
   }
 
   /**
+   * A value with the text a client sent for it: Elasticsearch keeps a document's source as the
+   * bytes it was given (blanks, line breaks and key order included) and answers with them.
+   */
+  static sent(value: unknown, text: string): KnownJson {
+    const known = new KnownJson(value);
+    known.text = text;
+    return known;
+  }
+
+  /**
    * JSON written by a faster hand than stringifyJson (a search page's hits), and the value it
    * stands for, built only if a pretty or filtered answer asks for it.
    */

@@ -112,7 +112,7 @@ export function indexDoc(
   index: IndexData,
   id: string | undefined,
   source: JsonObject,
-  opts: { create?: boolean; size?: number } & Concurrency = {}
+  opts: { create?: boolean; size?: number; sent?: string } & Concurrency = {}
 ): { body: JsonObject; status: number } {
   ctx.state.indexTotal++;
   const docId = id ?? autoId();
@@ -131,7 +131,7 @@ export function indexDoc(
   }
   checkConcurrency(index, docId, current, opts);
   index.mapping.index(source, docId);
-  const { doc, created } = index.put(docId, source, opts.size);
+  const { doc, created } = index.put(docId, source, opts.size, opts.sent);
   return {
     body: writeResult(
       ctx,
