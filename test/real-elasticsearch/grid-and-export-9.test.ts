@@ -260,7 +260,9 @@ const sourceOf = (n: number): Source => ({
           copies.push(copy);
           await reimport(node, copy, MAPPINGS, lines);
           expect(await everyDocument(copy)).toEqual(original);
-        }
+        },
+        // Exports, reads and re-imports 15,000 documents on a node sharing the machine's cores.
+        120_000
       );
     });
   }
