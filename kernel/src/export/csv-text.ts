@@ -373,6 +373,8 @@ export class CsvTextLines {
   /** The document that last set each column from its own fields (a second time needs decoding). */
   private readonly setBy: Int32Array;
   private document = 0;
+  /** Bytes the line being made may take, from the fields set so far (store). */
+  private most = 0;
   private bytes: Buffer = Buffer.alloc(0);
   private readonly root: PathNode;
   private paths = 0;
@@ -421,7 +423,10 @@ export class CsvTextLines {
     this.bytes = b;
     // 2^31 documents a writer: no export comes near, so stamps never repeat.
     this.document++;
-    this.missing.length = 0;
+    // Setting an array's length is a call into the runtime: only when there is something to drop.
+    if (this.missing.length !== 0) {
+      this.missing.length = 0;
+    }
     try {
       // The leading values first: a document field of the same name replaces one, as in the grid.
       const meta = text.meta;
@@ -498,9 +503,12 @@ export class CsvTextLines {
         }
         child = node.child(b, i + 1, keyEnd - 1, this);
       }
+      // Stored only when they change: documents of one order then write nothing here.
       if (previous) {
-        previous.next = child;
-      } else {
+        if (previous.next !== child) {
+          previous.next = child;
+        }
+      } else if (node.first !== child) {
         node.first = child;
       }
       previous = child;
@@ -633,6 +641,14 @@ export class CsvTextLines {
     this.starts[column] = start;
     this.ends[column] = end;
     this.texts[column] = text;
+    // The most the field can take: copied bytes doubled and quoted, a UTF-16 unit of text three
+    // bytes. Counted as fields are set (a field set again counts twice: still enough room).
+    this.most +=
+      kind === TEXT
+        ? (text as string).length * 3
+        : kind === EMPTY
+          ? 0
+          : 2 * (end - start) + 2;
   }
 
   private write(out: PageBytes): void {
@@ -640,18 +656,9 @@ export class CsvTextLines {
     const kinds = this.kinds;
     const starts = this.starts;
     const ends = this.ends;
-    // The most the line can take: every copied field doubled and quoted, a UTF-16 unit of text
-    // three bytes, the commas and the line end.
-    let most = kinds.length + 2;
-    for (let i = 0; i < kinds.length; i++) {
-      const kind = kinds[i];
-      if (kind === TEXT) {
-        most += (this.texts[i] as string).length * 3;
-      } else if (kind !== EMPTY) {
-        most += 2 * ((ends[i] as number) - (starts[i] as number)) + 2;
-      }
-    }
-    let buffer = out.reserve(most);
+    // The most the line can take: its fields', the commas and the line end.
+    let buffer = out.reserve(this.most + kinds.length + 2);
+    this.most = 0;
     let at = out.size;
     for (let i = 0; i < kinds.length; i++) {
       if (i > 0) {
@@ -690,6 +697,7 @@ export class CsvTextLines {
   }
 
   private clear(): void {
+    this.most = 0;
     this.kinds.fill(EMPTY);
     this.texts.fill(undefined);
   }
