@@ -138,23 +138,39 @@ class PathNode {
 let stringEscapes = false;
 let stringComma = false;
 
+/** What a byte inside a string is to stringEnd: most are none of these (a table look-up a byte). */
+const ENDS_STRING = 1;
+const ESCAPES_NEXT = 2;
+const IS_COMMA = 3;
+const IS_CONTROL = 4;
+const IN_STRING = new Uint8Array(256);
+IN_STRING.fill(IS_CONTROL, 0, 0x20);
+IN_STRING[QUOTE] = ENDS_STRING;
+IN_STRING[BACKSLASH] = ESCAPES_NEXT;
+IN_STRING[COMMA] = IS_COMMA;
+
 function stringEnd(b: Buffer, at: number): number {
-  stringEscapes = false;
-  stringComma = false;
+  let escapes = false;
+  let comma = false;
   const length = b.length;
   for (let i = at + 1; i < length; i++) {
-    const c = b[i] as number;
-    if (c === QUOTE) {
+    const kind = IN_STRING[b[i] as number];
+    if (kind === 0) {
+      continue;
+    }
+    if (kind === ENDS_STRING) {
+      stringEscapes = escapes;
+      stringComma = comma;
       return i + 1;
     }
-    if (c === BACKSLASH) {
-      stringEscapes = true;
+    if (kind === ESCAPES_NEXT) {
+      escapes = true;
       i++;
-    } else if (c === COMMA) {
-      stringComma = true;
-    } else if (c < 0x20) {
-      // Not JSON: decoding says so as the decoded way would.
-      stringEscapes = true;
+    } else if (kind === IS_COMMA) {
+      comma = true;
+    } else {
+      // A control byte is not JSON: decoding says so as the decoded way would.
+      escapes = true;
     }
   }
   throw needsDecoding;
