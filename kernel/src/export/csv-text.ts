@@ -176,14 +176,17 @@ function stringEnd(b: Buffer, at: number): number {
   throw needsDecoding;
 }
 
+/** The bytes that end a number, `true`, `false` or `null`: a comma, a closing bracket, a blank. */
+const ENDS_LITERAL = new Uint8Array(256);
+for (const c of [COMMA, CLOSE_OBJECT, CLOSE_ARRAY, 0x20, LF, CR, 0x09]) {
+  ENDS_LITERAL[c] = 1;
+}
+
 /** Where a number, `true`, `false` or `null` starting at `at` ends. */
 function literalEnd(b: Buffer, at: number): number {
+  const length = b.length;
   let i = at;
-  while (i < b.length) {
-    const c = b[i] as number;
-    if (c === COMMA || c === CLOSE_OBJECT || c === CLOSE_ARRAY || isBlank(c)) {
-      break;
-    }
+  while (i < length && ENDS_LITERAL[b[i] as number] === 0) {
     i++;
   }
   if (i === at) {
