@@ -53,6 +53,12 @@ const MAX_PATHS = 10_000;
 /** The text needs the decoded way: thrown inside a line, caught by `line`. */
 class NeedsDecoding extends Error {}
 const needsDecoding = new NeedsDecoding();
+/** A field comes for a column the line already went past: thrown inside a line, which is made again staged. */
+const columnPassed = new NeedsDecoding();
+/** How reading a document's fields ended: read, to be decoded, or to be read again staged. */
+const READ = 0;
+const DECODE = 1;
+const AGAIN = 2;
 
 /** A document path: its column and how the grid places a value there; children by key bytes. */
 class PathNode {
@@ -394,6 +400,17 @@ export class CsvTextLines {
   private document = 0;
   /** Bytes the line being made may take, from the fields set so far (store). */
   private most = 0;
+  /**
+   * Whether fields go straight into the line: a document's fields mostly come in the header's
+   * order, each then written as it is read, with no second pass over the columns. The first
+   * field out of that order ends it; the rest are staged and written by `write`.
+   */
+  private direct = false;
+  /** The columns before this one are in the line. */
+  private next = 0;
+  /** The line's buffer and where its next byte goes, while fields go straight into it. */
+  private lineBuffer: Buffer = Buffer.alloc(0);
+  private at = 0;
   private bytes: Buffer = Buffer.alloc(0);
   private readonly root: PathNode;
   private paths = 0;
@@ -438,13 +455,47 @@ export class CsvTextLines {
 
   /** Writes the document's line into `out`; false when it needs the decoded way (nothing written). */
   line(text: DocumentText, out: PageBytes): boolean {
-    const b = text.bytes;
-    this.bytes = b;
+    this.bytes = text.bytes;
+    let read = this.fields(text, out, true);
+    if (read === AGAIN) {
+      // Made again with every field staged: a field for a column the line already holds (a
+      // leading value the document replaces) then replaces it before anything is written.
+      read = this.fields(text, out, false);
+    }
+    if (read !== READ) {
+      return false;
+    }
+    this.write(out);
+    for (const name of this.missing) {
+      this.leftOut.add(name);
+    }
+    return true;
+  }
+
+  /**
+   * Reads the document's fields into their columns, `direct`ly into the line where they come in
+   * the header's order: READ, DECODE (the document needs the decoded way) or AGAIN (a field
+   * came for a column already written).
+   */
+  private fields(text: DocumentText, out: PageBytes, direct: boolean): number {
+    const b = this.bytes;
     // 2^31 documents a writer: no export comes near, so stamps never repeat.
     this.document++;
     // Setting an array's length is a call into the runtime: only when there is something to drop.
     if (this.missing.length !== 0) {
       this.missing.length = 0;
+    }
+    this.direct = direct;
+    this.next = 0;
+    if (direct) {
+      // Room for every field written as it is read: each is a part of the document's text,
+      // doubled and quoted at most, with its comma.
+      let textBytes = text.start === -1 ? 0 : text.end - text.start;
+      for (const { start, end } of text.meta) {
+        textBytes += end - start;
+      }
+      this.lineBuffer = out.reserve(2 * textBytes + 3 * this.kinds.length + 2);
+      this.at = out.size;
     }
     try {
       // The leading values first: a document field of the same name replaces one, as in the grid.
@@ -472,16 +523,15 @@ export class CsvTextLines {
       }
     } catch (err) {
       this.clear();
+      if (err === columnPassed) {
+        return AGAIN;
+      }
       if (err === needsDecoding) {
-        return false;
+        return DECODE;
       }
       throw err;
     }
-    this.write(out);
-    for (const name of this.missing) {
-      this.leftOut.add(name);
-    }
-    return true;
+    return READ;
   }
 
   /**
@@ -656,6 +706,16 @@ export class CsvTextLines {
     end: number,
     text?: string
   ): void {
+    if (column < this.next) {
+      throw columnPassed;
+    }
+    if (this.direct) {
+      if (column === this.next && kind !== TEXT) {
+        this.writeField(column, kind, start, end);
+        return;
+      }
+      this.direct = false;
+    }
     this.kinds[column] = kind;
     this.starts[column] = start;
     this.ends[column] = end;
@@ -670,16 +730,47 @@ export class CsvTextLines {
           : 2 * (end - start) + 2;
   }
 
+  /** The field of the line's next column, written in place (its room was reserved with the line). */
+  private writeField(
+    column: number,
+    kind: number,
+    start: number,
+    end: number
+  ): void {
+    const buffer = this.lineBuffer;
+    let at = this.at;
+    if (column > 0) {
+      buffer[at++] = COMMA;
+    }
+    if (kind === BYTES) {
+      at = copyBytes(this.bytes, start, end, buffer, at);
+    } else if (kind === QUOTED) {
+      buffer[at++] = QUOTE;
+      at = copyBytes(this.bytes, start, end, buffer, at);
+      buffer[at++] = QUOTE;
+    } else if (kind === QUOTED_DOUBLED) {
+      at = quotedJson(this.bytes, start, end, buffer, at);
+    }
+    this.at = at;
+    this.next = column + 1;
+  }
+
   private write(out: PageBytes): void {
     const b = this.bytes;
     const kinds = this.kinds;
     const starts = this.starts;
     const ends = this.ends;
-    // The most the line can take: its fields', the commas and the line end.
+    const first = this.next;
+    if (first > 0) {
+      // The columns written as they were read.
+      out.wrote(this.at);
+    }
+    this.next = 0;
+    // The most the rest of the line can take: its fields', the commas and the line end.
     let buffer = out.reserve(this.most + kinds.length + 2);
     this.most = 0;
     let at = out.size;
-    for (let i = 0; i < kinds.length; i++) {
+    for (let i = first; i < kinds.length; i++) {
       if (i > 0) {
         buffer[at++] = COMMA;
       }
@@ -717,6 +808,8 @@ export class CsvTextLines {
 
   private clear(): void {
     this.most = 0;
+    this.next = 0;
+    this.direct = false;
     this.kinds.fill(EMPTY);
     this.texts.fill(undefined);
   }
