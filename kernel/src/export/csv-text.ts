@@ -53,6 +53,12 @@ const MAX_PATHS = 10_000;
 /** The text needs the decoded way: thrown inside a line, caught by `line`. */
 class NeedsDecoding extends Error {}
 const needsDecoding = new NeedsDecoding();
+/** A field comes for a column the line already went past: thrown inside a line, which is made again staged. */
+const columnPassed = new NeedsDecoding();
+/** How reading a document's fields ended: read, to be decoded, or to be read again staged. */
+const READ = 0;
+const DECODE = 1;
+const AGAIN = 2;
 
 /** A document path: its column and how the grid places a value there; children by key bytes. */
 class PathNode {
@@ -138,36 +144,55 @@ class PathNode {
 let stringEscapes = false;
 let stringComma = false;
 
+/** What a byte inside a string is to stringEnd: most are none of these (a table look-up a byte). */
+const ENDS_STRING = 1;
+const ESCAPES_NEXT = 2;
+const IS_COMMA = 3;
+const IS_CONTROL = 4;
+const IN_STRING = new Uint8Array(256);
+IN_STRING.fill(IS_CONTROL, 0, 0x20);
+IN_STRING[QUOTE] = ENDS_STRING;
+IN_STRING[BACKSLASH] = ESCAPES_NEXT;
+IN_STRING[COMMA] = IS_COMMA;
+
 function stringEnd(b: Buffer, at: number): number {
-  stringEscapes = false;
-  stringComma = false;
+  let escapes = false;
+  let comma = false;
   const length = b.length;
   for (let i = at + 1; i < length; i++) {
-    const c = b[i] as number;
-    if (c === QUOTE) {
+    const kind = IN_STRING[b[i] as number];
+    if (kind === 0) {
+      continue;
+    }
+    if (kind === ENDS_STRING) {
+      stringEscapes = escapes;
+      stringComma = comma;
       return i + 1;
     }
-    if (c === BACKSLASH) {
-      stringEscapes = true;
+    if (kind === ESCAPES_NEXT) {
+      escapes = true;
       i++;
-    } else if (c === COMMA) {
-      stringComma = true;
-    } else if (c < 0x20) {
-      // Not JSON: decoding says so as the decoded way would.
-      stringEscapes = true;
+    } else if (kind === IS_COMMA) {
+      comma = true;
+    } else {
+      // A control byte is not JSON: decoding says so as the decoded way would.
+      escapes = true;
     }
   }
   throw needsDecoding;
 }
 
+/** The bytes that end a number, `true`, `false` or `null`: a comma, a closing bracket, a blank. */
+const ENDS_LITERAL = new Uint8Array(256);
+for (const c of [COMMA, CLOSE_OBJECT, CLOSE_ARRAY, 0x20, LF, CR, 0x09]) {
+  ENDS_LITERAL[c] = 1;
+}
+
 /** Where a number, `true`, `false` or `null` starting at `at` ends. */
 function literalEnd(b: Buffer, at: number): number {
+  const length = b.length;
   let i = at;
-  while (i < b.length) {
-    const c = b[i] as number;
-    if (c === COMMA || c === CLOSE_OBJECT || c === CLOSE_ARRAY || isBlank(c)) {
-      break;
-    }
+  while (i < length && ENDS_LITERAL[b[i] as number] === 0) {
     i++;
   }
   if (i === at) {
@@ -373,6 +398,19 @@ export class CsvTextLines {
   /** The document that last set each column from its own fields (a second time needs decoding). */
   private readonly setBy: Int32Array;
   private document = 0;
+  /** Bytes the line being made may take, from the fields set so far (store). */
+  private most = 0;
+  /**
+   * Whether fields go straight into the line: a document's fields mostly come in the header's
+   * order, each then written as it is read, with no second pass over the columns. The first
+   * field out of that order ends it; the rest are staged and written by `write`.
+   */
+  private direct = false;
+  /** The columns before this one are in the line. */
+  private next = 0;
+  /** The line's buffer and where its next byte goes, while fields go straight into it. */
+  private lineBuffer: Buffer = Buffer.alloc(0);
+  private at = 0;
   private bytes: Buffer = Buffer.alloc(0);
   private readonly root: PathNode;
   private paths = 0;
@@ -417,11 +455,48 @@ export class CsvTextLines {
 
   /** Writes the document's line into `out`; false when it needs the decoded way (nothing written). */
   line(text: DocumentText, out: PageBytes): boolean {
-    const b = text.bytes;
-    this.bytes = b;
+    this.bytes = text.bytes;
+    let read = this.fields(text, out, true);
+    if (read === AGAIN) {
+      // Made again with every field staged: a field for a column the line already holds (a
+      // leading value the document replaces) then replaces it before anything is written.
+      read = this.fields(text, out, false);
+    }
+    if (read !== READ) {
+      return false;
+    }
+    this.write(out);
+    for (const name of this.missing) {
+      this.leftOut.add(name);
+    }
+    return true;
+  }
+
+  /**
+   * Reads the document's fields into their columns, `direct`ly into the line where they come in
+   * the header's order: READ, DECODE (the document needs the decoded way) or AGAIN (a field
+   * came for a column already written).
+   */
+  private fields(text: DocumentText, out: PageBytes, direct: boolean): number {
+    const b = this.bytes;
     // 2^31 documents a writer: no export comes near, so stamps never repeat.
     this.document++;
-    this.missing.length = 0;
+    // Setting an array's length is a call into the runtime: only when there is something to drop.
+    if (this.missing.length !== 0) {
+      this.missing.length = 0;
+    }
+    this.direct = direct;
+    this.next = 0;
+    if (direct) {
+      // Room for every field written as it is read: each is a part of the document's text,
+      // doubled and quoted at most, with its comma.
+      let textBytes = text.start === -1 ? 0 : text.end - text.start;
+      for (const { start, end } of text.meta) {
+        textBytes += end - start;
+      }
+      this.lineBuffer = out.reserve(2 * textBytes + 3 * this.kinds.length + 2);
+      this.at = out.size;
+    }
     try {
       // The leading values first: a document field of the same name replaces one, as in the grid.
       const meta = text.meta;
@@ -448,16 +523,15 @@ export class CsvTextLines {
       }
     } catch (err) {
       this.clear();
+      if (err === columnPassed) {
+        return AGAIN;
+      }
       if (err === needsDecoding) {
-        return false;
+        return DECODE;
       }
       throw err;
     }
-    this.write(out);
-    for (const name of this.missing) {
-      this.leftOut.add(name);
-    }
-    return true;
+    return READ;
   }
 
   /**
@@ -498,9 +572,12 @@ export class CsvTextLines {
         }
         child = node.child(b, i + 1, keyEnd - 1, this);
       }
+      // Stored only when they change: documents of one order then write nothing here.
       if (previous) {
-        previous.next = child;
-      } else {
+        if (previous.next !== child) {
+          previous.next = child;
+        }
+      } else if (node.first !== child) {
         node.first = child;
       }
       previous = child;
@@ -629,10 +706,53 @@ export class CsvTextLines {
     end: number,
     text?: string
   ): void {
+    if (column < this.next) {
+      throw columnPassed;
+    }
+    if (this.direct) {
+      if (column === this.next && kind !== TEXT) {
+        this.writeField(column, kind, start, end);
+        return;
+      }
+      this.direct = false;
+    }
     this.kinds[column] = kind;
     this.starts[column] = start;
     this.ends[column] = end;
     this.texts[column] = text;
+    // The most the field can take: copied bytes doubled and quoted, a UTF-16 unit of text three
+    // bytes. Counted as fields are set (a field set again counts twice: still enough room).
+    this.most +=
+      kind === TEXT
+        ? (text as string).length * 3
+        : kind === EMPTY
+          ? 0
+          : 2 * (end - start) + 2;
+  }
+
+  /** The field of the line's next column, written in place (its room was reserved with the line). */
+  private writeField(
+    column: number,
+    kind: number,
+    start: number,
+    end: number
+  ): void {
+    const buffer = this.lineBuffer;
+    let at = this.at;
+    if (column > 0) {
+      buffer[at++] = COMMA;
+    }
+    if (kind === BYTES) {
+      at = copyBytes(this.bytes, start, end, buffer, at);
+    } else if (kind === QUOTED) {
+      buffer[at++] = QUOTE;
+      at = copyBytes(this.bytes, start, end, buffer, at);
+      buffer[at++] = QUOTE;
+    } else if (kind === QUOTED_DOUBLED) {
+      at = quotedJson(this.bytes, start, end, buffer, at);
+    }
+    this.at = at;
+    this.next = column + 1;
   }
 
   private write(out: PageBytes): void {
@@ -640,20 +760,17 @@ export class CsvTextLines {
     const kinds = this.kinds;
     const starts = this.starts;
     const ends = this.ends;
-    // The most the line can take: every copied field doubled and quoted, a UTF-16 unit of text
-    // three bytes, the commas and the line end.
-    let most = kinds.length + 2;
-    for (let i = 0; i < kinds.length; i++) {
-      const kind = kinds[i];
-      if (kind === TEXT) {
-        most += (this.texts[i] as string).length * 3;
-      } else if (kind !== EMPTY) {
-        most += 2 * ((ends[i] as number) - (starts[i] as number)) + 2;
-      }
+    const first = this.next;
+    if (first > 0) {
+      // The columns written as they were read.
+      out.wrote(this.at);
     }
-    let buffer = out.reserve(most);
+    this.next = 0;
+    // The most the rest of the line can take: its fields', the commas and the line end.
+    let buffer = out.reserve(this.most + kinds.length + 2);
+    this.most = 0;
     let at = out.size;
-    for (let i = 0; i < kinds.length; i++) {
+    for (let i = first; i < kinds.length; i++) {
       if (i > 0) {
         buffer[at++] = COMMA;
       }
@@ -690,6 +807,9 @@ export class CsvTextLines {
   }
 
   private clear(): void {
+    this.most = 0;
+    this.next = 0;
+    this.direct = false;
     this.kinds.fill(EMPTY);
     this.texts.fill(undefined);
   }

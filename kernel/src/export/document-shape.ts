@@ -34,6 +34,8 @@ export class DocumentShapes {
   private shape = Buffer.allocUnsafe(256);
   private length = 0;
   private readonly seen = new Map<number, Buffer[]>();
+  /** The shape of the last document read. */
+  private last: Buffer | undefined;
   /** Per open array or object, whether it is an object. */
   private readonly inObject: boolean[] = [];
 
@@ -46,20 +48,44 @@ export class DocumentShapes {
     if (!this.read(b, start, end)) {
       return true;
     }
+    // Documents of one index mostly follow one another in one shape: the last one is tried
+    // first, without a hash.
+    if (this.last && this.holds(this.last)) {
+      return false;
+    }
     let hash = 0x811c9dc5;
     const shape = this.shape;
     for (let i = 0; i < this.length; i++) {
       hash = Math.imul(hash ^ (shape[i] as number), 0x01000193);
     }
     const same = this.seen.get(hash);
-    if (same?.some(known => known.equals(shape.subarray(0, this.length)))) {
-      return false;
+    for (const known of same ?? []) {
+      if (this.holds(known)) {
+        this.last = known;
+        return false;
+      }
     }
     const kept = Buffer.from(shape.subarray(0, this.length));
     if (same) {
       same.push(kept);
     } else {
       this.seen.set(hash, [kept]);
+    }
+    this.last = kept;
+    return true;
+  }
+
+  /** Whether the shape just read is `known`, compared in place (no view of it made). */
+  private holds(known: Buffer): boolean {
+    const length = this.length;
+    if (known.length !== length) {
+      return false;
+    }
+    const shape = this.shape;
+    for (let i = 0; i < length; i++) {
+      if (known[i] !== shape[i]) {
+        return false;
+      }
     }
     return true;
   }

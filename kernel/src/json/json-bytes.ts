@@ -13,7 +13,11 @@ import {
 
 /** Whether a byte is a blank JSON allows between tokens (space, LF, CR, tab). */
 export function isBlank(c: number | undefined): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+  // Most bytes asked about are printable (above the space): one comparison tells them.
+  return (
+    (c as number) <= 0x20 &&
+    (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
+  );
 }
 
 /** The first byte at or after `at` that is not a blank. */
