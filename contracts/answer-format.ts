@@ -68,7 +68,20 @@ function gunzipped(bytes: Uint8Array): Uint8Array {
   }
 }
 
+/** The platform's own base64 decoder where it has one (browsers since 2025). */
+const fromBase64 = (Uint8Array as { fromBase64?: (text: string) => Uint8Array })
+  .fromBase64;
+
 function base64Bytes(text: string): Uint8Array {
+  if (fromBase64) {
+    // A loop over a hundred thousand characters runs unoptimized the first time a notebook
+    // decodes an answer, as it opens: several milliseconds, where this takes a fraction of one.
+    try {
+      return fromBase64(text);
+    } catch {
+      throw new SyntaxError(DAMAGED);
+    }
+  }
   let binary: string;
   try {
     binary = atob(text);
