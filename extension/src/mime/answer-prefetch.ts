@@ -12,16 +12,20 @@ import {
  * first grid of a notebook opening. Does nothing for a plain answer, one at hand, or where the
  * browser cannot; an answer that does not decompress is left to the grid's read, which says why.
  */
-export async function prefetchAnswer(payload: KeptAnswer): Promise<void> {
+export function prefetchAnswer(payload: KeptAnswer): Promise<void> {
   const compressed = answerToInflate(payload);
-  if (
-    compressed === undefined ||
-    inflating.has(compressed) ||
-    typeof DecompressionStream === 'undefined'
-  ) {
-    return;
+  if (compressed === undefined || typeof DecompressionStream === 'undefined') {
+    return Promise.resolve();
   }
-  inflating.add(compressed);
+  let inflated = inflating.get(compressed);
+  if (!inflated) {
+    inflated = inflate(compressed).finally(() => inflating.delete(compressed));
+    inflating.set(compressed, inflated);
+  }
+  return inflated;
+}
+
+async function inflate(compressed: string): Promise<void> {
   try {
     const bytes = compressedAnswerBytes(compressed);
     // A stream of the bytes themselves, not a Blob's: a Blob's is read through the browser.
@@ -37,10 +41,8 @@ export async function prefetchAnswer(payload: KeptAnswer): Promise<void> {
     offerAnswerText(compressed, text);
   } catch {
     // The grid's own read decompresses it again and says what is wrong.
-  } finally {
-    inflating.delete(compressed);
   }
 }
 
-/** Answers being decompressed: outputs of the same answer start it once. */
-const inflating = new Set<string>();
+/** Answers being decompressed: outputs of the same answer wait for the one decompression. */
+const inflating = new Map<string, Promise<void>>();
