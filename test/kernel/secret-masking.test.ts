@@ -54,12 +54,7 @@ function forms(secret: string): string[] {
     .map(c => (c === '"' ? "'" : c === "'" ? '"' : c))
     .join('');
   const html = (t: string) =>
-    t
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&#39;');
+    t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return [
     ...new Set([
       secret,

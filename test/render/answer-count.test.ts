@@ -176,6 +176,50 @@ describe('reading each document of a kept answer from its own text', () => {
     expect(String(one[2]?.n)).toBe('18446744073709551615');
   });
 
+  it('reads any row of many the way the whole answer does, in any order, and a damaged document fails alone', () => {
+    const hitsPayload = (answer: string) =>
+      HitsPayloadSchema.parse({
+        info: {
+          connection: 'c',
+          engine: 'elasticsearch',
+          method: 'GET',
+          path: '/i/_search',
+          status: 200,
+          elapsedMs: 1
+        },
+        columns: [],
+        answer: swapQuotes(answer),
+        documents: {
+          at: ['hits', 'hits'],
+          source: ['_source'],
+          meta: { _id: ['_id'] }
+        },
+        omittedRows: 0
+      });
+    const hits = Array.from(
+      { length: 123 },
+      (_, i) =>
+        `{"_id": "${i}", "_source": {"n": ${i === 77 ? '9007199254740993' : i}, "say": "it's ${i}"}}`
+    );
+    const answer = `{"hits": {"hits": [ ${hits.join(' ,\n ')} ]}}`;
+    const payload = hitsPayload(answer);
+    const whole = hitsPayloadRows(payload);
+    const reader = hitsPayloadRowReader(payload);
+    expect(reader?.count).toBe(123);
+    for (const i of [122, 0, 49, 50, 77, 99, 100, 1, 121]) {
+      expect(reader?.row(i)).toEqual(whole[i]);
+    }
+    expect(String(reader?.row(77).n)).toBe('9007199254740993');
+    expect(() => reader?.row(123)).toThrow(RangeError);
+    // A document whose value no longer parses (its brackets still pair): its neighbours still read.
+    const damaged = hitsPayloadRowReader(
+      hitsPayload(answer.replace('"n": 60,', '"n": 6 0,'))
+    );
+    expect(damaged?.row(61)).toEqual(whole[61]);
+    expect(() => damaged?.row(60)).toThrow(SyntaxError);
+    expect(damaged?.row(59)).toEqual(whole[59]);
+  });
+
   it('reads no rows one at a time from an answer it cannot place', () => {
     const payload = HitsPayloadSchema.parse({
       info: {

@@ -147,7 +147,7 @@ describe('console output bundles', () => {
     expect(plain).not.toMatch(/\n10 +n10 /);
     for (const fallback of [html, plain]) {
       expect(fallback).toContain(
-        `This table shows the first ${DEFAULT_LIMITS.fallbackRows} of the 1000 rows this notebook holds (the engine${fallback === html ? '&#39;' : "'"}s answer, in the output${fallback === html ? '&#39;' : "'"}s ${HITS_MIME} data)`
+        `This table shows the first ${DEFAULT_LIMITS.fallbackRows} of the 1000 rows this notebook holds (the engine's answer, in the output's ${HITS_MIME} data)`
       );
       expect(fallback).not.toContain('in the grid');
     }
@@ -327,7 +327,7 @@ describe('long strings', () => {
       expect(text.length).toBeLessThan(DEFAULT_LIMITS.fallbackMaxChars + 2_000);
       expect(text).toContain('start-xxx');
       expect(text).toMatch(
-        /xxx\.\.\.\n\(cut: the answer(&#39;|')s JSON is 3000\d+ characters; the notebook keeps its first 250000\./
+        /xxx\.\.\.\n\(cut: the answer's JSON is 3000\d+ characters; the notebook keeps its first 250000\./
       );
       expect(text).not.toContain('-end');
     }

@@ -6,8 +6,13 @@ type ColumnsModel = DataModel & { readonly columns: readonly unknown[] };
 const MIN_WIDTH = 60;
 const MAX_WIDTH = 400;
 const PADDING = 20;
-/** Enough rows to size columns well without measuring ten thousand strings. */
-const SAMPLE_ROWS = 200;
+/**
+ * Rows the widths are fitted to: the first screens of rows, not the first two hundred. Each row
+ * sampled is built from its document as the grid is first drawn, while a notebook opens and
+ * this code runs unoptimized: two hundred were most of building an output's grid. A longer
+ * value further down is elided, and shown whole in the value view.
+ */
+const SAMPLE_ROWS = 50;
 /** Cell text past this many characters is wider than any column anyway. */
 const MEASURED_CHARS = 80;
 

@@ -106,6 +106,12 @@ export interface GridPlan {
   build: () => GridView;
   rows: number;
   headerRows: number;
+  /**
+   * Readies what the build will read, off the page's script where it can (an answer's
+   * decompression): called once, as the place first comes within SOON of the view; a place
+   * near the view waits for it before its build is queued. Never rejects.
+   */
+  prepare?: () => Promise<void>;
 }
 
 /**
@@ -123,6 +129,7 @@ export class GridWhenNear extends Panel {
   private observedPx = Number.POSITIVE_INFINITY;
   /** The panel the place scrolls in (the notebook's, the console's). */
   private scroller: HTMLElement | null = null;
+  private prepared: Promise<void> | undefined;
 
   constructor(private readonly plan: GridPlan) {
     super();
@@ -222,8 +229,14 @@ export class GridWhenNear extends Panel {
         this.near = entries.at(-1)?.isIntersecting ?? this.near;
         // A built grid reads only the rows it draws, each from its own document's text.
         if (this.near && !this.grid) {
-          waiting.add(this);
-          buildWaitingSoon();
+          // A place a fast scroll is passing is not readied: that work would slow the scroll.
+          const ready = this.beingPassed() ? Promise.resolve() : this.prepare();
+          void ready.then(() => {
+            if (this.near && !this.grid && !this.isDisposed) {
+              waiting.add(this);
+              buildWaitingSoon();
+            }
+          });
         }
       },
       { root, rootMargin: AHEAD }
@@ -240,6 +253,9 @@ export class GridWhenNear extends Panel {
       entries => {
         const entry = entries.at(-1);
         if (entry?.isIntersecting && !this.grid) {
+          if (!this.beingPassed()) {
+            void this.prepare();
+          }
           this.observedPx = pxOutside(entry, SOON_PX);
           soon.add(this);
           buildSoonWhenIdle();
@@ -263,6 +279,11 @@ export class GridWhenNear extends Panel {
     // Off the page (a notebook that keeps only the cells in view attached): nothing to show.
     this.grid?.model.releaseRows();
     super.onBeforeDetach(msg);
+  }
+
+  private prepare(): Promise<void> {
+    this.prepared ??= this.plan.prepare?.() ?? Promise.resolve();
+    return this.prepared;
   }
 
   private stopWatching(): void {

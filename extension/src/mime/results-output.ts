@@ -12,6 +12,7 @@ import {
   tablePayloadRows
 } from '@searchbook/contracts/answer-rows';
 import { answerText } from '@searchbook/contracts/answer-text';
+import { COMPRESSED_ANSWER_FORMAT } from '@searchbook/contracts/answer-format';
 import {
   type AggregationTable,
   aggregationColumns,
@@ -29,6 +30,7 @@ import type { Column } from '@searchbook/contracts/columns';
 import { barChart, bucketsOf } from './bar-chart';
 import { block, warningBlock } from './block';
 import { GridWhenNear } from './grid-when-near';
+import { prefetchAnswer } from './answer-prefetch';
 import { omittedText, statusText, warningText } from './status-line';
 import { toolbar } from './toolbar';
 import { exactJson } from '@searchbook/contracts/exact-json';
@@ -52,6 +54,8 @@ interface Results {
   notes: string[];
   /** Whether the payload keeps the engine's answer (older notebooks kept it as application/json). */
   keepsAnswer: boolean;
+  /** Whether that answer is kept compressed: decompressed ahead of the grid's build (prefetchAnswer). */
+  compressed: boolean;
 }
 
 type Payload =
@@ -84,7 +88,8 @@ function readResults(payload: Payload): Results {
         rows: aggregationRows(table)
       })),
       notes: [],
-      keepsAnswer: hits.answer !== undefined
+      keepsAnswer: hits.answer !== undefined,
+      compressed: hits.answerFormat === COMPRESSED_ANSWER_FORMAT
     };
   }
   const { table } = payload;
@@ -101,7 +106,8 @@ function readResults(payload: Payload): Results {
     omittedRows: table.omittedRows,
     aggregations: [],
     notes: table.notes ?? [],
-    keepsAnswer: table.answer !== undefined
+    keepsAnswer: table.answer !== undefined,
+    compressed: table.answerFormat === COMPRESSED_ANSWER_FORMAT
   };
 }
 
@@ -154,6 +160,18 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
     this.showResults(
       results,
       () => payloadRows(payload(), results.places),
+      results.compressed
+        ? async () => {
+            try {
+              const read = payload();
+              await prefetchAnswer(
+                read.kind === 'hits' ? read.hits : read.table
+              );
+            } catch {
+              // Unreadable: the grid's build says so.
+            }
+          }
+        : undefined,
       // Notebooks saved before the answer moved into the payload kept it as application/json.
       results.keepsAnswer
         ? () => {
@@ -168,6 +186,7 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
   private showResults(
     results: Results,
     rows: () => Rows,
+    prepareRows: (() => Promise<void>) | undefined,
     raw: () => string | undefined
   ): void {
     const label = `${results.rowCount} rows from ${results.info.connection}, columns ${results.columns.map(c => c.name).join(', ')}`;
@@ -175,7 +194,8 @@ export class ResultsOutput extends Panel implements IRenderMime.IRenderer {
       build: () =>
         new GridView(results.columns, rows(), results.cut, label, rows),
       rows: results.rowCount,
-      headerRows: headerRowCount(results.columns)
+      headerRows: headerRowCount(results.columns),
+      ...(prepareRows ? { prepare: prepareRows } : {})
     });
     // A search with `size: 0` is asked for its aggregations: an empty grid of every mapped
     // column would only push them down.
