@@ -32,7 +32,7 @@ import { HITS_MIME, HitsPayloadSchema } from '../../contracts/mime-types';
 import {
   CLIP_HTML,
   clip,
-  escapeHtml,
+  escapeHtmlText,
   plainTable
 } from '../../kernel/src/render/text-table';
 import { cellText } from '../../kernel/src/json/cell-text';
@@ -232,7 +232,7 @@ function checkBundle(c: Case, hits: Hits, columns: string[]): void {
   }
   const head = html.slice(html.indexOf('<thead>'), html.indexOf('</thead>'));
   expect([...head.matchAll(/<th>(.*?)<\/th>/g)].map(m => m[1])).toEqual(
-    columns.map(escapeHtml)
+    columns.map(escapeHtmlText)
   );
   const body = html.slice(html.indexOf('<tbody>'), html.indexOf('</tbody>'));
   const shown = [...body.matchAll(/<tr>(.*?)<\/tr>/g)].map(m =>
@@ -242,7 +242,7 @@ function checkBundle(c: Case, hits: Hits, columns: string[]): void {
   shown.forEach((cells, i) =>
     expect(cells).toEqual(
       columns.map(column =>
-        escapeHtml(clip(cellText(c.expected[i]?.get(column)), CLIP_HTML))
+        escapeHtmlText(clip(cellText(c.expected[i]?.get(column)), CLIP_HTML))
       )
     )
   );

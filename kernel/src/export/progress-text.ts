@@ -4,7 +4,7 @@
  */
 import { basename, dirname, join } from 'node:path';
 import type { MimeBundle } from '../render/bundle';
-import { escapeHtml } from '../render/text-table';
+import { escapeHtmlText } from '../render/text-table';
 import type {
   ExportProgress,
   ExportStopped,
@@ -99,6 +99,6 @@ export function progressBundle(
     : '';
   return {
     'text/plain': text,
-    'text/html': `<div class="searchbook-export">${bar}<span>${escapeHtml(text)}</span></div>`
+    'text/html': `<div class="searchbook-export">${bar}<span>${escapeHtmlText(text)}</span></div>`
   };
 }

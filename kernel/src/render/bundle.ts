@@ -41,7 +41,7 @@ import {
   type OutputLimits
 } from './output-limits';
 import { swappedAnswer } from './swapped-answer';
-import { escapeHtml, htmlTable, plainTable } from './text-table';
+import { escapeHtmlText, htmlTable, plainTable } from './text-table';
 
 import type { MimeBundle } from './mime-bundle';
 import { isJsonObject } from '../../../contracts/json';
@@ -95,7 +95,7 @@ function warningOf(info: ResponseInfo): { plain: string; html: string } {
   return {
     plain: text,
     html: text
-      ? `<pre class="searchbook-warning"><strong>${escapeHtml(text)}</strong></pre>`
+      ? `<pre class="searchbook-warning"><strong>${escapeHtmlText(text)}</strong></pre>`
       : ''
   };
 }
@@ -358,7 +358,7 @@ export function toBundle(
           : {}),
         'text/html': [
           shown['text/html'],
-          ...notes.map(line => `<p>${escapeHtml(line)}</p>`)
+          ...notes.map(line => `<p>${escapeHtmlText(line)}</p>`)
         ].join('\n'),
         'text/plain': [shown['text/plain'], ...notes].join('\n')
       };
@@ -384,7 +384,7 @@ export function toBundle(
       return {
         [JSON_MIME]: payload,
         ...(exact ? {} : { 'application/json': kept }),
-        'text/html': `<div class="searchbook-json"><div>${escapeHtml(caption)}</div>${warning.html}<pre>${escapeHtml(pretty)}</pre></div>`,
+        'text/html': `<div class="searchbook-json"><div>${escapeHtmlText(caption)}</div>${warning.html}<pre>${escapeHtmlText(pretty)}</pre></div>`,
         'text/plain': [caption, warning.plain, pretty]
           .filter(Boolean)
           .join('\n')
@@ -409,7 +409,7 @@ function summaryOnly(
   warning: { plain: string; html: string }
 ): { 'text/html': string; 'text/plain': string } {
   return {
-    'text/html': [warning.html, `<p>${escapeHtml(summary)}</p>`]
+    'text/html': [warning.html, `<p>${escapeHtmlText(summary)}</p>`]
       .filter(Boolean)
       .join('\n'),
     'text/plain': [summary, warning.plain].filter(Boolean).join('\n')
@@ -632,7 +632,7 @@ export function messageBundle(
     'text/plain': rows.length ? `${text}\n${plainTable(columns, rows)}` : text,
     'text/html': rows.length
       ? htmlTable(text, columns, rows)
-      : `<p>${escapeHtml(text)}</p>`
+      : `<p>${escapeHtmlText(text)}</p>`
   };
 }
 

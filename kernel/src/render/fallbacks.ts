@@ -9,7 +9,7 @@ import {
   aggregationTitle
 } from '../../../contracts/mime-types';
 import {
-  escapeHtml,
+  escapeHtmlText,
   htmlRowOf,
   htmlTable,
   plainCell,
@@ -83,8 +83,10 @@ export function fallbacks(
           htmlLines.map(line => line.html),
           types
         )
-      : `<p>${escapeHtml(summary)}</p>`,
-    rest(kept, htmlRows) ? `<p>${escapeHtml(rest(kept, htmlRows))}</p>` : '',
+      : `<p>${escapeHtmlText(summary)}</p>`,
+    rest(kept, htmlRows)
+      ? `<p>${escapeHtmlText(rest(kept, htmlRows))}</p>`
+      : '',
     ...aggregationTables.map(a => a.html)
   ];
   return {
@@ -126,7 +128,7 @@ function aggregationFallback(
         lines.map(line => line.html)
       ),
       ...[...(htmlRest ? [htmlRest] : []), ...footer].map(
-        line => `<p>${escapeHtml(line)}</p>`
+        line => `<p>${escapeHtmlText(line)}</p>`
       )
     ].join('\n')
   };

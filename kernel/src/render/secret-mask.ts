@@ -7,7 +7,7 @@
 import { EncodedString } from '../protocol/encoded-string';
 import { MessageBuffer } from '../protocol/message-buffer';
 import { swapQuotes } from '../../../contracts/answer-rows';
-import { escapeHtml } from './text-table';
+import { escapeHtmlText } from './text-table';
 
 /**
  * Shorter values are not masked: replacing every `10`, `true` or `name` in an answer would
@@ -72,7 +72,7 @@ export class SecretMask {
     // The notebook keeps answers as JSON text with their quotes swapped (render/swapped-answer.ts).
     const written = new Set([secret, escaped, swapQuotes(escaped)]);
     for (const form of [...written]) {
-      written.add(escapeHtml(form));
+      written.add(escapeHtmlText(form));
     }
     for (const form of written) {
       this.forms.push([form, shown]);

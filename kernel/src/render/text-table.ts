@@ -14,12 +14,12 @@ export function rowTexts(
 const HTML_SPECIAL = /[&<>]/;
 
 /**
- * Text as HTML text content (every caller writes it between tags, never in an attribute): only
- * `&`, `<` and `>` need entities there. Quotes stay as they are, as pandas writes its tables:
+ * Text as HTML text content, written between tags: only `&`, `<` and `>` need entities there.
+ * Never use it for an attribute's value, where a quote would end the attribute. Quotes stay as they are, as pandas writes its tables:
  * JupyterLab's table of contents sanitizes every output's HTML when a notebook opens, and each
  * entity costs its parser several times a plain character (JSON cells hold a quote every few).
  */
-export function escapeHtml(text: string): string {
+export function escapeHtmlText(text: string): string {
   // Most cells hold none: a test is cheaper than the replaces. Three single-character passes
   // beat one that calls back per character.
   if (!HTML_SPECIAL.test(text)) {
@@ -42,13 +42,13 @@ export function htmlTable(
   const head = columns
     .map(
       (c, i) =>
-        `<th>${escapeHtml(c)}${types?.[i] ? `<br><small>${escapeHtml(types[i])}</small>` : ''}</th>`
+        `<th>${escapeHtmlText(c)}${types?.[i] ? `<br><small>${escapeHtmlText(types[i])}</small>` : ''}</th>`
     )
     .join('');
   const body = rows
     .map(row => (typeof row === 'string' ? row : htmlRow(columns, row)))
     .join('\n');
-  return `<table class="searchbook-table">\n<caption>${escapeHtml(caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  return `<table class="searchbook-table">\n<caption>${escapeHtmlText(caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
 /** Values longer than these are clipped with `…` in the HTML and plain-text tables. */
@@ -66,7 +66,7 @@ export function htmlRow(
 export function htmlRowOf(texts: readonly string[]): string {
   let cells = '';
   for (const text of texts) {
-    cells += `<td>${escapeHtml(clip(text, CLIP_HTML))}</td>`;
+    cells += `<td>${escapeHtmlText(clip(text, CLIP_HTML))}</td>`;
   }
   return `<tr>${cells}</tr>`;
 }
