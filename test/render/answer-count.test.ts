@@ -14,7 +14,10 @@ import {
   swapQuotes
 } from '../../contracts/answer-rows';
 import type { JsonValue } from '../../contracts/json';
-import { HitsPayloadSchema } from '../../contracts/mime-types';
+import {
+  HitsPayloadSchema,
+  type HitsPayload
+} from '../../contracts/mime-types';
 
 /** Keys a document or an answer may hold, quotes, escapes and the path's own names included. */
 const key = fc.oneof(
@@ -55,6 +58,28 @@ const answerWith = (at: (string | number)[]) =>
 
 const expected = (answer: JsonValue, at: (string | number)[]): number =>
   documentsOf(answer, { at }).length;
+
+/** The payload of a `/_search` answer whose hits' documents a grid reads row by row. */
+function searchPayload(answer: string): HitsPayload {
+  return HitsPayloadSchema.parse({
+    info: {
+      connection: 'c',
+      engine: 'elasticsearch',
+      method: 'GET',
+      path: '/i/_search',
+      status: 200,
+      elapsedMs: 1
+    },
+    columns: [],
+    answer: swapQuotes(answer),
+    documents: {
+      at: ['hits', 'hits'],
+      source: ['_source'],
+      meta: { _id: ['_id'] }
+    },
+    omittedRows: 0
+  });
+}
 
 describe('counting the documents of a kept answer by its text', () => {
   it('agrees with the parsed answer wherever it gives a count', () => {
@@ -148,24 +173,7 @@ describe('reading each document of a kept answer from its own text', () => {
       {"_id": "2", "_source": {"n": 18446744073709551615, "__proto__": {"x": 1}, "tags": []}},
       {"_id": "3", "_source": {}}
     ]}}`;
-    const payload = HitsPayloadSchema.parse({
-      info: {
-        connection: 'c',
-        engine: 'elasticsearch',
-        method: 'GET',
-        path: '/i/_search',
-        status: 200,
-        elapsedMs: 1
-      },
-      columns: [],
-      answer: swapQuotes(answer),
-      documents: {
-        at: ['hits', 'hits'],
-        source: ['_source'],
-        meta: { _id: ['_id'] }
-      },
-      omittedRows: 0
-    });
+    const payload = searchPayload(answer);
     const reader = hitsPayloadRowReader(payload);
     const whole = hitsPayloadRows(payload);
     expect(reader?.count).toBe(3);
@@ -177,32 +185,13 @@ describe('reading each document of a kept answer from its own text', () => {
   });
 
   it('reads any row of many the way the whole answer does, in any order, and a damaged document fails alone', () => {
-    const hitsPayload = (answer: string) =>
-      HitsPayloadSchema.parse({
-        info: {
-          connection: 'c',
-          engine: 'elasticsearch',
-          method: 'GET',
-          path: '/i/_search',
-          status: 200,
-          elapsedMs: 1
-        },
-        columns: [],
-        answer: swapQuotes(answer),
-        documents: {
-          at: ['hits', 'hits'],
-          source: ['_source'],
-          meta: { _id: ['_id'] }
-        },
-        omittedRows: 0
-      });
     const hits = Array.from(
       { length: 123 },
       (_, i) =>
         `{"_id": "${i}", "_source": {"n": ${i === 77 ? '9007199254740993' : i}, "say": "it's ${i}"}}`
     );
     const answer = `{"hits": {"hits": [ ${hits.join(' ,\n ')} ]}}`;
-    const payload = hitsPayload(answer);
+    const payload = searchPayload(answer);
     const whole = hitsPayloadRows(payload);
     const reader = hitsPayloadRowReader(payload);
     expect(reader?.count).toBe(123);
@@ -213,7 +202,7 @@ describe('reading each document of a kept answer from its own text', () => {
     expect(() => reader?.row(123)).toThrow(RangeError);
     // A document whose value no longer parses (its brackets still pair): its neighbours still read.
     const damaged = hitsPayloadRowReader(
-      hitsPayload(answer.replace('"n": 60,', '"n": 6 0,'))
+      searchPayload(answer.replace('"n": 60,', '"n": 6 0,'))
     );
     expect(damaged?.row(61)).toEqual(whole[61]);
     expect(() => damaged?.row(60)).toThrow(SyntaxError);
