@@ -59,8 +59,15 @@ const answerWith = (at: (string | number)[]) =>
 const expected = (answer: JsonValue, at: (string | number)[]): number =>
   documentsOf(answer, { at }).length;
 
-/** The payload of a `/_search` answer whose hits' documents a grid reads row by row. */
-function searchPayload(answer: string): HitsPayload {
+/** The payload of a `/_search` answer whose documents (its hits by default) a grid reads row by row. */
+function searchPayload(
+  answer: string,
+  documents: HitsPayload['documents'] = {
+    at: ['hits', 'hits'],
+    source: ['_source'],
+    meta: { _id: ['_id'] }
+  }
+): HitsPayload {
   return HitsPayloadSchema.parse({
     info: {
       connection: 'c',
@@ -72,11 +79,7 @@ function searchPayload(answer: string): HitsPayload {
     },
     columns: [],
     answer: swapQuotes(answer),
-    documents: {
-      at: ['hits', 'hits'],
-      source: ['_source'],
-      meta: { _id: ['_id'] }
-    },
+    documents,
     omittedRows: 0
   });
 }
@@ -210,20 +213,10 @@ describe('reading each document of a kept answer from its own text', () => {
   });
 
   it('reads no rows one at a time from an answer it cannot place', () => {
-    const payload = HitsPayloadSchema.parse({
-      info: {
-        connection: 'c',
-        engine: 'elasticsearch',
-        method: 'GET',
-        path: '/i/_search',
-        status: 200,
-        elapsedMs: 1
-      },
-      columns: [],
-      answer: swapQuotes('{"responses": [{"hits": [1]}, {"hits": [2]}]}'),
-      documents: { at: ['responses', 'hits'], source: [], meta: {} },
-      omittedRows: 0
-    });
+    const payload = searchPayload(
+      '{"responses": [{"hits": [1]}, {"hits": [2]}]}',
+      { at: ['responses', 'hits'], source: [], meta: {} }
+    );
     expect(hitsPayloadRowReader(payload)).toBeUndefined();
   });
 });
