@@ -236,7 +236,7 @@ class Answer(Table):
         return (
             f"searchbook kept {len(self.rows):,} of the {sent:,} rows of this answer (the row cap): .rows, .json and "
             f"the DataFrames hold the first {len(self.rows):,}. answer.to_pandas(all=True) (or to_polars(all=True)) runs the "
-            f"request again and reads them all; `%config Searchbook.max_rows = {sent}` raises the cap for the next cells; "
+            f"request again and reads them all; `%config SearchbookMagic.max_rows = {sent}` raises the cap for the next cells; "
             f"%export writes a whole index to a file."
         )
 

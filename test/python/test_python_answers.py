@@ -330,6 +330,19 @@ def test_rows_past_the_cap_are_said_and_read_on_request(engine, tmp_path):
             ),
             new_code_cell("%config SearchbookMagic.max_rows = 2000\nb = %searchbook -q GET /products/_search?size=1500&sort=created_at:asc\nprint(b.complete, len(b.rows))"),
             new_code_cell("%config SearchbookMagic.max_rows = None\nc = %searchbook -q GET /products/_search?size=1500&sort=created_at:asc\nprint(c.complete, len(c.rows))"),
+            # The warning's own advice, run as written, raises the cap.
+            new_code_cell(
+                "import re, warnings\n"
+                "search = '-q GET /products/_search?size=1500&sort=created_at:asc'\n"
+                "with warnings.catch_warnings(record=True) as caught:\n"
+                "    warnings.simplefilter('always')\n"
+                "    cut = get_ipython().run_line_magic('searchbook', search)\n"
+                "advice = re.search(r'`(%config [^`]+)`', str(caught[0].message)).group(1)\n"
+                "get_ipython().run_cell(advice)\n"
+                "whole = get_ipython().run_line_magic('searchbook', search)\n"
+                "print(cut.complete, whole.complete, len(whole.rows))\n"
+                "%config SearchbookMagic.max_rows = None"
+            ),
         ],
         PYTHON_KERNEL,
         tmp_path,
@@ -339,6 +352,7 @@ def test_rows_past_the_cap_are_said_and_read_on_request(engine, tmp_path):
     assert printed(nb.cells[3]).split() == ["False", "1000", "1000", "1000", "1500", "True", "True", "1500"]
     assert printed(nb.cells[4]).split() == ["True", "1500"]
     assert printed(nb.cells[5]).split() == ["False", "1000"]
+    assert printed(nb.cells[6]).split() == ["False", "True", "1500"]
 
 
 def test_the_magics_document_themselves(python_kernel):
