@@ -50,7 +50,12 @@ const ANSWERS = [
   'use-es',
   'fielddata'
 ] as const;
-const WAITS = ['connect-slow', 'slow', 'typed-password'] as const;
+const WAITS = [
+  'connect-slow',
+  'slow',
+  'typed-password',
+  'typed-again'
+] as const;
 type CellName = (typeof ANSWERS)[number] | (typeof WAITS)[number];
 const indexOf = (name: CellName) =>
   Math.max(
@@ -136,7 +141,8 @@ beforeAll(async () => {
   await writeNotebook(root, 'waits.ipynb', [
     `%connect elasticsearch ${slow.url} auth=none name=slow`,
     'GET /slow/_search',
-    `%connect elasticsearch ${sandbox.esUrl} user=elastic password=hunter2-typed`
+    `%connect elasticsearch ${sandbox.esUrl} user=elastic password=hunter2-typed`,
+    `%connect elasticsearch ${sandbox.esUrl} user=elastic password=hunter3-typed name=again`
   ]);
   await copyFile(
     join(REPO, 'examples', 'elasticsearch.ipynb'),
@@ -355,6 +361,36 @@ it('a refused %connect with a typed password offers to remove it, and removes it
   );
   expect(await sourceOf('typed-password')).toBe(
     `%connect elasticsearch ${sandbox.esUrl} user=elastic`
+  );
+});
+
+it('the palette command the refusal names removes a typed password too', async () => {
+  await startCell('typed-again');
+  // Where the extension is missing, the output's text names this command; here the offer shows.
+  await output('typed-again')
+    .getByRole('button', { name: 'Remove it from the cell' })
+    .waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Control+Shift+C');
+  const palette = page.locator('#modal-command-palette');
+  await palette.locator('input').waitFor();
+  await page.keyboard.type('Remove typed secrets');
+  await palette
+    .locator('.lm-CommandPalette-item', {
+      hasText: 'searchbook: Remove typed secrets from the cell'
+    })
+    .click();
+  await page.waitForFunction(
+    index =>
+      !(
+        (window as LabWindow).jupyterapp?.shell.currentWidget?.content?.widgets[
+          index
+        ]?.model.sharedModel.getSource() ?? 'hunter3-typed'
+      ).includes('hunter3-typed'),
+    indexOf('typed-again'),
+    { timeout: 10_000 }
+  );
+  expect(await sourceOf('typed-again')).toBe(
+    `%connect elasticsearch ${sandbox.esUrl} user=elastic name=again`
   );
 });
 

@@ -230,7 +230,7 @@ it('an existing file is kept unless overwrite is asked for; a missing file name 
     format: 'json'
   }).answer();
   expect(refused.type === 'error' && refused.message).toMatch(
-    /mine\.json exists, so nothing was exported\. Add overwrite in the export dialog/
+    /mine\.json exists, so nothing was exported\. Tick "Replace an existing file" in the export dialog/
   );
   expect(readFileSync(join(cwd, 'mine.json'), 'utf8')).toBe('[]\n');
   const replaced = await startExport({

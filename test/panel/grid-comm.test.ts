@@ -718,7 +718,10 @@ describe('listing', () => {
       await call({ type: 'targets', connection: 'nope' }),
       'error'
     );
-    expect(reply.message).toContain('No open connection is named "nope"');
+    // It names the connections that are open, so the panel says what to pick instead.
+    expect(reply.message).toMatch(
+      /^No open connection is named "nope"\. Open: \S/
+    );
   });
 });
 

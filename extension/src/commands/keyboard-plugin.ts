@@ -3,6 +3,7 @@ import type {
   JupyterFrontEndPlugin
 } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
+import { REMOVE_SECRET_COMMAND } from '../mime/typed-secret-output';
 import { GridCommandIds } from './grid-commands';
 
 /**
@@ -16,7 +17,11 @@ export const keyboardPlugin: JupyterFrontEndPlugin<void> = {
   autoStart: true,
   optional: [ICommandPalette],
   activate: (_app: JupyterFrontEnd, palette: ICommandPalette | null) => {
-    for (const command of Object.values(GridCommandIds)) {
+    // The refusal of a typed secret names the remove command, so it must be reachable here.
+    for (const command of [
+      ...Object.values(GridCommandIds),
+      REMOVE_SECRET_COMMAND
+    ]) {
       palette?.addItem({ command, category: 'searchbook' });
     }
   }

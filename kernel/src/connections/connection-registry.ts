@@ -39,6 +39,13 @@ export class ConnectionRegistry {
   }
 
   use(name: string): Connection {
+    const connection = this.named(name);
+    this.activeName = name;
+    return connection;
+  }
+
+  /** The open connection of that name; an error naming the open ones when there is none. */
+  named(name: string): Connection {
     const connection = this.open.get(name);
     if (!connection) {
       const names = [...this.open.keys()];
@@ -46,7 +53,6 @@ export class ConnectionRegistry {
         `No open connection is named "${name}". ${names.length ? `Open: ${names.join(', ')}.` : 'Open one with %connect.'}`
       );
     }
-    this.activeName = name;
     return connection;
   }
 

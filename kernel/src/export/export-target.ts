@@ -15,7 +15,9 @@ export class ExportRefused extends Error {
     message: string,
     readonly hint: string,
     /** What was found, without "so nothing was exported" (e.g. `/x is a directory`). */
-    readonly found: string = message
+    readonly found: string = message,
+    /** The same advice for the side panel's export dialog, where there is no %export line. */
+    readonly dialogHint: string = hint
   ) {
     super(message);
   }
@@ -156,7 +158,8 @@ export async function checkReplaceable(
       'FileExists',
       `${file} exists, so nothing was exported.`,
       'Add overwrite to the %export line to replace it, or name another file.',
-      `${file} exists`
+      `${file} exists`,
+      'Tick "Replace an existing file" in the export dialog to replace it, or name another file.'
     );
   }
   if (info.isSymbolicLink()) {

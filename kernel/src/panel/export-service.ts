@@ -122,9 +122,7 @@ export class PanelExports {
     } catch (err) {
       await sending;
       if (err instanceof ExportRefused) {
-        throw new Error(
-          `${err.message} ${err.hint.replace('to the %export line', 'in the export dialog')}`
-        );
+        throw new Error(`${err.message} ${err.dialogHint}`);
       }
       if (err instanceof ExportStopped) {
         throw new Error(stoppedText(target, request.file, err));

@@ -189,7 +189,7 @@ export class PanelService {
       ...(this.keepOutputRows ? { keepOutputRows: this.keepOutputRows } : {}),
       sessions: this.sessions,
       exports: this.exports,
-      connection: name => this.connection(name),
+      connection: name => this.connections.named(name),
       session: id => this.session(id)
     };
     // The table pairs each type with its handler; the compiler cannot follow the pairing through an index.
@@ -197,16 +197,6 @@ export class PanelService {
       GridRequest['type']
     >;
     return handler(request, context);
-  }
-
-  private connection(name: string): Connection {
-    const found = this.connections.list().find(c => c.name === name);
-    if (!found) {
-      throw new Error(
-        `No open connection is named "${name}" in this kernel; open it with %connect ${name}.`
-      );
-    }
-    return found;
   }
 
   private session(id: string): GridSession {

@@ -138,7 +138,7 @@ export function pythonClient(transport: Transport): PythonClient {
       ...(own?.note ? [own.note.replace(/\$([A-Z_][A-Z0-9_]*)/g, '$1')] : []),
       ...(transport.copy.skipsVerification
         ? [
-            'This connection leaves certificates unchecked (ssl=skip_verify); the client checks them.'
+            'This connection leaves certificates unchecked (skip_verify); the client checks them.'
           ]
         : [])
     ],
