@@ -40,7 +40,7 @@ export function versionMismatchMessage(kernelVersion: unknown): string {
   const spoken = `The searchbook kernel speaks panel protocol ${JSON.stringify(theirs)}, this page ${PANEL_PROTOCOL_VERSION}`;
   // A page older than its kernel is the usual case: searchbook was upgraded while the page stayed open.
   if (theirs !== null && theirs < PANEL_PROTOCOL_VERSION) {
-    return `${spoken}: the kernel predates an upgrade; restart it (Kernel › Restart Kernel), then reload the page.`;
+    return `${spoken}: the kernel predates an upgrade; restart it (Kernel › Restart Kernel…), then reload the page.`;
   }
   return `${spoken}: reload the page (searchbook was upgraded since it was loaded).`;
 }
