@@ -48,14 +48,14 @@ it('puts a pretty-printed source on one line', () => {
   );
 });
 
-it('keeps every digit of a long number in a pretty-printed source it puts on one line', () => {
+it('keeps every literal of a pretty-printed source it puts on one line as written, blanks in strings too', () => {
   const page = read(
     answer([
-      '{"_index":"i","_id":"a","_source":{\n  "n": 123456789012345678,\n  "d": [9007199254740993]\n},"sort":[1]}'
+      '{"_index":"i","_id":"a","_source":{\n  "n": 123456789012345678,\n  "d": [9007199254740993, 1.0, -0.0, 1e400, 1E-400],\n\t"s": " a \\" b ",\r\n  "t" : true\n},"sort":[1]}'
     ])
   );
   expect(page?.jsonl.toString()).toBe(
-    '{"_index":"i","_id":"a","_source":{"n":123456789012345678,"d":[9007199254740993]}}\n'
+    '{"_index":"i","_id":"a","_source":{"n":123456789012345678,"d":[9007199254740993,1.0,-0.0,1e400,1E-400],"s":" a \\" b ","t":true}}\n'
   );
 });
 

@@ -427,10 +427,10 @@ describeEachTarget(
     it('a document another client stored pretty-printed exports to JSONL with every digit, on one line', async () => {
       // searchbook sends bodies compact; a client that sends line breaks gets them back in
       // `_source` (the sandbox, as the real nodes, keeps a source as it was sent), which the
-      // export must put on one line without rounding its numbers.
+      // export must put on one line without rounding or rewriting its numbers (`4.0` stays `4.0`).
       const id = 'pretty-printed';
       const text =
-        '{\n  "long": 123456789012345678,\n  "list": [9007199254740993, -9007199254740993]\n}';
+        '{\n  "long": 123456789012345678,\n  "list": [9007199254740993, -9007199254740993],\n  "ratio": 4.0,\n  "zero": -0.0\n}';
       const response = await request(
         `${engine.url}/${index}/_doc/${id}?refresh=true`,
         {
@@ -458,7 +458,7 @@ describeEachTarget(
         .find(l => l.includes(`"_id":"${id}"`));
       expect(line).toBeDefined();
       expect(line).toContain(
-        '"_source":{"long":123456789012345678,"list":[9007199254740993,-9007199254740993]}'
+        '"_source":{"long":123456789012345678,"list":[9007199254740993,-9007199254740993],"ratio":4.0,"zero":-0.0}'
       );
     }, 120_000);
   }

@@ -110,3 +110,25 @@ export function plainNumber(b: Buffer, start: number, end: number): boolean {
   }
   return digits > 0 && digits <= PLAIN_DIGITS && decimals !== 0;
 }
+
+/**
+ * Bytes [start, end) of JSON text without the blanks between its tokens: the same JSON on one
+ * line, each literal as written (`1.0`, `-0.0`, `1e400` and long numbers are not decoded).
+ * Strings are copied whole; JSON forbids a raw line break inside one.
+ */
+export function withoutBlanks(b: Buffer, start: number, end: number): Buffer {
+  const out = Buffer.allocUnsafe(end - start);
+  let at = 0;
+  for (let i = start; i < end; i++) {
+    const c = b[i] as number;
+    if (c === QUOTE) {
+      const close = stringClose(b, i, end);
+      const last = close === -1 ? end - 1 : close;
+      at = copyBytes(b, i, last + 1, out, at);
+      i = last;
+    } else if (!isBlank(c)) {
+      out[at++] = c;
+    }
+  }
+  return out.subarray(0, at);
+}

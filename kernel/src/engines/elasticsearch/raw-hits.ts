@@ -3,14 +3,19 @@
  * and `_source` are copied into a `{"_index","_id","_source"}` line as the engine wrote them,
  * without decoding them into objects and printing them again. That is several times cheaper
  * than JSON.parse + JSON.stringify of every hit, and exact: a long beyond 2^53 or a number
- * written `1.0` stays as the engine holds it. The scan is also this answer's check at the
- * edge (in place of a zod schema, which would decode every hit): bytes that are not a search
- * answer whose hits have string `_index` and `_id` are refused.
+ * written `1.0` stays as the engine holds it, in a pretty-printed source too. The scan is also
+ * this answer's check at the edge (in place of a zod schema, which would decode every hit):
+ * bytes that are not a search answer whose hits have string `_index` and `_id` are refused.
  */
-import { copyBytes, isBlank, skipBlanks } from '../../json/json-bytes';
+import {
+  copyBytes,
+  isBlank,
+  skipBlanks,
+  withoutBlanks
+} from '../../json/json-bytes';
 import type { JsonValue } from '../../console/cell';
 import { isJsonObject } from '../../../../contracts/json';
-import { exactJson, parseExactJson } from '../../../../contracts/exact-json';
+import { parseExactJson } from '../../../../contracts/exact-json';
 import { isUtf8 } from 'node:buffer';
 import type {
   DocumentText,
@@ -255,12 +260,11 @@ function eachMember(
 const decode = (b: Buffer, start: number, end: number): JsonValue =>
   parseExactJson(b.toString('utf8', start, end)) as JsonValue;
 
-/** A `_source` holding line breaks (a document indexed pretty-printed) is printed again on one line. */
+/** A `_source` holding line breaks (a document indexed pretty-printed) is put on one line, its bytes otherwise as sent. */
 function oneLine(b: Buffer, start: number, end: number): Buffer {
   for (let i = start; i < end; i++) {
     if (b[i] === LF || b[i] === CR) {
-      // exactJson: a long number decoded as an ExactNumber prints as its digits, not its marker.
-      return Buffer.from(exactJson(decode(b, start, end)));
+      return withoutBlanks(b, start, end);
     }
   }
   return b.subarray(start, end);
