@@ -230,3 +230,26 @@ export function nearestValue(value: unknown): unknown {
   }
   return out;
 }
+
+/**
+ * A deep copy of a JSON value. Each ExactNumber is shared, not copied: it is never changed in
+ * place, and structuredClone would turn it into a plain object holding its text.
+ */
+export function copyExactJson(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(copyExactJson);
+  }
+  if (typeof value !== 'object' || value === null || isExactNumber(value)) {
+    return value;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    Object.defineProperty(out, key, {
+      value: copyExactJson((value as Record<string, unknown>)[key]),
+      writable: true,
+      enumerable: true,
+      configurable: true
+    });
+  }
+  return out;
+}

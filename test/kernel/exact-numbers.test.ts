@@ -461,6 +461,36 @@ describeEachTarget(
         '"_source":{"long":123456789012345678,"list":[9007199254740993,-9007199254740993],"ratio":4.0,"zero":-0.0}'
       );
     }, 120_000);
+    it('%set keeps every digit of a long it reads, types it a number, and compares it as one', async () => {
+      const id = 'set-digits';
+      await run(
+        `PUT /${index}/_doc/${id}?refresh=true\n{"long": 9007199254740993, "list": [9007199254740995, 1]}`
+      );
+      await run(
+        `GET /${index}/_search\n{"query": {"ids": {"values": ["${id}"]}}}`
+      );
+      await run('%set n = hits.hits[0]._source.long');
+      await run('%set list = hits.hits[0]._source.list');
+      await run(
+        '%set over = hits.hits[?_source.long > `9007199254740000`]._id'
+      );
+      await run('%set kind = type(hits.hits[0]._source.long)');
+      await run('%set text = to_string(hits.hits[0]._source.list)');
+      await run(
+        `PUT /${index}/_doc/set-copy?refresh=true\n{"long": \${n}, "list": \${list}, "over": \${over}, "kind": "\${kind}", "text": "\${text}"}`
+      );
+      const response = await request(`${engine.url}/${index}/_doc/set-copy`, {
+        headers: target.canSecure
+          ? {
+              authorization: `Basic ${Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64')}`
+            }
+          : {}
+      });
+      const stored = await response.body.text();
+      expect(stored).toContain(
+        '"_source":{"long":9007199254740993,"list":[9007199254740995,1],"over":["set-digits"],"kind":"number","text":"[9007199254740995,1]"}'
+      );
+    });
   }
 );
 

@@ -7,6 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
+import { exactJson } from '../../../contracts/exact-json';
 import type { JsonValue } from '../../../contracts/json';
 import { MAX_ANSWER_BYTES } from './answers';
 
@@ -20,7 +21,8 @@ export const EXPRESSION_SECONDS = 5;
 export const EXPRESSION_MEMORY_MB = 384;
 
 export const OutcomeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('value'), value: z.custom<JsonValue>() }),
+  // As exact JSON text: a structured clone would turn a long number (an ExactNumber) into an object.
+  z.object({ kind: z.literal('value'), text: z.string() }),
   z.object({ kind: z.literal('failed'), message: z.string() }),
   z.object({ kind: z.literal('too-large') }),
   z.object({ kind: z.literal('too-deep') })
@@ -158,8 +160,9 @@ class ExpressionThread {
       worker.once('error', failed);
       worker.once('exit', exited);
       if (this.kept !== answer) {
-        // As JSON text: copied into the worker in a fraction of the time a structured clone of the value takes.
-        const text = JSON.stringify(answer.value);
+        // As JSON text: copied into the worker in a fraction of the time a structured clone of the
+        // value takes; exactJson, so a long number reaches the worker with every digit.
+        const text = exactJson(answer.value);
         worker.postMessage({ kind: 'answer', text } satisfies WorkerRequest);
         this.kept = answer;
       }

@@ -16,7 +16,7 @@ import {
   type ResolveOptions
 } from './var-ref';
 import type { VariableScope } from './variables';
-import { exactNumber, isExactNumber } from '../../../contracts/exact-json';
+import { copyExactJson, exactNumber } from '../../../contracts/exact-json';
 import { parseExactJson } from '../json/exact-integers';
 
 export interface BodyOptions extends ResolveOptions {
@@ -339,10 +339,8 @@ class BodyParser {
     const ref = readVarRef(this.text, this.i, this.end);
     const value = resolveVarRef(this.text, ref, this.scope, this.options);
     this.i = ref.end;
-    // structuredClone would make an ExactNumber a plain object; it is never changed in place.
-    return typeof value === 'object' && value !== null && !isExactNumber(value)
-      ? structuredClone(value)
-      : value;
+    // A copy, so a body built from it never changes the variable.
+    return copyExactJson(value) as JsonValue;
   }
 
   private string(): string {

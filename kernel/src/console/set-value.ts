@@ -6,6 +6,7 @@
  * JMESPath (https://jmespath.site/) is the library of @jmespath-community/jmespath.
  */
 import { compile } from '@jmespath-community/jmespath';
+import { parseExactJson } from '../../../contracts/exact-json';
 import { AnswerUnavailable, megabytes } from './answers';
 import type { AnswerReader } from './expression-results';
 import {
@@ -177,7 +178,7 @@ function readExpression(
         `it needed more than ${EXPRESSION_MEMORY_MB} MB of memory, the most an expression may use`
       );
   }
-  const result = outcome.value;
+  const result = parseExactJson(outcome.text) as JsonValue;
   if (result === null) {
     refuse(
       'InvalidExpression',
