@@ -8,6 +8,7 @@ import { searchOfView } from '../../kernel/src/engines/elasticsearch/grid-query'
 import { structureOfMapping } from '../../kernel/src/engines/elasticsearch/mapping';
 import type { Refusal } from '../../kernel/src/console/refusal';
 import { filterRefusal } from './helpers';
+import { exactJson } from '../../contracts/exact-json';
 import {
   EMPTY_VIEW,
   type FilterRow,
@@ -367,6 +368,24 @@ describe('nested arrays', () => {
 });
 
 describe('values typed by the mapping, refused under their row', () => {
+  it('a long past 2^53 keeps its digits; one written with a fraction or exponent is not a whole number', () => {
+    expect(
+      exactJson(
+        query({
+          column: 'variants.stock',
+          operator: 'equals',
+          value: '9007199254740993'
+        })
+      )
+    ).toContain('9007199254740993');
+    for (const value of ['9007199254740993.5', '90071992547409930e-1']) {
+      expect(
+        refusal(view([{ column: 'variants.stock', operator: 'equals', value }]))
+          .message
+      ).toContain('not a whole number');
+    }
+  });
+
   it.each([
     [
       { column: 'pages', operator: 'equals', value: 'many' },

@@ -76,6 +76,11 @@ describe('each operator as filter_by writes it', () => {
       'year:<2000'
     ],
     [
+      'an int64 past 2^53 with every digit, not its nearest double',
+      { column: 'year', operator: 'equals', value: ' 9007199254740993' },
+      'year:=9007199254740993'
+    ],
+    [
       'less or equal',
       { column: 'counts', operator: 'less or equal', value: '3' },
       'counts:<=3'

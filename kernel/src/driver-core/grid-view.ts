@@ -12,7 +12,11 @@ import type {
 import type { FieldNode, FieldTree } from './field-tree';
 import { filterRefusal } from '../console/refusal';
 import type { MediaTypes } from './http/request-body';
-import { exactJson } from '../../../contracts/exact-json';
+import {
+  ExactNumber,
+  exactJson,
+  needsExactText
+} from '../../../contracts/exact-json';
 
 export type LeafNode = Extract<FieldNode, { kind: 'leaf' }>;
 
@@ -121,28 +125,41 @@ export function pairValue(row: FilterRow, index: number): [string, string] {
   return [low, high];
 }
 
+/**
+ * A filter's number as the request carries it: a number a double cannot hold (a long past
+ * 2^53, a decimal of many digits) keeps the digits written, so the engine compares with the
+ * value the user filtered by, not its nearest double.
+ */
 export function numberValue(
   text: string,
   column: string,
   type: string,
   integer: boolean,
   index: number
-): number {
-  const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(value)) {
+): number | ExactNumber {
+  const written = text.trim();
+  const value = Number(written);
+  if (written === '' || !Number.isFinite(value)) {
     throw filterRefusal(
       `${column} (${type}): "${text}" is not a number; write a number such as 42${integer ? '' : ' or 4.5'}.`,
       index
     );
   }
-  if (integer && !Number.isInteger(value)) {
+  const exact = JSON_NUMBER.test(written) && needsExactText(written);
+  if (
+    integer &&
+    (exact ? !/^-?\d+$/.test(written) : !Number.isInteger(value))
+  ) {
     throw filterRefusal(
       `${column} (${type}): "${text}" is not a whole number; write one such as 42.`,
       index
     );
   }
-  return value;
+  return exact ? new ExactNumber(written) : value;
 }
+
+/** A number as JSON writes it (`Number` also reads `0x10`, `.5` and `+5`). */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 export function booleanValue(
   text: string,

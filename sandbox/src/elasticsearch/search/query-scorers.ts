@@ -7,6 +7,7 @@
  */
 import { type EsError, parsingError, shardFailure } from '../errors';
 import { isObject, type Json } from '../json-value';
+import { isLongMarker, numberOf } from '../long-json';
 import type { IndexData } from '../index-data';
 import type { StoredDoc } from '../stored-doc';
 import { isNumericType, type ResolvedField } from '../mapping';
@@ -143,12 +144,8 @@ function numberOrThrow(
   field: ResolvedField,
   value: Json | undefined
 ): number {
-  const n =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && value.trim() !== ''
-        ? Number(value)
-        : NaN;
+  // A long past 2^53 arrives as a marker: compared as its nearest double (doc values are doubles here).
+  const n = numberOf(value);
   if (!Number.isFinite(n)) {
     throw queryShardError(
       env,
@@ -159,12 +156,7 @@ function numberOrThrow(
       }
     );
   }
-  return field.type === 'long' ||
-    field.type === 'integer' ||
-    field.type === 'short' ||
-    field.type === 'byte'
-    ? n
-    : n;
+  return n;
 }
 
 /** Normalises a query value to the field's doc-value form; undefined when it cannot match. */
@@ -176,7 +168,7 @@ function normalise(
 ): string | number | undefined {
   if (isNumericType(field.type)) {
     if (lenient) {
-      const n = Number(value);
+      const n = isLongMarker(value) ? numberOf(value) : Number(value);
       return typeof value !== 'boolean' && value !== '' && Number.isFinite(n)
         ? n
         : undefined;
