@@ -42,7 +42,7 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-it('paints statistics rounded and grouped, keys as written; copies keep the exact values', async () => {
+it('paints statistics grouped and cut (never rounded) with a mark where digits are left out, keys as written; copies keep the exact values', async () => {
   const output = await render([
     {
       name: 'by_year',
@@ -58,7 +58,7 @@ it('paints statistics rounded and grouped, keys as written; copies keep the exac
   ]);
   const [grid] = outputGrids(output);
   const painted = [0, 1, 2, 3].map(c => grid?.model.data('body', 0, c));
-  expect(painted).toEqual(['1990', '1,234,567', '252.25', '0.000123']);
+  expect(painted).toEqual(['1990', '1,234,567', '252.25…', '0.000123…']);
   const tsv = grid
     ? rangeAsTsv(grid.model, selectedRange(grid.model, null))
     : '';

@@ -39,13 +39,31 @@ export function tsvField(value: unknown): string {
 const wholeNumber = new Intl.NumberFormat(undefined, {
   maximumFractionDigits: 0
 });
-const fraction = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
-const small = new Intl.NumberFormat(undefined, { maximumSignificantDigits: 3 });
+// Cut, never rounded: 19.999 reads 19.99…, not 20, so what is painted is always the value's start.
+const fraction = new Intl.NumberFormat(undefined, {
+  maximumFractionDigits: 2,
+  roundingMode: 'trunc'
+} as Intl.NumberFormatOptions);
+const small = new Intl.NumberFormat(undefined, {
+  maximumSignificantDigits: 3,
+  roundingMode: 'trunc'
+} as Intl.NumberFormatOptions);
+
+/** The digits after the point and the significant digits of a number's shortest text. */
+function digitsOf(value: number): { decimals: number; significant: number } {
+  const [mantissa = '', exponent = '0'] = Math.abs(value).toString().split('e');
+  const [whole = '', after = ''] = mantissa.split('.');
+  return {
+    decimals: Math.max(0, after.length - Number(exponent)),
+    significant: (whole + after).replace(/^0+/, '').length
+  };
+}
 
 /**
- * A statistic as people read one, in the browser's locale: `252.25223404255382` as `252.25`,
- * `1234567` as `1,234,567`, `0.000123456` as `0.000123`. The grid paints this; copies and the
- * value view keep the exact value.
+ * A statistic as people read one, in the browser's locale: `1234567` as `1,234,567`,
+ * `252.25223404255382` as `252.25…`, `0.000123456` as `0.000123…`. A value with more digits
+ * than the cell shows is cut and ends in "…", so no cell reads as a value the engine did not
+ * send; copies and the value view keep the exact value.
  */
 export function numberText(value: number): string {
   if (!Number.isFinite(value)) {
@@ -54,5 +72,9 @@ export function numberText(value: number): string {
   if (Number.isInteger(value)) {
     return wholeNumber.format(value);
   }
-  return Math.abs(value) >= 1 ? fraction.format(value) : small.format(value);
+  const { decimals, significant } = digitsOf(value);
+  if (Math.abs(value) >= 1) {
+    return fraction.format(value) + (decimals > 2 ? '…' : '');
+  }
+  return small.format(value) + (significant > 3 ? '…' : '');
 }

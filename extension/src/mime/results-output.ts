@@ -319,7 +319,7 @@ function aggregationWidgets(
     section.append(barChart(buckets, aggregation.name));
   }
   const names = aggregationColumns(aggregation);
-  // Bucket keys (years, prices) read best as written; counts and metrics are rounded and grouped.
+  // Bucket keys (years, prices) read best as written; counts and metrics are grouped and shortened.
   const keys = new Set(aggregation.keyColumns ?? ['key']);
   const columns = names.map(name => ({
     name,
