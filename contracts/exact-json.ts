@@ -66,13 +66,24 @@ const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 const isDigitOrPoint = (c: number): boolean =>
   (c >= 0x30 && c <= 0x39) || c === 0x2e;
 
+/** An exponent of three digits: a number past a double's range (`1e400`, `1e-400`) may be one. */
+const BIG_EXPONENT = /\d[eE][+-]?\d{3}/;
+
 /**
- * Whether text may hold a number of 16 or more significant digits: a run of 16 digits and
- * decimal points. Anything else parses exactly with JSON.parse. Every 16th character is
- * looked at, since any such run covers one of them: a few times faster than a regular
- * expression over a long answer.
+ * Whether text may hold a number JSON.parse does not read exactly: one of 16 or more
+ * significant digits, or one beyond a double's range (JSON.parse makes `1e400` Infinity and
+ * `1e-400` 0). Anything else parses exactly with JSON.parse.
  */
 export function mayHoldLongNumber(text: string): boolean {
+  return mayHoldManyDigits(text) || BIG_EXPONENT.test(text);
+}
+
+/**
+ * Whether text holds a run of 16 digits and decimal points. Every 16th character is looked
+ * at, since any such run covers one of them: a few times faster than a regular expression
+ * over a long answer.
+ */
+function mayHoldManyDigits(text: string): boolean {
   const end = text.length;
   for (let i = 15; i < end; i += 16) {
     if (isDigitOrPoint(text.charCodeAt(i))) {
