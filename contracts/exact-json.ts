@@ -126,10 +126,7 @@ function canonical(literal: string): string {
 export function needsExactText(literal: string): boolean {
   const value = Number(literal);
   return (
-    !Number.isFinite(value) ||
-    // A double holds -0, but JSON.stringify prints it as 0.
-    Object.is(value, -0) ||
-    canonical(literal) !== canonical(String(value))
+    !Number.isFinite(value) || canonical(literal) !== canonical(String(value))
   );
 }
 

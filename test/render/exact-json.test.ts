@@ -65,13 +65,12 @@ it('reads and prints every whole number in [-2^63, 2^64) with its digits, anywhe
   );
 });
 
-it("keeps a number past a double's range, and -0 beside it, as its text where nothing else in the answer is long", () => {
-  const text = '{"x":1e400,"y":-1E-400,"z":1e+308,"w":-0.0}';
+it("keeps a number past a double's range as its text where nothing else in the answer is long", () => {
+  const text = '{"x":1e400,"y":-1E-400,"z":1e+308}';
   const value = parseExactJson(text) as Record<string, unknown>;
   expect(value.x).toBeInstanceOf(ExactNumber);
   expect(value.y).toBeInstanceOf(ExactNumber);
   expect(value.z).toBe(1e308);
-  expect(value.w).toBeInstanceOf(ExactNumber);
   expect(exactJson(value)).toBe(text);
 });
 
