@@ -286,6 +286,14 @@ it('Elasticsearch answers: the lines from JSON text are those of decoded hits, b
   );
 });
 
+it("a number past a double's range is written as sent, in a cell of its own and inside an object cell", () => {
+  const sources = [['{"value":1e400,"o":{"x":-1E-400}}', '{"value":1e308}']];
+  const textWay = written(esPages(sources), true);
+  expect(textWay).toEqual(written(esPages(sources), false));
+  expect(textWay.bytes).toContain('1e400');
+  expect(textWay.bytes).toContain('-1E-400');
+});
+
 /** Typesense export lines: a document with its `id` among its fields, blank lines skipped. */
 const lineText = fc
   .tuple(fc.nat(), sourceText, fc.boolean())
