@@ -167,9 +167,17 @@ export class GridWhenNear extends Panel {
     return true;
   }
 
-  /** In the view, or ahead of a scroll that is moving: its grid is built in a frame, not in idle time. */
+  /**
+   * In the view, or ahead of a scroll that is moving: its grid is built in a frame, not in idle
+   * time. A browser without idle callbacks builds ahead in frames, as nothing else would.
+   */
   private near(): boolean {
-    return this.inView || (this.ahead && scrolledLately(this.scroller));
+    return (
+      this.inView ||
+      (this.ahead &&
+        (scrolledLately(this.scroller) ||
+          typeof requestIdleCallback !== 'function'))
+    );
   }
 
   /** Whether a scroll is passing the place faster than anyone reads (see scrollingPast): its grid waits. */
