@@ -129,6 +129,20 @@ describe('counting the documents of a kept answer by its text', () => {
     expect(expected(JSON.parse(swapQuotes(text)) as JsonValue, ['hits'])).toBe(
       1
     );
+    // On a longer path too, an earlier member it cannot read through left behind.
+    const deeper = swapQuotes(
+      '{"hits": [{"hits": [1]}], "took": 1, "hits": {"hits": [{"a": 1}, {"a": 2}]}}'
+    );
+    expect(documentCountOfText(deeper, ['hits', 'hits'])).toBe(2);
+    const spans = documentSpansOfText(deeper, ['hits', 'hits']) ?? [];
+    expect(
+      [0, 2].map(i =>
+        JSON.parse(swapQuotes(deeper.slice(spans[i], spans[i + 1])))
+      )
+    ).toEqual([{ a: 1 }, { a: 2 }]);
+    // And the other way round: the last member is the one that cannot be read through.
+    const last = swapQuotes('{"hits": {"hits": [1]}, "hits": [{"hits": [1]}]}');
+    expect(documentCountOfText(last, ['hits', 'hits'])).toBeUndefined();
   });
 
   it('gives no count for a path through an array of objects, which the parse maps', () => {

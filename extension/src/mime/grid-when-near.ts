@@ -2,11 +2,15 @@ import { Panel } from '@lumino/widgets';
 import { gridHeight, type GridView } from '../datagrid/grid-view';
 import { readGridTheme } from '../datagrid/grid-theme';
 import { block } from './block';
-import { followScrolls, scrollingPast } from './scroll-speed';
+import { followScrolls, scrolledLately, scrollingPast } from './scroll-speed';
 
 type PanelMessage = Parameters<Panel['processMessage']>[0];
 
-/** How far outside the scrolled view a grid is built, so it is drawn before it is reached. */
+/**
+ * How far outside the scrolled view a grid is built in the next frame while the view is being
+ * scrolled, so it is drawn before it is reached. Not scrolled, a grid there waits for idle
+ * time (SOON): a notebook opening pays in its frames only for the grids a reader sees.
+ */
 const AHEAD = '1500px 0px';
 /**
  * How far outside the view a grid is built in idle time, before the scroll brings it near: a
@@ -27,9 +31,10 @@ const IDLE_BUILD_MS = 8;
 const FAR = '5000px 0px';
 
 /**
- * Places near the view waiting for their grid, in the order they came near. One is built a
- * frame, and only if it is still near then: a notebook first laid out before its outputs have
- * their heights finds every output near at once, and the grids built first push the others away.
+ * Places in the view (or ahead of a moving scroll) waiting for their grid, in the order they
+ * came there. One is built a frame, and only if it is still there then: a notebook first laid
+ * out before its outputs have their heights finds every output in view at once, and the grids
+ * built first push the others away.
  * Places a scroll is passing faster than anyone reads wait until it slows: building and first
  * painting a grid a frame would keep a fast scroll under 30 frames a second, for grids on
  * screen for a frame or two.
@@ -123,8 +128,10 @@ export interface GridPlan {
 export class GridWhenNear extends Panel {
   private grid: GridView | undefined;
   private observers: IntersectionObserver[] = [];
-  /** Whether the place was near the view when last told. */
-  private near = false;
+  /** Whether the place was in the view when last told. */
+  private inView = false;
+  /** Whether the place was within AHEAD of the view when last told. */
+  private ahead = false;
   /** Pixels from the view when the SOON observer last saw the place within its margin. */
   private observedPx = Number.POSITIVE_INFINITY;
   /** The panel the place scrolls in (the notebook's, the console's). */
@@ -153,11 +160,24 @@ export class GridWhenNear extends Panel {
    * would recompute the page's styles and layout each time).
    */
   buildIfStillNear(): boolean {
-    if (!this.near || this.grid || !this.isAttached) {
+    if (!this.near() || this.grid || !this.isAttached) {
       return false;
     }
     this.buildOrSayWhyNot();
     return true;
+  }
+
+  /**
+   * In the view, or ahead of a scroll that is moving: its grid is built in a frame, not in idle
+   * time. A browser without idle callbacks builds ahead in frames, as nothing else would.
+   */
+  private near(): boolean {
+    return (
+      this.inView ||
+      (this.ahead &&
+        (scrolledLately(this.scroller) ||
+          typeof requestIdleCallback !== 'function'))
+    );
   }
 
   /** Whether a scroll is passing the place faster than anyone reads (see scrollingPast): its grid waits. */
@@ -224,20 +244,30 @@ export class GridWhenNear extends Panel {
     if (root) {
       followScrolls(root);
     }
+    const queueIfNear = (): void => {
+      // A built grid reads only the rows it draws, each from its own document's text.
+      if (this.near() && !this.grid) {
+        // A place a fast scroll is passing is not readied: that work would slow the scroll.
+        const ready = this.beingPassed() ? Promise.resolve() : this.prepare();
+        void ready.then(() => {
+          if (this.near() && !this.grid && !this.isDisposed) {
+            waiting.add(this);
+            buildWaitingSoon();
+          }
+        });
+      }
+    };
+    const inView = new IntersectionObserver(
+      entries => {
+        this.inView = entries.at(-1)?.isIntersecting ?? this.inView;
+        queueIfNear();
+      },
+      { root }
+    );
     const near = new IntersectionObserver(
       entries => {
-        this.near = entries.at(-1)?.isIntersecting ?? this.near;
-        // A built grid reads only the rows it draws, each from its own document's text.
-        if (this.near && !this.grid) {
-          // A place a fast scroll is passing is not readied: that work would slow the scroll.
-          const ready = this.beingPassed() ? Promise.resolve() : this.prepare();
-          void ready.then(() => {
-            if (this.near && !this.grid && !this.isDisposed) {
-              waiting.add(this);
-              buildWaitingSoon();
-            }
-          });
-        }
+        this.ahead = entries.at(-1)?.isIntersecting ?? this.ahead;
+        queueIfNear();
       },
       { root, rootMargin: AHEAD }
     );
@@ -265,7 +295,7 @@ export class GridWhenNear extends Panel {
       },
       { root, rootMargin: SOON }
     );
-    this.observers = [near, ahead, far];
+    this.observers = [inView, near, ahead, far];
     for (const observer of this.observers) {
       observer.observe(this.node);
     }
@@ -274,7 +304,8 @@ export class GridWhenNear extends Panel {
   protected override onBeforeDetach(msg: PanelMessage): void {
     waiting.delete(this);
     soon.delete(this);
-    this.near = false;
+    this.inView = false;
+    this.ahead = false;
     this.stopWatching();
     // Off the page (a notebook that keeps only the cells in view attached): nothing to show.
     this.grid?.model.releaseRows();

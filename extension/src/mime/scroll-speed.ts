@@ -85,3 +85,15 @@ export function scrollingPast(
   const windowsPerS = px / window.innerHeight / (Math.max(span, 1) / 1000);
   return windowsPerS > READING_WINDOWS_PER_S;
 }
+
+/**
+ * Whether `scroller` moved within the last RECENT_MS: a reader is scrolling, and what lies
+ * ahead of the view is about to be reached.
+ */
+export function scrolledLately(
+  scroller: HTMLElement | null,
+  now = performance.now()
+): boolean {
+  const last = scroller ? followed.get(scroller)?.moves.at(-1) : undefined;
+  return last !== undefined && last.at >= now - RECENT_MS;
+}
