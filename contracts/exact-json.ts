@@ -221,25 +221,7 @@ export function holdsExactNumber(value: unknown): boolean {
 
 /** The value as a plain JSON reader gets it: each ExactNumber the nearest number. */
 export function nearestValue(value: unknown): unknown {
-  if (value instanceof ExactNumber) {
-    return value.valueOf();
-  }
-  if (Array.isArray(value)) {
-    return value.map(nearestValue);
-  }
-  if (typeof value !== 'object' || value === null) {
-    return value;
-  }
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    Object.defineProperty(out, key, {
-      value: nearestValue((value as Record<string, unknown>)[key]),
-      writable: true,
-      enumerable: true,
-      configurable: true
-    });
-  }
-  return out;
+  return copied(value, exact => exact.valueOf());
 }
 
 /**
@@ -247,16 +229,25 @@ export function nearestValue(value: unknown): unknown {
  * place, and structuredClone would turn it into a plain object holding its text.
  */
 export function copyExactJson(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    return value.map(copyExactJson);
+  return copied(value, exact => exact);
+}
+
+/** A deep copy of a JSON value, each ExactNumber replaced by what `exact` makes of it. */
+function copied(value: unknown, exact: (n: ExactNumber) => unknown): unknown {
+  if (value instanceof ExactNumber) {
+    return exact(value);
   }
-  if (typeof value !== 'object' || value === null || isExactNumber(value)) {
+  if (Array.isArray(value)) {
+    return value.map(item => copied(item, exact));
+  }
+  if (typeof value !== 'object' || value === null) {
     return value;
   }
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
+    // defineProperty, not assignment: a field named `__proto__` stays a field.
     Object.defineProperty(out, key, {
-      value: copyExactJson((value as Record<string, unknown>)[key]),
+      value: copied((value as Record<string, unknown>)[key], exact),
       writable: true,
       enumerable: true,
       configurable: true
