@@ -6,11 +6,15 @@
  * export does is in test/engines/contract.
  */
 import { randomUUID } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateProducts } from '@searchbook/sandbox/data/generate-products';
 import type { Connection } from '../../../kernel/src/connections/open-connection';
-import { ExportRefused } from '../../../kernel/src/export/export-file';
+import {
+  ExportRefused,
+  nodeFiles
+} from '../../../kernel/src/export/export-file';
 import { connect, request, SECRETS } from '../../drivers/helpers';
 import {
   type BreakingProxy,
@@ -141,6 +145,49 @@ describeEachTarget(TARGETS, 'whole-index export', target => {
     expect(
       proxy.seen.some(r => r.method === 'DELETE' && r.url === closePath)
     ).toBe(true);
+  });
+
+  it('asks for the next page before this one is read and written, so the engine searches meanwhile', async () => {
+    // In the order they happen in the kernel: a search's headers going out on the socket, a page written.
+    const events: string[] = [];
+    const sent = (message: unknown) => {
+      if (
+        (message as { request: { path: string } }).request.path === '/_search'
+      ) {
+        events.push('search');
+      }
+    };
+    subscribe('undici:client:sendHeaders', sent);
+    try {
+      await run(
+        es.driver,
+        { target: INDEX, file: join(dir, 'ahead.jsonl') },
+        {
+          files: {
+            create: async path => {
+              const real = await nodeFiles.create(path);
+              return {
+                ...real,
+                write: data => {
+                  events.push('write');
+                  return real.write(data);
+                }
+              };
+            }
+          }
+        }
+      );
+    } finally {
+      unsubscribe('undici:client:sendHeaders', sent);
+    }
+    // Pages of 700, 700, 700 and 400: the search after each is out before the page is written.
+    expect(events).toEqual([
+      'search',
+      ...['search', 'write'],
+      ...['search', 'write'],
+      ...['search', 'write'],
+      ...['search', 'write']
+    ]);
   });
 
   it('JSONL keeps each source as the engine holds it: a long past 2^53 digit for digit, escapes and brackets inside strings; a pretty-printed source on one line', async () => {

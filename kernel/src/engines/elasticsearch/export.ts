@@ -6,6 +6,7 @@
  * per shard, up to four, so a many-shard index is read by its shards at once). Lines are
  * `{"_index","_id","_source"}`, the shape elasticdump writes and `_bulk` takes back.
  */
+import { setImmediate } from 'node:timers/promises';
 import { z } from 'zod';
 import type { JsonValue } from '../../console/cell';
 import { asObject } from '../../driver-core/document-columns';
@@ -288,6 +289,9 @@ export async function openElasticsearchExport(
         ahead = guess
           ? fetchPage(slice, guess.after, spare, guess.pitId ?? pitId)
           : undefined;
+        if (ahead) {
+          await requestWritten();
+        }
         const page = readFetched(fetched, scratch);
         let next: InFlight | undefined;
         if (page.count >= size) {
@@ -352,6 +356,19 @@ export async function openElasticsearchExport(
       }
     }
   };
+}
+
+/**
+ * Resolves once a request just asked for is on the wire. undici writes a request to a kept-alive
+ * socket from an immediate of its own, queued when the request is dispatched (a few promise
+ * turns after it is asked for) so that the socket's pending events are read first; a page
+ * scanned before that immediate held the request back until the page was written, and the
+ * engine searched the next page only then, the cursor and the engine taking turns. Two turns
+ * of the event loop let it out first: a few microseconds a page.
+ */
+async function requestWritten(): Promise<void> {
+  await setImmediate();
+  await setImmediate();
 }
 
 /** An answer as received: its bytes are in a buffer the cursor reuses. */
