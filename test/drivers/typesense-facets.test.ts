@@ -7,6 +7,9 @@ import type { Connection } from '../../kernel/src/connections/open-connection';
 import { connect, request, SECRETS } from './helpers';
 import { aggregationFooter } from '../../contracts/mime-types';
 import { hitsOf } from './grid-helpers';
+import { facetTables } from '../../kernel/src/engines/typesense/facets';
+import { exactJson, parseExactJson } from '../../contracts/exact-json';
+import type { JsonValue } from '../../contracts/json';
 
 let sandbox: RunningSandbox;
 let ts: Connection;
@@ -103,6 +106,18 @@ describe('Typesense facets', () => {
     const stats = hits.aggregations?.find(a => a.name === 'size stats')
       ?.rows[0];
     expect(stats).toEqual({ min: 3, max: 5, avg: 13 / 3, sum: 13 });
+  });
+
+  it("keep a stat past a double's precision with its digits in the stats table", () => {
+    const [, stats] = facetTables(
+      parseExactJson(
+        '[{"field_name":"n","counts":[{"value":"9007199254740993","count":1}],"stats":{"min":9007199254740993,"max":9007199254740993,"avg":9.007199254740992e15,"total_values":1}}]'
+      ) as JsonValue
+    );
+    expect(stats?.name).toBe('n stats');
+    expect(exactJson(stats?.rows[0])).toBe(
+      '{"min":9007199254740993,"max":9007199254740993,"avg":9007199254740992}'
+    );
   });
 
   it('say under the table how many distinct values there are and whether the counts come from a sample', async () => {

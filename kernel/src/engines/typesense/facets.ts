@@ -1,6 +1,7 @@
 import type { JsonValue } from '../../console/cell';
 import type { AggregationResult } from '../../driver-core/driver';
 import { asObject } from '../../driver-core/document-columns';
+import { isExactNumber } from '../../../../contracts/exact-json';
 
 type FacetTable = AggregationResult & { kind: 'facet' };
 
@@ -79,8 +80,12 @@ export function facetTables(facetCounts: JsonValue | undefined): FacetTable[] {
       ...(notes.length > 0 ? { notes } : {}),
       ...(notShown.size > 0 ? { notShown: [...notShown] } : {})
     });
+    // A stat past a double's precision was read as an ExactNumber: shown with its digits, not dropped.
     const numeric =
-      stats && NUMERIC_STATS.filter(k => typeof stats[k] === 'number');
+      stats &&
+      NUMERIC_STATS.filter(
+        k => typeof stats[k] === 'number' || isExactNumber(stats[k])
+      );
     if (stats && numeric && numeric.length > 0) {
       tables.push({
         name: `${field} stats`,
