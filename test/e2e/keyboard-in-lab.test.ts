@@ -594,7 +594,7 @@ describe('searchbook settings', () => {
     const omitted = output.locator('.searchbook-Omitted');
     await omitted.waitFor({ timeout: 30_000 });
     await expect(omitted.textContent()).resolves.toBe(
-      "15 more rows were left out of the notebook to keep it small; raise Rows kept in notebook outputs in searchbook's settings (or SEARCHBOOK_MAX_ROWS) and run the cell again to keep more, or page through the rest (from or search_after on Elasticsearch and OpenSearch, page on Typesense)."
+      "15 more rows were left out of the notebook to keep it small; raise Rows kept in notebook outputs in searchbook's settings (or SEARCHBOOK_MAX_ROWS) and run the cell again to keep more, or page through the rest with the request's own paging parameters."
     );
     expect(await grid.getAttribute('aria-rowcount')).toBe(String(5));
     await screenshot(page, 'settings-rows-kept');

@@ -40,7 +40,7 @@ export function statusText(info: ResponseInfo, counts?: Counts): string {
 /** The notice under a grid whose rows did not all go into the notebook. */
 export function omittedText(omitted: number): string {
   return omitted > 0
-    ? `${numberFormat.format(omitted)} more rows were left out of the notebook to keep it small; ${KEEP_MORE_ROWS} and run the cell again to keep more, or page through the rest (from or search_after on Elasticsearch and OpenSearch, page on Typesense).`
+    ? `${numberFormat.format(omitted)} more rows were left out of the notebook to keep it small; ${KEEP_MORE_ROWS} and run the cell again to keep more, or page through the rest with the request's own paging parameters.`
     : '';
 }
 
