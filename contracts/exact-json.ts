@@ -145,14 +145,38 @@ export function isExactNumber(value: unknown): value is ExactNumber {
  * throws for text that is not JSON.
  */
 export function parseExactJson(text: string): unknown {
+  return parseKeeping(text, mayHoldLongNumber(text), needsExactText);
+}
+
+/** A literal a double prints otherwise may be in the text: `4.0`, `1.50`, `1e3`, `-0`. */
+const MAY_BE_WRITTEN_OTHERWISE = /\.\d*0(?![\d])|\d[eE]|-0(?![.\d])/;
+
+/**
+ * JSON.parse for JSON a user typed, to be sent on: every number a double would print
+ * otherwise (`4.0`, `1.50`, `1e3`, `-0`, a long past 2^53) kept as an ExactNumber, so the
+ * engine gets the literal as written (`4.0` maps a new field as a float, `4` as a long).
+ */
+export function parseJsonAsWritten(text: string): unknown {
+  return parseKeeping(
+    text,
+    mayHoldLongNumber(text) || MAY_BE_WRITTEN_OTHERWISE.test(text),
+    token => String(Number(token)) !== token
+  );
+}
+
+function parseKeeping(
+  text: string,
+  mayKeep: boolean,
+  keep: (literal: string) => boolean
+): unknown {
   // Parsed as written first: marking turns an invalid number (`09007199254740993`) into a valid string.
   const value: unknown = JSON.parse(text);
-  if (!mayHoldLongNumber(text)) {
+  if (!mayKeep) {
     return value;
   }
   let marked = false;
   const replaced = text.replace(TOKEN, token => {
-    if (token.charCodeAt(0) === 0x22 || !needsExactText(token)) {
+    if (token.charCodeAt(0) === 0x22 || !keep(token)) {
       return token;
     }
     marked = true;

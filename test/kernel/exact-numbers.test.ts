@@ -510,6 +510,22 @@ describeEachTarget(
       }
     });
 
+    it("a body's numbers reach the engine as written: 4.0, -0.0, 1.50, 1e3", async () => {
+      await run(
+        `PUT /${index}/_doc/as-written?refresh=true\n{"ratio": 4.0, "zero": -0.0, "price": 1.50, "k": 1e3, "n": 7}`
+      );
+      const response = await request(`${engine.url}/${index}/_doc/as-written`, {
+        headers: target.canSecure
+          ? {
+              authorization: `Basic ${Buffer.from(`elastic:${SECRETS.ES_PASSWORD}`).toString('base64')}`
+            }
+          : {}
+      });
+      expect(await response.body.text()).toContain(
+        '"_source":{"ratio":4.0,"zero":-0.0,"price":1.50,"k":1e3,"n":7}'
+      );
+    });
+
     it('%set keeps every digit of a long it reads, types it a number, and compares it as one', async () => {
       const id = 'set-digits';
       await run(

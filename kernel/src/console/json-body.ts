@@ -16,8 +16,8 @@ import {
   type ResolveOptions
 } from './var-ref';
 import type { VariableScope } from './variables';
-import { copyExactJson, exactNumber } from '../../../contracts/exact-json';
-import { parseExactJson } from '../json/exact-integers';
+import { copyExactJson, ExactNumber } from '../../../contracts/exact-json';
+import { parseJsonAsWritten } from '../../../contracts/exact-json';
 
 export interface BodyOptions extends ResolveOptions {
   /** NDJSON: any number of values, one a line. Otherwise at most one value. */
@@ -70,12 +70,14 @@ function tryJsonParse(
   }
   try {
     if (!multi) {
-      return NON_BLANK.test(source) ? [parseExactJson(source)] : [];
+      return NON_BLANK.test(source)
+        ? [parseJsonAsWritten(source) as JsonValue]
+        : [];
     }
     const values: JsonValue[] = [];
     for (const line of source.split('\n')) {
       if (line.length > 0 && NON_BLANK.test(line)) {
-        values.push(parseExactJson(line));
+        values.push(parseJsonAsWritten(line) as JsonValue);
       }
     }
     return values;
@@ -329,7 +331,11 @@ class BodyParser {
       return this.failUnexpected('a number');
     }
     this.i = NUMBER.lastIndex;
-    return exactNumber(match[0]);
+    // Sent as written where a double would print it otherwise: `4.0` maps a new field as a
+    // float where `4` maps it as a long, and a long past 2^53 keeps its digits.
+    const literal = match[0];
+    const value = Number(literal);
+    return String(value) === literal ? value : new ExactNumber(literal);
   }
 
   private reference(): JsonValue {
