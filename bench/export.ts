@@ -13,7 +13,9 @@
  *    medians per contender, every round printed, with the load average.
  * Each step and contender also prints the CPU time the kernel and the engines' process spent a
  * document, and how busy each was over the wall time: on a machine of two cores the engines
- * run beside the kernel, and whichever is near 100% sets the pace.
+ * run beside the kernel, and whichever is near 100% sets the pace. The kernel's also shows how
+ * much of it its main thread spent (pages are read and written there; the rest is V8's and
+ * libuv's threads: collections, file writes).
  * Prints figures and ratios; asserts nothing but that each file holds every document.
  *
  *   npm run build && node dist/bench/export.js [docs, 200000] [rounds, 5] [--memory-only]
@@ -69,6 +71,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'searchbook-export-bench-'));
 const rate = (docs: number, ms: number) => Math.round((docs / ms) * 1000);
 const perDoc = (cpuMs: number, docs: number) =>
   `${((cpuMs * 1000) / docs).toFixed(1)} µs a document`;
+const mainPerDoc = (cpuMs: number, docs: number) =>
+  ((cpuMs * 1000) / docs).toFixed(1);
 /** A process's CPU time as a share of the wall time (above 100% on more than one core). */
 const busy = (cpuMs: number, wallMs: number) =>
   `${Math.round((cpuMs / wallMs) * 100)}%`;
@@ -159,9 +163,15 @@ function memory(pid: number): { peak: number; now: number } {
   return { peak: kb('VmHWM'), now: kb('VmRSS') };
 }
 
-/** CPU time the process has used, in ms (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/**
+ * CPU time the process has used, in ms (utime + stime of /proc/<pid>/stat, in clock ticks of
+ * 10 ms); with `mainThread`, its main thread's alone (the rest is V8's and libuv's threads).
+ */
+function cpuMs(pid: number, mainThread = false): number {
+  const stat = readFileSync(
+    mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`,
+    'utf8'
+  );
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
@@ -190,13 +200,17 @@ class Kernel {
 
   /** The kernel's CPU time in the last `run`, in ms: a figure the machine's load hardly moves. */
   lastCpuMs = 0;
+  /** Of which its main thread's, where a page is read and written. */
+  lastMainMs = 0;
 
   async run(code: string): Promise<number> {
     const cpu = cpuMs(this.pid);
+    const main = cpuMs(this.pid, true);
     const started = performance.now();
     const { reply } = await this.client.execute(code);
     const ms = performance.now() - started;
     this.lastCpuMs = cpuMs(this.pid) - cpu;
+    this.lastMainMs = cpuMs(this.pid, true) - main;
     if (reply.content.status !== 'ok') {
       throw new Error(
         `${code.split('\n')[0]} failed: ${errorOf(reply).evalue}`
@@ -281,7 +295,7 @@ async function memorySteps(
     const back = await kernel.settle(before);
     check(join(scratch, file.split(' ')[0] as string), expected);
     console.log(
-      `  ${step.padEnd(16)} peak so far ${peak.toFixed(0).padStart(4)} MB; ${fmt(rate(expected, ms)).padStart(9)} docs/s, kernel CPU ${perDoc(kernel.lastCpuMs, expected)} (busy ${busy(kernel.lastCpuMs, ms)}), engines ${perDoc(engineMs, expected)} (${busy(engineMs, ms)}); RSS ${before.toFixed(0)} MB before, ${back.ms === undefined ? `still ${back.mb.toFixed(0)} MB after ${SETTLE_MS / 1000} s` : `back to ${back.mb.toFixed(0)} MB in ${(back.ms / 1000).toFixed(1)} s`}`
+      `  ${step.padEnd(16)} peak so far ${peak.toFixed(0).padStart(4)} MB; ${fmt(rate(expected, ms)).padStart(9)} docs/s, kernel CPU ${perDoc(kernel.lastCpuMs, expected)} (main thread ${mainPerDoc(kernel.lastMainMs, expected)}, busy ${busy(kernel.lastCpuMs, ms)}), engines ${perDoc(engineMs, expected)} (${busy(engineMs, ms)}); RSS ${before.toFixed(0)} MB before, ${back.ms === undefined ? `still ${back.mb.toFixed(0)} MB after ${SETTLE_MS / 1000} s` : `back to ${back.mb.toFixed(0)} MB in ${(back.ms / 1000).toFixed(1)} s`}`
     );
   }
   console.log(
@@ -455,11 +469,13 @@ async function speed(
     `%connect elasticsearch ${engines.es} user=elastic password=\${env:ES_PASSWORD}`
   );
   const cpu: Record<string, number[]> = {};
+  const mainCpu: Record<string, number[]> = {};
   const exported = (file: string, name: string) => async () => {
     const ms = await kernel.run(
       `%export bench ${join(scratch, file)} overwrite`
     );
     (cpu[name] ??= []).push(kernel.lastCpuMs);
+    (mainCpu[name] ??= []).push(kernel.lastMainMs);
     return ms;
   };
   const JSONL = 'JSONL, 1 cursor';
@@ -500,8 +516,9 @@ async function speed(
     const engine = median(engineCpu[name] as number[]);
     const ownCpu = cpu[name] ?? dumpCpu[name];
     const own = ownCpu ? median(ownCpu) : undefined;
+    const main = mainCpu[name] ? median(mainCpu[name]) : undefined;
     console.log(
-      `  ${name.padEnd(26)} ${fmt(docsPerSecond(name)).padStart(9)} docs/s (${(times[name] as number[]).map(ms => fmt(rate(TOTAL, ms))).join(', ')}); engines CPU ${perDoc(engine, TOTAL)}, busy ${busy(engine, wall)}${own === undefined ? '' : `; ${name === DUMP ? 'its own' : 'kernel'} CPU ${perDoc(own, TOTAL)}, busy ${busy(own, wall)}`}`
+      `  ${name.padEnd(26)} ${fmt(docsPerSecond(name)).padStart(9)} docs/s (${(times[name] as number[]).map(ms => fmt(rate(TOTAL, ms))).join(', ')}); engines CPU ${perDoc(engine, TOTAL)}, busy ${busy(engine, wall)}${own === undefined ? '' : `; ${name === DUMP ? 'its own' : 'kernel'} CPU ${perDoc(own, TOTAL)}${main === undefined ? '' : ` (main thread ${mainPerDoc(main, TOTAL)})`}, busy ${busy(own, wall)}`}`
     );
   }
   const ratio = (a: string, b: string) =>
