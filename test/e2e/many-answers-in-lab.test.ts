@@ -217,7 +217,7 @@ describe('a notebook of many answers', () => {
         const built = () =>
           cells.map(cell => cell.querySelector('.searchbook-Grid') !== null);
         if (!scroller) {
-          return { before: [], after: [], seen: [] };
+          return { before: [], after: [], seen: [], slowFrames: 0 };
         }
         // Where each cell lies in the scrolled content: places keep their heights unbuilt.
         const origin =
@@ -228,8 +228,17 @@ describe('a notebook of many answers', () => {
         });
         const before = built();
         const seen = new Set<number>();
+        // Half a screen in more than a third of a second is a reading pace by searchbook's
+        // judgement (1.5 screens a second): a loaded machine's frame that slow may build a grid.
+        let slowFrames = 0;
+        let lastFrame = performance.now();
         await new Promise<void>(done => {
           const step = (): void => {
+            const now = performance.now();
+            if (now - lastFrame > 300) {
+              slowFrames++;
+            }
+            lastFrame = now;
             const top = scroller.scrollTop;
             const bottom = top + scroller.clientHeight;
             spans.forEach((span, i) => {
@@ -247,16 +256,17 @@ describe('a notebook of many answers', () => {
           };
           requestAnimationFrame(step);
         });
-        return { before, after: built(), seen: [...seen] };
+        return { before, after: built(), seen: [...seen], slowFrames };
       });
       const passed = scrolled.seen.filter(
         i => !scrolled.before[i] && i < ANSWERS - 2
       );
       expect(passed.length).toBeGreaterThan(10);
-      // Built while the scroll passed them (a frame slowed by more than the throttle may let one
-      // be built).
+      // Built while the scroll passed them: none at a fling's pace; a frame slowed past a
+      // reading pace (by the throttle on a loaded machine) may let one be built, and two more
+      // are allowed for the frames around it.
       expect(passed.filter(i => scrolled.after[i]).length).toBeLessThanOrEqual(
-        2
+        2 + scrolled.slowFrames
       );
       // Where it stops, the grids are built and read from their answers.
       const last = cells.nth(ANSWERS).locator('.searchbook-Grid');
